@@ -1,0 +1,23 @@
+"""mathhammer: exact probabilities for Warhammer 40,000 attack sequences.
+
+>>> import mathhammer as mh
+>>> bolt = mh.Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
+>>> meq = mh.Target(models=5, toughness=4, save=3, wounds=2)
+>>> mh.attack((bolt, 5), meq).unsaved.mean()  # 10 attacks * 2/3 hit * 1/2 wound * 1/2 unsaved
+Fraction(5, 3)
+"""
+
+from .abilities import Abilities, parse_abilities
+from .attack import Result, attack
+from .dice import dice
+from .options import Options
+from .pmf import PMF
+from .profiles import Target, Weapon
+from .ruleset import RuleSet, load_ruleset
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "PMF", "Abilities", "Options", "Result", "RuleSet", "Target", "Weapon",
+    "attack", "dice", "load_ruleset", "parse_abilities",
+]

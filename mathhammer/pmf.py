@@ -1,0 +1,279 @@
+"""Exact probability mass functions: integer weights over one common denominator.
+
+A :class:`PMF` maps outcomes to non-negative integer weights; the probability of an
+outcome is its weight divided by the total weight. Weights are kept reduced (their gcd
+is 1), so equal distributions have equal weights and compare equal. Probabilities are
+handed out as :class:`fractions.Fraction`.
+
+>>> d3 = PMF.uniform([1, 2, 3])
+>>> (d3 + d3).prob(4)
+Fraction(1, 3)
+>>> d3.mean(), d3.variance()
+(Fraction(2, 1), Fraction(2, 3))
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from fractions import Fraction
+from math import gcd, lcm
+from typing import Any
+
+Outcome = Hashable
+
+
+class PMF:
+    """An immutable exact distribution over hashable outcomes.
+
+    >>> coin = PMF({0: 1, 1: 1})
+    >>> dict(coin)
+    {0: Fraction(1, 2), 1: Fraction(1, 2)}
+    >>> coin == PMF({0: 5, 1: 5})
+    True
+    """
+
+    __slots__ = ("_weights", "_total", "_hash")
+
+    def __init__(self, weights: Mapping[Outcome, int] | Iterable[tuple[Outcome, int]]):
+        items = weights.items() if isinstance(weights, Mapping) else weights
+        clean: dict[Outcome, int] = {}
+        for outcome, weight in items:
+            if not isinstance(weight, int) or weight < 0:
+                raise ValueError(f"PMF weight for {outcome!r} must be a non-negative int, got {weight!r}")
+            if weight:
+                clean[outcome] = clean.get(outcome, 0) + weight
+        if not clean:
+            raise ValueError("a PMF needs at least one outcome with positive weight")
+        g = gcd(*clean.values())
+        if g > 1:
+            clean = {k: w // g for k, w in clean.items()}
+        try:
+            clean = dict(sorted(clean.items()))
+        except TypeError:
+            pass
+        self._weights = clean
+        self._total = sum(clean.values())
+        self._hash: int | None = None
+
+    # --- construction -------------------------------------------------------------------
+    @classmethod
+    def point(cls, outcome: Outcome) -> PMF:
+        """The distribution that is always ``outcome``.
+
+        >>> PMF.point(3).prob(3)
+        Fraction(1, 1)
+        """
+        return cls({outcome: 1})
+
+    @classmethod
+    def uniform(cls, outcomes: Iterable[Outcome]) -> PMF:
+        """Each listed outcome equally likely (repeats count twice).
+
+        >>> PMF.uniform(range(1, 7)).prob(6)
+        Fraction(1, 6)
+        """
+        weights: dict[Outcome, int] = {}
+        for o in outcomes:
+            weights[o] = weights.get(o, 0) + 1
+        return cls(weights)
+
+    @classmethod
+    def from_probs(cls, probs: Mapping[Outcome, Fraction | int]) -> PMF:
+        """Build from exact probabilities (which must sum to 1).
+
+        >>> PMF.from_probs({0: Fraction(1, 3), 1: Fraction(2, 3)}).mean()
+        Fraction(2, 3)
+        """
+        fr = {k: Fraction(v) for k, v in probs.items()}
+        if sum(fr.values()) != 1 or any(v < 0 for v in fr.values()):
+            raise ValueError("probabilities must be non-negative and sum to exactly 1")
+        den = lcm(*(v.denominator for v in fr.values()))
+        return cls({k: int(v * den) for k, v in fr.items()})
+
+    @classmethod
+    def bernoulli(cls, p: Fraction) -> PMF:
+        """1 with probability ``p``, else 0.
+
+        >>> PMF.bernoulli(Fraction(1, 3)).prob(1)
+        Fraction(1, 3)
+        """
+        p = Fraction(p)
+        return cls({1: p.numerator, 0: p.denominator - p.numerator})
+
+    @classmethod
+    def binomial(cls, n: int, p: Fraction) -> PMF:
+        """Number of successes in ``n`` independent trials of probability ``p``.
+
+        >>> PMF.binomial(2, Fraction(1, 2)) == PMF({0: 1, 1: 2, 2: 1})
+        True
+        """
+        return cls.bernoulli(p).repeat(n)
+
+    @staticmethod
+    def mix(parts: Iterable[tuple[int | Fraction, PMF]]) -> PMF:
+        """The mixture: pick a part with probability proportional to its weight.
+
+        >>> PMF.mix([(1, PMF.point(0)), (3, PMF.point(1))]).prob(1)
+        Fraction(3, 4)
+        """
+        parts = [(Fraction(w), p) for w, p in parts if w]
+        if not parts:
+            raise ValueError("a mixture needs at least one part with positive weight")
+        wden = lcm(*(w.denominator for w, _ in parts))
+        common = lcm(*(p._total for _, p in parts))
+        out: dict[Outcome, int] = {}
+        for w, p in parts:
+            scale = int(w * wden) * (common // p._total)
+            for k, v in p._weights.items():
+                out[k] = out.get(k, 0) + v * scale
+        return PMF(out)
+
+    # --- access -------------------------------------------------------------------------
+    @property
+    def total(self) -> int:
+        """The common denominator of every probability (sum of the reduced weights)."""
+        return self._total
+
+    def weights(self) -> dict[Outcome, int]:
+        """Integer weights over :attr:`total` (a copy)."""
+        return dict(self._weights)
+
+    def outcomes(self) -> list[Outcome]:
+        return list(self._weights)
+
+    def prob(self, outcome: Outcome) -> Fraction:
+        """P(X == outcome)."""
+        return Fraction(self._weights.get(outcome, 0), self._total)
+
+    def at_least(self, k: Any) -> Fraction:
+        """P(X >= k).
+
+        >>> PMF.uniform(range(1, 7)).at_least(5)
+        Fraction(1, 3)
+        """
+        return Fraction(sum(w for o, w in self._weights.items() if o >= k), self._total)
+
+    def at_most(self, k: Any) -> Fraction:
+        """P(X <= k)."""
+        return Fraction(sum(w for o, w in self._weights.items() if o <= k), self._total)
+
+    def cdf(self) -> dict[Outcome, Fraction]:
+        """P(X <= k) for each outcome k, in order.
+
+        >>> PMF.uniform([0, 1]).cdf()
+        {0: Fraction(1, 2), 1: Fraction(1, 1)}
+        """
+        out, run = {}, 0
+        for o, w in self._weights.items():
+            run += w
+            out[o] = Fraction(run, self._total)
+        return out
+
+    def mean(self) -> Fraction:
+        return Fraction(sum(o * w for o, w in self._weights.items()), self._total)
+
+    def variance(self) -> Fraction:
+        m = self.mean()
+        return Fraction(sum(o * o * w for o, w in self._weights.items()), self._total) - m * m
+
+    def __iter__(self) -> Iterator[tuple[Outcome, Fraction]]:
+        """Pairs ``(outcome, probability)``, so ``dict(pmf)`` gives exact probabilities."""
+        t = self._total
+        return ((o, Fraction(w, t)) for o, w in self._weights.items())
+
+    def __len__(self) -> int:
+        return len(self._weights)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PMF):
+            return NotImplemented
+        return self._weights == other._weights
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash(frozenset(self._weights.items()))
+        return self._hash
+
+    def __repr__(self) -> str:
+        body = ", ".join(f"{o!r}: {w}" for o, w in self._weights.items())
+        return f"PMF({{{body}}})  # /{self._total}"
+
+    # --- transforms ---------------------------------------------------------------------
+    def map(self, f: Callable[[Outcome], Outcome]) -> PMF:
+        """Distribution of ``f(X)``.
+
+        >>> PMF.uniform(range(1, 7)).map(lambda r: r >= 5).prob(True)
+        Fraction(1, 3)
+        """
+        out: dict[Outcome, int] = {}
+        for o, w in self._weights.items():
+            k = f(o)
+            out[k] = out.get(k, 0) + w
+        return PMF(out)
+
+    def bind(self, f: Callable[[Outcome], PMF]) -> PMF:
+        """Distribution of ``f(X)`` where ``f`` returns a PMF per outcome (a mixture).
+
+        >>> PMF.uniform([1, 2]).bind(lambda n: PMF.uniform(range(n))).prob(0)
+        Fraction(3, 4)
+        """
+        return PMF.mix((w, f(o)) for o, w in self._weights.items())
+
+    def convolve(self, other: PMF, op: Callable[[Any, Any], Any] = operator.add) -> PMF:
+        """Distribution of ``op(X, Y)`` for independent X ~ self, Y ~ other."""
+        out: dict[Outcome, int] = {}
+        get = out.get
+        items = list(other._weights.items())
+        for a, wa in self._weights.items():
+            for b, wb in items:
+                k = op(a, b)
+                out[k] = get(k, 0) + wa * wb
+        return PMF(out)
+
+    def __add__(self, other: PMF | int) -> PMF:
+        if isinstance(other, PMF):
+            return self.convolve(other)
+        return self.map(lambda o: o + other)
+
+    __radd__ = __add__
+
+    def repeat(self, n: int, op: Callable[[Any, Any], Any] = operator.add) -> PMF:
+        """Sum of ``n`` independent copies (``n`` >= 0; zero copies sum to 0).
+
+        >>> PMF.uniform([0, 1]).repeat(3).prob(3)
+        Fraction(1, 8)
+        """
+        return self.random_sum(PMF.point(n), op=op)
+
+    def random_sum(self, n: PMF, op: Callable[[Any, Any], Any] = operator.add,
+                   zero: Outcome = 0) -> PMF:
+        """Sum of a random number ``N ~ n`` of independent copies of this distribution.
+
+        >>> d3 = PMF.uniform([1, 2, 3])
+        >>> PMF.uniform([1, 2]).random_sum(d3).mean()  # E = E[N] * E[X] = 3/2 * 2
+        Fraction(3, 1)
+        """
+        counts = n._weights
+        if any(not isinstance(k, int) or k < 0 for k in counts):
+            raise ValueError("random_sum needs a count distribution over non-negative ints")
+        top = max(counts)
+        parts = []
+        acc = PMF.point(zero)
+        for k in range(top + 1):
+            if k:
+                acc = acc.convolve(self, op)
+            if k in counts:
+                parts.append((Fraction(counts[k], n._total), acc))
+        return PMF.mix(parts)
+
+    def pgf(self, z: Any = None) -> Any:
+        """The probability generating function, a sympy polynomial in ``z``.
+
+        >>> PMF.uniform([0, 1]).pgf()
+        z/2 + 1/2
+        """
+        import sympy
+
+        z = sympy.Symbol("z") if z is None else z
+        return sympy.Add(*(sympy.Rational(w, self._total) * z**o for o, w in self._weights.items()))

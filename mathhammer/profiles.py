@@ -1,0 +1,138 @@
+"""Weapon and target profiles: small frozen values, validated on creation.
+
+>>> Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1, abilities=["Heavy"])
+Weapon(name='Bolt rifle', attacks='2', skill=3, strength=4, ap=-1, damage='1', abilities=('heavy',), range=24)
+>>> Target(models=5, toughness=4, save=3, wounds=2).total_wounds
+10
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import attrs
+
+from .abilities import Abilities, canonical, parse_abilities
+from .dice import format_dice
+
+
+def _int_in(name: str, lo: int, hi: int | None = None, *, optional: bool = False):
+    def check(_inst, _attr, value):
+        if value is None and optional:
+            return
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"{name}: expected an integer, got {value!r}")
+        if value < lo or (hi is not None and value > hi):
+            rng = f"from {lo} to {hi}" if hi is not None else f">= {lo}"
+            raise ValueError(f"{name}: expected {rng}, got {value!r}")
+
+    return check
+
+
+def _dice_text(name: str, minimum: int):
+    def convert(value):
+        try:
+            text = format_dice(value)
+        except ValueError as e:
+            raise ValueError(f"{name}: {e}") from None
+        if text.isdigit() and int(text) < minimum:
+            raise ValueError(f"{name}: expected at least {minimum}, got {value!r}")
+        return text
+
+    return convert
+
+
+def _abilities(values: Iterable[str] | str) -> tuple[str, ...]:
+    if isinstance(values, str):
+        values = [v for v in values.split(",") if v.strip()]
+    return tuple(canonical(v) for v in values)
+
+
+def _keywords(values: Iterable[str] | str) -> tuple[str, ...]:
+    if isinstance(values, str):
+        values = values.split(",")
+    return tuple(v.strip().upper() for v in values if v.strip())
+
+
+def _range(value: int | str) -> int | str:
+    if isinstance(value, str):
+        t = value.strip().strip('"').strip("”").strip().lower()
+        if t == "melee":
+            return "melee"
+        if t.isdigit():
+            value = int(t)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"range: expected 'melee' or a distance in inches >= 1, got {value!r}")
+    return value
+
+
+@attrs.frozen
+class Weapon:
+    """One weapon profile. ``skill`` is BS/WS (3 means 3+), ``None`` for automatic hits.
+
+    ``attacks`` and ``damage`` take an int or a dice expression; ``range`` is inches or ``"melee"``.
+    """
+
+    name: str
+    attacks: str = attrs.field(converter=_dice_text("attacks", 1))
+    skill: int | None = attrs.field(validator=_int_in("skill", 2, 6, optional=True))
+    strength: int = attrs.field(validator=_int_in("strength", 1))
+    ap: int = attrs.field(validator=_int_in("ap", -6, 0))
+    damage: str = attrs.field(converter=_dice_text("damage", 1))
+    abilities: tuple[str, ...] = attrs.field(default=(), converter=_abilities)
+    range: int | str = attrs.field(default=24, converter=_range)
+
+    @property
+    def melee(self) -> bool:
+        return self.range == "melee"
+
+    @property
+    def parsed(self) -> Abilities:
+        """The abilities parsed for the engine."""
+        return parse_abilities(self.abilities)
+
+    def with_abilities(self, *extra: str) -> Weapon:
+        """A copy with more abilities (duplicates dropped)."""
+        added = [canonical(a) for a in extra if canonical(a) not in self.abilities]
+        return attrs.evolve(self, abilities=self.abilities + tuple(added))
+
+
+@attrs.frozen
+class Target:
+    """A target unit of identical models. Saves, ``invuln`` and ``fnp`` are X+ values."""
+
+    models: int = attrs.field(validator=_int_in("models", 1))
+    toughness: int = attrs.field(validator=_int_in("toughness", 1, 14))
+    save: int = attrs.field(validator=_int_in("save", 2, 7))
+    wounds: int = attrs.field(validator=_int_in("wounds", 1))
+    invuln: int | None = attrs.field(default=None, validator=_int_in("invuln", 2, 6, optional=True))
+    fnp: int | None = attrs.field(default=None, validator=_int_in("fnp", 2, 6, optional=True))
+    keywords: tuple[str, ...] = attrs.field(default=(), converter=_keywords)
+    abilities: tuple[str, ...] = attrs.field(default=(), converter=lambda v: _target_abilities(v))
+    name: str = ""
+
+    @property
+    def total_wounds(self) -> int:
+        return self.models * self.wounds
+
+    @property
+    def stealth(self) -> bool:
+        return "stealth" in self.abilities
+
+
+#: Defensive abilities a target can have that change the numbers.
+TARGET_ABILITIES = ("stealth",)
+
+
+def _target_abilities(values: Iterable[str] | str) -> tuple[str, ...]:
+    if isinstance(values, str):
+        values = values.split(",")
+    out = []
+    for v in values:
+        t = " ".join(str(v).lower().split())
+        if not t:
+            continue
+        if t not in TARGET_ABILITIES:
+            raise ValueError(f"unknown target ability {v!r}; known: {', '.join(TARGET_ABILITIES)}")
+        out.append(t)
+    return tuple(out)
