@@ -54,6 +54,8 @@ class Options:
     stationary: bool = attrs.field(default=False, validator=_bool)
     cover: bool = attrs.field(default=False, validator=_bool)
     overwatch: bool = attrs.field(default=False, validator=_bool)
+    #: the attacking unit is led by a CHARACTER (some named rules need it)
+    led: bool = attrs.field(default=False, validator=_bool)
     hit_mod: int = attrs.field(default=0, validator=_int(-6, 6))
     wound_mod: int = attrs.field(default=0, validator=_int(-6, 6))
     #: added to the Wound roll only when the attack's Strength is greater than the Toughness
