@@ -1,0 +1,131 @@
+"""Time the exact engine against the numpy Monte Carlo oracle on fixed scenarios (issue 2).
+
+Run ``python tests/benchmark.py`` (``--quick`` for fewer repeats). Prints a Markdown table and a
+PASS/FAIL line per speed target; always exits 0. Speed numbers live only here, never in tests.
+
+"engine ms" is the median over repeats with every ``functools`` cache of the ``mathhammer``
+modules cleared before each repeat (a cold call); "warm ms" is the median of repeated calls with
+the caches left filled.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from montecarlo import simulate  # noqa: E402
+
+import mathhammer as mh  # noqa: E402
+
+MC_TRIALS = 100_000
+
+
+def scenarios() -> list[tuple[str, list, mh.Target, dict, float]]:
+    """``(name, profiles, target, options, target ms)`` for each fixed scenario of issue 2."""
+    w = mh.Weapon
+    return [
+        ("1. 10x2 BS3+ S4 AP-1 D1 vs 10x T4 Sv3+ W2",
+         [(w("bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1), 10)],
+         mh.Target(models=10, toughness=4, save=3, wounds=2), {}, 10.0),
+        ("2. 20 att Sustained 1 + Lethal vs 10x T3 Sv5+ W1",
+         [(w("gun", attacks=20, skill=3, strength=4, ap=-1, damage=1,
+             abilities=["sustained hits 1", "lethal hits"]), 1)],
+         mh.Target(models=10, toughness=3, save=5, wounds=1), {}, 10.0),
+        ("3. 10 att Dev Wounds D3 S5 AP-2 vs 5x T5 Sv2+ 4++ W3 FNP5+",
+         [(w("dev gun", attacks=10, skill=3, strength=5, ap=-2, damage="D3",
+             abilities=["devastating wounds"]), 1)],
+         mh.Target(models=5, toughness=5, save=2, wounds=3, invuln=4, fnp=5), {}, 10.0),
+        ("4. 20x3 Sustained 2 BS4+ S4 vs 30x T4 Sv4+ W1",
+         [(w("gun", attacks=3, skill=4, strength=4, ap=0, damage=1,
+             abilities=["sustained hits 2"]), 20)],
+         mh.Target(models=30, toughness=4, save=4, wounds=1), {}, 100.0),
+        ("5. 10x D6 Blast BS3+ S5 vs 20x T3 Sv5+ W1",
+         [(w("blast gun", attacks="D6", skill=3, strength=5, ap=0, damage=1,
+             abilities=["blast"]), 10)],
+         mh.Target(models=20, toughness=3, save=5, wounds=1), {}, 100.0),
+        ("6. 3x multi-melta (half range) vs T10 Sv3+ W12",
+         [(w("multi-melta", attacks=2, skill=4, strength=9, ap=-4, damage="D6",
+             abilities=["melta 2"]), 3)],
+         mh.Target(models=1, toughness=10, save=3, wounds=12), {"half_range": True}, 100.0),
+    ]
+
+
+def clear_caches() -> int:
+    """Call ``cache_clear()`` on every functools cache in the loaded mathhammer modules."""
+    cleared = 0
+    for name, module in list(sys.modules.items()):
+        if not (name == "mathhammer" or name.startswith("mathhammer.")) or module is None:
+            continue
+        for obj in list(vars(module).values()):
+            if isinstance(obj, functools._lru_cache_wrapper):
+                obj.cache_clear()
+                cleared += 1
+            elif isinstance(obj, type):
+                for attr in vars(obj).values():
+                    fn = getattr(attr, "__func__", attr)
+                    if isinstance(fn, functools._lru_cache_wrapper):
+                        fn.cache_clear()
+                        cleared += 1
+    return cleared
+
+
+def median_ms(fn, repeats: int, before=None) -> tuple[float, object]:
+    times, out = [], None
+    for _ in range(repeats):
+        if before is not None:
+            before()
+        t0 = time.perf_counter()
+        out = fn()
+        times.append((time.perf_counter() - t0) * 1000)
+    return statistics.median(times), out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repeats")
+    args = parser.parse_args(argv)
+    engine_repeats, mc_repeats = (3, 1) if args.quick else (9, 3)
+
+    rows, checks = [], []
+    for name, profiles, target, options, limit in scenarios():
+        cold, result = median_ms(lambda p=profiles, t=target, o=options: mh.attack(p, t, **o),
+                                 engine_repeats, before=clear_caches)
+        warm, _ = median_ms(lambda p=profiles, t=target, o=options: mh.attack(p, t, **o),
+                            engine_repeats)
+        mc_ms, sim = median_ms(
+            lambda p=profiles, t=target, o=options: simulate(p, t, trials=MC_TRIALS, seed=1, **o),
+            mc_repeats)
+        exact = float(result.kills.mean())
+        mc_mean, mc_se = sim.mean("kills"), sim.stderr("kills")
+        rows.append(f"| {name} | {cold:.2f} | {warm:.2f} | {mc_ms:.0f} | {mc_ms / cold:.0f}x "
+                    f"| {exact:.4f} | {mc_mean:.4f} ± {mc_se:.4f} |")
+        checks.append((name, cold, limit, mc_ms, abs(exact - mc_mean) <= 4.5 * max(mc_se, 1e-12)))
+
+    print(f"engine: {engine_repeats} repeats (cold = caches cleared before each); "
+          f"Monte Carlo: {MC_TRIALS:,} trials, {mc_repeats} repeat(s); medians\n")
+    print("| scenario | engine ms | warm ms | MC ms | MC/engine | exact mean kills "
+          "| MC mean kills ± se |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("\n".join(rows))
+    print()
+    for name, cold, limit, mc_ms, agrees in checks:
+        fast = cold < limit
+        beats = cold < mc_ms
+        verdict = "PASS" if fast and beats else "FAIL"
+        print(f"{verdict}  {name}: engine {cold:.2f} ms < {limit:g} ms: {fast}; "
+              f"faster than MC: {beats}; MC agrees (4.5 se): {agrees}")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(f"\npeak memory (ru_maxrss): {peak / 1024:.0f} MiB")
+    return 0
+
+
+if __name__ == "__main__":
+    main()
+    sys.exit(0)
