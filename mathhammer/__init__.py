@@ -8,8 +8,8 @@ Fraction(5, 3)
 """
 
 from .abilities import Abilities, parse_abilities
-from .attack import Result, attack
 from .dice import dice
+from .engine import Result, attack
 from .options import Options
 from .pmf import PMF
 from .profiles import Target, Weapon

@@ -15,7 +15,9 @@ from .pmf import PMF
 
 ACCEPTED = "an integer >= 0 or NdS+K with S 3 or 6 (e.g. 3, D3, D6, 2D6, D6+3, 2D3+1)"
 
-_DICE = re.compile(r"^(?:(?P<n>\d*)\s*D\s*(?P<sides>3|6)(?:\s*\+\s*(?P<plus>\d+))?|(?P<flat>\d+))$", re.I)
+_DICE = re.compile(
+    r"^(?:(?P<n>\d*)\s*D\s*(?P<sides>3|6)(?:\s*\+\s*(?P<plus>\d+))?|(?P<flat>\d+))$", re.I
+)
 
 
 @lru_cache(maxsize=256)
@@ -53,10 +55,10 @@ def dice(value: int | str) -> PMF:
 
     >>> dice(3) == PMF.point(3)
     True
-    >>> dice("D7")
+    >>> dice("D7")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: bad dice expression 'D7': expected an integer >= 0 or NdS+K with S 3 or 6 (e.g. 3, D3, D6, 2D6, D6+3, 2D3+1)
+    ValueError: bad dice expression 'D7': expected an integer >= 0 or NdS+K with S 3 or 6 ...
     """
     return _dice_pmf(*parse_dice(value))
 

@@ -24,6 +24,10 @@ from .abilities import canonical
 REROLLS = (None, "ones", "failed", "noncrit")
 
 
+def _canonical_all(values: str | tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    return tuple(canonical(a) for a in ([values] if isinstance(values, str) else values))
+
+
 def _int(lo: int, hi: int):
     def check(_inst, attr, value):
         if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
@@ -73,9 +77,7 @@ class Options:
     reroll_wounds: str | None = attrs.field(default=None, validator=_reroll)
     halve_damage: bool = attrs.field(default=False, validator=_bool)
     #: abilities every weapon of the attack gains (e.g. from a stratagem)
-    abilities: tuple[str, ...] = attrs.field(
-        default=(), converter=lambda v: tuple(canonical(a) for a in ([v] if isinstance(v, str) else v))
-    )
+    abilities: tuple[str, ...] = attrs.field(default=(), converter=lambda v: _canonical_all(v))
 
     @classmethod
     def make(cls, **kwargs: Any) -> Options:
@@ -84,13 +86,14 @@ class Options:
         >>> Options.make(half_rnage=True)
         Traceback (most recent call last):
         ...
-        ValueError: unknown option 'half_rnage'; did you mean half_range?
+        ValueError: unknown option 'half_rnage'; did you mean half_range, halve_damage?
         """
         names = [a.name for a in attrs.fields(cls)]
         for key in kwargs:
             if key not in names:
                 close = difflib.get_close_matches(key, names, n=3)
-                hint = f"did you mean {', '.join(close)}?" if close else f"known: {', '.join(names)}"
+                known = ", ".join(close or names)
+                hint = f"did you mean {known}?" if close else f"known: {known}"
                 raise ValueError(f"unknown option {key!r}; {hint}")
         return cls(**kwargs)
 

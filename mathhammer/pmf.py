@@ -14,6 +14,7 @@ Fraction(1, 3)
 
 from __future__ import annotations
 
+import contextlib
 import operator
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from fractions import Fraction
@@ -40,7 +41,7 @@ class PMF:
         clean: dict[Outcome, int] = {}
         for outcome, weight in items:
             if not isinstance(weight, int) or weight < 0:
-                raise ValueError(f"PMF weight for {outcome!r} must be a non-negative int, got {weight!r}")
+                raise ValueError(f"PMF weight of {outcome!r}: expected an int >= 0, got {weight!r}")
             if weight:
                 clean[outcome] = clean.get(outcome, 0) + weight
         if not clean:
@@ -48,10 +49,8 @@ class PMF:
         g = gcd(*clean.values())
         if g > 1:
             clean = {k: w // g for k, w in clean.items()}
-        try:
+        with contextlib.suppress(TypeError):  # unorderable outcomes keep insertion order
             clean = dict(sorted(clean.items()))
-        except TypeError:
-            pass
         self._weights = clean
         self._total = sum(clean.values())
         self._hash: int | None = None

@@ -1,7 +1,9 @@
 """Weapon and target profiles: small frozen values, validated on creation.
 
 >>> Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1, abilities=["Heavy"])
-Weapon(name='Bolt rifle', attacks='2', skill=3, strength=4, ap=-1, damage='1', abilities=('heavy',), range=24)
+... # doctest: +NORMALIZE_WHITESPACE
+Weapon(name='Bolt rifle', attacks='2', skill=3, strength=4, ap=-1, damage='1',
+       abilities=('heavy',), range=24)
 >>> Target(models=5, toughness=4, save=3, wounds=2).total_wounds
 10
 """
