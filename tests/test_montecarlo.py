@@ -64,6 +64,16 @@ CASES = {
             abilities=["sustained hits 1"]), 5)],
         mh.Target(models=10, toughness=3, save=6, wounds=1),
         {"overwatch": True, "reroll_hits": "failed", "cover": True}),
+    # Characteristic changes (BS, S, AP: not capped), hit +1 plus Heavy capped at +1, re-rolled
+    # hit ones and failed wounds, and Devastating Wounds from two weapons after all normal damage.
+    "characteristics_two_dev_weapons": (
+        [(W("rifle", attacks=2, skill=4, strength=4, ap=0, damage=2,
+            abilities=["heavy", "devastating wounds"]), 6),
+         (W("cannon", attacks="D3", skill=4, strength=8, ap=-1, damage="D6+1",
+            abilities=["devastating wounds", "anti-vehicle 5+"]), 2)],
+        mh.Target(models=4, toughness=5, save=3, wounds=4, invuln=5, keywords=["VEHICLE"]),
+        {"stationary": True, "hit_mod": 1, "skill_mod": 1, "strength_mod": 1, "ap_mod": 1,
+         "reroll_hits": "ones", "reroll_wounds": "failed"}),
 }
 
 COUNTERS = ("attacks", "hits", "wounds", "unsaved", "mortal", "damage", "kills")
