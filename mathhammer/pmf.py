@@ -237,17 +237,19 @@ class PMF:
 
     __radd__ = __add__
 
-    def repeat(self, n: int, op: Callable[[Any, Any], Any] = operator.add) -> PMF:
+    def repeat(self, n: int, op: Callable[[Any, Any], Any] = operator.add,
+               zero: Outcome = 0) -> PMF:
         """Sum of ``n`` independent copies (``n`` >= 0; zero copies sum to 0).
 
         >>> PMF.uniform([0, 1]).repeat(3).prob(3)
         Fraction(1, 8)
         """
-        return self.random_sum(PMF.point(n), op=op)
+        return self.random_sum(PMF.point(n), op=op, zero=zero)
 
     def random_sum(self, n: PMF, op: Callable[[Any, Any], Any] = operator.add,
                    zero: Outcome = 0) -> PMF:
-        """Sum of a random number ``N ~ n`` of independent copies of this distribution.
+        """Sum of a random number ``N ~ n`` of independent copies of this distribution
+        (``zero`` is the sum of no copies).
 
         >>> d3 = PMF.uniform([1, 2, 3])
         >>> PMF.uniform([1, 2]).random_sum(d3).mean()  # E = E[N] * E[X] = 3/2 * 2
@@ -256,11 +258,10 @@ class PMF:
         counts = n._weights
         if any(not isinstance(k, int) or k < 0 for k in counts):
             raise ValueError("random_sum needs a count distribution over non-negative ints")
-        top = max(counts)
-        parts = []
-        acc = PMF.point(zero)
-        for k in range(top + 1):
-            if k:
+        parts = [(Fraction(counts[0], n._total), PMF.point(zero))] if 0 in counts else []
+        acc = self
+        for k in range(1, max(counts) + 1):
+            if k > 1:
                 acc = acc.convolve(self, op)
             if k in counts:
                 parts.append((Fraction(counts[k], n._total), acc))

@@ -141,7 +141,7 @@ def saving_throw(weapon: Weapon, target: Target, options: Options, rules: RuleSe
     >>> saving_throw(bolt, meq, Options(), load_ruleset()).prob(FAIL)  # 3+ becomes 4+
     Fraction(1, 2)
     """
-    ap = min(0, weapon.ap - options.ap_mod - (options.crit_wound_ap if critical else 0))
+    ap = min(0, weapon.ap - options.ap_mod) - (options.crit_wound_ap if critical else 0)
     armour = ap + options.save_mod
     if (
         rules.cover_effect == "save"
