@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from functools import lru_cache
@@ -54,14 +55,13 @@ class Volley:
     devastating: bool
 
 
-def attacks_roll(weapon: Weapon, count: int, options: Options, rules: RuleSet,
-                 target_models: int) -> PMF:
-    """The number of attacks of ``count`` models: A, plus Rapid Fire at half range and Blast.
+def attacks_roll(weapon: Weapon, options: Options, rules: RuleSet, target_models: int) -> PMF:
+    """The number of attacks of one model: A, plus Rapid Fire at half range and Blast.
 
     >>> from mathhammer import load_ruleset
     >>> gun = Weapon("Gun", attacks="D6", skill=3, strength=5, ap=0, damage=1, abilities=["blast"])
-    >>> attacks_roll(gun, 2, Options(), load_ruleset(), target_models=10).mean()  # 2 * (3.5 + 2)
-    Fraction(11, 1)
+    >>> attacks_roll(gun, Options(), load_ruleset(), target_models=10).mean()  # 3.5 + 2
+    Fraction(11, 2)
     """
     a = weapon.parsed
     per_model = dice(weapon.attacks)
@@ -69,7 +69,7 @@ def attacks_roll(weapon: Weapon, count: int, options: Options, rules: RuleSet,
         per_model = per_model + dice(a.rapid_fire)
     if a.blast:
         per_model = per_model + target_models // rules.blast_per_models
-    return per_model.repeat(count)
+    return per_model
 
 
 def one_attack(weapon: Weapon, target: Target, options: Options, rules: RuleSet) -> PMF:
@@ -104,21 +104,25 @@ def one_attack(weapon: Weapon, target: Target, options: Options, rules: RuleSet)
 @lru_cache(maxsize=512)
 def volley(weapon: Weapon, count: int, target: Target, options: Options, rules: RuleSet,
            target_models: int) -> Volley:
-    """Roll one weapon's attacks (``count`` models) against the target."""
-    n = attacks_roll(weapon, count, options, rules, target_models)
+    """Roll one weapon's attacks (``count`` models) against the target.
+
+    Each model's attacks are summed first, then ``count`` models by repeated squaring."""
+    n = attacks_roll(weapon, options, rules, target_models)
     per_attack = one_attack(weapon, target, options, rules)
-    hits, wounds, unsaved, dev = (
-        per_attack.map(itemgetter(i)).random_sum(n) for i in range(4)
-    )
+
+    def unit_total(per: PMF, op=operator.add, zero: Any = 0) -> PMF:
+        return per.random_sum(n, op=op, zero=zero).repeat(count, op=op, zero=zero)
+
+    hits, wounds, unsaved, dev = (unit_total(per_attack.map(itemgetter(i))) for i in range(4))
     damage = damage_roll(weapon, options)
     devastating = weapon.parsed.devastating_wounds
     if devastating:
-        packets = per_attack.map(itemgetter(2, 3)).random_sum(n, op=_add2, zero=(0, 0))
+        packets = unit_total(per_attack.map(itemgetter(2, 3)), _add2, (0, 0))
         mortal = damage.random_sum(dev)
     else:
         packets, mortal = unsaved, PMF.point(0)
-    return Volley(n, hits, wounds, unsaved, mortal, packets, feel_no_pain(damage, target.fnp),
-                  devastating)
+    return Volley(n.repeat(count), hits, wounds, unsaved, mortal, packets,
+                  feel_no_pain(damage, target.fnp), devastating)
 
 
 @attrs.frozen

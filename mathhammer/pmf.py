@@ -224,10 +224,15 @@ class PMF:
         out: dict[Outcome, int] = {}
         get = out.get
         items = list(other._weights.items())
-        for a, wa in self._weights.items():
-            for b, wb in items:
-                k = op(a, b)
-                out[k] = get(k, 0) + wa * wb
+        if op is operator.add:  # the common case, without a call per pair
+            for a, wa in self._weights.items():
+                for b, wb in items:
+                    out[a + b] = get(a + b, 0) + wa * wb
+        else:
+            for a, wa in self._weights.items():
+                for b, wb in items:
+                    k = op(a, b)
+                    out[k] = get(k, 0) + wa * wb
         return PMF(out)
 
     def __add__(self, other: PMF | int) -> PMF:
@@ -244,7 +249,16 @@ class PMF:
         >>> PMF.uniform([0, 1]).repeat(3).prob(3)
         Fraction(1, 8)
         """
-        return self.random_sum(PMF.point(n), op=op, zero=zero)
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise ValueError(f"repeat needs a count >= 0, got {n!r}")
+        result, base = PMF.point(zero) if n == 0 else None, self
+        while n:  # exponentiation by squaring: O(log n) convolutions
+            if n & 1:
+                result = base if result is None else result.convolve(base, op)
+            n >>= 1
+            if n:
+                base = base.convolve(base, op)
+        return result
 
     def random_sum(self, n: PMF, op: Callable[[Any, Any], Any] = operator.add,
                    zero: Outcome = 0) -> PMF:
