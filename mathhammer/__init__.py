@@ -9,6 +9,7 @@ Fraction(5, 3)
 
 from .abilities import Abilities, parse_abilities
 from .dice import dice
+from .named_rules import NamedRule, apply_rules, find_rule, list_rules
 from .engine import Result, attack
 from .options import Options
 from .pmf import PMF
@@ -18,6 +19,6 @@ from .ruleset import RuleSet, load_ruleset
 __version__ = "0.1.0"
 
 __all__ = [
-    "PMF", "Abilities", "Options", "Result", "RuleSet", "Target", "Weapon",
-    "attack", "dice", "load_ruleset", "parse_abilities",
+    "PMF", "Abilities", "NamedRule", "Options", "Result", "RuleSet", "Target", "Weapon",
+    "apply_rules", "attack", "dice", "find_rule", "list_rules", "load_ruleset", "parse_abilities",
 ]

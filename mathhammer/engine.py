@@ -224,13 +224,16 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target, opts: Option
                  rules: RuleSet, start: TargetState, named: list) -> Result:
     below_half = (start.models * 2 < target.models if target.models > 1
                   else (target.wounds - start.wounds_lost) * 2 < target.wounds)
+    below_starting = start.models < target.models or (
+        target.models == 1 and start.wounds_lost > 0)
     volleys = []
     for weapon, count in entries:
         w, t, o = weapon.with_abilities(*opts.abilities), target, opts
         if named:
             from .named_rules import apply_rules
 
-            w, t, o = apply_rules(named, w, t, o, below_half=below_half)
+            w, t, o = apply_rules(named, w, t, o, below_half=below_half,
+                                  below_starting=below_starting)
         volleys.append(volley(w, count, t, o, rules, start.models))
 
     def total(field: str) -> PMF:

@@ -52,7 +52,7 @@ ADDITIVE = (
     "skill_mod", "strength_mod", "crit_wound_ap",
 )
 #: Options fields where the lowest value wins (critical thresholds).
-LOWEST = ("crit_hit", "crit_wound")
+LOWEST = ("crit_hit", "crit_wound", "overwatch_hits_on")
 #: Options fields that hold a re-roll policy; the broadest wins.
 REROLL_FIELDS = ("reroll_hits", "reroll_wounds")
 #: Options fields that are switches; a rule can only switch them on.

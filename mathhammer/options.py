@@ -71,6 +71,8 @@ class Options:
     strength_mod: int = attrs.field(default=0, validator=_int(-20, 20))
     crit_hit: int = attrs.field(default=6, validator=_int(2, 6))
     crit_wound: int = attrs.field(default=6, validator=_int(2, 6))
+    #: Fire Overwatch hits on this unmodified roll or more (never higher than the rule set's)
+    overwatch_hits_on: int = attrs.field(default=6, validator=_int(2, 6))
     #: a Critical Wound improves the AP of that attack by this much
     crit_wound_ap: int = attrs.field(default=0, validator=_int(0, 6))
     reroll_hits: str | None = attrs.field(default=None, validator=_reroll)

@@ -98,7 +98,9 @@ def hit_roll(weapon: Weapon, target: Target, options: Options, rules: RuleSet) -
     if options.overwatch:
         if not rules.overwatch_rerolls:
             reroll = None
-        return d6_roll(7, 0, rules.overwatch_hits_on, reroll, rules.unmodified_fail + 1)
+        hits_on = min(options.overwatch_hits_on, rules.overwatch_hits_on)
+        crit = max(options.crit_hit, hits_on)  # a lower threshold cannot make a miss critical
+        return d6_roll(hits_on, 0, crit, reroll, rules.unmodified_fail + 1)
     return d6_roll(skill, _clamp(mod, rules.hit_modifier_cap), options.crit_hit, reroll,
                    rules.unmodified_fail + 1)
 

@@ -84,6 +84,12 @@ def test_overwatch_hits_only_on_six():
     assert hit(torrent, overwatch=True) == PMF.point(SUCCESS)
 
 
+def test_overwatch_on_a_lower_roll():
+    # Inescapable Death: hits on an unmodified 2+; 2-5 are ordinary hits, a 6 is critical
+    h = hit(gun(skill=4), overwatch=True, overwatch_hits_on=2)
+    assert dict(h) == {FAIL: F(1, 6), SUCCESS: F(4, 6), CRITICAL: F(1, 6)}
+
+
 def test_torrent_and_no_skill_always_hit_never_crit():
     assert hit(gun(abilities=["torrent"])) == PMF.point(SUCCESS)
     assert hit(gun(skill=None)) == PMF.point(SUCCESS)
