@@ -9,8 +9,8 @@ Fraction(5, 3)
 
 from .abilities import Abilities, parse_abilities
 from .dice import dice
-from .named_rules import NamedRule, apply_rules, find_rule, list_rules
 from .engine import Result, attack
+from .named_rules import NamedRule, apply_rules, find_rule, list_rules
 from .options import Options
 from .pmf import PMF
 from .profiles import Target, Weapon
