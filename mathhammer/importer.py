@@ -305,7 +305,8 @@ def _parse_page(text: str, warnings: list[str]) -> dict[str, Any]:
         elif section == "ABILITIES":
             for m in _ABILITY_NAME.finditer(line):
                 name = m.group(1).strip()
-                if not name.lower().startswith(_NOT_ABILITIES) and len(name.split()) <= 6:
+                if (not name.lower().startswith(_NOT_ABILITIES) and len(name.split()) <= 6
+                        and name not in page["datasheet"]):
                     page["datasheet"].append(name)
         elif section == "WARGEAR OPTIONS" and line.startswith(("-", "•", "*")):
             page["wargear"].append(line.lstrip("-•* "))
@@ -317,6 +318,8 @@ def _parse_page(text: str, warnings: list[str]) -> dict[str, Any]:
                 page["leads"] = []
             if line.startswith(("-", "•", "*")):
                 page["leads"] += _split_list(line.lstrip("-•* "))
+            elif "following units:" in line:
+                page["leads"] += _split_list(line.split("following units:", 1)[1])
         if section == "weapons" and line:
             section = None
     return page

@@ -263,6 +263,18 @@ def test_bad_core_ability_names_the_line():
         import_datasheet(page)
 
 
+def test_leader_lists_inline_or_as_bullets():
+    head = ("X – Boss\nMELEE WEAPONS | RANGE | A | WS | S | AP | D | |\n"
+            "| Axe | Melee | 4 | 3+ | 5 | -1 | 1 |\nABILITIES\nCORE: Leader\n"
+            "UNIT COMPOSITION\n- 1 Boss\n| 1 model | 50 |\nLEADER\n")
+    inline = head + "This model can be attached to the following units: Ladz, Big Ladz\n"
+    bullets = head + "This model can be attached to the following units:\n- Ladz\n- Big Ladz\n"
+    for page in (inline, bullets):
+        text, warnings = import_datasheet(page, statline="M6 T4 Sv4+ W4 Ld6+ OC1")
+        assert loads_unit(text).leads == ("Ladz", "Big Ladz")
+        assert not any("Leader" in w for w in warnings)
+
+
 def test_two_profiles_with_one_name_are_kept_with_a_warning():
     page = ("X – Y\nRANGED WEAPONS | RANGE | A | BS | S | AP | D | |\n"
             '| Gun | 24" | 1 | 4+ | 3 | 0 | 1 |\n| Gun | 24" | 2 | 4+ | 3 | 0 | 1 |\n'
