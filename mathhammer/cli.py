@@ -1,0 +1,740 @@
+"""The ``mathhammer`` command line: ``kills``, ``odds``, ``table``, ``units``, ``rules``...
+
+Every error is one line on stderr (``mathhammer: error: ...``) with exit status 2, never a
+traceback. The reports themselves are built by :mod:`mathhammer.report`.
+
+>>> from click.testing import CliRunner
+>>> r = CliRunner().invoke(cli, ["odds", "2 | 2+ | 4 | 0 | 1", "T4 Sv7+ W1", "--at-least", "1",
+...                              "--exact"])
+>>> r.output  # each attack kills with 5/6 * 1/2 = 5/12; P(>= 1 of 1 model) = 1 - (7/12)**2
+'95/144\\n'
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+import attrs
+import click
+from click.core import ParameterSource
+
+from . import __version__
+from .inline import is_inline_target, is_inline_weapon, parse_target, parse_weapons
+from .options import Options
+from .profiles import Target, Weapon
+from .report import (
+    FORMATS,
+    METRIC_TEXT,
+    METRICS,
+    Column,
+    Query,
+    Row,
+    build_grid,
+    fraction,
+    kills_json,
+    kills_text,
+    percent,
+    pmf_json,
+    render,
+    to_json,
+)
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+#: A grid with at least this many cells shows a progress bar (when stderr is a terminal).
+PROGRESS_CELLS = 40
+_CATALOGUE = re.compile(r"^(?P<file>.+\.(?:cat|gst|json)):(?P<name>.+)$", re.I)
+_SUFFIX_FORMAT = {".txt": "text", ".md": "md", ".csv": "csv", ".html": "html", ".htm": "html",
+                  ".json": "json"}
+
+
+# --- errors: one line, exit status 2 -------------------------------------------------------------
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def _fail(message: str, where: str = "mathhammer") -> None:
+    message = message.replace("(see list_rules())", "(see `mathhammer rules`)")
+    click.echo(f"{where}: error: {_one_line(message)}", err=True)
+    sys.exit(2)
+
+
+class _Group(click.Group):
+    """A group whose errors are one line on stderr with exit status 2."""
+
+    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
+             standalone_mode: bool = True, **extra: Any) -> Any:
+        prog_name = prog_name or "mathhammer"
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
+        try:
+            rv = super().main(args, prog_name, complete_var, False, **extra)
+        except click.UsageError as e:
+            where = e.ctx.command_path if e.ctx is not None else prog_name
+            hint = f" (see {where} --help)" if e.ctx is not None else ""
+            _fail(f"{e.format_message()}{hint}", where)
+        except click.ClickException as e:
+            _fail(e.format_message())
+        except click.Abort:
+            _fail("aborted")
+        except BrokenPipeError:  # e.g. `mathhammer units | head`
+            sys.stdout = None  # type: ignore[assignment]
+            sys.exit(0)
+        except (ValueError, OSError) as e:
+            _fail(str(e))
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+# --- options shared by kills, odds and table -----------------------------------------------------
+
+
+class _Threshold(click.ParamType):
+    """An X+ value: ``5`` or ``5+``."""
+
+    name = "X+"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> int:
+        text = str(value).strip()
+        m = re.fullmatch(r"([2-6])\+?", text)
+        if not m:
+            self.fail(f"expected 2+ to 6+, got {text!r}", param, ctx)
+        return int(m.group(1))
+
+
+def _ruleset_name(ctx: Any, param: Any, value: str) -> str:
+    from .ruleset import load_ruleset
+
+    try:
+        load_ruleset(value)
+    except ValueError as e:
+        raise click.BadParameter(str(e), ctx, param) from None
+    return value
+
+
+def _ability(ctx: Any, param: Any, values: tuple[str, ...]) -> tuple[str, ...]:
+    from .abilities import canonical
+
+    out = []
+    for v in values:
+        try:
+            out.append(canonical(v))
+        except ValueError as e:
+            raise click.BadParameter(str(e), ctx, param) from None
+    return tuple(out)
+
+
+_REROLL = click.Choice(["ones", "failed", "noncrit"])
+#: click options that map one to one onto Options fields: (flag, field, click kwargs).
+_ENGINE = [
+    ("--half-range", "half_range", {"is_flag": True, "help": "Target within half range "
+                                    "(Rapid Fire, Melta, some rules)."}),
+    ("--charged", "charged", {"is_flag": True, "help": "The attacker charged (Lance)."}),
+    ("--stationary", "stationary", {"is_flag": True,
+                                    "help": "The attacker Remained Stationary (Heavy)."}),
+    ("--cover", "cover", {"is_flag": True, "help": "The target has the Benefit of Cover."}),
+    ("--overwatch", "overwatch", {"is_flag": True,
+                                  "help": "Fire Overwatch: hits only on an unmodified 6."}),
+    ("--led", "led", {"is_flag": True, "help": "The attacking unit is led by a CHARACTER."}),
+    ("--hit-mod", "hit_mod", {"type": click.IntRange(-6, 6), "help": "Add to Hit rolls."}),
+    ("--wound-mod", "wound_mod", {"type": click.IntRange(-6, 6), "help": "Add to Wound rolls."}),
+    ("--wound-mod-if-stronger", "wound_mod_if_stronger",
+     {"type": click.IntRange(-6, 6), "help": "Add to Wound rolls when S > T."}),
+    ("--save-mod", "save_mod", {"type": click.IntRange(-6, 6), "help": "Add to saving throws."}),
+    ("--damage-mod", "damage_mod", {"type": click.IntRange(-6, 6),
+                                    "help": "Add to each attack's Damage (never below 1)."}),
+    ("--ap-mod", "ap_mod", {"type": click.IntRange(-6, 6),
+                            "help": "Improve AP by this much (1 turns -1 into -2)."}),
+    ("--skill-mod", "skill_mod", {"type": click.IntRange(-5, 5),
+                                  "help": "Improve BS/WS by this much (1 turns 3+ into 2+)."}),
+    ("--strength-mod", "strength_mod", {"type": click.IntRange(-20, 20),
+                                        "help": "Add to the weapons' Strength."}),
+    ("--crit-hit", "crit_hit", {"type": _Threshold(),
+                                "help": "Critical Hit on this unmodified roll (default 6+)."}),
+    ("--crit-wound", "crit_wound", {"type": _Threshold(),
+                                    "help": "Critical Wound on this unmodified roll (default 6+)."
+                                    }),
+    ("--crit-wound-ap", "crit_wound_ap", {"type": click.IntRange(0, 6),
+                                          "help": "A Critical Wound improves AP by this much."}),
+    ("--reroll-hits", "reroll_hits", {"type": _REROLL, "help": "Re-roll Hit rolls."}),
+    ("--reroll-wounds", "reroll_wounds", {"type": _REROLL, "help": "Re-roll Wound rolls."}),
+    ("--halve-damage", "halve_damage", {"is_flag": True,
+                                        "help": "Halve each attack's Damage (rounding up)."}),
+]
+
+
+def _attack_params(*, table: bool) -> list[click.Parameter]:
+    """The options that say how an attack is made (shared by kills, odds, table and --vary)."""
+    if table:
+        phase = [
+            click.Option(["--ranged"], is_flag=True, help="Rows for ranged weapons (default)."),
+            click.Option(["--melee"], is_flag=True,
+                         help="Rows for melee weapons (with --ranged: both)."),
+        ]
+    else:
+        phase = [click.Option(["--ranged/--melee"], "ranged", default=True,
+                              help="Which weapons fire: ranged (default) or melee.")]
+    params: list[click.Parameter] = [
+        *phase,
+        click.Option(["--weapon", "-w", "weapons"], multiple=True, metavar="NAME|ROW",
+                     help='Pick a weapon of the attacker by name (repeatable), or give an inline '
+                          'row "10x 2 | 3+ | 4 | -1 | 1 | sustained hits 1".'),
+        click.Option(["--models", "-m"], type=click.IntRange(1), help="Attacking models."),
+        click.Option(["--target-models"], type=click.IntRange(1), help="Models in the target."),
+        click.Option(["--rule", "-r", "named_rules"], multiple=True, metavar="NAME",
+                     help="Switch on a named rule (stratagem...; repeatable). "
+                          "See `mathhammer rules`."),
+        click.Option(["--rules", "ruleset"], default="10e", show_default=True,
+                     callback=_ruleset_name, metavar="10e|11e", help="The core rule set."),
+        click.Option(["--ability", "-a", "abilities"], multiple=True, callback=_ability,
+                     metavar="ABILITY",
+                     help='Give every weapon an ability, e.g. "lethal hits" (repeatable).'),
+    ]
+    for flag, field, kwargs in _ENGINE:
+        params.append(click.Option([flag, field], **kwargs))
+    return params
+
+
+def _with_params(params: list[click.Parameter]) -> Callable:
+    def decorate(f: Callable) -> Callable:
+        f.__click_params__ = getattr(f, "__click_params__", []) + list(reversed(params))
+        return f
+
+    return decorate
+
+
+def _options_of(p: dict[str, Any]) -> Options:
+    kwargs = {field: p[field] for _, field, _ in _ENGINE if p.get(field) not in (None, False)}
+    return Options.make(rules=p["ruleset"], abilities=p["abilities"], **kwargs)
+
+
+# --- resolving attackers and targets -------------------------------------------------------------
+
+
+def _load_unit(spec: str) -> Any:
+    """A unit from the bundled units, a unit file, or ``CATALOGUE.cat:Unit name``."""
+    from .units import load_unit
+
+    m = _CATALOGUE.match(spec)
+    if m and not Path(spec).is_file():
+        try:
+            from .bsdata import load_catalogue_unit  # type: ignore[attr-defined]
+        except ImportError:
+            raise ValueError(f"{m.group('file')}: reading units from catalogues is not "
+                             "available in this version") from None
+        return load_catalogue_unit(m.group("file"), m.group("name"))
+    return load_unit(spec)
+
+
+def _points(unit: Any, models: int | None) -> int | None:
+    """The unit's cost at the given size (None if the file has no cost for it)."""
+    table = dict(getattr(unit, "points", ()) or ())
+    if not table:
+        return None
+    first = unit.groups[0]
+    total = unit.size[0] - first.min_models + (models if models is not None else first.min_models)
+    return table.get(total)
+
+
+@attrs.frozen
+class Attacker:
+    """A resolved attacker: its label, weapons and cost."""
+
+    label: str
+    profiles: tuple[tuple[Weapon, int], ...]
+    points: int | None = None
+
+
+def _split_weapons(values: Iterable[str]) -> tuple[list[str], list[str]]:
+    names, rows = [], []
+    for v in values:
+        (rows if is_inline_weapon(v) else names).append(v)
+    return names, rows
+
+
+def resolve_attacker(spec: str | None, p: dict[str, Any], *, melee: bool) -> Attacker:
+    """The attacker of a query: a unit (by name or file) or inline weapon rows, plus the inline
+    rows and weapon picks of ``--weapon``."""
+    names, rows = _split_weapons(p["weapons"])
+    inline = [w for r in rows for w in parse_weapons(r, melee=melee)]
+    if spec is None or is_inline_weapon(spec):
+        if names:
+            raise ValueError(f"--weapon {names[0]!r}: picking weapons by name needs a unit as "
+                             "ATTACKER")
+        if p["models"] is not None:
+            raise ValueError("--models: give inline weapons their models in the row, e.g. "
+                             '"10x 2 | 3+ | 4 | -1 | 1"')
+        own = parse_weapons(spec, melee=melee) if spec else []
+        profiles = own + inline
+        label = spec.strip() if spec and len(own) == 1 and not inline else "inline weapons"
+        if len(profiles) == 1:
+            w, n = profiles[0]
+            label = f"{n}x {w.name}"
+        return Attacker(label, tuple(profiles))
+    unit = _load_unit(spec)
+    if names or not inline:
+        own = unit.as_profiles(melee=melee, weapons=names or None, models=p["models"])
+    else:
+        own = []
+    return Attacker(unit.name, tuple(own + inline), _points(unit, p["models"]))
+
+
+def resolve_target(spec: str, models: int | None) -> tuple[str, Target]:
+    """A target by unit name or file, or an inline profile ``"5x T4 Sv3+ W2 INFANTRY"``."""
+    if is_inline_target(spec):
+        t = parse_target(spec)
+        if models is not None:
+            t = attrs.evolve(t, models=models)
+        return spec.strip(), t
+    unit = _load_unit(spec)
+    return unit.name, unit.as_target(models=models)
+
+
+def _query(args: tuple[str, ...], p: dict[str, Any]) -> Query:
+    has_rows = any(is_inline_weapon(w) for w in p["weapons"])
+    if len(args) == 2:
+        attacker_spec, target_spec = args
+    elif len(args) == 1 and has_rows:
+        attacker_spec, target_spec = None, args[0]
+    else:
+        raise click.UsageError(f"expected ATTACKER and TARGET, got {len(args)} argument"
+                               f"{'s' * (len(args) != 1)}")
+    melee = not p["ranged"]
+    attacker = resolve_attacker(attacker_spec, p, melee=melee)
+    name, target = resolve_target(target_spec, p["target_models"])
+    named = tuple(_rule_name(r) for r in p["named_rules"])
+    return Query(attacker.label, attacker.profiles, name, target, _options_of(p), named)
+
+
+def _rule_name(name: str) -> str:
+    from .named_rules import find_rule
+
+    return find_rule(name).name
+
+
+def _check_output(path: str, force: bool) -> Path:
+    out = Path(path)
+    if out.exists() and not force:
+        raise ValueError(f"{path}: already exists; use --force to overwrite it")
+    if out.is_dir():
+        raise ValueError(f"{path}: is a folder, expected a file name")
+    return out
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise ValueError(f"{path}: cannot write: {e.strerror or e}") from None
+
+
+# --- the commands --------------------------------------------------------------------------------
+
+
+@click.group(cls=_Group, context_settings=CONTEXT)
+@click.version_option(__version__, "--version", "-V", prog_name="mathhammer",
+                      message="%(prog)s %(version)s")
+def cli() -> None:
+    """Exact probabilities for Warhammer 40,000 attacks.
+
+    \b
+    Examples:
+      mathhammer kills "Hexmark Destroyer" MEQ --half-range
+      mathhammer odds Cronos GEQ --at-least 5
+      mathhammer table "Hexmark Destroyer" Cronos --targets GEQ MEQ TEQ
+      mathhammer units --search vehicle
+    """
+
+
+_KILLS_HELP = """Expected hits, wounds, damage and kills of ATTACKER against TARGET, with the
+exact distribution of models destroyed.
+
+ATTACKER is a unit name (a unique prefix is enough; see `mathhammer units`), a unit file, or
+inline weapon rows as printed on a datasheet, models first and rows separated by ';'.
+TARGET is a unit name or file, or an inline profile like "5x T4 Sv3+ W2 4++ FNP5+ INFANTRY".
+
+\b
+Examples:
+  mathhammer kills "Hexmark Destroyer" MEQ --half-range
+  mathhammer kills Cronos GEQ --weapon "spirit vortex" --models 2 --rule "Dark Harvest"
+  mathhammer kills "10x 2 | 3+ | 4 | -1 | 1 | sustained hits 1" "5x T4 Sv3+ W2 INFANTRY"
+  mathhammer kills "Skitarii Marshal" TEQ --melee --json
+"""
+
+
+@cli.command(context_settings=CONTEXT, help=_KILLS_HELP)
+@click.argument("units", nargs=-1, metavar="ATTACKER TARGET")
+@_with_params(_attack_params(table=False))
+@click.option("--json", "as_json", is_flag=True,
+              help="Print every distribution as JSON (exact fractions and floats).")
+@click.option("--plot", type=click.Path(dir_okay=False), metavar="FILE.png|.svg",
+              help="Draw the kill distribution (needs matplotlib: pip install 'mathhammer[plot]').")
+@click.option("--force", is_flag=True, help="Overwrite the --plot file if it exists.")
+def kills(units: tuple[str, ...], as_json: bool, plot: str | None, force: bool,
+          **p: Any) -> None:
+    query = _query(units, p)
+    plot_path = _check_output(plot, force) if plot else None
+    if plot_path is not None:
+        from .plot import check_matplotlib, check_suffix
+
+        check_suffix(plot_path)
+        check_matplotlib()
+    result = query.run()
+    if plot_path is not None:
+        from .plot import plot_kills
+
+        plot_kills(query, result, plot_path)
+        click.echo(f"wrote {plot}", err=True)
+    click.echo(to_json(kills_json(query, result)) if as_json else kills_text(query, result),
+               nl=False)
+
+
+_ODDS_HELP = """One exact probability: of at least K kills (or exactly K, at most K, or the
+target unit destroyed), as a fraction and a percentage.
+
+ATTACKER and TARGET are as for `mathhammer kills`.
+
+\b
+Examples:
+  mathhammer odds "Hexmark Destroyer" MEQ --half-range --at-least 2
+  mathhammer odds Cronos "Necron Warriors" --destroy --target-models 10
+  mathhammer odds Cronos MEQ --of damage --at-least 4 --exact
+"""
+
+
+@cli.command(context_settings=CONTEXT, help=_ODDS_HELP)
+@click.argument("units", nargs=-1, metavar="ATTACKER TARGET")
+@click.option("--at-least", type=click.IntRange(0), metavar="K", help="P(at least K).")
+@click.option("--kills", "--exactly", "exactly", type=click.IntRange(0), metavar="K",
+              help="P(exactly K).")
+@click.option("--at-most", type=click.IntRange(0), metavar="K", help="P(at most K).")
+@click.option("--destroy", is_flag=True, help="P(the target unit is destroyed).")
+@click.option("--of", "counter", default="kills", show_default=True,
+              type=click.Choice(["kills", "damage", "hits", "wounds", "unsaved", "mortal",
+                                 "attacks"]),
+              help="What K counts.")
+@click.option("--exact", is_flag=True, help="Print only the fraction (for scripts).")
+@click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
+@_with_params(_attack_params(table=False))
+def odds(units: tuple[str, ...], at_least: int | None, exactly: int | None,
+         at_most: int | None, destroy: bool, counter: str, exact: bool, as_json: bool,
+         **p: Any) -> None:
+    asked = [(n, v) for n, v in (("--at-least", at_least), ("--kills", exactly),
+                                 ("--at-most", at_most), ("--destroy", destroy or None))
+             if v is not None]
+    if len(asked) != 1:
+        raise click.UsageError("give exactly one of --at-least K, --kills K, --at-most K, "
+                               f"--destroy (got {', '.join(n for n, _ in asked) or 'none'})")
+    if destroy and counter != "kills":
+        raise click.UsageError("--destroy is about the whole unit; drop --of")
+    query = _query(units, p)
+    result = query.run()
+    pmf = getattr(result, counter)
+    if destroy:
+        prob, what = result.destroyed, "destroyed"
+    elif at_least is not None:
+        prob, what = pmf.at_least(at_least), f"{counter} >= {at_least}"
+    elif at_most is not None:
+        prob, what = pmf.at_most(at_most), f"{counter} <= {at_most}"
+    else:
+        prob, what = pmf.prob(exactly), f"{counter} = {exactly}"
+    if as_json:
+        data = {"attacker": query.attacker, "target": query.target_name,
+                "rules": query.options.rules, "options": attrs.asdict(query.options),
+                "named_rules": list(query.named_rules), "query": f"P({what})",
+                "p": fraction(prob), "p_float": float(prob),
+                "pmf": {counter: pmf_json(pmf)}, "mean": {counter: fraction(pmf.mean())},
+                "mean_float": {counter: float(pmf.mean())}}
+        click.echo(to_json(data), nl=False)
+    elif exact:
+        click.echo(fraction(prob) if prob.denominator != 1 else str(prob))
+    else:
+        click.echo(f"P({what}) = {prob} = {percent(prob)}")
+        click.echo(f"  {query.attacker} -> {query.target_name}; rules {query.options.rules}; "
+                   f"options: {query.options.describe()}; named rules: "
+                   f"{', '.join(query.named_rules) or 'none'}")
+
+
+class _TableCommand(click.Command):
+    """``--targets A B C`` takes every value up to the next option."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        out: list[str] = []
+        i = 0
+        while i < len(args):
+            a = args[i]
+            if a == "--":
+                out += args[i:]
+                break
+            if a in ("--targets", "-t"):
+                i += 1
+                taken = 0
+                while i < len(args) and not args[i].startswith("-"):
+                    out += ["--targets", args[i]]
+                    i += 1
+                    taken += 1
+                if not taken:
+                    raise click.UsageError("--targets: expected at least one target", ctx)
+                continue
+            out.append(a)
+            # an option's value may start with "--" (--vary "--rule X"): copy it unchanged
+            if a in _TAKES_VALUE and i + 1 < len(args):
+                out.append(args[i + 1])
+                i += 1
+            i += 1
+        return super().parse_args(ctx, out)
+
+
+_TABLE_HELP = """Compare attackers (rows) against targets (columns): expected kills, damage,
+P(destroyed) or kills per 100 points.
+
+ATTACKERS are unit names, unit files or inline weapon rows; --targets takes unit names, files
+or inline profiles (default: the standard targets, those marked archetype in units/). With --vary
+each attacker gets one more row per variant: a string of the options below, e.g.
+--vary "--rule Enslaved Artifice" --vary "--reroll-hits ones".
+
+\b
+Examples:
+  mathhammer table "Hexmark Destroyer" Cronos "Skitarii Marshal" --targets GEQ MEQ TEQ
+  mathhammer table Cronos --by weapon --ranged --melee --metric damage --format md
+  mathhammer table "Hexmark Destroyer" --half-range --vary "--rule Enslaved Artifice"
+      --vary "--rule Conquering Tyrant" --format html -o hexmark.html
+"""
+
+
+@cli.command(cls=_TableCommand, context_settings=CONTEXT, help=_TABLE_HELP)
+@click.argument("attackers", nargs=-1, required=True)
+@click.option("--targets", "-t", "targets", multiple=True, metavar="TARGET...",
+              help="Targets (columns); names may also be comma-separated.")
+@click.option("--metric", default="kills", show_default=True, type=click.Choice(METRICS),
+              help="What each cell shows: " + "; ".join(f"{k}: {v}" for k, v in
+                                                         METRIC_TEXT.items()) + ".")
+@click.option("--format", "fmt", type=click.Choice(FORMATS),
+              help="Output format (default: from the -o suffix, else text).")
+@click.option("--by", type=click.Choice(["unit", "weapon"]), default="unit", show_default=True,
+              help="One row per attacker, or one per weapon.")
+@click.option("--vary", multiple=True, metavar="OPTIONS",
+              help='An extra row per attacker with these options, e.g. "--rule Enslaved '
+                   'Artifice" (repeatable).')
+@click.option("--title", help="A caption for the table.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Write to FILE instead of standard output.")
+@click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")
+@_with_params(_attack_params(table=True))
+def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt: str | None,
+          by: str, vary: tuple[str, ...], title: str | None, output: str | None, force: bool,
+          **p: Any) -> None:
+    if fmt is None:
+        fmt = _SUFFIX_FORMAT.get(Path(output).suffix.lower(), "text") if output else "text"
+    out_path = _check_output(output, force) if output else None
+    columns = [Column(*resolve_target(t, p["target_models"])) for t in _target_specs(targets)]
+    phases = [m for m, on in ((False, p["ranged"]), (True, p["melee"])) if on] or [False]
+    variants = [("", {})] + [(v, _vary_params(v)) for v in vary]
+    rows: list[Row] = []
+    for spec in attackers:
+        for melee in phases:
+            for text, extra in variants:
+                rows += _rows(spec, p, extra, melee=melee, by_weapon=by == "weapon",
+                              both=len(phases) > 1, vary_text=text)
+    cells = len(rows) * len(columns)
+    err = click.get_text_stream("stderr")
+    if cells >= PROGRESS_CELLS and err.isatty():
+        with click.progressbar(length=cells, label="computing", file=err) as bar:
+            grid = build_grid(rows, columns, metric, title=title or "", progress=bar.update)
+    else:
+        grid = build_grid(rows, columns, metric, title=title or "")
+    text = render(grid, fmt)
+    if out_path is not None:
+        _write(out_path, text)
+        click.echo(f"wrote {output}", err=True)
+    else:
+        click.echo(text, nl=False)
+
+
+def _target_specs(values: tuple[str, ...]) -> list[str]:
+    if not values:
+        from .units import list_units
+
+        std = list_units(archetype=True)
+        std.sort(key=lambda u: (u.groups[0].toughness, -u.groups[0].save, u.name))
+        return [u.name for u in std]
+    out = []
+    for v in values:
+        if is_inline_target(v):
+            out.append(v)
+        else:
+            out += [s.strip() for s in v.split(",") if s.strip()]
+    if not out:
+        raise click.UsageError("--targets: expected at least one target")
+    return out
+
+
+def _rows(spec: str, base: dict[str, Any], extra: dict[str, Any], *, melee: bool,
+          by_weapon: bool, both: bool, vary_text: str) -> list[Row]:
+    p = dict(base)
+    for key, value in extra.items():
+        p[key] = p[key] + value if key in ("weapons", "named_rules", "abilities") else value
+    if "ranged" in extra:
+        melee = not extra["ranged"]
+    attacker = resolve_attacker(spec, p, melee=melee)
+    options = _options_of(p)
+    named = tuple(_rule_name(r) for r in p["named_rules"])
+    suffix = (" (melee)" if melee else " (ranged)") if both else ""
+    if vary_text:
+        suffix += f" [{vary_text}]"
+    detail = "; ".join(x for x in (
+        f"options: {options.describe()}" if options.describe() != "none" else "",
+        f"rules: {', '.join(named)}" if named else "",
+        f"rule set {options.rules}" if options.rules != "10e" else "") if x)
+    from .report import rows_for
+
+    return rows_for(attacker.label, attacker.profiles, by_weapon=by_weapon, options=options,
+                    named_rules=named, points=attacker.points, suffix=suffix, detail=detail)
+
+
+_VARY = click.Command("--vary", params=_attack_params(table=False), add_help_option=False)
+_TAKES_VALUE = {"--vary", "--title", "--output", "-o", "--metric", "--format", "--by"} | {
+    o for prm in _attack_params(table=False) if isinstance(prm, click.Option) and not prm.is_flag
+    for o in prm.opts}
+
+
+def _vary_params(text: str) -> dict[str, Any]:
+    """The options a ``--vary`` string gives, e.g. ``"--rule Enslaved Artifice"``: words after
+    an option up to the next ``--option`` are its value.
+
+    >>> _vary_params("--rule Enslaved Artifice --reroll-hits ones --half-range")
+    {'named_rules': ('Enslaved Artifice',), 'reroll_hits': 'ones', 'half_range': True}
+    """
+    try:
+        tokens = shlex.split(text)
+    except ValueError as e:
+        raise ValueError(f"--vary {text!r}: {e}") from None
+    if not tokens:
+        raise ValueError("--vary: expected options, e.g. \"--rule Enslaved Artifice\", got ''")
+    args: list[str] = []
+    i = 0
+    while i < len(tokens):
+        opt = tokens[i]
+        if not opt.startswith("-"):
+            raise ValueError(f"--vary {text!r}: expected an option like --rule, got {opt!r}")
+        value = []
+        if "=" in opt:
+            opt, first = opt.split("=", 1)
+            value.append(first)
+        i += 1
+        while i < len(tokens) and not tokens[i].startswith("--"):
+            value.append(tokens[i])
+            i += 1
+        args += [opt, " ".join(value)] if value else [opt]
+    try:
+        ctx = _VARY.make_context("--vary", args)
+    except click.UsageError as e:
+        raise ValueError(f"--vary {text!r}: {e.format_message()}") from None
+    return {k: v for k, v in ctx.params.items()
+            if ctx.get_parameter_source(k) == ParameterSource.COMMANDLINE}
+
+
+@cli.command(context_settings=CONTEXT)
+@click.option("--faction", "-f", help="Only this faction (e.g. necrons, Archetypes).")
+@click.option("--search", "-s", help="Only units whose name contains this.")
+@click.option("--weapons", is_flag=True, help="List each unit's weapons too.")
+def units(faction: str | None, search: str | None, weapons: bool) -> None:
+    """List the bundled units and standard targets.
+
+    \b
+    Examples:
+      mathhammer units
+      mathhammer units --faction necrons --weapons
+    """
+    from .inline import describe_weapon
+    from .units import list_units
+
+    found = list_units(faction=faction, search=search)
+    if not found:
+        raise ValueError("no units match" + (f" faction {faction!r}" if faction else "")
+                         + (f" search {search!r}" if search else ""))
+    nw = max(len(u.name) for u in found)
+    fw = max(len(u.faction) for u in found)
+    for u in found:
+        size = f"{u.size[0]}-{u.size[1]}" if u.size[0] != u.size[1] else str(u.size[0])
+        pts = ", ".join(f"{c} pts" if len(u.points) == 1 else f"{n}: {c} pts"
+                        for n, c in u.points)
+        stat = "; ".join(g.statline() for g in u.groups)
+        line = f"{u.name:<{nw}}  {u.faction:<{fw}}  {size:>5} x {stat}"
+        click.echo(f"{line}  ({pts})" if pts else line)
+        if weapons:
+            for w in u.weapons():
+                opt = " (optional)" if w.optional else ""
+                click.echo(f"    {describe_weapon(w.weapon)}{opt}")
+
+
+@cli.command(context_settings=CONTEXT)
+@click.option("--faction", "-f", help="Only this faction (e.g. necrons).")
+@click.option("--search", "-s", help="Only rules whose name, detachment or text contains this.")
+@click.option("--text", "full", is_flag=True, help="Print each rule's text too.")
+def rules(faction: str | None, search: str | None, full: bool) -> None:
+    """List the named rules that `--rule NAME` switches on (stratagems, detachment rules...).
+
+    \b
+    Examples:
+      mathhammer rules --faction necrons
+      mathhammer rules --search "lethal hits" --text
+    """
+    from .named_rules import list_rules
+
+    found = list_rules(faction=faction, search=search)
+    if not found:
+        raise ValueError("no named rules match" + (f" faction {faction!r}" if faction else "")
+                         + (f" search {search!r}" if search else ""))
+    for r in found:
+        where = f"{r.faction}, {r.kind}" + (f", {r.detachment}" if r.detachment else "")
+        click.echo(f"{r.name} ({where}): {r.describe()}")
+        if full:
+            click.echo(f"    {r.text}")
+
+
+@cli.command("import", context_settings=CONTEXT)
+@click.argument("page", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--output", "-o", required=True, type=click.Path(), metavar="FILE",
+              help="The unit file to write (or a folder).")
+@click.option("--statline", metavar="TEXT", help='The statline, e.g. "M8 T5 Sv3+ W5 Ld6+ OC1".')
+@click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")
+def import_(page: str, output: str, statline: str | None, force: bool) -> None:
+    """Write a unit file from a datasheet page copied from a rules website (PAGE, or - for
+    standard input).
+
+    \b
+    Example:
+      mathhammer import hexmark.txt -o units/necrons/hexmark-destroyer.toml \\
+          --statline "M8 T5 Sv3+ W5 Ld6+ OC1"
+    """
+    from .importer import write_unit
+
+    if Path(output).is_file() and not force:
+        raise ValueError(f"{output}: already exists; use --force to overwrite it")
+    try:
+        text = click.get_text_stream("stdin").read() if page == "-" else \
+            Path(page).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise ValueError(f"{page}: cannot read: {getattr(e, 'strerror', None) or e}") from None
+    try:
+        path, warnings = write_unit(text, output, statline=statline, force=force)
+    except ValueError as e:
+        raise ValueError(str(e).replace("overwrite it with force", "use --force to overwrite it")
+                         ) from None
+    for w in warnings:
+        click.echo(f"warning: {w}", err=True)
+    click.echo(f"wrote {path}", err=True)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """The console script ``mathhammer``."""
+    cli.main(args=argv, prog_name="mathhammer")
+
+
+__all__ = ["Attacker", "cli", "main", "resolve_attacker", "resolve_target"]
