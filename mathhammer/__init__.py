@@ -10,15 +10,18 @@ Fraction(5, 3)
 from .abilities import Abilities, parse_abilities
 from .dice import dice
 from .engine import Result, attack
+from .importer import import_datasheet
 from .named_rules import NamedRule, apply_rules, find_rule, list_rules
 from .options import Options
 from .pmf import PMF
 from .profiles import Target, Weapon
 from .ruleset import RuleSet, load_ruleset
+from .units import Unit, list_units, load_unit
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "PMF", "Abilities", "NamedRule", "Options", "Result", "RuleSet", "Target", "Weapon",
-    "apply_rules", "attack", "dice", "find_rule", "list_rules", "load_ruleset", "parse_abilities",
+    "PMF", "Abilities", "NamedRule", "Options", "Result", "RuleSet", "Target", "Unit", "Weapon",
+    "apply_rules", "attack", "dice", "find_rule", "import_datasheet", "list_rules", "list_units",
+    "load_ruleset", "load_unit", "parse_abilities",
 ]
