@@ -1,0 +1,156 @@
+"""Import datasheets from BattleScribe data: 10th-edition XML (``.cat``/``.gst``) and
+11th-edition JSON (``.json``), the files list builders read.
+
+Both formats are parsed into the same values (:mod:`.model`); links are followed into the
+linked catalogues and the game system file found beside the catalogue (:mod:`.files`); one
+builder turns a datasheet into a unit file in the ``units/`` schema (:mod:`.build`).
+
+>>> split_unit_spec("data/Necrons.cat:Immortals")
+('data/Necrons.cat', 'Immortals')
+>>> split_unit_spec("Immortals") is None
+True
+>>> import_catalogue("nowhere/Necrons.cat", "Immortals")
+Traceback (most recent call last):
+...
+ValueError: nowhere/Necrons.cat: no such file
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+from .build import build_raw, catalogue_units, map_keyword, split_keywords
+from .files import Library, load_file, open_library
+from .model import Catalogue, Entry, Profile
+
+PathLike = str | os.PathLike
+
+__all__ = [
+    "Catalogue", "Entry", "Library", "Profile", "catalogue_unit_dict", "import_catalogue",
+    "list_catalogue_units", "load_catalogue_unit", "load_file", "map_keyword", "open_library",
+    "split_keywords", "split_unit_spec", "write_catalogue_unit",
+]
+
+_SPEC = re.compile(r"^(?P<path>.+?\.(?:cat|json))\s*:\s*(?P<name>.+)$", re.I)
+
+
+def split_unit_spec(spec: str) -> tuple[str, str] | None:
+    """``"path/Necrons.cat:Immortals"`` -> ``(path, unit name)``; None if it is not one."""
+    m = _SPEC.match(str(spec).strip())
+    if m is None or not m.group("name").strip():
+        return None
+    return m.group("path"), m.group("name").strip()
+
+
+def _library(path: PathLike, gamesystem: PathLike | None, catalogues) -> Library:
+    return open_library(path, gamesystem=gamesystem, catalogues=tuple(catalogues))
+
+
+def list_catalogue_units(
+    path: PathLike, search: str | None = None, *, gamesystem: PathLike | None = None,
+    catalogues: tuple[PathLike, ...] = (),
+) -> list[str]:
+    """The names of the datasheets in a catalogue, sorted; ``search`` keeps the names that
+    contain it (case-insensitive)."""
+    lib = _library(path, gamesystem, catalogues)
+    names = [name for name, _entry in catalogue_units(lib)]
+    if search:
+        q = " ".join(search.lower().split())
+        names = [n for n in names if q in " ".join(n.lower().split())]
+    return names
+
+
+def catalogue_unit_dict(
+    path: PathLike, name: str, *, gamesystem: PathLike | None = None,
+    catalogues: tuple[PathLike, ...] = (),
+) -> tuple[dict[str, Any], list[str]]:
+    """The unit (a dict in the units/ schema) and the import's warnings."""
+    return build_raw(_library(path, gamesystem, catalogues), name)
+
+
+def import_catalogue(
+    path: PathLike, name: str, *, gamesystem: PathLike | None = None,
+    catalogues: tuple[PathLike, ...] = (),
+) -> tuple[str, list[str]]:
+    """The unit file (TOML text) for the datasheet ``name`` of a catalogue, and warnings.
+
+    Linked catalogues and the game system are found beside ``path`` (``gamesystem`` and
+    ``catalogues`` name them explicitly). Weapon keywords mathhammer cannot map are kept in
+    the weapon's ``unmapped`` list and named in the warnings. Bad input is a one-line
+    ValueError.
+    """
+    raw, warnings = catalogue_unit_dict(
+        path, name, gamesystem=gamesystem, catalogues=catalogues
+    )
+    _check(raw)
+    head = [
+        "# Imported by mathhammer from BattleScribe data; see units/README.md for the schema.",
+        f"# Source: {raw.get('source', Path(path).name)}",
+    ]
+    head += [f"# Check: {w}" for w in warnings]
+    return "\n".join(head) + "\n" + tomli_w.dumps(raw), warnings
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "unit"
+
+
+def write_catalogue_unit(
+    path: PathLike, name: str, out: PathLike, *, gamesystem: PathLike | None = None,
+    catalogues: tuple[PathLike, ...] = (), force: bool = False,
+) -> tuple[Path, list[str]]:
+    """Import a datasheet and write its unit file; returns ``(path written, warnings)``.
+
+    ``out`` may be a folder (the file is then named after the unit). An existing file is only
+    overwritten with ``force``; on any error nothing is written.
+    """
+    text, warnings = import_catalogue(path, name, gamesystem=gamesystem, catalogues=catalogues)
+    target = Path(out)
+    if target.is_dir():
+        raw_name = re.search(r'^name = "(.*)"$', text, re.M)
+        target = target / f"{_slug(raw_name.group(1) if raw_name else name)}.toml"
+    if target.exists() and not force:
+        raise ValueError(f"{target}: already exists; overwrite it with force")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise ValueError(f"{target}: cannot write: {e}") from None
+    return target, warnings
+
+
+def _loadable(raw: dict[str, Any]) -> dict[str, Any]:
+    """A copy without the fields the units schema keeps only for the reader (``unmapped``)."""
+    raw = copy.deepcopy(raw)
+    for group in raw.get("models", []):
+        for weapon in group.get("weapons", []):
+            weapon.pop("unmapped", None)
+    return raw
+
+
+def _check(raw: dict[str, Any]):
+    from ..units import build_unit
+
+    return build_unit(_loadable(raw), f"{raw.get('name', 'unit')} (imported)")
+
+
+def load_catalogue_unit(
+    spec: str, *, gamesystem: PathLike | None = None, catalogues: tuple[PathLike, ...] = ()
+):
+    """A :class:`mathhammer.units.Unit` straight from a catalogue: ``"Necrons.cat:Immortals"``."""
+    parts = split_unit_spec(spec)
+    if parts is None:
+        raise ValueError(
+            f"unit spec {spec!r}: expected CATALOGUE.cat:Unit name (or .json for 11th edition)"
+        )
+    path, name = parts
+    from ..units import build_unit
+
+    raw, _warnings = catalogue_unit_dict(path, name, gamesystem=gamesystem, catalogues=catalogues)
+    return build_unit(_loadable(raw), f"{Path(path).name}:{raw['name']}")

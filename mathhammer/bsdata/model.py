@@ -1,0 +1,576 @@
+"""BattleScribe data as small frozen values, read from either format.
+
+The 10th-edition data is XML (``.cat`` catalogues, ``.gst`` game system); the 11th-edition
+data is the same data model as JSON. Each format is read through a tiny adapter with the same
+four questions (attribute, child list, child text, own text), so one builder turns both into
+the same :class:`Catalogue`.
+
+>>> cat = read_catalogue_text('{"catalogue": {"id": "c1", "name": "Test", "gameSystemId": "g1",'
+...     ' "sharedSelectionEntries": [{"id": "e1", "name": "Grunt", "type": "model",'
+...     ' "costs": [{"name": "pts", "typeId": "p", "value": 10}]}]}}', "test.json")
+>>> cat.name, cat.kind, cat.shared_entries[0].name, cat.shared_entries[0].costs[0].value
+('Test', 'catalogue', 'Grunt', Fraction(10, 1))
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from typing import Any, Protocol
+
+import attrs
+
+XML_SUFFIXES = (".cat", ".gst")
+JSON_SUFFIXES = (".json",)
+
+
+# --------------------------------------------------------------------------- value types
+
+
+@attrs.frozen
+class Condition:
+    """``field`` (``selections``, ``forces`` or a cost type id) counted in ``scope`` for
+    ``child_id``, compared with ``value`` by ``type`` (``atLeast``, ``instanceOf``, ...)."""
+
+    type: str
+    field: str
+    scope: str
+    value: Fraction
+    child_id: str = ""
+    include_children: bool = False
+
+
+@attrs.frozen
+class Conditions:
+    """An ``and``/``or`` group of conditions and nested groups."""
+
+    type: str = "and"
+    conditions: tuple[Condition, ...] = ()
+    groups: tuple[Conditions, ...] = ()
+
+
+@attrs.frozen
+class Repeat:
+    """Repeat a modifier ``repeats`` times per ``value`` of ``field`` counted in ``scope``."""
+
+    field: str
+    scope: str
+    child_id: str
+    value: Fraction
+    repeats: int = 1
+    round_up: bool = False
+
+
+@attrs.frozen
+class Modifier:
+    """Change ``field`` (``hidden``, ``name``, a cost type id, ...) by ``type`` with ``value``."""
+
+    type: str
+    field: str
+    value: str
+    when: Conditions | None = None
+    repeats: tuple[Repeat, ...] = ()
+    join: str = " "
+    affects: str = ""
+
+
+@attrs.frozen
+class Constraint:
+    """``min``/``max`` of ``field`` in ``scope``."""
+
+    type: str
+    field: str
+    scope: str
+    value: Fraction
+    id: str = ""
+
+
+@attrs.frozen
+class Cost:
+    name: str
+    type_id: str
+    value: Fraction
+
+
+@attrs.frozen
+class Characteristic:
+    name: str
+    type_id: str
+    value: str
+
+
+@attrs.frozen
+class Profile:
+    """A profile (unit statline, weapon, ability text, ...) of the type ``type_name``."""
+
+    id: str
+    name: str
+    type_id: str
+    type_name: str
+    characteristics: tuple[Characteristic, ...] = ()
+    hidden: bool = False
+    modifiers: tuple[Modifier, ...] = ()
+
+    def get(self, name: str, default: str = "") -> str:
+        """The characteristic ``name`` (case-insensitive)."""
+        key = name.lower()
+        for c in self.characteristics:
+            if c.name.lower() == key:
+                return c.value
+        return default
+
+
+@attrs.frozen
+class Rule:
+    id: str
+    name: str
+    description: str = ""
+    hidden: bool = False
+    modifiers: tuple[Modifier, ...] = ()
+
+
+@attrs.frozen
+class Link:
+    """An infoLink (to a profile, rule or info group) or a categoryLink (``type="category"``)."""
+
+    id: str
+    name: str
+    target_id: str
+    type: str
+    hidden: bool = False
+    primary: bool = False
+    modifiers: tuple[Modifier, ...] = ()
+
+
+@attrs.frozen
+class InfoGroup:
+    id: str
+    name: str
+    hidden: bool = False
+    profiles: tuple[Profile, ...] = ()
+    rules: tuple[Rule, ...] = ()
+    info_links: tuple[Link, ...] = ()
+    info_groups: tuple[InfoGroup, ...] = ()
+    modifiers: tuple[Modifier, ...] = ()
+
+
+@attrs.frozen
+class Entry:
+    """A selection entry (``kind="entry"``, ``type`` unit/model/upgrade), a selection entry group
+    (``kind="group"``) or an entry link (``kind="link"``, ``type`` selectionEntry or
+    selectionEntryGroup, pointing at ``target_id``; its own children add to the target's)."""
+
+    kind: str
+    id: str
+    name: str
+    type: str = ""
+    target_id: str = ""
+    link_id: str = ""  # for a resolved link: the link's own id
+    hidden: bool = False
+    collective: bool = False
+    default_id: str = ""
+    profiles: tuple[Profile, ...] = ()
+    rules: tuple[Rule, ...] = ()
+    info_links: tuple[Link, ...] = ()
+    info_groups: tuple[InfoGroup, ...] = ()
+    category_links: tuple[Link, ...] = ()
+    costs: tuple[Cost, ...] = ()
+    constraints: tuple[Constraint, ...] = ()
+    modifiers: tuple[Modifier, ...] = ()
+    entries: tuple[Entry, ...] = ()
+    groups: tuple[Entry, ...] = ()
+    links: tuple[Entry, ...] = ()
+    comment: str = ""
+
+    @property
+    def children(self) -> tuple[Entry, ...]:
+        """Child entries, groups and links, in that order."""
+        return self.entries + self.groups + self.links
+
+
+@attrs.frozen
+class Category:
+    id: str
+    name: str
+
+
+@attrs.frozen
+class CatalogueLink:
+    id: str
+    name: str
+    target_id: str
+    import_root_entries: bool = False
+
+
+@attrs.frozen
+class Catalogue:
+    """One catalogue or game system file.
+
+    ``root_entries``/``root_links`` are what a roster can select directly; ``shared_*`` are the
+    targets of links."""
+
+    id: str
+    name: str
+    kind: str  # "catalogue" or "gameSystem"
+    path: str
+    game_system_id: str = ""
+    revision: str = ""
+    library: bool = False
+    catalogue_links: tuple[CatalogueLink, ...] = ()
+    root_entries: tuple[Entry, ...] = ()
+    root_links: tuple[Entry, ...] = ()
+    shared_entries: tuple[Entry, ...] = ()
+    shared_groups: tuple[Entry, ...] = ()
+    shared_profiles: tuple[Profile, ...] = ()
+    shared_rules: tuple[Rule, ...] = ()
+    shared_info_groups: tuple[InfoGroup, ...] = ()
+    categories: tuple[Category, ...] = ()
+    index: dict[str, Any] = attrs.field(factory=dict, eq=False, repr=False)
+
+    def find(self, target_id: str) -> Any:
+        """The shared entry, group, profile, rule, info group or category with this id."""
+        return self.index.get(target_id)
+
+
+# --------------------------------------------------------------------------- format adapters
+
+
+class _Node(Protocol):
+    def get(self, key: str) -> str | None: ...
+    def children(self, plural: str) -> list[_Node]: ...
+    def child_text(self, tag: str) -> str: ...
+    def own_text(self) -> str: ...
+
+
+def _local(tag: str) -> str:
+    return tag.rsplit("}", 1)[-1]
+
+
+class _XmlNode:
+    """An XML element seen through the adapter (namespaces ignored)."""
+
+    __slots__ = ("e",)
+
+    def __init__(self, element):
+        self.e = element
+
+    def get(self, key: str) -> str | None:
+        return self.e.get(key)
+
+    def children(self, plural: str) -> list[_XmlNode]:
+        for c in self.e:
+            if _local(c.tag) == plural:
+                return [_XmlNode(x) for x in c if isinstance(x.tag, str)]
+        return []
+
+    def child_text(self, tag: str) -> str:
+        for c in self.e:
+            if _local(c.tag) == tag:
+                return c.text or ""
+        return ""
+
+    def own_text(self) -> str:
+        return self.e.text or ""
+
+
+class _JsonNode:
+    """A JSON object seen through the adapter (``$text`` is the element text)."""
+
+    __slots__ = ("d",)
+
+    def __init__(self, d):
+        self.d = d
+
+    def get(self, key: str) -> str | None:
+        v = self.d.get(key)
+        if v is None or isinstance(v, list | dict):
+            return None
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        return str(v)
+
+    def children(self, plural: str) -> list[_JsonNode]:
+        v = self.d.get(plural)
+        return [_JsonNode(x) for x in v if isinstance(x, dict)] if isinstance(v, list) else []
+
+    def child_text(self, tag: str) -> str:
+        v = self.d.get(tag)
+        return v if isinstance(v, str) else ""
+
+    def own_text(self) -> str:
+        v = self.d.get("$text")
+        return v if isinstance(v, str) else ""
+
+
+# --------------------------------------------------------------------------- builder
+
+
+def _bool(n: _Node, key: str) -> bool:
+    return (n.get(key) or "").lower() == "true"
+
+
+def _num(n: _Node, key: str, where: str) -> Fraction:
+    text = n.get(key)
+    if text is None or text == "":
+        return Fraction(0)
+    try:
+        return Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise ValueError(f"{where}: {key}: expected a number, got {text!r}") from None
+
+
+class _Builder:
+    def __init__(self, path: str):
+        self.path = path
+        self.index: dict[str, Any] = {}
+
+    def conditions(self, n: _Node, kind: str = "and") -> Conditions | None:
+        conds = tuple(
+            Condition(
+                type=c.get("type") or "",
+                field=c.get("field") or "",
+                scope=c.get("scope") or "",
+                value=_num(c, "value", self.path),
+                child_id=c.get("childId") or "",
+                include_children=_bool(c, "includeChildSelections"),
+            )
+            for c in n.children("conditions")
+        )
+        groups = tuple(
+            g
+            for g in (
+                self.conditions(x, x.get("type") or "and") for x in n.children("conditionGroups")
+            )
+            if g is not None
+        )
+        if not conds and not groups:
+            return None
+        return Conditions(kind, conds, groups)
+
+    def repeats(self, n: _Node) -> tuple[Repeat, ...]:
+        return tuple(
+            Repeat(
+                field=r.get("field") or "",
+                scope=r.get("scope") or "",
+                child_id=r.get("childId") or "",
+                value=_num(r, "value", self.path),
+                repeats=int(_num(r, "repeats", self.path) or 1),
+                round_up=_bool(r, "roundUp"),
+            )
+            for r in n.children("repeats")
+        )
+
+    def modifiers(self, n: _Node, outer: Conditions | None = None) -> tuple[Modifier, ...]:
+        out = []
+        for m in n.children("modifiers"):
+            out.append(
+                Modifier(
+                    type=m.get("type") or "",
+                    field=m.get("field") or "",
+                    value=m.get("value") or "",
+                    when=_and(outer, self.conditions(m)),
+                    repeats=self.repeats(m),
+                    join=m.get("join") if m.get("join") is not None else " ",
+                    affects=m.get("affects") or "",
+                )
+            )
+        for g in n.children("modifierGroups"):
+            cond = _and(outer, self.conditions(g))
+            for m in self.modifiers(g, cond):
+                out.append(attrs.evolve(m, repeats=m.repeats or self.repeats(g)))
+        return tuple(out)
+
+    def profile(self, n: _Node) -> Profile:
+        p = Profile(
+            id=n.get("id") or "",
+            name=n.get("name") or "",
+            type_id=n.get("typeId") or "",
+            type_name=n.get("typeName") or "",
+            characteristics=tuple(
+                Characteristic(c.get("name") or "", c.get("typeId") or "", c.own_text().strip())
+                for c in n.children("characteristics")
+            ),
+            hidden=_bool(n, "hidden"),
+            modifiers=self.modifiers(n),
+        )
+        return p
+
+    def rule(self, n: _Node) -> Rule:
+        return Rule(
+            id=n.get("id") or "",
+            name=n.get("name") or "",
+            description=n.child_text("description").strip(),
+            hidden=_bool(n, "hidden"),
+            modifiers=self.modifiers(n),
+        )
+
+    def link(self, n: _Node, kind: str | None = None) -> Link:
+        return Link(
+            id=n.get("id") or "",
+            name=n.get("name") or "",
+            target_id=n.get("targetId") or "",
+            type=kind or n.get("type") or "",
+            hidden=_bool(n, "hidden"),
+            primary=_bool(n, "primary"),
+            modifiers=self.modifiers(n),
+        )
+
+    def info_group(self, n: _Node) -> InfoGroup:
+        return InfoGroup(
+            id=n.get("id") or "",
+            name=n.get("name") or "",
+            hidden=_bool(n, "hidden"),
+            profiles=tuple(self.profile(x) for x in n.children("profiles")),
+            rules=tuple(self.rule(x) for x in n.children("rules")),
+            info_links=tuple(self.link(x) for x in n.children("infoLinks")),
+            info_groups=tuple(self.info_group(x) for x in n.children("infoGroups")),
+            modifiers=self.modifiers(n),
+        )
+
+    def entry(self, n: _Node, kind: str) -> Entry:
+        return Entry(
+            kind=kind,
+            id=n.get("id") or "",
+            name=n.get("name") or "",
+            type=n.get("type") or "",
+            target_id=n.get("targetId") or "",
+            hidden=_bool(n, "hidden"),
+            collective=_bool(n, "collective"),
+            default_id=n.get("defaultSelectionEntryId") or "",
+            profiles=tuple(self.profile(x) for x in n.children("profiles")),
+            rules=tuple(self.rule(x) for x in n.children("rules")),
+            info_links=tuple(self.link(x) for x in n.children("infoLinks")),
+            info_groups=tuple(self.info_group(x) for x in n.children("infoGroups")),
+            category_links=tuple(self.link(x, "category") for x in n.children("categoryLinks")),
+            costs=tuple(
+                Cost(c.get("name") or "", c.get("typeId") or "", _num(c, "value", self.path))
+                for c in n.children("costs")
+            ),
+            constraints=tuple(
+                Constraint(
+                    type=c.get("type") or "",
+                    field=c.get("field") or "",
+                    scope=c.get("scope") or "",
+                    value=_num(c, "value", self.path),
+                    id=c.get("id") or "",
+                )
+                for c in n.children("constraints")
+            ),
+            modifiers=self.modifiers(n),
+            entries=tuple(self.entry(x, "entry") for x in n.children("selectionEntries")),
+            groups=tuple(self.entry(x, "group") for x in n.children("selectionEntryGroups")),
+            links=tuple(self.entry(x, "link") for x in n.children("entryLinks")),
+            comment=n.child_text("comment").strip(),
+        )
+
+    def shared(self, items):
+        items = tuple(items)
+        for x in items:
+            self.index.setdefault(x.id, x)
+        return items
+
+    def catalogue(self, root: _Node, tag: str) -> Catalogue:
+        kind = "gameSystem" if tag == "gameSystem" else "catalogue"
+        b = self
+        cat = Catalogue(
+            id=root.get("id") or "",
+            name=root.get("name") or "",
+            kind=kind,
+            path=self.path,
+            game_system_id=(
+                root.get("id") if kind == "gameSystem" else root.get("gameSystemId")
+            ) or "",
+            revision=root.get("revision") or "",
+            library=_bool(root, "library"),
+            catalogue_links=tuple(
+                CatalogueLink(
+                    id=c.get("id") or "",
+                    name=c.get("name") or "",
+                    target_id=c.get("targetId") or "",
+                    import_root_entries=_bool(c, "importRootEntries"),
+                )
+                for c in root.children("catalogueLinks")
+            ),
+            root_entries=b.shared(b.entry(x, "entry") for x in root.children("selectionEntries")),
+            root_links=tuple(b.entry(x, "link") for x in root.children("entryLinks")),
+            shared_entries=b.shared(
+                b.entry(x, "entry") for x in root.children("sharedSelectionEntries")
+            ),
+            shared_groups=b.shared(
+                b.entry(x, "group") for x in root.children("sharedSelectionEntryGroups")
+            ),
+            shared_profiles=b.shared(b.profile(x) for x in root.children("sharedProfiles")),
+            shared_rules=b.shared(b.rule(x) for x in root.children("sharedRules")),
+            shared_info_groups=b.shared(
+                b.info_group(x) for x in root.children("sharedInfoGroups")
+            ),
+            categories=b.shared(
+                Category(c.get("id") or "", c.get("name") or "")
+                for c in root.children("categoryEntries")
+            ),
+            index=self.index,
+        )
+        if not cat.id:
+            raise ValueError(f"{self.path}: the {tag} has no id")
+        return cat
+
+
+def _and(a: Conditions | None, b: Conditions | None) -> Conditions | None:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return Conditions("and", (), (a, b))
+
+
+# --------------------------------------------------------------------------- reading text
+
+
+_ROOTS = ("catalogue", "gameSystem")
+
+
+def read_catalogue_text(text: str | bytes, path: str) -> Catalogue:
+    """Parse one file's text; ``path`` decides the format (``.json`` or XML) and names errors.
+
+    >>> read_catalogue_text("<catalogue id='x'", "bad.cat")
+    Traceback (most recent call last):
+    ...
+    ValueError: bad.cat: not a well-formed XML file (unclosed token: line 1, column 0)
+    """
+    if path.lower().endswith(JSON_SUFFIXES):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"{path}: not a well-formed JSON file ({e})") from None
+        except UnicodeDecodeError as e:
+            raise ValueError(f"{path}: not a UTF-8 text file ({e.reason})") from None
+        tag = next((k for k in _ROOTS if isinstance(data, dict) and k in data), None)
+        if tag is None or not isinstance(data[tag], dict):
+            raise ValueError(
+                f"{path}: not a BattleScribe data file (expected a 'catalogue' or "
+                f"'gameSystem' object at the top)"
+            )
+        return _Builder(path).catalogue(_JsonNode(data[tag]), tag)
+    root = _parse_xml(text, path)
+    tag = _local(root.tag)
+    if tag not in _ROOTS:
+        raise ValueError(
+            f"{path}: not a BattleScribe data file (root element <{tag}>, expected "
+            f"<catalogue> or <gameSystem>)"
+        )
+    return _Builder(path).catalogue(_XmlNode(root), tag)
+
+
+def _parse_xml(text: str | bytes, path: str):
+    """Parse XML safely: no DTDs, no entity expansion, no external resources."""
+    from xml.etree.ElementTree import ParseError
+
+    import defusedxml.ElementTree as SafeET
+    from defusedxml import DefusedXmlException
+
+    try:
+        return SafeET.fromstring(text, forbid_dtd=True)
+    except ParseError as e:
+        raise ValueError(f"{path}: not a well-formed XML file ({e})") from None
+    except DefusedXmlException as e:
+        raise ValueError(f"{path}: refused unsafe XML ({type(e).__name__})") from None
