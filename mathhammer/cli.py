@@ -47,7 +47,7 @@ from .report import (
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 #: A grid with at least this many cells shows a progress bar (when stderr is a terminal).
 PROGRESS_CELLS = 40
-_CATALOGUE = re.compile(r"^(?P<file>.+\.(?:cat|gst|json)):(?P<name>.+)$", re.I)
+_CATALOGUE = re.compile(r"^.+?\.(?:cat|json)\s*:\s*\S", re.I)
 _SUFFIX_FORMAT = {".txt": "text", ".md": "md", ".csv": "csv", ".html": "html", ".htm": "html",
                   ".json": "json"}
 
@@ -220,14 +220,10 @@ def _load_unit(spec: str) -> Any:
     """A unit from the bundled units, a unit file, or ``CATALOGUE.cat:Unit name``."""
     from .units import load_unit
 
-    m = _CATALOGUE.match(spec)
-    if m and not Path(spec).is_file():
-        try:
-            from .bsdata import load_catalogue_unit  # type: ignore[attr-defined]
-        except ImportError:
-            raise ValueError(f"{m.group('file')}: reading units from catalogues is not "
-                             "available in this version") from None
-        return load_catalogue_unit(m.group("file"), m.group("name"))
+    if _CATALOGUE.match(spec) and not Path(spec).is_file():
+        from .bsdata import load_catalogue_unit
+
+        return load_catalogue_unit(spec)
     return load_unit(spec)
 
 
@@ -257,9 +253,10 @@ def _split_weapons(values: Iterable[str]) -> tuple[list[str], list[str]]:
     return names, rows
 
 
-def resolve_attacker(spec: str | None, p: dict[str, Any], *, melee: bool) -> Attacker:
+def resolve_attacker(spec: str | None, p: dict[str, Any], *, melee: bool,
+                     every_weapon: bool = False) -> Attacker:
     """The attacker of a query: a unit (by name or file) or inline weapon rows, plus the inline
-    rows and weapon picks of ``--weapon``."""
+    rows and weapon picks of ``--weapon``; ``every_weapon`` includes optional wargear."""
     names, rows = _split_weapons(p["weapons"])
     inline = [w for r in rows for w in parse_weapons(r, melee=melee)]
     if spec is None or is_inline_weapon(spec):
@@ -277,6 +274,10 @@ def resolve_attacker(spec: str | None, p: dict[str, Any], *, melee: bool) -> Att
             label = f"{n}x {w.name}"
         return Attacker(label, tuple(profiles))
     unit = _load_unit(spec)
+    if every_weapon and not names and not inline:
+        names = list(dict.fromkeys(w.name for w in unit.weapons(melee=melee)))
+        if not names:
+            raise ValueError(f"{unit.name} has no {'melee' if melee else 'ranged'} weapons")
     if names or not inline:
         own = unit.as_profiles(melee=melee, weapons=names or None, models=p["models"])
     else:
@@ -326,11 +327,20 @@ def _check_output(path: str, force: bool) -> Path:
     return out
 
 
-def _write(path: Path, text: str) -> None:
+def _emit(text: str, path: Path | None) -> None:
+    """Print ``text``, or write it to ``path`` and say so on stderr."""
+    if path is None:
+        click.echo(text, nl=False)
+        return
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as e:
         raise ValueError(f"{path}: cannot write: {e.strerror or e}") from None
+    click.echo(f"wrote {path}", err=True)
+
+
+def _stderr_tty() -> bool:
+    return click.get_text_stream("stderr").isatty()
 
 
 # --- the commands --------------------------------------------------------------------------------
@@ -354,8 +364,9 @@ def cli() -> None:
 _KILLS_HELP = """Expected hits, wounds, damage and kills of ATTACKER against TARGET, with the
 exact distribution of models destroyed.
 
-ATTACKER is a unit name (a unique prefix is enough; see `mathhammer units`), a unit file, or
-inline weapon rows as printed on a datasheet, models first and rows separated by ';'.
+ATTACKER is a unit name (a unique prefix is enough; see `mathhammer units`), a unit file,
+"CATALOGUE.cat:Unit name" (BattleScribe data), or inline weapon rows as printed on a
+datasheet, models first and rows separated by ';'.
 TARGET is a unit name or file, or an inline profile like "5x T4 Sv3+ W2 4++ FNP5+ INFANTRY".
 
 \b
@@ -374,11 +385,14 @@ Examples:
               help="Print every distribution as JSON (exact fractions and floats).")
 @click.option("--plot", type=click.Path(dir_okay=False), metavar="FILE.png|.svg",
               help="Draw the kill distribution (needs matplotlib: pip install 'mathhammer[plot]').")
-@click.option("--force", is_flag=True, help="Overwrite the --plot file if it exists.")
-def kills(units: tuple[str, ...], as_json: bool, plot: str | None, force: bool,
-          **p: Any) -> None:
+@click.option("--output", "-o", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Write the report to FILE instead of standard output.")
+@click.option("--force", is_flag=True, help="Overwrite the --plot or --output file if it exists.")
+def kills(units: tuple[str, ...], as_json: bool, plot: str | None, output: str | None,
+          force: bool, **p: Any) -> None:
     query = _query(units, p)
     plot_path = _check_output(plot, force) if plot else None
+    out_path = _check_output(output, force) if output else None
     if plot_path is not None:
         from .plot import check_matplotlib, check_suffix
 
@@ -390,8 +404,8 @@ def kills(units: tuple[str, ...], as_json: bool, plot: str | None, force: bool,
 
         plot_kills(query, result, plot_path)
         click.echo(f"wrote {plot}", err=True)
-    click.echo(to_json(kills_json(query, result)) if as_json else kills_text(query, result),
-               nl=False)
+    text = to_json(kills_json(query, result)) if as_json else kills_text(query, result)
+    _emit(text, out_path)
 
 
 _ODDS_HELP = """One exact probability: of at least K kills (or exactly K, at most K, or the
@@ -517,7 +531,7 @@ Examples:
 @click.option("--format", "fmt", type=click.Choice(FORMATS),
               help="Output format (default: from the -o suffix, else text).")
 @click.option("--by", type=click.Choice(["unit", "weapon"]), default="unit", show_default=True,
-              help="One row per attacker, or one per weapon.")
+              help="One row per attacker, or one per weapon (optional wargear included).")
 @click.option("--vary", multiple=True, metavar="OPTIONS",
               help='An extra row per attacker with these options, e.g. "--rule Enslaved '
                    'Artifice" (repeatable).')
@@ -542,18 +556,13 @@ def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt
                 rows += _rows(spec, p, extra, melee=melee, by_weapon=by == "weapon",
                               both=len(phases) > 1, vary_text=text)
     cells = len(rows) * len(columns)
-    err = click.get_text_stream("stderr")
-    if cells >= PROGRESS_CELLS and err.isatty():
+    if cells >= PROGRESS_CELLS and _stderr_tty():
+        err = click.get_text_stream("stderr")
         with click.progressbar(length=cells, label="computing", file=err) as bar:
             grid = build_grid(rows, columns, metric, title=title or "", progress=bar.update)
     else:
         grid = build_grid(rows, columns, metric, title=title or "")
-    text = render(grid, fmt)
-    if out_path is not None:
-        _write(out_path, text)
-        click.echo(f"wrote {output}", err=True)
-    else:
-        click.echo(text, nl=False)
+    _emit(render(grid, fmt), out_path)
 
 
 def _target_specs(values: tuple[str, ...]) -> list[str]:
@@ -581,10 +590,10 @@ def _rows(spec: str, base: dict[str, Any], extra: dict[str, Any], *, melee: bool
         p[key] = p[key] + value if key in ("weapons", "named_rules", "abilities") else value
     if "ranged" in extra:
         melee = not extra["ranged"]
-    attacker = resolve_attacker(spec, p, melee=melee)
+    attacker = resolve_attacker(spec, p, melee=melee, every_weapon=by_weapon)
     options = _options_of(p)
     named = tuple(_rule_name(r) for r in p["named_rules"])
-    suffix = (" (melee)" if melee else " (ranged)") if both else ""
+    suffix = (" (melee)" if melee else " (ranged)") if both and not by_weapon else ""
     if vary_text:
         suffix += f" [{vary_text}]"
     detail = "; ".join(x for x in (
@@ -699,37 +708,76 @@ def rules(faction: str | None, search: str | None, full: bool) -> None:
 
 
 @cli.command("import", context_settings=CONTEXT)
-@click.argument("page", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("source", metavar="PAGE|UNIT")
 @click.option("--output", "-o", required=True, type=click.Path(), metavar="FILE",
-              help="The unit file to write (or a folder).")
+              help="The unit file to write (or a folder: named after the unit).")
 @click.option("--statline", metavar="TEXT", help='The statline, e.g. "M8 T5 Sv3+ W5 Ld6+ OC1".')
+@click.option("--catalogue", "-c", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Import UNIT from a BattleScribe catalogue (.cat, or .json for 11e) instead.")
 @click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")
-def import_(page: str, output: str, statline: str | None, force: bool) -> None:
-    """Write a unit file from a datasheet page copied from a rules website (PAGE, or - for
-    standard input).
+def import_(source: str, output: str, statline: str | None, catalogue: str | None,
+            force: bool) -> None:
+    """Write a unit file: from a datasheet page copied from a rules website (PAGE, or - for
+    standard input), or with --catalogue from BattleScribe data (UNIT is the datasheet's name;
+    see `mathhammer catalogue FILE`).
 
     \b
-    Example:
+    Examples:
       mathhammer import hexmark.txt -o units/necrons/hexmark-destroyer.toml \\
           --statline "M8 T5 Sv3+ W5 Ld6+ OC1"
+      mathhammer import --catalogue Necrons.cat Immortals -o units/necrons/
     """
-    from .importer import write_unit
-
     if Path(output).is_file() and not force:
         raise ValueError(f"{output}: already exists; use --force to overwrite it")
     try:
-        text = click.get_text_stream("stdin").read() if page == "-" else \
-            Path(page).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise ValueError(f"{page}: cannot read: {getattr(e, 'strerror', None) or e}") from None
-    try:
-        path, warnings = write_unit(text, output, statline=statline, force=force)
+        if catalogue is not None:
+            if statline is not None:
+                raise click.UsageError("--statline is for datasheet pages; a catalogue has "
+                                       "the statline")
+            from .bsdata import write_catalogue_unit
+
+            path, warnings = write_catalogue_unit(catalogue, source, output, force=force)
+        else:
+            from .importer import write_unit
+
+            path, warnings = write_unit(_read_page(source), output, statline=statline,
+                                        force=force)
     except ValueError as e:
         raise ValueError(str(e).replace("overwrite it with force", "use --force to overwrite it")
                          ) from None
     for w in warnings:
         click.echo(f"warning: {w}", err=True)
     click.echo(f"wrote {path}", err=True)
+
+
+def _read_page(page: str) -> str:
+    try:
+        if page == "-":
+            return click.get_text_stream("stdin").read()
+        return Path(page).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise ValueError(f"{page}: cannot read: {getattr(e, 'strerror', None) or e}") from None
+
+
+@cli.command(context_settings=CONTEXT)
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--search", "-s", help="Only datasheets whose name contains this.")
+def catalogue(file: str, search: str | None) -> None:
+    """List the datasheets in a BattleScribe catalogue (.cat, or .json for 11e), to find the
+    exact name for `mathhammer import --catalogue` or `mathhammer kills "FILE:Unit name" ...`.
+
+    \b
+    Examples:
+      mathhammer catalogue Necrons.cat --search destroyer
+      mathhammer kills "Necrons.cat:Immortals" MEQ
+    """
+    from .bsdata import list_catalogue_units
+
+    names = list_catalogue_units(file, search)
+    if not names:
+        raise ValueError(f"{file}: no datasheets" + (f" match {search!r}" if search else ""))
+    for name in names:
+        click.echo(name)
 
 
 def main(argv: list[str] | None = None) -> None:

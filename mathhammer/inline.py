@@ -161,8 +161,11 @@ def parse_weapon(text: str, *, melee: bool = False) -> tuple[Weapon, int]:
         if rng_value < 1:
             raise _fail(text, f'range "{rng}": expected "melee" or inches >= 1')
     if not name:
-        name = " ".join([f"A{attacks}", f"{s_text.upper()}", f"S{st_text}",
-                         f"AP{int(ap_text.replace(' ', ''))}", f"D{damage}"])
+        def stat(letter: str, value: str) -> str:  # "A2", but "A:D6" for dice
+            return f"{letter}{value}" if value.isdigit() else f"{letter}:{value}"
+
+        name = " ".join([stat("A", attacks), s_text.upper(), f"S{st_text}",
+                         f"AP{int(ap_text.replace(' ', ''))}", stat("D", damage)])
     weapon = Weapon(name, attacks=attacks, skill=skill, strength=int(st_text),
                     ap=int(ap_text.replace(" ", "")), damage=damage, abilities=canon,
                     range=rng_value)
