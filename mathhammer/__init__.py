@@ -16,12 +16,14 @@ from .options import Options
 from .pmf import PMF
 from .profiles import Target, Weapon
 from .ruleset import RuleSet, load_ruleset
+from .squad import Squad
 from .units import Unit, list_units, load_unit
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "PMF", "Abilities", "NamedRule", "Options", "Result", "RuleSet", "Target", "Unit", "Weapon",
+    "PMF", "Abilities", "NamedRule", "Options", "Result", "RuleSet", "Squad", "Target", "Unit",
+    "Weapon",
     "apply_rules", "attack", "dice", "find_rule", "import_datasheet", "list_rules", "list_units",
     "load_ruleset", "load_unit", "parse_abilities",
 ]

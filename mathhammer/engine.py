@@ -28,6 +28,7 @@ from .pmf import PMF
 from .profiles import Target, Weapon
 from .rolls import CRITICAL, FAIL, SUCCESS, hit_roll, saving_throw, wound_roll
 from .ruleset import RuleSet, load_ruleset
+from .squad import Squad
 
 # One attack's outcome: (hits, wounds, unsaved normal wounds, devastating wounds).
 _NOTHING = (0, 0, 0, 0)
@@ -136,14 +137,25 @@ class Result:
     mortal: PMF
     damage: PMF
     kills: PMF
-    state: PMF  # TargetState after the attack
-    target: Target
+    state: PMF  # TargetState after the attack (a tuple of them for a Squad)
+    target: Target | Squad
     options: Options
+    group_kills: tuple[PMF, ...] = ()  # models destroyed in each group of a Squad
 
     @property
     def destroyed(self) -> Fraction:
         """P(every model of the target destroyed)."""
-        return sum((p for s, p in self.state if s.models == 0), Fraction(0))
+        return sum((p for s, p in self.state if _alive(s) == 0), Fraction(0))
+
+    @property
+    def character_destroyed(self) -> Fraction:
+        """P(every CHARACTER model of a Squad destroyed), e.g. the Leader of an attached unit."""
+        if not isinstance(self.target, Squad) or not any(self.target.characters):
+            raise ValueError("character_destroyed: the target has no CHARACTER model group")
+        chars = self.target.characters
+        return sum((p for s, p in self.state
+                    if all(g.models == 0 for g, c in zip(s, chars, strict=True) if c)),
+                   Fraction(0))
 
     def summary(self) -> dict[str, Fraction]:
         """Expected values of every counter, and P(destroyed)."""
@@ -175,40 +187,56 @@ def _entries(profiles: Any, melee: bool | None) -> list[tuple[Weapon, int]]:
     return out
 
 
-def _check_state(state: PMF, target: Target) -> None:
+def _check_state(state: PMF, target: Target | Squad) -> None:
+    groups = target.groups if isinstance(target, Squad) else (target,)
     for s in state.outcomes():
-        ok = (isinstance(s, tuple) and len(s) == 2 and 0 <= s[0] <= target.models
-              and 0 <= s[1] < target.wounds and (s[0] > 0 or s[1] == 0))
+        parts = s if isinstance(target, Squad) else (s,)
+        ok = isinstance(parts, tuple) and len(parts) == len(groups) and all(
+            isinstance(p, tuple) and len(p) == 2 and 0 <= p[0] <= g.models
+            and 0 <= p[1] < g.wounds and (p[0] > 0 or p[1] == 0)
+            for p, g in zip(parts, groups, strict=False))
         if not ok:
-            raise ValueError(f"state: {s!r} is not a TargetState of this target "
-                             f"({target.models} models of {target.wounds} wounds)")
+            shape = ", ".join(f"{g.models} models of {g.wounds} wounds" for g in groups)
+            raise ValueError(f"state: {s!r} is not a state of this target ({shape})")
 
 
-def attack(profiles: Profile | Sequence[Profile] | Any, target: Target | Any, *,
+def attack(profiles: Profile | Sequence[Profile] | Any, target: Target | Squad | Any, *,
            state: PMF | None = None, melee: bool | None = None, apply: Iterable[str] = (),
            **options: Any) -> Result:
     """Resolve the attacks of ``profiles`` (in order) against ``target``, exactly.
 
-    ``state`` is the target's state to start from (default: unharmed); ``apply`` names rules
-    from ``rules/`` to switch on; every other keyword is an :class:`Options` field.
+    ``target`` is a :class:`Target`, a :class:`Squad` or a unit; ``state`` is the target's
+    state to start from (default: unharmed); ``apply`` names rules from ``rules/`` to switch
+    on; every other keyword is an :class:`Options` field.
     """
     opts = Options.make(**options)
     rules = load_ruleset(opts.rules)
     if hasattr(target, "as_target"):
         target = target.as_target()
-    if not isinstance(target, Target):
-        raise ValueError(f"target: expected a Target or a unit, got {target!r}")
+    if not isinstance(target, Target | Squad):
+        raise ValueError(f"target: expected a Target, a Squad or a unit, got {target!r}")
     entries = _entries(profiles, melee)
     named = _named_rules(apply)
-    start = state if state is not None else PMF.point(TargetState(target.models, 0))
+    start = state if state is not None else PMF.point(initial_state(target))
     _check_state(start, target)
-    runs = [(w, _attack_from(entries, target, opts, rules, TargetState(*s), named))
+    runs = [(w, _attack_from(entries, target, opts, rules, s, named))
             for s, w in start.weights().items()]
     if len(runs) == 1:
         return runs[0][1]
     fields = ("attacks", "hits", "wounds", "unsaved", "mortal", "damage", "kills", "state")
     mixed = {f: PMF.mix((w, getattr(r, f)) for w, r in runs) for f in fields}
-    return Result(**mixed, target=target, options=opts)
+    groups = tuple(PMF.mix((w, r.group_kills[i]) for w, r in runs)
+                   for i in range(len(runs[0][1].group_kills)))
+    return Result(**mixed, target=target, options=opts, group_kills=groups)
+
+
+def initial_state(target: Target | Squad) -> TargetState | tuple[TargetState, ...]:
+    """The state of an unharmed target."""
+    return target.start() if isinstance(target, Squad) else TargetState(target.models, 0)
+
+
+def _alive(state: TargetState | tuple[TargetState, ...]) -> int:
+    return state.models if isinstance(state, TargetState) else sum(s.models for s in state)
 
 
 def _named_rules(names: Iterable[str]) -> list:
@@ -220,21 +248,39 @@ def _named_rules(names: Iterable[str]) -> list:
     return [find_rule(n) for n in names]
 
 
-def _attack_from(entries: list[tuple[Weapon, int]], target: Target, opts: Options,
-                 rules: RuleSet, start: TargetState, named: list) -> Result:
-    below_half = (start.models * 2 < target.models if target.models > 1
-                  else (target.wounds - start.wounds_lost) * 2 < target.wounds)
-    below_starting = start.models < target.models or (
-        target.models == 1 and start.wounds_lost > 0)
-    volleys = []
+def _strength(target: Target | Squad, start: Any) -> tuple[bool, bool]:
+    """Whether the target is below half strength and below its Starting Strength."""
+    groups = target.groups if isinstance(target, Squad) else (target,)
+    parts = start if isinstance(target, Squad) else (start,)
+    models = sum(g.models for g in groups)
+    alive = sum(s.models for s in parts)
+    if models == 1:
+        left = groups[0].wounds - parts[0].wounds_lost if alive else 0
+        return left * 2 < groups[0].wounds, left < groups[0].wounds
+    return alive * 2 < models, alive < models
+
+
+def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts: Options,
+                 rules: RuleSet, start: Any, named: list) -> Result:
+    squad = target if isinstance(target, Squad) else None
+    rolls_target = squad.rolls_target(rules) if squad else target
+    below_half, below_starting = _strength(target, start)
+    volleys, resolved = [], []
     for weapon, count in entries:
-        w, t, o = weapon.with_abilities(*opts.abilities), target, opts
+        w, t, o = weapon.with_abilities(*opts.abilities), rolls_target, opts
+        groups = squad.groups if squad else ()
         if named:
             from .named_rules import apply_rules
 
-            w, t, o = apply_rules(named, w, t, o, below_half=below_half,
-                                  below_starting=below_starting)
-        volleys.append(volley(w, count, t, o, rules, start.models))
+            def changed(group: Target, w: Weapon = w) -> tuple[Weapon, Target, Options]:
+                return apply_rules(named, w, group, opts, below_half=below_half,
+                                   below_starting=below_starting)
+
+            w, t, o = changed(t)
+            groups = tuple(changed(g)[1] for g in groups)
+        volleys.append(volley(w, count, t, o, rules, _alive(start)))
+        if squad:
+            resolved.append((w, attrs.evolve(squad, groups=groups), o, count))
 
     def total(field: str) -> PMF:
         out = getattr(volleys[0], field)
@@ -242,14 +288,30 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target, opts: Option
             out = out + getattr(v, field)
         return out
 
-    final = _allocate_all(volleys, start, target.wounds)
-    remaining = start.models * target.wounds - start.wounds_lost
+    counters = {f: total(f) for f in ("attacks", "hits", "wounds", "mortal")}
+    if squad:
+        from .squad import squad_attack
+
+        joint = squad_attack(resolved, rules, start)
+        final, unsaved = joint.map(itemgetter(0)), joint.map(itemgetter(1))
+        parts, groups = start, squad.groups
+    else:
+        final, unsaved = _allocate_all(volleys, start, target.wounds), total("unsaved")
+        parts, groups = (start,), (target,)
+
+    def remaining(state: Any) -> int:
+        states = state if squad else (state,)
+        return sum(s.models * g.wounds - s.wounds_lost for s, g in zip(states, groups, strict=True))
+
+    def killed(i: int) -> PMF:
+        return final.map(lambda s: parts[i].models - (s[i] if squad else s).models)
+
     return Result(
-        attacks=total("attacks"), hits=total("hits"), wounds=total("wounds"),
-        unsaved=total("unsaved"), mortal=total("mortal"),
-        damage=final.map(lambda s: remaining - (s.models * target.wounds - s.wounds_lost)),
-        kills=final.map(lambda s: start.models - s.models),
+        **counters, unsaved=unsaved,
+        damage=final.map(lambda s: remaining(start) - remaining(s)),
+        kills=final.map(lambda s: _alive(start) - _alive(s)),
         state=final, target=target, options=opts,
+        group_kills=tuple(killed(i) for i in range(len(groups))),
     )
 
 

@@ -78,6 +78,8 @@ class Options:
     reroll_hits: str | None = attrs.field(default=None, validator=_reroll)
     reroll_wounds: str | None = attrs.field(default=None, validator=_reroll)
     halve_damage: bool = attrs.field(default=False, validator=_bool)
+    #: Precision attacks are allocated to a CHARACTER while one stands (False: not used)
+    precision: bool = attrs.field(default=True, validator=_bool)
     #: abilities every weapon of the attack gains (e.g. from a stratagem)
     abilities: tuple[str, ...] = attrs.field(default=(), converter=lambda v: _canonical_all(v))
 

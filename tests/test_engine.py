@@ -140,7 +140,7 @@ def test_options_give_every_weapon_abilities():
         (lambda: gun(ap=1), "ap: expected from -6 to 0, got 1"),
         (lambda: mh.attack((gun(), -2), Target(1, 4, 3, 1)), "expected >= 1, got -2"),
         (lambda: mh.attack(gun(), Target(1, 4, 3, 1), state=PMF.point(TargetState(2, 0))),
-         "state: TargetState(models=2, wounds_lost=0) is not a TargetState of this target"),
+         "state: TargetState(models=2, wounds_lost=0) is not a state of this target"),
         (lambda: mh.attack(gun(), Target(1, 4, 3, 1), rules="9e"), "unknown rule set '9e'"),
         (lambda: Target(1, 4, 3, 1, abilities=["flying"]), "unknown target ability 'flying'"),
     ],
