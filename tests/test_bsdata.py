@@ -283,6 +283,92 @@ def test_unmapped_keywords_are_kept_in_the_file_and_warned_about():
     assert "# Check: weapon" in text
 
 
+# ------------------------------------------------------------------ one model, two formats
+
+_BOYZ = {
+    "id": "c1", "name": "Test - Orks", "gameSystemId": "gs1",
+    "sharedSelectionEntries": [{
+        "id": "u1", "name": "Boyz", "type": "unit",
+        "costs": [{"name": "pts", "typeId": "pts", "value": 80}],
+        "modifiers": [{"type": "set", "field": "pts", "value": 160, "conditions": [
+            {"type": "atLeast", "value": 11, "field": "selections", "scope": "u1",
+             "childId": "model"}]}],
+        "categoryLinks": [{"id": "l1", "name": "Faction: Orks", "targetId": "f1"},
+                          {"id": "l2", "name": "Infantry", "targetId": "k1"}],
+        "infoLinks": [{"id": "i1", "name": "Feel No Pain", "targetId": "r1", "type": "rule",
+                       "modifiers": [{"type": "append", "field": "name", "value": "6+"}]}],
+        "profiles": [{"id": "p1", "name": "Boyz", "typeId": "t", "typeName": "Unit",
+                      "characteristics": [
+                          {"name": n, "$text": v} for n, v in
+                          (("M", '6"'), ("T", "5"), ("SV", "5+"), ("W", "1"), ("LD", "7+"),
+                           ("OC", "2"))]}],
+        "selectionEntries": [{
+            "id": "m1", "name": "Boy", "type": "model",
+            "constraints": [{"type": "min", "value": 10, "field": "selections", "scope": "parent"},
+                            {"type": "max", "value": 20, "field": "selections", "scope": "parent"}],
+            "selectionEntries": [{
+                "id": "w1", "name": "Slugga", "type": "upgrade",
+                "constraints": [{"type": "min", "value": 1, "field": "selections",
+                                 "scope": "parent"}],
+                "profiles": [{"id": "wp1", "name": "Slugga", "typeId": "rw",
+                              "typeName": "Ranged Weapons", "characteristics": [
+                                  {"name": n, "$text": v} for n, v in
+                                  (("Range", '12"'), ("A", "1"), ("BS", "5+"), ("S", "4"),
+                                   ("AP", "0"), ("D", "1"),
+                                   ("Keywords", "Pistol, Sonic Devastation"))]}]}]}]}],
+    "entryLinks": [{"id": "el1", "name": "Boyz", "targetId": "u1", "type": "selectionEntry"}],
+}
+_SYSTEM = {"id": "gs1", "name": "Test system",
+           "sharedRules": [{"id": "r1", "name": "Feel No Pain", "description": "Roll a D6."}]}
+_SINGULAR = {"sharedSelectionEntries": "selectionEntry", "selectionEntries": "selectionEntry",
+             "costs": "cost", "modifiers": "modifier", "conditions": "condition",
+             "categoryLinks": "categoryLink", "infoLinks": "infoLink", "profiles": "profile",
+             "characteristics": "characteristic", "constraints": "constraint",
+             "entryLinks": "entryLink", "sharedRules": "rule"}
+
+
+def _xml(tag: str, data: dict) -> str:
+    """The same BattleScribe data as XML: lists become wrapper elements, strings attributes."""
+    from xml.sax.saxutils import escape, quoteattr
+
+    attrs = "".join(f" {k}={quoteattr(str(v))}" for k, v in data.items()
+                    if not isinstance(v, list) and k not in ("$text", "description"))
+    inner = escape(data.get("$text", ""))
+    if "description" in data:
+        inner += f"<description>{escape(data['description'])}</description>"
+    for k, v in data.items():
+        if isinstance(v, list):
+            inner += f"<{k}>" + "".join(_xml(_SINGULAR[k], x) for x in v) + f"</{k}>"
+    return f"<{tag}{attrs}>{inner}</{tag}>"
+
+
+def test_xml_and_json_give_the_same_unit(tmp_path):
+    (tmp_path / "xml").mkdir()
+    (tmp_path / "json").mkdir()
+    (tmp_path / "xml" / "Orks.cat").write_text(_xml("catalogue", _BOYZ), encoding="utf-8")
+    (tmp_path / "xml" / "System.gst").write_text(_xml("gameSystem", _SYSTEM), encoding="utf-8")
+    (tmp_path / "json" / "Orks.json").write_text(json.dumps({"catalogue": _BOYZ}),
+                                                  encoding="utf-8")
+    (tmp_path / "json" / "System.json").write_text(json.dumps({"gameSystem": _SYSTEM}),
+                                                    encoding="utf-8")
+    from_xml, warn_xml = catalogue_unit_dict(tmp_path / "xml" / "Orks.cat", "boyz")
+    from_json, warn_json = catalogue_unit_dict(tmp_path / "json" / "Orks.json", "Boyz")
+    assert from_xml.pop("source").startswith("BattleScribe data: Orks.cat (Test - Orks")
+    assert from_json.pop("source").startswith("BattleScribe data: Orks.json (Test - Orks")
+    assert from_xml == from_json and warn_xml == warn_json
+    assert from_json["points"] == [{"models": 10, "cost": 80}, {"models": 20, "cost": 160}]
+    assert from_json["abilities"] == {"core": ["Feel No Pain 6+"]}
+    assert from_json["models"] == [{
+        "name": "Boy", "count": [10, 20], "move": 6, "toughness": 5, "save": "5+", "wounds": 1,
+        "leadership": "7+", "oc": 2,
+        "weapons": [{"name": "Slugga", "range": 12, "attacks": 1, "skill": "5+", "strength": 4,
+                     "ap": 0, "damage": 1, "abilities": ["pistol"],
+                     "unmapped": ["Sonic Devastation"]}]}]
+    assert warn_json == ["weapon 'Slugga': unmapped keywords: Sonic Devastation"]
+    unit = load_catalogue_unit(f"{tmp_path / 'xml' / 'Orks.cat'}:Boyz")
+    assert (unit.groups[0].fnp, unit.faction, unit.keywords) == (6, "Orks", ("INFANTRY",))
+
+
 # ------------------------------------------------------------------ files, listing, writing
 
 

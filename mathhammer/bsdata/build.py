@@ -586,7 +586,8 @@ def _add(items: list[str], item: str) -> None:
 
 def _default_member(g: list[_Member]) -> _Member:
     for m in g:
-        if m.parent.kind == "group" and m.parent.default_id in (m.entry.id, m.entry.link_id):
+        default = m.parent.default_id if m.parent.kind == "group" else ""
+        if default and default in (m.entry.id, m.entry.link_id):
             return m
     return max(g, key=lambda m: (m.min, m.max or 0))
 

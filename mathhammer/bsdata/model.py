@@ -181,11 +181,12 @@ class Entry:
     groups: tuple[Entry, ...] = ()
     links: tuple[Entry, ...] = ()
     comment: str = ""
+    order: tuple[str, ...] = ("entries", "groups", "links")  # as the lists come in the file
 
     @property
     def children(self) -> tuple[Entry, ...]:
-        """Child entries, groups and links, in that order."""
-        return self.entries + self.groups + self.links
+        """Child entries, groups and links, the lists in the order the file has them."""
+        return tuple(x for kind in self.order for x in getattr(self, kind))
 
 
 @attrs.frozen
@@ -238,6 +239,7 @@ class Catalogue:
 class _Node(Protocol):
     def get(self, key: str) -> str | None: ...
     def children(self, plural: str) -> list[_Node]: ...
+    def lists(self) -> list[str]: ...
     def child_text(self, tag: str) -> str: ...
     def own_text(self) -> str: ...
 
@@ -262,6 +264,9 @@ class _XmlNode:
             if _local(c.tag) == plural:
                 return [_XmlNode(x) for x in c if isinstance(x.tag, str)]
         return []
+
+    def lists(self) -> list[str]:
+        return [_local(c.tag) for c in self.e if isinstance(c.tag, str)]
 
     def child_text(self, tag: str) -> str:
         for c in self.e:
@@ -292,6 +297,9 @@ class _JsonNode:
     def children(self, plural: str) -> list[_JsonNode]:
         v = self.d.get(plural)
         return [_JsonNode(x) for x in v if isinstance(x, dict)] if isinstance(v, list) else []
+
+    def lists(self) -> list[str]:
+        return list(self.d)
 
     def child_text(self, tag: str) -> str:
         v = self.d.get(tag)
@@ -461,6 +469,7 @@ class _Builder:
             groups=tuple(self.entry(x, "group") for x in n.children("selectionEntryGroups")),
             links=tuple(self.entry(x, "link") for x in n.children("entryLinks")),
             comment=n.child_text("comment").strip(),
+            order=_order(n.lists()),
         )
 
     def shared(self, items):
@@ -513,6 +522,14 @@ class _Builder:
         if not cat.id:
             raise ValueError(f"{self.path}: the {tag} has no id")
         return cat
+
+
+_LISTS = {"selectionEntries": "entries", "selectionEntryGroups": "groups", "entryLinks": "links"}
+
+
+def _order(names: list[str]) -> tuple[str, ...]:
+    out = [_LISTS[n] for n in names if n in _LISTS]
+    return tuple(dict.fromkeys(out + ["entries", "groups", "links"]))
 
 
 def _and(a: Conditions | None, b: Conditions | None) -> Conditions | None:

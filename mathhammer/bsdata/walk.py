@@ -149,6 +149,7 @@ class Walker:
             entries=target.entries + e.entries,
             groups=target.groups + e.groups,
             links=target.links + e.links,
+            order=target.order,
         )
 
     def children(self, e: Entry, ctx: Context) -> Iterator[tuple[Entry, Context]]:
