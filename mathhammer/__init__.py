@@ -8,7 +8,15 @@ Fraction(5, 3)
 """
 
 from .abilities import Abilities, parse_abilities
+from .allocation import TargetState
+from .bsdata import (
+    import_catalogue,
+    list_catalogue_units,
+    load_catalogue_unit,
+    write_catalogue_unit,
+)
 from .dice import dice
+from .effects import crushing_impact, deadly_demise, hazardous, mortal_wounds, reanimate
 from .engine import Result, attack
 from .importer import import_datasheet
 from .named_rules import NamedRule, apply_rules, find_rule, list_rules
@@ -22,8 +30,10 @@ from .units import Unit, list_units, load_unit
 __version__ = "0.1.0"
 
 __all__ = [
-    "PMF", "Abilities", "NamedRule", "Options", "Result", "RuleSet", "Squad", "Target", "Unit",
-    "Weapon",
-    "apply_rules", "attack", "dice", "find_rule", "import_datasheet", "list_rules", "list_units",
-    "load_ruleset", "load_unit", "parse_abilities",
+    "PMF", "Abilities", "NamedRule", "Options", "Result", "RuleSet", "Squad", "Target",
+    "TargetState", "Unit", "Weapon",
+    "apply_rules", "attack", "crushing_impact", "deadly_demise", "dice", "find_rule",
+    "hazardous", "import_catalogue", "import_datasheet", "list_catalogue_units", "list_rules",
+    "list_units", "load_catalogue_unit", "load_ruleset", "load_unit", "mortal_wounds",
+    "parse_abilities", "reanimate", "write_catalogue_unit",
 ]

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from functools import lru_cache
 from operator import itemgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -29,6 +29,9 @@ from .profiles import Target, Weapon
 from .rolls import CRITICAL, FAIL, SUCCESS, hit_roll, saving_throw, wound_roll
 from .ruleset import RuleSet, load_ruleset
 from .squad import Squad
+
+if TYPE_CHECKING:
+    from .effects import Hazard
 
 # One attack's outcome: (hits, wounds, unsaved normal wounds, devastating wounds).
 _NOTHING = (0, 0, 0, 0)
@@ -141,6 +144,10 @@ class Result:
     target: Target | Squad
     options: Options
     group_kills: tuple[PMF, ...] = ()  # models destroyed in each group of a Squad
+    #: mortal wounds a unit within 6" suffers from the target's Deadly Demise (None: no DD)
+    deadly_demise: PMF | None = None
+    #: what Hazardous weapons do to the attacking unit (None: no Hazardous weapon)
+    hazard: Hazard | None = None
 
     @property
     def destroyed(self) -> Fraction:
@@ -202,15 +209,18 @@ def _check_state(state: PMF, target: Target | Squad) -> None:
 
 def attack(profiles: Profile | Sequence[Profile] | Any, target: Target | Squad | Any, *,
            state: PMF | None = None, melee: bool | None = None, apply: Iterable[str] = (),
-           **options: Any) -> Result:
+           attacker: Target | None = None, **options: Any) -> Result:
     """Resolve the attacks of ``profiles`` (in order) against ``target``, exactly.
 
     ``target`` is a :class:`Target`, a :class:`Squad` or a unit; ``state`` is the target's
     state to start from (default: unharmed); ``apply`` names rules from ``rules/`` to switch
-    on; every other keyword is an :class:`Options` field.
+    on; ``attacker`` is the attacking unit's profile for Hazardous (a unit's own by default);
+    every other keyword is an :class:`Options` field.
     """
     opts = Options.make(**options)
     rules = load_ruleset(opts.rules)
+    if attacker is None and hasattr(profiles, "as_target"):
+        attacker = profiles.as_target()
     if hasattr(target, "as_target"):
         target = target.as_target()
     if not isinstance(target, Target | Squad):
@@ -219,15 +229,19 @@ def attack(profiles: Profile | Sequence[Profile] | Any, target: Target | Squad |
     named = _named_rules(apply)
     start = state if state is not None else PMF.point(initial_state(target))
     _check_state(start, target)
-    runs = [(w, _attack_from(entries, target, opts, rules, s, named))
+    runs = [(w, _attack_from(entries, target, opts, rules, s, named, attacker))
             for s, w in start.weights().items()]
     if len(runs) == 1:
         return runs[0][1]
     fields = ("attacks", "hits", "wounds", "unsaved", "mortal", "damage", "kills", "state")
     mixed = {f: PMF.mix((w, getattr(r, f)) for w, r in runs) for f in fields}
+    first = runs[0][1]
     groups = tuple(PMF.mix((w, r.group_kills[i]) for w, r in runs)
-                   for i in range(len(runs[0][1].group_kills)))
-    return Result(**mixed, target=target, options=opts, group_kills=groups)
+                   for i in range(len(first.group_kills)))
+    demise = (PMF.mix((w, r.deadly_demise) for w, r in runs)
+              if first.deadly_demise is not None else None)
+    return Result(**mixed, target=target, options=opts, group_kills=groups,
+                  deadly_demise=demise, hazard=first.hazard)
 
 
 def initial_state(target: Target | Squad) -> TargetState | tuple[TargetState, ...]:
@@ -261,11 +275,11 @@ def _strength(target: Target | Squad, start: Any) -> tuple[bool, bool]:
 
 
 def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts: Options,
-                 rules: RuleSet, start: Any, named: list) -> Result:
+                 rules: RuleSet, start: Any, named: list, attacker: Target | None) -> Result:
     squad = target if isinstance(target, Squad) else None
     rolls_target = squad.rolls_target(rules) if squad else target
     below_half, below_starting = _strength(target, start)
-    volleys, resolved = [], []
+    volleys, resolved, hazard_tests = [], [], 0
     for weapon, count in entries:
         w, t, o = weapon.with_abilities(*opts.abilities), rolls_target, opts
         groups = squad.groups if squad else ()
@@ -279,6 +293,7 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts
             w, t, o = changed(t)
             groups = tuple(changed(g)[1] for g in groups)
         volleys.append(volley(w, count, t, o, rules, _alive(start)))
+        hazard_tests += count if w.parsed.hazardous else 0
         if squad:
             resolved.append((w, attrs.evolve(squad, groups=groups), o, count))
 
@@ -287,6 +302,8 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts
         for v in volleys[1:]:
             out = out + getattr(v, field)
         return out
+
+    from .effects import deadly_demise_wounds, hazardous
 
     counters = {f: total(f) for f in ("attacks", "hits", "wounds", "mortal")}
     if squad:
@@ -312,6 +329,8 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts
         kills=final.map(lambda s: _alive(start) - _alive(s)),
         state=final, target=target, options=opts,
         group_kills=tuple(killed(i) for i in range(len(groups))),
+        deadly_demise=deadly_demise_wounds(target, start, final),
+        hazard=hazardous(hazard_tests, attacker, opts.rules) if hazard_tests else None,
     )
 
 

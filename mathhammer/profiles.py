@@ -121,9 +121,19 @@ class Target:
     def stealth(self) -> bool:
         return "stealth" in self.abilities
 
+    @property
+    def reanimation(self) -> bool:
+        return "reanimation protocols" in self.abilities
 
-#: Defensive abilities a target can have that change the numbers.
-TARGET_ABILITIES = ("stealth",)
+    @property
+    def deadly_demise(self) -> str | None:
+        """X of Deadly Demise X (a dice expression), or None."""
+        found = [a.split()[-1] for a in self.abilities if a.startswith("deadly demise ")]
+        return found[0] if found else None
+
+
+#: Abilities of a target that change the numbers.
+TARGET_ABILITIES = ("stealth", "reanimation protocols", "deadly demise X")
 
 
 def _target_abilities(values: Iterable[str] | str) -> tuple[str, ...]:
@@ -134,7 +144,13 @@ def _target_abilities(values: Iterable[str] | str) -> tuple[str, ...]:
         t = " ".join(str(v).lower().split())
         if not t:
             continue
-        if t not in TARGET_ABILITIES:
+        if t.startswith("deadly demise "):
+            try:
+                t = f"deadly demise {format_dice(t.removeprefix('deadly demise '))}"
+            except ValueError:
+                raise ValueError(f"bad target ability {v!r}: Deadly Demise needs a number or "
+                                 "dice expression") from None
+        elif t not in TARGET_ABILITIES:
             raise ValueError(f"unknown target ability {v!r}; known: {', '.join(TARGET_ABILITIES)}")
         out.append(t)
     return tuple(out)

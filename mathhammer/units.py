@@ -230,7 +230,16 @@ class Unit:
         g = self.groups[0]
         return Target(models=self._counts(models)[0], toughness=g.toughness, save=g.save,
                       wounds=g.wounds, invuln=g.invuln, fnp=g.fnp, keywords=self.keywords,
-                      abilities=["stealth"] if self.stealth else [], name=self.name)
+                      abilities=self._target_abilities(), name=self.name)
+
+    def _target_abilities(self) -> list[str]:
+        """The unit's abilities that change the numbers of attacks against it."""
+        out = ["stealth"] if self.stealth else []
+        if self.reanimation:
+            out.append("reanimation protocols")
+        if self.deadly_demise:
+            out.append(f"deadly demise {self.deadly_demise}")
+        return out
 
     def _counts(self, models: int | None) -> list[int]:
         counts = [g.min_models for g in self.groups]
@@ -389,7 +398,7 @@ _ABILITY_KEYS = ("core", "faction", "datasheet")
 _GROUP_REQUIRED = ("count", "toughness", "save", "wounds")
 _GROUP_OPTIONAL = ("name", "move", "leadership", "oc", "invuln", "fnp", "weapons")
 _WEAPON_REQUIRED = ("name", "range", "attacks", "skill", "strength", "ap", "damage")
-_WEAPON_OPTIONAL = ("abilities", "optional")
+_WEAPON_OPTIONAL = ("abilities", "optional", "unmapped")
 
 
 def _weapon(r: _Reader, path: str, raw: Any) -> UnitWeapon:
@@ -417,6 +426,8 @@ def _weapon(r: _Reader, path: str, raw: Any) -> UnitWeapon:
     if skill is None and "torrent" not in abilities:
         raise r.fail(f"{path}.skill", 'N/A is only for [torrent] weapons, got "N/A"')
     optional = r.boolean(f"{path}.optional", raw.get("optional", False))
+    # keywords an importer could not map: kept for the player to read, no effect on numbers
+    r.texts(f"{path}.unmapped", raw.get("unmapped", []), lambda p, v: v)
     try:
         weapon = Weapon(name, attacks=attacks, skill=skill, strength=strength, ap=ap,
                         damage=damage, abilities=abilities, range=rng)

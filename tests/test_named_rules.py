@@ -551,7 +551,7 @@ BAD_FILES = [
     (_rule("effect = { invuln = 1 }"),
      "rule 'X': effect.invuln: expected an integer from 2 to 6 (X+), got 1"),
     (_rule('effect = { target_abilities = ["fly"] }'),
-     "rule 'X': effect.target_abilities: expected one of stealth, got 'fly'"),
+     "rule 'X': effect.target_abilities: expected one of stealth, reanimation protocols, deadly demise X, got 'fly'"),
     (_rule('effect = { hit_mod = 1, requires = { atack = "melee" } }'),
      "rule 'X': effect.requires.atack: unknown condition; did you mean attack?"),
     (_rule('requires = { attack = "shooting" }\neffect = { hit_mod = 1 }'),

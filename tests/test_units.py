@@ -324,7 +324,8 @@ def test_stealth_and_fnp_from_core_abilities(tmp_path):
     assert [g.fnp for g in unit.groups] == [6, 5]  # core FNP, overridden by the group's own
     assert unit.deadly_demise == "D3" and unit.size == (6, 11)
     target = unit.as_target()
-    assert target.abilities == ("stealth",) and target.models == 5 and target.fnp == 6
+    assert target.abilities == ("stealth", "deadly demise D3") and target.deadly_demise == "D3"
+    assert target.models == 5 and target.fnp == 6
     bolt = mh.Weapon("Bolt", attacks=6, skill=3, strength=4, ap=0, damage=1)
     assert mh.attack(bolt, unit).hits.mean() == 3  # Stealth: 6 * 3/6 instead of 6 * 4/6
 

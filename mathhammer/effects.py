@@ -1,0 +1,241 @@
+"""Effects outside a single attack (RULES.md 8): mortal wounds, Reanimation Protocols,
+Deadly Demise, Hazardous and Crushing Impact, each a transform on exact distributions.
+
+A target's state is a PMF over :class:`TargetState` (or tuples of them for a :class:`Squad`).
+
+>>> import mathhammer as mh
+>>> warriors = mh.Target(models=10, toughness=4, save=4, wounds=1)
+>>> lost_two = mh.PMF.point(mh.TargetState(8, 0))
+>>> reanimate(warriors, lost_two) == mh.PMF.uniform([(9, 0), (10, 0), (10, 0)])  # D3, at most 2
+True
+>>> mortal_wounds(warriors, lost_two, "D3").map(lambda s: s.models).mean()  # every one kills
+Fraction(6, 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from math import lcm
+from typing import Any
+
+import attrs
+
+from .allocation import TargetState
+from .damage import feel_no_pain
+from .dice import dice
+from .pmf import PMF
+from .profiles import Target
+from .ruleset import load_ruleset
+from .squad import Squad, next_group
+
+State = Any  # a TargetState, or a tuple of them for a Squad
+
+
+def _shape(target: Target | Squad) -> tuple[tuple[Target, ...], tuple[bool, ...], bool]:
+    if isinstance(target, Squad):
+        return target.groups, target.characters, True
+    return (target,), (False,), False
+
+
+def _start(target: Target | Squad, state: PMF | None) -> PMF:
+    if state is not None:
+        return state
+    groups, _, squad = _shape(target)
+    parts = tuple(TargetState(g.models, 0) for g in groups)
+    return PMF.point(parts if squad else parts[0])
+
+
+def _lose(parts: tuple, g: int, e: int, wounds: int) -> tuple:
+    s = parts[g]
+    if e == 0:
+        return parts
+    new = (TargetState(s.models - 1, 0) if s.wounds_lost + e >= wounds
+           else TargetState(s.models, s.wounds_lost + e))
+    return parts[:g] + (new,) + parts[g + 1:]
+
+
+def _chain(target: Target | Squad, state: PMF | None, count: PMF,
+           move: Callable[[tuple], list[tuple[tuple, int]]], total: int) -> PMF:
+    """Apply ``count`` independent steps; ``move`` maps a state (as a tuple of group states)
+    to (next state, weight) pairs whose weights sum to ``total``."""
+    _, _, squad = _shape(target)
+    start = _start(target, state)
+    weights = {(s if squad else (s,)): w for s, w in start.weights().items()}
+    counts = count.weights()
+    top = max(counts)
+    memo: dict[tuple, list] = {}
+    out: dict[tuple, int] = {}
+    cur = weights
+    for n in range(top + 1):
+        if n:
+            nxt: dict[tuple, int] = {}
+            for s, w in cur.items():
+                if s not in memo:
+                    memo[s] = move(s)
+                for s2, w2 in memo[s]:
+                    nxt[s2] = nxt.get(s2, 0) + w * w2
+            cur = nxt
+        if n in counts:
+            scale = counts[n] * total ** (top - n)
+            for s, w in cur.items():
+                out[s] = out.get(s, 0) + w * scale
+    return PMF({(s if squad else s[0]): w for s, w in out.items()})
+
+
+def _amount(amount: PMF | int | str) -> PMF:
+    return amount if isinstance(amount, PMF) else dice(amount)
+
+
+def mortal_wounds(target: Target | Squad, state: PMF | None, amount: PMF | int | str,
+                  excess_lost: bool = False) -> PMF:
+    """The target's state after ``amount`` mortal wounds, applied one at a time (Feel No Pain
+    for each) and spilling over to the next model; ``excess_lost`` makes them one packet that
+    destroys at most one model (Devastating Wounds, Hazardous).
+
+    >>> t = Target(models=2, toughness=4, save=3, wounds=2)
+    >>> mortal_wounds(t, None, 3).prob(TargetState(1, 1)), mortal_wounds(t, None, 3, True)
+    (Fraction(1, 1), PMF({TargetState(models=1, wounds_lost=0): 1})  # /1)
+    """
+    groups, chars, _ = _shape(target)
+    amount = _amount(amount)
+    if excess_lost:
+        losses = [feel_no_pain(amount, g.fnp) for g in groups]
+        return _packet(target, state, losses)
+    losses = [feel_no_pain(PMF.point(1), g.fnp) for g in groups]
+    total = lcm(*(loss.total for loss in losses))
+
+    def move(parts: tuple) -> list[tuple[tuple, int]]:
+        g = next_group(parts, chars, False)
+        if g is None:
+            return [(parts, total)]
+        loss = losses[g]
+        unit = total // loss.total
+        return [(_lose(parts, g, e, groups[g].wounds), w * unit) for e, w in loss.weights().items()]
+
+    return _chain(target, state, amount, move, total)
+
+
+def _packet(target: Target | Squad, state: PMF | None, losses: list[PMF],
+            packets: PMF | None = None) -> PMF:
+    """``packets`` packets (default one) of wounds lost per group, excess lost."""
+    groups, chars, _ = _shape(target)
+    total = lcm(*(loss.total for loss in losses))
+
+    def move(parts: tuple) -> list[tuple[tuple, int]]:
+        g = next_group(parts, chars, False)
+        if g is None:
+            return [(parts, total)]
+        unit = total // losses[g].total
+        return [(_lose(parts, g, e, groups[g].wounds), w * unit)
+                for e, w in losses[g].weights().items()]
+
+    return _chain(target, state, packets or PMF.point(1), move, total)
+
+
+def reanimate(target: Target | Squad, state: PMF | None = None,
+              wounds: PMF | int | str = "D3") -> PMF:
+    """Reanimation Protocols: ``wounds`` (D3) reanimated one at a time. A model that has lost
+    wounds regains one; otherwise, below Starting Strength, a destroyed model returns with 1
+    wound (non-CHARACTER groups first). A destroyed unit does not reanimate.
+
+    >>> t = Target(models=2, toughness=4, save=3, wounds=3)
+    >>> dict(reanimate(t, PMF.point(TargetState(1, 1)), 2))  # heal 1, then a model returns
+    {TargetState(models=2, wounds_lost=2): Fraction(1, 1)}
+    """
+    groups, chars, _ = _shape(target)
+    order = [i for i, c in enumerate(chars) if not c] + [i for i, c in enumerate(chars) if c]
+
+    def move(parts: tuple) -> list[tuple[tuple, int]]:
+        if not any(s.models for s in parts):
+            return [(parts, 1)]
+        for i in order:
+            if parts[i].wounds_lost:
+                s = parts[i]
+                return [(parts[:i] + (TargetState(s.models, s.wounds_lost - 1),) + parts[i + 1:],
+                         1)]
+        for i in order:
+            s, g = parts[i], groups[i]
+            if s.models < g.models:
+                back = TargetState(s.models + 1, g.wounds - 1)
+                return [(parts[:i] + (back,) + parts[i + 1:], 1)]
+        return [(parts, 1)]
+
+    return _chain(target, state, _amount(wounds), move, 1)
+
+
+def deadly_demise(kills: PMF, amount: PMF | int | str) -> PMF:
+    """Mortal wounds a unit within 6" suffers from Deadly Demise X: a D6 for each model
+    destroyed, on a 6 it suffers X.
+
+    >>> deadly_demise(PMF.point(1), "D3").mean()  # 1/6 * 2
+    Fraction(1, 3)
+    """
+    x = _amount(amount)
+    each = PMF.mix([(5, PMF.point(0)), (1, x)])
+    return each.random_sum(kills)
+
+
+def deadly_demise_wounds(target: Target | Squad, start: State, final: PMF) -> PMF | None:
+    """Deadly Demise mortal wounds from the models destroyed between ``start`` and each
+    ``final`` state, or None if no group of the target has Deadly Demise."""
+    groups, _, squad = _shape(target)
+    if not any(g.deadly_demise for g in groups):
+        return None
+    before = start if squad else (start,)
+
+    def wounds(after: State) -> PMF:
+        out = PMF.point(0)
+        for g, b, a in zip(groups, before, after if squad else (after,), strict=True):
+            if g.deadly_demise and b.models > a.models:
+                out = out + deadly_demise(PMF.point(b.models - a.models), g.deadly_demise)
+        return out
+
+    return final.bind(wounds)
+
+
+@attrs.frozen
+class Hazard:
+    """What Hazardous weapons do to the attacking unit."""
+
+    tests: int  # hazard rolls made
+    failed: PMF  # failed hazard rolls
+    mortal: PMF  # mortal wounds suffered (before Feel No Pain)
+    kills: PMF | None  # models of the attacking unit destroyed (None: no attacker profile)
+
+
+def hazardous(tests: int, attacker: Target | None = None, rules: str = "10e") -> Hazard:
+    """``tests`` hazard rolls (one per model firing a Hazardous weapon). 10e: each 1 makes a
+    model suffer 3 mortal wounds; 11e: 1-2 fails, 1 mortal wound (3 for MONSTER/VEHICLE).
+    Excess is lost; a wounded model takes the next one.
+
+    >>> h = hazardous(2, Target(models=5, toughness=4, save=3, wounds=2))
+    >>> h.failed.mean(), h.kills.prob(2)  # each fails on a 1; 3 mortal wounds kill a W2 model
+    (Fraction(1, 3), Fraction(1, 36))
+    """
+    r = load_ruleset(rules)
+    failed = PMF.binomial(tests, Fraction(r.hazard_fails_on, 6))
+    per = r.hazard_mortal_wounds
+    if attacker is not None and attacker.keywords and all(
+            k in ("MONSTER", "VEHICLE") for k in attacker.keywords
+            if k in ("MONSTER", "VEHICLE", "INFANTRY", "MOUNTED", "BEAST", "SWARM")):
+        per = r.hazard_mortal_wounds_monster_vehicle
+    mortal = failed.map(lambda n: n * per)
+    if attacker is None:
+        return Hazard(tests, failed, mortal, None)
+    loss = feel_no_pain(PMF.point(per), attacker.fnp)
+    final = _packet(attacker, None, [loss], packets=failed)
+    return Hazard(tests, failed, mortal, final.map(lambda s: attacker.models - s.models))
+
+
+def crushing_impact(toughness: int) -> PMF:
+    """Crushing Impact (11e core stratagem): roll D6s equal to T; each 5+ is 1 mortal wound to
+    the enemy (at most 6), each 1 is 1 mortal wound to the charging model. A PMF over
+    ``(to the enemy, to itself)``.
+
+    >>> crushing_impact(1) == PMF({(0, 0): 3, (1, 0): 2, (0, 1): 1})
+    True
+    """
+    die = PMF.uniform([(1 if f >= 5 else 0, 1 if f == 1 else 0) for f in range(1, 7)])
+    rolls = die.repeat(toughness, op=lambda a, b: (a[0] + b[0], a[1] + b[1]), zero=(0, 0))
+    return rolls.map(lambda t: (min(t[0], 6), t[1]))
