@@ -24,7 +24,7 @@ import click
 from click.core import ParameterSource
 
 from . import __version__
-from .inline import is_inline_target, is_inline_weapon, parse_target, parse_weapons
+from .inline import is_inline_target, is_inline_weapon, parse_squad, parse_weapons
 from .options import Options
 from .profiles import Target, Weapon
 from .report import (
@@ -43,6 +43,7 @@ from .report import (
     render,
     to_json,
 )
+from .squad import Squad
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 #: A grid with at least this many cells shows a progress bar (when stderr is a terminal).
@@ -165,6 +166,11 @@ _ENGINE = [
     ("--reroll-wounds", "reroll_wounds", {"type": _REROLL, "help": "Re-roll Wound rolls."}),
     ("--halve-damage", "halve_damage", {"is_flag": True,
                                         "help": "Halve each attack's Damage (rounding up)."}),
+    ("--overwatch-hits-on", "overwatch_hits_on",
+     {"type": _Threshold(), "help": "Fire Overwatch hits on this unmodified roll (default 6+)."}),
+    ("--no-precision", "precision",
+     {"is_flag": True, "flag_value": False, "default": None,
+      "help": "Do not allocate Precision attacks to a CHARACTER (a Leader)."}),
 ]
 
 
@@ -185,7 +191,11 @@ def _attack_params(*, table: bool) -> list[click.Parameter]:
                      help='Pick a weapon of the attacker by name (repeatable), or give an inline '
                           'row "10x 2 | 3+ | 4 | -1 | 1 | sustained hits 1".'),
         click.Option(["--models", "-m"], type=click.IntRange(1), help="Attacking models."),
-        click.Option(["--target-models"], type=click.IntRange(1), help="Models in the target."),
+        click.Option(["--target-models"], type=click.IntRange(1),
+                     help="Models in the target (its first model group)."),
+        click.Option(["--leader"], metavar="UNIT",
+                     help="Attach this CHARACTER unit (name, file or inline profile) to the "
+                          "target as its Leader."),
         click.Option(["--rule", "-r", "named_rules"], multiple=True, metavar="NAME",
                      help="Switch on a named rule (stratagem...; repeatable). "
                           "See `mathhammer rules`."),
@@ -209,7 +219,7 @@ def _with_params(params: list[click.Parameter]) -> Callable:
 
 
 def _options_of(p: dict[str, Any]) -> Options:
-    kwargs = {field: p[field] for _, field, _ in _ENGINE if p.get(field) not in (None, False)}
+    kwargs = {field: p[field] for _, field, _ in _ENGINE if p.get(field) is not None}
     return Options.make(rules=p["ruleset"], abilities=p["abilities"], **kwargs)
 
 
@@ -285,15 +295,34 @@ def resolve_attacker(spec: str | None, p: dict[str, Any], *, melee: bool,
     return Attacker(unit.name, tuple(own + inline), _points(unit, p["models"]))
 
 
-def resolve_target(spec: str, models: int | None) -> tuple[str, Target]:
-    """A target by unit name or file, or an inline profile ``"5x T4 Sv3+ W2 INFANTRY"``."""
+def resolve_target(spec: str, models: int | None = None,
+                   leader: str | None = None) -> tuple[str, Target | Squad]:
+    """A target by unit name or file, or an inline profile ``"5x T4 Sv3+ W2 INFANTRY"`` (model
+    groups joined by `` + ``); ``models`` sizes its first group, ``leader`` attaches a Leader."""
     if is_inline_target(spec):
-        t = parse_target(spec)
+        name, target = spec.strip(), parse_squad(spec)
         if models is not None:
-            t = attrs.evolve(t, models=models)
-        return spec.strip(), t
-    unit = _load_unit(spec)
-    return unit.name, unit.as_target(models=models)
+            target = _resize(target, models)
+    else:
+        unit = _load_unit(spec)
+        name, target = unit.name, unit.as_target(models=models)
+    if leader is None:
+        return name, target
+    lname, lead = resolve_target(leader)
+    groups = []
+    for g in lead.groups if isinstance(lead, Squad) else (lead,):
+        if "CHARACTER" not in g.keywords:
+            g = attrs.evolve(g, keywords=(*g.keywords, "CHARACTER"))
+        groups.append(attrs.evolve(g, name=g.name or lname))
+    own = target.groups if isinstance(target, Squad) else (attrs.evolve(target, name=name),)
+    return f"{name} + {lname}", Squad((*own, *groups), name=f"{name} + {lname}")
+
+
+def _resize(target: Target | Squad, models: int) -> Target | Squad:
+    if isinstance(target, Squad):
+        first = attrs.evolve(target.groups[0], models=models)
+        return attrs.evolve(target, groups=(first, *target.groups[1:]))
+    return attrs.evolve(target, models=models)
 
 
 def _query(args: tuple[str, ...], p: dict[str, Any]) -> Query:
@@ -307,7 +336,7 @@ def _query(args: tuple[str, ...], p: dict[str, Any]) -> Query:
                                f"{'s' * (len(args) != 1)}")
     melee = not p["ranged"]
     attacker = resolve_attacker(attacker_spec, p, melee=melee)
-    name, target = resolve_target(target_spec, p["target_models"])
+    name, target = resolve_target(target_spec, p["target_models"], p["leader"])
     named = tuple(_rule_name(r) for r in p["named_rules"])
     return Query(attacker.label, attacker.profiles, name, target, _options_of(p), named)
 
@@ -346,7 +375,7 @@ def _stderr_tty() -> bool:
 # --- the commands --------------------------------------------------------------------------------
 
 
-@click.group(cls=_Group, context_settings=CONTEXT)
+@click.group("mathhammer", cls=_Group, context_settings=CONTEXT)
 @click.version_option(__version__, "--version", "-V", prog_name="mathhammer",
                       message="%(prog)s %(version)s")
 def cli() -> None:
@@ -546,7 +575,8 @@ def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt
     if fmt is None:
         fmt = _SUFFIX_FORMAT.get(Path(output).suffix.lower(), "text") if output else "text"
     out_path = _check_output(output, force) if output else None
-    columns = [Column(*resolve_target(t, p["target_models"])) for t in _target_specs(targets)]
+    columns = [Column(*resolve_target(t, p["target_models"], p["leader"]))
+               for t in _target_specs(targets)]
     phases = [m for m, on in ((False, p["ranged"]), (True, p["melee"])) if on] or [False]
     variants = [("", {})] + [(v, _vary_params(v)) for v in vary]
     rows: list[Row] = []

@@ -34,6 +34,7 @@ import re
 from .abilities import canonical
 from .dice import ACCEPTED, format_dice
 from .profiles import TARGET_ABILITIES, Target, Weapon
+from .squad import Squad
 
 _COUNT = re.compile(r"^\s*(\d+)\s*[x×]\s*(?=\S)", re.I)
 _SKILL = re.compile(r"^(?:([2-6])\s*\+|N/?A|-|–)$", re.I)
@@ -249,16 +250,13 @@ def parse_target(text: str) -> Target:
     """
     values: dict[str, int] = {}
     keywords: list[str] = []
-    abilities: list[str] = []
-    tokens = _tokens(text)
     where = f'target "{text.strip()}"'
+    abilities, rest = _target_abilities(text)
+    tokens = _tokens(rest)
     for i, tok in enumerate(tokens, 1):
         field, m = next(((f, rx.match(tok)) for f, rx in _TARGET_TOKENS if rx.match(tok)),
                         ("", None))
         if m is None:
-            if tok.lower() in TARGET_ABILITIES:
-                abilities.append(tok.lower())
-                continue
             if re.fullmatch(r"[A-Za-z][A-Za-z'’-]*", tok) and not _STAT_START.match(tok):
                 keywords.append(tok.upper())
                 continue
@@ -290,6 +288,37 @@ def _digits(field: str) -> str:
     return re.search(r"\d", _SHAPES[field]).group(0)
 
 
+def _ability_pattern(ability: str) -> re.Pattern:
+    words = [r"(\d*D[36](?:\+\d+)?|\d+)" if w == "X" else re.escape(w) for w in ability.split()]
+    return re.compile(r"(?<![\w-])" + r"\s+".join(words) + r"(?![\w-])", re.I)
+
+
+def _target_abilities(text: str) -> tuple[list[str], str]:
+    """The target abilities in ``text`` (``Stealth``, ``Deadly Demise D3``...) and the rest."""
+    found = []
+    for ability in TARGET_ABILITIES:
+        rx = _ability_pattern(ability)
+        found += [(m.start(), " ".join(m.group(0).lower().split())) for m in rx.finditer(text)]
+        text = rx.sub(lambda m: " " * len(m.group(0)), text)
+    return [a for _, a in sorted(found)], text
+
+
+def parse_squad(text: str) -> Target | Squad:
+    """A target of one model group, or several joined by `` + `` (a :class:`Squad`, e.g. a
+    Bodyguard unit and its CHARACTER Leader, who is allocated to last).
+
+    >>> s = parse_squad("10x T3 Sv5+ W1 INFANTRY + 1x T3 Sv4+ W3 5++ INFANTRY CHARACTER")
+    >>> [g.models for g in s.groups], s.characters
+    ([10, 1], (False, True))
+    >>> parse_squad("5x T4 Sv3+ W2").models
+    5
+    """
+    parts = [p for p in re.split(r"\s\+\s", f" {text} ") if p.strip()]
+    if len(parts) < 2:
+        return parse_target(text)
+    return Squad(tuple(parse_target(p) for p in parts), name=text.strip())
+
+
 def _expected(tok: str) -> str:
     t = tok.lower()
     if t.startswith("sv"):
@@ -307,6 +336,10 @@ def _expected(tok: str) -> str:
     return "expected T4, Sv3+, W2, 5x, 4++, FNP5+, Stealth or a KEYWORD"
 
 
+def _title(ability: str) -> str:
+    return " ".join(w if re.search(r"\d", w) else w.capitalize() for w in ability.split())
+
+
 def describe_weapon(weapon: Weapon) -> str:
     """A weapon as one datasheet-like row.
 
@@ -322,17 +355,19 @@ def describe_weapon(weapon: Weapon) -> str:
     return " | ".join(cols)
 
 
-def describe_target(target: Target) -> str:
-    """A target as inline tokens.
+def describe_target(target: Target | Squad) -> str:
+    """A target as inline tokens (model groups of a squad joined by ``+``).
 
     >>> describe_target(parse_target("5x T4 Sv3+ W2 4++ INFANTRY"))
     '5x T4 Sv3+ W2 4++ INFANTRY'
     """
+    if isinstance(target, Squad):
+        return " + ".join(describe_target(g) for g in target.groups)
     parts = [f"{target.models}x", f"T{target.toughness}", f"Sv{target.save}+",
              f"W{target.wounds}"]
     if target.invuln:
         parts.append(f"{target.invuln}++")
     if target.fnp:
         parts.append(f"FNP{target.fnp}+")
-    parts += [a.title() for a in target.abilities] + list(target.keywords)
+    parts += [_title(a) for a in target.abilities] + list(target.keywords)
     return " ".join(parts)

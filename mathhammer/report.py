@@ -31,6 +31,7 @@ from .options import Options
 from .pmf import PMF
 from .profiles import Target, Weapon
 from .ruleset import load_ruleset
+from .squad import Squad
 
 FORMATS = ("text", "md", "csv", "html", "json")
 METRICS = ("kills", "damage", "destroyed", "kills-per-100pts")
@@ -108,7 +109,7 @@ class Query:
     attacker: str
     profiles: tuple[tuple[Weapon, int], ...]
     target_name: str
-    target: Target
+    target: Target | Squad
     options: Options = Options()
     named_rules: tuple[str, ...] = ()
 
@@ -147,10 +148,31 @@ def kills_text(query: Query, result: Result, width: int = 80) -> str:
     for name in COUNTERS:
         label = _COUNTER_TEXT.get(name, name)
         out.append(f"  {label:<16}{float(means[name]):>10.3f}  {short_fraction(means[name])}")
+    if isinstance(query.target, Squad):
+        for i, pmf in enumerate(result.group_kills, 1):  # groups in the target line's order
+            m = pmf.mean()
+            out.append(f"{f'    group {i}':<18}{float(m):>10.3f}  {short_fraction(m)}")
     d = result.destroyed
     out.append(f"{'P(destroyed)':<18}{percent(d):>10}  {short_fraction(d)}")
+    if isinstance(query.target, Squad) and any(query.target.characters):
+        c = result.character_destroyed
+        out.append(f"{'P(CHARACTER dead)':<18}{percent(c):>10}  {short_fraction(c)}")
     out += ["", *distribution_table(result.kills, "kills", width)]
     return "\n".join(out) + "\n"
+
+
+def _state_json(state: Any, p: Fraction) -> dict[str, Any]:
+    if state and isinstance(state[0], tuple):  # a squad: one TargetState per group
+        return {"groups": [{"models": s.models, "wounds_lost": s.wounds_lost} for s in state],
+                "p": fraction(p)}
+    return {"models": state.models, "wounds_lost": state.wounds_lost, "p": fraction(p)}
+
+
+def _target_json(name: str, target: Target | Squad) -> dict[str, Any]:
+    out = {"name": name, "profile": describe_target(target)}
+    if isinstance(target, Squad):
+        return out | {"groups": [attrs.asdict(g) for g in target.groups]}
+    return out | attrs.asdict(target)
 
 
 def distribution_table(pmf: PMF, what: str, width: int = 80) -> list[str]:
@@ -191,13 +213,23 @@ def kills_json(query: Query, result: Result) -> dict[str, Any]:
     """The whole result as JSON-ready data: every PMF as ``{"k": "num/den"}``, means exact and
     as floats, and what was asked.
 
-    ``state`` (the target afterwards) is a list of ``{"models", "wounds_lost", "p"}``.
+    ``state`` (the target afterwards) is a list of ``{"models", "wounds_lost", "p"}`` (for a
+    squad ``{"groups": [{"models", "wounds_lost"}, ...], "p"}``, with ``group_kills`` and
+    ``character_destroyed`` too).
     """
     means = result.summary()
+    extra: dict[str, Any] = {}
+    if isinstance(query.target, Squad):
+        extra["group_kills"] = [
+            {"name": g.name, "pmf": pmf_json(pmf), "mean": fraction(pmf.mean()),
+             "mean_float": float(pmf.mean())}
+            for g, pmf in zip(query.target.groups, result.group_kills, strict=True)]
+        if any(query.target.characters):
+            extra["character_destroyed"] = fraction(result.character_destroyed)
+            extra["character_destroyed_float"] = float(result.character_destroyed)
     return {
         "attacker": query.attacker,
-        "target": {"name": query.target_name, "profile": describe_target(query.target),
-                   **attrs.asdict(query.target)},
+        "target": _target_json(query.target_name, query.target),
         "weapons": [{"models": n, "profile": describe_weapon(w), **attrs.asdict(w)}
                     for w, n in query.profiles],
         "rules": query.options.rules,
@@ -208,8 +240,8 @@ def kills_json(query: Query, result: Result) -> dict[str, Any]:
         "mean_float": {name: float(means[name]) for name in COUNTERS},
         "destroyed": fraction(result.destroyed),
         "destroyed_float": float(result.destroyed),
-        "state": [{"models": s.models, "wounds_lost": s.wounds_lost, "p": fraction(p)}
-                  for s, p in result.state],
+        "state": [_state_json(s, p) for s, p in result.state],
+        **extra,
     }
 
 
@@ -238,7 +270,7 @@ class Column:
     """One column of a grid: a target."""
 
     label: str
-    target: Target
+    target: Target | Squad
 
 
 @attrs.frozen

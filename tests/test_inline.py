@@ -127,3 +127,14 @@ def test_inline_profiles_feed_the_engine():
     w = parse_weapon("2 | 2+ | 4 | 0 | 1")
     r = mh.attack(w, parse_target("T4 Sv7+ W1"))
     assert r.destroyed == Fraction(95, 144)
+
+
+def test_multi_word_target_abilities():
+    from mathhammer.profiles import TARGET_ABILITIES
+
+    if "reanimation protocols" not in TARGET_ABILITIES:
+        pytest.skip("this version has no multi-word target abilities")
+    t = parse_target("10x T4 Sv4+ W1 Reanimation Protocols deadly demise d3 INFANTRY")
+    assert t.abilities == ("reanimation protocols", "deadly demise D3")
+    assert t.keywords == ("INFANTRY",)
+    assert describe_target(t) == "10x T4 Sv4+ W1 Reanimation Protocols Deadly Demise D3 INFANTRY"

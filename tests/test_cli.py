@@ -1,0 +1,565 @@
+"""The ``mathhammer`` command line, through click's CliRunner."""
+
+import json
+import re
+import shlex
+import sys
+import time
+import xml.etree.ElementTree as ET
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import mathhammer as mh
+from mathhammer import cli as cli_module
+from mathhammer.cli import cli
+from mathhammer.inline import parse_target, parse_weapon
+from mathhammer.units import load_unit
+
+ROOT = Path(__file__).resolve().parent.parent
+BSDATA = Path("/work/shared/bsdata/10e")
+COUNTERS = ("attacks", "hits", "wounds", "unsaved", "mortal", "damage", "kills")
+
+
+def run(*args: str, ok: bool = True):
+    result = CliRunner().invoke(cli, list(args))
+    if ok:
+        assert result.exit_code == 0, (args, result.stderr, result.exception)
+    return result
+
+
+def run_json(*args: str) -> dict:
+    return json.loads(run(*args, "--json").stdout)
+
+
+def assert_matches(data: dict, result: mh.Result) -> None:
+    """The JSON of ``kills --json`` is exactly the library's result."""
+    for name in COUNTERS:
+        pmf = getattr(result, name)
+        assert {int(k): Fraction(v) for k, v in data["pmf"][name].items()} == dict(pmf), name
+        assert Fraction(data["mean"][name]) == pmf.mean(), name
+        assert data["mean_float"][name] == float(pmf.mean()), name
+    assert Fraction(data["destroyed"]) == result.destroyed
+    assert {(s["models"], s["wounds_lost"]): Fraction(s["p"]) for s in data["state"]} == dict(
+        result.state)
+
+
+# --- kills ---------------------------------------------------------------------------------------
+
+
+def test_quick_start_command():
+    # The README's quick start: Hexmark pistols at MEQ. Per attack hit 5/6, wound 2/3 (S6 vs T4),
+    # unsaved 2/3 (Sv3+ at AP-2): unsaved ~ Binomial(6, 10/27), kills = unsaved // 2.
+    out = run("kills", "Hexmark Destroyer", "MEQ", "--half-range").stdout
+    assert out.startswith("Hexmark Destroyer -> MEQ\nrule set:    10e")
+    assert "options:     half_range\n" in out
+    assert re.search(r"^    3 +1000000/387420489 +0\.26% +0\.26%", out, re.M)
+    assert all(len(line) <= 80 for line in out.splitlines())
+
+
+def test_kills_json_matches_library_on_bundled_units():
+    data = run_json("kills", "hexmark", "meq", "--half-range")
+    expected = mh.attack(load_unit("Hexmark Destroyer"), load_unit("MEQ"), half_range=True)
+    assert_matches(data, expected)
+    assert data["pmf"]["kills"]["3"] == "1000000/387420489"  # (10/27)**6
+    assert data["attacker"] == "Hexmark Destroyer" and data["target"]["name"] == "MEQ"
+    assert data["options"]["half_range"] is True and data["named_rules"] == []
+
+
+def test_kills_melee():
+    # Control stave: 4 attacks, hit 2/3, wound 2/3 (S6 vs T5), TEQ saves on 3+ (2+ at AP-1,
+    # better than the 4++): unsaved p = 4/27 per attack. One 3-wound model dies at 3 unsaved:
+    # P = 4 * (4/27)**3 * 23/27 + (4/27)**4 = 6144/531441 = 2048/177147.
+    data = run_json("kills", "Skitarii Marshal", "TEQ", "--melee")
+    assert data["mean"]["kills"] == "2048/177147"
+    assert data["mean"]["unsaved"] == "16/27"
+    assert [w["name"] for w in data["weapons"]] == ["Control stave"]
+
+
+def test_kills_inline_profiles_match_library():
+    row, target = "10x 2 | 3+ | 4 | -1 | 1 | sustained hits 1", "5x T4 Sv3+ W2 INFANTRY"
+    data = run_json("kills", row, target)
+    assert_matches(data, mh.attack(parse_weapon(row), parse_target(target)))
+    # per attack: 3/6 ordinary hits, 1/6 criticals worth 2 hits: 20 * 5/6 = 50/3
+    assert data["mean"]["hits"] == "50/3"
+
+
+def test_kills_inline_weapon_option_and_several_rows():
+    # One attack at 2+ and one auto-hit, S8 vs T4 (2+), no save, one W1 model:
+    # P(survive) = (1 - 5/6 * 5/6) * (1 - 5/6) = 11/36 * 1/6.
+    data = run_json("kills", "--weapon", "1 | 2+ | 8 | 0 | 1; 1 | N/A | 8 | 0 | 1 | torrent",
+                    "T4 Sv7+ W1")
+    assert Fraction(data["destroyed"]) == 1 - Fraction(11, 36) / 6
+    assert len(data["weapons"]) == 2
+
+
+def test_kills_weapon_pick_models_and_blast():
+    # Two Cronos with spirit vortex only: D6 + 2 (Blast, 10 models) attacks each: 2 * 5.5 = 11.
+    data = run_json("kills", "Cronos", "GEQ", "--weapon", "spirit v", "--models", "2")
+    assert data["mean"]["attacks"] == "11/1"
+    assert [(w["name"], w["models"]) for w in data["weapons"]] == [("Spirit vortex", 2)]
+    # --target-models sizes the target: 20 warriors, +4 attacks each from Blast
+    data = run_json("kills", "Cronos", "Necron Warriors", "-w", "spirit vortex",
+                    "--target-models", "20")
+    assert data["mean"]["attacks"] == "15/2" and data["target"]["models"] == 20
+
+
+def test_kills_named_rule():
+    # Conquering Tyrant at half range: re-roll Hit rolls of 1: P(hit) = 5/6 + 1/6 * 5/6 = 35/36.
+    data = run_json("kills", "Hexmark Destroyer", "MEQ", "--half-range", "--rule",
+                    "conquering tyrant")
+    assert data["mean"]["hits"] == "35/6"
+    assert data["named_rules"] == ["Protocol of the Conquering Tyrant"]
+    expected = mh.attack(load_unit("Hexmark Destroyer"), load_unit("MEQ"), half_range=True,
+                         apply=["Protocol of the Conquering Tyrant"])
+    assert_matches(data, expected)
+
+
+@pytest.mark.parametrize(
+    "flags, field, value",
+    [
+        (["--half-range"], "half_range", True), (["--charged"], "charged", True),
+        (["--stationary"], "stationary", True), (["--cover"], "cover", True),
+        (["--overwatch"], "overwatch", True), (["--led"], "led", True),
+        (["--hit-mod", "-1"], "hit_mod", -1), (["--wound-mod", "1"], "wound_mod", 1),
+        (["--wound-mod-if-stronger", "-1"], "wound_mod_if_stronger", -1),
+        (["--save-mod", "1"], "save_mod", 1), (["--damage-mod", "-1"], "damage_mod", -1),
+        (["--ap-mod", "1"], "ap_mod", 1), (["--skill-mod", "1"], "skill_mod", 1),
+        (["--strength-mod", "2"], "strength_mod", 2), (["--crit-hit", "5+"], "crit_hit", 5),
+        (["--crit-wound", "4"], "crit_wound", 4), (["--crit-wound-ap", "1"], "crit_wound_ap", 1),
+        (["--reroll-hits", "ones"], "reroll_hits", "ones"),
+        (["--reroll-wounds", "noncrit"], "reroll_wounds", "noncrit"),
+        (["--halve-damage"], "halve_damage", True),
+        (["--ability", "Lethal Hits", "-a", "sustained hits d3"], "abilities",
+         ["lethal hits", "sustained hits D3"]),
+        (["--rules", "11e"], "rules", "11e"),
+        (["--overwatch", "--overwatch-hits-on", "2+"], "overwatch_hits_on", 2),
+        (["--no-precision"], "precision", False),
+    ],
+)
+def test_engine_flags(flags, field, value):
+    data = run_json("kills", "Hexmark Destroyer", "MEQ", *flags)
+    assert data["options"][field] == value
+    opts = {k: v for k, v in data["options"].items()}
+    expected = mh.attack(load_unit("Hexmark Destroyer"), load_unit("MEQ"), **opts)
+    assert Fraction(data["mean"]["kills"]) == expected.kills.mean()
+
+
+def test_flags_change_the_numbers():
+    # One attack, 3+ to hit, S4 vs T4 (4+), no save, a W1 model: 2/3 * 1/2 = 1/3 ...
+    row, t = "1 | 3+ | 4 | 0 | 1", "T4 Sv7+ W1"
+    assert run_json("kills", row, t)["mean"]["kills"] == "1/3"
+    # ... -1 to hit: 1/2 * 1/2 = 1/4; +1 to wound: 2/3 * 2/3 = 4/9
+    assert run_json("kills", row, t, "--hit-mod", "-1")["mean"]["kills"] == "1/4"
+    assert run_json("kills", row, t, "--wound-mod", "1")["mean"]["kills"] == "4/9"
+    # re-roll failed hits: (2/3 + 1/3 * 2/3) * 1/2 = 4/9
+    assert run_json("kills", row, t, "--reroll-hits", "failed")["mean"]["kills"] == "4/9"
+
+
+def test_kills_squad_targets_and_precision():
+    # One auto-hitting Precision attack, S8 vs T4 (2+), no save: it goes to the CHARACTER
+    # while one stands, and kills it on 5/6; without Precision the bodyguard takes it.
+    sniper = "1 | N/A | 8 | 0 | 1 | torrent, precision"
+    squad = "2x T4 Sv7+ W1 INFANTRY + 1x T4 Sv7+ W1 CHARACTER"
+    data = run_json("kills", sniper, squad)
+    assert data["character_destroyed"] == "5/6"
+    assert [g["mean"] for g in data["group_kills"]] == ["0/1", "5/6"]
+    assert data["state"][0]["groups"][0] == {"models": 2, "wounds_lost": 0}
+    assert [len(g["keywords"]) for g in data["target"]["groups"]] == [1, 1]
+    assert run_json("kills", sniper, squad, "--no-precision")["character_destroyed"] == "0/1"
+    # --leader attaches a unit or inline profile (made a CHARACTER) to the target
+    led = run_json("kills", sniper, "2x T4 Sv7+ W1", "--leader", "T4 Sv7+ W1")
+    assert led["character_destroyed"] == "5/6"
+    assert led["target"]["name"] == "2x T4 Sv7+ W1 + T4 Sv7+ W1"
+    out = run("kills", sniper, squad).stdout
+    assert re.search(r"^    group 2 +0\.833  5/6$", out, re.M)
+    assert re.search(r"^P\(CHARACTER dead\) +83\.33%  5/6$", out, re.M)
+    # a bundled Leader: the Skitarii Marshal joins ten GEQ; Hexmark pistols cannot reach him
+    data = run_json("kills", "Hexmark Destroyer", "GEQ", "--leader", "Skitarii Marshal")
+    assert data["character_destroyed"] == "0/1" and data["mean"]["kills"] == "25/6"
+
+
+def test_kills_output_file(tmp_path):
+    out = tmp_path / "report.txt"
+    r = run("kills", "Hexmark Destroyer", "MEQ", "-o", str(out))
+    assert r.stdout == "" and f"wrote {out}" in r.stderr
+    assert out.read_text().startswith("Hexmark Destroyer -> MEQ")
+    r = run("kills", "Hexmark Destroyer", "MEQ", "-o", str(out), ok=False)
+    assert r.exit_code == 2 and "already exists; use --force" in r.stderr
+    run("kills", "Hexmark Destroyer", "GEQ", "-o", str(out), "--force")
+    assert out.read_text().startswith("Hexmark Destroyer -> GEQ")
+
+
+def test_kills_on_bundled_units_is_fast():
+    run("kills", "Cronos", "GEQ")  # warm the unit index
+    start = time.perf_counter()
+    run("kills", "Hexmark Destroyer", "MEQ", "--half-range")
+    run("kills", "Cronos", "Necron Warriors", "--models", "2", "-w", "spirit v", "-w",
+        "spirit s", "--target-models", "20", "--half-range")
+    assert time.perf_counter() - start < 1.0
+
+
+# --- odds --------------------------------------------------------------------------------------
+
+
+def test_odds_hexmark():
+    r = run("odds", "Hexmark Destroyer", "MEQ", "--half-range", "--at-least", "3")
+    assert r.stdout.splitlines()[0] == "P(kills >= 3) = 1000000/387420489 = 0.26%"
+    exact = run("odds", "Hexmark Destroyer", "MEQ", "--half-range", "--at-least", "3", "--exact")
+    assert exact.stdout == "1000000/387420489\n"
+    # no kills: at most one unsaved wound out of 6 at p = 10/27
+    p0 = Fraction(17, 27) ** 6 + 6 * Fraction(10, 27) * Fraction(17, 27) ** 5
+    r = run("odds", "Hexmark Destroyer", "MEQ", "--half-range", "--kills", "0", "--exact")
+    assert Fraction(r.stdout.strip()) == p0
+    r = run("odds", "Hexmark Destroyer", "MEQ", "--half-range", "--at-most", "0", "--exact")
+    assert Fraction(r.stdout.strip()) == p0
+
+
+def test_odds_destroy_inline():
+    # 4 multi-melta shots at half range, each through on 1/2 * 1/2 (no save at AP-4 vs 3+),
+    # D6+2 damage against W10: two through destroy on 2D6 >= 6 (26/36), three on 3D6 >= 4
+    # (215/216), four always: 54/256 * 26/36 + 12/256 * 215/216 + 1/256 = 935/4608.
+    args = ['2x Multi-melta | 18" | 2 | 4+ | 9 | -4 | D6 | melta 2', "T9 Sv3+ W10 VEHICLE",
+            "--half-range", "--destroy"]
+    assert run("odds", *args).stdout.splitlines()[0] == "P(destroyed) = 935/4608 = 20.29%"
+    data = json.loads(run("odds", *args, "--json").stdout)
+    assert data["p"] == "935/4608" and data["p_float"] == 935 / 4608
+    assert data["query"] == "P(destroyed)"
+
+
+def test_odds_of_damage_and_json_matches_library():
+    args = ["Hexmark Destroyer", "MEQ", "--of", "damage", "--at-least", "2"]
+    data = json.loads(run("odds", *args, "--json").stdout)
+    r = mh.attack(load_unit("Hexmark Destroyer"), load_unit("MEQ"))
+    assert Fraction(data["p"]) == r.damage.at_least(2)
+    assert {int(k): Fraction(v) for k, v in data["pmf"]["damage"].items()} == dict(r.damage)
+    assert Fraction(data["mean"]["damage"]) == r.damage.mean()
+    assert data["query"] == "P(damage >= 2)"
+
+
+# --- table -------------------------------------------------------------------------------------
+
+SEEDS = ("Hexmark Destroyer", "Cronos", "Skitarii Marshal")
+
+
+def table_json(*args: str) -> dict:
+    return json.loads(run("table", *args, "--format", "json").stdout)
+
+
+def test_table_values_match_library():
+    data = table_json(*SEEDS, "--targets", "GEQ", "MEQ", "TEQ")
+    assert [r["label"] for r in data["rows"]] == list(SEEDS)
+    assert [c["label"] for c in data["columns"]] == ["GEQ", "MEQ", "TEQ"]
+    for row in data["rows"]:
+        for col, cell in zip(data["columns"], row["values"], strict=True):
+            r = mh.attack(load_unit(row["label"]), load_unit(col["label"]))
+            assert Fraction(cell["exact"]) == r.kills.mean()
+    # Hexmark vs GEQ: 6 attacks, each kills with 5/6 * 5/6 (no save at AP-2 vs 5+) = 25/6
+    assert data["rows"][0]["values"][0]["exact"] == "25/6"
+
+
+@pytest.mark.parametrize(
+    "metric, exact",
+    [("kills", "25/6"), ("damage", "25/6"), ("kills-per-100pts", "125/21"),
+     ("destroyed", None)],
+)
+def test_table_metrics(metric, exact):
+    data = table_json("Hexmark Destroyer", "--targets", "GEQ", "--metric", metric)
+    cell = data["rows"][0]["values"][0]
+    if exact:
+        assert cell["exact"] == exact  # 25/6 kills per 70 points * 100 = 125/21
+    else:  # six attacks cannot destroy ten models
+        assert cell["exact"] == "0/1"
+
+
+def test_table_destroyed_metric_and_inline_rows():
+    # P(destroyed) of one W1 T4 model without save: 1 - (1 - 5/6 * 2/3)**6 = 1 - (4/9)**6
+    data = table_json("Hexmark Destroyer", "1 | 2+ | 4 | 0 | 1", "--targets", "T4 Sv7+ W1",
+                      "--metric", "destroyed")
+    assert Fraction(data["rows"][0]["values"][0]["exact"]) == 1 - Fraction(4, 9) ** 6
+    assert Fraction(data["rows"][1]["values"][0]["exact"]) == Fraction(5, 12)
+
+
+def test_table_default_targets_are_the_archetypes():
+    data = table_json("Skitarii Marshal")
+    labels = [c["label"] for c in data["columns"]]
+    assert labels[:4] == ["GEQ", "Necron Warriors", "MEQ", "TEQ"]  # by Toughness
+    assert {"Light vehicle", "Heavy vehicle", "Monster", "Knight", "HEQ"} <= set(labels)
+
+
+def test_table_targets_comma_lists_and_repeats():
+    data = table_json("Cronos", "--targets", "GEQ,MEQ", "-t", "TEQ", "5x T4 Sv3+ W2 4++")
+    assert [c["label"] for c in data["columns"]] == ["GEQ", "MEQ", "TEQ", "5x T4 Sv3+ W2 4++"]
+
+
+def test_table_by_weapon_both_phases():
+    data = table_json(*SEEDS, "--by", "weapon", "--ranged", "--melee", "--targets", "MEQ")
+    assert [r["label"] for r in data["rows"]] == [
+        "Hexmark Destroyer: 1x Enmitic disintegrator pistols",
+        "Hexmark Destroyer: 1x Close combat weapon",
+        "Cronos: 1x Spirit syphon", "Cronos: 1x Spirit vortex",  # optional wargear too
+        "Cronos: 1x Spirit-leech tentacles",
+        "Skitarii Marshal: 1x Mechanicus pistol", "Skitarii Marshal: 1x Control stave",
+    ]
+    labels = [r["label"] for r in table_json("Cronos", "--ranged", "--melee", "-t", "MEQ")["rows"]]
+    assert labels == ["Cronos (ranged)", "Cronos (melee)"]
+
+
+def test_table_vary():
+    data = table_json("Hexmark Destroyer", "--half-range", "--targets", "GEQ",
+                      "--vary", "--rule Enslaved Artifice", "--vary", "--rule Conquering Tyrant",
+                      "--vary", "--reroll-hits failed --hit-mod -1")
+    labels = [r["label"] for r in data["rows"]]
+    assert labels == ["Hexmark Destroyer", "Hexmark Destroyer [--rule Enslaved Artifice]",
+                      "Hexmark Destroyer [--rule Conquering Tyrant]",
+                      "Hexmark Destroyer [--reroll-hits failed --hit-mod -1]"]
+    values = [r["values"][0]["exact"] for r in data["rows"]]
+    # plain 25/6; Enslaved Artifice changes nothing without Critical-Hit abilities;
+    # re-roll 1s: 6 * 35/36 * 5/6 = 175/36; -1 to hit with re-rolls: 3+ -> 6 * 8/9 * 5/6 = 40/9
+    assert values == ["25/6", "25/6", "175/36", "40/9"]
+    assert data["rows"][2]["named_rules"] == ["Protocol of the Conquering Tyrant"]
+    assert data["rows"][3]["options"] == "half_range, hit_mod=-1, reroll_hits=failed"
+
+
+@pytest.mark.parametrize("fmt", ["text", "md", "csv", "html", "json"])
+def test_table_every_format(fmt):
+    out = run("table", *SEEDS, "--targets", "GEQ", "MEQ", "--format", fmt).stdout
+    first_value = {"text": "4.17", "md": "| 4.17 |", "csv": "4.166667", "html": 'title="25/6"',
+                   "json": '"exact": "25/6"'}[fmt]
+    assert first_value in out
+    assert "Skitarii Marshal" in out
+
+
+def test_table_output_file_format_from_suffix(tmp_path):
+    out = tmp_path / "t.html"
+    r = run("table", "Cronos", "-t", "MEQ", "-o", str(out))
+    assert r.stdout == "" and out.read_text().startswith("<!DOCTYPE html>")
+    r = run("table", "Cronos", "-t", "MEQ", "-o", str(out), ok=False)
+    assert r.exit_code == 2 and r.stderr.strip().endswith("already exists; use --force to "
+                                                           "overwrite it")
+    run("table", "Cronos", "-t", "MEQ", "-o", str(out), "--force", "--format", "csv")
+    assert out.read_text().startswith("attacker,MEQ")
+
+
+def test_table_progress_bar_only_on_a_terminal(monkeypatch):
+    args = ["table", *SEEDS, "--by", "weapon", "--ranged", "--melee"]  # 7 rows x 9 targets
+    assert run(*args).stderr == ""
+    monkeypatch.setattr(cli_module, "_stderr_tty", lambda: True)
+    r = run(*args)
+    assert "computing" in r.stderr and "computing" not in r.stdout
+
+
+def test_seed_table_is_quick():
+    start = time.perf_counter()
+    run("table", *SEEDS, "--by", "weapon", "--ranged", "--melee", "--metric", "damage")
+    assert time.perf_counter() - start < 5
+
+
+# --- units, rules, import, catalogue -----------------------------------------------------------
+
+
+def test_units():
+    out = run("units").stdout
+    assert re.search(r"^Hexmark Destroyer +Necrons +1 x M8 T5 Sv3\+ W5 Ld6\+ OC1  \(70 pts\)$",
+                     out, re.M)
+    assert re.search(r"^Cronos .*\(1: 55 pts, 2: 100 pts\)$", out, re.M)
+    assert re.search(r"^MEQ +Archetypes +5 x T4 Sv3\+ W2$", out, re.M)
+    out = run("units", "--faction", "necrons", "--weapons").stdout
+    row = '    Enmitic disintegrator pistols | 18" | 6 | 2+ | 6 | -2 | 1 | pistol, ignores cover'
+    assert row in out
+    assert "Cronos" not in out
+    assert run("units", "--search", "vehicle").stdout.count("\n") == 2
+
+
+def test_rules():
+    out = run("rules", "--faction", "necrons").stdout
+    assert "Enslaved Artifice (Necrons, stratagem, Obeisance Phalanx): crit_hit=5\n" in out
+    out = run("rules", "--search", "enslaved", "--text").stdout.splitlines()
+    assert out[0].startswith("Enslaved Artifice") and "unmodified Hit roll of 5+" in out[1]
+
+
+PAGE = """Necrons – Hexmark Destroyer
+RANGED WEAPONS | RANGE | A | BS | S | AP | D | |
+| Enmitic disintegrator pistols [pistol, Ignores Cover] | |||||||
+| Enmitic disintegrator pistols [pistol, Ignores Cover] | 18" | 6 | 2+ | 6 | -2 | 1 | |
+MELEE WEAPONS | RANGE | A | WS | S | AP | D | |
+| Close combat weapon | |||||||
+| Close combat weapon | Melee | 4 | 3+ | 5 | 0 | 1 | |
+ABILITIES
+CORE: Deep Strike, Lone Operative
+FACTION: Reanimation Protocols
+UNIT COMPOSITION
+- 1 Hexmark Destroyer
+| 1 model | 70 |
+KEYWORDS: INFANTRY, CHARACTER, DESTROYER CULT, HEXMARK DESTROYER
+"""
+
+
+def test_import_page_then_query_the_file(tmp_path):
+    page = tmp_path / "page.txt"
+    page.write_text(PAGE, encoding="utf-8")
+    out = tmp_path / "hexmark.toml"
+    r = run("import", str(page), "-o", str(out), "--statline", "M8 T5 Sv3+ W5 Ld6+ OC1")
+    assert f"wrote {out}" in r.stderr
+    # the imported file answers like the bundled unit
+    mine = run_json("kills", str(out), "MEQ", "--half-range")
+    bundled = run_json("kills", "Hexmark Destroyer", "MEQ", "--half-range")
+    assert mine["pmf"] == bundled["pmf"]
+    r = run("import", str(page), "-o", str(out), ok=False)
+    assert r.exit_code == 2 and "already exists; use --force to overwrite it" in r.stderr
+    run("import", str(page), "-o", str(out), "--force", "--statline", "M8 T5 Sv3+ W5 Ld6+ OC1")
+
+
+@pytest.mark.skipif(not BSDATA.is_dir(), reason="shared BattleScribe data not available")
+def test_catalogue_commands(tmp_path):
+    cat = str(BSDATA / "Necrons.cat")
+    names = run("catalogue", cat, "--search", "immortal").stdout.splitlines()
+    assert "Immortals" in names
+    data = run_json("kills", f"{cat}:Immortals", "MEQ")
+    # 5 Immortals, gauss blasters: 10 attacks at 3+, Lethal Hits, S5 vs T4 (3+):
+    # wounds per attack 1/6 + 1/2 * 2/3 = 1/2
+    assert data["mean"]["wounds"] == "5/1"
+    out = tmp_path / "immortals.toml"
+    run("import", "--catalogue", cat, "Immortals", "-o", str(out))
+    assert run_json("kills", str(out), "MEQ")["pmf"] == data["pmf"]
+
+
+# --- version, help, plot -----------------------------------------------------------------------
+
+
+def test_version():
+    assert run("--version").stdout == f"mathhammer {mh.__version__}\n"
+
+
+@pytest.mark.parametrize("command", ["kills", "odds", "table", "units", "rules", "import",
+                                     "catalogue"])
+def test_help_has_an_example(command):
+    out = run(command, "--help").stdout
+    assert out.startswith(f"Usage: mathhammer {command}")
+    assert re.search(rf"Examples?:\n\s+mathhammer {command}", out) or (
+        command == "catalogue" and "mathhammer catalogue Necrons.cat" in out)
+
+
+def test_top_level_help():
+    out = run("--help").stdout
+    for command in ("kills", "odds", "table", "units", "rules", "import", "catalogue"):
+        assert re.search(rf"^  {command} ", out, re.M)
+
+
+def test_plot_svg(tmp_path):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "kills.svg"
+    r = run("kills", "Hexmark Destroyer", "MEQ", "--half-range", "--plot", str(out))
+    assert f"wrote {out}" in r.stderr and r.stdout.startswith("Hexmark Destroyer -> MEQ")
+    root = ET.parse(out).getroot()
+    assert root.tag.endswith("svg")
+    text = out.read_text()
+    assert "P(kills = k)" in text and "Hexmark Destroyer" in text
+
+
+def test_plot_without_matplotlib(monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib raises ImportError
+    r = run("kills", "Hexmark Destroyer", "MEQ", "--plot", str(tmp_path / "k.png"), ok=False)
+    assert r.exit_code == 2
+    assert r.stderr == ("mathhammer: error: plotting needs matplotlib: pip install "
+                        "'mathhammer[plot]' (or pip install matplotlib)\n")
+    assert not (tmp_path / "k.png").exists()
+
+
+# --- errors: one line on stderr, exit status 2, no traceback ------------------------------------
+
+
+def _bad_files(tmp: Path) -> dict[str, str]:
+    (tmp / "bad.toml").write_text('name = "X"\nfaction = ', encoding="utf-8")
+    (tmp / "latin1.toml").write_bytes(b'name = "\xe9"\n')
+    (tmp / "exists.md").write_text("keep me", encoding="utf-8")
+    return {"BAD": str(tmp / "bad.toml"), "LATIN": str(tmp / "latin1.toml"),
+            "EXISTS": str(tmp / "exists.md"), "MISSING": str(tmp / "missing.txt")}
+
+
+ERRORS = [
+    ("kills Hexmrk MEQ", 'unknown unit "Hexmrk"; did you mean Hexmark Destroyer?'),
+    ("kills Hexmark MEQ --target-models 9", "models: expected an integer from 1 to 5 for MEQ"),
+    ("kills 'Hexmark Destroyer'", "expected ATTACKER and TARGET, got 1 argument"),
+    ("kills", "expected ATTACKER and TARGET, got 0 arguments"),
+    ("kills '2 | 3 | 4 | -1 | 1' MEQ", 'weapon "2 | 3 | 4 | -1 | 1": BS/WS "3" (column 2)'),
+    ("kills Hexmark '5x T4 Sv3 W2'", 'target "5x T4 Sv3 W2": "Sv3" (token 3)'),
+    ("kills Hexmark MEQ --reroll-hits some", "Invalid value for '--reroll-hits': 'some' is not"),
+    ("kills Hexmark MEQ --rules 12e", "unknown rule set '12e'; known: 10e, 11e"),
+    ("kills Hexmark MEQ --rule 'Enslaved Artiface'",
+     "unknown named rule 'Enslaved Artiface'; did you mean Enslaved Artifice?"),
+    ("kills Hexmark MEQ --half-rnage", "No such option '--half-rnage'"),
+    ("kills Hexmark MEQ --weapon lasgun", 'Hexmark Destroyer has no ranged weapon "lasgun"'),
+    ("kills Hexmark MEQ --crit-hit 7", "Invalid value for '--crit-hit': expected 2+ to 6+"),
+    ("kills Hexmark MEQ --hit-mod 9", "Invalid value for '--hit-mod'"),
+    ("kills Hexmark MEQ --ability fast", "unknown ability 'fast'"),
+    ("kills Hexmark MEQ --models 3", "models: expected an integer from 1 to 1"),
+    ("kills '1 | 3+ | 4 | 0 | 1' MEQ --models 3", "--models: give inline weapons their models"),
+    ("kills BAD MEQ", "bad.toml: invalid TOML"),
+    ("kills LATIN MEQ", "latin1.toml: cannot read unit file"),
+    ("kills /nonexistent/x.toml MEQ", "no such unit file"),
+    ("kills Hexmark MEQ --plot k.txt", "k.txt: expected a file name ending in .png, .svg, .pdf"),
+    ("kills Hexmark MEQ --plot EXISTS", "exists.md: already exists; use --force to overwrite it"),
+    ("odds Hexmark MEQ", "give exactly one of --at-least K, --kills K, --at-most K, --destroy"),
+    ("odds Hexmark MEQ --at-least 1 --destroy", "(got --at-least, --destroy)"),
+    ("odds Hexmark MEQ --destroy --of damage", "--destroy is about the whole unit"),
+    ("table Hexmark --targets", "--targets: expected at least one target"),
+    ("table Hexmark -t MEQ --metric wins", "Invalid value for '--metric': 'wins' is not one of"),
+    ("table Hexmark -t MEQ --format pdf", "Invalid value for '--format': 'pdf'"),
+    ("table Hexmark -t MEQ --vary '--rule Nope'", "unknown named rule 'Nope'"),
+    ("table Hexmark -t MEQ --vary --bogus", "--vary '--bogus': No such option '--bogus'"),
+    ("table Hexmark -t MEQ --vary 'rule X'", "expected an option like --rule, got 'rule'"),
+    ("table Hexmark -t MEQ -o EXISTS", "exists.md: already exists; use --force to overwrite it"),
+    ("table Hexmark -t Nobody", 'unknown unit "Nobody"'),
+    ("units --faction orks", "no units match faction 'orks'"),
+    ("rules --faction orks", "unknown faction 'orks'; known: Adeptus Mechanicus"),
+    ("import MISSING -o out.toml", "missing.txt: cannot read: No such file or directory"),
+    ("import MISSING -o EXISTS", "exists.md: already exists; use --force to overwrite it"),
+    ("catalogue /nonexistent.cat", "/nonexistent.cat: no such file"),
+    ("frobnicate", "No such command 'frobnicate'"),
+]
+
+
+@pytest.mark.parametrize("command, message", ERRORS, ids=[c for c, _ in ERRORS])
+def test_errors_are_one_line_with_status_2(command, message, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    files = _bad_files(tmp_path)
+    args = [files.get(a, a) for a in shlex.split(command)]
+    r = CliRunner().invoke(cli, args)
+    assert r.exit_code == 2, (r.stdout, r.stderr, r.exception)
+    assert isinstance(r.exception, SystemExit)
+    assert r.stdout == ""
+    assert r.stderr.count("\n") == 1 and r.stderr.endswith("\n")
+    assert re.match(r"^mathhammer( \w+)?: error: ", r.stderr)
+    assert message in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_main_entry_point_exits_2(capsys):
+    with pytest.raises(SystemExit) as e:
+        cli_module.main(["kills", "Hexmrk", "MEQ"])
+    assert e.value.code == 2
+    assert capsys.readouterr().err.startswith("mathhammer: error: unknown unit")
+
+
+# --- the README's command-line examples are real output ----------------------------------------
+
+
+def readme_examples() -> list[tuple[str, str]]:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    pairs = re.findall(r"```sh\n(mathhammer [^\n]*)\n```\n\n```text\n(.*?)```", text, re.S)
+    return pairs
+
+
+def test_readme_has_cli_examples():
+    commands = [c for c, _ in readme_examples()]
+    assert 'mathhammer kills "Hexmark Destroyer" MEQ --half-range' in commands
+    assert any(c.startswith("mathhammer odds") for c in commands)
+    assert any(c.startswith("mathhammer table") for c in commands)
+
+
+@pytest.mark.parametrize("command, output", readme_examples())
+def test_readme_output_is_current(command, output):
+    assert run(*shlex.split(command)[1:]).stdout == output
