@@ -254,6 +254,8 @@ class Attacker:
     label: str
     profiles: tuple[tuple[Weapon, int], ...]
     points: int | None = None
+    #: the unit's own profile (for Hazardous), when it is a unit
+    profile: Target | None = None
 
 
 def _split_weapons(values: Iterable[str]) -> tuple[list[str], list[str]]:
@@ -292,7 +294,13 @@ def resolve_attacker(spec: str | None, p: dict[str, Any], *, melee: bool,
         own = unit.as_profiles(melee=melee, weapons=names or None, models=p["models"])
     else:
         own = []
-    return Attacker(unit.name, tuple(own + inline), _points(unit, p["models"]))
+    try:
+        profile = unit.as_target(models=p["models"])
+    except ValueError:
+        profile = None
+    if isinstance(profile, Squad):
+        profile = None
+    return Attacker(unit.name, tuple(own + inline), _points(unit, p["models"]), profile)
 
 
 def resolve_target(spec: str, models: int | None = None,
@@ -338,7 +346,8 @@ def _query(args: tuple[str, ...], p: dict[str, Any]) -> Query:
     attacker = resolve_attacker(attacker_spec, p, melee=melee)
     name, target = resolve_target(target_spec, p["target_models"], p["leader"])
     named = tuple(_rule_name(r) for r in p["named_rules"])
-    return Query(attacker.label, attacker.profiles, name, target, _options_of(p), named)
+    return Query(attacker.label, attacker.profiles, name, target, _options_of(p), named,
+                 attacker.profile)
 
 
 def _rule_name(name: str) -> str:

@@ -112,11 +112,14 @@ class Query:
     target: Target | Squad
     options: Options = Options()
     named_rules: tuple[str, ...] = ()
+    #: the attacking unit's own profile (what Hazardous weapons hurt), when known
+    attacker_profile: Target | None = None
 
     def run(self) -> Result:
         """Resolve the attack exactly."""
         opts = attrs.asdict(self.options, recurse=False)
-        return attack(list(self.profiles), self.target, apply=self.named_rules, **opts)
+        return attack(list(self.profiles), self.target, apply=self.named_rules,
+                      attacker=self.attacker_profile, **opts)
 
 
 def header_lines(query: Query) -> list[str]:
@@ -157,8 +160,32 @@ def kills_text(query: Query, result: Result, width: int = 80) -> str:
     if isinstance(query.target, Squad) and any(query.target.characters):
         c = result.character_destroyed
         out.append(f"{'P(CHARACTER dead)':<18}{percent(c):>10}  {short_fraction(c)}")
+    out += _effects_lines(result)
     out += ["", *distribution_table(result.kills, "kills", width)]
     return "\n".join(out) + "\n"
+
+
+def _effects_lines(result: Result) -> list[str]:
+    """Deadly Demise of the target and Hazardous tests of the attacker, when they apply."""
+    out = []
+    demise = getattr(result, "deadly_demise", None)
+    if demise is not None:
+        m, p = demise.mean(), demise.at_least(1)
+        out += ["", "deadly demise (mortal wounds to each unit within 6\"):",
+                f"  {'expected':<16}{float(m):>10.3f}  {short_fraction(m)}",
+                f"  {'P(at least 1)':<16}{percent(p):>10}  {short_fraction(p)}"]
+    hazard = getattr(result, "hazard", None)
+    if hazard is not None:
+        p = hazard.failed.at_least(1)
+        out += ["", f"hazardous ({hazard.tests} test{'s' * (hazard.tests != 1)}, to the "
+                    "attacking unit):",
+                f"  {'P(any failed)':<16}{percent(p):>10}  {short_fraction(p)}",
+                f"  {'mortal wounds':<16}{float(hazard.mortal.mean()):>10.3f}  "
+                f"{short_fraction(hazard.mortal.mean())}"]
+        if hazard.kills is not None:
+            k = hazard.kills.mean()
+            out.append(f"  {'models lost':<16}{float(k):>10.3f}  {short_fraction(k)}")
+    return out
 
 
 def _state_json(state: Any, p: Fraction) -> dict[str, Any]:
@@ -227,6 +254,16 @@ def kills_json(query: Query, result: Result) -> dict[str, Any]:
         if any(query.target.characters):
             extra["character_destroyed"] = fraction(result.character_destroyed)
             extra["character_destroyed_float"] = float(result.character_destroyed)
+    demise = getattr(result, "deadly_demise", None)
+    if demise is not None:
+        extra["deadly_demise"] = {"pmf": pmf_json(demise), "mean": fraction(demise.mean()),
+                                  "mean_float": float(demise.mean())}
+    hazard = getattr(result, "hazard", None)
+    if hazard is not None:
+        extra["hazard"] = {
+            "tests": hazard.tests, "failed": pmf_json(hazard.failed),
+            "mortal": pmf_json(hazard.mortal),
+            "kills": None if hazard.kills is None else pmf_json(hazard.kills)}
     return {
         "attacker": query.attacker,
         "target": _target_json(query.target_name, query.target),

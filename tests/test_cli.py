@@ -181,6 +181,26 @@ def test_kills_squad_targets_and_precision():
     assert data["character_destroyed"] == "0/1" and data["mean"]["kills"] == "25/6"
 
 
+def test_kills_deadly_demise_and_hazardous():
+    # 10 attacks at 3+, S6 vs T4 (3+), AP-1 vs Sv3+ (4+): each unsaved with 2/3 * 2/3 * 1/2 =
+    # 2/9, D2 against one W2 model: P(survive) = (7/9)**10. Deadly Demise D3 on a 6 when it
+    # dies: P(>= 1 mortal wound) = P(destroyed) / 6; five hazard tests, each failing on a 1.
+    args = ["5x 2 | 3+ | 6 | -1 | 2 | hazardous", "T4 Sv3+ W2 Deadly Demise D3"]
+    data = run_json("kills", *args)
+    destroyed = 1 - Fraction(7, 9) ** 10
+    assert Fraction(data["destroyed"]) == destroyed
+    demise = {int(k): Fraction(v) for k, v in data["deadly_demise"]["pmf"].items()}
+    assert demise == {0: 1 - destroyed / 6, 1: destroyed / 18, 2: destroyed / 18,
+                      3: destroyed / 18}
+    assert data["hazard"]["tests"] == 5 and data["hazard"]["kills"] is None
+    assert Fraction(data["hazard"]["failed"]["0"]) == Fraction(5, 6) ** 5
+    out = run("kills", *args).stdout
+    assert re.search(r"^  P\(at least 1\) +15\.32%  1602154576/10460353203$", out, re.M)
+    assert re.search(r"^hazardous \(5 tests, to the attacking unit\):$", out, re.M)
+    assert re.search(r"^  P\(any failed\) +59\.81%  4651/7776$", out, re.M)
+    assert re.search(r"^  mortal wounds +2\.500  5/2$", out, re.M)
+
+
 def test_kills_output_file(tmp_path):
     out = tmp_path / "report.txt"
     r = run("kills", "Hexmark Destroyer", "MEQ", "-o", str(out))
