@@ -24,6 +24,7 @@ from .options import Options
 from .pmf import PMF
 from .profiles import Target, Weapon
 from .ruleset import RuleSet, load_ruleset
+from .sequence import Timeline, sequence, turns
 from .squad import Squad
 from .units import Unit, list_units, load_unit
 
@@ -31,9 +32,9 @@ __version__ = "0.1.0"
 
 __all__ = [
     "PMF", "Abilities", "NamedRule", "Options", "Result", "RuleSet", "Squad", "Target",
-    "TargetState", "Unit", "Weapon",
+    "TargetState", "Timeline", "Unit", "Weapon",
     "apply_rules", "attack", "crushing_impact", "deadly_demise", "dice", "find_rule",
     "hazardous", "import_catalogue", "import_datasheet", "list_catalogue_units", "list_rules",
     "list_units", "load_catalogue_unit", "load_ruleset", "load_unit", "mortal_wounds",
-    "parse_abilities", "reanimate", "write_catalogue_unit",
+    "parse_abilities", "reanimate", "sequence", "turns", "write_catalogue_unit",
 ]

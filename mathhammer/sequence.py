@@ -1,0 +1,145 @@
+"""Several steps against one target, carrying its exact state: attacks by one or more units,
+Reanimation Protocols, mortal wounds, and whole turns.
+
+>>> import mathhammer as mh
+>>> warriors = mh.Target(models=10, toughness=4, save=4, wounds=1,
+...                      abilities=["reanimation protocols"])
+>>> bolt = mh.Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
+>>> t = turns((bolt, 10), warriors, 2)
+>>> [step.label for step in t.steps]
+['attack 1', 'reanimate', 'attack 2']
+>>> t.destroyed[0] <= t.destroyed[-1]
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+import attrs
+
+from .dice import dice
+from .effects import mortal_wounds, reanimate
+from .engine import _alive, _check_state, attack, initial_state
+from .pmf import PMF
+from .profiles import Target
+from .squad import Squad
+
+
+@attrs.frozen
+class Attack:
+    """A step: ``attack(profiles, target, **options)`` from the current state."""
+
+    profiles: Any = attrs.field(eq=False)
+    options: tuple[tuple[str, Any], ...] = ()
+    apply: tuple[str, ...] = ()
+    label: str = "attack"
+
+    @classmethod
+    def make(cls, profiles: Any, *, apply: Sequence[str] = (), label: str = "attack",
+             **options: Any) -> Attack:
+        return cls(profiles, tuple(sorted(options.items())), tuple(apply), label)
+
+    def __call__(self, target: Target | Squad, state: PMF) -> PMF:
+        return attack(self.profiles, target, state=state, apply=self.apply,
+                      **dict(self.options)).state
+
+
+@attrs.frozen
+class Reanimate:
+    """A step: Reanimation Protocols (``wounds`` reanimated, D3 by default)."""
+
+    wounds: str = "D3"
+    label: str = "reanimate"
+
+    def __call__(self, target: Target | Squad, state: PMF) -> PMF:
+        return reanimate(target, state, self.wounds)
+
+
+@attrs.frozen
+class MortalWounds:
+    """A step: ``amount`` mortal wounds (a dice expression, a PMF or a named rule's roll)."""
+
+    amount: Any
+    excess_lost: bool = False
+    label: str = "mortal wounds"
+
+    def __call__(self, target: Target | Squad, state: PMF) -> PMF:
+        amount = self.amount
+        if isinstance(amount, str):
+            try:
+                amount = dice(amount)
+            except ValueError:
+                amount = _rule_roll(amount)
+        return mortal_wounds(target, state, amount, self.excess_lost)
+
+
+def _rule_roll(name: str) -> PMF:
+    from .named_rules import find_rule
+
+    rule = find_rule(name)
+    if rule.mortal_wounds is None:
+        raise ValueError(f"{rule.name} is not a mortal-wound roll")
+    return rule.mortal_wounds.pmf()
+
+
+@attrs.frozen
+class Timeline:
+    """The target's state after each step of a sequence."""
+
+    target: Target | Squad
+    steps: tuple[Any, ...]
+    states: tuple[PMF, ...]  # the start, then one per step
+
+    @property
+    def final(self) -> PMF:
+        return self.states[-1]
+
+    @property
+    def destroyed(self) -> list[Fraction]:
+        """P(the target is destroyed) after each step (a destroyed unit stays destroyed)."""
+        return [sum((p for s, p in st if _alive(s) == 0), Fraction(0)) for st in self.states[1:]]
+
+    @property
+    def models_left(self) -> PMF:
+        return self.final.map(_alive)
+
+    @property
+    def kills(self) -> PMF:
+        """Models destroyed at the end, counted from the target's starting strength."""
+        full = _alive(initial_state(self.target))
+        return self.final.map(lambda s: full - _alive(s))
+
+
+def sequence(target: Target | Squad | Any, steps: Sequence[Any],
+             state: PMF | None = None) -> Timeline:
+    """Run ``steps`` (each a callable ``(target, state) -> state``) against ``target``."""
+    if hasattr(target, "as_target"):
+        target = target.as_target()
+    start = state if state is not None else PMF.point(initial_state(target))
+    _check_state(start, target)
+    states = [start]
+    for step in steps:
+        states.append(step(target, states[-1]))
+    return Timeline(target, tuple(steps), tuple(states))
+
+
+def turns(profiles: Any, target: Target | Squad | Any, n: int, *, reanimation: bool | None = None,
+          apply: Sequence[str] = (), **options: Any) -> Timeline:
+    """``n`` turns of the same attack; a target with Reanimation Protocols reanimates between
+    them (``reanimation`` forces it on or off)."""
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ValueError(f"turns: expected an integer >= 1, got {n!r}")
+    if hasattr(target, "as_target"):
+        target = target.as_target()
+    groups = target.groups if isinstance(target, Squad) else (target,)
+    if reanimation is None:
+        reanimation = any(g.reanimation for g in groups)
+    steps: list[Any] = []
+    for i in range(1, n + 1):
+        if i > 1 and reanimation:
+            steps.append(Reanimate())
+        steps.append(Attack.make(profiles, apply=apply, label=f"attack {i}", **options))
+    return sequence(target, steps)
