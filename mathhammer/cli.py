@@ -39,7 +39,6 @@ from .report import (
     kills_json,
     kills_text,
     percent,
-    pmf_json,
     render,
     to_json,
 )
@@ -496,13 +495,8 @@ def odds(units: tuple[str, ...], at_least: int | None, exactly: int | None,
     else:
         prob, what = pmf.prob(exactly), f"{counter} = {exactly}"
     if as_json:
-        data = {"attacker": query.attacker, "target": query.target_name,
-                "rules": query.options.rules, "options": attrs.asdict(query.options),
-                "named_rules": list(query.named_rules), "query": f"P({what})",
-                "p": fraction(prob), "p_float": float(prob),
-                "pmf": {counter: pmf_json(pmf)}, "mean": {counter: fraction(pmf.mean())},
-                "mean_float": {counter: float(pmf.mean())}}
-        click.echo(to_json(data), nl=False)
+        data = {"query": f"P({what})", "p": fraction(prob), "p_float": float(prob)}
+        click.echo(to_json(data | kills_json(query, result)), nl=False)
     elif exact:
         click.echo(fraction(prob) if prob.denominator != 1 else str(prob))
     else:

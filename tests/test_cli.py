@@ -257,6 +257,7 @@ def test_odds_of_damage_and_json_matches_library():
     assert {int(k): Fraction(v) for k, v in data["pmf"]["damage"].items()} == dict(r.damage)
     assert Fraction(data["mean"]["damage"]) == r.damage.mean()
     assert data["query"] == "P(damage >= 2)"
+    assert_matches(data, r)  # --json on odds carries every distribution too
 
 
 # --- table -------------------------------------------------------------------------------------
@@ -341,6 +342,19 @@ def test_table_vary():
     assert values == ["25/6", "25/6", "175/36", "40/9"]
     assert data["rows"][2]["named_rules"] == ["Protocol of the Conquering Tyrant"]
     assert data["rows"][3]["options"] == "half_range, hit_mod=-1, reroll_hits=failed"
+
+
+def test_table_vary_phase_and_models():
+    data = table_json("Cronos", "-t", "GEQ", "--vary", "--melee", "--vary", "--models 2")
+    values = [Fraction(r["values"][0]["exact"]) for r in data["rows"]]
+    cronos, geq = load_unit("Cronos"), load_unit("GEQ")
+    assert values == [mh.attack(cronos, geq).kills.mean(),
+                      mh.attack(cronos, geq, melee=True).kills.mean(),
+                      mh.attack(cronos.as_profiles(models=2), geq).kills.mean()]
+    # tentacles: 6 attacks, hit 2/3, Anti-INFANTRY 2+ wounds on 2+, Sv5+ at AP-1 saves on 6:
+    # 6 * 2/3 * 5/6 * 5/6 = 25/9 against one-wound models
+    assert values[1] == Fraction(25, 9)
+    assert data["rows"][2]["points"] == 100
 
 
 @pytest.mark.parametrize("fmt", ["text", "md", "csv", "html", "json"])
