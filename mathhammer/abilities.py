@@ -29,7 +29,7 @@ FLAGS = {
 }
 #: Abilities with a parameter: ``sustained hits X``, ``rapid fire X``, ``melta X`` (X dice) and
 #: ``anti-KEYWORD X+``.
-PARAMETRISED = ("sustained hits X", "rapid fire X", "melta X", "anti-KEYWORD X+")
+PARAMETRISED = ("sustained hits X", "rapid fire X", "melta X", "anti-KEYWORD X+", "blast X")
 #: Abilities that do not change the numbers of an attack.
 NO_EFFECT = (
     "assault", "pistol", "one shot", "psychic", "extra attacks", "indirect fire",
@@ -39,6 +39,7 @@ KNOWN = tuple(FLAGS) + PARAMETRISED + NO_EFFECT
 
 _WITH_VALUE = re.compile(r"^(sustained hits|rapid fire|melta)\s+(.+)$")
 _FIELD_OF = {"sustained hits": "sustained", "rapid fire": "rapid_fire", "melta": "melta"}
+_BLAST = re.compile(r"^blast\s+([1-9])$")
 _ANTI = re.compile(r"^anti-(.+?)\s+([2-6])\+$")
 
 
@@ -50,7 +51,7 @@ class Abilities:
     devastating_wounds: bool = False
     twin_linked: bool = False
     torrent: bool = False
-    blast: bool = False
+    blast: int = 0  # X of [BLAST X]; plain Blast is 1
     lance: bool = False
     heavy: bool = False
     ignores_cover: bool = False
@@ -88,7 +89,7 @@ def canonical(text: str) -> str:
             raise ValueError(
                 f"bad ability {text!r}: {m.group(1)} needs a number or dice expression"
             ) from None
-    if _ANTI.match(t):
+    if _ANTI.match(t) or _BLAST.match(t):
         return t
     if t.startswith("anti-"):
         raise ValueError(f"bad ability {text!r}: expected anti-KEYWORD X+ with X from 2 to 6")
@@ -102,7 +103,9 @@ def parse_abilities(abilities: tuple[str, ...]) -> Abilities:
     anti: dict[str, int] = {}
     for text in abilities:
         t = canonical(text)
-        if t in FLAGS:
+        if t == "blast" or (m := _BLAST.match(t)) is not None:
+            fields["blast"] = 1 if t == "blast" else int(m.group(1))
+        elif t in FLAGS:
             fields[FLAGS[t]] = True
         elif (m := _WITH_VALUE.match(t)) is not None:
             key = _FIELD_OF[m.group(1)]

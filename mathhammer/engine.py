@@ -26,7 +26,7 @@ from .dice import dice
 from .options import Options
 from .pmf import PMF
 from .profiles import Target, Weapon
-from .rolls import CRITICAL, FAIL, SUCCESS, hit_roll, saving_throw, wound_roll
+from .rolls import CRITICAL, FAIL, SUCCESS, hit_roll, lethal_hits, saving_throw, wound_roll
 from .ruleset import RuleSet, load_ruleset
 from .squad import Squad
 
@@ -72,7 +72,7 @@ def attacks_roll(weapon: Weapon, options: Options, rules: RuleSet, target_models
     if a.rapid_fire and options.half_range:
         per_model = per_model + dice(a.rapid_fire)
     if a.blast:
-        per_model = per_model + target_models // rules.blast_per_models
+        per_model = per_model + a.blast * (target_models // rules.blast_per_models)
     return per_model
 
 
@@ -95,7 +95,7 @@ def one_attack(weapon: Weapon, target: Target, options: Options, rules: RuleSet)
     else:
         parts.append((wound.get(CRITICAL, 0), saved_or_not(crit_fails)))
     one_hit = PMF.mix(parts)
-    lethal = saved_or_not(fails) if a.lethal_hits else one_hit
+    lethal = saved_or_not(fails) if lethal_hits(weapon, options, rules) else one_hit
     critical = lethal
     if a.sustained:
         extra = one_hit.random_sum(dice(a.sustained), op=_add4, zero=_NOTHING)
@@ -292,6 +292,9 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts
 
             w, t, o = changed(t)
             groups = tuple(changed(g)[1] for g in groups)
+        if o.lethal_hits == "best" and rules.lethal_optional and w.parsed.lethal_hits:
+            o = _best_lethal(w, count, attrs.evolve(squad, groups=groups) if squad else t, o,
+                             start)
         volleys.append(volley(w, count, t, o, rules, _alive(start)))
         hazard_tests += count if w.parsed.hazardous else 0
         if squad:
@@ -332,6 +335,18 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts
         deadly_demise=deadly_demise_wounds(target, start, final),
         hazard=hazardous(hazard_tests, attacker, opts.rules) if hazard_tests else None,
     )
+
+
+def _best_lethal(weapon: Weapon, count: int, target: Target | Squad, options: Options,
+                 start: Any) -> Options:
+    """11e: auto-wound with Lethal Hits or not, whichever makes this weapon alone inflict more
+    expected damage (wounds lost) from ``start``."""
+    def damage(mode: str) -> Fraction:
+        opts = attrs.asdict(attrs.evolve(options, lethal_hits=mode))
+        return attack((weapon, count), target, state=PMF.point(start), **opts).damage.mean()
+
+    return attrs.evolve(options, lethal_hits="always" if damage("always") >= damage("never")
+                        else "never")
 
 
 def _allocate_all(volleys: list[Volley], start: TargetState, wounds: int) -> PMF:

@@ -22,6 +22,7 @@ import attrs
 from .abilities import canonical
 
 REROLLS = (None, "ones", "failed", "noncrit")
+LETHAL = ("always", "decline", "never", "best")
 
 
 def _canonical_all(values: str | tuple[str, ...] | list[str]) -> tuple[str, ...]:
@@ -41,11 +42,16 @@ def _bool(_inst, attr, value):
         raise ValueError(f"{attr.name}: expected true or false, got {value!r}")
 
 
-def _reroll(_inst, attr, value):
-    if value not in REROLLS:
-        raise ValueError(
-            f"{attr.name}: expected one of None, 'ones', 'failed', 'noncrit', got {value!r}"
-        )
+def _one_of(values: tuple):
+    def check(_inst, attr, value):
+        if value not in values:
+            known = ", ".join(map(repr, values))
+            raise ValueError(f"{attr.name}: expected one of {known}, got {value!r}")
+
+    return check
+
+
+_reroll = _one_of(REROLLS)
 
 
 @attrs.frozen(kw_only=True)
@@ -78,6 +84,9 @@ class Options:
     reroll_hits: str | None = attrs.field(default=None, validator=_reroll)
     reroll_wounds: str | None = attrs.field(default=None, validator=_reroll)
     halve_damage: bool = attrs.field(default=False, validator=_bool)
+    #: 11e optional Lethal Hits: "always" auto-wound, "decline" when the weapon also has
+    #: Devastating Wounds, "never", or "best" (more expected damage, weapon by weapon)
+    lethal_hits: str = attrs.field(default="always", validator=_one_of(LETHAL))
     #: Precision attacks are allocated to a CHARACTER while one stands (False: not used)
     precision: bool = attrs.field(default=True, validator=_bool)
     #: abilities every weapon of the attack gains (e.g. from a stratagem)

@@ -72,6 +72,19 @@ def d6_roll(need: int, mod: int, crit: int, reroll: str | None = None,
     return PMF(weights)
 
 
+def lethal_hits(weapon: Weapon, options: Options, rules: RuleSet) -> bool:
+    """Whether a Critical Hit of this weapon automatically wounds (11e lets the attacker
+    decline; ``options.lethal_hits`` says when)."""
+    a = weapon.parsed
+    if not a.lethal_hits:
+        return False
+    if not rules.lethal_optional:
+        return True
+    if options.lethal_hits == "never":
+        return False
+    return not (options.lethal_hits == "decline" and a.devastating_wounds)
+
+
 def has_cover(weapon: Weapon, target: Target, options: Options, rules: RuleSet) -> bool:
     """Whether the target has the Benefit of Cover against this (ranged) attack."""
     if weapon.melee or weapon.parsed.ignores_cover:

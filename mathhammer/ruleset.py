@@ -43,6 +43,7 @@ class RuleSet:
     hazard_fails_on: int
     hazard_mortal_wounds: int
     hazard_mortal_wounds_monster_vehicle: int
+    toughness_mixed: str
     data: dict[str, Any] = attrs.field(eq=False, hash=False, repr=False)
 
     def required_wound_roll(self, strength: int, toughness: int) -> int:
@@ -115,6 +116,7 @@ _FIELDS = {
     "hazard_fails_on": ("hazardous", "fails_on", int),
     "hazard_mortal_wounds": ("hazardous", "mortal_wounds", int),
     "hazard_mortal_wounds_monster_vehicle": ("hazardous", "mortal_wounds_monster_vehicle", int),
+    "toughness_mixed": ("toughness", "mixed", ("bodyguard", "highest")),
 }
 
 

@@ -29,7 +29,7 @@ from .dice import dice
 from .options import Options
 from .pmf import PMF
 from .profiles import Target, Weapon
-from .rolls import CRITICAL, FAIL, SUCCESS, hit_roll, saving_throw, wound_roll
+from .rolls import CRITICAL, FAIL, SUCCESS, hit_roll, lethal_hits, saving_throw, wound_roll
 from .ruleset import RuleSet
 
 SquadState = tuple[TargetState, ...]
@@ -64,11 +64,14 @@ class Squad:
         return sum(g.models for g in self.groups)
 
     def toughness(self, rules: RuleSet | None = None) -> int:
-        """The T attacks use: the Bodyguard's (highest among them) in an attached unit, else
-        the highest in the unit."""
+        """The T attacks use. An attached unit uses its Bodyguard's: in 10e the main (first)
+        Bodyguard group's, in 11e the highest among them. Any other unit: the highest T."""
+        if not self.attached:
+            return max(g.toughness for g in self.groups)
         bodyguard = [g.toughness for g, c in zip(self.groups, self.characters, strict=True)
                      if not c]
-        return max(bodyguard or [g.toughness for g in self.groups])
+        highest = rules is not None and rules.toughness_mixed == "highest"
+        return max(bodyguard) if highest else bodyguard[0]
 
     def rolls_target(self, rules: RuleSet | None = None) -> Target:
         """One profile for the rolls that do not depend on the model hit (hit and wound rolls):
@@ -210,7 +213,8 @@ def _events(weapon: Weapon, squad: Squad, options: Options, rules: RuleSet, coun
     a = weapon.parsed
     hit = hit_roll(weapon, squad.rolls_target(rules), options, rules).weights()
     extra = dice(a.sustained) if a.sustained else PMF.point(0)
-    critical = extra.map(lambda x: (x, 1) if a.lethal_hits else (x + 1, 0))
+    lethal = lethal_hits(weapon, options, rules)
+    critical = extra.map(lambda x: (x, 1) if lethal else (x + 1, 0))
     per_attack = PMF.mix([(hit.get(FAIL, 0), PMF.point((0, 0))),
                           (hit.get(SUCCESS, 0), PMF.point((1, 0))),
                           (hit.get(CRITICAL, 0), critical)])
