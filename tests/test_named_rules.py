@@ -544,7 +544,7 @@ BAD_FILES = [
     (_rule('effect = { abilities = ["fast"] }'),
      "rule 'X': effect.abilities: unknown ability 'fast'; known: lethal hits, devastating "
      "wounds, twin-linked, torrent, blast, lance, heavy, ignores cover, precision, hazardous, "
-     "sustained hits X, rapid fire X, melta X, anti-KEYWORD X+, assault, pistol, one shot, "
+     "sustained hits X, rapid fire X, melta X, anti-KEYWORD X+, blast X, assault, pistol, one shot, "
      "psychic, extra attacks, indirect fire, conversion, linked fire"),
     (_rule('effect = { abilities = "lethal hits" }'),
      "rule 'X': effect.abilities: expected a list of strings, got 'lethal hits'"),
@@ -561,7 +561,7 @@ BAD_FILES = [
     (_rule('requires = { weapon_ability = "fast" }\neffect = { hit_mod = 1 }'),
      "rule 'X': requires.weapon_ability: unknown ability 'fast'; known: lethal hits, "
      "devastating wounds, twin-linked, torrent, blast, lance, heavy, ignores cover, precision, "
-     "hazardous, sustained hits X, rapid fire X, melta X, anti-KEYWORD X+, assault, pistol, "
+     "hazardous, sustained hits X, rapid fire X, melta X, anti-KEYWORD X+, blast X, assault, pistol, "
      "one shot, psychic, extra attacks, indirect fire, conversion, linked fire"),
     (_rule('effect = { requires = { led = true } }'),
      "rule 'X': effect: expected at least one effect field"),
