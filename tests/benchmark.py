@@ -56,6 +56,24 @@ def scenarios() -> list[tuple[str, list, mh.Target, dict, float]]:
     ]
 
 
+def stateful_scenarios() -> list[tuple[str, object, float]]:
+    """``(name, thunk, target ms)`` for the stateful scenarios of issue 5 (no Monte Carlo)."""
+    bolt = mh.Weapon("bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
+    warriors = mh.Target(models=20, toughness=4, save=4, wounds=1,
+                         abilities=["reanimation protocols"])
+    bodyguard = mh.Target(models=10, toughness=4, save=3, wounds=2, name="Bodyguard")
+    leader = mh.Target(models=1, toughness=4, save=3, wounds=5, invuln=4,
+                       keywords=["CHARACTER"], name="Leader")
+    sniper = mh.Weapon("sniper", attacks=1, skill=3, strength=5, ap=-2, damage=3,
+                       abilities=["precision", "devastating wounds"])
+    return [
+        ("7. 3 turns of 10x bolt rifles vs 20 Necron Warriors, reanimating between",
+         lambda: mh.turns((bolt, 10), warriors, 3), 200.0),
+        ("8. 20x bolt rifles + 5 precision dev snipers vs Leader + 10 Bodyguard",
+         lambda: mh.attack([(bolt, 20), (sniper, 5)], mh.Squad((bodyguard, leader))), 200.0),
+    ]
+
+
 def clear_caches() -> int:
     """Call ``cache_clear()`` on every cache (functools or alike) in the mathhammer modules.
 
@@ -120,6 +138,16 @@ def main(argv: list[str] | None = None) -> int:
         verdict = "PASS" if fast and beats else "FAIL"
         print(f"{verdict}  {name}: engine {cold:.2f} ms < {limit:g} ms: {fast}; "
               f"faster than MC: {beats}; MC agrees (4.5 se): {agrees}")
+    print("\n| stateful scenario (issue 5) | engine ms | warm ms | target ms |")
+    print("| --- | ---: | ---: | ---: |")
+    verdicts = []
+    for name, thunk, limit in stateful_scenarios():
+        cold, _ = median_ms(thunk, engine_repeats, before=clear_caches)
+        warm, _ = median_ms(thunk, engine_repeats)
+        print(f"| {name} | {cold:.2f} | {warm:.2f} | {limit:g} |")
+        verdict = "PASS" if cold < limit else "FAIL"
+        verdicts.append(f"{verdict}  {name}: {cold:.2f} ms < {limit:g} ms")
+    print("\n" + "\n".join(verdicts))
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(f"\npeak memory (ru_maxrss): {peak / 1024:.0f} MiB")
     return 0
