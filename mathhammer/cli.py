@@ -12,6 +12,8 @@ traceback. The reports themselves are built by :mod:`mathhammer.report`.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
 import shlex
 import sys
@@ -83,8 +85,9 @@ class _Group(click.Group):
             _fail(e.format_message())
         except click.Abort:
             _fail("aborted")
-        except BrokenPipeError:  # e.g. `mathhammer units | head`
-            sys.stdout = None  # type: ignore[assignment]
+        except BrokenPipeError:  # e.g. `mathhammer table ... | head`: stop quietly
+            with contextlib.suppress(OSError, ValueError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             sys.exit(0)
         except (ValueError, OSError) as e:
             _fail(str(e))
@@ -170,7 +173,13 @@ _ENGINE = [
     ("--no-precision", "precision",
      {"is_flag": True, "flag_value": False, "default": None,
       "help": "Do not allocate Precision attacks to a CHARACTER (a Leader)."}),
+    ("--lethal-hits", "lethal_hits",
+     {"type": click.Choice(["always", "decline", "never", "best"]),
+      "help": "11e: when Lethal Hits auto-wound (default always; decline: not with "
+              "Devastating Wounds; best: whichever does more damage)."}),
 ]
+# only the options this version of the engine has
+_ENGINE = [e for e in _ENGINE if e[1] in attrs.fields_dict(Options)]
 
 
 def _attack_params(*, table: bool) -> list[click.Parameter]:

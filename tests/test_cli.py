@@ -9,6 +9,7 @@ import xml.etree.ElementTree as ET
 from fractions import Fraction
 from pathlib import Path
 
+import attrs
 import pytest
 from click.testing import CliRunner
 
@@ -137,6 +138,7 @@ def test_kills_named_rule():
         (["--rules", "11e"], "rules", "11e"),
         (["--overwatch", "--overwatch-hits-on", "2+"], "overwatch_hits_on", 2),
         (["--no-precision"], "precision", False),
+        (["--lethal-hits", "best"], "lethal_hits", "best"),
     ],
 )
 def test_engine_flags(flags, field, value):
@@ -145,6 +147,11 @@ def test_engine_flags(flags, field, value):
     opts = {k: v for k, v in data["options"].items()}
     expected = mh.attack(load_unit("Hexmark Destroyer"), load_unit("MEQ"), **opts)
     assert Fraction(data["mean"]["kills"]) == expected.kills.mean()
+
+
+def test_every_engine_option_has_a_flag():
+    flagged = {field for _, field, _ in cli_module._ENGINE} | {"rules", "abilities"}
+    assert set(attrs.fields_dict(mh.Options)) == flagged
 
 
 def test_flags_change_the_numbers():
