@@ -544,14 +544,15 @@ BAD_FILES = [
     (_rule('effect = { abilities = ["fast"] }'),
      "rule 'X': effect.abilities: unknown ability 'fast'; known: lethal hits, devastating "
      "wounds, twin-linked, torrent, blast, lance, heavy, ignores cover, precision, hazardous, "
-     "sustained hits X, rapid fire X, melta X, anti-KEYWORD X+, blast X, assault, pistol, one shot, "
-     "psychic, extra attacks, indirect fire, conversion, linked fire"),
+     "sustained hits X, rapid fire X, melta X, anti-KEYWORD X+, blast X, assault, pistol, "
+     "one shot, psychic, extra attacks, indirect fire, conversion, linked fire"),
     (_rule('effect = { abilities = "lethal hits" }'),
      "rule 'X': effect.abilities: expected a list of strings, got 'lethal hits'"),
     (_rule("effect = { invuln = 1 }"),
      "rule 'X': effect.invuln: expected an integer from 2 to 6 (X+), got 1"),
     (_rule('effect = { target_abilities = ["fly"] }'),
-     "rule 'X': effect.target_abilities: expected one of stealth, reanimation protocols, deadly demise X, got 'fly'"),
+     "rule 'X': effect.target_abilities: expected one of stealth, reanimation protocols, "
+     "deadly demise X, got 'fly'"),
     (_rule('effect = { hit_mod = 1, requires = { atack = "melee" } }'),
      "rule 'X': effect.requires.atack: unknown condition; did you mean attack?"),
     (_rule('requires = { attack = "shooting" }\neffect = { hit_mod = 1 }'),
@@ -561,8 +562,8 @@ BAD_FILES = [
     (_rule('requires = { weapon_ability = "fast" }\neffect = { hit_mod = 1 }'),
      "rule 'X': requires.weapon_ability: unknown ability 'fast'; known: lethal hits, "
      "devastating wounds, twin-linked, torrent, blast, lance, heavy, ignores cover, precision, "
-     "hazardous, sustained hits X, rapid fire X, melta X, anti-KEYWORD X+, blast X, assault, pistol, "
-     "one shot, psychic, extra attacks, indirect fire, conversion, linked fire"),
+     "hazardous, sustained hits X, rapid fire X, melta X, anti-KEYWORD X+, blast X, assault, "
+     "pistol, one shot, psychic, extra attacks, indirect fire, conversion, linked fire"),
     (_rule('effect = { requires = { led = true } }'),
      "rule 'X': effect: expected at least one effect field"),
     (_rule('effect = { hit_mod = 1, not_cumulative = ["ap_mod"] }'),
