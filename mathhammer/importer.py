@@ -456,6 +456,22 @@ def _slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "unit"
 
 
+def save_unit_file(toml_text: str, path: str | Path, unit_name: str, force: bool) -> Path:
+    """Write a unit file to ``path`` (a folder: named after the unit); an existing file is only
+    overwritten with ``force``; on any error nothing is written."""
+    target = Path(path)
+    if target.is_dir():
+        target = target / f"{_slug(unit_name)}.toml"
+    if target.exists() and not force:
+        raise ValueError(f"{target}: already exists; overwrite it with force")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(toml_text, encoding="utf-8")
+    except OSError as e:
+        raise ValueError(f"{target}: cannot write: {e}") from None
+    return target
+
+
 def write_unit(text: str, path: str | Path, statline: str | None = None,
                force: bool = False) -> tuple[Path, list[str]]:
     """Import a datasheet page and write the unit file; returns ``(path written, warnings)``.
@@ -464,14 +480,4 @@ def write_unit(text: str, path: str | Path, statline: str | None = None,
     only overwritten with ``force``; on any error nothing is written.
     """
     raw, toml_text, warnings = _import(text, statline)
-    target = Path(path)
-    if target.is_dir():
-        target = target / f"{_slug(raw['name'])}.toml"
-    if target.exists() and not force:
-        raise ValueError(f"{target}: already exists; overwrite it with force")
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(toml_text, encoding="utf-8")
-    except OSError as e:
-        raise ValueError(f"{target}: cannot write: {e}") from None
-    return target, warnings
+    return save_unit_file(toml_text, path, raw["name"], force), warnings

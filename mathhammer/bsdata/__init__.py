@@ -97,10 +97,6 @@ def import_catalogue(
     return "\n".join(head) + "\n" + tomli_w.dumps(raw), warnings
 
 
-def _slug(name: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "unit"
-
-
 def write_catalogue_unit(
     path: PathLike, name: str, out: PathLike, *, gamesystem: PathLike | None = None,
     catalogues: tuple[PathLike, ...] = (), force: bool = False,
@@ -110,19 +106,11 @@ def write_catalogue_unit(
     ``out`` may be a folder (the file is then named after the unit). An existing file is only
     overwritten with ``force``; on any error nothing is written.
     """
+    from ..importer import save_unit_file
+
     text, warnings = import_catalogue(path, name, gamesystem=gamesystem, catalogues=catalogues)
-    target = Path(out)
-    if target.is_dir():
-        raw_name = re.search(r'^name = "(.*)"$', text, re.M)
-        target = target / f"{_slug(raw_name.group(1) if raw_name else name)}.toml"
-    if target.exists() and not force:
-        raise ValueError(f"{target}: already exists; overwrite it with force")
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
-    except OSError as e:
-        raise ValueError(f"{target}: cannot write: {e}") from None
-    return target, warnings
+    raw_name = re.search(r'^name = "(.*)"$', text, re.M)
+    return save_unit_file(text, out, raw_name.group(1) if raw_name else name, force), warnings
 
 
 def _loadable(raw: dict[str, Any]) -> dict[str, Any]:
