@@ -295,7 +295,8 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts
         if o.lethal_hits == "best" and rules.lethal_optional and w.parsed.lethal_hits:
             o = _best_lethal(w, count, attrs.evolve(squad, groups=groups) if squad else t, o,
                              start)
-        volleys.append(volley(w, count, t, o, rules, _alive(start)))
+        blast_models = _alive(start) if w.parsed.blast else 0  # cache volleys across states
+        volleys.append(volley(w, count, t, o, rules, blast_models))
         hazard_tests += count if w.parsed.hazardous else 0
         if squad:
             resolved.append((w, attrs.evolve(squad, groups=groups), o, count))
