@@ -34,14 +34,19 @@ from .report import (
     METRIC_TEXT,
     METRICS,
     Column,
+    MortalQuery,
     Query,
     Row,
     build_grid,
     fraction,
     kills_json,
     kills_text,
+    mortal_json,
+    mortal_text,
     percent,
     render,
+    sequence_json,
+    sequence_text,
     to_json,
 )
 from .squad import Squad
@@ -218,6 +223,19 @@ def _attack_params(*, table: bool) -> list[click.Parameter]:
     return params
 
 
+def _sequence_params() -> list[click.Parameter]:
+    """--turns and reanimation (kills and odds)."""
+    return [
+        click.Option(["--turns"], type=click.IntRange(1, 20), metavar="N",
+                     help="N turns of the same attack, the target's state carried from one to "
+                          "the next; Reanimation Protocols between turns for a target that has "
+                          "them."),
+        click.Option(["--reanimation/--no-reanimation", "reanimation"], default=None,
+                     help="With --turns: reanimate between turns or not (default: if the "
+                          "target has Reanimation Protocols)."),
+    ]
+
+
 def _with_params(params: list[click.Parameter]) -> Callable:
     def decorate(f: Callable) -> Callable:
         f.__click_params__ = getattr(f, "__click_params__", []) + list(reversed(params))
@@ -353,15 +371,22 @@ def _query(args: tuple[str, ...], p: dict[str, Any]) -> Query:
     melee = not p["ranged"]
     attacker = resolve_attacker(attacker_spec, p, melee=melee)
     name, target = resolve_target(target_spec, p["target_models"], p["leader"])
-    named = tuple(_rule_name(r) for r in p["named_rules"])
+    named, mortal = _split_rules(p["named_rules"])
+    if p.get("reanimation") is not None and p.get("turns") is None:
+        flag = "--reanimation" if p["reanimation"] else "--no-reanimation"
+        raise click.UsageError(f"{flag}: only with --turns N")
     return Query(attacker.label, attacker.profiles, name, target, _options_of(p), named,
-                 attacker.profile)
+                 attacker.profile, mortal, p.get("turns"), p.get("reanimation"))
 
 
-def _rule_name(name: str) -> str:
+def _split_rules(names: Iterable[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Named rules for ``apply=``, and those that are mortal-wound rolls (steps after the
+    attack)."""
     from .named_rules import find_rule
 
-    return find_rule(name).name
+    rules = [find_rule(n) for n in names]
+    return (tuple(r.name for r in rules if r.mortal_wounds is None),
+            tuple(r.name for r in rules if r.mortal_wounds is not None))
 
 
 def _check_output(path: str, force: bool) -> Path:
@@ -415,9 +440,16 @@ ATTACKER is a unit name (a unique prefix is enough; see `mathhammer units`), a u
 datasheet, models first and rows separated by ';'.
 TARGET is a unit name or file, or an inline profile like "5x T4 Sv3+ W2 4++ FNP5+ INFANTRY".
 
+With --turns N the same attack is made N times, the target's state carried (Reanimation
+Protocols between turns for a target that has them): the report gives P(destroyed) after each
+step and the kills counted from Starting Strength. A --rule that is a mortal-wound roll
+(e.g. "Disintegration Beams") is rolled after the attack (after each attack, with --turns).
+
 \b
 Examples:
   mathhammer kills "Hexmark Destroyer" MEQ --half-range
+  mathhammer kills "Hexmark Destroyer" "Necron Warriors" --turns 3
+  mathhammer kills "Necron Warriors" MEQ --rule "Disintegration Beams"
   mathhammer kills Cronos GEQ --weapon "spirit vortex" --models 2 --rule "Dark Harvest"
   mathhammer kills "10x 2 | 3+ | 4 | -1 | 1 | sustained hits 1" "5x T4 Sv3+ W2 INFANTRY"
   mathhammer kills "Skitarii Marshal" TEQ --melee --json
@@ -426,7 +458,7 @@ Examples:
 
 @cli.command(context_settings=CONTEXT, help=_KILLS_HELP)
 @click.argument("units", nargs=-1, metavar="ATTACKER TARGET")
-@_with_params(_attack_params(table=False))
+@_with_params(_attack_params(table=False) + _sequence_params())
 @click.option("--json", "as_json", is_flag=True,
               help="Print every distribution as JSON (exact fractions and floats).")
 @click.option("--plot", type=click.Path(dir_okay=False), metavar="FILE.png|.svg",
@@ -445,23 +477,38 @@ def kills(units: tuple[str, ...], as_json: bool, plot: str | None, output: str |
         check_suffix(plot_path)
         check_matplotlib()
     result = query.run()
+    timeline = query.run_sequence() if query.is_sequence else None
     if plot_path is not None:
         from .plot import plot_kills
 
-        plot_kills(query, result, plot_path)
+        plot_kills(query, result if timeline is None else _Kills(timeline.kills), plot_path)
         click.echo(f"wrote {plot}", err=True)
-    text = to_json(kills_json(query, result)) if as_json else kills_text(query, result)
+    if timeline is not None:
+        text = (to_json(sequence_json(query, timeline, result)) if as_json
+                else sequence_text(query, timeline, result))
+    else:
+        text = to_json(kills_json(query, result)) if as_json else kills_text(query, result)
     _emit(text, out_path)
+
+
+@attrs.frozen
+class _Kills:
+    """What the plot draws: a kill distribution."""
+
+    kills: Any
 
 
 _ODDS_HELP = """One exact probability: of at least K kills (or exactly K, at most K, or the
 target unit destroyed), as a fraction and a percentage.
 
-ATTACKER and TARGET are as for `mathhammer kills`.
+ATTACKER and TARGET are as for `mathhammer kills`. With --turns N (or a --rule that is a
+mortal-wound roll) the probability is of the state at the end: P(destroyed by the end), P(at
+least K models destroyed from Starting Strength by the end).
 
 \b
 Examples:
   mathhammer odds "Hexmark Destroyer" MEQ --half-range --at-least 2
+  mathhammer odds "Hexmark Destroyer" "Necron Warriors" --turns 3 --at-least 5
   mathhammer odds Cronos "Necron Warriors" --destroy --target-models 10
   mathhammer odds Cronos MEQ --of damage --at-least 4 --exact
 """
@@ -480,7 +527,7 @@ Examples:
               help="What K counts.")
 @click.option("--exact", is_flag=True, help="Print only the fraction (for scripts).")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
-@_with_params(_attack_params(table=False))
+@_with_params(_attack_params(table=False) + _sequence_params())
 def odds(units: tuple[str, ...], at_least: int | None, exactly: int | None,
          at_most: int | None, destroy: bool, counter: str, exact: bool, as_json: bool,
          **p: Any) -> None:
@@ -493,26 +540,107 @@ def odds(units: tuple[str, ...], at_least: int | None, exactly: int | None,
     if destroy and counter != "kills":
         raise click.UsageError("--destroy is about the whole unit; drop --of")
     query = _query(units, p)
-    result = query.run()
-    pmf = getattr(result, counter)
+    if query.is_sequence:
+        if counter != "kills":
+            raise click.UsageError(f"--of {counter}: with --turns or a mortal-wound rule only "
+                                   "kills (from Starting Strength) are counted")
+        timeline = query.run_sequence()
+        pmf, destroyed, end = timeline.kills, timeline.destroyed[-1], " by the end"
+    else:
+        result = query.run()
+        pmf, destroyed, end = getattr(result, counter), result.destroyed, ""
     if destroy:
-        prob, what = result.destroyed, "destroyed"
+        prob, what = destroyed, "destroyed"
     elif at_least is not None:
         prob, what = pmf.at_least(at_least), f"{counter} >= {at_least}"
     elif at_most is not None:
         prob, what = pmf.at_most(at_most), f"{counter} <= {at_most}"
     else:
         prob, what = pmf.prob(exactly), f"{counter} = {exactly}"
+    what += end
     if as_json:
         data = {"query": f"P({what})", "p": fraction(prob), "p_float": float(prob)}
-        click.echo(to_json(data | kills_json(query, result)), nl=False)
+        if query.is_sequence:
+            data |= sequence_json(query, timeline, query.run())
+        else:
+            data |= kills_json(query, result)
+        click.echo(to_json(data), nl=False)
     elif exact:
         click.echo(fraction(prob) if prob.denominator != 1 else str(prob))
     else:
+        steps = f"; {query.describe_steps()}" if query.is_sequence else ""
         click.echo(f"P({what}) = {prob} = {percent(prob)}")
         click.echo(f"  {query.attacker} -> {query.target_name}; rules {query.options.rules}; "
                    f"options: {query.options.describe()}; named rules: "
-                   f"{', '.join(query.named_rules) or 'none'}")
+                   f"{', '.join(query.named_rules) or 'none'}{steps}")
+
+
+_MORTAL_HELP = """Mortal wounds on TARGET: the distribution of models destroyed and wounds lost.
+
+Each ROLL is a dice expression ("D3", "2", "D6+1") or a named rule that is a mortal-wound roll
+(e.g. "Disintegration Beams", "Poisoner's Art"; see `mathhammer rules --search mortal`);
+several ROLLs apply in order, the target's state carried (Feel No Pain for each mortal wound,
+spilling over to the next model). --crushing-impact T adds the 11e Crushing Impact stratagem
+of a charging model with Toughness T (first): a D6 per point of T, each 5+ one mortal wound to
+TARGET (at most 6), each 1 one to the charging model.
+
+\b
+Examples:
+  mathhammer mortal "Necron Warriors" "Disintegration Beams"
+  mathhammer mortal MEQ D3 D3 "Blood-fuelled Cruelty"
+  mathhammer mortal "Necron Warriors" --crushing-impact 10 --json
+"""
+
+
+@cli.command(context_settings=CONTEXT, help=_MORTAL_HELP)
+@click.argument("target")
+@click.argument("rolls", nargs=-1, metavar="[ROLL]...")
+@click.option("--crushing-impact", type=click.IntRange(1, 30), metavar="T",
+              help="Crushing Impact (11e) by a charging model with Toughness T, first.")
+@click.option("--target-models", type=click.IntRange(1),
+              help="Models in the target (its first model group).")
+@click.option("--leader", metavar="UNIT",
+              help="Attach this CHARACTER unit to the target as its Leader.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print every distribution as JSON (exact fractions and floats).")
+@click.option("--output", "-o", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Write the report to FILE instead of standard output.")
+@click.option("--force", is_flag=True, help="Overwrite the --output file if it exists.")
+def mortal(target: str, rolls: tuple[str, ...], crushing_impact: int | None,
+           target_models: int | None, leader: str | None, as_json: bool, output: str | None,
+           force: bool) -> None:
+    if not rolls and crushing_impact is None:
+        raise click.UsageError("give at least one ROLL (e.g. D3, \"Disintegration Beams\") or "
+                               "--crushing-impact T")
+    out_path = _check_output(output, force) if output else None
+    parsed = [_mortal_roll(r) for r in rolls]
+    name, profile = resolve_target(target, target_models, leader)
+    query = MortalQuery(name, profile, tuple(parsed), crushing_impact)
+    timeline = query.run()
+    _emit(to_json(mortal_json(query, timeline)) if as_json else mortal_text(query, timeline),
+          out_path)
+
+
+def _mortal_roll(text: str) -> tuple[str, str]:
+    """A ROLL of ``mathhammer mortal``: ``(label, dice expression or rule name)``."""
+    from .dice import dice
+    from .named_rules import find_rule
+
+    try:
+        dice(text)
+    except ValueError:
+        pass
+    else:
+        return text.strip().upper(), text.strip()
+    try:
+        rule = find_rule(text)
+    except ValueError as e:
+        raise ValueError(f"ROLL {text!r}: neither a dice expression (like D3 or 2) nor a "
+                         f"named rule; {e}") from None
+    if rule.mortal_wounds is None:
+        raise ValueError(f"ROLL {text!r}: {rule.name} is not a mortal-wound roll ("
+                         f"{rule.describe()}); use it with --rule on kills or odds")
+    return rule.name, rule.name
 
 
 class _TableCommand(click.Command):
@@ -634,7 +762,10 @@ def _rows(spec: str, base: dict[str, Any], extra: dict[str, Any], *, melee: bool
         melee = not extra["ranged"]
     attacker = resolve_attacker(spec, p, melee=melee, every_weapon=by_weapon)
     options = _options_of(p)
-    named = tuple(_rule_name(r) for r in p["named_rules"])
+    named, mortal = _split_rules(p["named_rules"])
+    if mortal:
+        raise ValueError(f"--rule {mortal[0]!r} is a mortal-wound roll: `mathhammer kills` and "
+                         "`mathhammer odds` roll it after the attack; `table` compares attacks")
     suffix = (" (melee)" if melee else " (ranged)") if both and not by_weapon else ""
     if vary_text:
         suffix += f" [{vary_text}]"

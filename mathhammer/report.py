@@ -25,12 +25,15 @@ from typing import Any
 
 import attrs
 
+from .allocation import TargetState
+from .effects import crushing_impact, deadly_demise_wounds
 from .engine import Result, attack
 from .inline import describe_target, describe_weapon
 from .options import Options
 from .pmf import PMF
 from .profiles import Target, Weapon
 from .ruleset import load_ruleset
+from .sequence import Attack, MortalWounds, Reanimate, Timeline, sequence
 from .squad import Squad
 
 FORMATS = ("text", "md", "csv", "html", "json")
@@ -104,7 +107,8 @@ def pmf_json(pmf: PMF) -> dict[str, str]:
 
 @attrs.frozen
 class Query:
-    """What was asked: who attacks with which weapons, what is hit, under which rules."""
+    """What was asked: who attacks with which weapons, what is hit, under which rules; with
+    ``turns`` or ``mortal_rules`` it is a sequence of steps (see :meth:`steps`)."""
 
     attacker: str
     profiles: tuple[tuple[Weapon, int], ...]
@@ -114,12 +118,170 @@ class Query:
     named_rules: tuple[str, ...] = ()
     #: the attacking unit's own profile (what Hazardous weapons hurt), when known
     attacker_profile: Target | None = None
+    #: named rules that are mortal-wound rolls, rolled after each attack
+    mortal_rules: tuple[str, ...] = ()
+    #: turns of the same attack (None: one attack)
+    turns: int | None = None
+    #: reanimation between turns (None: if the target has Reanimation Protocols)
+    reanimation: bool | None = None
 
     def run(self) -> Result:
-        """Resolve the attack exactly."""
+        """Resolve the attack exactly (one attack from full strength, without the steps)."""
         opts = attrs.asdict(self.options, recurse=False)
         return attack(list(self.profiles), self.target, apply=self.named_rules,
                       attacker=self.attacker_profile, **opts)
+
+    @property
+    def is_sequence(self) -> bool:
+        """Several steps: turns, or mortal-wound rolls after the attack."""
+        return self.turns is not None or bool(self.mortal_rules)
+
+    @property
+    def attacks(self) -> int:
+        return self.turns or 1
+
+    @property
+    def reanimates(self) -> bool:
+        """Whether the target reanimates between turns."""
+        if self.reanimation is not None:
+            return self.reanimation
+        return any(g.reanimation for g in _groups(self.target))
+
+    def steps(self) -> list[Any]:
+        """The steps of :func:`mathhammer.sequence`: each turn's attack, then the mortal-wound
+        rolls; Reanimation Protocols between turns when the target reanimates.
+
+        >>> import mathhammer as mh
+        >>> rifle = mh.Weapon("Rifle", attacks=1, skill=3, strength=4, ap=0, damage=1)
+        >>> t = mh.Target(models=5, toughness=4, save=4, wounds=1,
+        ...               abilities=["reanimation protocols"])
+        >>> q = Query("Rifles", ((rifle, 5),), "Five", t, turns=2,
+        ...           mortal_rules=("Disintegration Beams",))
+        >>> [s.label for s in q.steps()]
+        ['attack 1', 'Disintegration Beams', 'reanimate', 'attack 2', 'Disintegration Beams']
+        """
+        opts = attrs.asdict(self.options, recurse=False)
+        out: list[Any] = []
+        for i in range(1, self.attacks + 1):
+            if i > 1 and self.reanimates:
+                out.append(Reanimate())
+            label = "attack" if self.turns is None else f"attack {i}"
+            out.append(Attack.make(list(self.profiles), apply=self.named_rules, label=label,
+                                   **opts))
+            out += [MortalWounds(rule_roll(r), label=r) for r in self.mortal_rules]
+        return out
+
+    def describe_steps(self) -> str:
+        """The turns and mortal-wound rolls in a few words ("" for one plain attack).
+
+        >>> import mathhammer as mh
+        >>> t = mh.Target(models=5, toughness=4, save=4, wounds=1)
+        >>> Query("A", (), "T", t, turns=3, mortal_rules=("Poisoner's Art",)).describe_steps()
+        "3 turns, no reanimation; then: Poisoner's Art (every turn)"
+        """
+        parts = []
+        if self.turns is not None:
+            parts.append(f"{self.turns} turn{'s' * (self.turns != 1)}, "
+                         + ("reanimation between turns" if self.reanimates else
+                            "no reanimation"))
+        if self.mortal_rules:
+            each = " (every turn)" if self.attacks > 1 else ""
+            parts.append(f"then: {', '.join(self.mortal_rules)}{each}")
+        return "; ".join(parts)
+
+    def run_sequence(self) -> Timeline:
+        """Resolve every step exactly, carrying the target's state."""
+        return sequence(self.target, self.steps())
+
+
+def rule_roll(name: str) -> PMF:
+    """The mortal wounds of a named rule that is a mortal-wound roll.
+
+    >>> rule_roll("Disintegration Beams").mean()  # 3/6 * 1 + 2/6 * 2
+    Fraction(7, 6)
+    """
+    from .named_rules import find_rule
+
+    rule = find_rule(name)
+    if rule.mortal_wounds is None:
+        raise ValueError(f"{rule.name} is not a mortal-wound roll")
+    return rule.mortal_wounds.pmf()
+
+
+def _mortal_text(name: str) -> str:
+    from .named_rules import find_rule
+
+    rule = find_rule(name)
+    return f"{rule.name}, mortal wounds {rule.mortal_wounds.describe()}"
+
+
+def _groups(target: Target | Squad) -> tuple[Target, ...]:
+    return target.groups if isinstance(target, Squad) else (target,)
+
+
+def models_alive(state: Any) -> int:
+    """Models left in a target state (a TargetState, or a tuple of them for a squad)."""
+    return state.models if isinstance(state, TargetState) else sum(s.models for s in state)
+
+
+def wounds_lost(target: Target | Squad, state: Any) -> int:
+    """Wounds the target has lost from full strength in ``state`` (destroyed models count
+    their every wound).
+
+    >>> from mathhammer import TargetState
+    >>> wounds_lost(Target(models=3, toughness=4, save=3, wounds=2), TargetState(2, 1))
+    3
+    """
+    parts = state if isinstance(target, Squad) else (state,)
+    return sum((g.models - s.models) * g.wounds + s.wounds_lost
+               for g, s in zip(_groups(target), parts, strict=True))
+
+
+def _character_destroyed(target: Squad, final: PMF) -> Fraction:
+    chars = target.characters
+    return sum((p for s, p in final if all(g.models == 0 for g, c in zip(s, chars, strict=True)
+                                           if c)), Fraction(0))
+
+
+def _group_kills(target: Squad, final: PMF) -> list[PMF]:
+    return [final.map(lambda s, i=i, g=g: g.models - s[i].models)
+            for i, g in enumerate(target.groups)]
+
+
+def sequence_demise(timeline: Timeline) -> PMF | None:
+    """Deadly Demise over a whole sequence: the mortal wounds a unit within 6" suffers from
+    every model destroyed at any step (a reanimated model can die again), or None if the target
+    has no Deadly Demise. Exact: the state and the wounds so far are carried together.
+
+    >>> import mathhammer as mh
+    >>> t = mh.Target(models=1, toughness=9, save=3, wounds=3, abilities=["deadly demise 2"])
+    >>> tl = mh.sequence(t, [MortalWounds("D3"), MortalWounds("D3")])
+    >>> sequence_demise(tl).prob(2)  # destroyed unless both roll 1: 8/9, then a 6 on 1/6
+    Fraction(4, 27)
+    """
+    target = timeline.target
+    if not any(g.deadly_demise for g in _groups(target)):
+        return None
+    joint = timeline.states[0].map(lambda s: (s, 0))
+    for step in timeline.steps:
+        after: dict[Any, PMF] = {}
+        demise: dict[tuple[Any, Any], PMF] = {}
+
+        def go(pair: tuple[Any, int], step: Any = step, after: dict = after,
+               demise: dict = demise) -> PMF:
+            s, so_far = pair
+            if s not in after:
+                after[s] = step(target, PMF.point(s))
+
+            def wounds(a: Any) -> PMF:
+                if (s, a) not in demise:
+                    demise[(s, a)] = deadly_demise_wounds(target, s, PMF.point(a))
+                return demise[(s, a)].map(lambda d: (a, so_far + d))
+
+            return after[s].bind(wounds)
+
+        joint = joint.bind(go)
+    return joint.map(lambda pair: pair[1])
 
 
 def header_lines(query: Query) -> list[str]:
@@ -129,6 +291,10 @@ def header_lines(query: Query) -> list[str]:
              f"rule set:    {rs.name}" + (f" ({rs.description})" if rs.description else ""),
              f"options:     {query.options.describe()}",
              f"named rules: {', '.join(query.named_rules) or 'none'}"]
+    if query.turns is not None:
+        lines.append(f"turns:       {query.turns}; {_reanimation_text(query)}")
+    label = "each turn:" if query.attacks > 1 else "then:"  # after the attack
+    lines += [f"{label:<13}{_mortal_text(r)}" for r in query.mortal_rules]
     for i, (w, n) in enumerate(query.profiles):
         line = f"{'weapons:' if i == 0 else '':<13}{n}x {describe_weapon(w)}"
         if len(line) > 80 and w.abilities:  # abilities on a line of their own
@@ -139,6 +305,36 @@ def header_lines(query: Query) -> list[str]:
                                                          break_on_hyphens=False)]
 
 
+def _reanimation_text(query: Query) -> str:
+    if query.reanimation is None:
+        return ("reanimation between turns: on (Reanimation Protocols, D3)" if query.reanimates
+                else "no reanimation (no Reanimation Protocols)")
+    return ("reanimation between turns: on (D3, switched on)" if query.reanimation
+            else "no reanimation (switched off)")
+
+
+def _value_line(label: str, value: Fraction, indent: int = 2) -> str:
+    return f"{' ' * indent}{label:<{18 - indent}}{float(value):>10.3f}  {short_fraction(value)}"
+
+
+def _prob_line(label: str, p: Fraction, indent: int = 0) -> str:
+    return f"{' ' * indent}{label:<{18 - indent}}{percent(p):>10}  {short_fraction(p)}"
+
+
+def _expected_lines(query: Query, result: Result, title: str = "expected") -> list[str]:
+    out = [f"{title:<18}{'value':>10}  exact"]
+    means = result.summary()
+    for name in COUNTERS:
+        out.append(_value_line(_COUNTER_TEXT.get(name, name), means[name]))
+    if isinstance(query.target, Squad):
+        for i, pmf in enumerate(result.group_kills, 1):  # groups in the target line's order
+            out.append(_value_line(f"group {i}", pmf.mean(), 4))
+    out.append(_prob_line("P(destroyed)", result.destroyed))
+    if isinstance(query.target, Squad) and any(query.target.characters):
+        out.append(_prob_line("P(CHARACTER dead)", result.character_destroyed))
+    return out
+
+
 def kills_text(query: Query, result: Result, width: int = 80) -> str:
     """The ``mathhammer kills`` report: header, expected values, the kill distribution.
 
@@ -146,45 +342,91 @@ def kills_text(query: Query, result: Result, width: int = 80) -> str:
     a bar; when the fractions are too long for ``width`` columns they move to the end.
     """
     out = header_lines(query)
-    out += ["", f"{'expected':<18}{'value':>10}  exact"]
-    means = result.summary()
-    for name in COUNTERS:
-        label = _COUNTER_TEXT.get(name, name)
-        out.append(f"  {label:<16}{float(means[name]):>10.3f}  {short_fraction(means[name])}")
-    if isinstance(query.target, Squad):
-        for i, pmf in enumerate(result.group_kills, 1):  # groups in the target line's order
-            m = pmf.mean()
-            out.append(f"{f'    group {i}':<18}{float(m):>10.3f}  {short_fraction(m)}")
-    d = result.destroyed
-    out.append(f"{'P(destroyed)':<18}{percent(d):>10}  {short_fraction(d)}")
-    if isinstance(query.target, Squad) and any(query.target.characters):
-        c = result.character_destroyed
-        out.append(f"{'P(CHARACTER dead)':<18}{percent(c):>10}  {short_fraction(c)}")
+    out += ["", *_expected_lines(query, result)]
     out += _effects_lines(result)
     out += ["", *distribution_table(result.kills, "kills", width)]
     return "\n".join(out) + "\n"
 
 
+def step_table(timeline: Timeline) -> list[str]:
+    """P(destroyed) and the expected models left after each step of a sequence.
+
+    >>> import mathhammer as mh
+    >>> t = mh.Target(models=2, toughness=4, save=3, wounds=1)
+    >>> steps = [MortalWounds("D3", label="D3"), MortalWounds(1, label="1")]
+    >>> print("\\n".join(step_table(mh.sequence(t, steps))))  # D3 >= 2 on 2/3; then 1 more
+    after step  P(destroyed)  models left  exact P(destroyed)
+      D3              66.67%        0.333  2/3
+      1              100.00%        0.000  1
+    """
+    labels = [step.label for step in timeline.steps]
+    lw = max(len("after step"), *(len(label) + 2 for label in labels))
+    out = [f"{'after step':<{lw}}  {'P(destroyed)':>12}  {'models left':>11}  exact P(destroyed)"]
+    for label, d, state in zip(labels, timeline.destroyed, timeline.states[1:], strict=True):
+        left = state.map(models_alive).mean()
+        out.append(f"  {label:<{lw - 2}}  {percent(d):>12}  {float(left):>11.3f}  "
+                   f"{short_fraction(d)}")
+    return out
+
+
+def _final_lines(timeline: Timeline, mortal: PMF | None = None) -> list[str]:
+    target, final = timeline.target, timeline.final
+    out = [f"{'at the end':<18}{'value':>10}  exact"]
+    if mortal is not None:
+        out.append(_value_line("mortal wounds", mortal.mean()))
+    out.append(_value_line("wounds lost", final.map(lambda s: wounds_lost(target, s)).mean()))
+    out.append(_value_line("kills", timeline.kills.mean()))
+    if isinstance(target, Squad):
+        for i, pmf in enumerate(_group_kills(target, final), 1):
+            out.append(_value_line(f"group {i}", pmf.mean(), 4))
+    out.append(_value_line("models left", timeline.models_left.mean()))
+    out.append(_prob_line("P(destroyed)", timeline.destroyed[-1]))
+    if isinstance(target, Squad) and any(target.characters):
+        out.append(_prob_line("P(CHARACTER dead)", _character_destroyed(target, final)))
+    return out
+
+
+def sequence_text(query: Query, timeline: Timeline, first: Result | None = None,
+                  width: int = 80) -> str:
+    """The ``mathhammer kills --turns N`` report (also with a mortal-wound rule): header,
+    P(destroyed) after each step, the expected values at the end, the kill distribution
+    counted from Starting Strength. ``first`` (the attack from full strength) adds its
+    expected values when there is one attack, and its Hazardous tests."""
+    out = header_lines(query)
+    if first is not None and query.attacks == 1:
+        out += ["", *_expected_lines(query, first, "expected (attack)")]
+    out += ["", *step_table(timeline), "", *_final_lines(timeline)]
+    out += _demise_lines(sequence_demise(timeline))
+    if first is not None:
+        out += _hazard_lines(first.hazard, each=query.attacks > 1)
+    out += ["", *distribution_table(timeline.kills, "kills", width)]
+    return "\n".join(out) + "\n"
+
+
 def _effects_lines(result: Result) -> list[str]:
     """Deadly Demise of the target and Hazardous tests of the attacker, when they apply."""
-    out = []
-    demise = getattr(result, "deadly_demise", None)
-    if demise is not None:
-        m, p = demise.mean(), demise.at_least(1)
-        out += ["", "deadly demise (mortal wounds to each unit within 6\"):",
-                f"  {'expected':<16}{float(m):>10.3f}  {short_fraction(m)}",
-                f"  {'P(at least 1)':<16}{percent(p):>10}  {short_fraction(p)}"]
-    hazard = getattr(result, "hazard", None)
-    if hazard is not None:
-        p = hazard.failed.at_least(1)
-        out += ["", f"hazardous ({hazard.tests} test{'s' * (hazard.tests != 1)}, to the "
-                    "attacking unit):",
-                f"  {'P(any failed)':<16}{percent(p):>10}  {short_fraction(p)}",
-                f"  {'mortal wounds':<16}{float(hazard.mortal.mean()):>10.3f}  "
-                f"{short_fraction(hazard.mortal.mean())}"]
-        if hazard.kills is not None:
-            k = hazard.kills.mean()
-            out.append(f"  {'models lost':<16}{float(k):>10.3f}  {short_fraction(k)}")
+    return (_demise_lines(getattr(result, "deadly_demise", None))
+            + _hazard_lines(getattr(result, "hazard", None)))
+
+
+def _demise_lines(demise: PMF | None) -> list[str]:
+    if demise is None:
+        return []
+    return ["", "deadly demise (mortal wounds to each unit within 6\"):",
+            _value_line("expected", demise.mean()),
+            _prob_line("P(at least 1)", demise.at_least(1), 2)]
+
+
+def _hazard_lines(hazard: Any, each: bool = False) -> list[str]:
+    if hazard is None:
+        return []
+    p = hazard.failed.at_least(1)
+    tests = f"{hazard.tests} test{'s' * (hazard.tests != 1)}" + (" each attack" if each else "")
+    out = ["", f"hazardous ({tests}, to the attacking unit):",
+           _prob_line("P(any failed)", p, 2),
+           _value_line("mortal wounds", hazard.mortal.mean())]
+    if hazard.kills is not None:
+        out.append(_value_line("models lost", hazard.kills.mean()))
     return out
 
 
@@ -236,34 +478,11 @@ def distribution_table(pmf: PMF, what: str, width: int = 80) -> list[str]:
     return lines
 
 
-def kills_json(query: Query, result: Result) -> dict[str, Any]:
-    """The whole result as JSON-ready data: every PMF as ``{"k": "num/den"}``, means exact and
-    as floats, and what was asked.
+def _mean_json(pmf: PMF) -> dict[str, Any]:
+    return {"pmf": pmf_json(pmf), "mean": fraction(pmf.mean()), "mean_float": float(pmf.mean())}
 
-    ``state`` (the target afterwards) is a list of ``{"models", "wounds_lost", "p"}`` (for a
-    squad ``{"groups": [{"models", "wounds_lost"}, ...], "p"}``, with ``group_kills`` and
-    ``character_destroyed`` too).
-    """
-    means = result.summary()
-    extra: dict[str, Any] = {}
-    if isinstance(query.target, Squad):
-        extra["group_kills"] = [
-            {"name": g.name, "pmf": pmf_json(pmf), "mean": fraction(pmf.mean()),
-             "mean_float": float(pmf.mean())}
-            for g, pmf in zip(query.target.groups, result.group_kills, strict=True)]
-        if any(query.target.characters):
-            extra["character_destroyed"] = fraction(result.character_destroyed)
-            extra["character_destroyed_float"] = float(result.character_destroyed)
-    demise = getattr(result, "deadly_demise", None)
-    if demise is not None:
-        extra["deadly_demise"] = {"pmf": pmf_json(demise), "mean": fraction(demise.mean()),
-                                  "mean_float": float(demise.mean())}
-    hazard = getattr(result, "hazard", None)
-    if hazard is not None:
-        extra["hazard"] = {
-            "tests": hazard.tests, "failed": pmf_json(hazard.failed),
-            "mortal": pmf_json(hazard.mortal),
-            "kills": None if hazard.kills is None else pmf_json(hazard.kills)}
+
+def _query_json(query: Query) -> dict[str, Any]:
     return {
         "attacker": query.attacker,
         "target": _target_json(query.target_name, query.target),
@@ -272,13 +491,211 @@ def kills_json(query: Query, result: Result) -> dict[str, Any]:
         "rules": query.options.rules,
         "options": attrs.asdict(query.options),
         "named_rules": list(query.named_rules),
+    }
+
+
+def _hazard_json(hazard: Any) -> dict[str, Any]:
+    return {"tests": hazard.tests, "failed": pmf_json(hazard.failed),
+            "mortal": pmf_json(hazard.mortal),
+            "kills": None if hazard.kills is None else pmf_json(hazard.kills)}
+
+
+def _counters_json(result: Result) -> dict[str, Any]:
+    means = result.summary()
+    return {
         "pmf": {name: pmf_json(getattr(result, name)) for name in COUNTERS},
         "mean": {name: fraction(means[name]) for name in COUNTERS},
         "mean_float": {name: float(means[name]) for name in COUNTERS},
         "destroyed": fraction(result.destroyed),
         "destroyed_float": float(result.destroyed),
+    }
+
+
+def kills_json(query: Query, result: Result) -> dict[str, Any]:
+    """The whole result as JSON-ready data: every PMF as ``{"k": "num/den"}``, means exact and
+    as floats, and what was asked.
+
+    ``state`` (the target afterwards) is a list of ``{"models", "wounds_lost", "p"}`` (for a
+    squad ``{"groups": [{"models", "wounds_lost"}, ...], "p"}``, with ``group_kills`` and
+    ``character_destroyed`` too).
+    """
+    extra: dict[str, Any] = {}
+    if isinstance(query.target, Squad):
+        extra["group_kills"] = [
+            {"name": g.name, **_mean_json(pmf)}
+            for g, pmf in zip(query.target.groups, result.group_kills, strict=True)]
+        if any(query.target.characters):
+            extra["character_destroyed"] = fraction(result.character_destroyed)
+            extra["character_destroyed_float"] = float(result.character_destroyed)
+    demise = getattr(result, "deadly_demise", None)
+    if demise is not None:
+        extra["deadly_demise"] = _mean_json(demise)
+    hazard = getattr(result, "hazard", None)
+    if hazard is not None:
+        extra["hazard"] = _hazard_json(hazard)
+    return {
+        **_query_json(query),
+        **_counters_json(result),
         "state": [_state_json(s, p) for s, p in result.state],
         **extra,
+    }
+
+
+def _timeline_json(timeline: Timeline) -> dict[str, Any]:
+    """The steps and the end of a sequence (shared by ``kills --turns`` and ``mortal``)."""
+    target, final = timeline.target, timeline.final
+    kills, left = timeline.kills, timeline.models_left
+    lost = final.map(lambda s: wounds_lost(target, s))
+    steps = []
+    for step, d, state in zip(timeline.steps, timeline.destroyed, timeline.states[1:],
+                              strict=True):
+        models = state.map(models_alive)
+        steps.append({"label": step.label, "destroyed": fraction(d), "destroyed_float": float(d),
+                      "models_left": pmf_json(models), "models_left_mean":
+                      fraction(models.mean()), "models_left_mean_float": float(models.mean())})
+    out: dict[str, Any] = {
+        "steps": steps,
+        "pmf": {"kills": pmf_json(kills), "models_left": pmf_json(left),
+                "wounds_lost": pmf_json(lost)},
+        "mean": {"kills": fraction(kills.mean()), "models_left": fraction(left.mean()),
+                 "wounds_lost": fraction(lost.mean())},
+        "mean_float": {"kills": float(kills.mean()), "models_left": float(left.mean()),
+                       "wounds_lost": float(lost.mean())},
+        "destroyed": fraction(timeline.destroyed[-1]),
+        "destroyed_float": float(timeline.destroyed[-1]),
+        "state": [_state_json(s, p) for s, p in final],
+    }
+    if isinstance(target, Squad):
+        out["group_kills"] = [{"name": g.name, **_mean_json(pmf)} for g, pmf in
+                              zip(target.groups, _group_kills(target, final), strict=True)]
+        if any(target.characters):
+            c = _character_destroyed(target, final)
+            out["character_destroyed"] = fraction(c)
+            out["character_destroyed_float"] = float(c)
+    demise = sequence_demise(timeline)
+    if demise is not None:
+        out["deadly_demise"] = _mean_json(demise)
+    return out
+
+
+def sequence_json(query: Query, timeline: Timeline, first: Result | None = None
+                  ) -> dict[str, Any]:
+    """A sequence (``kills --turns N``, mortal-wound rules) as JSON-ready data: what was
+    asked, ``steps`` (each with P(destroyed) and the models left), then at the end ``pmf`` and
+    ``mean`` of ``kills`` (from Starting Strength), ``models_left`` and ``wounds_lost``,
+    ``destroyed`` and ``state``. With one attack, ``attack`` holds its own counters; ``hazard``
+    is each attack's from full strength."""
+    from .named_rules import find_rule
+
+    rules = [find_rule(r) for r in query.mortal_rules]
+    out = {
+        **_query_json(query),
+        "mortal_wound_rules": [{"name": r.name, "roll": r.mortal_wounds.describe(),
+                                **_mean_json(r.mortal_wounds.pmf())} for r in rules],
+        "turns": query.turns,
+        "reanimation": query.reanimates if query.turns is not None else None,
+        **_timeline_json(timeline),
+    }
+    if first is not None and query.attacks == 1:
+        out["attack"] = _counters_json(first)
+    if first is not None and first.hazard is not None:
+        out["hazard"] = _hazard_json(first.hazard)
+    return out
+
+
+@attrs.frozen
+class MortalQuery:
+    """Mortal wounds on a target (``mathhammer mortal``): Crushing Impact of a charging model
+    of Toughness ``crushing_impact`` first, then each roll in order.
+
+    >>> q = MortalQuery("Two", Target(models=2, toughness=4, save=3, wounds=1), (("D3", "D3"),))
+    >>> q.run().kills.mean()  # min(D3, 2): (1 + 2 + 2) / 3
+    Fraction(5, 3)
+    """
+
+    target_name: str
+    target: Target | Squad
+    #: (label, dice expression or the name of a mortal-wound rule)
+    rolls: tuple[tuple[str, str], ...] = ()
+    crushing_impact: int | None = None
+
+    @property
+    def crushing(self) -> PMF | None:
+        """Crushing Impact: PMF over (mortal wounds to the target, to the charging model)."""
+        return None if self.crushing_impact is None else crushing_impact(self.crushing_impact)
+
+    def amounts(self) -> list[tuple[str, str, PMF]]:
+        """(label, what is rolled, mortal wounds) of every step, in order."""
+        from .dice import dice
+        from .named_rules import find_rule
+
+        out = []
+        if self.crushing is not None:
+            t = self.crushing_impact
+            out.append(("Crushing Impact", f"T{t}: {t} D6, 5+ -> 1 each, at most 6",
+                        self.crushing.map(lambda x: x[0])))
+        for label, roll in self.rolls:
+            try:
+                out.append((label, roll, dice(roll)))
+            except ValueError:
+                rule = find_rule(roll)
+                out.append((label, rule.mortal_wounds.describe(), rule_roll(roll)))
+        return out
+
+    def run(self) -> Timeline:
+        return sequence(self.target, [MortalWounds(pmf, label=label)
+                                      for label, _, pmf in self.amounts()])
+
+    def total(self) -> PMF:
+        """Mortal wounds rolled in all (before Feel No Pain; some may be lost)."""
+        out = PMF.point(0)
+        for _, _, pmf in self.amounts():
+            out = out + pmf
+        return out
+
+
+def mortal_text(query: MortalQuery, timeline: Timeline, width: int = 80) -> str:
+    """The ``mathhammer mortal`` report: the rolls, P(destroyed) after each, the expected
+    values at the end, Crushing Impact's mortal wounds to the charger, the distributions of
+    kills and (when a model has more than one wound) of wounds lost."""
+    lines = [f"mortal wounds -> {query.target_name}",
+             f"target:      {describe_target(query.target)}"]
+    for i, (label, text, pmf) in enumerate(query.amounts()):
+        what = label if text == label else f"{label}: {text}"
+        lines.append(f"{'rolls:' if i == 0 else '':<13}{what} (expected "
+                     f"{short_fraction(pmf.mean())})")
+    out = [w for line in lines for w in textwrap.wrap(line, 80, subsequent_indent=" " * 16,
+                                                        break_on_hyphens=False)]
+    out += ["", *step_table(timeline), "", *_final_lines(timeline, query.total())]
+    if query.crushing is not None:
+        hurt = query.crushing.map(lambda x: x[1])
+        out += ["", "crushing impact (11e stratagem; mortal wounds to the charging model):",
+                _value_line("expected", hurt.mean()),
+                _prob_line("P(at least 1)", hurt.at_least(1), 2)]
+    out += _demise_lines(sequence_demise(timeline))
+    out += ["", *distribution_table(timeline.kills, "kills", width)]
+    if any(g.wounds > 1 for g in _groups(query.target)):
+        lost = timeline.final.map(lambda s: wounds_lost(query.target, s))
+        out += ["", *distribution_table(lost, "wounds lost", width)]
+    return "\n".join(out) + "\n"
+
+
+def mortal_json(query: MortalQuery, timeline: Timeline) -> dict[str, Any]:
+    """``mathhammer mortal --json``: the target, each roll (``rolls``), ``mortal_wounds`` (the
+    total rolled), Crushing Impact (``crushing_impact``: to the target and to the charging
+    model), then the steps and the end as for :func:`sequence_json`."""
+    crushing = None
+    if query.crushing is not None:
+        crushing = {"toughness": query.crushing_impact,
+                    "to_target": _mean_json(query.crushing.map(lambda x: x[0])),
+                    "to_charger": _mean_json(query.crushing.map(lambda x: x[1]))}
+    return {
+        "target": _target_json(query.target_name, query.target),
+        "rolls": [{"label": label, "roll": text, **_mean_json(pmf)}
+                  for label, text, pmf in query.amounts()],
+        "mortal_wounds": _mean_json(query.total()),
+        "crushing_impact": crushing,
+        **_timeline_json(timeline),
     }
 
 

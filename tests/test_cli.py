@@ -16,7 +16,10 @@ from click.testing import CliRunner
 import mathhammer as mh
 from mathhammer import cli as cli_module
 from mathhammer.cli import cli
+from mathhammer.effects import deadly_demise_wounds
 from mathhammer.inline import parse_target, parse_weapon
+from mathhammer.report import models_alive, sequence_demise
+from mathhammer.sequence import Attack, MortalWounds, Reanimate
 from mathhammer.units import load_unit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -267,6 +270,272 @@ def test_odds_of_damage_and_json_matches_library():
     assert_matches(data, r)  # --json on odds carries every distribution too
 
 
+# --- turns and mortal-wound rules (sequences) ---------------------------------------------------
+
+
+def pmf_of(data: dict) -> dict:
+    return {int(k): Fraction(v) for k, v in data.items()}
+
+
+def assert_timeline(data: dict, t: mh.Timeline) -> None:
+    """The JSON of a sequence is exactly the library's timeline."""
+    assert [s["label"] for s in data["steps"]] == [step.label for step in t.steps]
+    assert [Fraction(s["destroyed"]) for s in data["steps"]] == t.destroyed
+    for step, state in zip(data["steps"], t.states[1:], strict=True):
+        assert pmf_of(step["models_left"]) == dict(state.map(models_alive))
+    assert pmf_of(data["pmf"]["kills"]) == dict(t.kills)
+    assert pmf_of(data["pmf"]["models_left"]) == dict(t.models_left)
+    assert Fraction(data["mean"]["kills"]) == t.kills.mean()
+    assert Fraction(data["destroyed"]) == t.destroyed[-1]
+
+
+def test_kills_turns_match_library():
+    data = run_json("kills", "Hexmark Destroyer", "Necron Warriors", "--turns", "3")
+    t = mh.turns(load_unit("Hexmark Destroyer"), load_unit("Necron Warriors"), 3)
+    assert_timeline(data, t)
+    assert data["turns"] == 3 and data["reanimation"] is True
+    assert [s["label"] for s in data["steps"]] == ["attack 1", "reanimate", "attack 2",
+                                                   "reanimate", "attack 3"]
+    # turn 1: each of 6 attacks kills with 5/6 (2+) * 2/3 (S6 vs T4) * 5/6 (Sv4+ at AP-2:
+    # saves on 6) = 25/54: 10 - 6 * 25/54 = 65/9 models left; six attacks cannot destroy ten
+    assert data["steps"][0]["models_left_mean"] == "65/9"
+    assert data["steps"][0]["destroyed"] == "0/1"
+    # a destroyed unit stays destroyed: P(destroyed) never falls from step to step
+    assert t.destroyed == sorted(t.destroyed) and t.destroyed[-1] > 0
+    assert "attack" not in data  # several attacks: no single attack's counters
+
+
+def test_kills_turns_text():
+    out = run("kills", "Hexmark Destroyer", "Necron Warriors", "--turns", "3").stdout
+    lines = out.splitlines()
+    assert "turns:       3; reanimation between turns: on (Reanimation Protocols, D3)" in lines
+    assert "  attack 1          0.00%        7.222  0" in lines  # 65/9
+    assert [line.split()[0] for line in lines if line.startswith("  ") and "%" in line][:5] == [
+        "attack", "reanimate", "attack", "reanimate", "attack"]
+    t = mh.turns(load_unit("Hexmark Destroyer"), load_unit("Necron Warriors"), 3)
+    assert f"P(destroyed)           1.55%  {t.destroyed[-1]}" in lines
+    assert re.search(rf"^  models left +5\.281  {re.escape(str(t.models_left.mean()))}$", out,
+                     re.M)
+    assert re.search(rf"^   10 +1\.55% +1\.55% +#+ +{re.escape(str(t.kills.prob(10)))}$", out,
+                     re.M)
+
+
+def test_kills_turns_reanimation_switches():
+    hexmark, warriors, meq = (load_unit(n) for n in ("Hexmark Destroyer", "Necron Warriors",
+                                                     "MEQ"))
+    data = run_json("kills", "Hexmark Destroyer", "Necron Warriors", "--turns", "2",
+                    "--no-reanimation")
+    assert_timeline(data, mh.turns(hexmark, warriors, 2, reanimation=False))
+    assert [s["label"] for s in data["steps"]] == ["attack 1", "attack 2"]
+    assert data["reanimation"] is False
+    # MEQ has no Reanimation Protocols: none by default, forced with --reanimation
+    assert [s["label"] for s in run_json("kills", "Hexmark", "MEQ", "--turns", "2")["steps"]] \
+        == ["attack 1", "attack 2"]
+    data = run_json("kills", "Hexmark", "MEQ", "--turns", "2", "--reanimation")
+    assert_timeline(data, mh.turns(hexmark, meq, 2, reanimation=True))
+    headers = {flags: run("kills", "Hexmark", target, "--turns", "2", *flags).stdout
+               for target, flags in (("MEQ", ()), ("MEQ", ("--reanimation",)),
+                                     ("Necron Warriors", ("--no-reanimation",)))}
+    assert "turns:       2; no reanimation (no Reanimation Protocols)\n" in headers[()]
+    assert "turns:       2; reanimation between turns: on (D3, switched on)\n" in headers[
+        ("--reanimation",)]
+    assert "turns:       2; no reanimation (switched off)\n" in headers[("--no-reanimation",)]
+
+
+def test_kills_turns_one_turn_is_the_attack():
+    # --turns 1 is one attack: the same distribution as the plain report
+    data = run_json("kills", "Hexmark Destroyer", "MEQ", "--turns", "1")
+    r = mh.attack(load_unit("Hexmark Destroyer"), load_unit("MEQ"))
+    assert pmf_of(data["pmf"]["kills"]) == dict(r.kills)
+    assert data["attack"]["mean"]["hits"] == "5/1"  # 6 attacks at 2+
+    assert [s["label"] for s in data["steps"]] == ["attack 1"]
+
+
+def test_kills_turns_squad_target():
+    # ten Necron Warriors led by a Hexmark Destroyer, two turns, reanimation between
+    args = ["Necron Warriors", "Necron Warriors", "--leader", "Hexmark Destroyer", "--turns",
+            "2", "--half-range"]
+    data = run_json("kills", *args)
+    _, squad = cli_module.resolve_target("Necron Warriors", leader="Hexmark Destroyer")
+    warriors = load_unit("Necron Warriors")
+    t = mh.turns(warriors, squad, 2, half_range=True)
+    assert_timeline(data, t)
+    assert "reanimate" in [s["label"] for s in data["steps"]]
+    leader_alive = t.final.map(lambda s: s[1].models)
+    assert Fraction(data["character_destroyed"]) == leader_alive.prob(0)
+    assert pmf_of(data["group_kills"][1]["pmf"]) == dict(leader_alive.map(lambda m: 1 - m))
+    out = run("kills", *args).stdout
+    assert re.search(r"^P\(CHARACTER dead\) ", out, re.M)
+    assert re.search(r"^    group 2 ", out, re.M)
+
+
+def test_kills_mortal_wound_rule_after_the_attack():
+    # One auto-hitting S8 attack at two W1 models without save kills one on 5/6 (2+ to
+    # wound); then Disintegration Beams: D6 1 -> 0, 2-4 -> 1, 5+ -> 2. Destroyed:
+    # 5/6 * 5/6 (>= 1 mortal wound) + 1/6 * 2/6 (2 mortal wounds) = 27/36 = 3/4.
+    args = ["1 | N/A | 8 | 0 | 1 | torrent", "2x T4 Sv7+ W1", "--rule", "disintegration beams"]
+    data = run_json("kills", *args)
+    assert data["destroyed"] == "3/4"
+    assert data["named_rules"] == []
+    assert data["mortal_wound_rules"][0]["name"] == "Disintegration Beams"
+    assert data["mortal_wound_rules"][0]["mean"] == "7/6"  # 3/6 * 1 + 2/6 * 2
+    assert [s["label"] for s in data["steps"]] == ["attack", "Disintegration Beams"]
+    assert [s["destroyed"] for s in data["steps"]] == ["0/1", "3/4"]
+    assert data["attack"]["mean"]["kills"] == "5/6"  # the attack's own counters
+    # the same through the library: a sequence of the attack, then the roll
+    w, target = parse_weapon(args[0]), parse_target(args[1])
+    beams = mh.find_rule("Disintegration Beams").mortal_wounds.pmf()
+    t = mh.sequence(target, [Attack.make([w]), MortalWounds(beams, label="Disintegration Beams")])
+    assert_timeline(data, t)
+    out = run("kills", *args).stdout
+    assert "named rules: none\nthen:        Disintegration Beams, mortal wounds D6: 2-4 -> 1, " \
+           "5+ -> 2\n" in out
+    assert re.search(r"^expected \(attack\) +value  exact$", out, re.M)
+    assert re.search(r"^P\(destroyed\) +75\.00%  3/4$", out, re.M)
+    assert run("odds", *args, "--destroy", "--exact").stdout == "3/4\n"
+
+
+def test_kills_mortal_wound_rule_with_other_rules_and_turns():
+    # Conquering Tyrant goes to the attack; Blood-fuelled Cruelty is rolled after each attack
+    args = ["Hexmark Destroyer", "Necron Warriors", "--half-range", "--turns", "2",
+            "--rule", "Conquering Tyrant", "--rule", "Blood-fuelled Cruelty"]
+    data = run_json("kills", *args)
+    assert data["named_rules"] == ["Protocol of the Conquering Tyrant"]
+    hexmark, warriors = load_unit("Hexmark Destroyer"), load_unit("Necron Warriors")
+    cruelty = mh.find_rule("Blood-fuelled Cruelty").mortal_wounds.pmf()
+    assert cruelty.mean() == Fraction(11, 6)  # 4/6 * 2 + 1/6 * 3
+    profiles = hexmark.as_profiles()
+    attack = {"apply": ["Protocol of the Conquering Tyrant"], "half_range": True}
+    t = mh.sequence(warriors, [
+        Attack.make(profiles, label="attack 1", **attack),
+        MortalWounds(cruelty, label="Blood-fuelled Cruelty"), Reanimate(),
+        Attack.make(profiles, label="attack 2", **attack),
+        MortalWounds(cruelty, label="Blood-fuelled Cruelty")])
+    assert_timeline(data, t)
+    assert "\neach turn:   Blood-fuelled Cruelty, mortal wounds D6: 2-5 -> D3, 6 -> 3\n" in run(
+        "kills", *args).stdout
+
+
+def test_odds_turns_match_library():
+    t = mh.turns(load_unit("Hexmark Destroyer"), load_unit("Necron Warriors"), 3)
+    args = ["Hexmark Destroyer", "Necron Warriors", "--turns", "3"]
+    r = run("odds", *args, "--at-least", "5")
+    p = t.kills.at_least(5)
+    assert r.stdout.splitlines()[0] == f"P(kills >= 5 by the end) = {p} = {float(p):.2%}"
+    assert r.stdout.splitlines()[1].endswith(
+        "named rules: none; 3 turns, reanimation between turns")
+    r = run("odds", *args, "--at-least", "5", "--rule", "Poisoner", "--no-reanimation")
+    assert r.stdout.splitlines()[1].endswith(
+        "named rules: none; 3 turns, no reanimation; then: Poisoner's Art (every turn)")
+    assert run("odds", *args, "--destroy", "--exact").stdout == f"{t.destroyed[-1]}\n"
+    assert Fraction(run("odds", *args, "--kills", "3", "--exact").stdout) == t.kills.prob(3)
+    assert Fraction(run("odds", *args, "--at-most", "3", "--exact").stdout) == \
+        t.kills.at_most(3)
+    data = json.loads(run("odds", *args, "--destroy", "--json").stdout)
+    assert data["query"] == "P(destroyed by the end)"
+    assert Fraction(data["p"]) == t.destroyed[-1]
+    assert_timeline(data, t)
+
+
+# --- mortal ------------------------------------------------------------------------------------
+
+
+def test_mortal_named_rule():
+    # ten W1 warriors: each mortal wound kills one; Disintegration Beams 0/1/2 on 1/6, 3/6, 2/6
+    data = run_json("mortal", "Necron Warriors", "Disintegration Beams")
+    assert data["pmf"]["kills"] == {"0": "1/6", "1": "1/2", "2": "1/3"}
+    assert data["mean"]["kills"] == "7/6" and data["mortal_wounds"]["mean"] == "7/6"
+    assert data["rolls"] == [{"label": "Disintegration Beams", "roll": "D6: 2-4 -> 1, 5+ -> 2",
+                              "pmf": {"0": "1/6", "1": "1/2", "2": "1/3"}, "mean": "7/6",
+                              "mean_float": 7 / 6}]
+    out = run("mortal", "Necron Warriors", "Disintegration Beams").stdout
+    assert out.startswith("mortal wounds -> Necron Warriors\ntarget:      10x T4 Sv4+ W1")
+    assert "rolls:       Disintegration Beams: D6: 2-4 -> 1, 5+ -> 2 (expected 7/6)\n" in out
+    assert re.search(r"^    2 +1/3 +33\.33% +33\.33%  #+$", out, re.M)
+    assert not re.search(r"^wounds lost", out, re.M)  # W1: the same as kills, not printed twice
+
+
+def test_mortal_several_rolls_match_library():
+    # D3 then D3 on five W2 models: 2D3 wounds lost (at most 6 of 10), kills = lost // 2:
+    # 1 kill on 2 or 3 (1/9 + 2/9), 2 on 4 or 5 (3/9 + 2/9), 3 on 6 (1/9): mean 16/9
+    data = run_json("mortal", "MEQ", "D3", "d3")
+    assert data["pmf"]["kills"] == {"1": "1/3", "2": "5/9", "3": "1/9"}
+    assert data["mean"]["kills"] == "16/9" and data["mean"]["wounds_lost"] == "4/1"
+    assert [s["label"] for s in data["steps"]] == ["D3", "D3"]
+    meq = load_unit("MEQ").as_target()
+    t = mh.sequence(meq, [MortalWounds("D3", label="D3"), MortalWounds("D3", label="D3")])
+    assert_timeline(data, t)
+    out = run("mortal", "MEQ", "D3", "D3", "Blood-fuelled Cruelty").stdout
+    assert re.search(r"^wounds lost +exact +P\(=k\) +P\(>=k\)$", out, re.M)  # W2: printed too
+
+
+def test_mortal_feel_no_pain_and_leader():
+    # 2 mortal wounds, each ignored on 5+ (1/3): lost ~ Binomial(2, 2/3); the wounded W2 model
+    # takes the second, so one model dies on (2/3)**2 = 4/9
+    data = run_json("mortal", "5x T4 Sv3+ W2 FNP5+", "2")
+    assert data["pmf"]["wounds_lost"] == {"0": "1/9", "1": "4/9", "2": "4/9"}
+    assert data["pmf"]["kills"] == {"0": "5/9", "1": "4/9"}
+    # a Leader is allocated mortal wounds last: 3 kill one MEQ and wound the next
+    data = run_json("mortal", "MEQ", "3", "--leader", "T4 Sv3+ W4")
+    assert data["pmf"]["kills"] == {"1": "1/1"} and data["character_destroyed"] == "0/1"
+    assert data["state"] == [{"groups": [{"models": 4, "wounds_lost": 1},
+                                         {"models": 1, "wounds_lost": 0}], "p": "1/1"}]
+    assert run_json("mortal", "MEQ", "2", "--target-models", "1")["destroyed"] == "1/1"
+
+
+def test_mortal_crushing_impact():
+    # T1: one D6, 5+ (2/6) one mortal wound to the target, a 1 (1/6) one to the charger
+    data = run_json("mortal", "T4 Sv7+ W1", "--crushing-impact", "1")
+    assert data["destroyed"] == "1/3"
+    assert data["crushing_impact"]["to_charger"]["pmf"] == {"0": "5/6", "1": "1/6"}
+    out = run("mortal", "T4 Sv7+ W1", "--crushing-impact", "1").stdout
+    assert "crushing impact (11e stratagem; mortal wounds to the charging model):\n" \
+           "  expected             0.167  1/6\n  P(at least 1)       16.67%  1/6\n" in out
+    # T8 then a D3, on ten warriors: the library's Crushing Impact marginals, at most 6
+    data = run_json("mortal", "Necron Warriors", "D3", "--crushing-impact", "8")
+    crush = mh.crushing_impact(8)
+    enemy, charger = crush.map(lambda x: x[0]), crush.map(lambda x: x[1])
+    assert pmf_of(data["crushing_impact"]["to_target"]["pmf"]) == dict(enemy)
+    assert pmf_of(data["crushing_impact"]["to_charger"]["pmf"]) == dict(charger)
+    assert Fraction(data["crushing_impact"]["to_charger"]["mean"]) == Fraction(8, 6)
+    assert Fraction(data["mortal_wounds"]["mean"]) == enemy.mean() + 2
+    assert enemy.mean() < Fraction(8, 3)  # 8 dice at 1/3 each, capped at 6
+    assert [s["label"] for s in data["steps"]] == ["Crushing Impact", "D3"]
+    t = mh.sequence(load_unit("Necron Warriors"), [
+        MortalWounds(enemy, label="Crushing Impact"), MortalWounds("D3", label="D3")])
+    assert_timeline(data, t)
+
+
+def test_deadly_demise_over_a_sequence():
+    # Two W1 models with Deadly Demise 1: a mortal wound kills one (a 6 on 1/6: 1 mortal
+    # wound), it reanimates, the next mortal wound kills one again: Binomial(2, 1/6) in all,
+    # though no model is missing at the end
+    t = mh.Target(models=2, toughness=4, save=3, wounds=1, abilities=["deadly demise 1"])
+    tl = mh.sequence(t, [MortalWounds(1), Reanimate(1), MortalWounds(1)])
+    assert dict(sequence_demise(tl)) == dict(mh.PMF.binomial(2, Fraction(1, 6)))
+    assert tl.kills.prob(1) == 1
+    # without reanimation it is the Deadly Demise of the models missing at the end
+    tl = mh.sequence(t, [MortalWounds("D3"), MortalWounds(1)])
+    assert sequence_demise(tl) == deadly_demise_wounds(t, tl.states[0].outcomes()[0], tl.final)
+    data = run_json("mortal", "2x T9 Sv3+ W3 Deadly Demise D3 VEHICLE", "D6", "2D6")
+    assert pmf_of(data["deadly_demise"]["pmf"]) == dict(sequence_demise(mh.sequence(
+        parse_target("2x T9 Sv3+ W3 Deadly Demise D3 VEHICLE"),
+        [MortalWounds("D6"), MortalWounds("2D6")])))
+
+
+def test_turns_hazardous_and_plot(tmp_path):
+    # each attack's Hazardous tests (from full strength), reported once per attack
+    args = ["3x 1 | 3+ | 9 | -3 | D6 | hazardous", "T9 Sv3+ W8 VEHICLE", "--turns", "2"]
+    out = run("kills", *args).stdout
+    assert "hazardous (3 tests each attack, to the attacking unit):\n" \
+           "  P(any failed)       42.13%  91/216\n" in out  # 1 - (5/6)**3
+    assert run_json("kills", *args)["hazard"]["tests"] == 3
+    pytest.importorskip("matplotlib")
+    svg = tmp_path / "turns.svg"
+    r = run("kills", "Hexmark Destroyer", "Necron Warriors", "--turns", "3", "--plot", str(svg))
+    assert f"wrote {svg}" in r.stderr and "P(kills = k)" in svg.read_text()
+
+
 # --- table -------------------------------------------------------------------------------------
 
 SEEDS = ("Hexmark Destroyer", "Cronos", "Skitarii Marshal")
@@ -474,8 +743,8 @@ def test_version():
     assert run("--version").stdout == f"mathhammer {mh.__version__}\n"
 
 
-@pytest.mark.parametrize("command", ["kills", "odds", "table", "units", "rules", "import",
-                                     "catalogue"])
+@pytest.mark.parametrize("command", ["kills", "odds", "mortal", "table", "units", "rules",
+                                     "import", "catalogue"])
 def test_help_has_an_example(command):
     out = run(command, "--help").stdout
     assert out.startswith(f"Usage: mathhammer {command}")
@@ -485,7 +754,7 @@ def test_help_has_an_example(command):
 
 def test_top_level_help():
     out = run("--help").stdout
-    for command in ("kills", "odds", "table", "units", "rules", "import", "catalogue"):
+    for command in ("kills", "odds", "mortal", "table", "units", "rules", "import", "catalogue"):
         assert re.search(rf"^  {command} ", out, re.M)
 
 
@@ -546,6 +815,28 @@ ERRORS = [
     ("odds Hexmark MEQ", "give exactly one of --at-least K, --kills K, --at-most K, --destroy"),
     ("odds Hexmark MEQ --at-least 1 --destroy", "(got --at-least, --destroy)"),
     ("odds Hexmark MEQ --destroy --of damage", "--destroy is about the whole unit"),
+    ("kills Hexmark MEQ --no-reanimation", "--no-reanimation: only with --turns N"),
+    ("kills Hexmark MEQ --reanimation", "--reanimation: only with --turns N"),
+    ("kills Hexmark MEQ --turns 0", "Invalid value for '--turns': 0 is not in the range"),
+    ("kills Hexmark MEQ --turns two", "Invalid value for '--turns': 'two' is not a valid"),
+    ("odds Hexmark MEQ --turns 2 --of damage --at-least 1",
+     "--of damage: with --turns or a mortal-wound rule only kills"),
+    ("odds Hexmark MEQ --rule 'Poisoner' --of hits --at-least 1",
+     "--of hits: with --turns or a mortal-wound rule only kills"),
+    ("mortal MEQ", "give at least one ROLL"),
+    ("mortal", "Missing argument 'TARGET'"),
+    ("mortal MEQ 'Enslaved Artifice'",
+     "ROLL 'Enslaved Artifice': Enslaved Artifice is not a mortal-wound roll"),
+    ("mortal MEQ D7", "ROLL 'D7': neither a dice expression (like D3 or 2) nor a named rule; "
+                      "unknown named rule 'D7'"),
+    ("mortal MEQ 'Disintegration Beans'", "did you mean Disintegration Beams?"),
+    ("mortal Nobody D3", 'unknown unit "Nobody"'),
+    ("mortal MEQ D3 -o EXISTS", "exists.md: already exists; use --force to overwrite it"),
+    ("mortal MEQ D3 --crushing-impact 0", "Invalid value for '--crushing-impact'"),
+    ("mortal '5x T4 Sv3 W2' D3", 'target "5x T4 Sv3 W2": "Sv3" (token 3)'),
+    ("table Hexmark -t MEQ --rule 'Disintegration Beams'",
+     "--rule 'Disintegration Beams' is a mortal-wound roll: `mathhammer kills` and"),
+    ("table Hexmark -t MEQ --vary '--turns 2'", "--vary '--turns 2': No such option '--turns'"),
     ("table Hexmark --targets", "--targets: expected at least one target"),
     ("table Hexmark -t MEQ --metric wins", "Invalid value for '--metric': 'wins' is not one of"),
     ("table Hexmark -t MEQ --format pdf", "Invalid value for '--format': 'pdf'"),
