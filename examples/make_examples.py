@@ -56,6 +56,22 @@ EXAMPLES.append((
      "--plot", "{out}/cronos-geq-kills.svg"],
 ))
 
+EXAMPLES.append((
+    ["hexmark-warriors-turns.txt"],
+    "Three turns of a Hexmark Destroyer's pistols against ten Necron Warriors, with Reanimation"
+    " Protocols between turns and Disintegration Beams after each attack: P(destroyed) after"
+    " each step and the kills at the end",
+    ["kills", "Hexmark Destroyer", "Necron Warriors", "--turns", "3", "--rule",
+     "Disintegration Beams", "-o", "{out}/hexmark-warriors-turns.txt"],
+))
+EXAMPLES.append((
+    ["mortal-crushing-impact.txt"],
+    "Mortal wounds alone: Crushing Impact (11e) of a T10 charger, then Blood-fuelled Cruelty,"
+    " on five MEQ",
+    ["mortal", "MEQ", "Blood-fuelled Cruelty", "--crushing-impact", "10", "-o",
+     "{out}/mortal-crushing-impact.txt"],
+))
+
 
 def _has_matplotlib() -> bool:
     try:

@@ -33,7 +33,8 @@ def test_every_example_is_there():
     names = committed()
     for required in ("seed-units-kills.md", "seed-units-kills.html", "seed-units-damage.md",
                      "seed-units-damage.html", "named-rules.md", "named-rules.html",
-                     "cronos-geq-kills.svg", "README.md"):
+                     "cronos-geq-kills.svg", "hexmark-warriors-turns.txt",
+                     "mortal-crushing-impact.txt", "README.md"):
         assert required in names
 
 
@@ -73,3 +74,22 @@ def test_example_numbers_are_the_library_s():
     md = (EXAMPLES / "named-rules.md").read_text(encoding="utf-8")
     # Hexmark pistols vs GEQ at half range, re-rolling 1s: 6 * 35/36 * 5/6 = 175/36 = 4.86
     assert "| Hexmark Destroyer [--rule Conquering Tyrant] | 4.86 |" in md
+
+
+def test_sequence_example_numbers_are_the_library_s():
+    # three turns with Disintegration Beams after each attack, reanimation between turns
+    from mathhammer.sequence import Attack, MortalWounds, Reanimate
+
+    hexmark, warriors = load_unit("Hexmark Destroyer"), load_unit("Necron Warriors")
+    beams = mh.find_rule("Disintegration Beams").mortal_wounds.pmf()
+    steps = []
+    for i in (1, 2, 3):
+        steps += [Reanimate()] * (i > 1) + [Attack.make(hexmark.as_profiles()),
+                                             MortalWounds(beams)]
+    t = mh.sequence(warriors, steps)
+    text = (EXAMPLES / "hexmark-warriors-turns.txt").read_text(encoding="utf-8")
+    assert f"\nP(destroyed)          27.23%  {t.destroyed[-1]}\n" in text
+    assert f"  kills                7.620  {t.kills.mean()}\n" in text
+    # Crushing Impact T10 on MEQ: ten dice, each 1 hurts the charger: 10/6 expected
+    text = (EXAMPLES / "mortal-crushing-impact.txt").read_text(encoding="utf-8")
+    assert "  expected             1.667  5/3\n" in text
