@@ -1,0 +1,410 @@
+"""An independent brute-force oracle for tiny attacks (10e rules, RULES.md sections 1-6).
+
+Written straight from ``RULES.md`` and the README's "Rules decisions", without the engine's rule
+modules: only the input types (``Weapon``, ``Target``, ``Options``), ``parse_abilities`` and
+``dice`` (the PMF of a dice expression) come from :mod:`mathhammer`.
+
+It plays the attack die by die: every die is a branch of probability 1/6 (a re-roll is a second
+die, Feel No Pain is one die per wound point). The state of a branch is everything that matters
+afterwards -- the counters, the target's ``(models, wounds_lost)`` and the Devastating Wounds
+still to inflict -- and equal states are merged after each step, which keeps tiny cases fast.
+
+Two reorderings keep it small without changing any distribution, because the dice involved are
+independent of everything rolled before them: an attack's Damage (and the Feel No Pain dice for
+it) is rolled when the damage is applied, and a Devastating Wound's Damage is rolled when its
+mortal wounds are inflicted, after all normal damage.
+
+>>> import mathhammer as mh
+>>> bolt = mh.Weapon("Bolter", attacks=1, skill=3, strength=4, ap=0, damage=1)
+>>> o = brute_force((bolt, 1), mh.Target(models=1, toughness=4, save=3, wounds=1))
+>>> o.kills  # 2/3 hit * 1/2 wound * 1/3 unsaved
+{0: Fraction(8, 9), 1: Fraction(1, 9)}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping
+from fractions import Fraction
+from functools import cache
+from typing import Any, NamedTuple
+
+import attrs
+
+import mathhammer as mh
+
+Dist = dict[Hashable, Fraction]
+FACES = range(1, 7)
+SIXTH = Fraction(1, 6)
+ONE = Fraction(1)
+POLICY_ORDER = (None, "ones", "failed", "noncrit")
+COUNTERS = ("attacks", "hits", "wounds", "unsaved", "mortal", "damage", "kills")
+
+
+class World(NamedTuple):
+    """Everything that matters after some dice have been rolled."""
+
+    attacks: int
+    hits: int
+    wounds: int
+    unsaved: int
+    mortal: int
+    models: int  # models left in the target unit
+    lost: int  # wounds lost by the damaged model
+    packets: tuple[int, ...]  # Devastating Wounds still to inflict, per weapon (weapon order)
+
+
+class Hits(NamedTuple):
+    """What one attack did up to the saving throws."""
+
+    hits: int
+    wounds: int
+    unsaved: int  # normal wounds that failed their save (each then rolls Damage)
+    packets: int  # Devastating Wounds
+
+
+@attrs.frozen
+class Oracle:
+    """Exact distributions (outcome -> Fraction) found by brute force."""
+
+    #: (attacks, hits, wounds, unsaved, mortal, damage, kills, models, wounds_lost) -> p
+    joint: dict[tuple[int, ...], Fraction]
+    attacks: dict[int, Fraction]
+    hits: dict[int, Fraction]
+    wounds: dict[int, Fraction]
+    unsaved: dict[int, Fraction]
+    mortal: dict[int, Fraction]
+    damage: dict[int, Fraction]
+    kills: dict[int, Fraction]
+    state: dict[tuple[int, int], Fraction]  # (models, wounds_lost) -> p
+    destroyed: Fraction
+
+    def dicts(self) -> dict[str, dict]:
+        """The marginals and the state, keyed by name."""
+        return {name: getattr(self, name) for name in (*COUNTERS, "state")}
+
+
+# --- distribution helpers -------------------------------------------------------------------
+
+
+def add(out: Dist, key: Hashable, p: Fraction) -> None:
+    out[key] = out.get(key, 0) + p
+
+
+def bind(dist: Mapping[Any, Fraction], step: Callable[[Any], Mapping]) -> Dist:
+    """Run ``step`` (state -> distribution) from every state of ``dist``; merge equal states."""
+    out: Dist = {}
+    for state, p in dist.items():
+        for new, q in step(state).items():
+            add(out, new, p * q)
+    return out
+
+
+def repeat(start: Any, times: int, step: Callable[[Any], Mapping]) -> Dist:
+    """Apply ``step`` ``times`` times, starting from ``start``."""
+    dist: Dist = {start: ONE}
+    for _ in range(times):
+        dist = bind(dist, step)
+    return dist
+
+
+def roll(expr: str) -> Dist:
+    """The distribution of a dice expression (``"D3"``, ``"2"``...)."""
+    return dict(mh.dice(expr))
+
+
+def total(a: Mapping[int, Fraction], b: Mapping[int, Fraction]) -> Dist:
+    """Distribution of the sum of two independent values."""
+    return bind(a, lambda x: {x + y: q for y, q in b.items()})
+
+
+def clamp(x: int, lo: int, hi: int) -> int:
+    return max(lo, min(hi, x))
+
+
+def one_die(judge: Callable[[int], str], policy: str | None, fail: str, crit: str) -> Dist:
+    """Roll one D6, judge it, re-roll it once if ``policy`` asks, judge the final die."""
+    out: Dist = {}
+    for f in FACES:
+        first = judge(f)
+        again = (
+            (policy == "ones" and f == 1)
+            or (policy == "failed" and first == fail)
+            or (policy == "noncrit" and first != crit)
+        )
+        if again:
+            for g in FACES:
+                add(out, judge(g), SIXTH * SIXTH)
+        else:
+            add(out, first, SIXTH)
+    return out
+
+
+def broader(a: str | None, b: str | None) -> str | None:
+    """The broader of two re-roll policies (ones < failed < noncrit)."""
+    return a if POLICY_ORDER.index(a) >= POLICY_ORDER.index(b) else b
+
+
+@cache
+def failures(points: int, fnp: int | None) -> Dist:
+    """How many of ``points`` wound points get through Feel No Pain (one D6 each)."""
+    if fnp is None:
+        return {points: ONE}
+
+    def fnp_die(n: int) -> Dist:
+        out: Dist = {}
+        for f in FACES:
+            add(out, n if f >= fnp else n + 1, SIXTH)
+        return out
+
+    return repeat(0, points, fnp_die)
+
+
+# --- the oracle -----------------------------------------------------------------------------
+
+
+def _profiles(profiles: Any) -> list[tuple[mh.Weapon, int]]:
+    if isinstance(profiles, mh.Weapon):
+        return [(profiles, 1)]
+    if isinstance(profiles, tuple) and len(profiles) == 2 and isinstance(profiles[0], mh.Weapon):
+        return [profiles]
+    return [p if isinstance(p, tuple) else (p, 1) for p in profiles]
+
+
+def brute_force(
+    profiles: Any,
+    target: mh.Target,
+    *,
+    start: tuple[int, int] | None = None,
+    **options: Any,
+) -> Oracle:
+    """Every die of the attack, exactly.
+
+    ``profiles`` is a Weapon, a ``(Weapon, models)`` pair or a list of them (resolved in order);
+    ``start`` is the target's ``(models, wounds_lost)`` before the attack; ``options`` are
+    :class:`mathhammer.Options` fields.
+    """
+    opt = mh.Options(**options)
+    models0, lost0 = start if start is not None else (target.models, 0)
+    profiles = _profiles(profiles)
+    weapons = [_Weapon(w, target, opt, blast_models=models0) for w, _ in profiles]
+
+    @cache
+    def apply(models: int, lost: int, points: int) -> Dist:
+        """``points`` wounds (one attack's Damage, or one Devastating packet) to one model;
+        Feel No Pain for each point; what exceeds the model's wounds is lost."""
+        if models == 0:
+            return {(0, 0): ONE}
+        remaining = target.wounds - lost
+        out: Dist = {}
+        for failed, p in failures(points, target.fnp).items():
+            hurt = min(remaining, failed)
+            add(out, (models - 1, 0) if hurt == remaining else (models, lost + hurt), p)
+        return out
+
+    @cache
+    def damage(models: int, lost: int, index: int) -> Dist:
+        """One unsaved attack of weapon ``index``: roll its Damage, then apply it."""
+        return bind(weapons[index].damage, lambda d: apply(models, lost, d))
+
+    def attack_once(index: int) -> Callable[[World], Dist]:
+        weapon = weapons[index]
+
+        def step(w: World) -> Dist:
+            out: Dist = {}
+            for h, p in weapon.hits.items():
+                hit = w._replace(
+                    attacks=w.attacks + 1, hits=w.hits + h.hits, wounds=w.wounds + h.wounds,
+                    unsaved=w.unsaved + h.unsaved,
+                    packets=_bump(w.packets, index, h.packets),
+                )
+                targets = repeat((hit.models, hit.lost), h.unsaved,
+                                 lambda s: damage(s[0], s[1], index))
+                for (models, lost), q in targets.items():
+                    add(out, hit._replace(models=models, lost=lost), p * q)
+            return out
+
+        return step
+
+    dist: Dist = {World(0, 0, 0, 0, 0, models0, lost0, (0,) * len(weapons)): ONE}
+    for index, (_, carriers) in enumerate(profiles):
+        step = attack_once(index)
+
+        def one_model(w: World, step: Callable = step, index: int = index) -> Dist:
+            return bind(weapons[index].count, lambda n: repeat(w, n, step))
+
+        for _ in range(carriers):
+            dist = bind(dist, one_model)
+
+    def mortal_packet(index: int) -> Callable[[World], Dist]:
+        # A Devastating Wound: mortal wounds equal to the attack's Damage, all on one model,
+        # excess lost. ``mortal`` counts them before Feel No Pain and excess.
+        def step(w: World) -> Dist:
+            out: Dist = {}
+            for d, p in weapons[index].damage.items():
+                for (models, lost), q in apply(w.models, w.lost, d).items():
+                    add(out, w._replace(mortal=w.mortal + d, models=models, lost=lost), p * q)
+            return out
+
+        return step
+
+    def devastate(w: World) -> Dist:
+        d = {w._replace(packets=()): ONE}
+        for index, n in enumerate(w.packets):
+            d = bind(d, lambda x, n=n, i=index: repeat(x, n, mortal_packet(i)))
+        return d
+
+    return _summarise(bind(dist, devastate), target, models0, lost0)
+
+
+def _bump(packets: tuple[int, ...], index: int, n: int) -> tuple[int, ...]:
+    if not n:
+        return packets
+    return packets[:index] + (packets[index] + n,) + packets[index + 1:]
+
+
+class _Weapon:
+    """One weapon against the target: its attack count, the outcome of one attack up to the
+    saves (:class:`Hits`), and its Damage."""
+
+    def __init__(self, weapon: mh.Weapon, target: mh.Target, opt: mh.Options, blast_models: int):
+        ab = mh.parse_abilities(tuple(weapon.abilities) + tuple(opt.abilities))
+        ranged = weapon.range != "melee"
+
+        # Number of attacks of one model: A, + Rapid Fire X at half range, + Blast.
+        count = roll(weapon.attacks)
+        if ab.rapid_fire and opt.half_range:
+            count = total(count, roll(ab.rapid_fire))
+        if ab.blast:
+            count = {n + blast_models // 5: p for n, p in count.items()}
+        self.count = count
+
+        # Damage of one attack: roll, halve (rounding up), + Melta, + damage_mod, at least 1.
+        damage: Dist = {}
+        melta = roll(ab.melta) if (ab.melta and opt.half_range) else {0: ONE}
+        for d, p in roll(weapon.damage).items():
+            if opt.halve_damage:
+                d = -(-d // 2)
+            for m, q in melta.items():
+                add(damage, max(1, d + m + opt.damage_mod), p * q)
+        self.damage = damage
+
+        # Hit roll of one attack: "miss" / "hit" / "crit".
+        if ab.torrent or weapon.skill is None:
+            hit_roll: Dist = {"hit": ONE}
+        else:
+            skill = clamp(weapon.skill - opt.skill_mod, 2, 7)
+            mod = opt.hit_mod
+            mod += 1 if (ab.heavy and opt.stationary and ranged) else 0
+            mod -= 1 if (target.stealth and ranged) else 0
+            mod = clamp(mod, -1, 1)
+
+            def judge_hit(f: int) -> str:
+                if opt.overwatch:
+                    return "crit" if f == 6 else "miss"
+                if f == 1:
+                    return "miss"
+                if f >= opt.crit_hit:
+                    return "crit"
+                return "hit" if f + mod >= skill else "miss"
+
+            hit_roll = one_die(judge_hit, opt.reroll_hits, "miss", "crit")
+
+        # Wound roll of one hit: "fail" / "wound" / "crit".
+        s, t = weapon.strength + opt.strength_mod, target.toughness
+        need = 2 if s >= 2 * t else 3 if s > t else 4 if s == t else 6 if 2 * s <= t else 5
+        keywords = {k.upper() for k in target.keywords}
+        crit_wound = min([opt.crit_wound] + [x for kw, x in ab.anti if kw.upper() in keywords])
+        wmod = opt.wound_mod + (1 if (ab.lance and opt.charged) else 0)
+        wmod += opt.wound_mod_if_stronger if s > t else 0
+        wmod = clamp(wmod, -1, 1)
+
+        def judge_wound(f: int) -> str:
+            if f == 1:
+                return "fail"
+            if f >= crit_wound:
+                return "crit"
+            return "wound" if f + wmod >= need else "fail"
+
+        policy = broader(opt.reroll_wounds, "failed") if ab.twin_linked else opt.reroll_wounds
+        wound_roll = one_die(judge_wound, policy, "fail", "crit")
+
+        # Saving throw of one wound: False (saved) / True (unsaved).
+        def save_roll(critical: bool) -> Dist:
+            ap = min(0, weapon.ap - opt.ap_mod) - (opt.crit_wound_ap if critical else 0)
+            cover = (opt.cover and ranged and not ab.ignores_cover
+                     and not (target.save <= 3 and ap == 0))
+            armour = {f for f in FACES
+                      if f >= 2 and f + min(ap + opt.save_mod + int(cover), 1) >= target.save}
+            invuln = set() if target.invuln is None else {
+                f for f in FACES if f >= 2 and f + min(opt.save_mod, 1) >= target.invuln}
+            best = armour if len(armour) >= len(invuln) else invuln
+            out: Dist = {}
+            for f in FACES:
+                add(out, f not in best, SIXTH)
+            return out
+
+        def saved(h: Hits, critical: bool) -> Dist:
+            return {h._replace(unsaved=h.unsaved + u): p for u, p in save_roll(critical).items()}
+
+        def wound(h: Hits) -> Dist:
+            """The Wound roll of one hit (already counted) and what follows it."""
+            out: Dist = {}
+            for kind, p in wound_roll.items():
+                if kind == "fail":
+                    add(out, h, p)
+                    continue
+                h2 = h._replace(wounds=h.wounds + 1)
+                if kind == "crit" and ab.devastating_wounds:  # no save: mortal wounds later
+                    add(out, h2._replace(packets=h2.packets + 1), p)
+                else:
+                    for new, q in saved(h2, kind == "crit").items():
+                        add(out, new, p * q)
+            return out
+
+        sustained = roll(ab.sustained) if ab.sustained else {0: ONE}
+        hits: Dist = {}
+        for kind, p in hit_roll.items():
+            if kind == "miss":
+                add(hits, Hits(0, 0, 0, 0), p)
+            elif kind == "hit":
+                for new, q in wound(Hits(1, 0, 0, 0)).items():
+                    add(hits, new, p * q)
+            else:  # Critical Hit: X extra ordinary hits; with Lethal Hits it wounds itself
+                for extra, q in sustained.items():
+                    h = Hits(1 + extra, 0, 0, 0)
+                    # with Lethal Hits, an automatic wound (not a Critical Wound)
+                    first = saved(h._replace(wounds=1), False) if ab.lethal_hits else wound(h)
+                    then = bind(first, lambda h0, extra=extra: repeat(h0, extra, wound))
+                    for new, r in then.items():
+                        add(hits, new, p * q * r)
+        self.hits = hits
+
+
+def _marginal(joint: Mapping[tuple, Fraction], index: int) -> dict:
+    out: Dist = {}
+    for k, p in joint.items():
+        add(out, k[index], p)
+    return dict(sorted(out.items()))
+
+
+def _summarise(dist: Dist, target: mh.Target, models0: int, lost0: int) -> Oracle:
+    joint: Dist = {}
+    for w, p in dist.items():
+        kills = models0 - w.models
+        damage = kills * target.wounds + w.lost - lost0  # every wound lost, in order
+        key = (w.attacks, w.hits, w.wounds, w.unsaved, w.mortal, damage, kills, w.models, w.lost)
+        add(joint, key, p)
+    assert sum(joint.values()) == 1
+    marginals = {name: _marginal(joint, i) for i, name in enumerate(COUNTERS)}
+    state: Dist = {}
+    for k, p in joint.items():
+        add(state, (k[7], k[8]), p)
+    return Oracle(joint=joint, state=dict(sorted(state.items())),
+                  destroyed=state.get((0, 0), Fraction(0)), **marginals)
+
+
+def engine_dicts(result: Any) -> dict[str, dict]:
+    """The engine's result in the oracle's shape: marginals and state as plain dicts."""
+    out = {name: dict(getattr(result, name)) for name in COUNTERS}
+    out["state"] = {(s.models, s.wounds_lost): p for s, p in result.state}
+    return out
