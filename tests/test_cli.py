@@ -23,7 +23,7 @@ from mathhammer.sequence import Attack, MortalWounds, Reanimate
 from mathhammer.units import load_unit
 
 ROOT = Path(__file__).resolve().parent.parent
-BSDATA = Path("/work/shared/bsdata/10e")
+BSDATA = Path(__file__).resolve().parents[2] / "shared" / "bsdata" / "10e"
 COUNTERS = ("attacks", "hits", "wounds", "unsaved", "mortal", "damage", "kills")
 
 
