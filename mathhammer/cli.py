@@ -411,7 +411,7 @@ def _emit(text: str, path: Path | None) -> None:
 
 
 def _stderr_tty() -> bool:
-    return click.get_text_stream("stderr").isatty()
+    return sys.stderr.isatty()
 
 
 # --- the commands --------------------------------------------------------------------------------
@@ -727,7 +727,7 @@ def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt
                               both=len(phases) > 1, vary_text=text)
     cells = len(rows) * len(columns)
     if cells >= PROGRESS_CELLS and _stderr_tty():
-        err = click.get_text_stream("stderr")
+        err = sys.stderr
         with click.progressbar(length=cells, label="computing", file=err) as bar:
             grid = build_grid(rows, columns, metric, title=title or "", progress=bar.update)
     else:
@@ -926,7 +926,7 @@ def import_(source: str, output: str, statline: str | None, catalogue: str | Non
 def _read_page(page: str) -> str:
     try:
         if page == "-":
-            return click.get_text_stream("stdin").read()
+            return sys.stdin.read()
         return Path(page).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise ValueError(f"{page}: cannot read: {getattr(e, 'strerror', None) or e}") from None
