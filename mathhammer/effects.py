@@ -116,6 +116,23 @@ def mortal_wounds(target: Target | Squad, state: PMF | None, amount: PMF | int |
     return _chain(target, state, amount, move, total)
 
 
+def devastating_wounds(target: Target | Squad, state: PMF, damage: PMF, n: int,
+                       excess_lost: bool = True) -> PMF:
+    """``n`` Devastating Wounds, each ``damage`` mortal wounds (Feel No Pain per wound). With
+    ``excess_lost`` (10e) each destroys at most one model; otherwise they spill over.
+
+    >>> t = Target(models=3, toughness=4, save=3, wounds=1)
+    >>> devastating_wounds(t, None, PMF.point(2), 1).map(lambda s: s.models)
+    PMF({2: 1})  # /1
+    >>> devastating_wounds(t, None, PMF.point(2), 1, excess_lost=False).map(lambda s: s.models)
+    PMF({1: 1})  # /1
+    """
+    if not excess_lost:
+        return mortal_wounds(target, state, damage.repeat(n))
+    groups, _, _ = _shape(target)
+    return _packet(target, state, [feel_no_pain(damage, g.fnp) for g in groups], PMF.point(n))
+
+
 def _packet(target: Target | Squad, state: PMF | None, losses: list[PMF],
             packets: PMF | None = None) -> PMF:
     """``packets`` packets (default one) of wounds lost per group, excess lost."""

@@ -16,22 +16,20 @@ from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from functools import lru_cache
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 
-from .allocation import TargetState, Weights, step, step_many
+from .allocation import TargetState, Weights, step
 from .damage import damage_roll, feel_no_pain
 from .dice import dice
+from .effects import Hazard, deadly_demise_wounds, devastating_wounds, hazardous
 from .options import Options
 from .pmf import PMF
 from .profiles import Target, Weapon
 from .rolls import CRITICAL, FAIL, SUCCESS, hit_roll, lethal_hits, saving_throw, wound_roll
 from .ruleset import RuleSet, load_ruleset
 from .squad import Squad
-
-if TYPE_CHECKING:
-    from .effects import Hazard
 
 # One attack's outcome: (hits, wounds, unsaved normal wounds, devastating wounds).
 _NOTHING = (0, 0, 0, 0)
@@ -57,6 +55,7 @@ class Volley:
     packets: PMF  # unsaved normal wounds, or (unsaved, devastating) pairs when ``devastating``
     loss: PMF  # wounds lost from one packet, after Feel No Pain
     devastating: bool
+    damage: PMF  # the Damage of one attack (before Feel No Pain)
 
 
 def attacks_roll(weapon: Weapon, options: Options, rules: RuleSet, target_models: int) -> PMF:
@@ -126,7 +125,7 @@ def volley(weapon: Weapon, count: int, target: Target, options: Options, rules: 
     else:
         packets, mortal = unsaved, PMF.point(0)
     return Volley(n.repeat(count), hits, wounds, unsaved, mortal, packets,
-                  feel_no_pain(damage, target.fnp), devastating)
+                  feel_no_pain(damage, target.fnp), devastating, damage)
 
 
 @attrs.frozen
@@ -279,7 +278,7 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts
     squad = target if isinstance(target, Squad) else None
     rolls_target = squad.rolls_target(rules) if squad else target
     below_half, below_starting = _strength(target, start)
-    volleys, resolved, hazard_tests = [], [], 0
+    volleys, resolved, devs, hazard_tests = [], [], [], 0
     for weapon, count in entries:
         w, t, o = weapon.with_abilities(*opts.abilities), rolls_target, opts
         groups = squad.groups if squad else ()
@@ -300,6 +299,8 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts
         hazard_tests += count if w.parsed.hazardous else 0
         if squad:
             resolved.append((w, attrs.evolve(squad, groups=groups), o, count))
+        if w.parsed.devastating_wounds:
+            devs.append((attrs.evolve(squad, groups=groups) if squad else t, volleys[-1].damage))
 
     def total(field: str) -> PMF:
         out = getattr(volleys[0], field)
@@ -307,17 +308,22 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts
             out = out + getattr(v, field)
         return out
 
-    from .effects import deadly_demise_wounds, hazardous
-
     counters = {f: total(f) for f in ("attacks", "hits", "wounds", "mortal")}
     if squad:
         from .squad import squad_attack
 
-        joint = squad_attack(resolved, rules, start)
+        joint = _devastating_phase(squad_attack(resolved, rules, start), devs, rules)
         final, unsaved = joint.map(itemgetter(0)), joint.map(itemgetter(1))
         parts, groups = start, squad.groups
     else:
-        final, unsaved = _allocate_all(volleys, start, target.wounds), total("unsaved")
+        weights: Weights = {(start.models, start.wounds_lost, ()): 1}
+        for v in volleys:
+            weights = _normal_damage(weights, v, target.wounds)
+        pending: dict[tuple, dict] = {}
+        for (m, lost, tag), w in weights.items():
+            pending.setdefault((tag, None), {})[TargetState(m, lost)] = w
+        final = _devastating_phase(pending, devs, rules).map(itemgetter(0))
+        unsaved = total("unsaved")
         parts, groups = (start,), (target,)
 
     def remaining(state: Any) -> int:
@@ -350,15 +356,21 @@ def _best_lethal(weapon: Weapon, count: int, target: Target | Squad, options: Op
                         else "never")
 
 
-def _allocate_all(volleys: list[Volley], start: TargetState, wounds: int) -> PMF:
-    """Normal damage weapon by weapon, then every devastating wound's mortal wounds."""
-    weights: Weights = {(start.models, start.wounds_lost, ()): 1}
-    for v in volleys:
-        weights = _normal_damage(weights, v, wounds)
-    dev_losses = [v.loss for v in volleys if v.devastating]
-    if dev_losses:
-        weights = _devastating_damage(weights, dev_losses, wounds)
-    return PMF({TargetState(m, lost): w for (m, lost, _), w in weights.items()})
+def _devastating_phase(pending: dict[tuple[tuple[int, ...], Any], dict[Any, int]],
+                       devs: list[tuple[Target | Squad, PMF]], rules: RuleSet) -> PMF:
+    """After all normal damage: each weapon's Devastating Wounds, in order. ``pending`` maps
+    (devastating wounds per weapon, anything else tracked) to state weights over one common
+    denominator; the result is a PMF over (state, anything else)."""
+    parts = []
+    for (tag, extra), states in pending.items():
+        if not any(states.values()):
+            continue
+        s = PMF(states)
+        for (target, damage), n in zip(devs, tag, strict=True):
+            if n:
+                s = devastating_wounds(target, s, damage, n, rules.devastating_excess_lost)
+        parts.append((sum(states.values()), s.map(lambda state, e=extra: (state, e))))
+    return PMF.mix(parts)
 
 
 def _normal_damage(weights: Weights, v: Volley, wounds: int) -> Weights:
@@ -385,27 +397,4 @@ def _normal_damage(weights: Weights, v: Volley, wounds: int) -> Weights:
             for (m, lost, tag), wc in cur.items():
                 key = (m, lost, tag + (dev,)) if v.devastating else (m, lost, tag)
                 out[key] = get(key, 0) + wc * ws
-    return out
-
-
-def _devastating_damage(weights: Weights, losses: list[PMF], wounds: int) -> Weights:
-    """Each devastating wound's mortal wounds, weapon by weapon, excess lost."""
-    groups: dict[tuple, Weights] = {}
-    for (m, lost, tag), w in weights.items():
-        g = groups.setdefault(tag, {})
-        g[(m, lost, None)] = g.get((m, lost, None), 0) + w
-    tops = [max(tag[i] for tag in groups) for i in range(len(losses))]
-    full = 1
-    for loss, top in zip(losses, tops, strict=True):
-        full *= loss.total**top
-    out: Weights = {}
-    for tag, g in groups.items():
-        factor = 1
-        for loss, n in zip(losses, tag, strict=True):
-            g, f = step_many(g, loss, wounds, n)
-            factor *= f
-        scale = full // factor
-        for (m, lost, _), w in g.items():
-            key = (m, lost, ())
-            out[key] = out.get(key, 0) + w * scale
     return out

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from math import lcm
-from operator import itemgetter
 
 import attrs
 
@@ -182,6 +181,7 @@ class _Weapon:
             else:
                 p = self.profiles[g]
                 out += [(s, u, 0, w) for s, u, w in self._damage(state, g, p.crit_fails, crit)]
+        out = [t for t in out if t[3]]  # drop impossible outcomes (a save that never fails...)
         self.cache[key] = out
         return out
 
@@ -255,52 +255,23 @@ def _apply_events(weights: dict[Key, int], tw: _Weapon, events: PMF) -> dict[Key
     return out
 
 
-def _devastating(weights: dict[Key, int], profiles: list[list[_Group]],
-                 characters: tuple[bool, ...]) -> dict[Key, int]:
-    """Every devastating wound's mortal wounds, weapon by weapon, at most one model each."""
-    scales = [lcm(*(p.loss_total for p in ps)) for ps in profiles]
-    tops = [max(k[1][i] for k in weights) for i in range(len(profiles))]
-    out: dict[Key, int] = {}
-    for (state, pending, unsaved), w in weights.items():
-        dist = {state: w}
-        factor = 1
-        for i, (ps, scale) in enumerate(zip(profiles, scales, strict=True)):
-            for _ in range(pending[i]):
-                new: dict[SquadState, int] = {}
-                for s, ws in dist.items():
-                    g = next_group(s, characters, False)
-                    if g is None:
-                        new[s] = new.get(s, 0) + ws * scale
-                        continue
-                    p = ps[g]
-                    for e, we in p.loss:
-                        s2 = _lose(s, g, e, p.wounds)
-                        new[s2] = new.get(s2, 0) + ws * we * (scale // p.loss_total)
-                dist = new
-            factor *= scale ** (tops[i] - pending[i])
-        for s, ws in dist.items():
-            k = (s, (), unsaved)
-            out[k] = out.get(k, 0) + ws * factor
-    return out
-
-
 def squad_attack(entries: list[tuple[Weapon, Squad, Options, int]], rules: RuleSet,
-                 start: SquadState) -> PMF:
-    """The chain of a whole attack against a squad: a PMF of (final state, unsaved wounds).
+                 start: SquadState) -> dict[tuple[tuple[int, ...], int], dict[SquadState, int]]:
+    """The chain of a whole attack's normal damage against a squad: state weights by
+    (devastating wounds pending per weapon, unsaved wounds), over one common denominator.
 
     ``entries`` are (weapon, squad, options, models) with any named rules already applied."""
     dev_weapons = [i for i, (w, *_rest) in enumerate(entries) if w.parsed.devastating_wounds]
     weights: dict[Key, int] = {(start, tuple(0 for _ in dev_weapons), 0): 1}
-    dev_profiles = []
     for i, (weapon, squad, options, count) in enumerate(entries):
         dev_index = dev_weapons.index(i) if i in dev_weapons else None
         precision = weapon.parsed.precision and options.precision
         tw = _Weapon(weapon, squad, options, rules, dev_index, precision)
         events = _events(weapon, squad, options, rules, count, sum(s.models for s in start))
         weights = _apply_events(weights, tw, events)
-        if dev_index is not None:
-            dev_profiles.append(tw.profiles)
-    if dev_profiles:
-        weights = _devastating(weights, dev_profiles, entries[0][1].characters)
-    return PMF(weights).map(itemgetter(0, 2))
+    out: dict[tuple[tuple[int, ...], int], dict[SquadState, int]] = {}
+    for (state, pending, unsaved), w in weights.items():
+        group = out.setdefault((pending, unsaved), {})
+        group[state] = group.get(state, 0) + w
+    return out
 

@@ -149,3 +149,16 @@ def test_bad_input_is_a_one_line_value_error(call, message):
     with pytest.raises(ValueError) as e:
         call()
     assert message in str(e.value) and "\n" not in str(e.value)
+
+
+def test_rule_set_file_decides_whether_devastating_excess_is_lost(tmp_path):
+    # every wound roll of 2+ is critical (5/6); a devastating D2 into W1 models destroys one
+    # model in 10e (excess lost) and two when a house rule set lets the excess spill over
+    house = tmp_path / "house.toml"
+    house.write_text('name = "house"\nextends = "10e"\n[devastating_wounds]\nexcess_lost = false\n')
+    dev = Weapon("dev", attacks=1, skill=None, strength=8, ap=0, damage=2,
+                 abilities=["devastating wounds"])
+    target = Target(models=3, toughness=4, save=3, wounds=1)
+    assert dict(mh.attack(dev, target, crit_wound=2).kills) == {0: F(1, 6), 1: F(5, 6)}
+    assert dict(mh.attack(dev, target, crit_wound=2, rules=str(house)).kills) == {
+        0: F(1, 6), 2: F(5, 6)}
