@@ -13,6 +13,7 @@ Fraction(4, 9)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from .pmf import PMF
@@ -50,16 +51,35 @@ def step(weights: Weights, loss: list[tuple[int, int]], total: int, wounds: int)
     return out
 
 
-def step_many(weights: Weights, loss: PMF, wounds: int, n: int) -> tuple[Weights, int]:
-    """Apply ``n`` packets; returns the weights and the factor the denominator grew by."""
-    items, total = list(loss.weights().items()), loss.total
-    factor = 1
-    for _ in range(n):
-        if all(k[0] == 0 for k in weights):
-            return weights, factor  # the unit is destroyed in every state: nothing changes
-        weights = step(weights, items, total, wounds)
-        factor *= total
-    return weights, factor
+def chain(start: PMF, count: PMF, move: Callable[[Any], list[tuple[Any, int]]],
+          total: int) -> PMF:
+    """The state after ``count`` independent steps; ``move(state)`` lists (next state, weight)
+    pairs whose weights sum to ``total``. Each state's moves are worked out once.
+
+    >>> from fractions import Fraction
+    >>> heads = chain(PMF.point(0), PMF.point(3), lambda s: [(s, 1), (s + 1, 1)], 2)
+    >>> heads == PMF.binomial(3, Fraction(1, 2))  # three coin flips
+    True
+    """
+    counts = count.weights()
+    top = max(counts)
+    memo: dict[Any, list[tuple[Any, int]]] = {}
+    out: dict[Any, int] = {}
+    cur = start.weights()
+    for n in range(top + 1):
+        if n:
+            nxt: dict[Any, int] = {}
+            for s, w in cur.items():
+                if s not in memo:
+                    memo[s] = move(s)
+                for s2, w2 in memo[s]:
+                    nxt[s2] = nxt.get(s2, 0) + w * w2
+            cur = nxt
+        if n in counts:
+            scale = counts[n] * total ** (top - n)
+            for s, w in cur.items():
+                out[s] = out.get(s, 0) + w * scale
+    return PMF(out)
 
 
 def allocate(states: PMF, packets: PMF, loss: PMF, wounds: int) -> PMF:
@@ -68,17 +88,12 @@ def allocate(states: PMF, packets: PMF, loss: PMF, wounds: int) -> PMF:
     >>> allocate(PMF.point(TargetState(1, 0)), PMF.uniform([0, 1]), PMF.point(1), 1).prob((0, 0))
     Fraction(1, 2)
     """
-    start: Weights = {(s.models, s.wounds_lost, None): w for s, w in states.weights().items()}
-    counts = packets.weights()
-    top = max(counts)
     items, total = list(loss.weights().items()), loss.total
-    out: Weights = {}
-    cur, done = start, 0
-    for n in range(top + 1):
-        if n > done and any(k[0] for k in cur):
-            cur, done = step(cur, items, total, wounds), n
-        if n in counts:
-            scale = counts[n] * total ** (top - done)
-            for key, w in cur.items():
-                out[key] = out.get(key, 0) + w * scale
-    return PMF({TargetState(m, lost): w for (m, lost, _), w in out.items()})
+
+    def move(s: TargetState) -> list[tuple[TargetState, int]]:
+        if s.models == 0:
+            return [(s, total)]
+        return [(s if e == 0 else TargetState(s.models - 1, 0) if s.wounds_lost + e >= wounds
+                 else TargetState(s.models, s.wounds_lost + e), w) for e, w in items]
+
+    return chain(states, packets, move, total)

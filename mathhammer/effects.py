@@ -21,7 +21,7 @@ from typing import Any
 
 import attrs
 
-from .allocation import TargetState
+from .allocation import TargetState, chain
 from .damage import feel_no_pain
 from .dice import dice
 from .pmf import PMF
@@ -61,26 +61,10 @@ def _chain(target: Target | Squad, state: PMF | None, count: PMF,
     to (next state, weight) pairs whose weights sum to ``total``."""
     _, _, squad = _shape(target)
     start = _start(target, state)
-    weights = {(s if squad else (s,)): w for s, w in start.weights().items()}
-    counts = count.weights()
-    top = max(counts)
-    memo: dict[tuple, list] = {}
-    out: dict[tuple, int] = {}
-    cur = weights
-    for n in range(top + 1):
-        if n:
-            nxt: dict[tuple, int] = {}
-            for s, w in cur.items():
-                if s not in memo:
-                    memo[s] = move(s)
-                for s2, w2 in memo[s]:
-                    nxt[s2] = nxt.get(s2, 0) + w * w2
-            cur = nxt
-        if n in counts:
-            scale = counts[n] * total ** (top - n)
-            for s, w in cur.items():
-                out[s] = out.get(s, 0) + w * scale
-    return PMF({(s if squad else s[0]): w for s, w in out.items()})
+    if not squad:
+        start = start.map(lambda s: (s,))
+    out = chain(start, count, move, total)
+    return out if squad else out.map(lambda s: s[0])
 
 
 def _amount(amount: PMF | int | str) -> PMF:
