@@ -151,17 +151,12 @@ class Result:
     @property
     def destroyed(self) -> Fraction:
         """P(every model of the target destroyed)."""
-        return sum((p for s, p in self.state if _alive(s) == 0), Fraction(0))
+        return sum((p for s, p in self.state if models_alive(s) == 0), Fraction(0))
 
     @property
     def character_destroyed(self) -> Fraction:
         """P(every CHARACTER model of a Squad destroyed), e.g. the Leader of an attached unit."""
-        if not isinstance(self.target, Squad) or not any(self.target.characters):
-            raise ValueError("character_destroyed: the target has no CHARACTER model group")
-        chars = self.target.characters
-        return sum((p for s, p in self.state
-                    if all(g.models == 0 for g, c in zip(s, chars, strict=True) if c)),
-                   Fraction(0))
+        return character_destroyed(self.target, self.state)
 
     def summary(self) -> dict[str, Fraction]:
         """Expected values of every counter, and P(destroyed)."""
@@ -248,8 +243,18 @@ def initial_state(target: Target | Squad) -> TargetState | tuple[TargetState, ..
     return target.start() if isinstance(target, Squad) else TargetState(target.models, 0)
 
 
-def _alive(state: TargetState | tuple[TargetState, ...]) -> int:
+def models_alive(state: TargetState | tuple[TargetState, ...]) -> int:
+    """Models left in a target state (a TargetState, or a tuple of them for a Squad)."""
     return state.models if isinstance(state, TargetState) else sum(s.models for s in state)
+
+
+def character_destroyed(target: Target | Squad, states: PMF) -> Fraction:
+    """P(every CHARACTER model of a Squad destroyed) in a distribution of its states."""
+    if not isinstance(target, Squad) or not any(target.characters):
+        raise ValueError("character_destroyed: the target has no CHARACTER model group")
+    chars = target.characters
+    return sum((p for s, p in states
+                if all(g.models == 0 for g, c in zip(s, chars, strict=True) if c)), Fraction(0))
 
 
 def _named_rules(names: Iterable[str]) -> list:
@@ -294,7 +299,7 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts
         if o.lethal_hits == "best" and rules.lethal_optional and w.parsed.lethal_hits:
             o = _best_lethal(w, count, attrs.evolve(squad, groups=groups) if squad else t, o,
                              start)
-        blast_models = _alive(start) if w.parsed.blast else 0  # cache volleys across states
+        blast_models = models_alive(start) if w.parsed.blast else 0  # cache volleys across states
         volleys.append(volley(w, count, t, o, rules, blast_models))
         hazard_tests += count if w.parsed.hazardous else 0
         if squad:
@@ -336,7 +341,7 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts
     return Result(
         **counters, unsaved=unsaved,
         damage=final.map(lambda s: remaining(start) - remaining(s)),
-        kills=final.map(lambda s: _alive(start) - _alive(s)),
+        kills=final.map(lambda s: models_alive(start) - models_alive(s)),
         state=final, target=target, options=opts,
         group_kills=tuple(killed(i) for i in range(len(groups))),
         deadly_demise=deadly_demise_wounds(target, start, final),

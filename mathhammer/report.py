@@ -25,15 +25,22 @@ from typing import Any
 
 import attrs
 
-from .allocation import TargetState
-from .effects import crushing_impact, deadly_demise_wounds
-from .engine import Result, attack
+from .effects import crushing_impact
+from .engine import Result, attack, character_destroyed, models_alive
 from .inline import describe_target, describe_weapon
 from .options import Options
 from .pmf import PMF
 from .profiles import Target, Weapon
 from .ruleset import load_ruleset
-from .sequence import Attack, MortalWounds, Reanimate, Timeline, sequence
+from .sequence import (
+    Attack,
+    MortalWounds,
+    Reanimate,
+    Timeline,
+    rule_roll,
+    sequence,
+    sequence_demise,
+)
 from .squad import Squad
 
 FORMATS = ("text", "md", "csv", "html", "json")
@@ -194,20 +201,6 @@ class Query:
         return sequence(self.target, self.steps())
 
 
-def rule_roll(name: str) -> PMF:
-    """The mortal wounds of a named rule that is a mortal-wound roll.
-
-    >>> rule_roll("Disintegration Beams").mean()  # 3/6 * 1 + 2/6 * 2
-    Fraction(7, 6)
-    """
-    from .named_rules import find_rule
-
-    rule = find_rule(name)
-    if rule.mortal_wounds is None:
-        raise ValueError(f"{rule.name} is not a mortal-wound roll")
-    return rule.mortal_wounds.pmf()
-
-
 def _mortal_text(name: str) -> str:
     from .named_rules import find_rule
 
@@ -217,11 +210,6 @@ def _mortal_text(name: str) -> str:
 
 def _groups(target: Target | Squad) -> tuple[Target, ...]:
     return target.groups if isinstance(target, Squad) else (target,)
-
-
-def models_alive(state: Any) -> int:
-    """Models left in a target state (a TargetState, or a tuple of them for a squad)."""
-    return state.models if isinstance(state, TargetState) else sum(s.models for s in state)
 
 
 def wounds_lost(target: Target | Squad, state: Any) -> int:
@@ -237,51 +225,9 @@ def wounds_lost(target: Target | Squad, state: Any) -> int:
                for g, s in zip(_groups(target), parts, strict=True))
 
 
-def _character_destroyed(target: Squad, final: PMF) -> Fraction:
-    chars = target.characters
-    return sum((p for s, p in final if all(g.models == 0 for g, c in zip(s, chars, strict=True)
-                                           if c)), Fraction(0))
-
-
 def _group_kills(target: Squad, final: PMF) -> list[PMF]:
     return [final.map(lambda s, i=i, g=g: g.models - s[i].models)
             for i, g in enumerate(target.groups)]
-
-
-def sequence_demise(timeline: Timeline) -> PMF | None:
-    """Deadly Demise over a whole sequence: the mortal wounds a unit within 6" suffers from
-    every model destroyed at any step (a reanimated model can die again), or None if the target
-    has no Deadly Demise. Exact: the state and the wounds so far are carried together.
-
-    >>> import mathhammer as mh
-    >>> t = mh.Target(models=1, toughness=9, save=3, wounds=3, abilities=["deadly demise 2"])
-    >>> tl = mh.sequence(t, [MortalWounds("D3"), MortalWounds("D3")])
-    >>> sequence_demise(tl).prob(2)  # destroyed unless both roll 1: 8/9, then a 6 on 1/6
-    Fraction(4, 27)
-    """
-    target = timeline.target
-    if not any(g.deadly_demise for g in _groups(target)):
-        return None
-    joint = timeline.states[0].map(lambda s: (s, 0))
-    for step in timeline.steps:
-        after: dict[Any, PMF] = {}
-        demise: dict[tuple[Any, Any], PMF] = {}
-
-        def go(pair: tuple[Any, int], step: Any = step, after: dict = after,
-               demise: dict = demise) -> PMF:
-            s, so_far = pair
-            if s not in after:
-                after[s] = step(target, PMF.point(s))
-
-            def wounds(a: Any) -> PMF:
-                if (s, a) not in demise:
-                    demise[(s, a)] = deadly_demise_wounds(target, s, PMF.point(a))
-                return demise[(s, a)].map(lambda d: (a, so_far + d))
-
-            return after[s].bind(wounds)
-
-        joint = joint.bind(go)
-    return joint.map(lambda pair: pair[1])
 
 
 def header_lines(query: Query) -> list[str]:
@@ -382,7 +328,7 @@ def _final_lines(timeline: Timeline, mortal: PMF | None = None) -> list[str]:
     out.append(_value_line("models left", timeline.models_left.mean()))
     out.append(_prob_line("P(destroyed)", timeline.destroyed[-1]))
     if isinstance(target, Squad) and any(target.characters):
-        out.append(_prob_line("P(CHARACTER dead)", _character_destroyed(target, final)))
+        out.append(_prob_line("P(CHARACTER dead)", character_destroyed(target, final)))
     return out
 
 
@@ -569,7 +515,7 @@ def _timeline_json(timeline: Timeline) -> dict[str, Any]:
         out["group_kills"] = [{"name": g.name, **_mean_json(pmf)} for g, pmf in
                               zip(target.groups, _group_kills(target, final), strict=True)]
         if any(target.characters):
-            c = _character_destroyed(target, final)
+            c = character_destroyed(target, final)
             out["character_destroyed"] = fraction(c)
             out["character_destroyed_float"] = float(c)
     demise = sequence_demise(timeline)

@@ -21,8 +21,8 @@ from typing import Any
 import attrs
 
 from .dice import dice
-from .effects import mortal_wounds, reanimate
-from .engine import _alive, _check_state, attack, initial_state
+from .effects import deadly_demise_wounds, mortal_wounds, reanimate
+from .engine import _check_state, attack, initial_state, models_alive
 from .pmf import PMF
 from .profiles import Target
 from .squad import Squad
@@ -72,11 +72,16 @@ class MortalWounds:
             try:
                 amount = dice(amount)
             except ValueError:
-                amount = _rule_roll(amount)
+                amount = rule_roll(amount)
         return mortal_wounds(target, state, amount, self.excess_lost)
 
 
-def _rule_roll(name: str) -> PMF:
+def rule_roll(name: str) -> PMF:
+    """The mortal wounds of a named rule that is a mortal-wound roll.
+
+    >>> rule_roll("Disintegration Beams").mean()  # 3/6 * 1 + 2/6 * 2
+    Fraction(7, 6)
+    """
     from .named_rules import find_rule
 
     rule = find_rule(name)
@@ -100,17 +105,17 @@ class Timeline:
     @property
     def destroyed(self) -> list[Fraction]:
         """P(the target is destroyed) after each step (a destroyed unit stays destroyed)."""
-        return [sum((p for s, p in st if _alive(s) == 0), Fraction(0)) for st in self.states[1:]]
+        return [st.map(models_alive).prob(0) for st in self.states[1:]]
 
     @property
     def models_left(self) -> PMF:
-        return self.final.map(_alive)
+        return self.final.map(models_alive)
 
     @property
     def kills(self) -> PMF:
         """Models destroyed at the end, counted from the target's starting strength."""
-        full = _alive(initial_state(self.target))
-        return self.final.map(lambda s: full - _alive(s))
+        full = models_alive(initial_state(self.target))
+        return self.final.map(lambda s: full - models_alive(s))
 
 
 def sequence(target: Target | Squad | Any, steps: Sequence[Any],
@@ -143,3 +148,40 @@ def turns(profiles: Any, target: Target | Squad | Any, n: int, *, reanimation: b
             steps.append(Reanimate())
         steps.append(Attack.make(profiles, apply=apply, label=f"attack {i}", **options))
     return sequence(target, steps)
+
+
+def sequence_demise(timeline: Timeline) -> PMF | None:
+    """Deadly Demise over a whole sequence: the mortal wounds a unit within 6" suffers from
+    every model destroyed at any step (a reanimated model can die again), or None if the target
+    has no Deadly Demise. Exact: the state and the wounds so far are carried together.
+
+    >>> import mathhammer as mh
+    >>> t = mh.Target(models=1, toughness=9, save=3, wounds=3, abilities=["deadly demise 2"])
+    >>> tl = mh.sequence(t, [MortalWounds("D3"), MortalWounds("D3")])
+    >>> sequence_demise(tl).prob(2)  # destroyed unless both roll 1: 8/9, then a 6 on 1/6
+    Fraction(4, 27)
+    """
+    target = timeline.target
+    groups = target.groups if isinstance(target, Squad) else (target,)
+    if not any(g.deadly_demise for g in groups):
+        return None
+    joint = timeline.states[0].map(lambda s: (s, 0))
+    for step in timeline.steps:
+        after: dict[Any, PMF] = {}
+        demise: dict[tuple[Any, Any], PMF] = {}
+
+        def go(pair: tuple[Any, int], step: Any = step, after: dict = after,
+               demise: dict = demise) -> PMF:
+            s, so_far = pair
+            if s not in after:
+                after[s] = step(target, PMF.point(s))
+
+            def wounds(a: Any) -> PMF:
+                if (s, a) not in demise:
+                    demise[(s, a)] = deadly_demise_wounds(target, s, PMF.point(a))
+                return demise[(s, a)].map(lambda d: (a, so_far + d))
+
+            return after[s].bind(wounds)
+
+        joint = joint.bind(go)
+    return joint.map(lambda pair: pair[1])
