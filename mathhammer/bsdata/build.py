@@ -50,7 +50,7 @@ def is_statline(p: Profile) -> bool:
 # --------------------------------------------------------------------------- weapon keywords
 
 _ALIASES = {"twin linked": "twin-linked"}
-_ANTI_LOOSE = re.compile(r"^anti[\s-]+(.+?)\s+([2-6])\+$")
+_ANTI_LOOSE = re.compile(r"^anti[\s-]+(.+?)\s+([2-6])\+?$")  # "Anti-FLY 2" is 2+
 
 
 def map_keyword(text: str) -> str | None:
@@ -58,6 +58,8 @@ def map_keyword(text: str) -> str | None:
 
     >>> map_keyword("Twin Linked"), map_keyword("Anti Vehicle 3+"), map_keyword("Sustained hits 1")
     ('twin-linked', 'anti-vehicle 3+', 'sustained hits 1')
+    >>> map_keyword("Anti-FLY 2")
+    'anti-fly 2+'
     >>> map_keyword("Sonic Devastation") is None
     True
     """

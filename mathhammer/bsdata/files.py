@@ -12,7 +12,9 @@ ValueError: nowhere/Necrons.cat: no such file
 
 from __future__ import annotations
 
+import json
 import os
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -56,7 +58,7 @@ def load_file(path: str | os.PathLike) -> Catalogue:
     return _load(str(p.resolve()), st.st_mtime_ns, st.st_size)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=4096)
 def _xml_header(path: str, mtime_ns: int, size: int) -> tuple[str, str, str]:
     """(root tag, id, name) of an XML file, reading only its first element."""
     import defusedxml.ElementTree as SafeET
@@ -69,15 +71,38 @@ def _xml_header(path: str, mtime_ns: int, size: int) -> tuple[str, str, str]:
     return "", "", ""
 
 
-def _header(path: Path) -> tuple[str, str, str]:
-    st = path.stat()
-    if path.name.lower().endswith(JSON_SUFFIXES):
+# The top-level scalars of a pretty-printed BSData JSON file: one level inside the root object.
+_JSON_TOP = re.compile(rb'^    "(id|name|type)": "([^"\\]*)"', re.M)
+
+
+@lru_cache(maxsize=4096)
+def _json_header(path: str, mtime_ns: int, size: int) -> tuple[str, str, str]:
+    """(kind, id, name) of a JSON file without building its model: the top-level fields are
+    found by their indentation; a file laid out otherwise is parsed as plain JSON."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError:
+        return "", "", ""
+    found = {k.decode(): v.decode() for k, v in _JSON_TOP.findall(data)}
+    if not {"id", "type"} <= found.keys():
         try:
-            cat = _load(str(path.resolve()), st.st_mtime_ns, st.st_size)
-        except ValueError:
+            root = json.loads(data)
+            found = next(iter(root.values())) if isinstance(root, dict) and root else {}
+        except (ValueError, RecursionError):
             return "", "", ""
-        return cat.kind, cat.id, cat.name
-    return _xml_header(str(path.resolve()), st.st_mtime_ns, st.st_size)
+        if not isinstance(found, dict):
+            return "", "", ""
+    kind = str(found.get("type") or "")
+    return kind, str(found.get("id") or ""), str(found.get("name") or "")
+
+
+def _header(path: Path) -> tuple[str, str, str]:
+    try:
+        st = path.stat()
+    except OSError:
+        return "", "", ""
+    read = _json_header if path.name.lower().endswith(JSON_SUFFIXES) else _xml_header
+    return read(str(path.resolve()), st.st_mtime_ns, st.st_size)
 
 
 def _family(path: Path) -> tuple[str, ...]:
