@@ -1,99 +1,174 @@
-"""Allocating damage to the target's models: a Markov chain over the target's state (RULES.md 6).
+"""Allocating damage to a target unit's models: the one damage transition and the one chain
+runner (docs/rules.md, "Allocation").
 
-The state of a unit of identical models is ``TargetState(models, wounds_lost)``: the models
-left and the wounds already lost by the damaged model (which takes the next attack). One
-*packet* is the wounds one attack makes a model lose; what exceeds that model's remaining
-wounds is lost. A state distribution is a PMF over TargetState, so it can be handed on.
+A target unit is one or more model groups in allocation order. Its state is a tuple with one
+``TargetState(models, wounds_lost)`` per group: the models left and the wounds already lost by
+the group's damaged model. :func:`next_group` says which group takes the next wound,
+:func:`lose` moves a state by one packet of damage, and :func:`chain` runs any number of
+independent steps; attacks and every effect outside an attack are built from these three.
 
->>> start = PMF.point(TargetState(2, 0))
->>> after = allocate(start, packets=PMF.point(2), loss=PMF.uniform([1, 2, 3]), wounds=2)
->>> after.prob(TargetState(0, 0))  # two packets kill both models unless a packet is a 1
+>>> move = packet_move([Group(wounds=2)], [PMF.uniform([1, 2, 3])])
+>>> after = chain({(TargetState(2, 0),): 1}, PMF.point(2), move)
+>>> PMF(after).prob((TargetState(0, 0),))  # two packets kill both W2 models unless one is a 1
 Fraction(4, 9)
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from math import lcm
 from typing import Any, NamedTuple
 
 from .pmf import PMF
 
 
 class TargetState(NamedTuple):
-    """Models left in the target unit and wounds lost by its damaged model."""
+    """Models left in one model group and wounds lost by its damaged model."""
 
     models: int
     wounds_lost: int
 
 
-# Internally a state distribution is a dict {(models, wounds_lost, tag): weight} over an
-# implicit common denominator; ``tag`` carries whatever else the caller tracks along.
-Weights = dict[tuple[int, int, Any], int]
+#: The state of a target unit: one TargetState per model group, in allocation order.
+UnitState = tuple[TargetState, ...]
+#: A distribution over states as integer weights over an implicit common denominator.
+Weights = dict[Any, int]
+#: One step of a chain: state -> (next state, weight) pairs whose weights sum to a constant.
+Move = Callable[[Any], list[tuple[Any, int]]]
 
 
-def step(weights: Weights, loss: list[tuple[int, int]], total: int, wounds: int) -> Weights:
-    """Apply one packet to every state; the result's denominator is ``total`` times larger."""
+class Group(NamedTuple):
+    """What allocation needs to know of a model group."""
+
+    wounds: int
+    character: bool = False
+
+
+def next_group(state: UnitState, groups: Sequence[Group], precision: bool = False) -> int | None:
+    """Which group takes the next wound: Precision picks a CHARACTER while one stands; otherwise
+    a wounded non-CHARACTER model, else the first non-CHARACTER group, then the CHARACTERs (a
+    wounded one first). ``None`` when every model is destroyed.
+
+    >>> s = (TargetState(0, 0), TargetState(3, 1), TargetState(1, 0))
+    >>> g = (Group(1), Group(2), Group(3, character=True))
+    >>> next_group(s, g), next_group(s, g, precision=True)
+    (1, 2)
+    """
+    def pick(wanted: bool) -> int | None:
+        alive = [i for i, s in enumerate(state) if s.models and groups[i].character == wanted]
+        wounded = [i for i in alive if state[i].wounds_lost]
+        return (wounded or alive or [None])[0]
+
+    if precision:
+        first = pick(True)
+        if first is not None:
+            return first
+    first = pick(False)
+    return first if first is not None else pick(True)
+
+
+def lose(state: UnitState, g: int, e: int, wounds: int) -> UnitState:
+    """Group ``g``'s next model loses ``e`` wounds; what exceeds its remaining wounds is lost.
+
+    >>> lose((TargetState(2, 1),), 0, 5, 3)
+    (TargetState(models=1, wounds_lost=0),)
+    """
+    if e == 0:
+        return state
+    s = state[g]
+    new = (TargetState(s.models - 1, 0) if s.wounds_lost + e >= wounds
+           else TargetState(s.models, s.wounds_lost + e))
+    return state[:g] + (new,) + state[g + 1:]
+
+
+def packet_move(groups: Sequence[Group], losses: Sequence[PMF], precision: bool = False) -> Move:
+    """One packet of damage (excess lost) on the model :func:`next_group` picks; ``losses[g]``
+    is the wounds group ``g`` loses from it (after Feel No Pain). Weights sum to the lcm of the
+    losses' totals; a destroyed unit stays as it is."""
+    total = lcm(*(loss.total for loss in losses))
+    items = [[(e, w * (total // loss.total)) for e, w in loss.weights().items()]
+             for loss in losses]
+
+    def move(state: UnitState) -> list[tuple[UnitState, int]]:
+        g = next_group(state, groups, precision)
+        if g is None:
+            return [(state, total)]
+        return [(lose(state, g, e, groups[g].wounds), w) for e, w in items[g]]
+
+    move.total = total  # type: ignore[attr-defined]
+    return move
+
+
+def step(weights: Weights, move: Move, memo: dict[Any, list[tuple[Any, int]]]) -> Weights:
+    """Apply ``move`` once to every state (each state's moves worked out once, in ``memo``)."""
     out: Weights = {}
     get = out.get
-    for key, w in weights.items():
-        models, lost, tag = key
-        if models == 0:
-            out[key] = get(key, 0) + w * total
-            continue
-        for e, we in loss:
-            if e == 0:
-                k = key
-            elif lost + e >= wounds:
-                k = (models - 1, 0, tag)
-            else:
-                k = (models, lost + e, tag)
-            out[k] = get(k, 0) + w * we
+    for s, w in weights.items():
+        moves = memo.get(s)
+        if moves is None:
+            moves = memo[s] = move(s)
+        for s2, w2 in moves:
+            out[s2] = get(s2, 0) + w * w2
     return out
 
 
-def chain(start: PMF, count: PMF, move: Callable[[Any], list[tuple[Any, int]]],
-          total: int) -> PMF:
-    """The state after ``count`` independent steps; ``move(state)`` lists (next state, weight)
-    pairs whose weights sum to ``total``. Each state's moves are worked out once.
+def chain(start: Weights, count: PMF, move: Move, total: int | None = None) -> Weights:
+    """The state after a random number ``count`` of independent steps; ``move(state)`` lists
+    (next state, weight) pairs whose weights sum to ``total`` (default ``move.total``).
 
     >>> from fractions import Fraction
-    >>> heads = chain(PMF.point(0), PMF.point(3), lambda s: [(s, 1), (s + 1, 1)], 2)
-    >>> heads == PMF.binomial(3, Fraction(1, 2))  # three coin flips
+    >>> heads = chain({0: 1}, PMF.point(3), lambda s: [(s, 1), (s + 1, 1)], 2)
+    >>> PMF(heads) == PMF.binomial(3, Fraction(1, 2))  # three coin flips
     True
     """
+    total = move.total if total is None else total  # type: ignore[attr-defined]
     counts = count.weights()
     top = max(counts)
     memo: dict[Any, list[tuple[Any, int]]] = {}
-    out: dict[Any, int] = {}
-    cur = start.weights()
+    out: Weights = {}
+    cur = start
     for n in range(top + 1):
         if n:
-            nxt: dict[Any, int] = {}
-            for s, w in cur.items():
-                if s not in memo:
-                    memo[s] = move(s)
-                for s2, w2 in memo[s]:
-                    nxt[s2] = nxt.get(s2, 0) + w * w2
-            cur = nxt
+            cur = step(cur, move, memo)
         if n in counts:
             scale = counts[n] * total ** (top - n)
             for s, w in cur.items():
                 out[s] = out.get(s, 0) + w * scale
-    return PMF(out)
+    return out
 
 
-def allocate(states: PMF, packets: PMF, loss: PMF, wounds: int) -> PMF:
-    """The state after a random number ``packets`` of packets, each losing ``loss`` wounds.
+def horner(by_count: dict[int, Weights], move: Move, total: int | None = None) -> Weights:
+    """``sum over v of move^v applied to by_count[v]``: states that still have ``v`` steps to
+    take, in Horner form (one step per count instead of one chain per count). The result's
+    weights are over the inputs' denominator times ``total ** max(v)``.
 
-    >>> allocate(PMF.point(TargetState(1, 0)), PMF.uniform([0, 1]), PMF.point(1), 1).prob((0, 0))
-    Fraction(1, 2)
+    >>> out = horner({0: {0: 1}, 2: {0: 1}}, lambda s: [(s, 1), (s + 1, 1)], 2)
+    >>> PMF(out) == PMF({0: 4 + 1, 1: 2, 2: 1})  # half no step; half two coin flips
+    True
     """
-    items, total = list(loss.weights().items()), loss.total
+    total = move.total if total is None else total  # type: ignore[attr-defined]
+    top = max(by_count)
+    memo: dict[Any, list[tuple[Any, int]]] = {}
+    acc: Weights = dict(by_count[top])
+    for v in range(top - 1, -1, -1):
+        acc = step(acc, move, memo)
+        scale = total ** (top - v)
+        for s, w in by_count.get(v, {}).items():
+            acc[s] = acc.get(s, 0) + w * scale
+    return acc
 
-    def move(s: TargetState) -> list[tuple[TargetState, int]]:
-        if s.models == 0:
-            return [(s, total)]
-        return [(s if e == 0 else TargetState(s.models - 1, 0) if s.wounds_lost + e >= wounds
-                 else TargetState(s.models, s.wounds_lost + e), w) for e, w in items]
 
-    return chain(states, packets, move, total)
+def spill_move(groups: Sequence[Group], single: Sequence[PMF], amount: PMF,
+               precision: bool = False) -> Move:
+    """``amount`` mortal wounds applied one at a time, spilling over to the next model;
+    ``single[g]`` is what one mortal wound costs group ``g`` (after Feel No Pain)."""
+    one = packet_move(groups, single, precision)
+    counts = amount.weights()
+    top = max(counts)
+    total = amount.total * one.total ** top  # type: ignore[attr-defined]
+
+    def move(state: UnitState) -> list[tuple[UnitState, int]]:
+        return list(chain({state: 1}, amount, one).items())
+
+    move.total = total  # type: ignore[attr-defined]
+    return move

@@ -14,61 +14,38 @@ Fraction(6, 1)
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from fractions import Fraction
-from math import lcm
-from typing import Any
 
 import attrs
 
-from .allocation import TargetState, chain
+from .allocation import Move, TargetState, UnitState, Weights, chain, packet_move, spill_move
 from .damage import feel_no_pain
 from .dice import dice
 from .pmf import PMF
 from .profiles import Target
 from .ruleset import load_ruleset
-from .squad import Squad, next_group
-
-State = Any  # a TargetState, or a tuple of them for a Squad
-
-
-def _shape(target: Target | Squad) -> tuple[tuple[Target, ...], tuple[bool, ...], bool]:
-    if isinstance(target, Squad):
-        return target.groups, target.characters, True
-    return (target,), (False,), False
-
-
-def _start(target: Target | Squad, state: PMF | None) -> PMF:
-    if state is not None:
-        return state
-    groups, _, squad = _shape(target)
-    parts = tuple(TargetState(g.models, 0) for g in groups)
-    return PMF.point(parts if squad else parts[0])
-
-
-def _lose(parts: tuple, g: int, e: int, wounds: int) -> tuple:
-    s = parts[g]
-    if e == 0:
-        return parts
-    new = (TargetState(s.models - 1, 0) if s.wounds_lost + e >= wounds
-           else TargetState(s.models, s.wounds_lost + e))
-    return parts[:g] + (new,) + parts[g + 1:]
-
-
-def _chain(target: Target | Squad, state: PMF | None, count: PMF,
-           move: Callable[[tuple], list[tuple[tuple, int]]], total: int) -> PMF:
-    """Apply ``count`` independent steps; ``move`` maps a state (as a tuple of group states)
-    to (next state, weight) pairs whose weights sum to ``total``."""
-    _, _, squad = _shape(target)
-    start = _start(target, state)
-    if not squad:
-        start = start.map(lambda s: (s,))
-    out = chain(start, count, move, total)
-    return out if squad else out.map(lambda s: s[0])
+from .squad import Squad, as_unit_state, public_states, unit_weights
 
 
 def _amount(amount: PMF | int | str) -> PMF:
-    return amount if isinstance(amount, PMF) else dice(amount)
+    if isinstance(amount, PMF):
+        return amount
+    if isinstance(amount, bool) or not isinstance(amount, int | str):
+        raise TypeError(f"amount: expected a dice expression, an int or a PMF, got {amount!r}")
+    return dice(amount)
+
+
+def _target(target: Target | Squad) -> Target | Squad:
+    if hasattr(target, "as_target"):
+        target = target.as_target()
+    if not isinstance(target, Target | Squad):
+        raise TypeError(f"target: expected a Target or a Squad, got {type(target).__name__}")
+    return target
+
+
+def _run(target: Target | Squad, state: PMF | None, count: PMF, move: Move) -> PMF:
+    weights: Weights = chain(unit_weights(target, state), count, move)
+    return public_states(target, weights)
 
 
 def mortal_wounds(target: Target | Squad, state: PMF | None, amount: PMF | int | str,
@@ -81,29 +58,21 @@ def mortal_wounds(target: Target | Squad, state: PMF | None, amount: PMF | int |
     >>> mortal_wounds(t, None, 3).prob(TargetState(1, 1)), mortal_wounds(t, None, 3, True)
     (Fraction(1, 1), PMF({TargetState(models=1, wounds_lost=0): 1})  # /1)
     """
-    groups, chars, _ = _shape(target)
-    amount = _amount(amount)
+    target = _target(target)
+    unit, amount = Squad.of(target), _amount(amount)
     if excess_lost:
-        losses = [feel_no_pain(amount, g.fnp) for g in groups]
-        return _packet(target, state, losses)
-    losses = [feel_no_pain(PMF.point(1), g.fnp) for g in groups]
-    total = lcm(*(loss.total for loss in losses))
-
-    def move(parts: tuple) -> list[tuple[tuple, int]]:
-        g = next_group(parts, chars, False)
-        if g is None:
-            return [(parts, total)]
-        loss = losses[g]
-        unit = total // loss.total
-        return [(_lose(parts, g, e, groups[g].wounds), w * unit) for e, w in loss.weights().items()]
-
-    return _chain(target, state, amount, move, total)
+        move = packet_move(unit.allocation, [feel_no_pain(amount, g.fnp) for g in unit.groups])
+        return _run(target, state, PMF.point(1), move)
+    move = spill_move(unit.allocation, [feel_no_pain(PMF.point(1), g.fnp) for g in unit.groups],
+                      amount)
+    return _run(target, state, PMF.point(1), move)
 
 
-def devastating_wounds(target: Target | Squad, state: PMF, damage: PMF, n: int,
-                       excess_lost: bool = True) -> PMF:
+def devastating_wounds(target: Target | Squad, state: PMF | None, damage: PMF, n: int,
+                       excess_lost: bool = True, precision: bool = False) -> PMF:
     """``n`` Devastating Wounds, each ``damage`` mortal wounds (Feel No Pain per wound). With
     ``excess_lost`` (10e) each destroys at most one model; otherwise they spill over.
+    ``precision``: they may be allocated to a CHARACTER.
 
     >>> t = Target(models=3, toughness=4, save=3, wounds=1)
     >>> devastating_wounds(t, None, PMF.point(2), 1).map(lambda s: s.models)
@@ -111,58 +80,55 @@ def devastating_wounds(target: Target | Squad, state: PMF, damage: PMF, n: int,
     >>> devastating_wounds(t, None, PMF.point(2), 1, excess_lost=False).map(lambda s: s.models)
     PMF({1: 1})  # /1
     """
-    if not excess_lost:
-        return mortal_wounds(target, state, damage.repeat(n))
-    groups, _, _ = _shape(target)
-    return _packet(target, state, [feel_no_pain(damage, g.fnp) for g in groups], PMF.point(n))
-
-
-def _packet(target: Target | Squad, state: PMF | None, losses: list[PMF],
-            packets: PMF | None = None) -> PMF:
-    """``packets`` packets (default one) of wounds lost per group, excess lost."""
-    groups, chars, _ = _shape(target)
-    total = lcm(*(loss.total for loss in losses))
-
-    def move(parts: tuple) -> list[tuple[tuple, int]]:
-        g = next_group(parts, chars, False)
-        if g is None:
-            return [(parts, total)]
-        unit = total // losses[g].total
-        return [(_lose(parts, g, e, groups[g].wounds), w * unit)
-                for e, w in losses[g].weights().items()]
-
-    return _chain(target, state, packets or PMF.point(1), move, total)
+    target = _target(target)
+    unit = Squad.of(target)
+    if excess_lost:
+        move = packet_move(unit.allocation, [feel_no_pain(damage, g.fnp) for g in unit.groups],
+                           precision)
+    else:
+        move = spill_move(unit.allocation,
+                          [feel_no_pain(PMF.point(1), g.fnp) for g in unit.groups], damage,
+                          precision)
+    return _run(target, state, PMF.point(n), move)
 
 
 def reanimate(target: Target | Squad, state: PMF | None = None,
               wounds: PMF | int | str = "D3") -> PMF:
     """Reanimation Protocols: ``wounds`` (D3) reanimated one at a time. A model that has lost
     wounds regains one; otherwise, below Starting Strength, a destroyed model returns with 1
-    wound (non-CHARACTER groups first). A destroyed unit does not reanimate.
+    wound (non-CHARACTER groups first). A destroyed unit does not reanimate, and neither does
+    the destroyed part of an attached unit (its Leader, or its whole Bodyguard).
 
     >>> t = Target(models=2, toughness=4, save=3, wounds=3)
     >>> dict(reanimate(t, PMF.point(TargetState(1, 1)), 2))  # heal 1, then a model returns
     {TargetState(models=2, wounds_lost=2): Fraction(1, 1)}
     """
-    groups, chars, _ = _shape(target)
+    target = _target(target)
+    unit = Squad.of(target)
+    chars = unit.characters
     order = [i for i, c in enumerate(chars) if not c] + [i for i, c in enumerate(chars) if c]
 
-    def move(parts: tuple) -> list[tuple[tuple, int]]:
-        if not any(s.models for s in parts):
-            return [(parts, 1)]
-        for i in order:
+    def move(parts: UnitState) -> list[tuple[UnitState, int]]:
+        standing = [i for i in order if i in unit.standing(parts)
+                    and any(parts[j].models for j in _part_of(unit, i))]
+        for i in standing:
             if parts[i].wounds_lost:
                 s = parts[i]
                 return [(parts[:i] + (TargetState(s.models, s.wounds_lost - 1),) + parts[i + 1:],
                          1)]
-        for i in order:
-            s, g = parts[i], groups[i]
+        for i in standing:
+            s, g = parts[i], unit.groups[i]
             if s.models < g.models:
                 back = TargetState(s.models + 1, g.wounds - 1)
                 return [(parts[:i] + (back,) + parts[i + 1:], 1)]
         return [(parts, 1)]
 
-    return _chain(target, state, _amount(wounds), move, 1)
+    move.total = 1  # type: ignore[attr-defined]
+    return _run(target, state, _amount(wounds), move)
+
+
+def _part_of(unit: Squad, group: int) -> tuple[int, ...]:
+    return next(p for p in unit.parts() if group in p)
 
 
 def deadly_demise(kills: PMF, amount: PMF | int | str) -> PMF:
@@ -177,17 +143,18 @@ def deadly_demise(kills: PMF, amount: PMF | int | str) -> PMF:
     return each.random_sum(kills)
 
 
-def deadly_demise_wounds(target: Target | Squad, start: State, final: PMF) -> PMF | None:
+def deadly_demise_wounds(target: Target | Squad, start: TargetState | UnitState,
+                         final: PMF) -> PMF | None:
     """Deadly Demise mortal wounds from the models destroyed between ``start`` and each
     ``final`` state, or None if no group of the target has Deadly Demise."""
-    groups, _, squad = _shape(target)
+    groups = Squad.of(target).groups
+    start = as_unit_state(start)
     if not any(g.deadly_demise for g in groups):
         return None
-    before = start if squad else (start,)
 
-    def wounds(after: State) -> PMF:
+    def wounds(after: UnitState) -> PMF:
         out = PMF.point(0)
-        for g, b, a in zip(groups, before, after if squad else (after,), strict=True):
+        for g, b, a in zip(groups, start, as_unit_state(after), strict=True):
             if g.deadly_demise and b.models > a.models:
                 out = out + deadly_demise(PMF.point(b.models - a.models), g.deadly_demise)
         return out
@@ -217,15 +184,13 @@ def hazardous(tests: int, attacker: Target | None = None, rules: str = "10e") ->
     r = load_ruleset(rules)
     failed = PMF.binomial(tests, Fraction(r.hazard_fails_on, 6))
     per = r.hazard_mortal_wounds
-    if attacker is not None and attacker.keywords and all(
-            k in ("MONSTER", "VEHICLE") for k in attacker.keywords
-            if k in ("MONSTER", "VEHICLE", "INFANTRY", "MOUNTED", "BEAST", "SWARM")):
+    if attacker is not None and {"MONSTER", "VEHICLE"} & set(attacker.keywords):
         per = r.hazard_mortal_wounds_monster_vehicle
     mortal = failed.map(lambda n: n * per)
     if attacker is None:
         return Hazard(tests, failed, mortal, None)
-    loss = feel_no_pain(PMF.point(per), attacker.fnp)
-    final = _packet(attacker, None, [loss], packets=failed)
+    move = packet_move(Squad.of(attacker).allocation, [feel_no_pain(PMF.point(per), attacker.fnp)])
+    final = _run(attacker, None, failed, move)
     return Hazard(tests, failed, mortal, final.map(lambda s: attacker.models - s.models))
 
 

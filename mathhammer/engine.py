@@ -1,4 +1,11 @@
-"""The whole attack sequence: attacks, hits, wounds, saves, damage, allocation (RULES.md 1-6).
+"""The whole attack sequence: attacks, hits, wounds, saves, damage and allocation, exactly
+(docs/rules.md, sections 1-7).
+
+Every target is a unit of one or more model groups (:class:`Squad`; a plain :class:`Target` is
+a unit of one group). Each weapon's attacks are turned into wounds by
+:func:`~mathhammer.criticals.attack_wounds`, the normal damage runs as one Markov chain over the
+unit's state (:mod:`~mathhammer.allocation`) with the Devastating Wounds still to come carried
+along, and those are applied last, in Horner form.
 
 >>> import mathhammer as mh
 >>> from fractions import Fraction
@@ -11,51 +18,46 @@
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from functools import lru_cache
-from operator import itemgetter
+from math import lcm
 from typing import Any
 
 import attrs
 
-from .allocation import TargetState, Weights, step
+from .allocation import (
+    Group,
+    UnitState,
+    Weights,
+    chain,
+    horner,
+    lose,
+    next_group,
+    packet_move,
+    spill_move,
+    step,
+)
+from .criticals import DEVASTATING, attack_wounds, save_fails, unsaved_count
 from .damage import damage_roll, feel_no_pain
 from .dice import dice
-from .effects import Hazard, deadly_demise_wounds, devastating_wounds, hazardous
+from .effects import Hazard, deadly_demise_wounds, hazardous
+from .named_rules import apply_rules, find_rule
 from .options import Options
 from .pmf import PMF
 from .profiles import Target, Weapon
-from .rolls import CRITICAL, FAIL, SUCCESS, hit_roll, lethal_hits, saving_throw, wound_roll
 from .ruleset import RuleSet, load_ruleset
-from .squad import Squad
+from .squad import (
+    Squad,
+    character_destroyed,
+    initial_state,
+    models_alive,
+    public_states,
+    unit_weights,
+)
 
-# One attack's outcome: (hits, wounds, unsaved normal wounds, devastating wounds).
-_NOTHING = (0, 0, 0, 0)
-
-
-def _add4(a: tuple, b: tuple) -> tuple:
-    return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3])
-
-
-def _add2(a: tuple, b: tuple) -> tuple:
-    return (a[0] + b[0], a[1] + b[1])
-
-
-@attrs.frozen
-class Volley:
-    """Everything one weapon's attacks roll, before any damage is allocated."""
-
-    attacks: PMF
-    hits: PMF
-    wounds: PMF
-    unsaved: PMF
-    mortal: PMF
-    packets: PMF  # unsaved normal wounds, or (unsaved, devastating) pairs when ``devastating``
-    loss: PMF  # wounds lost from one packet, after Feel No Pain
-    devastating: bool
-    damage: PMF  # the Damage of one attack (before Feel No Pain)
+__all__ = ["Result", "attack", "attacks_roll", "character_destroyed", "initial_state",
+           "models_alive"]
 
 
 def attacks_roll(weapon: Weapon, options: Options, rules: RuleSet, target_models: int) -> PMF:
@@ -75,62 +77,9 @@ def attacks_roll(weapon: Weapon, options: Options, rules: RuleSet, target_models
     return per_model
 
 
-def one_attack(weapon: Weapon, target: Target, options: Options, rules: RuleSet) -> PMF:
-    """One attack's (hits, wounds, unsaved, devastating) after the hit, wound and save rolls:
-    Sustained Hits, Lethal Hits, Devastating Wounds and critical-wound AP included."""
-    a = weapon.parsed
-    wound = wound_roll(weapon, target, options, rules).weights()
-    fails = saving_throw(weapon, target, options, rules).prob(FAIL)
-    crit_fails = saving_throw(weapon, target, options, rules, critical=True).prob(FAIL)
-
-    def saved_or_not(p_unsaved: Fraction) -> PMF:
-        return PMF.mix([(p_unsaved, PMF.point((1, 1, 1, 0))),
-                        (1 - p_unsaved, PMF.point((1, 1, 0, 0)))])
-
-    parts = [(wound.get(FAIL, 0), PMF.point((1, 0, 0, 0))),
-             (wound.get(SUCCESS, 0), saved_or_not(fails))]
-    if a.devastating_wounds:
-        parts.append((wound.get(CRITICAL, 0), PMF.point((1, 1, 0, 1))))
-    else:
-        parts.append((wound.get(CRITICAL, 0), saved_or_not(crit_fails)))
-    one_hit = PMF.mix(parts)
-    lethal = saved_or_not(fails) if lethal_hits(weapon, options, rules) else one_hit
-    critical = lethal
-    if a.sustained:
-        extra = one_hit.random_sum(dice(a.sustained), op=_add4, zero=_NOTHING)
-        critical = lethal.convolve(extra, _add4)
-    hit = hit_roll(weapon, target, options, rules).weights()
-    return PMF.mix([(hit.get(FAIL, 0), PMF.point(_NOTHING)), (hit.get(SUCCESS, 0), one_hit),
-                    (hit.get(CRITICAL, 0), critical)])
-
-
-@lru_cache(maxsize=512)
-def volley(weapon: Weapon, count: int, target: Target, options: Options, rules: RuleSet,
-           target_models: int) -> Volley:
-    """Roll one weapon's attacks (``count`` models) against the target.
-
-    Each model's attacks are summed first, then ``count`` models by repeated squaring."""
-    n = attacks_roll(weapon, options, rules, target_models)
-    per_attack = one_attack(weapon, target, options, rules)
-
-    def unit_total(per: PMF, op=operator.add, zero: Any = 0) -> PMF:
-        return per.random_sum(n, op=op, zero=zero).repeat(count, op=op, zero=zero)
-
-    hits, wounds, unsaved, dev = (unit_total(per_attack.map(itemgetter(i))) for i in range(4))
-    damage = damage_roll(weapon, options)
-    devastating = weapon.parsed.devastating_wounds
-    if devastating:
-        packets = unit_total(per_attack.map(itemgetter(2, 3)), _add2, (0, 0))
-        mortal = damage.random_sum(dev)
-    else:
-        packets, mortal = unsaved, PMF.point(0)
-    return Volley(n.repeat(count), hits, wounds, unsaved, mortal, packets,
-                  feel_no_pain(damage, target.fnp), devastating, damage)
-
-
 @attrs.frozen
 class Result:
-    """Exact distributions of one attack (see RULES.md 6 for what each counts)."""
+    """Exact distributions of one attack (docs/rules.md, "What is counted")."""
 
     attacks: PMF
     hits: PMF
@@ -173,11 +122,15 @@ def _entries(profiles: Any, melee: bool | None) -> list[tuple[Weapon, int]]:
     if isinstance(profiles, Weapon) or (isinstance(profiles, tuple) and len(profiles) == 2
                                         and isinstance(profiles[0], Weapon)):
         profiles = [profiles]
+    if isinstance(profiles, str | bytes) or not isinstance(profiles, Iterable):
+        raise TypeError(f"profiles: expected a Weapon, (Weapon, models), a list of them or a "
+                        f"unit, got {type(profiles).__name__}")
     out = []
     for p in profiles:
-        weapon, count = (p, 1) if isinstance(p, Weapon) else p
+        weapon, count = (p, 1) if isinstance(p, Weapon) else (
+            p if isinstance(p, tuple) and len(p) == 2 else (p, None))
         if not isinstance(weapon, Weapon):
-            raise ValueError(f"profiles: expected a Weapon or (Weapon, models), got {p!r}")
+            raise TypeError(f"profiles: expected a Weapon or (Weapon, models), got {p!r}")
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
             raise ValueError(
                 f"profiles: models carrying {weapon.name!r}: expected >= 1, got {count!r}"
@@ -186,19 +139,6 @@ def _entries(profiles: Any, melee: bool | None) -> list[tuple[Weapon, int]]:
     if not out:
         raise ValueError("profiles: no weapons to attack with")
     return out
-
-
-def _check_state(state: PMF, target: Target | Squad) -> None:
-    groups = target.groups if isinstance(target, Squad) else (target,)
-    for s in state.outcomes():
-        parts = s if isinstance(target, Squad) else (s,)
-        ok = isinstance(parts, tuple) and len(parts) == len(groups) and all(
-            isinstance(p, tuple) and len(p) == 2 and 0 <= p[0] <= g.models
-            and 0 <= p[1] < g.wounds and (p[0] > 0 or p[1] == 0)
-            for p, g in zip(parts, groups, strict=False))
-        if not ok:
-            shape = ", ".join(f"{g.models} models of {g.wounds} wounds" for g in groups)
-            raise ValueError(f"state: {s!r} is not a state of this target ({shape})")
 
 
 def attack(profiles: Profile | Sequence[Profile] | Any, target: Target | Squad | Any, *,
@@ -215,16 +155,19 @@ def attack(profiles: Profile | Sequence[Profile] | Any, target: Target | Squad |
     rules = load_ruleset(opts.rules)
     if attacker is None and hasattr(profiles, "as_target"):
         attacker = profiles.as_target()
+    if attacker is not None and not isinstance(attacker, Target):
+        raise TypeError(f"attacker: expected a Target, got {type(attacker).__name__}")
     if hasattr(target, "as_target"):
         target = target.as_target()
     if not isinstance(target, Target | Squad):
-        raise ValueError(f"target: expected a Target, a Squad or a unit, got {target!r}")
+        raise TypeError(f"target: expected a Target, a Squad or a unit, got "
+                        f"{type(target).__name__}")
     entries = _entries(profiles, melee)
-    named = _named_rules(apply)
-    start = state if state is not None else PMF.point(initial_state(target))
-    _check_state(start, target)
+    apply = [apply] if isinstance(apply, str) else list(apply)
+    named = [find_rule(n) for n in apply]
+    starts = unit_weights(target, state)
     runs = [(w, _attack_from(entries, target, opts, rules, s, named, attacker))
-            for s, w in start.weights().items()]
+            for s, w in starts.items()]
     if len(runs) == 1:
         return runs[0][1]
     fields = ("attacks", "hits", "wounds", "unsaved", "mortal", "damage", "kills", "state")
@@ -238,58 +181,41 @@ def attack(profiles: Profile | Sequence[Profile] | Any, target: Target | Squad |
                   deadly_demise=demise, hazard=first.hazard)
 
 
-def initial_state(target: Target | Squad) -> TargetState | tuple[TargetState, ...]:
-    """The state of an unharmed target."""
-    return target.start() if isinstance(target, Squad) else TargetState(target.models, 0)
-
-
-def models_alive(state: TargetState | tuple[TargetState, ...]) -> int:
-    """Models left in a target state (a TargetState, or a tuple of them for a Squad)."""
-    return state.models if isinstance(state, TargetState) else sum(s.models for s in state)
-
-
-def character_destroyed(target: Target | Squad, states: PMF) -> Fraction:
-    """P(every CHARACTER model of a Squad destroyed) in a distribution of its states."""
-    if not isinstance(target, Squad) or not any(target.characters):
-        raise ValueError("character_destroyed: the target has no CHARACTER model group")
-    chars = target.characters
-    return sum((p for s, p in states
-                if all(g.models == 0 for g, c in zip(s, chars, strict=True) if c)), Fraction(0))
-
-
-def _named_rules(names: Iterable[str]) -> list:
-    names = [names] if isinstance(names, str) else list(names)
-    if not names:
-        return []
-    from .named_rules import find_rule
-
-    return [find_rule(n) for n in names]
-
-
-def _strength(target: Target | Squad, start: Any) -> tuple[bool, bool]:
+def _strength(unit: Squad, start: UnitState) -> tuple[bool, bool]:
     """Whether the target is below half strength and below its Starting Strength."""
-    groups = target.groups if isinstance(target, Squad) else (target,)
-    parts = start if isinstance(target, Squad) else (start,)
-    models = sum(g.models for g in groups)
-    alive = sum(s.models for s in parts)
+    models = unit.models
+    alive = models_alive(start)
     if models == 1:
-        left = groups[0].wounds - parts[0].wounds_lost if alive else 0
-        return left * 2 < groups[0].wounds, left < groups[0].wounds
+        left = unit.groups[0].wounds - start[0].wounds_lost if alive else 0
+        return left * 2 < unit.groups[0].wounds, left < unit.groups[0].wounds
     return alive * 2 < models, alive < models
 
 
-def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts: Options,
-                 rules: RuleSet, start: Any, named: list, attacker: Target | None) -> Result:
-    squad = target if isinstance(target, Squad) else None
-    rolls_target = squad.rolls_target(rules) if squad else target
-    below_half, below_starting = _strength(target, start)
-    volleys, resolved, devs, hazard_tests = [], [], [], 0
-    for weapon, count in entries:
-        w, t, o = weapon.with_abilities(*opts.abilities), rolls_target, opts
-        groups = squad.groups if squad else ()
-        if named:
-            from .named_rules import apply_rules
+@attrs.frozen
+class _Volley:
+    """One weapon's attacks against the unit, with any named rules applied."""
 
+    weapon: Weapon
+    count: int
+    rolls: Target  # the profile the hit and wound rolls use
+    groups: tuple[Target, ...]  # each model group, for saves and Feel No Pain
+    options: Options
+    precision: bool
+
+    @property
+    def devastating(self) -> bool:
+        return self.weapon.parsed.devastating_wounds
+
+
+def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts: Options,
+                 rules: RuleSet, start: UnitState, named: list, attacker: Target | None) -> Result:
+    unit = Squad.of(target)
+    rolls = unit.rolls_target(rules, start)
+    below_half, below_starting = _strength(unit, start)
+    volleys: list[_Volley] = []
+    for weapon, count in entries:
+        w, t, o, groups = weapon.with_abilities(*opts.abilities), rolls, opts, unit.groups
+        if named:
             def changed(group: Target, w: Weapon = w) -> tuple[Weapon, Target, Options]:
                 return apply_rules(named, w, group, opts, below_half=below_half,
                                    below_starting=below_starting)
@@ -297,109 +223,219 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts
             w, t, o = changed(t)
             groups = tuple(changed(g)[1] for g in groups)
         if o.lethal_hits == "best" and rules.lethal_optional and w.parsed.lethal_hits:
-            o = _best_lethal(w, count, attrs.evolve(squad, groups=groups) if squad else t, o,
-                             start)
-        blast_models = models_alive(start) if w.parsed.blast else 0  # cache volleys across states
-        volleys.append(volley(w, count, t, o, rules, blast_models))
-        hazard_tests += count if w.parsed.hazardous else 0
-        if squad:
-            resolved.append((w, attrs.evolve(squad, groups=groups), o, count))
-        if w.parsed.devastating_wounds:
-            devs.append((attrs.evolve(squad, groups=groups) if squad else t, volleys[-1].damage))
+            o = _best_lethal(w, count, attrs.evolve(unit, groups=groups), o, start)
+        volleys.append(_Volley(w, count, t, groups, o, bool(w.parsed.precision and o.precision)))
 
-    def total(field: str) -> PMF:
-        out = getattr(volleys[0], field)
-        for v in volleys[1:]:
-            out = out + getattr(v, field)
+    target_models = models_alive(start)
+    allocation = unit.allocation
+    devs = [i for i, v in enumerate(volleys) if v.devastating]
+    counters = []
+    keys: Weights = {(start, tuple(0 for _ in devs)): 1}
+    for i, v in enumerate(volleys):
+        n = attacks_roll(v.weapon, v.options, rules, target_models if v.weapon.parsed.blast else 0)
+        fails = [save_fails(v.weapon, g, v.options, rules) for g in v.groups]
+        losses = [feel_no_pain(damage_roll(v.weapon, v.options), g.fnp) for g in v.groups]
+        first = next_group(start, allocation, v.precision)
+        counters.append(_counters(v, n, fails[first if first is not None else 0], rules))
+        slot = devs.index(i) if i in devs else None
+        merge = slot is not None and len(devs) == 1 and i == len(volleys) - 1 and (
+            len(allocation) == 1 and rules.devastating_excess_lost)
+        if len(allocation) == 1:
+            keys = _one_group(keys, v, n, fails[0], losses[0], allocation, slot, merge, rules)
+        else:
+            keys = _many_groups(keys, v, n, fails, losses, allocation, slot, rules)
+    for slot, i in enumerate(devs):
+        keys = _devastating(keys, slot, volleys[i], allocation, rules)
+    final = {s: w for (s, _), w in keys.items()}
+
+    def total(field: int) -> PMF:
+        out = counters[0][field]
+        for c in counters[1:]:
+            out = out + c[field]
         return out
 
-    counters = {f: total(f) for f in ("attacks", "hits", "wounds", "mortal")}
-    if squad:
-        from .squad import squad_attack
+    def remaining(s: UnitState) -> int:
+        return sum(x.models * g.wounds - x.wounds_lost for x, g in zip(s, unit.groups, strict=True))
 
-        joint = _devastating_phase(squad_attack(resolved, rules, start), devs, rules)
-        final, unsaved = joint.map(itemgetter(0)), joint.map(itemgetter(1))
-        parts, groups = start, squad.groups
-    else:
-        weights: Weights = {(start.models, start.wounds_lost, ()): 1}
-        for v in volleys:
-            weights = _normal_damage(weights, v, target.wounds)
-        pending: dict[tuple, dict] = {}
-        for (m, lost, tag), w in weights.items():
-            pending.setdefault((tag, None), {})[TargetState(m, lost)] = w
-        final = _devastating_phase(pending, devs, rules).map(itemgetter(0))
-        unsaved = total("unsaved")
-        parts, groups = (start,), (target,)
-
-    def remaining(state: Any) -> int:
-        states = state if squad else (state,)
-        return sum(s.models * g.wounds - s.wounds_lost for s, g in zip(states, groups, strict=True))
-
-    def killed(i: int) -> PMF:
-        return final.map(lambda s: parts[i].models - (s[i] if squad else s).models)
-
+    tests = sum(v.count for v in volleys if v.weapon.parsed.hazardous)
+    states = PMF(final)
     return Result(
-        **counters, unsaved=unsaved,
-        damage=final.map(lambda s: remaining(start) - remaining(s)),
-        kills=final.map(lambda s: models_alive(start) - models_alive(s)),
-        state=final, target=target, options=opts,
-        group_kills=tuple(killed(i) for i in range(len(groups))),
-        deadly_demise=deadly_demise_wounds(target, start, final),
-        hazard=hazardous(hazard_tests, attacker, opts.rules) if hazard_tests else None,
+        attacks=total(0), hits=total(1), wounds=total(2), unsaved=total(3), mortal=total(4),
+        damage=states.map(lambda s: remaining(start) - remaining(s)),
+        kills=states.map(lambda s: models_alive(start) - models_alive(s)),
+        state=public_states(target, final), target=target, options=opts,
+        group_kills=tuple(states.map(lambda s, i=i: start[i].models - s[i].models)
+                          for i in range(len(start))),
+        deadly_demise=deadly_demise_wounds(unit, start, states),
+        hazard=hazardous(tests, attacker, opts.rules) if tests else None,
     )
 
 
-def _best_lethal(weapon: Weapon, count: int, target: Target | Squad, options: Options,
-                 start: Any) -> Options:
-    """11e: auto-wound with Lethal Hits or not, whichever makes this weapon alone inflict more
-    expected damage (wounds lost) from ``start``."""
+def _counters(v: _Volley, n: PMF, fails: dict[str, int], rules: RuleSet) -> tuple[PMF, ...]:
+    """(attacks, hits, wounds, unsaved, mortal) of one weapon, from the dice alone: every attack
+    counts as if rolled, saves against the model group the first wound goes to."""
+    per = attack_wounds(v.weapon, v.rolls, v.options, rules, ordered=False)
+
+    def unit_total(x: PMF) -> PMF:
+        return x.random_sum(n).repeat(v.count)
+
+    hits = unit_total(per.map(lambda o: o[0]))
+    wounds = unit_total(per.map(lambda o: len(o[1])))
+    unsaved = unit_total(per.bind(lambda o: unsaved_count(o[1], fails)))
+    if v.devastating:
+        devastating = unit_total(per.map(lambda o: o[1].count(DEVASTATING)))
+        mortal = damage_roll(v.weapon, v.options).random_sum(devastating)
+    else:
+        mortal = PMF.point(0)
+    return n.repeat(v.count), hits, wounds, unsaved, mortal
+
+
+def _bump(pending: tuple[int, ...], slot: int | None, by: int) -> tuple[int, ...]:
+    if slot is None or not by:
+        return pending
+    return pending[:slot] + (pending[slot] + by,) + pending[slot + 1:]
+
+
+def _one_group(keys: Weights, v: _Volley, n: PMF, fails: dict[str, int], loss: PMF,
+               allocation: tuple[Group, ...], slot: int | None, merge: bool,
+               rules: RuleSet) -> Weights:
+    """One model group: only how many packets of damage get through matters, not their order,
+    so the chain runs over the count of unsaved wounds (and Devastating Wounds to come)."""
+    per = attack_wounds(v.weapon, v.rolls, v.options, rules, ordered=False)
+
+    def packets(o: tuple) -> PMF:
+        dev = o[1].count(DEVASTATING)
+        got = unsaved_count(o[1], fails)
+        return got.map(lambda u: (u + dev, 0)) if merge else got.map(lambda u: (u, dev))
+
+    def add(a: tuple, b: tuple) -> tuple:
+        return (a[0] + b[0], a[1] + b[1])
+
+    joint = per.bind(packets).random_sum(n, op=add, zero=(0, 0)).repeat(v.count, op=add,
+                                                                        zero=(0, 0))
+    move = packet_move(allocation, [loss])
+    if slot is None or merge:
+        counts = joint.map(lambda o: o[0] + o[1])
+        out: Weights = {}
+        for (s, pending), w0 in keys.items():
+            for s2, w2 in chain({s: w0}, counts, move).items():
+                out[(s2, pending)] = out.get((s2, pending), 0) + w2
+        return out
+    # Devastating Wounds to come are tallied per count of packets, over one denominator.
+    by_packets: dict[int, dict[int, int]] = {}
+    for (u, dev), w in joint.weights().items():
+        by_packets.setdefault(u, {})[dev] = w
+    top = max(by_packets)
+    out = {}
+    memo: dict = {}
+    cur: Weights = dict(keys)
+    for u in range(top + 1):
+        if u:
+            cur = step(cur, lambda key: [((s2, key[1]), w) for s2, w in move(key[0])], memo)
+        for dev, w in by_packets.get(u, {}).items():
+            scale = w * move.total ** (top - u)  # type: ignore[attr-defined]
+            for (s2, pending), w2 in cur.items():
+                k = (s2, _bump(pending, slot, dev))
+                out[k] = out.get(k, 0) + w2 * scale
+    return out
+
+
+def _many_groups(keys: Weights, v: _Volley, n: PMF, fails: list[dict[str, int]],
+                 losses: list[PMF], allocation: tuple[Group, ...], slot: int | None,
+                 rules: RuleSet) -> Weights:
+    """Several model groups: the save and Feel No Pain depend on the model, so the chain runs
+    attack by attack, each attack's wounds in order (Devastating Wounds tallied for later)."""
+    ordered = any(f["normal"] != f["critical"] for f in fails)
+    per = attack_wounds(v.weapon, v.rolls, v.options, rules, ordered=ordered)
+    sequences: dict[tuple, int] = {}
+    for (_hits, wounds), w in per.weights().items():
+        sequences[wounds] = sequences.get(wounds, 0) + w
+    longest = max(len(s) for s in sequences)
+    scale = lcm(*(loss.total for loss in losses))
+    each = 6 * scale  # the total weight of one wound's outcomes
+    wound_memo: dict[tuple, list[tuple[Any, int, int]]] = {}
+
+    def one_wound(state: UnitState, kind: str) -> list[tuple[UnitState, int, int]]:
+        key = (state, kind)
+        if key not in wound_memo:
+            g = next_group(state, allocation, v.precision)
+            if kind == DEVASTATING or g is None:
+                out = [(state, 1 if kind == DEVASTATING else 0, each)]
+            else:
+                f, loss = fails[g][kind], losses[g]
+                unit = scale // loss.total
+                out = [(state, 0, (6 - f) * scale)] if f < 6 else []
+                out += [(lose(state, g, e, allocation[g].wounds), 0, f * w * unit)
+                        for e, w in loss.weights().items() if f]
+            wound_memo[key] = out
+        return wound_memo[key]
+
+    attack_memo: dict[UnitState, list[tuple[UnitState, int, int]]] = {}
+
+    def one_attack(state: UnitState) -> list[tuple[UnitState, int, int]]:
+        if state not in attack_memo:
+            acc: dict[tuple[UnitState, int], int] = {}
+            for seq, w in sequences.items():
+                cur = {(state, 0): w * each ** (longest - len(seq))}
+                for kind in seq:
+                    nxt: dict[tuple[UnitState, int], int] = {}
+                    for (x, d), wx in cur.items():
+                        for x2, d2, w2 in one_wound(x, kind):
+                            k = (x2, d + d2)
+                            nxt[k] = nxt.get(k, 0) + wx * w2
+                    cur = nxt
+                for k, wk in cur.items():
+                    acc[k] = acc.get(k, 0) + wk
+            attack_memo[state] = [(x, d, w) for (x, d), w in acc.items() if w]
+        return attack_memo[state]
+
+    def move(key: tuple) -> list[tuple[Any, int]]:
+        s, pending = key
+        return [((x, _bump(pending, slot, d)), w) for x, d, w in one_attack(s)]
+
+    total = sum(sequences.values()) * each ** longest
+    return chain(keys, n.repeat(v.count), move, total)
+
+
+def _devastating(keys: Weights, slot: int, v: _Volley, allocation: tuple[Group, ...],
+                 rules: RuleSet) -> Weights:
+    """Apply one weapon's Devastating Wounds (after all normal damage): each is mortal wounds
+    equal to its Damage, Feel No Pain per wound; with the rule set's ``excess_lost`` a packet
+    destroys at most one model. Precision lets them go to a CHARACTER."""
+    damage = damage_roll(v.weapon, v.options)
+    if rules.devastating_excess_lost:
+        inner = packet_move(allocation, [feel_no_pain(damage, g.fnp) for g in v.groups],
+                            v.precision)
+    else:
+        inner = spill_move(allocation, [feel_no_pain(PMF.point(1), g.fnp) for g in v.groups],
+                           damage, v.precision)
+    by_count: dict[int, Weights] = {}
+    for (s, pending), w in keys.items():
+        rest = pending[:slot] + (0,) + pending[slot + 1:]
+        bucket = by_count.setdefault(pending[slot], {})
+        bucket[(s, rest)] = bucket.get((s, rest), 0) + w
+
+    def move(key: tuple) -> list[tuple[Any, int]]:
+        s, rest = key
+        return [((s2, rest), w) for s2, w in inner(s)]
+
+    return horner(by_count, move, inner.total)  # type: ignore[attr-defined]
+
+
+@lru_cache(maxsize=256)
+def _best_lethal_mode(weapon: Weapon, count: int, target: Squad, options: Options,
+                      start: UnitState) -> str:
     def damage(mode: str) -> Fraction:
         opts = attrs.asdict(attrs.evolve(options, lethal_hits=mode))
-        return attack((weapon, count), target, state=PMF.point(start), **opts).damage.mean()
+        state = PMF.point(start)
+        return attack((weapon, count), target, state=state, **opts).damage.mean()
 
-    return attrs.evolve(options, lethal_hits="always" if damage("always") >= damage("never")
-                        else "never")
-
-
-def _devastating_phase(pending: dict[tuple[tuple[int, ...], Any], dict[Any, int]],
-                       devs: list[tuple[Target | Squad, PMF]], rules: RuleSet) -> PMF:
-    """After all normal damage: each weapon's Devastating Wounds, in order. ``pending`` maps
-    (devastating wounds per weapon, anything else tracked) to state weights over one common
-    denominator; the result is a PMF over (state, anything else)."""
-    parts = []
-    for (tag, extra), states in pending.items():
-        if not any(states.values()):
-            continue
-        s = PMF(states)
-        for (target, damage), n in zip(devs, tag, strict=True):
-            if n:
-                s = devastating_wounds(target, s, damage, n, rules.devastating_excess_lost)
-        parts.append((sum(states.values()), s.map(lambda state, e=extra: (state, e))))
-    return PMF.mix(parts)
+    return "always" if damage("always") >= damage("never") else "never"
 
 
-def _normal_damage(weights: Weights, v: Volley, wounds: int) -> Weights:
-    """Allocate one weapon's unsaved wounds; devastating wounds are counted into the tag.
-
-    The result's weights share one denominator, so their sum is that denominator."""
-    by_count: dict[int, list[tuple[int, int]]] = {}
-    for o, w in v.packets.weights().items():
-        u, dev = o if v.devastating else (o, 0)
-        by_count.setdefault(u, []).append((dev, w))
-    top = max(by_count)
-    items, total = list(v.loss.weights().items()), v.loss.total
-    out: Weights = {}
-    get = out.get
-    cur, done = weights, 0
-    for u in range(top + 1):
-        if u > done and any(k[0] for k in cur):
-            cur, done = step(cur, items, total, wounds), u
-        if u not in by_count:
-            continue
-        scale = total ** (top - done)
-        for dev, w in by_count[u]:
-            ws = w * scale
-            for (m, lost, tag), wc in cur.items():
-                key = (m, lost, tag + (dev,)) if v.devastating else (m, lost, tag)
-                out[key] = get(key, 0) + wc * ws
-    return out
+def _best_lethal(weapon: Weapon, count: int, target: Squad, options: Options,
+                 start: UnitState) -> Options:
+    """11e: auto-wound with Lethal Hits or not, whichever makes this weapon alone inflict more
+    expected damage (wounds lost) from ``start``."""
+    return attrs.evolve(options,
+                        lethal_hits=_best_lethal_mode(weapon, count, target, options, start))

@@ -22,10 +22,11 @@ import attrs
 
 from .dice import dice
 from .effects import deadly_demise_wounds, mortal_wounds, reanimate
-from .engine import _check_state, attack, initial_state, models_alive
+from .engine import attack
+from .named_rules import find_rule
 from .pmf import PMF
 from .profiles import Target
-from .squad import Squad
+from .squad import Squad, initial_state, models_alive, unit_weights
 
 
 @attrs.frozen
@@ -82,8 +83,6 @@ def rule_roll(name: str) -> PMF:
     >>> rule_roll("Disintegration Beams").mean()  # 3/6 * 1 + 2/6 * 2
     Fraction(7, 6)
     """
-    from .named_rules import find_rule
-
     rule = find_rule(name)
     if rule.mortal_wounds is None:
         raise ValueError(f"{rule.name} is not a mortal-wound roll")
@@ -123,8 +122,13 @@ def sequence(target: Target | Squad | Any, steps: Sequence[Any],
     """Run ``steps`` (each a callable ``(target, state) -> state``) against ``target``."""
     if hasattr(target, "as_target"):
         target = target.as_target()
+    if not isinstance(target, Target | Squad):
+        raise TypeError(f"target: expected a Target, a Squad or a unit, got "
+                        f"{type(target).__name__}")
+    if isinstance(steps, str) or not isinstance(steps, Sequence):
+        raise TypeError(f"steps: expected a list of steps, got {type(steps).__name__}")
     start = state if state is not None else PMF.point(initial_state(target))
-    _check_state(start, target)
+    unit_weights(target, start)  # checks the state
     states = [start]
     for step in steps:
         states.append(step(target, states[-1]))
@@ -185,3 +189,4 @@ def sequence_demise(timeline: Timeline) -> PMF | None:
 
         joint = joint.bind(go)
     return joint.map(lambda pair: pair[1])
+
