@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from math import lcm
 from typing import Any, NamedTuple
 
+from .bigint import big
 from .pmf import PMF
 
 
@@ -115,26 +116,15 @@ def step(weights: Weights, move: Move, memo: dict[Any, list[tuple[Any, int]]]) -
 def chain(start: Weights, count: PMF, move: Move, total: int | None = None) -> Weights:
     """The state after a random number ``count`` of independent steps; ``move(state)`` lists
     (next state, weight) pairs whose weights sum to ``total`` (default ``move.total``).
+    Run in Horner form: one step per possible count, whatever the number of counts.
 
     >>> from fractions import Fraction
     >>> heads = chain({0: 1}, PMF.point(3), lambda s: [(s, 1), (s + 1, 1)], 2)
     >>> PMF(heads) == PMF.binomial(3, Fraction(1, 2))  # three coin flips
     True
     """
-    total = move.total if total is None else total  # type: ignore[attr-defined]
-    counts = count.weights()
-    top = max(counts)
-    memo: dict[Any, list[tuple[Any, int]]] = {}
-    out: Weights = {}
-    cur = start
-    for n in range(top + 1):
-        if n:
-            cur = step(cur, move, memo)
-        if n in counts:
-            scale = counts[n] * total ** (top - n)
-            for s, w in cur.items():
-                out[s] = out.get(s, 0) + w * scale
-    return out
+    by_count = {n: {s: w * c for s, w in start.items()} for n, c in count.weights().items()}
+    return horner(by_count, move, total)
 
 
 def horner(by_count: dict[int, Weights], move: Move, total: int | None = None) -> Weights:
@@ -172,3 +162,48 @@ def spill_move(groups: Sequence[Group], single: Sequence[PMF], amount: PMF,
 
     move.total = total  # type: ignore[attr-defined]
     return move
+
+
+def tallied_chain(start: Weights, count: PMF, move: Callable[[Any], list[tuple[Any, int, int]]],
+                  total: int) -> dict[tuple[Any, int], int]:
+    """:func:`chain` where each step may also add to a tally (the Devastating Wounds still to
+    come): ``move(state)`` lists (next state, tally added, weight). The result is keyed by
+    (state, tally). The tally is packed into each state's weight as the digits of one big
+    integer, so a step costs one operation per state and move, however many tallies there are.
+
+    >>> out = tallied_chain({0: 1}, PMF.point(2), lambda s: [(s, 0, 1), (s, 1, 1)], 2)
+    >>> PMF(out) == PMF({(0, 0): 1, (0, 1): 2, (0, 2): 1})  # two coin flips, tallied
+    True
+    """
+    counts = count.weights()
+    top = max(counts)
+    bits = (sum(start.values()) * count.total * total ** top).bit_length() + 1
+    memo: dict[Any, list[tuple[Any, int, int]]] = {}
+    acc: dict[Any, Any] = {}
+    for n in range(top, -1, -1):
+        if n < top:
+            nxt: dict[Any, Any] = {}
+            get = nxt.get
+            for s, x in acc.items():
+                moves = memo.get(s)
+                if moves is None:
+                    moves = memo[s] = [(s2, bits * d, w) for s2, d, w in move(s)]
+                for s2, shift, w in moves:
+                    y = x * w
+                    nxt[s2] = get(s2, 0) + (y << shift if shift else y)
+            acc = nxt
+        if n in counts:
+            scale = counts[n] * total ** (top - n)
+            for s, w in start.items():
+                acc[s] = acc.get(s, 0) + big(w * scale)
+    out: dict[tuple[Any, int], int] = {}
+    mask = (1 << bits) - 1
+    for s, x in acc.items():
+        d = 0
+        while x:
+            w = int(x & mask)
+            if w:
+                out[(s, d)] = w
+            x >>= bits
+            d += 1
+    return out

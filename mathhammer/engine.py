@@ -37,6 +37,7 @@ from .allocation import (
     packet_move,
     spill_move,
     step,
+    tallied_chain,
 )
 from .criticals import DEVASTATING, attack_wounds, save_fails, unsaved_count
 from .damage import damage_roll, feel_no_pain
@@ -238,12 +239,12 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts
         first = next_group(start, allocation, v.precision)
         counters.append(_counters(v, n, fails[first if first is not None else 0], rules))
         slot = devs.index(i) if i in devs else None
-        merge = slot is not None and len(devs) == 1 and i == len(volleys) - 1 and (
-            len(allocation) == 1 and rules.devastating_excess_lost)
-        if len(allocation) == 1:
-            keys = _one_group(keys, v, n, fails[0], losses[0], allocation, slot, merge, rules)
+        if all(f == fails[0] for f in fails):
+            merge = slot is not None and len(devs) == 1 and i == len(volleys) - 1 and (
+                rules.devastating_excess_lost)
+            keys = _by_count(keys, v, n, fails[0], losses, allocation, slot, merge, rules)
         else:
-            keys = _many_groups(keys, v, n, fails, losses, allocation, slot, rules)
+            keys = _by_attack(keys, v, n, fails, losses, allocation, slot, rules)
     for slot, i in enumerate(devs):
         keys = _devastating(keys, slot, volleys[i], allocation, rules)
     final = {s: w for (s, _), w in keys.items()}
@@ -296,11 +297,15 @@ def _bump(pending: tuple[int, ...], slot: int | None, by: int) -> tuple[int, ...
     return pending[:slot] + (pending[slot] + by,) + pending[slot + 1:]
 
 
-def _one_group(keys: Weights, v: _Volley, n: PMF, fails: dict[str, int], loss: PMF,
-               allocation: tuple[Group, ...], slot: int | None, merge: bool,
-               rules: RuleSet) -> Weights:
-    """One model group: only how many packets of damage get through matters, not their order,
-    so the chain runs over the count of unsaved wounds (and Devastating Wounds to come)."""
+def _by_count(keys: Weights, v: _Volley, n: PMF, fails: dict[str, int], losses: list[PMF],
+              allocation: tuple[Group, ...], slot: int | None, merge: bool,
+              rules: RuleSet) -> Weights:
+    """Every model group saves alike (one group, or groups with the same saves): whether a
+    wound gets through does not depend on the model, so only how many packets of damage get
+    through matters, not their order, and the chain runs over that count (with the
+    Devastating Wounds still to come tallied per count). ``merge``: this weapon's Devastating
+    Wounds are the last damage of the attack and move the state as an unsaved wound does, so
+    they are simply more packets."""
     per = attack_wounds(v.weapon, v.rolls, v.options, rules, ordered=False)
 
     def packets(o: tuple) -> PMF:
@@ -313,7 +318,7 @@ def _one_group(keys: Weights, v: _Volley, n: PMF, fails: dict[str, int], loss: P
 
     joint = per.bind(packets).random_sum(n, op=add, zero=(0, 0)).repeat(v.count, op=add,
                                                                         zero=(0, 0))
-    move = packet_move(allocation, [loss])
+    move = packet_move(allocation, losses, v.precision)
     if slot is None or merge:
         counts = joint.map(lambda o: o[0] + o[1])
         out: Weights = {}
@@ -340,11 +345,12 @@ def _one_group(keys: Weights, v: _Volley, n: PMF, fails: dict[str, int], loss: P
     return out
 
 
-def _many_groups(keys: Weights, v: _Volley, n: PMF, fails: list[dict[str, int]],
-                 losses: list[PMF], allocation: tuple[Group, ...], slot: int | None,
-                 rules: RuleSet) -> Weights:
-    """Several model groups: the save and Feel No Pain depend on the model, so the chain runs
-    attack by attack, each attack's wounds in order (Devastating Wounds tallied for later)."""
+def _by_attack(keys: Weights, v: _Volley, n: PMF, fails: list[dict[str, int]],
+               losses: list[PMF], allocation: tuple[Group, ...], slot: int | None,
+               rules: RuleSet) -> Weights:
+    """Groups that save differently: whether a wound gets through depends on the model it is
+    allocated to, so the chain runs attack by attack, each attack's wounds in order
+    (Devastating Wounds tallied for later)."""
     ordered = any(f["normal"] != f["critical"] for f in fails)
     per = attack_wounds(v.weapon, v.rolls, v.options, rules, ordered=ordered)
     sequences: dict[tuple, int] = {}
@@ -389,12 +395,21 @@ def _many_groups(keys: Weights, v: _Volley, n: PMF, fails: list[dict[str, int]],
             attack_memo[state] = [(x, d, w) for (x, d), w in acc.items() if w]
         return attack_memo[state]
 
-    def move(key: tuple) -> list[tuple[Any, int]]:
-        s, pending = key
-        return [((x, _bump(pending, slot, d)), w) for x, d, w in one_attack(s)]
-
     total = sum(sequences.values()) * each ** longest
-    return chain(keys, n.repeat(v.count), move, total)
+    count = n.repeat(v.count)
+    if slot is None:
+        def move(key: tuple) -> list[tuple[Any, int]]:
+            return [((x, key[1]), w) for x, _d, w in one_attack(key[0])]
+
+        return chain(keys, count, move, total)
+    def tally(key: tuple) -> list[tuple[Any, int, int]]:
+        return [((x, key[1]), d, w) for x, d, w in one_attack(key[0])]
+
+    out: Weights = {}
+    for ((s, pending), d), w in tallied_chain(keys, count, tally, total).items():
+        k = (s, _bump(pending, slot, d))
+        out[k] = out.get(k, 0) + w
+    return out
 
 
 def _devastating(keys: Weights, slot: int, v: _Volley, allocation: tuple[Group, ...],
