@@ -15,6 +15,7 @@ from .bsdata import (
     load_catalogue_unit,
     write_catalogue_unit,
 )
+from .cache import clear_caches
 from .dice import dice
 from .effects import crushing_impact, deadly_demise, hazardous, mortal_wounds, reanimate
 from .engine import Result, attack
@@ -33,7 +34,8 @@ __version__ = "0.1.0"
 __all__ = [
     "PMF", "Abilities", "NamedRule", "Options", "Result", "RuleSet", "Squad", "Target",
     "TargetState", "Timeline", "Unit", "Weapon",
-    "apply_rules", "attack", "crushing_impact", "deadly_demise", "dice", "find_rule",
+    "apply_rules", "attack", "clear_caches", "crushing_impact", "deadly_demise", "dice",
+    "find_rule",
     "hazardous", "import_catalogue", "import_datasheet", "list_catalogue_units", "list_rules",
     "list_units", "load_catalogue_unit", "load_ruleset", "load_unit", "mortal_wounds",
     "parse_abilities", "reanimate", "sequence", "turns", "write_catalogue_unit",

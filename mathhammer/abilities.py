@@ -8,10 +8,10 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 import attrs
 
+from .cache import cached
 from .dice import format_dice, parse_dice
 
 #: Abilities that change the numbers, with their fixed spelling (no parameter).
@@ -96,7 +96,7 @@ def canonical(text: str) -> str:
     raise ValueError(f"unknown ability {text!r}; known: {', '.join(KNOWN)}")
 
 
-@lru_cache(maxsize=1024)
+@cached(maxsize=1024)
 def parse_abilities(abilities: tuple[str, ...]) -> Abilities:
     """Parse canonical or printed ability strings into :class:`Abilities`."""
     fields: dict[str, object] = {}

@@ -12,8 +12,8 @@ True
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
 
+from .cache import cached
 from .dice import dice
 from .options import Options
 from .pmf import PMF
@@ -33,7 +33,7 @@ def damage_roll(weapon: Weapon, options: Options) -> PMF:
     return base.map(lambda d: max(1, d + options.damage_mod))
 
 
-@lru_cache(maxsize=256)
+@cached(maxsize=256)
 def feel_no_pain(damage: PMF, fnp: int | None) -> PMF:
     """Wounds actually lost from ``damage``: each one is ignored on a D6 roll of ``fnp``+."""
     if fnp is None:

@@ -9,8 +9,8 @@ Fraction(1, 3)
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
+from .cache import cached
 from .pmf import PMF
 
 ACCEPTED = "an integer >= 0 or NdS+K with S 3 or 6 (e.g. 3, D3, D6, 2D6, D6+3, 2D3+1)"
@@ -20,7 +20,7 @@ _DICE = re.compile(
 )
 
 
-@lru_cache(maxsize=256)
+@cached(maxsize=256)
 def _parse(text: str) -> tuple[int, int, int]:
     m = _DICE.match(text.strip())
     if not m or m.group("n") == "0":
@@ -45,7 +45,7 @@ def parse_dice(value: int | str) -> tuple[int, int, int]:
     return _parse(value)
 
 
-@lru_cache(maxsize=256)
+@cached(maxsize=256)
 def _dice_pmf(count: int, sides: int, plus: int) -> PMF:
     return PMF.uniform(range(1, sides + 1)).repeat(count) + plus if count else PMF.point(plus)
 

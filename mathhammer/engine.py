@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
-from functools import lru_cache
 from math import lcm
 from typing import Any
 
@@ -39,6 +38,7 @@ from .allocation import (
     step,
     tallied_chain,
 )
+from .cache import cached
 from .criticals import DEVASTATING, attack_wounds, save_fails, unsaved_count
 from .damage import damage_roll, feel_no_pain
 from .dice import dice
@@ -437,7 +437,7 @@ def _devastating(keys: Weights, slot: int, v: _Volley, allocation: tuple[Group, 
     return horner(by_count, move, inner.total)  # type: ignore[attr-defined]
 
 
-@lru_cache(maxsize=256)
+@cached(maxsize=256)
 def _best_lethal_mode(weapon: Weapon, count: int, target: Squad, options: Options,
                       start: UnitState) -> str:
     def damage(mode: str) -> Fraction:

@@ -31,7 +31,7 @@ from typing import Any
 import tomli_w
 
 from .abilities import canonical
-from .units import PLACEHOLDER, _Reader, _show, build_unit, canonical_core
+from .units import PLACEHOLDER, Reader, build_unit, canonical_core, show
 
 #: Lines that end the datasheet part of a page (rules text follows).
 _PAGE_END = {"STRATAGEMS", "DETACHMENT ABILITY", "DETACHMENT RULE", "DETACHMENT RULES",
@@ -59,7 +59,7 @@ def parse_statline(text: str) -> dict[str, Any]:
     ...
     ValueError: statline: missing Ld; expected e.g. "M8 T5 Sv3+ W5 Ld6+ OC1" (optionally ...)
     """
-    r = _Reader("statline")
+    r = Reader("statline")
     if not isinstance(text, str):
         raise r.bad("", f"a statline such as {_STATLINE_EXAMPLE}", text)
     flat = re.sub(r"(?i)\b(M|T|Sv|W|Ld|OC|Inv|InvSv|FNP)\s*[:=]?\s+(?=\d)", r"\1", text)
@@ -77,11 +77,11 @@ def parse_statline(text: str) -> dict[str, Any]:
             m = re.fullmatch(pat, tok, re.I)
             if m:
                 if key in found:
-                    raise r.fail(label, f"given twice in {_show(text)}")
+                    raise r.fail(label, f"given twice in {show(text)}")
                 found[key] = int(next(g for g in m.groups() if g is not None))
                 break
         else:
-            raise r.fail("", f"cannot read {_show(tok)}; expected e.g. {_STATLINE_EXAMPLE}")
+            raise r.fail("", f"cannot read {show(tok)}; expected e.g. {_STATLINE_EXAMPLE}")
     for label, key, _ in patterns[:6]:
         if key not in found:
             raise r.fail("", f"missing {label}; expected e.g. {_STATLINE_EXAMPLE}")
@@ -163,8 +163,8 @@ def _weapon(cells: list[str], melee: bool, line: int, warnings: list[str]) -> di
     try:
         name, abilities = split_name(cells[0])
     except ValueError as e:
-        raise ValueError(f"line {line}: {_show(cells[0])}: {e}") from None
-    r = _Reader(f"line {line} ({name})")
+        raise ValueError(f"line {line}: {show(cells[0])}: {e}") from None
+    r = Reader(f"line {line} ({name})")
     rng_cell, a_cell, skill_cell, s_cell, ap_cell, d_cell = cells[1:7]
     if rng_cell.strip().lower() == "melee":
         rng: int | str = "melee"
@@ -200,7 +200,7 @@ def _weapon(cells: list[str], melee: bool, line: int, warnings: list[str]) -> di
         words = name.split()
         if "[" not in cells[0] and (_is_ability(words[-1]) or (
                 len(words) == 1 and len(abilities[0].split()) == 1)):
-            warnings.append(f"line {line}: read {_show(cells[0])} as the weapon {_show(name)} "
+            warnings.append(f"line {line}: read {show(cells[0])} as the weapon {show(name)} "
                             f"with {', '.join(abilities)}; check where the name ends")
     return out
 

@@ -22,18 +22,19 @@ import difflib
 import re
 import tomllib
 from collections.abc import Iterable
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import attrs
 
 from .abilities import canonical
+from .cache import cached
 from .data import data_dir
 from .dice import dice, parse_dice
 from .options import REROLLS, Options
 from .pmf import PMF
 from .profiles import TARGET_ABILITIES, Target, Weapon
+from .ruleset import is_ruleset_file
 
 KINDS = ("stratagem", "detachment rule", "enhancement", "datasheet ability", "army rule")
 SIDES = ("attacker", "defender")
@@ -610,14 +611,14 @@ def _norm(name: str) -> str:
     return " ".join(name.replace("\u2019", "'").replace("\u2018", "'").lower().split())
 
 
-@lru_cache(maxsize=8)
-def _load(directory: str) -> tuple[NamedRule, ...]:
-    from .ruleset import _is_ruleset
-
+@cached(maxsize=8)
+def _load(directory: str, _files: tuple[tuple[str, int, int], ...]) -> tuple[NamedRule, ...]:
+    """The named rules of a folder; ``_files`` (name, mtime, size of each file) keys the cache
+    on the folder's content."""
     rules: list[NamedRule] = []
     seen: dict[str, NamedRule] = {}
     for path in sorted(Path(directory).glob("*.toml")):
-        if _is_ruleset(path):
+        if is_ruleset_file(path):
             continue
         try:
             raw = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -647,7 +648,13 @@ def load_named_rules(directory: str | Path | None = None) -> tuple[NamedRule, ..
     >>> sorted({r.faction for r in load_named_rules()})
     ['Adeptus Mechanicus', 'Drukhari', 'Necrons']
     """
-    return _load(str(Path(directory) if directory is not None else data_dir("rules")))
+    folder = Path(directory) if directory is not None else data_dir("rules")
+    try:
+        files = tuple((p.name, st.st_mtime_ns, st.st_size)
+                      for p in sorted(folder.glob("*.toml")) for st in [p.stat()])
+    except OSError:
+        files = ()
+    return _load(str(folder), files)
 
 
 def list_rules(

@@ -11,8 +11,7 @@ Each roll is a PMF over ``FAIL``, ``SUCCESS`` and ``CRITICAL`` (a Critical Hit o
 
 from __future__ import annotations
 
-from functools import lru_cache
-
+from .cache import cached
 from .options import REROLLS, Options
 from .pmf import PMF
 from .profiles import Target, Weapon
@@ -34,7 +33,7 @@ def _clamp(value: int, cap: int) -> int:
     return max(-cap, min(cap, value))
 
 
-@lru_cache(maxsize=4096)
+@cached(maxsize=4096)
 def d6_roll(need: int, mod: int, crit: int, reroll: str | None = None,
             fail_below: int = 2) -> PMF:
     """One D6 with at most one re-roll: fails below ``fail_below`` (unmodified), is critical

@@ -12,12 +12,12 @@ A rule set file may say ``extends = "10e"`` and override tables of its parent ke
 from __future__ import annotations
 
 import tomllib
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import attrs
 
+from .cache import cached
 from .data import data_dir
 
 
@@ -32,7 +32,7 @@ class RuleSet:
     overwatch_hits_on: int
     overwatch_rerolls: bool
     wound_modifier_cap: int
-    wound_table: dict[str, int] = attrs.field(eq=False, hash=False)
+    wound_table: dict[str, int] = attrs.field(hash=False)  # compared, but a dict can't hash
     save_improve_cap: int
     cover_effect: str
     cover_exempt_save: int
@@ -71,27 +71,46 @@ def _merge(base: dict, over: dict) -> dict:
     return out
 
 
-def _read(name_or_path: str, seen: tuple[str, ...] = ()) -> tuple[Path, dict]:
+def _path(name_or_path: str) -> Path:
     path = Path(name_or_path)
     if not path.suffix:
         path = data_dir("rules") / f"{name_or_path}.toml"
     if not path.is_file():
-        known = sorted(p.stem for p in data_dir("rules").glob("*.toml") if _is_ruleset(p))
+        known = sorted(p.stem for p in data_dir("rules").glob("*.toml") if is_ruleset_file(p))
         raise ValueError(f"unknown rule set {name_or_path!r}; known: {', '.join(known)}")
+    return path.resolve()
+
+
+@cached(maxsize=64)
+def _parse(path: Path, _mtime_ns: int, _size: int) -> dict:
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise ValueError(f"{path}: cannot read rule set: {e}") from None
-    parent = raw.pop("extends", None)
-    if parent is not None:
-        if parent in seen:
-            raise ValueError(f"{path}: extends: circular reference to {parent!r}")
-        _, base = _read(parent, (*seen, raw.get("name", path.stem)))
-        raw = _merge(base, raw)
-    return path, raw
 
 
-def _is_ruleset(path: Path) -> bool:
+def _chain(name_or_path: str) -> tuple[tuple[Path, int, int], ...]:
+    """The file of a rule set and those it extends: (path, mtime, size), child first."""
+    out: list[tuple[Path, int, int]] = []
+    current: Any = name_or_path
+    while current is not None:
+        path = _path(current) if not out else _path_from(out[-1][0], current)
+        if any(path == p for p, _m, _s in out):
+            raise ValueError(f"{out[-1][0]}: extends: circular reference to {current!r}")
+        st = path.stat()
+        out.append((path, st.st_mtime_ns, st.st_size))
+        current = _parse(*out[-1]).get("extends")
+    return tuple(out)
+
+
+def _path_from(child: Path, parent: Any) -> Path:
+    if not isinstance(parent, str):
+        raise ValueError(f"{child}: extends: expected a rule set name or path, got {parent!r}")
+    relative = child.parent / parent
+    return relative.resolve() if Path(parent).suffix and relative.is_file() else _path(parent)
+
+
+def is_ruleset_file(path: Path) -> bool:
     try:
         head = path.read_text(encoding="utf-8")
     except OSError:
@@ -120,10 +139,18 @@ _FIELDS = {
 }
 
 
-@lru_cache(maxsize=16)
 def load_ruleset(name_or_path: str = "10e") -> RuleSet:
-    """Load a rule set by name (``"10e"``, ``"11e"``) or by path to a TOML file."""
-    path, raw = _read(name_or_path)
+    """Load a rule set by name (``"10e"``, ``"11e"``) or by path to a TOML file. Cached on the
+    content of the files (an edited file is read again)."""
+    return _build(_chain(name_or_path))
+
+
+@cached(maxsize=16)
+def _build(chain: tuple[tuple[Path, int, int], ...]) -> RuleSet:
+    raw: dict = {}
+    for entry in reversed(chain):
+        raw = _merge(raw, {k: v for k, v in _parse(*entry).items() if k != "extends"})
+    path = chain[0][0]
     values: dict[str, Any] = {}
     for field, (table, key, kind) in _FIELDS.items():
         value = raw.get(table, {}).get(key)
@@ -143,5 +170,7 @@ def load_ruleset(name_or_path: str = "10e") -> RuleSet:
         if not isinstance(table.get(key), int) or not 2 <= table[key] <= 6:
             raise ValueError(f"{path}: wound.table.{key}: expected 2 to 6, got {table.get(key)!r}")
     return RuleSet(
-        name=raw.get("name", path.stem), description=raw.get("description", ""), data=raw, **values
+        # a file that extends another is named by its own name (or file name), not its parent's
+        name=_parse(*chain[0]).get("name", path.stem), description=raw.get("description", ""),
+        data=raw, **values
     )

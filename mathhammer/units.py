@@ -19,13 +19,13 @@ import json
 import re
 import tomllib
 from collections.abc import Callable, Iterable
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import attrs
 
 from .abilities import canonical
+from .cache import cached
 from .data import data_dir
 from .dice import format_dice
 from .profiles import Target, Weapon
@@ -68,7 +68,7 @@ def canonical_core(text: str) -> str:
         try:
             return f"Deadly Demise {format_dice(m.group(1))}"
         except ValueError:
-            raise ValueError(f"bad core ability {_show(text)}: Deadly Demise needs a number "
+            raise ValueError(f"bad core ability {show(text)}: Deadly Demise needs a number "
                              f"or dice expression") from None
     if (m := _FNP.match(t)) and 2 <= int(m.group(1)) <= 6:
         return f"Feel No Pain {int(m.group(1))}+"
@@ -78,9 +78,9 @@ def canonical_core(text: str) -> str:
         return f'Scouts {int(m.group(1))}"'
     known = ", ".join(CORE_FLAGS + CORE_PARAMETRISED)
     if t.startswith("feel no pain"):
-        raise ValueError(f"bad core ability {_show(text)}: "
+        raise ValueError(f"bad core ability {show(text)}: "
                          "expected Feel No Pain X+ with X from 2 to 6")
-    raise ValueError(f"unknown core ability {_show(text)}; known: {known}")
+    raise ValueError(f"unknown core ability {show(text)}; known: {known}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -247,7 +247,7 @@ class Unit:
             top = self.groups[0].max_models
             if isinstance(models, bool) or not isinstance(models, int) or not 1 <= models <= top:
                 raise ValueError(f"models: expected an integer from 1 to {top} for {self.name}, "
-                                 f"got {_show(models)}")
+                                 f"got {show(models)}")
             counts[0] = models
         return counts
 
@@ -270,20 +270,20 @@ def _pick(query: str, carried: list, phase: str, unit: str, others: list[str]) -
         return found
     known = list(dict.fromkeys(w.name for w, _ in carried))
     if names:
-        raise ValueError(f"weapons: {_show(query)} is ambiguous for {unit}: "
+        raise ValueError(f"weapons: {show(query)} is ambiguous for {unit}: "
                          f"matches {', '.join(names)}")
     other = [n for n in others if _norm(n).startswith(q)]
     hint = f"{phase} weapons: {', '.join(known)}"
     if other:
         hint += f" ({other[0]} is a {'ranged' if phase == 'melee' else 'melee'} weapon)"
-    raise ValueError(f"weapons: {unit} has no {phase} weapon {_show(query)}; {hint}")
+    raise ValueError(f"weapons: {unit} has no {phase} weapon {show(query)}; {hint}")
 
 
 # ---------------------------------------------------------------------------------------------
 # Validation of the raw TOML
 
 
-def _show(value: Any) -> str:
+def show(value: Any) -> str:
     """A value as it would be written in TOML: strings in double quotes."""
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -292,7 +292,7 @@ def _show(value: Any) -> str:
     return repr(value)
 
 
-class _Reader:
+class Reader:
     """Checks raw TOML values; every error is one line ``source: field.path: message``."""
 
     def __init__(self, source: str):
@@ -304,9 +304,9 @@ class _Reader:
 
     def bad(self, path: str, expected: str, value: Any) -> ValueError:
         if value == PLACEHOLDER:
-            return self.fail(path, f"placeholder {_show(value)}: "
+            return self.fail(path, f"placeholder {show(value)}: "
                                    "fill in the value from the datasheet")
-        return self.fail(path, f"expected {expected}, got {_show(value)}")
+        return self.fail(path, f"expected {expected}, got {show(value)}")
 
     def table(self, path: str, value: Any, required: tuple[str, ...],
               optional: tuple[str, ...]) -> dict:
@@ -316,8 +316,8 @@ class _Reader:
         for key in value:
             if key not in known:
                 close = difflib.get_close_matches(key, known, n=1)
-                hint = f"did you mean {_show(close[0])}?" if close else f"known: {', '.join(known)}"
-                raise self.fail(_join(path, key), f"unknown key {_show(key)}; {hint}")
+                hint = f"did you mean {show(close[0])}?" if close else f"known: {', '.join(known)}"
+                raise self.fail(_join(path, key), f"unknown key {show(key)}; {hint}")
         for key in required:
             if key not in value:
                 raise self.fail(_join(path, key), "missing")
@@ -401,7 +401,7 @@ _WEAPON_REQUIRED = ("name", "range", "attacks", "skill", "strength", "ap", "dama
 _WEAPON_OPTIONAL = ("abilities", "optional", "unmapped")
 
 
-def _weapon(r: _Reader, path: str, raw: Any) -> UnitWeapon:
+def _weapon(r: Reader, path: str, raw: Any) -> UnitWeapon:
     raw = r.table(path, raw, _WEAPON_REQUIRED, _WEAPON_OPTIONAL)
     name = r.text(f"{path}.name", raw["name"])
     rng = raw["range"]
@@ -436,7 +436,7 @@ def _weapon(r: _Reader, path: str, raw: Any) -> UnitWeapon:
     return UnitWeapon(weapon, optional)
 
 
-def _group(r: _Reader, path: str, raw: Any, unit_name: str, core_fnp: int | None) -> ModelGroup:
+def _group(r: Reader, path: str, raw: Any, unit_name: str, core_fnp: int | None) -> ModelGroup:
     raw = r.table(path, raw, _GROUP_REQUIRED, _GROUP_OPTIONAL)
     count = raw["count"]
     if isinstance(count, list):
@@ -478,7 +478,7 @@ def build_unit(raw: dict, source: str = "<unit>", path: Path | None = None) -> U
     ...
     ValueError: x.toml: models[0].toughness: expected an integer from 1 to 14, got 15
     """
-    r = _Reader(source)
+    r = Reader(source)
     raw = r.table("", raw, _UNIT_REQUIRED, _UNIT_OPTIONAL)
     name = r.text("name", raw["name"])
     abilities = r.table("abilities", raw.get("abilities", {}), (), _ABILITY_KEYS)
@@ -486,7 +486,7 @@ def build_unit(raw: dict, source: str = "<unit>", path: Path | None = None) -> U
                    lambda p, v: r.via(p, v, canonical_core))
     fnps = [int(c.split()[-1][:-1]) for c in core if c.startswith("Feel No Pain ")]
     if len(fnps) > 1:
-        raise r.fail("abilities.core", f"more than one Feel No Pain, got {_show(list(core))}")
+        raise r.fail("abilities.core", f"more than one Feel No Pain, got {show(list(core))}")
     groups = raw["models"]
     if not isinstance(groups, list) or not groups:
         raise r.bad("models", "a non-empty list of model groups ([[models]])", groups)
@@ -510,11 +510,11 @@ def build_unit(raw: dict, source: str = "<unit>", path: Path | None = None) -> U
     )
     if unit.leads and not unit.leader:
         raise r.fail("leads", f'only a unit with the core ability "Leader" leads units, '
-                              f"got {_show(list(unit.leads))}")
+                              f"got {show(list(unit.leads))}")
     return attrs.evolve(unit, points=_points(r, raw.get("points", []), unit.size))
 
 
-def _points(r: _Reader, raw: Any, size: tuple[int, int]) -> tuple[tuple[int, int], ...]:
+def _points(r: Reader, raw: Any, size: tuple[int, int]) -> tuple[tuple[int, int], ...]:
     if not isinstance(raw, list):
         raise r.bad("points", "a list of {models = N, cost = P} tables", raw)
     out: dict[int, int] = {}
@@ -565,7 +565,7 @@ def _display(path: Path) -> str:
         return str(path)
 
 
-@lru_cache(maxsize=512)
+@cached(maxsize=512)
 def _load_cached(path: Path, _mtime: int, _size: int) -> Unit:
     try:
         text = path.read_text(encoding="utf-8")
@@ -617,19 +617,19 @@ def load_unit(path_or_name: str | Path | Unit) -> Unit:
         return _load_path(Path(path_or_name))
     q = _norm(text)
     if not q:
-        raise ValueError(f"unknown unit {_show(text)}: give a name or a .toml path")
+        raise ValueError(f"unknown unit {show(text)}: give a name or a .toml path")
     index = _index()
     for matches in ([u for k, u in index if k == q], [u for k, u in index if k.startswith(q)]):
         names = sorted({u.name for u in matches}, key=str.lower)
         if len(names) == 1:
             return matches[0]
         if names:
-            raise ValueError(f"ambiguous unit {_show(text)}: matches {', '.join(names)}")
+            raise ValueError(f"ambiguous unit {show(text)}: matches {', '.join(names)}")
     keys = {k: u.name for k, u in index}
     close = list(dict.fromkeys(keys[k] for k in difflib.get_close_matches(q, keys, 5, 0.5)))
     hint = (f"did you mean {', '.join(close)}?" if close
             else f"known: {', '.join(sorted({u.name for _, u in index}))}")
-    raise ValueError(f"unknown unit {_show(text)}; {hint}")
+    raise ValueError(f"unknown unit {show(text)}; {hint}")
 
 
 def list_units(faction: str | None = None, search: str | None = None,

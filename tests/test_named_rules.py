@@ -27,7 +27,7 @@ from mathhammer.named_rules import (
     load_named_rules,
     read_named_rule_file,
 )
-from mathhammer.ruleset import _is_ruleset
+from mathhammer.ruleset import is_ruleset_file
 
 GUN = mh.Weapon("Gun", attacks=6, skill=4, strength=4, ap=0, damage=1)
 BLADE = mh.Weapon("Blade", attacks=6, skill=4, strength=4, ap=0, damage=1, range="melee")
@@ -486,7 +486,7 @@ def test_rule_fields_round_trip_from_the_file() -> None:
 def test_named_rule_files_are_not_rule_sets() -> None:
     rules = Path(mh.__file__).parent.parent / "rules"
     for name in ("necrons", "drukhari", "adeptus-mechanicus"):
-        assert not _is_ruleset(rules / f"{name}.toml")
+        assert not is_ruleset_file(rules / f"{name}.toml")
     assert mh.load_ruleset("10e").name == "10e"
 
 

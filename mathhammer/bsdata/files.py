@@ -15,12 +15,12 @@ from __future__ import annotations
 import json
 import os
 import re
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import attrs
 
+from ..cache import cached
 from .model import JSON_SUFFIXES, XML_SUFFIXES, Catalogue, read_catalogue_text
 
 
@@ -36,7 +36,7 @@ def _stat(path: Path) -> os.stat_result:
     return st
 
 
-@lru_cache(maxsize=32)
+@cached(maxsize=32)
 def _load(path: str, mtime_ns: int, size: int) -> Catalogue:
     try:
         data = Path(path).read_bytes()
@@ -58,7 +58,7 @@ def load_file(path: str | os.PathLike) -> Catalogue:
     return _load(str(p.resolve()), st.st_mtime_ns, st.st_size)
 
 
-@lru_cache(maxsize=4096)
+@cached(maxsize=4096)
 def _xml_header(path: str, mtime_ns: int, size: int) -> tuple[str, str, str]:
     """(root tag, id, name) of an XML file, reading only its first element."""
     import defusedxml.ElementTree as SafeET
@@ -75,7 +75,7 @@ def _xml_header(path: str, mtime_ns: int, size: int) -> tuple[str, str, str]:
 _JSON_TOP = re.compile(rb'^    "(id|name|type)": "([^"\\]*)"', re.M)
 
 
-@lru_cache(maxsize=4096)
+@cached(maxsize=4096)
 def _json_header(path: str, mtime_ns: int, size: int) -> tuple[str, str, str]:
     """(kind, id, name) of a JSON file without building its model: the top-level fields are
     found by their indentation; a file laid out otherwise is parsed as plain JSON."""
