@@ -239,7 +239,7 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts
         first = next_group(start, allocation, v.precision)
         counters.append(_counters(v, n, fails[first if first is not None else 0], rules))
         slot = devs.index(i) if i in devs else None
-        if all(f == fails[0] for f in fails):
+        if saves_alike(fails):
             merge = slot is not None and len(devs) == 1 and i == len(volleys) - 1 and (
                 rules.devastating_excess_lost)
             keys = _by_count(keys, v, n, fails[0], losses, allocation, slot, merge, rules)
@@ -295,6 +295,12 @@ def _bump(pending: tuple[int, ...], slot: int | None, by: int) -> tuple[int, ...
     if slot is None or not by:
         return pending
     return pending[:slot] + (pending[slot] + by,) + pending[slot + 1:]
+
+
+def saves_alike(fails: list[dict[str, int]]) -> bool:
+    """Whether every model group fails its saves on the same faces (then only the number of
+    wounds that get through matters, not which model they go to)."""
+    return all(f == fails[0] for f in fails)
 
 
 def _by_count(keys: Weights, v: _Volley, n: PMF, fails: dict[str, int], losses: list[PMF],

@@ -1,0 +1,150 @@
+"""The engine's shape: fast paths agree with the general chain, caches cannot lie, and the
+module graph only points down."""
+
+from __future__ import annotations
+
+import ast
+from fractions import Fraction as F
+from pathlib import Path
+
+import pytest
+
+import mathhammer as mh
+from mathhammer import PMF, Squad, Target, Weapon, engine
+from mathhammer import TargetState as TS
+
+PACKAGE = Path(mh.__file__).parent
+
+# ------------------------------------------------------------------ fast paths vs the chain
+
+BODYGUARD = Target(4, 5, 3, 3, invuln=4, fnp=6, name="Bodyguard")
+LEADER = Target(1, 4, 2, 5, keywords=["CHARACTER"], name="Leader")
+
+CASES = {
+    "devastating, last": [(Weapon("a", 2, 3, 6, -1, "D3", ["devastating wounds"]), 3)],
+    "devastating, then another": [
+        (Weapon("a", "D3", 3, 6, -1, 2, ["devastating wounds", "sustained hits 1"]), 2),
+        (Weapon("b", 2, 4, 4, 0, 1, ["lethal hits"]), 2)],
+    "two devastating": [
+        (Weapon("a", 2, 3, 6, -2, 2, ["devastating wounds"]), 1),
+        (Weapon("b", 3, 3, 4, 0, "D3", ["devastating wounds", "precision"]), 1)],
+    "precision, critical AP": [(Weapon("a", 3, 3, 5, 0, 2, ["precision", "lethal hits"]), 2)],
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+@pytest.mark.parametrize("target", [BODYGUARD, Squad((BODYGUARD,)),
+                                    Squad((BODYGUARD, LEADER))], ids=["one", "squad1", "led"])
+def test_counting_paths_match_the_attack_by_attack_chain(name, target, monkeypatch):
+    options = {"crit_wound_ap": 0} if name != "precision, critical AP" else {}
+    fast = mh.attack(CASES[name], target, **options)
+    monkeypatch.setattr(engine, "saves_alike", lambda fails: False)
+    slow = mh.attack(CASES[name], target, **options)
+    assert fast.state == slow.state and fast.kills == slow.kills
+
+
+def test_saves_alike_in_different_groups_use_the_count_path():
+    # AP-2 makes Sv3+ 4++ and Sv2+ 4++ both a 4+: the same faces fail in both groups
+    gun = Weapon("Gun", "2D6", 3, 8, -2, "D6+1", ["devastating wounds"])
+    led = Squad((Target(5, 5, 3, 4, invuln=4, fnp=6), Target(1, 5, 2, 6, invuln=4,
+                                                             keywords=["CHARACTER"])))
+    r = mh.attack((gun, 2), led)
+    assert sum(p for _, p in r.state) == 1 and r.kills.mean() > 0
+    fails = [engine.save_fails(gun, g, mh.Options(), mh.load_ruleset()) for g in led.groups]
+    assert engine.saves_alike(fails)
+
+
+def test_state_carries_between_weapons_and_mixes_over_starting_states():
+    # one S8 automatic hit (wounds T4 on 2+, 5/6) into a W2 Sv7 model that has lost 1 wound
+    hurt = PMF.point(TS(1, 1))
+    r = mh.attack(Weapon("Auto", 1, None, 8, 0, 1), Target(1, 4, 7, 2), state=hurt)
+    assert r.destroyed == F(5, 6)
+    half = PMF.uniform([TS(1, 0), TS(1, 1)])
+    r = mh.attack(Weapon("Auto", 1, None, 8, 0, 1), Target(1, 4, 7, 2), state=half)
+    assert r.destroyed == F(5, 12)
+
+
+# ------------------------------------------------------------------ caches that can't lie
+
+
+def test_a_house_rules_file_gets_its_own_numbers_after_a_10e_query(tmp_path):
+    # 10e: S4 vs T4 wounds on 4+ (1/2). The house rules wound everything on 2+ (5/6).
+    house = tmp_path / "house.toml"
+    house.write_text('extends = "10e"\n[wound.table]\n'
+                     'double = 2\ngreater = 2\nequal = 2\nlesser = 2\nhalf = 2\n')
+    bolt = Weapon("Bolt", 1, None, 4, 0, 1)
+    meq = Target(1, 4, 3, 2)
+    assert mh.attack(bolt, meq).wounds.mean() == F(1, 2)
+    assert mh.attack(bolt, meq, rules=str(house)).wounds.mean() == F(5, 6)
+    assert mh.load_ruleset(str(house)).name == "house" != mh.load_ruleset("10e").name
+    assert mh.load_ruleset(str(house)) != mh.load_ruleset("10e")
+    # edited on disk: read again (the size changes, so does the key)
+    house.write_text('extends = "10e"\n[wound.table]\n'
+                     'double = 3\ngreater = 3\nequal = 3\nlesser = 3\nhalf = 3\n\n')
+    assert mh.attack(bolt, meq, rules=str(house)).wounds.mean() == F(2, 3)
+    mh.clear_caches()
+    assert mh.attack(bolt, meq).wounds.mean() == F(1, 2)
+
+
+def test_named_rules_are_read_again_when_their_folder_changes(tmp_path):
+    rule = ('faction = "Test"\n[[rule]]\nname = "NAME"\nkind = "stratagem"\n'
+            'side = "attacker"\ntext = "Critical Hits on 5+"\neffect = { crit_hit = 5 }\n')
+    (tmp_path / "a.toml").write_text(rule.replace("NAME", "Sharp Eyes"))
+    assert mh.find_rule("Sharp Eyes", directory=tmp_path).name == "Sharp Eyes"
+    with pytest.raises(ValueError, match="unknown named rule 'Keen Blades'"):
+        mh.find_rule("Keen Blades", directory=tmp_path)
+    (tmp_path / "b.toml").write_text(rule.replace("NAME", "Keen Blades"))
+    assert mh.find_rule("Keen Blades", directory=tmp_path).name == "Keen Blades"
+
+
+# ------------------------------------------------------------------ a one-way module graph
+
+
+def _imports(path: Path) -> list[tuple[str, list[str], bool]]:
+    """(module imported, names, at module level) for every relative import in a file."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    top = set(map(id, tree.body))
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            package = path.relative_to(PACKAGE).parent.parts
+            base = package[: len(package) - node.level + 1]
+            module = ".".join((*base, node.module)) if node.module else ".".join(base)
+            out.append((module, [a.name for a in node.names], id(node) in top))
+    return out
+
+
+def _module(path: Path) -> str:
+    parts = path.relative_to(PACKAGE).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def test_no_import_cycles_and_no_private_names_across_modules():
+    files = {_module(p): p for p in PACKAGE.rglob("*.py")}
+    graph: dict[str, set[str]] = {m: set() for m in files}
+    for m, path in files.items():
+        for target, names, _top in _imports(path):
+            for name in names:
+                sub = f"{target}.{name}" if target else name
+                dep = sub if sub in files else target
+                if dep in files and dep != m:
+                    graph[m].add(dep)
+                assert not (name.startswith("_") and name != "__version__"), (
+                    f"{path.name} imports the private name {name} from {target}")
+    # the package root re-exports; every other module's imports must form no cycle
+    graph.pop("", None)
+    for deps in graph.values():
+        deps.discard("")
+    state: dict[str, int] = {}
+
+    def visit(m: str, trail: tuple[str, ...]) -> None:
+        if state.get(m) == 2:
+            return
+        assert state.get(m) != 1, f"import cycle: {' -> '.join((*trail, m))}"
+        state[m] = 1
+        for d in sorted(graph.get(m, ())):
+            visit(d, (*trail, m))
+        state[m] = 2
+
+    for m in sorted(graph):
+        visit(m, ())
