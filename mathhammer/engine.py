@@ -284,8 +284,8 @@ def _counters(v: _Volley, n: PMF, fails: dict[str, int], rules: RuleSet) -> tupl
     wounds = unit_total(per.map(lambda o: len(o[1])))
     unsaved = unit_total(per.bind(lambda o: unsaved_count(o[1], fails)))
     if v.devastating:
-        devastating = unit_total(per.map(lambda o: o[1].count(DEVASTATING)))
-        mortal = damage_roll(v.weapon, v.options).random_sum(devastating)
+        damage = damage_roll(v.weapon, v.options)
+        mortal = unit_total(per.bind(lambda o: damage.repeat(o[1].count(DEVASTATING))))
     else:
         mortal = PMF.point(0)
     return n.repeat(v.count), hits, wounds, unsaved, mortal

@@ -21,6 +21,8 @@ from fractions import Fraction
 from math import gcd, lcm
 from typing import Any
 
+from .bigint import big
+
 Outcome = Hashable
 
 
@@ -220,7 +222,14 @@ class PMF:
         return PMF.mix((w, f(o)) for o, w in self._weights.items())
 
     def convolve(self, other: PMF, op: Callable[[Any, Any], Any] = operator.add) -> PMF:
-        """Distribution of ``op(X, Y)`` for independent X ~ self, Y ~ other."""
+        """Distribution of ``op(X, Y)`` for independent X ~ self, Y ~ other.
+
+        >>> d6 = PMF.uniform(range(1, 7))
+        >>> d6.convolve(d6).prob(7)
+        Fraction(1, 6)
+        """
+        if op is operator.add and _ints(self._weights) and _ints(other._weights):
+            return PMF(_int_product(self._weights, other._weights))
         out: dict[Outcome, int] = {}
         get = out.get
         items = list(other._weights.items())
@@ -272,13 +281,16 @@ class PMF:
         counts = n._weights
         if any(not isinstance(k, int) or k < 0 for k in counts):
             raise ValueError("random_sum needs a count distribution over non-negative ints")
+        top = max(counts)
+        if op is operator.add and zero == 0 and _ints(self._weights) and min(self._weights) >= 0:
+            return PMF(_int_random_sum(self._weights, self._total, counts, n._total))
         parts = [(Fraction(counts[0], n._total), PMF.point(zero))] if 0 in counts else []
-        acc = self
-        for k in range(1, max(counts) + 1):
+        acc_pmf = self
+        for k in range(1, top + 1):
             if k > 1:
-                acc = acc.convolve(self, op)
+                acc_pmf = acc_pmf.convolve(self, op)
             if k in counts:
-                parts.append((Fraction(counts[k], n._total), acc))
+                parts.append((Fraction(counts[k], n._total), acc_pmf))
         return PMF.mix(parts)
 
     def pgf(self, z: Any = None) -> Any:
@@ -291,3 +303,65 @@ class PMF:
 
         z = sympy.Symbol("z") if z is None else z
         return sympy.Add(*(sympy.Rational(w, self._total) * z**o for o, w in self._weights.items()))
+
+
+def _ints(weights: dict) -> bool:
+    return all(type(k) is int for k in weights)
+
+
+def _int_product(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:
+    """The weights of the sum of two independent integer outcomes. Large ones are multiplied
+    as polynomials packed into one big integer each (Kronecker substitution)."""
+    lo_a, lo_b = min(a), min(b)
+    n_a, n_b = max(a) - lo_a + 1, max(b) - lo_b + 1
+    if len(a) * len(b) <= 256 or n_a > 4 * len(a) + 16 or n_b > 4 * len(b) + 16:
+        out: dict[int, int] = {}
+        get = out.get
+        items = list(b.items())
+        for x, wa in a.items():
+            for y, wb in items:
+                out[x + y] = get(x + y, 0) + wa * wb
+        return out
+    width = ((sum(a.values()) * sum(b.values())).bit_length() + 8) // 8  # bytes per coefficient
+    pa = int.from_bytes(b"".join(a.get(lo_a + i, 0).to_bytes(width, "little")
+                                 for i in range(n_a)), "little")
+    pb = int.from_bytes(b"".join(b.get(lo_b + i, 0).to_bytes(width, "little")
+                                 for i in range(n_b)), "little")
+    raw = int(big(pa) * big(pb)).to_bytes(width * (n_a + n_b - 1), "little")
+    out = {}
+    for i in range(n_a + n_b - 1):
+        w = int.from_bytes(raw[i * width:(i + 1) * width], "little")
+        if w:
+            out[lo_a + lo_b + i] = w
+    return out
+
+
+def _pack(weights: dict[int, int], bits: int):
+    """Non-negative integer outcomes' weights as one big integer, ``bits`` per outcome."""
+    width = (bits + 7) // 8
+    top = max(weights)
+    raw = b"".join(weights.get(i, 0).to_bytes(width, "little") for i in range(top + 1))
+    return big(int.from_bytes(raw, "little")), width
+
+
+def _unpack(packed, width: int, slots: int) -> dict[int, int]:
+    raw = int(packed).to_bytes(width * slots, "little")
+    out = {}
+    for i in range(slots):
+        w = int.from_bytes(raw[i * width:(i + 1) * width], "little")
+        if w:
+            out[i] = w
+    return out
+
+
+def _int_random_sum(x: dict[int, int], total: int, counts: dict[int, int],
+                    n_total: int) -> dict[int, int]:
+    """Weights of the sum of N copies of X (outcomes >= 0), N ~ counts: sum over k of
+    P(N = k) X^k over ``total ** max(N)``, computed on packed polynomials."""
+    top = max(counts)
+    bits = (n_total * total ** top).bit_length() + 1  # no coefficient is larger
+    px, width = _pack(x, bits)
+    out = big(0)
+    for k in range(top, -1, -1):  # Horner: ((c_top X + c_{top-1} T) X + c_{top-2} T^2) ...
+        out = out * px + counts.get(k, 0) * total ** (top - k)
+    return _unpack(out, width, top * max(x) + 1)

@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
@@ -51,18 +52,31 @@ class Simulation:
     kills: Any
     destroyed: Any  # bool array
     models: int
+    #: per-group kills (one array per group of a Squad target; empty for a plain Target)
+    group_kills: tuple = ()
+    #: every CHARACTER model destroyed (bool array; None unless a Squad with a CHARACTER group)
+    character_destroyed: Any = None
 
     @property
     def trials(self) -> int:
         return int(self.kills.shape[0])
 
+    def values(self, name: str) -> Any:
+        """The per-trial array of a counter, ``"destroyed"``, ``"character_destroyed"`` or
+        ``"group_kills[i]"``."""
+        m = re.fullmatch(r"group_kills\[(\d+)\]", name)
+        values = self.group_kills[int(m.group(1))] if m else getattr(self, name)
+        if values is None:
+            raise ValueError(f"{name}: not simulated for this target")
+        return values
+
     def mean(self, name: str) -> float:
-        """Sample mean of a counter (or ``"destroyed"``)."""
-        return float(getattr(self, name).mean())
+        """Sample mean of a counter (or ``"destroyed"``, ...; see :meth:`values`)."""
+        return float(self.values(name).mean())
 
     def stderr(self, name: str) -> float:
         """Standard error of :meth:`mean`."""
-        values = getattr(self, name).astype(float)
+        values = self.values(name).astype(float)
         return float(values.std(ddof=1) / values.shape[0] ** 0.5)
 
     def summary(self) -> dict[str, tuple[float, float]]:
@@ -268,9 +282,12 @@ def _allocate(rng, packets, target: mh.Target, models, lost, damage, kills) -> N
         lost[dead] = 0
 
 
-def simulate(profiles: mh.Weapon | tuple | Iterable, target: mh.Target, trials: int = 100_000,
-             seed: int | None = 0, **options: Any) -> Simulation:
-    """Simulate ``mh.attack(profiles, target, **options)`` ``trials`` times (10e rules only).
+def simulate(profiles: mh.Weapon | tuple | Iterable, target: mh.Target | mh.Squad,
+             trials: int = 100_000, seed: int | None = 0, **options: Any) -> Simulation:
+    """Simulate ``mh.attack(profiles, target, **options)`` ``trials`` times.
+
+    A plain Target: 10e rules only. A Squad (several model groups, see :func:`_simulate_squad`):
+    10e, or 11e where it differs from 10e only in the unit's Toughness.
 
     >>> import mathhammer as mh
     >>> gun = mh.Weapon("gun", attacks=1, skill=None, strength=8, ap=0, damage=3)
@@ -279,6 +296,8 @@ def simulate(profiles: mh.Weapon | tuple | Iterable, target: mh.Target, trials: 
     (True, 1000)
     """
     o = mh.Options.make(**options)
+    if isinstance(target, mh.Squad):
+        return _simulate_squad(profiles, target, trials, seed, o)
     if o.rules != "10e":
         raise ValueError(f"rules: the Monte Carlo oracle only knows '10e', got {o.rules!r}")
     rng = np.random.default_rng(seed)
@@ -305,3 +324,265 @@ def _chunk(rng, profiles: list[tuple[mh.Weapon, int]], target: mh.Target, o: mh.
     for r in rolled:
         _allocate(rng, r["dev"], target, models, lost, counts["damage"], counts["kills"])
     return {**counts, "destroyed": models == 0}
+
+
+# ================================================================ Squads (several model groups)
+# From RULES.md 6, 7 and 9 and the README "Squads" decision: hit and wound rolls use one profile
+# for the unit (its Toughness, every group's keywords, Stealth only if every group has it); each
+# wound is then allocated to a model in attack order (an attack's own wound, then the wounds of
+# its Sustained Hits' extra hits) and takes that model's save, wounds and Feel No Pain.
+
+
+def _characters(squad: mh.Squad) -> list[bool]:
+    return ["CHARACTER" in {k.upper() for k in g.keywords} for g in squad.groups]
+
+
+def _squad_toughness(squad: mh.Squad, rules: str) -> int:
+    """Attached unit: 10e the first Bodyguard group's T, 11e the highest Bodyguard T; any other
+    unit the highest T in it."""
+    chars = _characters(squad)
+    bodyguard = [g.toughness for g, c in zip(squad.groups, chars, strict=True) if not c]
+    if any(chars) and bodyguard:
+        return max(bodyguard) if rules == "11e" else bodyguard[0]
+    return max(g.toughness for g in squad.groups)
+
+
+def _check_squad_rules(profiles: list[tuple[mh.Weapon, int]], squad: mh.Squad,
+                       o: mh.Options) -> None:
+    """11e is only simulated where it differs from 10e in the unit's Toughness alone."""
+    if o.rules == "10e":
+        return
+    if o.rules != "11e":
+        raise ValueError(f"rules: the Monte Carlo oracle only knows '10e' and '11e', got "
+                         f"{o.rules!r}")
+    bad = []
+    if o.cover or o.overwatch or o.lethal_hits != "always":
+        bad.append("cover / overwatch / lethal_hits choice")
+    if all(g.stealth for g in squad.groups):
+        bad.append("Stealth")
+    if any(mh.parse_abilities(w.with_abilities(*o.abilities).abilities).blast
+           for w, _ in profiles):
+        bad.append("Blast")
+    seen = set()
+    for g, c in zip(squad.groups, _characters(squad), strict=True):
+        key = (g.wounds, g.save, g.invuln, c)
+        if key in seen:
+            bad.append("two groups of the same (W, Sv, invulnerable) (11e merges them)")
+        seen.add(key)
+    if bad:
+        raise ValueError(f"rules='11e': the Monte Carlo oracle does not model {', '.join(bad)}")
+
+
+def _squad_weapon_rolls(rng, weapon: mh.Weapon, count: int, squad: mh.Squad, o: mh.Options,
+                        trials: int) -> dict[str, Any]:
+    """Roll one weapon's attacks against a Squad for every trial: counters, plus the wounds in
+    attack order as packets for allocation."""
+    ab = mh.parse_abilities(weapon.with_abilities(*o.abilities).abilities)
+    ranged = not weapon.melee
+    toughness = _squad_toughness(squad, o.rules)
+    keywords = {k.upper() for g in squad.groups for k in g.keywords}
+    stealth = all(g.stealth for g in squad.groups)
+
+    # --- attacks (Blast counts every model of the unit at the start) ------------------------
+    per_model = _roll(rng, weapon.attacks, (trials, count))
+    if ab.blast:
+        per_model = per_model + squad.models // 5
+    if ab.rapid_fire is not None and o.half_range:
+        per_model = per_model + _roll(rng, ab.rapid_fire, (trials, count))
+    n_attacks = per_model.sum(axis=1)
+    slots = int(n_attacks.max()) if trials else 0
+    live = np.arange(slots)[None, :] < n_attacks[:, None]
+
+    # --- hit roll ------------------------------------------------------------------------------
+    if weapon.skill is None or ab.torrent:
+        hit = live.copy()
+        crit = np.zeros_like(live)
+    else:
+        skill = _clamp(weapon.skill - o.skill_mod, 2, 7)
+        mod = o.hit_mod + (1 if ab.heavy and o.stationary and ranged else 0)
+        mod -= 1 if stealth and ranged else 0
+        mod = _clamp(mod, -1, 1)
+
+        def judge(f):
+            if o.overwatch:
+                return f == 6, f == 6
+            c = f >= o.crit_hit
+            return (f != 1) & (c | (f + mod >= skill)), c
+
+        first = rng.integers(1, 7, size=(trials, slots), dtype=np.int8)
+        ok, c = judge(first)
+        again = _reroll_mask(o.reroll_hits, first, ok, c)
+        f = np.where(again, rng.integers(1, 7, size=(trials, slots), dtype=np.int8), first)
+        ok, c = judge(f)
+        hit = ok & live
+        crit = c & live
+    sustained = np.where(crit, _roll(rng, ab.sustained, (trials, slots)), 0)
+    n_hits = hit.sum(axis=1) + sustained.sum(axis=1)
+
+    # --- wound events in attack order: (trials, slots, 1 + most extra hits) flattened --------
+    extra = max(_dice_table(ab.sustained)[0]) if ab.sustained is not None else 0
+    k = np.arange(1 + extra)[None, None, :]
+    event = np.where(k == 0, hit[..., None], k <= sustained[..., None]).reshape(trials, -1)
+    auto = ((k == 0) & (crit & ab.lethal_hits)[..., None]).reshape(trials, -1)
+    to_roll = event & ~auto
+    width = event.shape[1]
+
+    strength = weapon.strength + o.strength_mod
+    t = toughness
+    if strength >= 2 * t:
+        need = 2
+    elif strength > t:
+        need = 3
+    elif strength == t:
+        need = 4
+    elif 2 * strength <= t:
+        need = 6
+    else:
+        need = 5
+    crit_at = o.crit_wound
+    for kw, x in ab.anti:
+        if kw.upper() in keywords:
+            crit_at = min(crit_at, x)
+    wmod = o.wound_mod + (1 if ab.lance and o.charged else 0)
+    wmod += o.wound_mod_if_stronger if strength > t else 0
+    wmod = _clamp(wmod, -1, 1)
+
+    def wjudge(f):
+        c = f >= crit_at
+        return (f != 1) & (c | (f + wmod >= need)), c
+
+    policy = _broader(o.reroll_wounds, "failed" if ab.twin_linked else None)
+    first = rng.integers(1, 7, size=(trials, width), dtype=np.int8)
+    ok, c = wjudge(first)
+    again = _reroll_mask(policy, first, ok, c)
+    f = np.where(again, rng.integers(1, 7, size=(trials, width), dtype=np.int8), first)
+    ok, c = wjudge(f)
+    wcrit = c & to_roll
+    dev = wcrit & ab.devastating_wounds
+    wounded = (ok & to_roll) | auto  # a Lethal Hits automatic wound is not a Critical Wound
+
+    # --- one save die and one Damage roll per wound (judged once the model is known) --------
+    d = _roll(rng, weapon.damage, (trials, width))
+    if o.halve_damage:
+        d = (d + 1) // 2
+    if ab.melta is not None and o.half_range:
+        d = d + _roll(rng, ab.melta, (trials, width))
+    d = np.maximum(d + o.damage_mod, 1)
+    save_die = rng.integers(1, 7, size=(trials, width), dtype=np.int8)
+    normal = _compact(wounded & ~dev, wcrit & ~dev, save_die, d)
+    devs = _compact(dev, d)
+    n_mortal = np.where(devs[0], devs[1], 0).sum(axis=1)
+    return {
+        "attacks": n_attacks, "hits": n_hits, "wounds": wounded.sum(axis=1),
+        "mortal": n_mortal, "normal": normal, "dev": devs,
+        "precision": bool(ab.precision and o.precision),
+        "ap": min(0, weapon.ap - o.ap_mod),
+        "cover": bool(o.cover and ranged and not ab.ignores_cover),
+    }
+
+
+class _UnitState:
+    """The target unit in every trial: models left and wounds lost per group, (groups, trials)."""
+
+    def __init__(self, squad: mh.Squad, trials: int):
+        self.groups = squad.groups
+        self.chars = _characters(squad)
+        self.models = np.array([[g.models] * trials for g in self.groups], dtype=np.int64)
+        self.lost = np.zeros_like(self.models)
+        self.kills = np.zeros_like(self.models)
+        self.damage = np.zeros(trials, dtype=np.int64)
+        self.unsaved = np.zeros(trials, dtype=np.int64)
+
+    def choose(self, precision: bool) -> Any:
+        """The group each trial's next wound goes to (-1: none left)."""
+        char = [g for g, c in enumerate(self.chars) if c]
+        other = [g for g, c in enumerate(self.chars) if not c]
+        order = [(g, True) for g in char] + [(g, False) for g in char] if precision else []
+        order += [(g, True) for g in other] + [(g, False) for g in other]
+        order += [(g, True) for g in char] + [(g, False) for g in char]
+        choice = np.full(self.models.shape[1], -1, dtype=np.int64)
+        for g, wounded in order:
+            has = self.lost[g] > 0 if wounded else self.models[g] > 0
+            choice = np.where((choice < 0) & has, g, choice)
+        return choice
+
+    def apply(self, rng, packets, precision: bool, o: mh.Options, ap: int | None = None,
+              cover: bool = False) -> None:
+        """Allocate packets column by column; normal wounds (``ap`` given) take a save first,
+        devastating ones do not. Excess damage of each packet is lost."""
+        mask, *cols = packets
+        amount = cols[-1]
+        for j in range(mask.shape[1]):
+            alive = self.models.sum(axis=0) > 0
+            active = mask[:, j] & alive
+            if not active.any():
+                if not alive.any():
+                    return
+                continue
+            choice = self.choose(precision)
+            for g, grp in enumerate(self.groups):
+                sel = active & (choice == g)
+                if not sel.any():
+                    continue
+                if ap is not None:
+                    is_crit, die = cols[0][:, j], cols[1][:, j].astype(np.int64)
+                    a = np.where(is_crit, ap - o.crit_wound_ap, ap)
+                    cov = np.where(cover & ~((grp.save <= 3) & (a == 0)), 1, 0)
+                    saved = (die >= 2) & (die + np.minimum(a + o.save_mod + cov, 1) >= grp.save)
+                    if grp.invuln is not None:
+                        saved |= (die >= 2) & (die + min(o.save_mod, 1) >= grp.invuln)
+                    sel = sel & ~saved
+                    self.unsaved += sel
+                d = amount[:, j]
+                if grp.fnp is not None:
+                    d = rng.binomial(d, (grp.fnp - 1) / 6)
+                take = np.where(sel, np.minimum(d, grp.wounds - self.lost[g]), 0)
+                self.lost[g] += take
+                self.damage += take
+                dead = sel & (self.lost[g] >= grp.wounds)
+                self.models[g] -= dead
+                self.kills[g] += dead
+                self.lost[g][dead] = 0
+
+
+def _squad_chunk(rng, profiles: list[tuple[mh.Weapon, int]], squad: mh.Squad, o: mh.Options,
+                 trials: int) -> dict[str, Any]:
+    counts = {k: np.zeros(trials, dtype=np.int64) for k in COUNTERS}
+    rolled = []
+    for weapon, n in profiles:
+        r = _squad_weapon_rolls(rng, weapon, n, squad, o, trials)
+        rolled.append(r)
+        for k in ("attacks", "hits", "wounds", "mortal"):
+            counts[k] += r[k]
+    unit = _UnitState(squad, trials)
+    for r in rolled:  # all normal damage, weapon by weapon, in attack order
+        unit.apply(rng, r["normal"], r["precision"], o, ap=r["ap"], cover=r["cover"])
+    for r in rolled:  # then every weapon's devastating wounds, in weapon order
+        unit.apply(rng, r["dev"], r["precision"], o)
+    chars = [g for g, c in enumerate(unit.chars) if c]
+    return {
+        **counts, "unsaved": unit.unsaved, "damage": unit.damage, "kills": unit.kills.sum(axis=0),
+        "destroyed": unit.models.sum(axis=0) == 0, "group_kills": list(unit.kills),
+        "character_destroyed": (unit.models[chars].sum(axis=0) == 0) if chars else None,
+    }
+
+
+def _simulate_squad(profiles, squad: mh.Squad, trials: int, seed: int | None,
+                    o: mh.Options) -> Simulation:
+    """:func:`simulate` against a Squad: 10e, or 11e where only the Toughness differs.
+
+    A squad's ``unsaved`` counts failed saves of wounds allocated to a model (none once the unit
+    is destroyed); ``group_kills`` and ``character_destroyed`` are filled in.
+    """
+    profiles = _profiles(profiles)
+    _check_squad_rules(profiles, squad, o)
+    rng = np.random.default_rng(seed)
+    parts = [_squad_chunk(rng, profiles, squad, o, min(CHUNK, trials - start))
+             for start in range(0, trials, CHUNK)]
+    joined = {k: np.concatenate([p[k] for p in parts]) for k in (*COUNTERS, "destroyed")}
+    groups = tuple(np.concatenate([p["group_kills"][i] for p in parts])
+                   for i in range(len(squad.groups)))
+    chars = (None if parts[0]["character_destroyed"] is None
+             else np.concatenate([p["character_destroyed"] for p in parts]))
+    return Simulation(**joined, models=squad.models, group_kills=groups,
+                      character_destroyed=chars)
