@@ -26,6 +26,8 @@ import click
 from click.core import ParameterSource
 
 from . import __version__
+from .cli_army import data_option, data_param
+from .cli_army import register as _register_army
 from .inline import is_inline_target, is_inline_weapon, parse_squad, parse_weapons
 from .options import Options
 from .profiles import Target, Weapon
@@ -220,6 +222,7 @@ def _attack_params(*, table: bool) -> list[click.Parameter]:
     ]
     for flag, field, kwargs in _ENGINE:
         params.append(click.Option([flag, field], **kwargs))
+    params.append(data_param())
     return params
 
 
@@ -260,7 +263,26 @@ def _load_unit(spec: str) -> Any:
         from .bsdata import load_catalogue_unit
 
         return load_catalogue_unit(spec)
-    return load_unit(spec)
+    try:
+        return load_unit(spec)
+    except ValueError as bundled:
+        if spec.endswith(".toml") or "/" in spec or "\\" in spec:
+            raise
+        return _data_unit(spec, bundled)
+
+
+def _data_unit(spec: str, bundled: ValueError) -> Any:
+    """A datasheet by name from the installed BattleScribe data (of the --rules edition)."""
+    from .cli_army import current_data
+    from .datastore import installed_editions, load_data_unit
+
+    ctx = click.get_current_context(silent=True)
+    edition = (ctx.params.get("ruleset") if ctx is not None else None) or "10e"
+    edition = edition if edition in ("10e", "11e") else "10e"
+    data = current_data()
+    if edition not in installed_editions(data):
+        raise bundled
+    return load_data_unit(spec, edition, data)
 
 
 def _points(unit: Any, models: int | None) -> int | None:
@@ -606,6 +628,7 @@ Examples:
 @click.option("--output", "-o", type=click.Path(dir_okay=False), metavar="FILE",
               help="Write the report to FILE instead of standard output.")
 @click.option("--force", is_flag=True, help="Overwrite the --output file if it exists.")
+@data_option
 def mortal(target: str, rolls: tuple[str, ...], crushing_impact: int | None,
            target_models: int | None, leader: str | None, as_json: bool, output: str | None,
            force: bool) -> None:
@@ -951,6 +974,9 @@ def catalogue(file: str, search: str | None) -> None:
         raise ValueError(f"{file}: no datasheets" + (f" match {search!r}" if search else ""))
     for name in names:
         click.echo(name)
+
+
+_register_army(cli)
 
 
 def main(argv: list[str] | None = None) -> None:
