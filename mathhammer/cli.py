@@ -714,7 +714,14 @@ Examples:
 
 
 @cli.command(cls=_TableCommand, context_settings=CONTEXT, help=_TABLE_HELP)
-@click.argument("attackers", nargs=-1, required=True)
+@click.argument("attackers", nargs=-1)
+@click.option("--army", "army_file", metavar="FILE",
+              help="Rows: every unit of this army list (an attached pair is one row).")
+@click.option("--vs-army", "vs_army", metavar="FILE",
+              help="Columns: every unit of this army list (instead of --targets).")
+@click.option("--defence", is_flag=True,
+              help="Turn it around: the --army units are the columns, ATTACKERS (or the "
+                   "--vs-army units) the rows.")
 @click.option("--targets", "-t", "targets", multiple=True, metavar="TARGET...",
               help="Targets (columns); names may also be comma-separated.")
 @click.option("--metric", default="kills", show_default=True, type=click.Choice(METRICS),
@@ -734,15 +741,34 @@ Examples:
 @_with_params(_attack_params(table=True))
 def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt: str | None,
           by: str, vary: tuple[str, ...], title: str | None, output: str | None, force: bool,
-          **p: Any) -> None:
+          army_file: str | None, vs_army: str | None, defence: bool, **p: Any) -> None:
+    from .cli_army import army_columns, army_rows, load_for_table
+
     if fmt is None:
         fmt = _SUFFIX_FORMAT.get(Path(output).suffix.lower(), "text") if output else "text"
     out_path = _check_output(output, force) if output else None
-    columns = [Column(*resolve_target(t, p["target_models"], p["leader"]))
-               for t in _target_specs(targets)]
+    if defence and army_file is None:
+        raise click.UsageError("--defence: give the defending army with --army FILE")
+    if not attackers and army_file is None and not (defence and vs_army):
+        raise click.UsageError("expected ATTACKERS, or --army FILE")
+    mine = load_for_table(army_file) if army_file else None
+    theirs = load_for_table(vs_army) if vs_army else None
+    if defence:
+        columns = army_columns(mine)
+    elif theirs is not None:
+        columns = army_columns(theirs)
+    else:
+        columns = [Column(*resolve_target(t, p["target_models"], p["leader"]))
+                   for t in _target_specs(targets)]
     phases = [m for m, on in ((False, p["ranged"]), (True, p["melee"])) if on] or [False]
     variants = [("", {})] + [(v, _vary_params(v)) for v in vary]
     rows: list[Row] = []
+    for melee in phases:
+        for text, extra in variants:
+            for army in ([theirs] if defence and theirs else [] if defence else [mine]):
+                if army is not None:
+                    rows += army_rows(army, p, extra, melee=melee, by_weapon=by == "weapon",
+                                      both=len(phases) > 1, vary_text=text)
     for spec in attackers:
         for melee in phases:
             for text, extra in variants:
@@ -777,13 +803,16 @@ def _target_specs(values: tuple[str, ...]) -> list[str]:
 
 
 def _rows(spec: str, base: dict[str, Any], extra: dict[str, Any], *, melee: bool,
-          by_weapon: bool, both: bool, vary_text: str) -> list[Row]:
+          by_weapon: bool, both: bool, vary_text: str, attacker: Attacker | None = None
+          ) -> list[Row]:
+    """The rows of one attacker (``spec``, or an already resolved ``attacker``)."""
     p = dict(base)
     for key, value in extra.items():
         p[key] = p[key] + value if key in ("weapons", "named_rules", "abilities") else value
     if "ranged" in extra:
         melee = not extra["ranged"]
-    attacker = resolve_attacker(spec, p, melee=melee, every_weapon=by_weapon)
+    if attacker is None:
+        attacker = resolve_attacker(spec, p, melee=melee, every_weapon=by_weapon)
     options = _options_of(p)
     named, mortal = _split_rules(p["named_rules"])
     if mortal:
@@ -801,6 +830,8 @@ def _rows(spec: str, base: dict[str, Any], extra: dict[str, Any], *, melee: bool
     return rows_for(attacker.label, attacker.profiles, by_weapon=by_weapon, options=options,
                     named_rules=named, points=attacker.points, suffix=suffix, detail=detail)
 
+
+table_rows = _rows
 
 _VARY = click.Command("--vary", params=_attack_params(table=False), add_help_option=False)
 _TAKES_VALUE = {"--vary", "--title", "--output", "-o", "--metric", "--format", "--by"} | {
@@ -984,4 +1015,4 @@ def main(argv: list[str] | None = None) -> None:
     cli.main(args=argv, prog_name="mathhammer")
 
 
-__all__ = ["Attacker", "cli", "main", "resolve_attacker", "resolve_target"]
+__all__ = ["Attacker", "cli", "main", "resolve_attacker", "resolve_target", "table_rows"]

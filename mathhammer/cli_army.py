@@ -151,3 +151,51 @@ def register(cli: click.Group) -> None:
         click.echo(f"{info.edition}: {info.catalogues} catalogues installed in {info.folder}")
         index = unit_index(info.edition, info.folder)
         click.echo(f"indexed {sum(len(c.units) for c in index.catalogues)} units")
+
+
+def load_for_table(path: str):
+    """An army for ``table`` (unresolved names are an error there)."""
+    from .army import load_army
+
+    army = load_army(path, data=current_data())
+    if army.unresolved:
+        u = army.unresolved[0]
+        more = f" (and {len(army.unresolved) - 1} more)" if len(army.unresolved) > 1 else ""
+        raise ValueError(f"{path}:{u.line}: unresolved: {u.text}{more}; see `mathhammer army "
+                         f"{path}`")
+    return army
+
+
+def _labels(army) -> list[tuple[str, object]]:
+    """The army's rows with a number added to repeated names (``Baal Predator #2``)."""
+    seen: dict[str, int] = {}
+    out = []
+    for label, unit in army.rows():
+        seen[label] = seen.get(label, 0) + 1
+        out.append((label if seen[label] == 1 else f"{label} #{seen[label]}", unit))
+    return out
+
+
+def army_columns(army) -> list:
+    """One column per unit of the army (an attached pair is one target)."""
+    from .report import Column
+
+    return [Column(label, unit.as_target()) for label, unit in _labels(army)]
+
+
+def army_rows(army, p: dict, extra: dict, *, melee: bool, by_weapon: bool, both: bool,
+              vary_text: str) -> list:
+    """One row per unit of the army; a unit without weapons for the phase gets an empty
+    row."""
+    from .cli import Attacker, table_rows
+
+    rows = []
+    for label, unit in _labels(army):
+        try:
+            profiles = tuple(unit.as_profiles(melee=melee))
+        except ValueError:
+            profiles = ()
+        attacker = Attacker(label, profiles, unit.points)
+        rows += table_rows(label, p, extra, melee=melee, by_weapon=by_weapon, both=both,
+                           vary_text=vary_text, attacker=attacker)
+    return rows
