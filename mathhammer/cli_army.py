@@ -78,8 +78,8 @@ def register(cli: click.Group) -> None:
     def army(file: str, as_json: bool, rules: str | None, attach: tuple[str, ...]) -> None:
         """Read an army list and resolve every unit against the BattleScribe data.
 
-        FILE is a Warhammer 40,000 app text export (10e or 11e app), a New Recruit text
-        export (GW or WTC style) or a BattleScribe roster (.ros/.rosz). Names that do not
+        FILE ("-" for standard input) is a Warhammer 40,000 app text export (10e or 11e app),
+        a New Recruit text export (GW or WTC style) or a BattleScribe roster (.ros/.rosz). Names that do not
         resolve are listed on stderr with their line and the closest names (exit status 2).
 
         \b
@@ -87,9 +87,13 @@ def register(cli: click.Group) -> None:
           mathhammer army my-list.txt
           mathhammer army my-list.rosz --json --data ~/bsdata/10e
         """
-        from .army import load_army
+        from .army import load_army, parse_army
 
-        a = load_army(file, data=current_data(), rules=rules, attach=attach)
+        if file == "-":
+            a = parse_army(sys.stdin.buffer.read(), data=current_data(), source="<stdin>",
+                           rules=rules, attach=attach)
+        else:
+            a = load_army(file, data=current_data(), rules=rules, attach=attach)
         if as_json:
             click.echo(json.dumps(a.to_json(), indent=2, ensure_ascii=False))
         else:
