@@ -79,8 +79,8 @@ def register(cli: click.Group) -> None:
         """Read an army list and resolve every unit against the BattleScribe data.
 
         FILE ("-" for standard input) is a Warhammer 40,000 app text export (10e or 11e app),
-        a New Recruit text export (GW or WTC style) or a BattleScribe roster (.ros/.rosz). Names that do not
-        resolve are listed on stderr with their line and the closest names (exit status 2).
+        a New Recruit text export (GW or WTC style) or a BattleScribe roster (.ros/.rosz).
+        Names that do not resolve are listed on stderr with their line and the closest names (exit status 2).
 
         \b
         Examples:
