@@ -80,7 +80,8 @@ def register(cli: click.Group) -> None:
 
         FILE ("-" for standard input) is a Warhammer 40,000 app text export (10e or 11e app),
         a New Recruit text export (GW or WTC style) or a BattleScribe roster (.ros/.rosz).
-        Names that do not resolve are listed on stderr with their line and the closest names (exit status 2).
+        Names that do not resolve are listed on stderr with their line and the closest names
+        (exit status 2).
 
         \b
         Examples:
