@@ -8,6 +8,7 @@ The unit index is written to a temporary cache folder, never to the user's.
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import json
 import os
@@ -56,7 +57,9 @@ def cache(tmp_path_factory):
             os.environ[k] = v
 
 
+@functools.cache
 def army(name: str):
+    """A shared roster resolved (once: the armies are frozen values)."""
     return load_army(ROSTERS / name, data=BSDATA)
 
 
