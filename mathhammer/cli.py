@@ -753,6 +753,9 @@ def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt
         raise click.UsageError("expected ATTACKERS, or --army FILE")
     mine = load_for_table(army_file) if army_file else None
     theirs = load_for_table(vs_army) if vs_army else None
+    ctx = click.get_current_context()
+    if ctx.get_parameter_source("ruleset") == ParameterSource.DEFAULT and (mine or theirs):
+        p["ruleset"] = (mine or theirs).edition  # the army's edition unless --rules says
     if defence:
         columns = army_columns(mine)
     elif theirs is not None:
