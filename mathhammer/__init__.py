@@ -8,8 +8,8 @@ Fraction(5, 3)
 """
 
 from .abilities import Abilities, parse_abilities
-from .army import Army, ArmyUnit, load_army, parse_army
 from .allocation import TargetState
+from .army import Army, ArmyUnit, load_army, parse_army
 from .bsdata import (
     import_catalogue,
     list_catalogue_units,
@@ -32,8 +32,8 @@ from .units import Unit, list_units, load_unit
 __version__ = "0.1.0"
 
 __all__ = [
-    "PMF", "Abilities", "Army", "ArmyUnit", "NamedRule", "Options", "Result", "RuleSet", "Squad", "Target",
-    "TargetState", "Timeline", "Unit", "Weapon",
+    "PMF", "Abilities", "Army", "ArmyUnit", "NamedRule", "Options", "Result", "RuleSet",
+    "Squad", "Target", "TargetState", "Timeline", "Unit", "Weapon",
     "apply_rules", "attack", "crushing_impact", "deadly_demise", "dice", "find_rule",
     "hazardous", "import_catalogue", "import_datasheet", "list_catalogue_units", "list_rules",
     "list_units", "load_army", "load_catalogue_unit", "load_ruleset", "load_unit", "mortal_wounds",
