@@ -240,6 +240,9 @@ def test_an_army_unit_attacks_and_defends_with_exact_numbers():
     assert mh.attack(warriors, geq).unsaved.mean() == Fraction(70, 27)
     t = warriors.as_target()
     assert (t.models, t.toughness, t.save, t.wounds) == (10, 4, 4, 1)
+    # the rest of the Unit interface is the datasheet's, sized as the list says
+    assert warriors.groups == warriors.unit.groups and warriors.size == (10, 10)
+    assert warriors.reanimation and warriors.describe().startswith("Necron Warriors (Necrons)")
 
 
 def test_attached_units_are_one_row_and_one_target():

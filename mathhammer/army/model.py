@@ -93,6 +93,13 @@ class ArmyUnit:
     data_points: int | None = None  # the data's cost for this many models
 
     # the unit protocol, so an ArmyUnit goes wherever a Unit goes
+    def __getattr__(self, name: str):
+        """Everything else a :class:`Unit` has (``groups``, ``describe()``...) comes from
+        ``unit``."""
+        if name.startswith("_") or name == "unit":
+            raise AttributeError(name)
+        return getattr(self.unit, name)
+
     def as_profiles(self, melee: bool = False, weapons=None, models=None):
         return self.unit.as_profiles(melee=melee, weapons=weapons, models=models)
 
