@@ -40,7 +40,7 @@ EDITIONS: tuple[Edition, ...] = ("10e", "11e")
 SUFFIXES: dict[str, tuple[str, ...]] = {"10e": (".cat", ".gst"), "11e": (".json",)}
 REPOSITORY = "https://github.com/BSData/wh40k-{edition}/archive/refs/heads/main.zip"
 ENV = "MATHHAMMER_DATA"
-_INDEX_VERSION = 1
+_INDEX_VERSION = 2
 _PREFIXES = ("Imperium - ", "Chaos - ", "Xenos - ", "Aeldari - ")
 
 
@@ -270,14 +270,16 @@ def _index_file(folder: Path) -> Path:
     return cache_dir() / "index" / f"{key}.json"
 
 
-def _catalogue_units(path: Path) -> tuple[str, str, bool, list[tuple[str, str, bool]]]:
-    """(id, name, library, units) of one catalogue, parsing it and its linked files."""
+def _catalogue_units(path: Path) -> tuple[str, str, bool, list[tuple[str, str, bool]],
+                                           list[list[str]]]:
+    """(id, name, library, units, links) of one catalogue, parsing it and its linked files."""
     from .bsdata.build import catalogue_units, is_datasheet
     from .bsdata.files import load_file, open_library
 
     cat = load_file(path)
+    links = [[c.target_id, c.name] for c in cat.catalogue_links]
     if cat.kind != "catalogue":
-        return cat.id, cat.name, False, []
+        return cat.id, cat.name, False, [], links
     if cat.library:
         units = [(e.name, e.id, True) for e in cat.shared_entries if is_datasheet(e)]
     else:
@@ -286,7 +288,7 @@ def _catalogue_units(path: Path) -> tuple[str, str, bool, list[tuple[str, str, b
         for name, e in catalogue_units(lib):
             key = e.target_id or e.id
             units.append((name, key, cat.find(key) is not None))
-    return cat.id, cat.name, cat.library, units
+    return cat.id, cat.name, cat.library, units, links
 
 
 @attrs.define
@@ -297,6 +299,7 @@ class UnitIndex:
     edition: Edition
     catalogues: list[CatalogueInfo]
     built: int = 0  # how many files were (re)read to make it
+    missing: list[str] = attrs.field(factory=list)  # linked catalogues not in the folder
 
     def find(self, name: str) -> list[tuple[CatalogueInfo, str]]:
         """The (catalogue, unit name) pairs a name means: ``Faction:Unit`` picks a faction;
@@ -391,12 +394,13 @@ def unit_index(edition: Edition, data: str | os.PathLike | None = None,
         if progress is not None:
             progress(p.name)
         try:
-            cid, name, library, units = _catalogue_units(p)
+            cid, name, library, units, links = _catalogue_units(p)
         except ValueError:
-            cid, name, library, units = "", p.stem, False, []
+            cid, name, library, units, links = "", p.stem, False, [], []
         built += 1
         entries[path] = {"mtime": mtime, "size": size, "id": cid, "name": name,
-                         "library": library, "units": [list(u) for u in units]}
+                         "library": library, "units": [list(u) for u in units],
+                         "links": links}
     if built or set(saved) != set(entries):
         try:
             store.parent.mkdir(parents=True, exist_ok=True)
@@ -411,7 +415,10 @@ def unit_index(edition: Edition, data: str | os.PathLike | None = None,
                           tuple((u[0], u[1], bool(u[2])) for u in e["units"]))
             for path, e in entries.items()
             if not _is_game_system_name(Path(path))]
-    index = UnitIndex(folder, edition, cats, built)
+    ids = {e["id"] for e in entries.values()}
+    missing = sorted({name for e in entries.values() for tid, name in e.get("links", [])
+                      if tid not in ids})
+    index = UnitIndex(folder, edition, cats, built, missing)
     _MEMO[(str(folder.resolve()), edition)] = (sig, index)
     return index
 
@@ -430,6 +437,9 @@ def find_data_unit(name: str, edition: Edition, data: str | os.PathLike | None =
                          f"{', '.join(shown[:10])}{', ...' if len(shown) > 10 else ''}")
     close = index.close(name)
     hint = f"; closest: {', '.join(close)}" if close else ""
+    if index.missing:
+        hint += (f"; catalogues linked from others are missing there, which may hold it: "
+                 f"{', '.join(index.missing)}")
     raise ValueError(f"unknown unit {name!r} (not bundled, not in the {edition} data in "
                      f"{index.folder}){hint}")
 

@@ -392,6 +392,11 @@ def test_units_by_name_across_catalogues_on_the_command_line():
     assert "Space Marines:Land Raider" in r.output and "Grey Knights:Land Raider" in r.output
     r = run(cli, ["kills", "Grey Knights:Land Raider", "MEQ", "--data", str(BSDATA)])
     assert r.exit_code == 0, r.output
+    # 11e Space Marine units live in a file left out of the shared data: the error says so
+    r = run(cli, ["kills", "Assault Intercessors with Jump Packs", "MEQ", "--rules", "11e",
+                  "--data", str(BSDATA)])
+    assert r.exit_code == 2 and "missing there, which may hold it" in r.output
+    assert "Imperium - Space Marines" in r.output and "Traceback" not in r.output
 
 
 def test_library_catalogues_list_their_units():
