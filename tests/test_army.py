@@ -325,6 +325,13 @@ def test_app_text_variations_parse():
     assert p.units[0].extras == ("Warlord",)
 
 
+def test_a_unit_without_wargear_lines_still_counts():
+    p = parse_list(APP.replace("Necron Warriors (90 points)", "Lychguard (85 points)\n\n"
+                                                                "Necron Warriors (90 points)"))
+    assert [(u.name, u.points) for u in p.units] == [
+        ("Overlord", 85), ("Lychguard", 85), ("Necron Warriors", 90)]
+
+
 def test_an_unknown_name_is_listed_with_its_line_and_closest_names():
     text = APP.replace("Overlord (85 Points)", "Overlrd (85 Points)")
     a = parse_army(text, data=BSDATA, rules="10e")

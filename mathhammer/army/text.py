@@ -180,13 +180,18 @@ def parse_app_text(text: str, source: str) -> ParsedList:
     groups: dict[int, list[int]] = {}
     group = 0
     nodes = _tree(body)
+    started = nr  # past the list's head (title, factions, battle size)?
     for node in nodes:
         low = node.text.lower()
         if re.fullmatch(r"attached unit \d+", low):
             group = int(low.split()[-1])
             continue
-        if node.col == 0 and not node.bullet and _HEADER.match(node.text) and not any(
-                low.startswith(z + " (") for z in _SIZES) and node.children:
+        if any(low.startswith(z + " (") for z in _SIZES) or (
+                node.text.isupper() and not re.search(r"\d", node.text)):
+            started = True  # the battle size, or a heading (CHARACTERS, BATTLELINE...)
+            continue
+        if node.col == 0 and not node.bullet and _HEADER.match(node.text) and (
+                started or node.children):
             u = _unit(node)
             if u.role:
                 u = attrs.evolve(u, group=group)
