@@ -325,6 +325,14 @@ def test_app_text_variations_parse():
     assert p.units[0].extras == ("Warlord",)
 
 
+def test_a_truncated_export_is_noticed():
+    text = (ROSTERS / "world-eaters.10e.gwapp.txt").read_text(encoding="utf-8")
+    cut = text[:text.index("DEDICATED TRANSPORTS")]
+    a = parse_army(cut, data=BSDATA, source="cut.txt")
+    assert a.unresolved == () and a.points < a.declared_points == 1995
+    assert any("the units add up to" in w and "truncated" in w for w in a.warnings)
+
+
 def test_a_unit_without_wargear_lines_still_counts():
     p = parse_list(APP.replace("Necron Warriors (90 points)", "Lychguard (85 points)\n\n"
                                                                 "Necron Warriors (90 points)"))
@@ -410,6 +418,8 @@ def test_library_catalogues_list_their_units():
     r = CliRunner().invoke(cli, ["catalogue", str(BSDATA / "10e" / "Aeldari - Aeldari Library.cat"),
                                  "--search", "cronos"])
     assert r.exit_code == 0 and r.output == "Cronos\n"
+    cronos = mh.load_catalogue_unit(f"{BSDATA / '10e' / 'Aeldari - Aeldari Library.cat'}:Cronos")
+    assert (cronos.name, cronos.size) == ("Cronos", (1, 2))  # a library's datasheet imports
 
 
 def test_table_army_rows_and_empty_rows():

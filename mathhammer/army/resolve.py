@@ -137,9 +137,13 @@ def _resolve(parsed: ParsedList, edition: str, data, attach: tuple[str, ...]) ->
         units.append(au)
     pairs = [(where[i], where[j]) for i, j in parsed.attached if i in where and j in where]
     pairs += _attach_specs(units, attach, pairs)
+    total = sum(u.points for u in units)
+    if parsed.declared_points is not None and total != parsed.declared_points and not unresolved:
+        warnings.append(f"{parsed.source}: the units add up to {total} points, the list says "
+                        f"{parsed.declared_points} (a truncated export?)")
     faction = home.label if home is not None else (parsed.factions[-1] if parsed.factions
                                                    else "")
-    return Army(parsed.name, faction, edition, sum(u.points for u in units),
+    return Army(parsed.name, faction, edition, total,
                 parsed.declared_points, tuple(units), tuple(pairs), tuple(unresolved),
                 parsed.source, parsed.format, tuple(warnings))
 
