@@ -250,7 +250,7 @@ def _unit(d: _Data, home, pu: ParsedUnit, source: str) -> tuple[ArmyUnit, list[U
         for it in loose:
             gi = group_of(it.name) if any(_singular(it.name) in ns for ns in model_names) \
                 else None
-            if gi is not None and len(groups) > 1:
+            if gi is not None:
                 counts[gi] += it.count
             else:
                 keep.append(it)
