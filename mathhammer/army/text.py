@@ -52,8 +52,7 @@ def _tree(lines: list[tuple[int, str]]) -> list[_Node]:
         else:
             col = indent
         node = _Node(rest, number, col, bullet)
-        while stack and stack[-1].col >= col and not (
-                stack[-1].col == col and False):
+        while stack and stack[-1].col >= col:
             stack.pop()
         (stack[-1].children if stack else roots).append(node)
         stack.append(node)
