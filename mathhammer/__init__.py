@@ -9,6 +9,7 @@ Fraction(5, 3)
 
 from .abilities import Abilities, parse_abilities
 from .allocation import TargetState
+from .army import Army, ArmyUnit, load_army, parse_army
 from .bsdata import (
     import_catalogue,
     list_catalogue_units,
@@ -32,11 +33,11 @@ from .units import Unit, list_units, load_unit
 __version__ = "0.1.0"
 
 __all__ = [
-    "PMF", "Abilities", "NamedRule", "Options", "Result", "RuleSet", "Squad", "Target",
-    "TargetState", "Timeline", "Unit", "Weapon",
+    "PMF", "Abilities", "Army", "ArmyUnit", "NamedRule", "Options", "Result", "RuleSet",
+    "Squad", "Target", "TargetState", "Timeline", "Unit", "Weapon",
     "apply_rules", "attack", "clear_caches", "crushing_impact", "deadly_demise", "dice",
     "find_rule",
     "hazardous", "import_catalogue", "import_datasheet", "list_catalogue_units", "list_rules",
-    "list_units", "load_catalogue_unit", "load_ruleset", "load_unit", "mortal_wounds",
-    "parse_abilities", "reanimate", "sequence", "turns", "write_catalogue_unit",
+    "list_units", "load_army", "load_catalogue_unit", "load_ruleset", "load_unit", "mortal_wounds",
+    "parse_abilities", "parse_army", "reanimate", "sequence", "turns", "write_catalogue_unit",
 ]

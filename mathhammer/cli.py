@@ -26,6 +26,8 @@ import click
 from click.core import ParameterSource
 
 from . import __version__
+from .cli_army import data_option, data_param
+from .cli_army import register as _register_army
 from .inline import is_inline_target, is_inline_weapon, parse_squad, parse_weapons
 from .options import Options
 from .profiles import Target, Weapon
@@ -220,6 +222,7 @@ def _attack_params(*, table: bool) -> list[click.Parameter]:
     ]
     for flag, field, kwargs in _ENGINE:
         params.append(click.Option([flag, field], **kwargs))
+    params.append(data_param())
     return params
 
 
@@ -260,7 +263,26 @@ def _load_unit(spec: str) -> Any:
         from .bsdata import load_catalogue_unit
 
         return load_catalogue_unit(spec)
-    return load_unit(spec)
+    try:
+        return load_unit(spec)
+    except ValueError as bundled:
+        if spec.endswith(".toml") or "/" in spec or "\\" in spec:
+            raise
+        return _data_unit(spec, bundled)
+
+
+def _data_unit(spec: str, bundled: ValueError) -> Any:
+    """A datasheet by name from the installed BattleScribe data (of the --rules edition)."""
+    from .cli_army import current_data
+    from .datastore import installed_editions, load_data_unit
+
+    ctx = click.get_current_context(silent=True)
+    edition = (ctx.params.get("ruleset") if ctx is not None else None) or "10e"
+    edition = edition if edition in ("10e", "11e") else "10e"
+    data = current_data()
+    if edition not in installed_editions(data):
+        raise bundled
+    return load_data_unit(spec, edition, data)
 
 
 def _points(unit: Any, models: int | None) -> int | None:
@@ -606,6 +628,7 @@ Examples:
 @click.option("--output", "-o", type=click.Path(dir_okay=False), metavar="FILE",
               help="Write the report to FILE instead of standard output.")
 @click.option("--force", is_flag=True, help="Overwrite the --output file if it exists.")
+@data_option
 def mortal(target: str, rolls: tuple[str, ...], crushing_impact: int | None,
            target_models: int | None, leader: str | None, as_json: bool, output: str | None,
            force: bool) -> None:
@@ -691,7 +714,14 @@ Examples:
 
 
 @cli.command(cls=_TableCommand, context_settings=CONTEXT, help=_TABLE_HELP)
-@click.argument("attackers", nargs=-1, required=True)
+@click.argument("attackers", nargs=-1)
+@click.option("--army", "army_file", metavar="FILE",
+              help="Rows: every unit of this army list (an attached pair is one row).")
+@click.option("--vs-army", "vs_army", metavar="FILE",
+              help="Columns: every unit of this army list (instead of --targets).")
+@click.option("--defence", is_flag=True,
+              help="Turn it around: the --army units are the columns, ATTACKERS (or the "
+                   "--vs-army units) the rows.")
 @click.option("--targets", "-t", "targets", multiple=True, metavar="TARGET...",
               help="Targets (columns); names may also be comma-separated.")
 @click.option("--metric", default="kills", show_default=True, type=click.Choice(METRICS),
@@ -711,15 +741,37 @@ Examples:
 @_with_params(_attack_params(table=True))
 def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt: str | None,
           by: str, vary: tuple[str, ...], title: str | None, output: str | None, force: bool,
-          **p: Any) -> None:
+          army_file: str | None, vs_army: str | None, defence: bool, **p: Any) -> None:
+    from .cli_army import army_columns, load_for_table
+
     if fmt is None:
         fmt = _SUFFIX_FORMAT.get(Path(output).suffix.lower(), "text") if output else "text"
     out_path = _check_output(output, force) if output else None
-    columns = [Column(*resolve_target(t, p["target_models"], p["leader"]))
-               for t in _target_specs(targets)]
+    if defence and army_file is None:
+        raise click.UsageError("--defence: give the defending army with --army FILE")
+    if not attackers and army_file is None and not (defence and vs_army):
+        raise click.UsageError("expected ATTACKERS, or --army FILE")
+    mine = load_for_table(army_file) if army_file else None
+    theirs = load_for_table(vs_army) if vs_army else None
+    ctx = click.get_current_context()
+    if ctx.get_parameter_source("ruleset") == ParameterSource.DEFAULT and (mine or theirs):
+        p["ruleset"] = (mine or theirs).edition  # the army's edition unless --rules says
+    if defence:
+        columns = army_columns(mine)
+    elif theirs is not None:
+        columns = army_columns(theirs)
+    else:
+        columns = [Column(*resolve_target(t, p["target_models"], p["leader"]))
+                   for t in _target_specs(targets)]
     phases = [m for m, on in ((False, p["ranged"]), (True, p["melee"])) if on] or [False]
     variants = [("", {})] + [(v, _vary_params(v)) for v in vary]
     rows: list[Row] = []
+    for melee in phases:
+        for text, extra in variants:
+            for army in ([theirs] if defence and theirs else [] if defence else [mine]):
+                if army is not None:
+                    rows += army_rows(army, p, extra, melee=melee, by_weapon=by == "weapon",
+                                      both=len(phases) > 1, vary_text=text)
     for spec in attackers:
         for melee in phases:
             for text, extra in variants:
@@ -754,13 +806,16 @@ def _target_specs(values: tuple[str, ...]) -> list[str]:
 
 
 def _rows(spec: str, base: dict[str, Any], extra: dict[str, Any], *, melee: bool,
-          by_weapon: bool, both: bool, vary_text: str) -> list[Row]:
+          by_weapon: bool, both: bool, vary_text: str, attacker: Attacker | None = None
+          ) -> list[Row]:
+    """The rows of one attacker (``spec``, or an already resolved ``attacker``)."""
     p = dict(base)
     for key, value in extra.items():
         p[key] = p[key] + value if key in ("weapons", "named_rules", "abilities") else value
     if "ranged" in extra:
         melee = not extra["ranged"]
-    attacker = resolve_attacker(spec, p, melee=melee, every_weapon=by_weapon)
+    if attacker is None:
+        attacker = resolve_attacker(spec, p, melee=melee, every_weapon=by_weapon)
     options = _options_of(p)
     named, mortal = _split_rules(p["named_rules"])
     if mortal:
@@ -778,6 +833,8 @@ def _rows(spec: str, base: dict[str, Any], extra: dict[str, Any], *, melee: bool
     return rows_for(attacker.label, attacker.profiles, by_weapon=by_weapon, options=options,
                     named_rules=named, points=attacker.points, suffix=suffix, detail=detail)
 
+
+table_rows = _rows
 
 _VARY = click.Command("--vary", params=_attack_params(table=False), add_help_option=False)
 _TAKES_VALUE = {"--vary", "--title", "--output", "-o", "--metric", "--format", "--by"} | {
@@ -953,9 +1010,30 @@ def catalogue(file: str, search: str | None) -> None:
         click.echo(name)
 
 
+_register_army(cli)
+
+
 def main(argv: list[str] | None = None) -> None:
     """The console script ``mathhammer``."""
     cli.main(args=argv, prog_name="mathhammer")
 
 
-__all__ = ["Attacker", "cli", "main", "resolve_attacker", "resolve_target"]
+__all__ = ["Attacker", "cli", "main", "resolve_attacker", "resolve_target", "table_rows"]
+
+
+def army_rows(army, p: dict, extra: dict, *, melee: bool, by_weapon: bool, both: bool,
+              vary_text: str) -> list:
+    """One row per unit of the army; a unit without weapons for the phase gets an empty
+    row."""
+    from .cli_army import labelled_units
+
+    rows = []
+    for label, unit in labelled_units(army):
+        try:
+            profiles = tuple(unit.as_profiles(melee=melee))
+        except ValueError:
+            profiles = ()
+        attacker = Attacker(label, profiles, unit.points)
+        rows += table_rows(label, p, extra, melee=melee, by_weapon=by_weapon, both=both,
+                           vary_text=vary_text, attacker=attacker)
+    return rows

@@ -711,7 +711,8 @@ def metric_value(result: Result, metric: str, points: int | None = None) -> Frac
 
 def build_grid(rows: Sequence[Row], columns: Sequence[Column], metric: str, *, title: str = "",
                progress: Callable[[int], Any] | None = None) -> Grid:
-    """Compute every cell (``progress(1)`` is called after each one)."""
+    """Compute every cell (``progress(1)`` is called after each one); a row without weapons
+    gets None in every cell."""
     if metric not in METRICS:
         raise ValueError(f"metric: expected one of {', '.join(METRICS)}, got {metric!r}")
     values = []
@@ -719,6 +720,11 @@ def build_grid(rows: Sequence[Row], columns: Sequence[Column], metric: str, *, t
         line = []
         opts = attrs.asdict(row.options, recurse=False)
         for col in columns:
+            if not row.profiles:  # an attacker without weapons for the phase: an empty row
+                line.append(None)
+                if progress is not None:
+                    progress(1)
+                continue
             r = attack(list(row.profiles), col.target, apply=row.named_rules, **opts)
             line.append(metric_value(r, metric, row.points))
             if progress is not None:

@@ -93,6 +93,8 @@ class UnitWeapon:
 
     weapon: Weapon
     optional: bool = False
+    #: how many of the group's models carry it (an army list's exact wargear); None: all
+    count: int | None = None
 
     @property
     def name(self) -> str:
@@ -202,7 +204,9 @@ class Unit:
         [('Close combat weapon', 1)]
         """
         counts = self._counts(models)
-        carried = [(w, counts[i]) for i, g in enumerate(self.groups) for w in g.weapons
+        carried = [(w, counts[i] if w.count is None
+                     else max(1, w.count * counts[i] // g.min_models))
+                   for i, g in enumerate(self.groups) for w in g.weapons
                    if w.melee == bool(melee)]
         phase = "melee" if melee else "ranged"
         if not carried:
@@ -398,7 +402,7 @@ _ABILITY_KEYS = ("core", "faction", "datasheet")
 _GROUP_REQUIRED = ("count", "toughness", "save", "wounds")
 _GROUP_OPTIONAL = ("name", "move", "leadership", "oc", "invuln", "fnp", "weapons")
 _WEAPON_REQUIRED = ("name", "range", "attacks", "skill", "strength", "ap", "damage")
-_WEAPON_OPTIONAL = ("abilities", "optional", "unmapped")
+_WEAPON_OPTIONAL = ("abilities", "optional", "unmapped", "count")
 
 
 def _weapon(r: Reader, path: str, raw: Any) -> UnitWeapon:
@@ -426,6 +430,7 @@ def _weapon(r: Reader, path: str, raw: Any) -> UnitWeapon:
     if skill is None and "torrent" not in abilities:
         raise r.fail(f"{path}.skill", 'N/A is only for [torrent] weapons, got "N/A"')
     optional = r.boolean(f"{path}.optional", raw.get("optional", False))
+    count = r.integer(f"{path}.count", raw["count"], 1) if "count" in raw else None
     # keywords an importer could not map: kept for the player to read, no effect on numbers
     r.texts(f"{path}.unmapped", raw.get("unmapped", []), lambda p, v: v)
     try:
@@ -433,7 +438,7 @@ def _weapon(r: Reader, path: str, raw: Any) -> UnitWeapon:
                         damage=damage, abilities=abilities, range=rng)
     except ValueError as e:  # pragma: no cover - the checks above are stricter
         raise r.fail(path, str(e)) from None
-    return UnitWeapon(weapon, optional)
+    return UnitWeapon(weapon, optional, count)
 
 
 def _group(r: Reader, path: str, raw: Any, unit_name: str, core_fnp: int | None) -> ModelGroup:

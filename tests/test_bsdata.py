@@ -157,7 +157,8 @@ def test_11e_cronos_needs_the_aeldari_library_which_is_not_given():
         imported(DRUKHARI11, "Cronos")
     msg = str(e.value)
     assert "\n" not in msg and "Aeldari - Drukhari.json" in msg
-    assert "'Aeldari - Aeldari Library' (id dfcf-1214-b57-2205)" in msg
+    assert "'Aeldari - Aeldari Library' (id dfcf-1214-b57-2205;" in msg
+    assert "missing file 'Aeldari - Aeldari Library.json'" in msg
 
 
 # ------------------------------------------------------------------ ten more datasheets

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -76,6 +77,64 @@ def map_keyword(text: str) -> str | None:
 def split_keywords(text: str) -> list[str]:
     """The keywords of a weapon profile (``-`` or empty is none)."""
     return [k.strip() for k in text.split(",") if k.strip() and k.strip() not in ("-", "–")]
+
+
+def weapon_table(p: Profile, warn: Callable[[str], None] = lambda text: None) -> dict | None:
+    """The weapon table (units/ schema) of a weapon profile; None (and a warning) if it
+    cannot be one."""
+    name = _clean_name(p.name)
+    rng_text = p.get("Range")
+    if rng_text.strip().lower() == "melee":
+        rng: int | str = "melee"
+    else:
+        rng = _int(rng_text) or 0
+        if rng < 1:
+            warn(f"weapon {name!r} left out: range {rng_text!r} is not a distance")
+            return None
+    try:
+        attacks = format_dice(p.get("A"))
+        damage = format_dice(p.get("D"))
+    except ValueError:
+        warn(f"weapon {name!r} left out: A {p.get('A')!r} / D {p.get('D')!r} "
+                  f"is not a dice expression")
+        return None
+    skill_text = p.get("BS") or p.get("WS")
+    skill = _xplus(skill_text)
+    strength = _int(p.get("S"))
+    ap_m = re.fullmatch(r"\s*(?:0|-\s*(\d))\s*", p.get("AP"))
+    if strength is None or ap_m is None:
+        warn(f"weapon {name!r} left out: S {p.get('S')!r} / AP {p.get('AP')!r} "
+                  f"is not a number")
+        return None
+    abilities: list[str] = []
+    unmapped: list[str] = []
+    for k in split_keywords(p.get("Keywords")):
+        a = map_keyword(k)
+        if a is None:
+            unmapped.append(k)
+        elif a not in abilities:
+            abilities.append(a)
+    if skill is None:
+        if skill_text.strip().upper() == "N/A" and "torrent" in abilities:
+            skill = "N/A"
+        else:
+            warn(f"weapon {name!r} left out: BS/WS {skill_text!r} is not X+")
+            return None
+    table: dict[str, Any] = {
+        "name": name,
+        "range": rng,
+        "attacks": int(attacks) if attacks.isdigit() else attacks,
+        "skill": skill,
+        "strength": strength,
+        "ap": -int(ap_m.group(1)) if ap_m.group(1) else 0,
+        "damage": int(damage) if damage.isdigit() else damage,
+    }
+    if abilities:
+        table["abilities"] = abilities
+    if unmapped:
+        table["unmapped"] = unmapped
+        warn(f"weapon {name!r}: unmapped keywords: {', '.join(unmapped)}")
+    return table
 
 
 # --------------------------------------------------------------------------- small parsers
@@ -313,59 +372,7 @@ class _Builder:
         return out
 
     def weapon(self, p: Profile) -> dict | None:
-        name = _clean_name(p.name)
-        rng_text = p.get("Range")
-        if rng_text.strip().lower() == "melee":
-            rng: int | str = "melee"
-        else:
-            rng = _int(rng_text) or 0
-            if rng < 1:
-                self.warn(f"weapon {name!r} left out: range {rng_text!r} is not a distance")
-                return None
-        try:
-            attacks = format_dice(p.get("A"))
-            damage = format_dice(p.get("D"))
-        except ValueError:
-            self.warn(f"weapon {name!r} left out: A {p.get('A')!r} / D {p.get('D')!r} "
-                      f"is not a dice expression")
-            return None
-        skill_text = p.get("BS") or p.get("WS")
-        skill = _xplus(skill_text)
-        strength = _int(p.get("S"))
-        ap_m = re.fullmatch(r"\s*(?:0|-\s*(\d))\s*", p.get("AP"))
-        if strength is None or ap_m is None:
-            self.warn(f"weapon {name!r} left out: S {p.get('S')!r} / AP {p.get('AP')!r} "
-                      f"is not a number")
-            return None
-        abilities: list[str] = []
-        unmapped: list[str] = []
-        for k in split_keywords(p.get("Keywords")):
-            a = map_keyword(k)
-            if a is None:
-                unmapped.append(k)
-            elif a not in abilities:
-                abilities.append(a)
-        if skill is None:
-            if skill_text.strip().upper() == "N/A" and "torrent" in abilities:
-                skill = "N/A"
-            else:
-                self.warn(f"weapon {name!r} left out: BS/WS {skill_text!r} is not X+")
-                return None
-        table: dict[str, Any] = {
-            "name": name,
-            "range": rng,
-            "attacks": int(attacks) if attacks.isdigit() else attacks,
-            "skill": skill,
-            "strength": strength,
-            "ap": -int(ap_m.group(1)) if ap_m.group(1) else 0,
-            "damage": int(damage) if damage.isdigit() else damage,
-        }
-        if abilities:
-            table["abilities"] = abilities
-        if unmapped:
-            table["unmapped"] = unmapped
-            self.warn(f"weapon {name!r}: unmapped keywords: {', '.join(unmapped)}")
-        return table
+        return weapon_table(p, self.warn)
 
     # -- abilities and keywords ------------------------------------------------------------
 
@@ -524,6 +531,7 @@ class _Builder:
                 group["weapons"] = weapons
             tables.append((hi, group))
         order = sorted(range(len(tables)), key=lambda i: -tables[i][0])
+        self.group_members = [[m.entry.name for m in groups[i]] for i in order]
         entries = [(self.unit, self.ctx)] + [
             (m.entry, m.ctx) for m in members if m.entry is not self.unit
         ]
@@ -632,10 +640,22 @@ def _norm(text: str) -> str:
     return " ".join(re.sub(r"[-_’'`]", " ", text).lower().split())
 
 
+def is_datasheet(e: Entry) -> bool:
+    """A library's shared entry that is a datasheet: a unit, or a model with a faction."""
+    if e.type == "unit":
+        return True
+    return e.type == "model" and any(
+        (c.name or "").lower().startswith("faction:") for c in e.category_links)
+
+
 def catalogue_units(lib: Library) -> list[tuple[str, Entry]]:
     """(name, root entry) of every unit and single-model datasheet a roster can select."""
     w = Walker(lib)
     out: dict[str, tuple[str, Entry]] = {}
+    if lib.main.library:  # a library's datasheets are its shared entries
+        for e in lib.main.shared_entries:
+            if is_datasheet(e):
+                out.setdefault(e.id, (e.name, e))
     for _cat, e in lib.root_entries():
         try:
             r = w.resolve(e)
@@ -681,4 +701,27 @@ def build_raw(lib: Library, name: str) -> tuple[dict[str, Any], list[str]]:
     return raw, b.warnings
 
 
-__all__ = ["build_raw", "catalogue_units", "find_unit", "map_keyword", "split_keywords"]
+def build_entry(lib: Library, entry: Entry) -> tuple[dict[str, Any], list[str], list[list[str]]]:
+    """Like :func:`build_raw` for a root entry already found, also giving the names of the
+    model entries in each model group (in the order of ``raw["models"]``)."""
+    b = _Builder(lib, entry)
+    raw = b.build()
+    return raw, b.warnings, b.group_members
+
+
+def option_names(lib: Library, entry: Entry) -> list[str]:
+    """The names of everything a roster can select inside a unit (models, wargear, options,
+    their groups) and of the weapon profiles below it."""
+    w = Walker(lib)
+    unit = w.resolve(entry)
+    ctx = Context(ancestry=ancestry_of(unit), unit_id=unit.id)
+    names = [unit.name]
+    for x, c, _path in w.walk(unit, ctx, lambda x: False):
+        names.append(x.name)
+        names += [_clean_name(p.name) for p in w.profiles(x, c) if is_weapon(p)]
+    names += [_clean_name(p.name) for p in w.profiles(unit, ctx) if is_weapon(p)]
+    return list(dict.fromkeys(n for n in names if n))
+
+
+__all__ = ["build_entry", "build_raw", "catalogue_units", "find_unit", "is_datasheet",
+           "map_keyword", "option_names", "split_keywords", "weapon_table"]

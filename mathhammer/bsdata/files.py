@@ -179,7 +179,9 @@ class Library:
             if hit is not None:
                 return hit
         where = Path(self.main.path).name
-        parts = [f"linked catalogue {link.name!r} (id {link.target_id})" for link in missing]
+        suffix = Path(self.main.path).suffix
+        parts = [f"linked catalogue {link.name!r} (id {link.target_id}; missing file "
+                 f"'{link.name}{suffix}')" for link in missing]
         if gs is None:
             parts.append(f"its game system (id {self.main.game_system_id})")
         if parts:

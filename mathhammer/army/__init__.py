@@ -1,0 +1,92 @@
+"""Army lists: read the lists players share and resolve them against the BattleScribe data.
+
+Formats: the Warhammer 40,000 app's text export (10e and 11e apps), New Recruit's text
+exports (GW style and WTC style) and BattleScribe rosters (``.ros``, ``.rosz``).
+
+>>> parse_army("")
+Traceback (most recent call last):
+...
+ValueError: <text>: empty army list
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from .model import Army, ArmyUnit, AttachedUnit, ParsedList, Unresolved, Weapon
+
+__all__ = ["Army", "ArmyUnit", "AttachedUnit", "ParsedList", "Unresolved", "Weapon",
+           "load_army", "parse_army", "parse_list", "read_list", "search_units"]
+
+
+def parse_list(text: str | bytes, source: str = "<text>") -> ParsedList:
+    """Read a list in any supported format, without looking anything up."""
+    from .roster import parse_roster
+    from .text import parse_app_text
+    from .wtc import is_wtc, parse_wtc_text
+
+    if isinstance(text, bytes):
+        head = text.lstrip()[:200]
+        if text[:2] == b"PK" or head.startswith(b"<"):
+            return parse_roster(text, source)
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise ValueError(f"{source}: not a text army list, a .ros or a .rosz") from None
+    if not text.strip():
+        raise ValueError(f"{source}: empty army list")
+    if text.lstrip().startswith("<"):
+        return parse_roster(text.encode("utf-8"), source)
+    if is_wtc(text):
+        return parse_wtc_text(text, source)
+    return parse_app_text(text, source)
+
+
+def read_list(path: str | os.PathLike) -> ParsedList:
+    """Read a list file (any supported format)."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except FileNotFoundError:
+        raise ValueError(f"{p}: no such file") from None
+    except OSError as e:
+        raise ValueError(f"{p}: cannot read ({e.strerror})") from None
+    if p.suffix.lower() == ".rosz" and data[:2] != b"PK":
+        raise ValueError(f"{p}: not a zip file (a .rosz is a zipped roster)")
+    return parse_list(data, str(p))
+
+
+def parse_army(text: str | bytes, data=None, source: str = "<text>", rules: str | None = None,
+               attach: tuple[str, ...] = ()) -> Army:
+    """The :class:`Army` of a list given as text (or roster bytes)."""
+    from .resolve import resolve
+
+    return resolve(parse_list(text, source), data, rules, tuple(attach))
+
+
+def load_army(path: str | os.PathLike, data=None, rules: str | None = None,
+              attach: tuple[str, ...] = ()) -> Army:
+    """The :class:`Army` of a list file, resolved against the data (``data``: a folder, else
+    ``$MATHHAMMER_DATA``, else the cache). Names that do not resolve are in
+    ``army.unresolved``."""
+    from .resolve import resolve
+
+    return resolve(read_list(path), data, rules, tuple(attach))
+
+
+def search_units(query: str, data=None, edition: str | None = None, limit: int = 50
+                 ) -> list[str]:
+    """``Faction:Unit`` names containing ``query`` (case-insensitive), for a search box;
+    every installed edition unless ``edition`` is given."""
+    from ..datastore import installed_editions, norm, unit_index
+
+    q = norm(query)
+    out: list[str] = []
+    for ed in [edition] if edition else installed_editions(data):
+        for name in unit_index(ed, data).names():
+            if q in norm(name.split(":", 1)[1]) and name not in out:
+                out.append(name)
+                if len(out) >= limit:
+                    return out
+    return out

@@ -1,0 +1,150 @@
+"""BattleScribe rosters: ``.ros`` (XML) and ``.rosz`` (a zip holding one ``.ros``).
+
+Each force names its catalogue (``catalogueName``); its top-level selections of type unit or
+model are the units. Selection numbers are totals (4 chainswords for 4 models), and each
+selection carries its own cost, so a unit's points are the sum over its selections.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import zipfile
+from fractions import Fraction
+
+from .model import Item, ParsedList, ParsedModel, ParsedUnit
+
+
+def _local(tag: str) -> str:
+    return tag.rsplit("}", 1)[-1]
+
+
+def _kids(el, plural: str) -> list:
+    for c in el:
+        if _local(c.tag) == plural:
+            return [x for x in c if _local(x.tag) == plural[:-1]]
+    return []
+
+
+def _pts(el) -> Fraction:
+    total = Fraction(0)
+    for c in _kids(el, "costs"):
+        if (c.get("name") or "").strip().lower() == "pts":
+            with contextlib.suppress(ValueError):
+                total += Fraction(c.get("value") or "0")
+    return total
+
+
+def _subtree_pts(sel) -> Fraction:
+    return _pts(sel) + sum((_subtree_pts(s) for s in _kids(sel, "selections")), Fraction(0))
+
+
+def _is_weapon(sel) -> bool:
+    return any("weapon" in (p.get("typeName") or "").lower() for p in _kids(sel, "profiles"))
+
+
+def _number(sel) -> int:
+    try:
+        return max(1, int(Fraction(sel.get("number") or "1")))
+    except (ValueError, ZeroDivisionError):
+        return 1
+
+
+def _tables(sel) -> tuple[dict, ...]:
+    """The weapon tables of a selection's own profiles."""
+    from ..bsdata.build import weapon_table
+    from ..bsdata.model import Characteristic, Profile
+
+    out = []
+    for p in _kids(sel, "profiles"):
+        if "weapon" not in (p.get("typeName") or "").lower():
+            continue
+        chars = tuple(Characteristic(c.get("name") or "", c.get("typeId") or "",
+                                     (c.text or "").strip())
+                      for c in _kids(p, "characteristics"))
+        prof = Profile(p.get("id") or "", p.get("name") or "", p.get("typeId") or "",
+                       p.get("typeName") or "", chars)
+        table = weapon_table(prof)
+        if table is not None:
+            table.pop("unmapped", None)
+            out.append(table)
+    return tuple(out)
+
+
+def read_roster_bytes(data: bytes, source: str) -> bytes:
+    """The ``.ros`` XML of a ``.rosz`` (or the bytes themselves when they are XML)."""
+    if data[:2] == b"PK":
+        try:
+            with zipfile.ZipFile(io.BytesIO(data)) as z:
+                names = [n for n in z.namelist() if n.lower().endswith(".ros")]
+                if not names:
+                    raise ValueError(f"{source}: a zip without a .ros roster inside")
+                return z.read(names[0])
+        except zipfile.BadZipFile:
+            raise ValueError(f"{source}: a damaged or truncated zip file") from None
+    return data
+
+
+def parse_roster(data: bytes, source: str) -> ParsedList:
+    """Read a ``.ros``/``.rosz`` roster."""
+    from xml.etree.ElementTree import ParseError
+
+    import defusedxml.ElementTree as SafeET
+
+    xml = read_roster_bytes(data, source)
+    try:
+        root = SafeET.fromstring(xml, forbid_dtd=True)
+    except ParseError as e:
+        raise ValueError(f"{source}: not a well-formed roster ({e})") from None
+    if _local(root.tag) != "roster":
+        raise ValueError(f"{source}: not a BattleScribe roster (root <{_local(root.tag)}>)")
+    system = (root.get("gameSystemName") or "").lower()
+    edition = "11e" if "11th" in system else "10e" if "10th" in system else None
+    declared = _pts(root)
+    factions: list[str] = []
+    units: list[ParsedUnit] = []
+
+    def force(f) -> None:
+        name = f.get("catalogueName") or ""
+        if name and name not in factions:
+            factions.append(name)
+        for sel in _kids(f, "selections"):
+            if sel.get("type") not in ("unit", "model"):
+                continue
+            units.append(_unit(sel, name))
+        for sub in _kids(f, "forces"):
+            force(sub)
+
+    for f in _kids(root, "forces"):
+        force(f)
+    if not units:
+        raise ValueError(f"{source}: the roster has no units")
+    return ParsedList("battlescribe", source, root.get("name") or "", tuple(factions), edition,
+                      int(declared) if declared else None, tuple(units))
+
+
+def _unit(sel, catalogue: str) -> ParsedUnit:
+    models: list[ParsedModel] = []
+    items: list[Item] = []
+    enh: list[str] = []
+
+    def walk(s, into: list[Item]) -> None:
+        for c in _kids(s, "selections"):
+            if c.get("type") == "model":
+                sub: list[Item] = []
+                walk(c, sub)
+                models.append(ParsedModel(c.get("name") or "", _number(c), 0, tuple(sub)))
+                continue
+            if _is_weapon(c):
+                into.append(Item(c.get("name") or "", _number(c), 0, _tables(c)))
+            elif _pts(c) > 0:
+                enh.append(c.get("name") or "")
+            else:
+                into.append(Item(c.get("name") or "", _number(c), 0, weapon=False))
+            walk(c, into)
+
+    walk(sel, items)
+    pts = _subtree_pts(sel)
+    size = _number(sel) if sel.get("type") == "model" else None
+    return ParsedUnit(sel.get("name") or "", 0, int(pts), tuple(models), tuple(items),
+                      tuple(enh), size=size, role="", group=0)
