@@ -977,7 +977,8 @@ def serve(port: int, host: str, open_browser: bool, timeout: float, workers: int
     try:
         from .web.app import serve as run
     except ImportError as e:
-        raise ValueError(f'serve needs the web extra ({e.name} is missing): pip install '
+        missing = (e.name or "a module").split(".")[0]
+        raise ValueError(f'serve needs the web extra ({missing} is missing): pip install '
                          '".[web]"') from None
     import socket
 
