@@ -297,7 +297,7 @@ def rules_json(factions: Iterable[str] = ()) -> list[dict[str, Any]]:
     named rules (the standard targets) has none.
 
     >>> [r["name"] for r in rules_json(["Archetypes", "necrons"])][:1]
-    ['Protocol of the Conquering Tyrant']
+    ['Inescapable Death']
     """
     from ..named_rules import list_rules
 
