@@ -341,3 +341,43 @@ def test_serve_on_a_busy_port_says_one_line():
     assert code == 2 and err.startswith(f"mathhammer: error: --host 127.0.0.1 --port {port}: "
                                         "cannot listen:")
     assert err.count("\n") == 1
+
+
+@pytest.mark.slow
+def test_a_query_whose_client_left_is_stopped():
+    """One worker, no time limit to speak of: a long query whose client hangs up must free the
+    worker, or the next query would wait for it (the client gives up after a minute, ten times
+    less than the limit)."""
+    import socket
+    import subprocess
+    import urllib.parse
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-c", "from mathhammer.cli import main; main()",
+                             "serve", "--port", str(port), "--workers", "1", "--timeout", "600"],
+                            stdout=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(150):
+            try:
+                urllib.request.urlopen(f"{base}/api/health", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.1)
+        query = urllib.parse.urlencode(HEAVY)
+        with socket.create_connection(("127.0.0.1", port)) as c:
+            c.sendall(f"GET /api/kills?{query} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+            time.sleep(1)  # the long query is on the only worker now
+        quick = urllib.parse.urlencode({"attacker": "Cronos", "target": "MEQ", "destroy": "true"})
+        with urllib.request.urlopen(f"{base}/api/odds?{quick}", timeout=60) as res:
+            assert json.loads(res.read())["query"] == "P(destroyed)"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            raise

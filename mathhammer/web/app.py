@@ -2,7 +2,8 @@
 
 Every computation runs in a pool of worker processes (pebble) with a time limit per request:
 a query that runs too long is stopped (its worker is replaced) and answered with one line,
-while other requests go on in the other workers. Listings that are already in memory (bundled
+while other requests go on in the other workers. A query whose client has gone (the page
+aborts a query it no longer needs) is stopped too. Listings that are already in memory (bundled
 units, named rules, the options) are answered in the server process.
 """
 
@@ -33,6 +34,8 @@ STATIC = Path(__file__).resolve().parent / "static"
 #: Seconds a request may compute before it is stopped.
 TIMEOUT = 10.0
 LOOPBACK = ["127.0.0.1", "localhost"]
+#: Seconds between checks that the client of a running query is still there.
+POLL = 0.2
 
 
 def _error(status: int, line: str) -> JSONResponse:
@@ -85,11 +88,19 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
             state["pool"].stop()
             state["pool"].join(timeout=5)
 
-    async def run(kind: str, *args: Any) -> Response:
+    async def run(request: Request, kind: str, *args: Any) -> Response:
         start = time.perf_counter()
         future = state["pool"].schedule(api.job, args=(kind, *args), timeout=timeout)
+        waiting = asyncio.wrap_future(future)
         try:
-            status, body = await asyncio.wrap_future(future)
+            while not (await asyncio.wait({waiting}, timeout=POLL))[0]:
+                if await request.is_disconnected():  # the page asked something else since
+                    future.cancel()  # stops the worker (pebble replaces it)
+                    return Response(status_code=499)
+            status, body = waiting.result()
+        except asyncio.CancelledError:  # the server is stopping
+            future.cancel()
+            raise
         except TimeoutError:
             return _error(503, f"mathhammer: error: the query took longer than {timeout:g} s and "
                                "was stopped; ask for fewer turns, models or targets (or start "
@@ -109,7 +120,7 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
                 params = await _params(request)
             except ValueError as e:
                 return _error(400, f"mathhammer {name}: error: {e}")
-            return await run("call", name, params)
+            return await run(request, "call", name, params)
 
         return endpoint
 
@@ -130,11 +141,11 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
         return JSONResponse({"rules": api.rules_json(request.query_params.getlist("faction"))})
 
     async def unit(request: Request) -> Response:
-        return await run("unit", request.query_params.get("name", ""))
+        return await run(request, "unit", request.query_params.get("name", ""))
 
     async def search(request: Request) -> Response:
         q = request.query_params
-        return await run("search", q.get("q", ""), q.get("rules") or None)
+        return await run(request, "search", q.get("q", ""), q.get("rules") or None)
 
     async def army(request: Request) -> Response:
         try:
@@ -144,7 +155,7 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
         text = params.pop("army", None)
         if not isinstance(text, str) or not text.strip():
             return _error(400, "mathhammer army: error: army: expected the text of an army list")
-        return await run("army", text, params)
+        return await run(request, "army", text, params)
 
     routes = [
         Route("/", index),
@@ -181,7 +192,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool = Fal
     app = create_app(timeout=timeout, workers=workers, allowed_hosts=hosts,
                      open_url=url if open_browser else None)
     print(f"mathhammer: serving {url} (Ctrl-C stops)", flush=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    # on Ctrl-C, queries still computing get a second, then their workers are stopped
+    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=1)
 
 
 __all__ = ["STATIC", "TIMEOUT", "create_app", "serve"]
