@@ -9,7 +9,6 @@ import json
 import sys
 import threading
 import time
-import types
 from fractions import Fraction
 from pathlib import Path
 
@@ -28,6 +27,9 @@ import mathhammer as mh  # noqa: E402
 from mathhammer.cli import cli  # noqa: E402
 from mathhammer.options import Options  # noqa: E402
 from mathhammer.web.app import create_app  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import fake_army  # noqa: E402
 
 HEAVY = {"attacker": "60x 3 | 3+ | 5 | -1 | D3", "target": "20x T4 Sv4+ W6 + 10x T5 Sv3+ W4",
          "turns": "20"}  # minutes of work: thousands of squad states over 20 turns
@@ -256,35 +258,8 @@ def test_army_without_the_module_is_one_line(client):
     assert client.get("/api/search", params={"q": "immortal"}).status_code == 501
 
 
-def _fake_army() -> types.ModuleType:
-    """A stand-in with the agreed names: one bundled unit per line."""
-    mod = types.ModuleType("mathhammer.army")
-
-    @attrs.frozen
-    class Army:
-        units: tuple
-
-        def rows(self):
-            return [(u.name, u) for u in self.units]
-
-        def to_json(self):
-            return {"units": [u.name for u in self.units]}
-
-    def parse_army(text, data=None, source="<text>"):
-        names = [x.strip() for x in text.splitlines() if x.strip()]
-        if not names:
-            raise ValueError(f"{source}: no units")
-        return Army(tuple(mh.load_unit(n) for n in names))
-
-    def search_units(query, data=None, edition=None):
-        return [f"{u.faction}:{u.name}" for u in mh.list_units(search=query)]
-
-    mod.Army, mod.parse_army, mod.search_units = Army, parse_army, search_units
-    return mod
-
-
 def test_army_table_with_the_agreed_interface(monkeypatch):
-    monkeypatch.setitem(sys.modules, "mathhammer.army", _fake_army())
+    monkeypatch.setitem(sys.modules, "mathhammer.army", fake_army.module())
     # a new app: its worker processes start (fork) after the stand-in is in place
     with TestClient(create_app(allowed_hosts=["testserver"], workers=1)) as c:
         res = c.post("/api/army", json={"army": "Hexmark Destroyer\nCronos",

@@ -24,6 +24,9 @@ from click.testing import CliRunner
 
 from mathhammer.cli import cli
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import fake_army  # noqa: E402
+
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 ROSTERS = Path(__file__).resolve().parents[2] / "shared" / "rosters"
 
@@ -61,8 +64,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def server():
+def _serve(code: str):
     try:
         import pebble  # noqa: F401
         import starlette  # noqa: F401
@@ -70,8 +72,8 @@ def server():
     except ImportError as e:
         _missing(f"the web extra is not installed ({e.name})")
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-c", "from mathhammer.cli import main; main()",
-                             "serve", "--port", str(port)], stdout=subprocess.DEVNULL)
+    proc = subprocess.Popen([sys.executable, "-c", code, "serve", "--port", str(port)],
+                            stdout=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     try:
         for _ in range(150):
@@ -86,6 +88,17 @@ def server():
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def server():
+    yield from _serve("from mathhammer.cli import main; main()")
+
+
+@pytest.fixture(scope="module")
+def army_server():
+    """A server with the stand-in of mathhammer.army (tests/fake_army.py)."""
+    yield from _serve(fake_army.LAUNCH.format(folder=str(Path(__file__).resolve().parent)))
 
 
 @pytest.fixture(scope="module")
@@ -262,3 +275,31 @@ def test_the_shared_address_reproduces_the_view(page, browser):
     assert other.input_value("#turns") == "2" and other.input_value("#k") == "3"
     assert other.is_checked("#rules input[value='Protocol of the Conquering Tyrant']")
     other.context.close()
+
+
+def test_army_list_and_search_with_the_agreed_interface(browser, army_server):
+    """The page against the stand-in of mathhammer.army: a pasted list fills the comparison,
+    typing a name offers the BattleScribe units that search_units finds."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.base = army_server
+    open_page(page, "attacker=Cronos&target=MEQ&vs=MEQ&vs=TEQ")
+    page.fill("#army", "Hexmark Destroyer\nNecron Warriors\nCronos")
+    rows = page.locator("#grid tbody tr")
+    expect()(rows).to_have_count(3)
+    expect()(page.locator("#grid tbody th")).to_have_text(["Hexmark Destroyer", "Necron Warriors",
+                                                           "Cronos"])
+    _, out, _ = cli_out("table", "Hexmark Destroyer", "Necron Warriors", "Cronos", "--targets",
+                        "MEQ", "TEQ", "--format", "json")
+    want = [[v["exact"].removesuffix("/1") for v in r["values"]] for r in json.loads(out)["rows"]]
+    for i, line in enumerate(want):
+        for j, exact in enumerate(line):
+            expect()(rows.nth(i).locator("td").nth(j)).to_have_attribute("title", exact)
+    assert "army=Hexmark" in page.url  # the list is part of the shared address
+    page.fill("#army", "Nobody")
+    expect()(page.locator("#compare-error")).to_contain_text("Nobody")
+    page.fill("#attacker", "destr")
+    options = page.locator("#attacker-list option")
+    expect()(options).to_have_count(2)  # the bundled unit, and search_units' "Faction:Unit"
+    assert options.nth(1).get_attribute("value") == "Necrons:Hexmark Destroyer"
+    context.close()
