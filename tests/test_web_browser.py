@@ -303,3 +303,34 @@ def test_army_list_and_search_with_the_agreed_interface(browser, army_server):
     expect()(options).to_have_count(2)  # the bundled unit, and search_units' "Faction:Unit"
     assert options.nth(1).get_attribute("value") == "Necrons:Hexmark Destroyer"
     context.close()
+
+
+def test_weapons_models_phase_leader_and_edition(page):
+    open_page(page, "attacker=Cronos&target=MEQ&k=1")
+    boxes = page.locator("#weapons input[type=checkbox]")
+    # ranged: the two guns, the optional spirit vortex not picked by default
+    expect()(boxes).to_have_count(2)
+    assert [boxes.nth(i).is_checked() for i in range(2)] == [True, False]
+    page.check("#weapons input[value='Spirit vortex']")
+    page.fill("#models", "2")
+    args = ["Cronos", "MEQ", "--weapon", "Spirit syphon", "--weapon", "Spirit vortex",
+            "--models", "2", "--at-least", "1"]
+    expect()(page.locator("#odds-exact")).to_have_text(f"P(kills >= 1) = {odds_line(*args)[1]}")
+    assert "weapon=Spirit+vortex" in page.url and "models=2" in page.url
+    # melee, with a Leader attached to the target and the 11e rules
+    page.check("input[name=phase][value=melee]")
+    expect()(boxes).to_have_count(1)
+    expect()(page.locator("#weapons label")).to_have_text(" Spirit-leech tentacles")
+    page.fill("#leader", "Skitarii Marshal")
+    page.select_option("#options select[name=rules]", "11e")
+    args = ["Cronos", "MEQ", "--melee", "--models", "2", "--leader", "Skitarii Marshal",
+            "--rules", "11e", "--at-least", "1"]
+    expect()(page.locator("#odds-exact")).to_have_text(f"P(kills >= 1) = {odds_line(*args)[1]}")
+    expect()(page.locator("#title")).to_have_text("Cronos → MEQ + Skitarii Marshal")
+    # an inline attacker lists its rows
+    page.fill("#attacker", "10x 2 | 3+ | 4 | -1 | 1 | lethal hits")
+    page.check("input[name=phase][value=ranged]")
+    from mathhammer.inline import describe_weapon, parse_weapons
+
+    [(weapon, n)] = parse_weapons("10x 2 | 3+ | 4 | -1 | 1 | lethal hits")
+    expect()(page.locator("#weapons .note")).to_have_text(f"{n}x {describe_weapon(weapon)}")
