@@ -356,3 +356,27 @@ def test_a_query_whose_client_left_is_stopped():
         except subprocess.TimeoutExpired:
             proc.kill()
             raise
+
+
+@pytest.mark.parametrize(("params", "plain"), [
+    ({"attacker": "army:Hexmark Destroyer", "target": "MEQ", "half_range": "true"},
+     {"attacker": "Hexmark Destroyer"}),
+    ({"attacker": "Cronos", "target": "army:Necron Warriors", "target_models": "12",
+      "turns": "2"}, {"target": "Necron Warriors"}),
+    ({"attacker": "army:Cronos", "target": "army:Hexmark Destroyer", "ranged": "false",
+      "models": "2"}, {"attacker": "Cronos", "target": "Hexmark Destroyer"}),
+    ({"attacker": "army:Cronos", "target": "MEQ", "weapon": ["Spirit vortex"]},
+     {"attacker": "Cronos"}),
+])
+def test_kills_of_army_units_are_those_of_the_same_units(monkeypatch, params, plain):
+    monkeypatch.setitem(sys.modules, "mathhammer.army", fake_army.module())
+    text = "Hexmark Destroyer\nCronos\nNecron Warriors"
+    with TestClient(create_app(allowed_hosts=["testserver"], workers=1)) as c:
+        got = c.post("/api/kills", json={**params, "army": text})
+        want = c.get("/api/kills", params={**params, **plain})
+        assert got.status_code == 200 == want.status_code, got.text
+        assert got.json() == want.json()
+        bad = c.post("/api/kills", json={**params, "army": "Cronos", "attacker": "army:Nobody"})
+        assert bad.status_code == 400
+        assert bad.json()["error"] == ("mathhammer: error: attacker 'army:Nobody': the army list "
+                                       "has no unit 'Nobody'; it has: Cronos")

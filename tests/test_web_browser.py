@@ -296,6 +296,20 @@ def test_army_list_and_search_with_the_agreed_interface(browser, army_server):
         for j, exact in enumerate(line):
             expect()(rows.nth(i).locator("td").nth(j)).to_have_attribute("title", exact)
     assert "army=Hexmark" in page.url  # the list is part of the shared address
+    # its units are offered as attacker and target, and answer as the same units do
+    expect()(page.locator("#target-list option[value='army:Hexmark Destroyer']")).to_have_count(1)
+    page.fill("#attacker", "army:Necron Warriors")
+    page.fill("#target", "army:Hexmark Destroyer")
+    page.fill("#k", "1")
+    _, exact = odds_line("Necron Warriors", "Hexmark Destroyer", "--at-least", "1")
+    expect()(page.locator("#odds-exact")).to_have_text(f"P(kills >= 1) = {exact}")
+    expect()(page.locator("#title")).to_have_text("Necron Warriors → Hexmark Destroyer")
+    url = page.url
+    other = browser.new_context().new_page()  # the shared address brings the list along
+    other.goto(url)
+    other.wait_for_selector("body[data-ready=true]", state="attached", timeout=20000)
+    expect()(other.locator("#odds-exact")).to_have_text(f"P(kills >= 1) = {exact}")
+    other.context.close()
     page.fill("#army", "Nobody")
     expect()(page.locator("#compare-error")).to_contain_text("Nobody")
     page.fill("#attacker", "destr")

@@ -28,7 +28,7 @@ from typing import Any
 import attrs
 import click
 
-from ..cli import cli, resolve_target
+from ..cli import cli, resolve_attacker, resolve_target
 from ..data import data_dir
 from ..inline import describe_target, describe_weapon, is_inline_target, is_inline_weapon
 from ..options import Options
@@ -337,6 +337,27 @@ def _points(unit: Any) -> int | None:
     return table.get(size[0]) if size else None
 
 
+def _parsed(command: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    """The command's options as click parses them (the same checks and messages)."""
+    argv = to_argv(command, params)
+    return cli.commands[command].make_context(command, argv[1:]).params
+
+
+def _rules_of(p: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(named rules that change the attack, named rules that are mortal-wound rolls)."""
+    from ..named_rules import find_rule
+
+    rules = [find_rule(n) for n in p["named_rules"]]
+    return (tuple(r.name for r in rules if r.mortal_wounds is None),
+            tuple(r.name for r in rules if r.mortal_wounds is not None))
+
+
+def _options_of(p: Mapping[str, Any]) -> Options:
+    fields = {f.name for f in attrs.fields(Options)} - {"rules", "abilities"}
+    return Options.make(rules=p["ruleset"], abilities=p["abilities"],
+                        **{k: v for k, v in p.items() if k in fields and v is not None})
+
+
 def army_table(text: str, params: Mapping[str, Any]) -> str:
     """A pasted army list against targets, as ``table --format json`` prints a grid (one row
     per unit of the army, attached units as one), plus ``army`` (the parsed list).
@@ -348,20 +369,12 @@ def army_table(text: str, params: Mapping[str, Any]) -> str:
     for key in ("attacker", "by", "vary"):
         if params.pop(key, None):
             raise ValueError(f"{key}: a table of an army list takes no {key}")
-    argv = to_argv("table", {**params, "attacker": ["army"]})
-    ctx = cli.commands["table"].make_context("table", argv[1:])
-    p = ctx.params
+    p = _parsed("table", {**params, "attacker": ["army"]})
     army = army_mod.parse_army(text)
-    from ..named_rules import find_rule
-
-    rules = [find_rule(n) for n in p["named_rules"]]
-    mortal = [r.name for r in rules if r.mortal_wounds is not None]
+    named, mortal = _rules_of(p)
     if mortal:
         raise ValueError(f"--rule {mortal[0]!r} is a mortal-wound roll; a table compares attacks")
-    named = tuple(r.name for r in rules)
-    fields = {f.name for f in attrs.fields(Options)} - {"rules", "abilities"}
-    options = Options.make(rules=p["ruleset"], abilities=p["abilities"],
-                           **{k: v for k, v in p.items() if k in fields and v is not None})
+    options = _options_of(p)
     opts = attrs.asdict(options, recurse=False)
     targets = p["targets"] or _standard_targets()
     columns = [Column(*resolve_target(t, p["target_models"], p["leader"])) for t in targets]
@@ -391,6 +404,73 @@ def army_table(text: str, params: Mapping[str, Any]) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
+#: How the page names a unit of a pasted army list: ``army:`` and the row's label.
+ARMY_REF = "army:"
+
+
+def _army_unit(army: Any, key: str, ref: str) -> tuple[str, Any]:
+    label = ref[len(ARMY_REF):].strip()
+    rows = army.rows()
+    for name, unit in rows:
+        if name == label:
+            return name, unit
+    known = ", ".join(name for name, _ in rows)
+    raise ValueError(f"{key} {ref!r}: the army list has no unit {label!r}; it has: {known}")
+
+
+def army_kills(text: str, params: Mapping[str, Any]) -> str:
+    """``kills --json`` where the attacker and/or the target is a unit of a pasted army list
+    (``army:`` and its row's label), each used as a bundled unit is."""
+    from ..inline import parse_weapons
+    from ..report import Query, kills_json, sequence_json
+
+    army = _army_module().parse_army(text)
+    p = _parsed("kills", params)
+    melee = not p["ranged"]
+    units = list(p["units"])
+    if len(units) not in (1, 2):
+        raise ValueError("target: expected a unit's name or an inline profile")
+    spec, target_spec = (None, units[0]) if len(units) == 1 else units
+    if spec is not None and spec.startswith(ARMY_REF):
+        label, unit = _army_unit(army, "attacker", spec)
+        names = [w for w in p["weapons"] if not is_inline_weapon(w)]
+        rows = [x for w in p["weapons"] if is_inline_weapon(w)
+                for x in parse_weapons(w, melee=melee)]
+        extra = {"weapons": names} if names else {}
+        if p["models"] is not None:
+            extra["models"] = p["models"]
+        profiles = list(unit.as_profiles(melee=melee, **extra)) if names or not rows else []
+        try:
+            own = unit.as_target(**({"models": p["models"]} if p["models"] else {}))
+        except (ValueError, TypeError):
+            own = None
+        from ..profiles import Target
+
+        attacker = (label, tuple(profiles + rows), own if isinstance(own, Target) else None)
+    else:
+        a = resolve_attacker(spec, p, melee=melee)
+        attacker = (a.label, a.profiles, a.profile)
+    spec = target_spec
+    if spec.startswith(ARMY_REF):
+        if p["leader"]:
+            raise ValueError("--leader: a unit of an army list has the Leader the list gives it")
+        name, unit = _army_unit(army, "target", spec)
+        target = unit.as_target(**({"models": p["target_models"]} if p["target_models"] else {}))
+    else:
+        name, target = resolve_target(spec, p["target_models"], p["leader"])
+    named, mortal = _rules_of(p)
+    if p.get("reanimation") is not None and p.get("turns") is None:
+        raise ValueError(f"--{'' if p['reanimation'] else 'no-'}reanimation: only with --turns N")
+    query = Query(attacker[0], attacker[1], name, target, _options_of(p), named, attacker[2],
+                  mortal, p.get("turns"), p.get("reanimation"))
+    result = query.run()
+    if query.is_sequence:
+        data = sequence_json(query, query.run_sequence(), result)
+    else:
+        data = kills_json(query, result)
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
 def _standard_targets() -> list[str]:
     from ..units import list_units
 
@@ -414,6 +494,8 @@ def job(kind: str, *args: Any) -> tuple[int, str]:
             return 200, json.dumps({"units": search_json(*args)})
         if kind == "army":
             return 200, army_table(*args)
+        if kind == "army_kills":
+            return 200, army_kills(*args)
     except Unavailable as e:
         return 501, f"mathhammer: error: {one_line(e)}"
     except click.UsageError as e:
@@ -425,7 +507,7 @@ def job(kind: str, *args: Any) -> tuple[int, str]:
     raise ValueError(f"unknown job {kind!r}")
 
 
-__all__ = ["COMMANDS", "METRICS", "Unavailable", "army_table", "call", "check_spec", "editions",
-           "one_line",
+__all__ = ["ARMY_REF", "COMMANDS", "METRICS", "Unavailable", "army_kills", "army_table", "call",
+           "check_spec", "editions", "one_line",
            "job", "options_schema", "parameters", "rules_json", "run_command", "search_json",
            "to_argv", "unit_info", "unit_json", "units_json"]

@@ -120,6 +120,12 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
                 params = await _params(request)
             except ValueError as e:
                 return _error(400, f"mathhammer {name}: error: {e}")
+            army = params.pop("army", None)
+            if army is not None:  # units of a pasted army list ("army:<label>")
+                if name != "kills" or not isinstance(army, str):
+                    return _error(400, f"mathhammer {name}: error: army: units of an army list "
+                                       "are for /api/kills, given as the list's text")
+                return await run(request, "army_kills", army, params)
             return await run(request, "call", name, params)
 
         return endpoint

@@ -185,6 +185,16 @@ function killsParams() {
   return p;
 }
 
+// Parameters as a JSON object: repeatable keys as lists.
+function paramsObject(p) {
+  const out = {};
+  for (const k of new Set(p.keys())) {
+    const v = p.getAll(k);
+    out[k] = ["weapon", "rule", "ability", "targets"].includes(k) ? v : v[0];
+  }
+  return out;
+}
+
 // The API parameters of the comparison: the options and rules of the attack, no units.
 function tableParams() {
   const p = new URLSearchParams();
@@ -200,6 +210,7 @@ function tableParams() {
 
 async function unitInfo(name) {
   if (!name) return null;
+  if (name.startsWith("army:")) return { inline: "army", weapons: [] };
   const [ok, data] = await getJSON(`/api/unit?name=${encodeURIComponent(name)}`);
   return ok ? data : null;
 }
@@ -209,6 +220,11 @@ function renderWeapons() {
   const a = info.attacker;
   const melee = state.get("ranged") === "false";
   if (!a) { box.replaceChildren(); return; }
+  if (a.inline === "army") {
+    box.replaceChildren(el("div", { class: "note", text: "a unit of the army list below: "
+      + "its weapons as the list gives them (pick by name with the weapon parameter)" }));
+    return;
+  }
   if (a.inline) {
     box.replaceChildren(...a.weapons.map((w) => el("div", { class: "note",
       text: `${w.models}x ${w.profile}` })));
@@ -260,10 +276,21 @@ async function refreshUnits() {
   const [a, t] = await Promise.all([unitInfo(state.get("attacker")), unitInfo(state.get("target"))]);
   info.attacker = a;
   info.target = t;
-  $("target-info").textContent = t ? (t.inline ? t.profile : `${t.name} (${t.faction}): ${t.statline}`) : "";
+  $("target-info").textContent = !t ? "" : t.inline === "army" ? "a unit of the army list below"
+    : t.inline ? t.profile : `${t.name} (${t.faction}): ${t.statline}`;
   if (t && !t.inline) $("target_models").placeholder = `${t.size[0]}`;
   renderWeapons();
   await renderRules();
+}
+
+// The units of a pasted army list, offered as attacker and target ("army:<label>").
+let armyNames = [];
+function offerArmy(labels) {
+  armyNames = labels.map((l) => `army:${l}`);
+  for (const list of ["attacker-list", "target-list"]) {
+    const bundled = UNITS.map((u) => u.name);
+    fillList(list, [...armyNames, ...bundled]);
+  }
 }
 
 function fillList(list, names) {
@@ -273,7 +300,8 @@ function fillList(list, names) {
 const search = debounce(async (input) => {
   const q = input.value.trim();
   const list = `${input.id}-list`;
-  const bundled = UNITS.filter((u) => input.id !== "leader" || u.leader).map((u) => u.name);
+  const bundled = [...(input.id === "leader" ? [] : armyNames),
+    ...UNITS.filter((u) => input.id !== "leader" || u.leader).map((u) => u.name)];
   if (!searchable || q.length < 2 || isRows(q)) { fillList(list, bundled); return; }
   const rules = state.get("rules") || "";
   const [ok, data, status] = await getJSON(`/api/search?q=${encodeURIComponent(q)}&rules=${rules}`);
@@ -296,8 +324,14 @@ async function runKills() {
   if (killsController) killsController.abort();
   killsController = new AbortController();
   $("busy").hidden = false;
+  const fromArmy = [p.get("attacker"), p.get("target")].some((v) => v && v.startsWith("army:"));
+  const request = fromArmy
+    ? getJSON("/api/kills", { method: "POST", signal: killsController.signal,
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ ...paramsObject(p), army: state.get("army") || "" }) })
+    : getJSON(`/api/kills?${p}`, { signal: killsController.signal });
   try {
-    const [ok, data] = await getJSON(`/api/kills?${p}`, { signal: killsController.signal });
+    const [ok, data] = await request;
     if (!ok) {
       showError($("error"), data.error);
       $("answer").hidden = true;
@@ -503,6 +537,7 @@ let compareController = null;
 async function runCompare() {
   const army = state.get("army");
   const rows = state.getAll("row");
+  if (!army && armyNames.length) offerArmy([]);
   if (!army && !rows.length) {
     $("grid").replaceChildren();
     showError($("compare-error"), "");
@@ -513,11 +548,7 @@ async function runCompare() {
   const p = tableParams();
   let request;
   if (army) {
-    const body = { army };
-    for (const k of new Set(p.keys())) {
-      const v = p.getAll(k);
-      body[k] = k === "targets" || k === "rule" || k === "ability" ? v : v[0];
-    }
+    const body = { ...paramsObject(p), army };
     request = getJSON("/api/army", { method: "POST", body: JSON.stringify(body),
       headers: { "Content-Type": "application/json" }, signal: compareController.signal });
   } else {
@@ -531,9 +562,11 @@ async function runCompare() {
     if (!ok) {
       showError($("compare-error"), data.error);
       $("grid").replaceChildren();
+      if (army) offerArmy([]);  // a list that does not parse offers no units
     } else {
       showError($("compare-error"), "");
       renderGrid(data);
+      if (army) offerArmy(data.rows.map((r) => r.label));
     }
   } catch (e) {
     if (e.name !== "AbortError") showError($("compare-error"), `mathhammer: error: ${e.message}`);
@@ -586,6 +619,8 @@ function onChange(ev) {
   const id = ev.target.id || ev.target.name;
   saveState();
   if (id === "k" || id === "dist") { renderDistribution(); return; }
+  if (id === "army" && [state.get("attacker"), state.get("target")]
+    .some((v) => v && v.startsWith("army:"))) runAll();
   if (["row", "vs", "army", "metric", "by"].includes(id)) { runCompareSoon(); return; }
   if (["attacker", "target", "leader"].includes(id)) {
     if (id === "attacker") {  // the old unit's weapon picks do not apply to the new one
