@@ -256,6 +256,9 @@ def test_army_without_the_module_is_one_line(client):
                                    "mathhammer.army, which this install of mathhammer does not "
                                    "have")
     assert client.get("/api/search", params={"q": "immortal"}).status_code == 501
+    res = client.post("/api/kills", json={"attacker": "army:Cronos", "target": "MEQ",
+                                          "army": "Cronos"})
+    assert res.status_code == 501 and "need mathhammer.army" in res.json()["error"]
 
 
 def test_army_table_with_the_agreed_interface(monkeypatch):
@@ -380,3 +383,18 @@ def test_kills_of_army_units_are_those_of_the_same_units(monkeypatch, params, pl
         assert bad.status_code == 400
         assert bad.json()["error"] == ("mathhammer: error: attacker 'army:Nobody': the army list "
                                        "has no unit 'Nobody'; it has: Cronos")
+
+
+def test_open_starts_a_browser_on_the_page(monkeypatch):
+    import mathhammer.web.app as web_app
+
+    opened: list[str] = []
+    monkeypatch.setattr(web_app.webbrowser, "open", opened.append)
+    with TestClient(create_app(allowed_hosts=["testserver"], workers=1,
+                               open_url="http://127.0.0.1:8000/")) as c:
+        for _ in range(100):  # the browser is opened once the server is up
+            if opened:
+                break
+            c.get("/api/health")
+            time.sleep(0.05)
+    assert opened == ["http://127.0.0.1:8000/"]
