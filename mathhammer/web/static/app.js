@@ -283,32 +283,47 @@ async function refreshUnits() {
   await renderRules();
 }
 
-// The units of a pasted army list, offered as attacker and target ("army:<label>").
+// The names offered as you type: the units of a pasted army list ("army:<row>"), the bundled
+// units, and what the BattleScribe search found for the text typed.
 let armyNames = [];
-function offerArmy(labels) {
-  armyNames = labels.map((l) => `army:${l}`);
-  for (const list of ["attacker-list", "target-list"]) {
-    const bundled = UNITS.map((u) => u.name);
-    fillList(list, [...armyNames, ...bundled]);
-  }
-}
+const found = { attacker: [], target: [], leader: [] };
 
 function fillList(list, names) {
   $(list).replaceChildren(...names.map((n) => el("option", { value: n })));
 }
 
-const search = debounce(async (input) => {
-  const q = input.value.trim();
-  const list = `${input.id}-list`;
-  const bundled = [...(input.id === "leader" ? [] : armyNames),
-    ...UNITS.filter((u) => input.id !== "leader" || u.leader).map((u) => u.name)];
-  if (!searchable || q.length < 2 || isRows(q)) { fillList(list, bundled); return; }
-  const rules = state.get("rules") || "";
-  const [ok, data, status] = await getJSON(`/api/search?q=${encodeURIComponent(q)}&rules=${rules}`);
-  if (status === 501) { searchable = false; return; }
-  if (ok) fillList(list, [...bundled.filter((n) => n.toLowerCase().includes(q.toLowerCase())),
-    ...data.units]);
-}, 200);
+function refreshList(id) {
+  const q = $(id).value.trim().toLowerCase();
+  let names = [...(id === "leader" ? [] : armyNames),
+    ...UNITS.filter((u) => id !== "leader" || u.leader).map((u) => u.name)];
+  if (found[id].length) names = [...names.filter((n) => n.toLowerCase().includes(q)), ...found[id]];
+  fillList(`${id}-list`, names);
+}
+
+function offerArmy(labels) {
+  armyNames = labels.map((l) => `army:${l}`);
+  ["attacker", "target"].forEach(refreshList);
+}
+
+const searchers = {};
+function search(input) {
+  searchers[input.id] = searchers[input.id] || debounce(async () => {
+    const q = input.value.trim();
+    if (!searchable || q.length < 2 || isRows(q) || q.startsWith("army:")) {
+      found[input.id] = [];
+      refreshList(input.id);
+      return;
+    }
+    const rules = state.get("rules") || "";
+    const [ok, data, status] = await getJSON(
+      `/api/search?q=${encodeURIComponent(q)}&rules=${rules}`);
+    if (status === 501) searchable = false;
+    if (input.value.trim() !== q) return;  // typed on since: a newer search answers
+    found[input.id] = ok ? data.units : [];
+    refreshList(input.id);
+  }, 200);
+  searchers[input.id]();
+}
 
 // --- the attack -------------------------------------------------------------------------------
 
@@ -612,6 +627,10 @@ function renderGrid(data) {
 // --- wiring -----------------------------------------------------------------------------------
 
 const runAll = debounce(() => { runKills(); runCompare(); }, 120);
+const runKillsSoon = debounce(runKills, 120);
+// what only the attack reads (the comparison has its own units)
+const ATTACK_ONLY = ["attacker", "target", "leader", "models", "target_models", "turns",
+  "reanimation"];
 const runCompareSoon = debounce(runCompare, 300);
 const refreshSoon = debounce(async () => { await refreshUnits(); }, 250);
 
@@ -632,7 +651,7 @@ function onChange(ev) {
     refreshSoon();
   }
   if (ev.target.name === "phase") renderWeapons();
-  runAll();
+  if (ATTACK_ONLY.includes(id) || ev.target.closest("#weapons")) runKillsSoon(); else runAll();
 }
 
 async function start() {
@@ -643,9 +662,7 @@ async function start() {
   $("version").textContent = health.mathhammer;
   buildOptions();
   $("metric").replaceChildren(...opts.metrics.map((m) => el("option", { value: m, text: m })));
-  fillList("attacker-list", UNITS.map((u) => u.name));
-  fillList("target-list", UNITS.map((u) => u.name));
-  fillList("leader-list", UNITS.filter((u) => u.leader).map((u) => u.name));
+  ["attacker", "target", "leader"].forEach(refreshList);
   state = new URLSearchParams(location.hash.slice(1) || DEFAULT);
   writeForm(state);
   await refreshUnits();
