@@ -1,0 +1,205 @@
+"""The Starlette application of ``mathhammer serve``: the page and its JSON API.
+
+Every computation runs in a pool of worker processes (pebble) with a time limit per request:
+a query that runs too long is stopped (its worker is replaced) and answered with one line,
+while other requests go on in the other workers. A query whose client has gone (the page
+aborts a query it no longer needs) is stopped too. Listings that are already in memory (bundled
+units, named rules, the options) are answered in the server process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+import webbrowser
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from pebble import ProcessPool
+from pebble.common import ProcessExpired
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from .. import __version__
+from . import api
+
+STATIC = Path(__file__).resolve().parent / "static"
+#: Seconds a request may compute before it is stopped.
+TIMEOUT = 10.0
+LOOPBACK = ["127.0.0.1", "localhost"]
+#: Seconds between checks that the client of a running query is still there.
+POLL = 0.2
+
+
+def _error(status: int, line: str) -> JSONResponse:
+    return JSONResponse({"error": line}, status_code=status)
+
+
+async def _params(request: Request) -> dict[str, Any]:
+    """The parameters of a call: the query string (repeated keys are lists), or a JSON object
+    for POST."""
+    if request.method == "POST":
+        try:
+            body = await request.json()
+        except ValueError:
+            raise ValueError("the request body is not JSON") from None
+        if not isinstance(body, dict):
+            raise ValueError("the request body must be a JSON object")
+        return body
+    out: dict[str, list[str]] = {}
+    for key, value in request.query_params.multi_items():
+        out.setdefault(key, []).append(value)
+    return out
+
+
+def _warm() -> None:
+    """Load what every query reads, so forked workers start with it."""
+    from ..named_rules import list_rules
+    from ..ruleset import load_ruleset
+
+    api.units_json()
+    list_rules()
+    for name in api.editions():
+        load_ruleset(name)
+
+
+def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
+               allowed_hosts: list[str] | None = None, open_url: str | None = None) -> Starlette:
+    """The application. ``allowed_hosts`` guards against DNS rebinding (default: loopback
+    names only); ``open_url`` is opened in a browser once the server is up."""
+    state: dict[str, Any] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        _warm()
+        state["pool"] = ProcessPool(max_workers=workers)
+        if open_url:
+            asyncio.get_running_loop().call_later(0.3, webbrowser.open, open_url)
+        try:
+            yield
+        finally:
+            state["pool"].stop()
+            state["pool"].join(timeout=5)
+
+    async def run(request: Request, kind: str, *args: Any) -> Response:
+        start = time.perf_counter()
+        future = state["pool"].schedule(api.job, args=(kind, *args), timeout=timeout)
+        waiting = asyncio.wrap_future(future)
+        try:
+            while not (await asyncio.wait({waiting}, timeout=POLL))[0]:
+                if await request.is_disconnected():  # the page asked something else since
+                    future.cancel()  # stops the worker (pebble replaces it)
+                    return Response(status_code=499)
+            status, body = waiting.result()
+        except asyncio.CancelledError:  # the server is stopping
+            future.cancel()
+            raise
+        except TimeoutError:
+            return _error(503, f"mathhammer: error: the query took longer than {timeout:g} s and "
+                               "was stopped; ask for fewer turns, models or targets (or start "
+                               "`mathhammer serve --timeout` with more seconds)")
+        except ProcessExpired as e:
+            return _error(500, f"mathhammer: error: the worker computing the query stopped "
+                               f"({e}); try a smaller query")
+        ms = (time.perf_counter() - start) * 1000
+        headers = {"Server-Timing": f"compute;dur={ms:.1f}"}
+        if status != 200:
+            return JSONResponse({"error": body}, status_code=status, headers=headers)
+        return Response(body, media_type="application/json", headers=headers)
+
+    def command(name: str):
+        async def endpoint(request: Request) -> Response:
+            try:
+                params = await _params(request)
+            except ValueError as e:
+                return _error(400, f"mathhammer {name}: error: {e}")
+            army = params.pop("army", None)
+            if army is not None:  # units of a pasted army list ("army:<label>")
+                if name != "kills" or not isinstance(army, str):
+                    return _error(400, f"mathhammer {name}: error: army: units of an army list "
+                                       "are for /api/kills, given as the list's text")
+                return await run(request, "army_kills", army, params)
+            return await run(request, "call", name, params)
+
+        return endpoint
+
+    async def index(_request: Request) -> Response:
+        return FileResponse(STATIC / "index.html")
+
+    async def health(_request: Request) -> Response:
+        return JSONResponse({"mathhammer": __version__, "timeout": timeout})
+
+    async def options(_request: Request) -> Response:
+        return JSONResponse({"options": api.options_schema(), "editions": api.editions(),
+                             "metrics": list(api.METRICS)})
+
+    async def units(_request: Request) -> Response:
+        return JSONResponse({"units": api.units_json()})
+
+    async def rules(request: Request) -> Response:
+        return JSONResponse({"rules": api.rules_json(request.query_params.getlist("faction"))})
+
+    async def unit(request: Request) -> Response:
+        return await run(request, "unit", request.query_params.get("name", ""))
+
+    async def search(request: Request) -> Response:
+        q = request.query_params
+        return await run(request, "search", q.get("q", ""), q.get("rules") or None)
+
+    async def army(request: Request) -> Response:
+        try:
+            params = await _params(request)
+        except ValueError as e:
+            return _error(400, f"mathhammer army: error: {e}")
+        text = params.pop("army", None)
+        if not isinstance(text, str) or not text.strip():
+            return _error(400, "mathhammer army: error: army: expected the text of an army list")
+        return await run(request, "army", text, params)
+
+    routes = [
+        Route("/", index),
+        Route("/api/health", health),
+        Route("/api/options", options),
+        Route("/api/units", units),
+        Route("/api/unit", unit),
+        Route("/api/rules", rules),
+        Route("/api/search", search),
+        Route("/api/army", army, methods=["POST"]),
+        *(Route(f"/api/{name}", command(name), methods=["GET", "POST"])
+          for name in api.COMMANDS),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    async def failed(_request: Request, exc: Exception) -> Response:
+        if isinstance(exc, ValueError | TypeError):
+            return _error(400, f"mathhammer: error: {api.one_line(exc)}")
+        return _error(500, f"mathhammer: internal error: {type(exc).__name__}: "
+                           f"{api.one_line(exc)}")
+
+    hosts = LOOPBACK if allowed_hosts is None else allowed_hosts
+    return Starlette(routes=routes, lifespan=lifespan, exception_handlers={Exception: failed},
+                     middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts)])
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool = False,
+          timeout: float = TIMEOUT, workers: int = 2) -> None:
+    """Run the server until Ctrl-C."""
+    import uvicorn
+
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    url = f"http://{shown}:{port}/"
+    hosts = LOOPBACK if host in ("127.0.0.1", "localhost", "::1") else ["*"]
+    app = create_app(timeout=timeout, workers=workers, allowed_hosts=hosts,
+                     open_url=url if open_browser else None)
+    print(f"mathhammer: serving {url} (Ctrl-C stops)", flush=True)
+    # on Ctrl-C, queries still computing get a second, then their workers are stopped
+    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=1)
+
+
+__all__ = ["STATIC", "TIMEOUT", "create_app", "serve"]

@@ -1,0 +1,686 @@
+// The mathhammer page: a form whose state lives in the address (#...), the answers of /api/*
+// drawn as tables and plain SVG charts. Exact fractions are BigInt pairs, never floats.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const PAGE_ONLY = ["k", "dist", "row", "vs", "army", "metric", "by"];
+const COUNTERS = [["attacks", "attacks"], ["hits", "hits"], ["wounds", "wounds"],
+  ["unsaved", "unsaved wounds"], ["mortal", "mortal wounds"], ["damage", "damage"],
+  ["kills", "kills"]];
+const DEFAULT = "attacker=Hexmark+Destroyer&target=MEQ";
+let SCHEMA = [];
+let UNITS = [];
+let RULES = [];
+let state = new URLSearchParams();
+const info = { attacker: null, target: null };
+let searchable = true;
+
+// --- exact fractions ------------------------------------------------------------------------
+
+function frac(text) {
+  const [n, d] = String(text).split("/");
+  return [BigInt(n), BigInt(d === undefined ? "1" : d)];
+}
+function gcd(a, b) {
+  a = a < 0n ? -a : a;
+  while (b) [a, b] = [b, a % b];
+  return a;
+}
+function add([a, b], [c, d]) {
+  const n = a * d + c * b, m = b * d, g = gcd(n, m) || 1n;
+  return [n / g, m / g];
+}
+function exact([n, d]) { return d === 1n ? String(n) : `${n}/${d}`; }
+function num([n, d]) { return Number((n * 10n ** 15n) / d) / 1e15; }
+// A probability as the command line prints it: 2 places, "<0.01%" and ">99.99%" at the ends.
+function percent(p, places = 2) {
+  const [n, d] = p, scale = 10n ** BigInt(places + 2);
+  if (n > 0n && n * scale < d) return `<${(100 / Number(scale)).toFixed(places)}%`;
+  if (n < d && (d - n) * scale < d) return `>${(100 - 100 / Number(scale)).toFixed(places)}%`;
+  return `${(num(p) * 100).toFixed(places)}%`;
+}
+// A PMF {"k": "num/den"} as sorted [k, fraction] pairs.
+function pmfPairs(pmf) {
+  return Object.entries(pmf).map(([k, p]) => [Number(k), frac(p)]).sort((a, b) => a[0] - b[0]);
+}
+function atLeast(pairs, k) {
+  return pairs.filter(([j]) => j >= k).reduce((s, [, p]) => add(s, p), [0n, 1n]);
+}
+
+// --- helpers --------------------------------------------------------------------------------
+
+function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "text") e.textContent = v; else e.setAttribute(k, v === true ? "" : v);
+  }
+  e.append(...children);
+  return e;
+}
+function svg(tag, attrs = {}) {
+  const e = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  return e;
+}
+function debounce(f, ms) {
+  let t = null;
+  return (...args) => { clearTimeout(t); t = setTimeout(() => f(...args), ms); };
+}
+function lines(text) { return text.split("\n").map((s) => s.trim()).filter(Boolean); }
+function isRows(text) { return text.includes("|"); }
+async function getJSON(url, options = {}) {
+  const res = await fetch(url, options);
+  let data;
+  try { data = await res.json(); } catch { data = { error: `HTTP ${res.status}` }; }
+  return [res.ok, data, res.status];
+}
+function showError(box, message) {
+  box.hidden = !message;
+  box.textContent = message || "";
+}
+const tooltip = () => $("tooltip");
+function tip(target, text) {
+  target.addEventListener("mousemove", (ev) => {
+    const t = tooltip();
+    t.textContent = text;
+    t.hidden = false;
+    t.style.left = `${Math.min(ev.clientX + 14, window.innerWidth - 320)}px`;
+    t.style.top = `${ev.clientY + 14}px`;
+  });
+  target.addEventListener("mouseleave", () => { tooltip().hidden = true; });
+}
+
+// --- the form <-> the address ---------------------------------------------------------------
+
+function optionControl(o) {
+  const label = o.name.replaceAll("_", " ");
+  let input;
+  if (o.kind === "bool") {
+    input = el("input", { type: "checkbox", name: o.key, "data-default": String(o.default) });
+    return el("label", { title: `${o.flag}: ${o.help}` }, input, ` ${label}`);
+  }
+  if (o.kind === "int") {
+    input = el("input", { type: "number", name: o.key, min: o.min, max: o.max, class: "num",
+      "data-default": String(o.default) });
+  } else if (o.kind === "threshold" || o.kind === "choice") {
+    const values = o.kind === "threshold" ? [2, 3, 4, 5, 6].map(String) : o.choices;
+    input = el("select", { name: o.key, "data-default": String(o.default) },
+      ...values.map((v) => el("option", { value: v,
+        text: o.kind === "threshold" ? `${v}+` : (v || "none") })));
+  } else {
+    input = el("input", { name: o.key, "data-default": "", placeholder: "e.g. lethal hits" });
+  }
+  return el("label", { title: `${o.flag}: ${o.help}` }, `${label} `, input);
+}
+
+function buildOptions() {
+  const box = $("options");
+  box.replaceChildren(...SCHEMA.map(optionControl));
+  $("metric").replaceChildren();
+}
+
+function readForm() {
+  const s = new URLSearchParams();
+  for (const key of ["attacker", "target", "leader", "models", "target_models", "turns",
+    "reanimation"]) {
+    const v = $(key).value.trim();
+    if (v) s.set(key, v);
+  }
+  if (document.querySelector("input[name=phase]:checked").value === "melee") s.set("ranged", "false");
+  const boxes = [...document.querySelectorAll("#weapons input[type=checkbox]")];
+  const picked = boxes.filter((b) => b.checked).map((b) => b.value);
+  const dflt = boxes.filter((b) => b.dataset.default === "true").map((b) => b.value);
+  if (boxes.length && picked.join("\n") !== dflt.join("\n")) picked.forEach((w) => s.append("weapon", w));
+  for (const o of SCHEMA) {
+    const input = document.querySelector(`#options [name="${o.key}"]`);
+    if (o.kind === "bool") {
+      if (String(input.checked) !== input.dataset.default) s.set(o.key, String(input.checked));
+    } else if (o.kind === "list") {
+      input.value.split(",").map((x) => x.trim()).filter(Boolean).forEach((a) => s.append(o.key, a));
+    } else if (input.value !== "" && input.value !== input.dataset.default) {
+      s.set(o.key, input.value);
+    }
+  }
+  document.querySelectorAll("#rules input:checked").forEach((b) => s.append("rule", b.value));
+  if ($("k").value !== "1") s.set("k", $("k").value);
+  if ($("dist").value !== "kills") s.set("dist", $("dist").value);
+  lines($("row").value).forEach((r) => s.append("row", r));
+  lines($("vs").value).forEach((r) => s.append("vs", r));
+  if ($("army").value.trim()) s.set("army", $("army").value);
+  if ($("metric").value && $("metric").value !== "kills") s.set("metric", $("metric").value);
+  if ($("by").value !== "unit") s.set("by", $("by").value);
+  return s;
+}
+
+function writeForm(s) {
+  for (const key of ["attacker", "target", "leader", "models", "target_models", "turns",
+    "reanimation"]) $(key).value = s.get(key) || "";
+  const melee = s.get("ranged") === "false";
+  document.querySelector(`input[name=phase][value=${melee ? "melee" : "ranged"}]`).checked = true;
+  for (const o of SCHEMA) {
+    const input = document.querySelector(`#options [name="${o.key}"]`);
+    if (o.kind === "bool") input.checked = (s.get(o.key) ?? String(o.default)) === "true";
+    else if (o.kind === "list") input.value = s.getAll(o.key).join(", ");
+    else input.value = s.get(o.key) ?? String(o.default);
+  }
+  $("k").value = s.get("k") || "1";
+  $("dist").value = s.get("dist") || "kills";
+  $("row").value = s.getAll("row").join("\n");
+  $("vs").value = s.getAll("vs").join("\n");
+  $("army").value = s.get("army") || "";
+  $("metric").value = s.get("metric") || "kills";
+  $("by").value = s.get("by") || "unit";
+}
+
+function saveState() {
+  state = readForm();
+  history.replaceState(null, "", `#${state.toString()}`);
+}
+
+// The API parameters of the attack (the address without the page's own keys).
+function killsParams() {
+  const p = new URLSearchParams(state);
+  PAGE_ONLY.forEach((k) => p.delete(k));
+  return p;
+}
+
+// Parameters as a JSON object: repeatable keys as lists.
+function paramsObject(p) {
+  const out = {};
+  for (const k of new Set(p.keys())) {
+    const v = p.getAll(k);
+    out[k] = ["weapon", "rule", "ability", "targets"].includes(k) ? v : v[0];
+  }
+  return out;
+}
+
+// The API parameters of the comparison: the options and rules of the attack, no units.
+function tableParams() {
+  const p = new URLSearchParams();
+  const shared = new Set(SCHEMA.map((o) => o.key).concat(["rule"]));
+  for (const [k, v] of state) if (shared.has(k)) p.append(k, v);
+  if (state.get("ranged") === "false") p.set("melee", "true");
+  if (state.get("metric")) p.set("metric", state.get("metric"));
+  state.getAll("vs").forEach((t) => p.append("targets", t));
+  return p;
+}
+
+// --- units, weapons, named rules, search ------------------------------------------------------
+
+async function unitInfo(name) {
+  if (!name) return null;
+  if (name.startsWith("army:")) return { inline: "army", weapons: [] };
+  const [ok, data] = await getJSON(`/api/unit?name=${encodeURIComponent(name)}`);
+  return ok ? data : null;
+}
+
+function renderWeapons() {
+  const box = $("weapons");
+  const a = info.attacker;
+  const melee = state.get("ranged") === "false";
+  if (!a) { box.replaceChildren(); return; }
+  if (a.inline === "army") {
+    box.replaceChildren(el("div", { class: "note", text: "a unit of the army list below: "
+      + "its weapons as the list gives them (pick by name with the weapon parameter)" }));
+    return;
+  }
+  if (a.inline) {
+    box.replaceChildren(...a.weapons.map((w) => el("div", { class: "note",
+      text: `${w.models}x ${w.profile}` })));
+    return;
+  }
+  const picked = state.getAll("weapon");
+  const seen = new Set();
+  const items = [];
+  for (const w of a.weapons) {
+    if (w.melee !== melee || seen.has(w.name)) continue;
+    seen.add(w.name);
+    const on = picked.length ? picked.some((p) => p.toLowerCase() === w.name.toLowerCase())
+      : !w.optional;
+    const box1 = el("input", { type: "checkbox", value: w.name, checked: on,
+      "data-default": String(!w.optional) });
+    items.push(el("label", { title: w.profile }, box1,
+      ` ${w.name}${w.optional ? " (optional)" : ""}`));
+  }
+  if (!items.length) items.push(el("span", { class: "note", text: `no ${melee ? "melee" : "ranged"} weapons` }));
+  box.replaceChildren(...items);
+  const size = a.size[0] === a.size[1] ? `${a.size[0]}` : `${a.size[0]}-${a.size[1]}`;
+  $("models").placeholder = size;
+}
+
+async function renderRules() {
+  const factions = [info.attacker, info.target].filter((u) => u && u.faction)
+    .map((u) => u.faction);
+  const q = factions.map((f) => `faction=${encodeURIComponent(f)}`).join("&");
+  const [ok, data] = await getJSON(`/api/rules?${q}`);
+  RULES = ok ? data.rules : [];
+  const on = new Set(state.getAll("rule"));
+  const box = $("rules");
+  const items = [];
+  let faction = null;
+  const names = new Set(RULES.map((r) => r.name));
+  for (const name of on) if (!names.has(name)) RULES.push({ name, faction: "chosen", describe: "" });
+  for (const r of RULES) {
+    if (r.faction !== faction) {
+      faction = r.faction;
+      items.push(el("div", { class: "faction", text: faction }));
+    }
+    items.push(el("label", { title: r.describe }, el("input", { type: "checkbox",
+      value: r.name, checked: on.has(r.name) }), ` ${r.name}`));
+  }
+  box.replaceChildren(...items);
+}
+
+async function refreshUnits() {
+  const [a, t] = await Promise.all([unitInfo(state.get("attacker")), unitInfo(state.get("target"))]);
+  info.attacker = a;
+  info.target = t;
+  $("target-info").textContent = !t ? "" : t.inline === "army" ? "a unit of the army list below"
+    : t.inline ? t.profile : `${t.name} (${t.faction}): ${t.statline}`;
+  if (t && !t.inline) $("target_models").placeholder = `${t.size[0]}`;
+  renderWeapons();
+  await renderRules();
+}
+
+// The names offered as you type: the units of a pasted army list ("army:<row>"), the bundled
+// units, and what the BattleScribe search found for the text typed.
+let armyNames = [];
+const found = { attacker: [], target: [], leader: [] };
+
+function fillList(list, names) {
+  $(list).replaceChildren(...names.map((n) => el("option", { value: n })));
+}
+
+function refreshList(id) {
+  const q = $(id).value.trim().toLowerCase();
+  let names = [...(id === "leader" ? [] : armyNames),
+    ...UNITS.filter((u) => id !== "leader" || u.leader).map((u) => u.name)];
+  if (found[id].length) names = [...names.filter((n) => n.toLowerCase().includes(q)), ...found[id]];
+  fillList(`${id}-list`, names);
+}
+
+function offerArmy(labels) {
+  armyNames = labels.map((l) => `army:${l}`);
+  ["attacker", "target"].forEach(refreshList);
+}
+
+const searchers = {};
+function search(input) {
+  searchers[input.id] = searchers[input.id] || debounce(async () => {
+    const q = input.value.trim();
+    if (!searchable || q.length < 2 || isRows(q) || q.startsWith("army:")) {
+      found[input.id] = [];
+      refreshList(input.id);
+      return;
+    }
+    const rules = state.get("rules") || "";
+    const [ok, data, status] = await getJSON(
+      `/api/search?q=${encodeURIComponent(q)}&rules=${rules}`);
+    if (status === 501) searchable = false;
+    if (input.value.trim() !== q) return;  // typed on since: a newer search answers
+    found[input.id] = ok ? data.units : [];
+    refreshList(input.id);
+  }, 200);
+  searchers[input.id]();
+}
+
+// --- the attack -------------------------------------------------------------------------------
+
+let killsController = null;
+
+async function runKills() {
+  const p = killsParams();
+  if (!p.get("target") || !(p.get("attacker") || p.getAll("weapon").some(isRows))) {
+    $("answer").hidden = true;
+    showError($("error"), "");
+    return;
+  }
+  if (killsController) killsController.abort();
+  killsController = new AbortController();
+  $("busy").hidden = false;
+  const fromArmy = [p.get("attacker"), p.get("target")].some((v) => v && v.startsWith("army:"));
+  const request = fromArmy
+    ? getJSON("/api/kills", { method: "POST", signal: killsController.signal,
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ ...paramsObject(p), army: state.get("army") || "" }) })
+    : getJSON(`/api/kills?${p}`, { signal: killsController.signal });
+  try {
+    const [ok, data] = await request;
+    if (!ok) {
+      showError($("error"), data.error);
+      $("answer").hidden = true;
+    } else {
+      showError($("error"), "");
+      renderKills(data);
+      $("answer").hidden = false;
+    }
+  } catch (e) {
+    if (e.name !== "AbortError") showError($("error"), `mathhammer: error: ${e.message}`);
+  } finally {
+    $("busy").hidden = true;
+  }
+}
+
+function exactCell(value) {
+  const td = el("td", { class: "exact", title: value, text: value });
+  td.addEventListener("click", () => td.classList.toggle("open"));
+  return td;
+}
+
+function valueRow(label, value) {
+  const f = frac(value);
+  return el("tr", { "data-step": label }, el("td", { text: label }),
+    el("td", { text: num(f).toFixed(3), title: exact(f) }), exactCell(exact(f)));
+}
+
+function probRow(label, value) {
+  const f = frac(value);
+  return el("tr", { "data-step": label }, el("td", { text: label }),
+    el("td", { text: percent(f), title: exact(f) }), exactCell(exact(f)));
+}
+
+function describeOptions(options) {
+  const out = [];
+  for (const o of SCHEMA) {
+    if (o.name === "rules") continue;
+    const v = options[o.name];
+    const d = o.default === "" ? null : o.default;
+    if (JSON.stringify(v) === JSON.stringify(d) || (Array.isArray(v) && !v.length)) continue;
+    out.push(v === true ? o.name : `${o.name}=${Array.isArray(v) ? v.join(", ") : v}`);
+  }
+  return out.join(", ") || "none";
+}
+
+let lastKills = null;
+
+function renderKills(data) {
+  lastKills = data;
+  const seq = "steps" in data;
+  $("title").textContent = `${data.attacker} → ${data.target.name}`;
+  const weapons = data.weapons.map((w) => `${w.models}x ${w.profile}`).join("; ");
+  $("header").textContent = `rules ${data.rules}; options: ${describeOptions(data.options)}; `
+    + `named rules: ${data.named_rules.join(", ") || "none"}`
+    + (seq && data.turns ? `; ${data.turns} turns, reanimation ${data.reanimation ? "on" : "off"}` : "")
+    + `. Weapons: ${weapons}. Target: ${data.target.profile}.`;
+  const rows = [el("tr", {}, el("th", { text: "expected" }), el("th", { text: "value" }),
+    el("th", { text: "exact" }))];
+  const counters = seq ? data.attack : data;
+  if (counters) for (const [key, label] of COUNTERS) rows.push(valueRow(label, counters.mean[key]));
+  if (seq) {
+    rows.push(el("tr", {}, el("th", { text: "at the end" }), el("th"), el("th")));
+    rows.push(valueRow("wounds lost", data.mean.wounds_lost));
+    rows.push(valueRow("kills", data.mean.kills));
+    rows.push(valueRow("models left", data.mean.models_left));
+  }
+  for (const g of data.group_kills || []) rows.push(valueRow(`  ${g.name || "group"}`, g.mean));
+  rows.push(probRow("P(destroyed)", data.destroyed));
+  if (data.character_destroyed) rows.push(probRow("P(CHARACTER dead)", data.character_destroyed));
+  $("steps").replaceChildren(...rows);
+  const d = frac(data.destroyed);
+  $("destroyed").textContent = percent(d);
+  $("destroyed").title = exact(d);
+  renderDistribution();
+  $("turns-box").hidden = !seq;
+  if (seq) renderSteps(data.steps);
+}
+
+function currentPmf() {
+  const data = lastKills;
+  const what = $("dist").value;
+  if ("steps" in data) return [what, data.pmf[what === "kills" ? "kills" : "wounds_lost"]];
+  return [what, data.pmf[what]];
+}
+
+function renderDistribution() {
+  if (!lastKills) return;
+  const [what, pmf] = currentPmf();
+  const pairs = pmfPairs(pmf);
+  const k = Math.max(0, Number($("k").value) || 0);
+  const p = atLeast(pairs, k);
+  $("odds").textContent = percent(p);
+  $("odds").title = exact(p);
+  $("odds-exact").textContent = `P(${what} >= ${k}) = ${exact(p)}`;
+  drawChart($("chart"), pairs, what);
+  const rows = [el("tr", {}, ...[what, "P(=k)", "P(>=k)", "exact P(=k)", "exact P(>=k)"]
+    .map((h) => el("th", { text: h })))];
+  for (const [j, q] of pairs) {
+    const ge = atLeast(pairs, j);
+    rows.push(el("tr", { "data-k": j }, el("td", { text: j }),
+      el("td", { text: percent(q), title: exact(q) }),
+      el("td", { text: percent(ge), title: exact(ge) }), exactCell(exact(q)), exactCell(exact(ge))));
+  }
+  $("dist-table").replaceChildren(...rows);
+}
+
+// Bars for P(=k), a line for P(>=k); hover a column for both, exact.
+function drawChart(box, pairs, what) {
+  const W = 640, H = 230, L = 44, R = 10, T = 10, B = 34;
+  const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: "img",
+    "aria-label": `distribution of ${what}` });
+  const y = (p) => T + (H - T - B) * (1 - p);
+  for (const g of [0, 0.25, 0.5, 0.75, 1]) {
+    s.append(svg("line", { x1: L, x2: W - R, y1: y(g), y2: y(g), class: "axis",
+      "stroke-opacity": g ? 0.25 : 1 }));
+    const t = svg("text", { x: L - 6, y: y(g) + 4, "text-anchor": "end" });
+    t.textContent = `${g * 100}%`;
+    s.append(t);
+  }
+  const n = pairs.length, band = (W - L - R) / Math.max(n, 1);
+  const points = [];
+  const labelEvery = Math.ceil(n / 24);
+  pairs.forEach(([k, p], i) => {
+    const ge = atLeast(pairs, k);
+    const x = L + i * band;
+    const bar = svg("rect", { x: x + band * 0.15, width: band * 0.7, y: y(num(p)),
+      height: Math.max(0, y(0) - y(num(p))), class: "bar", "data-k": k });
+    const hit = svg("rect", { x, width: band, y: T, height: H - T - B, fill: "transparent",
+      class: "hit", "data-k": k });
+    const text = `${what} = ${k}: P(=${k}) = ${percent(p)} = ${exact(p)}; `
+      + `P(>=${k}) = ${percent(ge)} = ${exact(ge)}`;
+    const title = svg("title");
+    title.textContent = text;
+    hit.append(title);
+    hit.addEventListener("mouseenter", () => bar.classList.add("hot"));
+    hit.addEventListener("mouseleave", () => bar.classList.remove("hot"));
+    tip(hit, text);
+    s.append(bar);
+    points.push([x + band / 2, y(num(ge))]);
+    if (i % labelEvery === 0) {
+      const t = svg("text", { x: x + band / 2, y: H - B + 14, "text-anchor": "middle" });
+      t.textContent = k;
+      s.append(t);
+    }
+    s.append(hit);
+  });
+  const line = svg("polyline", { points: points.map((p) => p.join(",")).join(" "), class: "line" });
+  s.insertBefore(line, s.querySelector(".hit"));
+  for (const [cx, cy] of points) s.insertBefore(svg("circle", { cx, cy, r: 3, class: "dot" }), s.querySelector(".hit"));
+  const cap = svg("text", { x: (W + L) / 2, y: H - 4, "text-anchor": "middle" });
+  cap.textContent = `${what}: bars P(=k), line P(>=k)`;
+  s.append(cap);
+  box.replaceChildren(s);
+}
+
+function renderSteps(steps) {
+  const rows = [el("tr", {}, ...["after step", "P(destroyed)", "models left", "exact P(destroyed)"]
+    .map((h) => el("th", { text: h })))];
+  for (const st of steps) {
+    const d = frac(st.destroyed);
+    rows.push(el("tr", { "data-step": st.label }, el("td", { text: st.label }),
+      el("td", { text: percent(d), title: exact(d) }),
+      el("td", { text: num(frac(st.models_left_mean)).toFixed(3), title: st.models_left_mean }),
+      exactCell(exact(d))));
+  }
+  $("turn-table").replaceChildren(...rows);
+  const pairs = steps.map((st, i) => [i, frac(st.destroyed)]);
+  drawSteps($("turn-chart"), steps, pairs);
+}
+
+function drawSteps(box, steps, pairs) {
+  const W = 640, H = 160, L = 44, R = 10, T = 10, B = 30;
+  const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: "img",
+    "aria-label": "P(destroyed) after each step" });
+  const y = (p) => T + (H - T - B) * (1 - p);
+  for (const g of [0, 0.5, 1]) {
+    s.append(svg("line", { x1: L, x2: W - R, y1: y(g), y2: y(g), class: "axis", "stroke-opacity": g ? 0.25 : 1 }));
+    const t = svg("text", { x: L - 6, y: y(g) + 4, "text-anchor": "end" });
+    t.textContent = `${g * 100}%`;
+    s.append(t);
+  }
+  const band = (W - L - R) / pairs.length;
+  pairs.forEach(([i, p]) => {
+    const x = L + i * band;
+    const bar = svg("rect", { x: x + band * 0.15, width: band * 0.7, y: y(num(p)),
+      height: Math.max(0, y(0) - y(num(p))), class: "bar" });
+    const text = `after ${steps[i].label}: P(destroyed) = ${percent(p)} = ${exact(p)}`;
+    const title = svg("title");
+    title.textContent = text;
+    bar.append(title);
+    tip(bar, text);
+    const t = svg("text", { x: x + band / 2, y: H - B + 14, "text-anchor": "middle" });
+    t.textContent = steps[i].label;
+    s.append(bar, t);
+  });
+  box.replaceChildren(s);
+}
+
+// --- the comparison -------------------------------------------------------------------------
+
+let compareController = null;
+
+async function runCompare() {
+  const army = state.get("army");
+  const rows = state.getAll("row");
+  if (!army && armyNames.length) offerArmy([]);
+  if (!army && !rows.length) {
+    $("grid").replaceChildren();
+    showError($("compare-error"), "");
+    return;
+  }
+  if (compareController) compareController.abort();
+  compareController = new AbortController();
+  const p = tableParams();
+  let request;
+  if (army) {
+    const body = { ...paramsObject(p), army };
+    request = getJSON("/api/army", { method: "POST", body: JSON.stringify(body),
+      headers: { "Content-Type": "application/json" }, signal: compareController.signal });
+  } else {
+    rows.forEach((r) => p.append("attacker", r));
+    if (state.get("by")) p.set("by", state.get("by"));
+    request = getJSON(`/api/table?${p}`, { signal: compareController.signal });
+  }
+  $("compare-busy").hidden = false;
+  try {
+    const [ok, data] = await request;
+    if (!ok) {
+      showError($("compare-error"), data.error);
+      $("grid").replaceChildren();
+      if (army) offerArmy([]);  // a list that does not parse offers no units
+    } else {
+      showError($("compare-error"), "");
+      renderGrid(data);
+      if (army) offerArmy(data.rows.map((r) => r.label));
+    }
+  } catch (e) {
+    if (e.name !== "AbortError") showError($("compare-error"), `mathhammer: error: ${e.message}`);
+  } finally {
+    $("compare-busy").hidden = true;
+  }
+}
+
+function cellText(value, metric) {
+  if (value === null) return "-";
+  const f = frac(value.exact);
+  return metric === "destroyed" ? percent(f, 1) : num(f).toFixed(2);
+}
+
+// The same shading as `mathhammer table --format html`: white (lowest) to green (highest).
+function shade(td, v, lo, hi) {
+  if (v === null || lo === null || hi === lo) return;
+  const t = (v - lo) / (hi - lo), light = 97 - 47 * t;
+  td.style.background = `hsl(130, 55%, ${light.toFixed(0)}%)`;
+  if (light < 62) td.style.color = "#fff";
+}
+
+function renderGrid(data) {
+  const cols = data.columns.map((_, j) => data.rows.map((r) => r.values[j])
+    .filter((v) => v !== null).map((v) => v.float));
+  const ranges = cols.map((c) => (c.length ? [Math.min(...c), Math.max(...c)] : [null, null]));
+  const head = el("tr", {}, el("th", { scope: "col", text: "attacker" }),
+    ...data.columns.map((c) => el("th", { scope: "col", title: c.target, text: c.label })));
+  const body = data.rows.map((r) => el("tr", {},
+    el("th", { scope: "row", title: r.detail || null, text: r.label }),
+    ...r.values.map((v, j) => {
+      const td = el("td", { title: v === null ? null : exact(frac(v.exact)),
+        text: cellText(v, data.metric) });
+      shade(td, v === null ? null : v.float, ...ranges[j]);
+      return td;
+    })));
+  const table = el("table", {}, el("caption", {
+    text: `${data.title || `${data.metric}: ${data.description}`}${data.army ? " (army list)" : ""}` }),
+  el("thead", {}, head), el("tbody", {}, ...body));
+  $("grid").replaceChildren(table);
+}
+
+// --- wiring -----------------------------------------------------------------------------------
+
+const runAll = debounce(() => { runKills(); runCompare(); }, 120);
+const runKillsSoon = debounce(runKills, 120);
+// what only the attack reads (the comparison has its own units)
+const ATTACK_ONLY = ["attacker", "target", "leader", "models", "target_models", "turns",
+  "reanimation"];
+const runCompareSoon = debounce(runCompare, 300);
+const refreshSoon = debounce(async () => { await refreshUnits(); }, 250);
+
+function onChange(ev) {
+  const id = ev.target.id || ev.target.name;
+  saveState();
+  if (id === "k" || id === "dist") { renderDistribution(); return; }
+  if (id === "army" && [state.get("attacker"), state.get("target")]
+    .some((v) => v && v.startsWith("army:"))) runAll();
+  if (["row", "vs", "army", "metric", "by"].includes(id)) { runCompareSoon(); return; }
+  if (["attacker", "target", "leader"].includes(id)) {
+    if (id === "attacker") {  // the old unit's weapon picks do not apply to the new one
+      info.attacker = null;
+      $("weapons").replaceChildren();
+      saveState();
+    }
+    search(ev.target);
+    refreshSoon();
+  }
+  if (ev.target.name === "phase") renderWeapons();
+  if (ATTACK_ONLY.includes(id) || ev.target.closest("#weapons")) runKillsSoon(); else runAll();
+}
+
+async function start() {
+  const [[, opts], [, units], [, health]] = await Promise.all([getJSON("/api/options"),
+    getJSON("/api/units"), getJSON("/api/health")]);
+  SCHEMA = opts.options;
+  UNITS = units.units;
+  $("version").textContent = health.mathhammer;
+  buildOptions();
+  $("metric").replaceChildren(...opts.metrics.map((m) => el("option", { value: m, text: m })));
+  ["attacker", "target", "leader"].forEach(refreshList);
+  state = new URLSearchParams(location.hash.slice(1) || DEFAULT);
+  writeForm(state);
+  await refreshUnits();
+  saveState();
+  $("form").addEventListener("input", onChange);
+  $("form").addEventListener("change", onChange);
+  $("result").addEventListener("input", onChange);
+  $("compare").addEventListener("input", onChange);
+  $("compare").addEventListener("change", onChange);
+  window.addEventListener("hashchange", async () => {
+    state = new URLSearchParams(location.hash.slice(1));
+    writeForm(state);
+    await refreshUnits();
+    runKills();
+    runCompare();
+  });
+  await Promise.all([runKills(), runCompare()]);
+  document.body.dataset.ready = "true";
+}
+
+start();

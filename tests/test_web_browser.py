@@ -1,0 +1,354 @@
+"""The web page in a real browser: Playwright drives the system's Chromium against
+``mathhammer serve`` in a subprocess, and every number shown is checked against the command
+line's answer for the same query.
+
+Skipped where Playwright or Chromium is missing, except under CI (``CI`` set), where that is a
+failure: ``.ci/run`` installs both.
+"""
+
+from __future__ import annotations
+
+import colorsys
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from mathhammer.cli import cli
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import fake_army  # noqa: E402
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+ROSTERS = Path(__file__).resolve().parents[2] / "shared" / "rosters"
+BSDATA = ROSTERS.parent / "bsdata"
+
+
+def chromium() -> str | None:
+    """The system's Chromium: $MATHHAMMER_CHROMIUM, or the Debian package's binary."""
+    for path in (os.environ.get("MATHHAMMER_CHROMIUM"), "/usr/lib/chromium/chromium",
+                 shutil.which("chromium"), shutil.which("chromium-browser"),
+                 shutil.which("google-chrome")):
+        if path and Path(path).is_file():
+            return path
+    return None
+
+
+def _missing(what: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"{what} (.ci/run installs it)")
+    pytest.skip(what)
+
+
+def cli_out(*args: str) -> tuple[int, str, str]:
+    r = CliRunner().invoke(cli, list(args))
+    return r.exit_code, r.stdout, r.stderr
+
+
+def hsl(h: float, s: float, light: float) -> str:
+    """An HSL colour as the browser reports it, ``rgb(r, g, b)``."""
+    r, g, b = colorsys.hls_to_rgb(h / 360, light / 100, s / 100)
+    return f"rgb({round(r * 255)}, {round(g * 255)}, {round(b * 255)})"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _serve(code: str):
+    try:
+        import pebble  # noqa: F401
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError as e:
+        _missing(f"the web extra is not installed ({e.name})")
+    port = free_port()
+    env = dict(os.environ)
+    if BSDATA.is_dir():  # the real army lists resolve against the shared BattleScribe data
+        env["MATHHAMMER_DATA"] = str(BSDATA)
+    proc = subprocess.Popen([sys.executable, "-c", code, "serve", "--port", str(port)],
+                            stdout=subprocess.DEVNULL, env=env)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(150):
+            try:
+                urllib.request.urlopen(f"{url}/api/health", timeout=1)
+                break
+            except OSError:
+                if proc.poll() is not None:
+                    pytest.fail(f"mathhammer serve stopped with status {proc.returncode}")
+                time.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def server():
+    yield from _serve("from mathhammer.cli import main; main()")
+
+
+@pytest.fixture(scope="module")
+def army_server():
+    """A server with the stand-in of mathhammer.army (tests/fake_army.py)."""
+    yield from _serve(fake_army.LAUNCH.format(folder=str(Path(__file__).resolve().parent)))
+
+
+@pytest.fixture(scope="module")
+def browser():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("Playwright for Python is not installed")
+    path = chromium()
+    if path is None:
+        _missing("Chromium is not installed (apt-get install chromium)")
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=path)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    p = context.new_page()
+    errors: list[str] = []
+    p.on("pageerror", lambda e: errors.append(str(e)))
+    p.base = server
+    yield p
+    context.close()
+    assert errors == []  # no script error on the page
+
+
+def open_page(page, state: str = "") -> None:
+    page.goto(f"{page.base}/#{state}")
+    page.wait_for_selector("body[data-ready=true]", state="attached", timeout=20000)
+
+
+def expect():
+    from playwright.sync_api import expect as _expect
+
+    return _expect
+
+
+def odds_line(*args: str) -> tuple[str, str]:
+    """(percent, exact fraction) of ``mathhammer odds ... --json``."""
+    code, out, err = cli_out("odds", *args, "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    from mathhammer.report import percent
+
+    return percent(__import__("fractions").Fraction(data["p"])), data["p"]
+
+
+def test_hexmark_against_meq_at_half_range(page):
+    open_page(page, "attacker=Hexmark+Destroyer&target=MEQ")
+    page.check("#options input[name=half_range]")
+    page.fill("#k", "2")
+    pct, exact = odds_line("Hexmark Destroyer", "MEQ", "--half-range", "--at-least", "2")
+    assert (pct, exact) == ("14.08%", "54550000/387420489")  # the issue's figures
+    expect()(page.locator("#odds")).to_have_text(pct)
+    expect()(page.locator("#odds-exact")).to_have_text(f"P(kills >= 2) = {exact}")
+    # the chart: hover the column of k = 2 for P(=2) and P(>=2), exact
+    page.hover("#chart rect.hit[data-k='2']")
+    expect()(page.locator("#tooltip")).to_contain_text(f"P(>=2) = {pct} = {exact}")
+    # every step's expected value, exact, as `kills --json` gives it
+    _, out, _ = cli_out("kills", "Hexmark Destroyer", "MEQ", "--half-range", "--json")
+    means = json.loads(out)["mean"]
+    for key, label in (("hits", "hits"), ("unsaved", "unsaved wounds"), ("kills", "kills")):
+        cell = page.locator(f"#steps tr[data-step='{label}'] td.exact")
+        expect()(cell).to_have_text(means[key].removesuffix("/1"))
+    assert "half_range=true" in page.url
+
+
+def test_changing_an_option_updates_the_numbers(page):
+    open_page(page, "attacker=Hexmark+Destroyer&target=MEQ&half_range=true&k=2")
+    expect()(page.locator("#odds")).to_have_text("14.08%")
+    page.select_option("#options select[name=reroll_hits]", "ones")
+    pct, exact = odds_line("Hexmark Destroyer", "MEQ", "--half-range", "--at-least", "2",
+                           "--reroll-hits", "ones")
+    assert pct != "14.08%"
+    expect()(page.locator("#odds")).to_have_text(pct)
+    expect()(page.locator("#odds-exact")).to_have_text(f"P(kills >= 2) = {exact}")
+    assert "reroll_hits=ones" in page.url
+    page.uncheck("#options input[name=half_range]")
+    pct, exact = odds_line("Hexmark Destroyer", "MEQ", "--at-least", "2", "--reroll-hits", "ones")
+    expect()(page.locator("#odds-exact")).to_have_text(f"P(kills >= 2) = {exact}")
+
+
+def test_a_bad_inline_profile_shows_its_error(page):
+    open_page(page, "attacker=Hexmark+Destroyer&target=MEQ")
+    page.fill("#target", "5x T4 Sv3+ Q2")
+    code, _, err = cli_out("kills", "Hexmark Destroyer", "5x T4 Sv3+ Q2", "--json")
+    assert code == 2
+    expect()(page.locator("#error")).to_have_text(err.strip())
+    expect()(page.locator("#answer")).to_be_hidden()
+    page.fill("#target", "5x T4 Sv3+ W2")  # fixed: the error goes, the answer comes back
+    expect()(page.locator("#error")).to_be_hidden()
+    expect()(page.locator("#answer")).to_be_visible()
+
+
+def test_turns_show_p_destroyed_by_step(page):
+    open_page(page, "attacker=Hexmark+Destroyer&target=Necron+Warriors&target_models=5&turns=2")
+    _, out, _ = cli_out("kills", "Hexmark Destroyer", "Necron Warriors", "--target-models", "5",
+                        "--turns", "2", "--json")
+    steps = json.loads(out)["steps"]
+    assert [s["label"] for s in steps] == ["attack 1", "reanimate", "attack 2"]
+    for s in steps:
+        cell = page.locator(f"#turn-table tr[data-step='{s['label']}'] td.exact")
+        expect()(cell).to_have_text(s["destroyed"])
+
+
+def test_the_comparison_is_the_table_command(page):
+    open_page(page, "attacker=Hexmark+Destroyer&target=MEQ")
+    page.fill("#row", "Hexmark Destroyer\nCronos")
+    page.fill("#vs", "GEQ\nMEQ\nTEQ")
+    _, out, _ = cli_out("table", "Hexmark Destroyer", "Cronos", "--targets", "GEQ", "MEQ", "TEQ",
+                        "--format", "json")
+    data = json.loads(out)
+    rows = page.locator("#grid tbody tr")
+    expect()(rows).to_have_count(2)
+    for i, row in enumerate(data["rows"]):
+        cells = rows.nth(i).locator("td")
+        for j, v in enumerate(row["values"]):
+            expect()(cells.nth(j)).to_have_text(f"{v['float']:.2f}")
+            expect()(cells.nth(j)).to_have_attribute("title", v["exact"].removesuffix("/1"))
+    # shaded per column as `table --format html`: the top of a column hsl(130, 55%, 50%), the
+    # bottom hsl(130, 55%, 97%); Hexmark kills more of every target than Cronos
+    for j in range(3):
+        assert data["rows"][0]["values"][j]["float"] > data["rows"][1]["values"][j]["float"]
+        top = rows.nth(0).locator("td").nth(j).get_attribute("style")
+        low = rows.nth(1).locator("td").nth(j).get_attribute("style")
+        assert f"background: {hsl(130, 55, 50)}" in top and "color: rgb(255, 255, 255)" in top
+        assert low == f"background: {hsl(130, 55, 97)};"
+
+
+def test_a_pasted_army_list_fills_the_comparison(page):
+    army = pytest.importorskip("mathhammer.army")
+    files = sorted(ROSTERS.glob("*.10e.gwapp.txt")) if ROSTERS.is_dir() else []
+    if not files:
+        pytest.skip("no shared army lists")
+    text = files[0].read_text(encoding="utf-8")
+    rows = army.parse_army(text, data=BSDATA).rows()
+    open_page(page, "attacker=Hexmark+Destroyer&target=MEQ")
+    page.fill("#vs", "MEQ\nTEQ")
+    page.fill("#army", text)
+    expect()(page.locator("#grid tbody tr")).to_have_count(len(rows), timeout=20000)
+    labels = page.locator("#grid tbody th").all_inner_texts()
+    assert labels == [label for label, _ in rows]
+
+
+def test_the_shared_address_reproduces_the_view(page, browser):
+    open_page(page, "attacker=Hexmark+Destroyer&target=Necron+Warriors")
+    page.fill("#target_models", "10")
+    page.check("#options input[name=half_range]")
+    page.select_option("#options select[name=crit_hit]", "5")
+    page.check("#rules input[value='Protocol of the Conquering Tyrant']")
+    page.fill("#turns", "2")
+    page.fill("#k", "3")
+    page.fill("#row", "Hexmark Destroyer\nNecron Warriors")
+    page.fill("#vs", "MEQ\nGEQ")
+    page.select_option("#metric", "destroyed")
+    _, exact = odds_line("Hexmark Destroyer", "Necron Warriors", "--target-models", "10",
+                         "--half-range", "--crit-hit", "5", "--rule", "Conquering Tyrant",
+                         "--turns", "2", "--at-least", "3")
+    expect()(page.locator("#odds-exact")).to_have_text(f"P(kills >= 3) = {exact}")
+    expect()(page.locator("#grid tbody tr")).to_have_count(2)
+    expect()(page.locator("#grid caption")).to_have_text(
+        "destroyed: probability the target unit is destroyed")
+    expect()(page.locator("#grid thead th")).to_have_text(["attacker", "MEQ", "GEQ"])
+    shown = {s: page.inner_text(s) for s in ("#answer", "#grid")}
+    url = page.url
+    other = browser.new_context().new_page()
+    other.goto(url)
+    other.wait_for_selector("body[data-ready=true]", state="attached", timeout=20000)
+    for selector, text in shown.items():
+        assert other.inner_text(selector) == text
+    assert other.input_value("#turns") == "2" and other.input_value("#k") == "3"
+    assert other.is_checked("#rules input[value='Protocol of the Conquering Tyrant']")
+    other.context.close()
+
+
+def test_army_list_and_search_with_the_agreed_interface(browser, army_server):
+    """The page against the stand-in of mathhammer.army: a pasted list fills the comparison,
+    typing a name offers the BattleScribe units that search_units finds."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.base = army_server
+    open_page(page, "attacker=Cronos&target=MEQ&vs=MEQ&vs=TEQ")
+    page.fill("#army", "Hexmark Destroyer\nNecron Warriors\nCronos")
+    rows = page.locator("#grid tbody tr")
+    expect()(rows).to_have_count(3)
+    expect()(page.locator("#grid tbody th")).to_have_text(["Hexmark Destroyer", "Necron Warriors",
+                                                           "Cronos"])
+    _, out, _ = cli_out("table", "Hexmark Destroyer", "Necron Warriors", "Cronos", "--targets",
+                        "MEQ", "TEQ", "--format", "json")
+    want = [[v["exact"].removesuffix("/1") for v in r["values"]] for r in json.loads(out)["rows"]]
+    for i, line in enumerate(want):
+        for j, exact in enumerate(line):
+            expect()(rows.nth(i).locator("td").nth(j)).to_have_attribute("title", exact)
+    assert "army=Hexmark" in page.url  # the list is part of the shared address
+    # its units are offered as attacker and target, and answer as the same units do
+    expect()(page.locator("#target-list option[value='army:Hexmark Destroyer']")).to_have_count(1)
+    page.fill("#attacker", "army:Necron Warriors")
+    page.fill("#target", "army:Hexmark Destroyer")
+    page.fill("#k", "1")
+    _, exact = odds_line("Necron Warriors", "Hexmark Destroyer", "--at-least", "1")
+    expect()(page.locator("#odds-exact")).to_have_text(f"P(kills >= 1) = {exact}")
+    expect()(page.locator("#title")).to_have_text("Necron Warriors → Hexmark Destroyer")
+    url = page.url
+    other = browser.new_context().new_page()  # the shared address brings the list along
+    other.goto(url)
+    other.wait_for_selector("body[data-ready=true]", state="attached", timeout=20000)
+    expect()(other.locator("#odds-exact")).to_have_text(f"P(kills >= 1) = {exact}")
+    other.context.close()
+    page.fill("#army", "Nobody")
+    expect()(page.locator("#compare-error")).to_contain_text("Nobody")
+    page.fill("#attacker", "destr")
+    options = page.locator("#attacker-list option")
+    expect()(options).to_have_count(2)  # the bundled unit, and search_units' "Faction:Unit"
+    assert options.nth(1).get_attribute("value") == "Necrons:Hexmark Destroyer"
+    context.close()
+
+
+def test_weapons_models_phase_leader_and_edition(page):
+    open_page(page, "attacker=Cronos&target=MEQ&k=1")
+    boxes = page.locator("#weapons input[type=checkbox]")
+    # ranged: the two guns, the optional spirit vortex not picked by default
+    expect()(boxes).to_have_count(2)
+    assert [boxes.nth(i).is_checked() for i in range(2)] == [True, False]
+    page.check("#weapons input[value='Spirit vortex']")
+    page.fill("#models", "2")
+    args = ["Cronos", "MEQ", "--weapon", "Spirit syphon", "--weapon", "Spirit vortex",
+            "--models", "2", "--at-least", "1"]
+    expect()(page.locator("#odds-exact")).to_have_text(f"P(kills >= 1) = {odds_line(*args)[1]}")
+    assert "weapon=Spirit+vortex" in page.url and "models=2" in page.url
+    # melee, with a Leader attached to the target and the 11e rules
+    page.check("input[name=phase][value=melee]")
+    expect()(boxes).to_have_count(1)
+    expect()(page.locator("#weapons label")).to_have_text(" Spirit-leech tentacles")
+    page.fill("#leader", "Skitarii Marshal")
+    page.select_option("#options select[name=rules]", "11e")
+    args = ["Cronos", "MEQ", "--melee", "--models", "2", "--leader", "Skitarii Marshal",
+            "--rules", "11e", "--at-least", "1"]
+    expect()(page.locator("#odds-exact")).to_have_text(f"P(kills >= 1) = {odds_line(*args)[1]}")
+    expect()(page.locator("#title")).to_have_text("Cronos → MEQ + Skitarii Marshal")
+    # an inline attacker lists its rows
+    page.fill("#attacker", "10x 2 | 3+ | 4 | -1 | 1 | lethal hits")
+    page.check("input[name=phase][value=ranged]")
+    from mathhammer.inline import describe_weapon, parse_weapons
+
+    [(weapon, n)] = parse_weapons("10x 2 | 3+ | 4 | -1 | 1 | lethal hits")
+    expect()(page.locator("#weapons .note")).to_have_text(f"{n}x {describe_weapon(weapon)}")
