@@ -12,13 +12,15 @@ mortal wounds after all normal damage).
 ...              abilities=["lethal hits", "devastating wounds"])
 >>> meq = Target(models=5, toughness=4, save=3, wounds=2)
 >>> law = attack_wounds(gun, meq, Options(), load_ruleset())
->>> law.prob((1, (NORMAL,))), law.prob((1, (DEVASTATING,)))  # 1/6 lethal + 2/6 * 2/6; 2/6 * 1/6
+>>> n, d = (1, (Wound.NORMAL,)), (1, (Wound.DEVASTATING,))
+>>> law.prob(n), law.prob(d)  # 1/6 lethal + 2/6 * 2/6; 2/6 * 1/6
 (Fraction(5, 18), Fraction(1, 18))
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import StrEnum
 from fractions import Fraction
 
 from .dice import dice
@@ -31,7 +33,16 @@ from .rolls import SUCCESS as ROLL_SUCCESS
 from .rolls import hit_roll, lethal_hits, saving_throw, wound_roll
 from .ruleset import RuleSet
 
-NORMAL, CRITICAL, DEVASTATING = "normal", "critical", "devastating"
+
+class Wound(StrEnum):
+    """The kinds of wound an attack makes."""
+
+    NORMAL = "normal"  # saved with the weapon's AP: a rolled wound or a Lethal Hits automatic one
+    CRITICAL = "critical"  # a Critical Wound: saved with the critical-wound AP
+    DEVASTATING = "devastating"  # no save: mortal wounds after all normal damage
+
+
+NORMAL, CRITICAL, DEVASTATING = Wound
 
 
 def _cat(a: tuple, b: tuple) -> tuple:

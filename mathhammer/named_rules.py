@@ -326,7 +326,7 @@ def apply_rules(
     >>> t = Target(models=5, toughness=4, save=3, wounds=2)
     >>> _, _, o = apply_rules(["Conquering Tyrant"], bolt, t, Options(half_range=True),
     ...                       below_half=False)
-    >>> o.reroll_hits
+    >>> o.reroll_hits.value
     'ones'
     >>> apply_rules(["Poisoner's Art"], bolt, t, Options(), below_half=False)
     Traceback (most recent call last):

@@ -5,7 +5,9 @@ Signs: ``hit_mod``, ``wound_mod`` and ``save_mod`` are added to the roll (then c
 (3+ becomes 2+, not capped); ``damage_mod=-1`` subtracts 1 from each attack's Damage.
 
 >>> Options(half_range=True, reroll_hits="ones").reroll_hits
-'ones'
+<Reroll.ONES: 'ones'>
+>>> Options(reroll_hits="ones").reroll_hits == "ones"  # the enums are strings too
+True
 >>> Options(reroll_hits="some")
 Traceback (most recent call last):
 ...
@@ -15,14 +17,36 @@ ValueError: reroll_hits: expected one of None, 'ones', 'failed', 'noncrit', got 
 from __future__ import annotations
 
 import difflib
+from enum import StrEnum
 from typing import Any
 
 import attrs
 
 from .abilities import canonical
 
-REROLLS = (None, "ones", "failed", "noncrit")
-LETHAL = ("always", "decline", "never", "best")
+
+class Reroll(StrEnum):
+    """What a re-roll lets you re-roll: unmodified 1s, failed rolls (after modifiers), or
+    everything that is not a critical result ("fishing" for Critical Hits)."""
+
+    ONES = "ones"
+    FAILED = "failed"
+    NONCRIT = "noncrit"
+
+
+class LethalHits(StrEnum):
+    """11e optional Lethal Hits: always auto-wound, decline when the weapon also has
+    Devastating Wounds, never, or whichever makes the weapon inflict more expected damage."""
+
+    ALWAYS = "always"
+    DECLINE = "decline"
+    NEVER = "never"
+    BEST = "best"
+
+
+#: Re-roll policies from the narrowest to the broadest (None: no re-roll).
+REROLLS = (None, *Reroll)
+LETHAL = tuple(LethalHits)
 
 
 def _canonical_all(values: str | tuple[str, ...] | list[str]) -> tuple[str, ...]:
@@ -42,16 +66,19 @@ def _bool(_inst, attr, value):
         raise ValueError(f"{attr.name}: expected true or false, got {value!r}")
 
 
-def _one_of(values: tuple):
-    def check(_inst, attr, value):
-        if value not in values:
-            known = ", ".join(map(repr, values))
-            raise ValueError(f"{attr.name}: expected one of {known}, got {value!r}")
+def _choice(name: str, kind: type[StrEnum], optional: bool = False):
+    """A converter to the enum ``kind`` (``None`` allowed when ``optional``), naming the field
+    and the choices in its error."""
+    def convert(value):
+        if value is None and optional:
+            return None
+        try:
+            return kind(value)
+        except ValueError:
+            known = ", ".join(["None"] * optional + [repr(k.value) for k in kind])
+            raise ValueError(f"{name}: expected one of {known}, got {value!r}") from None
 
-    return check
-
-
-_reroll = _one_of(REROLLS)
+    return convert
 
 
 @attrs.frozen(kw_only=True)
@@ -81,12 +108,15 @@ class Options:
     overwatch_hits_on: int = attrs.field(default=6, validator=_int(2, 6))
     #: a Critical Wound improves the AP of that attack by this much
     crit_wound_ap: int = attrs.field(default=0, validator=_int(0, 6))
-    reroll_hits: str | None = attrs.field(default=None, validator=_reroll)
-    reroll_wounds: str | None = attrs.field(default=None, validator=_reroll)
+    reroll_hits: Reroll | None = attrs.field(default=None,
+                                             converter=_choice("reroll_hits", Reroll, True))
+    reroll_wounds: Reroll | None = attrs.field(default=None,
+                                               converter=_choice("reroll_wounds", Reroll, True))
     halve_damage: bool = attrs.field(default=False, validator=_bool)
     #: 11e optional Lethal Hits: "always" auto-wound, "decline" when the weapon also has
     #: Devastating Wounds, "never", or "best" (more expected damage, weapon by weapon)
-    lethal_hits: str = attrs.field(default="always", validator=_one_of(LETHAL))
+    lethal_hits: LethalHits = attrs.field(default=LethalHits.ALWAYS,
+                                          converter=_choice("lethal_hits", LethalHits))
     #: Precision attacks are allocated to a CHARACTER while one stands (False: not used)
     precision: bool = attrs.field(default=True, validator=_bool)
     #: abilities every weapon of the attack gains (e.g. from a stratagem)
