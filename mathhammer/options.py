@@ -81,44 +81,61 @@ def _choice(name: str, kind: type[StrEnum], optional: bool = False):
     return convert
 
 
+def _flag(help: str, default: bool = False) -> Any:
+    return attrs.field(default=default, validator=_bool, metadata={"help": help})
+
+
+def _number(default: int, lo: int, hi: int, help: str, *, threshold: bool = False) -> Any:
+    """An integer option from ``lo`` to ``hi``; a ``threshold`` is an X+ roll."""
+    return attrs.field(default=default, validator=_int(lo, hi),
+                       metadata={"help": help, "range": (lo, hi), "threshold": threshold})
+
+
+def _pick(name: str, kind: type[StrEnum], default: Any, help: str) -> Any:
+    return attrs.field(default=default, converter=_choice(name, kind, default is None),
+                       metadata={"help": help, "choices": kind})
+
+
 @attrs.frozen(kw_only=True)
 class Options:
-    """Everything about one attack besides the weapon and the target."""
+    """Everything about one attack besides the weapon and the target.
+
+    Each field's metadata (``help``, ``range``, ``choices``, ``threshold``) is what the command
+    line and the web page build their options from.
+    """
 
     rules: str = "10e"
-    half_range: bool = attrs.field(default=False, validator=_bool)
-    charged: bool = attrs.field(default=False, validator=_bool)
-    stationary: bool = attrs.field(default=False, validator=_bool)
-    cover: bool = attrs.field(default=False, validator=_bool)
-    overwatch: bool = attrs.field(default=False, validator=_bool)
-    #: the attacking unit is led by a CHARACTER (some named rules need it)
-    led: bool = attrs.field(default=False, validator=_bool)
-    hit_mod: int = attrs.field(default=0, validator=_int(-6, 6))
-    wound_mod: int = attrs.field(default=0, validator=_int(-6, 6))
-    #: added to the Wound roll only when the attack's Strength is greater than the Toughness
-    wound_mod_if_stronger: int = attrs.field(default=0, validator=_int(-6, 6))
-    save_mod: int = attrs.field(default=0, validator=_int(-6, 6))
-    damage_mod: int = attrs.field(default=0, validator=_int(-6, 6))
-    ap_mod: int = attrs.field(default=0, validator=_int(-6, 6))
-    skill_mod: int = attrs.field(default=0, validator=_int(-5, 5))
-    strength_mod: int = attrs.field(default=0, validator=_int(-20, 20))
-    crit_hit: int = attrs.field(default=6, validator=_int(2, 6))
-    crit_wound: int = attrs.field(default=6, validator=_int(2, 6))
-    #: Fire Overwatch hits on this unmodified roll or more (never higher than the rule set's)
-    overwatch_hits_on: int = attrs.field(default=6, validator=_int(2, 6))
-    #: a Critical Wound improves the AP of that attack by this much
-    crit_wound_ap: int = attrs.field(default=0, validator=_int(0, 6))
-    reroll_hits: Reroll | None = attrs.field(default=None,
-                                             converter=_choice("reroll_hits", Reroll, True))
-    reroll_wounds: Reroll | None = attrs.field(default=None,
-                                               converter=_choice("reroll_wounds", Reroll, True))
-    halve_damage: bool = attrs.field(default=False, validator=_bool)
-    #: 11e optional Lethal Hits: "always" auto-wound, "decline" when the weapon also has
-    #: Devastating Wounds, "never", or "best" (more expected damage, weapon by weapon)
-    lethal_hits: LethalHits = attrs.field(default=LethalHits.ALWAYS,
-                                          converter=_choice("lethal_hits", LethalHits))
-    #: Precision attacks are allocated to a CHARACTER while one stands (False: not used)
-    precision: bool = attrs.field(default=True, validator=_bool)
+    half_range: bool = _flag("Target within half range (Rapid Fire, Melta, some rules).")
+    charged: bool = _flag("The attacker charged (Lance).")
+    stationary: bool = _flag("The attacker Remained Stationary (Heavy).")
+    cover: bool = _flag("The target has the Benefit of Cover.")
+    overwatch: bool = _flag("Fire Overwatch: hits only on an unmodified 6.")
+    led: bool = _flag("The attacking unit is led by a CHARACTER (some named rules need it).")
+    hit_mod: int = _number(0, -6, 6, "Add to Hit rolls.")
+    wound_mod: int = _number(0, -6, 6, "Add to Wound rolls.")
+    wound_mod_if_stronger: int = _number(0, -6, 6, "Add to Wound rolls when S > T.")
+    save_mod: int = _number(0, -6, 6, "Add to saving throws.")
+    damage_mod: int = _number(0, -6, 6, "Add to each attack's Damage (never below 1).")
+    ap_mod: int = _number(0, -6, 6, "Improve AP by this much (1 turns -1 into -2).")
+    skill_mod: int = _number(0, -5, 5, "Improve BS/WS by this much (1 turns 3+ into 2+).")
+    strength_mod: int = _number(0, -20, 20, "Add to the weapons' Strength.")
+    crit_hit: int = _number(6, 2, 6, "Critical Hit on this unmodified roll (default 6+).",
+                            threshold=True)
+    crit_wound: int = _number(6, 2, 6, "Critical Wound on this unmodified roll (default 6+).",
+                              threshold=True)
+    overwatch_hits_on: int = _number(
+        6, 2, 6, "Fire Overwatch hits on this unmodified roll (default 6+; never higher than "
+        "the rule set's).", threshold=True)
+    crit_wound_ap: int = _number(0, 0, 6, "A Critical Wound improves AP by this much.")
+    reroll_hits: Reroll | None = _pick("reroll_hits", Reroll, None, "Re-roll Hit rolls.")
+    reroll_wounds: Reroll | None = _pick("reroll_wounds", Reroll, None, "Re-roll Wound rolls.")
+    halve_damage: bool = _flag("Halve each attack's Damage (rounding up).")
+    lethal_hits: LethalHits = _pick(
+        "lethal_hits", LethalHits, LethalHits.ALWAYS,
+        "11e: when Lethal Hits auto-wound (default always; decline: not with Devastating "
+        "Wounds; best: whichever does more damage).")
+    precision: bool = _flag("Allocate Precision attacks to a CHARACTER (a Leader) while one "
+                            "stands.", default=True)
     #: abilities every weapon of the attack gains (e.g. from a stratagem)
     abilities: tuple[str, ...] = attrs.field(default=(), converter=lambda v: _canonical_all(v))
 
