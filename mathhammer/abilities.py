@@ -89,7 +89,8 @@ def canonical(text: str) -> str:
             value = format_dice(m.group(2))
         except ValueError as e:
             if "over the limit" in str(e):
-                raise ValueError(f"bad ability {text!r}: {e}") from None
+                raise over(f"bad ability {text!r}: {m.group(1)} X", shorten(m.group(2), 20),
+                           MAX_ABILITY_VALUE, "MAX_ABILITY_VALUE") from None
             raise ValueError(
                 f"bad ability {text!r}: {m.group(1)} needs a number or dice expression"
             ) from None

@@ -7,7 +7,7 @@ Fraction(1, 3)
 >>> dice("D6+99999999")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ValueError: dice expression 'D6+99999999': 99999999 is over the limit of 100 (...MAX_FLAT)
+ValueError: dice expression 'D6+99999999': added number: 99999999 is over the limit of 100 (...MAX_FLAT)
 """
 
 from __future__ import annotations
@@ -31,18 +31,19 @@ def _parse(text: str) -> tuple[int, int, int]:
     if not m or m.group("n") == "0":
         raise ValueError(f"bad dice expression {shorten(text)!r}: expected {ACCEPTED}")
     if m.group("flat") is not None:
-        return 0, 0, _number(m.group("flat"), text, MAX_FLAT, "MAX_FLAT")
-    n = _number(m.group("n") or "1", text, MAX_DICE, "MAX_DICE")
-    return n, int(m.group("sides")), _number(m.group("plus") or "0", text, MAX_FLAT, "MAX_FLAT")
+        return 0, 0, _number(m.group("flat"), text, "number", MAX_FLAT, "MAX_FLAT")
+    n = _number(m.group("n") or "1", text, "number of dice", MAX_DICE, "MAX_DICE")
+    plus = _number(m.group("plus") or "0", text, "added number", MAX_FLAT, "MAX_FLAT")
+    return n, int(m.group("sides")), plus
 
 
-def _number(digits: str, text: str, limit: int, name: str) -> int:
+def _number(digits: str, text: str, part: str, limit: int, name: str) -> int:
     """A number of a dice expression, at most ``limit`` (checked before converting digits, so
     a thousand-digit number costs nothing)."""
     digits = digits.lstrip("0") or "0"
     if len(digits) > len(str(limit)) or int(digits) > limit:
         shown = digits if len(digits) <= 12 else f"a {len(digits)}-digit number"
-        raise over(f"dice expression {shorten(text.strip())!r}", shown, limit, name)
+        raise over(f"dice expression {shorten(text.strip())!r}: {part}", shown, limit, name)
     return int(digits)
 
 

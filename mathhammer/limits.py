@@ -33,6 +33,8 @@ MAX_ABILITY_VALUE = 10
 MAX_ATTACK_DICE = 20_000
 #: The longest weapon range in inches (a battlefield is at most 44" by 90").
 MAX_RANGE = 1000
+#: The highest Strength of a weapon (the biggest datasheets have about 30).
+MAX_STRENGTH = 100
 #: Weapons (profiles) in one unit.
 MAX_WEAPONS = 200
 #: Bytes of a unit file (``units/*.toml``).

@@ -16,7 +16,7 @@ import attrs
 
 from .abilities import Abilities, canonical, parse_abilities
 from .dice import format_dice
-from .limits import MAX_MODELS, MAX_RANGE, MAX_WOUNDS, over, shorten
+from .limits import MAX_MODELS, MAX_RANGE, MAX_STRENGTH, MAX_WOUNDS, over, shorten
 
 
 def _int_in(name: str, lo: int, hi: int | None = None, *, optional: bool = False,
@@ -107,7 +107,8 @@ class Weapon:
     name: str = attrs.field(validator=_text("name"))
     attacks: str = attrs.field(converter=_dice_text("attacks", 1))
     skill: int | None = attrs.field(validator=_int_in("skill", 2, 6, optional=True))
-    strength: int = attrs.field(validator=_int_in("strength", 1))
+    strength: int = attrs.field(validator=_int_in("strength", 1, MAX_STRENGTH,
+                                                           limit="MAX_STRENGTH"))
     ap: int = attrs.field(validator=_int_in("ap", -6, 0))
     damage: str = attrs.field(converter=_dice_text("damage", 1))
     abilities: tuple[str, ...] = attrs.field(default=(), converter=_abilities)
