@@ -7,7 +7,7 @@ Fraction(1, 3)
 >>> dice("D6+99999999")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ValueError: dice expression 'D6+99999999': added number: 99999999 is over the limit of 100 (...MAX_FLAT)
+ValueError: dice expression 'D6+99999999': added number: 99999999 is over the limit of 100 ...
 """
 
 from __future__ import annotations

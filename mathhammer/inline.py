@@ -149,7 +149,8 @@ def parse_weapon(text: str, *, melee: bool = False) -> tuple[Weapon, int]:
         try:
             out = format_dice(value)
         except ValueError as e:
-            why = str(e).split(": ", 1)[-1] if "over the limit" in str(e) else f"expected {ACCEPTED}"
+            why = (str(e).split(": ", 1)[-1] if "over the limit" in str(e)
+                   else f"expected {ACCEPTED}")
             raise _fail(text, f'{what} "{shorten(value)}" (column {col}): {why}') from None
         if out == "0":
             raise _fail(text, f'{what} "{value}" (column {col}): expected at least 1')
@@ -161,7 +162,8 @@ def parse_weapon(text: str, *, melee: bool = False) -> tuple[Weapon, int]:
     if not re.fullmatch(r"\d+", st_text) or not 1 <= _int(st_text, MAX_STRENGTH) <= MAX_STRENGTH:
         raise _fail(text, f'S "{shorten(st_text)}" (column {st_col}): expected an integer from 1 '
                           f"to {MAX_STRENGTH}")
-    if not re.fullmatch(r"[-+]?\s*\d{1,3}", ap_text) or not -6 <= int(ap_text.replace(" ", "")) <= 0:
+    ap_ok = re.fullmatch(r"[-+]?\s*\d{1,3}", ap_text)
+    if not ap_ok or not -6 <= int(ap_text.replace(" ", "")) <= 0:
         raise _fail(text, f'AP "{shorten(ap_text)}" (column {ap_col}): expected 0 or -1 to -6')
     damage = dice_of("D", d_text, d_col)
     canon = []
