@@ -37,16 +37,20 @@ from .report import (
     MortalQuery,
     Query,
     Row,
+    as_float,
     build_grid,
     fraction,
+    is_long,
     kills_json,
     kills_text,
     mortal_json,
     mortal_text,
     percent,
+    readable_fraction,
     render,
     sequence_json,
     sequence_text,
+    short_fraction,
     to_json,
 )
 from .squad import Squad
@@ -559,17 +563,21 @@ def odds(units: tuple[str, ...], at_least: int | None, exactly: int | None,
         prob, what = pmf.prob(exactly), f"{counter} = {exactly}"
     what += end
     if as_json:
-        data = {"query": f"P({what})", "p": fraction(prob), "p_float": float(prob)}
+        data = {"query": f"P({what})", "p": fraction(prob), "p_float": as_float(prob)}
         if query.is_sequence:
             data |= sequence_json(query, timeline, query.run())
         else:
             data |= kills_json(query, result)
         click.echo(to_json(data), nl=False)
     elif exact:
-        click.echo(fraction(prob) if prob.denominator != 1 else str(prob))
+        click.echo(short_fraction(prob))
     else:
         steps = f"; {query.describe_steps()}" if query.is_sequence else ""
-        click.echo(f"P({what}) = {prob} = {percent(prob)}")
+        if is_long(prob):
+            click.echo(f"P({what}) = {percent(prob)} (exact: a fraction of "
+                       f"{readable_fraction(prob)[1:-1]}; --exact or --json prints it)")
+        else:
+            click.echo(f"P({what}) = {short_fraction(prob)} = {percent(prob)}")
         click.echo(f"  {query.attacker} -> {query.target_name}; rules {query.options.rules}; "
                    f"options: {query.options.describe()}; named rules: "
                    f"{', '.join(query.named_rules) or 'none'}{steps}")
