@@ -95,12 +95,26 @@ class _Group(click.Group):
         except click.Abort:
             _fail("aborted")
         except BrokenPipeError:  # e.g. `mathhammer table ... | head`: stop quietly
-            with contextlib.suppress(OSError, ValueError):
-                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            sys.exit(0)
-        except (ValueError, OSError) as e:
-            _fail(str(e))
+            _closed_pipe()
+        except (ValueError, TypeError, OSError, RecursionError) as e:
+            _fail(str(e) if not isinstance(e, RecursionError) else "input nested too deeply")
         sys.exit(rv if isinstance(rv, int) else 0)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        # click turns a closed pipe into exit status 1: catch it first, flush while caught
+        try:
+            rv = super().invoke(ctx)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            _closed_pipe()
+        return rv
+
+
+def _closed_pipe() -> None:
+    """The reader of standard output went away (``| head``): stop quietly with status 0."""
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    sys.exit(0)
 
 
 # --- options shared by kills, odds and table -----------------------------------------------------
@@ -286,6 +300,8 @@ class Attacker:
     points: int | None = None
     #: the unit's own profile (for Hazardous), when it is a unit
     profile: Target | None = None
+    #: the unit's faction and faction keywords (empty for inline weapons)
+    factions: tuple[str, ...] = ()
 
 
 def _split_weapons(values: Iterable[str]) -> tuple[list[str], list[str]]:
@@ -301,6 +317,7 @@ def resolve_attacker(spec: str | None, p: dict[str, Any], *, melee: bool,
     rows and weapon picks of ``--weapon``; ``every_weapon`` includes optional wargear."""
     names, rows = _split_weapons(p["weapons"])
     inline = [w for r in rows for w in parse_weapons(r, melee=melee)]
+    _check_phase(inline, melee)
     if spec is None or is_inline_weapon(spec):
         if names:
             raise ValueError(f"--weapon {names[0]!r}: picking weapons by name needs a unit as "
@@ -309,6 +326,7 @@ def resolve_attacker(spec: str | None, p: dict[str, Any], *, melee: bool,
             raise ValueError("--models: give inline weapons their models in the row, e.g. "
                              '"10x 2 | 3+ | 4 | -1 | 1"')
         own = parse_weapons(spec, melee=melee) if spec else []
+        _check_phase(own, melee)
         profiles = own + inline
         label = spec.strip() if spec and len(own) == 1 and not inline else "inline weapons"
         if len(profiles) == 1:
@@ -330,7 +348,49 @@ def resolve_attacker(spec: str | None, p: dict[str, Any], *, melee: bool,
         profile = None
     if isinstance(profile, Squad):
         profile = None
-    return Attacker(unit.name, tuple(own + inline), _points(unit, p["models"]), profile)
+    factions = (unit.faction, *getattr(unit, "faction_keywords", ()))
+    return Attacker(unit.name, tuple(own + inline), _points(unit, p["models"]), profile,
+                    factions)
+
+
+def _check_phase(profiles: list[tuple[Weapon, int]], melee: bool) -> None:
+    """An inline weapon with a range cannot fight in melee (``--melee``)."""
+    for w, _n in profiles:
+        if melee and not w.melee:
+            raise ValueError(f'weapon "{w.name}" has a range of {w.range}" but --melee asks for '
+                             'melee weapons: write Melee as its range, or drop --melee')
+
+
+def _warn(message: str) -> None:
+    """One warning line on stderr, once per command."""
+    ctx = click.get_current_context(silent=True)
+    seen = ctx.find_root().meta.setdefault("mathhammer.warned", set()) if ctx else set()
+    if message not in seen:
+        seen.add(message)
+        click.echo(f"warning: {_one_line(message)}", err=True)
+
+
+def _check_options(p: dict[str, Any], attacker: Attacker) -> None:
+    """Warn about options that have no effect: an 11e-only option under another rule set, a
+    named rule of another faction than the attacking unit's."""
+    from .named_rules import find_rule
+    from .ruleset import load_ruleset
+
+    if p.get("lethal_hits") is not None and not load_ruleset(p["ruleset"]).lethal_optional:
+        _warn(f"--lethal-hits {p['lethal_hits']} has no effect with --rules {p['ruleset']}: "
+              "Lethal Hits always wound automatically there (11e lets the attacker decline)")
+    mine = {_norm_faction(f) for f in attacker.factions}
+    if not mine or mine & {"archetypes", ""}:
+        return
+    for name in p["named_rules"]:
+        rule = find_rule(name)
+        if _norm_faction(rule.faction) not in mine:
+            _warn(f"--rule {rule.name!r} is a {rule.faction} rule, but {attacker.label} is "
+                  f"{attacker.factions[0]}")
+
+
+def _norm_faction(text: str) -> str:
+    return " ".join(text.lower().replace("-", " ").split())
 
 
 def resolve_target(spec: str, models: int | None = None,
@@ -376,6 +436,7 @@ def _query(args: tuple[str, ...], p: dict[str, Any]) -> Query:
     attacker = resolve_attacker(attacker_spec, p, melee=melee)
     name, target = resolve_target(target_spec, p["target_models"], p["leader"])
     named, mortal = _split_rules(p["named_rules"])
+    _check_options(p, attacker)
     if p.get("reanimation") is not None and p.get("turns") is None:
         flag = "--reanimation" if p["reanimation"] else "--no-reanimation"
         raise click.UsageError(f"{flag}: only with --turns N")
@@ -393,7 +454,9 @@ def _split_rules(names: Iterable[str]) -> tuple[tuple[str, ...], tuple[str, ...]
             tuple(r.name for r in rules if r.mortal_wounds is not None))
 
 
-def _check_output(path: str, force: bool) -> Path:
+def _check_output(path: str, force: bool, option: str = "--output") -> Path:
+    if not path.strip():
+        raise ValueError(f"{option}: expected a file name, got {path!r}")
     out = Path(path)
     if out.exists() and not force:
         raise ValueError(f"{path}: already exists; use --force to overwrite it")
@@ -473,8 +536,12 @@ Examples:
 def kills(units: tuple[str, ...], as_json: bool, plot: str | None, output: str | None,
           force: bool, **p: Any) -> None:
     query = _query(units, p)
-    plot_path = _check_output(plot, force) if plot else None
-    out_path = _check_output(output, force) if output else None
+    plot_path = _check_output(plot, force, "--plot") if plot is not None else None
+    out_path = _check_output(output, force) if output is not None else None
+    if plot_path is not None and out_path is not None and \
+            plot_path.resolve() == out_path.resolve():
+        raise ValueError(f"--plot and --output are the same file {plot!r}: the report would "
+                         "overwrite the plot")
     if plot_path is not None:
         from .plot import check_matplotlib, check_suffix
 
@@ -620,7 +687,7 @@ def mortal(target: str, rolls: tuple[str, ...], crushing_impact: int | None,
     if not rolls and crushing_impact is None:
         raise click.UsageError("give at least one ROLL (e.g. D3, \"Disintegration Beams\") or "
                                "--crushing-impact T")
-    out_path = _check_output(output, force) if output else None
+    out_path = _check_output(output, force) if output is not None else None
     parsed = [_mortal_roll(r) for r in rolls]
     name, profile = resolve_target(target, target_models, leader)
     query = MortalQuery(name, profile, tuple(parsed), crushing_impact)
@@ -720,9 +787,9 @@ Examples:
 def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt: str | None,
           by: str, vary: tuple[str, ...], title: str | None, output: str | None, force: bool,
           **p: Any) -> None:
+    out_path = _check_output(output, force) if output is not None else None
     if fmt is None:
-        fmt = _SUFFIX_FORMAT.get(Path(output).suffix.lower(), "text") if output else "text"
-    out_path = _check_output(output, force) if output else None
+        fmt = _format_of(out_path)
     columns = [Column(*resolve_target(t, p["target_models"], p["leader"]))
                for t in _target_specs(targets)]
     phases = [m for m, on in ((False, p["ranged"]), (True, p["melee"])) if on] or [False]
@@ -741,6 +808,18 @@ def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt
     else:
         grid = build_grid(rows, columns, metric, title=title or "")
     _emit(render(grid, fmt), out_path)
+
+
+def _format_of(path: Path | None) -> str:
+    """The format an output file's suffix asks for (text without a suffix or a file)."""
+    if path is None or not path.suffix:
+        return "text"
+    fmt = _SUFFIX_FORMAT.get(path.suffix.lower())
+    if fmt is None:
+        known = ", ".join(_SUFFIX_FORMAT)
+        raise ValueError(f"--output {str(path)!r}: no format writes {path.suffix!r} files "
+                         f"(known: {known}); give --format to write it anyway")
+    return fmt
 
 
 def _target_specs(values: tuple[str, ...]) -> list[str]:
@@ -771,6 +850,7 @@ def _rows(spec: str, base: dict[str, Any], extra: dict[str, Any], *, melee: bool
     attacker = resolve_attacker(spec, p, melee=melee, every_weapon=by_weapon)
     options = _options_of(p)
     named, mortal = _split_rules(p["named_rules"])
+    _check_options(p, attacker)
     if mortal:
         raise ValueError(f"--rule {mortal[0]!r} is a mortal-wound roll: `mathhammer kills` and "
                          "`mathhammer odds` roll it after the attack; `table` compares attacks")
