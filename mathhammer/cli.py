@@ -1012,12 +1012,22 @@ def import_(source: str, output: str, statline: str | None, catalogue: str | Non
 
 
 def _read_page(page: str) -> str:
+    """The text of a datasheet page (``-``: standard input), at most MAX_PAGE_BYTES of it."""
+    from .limits import MAX_PAGE_BYTES, check_bytes, read_limited
+
+    name = "standard input" if page == "-" else page
+    if page == "-":
+        stream = getattr(sys.stdin, "buffer", None)
+        data = stream.read(MAX_PAGE_BYTES + 1) if stream is not None else \
+            sys.stdin.read(MAX_PAGE_BYTES + 1).encode("utf-8")
+        check_bytes(data, MAX_PAGE_BYTES, "MAX_PAGE_BYTES", f"{name}: datasheet page")
+    else:
+        data = read_limited(page, MAX_PAGE_BYTES, "MAX_PAGE_BYTES", "datasheet page")
     try:
-        if page == "-":
-            return sys.stdin.read()
-        return Path(page).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise ValueError(f"{page}: cannot read: {getattr(e, 'strerror', None) or e}") from None
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{name}: cannot read: not UTF-8 text ({e.reason} at byte "
+                         f"{e.start})") from None
 
 
 @cli.command(context_settings=CONTEXT)

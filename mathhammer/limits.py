@@ -78,7 +78,8 @@ def check_count(what: str, value: int, limit: int, name: str) -> int:
     return value
 
 
-def read_limited(path: object, limit: int, name: str, what: str = "file") -> bytes:
+def read_limited(path: object, limit: int, name: str, what: str = "file",
+                 shown: str | None = None) -> bytes:
     """The bytes of a file (``-`` is not special), refusing more than ``limit`` of them without
     reading further (so ``/dev/zero`` stops at once). Errors are one-line ValueErrors.
 
@@ -87,12 +88,13 @@ def read_limited(path: object, limit: int, name: str, what: str = "file") -> byt
     ...
     ValueError: /dev/zero: file is over the limit of 10 bytes (mathhammer.limits.MAX_PAGE_BYTES)
     """
+    shown = str(path) if shown is None else shown
     try:
-        with open(path, "rb") as f:  # noqa: PTH123 - any path-like or /dev file
+        with open(path, "rb") as f:  # any path-like, or a device such as /dev/zero
             data = f.read(limit + 1)
     except OSError as e:
-        raise ValueError(f"{path}: cannot read: {e.strerror or e}") from None
-    return check_bytes(data, limit, name, f"{path}: {what}")
+        raise ValueError(f"{shown}: cannot read: {e.strerror or e}") from None
+    return check_bytes(data, limit, name, f"{shown}: {what}")
 
 
 def check_bytes(data: bytes | str, limit: int, name: str, what: str) -> bytes | str:

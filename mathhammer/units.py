@@ -28,6 +28,15 @@ import attrs
 from .abilities import canonical
 from .data import data_dir
 from .dice import format_dice
+from .limits import (
+    MAX_MODELS,
+    MAX_UNIT_FILE_BYTES,
+    MAX_WEAPONS,
+    MAX_WOUNDS,
+    check_bytes,
+    over,
+    read_limited,
+)
 from .profiles import Target, Weapon
 
 #: What an imported file carries where the page gave no number; loading it is an error.
@@ -323,10 +332,16 @@ class _Reader:
                 raise self.fail(_join(path, key), "missing")
         return value
 
-    def integer(self, path: str, value: Any, lo: int, hi: int | None = None) -> int:
+    def integer(self, path: str, value: Any, lo: int, hi: int | None = None,
+                limit: str = "") -> int:
+        """An int from ``lo`` to ``hi``; ``limit`` names the constant of mathhammer.limits
+        that ``hi`` is."""
+        if limit and isinstance(value, int) and not isinstance(value, bool) and value > hi:
+            raise self.fail(path, str(over("", value, hi, limit))[2:])
         if isinstance(value, bool) or not isinstance(value, int) or value < lo or (
                 hi is not None and value > hi):
-            rng = f"an integer from {lo} to {hi}" if hi is not None else f"an integer >= {lo}"
+            rng = (f"an integer from {lo} to {hi}" if hi is not None and not limit
+                   else f"an integer >= {lo}")
             raise self.bad(path, rng, value)
         return value
 
@@ -442,10 +457,10 @@ def _group(r: _Reader, path: str, raw: Any, unit_name: str, core_fnp: int | None
     if isinstance(count, list):
         if len(count) != 2:
             raise r.bad(f"{path}.count", "a number of models or [min, max]", count)
-        lo = r.integer(f"{path}.count[0]", count[0], 1)
-        hi = r.integer(f"{path}.count[1]", count[1], lo)
+        lo = r.integer(f"{path}.count[0]", count[0], 1, MAX_MODELS, "MAX_MODELS")
+        hi = r.integer(f"{path}.count[1]", count[1], lo, MAX_MODELS, "MAX_MODELS")
     else:
-        lo = hi = r.integer(f"{path}.count", count, 1)
+        lo = hi = r.integer(f"{path}.count", count, 1, MAX_MODELS, "MAX_MODELS")
 
     def opt(key: str, read: Callable[[str, Any], int | None]) -> int | None:
         return read(f"{path}.{key}", raw[key]) if key in raw else None
@@ -454,12 +469,15 @@ def _group(r: _Reader, path: str, raw: Any, unit_name: str, core_fnp: int | None
     weapons = raw.get("weapons", [])
     if not isinstance(weapons, list):
         raise r.bad(f"{path}.weapons", "a list of weapon tables", weapons)
+    if len(weapons) > MAX_WEAPONS:
+        raise r.fail(f"{path}.weapons", str(over("", f"{len(weapons)} weapons", MAX_WEAPONS,
+                                                 "MAX_WEAPONS"))[2:])
     return ModelGroup(
         name=r.text(f"{path}.name", raw["name"]) if "name" in raw else unit_name,
         min_models=lo, max_models=hi,
         toughness=r.integer(f"{path}.toughness", raw["toughness"], 1, 14),
         save=r.xplus(f"{path}.save", raw["save"], 2, 7),
-        wounds=r.integer(f"{path}.wounds", raw["wounds"], 1),
+        wounds=r.integer(f"{path}.wounds", raw["wounds"], 1, MAX_WOUNDS, "MAX_WOUNDS"),
         move=opt("move", r.inches),
         leadership=opt("leadership", lambda p, v: r.xplus(p, v, 2, 12)),
         oc=opt("oc", lambda p, v: r.integer(p, v, 0)),
@@ -542,10 +560,13 @@ def loads_unit(text: str, source: str = "<text>", path: Path | None = None) -> U
     ...
     ValueError: x.toml: invalid TOML: Expected newline ... (at line 1, column 12)
     """
+    check_bytes(text, MAX_UNIT_FILE_BYTES, "MAX_UNIT_FILE_BYTES", f"{source}: unit file")
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ValueError(f"{source}: invalid TOML: {e}") from None
+    except RecursionError:
+        raise ValueError(f"{source}: invalid TOML: nested too deeply") from None
     return build_unit(raw, source, path)
 
 
@@ -567,9 +588,11 @@ def _display(path: Path) -> str:
 
 @lru_cache(maxsize=512)
 def _load_cached(path: Path, _mtime: int, _size: int) -> Unit:
+    data = read_limited(path, MAX_UNIT_FILE_BYTES, "MAX_UNIT_FILE_BYTES", "unit file",
+                        _display(path))
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
         raise ValueError(f"{_display(path)}: cannot read unit file: {e}") from None
     return loads_unit(text, _display(path), path)
 
