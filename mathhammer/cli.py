@@ -17,6 +17,7 @@ import os
 import re
 import shlex
 import sys
+import warnings
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -103,11 +104,19 @@ class _Group(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         # click turns a closed pipe into exit status 1: catch it first, flush while caught
         try:
-            rv = super().invoke(ctx)
+            with warnings.catch_warnings():
+                # a library warning (data left out) is one line on stderr
+                warnings.simplefilter("always", UserWarning)
+                warnings.showwarning = _show_warning
+                rv = super().invoke(ctx)
             sys.stdout.flush()
         except BrokenPipeError:
             _closed_pipe()
         return rv
+
+
+def _show_warning(message: Any, category: Any, *_args: Any, **_kwargs: Any) -> None:
+    _warn(str(message))
 
 
 def _closed_pipe() -> None:

@@ -47,9 +47,10 @@ MAX_PAGE_BYTES = 1_000_000
 MAX_PAGE_LINES = 5_000
 #: Bytes of a BattleScribe file (the largest real catalogues have about 4 MB).
 MAX_CATALOGUE_BYTES = 64_000_000
-#: Links one BattleScribe datasheet import may expand (entry links resolved while walking the
-#: unit's selection tree; a real datasheet needs a few thousand).
-MAX_LINK_EXPANSIONS = 200_000
+#: Links one BattleScribe datasheet import may expand (entry and info links resolved while
+#: walking the unit's selection tree; the real datasheets need at most a few hundred). Links
+#: that fan out (10 links per level, 9 levels deep) would otherwise mean 10**9 walks.
+MAX_LINK_EXPANSIONS = 20_000
 
 
 def shorten(text: object, width: int = 40) -> str:
