@@ -142,6 +142,27 @@ class _Threshold(click.ParamType):
         return int(m.group(1))
 
 
+class _Count(click.ParamType):
+    """A number of models: 1 to MAX_MODELS."""
+
+    name = "N"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> int:
+        from .limits import MAX_MODELS, over
+
+        if isinstance(value, int):
+            n = value
+        else:
+            text = str(value).strip()
+            if not re.fullmatch(r"\d+", text) or int(text[:9]) < 1:
+                self.fail(f"expected a number of models >= 1, got {text!r}", param, ctx)
+            n = MAX_MODELS + 1 if len(text.lstrip("0")) > 9 else int(text)
+        if n > MAX_MODELS:
+            self.fail(str(over("models", str(value).strip(), MAX_MODELS, "MAX_MODELS")), param,
+                      ctx)
+        return n
+
+
 def _ruleset_name(ctx: Any, param: Any, value: str) -> str:
     from .ruleset import load_ruleset
 
@@ -230,8 +251,8 @@ def _attack_params(*, table: bool) -> list[click.Parameter]:
         click.Option(["--weapon", "-w", "weapons"], multiple=True, metavar="NAME|ROW",
                      help='Pick a weapon of the attacker by name (repeatable), or give an inline '
                           'row "10x 2 | 3+ | 4 | -1 | 1 | sustained hits 1".'),
-        click.Option(["--models", "-m"], type=click.IntRange(1), help="Attacking models."),
-        click.Option(["--target-models"], type=click.IntRange(1),
+        click.Option(["--models", "-m"], type=_Count(), help="Attacking models."),
+        click.Option(["--target-models"], type=_Count(),
                      help="Models in the target (its first model group)."),
         click.Option(["--leader"], metavar="UNIT",
                      help="Attach this CHARACTER unit (name, file or inline profile) to the "
@@ -398,6 +419,16 @@ def _check_options(p: dict[str, Any], attacker: Attacker) -> None:
                   f"{attacker.factions[0]}")
 
 
+def _check_work(profiles: Iterable[tuple[Weapon, int]], target: Target | Squad,
+                rules: str) -> None:
+    """Refuse at once an attack that may roll more dice than the limits allow."""
+    from .limits import check_attack_dice
+    from .ruleset import load_ruleset
+
+    models = sum(g.models for g in target.groups) if isinstance(target, Squad) else target.models
+    check_attack_dice(profiles, models, load_ruleset(rules).blast_per_models)
+
+
 def _norm_faction(text: str) -> str:
     return " ".join(text.lower().replace("-", " ").split())
 
@@ -446,6 +477,7 @@ def _query(args: tuple[str, ...], p: dict[str, Any]) -> Query:
     name, target = resolve_target(target_spec, p["target_models"], p["leader"])
     named, mortal = _split_rules(p["named_rules"])
     _check_options(p, attacker)
+    _check_work(attacker.profiles, target, p["ruleset"])
     if p.get("reanimation") is not None and p.get("turns") is None:
         flag = "--reanimation" if p["reanimation"] else "--no-reanimation"
         raise click.UsageError(f"{flag}: only with --turns N")
@@ -681,7 +713,7 @@ Examples:
 @click.argument("rolls", nargs=-1, metavar="[ROLL]...")
 @click.option("--crushing-impact", type=click.IntRange(1, 30), metavar="T",
               help="Crushing Impact (11e) by a charging model with Toughness T, first.")
-@click.option("--target-models", type=click.IntRange(1),
+@click.option("--target-models", type=_Count(),
               help="Models in the target (its first model group).")
 @click.option("--leader", metavar="UNIT",
               help="Attach this CHARACTER unit to the target as its Leader.")
@@ -712,8 +744,9 @@ def _mortal_roll(text: str) -> tuple[str, str]:
 
     try:
         dice(text)
-    except ValueError:
-        pass
+    except ValueError as e:
+        if "over the limit" in str(e):
+            raise ValueError(f"ROLL {text!r}: {e}") from None
     else:
         return text.strip().upper(), text.strip()
     try:
@@ -809,6 +842,9 @@ def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt
             for text, extra in variants:
                 rows += _rows(spec, p, extra, melee=melee, by_weapon=by == "weapon",
                               both=len(phases) > 1, vary_text=text)
+    for row in rows:
+        for column in columns:
+            _check_work(row.profiles, column.target, row.options.rules)
     cells = len(rows) * len(columns)
     if cells >= PROGRESS_CELLS and _stderr_tty():
         err = sys.stderr
