@@ -42,6 +42,11 @@ def _bool(_inst, attr, value):
         raise ValueError(f"{attr.name}: expected true or false, got {value!r}")
 
 
+def _text(_inst, attr, value):
+    if not isinstance(value, str):
+        raise TypeError(f"{attr.name}: expected a rule set name or path, got {value!r}")
+
+
 def _one_of(values: tuple):
     def check(_inst, attr, value):
         if value not in values:
@@ -58,7 +63,7 @@ _reroll = _one_of(REROLLS)
 class Options:
     """Everything about one attack besides the weapon and the target."""
 
-    rules: str = "10e"
+    rules: str = attrs.field(default="10e", validator=_text)
     half_range: bool = attrs.field(default=False, validator=_bool)
     charged: bool = attrs.field(default=False, validator=_bool)
     stationary: bool = attrs.field(default=False, validator=_bool)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 import re
 import tomllib
 from collections.abc import Callable, Iterable
@@ -635,6 +636,9 @@ def load_unit(path_or_name: str | Path | Unit) -> Unit:
     """
     if isinstance(path_or_name, Unit):
         return path_or_name
+    if not isinstance(path_or_name, str | os.PathLike):
+        raise TypeError(f"path_or_name: expected a unit name or file path, got "
+                        f"{_show(path_or_name)}")
     text = str(path_or_name)
     if isinstance(path_or_name, Path) or text.endswith(".toml") or "/" in text or "\\" in text:
         return _load_path(Path(path_or_name))

@@ -333,6 +333,9 @@ def test_links_that_fan_out_are_bounded(tmp_path):
     (lambda: PMF.bernoulli("x"), TypeError, "p"),
     (lambda: PMF.binomial(2.0, Fraction(1, 2)), TypeError, "n"),
     (lambda: PMF.mix([(1, None)]), TypeError, "parts"),
+    (lambda: mh.load_unit(None), TypeError, "path_or_name"),
+    (lambda: mh.Options(rules=5), TypeError, "rules"),
+    (lambda: mh.load_ruleset(5), TypeError, "rules"),
 ])
 def test_library_values_check_their_arguments(call, error, name):
     with pytest.raises(error) as e:
