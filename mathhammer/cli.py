@@ -579,6 +579,7 @@ def kills(units: tuple[str, ...], as_json: bool, plot: str | None, output: str |
     query = _query(units, p)
     plot_path = _check_output(plot, force, "--plot") if plot is not None else None
     out_path = _check_output(output, force) if output is not None else None
+    _check_suffix(out_path, "json" if as_json else "text")
     if plot_path is not None and out_path is not None and \
             plot_path.resolve() == out_path.resolve():
         raise ValueError(f"--plot and --output are the same file {plot!r}: the report would "
@@ -729,6 +730,7 @@ def mortal(target: str, rolls: tuple[str, ...], crushing_impact: int | None,
         raise click.UsageError("give at least one ROLL (e.g. D3, \"Disintegration Beams\") or "
                                "--crushing-impact T")
     out_path = _check_output(output, force) if output is not None else None
+    _check_suffix(out_path, "json" if as_json else "text")
     parsed = [_mortal_roll(r) for r in rolls]
     name, profile = resolve_target(target, target_models, leader)
     query = MortalQuery(name, profile, tuple(parsed), crushing_impact)
@@ -832,6 +834,7 @@ def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt
     out_path = _check_output(output, force) if output is not None else None
     if fmt is None:
         fmt = _format_of(out_path)
+    _check_suffix(out_path, fmt)
     columns = [Column(*resolve_target(t, p["target_models"], p["leader"]))
                for t in _target_specs(targets)]
     phases = [m for m, on in ((False, p["ranged"]), (True, p["melee"])) if on] or [False]
@@ -853,6 +856,14 @@ def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt
     else:
         grid = build_grid(rows, columns, metric, title=title or "")
     _emit(render(grid, fmt), out_path)
+
+
+def _check_suffix(path: Path | None, fmt: str) -> None:
+    """Warn when the output file's suffix names another format than the one written."""
+    named = _SUFFIX_FORMAT.get(path.suffix.lower()) if path is not None else None
+    if named is not None and named != fmt:
+        hint = " (add --json)" if named == "json" and fmt == "text" else ""
+        _warn(f"--output {str(path)!r}: writing {fmt}, though the suffix says {named}{hint}")
 
 
 def _format_of(path: Path | None) -> str:

@@ -491,6 +491,30 @@ def test_options_without_effect_are_warned_about():
     assert r.exit_code == 0 and r.stderr == ""
 
 
+@pytest.mark.parametrize("args, message", [
+    (("kills", ROW, "MEQ", "-o", "k.json"),
+     "writing text, though the suffix says json (add --json)"),
+    (("mortal", "MEQ", "D3", "--json", "-o", "m.md"), "writing json, though the suffix says md"),
+    (("table", ROW, "--targets", "MEQ", "--format", "md", "-o", "t.html"),
+     "writing md, though the suffix says html"),
+])
+def test_an_output_suffix_of_another_format_is_warned_about(tmp_path, monkeypatch, args,
+                                                             message):
+    monkeypatch.chdir(tmp_path)
+    _, warning = warns(*args)
+    assert message in warning
+    assert len(list(tmp_path.iterdir())) == 1  # written all the same
+
+
+def test_deeply_nested_named_rules_file(tmp_path):
+    from mathhammer.named_rules import read_named_rule_file
+
+    path = tmp_path / "deep.toml"
+    path.write_text("x = " + "[" * 5000 + "]" * 5000 + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="deep.toml: cannot read named rules: nested too deeply"):
+        read_named_rule_file(path)
+
+
 def test_exit_status_0_on_a_closed_pipe():
     code = "from mathhammer.cli import main; main()"
     proc = subprocess.Popen([sys.executable, "-c", code, "rules", "--text"],
