@@ -113,6 +113,21 @@ def test_any_exact_value_formats_without_overflow():
     assert readable_fraction(tiny) == "[1/4669 digits]"
 
 
+@given(st.fractions(min_value=-(10**14), max_value=10**14), st.integers(0, 8))
+def test_decimal_rounds_to_the_nearest(x, places):
+    text = decimal(x, places)
+    assert abs(Fraction(text) - x) <= Fraction(1, 2 * 10**places)
+    assert len(text.split(".")[1]) == places if places else "." not in text
+
+
+@given(st.integers(16, 2000), st.integers(1, 9))
+def test_decimal_of_huge_values_keeps_three_significant_digits(exp, lead):
+    x = Fraction(lead * 10**exp + 7, 3)
+    text = decimal(x, 2)
+    mantissa, e = text.split("e+")
+    assert abs(Fraction(mantissa) * 10 ** int(e) - x) <= Fraction(5, 1000) * 10 ** int(e)
+
+
 @pytest.mark.parametrize("fmt", ["text", "md", "csv", "html", "json"])
 def test_a_grid_of_huge_values_renders_in_every_format(fmt):
     huge = Fraction(7 * 10**400, 3)
