@@ -422,8 +422,8 @@ def _check_options(p: dict[str, Any], attacker: Attacker) -> None:
 def _check_work(profiles: Iterable[tuple[Weapon, int]], target: Target | Squad,
                 rules: str) -> None:
     """Refuse at once an attack that may roll more dice than the limits allow."""
-    from .limits import check_attack_dice
     from .ruleset import load_ruleset
+    from .work import check_attack_dice
 
     models = sum(g.models for g in target.groups) if isinstance(target, Squad) else target.models
     check_attack_dice(profiles, models, load_ruleset(rules).blast_per_models)

@@ -39,6 +39,7 @@ from mathhammer.report import (
 )
 from mathhammer.ruleset import load_ruleset
 from mathhammer.units import loads_unit
+from mathhammer.work import attack_dice, check_attack_dice
 
 ROW = "10x 2 | 3+ | 4 | 0 | 1"
 
@@ -393,8 +394,8 @@ def test_limits_are_named(args, limit, value):
 def test_a_thousand_models_of_ten_attacks_are_allowed():
     meq = mh.Target(models=5, toughness=4, save=3, wounds=2)
     gun, _ = parse_weapon("1000x 10 | 3+ | 4 | 0 | 1")
-    assert limits.attack_dice([(gun, 1000)], meq.models) == 10_000 <= limits.MAX_ATTACK_DICE
-    limits.check_attack_dice([(gun, 1000)], meq.models)  # no error
+    assert attack_dice([(gun, 1000)], meq.models) == 10_000 <= limits.MAX_ATTACK_DICE
+    check_attack_dice([(gun, 1000)], meq.models)  # no error
     assert parse_target("1000x T4 Sv3+ W1").models == 1000
 
 
