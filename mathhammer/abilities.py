@@ -13,6 +13,7 @@ import attrs
 
 from .cache import cached
 from .dice import format_dice, parse_dice
+from .limits import MAX_ABILITY_VALUE, over, shorten
 
 #: Abilities that change the numbers, with their fixed spelling (no parameter).
 FLAGS = {
@@ -79,16 +80,25 @@ def canonical(text: str) -> str:
     ValueError: unknown ability 'fast'; known: lethal hits, devastating wounds, twin-linked, ...
     """
     t = normalize(text)
+    text = shorten(text)
     if t in FLAGS or t in NO_EFFECT:
         return t
     m = _WITH_VALUE.match(t)
     if m:
         try:
-            return f"{m.group(1)} {format_dice(m.group(2))}"
-        except ValueError:
+            value = format_dice(m.group(2))
+        except ValueError as e:
+            if "over the limit" in str(e):
+                raise over(f"bad ability {text!r}: {m.group(1)} X", shorten(m.group(2), 20),
+                           MAX_ABILITY_VALUE, "MAX_ABILITY_VALUE") from None
             raise ValueError(
                 f"bad ability {text!r}: {m.group(1)} needs a number or dice expression"
             ) from None
+        n, sides, plus = parse_dice(value)
+        if n * sides + plus > MAX_ABILITY_VALUE:
+            raise over(f"bad ability {text!r}: {m.group(1)} X", value, MAX_ABILITY_VALUE,
+                       "MAX_ABILITY_VALUE")
+        return f"{m.group(1)} {value}"
     if _ANTI.match(t) or _BLAST.match(t):
         return t
     if t.startswith("anti-"):

@@ -17,6 +17,7 @@ import os
 import re
 import shlex
 import sys
+import warnings
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -39,16 +40,20 @@ from .report import (
     MortalQuery,
     Query,
     Row,
+    as_float,
     build_grid,
     fraction,
+    is_long,
     kills_json,
     kills_text,
     mortal_json,
     mortal_text,
     percent,
+    readable_fraction,
     render,
     sequence_json,
     sequence_text,
+    short_fraction,
     to_json,
 )
 from .squad import Squad
@@ -93,12 +98,34 @@ class _Group(click.Group):
         except click.Abort:
             _fail("aborted")
         except BrokenPipeError:  # e.g. `mathhammer table ... | head`: stop quietly
-            with contextlib.suppress(OSError, ValueError):
-                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            sys.exit(0)
-        except (ValueError, OSError) as e:
-            _fail(str(e))
+            _closed_pipe()
+        except (ValueError, TypeError, OSError, RecursionError) as e:
+            _fail(str(e) if not isinstance(e, RecursionError) else "input nested too deeply")
         sys.exit(rv if isinstance(rv, int) else 0)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        # click turns a closed pipe into exit status 1: catch it first, flush while caught
+        try:
+            with warnings.catch_warnings():
+                # a library warning (data left out) is one line on stderr
+                warnings.simplefilter("always", UserWarning)
+                warnings.showwarning = _show_warning
+                rv = super().invoke(ctx)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            _closed_pipe()
+        return rv
+
+
+def _show_warning(message: Any, category: Any, *_args: Any, **_kwargs: Any) -> None:
+    _warn(str(message))
+
+
+def _closed_pipe() -> None:
+    """The reader of standard output went away (``| head``): stop quietly with status 0."""
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    sys.exit(0)
 
 
 # --- options shared by kills, odds and table -----------------------------------------------------
@@ -115,6 +142,27 @@ class _Threshold(click.ParamType):
         if not m:
             self.fail(f"expected 2+ to 6+, got {text!r}", param, ctx)
         return int(m.group(1))
+
+
+class _Count(click.ParamType):
+    """A number of models: 1 to MAX_MODELS."""
+
+    name = "N"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> int:
+        from .limits import MAX_MODELS, over
+
+        if isinstance(value, int):
+            n = value
+        else:
+            text = str(value).strip()
+            if not re.fullmatch(r"\d+", text) or int(text[:9]) < 1:
+                self.fail(f"expected a number of models >= 1, got {text!r}", param, ctx)
+            n = MAX_MODELS + 1 if len(text.lstrip("0")) > 9 else int(text)
+        if n > MAX_MODELS:
+            self.fail(str(over("models", str(value).strip(), MAX_MODELS, "MAX_MODELS")), param,
+                      ctx)
+        return n
 
 
 def _ruleset_name(ctx: Any, param: Any, value: str) -> str:
@@ -205,8 +253,8 @@ def _attack_params(*, table: bool) -> list[click.Parameter]:
         click.Option(["--weapon", "-w", "weapons"], multiple=True, metavar="NAME|ROW",
                      help='Pick a weapon of the attacker by name (repeatable), or give an inline '
                           'row "10x 2 | 3+ | 4 | -1 | 1 | sustained hits 1".'),
-        click.Option(["--models", "-m"], type=click.IntRange(1), help="Attacking models."),
-        click.Option(["--target-models"], type=click.IntRange(1),
+        click.Option(["--models", "-m"], type=_Count(), help="Attacking models."),
+        click.Option(["--target-models"], type=_Count(),
                      help="Models in the target (its first model group)."),
         click.Option(["--leader"], metavar="UNIT",
                      help="Attach this CHARACTER unit (name, file or inline profile) to the "
@@ -304,6 +352,8 @@ class Attacker:
     points: int | None = None
     #: the unit's own profile (for Hazardous), when it is a unit
     profile: Target | None = None
+    #: the unit's faction and faction keywords (empty for inline weapons)
+    factions: tuple[str, ...] = ()
 
 
 def _split_weapons(values: Iterable[str]) -> tuple[list[str], list[str]]:
@@ -319,6 +369,7 @@ def resolve_attacker(spec: str | None, p: dict[str, Any], *, melee: bool,
     rows and weapon picks of ``--weapon``; ``every_weapon`` includes optional wargear."""
     names, rows = _split_weapons(p["weapons"])
     inline = [w for r in rows for w in parse_weapons(r, melee=melee)]
+    _check_phase(inline, melee)
     if spec is None or is_inline_weapon(spec):
         if names:
             raise ValueError(f"--weapon {names[0]!r}: picking weapons by name needs a unit as "
@@ -327,6 +378,7 @@ def resolve_attacker(spec: str | None, p: dict[str, Any], *, melee: bool,
             raise ValueError("--models: give inline weapons their models in the row, e.g. "
                              '"10x 2 | 3+ | 4 | -1 | 1"')
         own = parse_weapons(spec, melee=melee) if spec else []
+        _check_phase(own, melee)
         profiles = own + inline
         label = spec.strip() if spec and len(own) == 1 and not inline else "inline weapons"
         if len(profiles) == 1:
@@ -348,7 +400,59 @@ def resolve_attacker(spec: str | None, p: dict[str, Any], *, melee: bool,
         profile = None
     if isinstance(profile, Squad):
         profile = None
-    return Attacker(unit.name, tuple(own + inline), _points(unit, p["models"]), profile)
+    factions = (unit.faction, *getattr(unit, "faction_keywords", ()))
+    return Attacker(unit.name, tuple(own + inline), _points(unit, p["models"]), profile,
+                    factions)
+
+
+def _check_phase(profiles: list[tuple[Weapon, int]], melee: bool) -> None:
+    """An inline weapon with a range cannot fight in melee (``--melee``)."""
+    for w, _n in profiles:
+        if melee and not w.melee:
+            raise ValueError(f'weapon "{w.name}" has a range of {w.range}" but --melee asks for '
+                             'melee weapons: write Melee as its range, or drop --melee')
+
+
+def _warn(message: str) -> None:
+    """One warning line on stderr, once per command."""
+    ctx = click.get_current_context(silent=True)
+    seen = ctx.find_root().meta.setdefault("mathhammer.warned", set()) if ctx else set()
+    if message not in seen:
+        seen.add(message)
+        click.echo(f"warning: {_one_line(message)}", err=True)
+
+
+def _check_options(p: dict[str, Any], attacker: Attacker) -> None:
+    """Warn about options that have no effect: an 11e-only option under another rule set, a
+    named rule of another faction than the attacking unit's."""
+    from .named_rules import find_rule
+    from .ruleset import load_ruleset
+
+    if p.get("lethal_hits") is not None and not load_ruleset(p["ruleset"]).lethal_optional:
+        _warn(f"--lethal-hits {p['lethal_hits']} has no effect with --rules {p['ruleset']}: "
+              "Lethal Hits always wound automatically there (11e lets the attacker decline)")
+    mine = {_norm_faction(f) for f in attacker.factions}
+    if not mine or mine & {"archetypes", ""}:
+        return
+    for name in p["named_rules"]:
+        rule = find_rule(name)
+        if _norm_faction(rule.faction) not in mine:
+            _warn(f"--rule {rule.name!r} is a {rule.faction} rule, but {attacker.label} is "
+                  f"{attacker.factions[0]}")
+
+
+def _check_work(profiles: Iterable[tuple[Weapon, int]], target: Target | Squad,
+                rules: str) -> None:
+    """Refuse at once an attack that may roll more dice than the limits allow."""
+    from .ruleset import load_ruleset
+    from .work import check_attack_dice
+
+    models = sum(g.models for g in target.groups) if isinstance(target, Squad) else target.models
+    check_attack_dice(profiles, models, load_ruleset(rules).blast_per_models)
+
+
+def _norm_faction(text: str) -> str:
+    return " ".join(text.lower().replace("-", " ").split())
 
 
 def resolve_target(spec: str, models: int | None = None,
@@ -394,6 +498,8 @@ def _query(args: tuple[str, ...], p: dict[str, Any]) -> Query:
     attacker = resolve_attacker(attacker_spec, p, melee=melee)
     name, target = resolve_target(target_spec, p["target_models"], p["leader"])
     named, mortal = _split_rules(p["named_rules"])
+    _check_options(p, attacker)
+    _check_work(attacker.profiles, target, p["ruleset"])
     if p.get("reanimation") is not None and p.get("turns") is None:
         flag = "--reanimation" if p["reanimation"] else "--no-reanimation"
         raise click.UsageError(f"{flag}: only with --turns N")
@@ -411,7 +517,9 @@ def _split_rules(names: Iterable[str]) -> tuple[tuple[str, ...], tuple[str, ...]
             tuple(r.name for r in rules if r.mortal_wounds is not None))
 
 
-def _check_output(path: str, force: bool) -> Path:
+def _check_output(path: str, force: bool, option: str = "--output") -> Path:
+    if not path.strip():
+        raise ValueError(f"{option}: expected a file name, got {path!r}")
     out = Path(path)
     if out.exists() and not force:
         raise ValueError(f"{path}: already exists; use --force to overwrite it")
@@ -491,8 +599,13 @@ Examples:
 def kills(units: tuple[str, ...], as_json: bool, plot: str | None, output: str | None,
           force: bool, **p: Any) -> None:
     query = _query(units, p)
-    plot_path = _check_output(plot, force) if plot else None
-    out_path = _check_output(output, force) if output else None
+    plot_path = _check_output(plot, force, "--plot") if plot is not None else None
+    out_path = _check_output(output, force) if output is not None else None
+    _check_suffix(out_path, "json" if as_json else "text")
+    if plot_path is not None and out_path is not None and \
+            plot_path.resolve() == out_path.resolve():
+        raise ValueError(f"--plot and --output are the same file {plot!r}: the report would "
+                         "overwrite the plot")
     if plot_path is not None:
         from .plot import check_matplotlib, check_suffix
 
@@ -581,17 +694,21 @@ def odds(units: tuple[str, ...], at_least: int | None, exactly: int | None,
         prob, what = pmf.prob(exactly), f"{counter} = {exactly}"
     what += end
     if as_json:
-        data = {"query": f"P({what})", "p": fraction(prob), "p_float": float(prob)}
+        data = {"query": f"P({what})", "p": fraction(prob), "p_float": as_float(prob)}
         if query.is_sequence:
             data |= sequence_json(query, timeline, query.run())
         else:
             data |= kills_json(query, result)
         click.echo(to_json(data), nl=False)
     elif exact:
-        click.echo(fraction(prob) if prob.denominator != 1 else str(prob))
+        click.echo(short_fraction(prob))
     else:
         steps = f"; {query.describe_steps()}" if query.is_sequence else ""
-        click.echo(f"P({what}) = {prob} = {percent(prob)}")
+        if is_long(prob):
+            click.echo(f"P({what}) = {percent(prob)} (exact: a fraction of "
+                       f"{readable_fraction(prob)[1:-1]}; --exact or --json prints it)")
+        else:
+            click.echo(f"P({what}) = {short_fraction(prob)} = {percent(prob)}")
         click.echo(f"  {query.attacker} -> {query.target_name}; rules {query.options.rules}; "
                    f"options: {query.options.describe()}; named rules: "
                    f"{', '.join(query.named_rules) or 'none'}{steps}")
@@ -619,7 +736,7 @@ Examples:
 @click.argument("rolls", nargs=-1, metavar="[ROLL]...")
 @click.option("--crushing-impact", type=click.IntRange(1, 30), metavar="T",
               help="Crushing Impact (11e) by a charging model with Toughness T, first.")
-@click.option("--target-models", type=click.IntRange(1),
+@click.option("--target-models", type=_Count(),
               help="Models in the target (its first model group).")
 @click.option("--leader", metavar="UNIT",
               help="Attach this CHARACTER unit to the target as its Leader.")
@@ -635,7 +752,8 @@ def mortal(target: str, rolls: tuple[str, ...], crushing_impact: int | None,
     if not rolls and crushing_impact is None:
         raise click.UsageError("give at least one ROLL (e.g. D3, \"Disintegration Beams\") or "
                                "--crushing-impact T")
-    out_path = _check_output(output, force) if output else None
+    out_path = _check_output(output, force) if output is not None else None
+    _check_suffix(out_path, "json" if as_json else "text")
     parsed = [_mortal_roll(r) for r in rolls]
     name, profile = resolve_target(target, target_models, leader)
     query = MortalQuery(name, profile, tuple(parsed), crushing_impact)
@@ -651,8 +769,9 @@ def _mortal_roll(text: str) -> tuple[str, str]:
 
     try:
         dice(text)
-    except ValueError:
-        pass
+    except ValueError as e:
+        if "over the limit" in str(e):
+            raise ValueError(f"ROLL {text!r}: {e}") from None
     else:
         return text.strip().upper(), text.strip()
     try:
@@ -744,9 +863,10 @@ def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt
           army_file: str | None, vs_army: str | None, defence: bool, **p: Any) -> None:
     from .cli_army import army_columns, load_for_table
 
+    out_path = _check_output(output, force) if output is not None else None
     if fmt is None:
-        fmt = _SUFFIX_FORMAT.get(Path(output).suffix.lower(), "text") if output else "text"
-    out_path = _check_output(output, force) if output else None
+        fmt = _format_of(out_path)
+    _check_suffix(out_path, fmt)
     if defence and army_file is None:
         raise click.UsageError("--defence: give the defending army with --army FILE")
     if not attackers and army_file is None and not (defence and vs_army):
@@ -777,6 +897,9 @@ def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt
             for text, extra in variants:
                 rows += _rows(spec, p, extra, melee=melee, by_weapon=by == "weapon",
                               both=len(phases) > 1, vary_text=text)
+    for row in rows:
+        for column in columns:
+            _check_work(row.profiles, column.target, row.options.rules)
     cells = len(rows) * len(columns)
     if cells >= PROGRESS_CELLS and _stderr_tty():
         err = sys.stderr
@@ -785,6 +908,26 @@ def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt
     else:
         grid = build_grid(rows, columns, metric, title=title or "")
     _emit(render(grid, fmt), out_path)
+
+
+def _check_suffix(path: Path | None, fmt: str) -> None:
+    """Warn when the output file's suffix names another format than the one written."""
+    named = _SUFFIX_FORMAT.get(path.suffix.lower()) if path is not None else None
+    if named is not None and named != fmt:
+        hint = " (add --json)" if named == "json" and fmt == "text" else ""
+        _warn(f"--output {str(path)!r}: writing {fmt}, though the suffix says {named}{hint}")
+
+
+def _format_of(path: Path | None) -> str:
+    """The format an output file's suffix asks for (text without a suffix or a file)."""
+    if path is None or not path.suffix:
+        return "text"
+    fmt = _SUFFIX_FORMAT.get(path.suffix.lower())
+    if fmt is None:
+        known = ", ".join(_SUFFIX_FORMAT)
+        raise ValueError(f"--output {str(path)!r}: no format writes {path.suffix!r} files "
+                         f"(known: {known}); give --format to write it anyway")
+    return fmt
 
 
 def _target_specs(values: tuple[str, ...]) -> list[str]:
@@ -818,6 +961,7 @@ def _rows(spec: str, base: dict[str, Any], extra: dict[str, Any], *, melee: bool
         attacker = resolve_attacker(spec, p, melee=melee, every_weapon=by_weapon)
     options = _options_of(p)
     named, mortal = _split_rules(p["named_rules"])
+    _check_options(p, attacker)
     if mortal:
         raise ValueError(f"--rule {mortal[0]!r} is a mortal-wound roll: `mathhammer kills` and "
                          "`mathhammer odds` roll it after the attack; `table` compares attacks")
@@ -981,12 +1125,22 @@ def import_(source: str, output: str, statline: str | None, catalogue: str | Non
 
 
 def _read_page(page: str) -> str:
+    """The text of a datasheet page (``-``: standard input), at most MAX_PAGE_BYTES of it."""
+    from .limits import MAX_PAGE_BYTES, check_bytes, read_limited
+
+    name = "standard input" if page == "-" else page
+    if page == "-":
+        stream = getattr(sys.stdin, "buffer", None)
+        data = stream.read(MAX_PAGE_BYTES + 1) if stream is not None else \
+            sys.stdin.read(MAX_PAGE_BYTES + 1).encode("utf-8")
+        check_bytes(data, MAX_PAGE_BYTES, "MAX_PAGE_BYTES", f"{name}: datasheet page")
+    else:
+        data = read_limited(page, MAX_PAGE_BYTES, "MAX_PAGE_BYTES", "datasheet page")
     try:
-        if page == "-":
-            return sys.stdin.read()
-        return Path(page).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise ValueError(f"{page}: cannot read: {getattr(e, 'strerror', None) or e}") from None
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{name}: cannot read: not UTF-8 text ({e.reason} at byte "
+                         f"{e.start})") from None
 
 
 @cli.command(context_settings=CONTEXT)

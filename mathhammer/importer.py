@@ -31,6 +31,7 @@ from typing import Any
 import tomli_w
 
 from .abilities import canonical
+from .limits import MAX_PAGE_BYTES, MAX_PAGE_LINES, MAX_WEAPONS, check_bytes, over
 from .units import PLACEHOLDER, Reader, build_unit, canonical_core, show
 
 #: Lines that end the datasheet part of a page (rules text follows).
@@ -227,7 +228,10 @@ def _split_list(text: str) -> list[str]:
 
 
 def _parse_page(text: str, warnings: list[str]) -> dict[str, Any]:
+    check_bytes(text, MAX_PAGE_BYTES, "MAX_PAGE_BYTES", "datasheet page")
     lines = text.splitlines()
+    if len(lines) > MAX_PAGE_LINES:
+        raise over("datasheet page", f"{len(lines)} lines", MAX_PAGE_LINES, "MAX_PAGE_LINES")
     start = next((i for i, ln in enumerate(lines) if ln.strip()), None)
     if start is None or not any(_WEAPONS_HEADER.match(ln.strip()) for ln in lines):
         raise ValueError("no datasheet found: expected a RANGED WEAPONS or MELEE WEAPONS table")
@@ -246,6 +250,7 @@ def _parse_page(text: str, warnings: list[str]) -> dict[str, Any]:
     melee: bool | None = None
     section = None
     seen: dict[tuple, int] = {}
+    names: set[tuple] = set()
     for i in range(start, end):
         line = lines[i].strip()
         n = i + 1
@@ -267,11 +272,15 @@ def _parse_page(text: str, warnings: list[str]) -> dict[str, Any]:
                 same = (key, tuple(str(v) for v in w.values()))
                 if same in seen:
                     continue  # the page prints every row twice
-                if any(k[0] == key for k in seen):
+                if key in names:
                     warnings.append(f"line {n}: {w['name']} has two different profiles; "
                                     f"both kept, check which is right")
                 seen[same] = n
+                names.add(key)
                 page["weapons"].append(w)
+                if len(page["weapons"]) > MAX_WEAPONS:
+                    raise over(f"line {n}: weapons", f"more than {MAX_WEAPONS}", MAX_WEAPONS,
+                               "MAX_WEAPONS")
             elif m := _POINTS.match(line):
                 page["points"].append((int(m.group(1)), int(m.group(2)), n))
             continue

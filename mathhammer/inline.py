@@ -33,12 +33,15 @@ import re
 
 from .abilities import canonical
 from .dice import ACCEPTED, format_dice
+from .limits import MAX_MODELS, MAX_RANGE, MAX_STRENGTH, MAX_WOUNDS, over, shorten
 from .profiles import TARGET_ABILITIES, Target, Weapon
 from .squad import Squad
 
 _COUNT = re.compile(r"^\s*(\d+)\s*[x×]\s*(?=\S)", re.I)
 _SKILL = re.compile(r"^(?:([2-6])\s*\+|N/?A|-|–)$", re.I)
 _RANGE = re.compile(r"^(?:(\d+)\s*(?:\"|”|''|in)?|melee)$", re.I)
+#: A cell that is meant as a range but is not one (``-5"``, ``12-24"``, ``∞"``).
+_LOOKS_LIKE_RANGE = re.compile(r"^(?:.*(?:\"|”|''|\d\s*in)|[\d\s.,+\-–/∞]+)$", re.I)
 _BRACKETS = re.compile(r"\[([^\]]*)\]")
 _MINUS = str.maketrans({"−": "-", "–": "-", "—": "-"})
 
@@ -53,7 +56,14 @@ def is_inline_weapon(text: str) -> bool:
 
 
 def _fail(text: str, message: str) -> ValueError:
-    return ValueError(f'weapon "{text.strip()}": {message}')
+    return ValueError(f'weapon "{shorten(text.strip(), 80)}": {message}')
+
+
+def _int(digits: str, limit: int) -> int:
+    """``digits`` as an int, or ``limit + 1`` when longer than any value under the limit (a
+    thousand-digit number is not converted)."""
+    digits = digits.lstrip("0") or "0"
+    return limit + 1 if len(digits) > len(str(limit)) else int(digits)
 
 
 def _split_abilities(text: str) -> list[str]:
@@ -84,10 +94,13 @@ def parse_weapon(text: str, *, melee: bool = False) -> tuple[Weapon, int]:
         cells.pop()
     count = 1
     if cells and (m := _COUNT.match(cells[0])):
-        count = int(m.group(1))
+        count = _int(m.group(1), MAX_MODELS)
         cells[0] = cells[0][m.end():].strip()
         if count < 1:
             raise _fail(text, f'models "{m.group(0).strip()}": expected at least 1x')
+        if count > MAX_MODELS:
+            raise _fail(text, str(over("models", shorten(m.group(0).strip()), MAX_MODELS,
+                                       "MAX_MODELS")))
         if not cells[0]:
             cells.pop(0)
     if len(cells) < 5:
@@ -108,13 +121,19 @@ def parse_weapon(text: str, *, melee: bool = False) -> tuple[Weapon, int]:
     if len(prefix) == 2:
         name, rng = prefix
     elif len(prefix) == 1:
-        if _RANGE.match(prefix[0]):
+        if _RANGE.match(prefix[0]) or _LOOKS_LIKE_RANGE.match(prefix[0]):
             rng = prefix[0]
         else:
             name = prefix[0]
+    if rng is not None and not _RANGE.match(rng):
+        raise _fail(text, f'range "{shorten(rng)}" (column {len(prefix)}): expected "melee" or '
+                          'inches like 24"')
     for m in _BRACKETS.finditer(name):
         abilities += [(a, 1) for a in _split_abilities(m.group(1))]
     name = _BRACKETS.sub("", name).strip()
+    if "[" in name or "]" in name:
+        raise _fail(text, f'name "{shorten(name)}" (column 1): a "[" without its "]" (abilities '
+                          'go in brackets, e.g. Bolter [lethal hits])')
     def cell(offset: int) -> tuple[str, int]:
         return cells[skill_at + offset], skill_at + offset + 1
 
@@ -129,8 +148,10 @@ def parse_weapon(text: str, *, melee: bool = False) -> tuple[Weapon, int]:
     def dice_of(what: str, value: str, col: int) -> str:
         try:
             out = format_dice(value)
-        except ValueError:
-            raise _fail(text, f'{what} "{value}" (column {col}): expected {ACCEPTED}') from None
+        except ValueError as e:
+            why = (str(e).split(": ", 1)[-1] if "over the limit" in str(e)
+                   else f"expected {ACCEPTED}")
+            raise _fail(text, f'{what} "{shorten(value)}" (column {col}): {why}') from None
         if out == "0":
             raise _fail(text, f'{what} "{value}" (column {col}): expected at least 1')
         return out
@@ -138,10 +159,12 @@ def parse_weapon(text: str, *, melee: bool = False) -> tuple[Weapon, int]:
     attacks = dice_of("A", a_text, a_col)
     sm = _SKILL.match(s_text)
     skill = int(sm.group(1)) if sm and sm.group(1) else None
-    if not re.fullmatch(r"\d+", st_text) or int(st_text) < 1:
-        raise _fail(text, f'S "{st_text}" (column {st_col}): expected an integer >= 1')
-    if not re.fullmatch(r"[-+]?\s*\d+", ap_text) or not -6 <= int(ap_text.replace(" ", "")) <= 0:
-        raise _fail(text, f'AP "{ap_text}" (column {ap_col}): expected 0 or -1 to -6')
+    if not re.fullmatch(r"\d+", st_text) or not 1 <= _int(st_text, MAX_STRENGTH) <= MAX_STRENGTH:
+        raise _fail(text, f'S "{shorten(st_text)}" (column {st_col}): expected an integer from 1 '
+                          f"to {MAX_STRENGTH}")
+    ap_ok = re.fullmatch(r"[-+]?\s*\d{1,3}", ap_text)
+    if not ap_ok or not -6 <= int(ap_text.replace(" ", "")) <= 0:
+        raise _fail(text, f'AP "{shorten(ap_text)}" (column {ap_col}): expected 0 or -1 to -6')
     damage = dice_of("D", d_text, d_col)
     canon = []
     for a, col in abilities:
@@ -158,9 +181,10 @@ def parse_weapon(text: str, *, melee: bool = False) -> tuple[Weapon, int]:
     elif rng.lower() == "melee":
         rng_value = "melee"
     else:
-        rng_value = int(re.match(r"\d+", rng).group(0))
-        if rng_value < 1:
-            raise _fail(text, f'range "{rng}": expected "melee" or inches >= 1')
+        rng_value = _int(re.match(r"\d+", rng).group(0), MAX_RANGE)
+        if not 1 <= rng_value <= MAX_RANGE:
+            raise _fail(text, f'range "{shorten(rng)}": expected "melee" or inches from 1 to '
+                              f"{MAX_RANGE}")
     if not name:
         def stat(letter: str, value: str) -> str:  # "A2", but "A:D6" for dice
             return f"{letter}{value}" if value.isdigit() else f"{letter}:{value}"
@@ -219,8 +243,9 @@ _TARGET_TOKENS = [
 #: What each stat token should look like (for error messages).
 _SHAPES = {"models": "5x", "toughness": "T4", "save": "Sv3+", "wounds": "W2",
            "invuln": "4++", "fnp": "FNP5+"}
-_LIMITS = {"models": (1, 10**6), "toughness": (1, 14), "save": (2, 7), "wounds": (1, 10**6),
-           "invuln": (2, 6), "fnp": (2, 6)}
+_LIMITS = {"models": (1, MAX_MODELS), "toughness": (1, 14), "save": (2, 7),
+           "wounds": (1, MAX_WOUNDS), "invuln": (2, 6), "fnp": (2, 6)}
+_LIMIT_NAMES = {"models": "MAX_MODELS", "wounds": "MAX_WOUNDS"}
 _STAT_START = re.compile(r"^(\d|T\d|Sv|W\d|FNP|Inv)", re.I)
 
 
@@ -250,7 +275,7 @@ def parse_target(text: str) -> Target:
     """
     values: dict[str, int] = {}
     keywords: list[str] = []
-    where = f'target "{text.strip()}"'
+    where = f'target "{shorten(text.strip(), 80)}"'
     abilities, rest = _target_abilities(text)
     tokens = _tokens(rest)
     for i, tok in enumerate(tokens, 1):
@@ -265,8 +290,11 @@ def parse_target(text: str) -> Target:
             continue
         if field in values:
             raise ValueError(f'{where}: "{tok}" (token {i}): {field} given twice')
-        values[field] = int(next(g for g in m.groups() if g is not None))
         lo, hi = _LIMITS[field]
+        values[field] = _int(next(g for g in m.groups() if g is not None), hi)
+        if values[field] > hi and field in _LIMIT_NAMES:
+            raise ValueError(f'{where}: "{shorten(tok)}" (token {i}): '
+                             f"{over(field, shorten(tok), hi, _LIMIT_NAMES[field])}")
         if not lo <= values[field] <= hi:
             shape, digit = _SHAPES[field], _digits(field)
             top = " or more" if hi > 99 else f" to {shape.replace(digit, str(hi))}"

@@ -575,11 +575,21 @@ def read_named_rule_file(path: str | Path) -> tuple[NamedRule, ...]:
     """
     path = Path(path)
     where = _display(path)
+    return _validate_file(_read_toml(path, where), where)
+
+
+def _read_toml(path: Path, where: str) -> dict:
+    """A named-rules file's TOML (at most MAX_RULES_FILE_BYTES, not nested too deeply)."""
+    from .limits import MAX_RULES_FILE_BYTES, read_limited
+
+    data = read_limited(path, MAX_RULES_FILE_BYTES, "MAX_RULES_FILE_BYTES", "named rules",
+                        where)
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+        return tomllib.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
         raise ValueError(f"{where}: cannot read named rules: {e}") from None
-    return _validate_file(raw, where)
+    except RecursionError:
+        raise ValueError(f"{where}: cannot read named rules: nested too deeply") from None
 
 
 def _validate_file(raw: dict, where: str) -> tuple[NamedRule, ...]:
@@ -620,10 +630,7 @@ def _load(directory: str, _files: tuple[tuple[str, int, int], ...]) -> tuple[Nam
     for path in sorted(Path(directory).glob("*.toml")):
         if is_ruleset_file(path):
             continue
-        try:
-            raw = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
-            raise ValueError(f"{_display(path)}: cannot read named rules: {e}") from None
+        raw = _read_toml(path, _display(path))
         if not _is_named_rule_file(raw):
             continue
         for rule in _validate_file(raw, _display(path)):

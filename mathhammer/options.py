@@ -81,6 +81,11 @@ def _choice(name: str, kind: type[StrEnum], optional: bool = False):
     return convert
 
 
+def _text(_inst, attr, value):
+    if not isinstance(value, str):
+        raise TypeError(f"{attr.name}: expected a rule set name or path, got {value!r}")
+
+
 def _flag(help: str, default: bool = False) -> Any:
     return attrs.field(default=default, validator=_bool, metadata={"help": help})
 
@@ -104,7 +109,7 @@ class Options:
     line and the web page build their options from.
     """
 
-    rules: str = "10e"
+    rules: str = attrs.field(default="10e", validator=_text)
     half_range: bool = _flag("Target within half range (Rapid Fire, Melta, some rules).")
     charged: bool = _flag("The attacker charged (Lance).")
     stationary: bool = _flag("The attacker Remained Stationary (Heavy).")

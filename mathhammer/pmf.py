@@ -26,6 +26,21 @@ from .bigint import big
 Outcome = Hashable
 
 
+def _check(name: str, ok: bool, expected: str, value: Any) -> None:
+    """A TypeError naming the argument when ``ok`` is false."""
+    if not ok:
+        text = repr(value)
+        raise TypeError(f"{name}: expected {expected}, got "
+                        f"{text if len(text) <= 40 else text[:39] + '…'}")
+
+
+def _probability(name: str, p: Any) -> None:
+    _check(name, isinstance(p, int | Fraction) and not isinstance(p, bool),
+           "a Fraction or int", p)
+    if not 0 <= p <= 1:
+        raise ValueError(f"{name}: expected a probability from 0 to 1, got {p}")
+
+
 class PMF:
     """An immutable exact distribution over hashable outcomes.
 
@@ -39,6 +54,8 @@ class PMF:
     __slots__ = ("_weights", "_total", "_hash")
 
     def __init__(self, weights: Mapping[Outcome, int] | Iterable[tuple[Outcome, int]]):
+        _check("weights", isinstance(weights, Mapping | Iterable) and not isinstance(
+            weights, str | bytes), "a mapping or (outcome, weight) pairs", weights)
         items = weights.items() if isinstance(weights, Mapping) else weights
         clean: dict[Outcome, int] = {}
         for outcome, weight in items:
@@ -74,6 +91,7 @@ class PMF:
         >>> PMF.uniform(range(1, 7)).prob(6)
         Fraction(1, 6)
         """
+        _check("outcomes", isinstance(outcomes, Iterable), "an iterable of outcomes", outcomes)
         weights: dict[Outcome, int] = {}
         for o in outcomes:
             weights[o] = weights.get(o, 0) + 1
@@ -86,6 +104,8 @@ class PMF:
         >>> PMF.from_probs({0: Fraction(1, 3), 1: Fraction(2, 3)}).mean()
         Fraction(2, 3)
         """
+        _check("probs", isinstance(probs, Mapping), "a mapping of outcomes to probabilities",
+               probs)
         fr = {k: Fraction(v) for k, v in probs.items()}
         if sum(fr.values()) != 1 or any(v < 0 for v in fr.values()):
             raise ValueError("probabilities must be non-negative and sum to exactly 1")
@@ -99,6 +119,7 @@ class PMF:
         >>> PMF.bernoulli(Fraction(1, 3)).prob(1)
         Fraction(1, 3)
         """
+        _probability("p", p)
         p = Fraction(p)
         return cls({1: p.numerator, 0: p.denominator - p.numerator})
 
@@ -109,6 +130,8 @@ class PMF:
         >>> PMF.binomial(2, Fraction(1, 2)) == PMF({0: 1, 1: 2, 2: 1})
         True
         """
+        _check("n", isinstance(n, int) and not isinstance(n, bool), "an int", n)
+        _probability("p", p)
         return cls.bernoulli(p).repeat(n)
 
     @staticmethod
@@ -118,6 +141,12 @@ class PMF:
         >>> PMF.mix([(1, PMF.point(0)), (3, PMF.point(1))]).prob(1)
         Fraction(3, 4)
         """
+        _check("parts", isinstance(parts, Iterable), "(weight, PMF) pairs", parts)
+        parts = list(parts)
+        for part in parts:
+            _check("parts", isinstance(part, tuple) and len(part) == 2 and isinstance(
+                part[1], PMF) and isinstance(part[0], int | Fraction), "(weight, PMF) pairs",
+                part)
         parts = [(Fraction(w), p) for w, p in parts if w]
         if not parts:
             raise ValueError("a mixture needs at least one part with positive weight")
@@ -207,6 +236,7 @@ class PMF:
         >>> PMF.uniform(range(1, 7)).map(lambda r: r >= 5).prob(True)
         Fraction(1, 3)
         """
+        _check("f", callable(f), "a function", f)
         out: dict[Outcome, int] = {}
         for o, w in self._weights.items():
             k = f(o)
@@ -219,6 +249,7 @@ class PMF:
         >>> PMF.uniform([1, 2]).bind(lambda n: PMF.uniform(range(n))).prob(0)
         Fraction(3, 4)
         """
+        _check("f", callable(f), "a function returning a PMF", f)
         return PMF.mix((w, f(o)) for o, w in self._weights.items())
 
     def convolve(self, other: PMF, op: Callable[[Any, Any], Any] = operator.add) -> PMF:
@@ -227,7 +258,13 @@ class PMF:
         >>> d6 = PMF.uniform(range(1, 7))
         >>> d6.convolve(d6).prob(7)
         Fraction(1, 6)
+        >>> PMF.point(1).convolve(None)
+        Traceback (most recent call last):
+        ...
+        TypeError: other: expected a PMF, got None
         """
+        _check("other", isinstance(other, PMF), "a PMF", other)
+        _check("op", callable(op), "a function of two outcomes", op)
         if op is operator.add and _ints(self._weights) and _ints(other._weights):
             return PMF(_int_product(self._weights, other._weights))
         out: dict[Outcome, int] = {}
@@ -245,6 +282,7 @@ class PMF:
         return PMF(out)
 
     def __add__(self, other: PMF | int) -> PMF:
+        _check("other", isinstance(other, PMF | int | Fraction), "a PMF or a number", other)
         if isinstance(other, PMF):
             return self.convolve(other)
         return self.map(lambda o: o + other)
@@ -260,6 +298,7 @@ class PMF:
         """
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
             raise ValueError(f"repeat needs a count >= 0, got {n!r}")
+        _check("op", callable(op), "a function of two outcomes", op)
         result, base = PMF.point(zero) if n == 0 else None, self
         while n:  # exponentiation by squaring: O(log n) convolutions
             if n & 1:
@@ -278,6 +317,8 @@ class PMF:
         >>> PMF.uniform([1, 2]).random_sum(d3).mean()  # E = E[N] * E[X] = 3/2 * 2
         Fraction(3, 1)
         """
+        _check("n", isinstance(n, PMF), "a PMF of counts", n)
+        _check("op", callable(op), "a function of two outcomes", op)
         counts = n._weights
         if any(not isinstance(k, int) or k < 0 for k in counts):
             raise ValueError("random_sum needs a count distribution over non-negative ints")

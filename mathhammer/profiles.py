@@ -16,19 +16,48 @@ import attrs
 
 from .abilities import Abilities, canonical, parse_abilities
 from .dice import format_dice
+from .limits import MAX_MODELS, MAX_RANGE, MAX_STRENGTH, MAX_WOUNDS, over, shorten
 
 
-def _int_in(name: str, lo: int, hi: int | None = None, *, optional: bool = False):
+def _int_in(name: str, lo: int, hi: int | None = None, *, optional: bool = False,
+            limit: str = ""):
+    """A validator: an int from ``lo`` to ``hi``; ``limit`` names the constant of
+    :mod:`mathhammer.limits` that ``hi`` is."""
     def check(_inst, _attr, value):
         if value is None and optional:
             return
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"{name}: expected an integer, got {value!r}")
+            raise TypeError(f"{name}: expected an integer, got {shorten(repr(value))}")
+        if limit and value > hi:
+            raise over(name, value if value < 10**12 else "a very large number", hi, limit)
         if value < lo or (hi is not None and value > hi):
-            rng = f"from {lo} to {hi}" if hi is not None else f">= {lo}"
+            rng = f"from {lo} to {hi}" if hi is not None and not limit else f">= {lo}"
             raise ValueError(f"{name}: expected {rng}, got {value!r}")
 
     return check
+
+
+def _text(name: str):
+    def check(_inst, _attr, value):
+        if not isinstance(value, str):
+            raise TypeError(f"{name}: expected a string, got {shorten(repr(value))}")
+
+    return check
+
+
+def _strings(name: str, values: object) -> list[str]:
+    """``values`` as a list of strings (a string is split at commas)."""
+    if isinstance(values, str):
+        return values.split(",")
+    try:
+        out = list(values)  # type: ignore[call-overload]
+    except TypeError:
+        raise TypeError(f"{name}: expected a list of strings, got {shorten(repr(values))}"
+                        ) from None
+    for v in out:
+        if not isinstance(v, str):
+            raise TypeError(f"{name}: expected strings, got {shorten(repr(v))}")
+    return out
 
 
 def _dice_text(name: str, minimum: int):
@@ -45,15 +74,11 @@ def _dice_text(name: str, minimum: int):
 
 
 def _abilities(values: Iterable[str] | str) -> tuple[str, ...]:
-    if isinstance(values, str):
-        values = [v for v in values.split(",") if v.strip()]
-    return tuple(canonical(v) for v in values)
+    return tuple(canonical(v) for v in _strings("abilities", values) if v.strip())
 
 
 def _keywords(values: Iterable[str] | str) -> tuple[str, ...]:
-    if isinstance(values, str):
-        values = values.split(",")
-    return tuple(v.strip().upper() for v in values if v.strip())
+    return tuple(v.strip().upper() for v in _strings("keywords", values) if v.strip())
 
 
 def _range(value: int | str) -> int | str:
@@ -63,8 +88,12 @@ def _range(value: int | str) -> int | str:
             return "melee"
         if t.isdigit():
             value = int(t)
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"range: expected 'melee' or a distance in inches >= 1, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise TypeError(f"range: expected 'melee' or a distance in inches, got "
+                        f"{shorten(repr(value))}")
+    if isinstance(value, str) or value < 1 or value > MAX_RANGE:
+        raise ValueError(f"range: expected 'melee' or a distance in inches from 1 to "
+                         f"{MAX_RANGE}, got {shorten(repr(value))}")
     return value
 
 
@@ -75,10 +104,11 @@ class Weapon:
     ``attacks`` and ``damage`` take an int or a dice expression; ``range`` is inches or ``"melee"``.
     """
 
-    name: str
+    name: str = attrs.field(validator=_text("name"))
     attacks: str = attrs.field(converter=_dice_text("attacks", 1))
     skill: int | None = attrs.field(validator=_int_in("skill", 2, 6, optional=True))
-    strength: int = attrs.field(validator=_int_in("strength", 1))
+    strength: int = attrs.field(validator=_int_in("strength", 1, MAX_STRENGTH,
+                                                           limit="MAX_STRENGTH"))
     ap: int = attrs.field(validator=_int_in("ap", -6, 0))
     damage: str = attrs.field(converter=_dice_text("damage", 1))
     abilities: tuple[str, ...] = attrs.field(default=(), converter=_abilities)
@@ -103,15 +133,15 @@ class Weapon:
 class Target:
     """A target unit of identical models. Saves, ``invuln`` and ``fnp`` are X+ values."""
 
-    models: int = attrs.field(validator=_int_in("models", 1))
+    models: int = attrs.field(validator=_int_in("models", 1, MAX_MODELS, limit="MAX_MODELS"))
     toughness: int = attrs.field(validator=_int_in("toughness", 1, 14))
     save: int = attrs.field(validator=_int_in("save", 2, 7))
-    wounds: int = attrs.field(validator=_int_in("wounds", 1))
+    wounds: int = attrs.field(validator=_int_in("wounds", 1, MAX_WOUNDS, limit="MAX_WOUNDS"))
     invuln: int | None = attrs.field(default=None, validator=_int_in("invuln", 2, 6, optional=True))
     fnp: int | None = attrs.field(default=None, validator=_int_in("fnp", 2, 6, optional=True))
     keywords: tuple[str, ...] = attrs.field(default=(), converter=_keywords)
     abilities: tuple[str, ...] = attrs.field(default=(), converter=lambda v: _target_abilities(v))
-    name: str = ""
+    name: str = attrs.field(default="", validator=_text("name"))
 
     @property
     def total_wounds(self) -> int:
@@ -137,10 +167,8 @@ TARGET_ABILITIES = ("stealth", "reanimation protocols", "deadly demise X")
 
 
 def _target_abilities(values: Iterable[str] | str) -> tuple[str, ...]:
-    if isinstance(values, str):
-        values = values.split(",")
     out = []
-    for v in values:
+    for v in _strings("abilities", values):
         t = " ".join(str(v).lower().split())
         if not t:
             continue

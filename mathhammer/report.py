@@ -18,6 +18,7 @@ import csv
 import html
 import io
 import json
+import sys
 import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
@@ -60,14 +61,29 @@ _COUNTER_TEXT = {"unsaved": "unsaved wounds", "mortal": "mortal wounds"}
 # --- numbers -----------------------------------------------------------------------------------
 
 
+def _int_text(n: int) -> str:
+    """Every digit of ``n``, however long (Python refuses more than 4300 by default)."""
+    try:
+        return str(n)
+    except ValueError:
+        old = sys.get_int_max_str_digits()
+        sys.set_int_max_str_digits(0)
+        try:
+            return str(n)
+        finally:
+            sys.set_int_max_str_digits(old)
+
+
 def fraction(value: Fraction | int) -> str:
     """An exact value as ``"num/den"`` (always with a denominator, for parsers).
 
     >>> fraction(Fraction(10, 3)), fraction(5)
     ('10/3', '5/1')
+    >>> len(fraction(Fraction(1, 6**6000)))  # 4669 digits: more than str() allows
+    4671
     """
     value = Fraction(value)
-    return f"{value.numerator}/{value.denominator}"
+    return f"{_int_text(value.numerator)}/{_int_text(value.denominator)}"
 
 
 def short_fraction(value: Fraction | int) -> str:
@@ -76,7 +92,67 @@ def short_fraction(value: Fraction | int) -> str:
     >>> short_fraction(Fraction(4, 2))
     '2'
     """
-    return str(Fraction(value))
+    value = Fraction(value)
+    return fraction(value) if value.denominator != 1 else _int_text(value.numerator)
+
+
+#: Human reports show an exact fraction only up to this many characters (``--json`` has all).
+FRACTION_WIDTH = 30
+
+
+def readable_fraction(value: Fraction | int, width: int = FRACTION_WIDTH) -> str:
+    """:func:`short_fraction` when it has at most ``width`` characters, else the size of its
+    numerator and denominator.
+
+    >>> readable_fraction(Fraction(1, 3)), readable_fraction(Fraction(1, 6**40))
+    ('1/3', '[1/32 digits]')
+    """
+    text = short_fraction(value)
+    if len(text) <= width:
+        return text
+    num, _, den = text.partition("/")
+    return f"[{len(num.lstrip('-'))}/{len(den)} digits]"
+
+
+def is_long(value: Fraction | int, width: int = FRACTION_WIDTH) -> bool:
+    """Whether :func:`readable_fraction` shortens ``value``."""
+    return readable_fraction(value, width) != short_fraction(value)
+
+
+def decimal(value: Fraction | int, places: int = 3) -> str:
+    """``value`` rounded to ``places`` decimals (half to even) with integer arithmetic, so any
+    exact value prints; beyond 10**15 in scientific notation.
+
+    >>> decimal(Fraction(2, 3)), decimal(Fraction(-1, 8), 2), decimal(10**400 + 1, 2)
+    ('0.667', '-0.12', '1.00e+400')
+    """
+    value = Fraction(value)
+    if abs(value) >= 10**15:
+        sign = "-" if value < 0 else ""
+        whole = abs(value.numerator) // value.denominator
+        exp = len(_int_text(whole)) - 1
+        mantissa = round(Fraction(whole, 10 ** (exp - places)))
+        if mantissa >= 10 ** (places + 1):
+            mantissa, exp = round(Fraction(mantissa, 10)), exp + 1
+        digits = str(mantissa)
+        return f"{sign}{digits[0]}{'.' * bool(places)}{digits[1:]}e+{exp}"
+    q = round(value * 10**places)
+    sign = "-" if q < 0 else ""
+    whole, part = divmod(abs(q), 10**places)
+    return f"{sign}{whole}.{part:0{places}d}" if places else f"{sign}{whole}"
+
+
+def as_float(value: Fraction | int) -> float | None:
+    """``float(value)``, or None when it is too large for a float (JSON then has only the
+    exact value).
+
+    >>> as_float(Fraction(1, 4)), as_float(10**400)
+    (0.25, None)
+    """
+    try:
+        return float(value)
+    except OverflowError:
+        return None
 
 
 def percent(p: Fraction, places: int = 2) -> str:
@@ -87,17 +163,16 @@ def percent(p: Fraction, places: int = 2) -> str:
     >>> percent(1 - Fraction(1, 10**9))
     '>99.99%'
     """
-    text = f"{float(p) * 100:.{places}f}%"
     floor = Fraction(1, 10**places) / 100
     if 0 < p < floor:
-        return f"<{float(floor) * 100:.{places}f}%"
+        return f"<{decimal(floor * 100, places)}%"
     if 1 - floor < p < 1:
-        return f">{float(1 - floor) * 100:.{places}f}%"
-    return text
+        return f">{decimal((1 - floor) * 100, places)}%"
+    return f"{decimal(Fraction(p) * 100, places)}%"
 
 
 def _exact_and_float(value: Fraction) -> dict[str, Any]:
-    return {"exact": fraction(value), "float": float(value)}
+    return {"exact": fraction(value), "float": as_float(value)}
 
 
 def pmf_json(pmf: PMF) -> dict[str, str]:
@@ -260,11 +335,12 @@ def _reanimation_text(query: Query) -> str:
 
 
 def _value_line(label: str, value: Fraction, indent: int = 2) -> str:
-    return f"{' ' * indent}{label:<{18 - indent}}{float(value):>10.3f}  {short_fraction(value)}"
+    return (f"{' ' * indent}{label:<{18 - indent}}{decimal(value):>10}  "
+            f"{readable_fraction(value)}")
 
 
 def _prob_line(label: str, p: Fraction, indent: int = 0) -> str:
-    return f"{' ' * indent}{label:<{18 - indent}}{percent(p):>10}  {short_fraction(p)}"
+    return f"{' ' * indent}{label:<{18 - indent}}{percent(p):>10}  {readable_fraction(p)}"
 
 
 def _expected_lines(query: Query, result: Result, title: str = "expected") -> list[str]:
@@ -310,8 +386,8 @@ def step_table(timeline: Timeline) -> list[str]:
     out = [f"{'after step':<{lw}}  {'P(destroyed)':>12}  {'models left':>11}  exact P(destroyed)"]
     for label, d, state in zip(labels, timeline.destroyed, timeline.states[1:], strict=True):
         left = state.map(models_alive).mean()
-        out.append(f"  {label:<{lw - 2}}  {percent(d):>12}  {float(left):>11.3f}  "
-                   f"{short_fraction(d)}")
+        out.append(f"  {label:<{lw - 2}}  {percent(d):>12}  {decimal(left):>11}  "
+                   f"{readable_fraction(d)}")
     return out
 
 
@@ -399,7 +475,7 @@ def distribution_table(pmf: PMF, what: str, width: int = 80) -> list[str]:
         1    3/4   75.00%  75.00%  ############################
     """
     rows = list(pmf)
-    exact = [short_fraction(p) for _, p in rows]
+    exact = [readable_fraction(p) for _, p in rows]
     fw = max(5, *(len(e) for e in exact))
     kw = max(len(what), *(len(str(k)) for k, _ in rows))
     top = max(p for _, p in rows)
@@ -421,11 +497,15 @@ def distribution_table(pmf: PMF, what: str, width: int = 80) -> list[str]:
         else:
             row += f"  {percent(p):>7} {percent(pmf.at_least(k)):>7}  {bar:<{bar_w}}  {e}"
         lines.append(row.rstrip())
+    if any(e.startswith("[") for e in exact):
+        lines.append(f"(exact fractions longer than {FRACTION_WIDTH} characters show their "
+                     "digits; --json has them all)")
     return lines
 
 
 def _mean_json(pmf: PMF) -> dict[str, Any]:
-    return {"pmf": pmf_json(pmf), "mean": fraction(pmf.mean()), "mean_float": float(pmf.mean())}
+    return {"pmf": pmf_json(pmf), "mean": fraction(pmf.mean()),
+            "mean_float": as_float(pmf.mean())}
 
 
 def _query_json(query: Query) -> dict[str, Any]:
@@ -451,9 +531,9 @@ def _counters_json(result: Result) -> dict[str, Any]:
     return {
         "pmf": {name: pmf_json(getattr(result, name)) for name in COUNTERS},
         "mean": {name: fraction(means[name]) for name in COUNTERS},
-        "mean_float": {name: float(means[name]) for name in COUNTERS},
+        "mean_float": {name: as_float(means[name]) for name in COUNTERS},
         "destroyed": fraction(result.destroyed),
-        "destroyed_float": float(result.destroyed),
+        "destroyed_float": as_float(result.destroyed),
     }
 
 
@@ -472,7 +552,7 @@ def kills_json(query: Query, result: Result) -> dict[str, Any]:
             for g, pmf in zip(query.target.groups, result.group_kills, strict=True)]
         if any(query.target.characters):
             extra["character_destroyed"] = fraction(result.character_destroyed)
-            extra["character_destroyed_float"] = float(result.character_destroyed)
+            extra["character_destroyed_float"] = as_float(result.character_destroyed)
     demise = getattr(result, "deadly_demise", None)
     if demise is not None:
         extra["deadly_demise"] = _mean_json(demise)
@@ -496,19 +576,20 @@ def _timeline_json(timeline: Timeline) -> dict[str, Any]:
     for step, d, state in zip(timeline.steps, timeline.destroyed, timeline.states[1:],
                               strict=True):
         models = state.map(models_alive)
-        steps.append({"label": step.label, "destroyed": fraction(d), "destroyed_float": float(d),
+        steps.append({"label": step.label, "destroyed": fraction(d),
+                      "destroyed_float": as_float(d),
                       "models_left": pmf_json(models), "models_left_mean":
-                      fraction(models.mean()), "models_left_mean_float": float(models.mean())})
+                      fraction(models.mean()), "models_left_mean_float": as_float(models.mean())})
     out: dict[str, Any] = {
         "steps": steps,
         "pmf": {"kills": pmf_json(kills), "models_left": pmf_json(left),
                 "wounds_lost": pmf_json(lost)},
         "mean": {"kills": fraction(kills.mean()), "models_left": fraction(left.mean()),
                  "wounds_lost": fraction(lost.mean())},
-        "mean_float": {"kills": float(kills.mean()), "models_left": float(left.mean()),
-                       "wounds_lost": float(lost.mean())},
+        "mean_float": {"kills": as_float(kills.mean()), "models_left": as_float(left.mean()),
+                       "wounds_lost": as_float(lost.mean())},
         "destroyed": fraction(timeline.destroyed[-1]),
-        "destroyed_float": float(timeline.destroyed[-1]),
+        "destroyed_float": as_float(timeline.destroyed[-1]),
         "state": [_state_json(s, p) for s, p in final],
     }
     if isinstance(target, Squad):
@@ -517,7 +598,7 @@ def _timeline_json(timeline: Timeline) -> dict[str, Any]:
         if any(target.characters):
             c = character_destroyed(target, final)
             out["character_destroyed"] = fraction(c)
-            out["character_destroyed_float"] = float(c)
+            out["character_destroyed_float"] = as_float(c)
     demise = sequence_demise(timeline)
     if demise is not None:
         out["deadly_demise"] = _mean_json(demise)
@@ -609,7 +690,7 @@ def mortal_text(query: MortalQuery, timeline: Timeline, width: int = 80) -> str:
     for i, (label, text, pmf) in enumerate(query.amounts()):
         what = label if text == label else f"{label}: {text}"
         lines.append(f"{'rolls:' if i == 0 else '':<13}{what} (expected "
-                     f"{short_fraction(pmf.mean())})")
+                     f"{readable_fraction(pmf.mean())})")
     out = [w for line in lines for w in textwrap.wrap(line, 80, subsequent_indent=" " * 16,
                                                         break_on_hyphens=False)]
     out += ["", *step_table(timeline), "", *_final_lines(timeline, query.total())]
@@ -743,7 +824,7 @@ def format_value(value: Fraction | None, metric: str) -> str:
         return "-"
     if metric == "destroyed":
         return percent(value, 1)
-    return f"{float(value):.2f}"
+    return decimal(value, 2)
 
 
 def render(grid: Grid, fmt: str) -> str:
@@ -803,7 +884,7 @@ def render_csv(grid: Grid) -> str:
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["attacker", *(c.label for c in grid.columns)])
     for row, line in zip(grid.rows, grid.values, strict=True):
-        w.writerow([row.label, *("" if v is None else f"{float(v):.6f}" for v in line)])
+        w.writerow([row.label, *("" if v is None else decimal(v, 6) for v in line)])
     return buf.getvalue()
 
 

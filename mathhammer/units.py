@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 import re
 import tomllib
 from collections.abc import Callable, Iterable
@@ -28,6 +29,15 @@ from .abilities import canonical
 from .cache import cached
 from .data import data_dir
 from .dice import format_dice
+from .limits import (
+    MAX_MODELS,
+    MAX_UNIT_FILE_BYTES,
+    MAX_WEAPONS,
+    MAX_WOUNDS,
+    check_bytes,
+    over,
+    read_limited,
+)
 from .profiles import Target, Weapon
 
 #: What an imported file carries where the page gave no number; loading it is an error.
@@ -327,10 +337,16 @@ class Reader:
                 raise self.fail(_join(path, key), "missing")
         return value
 
-    def integer(self, path: str, value: Any, lo: int, hi: int | None = None) -> int:
+    def integer(self, path: str, value: Any, lo: int, hi: int | None = None,
+                limit: str = "") -> int:
+        """An int from ``lo`` to ``hi``; ``limit`` names the constant of mathhammer.limits
+        that ``hi`` is."""
+        if limit and isinstance(value, int) and not isinstance(value, bool) and value > hi:
+            raise self.fail(path, str(over("", value, hi, limit))[2:])
         if isinstance(value, bool) or not isinstance(value, int) or value < lo or (
                 hi is not None and value > hi):
-            rng = f"an integer from {lo} to {hi}" if hi is not None else f"an integer >= {lo}"
+            rng = (f"an integer from {lo} to {hi}" if hi is not None and not limit
+                   else f"an integer >= {lo}")
             raise self.bad(path, rng, value)
         return value
 
@@ -447,10 +463,10 @@ def _group(r: Reader, path: str, raw: Any, unit_name: str, core_fnp: int | None)
     if isinstance(count, list):
         if len(count) != 2:
             raise r.bad(f"{path}.count", "a number of models or [min, max]", count)
-        lo = r.integer(f"{path}.count[0]", count[0], 1)
-        hi = r.integer(f"{path}.count[1]", count[1], lo)
+        lo = r.integer(f"{path}.count[0]", count[0], 1, MAX_MODELS, "MAX_MODELS")
+        hi = r.integer(f"{path}.count[1]", count[1], lo, MAX_MODELS, "MAX_MODELS")
     else:
-        lo = hi = r.integer(f"{path}.count", count, 1)
+        lo = hi = r.integer(f"{path}.count", count, 1, MAX_MODELS, "MAX_MODELS")
 
     def opt(key: str, read: Callable[[str, Any], int | None]) -> int | None:
         return read(f"{path}.{key}", raw[key]) if key in raw else None
@@ -459,12 +475,15 @@ def _group(r: Reader, path: str, raw: Any, unit_name: str, core_fnp: int | None)
     weapons = raw.get("weapons", [])
     if not isinstance(weapons, list):
         raise r.bad(f"{path}.weapons", "a list of weapon tables", weapons)
+    if len(weapons) > MAX_WEAPONS:
+        raise r.fail(f"{path}.weapons", str(over("", f"{len(weapons)} weapons", MAX_WEAPONS,
+                                                 "MAX_WEAPONS"))[2:])
     return ModelGroup(
         name=r.text(f"{path}.name", raw["name"]) if "name" in raw else unit_name,
         min_models=lo, max_models=hi,
         toughness=r.integer(f"{path}.toughness", raw["toughness"], 1, 14),
         save=r.xplus(f"{path}.save", raw["save"], 2, 7),
-        wounds=r.integer(f"{path}.wounds", raw["wounds"], 1),
+        wounds=r.integer(f"{path}.wounds", raw["wounds"], 1, MAX_WOUNDS, "MAX_WOUNDS"),
         move=opt("move", r.inches),
         leadership=opt("leadership", lambda p, v: r.xplus(p, v, 2, 12)),
         oc=opt("oc", lambda p, v: r.integer(p, v, 0)),
@@ -547,10 +566,13 @@ def loads_unit(text: str, source: str = "<text>", path: Path | None = None) -> U
     ...
     ValueError: x.toml: invalid TOML: Expected newline ... (at line 1, column 12)
     """
+    check_bytes(text, MAX_UNIT_FILE_BYTES, "MAX_UNIT_FILE_BYTES", f"{source}: unit file")
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ValueError(f"{source}: invalid TOML: {e}") from None
+    except RecursionError:
+        raise ValueError(f"{source}: invalid TOML: nested too deeply") from None
     return build_unit(raw, source, path)
 
 
@@ -572,9 +594,11 @@ def _display(path: Path) -> str:
 
 @cached(maxsize=512)
 def _load_cached(path: Path, _mtime: int, _size: int) -> Unit:
+    data = read_limited(path, MAX_UNIT_FILE_BYTES, "MAX_UNIT_FILE_BYTES", "unit file",
+                        _display(path))
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
         raise ValueError(f"{_display(path)}: cannot read unit file: {e}") from None
     return loads_unit(text, _display(path), path)
 
@@ -617,6 +641,9 @@ def load_unit(path_or_name: str | Path | Unit) -> Unit:
     """
     if isinstance(path_or_name, Unit):
         return path_or_name
+    if not isinstance(path_or_name, str | os.PathLike):
+        raise TypeError(f"path_or_name: expected a unit name or file path, got "
+                        f"{show(path_or_name)}")
     text = str(path_or_name)
     if isinstance(path_or_name, Path) or text.endswith(".toml") or "/" in text or "\\" in text:
         return _load_path(Path(path_or_name))

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import mathhammer as mh
+from mathhammer.report import readable_fraction
 from mathhammer.units import load_unit
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -90,8 +91,8 @@ def test_sequence_example_numbers_are_the_library_s():
                                              MortalWounds(beams)]
     t = mh.sequence(warriors, steps)
     text = (EXAMPLES / "hexmark-warriors-turns.txt").read_text(encoding="utf-8")
-    assert f"\nP(destroyed)          27.23%  {t.destroyed[-1]}\n" in text
-    assert f"  kills                7.620  {t.kills.mean()}\n" in text
+    assert f"\nP(destroyed)          27.23%  {readable_fraction(t.destroyed[-1])}\n" in text
+    assert f"  kills                7.620  {readable_fraction(t.kills.mean())}\n" in text
     # Crushing Impact T10 on MEQ: ten dice, each 1 hurts the charger: 10/6 expected
     text = (EXAMPLES / "mortal-crushing-impact.txt").read_text(encoding="utf-8")
     assert "  expected             1.667  5/3\n" in text

@@ -57,7 +57,7 @@ def test_several_rows():
         ("Gun | 24\" | 2 | 7+ | 4 | -1 | 1", 'BS/WS "7+" (column 4)'),
         ("2 | 3+ | 4 | +1 | 1", 'AP "+1" (column 4): expected 0 or -1 to -6'),
         ("2 | 3+ | 4 | -7 | 1", 'AP "-7" (column 4)'),
-        ("2 | 3+ | four | -1 | 1", 'S "four" (column 3): expected an integer >= 1'),
+        ("2 | 3+ | four | -1 | 1", 'S "four" (column 3): expected an integer from 1 to 100'),
         ("D7 | 3+ | 4 | -1 | 1", 'A "D7" (column 1): expected an integer >= 0 or NdS'),
         ("2 | 3+ | 4 | -1 | 0", 'D "0" (column 5): expected at least 1'),
         ("2 | 3+ | 4 | -1 | 1 | fast", 'ability "fast" (column 6): unknown ability'),

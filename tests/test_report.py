@@ -92,11 +92,17 @@ def test_distribution_table_layouts():
     assert lines[3].split()[:4] == ["2", "1/4", "25.00%", "25.00%"]
     bars = [line.split()[-1] for line in lines[1:]]
     assert len(bars[1]) == 2 * len(bars[0]) == 2 * len(bars[2])  # bars scale with P
-    # fractions too long for 80 columns move to the end of each row
-    big = mh.PMF({0: 3**80 - 1, 1: 1})
-    lines = distribution_table(big, "kills", 80)
+    # fractions too long for 40 columns move to the end of each row (1/3**20 has 12 characters)
+    big = mh.PMF({0: 3**20 - 1, 1: 1})
+    lines = distribution_table(big, "kills", 40)
     assert lines[0].split()[-1] == "exact"
-    assert lines[2].endswith(f"1/{3**80}") and lines[2].split()[1] == "<0.01%"
+    assert lines[2].endswith(f"1/{3**20}") and lines[2].split()[1] == "<0.01%"
+    # fractions over 30 characters show their digits (3**80 has 39) and a note says so
+    huge = mh.PMF({0: 3**80 - 1, 1: 1})
+    lines = distribution_table(huge, "kills", 80)
+    assert lines[2].split()[:3] == ["1", "[1/39", "digits]"]
+    assert lines[1].split()[:3] == ["0", "[39/39", "digits]"]
+    assert lines[-1].startswith("(exact fractions longer than 30 characters")
 
 
 def test_kills_json_matches_the_library():

@@ -20,19 +20,21 @@ from __future__ import annotations
 import copy
 import os
 import re
+import warnings
 from pathlib import Path
 from typing import Any
 
 import tomli_w
 
 from .build import build_raw, catalogue_units, map_keyword, split_keywords
-from .files import Library, load_file, open_library
+from .files import BattleScribeWarning, Library, load_file, open_library
 from .model import Catalogue, Entry, Profile
 
 PathLike = str | os.PathLike
 
 __all__ = [
-    "Catalogue", "Entry", "Library", "Profile", "catalogue_unit_dict", "import_catalogue",
+    "BattleScribeWarning", "Catalogue", "Entry", "Library", "Profile", "catalogue_unit_dict",
+    "import_catalogue",
     "list_catalogue_units", "load_catalogue_unit", "load_file", "map_keyword", "open_library",
     "split_keywords", "split_unit_spec", "write_catalogue_unit",
 ]
@@ -131,7 +133,11 @@ def _check(raw: dict[str, Any]):
 def load_catalogue_unit(
     spec: str, *, gamesystem: PathLike | None = None, catalogues: tuple[PathLike, ...] = ()
 ):
-    """A :class:`mathhammer.units.Unit` straight from a catalogue: ``"Necrons.cat:Immortals"``."""
+    """A :class:`mathhammer.units.Unit` straight from a catalogue: ``"Necrons.cat:Immortals"``.
+
+    What the import leaves out (a weapon it cannot read, a link into a file not given) is a
+    :class:`BattleScribeWarning` naming the file, the unit and the weapon, each time a unit is
+    loaded; a unit whose every weapon is left out is a ValueError."""
     parts = split_unit_spec(spec)
     if parts is None:
         raise ValueError(
@@ -140,5 +146,12 @@ def load_catalogue_unit(
     path, name = parts
     from ..units import build_unit
 
-    raw, _warnings = catalogue_unit_dict(path, name, gamesystem=gamesystem, catalogues=catalogues)
-    return build_unit(_loadable(raw), f"{Path(path).name}:{raw['name']}")
+    raw, notes = catalogue_unit_dict(path, name, gamesystem=gamesystem, catalogues=catalogues)
+    where = f"{Path(path).name}:{raw['name']}"
+    dropped = [n for n in notes if "left out" in n or n.startswith("skipped")]
+    if not any(g.get("weapons") for g in raw.get("models", [])) and \
+            any(n.startswith("weapon ") for n in dropped):
+        raise ValueError(f"{where}: no weapon mathhammer can read ({'; '.join(dropped)})")
+    for note in dropped:
+        warnings.warn(f"{where}: {note}", BattleScribeWarning, stacklevel=2)
+    return build_unit(_loadable(raw), where)

@@ -697,7 +697,10 @@ def find_unit(lib: Library, name: str) -> Entry:
 def build_raw(lib: Library, name: str) -> tuple[dict[str, Any], list[str]]:
     """The unit file (as a dict in the units/ schema) and the import's warnings."""
     b = _Builder(lib, find_unit(lib, name))
-    raw = b.build()
+    try:
+        raw = b.build()
+    except RecursionError:
+        raise ValueError(f"{lib.main.path}: {name!r}: links nest too deeply (a cycle?)") from None
     return raw, b.warnings
 
 

@@ -15,13 +15,20 @@ from __future__ import annotations
 import json
 import os
 import re
+import warnings
 from pathlib import Path
 from typing import Any
 
 import attrs
 
 from ..cache import cached
+from ..limits import MAX_CATALOGUE_BYTES, read_limited
 from .model import JSON_SUFFIXES, XML_SUFFIXES, Catalogue, read_catalogue_text
+
+
+class BattleScribeWarning(UserWarning):
+    """Something in BattleScribe data was left out (a neighbour file that cannot be read, a
+    weapon the importer cannot read); the message says what."""
 
 
 def _stat(path: Path) -> os.stat_result:
@@ -38,10 +45,7 @@ def _stat(path: Path) -> os.stat_result:
 
 @cached(maxsize=32)
 def _load(path: str, mtime_ns: int, size: int) -> Catalogue:
-    try:
-        data = Path(path).read_bytes()
-    except OSError as e:
-        raise ValueError(f"{path}: cannot read ({e.strerror})") from None
+    data = read_limited(path, MAX_CATALOGUE_BYTES, "MAX_CATALOGUE_BYTES", "BattleScribe file")
     if not data.strip():
         raise ValueError(f"{path}: empty file")
     return read_catalogue_text(data, path)
@@ -80,8 +84,8 @@ def _json_header(path: str, mtime_ns: int, size: int) -> tuple[str, str, str]:
     """(kind, id, name) of a JSON file without building its model: the top-level fields are
     found by their indentation; a file laid out otherwise is parsed as plain JSON."""
     try:
-        data = Path(path).read_bytes()
-    except OSError:
+        data = read_limited(path, MAX_CATALOGUE_BYTES, "MAX_CATALOGUE_BYTES")
+    except ValueError:
         return "", "", ""
     found = {k.decode(): v.decode() for k, v in _JSON_TOP.findall(data)}
     if not {"id", "type"} <= found.keys():
@@ -131,7 +135,12 @@ class Library:
         for path in self.candidates:
             kind, fid, _name = _header(path)
             if fid == cat_id:
-                cat = load_file(path)
+                try:
+                    cat = load_file(path)
+                except ValueError as e:  # a broken neighbour is not a candidate after all
+                    warnings.warn(f"skipped {path.name}: {e}", BattleScribeWarning,
+                                  stacklevel=2)
+                    continue
                 if cat.kind == "gameSystem":
                     self.game_system = cat
                 else:

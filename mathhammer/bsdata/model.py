@@ -554,6 +554,13 @@ def read_catalogue_text(text: str | bytes, path: str) -> Catalogue:
     ...
     ValueError: bad.cat: not a well-formed XML file (unclosed token: line 1, column 0)
     """
+    try:
+        return _read_catalogue_text(text, path)
+    except RecursionError:
+        raise ValueError(f"{path}: nested too deeply to be BattleScribe data") from None
+
+
+def _read_catalogue_text(text: str | bytes, path: str) -> Catalogue:
     if path.lower().endswith(JSON_SUFFIXES):
         try:
             data = json.loads(text)

@@ -18,10 +18,15 @@ from fractions import Fraction
 
 import attrs
 
+from ..limits import MAX_LINK_EXPANSIONS
 from .files import Library
 from .model import Condition, Conditions, Entry, InfoGroup, Link, Modifier, Profile, Rule
 
 _ROSTER_SCOPES = ("roster", "force", "primary-catalogue")
+
+
+class LinkLimitError(ValueError):
+    """A datasheet's links expand more often than the limit allows."""
 
 
 @attrs.frozen
@@ -120,11 +125,14 @@ class Walker:
 
     lib: Library
     skipped: dict[str, str] = attrs.field(factory=dict)  # link name -> reason
+    #: links resolved so far; at most MAX_LINK_EXPANSIONS (links may fan out without a cycle)
+    expansions: int = 0
 
     def resolve(self, e: Entry) -> Entry:
         """An entry link merged with its target (the link's own children add to the target's)."""
         if e.kind != "link":
             return e
+        self._expand()
         lib = self.lib
         target = lib.find(e.target_id, f"entry link {e.name!r}")
         if not isinstance(target, Entry):
@@ -152,6 +160,14 @@ class Walker:
             order=target.order,
         )
 
+    def _expand(self) -> None:
+        self.expansions += 1
+        if self.expansions > MAX_LINK_EXPANSIONS:
+            raise LinkLimitError(
+                f"{self.lib.main.path}: links expand more than {MAX_LINK_EXPANSIONS} times for "
+                "one datasheet (mathhammer.limits.MAX_LINK_EXPANSIONS): links that fan out?"
+            )
+
     def children(self, e: Entry, ctx: Context) -> Iterator[tuple[Entry, Context]]:
         """Visible children of ``e``, resolved, each with its context."""
         for child in e.children:
@@ -159,6 +175,8 @@ class Walker:
                 continue
             try:
                 r = self.resolve(child)
+            except LinkLimitError:
+                raise
             except ValueError as err:
                 self._skip(child.name, err)
                 continue
@@ -175,6 +193,7 @@ class Walker:
         self.skipped.setdefault(name, str(err).split("; ", 1)[-1])
 
     def _target(self, link: Link) -> object | None:
+        self._expand()
         try:
             return self.lib.find(link.target_id, f"info link {link.name!r}")
         except ValueError as err:
