@@ -11,9 +11,25 @@ True
 
 from __future__ import annotations
 
+from math import gcd as _int_gcd
+
 try:
+    from gmpy2 import gcd as _gmp_gcd
     from gmpy2 import mpz as big
 except ImportError:  # pragma: no cover - gmpy2 is a dependency; plain ints give the same answers
     big = int
+    _gmp_gcd = None
 
-__all__ = ["big"]
+
+def gcd(a: int, b: int) -> int:
+    """The greatest common divisor (GMP's, much faster on numbers of thousands of digits).
+
+    >>> gcd(12, 18)
+    6
+    """
+    if _gmp_gcd is None or (a < 1 << 256 and b < 1 << 256):
+        return _int_gcd(a, b)
+    return int(_gmp_gcd(a, b))
+
+
+__all__ = ["big", "gcd"]

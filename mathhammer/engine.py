@@ -35,9 +35,9 @@ from .allocation import (
     next_group,
     packet_move,
     spill_move,
-    step,
     tallied_chain,
 )
+from .bigint import big
 from .cache import cached
 from .criticals import DEVASTATING, attack_wounds, save_fails, unsaved_count
 from .damage import damage_roll, feel_no_pain
@@ -313,41 +313,50 @@ def _by_count(keys: Weights, v: _Volley, n: PMF, fails: dict[str, int], losses: 
     Wounds are the last damage of the attack and move the state as an unsaved wound does, so
     they are simply more packets."""
     per = attack_wounds(v.weapon, v.rolls, v.options, rules, ordered=False)
-
-    def packets(o: tuple) -> PMF:
-        dev = o[1].count(DEVASTATING)
-        got = unsaved_count(o[1], fails)
-        return got.map(lambda u: (u + dev, 0)) if merge else got.map(lambda u: (u, dev))
-
-    def add(a: tuple, b: tuple) -> tuple:
-        return (a[0] + b[0], a[1] + b[1])
-
-    joint = per.bind(packets).random_sum(n, op=add, zero=(0, 0)).repeat(v.count, op=add,
-                                                                        zero=(0, 0))
     move = packet_move(allocation, losses, v.precision)
     if slot is None or merge:
-        counts = joint.map(lambda o: o[0] + o[1])
+        def packets(o: tuple) -> PMF:
+            return unsaved_count(o[1], fails) + o[1].count(DEVASTATING)
+
+        counts = per.bind(packets).random_sum(n).repeat(v.count)
         out: Weights = {}
         for (s, pending), w0 in keys.items():
             for s2, w2 in chain({s: w0}, counts, move).items():
                 out[(s2, pending)] = out.get((s2, pending), 0) + w2
         return out
-    # Devastating Wounds to come are tallied per count of packets, over one denominator.
+    # The joint law of (packets, Devastating Wounds) as one integer u * base + dev, so sums of
+    # attacks stay sums of integers; then the chain over packets in Horner form, with the
+    # Devastating Wounds to come packed into each weight's digits.
+    base = max(n.outcomes()) * v.count * max(len(o[1]) for o in per.outcomes()) + 1
+
+    def coded(o: tuple) -> PMF:
+        dev = o[1].count(DEVASTATING)
+        return unsaved_count(o[1], fails).map(lambda u: u * base + dev)
+
+    joint = per.bind(coded).random_sum(n).repeat(v.count)
     by_packets: dict[int, dict[int, int]] = {}
-    for (u, dev), w in joint.weights().items():
+    for x, w in joint.weights().items():
+        u, dev = divmod(x, base)
         by_packets.setdefault(u, {})[dev] = w
     top = max(by_packets)
+    bits = (sum(keys.values()) * joint.total * move.total ** top).bit_length() + 1
+    by_count = {u: {k: w0 * sum(big(w) << (bits * dev) for dev, w in devs.items())
+                    for k, w0 in keys.items()} for u, devs in by_packets.items()}
+
+    def moved(key: tuple) -> list[tuple[Any, int]]:
+        return [((s2, key[1]), w) for s2, w in move(key[0])]
+
     out = {}
-    memo: dict = {}
-    cur: Weights = dict(keys)
-    for u in range(top + 1):
-        if u:
-            cur = step(cur, lambda key: [((s2, key[1]), w) for s2, w in move(key[0])], memo)
-        for dev, w in by_packets.get(u, {}).items():
-            scale = w * move.total ** (top - u)  # type: ignore[attr-defined]
-            for (s2, pending), w2 in cur.items():
-                k = (s2, _bump(pending, slot, dev))
-                out[k] = out.get(k, 0) + w2 * scale
+    mask = (1 << bits) - 1
+    for (s, pending), x in horner(by_count, moved, move.total).items():
+        dev = 0
+        while x:
+            w = int(x & mask)
+            if w:
+                k = (s, _bump(pending, slot, dev))
+                out[k] = out.get(k, 0) + w
+            x >>= bits
+            dev += 1
     return out
 
 

@@ -18,10 +18,10 @@ import contextlib
 import operator
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from fractions import Fraction
-from math import gcd, lcm
+from math import lcm
 from typing import Any
 
-from .bigint import big
+from .bigint import big, gcd
 
 Outcome = Hashable
 
@@ -65,7 +65,11 @@ class PMF:
                 clean[outcome] = clean.get(outcome, 0) + weight
         if not clean:
             raise ValueError("a PMF needs at least one outcome with positive weight")
-        g = gcd(*clean.values())
+        g = 0
+        for w in clean.values():  # the running gcd soon reaches a small number (often 1)
+            g = gcd(g, w)
+            if g == 1:
+                break
         if g > 1:
             clean = {k: w // g for k, w in clean.items()}
         with contextlib.suppress(TypeError):  # unorderable outcomes keep insertion order
