@@ -7,28 +7,28 @@
 Fraction(5, 3)
 """
 
-from .abilities import Abilities, parse_abilities
-from .allocation import TargetState
-from .army import Army, ArmyUnit, load_army, parse_army
-from .bsdata import (
+from .cache import clear_caches
+from .data.army import Army, ArmyUnit, load_army, parse_army
+from .data.bsdata import (
     import_catalogue,
     list_catalogue_units,
     load_catalogue_unit,
     write_catalogue_unit,
 )
-from .cache import clear_caches
-from .dice import dice
-from .effects import crushing_impact, deadly_demise, hazardous, mortal_wounds, reanimate
-from .engine import Result, attack
-from .importer import import_datasheet
-from .named_rules import NamedRule, apply_rules, find_rule, list_rules
-from .options import Options
-from .pmf import PMF
-from .profiles import Target, Weapon
-from .ruleset import RuleSet, load_ruleset
-from .sequence import Timeline, sequence, turns
-from .squad import Squad
-from .units import Unit, list_units, load_unit
+from .data.importer import import_datasheet
+from .data.named_rules import NamedRule, apply_rules, find_rule, list_rules
+from .data.units import Unit, list_units, load_unit
+from .engine.attack import Result, attack
+from .engine.sequence import Timeline, sequence, turns
+from .mechanics.effects import crushing_impact, deadly_demise, hazardous, mortal_wounds, reanimate
+from .model.abilities import Abilities, parse_abilities
+from .model.options import Options
+from .model.profiles import Target, Weapon
+from .model.ruleset import RuleSet, load_ruleset
+from .model.squad import Squad
+from .model.state import TargetState
+from .prob.dice import dice
+from .prob.pmf import PMF
 
 __version__ = "0.1.0"
 

@@ -1,4 +1,4 @@
-"""A stand-in for ``mathhammer.army`` with the agreed interface (``parse_army``, ``Army.rows``,
+"""A stand-in for ``mathhammer.data.army`` with the agreed interface (``parse_army``, ``Army.rows``,
 ``Army.to_json``, ``search_units``): an army list is one bundled unit per line. The web tests
 use it to check the page against that interface where the real module is not installed.
 
@@ -39,13 +39,13 @@ def search_units(query: str, data=None, edition=None) -> list[str]:
 
 
 def module() -> types.ModuleType:
-    """A module object named ``mathhammer.army`` with the three names."""
-    mod = types.ModuleType("mathhammer.army")
+    """A module object named ``mathhammer.data.army`` with the three names."""
+    mod = types.ModuleType("mathhammer.data.army")
     mod.Army, mod.parse_army, mod.search_units = Army, parse_army, search_units
     return mod
 
 
 #: ``python -c`` code that runs ``mathhammer`` with the stand-in installed
 LAUNCH = ("import sys; sys.path.insert(0, {folder!r}); import fake_army; "
-          "sys.modules['mathhammer.army'] = fake_army.module(); "
-          "from mathhammer.cli import main; main()")
+          "sys.modules['mathhammer.data.army'] = fake_army.module(); "
+          "from mathhammer.cli.app import main; main()")

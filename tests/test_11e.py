@@ -5,7 +5,7 @@ from fractions import Fraction as F
 
 import mathhammer as mh
 from mathhammer import PMF, Squad, Target, Weapon
-from mathhammer.effects import hazardous, mortal_wounds
+from mathhammer.mechanics.effects import hazardous, mortal_wounds
 
 RIFLE = Weapon("Rifle", attacks=1, skill=3, strength=4, ap=-1, damage=1)
 MEQ = Target(models=5, toughness=4, save=3, wounds=2)

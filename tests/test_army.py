@@ -22,9 +22,9 @@ import pytest
 from click.testing import CliRunner
 
 import mathhammer as mh
-from mathhammer.army import load_army, parse_army, parse_list, search_units
-from mathhammer.cli import cli
-from mathhammer.squad import Squad
+from mathhammer.cli.app import cli
+from mathhammer.data.army import load_army, parse_army, parse_list, search_units
+from mathhammer.model.squad import Squad
 
 SHARED = Path(os.environ.get("MATHHAMMER_SHARED", Path(__file__).resolve().parents[2] / "shared"))
 ROSTERS = SHARED / "rosters"

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from mathhammer.bsdata import (
+from mathhammer.data.bsdata import (
     catalogue_unit_dict,
     import_catalogue,
     list_catalogue_units,
@@ -24,8 +24,8 @@ from mathhammer.bsdata import (
     split_keywords,
     write_catalogue_unit,
 )
-from mathhammer.bsdata.build import is_weapon
-from mathhammer.units import load_unit, loads_unit
+from mathhammer.data.bsdata.build import is_weapon
+from mathhammer.data.units import load_unit, loads_unit
 
 ROOT = Path(os.environ.get("MATHHAMMER_BSDATA", Path(__file__).resolve().parents[2] / "shared"
                            / "bsdata"))

@@ -14,13 +14,13 @@ import pytest
 from click.testing import CliRunner
 
 import mathhammer as mh
-from mathhammer import cli as cli_module
-from mathhammer.cli import cli
-from mathhammer.effects import deadly_demise_wounds
-from mathhammer.inline import parse_target, parse_weapon
-from mathhammer.report import models_alive, readable_fraction, sequence_demise
-from mathhammer.sequence import Attack, MortalWounds, Reanimate
-from mathhammer.units import load_unit
+from mathhammer.cli import app as cli_module
+from mathhammer.cli.app import cli
+from mathhammer.data.inline import parse_target, parse_weapon
+from mathhammer.data.units import load_unit
+from mathhammer.engine.sequence import Attack, MortalWounds, Reanimate
+from mathhammer.mechanics.effects import deadly_demise_wounds
+from mathhammer.report.core import models_alive, readable_fraction, sequence_demise
 
 ROOT = Path(__file__).resolve().parent.parent
 BSDATA = Path(__file__).resolve().parents[2] / "shared" / "bsdata" / "10e"

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from mathhammer import datastore
-from mathhammer.cli import cli
+from mathhammer.cli.app import cli
+from mathhammer.data import datastore
 
 BSDATA = Path(os.environ.get("MATHHAMMER_SHARED",
                              Path(__file__).resolve().parents[2] / "shared")) / "bsdata"

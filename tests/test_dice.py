@@ -5,7 +5,7 @@ from fractions import Fraction as F
 import pytest
 
 from mathhammer import dice
-from mathhammer.dice import format_dice
+from mathhammer.prob.dice import format_dice
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,13 @@ from hypothesis import strategies as st
 
 import mathhammer as mh
 from mathhammer import PMF, Squad, Target, TargetState, Weapon
-from mathhammer.effects import crushing_impact, deadly_demise, hazardous, mortal_wounds, reanimate
+from mathhammer.mechanics.effects import (
+    crushing_impact,
+    deadly_demise,
+    hazardous,
+    mortal_wounds,
+    reanimate,
+)
 
 WARRIORS = Target(models=10, toughness=4, save=4, wounds=1, abilities=["reanimation protocols"])
 

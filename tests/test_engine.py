@@ -6,7 +6,7 @@ import pytest
 
 import mathhammer as mh
 from mathhammer import PMF, Target, Weapon
-from mathhammer.allocation import TargetState
+from mathhammer.model.state import TargetState
 
 
 def gun(attacks=1, skill=3, strength=4, ap=0, damage=1, abilities=()):

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 import mathhammer as mh
-from mathhammer import PMF, Squad, Target, Weapon, engine
+from mathhammer import PMF, Squad, Target, Weapon
 from mathhammer import TargetState as TS
+from mathhammer.engine import attack as engine
 
 PACKAGE = Path(mh.__file__).parent
 

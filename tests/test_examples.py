@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 import mathhammer as mh
-from mathhammer.report import readable_fraction
-from mathhammer.units import load_unit
+from mathhammer.data.units import load_unit
+from mathhammer.report.core import readable_fraction
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 #: drawn by examples/make_web_png.py in a browser, not by make_examples.py
@@ -81,7 +81,7 @@ def test_example_numbers_are_the_library_s():
 
 def test_sequence_example_numbers_are_the_library_s():
     # three turns with Disintegration Beams after each attack, reanimation between turns
-    from mathhammer.sequence import Attack, MortalWounds, Reanimate
+    from mathhammer.engine.sequence import Attack, MortalWounds, Reanimate
 
     hexmark, warriors = load_unit("Hexmark Destroyer"), load_unit("Necron Warriors")
     beams = mh.find_rule("Disintegration Beams").mortal_wounds.pmf()

@@ -20,13 +20,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import mathhammer as mh
-from mathhammer import limits
-from mathhammer.bsdata import BattleScribeWarning, list_catalogue_units, load_catalogue_unit
-from mathhammer.cli import cli
-from mathhammer.dice import parse_dice
-from mathhammer.inline import parse_target, parse_weapon
-from mathhammer.pmf import PMF
-from mathhammer.report import (
+from mathhammer.cli.app import cli
+from mathhammer.data.bsdata import BattleScribeWarning, list_catalogue_units, load_catalogue_unit
+from mathhammer.data.inline import parse_target, parse_weapon
+from mathhammer.data.units import loads_unit
+from mathhammer.engine.work import attack_dice, check_attack_dice
+from mathhammer.model import limits
+from mathhammer.model.ruleset import load_ruleset
+from mathhammer.prob.dice import parse_dice
+from mathhammer.prob.pmf import PMF
+from mathhammer.report.core import (
     Column,
     Grid,
     Row,
@@ -37,9 +40,6 @@ from mathhammer.report import (
     readable_fraction,
     render,
 )
-from mathhammer.ruleset import load_ruleset
-from mathhammer.units import loads_unit
-from mathhammer.work import attack_dice, check_attack_dice
 
 ROW = "10x 2 | 3+ | 4 | 0 | 1"
 
@@ -287,7 +287,7 @@ def test_a_broken_neighbour_is_skipped(tmp_path):
 
 def test_oversized_battlescribe_file_is_refused_at_once(tmp_path, monkeypatch):
     monkeypatch.setattr(limits, "MAX_CATALOGUE_BYTES", 1000)
-    from mathhammer.bsdata import files
+    from mathhammer.data.bsdata import files
 
     monkeypatch.setattr(files, "MAX_CATALOGUE_BYTES", 1000)
     cat = _catalogue(tmp_path)
@@ -388,7 +388,7 @@ def test_library_values_check_their_arguments(call, error, name):
 def test_limits_are_named(args, limit, value):
     line = fails(*args)
     assert str(value) in line
-    assert f"mathhammer.limits.{limit}" in line if limit else "from 1 to 100" in line
+    assert f"mathhammer.model.limits.{limit}" in line if limit else "from 1 to 100" in line
 
 
 def test_a_thousand_models_of_ten_attacks_are_allowed():
@@ -406,7 +406,7 @@ def test_dice_expressions_are_within_the_limits_or_refused(n, sides, plus):
         count, s, k = parse_dice(text)
     except ValueError as e:
         assert n == 0 or n > limits.MAX_DICE or plus > limits.MAX_FLAT
-        assert n == 0 or "mathhammer.limits.MAX_" in str(e)
+        assert n == 0 or "mathhammer.model.limits.MAX_" in str(e)
     else:
         assert (count, s, k) == (n, sides, plus)
         assert 1 <= count <= limits.MAX_DICE and 0 <= k <= limits.MAX_FLAT
@@ -523,7 +523,7 @@ def test_an_output_suffix_of_another_format_is_warned_about(tmp_path, monkeypatc
 
 
 def test_deeply_nested_named_rules_file(tmp_path):
-    from mathhammer.named_rules import read_named_rule_file
+    from mathhammer.data.named_rules import read_named_rule_file
 
     path = tmp_path / "deep.toml"
     path.write_text("x = " + "[" * 5000 + "]" * 5000 + "\n", encoding="utf-8")
@@ -532,7 +532,7 @@ def test_deeply_nested_named_rules_file(tmp_path):
 
 
 def test_exit_status_0_on_a_closed_pipe():
-    code = "from mathhammer.cli import main; main()"
+    code = "from mathhammer.cli.app import main; main()"
     proc = subprocess.Popen([sys.executable, "-c", code, "rules", "--text"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     proc.stdout.close()  # the reader goes away before the first line

@@ -1,11 +1,11 @@
-"""Inline weapon rows and target profiles (mathhammer.inline)."""
+"""Inline weapon rows and target profiles (mathhammer.data.inline)."""
 
 from fractions import Fraction
 
 import pytest
 
 import mathhammer as mh
-from mathhammer.inline import (
+from mathhammer.data.inline import (
     describe_target,
     describe_weapon,
     is_inline_target,
@@ -130,7 +130,7 @@ def test_inline_profiles_feed_the_engine():
 
 
 def test_multi_word_target_abilities():
-    from mathhammer.profiles import TARGET_ABILITIES
+    from mathhammer.model.profiles import TARGET_ABILITIES
 
     if "reanimation protocols" not in TARGET_ABILITIES:
         pytest.skip("this version has no multi-word target abilities")

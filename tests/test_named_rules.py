@@ -17,8 +17,7 @@ import attrs
 import pytest
 
 import mathhammer as mh
-from mathhammer.allocation import TargetState
-from mathhammer.named_rules import (
+from mathhammer.data.named_rules import (
     Conditions,
     MortalWounds,
     apply_rules,
@@ -27,7 +26,7 @@ from mathhammer.named_rules import (
     load_named_rules,
     read_named_rule_file,
 )
-from mathhammer.ruleset import is_ruleset_file
+from mathhammer.model.state import TargetState
 
 GUN = mh.Weapon("Gun", attacks=6, skill=4, strength=4, ap=0, damage=1)
 BLADE = mh.Weapon("Blade", attacks=6, skill=4, strength=4, ap=0, damage=1, range="melee")
@@ -479,14 +478,15 @@ def test_rule_fields_round_trip_from_the_file() -> None:
     assert r.requires == Conditions(attack="melee")
     assert [e.requires for e in r.effects] == [Conditions(), Conditions(led=True)]
     assert r.effects[1].changes == (("ap_mod", 1),) and r.effects[1].not_cumulative == ("ap_mod",)
-    assert r.file == "rules/necrons.toml" and r.source.startswith("seeds/000_")
+    assert r.file == "rules/factions/necrons.toml" and r.source.startswith("seeds/000_")
     assert r.text.startswith("Add 1 to the Strength characteristic of melee weapons")
 
 
-def test_named_rule_files_are_not_rule_sets() -> None:
+def test_rule_sets_and_named_rules_live_in_their_own_folders() -> None:
     rules = Path(mh.__file__).parent.parent / "rules"
-    for name in ("necrons", "drukhari", "adeptus-mechanicus"):
-        assert not is_ruleset_file(rules / f"{name}.toml")
+    assert sorted(p.stem for p in (rules / "core").glob("*.toml")) == ["10e", "11e"]
+    assert {r.file for r in mh.list_rules()} == {
+        f"rules/factions/{name}.toml" for name in ("necrons", "drukhari", "adeptus-mechanicus")}
     assert mh.load_ruleset("10e").name == "10e"
 
 

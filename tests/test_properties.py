@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from strategies import option_kwargs, pmfs, targets, weapons
 
 import mathhammer as mh
+from mathhammer.model.options import REROLLS
 
 FAST = settings(max_examples=40, deadline=None)
 INT_DICE = st.sampled_from([1, 2, 3, "D3", "D6"])
@@ -145,7 +146,7 @@ CRIT_ORDER = (("noncrit", "failed"), ("failed", "ones"), ("ones", None))
 @given(cases())
 def test_hit_rerolls_never_lower_hits(case):
     weapon, n, target, kwargs = case
-    res = {p: run(weapon, n, target, {**kwargs, "reroll_hits": p}) for p in mh.options.REROLLS}
+    res = {p: run(weapon, n, target, {**kwargs, "reroll_hits": p}) for p in REROLLS}
     for better, worse in SUCCESS_ORDER:
         assert res[better].hits.at_least(1) >= res[worse].hits.at_least(1)
     for policy in ("ones", "failed", "noncrit"):
@@ -162,7 +163,7 @@ def test_fishing_for_criticals_gives_the_most_critical_hits(skill, crit_hit, hit
                   abilities=["sustained hits 1"])
     t = mh.Target(models=1, toughness=4, save=4, wounds=1)
     crit = {p: mh.attack(w, t, reroll_hits=p, crit_hit=crit_hit, hit_mod=hit_mod).hits.prob(2)
-            for p in mh.options.REROLLS}
+            for p in REROLLS}
     for better, worse in CRIT_ORDER:
         assert crit[better] >= crit[worse]
     c = F(7 - crit_hit, 6)
@@ -176,7 +177,7 @@ def test_wound_rerolls_and_twin_linked(case):
     kwargs = {k: v for k, v in kwargs.items() if k != "reroll_wounds"}
     twin = weapon.with_abilities("twin-linked")
     plain = attrs.evolve(weapon, abilities=[a for a in weapon.abilities if a != "twin-linked"])
-    res = {p: run(plain, n, target, {**kwargs, "reroll_wounds": p}) for p in mh.options.REROLLS}
+    res = {p: run(plain, n, target, {**kwargs, "reroll_wounds": p}) for p in REROLLS}
     for better, worse in SUCCESS_ORDER:
         assert res[better].wounds.at_least(1) >= res[worse].wounds.at_least(1)
     for policy in ("ones", "failed", "noncrit"):

@@ -10,8 +10,8 @@ from html.parser import HTMLParser
 import pytest
 
 import mathhammer as mh
-from mathhammer.inline import parse_target, parse_weapon
-from mathhammer.report import (
+from mathhammer.data.inline import parse_target, parse_weapon
+from mathhammer.report.core import (
     Column,
     Grid,
     Query,

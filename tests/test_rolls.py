@@ -5,8 +5,16 @@ from fractions import Fraction as F
 import pytest
 
 from mathhammer import PMF, Options, Target, Weapon, load_ruleset
-from mathhammer.damage import damage_roll, feel_no_pain
-from mathhammer.rolls import CRITICAL, FAIL, SUCCESS, d6_roll, hit_roll, saving_throw, wound_roll
+from mathhammer.mechanics.damage import damage_roll, feel_no_pain
+from mathhammer.mechanics.rolls import (
+    CRITICAL,
+    FAIL,
+    SUCCESS,
+    d6_roll,
+    hit_roll,
+    saving_throw,
+    wound_roll,
+)
 
 R10 = load_ruleset("10e")
 MEQ = Target(models=5, toughness=4, save=3, wounds=2, keywords=["INFANTRY"])

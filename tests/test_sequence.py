@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 import mathhammer as mh
 from mathhammer import PMF, Target, TargetState, Weapon
-from mathhammer.effects import reanimate
-from mathhammer.sequence import Attack, MortalWounds, Reanimate, sequence, turns
+from mathhammer.engine.sequence import Attack, MortalWounds, Reanimate, sequence, turns
+from mathhammer.mechanics.effects import reanimate
 
 AUTO = Weapon("Auto", attacks=1, skill=None, strength=8, ap=0, damage=1)  # wounds T4 on 2+
 WARRIORS = Target(models=20, toughness=4, save=4, wounds=1, abilities=["reanimation protocols"])

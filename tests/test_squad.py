@@ -6,7 +6,7 @@ import pytest
 
 import mathhammer as mh
 from mathhammer import PMF, Squad, Target, Weapon
-from mathhammer.allocation import TargetState
+from mathhammer.model.state import TargetState
 
 AUTO = Weapon("Auto", attacks=1, skill=None, strength=8, ap=0, damage=1)  # wounds T4 on 2+
 

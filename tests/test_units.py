@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 import mathhammer as mh
-from mathhammer.data import data_dir
-from mathhammer.units import (
+from mathhammer.data.paths import data_dir
+from mathhammer.data.units import (
     ModelGroup,
     Unit,
     list_units,

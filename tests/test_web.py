@@ -24,8 +24,8 @@ if not any(importlib.util.find_spec(m) for m in ("httpx2", "httpx")):
 from starlette.testclient import TestClient  # noqa: E402
 
 import mathhammer as mh  # noqa: E402
-from mathhammer.cli import cli  # noqa: E402
-from mathhammer.options import Options  # noqa: E402
+from mathhammer.cli.app import cli  # noqa: E402
+from mathhammer.model.options import Options  # noqa: E402
 from mathhammer.web.app import create_app  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -246,29 +246,29 @@ def test_a_long_query_is_stopped_and_blocks_no_one():
         assert again.json() == quick.json()
 
 
-# --- army lists: against the agreed interface of mathhammer.army --------------------------------
+# --- army lists: against the agreed interface of mathhammer.data.army ------------------------
 
 
 def test_army_without_the_module_is_one_line(client):
     try:
-        import mathhammer.army  # noqa: F401
+        import mathhammer.data.army  # noqa: F401
     except ModuleNotFoundError:
         pass
     else:
-        pytest.skip("mathhammer.army is installed")
+        pytest.skip("mathhammer.data.army is installed")
     res = client.post("/api/army", json={"army": "Hexmark Destroyer"})
     assert res.status_code == 501
     assert res.json()["error"] == ("mathhammer: error: army lists and BattleScribe search need "
-                                   "mathhammer.army, which this install of mathhammer does not "
-                                   "have")
+                                   "mathhammer.data.army, which this install of mathhammer does "
+                                   "not have")
     assert client.get("/api/search", params={"q": "immortal"}).status_code == 501
     res = client.post("/api/kills", json={"attacker": "army:Cronos", "target": "MEQ",
                                           "army": "Cronos"})
-    assert res.status_code == 501 and "need mathhammer.army" in res.json()["error"]
+    assert res.status_code == 501 and "need mathhammer.data.army" in res.json()["error"]
 
 
 def test_army_table_with_the_agreed_interface(monkeypatch):
-    monkeypatch.setitem(sys.modules, "mathhammer.army", fake_army.module())
+    monkeypatch.setitem(sys.modules, "mathhammer.data.army", fake_army.module())
     # a new app: its worker processes start (fork) after the stand-in is in place
     with TestClient(create_app(allowed_hosts=["testserver"], workers=1)) as c:
         res = c.post("/api/army", json={"army": "Hexmark Destroyer\nCronos",
@@ -292,7 +292,7 @@ ROSTERS = Path(__file__).resolve().parents[2] / "shared" / "rosters"
 
 
 def test_army_roster_with_the_real_module(client):
-    army = pytest.importorskip("mathhammer.army")
+    army = pytest.importorskip("mathhammer.data.army")
     files = sorted(ROSTERS.glob("*.10e.gwapp.txt")) if ROSTERS.is_dir() else []
     if not files:
         pytest.skip("no shared rosters")
@@ -340,7 +340,7 @@ def test_a_query_whose_client_left_is_stopped():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-c", "from mathhammer.cli import main; main()",
+    proc = subprocess.Popen([sys.executable, "-c", "from mathhammer.cli.app import main; main()",
                              "serve", "--port", str(port), "--workers", "1", "--timeout", "600"],
                             stdout=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
@@ -378,7 +378,7 @@ def test_a_query_whose_client_left_is_stopped():
      {"attacker": "Cronos"}),
 ])
 def test_kills_of_army_units_are_those_of_the_same_units(monkeypatch, params, plain):
-    monkeypatch.setitem(sys.modules, "mathhammer.army", fake_army.module())
+    monkeypatch.setitem(sys.modules, "mathhammer.data.army", fake_army.module())
     text = "Hexmark Destroyer\nCronos\nNecron Warriors"
     with TestClient(create_app(allowed_hosts=["testserver"], workers=1)) as c:
         got = c.post("/api/kills", json={**params, "army": text})

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from mathhammer.cli import cli
+from mathhammer.cli.app import cli
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fake_army  # noqa: E402
@@ -96,12 +96,12 @@ def _serve(code: str):
 
 @pytest.fixture(scope="module")
 def server():
-    yield from _serve("from mathhammer.cli import main; main()")
+    yield from _serve("from mathhammer.cli.app import main; main()")
 
 
 @pytest.fixture(scope="module")
 def army_server():
-    """A server with the stand-in of mathhammer.army (tests/fake_army.py)."""
+    """A server with the stand-in of mathhammer.data.army (tests/fake_army.py)."""
     yield from _serve(fake_army.LAUNCH.format(folder=str(Path(__file__).resolve().parent)))
 
 
@@ -148,7 +148,7 @@ def odds_line(*args: str) -> tuple[str, str]:
     code, out, err = cli_out("odds", *args, "--json")
     assert code == 0, err
     data = json.loads(out)
-    from mathhammer.report import percent
+    from mathhammer.report.core import percent
 
     return percent(__import__("fractions").Fraction(data["p"])), data["p"]
 
@@ -236,7 +236,7 @@ def test_the_comparison_is_the_table_command(page):
 
 
 def test_a_pasted_army_list_fills_the_comparison(page):
-    army = pytest.importorskip("mathhammer.army")
+    army = pytest.importorskip("mathhammer.data.army")
     files = sorted(ROSTERS.glob("*.10e.gwapp.txt")) if ROSTERS.is_dir() else []
     if not files:
         pytest.skip("no shared army lists")
@@ -282,7 +282,7 @@ def test_the_shared_address_reproduces_the_view(page, browser):
 
 
 def test_army_list_and_search_with_the_agreed_interface(browser, army_server):
-    """The page against the stand-in of mathhammer.army: a pasted list fills the comparison,
+    """The page against the stand-in of mathhammer.data.army: a pasted list fills the comparison,
     typing a name offers the BattleScribe units that search_units finds."""
     context = browser.new_context()
     page = context.new_page()
@@ -348,7 +348,7 @@ def test_weapons_models_phase_leader_and_edition(page):
     # an inline attacker lists its rows
     page.fill("#attacker", "10x 2 | 3+ | 4 | -1 | 1 | lethal hits")
     page.check("input[name=phase][value=ranged]")
-    from mathhammer.inline import describe_weapon, parse_weapons
+    from mathhammer.data.inline import describe_weapon, parse_weapons
 
     [(weapon, n)] = parse_weapons("10x 2 | 3+ | 4 | -1 | 1 | lethal hits")
     expect()(page.locator("#weapons .note")).to_have_text(f"{n}x {describe_weapon(weapon)}")

@@ -28,11 +28,11 @@ from typing import Any
 import attrs
 import click
 
-from ..cli import cli, resolve_attacker, resolve_target
-from ..data import data_dir
-from ..inline import describe_target, describe_weapon, is_inline_target, is_inline_weapon
-from ..options import Options
-from ..report import METRICS, Column, Grid, Row, metric_value, render_json
+from ..cli.app import cli, resolve_attacker, resolve_target
+from ..data.inline import describe_target, describe_weapon, is_inline_target, is_inline_weapon
+from ..data.paths import data_dir
+from ..model.options import Options
+from ..report.core import METRICS, Column, Grid, Row, metric_value, render_json
 
 #: The commands the API runs, each with the output flag that makes it print JSON.
 COMMANDS = {"kills": "--json", "odds": "--json", "table": "--format=json"}
@@ -118,8 +118,7 @@ def editions() -> list[str]:
     >>> editions()
     ['10e', '11e']
     """
-    return sorted(p.stem for p in data_dir("rules").glob("*.toml")
-                  if re.fullmatch(r"\d+e", p.stem))
+    return sorted(p.stem for p in (data_dir("rules") / "core").glob("*.toml"))
 
 
 def to_argv(command: str, params: Mapping[str, Any]) -> list[str]:
@@ -210,7 +209,7 @@ def call(command: str, params: Mapping[str, Any]) -> tuple[int, str]:
 
 
 def options_schema() -> list[dict[str, Any]]:
-    """Every :class:`~mathhammer.options.Options` field as a form control: its API name, flag,
+    """Every :class:`~mathhammer.model.options.Options` field as a form control: its API name, flag,
     kind (``bool``, ``int``, ``threshold``, ``choice``, ``list``), default, range and help,
     read from the fields and the ``kills`` command's options (no hand-kept list).
 
@@ -269,7 +268,7 @@ def unit_json(unit: Any) -> dict[str, Any]:
 
 def units_json() -> list[dict[str, Any]]:
     """The bundled units (as :func:`unit_json`)."""
-    from ..units import list_units
+    from ..data.units import list_units
 
     return [unit_json(u) for u in list_units()]
 
@@ -279,7 +278,7 @@ def unit_info(name: str) -> dict[str, Any]:
     profile (``{"inline": ..., "profile": ...}``)."""
     text = check_spec("unit", name)
     if is_inline_weapon(text):
-        from ..inline import parse_weapons
+        from ..data.inline import parse_weapons
 
         return {"inline": "weapons",
                 "weapons": [{"name": w.name, "profile": describe_weapon(w), "models": n,
@@ -287,7 +286,7 @@ def unit_info(name: str) -> dict[str, Any]:
                             for w, n in parse_weapons(text)]}
     if is_inline_target(text):
         return {"inline": "target", "profile": describe_target(resolve_target(text)[1])}
-    from ..units import load_unit
+    from ..data.units import load_unit
 
     return unit_json(load_unit(text))
 
@@ -299,7 +298,7 @@ def rules_json(factions: Iterable[str] = ()) -> list[dict[str, Any]]:
     >>> [r["name"] for r in rules_json(["Archetypes", "necrons"])][:1]
     ['Inescapable Death']
     """
-    from ..named_rules import list_rules
+    from ..data.named_rules import list_rules
 
     wanted = {f.casefold() for f in factions if f}
     found = [r for r in list_rules() if not wanted or r.faction.casefold() in wanted]
@@ -312,11 +311,11 @@ def rules_json(factions: Iterable[str] = ()) -> list[dict[str, Any]]:
 
 def _army_module() -> Any:
     try:
-        return importlib.import_module("mathhammer.army")
+        return importlib.import_module("mathhammer.data.army")
     except ModuleNotFoundError as e:
-        if e.name != "mathhammer.army":
+        if e.name != "mathhammer.data.army":
             raise
-        raise Unavailable("army lists and BattleScribe search need mathhammer.army, which "
+        raise Unavailable("army lists and BattleScribe search need mathhammer.data.army, which "
                           "this install of mathhammer does not have") from None
 
 
@@ -345,7 +344,7 @@ def _parsed(command: str, params: Mapping[str, Any]) -> dict[str, Any]:
 
 def _rules_of(p: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(named rules that change the attack, named rules that are mortal-wound rolls)."""
-    from ..named_rules import find_rule
+    from ..data.named_rules import find_rule
 
     rules = [find_rule(n) for n in p["named_rules"]]
     return (tuple(r.name for r in rules if r.mortal_wounds is None),
@@ -379,7 +378,7 @@ def army_table(text: str, params: Mapping[str, Any]) -> str:
     targets = p["targets"] or _standard_targets()
     columns = [Column(*resolve_target(t, p["target_models"], p["leader"])) for t in targets]
     phases = [m for m, on in ((False, p["ranged"]), (True, p["melee"])) if on] or [False]
-    from ..engine import attack
+    from ..engine.attack import attack
 
     rows, values = [], []
     for label, unit in army.rows():
@@ -421,8 +420,8 @@ def _army_unit(army: Any, key: str, ref: str) -> tuple[str, Any]:
 def army_kills(text: str, params: Mapping[str, Any]) -> str:
     """``kills --json`` where the attacker and/or the target is a unit of a pasted army list
     (``army:`` and its row's label), each used as a bundled unit is."""
-    from ..inline import parse_weapons
-    from ..report import Query, kills_json, sequence_json
+    from ..data.inline import parse_weapons
+    from ..report.core import Query, kills_json, sequence_json
 
     army = _army_module().parse_army(text)
     p = _parsed("kills", params)
@@ -444,7 +443,7 @@ def army_kills(text: str, params: Mapping[str, Any]) -> str:
             own = unit.as_target(**({"models": p["models"]} if p["models"] else {}))
         except (ValueError, TypeError):
             own = None
-        from ..profiles import Target
+        from ..model.profiles import Target
 
         attacker = (label, tuple(profiles + rows), own if isinstance(own, Target) else None)
     else:
@@ -472,7 +471,7 @@ def army_kills(text: str, params: Mapping[str, Any]) -> str:
 
 
 def _standard_targets() -> list[str]:
-    from ..units import list_units
+    from ..data.units import list_units
 
     std = list_units(archetype=True)
     std.sort(key=lambda u: (u.groups[0].toughness, -u.groups[0].save, u.name))

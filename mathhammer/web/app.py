@@ -61,8 +61,8 @@ async def _params(request: Request) -> dict[str, Any]:
 
 def _warm() -> None:
     """Load what every query reads, so forked workers start with it."""
-    from ..named_rules import list_rules
-    from ..ruleset import load_ruleset
+    from ..data.named_rules import list_rules
+    from ..model.ruleset import load_ruleset
 
     api.units_json()
     list_rules()

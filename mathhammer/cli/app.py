@@ -1,0 +1,1192 @@
+"""The ``mathhammer`` command line: ``kills``, ``odds``, ``table``, ``units``, ``rules``...
+
+Every error is one line on stderr (``mathhammer: error: ...``) with exit status 2, never a
+traceback. The reports themselves are built by :mod:`mathhammer.report.core`.
+
+>>> from click.testing import CliRunner
+>>> r = CliRunner().invoke(cli, ["odds", "2 | 2+ | 4 | 0 | 1", "T4 Sv7+ W1", "--at-least", "1",
+...                              "--exact"])
+>>> r.output  # each attack kills with 5/6 * 1/2 = 5/12; P(>= 1 of 1 model) = 1 - (7/12)**2
+'95/144\\n'
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shlex
+import sys
+import warnings
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+import attrs
+import click
+from click.core import ParameterSource
+
+from .. import __version__
+from ..data.inline import is_inline_target, is_inline_weapon, parse_squad, parse_weapons
+from ..model.options import Options
+from ..model.profiles import Target, Weapon
+from ..model.squad import Squad
+from ..report.core import (
+    FORMATS,
+    METRIC_TEXT,
+    METRICS,
+    Column,
+    MortalQuery,
+    Query,
+    Row,
+    as_float,
+    build_grid,
+    fraction,
+    is_long,
+    kills_json,
+    kills_text,
+    mortal_json,
+    mortal_text,
+    percent,
+    readable_fraction,
+    render,
+    sequence_json,
+    sequence_text,
+    short_fraction,
+    to_json,
+)
+from .army import data_option, data_param
+from .army import register as _register_army
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+#: A grid with at least this many cells shows a progress bar (when stderr is a terminal).
+PROGRESS_CELLS = 40
+_CATALOGUE = re.compile(r"^.+?\.(?:cat|json)\s*:\s*\S", re.I)
+_SUFFIX_FORMAT = {".txt": "text", ".md": "md", ".csv": "csv", ".html": "html", ".htm": "html",
+                  ".json": "json"}
+
+
+# --- errors: one line, exit status 2 -------------------------------------------------------------
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def _fail(message: str, where: str = "mathhammer") -> None:
+    message = message.replace("(see list_rules())", "(see `mathhammer rules`)")
+    click.echo(f"{where}: error: {_one_line(message)}", err=True)
+    sys.exit(2)
+
+
+class _Group(click.Group):
+    """A group whose errors are one line on stderr with exit status 2."""
+
+    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
+             standalone_mode: bool = True, **extra: Any) -> Any:
+        prog_name = prog_name or "mathhammer"
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
+        try:
+            rv = super().main(args, prog_name, complete_var, False, **extra)
+        except click.UsageError as e:
+            where = e.ctx.command_path if e.ctx is not None else prog_name
+            hint = f" (see {where} --help)" if e.ctx is not None else ""
+            _fail(f"{e.format_message()}{hint}", where)
+        except click.ClickException as e:
+            _fail(e.format_message())
+        except click.Abort:
+            _fail("aborted")
+        except BrokenPipeError:  # e.g. `mathhammer table ... | head`: stop quietly
+            _closed_pipe()
+        except (ValueError, TypeError, OSError, RecursionError) as e:
+            _fail(str(e) if not isinstance(e, RecursionError) else "input nested too deeply")
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        # click turns a closed pipe into exit status 1: catch it first, flush while caught
+        try:
+            with warnings.catch_warnings():
+                # a library warning (data left out) is one line on stderr
+                warnings.simplefilter("always", UserWarning)
+                warnings.showwarning = _show_warning
+                rv = super().invoke(ctx)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            _closed_pipe()
+        return rv
+
+
+def _show_warning(message: Any, category: Any, *_args: Any, **_kwargs: Any) -> None:
+    _warn(str(message))
+
+
+def _closed_pipe() -> None:
+    """The reader of standard output went away (``| head``): stop quietly with status 0."""
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    sys.exit(0)
+
+
+# --- options shared by kills, odds and table -----------------------------------------------------
+
+
+class _Threshold(click.ParamType):
+    """An X+ value: ``5`` or ``5+``."""
+
+    name = "X+"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> int:
+        text = str(value).strip()
+        m = re.fullmatch(r"([2-6])\+?", text)
+        if not m:
+            self.fail(f"expected 2+ to 6+, got {text!r}", param, ctx)
+        return int(m.group(1))
+
+
+class _Count(click.ParamType):
+    """A number of models: 1 to MAX_MODELS."""
+
+    name = "N"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> int:
+        from ..model.limits import MAX_MODELS, over
+
+        if isinstance(value, int):
+            n = value
+        else:
+            text = str(value).strip()
+            if not re.fullmatch(r"\d+", text) or int(text[:9]) < 1:
+                self.fail(f"expected a number of models >= 1, got {text!r}", param, ctx)
+            n = MAX_MODELS + 1 if len(text.lstrip("0")) > 9 else int(text)
+        if n > MAX_MODELS:
+            self.fail(str(over("models", str(value).strip(), MAX_MODELS, "MAX_MODELS")), param,
+                      ctx)
+        return n
+
+
+def _ruleset_name(ctx: Any, param: Any, value: str) -> str:
+    from ..model.ruleset import load_ruleset
+
+    try:
+        load_ruleset(value)
+    except ValueError as e:
+        raise click.BadParameter(str(e), ctx, param) from None
+    return value
+
+
+def _ability(ctx: Any, param: Any, values: tuple[str, ...]) -> tuple[str, ...]:
+    from ..model.abilities import canonical
+
+    out = []
+    for v in values:
+        try:
+            out.append(canonical(v))
+        except ValueError as e:
+            raise click.BadParameter(str(e), ctx, param) from None
+    return tuple(out)
+
+
+_REROLL = click.Choice(["ones", "failed", "noncrit"])
+#: click options that map one to one onto Options fields: (flag, field, click kwargs).
+_ENGINE = [
+    ("--half-range", "half_range", {"is_flag": True, "help": "Target within half range "
+                                    "(Rapid Fire, Melta, some rules)."}),
+    ("--charged", "charged", {"is_flag": True, "help": "The attacker charged (Lance)."}),
+    ("--stationary", "stationary", {"is_flag": True,
+                                    "help": "The attacker Remained Stationary (Heavy)."}),
+    ("--cover", "cover", {"is_flag": True, "help": "The target has the Benefit of Cover."}),
+    ("--overwatch", "overwatch", {"is_flag": True,
+                                  "help": "Fire Overwatch: hits only on an unmodified 6."}),
+    ("--led", "led", {"is_flag": True, "help": "The attacking unit is led by a CHARACTER."}),
+    ("--hit-mod", "hit_mod", {"type": click.IntRange(-6, 6), "help": "Add to Hit rolls."}),
+    ("--wound-mod", "wound_mod", {"type": click.IntRange(-6, 6), "help": "Add to Wound rolls."}),
+    ("--wound-mod-if-stronger", "wound_mod_if_stronger",
+     {"type": click.IntRange(-6, 6), "help": "Add to Wound rolls when S > T."}),
+    ("--save-mod", "save_mod", {"type": click.IntRange(-6, 6), "help": "Add to saving throws."}),
+    ("--damage-mod", "damage_mod", {"type": click.IntRange(-6, 6),
+                                    "help": "Add to each attack's Damage (never below 1)."}),
+    ("--ap-mod", "ap_mod", {"type": click.IntRange(-6, 6),
+                            "help": "Improve AP by this much (1 turns -1 into -2)."}),
+    ("--skill-mod", "skill_mod", {"type": click.IntRange(-5, 5),
+                                  "help": "Improve BS/WS by this much (1 turns 3+ into 2+)."}),
+    ("--strength-mod", "strength_mod", {"type": click.IntRange(-20, 20),
+                                        "help": "Add to the weapons' Strength."}),
+    ("--crit-hit", "crit_hit", {"type": _Threshold(),
+                                "help": "Critical Hit on this unmodified roll (default 6+)."}),
+    ("--crit-wound", "crit_wound", {"type": _Threshold(),
+                                    "help": "Critical Wound on this unmodified roll (default 6+)."
+                                    }),
+    ("--crit-wound-ap", "crit_wound_ap", {"type": click.IntRange(0, 6),
+                                          "help": "A Critical Wound improves AP by this much."}),
+    ("--reroll-hits", "reroll_hits", {"type": _REROLL, "help": "Re-roll Hit rolls."}),
+    ("--reroll-wounds", "reroll_wounds", {"type": _REROLL, "help": "Re-roll Wound rolls."}),
+    ("--halve-damage", "halve_damage", {"is_flag": True,
+                                        "help": "Halve each attack's Damage (rounding up)."}),
+    ("--overwatch-hits-on", "overwatch_hits_on",
+     {"type": _Threshold(), "help": "Fire Overwatch hits on this unmodified roll (default 6+)."}),
+    ("--no-precision", "precision",
+     {"is_flag": True, "flag_value": False, "default": None,
+      "help": "Do not allocate Precision attacks to a CHARACTER (a Leader)."}),
+    ("--lethal-hits", "lethal_hits",
+     {"type": click.Choice(["always", "decline", "never", "best"]),
+      "help": "11e: when Lethal Hits auto-wound (default always; decline: not with "
+              "Devastating Wounds; best: whichever does more damage)."}),
+]
+# only the options this version of the engine has
+_ENGINE = [e for e in _ENGINE if e[1] in attrs.fields_dict(Options)]
+
+
+def _attack_params(*, table: bool) -> list[click.Parameter]:
+    """The options that say how an attack is made (shared by kills, odds, table and --vary)."""
+    if table:
+        phase = [
+            click.Option(["--ranged"], is_flag=True, help="Rows for ranged weapons (default)."),
+            click.Option(["--melee"], is_flag=True,
+                         help="Rows for melee weapons (with --ranged: both)."),
+        ]
+    else:
+        phase = [click.Option(["--ranged/--melee"], "ranged", default=True,
+                              help="Which weapons fire: ranged (default) or melee.")]
+    params: list[click.Parameter] = [
+        *phase,
+        click.Option(["--weapon", "-w", "weapons"], multiple=True, metavar="NAME|ROW",
+                     help='Pick a weapon of the attacker by name (repeatable), or give an inline '
+                          'row "10x 2 | 3+ | 4 | -1 | 1 | sustained hits 1".'),
+        click.Option(["--models", "-m"], type=_Count(), help="Attacking models."),
+        click.Option(["--target-models"], type=_Count(),
+                     help="Models in the target (its first model group)."),
+        click.Option(["--leader"], metavar="UNIT",
+                     help="Attach this CHARACTER unit (name, file or inline profile) to the "
+                          "target as its Leader."),
+        click.Option(["--rule", "-r", "named_rules"], multiple=True, metavar="NAME",
+                     help="Switch on a named rule (stratagem...; repeatable). "
+                          "See `mathhammer rules`."),
+        click.Option(["--rules", "ruleset"], default="10e", show_default=True,
+                     callback=_ruleset_name, metavar="10e|11e", help="The core rule set."),
+        click.Option(["--ability", "-a", "abilities"], multiple=True, callback=_ability,
+                     metavar="ABILITY",
+                     help='Give every weapon an ability, e.g. "lethal hits" (repeatable).'),
+    ]
+    for flag, field, kwargs in _ENGINE:
+        params.append(click.Option([flag, field], **kwargs))
+    params.append(data_param())
+    return params
+
+
+def _sequence_params() -> list[click.Parameter]:
+    """--turns and reanimation (kills and odds)."""
+    return [
+        click.Option(["--turns"], type=click.IntRange(1, 20), metavar="N",
+                     help="N turns of the same attack, the target's state carried from one to "
+                          "the next; Reanimation Protocols between turns for a target that has "
+                          "them."),
+        click.Option(["--reanimation/--no-reanimation", "reanimation"], default=None,
+                     help="With --turns: reanimate between turns or not (default: if the "
+                          "target has Reanimation Protocols)."),
+    ]
+
+
+def _with_params(params: list[click.Parameter]) -> Callable:
+    def decorate(f: Callable) -> Callable:
+        f.__click_params__ = getattr(f, "__click_params__", []) + list(reversed(params))
+        return f
+
+    return decorate
+
+
+def _options_of(p: dict[str, Any]) -> Options:
+    kwargs = {field: p[field] for _, field, _ in _ENGINE if p.get(field) is not None}
+    return Options.make(rules=p["ruleset"], abilities=p["abilities"], **kwargs)
+
+
+# --- resolving attackers and targets -------------------------------------------------------------
+
+
+def _load_unit(spec: str) -> Any:
+    """A unit from the bundled units, a unit file, or ``CATALOGUE.cat:Unit name``."""
+    from ..data.units import load_unit
+
+    if _CATALOGUE.match(spec) and not Path(spec).is_file():
+        from ..data.bsdata import load_catalogue_unit
+
+        return load_catalogue_unit(spec)
+    try:
+        return load_unit(spec)
+    except ValueError as bundled:
+        if spec.endswith(".toml") or "/" in spec or "\\" in spec:
+            raise
+        return _data_unit(spec, bundled)
+
+
+def _data_unit(spec: str, bundled: ValueError) -> Any:
+    """A datasheet by name from the installed BattleScribe data (of the --rules edition)."""
+    from ..data.datastore import installed_editions, load_data_unit
+    from .army import current_data
+
+    ctx = click.get_current_context(silent=True)
+    edition = (ctx.params.get("ruleset") if ctx is not None else None) or "10e"
+    edition = edition if edition in ("10e", "11e") else "10e"
+    data = current_data()
+    if edition not in installed_editions(data):
+        raise bundled
+    return load_data_unit(spec, edition, data)
+
+
+def _points(unit: Any, models: int | None) -> int | None:
+    """The unit's cost at the given size (None if the file has no cost for it)."""
+    table = dict(getattr(unit, "points", ()) or ())
+    if not table:
+        return None
+    first = unit.groups[0]
+    total = unit.size[0] - first.min_models + (models if models is not None else first.min_models)
+    return table.get(total)
+
+
+@attrs.frozen
+class Attacker:
+    """A resolved attacker: its label, weapons and cost."""
+
+    label: str
+    profiles: tuple[tuple[Weapon, int], ...]
+    points: int | None = None
+    #: the unit's own profile (for Hazardous), when it is a unit
+    profile: Target | None = None
+    #: the unit's faction and faction keywords (empty for inline weapons)
+    factions: tuple[str, ...] = ()
+
+
+def _split_weapons(values: Iterable[str]) -> tuple[list[str], list[str]]:
+    names, rows = [], []
+    for v in values:
+        (rows if is_inline_weapon(v) else names).append(v)
+    return names, rows
+
+
+def resolve_attacker(spec: str | None, p: dict[str, Any], *, melee: bool,
+                     every_weapon: bool = False) -> Attacker:
+    """The attacker of a query: a unit (by name or file) or inline weapon rows, plus the inline
+    rows and weapon picks of ``--weapon``; ``every_weapon`` includes optional wargear."""
+    names, rows = _split_weapons(p["weapons"])
+    inline = [w for r in rows for w in parse_weapons(r, melee=melee)]
+    _check_phase(inline, melee)
+    if spec is None or is_inline_weapon(spec):
+        if names:
+            raise ValueError(f"--weapon {names[0]!r}: picking weapons by name needs a unit as "
+                             "ATTACKER")
+        if p["models"] is not None:
+            raise ValueError("--models: give inline weapons their models in the row, e.g. "
+                             '"10x 2 | 3+ | 4 | -1 | 1"')
+        own = parse_weapons(spec, melee=melee) if spec else []
+        _check_phase(own, melee)
+        profiles = own + inline
+        label = spec.strip() if spec and len(own) == 1 and not inline else "inline weapons"
+        if len(profiles) == 1:
+            w, n = profiles[0]
+            label = f"{n}x {w.name}"
+        return Attacker(label, tuple(profiles))
+    unit = _load_unit(spec)
+    if every_weapon and not names and not inline:
+        names = list(dict.fromkeys(w.name for w in unit.weapons(melee=melee)))
+        if not names:
+            raise ValueError(f"{unit.name} has no {'melee' if melee else 'ranged'} weapons")
+    if names or not inline:
+        own = unit.as_profiles(melee=melee, weapons=names or None, models=p["models"])
+    else:
+        own = []
+    try:
+        profile = unit.as_target(models=p["models"])
+    except ValueError:
+        profile = None
+    if isinstance(profile, Squad):
+        profile = None
+    factions = (unit.faction, *getattr(unit, "faction_keywords", ()))
+    return Attacker(unit.name, tuple(own + inline), _points(unit, p["models"]), profile,
+                    factions)
+
+
+def _check_phase(profiles: list[tuple[Weapon, int]], melee: bool) -> None:
+    """An inline weapon with a range cannot fight in melee (``--melee``)."""
+    for w, _n in profiles:
+        if melee and not w.melee:
+            raise ValueError(f'weapon "{w.name}" has a range of {w.range}" but --melee asks for '
+                             'melee weapons: write Melee as its range, or drop --melee')
+
+
+def _warn(message: str) -> None:
+    """One warning line on stderr, once per command."""
+    ctx = click.get_current_context(silent=True)
+    seen = ctx.find_root().meta.setdefault("mathhammer.warned", set()) if ctx else set()
+    if message not in seen:
+        seen.add(message)
+        click.echo(f"warning: {_one_line(message)}", err=True)
+
+
+def _check_options(p: dict[str, Any], attacker: Attacker) -> None:
+    """Warn about options that have no effect: an 11e-only option under another rule set, a
+    named rule of another faction than the attacking unit's."""
+    from ..data.named_rules import find_rule
+    from ..model.ruleset import load_ruleset
+
+    if p.get("lethal_hits") is not None and not load_ruleset(p["ruleset"]).lethal_optional:
+        _warn(f"--lethal-hits {p['lethal_hits']} has no effect with --rules {p['ruleset']}: "
+              "Lethal Hits always wound automatically there (11e lets the attacker decline)")
+    mine = {_norm_faction(f) for f in attacker.factions}
+    if not mine or mine & {"archetypes", ""}:
+        return
+    for name in p["named_rules"]:
+        rule = find_rule(name)
+        if _norm_faction(rule.faction) not in mine:
+            _warn(f"--rule {rule.name!r} is a {rule.faction} rule, but {attacker.label} is "
+                  f"{attacker.factions[0]}")
+
+
+def _check_work(profiles: Iterable[tuple[Weapon, int]], target: Target | Squad,
+                rules: str) -> None:
+    """Refuse at once an attack that may roll more dice than the limits allow."""
+    from ..engine.work import check_attack_dice
+    from ..model.ruleset import load_ruleset
+
+    models = sum(g.models for g in target.groups) if isinstance(target, Squad) else target.models
+    check_attack_dice(profiles, models, load_ruleset(rules).blast_per_models)
+
+
+def _norm_faction(text: str) -> str:
+    return " ".join(text.lower().replace("-", " ").split())
+
+
+def resolve_target(spec: str, models: int | None = None,
+                   leader: str | None = None) -> tuple[str, Target | Squad]:
+    """A target by unit name or file, or an inline profile ``"5x T4 Sv3+ W2 INFANTRY"`` (model
+    groups joined by `` + ``); ``models`` sizes its first group, ``leader`` attaches a Leader."""
+    if is_inline_target(spec):
+        name, target = spec.strip(), parse_squad(spec)
+        if models is not None:
+            target = _resize(target, models)
+    else:
+        unit = _load_unit(spec)
+        name, target = unit.name, unit.as_target(models=models)
+    if leader is None:
+        return name, target
+    lname, lead = resolve_target(leader)
+    groups = []
+    for g in lead.groups if isinstance(lead, Squad) else (lead,):
+        if "CHARACTER" not in g.keywords:
+            g = attrs.evolve(g, keywords=(*g.keywords, "CHARACTER"))
+        groups.append(attrs.evolve(g, name=g.name or lname))
+    own = target.groups if isinstance(target, Squad) else (attrs.evolve(target, name=name),)
+    return f"{name} + {lname}", Squad((*own, *groups), name=f"{name} + {lname}")
+
+
+def _resize(target: Target | Squad, models: int) -> Target | Squad:
+    if isinstance(target, Squad):
+        first = attrs.evolve(target.groups[0], models=models)
+        return attrs.evolve(target, groups=(first, *target.groups[1:]))
+    return attrs.evolve(target, models=models)
+
+
+def _query(args: tuple[str, ...], p: dict[str, Any]) -> Query:
+    has_rows = any(is_inline_weapon(w) for w in p["weapons"])
+    if len(args) == 2:
+        attacker_spec, target_spec = args
+    elif len(args) == 1 and has_rows:
+        attacker_spec, target_spec = None, args[0]
+    else:
+        raise click.UsageError(f"expected ATTACKER and TARGET, got {len(args)} argument"
+                               f"{'s' * (len(args) != 1)}")
+    melee = not p["ranged"]
+    attacker = resolve_attacker(attacker_spec, p, melee=melee)
+    name, target = resolve_target(target_spec, p["target_models"], p["leader"])
+    named, mortal = _split_rules(p["named_rules"])
+    _check_options(p, attacker)
+    _check_work(attacker.profiles, target, p["ruleset"])
+    if p.get("reanimation") is not None and p.get("turns") is None:
+        flag = "--reanimation" if p["reanimation"] else "--no-reanimation"
+        raise click.UsageError(f"{flag}: only with --turns N")
+    return Query(attacker.label, attacker.profiles, name, target, _options_of(p), named,
+                 attacker.profile, mortal, p.get("turns"), p.get("reanimation"))
+
+
+def _split_rules(names: Iterable[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Named rules for ``apply=``, and those that are mortal-wound rolls (steps after the
+    attack)."""
+    from ..data.named_rules import find_rule
+
+    rules = [find_rule(n) for n in names]
+    return (tuple(r.name for r in rules if r.mortal_wounds is None),
+            tuple(r.name for r in rules if r.mortal_wounds is not None))
+
+
+def _check_output(path: str, force: bool, option: str = "--output") -> Path:
+    if not path.strip():
+        raise ValueError(f"{option}: expected a file name, got {path!r}")
+    out = Path(path)
+    if out.exists() and not force:
+        raise ValueError(f"{path}: already exists; use --force to overwrite it")
+    if out.is_dir():
+        raise ValueError(f"{path}: is a folder, expected a file name")
+    return out
+
+
+def _emit(text: str, path: Path | None) -> None:
+    """Print ``text``, or write it to ``path`` and say so on stderr."""
+    if path is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise ValueError(f"{path}: cannot write: {e.strerror or e}") from None
+    click.echo(f"wrote {path}", err=True)
+
+
+def _stderr_tty() -> bool:
+    return sys.stderr.isatty()
+
+
+# --- the commands --------------------------------------------------------------------------------
+
+
+@click.group("mathhammer", cls=_Group, context_settings=CONTEXT)
+@click.version_option(__version__, "--version", "-V", prog_name="mathhammer",
+                      message="%(prog)s %(version)s")
+def cli() -> None:
+    """Exact probabilities for Warhammer 40,000 attacks.
+
+    \b
+    Examples:
+      mathhammer kills "Hexmark Destroyer" MEQ --half-range
+      mathhammer odds Cronos GEQ --at-least 5
+      mathhammer table "Hexmark Destroyer" Cronos --targets GEQ MEQ TEQ
+      mathhammer units --search vehicle
+    """
+
+
+_KILLS_HELP = """Expected hits, wounds, damage and kills of ATTACKER against TARGET, with the
+exact distribution of models destroyed.
+
+ATTACKER is a unit name (a unique prefix is enough; see `mathhammer units`), a unit file,
+"CATALOGUE.cat:Unit name" (BattleScribe data), or inline weapon rows as printed on a
+datasheet, models first and rows separated by ';'.
+TARGET is a unit name or file, or an inline profile like "5x T4 Sv3+ W2 4++ FNP5+ INFANTRY".
+
+With --turns N the same attack is made N times, the target's state carried (Reanimation
+Protocols between turns for a target that has them): the report gives P(destroyed) after each
+step and the kills counted from Starting Strength. A --rule that is a mortal-wound roll
+(e.g. "Disintegration Beams") is rolled after the attack (after each attack, with --turns).
+
+\b
+Examples:
+  mathhammer kills "Hexmark Destroyer" MEQ --half-range
+  mathhammer kills "Hexmark Destroyer" "Necron Warriors" --turns 3
+  mathhammer kills "Necron Warriors" MEQ --rule "Disintegration Beams"
+  mathhammer kills Cronos GEQ --weapon "spirit vortex" --models 2 --rule "Dark Harvest"
+  mathhammer kills "10x 2 | 3+ | 4 | -1 | 1 | sustained hits 1" "5x T4 Sv3+ W2 INFANTRY"
+  mathhammer kills "Skitarii Marshal" TEQ --melee --json
+"""
+
+
+@cli.command(context_settings=CONTEXT, help=_KILLS_HELP)
+@click.argument("units", nargs=-1, metavar="ATTACKER TARGET")
+@_with_params(_attack_params(table=False) + _sequence_params())
+@click.option("--json", "as_json", is_flag=True,
+              help="Print every distribution as JSON (exact fractions and floats).")
+@click.option("--plot", type=click.Path(dir_okay=False), metavar="FILE.png|.svg",
+              help="Draw the kill distribution (needs matplotlib: pip install 'mathhammer[plot]').")
+@click.option("--output", "-o", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Write the report to FILE instead of standard output.")
+@click.option("--force", is_flag=True, help="Overwrite the --plot or --output file if it exists.")
+def kills(units: tuple[str, ...], as_json: bool, plot: str | None, output: str | None,
+          force: bool, **p: Any) -> None:
+    query = _query(units, p)
+    plot_path = _check_output(plot, force, "--plot") if plot is not None else None
+    out_path = _check_output(output, force) if output is not None else None
+    _check_suffix(out_path, "json" if as_json else "text")
+    if plot_path is not None and out_path is not None and \
+            plot_path.resolve() == out_path.resolve():
+        raise ValueError(f"--plot and --output are the same file {plot!r}: the report would "
+                         "overwrite the plot")
+    if plot_path is not None:
+        from ..report.plot import check_matplotlib, check_suffix
+
+        check_suffix(plot_path)
+        check_matplotlib()
+    result = query.run()
+    timeline = query.run_sequence() if query.is_sequence else None
+    if plot_path is not None:
+        from ..report.plot import plot_kills
+
+        plot_kills(query, result if timeline is None else _Kills(timeline.kills), plot_path)
+        click.echo(f"wrote {plot}", err=True)
+    if timeline is not None:
+        text = (to_json(sequence_json(query, timeline, result)) if as_json
+                else sequence_text(query, timeline, result))
+    else:
+        text = to_json(kills_json(query, result)) if as_json else kills_text(query, result)
+    _emit(text, out_path)
+
+
+@attrs.frozen
+class _Kills:
+    """What the plot draws: a kill distribution."""
+
+    kills: Any
+
+
+_ODDS_HELP = """One exact probability: of at least K kills (or exactly K, at most K, or the
+target unit destroyed), as a fraction and a percentage.
+
+ATTACKER and TARGET are as for `mathhammer kills`. With --turns N (or a --rule that is a
+mortal-wound roll) the probability is of the state at the end: P(destroyed by the end), P(at
+least K models destroyed from Starting Strength by the end).
+
+\b
+Examples:
+  mathhammer odds "Hexmark Destroyer" MEQ --half-range --at-least 2
+  mathhammer odds "Hexmark Destroyer" "Necron Warriors" --turns 3 --at-least 5
+  mathhammer odds Cronos "Necron Warriors" --destroy --target-models 10
+  mathhammer odds Cronos MEQ --of damage --at-least 4 --exact
+"""
+
+
+@cli.command(context_settings=CONTEXT, help=_ODDS_HELP)
+@click.argument("units", nargs=-1, metavar="ATTACKER TARGET")
+@click.option("--at-least", type=click.IntRange(0), metavar="K", help="P(at least K).")
+@click.option("--kills", "--exactly", "exactly", type=click.IntRange(0), metavar="K",
+              help="P(exactly K).")
+@click.option("--at-most", type=click.IntRange(0), metavar="K", help="P(at most K).")
+@click.option("--destroy", is_flag=True, help="P(the target unit is destroyed).")
+@click.option("--of", "counter", default="kills", show_default=True,
+              type=click.Choice(["kills", "damage", "hits", "wounds", "unsaved", "mortal",
+                                 "attacks"]),
+              help="What K counts.")
+@click.option("--exact", is_flag=True, help="Print only the fraction (for scripts).")
+@click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
+@_with_params(_attack_params(table=False) + _sequence_params())
+def odds(units: tuple[str, ...], at_least: int | None, exactly: int | None,
+         at_most: int | None, destroy: bool, counter: str, exact: bool, as_json: bool,
+         **p: Any) -> None:
+    asked = [(n, v) for n, v in (("--at-least", at_least), ("--kills", exactly),
+                                 ("--at-most", at_most), ("--destroy", destroy or None))
+             if v is not None]
+    if len(asked) != 1:
+        raise click.UsageError("give exactly one of --at-least K, --kills K, --at-most K, "
+                               f"--destroy (got {', '.join(n for n, _ in asked) or 'none'})")
+    if destroy and counter != "kills":
+        raise click.UsageError("--destroy is about the whole unit; drop --of")
+    query = _query(units, p)
+    if query.is_sequence:
+        if counter != "kills":
+            raise click.UsageError(f"--of {counter}: with --turns or a mortal-wound rule only "
+                                   "kills (from Starting Strength) are counted")
+        timeline = query.run_sequence()
+        pmf, destroyed, end = timeline.kills, timeline.destroyed[-1], " by the end"
+    else:
+        result = query.run()
+        pmf, destroyed, end = getattr(result, counter), result.destroyed, ""
+    if destroy:
+        prob, what = destroyed, "destroyed"
+    elif at_least is not None:
+        prob, what = pmf.at_least(at_least), f"{counter} >= {at_least}"
+    elif at_most is not None:
+        prob, what = pmf.at_most(at_most), f"{counter} <= {at_most}"
+    else:
+        prob, what = pmf.prob(exactly), f"{counter} = {exactly}"
+    what += end
+    if as_json:
+        data = {"query": f"P({what})", "p": fraction(prob), "p_float": as_float(prob)}
+        if query.is_sequence:
+            data |= sequence_json(query, timeline, query.run())
+        else:
+            data |= kills_json(query, result)
+        click.echo(to_json(data), nl=False)
+    elif exact:
+        click.echo(short_fraction(prob))
+    else:
+        steps = f"; {query.describe_steps()}" if query.is_sequence else ""
+        if is_long(prob):
+            click.echo(f"P({what}) = {percent(prob)} (exact: a fraction of "
+                       f"{readable_fraction(prob)[1:-1]}; --exact or --json prints it)")
+        else:
+            click.echo(f"P({what}) = {short_fraction(prob)} = {percent(prob)}")
+        click.echo(f"  {query.attacker} -> {query.target_name}; rules {query.options.rules}; "
+                   f"options: {query.options.describe()}; named rules: "
+                   f"{', '.join(query.named_rules) or 'none'}{steps}")
+
+
+_MORTAL_HELP = """Mortal wounds on TARGET: the distribution of models destroyed and wounds lost.
+
+Each ROLL is a dice expression ("D3", "2", "D6+1") or a named rule that is a mortal-wound roll
+(e.g. "Disintegration Beams", "Poisoner's Art"; see `mathhammer rules --search mortal`);
+several ROLLs apply in order, the target's state carried (Feel No Pain for each mortal wound,
+spilling over to the next model). --crushing-impact T adds the 11e Crushing Impact stratagem
+of a charging model with Toughness T (first): a D6 per point of T, each 5+ one mortal wound to
+TARGET (at most 6), each 1 one to the charging model.
+
+\b
+Examples:
+  mathhammer mortal "Necron Warriors" "Disintegration Beams"
+  mathhammer mortal MEQ D3 D3 "Blood-fuelled Cruelty"
+  mathhammer mortal "Necron Warriors" --crushing-impact 10 --json
+"""
+
+
+@cli.command(context_settings=CONTEXT, help=_MORTAL_HELP)
+@click.argument("target")
+@click.argument("rolls", nargs=-1, metavar="[ROLL]...")
+@click.option("--crushing-impact", type=click.IntRange(1, 30), metavar="T",
+              help="Crushing Impact (11e) by a charging model with Toughness T, first.")
+@click.option("--target-models", type=_Count(),
+              help="Models in the target (its first model group).")
+@click.option("--leader", metavar="UNIT",
+              help="Attach this CHARACTER unit to the target as its Leader.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print every distribution as JSON (exact fractions and floats).")
+@click.option("--output", "-o", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Write the report to FILE instead of standard output.")
+@click.option("--force", is_flag=True, help="Overwrite the --output file if it exists.")
+@data_option
+def mortal(target: str, rolls: tuple[str, ...], crushing_impact: int | None,
+           target_models: int | None, leader: str | None, as_json: bool, output: str | None,
+           force: bool) -> None:
+    if not rolls and crushing_impact is None:
+        raise click.UsageError("give at least one ROLL (e.g. D3, \"Disintegration Beams\") or "
+                               "--crushing-impact T")
+    out_path = _check_output(output, force) if output is not None else None
+    _check_suffix(out_path, "json" if as_json else "text")
+    parsed = [_mortal_roll(r) for r in rolls]
+    name, profile = resolve_target(target, target_models, leader)
+    query = MortalQuery(name, profile, tuple(parsed), crushing_impact)
+    timeline = query.run()
+    _emit(to_json(mortal_json(query, timeline)) if as_json else mortal_text(query, timeline),
+          out_path)
+
+
+def _mortal_roll(text: str) -> tuple[str, str]:
+    """A ROLL of ``mathhammer mortal``: ``(label, dice expression or rule name)``."""
+    from ..data.named_rules import find_rule
+    from ..prob.dice import dice
+
+    try:
+        dice(text)
+    except ValueError as e:
+        if "over the limit" in str(e):
+            raise ValueError(f"ROLL {text!r}: {e}") from None
+    else:
+        return text.strip().upper(), text.strip()
+    try:
+        rule = find_rule(text)
+    except ValueError as e:
+        raise ValueError(f"ROLL {text!r}: neither a dice expression (like D3 or 2) nor a "
+                         f"named rule; {e}") from None
+    if rule.mortal_wounds is None:
+        raise ValueError(f"ROLL {text!r}: {rule.name} is not a mortal-wound roll ("
+                         f"{rule.describe()}); use it with --rule on kills or odds")
+    return rule.name, rule.name
+
+
+class _TableCommand(click.Command):
+    """``--targets A B C`` takes every value up to the next option."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        out: list[str] = []
+        i = 0
+        while i < len(args):
+            a = args[i]
+            if a == "--":
+                out += args[i:]
+                break
+            if a in ("--targets", "-t"):
+                i += 1
+                taken = 0
+                while i < len(args) and not args[i].startswith("-"):
+                    out += ["--targets", args[i]]
+                    i += 1
+                    taken += 1
+                if not taken:
+                    raise click.UsageError("--targets: expected at least one target", ctx)
+                continue
+            out.append(a)
+            # an option's value may start with "--" (--vary "--rule X"): copy it unchanged
+            if a in _TAKES_VALUE and i + 1 < len(args):
+                out.append(args[i + 1])
+                i += 1
+            i += 1
+        return super().parse_args(ctx, out)
+
+
+_TABLE_HELP = """Compare attackers (rows) against targets (columns): expected kills, damage,
+P(destroyed) or kills per 100 points.
+
+ATTACKERS are unit names, unit files or inline weapon rows; --targets takes unit names, files
+or inline profiles (default: the standard targets, those marked archetype in units/). With --vary
+each attacker gets one more row per variant: a string of the options below, e.g.
+--vary "--rule Enslaved Artifice" --vary "--reroll-hits ones".
+
+\b
+Examples:
+  mathhammer table "Hexmark Destroyer" Cronos "Skitarii Marshal" --targets GEQ MEQ TEQ
+  mathhammer table Cronos --by weapon --ranged --melee --metric damage --format md
+  mathhammer table "Hexmark Destroyer" --half-range --vary "--rule Enslaved Artifice"
+      --vary "--rule Conquering Tyrant" --format html -o hexmark.html
+"""
+
+
+@cli.command(cls=_TableCommand, context_settings=CONTEXT, help=_TABLE_HELP)
+@click.argument("attackers", nargs=-1)
+@click.option("--army", "army_file", metavar="FILE",
+              help="Rows: every unit of this army list (an attached pair is one row).")
+@click.option("--vs-army", "vs_army", metavar="FILE",
+              help="Columns: every unit of this army list (instead of --targets).")
+@click.option("--defence", is_flag=True,
+              help="Turn it around: the --army units are the columns, ATTACKERS (or the "
+                   "--vs-army units) the rows.")
+@click.option("--targets", "-t", "targets", multiple=True, metavar="TARGET...",
+              help="Targets (columns); names may also be comma-separated.")
+@click.option("--metric", default="kills", show_default=True, type=click.Choice(METRICS),
+              help="What each cell shows: " + "; ".join(f"{k}: {v}" for k, v in
+                                                         METRIC_TEXT.items()) + ".")
+@click.option("--format", "fmt", type=click.Choice(FORMATS),
+              help="Output format (default: from the -o suffix, else text).")
+@click.option("--by", type=click.Choice(["unit", "weapon"]), default="unit", show_default=True,
+              help="One row per attacker, or one per weapon (optional wargear included).")
+@click.option("--vary", multiple=True, metavar="OPTIONS",
+              help='An extra row per attacker with these options, e.g. "--rule Enslaved '
+                   'Artifice" (repeatable).')
+@click.option("--title", help="A caption for the table.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Write to FILE instead of standard output.")
+@click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")
+@_with_params(_attack_params(table=True))
+def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt: str | None,
+          by: str, vary: tuple[str, ...], title: str | None, output: str | None, force: bool,
+          army_file: str | None, vs_army: str | None, defence: bool, **p: Any) -> None:
+    from .army import army_columns, load_for_table
+
+    out_path = _check_output(output, force) if output is not None else None
+    if fmt is None:
+        fmt = _format_of(out_path)
+    _check_suffix(out_path, fmt)
+    if defence and army_file is None:
+        raise click.UsageError("--defence: give the defending army with --army FILE")
+    if not attackers and army_file is None and not (defence and vs_army):
+        raise click.UsageError("expected ATTACKERS, or --army FILE")
+    mine = load_for_table(army_file) if army_file else None
+    theirs = load_for_table(vs_army) if vs_army else None
+    ctx = click.get_current_context()
+    if ctx.get_parameter_source("ruleset") == ParameterSource.DEFAULT and (mine or theirs):
+        p["ruleset"] = (mine or theirs).edition  # the army's edition unless --rules says
+    if defence:
+        columns = army_columns(mine)
+    elif theirs is not None:
+        columns = army_columns(theirs)
+    else:
+        columns = [Column(*resolve_target(t, p["target_models"], p["leader"]))
+                   for t in _target_specs(targets)]
+    phases = [m for m, on in ((False, p["ranged"]), (True, p["melee"])) if on] or [False]
+    variants = [("", {})] + [(v, _vary_params(v)) for v in vary]
+    rows: list[Row] = []
+    for melee in phases:
+        for text, extra in variants:
+            for army in ([theirs] if defence and theirs else [] if defence else [mine]):
+                if army is not None:
+                    rows += army_rows(army, p, extra, melee=melee, by_weapon=by == "weapon",
+                                      both=len(phases) > 1, vary_text=text)
+    for spec in attackers:
+        for melee in phases:
+            for text, extra in variants:
+                rows += _rows(spec, p, extra, melee=melee, by_weapon=by == "weapon",
+                              both=len(phases) > 1, vary_text=text)
+    for row in rows:
+        for column in columns:
+            _check_work(row.profiles, column.target, row.options.rules)
+    cells = len(rows) * len(columns)
+    if cells >= PROGRESS_CELLS and _stderr_tty():
+        err = sys.stderr
+        with click.progressbar(length=cells, label="computing", file=err) as bar:
+            grid = build_grid(rows, columns, metric, title=title or "", progress=bar.update)
+    else:
+        grid = build_grid(rows, columns, metric, title=title or "")
+    _emit(render(grid, fmt), out_path)
+
+
+def _check_suffix(path: Path | None, fmt: str) -> None:
+    """Warn when the output file's suffix names another format than the one written."""
+    named = _SUFFIX_FORMAT.get(path.suffix.lower()) if path is not None else None
+    if named is not None and named != fmt:
+        hint = " (add --json)" if named == "json" and fmt == "text" else ""
+        _warn(f"--output {str(path)!r}: writing {fmt}, though the suffix says {named}{hint}")
+
+
+def _format_of(path: Path | None) -> str:
+    """The format an output file's suffix asks for (text without a suffix or a file)."""
+    if path is None or not path.suffix:
+        return "text"
+    fmt = _SUFFIX_FORMAT.get(path.suffix.lower())
+    if fmt is None:
+        known = ", ".join(_SUFFIX_FORMAT)
+        raise ValueError(f"--output {str(path)!r}: no format writes {path.suffix!r} files "
+                         f"(known: {known}); give --format to write it anyway")
+    return fmt
+
+
+def _target_specs(values: tuple[str, ...]) -> list[str]:
+    if not values:
+        from ..data.units import list_units
+
+        std = list_units(archetype=True)
+        std.sort(key=lambda u: (u.groups[0].toughness, -u.groups[0].save, u.name))
+        return [u.name for u in std]
+    out = []
+    for v in values:
+        if is_inline_target(v):
+            out.append(v)
+        else:
+            out += [s.strip() for s in v.split(",") if s.strip()]
+    if not out:
+        raise click.UsageError("--targets: expected at least one target")
+    return out
+
+
+def _rows(spec: str, base: dict[str, Any], extra: dict[str, Any], *, melee: bool,
+          by_weapon: bool, both: bool, vary_text: str, attacker: Attacker | None = None
+          ) -> list[Row]:
+    """The rows of one attacker (``spec``, or an already resolved ``attacker``)."""
+    p = dict(base)
+    for key, value in extra.items():
+        p[key] = p[key] + value if key in ("weapons", "named_rules", "abilities") else value
+    if "ranged" in extra:
+        melee = not extra["ranged"]
+    if attacker is None:
+        attacker = resolve_attacker(spec, p, melee=melee, every_weapon=by_weapon)
+    options = _options_of(p)
+    named, mortal = _split_rules(p["named_rules"])
+    _check_options(p, attacker)
+    if mortal:
+        raise ValueError(f"--rule {mortal[0]!r} is a mortal-wound roll: `mathhammer kills` and "
+                         "`mathhammer odds` roll it after the attack; `table` compares attacks")
+    suffix = (" (melee)" if melee else " (ranged)") if both and not by_weapon else ""
+    if vary_text:
+        suffix += f" [{vary_text}]"
+    detail = "; ".join(x for x in (
+        f"options: {options.describe()}" if options.describe() != "none" else "",
+        f"rules: {', '.join(named)}" if named else "",
+        f"rule set {options.rules}" if options.rules != "10e" else "") if x)
+    from ..report.core import rows_for
+
+    return rows_for(attacker.label, attacker.profiles, by_weapon=by_weapon, options=options,
+                    named_rules=named, points=attacker.points, suffix=suffix, detail=detail)
+
+
+table_rows = _rows
+
+_VARY = click.Command("--vary", params=_attack_params(table=False), add_help_option=False)
+_TAKES_VALUE = {"--vary", "--title", "--output", "-o", "--metric", "--format", "--by"} | {
+    o for prm in _attack_params(table=False) if isinstance(prm, click.Option) and not prm.is_flag
+    for o in prm.opts}
+
+
+def _vary_params(text: str) -> dict[str, Any]:
+    """The options a ``--vary`` string gives, e.g. ``"--rule Enslaved Artifice"``: words after
+    an option up to the next ``--option`` are its value.
+
+    >>> _vary_params("--rule Enslaved Artifice --reroll-hits ones --half-range")
+    {'named_rules': ('Enslaved Artifice',), 'reroll_hits': 'ones', 'half_range': True}
+    """
+    try:
+        tokens = shlex.split(text)
+    except ValueError as e:
+        raise ValueError(f"--vary {text!r}: {e}") from None
+    if not tokens:
+        raise ValueError("--vary: expected options, e.g. \"--rule Enslaved Artifice\", got ''")
+    args: list[str] = []
+    i = 0
+    while i < len(tokens):
+        opt = tokens[i]
+        if not opt.startswith("-"):
+            raise ValueError(f"--vary {text!r}: expected an option like --rule, got {opt!r}")
+        value = []
+        if "=" in opt:
+            opt, first = opt.split("=", 1)
+            value.append(first)
+        i += 1
+        while i < len(tokens) and not tokens[i].startswith("--"):
+            value.append(tokens[i])
+            i += 1
+        args += [opt, " ".join(value)] if value else [opt]
+    try:
+        ctx = _VARY.make_context("--vary", args)
+    except click.UsageError as e:
+        raise ValueError(f"--vary {text!r}: {e.format_message()}") from None
+    return {k: v for k, v in ctx.params.items()
+            if ctx.get_parameter_source(k) == ParameterSource.COMMANDLINE}
+
+
+@cli.command(context_settings=CONTEXT)
+@click.option("--faction", "-f", help="Only this faction (e.g. necrons, Archetypes).")
+@click.option("--search", "-s", help="Only units whose name contains this.")
+@click.option("--weapons", is_flag=True, help="List each unit's weapons too.")
+def units(faction: str | None, search: str | None, weapons: bool) -> None:
+    """List the bundled units and standard targets.
+
+    \b
+    Examples:
+      mathhammer units
+      mathhammer units --faction necrons --weapons
+    """
+    from ..data.inline import describe_weapon
+    from ..data.units import list_units
+
+    found = list_units(faction=faction, search=search)
+    if not found:
+        raise ValueError("no units match" + (f" faction {faction!r}" if faction else "")
+                         + (f" search {search!r}" if search else ""))
+    nw = max(len(u.name) for u in found)
+    fw = max(len(u.faction) for u in found)
+    for u in found:
+        size = f"{u.size[0]}-{u.size[1]}" if u.size[0] != u.size[1] else str(u.size[0])
+        pts = ", ".join(f"{c} pts" if len(u.points) == 1 else f"{n}: {c} pts"
+                        for n, c in u.points)
+        stat = "; ".join(g.statline() for g in u.groups)
+        line = f"{u.name:<{nw}}  {u.faction:<{fw}}  {size:>5} x {stat}"
+        click.echo(f"{line}  ({pts})" if pts else line)
+        if weapons:
+            for w in u.weapons():
+                opt = " (optional)" if w.optional else ""
+                click.echo(f"    {describe_weapon(w.weapon)}{opt}")
+
+
+@cli.command(context_settings=CONTEXT)
+@click.option("--faction", "-f", help="Only this faction (e.g. necrons).")
+@click.option("--search", "-s", help="Only rules whose name, detachment or text contains this.")
+@click.option("--text", "full", is_flag=True, help="Print each rule's text too.")
+def rules(faction: str | None, search: str | None, full: bool) -> None:
+    """List the named rules that `--rule NAME` switches on (stratagems, detachment rules...).
+
+    \b
+    Examples:
+      mathhammer rules --faction necrons
+      mathhammer rules --search "lethal hits" --text
+    """
+    from ..data.named_rules import list_rules
+
+    found = list_rules(faction=faction, search=search)
+    if not found:
+        raise ValueError("no named rules match" + (f" faction {faction!r}" if faction else "")
+                         + (f" search {search!r}" if search else ""))
+    for r in found:
+        where = f"{r.faction}, {r.kind}" + (f", {r.detachment}" if r.detachment else "")
+        click.echo(f"{r.name} ({where}): {r.describe()}")
+        if full:
+            click.echo(f"    {r.text}")
+
+
+@cli.command("import", context_settings=CONTEXT)
+@click.argument("source", metavar="PAGE|UNIT")
+@click.option("--output", "-o", required=True, type=click.Path(), metavar="FILE",
+              help="The unit file to write (or a folder: named after the unit).")
+@click.option("--statline", metavar="TEXT", help='The statline, e.g. "M8 T5 Sv3+ W5 Ld6+ OC1".')
+@click.option("--catalogue", "-c", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Import UNIT from a BattleScribe catalogue (.cat, or .json for 11e) instead.")
+@click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")
+def import_(source: str, output: str, statline: str | None, catalogue: str | None,
+            force: bool) -> None:
+    """Write a unit file: from a datasheet page copied from a rules website (PAGE, or - for
+    standard input), or with --catalogue from BattleScribe data (UNIT is the datasheet's name;
+    see `mathhammer catalogue FILE`).
+
+    \b
+    Examples:
+      mathhammer import hexmark.txt -o units/necrons/hexmark-destroyer.toml \\
+          --statline "M8 T5 Sv3+ W5 Ld6+ OC1"
+      mathhammer import --catalogue Necrons.cat Immortals -o units/necrons/
+    """
+    if Path(output).is_file() and not force:
+        raise ValueError(f"{output}: already exists; use --force to overwrite it")
+    try:
+        if catalogue is not None:
+            if statline is not None:
+                raise click.UsageError("--statline is for datasheet pages; a catalogue has "
+                                       "the statline")
+            from ..data.bsdata import write_catalogue_unit
+
+            path, warnings = write_catalogue_unit(catalogue, source, output, force=force)
+        else:
+            from ..data.importer import write_unit
+
+            path, warnings = write_unit(_read_page(source), output, statline=statline,
+                                        force=force)
+    except ValueError as e:
+        raise ValueError(str(e).replace("overwrite it with force", "use --force to overwrite it")
+                         ) from None
+    for w in warnings:
+        click.echo(f"warning: {w}", err=True)
+    click.echo(f"wrote {path}", err=True)
+
+
+def _read_page(page: str) -> str:
+    """The text of a datasheet page (``-``: standard input), at most MAX_PAGE_BYTES of it."""
+    from ..model.limits import MAX_PAGE_BYTES, check_bytes, read_limited
+
+    name = "standard input" if page == "-" else page
+    if page == "-":
+        stream = getattr(sys.stdin, "buffer", None)
+        data = stream.read(MAX_PAGE_BYTES + 1) if stream is not None else \
+            sys.stdin.read(MAX_PAGE_BYTES + 1).encode("utf-8")
+        check_bytes(data, MAX_PAGE_BYTES, "MAX_PAGE_BYTES", f"{name}: datasheet page")
+    else:
+        data = read_limited(page, MAX_PAGE_BYTES, "MAX_PAGE_BYTES", "datasheet page")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{name}: cannot read: not UTF-8 text ({e.reason} at byte "
+                         f"{e.start})") from None
+
+
+@cli.command(context_settings=CONTEXT)
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--search", "-s", help="Only datasheets whose name contains this.")
+def catalogue(file: str, search: str | None) -> None:
+    """List the datasheets in a BattleScribe catalogue (.cat, or .json for 11e), to find the
+    exact name for `mathhammer import --catalogue` or `mathhammer kills "FILE:Unit name" ...`.
+
+    \b
+    Examples:
+      mathhammer catalogue Necrons.cat --search destroyer
+      mathhammer kills "Necrons.cat:Immortals" MEQ
+    """
+    from ..data.bsdata import list_catalogue_units
+
+    names = list_catalogue_units(file, search)
+    if not names:
+        raise ValueError(f"{file}: no datasheets" + (f" match {search!r}" if search else ""))
+    for name in names:
+        click.echo(name)
+
+
+_register_army(cli)
+
+def main(argv: list[str] | None = None) -> None:
+    """The console script ``mathhammer``."""
+    cli.main(args=argv, prog_name="mathhammer")
+
+
+__all__ = ["Attacker", "cli", "main", "resolve_attacker", "resolve_target", "table_rows"]
+
+
+def army_rows(army, p: dict, extra: dict, *, melee: bool, by_weapon: bool, both: bool,
+              vary_text: str) -> list:
+    """One row per unit of the army; a unit without weapons for the phase gets an empty
+    row."""
+    from .army import labelled_units
+
+    rows = []
+    for label, unit in labelled_units(army):
+        try:
+            profiles = tuple(unit.as_profiles(melee=melee))
+        except ValueError:
+            profiles = ()
+        attacker = Attacker(label, profiles, unit.points)
+        rows += table_rows(label, p, extra, melee=melee, by_weapon=by_weapon, both=both,
+                           vary_text=vary_text, attacker=attacker)
+    return rows

@@ -1,0 +1,49 @@
+"""The ``serve`` command: the local web page (:mod:`mathhammer.web`, the ``web`` extra).
+
+It lives apart from :mod:`mathhammer.cli.app` because the web page runs those commands: the
+page's modules import the app, and only this command imports the page.
+"""
+
+from __future__ import annotations
+
+import click
+
+from .app import CONTEXT
+
+
+@click.command(context_settings=CONTEXT)
+@click.option("--port", "-p", type=click.IntRange(1, 65535), default=8000, show_default=True,
+              help="The port to listen on.")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to listen on (another than 127.0.0.1 opens the page to the "
+                   "network).")
+@click.option("--open", "open_browser", is_flag=True, help="Open the page in a web browser.")
+@click.option("--timeout", type=click.FloatRange(0.1, 3600), default=10, show_default=True,
+              metavar="SECONDS", help="Stop a query that computes longer than this.")
+@click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True,
+              help="Worker processes computing queries at the same time.")
+def serve(port: int, host: str, open_browser: bool, timeout: float, workers: int) -> None:
+    """Serve a local web page (and its JSON API) for kills, odds and tables.
+
+    Needs the web extra: pip install ".[web]".
+
+    \b
+    Examples:
+      mathhammer serve --open
+      mathhammer serve --port 8080 --timeout 30
+    """
+    try:
+        from ..web.app import serve as run
+    except ImportError as e:
+        missing = (e.name or "a module").split(".")[0]
+        raise ValueError(f'serve needs the web extra ({missing} is missing): pip install '
+                         '".[web]"') from None
+    import socket
+
+    try:
+        with socket.create_server((host, port)):
+            pass
+    except OSError as e:
+        raise ValueError(f"--host {host} --port {port}: cannot listen: {e.strerror or e}"
+                         ) from None
+    run(host, port, open_browser=open_browser, timeout=timeout, workers=workers)

@@ -1,0 +1,210 @@
+"""Army lists as values: what a list file says (:class:`ParsedList`) and what it resolves to
+(:class:`Army`, whose units work everywhere a unit does).
+
+>>> Item("Bolt pistol", 2, 7).name
+'Bolt pistol'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from ...model.squad import Squad
+from ..units import Unit
+
+
+@attrs.frozen
+class Item:
+    """A wargear line: ``count`` of ``name`` (a weapon or any other option), at ``line``."""
+
+    name: str = attrs.field(converter=lambda s: str(s).strip().rstrip("*").strip())
+    count: int = 1
+    line: int = 0
+    #: weapon tables the file itself gives (a roster's profiles), used when the data has none
+    tables: tuple = attrs.field(default=(), eq=False)
+    #: False when the file itself says it is not a weapon (a roster selection without one)
+    weapon: bool | None = None
+
+
+@attrs.frozen
+class ParsedModel:
+    """``count`` models called ``name`` with their wargear."""
+
+    name: str
+    count: int
+    line: int
+    items: tuple[Item, ...] = ()
+
+
+@attrs.frozen
+class ParsedUnit:
+    """One unit as the list writes it."""
+
+    name: str
+    line: int
+    points: int | None = None
+    models: tuple[ParsedModel, ...] = ()
+    items: tuple[Item, ...] = ()  # wargear not under a model line
+    enhancements: tuple[str, ...] = ()
+    extras: tuple[str, ...] = ()  # Warlord and other non-wargear notes
+    size: int | None = None  # a model count the list states for the whole unit
+    role: str = ""  # "leader" or "bodyguard" in an attached unit
+    group: int = 0  # the attached unit it belongs to (0: none)
+
+
+@attrs.frozen
+class ParsedList:
+    """A list file read, before its names are looked up in the data."""
+
+    format: str
+    source: str
+    name: str = ""
+    factions: tuple[str, ...] = ()
+    edition: str | None = None
+    declared_points: int | None = None
+    units: tuple[ParsedUnit, ...] = ()
+    attached: tuple[tuple[int, int], ...] = ()  # (leader index, bodyguard index)
+
+
+@attrs.frozen
+class Weapon:
+    """A weapon of an army unit and how many the unit has."""
+
+    name: str
+    count: int
+
+
+@attrs.frozen
+class ArmyUnit:
+    """A unit of the army: its datasheet sized and armed as the list says."""
+
+    name: str
+    unit: Unit
+    points: int
+    models: int
+    weapons: tuple[Weapon, ...]
+    keywords: tuple[str, ...] = ()
+    wargear: tuple[str, ...] = ()  # chosen options that are not weapons
+    enhancements: tuple[str, ...] = ()
+    line: int = 0
+    catalogue: str = ""
+    data_points: int | None = None  # the data's cost for this many models
+
+    # the unit protocol, so an ArmyUnit goes wherever a Unit goes
+    def __getattr__(self, name: str):
+        """Everything else a :class:`Unit` has (``groups``, ``describe()``...) comes from
+        ``unit``."""
+        if name.startswith("_") or name == "unit":
+            raise AttributeError(name)
+        return getattr(self.unit, name)
+
+    def as_profiles(self, melee: bool = False, weapons=None, models=None):
+        return self.unit.as_profiles(melee=melee, weapons=weapons, models=models)
+
+    def as_target(self, models: int | None = None):
+        return self.unit.as_target(models=models)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "name": self.name, "points": self.points, "models": self.models,
+            "weapons": [{"name": w.name, "count": w.count} for w in self.weapons],
+            "keywords": list(self.keywords),
+        }
+        if self.wargear:
+            out["wargear"] = list(self.wargear)
+        if self.enhancements:
+            out["enhancements"] = list(self.enhancements)
+        return out
+
+
+@attrs.frozen
+class AttachedUnit:
+    """A Leader attached to its Bodyguard: one unit that attacks with the weapons of both and
+    is attacked as one :class:`Squad` (Bodyguard models first, the Leader as CHARACTER)."""
+
+    leader: ArmyUnit
+    bodyguard: ArmyUnit
+
+    @property
+    def name(self) -> str:
+        return f"{self.leader.name} + {self.bodyguard.name}"
+
+    @property
+    def points(self) -> int:
+        return self.leader.points + self.bodyguard.points
+
+    def as_profiles(self, melee: bool = False, weapons=None, models=None):
+        out = []
+        for u in (self.bodyguard, self.leader):
+            try:
+                out += u.as_profiles(melee=melee, weapons=weapons)
+            except ValueError:
+                continue
+        if not out:
+            raise ValueError(f"{self.name} has no {'melee' if melee else 'ranged'} weapons")
+        return out
+
+    def as_target(self, models: int | None = None) -> Squad:
+        body = self.bodyguard.unit.as_target(models=models)
+        lead = self.leader.unit.as_target()
+        if "CHARACTER" not in lead.keywords:
+            lead = attrs.evolve(lead, keywords=(*lead.keywords, "CHARACTER"))
+        return Squad((attrs.evolve(body, name=self.bodyguard.name),
+                      attrs.evolve(lead, name=self.leader.name)), name=self.name)
+
+
+@attrs.frozen
+class Unresolved:
+    """A name of the list that matches nothing in the data."""
+
+    line: int
+    text: str
+    closest: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"line": self.line, "text": self.text, "closest": list(self.closest)}
+
+
+@attrs.frozen
+class Army:
+    """A resolved army list."""
+
+    name: str
+    faction: str
+    edition: str
+    points: int
+    declared_points: int | None
+    units: tuple[ArmyUnit, ...]
+    attached: tuple[tuple[int, int], ...] = ()  # (leader index, bodyguard index)
+    unresolved: tuple[Unresolved, ...] = ()
+    source: str = ""
+    format: str = ""
+    warnings: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """The army as the issue's JSON shape."""
+        return {
+            "name": self.name, "faction": self.faction, "edition": self.edition,
+            "points": self.points, "declared_points": self.declared_points,
+            "units": [u.to_json() for u in self.units],
+            "attached": [{"leader": self.units[i].name, "bodyguard": self.units[j].name,
+                          "leader_index": i, "bodyguard_index": j} for i, j in self.attached],
+            "unresolved": [u.to_json() for u in self.unresolved],
+        }
+
+    def rows(self) -> list[tuple[str, ArmyUnit | AttachedUnit]]:
+        """(label, unit) per unit of the army, an attached Leader and Bodyguard as one row."""
+        lead_of = {j: i for i, j in self.attached}
+        leaders = {i for i, _j in self.attached}
+        out: list[tuple[str, ArmyUnit | AttachedUnit]] = []
+        for k, u in enumerate(self.units):
+            if k in leaders:
+                continue
+            if k in lead_of:
+                pair = AttachedUnit(self.units[lead_of[k]], u)
+                out.append((pair.name, pair))
+            else:
+                out.append((u.name, u))
+        return out

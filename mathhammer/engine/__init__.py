@@ -1,0 +1,1 @@
+"""Chaining the rule steps: one attack, and sequences of steps and turns."""

@@ -1,0 +1,462 @@
+"""The whole attack sequence: attacks, hits, wounds, saves, damage and allocation, exactly
+(docs/rules.md, sections 1-7).
+
+Every target is a unit of one or more model groups (:class:`Squad`; a plain :class:`Target` is
+a unit of one group). Each weapon's attacks are turned into wounds by
+:func:`~mathhammer.mechanics.criticals.attack_wounds`, the normal damage runs as one Markov
+chain over the unit's state (:mod:`~mathhammer.mechanics.allocation`) with the Devastating
+Wounds still to come carried along, and those are applied last, in Horner form.
+
+>>> import mathhammer as mh
+>>> from fractions import Fraction
+>>> rifle = mh.Weapon("Rifle", attacks=1, skill=3, strength=4, ap=0, damage=1)
+>>> geq = mh.Target(models=5, toughness=4, save=3, wounds=1)
+>>> r = mh.attack((rifle, 5), geq)  # each attack kills with 2/3 * 1/2 * 1/3 = 1/9
+>>> r.kills.mean(), r.kills.prob(0) == Fraction(8, 9) ** 5
+(Fraction(5, 9), True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+from math import lcm
+from typing import Any
+
+import attrs
+
+from ..cache import cached
+from ..data.named_rules import apply_rules, find_rule
+from ..mechanics.allocation import lose, next_group, packet_move, spill_move
+from ..mechanics.criticals import DEVASTATING, attack_wounds, save_fails, unsaved_count
+from ..mechanics.damage import damage_roll, feel_no_pain
+from ..mechanics.effects import Hazard, deadly_demise_wounds, hazardous
+from ..model.options import Options
+from ..model.profiles import Target, Weapon
+from ..model.ruleset import RuleSet, load_ruleset
+from ..model.squad import (
+    Squad,
+    character_destroyed,
+    initial_state,
+    models_alive,
+    public_states,
+    unit_weights,
+)
+from ..model.state import Group, UnitState
+from ..prob.bigint import big
+from ..prob.dice import dice
+from ..prob.markov import Weights, chain, horner, tallied_chain
+from ..prob.pmf import PMF
+
+__all__ = ["Result", "attack", "attacks_roll", "character_destroyed", "initial_state",
+           "models_alive"]
+
+
+def attacks_roll(weapon: Weapon, options: Options, rules: RuleSet, target_models: int) -> PMF:
+    """The number of attacks of one model: A, plus Rapid Fire at half range and Blast.
+
+    >>> from mathhammer import load_ruleset
+    >>> gun = Weapon("Gun", attacks="D6", skill=3, strength=5, ap=0, damage=1, abilities=["blast"])
+    >>> attacks_roll(gun, Options(), load_ruleset(), target_models=10).mean()  # 3.5 + 2
+    Fraction(11, 2)
+    """
+    a = weapon.parsed
+    per_model = dice(weapon.attacks)
+    if a.rapid_fire and options.half_range:
+        per_model = per_model + dice(a.rapid_fire)
+    if a.blast:
+        per_model = per_model + a.blast * (target_models // rules.blast_per_models)
+    return per_model
+
+
+@attrs.frozen
+class Result:
+    """Exact distributions of one attack (docs/rules.md, "What is counted")."""
+
+    attacks: PMF
+    hits: PMF
+    wounds: PMF
+    unsaved: PMF
+    mortal: PMF
+    damage: PMF
+    kills: PMF
+    state: PMF  # TargetState after the attack (a tuple of them for a Squad)
+    target: Target | Squad
+    options: Options
+    group_kills: tuple[PMF, ...] = ()  # models destroyed in each group of a Squad
+    #: mortal wounds a unit within 6" suffers from the target's Deadly Demise (None: no DD)
+    deadly_demise: PMF | None = None
+    #: what Hazardous weapons do to the attacking unit (None: no Hazardous weapon)
+    hazard: Hazard | None = None
+
+    @property
+    def destroyed(self) -> Fraction:
+        """P(every model of the target destroyed)."""
+        return sum((p for s, p in self.state if models_alive(s) == 0), Fraction(0))
+
+    @property
+    def character_destroyed(self) -> Fraction:
+        """P(every CHARACTER model of a Squad destroyed), e.g. the Leader of an attached unit."""
+        return character_destroyed(self.target, self.state)
+
+    def summary(self) -> dict[str, Fraction]:
+        """Expected values of every counter, and P(destroyed)."""
+        names = ("attacks", "hits", "wounds", "unsaved", "mortal", "damage", "kills")
+        return {n: getattr(self, n).mean() for n in names} | {"destroyed": self.destroyed}
+
+
+Profile = Weapon | tuple[Weapon, int]
+
+
+def _entries(profiles: Any, melee: bool | None) -> list[tuple[Weapon, int]]:
+    if hasattr(profiles, "as_profiles"):
+        return list(profiles.as_profiles(melee=bool(melee)))
+    if isinstance(profiles, Weapon) or (isinstance(profiles, tuple) and len(profiles) == 2
+                                        and isinstance(profiles[0], Weapon)):
+        profiles = [profiles]
+    if isinstance(profiles, str | bytes) or not isinstance(profiles, Iterable):
+        raise TypeError(f"profiles: expected a Weapon, (Weapon, models), a list of them or a "
+                        f"unit, got {type(profiles).__name__}")
+    out = []
+    for p in profiles:
+        weapon, count = (p, 1) if isinstance(p, Weapon) else (
+            p if isinstance(p, tuple) and len(p) == 2 else (p, None))
+        if not isinstance(weapon, Weapon):
+            raise TypeError(f"profiles: expected a Weapon or (Weapon, models), got {p!r}")
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise ValueError(
+                f"profiles: models carrying {weapon.name!r}: expected >= 1, got {count!r}"
+            )
+        out.append((weapon, count))
+    if not out:
+        raise ValueError("profiles: no weapons to attack with")
+    return out
+
+
+def attack(profiles: Profile | Sequence[Profile] | Any, target: Target | Squad | Any, *,
+           state: PMF | None = None, melee: bool | None = None, apply: Iterable[str] = (),
+           attacker: Target | None = None, **options: Any) -> Result:
+    """Resolve the attacks of ``profiles`` (in order) against ``target``, exactly.
+
+    ``target`` is a :class:`Target`, a :class:`Squad` or a unit; ``state`` is the target's
+    state to start from (default: unharmed); ``apply`` names rules from ``rules/`` to switch
+    on; ``attacker`` is the attacking unit's profile for Hazardous (a unit's own by default);
+    every other keyword is an :class:`Options` field.
+    """
+    opts = Options.make(**options)
+    rules = load_ruleset(opts.rules)
+    if attacker is None and hasattr(profiles, "as_target"):
+        attacker = profiles.as_target()
+    if attacker is not None and not isinstance(attacker, Target):
+        raise TypeError(f"attacker: expected a Target, got {type(attacker).__name__}")
+    if hasattr(target, "as_target"):
+        target = target.as_target()
+    if not isinstance(target, Target | Squad):
+        raise TypeError(f"target: expected a Target, a Squad or a unit, got "
+                        f"{type(target).__name__}")
+    entries = _entries(profiles, melee)
+    apply = [apply] if isinstance(apply, str) else list(apply)
+    named = [find_rule(n) for n in apply]
+    starts = unit_weights(target, state)
+    runs = [(w, _attack_from(entries, target, opts, rules, s, named, attacker))
+            for s, w in starts.items()]
+    if len(runs) == 1:
+        return runs[0][1]
+    fields = ("attacks", "hits", "wounds", "unsaved", "mortal", "damage", "kills", "state")
+    mixed = {f: PMF.mix((w, getattr(r, f)) for w, r in runs) for f in fields}
+    first = runs[0][1]
+    groups = tuple(PMF.mix((w, r.group_kills[i]) for w, r in runs)
+                   for i in range(len(first.group_kills)))
+    demise = (PMF.mix((w, r.deadly_demise) for w, r in runs)
+              if first.deadly_demise is not None else None)
+    return Result(**mixed, target=target, options=opts, group_kills=groups,
+                  deadly_demise=demise, hazard=first.hazard)
+
+
+def _strength(unit: Squad, start: UnitState) -> tuple[bool, bool]:
+    """Whether the target is below half strength and below its Starting Strength."""
+    models = unit.models
+    alive = models_alive(start)
+    if models == 1:
+        left = unit.groups[0].wounds - start[0].wounds_lost if alive else 0
+        return left * 2 < unit.groups[0].wounds, left < unit.groups[0].wounds
+    return alive * 2 < models, alive < models
+
+
+@attrs.frozen
+class _Volley:
+    """One weapon's attacks against the unit, with any named rules applied."""
+
+    weapon: Weapon
+    count: int
+    rolls: Target  # the profile the hit and wound rolls use
+    groups: tuple[Target, ...]  # each model group, for saves and Feel No Pain
+    options: Options
+    precision: bool
+
+    @property
+    def devastating(self) -> bool:
+        return self.weapon.parsed.devastating_wounds
+
+
+def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts: Options,
+                 rules: RuleSet, start: UnitState, named: list, attacker: Target | None) -> Result:
+    unit = Squad.of(target)
+    rolls = unit.rolls_target(rules, start)
+    below_half, below_starting = _strength(unit, start)
+    volleys: list[_Volley] = []
+    for weapon, count in entries:
+        w, t, o, groups = weapon.with_abilities(*opts.abilities), rolls, opts, unit.groups
+        if named:
+            def changed(group: Target, w: Weapon = w) -> tuple[Weapon, Target, Options]:
+                return apply_rules(named, w, group, opts, below_half=below_half,
+                                   below_starting=below_starting)
+
+            w, t, o = changed(t)
+            groups = tuple(changed(g)[1] for g in groups)
+        if o.lethal_hits == "best" and rules.lethal_optional and w.parsed.lethal_hits:
+            o = _best_lethal(w, count, attrs.evolve(unit, groups=groups), o, start)
+        volleys.append(_Volley(w, count, t, groups, o, bool(w.parsed.precision and o.precision)))
+
+    target_models = models_alive(start)
+    allocation = unit.allocation
+    devs = [i for i, v in enumerate(volleys) if v.devastating]
+    counters = []
+    keys: Weights = {(start, tuple(0 for _ in devs)): 1}
+    for i, v in enumerate(volleys):
+        n = attacks_roll(v.weapon, v.options, rules, target_models if v.weapon.parsed.blast else 0)
+        fails = [save_fails(v.weapon, g, v.options, rules) for g in v.groups]
+        losses = [feel_no_pain(damage_roll(v.weapon, v.options), g.fnp) for g in v.groups]
+        first = next_group(start, allocation, v.precision)
+        counters.append(_counters(v, n, fails[first if first is not None else 0], rules))
+        slot = devs.index(i) if i in devs else None
+        if saves_alike(fails):
+            merge = slot is not None and len(devs) == 1 and i == len(volleys) - 1 and (
+                rules.devastating_excess_lost)
+            keys = _by_count(keys, v, n, fails[0], losses, allocation, slot, merge, rules)
+        else:
+            keys = _by_attack(keys, v, n, fails, losses, allocation, slot, rules)
+    for slot, i in enumerate(devs):
+        keys = _devastating(keys, slot, volleys[i], allocation, rules)
+    final = {s: w for (s, _), w in keys.items()}
+
+    def total(field: int) -> PMF:
+        out = counters[0][field]
+        for c in counters[1:]:
+            out = out + c[field]
+        return out
+
+    def remaining(s: UnitState) -> int:
+        return sum(x.models * g.wounds - x.wounds_lost for x, g in zip(s, unit.groups, strict=True))
+
+    tests = sum(v.count for v in volleys if v.weapon.parsed.hazardous)
+    states = PMF(final)
+    return Result(
+        attacks=total(0), hits=total(1), wounds=total(2), unsaved=total(3), mortal=total(4),
+        damage=states.map(lambda s: remaining(start) - remaining(s)),
+        kills=states.map(lambda s: models_alive(start) - models_alive(s)),
+        state=public_states(target, final), target=target, options=opts,
+        group_kills=tuple(states.map(lambda s, i=i: start[i].models - s[i].models)
+                          for i in range(len(start))),
+        deadly_demise=deadly_demise_wounds(unit, start, states),
+        hazard=hazardous(tests, attacker, opts.rules) if tests else None,
+    )
+
+
+def _counters(v: _Volley, n: PMF, fails: dict[str, int], rules: RuleSet) -> tuple[PMF, ...]:
+    """(attacks, hits, wounds, unsaved, mortal) of one weapon, from the dice alone: every attack
+    counts as if rolled, saves against the model group the first wound goes to."""
+    per = attack_wounds(v.weapon, v.rolls, v.options, rules, ordered=False)
+
+    def unit_total(x: PMF) -> PMF:
+        return x.random_sum(n).repeat(v.count)
+
+    hits = unit_total(per.map(lambda o: o[0]))
+    wounds = unit_total(per.map(lambda o: len(o[1])))
+    unsaved = unit_total(per.bind(lambda o: unsaved_count(o[1], fails)))
+    if v.devastating:
+        damage = damage_roll(v.weapon, v.options)
+        mortal = unit_total(per.bind(lambda o: damage.repeat(o[1].count(DEVASTATING))))
+    else:
+        mortal = PMF.point(0)
+    return n.repeat(v.count), hits, wounds, unsaved, mortal
+
+
+def _bump(pending: tuple[int, ...], slot: int | None, by: int) -> tuple[int, ...]:
+    if slot is None or not by:
+        return pending
+    return pending[:slot] + (pending[slot] + by,) + pending[slot + 1:]
+
+
+def saves_alike(fails: list[dict[str, int]]) -> bool:
+    """Whether every model group fails its saves on the same faces (then only the number of
+    wounds that get through matters, not which model they go to)."""
+    return all(f == fails[0] for f in fails)
+
+
+def _by_count(keys: Weights, v: _Volley, n: PMF, fails: dict[str, int], losses: list[PMF],
+              allocation: tuple[Group, ...], slot: int | None, merge: bool,
+              rules: RuleSet) -> Weights:
+    """Every model group saves alike (one group, or groups with the same saves): whether a
+    wound gets through does not depend on the model, so only how many packets of damage get
+    through matters, not their order, and the chain runs over that count (with the
+    Devastating Wounds still to come tallied per count). ``merge``: this weapon's Devastating
+    Wounds are the last damage of the attack and move the state as an unsaved wound does, so
+    they are simply more packets."""
+    per = attack_wounds(v.weapon, v.rolls, v.options, rules, ordered=False)
+    move = packet_move(allocation, losses, v.precision)
+    if slot is None or merge:
+        def packets(o: tuple) -> PMF:
+            return unsaved_count(o[1], fails) + o[1].count(DEVASTATING)
+
+        counts = per.bind(packets).random_sum(n).repeat(v.count)
+        out: Weights = {}
+        for (s, pending), w0 in keys.items():
+            for s2, w2 in chain({s: w0}, counts, move).items():
+                out[(s2, pending)] = out.get((s2, pending), 0) + w2
+        return out
+    # The joint law of (packets, Devastating Wounds) as one integer u * base + dev, so sums of
+    # attacks stay sums of integers; then the chain over packets in Horner form, with the
+    # Devastating Wounds to come packed into each weight's digits.
+    base = max(n.outcomes()) * v.count * max(len(o[1]) for o in per.outcomes()) + 1
+
+    def coded(o: tuple) -> PMF:
+        dev = o[1].count(DEVASTATING)
+        return unsaved_count(o[1], fails).map(lambda u: u * base + dev)
+
+    joint = per.bind(coded).random_sum(n).repeat(v.count)
+    by_packets: dict[int, dict[int, int]] = {}
+    for x, w in joint.weights().items():
+        u, dev = divmod(x, base)
+        by_packets.setdefault(u, {})[dev] = w
+    top = max(by_packets)
+    bits = (sum(keys.values()) * joint.total * move.total ** top).bit_length() + 1
+    by_count = {u: {k: w0 * sum(big(w) << (bits * dev) for dev, w in devs.items())
+                    for k, w0 in keys.items()} for u, devs in by_packets.items()}
+
+    def moved(key: tuple) -> list[tuple[Any, int]]:
+        return [((s2, key[1]), w) for s2, w in move(key[0])]
+
+    out = {}
+    mask = (1 << bits) - 1
+    for (s, pending), x in horner(by_count, moved, move.total).items():
+        dev = 0
+        while x:
+            w = int(x & mask)
+            if w:
+                k = (s, _bump(pending, slot, dev))
+                out[k] = out.get(k, 0) + w
+            x >>= bits
+            dev += 1
+    return out
+
+
+def _by_attack(keys: Weights, v: _Volley, n: PMF, fails: list[dict[str, int]],
+               losses: list[PMF], allocation: tuple[Group, ...], slot: int | None,
+               rules: RuleSet) -> Weights:
+    """Groups that save differently: whether a wound gets through depends on the model it is
+    allocated to, so the chain runs attack by attack, each attack's wounds in order
+    (Devastating Wounds tallied for later)."""
+    ordered = any(f["normal"] != f["critical"] for f in fails)
+    per = attack_wounds(v.weapon, v.rolls, v.options, rules, ordered=ordered)
+    sequences: dict[tuple, int] = {}
+    for (_hits, wounds), w in per.weights().items():
+        sequences[wounds] = sequences.get(wounds, 0) + w
+    longest = max(len(s) for s in sequences)
+    scale = lcm(*(loss.total for loss in losses))
+    each = 6 * scale  # the total weight of one wound's outcomes
+    wound_memo: dict[tuple, list[tuple[Any, int, int]]] = {}
+
+    def one_wound(state: UnitState, kind: str) -> list[tuple[UnitState, int, int]]:
+        key = (state, kind)
+        if key not in wound_memo:
+            g = next_group(state, allocation, v.precision)
+            if kind == DEVASTATING or g is None:
+                out = [(state, 1 if kind == DEVASTATING else 0, each)]
+            else:
+                f, loss = fails[g][kind], losses[g]
+                unit = scale // loss.total
+                out = [(state, 0, (6 - f) * scale)] if f < 6 else []
+                out += [(lose(state, g, e, allocation[g].wounds), 0, f * w * unit)
+                        for e, w in loss.weights().items() if f]
+            wound_memo[key] = out
+        return wound_memo[key]
+
+    attack_memo: dict[UnitState, list[tuple[UnitState, int, int]]] = {}
+
+    def one_attack(state: UnitState) -> list[tuple[UnitState, int, int]]:
+        if state not in attack_memo:
+            acc: dict[tuple[UnitState, int], int] = {}
+            for seq, w in sequences.items():
+                cur = {(state, 0): w * each ** (longest - len(seq))}
+                for kind in seq:
+                    nxt: dict[tuple[UnitState, int], int] = {}
+                    for (x, d), wx in cur.items():
+                        for x2, d2, w2 in one_wound(x, kind):
+                            k = (x2, d + d2)
+                            nxt[k] = nxt.get(k, 0) + wx * w2
+                    cur = nxt
+                for k, wk in cur.items():
+                    acc[k] = acc.get(k, 0) + wk
+            attack_memo[state] = [(x, d, w) for (x, d), w in acc.items() if w]
+        return attack_memo[state]
+
+    total = sum(sequences.values()) * each ** longest
+    count = n.repeat(v.count)
+    if slot is None:
+        def move(key: tuple) -> list[tuple[Any, int]]:
+            return [((x, key[1]), w) for x, _d, w in one_attack(key[0])]
+
+        return chain(keys, count, move, total)
+    def tally(key: tuple) -> list[tuple[Any, int, int]]:
+        return [((x, key[1]), d, w) for x, d, w in one_attack(key[0])]
+
+    out: Weights = {}
+    for ((s, pending), d), w in tallied_chain(keys, count, tally, total).items():
+        k = (s, _bump(pending, slot, d))
+        out[k] = out.get(k, 0) + w
+    return out
+
+
+def _devastating(keys: Weights, slot: int, v: _Volley, allocation: tuple[Group, ...],
+                 rules: RuleSet) -> Weights:
+    """Apply one weapon's Devastating Wounds (after all normal damage): each is mortal wounds
+    equal to its Damage, Feel No Pain per wound; with the rule set's ``excess_lost`` a packet
+    destroys at most one model. Precision lets them go to a CHARACTER."""
+    damage = damage_roll(v.weapon, v.options)
+    if rules.devastating_excess_lost:
+        inner = packet_move(allocation, [feel_no_pain(damage, g.fnp) for g in v.groups],
+                            v.precision)
+    else:
+        inner = spill_move(allocation, [feel_no_pain(PMF.point(1), g.fnp) for g in v.groups],
+                           damage, v.precision)
+    by_count: dict[int, Weights] = {}
+    for (s, pending), w in keys.items():
+        rest = pending[:slot] + (0,) + pending[slot + 1:]
+        bucket = by_count.setdefault(pending[slot], {})
+        bucket[(s, rest)] = bucket.get((s, rest), 0) + w
+
+    def move(key: tuple) -> list[tuple[Any, int]]:
+        s, rest = key
+        return [((s2, rest), w) for s2, w in inner(s)]
+
+    return horner(by_count, move, inner.total)  # type: ignore[attr-defined]
+
+
+@cached(maxsize=256)
+def _best_lethal_mode(weapon: Weapon, count: int, target: Squad, options: Options,
+                      start: UnitState) -> str:
+    def damage(mode: str) -> Fraction:
+        opts = attrs.asdict(attrs.evolve(options, lethal_hits=mode))
+        state = PMF.point(start)
+        return attack((weapon, count), target, state=state, **opts).damage.mean()
+
+    return "always" if damage("always") >= damage("never") else "never"
+
+
+def _best_lethal(weapon: Weapon, count: int, target: Squad, options: Options,
+                 start: UnitState) -> Options:
+    """11e: auto-wound with Lethal Hits or not, whichever makes this weapon alone inflict more
+    expected damage (wounds lost) from ``start``."""
+    return attrs.evolve(options,
+                        lethal_hits=_best_lethal_mode(weapon, count, target, options, start))

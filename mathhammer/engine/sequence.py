@@ -1,0 +1,192 @@
+"""Several steps against one target, carrying its exact state: attacks by one or more units,
+Reanimation Protocols, mortal wounds, and whole turns.
+
+>>> import mathhammer as mh
+>>> warriors = mh.Target(models=10, toughness=4, save=4, wounds=1,
+...                      abilities=["reanimation protocols"])
+>>> bolt = mh.Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
+>>> t = turns((bolt, 10), warriors, 2)
+>>> [step.label for step in t.steps]
+['attack 1', 'reanimate', 'attack 2']
+>>> t.destroyed[0] <= t.destroyed[-1]
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+import attrs
+
+from ..data.named_rules import find_rule
+from ..mechanics.effects import deadly_demise_wounds, mortal_wounds, reanimate
+from ..model.profiles import Target
+from ..model.squad import Squad, initial_state, models_alive, unit_weights
+from ..prob.dice import dice
+from ..prob.pmf import PMF
+from .attack import attack
+
+
+@attrs.frozen
+class Attack:
+    """A step: ``attack(profiles, target, **options)`` from the current state."""
+
+    profiles: Any = attrs.field(eq=False)
+    options: tuple[tuple[str, Any], ...] = ()
+    apply: tuple[str, ...] = ()
+    label: str = "attack"
+
+    @classmethod
+    def make(cls, profiles: Any, *, apply: Sequence[str] = (), label: str = "attack",
+             **options: Any) -> Attack:
+        return cls(profiles, tuple(sorted(options.items())), tuple(apply), label)
+
+    def __call__(self, target: Target | Squad, state: PMF) -> PMF:
+        return attack(self.profiles, target, state=state, apply=self.apply,
+                      **dict(self.options)).state
+
+
+@attrs.frozen
+class Reanimate:
+    """A step: Reanimation Protocols (``wounds`` reanimated, D3 by default)."""
+
+    wounds: str = "D3"
+    label: str = "reanimate"
+
+    def __call__(self, target: Target | Squad, state: PMF) -> PMF:
+        return reanimate(target, state, self.wounds)
+
+
+@attrs.frozen
+class MortalWounds:
+    """A step: ``amount`` mortal wounds (a dice expression, a PMF or a named rule's roll)."""
+
+    amount: Any
+    excess_lost: bool = False
+    label: str = "mortal wounds"
+
+    def __call__(self, target: Target | Squad, state: PMF) -> PMF:
+        amount = self.amount
+        if isinstance(amount, str):
+            try:
+                amount = dice(amount)
+            except ValueError:
+                amount = rule_roll(amount)
+        return mortal_wounds(target, state, amount, self.excess_lost)
+
+
+def rule_roll(name: str) -> PMF:
+    """The mortal wounds of a named rule that is a mortal-wound roll.
+
+    >>> rule_roll("Disintegration Beams").mean()  # 3/6 * 1 + 2/6 * 2
+    Fraction(7, 6)
+    """
+    rule = find_rule(name)
+    if rule.mortal_wounds is None:
+        raise ValueError(f"{rule.name} is not a mortal-wound roll")
+    return rule.mortal_wounds.pmf()
+
+
+@attrs.frozen
+class Timeline:
+    """The target's state after each step of a sequence."""
+
+    target: Target | Squad
+    steps: tuple[Any, ...]
+    states: tuple[PMF, ...]  # the start, then one per step
+
+    @property
+    def final(self) -> PMF:
+        return self.states[-1]
+
+    @property
+    def destroyed(self) -> list[Fraction]:
+        """P(the target is destroyed) after each step (a destroyed unit stays destroyed)."""
+        return [st.map(models_alive).prob(0) for st in self.states[1:]]
+
+    @property
+    def models_left(self) -> PMF:
+        return self.final.map(models_alive)
+
+    @property
+    def kills(self) -> PMF:
+        """Models destroyed at the end, counted from the target's starting strength."""
+        full = models_alive(initial_state(self.target))
+        return self.final.map(lambda s: full - models_alive(s))
+
+
+def sequence(target: Target | Squad | Any, steps: Sequence[Any],
+             state: PMF | None = None) -> Timeline:
+    """Run ``steps`` (each a callable ``(target, state) -> state``) against ``target``."""
+    if hasattr(target, "as_target"):
+        target = target.as_target()
+    if not isinstance(target, Target | Squad):
+        raise TypeError(f"target: expected a Target, a Squad or a unit, got "
+                        f"{type(target).__name__}")
+    if isinstance(steps, str) or not isinstance(steps, Sequence):
+        raise TypeError(f"steps: expected a list of steps, got {type(steps).__name__}")
+    start = state if state is not None else PMF.point(initial_state(target))
+    unit_weights(target, start)  # checks the state
+    states = [start]
+    for step in steps:
+        states.append(step(target, states[-1]))
+    return Timeline(target, tuple(steps), tuple(states))
+
+
+def turns(profiles: Any, target: Target | Squad | Any, n: int, *, reanimation: bool | None = None,
+          apply: Sequence[str] = (), **options: Any) -> Timeline:
+    """``n`` turns of the same attack; a target with Reanimation Protocols reanimates between
+    them (``reanimation`` forces it on or off)."""
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ValueError(f"turns: expected an integer >= 1, got {n!r}")
+    if hasattr(target, "as_target"):
+        target = target.as_target()
+    groups = target.groups if isinstance(target, Squad) else (target,)
+    if reanimation is None:
+        reanimation = any(g.reanimation for g in groups)
+    steps: list[Any] = []
+    for i in range(1, n + 1):
+        if i > 1 and reanimation:
+            steps.append(Reanimate())
+        steps.append(Attack.make(profiles, apply=apply, label=f"attack {i}", **options))
+    return sequence(target, steps)
+
+
+def sequence_demise(timeline: Timeline) -> PMF | None:
+    """Deadly Demise over a whole sequence: the mortal wounds a unit within 6" suffers from
+    every model destroyed at any step (a reanimated model can die again), or None if the target
+    has no Deadly Demise. Exact: the state and the wounds so far are carried together.
+
+    >>> import mathhammer as mh
+    >>> t = mh.Target(models=1, toughness=9, save=3, wounds=3, abilities=["deadly demise 2"])
+    >>> tl = mh.sequence(t, [MortalWounds("D3"), MortalWounds("D3")])
+    >>> sequence_demise(tl).prob(2)  # destroyed unless both roll 1: 8/9, then a 6 on 1/6
+    Fraction(4, 27)
+    """
+    target = timeline.target
+    groups = target.groups if isinstance(target, Squad) else (target,)
+    if not any(g.deadly_demise for g in groups):
+        return None
+    joint = timeline.states[0].map(lambda s: (s, 0))
+    for step in timeline.steps:
+        after: dict[Any, PMF] = {}
+        demise: dict[tuple[Any, Any], PMF] = {}
+
+        def go(pair: tuple[Any, int], step: Any = step, after: dict = after,
+               demise: dict = demise) -> PMF:
+            s, so_far = pair
+            if s not in after:
+                after[s] = step(target, PMF.point(s))
+
+            def wounds(a: Any) -> PMF:
+                if (s, a) not in demise:
+                    demise[(s, a)] = deadly_demise_wounds(target, s, PMF.point(a))
+                return demise[(s, a)].map(lambda d: (a, so_far + d))
+
+            return after[s].bind(wounds)
+
+        joint = joint.bind(go)
+    return joint.map(lambda pair: pair[1])
+

@@ -1,0 +1,1 @@
+"""The rule steps: rolls, criticals, damage, allocation, effects, named rules applied."""

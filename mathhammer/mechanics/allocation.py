@@ -1,0 +1,97 @@
+"""Allocating damage to a target unit's models: which model takes the next wound and the one
+damage transition (docs/rules.md, "Allocation").
+
+A target unit is one or more model groups in allocation order. Its state is a tuple with one
+``TargetState(models, wounds_lost)`` per group: the models left and the wounds already lost by
+the group's damaged model. :func:`next_group` says which group takes the next wound,
+:func:`lose` moves a state by one packet of damage, and :func:`packet_move` and
+:func:`spill_move` are the steps the chain runner (:mod:`mathhammer.prob.markov`) takes;
+attacks and every effect outside an attack are built from these.
+
+>>> move = packet_move([Group(wounds=2)], [PMF.uniform([1, 2, 3])])
+>>> after = chain({(TargetState(2, 0),): 1}, PMF.point(2), move)
+>>> PMF(after).prob((TargetState(0, 0),))  # two packets kill both W2 models unless one is a 1
+Fraction(4, 9)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from math import lcm
+
+from ..model.state import Group, TargetState, UnitState
+from ..prob.markov import Move, chain
+from ..prob.pmf import PMF
+
+
+def next_group(state: UnitState, groups: Sequence[Group], precision: bool = False) -> int | None:
+    """Which group takes the next wound: Precision picks a CHARACTER while one stands; otherwise
+    a wounded non-CHARACTER model, else the first non-CHARACTER group, then the CHARACTERs (a
+    wounded one first). ``None`` when every model is destroyed.
+
+    >>> s = (TargetState(0, 0), TargetState(3, 1), TargetState(1, 0))
+    >>> g = (Group(1), Group(2), Group(3, character=True))
+    >>> next_group(s, g), next_group(s, g, precision=True)
+    (1, 2)
+    """
+    def pick(wanted: bool) -> int | None:
+        alive = [i for i, s in enumerate(state) if s.models and groups[i].character == wanted]
+        wounded = [i for i in alive if state[i].wounds_lost]
+        return (wounded or alive or [None])[0]
+
+    if precision:
+        first = pick(True)
+        if first is not None:
+            return first
+    first = pick(False)
+    return first if first is not None else pick(True)
+
+
+def lose(state: UnitState, g: int, e: int, wounds: int) -> UnitState:
+    """Group ``g``'s next model loses ``e`` wounds; what exceeds its remaining wounds is lost.
+
+    >>> lose((TargetState(2, 1),), 0, 5, 3)
+    (TargetState(models=1, wounds_lost=0),)
+    """
+    if e == 0:
+        return state
+    s = state[g]
+    new = (TargetState(s.models - 1, 0) if s.wounds_lost + e >= wounds
+           else TargetState(s.models, s.wounds_lost + e))
+    return state[:g] + (new,) + state[g + 1:]
+
+
+def packet_move(groups: Sequence[Group], losses: Sequence[PMF], precision: bool = False) -> Move:
+    """One packet of damage (excess lost) on the model :func:`next_group` picks; ``losses[g]``
+    is the wounds group ``g`` loses from it (after Feel No Pain). Weights sum to the lcm of the
+    losses' totals; a destroyed unit stays as it is."""
+    total = lcm(*(loss.total for loss in losses))
+    items = [[(e, w * (total // loss.total)) for e, w in loss.weights().items()]
+             for loss in losses]
+
+    def move(state: UnitState) -> list[tuple[UnitState, int]]:
+        g = next_group(state, groups, precision)
+        if g is None:
+            return [(state, total)]
+        return [(lose(state, g, e, groups[g].wounds), w) for e, w in items[g]]
+
+    move.total = total  # type: ignore[attr-defined]
+    return move
+
+
+def spill_move(groups: Sequence[Group], single: Sequence[PMF], amount: PMF,
+               precision: bool = False) -> Move:
+    """``amount`` mortal wounds applied one at a time, spilling over to the next model;
+    ``single[g]`` is what one mortal wound costs group ``g`` (after Feel No Pain)."""
+    one = packet_move(groups, single, precision)
+    counts = amount.weights()
+    top = max(counts)
+    total = amount.total * one.total ** top  # type: ignore[attr-defined]
+
+    def move(state: UnitState) -> list[tuple[UnitState, int]]:
+        return list(chain({state: 1}, amount, one).items())
+
+    move.total = total  # type: ignore[attr-defined]
+    return move
+
+

@@ -1,0 +1,177 @@
+"""The D6 rolls of the attack sequence: hit roll, wound roll and saving throw (RULES.md 2-4).
+
+Each roll is a PMF over ``FAIL``, ``SUCCESS`` and ``CRITICAL`` (a Critical Hit or Wound).
+
+>>> from mathhammer import Weapon, Target, Options, load_ruleset
+>>> bolt = Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
+>>> meq = Target(models=5, toughness=4, save=3, wounds=2)
+>>> dict(hit_roll(bolt, meq, Options(), load_ruleset()))  # 1-2 miss, 3-5 hit, 6 critical
+{0: Fraction(1, 3), 1: Fraction(1, 2), 2: Fraction(1, 6)}
+"""
+
+from __future__ import annotations
+
+from ..cache import cached
+from ..model.options import REROLLS, Options
+from ..model.profiles import Target, Weapon
+from ..model.ruleset import RuleSet
+from ..prob.pmf import PMF
+
+FAIL, SUCCESS, CRITICAL = 0, 1, 2
+
+
+def broadest(*policies: str | None) -> str | None:
+    """The broadest of several re-roll policies (None < ones < failed < noncrit).
+
+    >>> broadest("ones", None, "failed")
+    'failed'
+    """
+    return max(policies, key=REROLLS.index)
+
+
+def _clamp(value: int, cap: int) -> int:
+    return max(-cap, min(cap, value))
+
+
+@cached(maxsize=4096)
+def d6_roll(need: int, mod: int, crit: int, reroll: str | None = None,
+            fail_below: int = 2) -> PMF:
+    """One D6 with at most one re-roll: fails below ``fail_below`` (unmodified), is critical
+    on an unmodified ``crit``+, else succeeds when ``roll + mod >= need``.
+
+    ``reroll``: ``"ones"`` re-rolls unmodified 1s, ``"failed"`` re-rolls failures (judged after
+    modifiers), ``"noncrit"`` re-rolls everything that is not critical.
+
+    >>> d6_roll(4, 0, 6).prob(FAIL), d6_roll(4, 0, 6, "failed").prob(FAIL)  # 1/2, then 1/2 * 1/2
+    (Fraction(1, 2), Fraction(1, 4))
+    """
+
+    def classify(face: int) -> int:
+        if face < fail_below:
+            return FAIL
+        if face >= crit:
+            return CRITICAL
+        return SUCCESS if face + mod >= need else FAIL
+
+    def again(face: int, outcome: int) -> bool:
+        return (
+            (reroll == "ones" and face == 1)
+            or (reroll == "failed" and outcome == FAIL)
+            or (reroll == "noncrit" and outcome != CRITICAL)
+        )
+
+    weights = {FAIL: 0, SUCCESS: 0, CRITICAL: 0}
+    for face in range(1, 7):
+        outcome = classify(face)
+        if again(face, outcome):
+            for second in range(1, 7):
+                weights[classify(second)] += 1
+        else:
+            weights[outcome] += 6
+    return PMF(weights)
+
+
+def lethal_hits(weapon: Weapon, options: Options, rules: RuleSet) -> bool:
+    """Whether a Critical Hit of this weapon automatically wounds (11e lets the attacker
+    decline; ``options.lethal_hits`` says when)."""
+    a = weapon.parsed
+    if not a.lethal_hits:
+        return False
+    if not rules.lethal_optional:
+        return True
+    if options.lethal_hits == "never":
+        return False
+    return not (options.lethal_hits == "decline" and a.devastating_wounds)
+
+
+def has_cover(weapon: Weapon, target: Target, options: Options, rules: RuleSet) -> bool:
+    """Whether the target has the Benefit of Cover against this (ranged) attack."""
+    if weapon.melee or weapon.parsed.ignores_cover:
+        return False
+    return options.cover or (target.stealth and rules.stealth_effect == "cover")
+
+
+def hit_roll(weapon: Weapon, target: Target, options: Options, rules: RuleSet) -> PMF:
+    """The Hit roll of one attack: Torrent, BS/WS, capped modifiers, Heavy, Stealth, Overwatch,
+    critical threshold and re-rolls."""
+    if weapon.skill is None or weapon.parsed.torrent:
+        return PMF.point(SUCCESS)
+    ranged = not weapon.melee
+    mod = options.hit_mod
+    if weapon.parsed.heavy and options.stationary and ranged:
+        mod += 1
+    if target.stealth and ranged and rules.stealth_effect == "hit":
+        mod -= 1
+    skill = weapon.skill - options.skill_mod
+    if rules.cover_effect == "skill" and has_cover(weapon, target, options, rules):
+        skill += 1
+    skill = max(2, min(7, skill))
+    reroll = options.reroll_hits
+    if options.overwatch:
+        if not rules.overwatch_rerolls:
+            reroll = None
+        hits_on = min(options.overwatch_hits_on, rules.overwatch_hits_on)
+        crit = max(options.crit_hit, hits_on)  # a lower threshold cannot make a miss critical
+        return d6_roll(hits_on, 0, crit, reroll, rules.unmodified_fail + 1)
+    return d6_roll(skill, _clamp(mod, rules.hit_modifier_cap), options.crit_hit, reroll,
+                   rules.unmodified_fail + 1)
+
+
+def wound_roll(weapon: Weapon, target: Target, options: Options, rules: RuleSet) -> PMF:
+    """The Wound roll of one hit: S vs T, capped modifiers, Lance, Anti-X, Twin-linked, re-rolls.
+
+    >>> from mathhammer import load_ruleset
+    >>> spear = Weapon("Spear", attacks=1, skill=3, strength=4, ap=0, damage=1,
+    ...                abilities=["anti-infantry 4+"])
+    >>> gant = Target(models=1, toughness=3, save=6, wounds=1, keywords=["infantry"])
+    >>> wound_roll(spear, gant, Options(), load_ruleset()).prob(CRITICAL)  # 4, 5 or 6
+    Fraction(1, 2)
+    """
+    strength = max(1, weapon.strength + options.strength_mod)
+    need = rules.required_wound_roll(strength, target.toughness)
+    a = weapon.parsed
+    mod = options.wound_mod
+    if a.lance and options.charged:
+        mod += 1
+    if strength > target.toughness:
+        mod += options.wound_mod_if_stronger
+    crit = options.crit_wound
+    for keyword, x in a.anti:
+        if keyword in target.keywords:
+            crit = min(crit, x)
+    reroll = broadest(options.reroll_wounds, "failed" if a.twin_linked else None)
+    return d6_roll(need, _clamp(mod, rules.wound_modifier_cap), crit, reroll,
+                   rules.unmodified_fail + 1)
+
+
+def saving_throw(weapon: Weapon, target: Target, options: Options, rules: RuleSet,
+                 critical: bool = False) -> PMF:
+    """Whether one wound is saved (``SUCCESS``) or not (``FAIL``): AP, cover, the +1 cap and
+    the better of armour and invulnerable save. ``critical`` applies ``crit_wound_ap``.
+
+    >>> from mathhammer import load_ruleset
+    >>> bolt = Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
+    >>> meq = Target(models=5, toughness=4, save=3, wounds=2)
+    >>> saving_throw(bolt, meq, Options(), load_ruleset()).prob(FAIL)  # 3+ becomes 4+
+    Fraction(1, 2)
+    """
+    ap = min(0, weapon.ap - options.ap_mod) - (options.crit_wound_ap if critical else 0)
+    armour = ap + options.save_mod
+    if (
+        rules.cover_effect == "save"
+        and has_cover(weapon, target, options, rules)
+        and not (target.save <= rules.cover_exempt_save and ap == 0)
+    ):
+        armour += 1
+    armour = min(armour, rules.save_improve_cap)
+    saved = _saves(target.save, armour, rules.unmodified_fail)
+    if target.invuln is not None:
+        saved = max(saved, _saves(target.invuln, min(options.save_mod, rules.save_improve_cap),
+                                  rules.unmodified_fail))
+    return PMF({SUCCESS: saved, FAIL: 6 - saved})
+
+
+def _saves(need: int, mod: int, unmodified_fail: int) -> int:
+    """How many faces of a D6 pass a save of ``need``+ with modifier ``mod``."""
+    return sum(1 for face in range(unmodified_fail + 1, 7) if face + mod >= need)
+

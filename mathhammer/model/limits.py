@@ -1,0 +1,108 @@
+"""The size of the game: limits on what mathhammer reads and computes.
+
+Every input is checked against these limits where it is parsed, so a query either answers
+quickly or is refused at once with one line naming the limit and its value. The limits are far
+above what a real game uses (the biggest datasheets have 100 wounds, 4D6 attacks and units of
+a few dozen models) but keep the work of one query bounded.
+
+>>> MAX_MODELS, MAX_ATTACK_DICE
+(1000, 20000)
+>>> check_count("models", 1001, MAX_MODELS, "MAX_MODELS")
+Traceback (most recent call last):
+...
+ValueError: models: 1001 is over the limit of 1000 (mathhammer.model.limits.MAX_MODELS)
+"""
+
+from __future__ import annotations
+
+#: Models in one model group: an attacking row ``1000x ...``, a target, ``--models``,
+#: ``--target-models``, a unit file's model counts.
+MAX_MODELS = 1000
+#: Wounds of one model (the biggest datasheets have 100; a model of many wounds is also a
+#: handy sink to count damage without kills).
+MAX_WOUNDS = 1000
+#: Dice in one dice expression: N of ``NdS+K`` (the biggest datasheet values are 4D6).
+MAX_DICE = 20
+#: A flat number, or K of ``NdS+K``, in a dice expression (attacks, damage, mortal wounds,
+#: Deadly Demise...).
+MAX_FLAT = 100
+#: The largest value X of ``sustained hits X``, ``rapid fire X`` and ``melta X`` may reach.
+MAX_ABILITY_VALUE = 10
+#: Attack dice one query may roll (models x attacks, with Rapid Fire and Blast at their most):
+#: 1000 models of 10 attacks each is allowed.
+MAX_ATTACK_DICE = 20_000
+#: The longest weapon range in inches (a battlefield is at most 44" by 90").
+MAX_RANGE = 1000
+#: The highest Strength of a weapon (the biggest datasheets have about 30).
+MAX_STRENGTH = 100
+#: Weapons (profiles) in one unit.
+MAX_WEAPONS = 200
+#: Bytes of a unit file (``units/*.toml``).
+MAX_UNIT_FILE_BYTES = 1_000_000
+#: Bytes of a rule-set file (``--rules FILE``) or a named-rules file.
+MAX_RULES_FILE_BYTES = 1_000_000
+#: Bytes of a datasheet page given to ``mathhammer import``.
+MAX_PAGE_BYTES = 1_000_000
+#: Lines of a datasheet page given to ``mathhammer import``.
+MAX_PAGE_LINES = 5_000
+#: Bytes of a BattleScribe file (the largest real catalogues have about 4 MB).
+MAX_CATALOGUE_BYTES = 64_000_000
+#: Links one BattleScribe datasheet import may expand (entry and info links resolved while
+#: walking the unit's selection tree; the real datasheets need at most a few hundred). Links
+#: that fan out (10 links per level, 9 levels deep) would otherwise mean 10**9 walks.
+MAX_LINK_EXPANSIONS = 20_000
+
+
+def shorten(text: object, width: int = 40) -> str:
+    """``text`` cut to ``width`` characters (with an ellipsis), for error messages.
+
+    >>> shorten("9" * 50, 10)
+    '999999999…'
+    """
+    text = str(text)
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def over(what: str, value: object, limit: int, name: str) -> ValueError:
+    """The error for ``value`` over ``limit`` (``name`` is the constant in this module).
+
+    >>> str(over("attacks", "30D6", MAX_DICE, "MAX_DICE"))
+    'attacks: 30D6 is over the limit of 20 (mathhammer.model.limits.MAX_DICE)'
+    """
+    return ValueError(f"{what}: {value} is over the limit of {limit} "
+                      f"(mathhammer.model.limits.{name})")
+
+
+def check_count(what: str, value: int, limit: int, name: str) -> int:
+    """``value`` if it is at most ``limit``, else the ValueError of :func:`over`."""
+    if value > limit:
+        raise over(what, value, limit, name)
+    return value
+
+
+def read_limited(path: object, limit: int, name: str, what: str = "file",
+                 shown: str | None = None) -> bytes:
+    """The bytes of a file (``-`` is not special), refusing more than ``limit`` of them without
+    reading further (so ``/dev/zero`` stops at once). Errors are one-line ValueErrors.
+
+    >>> read_limited("/dev/zero", 10, "MAX_PAGE_BYTES")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: /dev/zero: file is over the limit of 10 bytes (...MAX_PAGE_BYTES)
+    """
+    shown = str(path) if shown is None else shown
+    try:
+        with open(path, "rb") as f:  # any path-like, or a device such as /dev/zero
+            data = f.read(limit + 1)
+    except OSError as e:
+        raise ValueError(f"{shown}: cannot read: {e.strerror or e}") from None
+    return check_bytes(data, limit, name, f"{shown}: {what}")
+
+
+def check_bytes(data: bytes | str, limit: int, name: str, what: str) -> bytes | str:
+    """``data`` if it has at most ``limit`` bytes (characters for text)."""
+    if len(data) > limit:
+        raise ValueError(f"{what} is over the limit of {limit} bytes "
+                         f"(mathhammer.model.limits.{name})")
+    return data
+

@@ -1,0 +1,184 @@
+"""Weapon and target profiles: small frozen values, validated on creation.
+
+>>> Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1, abilities=["Heavy"])
+... # doctest: +NORMALIZE_WHITESPACE
+Weapon(name='Bolt rifle', attacks='2', skill=3, strength=4, ap=-1, damage='1',
+       abilities=('heavy',), range=24)
+>>> Target(models=5, toughness=4, save=3, wounds=2).total_wounds
+10
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import attrs
+
+from ..prob.dice import format_dice
+from .abilities import Abilities, canonical, parse_abilities
+from .limits import MAX_MODELS, MAX_RANGE, MAX_STRENGTH, MAX_WOUNDS, over, shorten
+
+
+def _int_in(name: str, lo: int, hi: int | None = None, *, optional: bool = False,
+            limit: str = ""):
+    """A validator: an int from ``lo`` to ``hi``; ``limit`` names the constant of
+    :mod:`mathhammer.model.limits` that ``hi`` is."""
+    def check(_inst, _attr, value):
+        if value is None and optional:
+            return
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"{name}: expected an integer, got {shorten(repr(value))}")
+        if limit and value > hi:
+            raise over(name, value if value < 10**12 else "a very large number", hi, limit)
+        if value < lo or (hi is not None and value > hi):
+            rng = f"from {lo} to {hi}" if hi is not None and not limit else f">= {lo}"
+            raise ValueError(f"{name}: expected {rng}, got {value!r}")
+
+    return check
+
+
+def _text(name: str):
+    def check(_inst, _attr, value):
+        if not isinstance(value, str):
+            raise TypeError(f"{name}: expected a string, got {shorten(repr(value))}")
+
+    return check
+
+
+def _strings(name: str, values: object) -> list[str]:
+    """``values`` as a list of strings (a string is split at commas)."""
+    if isinstance(values, str):
+        return values.split(",")
+    try:
+        out = list(values)  # type: ignore[call-overload]
+    except TypeError:
+        raise TypeError(f"{name}: expected a list of strings, got {shorten(repr(values))}"
+                        ) from None
+    for v in out:
+        if not isinstance(v, str):
+            raise TypeError(f"{name}: expected strings, got {shorten(repr(v))}")
+    return out
+
+
+def _dice_text(name: str, minimum: int):
+    def convert(value):
+        try:
+            text = format_dice(value)
+        except ValueError as e:
+            raise ValueError(f"{name}: {e}") from None
+        if text.isdigit() and int(text) < minimum:
+            raise ValueError(f"{name}: expected at least {minimum}, got {value!r}")
+        return text
+
+    return convert
+
+
+def _abilities(values: Iterable[str] | str) -> tuple[str, ...]:
+    return tuple(canonical(v) for v in _strings("abilities", values) if v.strip())
+
+
+def _keywords(values: Iterable[str] | str) -> tuple[str, ...]:
+    return tuple(v.strip().upper() for v in _strings("keywords", values) if v.strip())
+
+
+def _range(value: int | str) -> int | str:
+    if isinstance(value, str):
+        t = value.strip().strip('"').strip("”").strip().lower()
+        if t == "melee":
+            return "melee"
+        if t.isdigit():
+            value = int(t)
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise TypeError(f"range: expected 'melee' or a distance in inches, got "
+                        f"{shorten(repr(value))}")
+    if isinstance(value, str) or value < 1 or value > MAX_RANGE:
+        raise ValueError(f"range: expected 'melee' or a distance in inches from 1 to "
+                         f"{MAX_RANGE}, got {shorten(repr(value))}")
+    return value
+
+
+@attrs.frozen
+class Weapon:
+    """One weapon profile. ``skill`` is BS/WS (3 means 3+), ``None`` for automatic hits.
+
+    ``attacks`` and ``damage`` take an int or a dice expression; ``range`` is inches or ``"melee"``.
+    """
+
+    name: str = attrs.field(validator=_text("name"))
+    attacks: str = attrs.field(converter=_dice_text("attacks", 1))
+    skill: int | None = attrs.field(validator=_int_in("skill", 2, 6, optional=True))
+    strength: int = attrs.field(validator=_int_in("strength", 1, MAX_STRENGTH,
+                                                           limit="MAX_STRENGTH"))
+    ap: int = attrs.field(validator=_int_in("ap", -6, 0))
+    damage: str = attrs.field(converter=_dice_text("damage", 1))
+    abilities: tuple[str, ...] = attrs.field(default=(), converter=_abilities)
+    range: int | str = attrs.field(default=24, converter=_range)
+
+    @property
+    def melee(self) -> bool:
+        return self.range == "melee"
+
+    @property
+    def parsed(self) -> Abilities:
+        """The abilities parsed for the engine."""
+        return parse_abilities(self.abilities)
+
+    def with_abilities(self, *extra: str) -> Weapon:
+        """A copy with more abilities (duplicates dropped)."""
+        added = [canonical(a) for a in extra if canonical(a) not in self.abilities]
+        return attrs.evolve(self, abilities=self.abilities + tuple(added))
+
+
+@attrs.frozen
+class Target:
+    """A target unit of identical models. Saves, ``invuln`` and ``fnp`` are X+ values."""
+
+    models: int = attrs.field(validator=_int_in("models", 1, MAX_MODELS, limit="MAX_MODELS"))
+    toughness: int = attrs.field(validator=_int_in("toughness", 1, 14))
+    save: int = attrs.field(validator=_int_in("save", 2, 7))
+    wounds: int = attrs.field(validator=_int_in("wounds", 1, MAX_WOUNDS, limit="MAX_WOUNDS"))
+    invuln: int | None = attrs.field(default=None, validator=_int_in("invuln", 2, 6, optional=True))
+    fnp: int | None = attrs.field(default=None, validator=_int_in("fnp", 2, 6, optional=True))
+    keywords: tuple[str, ...] = attrs.field(default=(), converter=_keywords)
+    abilities: tuple[str, ...] = attrs.field(default=(), converter=lambda v: _target_abilities(v))
+    name: str = attrs.field(default="", validator=_text("name"))
+
+    @property
+    def total_wounds(self) -> int:
+        return self.models * self.wounds
+
+    @property
+    def stealth(self) -> bool:
+        return "stealth" in self.abilities
+
+    @property
+    def reanimation(self) -> bool:
+        return "reanimation protocols" in self.abilities
+
+    @property
+    def deadly_demise(self) -> str | None:
+        """X of Deadly Demise X (a dice expression), or None."""
+        found = [a.split()[-1] for a in self.abilities if a.startswith("deadly demise ")]
+        return found[0] if found else None
+
+
+#: Abilities of a target that change the numbers.
+TARGET_ABILITIES = ("stealth", "reanimation protocols", "deadly demise X")
+
+
+def _target_abilities(values: Iterable[str] | str) -> tuple[str, ...]:
+    out = []
+    for v in _strings("abilities", values):
+        t = " ".join(str(v).lower().split())
+        if not t:
+            continue
+        if t.startswith("deadly demise "):
+            try:
+                t = f"deadly demise {format_dice(t.removeprefix('deadly demise '))}"
+            except ValueError:
+                raise ValueError(f"bad target ability {v!r}: Deadly Demise needs a number or "
+                                 "dice expression") from None
+        elif t not in TARGET_ABILITIES:
+            raise ValueError(f"unknown target ability {v!r}; known: {', '.join(TARGET_ABILITIES)}")
+        out.append(t)
+    return tuple(out)

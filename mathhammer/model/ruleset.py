@@ -1,0 +1,212 @@
+"""Rule sets (``rules/core/10e.toml``, ``rules/core/11e.toml``): the edition parameters the
+engine reads.
+
+A rule set file may say ``extends = "10e"`` and override tables of its parent key by key.
+
+>>> r = load_ruleset("10e")
+>>> r.hit_modifier_cap, r.wound_table["equal"], r.cover_effect
+(1, 4, 'save')
+>>> load_ruleset("11e").cover_effect
+'skill'
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from ..cache import cached
+from ..data.paths import data_dir
+from .limits import MAX_FLAT, MAX_MODELS, MAX_RULES_FILE_BYTES, read_limited, shorten
+
+
+@attrs.frozen
+class RuleSet:
+    """The parameters of one rule set, read from its TOML file."""
+
+    name: str
+    description: str
+    hit_modifier_cap: int
+    unmodified_fail: int
+    overwatch_hits_on: int
+    overwatch_rerolls: bool
+    wound_modifier_cap: int
+    wound_table: dict[str, int] = attrs.field(hash=False)  # compared, but a dict can't hash
+    save_improve_cap: int
+    cover_effect: str
+    cover_exempt_save: int
+    stealth_effect: str
+    blast_per_models: int
+    lethal_optional: bool
+    devastating_excess_lost: bool
+    hazard_fails_on: int
+    hazard_mortal_wounds: int
+    hazard_mortal_wounds_monster_vehicle: int
+    toughness_mixed: str
+    data: dict[str, Any] = attrs.field(eq=False, hash=False, repr=False)
+
+    def required_wound_roll(self, strength: int, toughness: int) -> int:
+        """The Wound roll needed for Strength against Toughness.
+
+        >>> [load_ruleset("10e").required_wound_roll(s, 4) for s in (2, 3, 4, 5, 8)]
+        [6, 5, 4, 3, 2]
+        """
+        t = self.wound_table
+        if strength >= 2 * toughness:
+            return t["double"]
+        if strength > toughness:
+            return t["greater"]
+        if strength == toughness:
+            return t["equal"]
+        if 2 * strength <= toughness:
+            return t["half"]
+        return t["lesser"]
+
+
+def _merge(base: dict, over: dict) -> dict:
+    out = dict(base)
+    for k, v in over.items():
+        out[k] = _merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out
+
+
+def _path(name_or_path: str) -> Path:
+    path = Path(name_or_path)
+    if not path.suffix:
+        path = data_dir("rules") / "core" / f"{name_or_path}.toml"
+    if not path.is_file():
+        known = sorted(p.stem for p in (data_dir("rules") / "core").glob("*.toml"))
+        raise ValueError(f"unknown rule set {shorten(name_or_path)!r}; known: {', '.join(known)}")
+    return path.resolve()
+
+
+@cached(maxsize=64)
+def _parse(path: Path, _mtime_ns: int, _size: int) -> dict:
+    try:
+        data = read_limited(path, MAX_RULES_FILE_BYTES, "MAX_RULES_FILE_BYTES", "rule set")
+        return tomllib.loads(data.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise ValueError(f"{path}: cannot read rule set: {_one_line(e)}") from None
+    except RecursionError:
+        raise ValueError(f"{path}: cannot read rule set: nested too deeply") from None
+
+
+def _one_line(e: Exception) -> str:
+    return " ".join(str(e).split())
+
+
+def _chain(name_or_path: str) -> tuple[tuple[Path, int, int], ...]:
+    """The file of a rule set and those it extends: (path, mtime, size), child first. A cycle
+    is found by resolved path."""
+    out: list[tuple[Path, int, int]] = []
+    current: Any = name_or_path
+    while current is not None:
+        path = _path(current) if not out else _path_from(out[-1][0], current)
+        if any(path == p for p, _m, _s in out):
+            chain = " -> ".join(p.name for p in (*(p for p, _m, _s in out), path))
+            raise ValueError(f"{out[-1][0]}: extends: circular reference ({chain})")
+        st = path.stat()
+        out.append((path, st.st_mtime_ns, st.st_size))
+        current = _parse(*out[-1]).get("extends")
+    return tuple(out)
+
+
+def _path_from(child: Path, parent: Any) -> Path:
+    """The file a rule set extends: a relative path is read beside the file naming it."""
+    if not isinstance(parent, str) or not parent.strip():
+        raise ValueError(f"{child}: extends: expected the name or path of a rule set, got "
+                         f"{shorten(repr(parent))}")
+    beside = child.parent / parent
+    if Path(parent).suffix and not Path(parent).is_absolute() and beside.is_file():
+        return beside.resolve()
+    return _path(parent)
+
+
+#: RuleSet field: (table, key, kind); kind is a (lowest, highest) range of integers, ``bool``,
+#: ``dict`` or a tuple of the allowed strings.
+_FIELDS: dict[str, tuple[str, str, Any]] = {
+    "hit_modifier_cap": ("hit", "modifier_cap", (0, 6)),
+    "unmodified_fail": ("hit", "unmodified_fail", (1, 5)),
+    "overwatch_hits_on": ("hit", "overwatch_hits_on", (2, 6)),
+    "overwatch_rerolls": ("hit", "overwatch_rerolls", bool),
+    "wound_modifier_cap": ("wound", "modifier_cap", (0, 6)),
+    "wound_table": ("wound", "table", dict),
+    "save_improve_cap": ("save", "improve_cap", (0, 6)),
+    "cover_effect": ("cover", "effect", ("save", "skill")),
+    "cover_exempt_save": ("cover", "exempt_save", (2, 7)),
+    "stealth_effect": ("stealth", "effect", ("hit", "cover")),
+    "blast_per_models": ("blast", "per_models", (1, MAX_MODELS)),
+    "lethal_optional": ("lethal_hits", "optional", bool),
+    "devastating_excess_lost": ("devastating_wounds", "excess_lost", bool),
+    "hazard_fails_on": ("hazardous", "fails_on", (0, 6)),
+    "hazard_mortal_wounds": ("hazardous", "mortal_wounds", (0, MAX_FLAT)),
+    "hazard_mortal_wounds_monster_vehicle": ("hazardous", "mortal_wounds_monster_vehicle",
+                                             (0, MAX_FLAT)),
+    "toughness_mixed": ("toughness", "mixed", ("bodyguard", "highest")),
+}
+
+
+def _check(path: Path, table: str, key: str, kind: Any, value: Any) -> None:
+    where = f"{path}: {table}.{key}"
+    if value is None:
+        raise ValueError(f"{where}: missing")
+    if kind is bool or kind is dict:
+        if not isinstance(value, kind):
+            what = "true or false" if kind is bool else "a table"
+            raise ValueError(f"{where}: expected {what}, got {shorten(repr(value))}")
+    elif isinstance(kind, tuple) and isinstance(kind[0], str):
+        if value not in kind:
+            raise ValueError(f"{where}: expected one of {', '.join(kind)}, got "
+                             f"{shorten(repr(value))}")
+    else:
+        lo, hi = kind
+        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+            raise ValueError(f"{where}: expected an integer from {lo} to {hi}, got "
+                             f"{shorten(repr(value))}")
+
+
+def load_ruleset(name_or_path: str = "10e") -> RuleSet:
+    """Load a rule set by name (``"10e"``, ``"11e"``) or by path to a TOML file; every field is
+    checked (type and range), errors name the file and the field. Cached on the files' content
+    (an edited file is read again).
+
+    >>> load_ruleset("nowhere.toml")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown rule set 'nowhere.toml'; known: 10e, 11e
+    """
+    if not isinstance(name_or_path, str):
+        raise TypeError(f"rules: expected a rule set name or path, got "
+                        f"{shorten(repr(name_or_path))}")
+    return _build(_chain(name_or_path))
+
+
+@cached(maxsize=16)
+def _build(chain: tuple[tuple[Path, int, int], ...]) -> RuleSet:
+    raw: dict = {}
+    for entry in reversed(chain):
+        raw = _merge(raw, {k: v for k, v in _parse(*entry).items() if k != "extends"})
+    path = chain[0][0]
+    values: dict[str, Any] = {}
+    for table in {t for t, _, _ in _FIELDS.values()}:
+        if not isinstance(raw.get(table, {}), dict):
+            raise ValueError(f"{path}: {table}: expected a table [{table}], got "
+                             f"{shorten(repr(raw[table]))}")
+    for field, (table, key, kind) in _FIELDS.items():
+        value = raw.get(table, {}).get(key)
+        _check(path, table, key, kind, value)
+        values[field] = value
+    table = values["wound_table"]
+    for key in ("double", "greater", "equal", "lesser", "half"):
+        _check(path, "wound.table", key, (2, 6), table.get(key))
+    for key in ("name", "description"):
+        if not isinstance(raw.get(key, ""), str):
+            raise ValueError(f"{path}: {key}: expected a string, got {shorten(repr(raw[key]))}")
+    return RuleSet(
+        # a file that extends another is named by its own name (or file name), not its parent's
+        name=_parse(*chain[0]).get("name", path.stem), description=raw.get("description", ""),
+        data=raw, **values
+    )

@@ -1,0 +1,172 @@
+"""The target unit: one or more model groups in allocation order (docs/rules.md, "Attached units").
+
+A plain unit is one group (a :class:`Target`); a mixed unit or a Leader with its Bodyguard is a
+:class:`Squad` of several. Groups whose keywords include CHARACTER are allocated to last (a
+Leader), except by Precision attacks. The engine turns every target into a Squad.
+
+>>> import mathhammer as mh
+>>> guards = mh.Target(models=2, toughness=4, save=7, wounds=1, name="Guards")
+>>> boss = mh.Target(models=1, toughness=4, save=7, wounds=1, keywords=["CHARACTER"], name="Boss")
+>>> sniper = mh.Weapon("Sniper", attacks=1, skill=None, strength=8, ap=0, damage=1,
+...                    abilities=["precision"])
+>>> r = mh.attack(sniper, mh.Squad((guards, boss)))  # wounds on 2+, no save: the Boss dies on 5/6
+>>> r.character_destroyed
+Fraction(5, 6)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from fractions import Fraction
+
+import attrs
+
+from ..prob.pmf import PMF
+from .profiles import Target
+from .ruleset import RuleSet
+from .state import Group, TargetState, UnitState
+
+
+def _groups(values: Iterable[Target]) -> tuple[Target, ...]:
+    groups = tuple(values)
+    if not groups or not all(isinstance(g, Target) for g in groups):
+        raise ValueError(f"groups: expected one or more Target model groups, got {values!r}")
+    return groups
+
+
+@attrs.frozen
+class Squad:
+    """A target unit of one or more model groups, listed in allocation order."""
+
+    groups: tuple[Target, ...] = attrs.field(converter=_groups)
+    name: str = ""
+
+    @classmethod
+    def of(cls, target: Target | Squad) -> Squad:
+        """The unit a target stands for: a Squad as it is, a Target as a one-group unit."""
+        return target if isinstance(target, Squad) else cls((target,), target.name)
+
+    @property
+    def characters(self) -> tuple[bool, ...]:
+        """Which groups are CHARACTER models."""
+        return tuple("CHARACTER" in g.keywords for g in self.groups)
+
+    @property
+    def allocation(self) -> tuple[Group, ...]:
+        """What allocation needs of each group (wounds, CHARACTER or not)."""
+        return tuple(Group(g.wounds, c) for g, c in zip(self.groups, self.characters, strict=True))
+
+    @property
+    def attached(self) -> bool:
+        """Leader + Bodyguard: some groups are CHARACTERs and some are not."""
+        return any(self.characters) and not all(self.characters)
+
+    @property
+    def models(self) -> int:
+        return sum(g.models for g in self.groups)
+
+    def start(self) -> UnitState:
+        """The state of the unharmed unit."""
+        return tuple(TargetState(g.models, 0) for g in self.groups)
+
+    def parts(self) -> tuple[tuple[int, ...], ...]:
+        """The units this one is made of: Bodyguard and Leader groups of an attached unit (each a
+        unit of its own once the other is destroyed), or all the groups together."""
+        if not self.attached:
+            return (tuple(range(len(self.groups))),)
+        chars = self.characters
+        return (tuple(i for i, c in enumerate(chars) if not c),
+                tuple(i for i, c in enumerate(chars) if c))
+
+    def standing(self, state: UnitState | None = None) -> tuple[int, ...]:
+        """The groups of the unit the attacks are made against in ``state``: an attached unit
+        whose Bodyguard (or Leader) is destroyed is the other part alone."""
+        state = self.start() if state is None else state
+        alive = [p for p in self.parts() if any(state[i].models for i in p)]
+        return tuple(i for p in (alive or self.parts()) for i in p)
+
+    def toughness(self, rules: RuleSet | None = None, state: UnitState | None = None) -> int:
+        """The T attacks use, from the groups with models left. An attached unit uses its
+        Bodyguard's: in 10e the first Bodyguard group's, in 11e the highest among them; once
+        the Bodyguard is destroyed, the Leader's. Any other unit: the highest T."""
+        state = self.start() if state is None else state
+        alive = [i for i in self.standing(state) if state[i].models] or list(range(len(state)))
+        if self.attached:
+            bodyguard = [self.groups[i].toughness for i in self.parts()[0] if i in alive]
+            if bodyguard:
+                highest = rules is not None and rules.toughness_mixed == "highest"
+                return max(bodyguard) if highest else bodyguard[0]
+        return max(self.groups[i].toughness for i in alive)
+
+    def rolls_target(self, rules: RuleSet | None = None, state: UnitState | None = None) -> Target:
+        """One profile for the rolls that do not depend on the model hit (hit and wound rolls):
+        the unit's Toughness, the keywords of its groups, Stealth only if every group has it."""
+        state = self.start() if state is None else state
+        standing = [self.groups[i] for i in self.standing(state)]
+        first = standing[0]
+        keywords = dict.fromkeys(k for g in standing for k in g.keywords)
+        stealth = all(g.stealth for g in standing)
+        return attrs.evolve(first, models=sum(s.models for s in state) or 1,
+                            toughness=self.toughness(rules, state), keywords=tuple(keywords),
+                            abilities=("stealth",) if stealth else (),
+                            name=self.name or first.name)
+
+
+# ------------------------------------------------------------------ states at the boundary
+# Inside the engine every state is a UnitState (a tuple of group states); a plain Target's
+# states are handed in and out as its single TargetState, as they always were.
+
+Targetish = Target | Squad
+
+
+def initial_state(target: Targetish) -> TargetState | UnitState:
+    """The state of an unharmed target (a TargetState for a Target, a tuple for a Squad)."""
+    return target.start() if isinstance(target, Squad) else TargetState(target.models, 0)
+
+
+def models_alive(state: TargetState | UnitState) -> int:
+    """Models left in a target state (a TargetState, or a tuple of them for a Squad)."""
+    return state.models if isinstance(state, TargetState) else sum(s.models for s in state)
+
+
+def as_unit_state(state: TargetState | UnitState) -> UnitState:
+    """A state as a unit state: a plain Target's TargetState becomes a 1-tuple."""
+    return (state,) if isinstance(state, TargetState) else state
+
+
+def unit_weights(target: Targetish, state: PMF | None) -> dict[UnitState, int]:
+    """A target's state distribution as integer weights over unit states (checked)."""
+    unit = Squad.of(target)
+    if state is None:
+        return {unit.start(): 1}
+    if not isinstance(state, PMF):
+        raise TypeError(f"state: expected a PMF of target states, got {type(state).__name__}")
+    out: dict[UnitState, int] = {}
+    for s, w in state.weights().items():
+        parts = s if isinstance(target, Squad) else (s,)
+        ok = isinstance(parts, tuple) and len(parts) == len(unit.groups) and all(
+            isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], int)
+            and isinstance(p[1], int) and 0 <= p[0] <= g.models and 0 <= p[1] < g.wounds
+            and (p[0] > 0 or p[1] == 0)
+            for p, g in zip(parts, unit.groups, strict=False))
+        if not ok:
+            shape = ", ".join(f"{g.models} models of {g.wounds} wounds" for g in unit.groups)
+            raise ValueError(f"state: {s!r} is not a state of this target ({shape})")
+        key = tuple(TargetState(*p) for p in parts)
+        out[key] = out.get(key, 0) + w
+    return out
+
+
+def public_states(target: Targetish, weights: dict[UnitState, int]) -> PMF:
+    """Unit-state weights as the PMF a caller sees (TargetStates for a plain Target)."""
+    pmf = PMF(weights)
+    return pmf if isinstance(target, Squad) else pmf.map(lambda s: s[0])
+
+
+def character_destroyed(target: Targetish, states: PMF) -> Fraction:
+    """P(every CHARACTER model of a Squad destroyed) in a distribution of its states."""
+    if not isinstance(target, Squad) or not any(target.characters):
+        raise ValueError("character_destroyed: the target has no CHARACTER model group")
+    chars = target.characters
+    return sum((p for s, p in states
+                if all(g.models == 0 for g, c in zip(s, chars, strict=True) if c)), Fraction(0))

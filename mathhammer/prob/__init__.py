@@ -1,0 +1,1 @@
+"""Exact distributions: PMFs, dice expressions, big integers, Markov chains."""

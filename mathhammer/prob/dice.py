@@ -1,0 +1,95 @@
+"""Dice expressions as printed on datasheets: ``3``, ``D3``, ``D6``, ``2D6``, ``D6+3``, ``2D3+1``.
+
+>>> dice("D6+1").mean()
+Fraction(9, 2)
+>>> dice("2d3").prob(4)
+Fraction(1, 3)
+>>> dice("D6+99999999")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+ValueError: dice expression 'D6+99999999': added number: 99999999 is over the limit of 100 ...
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..cache import cached
+from ..model.limits import MAX_DICE, MAX_FLAT, over, shorten
+from .pmf import PMF
+
+ACCEPTED = "an integer >= 0 or NdS+K with S 3 or 6 (e.g. 3, D3, D6, 2D6, D6+3, 2D3+1)"
+
+_DICE = re.compile(
+    r"^(?:(?P<n>\d*)\s*D\s*(?P<sides>3|6)(?:\s*\+\s*(?P<plus>\d+))?|(?P<flat>\d+))$", re.I
+)
+
+
+@cached(maxsize=256)
+def _parse(text: str) -> tuple[int, int, int]:
+    m = _DICE.match(text.strip())
+    if not m or m.group("n") == "0":
+        raise ValueError(f"bad dice expression {shorten(text)!r}: expected {ACCEPTED}")
+    if m.group("flat") is not None:
+        return 0, 0, _number(m.group("flat"), text, "number", MAX_FLAT, "MAX_FLAT")
+    n = _number(m.group("n") or "1", text, "number of dice", MAX_DICE, "MAX_DICE")
+    plus = _number(m.group("plus") or "0", text, "added number", MAX_FLAT, "MAX_FLAT")
+    return n, int(m.group("sides")), plus
+
+
+def _number(digits: str, text: str, part: str, limit: int, name: str) -> int:
+    """A number of a dice expression, at most ``limit`` (checked before converting digits, so
+    a thousand-digit number costs nothing)."""
+    digits = digits.lstrip("0") or "0"
+    if len(digits) > len(str(limit)) or int(digits) > limit:
+        shown = digits if len(digits) <= 12 else f"a {len(digits)}-digit number"
+        raise over(f"dice expression {shorten(text.strip())!r}: {part}", shown, limit, name)
+    return int(digits)
+
+
+def parse_dice(value: int | str) -> tuple[int, int, int]:
+    """``(count, sides, plus)`` for a dice expression; a flat number has count 0.
+
+    >>> parse_dice("2D3+1"), parse_dice(4)
+    ((2, 3, 1), (0, 0, 4))
+    """
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise ValueError(f"bad dice expression {value!r}: expected {ACCEPTED}")
+    if isinstance(value, int):
+        if value < 0:
+            raise ValueError(f"bad dice expression {value!r}: expected {ACCEPTED}")
+        if value > MAX_FLAT:
+            shown = str(value) if value < 10**12 else "a very large number"
+            raise over("dice expression", shown, MAX_FLAT, "MAX_FLAT")
+        return 0, 0, value
+    return _parse(value)
+
+
+@cached(maxsize=256)
+def _dice_pmf(count: int, sides: int, plus: int) -> PMF:
+    return PMF.uniform(range(1, sides + 1)).repeat(count) + plus if count else PMF.point(plus)
+
+
+def dice(value: int | str) -> PMF:
+    """The distribution of a dice expression (an int is a fixed value).
+
+    >>> dice(3) == PMF.point(3)
+    True
+    >>> dice("D7")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: bad dice expression 'D7': expected an integer >= 0 or NdS+K with S 3 or 6 ...
+    """
+    return _dice_pmf(*parse_dice(value))
+
+
+def format_dice(value: int | str) -> str:
+    """Canonical spelling: ``"d6 + 1"`` becomes ``"D6+1"``.
+
+    >>> format_dice(" 2d3 + 1 "), format_dice(2)
+    ('2D3+1', '2')
+    """
+    n, sides, plus = parse_dice(value)
+    if not n:
+        return str(plus)
+    return f"{n if n > 1 else ''}D{sides}{f'+{plus}' if plus else ''}"

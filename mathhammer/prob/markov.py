@@ -1,0 +1,122 @@
+"""Markov chains over exact distributions: the one chain runner of mathhammer.
+
+A distribution is a dict of integer weights over an implicit common denominator; a *move* lists
+(next state, weight) pairs whose weights sum to a constant (``move.total``). :func:`chain` runs a
+random number of independent steps, :func:`horner` applies a different number of steps to each
+part of a distribution, and :func:`tallied_chain` also counts something along the way. Attacks,
+mortal wounds, Devastating Wounds and Reanimation Protocols are all run through these.
+
+>>> from mathhammer.prob.pmf import PMF
+>>> coin = lambda s: [(s, 1), (s + 1, 1)]
+>>> PMF(chain({0: 1}, PMF.uniform([1, 2]), coin, 2)).mean()  # one or two flips: 1/2 * 3/2
+Fraction(3, 4)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .bigint import big
+from .pmf import PMF
+
+#: A distribution over states as integer weights over an implicit common denominator.
+Weights = dict[Any, int]
+#: One step of a chain: state -> (next state, weight) pairs whose weights sum to a constant.
+Move = Callable[[Any], list[tuple[Any, int]]]
+
+
+def step(weights: Weights, move: Move, memo: dict[Any, list[tuple[Any, int]]]) -> Weights:
+    """Apply ``move`` once to every state (each state's moves worked out once, in ``memo``)."""
+    out: Weights = {}
+    get = out.get
+    for s, w in weights.items():
+        moves = memo.get(s)
+        if moves is None:
+            moves = memo[s] = move(s)
+        for s2, w2 in moves:
+            out[s2] = get(s2, 0) + w * w2
+    return out
+
+
+
+def chain(start: Weights, count: PMF, move: Move, total: int | None = None) -> Weights:
+    """The state after a random number ``count`` of independent steps; ``move(state)`` lists
+    (next state, weight) pairs whose weights sum to ``total`` (default ``move.total``).
+    Run in Horner form: one step per possible count, whatever the number of counts.
+
+    >>> from fractions import Fraction
+    >>> heads = chain({0: 1}, PMF.point(3), lambda s: [(s, 1), (s + 1, 1)], 2)
+    >>> PMF(heads) == PMF.binomial(3, Fraction(1, 2))  # three coin flips
+    True
+    """
+    by_count = {n: {s: w * c for s, w in start.items()} for n, c in count.weights().items()}
+    return horner(by_count, move, total)
+
+
+
+def horner(by_count: dict[int, Weights], move: Move, total: int | None = None) -> Weights:
+    """``sum over v of move^v applied to by_count[v]``: states that still have ``v`` steps to
+    take, in Horner form (one step per count instead of one chain per count). The result's
+    weights are over the inputs' denominator times ``total ** max(v)``.
+
+    >>> out = horner({0: {0: 1}, 2: {0: 1}}, lambda s: [(s, 1), (s + 1, 1)], 2)
+    >>> PMF(out) == PMF({0: 4 + 1, 1: 2, 2: 1})  # half no step; half two coin flips
+    True
+    """
+    total = move.total if total is None else total  # type: ignore[attr-defined]
+    top = max(by_count)
+    memo: dict[Any, list[tuple[Any, int]]] = {}
+    acc: Weights = dict(by_count[top])
+    for v in range(top - 1, -1, -1):
+        acc = step(acc, move, memo)
+        scale = total ** (top - v)
+        for s, w in by_count.get(v, {}).items():
+            acc[s] = acc.get(s, 0) + w * scale
+    return acc
+
+
+
+def tallied_chain(start: Weights, count: PMF, move: Callable[[Any], list[tuple[Any, int, int]]],
+                  total: int) -> dict[tuple[Any, int], int]:
+    """:func:`chain` where each step may also add to a tally (the Devastating Wounds still to
+    come): ``move(state)`` lists (next state, tally added, weight). The result is keyed by
+    (state, tally). The tally is packed into each state's weight as the digits of one big
+    integer, so a step costs one operation per state and move, however many tallies there are.
+
+    >>> out = tallied_chain({0: 1}, PMF.point(2), lambda s: [(s, 0, 1), (s, 1, 1)], 2)
+    >>> PMF(out) == PMF({(0, 0): 1, (0, 1): 2, (0, 2): 1})  # two coin flips, tallied
+    True
+    """
+    counts = count.weights()
+    top = max(counts)
+    bits = (sum(start.values()) * count.total * total ** top).bit_length() + 1
+    memo: dict[Any, list[tuple[Any, int, int]]] = {}
+    acc: dict[Any, Any] = {}
+    for n in range(top, -1, -1):
+        if n < top:
+            nxt: dict[Any, Any] = {}
+            get = nxt.get
+            for s, x in acc.items():
+                moves = memo.get(s)
+                if moves is None:
+                    moves = memo[s] = [(s2, bits * d, w) for s2, d, w in move(s)]
+                for s2, shift, w in moves:
+                    y = x * w
+                    nxt[s2] = get(s2, 0) + (y << shift if shift else y)
+            acc = nxt
+        if n in counts:
+            scale = counts[n] * total ** (top - n)
+            for s, w in start.items():
+                acc[s] = acc.get(s, 0) + big(w * scale)
+    out: dict[tuple[Any, int], int] = {}
+    mask = (1 << bits) - 1
+    for s, x in acc.items():
+        d = 0
+        while x:
+            w = int(x & mask)
+            if w:
+                out[(s, d)] = w
+            x >>= bits
+            d += 1
+    return out

@@ -1,0 +1,1 @@
+"""Outputs: reports, comparison tables, JSON and plots."""
