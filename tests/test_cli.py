@@ -902,3 +902,26 @@ def test_readme_has_cli_examples():
 @pytest.mark.parametrize("command, output", readme_examples())
 def test_readme_output_is_current(command, output):
     assert run(*shlex.split(command)[1:]).stdout == output
+
+
+def test_a_bug_is_reported_as_one_and_not_as_bad_input(monkeypatch, capsys):
+    # bad input is exit status 2; an unexpected exception is a bug: status 1, with a hint to
+    # re-run with --debug, which shows the traceback
+    def broken(*_args, **_kwargs):
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setattr(mh.engine.attack, "attack", broken)
+    monkeypatch.setattr(cli_module, "attack", broken, raising=False)
+    monkeypatch.setattr(cli_module, "Query", None, raising=False)
+    with pytest.raises(SystemExit) as e:
+        cli_module.main(["kills", "Hexmark Destroyer", "MEQ"])
+    err = capsys.readouterr().err
+    assert e.value.code == 1
+    assert err.startswith("mathhammer: internal error: ")
+    assert "run again with --debug for the traceback" in err and "\n" == err[-1]
+    with pytest.raises(Exception) as e:
+        cli_module.main(["--debug", "kills", "Hexmark Destroyer", "MEQ"])
+    assert not isinstance(e.value, SystemExit)
+    with pytest.raises(SystemExit) as e:
+        cli_module.main(["kills", "Hexmrk", "MEQ"])
+    assert e.value.code == 2

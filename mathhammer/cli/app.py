@@ -28,6 +28,7 @@ from click.core import ParameterSource
 
 from .. import __version__
 from ..data.inline import is_inline_target, is_inline_weapon, parse_squad, parse_weapons
+from ..errors import InputError
 from ..model.options import Options
 from ..model.profiles import Target, Weapon
 from ..model.squad import Squad
@@ -99,8 +100,15 @@ class _Group(click.Group):
             _fail("aborted")
         except BrokenPipeError:  # e.g. `mathhammer table ... | head`: stop quietly
             _closed_pipe()
-        except (ValueError, TypeError, OSError, RecursionError) as e:
+        except (InputError, OSError, RecursionError) as e:  # bad input: one line, status 2
             _fail(str(e) if not isinstance(e, RecursionError) else "input nested too deeply")
+        except Exception as e:  # anything else is a bug: say so, status 1
+            if "--debug" in (args if args is not None else sys.argv[1:]):
+                raise
+            click.echo(f"{prog_name}: internal error: {type(e).__name__}: {_one_line(str(e))} "
+                       "(a bug in mathhammer; run again with --debug for the traceback)",
+                       err=True)
+            sys.exit(1)
         sys.exit(rv if isinstance(rv, int) else 0)
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -372,10 +380,10 @@ def resolve_attacker(spec: str | None, p: dict[str, Any], *, melee: bool,
     _check_phase(inline, melee)
     if spec is None or is_inline_weapon(spec):
         if names:
-            raise ValueError(f"--weapon {names[0]!r}: picking weapons by name needs a unit as "
+            raise InputError(f"--weapon {names[0]!r}: picking weapons by name needs a unit as "
                              "ATTACKER")
         if p["models"] is not None:
-            raise ValueError("--models: give inline weapons their models in the row, e.g. "
+            raise InputError("--models: give inline weapons their models in the row, e.g. "
                              '"10x 2 | 3+ | 4 | -1 | 1"')
         own = parse_weapons(spec, melee=melee) if spec else []
         _check_phase(own, melee)
@@ -389,7 +397,7 @@ def resolve_attacker(spec: str | None, p: dict[str, Any], *, melee: bool,
     if every_weapon and not names and not inline:
         names = list(dict.fromkeys(w.name for w in unit.weapons(melee=melee)))
         if not names:
-            raise ValueError(f"{unit.name} has no {'melee' if melee else 'ranged'} weapons")
+            raise InputError(f"{unit.name} has no {'melee' if melee else 'ranged'} weapons")
     if names or not inline:
         own = unit.as_profiles(melee=melee, weapons=names or None, models=p["models"])
     else:
@@ -409,7 +417,7 @@ def _check_phase(profiles: list[tuple[Weapon, int]], melee: bool) -> None:
     """An inline weapon with a range cannot fight in melee (``--melee``)."""
     for w, _n in profiles:
         if melee and not w.melee:
-            raise ValueError(f'weapon "{w.name}" has a range of {w.range}" but --melee asks for '
+            raise InputError(f'weapon "{w.name}" has a range of {w.range}" but --melee asks for '
                              'melee weapons: write Melee as its range, or drop --melee')
 
 
@@ -519,12 +527,12 @@ def _split_rules(names: Iterable[str]) -> tuple[tuple[str, ...], tuple[str, ...]
 
 def _check_output(path: str, force: bool, option: str = "--output") -> Path:
     if not path.strip():
-        raise ValueError(f"{option}: expected a file name, got {path!r}")
+        raise InputError(f"{option}: expected a file name, got {path!r}")
     out = Path(path)
     if out.exists() and not force:
-        raise ValueError(f"{path}: already exists; use --force to overwrite it")
+        raise InputError(f"{path}: already exists; use --force to overwrite it")
     if out.is_dir():
-        raise ValueError(f"{path}: is a folder, expected a file name")
+        raise InputError(f"{path}: is a folder, expected a file name")
     return out
 
 
@@ -536,7 +544,7 @@ def _emit(text: str, path: Path | None) -> None:
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as e:
-        raise ValueError(f"{path}: cannot write: {e.strerror or e}") from None
+        raise InputError(f"{path}: cannot write: {e.strerror or e}") from None
     click.echo(f"wrote {path}", err=True)
 
 
@@ -550,7 +558,8 @@ def _stderr_tty() -> bool:
 @click.group("mathhammer", cls=_Group, context_settings=CONTEXT)
 @click.version_option(__version__, "--version", "-V", prog_name="mathhammer",
                       message="%(prog)s %(version)s")
-def cli() -> None:
+@click.option("--debug", is_flag=True, help="Show the traceback of an internal error (a bug).")
+def cli(debug: bool) -> None:
     """Exact probabilities for Warhammer 40,000 attacks.
 
     \b
@@ -604,7 +613,7 @@ def kills(units: tuple[str, ...], as_json: bool, plot: str | None, output: str |
     _check_suffix(out_path, "json" if as_json else "text")
     if plot_path is not None and out_path is not None and \
             plot_path.resolve() == out_path.resolve():
-        raise ValueError(f"--plot and --output are the same file {plot!r}: the report would "
+        raise InputError(f"--plot and --output are the same file {plot!r}: the report would "
                          "overwrite the plot")
     if plot_path is not None:
         from ..report.plot import check_matplotlib, check_suffix
@@ -771,16 +780,16 @@ def _mortal_roll(text: str) -> tuple[str, str]:
         dice(text)
     except ValueError as e:
         if "over the limit" in str(e):
-            raise ValueError(f"ROLL {text!r}: {e}") from None
+            raise InputError(f"ROLL {text!r}: {e}") from None
     else:
         return text.strip().upper(), text.strip()
     try:
         rule = find_rule(text)
     except ValueError as e:
-        raise ValueError(f"ROLL {text!r}: neither a dice expression (like D3 or 2) nor a "
+        raise InputError(f"ROLL {text!r}: neither a dice expression (like D3 or 2) nor a "
                          f"named rule; {e}") from None
     if rule.mortal_wounds is None:
-        raise ValueError(f"ROLL {text!r}: {rule.name} is not a mortal-wound roll ("
+        raise InputError(f"ROLL {text!r}: {rule.name} is not a mortal-wound roll ("
                          f"{rule.describe()}); use it with --rule on kills or odds")
     return rule.name, rule.name
 
@@ -925,7 +934,7 @@ def _format_of(path: Path | None) -> str:
     fmt = _SUFFIX_FORMAT.get(path.suffix.lower())
     if fmt is None:
         known = ", ".join(_SUFFIX_FORMAT)
-        raise ValueError(f"--output {str(path)!r}: no format writes {path.suffix!r} files "
+        raise InputError(f"--output {str(path)!r}: no format writes {path.suffix!r} files "
                          f"(known: {known}); give --format to write it anyway")
     return fmt
 
@@ -963,7 +972,7 @@ def _rows(spec: str, base: dict[str, Any], extra: dict[str, Any], *, melee: bool
     named, mortal = _split_rules(p["named_rules"])
     _check_options(p, attacker)
     if mortal:
-        raise ValueError(f"--rule {mortal[0]!r} is a mortal-wound roll: `mathhammer kills` and "
+        raise InputError(f"--rule {mortal[0]!r} is a mortal-wound roll: `mathhammer kills` and "
                          "`mathhammer odds` roll it after the attack; `table` compares attacks")
     suffix = (" (melee)" if melee else " (ranged)") if both and not by_weapon else ""
     if vary_text:
@@ -996,15 +1005,15 @@ def _vary_params(text: str) -> dict[str, Any]:
     try:
         tokens = shlex.split(text)
     except ValueError as e:
-        raise ValueError(f"--vary {text!r}: {e}") from None
+        raise InputError(f"--vary {text!r}: {e}") from None
     if not tokens:
-        raise ValueError("--vary: expected options, e.g. \"--rule Enslaved Artifice\", got ''")
+        raise InputError("--vary: expected options, e.g. \"--rule Enslaved Artifice\", got ''")
     args: list[str] = []
     i = 0
     while i < len(tokens):
         opt = tokens[i]
         if not opt.startswith("-"):
-            raise ValueError(f"--vary {text!r}: expected an option like --rule, got {opt!r}")
+            raise InputError(f"--vary {text!r}: expected an option like --rule, got {opt!r}")
         value = []
         if "=" in opt:
             opt, first = opt.split("=", 1)
@@ -1017,7 +1026,7 @@ def _vary_params(text: str) -> dict[str, Any]:
     try:
         ctx = _VARY.make_context("--vary", args)
     except click.UsageError as e:
-        raise ValueError(f"--vary {text!r}: {e.format_message()}") from None
+        raise InputError(f"--vary {text!r}: {e.format_message()}") from None
     return {k: v for k, v in ctx.params.items()
             if ctx.get_parameter_source(k) == ParameterSource.COMMANDLINE}
 
@@ -1039,7 +1048,7 @@ def units(faction: str | None, search: str | None, weapons: bool) -> None:
 
     found = list_units(faction=faction, search=search)
     if not found:
-        raise ValueError("no units match" + (f" faction {faction!r}" if faction else "")
+        raise InputError("no units match" + (f" faction {faction!r}" if faction else "")
                          + (f" search {search!r}" if search else ""))
     nw = max(len(u.name) for u in found)
     fw = max(len(u.faction) for u in found)
@@ -1072,7 +1081,7 @@ def rules(faction: str | None, search: str | None, full: bool) -> None:
 
     found = list_rules(faction=faction, search=search)
     if not found:
-        raise ValueError("no named rules match" + (f" faction {faction!r}" if faction else "")
+        raise InputError("no named rules match" + (f" faction {faction!r}" if faction else "")
                          + (f" search {search!r}" if search else ""))
     for r in found:
         where = f"{r.faction}, {r.kind}" + (f", {r.detachment}" if r.detachment else "")
@@ -1102,7 +1111,7 @@ def import_(source: str, output: str, statline: str | None, catalogue: str | Non
       mathhammer import --catalogue Necrons.cat Immortals -o units/necrons/
     """
     if Path(output).is_file() and not force:
-        raise ValueError(f"{output}: already exists; use --force to overwrite it")
+        raise InputError(f"{output}: already exists; use --force to overwrite it")
     try:
         if catalogue is not None:
             if statline is not None:
@@ -1117,7 +1126,7 @@ def import_(source: str, output: str, statline: str | None, catalogue: str | Non
             path, warnings = write_unit(_read_page(source), output, statline=statline,
                                         force=force)
     except ValueError as e:
-        raise ValueError(str(e).replace("overwrite it with force", "use --force to overwrite it")
+        raise InputError(str(e).replace("overwrite it with force", "use --force to overwrite it")
                          ) from None
     for w in warnings:
         click.echo(f"warning: {w}", err=True)
@@ -1139,7 +1148,7 @@ def _read_page(page: str) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise ValueError(f"{name}: cannot read: not UTF-8 text ({e.reason} at byte "
+        raise InputError(f"{name}: cannot read: not UTF-8 text ({e.reason} at byte "
                          f"{e.start})") from None
 
 
@@ -1159,7 +1168,7 @@ def catalogue(file: str, search: str | None) -> None:
 
     names = list_catalogue_units(file, search)
     if not names:
-        raise ValueError(f"{file}: no datasheets" + (f" match {search!r}" if search else ""))
+        raise InputError(f"{file}: no datasheets" + (f" match {search!r}" if search else ""))
     for name in names:
         click.echo(name)
 

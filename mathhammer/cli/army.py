@@ -8,6 +8,8 @@ import sys
 
 import click
 
+from ..errors import InputError
+
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 DATA_HELP = ("BattleScribe data folder (.cat/.gst or .json files, or 10e/ and 11e/ folders); "
@@ -166,7 +168,7 @@ def load_for_table(path: str):
     if army.unresolved:
         u = army.unresolved[0]
         more = f" (and {len(army.unresolved) - 1} more)" if len(army.unresolved) > 1 else ""
-        raise ValueError(f"{path}:{u.line}: unresolved: {u.text}{more}; see `mathhammer army "
+        raise InputError(f"{path}:{u.line}: unresolved: {u.text}{more}; see `mathhammer army "
                          f"{path}`")
     return army
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import click
 
+from ..errors import InputError
 from .app import CONTEXT
 
 
@@ -36,7 +37,7 @@ def serve(port: int, host: str, open_browser: bool, timeout: float, workers: int
         from ..web.app import serve as run
     except ImportError as e:
         missing = (e.name or "a module").split(".")[0]
-        raise ValueError(f'serve needs the web extra ({missing} is missing): pip install '
+        raise InputError(f'serve needs the web extra ({missing} is missing): pip install '
                          '".[web]"') from None
     import socket
 
@@ -44,6 +45,6 @@ def serve(port: int, host: str, open_browser: bool, timeout: float, workers: int
         with socket.create_server((host, port)):
             pass
     except OSError as e:
-        raise ValueError(f"--host {host} --port {port}: cannot listen: {e.strerror or e}"
+        raise InputError(f"--host {host} --port {port}: cannot listen: {e.strerror or e}"
                          ) from None
     run(host, port, open_browser=open_browser, timeout=timeout, workers=workers)

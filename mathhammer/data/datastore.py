@@ -35,6 +35,8 @@ from typing import Literal
 
 import attrs
 
+from ..errors import InputError
+
 Edition = Literal["10e", "11e"]
 EDITIONS: tuple[Edition, ...] = ("10e", "11e")
 SUFFIXES: dict[str, tuple[str, ...]] = {"10e": (".cat", ".gst"), "11e": (".json",)}
@@ -61,13 +63,13 @@ def data_root(data: str | os.PathLike | None = None) -> Path:
     if data is not None and str(data) != "":
         root = Path(data).expanduser()
         if not root.is_dir():
-            raise ValueError(f"--data {data}: no such folder")
+            raise InputError(f"--data {data}: no such folder")
         return root
     env = os.environ.get(ENV, "").strip()
     if env:
         root = Path(env).expanduser()
         if not root.is_dir():
-            raise ValueError(f"${ENV} {env}: no such folder")
+            raise InputError(f"${ENV} {env}: no such folder")
         return root
     return default_root()
 
@@ -101,7 +103,7 @@ def edition_dir(edition: Edition, data: str | os.PathLike | None = None) -> Path
     for folder in (root, root / edition):
         if folder.is_dir() and _files(folder, edition):
             return folder
-    raise ValueError(f"no {edition} BattleScribe data in {root}; run `mathhammer data fetch "
+    raise InputError(f"no {edition} BattleScribe data in {root}; run `mathhammer data fetch "
                      f"--edition {edition}` (or give --data DIR)")
 
 
@@ -169,7 +171,7 @@ def fetch(edition: Edition, url: str | None = None, root: str | os.PathLike | No
     import urllib.request
 
     if edition not in EDITIONS:
-        raise ValueError(f"--edition {edition!r}: expected one of {', '.join(EDITIONS)}")
+        raise InputError(f"--edition {edition!r}: expected one of {', '.join(EDITIONS)}")
     url = url or REPOSITORY.format(edition=edition)
     base = Path(root).expanduser() if root is not None else data_root(None)
     base.mkdir(parents=True, exist_ok=True)
@@ -190,7 +192,7 @@ def fetch(edition: Edition, url: str | None = None, root: str | os.PathLike | No
                         progress(done, total_n)
         except (urllib.error.URLError, OSError, ValueError) as e:
             reason = getattr(e, "reason", None) or e
-            raise ValueError(f"{url}: download failed ({reason})") from None
+            raise InputError(f"{url}: download failed ({reason})") from None
         unpacked = tmp / edition
         _unpack(archive, unpacked, edition, url)
         (unpacked / ".mathhammer.json").write_text(json.dumps({
@@ -227,13 +229,13 @@ def _unpack(archive: Path, dest: Path, edition: Edition, url: str) -> None:
                 with z.open(m) as src, (dest / name).open("wb") as out:
                     shutil.copyfileobj(src, out)
     except zipfile.BadZipFile:
-        raise ValueError(f"{url}: not a zip archive") from None
+        raise InputError(f"{url}: not a zip archive") from None
     files = _files(dest, edition)
     if not any(_is_game_system_name(f) for f in files):
-        raise ValueError(f"{url}: the archive holds no {edition} game system file "
+        raise InputError(f"{url}: the archive holds no {edition} game system file "
                          f"({' or '.join(SUFFIXES[edition])}); is it the {edition} data?")
     if len(files) < 2:
-        raise ValueError(f"{url}: the archive holds no {edition} catalogues")
+        raise InputError(f"{url}: the archive holds no {edition} catalogues")
 
 
 # --------------------------------------------------------------------------- the unit index
@@ -433,14 +435,14 @@ def find_data_unit(name: str, edition: Edition, data: str | os.PathLike | None =
         return hits[0]
     if hits:
         shown = [f"{c.label}:{u}" for c, u in hits]
-        raise ValueError(f"unit {name!r} is ambiguous in the {edition} data: "
+        raise InputError(f"unit {name!r} is ambiguous in the {edition} data: "
                          f"{', '.join(shown[:10])}{', ...' if len(shown) > 10 else ''}")
     close = index.close(name)
     hint = f"; closest: {', '.join(close)}" if close else ""
     if index.missing:
         hint += (f"; catalogues linked from others are missing there, which may hold it: "
                  f"{', '.join(index.missing)}")
-    raise ValueError(f"unknown unit {name!r} (not bundled, not in the {edition} data in "
+    raise InputError(f"unknown unit {name!r} (not bundled, not in the {edition} data in "
                      f"{index.folder}){hint}")
 
 

@@ -30,6 +30,7 @@ from typing import Any
 
 import tomli_w
 
+from ..errors import InputError
 from ..model.abilities import canonical
 from ..model.limits import MAX_PAGE_BYTES, MAX_PAGE_LINES, MAX_WEAPONS, check_bytes, over
 from .units import PLACEHOLDER, Reader, build_unit, canonical_core, show
@@ -58,7 +59,7 @@ def parse_statline(text: str) -> dict[str, Any]:
     >>> parse_statline("M8 T5 Sv3+ W5 OC1")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: statline: missing Ld; expected e.g. "M8 T5 Sv3+ W5 Ld6+ OC1" (optionally ...)
+    mathhammer.errors.InputError: statline: missing Ld; expected e.g. "M8 T5 Sv3+ W5 Ld6+ OC1" (...
     """
     r = Reader("statline")
     if not isinstance(text, str):
@@ -164,7 +165,7 @@ def _weapon(cells: list[str], melee: bool, line: int, warnings: list[str]) -> di
     try:
         name, abilities = split_name(cells[0])
     except ValueError as e:
-        raise ValueError(f"line {line}: {show(cells[0])}: {e}") from None
+        raise InputError(f"line {line}: {show(cells[0])}: {e}") from None
     r = Reader(f"line {line} ({name})")
     rng_cell, a_cell, skill_cell, s_cell, ap_cell, d_cell = cells[1:7]
     if rng_cell.strip().lower() == "melee":
@@ -234,7 +235,7 @@ def _parse_page(text: str, warnings: list[str]) -> dict[str, Any]:
         raise over("datasheet page", f"{len(lines)} lines", MAX_PAGE_LINES, "MAX_PAGE_LINES")
     start = next((i for i, ln in enumerate(lines) if ln.strip()), None)
     if start is None or not any(_WEAPONS_HEADER.match(ln.strip()) for ln in lines):
-        raise ValueError("no datasheet found: expected a RANGED WEAPONS or MELEE WEAPONS table")
+        raise InputError("no datasheet found: expected a RANGED WEAPONS or MELEE WEAPONS table")
     end = next((i for i, ln in enumerate(lines) if i > start and ln.strip().upper() in _PAGE_END),
                len(lines))
     page: dict[str, Any] = {"weapons": [], "core": [], "faction": [], "datasheet": [],
@@ -292,7 +293,7 @@ def _parse_page(text: str, warnings: list[str]) -> dict[str, Any]:
                 try:
                     core = canonical_core(a)
                 except ValueError as e:
-                    raise ValueError(f"line {n}: CORE: {e}") from None
+                    raise InputError(f"line {n}: CORE: {e}") from None
                 if core not in page["core"]:
                     page["core"].append(core)
             section = "ABILITIES"
@@ -440,7 +441,7 @@ def import_datasheet(text: str, statline: str | None = None) -> tuple[str, list[
 
 def _import(text: str, statline: str | None) -> tuple[dict[str, Any], str, list[str]]:
     if not isinstance(text, str):
-        raise ValueError(f"datasheet: expected the page text, got {type(text).__name__}")
+        raise InputError(f"datasheet: expected the page text, got {type(text).__name__}")
     warnings: list[str] = []
     stats = parse_statline(statline) if statline is not None else None
     page = _parse_page(text, warnings)
@@ -472,12 +473,12 @@ def save_unit_file(toml_text: str, path: str | Path, unit_name: str, force: bool
     if target.is_dir():
         target = target / f"{_slug(unit_name)}.toml"
     if target.exists() and not force:
-        raise ValueError(f"{target}: already exists; overwrite it with force")
+        raise InputError(f"{target}: already exists; overwrite it with force")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(toml_text, encoding="utf-8")
     except OSError as e:
-        raise ValueError(f"{target}: cannot write: {e}") from None
+        raise InputError(f"{target}: cannot write: {e}") from None
     return target
 
 

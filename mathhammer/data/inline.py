@@ -21,16 +21,17 @@ Every error is a one-line ``ValueError`` naming the bad token.
 >>> t = parse_target("5x T4 Sv3+ W2 4++ FNP5+ INFANTRY")
 >>> t.models, t.toughness, t.save, t.wounds, t.invuln, t.fnp, t.keywords
 (5, 4, 3, 2, 4, 5, ('INFANTRY',))
->>> parse_weapon("2 | 3 | 4 | -1 | 1")
+>>> parse_weapon("2 | 3 | 4 | -1 | 1")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ValueError: weapon "2 | 3 | 4 | -1 | 1": BS/WS "3" (column 2): expected 2+ to 6+ or N/A
+mathhammer.errors.InputError: weapon "2 | 3 | 4 | -1 | 1": BS/WS "3" (column 2): expected 2+ to ...
 """
 
 from __future__ import annotations
 
 import re
 
+from ..errors import InputError
 from ..model.abilities import canonical
 from ..model.limits import MAX_MODELS, MAX_RANGE, MAX_STRENGTH, MAX_WOUNDS, over, shorten
 from ..model.profiles import TARGET_ABILITIES, Target, Weapon
@@ -56,7 +57,7 @@ def is_inline_weapon(text: str) -> bool:
 
 
 def _fail(text: str, message: str) -> ValueError:
-    return ValueError(f'weapon "{shorten(text.strip(), 80)}": {message}')
+    return InputError(f'weapon "{shorten(text.strip(), 80)}": {message}')
 
 
 def _int(digits: str, limit: int) -> int:
@@ -84,7 +85,7 @@ def parse_weapon(text: str, *, melee: bool = False) -> tuple[Weapon, int]:
     >>> parse_weapon("2 | 3+ | 4 | -1 | 1 | fast")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: weapon "2 | 3+ | 4 | -1 | 1 | fast": ability "fast" (column 6): unknown ...
+    mathhammer.errors.InputError: weapon "2 | 3+ | 4 | -1 | 1 | fast": ability "fast" (column 6)...
     """
     cells = [c.strip().translate(_MINUS) for c in text.split("|")]
     # Datasheet rows start and end with a bar: drop the empty outer cells.
@@ -225,7 +226,7 @@ def parse_weapons(text: str, *, melee: bool = False) -> list[tuple[Weapon, int]]
     """
     rows = [r for r in re.split(r"[;\n]", text) if r.strip()]
     if not rows:
-        raise ValueError("weapon: expected a row like \"10x 2 | 3+ | 4 | -1 | 1\", got nothing")
+        raise InputError("weapon: expected a row like \"10x 2 | 3+ | 4 | -1 | 1\", got nothing")
     return [parse_weapon(r, melee=melee) for r in rows]
 
 
@@ -271,7 +272,7 @@ def parse_target(text: str) -> Target:
     >>> parse_target("5x T4 Sv3 W2")
     Traceback (most recent call last):
     ...
-    ValueError: target "5x T4 Sv3 W2": "Sv3" (token 3): expected a save like Sv3+
+    mathhammer.errors.InputError: target "5x T4 Sv3 W2": "Sv3" (token 3): expected a save like Sv3+
     """
     values: dict[str, int] = {}
     keywords: list[str] = []
@@ -285,31 +286,31 @@ def parse_target(text: str) -> Target:
             if re.fullmatch(r"[A-Za-z][A-Za-z'’-]*", tok) and not _STAT_START.match(tok):
                 keywords.append(tok.upper())
                 continue
-            raise ValueError(f'{where}: "{tok}" (token {i}): {_expected(tok)}')
+            raise InputError(f'{where}: "{tok}" (token {i}): {_expected(tok)}')
         if field == "ignored":
             continue
         if field in values:
-            raise ValueError(f'{where}: "{tok}" (token {i}): {field} given twice')
+            raise InputError(f'{where}: "{tok}" (token {i}): {field} given twice')
         lo, hi = _LIMITS[field]
         values[field] = _int(next(g for g in m.groups() if g is not None), hi)
         if values[field] > hi and field in _LIMIT_NAMES:
-            raise ValueError(f'{where}: "{shorten(tok)}" (token {i}): '
+            raise InputError(f'{where}: "{shorten(tok)}" (token {i}): '
                              f"{over(field, shorten(tok), hi, _LIMIT_NAMES[field])}")
         if not lo <= values[field] <= hi:
             shape, digit = _SHAPES[field], _digits(field)
             top = " or more" if hi > 99 else f" to {shape.replace(digit, str(hi))}"
-            raise ValueError(f'{where}: "{tok}" (token {i}): expected '
+            raise InputError(f'{where}: "{tok}" (token {i}): expected '
                              f"{shape.replace(digit, str(lo))}{top}")
     for field in ("toughness", "save", "wounds"):
         if field not in values:
-            raise ValueError(f"{where}: missing {field} (e.g. {_SHAPES[field]})")
+            raise InputError(f"{where}: missing {field} (e.g. {_SHAPES[field]})")
     try:
         return Target(models=values.get("models", 1), toughness=values["toughness"],
                       save=values["save"], wounds=values["wounds"], invuln=values.get("invuln"),
                       fnp=values.get("fnp"), keywords=keywords, abilities=abilities,
                       name=text.strip())
     except ValueError as e:
-        raise ValueError(f"{where}: {e}") from None
+        raise InputError(f"{where}: {e}") from None
 
 
 def _digits(field: str) -> str:

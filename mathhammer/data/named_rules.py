@@ -28,6 +28,7 @@ from typing import Any
 import attrs
 
 from ..cache import cached
+from ..errors import InputError
 from ..model.abilities import canonical
 from ..model.options import REROLLS, Options
 from ..model.profiles import TARGET_ABILITIES, Target, Weapon
@@ -327,20 +328,20 @@ def apply_rules(
     ...                       below_half=False)
     >>> o.reroll_hits.value
     'ones'
-    >>> apply_rules(["Poisoner's Art"], bolt, t, Options(), below_half=False)
+    >>> apply_rules(["Poisoner's Art"], bolt, t, Options(), below_half=False)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: Poisoner's Art is a mortal-wound roll (D6: 4+ -> D3), not yet usable in attack
+    mathhammer.errors.InputError: Poisoner's Art is a mortal-wound roll (D6: 4+ -> D3), not yet ...
     """
     resolved = [find_rule(r) if isinstance(r, str) else r for r in rules]
     for rule in resolved:
         if rule.mortal_wounds is not None:
-            raise ValueError(
+            raise InputError(
                 f"{rule.name} is a mortal-wound roll ({rule.mortal_wounds.describe()}), "
                 "not yet usable in attack"
             )
         if rule.no_effect:
-            raise ValueError(f"{rule.name} changes no numbers of an attack: {rule.no_effect}")
+            raise InputError(f"{rule.name} changes no numbers of an attack: {rule.no_effect}")
     starting = below_half if below_starting is None else below_starting
     state = {"below_half": below_half, "below_starting": starting}
     given, given_options = weapon, options
@@ -355,7 +356,7 @@ def apply_rules(
         try:
             weapon, target, options = _apply_effect(effect, weapon, target, options)
         except ValueError as e:
-            raise ValueError(f"{rule.name}: {e}") from None
+            raise InputError(f"{rule.name}: {e}") from None
     return weapon, target, options
 
 
@@ -586,9 +587,9 @@ def _read_toml(path: Path, where: str) -> dict:
     try:
         return tomllib.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
-        raise ValueError(f"{where}: cannot read named rules: {e}") from None
+        raise InputError(f"{where}: cannot read named rules: {e}") from None
     except RecursionError:
-        raise ValueError(f"{where}: cannot read named rules: nested too deeply") from None
+        raise InputError(f"{where}: cannot read named rules: nested too deeply") from None
 
 
 def _validate_file(raw: dict, where: str) -> tuple[NamedRule, ...]:
@@ -604,7 +605,7 @@ def _validate_file(raw: dict, where: str) -> tuple[NamedRule, ...]:
         if not isinstance(rules, list) or not rules:
             raise _Bad("rule", "expected one or more [[rule]] tables")
     except _Bad as e:
-        raise ValueError(f"{where}: {e}") from None
+        raise InputError(f"{where}: {e}") from None
     out = []
     for i, item in enumerate(rules):
         name = item.get("name") if isinstance(item, dict) else None
@@ -612,7 +613,7 @@ def _validate_file(raw: dict, where: str) -> tuple[NamedRule, ...]:
         try:
             out.append(_rule(item, faction, source, where))
         except _Bad as e:
-            raise ValueError(f"{where}: {label}: {e}") from None
+            raise InputError(f"{where}: {label}: {e}") from None
     return tuple(out)
 
 
@@ -634,7 +635,7 @@ def _load(directory: str, _files: tuple[tuple[str, int, int], ...]) -> tuple[Nam
             for key in (rule.name, *rule.aliases):
                 other = seen.get(_norm(key))
                 if other is not None:
-                    raise ValueError(
+                    raise InputError(
                         f"{rule.file}: rule {rule.name!r}: name {key!r} is already used by "
                         f"{other.name!r} in {other.file}"
                     )
@@ -676,7 +677,7 @@ def list_rules(
     if faction is not None:
         factions = sorted({r.faction for r in rules})
         if _norm(faction) not in {_norm(f) for f in factions}:
-            raise ValueError(f"unknown faction {faction!r}; known: {', '.join(factions)}")
+            raise InputError(f"unknown faction {faction!r}; known: {', '.join(factions)}")
         rules = tuple(r for r in rules if _norm(r.faction) == _norm(faction))
     if search is not None:
         key = _norm(search)
@@ -693,15 +694,15 @@ def find_rule(name: str, *, directory: str | Path | None = None) -> NamedRule:
 
     >>> find_rule("spoor of frailty").name
     'The Spoor of Frailty'
-    >>> find_rule("Enslaved Artiface")
+    >>> find_rule("Enslaved Artiface")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: unknown named rule 'Enslaved Artiface'; did you mean Enslaved Artifice?
+    mathhammer.errors.InputError: unknown named rule 'Enslaved Artiface'; did you mean Enslaved ...
     """
     rules = load_named_rules(directory)
     key = _norm(str(name))
     if not key:
-        raise ValueError("named rule: expected a name, got an empty string")
+        raise InputError("named rule: expected a name, got an empty string")
     names = {_norm(n): r for r in rules for n in (r.name, *r.aliases)}
     if key in names:
         return names[key]
@@ -710,7 +711,7 @@ def find_rule(name: str, *, directory: str | Path | None = None) -> NamedRule:
         if len(found) == 1:
             return found[0]
         if found:
-            raise ValueError(
+            raise InputError(
                 f"ambiguous named rule {name!r}: matches {', '.join(r.name for r in found)}"
             )
     display = {_norm(n): n for r in rules for n in (r.name, *r.aliases)}
@@ -722,7 +723,7 @@ def find_rule(name: str, *, directory: str | Path | None = None) -> NamedRule:
         return_hint = f"did you mean {', '.join(close)}?"
     else:
         return_hint = f"no close match among {len(rules)} named rules (see list_rules())"
-    raise ValueError(f"unknown named rule {name!r}; {return_hint}")
+    raise InputError(f"unknown named rule {name!r}; {return_hint}")
 
 
 __all__ = [

@@ -26,6 +26,7 @@ from typing import Any
 import attrs
 
 from ..cache import cached
+from ..errors import InputError
 from ..model.abilities import canonical
 from ..model.limits import (
     MAX_MODELS,
@@ -69,7 +70,7 @@ def canonical_core(text: str) -> str:
     >>> canonical_core("Sneaky")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: unknown core ability "Sneaky"; known: Deep Strike, Fights First, ..., Scouts X"
+    mathhammer.errors.InputError: unknown core ability "Sneaky"; known: Deep Strike, Fights Firs...
     """
     t = " ".join(str(text).lower().split())
     if t in _CORE_FLAG:
@@ -78,7 +79,7 @@ def canonical_core(text: str) -> str:
         try:
             return f"Deadly Demise {format_dice(m.group(1))}"
         except ValueError:
-            raise ValueError(f"bad core ability {show(text)}: Deadly Demise needs a number "
+            raise InputError(f"bad core ability {show(text)}: Deadly Demise needs a number "
                              f"or dice expression") from None
     if (m := _FNP.match(t)) and 2 <= int(m.group(1)) <= 6:
         return f"Feel No Pain {int(m.group(1))}+"
@@ -88,9 +89,9 @@ def canonical_core(text: str) -> str:
         return f'Scouts {int(m.group(1))}"'
     known = ", ".join(CORE_FLAGS + CORE_PARAMETRISED)
     if t.startswith("feel no pain"):
-        raise ValueError(f"bad core ability {show(text)}: "
+        raise InputError(f"bad core ability {show(text)}: "
                          "expected Feel No Pain X+ with X from 2 to 6")
-    raise ValueError(f"unknown core ability {show(text)}; known: {known}")
+    raise InputError(f"unknown core ability {show(text)}; known: {known}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -220,7 +221,7 @@ class Unit:
                    if w.melee == bool(melee)]
         phase = "melee" if melee else "ranged"
         if not carried:
-            raise ValueError(f"{self.name} has no {phase} weapons")
+            raise InputError(f"{self.name} has no {phase} weapons")
         if weapons is None:
             chosen = [(w, n) for w, n in carried if not w.optional]
         else:
@@ -260,7 +261,7 @@ class Unit:
         if models is not None:
             top = self.groups[0].max_models
             if isinstance(models, bool) or not isinstance(models, int) or not 1 <= models <= top:
-                raise ValueError(f"models: expected an integer from 1 to {top} for {self.name}, "
+                raise InputError(f"models: expected an integer from 1 to {top} for {self.name}, "
                                  f"got {show(models)}")
             counts[0] = models
         return counts
@@ -284,13 +285,13 @@ def _pick(query: str, carried: list, phase: str, unit: str, others: list[str]) -
         return found
     known = list(dict.fromkeys(w.name for w, _ in carried))
     if names:
-        raise ValueError(f"weapons: {show(query)} is ambiguous for {unit}: "
+        raise InputError(f"weapons: {show(query)} is ambiguous for {unit}: "
                          f"matches {', '.join(names)}")
     other = [n for n in others if _norm(n).startswith(q)]
     hint = f"{phase} weapons: {', '.join(known)}"
     if other:
         hint += f" ({other[0]} is a {'ranged' if phase == 'melee' else 'melee'} weapon)"
-    raise ValueError(f"weapons: {unit} has no {phase} weapon {show(query)}; {hint}")
+    raise InputError(f"weapons: {unit} has no {phase} weapon {show(query)}; {hint}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -313,7 +314,7 @@ class Reader:
         self.source = source
 
     def fail(self, path: str, message: str) -> ValueError:
-        return ValueError(f"{self.source}: {path}: {message}" if path
+        return InputError(f"{self.source}: {path}: {message}" if path
                           else f"{self.source}: {message}")
 
     def bad(self, path: str, expected: str, value: Any) -> ValueError:
@@ -500,7 +501,7 @@ def build_unit(raw: dict, source: str = "<unit>", path: Path | None = None) -> U
     ...             "save": "3+", "wounds": 1}]}, "x.toml")
     Traceback (most recent call last):
     ...
-    ValueError: x.toml: models[0].toughness: expected an integer from 1 to 14, got 15
+    mathhammer.errors.InputError: x.toml: models[0].toughness: expected an integer from 1 to 14,...
     """
     r = Reader(source)
     raw = r.table("", raw, _UNIT_REQUIRED, _UNIT_OPTIONAL)
@@ -560,19 +561,19 @@ def loads_unit(text: str, source: str = "<text>", path: Path | None = None) -> U
     >>> loads_unit('name = "X"\\nfaction = 3', "x.toml")
     Traceback (most recent call last):
     ...
-    ValueError: x.toml: models: missing
+    mathhammer.errors.InputError: x.toml: models: missing
     >>> loads_unit('name = "X" faction = "F"', "x.toml")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: x.toml: invalid TOML: Expected newline ... (at line 1, column 12)
+    mathhammer.errors.InputError: x.toml: invalid TOML: Expected newline ... (at line 1, column 12)
     """
     check_bytes(text, MAX_UNIT_FILE_BYTES, "MAX_UNIT_FILE_BYTES", f"{source}: unit file")
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise ValueError(f"{source}: invalid TOML: {e}") from None
+        raise InputError(f"{source}: invalid TOML: {e}") from None
     except RecursionError:
-        raise ValueError(f"{source}: invalid TOML: nested too deeply") from None
+        raise InputError(f"{source}: invalid TOML: nested too deeply") from None
     return build_unit(raw, source, path)
 
 
@@ -599,13 +600,13 @@ def _load_cached(path: Path, _mtime: int, _size: int) -> Unit:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise ValueError(f"{_display(path)}: cannot read unit file: {e}") from None
+        raise InputError(f"{_display(path)}: cannot read unit file: {e}") from None
     return loads_unit(text, _display(path), path)
 
 
 def _load_path(path: Path) -> Unit:
     if not path.is_file():
-        raise ValueError(f"{_display(path)}: no such unit file")
+        raise InputError(f"{_display(path)}: no such unit file")
     st = path.stat()
     return _load_cached(path.resolve(), st.st_mtime_ns, st.st_size)
 
@@ -637,7 +638,7 @@ def load_unit(path_or_name: str | Path | Unit) -> Unit:
     >>> load_unit("Hexmrk Destroyer")
     Traceback (most recent call last):
     ...
-    ValueError: unknown unit "Hexmrk Destroyer"; did you mean Hexmark Destroyer?
+    mathhammer.errors.InputError: unknown unit "Hexmrk Destroyer"; did you mean Hexmark Destroyer?
     """
     if isinstance(path_or_name, Unit):
         return path_or_name
@@ -649,19 +650,19 @@ def load_unit(path_or_name: str | Path | Unit) -> Unit:
         return _load_path(Path(path_or_name))
     q = _norm(text)
     if not q:
-        raise ValueError(f"unknown unit {show(text)}: give a name or a .toml path")
+        raise InputError(f"unknown unit {show(text)}: give a name or a .toml path")
     index = _index()
     for matches in ([u for k, u in index if k == q], [u for k, u in index if k.startswith(q)]):
         names = sorted({u.name for u in matches}, key=str.lower)
         if len(names) == 1:
             return matches[0]
         if names:
-            raise ValueError(f"ambiguous unit {show(text)}: matches {', '.join(names)}")
+            raise InputError(f"ambiguous unit {show(text)}: matches {', '.join(names)}")
     keys = {k: u.name for k, u in index}
     close = list(dict.fromkeys(keys[k] for k in difflib.get_close_matches(q, keys, 5, 0.5)))
     hint = (f"did you mean {', '.join(close)}?" if close
             else f"known: {', '.join(sorted({u.name for _, u in index}))}")
-    raise ValueError(f"unknown unit {show(text)}; {hint}")
+    raise InputError(f"unknown unit {show(text)}; {hint}")
 
 
 def list_units(faction: str | None = None, search: str | None = None,

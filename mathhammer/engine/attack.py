@@ -27,6 +27,7 @@ import attrs
 
 from ..cache import cached
 from ..data.named_rules import apply_rules, find_rule
+from ..errors import InputError
 from ..mechanics.allocation import lose, next_group, packet_move, spill_move
 from ..mechanics.criticals import DEVASTATING, attack_wounds, save_fails, unsaved_count
 from ..mechanics.damage import damage_roll, feel_no_pain
@@ -124,12 +125,12 @@ def _entries(profiles: Any, melee: bool | None) -> list[tuple[Weapon, int]]:
         if not isinstance(weapon, Weapon):
             raise TypeError(f"profiles: expected a Weapon or (Weapon, models), got {p!r}")
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            raise ValueError(
+            raise InputError(
                 f"profiles: models carrying {weapon.name!r}: expected >= 1, got {count!r}"
             )
         out.append((weapon, count))
     if not out:
-        raise ValueError("profiles: no weapons to attack with")
+        raise InputError("profiles: no weapons to attack with")
     return out
 
 

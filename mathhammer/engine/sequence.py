@@ -21,6 +21,7 @@ from typing import Any
 import attrs
 
 from ..data.named_rules import find_rule
+from ..errors import InputError
 from ..mechanics.effects import deadly_demise_wounds, mortal_wounds, reanimate
 from ..model.profiles import Target
 from ..model.squad import Squad, initial_state, models_alive, unit_weights
@@ -85,7 +86,7 @@ def rule_roll(name: str) -> PMF:
     """
     rule = find_rule(name)
     if rule.mortal_wounds is None:
-        raise ValueError(f"{rule.name} is not a mortal-wound roll")
+        raise InputError(f"{rule.name} is not a mortal-wound roll")
     return rule.mortal_wounds.pmf()
 
 
@@ -140,7 +141,7 @@ def turns(profiles: Any, target: Target | Squad | Any, n: int, *, reanimation: b
     """``n`` turns of the same attack; a target with Reanimation Protocols reanimates between
     them (``reanimation`` forces it on or off)."""
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise ValueError(f"turns: expected an integer >= 1, got {n!r}")
+        raise InputError(f"turns: expected an integer >= 1, got {n!r}")
     if hasattr(target, "as_target"):
         target = target.as_target()
     groups = target.groups if isinstance(target, Squad) else (target,)

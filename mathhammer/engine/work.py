@@ -49,7 +49,7 @@ def check_attack_dice(profiles: Iterable[tuple[Weapon, int]], target_models: int
     >>> check_attack_dice([(gun, 1000)], 1000)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: attack dice: up to 1810000 is over the limit of 20000 (...MAX_ATTACK_DICE)
+    mathhammer.errors.InputError: attack dice: up to 1810000 is over the limit of 20000 (...MAX_...
     """
     n = attack_dice(profiles, target_models, blast_per_models)
     if n > MAX_ATTACK_DICE:

@@ -12,6 +12,7 @@ import re
 import attrs
 
 from ..cache import cached
+from ..errors import InputError
 from ..prob.dice import format_dice, parse_dice
 from .limits import MAX_ABILITY_VALUE, over, shorten
 
@@ -77,7 +78,7 @@ def canonical(text: str) -> str:
     >>> canonical("fast")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: unknown ability 'fast'; known: lethal hits, devastating wounds, twin-linked, ...
+    mathhammer.errors.InputError: unknown ability 'fast'; known: lethal hits, devastating wounds...
     """
     t = normalize(text)
     text = shorten(text)
@@ -91,7 +92,7 @@ def canonical(text: str) -> str:
             if "over the limit" in str(e):
                 raise over(f"bad ability {text!r}: {m.group(1)} X", shorten(m.group(2), 20),
                            MAX_ABILITY_VALUE, "MAX_ABILITY_VALUE") from None
-            raise ValueError(
+            raise InputError(
                 f"bad ability {text!r}: {m.group(1)} needs a number or dice expression"
             ) from None
         n, sides, plus = parse_dice(value)
@@ -102,8 +103,8 @@ def canonical(text: str) -> str:
     if _ANTI.match(t) or _BLAST.match(t):
         return t
     if t.startswith("anti-"):
-        raise ValueError(f"bad ability {text!r}: expected anti-KEYWORD X+ with X from 2 to 6")
-    raise ValueError(f"unknown ability {text!r}; known: {', '.join(KNOWN)}")
+        raise InputError(f"bad ability {text!r}: expected anti-KEYWORD X+ with X from 2 to 6")
+    raise InputError(f"unknown ability {text!r}; known: {', '.join(KNOWN)}")
 
 
 @cached(maxsize=1024)

@@ -7,13 +7,15 @@ a few dozen models) but keep the work of one query bounded.
 
 >>> MAX_MODELS, MAX_ATTACK_DICE
 (1000, 20000)
->>> check_count("models", 1001, MAX_MODELS, "MAX_MODELS")
+>>> check_count("models", 1001, MAX_MODELS, "MAX_MODELS")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ValueError: models: 1001 is over the limit of 1000 (mathhammer.model.limits.MAX_MODELS)
+mathhammer.errors.InputError: models: 1001 is over the limit of 1000 (mathhammer.model.limits.MA...
 """
 
 from __future__ import annotations
+
+from ..errors import InputError
 
 #: Models in one model group: an attacking row ``1000x ...``, a target, ``--models``,
 #: ``--target-models``, a unit file's model counts.
@@ -69,7 +71,7 @@ def over(what: str, value: object, limit: int, name: str) -> ValueError:
     >>> str(over("attacks", "30D6", MAX_DICE, "MAX_DICE"))
     'attacks: 30D6 is over the limit of 20 (mathhammer.model.limits.MAX_DICE)'
     """
-    return ValueError(f"{what}: {value} is over the limit of {limit} "
+    return InputError(f"{what}: {value} is over the limit of {limit} "
                       f"(mathhammer.model.limits.{name})")
 
 
@@ -88,21 +90,21 @@ def read_limited(path: object, limit: int, name: str, what: str = "file",
     >>> read_limited("/dev/zero", 10, "MAX_PAGE_BYTES")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: /dev/zero: file is over the limit of 10 bytes (...MAX_PAGE_BYTES)
+    mathhammer.errors.InputError: /dev/zero: file is over the limit of 10 bytes (...MAX_PAGE_BYTES)
     """
     shown = str(path) if shown is None else shown
     try:
         with open(path, "rb") as f:  # any path-like, or a device such as /dev/zero
             data = f.read(limit + 1)
     except OSError as e:
-        raise ValueError(f"{shown}: cannot read: {e.strerror or e}") from None
+        raise InputError(f"{shown}: cannot read: {e.strerror or e}") from None
     return check_bytes(data, limit, name, f"{shown}: {what}")
 
 
 def check_bytes(data: bytes | str, limit: int, name: str, what: str) -> bytes | str:
     """``data`` if it has at most ``limit`` bytes (characters for text)."""
     if len(data) > limit:
-        raise ValueError(f"{what} is over the limit of {limit} bytes "
+        raise InputError(f"{what} is over the limit of {limit} bytes "
                          f"(mathhammer.model.limits.{name})")
     return data
 

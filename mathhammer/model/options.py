@@ -8,10 +8,10 @@ Signs: ``hit_mod``, ``wound_mod`` and ``save_mod`` are added to the roll (then c
 <Reroll.ONES: 'ones'>
 >>> Options(reroll_hits="ones").reroll_hits == "ones"  # the enums are strings too
 True
->>> Options(reroll_hits="some")
+>>> Options(reroll_hits="some")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ValueError: reroll_hits: expected one of None, 'ones', 'failed', 'noncrit', got 'some'
+mathhammer.errors.InputError: reroll_hits: expected one of None, 'ones', 'failed', 'noncrit', go...
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from typing import Any
 
 import attrs
 
+from ..errors import InputError
 from .abilities import canonical
 
 
@@ -56,14 +57,14 @@ def _canonical_all(values: str | tuple[str, ...] | list[str]) -> tuple[str, ...]
 def _int(lo: int, hi: int):
     def check(_inst, attr, value):
         if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-            raise ValueError(f"{attr.name}: expected an integer from {lo} to {hi}, got {value!r}")
+            raise InputError(f"{attr.name}: expected an integer from {lo} to {hi}, got {value!r}")
 
     return check
 
 
 def _bool(_inst, attr, value):
     if not isinstance(value, bool):
-        raise ValueError(f"{attr.name}: expected true or false, got {value!r}")
+        raise InputError(f"{attr.name}: expected true or false, got {value!r}")
 
 
 def _choice(name: str, kind: type[StrEnum], optional: bool = False):
@@ -76,7 +77,7 @@ def _choice(name: str, kind: type[StrEnum], optional: bool = False):
             return kind(value)
         except ValueError:
             known = ", ".join(["None"] * optional + [repr(k.value) for k in kind])
-            raise ValueError(f"{name}: expected one of {known}, got {value!r}") from None
+            raise InputError(f"{name}: expected one of {known}, got {value!r}") from None
 
     return convert
 
@@ -148,10 +149,10 @@ class Options:
     def make(cls, **kwargs: Any) -> Options:
         """Like ``Options(**kwargs)`` but an unknown name is a ValueError naming the closest.
 
-        >>> Options.make(half_rnage=True)
+        >>> Options.make(half_rnage=True)  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        ValueError: unknown option 'half_rnage'; did you mean half_range, halve_damage?
+        mathhammer.errors.InputError: unknown option 'half_rnage'; did you mean half_range, halv...
         """
         names = [a.name for a in attrs.fields(cls)]
         for key in kwargs:
@@ -159,7 +160,7 @@ class Options:
                 close = difflib.get_close_matches(key, names, n=3)
                 known = ", ".join(close or names)
                 hint = f"did you mean {known}?" if close else f"known: {known}"
-                raise ValueError(f"unknown option {key!r}; {hint}")
+                raise InputError(f"unknown option {key!r}; {hint}")
         return cls(**kwargs)
 
     def describe(self) -> str:

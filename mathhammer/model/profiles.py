@@ -14,6 +14,7 @@ from collections.abc import Iterable
 
 import attrs
 
+from ..errors import InputError
 from ..prob.dice import format_dice
 from .abilities import Abilities, canonical, parse_abilities
 from .limits import MAX_MODELS, MAX_RANGE, MAX_STRENGTH, MAX_WOUNDS, over, shorten
@@ -32,7 +33,7 @@ def _int_in(name: str, lo: int, hi: int | None = None, *, optional: bool = False
             raise over(name, value if value < 10**12 else "a very large number", hi, limit)
         if value < lo or (hi is not None and value > hi):
             rng = f"from {lo} to {hi}" if hi is not None and not limit else f">= {lo}"
-            raise ValueError(f"{name}: expected {rng}, got {value!r}")
+            raise InputError(f"{name}: expected {rng}, got {value!r}")
 
     return check
 
@@ -65,9 +66,9 @@ def _dice_text(name: str, minimum: int):
         try:
             text = format_dice(value)
         except ValueError as e:
-            raise ValueError(f"{name}: {e}") from None
+            raise InputError(f"{name}: {e}") from None
         if text.isdigit() and int(text) < minimum:
-            raise ValueError(f"{name}: expected at least {minimum}, got {value!r}")
+            raise InputError(f"{name}: expected at least {minimum}, got {value!r}")
         return text
 
     return convert
@@ -92,7 +93,7 @@ def _range(value: int | str) -> int | str:
         raise TypeError(f"range: expected 'melee' or a distance in inches, got "
                         f"{shorten(repr(value))}")
     if isinstance(value, str) or value < 1 or value > MAX_RANGE:
-        raise ValueError(f"range: expected 'melee' or a distance in inches from 1 to "
+        raise InputError(f"range: expected 'melee' or a distance in inches from 1 to "
                          f"{MAX_RANGE}, got {shorten(repr(value))}")
     return value
 
@@ -176,9 +177,9 @@ def _target_abilities(values: Iterable[str] | str) -> tuple[str, ...]:
             try:
                 t = f"deadly demise {format_dice(t.removeprefix('deadly demise '))}"
             except ValueError:
-                raise ValueError(f"bad target ability {v!r}: Deadly Demise needs a number or "
+                raise InputError(f"bad target ability {v!r}: Deadly Demise needs a number or "
                                  "dice expression") from None
         elif t not in TARGET_ABILITIES:
-            raise ValueError(f"unknown target ability {v!r}; known: {', '.join(TARGET_ABILITIES)}")
+            raise InputError(f"unknown target ability {v!r}; known: {', '.join(TARGET_ABILITIES)}")
         out.append(t)
     return tuple(out)

@@ -20,6 +20,7 @@ import attrs
 
 from ..cache import cached
 from ..data.paths import data_dir
+from ..errors import InputError
 from .limits import MAX_FLAT, MAX_MODELS, MAX_RULES_FILE_BYTES, read_limited, shorten
 
 
@@ -79,7 +80,7 @@ def _path(name_or_path: str) -> Path:
         path = data_dir("rules") / "core" / f"{name_or_path}.toml"
     if not path.is_file():
         known = sorted(p.stem for p in (data_dir("rules") / "core").glob("*.toml"))
-        raise ValueError(f"unknown rule set {shorten(name_or_path)!r}; known: {', '.join(known)}")
+        raise InputError(f"unknown rule set {shorten(name_or_path)!r}; known: {', '.join(known)}")
     return path.resolve()
 
 
@@ -89,9 +90,9 @@ def _parse(path: Path, _mtime_ns: int, _size: int) -> dict:
         data = read_limited(path, MAX_RULES_FILE_BYTES, "MAX_RULES_FILE_BYTES", "rule set")
         return tomllib.loads(data.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise ValueError(f"{path}: cannot read rule set: {_one_line(e)}") from None
+        raise InputError(f"{path}: cannot read rule set: {_one_line(e)}") from None
     except RecursionError:
-        raise ValueError(f"{path}: cannot read rule set: nested too deeply") from None
+        raise InputError(f"{path}: cannot read rule set: nested too deeply") from None
 
 
 def _one_line(e: Exception) -> str:
@@ -107,7 +108,7 @@ def _chain(name_or_path: str) -> tuple[tuple[Path, int, int], ...]:
         path = _path(current) if not out else _path_from(out[-1][0], current)
         if any(path == p for p, _m, _s in out):
             chain = " -> ".join(p.name for p in (*(p for p, _m, _s in out), path))
-            raise ValueError(f"{out[-1][0]}: extends: circular reference ({chain})")
+            raise InputError(f"{out[-1][0]}: extends: circular reference ({chain})")
         st = path.stat()
         out.append((path, st.st_mtime_ns, st.st_size))
         current = _parse(*out[-1]).get("extends")
@@ -117,7 +118,7 @@ def _chain(name_or_path: str) -> tuple[tuple[Path, int, int], ...]:
 def _path_from(child: Path, parent: Any) -> Path:
     """The file a rule set extends: a relative path is read beside the file naming it."""
     if not isinstance(parent, str) or not parent.strip():
-        raise ValueError(f"{child}: extends: expected the name or path of a rule set, got "
+        raise InputError(f"{child}: extends: expected the name or path of a rule set, got "
                          f"{shorten(repr(parent))}")
     beside = child.parent / parent
     if Path(parent).suffix and not Path(parent).is_absolute() and beside.is_file():
@@ -152,19 +153,19 @@ _FIELDS: dict[str, tuple[str, str, Any]] = {
 def _check(path: Path, table: str, key: str, kind: Any, value: Any) -> None:
     where = f"{path}: {table}.{key}"
     if value is None:
-        raise ValueError(f"{where}: missing")
+        raise InputError(f"{where}: missing")
     if kind is bool or kind is dict:
         if not isinstance(value, kind):
             what = "true or false" if kind is bool else "a table"
-            raise ValueError(f"{where}: expected {what}, got {shorten(repr(value))}")
+            raise InputError(f"{where}: expected {what}, got {shorten(repr(value))}")
     elif isinstance(kind, tuple) and isinstance(kind[0], str):
         if value not in kind:
-            raise ValueError(f"{where}: expected one of {', '.join(kind)}, got "
+            raise InputError(f"{where}: expected one of {', '.join(kind)}, got "
                              f"{shorten(repr(value))}")
     else:
         lo, hi = kind
         if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-            raise ValueError(f"{where}: expected an integer from {lo} to {hi}, got "
+            raise InputError(f"{where}: expected an integer from {lo} to {hi}, got "
                              f"{shorten(repr(value))}")
 
 
@@ -176,7 +177,7 @@ def load_ruleset(name_or_path: str = "10e") -> RuleSet:
     >>> load_ruleset("nowhere.toml")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: unknown rule set 'nowhere.toml'; known: 10e, 11e
+    mathhammer.errors.InputError: unknown rule set 'nowhere.toml'; known: 10e, 11e
     """
     if not isinstance(name_or_path, str):
         raise TypeError(f"rules: expected a rule set name or path, got "
@@ -193,7 +194,7 @@ def _build(chain: tuple[tuple[Path, int, int], ...]) -> RuleSet:
     values: dict[str, Any] = {}
     for table in {t for t, _, _ in _FIELDS.values()}:
         if not isinstance(raw.get(table, {}), dict):
-            raise ValueError(f"{path}: {table}: expected a table [{table}], got "
+            raise InputError(f"{path}: {table}: expected a table [{table}], got "
                              f"{shorten(repr(raw[table]))}")
     for field, (table, key, kind) in _FIELDS.items():
         value = raw.get(table, {}).get(key)
@@ -204,7 +205,7 @@ def _build(chain: tuple[tuple[Path, int, int], ...]) -> RuleSet:
         _check(path, "wound.table", key, (2, 6), table.get(key))
     for key in ("name", "description"):
         if not isinstance(raw.get(key, ""), str):
-            raise ValueError(f"{path}: {key}: expected a string, got {shorten(repr(raw[key]))}")
+            raise InputError(f"{path}: {key}: expected a string, got {shorten(repr(raw[key]))}")
     return RuleSet(
         # a file that extends another is named by its own name (or file name), not its parent's
         name=_parse(*chain[0]).get("name", path.stem), description=raw.get("description", ""),

@@ -21,6 +21,7 @@ from fractions import Fraction
 
 import attrs
 
+from ..errors import InputError
 from ..prob.pmf import PMF
 from .profiles import Target
 from .ruleset import RuleSet
@@ -30,7 +31,7 @@ from .state import Group, TargetState, UnitState
 def _groups(values: Iterable[Target]) -> tuple[Target, ...]:
     groups = tuple(values)
     if not groups or not all(isinstance(g, Target) for g in groups):
-        raise ValueError(f"groups: expected one or more Target model groups, got {values!r}")
+        raise InputError(f"groups: expected one or more Target model groups, got {values!r}")
     return groups
 
 
@@ -151,7 +152,7 @@ def unit_weights(target: Targetish, state: PMF | None) -> dict[UnitState, int]:
             for p, g in zip(parts, unit.groups, strict=False))
         if not ok:
             shape = ", ".join(f"{g.models} models of {g.wounds} wounds" for g in unit.groups)
-            raise ValueError(f"state: {s!r} is not a state of this target ({shape})")
+            raise InputError(f"state: {s!r} is not a state of this target ({shape})")
         key = tuple(TargetState(*p) for p in parts)
         out[key] = out.get(key, 0) + w
     return out
@@ -166,7 +167,7 @@ def public_states(target: Targetish, weights: dict[UnitState, int]) -> PMF:
 def character_destroyed(target: Targetish, states: PMF) -> Fraction:
     """P(every CHARACTER model of a Squad destroyed) in a distribution of its states."""
     if not isinstance(target, Squad) or not any(target.characters):
-        raise ValueError("character_destroyed: the target has no CHARACTER model group")
+        raise InputError("character_destroyed: the target has no CHARACTER model group")
     chars = target.characters
     return sum((p for s, p in states
                 if all(g.models == 0 for g, c in zip(s, chars, strict=True) if c)), Fraction(0))

@@ -7,7 +7,7 @@ Fraction(1, 3)
 >>> dice("D6+99999999")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ValueError: dice expression 'D6+99999999': added number: 99999999 is over the limit of 100 ...
+mathhammer.errors.InputError: dice expression 'D6+99999999': added number: 99999999 is over the ...
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from ..cache import cached
+from ..errors import InputError
 from ..model.limits import MAX_DICE, MAX_FLAT, over, shorten
 from .pmf import PMF
 
@@ -29,7 +30,7 @@ _DICE = re.compile(
 def _parse(text: str) -> tuple[int, int, int]:
     m = _DICE.match(text.strip())
     if not m or m.group("n") == "0":
-        raise ValueError(f"bad dice expression {shorten(text)!r}: expected {ACCEPTED}")
+        raise InputError(f"bad dice expression {shorten(text)!r}: expected {ACCEPTED}")
     if m.group("flat") is not None:
         return 0, 0, _number(m.group("flat"), text, "number", MAX_FLAT, "MAX_FLAT")
     n = _number(m.group("n") or "1", text, "number of dice", MAX_DICE, "MAX_DICE")
@@ -54,10 +55,10 @@ def parse_dice(value: int | str) -> tuple[int, int, int]:
     ((2, 3, 1), (0, 0, 4))
     """
     if isinstance(value, bool) or not isinstance(value, int | str):
-        raise ValueError(f"bad dice expression {value!r}: expected {ACCEPTED}")
+        raise InputError(f"bad dice expression {value!r}: expected {ACCEPTED}")
     if isinstance(value, int):
         if value < 0:
-            raise ValueError(f"bad dice expression {value!r}: expected {ACCEPTED}")
+            raise InputError(f"bad dice expression {value!r}: expected {ACCEPTED}")
         if value > MAX_FLAT:
             shown = str(value) if value < 10**12 else "a very large number"
             raise over("dice expression", shown, MAX_FLAT, "MAX_FLAT")
@@ -78,7 +79,7 @@ def dice(value: int | str) -> PMF:
     >>> dice("D7")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: bad dice expression 'D7': expected an integer >= 0 or NdS+K with S 3 or 6 ...
+    mathhammer.errors.InputError: bad dice expression 'D7': expected an integer >= 0 or NdS+K wi...
     """
     return _dice_pmf(*parse_dice(value))
 

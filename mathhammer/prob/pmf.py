@@ -21,6 +21,7 @@ from fractions import Fraction
 from math import lcm
 from typing import Any
 
+from ..errors import InputError
 from .bigint import big, gcd
 
 Outcome = Hashable
@@ -38,7 +39,7 @@ def _probability(name: str, p: Any) -> None:
     _check(name, isinstance(p, int | Fraction) and not isinstance(p, bool),
            "a Fraction or int", p)
     if not 0 <= p <= 1:
-        raise ValueError(f"{name}: expected a probability from 0 to 1, got {p}")
+        raise InputError(f"{name}: expected a probability from 0 to 1, got {p}")
 
 
 class PMF:
@@ -60,11 +61,11 @@ class PMF:
         clean: dict[Outcome, int] = {}
         for outcome, weight in items:
             if not isinstance(weight, int) or weight < 0:
-                raise ValueError(f"PMF weight of {outcome!r}: expected an int >= 0, got {weight!r}")
+                raise InputError(f"PMF weight of {outcome!r}: expected an int >= 0, got {weight!r}")
             if weight:
                 clean[outcome] = clean.get(outcome, 0) + weight
         if not clean:
-            raise ValueError("a PMF needs at least one outcome with positive weight")
+            raise InputError("a PMF needs at least one outcome with positive weight")
         g = 0
         for w in clean.values():  # the running gcd soon reaches a small number (often 1)
             g = gcd(g, w)
@@ -112,7 +113,7 @@ class PMF:
                probs)
         fr = {k: Fraction(v) for k, v in probs.items()}
         if sum(fr.values()) != 1 or any(v < 0 for v in fr.values()):
-            raise ValueError("probabilities must be non-negative and sum to exactly 1")
+            raise InputError("probabilities must be non-negative and sum to exactly 1")
         den = lcm(*(v.denominator for v in fr.values()))
         return cls({k: int(v * den) for k, v in fr.items()})
 
@@ -153,7 +154,7 @@ class PMF:
                 part)
         parts = [(Fraction(w), p) for w, p in parts if w]
         if not parts:
-            raise ValueError("a mixture needs at least one part with positive weight")
+            raise InputError("a mixture needs at least one part with positive weight")
         wden = lcm(*(w.denominator for w, _ in parts))
         common = lcm(*(p._total for _, p in parts))
         out: dict[Outcome, int] = {}
@@ -301,7 +302,7 @@ class PMF:
         Fraction(1, 8)
         """
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-            raise ValueError(f"repeat needs a count >= 0, got {n!r}")
+            raise InputError(f"repeat needs a count >= 0, got {n!r}")
         _check("op", callable(op), "a function of two outcomes", op)
         result, base = PMF.point(zero) if n == 0 else None, self
         while n:  # exponentiation by squaring: O(log n) convolutions
@@ -325,7 +326,7 @@ class PMF:
         _check("op", callable(op), "a function of two outcomes", op)
         counts = n._weights
         if any(not isinstance(k, int) or k < 0 for k in counts):
-            raise ValueError("random_sum needs a count distribution over non-negative ints")
+            raise InputError("random_sum needs a count distribution over non-negative ints")
         top = max(counts)
         if op is operator.add and zero == 0 and _ints(self._weights) and min(self._weights) >= 0:
             return PMF(_int_random_sum(self._weights, self._total, counts, n._total))

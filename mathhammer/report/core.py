@@ -37,6 +37,7 @@ from ..engine.sequence import (
     sequence,
     sequence_demise,
 )
+from ..errors import InputError
 from ..mechanics.effects import crushing_impact
 from ..model.options import Options
 from ..model.profiles import Target, Weapon
@@ -787,7 +788,7 @@ def metric_value(result: Result, metric: str, points: int | None = None) -> Frac
         return result.destroyed
     if metric == "kills-per-100pts":
         return result.kills.mean() * 100 / points if points else None
-    raise ValueError(f"metric: expected one of {', '.join(METRICS)}, got {metric!r}")
+    raise InputError(f"metric: expected one of {', '.join(METRICS)}, got {metric!r}")
 
 
 def build_grid(rows: Sequence[Row], columns: Sequence[Column], metric: str, *, title: str = "",
@@ -795,7 +796,7 @@ def build_grid(rows: Sequence[Row], columns: Sequence[Column], metric: str, *, t
     """Compute every cell (``progress(1)`` is called after each one); a row without weapons
     gets None in every cell."""
     if metric not in METRICS:
-        raise ValueError(f"metric: expected one of {', '.join(METRICS)}, got {metric!r}")
+        raise InputError(f"metric: expected one of {', '.join(METRICS)}, got {metric!r}")
     values = []
     for row in rows:
         line = []
@@ -832,7 +833,7 @@ def render(grid: Grid, fmt: str) -> str:
     renderers = {"text": render_text, "md": render_markdown, "csv": render_csv,
                  "html": render_html, "json": render_json}
     if fmt not in renderers:
-        raise ValueError(f"format: expected one of {', '.join(FORMATS)}, got {fmt!r}")
+        raise InputError(f"format: expected one of {', '.join(FORMATS)}, got {fmt!r}")
     return renderers[fmt](grid)
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine.attack import Result
+from ..errors import InputError
 
 MISSING = "plotting needs matplotlib: pip install 'mathhammer[plot]' (or pip install matplotlib)"
 FORMATS = (".png", ".svg", ".pdf")
@@ -19,7 +20,7 @@ def check_matplotlib() -> None:
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        raise ValueError(MISSING) from None
+        raise InputError(MISSING) from None
 
 
 def check_suffix(path: str | Path) -> None:
@@ -28,10 +29,10 @@ def check_suffix(path: str | Path) -> None:
     >>> check_suffix("kills.txt")
     Traceback (most recent call last):
     ...
-    ValueError: kills.txt: expected a file name ending in .png, .svg, .pdf
+    mathhammer.errors.InputError: kills.txt: expected a file name ending in .png, .svg, .pdf
     """
     if Path(path).suffix.lower() not in FORMATS:
-        raise ValueError(f"{path}: expected a file name ending in {', '.join(FORMATS)}")
+        raise InputError(f"{path}: expected a file name ending in {', '.join(FORMATS)}")
 
 
 def plot_kills(query: Any, result: Result, path: str | Path) -> Path:
@@ -75,7 +76,7 @@ def plot_kills(query: Any, result: Result, path: str | Path) -> Path:
         try:
             fig.savefig(path, metadata=meta or None, dpi=120)
         except OSError as e:
-            raise ValueError(f"{path}: cannot write: {e.strerror or e}") from None
+            raise InputError(f"{path}: cannot write: {e.strerror or e}") from None
         finally:
             plt.close(fig)
     return path

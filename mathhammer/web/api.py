@@ -31,6 +31,7 @@ import click
 from ..cli.app import cli, resolve_attacker, resolve_target
 from ..data.inline import describe_target, describe_weapon, is_inline_target, is_inline_weapon
 from ..data.paths import data_dir
+from ..errors import InputError
 from ..model.options import Options
 from ..report.core import METRICS, Column, Grid, Row, metric_value, render_json
 
@@ -49,7 +50,7 @@ class Unavailable(Exception):
 
 def _command(name: str) -> click.Command:
     if name not in COMMANDS:
-        raise ValueError(f"unknown command {name!r}; expected one of {', '.join(COMMANDS)}")
+        raise InputError(f"unknown command {name!r}; expected one of {', '.join(COMMANDS)}")
     return cli.commands[name]
 
 
@@ -91,7 +92,7 @@ def _bool(key: str, value: Any) -> bool:
         return True
     if text in _FALSE:
         return False
-    raise ValueError(f"{key}: expected true or false, got {value!r}")
+    raise InputError(f"{key}: expected true or false, got {value!r}")
 
 
 def check_spec(key: str, spec: str) -> str:
@@ -101,13 +102,13 @@ def check_spec(key: str, spec: str) -> str:
     >>> check_spec("target", "../secret.toml")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: target '../secret.toml': the web page reads no files; give a unit's name or ...
+    mathhammer.errors.InputError: target '../secret.toml': the web page reads no files; give a u...
     """
     text = str(spec).strip()
     if not text:
-        raise ValueError(f"{key}: expected a unit's name or an inline profile, got ''")
+        raise InputError(f"{key}: expected a unit's name or an inline profile, got ''")
     if not (is_inline_weapon(text) or is_inline_target(text)) and _FILEISH.search(text):
-        raise ValueError(f"{key} {text!r}: the web page reads no files; give a unit's name or "
+        raise InputError(f"{key} {text!r}: the web page reads no files; give a unit's name or "
                          "an inline profile")
     return text
 
@@ -133,17 +134,17 @@ def to_argv(command: str, params: Mapping[str, Any]) -> list[str]:
         values = _values(raw)
         if key in units:
             if len(values) > 1 and not units[key]:
-                raise ValueError(f"{key}: given {len(values)} times, expected once")
+                raise InputError(f"{key}: given {len(values)} times, expected once")
             tail += [check_spec(key, v) for v in values if str(v).strip()]
             continue
         opt = opts.get(key)
         if opt is None:
             known = ", ".join(sorted([*units, *opts]))
-            raise ValueError(f"unknown parameter {key!r} for {command}; known: {known}")
+            raise InputError(f"unknown parameter {key!r} for {command}; known: {known}")
         if not values:
             continue
         if len(values) > 1 and not opt.multiple:
-            raise ValueError(f"{key}: given {len(values)} times, expected once")
+            raise InputError(f"{key}: given {len(values)} times, expected once")
         flag = next(o for o in opt.opts if o.startswith("--"))
         if opt.is_flag:
             on = _bool(key, values[0])
@@ -157,14 +158,14 @@ def to_argv(command: str, params: Mapping[str, Any]) -> list[str]:
             if key in ("leader", "targets"):
                 text = check_spec(key, text)
             if key == "rules" and text not in editions():
-                raise ValueError(f"rules: expected one of {', '.join(editions())}, got {text!r}")
+                raise InputError(f"rules: expected one of {', '.join(editions())}, got {text!r}")
             argv.append(f"{flag}={text}")
     if command == "table" and not tail:
-        raise ValueError("attacker: expected at least one attacker")
+        raise InputError("attacker: expected at least one attacker")
     if command != "table" and "target" not in params:
-        raise ValueError("target: expected a unit's name or an inline profile")
+        raise InputError("target: expected a unit's name or an inline profile")
     if command != "table" and len(tail) == 1 and "attacker" in params:
-        raise ValueError("target: expected a unit's name or an inline profile")
+        raise InputError("target: expected a unit's name or an inline profile")
     return argv + ["--", *tail]
 
 
@@ -367,12 +368,12 @@ def army_table(text: str, params: Mapping[str, Any]) -> str:
     params = dict(params)
     for key in ("attacker", "by", "vary"):
         if params.pop(key, None):
-            raise ValueError(f"{key}: a table of an army list takes no {key}")
+            raise InputError(f"{key}: a table of an army list takes no {key}")
     p = _parsed("table", {**params, "attacker": ["army"]})
     army = army_mod.parse_army(text)
     named, mortal = _rules_of(p)
     if mortal:
-        raise ValueError(f"--rule {mortal[0]!r} is a mortal-wound roll; a table compares attacks")
+        raise InputError(f"--rule {mortal[0]!r} is a mortal-wound roll; a table compares attacks")
     options = _options_of(p)
     opts = attrs.asdict(options, recurse=False)
     targets = p["targets"] or _standard_targets()
@@ -414,7 +415,7 @@ def _army_unit(army: Any, key: str, ref: str) -> tuple[str, Any]:
         if name == label:
             return name, unit
     known = ", ".join(name for name, _ in rows)
-    raise ValueError(f"{key} {ref!r}: the army list has no unit {label!r}; it has: {known}")
+    raise InputError(f"{key} {ref!r}: the army list has no unit {label!r}; it has: {known}")
 
 
 def army_kills(text: str, params: Mapping[str, Any]) -> str:
@@ -428,7 +429,7 @@ def army_kills(text: str, params: Mapping[str, Any]) -> str:
     melee = not p["ranged"]
     units = list(p["units"])
     if len(units) not in (1, 2):
-        raise ValueError("target: expected a unit's name or an inline profile")
+        raise InputError("target: expected a unit's name or an inline profile")
     spec, target_spec = (None, units[0]) if len(units) == 1 else units
     if spec is not None and spec.startswith(ARMY_REF):
         label, unit = _army_unit(army, "attacker", spec)
@@ -452,14 +453,14 @@ def army_kills(text: str, params: Mapping[str, Any]) -> str:
     spec = target_spec
     if spec.startswith(ARMY_REF):
         if p["leader"]:
-            raise ValueError("--leader: a unit of an army list has the Leader the list gives it")
+            raise InputError("--leader: a unit of an army list has the Leader the list gives it")
         name, unit = _army_unit(army, "target", spec)
         target = unit.as_target(**({"models": p["target_models"]} if p["target_models"] else {}))
     else:
         name, target = resolve_target(spec, p["target_models"], p["leader"])
     named, mortal = _rules_of(p)
     if p.get("reanimation") is not None and p.get("turns") is None:
-        raise ValueError(f"--{'' if p['reanimation'] else 'no-'}reanimation: only with --turns N")
+        raise InputError(f"--{'' if p['reanimation'] else 'no-'}reanimation: only with --turns N")
     query = Query(attacker[0], attacker[1], name, target, _options_of(p), named, attacker[2],
                   mortal, p.get("turns"), p.get("reanimation"))
     result = query.run()
@@ -503,7 +504,7 @@ def job(kind: str, *args: Any) -> tuple[int, str]:
         return 400, f"mathhammer: error: {one_line(e)}"
     except Exception as e:  # a bug: one line, no traceback to the page
         return 500, f"mathhammer: internal error: {type(e).__name__}: {one_line(e)}"
-    raise ValueError(f"unknown job {kind!r}")
+    raise InputError(f"unknown job {kind!r}")
 
 
 __all__ = ["ARMY_REF", "COMMANDS", "METRICS", "Unavailable", "army_kills", "army_table", "call",

@@ -28,6 +28,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .. import __version__
+from ..errors import InputError
 from . import api
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -49,9 +50,9 @@ async def _params(request: Request) -> dict[str, Any]:
         try:
             body = await request.json()
         except ValueError:
-            raise ValueError("the request body is not JSON") from None
+            raise InputError("the request body is not JSON") from None
         if not isinstance(body, dict):
-            raise ValueError("the request body must be a JSON object")
+            raise InputError("the request body must be a JSON object")
         return body
     out: dict[str, list[str]] = {}
     for key, value in request.query_params.multi_items():

@@ -6,7 +6,7 @@ exports (GW style and WTC style) and BattleScribe rosters (``.ros``, ``.rosz``).
 >>> parse_army("")
 Traceback (most recent call last):
 ...
-ValueError: <text>: empty army list
+mathhammer.errors.InputError: <text>: empty army list
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from ...errors import InputError
 from .model import Army, ArmyUnit, AttachedUnit, ParsedList, Unresolved, Weapon
 
 __all__ = ["Army", "ArmyUnit", "AttachedUnit", "ParsedList", "Unresolved", "Weapon",
@@ -33,9 +34,9 @@ def parse_list(text: str | bytes, source: str = "<text>") -> ParsedList:
         try:
             text = text.decode("utf-8-sig")
         except UnicodeDecodeError:
-            raise ValueError(f"{source}: not a text army list, a .ros or a .rosz") from None
+            raise InputError(f"{source}: not a text army list, a .ros or a .rosz") from None
     if not text.strip():
-        raise ValueError(f"{source}: empty army list")
+        raise InputError(f"{source}: empty army list")
     if text.lstrip().startswith("<"):
         return parse_roster(text.encode("utf-8"), source)
     if is_wtc(text):
@@ -49,11 +50,11 @@ def read_list(path: str | os.PathLike) -> ParsedList:
     try:
         data = p.read_bytes()
     except FileNotFoundError:
-        raise ValueError(f"{p}: no such file") from None
+        raise InputError(f"{p}: no such file") from None
     except OSError as e:
-        raise ValueError(f"{p}: cannot read ({e.strerror})") from None
+        raise InputError(f"{p}: cannot read ({e.strerror})") from None
     if p.suffix.lower() == ".rosz" and data[:2] != b"PK":
-        raise ValueError(f"{p}: not a zip file (a .rosz is a zipped roster)")
+        raise InputError(f"{p}: not a zip file (a .rosz is a zipped roster)")
     return parse_list(data, str(p))
 
 

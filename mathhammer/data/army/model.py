@@ -11,6 +11,7 @@ from typing import Any
 
 import attrs
 
+from ...errors import InputError
 from ...model.squad import Squad
 from ..units import Unit
 
@@ -143,7 +144,7 @@ class AttachedUnit:
             except ValueError:
                 continue
         if not out:
-            raise ValueError(f"{self.name} has no {'melee' if melee else 'ranged'} weapons")
+            raise InputError(f"{self.name} has no {'melee' if melee else 'ranged'} weapons")
         return out
 
     def as_target(self, models: int | None = None) -> Squad:

@@ -24,6 +24,7 @@ from typing import Any
 
 import attrs
 
+from ...errors import InputError
 from ..datastore import EDITIONS, UnitIndex, installed_editions, unit_index
 from ..units import build_unit
 from .model import (
@@ -79,7 +80,7 @@ def resolve(parsed: ParsedList, data=None, rules: str | None = None,
             attach: tuple[str, ...] = ()) -> Army:
     """The :class:`Army` a parsed list means, resolved against the data of its edition."""
     if rules is not None and rules not in EDITIONS:
-        raise ValueError(f"--rules {rules!r}: expected one of {', '.join(EDITIONS)}")
+        raise InputError(f"--rules {rules!r}: expected one of {', '.join(EDITIONS)}")
     edition = rules or parsed.edition
     if edition is not None:
         return _resolve(parsed, edition, data, attach)
@@ -117,7 +118,7 @@ def _resolve(parsed: ParsedList, edition: str, data, attach: tuple[str, ...]) ->
         if home is not None:
             break
     if home is None and parsed.factions:
-        raise ValueError(f"{parsed.source}: faction {parsed.factions[-1]!r} has no {edition} "
+        raise InputError(f"{parsed.source}: faction {parsed.factions[-1]!r} has no {edition} "
                          f"catalogue in {index.folder}; run `mathhammer data fetch --edition "
                          f"{edition}` (or give --data DIR)")
     units: list[ArmyUnit] = []
@@ -165,14 +166,14 @@ def _attach_specs(units: list[ArmyUnit], specs: tuple[str, ...],
     used = {i for p in taken for i in p}
     for spec in specs:
         if "=" not in spec:
-            raise ValueError(f'--attach {spec!r}: expected "Leader=Bodyguard"')
+            raise InputError(f'--attach {spec!r}: expected "Leader=Bodyguard"')
         lead, body = (s.strip() for s in spec.split("=", 1))
         pair = []
         for name in (lead, body):
             i = next((i for i, u in enumerate(units)
                       if i not in used and i not in pair and _norm(u.name) == _norm(name)), None)
             if i is None:
-                raise ValueError(f"--attach {spec!r}: no unattached unit {name!r} in the army")
+                raise InputError(f"--attach {spec!r}: no unattached unit {name!r} in the army")
             pair.append(i)
         used.update(pair)
         out.append((pair[0], pair[1]))

@@ -12,6 +12,7 @@ import io
 import zipfile
 from fractions import Fraction
 
+from ...errors import InputError
 from .model import Item, ParsedList, ParsedModel, ParsedUnit
 
 
@@ -78,10 +79,10 @@ def read_roster_bytes(data: bytes, source: str) -> bytes:
             with zipfile.ZipFile(io.BytesIO(data)) as z:
                 names = [n for n in z.namelist() if n.lower().endswith(".ros")]
                 if not names:
-                    raise ValueError(f"{source}: a zip without a .ros roster inside")
+                    raise InputError(f"{source}: a zip without a .ros roster inside")
                 return z.read(names[0])
         except zipfile.BadZipFile:
-            raise ValueError(f"{source}: a damaged or truncated zip file") from None
+            raise InputError(f"{source}: a damaged or truncated zip file") from None
     return data
 
 
@@ -95,9 +96,9 @@ def parse_roster(data: bytes, source: str) -> ParsedList:
     try:
         root = SafeET.fromstring(xml, forbid_dtd=True)
     except ParseError as e:
-        raise ValueError(f"{source}: not a well-formed roster ({e})") from None
+        raise InputError(f"{source}: not a well-formed roster ({e})") from None
     if _local(root.tag) != "roster":
-        raise ValueError(f"{source}: not a BattleScribe roster (root <{_local(root.tag)}>)")
+        raise InputError(f"{source}: not a BattleScribe roster (root <{_local(root.tag)}>)")
     system = (root.get("gameSystemName") or "").lower()
     edition = "11e" if "11th" in system else "10e" if "10th" in system else None
     declared = _pts(root)
@@ -118,7 +119,7 @@ def parse_roster(data: bytes, source: str) -> ParsedList:
     for f in _kids(root, "forces"):
         force(f)
     if not units:
-        raise ValueError(f"{source}: the roster has no units")
+        raise InputError(f"{source}: the roster has no units")
     return ParsedList("battlescribe", source, root.get("name") or "", tuple(factions), edition,
                       int(declared) if declared else None, tuple(units))
 

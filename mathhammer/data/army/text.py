@@ -13,6 +13,7 @@ import re
 
 import attrs
 
+from ...errors import InputError
 from .model import Item, ParsedList, ParsedModel, ParsedUnit
 
 BULLETS = "•◦▪●○■-*"
@@ -143,7 +144,7 @@ def parse_app_text(text: str, source: str) -> ParsedList:
     numbered = [(i + 1, ln.rstrip()) for i, ln in enumerate(lines)]
     body = [(n, ln) for n, ln in numbered if ln.strip() and ln.strip() != "."]
     if not body:
-        raise ValueError(f"{source}: empty army list")
+        raise InputError(f"{source}: empty army list")
     name, declared, factions, edition = "", None, [], None
     nr = body[0][1].startswith("+")
     if nr:
@@ -199,7 +200,7 @@ def parse_app_text(text: str, source: str) -> ParsedList:
                 group = 0
             units.append(u)
     if not units:
-        raise ValueError(f"{source}: no units found (expected lines like "
+        raise InputError(f"{source}: no units found (expected lines like "
                          f"'Unit name (85 points)' followed by its wargear)")
     attached = []
     for idx in groups.values():

@@ -13,6 +13,7 @@ import re
 
 import attrs
 
+from ...errors import InputError
 from .model import Item, ParsedList, ParsedModel, ParsedUnit
 from .text import BULLETS, split_items
 
@@ -80,7 +81,7 @@ def parse_wtc_text(text: str, source: str) -> ParsedList:
         target = u["models"][-1]["items"] if u["models"] else u["items"]
         target += _items(body, number)
     if not units:
-        raise ValueError(f"{source}: no units found (expected WTC lines like "
+        raise InputError(f"{source}: no units found (expected WTC lines like "
                          f"'Char1: 1x Unit name (80 pts): wargear')")
     parsed = tuple(
         ParsedUnit(u["name"], u["line"], u["points"],

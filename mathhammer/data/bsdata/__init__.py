@@ -12,7 +12,7 @@ True
 >>> import_catalogue("nowhere/Necrons.cat", "Immortals")
 Traceback (most recent call last):
 ...
-ValueError: nowhere/Necrons.cat: no such file
+mathhammer.errors.InputError: nowhere/Necrons.cat: no such file
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from typing import Any
 
 import tomli_w
 
+from ...errors import InputError
 from .build import build_raw, catalogue_units, map_keyword, split_keywords
 from .files import BattleScribeWarning, Library, load_file, open_library
 from .model import Catalogue, Entry, Profile
@@ -140,7 +141,7 @@ def load_catalogue_unit(
     loaded; a unit whose every weapon is left out is a ValueError."""
     parts = split_unit_spec(spec)
     if parts is None:
-        raise ValueError(
+        raise InputError(
             f"unit spec {spec!r}: expected CATALOGUE.cat:Unit name (or .json for 11th edition)"
         )
     path, name = parts
@@ -151,7 +152,7 @@ def load_catalogue_unit(
     dropped = [n for n in notes if "left out" in n or n.startswith("skipped")]
     if not any(g.get("weapons") for g in raw.get("models", [])) and \
             any(n.startswith("weapon ") for n in dropped):
-        raise ValueError(f"{where}: no weapon mathhammer can read ({'; '.join(dropped)})")
+        raise InputError(f"{where}: no weapon mathhammer can read ({'; '.join(dropped)})")
     for note in dropped:
         warnings.warn(f"{where}: {note}", BattleScribeWarning, stacklevel=2)
     return build_unit(_loadable(raw), where)

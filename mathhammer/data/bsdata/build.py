@@ -28,6 +28,7 @@ from typing import Any
 
 import attrs
 
+from ...errors import InputError
 from ...model.abilities import canonical
 from ...prob.dice import format_dice
 from .files import Library
@@ -268,7 +269,7 @@ class _Builder:
         if not found and unit_lines:
             found = [(u, self.ctx, u)]  # a unit entry that is its own single model
         if not found:
-            raise ValueError(f"{self.where} has no models")
+            raise InputError(f"{self.where} has no models")
         any_lines = unit_lines or [
             p for e, c, _ in found for p in self.w.profiles(e, c) if is_statline(p)
         ]
@@ -281,7 +282,7 @@ class _Builder:
                 self.warn(f"model {e.name!r} has no statline; using {any_lines[0].name!r}")
                 lines = any_lines[:1]
             if not lines:
-                raise ValueError(f"{self.where}: model {e.name!r} has no statline (M, T, Sv, W)")
+                raise InputError(f"{self.where}: model {e.name!r} has no statline (M, T, Sv, W)")
             if len(lines) > 1:
                 names = [p.name for p in lines]
                 best = difflib.get_close_matches(e.name, names, 1, 0.0)
@@ -332,7 +333,7 @@ class _Builder:
         ):
             v = parse(p.get(name))
             if v is None:
-                raise ValueError(f"{self.where}: {p.name}: {name} {p.get(name)!r} is not a number")
+                raise InputError(f"{self.where}: {p.name}: {name} {p.get(name)!r} is not a number")
             out[key] = v
         for key, name, parse in (("leadership", "LD", _xplus), ("oc", "OC", _int)):
             v = parse(p.get(name))
@@ -674,7 +675,7 @@ def find_unit(lib: Library, name: str) -> Entry:
     q = _norm(name)
     where = lib.main.path.rsplit("/", 1)[-1]
     if not q:
-        raise ValueError(f"{where}: give a unit name")
+        raise InputError(f"{where}: give a unit name")
     for matches in (
         [u for u in units if _norm(u[0]) == q],
         [u for u in units if _norm(re.sub(r"\s*\[.*?\]", "", u[0])) == q],
@@ -683,7 +684,7 @@ def find_unit(lib: Library, name: str) -> Entry:
         if len(matches) == 1:
             return matches[0][1]
         if len(matches) > 1:
-            raise ValueError(
+            raise InputError(
                 f"{where}: unit {name!r} is ambiguous: matches "
                 + ", ".join(m[0] for m in matches[:8])
                 + (", ..." if len(matches) > 8 else "")
@@ -691,7 +692,7 @@ def find_unit(lib: Library, name: str) -> Entry:
     names = {_norm(u[0]): u[0] for u in units}
     close = [names[k] for k in difflib.get_close_matches(q, list(names), 5, 0.5)]
     hint = f"closest: {', '.join(close)}" if close else f"it has {len(units)} units"
-    raise ValueError(f"{where}: no unit {name!r}; {hint}")
+    raise InputError(f"{where}: no unit {name!r}; {hint}")
 
 
 def build_raw(lib: Library, name: str) -> tuple[dict[str, Any], list[str]]:
@@ -700,7 +701,7 @@ def build_raw(lib: Library, name: str) -> tuple[dict[str, Any], list[str]]:
     try:
         raw = b.build()
     except RecursionError:
-        raise ValueError(f"{lib.main.path}: {name!r}: links nest too deeply (a cycle?)") from None
+        raise InputError(f"{lib.main.path}: {name!r}: links nest too deeply (a cycle?)") from None
     return raw, b.warnings
 
 

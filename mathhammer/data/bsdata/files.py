@@ -7,7 +7,7 @@ link target id through all of them, loading linked files only when a link needs 
 >>> load_file("nowhere/Necrons.cat")
 Traceback (most recent call last):
 ...
-ValueError: nowhere/Necrons.cat: no such file
+mathhammer.errors.InputError: nowhere/Necrons.cat: no such file
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from typing import Any
 import attrs
 
 from ...cache import cached
+from ...errors import InputError
 from ...model.limits import MAX_CATALOGUE_BYTES, read_limited
 from .model import JSON_SUFFIXES, XML_SUFFIXES, Catalogue, read_catalogue_text
 
@@ -35,11 +36,11 @@ def _stat(path: Path) -> os.stat_result:
     try:
         st = path.stat()
     except FileNotFoundError:
-        raise ValueError(f"{path}: no such file") from None
+        raise InputError(f"{path}: no such file") from None
     except OSError as e:
-        raise ValueError(f"{path}: cannot read ({e.strerror})") from None
+        raise InputError(f"{path}: cannot read ({e.strerror})") from None
     if not path.is_file():
-        raise ValueError(f"{path}: not a file")
+        raise InputError(f"{path}: not a file")
     return st
 
 
@@ -47,7 +48,7 @@ def _stat(path: Path) -> os.stat_result:
 def _load(path: str, mtime_ns: int, size: int) -> Catalogue:
     data = read_limited(path, MAX_CATALOGUE_BYTES, "MAX_CATALOGUE_BYTES", "BattleScribe file")
     if not data.strip():
-        raise ValueError(f"{path}: empty file")
+        raise InputError(f"{path}: empty file")
     return read_catalogue_text(data, path)
 
 
@@ -55,7 +56,7 @@ def load_file(path: str | os.PathLike) -> Catalogue:
     """Read one ``.cat``/``.gst``/``.json`` file; parsed files are cached by path and mtime."""
     p = Path(path)
     if not p.name.lower().endswith(XML_SUFFIXES + JSON_SUFFIXES):
-        raise ValueError(
+        raise InputError(
             f"{p}: unknown BattleScribe file type {p.suffix!r} (expected .cat, .gst or .json)"
         )
     st = _stat(p)
@@ -194,11 +195,11 @@ class Library:
         if gs is None:
             parts.append(f"its game system (id {self.main.game_system_id})")
         if parts:
-            raise ValueError(
+            raise InputError(
                 f"{where}: {what} links to id {target_id}, which is in a file not given; "
                 f"not found beside it in {Path(self.main.path).parent}: {', '.join(parts)}"
             )
-        raise ValueError(f"{where}: {what} links to id {target_id}, which no given file defines")
+        raise InputError(f"{where}: {what} links to id {target_id}, which no given file defines")
 
     def system(self) -> Catalogue | None:
         """The game system file, found by id beside the catalogue (or given)."""
@@ -231,7 +232,7 @@ def open_library(
     p = Path(path)
     main = load_file(p)
     if main.kind != "catalogue":
-        raise ValueError(f"{p}: this is a game system file, not a catalogue")
+        raise InputError(f"{p}: this is a game system file, not a catalogue")
     explicit = [Path(c) for c in catalogues]
     for c in explicit:
         load_file(c)  # fail early on a bad explicit file
@@ -248,9 +249,9 @@ def open_library(
     if gamesystem is not None:
         gs = load_file(gamesystem)
         if gs.kind != "gameSystem":
-            raise ValueError(f"{gamesystem}: not a game system file (it is catalogue {gs.name!r})")
+            raise InputError(f"{gamesystem}: not a game system file (it is catalogue {gs.name!r})")
         if main.game_system_id and gs.id != main.game_system_id:
-            raise ValueError(
+            raise InputError(
                 f"{gamesystem}: game system {gs.name!r} has id {gs.id}, but {p.name} needs "
                 f"id {main.game_system_id}"
             )

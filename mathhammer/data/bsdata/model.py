@@ -20,6 +20,8 @@ from typing import Any, Protocol
 
 import attrs
 
+from ...errors import InputError
+
 XML_SUFFIXES = (".cat", ".gst")
 JSON_SUFFIXES = (".json",)
 
@@ -324,7 +326,7 @@ def _num(n: _Node, key: str, where: str) -> Fraction:
     try:
         return Fraction(text)
     except (ValueError, ZeroDivisionError):
-        raise ValueError(f"{where}: {key}: expected a number, got {text!r}") from None
+        raise InputError(f"{where}: {key}: expected a number, got {text!r}") from None
 
 
 class _Builder:
@@ -520,7 +522,7 @@ class _Builder:
             index=self.index,
         )
         if not cat.id:
-            raise ValueError(f"{self.path}: the {tag} has no id")
+            raise InputError(f"{self.path}: the {tag} has no id")
         return cat
 
 
@@ -549,15 +551,15 @@ _ROOTS = ("catalogue", "gameSystem")
 def read_catalogue_text(text: str | bytes, path: str) -> Catalogue:
     """Parse one file's text; ``path`` decides the format (``.json`` or XML) and names errors.
 
-    >>> read_catalogue_text("<catalogue id='x'", "bad.cat")
+    >>> read_catalogue_text("<catalogue id='x'", "bad.cat")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: bad.cat: not a well-formed XML file (unclosed token: line 1, column 0)
+    mathhammer.errors.InputError: bad.cat: not a well-formed XML file (unclosed token: line 1, c...
     """
     try:
         return _read_catalogue_text(text, path)
     except RecursionError:
-        raise ValueError(f"{path}: nested too deeply to be BattleScribe data") from None
+        raise InputError(f"{path}: nested too deeply to be BattleScribe data") from None
 
 
 def _read_catalogue_text(text: str | bytes, path: str) -> Catalogue:
@@ -565,12 +567,12 @@ def _read_catalogue_text(text: str | bytes, path: str) -> Catalogue:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as e:
-            raise ValueError(f"{path}: not a well-formed JSON file ({e})") from None
+            raise InputError(f"{path}: not a well-formed JSON file ({e})") from None
         except UnicodeDecodeError as e:
-            raise ValueError(f"{path}: not a UTF-8 text file ({e.reason})") from None
+            raise InputError(f"{path}: not a UTF-8 text file ({e.reason})") from None
         tag = next((k for k in _ROOTS if isinstance(data, dict) and k in data), None)
         if tag is None or not isinstance(data[tag], dict):
-            raise ValueError(
+            raise InputError(
                 f"{path}: not a BattleScribe data file (expected a 'catalogue' or "
                 f"'gameSystem' object at the top)"
             )
@@ -578,7 +580,7 @@ def _read_catalogue_text(text: str | bytes, path: str) -> Catalogue:
     root = _parse_xml(text, path)
     tag = _local(root.tag)
     if tag not in _ROOTS:
-        raise ValueError(
+        raise InputError(
             f"{path}: not a BattleScribe data file (root element <{tag}>, expected "
             f"<catalogue> or <gameSystem>)"
         )
@@ -595,6 +597,6 @@ def _parse_xml(text: str | bytes, path: str):
     try:
         return SafeET.fromstring(text, forbid_dtd=True)
     except ParseError as e:
-        raise ValueError(f"{path}: not a well-formed XML file ({e})") from None
+        raise InputError(f"{path}: not a well-formed XML file ({e})") from None
     except DefusedXmlException as e:
-        raise ValueError(f"{path}: refused unsafe XML ({type(e).__name__})") from None
+        raise InputError(f"{path}: refused unsafe XML ({type(e).__name__})") from None

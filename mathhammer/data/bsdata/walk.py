@@ -18,6 +18,7 @@ from fractions import Fraction
 
 import attrs
 
+from ...errors import InputError
 from ...model.limits import MAX_LINK_EXPANSIONS
 from .files import Library
 from .model import Condition, Conditions, Entry, InfoGroup, Link, Modifier, Profile, Rule
@@ -25,7 +26,7 @@ from .model import Condition, Conditions, Entry, InfoGroup, Link, Modifier, Prof
 _ROSTER_SCOPES = ("roster", "force", "primary-catalogue")
 
 
-class LinkLimitError(ValueError):
+class LinkLimitError(InputError):
     """A datasheet's links expand more often than the limit allows."""
 
 
@@ -136,7 +137,7 @@ class Walker:
         lib = self.lib
         target = lib.find(e.target_id, f"entry link {e.name!r}")
         if not isinstance(target, Entry):
-            raise ValueError(
+            raise InputError(
                 f"{lib.main.path}: entry link {e.name!r} points to id {e.target_id}, which is a "
                 f"{type(target).__name__.lower()}, not a selection entry"
             )
@@ -242,7 +243,7 @@ class Walker:
 
         def go(node: Entry, nctx: Context, path: tuple[Entry, ...]):
             if len(path) > 40:
-                raise ValueError(
+                raise InputError(
                     f"{self.lib.main.path}: links under {e.name!r} nest too deep (a cycle?)"
                 )
             for child, cctx in self.children(node, nctx):
