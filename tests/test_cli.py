@@ -918,7 +918,7 @@ def test_a_bug_is_reported_as_one_and_not_as_bad_input(monkeypatch, capsys):
     err = capsys.readouterr().err
     assert e.value.code == 1
     assert err.startswith("mathhammer: internal error: ")
-    assert "run again with --debug for the traceback" in err and "\n" == err[-1]
+    assert "run again with --debug for the traceback" in err and err[-1] == "\n"
     with pytest.raises(Exception) as e:
         cli_module.main(["--debug", "kills", "Hexmark Destroyer", "MEQ"])
     assert not isinstance(e.value, SystemExit)
