@@ -42,7 +42,7 @@ def main() -> int:
             if f.suffix not in (".txt", ".rosz", ".ros"):
                 continue
             t = time.perf_counter()
-            cmd = [sys.executable, "-c", "from mathhammer.cli.app import main; main()", "army",
+            cmd = [sys.executable, "-c", "from mathhammer.cli import main; main()", "army",
                    str(f), "--data", str(data)]
             subprocess.run(cmd, env=env, capture_output=True)
             print(f"| army {f.name} (whole process) | {time.perf_counter() - t:.2f} |")

@@ -37,7 +37,7 @@ def main() -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-c", "from mathhammer.cli.app import main; main()",
+    proc = subprocess.Popen([sys.executable, "-c", "from mathhammer.cli import main; main()",
                              "serve", "--port", str(port)], stdout=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     try:

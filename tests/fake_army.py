@@ -48,4 +48,4 @@ def module() -> types.ModuleType:
 #: ``python -c`` code that runs ``mathhammer`` with the stand-in installed
 LAUNCH = ("import sys; sys.path.insert(0, {folder!r}); import fake_army; "
           "sys.modules['mathhammer.data.army'] = fake_army.module(); "
-          "from mathhammer.cli.app import main; main()")
+          "from mathhammer.cli import main; main()")

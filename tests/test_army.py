@@ -22,7 +22,7 @@ import pytest
 from click.testing import CliRunner
 
 import mathhammer as mh
-from mathhammer.cli.app import cli
+from mathhammer.cli import cli
 from mathhammer.data.army import load_army, parse_army, parse_list, search_units
 from mathhammer.model.squad import Squad
 

@@ -15,7 +15,8 @@ from click.testing import CliRunner
 
 import mathhammer as mh
 from mathhammer.cli import app as cli_module
-from mathhammer.cli.app import cli
+from mathhammer.cli import cli
+from mathhammer.cli import main as cli_main
 from mathhammer.data.inline import parse_target, parse_weapon
 from mathhammer.data.units import load_unit
 from mathhammer.engine.sequence import Attack, MortalWounds, Reanimate
@@ -878,7 +879,7 @@ def test_errors_are_one_line_with_status_2(command, message, tmp_path, monkeypat
 
 def test_main_entry_point_exits_2(capsys):
     with pytest.raises(SystemExit) as e:
-        cli_module.main(["kills", "Hexmrk", "MEQ"])
+        cli_main(["kills", "Hexmrk", "MEQ"])
     assert e.value.code == 2
     assert capsys.readouterr().err.startswith("mathhammer: error: unknown unit")
 
@@ -914,14 +915,14 @@ def test_a_bug_is_reported_as_one_and_not_as_bad_input(monkeypatch, capsys):
     monkeypatch.setattr(cli_module, "attack", broken, raising=False)
     monkeypatch.setattr(cli_module, "Query", None, raising=False)
     with pytest.raises(SystemExit) as e:
-        cli_module.main(["kills", "Hexmark Destroyer", "MEQ"])
+        cli_main(["kills", "Hexmark Destroyer", "MEQ"])
     err = capsys.readouterr().err
     assert e.value.code == 1
     assert err.startswith("mathhammer: internal error: ")
     assert "run again with --debug for the traceback" in err and err[-1] == "\n"
     with pytest.raises(Exception) as e:
-        cli_module.main(["--debug", "kills", "Hexmark Destroyer", "MEQ"])
+        cli_main(["--debug", "kills", "Hexmark Destroyer", "MEQ"])
     assert not isinstance(e.value, SystemExit)
     with pytest.raises(SystemExit) as e:
-        cli_module.main(["kills", "Hexmrk", "MEQ"])
+        cli_main(["kills", "Hexmrk", "MEQ"])
     assert e.value.code == 2

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from mathhammer.cli.app import cli
+from mathhammer.cli import cli
 from mathhammer.data import datastore
 
 BSDATA = Path(os.environ.get("MATHHAMMER_SHARED",

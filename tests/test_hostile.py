@@ -20,7 +20,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import mathhammer as mh
-from mathhammer.cli.app import cli
+from mathhammer.cli import cli
 from mathhammer.data.bsdata import BattleScribeWarning, list_catalogue_units, load_catalogue_unit
 from mathhammer.data.inline import parse_target, parse_weapon
 from mathhammer.data.units import loads_unit
@@ -532,7 +532,7 @@ def test_deeply_nested_named_rules_file(tmp_path):
 
 
 def test_exit_status_0_on_a_closed_pipe():
-    code = "from mathhammer.cli.app import main; main()"
+    code = "from mathhammer.cli import main; main()"
     proc = subprocess.Popen([sys.executable, "-c", code, "rules", "--text"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     proc.stdout.close()  # the reader goes away before the first line

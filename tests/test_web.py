@@ -24,7 +24,7 @@ if not any(importlib.util.find_spec(m) for m in ("httpx2", "httpx")):
 from starlette.testclient import TestClient  # noqa: E402
 
 import mathhammer as mh  # noqa: E402
-from mathhammer.cli.app import cli  # noqa: E402
+from mathhammer.cli import cli  # noqa: E402
 from mathhammer.model.options import Options  # noqa: E402
 from mathhammer.web.app import create_app  # noqa: E402
 
@@ -340,7 +340,7 @@ def test_a_query_whose_client_left_is_stopped():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-c", "from mathhammer.cli.app import main; main()",
+    proc = subprocess.Popen([sys.executable, "-c", "from mathhammer.cli import main; main()",
                              "serve", "--port", str(port), "--workers", "1", "--timeout", "600"],
                             stdout=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"

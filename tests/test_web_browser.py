@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from mathhammer.cli.app import cli
+from mathhammer.cli import cli
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fake_army  # noqa: E402
@@ -96,7 +96,7 @@ def _serve(code: str):
 
 @pytest.fixture(scope="module")
 def server():
-    yield from _serve("from mathhammer.cli.app import main; main()")
+    yield from _serve("from mathhammer.cli import main; main()")
 
 
 @pytest.fixture(scope="module")

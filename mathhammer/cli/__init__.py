@@ -1,12 +1,9 @@
 """The command line: thin commands over the library (``mathhammer --help``).
 
->>> sorted(cli.commands)[:3]
+>>> sorted(cli.list_commands(None))[:3]
 ['army', 'catalogue', 'data']
 """
 
-from .app import cli, main
-from .serve import serve
-
-cli.add_command(serve)
+from .main import cli, main
 
 __all__ = ["cli", "main"]

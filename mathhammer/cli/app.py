@@ -1,9 +1,10 @@
-"""The ``mathhammer`` command line: ``kills``, ``odds``, ``table``, ``units``, ``rules``...
-
-Every error is one line on stderr (``mathhammer: error: ...``) with exit status 2, never a
-traceback. The reports themselves are built by :mod:`mathhammer.report.core`.
+"""The commands ``kills``, ``odds``, ``mortal``, ``table``, ``units``, ``rules``, ``import`` and
+``catalogue``, and the options they share (those of an attack are made from the
+:class:`~mathhammer.model.options.Options` fields). The group, its errors and ``--version`` are
+in :mod:`mathhammer.cli.main`; the reports are built by :mod:`mathhammer.report.core`.
 
 >>> from click.testing import CliRunner
+>>> from mathhammer.cli import cli
 >>> r = CliRunner().invoke(cli, ["odds", "2 | 2+ | 4 | 0 | 1", "T4 Sv7+ W1", "--at-least", "1",
 ...                              "--exact"])
 >>> r.output  # each attack kills with 5/6 * 1/2 = 5/12; P(>= 1 of 1 model) = 1 - (7/12)**2
@@ -12,12 +13,9 @@ traceback. The reports themselves are built by :mod:`mathhammer.report.core`.
 
 from __future__ import annotations
 
-import contextlib
-import os
 import re
 import shlex
 import sys
-import warnings
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -26,7 +24,6 @@ import attrs
 import click
 from click.core import ParameterSource
 
-from .. import __version__
 from ..data.inline import is_inline_target, is_inline_weapon, parse_squad, parse_weapons
 from ..errors import InputError
 from ..model.options import Options
@@ -57,83 +54,13 @@ from ..report.core import (
     to_json,
 )
 from .army import data_option, data_param
-from .army import register as _register_army
+from .output import CONTEXT, warn
 
-CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 #: A grid with at least this many cells shows a progress bar (when stderr is a terminal).
 PROGRESS_CELLS = 40
 _CATALOGUE = re.compile(r"^.+?\.(?:cat|json)\s*:\s*\S", re.I)
 _SUFFIX_FORMAT = {".txt": "text", ".md": "md", ".csv": "csv", ".html": "html", ".htm": "html",
                   ".json": "json"}
-
-
-# --- errors: one line, exit status 2 -------------------------------------------------------------
-
-
-def _one_line(text: str) -> str:
-    return " ".join(str(text).split())
-
-
-def _fail(message: str, where: str = "mathhammer") -> None:
-    message = message.replace("(see list_rules())", "(see `mathhammer rules`)")
-    click.echo(f"{where}: error: {_one_line(message)}", err=True)
-    sys.exit(2)
-
-
-class _Group(click.Group):
-    """A group whose errors are one line on stderr with exit status 2."""
-
-    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
-             standalone_mode: bool = True, **extra: Any) -> Any:
-        prog_name = prog_name or "mathhammer"
-        if not standalone_mode:
-            return super().main(args, prog_name, complete_var, False, **extra)
-        try:
-            rv = super().main(args, prog_name, complete_var, False, **extra)
-        except click.UsageError as e:
-            where = e.ctx.command_path if e.ctx is not None else prog_name
-            hint = f" (see {where} --help)" if e.ctx is not None else ""
-            _fail(f"{e.format_message()}{hint}", where)
-        except click.ClickException as e:
-            _fail(e.format_message())
-        except click.Abort:
-            _fail("aborted")
-        except BrokenPipeError:  # e.g. `mathhammer table ... | head`: stop quietly
-            _closed_pipe()
-        except (InputError, OSError, RecursionError) as e:  # bad input: one line, status 2
-            _fail(str(e) if not isinstance(e, RecursionError) else "input nested too deeply")
-        except Exception as e:  # anything else is a bug: say so, status 1
-            if "--debug" in (args if args is not None else sys.argv[1:]):
-                raise
-            click.echo(f"{prog_name}: internal error: {type(e).__name__}: {_one_line(str(e))} "
-                       "(a bug in mathhammer; run again with --debug for the traceback)",
-                       err=True)
-            sys.exit(1)
-        sys.exit(rv if isinstance(rv, int) else 0)
-
-    def invoke(self, ctx: click.Context) -> Any:
-        # click turns a closed pipe into exit status 1: catch it first, flush while caught
-        try:
-            with warnings.catch_warnings():
-                # a library warning (data left out) is one line on stderr
-                warnings.simplefilter("always", UserWarning)
-                warnings.showwarning = _show_warning
-                rv = super().invoke(ctx)
-            sys.stdout.flush()
-        except BrokenPipeError:
-            _closed_pipe()
-        return rv
-
-
-def _show_warning(message: Any, category: Any, *_args: Any, **_kwargs: Any) -> None:
-    _warn(str(message))
-
-
-def _closed_pipe() -> None:
-    """The reader of standard output went away (``| head``): stop quietly with status 0."""
-    with contextlib.suppress(OSError, ValueError):
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    sys.exit(0)
 
 
 # --- options shared by kills, odds and table -----------------------------------------------------
@@ -421,15 +348,6 @@ def _check_phase(profiles: list[tuple[Weapon, int]], melee: bool) -> None:
                              'melee weapons: write Melee as its range, or drop --melee')
 
 
-def _warn(message: str) -> None:
-    """One warning line on stderr, once per command."""
-    ctx = click.get_current_context(silent=True)
-    seen = ctx.find_root().meta.setdefault("mathhammer.warned", set()) if ctx else set()
-    if message not in seen:
-        seen.add(message)
-        click.echo(f"warning: {_one_line(message)}", err=True)
-
-
 def _check_options(p: dict[str, Any], attacker: Attacker) -> None:
     """Warn about options that have no effect: an 11e-only option under another rule set, a
     named rule of another faction than the attacking unit's."""
@@ -437,7 +355,7 @@ def _check_options(p: dict[str, Any], attacker: Attacker) -> None:
     from ..model.ruleset import load_ruleset
 
     if p.get("lethal_hits") is not None and not load_ruleset(p["ruleset"]).lethal_optional:
-        _warn(f"--lethal-hits {p['lethal_hits']} has no effect with --rules {p['ruleset']}: "
+        warn(f"--lethal-hits {p['lethal_hits']} has no effect with --rules {p['ruleset']}: "
               "Lethal Hits always wound automatically there (11e lets the attacker decline)")
     mine = {_norm_faction(f) for f in attacker.factions}
     if not mine or mine & {"archetypes", ""}:
@@ -445,7 +363,7 @@ def _check_options(p: dict[str, Any], attacker: Attacker) -> None:
     for name in p["named_rules"]:
         rule = find_rule(name)
         if _norm_faction(rule.faction) not in mine:
-            _warn(f"--rule {rule.name!r} is a {rule.faction} rule, but {attacker.label} is "
+            warn(f"--rule {rule.name!r} is a {rule.faction} rule, but {attacker.label} is "
                   f"{attacker.factions[0]}")
 
 
@@ -555,22 +473,6 @@ def _stderr_tty() -> bool:
 # --- the commands --------------------------------------------------------------------------------
 
 
-@click.group("mathhammer", cls=_Group, context_settings=CONTEXT)
-@click.version_option(__version__, "--version", "-V", prog_name="mathhammer",
-                      message="%(prog)s %(version)s")
-@click.option("--debug", is_flag=True, help="Show the traceback of an internal error (a bug).")
-def cli(debug: bool) -> None:
-    """Exact probabilities for Warhammer 40,000 attacks.
-
-    \b
-    Examples:
-      mathhammer kills "Hexmark Destroyer" MEQ --half-range
-      mathhammer odds Cronos GEQ --at-least 5
-      mathhammer table "Hexmark Destroyer" Cronos --targets GEQ MEQ TEQ
-      mathhammer units --search vehicle
-    """
-
-
 _KILLS_HELP = """Expected hits, wounds, damage and kills of ATTACKER against TARGET, with the
 exact distribution of models destroyed.
 
@@ -595,7 +497,7 @@ Examples:
 """
 
 
-@cli.command(context_settings=CONTEXT, help=_KILLS_HELP)
+@click.command(context_settings=CONTEXT, help=_KILLS_HELP)
 @click.argument("units", nargs=-1, metavar="ATTACKER TARGET")
 @_with_params(_attack_params(table=False) + _sequence_params())
 @click.option("--json", "as_json", is_flag=True,
@@ -658,7 +560,7 @@ Examples:
 """
 
 
-@cli.command(context_settings=CONTEXT, help=_ODDS_HELP)
+@click.command(context_settings=CONTEXT, help=_ODDS_HELP)
 @click.argument("units", nargs=-1, metavar="ATTACKER TARGET")
 @click.option("--at-least", type=click.IntRange(0), metavar="K", help="P(at least K).")
 @click.option("--kills", "--exactly", "exactly", type=click.IntRange(0), metavar="K",
@@ -740,7 +642,7 @@ Examples:
 """
 
 
-@cli.command(context_settings=CONTEXT, help=_MORTAL_HELP)
+@click.command(context_settings=CONTEXT, help=_MORTAL_HELP)
 @click.argument("target")
 @click.argument("rolls", nargs=-1, metavar="[ROLL]...")
 @click.option("--crushing-impact", type=click.IntRange(1, 30), metavar="T",
@@ -841,7 +743,7 @@ Examples:
 """
 
 
-@cli.command(cls=_TableCommand, context_settings=CONTEXT, help=_TABLE_HELP)
+@click.command(cls=_TableCommand, context_settings=CONTEXT, help=_TABLE_HELP)
 @click.argument("attackers", nargs=-1)
 @click.option("--army", "army_file", metavar="FILE",
               help="Rows: every unit of this army list (an attached pair is one row).")
@@ -924,7 +826,7 @@ def _check_suffix(path: Path | None, fmt: str) -> None:
     named = _SUFFIX_FORMAT.get(path.suffix.lower()) if path is not None else None
     if named is not None and named != fmt:
         hint = " (add --json)" if named == "json" and fmt == "text" else ""
-        _warn(f"--output {str(path)!r}: writing {fmt}, though the suffix says {named}{hint}")
+        warn(f"--output {str(path)!r}: writing {fmt}, though the suffix says {named}{hint}")
 
 
 def _format_of(path: Path | None) -> str:
@@ -1031,7 +933,7 @@ def _vary_params(text: str) -> dict[str, Any]:
             if ctx.get_parameter_source(k) == ParameterSource.COMMANDLINE}
 
 
-@cli.command(context_settings=CONTEXT)
+@click.command(context_settings=CONTEXT)
 @click.option("--faction", "-f", help="Only this faction (e.g. necrons, Archetypes).")
 @click.option("--search", "-s", help="Only units whose name contains this.")
 @click.option("--weapons", is_flag=True, help="List each unit's weapons too.")
@@ -1065,7 +967,7 @@ def units(faction: str | None, search: str | None, weapons: bool) -> None:
                 click.echo(f"    {describe_weapon(w.weapon)}{opt}")
 
 
-@cli.command(context_settings=CONTEXT)
+@click.command(context_settings=CONTEXT)
 @click.option("--faction", "-f", help="Only this faction (e.g. necrons).")
 @click.option("--search", "-s", help="Only rules whose name, detachment or text contains this.")
 @click.option("--text", "full", is_flag=True, help="Print each rule's text too.")
@@ -1090,7 +992,7 @@ def rules(faction: str | None, search: str | None, full: bool) -> None:
             click.echo(f"    {r.text}")
 
 
-@cli.command("import", context_settings=CONTEXT)
+@click.command("import", context_settings=CONTEXT)
 @click.argument("source", metavar="PAGE|UNIT")
 @click.option("--output", "-o", required=True, type=click.Path(), metavar="FILE",
               help="The unit file to write (or a folder: named after the unit).")
@@ -1152,7 +1054,7 @@ def _read_page(page: str) -> str:
                          f"{e.start})") from None
 
 
-@cli.command(context_settings=CONTEXT)
+@click.command(context_settings=CONTEXT)
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--search", "-s", help="Only datasheets whose name contains this.")
 def catalogue(file: str, search: str | None) -> None:
@@ -1173,16 +1075,6 @@ def catalogue(file: str, search: str | None) -> None:
         click.echo(name)
 
 
-_register_army(cli)
-
-def main(argv: list[str] | None = None) -> None:
-    """The console script ``mathhammer``."""
-    cli.main(args=argv, prog_name="mathhammer")
-
-
-__all__ = ["Attacker", "cli", "main", "resolve_attacker", "resolve_target", "table_rows"]
-
-
 def army_rows(army, p: dict, extra: dict, *, melee: bool, by_weapon: bool, both: bool,
               vary_text: str) -> list:
     """One row per unit of the army; a unit without weapons for the phase gets an empty
@@ -1199,3 +1091,6 @@ def army_rows(army, p: dict, extra: dict, *, melee: bool, by_weapon: bool, both:
         rows += table_rows(label, p, extra, melee=melee, by_weapon=by_weapon, both=both,
                            vary_text=vary_text, attacker=attacker)
     return rows
+
+
+__all__ = ["Attacker", "resolve_attacker", "resolve_target", "table_rows"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import click
 
 from ..errors import InputError
-from .app import CONTEXT
+from .output import CONTEXT
 
 
 @click.command(context_settings=CONTEXT)

@@ -28,7 +28,8 @@ from typing import Any
 import attrs
 import click
 
-from ..cli.app import cli, resolve_attacker, resolve_target
+from ..cli.app import resolve_attacker, resolve_target
+from ..cli.main import cli
 from ..data.inline import describe_target, describe_weapon, is_inline_target, is_inline_weapon
 from ..data.paths import data_dir
 from ..errors import InputError
@@ -51,7 +52,7 @@ class Unavailable(Exception):
 def _command(name: str) -> click.Command:
     if name not in COMMANDS:
         raise InputError(f"unknown command {name!r}; expected one of {', '.join(COMMANDS)}")
-    return cli.commands[name]
+    return cli.get_command(None, name)
 
 
 def _key(opt: click.Option) -> str:
@@ -340,7 +341,7 @@ def _points(unit: Any) -> int | None:
 def _parsed(command: str, params: Mapping[str, Any]) -> dict[str, Any]:
     """The command's options as click parses them (the same checks and messages)."""
     argv = to_argv(command, params)
-    return cli.commands[command].make_context(command, argv[1:]).params
+    return cli.get_command(None, command).make_context(command, argv[1:]).params
 
 
 def _rules_of(p: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:

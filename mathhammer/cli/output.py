@@ -1,0 +1,48 @@
+"""What every command prints besides its answer: one-line errors and warnings on stderr.
+
+>>> one_line("two  lines,   one line")
+'two lines, one line'
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from typing import Any
+
+import click
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+def one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def fail(message: str, where: str = "mathhammer") -> None:
+    """Print ``where: error: message`` on one line and exit with status 2."""
+    message = message.replace("(see list_rules())", "(see `mathhammer rules`)")
+    click.echo(f"{where}: error: {one_line(message)}", err=True)
+    sys.exit(2)
+
+
+def warn(message: str) -> None:
+    """One warning line on stderr, once per command."""
+    ctx = click.get_current_context(silent=True)
+    seen = ctx.find_root().meta.setdefault("mathhammer.warned", set()) if ctx else set()
+    if message not in seen:
+        seen.add(message)
+        click.echo(f"warning: {one_line(message)}", err=True)
+
+
+def show_warning(message: Any, category: Any, *_args: Any, **_kwargs: Any) -> None:
+    """``warnings.showwarning`` for the command line: a library warning is one line."""
+    warn(str(message))
+
+
+def closed_pipe() -> None:
+    """The reader of standard output went away (``| head``): stop quietly with status 0."""
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    sys.exit(0)
