@@ -122,54 +122,30 @@ def _ability(ctx: Any, param: Any, values: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
-_REROLL = click.Choice(["ones", "failed", "noncrit"])
+def _engine_options() -> list[tuple[str, str, dict[str, Any]]]:
+    """(flag, Options field, click keywords) for every Options field that has a help text:
+    the command line's attack options are made from the fields' metadata, not kept by hand."""
+    out = []
+    for f in attrs.fields(Options):
+        meta = f.metadata
+        if "help" not in meta:
+            continue
+        flag = "--" + f.name.replace("_", "-")
+        if "choices" in meta:
+            kwargs: dict[str, Any] = {"type": click.Choice([c.value for c in meta["choices"]])}
+        elif "range" in meta:
+            kwargs = {"type": _Threshold() if meta["threshold"] else click.IntRange(*meta["range"])}
+        elif f.default is True:  # on by default: the flag switches it off
+            flag = meta["off_flag"]
+            kwargs = {"is_flag": True, "flag_value": False, "default": None}
+        else:
+            kwargs = {"is_flag": True}
+        out.append((flag, f.name, {**kwargs, "help": meta.get("off_help", meta["help"])}))
+    return out
+
+
 #: click options that map one to one onto Options fields: (flag, field, click kwargs).
-_ENGINE = [
-    ("--half-range", "half_range", {"is_flag": True, "help": "Target within half range "
-                                    "(Rapid Fire, Melta, some rules)."}),
-    ("--charged", "charged", {"is_flag": True, "help": "The attacker charged (Lance)."}),
-    ("--stationary", "stationary", {"is_flag": True,
-                                    "help": "The attacker Remained Stationary (Heavy)."}),
-    ("--cover", "cover", {"is_flag": True, "help": "The target has the Benefit of Cover."}),
-    ("--overwatch", "overwatch", {"is_flag": True,
-                                  "help": "Fire Overwatch: hits only on an unmodified 6."}),
-    ("--led", "led", {"is_flag": True, "help": "The attacking unit is led by a CHARACTER."}),
-    ("--hit-mod", "hit_mod", {"type": click.IntRange(-6, 6), "help": "Add to Hit rolls."}),
-    ("--wound-mod", "wound_mod", {"type": click.IntRange(-6, 6), "help": "Add to Wound rolls."}),
-    ("--wound-mod-if-stronger", "wound_mod_if_stronger",
-     {"type": click.IntRange(-6, 6), "help": "Add to Wound rolls when S > T."}),
-    ("--save-mod", "save_mod", {"type": click.IntRange(-6, 6), "help": "Add to saving throws."}),
-    ("--damage-mod", "damage_mod", {"type": click.IntRange(-6, 6),
-                                    "help": "Add to each attack's Damage (never below 1)."}),
-    ("--ap-mod", "ap_mod", {"type": click.IntRange(-6, 6),
-                            "help": "Improve AP by this much (1 turns -1 into -2)."}),
-    ("--skill-mod", "skill_mod", {"type": click.IntRange(-5, 5),
-                                  "help": "Improve BS/WS by this much (1 turns 3+ into 2+)."}),
-    ("--strength-mod", "strength_mod", {"type": click.IntRange(-20, 20),
-                                        "help": "Add to the weapons' Strength."}),
-    ("--crit-hit", "crit_hit", {"type": _Threshold(),
-                                "help": "Critical Hit on this unmodified roll (default 6+)."}),
-    ("--crit-wound", "crit_wound", {"type": _Threshold(),
-                                    "help": "Critical Wound on this unmodified roll (default 6+)."
-                                    }),
-    ("--crit-wound-ap", "crit_wound_ap", {"type": click.IntRange(0, 6),
-                                          "help": "A Critical Wound improves AP by this much."}),
-    ("--reroll-hits", "reroll_hits", {"type": _REROLL, "help": "Re-roll Hit rolls."}),
-    ("--reroll-wounds", "reroll_wounds", {"type": _REROLL, "help": "Re-roll Wound rolls."}),
-    ("--halve-damage", "halve_damage", {"is_flag": True,
-                                        "help": "Halve each attack's Damage (rounding up)."}),
-    ("--overwatch-hits-on", "overwatch_hits_on",
-     {"type": _Threshold(), "help": "Fire Overwatch hits on this unmodified roll (default 6+)."}),
-    ("--no-precision", "precision",
-     {"is_flag": True, "flag_value": False, "default": None,
-      "help": "Do not allocate Precision attacks to a CHARACTER (a Leader)."}),
-    ("--lethal-hits", "lethal_hits",
-     {"type": click.Choice(["always", "decline", "never", "best"]),
-      "help": "11e: when Lethal Hits auto-wound (default always; decline: not with "
-              "Devastating Wounds; best: whichever does more damage)."}),
-]
-# only the options this version of the engine has
-_ENGINE = [e for e in _ENGINE if e[1] in attrs.fields_dict(Options)]
+_ENGINE = _engine_options()
 
 
 def _attack_params(*, table: bool) -> list[click.Parameter]:

@@ -140,8 +140,10 @@ class Options:
         "lethal_hits", LethalHits, LethalHits.ALWAYS,
         "11e: when Lethal Hits auto-wound (default always; decline: not with Devastating "
         "Wounds; best: whichever does more damage).")
-    precision: bool = _flag("Allocate Precision attacks to a CHARACTER (a Leader) while one "
-                            "stands.", default=True)
+    precision: bool = attrs.field(default=True, validator=_bool, metadata={
+        "help": "Allocate Precision attacks to a CHARACTER (a Leader) while one stands.",
+        "off_flag": "--no-precision",
+        "off_help": "Do not allocate Precision attacks to a CHARACTER (a Leader)."})
     #: abilities every weapon of the attack gains (e.g. from a stratagem)
     abilities: tuple[str, ...] = attrs.field(default=(), converter=lambda v: _canonical_all(v))
 
