@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import time
 from pathlib import Path
 
 import pytest
@@ -272,6 +271,7 @@ _CORE_ABILITY_WORDS = (
 )
 
 
+@pytest.mark.slow  # reads every file of both editions
 def test_every_weapon_keyword_in_the_shared_files_is_mapped_or_reported():
     keywords = _all_weapon_keywords()
     assert len(keywords) > 60
@@ -417,11 +417,10 @@ def test_parsed_files_are_cached_by_path_and_mtime(tmp_path):
     assert load_file(copy) is not first and load_file(copy).id == first.id
 
 
-def test_import_is_fast_on_the_largest_catalogue():
-    # Measured, not a timing gate: the suite must not fail on a busy machine.
-    start = time.perf_counter()
-    imported(MARINES, "Intercessor Squad")
-    assert time.perf_counter() - start < 30
+def test_the_largest_catalogue_imports():
+    # its speed is measured in tests/benchmark_army.py, never asserted here
+    unit = imported(MARINES, "Intercessor Squad")
+    assert unit.name == "Intercessor Squad" and unit.groups[0].toughness == 4
 
 
 # ------------------------------------------------------------------ bad input

@@ -42,12 +42,18 @@ def cli_out(*args: str) -> tuple[int, str, str]:
 
 @pytest.fixture(scope="module")
 def client():
-    # the worker processes start with the shared BattleScribe data as the installed data
+    with TestClient(create_app(allowed_hosts=["testserver"], workers=2)) as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def data_client():
+    """A client whose worker processes have the shared BattleScribe data installed."""
     bsdata = Path(__file__).resolve().parents[2] / "shared" / "bsdata"
     mp = pytest.MonkeyPatch()
     if bsdata.is_dir():
         mp.setenv("MATHHAMMER_DATA", str(bsdata))
-    with TestClient(create_app(allowed_hosts=["testserver"], workers=2)) as c:
+    with TestClient(create_app(allowed_hosts=["testserver"], workers=1)) as c:
         yield c
     mp.undo()
 
@@ -291,7 +297,9 @@ def test_army_table_with_the_agreed_interface(monkeypatch):
 ROSTERS = Path(__file__).resolve().parents[2] / "shared" / "rosters"
 
 
-def test_army_roster_with_the_real_module(client):
+@pytest.mark.slow
+def test_army_roster_with_the_real_module(data_client):
+    client = data_client
     army = pytest.importorskip("mathhammer.data.army")
     files = sorted(ROSTERS.glob("*.10e.gwapp.txt")) if ROSTERS.is_dir() else []
     if not files:

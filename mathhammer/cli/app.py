@@ -3,6 +3,10 @@
 :class:`~mathhammer.model.options.Options` fields). The group, its errors and ``--version`` are
 in :mod:`mathhammer.cli.main`; the reports are built by :mod:`mathhammer.report.core`.
 
+Why one module: the attack commands share the options made from Options, the resolving of
+attackers and targets and the output checks; the group, errors and lazy loading are in
+cli.main, the army commands in cli.army.
+
 >>> from click.testing import CliRunner
 >>> from mathhammer.cli import cli
 >>> r = CliRunner().invoke(cli, ["odds", "2 | 2+ | 4 | 0 | 1", "T4 Sv7+ W1", "--at-least", "1",

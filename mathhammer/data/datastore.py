@@ -1,5 +1,8 @@
 """Where the BattleScribe data lives, fetching it, and an index of units per catalogue.
 
+Why one module: data location, fetch, install and the unit index share the same folder layout
+and its locking.
+
 The data folder is ``--data DIR``, else ``$MATHHAMMER_DATA``, else ``bsdata/`` in the user's
 cache folder (``platformdirs``). A data folder holds either the files of one edition (``.cat``
 and ``.gst`` for 10e, ``.json`` for 11e) or one folder per edition (``10e/``, ``11e/``), which

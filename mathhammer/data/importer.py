@@ -1,5 +1,8 @@
 """Read a datasheet as copied from a rules website and write a unit file (``units/README.md``).
 
+Why one module: the datasheet-page reader is one line-by-line parser whose states share the
+page's context.
+
 The page format is the one of ``shared/seeds``: weapon rows ``| name [abilities] | range | A |
 BS | S | AP | D |`` (each printed twice, after a row with empty cells), abilities in brackets or
 run into the name, ``CORE:``/``FACTION:`` ability lines, ``UNIT COMPOSITION`` with the points

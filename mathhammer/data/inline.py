@@ -1,5 +1,8 @@
 """Inline profiles for a quick question without unit files.
 
+Why one module: weapon rows and target profiles share one tokenizer and one set of error
+messages.
+
 A weapon row as printed on a datasheet, with ``Nx`` in front for the models carrying it
 (name and range are optional, abilities follow D, in brackets after the name or both)::
 

@@ -1,5 +1,8 @@
 """Named rules (stratagems, detachment rules, enhancements...) as data, switched on by name.
 
+Why one module: the named-rule schema (conditions, effects, mortal-wound tables), its
+validation and applying a rule to an attack use the same field tables.
+
 The rules live in ``rules/<faction>.toml`` (schema: ``rules/README.md``). Each rule has
 conditions and an effect made of :class:`~mathhammer.model.options.Options` fields and target
 changes; :func:`apply_rules` folds the rules whose conditions hold into the weapon, target and

@@ -1,5 +1,8 @@
 """Datasheets as data: ``units/**/*.toml`` loaded into small, validated, frozen values.
 
+Why one module: the unit-file schema, its validation and the Unit value are one format, read
+and written by the same field table.
+
 The schema is documented in ``units/README.md``. A :class:`Unit` is what ``mh.attack`` accepts
 on either side: :meth:`Unit.as_profiles` gives the weapons that fire in a phase with how many
 models carry each, :meth:`Unit.as_target` the defending profile.

@@ -1,6 +1,10 @@
 """The whole attack sequence: attacks, hits, wounds, saves, damage and allocation, exactly
 (docs/rules.md, sections 1-7).
 
+Why one module: the attack is one algorithm (counters, the chain by count or by attack, the
+Devastating Wounds phase) whose parts share private value types; splitting it would scatter one
+rule sequence.
+
 Every target is a unit of one or more model groups (:class:`Squad`; a plain :class:`Target` is
 a unit of one group). Each weapon's attacks are turned into wounds by
 :func:`~mathhammer.mechanics.criticals.attack_wounds`, the normal damage runs as one Markov

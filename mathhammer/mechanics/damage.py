@@ -1,4 +1,4 @@
-"""Damage and Feel No Pain (RULES.md 5).
+"""Damage and Feel No Pain (docs/rules.md, section 6).
 
 >>> from mathhammer import Weapon, Options
 >>> melta = Weapon("Multi-melta", attacks=2, skill=4, strength=9, ap=-4, damage="D6",

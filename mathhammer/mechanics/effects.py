@@ -1,5 +1,6 @@
-"""Effects outside a single attack (RULES.md 8): mortal wounds, Reanimation Protocols,
-Deadly Demise, Hazardous and Crushing Impact, each a transform on exact distributions.
+"""Effects outside a single attack (docs/rules.md, section 10): mortal wounds, Reanimation
+Protocols, Deadly Demise, Hazardous and Crushing Impact, each a transform on exact
+distributions.
 
 A target's state is a PMF over :class:`TargetState` (or tuples of them for a :class:`Squad`).
 

@@ -1,4 +1,5 @@
-"""The D6 rolls of the attack sequence: hit roll, wound roll and saving throw (RULES.md 2-4).
+"""The D6 rolls of the attack sequence: hit roll, wound roll and saving throw (docs/rules.md,
+sections 2, 4 and 5).
 
 Each roll is a PMF over ``FAIL``, ``SUCCESS`` and ``CRITICAL`` (a Critical Hit or Wound).
 

@@ -1,5 +1,8 @@
 """Exact probability mass functions: integer weights over one common denominator.
 
+Why one module: PMF and its integer fast paths (packed products, Horner sums) are one value
+type; the helpers only serve its methods.
+
 A :class:`PMF` maps outcomes to non-negative integer weights; the probability of an
 outcome is its weight divided by the total weight. Weights are kept reduced (their gcd
 is 1), so equal distributions have equal weights and compare equal. Probabilities are

@@ -1,5 +1,9 @@
 """Reports on attack results: the ``kills`` text and JSON, and comparison grids in five formats.
 
+Why one module: the text, JSON, table and HTML renderings of a query share the same formatting
+of exact values and the same query types; it is the next candidate for a split (text, json,
+tables).
+
 Rendering is kept apart from the command line so the library can use it:
 
 >>> import mathhammer as mh

@@ -1,5 +1,8 @@
 """The JSON API of the web page, free of any web framework.
 
+Why one module: every endpoint is a thin translation of a request into the command line's
+arguments, and they share one parser, one worker pool and one error mapping.
+
 An API call is a command of the command line: its parameters (a query string or a JSON
 object) become the command's arguments, checked by the same click parser, and the command runs
 with ``--json``. So ``/api/kills?attacker=Hexmark+Destroyer&target=MEQ&half_range=true``

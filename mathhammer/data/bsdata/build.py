@@ -1,5 +1,8 @@
 """Build a unit file (the units/ schema, see ``units/README.md``) from a catalogue's datasheet.
 
+Why one module: one builder turns a datasheet (profiles, costs, modifiers, keywords) into the
+units/ schema; its steps share the link resolution of one catalogue.
+
 The same builder serves both formats: it only sees :mod:`mathhammer.data.bsdata.model` values.
 
 Decisions where the data leaves room:

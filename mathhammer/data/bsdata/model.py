@@ -1,5 +1,8 @@
 """BattleScribe data as small frozen values, read from either format.
 
+Why one module: the XML and JSON readers fill the same value types field by field; keeping them
+side by side keeps the two formats in step.
+
 The 10th-edition data is XML (``.cat`` catalogues, ``.gst`` game system); the 11th-edition
 data is the same data model as JSON. Each format is read through a tiny adapter with the same
 four questions (attribute, child list, child text, own text), so one builder turns both into
