@@ -149,3 +149,26 @@ def test_no_import_cycles_and_no_private_names_across_modules():
 
     for m in sorted(graph):
         visit(m, ())
+
+
+# ------------------------------------------------------------------ library arguments
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: mh.attack(Weapon("Bolt", 2, 3, 4, -1, 1), None), "target"),
+    (lambda: mh.attack(Weapon("Bolt", 2, 3, 4, -1, 1), Target(5, 4, 3, 2), state="x"), "state"),
+    (lambda: mh.attack("bolt", Target(5, 4, 3, 2)), "profiles"),
+    (lambda: mh.attack([(Weapon("Bolt", 2, 3, 4, -1, 1), "10")], Target(5, 4, 3, 2)),
+     "profiles"),
+    (lambda: mh.attack(Weapon("Bolt", 2, 3, 4, -1, 1), Target(5, 4, 3, 2), attacker=5),
+     "attacker"),
+    (lambda: mh.sequence(None, []), "target"),
+    (lambda: mh.sequence(Target(5, 4, 3, 2), "reanimate"), "steps"),
+    (lambda: mh.reanimate(Target(5, 4, 3, 2), "x"), "state"),
+    (lambda: mh.mortal_wounds(None, None, 2), "target"),
+    (lambda: mh.mortal_wounds(Target(5, 4, 3, 2), None, 2.5), "amount"),
+])
+def test_public_functions_name_a_wrong_argument(call, name):
+    with pytest.raises((TypeError, ValueError)) as e:
+        call()
+    assert str(e.value).startswith(f"{name}: ") and "\n" not in str(e.value)
