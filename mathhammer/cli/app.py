@@ -29,6 +29,7 @@ import click
 from click.core import ParameterSource
 
 from ..data.inline import is_inline_target, is_inline_weapon, parse_squad, parse_weapons
+from ..engine.sequence import mortal_roll
 from ..errors import InputError
 from ..model.options import Options
 from ..model.profiles import Target, Weapon
@@ -248,16 +249,6 @@ def _data_unit(spec: str, bundled: ValueError) -> Any:
     return load_data_unit(spec, edition, data)
 
 
-def _points(unit: Any, models: int | None) -> int | None:
-    """The unit's cost at the given size (None if the file has no cost for it)."""
-    table = dict(getattr(unit, "points", ()) or ())
-    if not table:
-        return None
-    first = unit.groups[0]
-    total = unit.size[0] - first.min_models + (models if models is not None else first.min_models)
-    return table.get(total)
-
-
 @attrs.frozen
 class Attacker:
     """A resolved attacker: its label, weapons and cost."""
@@ -316,7 +307,7 @@ def resolve_attacker(spec: str | None, p: dict[str, Any], *, melee: bool,
     if isinstance(profile, Squad):
         profile = None
     factions = (unit.faction, *getattr(unit, "faction_keywords", ()))
-    return Attacker(unit.name, tuple(own + inline), _points(unit, p["models"]), profile,
+    return Attacker(unit.name, tuple(own + inline), unit.cost(p["models"]), profile,
                     factions)
 
 
@@ -375,13 +366,10 @@ def resolve_target(spec: str, models: int | None = None,
     if leader is None:
         return name, target
     lname, lead = resolve_target(leader)
-    groups = []
-    for g in lead.groups if isinstance(lead, Squad) else (lead,):
-        if "CHARACTER" not in g.keywords:
-            g = attrs.evolve(g, keywords=(*g.keywords, "CHARACTER"))
-        groups.append(attrs.evolve(g, name=g.name or lname))
-    own = target.groups if isinstance(target, Squad) else (attrs.evolve(target, name=name),)
-    return f"{name} + {lname}", Squad((*own, *groups), name=f"{name} + {lname}")
+    own = target if isinstance(target, Squad) else attrs.evolve(target, name=name)
+    lead = lead if isinstance(lead, Squad) else attrs.evolve(lead, name=lead.name or lname)
+    unit = Squad.attach(own, lead, name=f"{name} + {lname}")
+    return unit.name, unit
 
 
 def _resize(target: Target | Squad, models: int) -> Target | Squad:
@@ -645,35 +633,12 @@ def mortal(target: str, rolls: tuple[str, ...], crushing_impact: int | None,
                                "--crushing-impact T")
     out_path = _check_output(output, force) if output is not None else None
     _check_suffix(out_path, "json" if as_json else "text")
-    parsed = [_mortal_roll(r) for r in rolls]
+    parsed = [mortal_roll(r) for r in rolls]
     name, profile = resolve_target(target, target_models, leader)
     query = MortalQuery(name, profile, tuple(parsed), crushing_impact)
     timeline = query.run()
     _emit(to_json(mortal_json(query, timeline)) if as_json else mortal_text(query, timeline),
           out_path)
-
-
-def _mortal_roll(text: str) -> tuple[str, str]:
-    """A ROLL of ``mathhammer mortal``: ``(label, dice expression or rule name)``."""
-    from ..data.named_rules import find_rule
-    from ..prob.dice import dice
-
-    try:
-        dice(text)
-    except ValueError as e:
-        if "over the limit" in str(e):
-            raise InputError(f"ROLL {text!r}: {e}") from None
-    else:
-        return text.strip().upper(), text.strip()
-    try:
-        rule = find_rule(text)
-    except ValueError as e:
-        raise InputError(f"ROLL {text!r}: neither a dice expression (like D3 or 2) nor a "
-                         f"named rule; {e}") from None
-    if rule.mortal_wounds is None:
-        raise InputError(f"ROLL {text!r}: {rule.name} is not a mortal-wound roll ("
-                         f"{rule.describe()}); use it with --rule on kills or odds")
-    return rule.name, rule.name
 
 
 class _TableCommand(click.Command):

@@ -238,6 +238,20 @@ class Unit:
                         chosen.append(pick)
         return [(w.weapon, n) for w, n in chosen]
 
+    def cost(self, models: int | None = None) -> int | None:
+        """The unit's points with ``models`` in its main group (its smallest size by default);
+        None when the datasheet gives no cost for that size.
+
+        >>> load_unit("Necron Warriors").cost(20) > load_unit("Necron Warriors").cost()
+        True
+        """
+        table = dict(self.points or ())
+        if not table:
+            return None
+        first = self.groups[0]
+        return table.get(self.size[0] - first.min_models
+                         + (models if models is not None else first.min_models))
+
     def as_target(self, models: int | None = None) -> Target:
         """The defending profile: the first (main) model group with the unit's keywords.
 

@@ -191,3 +191,27 @@ def sequence_demise(timeline: Timeline) -> PMF | None:
         joint = joint.bind(go)
     return joint.map(lambda pair: pair[1])
 
+
+def mortal_roll(text: str) -> tuple[str, str]:
+    """A mortal-wound roll given as text: a dice expression or the name of a named rule that
+    is a mortal-wound roll. ``(label, amount)`` for :class:`MortalWounds`.
+
+    >>> mortal_roll("d3"), mortal_roll("disintegration beams")
+    (('D3', 'd3'), ('Disintegration Beams', 'Disintegration Beams'))
+    """
+    try:
+        dice(text)
+    except ValueError as e:
+        if "over the limit" in str(e):
+            raise InputError(f"ROLL {text!r}: {e}") from None
+    else:
+        return text.strip().upper(), text.strip()
+    try:
+        rule = find_rule(text)
+    except ValueError as e:
+        raise InputError(f"ROLL {text!r}: neither a dice expression (like D3 or 2) nor a "
+                         f"named rule; {e}") from None
+    if rule.mortal_wounds is None:
+        raise InputError(f"ROLL {text!r}: {rule.name} is not a mortal-wound roll ("
+                         f"{rule.describe()}); use it with --rule on kills or odds")
+    return rule.name, rule.name

@@ -47,6 +47,26 @@ class Squad:
         """The unit a target stands for: a Squad as it is, a Target as a one-group unit."""
         return target if isinstance(target, Squad) else cls((target,), target.name)
 
+    @classmethod
+    def attach(cls, bodyguard: Target | Squad, leader: Target | Squad, name: str = "") -> Squad:
+        """A Leader attached to a Bodyguard unit: one target unit, the Leader's model groups
+        last and CHARACTERs (whatever their keywords say).
+
+        >>> guard = Target(models=5, toughness=4, save=3, wounds=2, name="Intercessors")
+        >>> boss = Target(models=1, toughness=4, save=3, wounds=5, name="Captain")
+        >>> unit = Squad.attach(guard, boss)
+        >>> unit.name, unit.characters
+        ('Intercessors + Captain', (False, True))
+        """
+        lead = []
+        for g in cls.of(leader).groups:
+            if "CHARACTER" not in g.keywords:
+                g = attrs.evolve(g, keywords=(*g.keywords, "CHARACTER"))
+            lead.append(attrs.evolve(g, name=g.name or leader.name))
+        own = cls.of(bodyguard).groups
+        name = name or f"{bodyguard.name} + {leader.name}"
+        return cls((*own, *lead), name=name)
+
     @property
     def characters(self) -> tuple[bool, ...]:
         """Which groups are CHARACTER models."""
