@@ -20,7 +20,8 @@ from mathhammer.data.inline import parse_target, parse_weapon
 from mathhammer.data.units import load_unit
 from mathhammer.engine.sequence import Attack, MortalWounds, Reanimate
 from mathhammer.mechanics.effects import deadly_demise_wounds
-from mathhammer.report.core import models_alive, readable_fraction, sequence_demise
+from mathhammer.report.core import models_alive, sequence_demise
+from mathhammer.report.numbers import readable_fraction
 
 ROOT = Path(__file__).resolve().parent.parent
 BSDATA = Path(__file__).resolve().parents[2] / "shared" / "bsdata" / "10e"

@@ -10,7 +10,7 @@ import pytest
 
 import mathhammer as mh
 from mathhammer.data.units import load_unit
-from mathhammer.report.core import readable_fraction
+from mathhammer.report.numbers import readable_fraction
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 #: drawn by examples/make_web_png.py in a browser, not by make_examples.py

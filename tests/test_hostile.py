@@ -29,17 +29,8 @@ from mathhammer.model import limits
 from mathhammer.model.ruleset import load_ruleset
 from mathhammer.prob.dice import parse_dice
 from mathhammer.prob.pmf import PMF
-from mathhammer.report.core import (
-    Column,
-    Grid,
-    Row,
-    as_float,
-    decimal,
-    fraction,
-    percent,
-    readable_fraction,
-    render,
-)
+from mathhammer.report.numbers import as_float, decimal, fraction, percent, readable_fraction
+from mathhammer.report.tables import Column, Grid, Row, render
 
 ROW = "10x 2 | 3+ | 4 | 0 | 1"
 

@@ -11,20 +11,15 @@ import pytest
 
 import mathhammer as mh
 from mathhammer.data.inline import parse_target, parse_weapon
-from mathhammer.report.core import (
+from mathhammer.report.core import Query, distribution_table, kills_json, kills_text
+from mathhammer.report.numbers import fraction, percent, pmf_json
+from mathhammer.report.tables import (
     Column,
     Grid,
-    Query,
     Row,
     build_grid,
-    distribution_table,
     format_value,
-    fraction,
-    kills_json,
-    kills_text,
     metric_value,
-    percent,
-    pmf_json,
     render,
     rows_for,
 )

@@ -148,7 +148,7 @@ def odds_line(*args: str) -> tuple[str, str]:
     code, out, err = cli_out("odds", *args, "--json")
     assert code == 0, err
     data = json.loads(out)
-    from mathhammer.report.core import percent
+    from mathhammer.report.numbers import percent
 
     return percent(__import__("fractions").Fraction(data["p"])), data["p"]
 

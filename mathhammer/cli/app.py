@@ -35,29 +35,25 @@ from ..model.options import Options
 from ..model.profiles import Target, Weapon
 from ..model.squad import Squad
 from ..report.core import (
-    FORMATS,
-    METRIC_TEXT,
-    METRICS,
-    Column,
     MortalQuery,
     Query,
-    Row,
-    as_float,
-    build_grid,
-    fraction,
-    is_long,
     kills_json,
     kills_text,
     mortal_json,
     mortal_text,
-    percent,
-    readable_fraction,
-    render,
     sequence_json,
     sequence_text,
+)
+from ..report.numbers import (
+    as_float,
+    fraction,
+    is_long,
+    percent,
+    readable_fraction,
     short_fraction,
     to_json,
 )
+from ..report.tables import FORMATS, METRIC_TEXT, METRICS, Column, Row, build_grid, render
 from .army import data_option, data_param
 from .output import CONTEXT, warn
 
@@ -828,7 +824,7 @@ def _rows(spec: str, base: dict[str, Any], extra: dict[str, Any], *, melee: bool
         f"options: {options.describe()}" if options.describe() != "none" else "",
         f"rules: {', '.join(named)}" if named else "",
         f"rule set {options.rules}" if options.rules != "10e" else "") if x)
-    from ..report.core import rows_for
+    from ..report.tables import rows_for
 
     return rows_for(attacker.label, attacker.profiles, by_weapon=by_weapon, options=options,
                     named_rules=named, points=attacker.points, suffix=suffix, detail=detail)

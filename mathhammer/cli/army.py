@@ -181,6 +181,6 @@ def labelled_units(army) -> list[tuple[str, object]]:
 
 def army_columns(army) -> list:
     """One column per unit of the army (an attached pair is one target)."""
-    from ..report.core import Column
+    from ..report.tables import Column
 
     return [Column(label, unit.as_target()) for label, unit in labelled_units(army)]

@@ -1,30 +1,21 @@
-"""Reports on attack results: the ``kills`` text and JSON, and comparison grids in five formats.
+"""The reports of one query: the ``kills``, ``odds`` and ``mortal`` text and JSON, for one
+attack and for sequences of steps (turns, mortal-wound rolls).
 
-Why one module: the text, JSON, table and HTML renderings of a query share the same formatting
-of exact values and the same query types; it is the next candidate for a split (text, json,
-tables).
-
-Rendering is kept apart from the command line so the library can use it:
+Why one module: the text and the JSON of a query are built from the same query types and the
+same steps, side by side, so that the two never say different things. Exact values are
+formatted by :mod:`mathhammer.report.numbers`, comparison grids are in
+:mod:`mathhammer.report.tables`.
 
 >>> import mathhammer as mh
 >>> rifle = mh.Weapon("Rifle", attacks=1, skill=3, strength=4, ap=0, damage=1)
->>> geq = mh.Target(models=5, toughness=4, save=3, wounds=1, name="Five")
->>> grid = build_grid([Row("Rifles", ((rifle, 5),))], [Column("Five", geq)], "kills")
->>> grid.values[0][0]  # 5 attacks, each kills with 2/3 * 1/2 * 1/3 = 1/9
-Fraction(5, 9)
->>> print(render(grid, "md").splitlines()[2])
-| Rifles | 0.56 |
+>>> q = Query("Rifles", ((rifle, 5),), "GEQ", mh.Target(5, 3, 5, 1))
+>>> kills_json(q, q.run())["mean"]["kills"]  # 5 attacks * 2/3 hit * 2/3 wound * 2/3 unsaved
+'40/27'
 """
 
 from __future__ import annotations
 
-import csv
-import html
-import io
-import json
-import sys
 import textwrap
-from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -41,152 +32,24 @@ from ..engine.sequence import (
     sequence,
     sequence_demise,
 )
-from ..errors import InputError
 from ..mechanics.effects import crushing_impact
 from ..model.options import Options
 from ..model.profiles import Target, Weapon
 from ..model.ruleset import load_ruleset
 from ..model.squad import Squad
 from ..prob.pmf import PMF
+from .numbers import (
+    FRACTION_WIDTH,
+    as_float,
+    decimal,
+    fraction,
+    percent,
+    pmf_json,
+    readable_fraction,
+)
 
-FORMATS = ("text", "md", "csv", "html", "json")
-METRICS = ("kills", "damage", "destroyed", "kills-per-100pts")
-#: What each metric means, for captions and ``--help``.
-METRIC_TEXT = {
-    "kills": "expected models destroyed",
-    "damage": "expected wounds lost",
-    "destroyed": "probability the target unit is destroyed",
-    "kills-per-100pts": "expected models destroyed per 100 points of the attacker",
-}
-_NO_OPTIONS = Options()
 COUNTERS = ("attacks", "hits", "wounds", "unsaved", "mortal", "damage", "kills")
 _COUNTER_TEXT = {"unsaved": "unsaved wounds", "mortal": "mortal wounds"}
-
-
-# --- numbers -----------------------------------------------------------------------------------
-
-
-def _int_text(n: int) -> str:
-    """Every digit of ``n``, however long (Python refuses more than 4300 by default)."""
-    try:
-        return str(n)
-    except ValueError:
-        old = sys.get_int_max_str_digits()
-        sys.set_int_max_str_digits(0)
-        try:
-            return str(n)
-        finally:
-            sys.set_int_max_str_digits(old)
-
-
-def fraction(value: Fraction | int) -> str:
-    """An exact value as ``"num/den"`` (always with a denominator, for parsers).
-
-    >>> fraction(Fraction(10, 3)), fraction(5)
-    ('10/3', '5/1')
-    >>> len(fraction(Fraction(1, 6**6000)))  # 4669 digits: more than str() allows
-    4671
-    """
-    value = Fraction(value)
-    return f"{_int_text(value.numerator)}/{_int_text(value.denominator)}"
-
-
-def short_fraction(value: Fraction | int) -> str:
-    """An exact value as printed for people: ``"10/3"``, ``"5"``.
-
-    >>> short_fraction(Fraction(4, 2))
-    '2'
-    """
-    value = Fraction(value)
-    return fraction(value) if value.denominator != 1 else _int_text(value.numerator)
-
-
-#: Human reports show an exact fraction only up to this many characters (``--json`` has all).
-FRACTION_WIDTH = 30
-
-
-def readable_fraction(value: Fraction | int, width: int = FRACTION_WIDTH) -> str:
-    """:func:`short_fraction` when it has at most ``width`` characters, else the size of its
-    numerator and denominator.
-
-    >>> readable_fraction(Fraction(1, 3)), readable_fraction(Fraction(1, 6**40))
-    ('1/3', '[1/32 digits]')
-    """
-    text = short_fraction(value)
-    if len(text) <= width:
-        return text
-    num, _, den = text.partition("/")
-    return f"[{len(num.lstrip('-'))}/{len(den)} digits]"
-
-
-def is_long(value: Fraction | int, width: int = FRACTION_WIDTH) -> bool:
-    """Whether :func:`readable_fraction` shortens ``value``."""
-    return readable_fraction(value, width) != short_fraction(value)
-
-
-def decimal(value: Fraction | int, places: int = 3) -> str:
-    """``value`` rounded to ``places`` decimals (half to even) with integer arithmetic, so any
-    exact value prints; beyond 10**15 in scientific notation.
-
-    >>> decimal(Fraction(2, 3)), decimal(Fraction(-1, 8), 2), decimal(10**400 + 1, 2)
-    ('0.667', '-0.12', '1.00e+400')
-    """
-    value = Fraction(value)
-    if abs(value) >= 10**15:
-        sign = "-" if value < 0 else ""
-        whole = abs(value.numerator) // value.denominator
-        exp = len(_int_text(whole)) - 1
-        mantissa = round(Fraction(whole, 10 ** (exp - places)))
-        if mantissa >= 10 ** (places + 1):
-            mantissa, exp = round(Fraction(mantissa, 10)), exp + 1
-        digits = str(mantissa)
-        return f"{sign}{digits[0]}{'.' * bool(places)}{digits[1:]}e+{exp}"
-    q = round(value * 10**places)
-    sign = "-" if q < 0 else ""
-    whole, part = divmod(abs(q), 10**places)
-    return f"{sign}{whole}.{part:0{places}d}" if places else f"{sign}{whole}"
-
-
-def as_float(value: Fraction | int) -> float | None:
-    """``float(value)``, or None when it is too large for a float (JSON then has only the
-    exact value).
-
-    >>> as_float(Fraction(1, 4)), as_float(10**400)
-    (0.25, None)
-    """
-    try:
-        return float(value)
-    except OverflowError:
-        return None
-
-
-def percent(p: Fraction, places: int = 2) -> str:
-    """A probability as a percentage; a tiny non-zero one is ``"<0.01%"``, never ``"0.00%"``.
-
-    >>> percent(Fraction(1, 3)), percent(Fraction(1, 10**9)), percent(Fraction(0))
-    ('33.33%', '<0.01%', '0.00%')
-    >>> percent(1 - Fraction(1, 10**9))
-    '>99.99%'
-    """
-    floor = Fraction(1, 10**places) / 100
-    if 0 < p < floor:
-        return f"<{decimal(floor * 100, places)}%"
-    if 1 - floor < p < 1:
-        return f">{decimal((1 - floor) * 100, places)}%"
-    return f"{decimal(Fraction(p) * 100, places)}%"
-
-
-def _exact_and_float(value: Fraction) -> dict[str, Any]:
-    return {"exact": fraction(value), "float": as_float(value)}
-
-
-def pmf_json(pmf: PMF) -> dict[str, str]:
-    """A PMF over integers as ``{"k": "num/den"}``.
-
-    >>> pmf_json(PMF({0: 1, 2: 3}))
-    {'0': '1/4', '2': '3/4'}
-    """
-    return {str(k): fraction(p) for k, p in pmf}
 
 
 # --- the kills report --------------------------------------------------------------------------
@@ -731,266 +594,3 @@ def mortal_json(query: MortalQuery, timeline: Timeline) -> dict[str, Any]:
     }
 
 
-def to_json(data: Any) -> str:
-    """JSON text as mathhammer writes it (indented, key order kept, ends with a new line)."""
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-
-
-# --- comparison grids --------------------------------------------------------------------------
-
-
-@attrs.frozen
-class Row:
-    """One row of a grid: an attacker (or one of its weapons, or one variant of its options)."""
-
-    label: str
-    profiles: tuple[tuple[Weapon, int], ...]
-    options: Options = Options()
-    named_rules: tuple[str, ...] = ()
-    points: int | None = None
-    detail: str = ""
-
-
-@attrs.frozen
-class Column:
-    """One column of a grid: a target."""
-
-    label: str
-    target: Target | Squad
-
-
-@attrs.frozen
-class Grid:
-    """A computed comparison: ``values[row][column]`` (None where a metric does not apply)."""
-
-    metric: str
-    rows: tuple[Row, ...]
-    columns: tuple[Column, ...]
-    values: tuple[tuple[Fraction | None, ...], ...]
-    title: str = ""
-
-    @property
-    def caption(self) -> str:
-        return self.title or f"{self.metric}: {METRIC_TEXT[self.metric]}"
-
-
-def metric_value(result: Result, metric: str, points: int | None = None) -> Fraction | None:
-    """One number of a result: kills, damage, destroyed or kills-per-100pts (None without
-    points).
-
-    >>> import mathhammer as mh
-    >>> w = mh.Weapon("Gun", attacks=1, skill=2, strength=8, ap=-6, damage=1, abilities=["torrent"])
-    >>> r = mh.attack(w, mh.Target(models=1, toughness=4, save=7, wounds=1))
-    >>> metric_value(r, "kills-per-100pts", points=50)  # P(kill) = 5/6, per 50 pts
-    Fraction(5, 3)
-    """
-    if metric == "kills":
-        return result.kills.mean()
-    if metric == "damage":
-        return result.damage.mean()
-    if metric == "destroyed":
-        return result.destroyed
-    if metric == "kills-per-100pts":
-        return result.kills.mean() * 100 / points if points else None
-    raise InputError(f"metric: expected one of {', '.join(METRICS)}, got {metric!r}")
-
-
-def build_grid(rows: Sequence[Row], columns: Sequence[Column], metric: str, *, title: str = "",
-               progress: Callable[[int], Any] | None = None) -> Grid:
-    """Compute every cell (``progress(1)`` is called after each one); a row without weapons
-    gets None in every cell."""
-    if metric not in METRICS:
-        raise InputError(f"metric: expected one of {', '.join(METRICS)}, got {metric!r}")
-    values = []
-    for row in rows:
-        line = []
-        opts = attrs.asdict(row.options, recurse=False)
-        for col in columns:
-            if not row.profiles:  # an attacker without weapons for the phase: an empty row
-                line.append(None)
-                if progress is not None:
-                    progress(1)
-                continue
-            r = attack(list(row.profiles), col.target, apply=row.named_rules, **opts)
-            line.append(metric_value(r, metric, row.points))
-            if progress is not None:
-                progress(1)
-        values.append(tuple(line))
-    return Grid(metric, tuple(rows), tuple(columns), tuple(values), title)
-
-
-def format_value(value: Fraction | None, metric: str) -> str:
-    """A cell as shown in text, Markdown and HTML.
-
-    >>> format_value(Fraction(1, 3), "kills"), format_value(Fraction(1, 3), "destroyed")
-    ('0.33', '33.3%')
-    """
-    if value is None:
-        return "-"
-    if metric == "destroyed":
-        return percent(value, 1)
-    return decimal(value, 2)
-
-
-def render(grid: Grid, fmt: str) -> str:
-    """The grid as ``text``, ``md``, ``csv``, ``html`` or ``json``."""
-    renderers = {"text": render_text, "md": render_markdown, "csv": render_csv,
-                 "html": render_html, "json": render_json}
-    if fmt not in renderers:
-        raise InputError(f"format: expected one of {', '.join(FORMATS)}, got {fmt!r}")
-    return renderers[fmt](grid)
-
-
-def _legend(grid: Grid) -> list[str]:
-    return [f"{c.label}: {describe_target(c.target)}" for c in grid.columns]
-
-
-def render_text(grid: Grid) -> str:
-    """A plain table, numbers right-aligned."""
-    cells = [[format_value(v, grid.metric) for v in line] for line in grid.values]
-    lw = max(len("attacker"), *(len(r.label) for r in grid.rows))
-    widths = [max(len(c.label), *(len(line[j]) for line in cells))
-              for j, c in enumerate(grid.columns)]
-    out = [grid.caption, "",
-           f"{'attacker':<{lw}}  " + "  ".join(f"{c.label:>{w}}" for c, w in
-                                               zip(grid.columns, widths, strict=True))]
-    out.append("-" * len(out[-1]))
-    for row, line in zip(grid.rows, cells, strict=True):
-        out.append(f"{row.label:<{lw}}  " + "  ".join(
-            f"{v:>{w}}" for v, w in zip(line, widths, strict=True)))
-    out += ["", *_legend(grid)]
-    return "\n".join(s.rstrip() for s in out) + "\n"
-
-
-def _md_escape(text: str) -> str:
-    return text.replace("|", "\\|")
-
-
-def render_markdown(grid: Grid) -> str:
-    """A GitHub Markdown table with the targets' profiles below it."""
-    out = [f"| attacker | {' | '.join(_md_escape(c.label) for c in grid.columns)} |",
-           "| --- |" + " ---: |" * len(grid.columns)]
-    for row, line in zip(grid.rows, grid.values, strict=True):
-        vals = " | ".join(format_value(v, grid.metric) for v in line)
-        out.append(f"| {_md_escape(row.label)} | {vals} |")
-    out += ["", f"*{_md_escape(grid.caption)}.*", ""]
-    out += [f"- **{_md_escape(c.label)}**: {_md_escape(describe_target(c.target))}"
-            for c in grid.columns]
-    details = [r for r in grid.rows if r.detail]
-    if details:
-        out.append("")
-        out += [f"- **{_md_escape(r.label)}**: {_md_escape(r.detail)}" for r in details]
-    return "\n".join(out) + "\n"
-
-
-def render_csv(grid: Grid) -> str:
-    """CSV: one row per attacker; destroyed as a probability, the rest as numbers (6 places)."""
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["attacker", *(c.label for c in grid.columns)])
-    for row, line in zip(grid.rows, grid.values, strict=True):
-        w.writerow([row.label, *("" if v is None else decimal(v, 6) for v in line)])
-    return buf.getvalue()
-
-
-def render_json(grid: Grid) -> str:
-    """JSON: every cell exact (``"num/den"``) and as a float; null where it does not apply."""
-    data = {
-        "metric": grid.metric,
-        "description": METRIC_TEXT[grid.metric],
-        "title": grid.title,
-        "columns": [{"label": c.label, "target": describe_target(c.target)}
-                    for c in grid.columns],
-        "rows": [{"label": r.label, "detail": r.detail, "points": r.points,
-                  "options": r.options.describe(), "named_rules": list(r.named_rules),
-                  "values": [None if v is None else _exact_and_float(v) for v in line]}
-                 for r, line in zip(grid.rows, grid.values, strict=True)],
-    }
-    return to_json(data)
-
-
-_CSS = """\
-body { font-family: system-ui, sans-serif; margin: 2em; color: #222; }
-table { border-collapse: collapse; }
-th, td { padding: 0.35em 0.7em; border: 1px solid #ccc; }
-th { background: #f3f3f3; }
-td { text-align: right; font-variant-numeric: tabular-nums; }
-th[scope=row] { text-align: left; font-weight: normal; }
-td[title], th[title] { cursor: help; }
-caption { caption-side: top; text-align: left; font-weight: bold; padding-bottom: 0.5em; }
-.legend { color: #555; font-size: 0.9em; }
-"""
-
-
-def _shade(value: Fraction | None, lo: Fraction | None, hi: Fraction | None) -> str:
-    """A background from white (the column's lowest) to green (its highest)."""
-    if value is None or lo is None or hi is None or hi == lo:
-        return ""
-    t = float((value - lo) / (hi - lo))
-    lightness = 97 - 47 * t
-    return f' style="background: hsl(130, 55%, {lightness:.0f}%)' + \
-        ('; color: #fff"' if lightness < 62 else '"')
-
-
-def render_html(grid: Grid, title: str | None = None) -> str:
-    """A self-contained page: the table shaded per column; hover a cell for its exact value."""
-    esc = html.escape
-    page_title = title or grid.caption
-    head = "".join(f'<th scope="col" title="{esc(describe_target(c.target))}">{esc(c.label)}</th>'
-                   for c in grid.columns)
-    body = []
-    columns = list(zip(*grid.values, strict=True)) if grid.values else []
-    ranges = []
-    for col in columns:
-        present = [v for v in col if v is not None]
-        ranges.append((min(present), max(present)) if present else (None, None))
-    for row, line in zip(grid.rows, grid.values, strict=True):
-        cells = []
-        for v, (lo, hi) in zip(line, ranges, strict=True):
-            tip = "" if v is None else f' title="{esc(short_fraction(v))}"'
-            cells.append(f"<td{tip}{_shade(v, lo, hi)}>{esc(format_value(v, grid.metric))}</td>")
-        rt = f' title="{esc(row.detail)}"' if row.detail else ""
-        body.append(f'<tr><th scope="row"{rt}>{esc(row.label)}</th>{"".join(cells)}</tr>')
-    legend = "".join(f"<li><b>{esc(c.label)}</b>: {esc(describe_target(c.target))}</li>"
-                     for c in grid.columns)
-    legend += "".join(f"<li><b>{esc(r.label)}</b>: {esc(r.detail)}</li>"
-                      for r in grid.rows if r.detail)
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>{esc(page_title)}</title>
-<style>
-{_CSS}</style>
-</head>
-<body>
-<table>
-<caption>{esc(grid.caption)}</caption>
-<thead><tr><th scope="col">attacker</th>{head}</tr></thead>
-<tbody>
-{chr(10).join(body)}
-</tbody>
-</table>
-<p class="legend">Shading runs from the lowest (white) to the highest (green) value of each
-column. Hover a cell for its exact value.</p>
-<ul class="legend">{legend}</ul>
-</body>
-</html>
-"""
-
-
-def rows_for(attacker: str, profiles: Iterable[tuple[Weapon, int]], *, by_weapon: bool,
-             options: Options = _NO_OPTIONS, named_rules: tuple[str, ...] = (),
-             points: int | None = None, suffix: str = "", detail: str = "") -> list[Row]:
-    """The grid rows of one attacker: one row for all its weapons, or one per weapon.
-
-    >>> import mathhammer as mh
-    >>> a = mh.Weapon("A", attacks=1, skill=3, strength=4, ap=0, damage=1)
-    >>> [r.label for r in rows_for("Squad", [(a, 5), (a, 1)], by_weapon=True)]
-    ['Squad: 5x A', 'Squad: 1x A']
-    """
-    profiles = tuple(profiles)
-    if not by_weapon:
-        return [Row(attacker + suffix, profiles, options, named_rules, points, detail)]
-    return [Row(f"{attacker}: {n}x {w.name}{suffix}", ((w, n),), options, named_rules, points,
-                detail) for w, n in profiles]

@@ -37,7 +37,7 @@ from ..data.inline import describe_target, describe_weapon, is_inline_target, is
 from ..data.paths import data_dir
 from ..errors import InputError
 from ..model.options import Options
-from ..report.core import METRICS, Column, Grid, Row, metric_value, render_json
+from ..report.tables import METRICS, Column, Grid, Row, metric_value, render_json
 
 #: The commands the API runs, each with the output flag that makes it print JSON.
 COMMANDS = {"kills": "--json", "odds": "--json", "table": "--format=json"}

@@ -1,0 +1,323 @@
+"""Comparison grids: attackers (rows) against targets (columns), one metric per cell, rendered
+as text, Markdown, CSV, HTML or JSON.
+
+>>> import mathhammer as mh
+>>> rifle = mh.Weapon("Rifle", attacks=1, skill=3, strength=4, ap=0, damage=1)
+>>> geq = mh.Target(models=5, toughness=4, save=3, wounds=1, name="Five")
+>>> grid = build_grid([Row("Rifles", ((rifle, 5),))], [Column("Five", geq)], "kills")
+>>> grid.values[0][0]  # 5 attacks, each kills with 2/3 * 1/2 * 1/3 = 1/9
+Fraction(5, 9)
+>>> print(render(grid, "md").splitlines()[2])
+| Rifles | 0.56 |
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+from collections.abc import Callable, Iterable, Sequence
+from enum import StrEnum
+from fractions import Fraction
+from typing import Any
+
+import attrs
+
+from ..data.inline import describe_target
+from ..engine.attack import Result, attack
+from ..errors import InputError
+from ..model.options import Options
+from ..model.profiles import Target, Weapon
+from ..model.squad import Squad
+from .numbers import decimal, exact_and_float, percent, short_fraction, to_json
+
+
+class Format(StrEnum):
+    """The formats a comparison grid renders to."""
+
+    TEXT = "text"
+    MD = "md"
+    CSV = "csv"
+    HTML = "html"
+    JSON = "json"
+
+
+class Metric(StrEnum):
+    """What a comparison grid's cells hold."""
+
+    KILLS = "kills"
+    DAMAGE = "damage"
+    DESTROYED = "destroyed"
+    KILLS_PER_100PTS = "kills-per-100pts"
+
+
+FORMATS = tuple(f.value for f in Format)
+METRICS = tuple(m.value for m in Metric)
+#: What each metric means, for captions and ``--help``.
+METRIC_TEXT = {
+    "kills": "expected models destroyed",
+    "damage": "expected wounds lost",
+    "destroyed": "probability the target unit is destroyed",
+    "kills-per-100pts": "expected models destroyed per 100 points of the attacker",
+}
+_NO_OPTIONS = Options()
+
+
+# --- comparison grids --------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Row:
+    """One row of a grid: an attacker (or one of its weapons, or one variant of its options)."""
+
+    label: str
+    profiles: tuple[tuple[Weapon, int], ...]
+    options: Options = Options()
+    named_rules: tuple[str, ...] = ()
+    points: int | None = None
+    detail: str = ""
+
+
+@attrs.frozen
+class Column:
+    """One column of a grid: a target."""
+
+    label: str
+    target: Target | Squad
+
+
+@attrs.frozen
+class Grid:
+    """A computed comparison: ``values[row][column]`` (None where a metric does not apply)."""
+
+    metric: str
+    rows: tuple[Row, ...]
+    columns: tuple[Column, ...]
+    values: tuple[tuple[Fraction | None, ...], ...]
+    title: str = ""
+
+    @property
+    def caption(self) -> str:
+        return self.title or f"{self.metric}: {METRIC_TEXT[self.metric]}"
+
+
+def metric_value(result: Result, metric: str, points: int | None = None) -> Fraction | None:
+    """One number of a result: kills, damage, destroyed or kills-per-100pts (None without
+    points).
+
+    >>> import mathhammer as mh
+    >>> w = mh.Weapon("Gun", attacks=1, skill=2, strength=8, ap=-6, damage=1, abilities=["torrent"])
+    >>> r = mh.attack(w, mh.Target(models=1, toughness=4, save=7, wounds=1))
+    >>> metric_value(r, "kills-per-100pts", points=50)  # P(kill) = 5/6, per 50 pts
+    Fraction(5, 3)
+    """
+    if metric == "kills":
+        return result.kills.mean()
+    if metric == "damage":
+        return result.damage.mean()
+    if metric == "destroyed":
+        return result.destroyed
+    if metric == "kills-per-100pts":
+        return result.kills.mean() * 100 / points if points else None
+    raise InputError(f"metric: expected one of {', '.join(METRICS)}, got {metric!r}")
+
+
+def build_grid(rows: Sequence[Row], columns: Sequence[Column], metric: str, *, title: str = "",
+               progress: Callable[[int], Any] | None = None) -> Grid:
+    """Compute every cell (``progress(1)`` is called after each one); a row without weapons
+    gets None in every cell."""
+    if metric not in METRICS:
+        raise InputError(f"metric: expected one of {', '.join(METRICS)}, got {metric!r}")
+    values = []
+    for row in rows:
+        line = []
+        opts = attrs.asdict(row.options, recurse=False)
+        for col in columns:
+            if not row.profiles:  # an attacker without weapons for the phase: an empty row
+                line.append(None)
+                if progress is not None:
+                    progress(1)
+                continue
+            r = attack(list(row.profiles), col.target, apply=row.named_rules, **opts)
+            line.append(metric_value(r, metric, row.points))
+            if progress is not None:
+                progress(1)
+        values.append(tuple(line))
+    return Grid(metric, tuple(rows), tuple(columns), tuple(values), title)
+
+
+def format_value(value: Fraction | None, metric: str) -> str:
+    """A cell as shown in text, Markdown and HTML.
+
+    >>> format_value(Fraction(1, 3), "kills"), format_value(Fraction(1, 3), "destroyed")
+    ('0.33', '33.3%')
+    """
+    if value is None:
+        return "-"
+    if metric == "destroyed":
+        return percent(value, 1)
+    return decimal(value, 2)
+
+
+def render(grid: Grid, fmt: str) -> str:
+    """The grid as ``text``, ``md``, ``csv``, ``html`` or ``json``."""
+    renderers = {"text": render_text, "md": render_markdown, "csv": render_csv,
+                 "html": render_html, "json": render_json}
+    if fmt not in renderers:
+        raise InputError(f"format: expected one of {', '.join(FORMATS)}, got {fmt!r}")
+    return renderers[fmt](grid)
+
+
+def _legend(grid: Grid) -> list[str]:
+    return [f"{c.label}: {describe_target(c.target)}" for c in grid.columns]
+
+
+def render_text(grid: Grid) -> str:
+    """A plain table, numbers right-aligned."""
+    cells = [[format_value(v, grid.metric) for v in line] for line in grid.values]
+    lw = max(len("attacker"), *(len(r.label) for r in grid.rows))
+    widths = [max(len(c.label), *(len(line[j]) for line in cells))
+              for j, c in enumerate(grid.columns)]
+    out = [grid.caption, "",
+           f"{'attacker':<{lw}}  " + "  ".join(f"{c.label:>{w}}" for c, w in
+                                               zip(grid.columns, widths, strict=True))]
+    out.append("-" * len(out[-1]))
+    for row, line in zip(grid.rows, cells, strict=True):
+        out.append(f"{row.label:<{lw}}  " + "  ".join(
+            f"{v:>{w}}" for v, w in zip(line, widths, strict=True)))
+    out += ["", *_legend(grid)]
+    return "\n".join(s.rstrip() for s in out) + "\n"
+
+
+def _md_escape(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def render_markdown(grid: Grid) -> str:
+    """A GitHub Markdown table with the targets' profiles below it."""
+    out = [f"| attacker | {' | '.join(_md_escape(c.label) for c in grid.columns)} |",
+           "| --- |" + " ---: |" * len(grid.columns)]
+    for row, line in zip(grid.rows, grid.values, strict=True):
+        vals = " | ".join(format_value(v, grid.metric) for v in line)
+        out.append(f"| {_md_escape(row.label)} | {vals} |")
+    out += ["", f"*{_md_escape(grid.caption)}.*", ""]
+    out += [f"- **{_md_escape(c.label)}**: {_md_escape(describe_target(c.target))}"
+            for c in grid.columns]
+    details = [r for r in grid.rows if r.detail]
+    if details:
+        out.append("")
+        out += [f"- **{_md_escape(r.label)}**: {_md_escape(r.detail)}" for r in details]
+    return "\n".join(out) + "\n"
+
+
+def render_csv(grid: Grid) -> str:
+    """CSV: one row per attacker; destroyed as a probability, the rest as numbers (6 places)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["attacker", *(c.label for c in grid.columns)])
+    for row, line in zip(grid.rows, grid.values, strict=True):
+        w.writerow([row.label, *("" if v is None else decimal(v, 6) for v in line)])
+    return buf.getvalue()
+
+
+def render_json(grid: Grid) -> str:
+    """JSON: every cell exact (``"num/den"``) and as a float; null where it does not apply."""
+    data = {
+        "metric": grid.metric,
+        "description": METRIC_TEXT[grid.metric],
+        "title": grid.title,
+        "columns": [{"label": c.label, "target": describe_target(c.target)}
+                    for c in grid.columns],
+        "rows": [{"label": r.label, "detail": r.detail, "points": r.points,
+                  "options": r.options.describe(), "named_rules": list(r.named_rules),
+                  "values": [None if v is None else exact_and_float(v) for v in line]}
+                 for r, line in zip(grid.rows, grid.values, strict=True)],
+    }
+    return to_json(data)
+
+
+_CSS = """\
+body { font-family: system-ui, sans-serif; margin: 2em; color: #222; }
+table { border-collapse: collapse; }
+th, td { padding: 0.35em 0.7em; border: 1px solid #ccc; }
+th { background: #f3f3f3; }
+td { text-align: right; font-variant-numeric: tabular-nums; }
+th[scope=row] { text-align: left; font-weight: normal; }
+td[title], th[title] { cursor: help; }
+caption { caption-side: top; text-align: left; font-weight: bold; padding-bottom: 0.5em; }
+.legend { color: #555; font-size: 0.9em; }
+"""
+
+
+def _shade(value: Fraction | None, lo: Fraction | None, hi: Fraction | None) -> str:
+    """A background from white (the column's lowest) to green (its highest)."""
+    if value is None or lo is None or hi is None or hi == lo:
+        return ""
+    t = float((value - lo) / (hi - lo))
+    lightness = 97 - 47 * t
+    return f' style="background: hsl(130, 55%, {lightness:.0f}%)' + \
+        ('; color: #fff"' if lightness < 62 else '"')
+
+
+def render_html(grid: Grid, title: str | None = None) -> str:
+    """A self-contained page: the table shaded per column; hover a cell for its exact value."""
+    esc = html.escape
+    page_title = title or grid.caption
+    head = "".join(f'<th scope="col" title="{esc(describe_target(c.target))}">{esc(c.label)}</th>'
+                   for c in grid.columns)
+    body = []
+    columns = list(zip(*grid.values, strict=True)) if grid.values else []
+    ranges = []
+    for col in columns:
+        present = [v for v in col if v is not None]
+        ranges.append((min(present), max(present)) if present else (None, None))
+    for row, line in zip(grid.rows, grid.values, strict=True):
+        cells = []
+        for v, (lo, hi) in zip(line, ranges, strict=True):
+            tip = "" if v is None else f' title="{esc(short_fraction(v))}"'
+            cells.append(f"<td{tip}{_shade(v, lo, hi)}>{esc(format_value(v, grid.metric))}</td>")
+        rt = f' title="{esc(row.detail)}"' if row.detail else ""
+        body.append(f'<tr><th scope="row"{rt}>{esc(row.label)}</th>{"".join(cells)}</tr>')
+    legend = "".join(f"<li><b>{esc(c.label)}</b>: {esc(describe_target(c.target))}</li>"
+                     for c in grid.columns)
+    legend += "".join(f"<li><b>{esc(r.label)}</b>: {esc(r.detail)}</li>"
+                      for r in grid.rows if r.detail)
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>{esc(page_title)}</title>
+<style>
+{_CSS}</style>
+</head>
+<body>
+<table>
+<caption>{esc(grid.caption)}</caption>
+<thead><tr><th scope="col">attacker</th>{head}</tr></thead>
+<tbody>
+{chr(10).join(body)}
+</tbody>
+</table>
+<p class="legend">Shading runs from the lowest (white) to the highest (green) value of each
+column. Hover a cell for its exact value.</p>
+<ul class="legend">{legend}</ul>
+</body>
+</html>
+"""
+
+
+def rows_for(attacker: str, profiles: Iterable[tuple[Weapon, int]], *, by_weapon: bool,
+             options: Options = _NO_OPTIONS, named_rules: tuple[str, ...] = (),
+             points: int | None = None, suffix: str = "", detail: str = "") -> list[Row]:
+    """The grid rows of one attacker: one row for all its weapons, or one per weapon.
+
+    >>> import mathhammer as mh
+    >>> a = mh.Weapon("A", attacks=1, skill=3, strength=4, ap=0, damage=1)
+    >>> [r.label for r in rows_for("Squad", [(a, 5), (a, 1)], by_weapon=True)]
+    ['Squad: 5x A', 'Squad: 1x A']
+    """
+    profiles = tuple(profiles)
+    if not by_weapon:
+        return [Row(attacker + suffix, profiles, options, named_rules, points, detail)]
+    return [Row(f"{attacker}: {n}x {w.name}{suffix}", ((w, n),), options, named_rules, points,
+                detail) for w, n in profiles]
