@@ -17,10 +17,8 @@ cli.main, the army commands in cli.army.
 
 from __future__ import annotations
 
-import re
 import shlex
 import sys
-from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -28,15 +26,11 @@ import attrs
 import click
 from click.core import ParameterSource
 
-from ..data.inline import is_inline_target, is_inline_weapon, parse_squad, parse_weapons
+from ..data.inline import is_inline_target
 from ..engine.sequence import mortal_roll
 from ..errors import InputError
-from ..model.options import Options
-from ..model.profiles import Target, Weapon
-from ..model.squad import Squad
 from ..report.core import (
     MortalQuery,
-    Query,
     kills_json,
     kills_text,
     mortal_json,
@@ -54,384 +48,28 @@ from ..report.numbers import (
     to_json,
 )
 from ..report.tables import FORMATS, METRIC_TEXT, METRICS, Column, Row, build_grid, render
-from .army import data_option, data_param
+from .army import data_option
 from .output import CONTEXT, warn
 
 #: A grid with at least this many cells shows a progress bar (when stderr is a terminal).
+from .params import Count, attack_params, options_of, sequence_params, with_params
+from .resolve import (
+    Attacker,
+    build_query,
+    check_options,
+    check_output,
+    check_work,
+    emit,
+    resolve_attacker,
+    resolve_target,
+    split_rules,
+    stderr_is_tty,
+)
+
 PROGRESS_CELLS = 40
-_CATALOGUE = re.compile(r"^.+?\.(?:cat|json)\s*:\s*\S", re.I)
 _SUFFIX_FORMAT = {".txt": "text", ".md": "md", ".csv": "csv", ".html": "html", ".htm": "html",
                   ".json": "json"}
 
-
-# --- options shared by kills, odds and table -----------------------------------------------------
-
-
-class _Threshold(click.ParamType):
-    """An X+ value: ``5`` or ``5+``."""
-
-    name = "X+"
-
-    def convert(self, value: Any, param: Any, ctx: Any) -> int:
-        text = str(value).strip()
-        m = re.fullmatch(r"([2-6])\+?", text)
-        if not m:
-            self.fail(f"expected 2+ to 6+, got {text!r}", param, ctx)
-        return int(m.group(1))
-
-
-class _Count(click.ParamType):
-    """A number of models: 1 to MAX_MODELS."""
-
-    name = "N"
-
-    def convert(self, value: Any, param: Any, ctx: Any) -> int:
-        from ..model.limits import MAX_MODELS, over
-
-        if isinstance(value, int):
-            n = value
-        else:
-            text = str(value).strip()
-            if not re.fullmatch(r"\d+", text) or int(text[:9]) < 1:
-                self.fail(f"expected a number of models >= 1, got {text!r}", param, ctx)
-            n = MAX_MODELS + 1 if len(text.lstrip("0")) > 9 else int(text)
-        if n > MAX_MODELS:
-            self.fail(str(over("models", str(value).strip(), MAX_MODELS, "MAX_MODELS")), param,
-                      ctx)
-        return n
-
-
-def _ruleset_name(ctx: Any, param: Any, value: str) -> str:
-    from ..model.ruleset import load_ruleset
-
-    try:
-        load_ruleset(value)
-    except ValueError as e:
-        raise click.BadParameter(str(e), ctx, param) from None
-    return value
-
-
-def _ability(ctx: Any, param: Any, values: tuple[str, ...]) -> tuple[str, ...]:
-    from ..model.abilities import canonical
-
-    out = []
-    for v in values:
-        try:
-            out.append(canonical(v))
-        except ValueError as e:
-            raise click.BadParameter(str(e), ctx, param) from None
-    return tuple(out)
-
-
-def _engine_options() -> list[tuple[str, str, dict[str, Any]]]:
-    """(flag, Options field, click keywords) for every Options field that has a help text:
-    the command line's attack options are made from the fields' metadata, not kept by hand."""
-    out = []
-    for f in attrs.fields(Options):
-        meta = f.metadata
-        if "help" not in meta:
-            continue
-        flag = "--" + f.name.replace("_", "-")
-        if "choices" in meta:
-            kwargs: dict[str, Any] = {"type": click.Choice([c.value for c in meta["choices"]])}
-        elif "range" in meta:
-            kwargs = {"type": _Threshold() if meta["threshold"] else click.IntRange(*meta["range"])}
-        elif f.default is True:  # on by default: the flag switches it off
-            flag = meta["off_flag"]
-            kwargs = {"is_flag": True, "flag_value": False, "default": None}
-        else:
-            kwargs = {"is_flag": True}
-        out.append((flag, f.name, {**kwargs, "help": meta.get("off_help", meta["help"])}))
-    return out
-
-
-#: click options that map one to one onto Options fields: (flag, field, click kwargs).
-_ENGINE = _engine_options()
-
-
-def _attack_params(*, table: bool) -> list[click.Parameter]:
-    """The options that say how an attack is made (shared by kills, odds, table and --vary)."""
-    if table:
-        phase = [
-            click.Option(["--ranged"], is_flag=True, help="Rows for ranged weapons (default)."),
-            click.Option(["--melee"], is_flag=True,
-                         help="Rows for melee weapons (with --ranged: both)."),
-        ]
-    else:
-        phase = [click.Option(["--ranged/--melee"], "ranged", default=True,
-                              help="Which weapons fire: ranged (default) or melee.")]
-    params: list[click.Parameter] = [
-        *phase,
-        click.Option(["--weapon", "-w", "weapons"], multiple=True, metavar="NAME|ROW",
-                     help='Pick a weapon of the attacker by name (repeatable), or give an inline '
-                          'row "10x 2 | 3+ | 4 | -1 | 1 | sustained hits 1".'),
-        click.Option(["--models", "-m"], type=_Count(), help="Attacking models."),
-        click.Option(["--target-models"], type=_Count(),
-                     help="Models in the target (its first model group)."),
-        click.Option(["--leader"], metavar="UNIT",
-                     help="Attach this CHARACTER unit (name, file or inline profile) to the "
-                          "target as its Leader."),
-        click.Option(["--rule", "-r", "named_rules"], multiple=True, metavar="NAME",
-                     help="Switch on a named rule (stratagem...; repeatable). "
-                          "See `mathhammer rules`."),
-        click.Option(["--rules", "ruleset"], default="10e", show_default=True,
-                     callback=_ruleset_name, metavar="10e|11e", help="The core rule set."),
-        click.Option(["--ability", "-a", "abilities"], multiple=True, callback=_ability,
-                     metavar="ABILITY",
-                     help='Give every weapon an ability, e.g. "lethal hits" (repeatable).'),
-    ]
-    for flag, field, kwargs in _ENGINE:
-        params.append(click.Option([flag, field], **kwargs))
-    params.append(data_param())
-    return params
-
-
-def _sequence_params() -> list[click.Parameter]:
-    """--turns and reanimation (kills and odds)."""
-    return [
-        click.Option(["--turns"], type=click.IntRange(1, 20), metavar="N",
-                     help="N turns of the same attack, the target's state carried from one to "
-                          "the next; Reanimation Protocols between turns for a target that has "
-                          "them."),
-        click.Option(["--reanimation/--no-reanimation", "reanimation"], default=None,
-                     help="With --turns: reanimate between turns or not (default: if the "
-                          "target has Reanimation Protocols)."),
-    ]
-
-
-def _with_params(params: list[click.Parameter]) -> Callable:
-    def decorate(f: Callable) -> Callable:
-        f.__click_params__ = getattr(f, "__click_params__", []) + list(reversed(params))
-        return f
-
-    return decorate
-
-
-def _options_of(p: dict[str, Any]) -> Options:
-    kwargs = {field: p[field] for _, field, _ in _ENGINE if p.get(field) is not None}
-    return Options.make(rules=p["ruleset"], abilities=p["abilities"], **kwargs)
-
-
-# --- resolving attackers and targets -------------------------------------------------------------
-
-
-def _load_unit(spec: str) -> Any:
-    """A unit from the bundled units, a unit file, or ``CATALOGUE.cat:Unit name``."""
-    from ..data.units import load_unit
-
-    if _CATALOGUE.match(spec) and not Path(spec).is_file():
-        from ..data.bsdata import load_catalogue_unit
-
-        return load_catalogue_unit(spec)
-    try:
-        return load_unit(spec)
-    except ValueError as bundled:
-        if spec.endswith(".toml") or "/" in spec or "\\" in spec:
-            raise
-        return _data_unit(spec, bundled)
-
-
-def _data_unit(spec: str, bundled: ValueError) -> Any:
-    """A datasheet by name from the installed BattleScribe data (of the --rules edition)."""
-    from ..data.datastore import installed_editions, load_data_unit
-    from .army import current_data
-
-    ctx = click.get_current_context(silent=True)
-    edition = (ctx.params.get("ruleset") if ctx is not None else None) or "10e"
-    edition = edition if edition in ("10e", "11e") else "10e"
-    data = current_data()
-    if edition not in installed_editions(data):
-        raise bundled
-    return load_data_unit(spec, edition, data)
-
-
-@attrs.frozen
-class Attacker:
-    """A resolved attacker: its label, weapons and cost."""
-
-    label: str
-    profiles: tuple[tuple[Weapon, int], ...]
-    points: int | None = None
-    #: the unit's own profile (for Hazardous), when it is a unit
-    profile: Target | None = None
-    #: the unit's faction and faction keywords (empty for inline weapons)
-    factions: tuple[str, ...] = ()
-
-
-def _split_weapons(values: Iterable[str]) -> tuple[list[str], list[str]]:
-    names, rows = [], []
-    for v in values:
-        (rows if is_inline_weapon(v) else names).append(v)
-    return names, rows
-
-
-def resolve_attacker(spec: str | None, p: dict[str, Any], *, melee: bool,
-                     every_weapon: bool = False) -> Attacker:
-    """The attacker of a query: a unit (by name or file) or inline weapon rows, plus the inline
-    rows and weapon picks of ``--weapon``; ``every_weapon`` includes optional wargear."""
-    names, rows = _split_weapons(p["weapons"])
-    inline = [w for r in rows for w in parse_weapons(r, melee=melee)]
-    _check_phase(inline, melee)
-    if spec is None or is_inline_weapon(spec):
-        if names:
-            raise InputError(f"--weapon {names[0]!r}: picking weapons by name needs a unit as "
-                             "ATTACKER")
-        if p["models"] is not None:
-            raise InputError("--models: give inline weapons their models in the row, e.g. "
-                             '"10x 2 | 3+ | 4 | -1 | 1"')
-        own = parse_weapons(spec, melee=melee) if spec else []
-        _check_phase(own, melee)
-        profiles = own + inline
-        label = spec.strip() if spec and len(own) == 1 and not inline else "inline weapons"
-        if len(profiles) == 1:
-            w, n = profiles[0]
-            label = f"{n}x {w.name}"
-        return Attacker(label, tuple(profiles))
-    unit = _load_unit(spec)
-    if every_weapon and not names and not inline:
-        names = list(dict.fromkeys(w.name for w in unit.weapons(melee=melee)))
-        if not names:
-            raise InputError(f"{unit.name} has no {'melee' if melee else 'ranged'} weapons")
-    if names or not inline:
-        own = unit.as_profiles(melee=melee, weapons=names or None, models=p["models"])
-    else:
-        own = []
-    try:
-        profile = unit.as_target(models=p["models"])
-    except ValueError:
-        profile = None
-    if isinstance(profile, Squad):
-        profile = None
-    factions = (unit.faction, *getattr(unit, "faction_keywords", ()))
-    return Attacker(unit.name, tuple(own + inline), unit.cost(p["models"]), profile,
-                    factions)
-
-
-def _check_phase(profiles: list[tuple[Weapon, int]], melee: bool) -> None:
-    """An inline weapon with a range cannot fight in melee (``--melee``)."""
-    for w, _n in profiles:
-        if melee and not w.melee:
-            raise InputError(f'weapon "{w.name}" has a range of {w.range}" but --melee asks for '
-                             'melee weapons: write Melee as its range, or drop --melee')
-
-
-def _check_options(p: dict[str, Any], attacker: Attacker) -> None:
-    """Warn about options that have no effect: an 11e-only option under another rule set, a
-    named rule of another faction than the attacking unit's."""
-    from ..data.named_rules import find_rule
-    from ..model.ruleset import load_ruleset
-
-    if p.get("lethal_hits") is not None and not load_ruleset(p["ruleset"]).lethal_optional:
-        warn(f"--lethal-hits {p['lethal_hits']} has no effect with --rules {p['ruleset']}: "
-              "Lethal Hits always wound automatically there (11e lets the attacker decline)")
-    mine = {_norm_faction(f) for f in attacker.factions}
-    if not mine or mine & {"archetypes", ""}:
-        return
-    for name in p["named_rules"]:
-        rule = find_rule(name)
-        if _norm_faction(rule.faction) not in mine:
-            warn(f"--rule {rule.name!r} is a {rule.faction} rule, but {attacker.label} is "
-                  f"{attacker.factions[0]}")
-
-
-def _check_work(profiles: Iterable[tuple[Weapon, int]], target: Target | Squad,
-                rules: str) -> None:
-    """Refuse at once an attack that may roll more dice than the limits allow."""
-    from ..engine.work import check_attack_dice
-    from ..model.ruleset import load_ruleset
-
-    models = sum(g.models for g in target.groups) if isinstance(target, Squad) else target.models
-    check_attack_dice(profiles, models, load_ruleset(rules).blast_per_models)
-
-
-def _norm_faction(text: str) -> str:
-    return " ".join(text.lower().replace("-", " ").split())
-
-
-def resolve_target(spec: str, models: int | None = None,
-                   leader: str | None = None) -> tuple[str, Target | Squad]:
-    """A target by unit name or file, or an inline profile ``"5x T4 Sv3+ W2 INFANTRY"`` (model
-    groups joined by `` + ``); ``models`` sizes its first group, ``leader`` attaches a Leader."""
-    if is_inline_target(spec):
-        name, target = spec.strip(), parse_squad(spec)
-        if models is not None:
-            target = _resize(target, models)
-    else:
-        unit = _load_unit(spec)
-        name, target = unit.name, unit.as_target(models=models)
-    if leader is None:
-        return name, target
-    lname, lead = resolve_target(leader)
-    own = target if isinstance(target, Squad) else attrs.evolve(target, name=name)
-    lead = lead if isinstance(lead, Squad) else attrs.evolve(lead, name=lead.name or lname)
-    unit = Squad.attach(own, lead, name=f"{name} + {lname}")
-    return unit.name, unit
-
-
-def _resize(target: Target | Squad, models: int) -> Target | Squad:
-    if isinstance(target, Squad):
-        first = attrs.evolve(target.groups[0], models=models)
-        return attrs.evolve(target, groups=(first, *target.groups[1:]))
-    return attrs.evolve(target, models=models)
-
-
-def _query(args: tuple[str, ...], p: dict[str, Any]) -> Query:
-    has_rows = any(is_inline_weapon(w) for w in p["weapons"])
-    if len(args) == 2:
-        attacker_spec, target_spec = args
-    elif len(args) == 1 and has_rows:
-        attacker_spec, target_spec = None, args[0]
-    else:
-        raise click.UsageError(f"expected ATTACKER and TARGET, got {len(args)} argument"
-                               f"{'s' * (len(args) != 1)}")
-    melee = not p["ranged"]
-    attacker = resolve_attacker(attacker_spec, p, melee=melee)
-    name, target = resolve_target(target_spec, p["target_models"], p["leader"])
-    named, mortal = _split_rules(p["named_rules"])
-    _check_options(p, attacker)
-    _check_work(attacker.profiles, target, p["ruleset"])
-    if p.get("reanimation") is not None and p.get("turns") is None:
-        flag = "--reanimation" if p["reanimation"] else "--no-reanimation"
-        raise click.UsageError(f"{flag}: only with --turns N")
-    return Query(attacker.label, attacker.profiles, name, target, _options_of(p), named,
-                 attacker.profile, mortal, p.get("turns"), p.get("reanimation"))
-
-
-def _split_rules(names: Iterable[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Named rules for ``apply=``, and those that are mortal-wound rolls (steps after the
-    attack)."""
-    from ..data.named_rules import find_rule
-
-    rules = [find_rule(n) for n in names]
-    return (tuple(r.name for r in rules if r.mortal_wounds is None),
-            tuple(r.name for r in rules if r.mortal_wounds is not None))
-
-
-def _check_output(path: str, force: bool, option: str = "--output") -> Path:
-    if not path.strip():
-        raise InputError(f"{option}: expected a file name, got {path!r}")
-    out = Path(path)
-    if out.exists() and not force:
-        raise InputError(f"{path}: already exists; use --force to overwrite it")
-    if out.is_dir():
-        raise InputError(f"{path}: is a folder, expected a file name")
-    return out
-
-
-def _emit(text: str, path: Path | None) -> None:
-    """Print ``text``, or write it to ``path`` and say so on stderr."""
-    if path is None:
-        click.echo(text, nl=False)
-        return
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as e:
-        raise InputError(f"{path}: cannot write: {e.strerror or e}") from None
-    click.echo(f"wrote {path}", err=True)
-
-
-def _stderr_tty() -> bool:
-    return sys.stderr.isatty()
 
 
 # --- the commands --------------------------------------------------------------------------------
@@ -463,7 +101,7 @@ Examples:
 
 @click.command(context_settings=CONTEXT, help=_KILLS_HELP)
 @click.argument("units", nargs=-1, metavar="ATTACKER TARGET")
-@_with_params(_attack_params(table=False) + _sequence_params())
+@with_params(attack_params(table=False) + sequence_params())
 @click.option("--json", "as_json", is_flag=True,
               help="Print every distribution as JSON (exact fractions and floats).")
 @click.option("--plot", type=click.Path(dir_okay=False), metavar="FILE.png|.svg",
@@ -473,9 +111,9 @@ Examples:
 @click.option("--force", is_flag=True, help="Overwrite the --plot or --output file if it exists.")
 def kills(units: tuple[str, ...], as_json: bool, plot: str | None, output: str | None,
           force: bool, **p: Any) -> None:
-    query = _query(units, p)
-    plot_path = _check_output(plot, force, "--plot") if plot is not None else None
-    out_path = _check_output(output, force) if output is not None else None
+    query = build_query(units, p)
+    plot_path = check_output(plot, force, "--plot") if plot is not None else None
+    out_path = check_output(output, force) if output is not None else None
     _check_suffix(out_path, "json" if as_json else "text")
     if plot_path is not None and out_path is not None and \
             plot_path.resolve() == out_path.resolve():
@@ -498,7 +136,7 @@ def kills(units: tuple[str, ...], as_json: bool, plot: str | None, output: str |
                 else sequence_text(query, timeline, result))
     else:
         text = to_json(kills_json(query, result)) if as_json else kills_text(query, result)
-    _emit(text, out_path)
+    emit(text, out_path)
 
 
 @attrs.frozen
@@ -537,7 +175,7 @@ Examples:
               help="What K counts.")
 @click.option("--exact", is_flag=True, help="Print only the fraction (for scripts).")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
-@_with_params(_attack_params(table=False) + _sequence_params())
+@with_params(attack_params(table=False) + sequence_params())
 def odds(units: tuple[str, ...], at_least: int | None, exactly: int | None,
          at_most: int | None, destroy: bool, counter: str, exact: bool, as_json: bool,
          **p: Any) -> None:
@@ -549,7 +187,7 @@ def odds(units: tuple[str, ...], at_least: int | None, exactly: int | None,
                                f"--destroy (got {', '.join(n for n, _ in asked) or 'none'})")
     if destroy and counter != "kills":
         raise click.UsageError("--destroy is about the whole unit; drop --of")
-    query = _query(units, p)
+    query = build_query(units, p)
     if query.is_sequence:
         if counter != "kills":
             raise click.UsageError(f"--of {counter}: with --turns or a mortal-wound rule only "
@@ -611,7 +249,7 @@ Examples:
 @click.argument("rolls", nargs=-1, metavar="[ROLL]...")
 @click.option("--crushing-impact", type=click.IntRange(1, 30), metavar="T",
               help="Crushing Impact (11e) by a charging model with Toughness T, first.")
-@click.option("--target-models", type=_Count(),
+@click.option("--target-models", type=Count(),
               help="Models in the target (its first model group).")
 @click.option("--leader", metavar="UNIT",
               help="Attach this CHARACTER unit to the target as its Leader.")
@@ -627,13 +265,13 @@ def mortal(target: str, rolls: tuple[str, ...], crushing_impact: int | None,
     if not rolls and crushing_impact is None:
         raise click.UsageError("give at least one ROLL (e.g. D3, \"Disintegration Beams\") or "
                                "--crushing-impact T")
-    out_path = _check_output(output, force) if output is not None else None
+    out_path = check_output(output, force) if output is not None else None
     _check_suffix(out_path, "json" if as_json else "text")
     parsed = [mortal_roll(r) for r in rolls]
     name, profile = resolve_target(target, target_models, leader)
     query = MortalQuery(name, profile, tuple(parsed), crushing_impact)
     timeline = query.run()
-    _emit(to_json(mortal_json(query, timeline)) if as_json else mortal_text(query, timeline),
+    emit(to_json(mortal_json(query, timeline)) if as_json else mortal_text(query, timeline),
           out_path)
 
 
@@ -709,13 +347,13 @@ Examples:
 @click.option("--output", "-o", type=click.Path(dir_okay=False), metavar="FILE",
               help="Write to FILE instead of standard output.")
 @click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")
-@_with_params(_attack_params(table=True))
+@with_params(attack_params(table=True))
 def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt: str | None,
           by: str, vary: tuple[str, ...], title: str | None, output: str | None, force: bool,
           army_file: str | None, vs_army: str | None, defence: bool, **p: Any) -> None:
     from .army import army_columns, load_for_table
 
-    out_path = _check_output(output, force) if output is not None else None
+    out_path = check_output(output, force) if output is not None else None
     if fmt is None:
         fmt = _format_of(out_path)
     _check_suffix(out_path, fmt)
@@ -751,15 +389,15 @@ def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt
                               both=len(phases) > 1, vary_text=text)
     for row in rows:
         for column in columns:
-            _check_work(row.profiles, column.target, row.options.rules)
+            check_work(row.profiles, column.target, row.options.rules)
     cells = len(rows) * len(columns)
-    if cells >= PROGRESS_CELLS and _stderr_tty():
+    if cells >= PROGRESS_CELLS and stderr_is_tty():
         err = sys.stderr
         with click.progressbar(length=cells, label="computing", file=err) as bar:
             grid = build_grid(rows, columns, metric, title=title or "", progress=bar.update)
     else:
         grid = build_grid(rows, columns, metric, title=title or "")
-    _emit(render(grid, fmt), out_path)
+    emit(render(grid, fmt), out_path)
 
 
 def _check_suffix(path: Path | None, fmt: str) -> None:
@@ -811,9 +449,9 @@ def _rows(spec: str, base: dict[str, Any], extra: dict[str, Any], *, melee: bool
         melee = not extra["ranged"]
     if attacker is None:
         attacker = resolve_attacker(spec, p, melee=melee, every_weapon=by_weapon)
-    options = _options_of(p)
-    named, mortal = _split_rules(p["named_rules"])
-    _check_options(p, attacker)
+    options = options_of(p)
+    named, mortal = split_rules(p["named_rules"])
+    check_options(p, attacker)
     if mortal:
         raise InputError(f"--rule {mortal[0]!r} is a mortal-wound roll: `mathhammer kills` and "
                          "`mathhammer odds` roll it after the attack; `table` compares attacks")
@@ -832,9 +470,9 @@ def _rows(spec: str, base: dict[str, Any], extra: dict[str, Any], *, melee: bool
 
 table_rows = _rows
 
-_VARY = click.Command("--vary", params=_attack_params(table=False), add_help_option=False)
+_VARY = click.Command("--vary", params=attack_params(table=False), add_help_option=False)
 _TAKES_VALUE = {"--vary", "--title", "--output", "-o", "--metric", "--format", "--by"} | {
-    o for prm in _attack_params(table=False) if isinstance(prm, click.Option) and not prm.is_flag
+    o for prm in attack_params(table=False) if isinstance(prm, click.Option) and not prm.is_flag
     for o in prm.opts}
 
 

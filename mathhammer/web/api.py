@@ -31,8 +31,8 @@ from typing import Any
 import attrs
 import click
 
-from ..cli.app import resolve_attacker, resolve_target
 from ..cli.main import cli
+from ..cli.resolve import resolve_attacker, resolve_target
 from ..data.inline import describe_target, describe_weapon, is_inline_target, is_inline_weapon
 from ..data.paths import data_dir
 from ..errors import InputError

@@ -1,0 +1,165 @@
+"""The options the attack commands share (``kills``, ``odds``, ``table`` and ``--vary``): those
+of an attack are made from the :class:`~mathhammer.model.options.Options` fields' metadata.
+
+>>> [f for f, field, _ in ENGINE][:3]
+['--half-range', '--charged', '--stationary']
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+import click
+
+from ..model.options import Options
+from .army import data_param
+
+#: A grid with at least this many cells shows a progress bar (when stderr is a terminal).
+
+
+class _Threshold(click.ParamType):
+    """An X+ value: ``5`` or ``5+``."""
+
+    name = "X+"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> int:
+        text = str(value).strip()
+        m = re.fullmatch(r"([2-6])\+?", text)
+        if not m:
+            self.fail(f"expected 2+ to 6+, got {text!r}", param, ctx)
+        return int(m.group(1))
+
+
+class Count(click.ParamType):
+    """A number of models: 1 to MAX_MODELS."""
+
+    name = "N"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> int:
+        from ..model.limits import MAX_MODELS, over
+
+        if isinstance(value, int):
+            n = value
+        else:
+            text = str(value).strip()
+            if not re.fullmatch(r"\d+", text) or int(text[:9]) < 1:
+                self.fail(f"expected a number of models >= 1, got {text!r}", param, ctx)
+            n = MAX_MODELS + 1 if len(text.lstrip("0")) > 9 else int(text)
+        if n > MAX_MODELS:
+            self.fail(str(over("models", str(value).strip(), MAX_MODELS, "MAX_MODELS")), param,
+                      ctx)
+        return n
+
+
+def _ruleset_name(ctx: Any, param: Any, value: str) -> str:
+    from ..model.ruleset import load_ruleset
+
+    try:
+        load_ruleset(value)
+    except ValueError as e:
+        raise click.BadParameter(str(e), ctx, param) from None
+    return value
+
+
+def _ability(ctx: Any, param: Any, values: tuple[str, ...]) -> tuple[str, ...]:
+    from ..model.abilities import canonical
+
+    out = []
+    for v in values:
+        try:
+            out.append(canonical(v))
+        except ValueError as e:
+            raise click.BadParameter(str(e), ctx, param) from None
+    return tuple(out)
+
+
+def _engine_options() -> list[tuple[str, str, dict[str, Any]]]:
+    """(flag, Options field, click keywords) for every Options field that has a help text:
+    the command line's attack options are made from the fields' metadata, not kept by hand."""
+    out = []
+    for f in attrs.fields(Options):
+        meta = f.metadata
+        if "help" not in meta:
+            continue
+        flag = "--" + f.name.replace("_", "-")
+        if "choices" in meta:
+            kwargs: dict[str, Any] = {"type": click.Choice([c.value for c in meta["choices"]])}
+        elif "range" in meta:
+            kwargs = {"type": _Threshold() if meta["threshold"] else click.IntRange(*meta["range"])}
+        elif f.default is True:  # on by default: the flag switches it off
+            flag = meta["off_flag"]
+            kwargs = {"is_flag": True, "flag_value": False, "default": None}
+        else:
+            kwargs = {"is_flag": True}
+        out.append((flag, f.name, {**kwargs, "help": meta.get("off_help", meta["help"])}))
+    return out
+
+
+#: click options that map one to one onto Options fields: (flag, field, click kwargs).
+ENGINE = _engine_options()
+
+
+def attack_params(*, table: bool) -> list[click.Parameter]:
+    """The options that say how an attack is made (shared by kills, odds, table and --vary)."""
+    if table:
+        phase = [
+            click.Option(["--ranged"], is_flag=True, help="Rows for ranged weapons (default)."),
+            click.Option(["--melee"], is_flag=True,
+                         help="Rows for melee weapons (with --ranged: both)."),
+        ]
+    else:
+        phase = [click.Option(["--ranged/--melee"], "ranged", default=True,
+                              help="Which weapons fire: ranged (default) or melee.")]
+    params: list[click.Parameter] = [
+        *phase,
+        click.Option(["--weapon", "-w", "weapons"], multiple=True, metavar="NAME|ROW",
+                     help='Pick a weapon of the attacker by name (repeatable), or give an inline '
+                          'row "10x 2 | 3+ | 4 | -1 | 1 | sustained hits 1".'),
+        click.Option(["--models", "-m"], type=Count(), help="Attacking models."),
+        click.Option(["--target-models"], type=Count(),
+                     help="Models in the target (its first model group)."),
+        click.Option(["--leader"], metavar="UNIT",
+                     help="Attach this CHARACTER unit (name, file or inline profile) to the "
+                          "target as its Leader."),
+        click.Option(["--rule", "-r", "named_rules"], multiple=True, metavar="NAME",
+                     help="Switch on a named rule (stratagem...; repeatable). "
+                          "See `mathhammer rules`."),
+        click.Option(["--rules", "ruleset"], default="10e", show_default=True,
+                     callback=_ruleset_name, metavar="10e|11e", help="The core rule set."),
+        click.Option(["--ability", "-a", "abilities"], multiple=True, callback=_ability,
+                     metavar="ABILITY",
+                     help='Give every weapon an ability, e.g. "lethal hits" (repeatable).'),
+    ]
+    for flag, field, kwargs in ENGINE:
+        params.append(click.Option([flag, field], **kwargs))
+    params.append(data_param())
+    return params
+
+
+def sequence_params() -> list[click.Parameter]:
+    """--turns and reanimation (kills and odds)."""
+    return [
+        click.Option(["--turns"], type=click.IntRange(1, 20), metavar="N",
+                     help="N turns of the same attack, the target's state carried from one to "
+                          "the next; Reanimation Protocols between turns for a target that has "
+                          "them."),
+        click.Option(["--reanimation/--no-reanimation", "reanimation"], default=None,
+                     help="With --turns: reanimate between turns or not (default: if the "
+                          "target has Reanimation Protocols)."),
+    ]
+
+
+def with_params(params: list[click.Parameter]) -> Callable:
+    def decorate(f: Callable) -> Callable:
+        f.__click_params__ = getattr(f, "__click_params__", []) + list(reversed(params))
+        return f
+
+    return decorate
+
+
+def options_of(p: dict[str, Any]) -> Options:
+    kwargs = {field: p[field] for _, field, _ in ENGINE if p.get(field) is not None}
+    return Options.make(rules=p["ruleset"], abilities=p["abilities"], **kwargs)
