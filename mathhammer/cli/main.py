@@ -26,16 +26,16 @@ from .output import CONTEXT, closed_pipe, fail, one_line, show_warning
 #: command name -> "module:attribute" of the click command
 COMMANDS = {
     "army": "mathhammer.cli.army:army",
-    "catalogue": "mathhammer.cli.app:catalogue",
+    "catalogue": "mathhammer.cli.catalog:catalogue",
     "data": "mathhammer.cli.army:data",
-    "import": "mathhammer.cli.app:import_",
+    "import": "mathhammer.cli.catalog:import_",
     "kills": "mathhammer.cli.app:kills",
     "mortal": "mathhammer.cli.app:mortal",
     "odds": "mathhammer.cli.app:odds",
-    "rules": "mathhammer.cli.app:rules",
+    "rules": "mathhammer.cli.catalog:rules",
     "serve": "mathhammer.cli.serve:serve",
     "table": "mathhammer.cli.app:table",
-    "units": "mathhammer.cli.app:units",
+    "units": "mathhammer.cli.catalog:units",
 }
 
 

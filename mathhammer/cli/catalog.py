@@ -1,0 +1,161 @@
+"""The commands that list and write data: ``units``, ``rules``, ``import`` and ``catalogue``.
+
+>>> from click.testing import CliRunner
+>>> from mathhammer.cli import cli
+>>> "Hexmark Destroyer" in CliRunner().invoke(cli, ["units"]).output
+True
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from ..errors import InputError
+from .output import CONTEXT
+
+#: A grid with at least this many cells shows a progress bar (when stderr is a terminal).
+
+
+@click.command(context_settings=CONTEXT)
+@click.option("--faction", "-f", help="Only this faction (e.g. necrons, Archetypes).")
+@click.option("--search", "-s", help="Only units whose name contains this.")
+@click.option("--weapons", is_flag=True, help="List each unit's weapons too.")
+def units(faction: str | None, search: str | None, weapons: bool) -> None:
+    """List the bundled units and standard targets.
+
+    \b
+    Examples:
+      mathhammer units
+      mathhammer units --faction necrons --weapons
+    """
+    from ..data.inline import describe_weapon
+    from ..data.units import list_units
+
+    found = list_units(faction=faction, search=search)
+    if not found:
+        raise InputError("no units match" + (f" faction {faction!r}" if faction else "")
+                         + (f" search {search!r}" if search else ""))
+    nw = max(len(u.name) for u in found)
+    fw = max(len(u.faction) for u in found)
+    for u in found:
+        size = f"{u.size[0]}-{u.size[1]}" if u.size[0] != u.size[1] else str(u.size[0])
+        pts = ", ".join(f"{c} pts" if len(u.points) == 1 else f"{n}: {c} pts"
+                        for n, c in u.points)
+        stat = "; ".join(g.statline() for g in u.groups)
+        line = f"{u.name:<{nw}}  {u.faction:<{fw}}  {size:>5} x {stat}"
+        click.echo(f"{line}  ({pts})" if pts else line)
+        if weapons:
+            for w in u.weapons():
+                opt = " (optional)" if w.optional else ""
+                click.echo(f"    {describe_weapon(w.weapon)}{opt}")
+
+
+@click.command(context_settings=CONTEXT)
+@click.option("--faction", "-f", help="Only this faction (e.g. necrons).")
+@click.option("--search", "-s", help="Only rules whose name, detachment or text contains this.")
+@click.option("--text", "full", is_flag=True, help="Print each rule's text too.")
+def rules(faction: str | None, search: str | None, full: bool) -> None:
+    """List the named rules that `--rule NAME` switches on (stratagems, detachment rules...).
+
+    \b
+    Examples:
+      mathhammer rules --faction necrons
+      mathhammer rules --search "lethal hits" --text
+    """
+    from ..data.named_rules import list_rules
+
+    found = list_rules(faction=faction, search=search)
+    if not found:
+        raise InputError("no named rules match" + (f" faction {faction!r}" if faction else "")
+                         + (f" search {search!r}" if search else ""))
+    for r in found:
+        where = f"{r.faction}, {r.kind}" + (f", {r.detachment}" if r.detachment else "")
+        click.echo(f"{r.name} ({where}): {r.describe()}")
+        if full:
+            click.echo(f"    {r.text}")
+
+
+@click.command("import", context_settings=CONTEXT)
+@click.argument("source", metavar="PAGE|UNIT")
+@click.option("--output", "-o", required=True, type=click.Path(), metavar="FILE",
+              help="The unit file to write (or a folder: named after the unit).")
+@click.option("--statline", metavar="TEXT", help='The statline, e.g. "M8 T5 Sv3+ W5 Ld6+ OC1".')
+@click.option("--catalogue", "-c", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Import UNIT from a BattleScribe catalogue (.cat, or .json for 11e) instead.")
+@click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")
+def import_(source: str, output: str, statline: str | None, catalogue: str | None,
+            force: bool) -> None:
+    """Write a unit file: from a datasheet page copied from a rules website (PAGE, or - for
+    standard input), or with --catalogue from BattleScribe data (UNIT is the datasheet's name;
+    see `mathhammer catalogue FILE`).
+
+    \b
+    Examples:
+      mathhammer import hexmark.txt -o units/necrons/hexmark-destroyer.toml \\
+          --statline "M8 T5 Sv3+ W5 Ld6+ OC1"
+      mathhammer import --catalogue Necrons.cat Immortals -o units/necrons/
+    """
+    if Path(output).is_file() and not force:
+        raise InputError(f"{output}: already exists; use --force to overwrite it")
+    try:
+        if catalogue is not None:
+            if statline is not None:
+                raise click.UsageError("--statline is for datasheet pages; a catalogue has "
+                                       "the statline")
+            from ..data.bsdata import write_catalogue_unit
+
+            path, warnings = write_catalogue_unit(catalogue, source, output, force=force)
+        else:
+            from ..data.importer import write_unit
+
+            path, warnings = write_unit(_read_page(source), output, statline=statline,
+                                        force=force)
+    except ValueError as e:
+        raise InputError(str(e).replace("overwrite it with force", "use --force to overwrite it")
+                         ) from None
+    for w in warnings:
+        click.echo(f"warning: {w}", err=True)
+    click.echo(f"wrote {path}", err=True)
+
+
+def _read_page(page: str) -> str:
+    """The text of a datasheet page (``-``: standard input), at most MAX_PAGE_BYTES of it."""
+    from ..model.limits import MAX_PAGE_BYTES, check_bytes, read_limited
+
+    name = "standard input" if page == "-" else page
+    if page == "-":
+        stream = getattr(sys.stdin, "buffer", None)
+        data = stream.read(MAX_PAGE_BYTES + 1) if stream is not None else \
+            sys.stdin.read(MAX_PAGE_BYTES + 1).encode("utf-8")
+        check_bytes(data, MAX_PAGE_BYTES, "MAX_PAGE_BYTES", f"{name}: datasheet page")
+    else:
+        data = read_limited(page, MAX_PAGE_BYTES, "MAX_PAGE_BYTES", "datasheet page")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError(f"{name}: cannot read: not UTF-8 text ({e.reason} at byte "
+                         f"{e.start})") from None
+
+
+@click.command(context_settings=CONTEXT)
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--search", "-s", help="Only datasheets whose name contains this.")
+def catalogue(file: str, search: str | None) -> None:
+    """List the datasheets in a BattleScribe catalogue (.cat, or .json for 11e), to find the
+    exact name for `mathhammer import --catalogue` or `mathhammer kills "FILE:Unit name" ...`.
+
+    \b
+    Examples:
+      mathhammer catalogue Necrons.cat --search destroyer
+      mathhammer kills "Necrons.cat:Immortals" MEQ
+    """
+    from ..data.bsdata import list_catalogue_units
+
+    names = list_catalogue_units(file, search)
+    if not names:
+        raise InputError(f"{file}: no datasheets" + (f" match {search!r}" if search else ""))
+    for name in names:
+        click.echo(name)
