@@ -9,13 +9,12 @@ numbers live only here and in reports, never in tests.
 
 from __future__ import annotations
 
-import socket
 import statistics
-import subprocess
-import sys
 import time
 import urllib.parse
 import urllib.request
+
+from mathhammer.web.background import serving
 
 QUERIES = [
     ("kills Hexmark vs MEQ half range", "/api/kills",
@@ -34,19 +33,7 @@ REPEATS = 30
 
 
 def main() -> None:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-c", "from mathhammer.cli import main; main()",
-                             "serve", "--port", str(port)], stdout=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(f"{base}/api/health", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.1)
+    with serving() as base:
         print("| query | first call server ms | server ms (median) | round trip ms (median) |")
         print("| --- | ---: | ---: | ---: |")
         for name, path, params in QUERIES:
@@ -64,9 +51,6 @@ def main() -> None:
                 server.append(float(timing.split("dur=")[1]))
             print(f"| {name} | {first:.1f} | {statistics.median(server):.1f} | "
                   f"{statistics.median(trip):.1f} |")
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
 
 
 if __name__ == "__main__":

@@ -341,24 +341,13 @@ def test_a_query_whose_client_left_is_stopped():
     worker, or the next query would wait for it (the client gives up after a minute, ten times
     less than the limit)."""
     import socket
-    import subprocess
     import urllib.parse
     import urllib.request
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-c", "from mathhammer.cli import main; main()",
-                             "serve", "--port", str(port), "--workers", "1", "--timeout", "600"],
-                            stdout=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(150):
-            try:
-                urllib.request.urlopen(f"{base}/api/health", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.1)
+    from mathhammer.web.background import serving
+
+    with serving("--workers", "1", "--timeout", "600") as base:
+        port = int(base.rsplit(":", 1)[1])
         query = urllib.parse.urlencode(HEAVY)
         with socket.create_connection(("127.0.0.1", port)) as c:
             c.sendall(f"GET /api/kills?{query} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
@@ -366,13 +355,6 @@ def test_a_query_whose_client_left_is_stopped():
         quick = urllib.parse.urlencode({"attacker": "Cronos", "target": "MEQ", "destroy": "true"})
         with urllib.request.urlopen(f"{base}/api/odds?{quick}", timeout=60) as res:
             assert json.loads(res.read())["query"] == "P(destroyed)"
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            raise
 
 
 @pytest.mark.parametrize(("params", "plain"), [

@@ -12,17 +12,14 @@ import colorsys
 import json
 import os
 import shutil
-import socket
-import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from mathhammer.cli import cli
+from mathhammer.web.background import serving  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fake_army  # noqa: E402
@@ -59,12 +56,6 @@ def hsl(h: float, s: float, light: float) -> str:
     return f"rgb({round(r * 255)}, {round(g * 255)}, {round(b * 255)})"
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _serve(code: str):
     try:
         import pebble  # noqa: F401
@@ -72,26 +63,11 @@ def _serve(code: str):
         import uvicorn  # noqa: F401
     except ImportError as e:
         _missing(f"the web extra is not installed ({e.name})")
-    port = free_port()
     env = dict(os.environ)
     if BSDATA.is_dir():  # the real army lists resolve against the shared BattleScribe data
         env["MATHHAMMER_DATA"] = str(BSDATA)
-    proc = subprocess.Popen([sys.executable, "-c", code, "serve", "--port", str(port)],
-                            stdout=subprocess.DEVNULL, env=env)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(150):
-            try:
-                urllib.request.urlopen(f"{url}/api/health", timeout=1)
-                break
-            except OSError:
-                if proc.poll() is not None:
-                    pytest.fail(f"mathhammer serve stopped with status {proc.returncode}")
-                time.sleep(0.1)
+    with serving(env=env, launch=code) as url:
         yield url
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
 
 
 @pytest.fixture(scope="module")
