@@ -1,14 +1,17 @@
 """Regenerate every file in examples/ with the ``mathhammer`` command line.
 
-    python examples/make_examples.py            # rewrites examples/
-    python examples/make_examples.py OUTDIR     # writes into OUTDIR instead
+    python examples/make_examples.py            # rewrites examples/ and the README's outputs
+    python examples/make_examples.py OUTDIR     # writes examples into OUTDIR instead
 
 The plot needs matplotlib (``pip install '.[plot]'``); without it the plot is skipped with a
-message. ``tests/test_examples.py`` checks that regenerating changes nothing.
+message. The project README's outputs are golden files too: every ```sh block that is one
+``mathhammer`` command followed by a ```text block gets that command's current output.
+``tests/test_examples.py`` checks that regenerating changes nothing.
 """
 
 from __future__ import annotations
 
+import re
 import shlex
 import sys
 from pathlib import Path
@@ -118,5 +121,29 @@ def main(out: Path = HERE) -> list[Path]:
     return [*written, out / "README.md"]
 
 
+PROJECT_README = HERE.parent / "README.md"
+#: a one-command ```sh block and the ```text block after it
+README_BLOCK = re.compile(r"```sh\n(mathhammer [^\n]*)\n```\n\n```text\n(.*?)```", re.S)
+
+
+def command_output(command: str) -> str:
+    """What ``command`` (one ``mathhammer ...`` line) prints, run in this process."""
+    from click.testing import CliRunner
+
+    result = CliRunner().invoke(cli, shlex.split(command)[1:], prog_name="mathhammer")
+    if result.exit_code != 0:
+        raise RuntimeError(f"{command}: exit status {result.exit_code}: {result.output}")
+    return result.output
+
+
+def readme_with_outputs(text: str) -> str:
+    """The README with every one-command block's output as the command prints it today."""
+    return README_BLOCK.sub(lambda m: f"```sh\n{m.group(1)}\n```\n\n```text\n"
+                            f"{command_output(m.group(1))}```", text)
+
+
 if __name__ == "__main__":
     main(Path(sys.argv[1]) if len(sys.argv) > 1 else HERE)
+    if len(sys.argv) == 1:
+        readme = PROJECT_README.read_text(encoding="utf-8")
+        PROJECT_README.write_text(readme_with_outputs(readme), encoding="utf-8")

@@ -1,4 +1,4 @@
-"""examples/ is up to date: regenerating it into a temporary folder changes nothing."""
+"""examples/ and the README's outputs are up to date: regenerating them changes nothing."""
 
 import importlib.util
 import json
@@ -96,3 +96,20 @@ def test_sequence_example_numbers_are_the_library_s():
     # Crushing Impact T10 on MEQ: ten dice, each 1 hurts the charger: 10/6 expected
     text = (EXAMPLES / "mortal-crushing-impact.txt").read_text(encoding="utf-8")
     assert "  expected             1.667  5/3\n" in text
+
+
+def _make_examples():
+    spec = importlib.util.spec_from_file_location("make_examples", EXAMPLES / "make_examples.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_readme_outputs_are_what_the_commands_print():
+    # the README's command outputs are golden files: `python examples/make_examples.py`
+    # regenerates them
+    make = _make_examples()
+    text = make.PROJECT_README.read_text(encoding="utf-8")
+    blocks = make.README_BLOCK.findall(text)
+    assert len(blocks) >= 8
+    assert make.readme_with_outputs(text) == text
