@@ -51,7 +51,7 @@ from .army import data_option
 from .output import CONTEXT, warn
 
 #: A grid with at least this many cells shows a progress bar (when stderr is a terminal).
-from .params import Count, attack_params, options_of, sequence_params, with_params
+from .params import Count, as_options, attack_params, options_of, sequence_params, with_params
 from .resolve import (
     Attacker,
     build_query,
@@ -469,9 +469,10 @@ def _rows(spec: str, base: dict[str, Any], extra: dict[str, Any], *, melee: bool
 
 table_rows = _rows
 
-_VARY = click.Command("--vary", params=attack_params(table=False), add_help_option=False)
+_VARY = click.Command("--vary", params=as_options(attack_params(table=False)),
+                      add_help_option=False)
 _TAKES_VALUE = {"--vary", "--title", "--output", "-o", "--metric", "--format", "--by"} | {
-    o for prm in attack_params(table=False) if isinstance(prm, click.Option) and not prm.is_flag
+    o for prm in as_options(attack_params(table=False)) if not prm.is_flag
     for o in prm.opts}
 
 

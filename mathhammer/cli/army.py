@@ -21,16 +21,14 @@ def _remember(ctx: click.Context, _param, value):
     return value
 
 
-def data_param() -> click.Option:
-    """``--data DIR``, kept in the click context for every unit lookup of the command."""
-    return click.Option(["--data", "data"], metavar="DIR", callback=_remember,
-                        expose_value=False, is_eager=True, help=DATA_HELP)
+#: ``--data DIR``, kept in the click context for every unit lookup of the command.
+DATA_PARAM = (("--data", "data"), {"metavar": "DIR", "callback": _remember,
+                                   "expose_value": False, "is_eager": True, "help": DATA_HELP})
 
 
 def data_option(f):
     """The ``--data DIR`` option as a decorator."""
-    return click.option("--data", "data", metavar="DIR", callback=_remember,
-                        expose_value=False, is_eager=True, help=DATA_HELP)(f)
+    return click.option(*DATA_PARAM[0], **DATA_PARAM[1])(f)
 
 
 def current_data() -> str | None:

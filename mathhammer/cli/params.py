@@ -15,7 +15,7 @@ import attrs
 import click
 
 from ..model.options import Options
-from .army import data_param
+from .army import DATA_PARAM
 
 #: A grid with at least this many cells shows a progress bar (when stderr is a terminal).
 
@@ -102,62 +102,75 @@ def _engine_options() -> list[tuple[str, str, dict[str, Any]]]:
 ENGINE = _engine_options()
 
 
-def attack_params(*, table: bool) -> list[click.Parameter]:
+#: A click option as declared: its flags and names, and its keyword arguments.
+Param = tuple[tuple[str, ...], dict[str, Any]]
+
+
+def attack_params(*, table: bool) -> list[Param]:
     """The options that say how an attack is made (shared by kills, odds, table and --vary)."""
     if table:
-        phase = [
-            click.Option(["--ranged"], is_flag=True, help="Rows for ranged weapons (default)."),
-            click.Option(["--melee"], is_flag=True,
-                         help="Rows for melee weapons (with --ranged: both)."),
+        phase: list[Param] = [
+            (("--ranged",), {"is_flag": True, "help": "Rows for ranged weapons (default)."}),
+            (("--melee",), {"is_flag": True,
+                            "help": "Rows for melee weapons (with --ranged: both)."}),
         ]
     else:
-        phase = [click.Option(["--ranged/--melee"], "ranged", default=True,
-                              help="Which weapons fire: ranged (default) or melee.")]
-    params: list[click.Parameter] = [
+        phase = [(("--ranged/--melee", "ranged"), {
+            "default": True, "help": "Which weapons fire: ranged (default) or melee."})]
+    params: list[Param] = [
         *phase,
-        click.Option(["--weapon", "-w", "weapons"], multiple=True, metavar="NAME|ROW",
-                     help='Pick a weapon of the attacker by name (repeatable), or give an inline '
-                          'row "10x 2 | 3+ | 4 | -1 | 1 | sustained hits 1".'),
-        click.Option(["--models", "-m"], type=Count(), help="Attacking models."),
-        click.Option(["--target-models"], type=Count(),
-                     help="Models in the target (its first model group)."),
-        click.Option(["--leader"], metavar="UNIT",
-                     help="Attach this CHARACTER unit (name, file or inline profile) to the "
-                          "target as its Leader."),
-        click.Option(["--rule", "-r", "named_rules"], multiple=True, metavar="NAME",
-                     help="Switch on a named rule (stratagem...; repeatable). "
-                          "See `mathhammer rules`."),
-        click.Option(["--rules", "ruleset"], default="10e", show_default=True,
-                     callback=_ruleset_name, metavar="10e|11e", help="The core rule set."),
-        click.Option(["--ability", "-a", "abilities"], multiple=True, callback=_ability,
-                     metavar="ABILITY",
-                     help='Give every weapon an ability, e.g. "lethal hits" (repeatable).'),
+        (("--weapon", "-w", "weapons"), {
+            "multiple": True, "metavar": "NAME|ROW",
+            "help": 'Pick a weapon of the attacker by name (repeatable), or give an inline row '
+                    '"10x 2 | 3+ | 4 | -1 | 1 | sustained hits 1".'}),
+        (("--models", "-m"), {"type": Count(), "help": "Attacking models."}),
+        (("--target-models",), {"type": Count(),
+                                "help": "Models in the target (its first model group)."}),
+        (("--leader",), {"metavar": "UNIT",
+                         "help": "Attach this CHARACTER unit (name, file or inline profile) to "
+                                 "the target as its Leader."}),
+        (("--rule", "-r", "named_rules"), {
+            "multiple": True, "metavar": "NAME",
+            "help": "Switch on a named rule (stratagem...; repeatable). See `mathhammer rules`."}),
+        (("--rules", "ruleset"), {"default": "10e", "show_default": True,
+                                  "callback": _ruleset_name, "metavar": "10e|11e",
+                                  "help": "The core rule set."}),
+        (("--ability", "-a", "abilities"), {
+            "multiple": True, "callback": _ability, "metavar": "ABILITY",
+            "help": 'Give every weapon an ability, e.g. "lethal hits" (repeatable).'}),
     ]
-    for flag, field, kwargs in ENGINE:
-        params.append(click.Option([flag, field], **kwargs))
-    params.append(data_param())
+    params += [((flag, field), kwargs) for flag, field, kwargs in ENGINE]
+    params.append(DATA_PARAM)
     return params
 
 
-def sequence_params() -> list[click.Parameter]:
+def sequence_params() -> list[Param]:
     """--turns and reanimation (kills and odds)."""
     return [
-        click.Option(["--turns"], type=click.IntRange(1, 20), metavar="N",
-                     help="N turns of the same attack, the target's state carried from one to "
-                          "the next; Reanimation Protocols between turns for a target that has "
-                          "them."),
-        click.Option(["--reanimation/--no-reanimation", "reanimation"], default=None,
-                     help="With --turns: reanimate between turns or not (default: if the "
-                          "target has Reanimation Protocols)."),
+        (("--turns",), {"type": click.IntRange(1, 20), "metavar": "N",
+                        "help": "N turns of the same attack, the target's state carried from "
+                                "one to the next; Reanimation Protocols between turns for a "
+                                "target that has them."}),
+        (("--reanimation/--no-reanimation", "reanimation"), {
+            "default": None,
+            "help": "With --turns: reanimate between turns or not (default: if the target has "
+                    "Reanimation Protocols)."}),
     ]
 
 
-def with_params(params: list[click.Parameter]) -> Callable:
+def with_params(params: list[Param]) -> Callable:
+    """Declare these options on a command, as ``click.option`` decorators would."""
     def decorate(f: Callable) -> Callable:
-        f.__click_params__ = getattr(f, "__click_params__", []) + list(reversed(params))
+        for decls, kwargs in reversed(params):
+            f = click.option(*decls, **kwargs)(f)
         return f
 
     return decorate
+
+
+def as_options(params: list[Param]) -> list[click.Option]:
+    """The options as click objects (for a command built without decorators)."""
+    return [click.Option(list(decls), **kwargs) for decls, kwargs in params]
 
 
 def options_of(p: dict[str, Any]) -> Options:
