@@ -311,6 +311,22 @@ def test_army_roster_with_the_real_module(data_client):
     assert [r["label"] for r in res.json()["rows"]] == [label for label, _ in rows]
 
 
+@pytest.mark.slow
+def test_a_unit_of_a_real_army_list_attacks_in_the_main_view(data_client):
+    # a unit of a pasted list, as the page's attacker, gives the library's exact answer
+    army = pytest.importorskip("mathhammer.data.army")
+    path = ROSTERS / "world-eaters.10e.gwapp.txt"
+    if not path.is_file():
+        pytest.skip("no shared rosters")
+    text = path.read_text(encoding="utf-8")
+    label, unit = army.parse_army(text, data=ROSTERS.parent / "bsdata").rows()[0]
+    res = data_client.post("/api/kills", json={"attacker": f"army:{label}", "target": "MEQ",
+                                               "ranged": False, "army": text})
+    assert res.status_code == 200, res.text
+    want = mh.attack(list(unit.as_profiles(melee=True)), mh.load_unit("MEQ").as_target())
+    assert Fraction(res.json()["mean"]["kills"]) == want.kills.mean()
+
+
 # --- the command -------------------------------------------------------------------------------
 
 
