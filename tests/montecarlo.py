@@ -140,69 +140,61 @@ def _compact(mask, *arrays):
             *(np.take_along_axis(a, order, axis=1) for a in arrays))
 
 
-def _weapon_rolls(rng, weapon: mh.Weapon, count: int, target: mh.Target, o: mh.Options,
-                  trials: int) -> dict[str, Any]:
-    """Roll one weapon's attacks for every trial: counters plus damage packets."""
-    ab = mh.parse_abilities(weapon.with_abilities(*o.abilities).abilities)
-    ranged = not weapon.melee
-
-    # --- attacks: each model rolls its own A (+ Blast, + Rapid Fire at half range) -----------
+def _attack_dice(rng, weapon: mh.Weapon, ab: Any, o: mh.Options, count: int, models: int,
+                 trials: int) -> tuple[Any, Any]:
+    """Each model rolls its own A (+ Blast for ``models``, + Rapid Fire at half range): the
+    attacks per trial and the (trials, slots) mask of live attack slots."""
     per_model = _roll(rng, weapon.attacks, (trials, count))
     if ab.blast:
-        per_model = per_model + target.models // 5
+        per_model = per_model + models // 5
     if ab.rapid_fire is not None and o.half_range:
         per_model = per_model + _roll(rng, ab.rapid_fire, (trials, count))
     n_attacks = per_model.sum(axis=1)
     slots = int(n_attacks.max()) if trials else 0
-    live = np.arange(slots)[None, :] < n_attacks[:, None]
+    return n_attacks, np.arange(slots)[None, :] < n_attacks[:, None]
 
-    # --- hit roll ------------------------------------------------------------------------------
+
+def _hit_dice(rng, weapon: mh.Weapon, ab: Any, o: mh.Options, stealth: bool, live) -> tuple:
+    """The hit roll of every live slot: (hit, critical hit) masks."""
     if weapon.skill is None or ab.torrent:
-        hit = live.copy()
-        crit = np.zeros_like(live)
-    else:
-        skill = _clamp(weapon.skill - o.skill_mod, 2, 7)
-        mod = o.hit_mod + (1 if ab.heavy and o.stationary and ranged else 0)
-        mod -= 1 if target.stealth and ranged else 0
-        mod = _clamp(mod, -1, 1)
+        return live.copy(), np.zeros_like(live)
+    ranged = not weapon.melee
+    skill = _clamp(weapon.skill - o.skill_mod, 2, 7)
+    mod = o.hit_mod + (1 if ab.heavy and o.stationary and ranged else 0)
+    mod -= 1 if stealth and ranged else 0
+    mod = _clamp(mod, -1, 1)
 
-        def judge(f):
-            if o.overwatch:
-                return f == 6, f == 6
-            c = f >= o.crit_hit
-            return (f != 1) & (c | (f + mod >= skill)), c
+    def judge(f):
+        if o.overwatch:
+            return f == 6, f == 6
+        c = f >= o.crit_hit
+        return (f != 1) & (c | (f + mod >= skill)), c
 
-        first = rng.integers(1, 7, size=(trials, slots), dtype=np.int8)
-        ok, c = judge(first)
-        again = _reroll_mask(o.reroll_hits, first, ok, c)
-        f = np.where(again, rng.integers(1, 7, size=(trials, slots), dtype=np.int8), first)
-        ok, c = judge(f)
-        hit = ok & live
-        crit = c & live
-    sustained = np.where(crit, _roll(rng, ab.sustained, (trials, slots)), 0)
-    auto_wound = crit & ab.lethal_hits
-    rolled_hits = (hit & ~auto_wound).astype(np.int64) + sustained
-    n_hits = hit.sum(axis=1) + sustained.sum(axis=1)
-    n_auto = auto_wound.sum(axis=1)
+    first = rng.integers(1, 7, size=live.shape, dtype=np.int8)
+    ok, c = judge(first)
+    again = _reroll_mask(o.reroll_hits, first, ok, c)
+    f = np.where(again, rng.integers(1, 7, size=live.shape, dtype=np.int8), first)
+    ok, c = judge(f)
+    return ok & live, c & live
 
-    # --- wound roll (one D6 per hit that is not an automatic wound) ------------------------
-    to_roll = rolled_hits.sum(axis=1)
-    width = int(to_roll.max()) if trials else 0
-    wlive = np.arange(width)[None, :] < to_roll[:, None]
-    strength = weapon.strength + o.strength_mod
-    t = target.toughness
+
+def _wound_need(strength: int, t: int) -> int:
     if strength >= 2 * t:
-        need = 2
-    elif strength > t:
-        need = 3
-    elif strength == t:
-        need = 4
-    elif 2 * strength <= t:
-        need = 6
-    else:
-        need = 5
+        return 2
+    if strength > t:
+        return 3
+    if strength == t:
+        return 4
+    if 2 * strength <= t:
+        return 6
+    return 5
+
+
+def _wound_dice(rng, ab: Any, o: mh.Options, strength: int, t: int, keywords: set[str],
+                shape: tuple[int, int]) -> tuple[Any, Any]:
+    """One wound roll per slot of ``shape``: (success, critical wound) masks."""
+    need = _wound_need(strength, t)
     crit_at = o.crit_wound
-    keywords = {k.upper() for k in target.keywords}
     for kw, x in ab.anti:
         if kw.upper() in keywords:
             crit_at = min(crit_at, x)
@@ -215,11 +207,45 @@ def _weapon_rolls(rng, weapon: mh.Weapon, count: int, target: mh.Target, o: mh.O
         return (f != 1) & (c | (f + wmod >= need)), c
 
     policy = _broader(o.reroll_wounds, "failed" if ab.twin_linked else None)
-    first = rng.integers(1, 7, size=(trials, width), dtype=np.int8)
+    first = rng.integers(1, 7, size=shape, dtype=np.int8)
     ok, c = wjudge(first)
     again = _reroll_mask(policy, first, ok, c)
-    f = np.where(again, rng.integers(1, 7, size=(trials, width), dtype=np.int8), first)
-    ok, c = wjudge(f)
+    f = np.where(again, rng.integers(1, 7, size=shape, dtype=np.int8), first)
+    return wjudge(f)
+
+
+def _damage_dice(rng, weapon: mh.Weapon, ab: Any, o: mh.Options, shape) -> Any:
+    """One Damage roll per slot: halved, Melta at half range, modifier, never below 1."""
+    d = _roll(rng, weapon.damage, shape)
+    if o.halve_damage:
+        d = (d + 1) // 2
+    if ab.melta is not None and o.half_range:
+        d = d + _roll(rng, ab.melta, shape)
+    return np.maximum(d + o.damage_mod, 1)
+
+
+def _weapon_rolls(rng, weapon: mh.Weapon, count: int, target: mh.Target, o: mh.Options,
+                  trials: int) -> dict[str, Any]:
+    """Roll one weapon's attacks for every trial: counters plus damage packets."""
+    ab = mh.parse_abilities(weapon.with_abilities(*o.abilities).abilities)
+    ranged = not weapon.melee
+
+    n_attacks, live = _attack_dice(rng, weapon, ab, o, count, target.models, trials)
+    slots = live.shape[1]
+    hit, crit = _hit_dice(rng, weapon, ab, o, target.stealth, live)
+    sustained = np.where(crit, _roll(rng, ab.sustained, (trials, slots)), 0)
+    auto_wound = crit & ab.lethal_hits
+    rolled_hits = (hit & ~auto_wound).astype(np.int64) + sustained
+    n_hits = hit.sum(axis=1) + sustained.sum(axis=1)
+    n_auto = auto_wound.sum(axis=1)
+
+    # --- wound roll (one D6 per hit that is not an automatic wound) ------------------------
+    to_roll = rolled_hits.sum(axis=1)
+    width = int(to_roll.max()) if trials else 0
+    wlive = np.arange(width)[None, :] < to_roll[:, None]
+    strength = weapon.strength + o.strength_mod
+    keywords = {k.upper() for k in target.keywords}
+    ok, c = _wound_dice(rng, ab, o, strength, target.toughness, keywords, (trials, width))
     wounded = ok & wlive
     wcrit = c & wlive
     dev = wcrit & ab.devastating_wounds
@@ -242,16 +268,8 @@ def _weapon_rolls(rng, weapon: mh.Weapon, count: int, target: mh.Target, o: mh.O
     n_unsaved = unsaved.sum(axis=1)
 
     # --- damage per unsaved wound and per devastating wound -------------------------------
-    def damage(shape):
-        d = _roll(rng, weapon.damage, shape)
-        if o.halve_damage:
-            d = (d + 1) // 2
-        if ab.melta is not None and o.half_range:
-            d = d + _roll(rng, ab.melta, shape)
-        return np.maximum(d + o.damage_mod, 1)
-
-    normal = _compact(unsaved, damage((trials, save_width)))
-    devs = _compact(dev, damage((trials, width)))
+    normal = _compact(unsaved, _damage_dice(rng, weapon, ab, o, (trials, save_width)))
+    devs = _compact(dev, _damage_dice(rng, weapon, ab, o, (trials, width)))
     n_mortal = np.where(devs[0], devs[1], 0).sum(axis=1)
     return {
         "attacks": n_attacks, "hits": n_hits, "wounds": n_wounds, "unsaved": n_unsaved,
@@ -383,39 +401,10 @@ def _squad_weapon_rolls(rng, weapon: mh.Weapon, count: int, squad: mh.Squad, o: 
     keywords = {k.upper() for g in squad.groups for k in g.keywords}
     stealth = all(g.stealth for g in squad.groups)
 
-    # --- attacks (Blast counts every model of the unit at the start) ------------------------
-    per_model = _roll(rng, weapon.attacks, (trials, count))
-    if ab.blast:
-        per_model = per_model + squad.models // 5
-    if ab.rapid_fire is not None and o.half_range:
-        per_model = per_model + _roll(rng, ab.rapid_fire, (trials, count))
-    n_attacks = per_model.sum(axis=1)
-    slots = int(n_attacks.max()) if trials else 0
-    live = np.arange(slots)[None, :] < n_attacks[:, None]
-
-    # --- hit roll ------------------------------------------------------------------------------
-    if weapon.skill is None or ab.torrent:
-        hit = live.copy()
-        crit = np.zeros_like(live)
-    else:
-        skill = _clamp(weapon.skill - o.skill_mod, 2, 7)
-        mod = o.hit_mod + (1 if ab.heavy and o.stationary and ranged else 0)
-        mod -= 1 if stealth and ranged else 0
-        mod = _clamp(mod, -1, 1)
-
-        def judge(f):
-            if o.overwatch:
-                return f == 6, f == 6
-            c = f >= o.crit_hit
-            return (f != 1) & (c | (f + mod >= skill)), c
-
-        first = rng.integers(1, 7, size=(trials, slots), dtype=np.int8)
-        ok, c = judge(first)
-        again = _reroll_mask(o.reroll_hits, first, ok, c)
-        f = np.where(again, rng.integers(1, 7, size=(trials, slots), dtype=np.int8), first)
-        ok, c = judge(f)
-        hit = ok & live
-        crit = c & live
+    # Blast counts every model of the unit at the start
+    n_attacks, live = _attack_dice(rng, weapon, ab, o, count, squad.models, trials)
+    slots = live.shape[1]
+    hit, crit = _hit_dice(rng, weapon, ab, o, stealth, live)
     sustained = np.where(crit, _roll(rng, ab.sustained, (trials, slots)), 0)
     n_hits = hit.sum(axis=1) + sustained.sum(axis=1)
 
@@ -428,46 +417,13 @@ def _squad_weapon_rolls(rng, weapon: mh.Weapon, count: int, squad: mh.Squad, o: 
     width = event.shape[1]
 
     strength = weapon.strength + o.strength_mod
-    t = toughness
-    if strength >= 2 * t:
-        need = 2
-    elif strength > t:
-        need = 3
-    elif strength == t:
-        need = 4
-    elif 2 * strength <= t:
-        need = 6
-    else:
-        need = 5
-    crit_at = o.crit_wound
-    for kw, x in ab.anti:
-        if kw.upper() in keywords:
-            crit_at = min(crit_at, x)
-    wmod = o.wound_mod + (1 if ab.lance and o.charged else 0)
-    wmod += o.wound_mod_if_stronger if strength > t else 0
-    wmod = _clamp(wmod, -1, 1)
-
-    def wjudge(f):
-        c = f >= crit_at
-        return (f != 1) & (c | (f + wmod >= need)), c
-
-    policy = _broader(o.reroll_wounds, "failed" if ab.twin_linked else None)
-    first = rng.integers(1, 7, size=(trials, width), dtype=np.int8)
-    ok, c = wjudge(first)
-    again = _reroll_mask(policy, first, ok, c)
-    f = np.where(again, rng.integers(1, 7, size=(trials, width), dtype=np.int8), first)
-    ok, c = wjudge(f)
+    ok, c = _wound_dice(rng, ab, o, strength, toughness, keywords, (trials, width))
     wcrit = c & to_roll
     dev = wcrit & ab.devastating_wounds
     wounded = (ok & to_roll) | auto  # a Lethal Hits automatic wound is not a Critical Wound
 
     # --- one save die and one Damage roll per wound (judged once the model is known) --------
-    d = _roll(rng, weapon.damage, (trials, width))
-    if o.halve_damage:
-        d = (d + 1) // 2
-    if ab.melta is not None and o.half_range:
-        d = d + _roll(rng, ab.melta, (trials, width))
-    d = np.maximum(d + o.damage_mod, 1)
+    d = _damage_dice(rng, weapon, ab, o, (trials, width))
     save_die = rng.integers(1, 7, size=(trials, width), dtype=np.int8)
     normal = _compact(wounded & ~dev, wcrit & ~dev, save_die, d)
     devs = _compact(dev, d)
