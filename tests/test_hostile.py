@@ -554,3 +554,18 @@ def test_kills_report_shows_long_fractions_by_their_size():
     assert exact and exact[0].startswith("[") and exact[0].endswith(" digits]")
     assert all(len(w) <= 40 for line in out.splitlines() for w in line.split())
     assert out.rstrip().endswith("--json has them all)")
+
+
+def test_an_army_list_is_read_up_to_its_limit(tmp_path, monkeypatch):
+    # a list from /dev/zero, a zipped roster that unpacks past the limit, or standard input
+    # past the limit: refused at once, naming the limit
+    limit = "limit of 5000000 bytes (mathhammer.model.limits.MAX_ARMY_FILE_BYTES)"
+    assert fails("army", "/dev/zero").endswith(f"/dev/zero: army list is over the {limit}")
+    import zipfile
+
+    bomb = tmp_path / "bomb.rosz"
+    with zipfile.ZipFile(bomb, "w", compression=zipfile.ZIP_DEFLATED) as z:
+        z.writestr("bomb.ros", b"<" + b" " * (limits.MAX_ARMY_FILE_BYTES + 1))
+    assert fails("army", str(bomb)).endswith(f"the roster inside is over the {limit}")
+    r = CliRunner().invoke(cli, ["army", "-"], input=b"x" * (limits.MAX_ARMY_FILE_BYTES + 2))
+    assert r.exit_code == 2 and f"<stdin>: army list is over the {limit}" in r.stderr

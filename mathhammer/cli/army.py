@@ -9,6 +9,7 @@ import sys
 import click
 
 from ..errors import InputError
+from ..model.limits import MAX_ARMY_FILE_BYTES, check_bytes
 from .output import CONTEXT
 
 DATA_HELP = ("BattleScribe data folder (.cat/.gst or .json files, or 10e/ and 11e/ folders); "
@@ -87,7 +88,9 @@ def army(file: str, as_json: bool, rules: str | None, attach: tuple[str, ...]) -
     from ..data.army import load_army, parse_army
 
     if file == "-":
-        a = parse_army(sys.stdin.buffer.read(), data=current_data(), source="<stdin>",
+        text = check_bytes(sys.stdin.buffer.read(MAX_ARMY_FILE_BYTES + 1), MAX_ARMY_FILE_BYTES,
+                           "MAX_ARMY_FILE_BYTES", "<stdin>: army list")
+        a = parse_army(text, data=current_data(), source="<stdin>",
                        rules=rules, attach=attach)
     else:
         a = load_army(file, data=current_data(), rules=rules, attach=attach)

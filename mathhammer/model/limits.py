@@ -47,6 +47,9 @@ MAX_RULES_FILE_BYTES = 1_000_000
 MAX_PAGE_BYTES = 1_000_000
 #: Lines of a datasheet page given to ``mathhammer import``.
 MAX_PAGE_LINES = 5_000
+#: Bytes of an army list (a file, standard input, or the roster inside a ``.rosz``; real lists
+#: are a few kilobytes).
+MAX_ARMY_FILE_BYTES = 5_000_000
 #: Bytes of a BattleScribe file (the largest real catalogues have about 4 MB).
 MAX_CATALOGUE_BYTES = 64_000_000
 #: Links one BattleScribe datasheet import may expand (entry and info links resolved while

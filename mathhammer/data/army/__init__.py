@@ -15,6 +15,7 @@ import os
 from pathlib import Path
 
 from ...errors import InputError
+from ...model.limits import MAX_ARMY_FILE_BYTES, read_limited
 from .model import Army, ArmyUnit, AttachedUnit, ParsedList, Unresolved, Weapon
 
 __all__ = ["Army", "ArmyUnit", "AttachedUnit", "ParsedList", "Unresolved", "Weapon",
@@ -47,12 +48,9 @@ def parse_list(text: str | bytes, source: str = "<text>") -> ParsedList:
 def read_list(path: str | os.PathLike) -> ParsedList:
     """Read a list file (any supported format)."""
     p = Path(path)
-    try:
-        data = p.read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"{p}: no such file") from None
-    except OSError as e:
-        raise InputError(f"{p}: cannot read ({e.strerror})") from None
+    if not p.exists():
+        raise InputError(f"{p}: no such file")
+    data = read_limited(p, MAX_ARMY_FILE_BYTES, "MAX_ARMY_FILE_BYTES", "army list")
     if p.suffix.lower() == ".rosz" and data[:2] != b"PK":
         raise InputError(f"{p}: not a zip file (a .rosz is a zipped roster)")
     return parse_list(data, str(p))

@@ -13,6 +13,7 @@ import zipfile
 from fractions import Fraction
 
 from ...errors import InputError
+from ...model.limits import MAX_ARMY_FILE_BYTES
 from .model import Item, ParsedList, ParsedModel, ParsedUnit
 
 
@@ -80,7 +81,13 @@ def read_roster_bytes(data: bytes, source: str) -> bytes:
                 names = [n for n in z.namelist() if n.lower().endswith(".ros")]
                 if not names:
                     raise InputError(f"{source}: a zip without a .ros roster inside")
-                return z.read(names[0])
+                info = z.getinfo(names[0])
+                if info.file_size > MAX_ARMY_FILE_BYTES:
+                    raise InputError(f"{source}: the roster inside is over the limit of "
+                                     f"{MAX_ARMY_FILE_BYTES} bytes "
+                                     "(mathhammer.model.limits.MAX_ARMY_FILE_BYTES)")
+                with z.open(info) as f:
+                    return f.read(MAX_ARMY_FILE_BYTES + 1)
         except zipfile.BadZipFile:
             raise InputError(f"{source}: a damaged or truncated zip file") from None
     return data

@@ -24,6 +24,23 @@ _PLUS_PTS = re.compile(r"\s*\(\+\s*\d+\s*(?:pts|points)\)\s*$", re.I)
 _APP = re.compile(r"App Version:\s*v?(\d+)", re.I)
 
 
+def read_header(line: str, factions: list[str], declared: int | None) -> int | None:
+    """A New Recruit ``+ KEY: value`` header line: a ``FACTION KEYWORD`` is added to
+    ``factions``; returns the declared points (``TOTAL ARMY POINTS``, else ``declared``).
+
+    >>> read_header("+ TOTAL ARMY POINTS: 1,990pts", [], None)
+    1990
+    """
+    key, _, value = line.strip("+ ").partition(":")
+    key = key.strip().upper()
+    if key == "FACTION KEYWORD":
+        factions.append(value.strip())
+    elif key == "TOTAL ARMY POINTS":
+        digits = re.sub(r"\D", "", value)
+        return int(digits) if digits else None
+    return declared
+
+
 def points_of(text: str) -> int:
     """``"1,990"`` -> 1990."""
     return int(re.sub(r"[,.\s]", "", text))
@@ -149,15 +166,8 @@ def parse_app_text(text: str, source: str) -> ParsedList:
     nr = body[0][1].startswith("+")
     if nr:
         for _n, ln in body:
-            if not ln.startswith("+"):
-                continue
-            key, _, value = ln.strip("+ ").partition(":")
-            key = key.strip().upper()
-            if key == "FACTION KEYWORD":
-                factions.append(value.strip())
-            elif key == "TOTAL ARMY POINTS":
-                digits = re.sub(r"\D", "", value)
-                declared = int(digits) if digits else None
+            if ln.startswith("+"):
+                declared = read_header(ln, factions, declared)
         body = [(n, ln) for n, ln in body if not ln.startswith(("+", "&"))]
         fmt = "newrecruit-gw"
     else:

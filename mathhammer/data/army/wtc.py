@@ -15,7 +15,7 @@ import attrs
 
 from ...errors import InputError
 from .model import Item, ParsedList, ParsedModel, ParsedUnit
-from .text import BULLETS, split_items
+from .text import BULLETS, read_header, split_items
 
 _UNIT = re.compile(r"^(?:(?P<tag>[A-Za-z]+\d+):\s*)?(?P<n>\d+)x\s+(?P<name>.+?)\s*"
                    r"\((?P<pts>\d[\d,]*)\s*pts\)\s*(?::\s*(?P<rest>.*))?$", re.I)
@@ -46,13 +46,7 @@ def parse_wtc_text(text: str, source: str) -> ParsedList:
         if not line or line.startswith("&"):
             continue
         if line.startswith("+"):
-            key, _, value = line.strip("+ ").partition(":")
-            key = key.strip().upper()
-            if key == "FACTION KEYWORD":
-                factions.append(value.strip())
-            elif key == "TOTAL ARMY POINTS":
-                digits = re.sub(r"\D", "", value)
-                declared = int(digits) if digits else None
+            declared = read_header(line, factions, declared)
             continue
         m = _UNIT.match(line)
         if m and not raw.startswith((" ", *BULLETS)):
