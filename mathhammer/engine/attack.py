@@ -48,7 +48,7 @@ from ..model.squad import (
     unit_weights,
 )
 from ..model.state import Group, UnitState
-from ..prob.bigint import big
+from ..prob.bigint import digit_width, pack, unpack
 from ..prob.dice import dice
 from ..prob.markov import Weights, chain, horner, tallied_chain
 from ..prob.pmf import PMF
@@ -335,24 +335,18 @@ def _by_count(keys: Weights, v: _Volley, n: PMF, fails: dict[str, int], losses: 
         u, dev = divmod(x, base)
         by_packets.setdefault(u, {})[dev] = w
     top = max(by_packets)
-    bits = (sum(keys.values()) * joint.total * move.total ** top).bit_length() + 1
-    by_count = {u: {k: w0 * sum(big(w) << (bits * dev) for dev, w in devs.items())
-                    for k, w0 in keys.items()} for u, devs in by_packets.items()}
+    width = digit_width(sum(keys.values()) * joint.total * move.total ** top)
+    by_count = {u: {k: w0 * pack(devs, width) for k, w0 in keys.items()}
+                for u, devs in by_packets.items()}
 
     def moved(key: tuple) -> list[tuple[Any, int]]:
         return [((s2, key[1]), w) for s2, w in move(key[0])]
 
     out = {}
-    mask = (1 << bits) - 1
     for (s, pending), x in horner(by_count, moved, move.total).items():
-        dev = 0
-        while x:
-            w = int(x & mask)
-            if w:
-                k = (s, _bump(pending, slot, dev))
-                out[k] = out.get(k, 0) + w
-            x >>= bits
-            dev += 1
+        for dev, w in unpack(x, width).items():
+            k = (s, _bump(pending, slot, dev))
+            out[k] = out.get(k, 0) + w
     return out
 
 

@@ -32,4 +32,41 @@ def gcd(a: int, b: int) -> int:
     return int(_gmp_gcd(a, b))
 
 
-__all__ = ["big", "gcd"]
+def digit_width(bound: int) -> int:
+    """Bytes per digit for packed numbers none of which exceeds ``bound``.
+
+    >>> digit_width(255), digit_width(256)
+    (2, 2)
+    """
+    return (bound.bit_length() + 8) // 8
+
+
+def pack(digits: dict[int, int], width: int):
+    """The non-negative integers ``digits`` (position -> value) as the ``width``-byte digits of
+    one big integer (Kronecker substitution: a polynomial as a number).
+
+    >>> int(pack({0: 1, 2: 3}, 1)) == 1 + 3 * 256 ** 2
+    True
+    """
+    raw = b"".join(digits.get(i, 0).to_bytes(width, "little") for i in range(max(digits) + 1))
+    return big(int.from_bytes(raw, "little"))
+
+
+def unpack(number, width: int) -> dict[int, int]:
+    """The non-zero ``width``-byte digits of ``number``: position -> value.
+
+    >>> unpack(pack({0: 1, 2: 3}, 2), 2)
+    {0: 1, 2: 3}
+    """
+    number = int(number)
+    slots = -(-((number.bit_length() + 7) // 8) // width)
+    raw = number.to_bytes(slots * width, "little")
+    out = {}
+    for i in range(slots):
+        w = int.from_bytes(raw[i * width:(i + 1) * width], "little")
+        if w:
+            out[i] = w
+    return out
+
+
+__all__ = ["big", "digit_width", "gcd", "pack", "unpack"]

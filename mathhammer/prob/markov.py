@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .bigint import big
+from .bigint import big, digit_width, unpack
 from .pmf import PMF
 
 #: A distribution over states as integer weights over an implicit common denominator.
@@ -90,7 +90,7 @@ def tallied_chain(start: Weights, count: PMF, move: Callable[[Any], list[tuple[A
     """
     counts = count.weights()
     top = max(counts)
-    bits = (sum(start.values()) * count.total * total ** top).bit_length() + 1
+    width = digit_width(sum(start.values()) * count.total * total ** top)
     memo: dict[Any, list[tuple[Any, int, int]]] = {}
     acc: dict[Any, Any] = {}
     for n in range(top, -1, -1):
@@ -100,7 +100,7 @@ def tallied_chain(start: Weights, count: PMF, move: Callable[[Any], list[tuple[A
             for s, x in acc.items():
                 moves = memo.get(s)
                 if moves is None:
-                    moves = memo[s] = [(s2, bits * d, w) for s2, d, w in move(s)]
+                    moves = memo[s] = [(s2, 8 * width * d, w) for s2, d, w in move(s)]
                 for s2, shift, w in moves:
                     y = x * w
                     nxt[s2] = get(s2, 0) + (y << shift if shift else y)
@@ -109,14 +109,4 @@ def tallied_chain(start: Weights, count: PMF, move: Callable[[Any], list[tuple[A
             scale = counts[n] * total ** (top - n)
             for s, w in start.items():
                 acc[s] = acc.get(s, 0) + big(w * scale)
-    out: dict[tuple[Any, int], int] = {}
-    mask = (1 << bits) - 1
-    for s, x in acc.items():
-        d = 0
-        while x:
-            w = int(x & mask)
-            if w:
-                out[(s, d)] = w
-            x >>= bits
-            d += 1
-    return out
+    return {(s, d): w for s, x in acc.items() for d, w in unpack(x, width).items()}

@@ -25,7 +25,7 @@ from math import lcm
 from typing import Any
 
 from ..errors import InputError
-from .bigint import big, gcd
+from .bigint import big, digit_width, gcd, pack, unpack
 
 Outcome = Hashable
 
@@ -371,36 +371,10 @@ def _int_product(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:
             for y, wb in items:
                 out[x + y] = get(x + y, 0) + wa * wb
         return out
-    width = ((sum(a.values()) * sum(b.values())).bit_length() + 8) // 8  # bytes per coefficient
-    pa = int.from_bytes(b"".join(a.get(lo_a + i, 0).to_bytes(width, "little")
-                                 for i in range(n_a)), "little")
-    pb = int.from_bytes(b"".join(b.get(lo_b + i, 0).to_bytes(width, "little")
-                                 for i in range(n_b)), "little")
-    raw = int(big(pa) * big(pb)).to_bytes(width * (n_a + n_b - 1), "little")
-    out = {}
-    for i in range(n_a + n_b - 1):
-        w = int.from_bytes(raw[i * width:(i + 1) * width], "little")
-        if w:
-            out[lo_a + lo_b + i] = w
-    return out
-
-
-def _pack(weights: dict[int, int], bits: int):
-    """Non-negative integer outcomes' weights as one big integer, ``bits`` per outcome."""
-    width = (bits + 7) // 8
-    top = max(weights)
-    raw = b"".join(weights.get(i, 0).to_bytes(width, "little") for i in range(top + 1))
-    return big(int.from_bytes(raw, "little")), width
-
-
-def _unpack(packed, width: int, slots: int) -> dict[int, int]:
-    raw = int(packed).to_bytes(width * slots, "little")
-    out = {}
-    for i in range(slots):
-        w = int.from_bytes(raw[i * width:(i + 1) * width], "little")
-        if w:
-            out[i] = w
-    return out
+    width = digit_width(sum(a.values()) * sum(b.values()))  # no coefficient is larger
+    product = pack({x - lo_a: w for x, w in a.items()}, width) * pack(
+        {y - lo_b: w for y, w in b.items()}, width)
+    return {lo_a + lo_b + i: w for i, w in unpack(product, width).items()}
 
 
 def _int_random_sum(x: dict[int, int], total: int, counts: dict[int, int],
@@ -408,9 +382,9 @@ def _int_random_sum(x: dict[int, int], total: int, counts: dict[int, int],
     """Weights of the sum of N copies of X (outcomes >= 0), N ~ counts: sum over k of
     P(N = k) X^k over ``total ** max(N)``, computed on packed polynomials."""
     top = max(counts)
-    bits = (n_total * total ** top).bit_length() + 1  # no coefficient is larger
-    px, width = _pack(x, bits)
+    width = digit_width(n_total * total ** top)  # no coefficient is larger
+    px = pack(x, width)
     out = big(0)
     for k in range(top, -1, -1):  # Horner: ((c_top X + c_{top-1} T) X + c_{top-2} T^2) ...
         out = out * px + counts.get(k, 0) * total ** (top - k)
-    return _unpack(out, width, top * max(x) + 1)
+    return unpack(out, width)
