@@ -32,7 +32,7 @@ import attrs
 from ..cache import cached
 from ..data.named_rules import apply_rules, find_rule
 from ..errors import InputError
-from ..mechanics.allocation import lose, next_group, packet_move, spill_move
+from ..mechanics.allocation import lose, mortal_move, next_group, packet_move
 from ..mechanics.criticals import DEVASTATING, attack_wounds, save_fails, unsaved_count
 from ..mechanics.damage import damage_roll, feel_no_pain
 from ..mechanics.effects import Hazard, deadly_demise_wounds, hazardous
@@ -422,13 +422,8 @@ def _devastating(keys: Weights, slot: int, v: _Volley, allocation: tuple[Group, 
     """Apply one weapon's Devastating Wounds (after all normal damage): each is mortal wounds
     equal to its Damage, Feel No Pain per wound; with the rule set's ``excess_lost`` a packet
     destroys at most one model. Precision lets them go to a CHARACTER."""
-    damage = damage_roll(v.weapon, v.options)
-    if rules.devastating_excess_lost:
-        inner = packet_move(allocation, [feel_no_pain(damage, g.fnp) for g in v.groups],
-                            v.precision)
-    else:
-        inner = spill_move(allocation, [feel_no_pain(PMF.point(1), g.fnp) for g in v.groups],
-                           damage, v.precision)
+    inner = mortal_move(allocation, [g.fnp for g in v.groups], damage_roll(v.weapon, v.options),
+                        rules.devastating_excess_lost, v.precision)
     by_count: dict[int, Weights] = {}
     for (s, pending), w in keys.items():
         rest = pending[:slot] + (0,) + pending[slot + 1:]

@@ -22,6 +22,7 @@ from math import lcm
 from ..model.state import Group, TargetState, UnitState
 from ..prob.markov import Move, chain
 from ..prob.pmf import PMF
+from .damage import feel_no_pain
 
 
 def next_group(state: UnitState, groups: Sequence[Group], precision: bool = False) -> int | None:
@@ -95,3 +96,16 @@ def spill_move(groups: Sequence[Group], single: Sequence[PMF], amount: PMF,
     return move
 
 
+def mortal_move(groups: Sequence[Group], fnps: Sequence[int | None], amount: PMF,
+                excess_lost: bool, precision: bool = False) -> Move:
+    """``amount`` mortal wounds as one step, Feel No Pain (``fnps[g]``) per wound: one packet
+    that destroys at most one model when ``excess_lost`` (Devastating Wounds, Hazardous), else
+    one wound at a time, spilling over to the next model.
+
+    >>> two = mortal_move([Group(wounds=1)], [None], PMF.point(2), excess_lost=False)
+    >>> list(chain({(TargetState(3, 0),): 1}, PMF.point(1), two))  # spilling: two W1 models
+    [(TargetState(models=1, wounds_lost=0),)]
+    """
+    if excess_lost:
+        return packet_move(groups, [feel_no_pain(amount, f) for f in fnps], precision)
+    return spill_move(groups, [feel_no_pain(PMF.point(1), f) for f in fnps], amount, precision)

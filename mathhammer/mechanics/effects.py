@@ -26,8 +26,7 @@ from ..model.state import TargetState, UnitState
 from ..prob.dice import dice
 from ..prob.markov import Move, Weights, chain
 from ..prob.pmf import PMF
-from .allocation import packet_move, spill_move
-from .damage import feel_no_pain
+from .allocation import mortal_move
 
 
 def _amount(amount: PMF | int | str) -> PMF:
@@ -62,12 +61,9 @@ def mortal_wounds(target: Target | Squad, state: PMF | None, amount: PMF | int |
     (Fraction(1, 1), PMF({TargetState(models=1, wounds_lost=0): 1})  # /1)
     """
     target = _target(target)
-    unit, amount = Squad.of(target), _amount(amount)
-    if excess_lost:
-        move = packet_move(unit.allocation, [feel_no_pain(amount, g.fnp) for g in unit.groups])
-        return _run(target, state, PMF.point(1), move)
-    move = spill_move(unit.allocation, [feel_no_pain(PMF.point(1), g.fnp) for g in unit.groups],
-                      amount)
+    unit = Squad.of(target)
+    move = mortal_move(unit.allocation, [g.fnp for g in unit.groups], _amount(amount),
+                       excess_lost)
     return _run(target, state, PMF.point(1), move)
 
 
@@ -85,13 +81,8 @@ def devastating_wounds(target: Target | Squad, state: PMF | None, damage: PMF, n
     """
     target = _target(target)
     unit = Squad.of(target)
-    if excess_lost:
-        move = packet_move(unit.allocation, [feel_no_pain(damage, g.fnp) for g in unit.groups],
-                           precision)
-    else:
-        move = spill_move(unit.allocation,
-                          [feel_no_pain(PMF.point(1), g.fnp) for g in unit.groups], damage,
-                          precision)
+    move = mortal_move(unit.allocation, [g.fnp for g in unit.groups], damage, excess_lost,
+                       precision)
     return _run(target, state, PMF.point(n), move)
 
 
@@ -192,7 +183,8 @@ def hazardous(tests: int, attacker: Target | None = None, rules: str = "10e") ->
     mortal = failed.map(lambda n: n * per)
     if attacker is None:
         return Hazard(tests, failed, mortal, None)
-    move = packet_move(Squad.of(attacker).allocation, [feel_no_pain(PMF.point(per), attacker.fnp)])
+    move = mortal_move(Squad.of(attacker).allocation, [attacker.fnp], PMF.point(per),
+                       excess_lost=True)
     final = _run(attacker, None, failed, move)
     return Hazard(tests, failed, mortal, final.map(lambda s: attacker.models - s.models))
 
