@@ -233,7 +233,8 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts
         fails = [save_fails(v.weapon, g, v.options, rules) for g in v.groups]
         losses = [feel_no_pain(damage_roll(v.weapon, v.options), g.fnp) for g in v.groups]
         first = next_group(start, allocation, v.precision)
-        counters.append(_counters(v, n, fails[first if first is not None else 0], rules))
+        own_fails = fails[first if first is not None else 0]
+        counters.append(_counters(v, n, tuple(own_fails.items()), rules))
         slot = devs.index(i) if i in devs else None
         if saves_alike(fails):
             merge = slot is not None and len(devs) == 1 and i == len(volleys) - 1 and (
@@ -268,9 +269,13 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts
     )
 
 
-def _counters(v: _Volley, n: PMF, fails: dict[str, int], rules: RuleSet) -> tuple[PMF, ...]:
+@cached(maxsize=256)
+def _counters(v: _Volley, n: PMF, faces: tuple[tuple[str, int], ...],
+              rules: RuleSet) -> tuple[PMF, ...]:
     """(attacks, hits, wounds, unsaved, mortal) of one weapon, from the dice alone: every attack
-    counts as if rolled, saves against the model group the first wound goes to."""
+    counts as if rolled, saves against the model group the first wound goes to (whose failing
+    faces are ``faces``). Cached: every starting state of a sequence asks the same."""
+    fails = dict(faces)
     per = attack_wounds(v.weapon, v.rolls, v.options, rules, ordered=False)
 
     def unit_total(x: PMF) -> PMF:
@@ -310,16 +315,15 @@ def _by_count(keys: Weights, v: _Volley, n: PMF, fails: dict[str, int], losses: 
     they are simply more packets."""
     per = attack_wounds(v.weapon, v.rolls, v.options, rules, ordered=False)
     move = packet_move(allocation, losses, v.precision)
+
+    def moved(key: tuple) -> list[tuple[Any, int]]:  # the Devastating tally rides along
+        return [((s2, key[1]), w) for s2, w in move(key[0])]
+
     if slot is None or merge:
         def packets(o: tuple) -> PMF:
             return unsaved_count(o[1], fails) + o[1].count(DEVASTATING)
 
-        counts = per.bind(packets).random_sum(n).repeat(v.count)
-        out: Weights = {}
-        for (s, pending), w0 in keys.items():
-            for s2, w2 in chain({s: w0}, counts, move).items():
-                out[(s2, pending)] = out.get((s2, pending), 0) + w2
-        return out
+        return chain(keys, per.bind(packets).random_sum(n).repeat(v.count), moved, move.total)
     # The joint law of (packets, Devastating Wounds) as one integer u * base + dev, so sums of
     # attacks stay sums of integers; then the chain over packets in Horner form, with the
     # Devastating Wounds to come packed into each weight's digits.
@@ -338,11 +342,7 @@ def _by_count(keys: Weights, v: _Volley, n: PMF, fails: dict[str, int], losses: 
     width = digit_width(sum(keys.values()) * joint.total * move.total ** top)
     by_count = {u: {k: w0 * pack(devs, width) for k, w0 in keys.items()}
                 for u, devs in by_packets.items()}
-
-    def moved(key: tuple) -> list[tuple[Any, int]]:
-        return [((s2, key[1]), w) for s2, w in move(key[0])]
-
-    out = {}
+    out: Weights = {}
     for (s, pending), x in horner(by_count, moved, move.total).items():
         for dev, w in unpack(x, width).items():
             k = (s, _bump(pending, slot, dev))

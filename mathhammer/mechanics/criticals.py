@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 from fractions import Fraction
 
+from ..cache import cached
 from ..model.options import Options
 from ..model.profiles import Target, Weapon
 from ..model.ruleset import RuleSet
@@ -49,6 +50,7 @@ def _cat(a: tuple, b: tuple) -> tuple:
     return (a[0] + b[0], a[1] + b[1])
 
 
+@cached(maxsize=256)
 def attack_wounds(weapon: Weapon, target: Target, options: Options, rules: RuleSet,
                   ordered: bool = True) -> PMF:
     """One attack's ``(hits, wounds)``: the hits it scores and its wounds in order.
