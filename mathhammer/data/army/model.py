@@ -150,10 +150,8 @@ class AttachedUnit:
     def as_target(self, models: int | None = None) -> Squad:
         body = self.bodyguard.unit.as_target(models=models)
         lead = self.leader.unit.as_target()
-        if "CHARACTER" not in lead.keywords:
-            lead = attrs.evolve(lead, keywords=(*lead.keywords, "CHARACTER"))
-        return Squad((attrs.evolve(body, name=self.bodyguard.name),
-                      attrs.evolve(lead, name=self.leader.name)), name=self.name)
+        return Squad.attach(attrs.evolve(body, name=self.bodyguard.name),
+                            attrs.evolve(lead, name=self.leader.name), name=self.name)
 
 
 @attrs.frozen
