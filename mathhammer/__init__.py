@@ -38,6 +38,8 @@ _WHERE = {
     "load_catalogue_unit": "data.bsdata", "write_catalogue_unit": "data.bsdata",
     "Army": "data.army", "ArmyUnit": "data.army", "load_army": "data.army",
     "parse_army": "data.army",
+    "find_unit": "data.lookup",
+    "Query": "report.scenario", "attacker_of": "report.specs", "target_of": "report.specs",
 }
 
 __all__ = [
@@ -47,6 +49,7 @@ __all__ = [
     "import_datasheet", "list_catalogue_units", "list_rules", "list_units", "load_army",
     "load_catalogue_unit", "load_ruleset", "load_unit", "mortal_wounds", "parse_abilities",
     "parse_army", "reanimate", "sequence", "turns", "write_catalogue_unit",
+    "find_unit", "Query", "attacker_of", "target_of",
 ]
 
 
@@ -73,6 +76,7 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, imported eag
         write_catalogue_unit,
     )
     from .data.importer import import_datasheet
+    from .data.lookup import find_unit
     from .data.named_rules import NamedRule, apply_rules, find_rule, list_rules
     from .data.units import Unit, list_units, load_unit
     from .engine.attack import Result, attack
@@ -92,3 +96,5 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, imported eag
     from .model.state import TargetState
     from .prob.dice import dice
     from .prob.pmf import PMF
+    from .report.scenario import Query
+    from .report.specs import attacker_of, target_of

@@ -13,15 +13,16 @@ import pytest
 from click.testing import CliRunner
 
 import mathhammer as mh
-from mathhammer.cli import app as cli_module
+import mathhammer.cli.attack as attack_commands
+import mathhammer.cli.table as table_command
 from mathhammer.cli import cli
 from mathhammer.cli import main as cli_main
 from mathhammer.cli.params import ENGINE
 from mathhammer.data.inline import parse_target, parse_weapon
 from mathhammer.data.units import load_unit
-from mathhammer.engine.sequence import Attack, MortalWounds, Reanimate
+from mathhammer.engine.attack import models_alive
+from mathhammer.engine.sequence import Attack, MortalWounds, Reanimate, sequence_demise
 from mathhammer.mechanics.effects import deadly_demise_wounds
-from mathhammer.report.core import models_alive, sequence_demise
 from mathhammer.report.numbers import readable_fraction
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -362,7 +363,7 @@ def test_kills_turns_squad_target():
     args = ["Necron Warriors", "Necron Warriors", "--leader", "Hexmark Destroyer", "--turns",
             "2", "--half-range"]
     data = run_json("kills", *args)
-    _, squad = cli_module.resolve_target("Necron Warriors", leader="Hexmark Destroyer")
+    _, squad = mh.target_of("Necron Warriors", leader="Hexmark Destroyer")
     warriors = load_unit("Necron Warriors")
     t = mh.turns(warriors, squad, 2, half_range=True)
     assert_timeline(data, t)
@@ -556,7 +557,7 @@ def table_json(*args: str) -> dict:
 
 
 def test_table_values_match_library():
-    data = table_json(*SEEDS, "--targets", "GEQ", "MEQ", "TEQ")
+    data = table_json(*SEEDS, "-t", "GEQ", "-t", "MEQ", "--target", "TEQ")
     assert [r["label"] for r in data["rows"]] == list(SEEDS)
     assert [c["label"] for c in data["columns"]] == ["GEQ", "MEQ", "TEQ"]
     for row in data["rows"]:
@@ -597,7 +598,8 @@ def test_table_default_targets_are_the_archetypes():
 
 
 def test_table_targets_comma_lists_and_repeats():
-    data = table_json("Cronos", "--targets", "GEQ,MEQ", "-t", "TEQ", "5x T4 Sv3+ W2 4++")
+    data = table_json("Cronos", "--targets", "GEQ,MEQ", "-t", "TEQ", "-t",
+                      "5x T4 Sv3+ W2 4++")
     assert [c["label"] for c in data["columns"]] == ["GEQ", "MEQ", "TEQ", "5x T4 Sv3+ W2 4++"]
 
 
@@ -645,7 +647,7 @@ def test_table_vary_phase_and_models():
 
 @pytest.mark.parametrize("fmt", ["text", "md", "csv", "html", "json"])
 def test_table_every_format(fmt):
-    out = run("table", *SEEDS, "--targets", "GEQ", "MEQ", "--format", fmt).stdout
+    out = run("table", *SEEDS, "--targets", "GEQ,MEQ", "--format", fmt).stdout
     first_value = {"text": "4.17", "md": "| 4.17 |", "csv": "4.166667", "html": 'title="25/6"',
                    "json": '"exact": "25/6"'}[fmt]
     assert first_value in out
@@ -666,7 +668,7 @@ def test_table_output_file_format_from_suffix(tmp_path):
 def test_table_progress_bar_only_on_a_terminal(monkeypatch):
     args = ["table", *SEEDS, "--by", "weapon", "--ranged", "--melee"]  # 7 rows x 9 targets
     assert run(*args).stderr == ""
-    monkeypatch.setattr(cli_module, "stderr_is_tty", lambda: True)
+    monkeypatch.setattr(table_command, "stderr_is_tty", lambda: True)
     r = run(*args)
     assert "computing" in r.stderr and "computing" not in r.stdout
 
@@ -848,7 +850,8 @@ ERRORS = [
     ("table Hexmark -t MEQ --rule 'Disintegration Beams'",
      "--rule 'Disintegration Beams' is a mortal-wound roll: `mathhammer kills` and"),
     ("table Hexmark -t MEQ --vary '--turns 2'", "--vary '--turns 2': No such option '--turns'"),
-    ("table Hexmark --targets", "--targets: expected at least one target"),
+    ("table Hexmark --targets", "Option '--targets' requires an argument"),
+    ("table Hexmark -t ' , '", "--target: expected at least one target"),
     ("table Hexmark -t MEQ --metric wins", "Invalid value for '--metric': 'wins' is not one of"),
     ("table Hexmark -t MEQ --format pdf", "Invalid value for '--format': 'pdf'"),
     ("table Hexmark -t MEQ --vary '--rule Nope'", "unknown named rule 'Nope'"),
@@ -917,7 +920,7 @@ def test_a_bug_is_reported_as_one_and_not_as_bad_input(monkeypatch, capsys):
     with pytest.raises(SystemExit) as e:
         cli_main(["kills", "Hexmrk", "MEQ"])
     assert e.value.code == 2 and capsys.readouterr().err.startswith("mathhammer: error: ")
-    monkeypatch.setattr(cli_module, "build_query", broken)
+    monkeypatch.setattr(attack_commands, "build_query", broken)
     with pytest.raises(SystemExit) as e:
         cli_main(["kills", "Hexmark Destroyer", "MEQ"])
     err = capsys.readouterr().err

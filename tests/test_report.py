@@ -11,8 +11,9 @@ import pytest
 
 import mathhammer as mh
 from mathhammer.data.inline import parse_target, parse_weapon
-from mathhammer.report.core import Query, distribution_table, kills_json, kills_text
+from mathhammer.report.jsonout import kills_json
 from mathhammer.report.numbers import fraction, percent, pmf_json
+from mathhammer.report.scenario import Query
 from mathhammer.report.tables import (
     Column,
     Grid,
@@ -23,6 +24,7 @@ from mathhammer.report.tables import (
     render,
     rows_for,
 )
+from mathhammer.report.text import distribution_table, kills_text
 
 # Enmitic disintegrator pistols: 6 attacks, BS2+, S6, AP-2, D1.
 PISTOLS = mh.Weapon("Enmitic disintegrator pistols", attacks=6, skill=2, strength=6, ap=-2,

@@ -110,8 +110,8 @@ def test_table_is_the_cli_json(client):
     params = {"attacker": ["Hexmark Destroyer", "Cronos"], "targets": ["GEQ", "MEQ", "TEQ"],
               "metric": "destroyed", "by": "weapon"}
     res = client.get("/api/table", params=params)
-    code, out, _ = cli_out("table", "Hexmark Destroyer", "Cronos", "--targets", "GEQ", "MEQ",
-                           "TEQ", "--metric", "destroyed", "--by", "weapon", "--format", "json")
+    code, out, _ = cli_out("table", "Hexmark Destroyer", "Cronos", "--targets", "GEQ,MEQ,TEQ",
+                           "--metric", "destroyed", "--by", "weapon", "--format", "json")
     assert res.status_code == 200 and code == 0
     assert res.json() == json.loads(out)
 

@@ -191,8 +191,8 @@ def test_the_comparison_is_the_table_command(page):
     open_page(page, "attacker=Hexmark+Destroyer&target=MEQ")
     page.fill("#row", "Hexmark Destroyer\nCronos")
     page.fill("#vs", "GEQ\nMEQ\nTEQ")
-    _, out, _ = cli_out("table", "Hexmark Destroyer", "Cronos", "--targets", "GEQ", "MEQ", "TEQ",
-                        "--format", "json")
+    _, out, _ = cli_out("table", "Hexmark Destroyer", "Cronos", "-t", "GEQ,MEQ,TEQ", "--format",
+                        "json")
     data = json.loads(out)
     rows = page.locator("#grid tbody tr")
     expect()(rows).to_have_count(2)
@@ -269,8 +269,8 @@ def test_army_list_and_search_with_the_agreed_interface(browser, army_server):
     expect()(rows).to_have_count(3)
     expect()(page.locator("#grid tbody th")).to_have_text(["Hexmark Destroyer", "Necron Warriors",
                                                            "Cronos"])
-    _, out, _ = cli_out("table", "Hexmark Destroyer", "Necron Warriors", "Cronos", "--targets",
-                        "MEQ", "TEQ", "--format", "json")
+    _, out, _ = cli_out("table", "Hexmark Destroyer", "Necron Warriors", "Cronos", "-t",
+                        "MEQ,TEQ", "--format", "json")
     want = [[v["exact"].removesuffix("/1") for v in r["values"]] for r in json.loads(out)["rows"]]
     for i, line in enumerate(want):
         for j, exact in enumerate(line):

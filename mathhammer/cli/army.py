@@ -1,5 +1,5 @@
 """The ``army`` and ``data`` commands (thin wrappers around :mod:`mathhammer.data.army` and
-:mod:`mathhammer.data.datastore`); registered on the main group by :mod:`mathhammer.cli.app`."""
+:mod:`mathhammer.data.datastore`); registered on the main group by :mod:`mathhammer.cli.main`."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import sys
 
 import click
 
-from ..errors import InputError
 from ..model.limits import MAX_ARMY_FILE_BYTES, check_bytes
 from .output import CONTEXT
 
@@ -107,12 +106,14 @@ def army(file: str, as_json: bool, rules: str | None, attach: tuple[str, ...]) -
     if a.unresolved:
         sys.exit(2)
 
+
 @click.group(context_settings=CONTEXT, invoke_without_command=True)
 @click.pass_context
 def data(ctx: click.Context) -> None:
     """The BattleScribe data: what is installed (`data status`), get it (`data fetch`)."""
     if ctx.invoked_subcommand is None:
         ctx.invoke(status)
+
 
 @data.command(context_settings=CONTEXT)
 @data_option
@@ -131,6 +132,7 @@ def status() -> None:
         src = f", from {i.source}" if i.source else ""
         when = f" on {i.date}" if i.date else ""
         click.echo(f"{i.edition}: {i.catalogues} catalogues in {i.folder}{src}{when}")
+
 
 @data.command(context_settings=CONTEXT)
 @click.option("--edition", type=click.Choice(["10e", "11e"]), default="10e",
@@ -155,33 +157,3 @@ def fetch(edition: str, url: str | None) -> None:
     click.echo(f"{info.edition}: {info.catalogues} catalogues installed in {info.folder}")
     index = unit_index(info.edition, info.folder)
     click.echo(f"indexed {sum(len(c.units) for c in index.catalogues)} units")
-
-
-def load_for_table(path: str):
-    """An army for ``table`` (unresolved names are an error there)."""
-    from ..data.army import load_army
-
-    army = load_army(path, data=current_data())
-    if army.unresolved:
-        u = army.unresolved[0]
-        more = f" (and {len(army.unresolved) - 1} more)" if len(army.unresolved) > 1 else ""
-        raise InputError(f"{path}:{u.line}: unresolved: {u.text}{more}; see `mathhammer army "
-                         f"{path}`")
-    return army
-
-
-def labelled_units(army) -> list[tuple[str, object]]:
-    """The army's rows with a number added to repeated names (``Baal Predator #2``)."""
-    seen: dict[str, int] = {}
-    out = []
-    for label, unit in army.rows():
-        seen[label] = seen.get(label, 0) + 1
-        out.append((label if seen[label] == 1 else f"{label} #{seen[label]}", unit))
-    return out
-
-
-def army_columns(army) -> list:
-    """One column per unit of the army (an attached pair is one target)."""
-    from ..report.tables import Column
-
-    return [Column(label, unit.as_target()) for label, unit in labelled_units(army)]

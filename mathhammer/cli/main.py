@@ -29,12 +29,12 @@ COMMANDS = {
     "catalogue": "mathhammer.cli.catalog:catalogue",
     "data": "mathhammer.cli.army:data",
     "import": "mathhammer.cli.catalog:import_",
-    "kills": "mathhammer.cli.app:kills",
-    "mortal": "mathhammer.cli.app:mortal",
-    "odds": "mathhammer.cli.app:odds",
+    "kills": "mathhammer.cli.attack:kills",
+    "mortal": "mathhammer.cli.attack:mortal",
+    "odds": "mathhammer.cli.attack:odds",
     "rules": "mathhammer.cli.catalog:rules",
     "serve": "mathhammer.cli.serve:serve",
-    "table": "mathhammer.cli.app:table",
+    "table": "mathhammer.cli.table:table",
     "units": "mathhammer.cli.catalog:units",
 }
 

@@ -17,8 +17,6 @@ import click
 from ..model.options import Options
 from .army import DATA_PARAM
 
-#: A grid with at least this many cells shows a progress bar (when stderr is a terminal).
-
 
 class _Threshold(click.ParamType):
     """An X+ value: ``5`` or ``5+``."""

@@ -308,16 +308,37 @@ column. Hover a cell for its exact value.</p>
 
 def rows_for(attacker: str, profiles: Iterable[tuple[Weapon, int]], *, by_weapon: bool,
              options: Options = _NO_OPTIONS, named_rules: tuple[str, ...] = (),
-             points: int | None = None, suffix: str = "", detail: str = "") -> list[Row]:
-    """The grid rows of one attacker: one row for all its weapons, or one per weapon.
+             points: int | None = None, suffix: str = "") -> list[Row]:
+    """The grid rows of one attacker: one row for all its weapons, or one per weapon; each
+    row's detail names the options and named rules in force.
 
     >>> import mathhammer as mh
     >>> a = mh.Weapon("A", attacks=1, skill=3, strength=4, ap=0, damage=1)
     >>> [r.label for r in rows_for("Squad", [(a, 5), (a, 1)], by_weapon=True)]
     ['Squad: 5x A', 'Squad: 1x A']
+    >>> rows_for("Squad", [(a, 5)], by_weapon=False, options=Options(rules="11e"))[0].detail
+    'rule set 11e'
     """
     profiles = tuple(profiles)
+    detail = "; ".join(x for x in (
+        f"options: {options.describe()}" if options.describe() != "none" else "",
+        f"rules: {', '.join(named_rules)}" if named_rules else "",
+        f"rule set {options.rules}" if options.rules != "10e" else "") if x)
     if not by_weapon:
         return [Row(attacker + suffix, profiles, options, named_rules, points, detail)]
     return [Row(f"{attacker}: {n}x {w.name}{suffix}", ((w, n),), options, named_rules, points,
                 detail) for w, n in profiles]
+
+
+def standard_targets() -> list[str]:
+    """The names of the standard targets (the bundled units marked archetype), toughest and
+    best-saved last.
+
+    >>> standard_targets()[:3]
+    ['GEQ', 'Necron Warriors', 'MEQ']
+    """
+    from ..data.units import list_units
+
+    std = list_units(archetype=True)
+    std.sort(key=lambda u: (u.groups[0].toughness, -u.groups[0].save, u.name))
+    return [u.name for u in std]

@@ -32,11 +32,11 @@ import attrs
 import click
 
 from ..cli.main import cli
-from ..cli.resolve import resolve_attacker, resolve_target
 from ..data.inline import describe_target, describe_weapon, is_inline_target, is_inline_weapon
 from ..data.paths import data_dir
 from ..errors import InputError
 from ..model.options import Options
+from ..report.specs import attacker_of, target_of
 from ..report.tables import METRICS, Column, Grid, Row, metric_value, render_json
 
 #: The commands the API runs, each with the output flag that makes it print JSON.
@@ -290,7 +290,7 @@ def unit_info(name: str) -> dict[str, Any]:
                              "melee": w.melee, "optional": False}
                             for w, n in parse_weapons(text)]}
     if is_inline_target(text):
-        return {"inline": "target", "profile": describe_target(resolve_target(text)[1])}
+        return {"inline": "target", "profile": describe_target(target_of(text)[1])}
     from ..data.units import load_unit
 
     return unit_json(load_unit(text))
@@ -381,7 +381,8 @@ def army_table(text: str, params: Mapping[str, Any]) -> str:
     options = _options_of(p)
     opts = attrs.asdict(options, recurse=False)
     targets = p["targets"] or _standard_targets()
-    columns = [Column(*resolve_target(t, p["target_models"], p["leader"])) for t in targets]
+    columns = [Column(*target_of(t, p["target_models"], p["leader"], rules=p["ruleset"]))
+               for t in targets]
     phases = [m for m, on in ((False, p["ranged"]), (True, p["melee"])) if on] or [False]
     from ..engine.attack import attack
 
@@ -426,7 +427,8 @@ def army_kills(text: str, params: Mapping[str, Any]) -> str:
     """``kills --json`` where the attacker and/or the target is a unit of a pasted army list
     (``army:`` and its row's label), each used as a bundled unit is."""
     from ..data.inline import parse_weapons
-    from ..report.core import Query, kills_json, sequence_json
+    from ..report.jsonout import kills_json, sequence_json
+    from ..report.scenario import Query
 
     army = _army_module().parse_army(text)
     p = _parsed("kills", params)
@@ -452,7 +454,7 @@ def army_kills(text: str, params: Mapping[str, Any]) -> str:
 
         attacker = (label, tuple(profiles + rows), own if isinstance(own, Target) else None)
     else:
-        a = resolve_attacker(spec, p, melee=melee)
+        a = attacker_of(spec, p["weapons"], melee=melee, models=p["models"], rules=p["ruleset"])
         attacker = (a.label, a.profiles, a.profile)
     spec = target_spec
     if spec.startswith(ARMY_REF):
@@ -461,7 +463,7 @@ def army_kills(text: str, params: Mapping[str, Any]) -> str:
         name, unit = _army_unit(army, "target", spec)
         target = unit.as_target(**({"models": p["target_models"]} if p["target_models"] else {}))
     else:
-        name, target = resolve_target(spec, p["target_models"], p["leader"])
+        name, target = target_of(spec, p["target_models"], p["leader"], rules=p["ruleset"])
     named, mortal = _rules_of(p)
     if p.get("reanimation") is not None and p.get("turns") is None:
         raise InputError(f"--{'' if p['reanimation'] else 'no-'}reanimation: only with --turns N")

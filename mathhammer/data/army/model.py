@@ -107,6 +107,10 @@ class ArmyUnit:
     def as_target(self, models: int | None = None):
         return self.unit.as_target(models=models)
 
+    def cost(self, models: int | None = None) -> int | None:
+        """The list's points; for another number of models, the data's."""
+        return self.points if models in (None, self.models) else self.unit.cost(models)
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "name": self.name, "points": self.points, "models": self.models,
@@ -135,6 +139,11 @@ class AttachedUnit:
     @property
     def points(self) -> int:
         return self.leader.points + self.bodyguard.points
+
+    def cost(self, models: int | None = None) -> int | None:
+        """The list's points; ``models`` sizes the Bodyguard."""
+        body = self.bodyguard.cost(models)
+        return None if body is None else self.leader.points + body
 
     def as_profiles(self, melee: bool = False, weapons=None, models=None):
         out = []
@@ -194,16 +203,17 @@ class Army:
         }
 
     def rows(self) -> list[tuple[str, ArmyUnit | AttachedUnit]]:
-        """(label, unit) per unit of the army, an attached Leader and Bodyguard as one row."""
+        """(label, unit) per unit of the army, an attached Leader and Bodyguard as one row; a
+        repeated name gets a number (``Baal Predator #2``)."""
         lead_of = {j: i for i, j in self.attached}
         leaders = {i for i, _j in self.attached}
         out: list[tuple[str, ArmyUnit | AttachedUnit]] = []
+        seen: dict[str, int] = {}
         for k, u in enumerate(self.units):
             if k in leaders:
                 continue
-            if k in lead_of:
-                pair = AttachedUnit(self.units[lead_of[k]], u)
-                out.append((pair.name, pair))
-            else:
-                out.append((u.name, u))
+            unit = AttachedUnit(self.units[lead_of[k]], u) if k in lead_of else u
+            seen[unit.name] = seen.get(unit.name, 0) + 1
+            n = seen[unit.name]
+            out.append((unit.name if n == 1 else f"{unit.name} #{n}", unit))
         return out

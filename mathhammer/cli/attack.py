@@ -1,0 +1,221 @@
+"""The commands that answer one query: ``kills`` (the whole report), ``odds`` (one exact
+probability) and ``mortal`` (mortal wounds on a target). They parse options
+(:mod:`mathhammer.cli.params`), ask :mod:`mathhammer.report.scenario` and print
+:mod:`mathhammer.report.text` or :mod:`mathhammer.report.jsonout`.
+
+>>> from click.testing import CliRunner
+>>> r = CliRunner().invoke(odds, ["2 | 2+ | 4 | 0 | 1", "T4 Sv7+ W1", "--at-least", "1",
+...                               "--exact"])
+>>> r.output  # each attack kills with 5/6 * 1/2 = 5/12; P(>= 1 of 1 model) = 1 - (7/12)**2
+'95/144\\n'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import click
+
+from ..engine.sequence import mortal_roll
+from ..errors import InputError
+from ..report.jsonout import kills_json, mortal_json, sequence_json
+from ..report.numbers import (
+    as_float,
+    fraction,
+    is_long,
+    percent,
+    readable_fraction,
+    short_fraction,
+    to_json,
+)
+from ..report.scenario import Ask, Counter, MortalQuery
+from ..report.text import kills_text, mortal_text, sequence_text
+from .army import data_option
+from .output import CONTEXT
+from .params import Count, attack_params, sequence_params, with_params
+from .resolve import build_query, check_output, check_suffix, emit, target
+
+_KILLS_HELP = """Expected hits, wounds, damage and kills of ATTACKER against TARGET, with the
+exact distribution of models destroyed.
+
+ATTACKER is a unit name (a unique prefix is enough; see `mathhammer units`), a unit file,
+"CATALOGUE.cat:Unit name" (BattleScribe data), or inline weapon rows as printed on a
+datasheet, models first and rows separated by ';'.
+TARGET is a unit name or file, or an inline profile like "5x T4 Sv3+ W2 4++ FNP5+ INFANTRY".
+
+With --turns N the same attack is made N times, the target's state carried (Reanimation
+Protocols between turns for a target that has them): the report gives P(destroyed) after each
+step and the kills counted from Starting Strength. A --rule that is a mortal-wound roll
+(e.g. "Disintegration Beams") is rolled after the attack (after each attack, with --turns).
+
+\b
+Examples:
+  mathhammer kills "Hexmark Destroyer" MEQ --half-range
+  mathhammer kills "Hexmark Destroyer" "Necron Warriors" --turns 3
+  mathhammer kills "Necron Warriors" MEQ --rule "Disintegration Beams"
+  mathhammer kills Cronos GEQ --weapon "spirit vortex" --models 2 --rule "Dark Harvest"
+  mathhammer kills "10x 2 | 3+ | 4 | -1 | 1 | sustained hits 1" "5x T4 Sv3+ W2 INFANTRY"
+  mathhammer kills "Skitarii Marshal" TEQ --melee --json
+"""
+
+
+@click.command(context_settings=CONTEXT, help=_KILLS_HELP)
+@click.argument("units", nargs=-1, metavar="ATTACKER TARGET")
+@with_params(attack_params(table=False) + sequence_params())
+@click.option("--json", "as_json", is_flag=True,
+              help="Print every distribution as JSON (exact fractions and floats).")
+@click.option("--plot", type=click.Path(dir_okay=False), metavar="FILE.png|.svg",
+              help="Draw the kill distribution (needs matplotlib: pip install 'mathhammer[plot]').")
+@click.option("--output", "-o", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Write the report to FILE instead of standard output.")
+@click.option("--force", is_flag=True, help="Overwrite the --plot or --output file if it exists.")
+def kills(units: tuple[str, ...], as_json: bool, plot: str | None, output: str | None,
+          force: bool, **p: Any) -> None:
+    query = build_query(units, p)
+    plot_path = check_output(plot, force, "--plot") if plot is not None else None
+    out_path = check_output(output, force) if output is not None else None
+    check_suffix(out_path, "json" if as_json else "text")
+    if plot_path is not None and out_path is not None and \
+            plot_path.resolve() == out_path.resolve():
+        raise InputError(f"--plot and --output are the same file {plot!r}: the report would "
+                         "overwrite the plot")
+    if plot_path is not None:
+        from ..report.plot import check_matplotlib
+        from ..report.plot import check_suffix as check_plot_suffix
+
+        check_plot_suffix(plot_path)
+        check_matplotlib()
+    result = query.run()
+    timeline = query.run_sequence() if query.is_sequence else None
+    if plot_path is not None:
+        from ..report.plot import plot_kills
+
+        plot_kills(query, result if timeline is None else _Kills(timeline.kills), plot_path)
+        click.echo(f"wrote {plot}", err=True)
+    if timeline is not None:
+        text = (to_json(sequence_json(query, timeline, result)) if as_json
+                else sequence_text(query, timeline, result))
+    else:
+        text = to_json(kills_json(query, result)) if as_json else kills_text(query, result)
+    emit(text, out_path)
+
+
+@attrs.frozen
+class _Kills:
+    """What the plot draws: a kill distribution."""
+
+    kills: Any
+
+
+_ODDS_HELP = """One exact probability: of at least K kills (or exactly K, at most K, or the
+target unit destroyed), as a fraction and a percentage.
+
+ATTACKER and TARGET are as for `mathhammer kills`. With --turns N (or a --rule that is a
+mortal-wound roll) the probability is of the state at the end: P(destroyed by the end), P(at
+least K models destroyed from Starting Strength by the end).
+
+\b
+Examples:
+  mathhammer odds "Hexmark Destroyer" MEQ --half-range --at-least 2
+  mathhammer odds "Hexmark Destroyer" "Necron Warriors" --turns 3 --at-least 5
+  mathhammer odds Cronos "Necron Warriors" --destroy --target-models 10
+  mathhammer odds Cronos MEQ --of damage --at-least 4 --exact
+"""
+
+
+@click.command(context_settings=CONTEXT, help=_ODDS_HELP)
+@click.argument("units", nargs=-1, metavar="ATTACKER TARGET")
+@click.option("--at-least", type=click.IntRange(0), metavar="K", help="P(at least K).")
+@click.option("--kills", "--exactly", "exactly", type=click.IntRange(0), metavar="K",
+              help="P(exactly K).")
+@click.option("--at-most", type=click.IntRange(0), metavar="K", help="P(at most K).")
+@click.option("--destroy", is_flag=True, help="P(the target unit is destroyed).")
+@click.option("--of", "counter", default="kills", show_default=True,
+              type=click.Choice([c.value for c in Counter]),
+              help="What K counts.")
+@click.option("--exact", is_flag=True, help="Print only the fraction (for scripts).")
+@click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
+@with_params(attack_params(table=False) + sequence_params())
+def odds(units: tuple[str, ...], at_least: int | None, exactly: int | None,
+         at_most: int | None, destroy: bool, counter: str, exact: bool, as_json: bool,
+         **p: Any) -> None:
+    asked = [(flag, ask, k) for flag, ask, k in (
+        ("--at-least", Ask.AT_LEAST, at_least), ("--kills", Ask.EXACTLY, exactly),
+        ("--at-most", Ask.AT_MOST, at_most), ("--destroy", Ask.DESTROYED, 0 if destroy else None))
+        if k is not None]
+    if len(asked) != 1:
+        raise click.UsageError("give exactly one of --at-least K, --kills K, --at-most K, "
+                               f"--destroy (got {', '.join(a[0] for a in asked) or 'none'})")
+    if destroy and counter != "kills":
+        raise click.UsageError("--destroy is about the whole unit; drop --of")
+    query = build_query(units, p)
+    _, ask, k = asked[0]
+    what, prob = query.odds(ask, k, Counter(counter))
+    if as_json:
+        data = {"query": f"P({what})", "p": fraction(prob), "p_float": as_float(prob)}
+        if query.is_sequence:
+            data |= sequence_json(query, query.run_sequence(), query.run())
+        else:
+            data |= kills_json(query, query.run())
+        click.echo(to_json(data), nl=False)
+    elif exact:
+        click.echo(short_fraction(prob))
+    else:
+        steps = f"; {query.describe_steps()}" if query.is_sequence else ""
+        if is_long(prob):
+            click.echo(f"P({what}) = {percent(prob)} (exact: a fraction of "
+                       f"{readable_fraction(prob)[1:-1]}; --exact or --json prints it)")
+        else:
+            click.echo(f"P({what}) = {short_fraction(prob)} = {percent(prob)}")
+        click.echo(f"  {query.attacker} -> {query.target_name}; rules {query.options.rules}; "
+                   f"options: {query.options.describe()}; named rules: "
+                   f"{', '.join(query.named_rules) or 'none'}{steps}")
+
+
+_MORTAL_HELP = """Mortal wounds on TARGET: the distribution of models destroyed and wounds lost.
+
+Each ROLL is a dice expression ("D3", "2", "D6+1") or a named rule that is a mortal-wound roll
+(e.g. "Disintegration Beams", "Poisoner's Art"; see `mathhammer rules --search mortal`);
+several ROLLs apply in order, the target's state carried (Feel No Pain for each mortal wound,
+spilling over to the next model). --crushing-impact T adds the 11e Crushing Impact stratagem
+of a charging model with Toughness T (first): a D6 per point of T, each 5+ one mortal wound to
+TARGET (at most 6), each 1 one to the charging model.
+
+\b
+Examples:
+  mathhammer mortal "Necron Warriors" "Disintegration Beams"
+  mathhammer mortal MEQ D3 D3 "Blood-fuelled Cruelty"
+  mathhammer mortal "Necron Warriors" --crushing-impact 10 --json
+"""
+
+
+@click.command(context_settings=CONTEXT, help=_MORTAL_HELP)
+@click.argument("target_unit", metavar="TARGET")
+@click.argument("rolls", nargs=-1, metavar="[ROLL]...")
+@click.option("--crushing-impact", type=click.IntRange(1, 30), metavar="T",
+              help="Crushing Impact (11e) by a charging model with Toughness T, first.")
+@click.option("--target-models", type=Count(),
+              help="Models in the target (its first model group).")
+@click.option("--leader", metavar="UNIT",
+              help="Attach this CHARACTER unit to the target as its Leader.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print every distribution as JSON (exact fractions and floats).")
+@click.option("--output", "-o", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Write the report to FILE instead of standard output.")
+@click.option("--force", is_flag=True, help="Overwrite the --output file if it exists.")
+@data_option
+def mortal(target_unit: str, rolls: tuple[str, ...], crushing_impact: int | None,
+           target_models: int | None, leader: str | None, as_json: bool, output: str | None,
+           force: bool) -> None:
+    if not rolls and crushing_impact is None:
+        raise click.UsageError("give at least one ROLL (e.g. D3, \"Disintegration Beams\") or "
+                               "--crushing-impact T")
+    out_path = check_output(output, force) if output is not None else None
+    check_suffix(out_path, "json" if as_json else "text")
+    parsed = [mortal_roll(r) for r in rolls]
+    name, profile = target(target_unit, {"target_models": target_models, "leader": leader})
+    query = MortalQuery(name, profile, tuple(parsed), crushing_impact)
+    timeline = query.run()
+    emit(to_json(mortal_json(query, timeline)) if as_json else mortal_text(query, timeline),
+          out_path)

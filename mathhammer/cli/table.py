@@ -1,0 +1,263 @@
+"""The ``table`` command: attackers (rows) against targets (columns), one number per cell, as
+text, Markdown, CSV, HTML or JSON. The grid is built and rendered by
+:mod:`mathhammer.report.tables`; this module reads the options, the ``--vary`` strings and the
+army lists.
+
+>>> vary_params("--rule Enslaved Artifice --reroll-hits ones --half-range")
+{'named_rules': ('Enslaved Artifice',), 'reroll_hits': 'ones', 'half_range': True}
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+import attrs
+import click
+from click.core import ParameterSource
+
+from ..data.inline import is_inline_target
+from ..errors import InputError
+from ..report.specs import Attacker, attacker_of, check_work, split_rules
+from ..report.tables import (
+    FORMATS,
+    METRIC_TEXT,
+    METRICS,
+    Column,
+    Row,
+    build_grid,
+    render,
+    rows_for,
+    standard_targets,
+)
+from .army import current_data
+from .output import CONTEXT
+from .params import as_options, attack_params, options_of, with_params
+from .resolve import SUFFIX_FORMAT, attacker, check_output, check_suffix, emit, target, warn_options
+
+#: A grid with at least this many cells shows a progress bar (when stderr is a terminal).
+PROGRESS_CELLS = 40
+
+_TABLE_HELP = """Compare attackers (rows) against targets (columns): expected kills, damage,
+P(destroyed) or kills per 100 points.
+
+ATTACKERS are unit names, unit files or inline weapon rows; each --target (-t, repeatable, or
+names separated by commas) is a unit name, file or inline profile (default: the standard
+targets, those marked archetype in units/). With --vary each attacker gets one more row per
+variant: a string of the options below, e.g.
+--vary "--rule Enslaved Artifice" --vary "--reroll-hits ones".
+
+\b
+Examples:
+  mathhammer table "Hexmark Destroyer" Cronos "Skitarii Marshal" -t GEQ,MEQ,TEQ
+  mathhammer table Cronos --by weapon --ranged --melee --metric damage --format md
+  mathhammer table "Hexmark Destroyer" --half-range --vary "--rule Enslaved Artifice"
+      --vary "--rule Conquering Tyrant" --format html -o hexmark.html
+"""
+
+
+@click.command(context_settings=CONTEXT, help=_TABLE_HELP)
+@click.argument("attackers", nargs=-1)
+@click.option("--army", "army_file", metavar="FILE",
+              help="Rows: every unit of this army list (an attached pair is one row).")
+@click.option("--vs-army", "vs_army", metavar="FILE",
+              help="Columns: every unit of this army list (instead of --target).")
+@click.option("--defence", is_flag=True,
+              help="Turn it around: the --army units are the columns, ATTACKERS (or the "
+                   "--vs-army units) the rows.")
+@click.option("--targets", "--target", "-t", "targets", multiple=True, metavar="TARGET[,...]",
+              help="A target (column): repeat it, or separate names with commas.")
+@click.option("--metric", default="kills", show_default=True, type=click.Choice(METRICS),
+              help="What each cell shows: " + "; ".join(f"{k}: {v}" for k, v in
+                                                         METRIC_TEXT.items()) + ".")
+@click.option("--format", "fmt", type=click.Choice(FORMATS),
+              help="Output format (default: from the -o suffix, else text).")
+@click.option("--by", type=click.Choice(["unit", "weapon"]), default="unit", show_default=True,
+              help="One row per attacker, or one per weapon (optional wargear included).")
+@click.option("--vary", multiple=True, metavar="OPTIONS",
+              help='An extra row per attacker with these options, e.g. "--rule Enslaved '
+                   'Artifice" (repeatable).')
+@click.option("--title", help="A caption for the table.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Write to FILE instead of standard output.")
+@click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")
+@with_params(attack_params(table=True))
+def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt: str | None,
+          by: str, vary: tuple[str, ...], title: str | None, output: str | None, force: bool,
+          army_file: str | None, vs_army: str | None, defence: bool, **p: Any) -> None:
+    out_path = check_output(output, force) if output is not None else None
+    if fmt is None:
+        fmt = _format_of(out_path)
+    check_suffix(out_path, fmt)
+    if defence and army_file is None:
+        raise click.UsageError("--defence: give the defending army with --army FILE")
+    if not attackers and army_file is None and not (defence and vs_army):
+        raise click.UsageError("expected ATTACKERS, or --army FILE")
+    mine = _army(army_file) if army_file else None
+    theirs = _army(vs_army) if vs_army else None
+    ctx = click.get_current_context()
+    if ctx.get_parameter_source("ruleset") == ParameterSource.DEFAULT and (mine or theirs):
+        p["ruleset"] = (mine or theirs).edition  # the army's edition unless --rules says
+    if defence:
+        columns = _army_columns(mine)
+    elif theirs is not None:
+        columns = _army_columns(theirs)
+    else:
+        columns = [Column(*target(t, p)) for t in _target_specs(targets)]
+    # the attackers: army units (label, unit), then those named on the command line
+    listed = theirs if defence else mine
+    phases = [m for m, on in ((False, p["ranged"]), (True, p["melee"])) if on] or [False]
+    variants = [("", {})] + [(v, vary_params(v)) for v in vary]
+
+    def rows_of(label: str | None, unit: Any, melee: bool, text: str, extra: dict) -> list[Row]:
+        return _rows(label, unit, _merged(p, extra), by_weapon=by == "weapon", vary_text=text,
+                     melee=not extra["ranged"] if "ranged" in extra else melee,
+                     both=len(phases) > 1)
+
+    rows: list[Row] = []
+    # an army list's units phase by phase; then each attacker named, with all its rows
+    for melee in phases:
+        for text, extra in variants:
+            for label, unit in listed.rows() if listed else []:
+                rows += rows_of(label, unit, melee, text, extra)
+    for spec in attackers:
+        for melee in phases:
+            for text, extra in variants:
+                rows += rows_of(None, spec, melee, text, extra)
+    for row in rows:
+        for column in columns:
+            check_work(row.profiles, column.target, row.options.rules)
+    cells = len(rows) * len(columns)
+    if cells >= PROGRESS_CELLS and stderr_is_tty():
+        with click.progressbar(length=cells, label="computing", file=sys.stderr) as bar:
+            grid = build_grid(rows, columns, metric, title=title or "", progress=bar.update)
+    else:
+        grid = build_grid(rows, columns, metric, title=title or "")
+    emit(render(grid, fmt), out_path)
+
+
+def stderr_is_tty() -> bool:
+    """Whether stderr is a terminal (where a progress bar helps)."""
+    return sys.stderr.isatty()
+
+
+def _format_of(path: Path | None) -> str:
+    """The format an output file's suffix asks for (text without a suffix or a file)."""
+    if path is None or not path.suffix:
+        return "text"
+    fmt = SUFFIX_FORMAT.get(path.suffix.lower())
+    if fmt is None:
+        known = ", ".join(SUFFIX_FORMAT)
+        raise InputError(f"--output {str(path)!r}: no format writes {path.suffix!r} files "
+                         f"(known: {known}); give --format to write it anyway")
+    return fmt
+
+
+def _target_specs(values: tuple[str, ...]) -> list[str]:
+    """The targets of ``--target`` (names split at commas), else the standard targets."""
+    if not values:
+        return standard_targets()
+    out = []
+    for v in values:
+        if is_inline_target(v):
+            out.append(v)
+        else:
+            out += [s.strip() for s in v.split(",") if s.strip()]
+    if not out:
+        raise click.UsageError("--target: expected at least one target")
+    return out
+
+
+def _merged(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+    """The options of a ``--vary`` row: repeatable options add to the command's."""
+    p = dict(base)
+    for key, value in extra.items():
+        p[key] = p[key] + value if key in ("weapons", "named_rules", "abilities") else value
+    return p
+
+
+def _rows(label: str | None, unit: Any, p: dict[str, Any], *, melee: bool, by_weapon: bool,
+          both: bool, vary_text: str) -> list[Row]:
+    """The rows of one attacker: ``unit`` is a name, file or weapon rows from the command
+    line, or a unit of an army list (``label`` its row's name; no weapons for the phase make
+    an empty row)."""
+    if label is None:
+        try:
+            attacking = attacker(unit, p, melee=melee, every_weapon=by_weapon)
+        except InputError as e:
+            if " has no " not in str(e):
+                raise
+            raise InputError(f"{e}; if {unit!r} is meant as a target, give each target with "
+                             f"-t (-t {unit} -t ..., or -t {unit},...)") from None
+    else:  # the army list's unit as listed: its wargear, its models
+        try:
+            attacking = attrs.evolve(attacker_of(unit, melee=melee), label=label)
+        except InputError:
+            attacking = Attacker(label, (), unit.cost())
+    named, mortal = split_rules(p["named_rules"])
+    warn_options(p, attacking)
+    if mortal:
+        raise InputError(f"--rule {mortal[0]!r} is a mortal-wound roll: `mathhammer kills` and "
+                         "`mathhammer odds` roll it after the attack; `table` compares attacks")
+    suffix = (" (melee)" if melee else " (ranged)") if both and not by_weapon else ""
+    if vary_text:
+        suffix += f" [{vary_text}]"
+    return rows_for(attacking.label, attacking.profiles, by_weapon=by_weapon,
+                    options=options_of(p), named_rules=named, points=attacking.points,
+                    suffix=suffix)
+
+
+def _army(path: str) -> Any:
+    """An army list for the table (a name that does not resolve is an error here)."""
+    from ..data.army import load_army
+
+    army = load_army(path, data=current_data())
+    if army.unresolved:
+        u = army.unresolved[0]
+        more = f" (and {len(army.unresolved) - 1} more)" if len(army.unresolved) > 1 else ""
+        raise InputError(f"{path}:{u.line}: unresolved: {u.text}{more}; see `mathhammer army "
+                         f"{path}`")
+    return army
+
+
+def _army_columns(army: Any) -> list[Column]:
+    """One column per unit of the army (an attached pair is one target)."""
+    return [Column(label, unit.as_target()) for label, unit in army.rows()]
+
+
+_VARY = click.Command("--vary", params=as_options(attack_params(table=False)),
+                      add_help_option=False)
+
+
+def vary_params(text: str) -> dict[str, Any]:
+    """The options a ``--vary`` string gives, e.g. ``"--rule Enslaved Artifice"``: words after
+    an option up to the next ``--option`` are its value (so names need no inner quotes)."""
+    try:
+        tokens = shlex.split(text)
+    except ValueError as e:
+        raise InputError(f"--vary {text!r}: {e}") from None
+    if not tokens:
+        raise InputError("--vary: expected options, e.g. \"--rule Enslaved Artifice\", got ''")
+    args: list[str] = []
+    i = 0
+    while i < len(tokens):
+        opt = tokens[i]
+        if not opt.startswith("-"):
+            raise InputError(f"--vary {text!r}: expected an option like --rule, got {opt!r}")
+        value = []
+        if "=" in opt:
+            opt, first = opt.split("=", 1)
+            value.append(first)
+        i += 1
+        while i < len(tokens) and not tokens[i].startswith("--"):
+            value.append(tokens[i])
+            i += 1
+        args += [opt, " ".join(value)] if value else [opt]
+    try:
+        ctx = _VARY.make_context("--vary", args)
+    except click.UsageError as e:
+        raise InputError(f"--vary {text!r}: {e.format_message()}") from None
+    return {k: v for k, v in ctx.params.items()
+            if ctx.get_parameter_source(k) == ParameterSource.COMMANDLINE}

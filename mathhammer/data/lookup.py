@@ -1,0 +1,43 @@
+"""One unit from whatever a player types: a bundled unit's name (a unique prefix is enough), a
+unit file, ``CATALOGUE.cat:Unit name`` (BattleScribe data), or a datasheet's name in the
+installed BattleScribe data of the edition asked.
+
+>>> find_unit("hexmark").name
+'Hexmark Destroyer'
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+_CATALOGUE = re.compile(r"^.+?\.(?:cat|json)\s*:\s*\S", re.I)
+
+
+def find_unit(spec: str, *, rules: str = "10e", data: str | os.PathLike | None = None) -> Any:
+    """The :class:`~mathhammer.data.units.Unit` that ``spec`` names.
+
+    A name no bundled unit has is looked up in the installed BattleScribe data of the edition
+    of ``rules`` (``"11e"``, else 10e), in the folder ``data`` (default: see
+    :func:`mathhammer.data.datastore.data_root`); when that edition is not installed, the
+    bundled units' error stands.
+    """
+    from .units import load_unit
+
+    if _CATALOGUE.match(spec) and not Path(spec).is_file():
+        from .bsdata import load_catalogue_unit
+
+        return load_catalogue_unit(spec)
+    try:
+        return load_unit(spec)
+    except ValueError:
+        if spec.endswith(".toml") or "/" in spec or "\\" in spec:
+            raise
+        from .datastore import installed_editions, load_data_unit
+
+        edition = "11e" if rules == "11e" else "10e"
+        if edition not in installed_editions(data):
+            raise
+        return load_data_unit(spec, edition, data)

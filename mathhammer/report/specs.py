@@ -1,0 +1,194 @@
+"""From the words a player types to profiles: the attacker (a unit by name or file, inline
+weapon rows, a unit of an army list), the target (a unit, an inline profile, a Leader attached),
+named rules sorted into attack rules and mortal-wound rolls, and the options that change nothing.
+
+>>> a = attacker_of("10x 2 | 3+ | 4 | -1 | 1")
+>>> a.label, a.profiles[0][1]
+('10x A2 3+ S4 AP-1 D1', 10)
+>>> target_of("MEQ", models=3)[1].models
+3
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from typing import Any
+
+import attrs
+
+from ..data.inline import is_inline_target, is_inline_weapon, parse_squad, parse_weapons
+from ..errors import InputError
+from ..model.options import Options
+from ..model.profiles import Target, Weapon
+from ..model.ruleset import load_ruleset
+from ..model.squad import Squad
+
+
+@attrs.frozen
+class Attacker:
+    """A resolved attacker: its label, weapons (each with how many models fire it) and cost."""
+
+    label: str
+    profiles: tuple[tuple[Weapon, int], ...]
+    points: int | None = None
+    #: the unit's own profile (what its Hazardous weapons hurt), when it is a unit
+    profile: Target | None = None
+    #: the unit's faction and faction keywords (empty for inline weapons)
+    factions: tuple[str, ...] = ()
+
+
+def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: bool = False,
+                models: int | None = None, every_weapon: bool = False, rules: str = "10e",
+                data: str | os.PathLike | None = None) -> Attacker:
+    """The attacker a player names: a unit (see :func:`mathhammer.data.lookup.find_unit`),
+    inline weapon rows, or a unit value (a :class:`~mathhammer.data.units.Unit`, a unit of an
+    army list); ``weapons`` adds inline rows and picks the unit's weapons by name, ``models``
+    sizes the unit, ``every_weapon`` takes its optional wargear too.
+
+    >>> a = attacker_of("Cronos", ["spirit vortex"], models=2)
+    >>> a.label, [(w.name, n) for w, n in a.profiles], a.points  # two models: 100 points
+    ('Cronos', [('Spirit vortex', 2)], 100)
+    """
+    weapons = tuple(weapons)
+    names = [w for w in weapons if not is_inline_weapon(w)]
+    inline = [p for row in weapons if is_inline_weapon(row)
+              for p in parse_weapons(row, melee=melee)]
+    _check_phase(inline, melee)
+    if spec is None or isinstance(spec, str) and is_inline_weapon(spec):
+        if names:
+            raise InputError(f"--weapon {names[0]!r}: picking weapons by name needs a unit as "
+                             "ATTACKER")
+        if models is not None:
+            raise InputError("--models: give inline weapons their models in the row, e.g. "
+                             '"10x 2 | 3+ | 4 | -1 | 1"')
+        own = parse_weapons(spec, melee=melee) if spec else []
+        _check_phase(own, melee)
+        profiles = own + inline
+        label = spec.strip() if spec and len(own) == 1 and not inline else "inline weapons"
+        if len(profiles) == 1:
+            w, n = profiles[0]
+            label = f"{n}x {w.name}"
+        return Attacker(label, tuple(profiles))
+    if isinstance(spec, str):
+        from ..data.lookup import find_unit
+
+        unit = find_unit(spec, rules=rules, data=data)
+    else:
+        unit = spec
+    if every_weapon and not names and not inline:
+        names = list(dict.fromkeys(w.name for w in unit.weapons(melee=melee)))
+        if not names:
+            raise InputError(f"{unit.name} has no {'melee' if melee else 'ranged'} weapons")
+    own = unit.as_profiles(melee=melee, weapons=names or None, models=models) \
+        if names or not inline else []
+    try:
+        profile = unit.as_target(models=models)
+    except ValueError:
+        profile = None
+    if isinstance(profile, Squad):
+        profile = None
+    faction = getattr(unit, "faction", "")
+    factions = (faction, *getattr(unit, "faction_keywords", ())) if faction else ()
+    return Attacker(unit.name, tuple(own + inline), unit.cost(models), profile, factions)
+
+
+def _check_phase(profiles: list[tuple[Weapon, int]], melee: bool) -> None:
+    """An inline weapon with a range cannot fight in melee."""
+    for w, _n in profiles:
+        if melee and not w.melee:
+            raise InputError(f'weapon "{w.name}" has a range of {w.range}" but --melee asks for '
+                             'melee weapons: write Melee as its range, or drop --melee')
+
+
+def target_of(spec: str, models: int | None = None, leader: str | None = None, *,
+              rules: str = "10e", data: str | os.PathLike | None = None
+              ) -> tuple[str, Target | Squad]:
+    """The target a player names, with its name: a unit (name or file) or an inline profile
+    ``"5x T4 Sv3+ W2 INFANTRY"`` (model groups joined by `` + ``); ``models`` sizes its first
+    group, ``leader`` attaches a Leader (:meth:`mathhammer.model.squad.Squad.attach`).
+
+    >>> name, unit = target_of("MEQ", leader="5x T4 Sv2+ W5 CHARACTER")
+    >>> name, [g.models for g in unit.groups]
+    ('MEQ + 5x T4 Sv2+ W5 CHARACTER', [5, 5])
+    """
+    if is_inline_target(spec):
+        name, target = spec.strip(), parse_squad(spec)
+        if models is not None:
+            target = _resize(target, models)
+    else:
+        from ..data.lookup import find_unit
+
+        unit = find_unit(spec, rules=rules, data=data)
+        name, target = unit.name, unit.as_target(models=models)
+    if leader is None:
+        return name, target
+    lname, lead = target_of(leader, rules=rules, data=data)
+    own = target if isinstance(target, Squad) else attrs.evolve(target, name=name)
+    lead = lead if isinstance(lead, Squad) else attrs.evolve(lead, name=lead.name or lname)
+    unit = Squad.attach(own, lead, name=f"{name} + {lname}")
+    return unit.name, unit
+
+
+def _resize(target: Target | Squad, models: int) -> Target | Squad:
+    if isinstance(target, Squad):
+        first = attrs.evolve(target.groups[0], models=models)
+        return attrs.evolve(target, groups=(first, *target.groups[1:]))
+    return attrs.evolve(target, models=models)
+
+
+def split_rules(names: Iterable[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Named rules that change the attack (``apply=``), and those that are mortal-wound rolls
+    (steps after the attack), each by its full name.
+
+    >>> split_rules(["enslaved", "disintegration"])
+    (('Enslaved Artifice',), ('Disintegration Beams',))
+    """
+    from ..data.named_rules import find_rule
+
+    rules = [find_rule(n) for n in names]
+    return (tuple(r.name for r in rules if r.mortal_wounds is None),
+            tuple(r.name for r in rules if r.mortal_wounds is not None))
+
+
+def option_warnings(options: Options, named_rules: Iterable[str], attacker: Attacker,
+                    lethal_asked: bool = False) -> list[str]:
+    """Options that change nothing: 11e-only Lethal Hits choices under another rule set
+    (``lethal_asked``: the player chose one), a named rule of another faction than the
+    attacking unit's.
+
+    >>> a = attacker_of("Necron Warriors")
+    >>> option_warnings(Options(), ["Dark Harvest"], a)  # doctest: +ELLIPSIS
+    ["--rule 'Dark Harvest' is a Drukhari rule, but Necron Warriors is Necrons"]
+    """
+    from ..data.named_rules import find_rule
+
+    out = []
+    if lethal_asked and not load_ruleset(options.rules).lethal_optional:
+        out.append(f"--lethal-hits {options.lethal_hits} has no effect with --rules "
+                   f"{options.rules}: Lethal Hits always wound automatically there (11e lets "
+                   "the attacker decline)")
+    mine = {_norm_faction(f) for f in attacker.factions}
+    if not mine or mine & {"archetypes", ""}:
+        return out
+    for name in named_rules:
+        rule = find_rule(name)
+        if _norm_faction(rule.faction) not in mine:
+            out.append(f"--rule {rule.name!r} is a {rule.faction} rule, but {attacker.label} is "
+                       f"{attacker.factions[0]}")
+    return out
+
+
+def _norm_faction(text: str) -> str:
+    return " ".join(text.lower().replace("-", " ").split())
+
+
+def check_work(profiles: Iterable[tuple[Weapon, int]], target: Target | Squad,
+               rules: str) -> None:
+    """Refuse at once an attack that may roll more dice than the limits allow
+    (:func:`mathhammer.engine.work.check_attack_dice`)."""
+    from ..engine.work import check_attack_dice
+
+    models = sum(g.models for g in target.groups) if isinstance(target, Squad) else \
+        target.models
+    check_attack_dice(profiles, models, load_ruleset(rules).blast_per_models)
