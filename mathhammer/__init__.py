@@ -32,7 +32,7 @@ _WHERE = {
     "Timeline": "engine.sequence", "sequence": "engine.sequence", "turns": "engine.sequence",
     "NamedRule": "data.named_rules", "apply_rules": "data.named_rules",
     "find_rule": "data.named_rules", "list_rules": "data.named_rules",
-    "Unit": "data.units", "list_units": "data.units", "load_unit": "data.units",
+    "Unit": "data.unit", "list_units": "data.units", "load_unit": "data.units",
     "import_datasheet": "data.importer",
     "import_catalogue": "data.bsdata", "list_catalogue_units": "data.bsdata",
     "load_catalogue_unit": "data.bsdata", "write_catalogue_unit": "data.bsdata",
@@ -78,7 +78,8 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, imported eag
     from .data.importer import import_datasheet
     from .data.lookup import find_unit
     from .data.named_rules import NamedRule, apply_rules, find_rule, list_rules
-    from .data.units import Unit, list_units, load_unit
+    from .data.unit import Unit
+    from .data.units import list_units, load_unit
     from .engine.attack import Result, attack
     from .engine.sequence import Timeline, sequence, turns
     from .mechanics.effects import (

@@ -24,7 +24,8 @@ from mathhammer.data.bsdata import (
     write_catalogue_unit,
 )
 from mathhammer.data.bsdata.build import is_weapon
-from mathhammer.data.units import load_unit, loads_unit
+from mathhammer.data.unit_file import loads_unit
+from mathhammer.data.units import load_unit
 
 ROOT = Path(os.environ.get("MATHHAMMER_BSDATA", Path(__file__).resolve().parents[2] / "shared"
                            / "bsdata"))

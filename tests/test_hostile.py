@@ -23,7 +23,7 @@ import mathhammer as mh
 from mathhammer.cli import cli
 from mathhammer.data.bsdata import BattleScribeWarning, list_catalogue_units, load_catalogue_unit
 from mathhammer.data.inline import parse_target, parse_weapon
-from mathhammer.data.units import loads_unit
+from mathhammer.data.unit_file import loads_unit
 from mathhammer.engine.work import attack_dice, check_attack_dice
 from mathhammer.model import limits
 from mathhammer.model.ruleset import load_ruleset

@@ -9,7 +9,8 @@ import attrs
 import pytest
 
 from mathhammer.data.importer import import_datasheet, parse_statline, split_name, write_unit
-from mathhammer.data.units import load_unit, loads_unit
+from mathhammer.data.unit_file import loads_unit
+from mathhammer.data.units import load_unit
 
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 needs_seeds = pytest.mark.skipif(not SEEDS.is_dir(), reason="shared/seeds not beside the repo")

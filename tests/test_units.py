@@ -11,14 +11,9 @@ import pytest
 
 import mathhammer as mh
 from mathhammer.data.paths import data_dir
-from mathhammer.data.units import (
-    ModelGroup,
-    Unit,
-    list_units,
-    load_unit,
-    loads_unit,
-    unit_files,
-)
+from mathhammer.data.unit import ModelGroup, Unit
+from mathhammer.data.unit_file import loads_unit
+from mathhammer.data.units import list_units, load_unit, unit_files
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "units"

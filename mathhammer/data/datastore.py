@@ -450,7 +450,7 @@ def find_data_unit(name: str, edition: Edition, data: str | os.PathLike | None =
 
 
 def load_data_unit(name: str, edition: Edition = "10e", data: str | os.PathLike | None = None):
-    """A :class:`mathhammer.data.units.Unit` by datasheet name (or ``Faction:Unit``) from the
+    """A :class:`mathhammer.data.unit.Unit` by datasheet name (or ``Faction:Unit``) from the
     installed BattleScribe data of ``edition``."""
     from .bsdata import load_catalogue_unit
 

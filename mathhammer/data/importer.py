@@ -17,7 +17,7 @@ Ld6+ OC1"``) or the file gets ``"?"`` placeholders that must be filled in before
 ... | 1 model | 80 |
 ... KEYWORDS: INFANTRY, CHARACTER'''
 >>> text, warnings = import_datasheet(page, statline="M5 T5 Sv2+ W4 Ld6+ OC1 4++")
->>> from mathhammer.data.units import loads_unit
+>>> from mathhammer.data.unit_file import loads_unit
 >>> unit = loads_unit(text)
 >>> unit.describe()
 'Example Lord (Necrons): 1 x M5 T5 Sv2+ 4++ W4 Ld6+ OC1'
@@ -36,7 +36,8 @@ import tomli_w
 from ..errors import InputError
 from ..model.abilities import canonical
 from ..model.limits import MAX_PAGE_BYTES, MAX_PAGE_LINES, MAX_WEAPONS, check_bytes, over
-from .units import PLACEHOLDER, Reader, build_unit, canonical_core, show
+from .unit import canonical_core, show
+from .unit_file import PLACEHOLDER, Reader, build_unit
 
 #: Lines that end the datasheet part of a page (rules text follows).
 _PAGE_END = {"STRATAGEMS", "DETACHMENT ABILITY", "DETACHMENT RULE", "DETACHMENT RULES",

@@ -29,7 +29,10 @@ from starlette.staticfiles import StaticFiles
 
 from .. import __version__
 from ..errors import InputError
-from . import api
+from ..report.tables import METRICS
+from .api import job
+from .catalog import options_schema, rules_json, units_json
+from .command import COMMANDS, editions, one_line
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: Seconds a request may compute before it is stopped.
@@ -65,9 +68,9 @@ def _warm() -> None:
     from ..data.named_rules import list_rules
     from ..model.ruleset import load_ruleset
 
-    api.units_json()
+    units_json()
     list_rules()
-    for name in api.editions():
+    for name in editions():
         load_ruleset(name)
 
 
@@ -91,7 +94,7 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
 
     async def run(request: Request, kind: str, *args: Any) -> Response:
         start = time.perf_counter()
-        future = state["pool"].schedule(api.job, args=(kind, *args), timeout=timeout)
+        future = state["pool"].schedule(job, args=(kind, *args), timeout=timeout)
         waiting = asyncio.wrap_future(future)
         try:
             while not (await asyncio.wait({waiting}, timeout=POLL))[0]:
@@ -138,14 +141,14 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
         return JSONResponse({"mathhammer": __version__, "timeout": timeout})
 
     async def options(_request: Request) -> Response:
-        return JSONResponse({"options": api.options_schema(), "editions": api.editions(),
-                             "metrics": list(api.METRICS)})
+        return JSONResponse({"options": options_schema(), "editions": editions(),
+                             "metrics": list(METRICS)})
 
     async def units(_request: Request) -> Response:
-        return JSONResponse({"units": api.units_json()})
+        return JSONResponse({"units": units_json()})
 
     async def rules(request: Request) -> Response:
-        return JSONResponse({"rules": api.rules_json(request.query_params.getlist("faction"))})
+        return JSONResponse({"rules": rules_json(request.query_params.getlist("faction"))})
 
     async def unit(request: Request) -> Response:
         return await run(request, "unit", request.query_params.get("name", ""))
@@ -174,14 +177,14 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
         Route("/api/search", search),
         Route("/api/army", army, methods=["POST"]),
         *(Route(f"/api/{name}", command(name), methods=["GET", "POST"])
-          for name in api.COMMANDS),
+          for name in COMMANDS),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     async def failed(_request: Request, exc: Exception) -> Response:
         if isinstance(exc, ValueError | TypeError):
-            return _error(400, f"mathhammer: error: {api.one_line(exc)}")
+            return _error(400, f"mathhammer: error: {one_line(exc)}")
         return _error(500, f"mathhammer: internal error: {type(exc).__name__}: "
-                           f"{api.one_line(exc)}")
+                           f"{one_line(exc)}")
 
     hosts = LOOPBACK if allowed_hosts is None else allowed_hosts
     return Starlette(routes=routes, lifespan=lifespan, exception_handlers={Exception: failed},

@@ -13,7 +13,7 @@ import attrs
 
 from ...errors import InputError
 from ...model.squad import Squad
-from ..units import Unit
+from ..unit import Unit
 
 
 @attrs.frozen

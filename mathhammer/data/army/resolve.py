@@ -26,7 +26,7 @@ import attrs
 
 from ...errors import InputError
 from ..datastore import EDITIONS, UnitIndex, installed_editions, unit_index
-from ..units import build_unit
+from ..unit_file import build_unit
 from .model import (
     Army,
     ArmyUnit,

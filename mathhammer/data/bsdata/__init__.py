@@ -126,7 +126,7 @@ def _loadable(raw: dict[str, Any]) -> dict[str, Any]:
 
 
 def _check(raw: dict[str, Any]):
-    from ..units import build_unit
+    from ..unit_file import build_unit
 
     return build_unit(_loadable(raw), f"{raw.get('name', 'unit')} (imported)")
 
@@ -134,7 +134,7 @@ def _check(raw: dict[str, Any]):
 def load_catalogue_unit(
     spec: str, *, gamesystem: PathLike | None = None, catalogues: tuple[PathLike, ...] = ()
 ):
-    """A :class:`mathhammer.data.units.Unit` straight from a catalogue: ``"Necrons.cat:Immortals"``.
+    """A :class:`mathhammer.data.unit.Unit` straight from a catalogue: ``"Necrons.cat:Immortals"``.
 
     What the import leaves out (a weapon it cannot read, a link into a file not given) is a
     :class:`BattleScribeWarning` naming the file, the unit and the weapon, each time a unit is
@@ -145,7 +145,7 @@ def load_catalogue_unit(
             f"unit spec {spec!r}: expected CATALOGUE.cat:Unit name (or .json for 11th edition)"
         )
     path, name = parts
-    from ..units import build_unit
+    from ..unit_file import build_unit
 
     raw, notes = catalogue_unit_dict(path, name, gamesystem=gamesystem, catalogues=catalogues)
     where = f"{Path(path).name}:{raw['name']}"

@@ -405,7 +405,7 @@ class _Builder:
         return faction, keywords, factions
 
     def abilities(self, entries: list[tuple[Entry, Context]]) -> dict[str, list[str]]:
-        from ..units import canonical_core
+        from ..unit import canonical_core
 
         core: list[str] = []
         faction: list[str] = []

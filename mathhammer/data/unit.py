@@ -1,0 +1,318 @@
+"""What a datasheet is: a :class:`Unit` of model groups that carry weapons, as frozen values.
+
+A :class:`Unit` is what ``mh.attack`` accepts on either side: :meth:`Unit.as_profiles` gives
+the weapons that fire in a phase with how many models carry each, :meth:`Unit.as_target` the
+defending profile. Unit files are read into these values by :mod:`mathhammer.data.unit_file`
+and found by name by :mod:`mathhammer.data.units`.
+
+>>> from mathhammer.model.profiles import Weapon
+>>> bolt = UnitWeapon(Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1))
+>>> meq = Unit("MEQ", "Archetypes", (ModelGroup("MEQ", 5, 10, toughness=4, save=3, wounds=2,
+...                                             weapons=(bolt,)),))
+>>> [(w.name, n) for w, n in meq.as_profiles(models=10)], meq.as_target().models
+([('Bolt rifle', 10)], 5)
+>>> meq.describe()
+'MEQ (Archetypes): 5-10 x T4 Sv3+ W2'
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from ..errors import InputError
+from ..model.profiles import Target, Weapon
+from ..prob.dice import format_dice
+
+
+def show(value: Any) -> str:
+    """A value as it would be written in TOML: strings in double quotes.
+
+    >>> show("3+"), show(True), show(3)
+    ('"3+"', 'true', '3')
+    """
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str | list | dict):
+        return json.dumps(value, ensure_ascii=False)
+    return repr(value)
+
+
+def name_key(text: str) -> str:
+    """A name as it is matched: lower case, ``-`` and ``_`` as spaces, single spaces.
+
+    >>> name_key("Hexmark_Destroyer"), name_key("  adeptus-mechanicus ")
+    ('hexmark destroyer', 'adeptus mechanicus')
+    """
+    return " ".join(re.sub(r"[-_]", " ", str(text)).lower().split())
+
+
+# ---------------------------------------------------------------------------------------------
+# Core and faction abilities of a unit (weapon abilities are mathhammer.model.abilities)
+
+#: The core abilities of the 10th edition without a parameter, in their printed spelling.
+CORE_FLAGS = ("Deep Strike", "Fights First", "Hover", "Infiltrators", "Leader", "Lone Operative",
+              "Stealth")
+#: Core abilities with a parameter.
+CORE_PARAMETRISED = ("Deadly Demise X", "Feel No Pain X+", "Firing Deck X", 'Scouts X"')
+_CORE_FLAG = {c.lower(): c for c in CORE_FLAGS}
+_DEADLY = re.compile(r"^deadly demise\s+(.+)$")
+_FNP = re.compile(r"^feel no pain\s+(\d+)\+$")
+_FIRING = re.compile(r"^firing deck\s+(\d+)$")
+_SCOUTS = re.compile(r"^scouts\s+(\d+)\s*(?:\"|”|'')?$")
+#: Faction abilities that change the numbers (any other faction ability is kept as a name).
+REANIMATION = "Reanimation Protocols"
+
+
+def canonical_core(text: str) -> str:
+    """Check one core ability and return its printed spelling.
+
+    >>> canonical_core("feel no pain 5+"), canonical_core("DEADLY DEMISE d3")
+    ('Feel No Pain 5+', 'Deadly Demise D3')
+    >>> canonical_core("Sneaky")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: unknown core ability "Sneaky"; known: Deep Strike, Fights Firs...
+    """
+    t = " ".join(str(text).lower().split())
+    if t in _CORE_FLAG:
+        return _CORE_FLAG[t]
+    if m := _DEADLY.match(t):
+        try:
+            return f"Deadly Demise {format_dice(m.group(1))}"
+        except ValueError:
+            raise InputError(f"bad core ability {show(text)}: Deadly Demise needs a number "
+                             f"or dice expression") from None
+    if (m := _FNP.match(t)) and 2 <= int(m.group(1)) <= 6:
+        return f"Feel No Pain {int(m.group(1))}+"
+    if m := _FIRING.match(t):
+        return f"Firing Deck {int(m.group(1))}"
+    if m := _SCOUTS.match(t):
+        return f'Scouts {int(m.group(1))}"'
+    known = ", ".join(CORE_FLAGS + CORE_PARAMETRISED)
+    if t.startswith("feel no pain"):
+        raise InputError(f"bad core ability {show(text)}: "
+                         "expected Feel No Pain X+ with X from 2 to 6")
+    raise InputError(f"unknown core ability {show(text)}; known: {known}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Value types
+
+
+@attrs.frozen
+class UnitWeapon:
+    """A weapon a model group carries; ``optional`` wargear fires only when picked by name."""
+
+    weapon: Weapon
+    optional: bool = False
+    #: how many of the group's models carry it (an army list's exact wargear); None: all
+    count: int | None = None
+
+    @property
+    def name(self) -> str:
+        return self.weapon.name
+
+    @property
+    def melee(self) -> bool:
+        return self.weapon.melee
+
+
+@attrs.frozen
+class ModelGroup:
+    """Models of one profile in a unit: ``min_models``-``max_models`` of them, X+ values as ints."""
+
+    name: str
+    min_models: int
+    max_models: int
+    toughness: int
+    save: int
+    wounds: int
+    move: int | None = None
+    leadership: int | None = None
+    oc: int | None = None
+    invuln: int | None = None
+    fnp: int | None = None
+    weapons: tuple[UnitWeapon, ...] = ()
+
+    def statline(self) -> str:
+        """The characteristics as printed, e.g. ``"M8 T5 Sv3+ W5 Ld6+ OC1"``."""
+        parts = [f"M{self.move}" if self.move is not None else "",
+                 f"T{self.toughness}", f"Sv{self.save}+",
+                 f"{self.invuln}++" if self.invuln else "", f"W{self.wounds}",
+                 f"Ld{self.leadership}+" if self.leadership is not None else "",
+                 f"OC{self.oc}" if self.oc is not None else "",
+                 f"FNP{self.fnp}+" if self.fnp else ""]
+        return " ".join(p for p in parts if p)
+
+
+@attrs.frozen
+class Unit:
+    """One datasheet (or a standard target when ``archetype`` is true).
+
+    ``groups`` are the model groups, the first one the main group; ``points`` pairs a unit
+    size with its cost; ``core``, ``faction_abilities`` and ``datasheet_abilities`` hold the
+    ability names as printed.
+    """
+
+    name: str
+    faction: str
+    groups: tuple[ModelGroup, ...]
+    keywords: tuple[str, ...] = ()
+    faction_keywords: tuple[str, ...] = ()
+    core: tuple[str, ...] = ()
+    faction_abilities: tuple[str, ...] = ()
+    datasheet_abilities: tuple[str, ...] = ()
+    leads: tuple[str, ...] = ()
+    points: tuple[tuple[int, int], ...] = ()
+    archetype: bool = False
+    aliases: tuple[str, ...] = ()
+    description: str = ""
+    source: str = ""
+    path: Path | None = attrs.field(default=None, eq=False, repr=False)
+
+    # -- abilities that change the numbers ------------------------------------------------
+
+    @property
+    def stealth(self) -> bool:
+        return "Stealth" in self.core
+
+    @property
+    def leader(self) -> bool:
+        return "Leader" in self.core
+
+    @property
+    def reanimation(self) -> bool:
+        """The unit has Reanimation Protocols (it reanimates D3 wounds each Command phase)."""
+        return any(a.lower() == REANIMATION.lower() for a in self.faction_abilities)
+
+    @property
+    def deadly_demise(self) -> str | None:
+        """The X of Deadly Demise X (a dice expression), or None."""
+        for c in self.core:
+            if c.startswith("Deadly Demise "):
+                return c.removeprefix("Deadly Demise ")
+        return None
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """The smallest and largest number of models in the unit."""
+        return sum(g.min_models for g in self.groups), sum(g.max_models for g in self.groups)
+
+    # -- what the engine reads ------------------------------------------------------------
+
+    def weapons(self, melee: bool | None = None) -> list[UnitWeapon]:
+        """All weapons in file order, optionally only the melee (True) or ranged (False) ones."""
+        return [w for g in self.groups for w in g.weapons if melee is None or w.melee == melee]
+
+    def as_profiles(self, melee: bool = False, weapons: Iterable[str] | None = None,
+                    models: int | None = None) -> list[tuple[Weapon, int]]:
+        """The ``(weapon, models carrying it)`` pairs that fire in the shooting (or fight) phase.
+
+        Without ``weapons`` every non-optional weapon of the phase fires, in file order;
+        ``weapons`` picks by name (case-insensitive, a unique prefix is enough; optional wargear
+        too), in the order given. ``models`` overrides the size of the first (main) group.
+
+        >>> from mathhammer.data.units import load_unit
+        >>> [(w.name, n) for w, n in load_unit("Hexmark Destroyer").as_profiles(melee=True)]
+        [('Close combat weapon', 1)]
+        """
+        counts = self._counts(models)
+        carried = [(w, counts[i] if w.count is None
+                     else max(1, w.count * counts[i] // g.min_models))
+                   for i, g in enumerate(self.groups) for w in g.weapons
+                   if w.melee == bool(melee)]
+        phase = "melee" if melee else "ranged"
+        if not carried:
+            raise InputError(f"{self.name} has no {phase} weapons")
+        if weapons is None:
+            chosen = [(w, n) for w, n in carried if not w.optional]
+        else:
+            if isinstance(weapons, str):
+                weapons = [weapons]
+            chosen = []
+            for query in weapons:
+                others = [w.name for w in self.weapons(not melee)]
+                for pick in _pick(str(query), carried, phase, self.name, others):
+                    if pick not in chosen:
+                        chosen.append(pick)
+        return [(w.weapon, n) for w, n in chosen]
+
+    def cost(self, models: int | None = None) -> int | None:
+        """The unit's points with ``models`` in its main group (its smallest size by default);
+        None when the datasheet gives no cost for that size.
+
+        >>> from mathhammer.data.units import load_unit
+        >>> load_unit("Necron Warriors").cost(20) > load_unit("Necron Warriors").cost()
+        True
+        """
+        table = dict(self.points or ())
+        if not table:
+            return None
+        first = self.groups[0]
+        return table.get(self.size[0] - first.min_models
+                         + (models if models is not None else first.min_models))
+
+    def as_target(self, models: int | None = None) -> Target:
+        """The defending profile: the first (main) model group with the unit's keywords.
+
+        >>> from mathhammer.data.units import load_unit
+        >>> t = load_unit("Cronos").as_target(models=2)
+        >>> (t.models, t.toughness, t.save, t.wounds, t.fnp, t.keywords[0])
+        (2, 7, 3, 7, 5, 'MONSTER')
+        """
+        g = self.groups[0]
+        return Target(models=self._counts(models)[0], toughness=g.toughness, save=g.save,
+                      wounds=g.wounds, invuln=g.invuln, fnp=g.fnp, keywords=self.keywords,
+                      abilities=self._target_abilities(), name=self.name)
+
+    def _target_abilities(self) -> list[str]:
+        """The unit's abilities that change the numbers of attacks against it."""
+        out = ["stealth"] if self.stealth else []
+        if self.reanimation:
+            out.append("reanimation protocols")
+        if self.deadly_demise:
+            out.append(f"deadly demise {self.deadly_demise}")
+        return out
+
+    def _counts(self, models: int | None) -> list[int]:
+        counts = [g.min_models for g in self.groups]
+        if models is not None:
+            top = self.groups[0].max_models
+            if isinstance(models, bool) or not isinstance(models, int) or not 1 <= models <= top:
+                raise InputError(f"models: expected an integer from 1 to {top} for {self.name}, "
+                                 f"got {show(models)}")
+            counts[0] = models
+        return counts
+
+    def describe(self) -> str:
+        """One line: ``"Cronos (Drukhari): 1-2 x M7 T7 Sv3+ W7 Ld7+ OC2 FNP5+"``."""
+        parts = []
+        for g in self.groups:
+            n = f"{g.min_models}-{g.max_models}" if g.min_models < g.max_models else g.min_models
+            parts.append(f"{n} x {g.statline()}")
+        return f"{self.name} ({self.faction}): {'; '.join(parts)}"
+
+
+def _pick(query: str, carried: list, phase: str, unit: str, others: list[str]) -> list:
+    """The carried weapons a name picks: exact names first, else a unique prefix."""
+    q = name_key(query)
+    exact = [(w, n) for w, n in carried if name_key(w.name) == q]
+    found = exact or [(w, n) for w, n in carried if name_key(w.name).startswith(q)]
+    names = sorted({w.name for w, _ in found})
+    if len(names) == 1:
+        return found
+    known = list(dict.fromkeys(w.name for w, _ in carried))
+    if names:
+        raise InputError(f"weapons: {show(query)} is ambiguous for {unit}: "
+                         f"matches {', '.join(names)}")
+    other = [n for n in others if name_key(n).startswith(q)]
+    hint = f"{phase} weapons: {', '.join(known)}"
+    if other:
+        hint += f" ({other[0]} is a {'ranged' if phase == 'melee' else 'melee'} weapon)"
+    raise InputError(f"weapons: {unit} has no {phase} weapon {show(query)}; {hint}")

@@ -1,0 +1,325 @@
+"""A unit file (``units/**/*.toml``) read and validated into a :class:`~mathhammer.data.unit.Unit`.
+
+The schema is documented in ``units/README.md``; every error is one line that names the file,
+the field and the value (:class:`Reader`).
+
+>>> unit = loads_unit('''name = "Sentry"
+... faction = "Example"
+... [[models]]
+... count = [1, 3]
+... toughness = 5
+... save = "3+"
+... wounds = 4
+... [[models.weapons]]
+... name = "Gun"
+... range = 24
+... attacks = "D6"
+... skill = "4+"
+... strength = 5
+... ap = -1
+... damage = 2''', "sentry.toml")
+>>> unit.describe(), unit.weapons()[0].weapon.attacks
+('Sentry (Example): 1-3 x T5 Sv3+ W4', 'D6')
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from ..errors import InputError
+from ..model.abilities import canonical
+from ..model.limits import (
+    MAX_MODELS,
+    MAX_UNIT_FILE_BYTES,
+    MAX_WEAPONS,
+    MAX_WOUNDS,
+    check_bytes,
+    over,
+)
+from ..model.profiles import Weapon
+from ..prob.dice import format_dice
+from .unit import ModelGroup, Unit, UnitWeapon, canonical_core, show
+
+#: What an imported file carries where the page gave no number; loading it is an error.
+PLACEHOLDER = "?"
+DICE = "an integer >= 1 or a dice expression (D3, D6, 2D6, D6+3, 2D3+1)"
+
+
+class Reader:
+    """Checks raw TOML values; every error is one line ``source: field.path: message``."""
+
+    def __init__(self, source: str):
+        self.source = source
+
+    def fail(self, path: str, message: str) -> ValueError:
+        return InputError(f"{self.source}: {path}: {message}" if path
+                          else f"{self.source}: {message}")
+
+    def bad(self, path: str, expected: str, value: Any) -> ValueError:
+        if value == PLACEHOLDER:
+            return self.fail(path, f"placeholder {show(value)}: "
+                                   "fill in the value from the datasheet")
+        return self.fail(path, f"expected {expected}, got {show(value)}")
+
+    def table(self, path: str, value: Any, required: tuple[str, ...],
+              optional: tuple[str, ...]) -> dict:
+        if not isinstance(value, dict):
+            raise self.bad(path, "a table", value)
+        known = required + optional
+        for key in value:
+            if key not in known:
+                close = difflib.get_close_matches(key, known, n=1)
+                hint = f"did you mean {show(close[0])}?" if close else f"known: {', '.join(known)}"
+                raise self.fail(_join(path, key), f"unknown key {show(key)}; {hint}")
+        for key in required:
+            if key not in value:
+                raise self.fail(_join(path, key), "missing")
+        return value
+
+    def integer(self, path: str, value: Any, lo: int, hi: int | None = None,
+                limit: str = "") -> int:
+        """An int from ``lo`` to ``hi``; ``limit`` names the constant of mathhammer.model.limits
+        that ``hi`` is."""
+        if limit and isinstance(value, int) and not isinstance(value, bool) and value > hi:
+            raise self.fail(path, str(over("", value, hi, limit))[2:])
+        if isinstance(value, bool) or not isinstance(value, int) or value < lo or (
+                hi is not None and value > hi):
+            rng = (f"an integer from {lo} to {hi}" if hi is not None and not limit
+                   else f"an integer >= {lo}")
+            raise self.bad(path, rng, value)
+        return value
+
+    def xplus(self, path: str, value: Any, lo: int, hi: int, na: bool = False) -> int | None:
+        """An X+ characteristic: ``"3+"`` or ``3``; ``"N/A"`` (None) where ``na``."""
+        if na and isinstance(value, str) and value.strip().upper() == "N/A":
+            return None
+        n = value
+        if isinstance(value, str) and re.fullmatch(r"\s*\d+\+\s*", value):
+            n = int(value.strip()[:-1])
+        if isinstance(n, bool) or not isinstance(n, int) or not lo <= n <= hi:
+            raise self.bad(path, f'{lo}+ to {hi}+ (e.g. "{lo + 1}+"){" or N/A" if na else ""}',
+                           value)
+        return n
+
+    def inches(self, path: str, value: Any) -> int:
+        if isinstance(value, str) and re.fullmatch(r"\s*\d+\s*(\"|”|'')?\s*", value):
+            value = int(re.sub(r"\D", "", value))
+        return self.integer(path, value, 0)
+
+    def dice(self, path: str, value: Any) -> str:
+        try:
+            text = format_dice(value)
+        except ValueError:
+            text = "0"
+        if text == "0":
+            raise self.bad(path, DICE, value)
+        return text
+
+    def text(self, path: str, value: Any) -> str:
+        if not isinstance(value, str) or not value.strip() or value.strip() == PLACEHOLDER:
+            raise self.bad(path, "a non-empty string", value)
+        return value.strip()
+
+    def texts(self, path: str, value: Any, item: Callable[[str, Any], str] | None = None
+              ) -> tuple[str, ...]:
+        if not isinstance(value, list):
+            raise self.bad(path, "a list of strings", value)
+        item = item or self.text
+        out: list[str] = []
+        for i, v in enumerate(value):
+            t = item(f"{path}[{i}]", v)
+            if t not in out:
+                out.append(t)
+        return tuple(out)
+
+    def boolean(self, path: str, value: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.bad(path, "true or false", value)
+        return value
+
+    def via(self, path: str, value: Any, check: Callable[[str], str]) -> str:
+        """A string checked by ``check`` (which raises ValueError with its own message)."""
+        self.text(path, value)
+        try:
+            return check(value)
+        except ValueError as e:
+            raise self.fail(path, str(e)) from None
+
+
+def _join(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+# ---------------------------------------------------------------------------------------------
+# The unit-file schema
+
+_UNIT_REQUIRED = ("name", "faction", "models")
+_UNIT_OPTIONAL = ("keywords", "faction_keywords", "aliases", "archetype", "description", "source",
+                  "leads", "abilities", "points")
+_ABILITY_KEYS = ("core", "faction", "datasheet")
+_GROUP_REQUIRED = ("count", "toughness", "save", "wounds")
+_GROUP_OPTIONAL = ("name", "move", "leadership", "oc", "invuln", "fnp", "weapons")
+_WEAPON_REQUIRED = ("name", "range", "attacks", "skill", "strength", "ap", "damage")
+_WEAPON_OPTIONAL = ("abilities", "optional", "unmapped", "count")
+
+
+def _weapon(r: Reader, path: str, raw: Any) -> UnitWeapon:
+    raw = r.table(path, raw, _WEAPON_REQUIRED, _WEAPON_OPTIONAL)
+    name = r.text(f"{path}.name", raw["name"])
+    rng = raw["range"]
+    if isinstance(rng, str) and rng.strip().lower() == "melee":
+        rng = "melee"
+    else:
+        try:
+            rng = r.inches(f"{path}.range", rng)
+            if rng < 1:
+                raise ValueError
+        except ValueError:
+            raise r.bad(f"{path}.range", '"melee" or inches >= 1', raw["range"]) from None
+    attacks = r.dice(f"{path}.attacks", raw["attacks"])
+    skill = r.xplus(f"{path}.skill", raw["skill"], 2, 6, na=True)
+    strength = r.integer(f"{path}.strength", raw["strength"], 1)
+    ap = raw["ap"]
+    if isinstance(ap, bool) or not isinstance(ap, int) or not -6 <= ap <= 0:
+        raise r.bad(f"{path}.ap", "0 or a negative integer", ap)
+    damage = r.dice(f"{path}.damage", raw["damage"])
+    abilities = r.texts(f"{path}.abilities", raw.get("abilities", []),
+                        lambda p, v: r.via(p, v, canonical))
+    if skill is None and "torrent" not in abilities:
+        raise r.fail(f"{path}.skill", 'N/A is only for [torrent] weapons, got "N/A"')
+    optional = r.boolean(f"{path}.optional", raw.get("optional", False))
+    count = r.integer(f"{path}.count", raw["count"], 1) if "count" in raw else None
+    # keywords an importer could not map: kept for the player to read, no effect on numbers
+    r.texts(f"{path}.unmapped", raw.get("unmapped", []), lambda p, v: v)
+    try:
+        weapon = Weapon(name, attacks=attacks, skill=skill, strength=strength, ap=ap,
+                        damage=damage, abilities=abilities, range=rng)
+    except ValueError as e:  # pragma: no cover - the checks above are stricter
+        raise r.fail(path, str(e)) from None
+    return UnitWeapon(weapon, optional, count)
+
+
+def _group(r: Reader, path: str, raw: Any, unit_name: str, core_fnp: int | None) -> ModelGroup:
+    raw = r.table(path, raw, _GROUP_REQUIRED, _GROUP_OPTIONAL)
+    count = raw["count"]
+    if isinstance(count, list):
+        if len(count) != 2:
+            raise r.bad(f"{path}.count", "a number of models or [min, max]", count)
+        lo = r.integer(f"{path}.count[0]", count[0], 1, MAX_MODELS, "MAX_MODELS")
+        hi = r.integer(f"{path}.count[1]", count[1], lo, MAX_MODELS, "MAX_MODELS")
+    else:
+        lo = hi = r.integer(f"{path}.count", count, 1, MAX_MODELS, "MAX_MODELS")
+
+    def opt(key: str, read: Callable[[str, Any], int | None]) -> int | None:
+        return read(f"{path}.{key}", raw[key]) if key in raw else None
+
+    fnp = opt("fnp", lambda p, v: r.xplus(p, v, 2, 6))
+    weapons = raw.get("weapons", [])
+    if not isinstance(weapons, list):
+        raise r.bad(f"{path}.weapons", "a list of weapon tables", weapons)
+    if len(weapons) > MAX_WEAPONS:
+        raise r.fail(f"{path}.weapons", str(over("", f"{len(weapons)} weapons", MAX_WEAPONS,
+                                                 "MAX_WEAPONS"))[2:])
+    return ModelGroup(
+        name=r.text(f"{path}.name", raw["name"]) if "name" in raw else unit_name,
+        min_models=lo, max_models=hi,
+        toughness=r.integer(f"{path}.toughness", raw["toughness"], 1, 14),
+        save=r.xplus(f"{path}.save", raw["save"], 2, 7),
+        wounds=r.integer(f"{path}.wounds", raw["wounds"], 1, MAX_WOUNDS, "MAX_WOUNDS"),
+        move=opt("move", r.inches),
+        leadership=opt("leadership", lambda p, v: r.xplus(p, v, 2, 12)),
+        oc=opt("oc", lambda p, v: r.integer(p, v, 0)),
+        invuln=opt("invuln", lambda p, v: r.xplus(p, v, 2, 6)),
+        fnp=fnp if fnp is not None else core_fnp,
+        weapons=tuple(_weapon(r, f"{path}.weapons[{i}]", w) for i, w in enumerate(weapons)),
+    )
+
+
+def build_unit(raw: dict, source: str = "<unit>", path: Path | None = None) -> Unit:
+    """Validate a parsed unit file (a dict) and build the :class:`Unit`.
+
+    >>> build_unit({"name": "X", "faction": "F", "models": [{"count": 1, "toughness": 15,
+    ...             "save": "3+", "wounds": 1}]}, "x.toml")
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: x.toml: models[0].toughness: expected an integer from 1 to 14,...
+    """
+    r = Reader(source)
+    raw = r.table("", raw, _UNIT_REQUIRED, _UNIT_OPTIONAL)
+    name = r.text("name", raw["name"])
+    abilities = r.table("abilities", raw.get("abilities", {}), (), _ABILITY_KEYS)
+    core = r.texts("abilities.core", abilities.get("core", []),
+                   lambda p, v: r.via(p, v, canonical_core))
+    fnps = [int(c.split()[-1][:-1]) for c in core if c.startswith("Feel No Pain ")]
+    if len(fnps) > 1:
+        raise r.fail("abilities.core", f"more than one Feel No Pain, got {show(list(core))}")
+    groups = raw["models"]
+    if not isinstance(groups, list) or not groups:
+        raise r.bad("models", "a non-empty list of model groups ([[models]])", groups)
+    unit = Unit(
+        name=name,
+        faction=r.text("faction", raw["faction"]),
+        groups=tuple(_group(r, f"models[{i}]", g, name, fnps[0] if fnps else None)
+                     for i, g in enumerate(groups)),
+        keywords=r.texts("keywords", raw.get("keywords", []), lambda p, v: r.text(p, v).upper()),
+        faction_keywords=r.texts("faction_keywords", raw.get("faction_keywords", []),
+                                 lambda p, v: r.text(p, v).upper()),
+        core=core,
+        faction_abilities=r.texts("abilities.faction", abilities.get("faction", [])),
+        datasheet_abilities=r.texts("abilities.datasheet", abilities.get("datasheet", [])),
+        leads=r.texts("leads", raw.get("leads", [])),
+        archetype=r.boolean("archetype", raw.get("archetype", False)),
+        aliases=r.texts("aliases", raw.get("aliases", [])),
+        description=r.text("description", raw["description"]) if "description" in raw else "",
+        source=r.text("source", raw["source"]) if "source" in raw else "",
+        path=path,
+    )
+    if unit.leads and not unit.leader:
+        raise r.fail("leads", f'only a unit with the core ability "Leader" leads units, '
+                              f"got {show(list(unit.leads))}")
+    return attrs.evolve(unit, points=_points(r, raw.get("points", []), unit.size))
+
+
+def _points(r: Reader, raw: Any, size: tuple[int, int]) -> tuple[tuple[int, int], ...]:
+    if not isinstance(raw, list):
+        raise r.bad("points", "a list of {models = N, cost = P} tables", raw)
+    out: dict[int, int] = {}
+    for i, entry in enumerate(raw):
+        entry = r.table(f"points[{i}]", entry, ("models", "cost"), ())
+        n = entry["models"]
+        if isinstance(n, bool) or not isinstance(n, int) or not size[0] <= n <= size[1]:
+            sizes = f"{size[0]}" if size[0] == size[1] else f"{size[0]} to {size[1]}"
+            raise r.bad(f"points[{i}].models", f"a unit size ({sizes} models)", n)
+        if n in out:
+            raise r.fail(f"points[{i}].models", f"{n} models listed twice")
+        out[n] = r.integer(f"points[{i}].cost", entry["cost"], 0)
+    return tuple(sorted(out.items()))
+
+
+def loads_unit(text: str, source: str = "<text>", path: Path | None = None) -> Unit:
+    """Parse and validate the TOML text of a unit file.
+
+    >>> loads_unit('name = "X"\\nfaction = 3', "x.toml")
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: x.toml: models: missing
+    >>> loads_unit('name = "X" faction = "F"', "x.toml")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: x.toml: invalid TOML: Expected newline ... (at line 1, column 12)
+    """
+    check_bytes(text, MAX_UNIT_FILE_BYTES, "MAX_UNIT_FILE_BYTES", f"{source}: unit file")
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise InputError(f"{source}: invalid TOML: {e}") from None
+    except RecursionError:
+        raise InputError(f"{source}: invalid TOML: nested too deeply") from None
+    return build_unit(raw, source, path)

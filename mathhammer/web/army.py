@@ -1,0 +1,139 @@
+"""The army endpoints: a pasted army list as a table against targets, or its units in a
+``kills`` query (``army:`` and a row's label); and the search of BattleScribe units.
+
+They need :mod:`mathhammer.data.army`; an install without it answers :class:`Unavailable`.
+
+>>> army_table("Hexmark Destroyer", {"attacker": "Cronos"})
+Traceback (most recent call last):
+...
+mathhammer.errors.InputError: attacker: a table of an army list takes no attacker
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from ..cli.params import options_of
+from ..errors import InputError
+from ..report.specs import Attacker, attacker_of, split_rules, target_of
+from ..report.tables import Column, build_grid, render_json, rows_for, standard_targets
+from .command import parsed_params
+
+
+class Unavailable(Exception):
+    """A feature this install lacks (HTTP 501), with a one-line message."""
+
+
+def _army_module() -> Any:
+    try:
+        return importlib.import_module("mathhammer.data.army")
+    except ModuleNotFoundError as e:
+        if e.name != "mathhammer.data.army":
+            raise
+        raise Unavailable("army lists and BattleScribe search need mathhammer.data.army, which "
+                          "this install of mathhammer does not have") from None
+
+
+def search_json(query: str, edition: str | None = None) -> list[str]:
+    """Units of the installed BattleScribe data whose name matches (``Faction:Unit``)."""
+    army = _army_module()
+    if len(query.strip()) < 2:
+        return []
+    return list(army.search_units(query.strip(), edition=edition))[:50]
+
+
+def army_table(text: str, params: Mapping[str, Any]) -> str:
+    """A pasted army list against targets, as ``table --format json`` prints a grid (one row
+    per unit of the army, attached units as one), plus ``army`` (the parsed list).
+
+    ``params`` are those of the ``table`` call (targets, metric, options, named rules), except
+    ``attacker`` and ``by``."""
+    army_mod = _army_module()
+    params = dict(params)
+    for key in ("attacker", "by", "vary"):
+        if params.pop(key, None):
+            raise InputError(f"{key}: a table of an army list takes no {key}")
+    p = parsed_params("table", {**params, "attacker": ["army"]})
+    army = army_mod.parse_army(text)
+    named, mortal = split_rules(p["named_rules"])
+    if mortal:
+        raise InputError(f"--rule {mortal[0]!r} is a mortal-wound roll; a table compares attacks")
+    options = options_of(p)
+    columns = [Column(*target_of(t, p["target_models"], p["leader"], rules=p["ruleset"]))
+               for t in p["targets"] or standard_targets()]
+    phases = [m for m, on in ((False, p["ranged"]), (True, p["melee"])) if on] or [False]
+    rows = []
+    for label, unit in army.rows():
+        for melee in phases:
+            try:
+                profiles = attacker_of(unit, melee=melee).profiles
+            except InputError:  # no weapons for this phase: an empty row
+                profiles = ()
+            suffix = (" (melee)" if melee else " (ranged)") if len(phases) > 1 else ""
+            rows += rows_for(label, profiles, by_weapon=False, options=options,
+                             named_rules=named, points=unit.cost(), suffix=suffix)
+    grid = build_grid(rows, columns, p["metric"], title=p.get("title") or "")
+    data = json.loads(render_json(grid))
+    data["army"] = army.to_json()
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+#: How the page names a unit of a pasted army list: ``army:`` and the row's label.
+ARMY_REF = "army:"
+
+
+def _army_unit(army: Any, key: str, ref: str) -> tuple[str, Any]:
+    label = ref[len(ARMY_REF):].strip()
+    rows = army.rows()
+    for name, unit in rows:
+        if name == label:
+            return name, unit
+    known = ", ".join(name for name, _ in rows)
+    raise InputError(f"{key} {ref!r}: the army list has no unit {label!r}; it has: {known}")
+
+
+def army_kills(text: str, params: Mapping[str, Any]) -> str:
+    """``kills --json`` where the attacker and/or the target is a unit of a pasted army list
+    (``army:`` and its row's label), each used as a bundled unit is."""
+    from ..report.jsonout import kills_json, sequence_json
+    from ..report.scenario import Query
+
+    army = _army_module().parse_army(text)
+    p = parsed_params("kills", params)
+    units = list(p["units"])
+    if len(units) not in (1, 2):
+        raise InputError("target: expected a unit's name or an inline profile")
+    spec, target_spec = (None, units[0]) if len(units) == 1 else units
+    label = None
+    if spec is not None and spec.startswith(ARMY_REF):
+        label, spec = _army_unit(army, "attacker", spec)
+    attacker = attacker_of(spec, p["weapons"], melee=not p["ranged"], models=p["models"],
+                           rules=p["ruleset"])
+    if label is not None:
+        attacker = Attacker(label, attacker.profiles, attacker.points, attacker.profile,
+                            attacker.factions)
+    if target_spec.startswith(ARMY_REF):
+        if p["leader"]:
+            raise InputError("--leader: a unit of an army list has the Leader the list gives it")
+        name, unit = _army_unit(army, "target", target_spec)
+        target = unit.as_target(models=p["target_models"])
+    else:
+        name, target = target_of(target_spec, p["target_models"], p["leader"],
+                                 rules=p["ruleset"])
+    named, mortal = split_rules(p["named_rules"])
+    if p.get("reanimation") is not None and p.get("turns") is None:
+        raise InputError(f"--{'' if p['reanimation'] else 'no-'}reanimation: only with --turns N")
+    query = Query(attacker.label, attacker.profiles, name, target, options_of(p), named,
+                  attacker.profile, mortal, p.get("turns"), p.get("reanimation"))
+    result = query.run()
+    if query.is_sequence:
+        data = sequence_json(query, query.run_sequence(), result)
+    else:
+        data = kills_json(query, result)
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+__all__ = ["ARMY_REF", "Unavailable", "army_kills", "army_table", "search_json"]

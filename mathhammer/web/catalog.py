@@ -1,0 +1,124 @@
+"""What the web page offers, as JSON values: the options form, the units and the named rules.
+
+>>> [o["name"] for o in options_schema()][:3]
+['rules', 'half_range', 'charged']
+>>> unit_info("MEQ")["statline"], unit_info("3x 2 | 3+ | 4 | 0 | 1")["inline"]
+('T4 Sv3+ W2', 'weapons')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import attrs
+import click
+
+from ..data.inline import describe_target, describe_weapon, is_inline_target, is_inline_weapon
+from ..model.options import Options
+from ..report.specs import target_of
+from .command import check_spec, editions, parameters
+
+
+def options_schema() -> list[dict[str, Any]]:
+    """Every :class:`~mathhammer.model.options.Options` field as a form control: its API name, flag,
+    kind (``bool``, ``int``, ``threshold``, ``choice``, ``list``), default, range and help,
+    read from the fields and the ``kills`` command's options (no hand-kept list).
+
+    >>> [o["name"] for o in options_schema()][:3]
+    ['rules', 'half_range', 'charged']
+    >>> next(o for o in options_schema() if o["name"] == "hit_mod")["max"]
+    6
+    """
+    by_field = {p.name: (k, p) for k, p in parameters("kills").items()}
+    by_field["rules"] = ("rules", by_field.pop("ruleset")[1])
+    by_field["abilities"] = ("ability", by_field["abilities"][1])
+    out = []
+    for field in attrs.fields(Options):
+        if field.name not in by_field:
+            continue
+        key, opt = by_field[field.name]
+        default = field.default
+        entry: dict[str, Any] = {"name": field.name, "key": key,
+                                 "flag": (opt.secondary_opts or opt.opts)[0]
+                                 if opt.flag_value is False else opt.opts[0],
+                                 "help": opt.help or ""}
+        if field.name == "rules":
+            entry |= {"kind": "choice", "choices": editions(), "default": default}
+        elif field.name == "abilities":
+            entry |= {"kind": "list", "default": []}
+        elif opt.is_flag:
+            entry |= {"kind": "bool", "default": default}
+        elif isinstance(opt.type, click.Choice):
+            none = [""] if default is None else []  # "" stands for None (no re-roll)
+            entry |= {"kind": "choice", "choices": [*none, *opt.type.choices],
+                      "default": "" if default is None else default}
+        elif isinstance(opt.type, click.IntRange):
+            entry |= {"kind": "int", "min": opt.type.min, "max": opt.type.max,
+                      "default": default}
+        else:  # an X+ threshold
+            entry |= {"kind": "threshold", "min": 2, "max": 6, "default": default}
+        out.append(entry)
+    return out
+
+
+def _weapon_json(w: Any) -> dict[str, Any]:
+    return {"name": w.name, "profile": describe_weapon(w.weapon), "melee": w.melee,
+            "optional": w.optional}
+
+
+def unit_json(unit: Any) -> dict[str, Any]:
+    """A unit as the page shows it: name, faction, sizes, points, statline, weapons."""
+    return {
+        "name": unit.name, "faction": unit.faction, "size": list(unit.size),
+        "points": [list(p) for p in unit.points], "archetype": unit.archetype,
+        "leader": unit.leader,
+        "statline": "; ".join(g.statline() for g in unit.groups),
+        "weapons": [_weapon_json(w) for w in unit.weapons()],
+    }
+
+
+def units_json() -> list[dict[str, Any]]:
+    """The bundled units (as :func:`unit_json`)."""
+    from ..data.units import list_units
+
+    return [unit_json(u) for u in list_units()]
+
+
+def unit_info(name: str) -> dict[str, Any]:
+    """One unit by name (bundled, or a BattleScribe unit's ``Faction:Unit``), or an inline
+    profile (``{"inline": ..., "profile": ...}``)."""
+    text = check_spec("unit", name)
+    if is_inline_weapon(text):
+        from ..data.inline import parse_weapons
+
+        return {"inline": "weapons",
+                "weapons": [{"name": w.name, "profile": describe_weapon(w), "models": n,
+                             "melee": w.melee, "optional": False}
+                            for w, n in parse_weapons(text)]}
+    if is_inline_target(text):
+        return {"inline": "target", "profile": describe_target(target_of(text)[1])}
+    from ..data.units import load_unit
+
+    return unit_json(load_unit(text))
+
+
+def rules_json(factions: Iterable[str] = ()) -> list[dict[str, Any]]:
+    """The named rules (of these factions, or all), with what each does; a faction without
+    named rules (the standard targets) has none.
+
+    >>> [r["name"] for r in rules_json(["Archetypes", "necrons"])][:1]
+    ['Inescapable Death']
+    """
+    from ..data.named_rules import list_rules
+
+    wanted = {f.casefold() for f in factions if f}
+    found = [r for r in list_rules() if not wanted or r.faction.casefold() in wanted]
+    return [{"name": r.name, "faction": r.faction, "kind": r.kind, "side": r.side,
+             "detachment": r.detachment, "describe": r.describe(),
+             "mortal_wounds": r.mortal_wounds is not None, "usable": r.usable or
+             r.mortal_wounds is not None}
+            for r in found]
+
+
+__all__ = ["options_schema", "rules_json", "unit_info", "unit_json", "units_json"]

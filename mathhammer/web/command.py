@@ -1,0 +1,208 @@
+"""An API call as a command of the command line, free of any web framework.
+
+An API call's parameters (a query string or a JSON object) become the command's arguments,
+checked by the same click parser, and the command runs with ``--json``. So
+``/api/kills?attacker=Hexmark+Destroyer&target=MEQ&half_range=true`` answers exactly what
+``mathhammer kills "Hexmark Destroyer" MEQ --half-range --json`` prints, and a bad value gets
+the same one-line message.
+
+>>> import json
+>>> argv = to_argv("odds", {"attacker": ["Hexmark Destroyer"], "target": ["MEQ"],
+...                         "half_range": ["true"], "at_least": ["2"]})
+>>> argv
+['odds', '--json', '--half-range', '--at-least=2', '--', 'Hexmark Destroyer', 'MEQ']
+>>> status, body = run_command(argv)
+>>> status, json.loads(body)["p"]
+(200, '54550000/387420489')
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import click
+
+from ..cli.main import cli
+from ..data.inline import is_inline_target, is_inline_weapon
+from ..data.paths import data_dir
+from ..errors import InputError
+
+#: The commands the API runs, each with the output flag that makes it print JSON.
+COMMANDS = {"kills": "--json", "odds": "--json", "table": "--format=json"}
+#: Options of those commands that the API does not take (files, output shapes).
+_HIDDEN = {"as_json", "plot", "output", "force", "exact", "fmt", "help", "version"}
+_FILEISH = re.compile(r"[/\\]|\.(?:toml|cat|gst|json)\s*(?::|$)", re.I)
+_TRUE = {"true", "1", "on", "yes"}
+_FALSE = {"false", "0", "off", "no"}
+
+
+def _command(name: str) -> click.Command:
+    if name not in COMMANDS:
+        raise InputError(f"unknown command {name!r}; expected one of {', '.join(COMMANDS)}")
+    return cli.get_command(None, name)
+
+
+def _key(opt: click.Option) -> str:
+    """The API name of an option: a boolean pair or a negative flag by its field name
+    (``ranged``, ``precision``), any other by its long flag (``--half-range``: ``half_range``)."""
+    if opt.is_flag and (opt.secondary_opts or opt.flag_value is False):
+        return opt.name
+    longs = [o for o in opt.opts if o.startswith("--")]
+    return longs[0][2:].replace("-", "_")
+
+
+def parameters(command: str) -> dict[str, click.Option]:
+    """The API parameters of a command besides the units, by API name.
+
+    >>> sorted(parameters("kills"))[:4]
+    ['ability', 'ap_mod', 'charged', 'cover']
+    """
+    return {_key(p): p for p in _command(command).params
+            if isinstance(p, click.Option) and p.name not in _HIDDEN}
+
+
+def _positional(command: str) -> dict[str, bool]:
+    """The unit parameters of a command: name -> may be repeated."""
+    return {"attacker": True} if command == "table" else {"attacker": False, "target": False}
+
+
+def _values(raw: Any) -> list[Any]:
+    if raw is None:
+        return []
+    return list(raw) if isinstance(raw, list | tuple) else [raw]
+
+
+def _bool(key: str, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in _TRUE or text == "":
+        return True
+    if text in _FALSE:
+        return False
+    raise InputError(f"{key}: expected true or false, got {value!r}")
+
+
+def check_spec(key: str, spec: str) -> str:
+    """A unit as the page may name it: a bundled or BattleScribe unit or an inline profile; the
+    server reads no files on a page's behalf.
+
+    >>> check_spec("target", "../secret.toml")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: target '../secret.toml': the web page reads no files; give a u...
+    """
+    text = str(spec).strip()
+    if not text:
+        raise InputError(f"{key}: expected a unit's name or an inline profile, got ''")
+    if not (is_inline_weapon(text) or is_inline_target(text)) and _FILEISH.search(text):
+        raise InputError(f"{key} {text!r}: the web page reads no files; give a unit's name or "
+                         "an inline profile")
+    return text
+
+
+def editions() -> list[str]:
+    """The bundled core rule sets (``--rules``), oldest first.
+
+    >>> editions()
+    ['10e', '11e']
+    """
+    return sorted(p.stem for p in (data_dir("rules") / "core").glob("*.toml"))
+
+
+def to_argv(command: str, params: Mapping[str, Any]) -> list[str]:
+    """The command line for an API call: ``params`` maps API names to a value or a list of
+    values (strings as in a query string, or JSON values). Units go after ``--`` and option
+    values after ``=``, so no value is read as an option."""
+    opts = parameters(command)
+    units = _positional(command)
+    argv = [command, COMMANDS[command]]
+    tail: list[str] = []
+    for key, raw in params.items():
+        values = _values(raw)
+        if key in units:
+            if len(values) > 1 and not units[key]:
+                raise InputError(f"{key}: given {len(values)} times, expected once")
+            tail += [check_spec(key, v) for v in values if str(v).strip()]
+            continue
+        opt = opts.get(key)
+        if opt is None:
+            known = ", ".join(sorted([*units, *opts]))
+            raise InputError(f"unknown parameter {key!r} for {command}; known: {known}")
+        if not values:
+            continue
+        if len(values) > 1 and not opt.multiple:
+            raise InputError(f"{key}: given {len(values)} times, expected once")
+        flag = next(o for o in opt.opts if o.startswith("--"))
+        if opt.is_flag:
+            on = _bool(key, values[0])
+            if opt.secondary_opts:
+                argv.append(flag if on else opt.secondary_opts[0])
+            elif on != (opt.flag_value is False):
+                argv.append(flag)
+            continue
+        for v in values:
+            text = str(v)
+            if key in ("leader", "targets"):
+                text = check_spec(key, text)
+            if key == "rules" and text not in editions():
+                raise InputError(f"rules: expected one of {', '.join(editions())}, got {text!r}")
+            argv.append(f"{flag}={text}")
+    if command == "table" and not tail:
+        raise InputError("attacker: expected at least one attacker")
+    if command != "table" and "target" not in params:
+        raise InputError("target: expected a unit's name or an inline profile")
+    if command != "table" and len(tail) == 1 and "attacker" in params:
+        raise InputError("target: expected a unit's name or an inline profile")
+    return argv + ["--", *tail]
+
+
+def one_line(text: Any) -> str:
+    """A message on one line (new lines and runs of spaces become one space)."""
+    return " ".join(str(text).split())
+
+
+def run_command(argv: list[str]) -> tuple[int, str]:
+    """Run a command line in this process: ``(200, its output)``, or ``(400, the one-line
+    error)`` as the command prints it, or ``(500, one line)`` for a fault of mathhammer.
+
+    Output is captured by swapping ``sys.stdout``, so call it where nothing else prints (a
+    worker process)."""
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            cli.main(argv, prog_name="mathhammer", standalone_mode=True)
+        code = 0
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else 1
+    except (ValueError, TypeError) as e:
+        return 400, f"mathhammer {argv[0]}: error: {one_line(e)}"
+    except Exception as e:  # a bug: one line, no traceback to the page
+        return 500, f"mathhammer {argv[0]}: internal error: {type(e).__name__}: {one_line(e)}"
+    if code == 0:
+        return 200, out.getvalue()
+    lines = [x for x in err.getvalue().splitlines() if x.strip()]
+    return 400, (lines[-1] if lines else f"mathhammer {argv[0]}: error (exit status {code})")
+
+
+def call(command: str, params: Mapping[str, Any]) -> tuple[int, str]:
+    """An API call from its parameters (see :func:`to_argv`, :func:`run_command`)."""
+    try:
+        argv = to_argv(command, params)
+    except ValueError as e:
+        return 400, f"mathhammer {command}: error: {one_line(e)}"
+    return run_command(argv)
+
+
+def parsed_params(command: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    """The command's options as click parses them (the same checks and messages)."""
+    argv = to_argv(command, params)
+    return cli.get_command(None, command).make_context(command, argv[1:]).params
+
+
+__all__ = ["COMMANDS", "call", "check_spec", "editions", "one_line", "parameters",
+           "parsed_params", "run_command", "to_argv"]
