@@ -12,8 +12,19 @@ mathhammer.errors.InputError: units/meq.toml: wounds: expected an integer >= 1, 
 
 from __future__ import annotations
 
-__all__ = ["InputError"]
+from typing import Any
+
+__all__ = ["InputError", "one_line"]
 
 
 class InputError(ValueError):
     """Bad input, said in one line."""
+
+
+def one_line(text: Any) -> str:
+    """A message on one line: new lines and runs of spaces become one space.
+
+    >>> one_line("two  lines,\\n   one line")
+    'two lines, one line'
+    """
+    return " ".join(str(text).split())

@@ -20,8 +20,8 @@ from typing import Any
 import click
 
 from .. import __version__
-from ..errors import InputError
-from .output import CONTEXT, closed_pipe, fail, one_line, show_warning
+from ..errors import InputError, one_line
+from .output import CONTEXT, closed_pipe, fail, show_warning
 
 #: command name -> "module:attribute" of the click command
 COMMANDS = {

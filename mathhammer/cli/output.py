@@ -1,7 +1,8 @@
 """What every command prints besides its answer: one-line errors and warnings on stderr.
 
->>> one_line("two  lines,   one line")
-'two lines, one line'
+>>> from click.testing import CliRunner
+>>> CliRunner().invoke(click.Command("x", callback=lambda: warn("two   spaces")), []).stderr
+'warning: two spaces\\n'
 """
 
 from __future__ import annotations
@@ -13,11 +14,9 @@ from typing import Any
 
 import click
 
+from ..errors import one_line
+
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
-
-
-def one_line(text: str) -> str:
-    return " ".join(str(text).split())
 
 
 def fail(message: str, where: str = "mathhammer") -> None:

@@ -20,7 +20,7 @@ import attrs
 
 from ..cache import cached
 from ..data.paths import data_dir
-from ..errors import InputError
+from ..errors import InputError, one_line
 from .limits import MAX_FLAT, MAX_MODELS, MAX_RULES_FILE_BYTES, read_limited, shorten
 
 
@@ -90,13 +90,9 @@ def _parse(path: Path, _mtime_ns: int, _size: int) -> dict:
         data = read_limited(path, MAX_RULES_FILE_BYTES, "MAX_RULES_FILE_BYTES", "rule set")
         return tomllib.loads(data.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise InputError(f"{path}: cannot read rule set: {_one_line(e)}") from None
+        raise InputError(f"{path}: cannot read rule set: {one_line(e)}") from None
     except RecursionError:
         raise InputError(f"{path}: cannot read rule set: nested too deeply") from None
-
-
-def _one_line(e: Exception) -> str:
-    return " ".join(str(e).split())
 
 
 def _chain(name_or_path: str) -> tuple[tuple[Path, int, int], ...]:

@@ -16,10 +16,10 @@ from typing import Any
 
 import click
 
-from ..errors import InputError
+from ..errors import InputError, one_line
 from .army import Unavailable, army_kills, army_table, search_json
 from .catalog import unit_info
-from .command import call, one_line
+from .command import call
 
 
 def job(kind: str, *args: Any) -> tuple[int, str]:

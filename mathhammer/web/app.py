@@ -28,11 +28,11 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .. import __version__
-from ..errors import InputError
+from ..errors import InputError, one_line
 from ..report.tables import METRICS
 from .api import job
 from .catalog import options_schema, rules_json, units_json
-from .command import COMMANDS, editions, one_line
+from .command import COMMANDS, editions
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: Seconds a request may compute before it is stopped.

@@ -29,7 +29,7 @@ import click
 from ..cli.main import cli
 from ..data.inline import is_inline_target, is_inline_weapon
 from ..data.paths import data_dir
-from ..errors import InputError
+from ..errors import InputError, one_line
 
 #: The commands the API runs, each with the output flag that makes it print JSON.
 COMMANDS = {"kills": "--json", "odds": "--json", "table": "--format=json"}
@@ -161,11 +161,6 @@ def to_argv(command: str, params: Mapping[str, Any]) -> list[str]:
     return argv + ["--", *tail]
 
 
-def one_line(text: Any) -> str:
-    """A message on one line (new lines and runs of spaces become one space)."""
-    return " ".join(str(text).split())
-
-
 def run_command(argv: list[str]) -> tuple[int, str]:
     """Run a command line in this process: ``(200, its output)``, or ``(400, the one-line
     error)`` as the command prints it, or ``(500, one line)`` for a fault of mathhammer.
@@ -204,5 +199,5 @@ def parsed_params(command: str, params: Mapping[str, Any]) -> dict[str, Any]:
     return cli.get_command(None, command).make_context(command, argv[1:]).params
 
 
-__all__ = ["COMMANDS", "call", "check_spec", "editions", "one_line", "parameters",
+__all__ = ["COMMANDS", "call", "check_spec", "editions", "parameters",
            "parsed_params", "run_command", "to_argv"]
