@@ -27,6 +27,7 @@ from ..report.tables import (
     METRICS,
     Column,
     Row,
+    RowsBy,
     build_grid,
     render,
     rows_for,
@@ -74,7 +75,8 @@ Examples:
                                                          METRIC_TEXT.items()) + ".")
 @click.option("--format", "fmt", type=click.Choice(FORMATS),
               help="Output format (default: from the -o suffix, else text).")
-@click.option("--by", type=click.Choice(["unit", "weapon"]), default="unit", show_default=True,
+@click.option("--by", type=click.Choice([b.value for b in RowsBy]), default=RowsBy.UNIT.value,
+              show_default=True,
               help="One row per attacker, or one per weapon (optional wargear included).")
 @click.option("--vary", multiple=True, metavar="OPTIONS",
               help='An extra row per attacker with these options, e.g. "--rule Enslaved '
@@ -112,7 +114,7 @@ def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt
     variants = [("", {})] + [(v, vary_params(v)) for v in vary]
 
     def rows_of(label: str | None, unit: Any, melee: bool, text: str, extra: dict) -> list[Row]:
-        return _rows(label, unit, _merged(p, extra), by_weapon=by == "weapon", vary_text=text,
+        return _rows(label, unit, _merged(p, extra), by_weapon=by == RowsBy.WEAPON, vary_text=text,
                      melee=not extra["ranged"] if "ranged" in extra else melee,
                      both=len(phases) > 1)
 

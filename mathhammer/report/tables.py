@@ -51,6 +51,13 @@ class Metric(StrEnum):
     KILLS_PER_100PTS = "kills-per-100pts"
 
 
+class RowsBy(StrEnum):
+    """One row per attacker, or one per weapon of each attacker."""
+
+    UNIT = "unit"
+    WEAPON = "weapon"
+
+
 FORMATS = tuple(f.value for f in Format)
 METRICS = tuple(m.value for m in Metric)
 #: What each metric means, for captions and ``--help``.
