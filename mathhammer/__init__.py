@@ -30,7 +30,7 @@ _WHERE = {
     "reanimate": "mechanics.effects",
     "Result": "engine.attack", "attack": "engine.attack",
     "Timeline": "engine.sequence", "sequence": "engine.sequence", "turns": "engine.sequence",
-    "NamedRule": "data.named_rules", "apply_rules": "data.named_rules",
+    "NamedRule": "model.named", "apply_rules": "data.named_rules",
     "find_rule": "data.named_rules", "list_rules": "data.named_rules",
     "Unit": "data.units", "list_units": "data.units", "load_unit": "data.units",
     "import_datasheet": "data.importer",
@@ -73,7 +73,7 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, imported eag
         write_catalogue_unit,
     )
     from .data.importer import import_datasheet
-    from .data.named_rules import NamedRule, apply_rules, find_rule, list_rules
+    from .data.named_rules import apply_rules, find_rule, list_rules
     from .data.units import Unit, list_units, load_unit
     from .engine.attack import Result, attack
     from .engine.sequence import Timeline, sequence, turns
@@ -85,6 +85,7 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, imported eag
         reanimate,
     )
     from .model.abilities import Abilities, parse_abilities
+    from .model.named import NamedRule
     from .model.options import Options
     from .model.profiles import Target, Weapon
     from .model.ruleset import RuleSet, load_ruleset
