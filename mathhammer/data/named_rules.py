@@ -1,12 +1,12 @@
 """Named rules (stratagems, detachment rules, enhancements...) as data, switched on by name.
 
-Why one module: the named-rule schema (conditions, effects, mortal-wound tables), its
-validation and applying a rule to an attack use the same field tables.
+Why one module: reading a named-rule file, validating its tables and finding rules by name
+share the file schema's key tables and messages.
 
-The rules live in ``rules/<faction>.toml`` (schema: ``rules/README.md``). Each rule has
-conditions and an effect made of :class:`~mathhammer.model.options.Options` fields and target
-changes; :func:`apply_rules` folds the rules whose conditions hold into the weapon, target and
-options of one attack.
+The rules live in ``rules/factions/<faction>.toml`` (schema: ``rules/README.md``) and are read
+into the values of :mod:`mathhammer.model.named`. :func:`apply_rules` takes rules by name and
+hands them to :func:`mathhammer.mechanics.named.apply_rules`, which folds the rules whose
+conditions hold into the weapon, target and options of one attack.
 
 >>> rule = find_rule("enslaved")
 >>> rule.name, rule.kind, rule.describe()
@@ -28,10 +28,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-import attrs
-
 from ..cache import cached
 from ..errors import InputError
+from ..mechanics import named as mechanics
 from ..model.abilities import canonical
 from ..model.named import (
     ADDITIVE,
@@ -63,7 +62,6 @@ CONDITION_KEYS = (
 _EFFECT_KEYS = EFFECT_FIELDS + ("requires", "not_cumulative")
 
 _RANGE_KEY = re.compile(r"^\s*(\d+)\s*(?:(\+)|-\s*(\d+))?\s*$")
-_PARAM = re.compile(r"^(sustained hits|rapid fire|melta) (.+)$")
 
 
 class _Bad(Exception):
@@ -73,127 +71,6 @@ class _Bad(Exception):
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message
-
-
-# --- applying rules --------------------------------------------------------------------------
-
-
-def _broadest(a: str | None, b: str | None) -> str | None:
-    return a if REROLLS.index(a) >= REROLLS.index(b) else b
-
-
-def _param(ability: str) -> tuple[str, str | None]:
-    m = _PARAM.match(ability)
-    return (m.group(1), m.group(2)) if m else (ability, None)
-
-
-def _add_ability(current: tuple[str, ...], ability: str) -> tuple[str, ...]:
-    """Add ``ability`` to a weapon's abilities. A weapon has each ability once: of two Sustained
-    Hits (Melta, Rapid Fire) the one with the higher mean is kept.
-
-    >>> _add_ability(("sustained hits 2", "lance"), "sustained hits 1")
-    ('sustained hits 2', 'lance')
-    >>> _add_ability(("sustained hits 1", "lance"), "sustained hits D3")
-    ('lance', 'sustained hits D3')
-    """
-    kind, value = _param(ability)
-    if value is not None:
-        new = dice(value).mean()
-        for a in current:
-            k, v = _param(a)
-            if k == kind and v is not None and dice(v).mean() >= new:
-                return current
-        current = tuple(a for a in current if _param(a)[0] != kind)
-    return current if ability in current else current + (ability,)
-
-
-def _apply_effect(
-    effect: Effect, weapon: Weapon, target: Target, options: Options
-) -> tuple[Weapon, Target, Options]:
-    opts: dict[str, Any] = {}
-    tgt: dict[str, Any] = {}
-    for key, value in effect.changes:
-        if key in ADDITIVE:
-            old = opts.get(key, getattr(options, key))
-            if key in effect.not_cumulative and old > 0:
-                opts[key] = max(old, value)
-            else:
-                opts[key] = old + value
-        elif key in LOWEST:
-            opts[key] = min(getattr(options, key), value)
-        elif key in REROLL_FIELDS:
-            opts[key] = _broadest(getattr(options, key), value)
-        elif key in SWITCHES:
-            opts[key] = True
-        elif key == "abilities":
-            current = weapon.abilities
-            for ability in value:
-                current = _add_ability(current, ability)
-            weapon = attrs.evolve(weapon, abilities=current)
-        elif key in ("invuln", "fnp"):
-            old = getattr(target, key)
-            tgt[key] = value if old is None else min(old, value)
-        elif key == "target_abilities":
-            tgt["abilities"] = target.abilities + tuple(
-                a for a in value if a not in target.abilities
-            )
-    return weapon, attrs.evolve(target, **tgt), attrs.evolve(options, **opts)
-
-
-def apply_rules(
-    rules: Iterable[NamedRule | str],
-    weapon: Weapon,
-    target: Target,
-    options: Options,
-    *,
-    below_half: bool,
-    below_starting: bool | None = None,
-) -> tuple[Weapon, Target, Options]:
-    """The weapon, target and options of one attack with every rule whose conditions hold.
-
-    Rules may be given by name, and are applied in order. ``below_starting`` (target below
-    its Starting Strength) defaults to ``below_half``, which implies it. Characteristic changes
-    go into the options (``strength_mod``, ``ap_mod``, ``skill_mod``...); granted abilities are
-    added to the returned weapon (its other fields stay as printed). Conditions are judged on
-    the weapon and options as given. A rule that is a mortal-wound roll or changes no numbers
-    is a ValueError.
-
-    >>> bolt = Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
-    >>> t = Target(models=5, toughness=4, save=3, wounds=2)
-    >>> _, _, o = apply_rules(["Conquering Tyrant"], bolt, t, Options(half_range=True),
-    ...                       below_half=False)
-    >>> o.reroll_hits.value
-    'ones'
-    >>> apply_rules(["Poisoner's Art"], bolt, t, Options(), below_half=False)  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    mathhammer.errors.InputError: Poisoner's Art is a mortal-wound roll (D6: 4+ -> D3), not yet ...
-    """
-    resolved = [find_rule(r) if isinstance(r, str) else r for r in rules]
-    for rule in resolved:
-        if rule.mortal_wounds is not None:
-            raise InputError(
-                f"{rule.name} is a mortal-wound roll ({rule.mortal_wounds.describe()}), "
-                "not yet usable in attack"
-            )
-        if rule.no_effect:
-            raise InputError(f"{rule.name} changes no numbers of an attack: {rule.no_effect}")
-    starting = below_half if below_starting is None else below_starting
-    state = {"below_half": below_half, "below_starting": starting}
-    given, given_options = weapon, options
-    active = [
-        (rule, effect)
-        for rule in resolved if rule.requires.holds(given, given_options, **state)
-        for effect in rule.effects if effect.requires.holds(given, given_options, **state)
-    ]
-    # not-cumulative improvements go last, so they see every other modifier whatever the order
-    active.sort(key=lambda pair: bool(pair[1].not_cumulative))
-    for rule, effect in active:
-        try:
-            weapon, target, options = _apply_effect(effect, weapon, target, options)
-        except ValueError as e:
-            raise InputError(f"{rule.name}: {e}") from None
-    return weapon, target, options
 
 
 # --- loading and validation ------------------------------------------------------------------
@@ -560,6 +437,35 @@ def find_rule(name: str, *, directory: str | Path | None = None) -> NamedRule:
     else:
         return_hint = f"no close match among {len(rules)} named rules (see list_rules())"
     raise InputError(f"unknown named rule {name!r}; {return_hint}")
+
+
+def apply_rules(
+    rules: Iterable[NamedRule | str],
+    weapon: Weapon,
+    target: Target,
+    options: Options,
+    *,
+    below_half: bool,
+    below_starting: bool | None = None,
+) -> tuple[Weapon, Target, Options]:
+    """:func:`mathhammer.mechanics.named.apply_rules` with rules given by name too (looked up
+    with :func:`find_rule`): the weapon, target and options of one attack with every rule whose
+    conditions hold.
+
+    >>> bolt = Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
+    >>> t = Target(models=5, toughness=4, save=3, wounds=2)
+    >>> _, _, o = apply_rules(["Conquering Tyrant"], bolt, t, Options(half_range=True),
+    ...                       below_half=False)
+    >>> o.reroll_hits.value
+    'ones'
+    >>> apply_rules(["Poisoner's Art"], bolt, t, Options(), below_half=False)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: Poisoner's Art is a mortal-wound roll (D6: 4+ -> D3), not yet ...
+    """
+    resolved = [find_rule(r) if isinstance(r, str) else r for r in rules]
+    return mechanics.apply_rules(resolved, weapon, target, options, below_half=below_half,
+                                 below_starting=below_starting)
 
 
 __all__ = [
