@@ -30,7 +30,7 @@ _WHERE = {
     "reanimate": "mechanics.effects",
     "Result": "engine.attack", "attack": "engine.attack",
     "Timeline": "engine.sequence", "sequence": "engine.sequence", "turns": "engine.sequence",
-    "NamedRule": "data.named_rules", "apply_rules": "data.named_rules",
+    "NamedRule": "model.named", "apply_rules": "data.named_rules",
     "find_rule": "data.named_rules", "list_rules": "data.named_rules",
     "Unit": "data.unit", "list_units": "data.units", "load_unit": "data.units",
     "import_datasheet": "data.importer",
@@ -77,7 +77,7 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, imported eag
     )
     from .data.importer import import_datasheet
     from .data.lookup import find_unit
-    from .data.named_rules import NamedRule, apply_rules, find_rule, list_rules
+    from .data.named_rules import apply_rules, find_rule, list_rules
     from .data.unit import Unit
     from .data.units import list_units, load_unit
     from .engine.attack import Result, attack
@@ -90,6 +90,7 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, imported eag
         reanimate,
     )
     from .model.abilities import Abilities, parse_abilities
+    from .model.named import NamedRule
     from .model.options import Options
     from .model.profiles import Target, Weapon
     from .model.ruleset import RuleSet, load_ruleset

@@ -18,14 +18,13 @@ import pytest
 
 import mathhammer as mh
 from mathhammer.data.named_rules import (
-    Conditions,
-    MortalWounds,
     apply_rules,
     find_rule,
     list_rules,
     load_named_rules,
     read_named_rule_file,
 )
+from mathhammer.model.named import Conditions, MortalWounds
 from mathhammer.model.state import TargetState
 
 GUN = mh.Weapon("Gun", attacks=6, skill=4, strength=4, ap=0, damage=1)

@@ -1,12 +1,11 @@
-"""Named rules (stratagems, detachment rules, enhancements...) as data, switched on by name.
+"""Named rules (stratagems, detachment rules, enhancements...) read from files, cached and
+found by name (docs/rules.md, section 12).
 
-Why one module: the named-rule schema (conditions, effects, mortal-wound tables), its
-validation and applying a rule to an attack use the same field tables.
-
-The rules live in ``rules/<faction>.toml`` (schema: ``rules/README.md``). Each rule has
-conditions and an effect made of :class:`~mathhammer.model.options.Options` fields and target
-changes; :func:`apply_rules` folds the rules whose conditions hold into the weapon, target and
-options of one attack.
+The rules live in ``rules/factions/<faction>.toml`` (schema: ``rules/README.md``);
+:mod:`mathhammer.data.named_schema` validates each file into the values of
+:mod:`mathhammer.model.named`. :func:`apply_rules` takes rules by name too and hands them to
+:func:`mathhammer.mechanics.named.apply_rules`, which folds the rules whose conditions hold into
+the weapon, target and options of one attack.
 
 >>> rule = find_rule("enslaved")
 >>> rule.name, rule.kind, rule.describe()
@@ -22,540 +21,18 @@ options of one attack.
 from __future__ import annotations
 
 import difflib
-import re
 import tomllib
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
-
-import attrs
 
 from ..cache import cached
 from ..errors import InputError
-from ..model.abilities import canonical
-from ..model.options import REROLLS, Options
-from ..model.profiles import TARGET_ABILITIES, Target, Weapon
-from ..prob.dice import dice, parse_dice
-from ..prob.pmf import PMF
+from ..mechanics import named as mechanics
+from ..model.named import NamedRule
+from ..model.options import Options
+from ..model.profiles import Target, Weapon
+from .named_schema import validate_rule_file
 from .paths import data_dir
-
-KINDS = ("stratagem", "detachment rule", "enhancement", "datasheet ability", "army rule")
-SIDES = ("attacker", "defender")
-FILE_KEYS = ("faction", "source", "rule")
-RULE_KEYS = (
-    "name", "aliases", "kind", "detachment", "cp", "side", "text", "assumes", "note",
-    "requires", "effect", "no_effect",
-)
-CONDITION_KEYS = (
-    "attack", "led", "half_range", "charged", "stationary", "below_half", "below_starting",
-    "weapon_ability",
-)
-#: Options fields whose values add up when several rules change them.
-ADDITIVE = (
-    "hit_mod", "wound_mod", "wound_mod_if_stronger", "save_mod", "damage_mod", "ap_mod",
-    "skill_mod", "strength_mod", "crit_wound_ap",
-)
-#: Options fields where the lowest value wins (critical thresholds).
-LOWEST = ("crit_hit", "crit_wound", "overwatch_hits_on")
-#: Options fields that hold a re-roll policy; the broadest wins.
-REROLL_FIELDS = ("reroll_hits", "reroll_wounds")
-#: Options fields that are switches; a rule can only switch them on.
-SWITCHES = (
-    "half_range", "charged", "stationary", "cover", "overwatch", "led", "halve_damage",
-)
-#: Changes to the target: the better save / Feel No Pain wins, abilities are added.
-TARGET_FIELDS = ("invuln", "fnp", "target_abilities")
-EFFECT_FIELDS = (
-    ADDITIVE + LOWEST + REROLL_FIELDS + SWITCHES + ("abilities",) + TARGET_FIELDS
-    + ("mortal_wounds",)
-)
-_EFFECT_KEYS = EFFECT_FIELDS + ("requires", "not_cumulative")
-
-_RANGE_KEY = re.compile(r"^\s*(\d+)\s*(?:(\+)|-\s*(\d+))?\s*$")
-_PARAM = re.compile(r"^(sustained hits|rapid fire|melta) (.+)$")
-
-
-class _Bad(Exception):
-    """A validation failure at ``field`` (joined into one line by the loader)."""
-
-    def __init__(self, field: str, message: str):
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.message = message
-
-
-# --- value types -----------------------------------------------------------------------------
-
-
-@attrs.frozen
-class Conditions:
-    """When a rule (or one clause of its effect) applies; ``None`` means "either way".
-
-    ``attack`` is ``"ranged"`` or ``"melee"``; ``weapon_ability`` needs the printed weapon to
-    have that ability; the others compare with the option or keyword of the same name.
-
-    >>> Conditions(attack="melee", led=True).describe()
-    'melee attacks, led by a CHARACTER'
-    """
-
-    attack: str | None = None
-    led: bool | None = None
-    half_range: bool | None = None
-    charged: bool | None = None
-    stationary: bool | None = None
-    below_half: bool | None = None
-    below_starting: bool | None = None
-    weapon_ability: str | None = None
-
-    def holds(
-        self, weapon: Weapon, options: Options, *, below_half: bool, below_starting: bool
-    ) -> bool:
-        """Whether every condition holds for this weapon, options and target strength."""
-        if self.attack is not None and (self.attack == "melee") != weapon.melee:
-            return False
-        if self.weapon_ability is not None and self.weapon_ability not in weapon.abilities:
-            return False
-        actual = {
-            "led": options.led, "half_range": options.half_range, "charged": options.charged,
-            "stationary": options.stationary, "below_half": below_half,
-            "below_starting": below_starting,
-        }
-        return all(
-            getattr(self, key) is None or getattr(self, key) == value
-            for key, value in actual.items()
-        )
-
-    def describe(self) -> str:
-        words = {
-            "led": "led by a CHARACTER", "half_range": "within half range",
-            "charged": "after charging", "stationary": "remained stationary",
-            "below_half": "target below half strength",
-            "below_starting": "target below starting strength",
-        }
-        parts = [f"{self.attack} attacks"] if self.attack else []
-        for key, text in words.items():
-            value = getattr(self, key)
-            if value is not None:
-                parts.append(text if value else f"not {text}")
-        if self.weapon_ability:
-            parts.append(f"weapons with {self.weapon_ability}")
-        return ", ".join(parts)
-
-
-@attrs.frozen
-class MortalWounds:
-    """A one-off roll mapped to mortal wounds, e.g. D6: 2-4 -> 1, 5+ -> 2.
-
-    >>> mw = MortalWounds(roll="D6", table=((2, 4, "1"), (5, 6, "2")))
-    >>> mw.pmf().mean(), mw.describe()
-    (Fraction(7, 6), 'D6: 2-4 -> 1, 5+ -> 2')
-    """
-
-    roll: str
-    table: tuple[tuple[int, int, str], ...]
-
-    def wounds_on(self, face: int) -> str:
-        """The mortal wounds (a dice expression) for one result of the roll; ``"0"`` if none."""
-        return next((w for lo, hi, w in self.table if lo <= face <= hi), "0")
-
-    def pmf(self) -> PMF:
-        """The distribution of mortal wounds the roll inflicts."""
-        return dice(self.roll).bind(lambda face: dice(self.wounds_on(face)))
-
-    def describe(self) -> str:
-        top = max(dice(self.roll).outcomes())
-
-        def faces(lo: int, hi: int) -> str:
-            return str(lo) if lo == hi else f"{lo}+" if hi == top else f"{lo}-{hi}"
-
-        return f"{self.roll}: " + ", ".join(f"{faces(lo, hi)} -> {w}" for lo, hi, w in self.table)
-
-
-@attrs.frozen
-class Effect:
-    """One clause of a rule's effect: changes that apply when ``requires`` holds."""
-
-    changes: tuple[tuple[str, Any], ...]
-    requires: Conditions = Conditions()
-    #: additive fields that do not stack with other improvements (e.g. Hungry Void's AP)
-    not_cumulative: tuple[str, ...] = ()
-
-    def describe(self) -> str:
-        parts = []
-        for key, value in self.changes:
-            if isinstance(value, tuple):
-                parts.append(f"{key}=[{', '.join(value)}]")
-            elif value is True:
-                parts.append(key)
-            elif key in ADDITIVE and key != "crit_wound_ap":
-                parts.append(f"{key}={value:+d}")
-            else:
-                parts.append(f"{key}={value}")
-        return ", ".join(parts)
-
-
-@attrs.frozen
-class NamedRule:
-    """A stratagem, detachment rule, enhancement or ability that changes the numbers."""
-
-    name: str
-    faction: str
-    kind: str
-    side: str
-    text: str
-    detachment: str | None = None
-    cp: int | None = None
-    aliases: tuple[str, ...] = ()
-    #: what the player asserts by switching the rule on (not checked by the engine)
-    assumes: str = ""
-    note: str = ""
-    requires: Conditions = Conditions()
-    effects: tuple[Effect, ...] = ()
-    mortal_wounds: MortalWounds | None = None
-    #: why the rule changes no numbers of an attack (then it cannot be applied)
-    no_effect: str = ""
-    #: the seed page the rule was taken from
-    source: str = ""
-    #: the file the rule was loaded from
-    file: str = ""
-
-    @property
-    def usable(self) -> bool:
-        """Whether :func:`apply_rules` can use it (not a mortal-wound roll, not effect-free)."""
-        return self.mortal_wounds is None and not self.no_effect
-
-    def describe(self) -> str:
-        """A one-line summary of the conditions and effect.
-
-        >>> print(find_rule("Conquering Tyrant").describe())  # doctest: +ELLIPSIS
-        ranged attacks, within half range: reroll_hits=ones; if led by a CHARACTER: ...=failed
-        """
-        if self.no_effect:
-            return f"no effect on an attack: {self.no_effect}"
-        if self.mortal_wounds is not None:
-            return f"mortal wounds {self.mortal_wounds.describe()}"
-        clauses = []
-        for effect in self.effects:
-            cond = effect.requires.describe()
-            clauses.append(f"if {cond}: {effect.describe()}" if cond else effect.describe())
-        head = self.requires.describe()
-        return f"{head}: {'; '.join(clauses)}" if head else "; ".join(clauses)
-
-
-# --- applying rules --------------------------------------------------------------------------
-
-
-def _broadest(a: str | None, b: str | None) -> str | None:
-    return a if REROLLS.index(a) >= REROLLS.index(b) else b
-
-
-def _param(ability: str) -> tuple[str, str | None]:
-    m = _PARAM.match(ability)
-    return (m.group(1), m.group(2)) if m else (ability, None)
-
-
-def _add_ability(current: tuple[str, ...], ability: str) -> tuple[str, ...]:
-    """Add ``ability`` to a weapon's abilities. A weapon has each ability once: of two Sustained
-    Hits (Melta, Rapid Fire) the one with the higher mean is kept.
-
-    >>> _add_ability(("sustained hits 2", "lance"), "sustained hits 1")
-    ('sustained hits 2', 'lance')
-    >>> _add_ability(("sustained hits 1", "lance"), "sustained hits D3")
-    ('lance', 'sustained hits D3')
-    """
-    kind, value = _param(ability)
-    if value is not None:
-        new = dice(value).mean()
-        for a in current:
-            k, v = _param(a)
-            if k == kind and v is not None and dice(v).mean() >= new:
-                return current
-        current = tuple(a for a in current if _param(a)[0] != kind)
-    return current if ability in current else current + (ability,)
-
-
-def _apply_effect(
-    effect: Effect, weapon: Weapon, target: Target, options: Options
-) -> tuple[Weapon, Target, Options]:
-    opts: dict[str, Any] = {}
-    tgt: dict[str, Any] = {}
-    for key, value in effect.changes:
-        if key in ADDITIVE:
-            old = opts.get(key, getattr(options, key))
-            if key in effect.not_cumulative and old > 0:
-                opts[key] = max(old, value)
-            else:
-                opts[key] = old + value
-        elif key in LOWEST:
-            opts[key] = min(getattr(options, key), value)
-        elif key in REROLL_FIELDS:
-            opts[key] = _broadest(getattr(options, key), value)
-        elif key in SWITCHES:
-            opts[key] = True
-        elif key == "abilities":
-            current = weapon.abilities
-            for ability in value:
-                current = _add_ability(current, ability)
-            weapon = attrs.evolve(weapon, abilities=current)
-        elif key in ("invuln", "fnp"):
-            old = getattr(target, key)
-            tgt[key] = value if old is None else min(old, value)
-        elif key == "target_abilities":
-            tgt["abilities"] = target.abilities + tuple(
-                a for a in value if a not in target.abilities
-            )
-    return weapon, attrs.evolve(target, **tgt), attrs.evolve(options, **opts)
-
-
-def apply_rules(
-    rules: Iterable[NamedRule | str],
-    weapon: Weapon,
-    target: Target,
-    options: Options,
-    *,
-    below_half: bool,
-    below_starting: bool | None = None,
-) -> tuple[Weapon, Target, Options]:
-    """The weapon, target and options of one attack with every rule whose conditions hold.
-
-    Rules may be given by name, and are applied in order. ``below_starting`` (target below
-    its Starting Strength) defaults to ``below_half``, which implies it. Characteristic changes
-    go into the options (``strength_mod``, ``ap_mod``, ``skill_mod``...); granted abilities are
-    added to the returned weapon (its other fields stay as printed). Conditions are judged on
-    the weapon and options as given. A rule that is a mortal-wound roll or changes no numbers
-    is a ValueError.
-
-    >>> bolt = Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
-    >>> t = Target(models=5, toughness=4, save=3, wounds=2)
-    >>> _, _, o = apply_rules(["Conquering Tyrant"], bolt, t, Options(half_range=True),
-    ...                       below_half=False)
-    >>> o.reroll_hits.value
-    'ones'
-    >>> apply_rules(["Poisoner's Art"], bolt, t, Options(), below_half=False)  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    mathhammer.errors.InputError: Poisoner's Art is a mortal-wound roll (D6: 4+ -> D3), not yet ...
-    """
-    resolved = [find_rule(r) if isinstance(r, str) else r for r in rules]
-    for rule in resolved:
-        if rule.mortal_wounds is not None:
-            raise InputError(
-                f"{rule.name} is a mortal-wound roll ({rule.mortal_wounds.describe()}), "
-                "not yet usable in attack"
-            )
-        if rule.no_effect:
-            raise InputError(f"{rule.name} changes no numbers of an attack: {rule.no_effect}")
-    starting = below_half if below_starting is None else below_starting
-    state = {"below_half": below_half, "below_starting": starting}
-    given, given_options = weapon, options
-    active = [
-        (rule, effect)
-        for rule in resolved if rule.requires.holds(given, given_options, **state)
-        for effect in rule.effects if effect.requires.holds(given, given_options, **state)
-    ]
-    # not-cumulative improvements go last, so they see every other modifier whatever the order
-    active.sort(key=lambda pair: bool(pair[1].not_cumulative))
-    for rule, effect in active:
-        try:
-            weapon, target, options = _apply_effect(effect, weapon, target, options)
-        except ValueError as e:
-            raise InputError(f"{rule.name}: {e}") from None
-    return weapon, target, options
-
-
-# --- loading and validation ------------------------------------------------------------------
-
-
-def _unknown(what: str, where: str, known: Iterable[str]) -> _Bad:
-    known = list(known)
-    close = difflib.get_close_matches(where.rsplit(".", 1)[-1], known, n=3)
-    hint = f"did you mean {', '.join(close)}?" if close else f"known: {', '.join(known)}"
-    return _Bad(where, f"unknown {what}; {hint}")
-
-
-def _text(field: str, value: Any, *, empty: bool = False) -> str:
-    if not isinstance(value, str) or (not empty and not value.strip()):
-        raise _Bad(field, f"expected a {'' if empty else 'non-empty '}string, got {value!r}")
-    return value.strip()
-
-
-def _strings(field: str, value: Any) -> tuple[str, ...]:
-    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
-        raise _Bad(field, f"expected a list of strings, got {value!r}")
-    return tuple(v.strip() for v in value)
-
-
-def _conditions(field: str, raw: Any) -> Conditions:
-    if not isinstance(raw, dict):
-        raise _Bad(field, f"expected a table of conditions, got {raw!r}")
-    values: dict[str, Any] = {}
-    for key, value in raw.items():
-        where = f"{field}.{key}"
-        if key not in CONDITION_KEYS:
-            raise _unknown("condition", where, CONDITION_KEYS)
-        if key == "attack":
-            if value not in ("ranged", "melee"):
-                raise _Bad(where, f"expected 'ranged' or 'melee', got {value!r}")
-        elif key == "weapon_ability":
-            try:
-                value = canonical(_text(where, value))
-            except ValueError as e:
-                raise _Bad(where, str(e)) from None
-        elif not isinstance(value, bool):
-            raise _Bad(where, f"expected true or false, got {value!r}")
-        values[key] = value
-    return Conditions(**values)
-
-
-def _mortal_wounds(field: str, raw: Any) -> MortalWounds:
-    if not isinstance(raw, dict) or set(raw) != {"roll", "table"}:
-        shape = '{ roll = "D6", table = { "2-4" = "1" } }'
-        raise _Bad(field, f"expected {shape}, got {raw!r}")
-    try:
-        roll = dice(raw["roll"])
-        parse_dice(raw["roll"])
-    except ValueError as e:
-        raise _Bad(f"{field}.roll", str(e)) from None
-    lo_face, hi_face = min(roll.outcomes()), max(roll.outcomes())
-    if not isinstance(raw["table"], dict) or not raw["table"]:
-        raise _Bad(f"{field}.table", f"expected a table of results, got {raw['table']!r}")
-    rows: list[tuple[int, int, str]] = []
-    for key, wounds in raw["table"].items():
-        where = f"{field}.table.{key!r}"
-        m = _RANGE_KEY.match(key)
-        if not m:
-            raise _Bad(where, f"expected a result like \"6\", \"2-4\" or \"5+\", got {key!r}")
-        lo = int(m.group(1))
-        hi = hi_face if m.group(2) else int(m.group(3) or lo)
-        if not lo_face <= lo <= hi <= hi_face:
-            raise _Bad(where, f"expected results from {lo_face} to {hi_face}, got {key!r}")
-        if any(lo <= b and a <= hi for a, b, _ in rows):
-            raise _Bad(where, f"overlaps another result, got {key!r}")
-        try:
-            parse_dice(wounds)
-            text = str(wounds).upper().replace(" ", "")
-            dice(text)
-        except ValueError as e:
-            raise _Bad(where, str(e)) from None
-        rows.append((lo, hi, text))
-    text_roll = str(raw["roll"]).upper().replace(" ", "")
-    return MortalWounds(roll=text_roll, table=tuple(sorted(rows)))
-
-
-def _change(field: str, key: str, value: Any) -> Any:
-    where = f"{field}.{key}"
-    if key in ADDITIVE or key in LOWEST:
-        try:
-            Options(**{key: value})
-        except ValueError as e:
-            raise _Bad(where, str(e).split(": ", 1)[1]) from None
-        if key in ADDITIVE and value == 0:
-            raise _Bad(where, f"expected a non-zero integer, got {value!r}")
-        return value
-    if key in REROLL_FIELDS:
-        if value not in REROLLS[1:]:
-            raise _Bad(where, f"expected one of 'ones', 'failed', 'noncrit', got {value!r}")
-        return value
-    if key in SWITCHES:
-        if value is not True:
-            raise _Bad(where, f"expected true (a rule can only switch it on), got {value!r}")
-        return True
-    if key == "abilities":
-        try:
-            return tuple(canonical(a) for a in _strings(where, value))
-        except ValueError as e:
-            raise _Bad(where, str(e)) from None
-    if key in ("invuln", "fnp"):
-        if isinstance(value, bool) or not isinstance(value, int) or not 2 <= value <= 6:
-            raise _Bad(where, f"expected an integer from 2 to 6 (X+), got {value!r}")
-        return value
-    if key == "target_abilities":
-        values = tuple(v.lower() for v in _strings(where, value))
-        for v in values:
-            if v not in TARGET_ABILITIES:
-                raise _Bad(where, f"expected one of {', '.join(TARGET_ABILITIES)}, got {v!r}")
-        return values
-    raise _unknown("effect field", where, EFFECT_FIELDS)  # pragma: no cover
-
-
-def _effect(field: str, raw: Any) -> tuple[Effect | None, MortalWounds | None]:
-    if not isinstance(raw, dict):
-        raise _Bad(field, f"expected a table of effect fields, got {raw!r}")
-    changes: list[tuple[str, Any]] = []
-    requires = Conditions()
-    not_cumulative: tuple[str, ...] = ()
-    for key in raw:
-        if key not in _EFFECT_KEYS:
-            raise _unknown("effect field", f"{field}.{key}", _EFFECT_KEYS)
-    if "mortal_wounds" in raw:
-        if len(raw) > 1:
-            raise _Bad(f"{field}.mortal_wounds", "must be the only field of the effect")
-        return None, _mortal_wounds(f"{field}.mortal_wounds", raw["mortal_wounds"])
-    for key, value in raw.items():
-        if key == "requires":
-            requires = _conditions(f"{field}.requires", value)
-        elif key == "not_cumulative":
-            not_cumulative = _strings(f"{field}.not_cumulative", value)
-            for name in not_cumulative:
-                if name not in ADDITIVE or name not in raw:
-                    raise _Bad(
-                        f"{field}.not_cumulative",
-                        f"expected additive fields of this effect, got {name!r}",
-                    )
-        else:
-            changes.append((key, _change(field, key, value)))
-    if not changes:
-        raise _Bad(field, "expected at least one effect field")
-    return Effect(tuple(changes), requires, not_cumulative), None
-
-
-def _rule(raw: Any, faction: str, source: str, file: str) -> NamedRule:
-    if not isinstance(raw, dict):
-        raise _Bad("rule", f"expected a table, got {raw!r}")
-    for key in raw:
-        if key not in RULE_KEYS:
-            raise _unknown("key", key, RULE_KEYS)
-    for key in ("name", "kind", "side", "text"):
-        if key not in raw:
-            raise _Bad(key, "missing")
-    values: dict[str, Any] = {
-        "name": _text("name", raw["name"]), "text": _text("text", raw["text"]),
-        "faction": faction, "source": source, "file": file,
-    }
-    for key, choices in (("kind", KINDS), ("side", SIDES)):
-        if raw[key] not in choices:
-            raise _Bad(key, f"expected one of {', '.join(choices)}, got {raw[key]!r}")
-        values[key] = raw[key]
-    for key in ("detachment", "assumes", "note", "no_effect"):
-        if key in raw:
-            values[key] = _text(key, raw[key])
-    if "aliases" in raw:
-        values["aliases"] = _strings("aliases", raw["aliases"])
-    if "cp" in raw:
-        cp = raw["cp"]
-        if isinstance(cp, bool) or not isinstance(cp, int) or not 0 <= cp <= 5:
-            raise _Bad("cp", f"expected an integer from 0 to 5, got {cp!r}")
-        values["cp"] = cp
-    if "requires" in raw:
-        values["requires"] = _conditions("requires", raw["requires"])
-    if ("effect" in raw) == ("no_effect" in raw):
-        raise _Bad("effect", "expected exactly one of effect or no_effect")
-    if "effect" in raw:
-        clauses = raw["effect"] if isinstance(raw["effect"], list) else [raw["effect"]]
-        if not clauses:
-            raise _Bad("effect", "expected at least one effect")
-        effects = []
-        for i, clause in enumerate(clauses):
-            field = "effect" if len(clauses) == 1 else f"effect[{i}]"
-            effect, mortal = _effect(field, clause)
-            if mortal is not None:
-                if len(clauses) > 1 or "requires" in raw:
-                    raise _Bad(f"{field}.mortal_wounds", "must be the rule's only effect")
-                values["mortal_wounds"] = mortal
-            else:
-                effects.append(effect)
-        values["effects"] = tuple(effects)
-    return NamedRule(**values)
 
 
 def _display(path: Path) -> str:
@@ -578,7 +55,7 @@ def read_named_rule_file(path: str | Path) -> tuple[NamedRule, ...]:
     """
     path = Path(path)
     where = _display(path)
-    return _validate_file(_read_toml(path, where), where)
+    return validate_rule_file(_read_toml(path, where), where)
 
 
 def _read_toml(path: Path, where: str) -> dict:
@@ -595,31 +72,6 @@ def _read_toml(path: Path, where: str) -> dict:
         raise InputError(f"{where}: cannot read named rules: nested too deeply") from None
 
 
-def _validate_file(raw: dict, where: str) -> tuple[NamedRule, ...]:
-    try:
-        for key in raw:
-            if key not in FILE_KEYS:
-                raise _unknown("key", key, FILE_KEYS)
-        if "faction" not in raw:
-            raise _Bad("faction", "missing")
-        faction = _text("faction", raw["faction"])
-        source = _text("source", raw["source"]) if "source" in raw else ""
-        rules = raw.get("rule")
-        if not isinstance(rules, list) or not rules:
-            raise _Bad("rule", "expected one or more [[rule]] tables")
-    except _Bad as e:
-        raise InputError(f"{where}: {e}") from None
-    out = []
-    for i, item in enumerate(rules):
-        name = item.get("name") if isinstance(item, dict) else None
-        label = f"rule {name!r}" if isinstance(name, str) and name.strip() else f"rule[{i}]"
-        try:
-            out.append(_rule(item, faction, source, where))
-        except _Bad as e:
-            raise InputError(f"{where}: {label}: {e}") from None
-    return tuple(out)
-
-
 def _norm(name: str) -> str:
     return " ".join(name.replace("\u2019", "'").replace("\u2018", "'").lower().split())
 
@@ -634,7 +86,7 @@ def _load(directory: str, _files: tuple[tuple[str, int, int], ...]) -> tuple[Nam
         raw = _read_toml(path, _display(path))
         if not _is_named_rule_file(raw):
             continue
-        for rule in _validate_file(raw, _display(path)):
+        for rule in validate_rule_file(raw, _display(path)):
             for key in (rule.name, *rule.aliases):
                 other = seen.get(_norm(key))
                 if other is not None:
@@ -729,7 +181,35 @@ def find_rule(name: str, *, directory: str | Path | None = None) -> NamedRule:
     raise InputError(f"unknown named rule {name!r}; {return_hint}")
 
 
+def apply_rules(
+    rules: Iterable[NamedRule | str],
+    weapon: Weapon,
+    target: Target,
+    options: Options,
+    *,
+    below_half: bool,
+    below_starting: bool | None = None,
+) -> tuple[Weapon, Target, Options]:
+    """:func:`mathhammer.mechanics.named.apply_rules` with rules given by name too (looked up
+    with :func:`find_rule`): the weapon, target and options of one attack with every rule whose
+    conditions hold.
+
+    >>> bolt = Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
+    >>> t = Target(models=5, toughness=4, save=3, wounds=2)
+    >>> _, _, o = apply_rules(["Conquering Tyrant"], bolt, t, Options(half_range=True),
+    ...                       below_half=False)
+    >>> o.reroll_hits.value
+    'ones'
+    >>> apply_rules(["Poisoner's Art"], bolt, t, Options(), below_half=False)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: Poisoner's Art is a mortal-wound roll (D6: 4+ -> D3), not yet ...
+    """
+    resolved = [find_rule(r) if isinstance(r, str) else r for r in rules]
+    return mechanics.apply_rules(resolved, weapon, target, options, below_half=below_half,
+                                 below_starting=below_starting)
+
+
 __all__ = [
-    "Conditions", "Effect", "MortalWounds", "NamedRule", "apply_rules", "find_rule",
-    "list_rules", "load_named_rules", "read_named_rule_file",
+    "apply_rules", "find_rule", "list_rules", "load_named_rules", "read_named_rule_file",
 ]

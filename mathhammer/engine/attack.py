@@ -30,12 +30,13 @@ from typing import Any
 import attrs
 
 from ..cache import cached
-from ..data.named_rules import apply_rules, find_rule
+from ..data.named_rules import find_rule
 from ..errors import InputError
 from ..mechanics.allocation import lose, mortal_move, next_group, packet_move
 from ..mechanics.criticals import DEVASTATING, attack_wounds, save_fails, unsaved_count
 from ..mechanics.damage import damage_roll, feel_no_pain
 from ..mechanics.effects import Hazard, deadly_demise_wounds, hazardous
+from ..mechanics.named import apply_rules
 from ..model.options import Options
 from ..model.profiles import Target, Weapon
 from ..model.ruleset import RuleSet, load_ruleset

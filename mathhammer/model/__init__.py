@@ -1,2 +1,2 @@
 """The values a player describes: weapons, model groups, target units, options, rule sets,
-limits."""
+named rules, limits."""

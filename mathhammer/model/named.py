@@ -1,0 +1,217 @@
+"""What a named rule is (docs/rules.md, section 12): a stratagem, detachment rule,
+enhancement or ability as frozen values, and the tables saying how each effect field combines.
+
+A rule has conditions (:class:`Conditions`) and one or more effect clauses (:class:`Effect`)
+made of :class:`~mathhammer.model.options.Options` fields and target changes, or a one-off
+mortal-wound roll (:class:`MortalWounds`). Reading rules from files is
+:mod:`mathhammer.data.named_rules`; applying them to an attack is
+:mod:`mathhammer.mechanics.named`.
+
+>>> rule = NamedRule("Enslaved Artifice", faction="Necrons", kind="stratagem",
+...                  side="attacker", text="An unmodified Hit roll of 5+ is a Critical Hit.",
+...                  effects=(Effect((("crit_hit", 5),)),))
+>>> rule.describe(), rule.usable
+('crit_hit=5', True)
+>>> "crit_hit" in LOWEST  # of two critical thresholds, the lowest wins
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from ..prob.dice import dice
+from ..prob.pmf import PMF
+from .options import Options
+from .profiles import Weapon
+
+KINDS = ("stratagem", "detachment rule", "enhancement", "datasheet ability", "army rule")
+SIDES = ("attacker", "defender")
+#: Options fields whose values add up when several rules change them.
+ADDITIVE = (
+    "hit_mod", "wound_mod", "wound_mod_if_stronger", "save_mod", "damage_mod", "ap_mod",
+    "skill_mod", "strength_mod", "crit_wound_ap",
+)
+#: Options fields where the lowest value wins (critical thresholds).
+LOWEST = ("crit_hit", "crit_wound", "overwatch_hits_on")
+#: Options fields that hold a re-roll policy; the broadest wins.
+REROLL_FIELDS = ("reroll_hits", "reroll_wounds")
+#: Options fields that are switches; a rule can only switch them on.
+SWITCHES = (
+    "half_range", "charged", "stationary", "cover", "overwatch", "led", "halve_damage",
+)
+#: Changes to the target: the better save / Feel No Pain wins, abilities are added.
+TARGET_FIELDS = ("invuln", "fnp", "target_abilities")
+EFFECT_FIELDS = (
+    ADDITIVE + LOWEST + REROLL_FIELDS + SWITCHES + ("abilities",) + TARGET_FIELDS
+    + ("mortal_wounds",)
+)
+
+
+@attrs.frozen
+class Conditions:
+    """When a rule (or one clause of its effect) applies; ``None`` means "either way".
+
+    ``attack`` is ``"ranged"`` or ``"melee"``; ``weapon_ability`` needs the printed weapon to
+    have that ability; the others compare with the option or keyword of the same name.
+
+    >>> Conditions(attack="melee", led=True).describe()
+    'melee attacks, led by a CHARACTER'
+    """
+
+    attack: str | None = None
+    led: bool | None = None
+    half_range: bool | None = None
+    charged: bool | None = None
+    stationary: bool | None = None
+    below_half: bool | None = None
+    below_starting: bool | None = None
+    weapon_ability: str | None = None
+
+    def holds(
+        self, weapon: Weapon, options: Options, *, below_half: bool, below_starting: bool
+    ) -> bool:
+        """Whether every condition holds for this weapon, options and target strength."""
+        if self.attack is not None and (self.attack == "melee") != weapon.melee:
+            return False
+        if self.weapon_ability is not None and self.weapon_ability not in weapon.abilities:
+            return False
+        actual = {
+            "led": options.led, "half_range": options.half_range, "charged": options.charged,
+            "stationary": options.stationary, "below_half": below_half,
+            "below_starting": below_starting,
+        }
+        return all(
+            getattr(self, key) is None or getattr(self, key) == value
+            for key, value in actual.items()
+        )
+
+    def describe(self) -> str:
+        words = {
+            "led": "led by a CHARACTER", "half_range": "within half range",
+            "charged": "after charging", "stationary": "remained stationary",
+            "below_half": "target below half strength",
+            "below_starting": "target below starting strength",
+        }
+        parts = [f"{self.attack} attacks"] if self.attack else []
+        for key, text in words.items():
+            value = getattr(self, key)
+            if value is not None:
+                parts.append(text if value else f"not {text}")
+        if self.weapon_ability:
+            parts.append(f"weapons with {self.weapon_ability}")
+        return ", ".join(parts)
+
+
+@attrs.frozen
+class MortalWounds:
+    """A one-off roll mapped to mortal wounds, e.g. D6: 2-4 -> 1, 5+ -> 2.
+
+    >>> mw = MortalWounds(roll="D6", table=((2, 4, "1"), (5, 6, "2")))
+    >>> mw.pmf().mean(), mw.describe()
+    (Fraction(7, 6), 'D6: 2-4 -> 1, 5+ -> 2')
+    """
+
+    roll: str
+    table: tuple[tuple[int, int, str], ...]
+
+    def wounds_on(self, face: int) -> str:
+        """The mortal wounds (a dice expression) for one result of the roll; ``"0"`` if none."""
+        return next((w for lo, hi, w in self.table if lo <= face <= hi), "0")
+
+    def pmf(self) -> PMF:
+        """The distribution of mortal wounds the roll inflicts."""
+        return dice(self.roll).bind(lambda face: dice(self.wounds_on(face)))
+
+    def describe(self) -> str:
+        top = max(dice(self.roll).outcomes())
+
+        def faces(lo: int, hi: int) -> str:
+            return str(lo) if lo == hi else f"{lo}+" if hi == top else f"{lo}-{hi}"
+
+        return f"{self.roll}: " + ", ".join(f"{faces(lo, hi)} -> {w}" for lo, hi, w in self.table)
+
+
+@attrs.frozen
+class Effect:
+    """One clause of a rule's effect: changes that apply when ``requires`` holds."""
+
+    changes: tuple[tuple[str, Any], ...]
+    requires: Conditions = Conditions()
+    #: additive fields that do not stack with other improvements (e.g. Hungry Void's AP)
+    not_cumulative: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        parts = []
+        for key, value in self.changes:
+            if isinstance(value, tuple):
+                parts.append(f"{key}=[{', '.join(value)}]")
+            elif value is True:
+                parts.append(key)
+            elif key in ADDITIVE and key != "crit_wound_ap":
+                parts.append(f"{key}={value:+d}")
+            else:
+                parts.append(f"{key}={value}")
+        return ", ".join(parts)
+
+
+@attrs.frozen
+class NamedRule:
+    """A stratagem, detachment rule, enhancement or ability that changes the numbers."""
+
+    name: str
+    faction: str
+    kind: str
+    side: str
+    text: str
+    detachment: str | None = None
+    cp: int | None = None
+    aliases: tuple[str, ...] = ()
+    #: what the player asserts by switching the rule on (not checked by the engine)
+    assumes: str = ""
+    note: str = ""
+    requires: Conditions = Conditions()
+    effects: tuple[Effect, ...] = ()
+    mortal_wounds: MortalWounds | None = None
+    #: why the rule changes no numbers of an attack (then it cannot be applied)
+    no_effect: str = ""
+    #: the seed page the rule was taken from
+    source: str = ""
+    #: the file the rule was loaded from
+    file: str = ""
+
+    @property
+    def usable(self) -> bool:
+        """Whether :func:`~mathhammer.mechanics.named.apply_rules` can use it (not a mortal-wound
+        roll, not effect-free)."""
+        return self.mortal_wounds is None and not self.no_effect
+
+    def describe(self) -> str:
+        """A one-line summary of the conditions and effect.
+
+        >>> tyrant = NamedRule(
+        ...     "Protocol of the Conquering Tyrant", "Necrons", "stratagem", "attacker", "...",
+        ...     requires=Conditions(attack="ranged", half_range=True),
+        ...     effects=(Effect((("reroll_hits", "ones"),)),
+        ...              Effect((("reroll_hits", "failed"),), Conditions(led=True))))
+        >>> print(tyrant.describe())  # doctest: +ELLIPSIS
+        ranged attacks, within half range: reroll_hits=ones; if led by a CHARACTER: ...=failed
+        """
+        if self.no_effect:
+            return f"no effect on an attack: {self.no_effect}"
+        if self.mortal_wounds is not None:
+            return f"mortal wounds {self.mortal_wounds.describe()}"
+        clauses = []
+        for effect in self.effects:
+            cond = effect.requires.describe()
+            clauses.append(f"if {cond}: {effect.describe()}" if cond else effect.describe())
+        head = self.requires.describe()
+        return f"{head}: {'; '.join(clauses)}" if head else "; ".join(clauses)
+
+
+__all__ = [
+    "ADDITIVE", "Conditions", "EFFECT_FIELDS", "Effect", "KINDS", "LOWEST", "MortalWounds",
+    "NamedRule", "REROLL_FIELDS", "SIDES", "SWITCHES", "TARGET_FIELDS",
+]
