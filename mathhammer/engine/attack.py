@@ -37,6 +37,7 @@ from ..mechanics.criticals import DEVASTATING, attack_wounds, save_fails, unsave
 from ..mechanics.damage import damage_roll, feel_no_pain
 from ..mechanics.effects import Hazard, deadly_demise_wounds, hazardous
 from ..mechanics.named import apply_rules
+from ..mechanics.rolls import attacks_roll
 from ..model.options import Options
 from ..model.profiles import Target, Weapon
 from ..model.ruleset import RuleSet, load_ruleset
@@ -50,29 +51,10 @@ from ..model.squad import (
 )
 from ..model.state import Group, UnitState
 from ..prob.bigint import digit_width, pack, unpack
-from ..prob.dice import dice
 from ..prob.markov import Weights, chain, horner, tallied_chain
 from ..prob.pmf import PMF
 
-__all__ = ["Result", "attack", "attacks_roll", "character_destroyed", "initial_state",
-           "models_alive"]
-
-
-def attacks_roll(weapon: Weapon, options: Options, rules: RuleSet, target_models: int) -> PMF:
-    """The number of attacks of one model: A, plus Rapid Fire at half range and Blast.
-
-    >>> from mathhammer import load_ruleset
-    >>> gun = Weapon("Gun", attacks="D6", skill=3, strength=5, ap=0, damage=1, abilities=["blast"])
-    >>> attacks_roll(gun, Options(), load_ruleset(), target_models=10).mean()  # 3.5 + 2
-    Fraction(11, 2)
-    """
-    a = weapon.parsed
-    per_model = dice(weapon.attacks)
-    if a.rapid_fire and options.half_range:
-        per_model = per_model + dice(a.rapid_fire)
-    if a.blast:
-        per_model = per_model + a.blast * (target_models // rules.blast_per_models)
-    return per_model
+__all__ = ["Result", "attack", "character_destroyed", "initial_state", "models_alive"]
 
 
 @attrs.frozen

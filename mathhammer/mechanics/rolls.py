@@ -1,5 +1,5 @@
-"""The D6 rolls of the attack sequence: hit roll, wound roll and saving throw (docs/rules.md,
-sections 2, 4 and 5).
+"""The rolls of the attack sequence: the number of attacks (Blast, Rapid Fire), then the D6
+hit roll, wound roll and saving throw (docs/rules.md, sections 1, 2, 4 and 5).
 
 Each roll is a PMF over ``FAIL``, ``SUCCESS`` and ``CRITICAL`` (a Critical Hit or Wound).
 
@@ -16,9 +16,27 @@ from ..cache import cached
 from ..model.options import REROLLS, Options
 from ..model.profiles import Target, Weapon
 from ..model.ruleset import RuleSet
+from ..prob.dice import dice
 from ..prob.pmf import PMF
 
 FAIL, SUCCESS, CRITICAL = 0, 1, 2
+
+
+def attacks_roll(weapon: Weapon, options: Options, rules: RuleSet, target_models: int) -> PMF:
+    """The number of attacks of one model: A, plus Rapid Fire at half range and Blast.
+
+    >>> from mathhammer import load_ruleset
+    >>> gun = Weapon("Gun", attacks="D6", skill=3, strength=5, ap=0, damage=1, abilities=["blast"])
+    >>> attacks_roll(gun, Options(), load_ruleset(), target_models=10).mean()  # 3.5 + 2
+    Fraction(11, 2)
+    """
+    a = weapon.parsed
+    per_model = dice(weapon.attacks)
+    if a.rapid_fire and options.half_range:
+        per_model = per_model + dice(a.rapid_fire)
+    if a.blast:
+        per_model = per_model + a.blast * (target_models // rules.blast_per_models)
+    return per_model
 
 
 def broadest(*policies: str | None) -> str | None:

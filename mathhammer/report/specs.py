@@ -191,4 +191,4 @@ def check_work(profiles: Iterable[tuple[Weapon, int]], target: Target | Squad,
 
     models = sum(g.models for g in target.groups) if isinstance(target, Squad) else \
         target.models
-    check_attack_dice(profiles, models, load_ruleset(rules).blast_per_models)
+    check_attack_dice(profiles, models, load_ruleset(rules))
