@@ -213,9 +213,10 @@ def mortal(target_unit: str, rolls: tuple[str, ...], crushing_impact: int | None
                                "--crushing-impact T")
     out_path = check_output(output, force) if output is not None else None
     check_suffix(out_path, "json" if as_json else "text")
-    parsed = [mortal_roll(r) for r in rolls]
+    for roll in rolls:  # a bad roll is refused before the target is looked up
+        mortal_roll(roll)
     name, profile = target(target_unit, {"target_models": target_models, "leader": leader})
-    query = MortalQuery(name, profile, tuple(parsed), crushing_impact)
+    query = MortalQuery(name, profile, rolls, crushing_impact)
     timeline = query.run()
     emit(to_json(mortal_json(query, timeline)) if as_json else mortal_text(query, timeline),
           out_path)

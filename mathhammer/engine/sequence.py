@@ -69,25 +69,8 @@ class MortalWounds:
     label: str = "mortal wounds"
 
     def __call__(self, target: Target | Squad, state: PMF) -> PMF:
-        amount = self.amount
-        if isinstance(amount, str):
-            try:
-                amount = dice(amount)
-            except ValueError:
-                amount = rule_roll(amount)
+        amount = mortal_roll(self.amount).pmf if isinstance(self.amount, str) else self.amount
         return mortal_wounds(target, state, amount, self.excess_lost)
-
-
-def rule_roll(name: str) -> PMF:
-    """The mortal wounds of a named rule that is a mortal-wound roll.
-
-    >>> rule_roll("Disintegration Beams").mean()  # 3/6 * 1 + 2/6 * 2
-    Fraction(7, 6)
-    """
-    rule = find_rule(name)
-    if rule.mortal_wounds is None:
-        raise InputError(f"{rule.name} is not a mortal-wound roll")
-    return rule.mortal_wounds.pmf()
 
 
 @attrs.frozen
@@ -192,20 +175,32 @@ def sequence_demise(timeline: Timeline) -> PMF | None:
     return joint.map(lambda pair: pair[1])
 
 
-def mortal_roll(text: str) -> tuple[str, str]:
-    """A mortal-wound roll given as text: a dice expression or the name of a named rule that
-    is a mortal-wound roll. ``(label, amount)`` for :class:`MortalWounds`.
+@attrs.frozen
+class Roll:
+    """A mortal-wound roll: its label, what is rolled, and the mortal wounds it inflicts."""
 
-    >>> mortal_roll("d3"), mortal_roll("disintegration beams")
-    (('D3', 'd3'), ('Disintegration Beams', 'Disintegration Beams'))
+    label: str
+    what: str
+    pmf: PMF
+
+
+def mortal_roll(text: str) -> Roll:
+    """A mortal-wound roll given as text: a dice expression, or the name of a named rule that is
+    a mortal-wound roll (a roll table; docs/rules.md, section 10).
+
+    >>> mortal_roll("d3").label, mortal_roll("d3").pmf.mean()
+    ('D3', Fraction(2, 1))
+    >>> beams = mortal_roll("disintegration beams")  # D6: 2-4 -> 1, 5+ -> 2
+    >>> beams.label, beams.what, beams.pmf.mean()  # 3/6 * 1 + 2/6 * 2
+    ('Disintegration Beams', 'D6: 2-4 -> 1, 5+ -> 2', Fraction(7, 6))
     """
     try:
-        dice(text)
+        pmf = dice(text)
     except ValueError as e:
         if "over the limit" in str(e):
             raise InputError(f"ROLL {text!r}: {e}") from None
     else:
-        return text.strip().upper(), text.strip()
+        return Roll(text.strip().upper(), text.strip(), pmf)
     try:
         rule = find_rule(text)
     except ValueError as e:
@@ -214,4 +209,4 @@ def mortal_roll(text: str) -> tuple[str, str]:
     if rule.mortal_wounds is None:
         raise InputError(f"ROLL {text!r}: {rule.name} is not a mortal-wound roll ("
                          f"{rule.describe()}); use it with --rule on kills or odds")
-    return rule.name, rule.name
+    return Roll(rule.name, rule.mortal_wounds.describe(), rule.mortal_wounds.pmf())

@@ -22,7 +22,7 @@ from typing import Any
 import attrs
 
 from ..engine.attack import Result, attack
-from ..engine.sequence import Attack, MortalWounds, Reanimate, Timeline, rule_roll, sequence
+from ..engine.sequence import Attack, MortalWounds, Reanimate, Timeline, mortal_roll, sequence
 from ..errors import InputError
 from ..mechanics.effects import crushing_impact
 from ..model.options import Options
@@ -120,7 +120,7 @@ class Query:
             label = "attack" if self.turns is None else f"attack {i}"
             out.append(Attack.make(list(self.profiles), apply=self.named_rules, label=label,
                                    **opts))
-            out += [MortalWounds(rule_roll(r), label=r) for r in self.mortal_rules]
+            out += [MortalWounds(mortal_roll(r).pmf, label=r) for r in self.mortal_rules]
         return out
 
     def describe_steps(self) -> str:
@@ -178,15 +178,16 @@ class MortalQuery:
     """Mortal wounds on a target (``mathhammer mortal``): Crushing Impact of a charging model
     of Toughness ``crushing_impact`` first, then each roll in order.
 
-    >>> q = MortalQuery("Two", Target(models=2, toughness=4, save=3, wounds=1), (("D3", "D3"),))
+    >>> q = MortalQuery("Two", Target(models=2, toughness=4, save=3, wounds=1), ("D3",))
     >>> q.run().kills.mean()  # min(D3, 2): (1 + 2 + 2) / 3
     Fraction(5, 3)
     """
 
     target_name: str
     target: Target | Squad
-    #: (label, dice expression or the name of a mortal-wound rule)
-    rolls: tuple[tuple[str, str], ...] = ()
+    #: dice expressions or names of mortal-wound rules (see
+    #: :func:`~mathhammer.engine.sequence.mortal_roll`)
+    rolls: tuple[str, ...] = ()
     crushing_impact: int | None = None
 
     @property
@@ -196,21 +197,12 @@ class MortalQuery:
 
     def amounts(self) -> list[tuple[str, str, PMF]]:
         """(label, what is rolled, mortal wounds) of every step, in order."""
-        from ..data.named_rules import find_rule
-        from ..prob.dice import dice
-
         out = []
         if self.crushing is not None:
             t = self.crushing_impact
             out.append(("Crushing Impact", f"T{t}: {t} D6, 5+ -> 1 each, at most 6",
                         self.crushing.map(lambda x: x[0])))
-        for label, roll in self.rolls:
-            try:
-                out.append((label, roll, dice(roll)))
-            except ValueError:
-                rule = find_rule(roll)
-                out.append((label, rule.mortal_wounds.describe(), rule_roll(roll)))
-        return out
+        return out + [(r.label, r.what, r.pmf) for r in map(mortal_roll, self.rolls)]
 
     def run(self) -> Timeline:
         return sequence(self.target, [MortalWounds(pmf, label=label)
