@@ -1,5 +1,9 @@
-"""Files players edit or share: unit files, named rules, inline profiles, datasheet pages,
-BattleScribe data and army lists."""
+"""Files players edit or share, read into model values: :mod:`.units` (bundled and own unit
+files; :mod:`.unit` the values, :mod:`.unit_file` the format), :mod:`.named_rules` (with
+:mod:`.named_schema`), :mod:`.inline` (profiles typed on the command line), :mod:`.lookup` (a
+unit from any of these), :mod:`.importer` (datasheet pages), :mod:`.bsdata` (BattleScribe
+catalogues), :mod:`.datastore` (the installed BattleScribe data) and :mod:`.army` (army
+lists)."""
 
 from .paths import data_dir
 

@@ -1,1 +1,3 @@
-"""Exact distributions: PMFs, dice expressions, big integers, Markov chains."""
+"""Exact distributions, with no Warhammer in them: :mod:`.pmf` (the PMF, integer weights over
+one denominator), :mod:`.dice` (dice expressions), :mod:`.bigint` (numbers packed into big
+integers, GMP when installed) and :mod:`.markov` (the one chain runner)."""
