@@ -1,9 +1,10 @@
 """Import datasheets from BattleScribe data: 10th-edition XML (``.cat``/``.gst``) and
 11th-edition JSON (``.json``), the files list builders read.
 
-Both formats are parsed into the same values (:mod:`.model`); links are followed into the
-linked catalogues and the game system file found beside the catalogue (:mod:`.files`); one
-builder turns a datasheet into a unit file in the ``units/`` schema (:mod:`.build`).
+Both formats (:mod:`.formats`) are parsed (:mod:`.parse`) into the same values (:mod:`.model`);
+links are followed into the linked catalogues and the game system file found beside the
+catalogue (:mod:`.files`); one builder turns a datasheet into a unit file in the ``units/``
+schema (:mod:`.build`).
 
 >>> split_unit_spec("data/Necrons.cat:Immortals")
 ('data/Necrons.cat', 'Immortals')
