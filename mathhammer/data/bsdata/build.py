@@ -25,154 +25,18 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
 import attrs
 
 from ...errors import InputError
-from ...model.abilities import canonical
-from ...prob.dice import format_dice
 from .files import Library
+from .find import find_unit
 from .model import Entry, Profile
+from .profiles import clean_name, int_of, invuln_of, is_statline, is_weapon, xplus_of
 from .walk import Context, Walker, ancestry_of, apply_number, modified_profile
-
-_WEAPON_CHARS = {"range", "a", "s", "ap", "d"}
-_UNIT_CHARS = {"m", "t", "w"}
-
-
-def is_weapon(p: Profile) -> bool:
-    names = {c.name.lower() for c in p.characteristics}
-    return names >= _WEAPON_CHARS and bool(names & {"bs", "ws"})
-
-
-def is_statline(p: Profile) -> bool:
-    names = {c.name.lower() for c in p.characteristics}
-    return names >= _UNIT_CHARS and ("sv" in names)
-
-
-# --------------------------------------------------------------------------- weapon keywords
-
-_ALIASES = {"twin linked": "twin-linked"}
-_ANTI_LOOSE = re.compile(r"^anti[\s-]+(.+?)\s+([2-6])\+?$")  # "Anti-FLY 2" is 2+
-
-
-def map_keyword(text: str) -> str | None:
-    """A weapon keyword as printed in the data -> the mathhammer ability, or None.
-
-    >>> map_keyword("Twin Linked"), map_keyword("Anti Vehicle 3+"), map_keyword("Sustained hits 1")
-    ('twin-linked', 'anti-vehicle 3+', 'sustained hits 1')
-    >>> map_keyword("Anti-FLY 2")
-    'anti-fly 2+'
-    >>> map_keyword("Sonic Devastation") is None
-    True
-    """
-    t = " ".join(text.strip().strip("[]").lower().split())
-    t = _ALIASES.get(t, t)
-    if m := _ANTI_LOOSE.match(t):
-        t = f"anti-{m.group(1)} {m.group(2)}+"
-    try:
-        return canonical(t)
-    except ValueError:
-        return None
-
-
-def split_keywords(text: str) -> list[str]:
-    """The keywords of a weapon profile (``-`` or empty is none)."""
-    return [k.strip() for k in text.split(",") if k.strip() and k.strip() not in ("-", "–")]
-
-
-def weapon_table(p: Profile, warn: Callable[[str], None] = lambda text: None) -> dict | None:
-    """The weapon table (units/ schema) of a weapon profile; None (and a warning) if it
-    cannot be one."""
-    name = _clean_name(p.name)
-    rng_text = p.get("Range")
-    if rng_text.strip().lower() == "melee":
-        rng: int | str = "melee"
-    else:
-        rng = _int(rng_text) or 0
-        if rng < 1:
-            warn(f"weapon {name!r} left out: range {rng_text!r} is not a distance")
-            return None
-    try:
-        attacks = format_dice(p.get("A"))
-        damage = format_dice(p.get("D"))
-    except ValueError:
-        warn(f"weapon {name!r} left out: A {p.get('A')!r} / D {p.get('D')!r} "
-                  f"is not a dice expression")
-        return None
-    skill_text = p.get("BS") or p.get("WS")
-    skill = _xplus(skill_text)
-    strength = _int(p.get("S"))
-    ap_m = re.fullmatch(r"\s*(?:0|-\s*(\d))\s*", p.get("AP"))
-    if strength is None or ap_m is None:
-        warn(f"weapon {name!r} left out: S {p.get('S')!r} / AP {p.get('AP')!r} "
-                  f"is not a number")
-        return None
-    abilities: list[str] = []
-    unmapped: list[str] = []
-    for k in split_keywords(p.get("Keywords")):
-        a = map_keyword(k)
-        if a is None:
-            unmapped.append(k)
-        elif a not in abilities:
-            abilities.append(a)
-    if skill is None:
-        if skill_text.strip().upper() == "N/A" and "torrent" in abilities:
-            skill = "N/A"
-        else:
-            warn(f"weapon {name!r} left out: BS/WS {skill_text!r} is not X+")
-            return None
-    table: dict[str, Any] = {
-        "name": name,
-        "range": rng,
-        "attacks": int(attacks) if attacks.isdigit() else attacks,
-        "skill": skill,
-        "strength": strength,
-        "ap": -int(ap_m.group(1)) if ap_m.group(1) else 0,
-        "damage": int(damage) if damage.isdigit() else damage,
-    }
-    if abilities:
-        table["abilities"] = abilities
-    if unmapped:
-        table["unmapped"] = unmapped
-        warn(f"weapon {name!r}: unmapped keywords: {', '.join(unmapped)}")
-    return table
-
-
-# --------------------------------------------------------------------------- small parsers
-
-
-def _int(text: str) -> int | None:
-    m = re.fullmatch(r"\s*(\d+)\s*(?:\"|”|'')?\s*", text)
-    return int(m.group(1)) if m else None
-
-
-def _xplus(text: str) -> str | None:
-    m = re.fullmatch(r"\s*(\d+)\s*\+?\s*", text)
-    return f"{int(m.group(1))}+" if m else None
-
-
-_INVULN = re.compile(r"(\d)\+\s*invulnerable save", re.I)
-_PARTIAL = re.compile(
-    r"against (ranged|melee|psychic)|ranged attacks|melee attacks|while|if ", re.I
-)
-
-
-def invuln_of(text: str) -> tuple[str | None, bool]:
-    """(X+, holds always) from an ability text such as ``This model has a 4+ invulnerable save``.
-
-    >>> invuln_of("This model has a 4+ invulnerable save."), invuln_of("5+")
-    (('4+', True), ('5+', True))
-    >>> invuln_of("Models in this unit have a 4+ invulnerable save against ranged attacks.")
-    ('4+', False)
-    """
-    m = _INVULN.search(text) or re.fullmatch(r"\s*(\d)\+\s*", text)
-    if not m:
-        return None, False
-    return f"{m.group(1)}+", not _PARTIAL.search(text)
-
+from .weapons import weapon_table
 
 _ATTACH = re.compile(r"can be attached to", re.I)
 _LEADER_LINE = re.compile(r"^\s*[-•*■]\s*(.+?)\s*$")
@@ -193,10 +57,6 @@ def leads_of(text: str) -> list[str]:
             if name and name not in out:
                 out.append(name)
     return out
-
-
-def _clean_name(name: str) -> str:
-    return " ".join(name.lstrip("➤►> ").split())
 
 
 # --------------------------------------------------------------------------- the unit
@@ -294,7 +154,7 @@ class _Builder:
                 line = lines[0]
             own_inv = self.invulns(e, ctx) if e is not u else {}
             inv = own_inv.get("", None) or unit_inv.get(e.name.lower()) or unit_inv.get("")
-            inv = inv or _xplus(line.get("InSv"))
+            inv = inv or xplus_of(line.get("InSv"))
             lo, hi = (1, 1) if e is u else _limits(e)
             out.append(_Member(e, ctx, parent, modified_profile(line, ctx), inv, lo, hi))
         return out
@@ -316,7 +176,7 @@ class _Builder:
                 self.warn(f"invulnerable save {value} left out (not against every attack): {text}")
                 continue
             m = re.search(r"\((.+)\)", p.name)
-            key = m.group(1).lower() if m and not _xplus(m.group(1).strip("*")) else ""
+            key = m.group(1).lower() if m and not xplus_of(m.group(1).strip("*")) else ""
             out.setdefault(key, value)
         return out
 
@@ -324,21 +184,21 @@ class _Builder:
         p = m.statline
         out: dict[str, Any] = {}
         move = p.get("M")
-        if _int(move) is not None:
-            out["move"] = _int(move)
+        if int_of(move) is not None:
+            out["move"] = int_of(move)
         elif move.strip() not in ("", "-"):
             n = re.match(r"\s*(\d+)", move)
             if n:
                 out["move"] = int(n.group(1))
             self.warn(f"{p.name}: move {move!r} written as {out.get('move', 'nothing')}")
         for key, name, parse in (
-            ("toughness", "T", _int), ("save", "SV", _xplus), ("wounds", "W", _int),
+            ("toughness", "T", int_of), ("save", "SV", xplus_of), ("wounds", "W", int_of),
         ):
             v = parse(p.get(name))
             if v is None:
                 raise InputError(f"{self.where}: {p.name}: {name} {p.get(name)!r} is not a number")
             out[key] = v
-        for key, name, parse in (("leadership", "LD", _xplus), ("oc", "OC", _int)):
+        for key, name, parse in (("leadership", "LD", xplus_of), ("oc", "OC", int_of)):
             v = parse(p.get(name))
             if v is not None:
                 out[key] = v
@@ -528,7 +388,7 @@ class _Builder:
                 name = biggest[0].entry.name
             else:
                 name = g[0].statline.name
-            group: dict[str, Any] = {"name": _clean_name(name)}
+            group: dict[str, Any] = {"name": clean_name(name)}
             group["count"] = lo if lo == hi else [lo, hi]
             group.update(self.statline(g[0]))
             if weapons:
@@ -637,67 +497,6 @@ def _split(n: int, members: list[_Member], groups: list[list[_Member]],
     return out
 
 
-# --------------------------------------------------------------------------- finding units
-
-
-def _norm(text: str) -> str:
-    return " ".join(re.sub(r"[-_’'`]", " ", text).lower().split())
-
-
-def is_datasheet(e: Entry) -> bool:
-    """A library's shared entry that is a datasheet: a unit, or a model with a faction."""
-    if e.type == "unit":
-        return True
-    return e.type == "model" and any(
-        (c.name or "").lower().startswith("faction:") for c in e.category_links)
-
-
-def catalogue_units(lib: Library) -> list[tuple[str, Entry]]:
-    """(name, root entry) of every unit and single-model datasheet a roster can select."""
-    w = Walker(lib)
-    out: dict[str, tuple[str, Entry]] = {}
-    if lib.main.library:  # a library's datasheets are its shared entries
-        for e in lib.main.shared_entries:
-            if is_datasheet(e):
-                out.setdefault(e.id, (e.name, e))
-    for _cat, e in lib.root_entries():
-        try:
-            r = w.resolve(e)
-        except ValueError:
-            key = e.target_id or e.id  # its file is missing: importing it will say so
-            out.setdefault(key, (e.name, e))
-            continue
-        if r.type in ("unit", "model"):
-            out.setdefault(r.id, (r.name, e))
-    return sorted(out.values(), key=lambda x: _norm(x[0]))
-
-
-def find_unit(lib: Library, name: str) -> Entry:
-    """The root entry of the unit called ``name`` (case-insensitive; a unique prefix is enough)."""
-    units = catalogue_units(lib)
-    q = _norm(name)
-    where = lib.main.path.rsplit("/", 1)[-1]
-    if not q:
-        raise InputError(f"{where}: give a unit name")
-    for matches in (
-        [u for u in units if _norm(u[0]) == q],
-        [u for u in units if _norm(re.sub(r"\s*\[.*?\]", "", u[0])) == q],
-        [u for u in units if _norm(u[0]).startswith(q)],
-    ):
-        if len(matches) == 1:
-            return matches[0][1]
-        if len(matches) > 1:
-            raise InputError(
-                f"{where}: unit {name!r} is ambiguous: matches "
-                + ", ".join(m[0] for m in matches[:8])
-                + (", ..." if len(matches) > 8 else "")
-            )
-    names = {_norm(u[0]): u[0] for u in units}
-    close = [names[k] for k in difflib.get_close_matches(q, list(names), 5, 0.5)]
-    hint = f"closest: {', '.join(close)}" if close else f"it has {len(units)} units"
-    raise InputError(f"{where}: no unit {name!r}; {hint}")
-
-
 def build_raw(lib: Library, name: str) -> tuple[dict[str, Any], list[str]]:
     """The unit file (as a dict in the units/ schema) and the import's warnings."""
     b = _Builder(lib, find_unit(lib, name))
@@ -716,19 +515,4 @@ def build_entry(lib: Library, entry: Entry) -> tuple[dict[str, Any], list[str], 
     return raw, b.warnings, b.group_members
 
 
-def option_names(lib: Library, entry: Entry) -> list[str]:
-    """The names of everything a roster can select inside a unit (models, wargear, options,
-    their groups) and of the weapon profiles below it."""
-    w = Walker(lib)
-    unit = w.resolve(entry)
-    ctx = Context(ancestry=ancestry_of(unit), unit_id=unit.id)
-    names = [unit.name]
-    for x, c, _path in w.walk(unit, ctx, lambda x: False):
-        names.append(x.name)
-        names += [_clean_name(p.name) for p in w.profiles(x, c) if is_weapon(p)]
-    names += [_clean_name(p.name) for p in w.profiles(unit, ctx) if is_weapon(p)]
-    return list(dict.fromkeys(n for n in names if n))
-
-
-__all__ = ["build_entry", "build_raw", "catalogue_units", "find_unit", "is_datasheet",
-           "map_keyword", "option_names", "split_keywords", "weapon_table"]
+__all__ = ["build_entry", "build_raw"]
