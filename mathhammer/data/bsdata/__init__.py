@@ -5,7 +5,8 @@ Both formats (:mod:`.formats`) are parsed (:mod:`.parse`) into the same values (
 links are followed into the linked catalogues and the game system file found beside the
 catalogue (:mod:`.files`), and through a unit's selection tree (:mod:`.walk`). A datasheet is
 found by name (:mod:`.find`) and one builder turns it into a unit file in the ``units/`` schema
-(:mod:`.build`), reading statlines (:mod:`.profiles`) and weapons (:mod:`.weapons`).
+(:mod:`.build`), reading statlines (:mod:`.profiles`), weapons (:mod:`.weapons`), keywords and
+abilities (:mod:`.abilities`), model counts and points (:mod:`.sizes`).
 
 >>> split_unit_spec("data/Necrons.cat:Immortals")
 ('data/Necrons.cat', 'Immortals')
