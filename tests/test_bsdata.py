@@ -23,7 +23,7 @@ from mathhammer.data.bsdata import (
     split_keywords,
     write_catalogue_unit,
 )
-from mathhammer.data.bsdata.build import is_weapon
+from mathhammer.data.bsdata.profiles import is_weapon
 from mathhammer.data.unit_file import loads_unit
 from mathhammer.data.units import load_unit
 

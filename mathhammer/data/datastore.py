@@ -278,8 +278,8 @@ def _index_file(folder: Path) -> Path:
 def _catalogue_units(path: Path) -> tuple[str, str, bool, list[tuple[str, str, bool]],
                                            list[list[str]]]:
     """(id, name, library, units, links) of one catalogue, parsing it and its linked files."""
-    from .bsdata.build import catalogue_units, is_datasheet
     from .bsdata.files import load_file, open_library
+    from .bsdata.find import catalogue_units, is_datasheet
 
     cat = load_file(path)
     links = [[c.target_id, c.name] for c in cat.catalogue_links]

@@ -68,7 +68,7 @@ class _Data:
 
     def entries(self, path: Path) -> dict[str, Any]:
         """Normalised unit name -> root entry, for one catalogue."""
-        from ..bsdata.build import catalogue_units
+        from ..bsdata.find import catalogue_units
 
         key = str(path)
         if key not in self.units:
@@ -213,7 +213,8 @@ def _find(d: _Data, home, name: str):
 
 
 def _unit(d: _Data, home, pu: ParsedUnit, source: str) -> tuple[ArmyUnit, list[Unresolved]]:
-    from ..bsdata.build import build_entry, option_names
+    from ..bsdata.build import build_entry
+    from ..bsdata.find import option_names
 
     cat, entry = _find(d, home, pu.name)
     if cat is None:

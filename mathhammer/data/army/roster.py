@@ -54,8 +54,8 @@ def _number(sel) -> int:
 
 def _tables(sel) -> tuple[dict, ...]:
     """The weapon tables of a selection's own profiles."""
-    from ..bsdata.build import weapon_table
     from ..bsdata.model import Characteristic, Profile
+    from ..bsdata.weapons import weapon_table
 
     out = []
     for p in _kids(sel, "profiles"):

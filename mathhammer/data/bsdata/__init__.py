@@ -1,9 +1,12 @@
 """Import datasheets from BattleScribe data: 10th-edition XML (``.cat``/``.gst``) and
 11th-edition JSON (``.json``), the files list builders read.
 
-Both formats are parsed into the same values (:mod:`.model`); links are followed into the
-linked catalogues and the game system file found beside the catalogue (:mod:`.files`); one
-builder turns a datasheet into a unit file in the ``units/`` schema (:mod:`.build`).
+Both formats (:mod:`.formats`) are parsed (:mod:`.parse`) into the same values (:mod:`.model`);
+links are followed into the linked catalogues and the game system file found beside the
+catalogue (:mod:`.files`), and through a unit's selection tree (:mod:`.walk`). A datasheet is
+found by name (:mod:`.find`) and one builder turns it into a unit file in the ``units/`` schema
+(:mod:`.build`), reading statlines (:mod:`.profiles`), weapons (:mod:`.weapons`), keywords and
+abilities (:mod:`.abilities`), model counts and points (:mod:`.sizes`).
 
 >>> split_unit_spec("data/Necrons.cat:Immortals")
 ('data/Necrons.cat', 'Immortals')
@@ -27,9 +30,11 @@ from typing import Any
 import tomli_w
 
 from ...errors import InputError
-from .build import build_raw, catalogue_units, map_keyword, split_keywords
+from .build import build_raw
 from .files import BattleScribeWarning, Library, load_file, open_library
+from .find import catalogue_units
 from .model import Catalogue, Entry, Profile
+from .weapons import map_keyword, split_keywords
 
 PathLike = str | os.PathLike
 

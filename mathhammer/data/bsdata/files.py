@@ -24,7 +24,9 @@ import attrs
 from ...cache import cached
 from ...errors import InputError
 from ...model.limits import MAX_CATALOGUE_BYTES, read_limited
-from .model import JSON_SUFFIXES, XML_SUFFIXES, Catalogue, read_catalogue_text
+from .formats import JSON_SUFFIXES, XML_SUFFIXES
+from .model import Catalogue
+from .parse import read_catalogue_text
 
 
 class BattleScribeWarning(UserWarning):

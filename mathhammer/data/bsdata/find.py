@@ -1,0 +1,93 @@
+"""Finding datasheets in a catalogue: the units a roster can select, one unit by name, and the
+names of what can be selected inside it.
+
+>>> from .model import Catalogue
+>>> lib = Library(Catalogue("n", "Necrons", "catalogue", "Necrons.cat", root_entries=(
+...     Entry("entry", "e1", "Immortals", type="unit"),
+...     Entry("entry", "e2", "Necron Warriors", type="unit"))))
+>>> [name for name, _entry in catalogue_units(lib)], find_unit(lib, "immort").name
+(['Immortals', 'Necron Warriors'], 'Immortals')
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+from ...errors import InputError
+from .files import Library
+from .model import Entry
+from .profiles import clean_name, is_weapon
+from .walk import Context, Walker, ancestry_of
+
+
+def _norm(text: str) -> str:
+    return " ".join(re.sub(r"[-_’'`]", " ", text).lower().split())
+
+
+def is_datasheet(e: Entry) -> bool:
+    """A library's shared entry that is a datasheet: a unit, or a model with a faction."""
+    if e.type == "unit":
+        return True
+    return e.type == "model" and any(
+        (c.name or "").lower().startswith("faction:") for c in e.category_links)
+
+
+def catalogue_units(lib: Library) -> list[tuple[str, Entry]]:
+    """(name, root entry) of every unit and single-model datasheet a roster can select."""
+    w = Walker(lib)
+    out: dict[str, tuple[str, Entry]] = {}
+    if lib.main.library:  # a library's datasheets are its shared entries
+        for e in lib.main.shared_entries:
+            if is_datasheet(e):
+                out.setdefault(e.id, (e.name, e))
+    for _cat, e in lib.root_entries():
+        try:
+            r = w.resolve(e)
+        except ValueError:
+            key = e.target_id or e.id  # its file is missing: importing it will say so
+            out.setdefault(key, (e.name, e))
+            continue
+        if r.type in ("unit", "model"):
+            out.setdefault(r.id, (r.name, e))
+    return sorted(out.values(), key=lambda x: _norm(x[0]))
+
+
+def find_unit(lib: Library, name: str) -> Entry:
+    """The root entry of the unit called ``name`` (case-insensitive; a unique prefix is enough)."""
+    units = catalogue_units(lib)
+    q = _norm(name)
+    where = lib.main.path.rsplit("/", 1)[-1]
+    if not q:
+        raise InputError(f"{where}: give a unit name")
+    for matches in (
+        [u for u in units if _norm(u[0]) == q],
+        [u for u in units if _norm(re.sub(r"\s*\[.*?\]", "", u[0])) == q],
+        [u for u in units if _norm(u[0]).startswith(q)],
+    ):
+        if len(matches) == 1:
+            return matches[0][1]
+        if len(matches) > 1:
+            raise InputError(
+                f"{where}: unit {name!r} is ambiguous: matches "
+                + ", ".join(m[0] for m in matches[:8])
+                + (", ..." if len(matches) > 8 else "")
+            )
+    names = {_norm(u[0]): u[0] for u in units}
+    close = [names[k] for k in difflib.get_close_matches(q, list(names), 5, 0.5)]
+    hint = f"closest: {', '.join(close)}" if close else f"it has {len(units)} units"
+    raise InputError(f"{where}: no unit {name!r}; {hint}")
+
+
+def option_names(lib: Library, entry: Entry) -> list[str]:
+    """The names of everything a roster can select inside a unit (models, wargear, options,
+    their groups) and of the weapon profiles below it."""
+    w = Walker(lib)
+    unit = w.resolve(entry)
+    ctx = Context(ancestry=ancestry_of(unit), unit_id=unit.id)
+    names = [unit.name]
+    for x, c, _path in w.walk(unit, ctx, lambda x: False):
+        names.append(x.name)
+        names += [clean_name(p.name) for p in w.profiles(x, c) if is_weapon(p)]
+    names += [clean_name(p.name) for p in w.profiles(unit, ctx) if is_weapon(p)]
+    return list(dict.fromkeys(n for n in names if n))

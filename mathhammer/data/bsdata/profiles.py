@@ -1,0 +1,64 @@
+"""Reading profiles: which profile is a unit statline or a weapon, and the values printed in
+its characteristics (``5"``, ``3+``, an invulnerable save in an ability's text).
+
+>>> xplus_of(" 3 "), int_of('6"'), clean_name("➤ Heat ray - focused")
+('3+', 6, 'Heat ray - focused')
+"""
+
+from __future__ import annotations
+
+import re
+
+from .model import Profile
+
+_WEAPON_CHARS = {"range", "a", "s", "ap", "d"}
+_UNIT_CHARS = {"m", "t", "w"}
+
+
+def is_weapon(p: Profile) -> bool:
+    """A weapon profile: Range, A, S, AP, D and BS or WS."""
+    names = {c.name.lower() for c in p.characteristics}
+    return names >= _WEAPON_CHARS and bool(names & {"bs", "ws"})
+
+
+def is_statline(p: Profile) -> bool:
+    """A unit statline: M, T, W and Sv."""
+    names = {c.name.lower() for c in p.characteristics}
+    return names >= _UNIT_CHARS and ("sv" in names)
+
+
+def int_of(text: str) -> int | None:
+    """A whole number, perhaps in inches (``6"``); None if the text is not one."""
+    m = re.fullmatch(r"\s*(\d+)\s*(?:\"|”|'')?\s*", text)
+    return int(m.group(1)) if m else None
+
+
+def xplus_of(text: str) -> str | None:
+    """A roll to beat written ``X+`` (``3`` or ``3+``); None if the text is not one."""
+    m = re.fullmatch(r"\s*(\d+)\s*\+?\s*", text)
+    return f"{int(m.group(1))}+" if m else None
+
+
+_INVULN = re.compile(r"(\d)\+\s*invulnerable save", re.I)
+_PARTIAL = re.compile(
+    r"against (ranged|melee|psychic)|ranged attacks|melee attacks|while|if ", re.I
+)
+
+
+def invuln_of(text: str) -> tuple[str | None, bool]:
+    """(X+, holds always) from an ability text such as ``This model has a 4+ invulnerable save``.
+
+    >>> invuln_of("This model has a 4+ invulnerable save."), invuln_of("5+")
+    (('4+', True), ('5+', True))
+    >>> invuln_of("Models in this unit have a 4+ invulnerable save against ranged attacks.")
+    ('4+', False)
+    """
+    m = _INVULN.search(text) or re.fullmatch(r"\s*(\d)\+\s*", text)
+    if not m:
+        return None, False
+    return f"{m.group(1)}+", not _PARTIAL.search(text)
+
+
+def clean_name(name: str) -> str:
+    """A profile name without the ``➤`` of a weapon's modes and without extra spaces."""
+    return " ".join(name.lstrip("➤►> ").split())

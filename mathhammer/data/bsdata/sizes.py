@@ -1,0 +1,176 @@
+"""How many models a unit has and what it costs: each model entry's limits, what is selected by
+default, a model group's smallest and largest count, and the points for every size.
+
+Points: the unit's cost with the modifiers that depend on its model count, for every size from
+the smallest to the largest; the file lists the largest size of each price band
+(``5 -> 70, 10 -> 150``), as datasheets print them.
+
+>>> from .model import Constraint
+>>> limits(Entry("entry", "e1", "Necron Warrior", type="model", constraints=(
+...     Constraint("min", "selections", "parent", Fraction(10)),
+...     Constraint("max", "selections", "parent", Fraction(20)))))
+(10, 20)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+
+import attrs
+
+from .model import Entry, Profile
+from .walk import Context, apply_number
+
+
+@attrs.frozen
+class Member:
+    """One model entry of the unit."""
+
+    entry: Entry
+    ctx: Context
+    parent: Entry
+    statline: Profile
+    invuln: str | None
+    min: int
+    max: int | None
+
+
+def limits(e: Entry) -> tuple[int, int | None]:
+    """How many of ``e`` its parent may hold (min, max; max None if the data sets none)."""
+    lo, hi = 0, None
+    for c in e.constraints:
+        if c.field != "selections" or c.scope != "parent":
+            continue
+        if c.type == "min":
+            lo = max(lo, int(c.value))
+        elif c.type == "max":
+            hi = int(c.value) if hi is None else min(hi, int(c.value))
+    return lo, hi
+
+
+def is_standard(e: Entry, parent: Entry) -> bool:
+    """Is ``e`` selected by default under ``parent``?"""
+    if e.kind == "group":
+        return limits(e)[1] != 0
+    lo, _hi = limits(e)
+    if lo >= 1:
+        return True
+    if parent.kind == "group":
+        if parent.default_id and parent.default_id in (e.id, e.link_id):
+            return True
+        if not parent.default_id and limits(parent)[0] >= 1:
+            first = next(iter(parent.children), None)
+            return first is not None and first.id in (e.id, e.link_id)
+    return False
+
+
+def group_count(
+    g: list[Member], unit: Entry, warn: Callable[[str], None]
+) -> tuple[int, int]:
+    """The group's smallest and largest count: its entries' own limits, clamped by each
+    selection group around them."""
+    lo, hi = 0, 0
+    parents: dict[int, list[Member]] = {}
+    for m in g:
+        parents.setdefault(id(m.parent), []).append(m)
+    for ms in parents.values():
+        p_lo = sum(m.min for m in ms)
+        his = [m.max for m in ms]
+        p_hi = None if None in his else sum(h for h in his if h is not None)
+        parent = ms[0].parent
+        if parent.kind == "group" and parent is not unit:
+            g_lo, g_hi = limits(parent)
+            if len(ms) == len(parent.children):
+                p_lo = max(p_lo, g_lo)
+            if g_hi is not None:
+                p_hi = g_hi if p_hi is None else min(p_hi, g_hi)
+        if p_hi is None:
+            p_hi = max(p_lo, 1)
+            warn(f"{ms[0].entry.name}: no maximum model count in the data; using {p_hi}")
+        lo, hi = lo + p_lo, hi + p_hi
+    if lo < 1:
+        warn(f"{g[0].entry.name}: optional models (0-{hi}); counted from 1")
+        lo = 1
+    return lo, max(lo, hi)
+
+
+def points_by_size(
+    unit: Entry, unit_ctx: Context, groups: list[list[Member]],
+    counts: list[tuple[int, int]], warn: Callable[[str], None],
+) -> list[dict]:
+    """The points of the unit (``unit`` in ``unit_ctx``) as the file lists them: the largest size
+    of each price band."""
+    pts_type = next(
+        (c.type_id for c in unit.costs if c.name.strip().lower() == "pts"), None
+    )
+    if pts_type is None:
+        members = [m for g in groups for m in g]
+        pts_type = next(
+            (c.type_id for m in members for c in m.entry.costs
+             if c.name.strip().lower() == "pts"),
+            None,
+        )
+    if pts_type is None:
+        warn("no points in the data")
+        return []
+    members = [m for g in groups for m in g]
+    lo = sum(c[0] for c in counts)
+    hi = sum(c[1] for c in counts)
+    by_size = []
+    for n in range(lo, hi + 1):
+        split = _split(n, members, groups, counts)
+        ctx = attrs.evolve(unit_ctx, models=tuple((m.ctx.ancestry, k) for m, k in split))
+        total = _cost(unit, pts_type, ctx)
+        for m, k in split:
+            if m.entry is not unit:
+                total += _cost(m.entry, pts_type, ctx) * k
+        by_size.append((n, total))
+    out = []
+    for i, (n, cost) in enumerate(by_size):
+        if i + 1 == len(by_size) or by_size[i + 1][1] != cost:
+            if cost.denominator != 1:
+                warn(f"points {cost} for {n} models rounded down")
+            out.append({"models": n, "cost": int(cost)})
+    return out
+
+
+def default_member(g: list[Member]) -> Member:
+    """The group's default model entry: its selection group's default choice, else the entry
+    with the largest minimum."""
+    for m in g:
+        default = m.parent.default_id if m.parent.kind == "group" else ""
+        if default and default in (m.entry.id, m.entry.link_id):
+            return m
+    return max(g, key=lambda m: (m.min, m.max or 0))
+
+
+def _cost(e: Entry, type_id: str, ctx: Context) -> Fraction:
+    value = next((c.value for c in e.costs if c.type_id == type_id), Fraction(0))
+    for m in e.modifiers:
+        if m.field == type_id:
+            value = apply_number(value, m, ctx)
+    return value
+
+
+def _split(n: int, members: list[Member], groups: list[list[Member]],
+           counts: list[tuple[int, int]]) -> list[tuple[Member, int]]:
+    """How ``n`` models spread over the model entries: every group at its minimum, the rest
+    added to the largest group first; inside a group, to its default entry."""
+    sizes = [lo for lo, _hi in counts]
+    extra = n - sum(sizes)
+    for i in sorted(range(len(groups)), key=lambda i: -counts[i][1]):
+        add = min(extra, counts[i][1] - sizes[i])
+        sizes[i] += add
+        extra -= add
+    out = []
+    for g, size in zip(groups, sizes, strict=True):
+        default = default_member(g)
+        rest = size
+        for m in g:
+            if m is not default:
+                k = min(m.min, rest)
+                out.append((m, k))
+                rest -= k
+        out.append((default, rest))
+    return out
