@@ -21,13 +21,13 @@ the weapon, target and options of one attack.
 from __future__ import annotations
 
 import difflib
-import tomllib
 from collections.abc import Iterable
 from pathlib import Path
 
 from ..cache import cached
 from ..errors import InputError
 from ..mechanics import named as mechanics
+from ..model.limits import MAX_RULES_FILE_BYTES, read_toml
 from ..model.named import NamedRule
 from ..model.options import Options
 from ..model.profiles import Target, Weapon
@@ -60,16 +60,7 @@ def read_named_rule_file(path: str | Path) -> tuple[NamedRule, ...]:
 
 def _read_toml(path: Path, where: str) -> dict:
     """A named-rules file's TOML (at most MAX_RULES_FILE_BYTES, not nested too deeply)."""
-    from ..model.limits import MAX_RULES_FILE_BYTES, read_limited
-
-    data = read_limited(path, MAX_RULES_FILE_BYTES, "MAX_RULES_FILE_BYTES", "named rules",
-                        where)
-    try:
-        return tomllib.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
-        raise InputError(f"{where}: cannot read named rules: {e}") from None
-    except RecursionError:
-        raise InputError(f"{where}: cannot read named rules: nested too deeply") from None
+    return read_toml(path, MAX_RULES_FILE_BYTES, "MAX_RULES_FILE_BYTES", "named rules", where)
 
 
 def _norm(name: str) -> str:
