@@ -18,8 +18,9 @@ from pathlib import Path
 
 from ..cache import cached
 from ..errors import InputError
+from .names import name_key
 from .paths import data_dir
-from .unit import Unit, name_key, show
+from .unit import Unit, show
 from .unit_file import read_unit_file
 
 

@@ -34,6 +34,7 @@ import attrs
 from ...errors import InputError
 from ...model.abilities import canonical
 from ...prob.dice import format_dice
+from ..names import name_key
 from .files import Library
 from .model import Entry, Profile
 from .walk import Context, Walker, ancestry_of, apply_number, modified_profile
@@ -640,8 +641,7 @@ def _split(n: int, members: list[_Member], groups: list[list[_Member]],
 # --------------------------------------------------------------------------- finding units
 
 
-def _norm(text: str) -> str:
-    return " ".join(re.sub(r"[-_’'`]", " ", text).lower().split())
+_norm = name_key
 
 
 def is_datasheet(e: Entry) -> bool:
