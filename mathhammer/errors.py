@@ -12,9 +12,11 @@ mathhammer.errors.InputError: units/meq.toml: wounds: expected an integer >= 1, 
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["InputError", "one_line"]
+__all__ = ["InputError", "one_line", "suggest"]
 
 
 class InputError(ValueError):
@@ -28,3 +30,15 @@ def one_line(text: Any) -> str:
     'two lines, one line'
     """
     return " ".join(str(text).split())
+
+
+def suggest(word: str, known: Iterable[str], n: int = 3) -> str:
+    """The hint after an unknown ``word``: the closest of ``known`` (up to ``n``), else all of
+    them.
+
+    >>> suggest("hitmod", ["hit_mod", "wound_mod"]), suggest("zzz", ["hit_mod", "wound_mod"])
+    ('did you mean hit_mod?', 'known: hit_mod, wound_mod')
+    """
+    known = list(known)
+    close = difflib.get_close_matches(word, known, n=n)
+    return f"did you mean {', '.join(close)}?" if close else f"known: {', '.join(known)}"

@@ -39,6 +39,7 @@ from typing import Literal
 import attrs
 
 from ..errors import InputError
+from .names import name_key
 
 Edition = Literal["10e", "11e"]
 EDITIONS: tuple[Edition, ...] = ("10e", "11e")
@@ -265,11 +266,6 @@ class CatalogueInfo:
         return stem
 
 
-def norm(text: str) -> str:
-    text = text.replace("’", "'").replace("‘", "'")
-    return " ".join(re.sub(r"[-_'`]", " ", text).lower().split())
-
-
 def _index_file(folder: Path) -> Path:
     key = hashlib.sha1(str(folder.resolve()).encode()).hexdigest()[:16]
     return cache_dir() / "index" / f"{key}.json"
@@ -314,12 +310,12 @@ class UnitIndex:
         parts = split_faction_unit(name)
         if parts is not None and self.catalogue(parts[0]) is not None:
             faction, name = parts
-        q = norm(name)
+        q = name_key(name)
         cats = [self.catalogue(faction)] if faction else self.catalogues
         rows = [(c, u, key, own) for c in cats if c is not None for u, key, own in c.units]
-        for test in (lambda n: norm(n) == q,
-                     lambda n: norm(re.sub(r"\s*\[.*?\]", "", n)) == q,
-                     lambda n: norm(n).startswith(q)):
+        for test in (lambda n: name_key(n) == q,
+                     lambda n: name_key(re.sub(r"\s*\[.*?\]", "", n)) == q,
+                     lambda n: name_key(n).startswith(q)):
             hits = [r for r in rows if test(r[1])]
             if hits:
                 return _dedupe(hits)
@@ -329,20 +325,20 @@ class UnitIndex:
         """The catalogue a faction name means (its label, file name or catalogue name)."""
         if not faction:
             return None
-        q = norm(faction)
+        q = name_key(faction)
         for c in self.catalogues:
-            if q in (norm(c.label), norm(c.path.stem), norm(c.name), norm(c.path.name)):
+            if q in {name_key(n) for n in (c.label, c.path.stem, c.name, c.path.name)}:
                 return c
         return None
 
     def close(self, name: str, n: int = 5) -> list[str]:
-        names = {norm(u): u for c in self.catalogues for u, _k, _o in c.units}
-        return [names[k] for k in difflib.get_close_matches(norm(name), list(names), n, 0.5)]
+        names = {name_key(u): u for c in self.catalogues for u, _k, _o in c.units}
+        return [names[k] for k in difflib.get_close_matches(name_key(name), list(names), n, 0.5)]
 
     def names(self) -> list[str]:
         """Every ``Faction:Unit`` name, sorted."""
         return sorted({f"{c.label}:{u}" for c in self.catalogues for u, _k, _o in c.units},
-                      key=norm)
+                      key=name_key)
 
 
 def _dedupe(hits: list) -> list[tuple[CatalogueInfo, str]]:

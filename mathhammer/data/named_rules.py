@@ -21,17 +21,18 @@ the weapon, target and options of one attack.
 from __future__ import annotations
 
 import difflib
-import tomllib
 from collections.abc import Iterable
 from pathlib import Path
 
 from ..cache import cached
 from ..errors import InputError
 from ..mechanics import named as mechanics
+from ..model.limits import MAX_RULES_FILE_BYTES, read_toml
 from ..model.named import NamedRule
 from ..model.options import Options
 from ..model.profiles import Target, Weapon
 from .named_schema import validate_rule_file
+from .names import name_key
 from .paths import data_dir
 
 
@@ -60,20 +61,7 @@ def read_named_rule_file(path: str | Path) -> tuple[NamedRule, ...]:
 
 def _read_toml(path: Path, where: str) -> dict:
     """A named-rules file's TOML (at most MAX_RULES_FILE_BYTES, not nested too deeply)."""
-    from ..model.limits import MAX_RULES_FILE_BYTES, read_limited
-
-    data = read_limited(path, MAX_RULES_FILE_BYTES, "MAX_RULES_FILE_BYTES", "named rules",
-                        where)
-    try:
-        return tomllib.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
-        raise InputError(f"{where}: cannot read named rules: {e}") from None
-    except RecursionError:
-        raise InputError(f"{where}: cannot read named rules: nested too deeply") from None
-
-
-def _norm(name: str) -> str:
-    return " ".join(name.replace("\u2019", "'").replace("\u2018", "'").lower().split())
+    return read_toml(path, MAX_RULES_FILE_BYTES, "MAX_RULES_FILE_BYTES", "named rules", where)
 
 
 @cached(maxsize=8)
@@ -88,13 +76,13 @@ def _load(directory: str, _files: tuple[tuple[str, int, int], ...]) -> tuple[Nam
             continue
         for rule in validate_rule_file(raw, _display(path)):
             for key in (rule.name, *rule.aliases):
-                other = seen.get(_norm(key))
+                other = seen.get(name_key(key))
                 if other is not None:
                     raise InputError(
                         f"{rule.file}: rule {rule.name!r}: name {key!r} is already used by "
                         f"{other.name!r} in {other.file}"
                     )
-                seen[_norm(key)] = rule
+                seen[name_key(key)] = rule
             rules.append(rule)
     return tuple(rules)
 
@@ -131,14 +119,14 @@ def list_rules(
     rules = load_named_rules(directory)
     if faction is not None:
         factions = sorted({r.faction for r in rules})
-        if _norm(faction) not in {_norm(f) for f in factions}:
+        if name_key(faction) not in {name_key(f) for f in factions}:
             raise InputError(f"unknown faction {faction!r}; known: {', '.join(factions)}")
-        rules = tuple(r for r in rules if _norm(r.faction) == _norm(faction))
+        rules = tuple(r for r in rules if name_key(r.faction) == name_key(faction))
     if search is not None:
-        key = _norm(search)
+        key = name_key(search)
         rules = tuple(
             r for r in rules
-            if any(key in _norm(t) for t in (r.name, r.text, r.detachment or "", *r.aliases))
+            if any(key in name_key(t) for t in (r.name, r.text, r.detachment or "", *r.aliases))
         )
     return list(rules)
 
@@ -155,10 +143,10 @@ def find_rule(name: str, *, directory: str | Path | None = None) -> NamedRule:
     mathhammer.errors.InputError: unknown named rule 'Enslaved Artiface'; did you mean Enslaved ...
     """
     rules = load_named_rules(directory)
-    key = _norm(str(name))
+    key = name_key(str(name))
     if not key:
         raise InputError("named rule: expected a name, got an empty string")
-    names = {_norm(n): r for r in rules for n in (r.name, *r.aliases)}
+    names = {name_key(n): r for r in rules for n in (r.name, *r.aliases)}
     if key in names:
         return names[key]
     for match in (str.startswith, str.__contains__):
@@ -169,9 +157,9 @@ def find_rule(name: str, *, directory: str | Path | None = None) -> NamedRule:
             raise InputError(
                 f"ambiguous named rule {name!r}: matches {', '.join(r.name for r in found)}"
             )
-    display = {_norm(n): n for r in rules for n in (r.name, *r.aliases)}
+    display = {name_key(n): n for r in rules for n in (r.name, *r.aliases)}
     close = [display[c] for c in difflib.get_close_matches(key, list(display), n=3, cutoff=0.6)]
-    by_detachment = [r.name for r in rules if r.detachment and _norm(r.detachment) == key]
+    by_detachment = [r.name for r in rules if r.detachment and name_key(r.detachment) == key]
     if by_detachment:
         return_hint = f"rules of the {name} detachment: {', '.join(by_detachment)}"
     elif close:

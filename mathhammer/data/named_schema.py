@@ -15,12 +15,11 @@ mathhammer.errors.InputError: necrons.toml: rule 'Enslaved Artifice': effect.cri
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable
 from typing import Any
 
-from ..errors import InputError
+from ..errors import InputError, suggest
 from ..model.abilities import canonical
 from ..model.named import (
     ADDITIVE,
@@ -63,15 +62,12 @@ class _Bad(Exception):
 
 
 def _unknown(what: str, where: str, known: Iterable[str]) -> _Bad:
-    known = list(known)
-    close = difflib.get_close_matches(where.rsplit(".", 1)[-1], known, n=3)
-    hint = f"did you mean {', '.join(close)}?" if close else f"known: {', '.join(known)}"
-    return _Bad(where, f"unknown {what}; {hint}")
+    return _Bad(where, f"unknown {what}; {suggest(where.rsplit('.', 1)[-1], known)}")
 
 
-def _text(field: str, value: Any, *, empty: bool = False) -> str:
-    if not isinstance(value, str) or (not empty and not value.strip()):
-        raise _Bad(field, f"expected a {'' if empty else 'non-empty '}string, got {value!r}")
+def _text(field: str, value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise _Bad(field, f"expected a non-empty string, got {value!r}")
     return value.strip()
 
 

@@ -28,6 +28,7 @@ import attrs
 from ..errors import InputError
 from ..model.profiles import Target, Weapon
 from ..prob.dice import format_dice
+from .names import name_key
 
 
 def show(value: Any) -> str:
@@ -41,15 +42,6 @@ def show(value: Any) -> str:
     if isinstance(value, str | list | dict):
         return json.dumps(value, ensure_ascii=False)
     return repr(value)
-
-
-def name_key(text: str) -> str:
-    """A name as it is matched: lower case, ``-`` and ``_`` as spaces, single spaces.
-
-    >>> name_key("Hexmark_Destroyer"), name_key("  adeptus-mechanicus ")
-    ('hexmark destroyer', 'adeptus mechanicus')
-    """
-    return " ".join(re.sub(r"[-_]", " ", str(text)).lower().split())
 
 
 # ---------------------------------------------------------------------------------------------

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import difflib
 import re
-import tomllib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -41,7 +40,9 @@ from ..model.limits import (
     MAX_WEAPONS,
     MAX_WOUNDS,
     check_bytes,
+    loads_toml,
     over,
+    read_toml,
 )
 from ..model.profiles import Weapon
 from ..prob.dice import format_dice
@@ -49,6 +50,8 @@ from .unit import ModelGroup, Unit, UnitWeapon, canonical_core, show
 
 #: What an imported file carries where the page gave no number; loading it is an error.
 PLACEHOLDER = "?"
+#: How a unit file that is not valid TOML is reported (``x.toml: invalid TOML: ...``).
+INVALID = "invalid TOML"
 DICE = "an integer >= 1 or a dice expression (D3, D6, 2D6, D6+3, 2D3+1)"
 
 
@@ -316,10 +319,18 @@ def loads_unit(text: str, source: str = "<text>", path: Path | None = None) -> U
     mathhammer.errors.InputError: x.toml: invalid TOML: Expected newline ... (at line 1, column 12)
     """
     check_bytes(text, MAX_UNIT_FILE_BYTES, "MAX_UNIT_FILE_BYTES", f"{source}: unit file")
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise InputError(f"{source}: invalid TOML: {e}") from None
-    except RecursionError:
-        raise InputError(f"{source}: invalid TOML: nested too deeply") from None
-    return build_unit(raw, source, path)
+    return build_unit(loads_toml(text, source, INVALID), source, path)
+
+
+def read_unit_file(path: Path, shown: str | None = None) -> Unit:
+    """Read, parse and validate a unit file; errors name it as ``shown`` (else its path).
+
+    >>> read_unit_file(Path("/dev/null"), "empty.toml")
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: empty.toml: name: missing
+    """
+    shown = str(path) if shown is None else shown
+    raw = read_toml(path, MAX_UNIT_FILE_BYTES, "MAX_UNIT_FILE_BYTES", "unit file", shown,
+                    invalid=INVALID)
+    return build_unit(raw, shown, path)

@@ -18,10 +18,10 @@ from pathlib import Path
 
 from ..cache import cached
 from ..errors import InputError
-from ..model.limits import MAX_UNIT_FILE_BYTES, read_limited
+from .names import name_key
 from .paths import data_dir
-from .unit import Unit, name_key, show
-from .unit_file import loads_unit
+from .unit import Unit, show
+from .unit_file import read_unit_file
 
 
 def _display(path: Path) -> str:
@@ -38,13 +38,7 @@ def _display(path: Path) -> str:
 
 @cached(maxsize=512)
 def _load_cached(path: Path, _mtime: int, _size: int) -> Unit:
-    data = read_limited(path, MAX_UNIT_FILE_BYTES, "MAX_UNIT_FILE_BYTES", "unit file",
-                        _display(path))
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise InputError(f"{_display(path)}: cannot read unit file: {e}") from None
-    return loads_unit(text, _display(path), path)
+    return read_unit_file(path, _display(path))
 
 
 def _load_path(path: Path) -> Unit:

@@ -11,11 +11,15 @@ a few dozen models) but keep the work of one query bounded.
 Traceback (most recent call last):
 ...
 mathhammer.errors.InputError: models: 1001 is over the limit of 1000 (mathhammer.model.limits.MA...
+
+Every TOML file (unit files, rule sets, named rules) is read by :func:`read_toml`.
 """
 
 from __future__ import annotations
 
-from ..errors import InputError
+import tomllib
+
+from ..errors import InputError, one_line
 
 #: Models in one model group: an attacking row ``1000x ...``, a target, ``--models``,
 #: ``--target-models``, a unit file's model counts.
@@ -111,3 +115,50 @@ def check_bytes(data: bytes | str, limit: int, name: str, what: str) -> bytes | 
                          f"(mathhammer.model.limits.{name})")
     return data
 
+
+
+def loads_toml(text: str, source: str, what: str) -> dict:
+    """TOML text parsed. Invalid TOML, or TOML nested too deeply for the parser (a
+    RecursionError), is one line ``source: what: detail``.
+
+    >>> loads_toml("x = [[1]]", "x.toml", "invalid TOML")
+    {'x': [[1]]}
+    >>> loads_toml("x = ", "x.toml", "invalid TOML")
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: x.toml: invalid TOML: Invalid value (at end of document)
+    >>> loads_toml("x = " + "[" * 5000 + "]" * 5000, "x.toml", "cannot read rule set")
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: x.toml: cannot read rule set: nested too deeply
+    """
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise InputError(f"{source}: {what}: {one_line(e)}") from None
+    except RecursionError:
+        raise InputError(f"{source}: {what}: nested too deeply") from None
+
+
+def read_toml(path: object, limit: int, name: str, what: str, shown: str | None = None,
+              invalid: str | None = None) -> dict:
+    """The TOML tables of a file of at most ``limit`` bytes (``name`` is the constant in this
+    module), read as UTF-8. Every error is one line naming the file (``shown``, else the path)
+    and ``what`` it is: ``... is over the limit``, ``cannot read {what}: ...`` for a file that
+    is not UTF-8, and ``{invalid}: ...`` (by default ``cannot read {what}``) for invalid or too
+    deeply nested TOML (:func:`loads_toml`).
+
+    >>> read_toml("/dev/null", MAX_RULES_FILE_BYTES, "MAX_RULES_FILE_BYTES", "rule set")
+    {}
+    >>> read_toml("/dev/zero", 10, "MAX_RULES_FILE_BYTES", "rule set")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: /dev/zero: rule set is over the limit of 10 bytes (...)
+    """
+    shown = str(path) if shown is None else shown
+    data = read_limited(path, limit, name, what, shown)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError(f"{shown}: cannot read {what}: {one_line(e)}") from None
+    return loads_toml(text, shown, f"cannot read {what}" if invalid is None else invalid)

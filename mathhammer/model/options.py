@@ -16,13 +16,12 @@ mathhammer.errors.InputError: reroll_hits: expected one of None, 'ones', 'failed
 
 from __future__ import annotations
 
-import difflib
 from enum import StrEnum
 from typing import Any
 
 import attrs
 
-from ..errors import InputError
+from ..errors import InputError, suggest
 from .abilities import canonical
 
 
@@ -159,10 +158,7 @@ class Options:
         names = [a.name for a in attrs.fields(cls)]
         for key in kwargs:
             if key not in names:
-                close = difflib.get_close_matches(key, names, n=3)
-                known = ", ".join(close or names)
-                hint = f"did you mean {known}?" if close else f"known: {known}"
-                raise InputError(f"unknown option {key!r}; {hint}")
+                raise InputError(f"unknown option {key!r}; {suggest(key, names)}")
         return cls(**kwargs)
 
     def describe(self) -> str:

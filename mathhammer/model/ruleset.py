@@ -12,7 +12,6 @@ A rule set file may say ``extends = "10e"`` and override tables of its parent ke
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +19,8 @@ import attrs
 
 from ..cache import cached
 from ..data.paths import data_dir
-from ..errors import InputError, one_line
-from .limits import MAX_FLAT, MAX_MODELS, MAX_RULES_FILE_BYTES, read_limited, shorten
+from ..errors import InputError
+from .limits import MAX_FLAT, MAX_MODELS, MAX_RULES_FILE_BYTES, read_toml, shorten
 
 
 @attrs.frozen
@@ -86,13 +85,7 @@ def _path(name_or_path: str) -> Path:
 
 @cached(maxsize=64)
 def _parse(path: Path, _mtime_ns: int, _size: int) -> dict:
-    try:
-        data = read_limited(path, MAX_RULES_FILE_BYTES, "MAX_RULES_FILE_BYTES", "rule set")
-        return tomllib.loads(data.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise InputError(f"{path}: cannot read rule set: {one_line(e)}") from None
-    except RecursionError:
-        raise InputError(f"{path}: cannot read rule set: nested too deeply") from None
+    return read_toml(path, MAX_RULES_FILE_BYTES, "MAX_RULES_FILE_BYTES", "rule set")
 
 
 def _chain(name_or_path: str) -> tuple[tuple[Path, int, int], ...]:

@@ -18,6 +18,7 @@ from typing import Any
 import attrs
 
 from ..data.inline import is_inline_target, is_inline_weapon, parse_squad, parse_weapons
+from ..data.names import name_key
 from ..errors import InputError
 from ..model.options import Options
 from ..model.profiles import Target, Weapon
@@ -168,19 +169,15 @@ def option_warnings(options: Options, named_rules: Iterable[str], attacker: Atta
         out.append(f"--lethal-hits {options.lethal_hits} has no effect with --rules "
                    f"{options.rules}: Lethal Hits always wound automatically there (11e lets "
                    "the attacker decline)")
-    mine = {_norm_faction(f) for f in attacker.factions}
+    mine = {name_key(f) for f in attacker.factions}
     if not mine or mine & {"archetypes", ""}:
         return out
     for name in named_rules:
         rule = find_rule(name)
-        if _norm_faction(rule.faction) not in mine:
+        if name_key(rule.faction) not in mine:
             out.append(f"--rule {rule.name!r} is a {rule.faction} rule, but {attacker.label} is "
                        f"{attacker.factions[0]}")
     return out
-
-
-def _norm_faction(text: str) -> str:
-    return " ".join(text.lower().replace("-", " ").split())
 
 
 def check_work(profiles: Iterable[tuple[Weapon, int]], target: Target | Squad,

@@ -78,13 +78,14 @@ def search_units(query: str, data=None, edition: str | None = None, limit: int =
                  ) -> list[str]:
     """``Faction:Unit`` names containing ``query`` (case-insensitive), for a search box;
     every installed edition unless ``edition`` is given."""
-    from ..datastore import installed_editions, norm, unit_index
+    from ..datastore import installed_editions, unit_index
+    from ..names import name_key
 
-    q = norm(query)
+    q = name_key(query)
     out: list[str] = []
     for ed in [edition] if edition else installed_editions(data):
         for name in unit_index(ed, data).names():
-            if q in norm(name.split(":", 1)[1]) and name not in out:
+            if q in name_key(name.split(":", 1)[1]) and name not in out:
                 out.append(name)
                 if len(out) >= limit:
                     return out

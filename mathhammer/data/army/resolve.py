@@ -26,6 +26,7 @@ import attrs
 
 from ...errors import InputError
 from ..datastore import EDITIONS, UnitIndex, installed_editions, unit_index
+from ..names import name_key
 from ..unit_file import build_unit
 from .model import (
     Army,
@@ -40,13 +41,8 @@ from .model import (
 _NOTES = {"warlord", "epic hero"}
 
 
-def _norm(text: str) -> str:
-    text = text.replace("’", "'").replace("‘", "'").replace("–", "-")
-    return " ".join(re.sub(r"[-_'`]", " ", text).lower().split())
-
-
 def _singular(text: str) -> str:
-    n = _norm(text)
+    n = name_key(text)
     return n[:-1] if n.endswith("s") else n
 
 
@@ -72,7 +68,7 @@ class _Data:
 
         key = str(path)
         if key not in self.units:
-            self.units[key] = {_norm(n): e for n, e in catalogue_units(self.lib(path))}
+            self.units[key] = {name_key(n): e for n, e in catalogue_units(self.lib(path))}
         return self.units[key]
 
 
@@ -171,7 +167,8 @@ def _attach_specs(units: list[ArmyUnit], specs: tuple[str, ...],
         pair = []
         for name in (lead, body):
             i = next((i for i, u in enumerate(units)
-                      if i not in used and i not in pair and _norm(u.name) == _norm(name)), None)
+                      if i not in used and i not in pair
+                      and name_key(u.name) == name_key(name)), None)
             if i is None:
                 raise InputError(f"--attach {spec!r}: no unattached unit {name!r} in the army")
             pair.append(i)
@@ -187,14 +184,14 @@ class _Unresolved(Exception):
 def _find(d: _Data, home, name: str):
     """(catalogue info, root entry) of a unit name: the list's faction first, then every
     catalogue of the edition."""
-    q = _norm(name)
+    q = name_key(name)
     tries = []
     if home is not None:
         tries.append(home)
     for cat in tries:
         entries = d.entries(cat.path)
         e = entries.get(q) or next(
-            (v for k, v in entries.items() if _norm(re.sub(r"\s*\[.*?\]", "", k)) == q), None)
+            (v for k, v in entries.items() if name_key(re.sub(r"\s*\[.*?\]", "", k)) == q), None)
         if e is None:
             # a datasheet renamed since the list was made ("Primaris Captain" -> "Captain"):
             # the one name of the catalogue that the list's name ends or starts with
@@ -206,7 +203,7 @@ def _find(d: _Data, home, name: str):
     hits = d.index.find(name)
     if len(hits) == 1:
         cat, uname = hits[0]
-        e = d.entries(cat.path).get(_norm(uname))
+        e = d.entries(cat.path).get(name_key(uname))
         if e is not None:
             return cat, e
     return None, hits
@@ -230,7 +227,7 @@ def _unit(d: _Data, home, pu: ParsedUnit, source: str) -> tuple[ArmyUnit, list[U
     counts = [0] * len(groups)
     items_by_group: list[list[Item]] = [[] for _ in groups]
     wargear: list[str] = []
-    loose = [i for i in pu.items if _norm(i.name) not in _NOTES]
+    loose = [i for i in pu.items if name_key(i.name) not in _NOTES]
     model_names = [[_singular(n) for n in ms + [g.get("name", "")]]
                    for ms, g in zip(members, groups, strict=True)]
 
@@ -264,7 +261,7 @@ def _unit(d: _Data, home, pu: ParsedUnit, source: str) -> tuple[ArmyUnit, list[U
             bad.append(Unresolved(pm.line, f"{pu.name}: {pm.name}", tuple(close)))
             continue
         counts[gi] += pm.count
-        items_by_group[gi] += [i for i in pm.items if _norm(i.name) not in _NOTES]
+        items_by_group[gi] += [i for i in pm.items if name_key(i.name) not in _NOTES]
     if sum(counts) == 0:
         lo = [g["count"] if isinstance(g["count"], int) else g["count"][0] for g in groups]
         counts = list(lo)
@@ -294,7 +291,7 @@ def _unit(d: _Data, home, pu: ParsedUnit, source: str) -> tuple[ArmyUnit, list[U
                     chosen[key] = t
                 weapons[it.name] = weapons.get(it.name, 0) + it.count
             elif it.weapon is False or any(
-                    _norm(it.name) == _norm(o) or _singular(it.name) == _singular(o)
+                    name_key(it.name) == name_key(o) or _singular(it.name) == _singular(o)
                     for o in options):
                 if it.name not in wargear:
                     wargear.append(it.name)
@@ -336,21 +333,22 @@ _SEP = re.compile(r"^\s*(?:[-–—:(]|\s)")
 def _tables(groups: list[dict], gi: int, name: str) -> list[dict]:
     """The weapon tables a wargear name means: the same name, or its profiles
     (``Plasma pistol - standard``/``- supercharge``); the given group first."""
-    q = _norm(name)
+    q = name_key(name)
     order = [gi] + [i for i in range(len(groups)) if i != gi]
     for i in order:
         ws = groups[i].get("weapons", [])
-        exact = [w for w in ws if _norm(w["name"]) == q]
+        exact = [w for w in ws if name_key(w["name"]) == q]
         if exact:
             return exact[:1]
-        prof = [w for w in ws if _norm(w["name"]).startswith(q + " ")
+        prof = [w for w in ws if name_key(w["name"]).startswith(q + " ")
                 and _SEP.match(w["name"].replace("’", "'")[len(name):] or " ")]
         if prof:
             return _standard_first(prof)
     # a name the list writes longer or shorter ("Perdition Pistol" for "Perdition"): one weapon
     for i in order:
         near = [w for w in groups[i].get("weapons", [])
-                if q.startswith(_norm(w["name"]) + " ") or _norm(w["name"]).startswith(q + " ")]
+                if q.startswith(name_key(w["name"]) + " ")
+                or name_key(w["name"]).startswith(q + " ")]
         if len({w["name"] for w in near}) == 1:
             return near[:1]
     return []

@@ -30,6 +30,7 @@ from typing import Any
 import tomli_w
 
 from ...errors import InputError
+from ..names import name_key
 from .build import build_raw
 from .files import BattleScribeWarning, Library, load_file, open_library
 from .find import catalogue_units
@@ -65,12 +66,12 @@ def list_catalogue_units(
     catalogues: tuple[PathLike, ...] = (),
 ) -> list[str]:
     """The names of the datasheets in a catalogue, sorted; ``search`` keeps the names that
-    contain it (case-insensitive)."""
+    contain it (compared by :func:`~mathhammer.data.names.name_key`)."""
     lib = _library(path, gamesystem, catalogues)
     names = [name for name, _entry in catalogue_units(lib)]
     if search:
-        q = " ".join(search.lower().split())
-        names = [n for n in names if q in " ".join(n.lower().split())]
+        q = name_key(search)
+        names = [n for n in names if q in name_key(n)]
     return names
 
 

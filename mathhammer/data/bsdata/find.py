@@ -15,14 +15,11 @@ import difflib
 import re
 
 from ...errors import InputError
+from ..names import name_key
 from .files import Library
 from .model import Entry
 from .profiles import clean_name, is_weapon
 from .walk import Context, Walker, ancestry_of
-
-
-def _norm(text: str) -> str:
-    return " ".join(re.sub(r"[-_’'`]", " ", text).lower().split())
 
 
 def is_datasheet(e: Entry) -> bool:
@@ -50,20 +47,20 @@ def catalogue_units(lib: Library) -> list[tuple[str, Entry]]:
             continue
         if r.type in ("unit", "model"):
             out.setdefault(r.id, (r.name, e))
-    return sorted(out.values(), key=lambda x: _norm(x[0]))
+    return sorted(out.values(), key=lambda x: name_key(x[0]))
 
 
 def find_unit(lib: Library, name: str) -> Entry:
     """The root entry of the unit called ``name`` (case-insensitive; a unique prefix is enough)."""
     units = catalogue_units(lib)
-    q = _norm(name)
+    q = name_key(name)
     where = lib.main.path.rsplit("/", 1)[-1]
     if not q:
         raise InputError(f"{where}: give a unit name")
     for matches in (
-        [u for u in units if _norm(u[0]) == q],
-        [u for u in units if _norm(re.sub(r"\s*\[.*?\]", "", u[0])) == q],
-        [u for u in units if _norm(u[0]).startswith(q)],
+        [u for u in units if name_key(u[0]) == q],
+        [u for u in units if name_key(re.sub(r"\s*\[.*?\]", "", u[0])) == q],
+        [u for u in units if name_key(u[0]).startswith(q)],
     ):
         if len(matches) == 1:
             return matches[0][1]
@@ -73,7 +70,7 @@ def find_unit(lib: Library, name: str) -> Entry:
                 + ", ".join(m[0] for m in matches[:8])
                 + (", ..." if len(matches) > 8 else "")
             )
-    names = {_norm(u[0]): u[0] for u in units}
+    names = {name_key(u[0]): u[0] for u in units}
     close = [names[k] for k in difflib.get_close_matches(q, list(names), 5, 0.5)]
     hint = f"closest: {', '.join(close)}" if close else f"it has {len(units)} units"
     raise InputError(f"{where}: no unit {name!r}; {hint}")
