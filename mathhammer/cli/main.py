@@ -105,7 +105,7 @@ def cli(debug: bool) -> None:
     Examples:
       mathhammer kills "Hexmark Destroyer" MEQ --half-range
       mathhammer odds Cronos GEQ --at-least 5
-      mathhammer table "Hexmark Destroyer" Cronos --targets GEQ MEQ TEQ
+      mathhammer table "Hexmark Destroyer" Cronos -t GEQ,MEQ,TEQ
       mathhammer units --search vehicle
     """
 

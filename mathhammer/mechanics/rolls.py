@@ -15,7 +15,7 @@ from __future__ import annotations
 from ..cache import cached
 from ..model.options import REROLLS, Options
 from ..model.profiles import Target, Weapon
-from ..model.ruleset import RuleSet
+from ..model.ruleset import CoverEffect, RuleSet, StealthEffect
 from ..prob.dice import dice
 from ..prob.pmf import PMF
 
@@ -107,7 +107,7 @@ def has_cover(weapon: Weapon, target: Target, options: Options, rules: RuleSet) 
     """Whether the target has the Benefit of Cover against this (ranged) attack."""
     if weapon.melee or weapon.parsed.ignores_cover:
         return False
-    return options.cover or (target.stealth and rules.stealth_effect == "cover")
+    return options.cover or (target.stealth and rules.stealth_effect == StealthEffect.COVER)
 
 
 def hit_roll(weapon: Weapon, target: Target, options: Options, rules: RuleSet) -> PMF:
@@ -119,10 +119,10 @@ def hit_roll(weapon: Weapon, target: Target, options: Options, rules: RuleSet) -
     mod = options.hit_mod
     if weapon.parsed.heavy and options.stationary and ranged:
         mod += 1
-    if target.stealth and ranged and rules.stealth_effect == "hit":
+    if target.stealth and ranged and rules.stealth_effect == StealthEffect.HIT:
         mod -= 1
     skill = weapon.skill - options.skill_mod
-    if rules.cover_effect == "skill" and has_cover(weapon, target, options, rules):
+    if rules.cover_effect == CoverEffect.SKILL and has_cover(weapon, target, options, rules):
         skill += 1
     skill = max(2, min(7, skill))
     reroll = options.reroll_hits
@@ -177,7 +177,7 @@ def saving_throw(weapon: Weapon, target: Target, options: Options, rules: RuleSe
     ap = min(0, weapon.ap - options.ap_mod) - (options.crit_wound_ap if critical else 0)
     armour = ap + options.save_mod
     if (
-        rules.cover_effect == "save"
+        rules.cover_effect == CoverEffect.SAVE
         and has_cover(weapon, target, options, rules)
         and not (target.save <= rules.cover_exempt_save and ap == 0)
     ):

@@ -5,13 +5,14 @@ A rule set file may say ``extends = "10e"`` and override tables of its parent ke
 
 >>> r = load_ruleset("10e")
 >>> r.hit_modifier_cap, r.wound_table["equal"], r.cover_effect
-(1, 4, 'save')
->>> load_ruleset("11e").cover_effect
-'skill'
+(1, 4, <CoverEffect.SAVE: 'save'>)
+>>> load_ruleset("11e").cover_effect == "skill"  # the enums are strings too
+True
 """
 
 from __future__ import annotations
 
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,29 @@ from ..cache import cached
 from ..data.paths import data_dir
 from ..errors import InputError
 from .limits import MAX_FLAT, MAX_MODELS, MAX_RULES_FILE_BYTES, read_toml, shorten
+
+
+class CoverEffect(StrEnum):
+    """What the Benefit of Cover does: +1 to the saving throw (10e), or -1 to the attacker's
+    BS (11e)."""
+
+    SAVE = "save"
+    SKILL = "skill"
+
+
+class StealthEffect(StrEnum):
+    """What Stealth does: -1 to ranged Hit rolls (10e), or the Benefit of Cover (11e)."""
+
+    HIT = "hit"
+    COVER = "cover"
+
+
+class ToughnessMixed(StrEnum):
+    """The Toughness of an attached unit whose models differ: the Bodyguard's (10e), or the
+    highest (11e)."""
+
+    BODYGUARD = "bodyguard"
+    HIGHEST = "highest"
 
 
 @attrs.frozen
@@ -36,16 +60,16 @@ class RuleSet:
     wound_modifier_cap: int
     wound_table: dict[str, int] = attrs.field(hash=False)  # compared, but a dict can't hash
     save_improve_cap: int
-    cover_effect: str
+    cover_effect: CoverEffect
     cover_exempt_save: int
-    stealth_effect: str
+    stealth_effect: StealthEffect
     blast_per_models: int
     lethal_optional: bool
     devastating_excess_lost: bool
     hazard_fails_on: int
     hazard_mortal_wounds: int
     hazard_mortal_wounds_monster_vehicle: int
-    toughness_mixed: str
+    toughness_mixed: ToughnessMixed
     data: dict[str, Any] = attrs.field(eq=False, hash=False, repr=False)
 
     def required_wound_roll(self, strength: int, toughness: int) -> int:
@@ -116,7 +140,7 @@ def _path_from(child: Path, parent: Any) -> Path:
 
 
 #: RuleSet field: (table, key, kind); kind is a (lowest, highest) range of integers, ``bool``,
-#: ``dict`` or a tuple of the allowed strings.
+#: ``dict`` or the enum of the allowed strings.
 _FIELDS: dict[str, tuple[str, str, Any]] = {
     "hit_modifier_cap": ("hit", "modifier_cap", (0, 6)),
     "unmodified_fail": ("hit", "unmodified_fail", (1, 5)),
@@ -125,9 +149,9 @@ _FIELDS: dict[str, tuple[str, str, Any]] = {
     "wound_modifier_cap": ("wound", "modifier_cap", (0, 6)),
     "wound_table": ("wound", "table", dict),
     "save_improve_cap": ("save", "improve_cap", (0, 6)),
-    "cover_effect": ("cover", "effect", ("save", "skill")),
+    "cover_effect": ("cover", "effect", CoverEffect),
     "cover_exempt_save": ("cover", "exempt_save", (2, 7)),
-    "stealth_effect": ("stealth", "effect", ("hit", "cover")),
+    "stealth_effect": ("stealth", "effect", StealthEffect),
     "blast_per_models": ("blast", "per_models", (1, MAX_MODELS)),
     "lethal_optional": ("lethal_hits", "optional", bool),
     "devastating_excess_lost": ("devastating_wounds", "excess_lost", bool),
@@ -135,7 +159,7 @@ _FIELDS: dict[str, tuple[str, str, Any]] = {
     "hazard_mortal_wounds": ("hazardous", "mortal_wounds", (0, MAX_FLAT)),
     "hazard_mortal_wounds_monster_vehicle": ("hazardous", "mortal_wounds_monster_vehicle",
                                              (0, MAX_FLAT)),
-    "toughness_mixed": ("toughness", "mixed", ("bodyguard", "highest")),
+    "toughness_mixed": ("toughness", "mixed", ToughnessMixed),
 }
 
 
@@ -147,8 +171,8 @@ def _check(path: Path, table: str, key: str, kind: Any, value: Any) -> None:
         if not isinstance(value, kind):
             what = "true or false" if kind is bool else "a table"
             raise InputError(f"{where}: expected {what}, got {shorten(repr(value))}")
-    elif isinstance(kind, tuple) and isinstance(kind[0], str):
-        if value not in kind:
+    elif isinstance(kind, type) and issubclass(kind, StrEnum):
+        if value not in [k.value for k in kind]:
             raise InputError(f"{where}: expected one of {', '.join(kind)}, got "
                              f"{shorten(repr(value))}")
     else:
@@ -188,7 +212,8 @@ def _build(chain: tuple[tuple[Path, int, int], ...]) -> RuleSet:
     for field, (table, key, kind) in _FIELDS.items():
         value = raw.get(table, {}).get(key)
         _check(path, table, key, kind, value)
-        values[field] = value
+        values[field] = kind(value) if isinstance(kind, type) and issubclass(kind, StrEnum) \
+            else value
     table = values["wound_table"]
     for key in ("double", "greater", "equal", "lesser", "half"):
         _check(path, "wound.table", key, (2, 6), table.get(key))

@@ -24,7 +24,7 @@ import attrs
 from ..errors import InputError
 from ..prob.pmf import PMF
 from .profiles import Target
-from .ruleset import RuleSet
+from .ruleset import RuleSet, ToughnessMixed
 from .state import Group, TargetState, UnitState
 
 
@@ -115,7 +115,7 @@ class Squad:
         if self.attached:
             bodyguard = [self.groups[i].toughness for i in self.parts()[0] if i in alive]
             if bodyguard:
-                highest = rules is not None and rules.toughness_mixed == "highest"
+                highest = rules is not None and rules.toughness_mixed == ToughnessMixed.HIGHEST
                 return max(bodyguard) if highest else bodyguard[0]
         return max(self.groups[i].toughness for i in alive)
 
