@@ -26,12 +26,12 @@ def main() -> int:
         env.pop("MATHHAMMER_DATA", None)
         print("| what | seconds |\n| --- | --- |")
         for edition in ("10e", "11e"):
-            code = (f"from mathhammer.data.datastore import unit_index; "
+            code = (f"from mathhammer.data.unit_index import unit_index; "
                     f"unit_index({edition!r}, {str(data)!r})")
             t = time.perf_counter()
             subprocess.run([sys.executable, "-c", code], env=env, check=True)
             print(f"| index {edition} (whole process) | {time.perf_counter() - t:.2f} |")
-            code = ("import time; from mathhammer.data.datastore import find_data_unit; "
+            code = ("import time; from mathhammer.data.unit_index import find_data_unit; "
                     "t = time.perf_counter(); "
                     f"find_data_unit('Immortals', {edition!r}, {str(data)!r}); "
                     "print(time.perf_counter() - t)")

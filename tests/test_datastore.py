@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from mathhammer.cli import cli
-from mathhammer.data import datastore
+from mathhammer.data import datastore, unit_index
 
 BSDATA = Path(os.environ.get("MATHHAMMER_SHARED",
                              Path(__file__).resolve().parents[2] / "shared")) / "bsdata"
@@ -32,7 +32,7 @@ def home(tmp_path, monkeypatch):
     """A clean home: the cache folder is empty and $MATHHAMMER_DATA unset."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.delenv("MATHHAMMER_DATA", raising=False)
-    datastore._MEMO.clear()
+    unit_index._MEMO.clear()
     return tmp_path
 
 
@@ -152,15 +152,15 @@ def test_the_index_reads_only_files_that_changed(tmp_path):
     folder.mkdir()
     for n in FILES_10E:
         shutil.copy(BSDATA / "10e" / n, folder / n)
-    first = datastore.unit_index("10e", folder)
+    first = unit_index.unit_index("10e", folder)
     assert first.built == 2
     assert [(c.label, u) for c, u in first.find("immortals")] == [("Necrons", "Immortals")]
-    datastore._MEMO.clear()
-    again = datastore.unit_index("10e", folder)
+    unit_index._MEMO.clear()
+    again = unit_index.unit_index("10e", folder)
     assert again.built == 0 and again.names() == first.names()
     cat = folder / "Necrons.cat"
     cat.write_bytes(cat.read_bytes().replace(b'name="Lychguard"', b'name="Lychguards"', 1))
-    changed = datastore.unit_index("10e", folder)
+    changed = unit_index.unit_index("10e", folder)
     assert changed.built == 1
     assert [u for _c, u in changed.find("Lychguards")] == ["Lychguards"]
 
@@ -169,4 +169,4 @@ def test_a_missing_linked_file_is_named(tmp_path):
     for n in ("Warhammer 40,000.json", "Aeldari - Drukhari.json"):
         shutil.copy(BSDATA / "11e" / n, tmp_path / n)
     with pytest.raises(ValueError, match=r"missing file 'Aeldari - Aeldari Library.json'"):
-        datastore.load_data_unit("Drukhari:Cronos", "11e", tmp_path)
+        unit_index.load_data_unit("Drukhari:Cronos", "11e", tmp_path)

@@ -144,7 +144,7 @@ def fetch(edition: str, url: str | None) -> None:
     """Download the community BattleScribe data of an edition into the data folder
     (atomically: a failed download leaves the installed data as it was)."""
     from ..data.datastore import fetch as do_fetch
-    from ..data.datastore import unit_index
+    from ..data.unit_index import unit_index
 
     with click.progressbar(length=0, label=f"downloading {edition} data",
                            file=sys.stderr) as bar:

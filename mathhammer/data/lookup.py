@@ -35,7 +35,8 @@ def find_unit(spec: str, *, rules: str = "10e", data: str | os.PathLike | None =
     except ValueError:
         if spec.endswith(".toml") or "/" in spec or "\\" in spec:
             raise
-        from .datastore import installed_editions, load_data_unit
+        from .datastore import installed_editions
+        from .unit_index import load_data_unit
 
         edition = "11e" if rules == "11e" else "10e"
         if edition not in installed_editions(data):

@@ -78,8 +78,9 @@ def search_units(query: str, data=None, edition: str | None = None, limit: int =
                  ) -> list[str]:
     """``Faction:Unit`` names containing ``query`` (case-insensitive), for a search box;
     every installed edition unless ``edition`` is given."""
-    from ..datastore import installed_editions, unit_index
+    from ..datastore import installed_editions
     from ..names import name_key
+    from ..unit_index import unit_index
 
     q = name_key(query)
     out: list[str] = []

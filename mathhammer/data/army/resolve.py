@@ -25,9 +25,10 @@ from typing import Any
 import attrs
 
 from ...errors import InputError
-from ..datastore import EDITIONS, UnitIndex, installed_editions, unit_index
+from ..datastore import EDITIONS, installed_editions
 from ..names import name_key
 from ..unit_file import build_unit
+from ..unit_index import UnitIndex, unit_index
 from .model import (
     Army,
     ArmyUnit,
