@@ -1,6 +1,6 @@
 """From a command's options to the library's questions, and its answer to a file: the attack
-commands call :func:`mathhammer.report.scenario.attacker_of` and
-:func:`~mathhammer.report.scenario.target_of` with their options here.
+commands call :func:`mathhammer.report.specs.attacker_of` and
+:func:`~mathhammer.report.specs.target_of` with their options here.
 
 >>> target("5x T4 Sv3+ W2", {"target_models": None, "leader": None, "ruleset": "10e"})[1].models
 5

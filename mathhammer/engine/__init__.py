@@ -1,4 +1,4 @@
 """Chaining the rule steps of :mod:`mathhammer.mechanics` into exact distributions:
-:mod:`.attack` (one attack of any weapons at any unit), :mod:`.sequence` (steps and turns:
-attacks, mortal wounds, reanimation) and :mod:`.work` (the work a query implies, checked before
-it starts)."""
+:mod:`.attack` (one attack of any weapons at any unit, named rules applied, Devastating Wounds
+last), :mod:`.sequence` (steps and turns: attacks, mortal-wound rolls, reanimation, Deadly
+Demise over a sequence) and :mod:`.work` (the work a query implies, checked before it starts)."""

@@ -1,5 +1,7 @@
 """The whole attack sequence: attacks, hits, wounds, saves, damage and allocation, exactly
-(docs/rules.md, sections 1-7).
+(docs/rules.md, sections 1-7), with named rules applied to each weapon, the 11e choice to
+decline Lethal Hits, Devastating Wounds after all normal damage, and the Hazardous tests and
+Deadly Demise an attack leads to.
 
 Why one module: the attack is one algorithm (counters, the chain by count or by attack, the
 Devastating Wounds phase) whose parts share private value types; splitting it would scatter one

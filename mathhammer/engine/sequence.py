@@ -1,5 +1,6 @@
 """Several steps against one target, carrying its exact state: attacks by one or more units,
-Reanimation Protocols, mortal wounds, and whole turns.
+Reanimation Protocols, mortal wounds (dice, or a named rule's roll: :func:`mortal_roll`), and
+whole turns; Deadly Demise over a sequence (:func:`sequence_demise`).
 
 >>> import mathhammer as mh
 >>> warriors = mh.Target(models=10, toughness=4, save=4, wounds=1,

@@ -29,16 +29,13 @@ import attrs
 
 from ..errors import InputError
 from ..model.named import ADDITIVE, LOWEST, REROLL_FIELDS, SWITCHES, Effect, NamedRule
-from ..model.options import REROLLS, Options
+from ..model.options import Options
 from ..model.profiles import Target, Weapon
 from ..prob.dice import dice
+from .rolls import broadest
 
 _PARAM = re.compile(r"^(sustained hits|rapid fire|melta) (.+)$")
 
-
-
-def _broadest(a: str | None, b: str | None) -> str | None:
-    return a if REROLLS.index(a) >= REROLLS.index(b) else b
 
 
 def _param(ability: str) -> tuple[str, str | None]:
@@ -81,7 +78,7 @@ def _apply_effect(
         elif key in LOWEST:
             opts[key] = min(getattr(options, key), value)
         elif key in REROLL_FIELDS:
-            opts[key] = _broadest(getattr(options, key), value)
+            opts[key] = broadest(getattr(options, key), value)
         elif key in SWITCHES:
             opts[key] = True
         elif key == "abilities":

@@ -1,5 +1,6 @@
 """The rolls of the attack sequence: the number of attacks (Blast, Rapid Fire), then the D6
-hit roll, wound roll and saving throw (docs/rules.md, sections 1, 2, 4 and 5).
+hit roll (with whether a Lethal Hit auto-wounds), wound roll and saving throw (with the Benefit
+of Cover), and re-rolls (docs/rules.md, sections 1 to 5).
 
 Each roll is a PMF over ``FAIL``, ``SUCCESS`` and ``CRITICAL`` (a Critical Hit or Wound).
 
