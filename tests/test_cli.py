@@ -940,3 +940,19 @@ def test_a_bug_is_reported_as_one_and_not_as_bad_input(monkeypatch, capsys):
     with pytest.raises(Exception) as e:
         cli_main(["--debug", "kills", "Hexmark Destroyer", "MEQ"])
     assert isinstance(e.value, ZeroDivisionError)
+
+
+def test_odds_resolves_the_query_once(monkeypatch):
+    # the probability and the JSON come from one exact answer, not two runs of the engine
+    from mathhammer.report.scenario import Query
+
+    calls = []
+    run = Query.run
+
+    def counted(self):
+        calls.append(self)
+        return run(self)
+
+    monkeypatch.setattr(Query, "run", counted)
+    data = run_json("odds", "Hexmark Destroyer", "MEQ", "--half-range", "--at-least", "3")
+    assert data["p"] == "1000000/387420489" and len(calls) == 1

@@ -151,13 +151,14 @@ def odds(units: tuple[str, ...], at_least: int | None, exactly: int | None,
         raise click.UsageError("--destroy is about the whole unit; drop --of")
     query = build_query(units, p)
     _, ask, k = asked[0]
-    what, prob = query.odds(ask, k, Counter(counter))
+    answer = query.answer()  # resolved once, for the probability and the JSON
+    what, prob = query.odds(ask, k, Counter(counter), answer)
     if as_json:
         data = {"query": f"P({what})", "p": fraction(prob), "p_float": as_float(prob)}
         if query.is_sequence:
-            data |= sequence_json(query, query.run_sequence(), query.run())
+            data |= sequence_json(query, answer, query.run())
         else:
-            data |= kills_json(query, query.run())
+            data |= kills_json(query, answer)
         click.echo(to_json(data), nl=False)
     elif exact:
         click.echo(short_fraction(prob))

@@ -14,6 +14,7 @@ from typing import Any
 import click
 
 from ..errors import InputError
+from ..model.options import Options
 from ..model.profiles import Target
 from ..model.squad import Squad
 from ..report.scenario import Query
@@ -47,9 +48,10 @@ def target(spec: str, p: dict[str, Any]) -> tuple[str, Target | Squad]:
                      data=current_data())
 
 
-def warn_options(p: dict[str, Any], attacking: Attacker) -> None:
-    """Warn about the options of ``p`` that change nothing for this attacker."""
-    for text in option_warnings(options_of(p), p["named_rules"], attacking,
+def warn_options(p: dict[str, Any], options: Options, attacking: Attacker) -> None:
+    """Warn about the options of ``p`` (made into ``options``) that change nothing for this
+    attacker."""
+    for text in option_warnings(options, p["named_rules"], attacking,
                                 lethal_asked=p.get("lethal_hits") is not None):
         warn(text)
 
@@ -72,9 +74,10 @@ def build_query(args: tuple[str, ...], p: dict[str, Any]) -> Query:
     attacking = attacker(attacker_spec, p, melee=not p["ranged"])
     name, defending = target(target_spec, p)
     named, mortal = split_rules(p["named_rules"])
-    warn_options(p, attacking)
+    options = options_of(p)
+    warn_options(p, options, attacking)
     check_work(attacking.profiles, defending, p["ruleset"])
-    return Query(attacking.label, attacking.profiles, name, defending, options_of(p), named,
+    return Query(attacking.label, attacking.profiles, name, defending, options, named,
                  attacking.profile, mortal, p.get("turns"), p.get("reanimation"))
 
 

@@ -199,7 +199,8 @@ def _rows(label: str | None, unit: Any, p: dict[str, Any], *, melee: bool, by_we
         except InputError:
             attacking = Attacker(label, (), unit.cost())
     named, mortal = split_rules(p["named_rules"])
-    warn_options(p, attacking)
+    options = options_of(p)
+    warn_options(p, options, attacking)
     if mortal:
         raise InputError(f"--rule {mortal[0]!r} is a mortal-wound roll: `mathhammer kills` and "
                          "`mathhammer odds` roll it after the attack; `table` compares attacks")
@@ -207,7 +208,7 @@ def _rows(label: str | None, unit: Any, p: dict[str, Any], *, melee: bool, by_we
     if vary_text:
         suffix += f" [{vary_text}]"
     return rows_for(attacking.label, attacking.profiles, by_weapon=by_weapon,
-                    options=options_of(p), named_rules=named, points=attacking.points,
+                    options=options, named_rules=named, points=attacking.points,
                     suffix=suffix)
 
 

@@ -145,10 +145,15 @@ class Query:
         """Resolve every step exactly, carrying the target's state."""
         return sequence(self.target, self.steps())
 
-    def odds(self, ask: Ask, k: int = 0, counter: Counter = Counter.KILLS
-             ) -> tuple[str, Fraction]:
+    def answer(self) -> Result | Timeline:
+        """The exact answer: :meth:`run_sequence` for a sequence, else :meth:`run`."""
+        return self.run_sequence() if self.is_sequence else self.run()
+
+    def odds(self, ask: Ask, k: int = 0, counter: Counter = Counter.KILLS,
+             answer: Result | Timeline | None = None) -> tuple[str, Fraction]:
         """One probability and what it is of, e.g. ``("kills >= 2", Fraction(...))``. For a
         sequence it is of the state at the end, and only kills (from Starting Strength) count.
+        ``answer`` is :meth:`answer` when already resolved (it is not resolved again).
 
         >>> import mathhammer as mh
         >>> rifle = mh.Weapon("Rifle", attacks=1, skill=3, strength=4, ap=0, damage=1)
@@ -157,15 +162,14 @@ class Query:
         ('destroyed', Fraction(1, 3))
         """
         counter, ask = Counter(counter), Ask(ask)
+        if self.is_sequence and counter != Counter.KILLS:
+            raise InputError(f"--of {counter}: with --turns or a mortal-wound rule only kills "
+                             "(from Starting Strength) are counted")
+        answer = self.answer() if answer is None else answer
         if self.is_sequence:
-            if counter != Counter.KILLS:
-                raise InputError(f"--of {counter}: with --turns or a mortal-wound rule only "
-                                 "kills (from Starting Strength) are counted")
-            timeline = self.run_sequence()
-            pmf, destroyed, end = timeline.kills, timeline.destroyed[-1], " by the end"
+            pmf, destroyed, end = answer.kills, answer.destroyed[-1], " by the end"
         else:
-            result = self.run()
-            pmf, destroyed, end = getattr(result, counter), result.destroyed, ""
+            pmf, destroyed, end = getattr(answer, counter), answer.destroyed, ""
         if ask == Ask.DESTROYED:
             return "destroyed" + end, destroyed
         prob, sign = {Ask.AT_LEAST: (pmf.at_least(k), ">="), Ask.AT_MOST: (pmf.at_most(k), "<="),
