@@ -29,6 +29,8 @@ from ..report.tables import (
     Row,
     RowsBy,
     build_grid,
+    phase_suffix,
+    phases,
     render,
     rows_for,
     standard_targets,
@@ -110,22 +112,22 @@ def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt
         columns = [Column(*target(t, p)) for t in _target_specs(targets)]
     # the attackers: army units (label, unit), then those named on the command line
     listed = theirs if defence else mine
-    phases = [m for m, on in ((False, p["ranged"]), (True, p["melee"])) if on] or [False]
+    asked = phases(p["ranged"], p["melee"])
     variants = [("", {})] + [(v, vary_params(v)) for v in vary]
 
     def rows_of(label: str | None, unit: Any, melee: bool, text: str, extra: dict) -> list[Row]:
         return _rows(label, unit, _merged(p, extra), by_weapon=by == RowsBy.WEAPON, vary_text=text,
                      melee=not extra["ranged"] if "ranged" in extra else melee,
-                     both=len(phases) > 1)
+                     both=len(asked) > 1)
 
     rows: list[Row] = []
     # an army list's units phase by phase; then each attacker named, with all its rows
-    for melee in phases:
+    for melee in asked:
         for text, extra in variants:
             for label, unit in listed.rows() if listed else []:
                 rows += rows_of(label, unit, melee, text, extra)
     for spec in attackers:
-        for melee in phases:
+        for melee in asked:
             for text, extra in variants:
                 rows += rows_of(None, spec, melee, text, extra)
     for row in rows:
@@ -204,7 +206,7 @@ def _rows(label: str | None, unit: Any, p: dict[str, Any], *, melee: bool, by_we
     if mortal:
         raise InputError(f"--rule {mortal[0]!r} is a mortal-wound roll: `mathhammer kills` and "
                          "`mathhammer odds` roll it after the attack; `table` compares attacks")
-    suffix = (" (melee)" if melee else " (ranged)") if both and not by_weapon else ""
+    suffix = phase_suffix(melee, both and not by_weapon)
     if vary_text:
         suffix += f" [{vary_text}]"
     return rows_for(attacking.label, attacking.profiles, by_weapon=by_weapon,

@@ -337,6 +337,25 @@ def rows_for(attacker: str, profiles: Iterable[tuple[Weapon, int]], *, by_weapon
                 detail) for w, n in profiles]
 
 
+def phases(ranged: bool, melee: bool) -> list[bool]:
+    """The phases a table's rows are for, as ``melee`` flags: ranged unless melee alone is
+    asked, both when both are.
+
+    >>> phases(False, False), phases(True, True)
+    ([False], [False, True])
+    """
+    return [m for m, on in ((False, ranged), (True, melee)) if on] or [False]
+
+
+def phase_suffix(melee: bool, both: bool) -> str:
+    """What a row's label says of its phase when a table has rows of both.
+
+    >>> phase_suffix(True, both=True), phase_suffix(True, both=False)
+    (' (melee)', '')
+    """
+    return (" (melee)" if melee else " (ranged)") if both else ""
+
+
 def standard_targets() -> list[str]:
     """The names of the standard targets (the bundled units marked archetype), toughest and
     best-saved last.

@@ -19,7 +19,15 @@ from typing import Any
 from ..cli.params import options_of
 from ..errors import InputError
 from ..report.specs import Attacker, attacker_of, split_rules, target_of
-from ..report.tables import Column, build_grid, render_json, rows_for, standard_targets
+from ..report.tables import (
+    Column,
+    build_grid,
+    phase_suffix,
+    phases,
+    render_json,
+    rows_for,
+    standard_targets,
+)
 from .command import parsed_params
 
 
@@ -64,15 +72,15 @@ def army_table(text: str, params: Mapping[str, Any]) -> str:
     options = options_of(p)
     columns = [Column(*target_of(t, p["target_models"], p["leader"], rules=p["ruleset"]))
                for t in p["targets"] or standard_targets()]
-    phases = [m for m, on in ((False, p["ranged"]), (True, p["melee"])) if on] or [False]
+    asked = phases(p["ranged"], p["melee"])
     rows = []
     for label, unit in army.rows():
-        for melee in phases:
+        for melee in asked:
             try:
                 profiles = attacker_of(unit, melee=melee).profiles
             except InputError:  # no weapons for this phase: an empty row
                 profiles = ()
-            suffix = (" (melee)" if melee else " (ranged)") if len(phases) > 1 else ""
+            suffix = phase_suffix(melee, len(asked) > 1)
             rows += rows_for(label, profiles, by_weapon=False, options=options,
                              named_rules=named, points=unit.cost(), suffix=suffix)
     grid = build_grid(rows, columns, p["metric"], title=p.get("title") or "")
