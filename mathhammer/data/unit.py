@@ -105,6 +105,10 @@ class UnitWeapon:
     optional: bool = False
     #: how many of the group's models carry it (an army list's exact wargear); None: all
     count: int | None = None
+    #: the weapon this is one profile of ("Plasma incinerator" for its standard and
+    #: supercharge profiles, the lines under a ➤ weapon): a model uses one profile of it at a
+    #: time; None: a weapon of its own
+    profile_of: str | None = None
 
     @property
     def name(self) -> str:
