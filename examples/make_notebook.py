@@ -8,7 +8,7 @@ Needs ``pip install ".[test]"`` (nbformat, nbclient, ipykernel); the army-list c
 the BattleScribe data is installed (``mathhammer data fetch --edition 11e`` or
 ``$MATHHAMMER_DATA``) and the DataFrame cell when pandas is (``pip install ".[notebook]"``),
 else they say so. ``tests/test_notebook.py`` runs the notebook and compares every other cell's
-output with the committed one.
+output with the committed one (the army list's too when the shared BattleScribe data is there).
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 NOTEBOOK = HERE / "notebook.ipynb"
 PICTURE = HERE / "notebook.png"
-#: cells whose output depends on what is installed (data, pandas): run, not compared
-OPTIONAL = "optional"
+#: tags of the cells whose output depends on what is installed (run, compared only with it)
+NEEDS_DATA, NEEDS_PANDAS = "needs-data", "needs-pandas"
 
 ARMY = '''QC (1995 points)
 
@@ -79,9 +79,10 @@ r.to_dict()["mean"]["kills"], r.to_dict()["pmf"]["kills"]["3"]""", []),
 can happen, iterating gives the outcomes in order, `.items()` the pairs."""),
     ("code", """kills = r.kills
 kills""", []),
-    ("code", """kills[2], 2 in kills, kills[9], 9 in kills, list(kills), sum(kills.values())""", []),
-    ("code", """print(f"mean {float(kills.mean()):.3f}, std {kills.std():.3f}, median {kills.median()}, "
-      f"90% quantile {kills.quantile(0.9)}")
+    ("code", """kills[2], 2 in kills, kills[9], 9 in kills, list(kills), sum(kills.values())""",
+     []),
+    ("code", """print(f"mean {float(kills.mean()):.3f}, std {kills.std():.3f}, "
+      f"median {kills.median()}, 90% quantile {kills.quantile(0.9)}")
 print("P(at least 2) =", kills.at_least(2))
 {k: f"{float(p):.2%}" for k, p in kills.items()}""", []),
     ("markdown", """## A comparison
@@ -102,7 +103,7 @@ Two turns of the Hexmark's pistols into five Necron Warriors, who reanimate (D3)
 P(destroyed) after each step, then the kills at the end (from Starting Strength)."""),
     ("code", """warriors = mh.load_unit("Necron Warriors").as_target(models=5)
 t = mh.turns(hexmark, warriors, 2)
-for step, p in zip(t.steps, t.destroyed):
+for step, p in zip(t.steps, t.destroyed, strict=True):
     print(f"{step.label:<10} P(destroyed) {float(p):7.2%}")
 t.kills""", []),
     ("markdown", """## An army list
@@ -120,8 +121,9 @@ else:
     print(f"{{army.name}} ({{army.faction}}, {{army.edition}}): {{army.points}} points")
     for label, unit in army.rows():
         k = mh.attack(unit, meq, rules=army.edition).kills
-        print(f"{{label:<24}} {{float(k.mean()):5.2f}} MEQ killed, P(2+) {{float(k.at_least(2)):6.1%}}")''',
-     [OPTIONAL]),
+        print(f"{{label:<24}} {{float(k.mean()):5.2f}} MEQ killed, "
+              f"P(2+) {{float(k.at_least(2)):6.1%}}")''',
+     [NEEDS_DATA]),
     ("markdown", """## DataFrames
 
 With pandas (`pip install "mathhammer[notebook]"`), `to_dataframe()` keeps the exact values
@@ -132,7 +134,7 @@ if importlib.util.find_spec("pandas") is None:
     print('pandas is not installed: pip install "mathhammer[notebook]"')
 else:
     df = r.to_dataframe()
-    display(df.loc["kills"])""", [OPTIONAL]),
+    display(df.loc["kills"])""", [NEEDS_PANDAS]),
 ]
 
 
