@@ -160,8 +160,17 @@ def run(nb: object, cwd: Path = HERE, timeout: int = 120) -> object:
 
     NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False,
                    resources={"metadata": {"path": str(cwd)}}).execute()
-    for i, cell in enumerate(nb.cells):  # reproducible files: ids by position
+    for i, cell in enumerate(nb.cells):  # reproducible files: ids by position ...
         cell["id"] = f"cell-{i}"
+        merged: list = []  # ... and a cell's printed text as one output, however it was flushed
+        for o in cell.get("outputs", ()):
+            if (o["output_type"] == "stream" and merged
+                    and merged[-1]["output_type"] == "stream" and merged[-1]["name"] == o["name"]):
+                merged[-1]["text"] += o["text"]
+            else:
+                merged.append(o)
+        if "outputs" in cell:
+            cell["outputs"] = merged
     return nb
 
 
