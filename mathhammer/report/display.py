@@ -135,7 +135,14 @@ def _section_html(section: Section) -> str:
 def result_html(result: Result) -> str:
     """The ``mathhammer kills`` report of a result as HTML: who attacks what under which
     rules, the expected values with their exact fractions, P(destroyed), Deadly Demise and
-    Hazardous when they apply, and the kill distribution."""
+    Hazardous when they apply, and the kill distribution.
+
+    >>> import mathhammer as mh
+    >>> gun = mh.Weapon("<Gun>", attacks=1, skill=2, strength=4, ap=0, damage=1)
+    >>> html = result_html(mh.attack((gun, 2), mh.Target(2, 4, 7, 1, name="Grots")))
+    >>> html[html.index("<h4"):html.index("</h4>") + 5]  # names are escaped
+    '<h4 style="margin:0.2em 0">2x &lt;Gun&gt; → Grots</h4>'
+    """
     query = query_of(result)
     head = "".join(f'<tr><th style="{_LEFT};vertical-align:top">'
                    f'{escape(label + ":" if label else "")}</th>'
