@@ -406,5 +406,5 @@ def _summarise(dist: Dist, target: mh.Target, models0: int, lost0: int) -> Oracl
 def engine_dicts(result: Any) -> dict[str, dict]:
     """The engine's result in the oracle's shape: marginals and state as plain dicts."""
     out = {name: dict(getattr(result, name)) for name in COUNTERS}
-    out["state"] = {(s.models, s.wounds_lost): p for s, p in result.state}
+    out["state"] = {(s.models, s.wounds_lost): p for s, p in result.state.items()}
     return out

@@ -98,8 +98,8 @@ def _profiles(profiles) -> list[tuple[mh.Weapon, int]]:
 @lru_cache(maxsize=256)
 def _dice_table(expr: str) -> tuple[tuple[int, ...], tuple[float, ...]]:
     pmf = mh.dice(expr)
-    outcomes = tuple(int(o) for o, _ in pmf)
-    probs = tuple(float(p) for _, p in pmf)
+    outcomes = tuple(int(o) for o in pmf)
+    probs = tuple(float(p) for p in pmf.values())
     return outcomes, probs
 
 

@@ -99,7 +99,7 @@ def kills_json(query: Query, result: Result) -> dict[str, Any]:
     return {
         **_query_json(query),
         **_counters_json(result),
-        "state": [_state_json(s, p) for s, p in result.state],
+        "state": [_state_json(s, p) for s, p in result.state.items()],
         **extra,
     }
 
@@ -127,7 +127,7 @@ def _timeline_json(timeline: Timeline) -> dict[str, Any]:
                        "wounds_lost": as_float(lost.mean())},
         "destroyed": fraction(timeline.destroyed[-1]),
         "destroyed_float": as_float(timeline.destroyed[-1]),
-        "state": [_state_json(s, p) for s, p in final],
+        "state": [_state_json(s, p) for s, p in final.items()],
     }
     if isinstance(target, Squad):
         out["group_kills"] = [{"name": g.name, **_mean_json(pmf)} for g, pmf in

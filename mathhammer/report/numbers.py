@@ -137,7 +137,7 @@ def pmf_json(pmf: PMF) -> dict[str, str]:
     >>> pmf_json(PMF({0: 1, 2: 3}))
     {'0': '1/4', '2': '3/4'}
     """
-    return {str(k): fraction(p) for k, p in pmf}
+    return {str(k): fraction(p) for k, p in pmf.items()}
 
 
 def to_json(data: Any) -> str:
