@@ -32,6 +32,7 @@ COMMANDS = {
     "kills": "mathhammer.cli.attack:kills",
     "mortal": "mathhammer.cli.attack:mortal",
     "odds": "mathhammer.cli.attack:odds",
+    "plan": "mathhammer.cli.plan:plan",
     "rules": "mathhammer.cli.catalog:rules",
     "serve": "mathhammer.cli.serve:serve",
     "table": "mathhammer.cli.table:table",
