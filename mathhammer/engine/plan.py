@@ -36,6 +36,7 @@ Fraction(14875, 648)
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from fractions import Fraction
@@ -51,7 +52,7 @@ from ..prob.pmf import PMF
 from .sequence import Attack, MortalWounds, Timeline, sequence
 
 #: joint target states the adaptive plan may visit before it adapts for fewer units
-ADAPTIVE_BUDGET = 20_000
+ADAPTIVE_BUDGET = 5_000
 #: attacking units an adaptive plan takes (its fixed plans at the leaves grow as 3**units)
 MAX_ADAPTIVE_UNITS = 8
 #: assignments a fixed plan may enumerate
@@ -322,14 +323,24 @@ class Planner:
             raise InputError(f"plan: {self.count()} assignments is over the limit of "
                              f"{MAX_ASSIGNMENTS} (mathhammer.engine.plan.MAX_ASSIGNMENTS); plan "
                              "fewer units or targets, or without --split")
-        out = []
-        for combo in itertools.product(*(self.choices(i) for i in range(len(self.shooters)))):
-            a = Assignment(tuple(combo), Fraction(0))
-            value = sum((self.expected(t, a.parts(t)) for t in range(len(self.aims))),
-                        Fraction(0))
-            out.append(attrs.evolve(a, value=value))
-        out.sort(key=lambda a: -a.value)
-        return out
+        n_aims = len(self.aims)
+        units = range(len(self.shooters))
+        parts_of = [{c: self._parts(i, c) for c in self.choices(i)} for i in units]
+        combos = list(itertools.product(*(self.choices(i) for i in units)))
+        keys = []
+        for combo in combos:
+            per: list[list[Part]] = [[] for _ in range(n_aims)]
+            for i, c in enumerate(combo):
+                for t, ws in parts_of[i][c].items():
+                    per[t].append((i, ws))
+            keys.append(tuple(tuple(p) for p in per))
+        # each (target, parts) once, exactly; then sums of integers over one denominator
+        values = {(t, k[t]): self.expected(t, k[t]) for k in keys for t in range(n_aims)}
+        den = math.lcm(*(v.denominator for v in values.values()))
+        ints = {key: v.numerator * (den // v.denominator) for key, v in values.items()}
+        scores = [sum(ints[(t, k[t])] for t in range(n_aims)) for k in keys]
+        order = sorted(range(len(combos)), key=lambda j: -scores[j])  # stable: ties in order
+        return [Assignment(combos[j], Fraction(scores[j], den)) for j in order]
 
     def fewest(self, aim: int, p: Fraction) -> Fewest:
         """The fewest whole units, in the given order, that destroy aim ``aim`` with

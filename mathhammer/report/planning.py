@@ -190,6 +190,8 @@ class PlanAnswer:
     fewest: Fewest | None = None
     destroy: tuple[int, Fraction] | None = None
     adaptive: Adaptive | None = None
+    #: why the adaptive plan asked for was not computed
+    no_adaptive: str | None = None
 
     @property
     def best(self) -> Assignment:
@@ -208,10 +210,13 @@ def solve(planner: Planner, *, adaptive: bool = False, budget: int | None = None
     fewest = planner.fewest(*destroy) if destroy is not None else None
     narrowed = planner.narrow()
     ranked = tuple(planner.fixed())
-    ad = None
+    ad, why = None, None
     if adaptive:
-        ad = planner.adaptive() if budget is None else planner.adaptive(budget)
-    return PlanAnswer(planner, ranked, narrowed, fewest, destroy, ad)
+        try:
+            ad = planner.adaptive() if budget is None else planner.adaptive(budget)
+        except InputError as e:  # too many units: said in the report, the plan still answers
+            why = str(e)
+    return PlanAnswer(planner, ranked, narrowed, fewest, destroy, ad, why)
 
 
 def _choice_text(planner: Planner, unit: int, choice: tuple[int, ...]) -> str:
@@ -277,6 +282,8 @@ def plan_text(ans: PlanAnswer, width: int = 80) -> str:
                           f"(exact {readable_fraction(f.destroyed)})"]
     if ans.adaptive is not None:
         out += ["", *_adaptive_lines(pl, ans.adaptive, ans.best.value)]
+    if ans.no_adaptive is not None:
+        out += ["", f"adaptive: not computed: {ans.no_adaptive}"]
     dist = total_points(pl, ans.best)
     out += ["", *distribution_table(dist, _unit_word(pl.objective), width)]
     return "\n".join(out) + "\n"
@@ -311,11 +318,20 @@ def _adaptive_lines(pl: Planner, ad: Adaptive, fixed: Fraction) -> list[str]:
     if ad.second:
         out.append(f"  then {pl.shooters[1].label}, by what the first did:")
         for state, p, c in ad.second[:12]:
-            left = ", ".join(str(models_alive(s)) for s in state)
-            out.append(f"    {percent(p):>8}  models left {left:<6} -> {_choice_text(pl, 1, c)}")
+            left = ", ".join(_state_text(s) for s in state)
+            out.append(f"    {percent(p):>8}  {left:<28} -> {_choice_text(pl, 1, c)}")
         if len(ad.second) > 12:
             out.append(f"    ... {len(ad.second) - 12} more outcomes (--json has them all)")
     return out
+
+
+def _state_text(state: Any) -> str:
+    """A target's state in a few words: ``3 left, 1 wound lost``."""
+    parts = state if isinstance(state, tuple) and state and isinstance(state[0], tuple) \
+        else (state,)
+    lost = sum(s.wounds_lost for s in parts)
+    return f"{models_alive(state)} left" + (f", {lost} wound{'s' * (lost != 1)} lost"
+                                             if lost else "")
 
 
 def plan_json(ans: PlanAnswer) -> dict[str, Any]:
@@ -353,6 +369,8 @@ def plan_json(ans: PlanAnswer) -> dict[str, Any]:
                           "units": None if f.units is None else
                           [pl.shooters[i].label for i in f.units],
                           "destroyed": fraction(f.destroyed), "tried": f.tried}
+    if ans.no_adaptive is not None:
+        out["adaptive"] = {"not_computed": ans.no_adaptive}
     if ans.adaptive is not None:
         ad = ans.adaptive
         out["adaptive"] = {
@@ -361,7 +379,8 @@ def plan_json(ans: PlanAnswer) -> dict[str, Any]:
             "gain": fraction(ad.value - ans.best.value),
             "first": [{"target": [pl.aims[t].name for t in c], "value": fraction(v)}
                       for c, v in ad.first],
-            "second": [{"models_left": [models_alive(s) for s in st], "p": fraction(p),
+            "second": [{"models_left": [models_alive(s) for s in st],
+                        "state": [_state_text(s) for s in st], "p": fraction(p),
                         "target": [pl.aims[t].name for t in c]} for st, p, c in ad.second]}
     return out
 
