@@ -2,6 +2,9 @@
 and the plan of a phase (:class:`PlanQuery`, ``mathhammer plan``), with their text and JSON
 reports. The exact work is :mod:`mathhammer.engine.plan`.
 
+Why one module: the several-unit report and the plan report share the attacking units'
+header lines, their JSON and the probability a player types; neither is used elsewhere.
+
 >>> from mathhammer.report.specs import attacker_of, target_of
 >>> a = attacker_of("1x 1 | 2+ | 8 | -3 | 1")
 >>> name, one = target_of("1x T4 Sv7+ W1")
