@@ -347,3 +347,60 @@ def test_plan_refuses_bad_input():
     assert r.exit_code == 2 and "-t TARGET" in r.output
     r = run("plan", A, "-t", T, "--destroy", "zzz", ok=False)
     assert r.exit_code == 2 and "not one of the targets" in r.output
+
+
+def test_adaptive_heuristic_that_follows_the_fixed_plan(monkeypatch):
+    import mathhammer.engine.plan as plan_module
+
+    monkeypatch.setattr(plan_module, "REPLAN_UNITS", 0)
+    planner = Planner(SHOOTERS, AIMS, Objective.POINTS)
+    fixed = planner.fixed()[0]
+    exact = planner.adaptive()
+    ad = planner.adaptive(budget=1 + exact.states[1])
+    assert ad.depth == 1 and ad.rest == "fixed"
+    # by hand: A picks its target seeing nothing; B and C then shoot as the fixed plan says
+    best = None
+    for t0 in range(2):
+        after = mh.attack(list(SHOOTERS[0].profiles), AIMS[t0].target).state
+        v = F(0)
+        for s, p in after:
+            v += p * sum((_rest_value(t, s if t == t0 else None,
+                                      [i for i in (1, 2) if fixed.targets[i][0] == t])
+                          for t in range(2)), F(0))
+        best = v if best is None or v > best else best
+    assert ad.value == best
+    assert fixed.value <= ad.value <= exact.value
+
+
+def test_odds_try_picks_the_best_switch():
+    # one attack, no save, against one W1 model: 2/3 * 1/2 = 1/3; re-rolling failed hits:
+    # 8/9 * 1/2 = 4/9; +1 to hit: 5/6 * 1/2 = 5/12. Best: the re-roll, by 4/9 - 5/12 = 1/36
+    r = run("odds", "1x 1 | 3+ | 4 | 0 | 1", "1x T4 Sv7+ W1", "--destroy", "--json",
+            "--try", "--reroll-hits failed", "--try", "--hit-mod 1")
+    data = json.loads(r.output)
+    assert [(t["options"], t["p"]) for t in data["tries"]] == [
+        ("(as given)", "1/3"), ("--reroll-hits failed", "4/9"), ("--hit-mod 1", "5/12")]
+    assert data["best"] == "--reroll-hits failed"
+    r = run("odds", "1x 1 | 3+ | 4 | 0 | 1", "1x T4 Sv7+ W1", "--destroy",
+            "--try", "--reroll-hits failed", "--try", "--hit-mod 1")
+    assert r.output.strip().endswith("ahead of the next by 2.78% (exact 1/36)")
+    r = run("odds", A, B, "-t", T, "--destroy", "--try", "--hit-mod 1", "--json")
+    assert json.loads(r.output)["tries"][0]["p"] == "35/243"
+    assert run("odds", A, T, "--destroy", "--exact", "--try", "--hit-mod 1",
+               ok=False).exit_code == 2
+
+
+def test_plan_command_split_and_destroy():
+    two = "2x Gun | 24\" | 1 | 3+ | 4 | 0 | 1; 1x Big | 24\" | 1 | 3+ | 4 | 0 | 2"
+    r = run("plan", two, A, "-t", T, "-t", "1x T4 Sv7+ W3", "--split", "--json",
+            "--objective", "models", "--destroy", "2x", "--probability", "1/81")
+    data = json.loads(r.output)
+    assert data["assignments"] == 4 * 2  # the first unit's two weapons, then A
+    gun, big = Weapon("Gun", 1, 3, 4, 0, 1), Weapon("Big", 1, 3, 4, 0, 2)
+    sh = [Shooter.of("two", [(gun, 2), (big, 1)]), Shooter.of("A", [(ONE, 4)])]
+    planner = Planner(sh, AIMS, Objective.MODELS, split=True)
+    assert F(data["best"]["value"]) == planner.fixed()[0].value
+    # the first unit alone destroys the pair only if all three attacks land (each 1/3): the
+    # two D1 take one model, the D2 the other: 1/27; A alone: 4 of 4, 1/81, and 1/27 > 1/81
+    assert data["destroy"]["units"] == ["inline weapons"]
+    assert data["destroy"]["destroyed"] == "1/27" == str(planner.fewest(0, F(1, 81)).destroyed)

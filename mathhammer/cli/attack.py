@@ -12,6 +12,7 @@ probability) and ``mortal`` (mortal wounds on a target). They parse options
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import attrs
@@ -166,10 +167,13 @@ Examples:
               help="What K counts.")
 @click.option("--exact", is_flag=True, help="Print only the fraction (for scripts).")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
+@click.option("--try", "tries", multiple=True, metavar="OPTIONS",
+              help='Answer again with these options added, e.g. "--rule X" (repeatable), and '
+                   "say which helps most.")
 @with_params([_SEVERAL] + attack_params(table=False) + sequence_params())
 def odds(units: tuple[str, ...], at_least: int | None, exactly: int | None,
          at_most: int | None, destroy: bool, counter: str, exact: bool, as_json: bool,
-         target_unit: str | None, **p: Any) -> None:
+         target_unit: str | None, tries: tuple[str, ...], **p: Any) -> None:
     asked = [(flag, ask, k) for flag, ask, k in (
         ("--at-least", Ask.AT_LEAST, at_least), ("--kills", Ask.EXACTLY, exactly),
         ("--at-most", Ask.AT_MOST, at_most), ("--destroy", Ask.DESTROYED, 0 if destroy else None))
@@ -179,6 +183,11 @@ def odds(units: tuple[str, ...], at_least: int | None, exactly: int | None,
                                f"--destroy (got {', '.join(a[0] for a in asked) or 'none'})")
     if destroy and counter != "kills":
         raise click.UsageError("--destroy is about the whole unit; drop --of")
+    if tries and exact:
+        raise click.UsageError("--try: not with --exact (it prints one fraction)")
+    if tries:
+        _try_odds(units, target_unit, asked[0], counter, as_json, tries, p)
+        return None
     if target_unit is not None:
         return _several_odds(units, target_unit, asked[0], counter, exact, as_json, p)
     query = build_query(units, p)
@@ -204,6 +213,33 @@ def odds(units: tuple[str, ...], at_least: int | None, exactly: int | None,
         click.echo(f"  {query.attacker} -> {query.target_name}; rules {query.options.rules}; "
                    f"options: {query.options.describe()}; named rules: "
                    f"{', '.join(query.named_rules) or 'none'}{steps}")
+
+
+def _try_odds(units: tuple[str, ...], target_unit: str | None, asked: tuple[str, Ask, int],
+              counter: str, as_json: bool, tries: tuple[str, ...], p: dict[str, Any]) -> None:
+    """``odds ... --try OPTIONS``: the probability as asked and with each variant's options
+    added; the best variant and its lead."""
+    from .plan import salvo_query, try_lines
+    from .table import merged, vary_params
+
+    _, ask, k = asked
+
+    def prob(q: dict[str, Any]) -> tuple[str, Fraction]:
+        if target_unit is not None:
+            return salvo_query(units, target_unit, q).odds(ask, k, Counter(counter))
+        return build_query(units, q).odds(ask, k, Counter(counter))
+
+    what, base = prob(p)
+    rows = [("(as given)", base)] + [(t, prob(merged(p, vary_params(t, "--try")))[1])
+                                     for t in tries]
+    if as_json:
+        best = max(rows, key=lambda r: r[1])
+        click.echo(to_json({"query": f"P({what})", "tries": [
+            {"options": t, "p": fraction(v), "p_float": as_float(v)} for t, v in rows],
+            "best": best[0]}), nl=False)
+        return
+    click.echo(f"P({what})")
+    click.echo("\n".join(try_lines(rows, percent)))
 
 
 def _several_odds(units: tuple[str, ...], target_unit: str, asked: tuple[str, Ask, int],

@@ -10,6 +10,7 @@ command line may carry its own options after its name: ``"Devastator Squad --hal
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import click
@@ -197,23 +198,36 @@ def plan(attackers: tuple[str, ...], targets: tuple[str, ...], army_file: str | 
 
 
 def _tries_lines(base: PlanAnswer, variants: list[tuple[str, PlanAnswer]]) -> list[str]:
-    """Which --try is best, by the value of its best plan (and adaptive, when asked)."""
+    """Which --try is best, by the value of its best plan (the adaptive value alongside)."""
     rows = [("(as given)", base)] + variants
-    ad = base.adaptive is not None
-    w = max(len(t) for t, _ in rows)
-    out = [f"{'--try':<{w}}  {'best plan':>10}  {'vs given':>9}"
-           + ("  adaptive" if ad else "")]
-    for t, a in rows:
-        gain = a.best.value - base.best.value
-        line = f"{t:<{w}}  {decimal(a.best.value):>10}  {decimal(gain):>9}"
-        if ad:
-            line += f"  {decimal(a.adaptive.value):>8}"
-        out.append(line)
-    top_t, top = max(rows, key=lambda r: r[1].best.value)
-    others = [a.best.value for t, a in rows if t != top_t]
-    gain = top.best.value - max(others)
-    out.append(f"best: {top_t}, ahead of the next by {decimal(gain)} (exact "
-               f"{readable_fraction(gain)})")
+    out = try_lines([(t, a.best.value) for t, a in rows], decimal, "best plan")
+    if base.adaptive is not None:
+        out.insert(-1, "adaptive: " + ", ".join(f"{t} {decimal(a.adaptive.value)}"
+                                                for t, a in rows if a.adaptive is not None))
+    return out
+
+
+def try_lines(rows: list[tuple[str, Fraction]], show: Any, what: str = "value") -> list[str]:
+    """A table of the ``--try`` variants (the first row is the query as given) and the best,
+    with its exact lead over the next best.
+
+    >>> print("\\n".join(try_lines([("(as given)", Fraction(1, 2)), ("--x", Fraction(2, 3))],
+    ...                             str)))
+    --try       value  vs given
+    (as given)  1/2    0
+    --x         2/3    1/6
+    best: --x, ahead of the next by 1/6 (exact 1/6)
+    """
+    w = max(len("--try"), *(len(t) for t, _ in rows))
+    vw = max(len(what), *(len(show(v)) for _, v in rows))
+    base = rows[0][1]
+    out = [f"{'--try':<{w}}  {what:<{vw}}  vs given"]
+    out += [f"{t:<{w}}  {show(v):<{vw}}  {show(v - base)}" for t, v in rows]
+    ranked = sorted(rows, key=lambda r: -r[1])
+    lead = ranked[0][1] - ranked[1][1] if len(ranked) > 1 else Fraction(0)
+    tie = " (a tie)" if lead == 0 else ""
+    out.append(f"best: {ranked[0][0]}{tie}, ahead of the next by {show(lead)} (exact "
+               f"{readable_fraction(lead)})")
     return out
 
 

@@ -53,8 +53,10 @@ from .sequence import Attack, MortalWounds, Timeline, sequence
 
 #: joint target states the adaptive plan may visit before it adapts for fewer units
 ADAPTIVE_BUDGET = 5_000
-#: attacking units an adaptive plan takes (its fixed plans at the leaves grow as 3**units)
-MAX_ADAPTIVE_UNITS = 8
+#: units an adaptive plan that stops adapting still replans from what it saw (the best fixed
+#: plan for them from each state, by dynamic programming over subsets: it grows as 3**units);
+#: with more, they follow the best fixed plan made at the start
+REPLAN_UNITS = 6
 #: assignments a fixed plan may enumerate
 MAX_ASSIGNMENTS = 300_000
 
@@ -194,6 +196,9 @@ class Adaptive:
     #: the second unit's best choice after each outcome of the first: (state of the first
     #: choice's targets, probability, choice)
     second: tuple[tuple[Any, Fraction, tuple[int, ...]], ...]
+    #: what the units after ``depth`` do: "" (none left), "replanned" (the best fixed plan
+    #: from what the first ones did) or "fixed" (the best fixed plan made at the start)
+    rest: str = ""
 
     @property
     def exact(self) -> bool:
@@ -411,16 +416,26 @@ class Planner:
         self._leaf[key] = table.get(rest, Fraction(0))
         return self._leaf[key]
 
-    def adaptive(self, budget: int = ADAPTIVE_BUDGET) -> Adaptive:
+    def _replans(self, first: int) -> bool:
+        """Whether units ``first``.. can be replanned at each leaf of an adaptive plan."""
+        rest = len(self.shooters) - first
+        if self.split:
+            n = 1
+            for i in range(first, len(self.shooters)):
+                n *= len(self.choices(i))
+            return n <= 3 ** REPLAN_UNITS
+        return rest <= REPLAN_UNITS
+
+    def adaptive(self, budget: int = ADAPTIVE_BUDGET, follow: Assignment | None = None
+                 ) -> Adaptive:
         """The best policy that adapts each unit's choice to what the earlier units did (in
         the given order), exact when the joint states reachable before the last unit stay
-        within ``budget``; else it adapts for the first ``depth`` units (as many as the budget
-        allows) and then follows the best fixed plan for the rest given what they did. The
-        value returned is that policy's exact value."""
+        within ``budget``. Else it adapts for the first ``depth`` units (as many as the budget
+        allows), then the rest take the best fixed plan given what those did (when at most
+        :data:`REPLAN_UNITS` are left), or else the best fixed plan made at the start
+        (``follow``, by default ``fixed()[0]``). The value returned is that policy's exact
+        value; it is never below the best fixed plan's."""
         n = len(self.shooters)
-        if n > MAX_ADAPTIVE_UNITS:
-            raise InputError(f"adaptive plan: {n} attacking units is over the limit of "
-                             f"{MAX_ADAPTIVE_UNITS} (mathhammer.engine.plan.MAX_ADAPTIVE_UNITS)")
         start = tuple(self.start(t) for t in range(len(self.aims)))
         levels = [{start}]
         total = 1
@@ -438,10 +453,18 @@ class Planner:
             total += len(nxt)
         depth = len(levels) - 1
 
+        replan = depth < n and self._replans(depth)
+        if depth < n and not replan and follow is None:
+            follow = self.fixed()[0]
+
         def leaf(joint: tuple[Any, ...]) -> Fraction:
             if depth == n:
                 return sum((self.worth(t, s) for t, s in enumerate(joint)), Fraction(0))
-            return self._best_rest(depth, joint)
+            if replan:
+                return self._best_rest(depth, joint)
+            rest = Assignment(((),) * depth + follow.targets[depth:], Fraction(0))
+            return sum((self.expected(t, rest.parts(t), joint[t])
+                        for t in range(len(self.aims))), Fraction(0))
 
         values = {j: leaf(j) for j in levels[depth]}
         policy: list[dict[tuple[Any, ...], tuple[int, ...]]] = []
@@ -469,5 +492,6 @@ class Planner:
             for joint, p in self._outcomes(0, c0, start):
                 second.append((tuple(joint[t] for t in aims0), p, policy[1][joint]))
         first.sort(key=lambda cv: -cv[1])
+        rest = "" if depth == n else "replanned" if replan else "fixed"
         return Adaptive(value, depth, n, tuple(len(lv) for lv in levels), tuple(first),
-                        tuple(second))
+                        tuple(second), rest)

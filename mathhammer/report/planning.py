@@ -26,6 +26,7 @@ import attrs
 
 from ..data.inline import describe_target, describe_weapon
 from ..engine.plan import (
+    ADAPTIVE_BUDGET,
     NO_OPTIONS,
     Adaptive,
     Aim,
@@ -193,8 +194,6 @@ class PlanAnswer:
     fewest: Fewest | None = None
     destroy: tuple[int, Fraction] | None = None
     adaptive: Adaptive | None = None
-    #: why the adaptive plan asked for was not computed
-    no_adaptive: str | None = None
 
     @property
     def best(self) -> Assignment:
@@ -213,13 +212,11 @@ def solve(planner: Planner, *, adaptive: bool = False, budget: int | None = None
     fewest = planner.fewest(*destroy) if destroy is not None else None
     narrowed = planner.narrow()
     ranked = tuple(planner.fixed())
-    ad, why = None, None
+    ad = None
     if adaptive:
-        try:
-            ad = planner.adaptive() if budget is None else planner.adaptive(budget)
-        except InputError as e:  # too many units: said in the report, the plan still answers
-            why = str(e)
-    return PlanAnswer(planner, ranked, narrowed, fewest, destroy, ad, why)
+        budget = ADAPTIVE_BUDGET if budget is None else budget
+        ad = planner.adaptive(budget, follow=ranked[0])
+    return PlanAnswer(planner, ranked, narrowed, fewest, destroy, ad)
 
 
 def _choice_text(planner: Planner, unit: int, choice: tuple[int, ...]) -> str:
@@ -285,8 +282,6 @@ def plan_text(ans: PlanAnswer, width: int = 80) -> str:
                           f"(exact {readable_fraction(f.destroyed)})"]
     if ans.adaptive is not None:
         out += ["", *_adaptive_lines(pl, ans.adaptive, ans.best.value)]
-    if ans.no_adaptive is not None:
-        out += ["", f"adaptive: not computed: {ans.no_adaptive}"]
     dist = total_points(pl, ans.best)
     out += ["", *distribution_table(dist, _unit_word(pl.objective), width)]
     return "\n".join(out) + "\n"
@@ -305,10 +300,11 @@ def total_points(pl: Planner, a: Assignment) -> PMF:
 
 
 def _adaptive_lines(pl: Planner, ad: Adaptive, fixed: Fraction) -> list[str]:
+    then = ("the best fixed plan for the rest given what they did" if ad.rest == "replanned"
+            else "the rest as in the best fixed plan")
     kind = ("exact: the best policy" if ad.exact else
-            f"heuristic: adapts for the first {ad.depth} of {ad.units} units, then the best "
-            "fixed plan for the rest given what they did (the full state space is over the "
-            "budget)")
+            f"heuristic: adapts for the first {ad.depth} of {ad.units} units, then {then}; "
+            "the full state space is over the budget")
     out = [f"adaptive ({kind})",
            f"  joint target states per level: {', '.join(map(str, ad.states))}",
            f"  value {decimal(ad.value)} (exact {readable_fraction(ad.value)}); gain over the "
@@ -372,12 +368,10 @@ def plan_json(ans: PlanAnswer) -> dict[str, Any]:
                           "units": None if f.units is None else
                           [pl.shooters[i].label for i in f.units],
                           "destroyed": fraction(f.destroyed), "tried": f.tried}
-    if ans.no_adaptive is not None:
-        out["adaptive"] = {"not_computed": ans.no_adaptive}
     if ans.adaptive is not None:
         ad = ans.adaptive
         out["adaptive"] = {
-            "exact": ad.exact, "depth": ad.depth, "states": list(ad.states),
+            "exact": ad.exact, "depth": ad.depth, "states": list(ad.states), "rest": ad.rest,
             "value": fraction(ad.value), "value_float": as_float(ad.value),
             "gain": fraction(ad.value - ans.best.value),
             "first": [{"target": [pl.aims[t].name for t in c], "value": fraction(v)}
