@@ -2,7 +2,9 @@
 
 import itertools
 import json
+import os
 from fractions import Fraction as F
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -404,3 +406,22 @@ def test_plan_command_split_and_destroy():
     # two D1 take one model, the D2 the other: 1/27; A alone: 4 of 4, 1/81, and 1/27 > 1/81
     assert data["destroy"]["units"] == ["inline weapons"]
     assert data["destroy"]["destroyed"] == "1/27" == str(planner.fewest(0, F(1, 81)).destroyed)
+
+
+SHARED = Path(os.environ.get("MATHHAMMER_SHARED", Path(__file__).resolve().parents[2] / "shared"))
+
+
+@pytest.mark.slow
+def test_plan_one_shared_roster_against_another():
+    rosters, data = SHARED / "rosters", SHARED / "bsdata" / "10e"
+    if not (rosters / "necron-combat-patrol.10e.rosz").exists() or not data.is_dir():
+        pytest.skip(f"shared rosters or data not found at {SHARED}")
+    r = run("plan", "--army", str(rosters / "necron-combat-patrol.10e.rosz"), "--vs-army",
+            str(rosters / "ultramarines.10e.rosz"), "--data", str(data), "--json")
+    out = json.loads(r.stdout)
+    # Overlord and Necron Warriors shoot (the others have melee weapons only) at 10 targets
+    assert [a["attacker"] for a in out["attackers"]] == ["Overlord", "Necron Warriors"]
+    assert out["assignments"] == 10 * 10 and out["objective"] == "points"
+    # the best value is the sum of each target's, each target's exact value checked on its own
+    assert F(out["best"]["value"]) == sum(F(t["value"]) for t in out["per_target"])
+    assert F(out["best"]["value"]) >= F(out["next_best"]["value"])
