@@ -306,6 +306,8 @@ def test_kills_several_units_refuses_what_it_cannot_do():
     assert r.exit_code == 2 and "probability '2'" in r.output
     r = run("kills", f"{A} --bogus", "-t", T, ok=False)
     assert r.exit_code == 2 and "--bogus" in r.output
+    r = run("kills", f"{A} --target-models 1", B, "-t", T, ok=False)
+    assert r.exit_code == 2 and "--target-models is the command's, not one unit's" in r.output
 
 
 def test_plan_command_matches_the_library():

@@ -48,9 +48,13 @@ def _shooter(spec: str | Any, p: dict[str, Any], label: str | None = None) -> Sh
     army list (``label`` its row)."""
     if label is None:
         name, extra = split_spec(spec)
-        q = merged(p, vary_params(extra, f"attacker {spec!r}")) if extra else p
-        if q["ruleset"] != p["ruleset"]:
-            raise InputError(f"attacker {spec!r}: every unit uses the command's --rules")
+        own = vary_params(extra, f"attacker {spec!r}") if extra else {}
+        for key, flag in (("ruleset", "--rules"), ("target_models", "--target-models"),
+                          ("leader", "--leader")):
+            if key in own:
+                raise InputError(f"attacker {spec!r}: {flag} is the command's, not one "
+                                 "unit's; give it once, outside the attacker")
+        q = merged(p, own)
         a = attacker(name, q, melee=not q["ranged"])
     else:
         q = p

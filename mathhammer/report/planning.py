@@ -245,9 +245,10 @@ def plan_text(ans: PlanAnswer, width: int = 80) -> str:
         out += textwrap.wrap(f"  {a.name}{pts}: {describe_target(a.target)}", 80,
                              subsequent_indent=" " * 6)
     if ans.narrowed is not None:
-        out.append(f"candidates:  each unit's {ans.narrowed} best target"
-                   f"{'s' * (ans.narrowed != 1)} alone (a heuristic: the full plan is over "
-                   "the limit of assignments)")
+        out += textwrap.wrap(f"candidates:  each unit's {ans.narrowed} best target"
+                             f"{'s' * (ans.narrowed != 1)} alone (a heuristic: the full plan "
+                             "is over the limit of assignments)", 80,
+                             subsequent_indent=" " * 13)
     out += ["", f"best of {len(ans.ranked)} assignments (each evaluated exactly): "
                 f"{decimal(ans.best.value)}  exact {readable_fraction(ans.best.value)}"]
     out += _assignment_text(pl, ans.best)
@@ -305,7 +306,7 @@ def _adaptive_lines(pl: Planner, ad: Adaptive, fixed: Fraction) -> list[str]:
     kind = ("exact: the best policy" if ad.exact else
             f"heuristic: adapts for the first {ad.depth} of {ad.units} units, then {then}; "
             "the full state space is over the budget")
-    out = [f"adaptive ({kind})",
+    out = [*textwrap.wrap(f"adaptive ({kind})", 80, subsequent_indent="  "),
            f"  joint target states per level: {', '.join(map(str, ad.states))}",
            f"  value {decimal(ad.value)} (exact {readable_fraction(ad.value)}); gain over the "
            f"fixed plan {decimal(ad.value - fixed)} (exact {readable_fraction(ad.value - fixed)})"]
