@@ -45,6 +45,11 @@ ATTACKER is a unit name (a unique prefix is enough; see `mathhammer units`), a u
 datasheet, models first and rows separated by ';'.
 TARGET is a unit name or file, or an inline profile like "5x T4 Sv3+ W2 4++ FNP5+ INFANTRY".
 
+With -t TARGET every argument is an attacking unit (each may carry its own options after its
+name: "Devastator Squad --half-range"), resolved in order against TARGET, its state carried:
+the report gives P(destroyed) and the models left after each unit; --until P names the fewest
+units, in order, that destroy it with probability at least P.
+
 With --turns N the same attack is made N times, the target's state carried (Reanimation
 Protocols between turns for a target that has them): the report gives P(destroyed) after each
 step and the kills counted from Starting Strength. A --rule that is a mortal-wound roll
@@ -58,6 +63,7 @@ Examples:
   mathhammer kills Cronos GEQ --weapon "spirit vortex" --models 2 --rule "Dark Harvest"
   mathhammer kills "10x 2 | 3+ | 4 | -1 | 1 | sustained hits 1" "5x T4 Sv3+ W2 INFANTRY"
   mathhammer kills "Skitarii Marshal" TEQ --melee --json
+  mathhammer kills "Hexmark Destroyer --half-range" "Necron Warriors" -t GEQ --until 50%
 """
 
 

@@ -107,6 +107,7 @@ def cli(debug: bool) -> None:
       mathhammer kills "Hexmark Destroyer" MEQ --half-range
       mathhammer odds Cronos GEQ --at-least 5
       mathhammer table "Hexmark Destroyer" Cronos -t GEQ,MEQ,TEQ
+      mathhammer plan "Hexmark Destroyer" Cronos -t GEQ -t MEQ --objective models
       mathhammer units --search vehicle
     """
 
