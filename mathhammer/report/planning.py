@@ -341,7 +341,8 @@ def plan_json(ans: PlanAnswer) -> dict[str, Any]:
     def assignment(a: Assignment) -> dict[str, Any]:
         return {"value": fraction(a.value), "value_float": as_float(a.value),
                 "targets": [{"attacker": sh.label,
-                             "target": [pl.aims[t].name for t in a.targets[i]]}
+                             "target": [pl.aims[t].name for t in
+                                        (a.targets[i] if pl.split else a.targets[i][:1])]}
                             for i, sh in enumerate(pl.shooters)]}
 
     per_target = []
@@ -375,11 +376,12 @@ def plan_json(ans: PlanAnswer) -> dict[str, Any]:
             "exact": ad.exact, "depth": ad.depth, "states": list(ad.states), "rest": ad.rest,
             "value": fraction(ad.value), "value_float": as_float(ad.value),
             "gain": fraction(ad.value - ans.best.value),
-            "first": [{"target": [pl.aims[t].name for t in c], "value": fraction(v)}
-                      for c, v in ad.first],
+            "first": [{"target": [pl.aims[t].name for t in (c if pl.split else c[:1])],
+                       "value": fraction(v)} for c, v in ad.first],
             "second": [{"models_left": [models_alive(s) for s in st],
                         "state": [_state_text(s) for s in st], "p": fraction(p),
-                        "target": [pl.aims[t].name for t in c]} for st, p, c in ad.second]}
+                        "target": [pl.aims[t].name for t in (c if pl.split else c[:1])]}
+                       for st, p, c in ad.second]}
     return out
 
 
