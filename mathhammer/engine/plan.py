@@ -52,7 +52,7 @@ from ..prob.pmf import PMF
 from .sequence import Attack, MortalWounds, Timeline, sequence
 
 #: joint target states the adaptive plan may visit before it adapts for fewer units
-ADAPTIVE_BUDGET = 5_000
+ADAPTIVE_BUDGET = 20_000
 #: units an adaptive plan that stops adapting still replans from what it saw (the best fixed
 #: plan for them from each state, by dynamic programming over subsets: it grows as 3**units);
 #: with more, they follow the best fixed plan made at the start
@@ -228,7 +228,7 @@ class Planner:
                                      f"(--points \"{a.name}=N\") or plan for models destroyed")
         self._moves: dict[tuple[int, tuple[int, ...], int, Any], PMF] = {}
         self._after: dict[tuple[int, Any, tuple[Part, ...]], PMF] = {}
-        self._leaf: dict[Any, Fraction] = {}
+        self._leaf: dict[Any, Any] = {}  # expected values, subset values, leaf values
 
     # -- one target ------------------------------------------------------------------------
 
@@ -398,22 +398,45 @@ class Planner:
                 best = v if best is None or v > best else best
             self._leaf[key] = best
             return best
-        every = [tuple(range(len(s.weapons))) for s in self.shooters]
-        subsets = [tuple(u for k, u in enumerate(rest) if mask >> k & 1)
-                   for mask in range(1 << len(rest))]
-        table = {(): Fraction(0)}  # used units -> best over the targets so far
-        for t in range(len(self.aims)):
-            nxt: dict[tuple[int, ...], Fraction] = {}
+        n_aims, full = len(self.aims), (1 << len(rest)) - 1
+        values = [self._rest_values(first, t, joint[t]) for t in range(n_aims)]
+        den = math.lcm(*(v.denominator for vs in values for v in vs.values()))
+        ints = [{m: v.numerator * (den // v.denominator) for m, v in vs.items()}
+                for vs in values]
+        table = {0: 0}  # units used (a bit mask over ``rest``) -> the best total so far
+        for t in range(n_aims):
+            last = t == n_aims - 1
+            nxt: dict[int, int] = {}
             for used, v in table.items():
-                for sub in subsets:
-                    if set(sub) & set(used) or any(t not in self.candidates[u] for u in sub):
+                if last:  # the last target takes every unit left, if it may
+                    sub = full ^ used
+                    if sub in ints[t]:
+                        w = v + ints[t][sub]
+                        nxt[full] = max(w, nxt.get(full, w))
+                    continue
+                for sub, x in ints[t].items():
+                    if sub & used:
                         continue
-                    w = v + self.expected(t, tuple((u, every[u]) for u in sub), joint[t])
-                    key2 = tuple(sorted(used + sub))
+                    key2, w = used | sub, v + x
                     if key2 not in nxt or w > nxt[key2]:
                         nxt[key2] = w
             table = nxt
-        self._leaf[key] = table.get(rest, Fraction(0))
+        self._leaf[key] = Fraction(table.get(full, 0), den)
+        return self._leaf[key]
+
+    def _rest_values(self, first: int, aim: int, state: Any) -> dict[int, Fraction]:
+        """The value of each subset (a bit mask over units ``first``..) that may shoot
+        ``aim``, shooting it in order from ``state``."""
+        key = ("subsets", first, aim, state)
+        if key not in self._leaf:
+            rest = range(first, len(self.shooters))
+            every = [tuple(range(len(s.weapons))) for s in self.shooters]
+            out = {}
+            for mask in range(1 << len(rest)):
+                units = [u for k, u in enumerate(rest) if mask >> k & 1]
+                if all(aim in self.candidates[u] for u in units):
+                    out[mask] = self.expected(aim, tuple((u, every[u]) for u in units), state)
+            self._leaf[key] = out
         return self._leaf[key]
 
     def _replans(self, first: int) -> bool:
