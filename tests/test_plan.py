@@ -427,3 +427,16 @@ def test_plan_one_shared_roster_against_another():
     # the best value is the sum of each target's, each target's exact value checked on its own
     assert F(out["best"]["value"]) == sum(F(t["value"]) for t in out["per_target"])
     assert F(out["best"]["value"]) >= F(out["next_best"]["value"])
+
+
+def test_destroy_with_the_fewest_then_the_rest_of_the_army():
+    from mathhammer.report.planning import solve
+
+    ans = solve(Planner(SHOOTERS, AIMS, Objective.POINTS), destroy=(0, F(1, 81)))
+    assert ans.fewest.units == (1,)  # B alone: 1/9 (see test_fewest_units_for_a_target)
+    sub, best = ans.rest
+    assert [s.label for s in sub.shooters] == ["A", "C"] and [a.name for a in sub.aims] == [
+        "lone"]
+    # A then C into the lone W3 model, chained with mh.attack: its 50 points when destroyed
+    assert best.value == _value_by_hand([SHOOTERS[0], SHOOTERS[2]], [AIMS[1]], (0, 0),
+                                        Objective.POINTS)

@@ -194,6 +194,8 @@ class PlanAnswer:
     fewest: Fewest | None = None
     destroy: tuple[int, Fraction] | None = None
     adaptive: Adaptive | None = None
+    #: with ``fewest``: the rest of the army planned against the other targets
+    rest: tuple[Any, Assignment] | None = attrs.field(default=None, eq=False)
 
     @property
     def best(self) -> Assignment:
@@ -210,13 +212,22 @@ def solve(planner: Planner, *, adaptive: bool = False, budget: int | None = None
     """Plan: the best fixed assignment (every candidate evaluated exactly), the fewest units
     that destroy ``destroy = (target, p)``, the best adaptive policy."""
     fewest = planner.fewest(*destroy) if destroy is not None else None
+    rest = None
+    if fewest is not None and fewest.units is not None and destroy is not None:
+        others = [i for i in range(len(planner.shooters)) if i not in fewest.units]
+        aims = [a for t, a in enumerate(planner.aims) if t != destroy[0]]
+        if others and aims:
+            sub = Planner([planner.shooters[i] for i in others], aims, planner.objective,
+                          split=planner.split)
+            sub.narrow()
+            rest = (sub, sub.fixed()[0])
     narrowed = planner.narrow()
     ranked = tuple(planner.fixed())
     ad = None
     if adaptive:
         budget = ADAPTIVE_BUDGET if budget is None else budget
         ad = planner.adaptive(budget, follow=ranked[0])
-    return PlanAnswer(planner, ranked, narrowed, fewest, destroy, ad)
+    return PlanAnswer(planner, ranked, narrowed, fewest, destroy, ad, rest)
 
 
 def _choice_text(planner: Planner, unit: int, choice: tuple[int, ...]) -> str:
@@ -276,11 +287,16 @@ def plan_text(ans: PlanAnswer, width: int = 80) -> str:
         else:
             pts = sum(pl.shooters[i].points or 0 for i in f.units)
             who = ", ".join(pl.shooters[i].label for i in f.units)
-            out += ["", f"destroy {name} with P >= {percent(p)}: the fewest units, in order "
-                        f"({f.tried} sets tried): {who}"
-                        + (f" ({pts} pts)" if pts else "")
-                        + f"; P(destroyed) = {percent(f.destroyed)} "
-                          f"(exact {readable_fraction(f.destroyed)})"]
+            text = (f"destroy {name} with P >= {percent(p)}: the fewest units, in order "
+                    f"({f.tried} sets tried): {who}" + (f" ({pts} pts)" if pts else "")
+                    + f"; P(destroyed) = {percent(f.destroyed)} "
+                      f"(exact {readable_fraction(f.destroyed)})")
+            out += ["", *textwrap.wrap(text, 80, subsequent_indent="  ")]
+            if ans.rest is not None:
+                sub, a = ans.rest
+                out.append(f"the rest of the army on the other targets: {decimal(a.value)} "
+                           f"(exact {readable_fraction(a.value)})")
+                out += _assignment_text(sub, a)
     if ans.adaptive is not None:
         out += ["", *_adaptive_lines(pl, ans.adaptive, ans.best.value)]
     dist = total_points(pl, ans.best)
@@ -338,7 +354,7 @@ def plan_json(ans: PlanAnswer) -> dict[str, Any]:
     """The plan as JSON-ready data."""
     pl = ans.planner
 
-    def assignment(a: Assignment) -> dict[str, Any]:
+    def assignment(a: Assignment, pl: Planner = pl) -> dict[str, Any]:
         return {"value": fraction(a.value), "value_float": as_float(a.value),
                 "targets": [{"attacker": sh.label,
                              "target": [pl.aims[t].name for t in
@@ -369,7 +385,9 @@ def plan_json(ans: PlanAnswer) -> dict[str, Any]:
         out["destroy"] = {"target": pl.aims[ans.destroy[0]].name, "p": fraction(ans.destroy[1]),
                           "units": None if f.units is None else
                           [pl.shooters[i].label for i in f.units],
-                          "destroyed": fraction(f.destroyed), "tried": f.tried}
+                          "destroyed": fraction(f.destroyed), "tried": f.tried,
+                          "rest": None if ans.rest is None else
+                          assignment(ans.rest[1], ans.rest[0])}
     if ans.adaptive is not None:
         ad = ans.adaptive
         out["adaptive"] = {
