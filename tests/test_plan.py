@@ -440,3 +440,11 @@ def test_destroy_with_the_fewest_then_the_rest_of_the_army():
     # A then C into the lone W3 model, chained with mh.attack: its 50 points when destroyed
     assert best.value == _value_by_hand([SHOOTERS[0], SHOOTERS[2]], [AIMS[1]], (0, 0),
                                         Objective.POINTS)
+
+
+def test_fewest_stops_at_its_limit(monkeypatch):
+    import mathhammer.engine.plan as plan_module
+
+    monkeypatch.setattr(plan_module, "MAX_SUBSETS", 3)
+    f = Planner(SHOOTERS, AIMS, Objective.MODELS).fewest(0, F(1))
+    assert f.units is None and not f.complete and f.tried == 3

@@ -57,6 +57,8 @@ ADAPTIVE_BUDGET = 20_000
 #: plan for them from each state, by dynamic programming over subsets: it grows as 3**units);
 #: with more, they follow the best fixed plan made at the start
 REPLAN_UNITS = 6
+#: sets of units :meth:`Planner.fewest` may try before it stops
+MAX_SUBSETS = 20_000
 #: assignments a fixed plan may enumerate
 MAX_ASSIGNMENTS = 300_000
 
@@ -177,9 +179,11 @@ class Assignment:
 class Fewest:
     """The fewest units, in the given order, that destroy a target with probability >= p."""
 
-    units: tuple[int, ...] | None  #: None: even all of them fall short
+    units: tuple[int, ...] | None  #: None: even all of them fall short (or none found)
     destroyed: Fraction  #: P(destroyed) with those units (with all, when none suffice)
     tried: int  #: subsets evaluated
+    #: False: stopped after :data:`MAX_SUBSETS` sets without an answer
+    complete: bool = True
 
 
 @attrs.frozen
@@ -360,6 +364,8 @@ class Planner:
         for k in range(1, n + 1):
             found = []
             for units in itertools.combinations(range(n), k):
+                if tried >= MAX_SUBSETS:
+                    return Fewest(None, destroyed(tuple(range(n))), tried, complete=False)
                 tried += 1
                 d = destroyed(units)
                 if d >= p:

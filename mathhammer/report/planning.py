@@ -281,7 +281,11 @@ def plan_text(ans: PlanAnswer, width: int = 80) -> str:
         t, p = ans.destroy
         f = ans.fewest
         name = pl.aims[t].name
-        if f.units is None:
+        if f.units is None and not f.complete:
+            out += ["", f"destroy {name} with P >= {percent(p)}: not found within the first "
+                        f"{f.tried} sets of units (the limit; with every unit P = "
+                        f"{percent(f.destroyed)})"]
+        elif f.units is None:
             out += ["", f"destroy {name} with P >= {percent(p)}: not reached even with every "
                         f"unit (P = {percent(f.destroyed)})"]
         else:
@@ -386,6 +390,7 @@ def plan_json(ans: PlanAnswer) -> dict[str, Any]:
                           "units": None if f.units is None else
                           [pl.shooters[i].label for i in f.units],
                           "destroyed": fraction(f.destroyed), "tried": f.tried,
+                          "complete": f.complete,
                           "rest": None if ans.rest is None else
                           assignment(ans.rest[1], ans.rest[0])}
     if ans.adaptive is not None:
