@@ -99,8 +99,8 @@ def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt
         raise click.UsageError("--defence: give the defending army with --army FILE")
     if not attackers and army_file is None and not (defence and vs_army):
         raise click.UsageError("expected ATTACKERS, or --army FILE")
-    mine = _army(army_file) if army_file else None
-    theirs = _army(vs_army) if vs_army else None
+    mine = listed_army(army_file) if army_file else None
+    theirs = listed_army(vs_army) if vs_army else None
     ctx = click.get_current_context()
     if ctx.get_parameter_source("ruleset") == ParameterSource.DEFAULT and (mine or theirs):
         p["ruleset"] = (mine or theirs).edition  # the army's edition unless --rules says
@@ -116,7 +116,7 @@ def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt
     variants = [("", {})] + [(v, vary_params(v)) for v in vary]
 
     def rows_of(label: str | None, unit: Any, melee: bool, text: str, extra: dict) -> list[Row]:
-        return _rows(label, unit, _merged(p, extra), by_weapon=by == RowsBy.WEAPON, vary_text=text,
+        return _rows(label, unit, merged(p, extra), by_weapon=by == RowsBy.WEAPON, vary_text=text,
                      melee=not extra["ranged"] if "ranged" in extra else melee,
                      both=len(asked) > 1)
 
@@ -174,7 +174,7 @@ def _target_specs(values: tuple[str, ...]) -> list[str]:
     return out
 
 
-def _merged(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+def merged(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
     """The options of a ``--vary`` row: repeatable options add to the command's."""
     p = dict(base)
     for key, value in extra.items():
@@ -214,7 +214,7 @@ def _rows(label: str | None, unit: Any, p: dict[str, Any], *, melee: bool, by_we
                     suffix=suffix)
 
 
-def _army(path: str) -> Any:
+def listed_army(path: str) -> Any:
     """An army list for the table (a name that does not resolve is an error here)."""
     from ..data.army import load_army
 
@@ -236,21 +236,22 @@ _VARY = click.Command("--vary", params=as_options(attack_params(table=False)),
                       add_help_option=False)
 
 
-def vary_params(text: str) -> dict[str, Any]:
+def vary_params(text: str, option: str = "--vary") -> dict[str, Any]:
     """The options a ``--vary`` string gives, e.g. ``"--rule Enslaved Artifice"``: words after
-    an option up to the next ``--option`` are its value (so names need no inner quotes)."""
+    an option up to the next ``--option`` are its value (so names need no inner quotes);
+    ``option`` names the string in errors."""
     try:
         tokens = shlex.split(text)
     except ValueError as e:
-        raise InputError(f"--vary {text!r}: {e}") from None
+        raise InputError(f"{option} {text!r}: {e}") from None
     if not tokens:
-        raise InputError("--vary: expected options, e.g. \"--rule Enslaved Artifice\", got ''")
+        raise InputError(f"{option}: expected options, e.g. \"--rule Enslaved Artifice\", got ''")
     args: list[str] = []
     i = 0
     while i < len(tokens):
         opt = tokens[i]
         if not opt.startswith("-"):
-            raise InputError(f"--vary {text!r}: expected an option like --rule, got {opt!r}")
+            raise InputError(f"{option} {text!r}: expected an option like --rule, got {opt!r}")
         value = []
         if "=" in opt:
             opt, first = opt.split("=", 1)
@@ -261,8 +262,8 @@ def vary_params(text: str) -> dict[str, Any]:
             i += 1
         args += [opt, " ".join(value)] if value else [opt]
     try:
-        ctx = _VARY.make_context("--vary", args)
+        ctx = _VARY.make_context(option, args)
     except click.UsageError as e:
-        raise InputError(f"--vary {text!r}: {e.format_message()}") from None
+        raise InputError(f"{option} {text!r}: {e.format_message()}") from None
     return {k: v for k, v in ctx.params.items()
             if ctx.get_parameter_source(k) == ParameterSource.COMMANDLINE}

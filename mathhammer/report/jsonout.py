@@ -184,3 +184,8 @@ def mortal_json(query: MortalQuery, timeline: Timeline) -> dict[str, Any]:
         "crushing_impact": crushing,
         **_timeline_json(timeline),
     }
+
+
+#: the parts the several-unit and plan reports (:mod:`mathhammer.report.planning`) reuse
+timeline_json, query_json, target_json, mean_json = (_timeline_json, _query_json, _target_json,
+                                                     _mean_json)

@@ -297,3 +297,7 @@ def mortal_text(query: MortalQuery, timeline: Timeline, width: int = 80) -> str:
         lost = timeline.final.map(lambda s: wounds_lost(query.target, s))
         out += ["", *distribution_table(lost, "wounds lost", width)]
     return "\n".join(out) + "\n"
+
+
+#: the end of a sequence, reused by :mod:`mathhammer.report.planning`
+final_lines = _final_lines
