@@ -76,6 +76,9 @@ class Query:
     turns: int | None = None
     #: reanimation between turns (None: if the target has Reanimation Protocols)
     reanimation: bool | None = None
+    #: the attacker's weapons that do not fire, each with why ("5x Bolt pistol not fired:
+    #: the models fire their other ranged weapons"; :mod:`mathhammer.model.loadout`)
+    left_out: tuple[str, ...] = ()
 
     def run(self) -> Result:
         """Resolve the attack exactly (one attack from full strength, without the steps)."""
