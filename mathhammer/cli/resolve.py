@@ -79,6 +79,9 @@ def build_query(args: tuple[str, ...], p: dict[str, Any]) -> Query:
     attacking = attacker(attacker_spec, p, melee=not p["ranged"], against=defending)
     named, mortal = split_rules(p["named_rules"])
     options = options_of(p)
+    if not attacking.profiles and attacking.left_out:
+        raise InputError(f"{attacking.label}: no weapon fires: "
+                         + "; ".join(x.text for x in attacking.left_out))
     warn_options(p, options, attacking)
     check_work(attacking.profiles, defending, p["ruleset"])
     return Query(attacking.label, attacking.profiles, name, defending, options, named,

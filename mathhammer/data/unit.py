@@ -256,12 +256,8 @@ class Unit:
         families = [profile_families([w.name for w in g.weapons]) for g in self.groups]
         wanted = [Carried(w.weapon, n, i, w.profile_of or families[i].get(w.name))
                   for w, n, i in chosen]
-        out = choose(wanted, counts, value_against(target, options, named_rules),
-                     melee=bool(melee), both=fires_both(self.keywords), pistols=pistols)
-        if not out.fired:
-            why = "; ".join(x.text for x in out.left_out)
-            raise InputError(f"{self.name}: no {phase} weapon fires ({why})")
-        return out
+        return choose(wanted, counts, value_against(target, options, named_rules),
+                      melee=bool(melee), both=fires_both(self.keywords), pistols=pistols)
 
     def cost(self, models: int | None = None) -> int | None:
         """The unit's points with ``models`` in its main group (its smallest size by default);

@@ -12,7 +12,7 @@ named rules sorted into attack rules and mortal-wound rolls, and the options tha
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import attrs
@@ -40,6 +40,9 @@ class Attacker:
     factions: tuple[str, ...] = ()
     #: the weapons carried that do not fire, and why (:mod:`mathhammer.model.loadout`)
     left_out: tuple[LeftOut, ...] = ()
+    #: the profiles that fire against another target (each choice is made against a target)
+    retarget: Callable[[Target | Squad], tuple[tuple[Weapon, int], ...]] | None = attrs.field(
+        default=None, eq=False, repr=False)
 
 
 def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: bool = False,
@@ -75,34 +78,46 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
                              '"10x 2 | 3+ | 4 | -1 | 1"')
         own = parse_weapons(spec, melee=melee) if spec else []
         _check_phase(own, melee)
-        chosen = _inline_loadout(own + inline, melee=melee, target=target, options=options,
-                                 named_rules=named_rules, pistols=pistols, keywords=keywords)
+
+        def rows(t: Target | Squad | None) -> Loadout:
+            return _inline_loadout(own + inline, melee=melee, target=t, options=options,
+                                   named_rules=named_rules, pistols=pistols,
+                                   keywords=keywords)
+
+        chosen = rows(target)
         profiles = list(chosen.fired)
         label = spec.strip() if spec and len(own) == 1 and not inline else "inline weapons"
         if len(profiles) == 1 and len(own + inline) == 1:
             w, n = profiles[0]
             label = f"{n}x {w.name}"
-        return Attacker(label, tuple(profiles), left_out=chosen.left_out)
+        return Attacker(label, tuple(profiles), left_out=chosen.left_out,
+                        retarget=lambda t: rows(t).fired)
     if isinstance(spec, str):
         from ..data.lookup import find_unit
 
         unit = find_unit(spec, rules=rules, data=data)
     else:
         unit = spec
-    if every_weapon and not names and not inline:
+    every = every_weapon and not names and not inline
+    if every:
         names = list(dict.fromkeys(w.name for w in unit.weapons(melee=melee)))
         if not names:
             raise InputError(f"{unit.name} has no {'melee' if melee else 'ranged'} weapons")
-    choice = {"target": target, "options": options, "named_rules": tuple(named_rules),
-              "pistols": pistols}
-    if names or not inline:
-        if hasattr(unit, "loadout"):
-            chosen = unit.loadout(melee, names or None, models, **choice)
-        else:  # a unit value of another kind: its own choice
-            chosen = Loadout(tuple(unit.as_profiles(melee=melee, weapons=names or None,
-                                                    models=models)))
-    else:
-        chosen = Loadout(())
+
+    def fire(t: Target | Squad | None) -> Loadout:
+        choice = {"target": t, "options": options, "named_rules": tuple(named_rules),
+                  "pistols": pistols}
+        if not names and inline:
+            return Loadout(())
+        if not hasattr(unit, "loadout"):  # a unit value of another kind: its own choice
+            return Loadout(tuple(unit.as_profiles(melee=melee, weapons=names or None,
+                                                  models=models)))
+        if every:  # one row per weapon: each weapon fires as if alone
+            alone = [unit.loadout(melee, [n], models, **choice) for n in names]
+            return Loadout(tuple(p for a in alone for p in a.fired))
+        return unit.loadout(melee, names or None, models, **choice)
+
+    chosen = fire(target)
     own = list(chosen.fired)
     try:
         profile = unit.as_target(models=models)
@@ -113,7 +128,7 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
     faction = getattr(unit, "faction", "")
     factions = (faction, *getattr(unit, "faction_keywords", ())) if faction else ()
     return Attacker(unit.name, tuple(own + inline), unit.cost(models), profile, factions,
-                    chosen.left_out)
+                    chosen.left_out, retarget=lambda t: (*fire(t).fired, *inline))
 
 
 def _inline_loadout(profiles: list[tuple[Weapon, int]], *, melee: bool,
