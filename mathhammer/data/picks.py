@@ -84,7 +84,8 @@ def pick(query: str, carried: list, phase: str, unit: str, others: list[str]) ->
     are picked together)."""
     q = name_key(query)
     exact = [(w, n) for w, n in carried if name_key(w.name) == q]
-    found = exact or [(w, n) for w, n in carried if name_key(w.name).startswith(q)]
+    found = (exact or [(w, n) for w, n in carried if name_key(w.name).startswith(q)]
+             or [(w, n) for w, n in carried if name_key(w.profile_of or "") == q])
     names = sorted({w.name for w, _ in found})
     families = profile_families(names)
     weapons = {name_key(w.profile_of or families.get(w.name, w.name)) for w, _ in found}
