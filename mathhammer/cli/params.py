@@ -126,6 +126,10 @@ def attack_params(*, table: bool) -> list[Param]:
             "is_flag": True,
             "help": "The attacker is within Engagement Range: its models shoot only their "
                     "Pistols (MONSTER and VEHICLE models all their guns)."}),
+        (("--attacker-keyword", "attacker_keywords"), {
+            "multiple": True, "metavar": "KEYWORD",
+            "help": "A keyword of the models firing inline weapon rows (repeatable): MONSTER "
+                    "or VEHICLE models fire Pistols with their other guns."}),
         (("--models", "-m"), {"type": Count(), "help": "Attacking models."}),
         (("--target-models",), {"type": Count(),
                                 "help": "Models in the target (its first model group)."}),

@@ -43,7 +43,8 @@ def attacker(spec: str | None, p: dict[str, Any], *, melee: bool,
     return attacker_of(spec, p["weapons"], melee=melee, models=p["models"],
                        every_weapon=every_weapon, rules=p["ruleset"], data=current_data(),
                        target=against, options=options_of(p), named_rules=named,
-                       pistols=bool(p.get("pistols")))
+                       pistols=bool(p.get("pistols")),
+                       keywords=p.get("attacker_keywords") or ())
 
 
 def target(spec: str, p: dict[str, Any]) -> tuple[str, Target | Squad]:
@@ -58,6 +59,8 @@ def warn_options(p: dict[str, Any], options: Options, attacking: Attacker) -> No
     for text in option_warnings(options, p["named_rules"], attacking,
                                 lethal_asked=p.get("lethal_hits") is not None):
         warn(text)
+    if p.get("pistols") and p.get("ranged") is False:
+        warn("--pistols has no effect with --melee: Pistols are ranged weapons")
 
 
 def build_query(args: tuple[str, ...], p: dict[str, Any]) -> Query:

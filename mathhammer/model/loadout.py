@@ -1,4 +1,5 @@
-"""Which weapons a unit's models use in a phase, as the core rules allow (docs/rules.md, 1b).
+"""Which weapons a unit's models use in a phase, as the core rules allow (docs/rules.md,
+section 1, "Which weapons fire").
 
 - **Pistols**: a model that is not a MONSTER or VEHICLE shoots either with its Pistols or with
   all of its other ranged weapons; MONSTER and VEHICLE models fire both.

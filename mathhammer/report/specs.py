@@ -98,6 +98,9 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
         unit = find_unit(spec, rules=rules, data=data)
     else:
         unit = spec
+    if tuple(keywords):
+        raise InputError(f"--attacker-keyword: only for inline weapon rows; {unit.name} has "
+                         "its own keywords")
     every = every_weapon and not names and not inline
     if every:
         names = list(dict.fromkeys(w.name for w in unit.weapons(melee=melee)))
