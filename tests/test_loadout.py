@@ -51,8 +51,11 @@ def test_intercessors_fire_their_rifles_not_their_pistols():
     assert [x.text for x in out.left_out] == [
         "5x Bolt pistol not fired: the models fire their other ranged weapons"]
     assert unsaved(INTERCESSORS) == Fraction(5, 3)
-    # the engine takes the unit itself and chooses against its target
+    # the engine takes the unit itself and chooses against its target; 11e alike
     assert mh.attack(INTERCESSORS, MEQ).unsaved.mean() == Fraction(5, 3)
+    assert mh.attack(INTERCESSORS, MEQ, rules="11e").unsaved.mean() == Fraction(5, 3)
+    assert INTERCESSORS.loadout(target=MEQ, options=mh.Options(rules="11e")).fired == (
+        (RIFLE, 5),)
 
 
 def test_pistols_forced_in_engagement_range():
@@ -355,3 +358,11 @@ def test_real_intercessor_squad_fires_its_rifles():
     forced = json.loads(run("kills", "Intercessor Squad", "MEQ", "--data", str(_bsdata()),
                             "--pistols", "--json"))
     assert forced["mean"]["unsaved"] == "5/9"  # 5 x 2/3 x 1/2 x 1/3
+    # the Carnifex fights with one melee weapon and its extra scything talons
+    melee = json.loads(run("kills", "Tyranids:Carnifex", "MEQ", "--melee", "--data",
+                           str(_bsdata()), "--json"))
+    fired = melee["weapons"]
+    extra = [w for w in fired if "extra attacks" in w["abilities"]]
+    assert len(extra) == 1 and len(fired) == 2
+    assert Fraction(melee["mean"]["attacks"]) == sum(int(w["attacks"]) for w in fired)
+    assert any("one melee weapon" in x for x in melee["left_out"])
