@@ -366,3 +366,18 @@ def test_real_intercessor_squad_fires_its_rifles():
     assert len(extra) == 1 and len(fired) == 2
     assert Fraction(melee["mean"]["attacks"]) == sum(int(w["attacks"]) for w in fired)
     assert any("one melee weapon" in x for x in melee["left_out"])
+
+
+def test_cli_pistols_errors_and_warnings():
+    r = CliRunner().invoke(cli, ["kills", "Cronos", "MEQ", "--melee", "--pistols"])
+    assert r.exit_code == 0 and "--pistols has no effect with --melee" in r.stderr
+    r = CliRunner().invoke(cli, ["kills", "Necron Warriors", "MEQ", "--pistols"])
+    assert r.exit_code == 2
+    assert r.stderr.strip().endswith(
+        "Necron Warriors: no weapon fires: 10x Gauss flayer not fired: --pistols: within "
+        "Engagement Range the models shoot only their Pistols")
+    r = CliRunner().invoke(cli, ["kills", "Cronos", "MEQ", "--attacker-keyword", "VEHICLE"])
+    assert r.exit_code == 2 and "--attacker-keyword: only for inline weapon rows" in r.stderr
+    r = CliRunner().invoke(cli, ["kills", "Cronos", "MEQ", "-w", "3x Spirit vortex"])
+    assert r.exit_code == 2
+    assert "weapons: 3x Spirit vortex: Cronos carries 1 Spirit vortex at its size" in r.stderr

@@ -59,8 +59,6 @@ def warn_options(p: dict[str, Any], options: Options, attacking: Attacker) -> No
     for text in option_warnings(options, p["named_rules"], attacking,
                                 lethal_asked=p.get("lethal_hits") is not None):
         warn(text)
-    if p.get("pistols") and p.get("ranged") is False:
-        warn("--pistols has no effect with --melee: Pistols are ranged weapons")
 
 
 def build_query(args: tuple[str, ...], p: dict[str, Any]) -> Query:
@@ -82,6 +80,8 @@ def build_query(args: tuple[str, ...], p: dict[str, Any]) -> Query:
     attacking = attacker(attacker_spec, p, melee=not p["ranged"], against=defending)
     named, mortal = split_rules(p["named_rules"])
     options = options_of(p)
+    if p.get("pistols") and not p["ranged"]:
+        warn("--pistols has no effect with --melee: Pistols are ranged weapons")
     if not attacking.profiles and attacking.left_out:
         raise InputError(f"{attacking.label}: no weapon fires: "
                          + "; ".join(x.text for x in attacking.left_out))
