@@ -381,3 +381,11 @@ def test_cli_pistols_errors_and_warnings():
     r = CliRunner().invoke(cli, ["kills", "Cronos", "MEQ", "-w", "3x Spirit vortex"])
     assert r.exit_code == 2
     assert "weapons: 3x Spirit vortex: Cronos carries 1 Spirit vortex at its size" in r.stderr
+
+
+def test_the_reference_target_is_the_bundled_meq():
+    from mathhammer.data.unit import REFERENCE
+
+    assert attrs.evolve(mh.load_unit("MEQ").as_target(), name="MEQ") == REFERENCE
+    # without a target the choice is made against it: the rifles (1/3 > 1/9 per model)
+    assert INTERCESSORS.as_profiles() == [(RIFLE, 5)]

@@ -315,7 +315,6 @@ class Unit:
         return f"{self.name} ({self.faction}): {'; '.join(parts)}"
 
 
-
 #: The target weapons are chosen against when none is given (MEQ).
 REFERENCE = Target(models=5, toughness=4, save=3, wounds=2, keywords=("INFANTRY",), name="MEQ")
 
