@@ -389,3 +389,29 @@ def test_the_reference_target_is_the_bundled_meq():
     assert attrs.evolve(mh.load_unit("MEQ").as_target(), name="MEQ") == REFERENCE
     # without a target the choice is made against it: the rifles (1/3 > 1/9 per model)
     assert INTERCESSORS.as_profiles() == [(RIFLE, 5)]
+
+
+def test_models_without_another_gun_fire_their_pistols():
+    # 10 models: 9 bolt pistols and a plasma pistol; 7 ion blasters, a missile launcher and a
+    # rail rifle: 9 guns, so one model has only a Pistol: it fires the plasma pistol (the best
+    # first); the nine others fire their guns, not their bolt pistols
+    plasma = mh.Weapon("Plasma pistol", attacks=1, skill=3, strength=8, ap=-3, damage=2,
+                       abilities=["pistol"], range=12)
+    blaster = mh.Weapon("Ion blaster", attacks=2, skill=4, strength=5, ap=-1, damage=1)
+    rail = mh.Weapon("Rail rifle", attacks=1, skill=4, strength=9, ap=-4, damage=3)
+    launcher = mh.Weapon("Missile launcher", attacks=1, skill=4, strength=9, ap=-2, damage="D6")
+    squad = Unit("Warriors", "Test", (ModelGroup("Warrior", 10, 10, 4, 4, 1, weapons=(
+        UnitWeapon(PISTOL, count=9), UnitWeapon(blaster, count=7), UnitWeapon(plasma, count=1),
+        UnitWeapon(launcher, count=1), UnitWeapon(rail, count=1))),))
+    out = squad.loadout(target=MEQ)
+    assert out.fired == ((blaster, 7), (plasma, 1), (launcher, 1), (rail, 1))
+    assert [x.text for x in out.left_out] == [
+        "9x Bolt pistol not fired: the models fire their other ranged weapons"]
+    # with 8 guns two models have only Pistols: the plasma pistol and one bolt pistol fire
+    fewer = attrs.evolve(squad, groups=(attrs.evolve(squad.groups[0], weapons=tuple(
+        attrs.evolve(w, count=6) if w.weapon is blaster else w
+        for w in squad.groups[0].weapons)),))
+    out = fewer.loadout(target=MEQ)
+    assert out.fired == ((PISTOL, 1), (blaster, 6), (plasma, 1), (launcher, 1), (rail, 1))
+    assert [x.text for x in out.left_out] == [
+        "8x Bolt pistol not fired: the models fire their other ranged weapons"]

@@ -10,8 +10,10 @@ section 1, "Which weapons fire").
 Every choice left to the player is made for the higher value of ``score`` (one model's exact
 E[damage] against the target, given by the caller), ties to the first in the datasheet's order
 (for Pistols: to the other ranged weapons). Without a per-model loadout the models of a group
-are taken as alike: a group fires its Pistols or its other ranged weapons as a whole, and makes
-at most as many melee weapon-uses (besides Extra Attacks) as it has models, the best first.
+are taken as alike: the models without another ranged weapon (the group's models less its
+other ranged weapons) fire Pistols, the best first; the others fire their Pistols or their
+other ranged weapons as a whole; and the group makes at most as many melee weapon-uses
+(besides Extra Attacks) as it has models, the best first.
 
 >>> from fractions import Fraction
 >>> rifle = Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
@@ -134,11 +136,13 @@ def choose(carried: Sequence[Carried], group_models: Sequence[int], score: Score
         if melee:
             fired += _melee(weapons, models, score, left)
         else:
-            fired += [(c, c.models) for c in _ranged(weapons, score, left, both=both,
-                                                     pistols=pistols)]
+            fired += _ranged(weapons, models, score, left, both=both, pistols=pistols)
     order = {id(c): i for i, c in enumerate(carried)}
     fired.sort(key=lambda cn: order[id(cn[0])])
-    return Loadout(tuple((c.weapon, n) for c, n in fired), tuple(left))
+    merged: dict[int, list] = {}  # a weapon fired by two sorts of models is one entry
+    for c, n in fired:
+        merged.setdefault(id(c), [c, 0])[1] += n
+    return Loadout(tuple((c.weapon, n) for c, n in merged.values()), tuple(left))
 
 
 def _one_profile_each(items: list[Carried], score: Score, left: list[LeftOut]) -> list[Carried]:
@@ -168,30 +172,44 @@ def _profile_left(lost: Carried, kept: Carried) -> LeftOut:
                    "against this target")
 
 
-def _ranged(weapons: list[Carried], score: Score, left: list[LeftOut], *, both: bool,
-            pistols: bool) -> list[Carried]:
-    """A group's Pistols or its other ranged weapons (all of them for MONSTER, VEHICLE)."""
+def _ranged(weapons: list[Carried], models: int, score: Score, left: list[LeftOut], *,
+            both: bool, pistols: bool) -> list[tuple[Carried, int]]:
+    """A group's Pistols or its other ranged weapons (all of them for MONSTER, VEHICLE).
+
+    When the group's other ranged weapons are fewer than its models, the models without one
+    fire their Pistols (the best first); the others fire the side with the higher total."""
     guns = [c for c in weapons if not is_pistol(c.weapon)]
     side = [c for c in weapons if is_pistol(c.weapon)]
     if both:
-        return weapons
+        return [(c, c.models) for c in weapons]
     if pistols:
         reason = "--pistols: within Engagement Range the models shoot only their Pistols"
         left += [LeftOut(c.weapon.name, c.models, reason) for c in guns]
-        return side
+        return [(c, c.models) for c in side]
     if not side or not guns:
-        return weapons
+        return [(c, c.models) for c in weapons]
+    gunless = models - sum(c.models for c in guns)
+    alone: list[tuple[Carried, int]] = []  # pistols of the models without another gun
+    rest: list[tuple[Carried, int]] = []
+    for c in sorted(side, key=lambda c: -score(c.weapon)):
+        n = min(c.models, max(gunless, 0))
+        gunless -= n
+        if n:
+            alone.append((c, n))
+        if c.models > n:
+            rest.append((c, c.models - n))
 
-    def total(cs: list[Carried]) -> Fraction:
-        return sum((c.models * score(c.weapon) for c in cs), Fraction(0))
+    def total(cs: list[tuple[Carried, int]]) -> Fraction:
+        return sum((n * score(c.weapon) for c, n in cs), Fraction(0))
 
-    if total(side) > total(guns):
+    shots = [(c, c.models) for c in guns]
+    if rest and total(rest) > total(shots):
         reason = "the models fire their Pistols, better against this target"
         left += [LeftOut(c.weapon.name, c.models, reason) for c in guns]
-        return side
+        return alone + rest
     reason = "the models fire their other ranged weapons"
-    left += [LeftOut(c.weapon.name, c.models, reason) for c in side]
-    return guns
+    left += [LeftOut(c.weapon.name, n, reason) for c, n in rest]
+    return alone + shots
 
 
 def _melee(weapons: list[Carried], models: int, score: Score,

@@ -150,7 +150,10 @@ def _inline_loadout(profiles: list[tuple[Weapon, int]], *, melee: bool,
     from ..data.unit import value_against
 
     carried = [Carried(w, n) for w, n in profiles]
-    return choose(carried, [sum(n for _, n in profiles)],
+    # the rows are the weapons of one group of models: as many as the largest row when
+    # shooting (a model shoots its Pistols or its other rows), every row's own when fighting
+    counts = [n for _, n in profiles] or [0]
+    return choose(carried, [sum(counts) if melee else max(counts)],
                   value_against(target, options, tuple(named_rules)), melee=melee,
                   both=fires_both(tuple(keywords)), pistols=pistols)
 
