@@ -415,3 +415,10 @@ def test_models_without_another_gun_fire_their_pistols():
     assert out.fired == ((PISTOL, 1), (blaster, 6), (plasma, 1), (launcher, 1), (rail, 1))
     assert [x.text for x in out.left_out] == [
         "8x Bolt pistol not fired: the models fire their other ranged weapons"]
+
+
+def test_inline_melee_rows_each_fight():
+    # a row is the weapon of its own models: 5 x 3 + 2 x 2 attacks
+    a = attacker_of("5x 3 | 3+ | 4 | 0 | 1", ["2x 2 | 4+ | 5 | -1 | 1"], melee=True, target=MEQ)
+    assert [n for _, n in a.profiles] == [5, 2] and a.left_out == ()
+    assert mh.attack(list(a.profiles), MEQ).attacks.mean() == 19
