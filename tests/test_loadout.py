@@ -305,7 +305,10 @@ def test_cli_says_what_is_left_out(tmp_path):
         in out
     data = json.loads(run("kills", str(path), "MEQ", "--json"))
     assert [w["name"] for w in data["weapons"]] == ["Supercharge"]
-    assert data["left_out"][0].startswith("5x Standard not fired: one profile")
+    assert data["left_out"][0]["text"].startswith("5x Standard not fired: one profile")
+    assert {k: v for k, v in data["left_out"][0].items() if k != "reason"} == {
+        "weapon": "Standard", "models": 5,
+        "text": "5x Standard not fired: " + data["left_out"][0]["reason"]}
     picked = json.loads(run("kills", str(path), "MEQ", "-w", "Standard", "--json"))
     assert picked["left_out"] == []
     # 10 x 8/27 unsaved
@@ -317,7 +320,7 @@ def test_cli_pistols_and_table_per_target():
             "5x Pistol | 12\" | 1 | 3+ | 4 | 0 | 1 | pistol"]
     data = json.loads(run("kills", "MEQ", *rows, "--json"))
     assert data["mean"]["unsaved"] == "5/3"
-    assert data["left_out"] == [
+    assert [x["text"] for x in data["left_out"]] == [
         "5x Pistol not fired: the models fire their other ranged weapons"]
     forced = json.loads(run("kills", "MEQ", *rows, "--pistols", "--json"))
     assert forced["mean"]["unsaved"] == "5/9"
@@ -354,7 +357,7 @@ def test_real_intercessor_squad_fires_its_rifles():
     data = json.loads(run("kills", "Intercessor Squad", "MEQ", "--data", str(_bsdata()),
                           "--json"))
     assert data["mean"]["unsaved"] == "5/3"  # 10 x 2/3 x 1/2 x 1/2
-    assert any("Bolt pistol not fired" in x for x in data["left_out"])
+    assert any("Bolt pistol not fired" in x["text"] for x in data["left_out"])
     forced = json.loads(run("kills", "Intercessor Squad", "MEQ", "--data", str(_bsdata()),
                             "--pistols", "--json"))
     assert forced["mean"]["unsaved"] == "5/9"  # 5 x 2/3 x 1/2 x 1/3
@@ -365,7 +368,7 @@ def test_real_intercessor_squad_fires_its_rifles():
     extra = [w for w in fired if "extra attacks" in w["abilities"]]
     assert len(extra) == 1 and len(fired) == 2
     assert Fraction(melee["mean"]["attacks"]) == sum(int(w["attacks"]) for w in fired)
-    assert any("one melee weapon" in x for x in melee["left_out"])
+    assert any("one melee weapon" in x["reason"] for x in melee["left_out"])
 
 
 def test_cli_pistols_errors_and_warnings():

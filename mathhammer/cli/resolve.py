@@ -89,7 +89,7 @@ def build_query(args: tuple[str, ...], p: dict[str, Any]) -> Query:
     check_work(attacking.profiles, defending, p["ruleset"])
     return Query(attacking.label, attacking.profiles, name, defending, options, named,
                  attacking.profile, mortal, p.get("turns"), p.get("reanimation"),
-                 tuple(x.text for x in attacking.left_out))
+                 attacking.left_out)
 
 
 def check_output(path: str, force: bool, option: str = "--output") -> Path:

@@ -42,7 +42,7 @@ def header_lines(query: Query) -> list[str]:
             line = f"{line[:line.rindex(' | ')]}\n{'':<16}[{', '.join(w.abilities)}]"
         lines += line.split("\n")
     lines += [f"{'left out:' if i == 0 else '':<13}{text}"
-              for i, text in enumerate(query.left_out)]
+              for i, text in enumerate(x.text for x in query.left_out)]
     lines.append(f"target:      {describe_target(query.target)}")
     return [w for line in lines for w in textwrap.wrap(line, 80, subsequent_indent=" " * 16,
                                                          break_on_hyphens=False)]
