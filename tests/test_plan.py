@@ -145,7 +145,8 @@ def _expectimax(shooters, aims, objective, unit, states):
         after = mh.attack(list(shooters[unit].profiles), aim.target,
                           state=mh.PMF.point(states[t])).state
         v = sum((p * _expectimax(shooters, aims, objective, unit + 1,
-                                 states[:t] + (s,) + states[t + 1:]) for s, p in after.items()), F(0))
+                                 states[:t] + (s,) + states[t + 1:])
+                 for s, p in after.items()), F(0))
         best = v if best is None or v > best else best
     return best
 

@@ -36,10 +36,15 @@ SUFFIX_FORMAT = {".txt": "text", ".md": "md", ".csv": "csv", ".html": "html", ".
 
 
 def attacker(spec: str | None, p: dict[str, Any], *, melee: bool,
-             every_weapon: bool = False) -> Attacker:
-    """The attacker ``spec`` names, with the ``--weapon`` and ``--models`` of ``p``."""
+             every_weapon: bool = False, against: Target | Squad | None = None) -> Attacker:
+    """The attacker ``spec`` names, with the ``--weapon``, ``--models`` and ``--pistols`` of
+    ``p``; its weapons chosen against the target ``against`` (MEQ when None)."""
+    named, _mortal = split_rules(p.get("named_rules") or ())
     return attacker_of(spec, p["weapons"], melee=melee, models=p["models"],
-                       every_weapon=every_weapon, rules=p["ruleset"], data=current_data())
+                       every_weapon=every_weapon, rules=p["ruleset"], data=current_data(),
+                       target=against, options=options_of(p), named_rules=named,
+                       pistols=bool(p.get("pistols")),
+                       keywords=p.get("attacker_keywords") or ())
 
 
 def target(spec: str, p: dict[str, Any]) -> tuple[str, Target | Squad]:
@@ -71,14 +76,20 @@ def build_query(args: tuple[str, ...], p: dict[str, Any]) -> Query:
     if p.get("reanimation") is not None and p.get("turns") is None:
         flag = "--reanimation" if p["reanimation"] else "--no-reanimation"
         raise click.UsageError(f"{flag}: only with --turns N")
-    attacking = attacker(attacker_spec, p, melee=not p["ranged"])
     name, defending = target(target_spec, p)
+    attacking = attacker(attacker_spec, p, melee=not p["ranged"], against=defending)
     named, mortal = split_rules(p["named_rules"])
     options = options_of(p)
+    if p.get("pistols") and not p["ranged"]:
+        warn("--pistols has no effect with --melee: Pistols are ranged weapons")
+    if not attacking.profiles and attacking.left_out:
+        raise InputError(f"{attacking.label}: no weapon fires: "
+                         + "; ".join(x.text for x in attacking.left_out))
     warn_options(p, options, attacking)
     check_work(attacking.profiles, defending, p["ruleset"])
     return Query(attacking.label, attacking.profiles, name, defending, options, named,
-                 attacking.profile, mortal, p.get("turns"), p.get("reanimation"))
+                 attacking.profile, mortal, p.get("turns"), p.get("reanimation"),
+                 attacking.left_out)
 
 
 def check_output(path: str, force: bool, option: str = "--output") -> Path:

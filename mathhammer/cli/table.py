@@ -132,7 +132,7 @@ def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt
                 rows += rows_of(None, spec, melee, text, extra)
     for row in rows:
         for column in columns:
-            check_work(row.profiles, column.target, row.options.rules)
+            check_work(row.profiles_against(column.target), column.target, row.options.rules)
     cells = len(rows) * len(columns)
     if cells >= PROGRESS_CELLS and stderr_is_tty():
         with click.progressbar(length=cells, label="computing", file=sys.stderr) as bar:
@@ -197,7 +197,10 @@ def _rows(label: str | None, unit: Any, p: dict[str, Any], *, melee: bool, by_we
                              f"-t (-t {unit} -t ..., or -t {unit},...)") from None
     else:  # the army list's unit as listed: its wargear, its models
         try:
-            attacking = attrs.evolve(attacker_of(unit, melee=melee), label=label)
+            attacking = attrs.evolve(attacker_of(
+                unit, melee=melee, options=options_of(p),
+                named_rules=split_rules(p["named_rules"])[0], pistols=bool(p.get("pistols"))),
+                label=label)
         except InputError:
             attacking = Attacker(label, (), unit.cost())
     named, mortal = split_rules(p["named_rules"])
@@ -211,7 +214,7 @@ def _rows(label: str | None, unit: Any, p: dict[str, Any], *, melee: bool, by_we
         suffix += f" [{vary_text}]"
     return rows_for(attacking.label, attacking.profiles, by_weapon=by_weapon,
                     options=options, named_rules=named, points=attacking.points,
-                    suffix=suffix)
+                    suffix=suffix, per_target=attacking.retarget)
 
 
 def listed_army(path: str) -> Any:

@@ -140,9 +140,11 @@ mortal 0, damage 1.481, kills 1.481; P(destroyed) 0.2284%>
 Profile = Weapon | tuple[Weapon, int]
 
 
-def _entries(profiles: Any, melee: bool | None) -> list[tuple[Weapon, int]]:
-    if hasattr(profiles, "as_profiles"):
-        return list(profiles.as_profiles(melee=bool(melee)))
+def _entries(profiles: Any, melee: bool | None, target: Target | Squad, options: Options,
+             apply: Iterable[str]) -> list[tuple[Weapon, int]]:
+    if hasattr(profiles, "as_profiles"):  # a unit: its weapons chosen against this target
+        return list(profiles.as_profiles(melee=bool(melee), target=target, options=options,
+                                         named_rules=tuple(apply)))
     if isinstance(profiles, Weapon) or (isinstance(profiles, tuple) and len(profiles) == 2
                                         and isinstance(profiles[0], Weapon)):
         profiles = [profiles]
@@ -186,8 +188,8 @@ def attack(profiles: Profile | Sequence[Profile] | Any, target: Target | Squad |
     if not isinstance(target, Target | Squad):
         raise TypeError(f"target: expected a Target, a Squad or a unit, got "
                         f"{type(target).__name__}")
-    entries = _entries(profiles, melee)
     apply = [apply] if isinstance(apply, str) else list(apply)
+    entries = _entries(profiles, melee, target, opts, apply)
     named = [find_rule(n) for n in apply]
     starts = unit_weights(target, state)
     runs = [(w, _attack_from(entries, target, opts, rules, s, named, attacker))

@@ -51,6 +51,7 @@ def _query_json(query: Query) -> dict[str, Any]:
         "target": _target_json(query.target_name, query.target),
         "weapons": [{"models": n, "profile": describe_weapon(w), **attrs.asdict(w)}
                     for w, n in query.profiles],
+        "left_out": [attrs.asdict(x) | {"text": x.text} for x in query.left_out],
         "rules": query.options.rules,
         "options": attrs.asdict(query.options),
         "named_rules": list(query.named_rules),

@@ -25,6 +25,7 @@ from ..engine.attack import Result, attack
 from ..engine.sequence import Attack, MortalWounds, Reanimate, Timeline, mortal_roll, sequence
 from ..errors import InputError
 from ..mechanics.effects import crushing_impact
+from ..model.loadout import LeftOut
 from ..model.options import Options
 from ..model.profiles import Target, Weapon
 from ..model.squad import Squad
@@ -76,6 +77,9 @@ class Query:
     turns: int | None = None
     #: reanimation between turns (None: if the target has Reanimation Protocols)
     reanimation: bool | None = None
+    #: the attacker's weapons that do not fire, each with why (``.text``: "5x Bolt pistol not
+    #: fired: the models fire their other ranged weapons"; :mod:`mathhammer.model.loadout`)
+    left_out: tuple[LeftOut, ...] = ()
 
     def run(self) -> Result:
         """Resolve the attack exactly (one attack from full strength, without the steps)."""

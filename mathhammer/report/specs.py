@@ -12,7 +12,7 @@ named rules sorted into attack rules and mortal-wound rolls, and the options tha
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import attrs
@@ -20,6 +20,7 @@ import attrs
 from ..data.inline import is_inline_target, is_inline_weapon, parse_squad, parse_weapons
 from ..data.names import name_key
 from ..errors import InputError
+from ..model.loadout import Carried, LeftOut, Loadout, choose, fires_both
 from ..model.options import Options
 from ..model.profiles import Target, Weapon
 from ..model.ruleset import load_ruleset
@@ -37,15 +38,27 @@ class Attacker:
     profile: Target | None = None
     #: the unit's faction and faction keywords (empty for inline weapons)
     factions: tuple[str, ...] = ()
+    #: the weapons carried that do not fire, and why (:mod:`mathhammer.model.loadout`)
+    left_out: tuple[LeftOut, ...] = ()
+    #: the profiles that fire against another target (each choice is made against a target)
+    retarget: Callable[[Target | Squad], tuple[tuple[Weapon, int], ...]] | None = attrs.field(
+        default=None, eq=False, repr=False)
 
 
 def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: bool = False,
                 models: int | None = None, every_weapon: bool = False, rules: str = "10e",
-                data: str | os.PathLike | None = None) -> Attacker:
+                data: str | os.PathLike | None = None, target: Target | Squad | None = None,
+                options: Options | None = None, named_rules: tuple[str, ...] = (),
+                pistols: bool = False, keywords: Iterable[str] = ()) -> Attacker:
     """The attacker a player names: a unit (see :func:`mathhammer.data.lookup.find_unit`),
     inline weapon rows, or a unit value (a :class:`~mathhammer.data.units.Unit`, a unit of an
     army list); ``weapons`` adds inline rows and picks the unit's weapons by name, ``models``
     sizes the unit, ``every_weapon`` takes its optional wargear too.
+
+    Which of them fire follows :mod:`mathhammer.model.loadout`, each choice the best against
+    ``target`` under ``options`` and ``named_rules`` (MEQ without a target); ``pistols``: the
+    unit is within Engagement Range; ``keywords`` are inline weapons' attacker keywords
+    (``VEHICLE`` or ``MONSTER`` fire Pistols with their other guns).
 
     >>> a = attacker_of("Cronos", ["spirit vortex"], models=2)
     >>> a.label, [(w.name, n) for w, n in a.profiles], a.points  # two models: 100 points
@@ -65,24 +78,50 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
                              '"10x 2 | 3+ | 4 | -1 | 1"')
         own = parse_weapons(spec, melee=melee) if spec else []
         _check_phase(own, melee)
-        profiles = own + inline
+
+        def rows(t: Target | Squad | None) -> Loadout:
+            return _inline_loadout(own + inline, melee=melee, target=t, options=options,
+                                   named_rules=named_rules, pistols=pistols,
+                                   keywords=keywords)
+
+        chosen = rows(target)
+        profiles = list(chosen.fired)
         label = spec.strip() if spec and len(own) == 1 and not inline else "inline weapons"
-        if len(profiles) == 1:
+        if len(profiles) == 1 and len(own + inline) == 1:
             w, n = profiles[0]
             label = f"{n}x {w.name}"
-        return Attacker(label, tuple(profiles))
+        return Attacker(label, tuple(profiles), left_out=chosen.left_out,
+                        retarget=lambda t: rows(t).fired)
     if isinstance(spec, str):
         from ..data.lookup import find_unit
 
         unit = find_unit(spec, rules=rules, data=data)
     else:
         unit = spec
-    if every_weapon and not names and not inline:
+    if tuple(keywords):
+        raise InputError(f"--attacker-keyword: only for inline weapon rows; {unit.name} has "
+                         "its own keywords")
+    every = every_weapon and not names and not inline
+    if every:
         names = list(dict.fromkeys(w.name for w in unit.weapons(melee=melee)))
         if not names:
             raise InputError(f"{unit.name} has no {'melee' if melee else 'ranged'} weapons")
-    own = unit.as_profiles(melee=melee, weapons=names or None, models=models) \
-        if names or not inline else []
+
+    def fire(t: Target | Squad | None) -> Loadout:
+        choice = {"target": t, "options": options, "named_rules": tuple(named_rules),
+                  "pistols": pistols}
+        if not names and inline:
+            return Loadout(())
+        if not hasattr(unit, "loadout"):  # a unit value of another kind: its own choice
+            return Loadout(tuple(unit.as_profiles(melee=melee, weapons=names or None,
+                                                  models=models)))
+        if every:  # one row per weapon: each weapon fires as if alone
+            alone = [unit.loadout(melee, [n], models, **choice) for n in names]
+            return Loadout(tuple(p for a in alone for p in a.fired))
+        return unit.loadout(melee, names or None, models, **choice)
+
+    chosen = fire(target)
+    own = list(chosen.fired)
     try:
         profile = unit.as_target(models=models)
     except ValueError:
@@ -91,7 +130,32 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
         profile = None
     faction = getattr(unit, "faction", "")
     factions = (faction, *getattr(unit, "faction_keywords", ())) if faction else ()
-    return Attacker(unit.name, tuple(own + inline), unit.cost(models), profile, factions)
+    return Attacker(unit.name, tuple(own + inline), unit.cost(models), profile, factions,
+                    chosen.left_out, retarget=lambda t: (*fire(t).fired, *inline))
+
+
+def _inline_loadout(profiles: list[tuple[Weapon, int]], *, melee: bool,
+                    target: Target | Squad | None, options: Options | None,
+                    named_rules: Iterable[str], pistols: bool,
+                    keywords: Iterable[str]) -> Loadout:
+    """Inline rows by the same rules: Pistols or the other rows (both for a VEHICLE or
+    MONSTER); each row fights (a row is its own models' weapon).
+
+    >>> pistol = parse_weapons("5x 1 | 3+ | 4 | 0 | 1 | pistol")
+    >>> rifle = parse_weapons("5x 2 | 3+ | 4 | -1 | 1")
+    >>> [n for _, n in _inline_loadout(pistol + rifle, melee=False, target=None, options=None,
+    ...                                named_rules=(), pistols=True, keywords=()).fired]
+    [5]
+    """
+    from ..data.unit import value_against
+
+    carried = [Carried(w, n) for w, n in profiles]
+    # the rows are the weapons of one group of models: as many as the largest row when
+    # shooting (a model shoots its Pistols or its other rows), every row's own when fighting
+    counts = [n for _, n in profiles] or [0]
+    return choose(carried, [sum(counts) if melee else max(counts)],
+                  value_against(target, options, tuple(named_rules)), melee=melee,
+                  both=fires_both(tuple(keywords)), pistols=pistols)
 
 
 def _check_phase(profiles: list[tuple[Weapon, int]], melee: bool) -> None:

@@ -55,6 +55,7 @@ def header_rows(query: Query) -> list[tuple[str, str]]:
     rows += [(label, _mortal_text(r)) for r in query.mortal_rules]
     rows += [("weapons" if i == 0 else "", f"{n}x {describe_weapon(w)}")
              for i, (w, n) in enumerate(query.profiles)]
+    rows += [("left out" if i == 0 else "", x.text) for i, x in enumerate(query.left_out)]
     rows.append(("target", describe_target(query.target)))
     return rows
 
@@ -63,9 +64,11 @@ def header_lines(query: Query) -> list[str]:
     """Who attacks what, with every rule and option in force."""
     lines = [f"{query.attacker} -> {query.target_name}"]
     weapons = iter(query.profiles)
+    in_weapons = False
     for label, text in header_rows(query):
         line = f"{label + ':' if label else '':<13}{text}"
-        if label in ("weapons", ""):
+        in_weapons = label == "weapons" or (in_weapons and not label)
+        if in_weapons:
             w = next(weapons)[0]
             if len(line) > 80 and w.abilities:  # abilities on a line of their own
                 line = f"{line[:line.rindex(' | ')]}\n{'':<16}[{', '.join(w.abilities)}]"

@@ -12,6 +12,7 @@ from typing import Any
 import attrs
 
 from ...errors import InputError
+from ...model.loadout import Loadout
 from ...model.squad import Squad
 from ..unit import Unit
 
@@ -101,8 +102,11 @@ class ArmyUnit:
             raise AttributeError(name)
         return getattr(self.unit, name)
 
-    def as_profiles(self, melee: bool = False, weapons=None, models=None):
-        return self.unit.as_profiles(melee=melee, weapons=weapons, models=models)
+    def as_profiles(self, melee: bool = False, weapons=None, models=None, **choice):
+        return self.unit.as_profiles(melee=melee, weapons=weapons, models=models, **choice)
+
+    def loadout(self, melee: bool = False, weapons=None, models=None, **choice):
+        return self.unit.loadout(melee=melee, weapons=weapons, models=models, **choice)
 
     def as_target(self, models: int | None = None):
         return self.unit.as_target(models=models)
@@ -145,16 +149,23 @@ class AttachedUnit:
         body = self.bodyguard.cost(models)
         return None if body is None else self.leader.points + body
 
-    def as_profiles(self, melee: bool = False, weapons=None, models=None):
-        out = []
+    def as_profiles(self, melee: bool = False, weapons=None, models=None, **choice):
+        return list(self.loadout(melee, weapons, models, **choice).fired)
+
+    def loadout(self, melee: bool = False, weapons=None, models=None, **choice) -> Loadout:
+        """What the Bodyguard and the Leader fire (each chooses by its own rules)."""
+        fired: tuple = ()
+        left: tuple = ()
         for u in (self.bodyguard, self.leader):
             try:
-                out += u.as_profiles(melee=melee, weapons=weapons)
+                out = u.loadout(melee=melee, weapons=weapons, **choice)
             except ValueError:
                 continue
-        if not out:
+            fired += out.fired
+            left += out.left_out
+        if not fired:
             raise InputError(f"{self.name} has no {'melee' if melee else 'ranged'} weapons")
-        return out
+        return Loadout(fired, left)
 
     def as_target(self, models: int | None = None) -> Squad:
         body = self.bodyguard.unit.as_target(models=models)
