@@ -37,7 +37,9 @@ from .command import COMMANDS, editions
 STATIC = Path(__file__).resolve().parent / "static"
 #: Seconds a request may compute before it is stopped.
 TIMEOUT = 10.0
-LOOPBACK = ["127.0.0.1", "localhost"]
+#: Host names a request may be addressed to by default (the Host header; guards against DNS
+#: rebinding): this machine's loopback names.
+LOOPBACK = ["127.0.0.1", "localhost", "[::1]", "::1"]
 #: Seconds between checks that the client of a running query is still there.
 POLL = 0.2
 
@@ -191,19 +193,50 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
                      middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts)])
 
 
+def is_loopback(host: str) -> bool:
+    """Whether a ``--host`` address is this machine only.
+
+    >>> is_loopback("127.0.0.1"), is_loopback("::1"), is_loopback("0.0.0.0")
+    (True, True, False)
+    """
+    import ipaddress
+
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool = False,
-          timeout: float = TIMEOUT, workers: int = 2) -> None:
-    """Run the server until Ctrl-C."""
+          timeout: float = TIMEOUT, workers: int = 2, allow_hosts: list[str] | None = None
+          ) -> None:
+    """Run the server until Ctrl-C. Requests must be addressed (Host header) to a loopback
+    name or one of ``allow_hosts``, wherever it listens."""
+    import sys
+
     import uvicorn
 
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    url = f"http://{shown}:{port}/"
-    hosts = LOOPBACK if host in ("127.0.0.1", "localhost", "::1") else ["*"]
+    hosts = [*LOOPBACK, *(allow_hosts or [])]
+    wildcard = host in ("0.0.0.0", "::", "")
+    shown = host if ":" not in host else f"[{host}]"
+    if not wildcard and not is_loopback(host):
+        hosts.append(host.strip("[]"))  # the address asked for explicitly
+    if not is_loopback(host):
+        where = (f"http://127.0.0.1:{port}/ here; from other machines http://NAME:{port}/ "
+                 "once --allow-host NAME is given" if wildcard else f"http://{shown}:{port}/")
+        print(f"mathhammer: warning: --host {host} serves the page, with no password and no "
+              f"encryption, to every machine that can reach this one ({where}); requests are "
+              f"answered only when addressed to {', '.join(dict.fromkeys(hosts))}",
+              file=sys.stderr, flush=True)
+    url = f"http://{'127.0.0.1' if wildcard else shown}:{port}/"
     app = create_app(timeout=timeout, workers=workers, allowed_hosts=hosts,
                      open_url=url if open_browser else None)
-    print(f"mathhammer: serving {url} (Ctrl-C stops)", flush=True)
+    listening = f" (listening on every address, port {port})" if wildcard else ""
+    print(f"mathhammer: serving {url}{listening} (Ctrl-C stops)", flush=True)
     # on Ctrl-C, queries still computing get a second, then their workers are stopped
     uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=1)
 
 
-__all__ = ["STATIC", "TIMEOUT", "create_app", "serve"]
+__all__ = ["LOOPBACK", "STATIC", "TIMEOUT", "create_app", "is_loopback", "serve"]

@@ -1,0 +1,204 @@
+"""Hostile requests to a real ``mathhammer serve`` (uvicorn on 127.0.0.1, an ephemeral port,
+started and stopped here): the page reads no files a request names, answers only requests
+addressed to an allowed host, and ends every bad request in one line.
+
+Each test is a hostile input and the exact line it gets (issue 24)."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import subprocess
+import sys
+import urllib.parse
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("pebble")
+pytest.importorskip("uvicorn")
+
+from mathhammer.web.background import free_port, serving  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _env(**extra: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [env.get("PYTHONPATH")])])
+    return {**env, **extra}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """A server started in a folder holding a secret TOML file and notes, which it must never
+    read on a request's behalf."""
+    folder = tmp_path_factory.mktemp("cwd")
+    (folder / "secret.toml").write_text('[secret]\nkey = "hunter2"\n')
+    (folder / "notes.txt").write_text("line one\nmy secret line\n")
+    old = Path.cwd()
+    os.chdir(folder)
+    try:
+        with serving("--workers", "2", env=_env()) as url:
+            yield url, folder
+    finally:
+        os.chdir(old)
+
+
+def _get(url: str, path: str, params: dict | list | None = None,
+         headers: dict[str, str] | None = None) -> tuple[int, str]:
+    u = urllib.parse.urlsplit(url)
+    conn = http.client.HTTPConnection(u.hostname, u.port, timeout=30)
+    query = "?" + urllib.parse.urlencode(params, doseq=True) if params else ""
+    conn.request("GET", path + query, headers=headers or {})
+    res = conn.getresponse()
+    body = res.read().decode()
+    conn.close()
+    return res.status, body
+
+
+def _error(url: str, path: str, params: dict | list) -> str:
+    status, body = _get(url, path, params)
+    assert status == 400, body
+    return json.loads(body)["error"]
+
+
+# --- 1. the page names no files ----------------------------------------------------------------
+
+NO_DATA = ("data: the web page reads no files; it uses the data the server was started with "
+           "(mathhammer serve --data DIR)")
+NO_LIST = "the web page reads no files; paste the list's text (POST /api/army)"
+
+
+@pytest.mark.parametrize(("path", "params", "line"), [
+    ("/api/table", {"attacker": "Cronos", "vs_army": "/home/me/notes.txt"},
+     f"mathhammer table: error: vs_army: {NO_LIST}"),
+    ("/api/table", {"attacker": "Cronos", "vs_army": "notes.txt"},
+     f"mathhammer table: error: vs_army: {NO_LIST}"),
+    ("/api/table", {"attacker": "Cronos", "army": "notes.txt"},
+     "mathhammer table: error: army: units of an army list are for /api/kills, given as the "
+     "list's text"),
+    ("/api/kills", {"attacker": "Cronos", "target": "MEQ", "data": "/etc"},
+     f"mathhammer kills: error: {NO_DATA}"),
+    ("/api/odds", {"attacker": "Cronos", "target": "MEQ", "at_least": "1", "data": "."},
+     f"mathhammer odds: error: {NO_DATA}"),
+    ("/api/table", {"attacker": "Cronos", "data": "/tmp"},
+     f"mathhammer table: error: {NO_DATA}"),
+    ("/api/table", {"attacker": "Cronos", "targets": "secret.toml,MEQ"},
+     "mathhammer table: error: targets 'secret.toml': the web page reads no files; give a "
+     "unit's name or an inline profile"),
+    ("/api/table", {"attacker": "Cronos", "targets": "MEQ, ./secret"},
+     "mathhammer table: error: targets './secret': the web page reads no files; give a unit's "
+     "name or an inline profile"),
+    ("/api/table", {"attacker": "Cronos", "vary": "--rules house.toml"},
+     "mathhammer table: error: vary '--rules house.toml': --rules: expected one of 10e, 11e, "
+     "got 'house.toml'"),
+    ("/api/table", {"attacker": "Cronos", "vary": "--half-range --rules=secret.toml"},
+     "mathhammer table: error: vary '--half-range --rules=secret.toml': --rules: expected one "
+     "of 10e, 11e, got 'secret.toml'"),
+    ("/api/table", {"attacker": "Cronos", "vary": "--data /etc"},
+     f"mathhammer table: error: vary '--data /etc': --data: {NO_DATA[6:]}"),
+    ("/api/table", {"attacker": "Cronos", "vary": "--leader secret.toml"},
+     "mathhammer table: error: vary '--leader secret.toml': --leader 'secret.toml': the web "
+     "page reads no files; give a unit's name or an inline profile"),
+    ("/api/table", {"attacker": "Cronos", "vary": "--army notes.txt"},
+     "mathhammer: error: --vary '--army notes.txt': No such option '--army'."),
+    ("/api/kills", {"attacker": "Cronos", "target": "secret.toml"},
+     "mathhammer kills: error: target 'secret.toml': the web page reads no files; give a "
+     "unit's name or an inline profile"),
+    ("/api/kills", {"attacker": "Cronos", "target": "x/secret | 3+ | 4 | 0 | 1"},
+     "mathhammer kills: error: target 'x/secret | 3+ | 4 | 0 | 1': the web page reads no "
+     "files; give a unit's name or an inline profile"),
+    ("/api/kills", {"attacker": "Cronos", "target": "MEQ", "leader": "secret.toml"},
+     "mathhammer kills: error: leader 'secret.toml': the web page reads no files; give a "
+     "unit's name or an inline profile"),
+    ("/api/unit", {"name": "secret.toml"},
+     "mathhammer: error: unit 'secret.toml': the web page reads no files; give a unit's name "
+     "or an inline profile"),
+])
+def test_a_request_names_no_file(server, path, params, line):
+    url, _ = server
+    error = _error(url, path, params)
+    assert error == line
+    assert "hunter2" not in error and "secret line" not in error
+
+
+def test_the_army_endpoints_name_no_file(server):
+    url, _ = server
+    u = urllib.parse.urlsplit(url)
+    for body, line in [
+        ({"army": "Hexmark Destroyer (100 points)", "vs_army": "notes.txt"},
+         f"mathhammer: error: vs_army: {NO_LIST}"),
+        ({"army": "Hexmark Destroyer (100 points)", "targets": ["MEQ,secret.toml"]},
+         "mathhammer: error: targets 'secret.toml': the web page reads no files; give a unit's "
+         "name or an inline profile"),
+    ]:
+        conn = http.client.HTTPConnection(u.hostname, u.port, timeout=30)
+        conn.request("POST", "/api/army", json.dumps(body),
+                     {"Content-Type": "application/json"})
+        res = conn.getresponse()
+        status, text = res.status, res.read().decode()
+        conn.close()
+        assert status in (400, 501), text
+        if status == 400:  # 501: this install has no army lists at all
+            assert json.loads(text)["error"] == line
+
+
+def test_serve_data_is_the_servers(tmp_path):
+    """``serve --data DIR``: a folder that is not there is one line at start, exit 2."""
+    r = subprocess.run([sys.executable, "-m", "mathhammer", "serve", "--port",
+                        str(free_port()), "--data", str(tmp_path / "nowhere")],
+                       capture_output=True, text=True, env=_env(), timeout=60)
+    assert r.returncode == 2
+    assert r.stderr.strip() == f"mathhammer: error: --data {tmp_path / 'nowhere'}: no such folder"
+
+
+# --- 2. binding beyond loopback is explicit ----------------------------------------------------
+
+
+@pytest.mark.parametrize(("host", "status"), [
+    ("evil.example", 400), ("evil.example:80", 400), ("127.0.0.1.nip.io", 400),
+    ("localhost", 200), ("127.0.0.1", 200),
+])
+def test_the_host_header_is_checked(server, host, status):
+    url, _ = server
+    got, body = _get(url, "/api/health", headers={"Host": host})
+    assert got == status
+    if status == 400:
+        assert body == "Invalid host header"
+
+
+def test_a_wide_host_warns_and_still_checks_the_host_header():
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "mathhammer", "serve", "--port", str(port),
+                             "--host", "0.0.0.0", "--allow-host", "mybox.lan"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=_env())
+    try:
+        warning = proc.stderr.readline().strip()
+        serving_line = proc.stdout.readline().strip()
+        url = f"http://127.0.0.1:{port}"
+        import time
+
+        for _ in range(100):
+            try:
+                status, _ = _get(url, "/api/health", headers={"Host": "evil.example"})
+                break
+            except OSError:
+                time.sleep(0.1)
+        assert status == 400
+        assert _get(url, "/api/health", headers={"Host": "mybox.lan"})[0] == 200
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+        proc.stdout.close()
+        proc.stderr.close()
+    assert warning == (
+        f"mathhammer: warning: --host 0.0.0.0 serves the page, with no password and no "
+        f"encryption, to every machine that can reach this one (http://127.0.0.1:{port}/ here; "
+        f"from other machines http://NAME:{port}/ once --allow-host NAME is given); requests "
+        f"are answered only when addressed to 127.0.0.1, localhost, [::1], ::1, mybox.lan")
+    assert serving_line == (f"mathhammer: serving http://127.0.0.1:{port}/ (listening on every "
+                            f"address, port {port}) (Ctrl-C stops)")
