@@ -22,8 +22,8 @@ from ..errors import InputError
 from ..report.jsonout import kills_json, mortal_json, sequence_json
 from ..report.numbers import (
     as_float,
-    fraction,
     is_long,
+    json_fraction,
     percent,
     readable_fraction,
     short_fraction,
@@ -32,7 +32,7 @@ from ..report.numbers import (
 from ..report.scenario import Ask, Counter, MortalQuery
 from ..report.text import kills_text, mortal_text, sequence_text
 from .army import data_option
-from .output import CONTEXT
+from .output import CONTEXT, full_fractions_option
 from .params import Count, attack_params, sequence_params, with_params
 from .resolve import build_query, check_output, check_suffix, emit, target
 
@@ -65,6 +65,7 @@ Examples:
 @with_params(attack_params(table=False) + sequence_params())
 @click.option("--json", "as_json", is_flag=True,
               help="Print every distribution as JSON (exact fractions and floats).")
+@full_fractions_option
 @click.option("--plot", type=click.Path(dir_okay=False), metavar="FILE.png|.svg",
               help="Draw the kill distribution (needs matplotlib: pip install 'mathhammer[plot]').")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), metavar="FILE",
@@ -136,6 +137,7 @@ Examples:
               help="What K counts.")
 @click.option("--exact", is_flag=True, help="Print only the fraction (for scripts).")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
+@full_fractions_option
 @with_params(attack_params(table=False) + sequence_params())
 def odds(units: tuple[str, ...], at_least: int | None, exactly: int | None,
          at_most: int | None, destroy: bool, counter: str, exact: bool, as_json: bool,
@@ -154,7 +156,7 @@ def odds(units: tuple[str, ...], at_least: int | None, exactly: int | None,
     answer = query.answer()  # resolved once, for the probability and the JSON
     what, prob = query.odds(ask, k, Counter(counter), answer)
     if as_json:
-        data = {"query": f"P({what})", "p": fraction(prob), "p_float": as_float(prob)}
+        data = {"query": f"P({what})", "p": json_fraction(prob), "p_float": as_float(prob)}
         if query.is_sequence:
             data |= sequence_json(query, answer, query.run())
         else:
@@ -202,6 +204,7 @@ Examples:
               help="Attach this CHARACTER unit to the target as its Leader.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print every distribution as JSON (exact fractions and floats).")
+@full_fractions_option
 @click.option("--output", "-o", type=click.Path(dir_okay=False), metavar="FILE",
               help="Write the report to FILE instead of standard output.")
 @click.option("--force", is_flag=True, help="Overwrite the --output file if it exists.")

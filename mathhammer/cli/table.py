@@ -36,7 +36,7 @@ from ..report.tables import (
     standard_targets,
 )
 from .army import current_data
-from .output import CONTEXT
+from .output import CONTEXT, full_fractions_option
 from .params import as_options, attack_params, options_of, with_params
 from .resolve import SUFFIX_FORMAT, attacker, check_output, check_suffix, emit, target, warn_options
 
@@ -84,6 +84,7 @@ Examples:
               help='An extra row per attacker with these options, e.g. "--rule Enslaved '
                    'Artifice" (repeatable).')
 @click.option("--title", help="A caption for the table.")
+@full_fractions_option
 @click.option("--output", "-o", type=click.Path(dir_okay=False), metavar="FILE",
               help="Write to FILE instead of standard output.")
 @click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")

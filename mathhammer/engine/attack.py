@@ -55,6 +55,7 @@ from ..model.state import Group, UnitState
 from ..prob.bigint import digit_width, pack, unpack
 from ..prob.markov import Weights, chain, horner, tallied_chain
 from ..prob.pmf import PMF
+from .work import check_attack_dice
 
 __all__ = ["Result", "attack", "character_destroyed", "initial_state", "models_alive"]
 
@@ -145,6 +146,7 @@ def attack(profiles: Profile | Sequence[Profile] | Any, target: Target | Squad |
         raise TypeError(f"target: expected a Target, a Squad or a unit, got "
                         f"{type(target).__name__}")
     entries = _entries(profiles, melee)
+    check_attack_dice(entries, sum(g.models for g in Squad.of(target).groups), rules)
     apply = [apply] if isinstance(apply, str) else list(apply)
     named = [find_rule(n) for n in apply]
     starts = unit_weights(target, state)

@@ -51,7 +51,14 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
     >>> a.label, [(w.name, n) for w, n in a.profiles], a.points  # two models: 100 points
     ('Cronos', [('Spirit vortex', 2)], 100)
     """
+    if not (spec is None or isinstance(spec, str) or hasattr(spec, "as_profiles")):
+        raise TypeError(f"spec: expected a unit's name, inline weapon rows or a unit, got "
+                        f"{type(spec).__name__}")
+    if isinstance(weapons, str) or not isinstance(weapons, Iterable):
+        raise TypeError("weapons: expected weapon names or inline rows (a list of strings)")
     weapons = tuple(weapons)
+    if not all(isinstance(w, str) for w in weapons):
+        raise TypeError("weapons: expected weapon names or inline rows (a list of strings)")
     names = [w for w in weapons if not is_inline_weapon(w)]
     inline = [p for row in weapons if is_inline_weapon(row)
               for p in parse_weapons(row, melee=melee)]
@@ -113,6 +120,10 @@ def target_of(spec: str, models: int | None = None, leader: str | None = None, *
     >>> name, [g.models for g in unit.groups]
     ('MEQ + 5x T4 Sv2+ W5 CHARACTER', [5, 5])
     """
+    for key, value in (("spec", spec), ("leader", leader)):
+        if not (isinstance(value, str) or key == "leader" and value is None):
+            raise TypeError(f"{key}: expected a unit's name or an inline profile, got "
+                            f"{type(value).__name__}")
     if is_inline_target(spec):
         name, target = spec.strip(), parse_squad(spec)
         if models is not None:

@@ -34,7 +34,8 @@ from ..errors import InputError, one_line
 #: The commands the API runs, each with the output flag that makes it print JSON.
 COMMANDS = {"kills": "--json", "odds": "--json", "table": "--format=json"}
 #: Options of those commands that the API does not take (files, output shapes).
-_HIDDEN = {"as_json", "plot", "output", "force", "exact", "fmt", "help", "version"}
+_HIDDEN = {"as_json", "plot", "output", "force", "exact", "fmt", "help", "version",
+           "full_fractions"}
 _FILEISH = re.compile(r"[/\\]|\.(?:toml|cat|gst|json|rosz?|xml)\s*(?::|$)", re.I)
 #: Options of those commands that name a file or a folder: the page reads none on a request's
 #: behalf, and the data it uses is the server's (``mathhammer serve --data DIR``).
