@@ -202,3 +202,101 @@ def test_a_wide_host_warns_and_still_checks_the_host_header():
         f"are answered only when addressed to 127.0.0.1, localhost, [::1], ::1, mybox.lan")
     assert serving_line == (f"mathhammer: serving http://127.0.0.1:{port}/ (listening on every "
                             f"address, port {port}) (Ctrl-C stops)")
+
+
+# --- 4. one line for every bad request; ordinary requests answered during heavy ones -----------
+
+
+def _post(conn: http.client.HTTPConnection, path: str, body: bytes | str) -> tuple[int, str]:
+    conn.request("POST", path, body, {"Content-Type": "application/json"})
+    res = conn.getresponse()
+    return res.status, res.read().decode()
+
+
+def test_deep_json_is_400_and_the_connection_goes_on(server):
+    url, _ = server
+    u = urllib.parse.urlsplit(url)
+    conn = http.client.HTTPConnection(u.hostname, u.port, timeout=30)
+    for body in ("[" * 100_000 + "]" * 100_000, '{"a":' * 100_000 + "1" + "}" * 100_000):
+        assert _post(conn, "/api/kills", body) == (
+            400, '{"error":"mathhammer kills: error: the request body is nested too deeply"}')
+        conn.request("GET", "/api/health")  # the same connection still answers
+        res = conn.getresponse()
+        assert res.status == 200 and json.loads(res.read())["timeout"] == 10
+    conn.close()
+
+
+def test_a_request_body_is_limited(server):
+    url, _ = server
+    u = urllib.parse.urlsplit(url)
+    conn = http.client.HTTPConnection(u.hostname, u.port, timeout=30)
+    army = json.dumps({"army": "Cronos\n" * 800_000})  # 5.6 MB
+    assert _post(conn, "/api/army", army) == (
+        413, '{"error":"mathhammer: error: the request body is over the limit of 5000000 bytes '
+             '(mathhammer.web.app.MAX_BODY_BYTES)"}')
+    conn.close()
+
+
+def test_deeply_nested_army_text_is_one_line(server):
+    url, _ = server
+    u = urllib.parse.urlsplit(url)
+    conn = http.client.HTTPConnection(u.hostname, u.port, timeout=60)
+    status, body = _post(conn, "/api/army", json.dumps({"army": "<roster>" * 50_000}))
+    conn.close()
+    assert status == 400, body
+    line = json.loads(body)["error"]
+    assert line.startswith("mathhammer: error: ") and "\n" not in line
+
+
+def test_an_unknown_edition_in_search_is_400(server):
+    url, _ = server
+    assert _error(url, "/api/search", {"q": "necron", "rules": "12e"}) == (
+        "mathhammer: error: rules: expected one of 10e, 11e, got '12e'")
+
+
+HEAVY = {"attacker": "60x 3 | 3+ | 5 | -1 | D3", "target": "20x T4 Sv4+ W6 + 10x T5 Sv3+ W4",
+         "turns": "20"}  # minutes of work: thousands of squad states over 20 turns
+
+
+def test_ordinary_requests_are_answered_during_a_flood_of_heavy_ones():
+    """One worker per lane, 3 s per query: six heavy queries at once fill both lanes; an
+    ordinary query and a unit asked after them are answered while they still run, and heavy
+    ones beyond what the long lane holds are refused at once."""
+    import threading
+
+    with serving("--workers", "1", "--timeout", "3", env=_env()) as url:
+        u = urllib.parse.urlsplit(url)
+        heavy: list[tuple[int, str]] = []
+
+        def ask_heavy() -> None:
+            try:
+                heavy.append(_get(url, "/api/kills", HEAVY))
+            except OSError as e:  # the server stopped at the end of the test
+                heavy.append((0, str(e)))
+
+        threads = [threading.Thread(target=ask_heavy, daemon=True) for _ in range(6)]
+        for t in threads:
+            t.start()
+        import time
+
+        time.sleep(1.5)  # the first heavy queries are computing (ordering, not a timing)
+        conn = http.client.HTTPConnection(u.hostname, u.port, timeout=60)
+        conn.request("GET", "/api/odds?" + urllib.parse.urlencode(
+            {"attacker": "Cronos", "target": "MEQ", "destroy": "true"}))
+        res = conn.getresponse()
+        odds = res.status, json.loads(res.read())
+        conn.request("GET", "/api/unit?name=MEQ")
+        res = conn.getresponse()
+        unit = res.status, json.loads(res.read())
+        done_by_then = len(heavy)
+        for t in threads:
+            t.join(timeout=60)
+    assert odds == (200, odds[1]) and odds[1]["query"] == "P(destroyed)"
+    assert unit[0] == 200 and unit[1]["statline"] == "T4 Sv3+ W2"
+    assert done_by_then < 6  # answered while heavy queries were still running
+    lines = sorted(json.loads(body)["error"] for status, body in heavy if status == 503)
+    assert len(lines) == 6  # every heavy one: stopped at the limit, or refused at once
+    assert "mathhammer: error: the query took longer than 3 s and was stopped; ask for fewer " \
+           "turns, models or targets (or start `mathhammer serve --timeout` with more seconds)" \
+           in lines
+    assert any(x.startswith("mathhammer: error: the server is busy with ") for x in lines)
