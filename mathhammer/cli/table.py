@@ -302,5 +302,11 @@ def vary_params(text: str) -> dict[str, Any]:
         ctx = _VARY.make_context("--vary", args)
     except click.UsageError as e:
         raise InputError(f"--vary {text!r}: {e.format_message()}") from None
-    return {k: v for k, v in ctx.params.items()
-            if ctx.get_parameter_source(k) == ParameterSource.COMMANDLINE}
+    given = {k: v for k, v in ctx.params.items()
+             if ctx.get_parameter_source(k) == ParameterSource.COMMANDLINE}
+    for key, flag in (("leader", "--leader"), ("target_models", "--target-models")):
+        if key in given:
+            raise InputError(f"--vary {text!r}: {flag} changes the targets (the columns), which "
+                             "every row shares, so the row would be the same; give it to the "
+                             "command")
+    return given

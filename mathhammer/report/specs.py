@@ -136,10 +136,34 @@ def target_of(spec: str, models: int | None = None, leader: str | None = None, *
     if leader is None:
         return name, target
     lname, lead = target_of(leader, rules=rules, data=data)
+    _check_leader(leader, lname, lead)
     own = target if isinstance(target, Squad) else attrs.evolve(target, name=name)
     lead = lead if isinstance(lead, Squad) else attrs.evolve(lead, name=lead.name or lname)
     unit = Squad.attach(own, lead, name=f"{name} + {lname}")
     return unit.name, unit
+
+
+def _check_leader(spec: str, name: str, lead: Target | Squad) -> None:
+    """Only CHARACTER models lead: a unit whose datasheet lacks the keyword is refused; an
+    inline profile without it is attached as one, with a warning (no silent guess).
+
+    >>> target_of("Necron Warriors", leader="MEQ")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: --leader 'MEQ': MEQ is not a CHARACTER, so it cannot lead a ...
+    """
+    import warnings
+
+    groups = lead.groups if isinstance(lead, Squad) else (lead,)
+    if all("CHARACTER" in g.keywords for g in groups):
+        return
+    if not is_inline_target(spec):
+        raise InputError(f"--leader {spec!r}: {name} is not a CHARACTER, so it cannot lead a "
+                         "unit; give a CHARACTER unit, or an inline profile such as "
+                         '"1x T4 Sv3+ W4 CHARACTER"')
+    warnings.warn(f"--leader {spec!r}: the profile has no CHARACTER keyword; attached as a "
+                  "Leader, its models are CHARACTERs (allocated last)", UserWarning,
+                  stacklevel=3)
 
 
 def _resize(target: Target | Squad, models: int) -> Target | Squad:
