@@ -6,6 +6,11 @@ cache folder (``platformdirs``). A data folder holds either the files of one edi
 and ``.gst`` for 10e, ``.json`` for 11e) or one folder per edition (``10e/``, ``11e/``), which
 is how ``mathhammer data fetch`` installs them.
 
+Why one module: what ``data fetch`` may install is what the rest of this module reads (the
+edition layout, the game system, ``.mathhammer.json``); its limits and checks on a hostile
+download (sizes, time, duplicate names, files that must parse, temporary folders swept) stay
+beside that layout rather than in a second module that would have to know it too.
+
 >>> edition_of_files(["Necrons.cat", "Warhammer 40,000.gst"])
 '10e'
 """
