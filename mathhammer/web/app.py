@@ -176,6 +176,8 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
     async def compute(request: Request, pool: str, seconds: float, kind: str,
                       args: tuple) -> tuple[int, str] | None:
         """The job in a worker of ``pool``; None if the client went away."""
+        if await request.is_disconnected():  # while it waited for its turn
+            return None
         future = state[pool].schedule(job, args=(kind, *args), timeout=seconds)
         waiting = asyncio.wrap_future(future)
         try:
