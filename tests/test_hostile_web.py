@@ -134,9 +134,15 @@ def test_the_army_endpoints_name_no_file(server):
         ({"army": "Hexmark Destroyer (100 points)", "targets": ["MEQ,secret.toml"]},
          "mathhammer: error: targets 'secret.toml': the web page reads no files; give a unit's "
          "name or an inline profile"),
+        ({"army": "Hexmark Destroyer (100 points)", "data": "/etc"},
+         f"mathhammer: error: {NO_DATA}"),
+        ({"army": "Hexmark Destroyer (100 points)", "attacker": "army:Hexmark Destroyer",
+          "target": "MEQ", "data": "/etc", "path": "/api/kills"},
+         f"mathhammer: error: {NO_DATA}"),
     ]:
+        path = body.pop("path", "/api/army")
         conn = http.client.HTTPConnection(u.hostname, u.port, timeout=30)
-        conn.request("POST", "/api/army", json.dumps(body),
+        conn.request("POST", path, json.dumps(body),
                      {"Content-Type": "application/json"})
         res = conn.getresponse()
         status, text = res.status, res.read().decode()
@@ -153,6 +159,24 @@ def test_serve_data_is_the_servers(tmp_path):
                        capture_output=True, text=True, env=_env(), timeout=60)
     assert r.returncode == 2
     assert r.stderr.strip() == f"mathhammer: error: --data {tmp_path / 'nowhere'}: no such folder"
+
+
+def test_the_page_uses_the_data_the_server_was_started_with(tmp_path):
+    """``serve --data DIR``: a BattleScribe unit resolves in the server's data, which no
+    request names (the shared 10e game system and Necrons)."""
+    bsdata = ROOT.parent / "shared" / "bsdata" / "10e"
+    if not bsdata.is_dir():
+        bsdata = Path("/work/shared/bsdata/10e")
+    if not bsdata.is_dir():
+        pytest.skip("the shared BattleScribe data is not here")
+    (tmp_path / "10e").mkdir()
+    for name in ("Warhammer 40,000.gst", "Necrons.cat"):
+        (tmp_path / "10e" / name).write_bytes((bsdata / name).read_bytes())
+    with serving("--workers", "1", "--timeout", "60", "--data", str(tmp_path),
+                 env=_env(XDG_CACHE_HOME=str(tmp_path / "cache")), wait=60) as url:
+        status, body = _get(url, "/api/kills", {"attacker": "Immortals", "target": "MEQ"})
+    assert status == 200, body
+    assert json.loads(body)["attacker"] == "Immortals"
 
 
 # --- 2. binding beyond loopback is explicit ----------------------------------------------------
