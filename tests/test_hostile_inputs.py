@@ -71,32 +71,32 @@ def _json(*args: str) -> tuple[dict, int]:
 
 
 def test_json_shows_huge_exact_values_by_their_size():
-    # 1500 attack dice: the hits are Binomial(1500, 2/3), fractions over 3^1500 (716 digits)
-    args = ["kills", "150x 10 | 3+ | 4 | 0 | 1", "MEQ", "--json"]
+    # 1200 attack dice: the hits are Binomial(1200, 2/3), fractions over 3^1200 (573 digits)
+    args = ["kills", "120x 10 | 3+ | 4 | 0 | 1", "MEQ", "--json"]
     short, short_size = _json(*args)
     full, full_size = _json(*args, "--full-fractions")
-    assert short_size * 10 < full_size  # 0.45 MB against 7.6 MB
+    assert short_size * 5 < full_size  # 0.8 MB against 4.9 MB
     sized = 0
     for k, text in full["pmf"]["hits"].items():
         shown = short["pmf"]["hits"][k]
         if shown == text:
             assert len(text) <= 1000
             continue
-        # "[n/d digits]": n and d as stored, over the PMF's common denominator (3^1500, 716
+        # "[n/d digits]": n and d as stored, over the PMF's common denominator (3^1200, 573
         # digits), at least those of the reduced fraction; more than 1000 characters together
         sized += 1
         num, den = shown[1:-len(" digits]")].split("/")
         value = Fraction(text)
-        assert int(den) == 716 and int(den) >= len(str(value.denominator))
+        assert int(den) == 573 and int(den) >= len(str(value.denominator))
         assert int(num) >= len(str(value.numerator)) and int(num) + int(den) + 1 > 1000
-    assert sized > 1000
-    assert short["mean"]["hits"] == full["mean"]["hits"] == "1000/1"  # 1500 x 2/3
-    assert short["mean"]["kills"] == "[1433/1432 digits]"  # a mean: reduced, as the text
+    assert sized > 700
+    assert short["mean"]["hits"] == full["mean"]["hits"] == "800/1"  # 1200 x 2/3
+    assert short["mean"]["kills"] == "[1146/1145 digits]"  # a mean: reduced, as the text
     assert short["mean_float"] == full["mean_float"]  # the floats are there either way
 
 
 def test_the_text_report_says_how_to_get_every_digit():
-    r = CliRunner().invoke(cli, ["kills", "150x 10 | 3+ | 4 | 0 | 1", "MEQ"])
+    r = CliRunner().invoke(cli, ["kills", "120x 10 | 3+ | 4 | 0 | 1", "MEQ"])
     assert r.exit_code == 0
     assert r.stdout.splitlines()[-1] == ("(exact fractions longer than 30 characters show "
                                          "their digits; --json --full-fractions has them all)")

@@ -161,6 +161,7 @@ def test_serve_data_is_the_servers(tmp_path):
     assert r.stderr.strip() == f"mathhammer: error: --data {tmp_path / 'nowhere'}: no such folder"
 
 
+@pytest.mark.slow
 def test_the_page_uses_the_data_the_server_was_started_with(tmp_path):
     """``serve --data DIR``: a BattleScribe unit resolves in the server's data, which no
     request names (the shared 10e game system and Necrons)."""
@@ -282,6 +283,7 @@ HEAVY = {"attacker": "60x 3 | 3+ | 5 | -1 | D3", "target": "20x T4 Sv4+ W6 + 10x
          "turns": "20"}  # minutes of work: thousands of squad states over 20 turns
 
 
+@pytest.mark.slow
 def test_ordinary_requests_are_answered_during_a_flood_of_heavy_ones():
     """One worker per lane, 3 s per query: six heavy queries at once fill both lanes; an
     ordinary query and a unit asked after them are answered while they still run, and heavy
