@@ -185,7 +185,7 @@ def test_the_page_uses_the_data_the_server_was_started_with(tmp_path):
 
 @pytest.mark.parametrize(("host", "status"), [
     ("evil.example", 400), ("evil.example:80", 400), ("127.0.0.1.nip.io", 400),
-    ("localhost", 200), ("127.0.0.1", 200),
+    ("localhost", 200), ("127.0.0.1", 200), ("[::1]:80", 200), ("LOCALHOST", 200),
 ])
 def test_the_host_header_is_checked(server, host, status):
     url, _ = server
@@ -224,7 +224,7 @@ def test_a_wide_host_warns_and_still_checks_the_host_header():
         f"mathhammer: warning: --host 0.0.0.0 serves the page, with no password and no "
         f"encryption, to every machine that can reach this one (http://127.0.0.1:{port}/ here; "
         f"from other machines http://NAME:{port}/ once --allow-host NAME is given); requests "
-        f"are answered only when addressed to 127.0.0.1, localhost, [::1], ::1, mybox.lan")
+        f"are answered only when addressed to 127.0.0.1, localhost, [::1], mybox.lan")
     assert serving_line == (f"mathhammer: serving http://127.0.0.1:{port}/ (listening on every "
                             f"address, port {port}) (Ctrl-C stops)")
 

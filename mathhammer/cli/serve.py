@@ -23,7 +23,7 @@ from .output import CONTEXT
                    "network: a warning says so).")
 @click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
               help="Also answer requests addressed to this host name (repeatable); by default "
-                   "only 127.0.0.1, localhost and ::1, which guards against DNS rebinding.")
+                   "only 127.0.0.1, localhost and [::1], which guards against DNS rebinding.")
 @click.option("--data", "data", metavar="DIR",
               help="The BattleScribe data folder the page uses (default $MATHHAMMER_DATA, "
                    "else the cache); requests never name one.")

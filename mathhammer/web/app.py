@@ -44,7 +44,7 @@ STATIC = Path(__file__).resolve().parent / "static"
 TIMEOUT = 10.0
 #: Host names a request may be addressed to by default (the Host header; guards against DNS
 #: rebinding): this machine's loopback names.
-LOOPBACK = ["127.0.0.1", "localhost", "[::1]", "::1"]
+LOOPBACK = ["127.0.0.1", "localhost", "[::1]"]
 #: Seconds between checks that the client of a running query is still there.
 POLL = 0.2
 #: Seconds a query computes in the quick lane before it moves to the long lane.
@@ -331,9 +331,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool = Fal
 
     hosts = [*LOOPBACK, *(allow_hosts or [])]
     wildcard = host in ("0.0.0.0", "::", "")
-    shown = host if ":" not in host else f"[{host}]"
+    shown = host if ":" not in host else f"[{host.strip('[]')}]"
     if not wildcard and not is_loopback(host):
-        hosts.append(host.strip("[]"))  # the address asked for explicitly
+        hosts.append(shown)  # the address asked for explicitly ("[addr]" for IPv6)
     if not is_loopback(host):
         where = (f"http://127.0.0.1:{port}/ here; from other machines http://NAME:{port}/ "
                  "once --allow-host NAME is given" if wildcard else f"http://{shown}:{port}/")
