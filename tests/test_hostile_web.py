@@ -273,6 +273,22 @@ def test_deeply_nested_army_text_is_one_line(server):
     assert line.startswith("mathhammer: error: ") and "\n" not in line
 
 
+def test_an_error_that_echoes_a_huge_input_is_cut(server):
+    url, _ = server
+    line = _error(url, "/api/kills", {"attacker": "A" * 100_000, "target": "MEQ"})
+    assert len(line) < 1000 and "\n" not in line
+    assert line.startswith('mathhammer: error: unknown unit "AAAA')
+    assert line.endswith("… [100170 characters in all]")
+
+
+def test_an_unknown_parameter_lists_only_what_the_page_takes(server):
+    url, _ = server
+    line = _error(url, "/api/kills", {"attacker": "Cronos", "target": "MEQ", "title": "x"})
+    assert line.startswith("mathhammer kills: error: unknown parameter 'title' for kills; "
+                           "known: ability, ap_mod, attacker, charged, cover, ")
+    assert "data" not in line.split("known: ")[1].split(", ")
+
+
 def test_an_unknown_edition_in_search_is_400(server):
     url, _ = server
     assert _error(url, "/api/search", {"q": "necron", "rules": "12e"}) == (

@@ -101,8 +101,14 @@ class Lane:
         self.free += 1
 
 
-def _error(status: int, line: str) -> JSONResponse:
-    return JSONResponse({"error": line}, status_code=status)
+#: Characters of an error line the page is sent (one that echoes a huge input is cut).
+MAX_ERROR_CHARS = 1000
+
+
+def _error(status: int, line: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    if len(line) > MAX_ERROR_CHARS:
+        line = f"{line[:MAX_ERROR_CHARS - 40]}… [{len(line)} characters in all]"
+    return JSONResponse({"error": line}, status_code=status, headers=headers)
 
 
 async def _body(request: Request) -> bytes:
@@ -220,7 +226,7 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
         ms = (time.perf_counter() - start) * 1000
         headers = {"Server-Timing": f"compute;dur={ms:.1f}"}
         if status != 200:
-            return JSONResponse({"error": body}, status_code=status, headers=headers)
+            return _error(status, body, headers)
         return Response(body, media_type="application/json", headers=headers)
 
     def command(name: str):

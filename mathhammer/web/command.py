@@ -187,7 +187,7 @@ def to_argv(command: str, params: Mapping[str, Any]) -> list[str]:
             continue
         opt = opts.get(key)
         if opt is None:
-            known = ", ".join(sorted([*units, *opts]))
+            known = ", ".join(sorted(k for k in [*units, *opts] if k not in REFUSED))
             raise InputError(f"unknown parameter {key!r} for {command}; known: {known}")
         if not values:
             continue
