@@ -143,11 +143,14 @@ def status() -> None:
 def fetch(edition: str, url: str | None) -> None:
     """Download the community BattleScribe data of an edition into the data folder
     (atomically: a failed download leaves the installed data as it was)."""
+    from ..data.datastore import check_url
     from ..data.datastore import fetch as do_fetch
     from ..data.unit_index import unit_index
 
-    with click.progressbar(length=0, label=f"downloading {edition} data",
-                           file=sys.stderr) as bar:
+    if url is not None:
+        check_url(url)  # before the progress bar: a bad URL is one line
+    with click.progressbar(length=0, label=f"downloading {edition} data", file=sys.stderr,
+                           hidden=not sys.stderr.isatty()) as bar:
         def progress(done: int, total: int | None) -> None:
             if total and not bar.length:
                 bar.length = total

@@ -23,8 +23,8 @@ from ..errors import InputError
 from ..report.jsonout import kills_json, mortal_json, sequence_json
 from ..report.numbers import (
     as_float,
-    fraction,
     is_long,
+    json_fraction,
     percent,
     readable_fraction,
     short_fraction,
@@ -33,7 +33,7 @@ from ..report.numbers import (
 from ..report.scenario import Ask, Counter, MortalQuery
 from ..report.text import kills_text, mortal_text, sequence_text
 from .army import data_option
-from .output import CONTEXT
+from .output import CONTEXT, full_fractions_option
 from .params import Count, attack_params, sequence_params, with_params
 from .resolve import build_query, check_output, check_suffix, emit, target
 
@@ -81,6 +81,7 @@ _SEVERAL = (("--target", "-t", "target_unit"), {
                    "probability at least P (0.9, 90% or 9/10).")
 @click.option("--json", "as_json", is_flag=True,
               help="Print every distribution as JSON (exact fractions and floats).")
+@full_fractions_option
 @click.option("--plot", type=click.Path(dir_okay=False), metavar="FILE.png|.svg",
               help="Draw the kill distribution (needs matplotlib: pip install 'mathhammer[plot]').")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), metavar="FILE",
@@ -176,6 +177,7 @@ Examples:
 @click.option("--try", "tries", multiple=True, metavar="OPTIONS",
               help='Answer again with these options added, e.g. "--rule X" (repeatable), and '
                    "say which helps most.")
+@full_fractions_option
 @with_params([_SEVERAL] + attack_params(table=False) + sequence_params())
 def odds(units: tuple[str, ...], at_least: int | None, exactly: int | None,
          at_most: int | None, destroy: bool, counter: str, exact: bool, as_json: bool,
@@ -201,7 +203,7 @@ def odds(units: tuple[str, ...], at_least: int | None, exactly: int | None,
     answer = query.answer()  # resolved once, for the probability and the JSON
     what, prob = query.odds(ask, k, Counter(counter), answer)
     if as_json:
-        data = {"query": f"P({what})", "p": fraction(prob), "p_float": as_float(prob)}
+        data = {"query": f"P({what})", "p": json_fraction(prob), "p_float": as_float(prob)}
         if query.is_sequence:
             data |= sequence_json(query, answer, query.run())
         else:
@@ -241,7 +243,7 @@ def _try_odds(units: tuple[str, ...], target_unit: str | None, asked: tuple[str,
     if as_json:
         best = max(rows, key=lambda r: r[1])
         click.echo(to_json({"query": f"P({what})", "tries": [
-            {"options": t, "p": fraction(v), "p_float": as_float(v)} for t, v in rows],
+            {"options": t, "p": json_fraction(v), "p_float": as_float(v)} for t, v in rows],
             "best": best[0]}), nl=False)
         return
     click.echo(f"P({what})")
@@ -259,7 +261,7 @@ def _several_odds(units: tuple[str, ...], target_unit: str, asked: tuple[str, As
     _, ask, k = asked
     what, prob = s.odds(ask, k, Counter(counter), timeline)
     if as_json:
-        data = {"query": f"P({what})", "p": fraction(prob), "p_float": as_float(prob)}
+        data = {"query": f"P({what})", "p": json_fraction(prob), "p_float": as_float(prob)}
         click.echo(to_json(data | salvo_json(s, timeline)), nl=False)
     elif exact:
         click.echo(short_fraction(prob))
@@ -300,6 +302,7 @@ Examples:
               help="Attach this CHARACTER unit to the target as its Leader.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print every distribution as JSON (exact fractions and floats).")
+@full_fractions_option
 @click.option("--output", "-o", type=click.Path(dir_okay=False), metavar="FILE",
               help="Write the report to FILE instead of standard output.")
 @click.option("--force", is_flag=True, help="Overwrite the --output file if it exists.")

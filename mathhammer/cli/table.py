@@ -36,7 +36,7 @@ from ..report.tables import (
     standard_targets,
 )
 from .army import current_data
-from .output import CONTEXT
+from .output import CONTEXT, full_fractions_option
 from .params import as_options, attack_params, options_of, with_params
 from .resolve import SUFFIX_FORMAT, attacker, check_output, check_suffix, emit, target, warn_options
 
@@ -84,6 +84,7 @@ Examples:
               help='An extra row per attacker with these options, e.g. "--rule Enslaved '
                    'Artifice" (repeatable).')
 @click.option("--title", help="A caption for the table.")
+@full_fractions_option
 @click.option("--output", "-o", type=click.Path(dir_okay=False), metavar="FILE",
               help="Write to FILE instead of standard output.")
 @click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")
@@ -239,10 +240,9 @@ _VARY = click.Command("--vary", params=as_options(attack_params(table=False)),
                       add_help_option=False)
 
 
-def vary_params(text: str, option: str = "--vary") -> dict[str, Any]:
-    """The options a ``--vary`` string gives, e.g. ``"--rule Enslaved Artifice"``: words after
-    an option up to the next ``--option`` are its value (so names need no inner quotes);
-    ``option`` names the string in errors."""
+def _vary_tokens(text: str, option: str = "--vary") -> list[str]:
+    """A ``--vary`` string as click arguments: words after an option up to the next
+    ``--option`` are its value (so names need no inner quotes)."""
     try:
         tokens = shlex.split(text)
     except ValueError as e:
@@ -264,9 +264,53 @@ def vary_params(text: str, option: str = "--vary") -> dict[str, Any]:
             value.append(tokens[i])
             i += 1
         args += [opt, " ".join(value)] if value else [opt]
+    return args
+
+
+def vary_args(text: str) -> list[tuple[str | None, str, str | None]]:
+    """The options of a ``--vary`` string before click reads them (no callback runs, so no
+    file is read): ``(option name or None if unknown, flag as given, value or None)``.
+
+    >>> vary_args("--rules house.toml --half-range")
+    [('ruleset', '--rules', 'house.toml'), ('half_range', '--half-range', None)]
+    """
+    by_flag = {o: p for p in _VARY.params for o in [*p.opts, *p.secondary_opts]}
+    out: list[tuple[str | None, str, str | None]] = []
+    args = _vary_tokens(text)
+    i = 0
+    while i < len(args):
+        flag = args[i]
+        param = by_flag.get(flag) if flag.startswith("--") else None
+        if param is None and not flag.startswith("--") and len(flag) > 2:
+            param = by_flag.get(flag[:2])  # -wNAME: a short option and its value
+            out.append((param.name if param else None, flag[:2], flag[2:]))
+            i += 1
+            continue
+        param = by_flag.get(flag)
+        takes_value = param is not None and not getattr(param, "is_flag", False)
+        value = args[i + 1] if takes_value and i + 1 < len(args) else None
+        out.append((param.name if param else None, flag, value))
+        i += 2 if value is not None else 1
+    return out
+
+
+def vary_params(text: str, option: str = "--vary") -> dict[str, Any]:
+    """The options a ``--vary`` string gives, e.g. ``"--rule Enslaved Artifice"``: words after
+    an option up to the next ``--option`` are its value (so names need no inner quotes);
+    ``option`` names the string in errors."""
+    args = _vary_tokens(text, option)
+    if any(a == "--data" or a.startswith("--data=") for a in args):
+        raise InputError(f"{option} {text!r}: --data: a row cannot change the data folder; give "
+                         "--data to the command")
     try:
         ctx = _VARY.make_context(option, args)
     except click.UsageError as e:
         raise InputError(f"{option} {text!r}: {e.format_message()}") from None
-    return {k: v for k, v in ctx.params.items()
-            if ctx.get_parameter_source(k) == ParameterSource.COMMANDLINE}
+    given = {k: v for k, v in ctx.params.items()
+             if ctx.get_parameter_source(k) == ParameterSource.COMMANDLINE}
+    for key, flag in (("leader", "--leader"), ("target_models", "--target-models")):
+        if option == "--vary" and key in given:  # a table's rows share its columns
+            raise InputError(f"{option} {text!r}: {flag} changes the targets (the columns), which "
+                             "every row shares, so the row would be the same; give it to the "
+                             "command")
+    return given

@@ -56,6 +56,7 @@ from ..model.state import Group, UnitState
 from ..prob.bigint import digit_width, pack, unpack
 from ..prob.markov import Weights, chain, horner, tallied_chain
 from ..prob.pmf import PMF
+from .work import check_attack_dice
 
 __all__ = ["Result", "attack", "character_destroyed", "initial_state", "models_alive"]
 
@@ -190,6 +191,7 @@ def attack(profiles: Profile | Sequence[Profile] | Any, target: Target | Squad |
                         f"{type(target).__name__}")
     apply = [apply] if isinstance(apply, str) else list(apply)
     entries = _entries(profiles, melee, target, opts, apply)
+    check_attack_dice(entries, sum(g.models for g in Squad.of(target).groups), rules)
     named = [find_rule(n) for n in apply]
     starts = unit_weights(target, state)
     runs = [(w, _attack_from(entries, target, opts, rules, s, named, attacker))

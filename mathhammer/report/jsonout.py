@@ -1,6 +1,8 @@
 """The ``kills``, ``odds`` and ``mortal`` reports as JSON-ready data: every PMF as
-``{"k": "num/den"}``, every mean exact and as a float, and what was asked. The same answers as
-text are :mod:`mathhammer.report.text`.
+``{"k": "num/den"}``, every mean exact and as a float, and what was asked (an exact value
+longer than :data:`~mathhammer.report.numbers.JSON_FRACTION_WIDTH` characters by its size,
+``"[9044/9542 digits]"``, unless :func:`~mathhammer.report.numbers.full_fractions`). The same
+answers as text are :mod:`mathhammer.report.text`.
 
 >>> import mathhammer as mh
 >>> rifle = mh.Weapon("Rifle", attacks=1, skill=3, strength=4, ap=0, damage=1)
@@ -22,15 +24,15 @@ from ..engine.sequence import Timeline, sequence_demise
 from ..model.profiles import Target
 from ..model.squad import Squad
 from ..prob.pmf import PMF
-from .numbers import as_float, fraction, pmf_json
+from .numbers import as_float, json_fraction, pmf_json
 from .scenario import Counter, MortalQuery, Query, group_kills, wounds_lost
 
 
 def _state_json(state: Any, p: Fraction) -> dict[str, Any]:
     if state and isinstance(state[0], tuple):  # a squad: one TargetState per group
         return {"groups": [{"models": s.models, "wounds_lost": s.wounds_lost} for s in state],
-                "p": fraction(p)}
-    return {"models": state.models, "wounds_lost": state.wounds_lost, "p": fraction(p)}
+                "p": json_fraction(p)}
+    return {"models": state.models, "wounds_lost": state.wounds_lost, "p": json_fraction(p)}
 
 
 def _target_json(name: str, target: Target | Squad) -> dict[str, Any]:
@@ -41,7 +43,7 @@ def _target_json(name: str, target: Target | Squad) -> dict[str, Any]:
 
 
 def _mean_json(pmf: PMF) -> dict[str, Any]:
-    return {"pmf": pmf_json(pmf), "mean": fraction(pmf.mean()),
+    return {"pmf": pmf_json(pmf), "mean": json_fraction(pmf.mean()),
             "mean_float": as_float(pmf.mean())}
 
 
@@ -68,9 +70,9 @@ def _counters_json(result: Result) -> dict[str, Any]:
     means = result.summary()
     return {
         "pmf": {c.value: pmf_json(getattr(result, c)) for c in Counter},
-        "mean": {c.value: fraction(means[c]) for c in Counter},
+        "mean": {c.value: json_fraction(means[c]) for c in Counter},
         "mean_float": {c.value: as_float(means[c]) for c in Counter},
-        "destroyed": fraction(result.destroyed),
+        "destroyed": json_fraction(result.destroyed),
         "destroyed_float": as_float(result.destroyed),
     }
 
@@ -89,7 +91,7 @@ def kills_json(query: Query, result: Result) -> dict[str, Any]:
             {"name": g.name, **_mean_json(pmf)}
             for g, pmf in zip(query.target.groups, result.group_kills, strict=True)]
         if any(query.target.characters):
-            extra["character_destroyed"] = fraction(result.character_destroyed)
+            extra["character_destroyed"] = json_fraction(result.character_destroyed)
             extra["character_destroyed_float"] = as_float(result.character_destroyed)
     demise = getattr(result, "deadly_demise", None)
     if demise is not None:
@@ -114,19 +116,20 @@ def _timeline_json(timeline: Timeline) -> dict[str, Any]:
     for step, d, state in zip(timeline.steps, timeline.destroyed, timeline.states[1:],
                               strict=True):
         models = state.map(models_alive)
-        steps.append({"label": step.label, "destroyed": fraction(d),
+        steps.append({"label": step.label, "destroyed": json_fraction(d),
                       "destroyed_float": as_float(d),
-                      "models_left": pmf_json(models), "models_left_mean":
-                      fraction(models.mean()), "models_left_mean_float": as_float(models.mean())})
+                      "models_left": pmf_json(models),
+                      "models_left_mean": json_fraction(models.mean()),
+                      "models_left_mean_float": as_float(models.mean())})
     out: dict[str, Any] = {
         "steps": steps,
         "pmf": {"kills": pmf_json(kills), "models_left": pmf_json(left),
                 "wounds_lost": pmf_json(lost)},
-        "mean": {"kills": fraction(kills.mean()), "models_left": fraction(left.mean()),
-                 "wounds_lost": fraction(lost.mean())},
+        "mean": {"kills": json_fraction(kills.mean()), "models_left": json_fraction(left.mean()),
+                 "wounds_lost": json_fraction(lost.mean())},
         "mean_float": {"kills": as_float(kills.mean()), "models_left": as_float(left.mean()),
                        "wounds_lost": as_float(lost.mean())},
-        "destroyed": fraction(timeline.destroyed[-1]),
+        "destroyed": json_fraction(timeline.destroyed[-1]),
         "destroyed_float": as_float(timeline.destroyed[-1]),
         "state": [_state_json(s, p) for s, p in final.items()],
     }
@@ -135,7 +138,7 @@ def _timeline_json(timeline: Timeline) -> dict[str, Any]:
                               zip(target.groups, group_kills(target, final), strict=True)]
         if any(target.characters):
             c = character_destroyed(target, final)
-            out["character_destroyed"] = fraction(c)
+            out["character_destroyed"] = json_fraction(c)
             out["character_destroyed_float"] = as_float(c)
     demise = sequence_demise(timeline)
     if demise is not None:

@@ -64,7 +64,14 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
     >>> a.label, [(w.name, n) for w, n in a.profiles], a.points  # two models: 100 points
     ('Cronos', [('Spirit vortex', 2)], 100)
     """
+    if not (spec is None or isinstance(spec, str) or hasattr(spec, "as_profiles")):
+        raise TypeError(f"spec: expected a unit's name, inline weapon rows or a unit, got "
+                        f"{type(spec).__name__}")
+    if isinstance(weapons, str) or not isinstance(weapons, Iterable):
+        raise TypeError("weapons: expected weapon names or inline rows (a list of strings)")
     weapons = tuple(weapons)
+    if not all(isinstance(w, str) for w in weapons):
+        raise TypeError("weapons: expected weapon names or inline rows (a list of strings)")
     names = [w for w in weapons if not is_inline_weapon(w)]
     inline = [p for row in weapons if is_inline_weapon(row)
               for p in parse_weapons(row, melee=melee)]
@@ -177,6 +184,10 @@ def target_of(spec: str, models: int | None = None, leader: str | None = None, *
     >>> name, [g.models for g in unit.groups]
     ('MEQ + 5x T4 Sv2+ W5 CHARACTER', [5, 5])
     """
+    for key, value in (("spec", spec), ("leader", leader)):
+        if not (isinstance(value, str) or key == "leader" and value is None):
+            raise TypeError(f"{key}: expected a unit's name or an inline profile, got "
+                            f"{type(value).__name__}")
     if is_inline_target(spec):
         name, target = spec.strip(), parse_squad(spec)
         if models is not None:
@@ -189,10 +200,34 @@ def target_of(spec: str, models: int | None = None, leader: str | None = None, *
     if leader is None:
         return name, target
     lname, lead = target_of(leader, rules=rules, data=data)
+    _check_leader(leader, lname, lead)
     own = target if isinstance(target, Squad) else attrs.evolve(target, name=name)
     lead = lead if isinstance(lead, Squad) else attrs.evolve(lead, name=lead.name or lname)
     unit = Squad.attach(own, lead, name=f"{name} + {lname}")
     return unit.name, unit
+
+
+def _check_leader(spec: str, name: str, lead: Target | Squad) -> None:
+    """Only CHARACTER models lead: a unit whose datasheet lacks the keyword is refused; an
+    inline profile without it is attached as one, with a warning (no silent guess).
+
+    >>> target_of("Necron Warriors", leader="MEQ")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: --leader 'MEQ': MEQ is not a CHARACTER, so it cannot lead a ...
+    """
+    import warnings
+
+    groups = lead.groups if isinstance(lead, Squad) else (lead,)
+    if all("CHARACTER" in g.keywords for g in groups):
+        return
+    if not is_inline_target(spec):
+        raise InputError(f"--leader {spec!r}: {name} is not a CHARACTER, so it cannot lead a "
+                         "unit; give a CHARACTER unit, or an inline profile such as "
+                         '"1x T4 Sv3+ W4 CHARACTER"')
+    warnings.warn(f"--leader {spec!r}: the profile has no CHARACTER keyword; attached as a "
+                  "Leader, its models are CHARACTERs (allocated last)", UserWarning,
+                  stacklevel=3)
 
 
 def _resize(target: Target | Squad, models: int) -> Target | Squad:

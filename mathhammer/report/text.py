@@ -21,7 +21,7 @@ from ..engine.sequence import Timeline, sequence_demise
 from ..model.ruleset import load_ruleset
 from ..model.squad import Squad
 from ..prob.pmf import PMF
-from .numbers import FRACTION_WIDTH, decimal, percent, readable_fraction
+from .numbers import FRACTION_WIDTH, decimal, json_fraction, percent, readable_fraction
 from .scenario import Counter, MortalQuery, Query, group_kills, groups, wounds_lost
 
 
@@ -271,8 +271,10 @@ def distribution_table(pmf: PMF, what: str, width: int = 80) -> list[str]:
             row += f"  {percent(p):>7} {percent(pmf.at_least(k)):>7}  {bar:<{bar_w}}  {e}"
         lines.append(row.rstrip())
     if any(e.startswith("[") for e in exact):
+        every = ("--json --full-fractions" if any(json_fraction(p).startswith("[")
+                                                   for _, p in rows) else "--json")
         lines.append(f"(exact fractions longer than {FRACTION_WIDTH} characters show their "
-                     "digits; --json has them all)")
+                     f"digits; {every} has them all)")
     return lines
 
 
