@@ -11,8 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import attrs
 import click
 
+from ..data.unit_rules import UnitRules
 from ..errors import InputError
 from ..model.options import Options
 from ..model.profiles import Target
@@ -25,6 +27,7 @@ from ..report.specs import (
     option_warnings,
     split_rules,
     target_of,
+    target_rules,
 )
 from .army import current_data
 from .output import warn
@@ -48,12 +51,33 @@ def target(spec: str, p: dict[str, Any]) -> tuple[str, Target | Squad]:
                      data=current_data())
 
 
-def warn_options(p: dict[str, Any], options: Options, attacking: Attacker) -> None:
+def warn_options(p: dict[str, Any], options: Options, attacking: Attacker,
+                 named: tuple[str, ...] | None = None) -> None:
     """Warn about the options of ``p`` (made into ``options``) that change nothing for this
-    attacker."""
-    for text in option_warnings(options, p["named_rules"], attacking,
-                                lethal_asked=p.get("lethal_hits") is not None):
+    attacker (``named``: the named rules from files, when some --rule names a unit's switch),
+    and what the attacker's notes say (a Leader that cannot lead this unit)."""
+    for text in option_warnings(options, p["named_rules"] if named is None else named,
+                                attacking, lethal_asked=p.get("lethal_hits") is not None):
         warn(text)
+    for text in attacking.notes:
+        warn(text)
+
+
+def data_rules(p: dict[str, Any], attacking: Attacker, target_spec: str
+               ) -> tuple[UnitRules, tuple[str, ...]]:
+    """The rules from data of both sides, with the switches ``--rule`` names switched on (as
+    ``applied``), and the other ``--rule`` names (named rules from files)."""
+    found = attacking.rules + target_rules(target_spec, p.get("leader"),
+                                           rules=p.get("ruleset") or "10e",
+                                           data=current_data())
+    switched, rest = [], []
+    for name in p["named_rules"]:
+        rule = found.switch(name)
+        if rule is None:
+            rest.append(name)
+        elif rule not in switched:
+            switched.append(rule)
+    return attrs.evolve(found, applied=found.applied + tuple(switched)), tuple(rest)
 
 
 def build_query(args: tuple[str, ...], p: dict[str, Any]) -> Query:
@@ -73,12 +97,16 @@ def build_query(args: tuple[str, ...], p: dict[str, Any]) -> Query:
         raise click.UsageError(f"{flag}: only with --turns N")
     attacking = attacker(attacker_spec, p, melee=not p["ranged"])
     name, defending = target(target_spec, p)
-    named, mortal = split_rules(p["named_rules"])
+    found, rest = data_rules(p, attacking, target_spec)
+    named, mortal = split_rules(rest)
     options = options_of(p)
-    warn_options(p, options, attacking)
+    if attacking.led:
+        options = attrs.evolve(options, led=True)
+    warn_options(p, options, attacking, rest)
     check_work(attacking.profiles, defending, p["ruleset"])
     return Query(attacking.label, attacking.profiles, name, defending, options, named,
-                 attacking.profile, mortal, p.get("turns"), p.get("reanimation"))
+                 attacking.profile, mortal, p.get("turns"), p.get("reanimation"),
+                 found.applied, found.not_modelled)
 
 
 def check_output(path: str, force: bool, option: str = "--output") -> Path:

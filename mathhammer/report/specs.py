@@ -19,6 +19,7 @@ import attrs
 
 from ..data.inline import is_inline_target, is_inline_weapon, parse_squad, parse_weapons
 from ..data.names import name_key
+from ..data.unit_rules import UnitRules, side_rules, unit_rules
 from ..errors import InputError
 from ..model.options import Options
 from ..model.profiles import Target, Weapon
@@ -37,6 +38,12 @@ class Attacker:
     profile: Target | None = None
     #: the unit's faction and faction keywords (empty for inline weapons)
     factions: tuple[str, ...] = ()
+    #: the rules from data of the unit (and its Leader): applied, switches, not modelled
+    rules: UnitRules = UnitRules()
+    #: a Leader is attached (the attack is made by a unit led by a CHARACTER)
+    led: bool = False
+    #: what the player should know (a Leader that cannot lead this unit...)
+    notes: tuple[str, ...] = ()
 
 
 def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: bool = False,
@@ -71,6 +78,9 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
             w, n = profiles[0]
             label = f"{n}x {w.name}"
         return Attacker(label, tuple(profiles))
+    if isinstance(spec, str) and split_attached(spec) is not None:
+        return _attached_attacker(spec, names, inline, melee=melee, models=models,
+                                  every_weapon=every_weapon, rules=rules, data=data)
     if isinstance(spec, str):
         from ..data.lookup import find_unit
 
@@ -91,7 +101,128 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
         profile = None
     faction = getattr(unit, "faction", "")
     factions = (faction, *getattr(unit, "faction_keywords", ())) if faction else ()
-    return Attacker(unit.name, tuple(own + inline), unit.cost(models), profile, factions)
+    return Attacker(unit.name, tuple(own + inline), unit.cost(models), profile, factions,
+                    side_rules(unit_rules(unit, data), "attacker"))
+
+
+def split_attached(spec: str) -> tuple[str, str] | None:
+    """``"UNIT + LEADER"`` as (unit, leader); None for one unit or an inline profile.
+
+    >>> split_attached("Intercessor Squad + Lieutenant"), split_attached("MEQ")
+    (('Intercessor Squad', 'Lieutenant'), None)
+    """
+    if " + " not in spec or is_inline_target(spec) or is_inline_weapon(spec):
+        return None
+    body, lead = (part.strip() for part in spec.split(" + ", 1))
+    if not body or not lead:
+        raise InputError(f"{spec!r}: expected UNIT + LEADER")
+    return body, lead
+
+
+def leader_notes(body: Any, lead: Any) -> tuple[str, ...]:
+    """What is wrong with attaching ``lead`` to ``body`` (said as warnings, not refused)."""
+    if not getattr(lead, "leader", False):
+        return (f"{lead.name} has no Leader ability; attached to {body.name} anyway",)
+    leads = getattr(lead, "leads", ())
+    if leads and name_key(body.name) not in {name_key(n) for n in leads}:
+        return (f"{lead.name} cannot lead {body.name} (its Leader ability lists "
+                f"{', '.join(leads)}); attached anyway",)
+    return ()
+
+
+def _profiles(unit: Any, names: list[str], *, melee: bool, models: int | None,
+              every_weapon: bool) -> tuple[list[tuple[Weapon, int]], set[str]]:
+    """The weapons of one unit of an attached pair that fire, and the names it matched."""
+    if every_weapon and not names:
+        names = list(dict.fromkeys(w.name for w in unit.weapons(melee=melee)))
+        if not names:
+            return [], set()
+    if not names:
+        try:
+            return unit.as_profiles(melee=melee, models=models), set()
+        except InputError:
+            return [], set()
+    out, found = [], set()
+    for n in names:
+        try:
+            picked = unit.as_profiles(melee=melee, weapons=[n], models=models)
+        except InputError:
+            continue
+        out += [p for p in picked if p not in out]
+        found.add(n)
+    return out, found
+
+
+def _attached_attacker(spec: str, names: list[str], inline: list, *, melee: bool,
+                       models: int | None, every_weapon: bool, rules: str,
+                       data: str | os.PathLike | None) -> Attacker:
+    """An attacking unit with its Leader attached: the weapons of both fire; the Leader's
+    "while leading" rules apply to every weapon, each unit's own rules to its own weapons."""
+    from ..data.lookup import find_unit
+
+    body_spec, lead_spec = split_attached(spec)
+    body = find_unit(body_spec, rules=rules, data=data)
+    lead = find_unit(lead_spec, rules=rules, data=data)
+    mine, found = _profiles(body, names, melee=melee, models=models, every_weapon=every_weapon)
+    theirs, found2 = _profiles(lead, names, melee=melee, models=None,
+                               every_weapon=every_weapon)
+    for n in names:
+        if n not in found | found2:
+            body.as_profiles(melee=melee, weapons=[n])  # says which weapons there are
+    taken = {w.name for w, _ in mine}
+    theirs = [(attrs.evolve(w, name=f"{w.name} ({lead.name})") if w.name in taken else w, k)
+              for w, k in theirs]
+    if not mine and not theirs and not inline:
+        raise InputError(f"{body.name} + {lead.name} has no {'melee' if melee else 'ranged'} "
+                         "weapons")
+    rules_of = attached_rules(body, lead, "attacker",
+                              tuple(dict.fromkeys(w.name for w, _ in mine)),
+                              tuple(dict.fromkeys(w.name for w, _ in theirs)), data)
+    cost = body.cost(models)
+    cost = None if cost is None or lead.cost() is None else cost + lead.cost()
+    try:
+        profile = body.as_target(models=models)
+    except ValueError:
+        profile = None
+    faction = getattr(body, "faction", "")
+    factions = (faction, *getattr(body, "faction_keywords", ())) if faction else ()
+    return Attacker(f"{body.name} + {lead.name}", tuple(mine + theirs + inline), cost,
+                    profile if isinstance(profile, Target) else None, factions, rules_of,
+                    led=True, notes=leader_notes(body, lead))
+
+
+def attached_rules(body: Any, lead: Any, side: str, body_own: tuple[str, ...],
+                   lead_own: tuple[str, ...], data: str | os.PathLike | None) -> UnitRules:
+    """The rules from data of a Bodyguard and its Leader on one side: the Leader's "while
+    leading" and "this model's unit" rules reach the whole unit, each unit's other rules its
+    own weapons (``*_own``: weapon names) or model group (group names). An ability both have
+    (Oath of Moment) applies to the whole unit once."""
+    body_parts, lead_parts = unit_rules(body, data), unit_rules(lead, data)
+    shared = {(p.rule.name, p.rule.text) for p in body_parts} & {
+        (p.rule.name, p.rule.text) for p in lead_parts}
+    both = [p for p in body_parts if (p.rule.name, p.rule.text) in shared]
+    return (side_rules(both, side)
+            + side_rules([p for p in body_parts if p not in both], side, own=body_own)
+            + side_rules([p for p in lead_parts if (p.rule.name, p.rule.text) not in shared],
+                         side, own=lead_own, leading=True))
+
+
+def target_rules(spec: str, leader: str | None = None, *, rules: str = "10e",
+                 data: str | os.PathLike | None = None) -> UnitRules:
+    """The rules from data of the target a player names (``UNIT + LEADER`` or ``leader``):
+    what changes the attacks against it. Nothing for an inline profile."""
+    from ..data.lookup import find_unit
+
+    if is_inline_target(spec):
+        return UnitRules()
+    pair = split_attached(spec)
+    if pair is not None:
+        spec, leader = pair
+    body = find_unit(spec, rules=rules, data=data)
+    if leader is None or is_inline_target(leader):
+        return side_rules(unit_rules(body, data), "defender")
+    lead = find_unit(leader, rules=rules, data=data)
+    return attached_rules(body, lead, "defender", (body.name,), (lead.name,), data)
 
 
 def _check_phase(profiles: list[tuple[Weapon, int]], melee: bool) -> None:
@@ -120,6 +251,11 @@ def target_of(spec: str, models: int | None = None, leader: str | None = None, *
     else:
         from ..data.lookup import find_unit
 
+        pair = split_attached(spec)
+        if pair is not None:
+            if leader is not None:
+                raise InputError(f"{spec!r} names a Leader already; drop --leader {leader!r}")
+            spec, leader = pair
         unit = find_unit(spec, rules=rules, data=data)
         name, target = unit.name, unit.as_target(models=models)
     if leader is None:

@@ -1,0 +1,439 @@
+"""Rules from data: ability text (BattleScribe data, both editions) turned into named-rule
+effects (:class:`~mathhammer.model.named.NamedRule`), the one translator (docs/rules.md,
+section 12).
+
+Each ability's text is read sentence by sentence against the common wordings (re-roll Hit or
+Wound rolls, +1/-1 to Hit or Wound, granted weapon abilities, critical thresholds, AP, Strength
+and Damage changes, Feel No Pain, invulnerable saves, Stealth, cover) and their conditions
+(ranged or melee, half range, charged, Remained Stationary, the target's keywords or strength,
+"while this model is leading a unit"). A sentence with a condition the engine cannot check
+(objective markers, a chosen enemy unit, once per battle...) becomes a switch, off by default
+(``assumes`` says what switching it on asserts). What changes an attack but matches no known
+wording is kept with a "not modelled" reason; nothing is guessed. Every rule keeps its source
+text and where it came from.
+
+Why one module: every wording and every condition is read by the same sentence walk, so the
+whole translator (and what it leaves out) is in one place to read and extend.
+
+>>> rules = translate("Tactical Precision", "While this model is leading a unit, weapons "
+...                   "equipped by models in that unit have the [LETHAL HITS] ability.", "10e")
+>>> [(r.rule.describe(), r.scope.value, r.automatic) for r in rules]
+[('abilities=[lethal hits]', 'led unit', True)]
+>>> [r.rule.describe() for r in translate("Hunters", "Each time a model in this unit makes an "
+...      "attack that targets an objective-holding unit, re-roll a Hit roll of 1.")]
+['reroll_hits=ones']
+>>> translate("Hunters", "Each time a model in this unit makes an attack that targets an "
+...           "objective-holding unit, re-roll a Hit roll of 1.")[0].automatic
+False
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from enum import StrEnum
+from typing import Any
+
+import attrs
+
+from ..errors import InputError
+from ..model.abilities import canonical
+from ..model.named import Conditions, Effect, NamedRule
+
+
+class Scope(StrEnum):
+    """Whose attacks (or defence) an ability changes."""
+
+    #: the unit's own attacks, or attacks against the unit
+    UNIT = "unit"
+    #: one model's (the bearer's) own attacks, or attacks allocated to it
+    MODEL = "model"
+    #: while this model is leading a unit: that unit
+    LED = "led unit"
+
+
+@attrs.frozen
+class DataRule:
+    """One translated part of an ability: the named rule and whose attacks it changes."""
+
+    rule: NamedRule
+    scope: Scope = Scope.UNIT
+
+    @property
+    def automatic(self) -> bool:
+        """Applied whenever it holds (the engine checks every condition)."""
+        return self.rule.usable and not self.rule.assumes
+
+    @property
+    def switch(self) -> bool:
+        """Usable, but off by default: it depends on what the engine cannot know."""
+        return self.rule.usable and bool(self.rule.assumes)
+
+
+# -- reading the text ------------------------------------------------------------------------
+
+_RELEVANT = re.compile(
+    r"hit roll|wound roll|saving throw|invulnerable save|feel no pain|armour penetration|"
+    r"(?:attacks|strength|damage|ballistic skill|weapon skill)(?: and \w+)* characteristic|"
+    r"critical (?:hit|wound)|\[[a-z][a-z \-0-9+]*\]|benefit of cover|stealth abilit|"
+    r"re-roll (?:the |a )?damage|\bdamage roll"
+)
+
+
+def normalize(text: str) -> str:
+    """Ability text without its markup, keywords (``^^Monster^^``) in capitals.
+
+    >>> normalize("**^^Monster^^** units ’have’ ■ re‑roll")
+    "MONSTER units 'have' . re-roll"
+    """
+    t = re.sub(r"\^\^\**(.+?)\**\^\^", lambda m: m.group(1).upper(), text)
+    t = t.replace("**", "").replace("^^", "").replace("’", "'").replace("‘", "'")
+    t = re.sub(r"[‐‑‒–—]", "-", t)
+    t = re.sub(r"[■•●▪]", ".", t)
+    t = re.sub(r"re-?roll", "re-roll", t, flags=re.I)
+    return " ".join(t.split())
+
+
+def is_attack_relevant(text: str) -> bool:
+    """Whether an ability's text changes a roll or characteristic of an attack (the ones the
+    coverage counts).
+
+    >>> is_attack_relevant("Add 1 to the Hit roll."), is_attack_relevant("Gain 1CP.")
+    (True, False)
+    """
+    return bool(_RELEVANT.search(normalize(text).lower()))
+
+
+def _sentences(text: str) -> list[str]:
+    """Sentences; a sentence ending in ':' is the head of the bullets that follow (each
+    bullet is read with it)."""
+    parts = [p.strip() for p in re.split(r"(?<=[.:;])\s+(?=[A-Z.(\[])|\s*\.\s*\.\s*", text)]
+    out, head = [], ""
+    for p in parts:
+        p = p.strip(" .")
+        if not p:
+            continue
+        if p.endswith(":"):
+            head = p[:-1] + ", "
+            continue
+        out.append(head + p)
+    return out
+
+
+_ADD = r"(add|subtract) (\d) (?:to|from) "
+_ROLL = r"(?:the |that attack's |an? |its )?"
+_EFFECTS: list[tuple[re.Pattern, Any]] = [
+    (re.compile(_ADD + _ROLL + r"hit roll and (?:the |that attack's )?wound roll"),
+     lambda m: [("hit_mod", _sign(m)), ("wound_mod", _sign(m))]),
+    (re.compile(_ADD + _ROLL + r"hit rolls?"), lambda m: [("hit_mod", _sign(m))]),
+    (re.compile(_ADD + _ROLL + r"wound rolls?"), lambda m: [("wound_mod", _sign(m))]),
+    (re.compile(r"re-roll (?:a |the |that )?hit rolls? of 1"),
+     lambda m: [("reroll_hits", "ones")]),
+    (re.compile(r"re-roll (?:a |the |that )?hit rolls?(?! of 1)(?: and (?:the |a )?wound rolls?"
+                r"(?! of 1))?"),
+     lambda m: [("reroll_hits", "failed")] + (
+         [("reroll_wounds", "failed")] if "wound" in m.group(0) else [])),
+    (re.compile(r"re-roll (?:a |the |that )?wound rolls? of 1"),
+     lambda m: [("reroll_wounds", "ones")]),
+    (re.compile(r"(?<!and )re-roll (?:a |the |that )?wound rolls?(?! of 1)"),
+     lambda m: [("reroll_wounds", "failed")]),
+    (re.compile(r"(?:hit|attack) roll of (\d)\+ scores a critical hit"),
+     lambda m: [("crit_hit", int(m.group(1)))]),
+    (re.compile(r"wound roll of (\d)\+ scores a critical wound"),
+     lambda m: [("crit_wound", int(m.group(1)))]),
+    (re.compile(r"(improve|worsen) the armour penetration characteristic of [^.]*?by (\d)"),
+     lambda m: [("ap_mod", int(m.group(2)) * (1 if m.group(1) == "improve" else -1))]),
+    (re.compile(r"(improve|worsen) the (?:ballistic skill|weapon skill)(?: and (?:ballistic|"
+                r"weapon) skill)? characteristics? of [^.]*?by (\d)"),
+     lambda m: [("skill_mod", int(m.group(2)) * (1 if m.group(1) == "improve" else -1))]),
+    (re.compile(_ADD + r"the ((?:attacks|strength|damage)(?:(?:, | and |, and )(?:attacks|"
+                r"strength|damage))*) characteristics?"),
+     lambda m: [(_CHAR[c], _sign(m)) for c in re.split(r",? and |, ", m.group(3))]),
+    (re.compile(r"halve the damage characteristic"), lambda m: [("halve_damage", True)]),
+    (re.compile(r"if the strength characteristic of that attack is greater than [^.]*?"
+                r"toughness characteristic, subtract 1 from (?:that attack's |the )?wound roll"),
+     lambda m: [("wound_mod_if_stronger", -1)]),
+    (re.compile(r"feel no pain (\d)\+"), lambda m: [("fnp", int(m.group(1)))]),
+    (re.compile(r"(\d)\+ invulnerable save"), lambda m: [("invuln", int(m.group(1)))]),
+    (re.compile(r"ha(?:ve|s) the stealth abilit"),
+     lambda m: [("target_abilities", ("stealth",))]),
+    (re.compile(r"ha(?:ve|s) the benefit of cover"), lambda m: [("cover", True)]),
+]
+_CHAR = {"attacks": "attacks_mod", "strength": "strength_mod", "damage": "damage_mod"}
+_DEFENSIVE = ("fnp", "invuln", "target_abilities", "cover", "wound_mod_if_stronger")
+#: granted weapon abilities: "have the [LETHAL HITS] and [PRECISION] abilities"
+_GRANT = re.compile(r"(?:ha(?:ve|s)|gains?|with) the ((?:\[[^\]]+\](?:,? (?:and|or) |, )?)+)"
+                    r"\s*abilit")
+#: wordings that change an attack and are not modelled, with the reason said
+_NOT_MODELLED = [
+    (re.compile(r"attacks characteristic"), "changes the Attacks characteristic"),
+    (re.compile(r"feel no pain \d\+ [^.]*against (?:mortal|psychic|[^.]*?damage)"),
+     "Feel No Pain against some attacks only"),
+    (re.compile(r"mortal wound"), "mortal wounds outside the attack's rolls"),
+    (re.compile(r"damage characteristic of [^.]*? to \d|change the damage"),
+     "sets the Damage characteristic"),
+    (re.compile(r"re-roll[^.]*damage"), "re-rolls a Damage roll"),
+    (re.compile(r"re-roll[^.]*saving throw"), "re-rolls a saving throw"),
+    (re.compile(r"ignore[^.]*modifiers"), "ignores modifiers"),
+    (re.compile(r"(?:add|subtract)[^.]*(?:saving throw|armour save)"),
+     "changes a saving throw"),
+    (re.compile(r"characteristic of [^.]* to \d"), "sets a characteristic"),
+    (re.compile(r"critical (?:hit|wound)"), "a Critical Hit or Wound rule"),
+    (re.compile(r"hit roll|wound roll"), "a Hit or Wound roll rule"),
+    (re.compile(r"toughness|save characteristic|wounds characteristic"),
+     "changes the unit's own characteristics"),
+]
+
+
+def _sign(m: re.Match) -> int:
+    return int(m.group(2)) * (1 if m.group(1) == "add" else -1)
+
+
+# conditions the engine checks: (pattern, condition key, value)
+_ATTACK_KIND = [
+    (re.compile(r"\branged (?:attack|weapon)|shooting phase|selected to shoot|\bshoots?\b"),
+     "ranged"),
+    (re.compile(r"\bmelee (?:attack|weapon)|fight phase|selected to fight|\bfights?\b"), "melee"),
+]
+_CHECKED = [
+    (re.compile(r",? ?(?:that|which) targets? (?:a|an|the|that) (?:enemy )?unit within half "
+                r"range|within half range(?: of (?:that|the) (?:attack|weapon)|)"), "half_range",
+     True),
+    (re.compile(r",? ?if (?:this|that|the bearer's) unit made a charge move this turn|"
+                r"in a turn in which (?:it|this unit|the bearer) (?:made a charge move|charged)|"
+                r"if (?:it|this unit) charged this turn"), "charged", True),
+    (re.compile(r",? ?if (?:this|that|the bearer's) unit remained stationary this turn|"
+                r"remained stationary"), "stationary", True),
+    (re.compile(r",? ?if (?:that|the) target(?: unit)? is below (?:its )?starting strength|"
+                r"(?:targets|against) (?:an? )?(?:enemy )?unit that is below (?:its )?starting "
+                r"strength"), "below_starting", True),
+    (re.compile(r",? ?if (?:that|the) target(?: unit)? is below half-strength|(?:targets|"
+                r"against) (?:an? )?(?:enemy )?unit that is below half-strength"), "below_half",
+     True),
+    (re.compile(r",? ?(?:while|if) (?:a|this unit is led by a) character(?: model)? is leading "
+                r"(?:this|that) unit|while this unit is (?:being )?led"), "led", True),
+]
+_TARGET_KW = re.compile(r"(?:targets?|against) an? ((?:[A-Z][A-Z\-']+ ?)+(?:(?:, | or )"
+                        r"(?:[A-Z][A-Z\-']+ ?)+)*) ?(?:unit|model)s?\b")
+_LEADING = re.compile(r"while (?:this model|the bearer) is leading a unit,?|while (?:this model|"
+                      r"the bearer) leads a unit,?")
+_DEFENDER = re.compile(r"(?:each time|when|if) (?:an?|a ranged|a melee) (?:ranged |melee )?"
+                       r"attacks? (?:is made against|targets|is allocated to) (?:this|that|the"
+                       r" bearer's|a model in (?:this|that)|the bearer|a)|"
+                       r"attacks? (?:that|which) targets? (?:this|that) unit|"
+                       r"makes? an attack against (?:this|that) unit|"
+                       r"allocated to (?:this|that|the bearer|a model)")
+_MODEL = re.compile(r"\b(?:this model (?:makes|has|is)|the bearer(?!'s unit)|this model's "
+                    r"(?!unit)|weapons equipped by this model|allocated to (?:this|the) "
+                    r"(?:model|bearer))")
+#: the scaffolding of a sentence: who attacks, which weapons (left out when looking for
+#: conditions the engine cannot check)
+_SCAFFOLD = re.compile(
+    r"each time (?:a|an|this) (?:model|unit)(?: in (?:this|that|the bearer's) unit)? makes an? "
+    r"(?:ranged |melee )?attack,?|each time the bearer makes an? (?:ranged |melee )?attack,?|"
+    r"each time an? (?:ranged |melee )?attack (?:is made against|targets|is allocated to) "
+    r"(?:this|that|the bearer's|a model in (?:this|that)|the bearer)(?: unit| model)?,?|"
+    r"(?:ranged |melee )?weapons equipped by (?:models in )?(?:this|that|the bearer's) "
+    r"(?:unit|model)|the bearer's (?:ranged |melee )?weapons|(?:models|model) in (?:this|that|"
+    r"the bearer's) unit|this model|the bearer|this unit|that unit|that attack|"
+    r"(?:an?|that) (?:ranged |melee )?attack|you can|instead|in addition|as well|additionally|"
+    r"until the end of the phase|^in your (?:shooting|fight) phase,?|each time|makes an? attack|"
+    r"if your army faction is [a-z' -]+,?"
+)
+_UNCHECKED = re.compile(
+    r"\bif\b|\bwhile\b|\bwithin\b|select|once per|\buntil\b|objective|battle-shock|"
+    r"engagement range|closest|visible|aura|this turn|this phase|stratagem|choose|"
+    r"one of the following|\bcan use\b|use this|counter|token|wholly|destroyed|start of|"
+    r"end of|\bwhen\b|\bafter\b|\bbefore\b|\btargets? (?:an? |that |the )|friendly|\bother\b|"
+    r"each time [^,]* is selected|\bonly\b|psychic|\bcharge|fell back|advanced|\bbelow\b|"
+    r"\babove\b|\bhas? (?:lost|been)|\bremaining\b|\btargets?\b|your army|\bor more\b|"
+    r"\bwith this ability\b|characteristics? of (?!(?:that attack|attacks|(?:ranged |melee )?"
+    r"weapons|(?:the bearer's|this model's|its) (?:ranged |melee )?weapons|models))"
+)
+
+
+def _grants(sentence: str) -> list[list[tuple[str, Any]]]:
+    """The weapon abilities a sentence grants: one list of changes per alternative."""
+    out: list[list[tuple[str, Any]]] = []
+    for m in _GRANT.finditer(sentence):
+        items = re.findall(r"\[([^\]]+)\]", m.group(1))
+        names = []
+        for item in items:
+            try:
+                names.append(canonical(item))
+            except (InputError, ValueError):
+                return [[("unknown_ability", item)]]
+        if " or " in m.group(1):
+            out += [[("abilities", (n,))] for n in names]
+        else:
+            out.append([("abilities", tuple(names))])
+    return out
+
+
+def _effects(low: str) -> tuple[list[list[tuple[str, Any]]], str]:
+    """The changes one sentence makes (alternatives for an either/or grant), and the reason it
+    is not modelled ("" when it is, or changes nothing)."""
+    changes: list[tuple[str, Any]] = []
+    rest = low
+    for pattern, make in _EFFECTS:
+        for m in pattern.finditer(rest):
+            changes += make(m)
+        rest = pattern.sub(" ", rest)
+    alternatives = _grants(low)
+    if any(k == "unknown_ability" for alt in alternatives for k, _ in alt):
+        return [], "grants a weapon ability mathhammer does not know"
+    for pattern, reason in _NOT_MODELLED[:2]:
+        if pattern.search(low):
+            return [], reason
+    if not changes and not alternatives:
+        for pattern, reason in _NOT_MODELLED:
+            if pattern.search(rest):
+                return [], reason
+        return [], ""
+    if not alternatives:
+        return [changes], ""
+    return [changes + alt for alt in alternatives], ""
+
+
+def _conditions(low: str, cased: str) -> tuple[dict[str, Any], str]:
+    """The conditions the engine checks, and the text left over (what it cannot check)."""
+    cond: dict[str, Any] = {}
+    rest = low
+    for pattern, key, value in _CHECKED:
+        if pattern.search(rest):
+            cond[key] = value
+            rest = pattern.sub(" ", rest)
+    m = _TARGET_KW.search(cased)
+    if m:
+        words = re.split(r", | or ", m.group(1).strip())
+        cond["target_keywords"] = tuple(w.strip() for w in words if w.strip())
+        rest = rest.replace(m.group(0).lower(), " ")
+    kinds = [kind for pattern, kind in _ATTACK_KIND if pattern.search(rest)]
+    if len(kinds) == 1:
+        cond["attack"] = kinds[0]
+    rest = _SCAFFOLD.sub(" ", rest)
+    for pattern, _kind in _ATTACK_KIND:
+        rest = pattern.sub(" ", rest)
+    return cond, rest
+
+
+def _effect_text(low: str) -> str:
+    """The sentence without its effect wording (what is left is the condition)."""
+    for pattern, _make in _EFFECTS:
+        low = pattern.sub(" ", low)
+    return _GRANT.sub(" ", low)
+
+
+def translate(name: str, text: str, where: str = "", *, faction: str = "",
+              kind: str = "datasheet ability") -> tuple[DataRule, ...]:
+    """The named rules one ability's text makes: its automatic part, its parts that are
+    switches, and a not-modelled part; ``()`` when it changes no attack. ``where`` says where
+    the text came from (kept as the rule's ``source``).
+
+    >>> [r.rule.describe() for r in translate("Feel No Pain", "Models in this unit have the "
+    ...                                       "Feel No Pain 5+ ability.")]
+    ['fnp=5']
+    >>> [r.rule.not_modelled for r in translate("Rage", "Add 1 to the Attacks characteristic "
+    ...                                         "of melee weapons equipped by this model.")]
+    ['changes the Attacks characteristic']
+    """
+    clean = normalize(text)
+    if not _RELEVANT.search(clean.lower()):
+        return ()
+    whole = clean.lower()
+    scope = Scope.LED if _LEADING.search(whole) else (
+        Scope.MODEL if _MODEL.search(whole) and not re.search(
+            r"models? in (?:this|the bearer's|this model's) unit|this model's unit", whole)
+        else Scope.UNIT)
+    auto: list[Effect] = []
+    switches: list[tuple[str, list[Effect]]] = []
+    reasons: list[str] = []
+    defender = False
+    setup = ""  # a sentence without an effect that sets a condition (select one unit...)
+    for sentence in _sentences(clean):
+        low = sentence.lower()
+        if scope is Scope.LED:
+            low = _LEADING.sub(" ", low)
+        alternatives, reason = _effects(low)
+        if reason:
+            reasons.append(reason)
+            continue
+        if not alternatives:
+            if not setup and _UNCHECKED.search(_SCAFFOLD.sub(" ", low)):
+                setup = sentence
+            continue
+        cond, rest = _conditions(_effect_text(low), sentence)
+        side_defender = bool(_DEFENDER.search(low)) or all(
+            k in _DEFENSIVE for alt in alternatives for k, _ in alt)
+        defender = defender or side_defender
+        if side_defender:
+            cond.pop("led", None)
+        unchecked = _UNCHECKED.search(rest)
+        effects = [Effect(tuple(alt), Conditions(**cond)) for alt in alternatives]
+        if unchecked or setup or len(effects) > 1:
+            said = f"{setup}. {sentence}" if setup else sentence
+            switches += [(said, [e]) for e in effects]
+        else:
+            auto += effects
+    out: list[DataRule] = []
+    base = {"faction": faction, "kind": kind, "side": "defender" if defender else "attacker",
+            "text": text.strip(), "source": where}
+    if auto:
+        out.append(DataRule(NamedRule(name, effects=tuple(auto), **base), scope))
+    for i, (sentence, effects) in enumerate(switches):
+        label = name if not auto and len(switches) == 1 else f"{name} ({i + 1})"
+        out.append(DataRule(NamedRule(label, effects=tuple(effects), assumes=sentence, **base),
+                            scope))
+    if reasons:
+        label = name if not out else f"{name} (rest)"
+        out.append(DataRule(NamedRule(label, not_modelled="; ".join(dict.fromkeys(reasons)),
+                                      **base), scope))
+    if not out:
+        out.append(DataRule(NamedRule(name, not_modelled="wording not recognised", **base),
+                            scope))
+    return tuple(out)
+
+
+# -- coverage ----------------------------------------------------------------------------------
+
+
+def coverage(abilities: Iterable[tuple[str, str]]) -> dict[str, Any]:
+    """How many of these (name, text) abilities change an attack, how many of those are
+    applied (every part that changes an attack is modelled, automatically or as a switch),
+    and the not-modelled ones by name.
+
+    >>> coverage([("A", "Add 1 to the Hit roll."), ("B", "Add 1 to the Attacks characteristic "
+    ...           "of this model's weapons."), ("C", "Gain 1CP.")])
+    {'attack_relevant': 2, 'applied': 1, 'not_modelled': {'B': 1}}
+    """
+    relevant = applied = 0
+    missing: Counter[str] = Counter()
+    for name, text in abilities:
+        if not is_attack_relevant(text):
+            continue
+        relevant += 1
+        parts = translate(name, text)
+        if parts and all(p.rule.usable for p in parts):
+            applied += 1
+        else:
+            missing[name.strip()] += 1
+    return {"attack_relevant": relevant, "applied": applied,
+            "not_modelled": dict(missing.most_common())}
+
+
+def not_modelled_reasons(abilities: Iterable[tuple[str, str]]) -> dict[str, int]:
+    """The reasons the attack-relevant abilities are not modelled, with how many each."""
+    reasons: Counter[str] = Counter()
+    for name, text in abilities:
+        for part in translate(name, text):
+            if part.rule.not_modelled:
+                for reason in part.rule.not_modelled.split("; "):
+                    reasons[reason] += 1
+    return dict(reasons.most_common())
+
+
+__all__ = [
+    "DataRule", "Scope", "coverage", "is_attack_relevant", "normalize", "not_modelled_reasons",
+    "translate",
+]
