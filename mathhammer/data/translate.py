@@ -128,22 +128,31 @@ _EFFECTS: list[tuple[re.Pattern, Any]] = [
      lambda m: [("hit_mod", _sign(m)), ("wound_mod", _sign(m))]),
     (re.compile(_ADD + _ROLL + r"hit rolls?"), lambda m: [("hit_mod", _sign(m))]),
     (re.compile(_ADD + _ROLL + r"wound rolls?"), lambda m: [("wound_mod", _sign(m))]),
-    (re.compile(r"re-roll (?:a |the |that )?hit rolls? of 1"),
+    (re.compile(r"re-roll (?:a |the |that )?hit rolls? (?:of )?1\b"),
      lambda m: [("reroll_hits", "ones")]),
-    (re.compile(r"re-roll (?:a |the |that )?hit rolls?(?! of 1)(?: and (?:the |a )?wound rolls?"
-                r"(?! of 1))?"),
+    (re.compile(r"re-roll (?:a |the |that )?hit rolls?(?! (?:of )?1\b)(?: and (?:the |a )?"
+                r"wound rolls?(?! (?:of )?1\b))?"),
      lambda m: [("reroll_hits", "failed")] + (
          [("reroll_wounds", "failed")] if "wound" in m.group(0) else [])),
-    (re.compile(r"re-roll (?:a |the |that )?wound rolls? of 1"),
+    (re.compile(r"re-roll (?:a |the |that )?wound rolls? (?:of )?1\b"),
      lambda m: [("reroll_wounds", "ones")]),
-    (re.compile(r"(?<!and )re-roll (?:a |the |that )?wound rolls?(?! of 1)"),
+    (re.compile(r"(?<!and )re-roll (?:a |the |that )?wound rolls?(?! (?:of )?1\b)"),
      lambda m: [("reroll_wounds", "failed")]),
     (re.compile(r"(?:hit|attack) roll of (\d)\+ scores a critical hit"),
      lambda m: [("crit_hit", int(m.group(1)))]),
     (re.compile(r"wound roll of (\d)\+ scores a critical wound"),
      lambda m: [("crit_wound", int(m.group(1)))]),
-    (re.compile(r"(improve|worsen) the armour penetration characteristic of [^.]*?by (\d)"),
-     lambda m: [("ap_mod", int(m.group(2)) * (1 if m.group(1) == "improve" else -1))]),
+    (re.compile(r"(improve|worsen) the ((?:attacks|strength|armour penetration|damage)(?:(?:, |"
+                r" and |, and )(?:attacks|strength|armour penetration|damage))*) "
+                r"characteristics? of [^.]*?by (\d)"),
+     lambda m: [(_CHAR[c], int(m.group(3)) * (1 if m.group(1) == "improve" else -1))
+                for c in re.split(r",? and |, ", m.group(2))]),
+    (re.compile(r"ha(?:ve|s) ([+-]\d) to (?:the |their )?hit rolls?"),
+     lambda m: [("hit_mod", int(m.group(1)))]),
+    (re.compile(r"ha(?:ve|s) ([+-]\d) to (?:the |their )?wound rolls?"),
+     lambda m: [("wound_mod", int(m.group(1)))]),
+    (re.compile(r"hits are scored on unmodified hit rolls of (\d)\+"),
+     lambda m: [("overwatch_hits_on", int(m.group(1)))]),
     (re.compile(r"(improve|worsen) the (?:ballistic skill|weapon skill)(?: and (?:ballistic|"
                 r"weapon) skill)? characteristics? of [^.]*?by (\d)"),
      lambda m: [("skill_mod", int(m.group(2)) * (1 if m.group(1) == "improve" else -1))]),
@@ -155,16 +164,18 @@ _EFFECTS: list[tuple[re.Pattern, Any]] = [
                 r"toughness characteristic, subtract 1 from (?:that attack's |the )?wound roll"),
      lambda m: [("wound_mod_if_stronger", -1)]),
     (re.compile(r"feel no pain (\d)\+"), lambda m: [("fnp", int(m.group(1)))]),
-    (re.compile(r"(\d)\+ invulnerable save"), lambda m: [("invuln", int(m.group(1)))]),
-    (re.compile(r"ha(?:ve|s) the stealth abilit"),
+    (re.compile(r"(\d)\+ invulnerable save(?: against (ranged|melee) attacks)?"),
+     lambda m: [("invuln", (int(m.group(1)), m.group(2)))]),
+    (re.compile(r"ha(?:ve|s) the (?:[a-z\" ]+(?:,|and) )*stealth(?: and [a-z\" ]+)? abilit"),
      lambda m: [("target_abilities", ("stealth",))]),
     (re.compile(r"ha(?:ve|s) the benefit of cover"), lambda m: [("cover", True)]),
 ]
-_CHAR = {"attacks": "attacks_mod", "strength": "strength_mod", "damage": "damage_mod"}
+_CHAR = {"attacks": "attacks_mod", "strength": "strength_mod", "damage": "damage_mod",
+         "armour penetration": "ap_mod"}
 _DEFENSIVE = ("fnp", "invuln", "target_abilities", "cover", "wound_mod_if_stronger")
 #: granted weapon abilities: "have the [LETHAL HITS] and [PRECISION] abilities"
-_GRANT = re.compile(r"(?:ha(?:ve|s)|gains?|with) the ((?:\[[^\]]+\](?:,? (?:and|or) |, )?)+)"
-                    r"\s*abilit")
+_GRANT = re.compile(r"(?:ha(?:ve|s)|gains?|with)(?: the)? "
+                    r"((?:\[[^\]]+\](?:,? (?:and|or) |, )?)+)(?:\s*abilit\w*)?")
 #: wordings that change an attack and are not modelled, with the reason said
 _NOT_MODELLED = [
     (re.compile(r"attacks characteristic"), "changes the Attacks characteristic"),
@@ -205,17 +216,20 @@ _CHECKED = [
                 r"if (?:it|this unit) charged this turn"), "charged", True),
     (re.compile(r",? ?if (?:this|that|the bearer's) unit remained stationary this turn|"
                 r"remained stationary"), "stationary", True),
-    (re.compile(r",? ?if (?:that|the) target(?: unit)? is below (?:its )?starting strength|"
+    (re.compile(r",? ?if (?:that|the) (?:target|enemy unit|target unit) is below (?:its )?"
+                r"starting strength|"
                 r"(?:targets|against) (?:an? )?(?:enemy )?unit that is below (?:its )?starting "
                 r"strength"), "below_starting", True),
-    (re.compile(r",? ?if (?:that|the) target(?: unit)? is below half-strength|(?:targets|"
+    (re.compile(r",? ?if (?:that|the) (?:target|enemy unit|target unit) is below half-strength|"
+                r"(?:targets|"
                 r"against) (?:an? )?(?:enemy )?unit that is below half-strength"), "below_half",
      True),
     (re.compile(r",? ?(?:while|if) (?:a|this unit is led by a) character(?: model)? is leading "
                 r"(?:this|that) unit|while this unit is (?:being )?led"), "led", True),
 ]
-_TARGET_KW = re.compile(r"(?:targets?|against) an? ((?:[A-Z][A-Z\-']+ ?)+(?:(?:, | or )"
-                        r"(?:[A-Z][A-Z\-']+ ?)+)*) ?(?:unit|model)s?\b")
+_TARGET_KW = re.compile(r"(?:(?:targets?|against) an?|if (?:that|the) target is(?: an?)?) "
+                        r"((?:[A-Z][A-Z\-']+ ?)+(?:(?:, | or )(?:[A-Z][A-Z\-']+ ?)+)*)"
+                        r"(?: ?(?:unit|model)s?)?\b")
 _LEADING = re.compile(r"while (?:this model|the bearer) is leading a unit,?|while (?:this model|"
                       r"the bearer) leads a unit,?")
 _DEFENDER = re.compile(r"(?:each time|when|if) (?:an?|a ranged|a melee) (?:ranged |melee )?"
@@ -239,7 +253,8 @@ _SCAFFOLD = re.compile(
     r"the bearer's) unit|this model|the bearer|this unit|that unit|that attack|"
     r"(?:an?|that) (?:ranged |melee )?attack|you can|instead|in addition|as well|additionally|"
     r"until the end of the phase|^in your (?:shooting|fight) phase,?|each time|makes an? attack|"
-    r"if your army faction is [a-z' -]+,?"
+    r"if your army faction is [a-z' -]+,?|each time you target this unit with the fire "
+    r"overwatch stratagem,?|while resolving that stratagem,?"
 )
 _UNCHECKED = re.compile(
     r"\bif\b|\bwhile\b|\bwithin\b|select|once per|\buntil\b|objective|battle-shock|"
@@ -248,7 +263,8 @@ _UNCHECKED = re.compile(
     r"end of|\bwhen\b|\bafter\b|\bbefore\b|\btargets? (?:an? |that |the )|friendly|\bother\b|"
     r"each time [^,]* is selected|\bonly\b|psychic|\bcharge|fell back|advanced|\bbelow\b|"
     r"\babove\b|\bhas? (?:lost|been)|\bremaining\b|\btargets?\b|your army|\bor more\b|"
-    r"\bwith this ability\b|characteristics? of (?!(?:that attack|attacks|(?:ranged |melee )?"
+    r"\bwith this ability\b|provided|did not|previous|excluding|\bnot\b|"
+    r"characteristics? of (?!(?:that attack|attacks|(?:ranged |melee )?"
     r"weapons|(?:the bearer's|this model's|its) (?:ranged |melee )?weapons|models))"
 )
 
@@ -283,17 +299,18 @@ def _effects(low: str) -> tuple[list[list[tuple[str, Any]]], str]:
     alternatives = _grants(low)
     if any(k == "unknown_ability" for alt in alternatives for k, _ in alt):
         return [], "grants a weapon ability mathhammer does not know"
-    for pattern, reason in _NOT_MODELLED[:2]:
-        if pattern.search(low):
-            return [], reason
+    pattern, reason = _NOT_MODELLED[1]  # Feel No Pain against some attacks only
+    if pattern.search(low):
+        return [], reason
     if not changes and not alternatives:
         for pattern, reason in _NOT_MODELLED:
             if pattern.search(rest):
                 return [], reason
         return [], ""
+    extra = next((reason for pattern, reason in _NOT_MODELLED[:6] if pattern.search(rest)), "")
     if not alternatives:
-        return [changes], ""
-    return [changes + alt for alt in alternatives], ""
+        return [changes], extra
+    return [changes + alt for alt in alternatives], extra
 
 
 def _conditions(low: str, cased: str) -> tuple[dict[str, Any], str]:
@@ -346,10 +363,9 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         Scope.MODEL if _MODEL.search(whole) and not re.search(
             r"models? in (?:this|the bearer's|this model's) unit|this model's unit", whole)
         else Scope.UNIT)
-    auto: list[Effect] = []
-    switches: list[tuple[str, list[Effect]]] = []
+    auto: dict[str, list[Effect]] = {"attacker": [], "defender": []}
+    switches: list[tuple[str, str, list[Effect]]] = []  # (side, what it assumes, effects)
     reasons: list[str] = []
-    defender = False
     setup = ""  # a sentence without an effect that sets a condition (select one unit...)
     for sentence in _sentences(clean):
         low = sentence.lower()
@@ -358,41 +374,65 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         alternatives, reason = _effects(low)
         if reason:
             reasons.append(reason)
-            continue
         if not alternatives:
-            if not setup and _UNCHECKED.search(_SCAFFOLD.sub(" ", low)):
+            if not reason and not setup and _UNCHECKED.search(_SCAFFOLD.sub(" ", low)):
                 setup = sentence
             continue
         cond, rest = _conditions(_effect_text(low), sentence)
-        side_defender = bool(_DEFENDER.search(low)) or all(
-            k in _DEFENSIVE for alt in alternatives for k, _ in alt)
-        defender = defender or side_defender
-        if side_defender:
-            cond.pop("led", None)
-        unchecked = _UNCHECKED.search(rest)
-        effects = [Effect(tuple(alt), Conditions(**cond)) for alt in alternatives]
-        if unchecked or setup or len(effects) > 1:
+        side = "defender" if _DEFENDER.search(low) or all(
+            k in _DEFENSIVE for alt in alternatives for k, _ in alt) else "attacker"
+        # the defender's own Leader, charge or stationary state is not an attack option
+        unknown = side == "defender" and any(
+            cond.pop(k, None) is not None for k in ("led", "charged", "stationary"))
+        unchecked = unknown or _UNCHECKED.search(rest) or _keyword_left(sentence, cond)
+        clauses = [_effect(alt, cond) for alt in alternatives]
+        if unchecked or setup or len(clauses) > 1:
             said = f"{setup}. {sentence}" if setup else sentence
-            switches += [(said, [e]) for e in effects]
+            switches += [(side, said, c) for c in clauses]
         else:
-            auto += effects
+            auto[side] += clauses[0]
     out: list[DataRule] = []
-    base = {"faction": faction, "kind": kind, "side": "defender" if defender else "attacker",
-            "text": text.strip(), "source": where}
-    if auto:
-        out.append(DataRule(NamedRule(name, effects=tuple(auto), **base), scope))
-    for i, (sentence, effects) in enumerate(switches):
-        label = name if not auto and len(switches) == 1 else f"{name} ({i + 1})"
-        out.append(DataRule(NamedRule(label, effects=tuple(effects), assumes=sentence, **base),
-                            scope))
+    base = {"faction": faction, "kind": kind, "text": text.strip(), "source": where}
+    both = all(auto.values())
+    for side, effects in auto.items():
+        if effects:
+            label = f"{name} (when attacked)" if both and side == "defender" else name
+            out.append(DataRule(NamedRule(label, side=side, effects=tuple(effects), **base),
+                                scope))
+    for i, (side, said, effects) in enumerate(switches):
+        label = name if not out and len(switches) == 1 else f"{name} ({i + 1})"
+        out.append(DataRule(NamedRule(label, side=side, effects=tuple(effects), assumes=said,
+                                      **base), scope))
+    side = out[0].rule.side if out else "attacker"
     if reasons:
         label = name if not out else f"{name} (rest)"
-        out.append(DataRule(NamedRule(label, not_modelled="; ".join(dict.fromkeys(reasons)),
-                                      **base), scope))
-    if not out:
-        out.append(DataRule(NamedRule(name, not_modelled="wording not recognised", **base),
+        out.append(DataRule(NamedRule(label, side=side,
+                                      not_modelled="; ".join(dict.fromkeys(reasons)), **base),
                             scope))
+    if not out:
+        out.append(DataRule(NamedRule(name, side=side, not_modelled="wording not recognised",
+                                      **base), scope))
     return tuple(out)
+
+
+def _effect(changes: list[tuple[str, Any]], cond: dict[str, Any]) -> list[Effect]:
+    """The clauses of one sentence's changes: an invulnerable save against ranged or melee
+    attacks only is a clause of its own, with that condition."""
+    out = [Effect(tuple((k, v) for k, v in changes if k != "invuln"), Conditions(**cond))]
+    out = [e for e in out if e.changes]
+    for key, (value, kind) in ((k, v) for k, v in changes if k == "invuln"):
+        own = cond | ({"attack": kind} if kind else {})
+        out.append(Effect(((key, value),), Conditions(**own)))
+    return out
+
+
+def _keyword_left(sentence: str, cond: dict[str, Any]) -> bool:
+    """Whether the sentence names a keyword the engine does not check (the attacker's, a
+    CHARACTER model of the unit...): a word in capitals outside the weapon abilities and the
+    target's keywords."""
+    text = re.sub(r"\[[^\]]*\]", " ", sentence)
+    words = set(re.findall(r"\b[A-Z][A-Z'\-]{2,}\b", text)) - {"CP", "OC"}
+    return bool(words - set(cond.get("target_keywords", ())))
 
 
 # -- coverage ----------------------------------------------------------------------------------

@@ -141,9 +141,10 @@ def side_rules(parts: Iterable[DataRule], side: str, *, own: tuple[str, ...] | N
 def edition_abilities(edition: str, data: str | os.PathLike | None = None
                       ) -> list[tuple[str, str]]:
     """Every distinct (name, text) ability of the installed data of ``edition``: the rules
-    and ability profiles of every catalogue (Leader lists left out)."""
+    and ability profiles of every catalogue (Leader lists and the game system's core rules
+    left out)."""
     from .bsdata.files import load_file
-    from .datastore import edition_dir, edition_files
+    from .datastore import edition_dir, edition_files, is_game_system
 
     found: dict[tuple[str, str], None] = {}
 
@@ -171,6 +172,8 @@ def edition_abilities(edition: str, data: str | os.PathLike | None = None
             entry(c)
 
     for path in edition_files(edition_dir(edition, data), edition):
+        if is_game_system(path):  # the core rules: the engine's own
+            continue
         cat = load_file(path)
         for p in cat.shared_profiles:
             profile(p)
