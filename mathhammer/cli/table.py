@@ -200,9 +200,14 @@ def _rows(label: str | None, unit: Any, p: dict[str, Any], *, melee: bool, by_we
             attacking = attrs.evolve(attacker_of(unit, melee=melee), label=label)
         except InputError:
             attacking = Attacker(label, (), unit.cost())
-    named, mortal = split_rules(p["named_rules"])
+    switched = [r for r in map(attacking.rules.switch, p["named_rules"]) if r is not None]
+    rest = [n for n in p["named_rules"] if attacking.rules.switch(n) is None]
+    named, mortal = split_rules(rest)
+    named += attacking.rules.applied + tuple(dict.fromkeys(switched))
     options = options_of(p)
-    warn_options(p, options, attacking)
+    if attacking.led:
+        options = attrs.evolve(options, led=True)
+    warn_options(p, options, attacking, tuple(rest))
     if mortal:
         raise InputError(f"--rule {mortal[0]!r} is a mortal-wound roll: `mathhammer kills` and "
                          "`mathhammer odds` roll it after the attack; `table` compares attacks")

@@ -228,14 +228,15 @@ _CHECKED = [
                 r"(?:this|that) unit|while this unit is (?:being )?led"), "led", True),
 ]
 _TARGET_KW = re.compile(r"(?:(?:targets?|against) an?|if (?:that|the) target is(?: an?)?) "
-                        r"((?:[A-Z][A-Z\-']+ ?)+(?:(?:, | or )(?:[A-Z][A-Z\-']+ ?)+)*)"
+                        r"((?:[A-Z][A-Z\-']+)(?: [A-Z][A-Z\-']+)*(?:(?:, | or |, or )"
+                        r"[A-Z][A-Z\-']+(?: [A-Z][A-Z\-']+)*)*)"
                         r"(?: ?(?:unit|model)s?)?\b")
 _LEADING = re.compile(r"while (?:this model|the bearer) is leading a unit,?|while (?:this model|"
                       r"the bearer) leads a unit,?")
 _DEFENDER = re.compile(r"(?:each time|when|if) (?:an?|a ranged|a melee) (?:ranged |melee )?"
                        r"attacks? (?:is made against|targets|is allocated to) (?:this|that|the"
                        r" bearer's|a model in (?:this|that)|the bearer|a)|"
-                       r"attacks? (?:that|which) targets? (?:this|that) unit|"
+                       r"attacks? (?:that|which) targets? (?:this|the bearer's) unit|"
                        r"makes? an attack against (?:this|that) unit|"
                        r"allocated to (?:this|that|the bearer|a model)")
 _MODEL = re.compile(r"\b(?:this model (?:makes|has|is)|the bearer(?!'s unit)|this model's "
@@ -263,10 +264,14 @@ _UNCHECKED = re.compile(
     r"end of|\bwhen\b|\bafter\b|\bbefore\b|\btargets? (?:an? |that |the )|friendly|\bother\b|"
     r"each time [^,]* is selected|\bonly\b|psychic|\bcharge|fell back|advanced|\bbelow\b|"
     r"\babove\b|\bhas? (?:lost|been)|\bremaining\b|\btargets?\b|your army|\bor more\b|"
-    r"\bwith this ability\b|provided|did not|previous|excluding|\bnot\b|"
-    r"characteristics? of (?!(?:that attack|attacks|(?:ranged |melee )?"
-    r"weapons|(?:the bearer's|this model's|its) (?:ranged |melee )?weapons|models))"
+    r"\bwith this ability\b|provided|did not|previous|excluding|\bnot\b"
 )
+
+
+#: a characteristic change of some weapons only ("of its Nemesis force weapon")
+_SOME_WEAPONS = re.compile(
+    r"characteristics? of (?!(?:that attack|those attacks|attacks|(?:ranged |melee )?weapons|"
+    r"(?:the bearer's|this model's|its|their) (?:ranged |melee )?weapons|models))")
 
 
 def _grants(sentence: str) -> list[list[tuple[str, Any]]]:
@@ -313,8 +318,10 @@ def _effects(low: str) -> tuple[list[list[tuple[str, Any]]], str]:
     return [changes + alt for alt in alternatives], extra
 
 
-def _conditions(low: str, cased: str) -> tuple[dict[str, Any], str]:
-    """The conditions the engine checks, and the text left over (what it cannot check)."""
+def _conditions(low: str, cased: str, whole: str) -> tuple[dict[str, Any], str]:
+    """The conditions the engine checks in a sentence (``low``: without its effect wording;
+    ``whole``: with it, where ranged or melee weapons are named), and the text left over
+    (what the engine cannot check)."""
     cond: dict[str, Any] = {}
     rest = low
     for pattern, key, value in _CHECKED:
@@ -323,10 +330,10 @@ def _conditions(low: str, cased: str) -> tuple[dict[str, Any], str]:
             rest = pattern.sub(" ", rest)
     m = _TARGET_KW.search(cased)
     if m:
-        words = re.split(r", | or ", m.group(1).strip())
+        words = re.split(r", or |, | or ", m.group(1).strip())
         cond["target_keywords"] = tuple(w.strip() for w in words if w.strip())
         rest = rest.replace(m.group(0).lower(), " ")
-    kinds = [kind for pattern, kind in _ATTACK_KIND if pattern.search(rest)]
+    kinds = [kind for pattern, kind in _ATTACK_KIND if pattern.search(whole)]
     if len(kinds) == 1:
         cond["attack"] = kinds[0]
     rest = _SCAFFOLD.sub(" ", rest)
@@ -351,9 +358,12 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     >>> [r.rule.describe() for r in translate("Feel No Pain", "Models in this unit have the "
     ...                                       "Feel No Pain 5+ ability.")]
     ['fnp=5']
-    >>> [r.rule.not_modelled for r in translate("Rage", "Add 1 to the Attacks characteristic "
-    ...                                         "of melee weapons equipped by this model.")]
-    ['changes the Attacks characteristic']
+    >>> [r.rule.describe() for r in translate("Rage", "Add 1 to the Attacks characteristic "
+    ...                                       "of melee weapons equipped by this model.")]
+    ['if melee attacks: attacks_mod=+1']
+    >>> [r.rule.not_modelled for r in translate("Fury", "Each time this model makes an attack, "
+    ...                                         "you can re-roll the Damage roll.")]
+    ['re-rolls a Damage roll']
     """
     clean = normalize(text)
     if not _RELEVANT.search(clean.lower()):
@@ -378,13 +388,14 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
             if not reason and not setup and _UNCHECKED.search(_SCAFFOLD.sub(" ", low)):
                 setup = sentence
             continue
-        cond, rest = _conditions(_effect_text(low), sentence)
+        cond, rest = _conditions(_effect_text(low), sentence, low)
         side = "defender" if _DEFENDER.search(low) or all(
             k in _DEFENSIVE for alt in alternatives for k, _ in alt) else "attacker"
         # the defender's own Leader, charge or stationary state is not an attack option
         unknown = side == "defender" and any(
             cond.pop(k, None) is not None for k in ("led", "charged", "stationary"))
-        unchecked = unknown or _UNCHECKED.search(rest) or _keyword_left(sentence, cond)
+        unchecked = (unknown or _UNCHECKED.search(rest) or _SOME_WEAPONS.search(low)
+                     or _keyword_left(sentence, cond))
         clauses = [_effect(alt, cond) for alt in alternatives]
         if unchecked or setup or len(clauses) > 1:
             said = f"{setup}. {sentence}" if setup else sentence
@@ -443,8 +454,8 @@ def coverage(abilities: Iterable[tuple[str, str]]) -> dict[str, Any]:
     applied (every part that changes an attack is modelled, automatically or as a switch),
     and the not-modelled ones by name.
 
-    >>> coverage([("A", "Add 1 to the Hit roll."), ("B", "Add 1 to the Attacks characteristic "
-    ...           "of this model's weapons."), ("C", "Gain 1CP.")])
+    >>> coverage([("A", "Add 1 to the Hit roll."), ("B", "You can re-roll the Damage roll."),
+    ...           ("C", "Gain 1CP.")])
     {'attack_relevant': 2, 'applied': 1, 'not_modelled': {'B': 1}}
     """
     relevant = applied = 0

@@ -108,9 +108,10 @@ def side_rules(parts: Iterable[DataRule], side: str, *, own: tuple[str, ...] | N
 
     ``leading``: the unit is a Leader attached to another (its "while leading" rules apply,
     to the whole attached unit). ``own``: the names of the unit's own weapons (attacker) or
-    model group (defender) when it is part of an attached unit; its rules for "this unit" and
-    "this model" then apply to those only. ``whole``: "this unit" rules of a Leader reach its
-    Bodyguard too (the Leader's unit is the attached unit).
+    model group (defender) when it is part of an attached unit: its "this model" rules then
+    apply to those only, and so do a Bodyguard's "this unit" rules when attacking (an attack
+    against the attached unit targets the whole unit). ``whole``: "this unit" rules of a
+    Leader reach its Bodyguard too (the Leader's unit is the attached unit).
     """
     applied, switches, missing = [], [], []
     for part in parts:
@@ -119,8 +120,10 @@ def side_rules(parts: Iterable[DataRule], side: str, *, own: tuple[str, ...] | N
             continue
         if part.scope is Scope.LED and not leading:
             continue
+        # a Bodyguard's "this unit" rules reach its own weapons only, but every attack
+        # against the attached unit; "this model" rules only the model's weapons or group
         limited = own is not None and (part.scope is Scope.MODEL or (
-            part.scope is Scope.UNIT and not (leading and whole)))
+            side == "attacker" and part.scope is Scope.UNIT and not (leading and whole)))
         if rule.not_modelled:
             if rule.side == side:
                 missing.append(rule)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -101,8 +102,27 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
         profile = None
     faction = getattr(unit, "faction", "")
     factions = (faction, *getattr(unit, "faction_keywords", ())) if faction else ()
+    if hasattr(unit, "leader") and hasattr(unit, "bodyguard"):  # an army list's attached pair
+        def names(part: Any) -> tuple[str, ...]:
+            return tuple(w.name for w, _ in _profiles(part, [], melee=melee, models=None,
+                                                      every_weapon=False)[0])
+
+        found = attached_rules(unit.bodyguard, unit.leader, "attacker", names(unit.bodyguard),
+                               names(unit.leader), data)
+        return Attacker(unit.name, tuple(own + inline), unit.cost(models), profile, factions,
+                        found, led=True)
+    here = _rules_data(spec, data) if isinstance(spec, str) else data
     return Attacker(unit.name, tuple(own + inline), unit.cost(models), profile, factions,
-                    side_rules(unit_rules(unit, data), "attacker"))
+                    side_rules(unit_rules(unit, here), "attacker"))
+
+
+def _rules_data(spec: str, data: str | os.PathLike | None) -> str | os.PathLike | None:
+    """Where the rules from data of ``spec`` are read: the folder of a ``CATALOGUE:Unit``
+    spec's file, else ``data``."""
+    from ..data.bsdata import split_unit_spec
+
+    parts = split_unit_spec(spec)
+    return str(Path(parts[0]).parent) if parts is not None else data
 
 
 def split_attached(spec: str) -> tuple[str, str] | None:
@@ -177,7 +197,8 @@ def _attached_attacker(spec: str, names: list[str], inline: list, *, melee: bool
                          "weapons")
     rules_of = attached_rules(body, lead, "attacker",
                               tuple(dict.fromkeys(w.name for w, _ in mine)),
-                              tuple(dict.fromkeys(w.name for w, _ in theirs)), data)
+                              tuple(dict.fromkeys(w.name for w, _ in theirs)),
+                              _rules_data(body_spec, data), _rules_data(lead_spec, data))
     cost = body.cost(models)
     cost = None if cost is None or lead.cost() is None else cost + lead.cost()
     try:
@@ -192,12 +213,14 @@ def _attached_attacker(spec: str, names: list[str], inline: list, *, melee: bool
 
 
 def attached_rules(body: Any, lead: Any, side: str, body_own: tuple[str, ...],
-                   lead_own: tuple[str, ...], data: str | os.PathLike | None) -> UnitRules:
+                   lead_own: tuple[str, ...], data: str | os.PathLike | None,
+                   lead_data: str | os.PathLike | None = None) -> UnitRules:
     """The rules from data of a Bodyguard and its Leader on one side: the Leader's "while
     leading" and "this model's unit" rules reach the whole unit, each unit's other rules its
     own weapons (``*_own``: weapon names) or model group (group names). An ability both have
     (Oath of Moment) applies to the whole unit once."""
-    body_parts, lead_parts = unit_rules(body, data), unit_rules(lead, data)
+    body_parts = unit_rules(body, data)
+    lead_parts = unit_rules(lead, data if lead_data is None else lead_data)
     shared = {(p.rule.name, p.rule.text) for p in body_parts} & {
         (p.rule.name, p.rule.text) for p in lead_parts}
     both = [p for p in body_parts if (p.rule.name, p.rule.text) in shared]
@@ -220,9 +243,10 @@ def target_rules(spec: str, leader: str | None = None, *, rules: str = "10e",
         spec, leader = pair
     body = find_unit(spec, rules=rules, data=data)
     if leader is None or is_inline_target(leader):
-        return side_rules(unit_rules(body, data), "defender")
+        return side_rules(unit_rules(body, _rules_data(spec, data)), "defender")
     lead = find_unit(leader, rules=rules, data=data)
-    return attached_rules(body, lead, "defender", (body.name,), (lead.name,), data)
+    return attached_rules(body, lead, "defender", (body.name,), (lead.name,),
+                          _rules_data(spec, data), _rules_data(leader, data))
 
 
 def _check_phase(profiles: list[tuple[Weapon, int]], melee: bool) -> None:
