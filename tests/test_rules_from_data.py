@@ -13,7 +13,6 @@ from click.testing import CliRunner
 import mathhammer as mh
 from mathhammer.cli.main import cli
 from mathhammer.data.translate import Scope, coverage, is_attack_relevant, translate
-from mathhammer.data.unit_rules import side_rules
 from mathhammer.errors import InputError
 from mathhammer.model.named import Conditions, Effect, NamedRule
 from mathhammer.report.scenario import Query
@@ -363,7 +362,8 @@ def test_kills_explain_and_switches_on_the_command_line(catalogue):
     oath = json.loads(_run("kills", pair, "MEQ", "--json", "--rule", "Oath"))
     assert F(oath["mean"]["unsaved"]) == F(10, 3) + F(35, 144)
     listed = _run("rules", "--for", pair)
-    assert "attacking, switches (--rule NAME):\n  Oath: with Bolt rifle: reroll_hits=failed" in listed
+    assert ("attacking, switches (--rule NAME):\n  Oath: with Bolt rifle: "
+            "reroll_hits=failed") in listed
     assert "defending, applied:\n  Shield Wall: hit_mod=-1" in listed
 
 
