@@ -67,6 +67,9 @@ Examples:
               help="Rows: every unit of this army list (an attached pair is one row).")
 @click.option("--vs-army", "vs_army", metavar="FILE",
               help="Columns: every unit of this army list (instead of --target).")
+@click.option("--attach", multiple=True, metavar="LEADER=BODYGUARD",
+              help='Attach a Leader to a Bodyguard unit of the --army (or --vs-army) list '
+                   'that the list leaves apart, e.g. "Captain=Intercessor Squad" (repeatable).')
 @click.option("--defence", is_flag=True,
               help="Turn it around: the --army units are the columns, ATTACKERS (or the "
                    "--vs-army units) the rows.")
@@ -90,7 +93,8 @@ Examples:
 @with_params(attack_params(table=True))
 def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt: str | None,
           by: str, vary: tuple[str, ...], title: str | None, output: str | None, force: bool,
-          army_file: str | None, vs_army: str | None, defence: bool, **p: Any) -> None:
+          army_file: str | None, vs_army: str | None, attach: tuple[str, ...], defence: bool,
+          **p: Any) -> None:
     out_path = check_output(output, force) if output is not None else None
     if fmt is None:
         fmt = _format_of(out_path)
@@ -99,8 +103,11 @@ def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt
         raise click.UsageError("--defence: give the defending army with --army FILE")
     if not attackers and army_file is None and not (defence and vs_army):
         raise click.UsageError("expected ATTACKERS, or --army FILE")
-    mine = _army(army_file) if army_file else None
-    theirs = _army(vs_army) if vs_army else None
+    if attach and not (army_file or vs_army):
+        raise click.UsageError("--attach: give the army list with --army FILE (or "
+                               "--vs-army FILE)")
+    mine = _army(army_file, attach) if army_file else None
+    theirs = _army(vs_army, attach if not army_file else ()) if vs_army else None
     ctx = click.get_current_context()
     if ctx.get_parameter_source("ruleset") == ParameterSource.DEFAULT and (mine or theirs):
         p["ruleset"] = (mine or theirs).edition  # the army's edition unless --rules says
@@ -219,11 +226,12 @@ def _rows(label: str | None, unit: Any, p: dict[str, Any], *, melee: bool, by_we
                     suffix=suffix)
 
 
-def _army(path: str) -> Any:
-    """An army list for the table (a name that does not resolve is an error here)."""
+def _army(path: str, attach: tuple[str, ...] = ()) -> Any:
+    """An army list for the table (a name that does not resolve is an error here), with the
+    Leaders ``attach`` names attached."""
     from ..data.army import load_army
 
-    army = load_army(path, data=current_data())
+    army = load_army(path, data=current_data(), attach=attach)
     if army.unresolved:
         u = army.unresolved[0]
         more = f" (and {len(army.unresolved) - 1} more)" if len(army.unresolved) > 1 else ""

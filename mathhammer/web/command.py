@@ -59,7 +59,7 @@ def parameters(command: str) -> dict[str, click.Option]:
     """The API parameters of a command besides the units, by API name.
 
     >>> sorted(parameters("kills"))[:4]
-    ['ability', 'ap_mod', 'charged', 'cover']
+    ['ability', 'ap_mod', 'attacks_mod', 'charged']
     """
     return {_key(p): p for p in _command(command).params
             if isinstance(p, click.Option) and p.name not in _HIDDEN}
