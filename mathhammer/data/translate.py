@@ -166,15 +166,16 @@ _EFFECTS: list[tuple[re.Pattern, Any]] = [
     (re.compile(r"feel no pain (\d)\+"), lambda m: [("fnp", int(m.group(1)))]),
     (re.compile(r"(\d)\+ invulnerable save(?: against (ranged|melee) attacks)?"),
      lambda m: [("invuln", (int(m.group(1)), m.group(2)))]),
-    (re.compile(r"ha(?:ve|s) the (?:[a-z\" ]+(?:,|and) )*stealth(?: and [a-z\" ]+)? abilit"),
+    (re.compile(r"(?<!not )ha(?:ve|s) the (?:[a-z\" ]+(?:,|and) )*stealth(?: and [a-z\" ]+)? "
+                r"abilit"),
      lambda m: [("target_abilities", ("stealth",))]),
-    (re.compile(r"ha(?:ve|s) the benefit of cover"), lambda m: [("cover", True)]),
+    (re.compile(r"(?<!not )ha(?:ve|s) the benefit of cover"), lambda m: [("cover", True)]),
 ]
 _CHAR = {"attacks": "attacks_mod", "strength": "strength_mod", "damage": "damage_mod",
          "armour penetration": "ap_mod"}
 _DEFENSIVE = ("fnp", "invuln", "target_abilities", "cover", "wound_mod_if_stronger")
 #: granted weapon abilities: "have the [LETHAL HITS] and [PRECISION] abilities"
-_GRANT = re.compile(r"(?:ha(?:ve|s)|gains?|with)(?: the)? "
+_GRANT = re.compile(r"(?<!not )(?:ha(?:ve|s)|gains?|with)(?: the)? "
                     r"((?:\[[^\]]+\](?:,? (?:and|or) |, )?)+)(?:\s*abilit\w*)?")
 #: wordings that change an attack and are not modelled, with the reason said
 _NOT_MODELLED = [
@@ -227,13 +228,15 @@ _CHECKED = [
     (re.compile(r",? ?(?:while|if) (?:a|this unit is led by a) character(?: model)? is leading "
                 r"(?:this|that) unit|while this unit is (?:being )?led"), "led", True),
 ]
+_PSYCHIC = re.compile(r"\bpsychic (?:attacks?|weapons?)\b")
 _TARGET_KW = re.compile(r"(?:(?:targets?|against) an?|if (?:that|the) target is(?: an?)?) "
                         r"((?:[A-Z][A-Z\-']+)(?: [A-Z][A-Z\-']+)*(?:(?:, | or |, or )"
                         r"[A-Z][A-Z\-']+(?: [A-Z][A-Z\-']+)*)*)"
                         r"(?: ?(?:unit|model)s?)?\b")
-_LEADING = re.compile(r"while (?:this model|the bearer) is leading a unit,?|while (?:this model|"
-                      r"the bearer) leads a unit,?")
-_DEFENDER = re.compile(r"(?:each time|when|if) (?:an?|a ranged|a melee) (?:ranged |melee )?"
+_LEADING = re.compile(r"(?:while|when) (?:this model|the bearer) (?:is leading|leads) "
+                      r"a unit,?")
+_DEFENDER = re.compile(r"(?:each time|when|if) (?:an?|a ranged|a melee) "
+                       r"(?:ranged |melee |psychic )?"
                        r"attacks? (?:is made against|targets|is allocated to) (?:this|that|the"
                        r" bearer's|a model in (?:this|that)|the bearer|a)|"
                        r"attacks? (?:that|which) targets? (?:this|the bearer's) unit|"
@@ -245,6 +248,9 @@ _MODEL = re.compile(r"\b(?:this model (?:makes|has|is)|the bearer(?!'s unit)|thi
 #: the scaffolding of a sentence: who attacks, which weapons (left out when looking for
 #: conditions the engine cannot check)
 _SCAFFOLD = re.compile(
+    r"each time you target this unit with the fire overwatch stratagem,?|while resolving that "
+    r"stratagem,?|each time (?:a|an) (?:model|unit) makes an? (?:ranged |melee )?attack "
+    r"(?:that targets|against) (?:this|that) (?:unit|model),?|"
     r"each time (?:a|an|this) (?:model|unit)(?: in (?:this|that|the bearer's) unit)? makes an? "
     r"(?:ranged |melee )?attack,?|each time the bearer makes an? (?:ranged |melee )?attack,?|"
     r"each time an? (?:ranged |melee )?attack (?:is made against|targets|is allocated to) "
@@ -254,8 +260,7 @@ _SCAFFOLD = re.compile(
     r"the bearer's) unit|this model|the bearer|this unit|that unit|that attack|"
     r"(?:an?|that) (?:ranged |melee )?attack|you can|instead|in addition|as well|additionally|"
     r"until the end of the phase|^in your (?:shooting|fight) phase,?|each time|makes an? attack|"
-    r"if your army faction is [a-z' -]+,?|each time you target this unit with the fire "
-    r"overwatch stratagem,?|while resolving that stratagem,?"
+    r"if your army faction is [a-z' -]+,?"
 )
 _UNCHECKED = re.compile(
     r"\bif\b|\bwhile\b|\bwithin\b|select|once per|\buntil\b|objective|battle-shock|"
@@ -270,8 +275,13 @@ _UNCHECKED = re.compile(
 
 #: a characteristic change of some weapons only ("of its Nemesis force weapon")
 _SOME_WEAPONS = re.compile(
-    r"characteristics? of (?!(?:that attack|those attacks|attacks|(?:ranged |melee )?weapons|"
+    r"characteristics? of (?!(?:that attack|those attacks|attacks|(?:ranged |melee |psychic )?"
+    r"weapons|"
     r"(?:the bearer's|this model's|its|their) (?:ranged |melee )?weapons|models))")
+
+
+#: who may take an enhancement ("ADEPTUS CUSTODES model only"): not a condition of the attack
+_ONLY = re.compile(r"^[a-z' ,\-/]+ (?:models?|units?) only$")
 
 
 def _grants(sentence: str) -> list[list[tuple[str, Any]]]:
@@ -328,6 +338,9 @@ def _conditions(low: str, cased: str, whole: str) -> tuple[dict[str, Any], str]:
         if pattern.search(rest):
             cond[key] = value
             rest = pattern.sub(" ", rest)
+    if _PSYCHIC.search(rest):
+        cond["weapon_ability"] = "psychic"
+        rest = _PSYCHIC.sub(lambda m: m.group(0).split(" ", 1)[1], rest)
     m = _TARGET_KW.search(cased)
     if m:
         words = re.split(r", or |, | or ", m.group(1).strip())
@@ -385,7 +398,8 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         if reason:
             reasons.append(reason)
         if not alternatives:
-            if not reason and not setup and _UNCHECKED.search(_SCAFFOLD.sub(" ", low)):
+            if not reason and not setup and not _ONLY.match(low) and \
+                    _UNCHECKED.search(_SCAFFOLD.sub(" ", low)):
                 setup = sentence
             continue
         cond, rest = _conditions(_effect_text(low), sentence, low)
@@ -441,9 +455,9 @@ def _keyword_left(sentence: str, cond: dict[str, Any]) -> bool:
     """Whether the sentence names a keyword the engine does not check (the attacker's, a
     CHARACTER model of the unit...): a word in capitals outside the weapon abilities and the
     target's keywords."""
-    text = re.sub(r"\[[^\]]*\]", " ", sentence)
-    words = set(re.findall(r"\b[A-Z][A-Z'\-]{2,}\b", text)) - {"CP", "OC"}
-    return bool(words - set(cond.get("target_keywords", ())))
+    text = _TARGET_KW.sub(" ", re.sub(r"\[[^\]]*\]", " ", sentence), count=1) \
+        if cond.get("target_keywords") else re.sub(r"\[[^\]]*\]", " ", sentence)
+    return bool(set(re.findall(r"\b[A-Z][A-Z'\-]{2,}\b", text)) - {"CP", "OC"})
 
 
 # -- coverage ----------------------------------------------------------------------------------
