@@ -204,7 +204,8 @@ def _rows(label: str | None, unit: Any, p: dict[str, Any], *, melee: bool, by_we
                              f"-t (-t {unit} -t ..., or -t {unit},...)") from None
     else:  # the army list's unit as listed: its wargear, its models
         try:
-            attacking = attrs.evolve(attacker_of(unit, melee=melee), label=label)
+            attacking = attrs.evolve(attacker_of(unit, melee=melee, data=current_data()),
+                                     label=label)
         except InputError:
             attacking = Attacker(label, (), unit.cost())
     switched = [r for r in map(attacking.rules.switch, p["named_rules"]) if r is not None]

@@ -24,6 +24,7 @@ import attrs
 from ..cache import cached
 from ..errors import InputError
 from ..model.named import NamedRule
+from .names import name_key
 from .translate import DataRule, Scope, coverage, translate
 
 # -- a unit's rules ----------------------------------------------------------------------------
@@ -66,7 +67,8 @@ def unit_abilities(unit: Any, data: str | os.PathLike | None = None
 
 def unit_rules(unit: Any, data: str | os.PathLike | None = None) -> tuple[DataRule, ...]:
     """Every rule a data unit's abilities make (see :func:`translate`), each citing the
-    catalogue and datasheet it came from."""
+    catalogue and datasheet it came from; an army list's unit adds its enhancements (their
+    text found by name in the same catalogue)."""
     path = _catalogue_of(unit, data)
     if path is None:
         return ()
@@ -78,6 +80,21 @@ def unit_rules(unit: Any, data: str | os.PathLike | None = None) -> tuple[DataRu
     for name, text in unit_abilities(unit, data):
         kind = "army rule" if name.lower() in factions else "datasheet ability"
         out += translate(name, text, where, faction=faction, kind=kind)
+    enhancements = getattr(unit, "enhancements", ()) or ()
+    if enhancements:
+        texts: dict[str, tuple[str, str]] = {}
+        for name, text in file_abilities(path):
+            texts.setdefault(name_key(name), (name, text))
+        for wanted in enhancements:
+            key = name_key(re.sub(r"\s*\((?:upgrade|aura)\)\s*$", "", wanted, flags=re.I))
+            name, text = texts.get(key, (wanted, ""))
+            here = f"BattleScribe {edition}: {path.name}, enhancement of {unit.name}"
+            if text:
+                out += translate(name, text, here, faction=faction, kind="enhancement")
+            else:
+                out.append(DataRule(NamedRule(
+                    wanted, faction, "enhancement", "attacker", wanted, source=here,
+                    not_modelled=f"no text for it in {path.name}")))
     return tuple(out)
 
 
@@ -141,13 +158,16 @@ def side_rules(parts: Iterable[DataRule], side: str, *, own: tuple[str, ...] | N
     return UnitRules(tuple(applied), tuple(switches), tuple(missing))
 
 
-def edition_abilities(edition: str, data: str | os.PathLike | None = None
-                      ) -> list[tuple[str, str]]:
-    """Every distinct (name, text) ability of the installed data of ``edition``: the rules
-    and ability profiles of every catalogue (Leader lists and the game system's core rules
-    left out)."""
+def file_abilities(path: str | os.PathLike) -> list[tuple[str, str]]:
+    """Every distinct (name, text) ability of one catalogue file: its rules and ability
+    profiles (Leader lists left out)."""
+    p = Path(path)
+    return list(_file_abilities(str(p), p.stat().st_mtime_ns))
+
+
+@cached(maxsize=64)
+def _file_abilities(path: str, _mtime: int) -> tuple[tuple[str, str], ...]:
     from .bsdata.files import load_file
-    from .datastore import edition_dir, edition_files, is_game_system
 
     found: dict[tuple[str, str], None] = {}
 
@@ -174,18 +194,29 @@ def edition_abilities(edition: str, data: str | os.PathLike | None = None
         for c in e.children:
             entry(c)
 
+    cat = load_file(path)
+    for p in cat.shared_profiles:
+        profile(p)
+    for r in cat.shared_rules:
+        rule(r)
+    for g in cat.shared_info_groups:
+        group(g)
+    for e in cat.root_entries + cat.root_links + cat.shared_entries + cat.shared_groups:
+        entry(e)
+    return tuple(found)
+
+
+def edition_abilities(edition: str, data: str | os.PathLike | None = None
+                      ) -> list[tuple[str, str]]:
+    """Every distinct (name, text) ability of the installed data of ``edition``: the rules
+    and ability profiles of every catalogue (Leader lists and the game system's core rules
+    left out)."""
+    from .datastore import edition_dir, edition_files, is_game_system
+
+    found: dict[tuple[str, str], None] = {}
     for path in edition_files(edition_dir(edition, data), edition):
-        if is_game_system(path):  # the core rules: the engine's own
-            continue
-        cat = load_file(path)
-        for p in cat.shared_profiles:
-            profile(p)
-        for r in cat.shared_rules:
-            rule(r)
-        for g in cat.shared_info_groups:
-            group(g)
-        for e in cat.root_entries + cat.root_links + cat.shared_entries + cat.shared_groups:
-            entry(e)
+        if not is_game_system(path):  # the core rules are the engine's own
+            found.update(dict.fromkeys(file_abilities(path)))
     return list(found)
 
 
@@ -196,6 +227,6 @@ def data_coverage(edition: str, data: str | os.PathLike | None = None) -> dict[s
 
 
 __all__ = [
-    "UnitRules", "data_coverage", "edition_abilities", "side_rules", "unit_abilities",
-    "unit_rules",
+    "UnitRules", "data_coverage", "edition_abilities", "file_abilities", "side_rules",
+    "unit_abilities", "unit_rules",
 ]
