@@ -275,6 +275,8 @@ def catalogue(tmp_path_factory):
         _weapon("w2", "Master pistol", "1", "3+", "4", "-1", "1"), _STATS)
     cat = {"id": "c1", "name": "Test - Testers", "gameSystemId": "gs1",
            "sharedSelectionEntries": [squad, leader],
+           "sharedProfiles": [_ability("e1", "Fury Blade", "Add 1 to the Damage characteristic "
+                                       "of the bearer's ranged weapons.")],
            "entryLinks": [{"id": "e1", "name": "Squad", "targetId": "u1",
                            "type": "selectionEntry"},
                           {"id": "e2", "name": "Leader", "targetId": "u2",
@@ -365,6 +367,52 @@ def test_kills_explain_and_switches_on_the_command_line(catalogue):
     assert ("attacking, switches (--rule NAME):\n  Oath: with Bolt rifle: "
             "reroll_hits=failed") in listed
     assert "defending, applied:\n  Shield Wall: hit_mod=-1" in listed
+
+
+_LIST = """Test list (100 points)
+
+Testers
+Strike Force (2000 points)
+{attached}
+Leader (50 points)
+{leader}  • 1x Master pistol
+{enhancement}
+Squad (50 points)
+{bodyguard}  • 5x Squad
+    • 5x Bolt rifle
+"""
+
+
+def _army(tmp_path, attached=True, enhancement=""):
+    text = _LIST.format(
+        attached="\nAttached Units\nAttached Unit 1\n" if attached else "",
+        leader="• Attached as: Leader (Character)\n" if attached else "",
+        bodyguard="• Attached as: Bodyguard\n" if attached else "",
+        enhancement=f"  • Enhancement: {enhancement}\n" if enhancement else "")
+    path = tmp_path / f"list-{attached}-{bool(enhancement)}.txt"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def _cell(*args):
+    data = json.loads(_run("table", *args, "--format", "json"))
+    return [(r["label"], r["values"][0]["exact"]) for r in data["rows"]]
+
+
+def test_an_army_lists_attached_pair_and_enhancement_get_their_rules(catalogue, tmp_path):
+    folder = str(catalogue.parent)
+    t = "1x T4 Sv7+ W20"  # no save, no wound lost to overkill: E[damage] adds up
+    # rifles: 10 attacks, each 1/6 (Lethal) + 1/2 * 2/3 (Drilled) = 1/2 -> 5
+    # pistol: 7/36 + 7/12 * 1/2 = 35/72 (Marksman, Lethal, no Drilled)
+    assert _cell("--army", _army(tmp_path), "-t", t, "--metric", "damage",
+                 "--data", folder) == [("Leader + Squad", "395/72")]
+    # the same pair attached with --attach, from a list that leaves them apart
+    assert _cell("--army", _army(tmp_path, attached=False), "--attach", "Leader=Squad",
+                 "-t", t, "--metric", "damage", "--data", folder) == \
+        [("Leader + Squad", "395/72")]
+    # Fury Blade: +1 Damage to the bearer's (the Leader's) ranged weapons only: 5 + 2 * 35/72
+    assert _cell("--army", _army(tmp_path, enhancement="Fury Blade"), "-t", t, "--metric",
+                 "damage", "--data", folder) == [("Leader + Squad", "215/36")]
 
 
 @pytest.mark.slow
