@@ -445,3 +445,20 @@ def test_coverage_of_the_11e_data():
     assert c["attack_relevant"] > 1000
     assert c["applied"] >= 0.8 * c["attack_relevant"]
     assert sum(c["not_modelled"].values()) == c["attack_relevant"] - c["applied"]
+
+
+def test_an_attached_attacker_is_led_and_a_leader_that_cannot_lead_is_said():
+    r = CliRunner().invoke(cli, ["kills", "Necron Warriors + Skitarii Marshal", "MEQ", "--json",
+                                 "--half-range", "--rule", "Conquering Tyrant"])
+    assert r.exit_code == 0
+    assert "warning: Skitarii Marshal cannot lead Necron Warriors" in r.stderr
+    data = json.loads(r.stdout)
+    assert data["options"]["led"] is True
+    # led by a CHARACTER, Conquering Tyrant re-rolls every failed Hit roll at half range:
+    # 10 warriors x 2 shots (Rapid Fire 1) at 4+: 20 * (1/2 + 1/2 * 1/2) = 15;
+    # the Marshal's pistol at 3+: 2/3 + 1/3 * 2/3 = 8/9
+    assert F(data["mean"]["hits"]) == 15 + F(8, 9)
+    alone = json.loads(_run("kills", "Necron Warriors", "MEQ", "--json", "--half-range",
+                            "--rule", "Conquering Tyrant"))
+    # not led: re-roll only 1s: 20 * (1/2 + 1/6 * 1/2) = 35/3
+    assert F(alone["mean"]["hits"]) == F(35, 3)
