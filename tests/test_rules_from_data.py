@@ -431,9 +431,7 @@ def test_intercessors_with_a_lieutenant_have_lethal_hits():
     assert plain["mean"]["unsaved"] == "5/3"
     # the only rule applied: its contribution is the whole difference
     assert F(tp["kills"]) == F(data["mean"]["kills"]) - F(plain["mean"]["kills"])
-    assert "Tactical Precision" in _run("kills", "Intercessor Squad + Lieutenant", "MEQ", "-w",
-                                        "Bolt Rifle", "--data", str(SHARED / "10e"),
-                                        "--explain")
+    assert tp["source"] == "BattleScribe 10e: Imperium - Space Marines.cat, Lieutenant"
 
 
 @pytest.mark.slow
