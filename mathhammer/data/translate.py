@@ -381,17 +381,14 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     clean = normalize(text)
     if not _RELEVANT.search(clean.lower()):
         return ()
-    whole = clean.lower()
-    scope = Scope.LED if _LEADING.search(whole) else (
-        Scope.MODEL if _MODEL.search(whole) and not re.search(
-            r"models? in (?:this|the bearer's|this model's) unit|this model's unit", whole)
-        else Scope.UNIT)
-    auto: dict[str, list[Effect]] = {"attacker": [], "defender": []}
-    switches: list[tuple[str, str, list[Effect]]] = []  # (side, what it assumes, effects)
+    leading = bool(_LEADING.search(clean.lower()))
+    auto: dict[tuple[str, Scope], list[Effect]] = {}
+    switches: list[tuple[str, Scope, str, list[Effect]]] = []  # side, scope, assumes, effects
     reasons: list[str] = []
     setup = ""  # a sentence without an effect that sets a condition (select one unit...)
     for sentence in _sentences(clean):
         low = sentence.lower()
+        scope = _scope(low, leading)
         if scope is Scope.LED:
             low = _LEADING.sub(" ", low)
         alternatives, reason = _effects(low)
@@ -413,22 +410,21 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         clauses = [_effect(alt, cond) for alt in alternatives]
         if unchecked or setup or len(clauses) > 1:
             said = f"{setup}. {sentence}" if setup else sentence
-            switches += [(side, said, c) for c in clauses]
+            switches += [(side, scope, said, c) for c in clauses]
         else:
-            auto[side] += clauses[0]
+            auto.setdefault((side, scope), []).extend(clauses[0])
     out: list[DataRule] = []
     base = {"faction": faction, "kind": kind, "text": text.strip(), "source": where}
-    both = all(auto.values())
-    for side, effects in auto.items():
-        if effects:
-            label = f"{name} (when attacked)" if both and side == "defender" else name
-            out.append(DataRule(NamedRule(label, side=side, effects=tuple(effects), **base),
-                                scope))
-    for i, (side, said, effects) in enumerate(switches):
+    for i, ((side, scope), effects) in enumerate(auto.items()):
+        label = name if i == 0 else f"{name} ({'when attacked' if side == 'defender' else side}"\
+            f"{', ' + scope.value if scope is not Scope.UNIT else ''})"
+        out.append(DataRule(NamedRule(label, side=side, effects=tuple(effects), **base), scope))
+    for i, (side, scope, said, effects) in enumerate(switches):
         label = name if not out and len(switches) == 1 else f"{name} ({i + 1})"
         out.append(DataRule(NamedRule(label, side=side, effects=tuple(effects), assumes=said,
                                       **base), scope))
-    side = out[0].rule.side if out else "attacker"
+    side, scope = (out[0].rule.side, out[0].scope) if out else (
+        "attacker", _scope(clean.lower(), leading))
     if reasons:
         label = name if not out else f"{name} (rest)"
         out.append(DataRule(NamedRule(label, side=side,
@@ -438,6 +434,17 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         out.append(DataRule(NamedRule(name, side=side, not_modelled="wording not recognised",
                                       **base), scope))
     return tuple(out)
+
+
+def _scope(low: str, leading: bool) -> Scope:
+    """Whose attacks a sentence changes: "while this model is leading a unit" (or "that unit"
+    after it), "this model"/"the bearer", else the unit."""
+    if _LEADING.search(low) or (leading and re.search(r"\bthat unit\b", low)):
+        return Scope.LED
+    if _MODEL.search(low) and not re.search(
+            r"models? in (?:this|the bearer's|this model's) unit|this model's unit", low):
+        return Scope.MODEL
+    return Scope.UNIT
 
 
 def _effect(changes: list[tuple[str, Any]], cond: dict[str, Any]) -> list[Effect]:
