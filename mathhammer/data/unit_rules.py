@@ -77,7 +77,13 @@ def unit_rules(unit: Any, data: str | os.PathLike | None = None) -> tuple[DataRu
     faction = getattr(unit, "faction", "")
     factions = {a.lower() for a in getattr(unit, "faction_abilities", ())}
     out: list[DataRule] = []
-    for name, text in unit_abilities(unit, data):
+    try:
+        abilities = unit_abilities(unit, data)
+    except InputError as e:  # said in the report, never a failed query
+        return (DataRule(NamedRule(f"{unit.name}'s abilities", faction, "datasheet ability",
+                                   "attacker", "", source=where,
+                                   not_modelled=f"not read: {e}")),)
+    for name, text in abilities:
         kind = "army rule" if name.lower() in factions else "datasheet ability"
         out += translate(name, text, where, faction=faction, kind=kind)
     enhancements = getattr(unit, "enhancements", ()) or ()

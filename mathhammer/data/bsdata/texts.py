@@ -14,8 +14,9 @@ translator (:mod:`mathhammer.data.translate`): the same entries the importer rea
 
 from __future__ import annotations
 
+from ..names import name_key
 from .files import Library
-from .find import find_unit
+from .find import catalogue_units, find_unit
 from .model import Entry
 from .walk import Context, Walker, ancestry_of
 
@@ -25,7 +26,9 @@ def ability_texts(lib: Library, name: str) -> list[tuple[str, str]]:
     rules and ability profiles, each once, in the order found (core rules and Leader lists
     left out)."""
     w = Walker(lib)
-    unit = w.resolve(find_unit(lib, name))
+    same = [e for n, e in catalogue_units(lib) if name_key(n) == name_key(name)]
+    # several datasheets of one name (a copy in a library...): the first one's abilities
+    unit = w.resolve(same[0] if same else find_unit(lib, name))
     ctx = Context(ancestry=ancestry_of(unit), unit_id=unit.id)
     entries: list[tuple[Entry, Context]] = [(unit, ctx)]
     if unit.type != "model":
