@@ -410,6 +410,15 @@ def test_an_army_lists_attached_pair_and_enhancement_get_their_rules(catalogue, 
     assert _cell("--army", _army(tmp_path, attached=False), "--attach", "Leader=Squad",
                  "-t", t, "--metric", "damage", "--data", folder) == \
         [("Leader + Squad", "395/72")]
+    # army --json lists each row's rules from data
+    rules = json.loads(_run("army", _army(tmp_path, enhancement="Fury Blade"), "--json",
+                            "--data", folder))["rules"]
+    assert rules == [{"unit": "Leader + Squad",
+                      "attacking": {"applied": ["Drilled", "Tactical Precision", "Marksman",
+                                                "Fury Blade"], "switches": ["Oath"]},
+                      "defending": {"applied": ["Shield Wall", "Iron Halo"], "switches": []},
+                      "not_modelled": [{"name": "Rapid Reload",
+                                        "reason": "re-rolls a Damage roll"}]}]
     # Fury Blade: +1 Damage to the bearer's (the Leader's) ranged weapons only: 5 + 2 * 35/72
     assert _cell("--army", _army(tmp_path, enhancement="Fury Blade"), "-t", t, "--metric",
                  "damage", "--data", folder) == [("Leader + Squad", "215/36")]

@@ -230,6 +230,35 @@ def attached_rules(body: Any, lead: Any, side: str, body_own: tuple[str, ...],
                          side, own=lead_own, leading=True))
 
 
+def army_rules(army: Any, data: str | os.PathLike | None = None) -> list[dict[str, Any]]:
+    """The rules from data of each row of an army list (an attached pair is one row): those
+    applied and the switches when it attacks and when it is attacked, and those not modelled
+    (``army --json`` prints them as ``"rules"``)."""
+    def names(part: Any) -> tuple[str, ...]:  # an army unit's datasheet weapons
+        return tuple(dict.fromkeys(w.name for w in getattr(part, "unit", part).weapons()))
+
+    out = []
+    for label, unit in army.rows():
+        if hasattr(unit, "bodyguard"):
+            body, lead = unit.bodyguard, unit.leader
+            attacking = attached_rules(body, lead, "attacker", names(body), names(lead), data)
+            defending = attached_rules(body, lead, "defender", (body.name,), (lead.name,), data)
+        else:
+            parts = unit_rules(unit, data)
+            attacking, defending = side_rules(parts, "attacker"), side_rules(parts, "defender")
+        missing = {r.name: r for r in attacking.not_modelled + defending.not_modelled}
+        out.append({
+            "unit": label,
+            "attacking": {"applied": [r.name for r in attacking.applied],
+                          "switches": [r.name for r in attacking.switches]},
+            "defending": {"applied": [r.name for r in defending.applied],
+                          "switches": [r.name for r in defending.switches]},
+            "not_modelled": [{"name": r.name, "reason": r.not_modelled}
+                             for r in missing.values()],
+        })
+    return out
+
+
 def target_rules(spec: str, leader: str | None = None, *, rules: str = "10e",
                  data: str | os.PathLike | None = None) -> UnitRules:
     """The rules from data of the target a player names (``UNIT + LEADER`` or ``leader``):
