@@ -91,6 +91,7 @@ def normalize(text: str) -> str:
     t = t.replace("**", "").replace("^^", "").replace("’", "'").replace("‘", "'")
     t = re.sub(r"[‐‑‒–—]", "-", t)
     t = re.sub(r"[■•●▪]", ".", t)
+    t = re.sub(r"\]\]+", "]", re.sub(r"\[\[+", "[", t))
     t = re.sub(r"re-?roll", "re-roll", t, flags=re.I)
     return " ".join(t.split())
 
@@ -166,6 +167,8 @@ _EFFECTS: list[tuple[re.Pattern, Any]] = [
     (re.compile(r"feel no pain (\d)\+"), lambda m: [("fnp", int(m.group(1)))]),
     (re.compile(r"(\d)\+ invulnerable save(?: against (ranged|melee) attacks)?"),
      lambda m: [("invuln", (int(m.group(1)), m.group(2)))]),
+    (re.compile(r"invulnerable save of (\d)\+(?: against (ranged|melee) attacks)?"),
+     lambda m: [("invuln", (int(m.group(1)), m.group(2)))]),
     (re.compile(r"(?<!not )ha(?:ve|s) the (?:[a-z\" ]+(?:,|and) )*stealth(?: and [a-z\" ]+)? "
                 r"abilit"),
      lambda m: [("target_abilities", ("stealth",))]),
@@ -175,7 +178,7 @@ _CHAR = {"attacks": "attacks_mod", "strength": "strength_mod", "damage": "damage
          "armour penetration": "ap_mod"}
 _DEFENSIVE = ("fnp", "invuln", "target_abilities", "cover", "wound_mod_if_stronger")
 #: granted weapon abilities: "have the [LETHAL HITS] and [PRECISION] abilities"
-_GRANT = re.compile(r"(?<!not )(?:ha(?:ve|s)|gains?|with)(?: the)? "
+_GRANT = re.compile(r"(?<!not )(?:ha(?:ve|s)|gains?)(?: the)? "
                     r"((?:\[[^\]]+\](?:,? (?:and|or) |, )?)+)(?:\s*abilit\w*)?")
 #: wordings that change an attack and are not modelled, with the reason said
 _NOT_MODELLED = [
@@ -242,7 +245,8 @@ _DEFENDER = re.compile(r"(?:each time|when|if) (?:an?|a ranged|a melee) "
                        r"attacks? (?:that|which) targets? (?:this|the bearer's) unit|"
                        r"makes? an attack against (?:this|that) unit|"
                        r"allocated to (?:this|that|the bearer|a model)")
-_MODEL = re.compile(r"\b(?:this model (?:makes|has|is)|the bearer(?!'s unit)|this model's "
+_MODEL = re.compile(r"\b(?:this model (?:makes|has|is)|targets? this model|the bearer(?!'s unit)|"
+                    r"this model's "
                     r"(?!unit)|weapons equipped by this model|allocated to (?:this|the) "
                     r"(?:model|bearer))")
 #: the scaffolding of a sentence: who attacks, which weapons (left out when looking for
@@ -259,7 +263,7 @@ _SCAFFOLD = re.compile(
     r"(?:unit|model)|the bearer's (?:ranged |melee )?weapons|(?:models|model) in (?:this|that|"
     r"the bearer's) unit|this model|the bearer|this unit|that unit|that attack|"
     r"(?:an?|that) (?:ranged |melee )?attack|you can|instead|in addition|as well|additionally|"
-    r"until the end of the phase|^in your (?:shooting|fight) phase,?|each time|makes an? attack|"
+    r"^in your (?:shooting|fight) phase,?|each time|makes an? attack|"
     r"if your army faction is [a-z' -]+,?"
 )
 _UNCHECKED = re.compile(
@@ -379,7 +383,7 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     ['re-rolls a Damage roll']
     """
     clean = normalize(text)
-    if not _RELEVANT.search(clean.lower()):
+    if not _RELEVANT.search(clean.lower()) or _is_weapon_ability(name):
         return ()
     leading = bool(_LEADING.search(clean.lower()))
     auto: dict[tuple[str, Scope], list[Effect]] = {}
@@ -436,6 +440,19 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     return tuple(out)
 
 
+def _is_weapon_ability(name: str) -> bool:
+    """Whether an ability is a weapon ability's definition ("Twin-linked: weapons with
+    [TWIN-LINKED] are..."): the engine's own rule, not one to translate."""
+    base = re.sub(r"\s+X\+?$", "", name.strip())
+    for candidate in (base, f"{base} 1", f"{base} 4+"):
+        try:
+            canonical(candidate)
+        except (InputError, ValueError):
+            continue
+        return True
+    return False
+
+
 def _scope(low: str, leading: bool) -> Scope:
     """Whose attacks a sentence changes: "while this model is leading a unit" (or "that unit"
     after it), "this model"/"the bearer", else the unit."""
@@ -482,8 +499,8 @@ def coverage(abilities: Iterable[tuple[str, str]]) -> dict[str, Any]:
     relevant = applied = 0
     missing: Counter[str] = Counter()
     for name, text in abilities:
-        if not is_attack_relevant(text):
-            continue
+        if not is_attack_relevant(text) or _is_weapon_ability(name):
+            continue  # changes no attack, or defines a weapon ability (the engine's own)
         relevant += 1
         parts = translate(name, text)
         if parts and all(p.rule.usable for p in parts):
