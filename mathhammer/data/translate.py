@@ -90,7 +90,7 @@ def normalize(text: str) -> str:
     t = re.sub(r"\^\^\**(.+?)\**\^\^", lambda m: m.group(1).upper(), text)
     t = t.replace("**", "").replace("^^", "").replace("’", "'").replace("‘", "'")
     t = re.sub(r"[‐‑‒–—]", "-", t)
-    t = re.sub(r"[■•●▪]", ".", t)
+    t = re.sub(r"[■•●▪]|(?:^|\n)\s*[-–]\s+", ". ", t)
     t = re.sub(r"\]\]+", "]", re.sub(r"\[\[+", "[", t))
     t = re.sub(r"re-?roll", "re-roll", t, flags=re.I)
     return " ".join(t.split())
@@ -115,8 +115,8 @@ def _sentences(text: str) -> list[str]:
         p = p.strip(" .")
         if not p:
             continue
-        if p.endswith(":"):
-            head = p[:-1] + ", "
+        if p.endswith(":"):  # "...attacks have:" takes its bullets as objects
+            head = p[:-1] + (" " if re.search(r"\b(?:have|has)$", p[:-1]) else ", ")
             continue
         out.append(head + p)
     return out
@@ -145,7 +145,7 @@ _EFFECTS: list[tuple[re.Pattern, Any]] = [
      lambda m: [("crit_wound", int(m.group(1)))]),
     (re.compile(r"(improve|worsen) the ((?:attacks|strength|armour penetration|damage)(?:(?:, |"
                 r" and |, and )(?:attacks|strength|armour penetration|damage))*) "
-                r"characteristics? of [^.]*?by (\d)"),
+                r"(?:characteristics? )?of [^.]*?by (\d)"),
      lambda m: [(_CHAR[c], int(m.group(3)) * (1 if m.group(1) == "improve" else -1))
                 for c in re.split(r",? and |, ", m.group(2))]),
     (re.compile(r"ha(?:ve|s) ([+-]\d) to (?:the |their )?hit rolls?"),
@@ -164,7 +164,8 @@ _EFFECTS: list[tuple[re.Pattern, Any]] = [
     (re.compile(r"if the strength characteristic of that attack is greater than [^.]*?"
                 r"toughness characteristic, subtract 1 from (?:that attack's |the )?wound roll"),
      lambda m: [("wound_mod_if_stronger", -1)]),
-    (re.compile(r"feel no pain (\d)\+"), lambda m: [("fnp", int(m.group(1)))]),
+    (re.compile(r"feel no pain (\d)\+|(\d)\+ feel no pain"),
+     lambda m: [("fnp", int(m.group(1) or m.group(2)))]),
     (re.compile(r"(\d)\+ invulnerable save(?: against (ranged|melee) attacks)?"),
      lambda m: [("invuln", (int(m.group(1)), m.group(2)))]),
     (re.compile(r"invulnerable save of (\d)\+(?: against (ranged|melee) attacks)?"),
@@ -273,7 +274,7 @@ _UNCHECKED = re.compile(
     r"end of|\bwhen\b|\bafter\b|\bbefore\b|\btargets? (?:an? |that |the )|friendly|\bother\b|"
     r"each time [^,]* is selected|\bonly\b|psychic|\bcharge|fell back|advanced|\bbelow\b|"
     r"\babove\b|\bhas? (?:lost|been)|\bremaining\b|\btargets?\b|your army|\bor more\b|"
-    r"\bwith this ability\b|provided|did not|previous|excluding|\bnot\b"
+    r"\bwith this ability\b|provided|did not|previous|excluding|\bnot\b|\bcan have\b|^or\b"
 )
 
 
