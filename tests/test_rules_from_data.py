@@ -73,6 +73,22 @@ def one(name, text):
      "Hit roll of 5+ scores a Critical Hit.", "if ranged attacks: crit_hit=5"),
     ("Each time a model in this unit makes a melee attack, if this unit made a Charge move "
      "this turn, add 1 to the Wound roll.", "if melee attacks, after charging: wound_mod=+1"),
+    # 11e shorthand and other spellings of the same effects
+    ("This model's ranged attacks have:\n- [DEVASTATING WOUNDS].\n- [HAZARDOUS].",
+     "if ranged attacks: abilities=[devastating wounds]; if ranged attacks: "
+     "abilities=[hazardous]"),
+    ("This unit's attacks have [SUSTAINED HITS 1].", "abilities=[sustained hits 1]"),
+    ("This model has a 5+ Feel No Pain", "fnp=5"),
+    ("Models in this unit have an Invulnerable save of 4+.", "invuln=4"),
+    ("The bearer's melee weapons have the **[ANTI-INFANTRY 3+]]** and **[LANCE]]** abilities.",
+     "if melee attacks: abilities=[anti-infantry 3+, lance]"),
+    ("Each time a Psychic Attack targets this unit, subtract 1 from the Hit roll.",
+     "if weapons with psychic: hit_mod=-1"),
+    ("Each time you target this unit with the Fire Overwatch Stratagem, hits are scored on "
+     "unmodified Hit rolls of 5+ while resolving that Stratagem.", "overwatch_hits_on=5"),
+    ("Each time a ranged attack targets this unit, if the Strength characteristic of that "
+     "attack is greater than this unit's Toughness characteristic, subtract 1 from that "
+     "attack's Wound roll.", "if ranged attacks: wound_mod_if_stronger=-1"),
 ])
 def test_common_wordings_are_applied(text, described):
     rule = one("Ability", text)
@@ -111,7 +127,20 @@ def test_sides_and_scopes():
     "the Wound roll.",
     # a characteristic of some weapons only
     "Add 1 to the Strength characteristic of bolt rifles equipped by models in this unit.",
+    # the attacking model's own keyword
+    "Each time a CHARACTER model in this unit makes a melee attack, add 1 to the Hit roll.",
+    # the state of the unit itself
+    "While this model has 1-5 wounds remaining, each time this model makes an attack, "
+    "subtract 1 from the Hit roll.",
 ])
+
+
+@pytest.mark.parametrize("text", [
+    "This model cannot have the Benefit of Cover.",
+    "Weapons with [TWIN-LINKED] in their profile are known as Twin-linked weapons.",
+])
+def test_negations_and_definitions_grant_nothing(text):
+    assert not any(p.rule.usable for p in translate("Twin-linked", text))
 def test_conditions_the_engine_cannot_check_make_switches(text):
     rule = one("Ability", text)
     assert rule.switch and not rule.automatic and rule.rule.assumes
