@@ -305,7 +305,9 @@ def catalogue(tmp_path_factory):
     cat = {"id": "c1", "name": "Test - Testers", "gameSystemId": "gs1",
            "sharedSelectionEntries": [squad, leader],
            "sharedProfiles": [_ability("e1", "Fury Blade", "Add 1 to the Damage characteristic "
-                                       "of the bearer's ranged weapons.")],
+                                       "of the bearer's ranged weapons."),
+                              _ability("d1", "Storm Doctrine", "Each time a model in this unit "
+                                       "makes a ranged attack, re-roll a Wound roll of 1.")],
            "entryLinks": [{"id": "e1", "name": "Squad", "targetId": "u1",
                            "type": "selectionEntry"},
                           {"id": "e2", "name": "Leader", "targetId": "u2",
@@ -498,3 +500,21 @@ def test_an_attached_attacker_is_led_and_a_leader_that_cannot_lead_is_said():
                             "--rule", "Conquering Tyrant"))
     # not led: re-roll only 1s: 20 * (1/2 + 1/6 * 1/2) = 35/3
     assert F(alone["mean"]["hits"]) == F(35, 3)
+
+
+def test_detachment_and_enhancement_by_name(catalogue):
+    pair = f"{catalogue}:Squad + {catalogue}:Leader"
+    data = json.loads(_run("kills", pair, "1x T4 Sv7+ W20", "--json", "--detachment",
+                           "storm doctrine", "--enhancement", "Fury Blade"))
+    # rifles: 1/6 (Lethal) + 1/2 * (2/3 + 1/6 * 2/3) (Drilled, Storm Doctrine) = 5/9, x10;
+    # pistol: 7/36 + 7/12 * (1/2 + 1/6 * 1/2) = 77/144 unsaved, 2 damage each (Fury Blade):
+    #   50/9 + 77/72 = 53/8
+    assert data["mean"]["damage"] == "53/8"
+    assert data["unit_rules"] == ["Drilled", "Tactical Precision", "Marksman", "Storm Doctrine",
+                                  "Fury Blade"]
+    r = CliRunner().invoke(cli, ["kills", pair, "MEQ", "--detachment", "Storm Doctrines!"])
+    assert r.exit_code == 2
+    assert "--detachment 'Storm Doctrines!': not in Testers.json; closest: Storm Doctrine" \
+        in r.stderr
+    r = CliRunner().invoke(cli, ["kills", "Necron Warriors", "MEQ", "--enhancement", "X"])
+    assert r.exit_code == 2 and "needs a unit from the BattleScribe data" in r.stderr

@@ -42,7 +42,8 @@ def attacker(spec: str | None, p: dict[str, Any], *, melee: bool,
              every_weapon: bool = False) -> Attacker:
     """The attacker ``spec`` names, with the ``--weapon`` and ``--models`` of ``p``."""
     return attacker_of(spec, p["weapons"], melee=melee, models=p["models"],
-                       every_weapon=every_weapon, rules=p["ruleset"], data=current_data())
+                       every_weapon=every_weapon, rules=p["ruleset"], data=current_data(),
+                       detachment=p.get("detachment"), enhancements=p.get("enhancements", ()))
 
 
 def target(spec: str, p: dict[str, Any]) -> tuple[str, Target | Squad]:

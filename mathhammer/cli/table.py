@@ -185,7 +185,8 @@ def _merged(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
     """The options of a ``--vary`` row: repeatable options add to the command's."""
     p = dict(base)
     for key, value in extra.items():
-        p[key] = p[key] + value if key in ("weapons", "named_rules", "abilities") else value
+        p[key] = p[key] + value if key in ("weapons", "named_rules", "abilities",
+                                           "enhancements") else value
     return p
 
 
@@ -204,9 +205,13 @@ def _rows(label: str | None, unit: Any, p: dict[str, Any], *, melee: bool, by_we
                              f"-t (-t {unit} -t ..., or -t {unit},...)") from None
     else:  # the army list's unit as listed: its wargear, its models
         try:
-            attacking = attrs.evolve(attacker_of(unit, melee=melee, data=current_data()),
+            attacking = attrs.evolve(attacker_of(unit, melee=melee, data=current_data(),
+                                                 detachment=p.get("detachment"),
+                                                 enhancements=p.get("enhancements", ())),
                                      label=label)
-        except InputError:
+        except InputError as e:
+            if " has no " not in str(e):
+                raise
             attacking = Attacker(label, (), unit.cost())
     switched = [r for r in map(attacking.rules.switch, p["named_rules"]) if r is not None]
     rest = [n for n in p["named_rules"] if attacking.rules.switch(n) is None]

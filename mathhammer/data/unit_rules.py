@@ -13,6 +13,7 @@ installed data (:func:`data_coverage`, for ``data check``).
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 from collections.abc import Iterable
@@ -101,6 +102,43 @@ def unit_rules(unit: Any, data: str | os.PathLike | None = None) -> tuple[DataRu
                 out.append(DataRule(NamedRule(
                     wanted, faction, "enhancement", "attacker", wanted, source=here,
                     not_modelled=f"no text for it in {path.name}")))
+    return tuple(out)
+
+
+def named_rules_of(unit: Any, names: Iterable[str], kind: str,
+                   data: str | os.PathLike | None = None) -> tuple[DataRule, ...]:
+    """The rules of a detachment rule or enhancement given by name (``kind``), their text
+    found in the catalogue ``unit`` came from. An unknown name is an InputError with the
+    closest names.
+
+    >>> named_rules_of(object(), ["Combat Doctrines"], "detachment rule")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: --detachment 'Combat Doctrines': needs a unit from the ...
+    """
+    names = list(names)
+    if not names:
+        return ()
+    flag = "--detachment" if kind == "detachment rule" else "--enhancement"
+    path = _catalogue_of(unit, data)
+    if path is None:
+        raise InputError(f"{flag} {names[0]!r}: needs a unit from the BattleScribe data (its "
+                         "catalogue has the text)")
+    texts: dict[str, tuple[str, str]] = {}
+    for name, text in file_abilities(path):
+        texts.setdefault(name_key(name), (name, text))
+    edition = "11e" if path.suffix == ".json" else "10e"
+    out: list[DataRule] = []
+    for wanted in names:
+        key = name_key(re.sub(r"\s*\((?:upgrade|aura)\)\s*$", "", wanted, flags=re.I))
+        if key not in texts:
+            close = difflib.get_close_matches(key, list(texts), n=3, cutoff=0.6)
+            hint = f"closest: {', '.join(texts[c][0] for c in close)}" if close else \
+                "no close name"
+            raise InputError(f"{flag} {wanted!r}: not in {path.name}; {hint}")
+        name, text = texts[key]
+        out += translate(name, text, f"BattleScribe {edition}: {path.name}, {kind} {name}",
+                         faction=getattr(unit, "faction", ""), kind=kind)
     return tuple(out)
 
 
@@ -233,6 +271,6 @@ def data_coverage(edition: str, data: str | os.PathLike | None = None) -> dict[s
 
 
 __all__ = [
-    "UnitRules", "data_coverage", "edition_abilities", "file_abilities", "side_rules",
-    "unit_abilities", "unit_rules",
+    "UnitRules", "data_coverage", "edition_abilities", "file_abilities", "named_rules_of",
+    "side_rules", "unit_abilities", "unit_rules",
 ]

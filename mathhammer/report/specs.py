@@ -20,7 +20,7 @@ import attrs
 
 from ..data.inline import is_inline_target, is_inline_weapon, parse_squad, parse_weapons
 from ..data.names import name_key
-from ..data.unit_rules import UnitRules, side_rules, unit_rules
+from ..data.unit_rules import UnitRules, named_rules_of, side_rules, unit_rules
 from ..errors import InputError
 from ..model.options import Options
 from ..model.profiles import Target, Weapon
@@ -49,11 +49,13 @@ class Attacker:
 
 def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: bool = False,
                 models: int | None = None, every_weapon: bool = False, rules: str = "10e",
-                data: str | os.PathLike | None = None) -> Attacker:
+                data: str | os.PathLike | None = None, detachment: str | None = None,
+                enhancements: Iterable[str] = ()) -> Attacker:
     """The attacker a player names: a unit (see :func:`mathhammer.data.lookup.find_unit`),
     inline weapon rows, or a unit value (a :class:`~mathhammer.data.units.Unit`, a unit of an
     army list); ``weapons`` adds inline rows and picks the unit's weapons by name, ``models``
-    sizes the unit, ``every_weapon`` takes its optional wargear too.
+    sizes the unit, ``every_weapon`` takes its optional wargear too; ``detachment`` and
+    ``enhancements`` name rules whose text the unit's catalogue has (BattleScribe data).
 
     >>> a = attacker_of("Cronos", ["spirit vortex"], models=2)
     >>> a.label, [(w.name, n) for w, n in a.profiles], a.points  # two models: 100 points
@@ -79,9 +81,16 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
             w, n = profiles[0]
             label = f"{n}x {w.name}"
         return Attacker(label, tuple(profiles))
+    enhancements = tuple(enhancements)
+    if (detachment or enhancements) and (spec is None or isinstance(spec, str)
+                                         and is_inline_weapon(spec)):
+        raise InputError("--detachment and --enhancement need a unit from the BattleScribe "
+                         "data as ATTACKER")
     if isinstance(spec, str) and split_attached(spec) is not None:
-        return _attached_attacker(spec, names, inline, melee=melee, models=models,
-                                  every_weapon=every_weapon, rules=rules, data=data)
+        found = _attached_attacker(spec, names, inline, melee=melee, models=models,
+                                   every_weapon=every_weapon, rules=rules, data=data)
+        return attrs.evolve(found, rules=found.rules + _extra_rules(
+            spec, detachment, enhancements, rules, data, attached=found))
     if isinstance(spec, str):
         from ..data.lookup import find_unit
 
@@ -109,11 +118,37 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
 
         found = attached_rules(unit.bodyguard, unit.leader, "attacker", names(unit.bodyguard),
                                names(unit.leader), data)
+        found += side_rules(named_rules_of(unit.leader, [detachment] if detachment else [],
+                                           "detachment rule", data), "attacker")
+        if enhancements:
+            raise InputError(f"--enhancement: {unit.name} is a unit of an army list, which "
+                             "gives its enhancements")
         return Attacker(unit.name, tuple(own + inline), unit.cost(models), profile, factions,
                         found, led=True)
     here = _rules_data(spec, data) if isinstance(spec, str) else data
+    extra = named_rules_of(unit, [detachment] if detachment else [], "detachment rule", here) \
+        + named_rules_of(unit, enhancements, "enhancement", here)
     return Attacker(unit.name, tuple(own + inline), unit.cost(models), profile, factions,
-                    side_rules(unit_rules(unit, here), "attacker"))
+                    side_rules(unit_rules(unit, here) + extra, "attacker"))
+
+
+def _extra_rules(spec: str, detachment: str | None, enhancements: tuple[str, ...], rules: str,
+                 data: str | os.PathLike | None, attached: Attacker) -> UnitRules:
+    """A detachment rule (for the whole attached unit) and enhancements (on its Leader)."""
+    from ..data.lookup import find_unit
+
+    if not detachment and not enhancements:
+        return UnitRules()
+    body_spec, lead_spec = split_attached(spec)
+    lead = find_unit(lead_spec, rules=rules, data=data)
+    here = _rules_data(lead_spec, data)
+    lead_weapons = tuple(w.name for w, _ in attached.profiles
+                         if w.name in {x.name for x in lead.weapons()}
+                         or w.name.endswith(f" ({lead.name})"))
+    return (side_rules(named_rules_of(lead, [detachment] if detachment else [],
+                                      "detachment rule", here), "attacker")
+            + side_rules(named_rules_of(lead, enhancements, "enhancement", here), "attacker",
+                         own=lead_weapons, leading=True))
 
 
 def _rules_data(spec: str, data: str | os.PathLike | None) -> str | os.PathLike | None:
