@@ -12,11 +12,12 @@ from click.testing import CliRunner
 
 import mathhammer as mh
 from mathhammer.cli.main import cli
+from mathhammer.data.attached import split_attached, target_rules
 from mathhammer.data.translate import Scope, coverage, is_attack_relevant, translate
 from mathhammer.errors import InputError
 from mathhammer.model.named import Conditions, Effect, NamedRule
 from mathhammer.report.scenario import Query
-from mathhammer.report.specs import attacker_of, split_attached, target_of, target_rules
+from mathhammer.report.specs import attacker_of, target_of
 
 SHARED = Path(os.environ.get("MATHHAMMER_BSDATA", Path(__file__).resolve().parents[2]
                              / "shared" / "bsdata"))
@@ -133,6 +134,9 @@ def test_sides_and_scopes():
     "While this model has 1-5 wounds remaining, each time this model makes an attack, "
     "subtract 1 from the Hit roll.",
 ])
+def test_conditions_the_engine_cannot_check_make_switches(text):
+    rule = one("Ability", text)
+    assert rule.switch and not rule.automatic and rule.rule.assumes
 
 
 @pytest.mark.parametrize("text", [
@@ -141,9 +145,6 @@ def test_sides_and_scopes():
 ])
 def test_negations_and_definitions_grant_nothing(text):
     assert not any(p.rule.usable for p in translate("Twin-linked", text))
-def test_conditions_the_engine_cannot_check_make_switches(text):
-    rule = one("Ability", text)
-    assert rule.switch and not rule.automatic and rule.rule.assumes
 
 
 def test_either_or_grants_are_switches_one_each():

@@ -14,6 +14,7 @@ from typing import Any
 import attrs
 import click
 
+from ..data.attached import target_rules
 from ..data.unit_rules import UnitRules
 from ..errors import InputError
 from ..model.options import Options
@@ -27,7 +28,6 @@ from ..report.specs import (
     option_warnings,
     split_rules,
     target_of,
-    target_rules,
 )
 from .army import current_data
 from .output import warn

@@ -125,6 +125,10 @@ def _sentences(text: str) -> list[str]:
 _ADD = r"(add|subtract) (\d) (?:to|from) "
 _ROLL = r"(?:the |that attack's |an? |its )?"
 _EFFECTS: list[tuple[re.Pattern, Any]] = [
+    # before the plain Wound roll modifier, which would read its end
+    (re.compile(r"if the strength characteristic of that attack is greater than [^.]*?"
+                r"toughness characteristic, subtract 1 from (?:that attack's |the )?wound roll"),
+     lambda m: [("wound_mod_if_stronger", -1)]),
     (re.compile(_ADD + _ROLL + r"hit roll and (?:the |that attack's )?wound roll"),
      lambda m: [("hit_mod", _sign(m)), ("wound_mod", _sign(m))]),
     (re.compile(_ADD + _ROLL + r"hit rolls?"), lambda m: [("hit_mod", _sign(m))]),
@@ -161,9 +165,6 @@ _EFFECTS: list[tuple[re.Pattern, Any]] = [
                 r"strength|damage))*) characteristics?"),
      lambda m: [(_CHAR[c], _sign(m)) for c in re.split(r",? and |, ", m.group(3))]),
     (re.compile(r"halve the damage characteristic"), lambda m: [("halve_damage", True)]),
-    (re.compile(r"if the strength characteristic of that attack is greater than [^.]*?"
-                r"toughness characteristic, subtract 1 from (?:that attack's |the )?wound roll"),
-     lambda m: [("wound_mod_if_stronger", -1)]),
     (re.compile(r"feel no pain (\d)\+|(\d)\+ feel no pain"),
      lambda m: [("fnp", int(m.group(1) or m.group(2)))]),
     (re.compile(r"(\d)\+ invulnerable save(?: against (ranged|melee) attacks)?"),

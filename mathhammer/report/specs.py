@@ -13,11 +13,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
 import attrs
 
+from ..data.attached import (
+    attached_rules,
+    leader_notes,
+    rules_folder,
+    split_attached,
+)
 from ..data.inline import is_inline_target, is_inline_weapon, parse_squad, parse_weapons
 from ..data.names import name_key
 from ..data.unit_rules import UnitRules, named_rules_of, side_rules, unit_rules
@@ -125,7 +130,7 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
                              "gives its enhancements")
         return Attacker(unit.name, tuple(own + inline), unit.cost(models), profile, factions,
                         found, led=True)
-    here = _rules_data(spec, data) if isinstance(spec, str) else data
+    here = rules_folder(spec, data) if isinstance(spec, str) else data
     extra = named_rules_of(unit, [detachment] if detachment else [], "detachment rule", here) \
         + named_rules_of(unit, enhancements, "enhancement", here)
     return Attacker(unit.name, tuple(own + inline), unit.cost(models), profile, factions,
@@ -141,7 +146,7 @@ def _extra_rules(spec: str, detachment: str | None, enhancements: tuple[str, ...
         return UnitRules()
     body_spec, lead_spec = split_attached(spec)
     lead = find_unit(lead_spec, rules=rules, data=data)
-    here = _rules_data(lead_spec, data)
+    here = rules_folder(lead_spec, data)
     lead_weapons = tuple(w.name for w, _ in attached.profiles
                          if w.name in {x.name for x in lead.weapons()}
                          or w.name.endswith(f" ({lead.name})"))
@@ -149,40 +154,6 @@ def _extra_rules(spec: str, detachment: str | None, enhancements: tuple[str, ...
                                       "detachment rule", here), "attacker")
             + side_rules(named_rules_of(lead, enhancements, "enhancement", here), "attacker",
                          own=lead_weapons, leading=True))
-
-
-def _rules_data(spec: str, data: str | os.PathLike | None) -> str | os.PathLike | None:
-    """Where the rules from data of ``spec`` are read: the folder of a ``CATALOGUE:Unit``
-    spec's file, else ``data``."""
-    from ..data.bsdata import split_unit_spec
-
-    parts = split_unit_spec(spec)
-    return str(Path(parts[0]).parent) if parts is not None else data
-
-
-def split_attached(spec: str) -> tuple[str, str] | None:
-    """``"UNIT + LEADER"`` as (unit, leader); None for one unit or an inline profile.
-
-    >>> split_attached("Intercessor Squad + Lieutenant"), split_attached("MEQ")
-    (('Intercessor Squad', 'Lieutenant'), None)
-    """
-    if " + " not in spec or is_inline_target(spec) or is_inline_weapon(spec):
-        return None
-    body, lead = (part.strip() for part in spec.split(" + ", 1))
-    if not body or not lead:
-        raise InputError(f"{spec!r}: expected UNIT + LEADER")
-    return body, lead
-
-
-def leader_notes(body: Any, lead: Any) -> tuple[str, ...]:
-    """What is wrong with attaching ``lead`` to ``body`` (said as warnings, not refused)."""
-    if not getattr(lead, "leader", False):
-        return (f"{lead.name} has no Leader ability; attached to {body.name} anyway",)
-    leads = getattr(lead, "leads", ())
-    if leads and name_key(body.name) not in {name_key(n) for n in leads}:
-        return (f"{lead.name} cannot lead {body.name} (its Leader ability lists "
-                f"{', '.join(leads)}); attached anyway",)
-    return ()
 
 
 def _profiles(unit: Any, names: list[str], *, melee: bool, models: int | None,
@@ -233,7 +204,7 @@ def _attached_attacker(spec: str, names: list[str], inline: list, *, melee: bool
     rules_of = attached_rules(body, lead, "attacker",
                               tuple(dict.fromkeys(w.name for w, _ in mine)),
                               tuple(dict.fromkeys(w.name for w, _ in theirs)),
-                              _rules_data(body_spec, data), _rules_data(lead_spec, data))
+                              rules_folder(body_spec, data), rules_folder(lead_spec, data))
     cost = body.cost(models)
     cost = None if cost is None or lead.cost() is None else cost + lead.cost()
     try:
@@ -245,72 +216,6 @@ def _attached_attacker(spec: str, names: list[str], inline: list, *, melee: bool
     return Attacker(f"{body.name} + {lead.name}", tuple(mine + theirs + inline), cost,
                     profile if isinstance(profile, Target) else None, factions, rules_of,
                     led=True, notes=leader_notes(body, lead))
-
-
-def attached_rules(body: Any, lead: Any, side: str, body_own: tuple[str, ...],
-                   lead_own: tuple[str, ...], data: str | os.PathLike | None,
-                   lead_data: str | os.PathLike | None = None) -> UnitRules:
-    """The rules from data of a Bodyguard and its Leader on one side: the Leader's "while
-    leading" and "this model's unit" rules reach the whole unit, each unit's other rules its
-    own weapons (``*_own``: weapon names) or model group (group names). An ability both have
-    (Oath of Moment) applies to the whole unit once."""
-    body_parts = unit_rules(body, data)
-    lead_parts = unit_rules(lead, data if lead_data is None else lead_data)
-    shared = {(p.rule.name, p.rule.text) for p in body_parts} & {
-        (p.rule.name, p.rule.text) for p in lead_parts}
-    both = [p for p in body_parts if (p.rule.name, p.rule.text) in shared]
-    return (side_rules(both, side)
-            + side_rules([p for p in body_parts if p not in both], side, own=body_own)
-            + side_rules([p for p in lead_parts if (p.rule.name, p.rule.text) not in shared],
-                         side, own=lead_own, leading=True))
-
-
-def army_rules(army: Any, data: str | os.PathLike | None = None) -> list[dict[str, Any]]:
-    """The rules from data of each row of an army list (an attached pair is one row): those
-    applied and the switches when it attacks and when it is attacked, and those not modelled
-    (``army --json`` prints them as ``"rules"``)."""
-    def names(part: Any) -> tuple[str, ...]:  # an army unit's datasheet weapons
-        return tuple(dict.fromkeys(w.name for w in getattr(part, "unit", part).weapons()))
-
-    out = []
-    for label, unit in army.rows():
-        if hasattr(unit, "bodyguard"):
-            body, lead = unit.bodyguard, unit.leader
-            attacking = attached_rules(body, lead, "attacker", names(body), names(lead), data)
-            defending = attached_rules(body, lead, "defender", (body.name,), (lead.name,), data)
-        else:
-            parts = unit_rules(unit, data)
-            attacking, defending = side_rules(parts, "attacker"), side_rules(parts, "defender")
-        missing = {r.name: r for r in attacking.not_modelled + defending.not_modelled}
-        out.append({
-            "unit": label,
-            "attacking": {"applied": [r.name for r in attacking.applied],
-                          "switches": [r.name for r in attacking.switches]},
-            "defending": {"applied": [r.name for r in defending.applied],
-                          "switches": [r.name for r in defending.switches]},
-            "not_modelled": [{"name": r.name, "reason": r.not_modelled}
-                             for r in missing.values()],
-        })
-    return out
-
-
-def target_rules(spec: str, leader: str | None = None, *, rules: str = "10e",
-                 data: str | os.PathLike | None = None) -> UnitRules:
-    """The rules from data of the target a player names (``UNIT + LEADER`` or ``leader``):
-    what changes the attacks against it. Nothing for an inline profile."""
-    from ..data.lookup import find_unit
-
-    if is_inline_target(spec):
-        return UnitRules()
-    pair = split_attached(spec)
-    if pair is not None:
-        spec, leader = pair
-    body = find_unit(spec, rules=rules, data=data)
-    if leader is None or is_inline_target(leader):
-        return side_rules(unit_rules(body, _rules_data(spec, data)), "defender")
-    lead = find_unit(leader, rules=rules, data=data)
-    return attached_rules(body, lead, "defender", (body.name,), (lead.name,),
-                          _rules_data(spec, data), _rules_data(leader, data))
 
 
 def _check_phase(profiles: list[tuple[Weapon, int]], melee: bool) -> None:

@@ -75,7 +75,8 @@ def unit_rules_lines(spec: str, *, rules: str = "10e", data: Any = None,
                      full: bool = False) -> list[str]:
     """``mathhammer rules --for UNIT``: a unit's rules from data, attacking and defending:
     applied, switches (off until named with ``--rule``), not modelled."""
-    from .specs import attacker_of, target_rules
+    from ..data.attached import target_rules
+    from .specs import attacker_of
 
     attacking = attacker_of(spec, rules=rules, data=data, every_weapon=True)
     sides = (("attacking", attacking.rules),
