@@ -27,6 +27,8 @@ class Item:
     tables: tuple = attrs.field(default=(), eq=False)
     #: False when the file itself says it is not a weapon (a roster selection without one)
     weapon: bool | None = None
+    #: True when the list says this line is a model (``• 1x Long-quill: ...``)
+    model: bool = False
 
 
 @attrs.frozen
@@ -51,8 +53,9 @@ class ParsedUnit:
     enhancements: tuple[str, ...] = ()
     extras: tuple[str, ...] = ()  # Warlord and other non-wargear notes
     size: int | None = None  # a model count the list states for the whole unit
-    role: str = ""  # "leader" or "bodyguard" in an attached unit
+    role: str = ""  # "leader", "support" or "bodyguard" in an attached unit
     group: int = 0  # the attached unit it belongs to (0: none)
+    enhancement_points: tuple[int | None, ...] = ()  # per enhancement, when the list says
 
 
 @attrs.frozen
@@ -67,6 +70,8 @@ class ParsedList:
     declared_points: int | None = None
     units: tuple[ParsedUnit, ...] = ()
     attached: tuple[tuple[int, int], ...] = ()  # (leader index, bodyguard index)
+    warnings: tuple[str, ...] = ()
+    limit: int | None = None  # the battle size's points limit
 
 
 @attrs.frozen
