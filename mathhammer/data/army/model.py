@@ -29,6 +29,8 @@ class Item:
     weapon: bool | None = None
     #: True when the list says this line is a model (``• 1x Long-quill: ...``)
     model: bool = False
+    #: the list has lines indented under this one (a model line, most likely)
+    parent: bool = False
 
 
 @attrs.frozen
@@ -96,6 +98,8 @@ class ArmyUnit:
     enhancements: tuple[str, ...] = ()
     line: int = 0
     catalogue: str = ""
+    #: each enhancement's points: the list's, else the data's (None: neither says)
+    enhancement_points: tuple[int | None, ...] = ()
     data_points: int | None = None  # the data's cost for this many models
 
     # the unit protocol, so an ArmyUnit goes wherever a Unit goes
@@ -126,6 +130,7 @@ class ArmyUnit:
             out["wargear"] = list(self.wargear)
         if self.enhancements:
             out["enhancements"] = list(self.enhancements)
+            out["enhancement_points"] = list(self.enhancement_points)
         return out
 
 
@@ -175,9 +180,20 @@ class Unresolved:
     line: int
     text: str
     closest: tuple[str, ...] = ()
+    reason: str = ""  # why, when it is not just an unknown name (a datasheet the data lacks)
 
     def to_json(self) -> dict[str, Any]:
-        return {"line": self.line, "text": self.text, "closest": list(self.closest)}
+        out: dict[str, Any] = {"line": self.line, "text": self.text,
+                               "closest": list(self.closest)}
+        if self.reason:
+            out["reason"] = self.reason
+        return out
+
+    def describe(self) -> str:
+        """``Land Speeder (closest: ...)`` or ``Wulfen: <why>``."""
+        if self.reason:
+            return f"{self.text}: {self.reason}"
+        return self.text + (f" (closest: {', '.join(self.closest)})" if self.closest else "")
 
 
 @attrs.frozen

@@ -208,9 +208,10 @@ def _per_model_items(st: _State, u: _Unit, n: int, times: int, rest: str) -> Non
         _add(st, u, name, (c or 1) * times, n)
 
 
-def _unit_line(st: _State, u: _Unit, n: int, raw: str) -> None:
-    """One line inside a unit."""
-    _indent, _bullet, s = L.strip_bullet(raw)
+def _unit_line(st: _State, u: _Unit, n: int, raw: str, nxt: str = "") -> None:
+    """One line inside a unit (``nxt``: the next line, which may be indented under it)."""
+    indent, _bullet, s = L.strip_bullet(raw)
+    nested = bool(nxt.strip()) and L.strip_bullet(nxt)[0] > indent
     if not s:
         return
     role = L.attached_role(s)
@@ -262,7 +263,8 @@ def _unit_line(st: _State, u: _Unit, n: int, raw: str) -> None:
             else:
                 u.items.append(Item(name, c if pc is None else pc, n))
         return
-    for part in L.split_names(s):
+    parts = L.split_names(s)
+    for part in parts:
         pc, name = L.count_name(part, st.source, n)
         if L.is_note(name):
             u.extras.append(name)
@@ -270,7 +272,8 @@ def _unit_line(st: _State, u: _Unit, n: int, raw: str) -> None:
             u.enh.append(e[0])
             u.enh_pts.append(e[1])
         else:
-            u.items.append(Item(name, 1 if pc is None else pc, n))
+            u.items.append(Item(name, 1 if pc is None else pc, n,
+                                parent=nested and len(parts) == 1))
 
 
 def parse_text(text: str, source: str, fmt: str | None = None) -> ParsedList:
@@ -329,12 +332,10 @@ def parse_text(text: str, source: str, fmt: str | None = None) -> ParsedList:
                 _head_line(st, n, s)
             continue
         if unit is None:
-            if not st.units:
-                _head_line(st, n, s)
-            elif h is None and not bullet:
+            if not st.units or h is None and not bullet:
                 _head_line(st, n, s)
             continue
-        _unit_line(st, unit, n, raw)
+        _unit_line(st, unit, n, raw, lines[i + 1] if i + 1 < len(lines) else "")
     if not st.units:
         raise InputError(f"{source}: no units found (expected lines like 'Unit name "
                          f"(85 points)' followed by its wargear, read as {fmt})")
