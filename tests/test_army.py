@@ -19,6 +19,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from army_corpus import find_shared
 from click.testing import CliRunner
 
 import mathhammer as mh
@@ -26,7 +27,7 @@ from mathhammer.cli import cli
 from mathhammer.data.army import load_army, parse_army, parse_list, search_units
 from mathhammer.model.squad import Squad
 
-SHARED = Path(os.environ.get("MATHHAMMER_SHARED", Path(__file__).resolve().parents[2] / "shared"))
+SHARED = find_shared()
 ROSTERS = SHARED / "rosters"
 BSDATA = SHARED / "bsdata"
 if not (ROSTERS.is_dir() and BSDATA.is_dir()):
@@ -208,7 +209,11 @@ def test_rosters_match_their_selections(name):
         weapons = Counter()
         for s in everything[1:]:
             if any("Weapons" in (p.get("typeName") or "") for p in _kids(s, "profiles")):
-                weapons[s.get("name").rstrip("*").strip()] += int(s.get("number"))
+                # "2 Fragstorm Grenade Launchers" (number 1) is 2 launchers (issue 20)
+                name = s.get("name").rstrip("*").strip()
+                m = re.match(r"(\d+)x? (\D.*)", name)
+                n, name = (int(m.group(1)), m.group(2)) if m else (1, name)
+                weapons[name] += n * int(s.get("number"))
         assert {w.name: w.count for w in u.weapons} == dict(weapons)
 
 
@@ -341,11 +346,16 @@ def test_a_unit_without_wargear_lines_still_counts():
 
 
 def test_an_unknown_name_is_listed_with_its_line_and_closest_names():
-    text = APP.replace("Overlord (85 Points)", "Overlrd (85 Points)")
+    text = APP.replace("Overlord (85 Points)", "Overlady (85 Points)")
     a = parse_army(text, data=BSDATA, rules="10e")
     (u,), = [a.unresolved]
-    assert (u.line, u.text) == (8, "Overlrd")
+    assert (u.line, u.text) == (8, "Overlady")
     assert "Overlord" in u.closest
+    # a spelling a letter away is read, with a warning naming both names
+    typo = parse_army(APP.replace("Overlord (85 Points)", "Overlrd (85 Points)"), data=BSDATA,
+                      rules="10e")
+    assert typo.unresolved == () and typo.units[0].name == "Overlord"
+    assert any("'Overlrd' read as 'Overlord'" in w for w in typo.warnings)
     r = CliRunner().invoke(cli, ["army", "-", "--data", str(BSDATA)], input=text)
     assert r.exit_code == 2
 

@@ -228,6 +228,10 @@ def _resolve(parsed: ParsedList, edition: str, data, attach: tuple[str, ...]) ->
         warnings += notes
         where[k] = len(units)
         units.append(au)
+    if home is None and parsed.factions and not units:
+        raise InputError(f"{parsed.source}: faction {parsed.factions[0]!r} has no {edition} "
+                         f"catalogue in {index.folder}; run `mathhammer data fetch --edition "
+                         f"{edition}` (or give --data DIR)")
     pairs = []
     for i, j in parsed.attached:
         if i not in where or j not in where:
@@ -362,6 +366,7 @@ def _sequence(pu: ParsedUnit) -> list[_Seq]:
     return out
 
 
+_WITH = re.compile(r"\s(?:w/|with)\s", re.I)
 _GLUE = re.compile(r"(?<=[a-z\)])(?=[A-Z])")
 
 
@@ -385,6 +390,8 @@ def _unit(d: _Data, homes: list, pu: ParsedUnit, source: str
     wargear: list[str] = []
     model_names = [[_singular(match_key(n)) for n in ms + [g.get("name", "")]]
                    for ms, g in zip(members, groups, strict=True)]
+    model_bases = [[_singular(match_key(_WITH.split(n)[0])) for n in ms + [g.get("name", "")]]
+                   for ms, g in zip(members, groups, strict=True)]
     weapon_keys = {match_key(w["name"]) for g in groups for w in g.get("weapons", [])}
 
     def model_group(name: str, said: bool) -> int | None:
@@ -393,9 +400,12 @@ def _unit(d: _Data, homes: list, pu: ParsedUnit, source: str
         for gi, names in enumerate(model_names):
             if s in names:
                 return gi
+        for gi, names in enumerate(model_bases):  # "Skitarii Ranger w/ arc rifle"
+            if s in names:
+                return gi
         if not said:
             return None
-        base = _singular(match_key(re.split(r"\s(?:w/|with)\s", name)[0]))
+        base = _singular(match_key(_WITH.split(name)[0]))
         for gi, names in enumerate(model_names):
             if base in names or any(n.startswith(base + " ") for n in names):
                 return gi
@@ -412,7 +422,9 @@ def _unit(d: _Data, homes: list, pu: ParsedUnit, source: str
 
     current: int | None = None
     loose: list[Item] = []
-    for entry_ in _sequence(pu):
+    seq = _sequence(pu)
+    explicit = any(e.model for e in seq)  # the list says which lines are models
+    for entry_ in seq:
         it = entry_.item
         if it.count == 0:
             bad.append(Unresolved(it.line or pu.line, f"{pu.name}: 0x {it.name}", (),
@@ -420,7 +432,7 @@ def _unit(d: _Data, homes: list, pu: ParsedUnit, source: str
             continue
         is_weapon = match_key(it.name) in weapon_keys
         gi = model_group(it.name, entry_.model or it.parent) if (
-            entry_.model or not is_weapon) else None
+            entry_.model or not (is_weapon or explicit)) else None
         if gi is not None:
             counts[gi] += it.count
             current = gi
@@ -584,6 +596,7 @@ def _tables(groups: list[dict], gi: int, name: str) -> list[dict]:
     for i in order:
         near = [w for w in groups[i].get("weapons", [])
                 if q.startswith(match_key(w["name"]) + " ")
+                or q.endswith(" " + match_key(w["name"]))
                 or match_key(w["name"]).startswith(q + " ")]
         if len({w["name"] for w in near}) == 1:
             return near[:1]

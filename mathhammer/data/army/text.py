@@ -245,6 +245,10 @@ def _unit_line(st: _State, u: _Unit, n: int, raw: str, nxt: str = "") -> None:
         u.extras.append(s)
         return
     c, body = L.count_name(s, st.source, n)
+    if c is not None and st.fmt == "newrecruit-wtc" and _bullet and indent == 0 \
+            and ":" not in body:
+        u.items.append(Item(body, c, n, model=True))  # "• 9x Khorne Berzerker"
+        return
     if c is not None and ":" in body:
         model, _sep, rest = body.partition(":")
         u.items.append(Item(model, c, n, model=True))
@@ -328,7 +332,7 @@ def parse_text(text: str, source: str, fmt: str | None = None) -> ParsedList:
             else:
                 st.group = 0
             unit = None
-            if not st.units:
+            if not st.units and s.startswith("#"):
                 _head_line(st, n, s)
             continue
         if unit is None:
