@@ -30,7 +30,6 @@ from pathlib import Path
 import attrs
 
 
-
 def find_shared() -> Path:
     """``$MATHHAMMER_SHARED``, else the first ``shared`` folder beside the checkout or beside
     one of its parents (``../shared`` from a clone, ``../../shared`` from a worktree)."""

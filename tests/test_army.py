@@ -16,7 +16,6 @@ import re
 import zipfile
 from collections import Counter
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from army_corpus import find_shared
@@ -287,7 +286,7 @@ def test_attach_option_pairs_units_of_a_list_without_attachments():
 def test_json_shape():
     j = army("imperial-knights.11e.gwapp.txt").to_json()
     assert list(j) == ["name", "faction", "edition", "points", "declared_points", "units",
-                       "attached", "unresolved"]
+                       "attached", "unresolved", "points_read", "format", "warnings"]
     assert (j["name"], j["faction"], j["edition"], j["points"]) == ("QC", "Imperial Knights",
                                                                     "11e", 1995)
     u = j["units"][1]

@@ -31,6 +31,8 @@ class Item:
     model: bool = False
     #: the list has lines indented under this one (a model line, most likely)
     parent: bool = False
+    #: the models the count was multiplied by (``5 with Bolt pistol and Chainblade``)
+    times: int = 1
 
 
 @attrs.frozen
@@ -221,6 +223,8 @@ class Army:
             "attached": [{"leader": self.units[i].name, "bodyguard": self.units[j].name,
                           "leader_index": i, "bodyguard_index": j} for i, j in self.attached],
             "unresolved": [u.to_json() for u in self.unresolved],
+            "points_read": self.points, "format": self.format,
+            "warnings": list(self.warnings),
         }
 
     def rows(self) -> list[tuple[str, ArmyUnit | AttachedUnit]]:

@@ -29,6 +29,7 @@ from ..datastore import EDITIONS, installed_editions
 from ..names import name_key
 from ..unit_file import build_unit
 from ..unit_index import UnitIndex, unit_index
+from .lines import count_name
 from .model import (
     Army,
     ArmyUnit,
@@ -207,6 +208,15 @@ def _resolve(parsed: ParsedList, edition: str, data, attach: tuple[str, ...]) ->
     index = unit_index(edition, data)
     d = _Data(index)
     homes, warnings = _homes(index, parsed)
+    if not homes:
+        # no faction line: the catalogue that has the most of the list's units
+        votes: dict[str, list] = {}
+        for pu in parsed.units[:200]:
+            for c, u in index.find(pu.name):
+                if match_key(u) == match_key(pu.name) and not c.library:
+                    votes.setdefault(str(c.path), [c, 0])[1] += 1
+        if votes:
+            homes = [max(votes.values(), key=lambda v: v[1])[0]]
     home = homes[0] if homes else None
     warnings = list(parsed.warnings) + warnings
     units: list[ArmyUnit] = []
@@ -367,6 +377,7 @@ def _sequence(pu: ParsedUnit) -> list[_Seq]:
 
 
 _WITH = re.compile(r"\s(?:w/|with)\s", re.I)
+_AND = re.compile(r"\s(?:and|&)\s", re.I)
 _GLUE = re.compile(r"(?<=[a-z\)])(?=[A-Z])")
 
 
@@ -462,8 +473,28 @@ def _unit(d: _Data, homes: list, pu: ParsedUnit, source: str
     enh = list(pu.enhancements)
     enh_pts = list(pu.enhancement_points) + [None] * (len(enh) - len(pu.enhancement_points))
 
+    def split(gi: int, it: Item, chosen: dict[str, dict]) -> bool:
+        """Two names the exporter ran together ("MV15 Gun DroneTwin pulse blaster") or joined
+        ("Gorechild and Plasma pistol"): each part taken when every part is known."""
+        for splitter in (_GLUE, _AND):
+            parts = [p.strip() for p in splitter.split(it.name) if p.strip()]
+            if len(parts) < 2 or not all(_known(groups, gi, count_name(p)[1], option_keys)
+                                         for p in parts):
+                continue
+            for k, p in enumerate(parts):
+                c, name = count_name(p)
+                n = it.count if k == 0 else (c or 1) * it.times
+                take(gi, attrs.evolve(it, name=name, count=n), chosen)
+            return True
+        return False
+
     def take(gi: int, it: Item, chosen: dict[str, dict]) -> bool:
-        tables = [] if it.weapon is False else (_tables(groups, gi, it.name) or list(it.tables))
+        exact = [] if it.weapon is False else _tables(groups, gi, it.name, near=False)
+        if not exact and it.weapon is not False and (_AND.search(it.name) or _GLUE.search(
+                it.name)) and split(gi, it, chosen):
+            return True
+        tables = [] if it.weapon is False else (exact or _tables(groups, gi, it.name)
+                                                or list(it.tables))
         if tables:
             if it.count > 4 * max(1, sum(counts)) and it.count > 4:
                 bad.append(Unresolved(it.line or pu.line, f"{pu.name}: {it.count}x {it.name}",
@@ -517,12 +548,6 @@ def _unit(d: _Data, homes: list, pu: ParsedUnit, source: str
         for it in items_by_group[gi]:
             if take(gi, it, chosen):
                 continue
-            # two names the exporter ran together ("MV15 Gun DroneTwin pulse blaster")
-            parts = [p.strip() for p in _GLUE.split(it.name) if p.strip()]
-            if len(parts) > 1 and all(_known(groups, gi, p, option_keys) for p in parts):
-                for p in parts:
-                    take(gi, attrs.evolve(it, name=p), chosen)
-                continue
             close = difflib.get_close_matches(it.name, options, 3, 0.4)
             bad.append(Unresolved(it.line or pu.line, f"{pu.name}: {it.name}", tuple(close)))
         ng = {k: v for k, v in g.items() if k != "weapons"}
@@ -575,7 +600,7 @@ def _cost_for(points: list[dict], n: int) -> int:
 _SEP = re.compile(r"^\s*(?:[-–—:(]|\s)")
 
 
-def _tables(groups: list[dict], gi: int, name: str) -> list[dict]:
+def _tables(groups: list[dict], gi: int, name: str, near: bool = True) -> list[dict]:
     """The weapon tables a wargear name means: the same name (but for punctuation, an article
     or a plural), or its profiles (``Plasma pistol - standard``/``- supercharge``); the given
     group first."""
@@ -593,7 +618,7 @@ def _tables(groups: list[dict], gi: int, name: str) -> list[dict]:
         if prof:
             return _standard_first(prof)
     # a name the list writes longer or shorter ("Perdition Pistol" for "Perdition"): one weapon
-    for i in order:
+    for i in order if near else ():
         near = [w for w in groups[i].get("weapons", [])
                 if q.startswith(match_key(w["name"]) + " ")
                 or q.endswith(" " + match_key(w["name"]))

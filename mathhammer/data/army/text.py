@@ -190,7 +190,7 @@ def _parts(s: str) -> list[str]:
     return parts + [f"{a} - {b}" for a, b in zip(parts, parts[1:], strict=False)]
 
 
-def _add(st: _State, u: _Unit, name: str, count: int, n: int) -> None:
+def _add(st: _State, u: _Unit, name: str, count: int, n: int, times: int = 1) -> None:
     """A wargear name of a line: an enhancement, a note or an item."""
     if L.is_note(name):
         u.extras.append(name)
@@ -198,14 +198,14 @@ def _add(st: _State, u: _Unit, name: str, count: int, n: int) -> None:
         u.enh.append(e[0])
         u.enh_pts.append(e[1])
     else:
-        u.items.append(Item(name, count, n))
+        u.items.append(Item(name, count, n, times=times))
 
 
 def _per_model_items(st: _State, u: _Unit, n: int, times: int, rest: str) -> None:
     """``5 with Chainblades, 2x Bolt pistol``: each count times the models."""
     for part in L.split_names(rest):
         c, name = L.count_name(part, st.source, n)
-        _add(st, u, name, (c or 1) * times, n)
+        _add(st, u, name, (c or 1) * times, n, times)
 
 
 def _unit_line(st: _State, u: _Unit, n: int, raw: str, nxt: str = "") -> None:
@@ -237,9 +237,7 @@ def _unit_line(st: _State, u: _Unit, n: int, raw: str, nxt: str = "") -> None:
         if wm:
             times = L.number(wm.group(1), st.source, n, "count")
             u.items.append(Item(wm.group(2), times, n, model=True))
-            for part in L.split_names(re.sub(r"\s+and\s+", ", ", wm.group(3))):
-                c, name = L.count_name(part, st.source, n)
-                u.items.append(Item(name, times if c is None else c * times, n))
+            _per_model_items(st, u, n, times, wm.group(3))
             return
     if L.is_note(s):
         u.extras.append(s)
