@@ -27,6 +27,7 @@ MAX_ARMY_UNITS = 1000
 #: at most this many characters on one line of a list
 MAX_LINE = 20_000
 _MAX_DIGITS = 7  # points, counts: at most 9,999,999
+_LONG_NUMBER = re.compile(r"\d{13}")  # longer than any count, cost or date in a list
 
 BULLETS = "•◦▪●○■‣∙·*-–+>"
 _PLAIN = str.maketrans({
@@ -47,11 +48,19 @@ def plain(text: str) -> str:
 
 
 def check_lines(lines: list[str], source: str) -> None:
-    """A line over :data:`MAX_LINE` characters is an error."""
+    """A line over :data:`MAX_LINE` characters, or with a number of more than 12 digits, is an
+    error."""
     for n, ln in enumerate(lines, 1):
         if len(ln) > MAX_LINE:
             raise InputError(f"{source}:{n}: a line of {len(ln)} characters (the limit is "
                              f"{MAX_LINE}, mathhammer.data.army.lines.MAX_LINE)")
+        m = _LONG_NUMBER.search(ln)
+        if m:
+            end = m.end()
+            while end < len(ln) and ln[end].isdigit():
+                end += 1
+            raise InputError(f"{source}:{n}: a number of {end - m.start()} digits (at most "
+                             f"{_MAX_DIGITS})")
 
 
 def number(text: str, source: str, line: int, what: str = "points") -> int:

@@ -452,7 +452,9 @@ def _unit(d: _Data, homes: list, pu: ParsedUnit, source: str
             bad.append(Unresolved(it.line or pu.line, f"{pu.name}: {it.count}x {it.name}",
                                   tuple(dict.fromkeys(n for ms in members for n in ms))[:5],
                                   f"no model '{it.name}' in {raw['name']}"))
-            current = None
+            current = -1  # its wargear goes with it
+            continue
+        if current == -1:
             continue
         if current is None:
             loose.append(it)
@@ -613,8 +615,7 @@ def _tables(groups: list[dict], gi: int, name: str, near: bool = True) -> list[d
             w for w in ws if _singular(match_key(w["name"])) == qs]
         if exact:
             return exact[:1]
-        prof = [w for w in ws if match_key(w["name"]).startswith(q + " ")
-                and _SEP.match(w["name"].replace("’", "'")[len(name):] or " ")]
+        prof = [w for w in ws if match_key(w["name"]).startswith(q + " ")]
         if prof:
             return _standard_first(prof)
     # a name the list writes longer or shorter ("Perdition Pistol" for "Perdition"): one weapon
