@@ -303,3 +303,24 @@ ROSTER = (b'<?xml version="1.0" encoding="UTF-8"?><roster name="x" gameSystemNam
 def test_hostile_rosters_end_in_one_line(content, message):
     _fails(content, message)
     assert parse_list(ROSTER.replace(b"COST", b"100"), "ok.ros").units[0].points == 100
+
+
+@needs_data
+def test_a_datasheet_the_data_cannot_build_costs_that_unit_only(monkeypatch):
+    """(The 10e Wulfen's "model has no statline" once ended the whole list.)"""
+    from mathhammer.data.bsdata import build
+
+    real = build.build_entry
+
+    def broken(lib, entry):
+        if entry.name == "Chaos Rhino" or getattr(entry, "target_id", "") and \
+                "Rhino" in (entry.name or ""):
+            raise InputError("Chaos Space Marines.cat: 'Chaos Rhino': model 'Chaos Rhino' has "
+                             "no statline (M, T, Sv, W)")
+        return real(lib, entry)
+
+    monkeypatch.setattr(build, "build_entry", broken)
+    a = load_army(FIXTURES / "gwapp-10e.txt", data=BSDATA, rules="10e")
+    assert [u.name for u in a.units] == [n for n, _ in UNITS[:3]] and a.points == 350
+    (u,) = a.unresolved
+    assert u.describe().startswith("Chaos Rhino: Chaos Space Marines.cat: 'Chaos Rhino': model")

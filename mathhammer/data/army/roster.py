@@ -113,6 +113,8 @@ def read_roster_bytes(data: bytes, source: str) -> bytes:
                     raise InputError(f"{source}: the roster inside the zip is encrypted")
                 with z.open(info) as f:
                     return f.read(MAX_ARMY_FILE_BYTES + 1)
+        except InputError:
+            raise
         except NotImplementedError:
             raise InputError(f"{source}: the roster inside the zip uses a compression method "
                              "this reader does not know") from None
