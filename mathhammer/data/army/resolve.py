@@ -56,6 +56,7 @@ class _Data:
     """Catalogues opened for one army (each once)."""
 
     index: UnitIndex
+    lookups: int = 0  # names looked up beyond the list's catalogues
     libs: dict[str, Any] = attrs.field(factory=dict)
     units: dict[str, dict[str, Any]] = attrs.field(factory=dict)
 
@@ -119,6 +120,31 @@ class _Data:
                     out[match_key(clean_name(p.name))] = ("weapon", None)
         self.units[key] = out  # type: ignore[assignment]
         return out
+
+    def keyed(self, path: Path) -> dict[str, tuple[str, Any]]:
+        """:func:`match_key` -> (data name, root entry), for one catalogue."""
+        key = "keyed:" + str(path)
+        if key not in self.units:
+            self.units[key] = {match_key(k): (k, v) for k, v in self.entries(path).items()}
+        return self.units[key]
+
+    def built(self, lib, entry) -> tuple[dict, list, list[str]]:
+        """(raw unit, model members, option names) of a datasheet, built once per army (a
+        list repeats datasheets)."""
+        from ..bsdata.build import build_entry
+        from ..bsdata.find import option_names
+
+        key = f"built:{lib.main.path}:{entry.id}:{getattr(entry, 'target_id', '')}"
+        if key not in self.units:
+            try:
+                raw, _warnings, members = build_entry(lib, entry)
+                self.units[key] = (raw, members, option_names(lib, entry))  # type: ignore
+            except (InputError, ValueError, KeyError, TypeError) as e:
+                self.units[key] = e  # type: ignore[assignment]
+        got = self.units[key]
+        if isinstance(got, Exception):
+            raise got
+        return got  # type: ignore[return-value]
 
     def entries(self, path: Path) -> dict[str, Any]:
         """Normalised unit name -> root entry, for one catalogue."""
@@ -211,7 +237,7 @@ def _resolve(parsed: ParsedList, edition: str, data, attach: tuple[str, ...]) ->
     if not homes:
         # no faction line: the catalogue that has the most of the list's units
         votes: dict[str, list] = {}
-        for pu in parsed.units[:200]:
+        for pu in parsed.units[:12]:  # a dozen units say where a list comes from
             for c, u in index.find(pu.name):
                 if match_key(u) == match_key(pu.name) and not c.library:
                     votes.setdefault(str(c.path), [c, 0])[1] += 1
@@ -297,6 +323,12 @@ def _attach_specs(units: list[ArmyUnit], specs: tuple[str, ...],
     return out
 
 
+#: names of one list looked up in every catalogue, and given closest names (each lookup reads
+#: the whole index; a list of a thousand unknown names must not take minutes)
+_MAX_LOOKUPS = 40
+_MAX_CLOSEST = 10
+
+
 class _Unresolved(Exception):
     pass
 
@@ -330,12 +362,11 @@ def _find(d: _Data, homes: list, name: str) -> tuple[Any, Any, str]:
     Unresolved: (None, closest names, "")."""
     q = match_key(name)
     for cat in homes:
-        entries = {match_key(k): v for k, v in d.entries(cat.path).items()}
-        e = entries.get(q)
+        e = d.keyed(cat.path).get(q)
         if e is not None:
-            return cat, e, ""
+            return cat, e[1], ""
     for cat in homes:
-        entries = {match_key(k): (k, v) for k, v in d.entries(cat.path).items()}
+        entries = d.keyed(cat.path)
         near = [kv for k, kv in entries.items() if len(k) > 3 and q.endswith(" " + k)]
         if len(near) == 1:
             return cat, near[0][1], f"'{name}' read as '{near[0][1].name}' (the data's name)"
@@ -343,6 +374,9 @@ def _find(d: _Data, homes: list, name: str) -> tuple[Any, Any, str]:
         if c is not None:
             return cat, entries[c][1], f"'{name}' read as '{entries[c][1].name}' (closest " \
                 "spelling in the data)"
+    d.lookups += 1
+    if d.lookups > _MAX_LOOKUPS:  # a list of hundreds of unknown names: no closest names
+        return None, [], ""
     hits = [(c, u) for c, u in d.index.find(name) if match_key(u) == q]
     by_cat = {}
     for c, u in hits:
@@ -355,7 +389,8 @@ def _find(d: _Data, homes: list, name: str) -> tuple[Any, Any, str]:
             note = "" if not homes else (f"'{name}' is not in {homes[0].label}: read as "
                                          f"{cat.label}:{uname}")
             return cat, e, note
-    close = [f"{c.label}:{u}" for c, u in hits] or d.index.close(name)
+    close = [f"{c.label}:{u}" for c, u in hits] or (
+        d.index.close(name) if d.lookups <= _MAX_CLOSEST else [])
     return None, close, ""
 
 
@@ -383,16 +418,11 @@ _GLUE = re.compile(r"(?<=[a-z\)])(?=[A-Z])")
 
 def _unit(d: _Data, homes: list, pu: ParsedUnit, source: str
           ) -> tuple[ArmyUnit, list[Unresolved], list[str]]:
-    from ..bsdata.build import build_entry
-    from ..bsdata.find import option_names
-
     cat, entry, note = _find(d, homes, pu.name)
     if cat is None:
         raise _Unresolved(Unresolved(pu.line, pu.name, tuple(entry[:5])))
     notes = [f"{source}:{pu.line}: {note}"] if note else []
-    lib = d.lib(cat.path)
-    raw, _warnings, members = build_entry(lib, entry)
-    options = option_names(lib, entry)
+    raw, members, options = d.built(d.lib(cat.path), entry)
     option_keys = {match_key(o): o for o in options}
     bad: list[Unresolved] = []
     groups = raw["models"]
