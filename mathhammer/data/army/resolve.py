@@ -19,8 +19,6 @@ from __future__ import annotations
 import copy
 import difflib
 import re
-from pathlib import Path
-from typing import Any
 
 import attrs
 
@@ -28,7 +26,19 @@ from ...errors import InputError
 from ..datastore import EDITIONS, installed_editions
 from ..names import name_key
 from ..unit_file import build_unit
-from ..unit_index import UnitIndex, unit_index
+from ..unit_index import unit_index
+from .datasheets import (
+    ArmyData,
+    close_key,
+    cost_for,
+    find_datasheet,
+    homes_of,
+    known_name,
+    match_key,
+    missing_links,
+    singular,
+    weapon_tables,
+)
 from .lines import count_name
 from .model import (
     Army,
@@ -42,118 +52,6 @@ from .model import (
 
 __all__ = ["match_key", "resolve"]
 
-_NOTES = {"warlord", "epic hero"}
-
-
-def _singular(text: str) -> str:
-    """Each word without a plural ``s`` (``Pathfinders w/ rifles`` ~ ``Pathfinder w/ rifle``)."""
-    return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
-                    for w in name_key(text).split())
-
-
-@attrs.define
-class _Data:
-    """Catalogues opened for one army (each once)."""
-
-    index: UnitIndex
-    lookups: int = 0  # names looked up beyond the list's catalogues
-    libs: dict[str, Any] = attrs.field(factory=dict)
-    units: dict[str, dict[str, Any]] = attrs.field(factory=dict)
-
-    def lib(self, path: Path):
-        from ..bsdata.files import open_library
-
-        key = str(path)
-        if key not in self.libs:
-            self.libs[key] = open_library(path)
-        return self.libs[key]
-
-    def names(self, path: Path) -> dict[str, tuple[str, int | None]]:
-        """Every selectable name of a catalogue and the files it links to, by
-        :func:`match_key`: ``("weapon", None)`` for a weapon, ``("enhancement", cost)`` for an
-        entry under an Enhancements group, ``("wargear", None)`` for anything else."""
-        from ..bsdata.profiles import clean_name, is_weapon
-
-        key = "names:" + str(path)
-        if key in self.units:
-            return self.units[key]
-        out: dict[str, tuple[str, int | None]] = {}
-        seen: set[int] = set()
-
-        def cost(e) -> int | None:
-            for c in e.costs:
-                if (c.name or "").strip().lower() == "pts":
-                    try:
-                        return int(c.value)
-                    except (TypeError, ValueError):
-                        return None
-            return None
-
-        def walk(e, enh: bool) -> None:
-            if id(e) in seen:
-                return
-            seen.add(id(e))
-            enh = enh or "enhancement" in (e.name or "").lower()
-            weapon = False
-            for p in e.profiles:
-                if is_weapon(p):
-                    weapon = True
-                    out[match_key(clean_name(p.name))] = ("weapon", None)
-            if e.name and e.kind != "group":
-                k = match_key(e.name)
-                if weapon:
-                    out[k] = ("weapon", None)
-                elif enh and e.type == "upgrade":
-                    out.setdefault(k, ("enhancement", cost(e)))
-                else:
-                    out.setdefault(k, ("wargear", None))
-            for c in e.children:
-                walk(c, enh)
-
-        lib = self.lib(path)
-        for cat in lib.catalogues():
-            for kind in ("root_entries", "root_links", "shared_entries", "shared_groups"):
-                for e in getattr(cat, kind, ()):
-                    walk(e, False)
-            for p in getattr(cat, "shared_profiles", ()):
-                if is_weapon(p):
-                    out[match_key(clean_name(p.name))] = ("weapon", None)
-        self.units[key] = out  # type: ignore[assignment]
-        return out
-
-    def keyed(self, path: Path) -> dict[str, tuple[str, Any]]:
-        """:func:`match_key` -> (data name, root entry), for one catalogue."""
-        key = "keyed:" + str(path)
-        if key not in self.units:
-            self.units[key] = {match_key(k): (k, v) for k, v in self.entries(path).items()}
-        return self.units[key]
-
-    def built(self, lib, entry) -> tuple[dict, list, list[str]]:
-        """(raw unit, model members, option names) of a datasheet, built once per army (a
-        list repeats datasheets)."""
-        from ..bsdata.build import build_entry
-        from ..bsdata.find import option_names
-
-        key = f"built:{lib.main.path}:{entry.id}:{getattr(entry, 'target_id', '')}"
-        if key not in self.units:
-            try:
-                raw, _warnings, members = build_entry(lib, entry)
-                self.units[key] = (raw, members, option_names(lib, entry))  # type: ignore
-            except (InputError, ValueError, KeyError, TypeError) as e:
-                self.units[key] = e  # type: ignore[assignment]
-        got = self.units[key]
-        if isinstance(got, Exception):
-            raise got
-        return got  # type: ignore[return-value]
-
-    def entries(self, path: Path) -> dict[str, Any]:
-        """Normalised unit name -> root entry, for one catalogue."""
-        from ..bsdata.find import catalogue_units
-
-        key = str(path)
-        if key not in self.units:
-            self.units[key] = {name_key(n): e for n, e in catalogue_units(self.lib(path))}
-        return self.units[key]
 
 
 def resolve(parsed: ParsedList, data=None, rules: str | None = None,
@@ -189,51 +87,10 @@ def _mismatches(army: Army) -> int:
     return n + sum(1 for w in army.warnings if w.startswith("cost"))
 
 
-def edition_of(index: UnitIndex) -> str:
-    return str(index.edition)
-
-
-def _homes(index: UnitIndex, parsed: ParsedList) -> tuple[list, list[str]]:
-    """The catalogues the list's faction lines name (most specific first) and warnings. A
-    faction whose catalogue another file links to but the folder lacks is an error naming it."""
-    found: list = []
-    for f in parsed.factions:
-        for q in (f, re.sub(r"^\w+ - ", "", f), re.sub(r"\s*\(.*\)\s*$", "", f)):
-            c = index.catalogue(q)
-            if c is not None and c not in found:
-                found.append(c)
-    if found:
-        # "Space Marines" and "Blood Angels": the chapter (the later, non-library line) first
-        found.sort(key=lambda c: (c.library, -parsed.factions.index(
-            next((f for f in parsed.factions if index.catalogue(f) is c
-                  or index.catalogue(re.sub(r"^\w+ - ", "", f)) is c), parsed.factions[0]))))
-        return found, []
-    missing = {name_key(re.sub(r"^\w+ - ", "", m)): m for m in getattr(index, "missing", ())}
-    for f in parsed.factions:
-        m = missing.get(name_key(re.sub(r"^\w+ - ", "", f)))
-        if m is not None:
-            ext = ".json" if edition_of(index) == "11e" else ".cat"
-            raise InputError(f"{parsed.source}: faction {f!r} is in the catalogue {m!r} "
-                             f"(missing file '{m}{ext}'), which is not in {index.folder}; "
-                             "other catalogues link to it")
-    # "Aeldari": the catalogues of that grand alliance
-    for f in parsed.factions:
-        q = name_key(f)
-        near = [c for c in index.catalogues if not c.library
-                and name_key(c.path.stem).startswith(q + " ")]
-        if near and len(q) > 3:
-            return near, []
-    if parsed.factions:
-        return [], [f"{parsed.source}: no catalogue of {index.edition} matches the list's "
-                    f"faction lines ({', '.join(repr(f) for f in parsed.factions[:3])}); units "
-                    "are looked up in every catalogue"]
-    return [], []
-
-
 def _resolve(parsed: ParsedList, edition: str, data, attach: tuple[str, ...]) -> Army:
     index = unit_index(edition, data)
-    d = _Data(index)
-    homes, warnings = _homes(index, parsed)
+    d = ArmyData(index)
+    homes, warnings = homes_of(index, parsed)
     if not homes:
         # no faction line: the catalogue that has the most of the list's units
         votes: dict[str, list] = {}
@@ -249,7 +106,7 @@ def _resolve(parsed: ParsedList, edition: str, data, attach: tuple[str, ...]) ->
     unresolved: list[Unresolved] = []
     where: dict[int, int] = {}  # parsed index -> army index
     for h in homes[:1]:
-        warnings += _missing_links(d, h)
+        warnings += missing_links(d, h)
     for k, pu in enumerate(parsed.units):
         try:
             au, bad, notes = _unit(d, homes, pu, parsed.source)
@@ -291,17 +148,6 @@ def _resolve(parsed: ParsedList, edition: str, data, attach: tuple[str, ...]) ->
                 parsed.source, parsed.format, tuple(dict.fromkeys(warnings)))
 
 
-def _missing_links(d: _Data, home) -> list[str]:
-    """A warning per catalogue the list's catalogue links to that is not in the folder."""
-    lib = d.lib(home.path)
-    out = []
-    for link in lib.main.catalogue_links:
-        if lib.linked(link.target_id) is None:
-            out.append(f"{home.path.name} links to catalogue {link.name!r}, which is not in "
-                       f"{home.path.parent}: its units and wargear cannot be read")
-    return out
-
-
 def _attach_specs(units: list[ArmyUnit], specs: tuple[str, ...],
                   taken: list[tuple[int, int]]) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
@@ -323,75 +169,8 @@ def _attach_specs(units: list[ArmyUnit], specs: tuple[str, ...],
     return out
 
 
-#: names of one list looked up in every catalogue, and given closest names (each lookup reads
-#: the whole index; a list of a thousand unknown names must not take minutes)
-_MAX_LOOKUPS = 40
-_MAX_CLOSEST = 10
-
-
 class _Unresolved(Exception):
     pass
-
-
-def match_key(text: str) -> str:
-    """A name as a list's name is compared with the data's: :func:`name_key` without a
-    ``[Legends]`` tag, a leading article or a trailing full stop.
-
-    >>> match_key("The Axe Morkai") == match_key("Axe Morkai [Legends]")
-    True
-    """
-    k = name_key(re.sub(r"\s*\[[^\]]{0,40}\]", "", text).strip().rstrip("."))
-    return k[4:] if k.startswith("the ") else k
-
-
-def _close(q: str, keys, cutoff: float = 0.9) -> str | None:
-    """The one key ``q`` is a spelling of (same words but a letter or two, punctuation)."""
-    best = difflib.get_close_matches(q, list(keys), 2, cutoff)
-    if len(best) == 1 or (len(best) == 2 and difflib.SequenceMatcher(None, q, best[0]).ratio()
-                          > difflib.SequenceMatcher(None, q, best[1]).ratio()):
-        return best[0]
-    return None
-
-
-def _find(d: _Data, homes: list, name: str) -> tuple[Any, Any, str]:
-    """(catalogue info, root entry, warning) of a unit name: the list's catalogues first, then
-    every catalogue of the edition. The same name, or the same name but for punctuation, an
-    article or ``[Legends]``; a renamed datasheet (the list's name ends with the data's, "Primaris
-    Captain" -> "Captain") or a spelling a letter away is taken with a warning naming both; a
-    name the data only has longer ("Land Speeder" for "Land Speeder Vengeance") never is.
-    Unresolved: (None, closest names, "")."""
-    q = match_key(name)
-    for cat in homes:
-        e = d.keyed(cat.path).get(q)
-        if e is not None:
-            return cat, e[1], ""
-    for cat in homes:
-        entries = d.keyed(cat.path)
-        near = [kv for k, kv in entries.items() if len(k) > 3 and q.endswith(" " + k)]
-        if len(near) == 1:
-            return cat, near[0][1], f"'{name}' read as '{near[0][1].name}' (the data's name)"
-        c = _close(q, entries)
-        if c is not None:
-            return cat, entries[c][1], f"'{name}' read as '{entries[c][1].name}' (closest " \
-                "spelling in the data)"
-    d.lookups += 1
-    if d.lookups > _MAX_LOOKUPS:  # a list of hundreds of unknown names: no closest names
-        return None, [], ""
-    hits = [(c, u) for c, u in d.index.find(name) if match_key(u) == q]
-    by_cat = {}
-    for c, u in hits:
-        by_cat.setdefault(str(c.path), (c, u))
-    if len(by_cat) == 1 or (hits and len({match_key(u) for _c, u in hits}) == 1
-                            and not homes):
-        cat, uname = hits[0]
-        e = d.entries(cat.path).get(name_key(uname))
-        if e is not None:
-            note = "" if not homes else (f"'{name}' is not in {homes[0].label}: read as "
-                                         f"{cat.label}:{uname}")
-            return cat, e, note
-    close = [f"{c.label}:{u}" for c, u in hits] or (
-        d.index.close(name) if d.lookups <= _MAX_CLOSEST else [])
-    return None, close, ""
 
 
 @attrs.frozen
@@ -416,9 +195,9 @@ _AND = re.compile(r"\s(?:and|&)\s", re.I)
 _GLUE = re.compile(r"(?<=[a-z\)])(?=[A-Z])")
 
 
-def _unit(d: _Data, homes: list, pu: ParsedUnit, source: str
+def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
           ) -> tuple[ArmyUnit, list[Unresolved], list[str]]:
-    cat, entry, note = _find(d, homes, pu.name)
+    cat, entry, note = find_datasheet(d, homes, pu.name)
     if cat is None:
         raise _Unresolved(Unresolved(pu.line, pu.name, tuple(entry[:5])))
     notes = [f"{source}:{pu.line}: {note}"] if note else []
@@ -429,15 +208,15 @@ def _unit(d: _Data, homes: list, pu: ParsedUnit, source: str
     counts = [0] * len(groups)
     items_by_group: list[list[Item]] = [[] for _ in groups]
     wargear: list[str] = []
-    model_names = [[_singular(match_key(n)) for n in ms + [g.get("name", "")]]
+    model_names = [[singular(match_key(n)) for n in ms + [g.get("name", "")]]
                    for ms, g in zip(members, groups, strict=True)]
-    model_bases = [[_singular(match_key(_WITH.split(n)[0])) for n in ms + [g.get("name", "")]]
+    model_bases = [[singular(match_key(_WITH.split(n)[0])) for n in ms + [g.get("name", "")]]
                    for ms, g in zip(members, groups, strict=True)]
     weapon_keys = {match_key(w["name"]) for g in groups for w in g.get("weapons", [])}
 
     def model_group(name: str, said: bool) -> int | None:
         """The model group a name means (None: not a model of this unit)."""
-        s = _singular(match_key(name))
+        s = singular(match_key(name))
         for gi, names in enumerate(model_names):
             if s in names:
                 return gi
@@ -446,7 +225,7 @@ def _unit(d: _Data, homes: list, pu: ParsedUnit, source: str
                 return gi
         if not said:
             return None
-        base = _singular(match_key(_WITH.split(name)[0]))
+        base = singular(match_key(_WITH.split(name)[0]))
         for gi, names in enumerate(model_names):
             if base in names or any(n.startswith(base + " ") for n in names):
                 return gi
@@ -454,7 +233,7 @@ def _unit(d: _Data, homes: list, pu: ParsedUnit, source: str
         best = difflib.get_close_matches(s, [n for n, _ in flat], 1, 0.75)
         if best:
             return next(gi for n, gi in flat if n == best[0])
-        unit_key = _singular(match_key(pu.name))
+        unit_key = singular(match_key(pu.name))
         if len(groups) == 1 and (unit_key in (s, base) or s.startswith(unit_key + " ")
                                  or unit_key.startswith(base + " ")
                                  or s.startswith(unit_key.split(" ")[0] + " ")):
@@ -510,7 +289,7 @@ def _unit(d: _Data, homes: list, pu: ParsedUnit, source: str
         ("Gorechild and Plasma pistol"): each part taken when every part is known."""
         for splitter in (_GLUE, _AND):
             parts = [p.strip() for p in splitter.split(it.name) if p.strip()]
-            if len(parts) < 2 or not all(_known(groups, gi, count_name(p)[1], option_keys)
+            if len(parts) < 2 or not all(known_name(groups, gi, count_name(p)[1], option_keys)
                                          for p in parts):
                 continue
             for k, p in enumerate(parts):
@@ -521,11 +300,11 @@ def _unit(d: _Data, homes: list, pu: ParsedUnit, source: str
         return False
 
     def take(gi: int, it: Item, chosen: dict[str, dict]) -> bool:
-        exact = [] if it.weapon is False else _tables(groups, gi, it.name, near=False)
+        exact = [] if it.weapon is False else weapon_tables(groups, gi, it.name, near=False)
         if not exact and it.weapon is not False and (_AND.search(it.name) or _GLUE.search(
                 it.name)) and split(gi, it, chosen):
             return True
-        tables = [] if it.weapon is False else (exact or _tables(groups, gi, it.name)
+        tables = [] if it.weapon is False else (exact or weapon_tables(groups, gi, it.name)
                                                 or list(it.tables))
         if tables:
             if it.count > 4 * max(1, sum(counts)) and it.count > 4:
@@ -546,18 +325,18 @@ def _unit(d: _Data, homes: list, pu: ParsedUnit, source: str
             weapons[it.name] = weapons.get(it.name, 0) + it.count
             return True
         k = match_key(it.name)
-        hit = option_keys.get(k) or option_keys.get(_singular(k)) or next(
-            (o for ok, o in option_keys.items() if _singular(ok) == _singular(k)), None)
+        hit = option_keys.get(k) or option_keys.get(singular(k)) or next(
+            (o for ok, o in option_keys.items() if singular(ok) == singular(k)), None)
         if it.weapon is False or hit is not None:
             if it.name not in wargear:
                 wargear.append(it.name)
             return True
-        c = _close(k, option_keys, 0.85)
+        c = close_key(k, option_keys, 0.85)
         if c is not None:
             notes.append(f"{source}:{it.line or pu.line}: {pu.name}: '{it.name}' read as "
                          f"'{option_keys[c]}' (closest spelling in the data)")
             return take(gi, attrs.evolve(it, name=option_keys[c]), chosen)
-        kind = known.get(k) or known.get(_singular(k))
+        kind = known.get(k) or known.get(singular(k))
         if kind is not None and kind[0] == "enhancement":
             enh.append(it.name)
             enh_pts.append(None)
@@ -600,7 +379,7 @@ def _unit(d: _Data, homes: list, pu: ParsedUnit, source: str
                      f"gives it {', '.join(enh)} (only an Upgrade goes on such a "
                      "unit)")
     total = sum(counts)
-    points = pu.points if pu.points is not None else _cost_for(raw.get("points", []), total)
+    points = pu.points if pu.points is not None else cost_for(raw.get("points", []), total)
     unit_raw = copy.deepcopy({k: v for k, v in raw.items() if k not in ("points", "models")})
     unit_raw["models"] = out_groups
     unit_raw["points"] = [{"models": total, "cost": max(0, points)}]
@@ -611,56 +390,8 @@ def _unit(d: _Data, homes: list, pu: ParsedUnit, source: str
         keywords=keywords, wargear=tuple(wargear),
         enhancements=tuple(enh), enhancement_points=tuple(enh_pts), line=pu.line,
         catalogue=cat.label,
-        data_points=_cost_for(raw["points"], total) if raw.get("points") else None,
+        data_points=cost_for(raw["points"], total) if raw.get("points") else None,
     ), bad, notes
 
 
-def _known(groups: list[dict], gi: int, name: str, option_keys: dict[str, str]) -> bool:
-    k = match_key(name)
-    return bool(_tables(groups, gi, name)) or k in option_keys or _singular(k) in {
-        _singular(o) for o in option_keys}
 
-
-def _cost_for(points: list[dict], n: int) -> int:
-    """The data's cost for ``n`` models: the first band that reaches ``n``."""
-    for p in sorted(points, key=lambda p: p["models"]):
-        if p["models"] >= n:
-            return int(p["cost"])
-    return int(points[-1]["cost"]) if points else 0
-
-
-_SEP = re.compile(r"^\s*(?:[-–—:(]|\s)")
-
-
-def _tables(groups: list[dict], gi: int, name: str, near: bool = True) -> list[dict]:
-    """The weapon tables a wargear name means: the same name (but for punctuation, an article
-    or a plural), or its profiles (``Plasma pistol - standard``/``- supercharge``); the given
-    group first."""
-    q = match_key(name)
-    qs = _singular(q)
-    order = [gi] + [i for i in range(len(groups)) if i != gi]
-    for i in order:
-        ws = groups[i].get("weapons", [])
-        exact = [w for w in ws if match_key(w["name"]) == q] or [
-            w for w in ws if _singular(match_key(w["name"])) == qs]
-        if exact:
-            return exact[:1]
-        prof = [w for w in ws if match_key(w["name"]).startswith(q + " ")]
-        if prof:
-            return _standard_first(prof)
-    # a name the list writes longer or shorter ("Perdition Pistol" for "Perdition"): one weapon
-    for i in order if near else ():
-        near = [w for w in groups[i].get("weapons", [])
-                if q.startswith(match_key(w["name"]) + " ")
-                or q.endswith(" " + match_key(w["name"]))
-                or match_key(w["name"]).startswith(q + " ")]
-        if len({w["name"] for w in near}) == 1:
-            return near[:1]
-    return []
-
-
-def _standard_first(tables: list[dict]) -> list[dict]:
-    """The profile that fires by default first: one without Hazardous, else the first."""
-    safe = [t for t in tables if "hazardous" not in t.get("abilities", [])]
-    first = safe[0] if safe else tables[0]
-    return [first] + [t for t in tables if t is not first]
