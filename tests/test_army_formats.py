@@ -170,10 +170,12 @@ def test_an_unknown_model_in_a_unit_is_unresolved():
     assert r.exit_code == 0
 
 
-@needs_data
 def test_fractional_points_are_an_error():
     with pytest.raises(InputError, match=r":6: points '8.5': expected a whole number"):
-        parse_army(_list("Chaos Rhino (8.5 points)\n  • 1x Armoured tracks"), data=BSDATA)
+        parse_list(_list("Chaos Rhino (8.5 points)\n  • 1x Armoured tracks"))
+    with pytest.raises(InputError, match=r":8: points '8.5': expected a whole number"):
+        parse_list(_list("Chaos Rhino (85 points)\n  • 1x Armoured tracks\n"
+                         "  • Dozer blade (+8.5 pts)"))
 
 
 @needs_data

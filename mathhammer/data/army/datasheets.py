@@ -202,6 +202,8 @@ def match_key(text: str) -> str:
     True
     """
     k = name_key(re.sub(r"\s*\[[^\]]{0,40}\]", "", text).strip().rstrip("."))
+    for suffix in (" (legends)", " legends", " (forge world)"):  # a known suffix
+        k = k.removesuffix(suffix)
     return k[4:] if k.startswith("the ") else k
 
 

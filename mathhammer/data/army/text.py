@@ -194,7 +194,7 @@ def _add(st: _State, u: _Unit, name: str, count: int, n: int, times: int = 1) ->
     """A wargear name of a line: an enhancement, a note or an item."""
     if L.is_note(name):
         u.extras.append(name)
-    elif (e := L.enhancement(name)) is not None:
+    elif (e := L.enhancement(name, st.source, n)) is not None:
         u.enh.append(e[0])
         u.enh_pts.append(e[1])
     else:
@@ -223,7 +223,7 @@ def _unit_line(st: _State, u: _Unit, n: int, raw: str, nxt: str = "") -> None:
         u.refs.append((ref.group(1).lower(), ref.group(2).strip(),
                        int(ref.group(3)) if ref.group(3) else 1))
         return
-    e = L.enhancement(s)
+    e = L.enhancement(s, st.source, n)
     if e is not None:
         u.enh.append(e[0])
         u.enh_pts.append(e[1])
@@ -259,7 +259,7 @@ def _unit_line(st: _State, u: _Unit, n: int, raw: str, nxt: str = "") -> None:
             pc, name = L.count_name(part, st.source, n)
             if L.is_note(name):
                 u.extras.append(name)
-            elif (e := L.enhancement(name)) is not None:
+            elif (e := L.enhancement(name, st.source, n)) is not None:
                 u.enh.append(e[0])
                 u.enh_pts.append(e[1])
             else:
@@ -270,7 +270,7 @@ def _unit_line(st: _State, u: _Unit, n: int, raw: str, nxt: str = "") -> None:
         pc, name = L.count_name(part, st.source, n)
         if L.is_note(name):
             u.extras.append(name)
-        elif (e := L.enhancement(name)) is not None:
+        elif (e := L.enhancement(name, st.source, n)) is not None:
             u.enh.append(e[0])
             u.enh_pts.append(e[1])
         else:
