@@ -31,7 +31,6 @@ DATA_DIFFERS = {
     "orks.11e.newrecruit-wtc-compact.1.txt": "Nob",
     "space-wolves.10e.gwapp.2.txt": "Heirloom weapon",  # the data: Wolf Guard Weapon
     "space-wolves.10e.gwapp.3.txt": "Heirloom weapon",
-    "tau-empire.10e.gwapp.4.txt": "Advanced Guardian Drone",
     "chaos-daemons.unknown.listforge.1.txt": "Burning maw",  # the data: Burning roar
 }
 

@@ -202,7 +202,11 @@ def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
         raise _Unresolved(Unresolved(pu.line, pu.name, tuple(entry[:5])))
     notes = [f"{source}:{pu.line}: {note}"] if note else []
     raw, members, options = d.built(d.lib(cat.path), entry)
-    option_keys = {match_key(o): o for o in options}
+    # the datasheet's abilities the app lists as wargear ("Advanced Guardian Drone")
+    abilities = raw.get("abilities") or {}
+    named = abilities.get("datasheet", []) if isinstance(abilities, dict) else []
+    option_keys = {match_key(o): o for o in [*options, *(a for a in named
+                                                          if isinstance(a, str))]}
     bad: list[Unresolved] = []
     groups = raw["models"]
     counts = [0] * len(groups)
