@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
 import time
 import zipfile
@@ -168,6 +169,25 @@ def test_an_unknown_model_in_a_unit_is_unresolved():
     r = CliRunner().invoke(cli, ["army", "-", "--rules", "10e", "--data", str(BSDATA),
                                  "--allow-unresolved"], input=text)
     assert r.exit_code == 0
+
+
+@needs_data
+def test_a_partial_list_says_so_in_army_table_and_json(tmp_path):
+    f = tmp_path / "partial.txt"
+    text = (FIXTURES / "gwapp-10e.txt").read_text(encoding="utf-8")
+    f.write_text(text.replace("Chaos Rhino (85", "Chaos Rhinoceros (85"), encoding="utf-8")
+    run = CliRunner().invoke
+    r = run(cli, ["army", str(f), "--data", str(BSDATA)])
+    assert r.exit_code == 2
+    assert "350 / 435 points read, 1 unresolved line" in r.output
+    assert f"{f}:37: unresolved: Chaos Rhinoceros (closest: " in r.output
+    r = run(cli, ["army", str(f), "--data", str(BSDATA), "--json", "--allow-unresolved"])
+    j = json.loads(r.stdout)
+    assert r.exit_code == 0 and (j["points_read"], j["declared_points"]) == (350, 435)
+    assert [u["text"] for u in j["unresolved"]] == ["Chaos Rhinoceros"]
+    r = run(cli, ["table", "--army", str(f), "-t", "MEQ", "--data", str(BSDATA)])
+    assert r.exit_code == 2 and "350 / 435 points read; unresolved lines 37: Chaos " \
+        "Rhinoceros" in r.output
 
 
 def test_fractional_points_are_an_error():
