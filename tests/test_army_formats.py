@@ -66,6 +66,8 @@ def cache(tmp_path_factory):
 def test_every_format_has_a_fixture():
     assert set(FORMAT_OF.values()) == set(FORMATS) - {"battlescribe"}
     assert sorted(p.name for p in FIXTURES.glob("*.txt")) == sorted(FORMAT_OF)
+    pasted = (FIXTURES / "gwapp-pasted.txt").read_bytes()  # what pasting does, kept as bytes
+    assert b"\r\n" in pasted and "\u00a0".encode() in pasted and "\u2011".encode() in pasted
 
 
 @pytest.mark.parametrize("name", sorted(FORMAT_OF))
