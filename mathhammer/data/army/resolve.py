@@ -8,7 +8,8 @@ Decisions where the lists are silent:
 - A wargear name that is a weapon in the datasheet becomes that weapon with the list's count
   (a weapon with several profiles: its first profile fires by default, the others are
   optional picks); any other name the datasheet knows (a banner, a drone, a shield) is kept as
-  wargear; a name the datasheet does not know is unresolved.
+  wargear (so is a name found elsewhere in the catalogue that is no weapon, with a warning); a
+  name the data does not know is unresolved.
 - Without an edition in the file or ``rules``, the list is read against every installed
   edition and the one where it resolves best is kept (fewest unresolved names, then most unit
   costs equal to the data's).
@@ -80,11 +81,8 @@ def resolve(parsed: ParsedList, data=None, rules: str | None = None,
 
 
 def _mismatches(army: Army) -> int:
-    n = 0
-    for u in army.units:
-        if not u.enhancements and u.data_points is not None and u.data_points != u.points:
-            n += 1
-    return n + sum(1 for w in army.warnings if w.startswith("cost"))
+    return sum(1 for u in army.units if not u.enhancements and u.data_points is not None
+               and u.data_points != u.points)
 
 
 def _resolve(parsed: ParsedList, edition: str, data, attach: tuple[str, ...]) -> Army:
