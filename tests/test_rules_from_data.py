@@ -369,7 +369,7 @@ def test_rules_of_the_target_and_its_leader(catalogue):
 def _run(*args):
     r = CliRunner().invoke(cli, list(args))
     assert r.exit_code == 0, r.output
-    return r.output
+    return r.stdout
 
 
 def test_kills_explain_and_switches_on_the_command_line(catalogue):

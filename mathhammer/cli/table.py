@@ -250,10 +250,11 @@ def listed_army(path: str, attach: tuple[str, ...] = ()) -> Any:
 
     army = load_army(path, data=current_data(), attach=attach)
     if army.unresolved:
-        u = army.unresolved[0]
-        more = f" (and {len(army.unresolved) - 1} more)" if len(army.unresolved) > 1 else ""
-        raise InputError(f"{path}:{u.line}: unresolved: {u.text}{more}; see `mathhammer army "
-                         f"{path}`")
+        lines = "; ".join(f"{u.line}: {u.describe()}" for u in army.unresolved[:20])
+        more = f" and {len(army.unresolved) - 20} more" if len(army.unresolved) > 20 else ""
+        total = army.declared_points if army.declared_points is not None else "?"
+        raise InputError(f"{path}: {army.points} / {total} points read; unresolved lines "
+                         f"{lines}{more}; see `mathhammer army {path}`")
     return army
 
 
