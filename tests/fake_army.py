@@ -39,9 +39,13 @@ def search_units(query: str, data=None, edition=None) -> list[str]:
 
 
 def module() -> types.ModuleType:
-    """A module object named ``mathhammer.data.army`` with the three names."""
+    """A module object named ``mathhammer.data.army`` with the three names (and the real
+    ``FORMATS``, which the command line offers)."""
+    from mathhammer.data.army import FORMATS  # the real formats: the command line offers them
+
     mod = types.ModuleType("mathhammer.data.army")
     mod.Army, mod.parse_army, mod.search_units = Army, parse_army, search_units
+    mod.FORMATS = FORMATS
     return mod
 
 
