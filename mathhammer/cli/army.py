@@ -9,6 +9,7 @@ import sys
 import click
 
 from ..model.limits import MAX_ARMY_FILE_BYTES, check_bytes
+from .datacheck import check
 from .output import CONTEXT
 
 DATA_HELP = ("BattleScribe data folder (.cat/.gst or .json files, or 10e/ and 11e/ folders); "
@@ -157,3 +158,6 @@ def fetch(edition: str, url: str | None) -> None:
     click.echo(f"{info.edition}: {info.catalogues} catalogues installed in {info.folder}")
     index = unit_index(info.edition, info.folder)
     click.echo(f"indexed {sum(len(c.units) for c in index.catalogues)} units")
+
+
+data.add_command(check)

@@ -275,7 +275,11 @@ def build_entry(lib: Library, entry: Entry) -> tuple[dict[str, Any], list[str], 
     """Like :func:`build_raw` for a root entry already found, also giving the names of the
     model entries in each model group (in the order of ``raw["models"]``)."""
     b = _Builder(lib, entry)
-    raw = b.build()
+    try:
+        raw = b.build()
+    except RecursionError:
+        raise InputError(f"{lib.main.path}: {entry.name!r}: links nest too deeply (a cycle?)"
+                         ) from None
     return raw, b.warnings, b.group_members
 
 

@@ -50,9 +50,11 @@ def catalogue_units(lib: Library) -> list[tuple[str, Entry]]:
     return sorted(out.values(), key=lambda x: name_key(x[0]))
 
 
-def find_unit(lib: Library, name: str) -> Entry:
-    """The root entry of the unit called ``name`` (case-insensitive; a unique prefix is enough)."""
-    units = catalogue_units(lib)
+def find_unit(lib: Library, name: str,
+              units: list[tuple[str, Entry]] | None = None) -> Entry:
+    """The root entry of the unit called ``name`` (case-insensitive; a unique prefix is enough);
+    ``units`` is :func:`catalogue_units` of ``lib`` when already known."""
+    units = catalogue_units(lib) if units is None else units
     q = name_key(name)
     where = lib.main.path.rsplit("/", 1)[-1]
     if not q:
