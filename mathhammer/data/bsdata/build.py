@@ -258,6 +258,9 @@ class _Builder:
         raw["models"] = [tables[i][1] for i in order]
         for name, reason in self.w.skipped.items():
             self.warn(f"skipped {name!r}: {reason}")
+        for name in self.w.dangling:
+            self.warn(f"ability {name!r} has no text in the data (the rule it names is not "
+                      "defined); kept by name")
         return raw
 
 

@@ -20,7 +20,7 @@ import attrs
 
 from ...errors import InputError
 from ...model.limits import MAX_LINK_EXPANSIONS
-from .files import Library
+from .files import Library, MissingFileError
 from .model import Condition, Conditions, Entry, InfoGroup, Link, Modifier, Profile, Rule
 
 _ROSTER_SCOPES = ("roster", "force", "primary-catalogue")
@@ -126,6 +126,8 @@ class Walker:
 
     lib: Library
     skipped: dict[str, str] = attrs.field(factory=dict)  # link name -> reason
+    #: rule links whose target no file defines (none missing): kept by the link's name
+    dangling: list[str] = attrs.field(factory=list)
     #: links resolved so far; at most MAX_LINK_EXPANSIONS (links may fan out without a cycle)
     expansions: int = 0
 
@@ -197,7 +199,16 @@ class Walker:
         self._expand()
         try:
             return self.lib.find(link.target_id, f"info link {link.name!r}")
+        except MissingFileError as err:
+            self._skip(link.name, err)
+            return None
         except ValueError as err:
+            if link.type == "rule" and link.name and self.lib.system() is not None:
+                # a rule that no file defines, though every linked file is here: a dangling
+                # reference in the data; the rule is kept by its name
+                if link.name not in self.dangling:
+                    self.dangling.append(link.name)
+                return Rule(link.target_id, link.name)
             self._skip(link.name, err)
             return None
 
