@@ -43,7 +43,7 @@ from .find import find_unit
 from .model import Entry, Profile
 from .profiles import clean_name, int_of, invuln_of, is_statline, is_weapon, xplus_of
 from .sizes import Member, default_member, group_count, is_standard, limits, points_by_size
-from .walk import Context, Walker, ancestry_of, modified_profile
+from .walk import Context, Walker, modified_profile, unit_context
 from .weapons import weapon_table
 
 
@@ -53,7 +53,7 @@ class _Builder:
         self.w = Walker(lib)
         self.warnings: list[str] = []
         self.unit = self.w.resolve(root)
-        self.ctx = Context(ancestry=ancestry_of(self.unit), unit_id=self.unit.id)
+        self.ctx = unit_context(lib, self.unit)
         self.where = f"{lib.main.path.rsplit('/', 1)[-1]}: {self.unit.name!r}"
 
     def warn(self, text: str) -> None:
@@ -65,16 +65,16 @@ class _Builder:
     def members(self) -> list[Member]:
         u = self.unit
         if u.type == "model":
-            found = [(u, self.ctx, u)]
+            found = [(u, self.ctx, (u,))]
         else:
             found = [
-                (x, c, path[-1])
+                (x, c, path)
                 for x, c, path in self.w.walk(u, self.ctx, lambda x: x.type == "model")
                 if x.type == "model"
             ]
         unit_lines = [p for p in self.w.profiles(u, self.ctx) if is_statline(p)]
         if not found and unit_lines:
-            found = [(u, self.ctx, u)]  # a unit entry that is its own single model
+            found = [(u, self.ctx, (u,))]  # a unit entry that is its own single model
         if not found:
             raise InputError(f"{self.where} has no models")
         any_lines = unit_lines or [
@@ -82,8 +82,11 @@ class _Builder:
         ]
         unit_inv = self.invulns(u, self.ctx)
         out = []
-        for e, ctx, parent in found:
+        for e, ctx, path in found:
+            parent = path[-1]
             lines = [p for p in self.w.profiles(e, ctx) if is_statline(p)] if e is not u else []
+            for above in reversed(path[1:]):  # a statline on a group (or entry) around it
+                lines = lines or [p for p in self.w.profiles(above, ctx) if is_statline(p)]
             lines = lines or unit_lines
             if not lines and any_lines:
                 self.warn(f"model {e.name!r} has no statline; using {any_lines[0].name!r}")

@@ -160,6 +160,10 @@ class Library:
                 return cat
         return None
 
+    def links(self):
+        """(catalogue, catalogue link) of every catalogue reached by links, breadth first."""
+        return self._links()
+
     def _links(self):
         seen = set()
         todo = [self.main]

@@ -14,12 +14,14 @@ from __future__ import annotations
 import difflib
 import re
 
+import attrs
+
 from ...errors import InputError
 from ..names import name_key
 from .files import Library
 from .model import Entry
-from .profiles import clean_name, is_weapon
-from .walk import Context, Walker, ancestry_of
+from .profiles import clean_name, is_statline, is_weapon
+from .walk import Context, Walker, ancestry_of, hidden, root_context, unit_context
 
 
 def is_datasheet(e: Entry) -> bool:
@@ -30,23 +32,54 @@ def is_datasheet(e: Entry) -> bool:
         (c.name or "").lower().startswith("faction:") for c in e.category_links)
 
 
+def has_statline(w: Walker, e: Entry, ctx: Context) -> bool:
+    """Whether a unit entry has a statline (M, T, Sv, W) on itself or anywhere below it: an
+    entry without one (a Searchlight, a terrain piece) is not a unit mathhammer can use."""
+    if any(is_statline(p) for p in w.profiles(e, ctx)):
+        return True
+    return any(any(is_statline(p) for p in w.profiles(x, c))
+               for x, c, _path in w.walk(e, ctx, lambda x: False))
+
+
 def catalogue_units(lib: Library) -> list[tuple[str, Entry]]:
-    """(name, root entry) of every unit and single-model datasheet a roster can select."""
+    """(name, root entry) of every unit and single-model datasheet a roster can select.
+
+    Entries hidden when this catalogue is the roster's primary one (another catalogue's copy
+    of a datasheet it defines itself) and entries without a statline are left out; one name
+    is one datasheet, the first found (the catalogue's own before a linked one's)."""
     w = Walker(lib)
+    root = root_context(lib)
     out: dict[str, tuple[str, Entry]] = {}
+    names: set[str] = set()
+
+    def add(key: str, name: str, e: Entry) -> None:
+        if key not in out and name_key(name) not in names:
+            out[key] = (name, e)
+            names.add(name_key(name))
+
+    found: list[Entry] = []
     if lib.main.library:  # a library's datasheets are its shared entries
-        for e in lib.main.shared_entries:
-            if is_datasheet(e):
-                out.setdefault(e.id, (e.name, e))
-    for _cat, e in lib.root_entries():
+        found += [e for e in lib.main.shared_entries if is_datasheet(e)]
+    found += [e for _cat, e in lib.root_entries()]
+    for e in found:
+        if hidden(e, root):
+            continue
         try:
             r = w.resolve(e)
         except ValueError:
-            key = e.target_id or e.id  # its file is missing: importing it will say so
-            out.setdefault(key, (e.name, e))
+            add(e.target_id or e.id, e.name, e)  # its file is missing: importing it says so
             continue
-        if r.type in ("unit", "model"):
-            out.setdefault(r.id, (r.name, e))
+        if r.type not in ("unit", "model"):
+            continue
+        ctx = attrs.evolve(root, ancestry=ancestry_of(r), unit_id=r.id)
+        if hidden(r, ctx):
+            continue
+        try:
+            usable = has_statline(w, r, ctx)
+        except ValueError:  # a link under it into a missing file: importing it says so
+            usable = True
+        if usable:
+            add(r.id, r.name, e)
     return sorted(out.values(), key=lambda x: name_key(x[0]))
 
 
@@ -83,7 +116,7 @@ def option_names(lib: Library, entry: Entry) -> list[str]:
     their groups) and of the weapon profiles below it."""
     w = Walker(lib)
     unit = w.resolve(entry)
-    ctx = Context(ancestry=ancestry_of(unit), unit_id=unit.id)
+    ctx = unit_context(lib, unit)
     names = [unit.name]
     for x, c, _path in w.walk(unit, ctx, lambda x: False):
         names.append(x.name)
