@@ -171,7 +171,7 @@ _ABILITY_KEYS = ("core", "faction", "datasheet")
 _GROUP_REQUIRED = ("count", "toughness", "save", "wounds")
 _GROUP_OPTIONAL = ("name", "move", "leadership", "oc", "invuln", "fnp", "weapons")
 _WEAPON_REQUIRED = ("name", "range", "attacks", "skill", "strength", "ap", "damage")
-_WEAPON_OPTIONAL = ("abilities", "optional", "unmapped", "count")
+_WEAPON_OPTIONAL = ("abilities", "optional", "unmapped", "count", "profile_of")
 
 
 def _weapon(r: Reader, path: str, raw: Any) -> UnitWeapon:
@@ -200,6 +200,7 @@ def _weapon(r: Reader, path: str, raw: Any) -> UnitWeapon:
         raise r.fail(f"{path}.skill", 'N/A is only for [torrent] weapons, got "N/A"')
     optional = r.boolean(f"{path}.optional", raw.get("optional", False))
     count = r.integer(f"{path}.count", raw["count"], 1) if "count" in raw else None
+    profile_of = r.text(f"{path}.profile_of", raw["profile_of"]) if "profile_of" in raw else None
     # keywords an importer could not map: kept for the player to read, no effect on numbers
     r.texts(f"{path}.unmapped", raw.get("unmapped", []), lambda p, v: v)
     try:
@@ -207,7 +208,7 @@ def _weapon(r: Reader, path: str, raw: Any) -> UnitWeapon:
                         damage=damage, abilities=abilities, range=rng)
     except ValueError as e:  # pragma: no cover - the checks above are stricter
         raise r.fail(path, str(e)) from None
-    return UnitWeapon(weapon, optional, count)
+    return UnitWeapon(weapon, optional, count, profile_of)
 
 
 def _group(r: Reader, path: str, raw: Any, unit_name: str, core_fnp: int | None) -> ModelGroup:

@@ -41,8 +41,24 @@ from .abilities import abilities_of, keywords_of
 from .files import Library
 from .find import find_unit
 from .model import Entry, Profile
-from .profiles import clean_name, int_of, invuln_of, is_statline, is_weapon, xplus_of
-from .sizes import Member, default_member, group_count, is_standard, limits, points_by_size
+from .profiles import (
+    clean_name,
+    int_of,
+    invuln_of,
+    is_statline,
+    is_weapon,
+    profile_bases,
+    xplus_of,
+)
+from .sizes import (
+    Member,
+    default_member,
+    group_count,
+    is_standard,
+    limits,
+    points_by_size,
+    split_models,
+)
 from .walk import Context, Walker, modified_profile, unit_context
 from .weapons import weapon_table
 
@@ -172,18 +188,72 @@ class _Builder:
         else:
             items.append((e, ctx, True))
         for x, c, standard in items:
-            first = True
-            for p in self.w.profiles(x, c):
-                if not is_weapon(p):
-                    continue
+            profiles = [p for p in self.w.profiles(x, c) if is_weapon(p)]
+            bases = profile_bases(x, [p.name for p in profiles])
+            firsts: set[tuple[str | None, bool]] = set()
+            for p, base in zip(profiles, bases, strict=True):
                 table = self.weapon(modified_profile(p, c))
-                if table is not None:
-                    out.append((table, standard and first))
-                    first = False
+                if table is None:
+                    continue
+                # one profile of a weapon with several is standard in each phase; the others
+                # are there to be picked (weapon choice picks one per model by profile_of)
+                first = (base, table["range"] == "melee")
+                if base is not None:
+                    table["profile_of"] = base
+                out.append((table, standard and (base is None or first not in firsts)))
+                firsts.add(first)
         return out
 
     def weapon(self, p: Profile) -> dict | None:
         return weapon_table(p, self.warn)
+
+    def loadout(self, g: list[Member], lo: int, split: dict[int, int],
+                unit_level: list[tuple[dict, bool]]) -> list[dict]:
+        """The weapons of a model group: each with how many of its ``lo`` models carry it by
+        default (``count`` when not all of them; ``optional`` when none)."""
+        default = default_member(g)
+        tables: dict[tuple, dict] = {}
+        carried: dict[tuple, int] = {}
+        for m in [default] + [x for x in g if x is not default]:
+            k = split.get(id(m), 0)
+            for table, standard in self.weapons_of(m.entry, m.ctx, True):
+                key = tuple((kk, str(v)) for kk, v in table.items())
+                tables.setdefault(key, table)
+                carried[key] = carried.get(key, 0) + (k if standard else 0)
+        for table, standard in unit_level:
+            key = tuple((kk, str(v)) for kk, v in table.items())
+            tables.setdefault(key, table)
+            carried[key] = max(carried.get(key, 0), lo if standard else 0)
+        out = []
+        for key, table in tables.items():
+            t = dict(table)
+            n = carried[key]
+            if n == 0:
+                t["optional"] = True
+            elif n < lo:
+                t["count"] = n
+            out.append(t)
+        return out
+
+    def default_options(self, groups: list[dict]) -> None:
+        """A phase with weapons none of which the unit carries by default (its guns are all
+        options): the first option fires, and a warning says so."""
+        for melee in (False, True):
+            ws = [w for g in groups for w in g.get("weapons", [])
+                  if (w["range"] == "melee") == melee]
+            if not ws or any(not w.get("optional") for w in ws):
+                continue
+            pick = ws[0]
+            chosen = [w for w in ws if w is pick or (
+                pick.get("profile_of") and w.get("profile_of") == pick["profile_of"])]
+            for w in chosen:
+                w.pop("optional", None)
+                if w is not pick and w.get("profile_of"):
+                    w["optional"] = True  # one profile standard, as for any weapon
+            phase = "melee" if melee else "ranged"
+            name = pick.get("profile_of") or pick["name"]
+            self.warn(f"no {phase} wargear by default in the data; the first option, "
+                      f"{name!r}, is taken (pick another by name)")
 
     # -- everything ------------------------------------------------------------------------
 
@@ -203,23 +273,10 @@ class _Builder:
                 if x.type != "model" and not any(p.type == "model" for p in path):
                     std = all(is_standard(a, b) for a, b in zip(path[1:] + (x,), path, strict=True))
                     unit_level += [(t, s and std) for t, s in self.weapons_of(x, c, False)]
+        smallest = split_models(sum(lo for lo, _hi in counts), members, groups, counts)
+        split = {id(m): k for m, k in smallest}
         for g, (lo, hi) in zip(groups, counts, strict=True):
-            default = default_member(g)
-            weapons: list[dict] = []
-            seen: dict[tuple, dict] = {}
-            for m in [default] + [x for x in g if x is not default]:
-                for table, standard in self.weapons_of(m.entry, m.ctx, True) + unit_level:
-                    key = tuple((k, str(v)) for k, v in table.items())
-                    std = standard and m is default
-                    if key in seen:
-                        if std:
-                            seen[key].pop("optional", None)
-                        continue
-                    t = dict(table)
-                    if not std:
-                        t["optional"] = True
-                    seen[key] = t
-                    weapons.append(t)
+            weapons = self.loadout(g, lo, split, unit_level)
             biggest = sorted(g, key=lambda m: -(m.max or 0))
             if len(g) == 1 or (biggest[0].max or 0) > (biggest[1].max or 0):
                 name = biggest[0].entry.name
@@ -259,6 +316,7 @@ class _Builder:
         if abilities:
             raw["abilities"] = abilities
         raw["models"] = [tables[i][1] for i in order]
+        self.default_options(raw["models"])
         for name, reason in self.w.skipped.items():
             self.warn(f"skipped {name!r}: {reason}")
         for name in self.w.dangling:

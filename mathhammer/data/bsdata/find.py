@@ -1,10 +1,13 @@
 """Finding datasheets in a catalogue: the units a roster can select, one unit by name, and the
 names of what can be selected inside it.
 
->>> from .model import Catalogue
+>>> from .model import Catalogue, Characteristic, Profile
+>>> line = (Profile("p", "Necron", "t", "Unit", tuple(Characteristic(c, c, "4") for c in "MTW")
+...                 + (Characteristic("SV", "SV", "3+"),)),)
 >>> lib = Library(Catalogue("n", "Necrons", "catalogue", "Necrons.cat", root_entries=(
-...     Entry("entry", "e1", "Immortals", type="unit"),
-...     Entry("entry", "e2", "Necron Warriors", type="unit"))))
+...     Entry("entry", "e1", "Immortals", type="unit", profiles=line),
+...     Entry("entry", "e2", "Necron Warriors", type="unit", profiles=line),
+...     Entry("entry", "e3", "Searchlight", type="model"))))
 >>> [name for name, _entry in catalogue_units(lib)], find_unit(lib, "immort").name
 (['Immortals', 'Necron Warriors'], 'Immortals')
 """
