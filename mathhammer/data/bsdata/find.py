@@ -47,43 +47,44 @@ def has_statline(w: Walker, e: Entry, ctx: Context) -> bool:
 def catalogue_units(lib: Library) -> list[tuple[str, Entry]]:
     """(name, root entry) of every unit and single-model datasheet a roster can select.
 
-    Entries hidden when this catalogue is the roster's primary one (another catalogue's copy
-    of a datasheet it defines itself) and entries without a statline are left out; one name
-    is one datasheet, the first found (the catalogue's own before a linked one's)."""
+    Entries without a statline are left out. One name is one datasheet: of several entries
+    with the same name (the same datasheet defined twice, or another catalogue's copy of one
+    this catalogue defines), the one shown when this catalogue is the roster's primary one,
+    else the first (the catalogue's own before a linked one's)."""
     w = Walker(lib)
     root = root_context(lib)
-    out: dict[str, tuple[str, Entry]] = {}
-    names: set[str] = set()
+    seen: set[str] = set()
+    best: dict[str, tuple[bool, int, str, Entry]] = {}  # name key -> (hidden, order, name, e)
 
-    def add(key: str, name: str, e: Entry) -> None:
-        if key not in out and name_key(name) not in names:
-            out[key] = (name, e)
-            names.add(name_key(name))
+    def add(key: str, name: str, e: Entry, is_hidden: bool) -> None:
+        if key in seen:
+            return
+        seen.add(key)
+        rank = (is_hidden, len(seen), name, e)
+        old = best.get(name_key(name))
+        if old is None or rank[:2] < old[:2]:
+            best[name_key(name)] = rank
 
     found: list[Entry] = []
     if lib.main.library:  # a library's datasheets are its shared entries
         found += [e for e in lib.main.shared_entries if is_datasheet(e)]
     found += [e for _cat, e in lib.root_entries()]
     for e in found:
-        if hidden(e, root):
-            continue
         try:
             r = w.resolve(e)
-        except ValueError:
-            add(e.target_id or e.id, e.name, e)  # its file is missing: importing it says so
+        except ValueError:  # its file is missing: importing it says so
+            add(e.target_id or e.id, e.name, e, hidden(e, root))
             continue
         if r.type not in ("unit", "model"):
             continue
         ctx = attrs.evolve(root, ancestry=ancestry_of(r), unit_id=r.id)
-        if hidden(r, ctx):
-            continue
         try:
             usable = has_statline(w, r, ctx)
         except ValueError:  # a link under it into a missing file: importing it says so
             usable = True
         if usable:
-            add(r.id, r.name, e)
-    return sorted(out.values(), key=lambda x: name_key(x[0]))
+            add(r.id, r.name, e, hidden(e, root) or hidden(r, ctx))
+    return sorted(((name, e) for _h, _o, name, e in best.values()), key=lambda x: name_key(x[0]))
 
 
 def find_unit(lib: Library, name: str,
