@@ -94,16 +94,21 @@ def cause_of(message: str) -> str:
     return text[:160]
 
 
+_KINDS = (
+    ("link", re.compile(r"^skipped '|links to id|missing file")),
+    ("limit", re.compile(r"over the limit|expected an integer|nest too deep")),
+    ("weapon", re.compile(r"^weapon '…' left out|^weapon '…': unmapped keywords|"
+                          r"^(?:ranged|melee): |no weapon mathhammer can read")),
+)
+
+
 def kind_of(cause: str) -> str:
-    """``weapon``, ``link`` or ``limit`` for the causes that keep a datasheet from being clean,
-    else ``note``."""
-    low = cause.lower()
-    if "skipped" in low or "link" in low or "missing file" in low:
-        return "link"
-    if "limit" in low or "expected an integer" in low:
-        return "limit"
-    if "weapon" in low or low.startswith(("ranged:", "melee:")):
-        return "weapon"
+    """``weapon``, ``link`` or ``limit`` for the causes that keep a datasheet from being clean
+    (a weapon left out or with keywords not understood, a link not followed, a value over a
+    limit), else ``note`` (a decision said out loud: a default taken, a value read)."""
+    for kind, pattern in _KINDS:
+        if pattern.search(cause):
+            return kind
     return "note"
 
 

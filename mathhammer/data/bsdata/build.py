@@ -37,6 +37,7 @@ import re
 from typing import Any
 
 from ...errors import InputError
+from ..names import name_key
 from .abilities import abilities_of, keywords_of
 from .files import Library
 from .find import find_unit
@@ -68,6 +69,7 @@ class _Builder:
         self.lib = lib
         self.w = Walker(lib)
         self.warnings: list[str] = []
+        self.unmapped: dict[str, list[str]] = {}  # weapon name -> keywords not mapped
         self.unit = self.w.resolve(root)
         self.ctx = unit_context(lib, self.unit)
         self.where = f"{lib.main.path.rsplit('/', 1)[-1]}: {self.unit.name!r}"
@@ -91,6 +93,15 @@ class _Builder:
         unit_lines = [p for p in self.w.profiles(u, self.ctx) if is_statline(p)]
         if not found and unit_lines:
             found = [(u, self.ctx, (u,))]  # a unit entry that is its own single model
+        if not found:  # models typed otherwise in the data: the entries with a statline
+            found = [
+                (x, c, path)
+                for x, c, path in self.w.walk(u, self.ctx, lambda x: False)
+                if x.kind == "entry" and any(is_statline(p) for p in self.w.profiles(x, c))
+            ]
+            for x, _c, _path in found:
+                self.warn(f"{x.name!r} is typed {x.type!r} in the data but has a statline: "
+                          "read as a model")
         if not found:
             raise InputError(f"{self.where} has no models")
         any_lines = unit_lines or [
@@ -158,6 +169,9 @@ class _Builder:
             ("toughness", "T", int_of), ("save", "SV", xplus_of), ("wounds", "W", int_of),
         ):
             v = parse(p.get(name))
+            if v is None and name == "SV" and p.get(name).strip() in ("", "-", "–"):
+                v = "7+"  # no armour save printed (the model has only an invulnerable one)
+                self.warn(f"{p.name}: SV {p.get(name)!r} read as 7+ (no armour save)")
             if v is None:
                 raise InputError(f"{self.where}: {p.name}: {name} {p.get(name)!r} is not a number")
             out[key] = v
@@ -205,7 +219,28 @@ class _Builder:
         return out
 
     def weapon(self, p: Profile) -> dict | None:
-        return weapon_table(p, self.warn)
+        def warn(text: str) -> None:
+            if ": unmapped keywords: " not in text:  # said once the abilities are known
+                self.warn(text)
+
+        table = weapon_table(p, warn)
+        if table is not None and table.get("unmapped"):
+            self.unmapped.setdefault(table["name"], table["unmapped"])
+        return table
+
+    def say_unmapped(self, abilities: dict[str, list[str]]) -> None:
+        """Weapon keywords mathhammer cannot map: a keyword that names one of the unit's own
+        abilities is that ability (kept as a name, as every datasheet ability); any other is
+        a warning."""
+        own = {name_key(a) for k in ("core", "faction", "datasheet") for a in abilities[k]}
+        for weapon, keys in self.unmapped.items():
+            named = [k for k in keys if name_key(k) in own]
+            other = [k for k in keys if k not in named]
+            if other:
+                self.warn(f"weapon {weapon!r}: unmapped keywords: {', '.join(other)}")
+            for k in named:
+                self.warn(f"weapon {weapon!r}: keyword {k!r} is the unit's own ability of that "
+                          "name (kept by name, not modelled)")
 
     def loadout(self, g: list[Member], lo: int, split: dict[int, int],
                 unit_level: list[tuple[dict, bool]]) -> list[dict]:
@@ -295,6 +330,7 @@ class _Builder:
         ]
         faction, keywords, faction_keywords = keywords_of(self.lib, entries)
         ab = abilities_of(self.lib, self.w, entries, self.warn)
+        self.say_unmapped(ab)
         raw: dict[str, Any] = {
             "name": self.unit.name,
             "faction": faction,
