@@ -70,6 +70,7 @@ class _Builder:
         self.w = Walker(lib)
         self.warnings: list[str] = []
         self.unmapped: dict[str, list[str]] = {}  # weapon name -> keywords not mapped
+        self.weapon_rules: set[str] = set()  # rules on the entries of those weapons
         self.unit = self.w.resolve(root)
         self.ctx = unit_context(lib, self.unit)
         self.where = f"{lib.main.path.rsplit('/', 1)[-1]}: {self.unit.name!r}"
@@ -209,6 +210,8 @@ class _Builder:
                 table = self.weapon(modified_profile(p, c))
                 if table is None:
                     continue
+                if table.get("unmapped"):  # a keyword may be a rule of the weapon's entry
+                    self.weapon_rules.update(name_key(n) for n, _r in self.w.rules(x, c))
                 # one profile of a weapon with several is standard in each phase; the others
                 # are there to be picked (weapon choice picks one per model by profile_of)
                 first = (base, table["range"] == "melee")
@@ -230,17 +233,18 @@ class _Builder:
 
     def say_unmapped(self, abilities: dict[str, list[str]]) -> None:
         """Weapon keywords mathhammer cannot map: a keyword that names one of the unit's own
-        abilities is that ability (kept as a name, as every datasheet ability); any other is
-        a warning."""
+        abilities, or a rule written on the weapon's entry, is that rule (kept as a name, as
+        every datasheet ability: not modelled); any other is a warning."""
         own = {name_key(a) for k in ("core", "faction", "datasheet") for a in abilities[k]}
+        own |= self.weapon_rules
         for weapon, keys in self.unmapped.items():
             named = [k for k in keys if name_key(k) in own]
             other = [k for k in keys if k not in named]
             if other:
                 self.warn(f"weapon {weapon!r}: unmapped keywords: {', '.join(other)}")
             for k in named:
-                self.warn(f"weapon {weapon!r}: keyword {k!r} is the unit's own ability of that "
-                          "name (kept by name, not modelled)")
+                self.warn(f"weapon {weapon!r}: keyword {k!r} is a rule of the unit or the weapon "
+                          "written in the data (kept by name, not modelled)")
 
     def loadout(self, g: list[Member], lo: int, split: dict[int, int],
                 unit_level: list[tuple[dict, bool]]) -> list[dict]:
