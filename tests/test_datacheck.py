@@ -174,10 +174,14 @@ def test_data_check_on_the_shared_data(edition):
     words = ["Necrons", "Space Wolves", "Drukhari"]
     r = check_data(edition, ROOT, jobs=2, catalogues=words)
     got = r.to_json(examples=0)
-    counted = got["datasheets"] - sum(s.status is Status.MISSING_FILE for s in r.sheets)
     assert got["failed"] == {}
-    assert got["clean"] >= 0.97 * counted, got
-    assert got["datasheets"] >= 100
+    assert got["datasheets"] >= 250
+    # every datasheet with weapons whose files are all there is clean but at most 1%
+    assert got["clean"] >= 0.99 * got["armed"], got
+    # the only missing files are the four the shared data's README names
+    assert set(got["missing_files"]) <= {
+        "Aeldari - Aeldari Library.json", "Chaos - Chaos Space Marines.json",
+        "Imperium - Astra Militarum - Library.json", "Imperium - Space Marines.json"}
 
 
 def test_weapon_values_read_as_printed_are_said():

@@ -226,6 +226,12 @@ class Report:
     def count(self, status: Status) -> int:
         return sum(s.status is status for s in self.sheets)
 
+    @property
+    def armed(self) -> int:
+        """The datasheets with weapons whose files are all in the data (what the clean share
+        is of)."""
+        return len(self.sheets) - self.count(Status.NO_WEAPONS) - self.count(Status.MISSING_FILE)
+
     def causes(self, status: Status) -> dict[str, int]:
         """How many datasheets of ``status`` have each cause, most first."""
         c = Counter(x for s in self.sheets if s.status is status for x in s.causes)
@@ -252,6 +258,7 @@ class Report:
             "failed_datasheets": self.count(Status.FAILED),
             "failed": self.causes(Status.FAILED),
             "no_weapons": self.count(Status.NO_WEAPONS),
+            "armed": self.armed,
             "missing_files": self.missing(),
             "notes": self.notes(),
             "seconds": round(self.seconds, 1),
@@ -329,7 +336,9 @@ def report_text(r: Report, causes: int = 12) -> str:
     lines = [f"{r.edition} data in {r.folder}: {n} datasheets from {r.catalogues} catalogues "
              f"({r.seconds:.1f} s)"]
     clean = r.count(Status.CLEAN)
-    lines.append(f"  clean            {clean:6d}  {pct(clean)}")
+    share = f"{100 * clean / r.armed:.1f}%" if r.armed else "-"
+    lines.append(f"  clean            {clean:6d}  {pct(clean)} ({share} of the {r.armed} with "
+                 "weapons and every file)")
     for status, label in ((Status.WARNINGS, "with warnings"), (Status.FAILED, "failed")):
         k = r.count(status)
         lines.append(f"  {label:16s} {k:6d}  {pct(k)}")
