@@ -111,7 +111,8 @@ def army(file: str, as_json: bool, rules: str | None, attach: tuple[str, ...]) -
 @click.group(context_settings=CONTEXT, invoke_without_command=True)
 @click.pass_context
 def data(ctx: click.Context) -> None:
-    """The BattleScribe data: what is installed (`data status`), get it (`data fetch`)."""
+    """The BattleScribe data: what is installed (`data status`), get it (`data fetch`), check
+    that every datasheet imports (`data check`)."""
     if ctx.invoked_subcommand is None:
         ctx.invoke(status)
 

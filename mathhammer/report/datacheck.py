@@ -78,7 +78,8 @@ _FILE = re.compile(r"(?:/[^\s:;,]*)?\w(?:[\w ,&()-]|(?<=\w)['’]\w)*\.(?:cat|gs
 _FOLDER = re.compile(r" in /\S+")
 _NUMBER = re.compile(r"\d+")
 _MISSING = re.compile(r"missing file '([^']+)'|missing file \"([^\"]+)\"")
-_PREFIX = re.compile(r"^FILE: ?(?:'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|[^:]*)?:\s*")
+#: ``FILE: 'Unit': `` or ``FILE:Unit: `` before a message
+_PREFIX = re.compile(r"^FILE: ?(?:'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|[^:']*)?:\s*")
 
 
 def cause_of(message: str) -> str:
