@@ -207,3 +207,34 @@ def test_causes_keep_their_kind_whatever_the_names():
                             "id ba44-a36e-9207-a5e, which no given file defines")) == "link"
     assert kind_of(cause_of("X.cat:Titan: models[0].toughness: 31 is over the limit of 30 "
                             "(mathhammer.model.limits.MAX_TOUGHNESS)")) == "limit"
+
+
+# ------------------------------------------------------------------ the issue's datasheets
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not ROOT.is_dir(), reason=f"shared BattleScribe data not found at {ROOT}")
+def test_the_issues_datasheets_in_the_shared_data():
+    e10, e11 = ROOT / "10e", ROOT / "11e"
+    marines = e10 / "Imperium - Space Marines.cat"
+    # 'Plasma Incinerator' is an entry link to bb24-ed3f-7468-4f61, nested in the catalogue
+    raw, notes = catalogue_unit_dict(marines, "Hellblaster Squad")
+    assert not [n for n in notes if "skipped" in n]
+    assert ("Plasma Incinerator - Supercharge", True, None, "Plasma Incinerator") in weapons(raw)
+    assert ("Plasma Incinerator - Standard", False, None, "Plasma Incinerator") in weapons(raw)
+    # Devastators: group "Devastators" (4-9), default "w/ Heavy Weapon" (max 4; its weapon
+    # group defaults to its first choice, the Heavy Bolter), and a Sergeant
+    raw, _ = catalogue_unit_dict(marines, "Devastator Squad")
+    assert ("Heavy Bolter", False, 4, None) in weapons(raw)
+    with pytest.warns(BattleScribeWarning, match="5\\+ left out .* ranged attacks only"):
+        unit = load_catalogue_unit(f"{e10 / 'Chaos - Chaos Daemons.cat'}:Warlord Titan")
+    assert (unit.groups[0].toughness, unit.groups[0].wounds) == (16, 100)
+    # the Sororitas' own Ministorum Priest (the Agents' copy is hidden for them): 4+ invulnerable
+    priest = load_catalogue_unit(f"{e10 / 'Imperium - Adepta Sororitas.cat'}:Ministorum Priest")
+    assert priest.groups[0].invuln == 4
+    wulfen = load_catalogue_unit(f"{e10 / 'Imperium - Space Wolves.cat'}:Wulfen")
+    assert wulfen.groups[0].statline() == "M9 T6 Sv4+ W2 Ld7+ OC0"
+    raw, notes = catalogue_unit_dict(e11 / "Tyranids.json", "Hive Tyrant")
+    assert ("Heavy venom cannon", False, None, None) in weapons(raw)
+    assert any("the first option, 'Heavy venom cannon', is taken" in n for n in notes)
+    assert "Searchlight" not in list_catalogue_units(e10 / "Necrons.cat")

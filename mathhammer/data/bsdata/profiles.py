@@ -39,7 +39,7 @@ def xplus_of(text: str) -> str | None:
     return f"{int(m.group(1))}+" if m else None
 
 
-_INVULN = re.compile(r"(\d)\+\s*invulnerable save", re.I)
+_INVULN = re.compile(r"(\d)\+\s*invulnerable save|invulnerable save of (\d)\+", re.I)
 _PARTIAL = re.compile(
     r"against (ranged|melee|psychic)|ranged attacks|melee attacks|while|if ", re.I
 )
@@ -52,11 +52,13 @@ def invuln_of(text: str) -> tuple[str | None, bool]:
     (('4+', True), ('5+', True))
     >>> invuln_of("Models in this unit have a 4+ invulnerable save against ranged attacks.")
     ('4+', False)
+    >>> invuln_of("This model has an invulnerable save of 6+")
+    ('6+', True)
     """
     m = _INVULN.search(text) or re.fullmatch(r"\s*(\d)\+\s*", text)
     if not m:
         return None, False
-    return f"{m.group(1)}+", not _PARTIAL.search(text)
+    return f"{next(g for g in m.groups() if g)}+", not _PARTIAL.search(text)
 
 
 def clean_name(name: str) -> str:
