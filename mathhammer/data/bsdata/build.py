@@ -59,6 +59,7 @@ from .sizes import (
     limits,
     points_by_size,
     split_models,
+    takes_first,
 )
 from .walk import Context, Walker, modified_profile, unit_context
 from .weapons import weapon_table
@@ -199,6 +200,9 @@ class _Builder:
                     continue
                 parent = path[-1]
                 std[id(x)] = std.get(id(parent), False) and is_standard(x, parent)
+                if std[id(x)] and parent.default_id and takes_first(x, parent):
+                    self.warn(f"{parent.name!r}: the data's default is not one of its options; "
+                              f"the first, {x.name!r}, is taken")
                 items.append((x, c, std[id(x)]))
         else:
             items.append((e, ctx, True))

@@ -49,6 +49,24 @@ def limits(e: Entry) -> tuple[int, int | None]:
     return lo, hi
 
 
+def has_default(group: Entry) -> bool:
+    """Whether a selection group names a default that is one of its options (the data
+    sometimes names one that is not there any more)."""
+    return bool(group.default_id) and any(
+        group.default_id in (c.id, c.target_id) for c in group.children)
+
+
+def takes_first(e: Entry, parent: Entry) -> bool:
+    """Whether ``e`` is selected by default only as the first option of a group that must
+    take one and names no default of its own (a choice the import makes, and says)."""
+    if parent.kind != "group" or e.kind == "group" or limits(e)[0] >= 1:
+        return False
+    if has_default(parent) or limits(parent)[0] < 1:
+        return False
+    first = next(iter(parent.children), None)
+    return first is not None and first.id in (e.id, e.link_id)
+
+
 def is_standard(e: Entry, parent: Entry) -> bool:
     """Is ``e`` selected by default under ``parent``?"""
     if e.kind == "group":
@@ -57,11 +75,9 @@ def is_standard(e: Entry, parent: Entry) -> bool:
     if lo >= 1:
         return True
     if parent.kind == "group":
-        if parent.default_id and parent.default_id in (e.id, e.link_id):
-            return True
-        if not parent.default_id and limits(parent)[0] >= 1:
-            first = next(iter(parent.children), None)
-            return first is not None and first.id in (e.id, e.link_id)
+        if has_default(parent):
+            return parent.default_id in (e.id, e.link_id)
+        return takes_first(e, parent)
     return False
 
 
