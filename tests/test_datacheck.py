@@ -87,6 +87,18 @@ def test_a_unit_whose_guns_are_all_options_takes_the_first_and_says_so():
             "taken (pick another by name)") in notes
 
 
+def test_a_default_that_names_no_option_falls_back_to_the_first():
+    raw, notes = catalogue_unit_dict(FACTION, "Walker")
+    # group "Arm" (1-1) names fx-gone, which is none of its options: Talons (first) is taken;
+    # the ranged phase then has only an option, which is taken too (both said)
+    assert weapons(raw) == [("Talons", False, None, None), ("Acid cannon", False, None, None)]
+    assert notes == [
+        "'Arm': the data's default is not one of its options; the first, 'Talons', is taken",
+        "no points in the data",
+        "no ranged wargear by default in the data; the first option, 'Acid cannon', is taken "
+        "(pick another by name)"]
+
+
 def test_weapon_profiles_name_their_weapon():
     raw, _ = catalogue_unit_dict(FACTION, "Gun Squad")
     assert {w[0]: w[3] for w in weapons(raw)}["Plasma gun - supercharge"] == "Plasma gun"
@@ -112,7 +124,8 @@ def test_titanic_characteristics_fit_the_limits():
 
 
 def test_entries_without_a_statline_are_not_units():
-    assert list_catalogue_units(FACTION) == ["Gun Squad", "Monster", "Pack", "Priest", "Titan"]
+    assert list_catalogue_units(FACTION) == ["Gun Squad", "Monster", "Pack", "Priest", "Titan",
+                                             "Walker"]
 
 
 def test_a_statline_on_the_group_around_the_models_is_theirs():
@@ -138,7 +151,7 @@ def test_check_counts_every_class_on_the_fixtures():
     r = check_data("10e", FIXTURES, jobs=1)
     got = r.to_json(examples=0)
     assert (got["datasheets"], got["clean"], got["with_warnings"], got["failed_datasheets"],
-            got["no_weapons"]) == (6, 4, 1, 0, 0)
+            got["no_weapons"]) == (7, 5, 1, 0, 0)
     # the Titan's Zzap gun (S "2D6") is left out; Far Unit links into "Missing Faction"
     assert got["warnings"] == {"weapon '…' left out: S '…' / AP '…' is not a number": 1}
     assert got["missing_files"] == {"Missing Faction.cat": 1}
@@ -152,10 +165,10 @@ def test_data_check_command_json_and_text():
     got = json.loads(res.stdout)
     assert {"edition", "datasheets", "clean", "warnings", "failed", "no_weapons",
             "missing_files"} <= set(got)
-    assert (got["edition"], got["datasheets"], got["clean"]) == ("10e", 6, 4)
+    assert (got["edition"], got["datasheets"], got["clean"]) == ("10e", 7, 5)
     res = runner.invoke(cli, ["data", "check", "--data", str(FIXTURES), "--jobs", "1"])
     assert res.exit_code == 0
-    assert "6 datasheets from 2 catalogues" in res.stdout
+    assert "7 datasheets from 2 catalogues" in res.stdout
     assert "1  Missing Faction.cat" in res.stdout
 
 
