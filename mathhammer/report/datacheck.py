@@ -176,8 +176,11 @@ def check_sheet(lib, units, name: str, entry, edition: str, target) -> tuple[Sta
     return (Status.WARNINGS if bad else Status.CLEAN), bad, said
 
 
-def check_catalogue(path: str | os.PathLike, edition: str) -> list[Sheet]:
-    """Check every datasheet a catalogue offers (see the module's doc)."""
+def check_catalogue(path: str | os.PathLike, edition: str,
+                    checked: Iterable[str] = ()) -> list[Sheet]:
+    """Check every datasheet a catalogue offers (see the module's doc); ``checked`` names the
+    files checked in the same run: a datasheet another of them defines (not a library) is left
+    to that file's check."""
     from ..data.bsdata.files import open_library
     from ..data.bsdata.find import catalogue_units
     from ..data.bsdata.walk import Walker
@@ -194,12 +197,18 @@ def check_catalogue(path: str | os.PathLike, edition: str) -> list[Sheet]:
     target = _target(edition)
     w = Walker(lib)
     out = []
+    others = set(checked) - {path.name}
     for name, entry in units:
         try:
             resolved = w.resolve(entry)
             key, own = resolved.id, lib.main.find(resolved.id) is not None
         except (InputError, RecursionError):
             key, own = entry.target_id or entry.id, False
+        else:
+            home = next((c for c in lib.catalogues() if c.find(key) is not None), None)
+            if not own and home is not None and not home.library and \
+                    Path(home.path).name in others:
+                continue
         status, bad, said = check_sheet(lib, units, name, entry, edition, target)
         missing = missing_files(said)
         if missing:
@@ -286,8 +295,8 @@ def _pick(sheets: Iterable[Sheet]) -> list[Sheet]:
     return sorted(best.values(), key=lambda s: (s.catalogue, s.name))
 
 
-def _one(path: str, edition: str) -> list[Sheet]:
-    return check_catalogue(path, edition)
+def _one(path: str, edition: str, checked: frozenset[str]) -> list[Sheet]:
+    return check_catalogue(path, edition, checked)
 
 
 def check_data(edition: str, data: str | os.PathLike | None = None, *, jobs: int = 2,
@@ -310,15 +319,16 @@ def check_data(edition: str, data: str | os.PathLike | None = None, *, jobs: int
             raise InputError(f"--catalogue {', '.join(catalogues)}: no such catalogue in "
                              f"{folder}")
     files.sort(key=lambda p: -p.stat().st_size)  # the largest first: the pool ends together
+    names = frozenset(p.name for p in files)
     sheets: list[Sheet] = []
     if jobs <= 1 or len(files) == 1:
         for p in files:
-            sheets += check_catalogue(p, edition)
+            sheets += check_catalogue(p, edition, names)
             if progress is not None:
                 progress(p.name, len(files))
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            todo = {pool.submit(_one, str(p), edition): p for p in files}
+            todo = {pool.submit(_one, str(p), edition, names): p for p in files}
             for f in as_completed(todo):
                 sheets += f.result()
                 if progress is not None:
