@@ -166,7 +166,8 @@ def test_parse_statline_forms():
 
 
 @pytest.mark.parametrize(("statline", "message"), [
-    ("M8 T15 Sv3+ W5 Ld6+ OC1", "statline: T: expected an integer from 1 to 14, got 15"),
+    ("M8 T31 Sv3+ W5 Ld6+ OC1", "statline: T: 31 is over the limit of 30 "
+                               "(mathhammer.model.limits.MAX_TOUGHNESS)"),
     ("M8 T5 Sv1+ W5 Ld6+ OC1", 'statline: Sv: expected 2+ to 7+ (e.g. "3+"), got 1'),
     ("M8 T5 Sv3+ W0 Ld6+ OC1", "statline: W: expected an integer >= 1, got 0"),
     ("M8 T5 T6 Sv3+ W5 Ld6+ OC1", 'statline: T: given twice in "M8 T5 T6 Sv3+ W5 Ld6+ OC1"'),
@@ -333,8 +334,8 @@ def test_write_unit_into_a_folder_and_nothing_on_error(tmp_path):
     path, _ = write_unit(PAGE, tmp_path, statline="M6 T3 Sv5+ W1 Ld7+ OC2")
     assert path == tmp_path / "gun-squad.toml"
     bad = tmp_path / "bad.toml"
-    with pytest.raises(ValueError, match="statline: T: expected an integer from 1 to 14"):
-        write_unit(PAGE, bad, statline="M6 T30 Sv5+ W1 Ld7+ OC2")
+    with pytest.raises(ValueError, match="statline: T: 31 is over the limit of 30"):
+        write_unit(PAGE, bad, statline="M6 T31 Sv5+ W1 Ld7+ OC2")
     with pytest.raises(ValueError, match="no datasheet found"):
         write_unit("just some text", bad)
     assert not bad.exists()

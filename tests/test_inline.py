@@ -86,13 +86,15 @@ def test_targets():
     assert (t.models, t.toughness, t.save, t.wounds, t.invuln, t.fnp, t.keywords,
             t.abilities) == (10, 5, 2, 3, 4, 6, ("INFANTRY", "CHARACTER"), ("stealth",))
     assert parse_target("T12 Sv2+ W16 VEHICLE").models == 1
+    assert parse_target("T16 Sv2+ W100 TITANIC").toughness == 16  # a Warlord Titan
 
 
 @pytest.mark.parametrize(
     "text, message",
     [
         ("5x T4 Sv3 W2", '"Sv3" (token 3): expected a save like Sv3+'),
-        ("5x T15 Sv3+ W2", '"T15" (token 2): expected T1 to T14'),
+        ("5x T31 Sv3+ W2", '"T31" (token 2): toughness: T31 is over the limit of 30 '
+                           "(mathhammer.model.limits.MAX_TOUGHNESS)"),
         ("5x T4 Sv3+ W2 7++", '"7++" (token 5): expected 2++ to 6++'),
         ("5x T4 Sv3+ W0", '"W0" (token 4): expected W1 or more'),
         ("5x T4 Sv3+ W2 FNP5", '"FNP5" (token 5): expected Feel No Pain like FNP5+'),

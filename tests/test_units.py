@@ -341,7 +341,8 @@ def test_describe():
 
 MALFORMED = {
     "ap-positive": 'models[0].weapons[0].ap: expected 0 or a negative integer, got "+1"',
-    "toughness-range": "models[0].toughness: expected an integer from 1 to 14, got 15",
+    "toughness-range": "models[0].toughness: 31 is over the limit of 30 "
+                       "(mathhammer.model.limits.MAX_TOUGHNESS)",
     "save-range": 'models[0].save: expected 2+ to 7+ (e.g. "3+"), got "1+"',
     "wounds-zero": "models[0].wounds: expected an integer >= 1, got 0",
     "count-zero": "models[0].count: expected an integer >= 1, got 0",

@@ -10,6 +10,7 @@ import click
 
 from ..data.army import FORMATS
 from ..model.limits import MAX_ARMY_FILE_BYTES, check_bytes
+from .datacheck import check
 from .output import CONTEXT
 
 DATA_HELP = ("BattleScribe data folder (.cat/.gst or .json files, or 10e/ and 11e/ folders); "
@@ -147,7 +148,8 @@ def army(file: str, as_json: bool, rules: str | None, attach: tuple[str, ...],
 @click.group(context_settings=CONTEXT, invoke_without_command=True)
 @click.pass_context
 def data(ctx: click.Context) -> None:
-    """The BattleScribe data: what is installed (`data status`), get it (`data fetch`)."""
+    """The BattleScribe data: what is installed (`data status`), get it (`data fetch`), check
+    that every datasheet imports (`data check`)."""
     if ctx.invoked_subcommand is None:
         ctx.invoke(status)
 
@@ -197,3 +199,6 @@ def fetch(edition: str, url: str | None) -> None:
     click.echo(f"{info.edition}: {info.catalogues} catalogues installed in {info.folder}")
     index = unit_index(info.edition, info.folder)
     click.echo(f"indexed {sum(len(c.units) for c in index.catalogues)} units")
+
+
+data.add_command(check)

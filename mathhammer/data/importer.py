@@ -35,7 +35,14 @@ import tomli_w
 
 from ..errors import InputError
 from ..model.abilities import canonical
-from ..model.limits import MAX_PAGE_BYTES, MAX_PAGE_LINES, MAX_WEAPONS, check_bytes, over
+from ..model.limits import (
+    MAX_PAGE_BYTES,
+    MAX_PAGE_LINES,
+    MAX_TOUGHNESS,
+    MAX_WEAPONS,
+    check_bytes,
+    over,
+)
 from .unit import canonical_core, show
 from .unit_file import PLACEHOLDER, Reader, build_unit
 
@@ -93,7 +100,7 @@ def parse_statline(text: str) -> dict[str, Any]:
             raise r.fail("", f"missing {label}; expected e.g. {_STATLINE_EXAMPLE}")
     out: dict[str, Any] = {
         "move": r.integer("M", found["move"], 0),
-        "toughness": r.integer("T", found["toughness"], 1, 14),
+        "toughness": r.integer("T", found["toughness"], 1, MAX_TOUGHNESS, "MAX_TOUGHNESS"),
         "save": f"{r.xplus('Sv', found['save'], 2, 7)}+",
         "wounds": r.integer("W", found["wounds"], 1),
         "leadership": f"{r.xplus('Ld', found['leadership'], 2, 12)}+",

@@ -36,7 +36,15 @@ import re
 
 from ..errors import InputError
 from ..model.abilities import canonical
-from ..model.limits import MAX_MODELS, MAX_RANGE, MAX_STRENGTH, MAX_WOUNDS, over, shorten
+from ..model.limits import (
+    MAX_MODELS,
+    MAX_RANGE,
+    MAX_STRENGTH,
+    MAX_TOUGHNESS,
+    MAX_WOUNDS,
+    over,
+    shorten,
+)
 from ..model.profiles import TARGET_ABILITIES, Target, Weapon
 from ..model.squad import Squad
 from ..prob.dice import ACCEPTED, format_dice
@@ -247,9 +255,9 @@ _TARGET_TOKENS = [
 #: What each stat token should look like (for error messages).
 _SHAPES = {"models": "5x", "toughness": "T4", "save": "Sv3+", "wounds": "W2",
            "invuln": "4++", "fnp": "FNP5+"}
-_LIMITS = {"models": (1, MAX_MODELS), "toughness": (1, 14), "save": (2, 7),
+_LIMITS = {"models": (1, MAX_MODELS), "toughness": (1, MAX_TOUGHNESS), "save": (2, 7),
            "wounds": (1, MAX_WOUNDS), "invuln": (2, 6), "fnp": (2, 6)}
-_LIMIT_NAMES = {"models": "MAX_MODELS", "wounds": "MAX_WOUNDS"}
+_LIMIT_NAMES = {"models": "MAX_MODELS", "wounds": "MAX_WOUNDS", "toughness": "MAX_TOUGHNESS"}
 _STAT_START = re.compile(r"^(\d|T\d|Sv|W\d|FNP|Inv)", re.I)
 
 

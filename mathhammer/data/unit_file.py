@@ -36,6 +36,7 @@ from ..errors import InputError
 from ..model.abilities import canonical
 from ..model.limits import (
     MAX_MODELS,
+    MAX_TOUGHNESS,
     MAX_UNIT_FILE_BYTES,
     MAX_WEAPONS,
     MAX_WOUNDS,
@@ -258,7 +259,8 @@ def _group(r: Reader, path: str, raw: Any, unit_name: str, core_fnp: int | None)
     return ModelGroup(
         name=r.text(f"{path}.name", raw["name"]) if "name" in raw else unit_name,
         min_models=lo, max_models=hi,
-        toughness=r.integer(f"{path}.toughness", raw["toughness"], 1, 14),
+        toughness=r.integer(f"{path}.toughness", raw["toughness"], 1, MAX_TOUGHNESS,
+                            "MAX_TOUGHNESS"),
         save=r.xplus(f"{path}.save", raw["save"], 2, 7),
         wounds=r.integer(f"{path}.wounds", raw["wounds"], 1, MAX_WOUNDS, "MAX_WOUNDS"),
         move=opt("move", r.inches),
@@ -273,11 +275,11 @@ def _group(r: Reader, path: str, raw: Any, unit_name: str, core_fnp: int | None)
 def build_unit(raw: dict, source: str = "<unit>", path: Path | None = None) -> Unit:
     """Validate a parsed unit file (a dict) and build the :class:`Unit`.
 
-    >>> build_unit({"name": "X", "faction": "F", "models": [{"count": 1, "toughness": 15,
+    >>> build_unit({"name": "X", "faction": "F", "models": [{"count": 1, "toughness": 31,
     ...             "save": "3+", "wounds": 1}]}, "x.toml")
     Traceback (most recent call last):
     ...
-    mathhammer.errors.InputError: x.toml: models[0].toughness: expected an integer from 1 to 14,...
+    mathhammer.errors.InputError: x.toml: models[0].toughness: 31 is over the limit of 30 (mathha...
     """
     r = Reader(source)
     raw = r.table("", raw, _UNIT_REQUIRED, _UNIT_OPTIONAL)

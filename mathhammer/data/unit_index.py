@@ -26,7 +26,7 @@ from ..errors import InputError
 from .datastore import Edition, cache_dir, edition_dir, edition_files, is_game_system
 from .names import name_key
 
-_INDEX_VERSION = 2
+_INDEX_VERSION = 3  # 3: one entry per name, entries without a statline left out
 _PREFIXES = ("Imperium - ", "Chaos - ", "Xenos - ", "Aeldari - ")
 
 

@@ -3,7 +3,7 @@
 Every input is checked against these limits where it is parsed, so a query either answers
 quickly or is refused at once with one line naming the limit and its value. The limits are far
 above what a real game uses (the biggest datasheets have 100 wounds, 4D6 attacks and units of
-a few dozen models) but keep the work of one query bounded.
+a few dozen models; a Warlord Titan has Toughness 16) but keep the work of one query bounded.
 
 >>> MAX_MODELS, MAX_ATTACK_DICE
 (1000, 20000)
@@ -27,6 +27,8 @@ MAX_MODELS = 1000
 #: Wounds of one model (the biggest datasheets have 100; a model of many wounds is also a
 #: handy sink to count damage without kills).
 MAX_WOUNDS = 1000
+#: The highest Toughness of a model (the biggest datasheets have 16: a Warlord Titan).
+MAX_TOUGHNESS = 30
 #: Dice in one dice expression: N of ``NdS+K`` (the biggest datasheet values are 4D6).
 MAX_DICE = 20
 #: A flat number, or K of ``NdS+K``, in a dice expression (attacks, damage, mortal wounds,

@@ -17,7 +17,7 @@ import attrs
 from ..errors import InputError
 from ..prob.dice import format_dice
 from .abilities import Abilities, canonical, parse_abilities
-from .limits import MAX_MODELS, MAX_RANGE, MAX_STRENGTH, MAX_WOUNDS, over, shorten
+from .limits import MAX_MODELS, MAX_RANGE, MAX_STRENGTH, MAX_TOUGHNESS, MAX_WOUNDS, over, shorten
 
 
 def _int_in(name: str, lo: int, hi: int | None = None, *, optional: bool = False,
@@ -135,7 +135,8 @@ class Target:
     """A target unit of identical models. Saves, ``invuln`` and ``fnp`` are X+ values."""
 
     models: int = attrs.field(validator=_int_in("models", 1, MAX_MODELS, limit="MAX_MODELS"))
-    toughness: int = attrs.field(validator=_int_in("toughness", 1, 14))
+    toughness: int = attrs.field(validator=_int_in("toughness", 1, MAX_TOUGHNESS,
+                                                               limit="MAX_TOUGHNESS"))
     save: int = attrs.field(validator=_int_in("save", 2, 7))
     wounds: int = attrs.field(validator=_int_in("wounds", 1, MAX_WOUNDS, limit="MAX_WOUNDS"))
     invuln: int | None = attrs.field(default=None, validator=_int_in("invuln", 2, 6, optional=True))

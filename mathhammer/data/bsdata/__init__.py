@@ -33,7 +33,7 @@ from ...errors import InputError
 from ..names import name_key
 from .build import build_raw
 from .files import BattleScribeWarning, Library, load_file, open_library
-from .find import catalogue_units
+from .find import catalogue_units, find_unit
 from .model import Catalogue, Entry, Profile
 from .weapons import map_keyword, split_keywords
 
@@ -43,7 +43,7 @@ __all__ = [
     "BattleScribeWarning", "Catalogue", "Entry", "Library", "Profile", "catalogue_unit_dict",
     "import_catalogue",
     "list_catalogue_units", "load_catalogue_unit", "load_file", "map_keyword", "open_library",
-    "split_keywords", "split_unit_spec", "write_catalogue_unit",
+    "split_keywords", "split_unit_spec", "unit_of_entry", "write_catalogue_unit",
 ]
 
 _SPEC = re.compile(r"^(?P<path>.+?\.(?:cat|json))\s*:\s*(?P<name>.+)$", re.I)
@@ -137,6 +137,21 @@ def _check(raw: dict[str, Any]):
     return build_unit(_loadable(raw), f"{raw.get('name', 'unit')} (imported)")
 
 
+def unit_of_entry(lib: Library, entry: Entry):
+    """A :class:`mathhammer.data.unit.Unit` from a datasheet's root entry already found, and
+    every warning of its import; a unit whose every weapon is left out is a ValueError."""
+    from ..unit_file import build_unit
+    from .build import build_entry
+
+    raw, notes, _members = build_entry(lib, entry)
+    where = f"{Path(lib.main.path).name}:{raw['name']}"
+    dropped = [n for n in notes if "left out" in n or n.startswith("skipped")]
+    if not any(g.get("weapons") for g in raw.get("models", [])) and \
+            any(n.startswith("weapon ") for n in dropped):
+        raise InputError(f"{where}: no weapon mathhammer can read ({'; '.join(dropped)})")
+    return build_unit(_loadable(raw), where), notes
+
+
 def load_catalogue_unit(
     spec: str, *, gamesystem: PathLike | None = None, catalogues: tuple[PathLike, ...] = ()
 ):
@@ -151,14 +166,10 @@ def load_catalogue_unit(
             f"unit spec {spec!r}: expected CATALOGUE.cat:Unit name (or .json for 11th edition)"
         )
     path, name = parts
-    from ..unit_file import build_unit
-
-    raw, notes = catalogue_unit_dict(path, name, gamesystem=gamesystem, catalogues=catalogues)
-    where = f"{Path(path).name}:{raw['name']}"
-    dropped = [n for n in notes if "left out" in n or n.startswith("skipped")]
-    if not any(g.get("weapons") for g in raw.get("models", [])) and \
-            any(n.startswith("weapon ") for n in dropped):
-        raise InputError(f"{where}: no weapon mathhammer can read ({'; '.join(dropped)})")
-    for note in dropped:
-        warnings.warn(f"{where}: {note}", BattleScribeWarning, stacklevel=2)
-    return build_unit(_loadable(raw), where)
+    lib = _library(path, gamesystem, catalogues)
+    unit, notes = unit_of_entry(lib, find_unit(lib, name))
+    where = f"{Path(path).name}:{unit.name}"
+    for note in notes:
+        if "left out" in note or note.startswith("skipped"):
+            warnings.warn(f"{where}: {note}", BattleScribeWarning, stacklevel=2)
+    return unit

@@ -37,13 +37,31 @@ import re
 from typing import Any
 
 from ...errors import InputError
+from ..names import name_key
 from .abilities import abilities_of, keywords_of
 from .files import Library
 from .find import find_unit
 from .model import Entry, Profile
-from .profiles import clean_name, int_of, invuln_of, is_statline, is_weapon, xplus_of
-from .sizes import Member, default_member, group_count, is_standard, limits, points_by_size
-from .walk import Context, Walker, ancestry_of, modified_profile
+from .profiles import (
+    clean_name,
+    int_of,
+    invuln_of,
+    is_statline,
+    is_weapon,
+    profile_bases,
+    xplus_of,
+)
+from .sizes import (
+    Member,
+    default_member,
+    group_count,
+    is_standard,
+    limits,
+    points_by_size,
+    split_models,
+    takes_first,
+)
+from .walk import Context, Walker, modified_profile, unit_context
 from .weapons import weapon_table
 
 
@@ -52,8 +70,10 @@ class _Builder:
         self.lib = lib
         self.w = Walker(lib)
         self.warnings: list[str] = []
+        self.unmapped: dict[str, list[str]] = {}  # weapon name -> keywords not mapped
+        self.weapon_rules: set[str] = set()  # rules on the entries of those weapons
         self.unit = self.w.resolve(root)
-        self.ctx = Context(ancestry=ancestry_of(self.unit), unit_id=self.unit.id)
+        self.ctx = unit_context(lib, self.unit)
         self.where = f"{lib.main.path.rsplit('/', 1)[-1]}: {self.unit.name!r}"
 
     def warn(self, text: str) -> None:
@@ -65,16 +85,25 @@ class _Builder:
     def members(self) -> list[Member]:
         u = self.unit
         if u.type == "model":
-            found = [(u, self.ctx, u)]
+            found = [(u, self.ctx, (u,))]
         else:
             found = [
-                (x, c, path[-1])
+                (x, c, path)
                 for x, c, path in self.w.walk(u, self.ctx, lambda x: x.type == "model")
                 if x.type == "model"
             ]
         unit_lines = [p for p in self.w.profiles(u, self.ctx) if is_statline(p)]
         if not found and unit_lines:
-            found = [(u, self.ctx, u)]  # a unit entry that is its own single model
+            found = [(u, self.ctx, (u,))]  # a unit entry that is its own single model
+        if not found:  # models typed otherwise in the data: the entries with a statline
+            found = [
+                (x, c, path)
+                for x, c, path in self.w.walk(u, self.ctx, lambda x: False)
+                if x.kind == "entry" and any(is_statline(p) for p in self.w.profiles(x, c))
+            ]
+            for x, _c, _path in found:
+                self.warn(f"{x.name!r} is typed {x.type!r} in the data but has a statline: "
+                          "read as a model")
         if not found:
             raise InputError(f"{self.where} has no models")
         any_lines = unit_lines or [
@@ -82,8 +111,11 @@ class _Builder:
         ]
         unit_inv = self.invulns(u, self.ctx)
         out = []
-        for e, ctx, parent in found:
+        for e, ctx, path in found:
+            parent = path[-1]
             lines = [p for p in self.w.profiles(e, ctx) if is_statline(p)] if e is not u else []
+            for above in reversed(path[1:]):  # a statline on a group (or entry) around it
+                lines = lines or [p for p in self.w.profiles(above, ctx) if is_statline(p)]
             lines = lines or unit_lines
             if not lines and any_lines:
                 self.warn(f"model {e.name!r} has no statline; using {any_lines[0].name!r}")
@@ -139,6 +171,9 @@ class _Builder:
             ("toughness", "T", int_of), ("save", "SV", xplus_of), ("wounds", "W", int_of),
         ):
             v = parse(p.get(name))
+            if v is None and name == "SV" and p.get(name).strip() in ("", "-", "–"):
+                v = "7+"  # no armour save printed (the model has only an invulnerable one)
+                self.warn(f"{p.name}: SV {p.get(name)!r} read as 7+ (no armour save)")
             if v is None:
                 raise InputError(f"{self.where}: {p.name}: {name} {p.get(name)!r} is not a number")
             out[key] = v
@@ -165,22 +200,98 @@ class _Builder:
                     continue
                 parent = path[-1]
                 std[id(x)] = std.get(id(parent), False) and is_standard(x, parent)
+                if std[id(x)] and parent.default_id and takes_first(x, parent):
+                    self.warn(f"{parent.name!r}: the data's default is not one of its options; "
+                              f"the first, {x.name!r}, is taken")
                 items.append((x, c, std[id(x)]))
         else:
             items.append((e, ctx, True))
         for x, c, standard in items:
-            first = True
-            for p in self.w.profiles(x, c):
-                if not is_weapon(p):
-                    continue
+            profiles = [p for p in self.w.profiles(x, c) if is_weapon(p)]
+            bases = profile_bases(x, [p.name for p in profiles])
+            for p, base in zip(profiles, bases, strict=True):
                 table = self.weapon(modified_profile(p, c))
-                if table is not None:
-                    out.append((table, standard and first))
-                    first = False
+                if table is None:
+                    continue
+                if table.get("unmapped"):  # a keyword may be a rule of the weapon's entry
+                    self.weapon_rules.update(name_key(n) for n, _r in self.w.rules(x, c))
+                # every profile of a weapon with several is carried; weapon choice fires one
+                # per model (the best against the target, mathhammer.model.loadout)
+                if base is not None:
+                    table["profile_of"] = base
+                out.append((table, standard))
         return out
 
     def weapon(self, p: Profile) -> dict | None:
-        return weapon_table(p, self.warn)
+        def warn(text: str) -> None:
+            if ": unmapped keywords: " not in text:  # said once the abilities are known
+                self.warn(text)
+
+        table = weapon_table(p, warn)
+        if table is not None and table.get("unmapped"):
+            self.unmapped.setdefault(table["name"], table["unmapped"])
+        return table
+
+    def say_unmapped(self, abilities: dict[str, list[str]]) -> None:
+        """Weapon keywords mathhammer cannot map: a keyword that names one of the unit's own
+        abilities, or a rule written on the weapon's entry, is that rule (kept as a name, as
+        every datasheet ability: not modelled); any other is a warning."""
+        own = {name_key(a) for k in ("core", "faction", "datasheet") for a in abilities[k]}
+        own |= self.weapon_rules
+        for weapon, keys in self.unmapped.items():
+            named = [k for k in keys if name_key(k) in own]
+            other = [k for k in keys if k not in named]
+            if other:
+                self.warn(f"weapon {weapon!r}: unmapped keywords: {', '.join(other)}")
+            for k in named:
+                self.warn(f"weapon {weapon!r}: keyword {k!r} is a rule of the unit or the weapon "
+                          "written in the data (kept by name, not modelled)")
+
+    def loadout(self, g: list[Member], lo: int, split: dict[int, int],
+                unit_level: list[tuple[dict, bool]]) -> list[dict]:
+        """The weapons of a model group: each with how many of its ``lo`` models carry it by
+        default (``count`` when not all of them; ``optional`` when none)."""
+        default = default_member(g)
+        tables: dict[tuple, dict] = {}
+        carried: dict[tuple, int] = {}
+        for m in [default] + [x for x in g if x is not default]:
+            k = split.get(id(m), 0)
+            for table, standard in self.weapons_of(m.entry, m.ctx, True):
+                key = tuple((kk, str(v)) for kk, v in table.items())
+                tables.setdefault(key, table)
+                carried[key] = carried.get(key, 0) + (k if standard else 0)
+        for table, standard in unit_level:
+            key = tuple((kk, str(v)) for kk, v in table.items())
+            tables.setdefault(key, table)
+            carried[key] = max(carried.get(key, 0), lo if standard else 0)
+        out = []
+        for key, table in tables.items():
+            t = dict(table)
+            n = carried[key]
+            if n == 0:
+                t["optional"] = True
+            elif n < lo:
+                t["count"] = n
+            out.append(t)
+        return out
+
+    def default_options(self, groups: list[dict]) -> None:
+        """A phase with weapons none of which the unit carries by default (its guns are all
+        options): the first option fires, and a warning says so."""
+        for melee in (False, True):
+            ws = [w for g in groups for w in g.get("weapons", [])
+                  if (w["range"] == "melee") == melee]
+            if not ws or any(not w.get("optional") for w in ws):
+                continue
+            pick = ws[0]
+            chosen = [w for w in ws if w is pick or (
+                pick.get("profile_of") and w.get("profile_of") == pick["profile_of"])]
+            for w in chosen:
+                w.pop("optional", None)  # every profile of the weapon: one fires per model
+            phase = "melee" if melee else "ranged"
+            name = pick.get("profile_of") or pick["name"]
+            self.warn(f"no {phase} wargear by default in the data; the first option, "
+                      f"{name!r}, is taken (pick another by name)")
 
     # -- everything ------------------------------------------------------------------------
 
@@ -200,23 +311,10 @@ class _Builder:
                 if x.type != "model" and not any(p.type == "model" for p in path):
                     std = all(is_standard(a, b) for a, b in zip(path[1:] + (x,), path, strict=True))
                     unit_level += [(t, s and std) for t, s in self.weapons_of(x, c, False)]
+        smallest = split_models(sum(lo for lo, _hi in counts), members, groups, counts)
+        split = {id(m): k for m, k in smallest}
         for g, (lo, hi) in zip(groups, counts, strict=True):
-            default = default_member(g)
-            weapons: list[dict] = []
-            seen: dict[tuple, dict] = {}
-            for m in [default] + [x for x in g if x is not default]:
-                for table, standard in self.weapons_of(m.entry, m.ctx, True) + unit_level:
-                    key = tuple((k, str(v)) for k, v in table.items())
-                    std = standard and m is default
-                    if key in seen:
-                        if std:
-                            seen[key].pop("optional", None)
-                        continue
-                    t = dict(table)
-                    if not std:
-                        t["optional"] = True
-                    seen[key] = t
-                    weapons.append(t)
+            weapons = self.loadout(g, lo, split, unit_level)
             biggest = sorted(g, key=lambda m: -(m.max or 0))
             if len(g) == 1 or (biggest[0].max or 0) > (biggest[1].max or 0):
                 name = biggest[0].entry.name
@@ -235,6 +333,7 @@ class _Builder:
         ]
         faction, keywords, faction_keywords = keywords_of(self.lib, entries)
         ab = abilities_of(self.lib, self.w, entries, self.warn)
+        self.say_unmapped(ab)
         raw: dict[str, Any] = {
             "name": self.unit.name,
             "faction": faction,
@@ -256,8 +355,12 @@ class _Builder:
         if abilities:
             raw["abilities"] = abilities
         raw["models"] = [tables[i][1] for i in order]
+        self.default_options(raw["models"])
         for name, reason in self.w.skipped.items():
             self.warn(f"skipped {name!r}: {reason}")
+        for name in self.w.dangling:
+            self.warn(f"ability {name!r} has no text in the data (the rule it names is not "
+                      "defined); kept by name")
         return raw
 
 
@@ -275,7 +378,11 @@ def build_entry(lib: Library, entry: Entry) -> tuple[dict[str, Any], list[str], 
     """Like :func:`build_raw` for a root entry already found, also giving the names of the
     model entries in each model group (in the order of ``raw["models"]``)."""
     b = _Builder(lib, entry)
-    raw = b.build()
+    try:
+        raw = b.build()
+    except RecursionError:
+        raise InputError(f"{lib.main.path}: {entry.name!r}: links nest too deeply (a cycle?)"
+                         ) from None
     return raw, b.warnings, b.group_members
 
 

@@ -29,6 +29,15 @@ from .model import Catalogue
 from .parse import read_catalogue_text
 
 
+class MissingFileError(InputError):
+    """A link into a catalogue (or game system) that is not in the data: ``files`` names the
+    files that would hold it."""
+
+    def __init__(self, message: str, files: tuple[str, ...] = ()):
+        super().__init__(message)
+        self.files = files
+
+
 class BattleScribeWarning(UserWarning):
     """Something in BattleScribe data was left out (a neighbour file that cannot be read, a
     weapon the importer cannot read); the message says what."""
@@ -151,6 +160,10 @@ class Library:
                 return cat
         return None
 
+    def links(self):
+        """(catalogue, catalogue link) of every catalogue reached by links, breadth first."""
+        return self._links()
+
     def _links(self):
         seen = set()
         todo = [self.main]
@@ -197,9 +210,11 @@ class Library:
         if gs is None:
             parts.append(f"its game system (id {self.main.game_system_id})")
         if parts:
-            raise InputError(
+            files = tuple(f"{link.name}{suffix}" for link in missing)
+            raise MissingFileError(
                 f"{where}: {what} links to id {target_id}, which is in a file not given; "
-                f"not found beside it in {Path(self.main.path).parent}: {', '.join(parts)}"
+                f"not found beside it in {Path(self.main.path).parent}: {', '.join(parts)}",
+                files,
             )
         raise InputError(f"{where}: {what} links to id {target_id}, which no given file defines")
 

@@ -61,6 +61,14 @@ class _Builder:
     def __init__(self, path: str):
         self.path = path
         self.index: dict[str, Any] = {}
+        #: everything with an id at any depth (entries nested in entries, their profiles and
+        #: rules): links may point at them too
+        self.nested: dict[str, Any] = {}
+
+    def _seen(self, x):
+        if x.id:
+            self.nested.setdefault(x.id, x)
+        return x
 
     def conditions(self, n: Node, kind: str = "and") -> Conditions | None:
         conds = tuple(
@@ -131,16 +139,16 @@ class _Builder:
             hidden=_bool(n, "hidden"),
             modifiers=self.modifiers(n),
         )
-        return p
+        return self._seen(p)
 
     def rule(self, n: Node) -> Rule:
-        return Rule(
+        return self._seen(Rule(
             id=n.get("id") or "",
             name=n.get("name") or "",
             description=n.child_text("description").strip(),
             hidden=_bool(n, "hidden"),
             modifiers=self.modifiers(n),
-        )
+        ))
 
     def link(self, n: Node, kind: str | None = None) -> Link:
         return Link(
@@ -154,7 +162,7 @@ class _Builder:
         )
 
     def info_group(self, n: Node) -> InfoGroup:
-        return InfoGroup(
+        return self._seen(InfoGroup(
             id=n.get("id") or "",
             name=n.get("name") or "",
             hidden=_bool(n, "hidden"),
@@ -163,9 +171,13 @@ class _Builder:
             info_links=tuple(self.link(x) for x in n.children("infoLinks")),
             info_groups=tuple(self.info_group(x) for x in n.children("infoGroups")),
             modifiers=self.modifiers(n),
-        )
+        ))
 
     def entry(self, n: Node, kind: str) -> Entry:
+        e = self._entry(n, kind)
+        return self._seen(e) if kind != "link" else e
+
+    def _entry(self, n: Node, kind: str) -> Entry:
         return Entry(
             kind=kind,
             id=n.get("id") or "",
@@ -239,7 +251,8 @@ class _Builder:
                 b.entry(x, "group") for x in root.children("sharedSelectionEntryGroups")
             ),
             shared_profiles=b.shared(b.profile(x) for x in root.children("sharedProfiles")),
-            shared_rules=b.shared(b.rule(x) for x in root.children("sharedRules")),
+            shared_rules=b.shared(b.rule(x) for x in root.children("sharedRules")
+                                  + root.children("rules")),
             shared_info_groups=b.shared(
                 b.info_group(x) for x in root.children("sharedInfoGroups")
             ),
@@ -249,6 +262,8 @@ class _Builder:
             ),
             index=self.index,
         )
+        for k, v in self.nested.items():
+            self.index.setdefault(k, v)
         if not cat.id:
             raise InputError(f"{self.path}: the {tag} has no id")
         return cat

@@ -49,6 +49,24 @@ def limits(e: Entry) -> tuple[int, int | None]:
     return lo, hi
 
 
+def has_default(group: Entry) -> bool:
+    """Whether a selection group names a default that is one of its options (the data
+    sometimes names one that is not there any more)."""
+    return bool(group.default_id) and any(
+        group.default_id in (c.id, c.target_id) for c in group.children)
+
+
+def takes_first(e: Entry, parent: Entry) -> bool:
+    """Whether ``e`` is selected by default only as the first option of a group that must
+    take one and names no default of its own (a choice the import makes, and says)."""
+    if parent.kind != "group" or e.kind == "group" or limits(e)[0] >= 1:
+        return False
+    if has_default(parent) or limits(parent)[0] < 1:
+        return False
+    first = next(iter(parent.children), None)
+    return first is not None and first.id in (e.id, e.link_id)
+
+
 def is_standard(e: Entry, parent: Entry) -> bool:
     """Is ``e`` selected by default under ``parent``?"""
     if e.kind == "group":
@@ -57,11 +75,9 @@ def is_standard(e: Entry, parent: Entry) -> bool:
     if lo >= 1:
         return True
     if parent.kind == "group":
-        if parent.default_id and parent.default_id in (e.id, e.link_id):
-            return True
-        if not parent.default_id and limits(parent)[0] >= 1:
-            first = next(iter(parent.children), None)
-            return first is not None and first.id in (e.id, e.link_id)
+        if has_default(parent):
+            return parent.default_id in (e.id, e.link_id)
+        return takes_first(e, parent)
     return False
 
 
@@ -119,7 +135,7 @@ def points_by_size(
     hi = sum(c[1] for c in counts)
     by_size = []
     for n in range(lo, hi + 1):
-        split = _split(n, members, groups, counts)
+        split = split_models(n, members, groups, counts)
         ctx = attrs.evolve(unit_ctx, models=tuple((m.ctx.ancestry, k) for m, k in split))
         total = _cost(unit, pts_type, ctx)
         for m, k in split:
@@ -153,10 +169,11 @@ def _cost(e: Entry, type_id: str, ctx: Context) -> Fraction:
     return value
 
 
-def _split(n: int, members: list[Member], groups: list[list[Member]],
+def split_models(n: int, members: list[Member], groups: list[list[Member]],
            counts: list[tuple[int, int]]) -> list[tuple[Member, int]]:
     """How ``n`` models spread over the model entries: every group at its minimum, the rest
-    added to the largest group first; inside a group, to its default entry."""
+    added to the largest group first; inside a group, each entry at its minimum, the rest to
+    its default entry up to that entry's maximum, then to the others up to theirs."""
     sizes = [lo for lo, _hi in counts]
     extra = n - sum(sizes)
     for i in sorted(range(len(groups)), key=lambda i: -counts[i][1]):
@@ -166,11 +183,17 @@ def _split(n: int, members: list[Member], groups: list[list[Member]],
     out = []
     for g, size in zip(groups, sizes, strict=True):
         default = default_member(g)
+        order = [default] + [m for m in g if m is not default]
+        given = {id(m): 0 for m in g}
         rest = size
-        for m in g:
-            if m is not default:
-                k = min(m.min, rest)
-                out.append((m, k))
-                rest -= k
-        out.append((default, rest))
+        for m in order[1:] + order[:1]:  # every entry's minimum, the default's last
+            k = min(m.min, rest)
+            given[id(m)] += k
+            rest -= k
+        for m in order:  # the rest: the default first, each up to its maximum
+            room = rest if m.max is None else max(0, min(rest, m.max - given[id(m)]))
+            given[id(m)] += room
+            rest -= room
+        given[id(default)] += rest  # more than the maxima allow: the data's own limits
+        out += [(m, given[id(m)]) for m in g]
     return out

@@ -6,7 +6,9 @@ translator (:mod:`mathhammer.data.translate`): the same entries the importer rea
 >>> from .model import Catalogue, Characteristic, Profile
 >>> ability = Profile("p1", "Fury", "t1", "Abilities",
 ...                   (Characteristic("Description", "d", "Add 1 to the Hit roll."),))
->>> unit = Entry("entry", "u1", "Berserkers", type="unit", profiles=(ability,))
+>>> stats = Profile("p2", "Berserker", "t2", "Unit", tuple(Characteristic(c, c, v) for c, v in
+...                   (("M", '6"'), ("T", "4"), ("SV", "3+"), ("W", "2"))))
+>>> unit = Entry("entry", "u1", "Berserkers", type="unit", profiles=(ability, stats))
 >>> ability_texts(Library(Catalogue("c", "Cat", "catalogue", "Cat.cat", root_entries=(unit,))),
 ...               "Berserkers")
 [('Fury', 'Add 1 to the Hit roll.')]

@@ -2,8 +2,9 @@
 
 BattleScribe data switches options on and off with modifiers whose conditions look at the
 roster. A datasheet import has no roster, so conditions are decided three-valued: about the
-roster and its forces (empty apart from this unit, no Crusade force) they are decided, about
-choices inside the unit they are unknown, and an unknown condition never hides anything.
+roster and its forces (empty apart from this unit, no Crusade force, the catalogue read as its
+primary catalogue) they are decided, about choices inside the unit they are unknown, and an
+unknown condition never hides anything.
 
 >>> c = Conditions("or", (Condition("lessThan", "forces", "roster", Fraction(1), "crusade"),))
 >>> decide(c, Context())
@@ -20,7 +21,7 @@ import attrs
 
 from ...errors import InputError
 from ...model.limits import MAX_LINK_EXPANSIONS
-from .files import Library
+from .files import Library, MissingFileError
 from .model import Condition, Conditions, Entry, InfoGroup, Link, Modifier, Profile, Rule
 
 _ROSTER_SCOPES = ("roster", "force", "primary-catalogue")
@@ -38,9 +39,15 @@ class Context:
     ancestry: frozenset[str] = frozenset()
     models: tuple[tuple[frozenset[str], int], ...] | None = None  # (ids on its path, count)
     unit_id: str = ""
+    #: the roster's primary catalogue (the one read) and the ids known to be catalogues
+    primary: str = ""
+    catalogue_ids: frozenset[str] = frozenset()
 
     def count(self, c: Condition) -> int | None:
         if c.type in ("instanceOf", "notInstanceOf"):
+            if c.scope == "primary-catalogue" and self.primary and \
+                    c.child_id in self.catalogue_ids:
+                return int(c.child_id == self.primary)
             if c.scope in _ROSTER_SCOPES:
                 return None
             return int(c.child_id in self.ancestry)
@@ -117,6 +124,17 @@ def ancestry_of(e: Entry) -> frozenset[str]:
     return frozenset({e.id} | {c.target_id for c in e.category_links})
 
 
+def root_context(lib: Library) -> Context:
+    """What is known before any entry: the catalogue read is the roster's primary catalogue."""
+    ids = {c.id for c in lib.catalogues()} | {link.target_id for _c, link in lib.links()}
+    return Context(primary=lib.main.id, catalogue_ids=frozenset(ids))
+
+
+def unit_context(lib: Library, unit: Entry) -> Context:
+    """The context of a datasheet's own entry."""
+    return attrs.evolve(root_context(lib), ancestry=ancestry_of(unit), unit_id=unit.id)
+
+
 @attrs.define
 class Walker:
     """Walks entries of one library. A link below the unit into a linked catalogue that is not
@@ -126,6 +144,8 @@ class Walker:
 
     lib: Library
     skipped: dict[str, str] = attrs.field(factory=dict)  # link name -> reason
+    #: rule links whose target no file defines (none missing): kept by the link's name
+    dangling: list[str] = attrs.field(factory=list)
     #: links resolved so far; at most MAX_LINK_EXPANSIONS (links may fan out without a cycle)
     expansions: int = 0
 
@@ -197,7 +217,16 @@ class Walker:
         self._expand()
         try:
             return self.lib.find(link.target_id, f"info link {link.name!r}")
+        except MissingFileError as err:
+            self._skip(link.name, err)
+            return None
         except ValueError as err:
+            if link.type == "rule" and link.name and self.lib.system() is not None:
+                # a rule that no file defines, though every linked file is here: a dangling
+                # reference in the data; the rule is kept by its name
+                if link.name not in self.dangling:
+                    self.dangling.append(link.name)
+                return Rule(link.target_id, link.name)
             self._skip(link.name, err)
             return None
 

@@ -22,7 +22,9 @@ from ...prob.dice import format_dice
 from .model import Profile
 from .profiles import clean_name, int_of, xplus_of
 
-_ALIASES = {"twin linked": "twin-linked"}
+#: keywords printed otherwise than mathhammer spells them; 11e's [CLOSE-QUARTERS] is the
+#: Pistol rule (a model shoots either with them or with its other ranged weapons)
+_ALIASES = {"twin linked": "twin-linked", "close-quarters": "pistol", "close quarters": "pistol"}
 _ANTI_LOOSE = re.compile(r"^anti[\s-]+(.+?)\s+([2-6])\+?$")  # "Anti-FLY 2" is 2+
 
 
@@ -73,7 +75,13 @@ def weapon_table(p: Profile, warn: Callable[[str], None] = lambda text: None) ->
     skill_text = p.get("BS") or p.get("WS")
     skill = xplus_of(skill_text)
     strength = int_of(p.get("S"))
+    if strength is None and (m := re.fullmatch(r"\s*(\d+)\s*\+\s*", p.get("S"))):
+        strength = int(m.group(1))  # a stray "+" (S "8+"): a typo in the data
+        warn(f"{name}: S {p.get('S')!r} read as {strength}")
     ap_m = re.fullmatch(r"\s*(?:0|-\s*(\d))\s*", p.get("AP"))
+    if ap_m is None and p.get("AP").strip() in ("-", "–", ""):
+        ap_m = re.fullmatch(r"(0)?", "")  # no AP printed: 0
+        warn(f"{name}: AP {p.get('AP')!r} read as 0")
     if strength is None or ap_m is None:
         warn(f"weapon {name!r} left out: S {p.get('S')!r} / AP {p.get('AP')!r} "
                   f"is not a number")

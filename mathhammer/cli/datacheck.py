@@ -1,0 +1,51 @@
+"""``mathhammer data check``: import every datasheet of the installed BattleScribe data and ask
+each phase against MEQ (:mod:`mathhammer.report.datacheck`); registered on the ``data`` group
+by :mod:`mathhammer.cli.army`."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from .output import CONTEXT
+
+
+@click.command(context_settings=CONTEXT)
+@click.option("--edition", type=click.Choice(["10e", "11e"]), default="10e",
+              show_default=True, help="Which edition's data.")
+@click.option("--data", "data", metavar="DIR",
+              help="BattleScribe data folder (default $MATHHAMMER_DATA, else the cache).")
+@click.option("--catalogue", "catalogues", multiple=True, metavar="WORD",
+              help="Only the catalogue files whose names contain WORD (repeatable).")
+@click.option("--jobs", type=click.IntRange(1, 64), default=2, show_default=True,
+              help="Processes checking catalogues in parallel.")
+@click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
+@click.option("--causes", type=click.IntRange(0, 1000), default=12, show_default=True,
+              help="How many causes to list for each kind of result.")
+def check(edition: str, data: str | None, catalogues: tuple[str, ...], jobs: int,
+          as_json: bool, causes: int) -> None:
+    """Import every datasheet of the data and ask each phase (ranged, melee) against MEQ;
+    report how many are clean, warned about (by cause), failed (by cause), without weapons,
+    and cut off by a file missing from the data.
+
+    \b
+    Examples:
+      mathhammer data check
+      mathhammer data check --edition 11e --json
+      mathhammer data check --catalogue Necrons --data ~/bsdata
+    """
+    from ..report.datacheck import check_data, report_text
+
+    with click.progressbar(length=0, label=f"checking the {edition} data", file=sys.stderr,
+                           item_show_func=lambda name: name) as bar:
+        def progress(name: str, total: int) -> None:
+            bar.length = total
+            bar.update(1, name)
+
+        report = check_data(edition, data, jobs=jobs, catalogues=catalogues, progress=progress)
+    if as_json:
+        click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+    else:
+        click.echo(report_text(report, causes), nl=False)
