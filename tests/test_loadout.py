@@ -272,12 +272,6 @@ def test_unit_files_write_profile_of():
 
 
 @pytest.mark.parametrize("change, message", [
-    (('name = "Supercharge"\nprofile_of = "Plasma incinerator"', 'name = "Supercharge"'),
-     r'^plasma.toml: models\[0\].weapons\[0\].profile_of: "Plasma incinerator" names only '
-     r"this profile; "),
-    (("damage = 2\n", "damage = 2\noptional = true\n"),
-     r'^plasma.toml: models\[0\].weapons\[1\]: a profile of "Plasma incinerator" must match '
-     r'"Standard" in range \(melee or not\), count and optional$'),
     (('profile_of = "Plasma incinerator"\nrange = 24\nattacks = 2\nskill = "3+"\nstrength = 8',
       'profile_of = 3\nrange = 24\nattacks = 2\nskill = "3+"\nstrength = 8'),
      r"^plasma.toml: models\[0\].weapons\[1\].profile_of: expected "),

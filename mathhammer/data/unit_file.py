@@ -211,27 +211,6 @@ def _weapon(r: Reader, path: str, raw: Any) -> UnitWeapon:
     return UnitWeapon(weapon, optional, count, profile_of)
 
 
-def _check_profiles(r: Reader, path: str, weapons: tuple[UnitWeapon, ...]) -> None:
-    """The profiles of one weapon (``profile_of``): two or more, all ranged or all melee, with
-    the same ``count`` and ``optional``."""
-    families: dict[str, list[int]] = {}
-    for i, w in enumerate(weapons):
-        if w.profile_of is not None:
-            families.setdefault(w.profile_of.casefold(), []).append(i)
-    for members in families.values():
-        first = weapons[members[0]]
-        where = f"{path}.weapons[{members[0]}].profile_of"
-        if len(members) < 2:
-            raise r.fail(where, f"{show(first.profile_of)} names only this profile; a weapon "
-                                "of several profiles has two or more (leave profile_of out "
-                                "for a weapon of one profile)")
-        for i in members[1:]:
-            w = weapons[i]
-            if (w.melee, w.count, w.optional) != (first.melee, first.count, first.optional):
-                raise r.fail(f"{path}.weapons[{i}]",
-                             f"a profile of {show(first.profile_of)} must match "
-                             f"{show(first.name)} in range (melee or not), count and optional")
-
 
 def _group(r: Reader, path: str, raw: Any, unit_name: str, core_fnp: int | None) -> ModelGroup:
     raw = r.table(path, raw, _GROUP_REQUIRED, _GROUP_OPTIONAL)
@@ -255,7 +234,6 @@ def _group(r: Reader, path: str, raw: Any, unit_name: str, core_fnp: int | None)
         raise r.fail(f"{path}.weapons", str(over("", f"{len(weapons)} weapons", MAX_WEAPONS,
                                                  "MAX_WEAPONS"))[2:])
     carried = tuple(_weapon(r, f"{path}.weapons[{i}]", w) for i, w in enumerate(weapons))
-    _check_profiles(r, path, carried)
     return ModelGroup(
         name=r.text(f"{path}.name", raw["name"]) if "name" in raw else unit_name,
         min_models=lo, max_models=hi,
