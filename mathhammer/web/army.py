@@ -47,10 +47,12 @@ def _army_module() -> Any:
 
 def search_json(query: str, edition: str | None = None) -> list[str]:
     """Units of the installed BattleScribe data whose name matches (``Faction:Unit``)."""
-    army = _army_module()
+    from ..data.unit_index import search_names
+
+    _army_module()
     if len(query.strip()) < 2:
         return []
-    return list(army.search_units(query.strip(), edition=edition))[:50]
+    return search_names(query.strip(), edition=edition)[:50]
 
 
 def army_table(text: str, params: Mapping[str, Any]) -> str:

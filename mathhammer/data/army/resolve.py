@@ -49,27 +49,16 @@ def _singular(text: str) -> str:
 
 @attrs.define
 class _Data:
-    """Catalogues opened for one army (each once)."""
+    """The compiled datasheets of one edition, through its unit index."""
 
     index: UnitIndex
-    libs: dict[str, Any] = attrs.field(factory=dict)
-    units: dict[str, dict[str, Any]] = attrs.field(factory=dict)
+    units: dict[str, dict[str, str]] = attrs.field(factory=dict)
 
-    def lib(self, path: Path):
-        from ..bsdata.files import open_library
-
-        key = str(path)
-        if key not in self.libs:
-            self.libs[key] = open_library(path)
-        return self.libs[key]
-
-    def entries(self, path: Path) -> dict[str, Any]:
-        """Normalised unit name -> root entry, for one catalogue."""
-        from ..bsdata.find import catalogue_units
-
-        key = str(path)
+    def entries(self, cat) -> dict[str, str]:
+        """Normalised unit name -> unit name, for one catalogue."""
+        key = str(cat.path)
         if key not in self.units:
-            self.units[key] = {name_key(n): e for n, e in catalogue_units(self.lib(path))}
+            self.units[key] = {name_key(n): n for n, _k, _o in cat.units}
         return self.units[key]
 
 
@@ -148,13 +137,9 @@ def _resolve(parsed: ParsedList, edition: str, data, attach: tuple[str, ...]) ->
 
 def _missing_links(d: _Data, home) -> list[str]:
     """A warning per catalogue the list's catalogue links to that is not in the folder."""
-    lib = d.lib(home.path)
-    out = []
-    for link in lib.main.catalogue_links:
-        if lib.linked(link.target_id) is None:
-            out.append(f"{home.path.name} links to catalogue {link.name!r}, which is not in "
-                       f"{home.path.parent}: its units and wargear cannot be read")
-    return out
+    return [f"{home.path.name} links to catalogue {name!r}, which is not in "
+            f"{home.path.parent}: its units and wargear cannot be read"
+            for name in home.missing]
 
 
 def _attach_specs(units: list[ArmyUnit], specs: tuple[str, ...],
@@ -183,14 +168,14 @@ class _Unresolved(Exception):
 
 
 def _find(d: _Data, home, name: str):
-    """(catalogue info, root entry) of a unit name: the list's faction first, then every
+    """(catalogue info, unit name) of a unit name: the list's faction first, then every
     catalogue of the edition."""
     q = name_key(name)
     tries = []
     if home is not None:
         tries.append(home)
     for cat in tries:
-        entries = d.entries(cat.path)
+        entries = d.entries(cat)
         e = entries.get(q) or next(
             (v for k, v in entries.items() if name_key(re.sub(r"\s*\[.*?\]", "", k)) == q), None)
         if e is None:
@@ -204,24 +189,22 @@ def _find(d: _Data, home, name: str):
     hits = d.index.find(name)
     if len(hits) == 1:
         cat, uname = hits[0]
-        e = d.entries(cat.path).get(name_key(uname))
+        e = d.entries(cat).get(name_key(uname))
         if e is not None:
             return cat, e
     return None, hits
 
 
 def _unit(d: _Data, home, pu: ParsedUnit, source: str) -> tuple[ArmyUnit, list[Unresolved]]:
-    from ..bsdata.build import build_entry
-    from ..bsdata.find import option_names
-
     cat, entry = _find(d, home, pu.name)
     if cat is None:
         hits = entry
         close = [f"{c.label}:{u}" for c, u in hits] if hits else d.index.close(pu.name)
         raise _Unresolved(Unresolved(pu.line, pu.name, tuple(close[:5])))
-    lib = d.lib(cat.path)
-    raw, _warnings, members = build_entry(lib, entry)
-    options = option_names(lib, entry)
+    compiled = d.index.record(cat, entry)
+    if compiled["error"] is not None:
+        raise InputError(f"{cat.path.name}: {entry!r}: {compiled['error']}")
+    raw, members, options = compiled["raw"], compiled["members"], compiled["options"]
     bad: list[Unresolved] = []
     groups = raw["models"]
     # models -> groups

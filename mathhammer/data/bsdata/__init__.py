@@ -43,7 +43,7 @@ __all__ = [
     "BattleScribeWarning", "Catalogue", "Entry", "Library", "Profile", "catalogue_unit_dict",
     "import_catalogue",
     "list_catalogue_units", "load_catalogue_unit", "load_file", "map_keyword", "open_library",
-    "split_keywords", "split_unit_spec", "write_catalogue_unit",
+    "split_keywords", "split_unit_spec", "unit_of_raw", "write_catalogue_unit",
 ]
 
 _SPEC = re.compile(r"^(?P<path>.+?\.(?:cat|json))\s*:\s*(?P<name>.+)$", re.I)
@@ -151,14 +151,21 @@ def load_catalogue_unit(
             f"unit spec {spec!r}: expected CATALOGUE.cat:Unit name (or .json for 11th edition)"
         )
     path, name = parts
+    raw, notes = catalogue_unit_dict(path, name, gamesystem=gamesystem, catalogues=catalogues)
+    unit, said = unit_of_raw(raw, notes, f"{Path(path).name}:{raw['name']}")
+    for text in said:
+        warnings.warn(text, BattleScribeWarning, stacklevel=2)
+    return unit
+
+
+def unit_of_raw(raw: dict[str, Any], notes: list[str], where: str) -> tuple[Any, list[str]]:
+    """The :class:`mathhammer.data.unit.Unit` of an imported unit file (``raw``, with the
+    import's ``notes``) and the warnings a load gives (what the import left out, each naming
+    ``where``); a unit whose every weapon is left out is a ValueError."""
     from ..unit_file import build_unit
 
-    raw, notes = catalogue_unit_dict(path, name, gamesystem=gamesystem, catalogues=catalogues)
-    where = f"{Path(path).name}:{raw['name']}"
     dropped = [n for n in notes if "left out" in n or n.startswith("skipped")]
     if not any(g.get("weapons") for g in raw.get("models", [])) and \
             any(n.startswith("weapon ") for n in dropped):
         raise InputError(f"{where}: no weapon mathhammer can read ({'; '.join(dropped)})")
-    for note in dropped:
-        warnings.warn(f"{where}: {note}", BattleScribeWarning, stacklevel=2)
-    return build_unit(_loadable(raw), where)
+    return build_unit(_loadable(raw), where), [f"{where}: {note}" for note in dropped]

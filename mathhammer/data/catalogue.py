@@ -1,0 +1,629 @@
+"""The installed BattleScribe data of one edition compiled once into a SQLite store in the cache
+folder, so that a datasheet is found and loaded in milliseconds.
+
+The store is built on the first use of a data folder (and after ``data fetch``): every
+datasheet of every catalogue is imported by :mod:`mathhammer.data.bsdata` (a process pool over
+the catalogues) and kept as the compiled :class:`~mathhammer.data.unit.Unit` (a generic JSON
+form of its attrs values, :func:`to_json`), the unit file the importer made (model groups,
+statlines, weapons and profiles, wargear options and defaults, keywords, abilities, points per
+size, Leader lists), the texts of its abilities, the names a roster can select in it and the
+import's warnings; a datasheet that does not import is kept with its error. The same datasheet
+reached through several catalogues (a Rhino in every chapter) is one row with its factions.
+
+The store is rebuilt when a data file is added, removed or changed (path, size, modification
+time) or the schema version changes, and not otherwise. It is written to a temporary file and
+renamed, so an interrupted build keeps the old store.
+
+>>> from mathhammer.model.profiles import Weapon
+>>> w = Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
+>>> from_json(to_json(w)) == w
+True
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import importlib
+import json
+import os
+import re
+import sys
+import tempfile
+import warnings
+from collections.abc import Callable, Iterator
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from ..errors import InputError
+from .datastore import Edition, cache_dir, edition_dir, edition_files, is_game_system
+from .names import name_key
+
+#: Bump when the tables or what goes into them change: an older store is rebuilt.
+SCHEMA_VERSION = 2
+_PREFIXES = ("Imperium - ", "Chaos - ", "Xenos - ", "Aeldari - ")
+
+Progress = Callable[[int, int, str], None]
+
+
+# ---------------------------------------------------------------- attrs values <-> JSON
+
+
+def to_json(value: Any) -> Any:
+    """A frozen attrs value (and what it holds) as plain JSON data; :func:`from_json` reverses
+    it. Every init field is kept, so fields added to the classes later are kept too.
+
+    >>> to_json((1, Fraction(1, 3)))
+    {'@t': [1, {'@q': '1/3'}]}
+    """
+    if attrs.has(type(value)):
+        cls = type(value)
+        out: dict[str, Any] = {"@": f"{cls.__module__}:{cls.__qualname__}"}
+        for f in attrs.fields(cls):
+            if f.init:
+                out[f.name] = to_json(getattr(value, f.name))
+        return out
+    if isinstance(value, enum.Enum):
+        cls = type(value)
+        return {"@e": f"{cls.__module__}:{cls.__qualname__}", "v": to_json(value.value)}
+    if isinstance(value, bool | int | float | str) or value is None:
+        return value
+    if isinstance(value, tuple):
+        return {"@t": [to_json(v) for v in value]}
+    if isinstance(value, list):
+        return [to_json(v) for v in value]
+    if isinstance(value, frozenset):
+        return {"@s": [to_json(v) for v in sorted(value, key=repr)]}
+    if isinstance(value, Fraction):
+        return {"@q": str(value)}
+    if isinstance(value, Path):
+        return {"@p": str(value)}
+    if isinstance(value, dict) and all(isinstance(k, str) for k in value):
+        return {"@d": {k: to_json(v) for k, v in value.items()}}
+    raise TypeError(f"cannot store a {type(value).__name__} value: {value!r}")
+
+
+def _class(ref: str) -> type:
+    module, _, name = ref.partition(":")
+    if not module.startswith("mathhammer."):
+        raise InputError(f"catalogue store: class {ref!r} is not one of mathhammer's")
+    obj: Any = importlib.import_module(module)
+    for part in name.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def from_json(data: Any) -> Any:
+    """The value :func:`to_json` made (only mathhammer's own classes are rebuilt)."""
+    if isinstance(data, list):
+        return [from_json(v) for v in data]
+    if not isinstance(data, dict):
+        return data
+    if "@" in data:
+        cls = _class(data["@"])
+        return cls(**{k: from_json(v) for k, v in data.items() if k != "@"})
+    if "@t" in data:
+        return tuple(from_json(v) for v in data["@t"])
+    if "@e" in data:
+        return _class(data["@e"])(from_json(data["v"]))
+    if "@s" in data:
+        return frozenset(from_json(v) for v in data["@s"])
+    if "@q" in data:
+        return Fraction(data["@q"])
+    if "@p" in data:
+        return Path(data["@p"])
+    if "@d" in data:
+        return {k: from_json(v) for k, v in data["@d"].items()}
+    raise InputError(f"catalogue store: unreadable value {str(data)[:60]}")
+
+
+# ---------------------------------------------------------------- compiling one catalogue
+
+
+def faction_label(path: Path) -> str:
+    """The faction name used in ``Faction:Unit``: the file name without its grand alliance.
+
+    >>> faction_label(Path("Imperium - Blood Angels.cat"))
+    'Blood Angels'
+    """
+    stem = path.stem
+    for p in _PREFIXES:
+        if stem.startswith(p):
+            return stem[len(p):]
+    return stem
+
+
+def compile_datasheet(lib: Any, entry: Any) -> dict[str, Any]:
+    """One datasheet of an open catalogue compiled: the importer's unit file (``raw``), the
+    :class:`~mathhammer.data.unit.Unit` it makes (as :func:`to_json` data), the warnings a load
+    gives, the model entries of each group, the names a roster can select in it and the texts
+    of its abilities; or its ``error``."""
+    from .bsdata import unit_of_raw
+    from .bsdata.build import build_entry
+    from .bsdata.find import option_names
+    from .bsdata.texts import ability_texts
+
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            raw, notes, members = build_entry(lib, entry)
+            where = f"{Path(lib.main.path).name}:{raw['name']}"
+            unit, said = unit_of_raw(raw, notes, where)
+            options = option_names(lib, entry)
+            texts = ability_texts(lib, entry)
+    except (ValueError, RecursionError) as e:
+        return {"error": str(e) or type(e).__name__}
+    told = [[w.category.__name__, str(w.message)] for w in caught] + \
+        [["BattleScribeWarning", w] for w in said]
+    return {"raw": raw, "notes": notes, "members": members, "options": options,
+            "texts": texts, "unit": to_json(unit), "warnings": told}
+
+
+def compile_catalogue(path: str) -> dict[str, Any]:
+    """Every datasheet of one data file (a game system gives only its header)."""
+    from .bsdata.files import load_file, open_library
+    from .bsdata.find import catalogue_units, is_datasheet
+
+    p = Path(path)
+    try:
+        cat = load_file(p)
+    except ValueError as e:
+        return {"id": "", "name": p.stem, "library": False, "links": [], "units": [],
+                "error": str(e)}
+    head = {"id": cat.id, "name": cat.name, "library": bool(cat.library),
+            "links": [[c.target_id, c.name] for c in cat.catalogue_links], "units": []}
+    if cat.kind != "catalogue" or is_game_system(p):
+        return head
+    try:
+        lib = open_library(p)
+        if cat.library:
+            found = [(e.name, e) for e in cat.shared_entries if is_datasheet(e)]
+        else:
+            found = catalogue_units(lib)
+    except ValueError as e:
+        return {**head, "error": str(e)}
+    head["missing"] = [c.name for c in cat.catalogue_links if lib.linked(c.target_id) is None]
+    for name, e in found:
+        key = e.target_id or e.id
+        head["units"].append({"name": name, "key": key, "own": cat.find(key) is not None,
+                              **compile_datasheet(lib, e)})
+    return head
+
+
+# ---------------------------------------------------------------- building the store
+
+
+def store_path(folder: Path, edition: Edition) -> Path:
+    """Where the store of a data folder lives in the cache folder."""
+    key = hashlib.sha1(str(folder.resolve()).encode()).hexdigest()[:16]
+    return cache_dir() / "catalogue" / f"{edition}-{key}.sqlite"
+
+
+def signature(files: list[Path]) -> str:
+    """The files' paths, sizes and modification times, as one string (what a store is for)."""
+    rows = []
+    for p in files:
+        st = p.stat()
+        rows.append([str(p.resolve()), st.st_size, st.st_mtime_ns])
+    return json.dumps({"schema": SCHEMA_VERSION, "files": rows})
+
+
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE catalogues (id INTEGER PRIMARY KEY, path TEXT, label TEXT, bs_id TEXT, name TEXT,
+    library INTEGER, links TEXT, missing TEXT, error TEXT);
+CREATE TABLE datasheets (id INTEGER PRIMARY KEY, name TEXT, key TEXT, faction TEXT,
+    digest TEXT UNIQUE, raw TEXT, unit TEXT, notes TEXT, warnings TEXT, members TEXT,
+    options TEXT, error TEXT, points TEXT, keywords TEXT);
+CREATE TABLE entries (catalogue INTEGER, datasheet INTEGER, name TEXT, key TEXT, own INTEGER,
+    nkey TEXT, plain TEXT);
+CREATE INDEX entries_datasheet ON entries(datasheet);
+CREATE TABLE keywords (datasheet INTEGER, keyword TEXT, faction INTEGER);
+CREATE TABLE abilities (datasheet INTEGER, kind TEXT, name TEXT, text TEXT);
+CREATE TABLE leads (datasheet INTEGER, unit TEXT);
+CREATE TABLE points (datasheet INTEGER, models INTEGER, cost INTEGER);
+CREATE TABLE model_groups (datasheet INTEGER, position INTEGER, name TEXT, min_models INTEGER,
+    max_models INTEGER, statline TEXT);
+CREATE TABLE weapons (datasheet INTEGER, model_group INTEGER, name TEXT, melee INTEGER,
+    optional INTEGER, profile_of TEXT, profile TEXT);
+"""
+_FTS = "CREATE VIRTUAL TABLE search USING fts5(name, keywords, abilities, tokenize='unicode61')"
+
+
+def _digest(unit: dict[str, Any]) -> str:
+    if "error" in unit:
+        basis: Any = ["error", unit["name"], unit["error"]]
+    else:
+        basis = {k: v for k, v in unit["raw"].items() if k != "source"}
+    return hashlib.sha1(json.dumps(basis, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def _insert_datasheet(db: Any, unit: dict[str, Any], fts: bool) -> int:
+    digest = _digest(unit)
+    row = db.execute("SELECT id FROM datasheets WHERE digest = ?", (digest,)).fetchone()
+    if row is not None:
+        return row[0]
+    if "error" in unit:
+        cur = db.execute("INSERT INTO datasheets (name, key, digest, error) VALUES (?, ?, ?, ?)",
+                         (unit["name"], name_key(unit["name"]), digest, unit["error"]))
+        ds = cur.lastrowid
+        if fts:
+            db.execute("INSERT INTO search (rowid, name, keywords, abilities) VALUES (?,?,?,?)",
+                       (ds, unit["name"], "", ""))
+        return ds
+    raw = unit["raw"]
+    compiled = from_json(unit["unit"])
+    cur = db.execute(
+        "INSERT INTO datasheets (name, key, faction, digest, raw, unit, notes, warnings, members,"
+        " options, points, keywords) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+        (raw["name"], name_key(raw["name"]), raw.get("faction", ""), digest, json.dumps(raw),
+         json.dumps(unit["unit"]), json.dumps(unit["notes"]), json.dumps(unit["warnings"]),
+         json.dumps(unit["members"]), json.dumps(unit["options"]),
+         json.dumps(raw.get("points", [])), ", ".join(raw.get("keywords", []))))
+    ds = cur.lastrowid
+    db.executemany("INSERT INTO keywords VALUES (?, ?, ?)",
+                   [(ds, k, 0) for k in raw.get("keywords", [])]
+                   + [(ds, k, 1) for k in raw.get("faction_keywords", [])])
+    texts = unit.get("texts", {})
+    abilities = [(ds, kind, name, texts.get(name, ""))
+                 for kind, names in raw.get("abilities", {}).items() for name in names]
+    db.executemany("INSERT INTO abilities VALUES (?, ?, ?, ?)", abilities)
+    db.executemany("INSERT INTO leads VALUES (?, ?)", [(ds, u) for u in raw.get("leads", [])])
+    db.executemany("INSERT INTO points VALUES (?, ?, ?)",
+                   [(ds, p["models"], p["cost"]) for p in raw.get("points", [])])
+    for i, g in enumerate(compiled.groups):
+        db.execute("INSERT INTO model_groups VALUES (?, ?, ?, ?, ?, ?)",
+                   (ds, i, g.name, g.min_models, g.max_models, g.statline()))
+        db.executemany("INSERT INTO weapons VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       [(ds, i, w.name, int(w.melee), int(w.optional), w.profile_of,
+                         json.dumps(to_json(w.weapon))) for w in g.weapons])
+    if fts:
+        db.execute("INSERT INTO search (rowid, name, keywords, abilities) VALUES (?, ?, ?, ?)",
+                   (ds, raw["name"], " ".join(raw.get("keywords", [])
+                                              + raw.get("faction_keywords", [])),
+                    " ".join(f"{n} {t}" for _ds, _k, n, t in abilities)))
+    return ds
+
+
+def _compiled(files: list[Path], workers: int, progress: Progress | None
+              ) -> Iterator[tuple[Path, dict[str, Any]]]:
+    """Each file compiled, in the files' order (biggest first to a pool of ``workers``)."""
+    total = len(files)
+    if workers <= 1 or total <= 1:
+        for i, p in enumerate(files):
+            if progress is not None:
+                progress(i, total, p.name)
+            yield p, compile_catalogue(str(p))
+        return
+    import concurrent.futures as cf
+    import multiprocessing
+
+    order = sorted(files, key=lambda p: -p.stat().st_size)
+    done: dict[Path, dict[str, Any]] = {}
+    ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+    with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+        futures = {pool.submit(compile_catalogue, str(p)): p for p in order}
+        for n, fut in enumerate(cf.as_completed(futures)):
+            p = futures[fut]
+            done[p] = fut.result()
+            if progress is not None:
+                progress(n + 1, total, p.name)
+    for p in files:
+        yield p, done[p]
+
+
+def build_store(folder: Path, edition: Edition, dest: Path | None = None, *,
+                workers: int | None = None, progress: Progress | None = None) -> Path:
+    """Compile every data file of ``folder`` into the store (a temporary file renamed over the
+    old store when complete: any failure leaves the old one)."""
+    import sqlite3
+
+    files = edition_files(folder, edition)
+    dest = dest or store_path(folder, edition)
+    sig = signature(files)
+    if workers is None:
+        workers = min(2, os.cpu_count() or 1)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.stem}-", suffix=".tmp")
+    os.close(fd)
+    try:
+        db = sqlite3.connect(tmp)
+        try:
+            db.executescript(_SCHEMA)
+            try:
+                db.execute(_FTS)
+                fts = True
+            except sqlite3.OperationalError:  # a SQLite without FTS5
+                fts = False
+            for p, c in _compiled(files, workers, progress):
+                cur = db.execute(
+                    "INSERT INTO catalogues (path, label, bs_id, name, library, links, missing,"
+                    " error) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (str(p), faction_label(p), c["id"], c["name"], int(c["library"]),
+                     json.dumps(c["links"]), json.dumps(c.get("missing", [])),
+                     c.get("error")))
+                cid = cur.lastrowid
+                for u in c["units"]:
+                    ds = _insert_datasheet(db, u, fts)
+                    db.execute("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?)",
+                               (cid, ds, u["name"], u["key"], int(u["own"]),
+                                name_key(u["name"]),
+                                name_key(re.sub(r"\s*\[.*?\]", "", u["name"]))))
+            db.executemany("INSERT INTO meta VALUES (?, ?)",
+                           [("signature", sig), ("folder", str(folder)), ("edition", edition),
+                            ("fts", "1" if fts else "")])
+            db.commit()
+        finally:
+            db.close()
+        os.replace(tmp, dest)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return dest
+
+
+# ---------------------------------------------------------------- reading the store
+
+
+@attrs.frozen
+class Datasheet:
+    """A datasheet row of the store: one compiled datasheet, wherever it was found."""
+
+    id: int
+    name: str
+    factions: tuple[str, ...]
+    error: str | None = None
+    edition: str = ""
+
+
+@attrs.define
+class Store:
+    """An open store (read only)."""
+
+    path: Path
+    folder: Path
+    edition: Edition
+    built: bool = False
+    _db: Any = None
+
+    @property
+    def db(self) -> Any:
+        if self._db is None:
+            import sqlite3
+
+            self._db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True,
+                                       check_same_thread=False)
+        return self._db
+
+    def catalogues(self) -> list[tuple]:
+        """(path, bs id, name, library, links, missing, id) of every file, in file order."""
+        return self.db.execute("SELECT path, bs_id, name, library, links, missing, id "
+                               "FROM catalogues ORDER BY id").fetchall()
+
+    def entries(self) -> list[tuple[int, int, str, str, int, str, str]]:
+        """(catalogue, datasheet, unit name, entry key, own, name key, name key without
+        ``[Legends]``) of every datasheet of a file."""
+        return self.db.execute("SELECT catalogue, datasheet, name, key, own, nkey, plain "
+                               "FROM entries").fetchall()
+
+    def record(self, ds: int) -> dict[str, Any]:
+        """The compiled datasheet ``ds``: its unit file (``raw``), warnings, model entries per
+        group (``members``), selectable names (``options``) and ``error``."""
+        row = self.db.execute("SELECT name, raw, notes, warnings, members, options, error "
+                              "FROM datasheets WHERE id = ?", (ds,)).fetchone()
+        if row is None:
+            raise InputError(f"catalogue store {self.path}: no datasheet {ds}")
+        name, raw, notes, warns, members, options, error = row
+        if error is not None:
+            return {"name": name, "error": error}
+        return {"name": name, "raw": json.loads(raw), "notes": json.loads(notes),
+                "warnings": json.loads(warns), "members": json.loads(members),
+                "options": json.loads(options), "error": None}
+
+    def unit(self, ds: int, label: str = "") -> Any:
+        """The :class:`~mathhammer.data.unit.Unit` of datasheet ``ds``; its import warnings are
+        given again (as when it was imported); a datasheet that did not import is the error."""
+        row = self.db.execute("SELECT name, unit, warnings, error FROM datasheets WHERE id = ?",
+                              (ds,)).fetchone()
+        if row is None:
+            raise InputError(f"catalogue store {self.path}: no datasheet {ds}")
+        name, unit, warns, error = row
+        if error is not None:
+            raise InputError(f"{label or name}: cannot be imported from the {self.edition} data: "
+                             f"{error}")
+        for category, text in json.loads(warns):
+            if category == "BattleScribeWarning":
+                from .bsdata import BattleScribeWarning as cls
+            else:
+                cls = UserWarning
+            warnings.warn(text, cls, stacklevel=3)
+        return from_json(json.loads(unit))
+
+    def groups(self, ds: int) -> Any:
+        """The model groups (statlines and weapons) of a datasheet's unit; None if it did not
+        import."""
+        row = self.db.execute("SELECT unit FROM datasheets WHERE id = ?", (ds,)).fetchone()
+        if row is None or row[0] is None:
+            return None
+        return from_json(json.loads(row[0])["groups"])
+
+    def factions(self, ds: int) -> list[str]:
+        """The faction labels of the catalogues that hold a datasheet."""
+        return [r[0] for r in self.db.execute(
+            "SELECT c.label FROM entries e JOIN catalogues c ON c.id = e.catalogue "
+            "WHERE e.datasheet = ? ORDER BY c.id", (ds,))]
+
+    def ability_texts(self, ds: int) -> list[tuple[str, str, str]]:
+        """(kind, name, text) of a datasheet's abilities."""
+        return self.db.execute("SELECT kind, name, text FROM abilities WHERE datasheet = ?",
+                               (ds,)).fetchall()
+
+    def datasheets(self, faction: str | None = None) -> list[Datasheet]:
+        """Every datasheet (one row however many catalogues hold it), with its factions:
+        those of the catalogues that are not libraries when there are any."""
+        rows = self.db.execute(
+            "SELECT d.id, d.name, d.error, c.label, c.library FROM datasheets d "
+            "JOIN entries e ON e.datasheet = d.id JOIN catalogues c ON c.id = e.catalogue "
+            "ORDER BY c.id").fetchall()
+        by: dict[int, list] = {}
+        for ds, name, error, label, library in rows:
+            item = by.setdefault(ds, [name, error, [], []])
+            (item[3] if library else item[2]).append(label)
+        out = []
+        fq = name_key(faction) if faction else None
+        for ds, (name, error, own, libs) in by.items():
+            factions = tuple(dict.fromkeys(own or libs))
+            if fq is not None and not any(fq in name_key(f) for f in own + libs):
+                continue
+            out.append(Datasheet(ds, name, factions, error, self.edition))
+        return sorted(out, key=lambda d: (name_key(d.name), d.factions))
+
+    def search(self, text: str, faction: str | None = None) -> list[Datasheet]:
+        """The datasheets ``text`` finds, best first: the exact name, then names starting with
+        it as a word, then whole-word matches, then names containing it, then a match in the
+        keywords or abilities (full-text search)."""
+        q = name_key(text)
+        rows = self.datasheets(faction)
+        if not q:
+            return rows
+        word = re.compile(rf"(?<!\w){re.escape(q)}(?!\w)")
+        ranked = []
+        for d in rows:
+            n = name_key(d.name)
+            plain = name_key(re.sub(r"\s*\[.*?\]", "", d.name))
+            if n == q or plain == q:
+                rank = 0
+            elif n.startswith(q) and word.match(n):
+                rank = 1
+            elif word.search(n):
+                rank = 2
+            elif q in n:
+                rank = 3
+            else:
+                continue
+            ranked.append((rank, len(n), d))
+        seen = {d.id for _r, _l, d in ranked}
+        for ds in self._fts(text):
+            if ds not in seen:
+                d = next((d for d in rows if d.id == ds), None)
+                if d is not None:
+                    ranked.append((4, len(ranked), d))
+                    seen.add(ds)
+        ranked.sort(key=lambda r: (r[0], r[1] if r[0] < 4 else 0))
+        return [d for _r, _l, d in ranked]
+
+    def _fts(self, text: str) -> list[int]:
+        import sqlite3
+
+        words = re.findall(r"\w+", text)
+        if not words or not self.db.execute(
+                "SELECT value FROM meta WHERE key = 'fts'").fetchone()[0]:
+            return []
+        query = " ".join('"' + w.replace('"', '') + '"' for w in words)
+        try:
+            return [r[0] for r in self.db.execute(
+                "SELECT rowid FROM search WHERE search MATCH ? ORDER BY rank", (query,))]
+        except sqlite3.OperationalError:
+            return []
+
+    def summaries(self, ids: list[int]) -> dict[int, tuple[list[tuple[int, int, str]],
+                                                         list[tuple[int, int]]]]:
+        """Datasheet id -> ((min, max, statline) of each model group, (models, cost) points)."""
+        out: dict[int, tuple[list, list]] = {i: ([], []) for i in ids}
+        marks = ",".join("?" * len(ids))
+        for ds, lo, hi, line in self.db.execute(
+                f"SELECT datasheet, min_models, max_models, statline FROM model_groups "
+                f"WHERE datasheet IN ({marks}) ORDER BY datasheet, position", ids):
+            out[ds][0].append((lo, hi, line))
+        for ds, models, cost in self.db.execute(
+                f"SELECT datasheet, models, cost FROM points WHERE datasheet IN ({marks}) "
+                f"ORDER BY datasheet, models", ids):
+            out[ds][1].append((models, cost))
+        return out
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+
+_OPEN: dict[tuple[str, str], tuple[str, Store]] = {}
+
+
+def _default_progress(edition: str, folder: Path) -> Progress:
+    """Progress on stderr: a bar on a terminal, else one line when the build starts."""
+    said = []
+
+    def progress(done: int, total: int, name: str) -> None:
+        if not said:
+            said.append(True)
+            print(f"compiling the {edition} data in {folder} into the store (once; "
+                  f"{total} files)", file=sys.stderr, flush=True)
+        if sys.stderr.isatty():
+            width = 30
+            filled = width * done // max(total, 1)
+            print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} "
+                  f"{name[:40]:<40}", end="" if done < total else "\n", file=sys.stderr,
+                  flush=True)
+
+    return progress
+
+
+def open_store(edition: Edition, data: str | os.PathLike | None = None, *,
+               progress: Progress | None = None, workers: int | None = None) -> Store:
+    """The store of ``edition``'s data folder (see
+    :func:`mathhammer.data.datastore.edition_dir`), built first if it is missing or stale."""
+    import sqlite3
+
+    folder = edition_dir(edition, data)
+    files = edition_files(folder, edition)
+    sig = signature(files)
+    key = (str(folder.resolve()), edition)
+    memo = _OPEN.get(key)
+    if memo is not None and memo[0] == sig:
+        return memo[1]
+    path = store_path(folder, edition)
+    built = False
+    if _signature_of(path) != sig:
+        try:
+            build_store(folder, edition, path, workers=workers,
+                        progress=progress or _default_progress(edition, folder))
+        except OSError:  # a read-only cache folder: a store of this process only
+            path = Path(tempfile.mkdtemp(prefix="mathhammer-")) / path.name
+            build_store(folder, edition, path, workers=workers, progress=progress)
+        built = True
+    if memo is not None:
+        memo[1].close()
+    store = Store(path, folder, edition, built)
+    try:
+        store.db.execute("SELECT 1 FROM meta").fetchone()
+    except sqlite3.DatabaseError as e:
+        raise InputError(f"catalogue store {path}: cannot read ({e})") from None
+    _OPEN[key] = (sig, store)
+    return store
+
+
+def _signature_of(path: Path) -> str | None:
+    import sqlite3
+
+    if not path.is_file():
+        return None
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            row = db.execute("SELECT value FROM meta WHERE key = 'signature'").fetchone()
+        finally:
+            db.close()
+    except sqlite3.DatabaseError:
+        return None
+    return row[0] if row else None
+
+
+def forget() -> None:
+    """Close the stores this process opened (tests; after ``data fetch``)."""
+    for _sig, store in _OPEN.values():
+        store.close()
+    _OPEN.clear()
