@@ -127,6 +127,7 @@ def make_data(root: Path) -> Path:
 @pytest.fixture(autouse=True)
 def home(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("MATHHAMMER_STORE", raising=False)
     monkeypatch.delenv("MATHHAMMER_DATA", raising=False)
     catalogue.forget()
     unit_index._MEMO.clear()
@@ -331,8 +332,9 @@ def test_the_web_search_reads_the_store(data, monkeypatch):
 
     monkeypatch.setenv("MATHHAMMER_DATA", str(data))
     # a part of a word: the shortest names first
-    assert search_json("capt", "10e") == ["Space Marines:Captain", "Blood Angels:Blood Angels Captain",
-                                          "Space Marines:Captain in Terminator Armour"]
+    assert search_json("capt", "10e") == [
+        "Space Marines:Captain", "Blood Angels:Blood Angels Captain",
+        "Space Marines:Captain in Terminator Armour"]
     assert search_json("crisis") == ["T'au Empire:Crisis Sunforge Battlesuits"]  # every edition
     assert search_json("c") == []
 

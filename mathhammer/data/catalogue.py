@@ -38,6 +38,7 @@ from typing import Any
 
 import attrs
 
+from ..cache import cached
 from ..errors import InputError
 from .datastore import Edition, cache_dir, edition_dir, edition_files, is_game_system
 from .names import name_key
@@ -196,19 +197,44 @@ def compile_catalogue(path: str) -> dict[str, Any]:
 # ---------------------------------------------------------------- building the store
 
 
+#: The folder of the stores instead of ``catalogue/`` in the cache folder (the test suite
+#: keeps its stores between runs this way).
+STORE_ENV = "MATHHAMMER_STORE"
+
+
 def store_path(folder: Path, edition: Edition) -> Path:
-    """Where the store of a data folder lives in the cache folder."""
+    """Where the store of a data folder lives: ``catalogue/`` in the cache folder (or
+    ``$MATHHAMMER_STORE``)."""
     key = hashlib.sha1(str(folder.resolve()).encode()).hexdigest()[:16]
-    return cache_dir() / "catalogue" / f"{edition}-{key}.sqlite"
+    base = os.environ.get(STORE_ENV, "").strip()
+    return (Path(base).expanduser() if base else cache_dir() / "catalogue") / \
+        f"{edition}-{key}.sqlite"
+
+
+@cached(maxsize=1)
+def _code() -> list:
+    """What the compiled values depend on besides the data: mathhammer's version and its data
+    and model code (each file's name, size and modification time), so that an upgrade, or an
+    edited importer, rebuilds the store."""
+    from .. import __version__
+
+    root = Path(__file__).resolve().parents[1]
+    rows: list = [__version__]
+    for sub in ("data", "model"):
+        for p in sorted((root / sub).rglob("*.py")):
+            st = p.stat()
+            rows.append([str(p.relative_to(root)), st.st_size, st.st_mtime_ns])
+    return rows
 
 
 def signature(files: list[Path]) -> str:
-    """The files' paths, sizes and modification times, as one string (what a store is for)."""
+    """The files' paths, sizes and modification times, the schema version and the code's
+    fingerprint, as one string (what a store was built from)."""
     rows = []
     for p in files:
         st = p.stat()
         rows.append([str(p.resolve()), st.st_size, st.st_mtime_ns])
-    return json.dumps({"schema": SCHEMA_VERSION, "files": rows})
+    return json.dumps({"schema": SCHEMA_VERSION, "code": _code(), "files": rows})
 
 
 _SCHEMA = """
@@ -362,7 +388,16 @@ def build_store(folder: Path, edition: Edition, dest: Path | None = None, *,
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    _prune(dest.parent)
     return dest
+
+
+def _prune(folder: Path) -> None:
+    """Delete the stores of data folders that no longer exist."""
+    for p in folder.glob("*.sqlite"):
+        where = _meta(p, "folder")
+        if where is not None and not Path(where).is_dir():
+            p.unlink(missing_ok=True)
 
 
 # ---------------------------------------------------------------- reading the store
@@ -587,7 +622,7 @@ def open_store(edition: Edition, data: str | os.PathLike | None = None, *,
         return memo[1]
     path = store_path(folder, edition)
     built = False
-    if _signature_of(path) != sig:
+    if _meta(path, "signature") != sig:
         try:
             build_store(folder, edition, path, workers=workers,
                         progress=progress or _default_progress(edition, folder))
@@ -606,7 +641,8 @@ def open_store(edition: Edition, data: str | os.PathLike | None = None, *,
     return store
 
 
-def _signature_of(path: Path) -> str | None:
+def _meta(path: Path, key: str) -> str | None:
+    """A value of a store's ``meta`` table; None when there is no readable store."""
     import sqlite3
 
     if not path.is_file():
@@ -614,7 +650,7 @@ def _signature_of(path: Path) -> str | None:
     try:
         db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         try:
-            row = db.execute("SELECT value FROM meta WHERE key = 'signature'").fetchone()
+            row = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         finally:
             db.close()
     except sqlite3.DatabaseError:

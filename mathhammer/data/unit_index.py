@@ -154,7 +154,7 @@ def unit_index(edition: Edition, data: str | os.PathLike | None = None,
     ids = set()
     missing: list[str] = []
     rows = store.catalogues()
-    for path, bs_id, name, library, links, lost, cid in rows:
+    for path, bs_id, name, library, _links, lost, cid in rows:
         ids.add(bs_id)
         if not is_game_system(Path(path)):
             cats[cid] = CatalogueInfo(Path(path), bs_id, name, bool(library), (),

@@ -19,8 +19,6 @@ from __future__ import annotations
 import copy
 import difflib
 import re
-from pathlib import Path
-from typing import Any
 
 import attrs
 

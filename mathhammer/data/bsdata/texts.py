@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 from .files import Library
 from .model import Entry
 from .walk import Context, Walker, ancestry_of
@@ -29,10 +31,8 @@ def ability_texts(lib: Library, entry: Entry) -> dict[str, str]:
         for name, rule in w.rules(e, c):
             name = name.strip()
             out.setdefault(name, rule.description.strip())
-            try:
+            with contextlib.suppress(ValueError):
                 out.setdefault(canonical_core(name), rule.description.strip())
-            except ValueError:
-                pass
         for p in w.profiles(e, c):
             text = p.get("Description")
             if text and p.type_name.lower() not in ("unit", "model"):
