@@ -423,14 +423,17 @@ class Store:
     edition: Edition
     built: bool = False
     _db: Any = None
+    _pid: int = 0
 
     @property
     def db(self) -> Any:
-        if self._db is None:
+        """The connection (read only; opened again in a forked process)."""
+        if self._db is None or self._pid != os.getpid():
             import sqlite3
 
             self._db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True,
                                        check_same_thread=False)
+            self._pid = os.getpid()
         return self._db
 
     def catalogues(self) -> list[tuple]:
@@ -498,20 +501,26 @@ class Store:
 
     def datasheets(self, faction: str | None = None) -> list[Datasheet]:
         """Every datasheet (one row however many catalogues hold it), with its factions:
-        those of the catalogues that are not libraries when there are any."""
+        those of the catalogues that are not libraries when there are any; first the one
+        named as its faction, else the one whose library defines it, else in file order."""
         rows = self.db.execute(
-            "SELECT d.id, d.name, d.error, c.label, c.library FROM datasheets d "
-            "JOIN entries e ON e.datasheet = d.id JOIN catalogues c ON c.id = e.catalogue "
-            "ORDER BY c.id").fetchall()
+            "SELECT d.id, d.name, d.error, d.faction, c.label, c.library, e.own "
+            "FROM datasheets d JOIN entries e ON e.datasheet = d.id "
+            "JOIN catalogues c ON c.id = e.catalogue ORDER BY c.id").fetchall()
         by: dict[int, list] = {}
-        for ds, name, error, label, library in rows:
-            item = by.setdefault(ds, [name, error, [], []])
+        for ds, name, error, own_faction, label, library, own in rows:
+            item = by.setdefault(ds, [name, error, [], [], name_key(own_faction or "")])
             (item[3] if library else item[2]).append(label)
+            if library and own:
+                item.append(name_key(label))
         out = []
         fq = name_key(faction) if faction else None
-        for ds, (name, error, own, libs) in by.items():
-            factions = tuple(dict.fromkeys(own or libs))
-            if fq is not None and not any(fq in name_key(f) for f in own + libs):
+        for ds, (name, error, cats, libs, home, *lib_home) in by.items():
+            def rank(label: str, home=home, lib_home=lib_home) -> tuple[bool, bool]:
+                key = name_key(label)
+                return (key != home, not any(h.startswith(key) for h in lib_home))
+            factions = tuple(sorted(dict.fromkeys(cats or libs), key=rank))
+            if fq is not None and not any(fq in name_key(f) for f in cats + libs):
                 continue
             out.append(Datasheet(ds, name, factions, error, self.edition))
         return sorted(out, key=lambda d: (name_key(d.name), d.factions))
