@@ -79,7 +79,9 @@ def _chapter(cid: str, name: str, units: list[dict]) -> dict:
 _MARINES = _chapter("sm", "Imperium - Space Marines", [
     _unit("cap", "Captain", "Adeptus Astartes", ability=("Rites of Battle", "Once per round.")),
     _unit("capt", "Captain in Terminator Armour", "Adeptus Astartes", pts=95),
-    _unit("bc", "Blade Champion", "Adeptus Astartes"),
+    _unit("bc", "Blade Champion", "Adeptus Astartes", ability=(
+        "Leader", "This model can be attached to the following unit:\n- ^^**Blood Angels "
+                  "Captain**^^")),
     {"id": "bad", "name": "Broken Bunker", "type": "unit"},  # no models: does not import
 ])
 _ANGELS = _chapter("ba", "Imperium - Blood Angels", [
@@ -225,6 +227,8 @@ def test_the_store_holds_what_the_importer_gives(data):
                       (ds,)).fetchall() == [("Bolt rifle", 0, 0), ("Close combat weapon", 1, 0)]
     assert db.execute("SELECT statline FROM model_groups WHERE datasheet = ?",
                       (ds,)).fetchall() == [("M6 T4 Sv3+ W5 Ld6+ OC1",)]
+    assert store.leaders_of("blood angels captain") == ["Blade Champion"]
+    assert store.leaders_of("Captain") == []
 
 
 # ------------------------------------------------------------------ round trip
@@ -281,8 +285,10 @@ def test_the_same_datasheet_in_several_catalogues_is_one(data):
 
 def test_search_ranks_the_exact_name_first(data):
     found = [d.name for d in catalogue.open_store("10e", data).search("captain")]
-    # exact, then starting with the word, then the word inside a name
-    assert found == ["Captain", "Captain in Terminator Armour", "Blood Angels Captain"]
+    # exact, then starting with the word, then the word inside a name, then a datasheet whose
+    # ability text has it (the Blade Champion leads the Blood Angels Captain)
+    assert found == ["Captain", "Captain in Terminator Armour", "Blood Angels Captain",
+                     "Blade Champion"]
     assert [d.name for d in catalogue.open_store("10e", data).search("champ")] == \
         ["Blade Champion"]
     # a keyword is found by the full-text search, after the names

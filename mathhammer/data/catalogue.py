@@ -494,6 +494,13 @@ class Store:
             "SELECT c.label FROM entries e JOIN catalogues c ON c.id = e.catalogue "
             "WHERE e.datasheet = ? ORDER BY c.id", (ds,))]
 
+    def leaders_of(self, unit: str) -> list[str]:
+        """The datasheets whose Leader ability names ``unit`` (its Bodyguard list), sorted."""
+        q = name_key(unit)
+        rows = self.db.execute("SELECT DISTINCT d.name, l.unit FROM leads l "
+                               "JOIN datasheets d ON d.id = l.datasheet").fetchall()
+        return sorted({name for name, led in rows if name_key(led) == q}, key=name_key)
+
     def ability_texts(self, ds: int) -> list[tuple[str, str, str]]:
         """(kind, name, text) of a datasheet's abilities."""
         return self.db.execute("SELECT kind, name, text FROM abilities WHERE datasheet = ?",

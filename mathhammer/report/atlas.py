@@ -71,7 +71,9 @@ def atlas_row(ds: int, unit: Any, factions: tuple[str, ...], targets: Sequence[A
         try:
             profiles = unit.as_profiles(melee)
         except ValueError:
-            continue  # no weapons (or none standard) in this phase
+            continue  # no weapons in this phase
+        if not profiles:
+            continue  # only optional wargear: nothing fires without a pick
         values: list[tuple[Fraction, Fraction] | None] = []
         notes: list[str] = []
         for t in targets:
