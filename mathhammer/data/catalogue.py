@@ -11,20 +11,19 @@ import's warnings; a datasheet that does not import is kept with its error. The 
 reached through several catalogues (a Rhino in every chapter) is one row with its factions.
 
 The store is rebuilt when a data file is added, removed or changed (path, size, modification
-time) or the schema version changes, and not otherwise. It is written to a temporary file and
-renamed, so an interrupted build keeps the old store.
+time), the schema version or mathhammer's data and model code changes, and not otherwise. It
+is written to a temporary file and renamed, so an interrupted build keeps the old store.
 
->>> from mathhammer.model.profiles import Weapon
->>> w = Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
->>> from_json(to_json(w)) == w
-True
+Why one module: the tables, the build that fills them and the :class:`Store` that reads them
+change together (a column added is written and read here, with ``SCHEMA_VERSION`` bumped).
+
+>>> faction_label(Path("Imperium - Blood Angels.cat"))
+'Blood Angels'
 """
 
 from __future__ import annotations
 
-import enum
 import hashlib
-import importlib
 import json
 import os
 import re
@@ -32,7 +31,6 @@ import sys
 import tempfile
 import warnings
 from collections.abc import Callable, Iterator
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +40,7 @@ from ..cache import cached
 from ..errors import InputError
 from .datastore import Edition, cache_dir, edition_dir, edition_files, is_game_system
 from .names import name_key
+from .serial import from_json, to_json
 
 #: Bump when the tables or what goes into them change: an older store is rebuilt.
 SCHEMA_VERSION = 2
@@ -50,86 +49,11 @@ _PREFIXES = ("Imperium - ", "Chaos - ", "Xenos - ", "Aeldari - ")
 Progress = Callable[[int, int, str], None]
 
 
-# ---------------------------------------------------------------- attrs values <-> JSON
-
-
-def to_json(value: Any) -> Any:
-    """A frozen attrs value (and what it holds) as plain JSON data; :func:`from_json` reverses
-    it. Every init field is kept, so fields added to the classes later are kept too.
-
-    >>> to_json((1, Fraction(1, 3)))
-    {'@t': [1, {'@q': '1/3'}]}
-    """
-    if attrs.has(type(value)):
-        cls = type(value)
-        out: dict[str, Any] = {"@": f"{cls.__module__}:{cls.__qualname__}"}
-        for f in attrs.fields(cls):
-            if f.init:
-                out[f.name] = to_json(getattr(value, f.name))
-        return out
-    if isinstance(value, enum.Enum):
-        cls = type(value)
-        return {"@e": f"{cls.__module__}:{cls.__qualname__}", "v": to_json(value.value)}
-    if isinstance(value, bool | int | float | str) or value is None:
-        return value
-    if isinstance(value, tuple):
-        return {"@t": [to_json(v) for v in value]}
-    if isinstance(value, list):
-        return [to_json(v) for v in value]
-    if isinstance(value, frozenset):
-        return {"@s": [to_json(v) for v in sorted(value, key=repr)]}
-    if isinstance(value, Fraction):
-        return {"@q": str(value)}
-    if isinstance(value, Path):
-        return {"@p": str(value)}
-    if isinstance(value, dict) and all(isinstance(k, str) for k in value):
-        return {"@d": {k: to_json(v) for k, v in value.items()}}
-    raise TypeError(f"cannot store a {type(value).__name__} value: {value!r}")
-
-
-def _class(ref: str) -> type:
-    module, _, name = ref.partition(":")
-    if not module.startswith("mathhammer."):
-        raise InputError(f"catalogue store: class {ref!r} is not one of mathhammer's")
-    obj: Any = importlib.import_module(module)
-    for part in name.split("."):
-        obj = getattr(obj, part)
-    return obj
-
-
-def from_json(data: Any) -> Any:
-    """The value :func:`to_json` made (only mathhammer's own classes are rebuilt)."""
-    if isinstance(data, list):
-        return [from_json(v) for v in data]
-    if not isinstance(data, dict):
-        return data
-    if "@" in data:
-        cls = _class(data["@"])
-        return cls(**{k: from_json(v) for k, v in data.items() if k != "@"})
-    if "@t" in data:
-        return tuple(from_json(v) for v in data["@t"])
-    if "@e" in data:
-        return _class(data["@e"])(from_json(data["v"]))
-    if "@s" in data:
-        return frozenset(from_json(v) for v in data["@s"])
-    if "@q" in data:
-        return Fraction(data["@q"])
-    if "@p" in data:
-        return Path(data["@p"])
-    if "@d" in data:
-        return {k: from_json(v) for k, v in data["@d"].items()}
-    raise InputError(f"catalogue store: unreadable value {str(data)[:60]}")
-
-
 # ---------------------------------------------------------------- compiling one catalogue
 
 
 def faction_label(path: Path) -> str:
-    """The faction name used in ``Faction:Unit``: the file name without its grand alliance.
-
-    >>> faction_label(Path("Imperium - Blood Angels.cat"))
-    'Blood Angels'
-    """
+    """The faction name used in ``Faction:Unit``: the file name without its grand alliance."""
     stem = path.stem
     for p in _PREFIXES:
         if stem.startswith(p):

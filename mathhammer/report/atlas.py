@@ -10,7 +10,7 @@ divides by that size, per 100 points by its cost at that size (none without a co
 >>> import mathhammer as mh
 >>> from mathhammer.data.units import load_unit
 >>> meq = load_unit("MEQ").as_target()
->>> row = atlas_row(1, load_unit("Hexmark Destroyer"), ("Necrons",), [meq], "10e")[0]
+>>> row = atlas_row(load_unit("Hexmark Destroyer"), ("Necrons",), [meq], "10e")[0]
 >>> (row.phase, row.models, row.points > 0, row.values[0][0] > 0)
 ('ranged', 1, True, True)
 """
@@ -59,7 +59,7 @@ class AtlasRow:
         return value * 100 / self.points if self.points else None
 
 
-def atlas_row(ds: int, unit: Any, factions: tuple[str, ...], targets: Sequence[Any],
+def atlas_row(unit: Any, factions: tuple[str, ...], targets: Sequence[Any],
               rules: str) -> list[AtlasRow]:
     """The rows (ranged, melee) of one unit against the targets."""
     from ..engine.attack import attack
@@ -103,7 +103,7 @@ def _chunk(store_path: str, folder: str, edition: str, ids: list[tuple[int, tupl
                 unit = store.unit(ds)
             except ValueError:
                 continue
-            out += atlas_row(ds, unit, factions, targets, rules)
+            out += atlas_row(unit, factions, targets, rules)
     store.close()
     return out
 
