@@ -127,9 +127,10 @@ def make_data(root: Path) -> Path:
 
 
 @pytest.fixture(autouse=True)
-def home(tmp_path, monkeypatch):
+def home(tmp_path, monkeypatch, request):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.delenv("MATHHAMMER_STORE", raising=False)
+    if request.node.get_closest_marker("slow") is None:  # the shared data's stores are kept
+        monkeypatch.delenv("MATHHAMMER_STORE", raising=False)
     monkeypatch.delenv("MATHHAMMER_DATA", raising=False)
     catalogue.forget()
     unit_index._MEMO.clear()
@@ -345,6 +346,41 @@ def test_the_web_search_reads_the_store(data, monkeypatch):
     assert search_json("c") == []
 
 
+# ------------------------------------------------------------------ atlas
+
+def test_the_atlas_of_a_small_data_folder(data):
+    from fractions import Fraction
+
+    res = CliRunner().invoke(cli, ["atlas", "--rules", "10e", "-t", "MEQ", "--format", "json",
+                                   "--workers", "1", "--data", str(data)])
+    assert res.exit_code == 0, res.output
+    rows = json.loads(res.stdout)["rows"]
+    # every datasheet that imports, ranged and melee, by faction then name
+    assert [(r["factions"][0], r["datasheet"], r["phase"]) for r in rows][:4] == [
+        ("Blood Angels", "Blood Angels Captain", "ranged"),
+        ("Blood Angels", "Blood Angels Captain", "melee"), ("Blood Angels", "Rhino", "ranged"),
+        ("Blood Angels", "Rhino", "melee")]
+    assert len(rows) == 10  # five datasheets import (not the Broken Bunker), two phases each
+    cap = next(r for r in rows if r["datasheet"] == "Captain in Terminator Armour")
+    cell = cap["values"][0]
+    # bolt rifle, 2 attacks: hit 2/3, wound 1/2, save 3+ at AP-1 fails 1/2 -> 1/6 unsaved each:
+    # damage 2/6 = 1/3; a W2 model dies only when both go through: 1/36; 95 points
+    assert (Fraction(cell["kills"]["exact"]), Fraction(cell["damage"]["exact"])) == \
+        (Fraction(1, 36), Fraction(1, 3))
+    assert Fraction(cell["kills_per_100_pts"]["exact"]) == Fraction(1, 36) * 100 / 95
+    assert Fraction(cell["damage_per_model"]["exact"]) == Fraction(1, 3)
+    md = CliRunner().invoke(cli, ["atlas", "--rules", "10e", "-t", "MEQ", "--format", "md",
+                                  "--workers", "1", "--data", str(data)]).stdout
+    # 1/36 = 0.03 per model, 100/3420 = 0.03 per 100 points
+    assert "| Captain in Terminator Armour | ranged | 1 | 95 | 0.03 / 0.03 |" in md
+    csv = CliRunner().invoke(cli, ["atlas", "--rules", "10e", "-t", "MEQ", "--format", "csv",
+                                   "--workers", "2", "--data", str(data)]).stdout
+    assert csv.splitlines()[1].startswith(
+        "Blood Angels,Blood Angels,Blood Angels Captain,ranged,1,80,MEQ,0.027778,0.333333,")
+    html = CliRunner().invoke(cli, ["atlas", "--rules", "10e", "--data", str(data)]).stdout
+    assert html.count('<table class="atlas">') == 2 and 'title="5/144"' in html  # 1/36*100/80
+
+
 # ------------------------------------------------------------------ the whole shared data
 
 @pytest.mark.slow
@@ -359,3 +395,57 @@ def test_the_shared_data_round_trips(tmp_path):
               "Imperium - Agents of the Imperium.cat"):
         shutil.copy(SHARED / "10e" / n, folder / n)
     assert _all_round_trip(folder, "10e") > 60
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not SHARED.is_dir(), reason=f"shared BattleScribe data not at {SHARED}")
+@pytest.mark.parametrize("edition", ["10e", "11e"])
+def test_the_atlas_of_the_shared_data(edition, tmp_path, monkeypatch):
+    """Every datasheet of an edition against two targets: the HTML page (looked at in Chromium
+    when it is installed) and the JSON agree with a single query of the same unit."""
+    import shutil
+    import warnings
+    from fractions import Fraction
+
+    from mathhammer.engine.attack import attack
+    from mathhammer.report.specs import target_of
+
+    page = tmp_path / "atlas.html"
+    args = ["atlas", "--rules", edition, "-t", "MEQ", "-t", "Knight", "--data", str(SHARED)]
+    res = CliRunner().invoke(cli, [*args, "-o", str(page)])
+    assert res.exit_code == 0, res.output
+    res = CliRunner().invoke(cli, [*args, "--format", "json"])
+    rows = json.loads(res.stdout)["rows"]
+    store = catalogue.open_store(edition, SHARED)
+    sheets = [d for d in store.datasheets() if d.error is None]
+    assert len({(r["datasheet"], r["factions"][0]) for r in rows}) > 0.8 * len(sheets)
+    # a row is the exact answer of the same query
+    name = "Intercessor Squad" if edition == "10e" else "Hexmark Destroyer"
+    row = next(r for r in rows if r["datasheet"] == name and r["phase"] == "ranged")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        unit = find_unit(f"{row['factions'][0]}:{name}", rules=edition, data=SHARED)
+    want = attack(unit.as_profiles(False), target_of("MEQ")[1], rules=edition)
+    assert Fraction(row["values"][0]["kills"]["exact"]) == want.kills.mean()
+    assert Fraction(row["values"][0]["kills_per_100_pts"]["exact"]) == \
+        want.kills.mean() * 100 / unit.cost()
+    factions = {r["factions"][0] for r in rows}
+    text = page.read_text(encoding="utf-8")
+    assert text.count('<table class="atlas">') == len(factions)
+    chromium = shutil.which("chromium")
+    playwright = pytest.importorskip("playwright.sync_api", reason="Playwright not installed")
+    if chromium is None:
+        pytest.skip("Chromium is not installed")
+    with playwright.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium)
+        view = browser.new_page(viewport={"width": 1280, "height": 900})
+        view.goto(page.as_uri())
+        cell = view.locator("table.atlas").first.locator("tbody tr").first.locator("td").nth(4)
+        assert "/" in (cell.get_attribute("title") or "/") or cell.inner_text() == "-"
+        view.click("text=damage per model")
+        view.locator("table.atlas").first.locator("th").nth(4).click()  # sort by MEQ
+        shown = [float(x) for x in view.locator("table.atlas").first.locator(
+            "tbody tr td:nth-child(5)").all_inner_texts() if x != "-"]
+        assert shown == sorted(shown) and len(shown) > 1
+        view.screenshot(path=str(tmp_path / "atlas.png"))
+        browser.close()
