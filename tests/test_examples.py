@@ -14,7 +14,7 @@ from mathhammer.report.numbers import readable_fraction
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 #: drawn by examples/make_web_png.py in a browser, not by make_examples.py
-BROWSER_MADE = {"make_web_png.py", "web.png"}
+BROWSER_MADE = {"make_web_png.py", "web.png", "make_atlas_png.py", "atlas.png"}
 
 
 @pytest.fixture(scope="module")

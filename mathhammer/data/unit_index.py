@@ -216,10 +216,8 @@ def find_data_unit(name: str, edition: Edition, data: str | os.PathLike | None =
         raise InputError(f"unit {name!r} is ambiguous in the {edition} data: "
                          f"{', '.join(shown[:10])}{', ...' if len(shown) > 10 else ''}")
     other = other_edition_hint(name, edition, data)
-    if other:
-        raise InputError(f"unknown unit {name!r} in the {edition} data; {other}")
-    close = index.close(name)
-    hint = f"; closest: {', '.join(close)}" if close else ""
+    close = [] if other else index.close(name)
+    hint = f"; {other}" if other else f"; closest: {', '.join(close)}" if close else ""
     if index.missing:
         hint += (f"; catalogues linked from others are missing there, which may hold it: "
                  f"{', '.join(index.missing)}")
