@@ -441,8 +441,14 @@ def test_the_atlas_of_the_shared_data(edition, tmp_path, monkeypatch):
         browser = pw.chromium.launch(executable_path=chromium)
         view = browser.new_page(viewport={"width": 1280, "height": 900})
         view.goto(page.as_uri())
+        # the first row's MEQ cell shows kills per 100 points, its exact value on hover
         cell = view.locator("table.atlas").first.locator("tbody tr").first.locator("td").nth(4)
-        assert "/" in (cell.get_attribute("title") or "/") or cell.inner_text() == "-"
+        exact = rows[0]["values"][0]["kills_per_100_pts"]
+        if exact is None:
+            assert cell.inner_text() == "-"
+        else:
+            assert Fraction(cell.get_attribute("title")) == Fraction(exact["exact"])
+            assert cell.inner_text() == f"{float(Fraction(exact['exact'])):.2f}"
         view.click("text=damage per model")
         view.locator("table.atlas").first.locator("th").nth(4).click()  # sort by MEQ
         shown = [float(x) for x in view.locator("table.atlas").first.locator(
