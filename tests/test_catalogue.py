@@ -169,6 +169,17 @@ def test_the_store_is_built_once_and_again_when_a_file_changes(data):
     assert changed.built and len(compiled) == 4
 
 
+def test_an_open_store_is_compared_with_its_files_after_a_while(data, monkeypatch):
+    first = _reopen("10e", data)
+    cat = data / "10e" / "Imperium - Blood Angels.cat"
+    later = time.time() + 5
+    os.utime(cat, (later, later))
+    monkeypatch.setattr(catalogue, "RECHECK_SECONDS", 3600)
+    assert catalogue.open_store("10e", data, workers=1) is first  # one command checks once
+    monkeypatch.setattr(catalogue, "RECHECK_SECONDS", 0)
+    assert catalogue.open_store("10e", data, workers=1).built  # a server sees the change
+
+
 def test_an_upgrade_rebuilds(data, monkeypatch):
     assert _reopen("10e", data).built
     monkeypatch.setattr(catalogue, "SCHEMA_VERSION", catalogue.SCHEMA_VERSION + 1)

@@ -34,6 +34,7 @@ def home(tmp_path, monkeypatch):
     monkeypatch.delenv("MATHHAMMER_DATA", raising=False)
     unit_index._MEMO.clear()
     catalogue.forget()
+    monkeypatch.setattr(catalogue, "RECHECK_SECONDS", 0)  # a changed file is seen at once
     return tmp_path
 
 

@@ -29,6 +29,7 @@ import os
 import re
 import sys
 import tempfile
+import time
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -155,9 +156,11 @@ def signature(files: list[Path]) -> str:
     """The files' paths, sizes and modification times, the schema version and the code's
     fingerprint, as one string (what a store was built from)."""
     rows = []
+    folders: dict[Path, str] = {}
     for p in files:
         st = p.stat()
-        rows.append([str(p.resolve()), st.st_size, st.st_mtime_ns])
+        where = folders.get(p.parent) or folders.setdefault(p.parent, str(p.parent.resolve()))
+        rows.append([f"{where}/{p.name}", st.st_size, st.st_mtime_ns])
     return json.dumps({"schema": SCHEMA_VERSION, "code": _code(), "files": rows})
 
 
@@ -346,6 +349,7 @@ class Store:
     folder: Path
     edition: Edition
     built: bool = False
+    checked: float = 0.0  # when its files were last compared with the store (monotonic)
     _db: Any = None
     _pid: int = 0
 
@@ -526,6 +530,9 @@ class Store:
 
 
 _OPEN: dict[tuple[str, str], tuple[str, Store]] = {}
+#: An open store is compared with its files again after this many seconds (a long-running
+#: process, the web page, sees a changed file; one command checks once).
+RECHECK_SECONDS = 2.0
 
 
 def _default_progress(edition: str, folder: Path) -> Progress:
@@ -554,11 +561,15 @@ def open_store(edition: Edition, data: str | os.PathLike | None = None, *,
     import sqlite3
 
     folder = edition_dir(edition, data)
-    files = edition_files(folder, edition)
-    sig = signature(files)
     key = (str(folder.resolve()), edition)
     memo = _OPEN.get(key)
+    now = time.monotonic()
+    if memo is not None and now - memo[1].checked < RECHECK_SECONDS:
+        return memo[1]
+    files = edition_files(folder, edition)
+    sig = signature(files)
     if memo is not None and memo[0] == sig:
+        memo[1].checked = now
         return memo[1]
     path = store_path(folder, edition)
     built = False
@@ -572,7 +583,7 @@ def open_store(edition: Edition, data: str | os.PathLike | None = None, *,
         built = True
     if memo is not None:
         memo[1].close()
-    store = Store(path, folder, edition, built)
+    store = Store(path, folder, edition, built, checked=time.monotonic())
     try:
         store.db.execute("SELECT 1 FROM meta").fetchone()
     except sqlite3.DatabaseError as e:

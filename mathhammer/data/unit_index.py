@@ -59,6 +59,7 @@ class UnitIndex:
     datasheets: dict[tuple[str, str], int] = attrs.field(factory=dict)
     #: unit name -> (its name_key, that of the name without "[Legends]"), computed once
     keys: dict[str, tuple[str, str]] = attrs.field(factory=dict)
+    _all: list | None = attrs.field(default=None, repr=False)
 
     def _key(self, name: str) -> tuple[str, str]:
         k = self.keys.get(name)
@@ -86,15 +87,21 @@ class UnitIndex:
         if parts is not None and self.catalogue(parts[0]) is not None:
             faction, name = parts
         q = name_key(name)
-        cats = [self.catalogue(faction)] if faction else self.catalogues
-        rows = [(c, u, key, own) for c in cats if c is not None for u, key, own in c.units]
-        for test in (lambda n: self._key(n)[0] == q,
-                     lambda n: self._key(n)[1] == q,
-                     lambda n: self._key(n)[0].startswith(q)):
-            hits = [r for r in rows if test(r[1])]
+        only = self.catalogue(faction) if faction else None
+        rows = [r for r in self._rows() if only is None or r[0] is only]
+        for hits in ([r[:4] for r in rows if r[4] == q], [r[:4] for r in rows if r[5] == q],
+                     [r[:4] for r in rows if r[4].startswith(q)]):
             if hits:
                 return self._same(hits)
         return []
+
+    def _rows(self) -> list[tuple[CatalogueInfo, str, str, bool, str, str]]:
+        """(catalogue, unit, entry key, own, name key, name key without [Legends]) of every
+        unit of every catalogue, made once."""
+        if self._all is None:
+            self._all = [(c, u, key, own, *self._key(u)) for c in self.catalogues
+                         for u, key, own in c.units]
+        return self._all
 
     def _same(self, hits: list) -> list[tuple[CatalogueInfo, str]]:
         """One hit per compiled datasheet (the same Rhino in every chapter is one unit): a
