@@ -2,6 +2,7 @@
 so a green CI stays green; locally they explore new examples each run."""
 
 import os
+from pathlib import Path
 
 from hypothesis import settings
 
@@ -20,5 +21,9 @@ def _private_cache(tmp_path_factory):
     mp = pytest.MonkeyPatch()
     mp.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
     mp.delenv("MATHHAMMER_DATA", raising=False)
+    # the compiled stores of the BattleScribe data are kept between runs: a store is for its
+    # files and mathhammer's code (sizes, modification times), so a change rebuilds it
+    mp.setenv("MATHHAMMER_STORE", str(Path(__file__).resolve().parents[1] / ".pytest_cache"
+                                      / "mathhammer-store"))
     yield
     mp.undo()

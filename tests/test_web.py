@@ -273,8 +273,12 @@ def test_army_without_the_module_is_one_line(client):
     assert res.status_code == 501 and "need mathhammer.data.army" in res.json()["error"]
 
 
-def test_army_table_with_the_agreed_interface(monkeypatch):
+def test_army_table_with_the_agreed_interface(monkeypatch, tmp_path):
+    from test_catalogue import make_data
+
     monkeypatch.setitem(sys.modules, "mathhammer.data.army", fake_army.module())
+    # the search reads the compiled store of the data (a small made-up folder)
+    monkeypatch.setenv("MATHHAMMER_DATA", str(make_data(tmp_path / "bsdata")))
     # a new app: its worker processes start (fork) after the stand-in is in place
     with TestClient(create_app(allowed_hosts=["testserver"], workers=1)) as c:
         res = c.post("/api/army", json={"army": "Hexmark Destroyer\nCronos",
@@ -290,8 +294,11 @@ def test_army_table_with_the_agreed_interface(monkeypatch):
         assert data["columns"] == table["columns"]
         bad = c.post("/api/army", json={"army": "Nobody"})
         assert bad.status_code == 400 and "Nobody" in bad.json()["error"]
-        found = c.get("/api/search", params={"q": "destroyer"}).json()
-        assert found == {"units": ["Necrons:Hexmark Destroyer"]}
+        found = c.get("/api/search", params={"q": "captain"}).json()
+        assert found == {"units": ["Space Marines:Captain",
+                                   "Space Marines:Captain in Terminator Armour",
+                                   "Blood Angels:Blood Angels Captain",
+                                   "Space Marines:Blade Champion"]}  # by its ability text
 
 
 ROSTERS = Path(__file__).resolve().parents[2] / "shared" / "rosters"

@@ -1,7 +1,7 @@
 """The command line: thin commands over the library (``mathhammer --help``).
 
 >>> sorted(cli.list_commands(None))[:3]
-['army', 'catalogue', 'data']
+['army', 'atlas', 'catalogue']
 """
 
 from .main import cli, main

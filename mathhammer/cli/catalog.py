@@ -22,23 +22,40 @@ from .output import CONTEXT
 
 @click.command(context_settings=CONTEXT)
 @click.option("--faction", "-f", help="Only this faction (e.g. necrons, Archetypes).")
-@click.option("--search", "-s", help="Only units whose name contains this.")
-@click.option("--weapons", is_flag=True, help="List each unit's weapons too.")
-def units(faction: str | None, search: str | None, weapons: bool) -> None:
-    """List the bundled units and standard targets.
+@click.option("--search", "-s", metavar="TEXT",
+              help="Only units this finds: the exact name first, then whole words, then names "
+                   "containing it, then keywords and ability texts.")
+@click.option("--weapons", is_flag=True, help="List each bundled unit's weapons too.")
+@click.option("--rules", "edition", type=click.Choice(["10e", "11e"]),
+              help="The edition of the BattleScribe data to list (default: every installed "
+                   "edition).")
+@data_option
+def units(faction: str | None, search: str | None, weapons: bool, edition: str | None) -> None:
+    """List the bundled units and standard targets, and every datasheet of the installed
+    BattleScribe data (one row per datasheet, with the factions that have it).
 
     \b
     Examples:
       mathhammer units
       mathhammer units --faction necrons --weapons
+      mathhammer units --search captain --rules 10e
     """
     from ..data.inline import describe_weapon
     from ..data.units import list_units
 
-    found = list_units(faction=faction, search=search)
-    if not found:
+    found = [] if edition else list_units(faction=faction, search=search)
+    if found:
+        _bundled(found, weapons, describe_weapon)
+    sheets, hint = _datasheets(search, faction, edition)
+    for line in sheets:
+        click.echo(line)
+    if not found and not sheets:
         raise InputError("no units match" + (f" faction {faction!r}" if faction else "")
-                         + (f" search {search!r}" if search else ""))
+                         + (f" search {search!r}" if search else "") + (f"; {hint}" if hint
+                                                                        else ""))
+
+
+def _bundled(found, weapons: bool, describe_weapon) -> None:
     nw = max(len(u.name) for u in found)
     fw = max(len(u.faction) for u in found)
     for u in found:
@@ -52,6 +69,44 @@ def units(faction: str | None, search: str | None, weapons: bool) -> None:
             for w in u.weapons():
                 opt = " (optional)" if w.optional else ""
                 click.echo(f"    {describe_weapon(w.weapon)}{opt}")
+
+
+def _datasheets(search: str | None, faction: str | None, edition: str | None
+                ) -> tuple[list[str], str]:
+    """The lines of the installed data's datasheets the search finds, and a hint naming the
+    other edition when it finds none there."""
+    from ..data.catalogue import open_store
+    from ..data.datastore import installed_editions
+    from ..data.unit_index import other_edition_hint
+    from .army import current_data
+
+    data = current_data()
+    have = installed_editions(data)
+    if edition is not None and edition not in have:
+        if data is not None or not have:
+            open_store(edition, data)  # the error says how to get the data
+        return [], other_edition_hint(search or "", edition, data) if search else ""
+    lines: list[str] = []
+    for ed in [edition] if edition else have:
+        store = open_store(ed, data)
+        rows = store.search(search or "", faction)
+        info = store.summaries([d.id for d in rows]) if rows else {}
+        for d in rows:
+            shown = ", ".join(d.factions[:3]) + (f" +{len(d.factions) - 3}"
+                                                if len(d.factions) > 3 else "")
+            if d.error is not None:
+                lines.append(f"{d.name}  [{ed}] {shown}  (does not import: {d.error})")
+                continue
+            groups, points = info[d.id]
+            stat = "; ".join((f"{lo}-{hi}" if lo != hi else f"{lo}") + f" x {line}"
+                             for lo, hi, line in groups)
+            pts = ", ".join(f"{c} pts" if len(points) == 1 else f"{n}: {c} pts"
+                            for n, c in points)
+            lines.append(f"{d.name}  [{ed}] {shown}  {stat}" + (f"  ({pts})" if pts else ""))
+    hint = ""
+    if not lines and search and edition:
+        hint = other_edition_hint(search, edition, data)
+    return lines, hint
 
 
 @click.command(context_settings=CONTEXT)

@@ -26,6 +26,7 @@ from .output import CONTEXT, closed_pipe, fail, show_warning
 #: command name -> "module:attribute" of the click command
 COMMANDS = {
     "army": "mathhammer.cli.army:army",
+    "atlas": "mathhammer.cli.atlas:atlas",
     "catalogue": "mathhammer.cli.catalog:catalogue",
     "data": "mathhammer.cli.army:data",
     "import": "mathhammer.cli.catalog:import_",

@@ -13,6 +13,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from ..errors import InputError
+
 _CATALOGUE = re.compile(r"^.+?\.(?:cat|json)\s*:\s*\S", re.I)
 
 
@@ -21,8 +23,9 @@ def find_unit(spec: str, *, rules: str = "10e", data: str | os.PathLike | None =
 
     A name no bundled unit has is looked up in the installed BattleScribe data of the edition
     of ``rules`` (``"11e"``, else 10e), in the folder ``data`` (default: see
-    :func:`mathhammer.data.datastore.data_root`); when that edition is not installed, the
-    bundled units' error stands.
+    :func:`mathhammer.data.datastore.data_root`), read from its compiled store
+    (:mod:`mathhammer.data.catalogue`); when that edition is not installed, the bundled units'
+    error stands, naming the other edition when the name is one of its datasheets.
     """
     from .units import load_unit
 
@@ -36,9 +39,13 @@ def find_unit(spec: str, *, rules: str = "10e", data: str | os.PathLike | None =
         if spec.endswith(".toml") or "/" in spec or "\\" in spec:
             raise
         from .datastore import installed_editions
-        from .unit_index import load_data_unit
+        from .unit_index import load_data_unit, other_edition_hint
 
         edition = "11e" if rules == "11e" else "10e"
         if edition not in installed_editions(data):
+            hint = other_edition_hint(spec, edition, data)
+            if hint:
+                raise InputError(f"unknown unit {spec!r} (not bundled, and no {edition} data "
+                                 f"installed); {hint}") from None
             raise
         return load_data_unit(spec, edition, data)

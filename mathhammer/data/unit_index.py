@@ -1,7 +1,7 @@
-"""The index of the units of the installed BattleScribe data: every catalogue of an edition,
-keyed on each file's path, modification time and size, kept as JSON in the cache folder (a file
-that changes is read again on the next use). With it a unit name resolves across all factions
-without parsing any catalogue; the data itself is :mod:`mathhammer.data.datastore`.
+"""The index of the units of the installed BattleScribe data: every catalogue of an edition with
+the datasheets it holds, read from the compiled store (:mod:`mathhammer.data.catalogue`, built
+once and again when a file changes). With it a unit name resolves across all factions without
+parsing any catalogue; the data folder is :mod:`mathhammer.data.datastore`.
 
 >>> split_faction_unit("Necrons:Immortals")
 ('Necrons', 'Immortals')
@@ -12,22 +12,20 @@ True
 from __future__ import annotations
 
 import difflib
-import hashlib
 import json
 import os
 import re
-import tempfile
+import warnings
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import attrs
 
 from ..errors import InputError
-from .datastore import Edition, cache_dir, edition_dir, edition_files, is_game_system
+from .catalogue import Store, faction_label, open_store
+from .datastore import EDITIONS, Edition, installed_editions, is_game_system
 from .names import name_key
-
-_INDEX_VERSION = 3  # 3: one entry per name, entries without a statline left out
-_PREFIXES = ("Imperium - ", "Chaos - ", "Xenos - ", "Aeldari - ")
 
 
 @attrs.frozen
@@ -39,42 +37,13 @@ class CatalogueInfo:
     name: str
     library: bool
     units: tuple[tuple[str, str, bool], ...]  # (unit name, entry key, defined in this file)
+    missing: tuple[str, ...] = ()  # the catalogues it links to that are not in the folder
 
     @property
     def label(self) -> str:
         """The faction name used in ``Faction:Unit``: the file name without its grand
         alliance (``Imperium - Blood Angels.cat`` -> ``Blood Angels``)."""
-        stem = self.path.stem
-        for p in _PREFIXES:
-            if stem.startswith(p):
-                return stem[len(p):]
-        return stem
-
-
-def _index_file(folder: Path) -> Path:
-    key = hashlib.sha1(str(folder.resolve()).encode()).hexdigest()[:16]
-    return cache_dir() / "index" / f"{key}.json"
-
-
-def _catalogue_units(path: Path) -> tuple[str, str, bool, list[tuple[str, str, bool]],
-                                           list[list[str]]]:
-    """(id, name, library, units, links) of one catalogue, parsing it and its linked files."""
-    from .bsdata.files import load_file, open_library
-    from .bsdata.find import catalogue_units, is_datasheet
-
-    cat = load_file(path)
-    links = [[c.target_id, c.name] for c in cat.catalogue_links]
-    if cat.kind != "catalogue":
-        return cat.id, cat.name, False, [], links
-    if cat.library:
-        units = [(e.name, e.id, True) for e in cat.shared_entries if is_datasheet(e)]
-    else:
-        lib = open_library(path)
-        units = []
-        for name, e in catalogue_units(lib):
-            key = e.target_id or e.id
-            units.append((name, key, cat.find(key) is not None))
-    return cat.id, cat.name, cat.library, units, links
+        return faction_label(self.path)
 
 
 @attrs.define
@@ -84,8 +53,30 @@ class UnitIndex:
     folder: Path
     edition: Edition
     catalogues: list[CatalogueInfo]
-    built: int = 0  # how many files were (re)read to make it
+    built: int = 0  # how many files were compiled to make it (0: the store was up to date)
     missing: list[str] = attrs.field(factory=list)  # linked catalogues not in the folder
+    store: Any = None  # the compiled store it was read from
+    datasheets: dict[tuple[str, str], int] = attrs.field(factory=dict)
+    #: unit name -> (its name_key, that of the name without "[Legends]"), computed once
+    keys: dict[str, tuple[str, str]] = attrs.field(factory=dict)
+    _all: list | None = attrs.field(default=None, repr=False)
+
+    def _key(self, name: str) -> tuple[str, str]:
+        k = self.keys.get(name)
+        if k is None:
+            k = self.keys[name] = (name_key(name),
+                                   name_key(re.sub(r"\s*\[.*?\]", "", name)))
+        return k
+
+    def datasheet(self, cat: CatalogueInfo, unit: str) -> int:
+        """The store's datasheet id of a unit of a catalogue (the same id for the same
+        compiled datasheet in every catalogue that holds it)."""
+        return self.datasheets[(str(cat.path), unit)]
+
+    def record(self, cat: CatalogueInfo, unit: str) -> dict[str, Any]:
+        """The compiled datasheet of a unit of a catalogue (see
+        :meth:`mathhammer.data.catalogue.Store.record`)."""
+        return self.store.record(self.datasheet(cat, unit))
 
     def find(self, name: str) -> list[tuple[CatalogueInfo, str]]:
         """The (catalogue, unit name) pairs a name means: ``Faction:Unit`` picks a faction;
@@ -96,15 +87,32 @@ class UnitIndex:
         if parts is not None and self.catalogue(parts[0]) is not None:
             faction, name = parts
         q = name_key(name)
-        cats = [self.catalogue(faction)] if faction else self.catalogues
-        rows = [(c, u, key, own) for c in cats if c is not None for u, key, own in c.units]
-        for test in (lambda n: name_key(n) == q,
-                     lambda n: name_key(re.sub(r"\s*\[.*?\]", "", n)) == q,
-                     lambda n: name_key(n).startswith(q)):
-            hits = [r for r in rows if test(r[1])]
+        only = self.catalogue(faction) if faction else None
+        rows = [r for r in self._rows() if only is None or r[0] is only]
+        for hits in ([r[:4] for r in rows if r[4] == q], [r[:4] for r in rows if r[5] == q],
+                     [r[:4] for r in rows if r[4].startswith(q)]):
             if hits:
-                return _dedupe(hits)
+                return self._same(hits)
         return []
+
+    def _rows(self) -> list[tuple[CatalogueInfo, str, str, bool, str, str]]:
+        """(catalogue, unit, entry key, own, name key, name key without [Legends]) of every
+        unit of every catalogue, made once."""
+        if self._all is None:
+            self._all = [(c, u, key, own, *self._key(u)) for c in self.catalogues
+                         for u, key, own in c.units]
+        return self._all
+
+    def _same(self, hits: list) -> list[tuple[CatalogueInfo, str]]:
+        """One hit per compiled datasheet (the same Rhino in every chapter is one unit): a
+        catalogue that is not a library first, then the one defining it, then file order."""
+        best: dict[Any, tuple] = {}
+        for c, u, key, own in hits:
+            ds = self.datasheets.get((str(c.path), u), key)
+            rank = (c.library, not own)
+            if ds not in best or rank < best[ds][0]:
+                best[ds] = (rank, c, u)
+        return [(c, u) for _rank, c, u in best.values()]
 
     def catalogue(self, faction: str | None) -> CatalogueInfo | None:
         """The catalogue a faction name means (its label, file name or catalogue name)."""
@@ -126,19 +134,6 @@ class UnitIndex:
                       key=name_key)
 
 
-def _dedupe(hits: list) -> list[tuple[CatalogueInfo, str]]:
-    by_key: dict[str, tuple] = {}
-    for c, u, key, own in hits:
-        best = by_key.get(key)
-        if best is None or (own and not best[3]) or (best[0].library and not c.library
-                                                     and not best[3]):
-            by_key[key] = (c, u, key, own)
-    out = [(c, u) for c, u, _k, _o in by_key.values()]
-    if any(not c.library for c, _u in out):
-        out = [(c, u) for c, u in out if not c.library] or out
-    return out
-
-
 def split_faction_unit(text: str) -> tuple[str, str] | None:
     """``"Faction:Unit"`` -> ``(faction, unit)``; None without a colon."""
     if ":" not in text:
@@ -149,80 +144,87 @@ def split_faction_unit(text: str) -> tuple[str, str] | None:
     return faction.strip(), unit.strip()
 
 
-_MEMO: dict[tuple[str, str], tuple[tuple, UnitIndex]] = {}
+_MEMO: dict[tuple[str, str], tuple[Store, UnitIndex]] = {}
 
 
 def unit_index(edition: Edition, data: str | os.PathLike | None = None,
                progress: Callable[[str], None] | None = None) -> UnitIndex:
-    """The unit index of ``edition`` (read from the cache folder, files that changed since
-    read again; the result saved back)."""
-    folder = edition_dir(edition, data)
-    files = edition_files(folder, edition)
-    sig = tuple((str(p), *(lambda s: (s.st_mtime_ns, s.st_size))(p.stat())) for p in files)
-    memo = _MEMO.get((str(folder.resolve()), edition))
-    if memo is not None and memo[0] == sig:
+    """The unit index of ``edition``, read from its compiled store (built first when it is
+    missing or a data file changed; ``progress(file name)`` is called as files compile)."""
+    report = None if progress is None else (lambda _done, _total, name: progress(name))
+    store = open_store(edition, data, progress=report)
+    key = (str(store.folder.resolve()), edition)
+    memo = _MEMO.get(key)
+    if memo is not None and memo[0] is store:
         return memo[1]
-    store = _index_file(folder)
-    saved: dict = {}
-    try:
-        raw = json.loads(store.read_text(encoding="utf-8"))
-        if raw.get("version") == _INDEX_VERSION:
-            saved = raw.get("files", {})
-    except (OSError, ValueError):
-        saved = {}
-    entries: dict[str, dict] = {}
-    built = 0
-    for (path, mtime, size), p in zip(sig, files, strict=True):
-        old = saved.get(path)
-        if old is not None and old.get("mtime") == mtime and old.get("size") == size:
-            entries[path] = old
-            continue
-        if progress is not None:
-            progress(p.name)
-        try:
-            cid, name, library, units, links = _catalogue_units(p)
-        except ValueError:
-            cid, name, library, units, links = "", p.stem, False, [], []
-        built += 1
-        entries[path] = {"mtime": mtime, "size": size, "id": cid, "name": name,
-                         "library": library, "units": [list(u) for u in units],
-                         "links": links}
-    if built or set(saved) != set(entries):
-        try:
-            store.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=store.parent, suffix=".tmp")
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                json.dump({"version": _INDEX_VERSION, "folder": str(folder), "files": entries},
-                          out)
-            os.replace(tmp, store)
-        except OSError:
-            pass  # a read-only cache only costs time
-    cats = [CatalogueInfo(Path(path), e["id"], e["name"], e["library"],
-                          tuple((u[0], u[1], bool(u[2])) for u in e["units"]))
-            for path, e in entries.items()
-            if not is_game_system(Path(path))]
-    ids = {e["id"] for e in entries.values()}
-    missing = sorted({name for e in entries.values() for tid, name in e.get("links", [])
-                      if tid not in ids})
-    index = UnitIndex(folder, edition, cats, built, missing)
-    _MEMO[(str(folder.resolve()), edition)] = (sig, index)
+    cats: dict[int, CatalogueInfo] = {}
+    ids = set()
+    missing: list[str] = []
+    rows = store.catalogues()
+    for path, bs_id, name, library, _links, lost, cid in rows:
+        ids.add(bs_id)
+        if not is_game_system(Path(path)):
+            cats[cid] = CatalogueInfo(Path(path), bs_id, name, bool(library), (),
+                                      tuple(json.loads(lost)))
+    for _path, _bs_id, _name, _library, links, _missing, _cid in rows:
+        missing += [n for tid, n in json.loads(links) if tid not in ids and n not in missing]
+    units: dict[int, list] = {cid: [] for cid in cats}
+    datasheet: dict[tuple[str, str], int] = {}
+    keys: dict[str, tuple[str, str]] = {}
+    for cid, ds, name, ekey, own, nkey, plain in store.entries():
+        keys[name] = (nkey, plain)
+        if cid in units:
+            units[cid].append((name, ekey, bool(own)))
+            datasheet[(str(cats[cid].path), name)] = ds
+    infos = [attrs.evolve(c, units=tuple(units[cid])) for cid, c in cats.items()]
+    index = UnitIndex(store.folder, edition, infos, len(rows) if store.built else 0,
+                      sorted(missing), store, datasheet, keys)
+    _MEMO[key] = (store, index)
     return index
+
+
+def other_edition_hint(name: str, edition: Edition, data: str | os.PathLike | None = None
+                       ) -> str:
+    """``"X is an 11e datasheet: add --rules 11e"`` when ``name`` is a datasheet of the other
+    installed edition (and not of ``edition``); else empty."""
+    for other in EDITIONS:
+        if other == edition or other not in installed_editions(data):
+            continue
+        try:
+            hits = unit_index(other, data).find(name)
+        except ValueError:
+            continue
+        if hits:
+            names = sorted({u for _c, u in hits}, key=name_key)
+            return (f"{' / '.join(names[:3])} {'is' if len(names) == 1 else 'are'} "
+                    f"{'an' if other == '11e' else 'a'} {other} datasheet"
+                    f"{'' if len(names) == 1 else 's'}: add --rules {other}")
+    return ""
 
 
 def find_data_unit(name: str, edition: Edition, data: str | os.PathLike | None = None
                    ) -> tuple[CatalogueInfo, str]:
     """The (catalogue, unit name) of a datasheet name across every catalogue of the edition;
-    an unknown or ambiguous name is a one-line ValueError (candidates as ``Faction:Unit``)."""
+    an unknown or ambiguous name is a one-line ValueError (candidates as ``Faction:Unit``;
+    a datasheet of the other installed edition is named with the option to use it)."""
     index = unit_index(edition, data)
     hits = index.find(name)
     if len(hits) == 1:
         return hits[0]
+    if hits and (pick := _same_profiles(index, hits)) is not None:
+        others = [f"{c.label}:{u}" for c, u in hits if (c, u) != pick]
+        warnings.warn(f"{name!r} names {len(hits)} datasheets of the {edition} data with the "
+                      f"same models and weapons; used {pick[0].label}:{pick[1]} (the one most "
+                      f"factions have); the others' points or abilities differ: "
+                      f"{', '.join(others)}", UserWarning, stacklevel=2)
+        return pick
     if hits:
         shown = [f"{c.label}:{u}" for c, u in hits]
         raise InputError(f"unit {name!r} is ambiguous in the {edition} data: "
                          f"{', '.join(shown[:10])}{', ...' if len(shown) > 10 else ''}")
-    close = index.close(name)
-    hint = f"; closest: {', '.join(close)}" if close else ""
+    other = other_edition_hint(name, edition, data)
+    close = [] if other else index.close(name)
+    hint = f"; {other}" if other else f"; closest: {', '.join(close)}" if close else ""
     if index.missing:
         hint += (f"; catalogues linked from others are missing there, which may hold it: "
                  f"{', '.join(index.missing)}")
@@ -230,10 +232,60 @@ def find_data_unit(name: str, edition: Edition, data: str | os.PathLike | None =
                      f"{index.folder}){hint}")
 
 
+def _same_profiles(index: UnitIndex, hits: list[tuple[CatalogueInfo, str]]
+                   ) -> tuple[CatalogueInfo, str] | None:
+    """The hit most factions hold when every hit has the same model groups (statlines and
+    weapons: the same numbers in an attack); else None."""
+    ids = [index.datasheet(c, u) for c, u in hits]
+    groups = [_numbers(index.store.groups(ds)) for ds in ids]
+    if any(g is None for g in groups) or any(g != groups[0] for g in groups[1:]):
+        return None
+    share = [len(index.store.factions(ds)) for ds in ids]
+    return hits[share.index(max(share))]
+
+
+def _numbers(groups: Any) -> Any:
+    """Model groups compared by their numbers: weapons in name order, names in any case."""
+    if groups is None:
+        return None
+    out = []
+    for g in groups:
+        weapons = sorted(((name_key(w.name), attrs.evolve(w.weapon, name=name_key(w.name)),
+                           w.optional, w.count) for w in g.weapons), key=lambda t: t[0])
+        out.append((attrs.evolve(g, name=name_key(g.name), weapons=()), weapons))
+    return out
+
+
 def load_data_unit(name: str, edition: Edition = "10e", data: str | os.PathLike | None = None):
     """A :class:`mathhammer.data.unit.Unit` by datasheet name (or ``Faction:Unit``) from the
-    installed BattleScribe data of ``edition``."""
-    from .bsdata import load_catalogue_unit
-
+    installed BattleScribe data of ``edition`` (read from the compiled store)."""
     cat, unit = find_data_unit(name, edition, data)
-    return load_catalogue_unit(f"{cat.path}:{unit}")
+    index = unit_index(edition, data)
+    return index.store.unit(index.datasheet(cat, unit), f"{cat.path.name}:{unit}")
+
+
+def search_datasheets(text: str = "", edition: Edition | None = None,
+                      data: str | os.PathLike | None = None, faction: str | None = None
+                      ) -> list[Any]:
+    """The datasheets of the installed data that ``text`` finds, best first (see
+    :meth:`mathhammer.data.catalogue.Store.search`; every datasheet for an empty text), from
+    ``edition`` or every installed edition; each is one
+    :class:`~mathhammer.data.catalogue.Datasheet` with its factions."""
+    out: list[Any] = []
+    for ed in [edition] if edition else installed_editions(data):
+        out += open_store(ed, data).search(text, faction)
+    return out
+
+
+def search_names(text: str, edition: Edition | None = None,
+                 data: str | os.PathLike | None = None, limit: int = 50) -> list[str]:
+    """``Faction:Unit`` names for a search box, best first: one per datasheet (its first
+    faction), as :func:`search_datasheets` ranks them."""
+    out: list[str] = []
+    for d in search_datasheets(text, edition, data):
+        name = f"{d.factions[0]}:{d.name}" if d.factions else d.name
+        if name not in out:
+            out.append(name)
+        if len(out) >= limit:
+            break
+    return out

@@ -47,14 +47,15 @@ def _army_module() -> Any:
 
 def search_json(query: str, edition: str | None = None) -> list[str]:
     """Units of the installed BattleScribe data whose name matches (``Faction:Unit``)."""
+    from ..data.unit_index import search_names
     from .command import editions
 
     if edition is not None and edition not in editions():
         raise InputError(f"rules: expected one of {', '.join(editions())}, got {edition!r}")
-    army = _army_module()
+    _army_module()
     if len(query.strip()) < 2:
         return []
-    return list(army.search_units(query.strip(), edition=edition))[:50]
+    return search_names(query.strip(), edition=edition)[:50]
 
 
 def army_table(text: str, params: Mapping[str, Any]) -> str:

@@ -43,7 +43,8 @@ __all__ = [
     "BattleScribeWarning", "Catalogue", "Entry", "Library", "Profile", "catalogue_unit_dict",
     "import_catalogue",
     "list_catalogue_units", "load_catalogue_unit", "load_file", "map_keyword", "open_library",
-    "split_keywords", "split_unit_spec", "unit_of_entry", "write_catalogue_unit",
+    "split_keywords", "split_unit_spec", "unit_of_entry", "unit_of_raw",
+    "write_catalogue_unit",
 ]
 
 _SPEC = re.compile(r"^(?P<path>.+?\.(?:cat|json))\s*:\s*(?P<name>.+)$", re.I)
@@ -140,16 +141,11 @@ def _check(raw: dict[str, Any]):
 def unit_of_entry(lib: Library, entry: Entry):
     """A :class:`mathhammer.data.unit.Unit` from a datasheet's root entry already found, and
     every warning of its import; a unit whose every weapon is left out is a ValueError."""
-    from ..unit_file import build_unit
     from .build import build_entry
 
     raw, notes, _members = build_entry(lib, entry)
-    where = f"{Path(lib.main.path).name}:{raw['name']}"
-    dropped = [n for n in notes if "left out" in n or n.startswith("skipped")]
-    if not any(g.get("weapons") for g in raw.get("models", [])) and \
-            any(n.startswith("weapon ") for n in dropped):
-        raise InputError(f"{where}: no weapon mathhammer can read ({'; '.join(dropped)})")
-    return build_unit(_loadable(raw), where), notes
+    unit, _said = unit_of_raw(raw, notes, f"{Path(lib.main.path).name}:{raw['name']}")
+    return unit, notes
 
 
 def load_catalogue_unit(
@@ -173,3 +169,16 @@ def load_catalogue_unit(
         if "left out" in note or note.startswith("skipped"):
             warnings.warn(f"{where}: {note}", BattleScribeWarning, stacklevel=2)
     return unit
+
+
+def unit_of_raw(raw: dict[str, Any], notes: list[str], where: str) -> tuple[Any, list[str]]:
+    """The :class:`mathhammer.data.unit.Unit` of an imported unit file (``raw``, with the
+    import's ``notes``) and the warnings a load gives (what the import left out, each naming
+    ``where``); a unit whose every weapon is left out is a ValueError."""
+    from ..unit_file import build_unit
+
+    dropped = [n for n in notes if "left out" in n or n.startswith("skipped")]
+    if not any(g.get("weapons") for g in raw.get("models", [])) and \
+            any(n.startswith("weapon ") for n in dropped):
+        raise InputError(f"{where}: no weapon mathhammer can read ({'; '.join(dropped)})")
+    return build_unit(_loadable(raw), where), [f"{where}: {note}" for note in dropped]

@@ -3,7 +3,7 @@ translator (:mod:`mathhammer.data.translate`): the same entries the importer rea
 (:func:`mathhammer.data.bsdata.abilities.abilities_of`), with their descriptions.
 
 >>> from .files import Library
->>> from .model import Catalogue, Characteristic, Profile
+>>> from .model import Catalogue, Characteristic, Profile, Rule
 >>> ability = Profile("p1", "Fury", "t1", "Abilities",
 ...                   (Characteristic("Description", "d", "Add 1 to the Hit roll."),))
 >>> stats = Profile("p2", "Berserker", "t2", "Unit", tuple(Characteristic(c, c, v) for c, v in
@@ -12,9 +12,18 @@ translator (:mod:`mathhammer.data.translate`): the same entries the importer rea
 >>> ability_texts(Library(Catalogue("c", "Cat", "catalogue", "Cat.cat", root_entries=(unit,))),
 ...               "Berserkers")
 [('Fury', 'Add 1 to the Hit roll.')]
+
+:func:`entry_texts` gives the same for a root entry already found, with core abilities also
+under their printed spelling (the compiled catalogue keeps them):
+
+>>> unit = Entry("entry", "u1", "Boyz", type="unit", rules=(Rule("r1", "Waaagh!", "Roll."),))
+>>> entry_texts(Library(Catalogue("c", "Orks", "catalogue", "Orks.cat")), unit)
+{'Waaagh!': 'Roll.'}
 """
 
 from __future__ import annotations
+
+import contextlib
 
 from ..names import name_key
 from .files import Library
@@ -51,4 +60,28 @@ def ability_texts(lib: Library, name: str) -> list[tuple[str, str]]:
     return list(dict.fromkeys(out))
 
 
-__all__ = ["ability_texts"]
+def entry_texts(lib: Library, entry: Entry) -> dict[str, str]:
+    """Ability name -> its text, for a datasheet's root entry and the entries below it (its
+    models and wargear); core abilities also under their printed spelling
+    (``Feel No Pain 6+``)."""
+    from ..unit import canonical_core
+
+    w = Walker(lib)
+    unit = w.resolve(entry)
+    ctx = Context(ancestry=ancestry_of(unit), unit_id=unit.id)
+    out: dict[str, str] = {}
+    nodes = [(unit, ctx)] + [(x, c) for x, c, _path in w.walk(unit, ctx, lambda x: False)]
+    for e, c in nodes:
+        for name, rule in w.rules(e, c):
+            name = name.strip()
+            out.setdefault(name, rule.description.strip())
+            with contextlib.suppress(ValueError):
+                out.setdefault(canonical_core(name), rule.description.strip())
+        for p in w.profiles(e, c):
+            text = p.get("Description")
+            if text and p.type_name.lower() not in ("unit", "model"):
+                out.setdefault(p.name.strip(), text.strip())
+    return out
+
+
+__all__ = ["ability_texts", "entry_texts"]

@@ -1,0 +1,616 @@
+"""The installed BattleScribe data of one edition compiled once into a SQLite store in the cache
+folder, so that a datasheet is found and loaded in milliseconds.
+
+The store is built on the first use of a data folder (and after ``data fetch``): every
+datasheet of every catalogue is imported by :mod:`mathhammer.data.bsdata` (a process pool over
+the catalogues) and kept as the compiled :class:`~mathhammer.data.unit.Unit` (a generic JSON
+form of its attrs values, :func:`to_json`), the unit file the importer made (model groups,
+statlines, weapons and profiles, wargear options and defaults, keywords, abilities, points per
+size, Leader lists), the texts of its abilities, the names a roster can select in it and the
+import's warnings; a datasheet that does not import is kept with its error. The same datasheet
+reached through several catalogues (a Rhino in every chapter) is one row with its factions.
+
+The store is rebuilt when a data file is added, removed or changed (path, size, modification
+time), the schema version or mathhammer's data and model code changes, and not otherwise. It
+is written to a temporary file and renamed, so an interrupted build keeps the old store.
+
+Why one module: the tables, the build that fills them and the :class:`Store` that reads them
+change together (a column added is written and read here, with ``SCHEMA_VERSION`` bumped).
+
+>>> faction_label(Path("Imperium - Blood Angels.cat"))
+'Blood Angels'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import sys
+import tempfile
+import time
+import warnings
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from ..cache import cached
+from ..errors import InputError
+from .datastore import Edition, cache_dir, edition_dir, edition_files, is_game_system
+from .names import name_key
+from .serial import from_json, to_json
+
+#: Bump when the tables or what goes into them change: an older store is rebuilt.
+SCHEMA_VERSION = 2
+_PREFIXES = ("Imperium - ", "Chaos - ", "Xenos - ", "Aeldari - ")
+
+Progress = Callable[[int, int, str], None]
+
+
+# ---------------------------------------------------------------- compiling one catalogue
+
+
+def faction_label(path: Path) -> str:
+    """The faction name used in ``Faction:Unit``: the file name without its grand alliance."""
+    stem = path.stem
+    for p in _PREFIXES:
+        if stem.startswith(p):
+            return stem[len(p):]
+    return stem
+
+
+def compile_datasheet(lib: Any, entry: Any) -> dict[str, Any]:
+    """One datasheet of an open catalogue compiled: the importer's unit file (``raw``), the
+    :class:`~mathhammer.data.unit.Unit` it makes (as :func:`to_json` data), the warnings a load
+    gives, the model entries of each group, the names a roster can select in it and the texts
+    of its abilities; or its ``error``."""
+    from .bsdata import unit_of_raw
+    from .bsdata.build import build_entry
+    from .bsdata.find import option_names
+    from .bsdata.texts import entry_texts
+
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            raw, notes, members = build_entry(lib, entry)
+            where = f"{Path(lib.main.path).name}:{raw['name']}"
+            unit, said = unit_of_raw(raw, notes, where)
+            options = option_names(lib, entry)
+            texts = entry_texts(lib, entry)
+    except (ValueError, RecursionError) as e:
+        return {"error": str(e) or type(e).__name__}
+    told = [[w.category.__name__, str(w.message)] for w in caught] + \
+        [["BattleScribeWarning", w] for w in said]
+    return {"raw": raw, "notes": notes, "members": members, "options": options,
+            "texts": texts, "unit": to_json(unit), "warnings": told}
+
+
+def compile_catalogue(path: str) -> dict[str, Any]:
+    """Every datasheet of one data file (a game system gives only its header)."""
+    from .bsdata.files import load_file, open_library
+    from .bsdata.find import catalogue_units, is_datasheet
+
+    p = Path(path)
+    try:
+        cat = load_file(p)
+    except ValueError as e:
+        return {"id": "", "name": p.stem, "library": False, "links": [], "units": [],
+                "error": str(e)}
+    head = {"id": cat.id, "name": cat.name, "library": bool(cat.library),
+            "links": [[c.target_id, c.name] for c in cat.catalogue_links], "units": []}
+    if cat.kind != "catalogue" or is_game_system(p):
+        return head
+    try:
+        lib = open_library(p)
+        if cat.library:
+            found = [(e.name, e) for e in cat.shared_entries if is_datasheet(e)]
+        else:
+            found = catalogue_units(lib)
+    except ValueError as e:
+        return {**head, "error": str(e)}
+    head["missing"] = [c.name for c in cat.catalogue_links if lib.linked(c.target_id) is None]
+    for name, e in found:
+        key = e.target_id or e.id
+        head["units"].append({"name": name, "key": key, "own": cat.find(key) is not None,
+                              **compile_datasheet(lib, e)})
+    return head
+
+
+# ---------------------------------------------------------------- building the store
+
+
+#: The folder of the stores instead of ``catalogue/`` in the cache folder (the test suite
+#: keeps its stores between runs this way).
+STORE_ENV = "MATHHAMMER_STORE"
+
+
+def store_path(folder: Path, edition: Edition) -> Path:
+    """Where the store of a data folder lives: ``catalogue/`` in the cache folder (or
+    ``$MATHHAMMER_STORE``)."""
+    key = hashlib.sha1(str(folder.resolve()).encode()).hexdigest()[:16]
+    base = os.environ.get(STORE_ENV, "").strip()
+    return (Path(base).expanduser() if base else cache_dir() / "catalogue") / \
+        f"{edition}-{key}.sqlite"
+
+
+@cached(maxsize=1)
+def _code() -> list:
+    """What the compiled values depend on besides the data: mathhammer's version and its data
+    and model code (each file's name, size and modification time), so that an upgrade, or an
+    edited importer, rebuilds the store."""
+    from .. import __version__
+
+    root = Path(__file__).resolve().parents[1]
+    rows: list = [__version__]
+    for sub in ("data", "model"):
+        for p in sorted((root / sub).rglob("*.py")):
+            st = p.stat()
+            rows.append([str(p.relative_to(root)), st.st_size, st.st_mtime_ns])
+    return rows
+
+
+def signature(files: list[Path]) -> str:
+    """The files' paths, sizes and modification times, the schema version and the code's
+    fingerprint, as one string (what a store was built from)."""
+    rows = []
+    folders: dict[Path, str] = {}
+    for p in files:
+        st = p.stat()
+        where = folders.get(p.parent) or folders.setdefault(p.parent, str(p.parent.resolve()))
+        rows.append([f"{where}/{p.name}", st.st_size, st.st_mtime_ns])
+    return json.dumps({"schema": SCHEMA_VERSION, "code": _code(), "files": rows})
+
+
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE catalogues (id INTEGER PRIMARY KEY, path TEXT, label TEXT, bs_id TEXT, name TEXT,
+    library INTEGER, links TEXT, missing TEXT, error TEXT);
+CREATE TABLE datasheets (id INTEGER PRIMARY KEY, name TEXT, key TEXT, faction TEXT,
+    digest TEXT UNIQUE, raw TEXT, unit TEXT, notes TEXT, warnings TEXT, members TEXT,
+    options TEXT, error TEXT, points TEXT, keywords TEXT);
+CREATE TABLE entries (catalogue INTEGER, datasheet INTEGER, name TEXT, key TEXT, own INTEGER,
+    nkey TEXT, plain TEXT);
+CREATE INDEX entries_datasheet ON entries(datasheet);
+CREATE TABLE keywords (datasheet INTEGER, keyword TEXT, faction INTEGER);
+CREATE TABLE abilities (datasheet INTEGER, kind TEXT, name TEXT, text TEXT);
+CREATE TABLE leads (datasheet INTEGER, unit TEXT);
+CREATE TABLE points (datasheet INTEGER, models INTEGER, cost INTEGER);
+CREATE TABLE model_groups (datasheet INTEGER, position INTEGER, name TEXT, min_models INTEGER,
+    max_models INTEGER, statline TEXT);
+CREATE TABLE weapons (datasheet INTEGER, model_group INTEGER, name TEXT, melee INTEGER,
+    optional INTEGER, profile_of TEXT, profile TEXT);
+"""
+_FTS = "CREATE VIRTUAL TABLE search USING fts5(name, keywords, abilities, tokenize='unicode61')"
+
+
+def _digest(unit: dict[str, Any]) -> str:
+    if "error" in unit:
+        basis: Any = ["error", unit["name"], unit["error"]]
+    else:
+        basis = {k: v for k, v in unit["raw"].items() if k != "source"}
+    return hashlib.sha1(json.dumps(basis, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def _insert_datasheet(db: Any, unit: dict[str, Any], fts: bool) -> int:
+    digest = _digest(unit)
+    row = db.execute("SELECT id FROM datasheets WHERE digest = ?", (digest,)).fetchone()
+    if row is not None:
+        return row[0]
+    if "error" in unit:
+        cur = db.execute("INSERT INTO datasheets (name, key, digest, error) VALUES (?, ?, ?, ?)",
+                         (unit["name"], name_key(unit["name"]), digest, unit["error"]))
+        ds = cur.lastrowid
+        if fts:
+            db.execute("INSERT INTO search (rowid, name, keywords, abilities) VALUES (?,?,?,?)",
+                       (ds, unit["name"], "", ""))
+        return ds
+    raw = unit["raw"]
+    compiled = from_json(unit["unit"])
+    cur = db.execute(
+        "INSERT INTO datasheets (name, key, faction, digest, raw, unit, notes, warnings, members,"
+        " options, points, keywords) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+        (raw["name"], name_key(raw["name"]), raw.get("faction", ""), digest, json.dumps(raw),
+         json.dumps(unit["unit"]), json.dumps(unit["notes"]), json.dumps(unit["warnings"]),
+         json.dumps(unit["members"]), json.dumps(unit["options"]),
+         json.dumps(raw.get("points", [])), ", ".join(raw.get("keywords", []))))
+    ds = cur.lastrowid
+    db.executemany("INSERT INTO keywords VALUES (?, ?, ?)",
+                   [(ds, k, 0) for k in raw.get("keywords", [])]
+                   + [(ds, k, 1) for k in raw.get("faction_keywords", [])])
+    texts = unit.get("texts", {})
+    abilities = [(ds, kind, name, texts.get(name, ""))
+                 for kind, names in raw.get("abilities", {}).items() for name in names]
+    db.executemany("INSERT INTO abilities VALUES (?, ?, ?, ?)", abilities)
+    db.executemany("INSERT INTO leads VALUES (?, ?)", [(ds, u) for u in raw.get("leads", [])])
+    db.executemany("INSERT INTO points VALUES (?, ?, ?)",
+                   [(ds, p["models"], p["cost"]) for p in raw.get("points", [])])
+    for i, g in enumerate(compiled.groups):
+        db.execute("INSERT INTO model_groups VALUES (?, ?, ?, ?, ?, ?)",
+                   (ds, i, g.name, g.min_models, g.max_models, g.statline()))
+        db.executemany("INSERT INTO weapons VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       [(ds, i, w.name, int(w.melee), int(w.optional), w.profile_of,
+                         json.dumps(to_json(w.weapon))) for w in g.weapons])
+    if fts:
+        db.execute("INSERT INTO search (rowid, name, keywords, abilities) VALUES (?, ?, ?, ?)",
+                   (ds, raw["name"], " ".join(raw.get("keywords", [])
+                                              + raw.get("faction_keywords", [])),
+                    " ".join(f"{n} {t}" for _ds, _k, n, t in abilities)))
+    return ds
+
+
+def _compiled(files: list[Path], workers: int, progress: Progress | None
+              ) -> Iterator[tuple[Path, dict[str, Any]]]:
+    """Each file compiled, in the files' order (biggest first to a pool of ``workers``)."""
+    total = len(files)
+    if workers <= 1 or total <= 1:
+        for i, p in enumerate(files):
+            if progress is not None:
+                progress(i, total, p.name)
+            yield p, compile_catalogue(str(p))
+        return
+    import concurrent.futures as cf
+    import multiprocessing
+
+    order = sorted(files, key=lambda p: -p.stat().st_size)
+    done: dict[Path, dict[str, Any]] = {}
+    ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+    with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+        futures = {pool.submit(compile_catalogue, str(p)): p for p in order}
+        for n, fut in enumerate(cf.as_completed(futures)):
+            p = futures[fut]
+            done[p] = fut.result()
+            if progress is not None:
+                progress(n + 1, total, p.name)
+    for p in files:
+        yield p, done[p]
+
+
+def build_store(folder: Path, edition: Edition, dest: Path | None = None, *,
+                workers: int | None = None, progress: Progress | None = None) -> Path:
+    """Compile every data file of ``folder`` into the store (a temporary file renamed over the
+    old store when complete: any failure leaves the old one)."""
+    import sqlite3
+
+    files = edition_files(folder, edition)
+    dest = dest or store_path(folder, edition)
+    sig = signature(files)
+    if workers is None:
+        workers = min(2, os.cpu_count() or 1)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.stem}-", suffix=".tmp")
+    os.close(fd)
+    try:
+        db = sqlite3.connect(tmp)
+        try:
+            db.executescript(_SCHEMA)
+            try:
+                db.execute(_FTS)
+                fts = True
+            except sqlite3.OperationalError:  # a SQLite without FTS5
+                fts = False
+            for p, c in _compiled(files, workers, progress):
+                cur = db.execute(
+                    "INSERT INTO catalogues (path, label, bs_id, name, library, links, missing,"
+                    " error) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (str(p), faction_label(p), c["id"], c["name"], int(c["library"]),
+                     json.dumps(c["links"]), json.dumps(c.get("missing", [])),
+                     c.get("error")))
+                cid = cur.lastrowid
+                for u in c["units"]:
+                    ds = _insert_datasheet(db, u, fts)
+                    db.execute("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?)",
+                               (cid, ds, u["name"], u["key"], int(u["own"]),
+                                name_key(u["name"]),
+                                name_key(re.sub(r"\s*\[.*?\]", "", u["name"]))))
+            db.executemany("INSERT INTO meta VALUES (?, ?)",
+                           [("signature", sig), ("folder", str(folder)), ("edition", edition),
+                            ("fts", "1" if fts else "")])
+            db.commit()
+        finally:
+            db.close()
+        os.replace(tmp, dest)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    _prune(dest.parent)
+    return dest
+
+
+def _prune(folder: Path) -> None:
+    """Delete the stores of data folders that no longer exist."""
+    for p in folder.glob("*.sqlite"):
+        where = _meta(p, "folder")
+        if where is not None and not Path(where).is_dir():
+            p.unlink(missing_ok=True)
+
+
+# ---------------------------------------------------------------- reading the store
+
+
+@attrs.frozen
+class Datasheet:
+    """A datasheet row of the store: one compiled datasheet, wherever it was found."""
+
+    id: int
+    name: str
+    factions: tuple[str, ...]
+    error: str | None = None
+    edition: str = ""
+
+
+@attrs.define
+class Store:
+    """An open store (read only)."""
+
+    path: Path
+    folder: Path
+    edition: Edition
+    built: bool = False
+    checked: float = 0.0  # when its files were last compared with the store (monotonic)
+    _db: Any = None
+    _pid: int = 0
+
+    @property
+    def db(self) -> Any:
+        """The connection (read only; opened again in a forked process)."""
+        if self._db is None or self._pid != os.getpid():
+            import sqlite3
+
+            self._db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True,
+                                       check_same_thread=False)
+            self._pid = os.getpid()
+        return self._db
+
+    def catalogues(self) -> list[tuple]:
+        """(path, bs id, name, library, links, missing, id) of every file, in file order."""
+        return self.db.execute("SELECT path, bs_id, name, library, links, missing, id "
+                               "FROM catalogues ORDER BY id").fetchall()
+
+    def entries(self) -> list[tuple[int, int, str, str, int, str, str]]:
+        """(catalogue, datasheet, unit name, entry key, own, name key, name key without
+        ``[Legends]``) of every datasheet of a file."""
+        return self.db.execute("SELECT catalogue, datasheet, name, key, own, nkey, plain "
+                               "FROM entries").fetchall()
+
+    def record(self, ds: int) -> dict[str, Any]:
+        """The compiled datasheet ``ds``: its unit file (``raw``), warnings, model entries per
+        group (``members``), selectable names (``options``) and ``error``."""
+        row = self.db.execute("SELECT name, raw, notes, warnings, members, options, error "
+                              "FROM datasheets WHERE id = ?", (ds,)).fetchone()
+        if row is None:
+            raise InputError(f"catalogue store {self.path}: no datasheet {ds}")
+        name, raw, notes, warns, members, options, error = row
+        if error is not None:
+            return {"name": name, "error": error}
+        return {"name": name, "raw": json.loads(raw), "notes": json.loads(notes),
+                "warnings": json.loads(warns), "members": json.loads(members),
+                "options": json.loads(options), "error": None}
+
+    def unit(self, ds: int, label: str = "") -> Any:
+        """The :class:`~mathhammer.data.unit.Unit` of datasheet ``ds``; its import warnings are
+        given again (as when it was imported); a datasheet that did not import is the error."""
+        row = self.db.execute("SELECT name, unit, warnings, error FROM datasheets WHERE id = ?",
+                              (ds,)).fetchone()
+        if row is None:
+            raise InputError(f"catalogue store {self.path}: no datasheet {ds}")
+        name, unit, warns, error = row
+        if error is not None:
+            raise InputError(f"{label or name}: cannot be imported from the {self.edition} data: "
+                             f"{error}")
+        for category, text in json.loads(warns):
+            if category == "BattleScribeWarning":
+                from .bsdata import BattleScribeWarning as cls
+            else:
+                cls = UserWarning
+            warnings.warn(text, cls, stacklevel=3)
+        return from_json(json.loads(unit))
+
+    def groups(self, ds: int) -> Any:
+        """The model groups (statlines and weapons) of a datasheet's unit; None if it did not
+        import."""
+        row = self.db.execute("SELECT unit FROM datasheets WHERE id = ?", (ds,)).fetchone()
+        if row is None or row[0] is None:
+            return None
+        return from_json(json.loads(row[0])["groups"])
+
+    def factions(self, ds: int) -> list[str]:
+        """The faction labels of the catalogues that hold a datasheet."""
+        return [r[0] for r in self.db.execute(
+            "SELECT c.label FROM entries e JOIN catalogues c ON c.id = e.catalogue "
+            "WHERE e.datasheet = ? ORDER BY c.id", (ds,))]
+
+    def leaders_of(self, unit: str) -> list[str]:
+        """The datasheets whose Leader ability names ``unit`` (its Bodyguard list), sorted."""
+        q = name_key(unit)
+        rows = self.db.execute("SELECT DISTINCT d.name, l.unit FROM leads l "
+                               "JOIN datasheets d ON d.id = l.datasheet").fetchall()
+        return sorted({name for name, led in rows if name_key(led) == q}, key=name_key)
+
+    def ability_texts(self, ds: int) -> list[tuple[str, str, str]]:
+        """(kind, name, text) of a datasheet's abilities."""
+        return self.db.execute("SELECT kind, name, text FROM abilities WHERE datasheet = ?",
+                               (ds,)).fetchall()
+
+    def datasheets(self, faction: str | None = None) -> list[Datasheet]:
+        """Every datasheet (one row however many catalogues hold it), with its factions:
+        those of the catalogues that are not libraries when there are any; first the one
+        named as its faction, else the one whose library defines it, else in file order."""
+        rows = self.db.execute(
+            "SELECT d.id, d.name, d.error, d.faction, c.label, c.library, e.own "
+            "FROM datasheets d JOIN entries e ON e.datasheet = d.id "
+            "JOIN catalogues c ON c.id = e.catalogue ORDER BY c.id").fetchall()
+        by: dict[int, list] = {}
+        for ds, name, error, own_faction, label, library, own in rows:
+            item = by.setdefault(ds, [name, error, [], [], name_key(own_faction or "")])
+            (item[3] if library else item[2]).append(label)
+            if library and own:
+                item.append(name_key(label))
+        out = []
+        fq = name_key(faction) if faction else None
+        for ds, (name, error, cats, libs, home, *lib_home) in by.items():
+            def rank(label: str, home=home, lib_home=lib_home) -> tuple[bool, bool]:
+                key = name_key(label)
+                return (key != home, not any(h.startswith(key) for h in lib_home))
+            factions = tuple(sorted(dict.fromkeys(cats or libs), key=rank))
+            if fq is not None and not any(fq in name_key(f) for f in cats + libs):
+                continue
+            out.append(Datasheet(ds, name, factions, error, self.edition))
+        return sorted(out, key=lambda d: (name_key(d.name), d.factions))
+
+    def search(self, text: str, faction: str | None = None) -> list[Datasheet]:
+        """The datasheets ``text`` finds, best first: the exact name, then names starting with
+        it as a word, then whole-word matches, then names containing it, then a match in the
+        keywords or abilities (full-text search)."""
+        q = name_key(text)
+        rows = self.datasheets(faction)
+        if not q:
+            return rows
+        word = re.compile(rf"(?<!\w){re.escape(q)}(?!\w)")
+        ranked = []
+        for d in rows:
+            n = name_key(d.name)
+            plain = name_key(re.sub(r"\s*\[.*?\]", "", d.name))
+            if n == q or plain == q:
+                rank = 0
+            elif n.startswith(q) and word.match(n):
+                rank = 1
+            elif word.search(n):
+                rank = 2
+            elif q in n:
+                rank = 3
+            else:
+                continue
+            ranked.append((rank, len(n), d))
+        seen = {d.id for _r, _l, d in ranked}
+        for ds in self._fts(text):
+            if ds not in seen:
+                d = next((d for d in rows if d.id == ds), None)
+                if d is not None:
+                    ranked.append((4, len(ranked), d))
+                    seen.add(ds)
+        ranked.sort(key=lambda r: (r[0], r[1] if r[0] < 4 else 0))
+        return [d for _r, _l, d in ranked]
+
+    def _fts(self, text: str) -> list[int]:
+        import sqlite3
+
+        words = re.findall(r"\w+", text)
+        if not words or not self.db.execute(
+                "SELECT value FROM meta WHERE key = 'fts'").fetchone()[0]:
+            return []
+        query = " ".join('"' + w.replace('"', '') + '"' for w in words)
+        try:
+            return [r[0] for r in self.db.execute(
+                "SELECT rowid FROM search WHERE search MATCH ? ORDER BY rank", (query,))]
+        except sqlite3.OperationalError:
+            return []
+
+    def summaries(self, ids: list[int]) -> dict[int, tuple[list[tuple[int, int, str]],
+                                                         list[tuple[int, int]]]]:
+        """Datasheet id -> ((min, max, statline) of each model group, (models, cost) points)."""
+        out: dict[int, tuple[list, list]] = {i: ([], []) for i in ids}
+        marks = ",".join("?" * len(ids))
+        for ds, lo, hi, line in self.db.execute(
+                f"SELECT datasheet, min_models, max_models, statline FROM model_groups "
+                f"WHERE datasheet IN ({marks}) ORDER BY datasheet, position", ids):
+            out[ds][0].append((lo, hi, line))
+        for ds, models, cost in self.db.execute(
+                f"SELECT datasheet, models, cost FROM points WHERE datasheet IN ({marks}) "
+                f"ORDER BY datasheet, models", ids):
+            out[ds][1].append((models, cost))
+        return out
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+
+_OPEN: dict[tuple[str, str], tuple[str, Store]] = {}
+#: An open store is compared with its files again after this many seconds (a long-running
+#: process, the web page, sees a changed file; one command checks once).
+RECHECK_SECONDS = 2.0
+
+
+def _default_progress(edition: str, folder: Path) -> Progress:
+    """Progress on stderr: a bar on a terminal, else one line when the build starts."""
+    said = []
+
+    def progress(done: int, total: int, name: str) -> None:
+        if not said:
+            said.append(True)
+            print(f"compiling the {edition} data in {folder} into the store (once; "
+                  f"{total} files)", file=sys.stderr, flush=True)
+        if sys.stderr.isatty():
+            width = 30
+            filled = width * done // max(total, 1)
+            print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} "
+                  f"{name[:40]:<40}", end="" if done < total else "\n", file=sys.stderr,
+                  flush=True)
+
+    return progress
+
+
+def open_store(edition: Edition, data: str | os.PathLike | None = None, *,
+               progress: Progress | None = None, workers: int | None = None) -> Store:
+    """The store of ``edition``'s data folder (see
+    :func:`mathhammer.data.datastore.edition_dir`), built first if it is missing or stale."""
+    import sqlite3
+
+    folder = edition_dir(edition, data)
+    key = (str(folder.resolve()), edition)
+    memo = _OPEN.get(key)
+    now = time.monotonic()
+    if memo is not None and now - memo[1].checked < RECHECK_SECONDS:
+        return memo[1]
+    files = edition_files(folder, edition)
+    sig = signature(files)
+    if memo is not None and memo[0] == sig:
+        memo[1].checked = now
+        return memo[1]
+    path = store_path(folder, edition)
+    built = False
+    if _meta(path, "signature") != sig:
+        try:
+            build_store(folder, edition, path, workers=workers,
+                        progress=progress or _default_progress(edition, folder))
+        except OSError:  # a read-only cache folder: a store of this process only
+            path = Path(tempfile.mkdtemp(prefix="mathhammer-")) / path.name
+            build_store(folder, edition, path, workers=workers, progress=progress)
+        built = True
+    if memo is not None:
+        memo[1].close()
+    store = Store(path, folder, edition, built, checked=time.monotonic())
+    try:
+        store.db.execute("SELECT 1 FROM meta").fetchone()
+    except sqlite3.DatabaseError as e:
+        raise InputError(f"catalogue store {path}: cannot read ({e})") from None
+    _OPEN[key] = (sig, store)
+    return store
+
+
+def _meta(path: Path, key: str) -> str | None:
+    """A value of a store's ``meta`` table; None when there is no readable store."""
+    import sqlite3
+
+    if not path.is_file():
+        return None
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            row = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        finally:
+            db.close()
+    except sqlite3.DatabaseError:
+        return None
+    return row[0] if row else None
+
+
+def forget() -> None:
+    """Close the stores this process opened (tests; after ``data fetch``)."""
+    for _sig, store in _OPEN.values():
+        store.close()
+    _OPEN.clear()
