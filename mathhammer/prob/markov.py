@@ -68,12 +68,13 @@ def horner(by_count: dict[int, Weights], move: Move, total: int | None = None) -
     top = max(by_count)
     memo: dict[Any, list[tuple[Any, int]]] = {}
     acc: Weights = dict(by_count[top])
+    scale = big(1)  # GMP multiplies the large weights by the large scales much faster
     for v in range(top - 1, -1, -1):
         acc = step(acc, move, memo)
-        scale = total ** (top - v)
+        scale *= total
         for s, w in by_count.get(v, {}).items():
             acc[s] = acc.get(s, 0) + w * scale
-    return acc
+    return {s: int(w) for s, w in acc.items()} if top else acc
 
 
 
