@@ -285,7 +285,7 @@ def _counters(v: _Volley, n: PMF, faces: tuple[tuple[str, int], ...],
     per = attack_wounds(v.weapon, v.rolls, v.options, rules, ordered=False)
 
     def unit_total(x: PMF) -> PMF:
-        return x.random_sum(n).repeat(v.count)
+        return _unit_total(x, n, v.count)
 
     hits = unit_total(per.map(lambda o: o[0]))
     wounds = unit_total(per.map(lambda o: len(o[1])))
@@ -296,6 +296,13 @@ def _counters(v: _Volley, n: PMF, faces: tuple[tuple[str, int], ...],
     else:
         mortal = PMF.point(0)
     return n.repeat(v.count), hits, wounds, unsaved, mortal
+
+
+def _unit_total(x: PMF, n: PMF, models: int) -> PMF:
+    """The sum of ``x`` over every attack of ``models`` models of ``n`` attacks each."""
+    if len(n) == 1:  # a fixed number of attacks per model
+        return x.repeat(n.outcomes()[0] * models)
+    return x.random_sum(n).repeat(models)
 
 
 def _bump(pending: tuple[int, ...], slot: int | None, by: int) -> tuple[int, ...]:
@@ -347,7 +354,7 @@ def _by_count(keys: Weights, v: _Volley, n: PMF, per: PMF,
         def packets(o: tuple) -> PMF:
             return count(o[1]) + o[1].count(DEVASTATING)
 
-        return chain(keys, per.bind(packets).random_sum(n).repeat(v.count), moved,
+        return chain(keys, _unit_total(per.bind(packets), n, v.count), moved,
                      move.total)  # type: ignore[attr-defined]
     # The joint law of (packets, Devastating Wounds) as one integer u * base + dev, so sums of
     # attacks stay sums of integers; then the chain over packets in Horner form, with the
@@ -358,7 +365,7 @@ def _by_count(keys: Weights, v: _Volley, n: PMF, per: PMF,
         dev = o[1].count(DEVASTATING)
         return count(o[1]).map(lambda u: u * base + dev)
 
-    joint = per.bind(coded).random_sum(n).repeat(v.count)
+    joint = _unit_total(per.bind(coded), n, v.count)
     by_packets: dict[int, dict[int, int]] = {}
     for x, w in joint.weights().items():
         u, dev = divmod(x, base)

@@ -322,6 +322,12 @@ class PMF:
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
             raise InputError(f"repeat needs a count >= 0, got {n!r}")
         _check("op", callable(op), "a function of two outcomes", op)
+        if op is operator.add and zero == 0 and n > 1 and _ints(self._weights):
+            lo, span = min(self._weights), max(self._weights) - min(self._weights)
+            if span <= 4 * len(self._weights) + 16:  # dense: one power of a packed polynomial
+                width = digit_width(self._total ** n)  # no coefficient is larger
+                power = pack({k - lo: w for k, w in self._weights.items()}, width) ** n
+                return PMF._trusted({lo * n + i: w for i, w in unpack(power, width).items()})
         result, base = PMF.point(zero) if n == 0 else None, self
         while n:  # exponentiation by squaring: O(log n) convolutions
             if n & 1:
