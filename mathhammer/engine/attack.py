@@ -24,7 +24,7 @@ Wounds still to come carried along, and those are applied last, in Horner form.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from math import comb, lcm
 from typing import Any
@@ -241,10 +241,10 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts
             keys = _single_wounds(keys, v, n, per, move, slot,
                                   _devastating_move(v, allocation, rules) if last else None)
         elif alike:
-            keys = _by_count(keys, v, n, per, lambda w, f=fails[0]: unsaved_count(w, f),
+            keys = _by_count(keys, v, n, per, tuple(fails[0].items()),
                              packet_move(allocation, losses, v.precision), slot, merge)
         elif faces is not None:
-            keys = _by_count(keys, v, n, per, _wound_count,
+            keys = _by_count(keys, v, n, per, None,
                              wound_move(allocation, faces, losses, v.precision), slot, False)
         else:
             keys = _by_attack(keys, v, n, fails, losses, allocation, slot, rules)
@@ -330,20 +330,15 @@ def one_kind(fails: list[dict[str, int]], kinds: set[str]) -> list[int] | None:
     return out
 
 
-def _wound_count(wounds: tuple[str, ...]) -> PMF:
-    return PMF.point(len(wounds) - wounds.count(DEVASTATING))
-
-
-def _by_count(keys: Weights, v: _Volley, n: PMF, per: PMF,
-              count: Callable[[tuple[str, ...]], PMF], move: Move, slot: int | None,
-              merge: bool) -> Weights:
+def _by_count(keys: Weights, v: _Volley, n: PMF, per: PMF, faces: tuple | None, move: Move,
+              slot: int | None, merge: bool) -> Weights:
     """Only how many packets reach the unit matters, not their order or which attack made
     them, and the chain runs over that count (with the Devastating Wounds still to come
     tallied per count). Two cases: every model group saves alike (one group, or groups with
-    the same saves), where a packet is an unsaved wound (``count`` of an attack's wounds:
-    the unsaved ones; ``move``: :func:`packet_move`); or groups that save differently but on
-    the same faces against every kind of wound the weapon makes, where a packet is a wound
-    and its save is rolled against the model it goes to (``count``: the wounds that are not
+    the same saves), where a packet is an unsaved wound (``faces``: the failing faces of the
+    save; ``move``: :func:`packet_move`); or groups that save differently but on the same
+    faces against every kind of wound the weapon makes, where a packet is a wound and its
+    save is rolled against the model it goes to (``faces`` None: every wound that is not
     Devastating; ``move``: :func:`wound_move`). ``merge``: this weapon's Devastating Wounds
     are the last damage of the attack and move the state as an unsaved wound does, so they
     are simply more packets."""
@@ -351,21 +346,13 @@ def _by_count(keys: Weights, v: _Volley, n: PMF, per: PMF,
         return [((s2, key[1]), w) for s2, w in move(key[0])]
 
     if slot is None or merge:
-        def packets(o: tuple) -> PMF:
-            return count(o[1]) + o[1].count(DEVASTATING)
-
-        return chain(keys, _unit_total(per.bind(packets), n, v.count), moved,
+        return chain(keys, _packet_law(v, n, per, faces, 0), moved,
                      move.total)  # type: ignore[attr-defined]
     # The joint law of (packets, Devastating Wounds) as one integer u * base + dev, so sums of
     # attacks stay sums of integers; then the chain over packets in Horner form, with the
     # Devastating Wounds to come packed into each weight's digits.
     base = max(n.outcomes()) * v.count * max(len(o[1]) for o in per.outcomes()) + 1
-
-    def coded(o: tuple) -> PMF:
-        dev = o[1].count(DEVASTATING)
-        return count(o[1]).map(lambda u: u * base + dev)
-
-    joint = _unit_total(per.bind(coded), n, v.count)
+    joint = _packet_law(v, n, per, faces, base)
     by_packets: dict[int, dict[int, int]] = {}
     for x, w in joint.weights().items():
         u, dev = divmod(x, base)
@@ -380,6 +367,23 @@ def _by_count(keys: Weights, v: _Volley, n: PMF, per: PMF,
             k = (s, _bump(pending, slot, dev))
             out[k] = out.get(k, 0) + w
     return out
+
+
+@cached(maxsize=256)
+def _packet_law(v: _Volley, n: PMF, per: PMF, faces: tuple | None, base: int) -> PMF:
+    """The law of the packets of one weapon (see :func:`_by_count`), its Devastating Wounds
+    counted as packets (``base`` 0) or coded as ``packets * base + devastating``. Cached:
+    every starting state of a sequence asks the same."""
+    fails = None if faces is None else dict(faces)
+
+    def packets(o: tuple) -> PMF:
+        wounds = o[1]
+        dev = wounds.count(DEVASTATING)
+        got = (PMF.point(len(wounds) - dev) if fails is None
+               else unsaved_count(wounds, fails))
+        return got + dev if not base else got.map(lambda u: u * base + dev)
+
+    return _unit_total(per.bind(packets), n, v.count)
 
 
 def _single_wounds(keys: Weights, v: _Volley, n: PMF, per: PMF, move: Move, slot: int,
