@@ -13,6 +13,19 @@ a unit of one group). Each weapon's attacks are turned into wounds by
 chain over the unit's state (:mod:`~mathhammer.mechanics.allocation`) with the Devastating
 Wounds still to come carried along, and those are applied last, in Horner form.
 
+Which chain runs for a weapon (every one gives the same exact answer; the tests hold each to
+the attack-by-attack chain):
+
+- groups that save alike, the last weapon the only Devastating one (its Devastating Wounds
+  are simply more packets): :func:`_by_count` over unsaved packets;
+- a Devastating weapon whose attacks make at most one wound each, when its other wounds all
+  move the unit alike (:func:`one_kind`): :func:`_single_wounds`, which applies the
+  Devastating Wounds itself when the weapon is the attack's last and only Devastating one;
+- groups that save alike: :func:`_by_count` over unsaved packets;
+- groups that save differently, but alike against every kind of wound the weapon makes:
+  :func:`_by_count` over wounds, each saved against the model it reaches;
+- otherwise (critical-wound AP with saves that differ): :func:`_by_attack`, attack by attack.
+
 >>> import mathhammer as mh
 >>> from fractions import Fraction
 >>> rifle = mh.Weapon("Rifle", attacks=1, skill=3, strength=4, ap=0, damage=1)
