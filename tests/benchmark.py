@@ -143,6 +143,81 @@ def stateful_scenarios() -> list[tuple[str, object, float]]:
     ]
 
 
+def plan_units() -> tuple[list, list]:
+    """Eight attacking units and six targets with points, for the plan scenarios (issue 23)."""
+    from mathhammer.engine.plan import Aim, Shooter
+
+    w = mh.Weapon
+    shooters = [
+        Shooter.of("10x bolt rifles", [(w("bolt rifle", attacks=2, skill=3, strength=4, ap=-1,
+                                          damage=1), 10)]),
+        Shooter.of("2x multi-melta", [(w("multi-melta", attacks=2, skill=4, strength=9, ap=-4,
+                                         damage="D6", abilities=["melta 2"]), 2)]),
+        Shooter.of("lascannon", [(w("lascannon", attacks=1, skill=3, strength=12, ap=-3,
+                                    damage="D6+1"), 2)]),
+        Shooter.of("5x plasma", [(w("plasma", attacks=1, skill=3, strength=8, ap=-3,
+                                    damage=2), 5)]),
+        Shooter.of("heavy bolters", [(w("heavy bolter", attacks=3, skill=4, strength=5, ap=-1,
+                                        damage=2, abilities=["sustained hits 1"]), 3)]),
+        Shooter.of("dev snipers", [(w("sniper", attacks=1, skill=3, strength=5, ap=-2, damage=3,
+                                      abilities=["devastating wounds", "precision"]), 5)]),
+        Shooter.of("flamers", [(w("flamer", attacks="D6", skill=None, strength=4, ap=0,
+                                  damage=1, abilities=["torrent"]), 3)]),
+        Shooter.of("autocannons", [(w("autocannon", attacks=2, skill=3, strength=9, ap=-1,
+                                      damage=3), 3)]),
+    ]
+    t = mh.Target
+    aims = [
+        Aim("10x MEQ", t(models=10, toughness=4, save=3, wounds=2), 180),
+        Aim("Rhino", t(models=1, toughness=9, save=3, wounds=10), 75),
+        Aim("5x TEQ", t(models=5, toughness=5, save=2, wounds=3, invuln=4), 200),
+        Aim("10x GEQ", t(models=10, toughness=3, save=5, wounds=1), 60),
+        Aim("Leader + 5 MEQ", mh.Squad((t(models=5, toughness=4, save=3, wounds=2),
+                                         t(models=1, toughness=4, save=3, wounds=5, invuln=4,
+                                           keywords=["CHARACTER"]))), 160),
+        Aim("Monster", t(models=1, toughness=10, save=2, wounds=14, invuln=4), 240),
+    ]
+    return shooters, aims
+
+
+def plan_lines() -> list[str]:
+    """The plan scenarios (6 units x 4 targets: fixed, adaptive) and the growth of a fixed
+    plan with attackers x targets, cold (caches cleared) each."""
+    from mathhammer.engine.plan import Objective, Planner
+
+    shooters, aims = plan_units()
+    lines = ["| plan (points destroyed, cold) | assignments | transitions | ms | value |",
+             "| --- | ---: | ---: | ---: | ---: |"]
+    for n, m in ((4, 3), (6, 4)):
+        clear_caches()
+        t0 = time.perf_counter()
+        pl = Planner(shooters[:n], aims[:m], Objective.POINTS)
+        best = pl.fixed()[0]
+        ms = (time.perf_counter() - t0) * 1000
+        lines.append(f"| fixed, {n} units x {m} targets | {pl.count()} | {len(pl._moves)} "
+                     f"| {ms:.0f} | {float(best.value):.3f} |")
+        t0 = time.perf_counter()
+        ad = pl.adaptive()
+        ms2 = (time.perf_counter() - t0) * 1000
+        kind = "exact" if ad.exact else f"adapts {ad.depth} of {ad.units}"
+        lines.append(f"| adaptive ({kind}; states {'/'.join(map(str, ad.states))}), after "
+                     f"the fixed | - | {len(pl._moves)} | {ms2:.0f} | {float(ad.value):.3f} |")
+    lines += ["", "| attackers \\ targets (fixed plan ms, cold) | 2 | 4 | 6 |",
+              "| ---: | ---: | ---: | ---: |"]
+    for n in (2, 4, 6, 8):
+        row = []
+        for m in (2, 4, 6):
+            if m ** n > 300_000:
+                row.append("over limit")
+                continue
+            clear_caches()
+            t0 = time.perf_counter()
+            Planner(shooters[:n], aims[:m], Objective.POINTS).fixed()
+            row.append(f"{(time.perf_counter() - t0) * 1000:.0f}")
+        lines.append(f"| {n} | " + " | ".join(row) + " |")
+    return lines
+
+
 def clear_caches() -> int:
     """Call ``cache_clear()`` on every cache (functools or alike) in the mathhammer modules.
 
@@ -184,7 +259,11 @@ def timed_ms(fn, repeats: int, before=None) -> tuple[float, float, object]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repeats")
+    parser.add_argument("--plan", action="store_true", help="only the plan scenarios")
     args = parser.parse_args(argv)
+    if args.plan:
+        print("\n".join(plan_lines()))
+        return 0
     engine_repeats, mc_repeats = (3, 1) if args.quick else (9, 3)
 
     rows, checks = [], []
@@ -230,6 +309,8 @@ def main(argv: list[str] | None = None) -> int:
     print("\n" + "\n".join(verdicts))
     print("\n## Growth (one cold query each)\n")
     print("\n".join(growth()))
+    print("\n## Plans (issue 23)\n")
+    print("\n".join(plan_lines()))
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(f"\npeak memory (ru_maxrss): {peak / 1024:.0f} MiB")
     return 0

@@ -98,8 +98,8 @@ def _profiles(profiles) -> list[tuple[mh.Weapon, int]]:
 @lru_cache(maxsize=256)
 def _dice_table(expr: str) -> tuple[tuple[int, ...], tuple[float, ...]]:
     pmf = mh.dice(expr)
-    outcomes = tuple(int(o) for o, _ in pmf)
-    probs = tuple(float(p) for _, p in pmf)
+    outcomes = tuple(int(o) for o in pmf)
+    probs = tuple(float(p) for p in pmf.values())
     return outcomes, probs
 
 
@@ -145,6 +145,8 @@ def _attack_dice(rng, weapon: mh.Weapon, ab: Any, o: mh.Options, count: int, mod
     """Each model rolls its own A (+ Blast for ``models``, + Rapid Fire at half range): the
     attacks per trial and the (trials, slots) mask of live attack slots."""
     per_model = _roll(rng, weapon.attacks, (trials, count))
+    if o.attacks_mod:
+        per_model = np.maximum(1, per_model + o.attacks_mod)
     if ab.blast:
         per_model = per_model + models // 5
     if ab.rapid_fire is not None and o.half_range:

@@ -16,9 +16,9 @@ import re
 import zipfile
 from collections import Counter
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
+from army_corpus import find_shared
 from click.testing import CliRunner
 
 import mathhammer as mh
@@ -26,7 +26,7 @@ from mathhammer.cli import cli
 from mathhammer.data.army import load_army, parse_army, parse_list, search_units
 from mathhammer.model.squad import Squad
 
-SHARED = Path(os.environ.get("MATHHAMMER_SHARED", Path(__file__).resolve().parents[2] / "shared"))
+SHARED = find_shared()
 ROSTERS = SHARED / "rosters"
 BSDATA = SHARED / "bsdata"
 if not (ROSTERS.is_dir() and BSDATA.is_dir()):
@@ -208,8 +208,19 @@ def test_rosters_match_their_selections(name):
         weapons = Counter()
         for s in everything[1:]:
             if any("Weapons" in (p.get("typeName") or "") for p in _kids(s, "profiles")):
-                weapons[s.get("name").rstrip("*").strip()] += int(s.get("number"))
-        assert {w.name: w.count for w in u.weapons} == dict(weapons)
+                # "2 Fragstorm Grenade Launchers" (number 1) is 2 launchers (issue 20)
+                name = s.get("name").rstrip("*").strip()
+                m = re.match(r"(\d+)x? (\D.*)", name)
+                n, name = (int(m.group(1)), m.group(2)) if m else (1, name)
+                weapons[name] += n * int(s.get("number"))
+        got = {w.name: w.count for w in u.weapons}
+        for name in [n for n in weapons if " and " in n and n not in got]:
+            # one selection of two weapons ("L7 missile launcher and Sagitaur missile
+            # launcher") is read as both (issue 20: names joined by "and")
+            n = weapons.pop(name)
+            for part in name.split(" and "):
+                weapons[part] += n
+        assert got == dict(weapons)
 
 
 # ------------------------------------------------------------------ the units work as units
@@ -218,12 +229,14 @@ def test_rosters_match_their_selections(name):
 @pytest.mark.parametrize("name", [n for n in ALL if n not in NEEDS_MISSING_FILE])
 def test_every_listed_weapon_fires_once_with_its_count(name):
     """Each weapon of the list is one default profile (a weapon with several profiles fires
-    its first unless picked) carried by exactly its count."""
+    its first unless picked) carried by exactly its count: it fires, or weapon choice leaves
+    it out and says why (Pistols or the other guns, one melee weapon per model)."""
     for u in army(name).units:
         fired = 0
         for melee in (False, True):
             with contextlib.suppress(ValueError):
-                fired += sum(n for _w, n in u.as_profiles(melee=melee))
+                out = u.loadout(melee=melee)
+                fired += sum(n for _w, n in out.fired) + sum(x.models for x in out.left_out)
         assert fired == sum(w.count for w in u.weapons), u.name
 
 
@@ -282,7 +295,7 @@ def test_attach_option_pairs_units_of_a_list_without_attachments():
 def test_json_shape():
     j = army("imperial-knights.11e.gwapp.txt").to_json()
     assert list(j) == ["name", "faction", "edition", "points", "declared_points", "units",
-                       "attached", "unresolved"]
+                       "attached", "unresolved", "points_read", "format", "warnings"]
     assert (j["name"], j["faction"], j["edition"], j["points"]) == ("QC", "Imperial Knights",
                                                                     "11e", 1995)
     u = j["units"][1]
@@ -341,11 +354,16 @@ def test_a_unit_without_wargear_lines_still_counts():
 
 
 def test_an_unknown_name_is_listed_with_its_line_and_closest_names():
-    text = APP.replace("Overlord (85 Points)", "Overlrd (85 Points)")
+    text = APP.replace("Overlord (85 Points)", "Overlady (85 Points)")
     a = parse_army(text, data=BSDATA, rules="10e")
     (u,), = [a.unresolved]
-    assert (u.line, u.text) == (8, "Overlrd")
+    assert (u.line, u.text) == (8, "Overlady")
     assert "Overlord" in u.closest
+    # a spelling a letter away is read, with a warning naming both names
+    typo = parse_army(APP.replace("Overlord (85 Points)", "Overlrd (85 Points)"), data=BSDATA,
+                      rules="10e")
+    assert typo.unresolved == () and typo.units[0].name == "Overlord"
+    assert any("'Overlrd' read as 'Overlord'" in w for w in typo.warnings)
     r = CliRunner().invoke(cli, ["army", "-", "--data", str(BSDATA)], input=text)
     assert r.exit_code == 2
 

@@ -25,7 +25,7 @@ def test_accepted_forms(text, mean, low, high):
     d = dice(text)
     assert d.mean() == mean
     assert min(d.outcomes()) == low and max(d.outcomes()) == high
-    assert sum(p for _, p in d) == 1
+    assert sum(d.values()) == 1
 
 
 def test_d3_is_half_a_d6_rounded_up():

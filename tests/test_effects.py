@@ -45,7 +45,7 @@ def test_reanimation_never_lowers_models_left(models, wounds):
     after = reanimate(WARRIORS, at(models), wounds)
     assert min(s.models for s in after.outcomes()) >= models
     assert max(s.models for s in after.outcomes()) <= 10
-    assert sum(p for _, p in after) == 1
+    assert sum(after.values()) == 1
 
 
 def test_mortal_wounds_spill_over_with_feel_no_pain_each():

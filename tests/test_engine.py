@@ -29,7 +29,7 @@ def test_every_pmf_sums_to_one():
     r = mh.attack((gun(attacks="D6", damage="D3", abilities=["sustained hits 1"]), 3),
                   Target(models=3, toughness=4, save=4, wounds=3, fnp=6))
     for name in ("attacks", "hits", "wounds", "unsaved", "mortal", "damage", "kills", "state"):
-        assert sum(p for _, p in getattr(r, name)) == 1
+        assert sum(getattr(r, name).values()) == 1
 
 
 def test_sustained_hits_d3():

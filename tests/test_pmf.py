@@ -1,10 +1,14 @@
 """The exact PMF type: hand-derived values."""
 
+from collections.abc import Mapping
 from fractions import Fraction as F
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mathhammer import PMF, dice
+from mathhammer.errors import InputError
 
 D6 = PMF.uniform(range(1, 7))
 
@@ -16,8 +20,52 @@ def test_weights_are_reduced_and_equal_pmfs_compare_equal():
     assert a != PMF({0: 1, 1: 1})
 
 
-def test_iteration_gives_fractions():
-    assert dict(PMF({0: 1, 1: 3})) == {0: F(1, 4), 1: F(3, 4)}
+def test_a_pmf_is_a_mapping_of_outcomes_to_fractions():
+    p = PMF({2: 3, 0: 1})  # weights 1 and 3 over 4, outcomes kept in order
+    assert isinstance(p, Mapping)
+    assert dict(p) == {0: F(1, 4), 2: F(3, 4)}
+    assert list(p) == [0, 2] and list(p.keys()) == [0, 2] and len(p) == 2
+    assert list(p.values()) == [F(1, 4), F(3, 4)] and sum(p.values()) == 1
+    assert list(p.items()) == [(0, F(1, 4)), (2, F(3, 4))]
+    assert p[2] == F(3, 4) and p[1] == 0 and p[-5] == 0  # outside the support: probability 0
+    assert 2 in p and 1 not in p and "x" not in p
+    assert p.get(2) == F(3, 4) and p.get(1) is None and p.get(1, 0) == 0  # as dict.get
+    assert (2, F(3, 4)) in p.items() and (1, 0) not in p.items() and (2, 1) not in p.items()
+    assert F(1, 4) in p.values()
+    assert p == PMF({0: 2, 2: 6}) and p != {0: F(1, 4), 2: F(3, 4)}  # a PMF equals only a PMF
+
+
+def test_tuple_outcomes_iterate_as_outcomes_not_pairs():
+    # a state PMF's outcomes are 2-tuples: iterating must give them whole (not (outcome, p))
+    states = PMF({(5, 0): 1, (4, 1): 3})
+    assert list(states) == [(4, 1), (5, 0)]
+    assert [s for s, p in states.items() if p > F(1, 2)] == [(4, 1)]
+
+
+def test_median_quantile_std_of_2d6():
+    two = D6 + D6  # P(<= 6) = 15/36 < 1/2 <= P(<= 7) = 21/36
+    assert two.median() == 7 and two.quantile(F(1, 2)) == 7
+    assert two.quantile(F(15, 36)) == 6 and two.quantile(F(15, 36) + F(1, 10**9)) == 7
+    assert two.quantile(0) == 2 and two.quantile(1) == 12 and two.quantile(F(1, 36)) == 2
+    assert two.quantile(0.9) == 10  # P(<= 9) = 30/36 < 9/10 <= P(<= 10) = 33/36
+    assert two.std() == pytest.approx(35 ** 0.5 / 6 ** 0.5)  # variance 35/6
+    assert PMF.uniform([1, 2]).median() == 1  # the lower median, never 1.5
+    with pytest.raises(InputError, match="p: expected a probability"):
+        two.quantile(F(3, 2))
+    with pytest.raises(TypeError, match="p: expected a Fraction or int"):
+        two.quantile("half")
+    with pytest.raises(TypeError, match="p: expected a Fraction or int"):
+        two.quantile(float("nan"))
+
+
+@given(st.dictionaries(st.integers(-5, 20), st.integers(1, 50), min_size=1, max_size=8),
+       st.fractions(0, 1))
+def test_quantile_is_the_first_outcome_whose_cdf_reaches_p(weights, p):
+    pmf = PMF(weights)
+    q = pmf.quantile(p)
+    assert pmf.at_most(q) >= p  # reached at q ...
+    assert all(pmf.at_most(k) < p for k in pmf if k < q)  # ... and not before
+    assert pmf.std() == pytest.approx(float(pmf.variance()) ** 0.5)
 
 
 def test_two_d6():

@@ -49,14 +49,14 @@ def test_every_result_pmf_is_a_distribution_and_consistent(case):
     r = run(weapon, n, target, kwargs)
     pmfs_ = [r.attacks, r.hits, r.wounds, r.unsaved, r.mortal, r.damage, r.kills, r.state]
     for pmf in pmfs_:
-        assert sum(p for _, p in pmf) == 1
-        assert all(p > 0 for _, p in pmf)
+        assert sum(pmf.values()) == 1
+        assert all(p > 0 for p in pmf.values())
     # kills and damage are functions of the final state
     w = target.wounds
     assert r.kills == r.state.map(lambda s: target.models - s.models)
     assert r.damage == r.state.map(lambda s: (target.models - s.models) * w + s.wounds_lost)
     assert r.destroyed == r.kills.prob(target.models) == r.state.map(lambda s: s.models).prob(0)
-    assert all(0 <= s.wounds_lost < w and 0 <= s.models <= target.models for s, _ in r.state)
+    assert all(0 <= s.wounds_lost < w and 0 <= s.models <= target.models for s in r.state)
     # wounds <= hits and unsaved <= wounds in every outcome, so the tails are ordered
     for small, big in ((r.wounds, r.hits), (r.unsaved, r.wounds)):
         for k in range(1, max(big.outcomes()) + 2):
@@ -262,7 +262,7 @@ def test_mix_is_the_weighted_average(a, b, wa, wb):
 def test_map_bind_cdf(a):
     assert a.map(lambda x: x) == a
     parity = a.map(lambda x: x % 2)
-    assert parity.prob(1) == sum(p for x, p in a if x % 2)
+    assert parity.prob(1) == sum(p for x, p in a.items() if x % 2)
     assert a.bind(mh.PMF.point) == a
     assert a.bind(lambda x: mh.PMF.uniform([x, x])) == a
     cdf = list(a.cdf().values())

@@ -68,7 +68,7 @@ def test_more_steps_never_lower_p_destroyed(attacks, models, skill, n, rp):
                     abilities=["reanimation protocols"] if rp else [])
     d = turns((gun, models), target, n).destroyed
     assert all(a <= b for a, b in zip(d, d[1:], strict=False))
-    assert all(sum(p for _, p in s) == 1 for s in turns((gun, models), target, n).states)
+    assert all(sum(s.values()) == 1 for s in turns((gun, models), target, n).states)
 
 
 def test_bad_turns():

@@ -242,7 +242,10 @@ def test_as_profiles_default_selection_and_order():
     assert cronos.as_profiles() == [(syphon, 1)]  # the optional vortex is left out
     assert cronos.as_profiles(melee=True, models=2) == [(tentacles, 2)]
     assert cronos.as_profiles(weapons=["SPIRIT V", "spirit syphon"]) == [(vortex, 1), (syphon, 1)]
-    assert cronos.as_profiles(weapons=["spirit vortex", "Spirit vortex"]) == [(vortex, 1)]
+    # a name given twice asks for two: one Cronos carries one vortex, two carry two
+    assert cronos.as_profiles(weapons=["spirit vortex", "Spirit vortex"], models=2) == [
+        (vortex, 2)]
+    assert cronos.as_profiles(weapons=["1x spirit vortex"], models=2) == [(vortex, 1)]
     assert cronos.as_profiles(weapons="spirit s") == [(syphon, 1)]
 
 
@@ -261,6 +264,9 @@ def test_as_profiles_errors():
     with pytest.raises(ValueError, match=r"^models: expected an integer from 1 to 2 for Cronos, "
                                          r"got 3$"):
         cronos.as_profiles(models=3)
+    with pytest.raises(ValueError, match=r"^weapons: 2x Spirit vortex: Cronos carries 1 Spirit "
+                                         r"vortex at its size, so at most 1 can fire$"):
+        cronos.as_profiles(weapons=["Spirit vortex", "Spirit vortex"])
     with pytest.raises(ValueError, match=r"^GEQ has no melee weapons$"):
         load_unit("GEQ").as_profiles(melee=True)
 

@@ -8,6 +8,7 @@ import sys
 
 import click
 
+from ..data.army import FORMATS
 from ..model.limits import MAX_ARMY_FILE_BYTES, check_bytes
 from .output import CONTEXT
 
@@ -37,11 +38,29 @@ def current_data() -> str | None:
     return ctx.meta.get("mathhammer.data.paths") if ctx is not None else None
 
 
+def points_read(army) -> str:
+    """``"1155 / 1995 points read"`` (or ``"1995 points"`` when the list's total is read
+    whole)."""
+    if army.declared_points is None or (army.declared_points == army.points
+                                        and not army.unresolved):
+        return f"{army.points} points"
+    return f"{army.points} / {army.declared_points} points read"
+
+
+def unresolved_lines(army) -> list[str]:
+    """One line per name of the list that was not read: ``file:line: unresolved: ...``."""
+    out = []
+    for u in army.unresolved:
+        where = f"{army.source}:{u.line}" if u.line else army.source
+        out.append(f"{where}: unresolved: {u.describe()}")
+    return out
+
+
 def army_text(army) -> str:
-    """The army unit by unit, for the terminal."""
-    head = f"{army.name or army.source} ({army.faction}, {army.edition}): {army.points} points"
-    if army.declared_points is not None and army.declared_points != army.points:
-        head += f" (the list says {army.declared_points})"
+    """The army unit by unit, for the terminal; the unresolved lines at the end."""
+    head = f"{army.name or army.source} ({army.faction}, {army.edition}): {points_read(army)}"
+    if army.unresolved:
+        head += f", {len(army.unresolved)} unresolved line{'s' * (len(army.unresolved) != 1)}"
     lines = [head, ""]
     attached = {i: j for i, j in army.attached}
     bodyguard = {j: i for i, j in army.attached}
@@ -56,9 +75,15 @@ def army_text(army) -> str:
         lines.append(f"    {'; '.join(g.statline() for g in u.unit.groups)}")
         if u.weapons:
             lines.append("    " + ", ".join(f"{w.count}x {w.name}" for w in u.weapons))
-        extra = [*u.wargear, *(f"Enhancement: {e}" for e in u.enhancements)]
+        enh = [f"Enhancement: {e}" + (f" ({p} pts)" if p is not None else "")
+               for e, p in zip(u.enhancements, list(u.enhancement_points)
+                               + [None] * len(u.enhancements), strict=False)]
+        extra = [*u.wargear, *enh]
         if extra:
             lines.append("    " + ", ".join(extra))
+    if army.unresolved:
+        lines += ["", "Not read (the units above leave them out):"]
+        lines += ["    " + ln for ln in unresolved_lines(army)]
     return "\n".join(lines) + "\n"
 
 
@@ -70,14 +95,20 @@ def army_text(army) -> str:
 @click.option("--attach", multiple=True, metavar="LEADER=BODYGUARD",
               help='Attach a Leader to a Bodyguard unit, e.g. "Captain=Intercessor Squad" '
                    "(repeatable).")
+@click.option("--format", "fmt", type=click.Choice(FORMATS),
+              help="Read the list as this format (default: recognised by its content).")
+@click.option("--allow-unresolved", is_flag=True,
+              help="Exit 0 even when some lines of the list did not resolve.")
 @data_option
-def army(file: str, as_json: bool, rules: str | None, attach: tuple[str, ...]) -> None:
+def army(file: str, as_json: bool, rules: str | None, attach: tuple[str, ...],
+         fmt: str | None, allow_unresolved: bool) -> None:
     """Read an army list and resolve every unit against the BattleScribe data.
 
-    FILE ("-" for standard input) is a Warhammer 40,000 app text export (10e or 11e app),
-    a New Recruit text export (GW or WTC style) or a BattleScribe roster (.ros/.rosz).
-    Names that do not resolve are listed on stderr with their line and the closest names
-    (exit status 2).
+    FILE ("-" for standard input) is a Warhammer 40,000 app text export (10e or 11e app,
+    any language's headers), a New Recruit text export (GW, WTC, WTC-compact, default or
+    short), a ListForge or WarOrgan text, or a BattleScribe roster (.ros/.rosz).
+    Lines that do not resolve are listed with their line and the closest names, with the
+    points read of the list's total; the exit status is then 2 (0 with --allow-unresolved).
 
     \b
     Examples:
@@ -90,21 +121,27 @@ def army(file: str, as_json: bool, rules: str | None, attach: tuple[str, ...]) -
         text = check_bytes(sys.stdin.buffer.read(MAX_ARMY_FILE_BYTES + 1), MAX_ARMY_FILE_BYTES,
                            "MAX_ARMY_FILE_BYTES", "<stdin>: army list")
         a = parse_army(text, data=current_data(), source="<stdin>",
-                       rules=rules, attach=attach)
+                       rules=rules, attach=attach, fmt=fmt)
     else:
-        a = load_army(file, data=current_data(), rules=rules, attach=attach)
+        a = load_army(file, data=current_data(), rules=rules, attach=attach, fmt=fmt)
     if as_json:
-        click.echo(json.dumps(a.to_json(), indent=2, ensure_ascii=False))
+        from ..data.attached import army_rules
+
+        out = a.to_json() | {"rules": army_rules(a, current_data())}
+        click.echo(json.dumps(out, indent=2, ensure_ascii=False))
     else:
         click.echo(army_text(a), nl=False)
     for w in a.warnings:
         click.echo(f"warning: {w}", err=True)
-    for u in a.unresolved:
-        close = f" (closest: {', '.join(u.closest)})" if u.closest else ""
-        where = f"{a.source}:{u.line}" if u.line else a.source
-        click.echo(f"{where}: unresolved: {u.text}{close}", err=True)
     if a.unresolved:
-        sys.exit(2)
+        if as_json:  # the text above lists them already
+            for ln in unresolved_lines(a):
+                click.echo(ln, err=True)
+        click.echo(f"{a.source}: {points_read(a)}; {len(a.unresolved)} line"
+                   f"{'s' * (len(a.unresolved) != 1)} not read"
+                   + ("" if allow_unresolved else " (--allow-unresolved to exit 0)"), err=True)
+        if not allow_unresolved:
+            sys.exit(2)
 
 
 @click.group(context_settings=CONTEXT, invoke_without_command=True)
@@ -143,11 +180,14 @@ def status() -> None:
 def fetch(edition: str, url: str | None) -> None:
     """Download the community BattleScribe data of an edition into the data folder
     (atomically: a failed download leaves the installed data as it was)."""
+    from ..data.datastore import check_url
     from ..data.datastore import fetch as do_fetch
     from ..data.unit_index import unit_index
 
-    with click.progressbar(length=0, label=f"downloading {edition} data",
-                           file=sys.stderr) as bar:
+    if url is not None:
+        check_url(url)  # before the progress bar: a bad URL is one line
+    with click.progressbar(length=0, label=f"downloading {edition} data", file=sys.stderr,
+                           hidden=not sys.stderr.isatty()) as bar:
         def progress(done: int, total: int | None) -> None:
             if total and not bar.length:
                 bar.length = total

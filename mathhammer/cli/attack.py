@@ -12,6 +12,7 @@ probability) and ``mortal`` (mortal wounds on a target). They parse options
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import attrs
@@ -19,20 +20,20 @@ import click
 
 from ..engine.sequence import mortal_roll
 from ..errors import InputError
-from ..report.jsonout import kills_json, mortal_json, sequence_json
+from ..report.jsonout import explain_json, kills_json, mortal_json, sequence_json
 from ..report.numbers import (
     as_float,
-    fraction,
     is_long,
+    json_fraction,
     percent,
     readable_fraction,
     short_fraction,
     to_json,
 )
 from ..report.scenario import Ask, Counter, MortalQuery
-from ..report.text import kills_text, mortal_text, sequence_text
+from ..report.text import explain_lines, kills_text, mortal_text, sequence_text
 from .army import data_option
-from .output import CONTEXT
+from .output import CONTEXT, full_fractions_option
 from .params import Count, attack_params, sequence_params, with_params
 from .resolve import build_query, check_output, check_suffix, emit, target
 
@@ -43,6 +44,11 @@ ATTACKER is a unit name (a unique prefix is enough; see `mathhammer units`), a u
 "CATALOGUE.cat:Unit name" (BattleScribe data), or inline weapon rows as printed on a
 datasheet, models first and rows separated by ';'.
 TARGET is a unit name or file, or an inline profile like "5x T4 Sv3+ W2 4++ FNP5+ INFANTRY".
+
+With -t TARGET every argument is an attacking unit (each may carry its own options after its
+name: "Devastator Squad --half-range"), resolved in order against TARGET, its state carried:
+the report gives P(destroyed) and the models left after each unit; --until P names the fewest
+units, in order, that destroy it with probability at least P.
 
 With --turns N the same attack is made N times, the target's state carried (Reanimation
 Protocols between turns for a target that has them): the report gives P(destroyed) after each
@@ -57,21 +63,42 @@ Examples:
   mathhammer kills Cronos GEQ --weapon "spirit vortex" --models 2 --rule "Dark Harvest"
   mathhammer kills "10x 2 | 3+ | 4 | -1 | 1 | sustained hits 1" "5x T4 Sv3+ W2 INFANTRY"
   mathhammer kills "Skitarii Marshal" TEQ --melee --json
+  mathhammer kills "Hexmark Destroyer --half-range" "Necron Warriors" -t GEQ --until 50%
 """
+
+
+_SEVERAL = (("--target", "-t", "target_unit"), {
+    "metavar": "TARGET", "help": "Several units into one target: every argument is an "
+    "ATTACKER (each may carry its own options: \"NAME --half-range\"), resolved in order "
+    "against TARGET, its state carried."})
 
 
 @click.command(context_settings=CONTEXT, help=_KILLS_HELP)
 @click.argument("units", nargs=-1, metavar="ATTACKER TARGET")
-@with_params(attack_params(table=False) + sequence_params())
+@with_params([_SEVERAL] + attack_params(table=False) + sequence_params())
+@click.option("--until", "until_p", metavar="P",
+              help="With -t: the fewest of the units, in order, that destroy the target with "
+                   "probability at least P (0.9, 90% or 9/10).")
 @click.option("--json", "as_json", is_flag=True,
               help="Print every distribution as JSON (exact fractions and floats).")
+@full_fractions_option
 @click.option("--plot", type=click.Path(dir_okay=False), metavar="FILE.png|.svg",
               help="Draw the kill distribution (needs matplotlib: pip install 'mathhammer[plot]').")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), metavar="FILE",
               help="Write the report to FILE instead of standard output.")
 @click.option("--force", is_flag=True, help="Overwrite the --plot or --output file if it exists.")
+@click.option("--explain", is_flag=True,
+              help="List every rule from data applied with its exact contribution (E[kills] "
+                   "and P(destroyed) without it), and the units' rules not modelled.")
 def kills(units: tuple[str, ...], as_json: bool, plot: str | None, output: str | None,
-          force: bool, **p: Any) -> None:
+          force: bool, explain: bool, target_unit: str | None, until_p: str | None,
+          **p: Any) -> None:
+    if target_unit is not None:
+        if explain:
+            raise click.UsageError("--explain: with one attacking unit (not with -t TARGET)")
+        return _several(units, target_unit, until_p, as_json, plot, output, force, p)
+    if until_p is not None:
+        raise click.UsageError("--until: with several units into one target (-t TARGET)")
     query = build_query(units, p)
     plot_path = check_output(plot, force, "--plot") if plot is not None else None
     out_path = check_output(output, force) if output is not None else None
@@ -94,11 +121,35 @@ def kills(units: tuple[str, ...], as_json: bool, plot: str | None, output: str |
         plot_kills(query, result if timeline is None else _Kills(timeline.kills), plot_path)
         click.echo(f"wrote {plot}", err=True)
     if timeline is not None:
-        text = (to_json(sequence_json(query, timeline, result)) if as_json
-                else sequence_text(query, timeline, result))
+        data = sequence_json(query, timeline, result) if as_json else None
+        text = "" if as_json else sequence_text(query, timeline, result)
     else:
-        text = to_json(kills_json(query, result)) if as_json else kills_text(query, result)
+        data = kills_json(query, result) if as_json else None
+        text = "" if as_json else kills_text(query, result)
+    if as_json:
+        if explain:
+            data["explain"] = explain_json(query)
+        text = to_json(data)
+    elif explain:
+        text += "\n".join(explain_lines(query)) + "\n"
     emit(text, out_path)
+
+
+def _several(units: tuple[str, ...], target_unit: str, until_p: str | None, as_json: bool,
+             plot: str | None, output: str | None, force: bool, p: dict[str, Any]) -> None:
+    """``kills A B C -t TARGET``."""
+    from ..report.planning import parse_probability, salvo_json, salvo_text
+    from .plan import salvo_query
+
+    if plot is not None:
+        raise click.UsageError("--plot: one attacking unit only (drop -t)")
+    out_path = check_output(output, force) if output is not None else None
+    check_suffix(out_path, "json" if as_json else "text")
+    until = parse_probability(until_p) if until_p is not None else None
+    s = salvo_query(units, target_unit, p)
+    timeline = s.run()
+    emit(to_json(salvo_json(s, timeline, until)) if as_json else salvo_text(s, timeline, until),
+         out_path)
 
 
 @attrs.frozen
@@ -136,10 +187,14 @@ Examples:
               help="What K counts.")
 @click.option("--exact", is_flag=True, help="Print only the fraction (for scripts).")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
-@with_params(attack_params(table=False) + sequence_params())
+@click.option("--try", "tries", multiple=True, metavar="OPTIONS",
+              help='Answer again with these options added, e.g. "--rule X" (repeatable), and '
+                   "say which helps most.")
+@full_fractions_option
+@with_params([_SEVERAL] + attack_params(table=False) + sequence_params())
 def odds(units: tuple[str, ...], at_least: int | None, exactly: int | None,
          at_most: int | None, destroy: bool, counter: str, exact: bool, as_json: bool,
-         **p: Any) -> None:
+         target_unit: str | None, tries: tuple[str, ...], **p: Any) -> None:
     asked = [(flag, ask, k) for flag, ask, k in (
         ("--at-least", Ask.AT_LEAST, at_least), ("--kills", Ask.EXACTLY, exactly),
         ("--at-most", Ask.AT_MOST, at_most), ("--destroy", Ask.DESTROYED, 0 if destroy else None))
@@ -149,12 +204,19 @@ def odds(units: tuple[str, ...], at_least: int | None, exactly: int | None,
                                f"--destroy (got {', '.join(a[0] for a in asked) or 'none'})")
     if destroy and counter != "kills":
         raise click.UsageError("--destroy is about the whole unit; drop --of")
+    if tries and exact:
+        raise click.UsageError("--try: not with --exact (it prints one fraction)")
+    if tries:
+        _try_odds(units, target_unit, asked[0], counter, as_json, tries, p)
+        return None
+    if target_unit is not None:
+        return _several_odds(units, target_unit, asked[0], counter, exact, as_json, p)
     query = build_query(units, p)
     _, ask, k = asked[0]
     answer = query.answer()  # resolved once, for the probability and the JSON
     what, prob = query.odds(ask, k, Counter(counter), answer)
     if as_json:
-        data = {"query": f"P({what})", "p": fraction(prob), "p_float": as_float(prob)}
+        data = {"query": f"P({what})", "p": json_fraction(prob), "p_float": as_float(prob)}
         if query.is_sequence:
             data |= sequence_json(query, answer, query.run())
         else:
@@ -172,6 +234,57 @@ def odds(units: tuple[str, ...], at_least: int | None, exactly: int | None,
         click.echo(f"  {query.attacker} -> {query.target_name}; rules {query.options.rules}; "
                    f"options: {query.options.describe()}; named rules: "
                    f"{', '.join(query.named_rules) or 'none'}{steps}")
+
+
+def _try_odds(units: tuple[str, ...], target_unit: str | None, asked: tuple[str, Ask, int],
+              counter: str, as_json: bool, tries: tuple[str, ...], p: dict[str, Any]) -> None:
+    """``odds ... --try OPTIONS``: the probability as asked and with each variant's options
+    added; the best variant and its lead."""
+    from .plan import salvo_query, try_lines
+    from .table import merged, vary_params
+
+    _, ask, k = asked
+
+    def prob(q: dict[str, Any]) -> tuple[str, Fraction]:
+        if target_unit is not None:
+            return salvo_query(units, target_unit, q).odds(ask, k, Counter(counter))
+        return build_query(units, q).odds(ask, k, Counter(counter))
+
+    what, base = prob(p)
+    rows = [("(as given)", base)] + [(t, prob(merged(p, vary_params(t, "--try")))[1])
+                                     for t in tries]
+    if as_json:
+        best = max(rows, key=lambda r: r[1])
+        click.echo(to_json({"query": f"P({what})", "tries": [
+            {"options": t, "p": json_fraction(v), "p_float": as_float(v)} for t, v in rows],
+            "best": best[0]}), nl=False)
+        return
+    click.echo(f"P({what})")
+    click.echo("\n".join(try_lines(rows, percent)))
+
+
+def _several_odds(units: tuple[str, ...], target_unit: str, asked: tuple[str, Ask, int],
+                  counter: str, exact: bool, as_json: bool, p: dict[str, Any]) -> None:
+    """``odds A B C -t TARGET``: one probability of the end."""
+    from ..report.planning import salvo_json
+    from .plan import odds_line, salvo_query
+
+    s = salvo_query(units, target_unit, p)
+    timeline = s.run()
+    _, ask, k = asked
+    what, prob = s.odds(ask, k, Counter(counter), timeline)
+    if as_json:
+        data = {"query": f"P({what})", "p": json_fraction(prob), "p_float": as_float(prob)}
+        click.echo(to_json(data | salvo_json(s, timeline)), nl=False)
+    elif exact:
+        click.echo(short_fraction(prob))
+    else:
+        if is_long(prob):
+            click.echo(f"P({what}) = {percent(prob)} (exact: a fraction of "
+                       f"{readable_fraction(prob)[1:-1]}; --exact or --json prints it)")
+        else:
+            click.echo(f"P({what}) = {short_fraction(prob)} = {percent(prob)}")
+        click.echo(odds_line(s))
 
 
 _MORTAL_HELP = """Mortal wounds on TARGET: the distribution of models destroyed and wounds lost.
@@ -202,6 +315,7 @@ Examples:
               help="Attach this CHARACTER unit to the target as its Leader.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print every distribution as JSON (exact fractions and floats).")
+@full_fractions_option
 @click.option("--output", "-o", type=click.Path(dir_okay=False), metavar="FILE",
               help="Write the report to FILE instead of standard output.")
 @click.option("--force", is_flag=True, help="Overwrite the --output file if it exists.")

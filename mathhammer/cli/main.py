@@ -32,6 +32,7 @@ COMMANDS = {
     "kills": "mathhammer.cli.attack:kills",
     "mortal": "mathhammer.cli.attack:mortal",
     "odds": "mathhammer.cli.attack:odds",
+    "plan": "mathhammer.cli.plan:plan",
     "rules": "mathhammer.cli.catalog:rules",
     "serve": "mathhammer.cli.serve:serve",
     "table": "mathhammer.cli.table:table",
@@ -106,6 +107,7 @@ def cli(debug: bool) -> None:
       mathhammer kills "Hexmark Destroyer" MEQ --half-range
       mathhammer odds Cronos GEQ --at-least 5
       mathhammer table "Hexmark Destroyer" Cronos -t GEQ,MEQ,TEQ
+      mathhammer plan "Hexmark Destroyer" Cronos -t GEQ -t MEQ --objective models
       mathhammer units --search vehicle
     """
 

@@ -45,3 +45,20 @@ def closed_pipe() -> None:
     with contextlib.suppress(OSError, ValueError):
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     sys.exit(0)
+
+
+def _full_fractions(ctx: click.Context, _param: Any, value: bool) -> bool:
+    if value:
+        from ..report.numbers import full_fractions
+
+        ctx.with_resource(full_fractions())  # until the command ends
+    return value
+
+
+def full_fractions_option(f: Any) -> Any:
+    """``--full-fractions``: JSON output with every digit of every exact value."""
+    return click.option(
+        "--full-fractions", is_flag=True, expose_value=False, callback=_full_fractions,
+        help="With --json: every digit of every exact value (by default one longer than "
+             "1000 characters is given by its size, e.g. \"[9044/9542 digits]\")."
+    )(f)

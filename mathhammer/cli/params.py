@@ -119,14 +119,31 @@ def attack_params(*, table: bool) -> list[Param]:
         *phase,
         (("--weapon", "-w", "weapons"), {
             "multiple": True, "metavar": "NAME|ROW",
-            "help": 'Pick a weapon of the attacker by name (repeatable), or give an inline row '
-                    '"10x 2 | 3+ | 4 | -1 | 1 | sustained hits 1".'}),
+            "help": 'Pick a weapon of the attacker by name (repeatable; "2x Lascannon" or the '
+                    'name twice for two; "Plasma pistol - supercharge" for one profile), or '
+                    'give an inline row "10x 2 | 3+ | 4 | -1 | 1 | sustained hits 1".'}),
+        (("--pistols",), {
+            "is_flag": True,
+            "help": "The attacker is within Engagement Range: its models shoot only their "
+                    "Pistols (MONSTER and VEHICLE models all their guns)."}),
+        (("--attacker-keyword", "attacker_keywords"), {
+            "multiple": True, "metavar": "KEYWORD",
+            "help": "A keyword of the models firing inline weapon rows (repeatable): MONSTER "
+                    "or VEHICLE models fire Pistols with their other guns."}),
         (("--models", "-m"), {"type": Count(), "help": "Attacking models."}),
         (("--target-models",), {"type": Count(),
                                 "help": "Models in the target (its first model group)."}),
         (("--leader",), {"metavar": "UNIT",
                          "help": "Attach this CHARACTER unit (name, file or inline profile) to "
                                  "the target as its Leader."}),
+        (("--detachment",), {
+            "metavar": "NAME",
+            "help": "Apply this detachment rule to the attacker, its text read from the "
+                    "attacker's catalogue (BattleScribe data)."}),
+        (("--enhancement", "enhancements"), {
+            "multiple": True, "metavar": "NAME",
+            "help": "Give the attacker (its Leader, in an attached unit) this enhancement, its "
+                    "text read from the attacker's catalogue (repeatable)."}),
         (("--rule", "-r", "named_rules"), {
             "multiple": True, "metavar": "NAME",
             "help": "Switch on a named rule (stratagem...; repeatable). See `mathhammer rules`."}),

@@ -36,9 +36,18 @@ from ..report.tables import (
     standard_targets,
 )
 from .army import current_data
-from .output import CONTEXT
+from .output import CONTEXT, full_fractions_option
 from .params import as_options, attack_params, options_of, with_params
-from .resolve import SUFFIX_FORMAT, attacker, check_output, check_suffix, emit, target, warn_options
+from .resolve import (
+    SUFFIX_FORMAT,
+    attacker,
+    check_output,
+    check_suffix,
+    emit,
+    file_rules,
+    target,
+    warn_options,
+)
 
 #: A grid with at least this many cells shows a progress bar (when stderr is a terminal).
 PROGRESS_CELLS = 40
@@ -67,6 +76,9 @@ Examples:
               help="Rows: every unit of this army list (an attached pair is one row).")
 @click.option("--vs-army", "vs_army", metavar="FILE",
               help="Columns: every unit of this army list (instead of --target).")
+@click.option("--attach", multiple=True, metavar="LEADER=BODYGUARD",
+              help='Attach a Leader to a Bodyguard unit of the --army (or --vs-army) list '
+                   'that the list leaves apart, e.g. "Captain=Intercessor Squad" (repeatable).')
 @click.option("--defence", is_flag=True,
               help="Turn it around: the --army units are the columns, ATTACKERS (or the "
                    "--vs-army units) the rows.")
@@ -84,13 +96,15 @@ Examples:
               help='An extra row per attacker with these options, e.g. "--rule Enslaved '
                    'Artifice" (repeatable).')
 @click.option("--title", help="A caption for the table.")
+@full_fractions_option
 @click.option("--output", "-o", type=click.Path(dir_okay=False), metavar="FILE",
               help="Write to FILE instead of standard output.")
 @click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")
 @with_params(attack_params(table=True))
 def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt: str | None,
           by: str, vary: tuple[str, ...], title: str | None, output: str | None, force: bool,
-          army_file: str | None, vs_army: str | None, defence: bool, **p: Any) -> None:
+          army_file: str | None, vs_army: str | None, attach: tuple[str, ...], defence: bool,
+          **p: Any) -> None:
     out_path = check_output(output, force) if output is not None else None
     if fmt is None:
         fmt = _format_of(out_path)
@@ -99,8 +113,11 @@ def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt
         raise click.UsageError("--defence: give the defending army with --army FILE")
     if not attackers and army_file is None and not (defence and vs_army):
         raise click.UsageError("expected ATTACKERS, or --army FILE")
-    mine = _army(army_file) if army_file else None
-    theirs = _army(vs_army) if vs_army else None
+    if attach and not (army_file or vs_army):
+        raise click.UsageError("--attach: give the army list with --army FILE (or "
+                               "--vs-army FILE)")
+    mine = listed_army(army_file, attach) if army_file else None
+    theirs = listed_army(vs_army, attach if not army_file else ()) if vs_army else None
     ctx = click.get_current_context()
     if ctx.get_parameter_source("ruleset") == ParameterSource.DEFAULT and (mine or theirs):
         p["ruleset"] = (mine or theirs).edition  # the army's edition unless --rules says
@@ -116,7 +133,7 @@ def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt
     variants = [("", {})] + [(v, vary_params(v)) for v in vary]
 
     def rows_of(label: str | None, unit: Any, melee: bool, text: str, extra: dict) -> list[Row]:
-        return _rows(label, unit, _merged(p, extra), by_weapon=by == RowsBy.WEAPON, vary_text=text,
+        return _rows(label, unit, merged(p, extra), by_weapon=by == RowsBy.WEAPON, vary_text=text,
                      melee=not extra["ranged"] if "ranged" in extra else melee,
                      both=len(asked) > 1)
 
@@ -132,7 +149,7 @@ def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt
                 rows += rows_of(None, spec, melee, text, extra)
     for row in rows:
         for column in columns:
-            check_work(row.profiles, column.target, row.options.rules)
+            check_work(row.profiles_against(column.target), column.target, row.options.rules)
     cells = len(rows) * len(columns)
     if cells >= PROGRESS_CELLS and stderr_is_tty():
         with click.progressbar(length=cells, label="computing", file=sys.stderr) as bar:
@@ -174,11 +191,12 @@ def _target_specs(values: tuple[str, ...]) -> list[str]:
     return out
 
 
-def _merged(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+def merged(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
     """The options of a ``--vary`` row: repeatable options add to the command's."""
     p = dict(base)
     for key, value in extra.items():
-        p[key] = p[key] + value if key in ("weapons", "named_rules", "abilities") else value
+        p[key] = p[key] + value if key in ("weapons", "named_rules", "abilities",
+                                           "enhancements") else value
     return p
 
 
@@ -197,12 +215,23 @@ def _rows(label: str | None, unit: Any, p: dict[str, Any], *, melee: bool, by_we
                              f"-t (-t {unit} -t ..., or -t {unit},...)") from None
     else:  # the army list's unit as listed: its wargear, its models
         try:
-            attacking = attrs.evolve(attacker_of(unit, melee=melee), label=label)
-        except InputError:
+            attacking = attrs.evolve(attacker_of(
+                unit, melee=melee, data=current_data(), options=options_of(p),
+                named_rules=file_rules(p["named_rules"]), pistols=bool(p.get("pistols")),
+                detachment=p.get("detachment"), enhancements=p.get("enhancements", ())),
+                label=label)
+        except InputError as e:
+            if " has no " not in str(e):
+                raise
             attacking = Attacker(label, (), unit.cost())
-    named, mortal = split_rules(p["named_rules"])
+    switched = [r for r in map(attacking.rules.switch, p["named_rules"]) if r is not None]
+    rest = [n for n in p["named_rules"] if attacking.rules.switch(n) is None]
+    named, mortal = split_rules(rest)
+    named += attacking.rules.applied + tuple(dict.fromkeys(switched))
     options = options_of(p)
-    warn_options(p, options, attacking)
+    if attacking.led:
+        options = attrs.evolve(options, led=True)
+    warn_options(p, options, attacking, tuple(rest))
     if mortal:
         raise InputError(f"--rule {mortal[0]!r} is a mortal-wound roll: `mathhammer kills` and "
                          "`mathhammer odds` roll it after the attack; `table` compares attacks")
@@ -211,19 +240,21 @@ def _rows(label: str | None, unit: Any, p: dict[str, Any], *, melee: bool, by_we
         suffix += f" [{vary_text}]"
     return rows_for(attacking.label, attacking.profiles, by_weapon=by_weapon,
                     options=options, named_rules=named, points=attacking.points,
-                    suffix=suffix)
+                    suffix=suffix, per_target=attacking.retarget)
 
 
-def _army(path: str) -> Any:
-    """An army list for the table (a name that does not resolve is an error here)."""
+def listed_army(path: str, attach: tuple[str, ...] = ()) -> Any:
+    """An army list for the table (a name that does not resolve is an error here), with the
+    Leaders ``attach`` names attached."""
     from ..data.army import load_army
 
-    army = load_army(path, data=current_data())
+    army = load_army(path, data=current_data(), attach=attach)
     if army.unresolved:
-        u = army.unresolved[0]
-        more = f" (and {len(army.unresolved) - 1} more)" if len(army.unresolved) > 1 else ""
-        raise InputError(f"{path}:{u.line}: unresolved: {u.text}{more}; see `mathhammer army "
-                         f"{path}`")
+        lines = "; ".join(f"{u.line}: {u.describe()}" for u in army.unresolved[:20])
+        more = f" and {len(army.unresolved) - 20} more" if len(army.unresolved) > 20 else ""
+        total = army.declared_points if army.declared_points is not None else "?"
+        raise InputError(f"{path}: {army.points} / {total} points read; unresolved lines "
+                         f"{lines}{more}; see `mathhammer army {path}`")
     return army
 
 
@@ -236,21 +267,21 @@ _VARY = click.Command("--vary", params=as_options(attack_params(table=False)),
                       add_help_option=False)
 
 
-def vary_params(text: str) -> dict[str, Any]:
-    """The options a ``--vary`` string gives, e.g. ``"--rule Enslaved Artifice"``: words after
-    an option up to the next ``--option`` are its value (so names need no inner quotes)."""
+def _vary_tokens(text: str, option: str = "--vary") -> list[str]:
+    """A ``--vary`` string as click arguments: words after an option up to the next
+    ``--option`` are its value (so names need no inner quotes)."""
     try:
         tokens = shlex.split(text)
     except ValueError as e:
-        raise InputError(f"--vary {text!r}: {e}") from None
+        raise InputError(f"{option} {text!r}: {e}") from None
     if not tokens:
-        raise InputError("--vary: expected options, e.g. \"--rule Enslaved Artifice\", got ''")
+        raise InputError(f"{option}: expected options, e.g. \"--rule Enslaved Artifice\", got ''")
     args: list[str] = []
     i = 0
     while i < len(tokens):
         opt = tokens[i]
         if not opt.startswith("-"):
-            raise InputError(f"--vary {text!r}: expected an option like --rule, got {opt!r}")
+            raise InputError(f"{option} {text!r}: expected an option like --rule, got {opt!r}")
         value = []
         if "=" in opt:
             opt, first = opt.split("=", 1)
@@ -260,9 +291,53 @@ def vary_params(text: str) -> dict[str, Any]:
             value.append(tokens[i])
             i += 1
         args += [opt, " ".join(value)] if value else [opt]
+    return args
+
+
+def vary_args(text: str) -> list[tuple[str | None, str, str | None]]:
+    """The options of a ``--vary`` string before click reads them (no callback runs, so no
+    file is read): ``(option name or None if unknown, flag as given, value or None)``.
+
+    >>> vary_args("--rules house.toml --half-range")
+    [('ruleset', '--rules', 'house.toml'), ('half_range', '--half-range', None)]
+    """
+    by_flag = {o: p for p in _VARY.params for o in [*p.opts, *p.secondary_opts]}
+    out: list[tuple[str | None, str, str | None]] = []
+    args = _vary_tokens(text)
+    i = 0
+    while i < len(args):
+        flag = args[i]
+        param = by_flag.get(flag) if flag.startswith("--") else None
+        if param is None and not flag.startswith("--") and len(flag) > 2:
+            param = by_flag.get(flag[:2])  # -wNAME: a short option and its value
+            out.append((param.name if param else None, flag[:2], flag[2:]))
+            i += 1
+            continue
+        param = by_flag.get(flag)
+        takes_value = param is not None and not getattr(param, "is_flag", False)
+        value = args[i + 1] if takes_value and i + 1 < len(args) else None
+        out.append((param.name if param else None, flag, value))
+        i += 2 if value is not None else 1
+    return out
+
+
+def vary_params(text: str, option: str = "--vary") -> dict[str, Any]:
+    """The options a ``--vary`` string gives, e.g. ``"--rule Enslaved Artifice"``: words after
+    an option up to the next ``--option`` are its value (so names need no inner quotes);
+    ``option`` names the string in errors."""
+    args = _vary_tokens(text, option)
+    if any(a == "--data" or a.startswith("--data=") for a in args):
+        raise InputError(f"{option} {text!r}: --data: a row cannot change the data folder; give "
+                         "--data to the command")
     try:
-        ctx = _VARY.make_context("--vary", args)
+        ctx = _VARY.make_context(option, args)
     except click.UsageError as e:
-        raise InputError(f"--vary {text!r}: {e.format_message()}") from None
-    return {k: v for k, v in ctx.params.items()
-            if ctx.get_parameter_source(k) == ParameterSource.COMMANDLINE}
+        raise InputError(f"{option} {text!r}: {e.format_message()}") from None
+    given = {k: v for k, v in ctx.params.items()
+             if ctx.get_parameter_source(k) == ParameterSource.COMMANDLINE}
+    for key, flag in (("leader", "--leader"), ("target_models", "--target-models")):
+        if option == "--vary" and key in given:  # a table's rows share its columns
+            raise InputError(f"{option} {text!r}: {flag} changes the targets (the columns), which "
+                             "every row shares, so the row would be the same; give it to the "
+                             "command")
+    return given

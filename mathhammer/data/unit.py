@@ -19,16 +19,20 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import attrs
 
+from ..cache import cached
 from ..errors import InputError
+from ..model.loadout import Carried, Loadout, choose, fires_both, profile_families
+from ..model.options import Options
 from ..model.profiles import Target, Weapon
 from ..prob.dice import format_dice
-from .names import name_key
+from .picks import picked
 
 
 def show(value: Any) -> str:
@@ -207,37 +211,53 @@ class Unit:
         return [w for g in self.groups for w in g.weapons if melee is None or w.melee == melee]
 
     def as_profiles(self, melee: bool = False, weapons: Iterable[str] | None = None,
-                    models: int | None = None) -> list[tuple[Weapon, int]]:
-        """The ``(weapon, models carrying it)`` pairs that fire in the shooting (or fight) phase.
-
-        Without ``weapons`` every non-optional weapon of the phase fires, in file order;
-        ``weapons`` picks by name (case-insensitive, a unique prefix is enough; optional wargear
-        too), in the order given. ``models`` overrides the size of the first (main) group.
+                    models: int | None = None, **choice: Any) -> list[tuple[Weapon, int]]:
+        """The ``(weapon, models firing it)`` pairs that fire in the shooting (or fight) phase:
+        :meth:`loadout`'s ``fired`` (``choice`` is its keyword arguments).
 
         >>> from mathhammer.data.units import load_unit
         >>> [(w.name, n) for w, n in load_unit("Hexmark Destroyer").as_profiles(melee=True)]
         [('Close combat weapon', 1)]
         """
+        return list(self.loadout(melee, weapons, models, **choice).fired)
+
+    def loadout(self, melee: bool = False, weapons: Iterable[str] | None = None,
+                models: int | None = None, *, target: Target | Any | None = None,
+                options: Options | None = None, named_rules: tuple[str, ...] = (),
+                pistols: bool = False) -> Loadout:
+        """What fires in the shooting (or fight) phase and what is left out, by the rules of
+        :mod:`mathhammer.model.loadout` (one choice of Pistols or other guns per model, one
+        melee weapon plus Extra Attacks, one profile per weapon), each choice the best against
+        ``target`` (:func:`weapon_value`; MEQ when no target is given).
+
+        Without ``weapons`` every non-optional weapon of the phase is carried; ``weapons``
+        picks by name (case-insensitive, a unique prefix is enough; optional wargear too), in
+        the order given; ``"2x Lascannon"`` or a name given twice asks for two of them.
+        ``models`` overrides the size of the first (main) group; ``pistols`` is a unit within
+        Engagement Range (only Pistols shoot, for models that are not MONSTER or VEHICLE).
+
+        >>> from mathhammer.data.units import load_unit
+        >>> out = load_unit("Cronos").loadout(weapons=["spirit v", "spirit s"], models=2)
+        >>> [(w.name, n) for w, n in out.fired], out.left_out
+        ([('Spirit vortex', 2), ('Spirit syphon', 2)], ())
+        """
         counts = self._counts(models)
         carried = [(w, counts[i] if w.count is None
-                     else max(1, w.count * counts[i] // g.min_models))
+                    else max(1, w.count * counts[i] // g.min_models), i)
                    for i, g in enumerate(self.groups) for w in g.weapons
                    if w.melee == bool(melee)]
         phase = "melee" if melee else "ranged"
         if not carried:
             raise InputError(f"{self.name} has no {phase} weapons")
         if weapons is None:
-            chosen = [(w, n) for w, n in carried if not w.optional]
+            chosen = [c for c in carried if not c[0].optional]
         else:
-            if isinstance(weapons, str):
-                weapons = [weapons]
-            chosen = []
-            for query in weapons:
-                others = [w.name for w in self.weapons(not melee)]
-                for pick in _pick(str(query), carried, phase, self.name, others):
-                    if pick not in chosen:
-                        chosen.append(pick)
-        return [(w.weapon, n) for w, n in chosen]
+            chosen = picked(self, weapons, carried, phase, melee)
+        families = [profile_families([w.name for w in g.weapons]) for g in self.groups]
+        wanted = [Carried(w.weapon, n, i, w.profile_of or families[i].get(w.name))
+                  for w, n, i in chosen]
+        return choose(wanted, counts, value_against(target, options, named_rules),
+                      melee=bool(melee), both=fires_both(self.keywords), pistols=pistols)
 
     def cost(self, models: int | None = None) -> int | None:
         """The unit's points with ``models`` in its main group (its smallest size by default);
@@ -295,20 +315,29 @@ class Unit:
         return f"{self.name} ({self.faction}): {'; '.join(parts)}"
 
 
-def _pick(query: str, carried: list, phase: str, unit: str, others: list[str]) -> list:
-    """The carried weapons a name picks: exact names first, else a unique prefix."""
-    q = name_key(query)
-    exact = [(w, n) for w, n in carried if name_key(w.name) == q]
-    found = exact or [(w, n) for w, n in carried if name_key(w.name).startswith(q)]
-    names = sorted({w.name for w, _ in found})
-    if len(names) == 1:
-        return found
-    known = list(dict.fromkeys(w.name for w, _ in carried))
-    if names:
-        raise InputError(f"weapons: {show(query)} is ambiguous for {unit}: "
-                         f"matches {', '.join(names)}")
-    other = [n for n in others if name_key(n).startswith(q)]
-    hint = f"{phase} weapons: {', '.join(known)}"
-    if other:
-        hint += f" ({other[0]} is a {'ranged' if phase == 'melee' else 'melee'} weapon)"
-    raise InputError(f"weapons: {unit} has no {phase} weapon {show(query)}; {hint}")
+#: The target weapons are chosen against when none is given (MEQ).
+REFERENCE = Target(models=5, toughness=4, save=3, wounds=2, keywords=("INFANTRY",), name="MEQ")
+
+
+def value_against(target: Target | Any | None, options: Options | None = None,
+                  named_rules: tuple[str, ...] = ()) -> Callable[[Weapon], Fraction]:
+    """The score weapon choice compares: :func:`weapon_value` against ``target``."""
+    target = REFERENCE if target is None else target
+    return lambda w: weapon_value(w, target, options, tuple(named_rules))
+
+
+@cached(maxsize=4096)
+def weapon_value(weapon: Weapon, target: Target | Any, options: Options | None = None,
+                 named_rules: tuple[str, ...] = ()) -> Fraction:
+    """One model's exact E[damage] (wounds the target loses, after saves, Feel No Pain and lost
+    excess) with ``weapon`` against ``target``, under ``options`` and ``named_rules``: what
+    weapon choice compares.
+
+    >>> w = Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
+    >>> weapon_value(w, REFERENCE)  # 2 x 2/3 hit x 1/2 wound x 1/2 unsaved
+    Fraction(1, 3)
+    """
+    from ..engine.attack import attack
+
+    opts = attrs.asdict(options, recurse=False) if options is not None else {}
+    return attack([(weapon, 1)], target, apply=named_rules, **opts).damage.mean()

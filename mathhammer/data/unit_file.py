@@ -170,7 +170,7 @@ _ABILITY_KEYS = ("core", "faction", "datasheet")
 _GROUP_REQUIRED = ("count", "toughness", "save", "wounds")
 _GROUP_OPTIONAL = ("name", "move", "leadership", "oc", "invuln", "fnp", "weapons")
 _WEAPON_REQUIRED = ("name", "range", "attacks", "skill", "strength", "ap", "damage")
-_WEAPON_OPTIONAL = ("abilities", "optional", "unmapped", "count")
+_WEAPON_OPTIONAL = ("abilities", "optional", "unmapped", "count", "profile_of")
 
 
 def _weapon(r: Reader, path: str, raw: Any) -> UnitWeapon:
@@ -199,6 +199,7 @@ def _weapon(r: Reader, path: str, raw: Any) -> UnitWeapon:
         raise r.fail(f"{path}.skill", 'N/A is only for [torrent] weapons, got "N/A"')
     optional = r.boolean(f"{path}.optional", raw.get("optional", False))
     count = r.integer(f"{path}.count", raw["count"], 1) if "count" in raw else None
+    profile_of = r.text(f"{path}.profile_of", raw["profile_of"]) if "profile_of" in raw else None
     # keywords an importer could not map: kept for the player to read, no effect on numbers
     r.texts(f"{path}.unmapped", raw.get("unmapped", []), lambda p, v: v)
     try:
@@ -206,7 +207,29 @@ def _weapon(r: Reader, path: str, raw: Any) -> UnitWeapon:
                         damage=damage, abilities=abilities, range=rng)
     except ValueError as e:  # pragma: no cover - the checks above are stricter
         raise r.fail(path, str(e)) from None
-    return UnitWeapon(weapon, optional, count)
+    return UnitWeapon(weapon, optional, count, profile_of)
+
+
+def _check_profiles(r: Reader, path: str, weapons: tuple[UnitWeapon, ...]) -> None:
+    """The profiles of one weapon (``profile_of``): two or more, all ranged or all melee, with
+    the same ``count`` and ``optional``."""
+    families: dict[str, list[int]] = {}
+    for i, w in enumerate(weapons):
+        if w.profile_of is not None:
+            families.setdefault(w.profile_of.casefold(), []).append(i)
+    for members in families.values():
+        first = weapons[members[0]]
+        where = f"{path}.weapons[{members[0]}].profile_of"
+        if len(members) < 2:
+            raise r.fail(where, f"{show(first.profile_of)} names only this profile; a weapon "
+                                "of several profiles has two or more (leave profile_of out "
+                                "for a weapon of one profile)")
+        for i in members[1:]:
+            w = weapons[i]
+            if (w.melee, w.count, w.optional) != (first.melee, first.count, first.optional):
+                raise r.fail(f"{path}.weapons[{i}]",
+                             f"a profile of {show(first.profile_of)} must match "
+                             f"{show(first.name)} in range (melee or not), count and optional")
 
 
 def _group(r: Reader, path: str, raw: Any, unit_name: str, core_fnp: int | None) -> ModelGroup:
@@ -230,6 +253,8 @@ def _group(r: Reader, path: str, raw: Any, unit_name: str, core_fnp: int | None)
     if len(weapons) > MAX_WEAPONS:
         raise r.fail(f"{path}.weapons", str(over("", f"{len(weapons)} weapons", MAX_WEAPONS,
                                                  "MAX_WEAPONS"))[2:])
+    carried = tuple(_weapon(r, f"{path}.weapons[{i}]", w) for i, w in enumerate(weapons))
+    _check_profiles(r, path, carried)
     return ModelGroup(
         name=r.text(f"{path}.name", raw["name"]) if "name" in raw else unit_name,
         min_models=lo, max_models=hi,
@@ -241,7 +266,7 @@ def _group(r: Reader, path: str, raw: Any, unit_name: str, core_fnp: int | None)
         oc=opt("oc", lambda p, v: r.integer(p, v, 0)),
         invuln=opt("invuln", lambda p, v: r.xplus(p, v, 2, 6)),
         fnp=fnp if fnp is not None else core_fnp,
-        weapons=tuple(_weapon(r, f"{path}.weapons[{i}]", w) for i, w in enumerate(weapons)),
+        weapons=carried,
     )
 
 

@@ -45,6 +45,7 @@ from typing import Any
 import attrs
 
 from ..cache import cached
+from ..data.inline import describe_target
 from ..data.named_rules import find_rule
 from ..errors import InputError
 from ..mechanics.allocation import lose, mortal_move, next_group, packet_move, wound_move
@@ -59,6 +60,7 @@ from ..mechanics.damage import damage_roll, feel_no_pain
 from ..mechanics.effects import Hazard, deadly_demise_wounds, hazardous
 from ..mechanics.named import apply_rules
 from ..mechanics.rolls import attacks_roll
+from ..model.named import NamedRule
 from ..model.options import Options
 from ..model.profiles import Target, Weapon
 from ..model.ruleset import RuleSet, load_ruleset
@@ -75,6 +77,7 @@ from ..prob.bigint import big, digit_width, pack, unpack
 from ..prob.markov import Move, Weights, chain, horner, tallied_chain
 from ..prob.markov import step as markov_step
 from ..prob.pmf import PMF
+from .work import check_attack_dice
 
 __all__ = ["Result", "attack", "character_destroyed", "initial_state", "models_alive"]
 
@@ -98,11 +101,52 @@ class Result:
     deadly_demise: PMF | None = None
     #: what Hazardous weapons do to the attacking unit (None: no Hazardous weapon)
     hazard: Hazard | None = None
+    #: what was asked, for the displays: the weapons in order, the named rules applied, and
+    #: the attacker's and target's names (a unit's name, else the weapons and the profile)
+    profiles: tuple[tuple[Weapon, int], ...] = ()
+    named_rules: tuple[str, ...] = ()
+    attacker_name: str = ""
+    target_name: str = ""
+
+    def __repr__(self) -> str:
+        """Who attacked what, and the expected value of every counter.
+
+        >>> import mathhammer as mh
+        >>> rifle = mh.Weapon("Rifle", attacks=1, skill=3, strength=4, ap=0, damage=1)
+        >>> mh.attack((rifle, 5), mh.Target(models=5, toughness=3, save=5, wounds=1))  # (8/27)**5
+        <Result 5x Rifle -> 5x T3 Sv5+ W1: attacks 5, hits 3.333, wounds 2.222, unsaved 1.481, \
+mortal 0, damage 1.481, kills 1.481; P(destroyed) 0.2284%>
+        """
+        means = ", ".join(f"{n} {float(v):.4g}" for n, v in self.summary().items()
+                          if n != "destroyed")
+        return (f"<Result {self.attacker_name} -> {self.target_name}: {means}; "
+                f"P(destroyed) {float(self.destroyed) * 100:.4g}%>")
+
+    # --- displays (mathhammer.report.display, imported only when asked) ----------------------
+    def _repr_html_(self) -> str:
+        """The ``mathhammer kills`` report as HTML, for Jupyter."""
+        from ..report.display import result_html
+
+        return result_html(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``mathhammer kills --json`` data: every PMF as ``{"k": "num/den"}``, the means
+        exact and as floats, what was asked."""
+        from ..report.display import result_dict
+
+        return result_dict(self)
+
+    def to_dataframe(self) -> Any:
+        """A pandas DataFrame of every counter (``pip install "mathhammer[notebook]"``): one
+        row per counter and outcome, exact probabilities beside floats."""
+        from ..report.display import result_frame
+
+        return result_frame(self)
 
     @property
     def destroyed(self) -> Fraction:
         """P(every model of the target destroyed)."""
-        return sum((p for s, p in self.state if models_alive(s) == 0), Fraction(0))
+        return sum((p for s, p in self.state.items() if models_alive(s) == 0), Fraction(0))
 
     @property
     def character_destroyed(self) -> Fraction:
@@ -118,9 +162,11 @@ class Result:
 Profile = Weapon | tuple[Weapon, int]
 
 
-def _entries(profiles: Any, melee: bool | None) -> list[tuple[Weapon, int]]:
-    if hasattr(profiles, "as_profiles"):
-        return list(profiles.as_profiles(melee=bool(melee)))
+def _entries(profiles: Any, melee: bool | None, target: Target | Squad, options: Options,
+             apply: Iterable[str]) -> list[tuple[Weapon, int]]:
+    if hasattr(profiles, "as_profiles"):  # a unit: its weapons chosen against this target
+        return list(profiles.as_profiles(melee=bool(melee), target=target, options=options,
+                                         named_rules=tuple(apply)))
     if isinstance(profiles, Weapon) or (isinstance(profiles, tuple) and len(profiles) == 2
                                         and isinstance(profiles[0], Weapon)):
         profiles = [profiles]
@@ -150,7 +196,8 @@ def attack(profiles: Profile | Sequence[Profile] | Any, target: Target | Squad |
 
     ``target`` is a :class:`Target`, a :class:`Squad` or a unit; ``state`` is the target's
     state to start from (default: unharmed); ``apply`` names rules from ``rules/`` to switch
-    on; ``attacker`` is the attacking unit's profile for Hazardous (a unit's own by default);
+    on (or gives :class:`~mathhammer.model.named.NamedRule` values: rules from data);
+    ``attacker`` is the attacking unit's profile for Hazardous (a unit's own by default);
     every other keyword is an :class:`Options` field.
     """
     opts = Options.make(**options)
@@ -164,14 +211,18 @@ def attack(profiles: Profile | Sequence[Profile] | Any, target: Target | Squad |
     if not isinstance(target, Target | Squad):
         raise TypeError(f"target: expected a Target, a Squad or a unit, got "
                         f"{type(target).__name__}")
-    entries = _entries(profiles, melee)
     apply = [apply] if isinstance(apply, str) else list(apply)
-    named = [find_rule(n) for n in apply]
+    entries = _entries(profiles, melee, target, opts, apply)
+    check_attack_dice(entries, sum(g.models for g in Squad.of(target).groups), rules)
+    named = [n if isinstance(n, NamedRule) else find_rule(n) for n in apply]
     starts = unit_weights(target, state)
     runs = [(w, _attack_from(entries, target, opts, rules, s, named, attacker))
             for s, w in starts.items()]
+    asked = {"profiles": tuple(entries), "named_rules": tuple(r.name for r in named),
+             "attacker_name": _attacker_name(profiles, entries),
+             "target_name": target.name or describe_target(target)}
     if len(runs) == 1:
-        return runs[0][1]
+        return attrs.evolve(runs[0][1], **asked)
     fields = ("attacks", "hits", "wounds", "unsaved", "mortal", "damage", "kills", "state")
     mixed = {f: PMF.mix((w, getattr(r, f)) for w, r in runs) for f in fields}
     first = runs[0][1]
@@ -180,7 +231,14 @@ def attack(profiles: Profile | Sequence[Profile] | Any, target: Target | Squad |
     demise = (PMF.mix((w, r.deadly_demise) for w, r in runs)
               if first.deadly_demise is not None else None)
     return Result(**mixed, target=target, options=opts, group_kills=groups,
-                  deadly_demise=demise, hazard=first.hazard)
+                  deadly_demise=demise, hazard=first.hazard, **asked)
+
+
+def _attacker_name(profiles: Any, entries: list[tuple[Weapon, int]]) -> str:
+    """A unit's name, else its weapons (``4x Bolt rifle + 1x Multi-melta``)."""
+    name = getattr(profiles, "name", None) if hasattr(profiles, "as_profiles") else None
+    return name if isinstance(name, str) and name else " + ".join(
+        f"{n}x {w.name}" for w, n in entries)
 
 
 def _strength(unit: Squad, start: UnitState) -> tuple[bool, bool]:

@@ -29,6 +29,7 @@ from ..model.squad import Squad, initial_state, models_alive, unit_weights
 from ..prob.dice import dice
 from ..prob.pmf import PMF
 from .attack import attack
+from .work import check_turns
 
 
 @attrs.frozen
@@ -124,8 +125,7 @@ def turns(profiles: Any, target: Target | Squad | Any, n: int, *, reanimation: b
           apply: Sequence[str] = (), **options: Any) -> Timeline:
     """``n`` turns of the same attack; a target with Reanimation Protocols reanimates between
     them (``reanimation`` forces it on or off)."""
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise InputError(f"turns: expected an integer >= 1, got {n!r}")
+    check_turns(n)
     if hasattr(target, "as_target"):
         target = target.as_target()
     groups = target.groups if isinstance(target, Squad) else (target,)

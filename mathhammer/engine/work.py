@@ -15,6 +15,9 @@ from ..model.options import Options
 from ..model.profiles import Weapon
 from ..model.ruleset import RuleSet, load_ruleset
 
+#: Turns one sequence may have (``turns(..., n)``, ``--turns``): a game has five.
+MAX_TURNS = 20
+
 
 def attack_dice(profiles: Iterable[tuple[Weapon, int]], target_models: int,
                 rules: RuleSet | None = None) -> int:
@@ -46,3 +49,23 @@ def check_attack_dice(profiles: Iterable[tuple[Weapon, int]], target_models: int
     n = attack_dice(profiles, target_models, rules)
     if n > MAX_ATTACK_DICE:
         raise over("attack dice", f"up to {n}", MAX_ATTACK_DICE, "MAX_ATTACK_DICE")
+
+
+def check_turns(n: object) -> int:
+    """``n`` if it is a number of turns from 1 to :data:`MAX_TURNS`, else a one-line error.
+
+    >>> check_turns(10**9)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: turns: 1000000000 is over the limit of 20 (mathhammer.engine...
+    """
+    from ..errors import InputError
+
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise TypeError(f"turns: expected an integer, got {type(n).__name__}")
+    if n < 1:
+        raise InputError(f"turns: expected an integer >= 1, got {n!r}")
+    if n > MAX_TURNS:
+        raise InputError(f"turns: {n} is over the limit of {MAX_TURNS} "
+                         "(mathhammer.engine.work.MAX_TURNS)")
+    return n

@@ -19,6 +19,7 @@ from fractions import Fraction
 
 import attrs
 
+from ..errors import InputError
 from ..model.profiles import Target
 from ..model.ruleset import load_ruleset
 from ..model.squad import Squad, as_unit_state, public_states, unit_weights
@@ -196,7 +197,15 @@ def crushing_impact(toughness: int) -> PMF:
 
     >>> crushing_impact(1) == PMF({(0, 0): 3, (1, 0): 2, (0, 1): 1})
     True
+    >>> crushing_impact(10**6)
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: toughness: expected a Toughness from 1 to 30, got 1000000
     """
+    if isinstance(toughness, bool) or not isinstance(toughness, int):
+        raise TypeError(f"toughness: expected an integer, got {type(toughness).__name__}")
+    if not 1 <= toughness <= 30:  # as `mathhammer mortal --crushing-impact T`
+        raise InputError(f"toughness: expected a Toughness from 1 to 30, got {toughness}")
     die = PMF.uniform([(1 if f >= 5 else 0, 1 if f == 1 else 0) for f in range(1, 7)])
     rolls = die.repeat(toughness, op=lambda a, b: (a[0] + b[0], a[1] + b[1]), zero=(0, 0))
     return rolls.map(lambda t: (min(t[0], 6), t[1]))

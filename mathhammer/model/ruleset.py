@@ -163,6 +163,62 @@ _FIELDS: dict[str, tuple[str, str, Any]] = {
 }
 
 
+#: Keys the bundled files state that the engine does not read: it applies these values in its
+#: code (docs/rules.md), so a rule-set file may repeat them but not change them.
+_FIXED: dict[tuple[str, str], Any] = {
+    ("devastating_wounds", "after_normal_damage"): True,
+    ("reanimation", "wounds"): "D3",
+    ("mortal_wounds", "order"): ["wounded non-character", "non-character", "wounded character",
+                                 "character"],
+    ("save_groups", "group_by"): ["wounds", "save", "invuln"],
+    ("save_groups", "wounded_first"): True,
+    ("save_groups", "characters_last"): True,
+    ("crushing_impact", "dice"): "toughness",
+    ("crushing_impact", "enemy_on"): 5,
+    ("crushing_impact", "enemy_max"): 6,
+    ("crushing_impact", "self_on"): 1,
+}
+_TOP = ("name", "description", "extends")
+_TABLE_KEYS = ("double", "greater", "equal", "lesser", "half")
+
+
+def _check_keys(path: Path, raw: dict) -> None:
+    """Every key of one rule-set file is one the engine reads, or one of :data:`_FIXED` with
+    the value the engine applies: an unknown key is an error with the closest known one."""
+    import difflib
+
+    known: dict[str, set[str]] = {}
+    for table, key in [(t, k) for t, k, _ in _FIELDS.values()] + list(_FIXED):
+        known.setdefault(table, set()).add(key)
+
+    def unknown(what: str, name: str, choices: list[str], prefix: str = "") -> InputError:
+        close = difflib.get_close_matches(name, choices, 1, 0.6)
+        hint = (f"did you mean {prefix}{close[0]}?" if close
+                else f"known: {', '.join(prefix + c for c in sorted(choices))}")
+        return InputError(f"{path}: {what}: not a rule-set key; {hint}")
+
+    for name, value in raw.items():
+        if name in _TOP:
+            continue
+        if name not in known:
+            raise unknown(f"[{name}]" if isinstance(value, dict) else name, name,
+                          [*known, *_TOP])
+        if not isinstance(value, dict):
+            continue  # "expected a table" is said where the table is read
+        for key, v in value.items():
+            if key not in known[name]:
+                raise unknown(f"{name}.{key}", key, sorted(known[name]), f"{name}.")
+            fixed = _FIXED.get((name, key))
+            if (name, key) in _FIXED and (v != fixed or type(v) is not type(fixed)):
+                raise InputError(f"{path}: {name}.{key}: mathhammer always applies "
+                                 f"{shorten(repr(fixed), 80)} (docs/rules.md); it does not "
+                                 f"read another value, got {shorten(repr(v))}")
+        if name == "wound" and isinstance(value.get("table"), dict):
+            for key in value["table"]:
+                if key not in _TABLE_KEYS:
+                    raise unknown(f"wound.table.{key}", key, list(_TABLE_KEYS), "wound.table.")
+
+
 def _check(path: Path, table: str, key: str, kind: Any, value: Any) -> None:
     where = f"{path}: {table}.{key}"
     if value is None:
@@ -202,6 +258,7 @@ def load_ruleset(name_or_path: str = "10e") -> RuleSet:
 def _build(chain: tuple[tuple[Path, int, int], ...]) -> RuleSet:
     raw: dict = {}
     for entry in reversed(chain):
+        _check_keys(entry[0], _parse(*entry))
         raw = _merge(raw, {k: v for k, v in _parse(*entry).items() if k != "extends"})
     path = chain[0][0]
     values: dict[str, Any] = {}

@@ -189,5 +189,5 @@ def character_destroyed(target: Targetish, states: PMF) -> Fraction:
     if not isinstance(target, Squad) or not any(target.characters):
         raise InputError("character_destroyed: the target has no CHARACTER model group")
     chars = target.characters
-    return sum((p for s, p in states
+    return sum((p for s, p in states.items()
                 if all(g.models == 0 for g, c in zip(s, chars, strict=True) if c)), Fraction(0))

@@ -3,25 +3,26 @@
 Why one module: PMF and its integer fast paths (packed products, Horner sums) are one value
 type; the helpers only serve its methods.
 
-A :class:`PMF` maps outcomes to non-negative integer weights; the probability of an
-outcome is its weight divided by the total weight. Weights are kept reduced (their gcd
-is 1), so equal distributions have equal weights and compare equal. Probabilities are
-handed out as :class:`fractions.Fraction`.
+A :class:`PMF` keeps non-negative integer weights over one common denominator; the
+probability of an outcome is its weight divided by the total weight. Weights are kept reduced
+(their gcd is 1), so equal distributions have equal weights and compare equal. To its users a
+PMF is a read-only mapping of outcomes to exact probabilities (:class:`fractions.Fraction`),
+0 for an outcome it never gives (as a :class:`collections.Counter` counts 0):
 
 >>> d3 = PMF.uniform([1, 2, 3])
->>> (d3 + d3).prob(4)
-Fraction(1, 3)
->>> d3.mean(), d3.variance()
-(Fraction(2, 1), Fraction(2, 3))
+>>> (d3 + d3)[4], (d3 + d3)[7], 7 in d3 + d3, list(d3 + d3), len(d3 + d3)
+(Fraction(1, 3), Fraction(0, 1), False, [2, 3, 4, 5, 6], 5)
+>>> d3.mean(), d3.variance(), d3.median(), round(d3.std(), 4)
+(Fraction(2, 1), Fraction(2, 3), 2, 0.8165)
 """
 
 from __future__ import annotations
 
 import contextlib
 import operator
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, ItemsView, Iterable, Iterator, Mapping, ValuesView
 from fractions import Fraction
-from math import lcm
+from math import isfinite, lcm, sqrt
 from typing import Any
 
 from ..errors import InputError
@@ -45,12 +46,16 @@ def _probability(name: str, p: Any) -> None:
         raise InputError(f"{name}: expected a probability from 0 to 1, got {p}")
 
 
-class PMF:
-    """An immutable exact distribution over hashable outcomes.
+class PMF(Mapping[Outcome, Fraction]):
+    """An immutable exact distribution over hashable outcomes: a read-only mapping of each
+    outcome to its probability. ``pmf[k]`` is 0 for an outcome outside the support, while
+    ``k in pmf``, ``len``, iteration (over outcomes, in order) and ``get`` see the support only.
 
     >>> coin = PMF({0: 1, 1: 1})
     >>> dict(coin)
     {0: Fraction(1, 2), 1: Fraction(1, 2)}
+    >>> coin[1], coin[2], 2 in coin, coin.get(2), list(coin.items())[0]
+    (Fraction(1, 2), Fraction(0, 1), False, None, (0, Fraction(1, 2)))
     >>> coin == PMF({0: 5, 1: 5})
     True
     """
@@ -196,8 +201,42 @@ class PMF:
         return list(self._weights)
 
     def prob(self, outcome: Outcome) -> Fraction:
-        """P(X == outcome)."""
+        """P(X == outcome), the same as ``pmf[outcome]``."""
         return Fraction(self._weights.get(outcome, 0), self._total)
+
+    # --- the Mapping protocol (outcome -> exact probability) ----------------------------------
+    __getitem__ = prob
+
+    def __iter__(self) -> Iterator[Outcome]:
+        """The outcomes with a positive probability, in order."""
+        return iter(self._weights)
+
+    def __len__(self) -> int:
+        return len(self._weights)
+
+    def __contains__(self, outcome: object) -> bool:
+        return outcome in self._weights
+
+    def get(self, outcome: Outcome, default: Any = None) -> Any:
+        """P(X == outcome) for an outcome of the support, else ``default`` (as ``dict.get``).
+
+        >>> PMF({0: 1, 1: 3}).get(1), PMF({0: 1}).get(5, 0)
+        (Fraction(3, 4), 0)
+        """
+        w = self._weights.get(outcome)
+        return default if w is None else Fraction(w, self._total)
+
+    def items(self) -> ItemsView:
+        """``(outcome, probability)`` pairs, in order."""
+        return _Items(self)
+
+    def values(self) -> ValuesView:
+        """The probabilities, in the outcomes' order."""
+        return _Values(self)
+
+    def _pairs(self) -> Iterator[tuple[Outcome, Fraction]]:
+        t = self._total
+        return ((o, Fraction(w, t)) for o, w in self._weights.items())
 
     def at_least(self, k: Any) -> Fraction:
         """P(X >= k).
@@ -230,13 +269,43 @@ class PMF:
         m = self.mean()
         return Fraction(sum(o * o * w for o, w in self._weights.items()), self._total) - m * m
 
-    def __iter__(self) -> Iterator[tuple[Outcome, Fraction]]:
-        """Pairs ``(outcome, probability)``, so ``dict(pmf)`` gives exact probabilities."""
-        t = self._total
-        return ((o, Fraction(w, t)) for o, w in self._weights.items())
+    def std(self) -> float:
+        """The standard deviation, as a float (:meth:`variance` is exact).
 
-    def __len__(self) -> int:
-        return len(self._weights)
+        >>> PMF.uniform([0, 2]).std()  # variance 1
+        1.0
+        """
+        return sqrt(self.variance())
+
+    def quantile(self, p: Fraction | int | float) -> Outcome:
+        """The smallest outcome k with P(X <= k) >= p (the lower quantile; ``p`` from 0 to
+        1, exact; a float is read as the decimal it prints as, 0.9 as 9/10).
+
+        This is icepool's ``quantile_low`` and ``statistics.median_low``'s rule: the answer is
+        always an outcome, never an average of two.
+
+        >>> d6 = PMF.uniform(range(1, 7))
+        >>> d6.quantile(Fraction(1, 2)), d6.quantile(0.9), d6.quantile(0), d6.quantile(1)
+        (3, 6, 1, 6)
+        """
+        if isinstance(p, float) and not isinstance(p, bool):
+            p = Fraction(repr(p)) if isfinite(p) else p
+        _probability("p", p)
+        need, run = p * self._total, 0  # the first outcome whose cumulative weight reaches it
+        for o, w in self._weights.items():
+            run += w
+            if run >= need:
+                return o
+        raise AssertionError("unreachable: the weights sum to the total")
+
+    def median(self) -> Outcome:
+        """The lower median: the smallest k with P(X <= k) >= 1/2, always an outcome (for a
+        D6, 3; icepool's ``median()`` would average the two middle outcomes to 3.5).
+
+        >>> PMF({0: 1, 1: 2, 2: 1}).median(), PMF.uniform(range(1, 7)).median()
+        (1, 3)
+        """
+        return self.quantile(Fraction(1, 2))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, PMF):
@@ -251,6 +320,20 @@ class PMF:
     def __repr__(self) -> str:
         body = ", ".join(f"{o!r}: {w}" for o, w in self._weights.items())
         return f"PMF({{{body}}})  # /{self._total}"
+
+    # --- displays (mathhammer.report.display, imported only when asked) ----------------------
+    def _repr_html_(self) -> str:
+        """A table for Jupyter: outcome, exact probability, %, P(>= k) and a bar."""
+        from ..report.display import pmf_html
+
+        return pmf_html(self)
+
+    def to_dataframe(self) -> Any:
+        """A pandas DataFrame (``pip install "mathhammer[notebook]"``): one row per outcome,
+        ``p`` and ``at_least`` exact (Fractions, an object column) beside float columns."""
+        from ..report.display import pmf_frame
+
+        return pmf_frame(self)
 
     # --- transforms ---------------------------------------------------------------------
     def map(self, f: Callable[[Outcome], Outcome]) -> PMF:
@@ -373,6 +456,28 @@ class PMF:
 
         z = sympy.Symbol("z") if z is None else z
         return sympy.Add(*(sympy.Rational(w, self._total) * z**o for o, w in self._weights.items()))
+
+
+class _Items(ItemsView):
+    """``pmf.items()``: the pairs straight from the weights (no lookup per outcome)."""
+
+    __slots__ = ()
+
+    def __iter__(self) -> Iterator[tuple[Outcome, Fraction]]:
+        return self._mapping._pairs()
+
+    def __contains__(self, item: object) -> bool:
+        return (isinstance(item, tuple) and len(item) == 2 and item[0] in self._mapping
+                and self._mapping[item[0]] == item[1])
+
+
+class _Values(ValuesView):
+    """``pmf.values()``: the probabilities straight from the weights."""
+
+    __slots__ = ()
+
+    def __iter__(self) -> Iterator[Fraction]:
+        return (p for _, p in self._mapping._pairs())
 
 
 def _ints(weights: dict) -> bool:

@@ -1,6 +1,8 @@
 """The ``kills``, ``odds`` and ``mortal`` reports as JSON-ready data: every PMF as
-``{"k": "num/den"}``, every mean exact and as a float, and what was asked. The same answers as
-text are :mod:`mathhammer.report.text`.
+``{"k": "num/den"}``, every mean exact and as a float, and what was asked (an exact value
+longer than :data:`~mathhammer.report.numbers.JSON_FRACTION_WIDTH` characters by its size,
+``"[9044/9542 digits]"``, unless :func:`~mathhammer.report.numbers.full_fractions`). The same
+answers as text are :mod:`mathhammer.report.text`.
 
 >>> import mathhammer as mh
 >>> rifle = mh.Weapon("Rifle", attacks=1, skill=3, strength=4, ap=0, damage=1)
@@ -22,15 +24,15 @@ from ..engine.sequence import Timeline, sequence_demise
 from ..model.profiles import Target
 from ..model.squad import Squad
 from ..prob.pmf import PMF
-from .numbers import as_float, fraction, pmf_json
+from .numbers import as_float, json_fraction, pmf_json
 from .scenario import Counter, MortalQuery, Query, group_kills, wounds_lost
 
 
 def _state_json(state: Any, p: Fraction) -> dict[str, Any]:
     if state and isinstance(state[0], tuple):  # a squad: one TargetState per group
         return {"groups": [{"models": s.models, "wounds_lost": s.wounds_lost} for s in state],
-                "p": fraction(p)}
-    return {"models": state.models, "wounds_lost": state.wounds_lost, "p": fraction(p)}
+                "p": json_fraction(p)}
+    return {"models": state.models, "wounds_lost": state.wounds_lost, "p": json_fraction(p)}
 
 
 def _target_json(name: str, target: Target | Squad) -> dict[str, Any]:
@@ -41,7 +43,7 @@ def _target_json(name: str, target: Target | Squad) -> dict[str, Any]:
 
 
 def _mean_json(pmf: PMF) -> dict[str, Any]:
-    return {"pmf": pmf_json(pmf), "mean": fraction(pmf.mean()),
+    return {"pmf": pmf_json(pmf), "mean": json_fraction(pmf.mean()),
             "mean_float": as_float(pmf.mean())}
 
 
@@ -51,10 +53,23 @@ def _query_json(query: Query) -> dict[str, Any]:
         "target": _target_json(query.target_name, query.target),
         "weapons": [{"models": n, "profile": describe_weapon(w), **attrs.asdict(w)}
                     for w, n in query.profiles],
+        "left_out": [attrs.asdict(x) | {"text": x.text} for x in query.left_out],
         "rules": query.options.rules,
         "options": attrs.asdict(query.options),
         "named_rules": list(query.named_rules),
+        "unit_rules": [r.name for r in query.unit_rules],
+        "not_modelled": [{"name": r.name, "reason": r.not_modelled, "source": r.source}
+                         for r in query.not_modelled],
     }
+
+
+def explain_json(query: Query) -> list[dict[str, Any]]:
+    """``--explain --json``: each rule from data applied, with its exact contribution."""
+    return [{"name": c.rule.name, "kind": c.rule.kind, "side": c.rule.side,
+             "effect": c.rule.describe(), "source": c.rule.source, "text": c.rule.text,
+             "kills": json_fraction(c.kills), "kills_float": as_float(c.kills),
+             "destroyed": json_fraction(c.destroyed), "destroyed_float": as_float(c.destroyed)}
+            for c in query.explain()]
 
 
 def _hazard_json(hazard: Any) -> dict[str, Any]:
@@ -67,9 +82,9 @@ def _counters_json(result: Result) -> dict[str, Any]:
     means = result.summary()
     return {
         "pmf": {c.value: pmf_json(getattr(result, c)) for c in Counter},
-        "mean": {c.value: fraction(means[c]) for c in Counter},
+        "mean": {c.value: json_fraction(means[c]) for c in Counter},
         "mean_float": {c.value: as_float(means[c]) for c in Counter},
-        "destroyed": fraction(result.destroyed),
+        "destroyed": json_fraction(result.destroyed),
         "destroyed_float": as_float(result.destroyed),
     }
 
@@ -88,7 +103,7 @@ def kills_json(query: Query, result: Result) -> dict[str, Any]:
             {"name": g.name, **_mean_json(pmf)}
             for g, pmf in zip(query.target.groups, result.group_kills, strict=True)]
         if any(query.target.characters):
-            extra["character_destroyed"] = fraction(result.character_destroyed)
+            extra["character_destroyed"] = json_fraction(result.character_destroyed)
             extra["character_destroyed_float"] = as_float(result.character_destroyed)
     demise = getattr(result, "deadly_demise", None)
     if demise is not None:
@@ -99,7 +114,7 @@ def kills_json(query: Query, result: Result) -> dict[str, Any]:
     return {
         **_query_json(query),
         **_counters_json(result),
-        "state": [_state_json(s, p) for s, p in result.state],
+        "state": [_state_json(s, p) for s, p in result.state.items()],
         **extra,
     }
 
@@ -113,28 +128,29 @@ def _timeline_json(timeline: Timeline) -> dict[str, Any]:
     for step, d, state in zip(timeline.steps, timeline.destroyed, timeline.states[1:],
                               strict=True):
         models = state.map(models_alive)
-        steps.append({"label": step.label, "destroyed": fraction(d),
+        steps.append({"label": step.label, "destroyed": json_fraction(d),
                       "destroyed_float": as_float(d),
-                      "models_left": pmf_json(models), "models_left_mean":
-                      fraction(models.mean()), "models_left_mean_float": as_float(models.mean())})
+                      "models_left": pmf_json(models),
+                      "models_left_mean": json_fraction(models.mean()),
+                      "models_left_mean_float": as_float(models.mean())})
     out: dict[str, Any] = {
         "steps": steps,
         "pmf": {"kills": pmf_json(kills), "models_left": pmf_json(left),
                 "wounds_lost": pmf_json(lost)},
-        "mean": {"kills": fraction(kills.mean()), "models_left": fraction(left.mean()),
-                 "wounds_lost": fraction(lost.mean())},
+        "mean": {"kills": json_fraction(kills.mean()), "models_left": json_fraction(left.mean()),
+                 "wounds_lost": json_fraction(lost.mean())},
         "mean_float": {"kills": as_float(kills.mean()), "models_left": as_float(left.mean()),
                        "wounds_lost": as_float(lost.mean())},
-        "destroyed": fraction(timeline.destroyed[-1]),
+        "destroyed": json_fraction(timeline.destroyed[-1]),
         "destroyed_float": as_float(timeline.destroyed[-1]),
-        "state": [_state_json(s, p) for s, p in final],
+        "state": [_state_json(s, p) for s, p in final.items()],
     }
     if isinstance(target, Squad):
         out["group_kills"] = [{"name": g.name, **_mean_json(pmf)} for g, pmf in
                               zip(target.groups, group_kills(target, final), strict=True)]
         if any(target.characters):
             c = character_destroyed(target, final)
-            out["character_destroyed"] = fraction(c)
+            out["character_destroyed"] = json_fraction(c)
             out["character_destroyed_float"] = as_float(c)
     demise = sequence_demise(timeline)
     if demise is not None:
@@ -184,3 +200,8 @@ def mortal_json(query: MortalQuery, timeline: Timeline) -> dict[str, Any]:
         "crushing_impact": crushing,
         **_timeline_json(timeline),
     }
+
+
+#: the parts the several-unit and plan reports (:mod:`mathhammer.report.planning`) reuse
+timeline_json, query_json, target_json, mean_json = (_timeline_json, _query_json, _target_json,
+                                                     _mean_json)

@@ -7,8 +7,11 @@ computed with integer arithmetic (no float conversion of a huge Fraction), and J
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
+from collections.abc import Iterator
+from contextvars import ContextVar
 from fractions import Fraction
 from typing import Any
 
@@ -127,17 +130,78 @@ def percent(p: Fraction, places: int = 2) -> str:
     return f"{decimal(Fraction(p) * 100, places)}%"
 
 
+#: JSON output shows an exact value only up to this many characters, a longer one by the
+#: digit counts of its numerator and denominator (``"[9044/9542 digits]"``), unless
+#: :func:`full_fractions` (``--full-fractions``) asks for every digit.
+JSON_FRACTION_WIDTH = 1000
+_JSON_WIDTH: ContextVar[int | None] = ContextVar("json_fraction_width",
+                                                 default=JSON_FRACTION_WIDTH)
+
+
+@contextlib.contextmanager
+def full_fractions(full: bool = True) -> Iterator[None]:
+    """Within the block, JSON output has every digit of every exact value."""
+    token = _JSON_WIDTH.set(None if full else JSON_FRACTION_WIDTH)
+    try:
+        yield
+    finally:
+        _JSON_WIDTH.reset(token)
+
+
+def digits(n: int) -> int:
+    """The number of decimal digits of ``n`` (without a sign), without writing them out.
+
+    >>> digits(0), digits(-999), digits(10**5000)
+    (1, 3, 5001)
+    """
+    import gmpy2
+
+    m = abs(gmpy2.mpz(n))
+    d = int(m.num_digits(10))
+    return d - 1 if d > 1 and m < gmpy2.mpz(10) ** (d - 1) else d
+
+
+def json_fraction(value: Fraction | int) -> str:
+    """:func:`fraction` for JSON: up to :data:`JSON_FRACTION_WIDTH` characters (unless
+    :func:`full_fractions`), a longer value as its size.
+
+    >>> json_fraction(Fraction(1, 3)), json_fraction(Fraction(1, 10**2000))
+    ('1/3', '[1/2001 digits]')
+    >>> with full_fractions():
+    ...     len(json_fraction(Fraction(1, 10**2000)))
+    2003
+    """
+    value = Fraction(value)
+    width = _JSON_WIDTH.get()
+    if width is not None:
+        num, den = digits(value.numerator), digits(value.denominator)
+        if num + den + 1 + (value < 0) > width:
+            return f"[{num}/{den} digits]"
+    return fraction(value)
+
+
 def exact_and_float(value: Fraction) -> dict[str, Any]:
-    return {"exact": fraction(value), "float": as_float(value)}
+    return {"exact": json_fraction(value), "float": as_float(value)}
 
 
 def pmf_json(pmf: PMF) -> dict[str, str]:
-    """A PMF over integers as ``{"k": "num/den"}``.
+    """A PMF over integers as ``{"k": "num/den"}`` (each value as :func:`json_fraction`; one
+    too long is sized as it is stored, over the PMF's common denominator, so the size of a
+    huge distribution costs no reduction).
 
     >>> pmf_json(PMF({0: 1, 2: 3}))
     {'0': '1/4', '2': '3/4'}
     """
-    return {str(k): fraction(p) for k, p in pmf}
+    width, total = _JSON_WIDTH.get(), pmf.total
+    if width is None:
+        return {str(k): fraction(Fraction(w, total)) for k, w in pmf.weights().items()}
+    den = digits(total)
+    out = {}
+    for k, w in pmf.weights().items():
+        num = digits(w)
+        out[str(k)] = (f"[{num}/{den} digits]" if num + den + 1 > width
+                       else fraction(Fraction(w, total)))
+    return out
 
 
 def to_json(data: Any) -> str:

@@ -48,8 +48,8 @@ def plot_kills(query: Any, result: Result, path: str | Path) -> Path:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    ks = [k for k, _ in result.kills]
-    exact = [float(p) * 100 for _, p in result.kills]
+    ks = list(result.kills)
+    exact = [float(p) * 100 for p in result.kills.values()]
     at_least = [float(result.kills.at_least(k)) * 100 for k in ks]
     options = query.options.describe()
     named = ", ".join(query.named_rules)

@@ -80,9 +80,20 @@ class Row:
     label: str
     profiles: tuple[tuple[Weapon, int], ...]
     options: Options = Options()
-    named_rules: tuple[str, ...] = ()
+    #: named rules by name, and rules from data (values)
+    named_rules: tuple[Any, ...] = ()
     points: int | None = None
     detail: str = ""
+    #: the profiles that fire against a column's target (a unit chooses its weapons against
+    #: each target, :mod:`mathhammer.model.loadout`); None: ``profiles`` against every target
+    per_target: Callable[[Target | Squad], tuple[tuple[Weapon, int], ...]] | None = attrs.field(
+        default=None, eq=False, repr=False)
+
+    def profiles_against(self, target: Target | Squad) -> tuple[tuple[Weapon, int], ...]:
+        """The profiles that fire against ``target``."""
+        if self.per_target is None or not self.profiles:
+            return self.profiles
+        return tuple(self.per_target(target))
 
 
 @attrs.frozen
@@ -145,7 +156,8 @@ def build_grid(rows: Sequence[Row], columns: Sequence[Column], metric: str, *, t
                 if progress is not None:
                     progress(1)
                 continue
-            r = attack(list(row.profiles), col.target, apply=row.named_rules, **opts)
+            r = attack(list(row.profiles_against(col.target)), col.target,
+                       apply=row.named_rules, **opts)
             line.append(metric_value(r, metric, row.points))
             if progress is not None:
                 progress(1)
@@ -236,7 +248,8 @@ def render_json(grid: Grid) -> str:
         "columns": [{"label": c.label, "target": describe_target(c.target)}
                     for c in grid.columns],
         "rows": [{"label": r.label, "detail": r.detail, "points": r.points,
-                  "options": r.options.describe(), "named_rules": list(r.named_rules),
+                  "options": r.options.describe(),
+                  "named_rules": [getattr(n, "name", n) for n in r.named_rules],
                   "values": [None if v is None else exact_and_float(v) for v in line]}
                  for r, line in zip(grid.rows, grid.values, strict=True)],
     }
@@ -314,10 +327,12 @@ column. Hover a cell for its exact value.</p>
 
 
 def rows_for(attacker: str, profiles: Iterable[tuple[Weapon, int]], *, by_weapon: bool,
-             options: Options = _NO_OPTIONS, named_rules: tuple[str, ...] = (),
-             points: int | None = None, suffix: str = "") -> list[Row]:
-    """The grid rows of one attacker: one row for all its weapons, or one per weapon; each
-    row's detail names the options and named rules in force.
+             options: Options = _NO_OPTIONS, named_rules: tuple[Any, ...] = (),
+             points: int | None = None, suffix: str = "",
+             per_target: Callable[[Target | Squad], Any] | None = None) -> list[Row]:
+    """The grid rows of one attacker: one row for all its weapons (``per_target`` chooses
+    them against each target), or one per weapon; each row's detail names the options and
+    named rules in force.
 
     >>> import mathhammer as mh
     >>> a = mh.Weapon("A", attacks=1, skill=3, strength=4, ap=0, damage=1)
@@ -329,10 +344,12 @@ def rows_for(attacker: str, profiles: Iterable[tuple[Weapon, int]], *, by_weapon
     profiles = tuple(profiles)
     detail = "; ".join(x for x in (
         f"options: {options.describe()}" if options.describe() != "none" else "",
-        f"rules: {', '.join(named_rules)}" if named_rules else "",
+        f"rules: {', '.join(getattr(n, 'name', n) for n in named_rules)}" if named_rules
+        else "",
         f"rule set {options.rules}" if options.rules != "10e" else "") if x)
     if not by_weapon:
-        return [Row(attacker + suffix, profiles, options, named_rules, points, detail)]
+        return [Row(attacker + suffix, profiles, options, named_rules, points, detail,
+                    per_target)]
     return [Row(f"{attacker}: {n}x {w.name}{suffix}", ((w, n),), options, named_rules, points,
                 detail) for w, n in profiles]
 

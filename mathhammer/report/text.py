@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import textwrap
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..data.inline import describe_target, describe_weapon
 from ..engine.attack import Result, character_destroyed, models_alive
@@ -21,29 +21,117 @@ from ..engine.sequence import Timeline, sequence_demise
 from ..model.ruleset import load_ruleset
 from ..model.squad import Squad
 from ..prob.pmf import PMF
-from .numbers import FRACTION_WIDTH, decimal, percent, readable_fraction
+from .numbers import FRACTION_WIDTH, decimal, json_fraction, percent, readable_fraction
 from .scenario import Counter, MortalQuery, Query, group_kills, groups, wounds_lost
+
+
+class Row(NamedTuple):
+    """One value of a report: a label, an exact value, shown as a decimal or a percentage."""
+
+    label: str
+    value: Fraction
+    prob: bool = False  # a probability, shown as a percentage
+    indent: int = 2
+
+
+class Section(NamedTuple):
+    """A titled block of rows; ``columns``: the title line also names the value columns."""
+
+    title: str
+    rows: list[Row]
+    columns: bool = False
+
+
+def header_rows(query: Query) -> list[tuple[str, str]]:
+    """Who attacks what, with every rule and option in force: ``(label, text)`` pairs (a
+    label is "" on the lines after the first weapon)."""
+    rs = load_ruleset(query.options.rules)
+    rows = [("rule set", rs.name + (f" ({rs.description})" if rs.description else "")),
+            ("options", query.options.describe()),
+            ("named rules", ", ".join(query.named_rules) or "none")]
+    if query.unit_rules:
+        rows.append(("unit rules", ", ".join(r.name for r in query.unit_rules)))
+    if query.not_modelled:
+        rows.append(("not modelled", ", ".join(r.name for r in query.not_modelled)))
+    if query.turns is not None:
+        rows.append(("turns", f"{query.turns}; {_reanimation_text(query)}"))
+    label = "each turn" if query.attacks > 1 else "then"  # after the attack
+    rows += [(label, _mortal_text(r)) for r in query.mortal_rules]
+    rows += [("weapons" if i == 0 else "", f"{n}x {describe_weapon(w)}")
+             for i, (w, n) in enumerate(query.profiles)]
+    rows += [("left out" if i == 0 else "", x.text) for i, x in enumerate(query.left_out)]
+    rows.append(("target", describe_target(query.target)))
+    return rows
 
 
 def header_lines(query: Query) -> list[str]:
     """Who attacks what, with every rule and option in force."""
-    rs = load_ruleset(query.options.rules)
-    lines = [f"{query.attacker} -> {query.target_name}",
-             f"rule set:    {rs.name}" + (f" ({rs.description})" if rs.description else ""),
-             f"options:     {query.options.describe()}",
-             f"named rules: {', '.join(query.named_rules) or 'none'}"]
-    if query.turns is not None:
-        lines.append(f"turns:       {query.turns}; {_reanimation_text(query)}")
-    label = "each turn:" if query.attacks > 1 else "then:"  # after the attack
-    lines += [f"{label:<13}{_mortal_text(r)}" for r in query.mortal_rules]
-    for i, (w, n) in enumerate(query.profiles):
-        line = f"{'weapons:' if i == 0 else '':<13}{n}x {describe_weapon(w)}"
-        if len(line) > 80 and w.abilities:  # abilities on a line of their own
-            line = f"{line[:line.rindex(' | ')]}\n{'':<16}[{', '.join(w.abilities)}]"
+    lines = [f"{query.attacker} -> {query.target_name}"]
+    weapons = iter(query.profiles)
+    in_weapons = False
+    for label, text in header_rows(query):
+        line = f"{label + ':' if label else '':<12} {text}"
+        in_weapons = label == "weapons" or (in_weapons and not label)
+        if in_weapons:
+            w = next(weapons)[0]
+            if len(line) > 80 and w.abilities:  # abilities on a line of their own
+                line = f"{line[:line.rindex(' | ')]}\n{'':<16}[{', '.join(w.abilities)}]"
         lines += line.split("\n")
-    lines.append(f"target:      {describe_target(query.target)}")
     return [w for line in lines for w in textwrap.wrap(line, 80, subsequent_indent=" " * 16,
                                                          break_on_hyphens=False)]
+
+
+def explain_lines(query: Query) -> list[str]:
+    """``--explain``: every rule from data applied, with what it adds to E[kills] and to
+    P(destroyed) (the answer with it minus without it alone), its source and text; then the
+    units' rules that are not modelled, each with why."""
+    out = ["", "rules applied (what each adds: E[kills], P(destroyed)):"]
+    if not query.unit_rules:
+        out.append("  none")
+    for c in query.explain():
+        r = c.rule
+        out.append(f"  {r.name} ({r.kind}, {r.side}): {r.describe()}")
+        out.append(f"    E[kills] {float(c.kills):+.3f} ({c.kills}), P(destroyed) "
+                   f"{float(c.destroyed) * 100:+.2f}% ({c.destroyed})")
+        out.append(f"    source: {r.source or r.file}")
+        out += textwrap.wrap(f"text: {r.text}", 80, initial_indent="    ",
+                             subsequent_indent="      ")
+    if query.not_modelled:
+        out.append("not modelled:")
+        out += [f"  {r.name}: {r.not_modelled}" for r in query.not_modelled]
+    return out
+
+
+def unit_rules_lines(spec: str, *, rules: str = "10e", data: Any = None,
+                     full: bool = False) -> list[str]:
+    """``mathhammer rules --for UNIT``: a unit's rules from data, attacking and defending:
+    applied, switches (off until named with ``--rule``), not modelled."""
+    from ..data.attached import target_rules
+    from .specs import attacker_of
+
+    attacking = attacker_of(spec, rules=rules, data=data, every_weapon=True)
+    sides = (("attacking", attacking.rules),
+             ("defending", target_rules(spec, rules=rules, data=data)))
+    out = [f"{attacking.label}: rules from data"]
+    for side, found in sides:
+        for title, items in (("applied", found.applied), ("switches (--rule NAME)",
+                                                          found.switches),
+                             ("not modelled", found.not_modelled)):
+            if side == "defending" and title == "not modelled":
+                continue  # listed once, with the attacking side's
+            names = items if title != "not modelled" else found.not_modelled
+            out.append(f"{side}, {title}:" + ("" if names else " none"))
+            for r in names:
+                what = r.not_modelled if r.not_modelled else r.describe()
+                out.append(f"  {r.name}: {what}")
+                if full:
+                    out += textwrap.wrap(r.text, 80, initial_indent="      ",
+                                         subsequent_indent="      ")
+                    if r.assumes:
+                        out += textwrap.wrap(f"assumes: {r.assumes}", 80,
+                                             initial_indent="      ",
+                                             subsequent_indent="      ")
+    return out
 
 
 def _reanimation_text(query: Query) -> str:
@@ -61,27 +149,49 @@ def _mortal_text(name: str) -> str:
     return f"{rule.name}, mortal wounds {rule.mortal_wounds.describe()}"
 
 
+def shown(row: Row) -> str:
+    """A row's value as a report shows it: a percentage or a decimal."""
+    return percent(row.value) if row.prob else decimal(row.value)
+
+
+def _row_line(row: Row) -> str:
+    return (f"{' ' * row.indent}{row.label:<{18 - row.indent}}{shown(row):>10}  "
+            f"{readable_fraction(row.value)}")
+
+
+def _section_lines(section: Section) -> list[str]:
+    title = f"{section.title:<18}{'value':>10}  exact" if section.columns else section.title
+    return [title, *map(_row_line, section.rows)]
+
+
 def _value_line(label: str, value: Fraction, indent: int = 2) -> str:
-    return (f"{' ' * indent}{label:<{18 - indent}}{decimal(value):>10}  "
-            f"{readable_fraction(value)}")
+    return _row_line(Row(label, value, False, indent))
 
 
 def _prob_line(label: str, p: Fraction, indent: int = 0) -> str:
-    return f"{' ' * indent}{label:<{18 - indent}}{percent(p):>10}  {readable_fraction(p)}"
+    return _row_line(Row(label, p, True, indent))
+
+
+def _expected_section(query: Query, result: Result, title: str = "expected") -> Section:
+    means = result.summary()
+    rows = [Row(c.text, means[c]) for c in Counter]
+    if isinstance(query.target, Squad):
+        rows += [Row(f"group {i}", pmf.mean(), indent=4)  # groups in the target line's order
+                 for i, pmf in enumerate(result.group_kills, 1)]
+    rows.append(Row("P(destroyed)", result.destroyed, True, 0))
+    if isinstance(query.target, Squad) and any(query.target.characters):
+        rows.append(Row("P(CHARACTER dead)", result.character_destroyed, True, 0))
+    return Section(title, rows, columns=True)
 
 
 def _expected_lines(query: Query, result: Result, title: str = "expected") -> list[str]:
-    out = [f"{title:<18}{'value':>10}  exact"]
-    means = result.summary()
-    for c in Counter:
-        out.append(_value_line(c.text, means[c]))
-    if isinstance(query.target, Squad):
-        for i, pmf in enumerate(result.group_kills, 1):  # groups in the target line's order
-            out.append(_value_line(f"group {i}", pmf.mean(), 4))
-    out.append(_prob_line("P(destroyed)", result.destroyed))
-    if isinstance(query.target, Squad) and any(query.target.characters):
-        out.append(_prob_line("P(CHARACTER dead)", result.character_destroyed))
-    return out
+    return _section_lines(_expected_section(query, result, title))
+
+
+def kills_sections(query: Query, result: Result) -> list[Section]:
+    """The values of the ``kills`` report between its header and its distribution: the
+    expected values, then Deadly Demise and Hazardous tests when they apply."""
+    return [_expected_section(query, result), *_effects_sections(result)]
 
 
 def kills_text(query: Query, result: Result, width: int = 80) -> str:
@@ -91,8 +201,8 @@ def kills_text(query: Query, result: Result, width: int = 80) -> str:
     a bar; when the fractions are too long for ``width`` columns they move to the end.
     """
     out = header_lines(query)
-    out += ["", *_expected_lines(query, result)]
-    out += _effects_lines(result)
+    for section in kills_sections(query, result):
+        out += ["", *_section_lines(section)]
     out += ["", *distribution_table(result.kills, "kills", width)]
     return "\n".join(out) + "\n"
 
@@ -153,31 +263,37 @@ def sequence_text(query: Query, timeline: Timeline, first: Result | None = None,
     return "\n".join(out) + "\n"
 
 
-def _effects_lines(result: Result) -> list[str]:
+def _effects_sections(result: Result) -> list[Section]:
     """Deadly Demise of the target and Hazardous tests of the attacker, when they apply."""
-    return (_demise_lines(getattr(result, "deadly_demise", None))
-            + _hazard_lines(getattr(result, "hazard", None)))
+    return (_demise_sections(getattr(result, "deadly_demise", None))
+            + _hazard_sections(getattr(result, "hazard", None)))
 
 
-def _demise_lines(demise: PMF | None) -> list[str]:
+def _demise_sections(demise: PMF | None) -> list[Section]:
     if demise is None:
         return []
-    return ["", "deadly demise (mortal wounds to each unit within 6\"):",
-            _value_line("expected", demise.mean()),
-            _prob_line("P(at least 1)", demise.at_least(1), 2)]
+    return [Section("deadly demise (mortal wounds to each unit within 6\"):",
+                    [Row("expected", demise.mean()),
+                     Row("P(at least 1)", demise.at_least(1), True, 2)])]
 
 
-def _hazard_lines(hazard: Any, each: bool = False) -> list[str]:
+def _hazard_sections(hazard: Any, each: bool = False) -> list[Section]:
     if hazard is None:
         return []
     p = hazard.failed.at_least(1)
     tests = f"{hazard.tests} test{'s' * (hazard.tests != 1)}" + (" each attack" if each else "")
-    out = ["", f"hazardous ({tests}, to the attacking unit):",
-           _prob_line("P(any failed)", p, 2),
-           _value_line("mortal wounds", hazard.mortal.mean())]
+    rows = [Row("P(any failed)", p, True, 2), Row("mortal wounds", hazard.mortal.mean())]
     if hazard.kills is not None:
-        out.append(_value_line("models lost", hazard.kills.mean()))
-    return out
+        rows.append(Row("models lost", hazard.kills.mean()))
+    return [Section(f"hazardous ({tests}, to the attacking unit):", rows)]
+
+
+def _demise_lines(demise: PMF | None) -> list[str]:
+    return [line for s in _demise_sections(demise) for line in ["", *_section_lines(s)]]
+
+
+def _hazard_lines(hazard: Any, each: bool = False) -> list[str]:
+    return [line for s in _hazard_sections(hazard, each) for line in ["", *_section_lines(s)]]
 
 
 def distribution_table(pmf: PMF, what: str, width: int = 80) -> list[str]:
@@ -188,7 +304,7 @@ def distribution_table(pmf: PMF, what: str, width: int = 80) -> list[str]:
         0    1/4   25.00% 100.00%  #########
         1    3/4   75.00%  75.00%  ############################
     """
-    rows = list(pmf)
+    rows = list(pmf.items())
     exact = [readable_fraction(p) for _, p in rows]
     fw = max(5, *(len(e) for e in exact))
     kw = max(len(what), *(len(str(k)) for k, _ in rows))
@@ -212,8 +328,10 @@ def distribution_table(pmf: PMF, what: str, width: int = 80) -> list[str]:
             row += f"  {percent(p):>7} {percent(pmf.at_least(k)):>7}  {bar:<{bar_w}}  {e}"
         lines.append(row.rstrip())
     if any(e.startswith("[") for e in exact):
+        every = ("--json --full-fractions" if any(json_fraction(p).startswith("[")
+                                                   for _, p in rows) else "--json")
         lines.append(f"(exact fractions longer than {FRACTION_WIDTH} characters show their "
-                     "digits; --json has them all)")
+                     f"digits; {every} has them all)")
     return lines
 
 
@@ -241,3 +359,7 @@ def mortal_text(query: MortalQuery, timeline: Timeline, width: int = 80) -> str:
         lost = timeline.final.map(lambda s: wounds_lost(query.target, s))
         out += ["", *distribution_table(lost, "wounds lost", width)]
     return "\n".join(out) + "\n"
+
+
+#: the end of a sequence, reused by :mod:`mathhammer.report.planning`
+final_lines = _final_lines

@@ -45,6 +45,8 @@ def job(kind: str, *args: Any) -> tuple[int, str]:
         return 400, f"mathhammer table: error: {one_line(e.format_message())}"
     except (ValueError, TypeError, OSError) as e:
         return 400, f"mathhammer: error: {one_line(e)}"
+    except RecursionError:
+        return 400, "mathhammer: error: input nested too deeply"
     except Exception as e:  # a bug: one line, no traceback to the page
         return 500, f"mathhammer: internal error: {type(e).__name__}: {one_line(e)}"
     raise InputError(f"unknown job {kind!r}")

@@ -1,16 +1,21 @@
 """The Starlette application of ``mathhammer serve``: the page and its JSON API.
 
-Every computation runs in a pool of worker processes (pebble) with a time limit per request:
-a query that runs too long is stopped (its worker is replaced) and answered with one line,
-while other requests go on in the other workers. A query whose client has gone (the page
-aborts a query it no longer needs) is stopped too. Listings that are already in memory (bundled
-units, named rules, the options) are answered in the server process.
+Every computation runs in worker processes (pebble) in two lanes. A request first gets
+:data:`QUICK` seconds in the quick lane, where the newest request waiting goes first (the one
+the page is waiting for); one that needs longer moves to the long lane (its own workers, a
+time limit, at most :data:`LONG_WAITING` per worker waiting, more get 503 at once). So a flood
+of heavy queries delays an ordinary one by a second at most. A query that runs too long is
+stopped (its worker is replaced) and answered with one line; a query whose client has gone
+(the page aborts a query it no longer needs) is stopped too. Listings that are already in
+memory (bundled units, named rules, the options) are answered in the server process. Request
+bodies are limited to :data:`MAX_BODY_BYTES`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import time
 import webbrowser
 from collections.abc import AsyncIterator
@@ -37,23 +42,100 @@ from .command import COMMANDS, editions
 STATIC = Path(__file__).resolve().parent / "static"
 #: Seconds a request may compute before it is stopped.
 TIMEOUT = 10.0
-LOOPBACK = ["127.0.0.1", "localhost"]
+#: Host names a request may be addressed to by default (the Host header; guards against DNS
+#: rebinding): this machine's loopback names.
+LOOPBACK = ["127.0.0.1", "localhost", "[::1]"]
 #: Seconds between checks that the client of a running query is still there.
 POLL = 0.2
+#: Seconds a query computes in the quick lane before it moves to the long lane.
+QUICK = 1.0
+#: Queries waiting for the long lane, per worker, before more are refused (HTTP 503).
+LONG_WAITING = 2
+#: Bytes of a request body (a JSON object; an army list's text is at most 5 MB too).
+MAX_BODY_BYTES = 5_000_000
 
 
-def _error(status: int, line: str) -> JSONResponse:
-    return JSONResponse({"error": line}, status_code=status)
+class _TooLarge(Exception):
+    """A request body over :data:`MAX_BODY_BYTES`."""
+
+
+class Lane:
+    """Turns at ``size`` workers: :meth:`turn` waits for a free one; the newest waiting
+    request goes first (``lifo``) or the oldest. ``waiting`` counts those not yet running."""
+
+    def __init__(self, size: int, *, lifo: bool) -> None:
+        self.free, self.lifo = size, lifo
+        self.queue: list[asyncio.Future[None]] = []
+
+    @property
+    def waiting(self) -> int:
+        return sum(not f.done() for f in self.queue)
+
+    @contextlib.asynccontextmanager
+    async def turn(self) -> AsyncIterator[None]:
+        if self.free > 0 and not self.queue:
+            self.free -= 1
+        else:
+            waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self.queue.append(waiter)
+            try:
+                await waiter
+            except asyncio.CancelledError:
+                if waiter.done() and not waiter.cancelled():  # woken, then cancelled
+                    self._next()
+                raise
+            finally:
+                with contextlib.suppress(ValueError):
+                    self.queue.remove(waiter)
+        try:
+            yield
+        finally:
+            self._next()
+
+    def _next(self) -> None:
+        while self.queue:
+            waiter = self.queue.pop() if self.lifo else self.queue.pop(0)
+            if not waiter.done():
+                waiter.set_result(None)
+                return
+        self.free += 1
+
+
+#: Characters of an error line the page is sent (one that echoes a huge input is cut).
+MAX_ERROR_CHARS = 1000
+
+
+def _error(status: int, line: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    if len(line) > MAX_ERROR_CHARS:
+        line = f"{line[:MAX_ERROR_CHARS - 40]}… [{len(line)} characters in all]"
+    return JSONResponse({"error": line}, status_code=status, headers=headers)
+
+
+async def _body(request: Request) -> bytes:
+    """The request body, refused past :data:`MAX_BODY_BYTES` without reading further."""
+    length = request.headers.get("content-length", "")
+    if length.isdigit() and int(length) > MAX_BODY_BYTES:
+        raise _TooLarge
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            raise _TooLarge
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 async def _params(request: Request) -> dict[str, Any]:
     """The parameters of a call: the query string (repeated keys are lists), or a JSON object
     for POST."""
     if request.method == "POST":
+        raw = await _body(request)
         try:
-            body = await request.json()
+            body = json.loads(raw)
         except ValueError:
             raise InputError("the request body is not JSON") from None
+        except RecursionError:
+            raise InputError("the request body is nested too deeply") from None
         if not isinstance(body, dict):
             raise InputError("the request body must be a JSON object")
         return body
@@ -80,31 +162,57 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
     names only); ``open_url`` is opened in a browser once the server is up."""
     state: dict[str, Any] = {}
 
+    quick, long = Lane(workers, lifo=True), Lane(workers, lifo=False)
+
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         _warm()
-        state["pool"] = ProcessPool(max_workers=workers)
+        state["quick"] = ProcessPool(max_workers=workers)
+        state["long"] = ProcessPool(max_workers=workers)
         if open_url:
             asyncio.get_running_loop().call_later(0.3, webbrowser.open, open_url)
         try:
             yield
         finally:
-            state["pool"].stop()
-            state["pool"].join(timeout=5)
+            for pool in (state["quick"], state["long"]):
+                pool.stop()
+            for pool in (state["quick"], state["long"]):
+                pool.join(timeout=5)
 
-    async def run(request: Request, kind: str, *args: Any) -> Response:
-        start = time.perf_counter()
-        future = state["pool"].schedule(job, args=(kind, *args), timeout=timeout)
+    async def compute(request: Request, pool: str, seconds: float, kind: str,
+                      args: tuple) -> tuple[int, str] | None:
+        """The job in a worker of ``pool``; None if the client went away."""
+        if await request.is_disconnected():  # while it waited for its turn
+            return None
+        future = state[pool].schedule(job, args=(kind, *args), timeout=seconds)
         waiting = asyncio.wrap_future(future)
         try:
             while not (await asyncio.wait({waiting}, timeout=POLL))[0]:
                 if await request.is_disconnected():  # the page asked something else since
                     future.cancel()  # stops the worker (pebble replaces it)
-                    return Response(status_code=499)
-            status, body = waiting.result()
+                    return None
+            return waiting.result()
         except asyncio.CancelledError:  # the server is stopping
             future.cancel()
             raise
+
+    async def run(request: Request, kind: str, *args: Any) -> Response:
+        start = time.perf_counter()
+        first = min(QUICK, timeout)
+        try:
+            try:
+                async with quick.turn():
+                    answer = await compute(request, "quick", first, kind, args)
+            except TimeoutError:
+                if first >= timeout:
+                    raise
+                if long.waiting >= LONG_WAITING * workers:
+                    return _error(503, f"mathhammer: error: the server is busy with "
+                                       f"{long.waiting + workers} long queries; try again when "
+                                       "one has ended (or start `mathhammer serve` with more "
+                                       "--workers)")
+                async with long.turn():
+                    answer = await compute(request, "long", timeout, kind, args)
         except TimeoutError:
             return _error(503, f"mathhammer: error: the query took longer than {timeout:g} s and "
                                "was stopped; ask for fewer turns, models or targets (or start "
@@ -112,10 +220,13 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
         except ProcessExpired as e:
             return _error(500, f"mathhammer: error: the worker computing the query stopped "
                                f"({e}); try a smaller query")
+        if answer is None:
+            return Response(status_code=499)
+        status, body = answer
         ms = (time.perf_counter() - start) * 1000
         headers = {"Server-Timing": f"compute;dur={ms:.1f}"}
         if status != 200:
-            return JSONResponse({"error": body}, status_code=status, headers=headers)
+            return _error(status, body, headers)
         return Response(body, media_type="application/json", headers=headers)
 
     def command(name: str):
@@ -180,6 +291,13 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
           for name in COMMANDS),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
+    async def too_large(_request: Request, _exc: Exception) -> Response:
+        return _error(413, f"mathhammer: error: the request body is over the limit of "
+                           f"{MAX_BODY_BYTES} bytes (mathhammer.web.app.MAX_BODY_BYTES)")
+
+    async def too_deep(_request: Request, _exc: Exception) -> Response:
+        return _error(400, "mathhammer: error: the request is nested too deeply")
+
     async def failed(_request: Request, exc: Exception) -> Response:
         if isinstance(exc, ValueError | TypeError):
             return _error(400, f"mathhammer: error: {one_line(exc)}")
@@ -187,23 +305,56 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
                            f"{one_line(exc)}")
 
     hosts = LOOPBACK if allowed_hosts is None else allowed_hosts
-    return Starlette(routes=routes, lifespan=lifespan, exception_handlers={Exception: failed},
+    handlers = {_TooLarge: too_large, RecursionError: too_deep, Exception: failed}
+    return Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers,
                      middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts)])
 
 
+def is_loopback(host: str) -> bool:
+    """Whether a ``--host`` address is this machine only.
+
+    >>> is_loopback("127.0.0.1"), is_loopback("::1"), is_loopback("0.0.0.0")
+    (True, True, False)
+    """
+    import ipaddress
+
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool = False,
-          timeout: float = TIMEOUT, workers: int = 2) -> None:
-    """Run the server until Ctrl-C."""
+          timeout: float = TIMEOUT, workers: int = 2, allow_hosts: list[str] | None = None
+          ) -> None:
+    """Run the server until Ctrl-C. Requests must be addressed (Host header) to a loopback
+    name or one of ``allow_hosts``, wherever it listens."""
+    import sys
+
     import uvicorn
 
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    url = f"http://{shown}:{port}/"
-    hosts = LOOPBACK if host in ("127.0.0.1", "localhost", "::1") else ["*"]
+    hosts = [*LOOPBACK, *(allow_hosts or [])]
+    wildcard = host in ("0.0.0.0", "::", "")
+    shown = host if ":" not in host else f"[{host.strip('[]')}]"
+    if not wildcard and not is_loopback(host):
+        hosts.append(shown)  # the address asked for explicitly ("[addr]" for IPv6)
+    if not is_loopback(host):
+        where = (f"http://127.0.0.1:{port}/ here; from other machines http://NAME:{port}/ "
+                 "once --allow-host NAME is given" if wildcard else f"http://{shown}:{port}/")
+        print(f"mathhammer: warning: --host {host} serves the page, with no password and no "
+              f"encryption, to every machine that can reach this one ({where}); requests are "
+              f"answered only when addressed to {', '.join(dict.fromkeys(hosts))}",
+              file=sys.stderr, flush=True)
+    url = f"http://{'127.0.0.1' if wildcard else shown}:{port}/"
     app = create_app(timeout=timeout, workers=workers, allowed_hosts=hosts,
                      open_url=url if open_browser else None)
-    print(f"mathhammer: serving {url} (Ctrl-C stops)", flush=True)
+    listening = f" (listening on every address, port {port})" if wildcard else ""
+    print(f"mathhammer: serving {url}{listening} (Ctrl-C stops)", flush=True)
     # on Ctrl-C, queries still computing get a second, then their workers are stopped
     uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=1)
 
 
-__all__ = ["STATIC", "TIMEOUT", "create_app", "serve"]
+__all__ = ["LOOPBACK", "LONG_WAITING", "MAX_BODY_BYTES", "QUICK", "STATIC", "TIMEOUT", "Lane",
+           "create_app", "is_loopback", "serve"]

@@ -47,6 +47,10 @@ def _army_module() -> Any:
 
 def search_json(query: str, edition: str | None = None) -> list[str]:
     """Units of the installed BattleScribe data whose name matches (``Faction:Unit``)."""
+    from .command import editions
+
+    if edition is not None and edition not in editions():
+        raise InputError(f"rules: expected one of {', '.join(editions())}, got {edition!r}")
     army = _army_module()
     if len(query.strip()) < 2:
         return []
@@ -109,8 +113,8 @@ def army_kills(text: str, params: Mapping[str, Any]) -> str:
     from ..report.jsonout import kills_json, sequence_json
     from ..report.scenario import Query
 
+    p = parsed_params("kills", params)  # checked before the list is read
     army = _army_module().parse_army(text)
-    p = parsed_params("kills", params)
     units = list(p["units"])
     if len(units) not in (1, 2):
         raise InputError("target: expected a unit's name or an inline profile")

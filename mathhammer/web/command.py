@@ -33,9 +33,22 @@ from ..errors import InputError, one_line
 
 #: The commands the API runs, each with the output flag that makes it print JSON.
 COMMANDS = {"kills": "--json", "odds": "--json", "table": "--format=json"}
-#: Options of those commands that the API does not take (files, output shapes).
-_HIDDEN = {"as_json", "plot", "output", "force", "exact", "fmt", "help", "version"}
-_FILEISH = re.compile(r"[/\\]|\.(?:toml|cat|gst|json)\s*(?::|$)", re.I)
+#: Options of those commands that the API does not take (files, output shapes, and several
+#: attacking units into one target, which the page does not offer yet).
+_HIDDEN = {"as_json", "plot", "output", "force", "exact", "fmt", "help", "version",
+           "full_fractions", "target_unit", "until_p", "tries"}
+_FILEISH = re.compile(r"[/\\]|\.(?:toml|cat|gst|json|rosz?|xml)\s*(?::|$)", re.I)
+#: Options of those commands that name a file or a folder: the page reads none on a request's
+#: behalf, and the data it uses is the server's (``mathhammer serve --data DIR``).
+REFUSED = {
+    "data": "the web page reads no files; it uses the data the server was started with "
+            "(mathhammer serve --data DIR)",
+    "army": "the web page reads no files; paste the list's text (POST /api/army)",
+    "vs_army": "the web page reads no files; paste the list's text (POST /api/army)",
+}
+#: Options of ``--vary`` that read files, by click name (``--rules`` is checked against
+#: the bundled rule sets, ``--leader`` as a unit).
+_VARY_REFUSED = {"data": "--data"}
 _TRUE = {"true", "1", "on", "yes"}
 _FALSE = {"false", "0", "off", "no"}
 
@@ -59,7 +72,7 @@ def parameters(command: str) -> dict[str, click.Option]:
     """The API parameters of a command besides the units, by API name.
 
     >>> sorted(parameters("kills"))[:4]
-    ['ability', 'ap_mod', 'charged', 'cover']
+    ['ability', 'ap_mod', 'attacker_keyword', 'attacks_mod']
     """
     return {_key(p): p for p in _command(command).params
             if isinstance(p, click.Option) and p.name not in _HIDDEN}
@@ -88,8 +101,9 @@ def _bool(key: str, value: Any) -> bool:
 
 
 def check_spec(key: str, spec: str) -> str:
-    """A unit as the page may name it: a bundled or BattleScribe unit or an inline profile; the
-    server reads no files on a page's behalf.
+    """A unit as the page may name it: a bundled or BattleScribe unit or an inline profile (a
+    weapon row for an attacker, a target profile for any other); the server reads no files on
+    a page's behalf.
 
     >>> check_spec("target", "../secret.toml")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -99,10 +113,51 @@ def check_spec(key: str, spec: str) -> str:
     text = str(spec).strip()
     if not text:
         raise InputError(f"{key}: expected a unit's name or an inline profile, got ''")
-    if not (is_inline_weapon(text) or is_inline_target(text)) and _FILEISH.search(text):
+    inline = is_inline_weapon(text) if key in ("attacker", "unit") else False
+    if not (inline or is_inline_target(text)) and _FILEISH.search(text):
         raise InputError(f"{key} {text!r}: the web page reads no files; give a unit's name or "
                          "an inline profile")
     return text
+
+
+def check_targets(text: str) -> str:
+    """A ``targets`` value as ``table`` will read it (an inline profile, or names separated by
+    commas), each target checked by :func:`check_spec`.
+
+    >>> check_targets("MEQ, secret.toml")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: targets 'secret.toml': the web page reads no files; give a ...
+    """
+    text = str(text)
+    if is_inline_target(text.strip()):
+        return check_spec("targets", text)
+    for part in text.split(","):
+        if part.strip():
+            check_spec("targets", part)
+    return text
+
+
+def check_vary(text: str) -> str:
+    """A ``vary`` value without an option that reads a file: ``--data``, ``--rules`` other than
+    a bundled rule set, a ``--leader`` that is not a unit's name or inline profile.
+
+    >>> check_vary("--rules house.toml")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: vary '--rules house.toml': --rules: expected one of 10e, 11e...
+    """
+    from ..cli.table import vary_args
+
+    for name, flag, value in vary_args(str(text)):
+        if name in _VARY_REFUSED:
+            raise InputError(f"vary {text!r}: {flag}: {REFUSED[name]}")
+        if name == "ruleset" and value not in editions():
+            raise InputError(f"vary {text!r}: {flag}: expected one of {', '.join(editions())}, "
+                             f"got {value!r}")
+        if name == "leader" and value is not None:
+            check_spec(f"vary {text!r}: {flag}", value)
+    return str(text)
 
 
 def editions() -> list[str]:
@@ -124,6 +179,8 @@ def to_argv(command: str, params: Mapping[str, Any]) -> list[str]:
     tail: list[str] = []
     for key, raw in params.items():
         values = _values(raw)
+        if key in REFUSED:
+            raise InputError(f"{key}: {REFUSED[key]}")
         if key in units:
             if len(values) > 1 and not units[key]:
                 raise InputError(f"{key}: given {len(values)} times, expected once")
@@ -131,7 +188,7 @@ def to_argv(command: str, params: Mapping[str, Any]) -> list[str]:
             continue
         opt = opts.get(key)
         if opt is None:
-            known = ", ".join(sorted([*units, *opts]))
+            known = ", ".join(sorted(k for k in [*units, *opts] if k not in REFUSED))
             raise InputError(f"unknown parameter {key!r} for {command}; known: {known}")
         if not values:
             continue
@@ -147,8 +204,12 @@ def to_argv(command: str, params: Mapping[str, Any]) -> list[str]:
             continue
         for v in values:
             text = str(v)
-            if key in ("leader", "targets"):
+            if key == "leader":
                 text = check_spec(key, text)
+            elif key == "targets":
+                text = check_targets(text)
+            elif key == "vary":
+                text = check_vary(text)
             if key == "rules" and text not in editions():
                 raise InputError(f"rules: expected one of {', '.join(editions())}, got {text!r}")
             argv.append(f"{flag}={text}")
@@ -199,5 +260,5 @@ def parsed_params(command: str, params: Mapping[str, Any]) -> dict[str, Any]:
     return cli.get_command(None, command).make_context(command, argv[1:]).params
 
 
-__all__ = ["COMMANDS", "call", "check_spec", "editions", "parameters",
-           "parsed_params", "run_command", "to_argv"]
+__all__ = ["COMMANDS", "REFUSED", "call", "check_spec", "check_targets", "check_vary",
+           "editions", "parameters", "parsed_params", "run_command", "to_argv"]

@@ -1,7 +1,9 @@
 """Army lists: read the lists players share and resolve them against the BattleScribe data.
 
-Formats: the Warhammer 40,000 app's text export (10e and 11e apps), New Recruit's text
-exports (GW style and WTC style) and BattleScribe rosters (``.ros``, ``.rosz``).
+Formats (:data:`FORMATS`, recognised by content, or forced with ``fmt``): the Warhammer
+40,000 app's text export (10e and 11e apps, any language's headers), New Recruit's text exports
+(GW, WTC, WTC-compact, default and short), ListForge, WarOrgan's two styles and BattleScribe
+rosters (``.ros``, ``.rosz``).
 
 >>> parse_army("")
 Traceback (most recent call last):
@@ -18,60 +20,84 @@ from ...errors import InputError
 from ...model.limits import MAX_ARMY_FILE_BYTES, read_limited
 from .model import Army, ArmyUnit, AttachedUnit, ParsedList, Unresolved, Weapon
 
-__all__ = ["Army", "ArmyUnit", "AttachedUnit", "ParsedList", "Unresolved", "Weapon",
-           "load_army", "parse_army", "parse_list", "read_list", "search_units"]
+__all__ = ["FORMATS", "Army", "ArmyUnit", "AttachedUnit", "ParsedList", "Unresolved",
+           "Weapon", "load_army", "parse_army", "parse_list", "read_list", "search_units"]
+
+#: the formats a list may be read as (``--format``)
+FORMATS = ("gwapp", "newrecruit-gw", "newrecruit-wtc", "newrecruit-nr", "newrecruit-short",
+           "listforge", "warorgan", "battlescribe")
 
 
-def parse_list(text: str | bytes, source: str = "<text>") -> ParsedList:
-    """Read a list in any supported format, without looking anything up."""
+def parse_list(text: str | bytes, source: str = "<text>", fmt: str | None = None
+               ) -> ParsedList:
+    """Read a list in any supported format (``fmt``: force one of :data:`FORMATS`), without
+    looking anything up.
+
+    >>> parse_list(5)
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: <text>: an army list is text or bytes, not int
+    """
     from .roster import parse_roster
-    from .text import parse_app_text
-    from .wtc import is_wtc, parse_wtc_text
+    from .text import parse_text
 
-    if isinstance(text, bytes):
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise InputError(f"{source}: an army list is text or bytes, not {type(text).__name__}")
+    if fmt is not None and fmt not in FORMATS:
+        raise InputError(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    if isinstance(text, (bytes, bytearray)):
+        text = bytes(text)
         head = text.lstrip()[:200]
-        if text[:2] == b"PK" or head.startswith(b"<"):
+        if fmt == "battlescribe" or text[:2] == b"PK" or head.startswith(b"<"):
             return parse_roster(text, source)
         try:
             text = text.decode("utf-8-sig")
         except UnicodeDecodeError:
-            raise InputError(f"{source}: not a text army list, a .ros or a .rosz") from None
+            try:
+                text = text.decode("utf-16") if text[:2] in (b"\xff\xfe", b"\xfe\xff") \
+                    else text.decode("cp1252")
+            except UnicodeDecodeError:
+                raise InputError(f"{source}: not a text army list, a .ros or a .rosz") from None
     if not text.strip():
         raise InputError(f"{source}: empty army list")
-    if text.lstrip().startswith("<"):
+    if fmt == "battlescribe" or text.lstrip().startswith("<"):
         return parse_roster(text.encode("utf-8"), source)
-    if is_wtc(text):
-        return parse_wtc_text(text, source)
-    return parse_app_text(text, source)
+    return parse_text(text, source, fmt)
 
 
-def read_list(path: str | os.PathLike) -> ParsedList:
-    """Read a list file (any supported format)."""
+def read_list(path: str | os.PathLike, fmt: str | None = None) -> ParsedList:
+    """Read a list file (any supported format, or ``fmt``)."""
     p = Path(path)
     if not p.exists():
         raise InputError(f"{p}: no such file")
     data = read_limited(p, MAX_ARMY_FILE_BYTES, "MAX_ARMY_FILE_BYTES", "army list")
     if p.suffix.lower() == ".rosz" and data[:2] != b"PK":
         raise InputError(f"{p}: not a zip file (a .rosz is a zipped roster)")
-    return parse_list(data, str(p))
+    return parse_list(data, str(p), fmt)
 
 
 def parse_army(text: str | bytes, data=None, source: str = "<text>", rules: str | None = None,
-               attach: tuple[str, ...] = ()) -> Army:
-    """The :class:`Army` of a list given as text (or roster bytes)."""
+               attach: tuple[str, ...] = (), fmt: str | None = None) -> Army:
+    """The :class:`Army` of a list given as text (or roster bytes).
+
+    >>> parse_army(5)
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: <text>: an army list is text or bytes, not int
+    """
     from .resolve import resolve
 
-    return resolve(parse_list(text, source), data, rules, tuple(attach))
+    return resolve(parse_list(text, source, fmt), data, rules, tuple(attach))
 
 
 def load_army(path: str | os.PathLike, data=None, rules: str | None = None,
-              attach: tuple[str, ...] = ()) -> Army:
+              attach: tuple[str, ...] = (), fmt: str | None = None) -> Army:
     """The :class:`Army` of a list file, resolved against the data (``data``: a folder, else
     ``$MATHHAMMER_DATA``, else the cache). Names that do not resolve are in
     ``army.unresolved``."""
     from .resolve import resolve
 
-    return resolve(read_list(path), data, rules, tuple(attach))
+    return resolve(read_list(path, fmt), data, rules, tuple(attach))
 
 
 def search_units(query: str, data=None, edition: str | None = None, limit: int = 50

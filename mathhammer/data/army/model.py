@@ -12,6 +12,7 @@ from typing import Any
 import attrs
 
 from ...errors import InputError
+from ...model.loadout import Loadout
 from ...model.squad import Squad
 from ..unit import Unit
 
@@ -27,6 +28,12 @@ class Item:
     tables: tuple = attrs.field(default=(), eq=False)
     #: False when the file itself says it is not a weapon (a roster selection without one)
     weapon: bool | None = None
+    #: True when the list says this line is a model (``• 1x Long-quill: ...``)
+    model: bool = False
+    #: the list has lines indented under this one (a model line, most likely)
+    parent: bool = False
+    #: the models the count was multiplied by (``5 with Bolt pistol and Chainblade``)
+    times: int = 1
 
 
 @attrs.frozen
@@ -51,8 +58,9 @@ class ParsedUnit:
     enhancements: tuple[str, ...] = ()
     extras: tuple[str, ...] = ()  # Warlord and other non-wargear notes
     size: int | None = None  # a model count the list states for the whole unit
-    role: str = ""  # "leader" or "bodyguard" in an attached unit
+    role: str = ""  # "leader", "support" or "bodyguard" in an attached unit
     group: int = 0  # the attached unit it belongs to (0: none)
+    enhancement_points: tuple[int | None, ...] = ()  # per enhancement, when the list says
 
 
 @attrs.frozen
@@ -67,6 +75,8 @@ class ParsedList:
     declared_points: int | None = None
     units: tuple[ParsedUnit, ...] = ()
     attached: tuple[tuple[int, int], ...] = ()  # (leader index, bodyguard index)
+    warnings: tuple[str, ...] = ()
+    limit: int | None = None  # the battle size's points limit
 
 
 @attrs.frozen
@@ -91,6 +101,8 @@ class ArmyUnit:
     enhancements: tuple[str, ...] = ()
     line: int = 0
     catalogue: str = ""
+    #: each enhancement's points: the list's, else the data's (None: neither says)
+    enhancement_points: tuple[int | None, ...] = ()
     data_points: int | None = None  # the data's cost for this many models
 
     # the unit protocol, so an ArmyUnit goes wherever a Unit goes
@@ -101,8 +113,11 @@ class ArmyUnit:
             raise AttributeError(name)
         return getattr(self.unit, name)
 
-    def as_profiles(self, melee: bool = False, weapons=None, models=None):
-        return self.unit.as_profiles(melee=melee, weapons=weapons, models=models)
+    def as_profiles(self, melee: bool = False, weapons=None, models=None, **choice):
+        return self.unit.as_profiles(melee=melee, weapons=weapons, models=models, **choice)
+
+    def loadout(self, melee: bool = False, weapons=None, models=None, **choice):
+        return self.unit.loadout(melee=melee, weapons=weapons, models=models, **choice)
 
     def as_target(self, models: int | None = None):
         return self.unit.as_target(models=models)
@@ -121,6 +136,7 @@ class ArmyUnit:
             out["wargear"] = list(self.wargear)
         if self.enhancements:
             out["enhancements"] = list(self.enhancements)
+            out["enhancement_points"] = list(self.enhancement_points)
         return out
 
 
@@ -145,16 +161,23 @@ class AttachedUnit:
         body = self.bodyguard.cost(models)
         return None if body is None else self.leader.points + body
 
-    def as_profiles(self, melee: bool = False, weapons=None, models=None):
-        out = []
+    def as_profiles(self, melee: bool = False, weapons=None, models=None, **choice):
+        return list(self.loadout(melee, weapons, models, **choice).fired)
+
+    def loadout(self, melee: bool = False, weapons=None, models=None, **choice) -> Loadout:
+        """What the Bodyguard and the Leader fire (each chooses by its own rules)."""
+        fired: tuple = ()
+        left: tuple = ()
         for u in (self.bodyguard, self.leader):
             try:
-                out += u.as_profiles(melee=melee, weapons=weapons)
+                out = u.loadout(melee=melee, weapons=weapons, **choice)
             except ValueError:
                 continue
-        if not out:
+            fired += out.fired
+            left += out.left_out
+        if not fired:
             raise InputError(f"{self.name} has no {'melee' if melee else 'ranged'} weapons")
-        return out
+        return Loadout(fired, left)
 
     def as_target(self, models: int | None = None) -> Squad:
         body = self.bodyguard.unit.as_target(models=models)
@@ -170,9 +193,20 @@ class Unresolved:
     line: int
     text: str
     closest: tuple[str, ...] = ()
+    reason: str = ""  # why, when it is not just an unknown name (a datasheet the data lacks)
 
     def to_json(self) -> dict[str, Any]:
-        return {"line": self.line, "text": self.text, "closest": list(self.closest)}
+        out: dict[str, Any] = {"line": self.line, "text": self.text,
+                               "closest": list(self.closest)}
+        if self.reason:
+            out["reason"] = self.reason
+        return out
+
+    def describe(self) -> str:
+        """``Land Speeder (closest: ...)`` or ``Wulfen: <why>``."""
+        if self.reason:
+            return f"{self.text}: {self.reason}"
+        return self.text + (f" (closest: {', '.join(self.closest)})" if self.closest else "")
 
 
 @attrs.frozen
@@ -200,6 +234,8 @@ class Army:
             "attached": [{"leader": self.units[i].name, "bodyguard": self.units[j].name,
                           "leader_index": i, "bodyguard_index": j} for i, j in self.attached],
             "unresolved": [u.to_json() for u in self.unresolved],
+            "points_read": self.points, "format": self.format,
+            "warnings": list(self.warnings),
         }
 
     def rows(self) -> list[tuple[str, ArmyUnit | AttachedUnit]]:

@@ -8,7 +8,8 @@ Decisions where the lists are silent:
 - A wargear name that is a weapon in the datasheet becomes that weapon with the list's count
   (a weapon with several profiles: its first profile fires by default, the others are
   optional picks); any other name the datasheet knows (a banner, a drone, a shield) is kept as
-  wargear; a name the datasheet does not know is unresolved.
+  wargear (so is a name found elsewhere in the catalogue that is no weapon, with a warning); a
+  name the data does not know is unresolved.
 - Without an edition in the file or ``rules``, the list is read against every installed
   edition and the one where it resolves best is kept (fewest unresolved names, then most unit
   costs equal to the data's).
@@ -19,8 +20,6 @@ from __future__ import annotations
 import copy
 import difflib
 import re
-from pathlib import Path
-from typing import Any
 
 import attrs
 
@@ -28,7 +27,20 @@ from ...errors import InputError
 from ..datastore import EDITIONS, installed_editions
 from ..names import name_key
 from ..unit_file import build_unit
-from ..unit_index import UnitIndex, unit_index
+from ..unit_index import unit_index
+from .datasheets import (
+    ArmyData,
+    close_key,
+    cost_for,
+    find_datasheet,
+    homes_of,
+    known_name,
+    match_key,
+    missing_links,
+    singular,
+    weapon_tables,
+)
+from .lines import count_name
 from .model import (
     Army,
     ArmyUnit,
@@ -39,38 +51,8 @@ from .model import (
     Weapon,
 )
 
-_NOTES = {"warlord", "epic hero"}
+__all__ = ["match_key", "resolve"]
 
-
-def _singular(text: str) -> str:
-    n = name_key(text)
-    return n[:-1] if n.endswith("s") else n
-
-
-@attrs.define
-class _Data:
-    """Catalogues opened for one army (each once)."""
-
-    index: UnitIndex
-    libs: dict[str, Any] = attrs.field(factory=dict)
-    units: dict[str, dict[str, Any]] = attrs.field(factory=dict)
-
-    def lib(self, path: Path):
-        from ..bsdata.files import open_library
-
-        key = str(path)
-        if key not in self.libs:
-            self.libs[key] = open_library(path)
-        return self.libs[key]
-
-    def entries(self, path: Path) -> dict[str, Any]:
-        """Normalised unit name -> root entry, for one catalogue."""
-        from ..bsdata.find import catalogue_units
-
-        key = str(path)
-        if key not in self.units:
-            self.units[key] = {name_key(n): e for n, e in catalogue_units(self.lib(path))}
-        return self.units[key]
 
 
 def resolve(parsed: ParsedList, data=None, rules: str | None = None,
@@ -99,62 +81,69 @@ def resolve(parsed: ParsedList, data=None, rules: str | None = None,
 
 
 def _mismatches(army: Army) -> int:
-    n = 0
-    for u in army.units:
-        if not u.enhancements and u.data_points is not None and u.data_points != u.points:
-            n += 1
-    return n + sum(1 for w in army.warnings if w.startswith("cost"))
+    return sum(1 for u in army.units if not u.enhancements and u.data_points is not None
+               and u.data_points != u.points)
 
 
 def _resolve(parsed: ParsedList, edition: str, data, attach: tuple[str, ...]) -> Army:
     index = unit_index(edition, data)
-    d = _Data(index)
-    home = None
-    for f in reversed(parsed.factions):
-        home = index.catalogue(f) or index.catalogue(re.sub(r"^\w+ - ", "", f))
-        if home is not None:
-            break
-    if home is None and parsed.factions:
-        raise InputError(f"{parsed.source}: faction {parsed.factions[-1]!r} has no {edition} "
-                         f"catalogue in {index.folder}; run `mathhammer data fetch --edition "
-                         f"{edition}` (or give --data DIR)")
+    d = ArmyData(index)
+    homes, warnings = homes_of(index, parsed)
+    if not homes:
+        # no faction line: the catalogue that has the most of the list's units
+        votes: dict[str, list] = {}
+        for pu in parsed.units[:12]:  # a dozen units say where a list comes from
+            for c, u in index.find(pu.name):
+                if match_key(u) == match_key(pu.name) and not c.library:
+                    votes.setdefault(str(c.path), [c, 0])[1] += 1
+        if votes:
+            homes = [max(votes.values(), key=lambda v: v[1])[0]]
+    home = homes[0] if homes else None
+    warnings = list(parsed.warnings) + warnings
     units: list[ArmyUnit] = []
     unresolved: list[Unresolved] = []
-    warnings: list[str] = []
     where: dict[int, int] = {}  # parsed index -> army index
-    if home is not None:
-        warnings += _missing_links(d, home)
+    for h in homes[:1]:
+        warnings += missing_links(d, h)
     for k, pu in enumerate(parsed.units):
         try:
-            au, bad = _unit(d, home, pu, parsed.source)
+            au, bad, notes = _unit(d, homes, pu, parsed.source)
         except _Unresolved as e:
             unresolved.append(e.args[0])
             continue
+        except (InputError, ValueError, KeyError, TypeError) as e:
+            # a datasheet the data cannot build costs that unit, not the list
+            unresolved.append(Unresolved(pu.line, pu.name, (), str(e).splitlines()[0][:300]))
+            continue
         unresolved += bad
+        warnings += notes
         where[k] = len(units)
         units.append(au)
-    pairs = [(where[i], where[j]) for i, j in parsed.attached if i in where and j in where]
+    if home is None and parsed.factions and not units:
+        raise InputError(f"{parsed.source}: faction {parsed.factions[0]!r} has no {edition} "
+                         f"catalogue in {index.folder}; run `mathhammer data fetch --edition "
+                         f"{edition}` (or give --data DIR)")
+    pairs = []
+    for i, j in parsed.attached:
+        if i not in where or j not in where:
+            continue
+        lead = units[where[i]]
+        if parsed.units[i].role == "leader" and "CHARACTER" not in {
+                k.upper() for k in lead.keywords}:
+            warnings.append(f"{parsed.source}:{lead.line}: {lead.name} is 'Attached as: Leader' "
+                            "but has no CHARACTER keyword: not attached")
+            continue
+        pairs.append((where[i], where[j]))
     pairs += _attach_specs(units, attach, pairs)
     total = sum(u.points for u in units)
     if parsed.declared_points is not None and total != parsed.declared_points and not unresolved:
         warnings.append(f"{parsed.source}: the units add up to {total} points, the list says "
                         f"{parsed.declared_points} (a truncated export?)")
-    faction = home.label if home is not None else (parsed.factions[-1] if parsed.factions
+    faction = home.label if home is not None else (parsed.factions[0] if parsed.factions
                                                    else "")
     return Army(parsed.name, faction, edition, total,
                 parsed.declared_points, tuple(units), tuple(pairs), tuple(unresolved),
-                parsed.source, parsed.format, tuple(warnings))
-
-
-def _missing_links(d: _Data, home) -> list[str]:
-    """A warning per catalogue the list's catalogue links to that is not in the folder."""
-    lib = d.lib(home.path)
-    out = []
-    for link in lib.main.catalogue_links:
-        if lib.linked(link.target_id) is None:
-            out.append(f"{home.path.name} links to catalogue {link.name!r}, which is not in "
-                       f"{home.path.parent}: its units and wargear cannot be read")
-    return out
+                parsed.source, parsed.format, tuple(dict.fromkeys(warnings)))
 
 
 def _attach_specs(units: list[ArmyUnit], specs: tuple[str, ...],
@@ -182,131 +171,217 @@ class _Unresolved(Exception):
     pass
 
 
-def _find(d: _Data, home, name: str):
-    """(catalogue info, root entry) of a unit name: the list's faction first, then every
-    catalogue of the edition."""
-    q = name_key(name)
-    tries = []
-    if home is not None:
-        tries.append(home)
-    for cat in tries:
-        entries = d.entries(cat.path)
-        e = entries.get(q) or next(
-            (v for k, v in entries.items() if name_key(re.sub(r"\s*\[.*?\]", "", k)) == q), None)
-        if e is None:
-            # a datasheet renamed since the list was made ("Primaris Captain" -> "Captain"):
-            # the one name of the catalogue that the list's name ends or starts with
-            near = [v for k, v in entries.items()
-                    if len(k) > 3 and (q.endswith(" " + k) or q.startswith(k + " "))]
-            e = near[0] if len(near) == 1 else None
-        if e is not None:
-            return cat, e
-    hits = d.index.find(name)
-    if len(hits) == 1:
-        cat, uname = hits[0]
-        e = d.entries(cat.path).get(name_key(uname))
-        if e is not None:
-            return cat, e
-    return None, hits
+@attrs.frozen
+class _Seq:
+    """One entry of a unit's lines in order: a model line or wargear."""
+
+    item: Item
+    model: bool  # the list says it is a model line
 
 
-def _unit(d: _Data, home, pu: ParsedUnit, source: str) -> tuple[ArmyUnit, list[Unresolved]]:
-    from ..bsdata.build import build_entry
-    from ..bsdata.find import option_names
+def _sequence(pu: ParsedUnit) -> list[_Seq]:
+    out: list[_Seq] = []
+    for pm in pu.models:
+        out.append(_Seq(Item(pm.name, pm.count, pm.line), True))
+        out += [_Seq(i, False) for i in pm.items]
+    out += [_Seq(i, i.model) for i in pu.items]
+    return out
 
-    cat, entry = _find(d, home, pu.name)
+
+_WITH = re.compile(r"\s(?:w/|with)\s", re.I)
+_AND = re.compile(r"\s(?:and|&)\s", re.I)
+_GLUE = re.compile(r"(?<=[a-z\)])(?=[A-Z])")
+
+
+def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
+          ) -> tuple[ArmyUnit, list[Unresolved], list[str]]:
+    cat, entry, note = find_datasheet(d, homes, pu.name)
     if cat is None:
-        hits = entry
-        close = [f"{c.label}:{u}" for c, u in hits] if hits else d.index.close(pu.name)
-        raise _Unresolved(Unresolved(pu.line, pu.name, tuple(close[:5])))
-    lib = d.lib(cat.path)
-    raw, _warnings, members = build_entry(lib, entry)
-    options = option_names(lib, entry)
+        raise _Unresolved(Unresolved(pu.line, pu.name, tuple(entry[:5])))
+    notes = [f"{source}:{pu.line}: {note}"] if note else []
+    raw, members, options = d.built(d.lib(cat.path), entry)
+    # the datasheet's abilities the app lists as wargear ("Advanced Guardian Drone")
+    abilities = raw.get("abilities") or {}
+    named = abilities.get("datasheet", []) if isinstance(abilities, dict) else []
+    option_keys = {match_key(o): o for o in [*options, *(a for a in named
+                                                          if isinstance(a, str))]}
     bad: list[Unresolved] = []
     groups = raw["models"]
-    # models -> groups
     counts = [0] * len(groups)
     items_by_group: list[list[Item]] = [[] for _ in groups]
     wargear: list[str] = []
-    loose = [i for i in pu.items if name_key(i.name) not in _NOTES]
-    model_names = [[_singular(n) for n in ms + [g.get("name", "")]]
+    model_names = [[singular(match_key(n)) for n in ms + [g.get("name", "")]]
                    for ms, g in zip(members, groups, strict=True)]
+    model_bases = [[singular(match_key(_WITH.split(n)[0])) for n in ms + [g.get("name", "")]]
+                   for ms, g in zip(members, groups, strict=True)]
+    weapon_keys = {match_key(w["name"]) for g in groups for w in g.get("weapons", [])}
 
-    def group_of(name: str) -> int | None:
-        s = _singular(name)
+    def model_group(name: str, said: bool) -> int | None:
+        """The model group a name means (None: not a model of this unit)."""
+        s = singular(match_key(name))
         for gi, names in enumerate(model_names):
             if s in names:
                 return gi
-        if len(groups) == 1:
-            return 0
+        for gi, names in enumerate(model_bases):  # "Skitarii Ranger w/ arc rifle"
+            if s in names:
+                return gi
+        if not said:
+            return None
+        base = singular(match_key(_WITH.split(name)[0]))
+        for gi, names in enumerate(model_names):
+            if base in names or any(n.startswith(base + " ") for n in names):
+                return gi
         flat = [(n, gi) for gi, names in enumerate(model_names) for n in names]
-        best = difflib.get_close_matches(s, [n for n, _ in flat], 1, 0.6)
-        return next(gi for n, gi in flat if n == best[0]) if best else None
+        best = difflib.get_close_matches(s, [n for n, _ in flat], 1, 0.75)
+        if best:
+            return next(gi for n, gi in flat if n == best[0])
+        unit_key = singular(match_key(pu.name))
+        if len(groups) == 1 and (unit_key in (s, base) or s.startswith(unit_key + " ")
+                                 or unit_key.startswith(base + " ")
+                                 or s.startswith(unit_key.split(" ")[0] + " ")):
+            return 0
+        return None
 
-    listed_models = list(pu.models)
-    if not listed_models:
-        # a model line without wargear looks like wargear; a model name makes it a model
-        keep = []
-        for it in loose:
-            gi = group_of(it.name) if any(_singular(it.name) in ns for ns in model_names) \
-                else None
-            if gi is not None:
-                counts[gi] += it.count
-            else:
-                keep.append(it)
-        loose = keep
-    for pm in listed_models:
-        gi = group_of(pm.name)
-        if gi is None:
-            close = difflib.get_close_matches(pm.name, [n for ms in members for n in ms], 3, 0.3)
-            bad.append(Unresolved(pm.line, f"{pu.name}: {pm.name}", tuple(close)))
+    current: int | None = None
+    loose: list[Item] = []
+    seq = _sequence(pu)
+    explicit = any(e.model for e in seq)  # the list says which lines are models
+    for entry_ in seq:
+        it = entry_.item
+        if it.count == 0:
+            bad.append(Unresolved(it.line or pu.line, f"{pu.name}: 0x {it.name}", (),
+                                  "a count of 0"))
             continue
-        counts[gi] += pm.count
-        items_by_group[gi] += [i for i in pm.items if name_key(i.name) not in _NOTES]
+        is_weapon = match_key(it.name) in weapon_keys
+        gi = model_group(it.name, entry_.model or it.parent) if (
+            entry_.model or not (is_weapon or explicit)) else None
+        if gi is not None:
+            counts[gi] += it.count
+            current = gi
+            continue
+        if entry_.model:
+            bad.append(Unresolved(it.line or pu.line, f"{pu.name}: {it.count}x {it.name}",
+                                  tuple(dict.fromkeys(n for ms in members for n in ms))[:5],
+                                  f"no model '{it.name}' in {raw['name']}"))
+            current = -1  # its wargear goes with it
+            continue
+        if current == -1:
+            continue
+        if current is None:
+            loose.append(it)
+        else:
+            items_by_group[current].append(it)
     if sum(counts) == 0:
-        lo = [g["count"] if isinstance(g["count"], int) else g["count"][0] for g in groups]
-        counts = list(lo)
+        counts = [g["count"] if isinstance(g["count"], int) else g["count"][0] for g in groups]
         if pu.size is not None and pu.size > sum(counts):
             counts[0] += pu.size - sum(counts)
-    items_by_group[0 if counts[0] else counts.index(max(counts))] += loose
-    # weapons
+    elif pu.size is not None and pu.size != sum(counts):
+        notes.append(f"{source}:{pu.line}: {pu.name}: the list says {pu.size} models, its "
+                     f"model lines {sum(counts)}")
+    items_by_group[0 if counts[0] else counts.index(max(counts))] = \
+        loose + items_by_group[0 if counts[0] else counts.index(max(counts))]
     out_groups = []
     weapons: dict[str, int] = {}
+    known = d.names(cat.path)
+    enh = list(pu.enhancements)
+    enh_pts = list(pu.enhancement_points) + [None] * (len(enh) - len(pu.enhancement_points))
+
+    def split(gi: int, it: Item, chosen: dict[str, dict]) -> bool:
+        """Two names the exporter ran together ("MV15 Gun DroneTwin pulse blaster") or joined
+        ("Gorechild and Plasma pistol"): each part taken when every part is known."""
+        for splitter in (_GLUE, _AND):
+            parts = [p.strip() for p in splitter.split(it.name) if p.strip()]
+            if len(parts) < 2 or not all(known_name(groups, gi, count_name(p)[1], option_keys)
+                                         for p in parts):
+                continue
+            for k, p in enumerate(parts):
+                c, name = count_name(p)
+                n = it.count if k == 0 else (c or 1) * it.times
+                take(gi, attrs.evolve(it, name=name, count=n), chosen)
+            return True
+        return False
+
+    def take(gi: int, it: Item, chosen: dict[str, dict]) -> bool:
+        exact = [] if it.weapon is False else weapon_tables(groups, gi, it.name, near=False)
+        if not exact and it.weapon is not False and (_AND.search(it.name) or _GLUE.search(
+                it.name)) and split(gi, it, chosen):
+            return True
+        tables = [] if it.weapon is False else (exact or weapon_tables(groups, gi, it.name)
+                                                or list(it.tables))
+        if tables:
+            if it.count > 4 * max(1, sum(counts)) and it.count > 4:
+                bad.append(Unresolved(it.line or pu.line, f"{pu.name}: {it.count}x {it.name}",
+                                      (), f"{it.count} for {sum(counts)} model"
+                                      f"{'s' * (sum(counts) != 1)}"))
+                return True
+            for t_i, t in enumerate(tables):
+                key = t["name"]
+                if key in chosen:
+                    chosen[key]["count"] += it.count
+                    continue
+                t = {k: v for k, v in t.items() if k not in ("unmapped", "optional")}
+                t["count"] = it.count
+                if t_i > 0:
+                    t["optional"] = True
+                chosen[key] = t
+            weapons[it.name] = weapons.get(it.name, 0) + it.count
+            return True
+        k = match_key(it.name)
+        hit = option_keys.get(k) or option_keys.get(singular(k)) or next(
+            (o for ok, o in option_keys.items() if singular(ok) == singular(k)), None)
+        if it.weapon is False or hit is not None:
+            if it.name not in wargear:
+                wargear.append(it.name)
+            return True
+        c = close_key(k, option_keys, 0.85)
+        if c is not None:
+            notes.append(f"{source}:{it.line or pu.line}: {pu.name}: '{it.name}' read as "
+                         f"'{option_keys[c]}' (closest spelling in the data)")
+            return take(gi, attrs.evolve(it, name=option_keys[c]), chosen)
+        kind = known.get(k) or known.get(singular(k))
+        if kind is not None and kind[0] == "enhancement":
+            enh.append(it.name)
+            enh_pts.append(None)
+            return True
+        if kind is not None and kind[0] == "wargear":
+            notes.append(f"{source}:{it.line or pu.line}: {pu.name}: '{it.name}' is not an "
+                         f"option of {raw['name']} in the data: kept as wargear (not a weapon)")
+            if it.name not in wargear:
+                wargear.append(it.name)
+            return True
+        if it.name.endswith(")") and "(" in it.name:  # "Recon drone (Drone burst cannon)"
+            return take(gi, attrs.evolve(it, name=it.name[:it.name.rindex("(")].strip()),
+                        chosen)
+        return False
+
     for gi, g in enumerate(groups):
         if counts[gi] == 0:
             continue
         chosen: dict[str, dict] = {}
         for it in items_by_group[gi]:
-            tables = [] if it.weapon is False else (_tables(groups, gi, it.name)
-                                                    or list(it.tables))
-            if tables:
-                for t_i, t in enumerate(tables):
-                    key = t["name"]
-                    if key in chosen:
-                        chosen[key]["count"] += it.count
-                        continue
-                    t = {k: v for k, v in t.items() if k not in ("unmapped", "optional")}
-                    t["count"] = it.count
-                    if t_i > 0:
-                        t["optional"] = True
-                    chosen[key] = t
-                weapons[it.name] = weapons.get(it.name, 0) + it.count
-            elif it.weapon is False or any(
-                    name_key(it.name) == name_key(o) or _singular(it.name) == _singular(o)
-                    for o in options):
-                if it.name not in wargear:
-                    wargear.append(it.name)
-            else:
-                close = difflib.get_close_matches(it.name, options, 3, 0.4)
-                bad.append(Unresolved(it.line or pu.line, f"{pu.name}: {it.name}",
-                                      tuple(close)))
+            if take(gi, it, chosen):
+                continue
+            close = difflib.get_close_matches(it.name, options, 3, 0.4)
+            bad.append(Unresolved(it.line or pu.line, f"{pu.name}: {it.name}", tuple(close)))
         ng = {k: v for k, v in g.items() if k != "weapons"}
         ng["count"] = counts[gi]
         if chosen:
             ng["weapons"] = list(chosen.values())
         out_groups.append(ng)
+    keywords = tuple(raw.get("keywords", ()))
+    for i, e in enumerate(enh):
+        kind = known.get(match_key(e))
+        if kind is not None and kind[0] == "enhancement":
+            enh_pts[i] = enh_pts[i] if enh_pts[i] is not None else kind[1]
+        elif kind is None:
+            notes.append(f"{source}:{pu.line}: {pu.name}: enhancement '{e}' is not in the data "
+                         f"of {cat.label}")
+    if enh and "CHARACTER" not in {k.upper() for k in keywords}:
+        notes.append(f"{source}:{pu.line}: {raw['name']} has no CHARACTER keyword but the list "
+                     f"gives it {', '.join(enh)} (only an Upgrade goes on such a "
+                     "unit)")
     total = sum(counts)
-    points = pu.points if pu.points is not None else _cost_for(raw.get("points", []), total)
+    points = pu.points if pu.points is not None else cost_for(raw.get("points", []), total)
     unit_raw = copy.deepcopy({k: v for k, v in raw.items() if k not in ("points", "models")})
     unit_raw["models"] = out_groups
     unit_raw["points"] = [{"models": total, "cost": max(0, points)}]
@@ -314,49 +389,11 @@ def _unit(d: _Data, home, pu: ParsedUnit, source: str) -> tuple[ArmyUnit, list[U
     return ArmyUnit(
         name=raw["name"], unit=unit, points=points, models=total,
         weapons=tuple(Weapon(n, c) for n, c in weapons.items()),
-        keywords=tuple(raw.get("keywords", ())), wargear=tuple(wargear),
-        enhancements=pu.enhancements, line=pu.line, catalogue=cat.label,
-        data_points=_cost_for(raw["points"], total) if raw.get("points") else None,
-    ), bad
+        keywords=keywords, wargear=tuple(wargear),
+        enhancements=tuple(enh), enhancement_points=tuple(enh_pts), line=pu.line,
+        catalogue=cat.label,
+        data_points=cost_for(raw["points"], total) if raw.get("points") else None,
+    ), bad, notes
 
 
-def _cost_for(points: list[dict], n: int) -> int:
-    """The data's cost for ``n`` models: the first band that reaches ``n``."""
-    for p in sorted(points, key=lambda p: p["models"]):
-        if p["models"] >= n:
-            return int(p["cost"])
-    return int(points[-1]["cost"]) if points else 0
 
-
-_SEP = re.compile(r"^\s*(?:[-–—:(]|\s)")
-
-
-def _tables(groups: list[dict], gi: int, name: str) -> list[dict]:
-    """The weapon tables a wargear name means: the same name, or its profiles
-    (``Plasma pistol - standard``/``- supercharge``); the given group first."""
-    q = name_key(name)
-    order = [gi] + [i for i in range(len(groups)) if i != gi]
-    for i in order:
-        ws = groups[i].get("weapons", [])
-        exact = [w for w in ws if name_key(w["name"]) == q]
-        if exact:
-            return exact[:1]
-        prof = [w for w in ws if name_key(w["name"]).startswith(q + " ")
-                and _SEP.match(w["name"].replace("’", "'")[len(name):] or " ")]
-        if prof:
-            return _standard_first(prof)
-    # a name the list writes longer or shorter ("Perdition Pistol" for "Perdition"): one weapon
-    for i in order:
-        near = [w for w in groups[i].get("weapons", [])
-                if q.startswith(name_key(w["name"]) + " ")
-                or name_key(w["name"]).startswith(q + " ")]
-        if len({w["name"] for w in near}) == 1:
-            return near[:1]
-    return []
-
-
-def _standard_first(tables: list[dict]) -> list[dict]:
-    """The profile that fires by default first: one without Hazardous, else the first."""
-    safe = [t for t in tables if "hazardous" not in t.get("abilities", [])]
-    first = safe[0] if safe else tables[0]
-    return [first] + [t for t in tables if t is not first]

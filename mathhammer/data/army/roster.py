@@ -7,13 +7,15 @@ selection carries its own cost, so a unit's points are the sum over its selectio
 
 from __future__ import annotations
 
-import contextlib
 import io
+import re
 import zipfile
+import zlib
 from fractions import Fraction
 
 from ...errors import InputError
 from ...model.limits import MAX_ARMY_FILE_BYTES
+from .lines import MAX_ARMY_UNITS
 from .model import Item, ParsedList, ParsedModel, ParsedUnit
 
 
@@ -28,12 +30,20 @@ def _kids(el, plural: str) -> list:
     return []
 
 
+_COST = re.compile(r"-?\d{1,7}(?:\.\d{1,6})?")
+
+
 def _pts(el) -> Fraction:
+    """The points of one selection (its ``pts`` costs); a value that is not a plain number of
+    at most seven digits (``1e999999999``) is an error."""
     total = Fraction(0)
     for c in _kids(el, "costs"):
         if (c.get("name") or "").strip().lower() == "pts":
-            with contextlib.suppress(ValueError):
-                total += Fraction(c.get("value") or "0")
+            value = (c.get("value") or "0").strip()
+            if not _COST.fullmatch(value):
+                raise InputError(f"roster: selection {el.get('name') or '?'!r}: cost "
+                                 f"{value[:30]!r} is not a number of points")
+            total += Fraction(value)
     return total
 
 
@@ -45,11 +55,24 @@ def _is_weapon(sel) -> bool:
     return any("weapon" in (p.get("typeName") or "").lower() for p in _kids(sel, "profiles"))
 
 
+_NAMED_COUNT = re.compile(r"(\d{1,3})x?\s(?=\D)")
+
+
 def _number(sel) -> int:
-    try:
-        return max(1, int(Fraction(sel.get("number") or "1")))
-    except (ValueError, ZeroDivisionError):
-        return 1
+    """A selection's number (``number="3"``), times a count its name starts with ("2 Fragstorm
+    Grenade Launchers")."""
+    text = (sel.get("number") or "1").strip()
+    whole = text.split(".")[0] if text.endswith((".0", ".00")) else text
+    n = int(whole) if whole.isdigit() and len(whole) <= 6 else 1
+    m = _NAMED_COUNT.match(sel.get("name") or "")
+    return max(1, n) * (int(m.group(1)) if m and sel.get("type") != "unit" else 1)
+
+
+def _name(sel) -> str:
+    """A selection's name without the count it starts with."""
+    name = sel.get("name") or ""
+    m = _NAMED_COUNT.match(name)
+    return name[m.end():].strip() if m and sel.get("type") != "unit" else name
 
 
 def _tables(sel) -> tuple[dict, ...]:
@@ -86,10 +109,17 @@ def read_roster_bytes(data: bytes, source: str) -> bytes:
                     raise InputError(f"{source}: the roster inside is over the limit of "
                                      f"{MAX_ARMY_FILE_BYTES} bytes "
                                      "(mathhammer.model.limits.MAX_ARMY_FILE_BYTES)")
+                if info.flag_bits & 0x1:
+                    raise InputError(f"{source}: the roster inside the zip is encrypted")
                 with z.open(info) as f:
                     return f.read(MAX_ARMY_FILE_BYTES + 1)
-        except zipfile.BadZipFile:
-            raise InputError(f"{source}: a damaged or truncated zip file") from None
+        except InputError:
+            raise
+        except NotImplementedError:
+            raise InputError(f"{source}: the roster inside the zip uses a compression method "
+                             "this reader does not know") from None
+        except (zipfile.BadZipFile, zlib.error, EOFError, RuntimeError, ValueError) as e:
+            raise InputError(f"{source}: a damaged or truncated zip file ({e})") from None
     return data
 
 
@@ -100,15 +130,20 @@ def parse_roster(data: bytes, source: str) -> ParsedList:
     import defusedxml.ElementTree as SafeET
 
     xml = read_roster_bytes(data, source)
+    from defusedxml import DefusedXmlException
+
     try:
         root = SafeET.fromstring(xml, forbid_dtd=True)
     except ParseError as e:
         raise InputError(f"{source}: not a well-formed roster ({e})") from None
+    except DefusedXmlException:
+        raise InputError(f"{source}: a roster with a DTD or entities (refused)") from None
+    except (LookupError, ValueError) as e:
+        raise InputError(f"{source}: not a readable roster ({e})") from None
     if _local(root.tag) != "roster":
         raise InputError(f"{source}: not a BattleScribe roster (root <{_local(root.tag)}>)")
     system = (root.get("gameSystemName") or "").lower()
     edition = "11e" if "11th" in system else "10e" if "10th" in system else None
-    declared = _pts(root)
     factions: list[str] = []
     units: list[ParsedUnit] = []
 
@@ -123,8 +158,15 @@ def parse_roster(data: bytes, source: str) -> ParsedList:
         for sub in _kids(f, "forces"):
             force(sub)
 
-    for f in _kids(root, "forces"):
-        force(f)
+    try:
+        for f in _kids(root, "forces"):
+            force(f)
+        declared = _pts(root)
+    except InputError as e:
+        raise InputError(f"{source}: {e}") from None
+    if len(units) > MAX_ARMY_UNITS:
+        raise InputError(f"{source}: more than {MAX_ARMY_UNITS} units in one roster "
+                         "(mathhammer.data.army.lines.MAX_ARMY_UNITS)")
     if not units:
         raise InputError(f"{source}: the roster has no units")
     return ParsedList("battlescribe", source, root.get("name") or "", tuple(factions), edition,
@@ -141,18 +183,21 @@ def _unit(sel, catalogue: str) -> ParsedUnit:
             if c.get("type") == "model":
                 sub: list[Item] = []
                 walk(c, sub)
-                models.append(ParsedModel(c.get("name") or "", _number(c), 0, tuple(sub)))
+                models.append(ParsedModel(_name(c), _number(c), 0, tuple(sub)))
                 continue
             if _is_weapon(c):
-                into.append(Item(c.get("name") or "", _number(c), 0, _tables(c)))
+                into.append(Item(_name(c), _number(c), 0, _tables(c)))
             elif _pts(c) > 0:
                 enh.append(c.get("name") or "")
             else:
-                into.append(Item(c.get("name") or "", _number(c), 0, weapon=False))
+                into.append(Item(_name(c), _number(c), 0, weapon=False))
             walk(c, into)
 
     walk(sel, items)
     pts = _subtree_pts(sel)
+    if pts.denominator != 1:
+        raise InputError(f"roster: unit {sel.get('name') or '?'!r} costs {float(pts):g} "
+                         "points: points are whole numbers")
     size = _number(sel) if sel.get("type") == "model" else None
     return ParsedUnit(sel.get("name") or "", 0, int(pts), tuple(models), tuple(items),
                       tuple(enh), size=size, role="", group=0)

@@ -1,10 +1,26 @@
-"""Text exports: the Warhammer 40,000 app (10e app v1.x, 11e app v2.x) and New Recruit's
-GW-style text, both bullet trees; New Recruit's WTC style is :mod:`.wtc`.
+"""The text exports, one reader per format sharing one pipeline (:mod:`.lines`): the head (title,
+faction, points), sections, units, their models and wargear, enhancements and attached pairs.
 
->>> p = parse_app_text("My list (100 points)\\n\\nNecrons\\nIncursion (1000 points)\\n\\n"
+Formats (:data:`FORMATS`, recognised by content by :func:`detect`, or forced):
+
+- ``gwapp``: the Warhammer 40,000 app (10e app v1.x, 11e app v2.x; any language's headers);
+- ``newrecruit-gw``: New Recruit's GW-style text (``+ FACTION KEYWORD:`` head, app-like units);
+- ``newrecruit-wtc``: New Recruit's WTC and WTC-compact (``Char1: 1x Unit (80 pts): wargear``,
+  ``5 with ...`` model lines, ``Leading X[1]`` / ``Attached to Y[2]``);
+- ``newrecruit-nr``: New Recruit's default text (``# ++ Army Roster ++``, ``Unit [95 pts]: ...``);
+- ``newrecruit-short``: New Recruit's short text (``Unit (95pts): wargear``, no head);
+- ``listforge``: ListForge (``Epic Hero:`` sections, ``E: X`` enhancements);
+- ``warorgan``: WarOrgan's two styles (a bullet tree like the app's, or flat lines
+  ``• 1 Sister Superior with Bolt pistol and Chainsword``).
+
+A line's wargear, models and counts are read the same way in every format; which lines are models
+is settled against the datasheet (:mod:`.resolve`), so a list whose indentation was lost reads
+as well as one that kept it.
+
+>>> p = parse_text("My list (100 points)\\n\\nNecrons\\nIncursion (1000 points)\\n\\n"
 ...     "Immortals (100 points)\\n  • 5x Immortal\\n    • 5x Gauss blaster\\n", "x.txt")
->>> p.declared_points, p.units[0].name, p.units[0].models[0].items[0].count
-(100, 'Immortals', 5)
+>>> p.format, p.declared_points, p.units[0].name, [(i.name, i.count) for i in p.units[0].items]
+('gwapp', 100, 'Immortals', [('Immortal', 5), ('Gauss blaster', 5)])
 """
 
 from __future__ import annotations
@@ -14,210 +30,360 @@ import re
 import attrs
 
 from ...errors import InputError
-from .model import Item, ParsedList, ParsedModel, ParsedUnit
+from . import lines as L
+from .model import Item, ParsedList, ParsedUnit
 
-BULLETS = "•◦▪●○■-*"
-_HEADER = re.compile(r"^(?P<name>.+?)\s*\((?P<pts>\d[\d,.]*)\s*(?:points|pts|pt)\)\s*$", re.I)
-_SIZES = ("combat patrol", "incursion", "strike force", "onslaught")
-_COUNT = re.compile(r"^(?P<n>\d+)\s*x\s+(?P<name>.+)$", re.I)
-_PLUS_PTS = re.compile(r"\s*\(\+\s*\d+\s*(?:pts|points)\)\s*$", re.I)
-_APP = re.compile(r"App Version:\s*v?(\d+)", re.I)
+FORMATS = ("gwapp", "newrecruit-gw", "newrecruit-wtc", "newrecruit-nr", "newrecruit-short",
+           "listforge", "warorgan")
+_SIZES = ("combat patrol", "incursion", "strike force", "onslaught", "battle size",
+          "patrouille", "force de frappe", "assaut", "kampfpatrouille", "einsatzverband",
+          "angriffsstreitmacht", "patrulla", "fuerza de ataque", "pattuglia",
+          "forza d'attacco")
+_REF = re.compile(r"(leading|attached to)\s{1,3}(.{1,200}?)(?:\[(\d{1,4})\])?\s{0,3}$", re.I)
+_APP = re.compile(r"app version:\s{0,3}v?(\d{1,3})", re.I)
+_WO_MODEL = re.compile(r"(\d{1,6})\s{1,3}(\S.{0,200}?)\s{1,3}with\s{1,3}(\S.*)$", re.I)
 
 
-def read_header(line: str, factions: list[str], declared: int | None) -> int | None:
-    """A New Recruit ``+ KEY: value`` header line: a ``FACTION KEYWORD`` is added to
-    ``factions``; returns the declared points (``TOTAL ARMY POINTS``, else ``declared``).
+def detect(text: str) -> str:
+    """The format of a text list, from its content.
 
-    >>> read_header("+ TOTAL ARMY POINTS: 1,990pts", [], None)
-    1990
+    >>> detect("+ FACTION KEYWORD: Chaos - World Eaters\\nChar1: 1x Angron (415 pts)")
+    'newrecruit-wtc'
+    >>> detect("Commander Farsight (95pts): Dawn Blade")
+    'newrecruit-short'
     """
-    key, _, value = line.strip("+ ").partition(":")
-    key = key.strip().upper()
-    if key == "FACTION KEYWORD":
-        factions.append(value.strip())
-    elif key == "TOTAL ARMY POINTS":
-        digits = re.sub(r"\D", "", value)
-        return int(digits) if digits else None
-    return declared
+    head = text[:200_000]
+    low = head.lower()
+    if "++ army roster ++" in low:
+        return "newrecruit-nr"
+    nr_head = re.search(r"^\+ ?(faction keyword|total army points|detachment)", head,
+                        re.M | re.I) is not None
+    if re.search(r"^[A-Za-z]{2,8}\d{1,4}:\s{0,3}\d{1,6}x\s", head, re.M) or (
+            nr_head and re.search(r"^\s{0,8}\d{1,6} with ", head, re.M)):
+        return "newrecruit-wtc"
+    if nr_head:
+        return "newrecruit-gw"
+    if "app version" in low or re.search(r"^\s{0,8}[•◦]?\s{0,3}(attached as|attachée en tant"
+                                         r"|angeschlossen als)", head, re.M | re.I):
+        return "gwapp"
+    if re.search(r"^\s{0,8}•?\s{0,3}E: ", head, re.M) or "listforge" in low:
+        return "listforge"
+    if re.search(r"^(battle size|detachments):", head, re.M | re.I) or re.search(
+            r"^\s{0,8}•\s{0,3}\d{1,6} \S.{0,200} with ", head, re.M) or re.search(
+            r"\[\d[\d,. ]{0,12} points\]\s*$", head, re.M | re.I):
+        return "warorgan"
+    first = next((ln for ln in head.splitlines() if ln.strip()), "")
+    h = L.unit_header(first) if len(first) < L.MAX_LINE else None
+    if h is not None and (h.rest or h.count) and not h.upgrade:
+        return "newrecruit-short"
+    if re.search(r"^\S.{0,200}\(\d[\d,. ]{0,12}pts\)\s*$", head, re.M):
+        return "listforge" if re.search(r"^\w[\w ]{0,30}:\s*$", head, re.M) else "gwapp"
+    return "gwapp"
 
 
-def points_of(text: str) -> int:
-    """``"1,990"`` -> 1990."""
-    return int(re.sub(r"[,.\s]", "", text))
-
-
-@attrs.frozen
-class _Node:
-    text: str
+@attrs.define
+class _Unit:
+    header: L.Header
     line: int
-    col: int
-    bullet: bool
-    children: list = attrs.field(factory=list)
+    items: list[Item] = attrs.field(factory=list)
+    enh: list[str] = attrs.field(factory=list)
+    enh_pts: list[int | None] = attrs.field(factory=list)
+    extras: list[str] = attrs.field(factory=list)
+    role: str = ""
+    group: int = 0
+    refs: list[tuple[str, str, int]] = attrs.field(factory=list)
+    model_count: int = 1  # the count of the last explicit model line (for "N with" lines)
 
 
-def _tree(lines: list[tuple[int, str]]) -> list[_Node]:
-    """Lines (number, text) -> a forest by text column (the column after a bullet)."""
-    roots: list[_Node] = []
-    stack: list[_Node] = []
-    for number, raw in lines:
-        raw = raw.replace("\t", "    ")
-        indent = len(raw) - len(raw.lstrip(" "))
-        rest = raw.strip()
-        bullet = rest[:1] in BULLETS and (len(rest) == 1 or rest[1] == " ")
-        if bullet:
-            rest = rest[1:].lstrip()
-            col = indent + 2
-        else:
-            col = indent
-        node = _Node(rest, number, col, bullet)
-        while stack and stack[-1].col >= col:
-            stack.pop()
-        (stack[-1].children if stack else roots).append(node)
-        stack.append(node)
-    return roots
+@attrs.define
+class _State:
+    fmt: str
+    source: str
+    units: list[_Unit] = attrs.field(factory=list)
+    head: list[tuple[int, str]] = attrs.field(factory=list)
+    factions: list[str] = attrs.field(factory=list)
+    declared: int | None = None
+    limit: int | None = None
+    name: str = ""
+    edition: str | None = None
+    group: int = 0
+    in_unit: bool = False
+    warnings: list[str] = attrs.field(factory=list)
 
 
-def split_items(text: str, line: int, times: int = 1) -> list[Item]:
-    """``"2x Gun Drone, Shield Drone"`` -> items (each count multiplied by ``times``)."""
-    out = []
-    for part in text.split(","):
-        part = part.strip()
-        if not part:
-            continue
-        m = _COUNT.match(part)
-        if m:
-            out.append(Item(m.group("name").strip(), int(m.group("n")) * times, line))
-        else:
-            out.append(Item(part, times, line))
-    return out
+def _next_line(lines: list[str], i: int) -> str:
+    for ln in lines[i + 1:i + 40]:
+        if ln.strip():
+            return ln
+    return ""
 
 
-def _enhancement(text: str) -> str | None:
-    t = text.strip()
-    if t.lower().startswith("enhancement:"):
-        t = t.split(":", 1)[1].strip()
-        return re.sub(r"\s*\((?:upgrade|\+\s*\d+\s*(?:pts|points))\)\s*$", "", t, flags=re.I)
-    if _PLUS_PTS.search(t):
-        return _PLUS_PTS.sub("", t)
-    return None
+def _starts_unit(st: _State, h: L.Header, raw: str, nxt: str) -> bool:
+    """Whether a header line in the head is the first unit (not the title or battle size)."""
+    if st.units:
+        return True
+    if h.count is not None or h.rest or (raw.strip()[:1].isalpha() and raw.strip().split(
+            ":", 1)[0][-1:].isdigit() and ":" in raw):
+        return True
+    if _is_size(h.name):
+        return False
+    _i, bullet, body = L.strip_bullet(nxt)
+    if bullet and body:
+        return True
+    return bool(L.count_name(body)[0] is not None or L.attached_role(body)
+                or L.per_model(body))
 
 
-_NOTES = {"warlord", "epic hero"}
+def _is_size(name: str) -> bool:
+    return name.strip().lower().startswith(_SIZES)
 
 
-def _unit(node: _Node) -> ParsedUnit:
-    m = _HEADER.match(node.text)
-    assert m is not None
-    models: list[ParsedModel] = []
-    items: list[Item] = []
-    enh: list[str] = []
-    extras: list[str] = []
-    role = ""
-    todo = list(node.children)
-    while todo:
-        child = todo.pop(0)
-        low = child.text.lower()
-        if low.startswith("attached as:"):
-            role = "leader" if "leader" in low or "support" in low else "bodyguard"
-            todo = list(child.children) + todo
-            continue
-        e = _enhancement(child.text)
-        if e is not None:
-            enh.append(e)
-            continue
-        if low in _NOTES:
-            extras.append(child.text)
-            continue
-        if child.children:
-            cm = _COUNT.match(child.text)
-            count, name = (int(cm.group("n")), cm.group("name")) if cm else (1, child.text)
-            sub: list[Item] = []
-            for g in child.children:
-                sub += _items_below(g, enh, extras)
-            models.append(ParsedModel(name.strip(), count, child.line, tuple(sub)))
-        else:
-            items += split_items(child.text, child.line)
-    return ParsedUnit(m.group("name").strip(), node.line, points_of(m.group("pts")),
-                      tuple(models), tuple(items), tuple(enh), tuple(extras), role=role)
+def _head_line(st: _State, n: int, s: str) -> None:
+    """A line before the first unit (or between sections): title, faction, points, NR keys."""
+    if s.startswith("+"):
+        key, _sep, value = s.strip("+ ").partition(":")
+        key = key.strip().upper()
+        if key == "FACTION KEYWORD" and value.strip():
+            st.factions.insert(0, value.strip())
+        elif key == "TOTAL ARMY POINTS" and value.strip():
+            st.declared = L.number(value.strip().lower().removesuffix("pts").removesuffix(
+                "points"), st.source, n)
+        elif key == "FORCE DISPOSITION":
+            st.edition = st.edition or "11e"
+        return
+    if s.startswith("&"):
+        return
+    if "detachment points" in s.lower() or s.lower().startswith("force disposition"):
+        st.edition = st.edition or "11e"
+    m = L.points_group(s)
+    if m is not None and not m.group(1):
+        name = s[:m.start()].strip(" -–:")
+        pts = L.number(m.group(2), st.source, n)
+        if name.lower().startswith("#"):
+            if st.declared is None and "army roster" in name.lower():
+                st.declared = pts
+            return
+        if _is_size(name):
+            st.limit = pts
+            return
+        if st.declared is None and not st.name:
+            st.name, st.declared = name, pts
+            st.factions += _parts(name)
+        return
+    if s.startswith("#") or s.lower().startswith(("battle size", "show/hide")):
+        return
+    key, sep, value = s.partition(":")
+    if sep and key.strip().lower() in ("faction", "army", "faction keyword", "catalogue"):
+        st.factions.insert(0, value.strip())
+        return
+    if sep and key.strip().lower().startswith(("detachment", "force disposition")):
+        return
+    st.factions += [s] + _parts(s)
 
 
-def _items_below(node: _Node, enh: list[str], extras: list[str]) -> list[Item]:
-    e = _enhancement(node.text)
-    if e is not None:
-        enh.append(e)
+def _parts(s: str) -> list[str]:
+    """A title's parts that may be a faction: ``A - Chaos Daemons - B`` -> each part and each
+    pair of neighbours (``Xenos - T'au Empire``)."""
+    parts = [p.strip() for p in re.split(r"\s[-–—|]\s", s) if p.strip()]
+    if len(parts) < 2:
         return []
-    if node.text.lower() in _NOTES:
-        extras.append(node.text)
-        return []
-    out = split_items(node.text, node.line)
-    for c in node.children:
-        out += _items_below(c, enh, extras)
-    return out
+    return parts + [f"{a} - {b}" for a, b in zip(parts, parts[1:], strict=False)]
 
 
-def parse_app_text(text: str, source: str) -> ParsedList:
-    """The Warhammer 40,000 app's export (and New Recruit's GW-style text)."""
-    lines = text.splitlines()
-    numbered = [(i + 1, ln.rstrip()) for i, ln in enumerate(lines)]
-    body = [(n, ln) for n, ln in numbered if ln.strip() and ln.strip() != "."]
-    if not body:
-        raise InputError(f"{source}: empty army list")
-    name, declared, factions, edition = "", None, [], None
-    nr = body[0][1].startswith("+")
-    if nr:
-        for _n, ln in body:
-            if ln.startswith("+"):
-                declared = read_header(ln, factions, declared)
-        body = [(n, ln) for n, ln in body if not ln.startswith(("+", "&"))]
-        fmt = "newrecruit-gw"
+def _add(st: _State, u: _Unit, name: str, count: int, n: int, times: int = 1) -> None:
+    """A wargear name of a line: an enhancement, a note or an item."""
+    if L.is_note(name):
+        u.extras.append(name)
+    elif (e := L.enhancement(name, st.source, n)) is not None:
+        u.enh.append(e[0])
+        u.enh_pts.append(e[1])
     else:
-        fmt = "gwapp"
-        m = _HEADER.match(body[0][1].strip())
-        if m is not None:
-            name, declared = m.group("name"), points_of(m.group("pts"))
-            body = body[1:]
-        for _n, ln in body:
-            s = ln.strip()
-            if any(s.lower().startswith(z + " (") for z in _SIZES):
-                break
-            factions.append(s)
-        else:
-            factions = []
-    app = _APP.search(text)
-    if app:
-        edition = "10e" if app.group(1) == "1" else "11e"
-    units: list[ParsedUnit] = []
-    groups: dict[int, list[int]] = {}
-    group = 0
-    nodes = _tree(body)
-    started = nr  # past the list's head (title, factions, battle size)?
-    for node in nodes:
-        low = node.text.lower()
-        if re.fullmatch(r"attached unit \d+", low):
-            group = int(low.split()[-1])
-            continue
-        if any(low.startswith(z + " (") for z in _SIZES) or (
-                node.text.isupper() and not re.search(r"\d", node.text)):
-            started = True  # the battle size, or a heading (CHARACTERS, BATTLELINE...)
-            continue
-        if node.col == 0 and not node.bullet and _HEADER.match(node.text) and (
-                started or node.children):
-            u = _unit(node)
-            if u.role:
-                u = attrs.evolve(u, group=group)
-                groups.setdefault(group, []).append(len(units))
+        u.items.append(Item(name, count, n, times=times))
+
+
+def _per_model_items(st: _State, u: _Unit, n: int, times: int, rest: str) -> None:
+    """``5 with Chainblades, 2x Bolt pistol``: each count times the models."""
+    for part in L.split_names(rest):
+        c, name = L.count_name(part, st.source, n)
+        _add(st, u, name, (c or 1) * times, n, times)
+
+
+def _unit_line(st: _State, u: _Unit, n: int, raw: str, nxt: str = "") -> None:
+    """One line inside a unit (``nxt``: the next line, which may be indented under it)."""
+    indent, _bullet, s = L.strip_bullet(raw)
+    nested = bool(nxt.strip()) and L.strip_bullet(nxt)[0] > indent
+    if not s:
+        return
+    role = L.attached_role(s)
+    if role is not None:
+        u.role = role
+        return
+    ref = _REF.match(s)
+    if ref and st.fmt == "newrecruit-wtc":
+        u.refs.append((ref.group(1).lower(), ref.group(2).strip(),
+                       int(ref.group(3)) if ref.group(3) else 1))
+        return
+    e = L.enhancement(s, st.source, n)
+    if e is not None:
+        u.enh.append(e[0])
+        u.enh_pts.append(e[1])
+        return
+    with_ = L.per_model(s)
+    if with_ is not None:
+        _per_model_items(st, u, n, *with_)
+        return
+    if st.fmt == "warorgan":
+        wm = _WO_MODEL.match(s)
+        if wm:
+            times = L.number(wm.group(1), st.source, n, "count")
+            u.items.append(Item(wm.group(2), times, n, model=True))
+            _per_model_items(st, u, n, times, wm.group(3))
+            return
+    if L.is_note(s):
+        u.extras.append(s)
+        return
+    c, body = L.count_name(s, st.source, n)
+    if c is not None and st.fmt == "newrecruit-wtc" and _bullet and indent == 0 \
+            and ":" not in body:
+        u.items.append(Item(body, c, n, model=True))  # "• 9x Khorne Berzerker"
+        return
+    if c is not None and ":" in body:
+        model, _sep, rest = body.partition(":")
+        u.items.append(Item(model, c, n, model=True))
+        u.model_count = c
+        with_ = L.per_model(rest)
+        if with_ is not None:
+            _per_model_items(st, u, n, *with_)
+            return
+        for part in L.split_names(rest):
+            pc, name = L.count_name(part, st.source, n)
+            if L.is_note(name):
+                u.extras.append(name)
+            elif (e := L.enhancement(name, st.source, n)) is not None:
+                u.enh.append(e[0])
+                u.enh_pts.append(e[1])
             else:
-                group = 0
-            units.append(u)
-    if not units:
-        raise InputError(f"{source}: no units found (expected lines like "
-                         f"'Unit name (85 points)' followed by its wargear)")
-    attached = []
+                u.items.append(Item(name, c if pc is None else pc, n))
+        return
+    parts = L.split_names(s)
+    for part in parts:
+        pc, name = L.count_name(part, st.source, n)
+        if L.is_note(name):
+            u.extras.append(name)
+        elif (e := L.enhancement(name, st.source, n)) is not None:
+            u.enh.append(e[0])
+            u.enh_pts.append(e[1])
+        else:
+            u.items.append(Item(name, 1 if pc is None else pc, n,
+                                parent=nested and len(parts) == 1))
+
+
+def parse_text(text: str, source: str, fmt: str | None = None) -> ParsedList:
+    """A text list read in its format (``fmt``, else the one :func:`detect` finds)."""
+    text = L.plain(text)
+    if fmt is None:
+        fmt = detect(text)
+    elif fmt not in FORMATS:
+        raise InputError(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}, "
+                         "battlescribe")
+    lines = text.split("\n")
+    L.check_lines(lines, source)
+    st = _State(fmt, source)
+    if fmt in ("newrecruit-wtc", "newrecruit-gw"):
+        st.in_unit = False
+    unit: _Unit | None = None
+    for i, raw in enumerate(lines):
+        n = i + 1
+        s = raw.strip()
+        if not s or s == ".":
+            continue
+        if len(st.units) > L.MAX_ARMY_UNITS:
+            raise InputError(f"{source}:{n}: more than {L.MAX_ARMY_UNITS} units in one list "
+                             "(mathhammer.data.army.lines.MAX_ARMY_UNITS)")
+        app = _APP.search(s) if "version" in s.lower() else None
+        if app:
+            st.edition = "10e" if app.group(1) in ("0", "1") else "11e"
+        if L.is_footer(s):
+            unit = None
+            continue
+        _indent, bullet, body = L.strip_bullet(raw)
+        if s.startswith(("+", "&")) and not bullet and fmt.startswith("newrecruit"):
+            _head_line(st, n, s)
+            unit = None
+            continue
+        h = None if bullet or s.startswith("#") else L.unit_header(s, source, n)
+        if h is not None and not h.upgrade and (unit is not None or _starts_unit(
+                st, h, raw, _next_line(lines, i))):
+            unit = _Unit(h, n, group=st.group)
+            st.units.append(unit)
+            if h.rest:
+                _unit_line(st, unit, n, h.rest)
+            continue
+        if not bullet and L.is_heading(s) and not (unit is not None and L.count_name(s)[0]):
+            low = s.lower()
+            g = re.search(r"(\d{1,4})\s*$", low)
+            if low.startswith(("attached unit", "unité attachée", "angeschlossene einheit")) \
+                    and g:
+                st.group = int(g.group(1))
+            elif "attach" in low or "attaché" in low or "angeschlossen" in low:
+                st.group = st.group
+            else:
+                st.group = 0
+            unit = None
+            if not st.units and s.startswith("#"):
+                _head_line(st, n, s)
+            continue
+        if unit is None:
+            if not st.units or h is None and not bullet:
+                _head_line(st, n, s)
+            continue
+        _unit_line(st, unit, n, raw, lines[i + 1] if i + 1 < len(lines) else "")
+    if not st.units:
+        raise InputError(f"{source}: no units found (expected lines like 'Unit name "
+                         f"(85 points)' followed by its wargear, read as {fmt})")
+    return _finish(st)
+
+
+def _finish(st: _State) -> ParsedList:
+    units = tuple(ParsedUnit(
+        u.header.name, u.line, u.header.points, (), tuple(u.items), tuple(u.enh),
+        tuple(u.extras), size=u.header.count, role=u.role, group=u.group,
+        enhancement_points=tuple(u.enh_pts)) for u in st.units)
+    attached: list[tuple[int, int]] = []
+    # the app: Leader(s) and Bodyguard of one "Attached Unit N" group
+    groups: dict[int, list[int]] = {}
+    for k, u in enumerate(units):
+        if u.role and u.group:
+            groups.setdefault(u.group, []).append(k)
+    if not groups:  # roles without group headings: Leaders, then their Bodyguard
+        leaders: list[int] = []
+        for k, u in enumerate(units):
+            if u.role in ("leader", "support"):
+                leaders.append(k)
+            elif u.role == "bodyguard":
+                attached += [(li, k) for li in leaders]
+                leaders = []
+            else:
+                leaders = []
     for idx in groups.values():
-        leaders = [i for i in idx if units[i].role == "leader"]
-        bodyguards = [i for i in idx if units[i].role == "bodyguard"]
-        for li in leaders:
-            if bodyguards:
-                attached.append((li, bodyguards[0]))
-    return ParsedList(fmt, source, name, tuple(factions), edition, declared, tuple(units),
-                      tuple(attached))
+        bodies = [i for i in idx if units[i].role == "bodyguard"]
+        for li in (i for i in idx if units[i].role in ("leader", "support")):
+            if bodies and (li, bodies[0]) not in attached:
+                attached.append((li, bodies[0]))
+    # New Recruit WTC: "Leading Eightbound[2]" / "Attached to Slaughterbound[1]"
+    def nth(name: str, k: int) -> int | None:
+        hits = [i for i, u in enumerate(units) if u.name.lower() == name.lower()]
+        return hits[k - 1] if 0 < k <= len(hits) else None
+    for k, u in enumerate(st.units):
+        for kind, name, idx in u.refs:
+            other = nth(name, idx)
+            if other is None:
+                st.warnings.append(f"{st.source}:{u.line}: {u.header.name}: "
+                                   f"{kind} {name}[{idx}]: no such unit in the list")
+                continue
+            pair = (k, other) if kind == "leading" else (other, k)
+            if pair not in attached:
+                attached.append(pair)
+    return ParsedList(st.fmt, st.source, st.name, tuple(dict.fromkeys(st.factions)),
+                      st.edition, st.declared, units, tuple(attached), tuple(st.warnings),
+                      st.limit)

@@ -18,6 +18,10 @@ let searchable = true;
 // --- exact fractions ------------------------------------------------------------------------
 
 function frac(text) {
+  if (!/^-?\d+(\/\d+)?$/.test(String(text))) {  // "[9044/9542 digits]": too long to send
+    throw new Error(`an exact value of ${String(text).slice(1, -1)} is too long for the page; ` +
+                    "ask fewer dice, or the command line with --json --full-fractions");
+  }
   const [n, d] = String(text).split("/");
   return [BigInt(n), BigInt(d === undefined ? "1" : d)];
 }

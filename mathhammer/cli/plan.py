@@ -1,0 +1,267 @@
+"""Several attacking units: ``kills A B C -t TARGET`` and ``odds`` (into one target, in order;
+:func:`salvo_query`) and ``mathhammer plan`` (who shoots what). Each attacker named on the
+command line may carry its own options after its name: ``"Devastator Squad --half-range"``.
+
+>>> split_spec("Devastator Squad --half-range --rule Oath")
+('Devastator Squad', '--half-range --rule Oath')
+>>> split_spec("10x 2 | 3+ | 4 | -1 | 1")
+('10x 2 | 3+ | 4 | -1 | 1', '')
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import click
+from click.core import ParameterSource
+
+from ..engine.plan import ADAPTIVE_BUDGET, Objective, Planner, Shooter
+from ..errors import InputError
+from ..report.numbers import decimal, readable_fraction, to_json
+from ..report.planning import (
+    PlanAnswer,
+    Salvo,
+    aims_of,
+    find_aim,
+    parse_probability,
+    plan_json,
+    plan_text,
+    shooter_of,
+    solve,
+)
+from ..report.specs import Attacker, attacker_of, check_work, split_rules
+from .output import CONTEXT, warn
+from .params import attack_params, options_of, with_params
+from .resolve import attacker, check_output, check_suffix, emit, target, warn_options
+from .table import listed_army, merged, vary_params
+
+
+def split_spec(spec: str) -> tuple[str, str]:
+    """An attacker as typed, and the options written after it (from the first `` --``)."""
+    i = spec.find(" --")
+    return (spec, "") if i < 0 else (spec[:i].strip(), spec[i:].strip())
+
+
+def _shooter(spec: str | Any, p: dict[str, Any], label: str | None = None) -> Shooter:
+    """One attacking unit: a name, file or inline rows with its own options, or a unit of an
+    army list (``label`` its row)."""
+    if label is None:
+        name, extra = split_spec(spec)
+        own = vary_params(extra, f"attacker {spec!r}") if extra else {}
+        for key, flag in (("ruleset", "--rules"), ("target_models", "--target-models"),
+                          ("leader", "--leader")):
+            if key in own:
+                raise InputError(f"attacker {spec!r}: {flag} is the command's, not one "
+                                 "unit's; give it once, outside the attacker")
+        q = merged(p, own)
+        a = attacker(name, q, melee=not q["ranged"])
+    else:
+        q = p
+        try:
+            a = attacker_of(spec, melee=not p["ranged"])
+        except InputError:
+            a = Attacker(label, (), spec.cost())
+        a = Attacker(label, a.profiles, a.points, a.profile, a.factions)
+    named, mortal = split_rules(q["named_rules"])
+    options = options_of(q)
+    warn_options(q, options, a)
+    return shooter_of(a, options, named, mortal)
+
+
+def salvo_query(attackers: tuple[str, ...], target_spec: str, p: dict[str, Any]) -> Salvo:
+    """``kills A B C -t TARGET``: the units in order into one target."""
+    if not attackers:
+        raise click.UsageError("with -t TARGET give at least one ATTACKER")
+    if p.get("turns") is not None or p.get("reanimation") is not None:
+        raise click.UsageError("--turns: one attacking unit only (several units into one "
+                               "target are one sequence already)")
+    name, defending = target(target_spec, p)
+    shooters = tuple(_shooter(a, p) for a in attackers)
+    for sh in shooters:
+        check_work(sh.profiles, defending, p["ruleset"])
+    return Salvo(name, defending, shooters)
+
+
+_PLAN_HELP = """The best plan for a phase: which of ATTACKERS shoots which target (each -t
+TARGET, or every unit of --vs-army FILE), every assignment evaluated exactly.
+
+ATTACKERS are units, files or inline rows as for `mathhammer kills`, each optionally followed
+by its own options ("Devastator Squad --half-range"), or every unit of --army FILE. Units that
+shoot the same target resolve in the order given, the target's state carried exactly. The
+objective is expected points destroyed (a unit's points when it is destroyed: `points`, or per
+model destroyed: `model-points`) or expected models destroyed (`models`; the default when a
+target's points are not known). --destroy TARGET --probability P adds the fewest units that
+destroy TARGET with probability at least P. --adaptive adds the best policy when each unit
+picks its target after seeing what the earlier ones did. --try OPTIONS plans again with those
+options for every unit and says which is best.
+
+\b
+Examples:
+  mathhammer plan "Hexmark Destroyer" Cronos "Necron Warriors" -t MEQ -t "Light vehicle" \\
+      --objective models --adaptive
+  mathhammer plan --army mine.txt --vs-army theirs.txt
+  mathhammer plan "Necron Warriors" "Hexmark Destroyer" -t GEQ -t MEQ --objective models \\
+      --try "--rule Enslaved Artifice" --try "--rule Conquering Tyrant"
+"""
+
+
+@click.command(context_settings=CONTEXT, help=_PLAN_HELP)
+@click.argument("attackers", nargs=-1)
+@click.option("--target", "-t", "targets", multiple=True, metavar="TARGET",
+              help="A target (repeatable).")
+@click.option("--army", "army_file", metavar="FILE", help="Attackers: every unit of this list.")
+@click.option("--vs-army", "vs_army", metavar="FILE", help="Targets: every unit of this list.")
+@click.option("--objective", type=click.Choice([o.value for o in Objective]),
+              help="What to maximise (default: points when every target's points are known, "
+                   "else models).")
+@click.option("--points", "points", multiple=True, metavar="TARGET=N",
+              help="A target's points (repeatable), for targets without them.")
+@click.option("--destroy", metavar="TARGET",
+              help="Also: the fewest units that destroy TARGET with --probability P.")
+@click.option("--probability", metavar="P", default="0.9", show_default=True,
+              help="For --destroy: 0.9, 90% or 9/10.")
+@click.option("--split", is_flag=True,
+              help="Each weapon of a unit picks its own target (the rules allow it).")
+@click.option("--adaptive", is_flag=True,
+              help="Also the best policy when units pick targets after seeing earlier "
+                   "results.")
+@click.option("--budget", type=click.IntRange(1, 1_000_000), default=ADAPTIVE_BUDGET,
+              show_default=True, help="Joint target states the adaptive plan may visit.")
+@click.option("--try", "tries", multiple=True, metavar="OPTIONS",
+              help='Plan again with these options for every unit, e.g. "--rule X" '
+                   "(repeatable); the report says which is best.")
+@click.option("--json", "as_json", is_flag=True, help="Print the plan as JSON.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Write the report to FILE instead of standard output.")
+@click.option("--force", is_flag=True, help="Overwrite the --output file if it exists.")
+@with_params(attack_params(table=False))
+def plan(attackers: tuple[str, ...], targets: tuple[str, ...], army_file: str | None,
+         vs_army: str | None, objective: str | None, points: tuple[str, ...],
+         destroy: str | None, probability: str, split: bool, adaptive: bool, budget: int,
+         tries: tuple[str, ...], as_json: bool, output: str | None, force: bool,
+         **p: Any) -> None:
+    out_path = check_output(output, force) if output is not None else None
+    check_suffix(out_path, "json" if as_json else "text")
+    if not attackers and army_file is None:
+        raise click.UsageError("expected ATTACKERS, or --army FILE")
+    if not targets and vs_army is None:
+        raise click.UsageError("expected -t TARGET (repeatable), or --vs-army FILE")
+    mine = listed_army(army_file) if army_file else None
+    theirs = listed_army(vs_army) if vs_army else None
+    ctx = click.get_current_context()
+    if ctx.get_parameter_source("ruleset") == ParameterSource.DEFAULT and (mine or theirs):
+        p["ruleset"] = (mine or theirs).edition
+    p_destroy = parse_probability(probability)
+    given = _points(points)
+    specs: list[tuple[str, Any, int | None]] = []
+    for label, unit in theirs.rows() if theirs else []:
+        specs.append((label, unit.as_target(), unit.points))
+    for t in targets:
+        name, profile = target(t, p)
+        specs.append((name, profile, _unit_points(t, p)))
+    aims = aims_of([(n, prof, given.pop(n.lower(), pts)) for n, prof, pts in specs])
+    if given:
+        raise InputError(f"--points {next(iter(given))!r}: not one of the targets ("
+                         f"{', '.join(a.name for a in aims)})")
+    if objective is None:
+        objective = Objective.POINTS if all(a.points is not None for a in aims) \
+            else Objective.MODELS
+    destroy_at = (find_aim(aims, destroy), p_destroy) if destroy is not None else None
+
+    def shooters_of(q: dict[str, Any]) -> list[Shooter]:
+        out = [_shooter(unit, q, label) for label, unit in mine.rows()] if mine else []
+        out += [_shooter(a, q) for a in attackers]
+        firing = [sh for sh in out if sh.profiles]
+        for sh in out:
+            if not sh.profiles:
+                warn(f"{sh.label}: no {'ranged' if q['ranged'] else 'melee'} weapons; left out")
+        for sh in firing:
+            for a in aims:
+                check_work(sh.profiles, a.target, q["ruleset"])
+        if not firing:
+            raise InputError("plan: no attacking unit has weapons for this phase")
+        return firing
+
+    def answer(q: dict[str, Any]) -> PlanAnswer:
+        planner = Planner(shooters_of(q), aims, Objective(objective), split=split)
+        return solve(planner, adaptive=adaptive, budget=budget, destroy=destroy_at)
+
+    base = answer(p)
+    variants = [(t, answer(merged(p, vary_params(t, "--try")))) for t in tries]
+    if as_json:
+        data = plan_json(base)
+        if variants:
+            data["tries"] = [{"options": t, **plan_json(a)} for t, a in variants]
+        text = to_json(data)
+    else:
+        text = plan_text(base)
+        if variants:
+            text += "\n" + "\n".join(_tries_lines(base, variants)) + "\n"
+    emit(text, out_path)
+
+
+def _tries_lines(base: PlanAnswer, variants: list[tuple[str, PlanAnswer]]) -> list[str]:
+    """Which --try is best, by the value of its best plan (the adaptive value alongside)."""
+    rows = [("(as given)", base)] + variants
+    out = try_lines([(t, a.best.value) for t, a in rows], decimal, "best plan")
+    if base.adaptive is not None:
+        out.insert(-1, "adaptive: " + ", ".join(f"{t} {decimal(a.adaptive.value)}"
+                                                for t, a in rows if a.adaptive is not None))
+    return out
+
+
+def try_lines(rows: list[tuple[str, Fraction]], show: Any, what: str = "value") -> list[str]:
+    """A table of the ``--try`` variants (the first row is the query as given) and the best,
+    with its exact lead over the next best.
+
+    >>> print("\\n".join(try_lines([("(as given)", Fraction(1, 2)), ("--x", Fraction(2, 3))],
+    ...                             str)))
+    --try       value  vs given
+    (as given)  1/2    0
+    --x         2/3    1/6
+    best: --x, ahead of the next by 1/6 (exact 1/6)
+    """
+    w = max(len("--try"), *(len(t) for t, _ in rows))
+    vw = max(len(what), *(len(show(v)) for _, v in rows))
+    base = rows[0][1]
+    out = [f"{'--try':<{w}}  {what:<{vw}}  vs given"]
+    out += [f"{t:<{w}}  {show(v):<{vw}}  {show(v - base)}" for t, v in rows]
+    ranked = sorted(rows, key=lambda r: -r[1])
+    lead = ranked[0][1] - ranked[1][1] if len(ranked) > 1 else Fraction(0)
+    tie = " (a tie)" if lead == 0 else ""
+    out.append(f"best: {ranked[0][0]}{tie}, ahead of the next by {show(lead)} (exact "
+               f"{readable_fraction(lead)})")
+    return out
+
+
+def _points(items: tuple[str, ...]) -> dict[str, int]:
+    out = {}
+    for item in items:
+        name, sep, n = item.rpartition("=")
+        if not sep or not name.strip() or not n.strip().isdigit() or int(n) > 100_000:
+            raise InputError(f"--points {item!r}: expected TARGET=N, e.g. \"MEQ=100\"")
+        out[name.strip().lower()] = int(n)
+    return out
+
+
+def _unit_points(spec: str, p: dict[str, Any]) -> int | None:
+    """The points of a target named on the command line (None for inline profiles)."""
+    from ..data.inline import is_inline_target
+    from ..data.lookup import find_unit
+    from .army import current_data
+
+    if is_inline_target(spec) or p.get("leader"):
+        return None
+    unit = find_unit(spec, rules=p["ruleset"], data=current_data())
+    try:
+        return unit.cost(p.get("target_models"))
+    except (ValueError, InputError):
+        return None
+
+
+def odds_line(s: Salvo) -> str:
+    """The odds answer's second line for several units: who, in order, with which options."""
+    return (f"  {s.describe()}; rules {s.shooters[0].options.rules}; "
+            + "; ".join(f"{sh.label}: options: {sh.options.describe()}; named rules: "
+                        f"{', '.join(sh.apply) or 'none'}" for sh in s.shooters))

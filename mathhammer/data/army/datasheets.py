@@ -1,0 +1,305 @@
+"""Where an army list's names are looked up: the catalogues of the list's faction (else the one
+holding most of its units), each opened once per list (:class:`ArmyData`), and how a list's name
+is compared with the data's (:func:`match_key`, :func:`singular`, :func:`close_key`). Lookups
+across every catalogue go through the public unit index (:mod:`mathhammer.data.unit_index`).
+
+>>> singular("Pathfinders w/ rifles")
+'pathfinder w/ rifle'
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from ...errors import InputError
+from ..names import name_key
+from ..unit_index import UnitIndex
+from .model import ParsedList
+
+__all__ = ["ArmyData", "close_key", "cost_for", "find_datasheet", "homes_of", "known_name",
+           "match_key", "missing_links", "singular", "standard_first", "weapon_tables"]
+
+
+def singular(text: str) -> str:
+    """Each word without a plural ``s`` (``Pathfinders w/ rifles`` ~ ``Pathfinder w/ rifle``)."""
+    return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+                    for w in name_key(text).split())
+
+
+@attrs.define
+class ArmyData:
+    """Catalogues opened for one army (each once)."""
+
+    index: UnitIndex
+    lookups: int = 0  # names looked up beyond the list's catalogues
+    libs: dict[str, Any] = attrs.field(factory=dict)
+    units: dict[str, dict[str, Any]] = attrs.field(factory=dict)
+
+    def lib(self, path: Path):
+        from ..bsdata.files import open_library
+
+        key = str(path)
+        if key not in self.libs:
+            self.libs[key] = open_library(path)
+        return self.libs[key]
+
+    def names(self, path: Path) -> dict[str, tuple[str, int | None]]:
+        """Every selectable name of a catalogue and the files it links to, by
+        :func:`match_key`: ``("weapon", None)`` for a weapon, ``("enhancement", cost)`` for an
+        entry under an Enhancements group, ``("wargear", None)`` for anything else."""
+        from ..bsdata.profiles import clean_name, is_weapon
+
+        key = "names:" + str(path)
+        if key in self.units:
+            return self.units[key]
+        out: dict[str, tuple[str, int | None]] = {}
+        seen: set[int] = set()
+
+        def cost(e) -> int | None:
+            for c in e.costs:
+                if (c.name or "").strip().lower() == "pts":
+                    try:
+                        return int(c.value)
+                    except (TypeError, ValueError):
+                        return None
+            return None
+
+        def walk(e, enh: bool) -> None:
+            if id(e) in seen:
+                return
+            seen.add(id(e))
+            enh = enh or "enhancement" in (e.name or "").lower()
+            weapon = False
+            for p in e.profiles:
+                if is_weapon(p):
+                    weapon = True
+                    out[match_key(clean_name(p.name))] = ("weapon", None)
+            if e.name and e.kind != "group":
+                k = match_key(e.name)
+                if weapon:
+                    out[k] = ("weapon", None)
+                elif enh and e.type == "upgrade":
+                    out.setdefault(k, ("enhancement", cost(e)))
+                else:
+                    out.setdefault(k, ("wargear", None))
+            for c in e.children:
+                walk(c, enh)
+
+        lib = self.lib(path)
+        for cat in lib.catalogues():
+            for kind in ("root_entries", "root_links", "shared_entries", "shared_groups"):
+                for e in getattr(cat, kind, ()):
+                    walk(e, False)
+            for p in getattr(cat, "shared_profiles", ()):
+                if is_weapon(p):
+                    out[match_key(clean_name(p.name))] = ("weapon", None)
+        self.units[key] = out  # type: ignore[assignment]
+        return out
+
+    def keyed(self, path: Path) -> dict[str, tuple[str, Any]]:
+        """:func:`match_key` -> (data name, root entry), for one catalogue."""
+        key = "keyed:" + str(path)
+        if key not in self.units:
+            self.units[key] = {match_key(k): (k, v) for k, v in self.entries(path).items()}
+        return self.units[key]
+
+    def built(self, lib, entry) -> tuple[dict, list, list[str]]:
+        """(raw unit, model members, option names) of a datasheet, built once per army (a
+        list repeats datasheets)."""
+        from ..bsdata.build import build_entry
+        from ..bsdata.find import option_names
+
+        key = f"built:{lib.main.path}:{entry.id}:{getattr(entry, 'target_id', '')}"
+        if key not in self.units:
+            try:
+                raw, _warnings, members = build_entry(lib, entry)
+                self.units[key] = (raw, members, option_names(lib, entry))  # type: ignore
+            except (InputError, ValueError, KeyError, TypeError) as e:
+                self.units[key] = e  # type: ignore[assignment]
+        got = self.units[key]
+        if isinstance(got, Exception):
+            raise got
+        return got  # type: ignore[return-value]
+
+    def entries(self, path: Path) -> dict[str, Any]:
+        """Normalised unit name -> root entry, for one catalogue."""
+        from ..bsdata.find import catalogue_units
+
+        key = str(path)
+        if key not in self.units:
+            self.units[key] = {name_key(n): e for n, e in catalogue_units(self.lib(path))}
+        return self.units[key]
+
+
+def edition_of(index: UnitIndex) -> str:
+    return str(index.edition)
+
+
+def homes_of(index: UnitIndex, parsed: ParsedList) -> tuple[list, list[str]]:
+    """The catalogues the list's faction lines name (most specific first) and warnings. A
+    faction whose catalogue another file links to but the folder lacks is an error naming it."""
+    found: list = []
+    for f in parsed.factions:
+        for q in (f, re.sub(r"^\w+ - ", "", f), re.sub(r"\s*\(.*\)\s*$", "", f)):
+            c = index.catalogue(q)
+            if c is not None and c not in found:
+                found.append(c)
+    if found:
+        # "Space Marines" and "Blood Angels": the chapter (the later, non-library line) first
+        found.sort(key=lambda c: (c.library, -parsed.factions.index(
+            next((f for f in parsed.factions if index.catalogue(f) is c
+                  or index.catalogue(re.sub(r"^\w+ - ", "", f)) is c), parsed.factions[0]))))
+        return found, []
+    missing = {name_key(re.sub(r"^\w+ - ", "", m)): m for m in getattr(index, "missing", ())}
+    for f in parsed.factions:
+        m = missing.get(name_key(re.sub(r"^\w+ - ", "", f)))
+        if m is not None:
+            ext = ".json" if edition_of(index) == "11e" else ".cat"
+            raise InputError(f"{parsed.source}: faction {f!r} is in the catalogue {m!r} "
+                             f"(missing file '{m}{ext}'), which is not in {index.folder}; "
+                             "other catalogues link to it")
+    # "Aeldari": the catalogues of that grand alliance
+    for f in parsed.factions:
+        q = name_key(f)
+        near = [c for c in index.catalogues if not c.library
+                and name_key(c.path.stem).startswith(q + " ")]
+        if near and len(q) > 3:
+            return near, []
+    if parsed.factions:
+        return [], [f"{parsed.source}: no catalogue of {index.edition} matches the list's "
+                    f"faction lines ({', '.join(repr(f) for f in parsed.factions[:3])}); units "
+                    "are looked up in every catalogue"]
+    return [], []
+
+
+def missing_links(d: ArmyData, home) -> list[str]:
+    """A warning per catalogue the list's catalogue links to that is not in the folder."""
+    lib = d.lib(home.path)
+    out = []
+    for link in lib.main.catalogue_links:
+        if lib.linked(link.target_id) is None:
+            out.append(f"{home.path.name} links to catalogue {link.name!r}, which is not in "
+                       f"{home.path.parent}: its units and wargear cannot be read")
+    return out
+
+
+#: names of one list looked up in every catalogue, and given closest names (each lookup reads
+#: the whole index; a list of a thousand unknown names must not take minutes)
+_MAX_LOOKUPS = 40
+_MAX_CLOSEST = 10
+
+
+def match_key(text: str) -> str:
+    """A name as a list's name is compared with the data's: :func:`name_key` without a
+    ``[Legends]`` tag, a leading article or a trailing full stop.
+
+    >>> match_key("The Axe Morkai") == match_key("Axe Morkai [Legends]")
+    True
+    """
+    k = name_key(re.sub(r"\s*\[[^\]]{0,40}\]", "", text).strip().rstrip("."))
+    for suffix in (" (legends)", " legends", " (forge world)"):  # a known suffix
+        k = k.removesuffix(suffix)
+    return k[4:] if k.startswith("the ") else k
+
+
+def close_key(q: str, keys, cutoff: float = 0.9) -> str | None:
+    """The one key ``q`` is a spelling of (same words but a letter or two, punctuation)."""
+    best = difflib.get_close_matches(q, list(keys), 2, cutoff)
+    if len(best) == 1 or (len(best) == 2 and difflib.SequenceMatcher(None, q, best[0]).ratio()
+                          > difflib.SequenceMatcher(None, q, best[1]).ratio()):
+        return best[0]
+    return None
+
+
+def find_datasheet(d: ArmyData, homes: list, name: str) -> tuple[Any, Any, str]:
+    """(catalogue info, root entry, warning) of a unit name: the list's catalogues first, then
+    every catalogue of the edition. The same name, or the same name but for punctuation, an
+    article or ``[Legends]``; a renamed datasheet (the list's name ends with the data's, "Primaris
+    Captain" -> "Captain") or a spelling a letter away is taken with a warning naming both; a
+    name the data only has longer ("Land Speeder" for "Land Speeder Vengeance") never is.
+    Unresolved: (None, closest names, "")."""
+    q = match_key(name)
+    for cat in homes:
+        e = d.keyed(cat.path).get(q)
+        if e is not None:
+            return cat, e[1], ""
+    for cat in homes:
+        entries = d.keyed(cat.path)
+        near = [kv for k, kv in entries.items() if len(k) > 3 and q.endswith(" " + k)]
+        if len(near) == 1:
+            return cat, near[0][1], f"'{name}' read as '{near[0][1].name}' (the data's name)"
+        c = close_key(q, entries)
+        if c is not None:
+            return cat, entries[c][1], f"'{name}' read as '{entries[c][1].name}' (closest " \
+                "spelling in the data)"
+    d.lookups += 1
+    if d.lookups > _MAX_LOOKUPS:  # a list of hundreds of unknown names: no closest names
+        return None, [], ""
+    hits = [(c, u) for c, u in d.index.find(name) if match_key(u) == q]
+    by_cat = {}
+    for c, u in hits:
+        by_cat.setdefault(str(c.path), (c, u))
+    if len(by_cat) == 1 or (hits and len({match_key(u) for _c, u in hits}) == 1
+                            and not homes):
+        cat, uname = hits[0]
+        e = d.entries(cat.path).get(name_key(uname))
+        if e is not None:
+            note = "" if not homes else (f"'{name}' is not in {homes[0].label}: read as "
+                                         f"{cat.label}:{uname}")
+            return cat, e, note
+    close = [f"{c.label}:{u}" for c, u in hits] or (
+        d.index.close(name) if d.lookups <= _MAX_CLOSEST else [])
+    return None, close, ""
+
+
+def weapon_tables(groups: list[dict], gi: int, name: str, near: bool = True) -> list[dict]:
+    """The weapon tables a wargear name means: the same name (but for punctuation, an article
+    or a plural), or its profiles (``Plasma pistol - standard``/``- supercharge``); the given
+    group first."""
+    q = match_key(name)
+    qs = singular(q)
+    order = [gi] + [i for i in range(len(groups)) if i != gi]
+    for i in order:
+        ws = groups[i].get("weapons", [])
+        exact = [w for w in ws if match_key(w["name"]) == q] or [
+            w for w in ws if singular(match_key(w["name"])) == qs]
+        if exact:
+            return exact[:1]
+        prof = [w for w in ws if match_key(w["name"]).startswith(q + " ")]
+        if prof:
+            return standard_first(prof)
+    # a name the list writes longer or shorter ("Perdition Pistol" for "Perdition"): one weapon
+    for i in order if near else ():
+        near = [w for w in groups[i].get("weapons", [])
+                if q.startswith(match_key(w["name"]) + " ")
+                or q.endswith(" " + match_key(w["name"]))
+                or match_key(w["name"]).startswith(q + " ")]
+        if len({w["name"] for w in near}) == 1:
+            return near[:1]
+    return []
+
+
+def standard_first(tables: list[dict]) -> list[dict]:
+    """The profile that fires by default first: one without Hazardous, else the first."""
+    safe = [t for t in tables if "hazardous" not in t.get("abilities", [])]
+    first = safe[0] if safe else tables[0]
+    return [first] + [t for t in tables if t is not first]
+
+
+def known_name(groups: list[dict], gi: int, name: str, option_keys: dict[str, str]) -> bool:
+    k = match_key(name)
+    return bool(weapon_tables(groups, gi, name)) or k in option_keys or singular(k) in {
+        singular(o) for o in option_keys}
+
+
+def cost_for(points: list[dict], n: int) -> int:
+    """The data's cost for ``n`` models: the first band that reaches ``n``."""
+    for p in sorted(points, key=lambda p: p["models"]):
+        if p["models"] >= n:
+            return int(p["cost"])
+    return int(points[-1]["cost"]) if points else 0

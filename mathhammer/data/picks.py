@@ -1,0 +1,107 @@
+"""Weapons a player picks by name for a unit (``--weapon``): a unique prefix is enough, the
+profiles of one weapon are picked together, and ``2x Lascannon`` (or a name given twice) asks
+for two, never more than the unit carries.
+
+>>> from mathhammer.data.units import load_unit
+>>> cronos = load_unit("Cronos")
+>>> carried = [(w, 2, 0) for w in cronos.groups[0].weapons if not w.melee]
+>>> [(w.name, n) for w, n, _ in picked(cronos, ["1x spirit v"], carried, "ranged", False)]
+[('Spirit vortex', 1)]
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from ..errors import InputError
+from ..model.loadout import profile_families
+from .names import name_key
+
+#: ``2x Lascannon``: a count before a weapon's name
+_COUNTED = re.compile(r"^\s*(\d+)\s*[x×]\s+(?=\S)", re.I)
+
+
+def picked(unit: Any, weapons: Iterable[str], carried: list, phase: str,
+           melee: bool) -> list:
+    """The carried weapons the player names, each with how many of them fire."""
+    if isinstance(weapons, str):
+        weapons = [weapons]
+    asked: dict[str, list] = {}  # name_key -> [query, count or None, times named]
+    for query in weapons:
+        text = str(query)
+        m = _COUNTED.match(text)
+        count = int(m.group(1)) if m else None
+        text = text[m.end():] if m else text
+        entry = asked.setdefault(name_key(text), [text, None, 0])
+        entry[2] += 1
+        if count is not None:
+            entry[1] = (entry[1] or 0) + count
+    chosen: list = []
+    others = [w.name for w in unit.weapons(not melee)]
+    for text, count, times in asked.values():
+        picks = pick(text, [(w, n) for w, n, _ in carried], phase, unit.name, others)
+        found = [c for c in carried if any(c[0] is w for w, _ in picks)]
+        if count is None and times > 1:
+            count = times
+        if count is not None:
+            found = counted(unit, text, found, count)
+        chosen += [c for c in found if c not in chosen]
+    return chosen
+
+
+def weapon_of(unit: Any, w: Any, group: int) -> str:
+    """The weapon a carried profile belongs to (its own name for a weapon of one profile)."""
+    names = [x.name for x in unit.groups[group].weapons]
+    return w.profile_of or profile_families(names).get(w.name, w.name)
+
+
+def counted(unit: Any, text: str, found: list, count: int) -> list:
+    """``count`` of the weapons found (the profiles of one weapon count once), the first
+    model groups first; more than the models carry is an error."""
+    slots: dict[tuple[int, str], int] = {}
+    for w, n, i in found:
+        key = (i, name_key(weapon_of(unit, w, i)))
+        slots[key] = max(slots.get(key, 0), n)
+    total = sum(slots.values())
+    if count > total or count < 1:
+        name = weapon_of(unit, found[0][0], found[0][2])
+        raise InputError(f"weapons: {count}x {text}: {unit.name} carries {total} "
+                         f"{name} at its size, so at most {total} can fire")
+    left, give = count, {}
+    for key, n in slots.items():
+        give[key] = min(n, left)
+        left -= give[key]
+    return [(w, give[(i, name_key(weapon_of(unit, w, i)))], i) for w, _n, i in found
+            if give[(i, name_key(weapon_of(unit, w, i)))]]
+
+
+def pick(query: str, carried: list, phase: str, unit: str, others: list[str]) -> list:
+    """The carried weapons a name picks: exact names first, else a unique prefix (the
+    profiles of one weapon, ``Plasma pistol`` for its ``- standard`` and ``- supercharge``,
+    are picked together)."""
+    q = name_key(query)
+    exact = [(w, n) for w, n in carried if name_key(w.name) == q]
+    found = (exact or [(w, n) for w, n in carried if name_key(w.name).startswith(q)]
+             or [(w, n) for w, n in carried if name_key(w.profile_of or "") == q])
+    names = sorted({w.name for w, _ in found})
+    families = profile_families(names)
+    weapons = {name_key(w.profile_of or families.get(w.name, w.name)) for w, _ in found}
+    if len(names) == 1 or (names and len(weapons) == 1):
+        return found
+    known = list(dict.fromkeys(w.name for w, _ in carried))
+    if names:
+        raise InputError(f"weapons: {_quoted(query)} is ambiguous for {unit}: "
+                         f"matches {', '.join(names)}")
+    other = [n for n in others if name_key(n).startswith(q)]
+    hint = f"{phase} weapons: {', '.join(known)}"
+    if other:
+        hint += f" ({other[0]} is a {'ranged' if phase == 'melee' else 'melee'} weapon)"
+    raise InputError(f"weapons: {unit} has no {phase} weapon {_quoted(query)}; {hint}")
+
+
+def _quoted(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+

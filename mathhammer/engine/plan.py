@@ -1,0 +1,526 @@
+"""Several attacking units and several targets: which unit shoots what, exactly.
+
+Built on :mod:`mathhammer.engine.sequence`: the units that shoot one target resolve in the
+given order through :func:`~mathhammer.engine.sequence.sequence`, the target's exact state
+carried from one to the next. Targets are independent (different dice), so an expected value
+over several targets is the sum of each target's, and each (target, ordered units) is
+evaluated once (:class:`Planner` memoises the one-unit transition from each target state).
+
+- :func:`salvo`: several units into one target, in order (``kills A B -t T``).
+- :meth:`Planner.fixed`: every assignment of units (or their weapons) to targets, evaluated
+  exactly and ranked.
+- :meth:`Planner.fewest`: the fewest units, in order, that destroy a target with probability
+  at least P.
+- :meth:`Planner.adaptive`: units fire in order and each picks its target after seeing what
+  the earlier ones did; dynamic programming over the joint state of the targets, exact up to a
+  budget of states (beyond it: adapt for the first units, then a fixed plan chosen from what
+  they did, itself evaluated exactly).
+
+Why one module: the fixed plan, the fewest units and the adaptive plan share one memo of
+transitions and partial sequences (:class:`Planner`), which is what makes a plan fast.
+
+>>> import mathhammer as mh
+>>> gun = mh.Weapon("Gun", attacks=1, skill=2, strength=8, ap=-3, damage=1)
+>>> one = mh.Target(models=1, toughness=4, save=7, wounds=1)
+>>> a, b = Shooter.of("A", [(gun, 1)]), Shooter.of("B", [(gun, 1)])
+>>> salvo(one, [a, b]).destroyed  # 5/6 to hit * 5/6 to wound, then again if it stands
+[Fraction(25, 36), Fraction(1175, 1296)]
+>>> p = Planner([a, b], [Aim("X", one, 10), Aim("Y", one, 20)], Objective.POINTS)
+>>> best = p.fixed()[0]
+>>> best.value, best.targets  # one each: (10 + 20) * 25/36; both into Y: 20 * 1175/1296
+(Fraction(125, 6), ((0,), (1,)))
+>>> p.adaptive().value  # Y first; then X if Y fell (25/36), else Y again
+Fraction(14875, 648)
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterable, Sequence
+from enum import StrEnum
+from fractions import Fraction
+from typing import Any
+
+import attrs
+
+from ..errors import InputError
+from ..model.options import Options
+from ..model.profiles import Target, Weapon
+from ..model.squad import Squad, initial_state, models_alive
+from ..prob.pmf import PMF
+from .sequence import Attack, MortalWounds, Timeline, sequence
+
+#: joint target states the adaptive plan may visit before it adapts for fewer units
+ADAPTIVE_BUDGET = 20_000
+#: units an adaptive plan that stops adapting still replans from what it saw (the best fixed
+#: plan for them from each state, by dynamic programming over subsets: it grows as 3**units);
+#: with more, they follow the best fixed plan made at the start
+REPLAN_UNITS = 6
+#: sets of units :meth:`Planner.fewest` may try before it stops
+MAX_SUBSETS = 20_000
+#: assignments a fixed plan may enumerate
+MAX_ASSIGNMENTS = 300_000
+
+
+NO_OPTIONS = Options()
+
+
+class Objective(StrEnum):
+    """What a plan maximises (each target's value of its final state, summed)."""
+
+    POINTS = "points"  #: a target's points when it is destroyed
+    MODEL_POINTS = "model-points"  #: a target's points per model destroyed (points / models)
+    MODELS = "models"  #: models destroyed
+
+    @property
+    def text(self) -> str:
+        return {"points": "expected points destroyed (a unit's points when it is destroyed)",
+                "model-points": "expected points destroyed (a unit's points per model "
+                                "destroyed)",
+                "models": "expected models destroyed"}[self.value]
+
+
+@attrs.frozen
+class Shooter:
+    """An attacking unit: its weapons (each with how many models fire it), its options and
+    named rules (``apply``), mortal-wound rolls after its attack (``mortal``: (label, PMF)),
+    and its points (for "the least of the army")."""
+
+    label: str
+    profiles: tuple[tuple[Weapon, int], ...] = attrs.field(eq=False)
+    options: Options = Options()
+    apply: tuple[str, ...] = ()
+    mortal: tuple[tuple[str, PMF], ...] = attrs.field(default=(), eq=False)
+    points: int | None = None
+
+    @classmethod
+    def of(cls, label: str, profiles: Iterable[tuple[Weapon, int]], options: Options = NO_OPTIONS,
+           apply: Iterable[str] = (), mortal: Iterable[tuple[str, PMF]] = (),
+           points: int | None = None) -> Shooter:
+        return cls(label, tuple(profiles), options, tuple(apply), tuple(mortal), points)
+
+    @property
+    def weapons(self) -> tuple[str, ...]:
+        """The unit's weapons by name, in order (the profiles of one weapon share a target)."""
+        return tuple(dict.fromkeys(w.name for w, _ in self.profiles))
+
+    def steps(self, weapons: Sequence[int] | None = None) -> list[Any]:
+        """The steps of :func:`~mathhammer.engine.sequence.sequence` for this unit: its attack
+        (with only the ``weapons`` given by index in :attr:`weapons`), then its mortal-wound
+        rolls (which go with the unit's first weapon)."""
+        names = self.weapons
+        chosen = set(range(len(names))) if weapons is None else set(weapons)
+        profiles = [(w, n) for w, n in self.profiles if names.index(w.name) in chosen]
+        opts = attrs.asdict(self.options, recurse=False)
+        out: list[Any] = [Attack.make(profiles, apply=self.apply, label=self.label, **opts)]
+        if 0 in chosen:
+            out += [MortalWounds(pmf, label=label) for label, pmf in self.mortal]
+        return out
+
+
+@attrs.frozen
+class Aim:
+    """A target of a plan: its name, profile and points (None: not known)."""
+
+    name: str
+    target: Target | Squad = attrs.field(eq=False)
+    points: int | None = None
+
+    @property
+    def models(self) -> int:
+        return models_alive(initial_state(self.target))
+
+
+def salvo(target: Target | Squad, shooters: Sequence[Shooter],
+          state: PMF | None = None) -> Timeline:
+    """Several units into one target, in order: :func:`~mathhammer.engine.sequence.sequence`
+    of each unit's steps (see :meth:`Shooter.steps`)."""
+    return sequence(target, [s for sh in shooters for s in sh.steps()], state)
+
+
+def after_each(timeline: Timeline, shooters: Sequence[Shooter]) -> list[int]:
+    """The index in ``timeline.states`` of the state after each unit of a :func:`salvo`."""
+    out, i = [], 0
+    for sh in shooters:
+        i += len(sh.steps())
+        out.append(i)
+    return out
+
+
+def until(timeline: Timeline, shooters: Sequence[Shooter], p: Fraction) -> int | None:
+    """The fewest units of a :func:`salvo`, in order, that destroy the target with probability
+    at least ``p`` (None: not even all of them)."""
+    for k, i in enumerate(after_each(timeline, shooters), 1):
+        if timeline.states[i].map(models_alive).prob(0) >= p:
+            return k
+    return None
+
+
+#: what one unit does: (unit index, indexes of its weapons that fire at this target)
+Part = tuple[int, tuple[int, ...]]
+
+
+@attrs.frozen
+class Assignment:
+    """One fixed plan: for each unit, the target (index into the aims) of each of its weapons
+    (all the same without ``split``), and the exact value."""
+
+    targets: tuple[tuple[int, ...], ...]
+    value: Fraction
+
+    def parts(self, aim: int) -> tuple[Part, ...]:
+        """The units (and their weapons) that shoot aim ``aim``, in order."""
+        return tuple((i, tuple(w for w, t in enumerate(ts) if t == aim))
+                     for i, ts in enumerate(self.targets) if aim in ts)
+
+
+@attrs.frozen
+class Fewest:
+    """The fewest units, in the given order, that destroy a target with probability >= p."""
+
+    units: tuple[int, ...] | None  #: None: even all of them fall short (or none found)
+    destroyed: Fraction  #: P(destroyed) with those units (with all, when none suffice)
+    tried: int  #: subsets evaluated
+    #: False: stopped after :data:`MAX_SUBSETS` sets without an answer
+    complete: bool = True
+
+
+@attrs.frozen
+class Adaptive:
+    """The best adaptive policy found: its exact value, how many units it adapts for
+    (``depth``; all of them: the optimum), the joint states at each level, and its first
+    decisions."""
+
+    value: Fraction
+    depth: int
+    units: int
+    states: tuple[int, ...]  #: joint target states at each level 0..depth
+    first: tuple[tuple[tuple[int, ...], Fraction], ...]  #: each first choice and its value
+    #: the second unit's best choice after each outcome of the first: (state of the first
+    #: choice's targets, probability, choice)
+    second: tuple[tuple[Any, Fraction, tuple[int, ...]], ...]
+    #: what the units after ``depth`` do: "" (none left), "replanned" (the best fixed plan
+    #: from what the first ones did) or "fixed" (the best fixed plan made at the start)
+    rest: str = ""
+
+    @property
+    def exact(self) -> bool:
+        """Whether this is the optimal policy (it adapts for every unit)."""
+        return self.depth >= self.units
+
+
+class Planner:
+    """Plans for ``shooters`` against ``aims``: each unit's target (each weapon's with
+    ``split``), valued by ``objective``; one-unit transitions from each target state are
+    memoised, so each (target, state, unit) is resolved once."""
+
+    def __init__(self, shooters: Sequence[Shooter], aims: Sequence[Aim],
+                 objective: Objective = Objective.MODELS, *, split: bool = False,
+                 candidates: Sequence[Sequence[int]] | None = None):
+        if not shooters or not aims:
+            raise InputError("a plan needs at least one attacking unit and one target")
+        self.shooters, self.aims = tuple(shooters), tuple(aims)
+        self.objective, self.split = Objective(objective), split
+        #: the targets each unit may pick (all by default; see :meth:`narrow`)
+        self.candidates = [tuple(range(len(self.aims)))] * len(self.shooters) \
+            if candidates is None else [tuple(c) for c in candidates]
+        if self.objective != Objective.MODELS:
+            for a in self.aims:
+                if a.points is None:
+                    raise InputError(f"target {a.name!r}: its points are not known; give them "
+                                     f"(--points \"{a.name}=N\") or plan for models destroyed")
+        self._moves: dict[tuple[int, tuple[int, ...], int, Any], PMF] = {}
+        self._after: dict[tuple[int, Any, tuple[Part, ...]], PMF] = {}
+        self._leaf: dict[Any, Any] = {}  # expected values, subset values, leaf values
+
+    # -- one target ------------------------------------------------------------------------
+
+    def start(self, aim: int) -> Any:
+        return initial_state(self.aims[aim].target)
+
+    def move(self, unit: int, weapons: tuple[int, ...], aim: int, state: Any) -> PMF:
+        """The target's states after ``unit`` (its ``weapons``) shoots it from ``state``."""
+        key = (unit, weapons, aim, state)
+        if key not in self._moves:
+            target = self.aims[aim].target
+            self._moves[key] = sequence(target, self.shooters[unit].steps(weapons),
+                                        PMF.point(state)).final
+        return self._moves[key]
+
+    def after(self, aim: int, parts: tuple[Part, ...], state: Any = None) -> PMF:
+        """The target's states after ``parts`` shoot it in order, from ``state``."""
+        state = self.start(aim) if state is None else state
+        key = (aim, state, parts)
+        if key not in self._after:
+            if not parts:
+                out = PMF.point(state)
+            else:
+                unit, weapons = parts[-1]
+                out = self.after(aim, parts[:-1], state).bind(
+                    lambda s: self.move(unit, weapons, aim, s))
+            self._after[key] = out
+        return self._after[key]
+
+    def worth(self, aim: int, state: Any) -> Fraction:
+        """What the objective counts for a target left in ``state``."""
+        a = self.aims[aim]
+        killed = a.models - models_alive(state)
+        if self.objective == Objective.MODELS:
+            return Fraction(killed)
+        if self.objective == Objective.MODEL_POINTS:
+            return Fraction(a.points * killed, a.models)
+        return Fraction(a.points if killed == a.models else 0)
+
+    def expected(self, aim: int, parts: tuple[Part, ...], state: Any = None) -> Fraction:
+        key = ("E", aim, state, parts)
+        if key not in self._leaf:
+            self._leaf[key] = sum((p * self.worth(aim, s)
+                                   for s, p in self.after(aim, parts, state).items()), Fraction(0))
+        return self._leaf[key]
+
+    def timeline(self, aim: int, parts: tuple[Part, ...]) -> Timeline:
+        """The exact :class:`Timeline` of a target under ``parts`` (through ``sequence``)."""
+        steps = [s for i, w in parts for s in self.shooters[i].steps(w)]
+        return sequence(self.aims[aim].target, steps)
+
+    # -- fixed plans -----------------------------------------------------------------------
+
+    def choices(self, unit: int) -> list[tuple[int, ...]]:
+        """What a unit may do: a target for each of its weapons (``split``) or for all."""
+        mine = self.candidates[unit]
+        n = len(self.shooters[unit].weapons)
+        if not self.split:
+            return [(t,) * n for t in mine]
+        return list(itertools.product(mine, repeat=n))
+
+    def _parts(self, unit: int, choice: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
+        """aim -> the unit's weapons that fire at it, for one choice."""
+        out: dict[int, list[int]] = {}
+        for w, t in enumerate(choice):
+            out.setdefault(t, []).append(w)
+        return {t: tuple(ws) for t, ws in out.items()}
+
+    def count(self) -> int:
+        """Assignments a fixed plan enumerates."""
+        n = 1
+        for i in range(len(self.shooters)):
+            n *= len(self.choices(i))
+        return n
+
+    def alone(self, unit: int, aim: int) -> Fraction:
+        """The value of ``unit`` (all its weapons) shooting ``aim`` alone."""
+        return self.expected(aim, ((unit, tuple(range(len(self.shooters[unit].weapons)))),))
+
+    def narrow(self, limit: int = MAX_ASSIGNMENTS) -> int | None:
+        """When there are more than ``limit`` assignments, keep for each unit only its ``k``
+        best targets alone, the largest ``k`` within the limit (a heuristic on the candidates:
+        every assignment left is still evaluated exactly); returns ``k`` (None: all kept)."""
+        if self.count() <= limit:
+            return None
+        ranked = [sorted(range(len(self.aims)), key=lambda t, i=i: -self.alone(i, t))
+                  for i in range(len(self.shooters))]
+        for k in range(len(self.aims) - 1, 0, -1):
+            self.candidates = [tuple(sorted(r[:k])) for r in ranked]
+            if self.count() <= limit:
+                return k
+        return 1
+
+    def fixed(self) -> list[Assignment]:
+        """Every assignment, exactly valued, best first (ties in enumeration order)."""
+        if self.count() > MAX_ASSIGNMENTS:
+            raise InputError(f"plan: {self.count()} assignments is over the limit of "
+                             f"{MAX_ASSIGNMENTS} (mathhammer.engine.plan.MAX_ASSIGNMENTS); plan "
+                             "fewer units or targets, or without --split")
+        n_aims = len(self.aims)
+        units = range(len(self.shooters))
+        parts_of = [{c: self._parts(i, c) for c in self.choices(i)} for i in units]
+        combos = list(itertools.product(*(self.choices(i) for i in units)))
+        keys = []
+        for combo in combos:
+            per: list[list[Part]] = [[] for _ in range(n_aims)]
+            for i, c in enumerate(combo):
+                for t, ws in parts_of[i][c].items():
+                    per[t].append((i, ws))
+            keys.append(tuple(tuple(p) for p in per))
+        # each (target, parts) once, exactly; then sums of integers over one denominator
+        values = {(t, k[t]): self.expected(t, k[t]) for k in keys for t in range(n_aims)}
+        den = math.lcm(*(v.denominator for v in values.values()))
+        ints = {key: v.numerator * (den // v.denominator) for key, v in values.items()}
+        scores = [sum(ints[(t, k[t])] for t in range(n_aims)) for k in keys]
+        order = sorted(range(len(combos)), key=lambda j: -scores[j])  # stable: ties in order
+        return [Assignment(combos[j], Fraction(scores[j], den)) for j in order]
+
+    def fewest(self, aim: int, p: Fraction) -> Fewest:
+        """The fewest whole units, in the given order, that destroy aim ``aim`` with
+        probability >= ``p``; among as many, the fewest points, then the likeliest."""
+        n, tried = len(self.shooters), 0
+        every = tuple(range(len(w.weapons)) for w in self.shooters)
+
+        def destroyed(units: tuple[int, ...]) -> Fraction:
+            return self.after(aim, tuple((i, every[i]) for i in units)).map(
+                models_alive).prob(0)
+
+        for k in range(1, n + 1):
+            found = []
+            for units in itertools.combinations(range(n), k):
+                if tried >= MAX_SUBSETS:
+                    return Fewest(None, destroyed(tuple(range(n))), tried, complete=False)
+                tried += 1
+                d = destroyed(units)
+                if d >= p:
+                    pts = sum(self.shooters[i].points or 0 for i in units)
+                    found.append((pts, -d, units))
+            if found:
+                pts, d, units = min(found)
+                return Fewest(units, -d, tried)
+        return Fewest(None, destroyed(tuple(range(n))), tried)
+
+    # -- adaptive plans --------------------------------------------------------------------
+
+    def _outcomes(self, unit: int, choice: tuple[int, ...], joint: tuple[Any, ...]
+                  ) -> list[tuple[tuple[Any, ...], Fraction]]:
+        """The joint states after ``unit`` makes ``choice`` from ``joint``, with their
+        probabilities (the targets it shoots are independent)."""
+        out = [(joint, Fraction(1))]
+        for aim, weapons in sorted(self._parts(unit, choice).items()):
+            moves = list(self.move(unit, weapons, aim, joint[aim]).items())
+            out = [(j[:aim] + (s,) + j[aim + 1:], p * q) for j, p in out for s, q in moves]
+        return out
+
+    def _best_rest(self, first: int, joint: tuple[Any, ...]) -> Fraction:
+        """The best fixed plan for units ``first``.. from the joint state (a partition of them
+        among the targets, by dynamic programming over subsets)."""
+        key = ("rest", first, joint)
+        if key in self._leaf:
+            return self._leaf[key]
+        rest = tuple(range(first, len(self.shooters)))
+        if self.split:  # each unit's weapons: enumerate
+            best = None
+            for combo in itertools.product(*(self.choices(i) for i in rest)):
+                a = Assignment(((),) * first + tuple(combo), Fraction(0))
+                v = sum((self.expected(t, a.parts(t), joint[t])
+                         for t in range(len(self.aims))), Fraction(0))
+                best = v if best is None or v > best else best
+            self._leaf[key] = best
+            return best
+        n_aims, full = len(self.aims), (1 << len(rest)) - 1
+        values = [self._rest_values(first, t, joint[t]) for t in range(n_aims)]
+        den = math.lcm(*(v.denominator for vs in values for v in vs.values()))
+        ints = [{m: v.numerator * (den // v.denominator) for m, v in vs.items()}
+                for vs in values]
+        table = {0: 0}  # units used (a bit mask over ``rest``) -> the best total so far
+        for t in range(n_aims):
+            last = t == n_aims - 1
+            nxt: dict[int, int] = {}
+            for used, v in table.items():
+                if last:  # the last target takes every unit left, if it may
+                    sub = full ^ used
+                    if sub in ints[t]:
+                        w = v + ints[t][sub]
+                        nxt[full] = max(w, nxt.get(full, w))
+                    continue
+                for sub, x in ints[t].items():
+                    if sub & used:
+                        continue
+                    key2, w = used | sub, v + x
+                    if key2 not in nxt or w > nxt[key2]:
+                        nxt[key2] = w
+            table = nxt
+        self._leaf[key] = Fraction(table.get(full, 0), den)
+        return self._leaf[key]
+
+    def _rest_values(self, first: int, aim: int, state: Any) -> dict[int, Fraction]:
+        """The value of each subset (a bit mask over units ``first``..) that may shoot
+        ``aim``, shooting it in order from ``state``."""
+        key = ("subsets", first, aim, state)
+        if key not in self._leaf:
+            rest = range(first, len(self.shooters))
+            every = [tuple(range(len(s.weapons))) for s in self.shooters]
+            out = {}
+            for mask in range(1 << len(rest)):
+                units = [u for k, u in enumerate(rest) if mask >> k & 1]
+                if all(aim in self.candidates[u] for u in units):
+                    out[mask] = self.expected(aim, tuple((u, every[u]) for u in units), state)
+            self._leaf[key] = out
+        return self._leaf[key]
+
+    def _replans(self, first: int) -> bool:
+        """Whether units ``first``.. can be replanned at each leaf of an adaptive plan."""
+        rest = len(self.shooters) - first
+        if self.split:
+            n = 1
+            for i in range(first, len(self.shooters)):
+                n *= len(self.choices(i))
+            return n <= 3 ** REPLAN_UNITS
+        return rest <= REPLAN_UNITS
+
+    def adaptive(self, budget: int = ADAPTIVE_BUDGET, follow: Assignment | None = None
+                 ) -> Adaptive:
+        """The best policy that adapts each unit's choice to what the earlier units did (in
+        the given order), exact when the joint states reachable before the last unit stay
+        within ``budget``. Else it adapts for the first ``depth`` units (as many as the budget
+        allows), then the rest take the best fixed plan given what those did (when at most
+        :data:`REPLAN_UNITS` are left), or else the best fixed plan made at the start
+        (``follow``, by default ``fixed()[0]``). The value returned is that policy's exact
+        value; it is never below the best fixed plan's."""
+        n = len(self.shooters)
+        start = tuple(self.start(t) for t in range(len(self.aims)))
+        levels = [{start}]
+        total = 1
+        while len(levels) <= n:
+            unit = len(levels) - 1
+            if unit == n:
+                break
+            nxt: set[tuple[Any, ...]] = set()
+            for joint in levels[-1]:
+                for c in self.choices(unit):
+                    nxt.update(j for j, _ in self._outcomes(unit, c, joint))
+            if total + len(nxt) > budget and unit + 1 < n:
+                break
+            levels.append(nxt)
+            total += len(nxt)
+        depth = len(levels) - 1
+
+        replan = depth < n and self._replans(depth)
+        if depth < n and not replan and follow is None:
+            follow = self.fixed()[0]
+
+        def leaf(joint: tuple[Any, ...]) -> Fraction:
+            if depth == n:
+                return sum((self.worth(t, s) for t, s in enumerate(joint)), Fraction(0))
+            if replan:
+                return self._best_rest(depth, joint)
+            rest = Assignment(((),) * depth + follow.targets[depth:], Fraction(0))
+            return sum((self.expected(t, rest.parts(t), joint[t])
+                        for t in range(len(self.aims))), Fraction(0))
+
+        values = {j: leaf(j) for j in levels[depth]}
+        policy: list[dict[tuple[Any, ...], tuple[int, ...]]] = []
+        first: list[tuple[tuple[int, ...], Fraction]] = []
+        for unit in range(depth - 1, -1, -1):
+            here: dict[tuple[Any, ...], Fraction] = {}
+            chosen: dict[tuple[Any, ...], tuple[int, ...]] = {}
+            for joint in levels[unit]:
+                best = None
+                for c in self.choices(unit):
+                    v = sum((p * values[j] for j, p in self._outcomes(unit, c, joint)),
+                            Fraction(0))
+                    if unit == 0:
+                        first.append((c, v))
+                    if best is None or v > best[0]:
+                        best = (v, c)
+                here[joint], chosen[joint] = best
+            values = here
+            policy.insert(0, chosen)
+        value = values[start]
+        second: list[tuple[Any, Fraction, tuple[int, ...]]] = []
+        if depth >= 2:
+            c0 = policy[0][start]
+            aims0 = sorted(self._parts(0, c0))
+            for joint, p in self._outcomes(0, c0, start):
+                second.append((tuple(joint[t] for t in aims0), p, policy[1][joint]))
+        first.sort(key=lambda cv: -cv[1])
+        rest = "" if depth == n else "replanned" if replan else "fixed"
+        return Adaptive(value, depth, n, tuple(len(lv) for lv in levels), tuple(first),
+                        tuple(second), rest)

@@ -1,0 +1,431 @@
+"""Several attacking units: into one target in order (:class:`Salvo`, ``kills A B -t T``),
+and the plan of a phase (:class:`PlanQuery`, ``mathhammer plan``), with their text and JSON
+reports. The exact work is :mod:`mathhammer.engine.plan`.
+
+Why one module: the several-unit report and the plan report share the attacking units'
+header lines, their JSON and the probability a player types; neither is used elsewhere.
+
+>>> from mathhammer.report.specs import attacker_of, target_of
+>>> a = attacker_of("1x 1 | 2+ | 8 | -3 | 1")
+>>> name, one = target_of("1x T4 Sv7+ W1")
+>>> s = Salvo(name, one, (shooter_of(a), shooter_of(a)))
+>>> s.run().destroyed  # 25/36 each (5/6 * 5/6): 1 - (11/36)**2 after the second
+[Fraction(25, 36), Fraction(1175, 1296)]
+>>> s.until(Fraction(9, 10)), s.until(Fraction(19, 20))
+(2, None)
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+import attrs
+
+from ..data.inline import describe_target, describe_weapon
+from ..engine.plan import (
+    ADAPTIVE_BUDGET,
+    NO_OPTIONS,
+    Adaptive,
+    Aim,
+    Assignment,
+    Fewest,
+    Objective,
+    Planner,
+    Shooter,
+    after_each,
+    salvo,
+    until,
+)
+from ..engine.sequence import Timeline, mortal_roll
+from ..errors import InputError
+from ..model.options import Options
+from ..model.squad import models_alive
+from ..prob.pmf import PMF
+from .jsonout import mean_json, target_json, timeline_json
+from .numbers import as_float, decimal, fraction, percent, pmf_json, readable_fraction
+from .scenario import Ask, Counter
+from .specs import Attacker
+from .text import distribution_table, final_lines
+
+
+def shooter_of(attacker: Attacker, options: Options = NO_OPTIONS, named: Sequence[str] = (),
+               mortal: Sequence[str] = ()) -> Shooter:
+    """An attacking unit of a plan from a resolved attacker, its options and named rules
+    (``mortal``: the names of mortal-wound rolls after its attack)."""
+    return Shooter.of(attacker.label, attacker.profiles, options, named,
+                      [(r, mortal_roll(r).pmf) for r in mortal], attacker.points)
+
+
+def parse_probability(text: str) -> Fraction:
+    """A probability as a player writes it: ``0.9``, ``90%`` or ``9/10``.
+
+    >>> parse_probability("90%"), parse_probability("2/3"), parse_probability("0.5")
+    (Fraction(9, 10), Fraction(2, 3), Fraction(1, 2))
+    """
+    t = text.strip()
+    try:
+        p = Fraction(t[:-1]) / 100 if t.endswith("%") else Fraction(t)
+    except (ValueError, ZeroDivisionError):
+        p = Fraction(-1)
+    if not 0 < p <= 1 or len(t) > 40:
+        raise InputError(f"probability {text!r}: expected a number in (0, 1], a percentage "
+                         "or a fraction, e.g. 0.9, 90% or 9/10")
+    return p
+
+
+def _unit_lines(i: int, sh: Shooter) -> list[str]:
+    lines = [f"{i}. {sh.label}" + (f" ({sh.points} pts)" if sh.points else ""),
+             f"   options: {sh.options.describe()}; named rules: "
+             f"{', '.join(sh.apply) or 'none'}"
+             + (f"; then: {', '.join(label for label, _ in sh.mortal)}" if sh.mortal else "")]
+    lines += [f"   {n}x {describe_weapon(w)}" for w, n in sh.profiles]
+    return [w for line in lines for w in textwrap.wrap(line, 80, subsequent_indent=" " * 6,
+                                                         break_on_hyphens=False)]
+
+
+@attrs.frozen
+class Salvo:
+    """Several units into one target, in the given order, its state carried exactly."""
+
+    target_name: str
+    target: Any = attrs.field(eq=False)
+    shooters: tuple[Shooter, ...]
+
+    def run(self) -> Timeline:
+        return salvo(self.target, self.shooters)
+
+    def until(self, p: Fraction, timeline: Timeline | None = None) -> int | None:
+        """The fewest of the units, in order, that destroy the target with probability >= p."""
+        return until(timeline or self.run(), self.shooters, p)
+
+    def after_units(self, timeline: Timeline) -> list[PMF]:
+        """The target's states after each unit."""
+        return [timeline.states[i] for i in after_each(timeline, self.shooters)]
+
+    def odds(self, ask: Ask, k: int = 0, counter: Counter = Counter.KILLS,
+             timeline: Timeline | None = None) -> tuple[str, Fraction]:
+        """One probability of the end (kills counted from Starting Strength)."""
+        if Counter(counter) != Counter.KILLS:
+            raise InputError(f"--of {counter}: with several attacking units only kills are "
+                             "counted")
+        tl = timeline or self.run()
+        ask = Ask(ask)
+        if ask == Ask.DESTROYED:
+            return "destroyed by the end", tl.destroyed[-1]
+        prob, sign = {Ask.AT_LEAST: (tl.kills.at_least(k), ">="),
+                      Ask.AT_MOST: (tl.kills.at_most(k), "<="),
+                      Ask.EXACTLY: (tl.kills.prob(k), "=")}[ask]
+        return f"kills {sign} {k} by the end", prob
+
+    def describe(self) -> str:
+        return f"{' then '.join(s.label for s in self.shooters)} -> {self.target_name}"
+
+
+def salvo_text(s: Salvo, timeline: Timeline, until_p: Fraction | None = None,
+               width: int = 80) -> str:
+    """``mathhammer kills A B C -t T``: the units in order, P(destroyed) and the models left
+    after each, the end, the kill distribution; with ``until_p`` the fewest units that
+    destroy the target with that probability."""
+    out = [s.describe(), f"target:      {describe_target(s.target)}",
+           f"rule set:    {s.shooters[0].options.rules}", "in order:"]
+    for i, sh in enumerate(s.shooters, 1):
+        out += _unit_lines(i, sh)
+    out += ["", f"{'after unit':<24}  {'P(destroyed)':>12}  {'models left':>11}  "
+                f"exact P(destroyed)"]
+    for i, (sh, st) in enumerate(zip(s.shooters, s.after_units(timeline), strict=True), 1):
+        d = st.map(models_alive).prob(0)
+        label = f"{i}. {sh.label}"[:24]
+        out.append(f"{label:<24}  {percent(d):>12}  {decimal(st.map(models_alive).mean()):>11}"
+                   f"  {readable_fraction(d)}")
+    out += ["", *final_lines(timeline)]
+    if until_p is not None:
+        k = s.until(until_p, timeline)
+        out += ["", f"P(destroyed) >= {percent(until_p)}: " + (
+            f"the first {k} unit{'s' * (k != 1)} ({', '.join(x.label for x in s.shooters[:k])})"
+            if k is not None else f"not reached even with all {len(s.shooters)} units")]
+    out += ["", *distribution_table(timeline.kills, "kills", width)]
+    return "\n".join(out) + "\n"
+
+
+def _shooter_json(sh: Shooter) -> dict[str, Any]:
+    return {"attacker": sh.label, "points": sh.points,
+            "weapons": [{"models": n, "profile": describe_weapon(w), **attrs.asdict(w)}
+                        for w, n in sh.profiles],
+            "rules": sh.options.rules, "options": attrs.asdict(sh.options),
+            "named_rules": list(sh.apply), "mortal_wound_rules": [lb for lb, _ in sh.mortal]}
+
+
+def salvo_json(s: Salvo, timeline: Timeline, until_p: Fraction | None = None
+               ) -> dict[str, Any]:
+    """The several-unit report as JSON-ready data: ``attackers`` in order, ``after_units``
+    (P(destroyed) and models left after each), the steps and the end as for ``--turns``, and
+    ``until`` (with ``until_p``)."""
+    after = []
+    for sh, st in zip(s.shooters, s.after_units(timeline), strict=True):
+        left = st.map(models_alive)
+        d = left.prob(0)
+        after.append({"attacker": sh.label, "destroyed": fraction(d),
+                      "destroyed_float": as_float(d), "models_left": pmf_json(left),
+                      "models_left_mean": fraction(left.mean()),
+                      "models_left_mean_float": as_float(left.mean())})
+    out = {"attackers": [_shooter_json(sh) for sh in s.shooters],
+           "target": target_json(s.target_name, s.target), "after_units": after,
+           **timeline_json(timeline)}
+    if until_p is not None:
+        out["until"] = {"p": fraction(until_p), "units": s.until(until_p, timeline)}
+    return out
+
+
+# -- plans ---------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class PlanAnswer:
+    """A plan's answer: every assignment ranked (best first), the candidates narrowing
+    (``narrowed``: each unit's k best targets, None: all), the fewest units for a target
+    (``fewest``), the adaptive policy (``adaptive``)."""
+
+    planner: Any = attrs.field(eq=False)
+    ranked: tuple[Assignment, ...]
+    narrowed: int | None = None
+    fewest: Fewest | None = None
+    destroy: tuple[int, Fraction] | None = None
+    adaptive: Adaptive | None = None
+    #: with ``fewest``: the rest of the army planned against the other targets
+    rest: tuple[Any, Assignment] | None = attrs.field(default=None, eq=False)
+
+    @property
+    def best(self) -> Assignment:
+        return self.ranked[0]
+
+    @property
+    def lead(self) -> Fraction | None:
+        """How far the best assignment is ahead of the next best (None: only one)."""
+        return self.ranked[0].value - self.ranked[1].value if len(self.ranked) > 1 else None
+
+
+def solve(planner: Planner, *, adaptive: bool = False, budget: int | None = None,
+          destroy: tuple[int, Fraction] | None = None) -> PlanAnswer:
+    """Plan: the best fixed assignment (every candidate evaluated exactly), the fewest units
+    that destroy ``destroy = (target, p)``, the best adaptive policy."""
+    fewest = planner.fewest(*destroy) if destroy is not None else None
+    rest = None
+    if fewest is not None and fewest.units is not None and destroy is not None:
+        others = [i for i in range(len(planner.shooters)) if i not in fewest.units]
+        aims = [a for t, a in enumerate(planner.aims) if t != destroy[0]]
+        if others and aims:
+            sub = Planner([planner.shooters[i] for i in others], aims, planner.objective,
+                          split=planner.split)
+            sub.narrow()
+            rest = (sub, sub.fixed()[0])
+    narrowed = planner.narrow()
+    ranked = tuple(planner.fixed())
+    ad = None
+    if adaptive:
+        budget = ADAPTIVE_BUDGET if budget is None else budget
+        ad = planner.adaptive(budget, follow=ranked[0])
+    return PlanAnswer(planner, ranked, narrowed, fewest, destroy, ad, rest)
+
+
+def _choice_text(planner: Planner, unit: int, choice: tuple[int, ...]) -> str:
+    names = [a.name for a in planner.aims]
+    if not planner.split or len(set(choice)) == 1:
+        return names[choice[0]]
+    weapons = planner.shooters[unit].weapons
+    return ", ".join(f"{w} -> {names[t]}" for w, t in zip(weapons, choice, strict=True))
+
+
+def _assignment_text(planner: Planner, a: Assignment) -> list[str]:
+    return [f"  {sh.label} -> {_choice_text(planner, i, a.targets[i])}"
+            for i, sh in enumerate(planner.shooters)]
+
+
+def plan_text(ans: PlanAnswer, width: int = 80) -> str:
+    """The ``mathhammer plan`` report."""
+    pl = ans.planner
+    out = [f"plan: {len(pl.shooters)} attacking units -> {len(pl.aims)} targets",
+           f"objective:   {pl.objective.text}",
+           "order:       units that shoot the same target resolve in the order given",
+           f"per weapon:  {'yes (--split): each weapon picks its target' if pl.split else 'no'}",
+           "targets:"]
+    for a in pl.aims:
+        pts = f" ({a.points} pts)" if a.points is not None else ""
+        out += textwrap.wrap(f"  {a.name}{pts}: {describe_target(a.target)}", 80,
+                             subsequent_indent=" " * 6)
+    if ans.narrowed is not None:
+        out += textwrap.wrap(f"candidates:  each unit's {ans.narrowed} best target"
+                             f"{'s' * (ans.narrowed != 1)} alone (a heuristic: the full plan "
+                             "is over the limit of assignments)", 80,
+                             subsequent_indent=" " * 13)
+    out += ["", f"best of {len(ans.ranked)} assignments (each evaluated exactly): "
+                f"{decimal(ans.best.value)}  exact {readable_fraction(ans.best.value)}"]
+    out += _assignment_text(pl, ans.best)
+    if ans.lead is not None:
+        out.append(f"ahead of the next best by {decimal(ans.lead)} (exact "
+                   f"{readable_fraction(ans.lead)}); next best:")
+        out += _assignment_text(pl, ans.ranked[1])
+    out += ["", f"{'target':<24}  {'value':>8}  {'P(destroyed)':>12}  {'kills':>7}  "
+                "exact value"]
+    for t, a in enumerate(pl.aims):
+        parts = ans.best.parts(t)
+        after = pl.after(t, parts)
+        d = after.map(models_alive).prob(0)
+        kills = after.map(lambda s, a=a: a.models - models_alive(s)).mean()
+        v = pl.expected(t, parts)
+        out.append(f"{a.name[:24]:<24}  {decimal(v):>8}  {percent(d):>12}  {decimal(kills):>7}"
+                   f"  {readable_fraction(v)}")
+    if ans.fewest is not None and ans.destroy is not None:
+        t, p = ans.destroy
+        f = ans.fewest
+        name = pl.aims[t].name
+        if f.units is None and not f.complete:
+            out += ["", f"destroy {name} with P >= {percent(p)}: not found within the first "
+                        f"{f.tried} sets of units (the limit; with every unit P = "
+                        f"{percent(f.destroyed)})"]
+        elif f.units is None:
+            out += ["", f"destroy {name} with P >= {percent(p)}: not reached even with every "
+                        f"unit (P = {percent(f.destroyed)})"]
+        else:
+            pts = sum(pl.shooters[i].points or 0 for i in f.units)
+            who = ", ".join(pl.shooters[i].label for i in f.units)
+            text = (f"destroy {name} with P >= {percent(p)}: the fewest units, in order "
+                    f"({f.tried} sets tried): {who}" + (f" ({pts} pts)" if pts else "")
+                    + f"; P(destroyed) = {percent(f.destroyed)} "
+                      f"(exact {readable_fraction(f.destroyed)})")
+            out += ["", *textwrap.wrap(text, 80, subsequent_indent="  ")]
+            if ans.rest is not None:
+                sub, a = ans.rest
+                out.append(f"the rest of the army on the other targets: {decimal(a.value)} "
+                           f"(exact {readable_fraction(a.value)})")
+                out += _assignment_text(sub, a)
+    if ans.adaptive is not None:
+        out += ["", *_adaptive_lines(pl, ans.adaptive, ans.best.value)]
+    dist = total_points(pl, ans.best)
+    out += ["", *distribution_table(dist, _unit_word(pl.objective), width)]
+    return "\n".join(out) + "\n"
+
+
+def _unit_word(objective: Objective) -> str:
+    return "models" if objective == Objective.MODELS else "points"
+
+
+def total_points(pl: Planner, a: Assignment) -> PMF:
+    """The distribution of the objective's total over every target (independent targets)."""
+    out = PMF.point(Fraction(0))
+    for t in range(len(pl.aims)):
+        out = out.convolve(pl.after(t, a.parts(t)).map(lambda s, t=t: pl.worth(t, s)))
+    return out.map(lambda v: int(v) if v.denominator == 1 else v)
+
+
+def _adaptive_lines(pl: Planner, ad: Adaptive, fixed: Fraction) -> list[str]:
+    then = ("the best fixed plan for the rest given what they did" if ad.rest == "replanned"
+            else "the rest as in the best fixed plan")
+    kind = ("exact: the best policy" if ad.exact else
+            f"heuristic: adapts for the first {ad.depth} of {ad.units} units, then {then}; "
+            "the full state space is over the budget")
+    out = [*textwrap.wrap(f"adaptive ({kind})", 80, subsequent_indent="  "),
+           f"  joint target states per level: {', '.join(map(str, ad.states))}",
+           f"  value {decimal(ad.value)} (exact {readable_fraction(ad.value)}); gain over the "
+           f"fixed plan {decimal(ad.value - fixed)} (exact {readable_fraction(ad.value - fixed)})"]
+    if ad.first:
+        c, v = ad.first[0]
+        out.append(f"  first: {pl.shooters[0].label} -> {_choice_text(pl, 0, c)}"
+                   f" (value {decimal(v)}" + (f"; next choice {decimal(ad.first[1][1])})"
+                                              if len(ad.first) > 1 else ")"))
+    if ad.second:
+        out.append(f"  then {pl.shooters[1].label}, by what the first did:")
+        for state, p, c in ad.second[:12]:
+            left = ", ".join(_state_text(s) for s in state)
+            out.append(f"    {percent(p):>8}  {left:<28} -> {_choice_text(pl, 1, c)}")
+        if len(ad.second) > 12:
+            out.append(f"    ... {len(ad.second) - 12} more outcomes (--json has them all)")
+    return out
+
+
+def _state_text(state: Any) -> str:
+    """A target's state in a few words: ``3 left, 1 wound lost``."""
+    parts = state if isinstance(state, tuple) and state and isinstance(state[0], tuple) \
+        else (state,)
+    lost = sum(s.wounds_lost for s in parts)
+    return f"{models_alive(state)} left" + (f", {lost} wound{'s' * (lost != 1)} lost"
+                                             if lost else "")
+
+
+def plan_json(ans: PlanAnswer) -> dict[str, Any]:
+    """The plan as JSON-ready data."""
+    pl = ans.planner
+
+    def assignment(a: Assignment, pl: Planner = pl) -> dict[str, Any]:
+        return {"value": fraction(a.value), "value_float": as_float(a.value),
+                "targets": [{"attacker": sh.label,
+                             "target": [pl.aims[t].name for t in
+                                        (a.targets[i] if pl.split else a.targets[i][:1])]}
+                            for i, sh in enumerate(pl.shooters)]}
+
+    per_target = []
+    for t, a in enumerate(pl.aims):
+        parts = ans.best.parts(t)
+        tl = pl.timeline(t, parts)
+        per_target.append({"target": target_json(a.name, a.target), "points": a.points,
+                           "attackers": [pl.shooters[i].label for i, _ in parts],
+                           "value": fraction(pl.expected(t, parts)),
+                           "kills": mean_json(tl.kills),
+                           "destroyed": fraction(tl.destroyed[-1]) if tl.steps else "0/1"})
+    out: dict[str, Any] = {
+        "objective": pl.objective.value, "split": pl.split,
+        "attackers": [_shooter_json(sh) for sh in pl.shooters],
+        "assignments": len(ans.ranked), "narrowed_to": ans.narrowed,
+        "best": assignment(ans.best),
+        "next_best": assignment(ans.ranked[1]) if len(ans.ranked) > 1 else None,
+        "lead": fraction(ans.lead) if ans.lead is not None else None,
+        "per_target": per_target,
+        "total": mean_json(total_points(pl, ans.best)),
+    }
+    if ans.fewest is not None and ans.destroy is not None:
+        f = ans.fewest
+        out["destroy"] = {"target": pl.aims[ans.destroy[0]].name, "p": fraction(ans.destroy[1]),
+                          "units": None if f.units is None else
+                          [pl.shooters[i].label for i in f.units],
+                          "destroyed": fraction(f.destroyed), "tried": f.tried,
+                          "complete": f.complete,
+                          "rest": None if ans.rest is None else
+                          assignment(ans.rest[1], ans.rest[0])}
+    if ans.adaptive is not None:
+        ad = ans.adaptive
+        out["adaptive"] = {
+            "exact": ad.exact, "depth": ad.depth, "states": list(ad.states), "rest": ad.rest,
+            "value": fraction(ad.value), "value_float": as_float(ad.value),
+            "gain": fraction(ad.value - ans.best.value),
+            "first": [{"target": [pl.aims[t].name for t in (c if pl.split else c[:1])],
+                       "value": fraction(v)} for c, v in ad.first],
+            "second": [{"models_left": [models_alive(s) for s in st],
+                        "state": [_state_text(s) for s in st], "p": fraction(p),
+                        "target": [pl.aims[t].name for t in (c if pl.split else c[:1])]}
+                       for st, p, c in ad.second]}
+    return out
+
+
+def aims_of(targets: Sequence[tuple[str, Any, int | None]]) -> list[Aim]:
+    """The targets of a plan: (name, profile, points); names made unique (``#2``)."""
+    seen: dict[str, int] = {}
+    out = []
+    for name, target, points in targets:
+        seen[name] = seen.get(name, 0) + 1
+        out.append(Aim(name if seen[name] == 1 else f"{name} #{seen[name]}", target, points))
+    return out
+
+
+def find_aim(aims: Sequence[Aim], name: str) -> int:
+    """The index of the target called ``name`` (exactly, else a unique prefix, any case)."""
+    key = name.strip().lower()
+    exact = [i for i, a in enumerate(aims) if a.name.lower() == key]
+    if exact:
+        return exact[0]
+    pre = [i for i, a in enumerate(aims) if a.name.lower().startswith(key)]
+    if len(pre) == 1:
+        return pre[0]
+    raise InputError(f"--destroy {name!r}: not one of the targets ("
+                     f"{', '.join(a.name for a in aims)})")

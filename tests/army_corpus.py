@@ -1,0 +1,173 @@
+"""The shared army lists (``../shared/rosters`` and its ``corpus/``) and what each should read as.
+
+Run ``python tests/army_corpus.py [SHARED] [-v]`` for the table format x edition -> lists read
+fully (their units' points equal the stated total and, where known, the unit count matches),
+lists that name a data file the shared data lacks, and lists that fail (``-v``: each failure's
+first causes). ``tests/test_army_corpus.py`` makes each corpus list a test with the same check.
+
+A list's name says its faction, edition and format (``tau-empire.10e.newrecruit-gw.2.txt``);
+``corpus/SOURCES.md`` gives its stated total and unit count. The lists directly in ``rosters/``
+have no such table: their own stated total is the check.
+
+>>> name_parts("tau-empire.10e.newrecruit-gw.2.txt")
+('10e', 'newrecruit-gw')
+>>> expected_points("(none stated; unit lines sum to 1990); Strike Force 2000")
+1990
+>>> expected_points("2,000; Strike Force 2000")
+2000
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import attrs
+
+
+def find_shared() -> Path:
+    """``$MATHHAMMER_SHARED``, else the first ``shared`` folder beside the checkout or beside
+    one of its parents (``../shared`` from a clone, ``../../shared`` from a worktree)."""
+    if os.environ.get("MATHHAMMER_SHARED"):
+        return Path(os.environ["MATHHAMMER_SHARED"])
+    here = Path(__file__).resolve().parents[1]
+    for up in here.parents:
+        if (up / "shared" / "rosters").is_dir():
+            return up / "shared"
+    return here.parent / "shared"
+
+
+SHARED = find_shared()
+SUFFIXES = (".txt", ".ros", ".rosz")
+
+
+@attrs.frozen
+class Expect:
+    """What a shared list should read as: its stated total and unit count (None: unknown)."""
+
+    path: Path
+    edition: str
+    format: str
+    points: int | None
+    units: int | None
+
+
+def name_parts(name: str) -> tuple[str, str]:
+    """(edition, format) from a shared list's file name."""
+    parts = name.split(".")
+    return parts[1], parts[2]
+
+
+def expected_points(cell: str) -> int | None:
+    """The points a list's units add up to, from SOURCES.md's 'stated total points' cell."""
+    m = re.search(r"sum to (\d[\d,]*)", cell) or re.search(r"\d[\d,]*", cell)
+    return int(m.group(1 if m.lastindex else 0).replace(",", "")) if m else None
+
+
+def corpus(shared: Path = SHARED) -> list[Expect]:
+    """Every list of ``corpus/`` with its SOURCES.md row."""
+    folder = shared / "rosters" / "corpus"
+    rows: dict[str, list[str]] = {}
+    sources = folder / "SOURCES.md"
+    if sources.is_file():
+        for line in sources.read_text(encoding="utf-8").splitlines():
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if len(cells) > 4 and cells[0].endswith(SUFFIXES):
+                rows[cells[0]] = cells
+    out = []
+    for p in sorted(folder.iterdir()) if folder.is_dir() else []:
+        if p.suffix not in SUFFIXES:
+            continue
+        edition, fmt = name_parts(p.name)
+        row = rows.get(p.name)
+        points = expected_points(row[3]) if row else None
+        units = int(row[4]) if row and row[4].isdigit() else None
+        out.append(Expect(p, edition, fmt, points, units))
+    return out
+
+
+def top_level(shared: Path = SHARED) -> list[Expect]:
+    """The lists directly in ``rosters/`` (their own stated total is the check)."""
+    folder = shared / "rosters"
+    out = []
+    for p in sorted(folder.iterdir()) if folder.is_dir() else []:
+        if p.suffix in SUFFIXES:
+            edition, fmt = name_parts(p.name)
+            out.append(Expect(p, edition, fmt.replace("rosz", "rosz"), None, None))
+    return out
+
+
+_MISSING = re.compile(r"'?([^':]+\.(?:json|cat|gst))'?,? (?:which )?is not in|needs '([^']+)'"
+                      r"|missing data file '([^']+)'")
+
+
+def check(e: Expect, data: Path) -> tuple[str, str]:
+    """("full" | "data" | "fail", why) for one list read against ``data``."""
+    from mathhammer.data.army import load_army
+    from mathhammer.errors import InputError
+
+    try:
+        a = load_army(e.path, data=data)
+    except (InputError, ValueError) as err:
+        msg = str(err)
+        kind = "data" if re.search(r"\.(json|cat)\b.*(not in|missing|lacks)|missing.*\.(json|cat)",
+                                   msg) else "fail"
+        return kind, msg.splitlines()[0][:300]
+    want = e.points if e.points is not None else a.declared_points
+    why = []
+    if a.unresolved:
+        why.append(f"{len(a.unresolved)} unresolved: " + "; ".join(
+            u.text for u in a.unresolved[:3]))
+    if want is not None and a.points != want:
+        why.append(f"points {a.points} != {want}")
+    if e.units is not None and len(a.units) != e.units:
+        why.append(f"units {len(a.units)} != {e.units}")
+    if not why:
+        return "full", ""
+    missing = [w for w in a.warnings if "not in" in w and (".json" in w or ".cat" in w)]
+    # the data lacks a file: whole datasheets (not just a wargear line) are not found
+    if missing and any(":" not in u.text for u in a.unresolved):
+        return "data", "; ".join(why) + " | " + missing[0][:200]
+    return "fail", "; ".join(why)
+
+
+def main(argv: list[str]) -> int:
+    verbose = "-v" in argv
+    args = [a for a in argv if a != "-v"]
+    shared = Path(args[0]) if args else SHARED
+    data = shared / "bsdata"
+    lists = top_level(shared) + corpus(shared)
+    table: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    details = []
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory() as cache:
+        os.environ.setdefault("XDG_CACHE_HOME", cache)
+        os.environ.pop("MATHHAMMER_DATA", None)
+        for e in lists:
+            kind, why = check(e, data)
+            cell = table[(e.format, e.edition)]
+            cell[kind] += 1
+            cell["all"] += 1
+            if kind != "full":
+                details.append(f"{e.path.relative_to(shared / 'rosters')}: {kind}: {why}")
+    print("| format | edition | lists | read fully | name a missing data file | fail |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    tot: dict[str, int] = defaultdict(int)
+    for (fmt, ed), c in sorted(table.items()):
+        print(f"| {fmt} | {ed} | {c['all']} | {c['full']} | {c['data']} | {c['fail']} |")
+        for k in ("all", "full", "data", "fail"):
+            tot[k] += c[k]
+    print(f"| **all** | | {tot['all']} | {tot['full']} | {tot['data']} | {tot['fail']} |")
+    print(f"\n({time.perf_counter() - t0:.1f} s)")
+    if verbose:
+        print("\n" + "\n".join(details))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,427 @@
+"""Weapon choice (mathhammer.model.loadout): Pistols or the other guns, one melee weapon plus
+Extra Attacks, one profile per weapon, counts; through units, unit files, inline rows, the
+command line and its JSON. Every value is derived by hand in the comments."""
+
+import json
+import os
+from fractions import Fraction
+from pathlib import Path
+
+import attrs
+import pytest
+from click.testing import CliRunner
+
+import mathhammer as mh
+from mathhammer.cli import cli
+from mathhammer.data.unit import ModelGroup, Unit, UnitWeapon
+from mathhammer.data.unit_file import loads_unit
+from mathhammer.errors import InputError
+from mathhammer.model.loadout import Carried, choose, profile_families
+from mathhammer.report.specs import attacker_of
+
+MEQ = mh.Target(models=5, toughness=4, save=3, wounds=2, keywords=["INFANTRY"])
+GEQ = mh.Target(models=10, toughness=3, save=5, wounds=1, keywords=["INFANTRY"])
+
+RIFLE = mh.Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
+PISTOL = mh.Weapon("Bolt pistol", attacks=1, skill=3, strength=4, ap=0, damage=1,
+                   abilities=["pistol"], range=12)
+
+
+def unit(*weapons, models=5, keywords=("INFANTRY",), name="Squad"):
+    carried = tuple(w if isinstance(w, UnitWeapon) else UnitWeapon(w) for w in weapons)
+    return Unit(name, "Test", (ModelGroup(name, models, models, 4, 3, 2, weapons=carried),),
+                keywords=keywords)
+
+
+INTERCESSORS = unit(RIFLE, PISTOL)
+
+
+def unsaved(attacker, target=MEQ, **kw):
+    return mh.attack(attacker.as_profiles(target=target, **kw), target).unsaved.mean()
+
+
+# ---------------------------------------------------------------------------------- Pistols
+
+
+def test_intercessors_fire_their_rifles_not_their_pistols():
+    # rifles: 10 attacks x 2/3 hit x 1/2 wound (S4 v T4) x 1/2 fail (3+ with AP-1: 4+) = 5/3
+    # (rifles and pistols together would be 5/3 + 5/9 = 20/9, what the issue saw)
+    out = INTERCESSORS.loadout(target=MEQ)
+    assert out.fired == ((RIFLE, 5),)
+    assert [x.text for x in out.left_out] == [
+        "5x Bolt pistol not fired: the models fire their other ranged weapons"]
+    assert unsaved(INTERCESSORS) == Fraction(5, 3)
+    # the engine takes the unit itself and chooses against its target; 11e alike
+    assert mh.attack(INTERCESSORS, MEQ).unsaved.mean() == Fraction(5, 3)
+    assert mh.attack(INTERCESSORS, MEQ, rules="11e").unsaved.mean() == Fraction(5, 3)
+    assert INTERCESSORS.loadout(target=MEQ, options=mh.Options(rules="11e")).fired == (
+        (RIFLE, 5),)
+
+
+def test_pistols_forced_in_engagement_range():
+    # pistols: 5 attacks x 2/3 x 1/2 x 1/3 fail (3+ with AP0) = 5/9
+    out = INTERCESSORS.loadout(target=MEQ, pistols=True)
+    assert out.fired == ((PISTOL, 5),)
+    assert "--pistols" in out.left_out[0].reason
+    assert unsaved(INTERCESSORS, pistols=True) == Fraction(5, 9)
+
+
+def test_pistols_fire_when_they_are_better():
+    # a plasma pistol (A1 S8 AP-3 D2) beats an autopistol-grade gun (A1 S3 AP0 D1) vs MEQ:
+    # pistol 2/3 x 5/6 x 5/6 x 2 dmg = 50/54 per model; gun 2/3 x 1/3 x 1/3 = 2/27
+    plasma = mh.Weapon("Plasma pistol", attacks=1, skill=3, strength=8, ap=-3, damage=2,
+                       abilities=["pistol"], range=12)
+    gun = mh.Weapon("Stubber", attacks=1, skill=3, strength=3, ap=0, damage=1)
+    out = unit(gun, plasma).loadout(target=MEQ)
+    assert out.fired == ((plasma, 5),)
+    assert out.left_out[0].reason == "the models fire their Pistols, better against this target"
+
+
+def test_a_vehicle_fires_pistols_and_guns_together():
+    # attacks 5 x 2 + 5 x 1 = 15; unsaved 5/3 + 5/9 = 20/9 (MONSTER and VEHICLE fire both)
+    for keyword in ("VEHICLE", "MONSTER"):
+        walker = unit(RIFLE, PISTOL, keywords=(keyword, "WALKER"))
+        out = walker.loadout(target=MEQ)
+        assert out.fired == ((RIFLE, 5), (PISTOL, 5)) and out.left_out == ()
+        assert unsaved(walker) == Fraction(20, 9)
+        r = mh.attack(out.fired, MEQ)
+        assert r.attacks.mean() == 15
+
+
+def test_a_unit_of_pistols_only_fires_them():
+    hexmark = mh.load_unit("Hexmark Destroyer")
+    assert [w.name for w, _ in hexmark.as_profiles(target=MEQ)] == [
+        "Enmitic disintegrator pistols"]
+
+
+# ------------------------------------------------------------------------------------ Melee
+
+CLAWS = mh.Weapon("Chitinous claws", attacks=4, skill=4, strength=7, ap=-1, damage=2,
+                  range="melee")
+TALONS = mh.Weapon("Scything talons", attacks=5, skill=4, strength=7, ap=-2, damage=2,
+                   range="melee")
+EXTRA = mh.Weapon("Extra scything talons", attacks=1, skill=4, strength=7, ap=-2, damage=2,
+                  abilities=["extra attacks"], range="melee")
+
+
+def test_carnifex_fights_with_one_melee_weapon_and_its_extra_attacks():
+    carnifex = unit(CLAWS, TALONS, EXTRA, models=1, keywords=("MONSTER",))
+    out = carnifex.loadout(melee=True, target=MEQ)
+    # talons per attack: 1/2 hit x 2/3 wound (S7 > T4) x 2/3 fail (3+ with AP-2: 5+) = 2/9,
+    # claws: 1/2 x 2/3 x 1/2 (4+) = 1/6; 5 x 2/9 > 4 x 1/6, so the talons, plus the extra ones
+    assert out.fired == ((TALONS, 1), (EXTRA, 1))
+    assert [x.weapon for x in out.left_out] == ["Chitinous claws"]
+    r = mh.attack(out.fired, MEQ)
+    # 5 + 1 attacks, not 4 + 5 + 1; unsaved 6 x 2/9 = 4/3
+    assert r.attacks.mean() == 6
+    assert r.unsaved.mean() == Fraction(4, 3)
+
+
+def test_melee_weapon_uses_are_at_most_the_models_best_first():
+    # 10 models: 2 eviscerators, 8 chainblades, a close combat weapon each: 10 uses in all
+    evisc = mh.Weapon("Eviscerator", attacks=3, skill=3, strength=7, ap=-2, damage=2,
+                      range="melee")
+    blade = mh.Weapon("Chainblade", attacks=4, skill=3, strength=4, ap=-1, damage=1,
+                      range="melee")
+    ccw = mh.Weapon("Close combat weapon", attacks=3, skill=3, strength=4, ap=0, damage=1,
+                    range="melee")
+    squad = Unit("Berzerkers", "Test", (ModelGroup("Berzerker", 10, 10, 5, 3, 2, weapons=(
+        UnitWeapon(ccw), UnitWeapon(blade, count=8), UnitWeapon(evisc, count=2))),))
+    out = squad.loadout(melee=True, target=MEQ)
+    assert out.fired == ((blade, 8), (evisc, 2))
+    assert [(x.weapon, x.models) for x in out.left_out] == [("Close combat weapon", 10)]
+    # with one chainblade less, the tenth model falls back on its close combat weapon
+    nine = Unit("Berzerkers", "Test", (ModelGroup("Berzerker", 10, 10, 5, 3, 2, weapons=(
+        UnitWeapon(ccw), UnitWeapon(blade, count=7), UnitWeapon(evisc, count=2))),))
+    out = nine.loadout(melee=True, target=MEQ)
+    assert out.fired == ((ccw, 1), (blade, 7), (evisc, 2))
+    assert [(x.weapon, x.models) for x in out.left_out] == [("Close combat weapon", 9)]
+
+
+# ----------------------------------------------------------------------- several profiles
+
+STANDARD = mh.Weapon("Plasma incinerator - standard", attacks=2, skill=3, strength=7, ap=-2,
+                     damage=1)
+SUPER = mh.Weapon("Plasma incinerator - supercharge", attacks=2, skill=3, strength=8, ap=-3,
+                  damage=2, abilities=["hazardous"])
+HELLBLASTERS = unit(STANDARD, SUPER, PISTOL)
+
+
+def test_a_weapon_of_several_profiles_fires_its_best_one():
+    # vs MEQ per attack: standard 2/3 x 2/3 (S7 > T4) x 2/3 (5+) = 8/27, one damage;
+    # supercharge 2/3 x 5/6 (S8 = 2T) x 5/6 (6+) = 25/54, two damage: supercharge is better
+    out = HELLBLASTERS.loadout(target=MEQ)
+    assert out.fired == ((SUPER, 5),)
+    reasons = {x.weapon: x.reason for x in out.left_out}
+    assert reasons["Plasma incinerator - standard"].startswith(
+        "one profile of Plasma incinerator per model")
+    assert unsaved(HELLBLASTERS) == 10 * Fraction(25, 54)  # 125/27, never both profiles
+    # vs GEQ both profiles do 10/9 damage per model (2 x 2/3 x 5/6, no save, 1 W): a tie goes
+    # to the first in the datasheet's order
+    assert HELLBLASTERS.loadout(target=GEQ).fired == ((STANDARD, 5),)
+
+
+def test_one_profile_picked_by_name():
+    # -w "Plasma incinerator - standard": 10 x 8/27 = 80/27
+    picked = HELLBLASTERS.loadout(weapons=["Plasma incinerator - standard"], target=MEQ)
+    assert picked.fired == ((STANDARD, 5),)
+    assert unsaved(HELLBLASTERS, weapons=["plasma incinerator - standard"]) == Fraction(80, 27)
+    # the weapon's own name picks it, and its best profile fires
+    assert HELLBLASTERS.loadout(weapons=["Plasma incinerator"], target=MEQ).fired == (
+        (SUPER, 5),)
+
+
+def test_profile_of_groups_profiles_whatever_their_names():
+    strike = mh.Weapon("Strike", attacks=4, skill=3, strength=8, ap=-2, damage=2, range="melee")
+    sweep = mh.Weapon("Sweep", attacks=8, skill=3, strength=5, ap=-1, damage=1, range="melee")
+    lancer = unit(UnitWeapon(strike, profile_of="Shock lance"),
+                  UnitWeapon(sweep, profile_of="Shock lance"), models=1)
+    # damage per model vs GEQ (1 W): strike 4 x 2/3 hit x 5/6 wound (S8 >= 2T) x 1 (5+ with
+    # AP-2: no save) = 60/27 < sweep 8 x 2/3 x 2/3 (S5 > T3) x 5/6 (6+) = 80/27: the sweep;
+    # vs MEQ: strike 4 x 2/3 x 5/6 x 2/3 (5+) x 2 dmg = 80/27 > sweep 8 x 2/3 x 2/3 x 1/2 (4+)
+    # = 48/27: the strike
+    assert lancer.loadout(melee=True, target=GEQ).fired == ((sweep, 1),)
+    assert lancer.loadout(melee=True, target=MEQ).fired == ((strike, 1),)
+
+
+def test_profile_families_from_names():
+    assert profile_families(["A - x", "A – y", "B - z", "C"]) == {"A - x": "A", "A – y": "A"}
+
+
+# ---------------------------------------------------------------------------------- counts
+
+LASCANNON = mh.Weapon("Lascannon", attacks=1, skill=3, strength=12, ap=-3, damage="D6+1",
+                      range=48)
+
+
+def test_counts_on_the_command_line():
+    tank = unit(UnitWeapon(LASCANNON, optional=True, count=2), models=1, keywords=("VEHICLE",))
+    assert tank.as_profiles(weapons=["Lascannon"]) == [(LASCANNON, 2)]
+    assert tank.as_profiles(weapons=["1x Lascannon"]) == [(LASCANNON, 1)]
+    assert tank.as_profiles(weapons=["Lascannon", "lascannon"]) == [(LASCANNON, 2)]
+    assert tank.as_profiles(weapons=["2x Lascannon"]) == [(LASCANNON, 2)]
+    with pytest.raises(InputError, match=r"^weapons: 3x Lascannon: Squad carries 2 "
+                                            r"Lascannon at its size, so at most 2 can fire$"):
+        tank.as_profiles(weapons=["3x Lascannon"])
+    # a weapon of several profiles counts once
+    assert HELLBLASTERS.as_profiles(weapons=["2x Plasma incinerator"], target=MEQ) == [
+        (SUPER, 2)]
+
+
+# ------------------------------------------------------------------------------ inline rows
+
+
+def test_inline_rows_follow_the_pistol_rule():
+    rows = ["5x 2 | 3+ | 4 | -1 | 1", "5x 1 | 3+ | 4 | 0 | 1 | pistol"]
+    a = attacker_of(rows[0], rows[1:], target=MEQ)
+    assert [n for _, n in a.profiles] == [5] and a.profiles[0][0].attacks == "2"
+    assert mh.attack(list(a.profiles), MEQ).unsaved.mean() == Fraction(5, 3)
+    forced = attacker_of(rows[0], rows[1:], target=MEQ, pistols=True)
+    assert mh.attack(list(forced.profiles), MEQ).unsaved.mean() == Fraction(5, 9)
+    both = attacker_of(rows[0], rows[1:], target=MEQ, keywords=["VEHICLE"])
+    assert mh.attack(list(both.profiles), MEQ).unsaved.mean() == Fraction(20, 9)
+
+
+def test_choose_keeps_the_datasheet_order():
+    value = {"A": Fraction(1), "B": Fraction(3), "X": Fraction(1)}
+    a = mh.Weapon("A", attacks=1, skill=3, strength=4, ap=0, damage=1, range="melee")
+    b = attrs.evolve(a, name="B")
+    x = attrs.evolve(a, name="X", abilities=["extra attacks"])
+    out = choose([Carried(x, 1), Carried(a, 1), Carried(b, 1)], [1], lambda w: value[w.name],
+                 melee=True)
+    assert [w.name for w, _ in out.fired] == ["X", "B"]
+
+
+# ------------------------------------------------------------------------------- unit files
+
+FILE = '''name = "Plasma Squad"
+faction = "Test"
+[[models]]
+count = 5
+toughness = 4
+save = "3+"
+wounds = 2
+[[models.weapons]]
+name = "Standard"
+profile_of = "Plasma incinerator"
+range = 24
+attacks = 2
+skill = "3+"
+strength = 7
+ap = -2
+damage = 1
+[[models.weapons]]
+name = "Supercharge"
+profile_of = "Plasma incinerator"
+range = 24
+attacks = 2
+skill = "3+"
+strength = 8
+ap = -3
+damage = 2
+abilities = ["hazardous"]
+'''
+
+
+def test_unit_files_write_profile_of():
+    squad = loads_unit(FILE, "plasma.toml")
+    assert [w.profile_of for w in squad.weapons()] == ["Plasma incinerator"] * 2
+    assert [w.name for w, _ in squad.as_profiles(target=MEQ)] == ["Supercharge"]
+    assert [w.name for w, _ in squad.as_profiles(weapons=["plasma incinerator"],
+                                                 target=GEQ)] == ["Standard"]
+
+
+@pytest.mark.parametrize("change, message", [
+    (('name = "Supercharge"\nprofile_of = "Plasma incinerator"', 'name = "Supercharge"'),
+     r'^plasma.toml: models\[0\].weapons\[0\].profile_of: "Plasma incinerator" names only '
+     r"this profile; "),
+    (("damage = 2\n", "damage = 2\noptional = true\n"),
+     r'^plasma.toml: models\[0\].weapons\[1\]: a profile of "Plasma incinerator" must match '
+     r'"Standard" in range \(melee or not\), count and optional$'),
+    (('profile_of = "Plasma incinerator"\nrange = 24\nattacks = 2\nskill = "3+"\nstrength = 8',
+      'profile_of = 3\nrange = 24\nattacks = 2\nskill = "3+"\nstrength = 8'),
+     r"^plasma.toml: models\[0\].weapons\[1\].profile_of: expected "),
+])
+def test_unit_file_profile_of_is_checked(change, message):
+    with pytest.raises(InputError, match=message):
+        loads_unit(FILE.replace(*change), "plasma.toml")
+
+
+# ---------------------------------------------------------------------------- command line
+
+
+def run(*args):
+    result = CliRunner().invoke(cli, list(args))
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_cli_says_what_is_left_out(tmp_path):
+    path = tmp_path / "plasma.toml"
+    path.write_text(FILE, encoding="utf-8")
+    out = run("kills", str(path), "MEQ")
+    assert "weapons:     5x Supercharge" in out
+    assert "left out:    5x Standard not fired: one profile of Plasma incinerator per model" \
+        in out
+    data = json.loads(run("kills", str(path), "MEQ", "--json"))
+    assert [w["name"] for w in data["weapons"]] == ["Supercharge"]
+    assert data["left_out"][0]["text"].startswith("5x Standard not fired: one profile")
+    assert {k: v for k, v in data["left_out"][0].items() if k != "reason"} == {
+        "weapon": "Standard", "models": 5,
+        "text": "5x Standard not fired: " + data["left_out"][0]["reason"]}
+    picked = json.loads(run("kills", str(path), "MEQ", "-w", "Standard", "--json"))
+    assert picked["left_out"] == []
+    # 10 x 8/27 unsaved
+    assert picked["mean"]["unsaved"] == "80/27"
+
+
+def test_cli_pistols_and_table_per_target():
+    rows = ["-w", "5x Rifle | 24\" | 2 | 3+ | 4 | -1 | 1", "-w",
+            "5x Pistol | 12\" | 1 | 3+ | 4 | 0 | 1 | pistol"]
+    data = json.loads(run("kills", "MEQ", *rows, "--json"))
+    assert data["mean"]["unsaved"] == "5/3"
+    assert [x["text"] for x in data["left_out"]] == [
+        "5x Pistol not fired: the models fire their other ranged weapons"]
+    forced = json.loads(run("kills", "MEQ", *rows, "--pistols", "--json"))
+    assert forced["mean"]["unsaved"] == "5/9"
+
+
+def test_table_chooses_against_each_target(tmp_path):
+    path = tmp_path / "plasma.toml"
+    path.write_text(FILE, encoding="utf-8")
+    data = json.loads(run("table", str(path), "-t", "MEQ", "-t", "GEQ", "--format", "json",
+                          "--metric", "damage"))
+    cells = [Fraction(c["exact"]) for c in data["rows"][0]["values"]]
+    squad = loads_unit(FILE, "plasma.toml")
+    want = [mh.attack([(squad.weapons()[i].weapon, 5)], t).damage.mean()
+            for i, t in ((1, mh.load_unit("MEQ").as_target()),
+                         (0, mh.load_unit("GEQ").as_target()))]
+    assert cells == want
+
+
+# ----------------------------------------------------------------- the real data (shared)
+
+
+def _bsdata() -> Path | None:
+    here = Path(__file__).resolve()
+    for base in (os.environ.get("MATHHAMMER_SHARED"), here.parents[2] / "shared",
+                 here.parents[3] / "shared"):
+        if base and (Path(base) / "bsdata" / "10e").is_dir():
+            return Path(base) / "bsdata" / "10e"
+    return None
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(_bsdata() is None, reason="../shared/bsdata/10e not found")
+def test_real_intercessor_squad_fires_its_rifles():
+    data = json.loads(run("kills", "Intercessor Squad", "MEQ", "--data", str(_bsdata()),
+                          "--json"))
+    assert data["mean"]["unsaved"] == "5/3"  # 10 x 2/3 x 1/2 x 1/2
+    assert any("Bolt pistol not fired" in x["text"] for x in data["left_out"])
+    forced = json.loads(run("kills", "Intercessor Squad", "MEQ", "--data", str(_bsdata()),
+                            "--pistols", "--json"))
+    assert forced["mean"]["unsaved"] == "5/9"  # 5 x 2/3 x 1/2 x 1/3
+    # the Carnifex fights with one melee weapon and its extra scything talons
+    melee = json.loads(run("kills", "Tyranids:Carnifex", "MEQ", "--melee", "--data",
+                           str(_bsdata()), "--json"))
+    fired = melee["weapons"]
+    extra = [w for w in fired if "extra attacks" in w["abilities"]]
+    assert len(extra) == 1 and len(fired) == 2
+    assert Fraction(melee["mean"]["attacks"]) == sum(int(w["attacks"]) for w in fired)
+    assert any("one melee weapon" in x["reason"] for x in melee["left_out"])
+
+
+def test_cli_pistols_errors_and_warnings():
+    r = CliRunner().invoke(cli, ["kills", "Cronos", "MEQ", "--melee", "--pistols"])
+    assert r.exit_code == 0 and "--pistols has no effect with --melee" in r.stderr
+    r = CliRunner().invoke(cli, ["kills", "Necron Warriors", "MEQ", "--pistols"])
+    assert r.exit_code == 2
+    assert r.stderr.strip().endswith(
+        "Necron Warriors: no weapon fires: 10x Gauss flayer not fired: --pistols: within "
+        "Engagement Range the models shoot only their Pistols")
+    r = CliRunner().invoke(cli, ["kills", "Cronos", "MEQ", "--attacker-keyword", "VEHICLE"])
+    assert r.exit_code == 2 and "--attacker-keyword: only for inline weapon rows" in r.stderr
+    r = CliRunner().invoke(cli, ["kills", "Cronos", "MEQ", "-w", "3x Spirit vortex"])
+    assert r.exit_code == 2
+    assert "weapons: 3x Spirit vortex: Cronos carries 1 Spirit vortex at its size" in r.stderr
+
+
+def test_the_reference_target_is_the_bundled_meq():
+    from mathhammer.data.unit import REFERENCE
+
+    assert attrs.evolve(mh.load_unit("MEQ").as_target(), name="MEQ") == REFERENCE
+    # without a target the choice is made against it: the rifles (1/3 > 1/9 per model)
+    assert INTERCESSORS.as_profiles() == [(RIFLE, 5)]
+
+
+def test_models_without_another_gun_fire_their_pistols():
+    # 10 models: 9 bolt pistols and a plasma pistol; 7 ion blasters, a missile launcher and a
+    # rail rifle: 9 guns, so one model has only a Pistol: it fires the plasma pistol (the best
+    # first); the nine others fire their guns, not their bolt pistols
+    plasma = mh.Weapon("Plasma pistol", attacks=1, skill=3, strength=8, ap=-3, damage=2,
+                       abilities=["pistol"], range=12)
+    blaster = mh.Weapon("Ion blaster", attacks=2, skill=4, strength=5, ap=-1, damage=1)
+    rail = mh.Weapon("Rail rifle", attacks=1, skill=4, strength=9, ap=-4, damage=3)
+    launcher = mh.Weapon("Missile launcher", attacks=1, skill=4, strength=9, ap=-2, damage="D6")
+    squad = Unit("Warriors", "Test", (ModelGroup("Warrior", 10, 10, 4, 4, 1, weapons=(
+        UnitWeapon(PISTOL, count=9), UnitWeapon(blaster, count=7), UnitWeapon(plasma, count=1),
+        UnitWeapon(launcher, count=1), UnitWeapon(rail, count=1))),))
+    out = squad.loadout(target=MEQ)
+    assert out.fired == ((blaster, 7), (plasma, 1), (launcher, 1), (rail, 1))
+    assert [x.text for x in out.left_out] == [
+        "9x Bolt pistol not fired: the models fire their other ranged weapons"]
+    # with 8 guns two models have only Pistols: the plasma pistol and one bolt pistol fire
+    fewer = attrs.evolve(squad, groups=(attrs.evolve(squad.groups[0], weapons=tuple(
+        attrs.evolve(w, count=6) if w.weapon is blaster else w
+        for w in squad.groups[0].weapons)),))
+    out = fewer.loadout(target=MEQ)
+    assert out.fired == ((PISTOL, 1), (blaster, 6), (plasma, 1), (launcher, 1), (rail, 1))
+    assert [x.text for x in out.left_out] == [
+        "8x Bolt pistol not fired: the models fire their other ranged weapons"]
+
+
+def test_inline_melee_rows_each_fight():
+    # a row is the weapon of its own models: 5 x 3 + 2 x 2 attacks
+    a = attacker_of("5x 3 | 3+ | 4 | 0 | 1", ["2x 2 | 4+ | 5 | -1 | 1"], melee=True, target=MEQ)
+    assert [n for _, n in a.profiles] == [5, 2] and a.left_out == ()
+    assert mh.attack(list(a.profiles), MEQ).attacks.mean() == 19
