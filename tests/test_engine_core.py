@@ -23,14 +23,29 @@ LEADER = Target(1, 4, 2, 5, keywords=["CHARACTER"], name="Leader")
 
 CASES = {
     "devastating, last": [(Weapon("a", 2, 3, 6, -1, "D3", ["devastating wounds"]), 3)],
+    "devastating, random attacks, last": [
+        (Weapon("a", "D3", 3, 6, -1, "D3+1", ["devastating wounds"]), 2)],
     "devastating, then another": [
         (Weapon("a", "D3", 3, 6, -1, 2, ["devastating wounds", "sustained hits 1"]), 2),
         (Weapon("b", 2, 4, 4, 0, 1, ["lethal hits"]), 2)],
+    "single-wound devastating, then another": [
+        (Weapon("a", "D3", 3, 6, -1, "D3", ["devastating wounds"]), 2),
+        (Weapon("b", 2, 4, 4, 0, 1), 2)],
     "two devastating": [
         (Weapon("a", 2, 3, 6, -2, 2, ["devastating wounds"]), 1),
         (Weapon("b", 3, 3, 4, 0, "D3", ["devastating wounds", "precision"]), 1)],
+    "precision devastating, last": [
+        (Weapon("b", 2, 4, 4, 0, 1), 3),
+        (Weapon("a", 2, 3, 5, -1, "D3", ["devastating wounds", "precision"]), 2)],
+    "sustained, no devastating": [(Weapon("a", 2, 3, 5, -1, 2, ["sustained hits 1"]), 3)],
     "precision, critical AP": [(Weapon("a", 3, 3, 5, 0, 2, ["precision", "lethal hits"]), 2)],
 }
+
+
+def _forced_chain(monkeypatch) -> None:
+    """Make the engine take the attack-by-attack chain (the oracle of every counting path)."""
+    monkeypatch.setattr(engine, "saves_alike", lambda fails: False)
+    monkeypatch.setattr(engine, "one_kind", lambda fails, kinds: None)
 
 
 @pytest.mark.parametrize("name", CASES)
@@ -39,9 +54,38 @@ CASES = {
 def test_counting_paths_match_the_attack_by_attack_chain(name, target, monkeypatch):
     options = {"crit_wound_ap": 0} if name != "precision, critical AP" else {}
     fast = mh.attack(CASES[name], target, **options)
-    monkeypatch.setattr(engine, "saves_alike", lambda fails: False)
+    _forced_chain(monkeypatch)
     slow = mh.attack(CASES[name], target, **options)
     assert fast.state == slow.state and fast.kills == slow.kills
+
+
+# Devastating Wounds into a Bodyguard and a Leader that save differently (AP-1: 4+ against a
+# 4++ for the Bodyguard, 3+ for the Leader), both with Feel No Pain (6+ and 5+).
+SAVES_DIFFER = Squad((BODYGUARD, Target(1, 4, 2, 5, fnp=5, keywords=["CHARACTER"])))
+
+
+@pytest.mark.parametrize(("attacks", "count"), [(1, 12), ("D6", 2), ("2D3", 3)])
+@pytest.mark.parametrize("rules", ["10e", "11e", "spill"])
+def test_devastating_into_groups_that_save_differently_matches_the_chain(
+        attacks, count, rules, monkeypatch, tmp_path):
+    # fixed and random attack counts; excess lost (10e, 11e) or spilling (a house rule)
+    if rules == "spill":
+        path = tmp_path / "spill.toml"
+        path.write_text('extends = "10e"\n[devastating_wounds]\nexcess_lost = false\n')
+        rules = str(path)
+    gun = Weapon("g", attacks, 3, 6, -1, "D3+1", ["devastating wounds"])
+    fails = [engine.save_fails(gun, g, mh.Options(), mh.load_ruleset(rules))
+             for g in SAVES_DIFFER.groups]
+    assert not engine.saves_alike(fails) and engine.one_kind(fails, {"normal"}) == [3, 2]
+    calls = []
+    single = engine._single_wounds
+    monkeypatch.setattr(engine, "_single_wounds", lambda *a: calls.append(a[-1]) or single(*a))
+    fast = mh.attack((gun, count), SAVES_DIFFER, rules=rules)
+    assert len(calls) == 1 and calls[0] is not None  # the fast path ran, Devastating included
+    _forced_chain(monkeypatch)
+    slow = mh.attack((gun, count), SAVES_DIFFER, rules=rules)
+    assert fast == slow and len(calls) == 1  # every counter and distribution, exactly
+    assert 0 < fast.character_destroyed < 1 and fast.mortal.mean() > 0
 
 
 def test_saves_alike_in_different_groups_use_the_count_path():

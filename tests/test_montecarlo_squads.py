@@ -48,6 +48,13 @@ CASES = {
             abilities=["precision", "devastating wounds"]), 4),
          (W("bolter", attacks=2, skill=3, strength=4, ap=0, damage=1), 5)],
         ATTACHED, {}),
+    # The attack's only Devastating weapon, a random number of single-wound attacks, into a
+    # Bodyguard and a Leader that save differently (4+ and 3+ against AP-1), both with Feel No
+    # Pain: the engine's fast path that applies the mortal wounds alongside the chain.
+    "devastating_saves_differ": (
+        [(W("dev rifle", attacks="D3", skill=3, strength=5, ap=-1, damage="D3+1",
+            abilities=["devastating wounds"]), 5)],
+        mh.Squad((T(models=3, toughness=4, save=3, wounds=2, fnp=6), BOSS)), {}),
     # Sustained Hits D3 + Lethal Hits + Devastating Wounds (Anti-INFANTRY 5+ from the Leader's
     # keyword: the keywords of every group count), wounds allocated in attack order.
     "sustained_lethal_devastating": (
@@ -113,11 +120,13 @@ def test_squad_means_agree_with_monte_carlo(case):
 def test_cases_exercise_what_they_claim():
     # Guard against cases that pass vacuously: the Leader is at real risk, devastating mortal
     # wounds happen, and the edition changes the wound roll.
-    for case in ("attached_saves", "precision", "devastating_precision"):
+    for case in ("attached_saves", "precision", "devastating_precision",
+                 "devastating_saves_differ"):
         profiles, squad, options = CASES[case]
         assert 0.05 < mh.attack(profiles, squad, **options).character_destroyed < 0.95, case
-    profiles, squad, _ = CASES["devastating_precision"]
-    assert mh.attack(profiles, squad).mortal.mean() > 1
+    for case in ("devastating_precision", "devastating_saves_differ"):
+        profiles, squad, _ = CASES[case]
+        assert mh.attack(profiles, squad).mortal.mean() > 1, case
     profiles, squad, _ = CASES["toughness_10e"]
     w10 = mh.attack(profiles, squad).wounds.mean()
     w11 = mh.attack(profiles, squad, rules="11e").wounds.mean()

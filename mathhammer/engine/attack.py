@@ -13,6 +13,19 @@ a unit of one group). Each weapon's attacks are turned into wounds by
 chain over the unit's state (:mod:`~mathhammer.mechanics.allocation`) with the Devastating
 Wounds still to come carried along, and those are applied last, in Horner form.
 
+Which chain runs for a weapon (every one gives the same exact answer; the tests hold each to
+the attack-by-attack chain):
+
+- groups that save alike, the last weapon the only Devastating one (its Devastating Wounds
+  are simply more packets): :func:`_by_count` over unsaved packets;
+- a Devastating weapon whose attacks make at most one wound each, when its other wounds all
+  move the unit alike (:func:`one_kind`): :func:`_single_wounds`, which applies the
+  Devastating Wounds itself when the weapon is the attack's last and only Devastating one;
+- groups that save alike: :func:`_by_count` over unsaved packets;
+- groups that save differently, but alike against every kind of wound the weapon makes:
+  :func:`_by_count` over wounds, each saved against the model it reaches;
+- otherwise (critical-wound AP with saves that differ): :func:`_by_attack`, attack by attack.
+
 >>> import mathhammer as mh
 >>> from fractions import Fraction
 >>> rifle = mh.Weapon("Rifle", attacks=1, skill=3, strength=4, ap=0, damage=1)
@@ -26,7 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
-from math import lcm
+from math import comb, lcm
 from typing import Any
 
 import attrs
@@ -35,8 +48,14 @@ from ..cache import cached
 from ..data.inline import describe_target
 from ..data.named_rules import find_rule
 from ..errors import InputError
-from ..mechanics.allocation import lose, mortal_move, next_group, packet_move
-from ..mechanics.criticals import DEVASTATING, attack_wounds, save_fails, unsaved_count
+from ..mechanics.allocation import lose, mortal_move, next_group, packet_move, wound_move
+from ..mechanics.criticals import (
+    DEVASTATING,
+    NORMAL,
+    attack_wounds,
+    save_fails,
+    unsaved_count,
+)
 from ..mechanics.damage import damage_roll, feel_no_pain
 from ..mechanics.effects import Hazard, deadly_demise_wounds, hazardous
 from ..mechanics.named import apply_rules
@@ -54,8 +73,9 @@ from ..model.squad import (
     unit_weights,
 )
 from ..model.state import Group, UnitState
-from ..prob.bigint import digit_width, pack, unpack
-from ..prob.markov import Weights, chain, horner, tallied_chain
+from ..prob.bigint import big, digit_width, pack, unpack
+from ..prob.markov import Move, Weights, chain, horner, tallied_chain
+from ..prob.markov import step as markov_step
 from ..prob.pmf import PMF
 from .work import check_attack_dice
 
@@ -279,10 +299,24 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts
         own_fails = fails[first if first is not None else 0]
         counters.append(_counters(v, n, tuple(own_fails.items()), rules))
         slot = devs.index(i) if i in devs else None
-        if saves_alike(fails):
-            merge = slot is not None and len(devs) == 1 and i == len(volleys) - 1 and (
-                rules.devastating_excess_lost)
-            keys = _by_count(keys, v, n, fails[0], losses, allocation, slot, merge, rules)
+        per = attack_wounds(v.weapon, v.rolls, v.options, rules, ordered=False)
+        kinds = {k for _h, wounds in per.outcomes() for k in wounds} - {DEVASTATING}
+        alike = saves_alike(fails)
+        faces = one_kind(fails, kinds)
+        merge = alike and slot is not None and len(devs) == 1 and i == len(volleys) - 1 and (
+            rules.devastating_excess_lost)
+        if not merge and slot is not None and faces is not None and all(
+                len(wounds) <= 1 for _h, wounds in per.outcomes()):
+            move = wound_move(allocation, faces, losses, v.precision)
+            last = len(devs) == 1 and i == len(volleys) - 1
+            keys = _single_wounds(keys, v, n, per, move, slot,
+                                  _devastating_move(v, allocation, rules) if last else None)
+        elif alike:
+            keys = _by_count(keys, v, n, per, tuple(fails[0].items()),
+                             packet_move(allocation, losses, v.precision), slot, merge)
+        elif faces is not None:
+            keys = _by_count(keys, v, n, per, None,
+                             wound_move(allocation, faces, losses, v.precision), slot, False)
         else:
             keys = _by_attack(keys, v, n, fails, losses, allocation, slot, rules)
     for slot, i in enumerate(devs):
@@ -322,7 +356,7 @@ def _counters(v: _Volley, n: PMF, faces: tuple[tuple[str, int], ...],
     per = attack_wounds(v.weapon, v.rolls, v.options, rules, ordered=False)
 
     def unit_total(x: PMF) -> PMF:
-        return x.random_sum(n).repeat(v.count)
+        return _unit_total(x, n, v.count)
 
     hits = unit_total(per.map(lambda o: o[0]))
     wounds = unit_total(per.map(lambda o: len(o[1])))
@@ -333,6 +367,13 @@ def _counters(v: _Volley, n: PMF, faces: tuple[tuple[str, int], ...],
     else:
         mortal = PMF.point(0)
     return n.repeat(v.count), hits, wounds, unsaved, mortal
+
+
+def _unit_total(x: PMF, n: PMF, models: int) -> PMF:
+    """The sum of ``x`` over every attack of ``models`` models of ``n`` attacks each."""
+    if len(n) == 1:  # a fixed number of attacks per model
+        return x.repeat(n.outcomes()[0] * models)
+    return x.random_sum(n).repeat(models)
 
 
 def _bump(pending: tuple[int, ...], slot: int | None, by: int) -> tuple[int, ...]:
@@ -347,50 +388,202 @@ def saves_alike(fails: list[dict[str, int]]) -> bool:
     return all(f == fails[0] for f in fails)
 
 
-def _by_count(keys: Weights, v: _Volley, n: PMF, fails: dict[str, int], losses: list[PMF],
-              allocation: tuple[Group, ...], slot: int | None, merge: bool,
-              rules: RuleSet) -> Weights:
-    """Every model group saves alike (one group, or groups with the same saves): whether a
-    wound gets through does not depend on the model, so only how many packets of damage get
-    through matters, not their order, and the chain runs over that count (with the
-    Devastating Wounds still to come tallied per count). ``merge``: this weapon's Devastating
-    Wounds are the last damage of the attack and move the state as an unsaved wound does, so
-    they are simply more packets."""
-    per = attack_wounds(v.weapon, v.rolls, v.options, rules, ordered=False)
-    move = packet_move(allocation, losses, v.precision)
+def one_kind(fails: list[dict[str, int]], kinds: set[str]) -> list[int] | None:
+    """The failing faces of each group's save when every kind of wound in ``kinds`` (normal
+    and critical ones) fails on the same faces within each group, so that every wound that
+    is not a Devastating Wound moves the unit the same way; else None."""
+    out = []
+    for f in fails:
+        faces = {f[k] for k in kinds} or {f[NORMAL]}
+        if len(faces) > 1:
+            return None
+        out.append(faces.pop())
+    return out
 
+
+def _by_count(keys: Weights, v: _Volley, n: PMF, per: PMF, faces: tuple | None, move: Move,
+              slot: int | None, merge: bool) -> Weights:
+    """Only how many packets reach the unit matters, not their order or which attack made
+    them, and the chain runs over that count (with the Devastating Wounds still to come
+    tallied per count). Two cases: every model group saves alike (one group, or groups with
+    the same saves), where a packet is an unsaved wound (``faces``: the failing faces of the
+    save; ``move``: :func:`packet_move`); or groups that save differently but on the same
+    faces against every kind of wound the weapon makes, where a packet is a wound and its
+    save is rolled against the model it goes to (``faces`` None: every wound that is not
+    Devastating; ``move``: :func:`wound_move`). ``merge``: this weapon's Devastating Wounds
+    are the last damage of the attack and move the state as an unsaved wound does, so they
+    are simply more packets."""
     def moved(key: tuple) -> list[tuple[Any, int]]:  # the Devastating tally rides along
         return [((s2, key[1]), w) for s2, w in move(key[0])]
 
     if slot is None or merge:
-        def packets(o: tuple) -> PMF:
-            return unsaved_count(o[1], fails) + o[1].count(DEVASTATING)
-
-        return chain(keys, per.bind(packets).random_sum(n).repeat(v.count), moved, move.total)
+        return chain(keys, _packet_law(v, n, per, faces, 0), moved,
+                     move.total)  # type: ignore[attr-defined]
     # The joint law of (packets, Devastating Wounds) as one integer u * base + dev, so sums of
     # attacks stay sums of integers; then the chain over packets in Horner form, with the
     # Devastating Wounds to come packed into each weight's digits.
     base = max(n.outcomes()) * v.count * max(len(o[1]) for o in per.outcomes()) + 1
-
-    def coded(o: tuple) -> PMF:
-        dev = o[1].count(DEVASTATING)
-        return unsaved_count(o[1], fails).map(lambda u: u * base + dev)
-
-    joint = per.bind(coded).random_sum(n).repeat(v.count)
+    joint = _packet_law(v, n, per, faces, base)
     by_packets: dict[int, dict[int, int]] = {}
     for x, w in joint.weights().items():
         u, dev = divmod(x, base)
         by_packets.setdefault(u, {})[dev] = w
     top = max(by_packets)
-    width = digit_width(sum(keys.values()) * joint.total * move.total ** top)
+    width = digit_width(sum(keys.values()) * joint.total * move.total ** top)  # type: ignore
     by_count = {u: {k: w0 * pack(devs, width) for k, w0 in keys.items()}
                 for u, devs in by_packets.items()}
     out: Weights = {}
-    for (s, pending), x in horner(by_count, moved, move.total).items():
+    for (s, pending), x in horner(by_count, moved, move.total).items():  # type: ignore
         for dev, w in unpack(x, width).items():
             k = (s, _bump(pending, slot, dev))
             out[k] = out.get(k, 0) + w
     return out
+
+
+@cached(maxsize=256)
+def _packet_law(v: _Volley, n: PMF, per: PMF, faces: tuple | None, base: int) -> PMF:
+    """The law of the packets of one weapon (see :func:`_by_count`), its Devastating Wounds
+    counted as packets (``base`` 0) or coded as ``packets * base + devastating``. Cached:
+    every starting state of a sequence asks the same."""
+    fails = None if faces is None else dict(faces)
+
+    def packets(o: tuple) -> PMF:
+        wounds = o[1]
+        dev = wounds.count(DEVASTATING)
+        got = (PMF.point(len(wounds) - dev) if fails is None
+               else unsaved_count(wounds, fails))
+        return got + dev if not base else got.map(lambda u: u * base + dev)
+
+    return _unit_total(per.bind(packets), n, v.count)
+
+
+def _single_wounds(keys: Weights, v: _Volley, n: PMF, per: PMF, move: Move, slot: int,
+                   then: Move | None) -> Weights:
+    """A Devastating weapon whose every attack makes at most one wound (no Sustained Hits),
+    where only the number of the other wounds matters (:func:`one_kind`; ``move`` is one such
+    wound, its save included: :func:`wound_move`). With ``N`` attacks of which ``V`` make
+    Devastating Wounds, the other ``N - V`` each make a wound or nothing, so the state after
+    them is ``T^(N-V)`` of the start with ``T`` = "a wound with the probability an attack
+    that is not Devastating has of one, else nothing". One chain of ``max N`` steps gives
+    every ``T^k`` (k = 0, 1, ...), and each is added, weighted by ``P(N = k + v)`` times the
+    binomial law of ``v`` Devastating Wounds among ``k + v`` attacks, to the states with ``v``
+    Devastating Wounds to come (the heavy-queries design note).
+
+    ``then``: the move of one Devastating Wound when this weapon is the attack's last and
+    only Devastating one; its wounds are then applied here, in Horner form alongside the
+    chain (those with ``v`` to come are complete once the chain reaches ``T^(max N - v)``),
+    instead of tallied for :func:`_devastating`."""
+    a = b = c = 0  # per attack: a wound, a Devastating Wound, nothing
+    for (_hits, wounds), w in per.weights().items():
+        if not wounds:
+            c += w
+        elif wounds[0] == DEVASTATING:
+            b += w
+        else:
+            a += w
+    count = n.repeat(v.count)
+    counts = count.weights()
+    top = max(counts)
+    total = move.total  # type: ignore[attr-defined]
+    stay = c * total
+
+    def step(key: tuple) -> list[tuple[Any, int]]:
+        s, pending = key
+        out: dict[Any, int] = {key: stay} if stay else {}
+        for s2, w in move(s):
+            k2 = (s2, pending)
+            out[k2] = out.get(k2, 0) + a * w
+        return list(out.items())
+
+    def devastate(key: tuple) -> list[tuple[Any, int]]:
+        return [((s2, key[1]), w) for s2, w in then(key[0])]  # type: ignore[misc]
+
+    if then is not None and len(counts) == 1:
+        return _single_wounds_fixed(keys, top, b * total, step, devastate, then.total)  # type: ignore[attr-defined]
+    # The piece with m attacks, d = m - k of them Devastating, is P(N = m) C(m, d) b^d
+    # (a + c)^k / per.total^m times T^k, whose chain weights are over ((a + c) total)^k. Over
+    # sum(keys) * N.total * per.total^(2 top) * total^top, its weight is P(N = m) C(m, d) times
+    # (per.total total)^(top - k) T^k times b^d per.total^(top - d). Each T^k is packed into
+    # one big integer (a digit per state), so adding it to every d costs one small product;
+    # the factor of d is applied once per d (with then.total^(top - d) when ``then`` applies
+    # the d Devastating Wounds: the result is over then.total^top more).
+    extra = 1 if then is None else then.total  # type: ignore[attr-defined]
+    width = digit_width(sum(keys.values()) * count.total * per.total ** (2 * top)
+                        * total ** top * extra ** top)
+    lift = _powers(per.total * total, top)
+    settle = _powers(per.total * extra, top)
+    index: dict[Any, int] = {}
+    states: list[Any] = []
+    by_devastating: dict[int, Any] = {}
+    memo: dict[Any, list[tuple[Any, int]]] = {}
+    then_memo: dict[Any, list[tuple[Any, int]]] = {}
+    current = dict(keys)
+    out: Weights = {}
+    for k in range(top + 1):
+        if k:
+            current = markov_step(current, step, memo)
+        for key in current:
+            if key not in index:
+                index[key] = len(states)
+                states.append(key)
+        packed = pack({index[key]: w for key, w in current.items()}, width) * lift[top - k]
+        for m, pm in counts.items():
+            d = m - k
+            if d >= 0 and (b or not d):
+                by_devastating[d] = by_devastating.get(d, 0) + packed * (pm * comb(m, d))
+        if then is not None:
+            if out:
+                out = markov_step(out, devastate, then_memo)
+            x = by_devastating.pop(top - k, None)
+            if x is not None:
+                _add(out, unpack(x * b ** (top - k) * settle[k], width), states, slot, 0)
+    for d, x in by_devastating.items():
+        _add(out, unpack(x * b ** d * settle[top - d], width), states, slot, d)
+    return out
+
+
+def _single_wounds_fixed(keys: Weights, top: int, b_total: int, step: Move, devastate: Move,
+                         then_total: int) -> Weights:
+    """:func:`_single_wounds` for exactly ``top`` attacks, with the Devastating Wounds applied
+    here: the result is ``sum over d of C(top, d) (b total)^d then.total^(top - d) D^d X_k``
+    (k = top - d, X_k the chain after k steps), in Horner form without big scale factors:
+    the chain's steps carry ``then.total`` and each Devastating Wound's step ``b total``."""
+    def lifted(key: tuple) -> list[tuple[Any, int]]:
+        return [(k2, w * then_total) for k2, w in step(key)]
+
+    def scaled(key: tuple) -> list[tuple[Any, int]]:
+        return [(k2, w * b_total) for k2, w in devastate(key)]
+
+    memo: dict[Any, list[tuple[Any, int]]] = {}
+    then_memo: dict[Any, list[tuple[Any, int]]] = {}
+    current = {key: big(w) for key, w in keys.items()}  # GMP: faster on large weights
+    out: Weights = {}
+    for k in range(top + 1):
+        if k:
+            current = markov_step(current, lifted, memo)
+        if out:
+            out = markov_step(out, scaled, then_memo)
+        scale = comb(top, k)  # C(top, d) = C(top, top - d)
+        for key, w in current.items():
+            out[key] = out.get(key, 0) + w * scale
+    return {key: int(w) for key, w in out.items()}
+
+
+def _powers(base: int, top: int) -> list[Any]:
+    """``[1, base, base^2, ..., base^top]`` (GMP numbers)."""
+    out = [big(1)]
+    for _ in range(top):
+        out.append(out[-1] * base)
+    return out
+
+
+def _add(out: Weights, digits: dict[int, int], states: list[Any], slot: int, d: int) -> None:
+    """Add unpacked weights (digit i: ``states[i]``) to ``out``, ``d`` more Devastating
+    Wounds to come in ``slot``."""
+    for i, w in digits.items():
+        s, pending = states[i]
+        key = (s, _bump(pending, slot, d))
+        out[key] = out.get(key, 0) + w
 
 
 def _by_attack(keys: Weights, v: _Volley, n: PMF, fails: list[dict[str, int]],
@@ -460,13 +653,19 @@ def _by_attack(keys: Weights, v: _Volley, n: PMF, fails: list[dict[str, int]],
     return out
 
 
+def _devastating_move(v: _Volley, allocation: tuple[Group, ...], rules: RuleSet) -> Move:
+    """One of the weapon's Devastating Wounds: mortal wounds equal to its Damage, Feel No Pain
+    per wound; with the rule set's ``excess_lost`` a packet destroys at most one model."""
+    return mortal_move(allocation, [g.fnp for g in v.groups], damage_roll(v.weapon, v.options),
+                       rules.devastating_excess_lost, v.precision)
+
+
 def _devastating(keys: Weights, slot: int, v: _Volley, allocation: tuple[Group, ...],
                  rules: RuleSet) -> Weights:
     """Apply one weapon's Devastating Wounds (after all normal damage): each is mortal wounds
     equal to its Damage, Feel No Pain per wound; with the rule set's ``excess_lost`` a packet
     destroys at most one model. Precision lets them go to a CHARACTER."""
-    inner = mortal_move(allocation, [g.fnp for g in v.groups], damage_roll(v.weapon, v.options),
-                        rules.devastating_excess_lost, v.precision)
+    inner = _devastating_move(v, allocation, rules)
     by_count: dict[int, Weights] = {}
     for (s, pending), w in keys.items():
         rest = pending[:slot] + (0,) + pending[slot + 1:]

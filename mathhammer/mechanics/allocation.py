@@ -4,8 +4,8 @@ damage transition (docs/rules.md, "Allocation").
 A target unit is one or more model groups in allocation order. Its state is a tuple with one
 ``TargetState(models, wounds_lost)`` per group: the models left and the wounds already lost by
 the group's damaged model. :func:`next_group` says which group takes the next wound,
-:func:`lose` moves a state by one packet of damage, and :func:`packet_move` and
-:func:`spill_move` are the steps the chain runner (:mod:`mathhammer.prob.markov`) takes;
+:func:`lose` moves a state by one packet of damage, and :func:`packet_move`, :func:`wound_move`
+and :func:`spill_move` are the steps the chain runner (:mod:`mathhammer.prob.markov`) takes;
 attacks and every effect outside an attack are built from these.
 
 >>> move = packet_move([Group(wounds=2)], [PMF.uniform([1, 2, 3])])
@@ -65,16 +65,48 @@ def lose(state: UnitState, g: int, e: int, wounds: int) -> UnitState:
 def packet_move(groups: Sequence[Group], losses: Sequence[PMF], precision: bool = False) -> Move:
     """One packet of damage (excess lost) on the model :func:`next_group` picks; ``losses[g]``
     is the wounds group ``g`` loses from it (after Feel No Pain). Weights sum to the lcm of the
-    losses' totals; a destroyed unit stays as it is."""
+    losses' totals; a destroyed unit stays as it is. Losses that destroy the model lead to one
+    state, listed once."""
     total = lcm(*(loss.total for loss in losses))
     items = [[(e, w * (total // loss.total)) for e, w in loss.weights().items()]
              for loss in losses]
+    return _allocated(groups, items, total, precision)
 
+
+def wound_move(groups: Sequence[Group], fails: Sequence[int], losses: Sequence[PMF],
+               precision: bool = False) -> Move:
+    """One wound on the model :func:`next_group` picks, its saving throw included: the save
+    of group ``g`` fails on ``fails[g]`` faces of 6, and then the group loses ``losses[g]``
+    (excess lost). Weights sum to 6 times the lcm of the losses' totals. For groups that save
+    differently, where only the number of wounds is known before allocation.
+
+    >>> move = wound_move([Group(wounds=1)], [2], [PMF.point(1)])  # a 5+ save, W1
+    >>> move((TargetState(3, 0),))  # saved on 4 faces of 6, a model lost on 2
+    [((TargetState(models=3, wounds_lost=0),), 4), ((TargetState(models=2, wounds_lost=0),), 2)]
+    """
+    scale = lcm(*(loss.total for loss in losses))
+    items = []
+    for f, loss in zip(fails, losses, strict=True):
+        unit = scale // loss.total
+        saved = [(0, (6 - f) * scale)] if f < 6 else []
+        items.append(saved + [(e, f * w * unit) for e, w in loss.weights().items() if f])
+    return _allocated(groups, items, 6 * scale, precision)
+
+
+def _allocated(groups: Sequence[Group], items: list[list[tuple[int, int]]], total: int,
+               precision: bool) -> Move:
+    """The move that takes ``e`` wounds from the model :func:`next_group` picks with weight
+    ``w`` for each ``(e, w)`` of ``items[g]``; equal next states merged."""
     def move(state: UnitState) -> list[tuple[UnitState, int]]:
         g = next_group(state, groups, precision)
         if g is None:
             return [(state, total)]
-        return [(lose(state, g, e, groups[g].wounds), w) for e, w in items[g]]
+        out: dict[UnitState, int] = {}
+        wounds = groups[g].wounds
+        for e, w in items[g]:
+            s2 = lose(state, g, e, wounds)
+            out[s2] = out.get(s2, 0) + w
+        return list(out.items())
 
     move.total = total  # type: ignore[attr-defined]
     return move

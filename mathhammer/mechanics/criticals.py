@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import StrEnum
-from fractions import Fraction
 
 from ..cache import cached
 from ..model.options import Options
@@ -89,9 +88,15 @@ def unsaved_count(wounds: Sequence[str], fails: dict[str, int]) -> PMF:
     >>> unsaved_count((NORMAL, NORMAL), {NORMAL: 3, CRITICAL: 3, DEVASTATING: 6}).mean()
     Fraction(1, 1)
     """
+    return _unsaved(wounds.count(NORMAL), wounds.count(CRITICAL), fails[NORMAL],
+                    fails[CRITICAL])
+
+
+@cached(maxsize=1024)
+def _unsaved(normal: int, critical: int, fail_normal: int, fail_critical: int) -> PMF:
+    """Unsaved among ``normal`` and ``critical`` wounds whose saves fail on so many faces."""
     out = PMF.point(0)
-    for kind in (NORMAL, CRITICAL):
-        n = wounds.count(kind)
+    for n, f in ((normal, fail_normal), (critical, fail_critical)):
         if n:
-            out = out + PMF.binomial(n, Fraction(fails[kind], 6))
+            out = out + PMF({1: f, 0: 6 - f}).repeat(n)
     return out

@@ -50,12 +50,50 @@ def chain(start: Weights, count: PMF, move: Move, total: int | None = None) -> W
     >>> PMF(heads) == PMF.binomial(3, Fraction(1, 2))  # three coin flips
     True
     """
-    by_count = {n: {s: w * c for s, w in start.items()} for n, c in count.weights().items()}
-    return horner(by_count, move, total)
+    memo: dict[Any, list[tuple[Any, int]]] = {}
+    total = move.total if total is None else total  # type: ignore[attr-defined]
+    counts = count.weights()
+    bound = absorbed_after(start, move, total, max(counts), memo)
+    if bound is not None:  # more steps than that change nothing: count them as ``bound``
+        capped: dict[int, int] = {}
+        for n, c in counts.items():
+            capped[min(n, bound)] = capped.get(min(n, bound), 0) + c
+        counts = capped
+    by_count = {n: {s: w * c for s, w in start.items()} for n, c in counts.items()}
+    return horner(by_count, move, total, memo)
+
+
+def absorbed_after(start: Weights, move: Move, total: int, limit: int,
+                   memo: dict[Any, list[tuple[Any, int]]]) -> int | None:
+    """The number of steps after which every state reachable from ``start`` is absorbing
+    (its one move is to itself: a destroyed unit), when that is fewer than ``limit``; None
+    when it is not, or when some other state can stay where it is (a saved wound, a Feel No
+    Pain roll), so no number of steps is sure to get there.
+
+    >>> absorbed_after({3: 1}, lambda s: [(max(s - 1, 0), 1)], 1, 10, {})
+    3
+    >>> absorbed_after({3: 1}, lambda s: [(s, 1), (max(s - 1, 0), 1)], 2, 10, {}) is None
+    True
+    """
+    frontier = set(start)
+    for steps in range(limit):
+        nxt = set()
+        for s in frontier:
+            moves = memo.get(s)
+            if moves is None:
+                moves = memo[s] = move(s)
+            if any(s2 == s for s2, _w in moves) and len(moves) > 1:
+                return None
+            nxt.update(s2 for s2, _w in moves)
+        if all(len(memo[s]) == 1 and memo[s][0][0] == s for s in frontier):
+            return steps  # every state moves to itself alone
+        frontier = nxt
+    return None
 
 
 
-def horner(by_count: dict[int, Weights], move: Move, total: int | None = None) -> Weights:
+def horner(by_count: dict[int, Weights], move: Move, total: int | None = None,
+           memo: dict[Any, list[tuple[Any, int]]] | None = None) -> Weights:
     """``sum over v of move^v applied to by_count[v]``: states that still have ``v`` steps to
     take, in Horner form (one step per count instead of one chain per count). The result's
     weights are over the inputs' denominator times ``total ** max(v)``.
@@ -66,14 +104,15 @@ def horner(by_count: dict[int, Weights], move: Move, total: int | None = None) -
     """
     total = move.total if total is None else total  # type: ignore[attr-defined]
     top = max(by_count)
-    memo: dict[Any, list[tuple[Any, int]]] = {}
+    memo = {} if memo is None else memo  # each state's moves, worked out once
     acc: Weights = dict(by_count[top])
+    scale = big(1)  # GMP multiplies the large weights by the large scales much faster
     for v in range(top - 1, -1, -1):
         acc = step(acc, move, memo)
-        scale = total ** (top - v)
+        scale *= total
         for s, w in by_count.get(v, {}).items():
             acc[s] = acc.get(s, 0) + w * scale
-    return acc
+    return {s: int(w) for s, w in acc.items()} if top else acc
 
 
 

@@ -74,6 +74,10 @@ class PMF(Mapping[Outcome, Fraction]):
                 clean[outcome] = clean.get(outcome, 0) + weight
         if not clean:
             raise InputError("a PMF needs at least one outcome with positive weight")
+        self._settle(clean)
+
+    def _settle(self, clean: dict[Outcome, int]) -> None:
+        """Keep ``clean`` (positive int weights) reduced by their gcd, sorted by outcome."""
         g = 0
         for w in clean.values():  # the running gcd soon reaches a small number (often 1)
             g = gcd(g, w)
@@ -86,6 +90,14 @@ class PMF(Mapping[Outcome, Fraction]):
         self._weights = clean
         self._total = sum(clean.values())
         self._hash: int | None = None
+
+    @classmethod
+    def _trusted(cls, clean: dict[Outcome, int]) -> PMF:
+        """A PMF of weights the methods below computed (positive ints, at least one): the
+        checks of ``__init__`` skipped, the weights reduced and sorted as always."""
+        pmf = object.__new__(cls)
+        pmf._settle(clean)
+        return pmf
 
     # --- construction -------------------------------------------------------------------
     @classmethod
@@ -160,6 +172,9 @@ class PMF(Mapping[Outcome, Fraction]):
             _check("parts", isinstance(part, tuple) and len(part) == 2 and isinstance(
                 part[1], PMF) and isinstance(part[0], int | Fraction), "(weight, PMF) pairs",
                 part)
+        for w, _p in parts:
+            if w < 0:
+                raise InputError(f"a mixture's weights must be >= 0, got {w}")
         parts = [(Fraction(w), p) for w, p in parts if w]
         if not parts:
             raise InputError("a mixture needs at least one part with positive weight")
@@ -170,7 +185,7 @@ class PMF(Mapping[Outcome, Fraction]):
             scale = int(w * wden) * (common // p._total)
             for k, v in p._weights.items():
                 out[k] = out.get(k, 0) + v * scale
-        return PMF(out)
+        return PMF._trusted(out)
 
     # --- access -------------------------------------------------------------------------
     @property
@@ -332,7 +347,7 @@ class PMF(Mapping[Outcome, Fraction]):
         for o, w in self._weights.items():
             k = f(o)
             out[k] = out.get(k, 0) + w
-        return PMF(out)
+        return PMF._trusted(out)
 
     def bind(self, f: Callable[[Outcome], PMF]) -> PMF:
         """Distribution of ``f(X)`` where ``f`` returns a PMF per outcome (a mixture).
@@ -357,7 +372,7 @@ class PMF(Mapping[Outcome, Fraction]):
         _check("other", isinstance(other, PMF), "a PMF", other)
         _check("op", callable(op), "a function of two outcomes", op)
         if op is operator.add and _ints(self._weights) and _ints(other._weights):
-            return PMF(_int_product(self._weights, other._weights))
+            return PMF._trusted(_int_product(self._weights, other._weights))
         out: dict[Outcome, int] = {}
         get = out.get
         items = list(other._weights.items())
@@ -370,7 +385,7 @@ class PMF(Mapping[Outcome, Fraction]):
                 for b, wb in items:
                     k = op(a, b)
                     out[k] = get(k, 0) + wa * wb
-        return PMF(out)
+        return PMF._trusted(out)
 
     def __add__(self, other: PMF | int) -> PMF:
         _check("other", isinstance(other, PMF | int | Fraction), "a PMF or a number", other)
@@ -390,6 +405,12 @@ class PMF(Mapping[Outcome, Fraction]):
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
             raise InputError(f"repeat needs a count >= 0, got {n!r}")
         _check("op", callable(op), "a function of two outcomes", op)
+        if op is operator.add and zero == 0 and n > 1 and _ints(self._weights):
+            lo, span = min(self._weights), max(self._weights) - min(self._weights)
+            if span <= 4 * len(self._weights) + 16:  # dense: one power of a packed polynomial
+                width = digit_width(self._total ** n)  # no coefficient is larger
+                power = pack({k - lo: w for k, w in self._weights.items()}, width) ** n
+                return PMF._trusted({lo * n + i: w for i, w in unpack(power, width).items()})
         result, base = PMF.point(zero) if n == 0 else None, self
         while n:  # exponentiation by squaring: O(log n) convolutions
             if n & 1:
@@ -415,7 +436,7 @@ class PMF(Mapping[Outcome, Fraction]):
             raise InputError("random_sum needs a count distribution over non-negative ints")
         top = max(counts)
         if op is operator.add and zero == 0 and _ints(self._weights) and min(self._weights) >= 0:
-            return PMF(_int_random_sum(self._weights, self._total, counts, n._total))
+            return PMF._trusted(_int_random_sum(self._weights, self._total, counts, n._total))
         parts = [(Fraction(counts[0], n._total), PMF.point(zero))] if 0 in counts else []
         acc_pmf = self
         for k in range(1, top + 1):
