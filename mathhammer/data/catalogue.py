@@ -44,7 +44,7 @@ from .names import name_key
 from .serial import from_json, to_json
 
 #: Bump when the tables or what goes into them change: an older store is rebuilt.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3  # 3: rule_texts, the texts the rule translator reads
 _PREFIXES = ("Imperium - ", "Chaos - ", "Xenos - ", "Aeldari - ")
 
 Progress = Callable[[int, int, str], None]
@@ -70,7 +70,7 @@ def compile_datasheet(lib: Any, entry: Any) -> dict[str, Any]:
     from .bsdata import unit_of_raw
     from .bsdata.build import build_entry
     from .bsdata.find import option_names
-    from .bsdata.texts import entry_texts
+    from .bsdata.texts import entry_ability_texts, entry_texts
 
     try:
         with warnings.catch_warnings(record=True) as caught:
@@ -80,12 +80,13 @@ def compile_datasheet(lib: Any, entry: Any) -> dict[str, Any]:
             unit, said = unit_of_raw(raw, notes, where)
             options = option_names(lib, entry)
             texts = entry_texts(lib, entry)
+            rules = entry_ability_texts(lib, entry)
     except (ValueError, RecursionError) as e:
         return {"error": str(e) or type(e).__name__}
     told = [[w.category.__name__, str(w.message)] for w in caught] + \
         [["BattleScribeWarning", w] for w in said]
     return {"raw": raw, "notes": notes, "members": members, "options": options,
-            "texts": texts, "unit": to_json(unit), "warnings": told}
+            "texts": texts, "rules": rules, "unit": to_json(unit), "warnings": told}
 
 
 def compile_catalogue(path: str) -> dict[str, Any]:
@@ -176,6 +177,7 @@ CREATE TABLE entries (catalogue INTEGER, datasheet INTEGER, name TEXT, key TEXT,
 CREATE INDEX entries_datasheet ON entries(datasheet);
 CREATE TABLE keywords (datasheet INTEGER, keyword TEXT, faction INTEGER);
 CREATE TABLE abilities (datasheet INTEGER, kind TEXT, name TEXT, text TEXT);
+CREATE TABLE rule_texts (datasheet INTEGER, name TEXT, text TEXT);
 CREATE TABLE leads (datasheet INTEGER, unit TEXT);
 CREATE TABLE points (datasheet INTEGER, models INTEGER, cost INTEGER);
 CREATE TABLE model_groups (datasheet INTEGER, position INTEGER, name TEXT, min_models INTEGER,
@@ -224,6 +226,8 @@ def _insert_datasheet(db: Any, unit: dict[str, Any], fts: bool) -> int:
     abilities = [(ds, kind, name, texts.get(name, ""))
                  for kind, names in raw.get("abilities", {}).items() for name in names]
     db.executemany("INSERT INTO abilities VALUES (?, ?, ?, ?)", abilities)
+    db.executemany("INSERT INTO rule_texts VALUES (?, ?, ?)",
+                   [(ds, name, text) for name, text in unit.get("rules", [])])
     db.executemany("INSERT INTO leads VALUES (?, ?)", [(ds, u) for u in raw.get("leads", [])])
     db.executemany("INSERT INTO points VALUES (?, ?, ?)",
                    [(ds, p["models"], p["cost"]) for p in raw.get("points", [])])
@@ -428,6 +432,12 @@ class Store:
         rows = self.db.execute("SELECT DISTINCT d.name, l.unit FROM leads l "
                                "JOIN datasheets d ON d.id = l.datasheet").fetchall()
         return sorted({name for name, led in rows if name_key(led) == q}, key=name_key)
+
+    def rule_texts(self, ds: int) -> list[tuple[str, str]]:
+        """(name, text) of a datasheet's abilities as the rule translator reads them
+        (:func:`mathhammer.data.bsdata.texts.ability_texts`)."""
+        return [tuple(r) for r in self.db.execute(
+            "SELECT name, text FROM rule_texts WHERE datasheet = ? ORDER BY rowid", (ds,))]
 
     def ability_texts(self, ds: int) -> list[tuple[str, str, str]]:
         """(kind, name, text) of a datasheet's abilities."""

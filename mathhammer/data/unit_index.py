@@ -261,7 +261,9 @@ def load_data_unit(name: str, edition: Edition = "10e", data: str | os.PathLike 
     installed BattleScribe data of ``edition`` (read from the compiled store)."""
     cat, unit = find_data_unit(name, edition, data)
     index = unit_index(edition, data)
-    return index.store.unit(index.datasheet(cat, unit), f"{cat.path.name}:{unit}")
+    found = index.store.unit(index.datasheet(cat, unit), f"{cat.path.name}:{unit}")
+    # one compiled datasheet serves every catalogue that holds it: cite the one it came from
+    return attrs.evolve(found, source=f"BattleScribe data: {cat.path.name} ({cat.name})")
 
 
 def search_datasheets(text: str = "", edition: Edition | None = None,

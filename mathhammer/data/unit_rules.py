@@ -56,13 +56,30 @@ def _texts(path: str, _mtime: int, name: str) -> tuple[tuple[str, str], ...]:
     return tuple(ability_texts(open_library(path), name))
 
 
+def _stored_texts(path: Path, name: str, data: str | os.PathLike | None
+                  ) -> tuple[tuple[str, str], ...] | None:
+    """The texts the compiled catalogue keeps for a datasheet of ``path`` (None: not there)."""
+    from .unit_index import unit_index
+
+    edition = "11e" if path.suffix == ".json" else "10e"
+    index = unit_index(edition, data)
+    ds = index.datasheets.get((str(path), name))
+    if ds is None or index.store is None:
+        return None
+    return tuple(index.store.rule_texts(ds))
+
+
 def unit_abilities(unit: Any, data: str | os.PathLike | None = None
                    ) -> tuple[tuple[str, str], ...]:
-    """(name, text) of a data unit's abilities, from the catalogue it came from (``()`` for
-    a bundled unit or when the catalogue is not installed)."""
+    """(name, text) of a data unit's abilities, from the compiled catalogue (or the catalogue
+    it came from, read again when the store does not hold it; ``()`` for a bundled unit or
+    when the catalogue is not installed)."""
     path = _catalogue_of(unit, data)
     if path is None:
         return ()
+    stored = _stored_texts(path, unit.name, data)
+    if stored is not None:
+        return stored
     return _texts(str(path), path.stat().st_mtime_ns, unit.name)
 
 

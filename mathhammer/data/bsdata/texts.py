@@ -36,10 +36,16 @@ def ability_texts(lib: Library, name: str) -> list[tuple[str, str]]:
     """(name, text) of the abilities of the datasheet ``name``: the unit's and its models'
     rules and ability profiles, each once, in the order found (core rules and Leader lists
     left out)."""
-    w = Walker(lib)
     same = [e for n, e in catalogue_units(lib) if name_key(n) == name_key(name)]
     # several datasheets of one name (a copy in a library...): the first one's abilities
-    unit = w.resolve(same[0] if same else find_unit(lib, name))
+    return entry_ability_texts(lib, same[0] if same else find_unit(lib, name))
+
+
+def entry_ability_texts(lib: Library, entry: Entry) -> list[tuple[str, str]]:
+    """:func:`ability_texts` of a datasheet's root entry already found (what the compiled
+    catalogue keeps for the translator)."""
+    w = Walker(lib)
+    unit = w.resolve(entry)
     ctx = Context(ancestry=ancestry_of(unit), unit_id=unit.id)
     entries: list[tuple[Entry, Context]] = [(unit, ctx)]
     if unit.type != "model":
@@ -84,4 +90,4 @@ def entry_texts(lib: Library, entry: Entry) -> dict[str, str]:
     return out
 
 
-__all__ = ["ability_texts", "entry_texts"]
+__all__ = ["ability_texts", "entry_ability_texts", "entry_texts"]
