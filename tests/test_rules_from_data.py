@@ -519,3 +519,15 @@ def test_detachment_and_enhancement_by_name(catalogue):
         in r.stderr
     r = CliRunner().invoke(cli, ["kills", "Necron Warriors", "MEQ", "--enhancement", "X"])
     assert r.exit_code == 2 and "needs a unit from the BattleScribe data" in r.stderr
+
+
+def test_data_check_reports_the_coverage_of_rules_from_data(catalogue):
+    # the fixture's abilities that change an attack: Drilled, Shield Wall, Oath (a switch),
+    # Rapid Reload, Tactical Precision, Marksman, Iron Halo, Fury Blade, Storm Doctrine = 9
+    # (the Leader list is not one); all but Rapid Reload (a re-rolled Damage roll) apply
+    r = CliRunner().invoke(cli, ["data", "check", "--data", str(catalogue.parent), "--json",
+                                 "--jobs", "1", "--edition", "11e"])
+    assert r.exit_code == 0, r.output
+    got = json.loads(r.stdout)["abilities"]
+    assert (got["attack_relevant"], got["applied"]) == (9, 8)
+    assert sum(got["not_modelled"].values()) == 1

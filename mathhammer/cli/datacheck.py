@@ -45,7 +45,12 @@ def check(edition: str, data: str | None, catalogues: tuple[str, ...], jobs: int
             bar.update(1, name)
 
         report = check_data(edition, data, jobs=jobs, catalogues=catalogues, progress=progress)
+    from ..data.unit_rules import data_coverage
+    from ..report.datacheck import coverage_text
+
+    cov = data_coverage(edition, data)  # the rules from data: every ability of the edition
     if as_json:
-        click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+        click.echo(json.dumps(report.to_json() | {"abilities": cov}, indent=2,
+                              ensure_ascii=False))
     else:
-        click.echo(report_text(report, causes), nl=False)
+        click.echo(report_text(report, causes) + coverage_text(cov), nl=False)

@@ -364,3 +364,24 @@ def report_text(r: Report, causes: int = 12) -> str:
         for f, m in r.missing().items():
             lines.append(f"    {m:5d}  {f}")
     return "\n".join(lines) + "\n"
+
+
+def coverage_text(cov: dict[str, Any], top: int = 8) -> str:
+    """The rules-from-data coverage (:func:`mathhammer.data.unit_rules.data_coverage`) for the
+    terminal: how many abilities change an attack, how many are applied (automatically or as a
+    switch), and the largest groups not modelled.
+
+    >>> print(coverage_text({"attack_relevant": 4, "applied": 3,
+    ...                      "not_modelled": {"sets Damage": 1}}), end="")
+    abilities that change an attack: 4; applied (or offered as switches): 3 (75.0%)
+      not modelled: sets Damage 1
+    """
+    n, done = cov["attack_relevant"], cov["applied"]
+    share = f" ({100 * done / n:.1f}%)" if n else ""
+    lines = [f"abilities that change an attack: {n}; applied (or offered as switches): "
+             f"{done}{share}"]
+    groups = sorted(cov["not_modelled"].items(), key=lambda kv: (-kv[1], kv[0]))[:top]
+    if groups:
+        lines.append("  not modelled: " + ", ".join(f"{k} {v}" for k, v in groups))
+    return "\n".join(lines) + "\n"
+
