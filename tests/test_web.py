@@ -27,6 +27,7 @@ import mathhammer as mh  # noqa: E402
 from mathhammer.cli import cli  # noqa: E402
 from mathhammer.model.options import Options  # noqa: E402
 from mathhammer.web.app import create_app  # noqa: E402
+from mathhammer.web.command import page_words  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fake_army  # noqa: E402
@@ -134,8 +135,10 @@ def test_bad_input_is_the_cli_line(client, params, args):
     res = client.get("/api/kills", params=params)
     code, _, err = cli_out("kills", *args, "--json")
     assert code == 2 and res.status_code == 400
-    assert res.json() == {"error": err.strip()}
+    assert res.json() == {"error": err.strip(), "message": page_words(err.strip())}
     assert "\n" not in err.strip() and "Traceback" not in res.text
+    # the page's words: the field, the value, what is allowed; no flags, no command
+    assert "--" not in res.json()["message"] and "mathhammer" not in res.json()["message"]
 
 
 @pytest.mark.parametrize(("path", "params", "words"), [
@@ -179,8 +182,9 @@ def test_post_body_must_be_an_object(client):
     res = client.post("/api/kills", content=b"[1, 2]", headers={"content-type":
                                                                  "application/json"})
     assert res.status_code == 400
-    assert res.json() == {"error": "mathhammer kills: error: the request body must be a JSON "
-                                   "object"}
+    assert res.json()["error"] == ("mathhammer kills: error: the request body must be a JSON "
+                                   "object")
+    assert res.json()["message"] == "the request body must be a JSON object"
 
 
 # --- what the page offers ----------------------------------------------------------------------

@@ -245,6 +245,27 @@ def run_command(argv: list[str]) -> tuple[int, str]:
     return 400, (lines[-1] if lines else f"mathhammer {argv[0]}: error (exit status {code})")
 
 
+_INVALID = re.compile(r"Invalid value for '--([\w-]+)'(?: / '-\w')?: ")
+_PREFIX = re.compile(r"^mathhammer(?: \w+)?: error: ")
+_SEE_HELP = re.compile(r"\s*\(see mathhammer \w+ --help\)")
+_FLAG = re.compile(r"(?<![\w-])--(?:no-)?([a-z][\w-]*)")
+
+
+def page_words(line: str) -> str:
+    """An error line of the command line in the page's words: the field as the form names it,
+    the value and what is allowed, without flags or ``--help`` hints.
+
+    >>> page_words("mathhammer kills: error: Invalid value for '--models' / '-m': expected a "
+    ...            "number of models >= 1, got '0' (see mathhammer kills --help)")
+    "models: expected a number of models >= 1, got '0'"
+    >>> page_words("mathhammer: error: --pistols has no effect with --melee")
+    'pistols has no effect with melee'
+    """
+    text = _SEE_HELP.sub("", _PREFIX.sub("", line.strip()))
+    text = _INVALID.sub(lambda m: f"{m.group(1).replace('-', ' ')}: ", text)
+    return _FLAG.sub(lambda m: m.group(1).replace("-", " "), text)
+
+
 def call(command: str, params: Mapping[str, Any]) -> tuple[int, str]:
     """An API call from its parameters (see :func:`to_argv`, :func:`run_command`)."""
     try:
@@ -260,5 +281,5 @@ def parsed_params(command: str, params: Mapping[str, Any]) -> dict[str, Any]:
     return cli.get_command(None, command).make_context(command, argv[1:]).params
 
 
-__all__ = ["COMMANDS", "REFUSED", "call", "check_spec", "check_targets", "check_vary",
+__all__ = ["COMMANDS", "REFUSED", "call", "page_words", "check_spec", "check_targets", "check_vary",
            "editions", "parameters", "parsed_params", "run_command", "to_argv"]

@@ -3,7 +3,12 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const PAGE_ONLY = ["k", "dist", "row", "vs", "army", "metric", "by"];
+const PAGE_ONLY = ["k", "dist", "row", "vs", "army", "army_file", "metric", "by", "faction"];
+// The modifiers a player reaches for first, by phase; the other options fold under "more".
+const GROUPS = [["situation", ["half_range", "charged", "stationary", "cover"]],
+  ["hit", ["hit_mod", "reroll_hits", "crit_hit"]], ["wound", ["wound_mod", "reroll_wounds",
+    "crit_wound"]], ["save", ["ap_mod", "save_mod"]], ["damage", ["damage_mod", "halve_damage"]],
+  ["edition", ["rules"]]];
 const COUNTERS = [["attacks", "attacks"], ["hits", "hits"], ["wounds", "wounds"],
   ["unsaved", "unsaved wounds"], ["mortal", "mortal wounds"], ["damage", "damage"],
   ["kills", "kills"]];
@@ -35,6 +40,11 @@ function add([a, b], [c, d]) {
   return [n / g, m / g];
 }
 function exact([n, d]) { return d === 1n ? String(n) : `${n}/${d}`; }
+// A fraction as a player reads it: itself when short, else "≈" and 4 significant digits.
+function short(f) {
+  const e = exact(f);
+  return e.length <= 11 ? e : `≈ ${Number(num(f).toPrecision(4))}`;
+}
 function num([n, d]) { return Number((n * 10n ** 15n) / d) / 1e15; }
 // A probability as the command line prints it: 2 places, "<0.01%" and ">99.99%" at the ends.
 function percent(p, places = 2) {
@@ -119,9 +129,23 @@ function optionControl(o) {
 }
 
 function buildOptions() {
-  const box = $("options");
-  box.replaceChildren(...SCHEMA.map(optionControl));
+  const byName = Object.fromEntries(SCHEMA.map((o) => [o.name, o]));
+  const used = new Set();
+  const groups = GROUPS.map(([title, names]) => {
+    const controls = names.filter((n) => byName[n]).map((n) => { used.add(n); return optionControl(byName[n]); });
+    return el("div", { class: "group", role: "group", "aria-label": title },
+      el("div", { class: "group-name", text: title }), ...controls);
+  });
+  $("options").replaceChildren(...groups);
+  $("more-options").replaceChildren(...SCHEMA.filter((o) => !used.has(o.name)).map(optionControl));
   $("metric").replaceChildren();
+}
+const optInput = (key) => document.querySelector(`#form .options [name="${key}"]`);
+
+// A weapon pick of the address ("2x Lascannon" or "Lascannon") as [name, count or null].
+function parsePick(text) {
+  const m = /^(\d+)\s*x\s+(.+)$/i.exec(text.trim());
+  return m ? [m[2], Number(m[1])] : [text.trim(), null];
 }
 
 function readForm() {
@@ -132,12 +156,16 @@ function readForm() {
     if (v) s.set(key, v);
   }
   if (document.querySelector("input[name=phase]:checked").value === "melee") s.set("ranged", "false");
+  if ($("pistols").checked) s.set("pistols", "true");
+  if ($("faction").value) s.set("faction", $("faction").value);
   const boxes = [...document.querySelectorAll("#weapons input[type=checkbox]")];
-  const picked = boxes.filter((b) => b.checked).map((b) => b.value);
+  const count = (b) => b.closest("label").querySelector("input.num").value;
+  const picked = boxes.filter((b) => b.checked)
+    .map((b) => (count(b) ? `${count(b)}x ${b.value}` : b.value));
   const dflt = boxes.filter((b) => b.dataset.default === "true").map((b) => b.value);
   if (boxes.length && picked.join("\n") !== dflt.join("\n")) picked.forEach((w) => s.append("weapon", w));
   for (const o of SCHEMA) {
-    const input = document.querySelector(`#options [name="${o.key}"]`);
+    const input = optInput(o.key);
     if (o.kind === "bool") {
       if (String(input.checked) !== input.dataset.default) s.set(o.key, String(input.checked));
     } else if (o.kind === "list") {
@@ -152,6 +180,7 @@ function readForm() {
   lines($("row").value).forEach((r) => s.append("row", r));
   lines($("vs").value).forEach((r) => s.append("vs", r));
   if ($("army").value.trim()) s.set("army", $("army").value);
+  else if (state.get("army_file")) s.set("army_file", state.get("army_file"));
   if ($("metric").value && $("metric").value !== "kills") s.set("metric", $("metric").value);
   if ($("by").value !== "unit") s.set("by", $("by").value);
   return s;
@@ -162,8 +191,10 @@ function writeForm(s) {
     "reanimation"]) $(key).value = s.get(key) || "";
   const melee = s.get("ranged") === "false";
   document.querySelector(`input[name=phase][value=${melee ? "melee" : "ranged"}]`).checked = true;
+  $("pistols").checked = s.get("pistols") === "true";
+  $("faction").value = s.get("faction") || "";
   for (const o of SCHEMA) {
-    const input = document.querySelector(`#options [name="${o.key}"]`);
+    const input = optInput(o.key);
     if (o.kind === "bool") input.checked = (s.get(o.key) ?? String(o.default)) === "true";
     else if (o.kind === "list") input.value = s.getAll(o.key).join(", ");
     else input.value = s.get(o.key) ?? String(o.default);
@@ -215,7 +246,8 @@ function tableParams() {
 async function unitInfo(name) {
   if (!name) return null;
   if (name.startsWith("army:")) return { inline: "army", weapons: [] };
-  const [ok, data] = await getJSON(`/api/unit?name=${encodeURIComponent(name)}`);
+  const rules = state.get("rules") || "";
+  const [ok, data] = await getJSON(`/api/unit?name=${encodeURIComponent(name)}&rules=${rules}`);
   return ok ? data : null;
 }
 
@@ -234,18 +266,22 @@ function renderWeapons() {
       text: `${w.models}x ${w.profile}` })));
     return;
   }
-  const picked = state.getAll("weapon");
+  const picked = state.getAll("weapon").map(parsePick);
   const seen = new Set();
   const items = [];
   for (const w of a.weapons) {
     if (w.melee !== melee || seen.has(w.name)) continue;
     seen.add(w.name);
-    const on = picked.length ? picked.some((p) => p.toLowerCase() === w.name.toLowerCase())
-      : !w.optional;
+    const pick = picked.find(([n]) => n.toLowerCase() === w.name.toLowerCase());
+    const on = picked.length ? Boolean(pick) : !w.optional;
     const box1 = el("input", { type: "checkbox", value: w.name, checked: on,
-      "data-default": String(!w.optional) });
+      "data-default": String(!w.optional), "aria-label": w.name });
+    const n = el("input", { type: "number", class: "num", min: 1, max: w.max,
+      "aria-label": `how many ${w.name}`, placeholder: w.optional ? "1" : "all",
+      value: pick && pick[1] ? pick[1] : null });
     items.push(el("label", { title: w.profile }, box1,
-      ` ${w.name}${w.optional ? " (optional)" : ""}`));
+      el("span", { class: "wname", text: ` ${w.name}${w.optional ? " (optional)" : ""}` }),
+      el("span", { class: "note", text: w.profile.split(" | ").slice(1).join(" | ") }), n));
   }
   if (!items.length) items.push(el("span", { class: "note", text: `no ${melee ? "melee" : "ranged"} weapons` }));
   box.replaceChildren(...items);
@@ -254,10 +290,10 @@ function renderWeapons() {
 }
 
 async function renderRules() {
-  const factions = [info.attacker, info.target].filter((u) => u && u.faction)
-    .map((u) => u.faction);
+  // the attacker's faction only (the target's rules are the defender's)
+  const factions = [info.attacker].filter((u) => u && u.faction).map((u) => u.faction);
   const q = factions.map((f) => `faction=${encodeURIComponent(f)}`).join("&");
-  const [ok, data] = await getJSON(`/api/rules?${q}`);
+  const [ok, data] = factions.length ? await getJSON(`/api/rules?${q}`) : [true, { rules: [] }];
   RULES = ok ? data.rules : [];
   const on = new Set(state.getAll("rule"));
   const box = $("rules");
@@ -283,6 +319,9 @@ async function refreshUnits() {
   $("target-info").textContent = !t ? "" : t.inline === "army" ? "a unit of the army list below"
     : t.inline ? t.profile : `${t.name} (${t.faction}): ${t.statline}`;
   if (t && !t.inline) $("target_models").placeholder = `${t.size[0]}`;
+  $("attacker-info").textContent = !a || a.inline ? "" : `${a.name} (${a.faction}): ${a.statline}; `
+    + `${a.size[0] === a.size[1] ? a.size[0] : `${a.size[0]}-${a.size[1]}`} models`
+    + (a.points.length ? `; ${a.points.map(([m, p]) => `${m} models ${p} pts`).join(", ")}` : "");
   renderWeapons();
   await renderRules();
 }
@@ -320,7 +359,8 @@ function search(input) {
     }
     const rules = state.get("rules") || "";
     const [ok, data, status] = await getJSON(
-      `/api/search?q=${encodeURIComponent(q)}&rules=${rules}`);
+      `/api/search?q=${encodeURIComponent(q)}&rules=${rules}`
+      + (input.id === "attacker" && $("faction").value ? `&faction=${encodeURIComponent($("faction").value)}` : ""));
     if (status === 501) searchable = false;
     if (input.value.trim() !== q) return;  // typed on since: a newer search answers
     found[input.id] = ok ? data.units : [];
@@ -347,12 +387,13 @@ async function runKills() {
   const request = fromArmy
     ? getJSON("/api/kills", { method: "POST", signal: killsController.signal,
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ ...paramsObject(p), army: state.get("army") || "" }) })
+      body: JSON.stringify({ ...paramsObject(p), army: state.get("army")
+        || (state.get("army_file") ? { base64: state.get("army_file") } : "") }) })
     : getJSON(`/api/kills?${p}`, { signal: killsController.signal });
   try {
     const [ok, data] = await request;
     if (!ok) {
-      showError($("error"), data.error);
+      showError($("error"), data.message || data.error);
       $("answer").hidden = true;
     } else {
       showError($("error"), "");
@@ -366,9 +407,14 @@ async function runKills() {
   }
 }
 
+// The exact value, short ("≈" when long); a click shows the whole fraction.
 function exactCell(value) {
-  const td = el("td", { class: "exact", title: value, text: value });
-  td.addEventListener("click", () => td.classList.toggle("open"));
+  const f = frac(value);
+  const td = el("td", { class: "exact", title: value, text: short(f), "data-exact": value });
+  td.addEventListener("click", () => {
+    const open = td.classList.toggle("open");
+    td.textContent = open ? value : short(f);
+  });
   return td;
 }
 
@@ -417,7 +463,7 @@ function renderKills(data) {
     rows.push(valueRow("kills", data.mean.kills));
     rows.push(valueRow("models left", data.mean.models_left));
   }
-  for (const g of data.group_kills || []) rows.push(valueRow(`  ${g.name || "group"}`, g.mean));
+  for (const g of data.group_kills || []) rows.push(valueRow(`  kills of ${g.name}`, g.mean));
   rows.push(probRow("P(destroyed)", data.destroyed));
   if (data.character_destroyed) rows.push(probRow("P(CHARACTER dead)", data.character_destroyed));
   $("steps").replaceChildren(...rows);
@@ -554,7 +600,7 @@ function drawSteps(box, steps, pairs) {
 let compareController = null;
 
 async function runCompare() {
-  const army = state.get("army");
+  const army = state.get("army") || (state.get("army_file") ? { base64: state.get("army_file") } : null);
   const rows = state.getAll("row");
   if (!army && armyNames.length) offerArmy([]);
   if (!army && !rows.length) {
@@ -579,12 +625,14 @@ async function runCompare() {
   try {
     const [ok, data] = await request;
     if (!ok) {
-      showError($("compare-error"), data.error);
+      showError($("compare-error"), data.message || data.error);
       $("grid").replaceChildren();
+      $("army-info").hidden = true;
       if (army) offerArmy([]);  // a list that does not parse offers no units
     } else {
       showError($("compare-error"), "");
       renderGrid(data);
+      renderArmy(data.army);
       if (army) offerArmy(data.rows.map((r) => r.label));
     }
   } catch (e) {
@@ -592,6 +640,29 @@ async function runCompare() {
   } finally {
     $("compare-busy").hidden = true;
   }
+}
+
+// What the army reader says of a list: points read / list total, and the lines it could not
+// resolve (each with the names closest to it).
+function renderArmy(army) {
+  const box = $("army-info");
+  box.hidden = !army;
+  if (!army) return;
+  const parts = [];
+  if ("points" in army) {
+    const total = army.declared_points ? ` / ${army.declared_points}` : "";
+    parts.push(el("p", { class: "points", text: `points read${total ? " / list total" : ""}: `
+      + `${army.points}${total}${army.name ? ` (${army.name})` : ""}` }));
+  }
+  const bad = army.unresolved || [];
+  parts.push(el("p", { class: bad.length ? "unresolved" : "", text: bad.length
+    ? `${bad.length} line${bad.length > 1 ? "s" : ""} not resolved (left out of the table):`
+    : "every line resolved" }));
+  if (bad.length) {
+    parts.push(el("ul", {}, ...bad.map((u) => el("li", { class: "unresolved",
+      text: `line ${u.line}: ${u.text}${u.closest && u.closest.length ? ` (closest: ${u.closest.join(", ")})` : ""}` }))));
+  }
+  box.replaceChildren(...parts);
 }
 
 function cellText(value, metric) {
@@ -646,16 +717,50 @@ function onChange(ev) {
     .some((v) => v && v.startsWith("army:"))) runAll();
   if (["row", "vs", "army", "metric", "by"].includes(id)) { runCompareSoon(); return; }
   if (["attacker", "target", "leader"].includes(id)) {
-    if (id === "attacker") {  // the old unit's weapon picks do not apply to the new one
+    if (id === "attacker") {  // the old unit's weapons and size do not apply to the new one
       info.attacker = null;
       $("weapons").replaceChildren();
+      $("models").value = "";
       saveState();
     }
+    if (id === "target") { $("target_models").value = ""; saveState(); }
     search(ev.target);
     refreshSoon();
   }
   if (ev.target.name === "phase") renderWeapons();
+  if (id === "faction") { loadFaction(); return; }
+  if (id === "rules" && ev.type === "change") loadFactions();
   if (ATTACK_ONLY.includes(id) || ev.target.closest("#weapons")) runKillsSoon(); else runAll();
+}
+
+// The factions of the installed data, and the units of the one chosen (one search call).
+async function loadFactions() {
+  const [ok, data] = await getJSON(`/api/factions?rules=${state.get("rules") || ""}`);
+  const names = ok ? data.factions : [];
+  const keep = state.get("faction") || "";
+  $("faction").replaceChildren(el("option", { value: "", text: "(any: type a name)" }),
+    ...names.map((f) => el("option", { value: f, text: f })));
+  $("faction").value = names.includes(keep) ? keep : "";
+}
+async function loadFaction() {
+  const f = $("faction").value;
+  if (!f) { found.attacker = []; refreshList("attacker"); return; }
+  const [ok, data] = await getJSON(`/api/search?q=&faction=${encodeURIComponent(f)}`
+    + `&rules=${state.get("rules") || ""}`);
+  found.attacker = ok ? data.units : [];
+  fillList("attacker-list", found.attacker);
+}
+
+// An uploaded list (.ros, .rosz, text) is read here, in memory, and sent as base64.
+async function uploadArmy(file) {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let bin = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  $("army").value = "";
+  state.delete("army");
+  state.set("army_file", btoa(bin));
+  history.replaceState(null, "", `#${state.toString()}`);
+  runCompare();
 }
 
 async function start() {
@@ -669,8 +774,12 @@ async function start() {
   ["attacker", "target", "leader"].forEach(refreshList);
   state = new URLSearchParams(location.hash.slice(1) || DEFAULT);
   writeForm(state);
-  await refreshUnits();
+  await Promise.all([refreshUnits(), loadFactions()]);
   saveState();
+  $("army-file").addEventListener("change", (ev) => {
+    ev.stopPropagation();
+    if (ev.target.files.length) uploadArmy(ev.target.files[0]);
+  });
   $("form").addEventListener("input", onChange);
   $("form").addEventListener("change", onChange);
   $("result").addEventListener("input", onChange);
