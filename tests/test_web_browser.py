@@ -426,6 +426,7 @@ def test_a_unit_of_the_data_its_wargear_rules_and_list(browser, data_server, wid
         f"line {bad.line}: {bad.text}", timeout=20000)
     expect()(page.locator("#army-info .points")).to_contain_text(
         f"{parsed.points} / {parsed.declared_points}")
-    page.screenshot(path=str(EXAMPLES / f"web-{width}.png"), full_page=False)
+    page.evaluate("window.scrollTo(0, 0)")  # the answer (first on a phone) and the unit
+    page.screenshot(path=str(EXAMPLES / f"web-{width}.png"))
     context.close()
     assert errors == []
