@@ -270,8 +270,14 @@ class _Weapon:
         ab = mh.parse_abilities(tuple(weapon.abilities) + tuple(opt.abilities))
         ranged = weapon.range != "melee"
 
-        # Number of attacks of one model: A, + Rapid Fire X at half range, + Blast.
+        # Number of attacks of one model: A (+ attacks_mod, at least 1), + Rapid Fire X at half
+        # range, + Blast.
         count = roll(weapon.attacks)
+        if opt.attacks_mod:  # each model's A changed, never below 1
+            moved: Dist = {}
+            for n, p in count.items():
+                moved[max(1, n + opt.attacks_mod)] = moved.get(max(1, n + opt.attacks_mod), 0) + p
+            count = moved
         if ab.rapid_fire and opt.half_range:
             count = total(count, roll(ab.rapid_fire))
         if ab.blast:

@@ -145,6 +145,8 @@ def _attack_dice(rng, weapon: mh.Weapon, ab: Any, o: mh.Options, count: int, mod
     """Each model rolls its own A (+ Blast for ``models``, + Rapid Fire at half range): the
     attacks per trial and the (trials, slots) mask of live attack slots."""
     per_model = _roll(rng, weapon.attacks, (trials, count))
+    if o.attacks_mod:
+        per_model = np.maximum(1, per_model + o.attacks_mod)
     if ab.blast:
         per_model = per_model + models // 5
     if ab.rapid_fire is not None and o.half_range:

@@ -77,6 +77,7 @@ def option_kwargs(draw, max_changes: int = 6) -> dict[str, Any]:
         "stationary": st.booleans(),
         "cover": st.booleans(),
         "overwatch": st.booleans(),
+        "attacks_mod": st.integers(-1, 1),
         "hit_mod": st.integers(-2, 2),
         "wound_mod": st.integers(-2, 2),
         "wound_mod_if_stronger": st.integers(-1, 1),

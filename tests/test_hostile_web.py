@@ -285,7 +285,8 @@ def test_an_unknown_parameter_lists_only_what_the_page_takes(server):
     url, _ = server
     line = _error(url, "/api/kills", {"attacker": "Cronos", "target": "MEQ", "title": "x"})
     assert line.startswith("mathhammer kills: error: unknown parameter 'title' for kills; "
-                           "known: ability, ap_mod, attacker, attacker_keyword, charged, cover, ")
+                           "known: ability, ap_mod, attacker, attacker_keyword, attacks_mod, "
+                           "charged, ")
     assert "data" not in line.split("known: ")[1].split(", ")
 
 

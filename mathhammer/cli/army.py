@@ -94,7 +94,10 @@ def army(file: str, as_json: bool, rules: str | None, attach: tuple[str, ...]) -
     else:
         a = load_army(file, data=current_data(), rules=rules, attach=attach)
     if as_json:
-        click.echo(json.dumps(a.to_json(), indent=2, ensure_ascii=False))
+        from ..data.attached import army_rules
+
+        out = a.to_json() | {"rules": army_rules(a, current_data())}
+        click.echo(json.dumps(out, indent=2, ensure_ascii=False))
     else:
         click.echo(army_text(a), nl=False)
     for w in a.warnings:

@@ -20,7 +20,7 @@ import click
 
 from ..engine.sequence import mortal_roll
 from ..errors import InputError
-from ..report.jsonout import kills_json, mortal_json, sequence_json
+from ..report.jsonout import explain_json, kills_json, mortal_json, sequence_json
 from ..report.numbers import (
     as_float,
     is_long,
@@ -31,7 +31,7 @@ from ..report.numbers import (
     to_json,
 )
 from ..report.scenario import Ask, Counter, MortalQuery
-from ..report.text import kills_text, mortal_text, sequence_text
+from ..report.text import explain_lines, kills_text, mortal_text, sequence_text
 from .army import data_option
 from .output import CONTEXT, full_fractions_option
 from .params import Count, attack_params, sequence_params, with_params
@@ -87,9 +87,15 @@ _SEVERAL = (("--target", "-t", "target_unit"), {
 @click.option("--output", "-o", type=click.Path(dir_okay=False), metavar="FILE",
               help="Write the report to FILE instead of standard output.")
 @click.option("--force", is_flag=True, help="Overwrite the --plot or --output file if it exists.")
+@click.option("--explain", is_flag=True,
+              help="List every rule from data applied with its exact contribution (E[kills] "
+                   "and P(destroyed) without it), and the units' rules not modelled.")
 def kills(units: tuple[str, ...], as_json: bool, plot: str | None, output: str | None,
-          force: bool, target_unit: str | None, until_p: str | None, **p: Any) -> None:
+          force: bool, explain: bool, target_unit: str | None, until_p: str | None,
+          **p: Any) -> None:
     if target_unit is not None:
+        if explain:
+            raise click.UsageError("--explain: with one attacking unit (not with -t TARGET)")
         return _several(units, target_unit, until_p, as_json, plot, output, force, p)
     if until_p is not None:
         raise click.UsageError("--until: with several units into one target (-t TARGET)")
@@ -115,10 +121,17 @@ def kills(units: tuple[str, ...], as_json: bool, plot: str | None, output: str |
         plot_kills(query, result if timeline is None else _Kills(timeline.kills), plot_path)
         click.echo(f"wrote {plot}", err=True)
     if timeline is not None:
-        text = (to_json(sequence_json(query, timeline, result)) if as_json
-                else sequence_text(query, timeline, result))
+        data = sequence_json(query, timeline, result) if as_json else None
+        text = "" if as_json else sequence_text(query, timeline, result)
     else:
-        text = to_json(kills_json(query, result)) if as_json else kills_text(query, result)
+        data = kills_json(query, result) if as_json else None
+        text = "" if as_json else kills_text(query, result)
+    if as_json:
+        if explain:
+            data["explain"] = explain_json(query)
+        text = to_json(data)
+    elif explain:
+        text += "\n".join(explain_lines(query)) + "\n"
     emit(text, out_path)
 
 

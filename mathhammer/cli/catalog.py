@@ -14,6 +14,7 @@ from pathlib import Path
 import click
 
 from ..errors import InputError
+from .army import data_option
 from .output import CONTEXT
 
 #: A grid with at least this many cells shows a progress bar (when stderr is a terminal).
@@ -57,15 +58,31 @@ def units(faction: str | None, search: str | None, weapons: bool) -> None:
 @click.option("--faction", "-f", help="Only this faction (e.g. necrons).")
 @click.option("--search", "-s", help="Only rules whose name, detachment or text contains this.")
 @click.option("--text", "full", is_flag=True, help="Print each rule's text too.")
-def rules(faction: str | None, search: str | None, full: bool) -> None:
+@click.option("--for", "unit", metavar="UNIT",
+              help='The rules from data of a unit (or "UNIT + LEADER"): applied, switches '
+                   "(off until named with --rule) and not modelled.")
+@click.option("--rules", "ruleset", default="10e", show_default=True, metavar="10e|11e",
+              help="The edition whose data --for reads.")
+@data_option
+def rules(faction: str | None, search: str | None, full: bool, unit: str | None,
+          ruleset: str) -> None:
     """List the named rules that `--rule NAME` switches on (stratagems, detachment rules...).
 
     \b
     Examples:
       mathhammer rules --faction necrons
       mathhammer rules --search "lethal hits" --text
+      mathhammer rules --for "Intercessor Squad + Lieutenant"
     """
     from ..data.named_rules import list_rules
+
+    if unit is not None:
+        from ..report.text import unit_rules_lines
+        from .army import current_data
+
+        click.echo("\n".join(unit_rules_lines(unit, rules=ruleset, data=current_data(),
+                                               full=full)))
+        return
 
     found = list_rules(faction=faction, search=search)
     if not found:

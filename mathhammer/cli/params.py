@@ -136,6 +136,14 @@ def attack_params(*, table: bool) -> list[Param]:
         (("--leader",), {"metavar": "UNIT",
                          "help": "Attach this CHARACTER unit (name, file or inline profile) to "
                                  "the target as its Leader."}),
+        (("--detachment",), {
+            "metavar": "NAME",
+            "help": "Apply this detachment rule to the attacker, its text read from the "
+                    "attacker's catalogue (BattleScribe data)."}),
+        (("--enhancement", "enhancements"), {
+            "multiple": True, "metavar": "NAME",
+            "help": "Give the attacker (its Leader, in an attached unit) this enhancement, its "
+                    "text read from the attacker's catalogue (repeatable)."}),
         (("--rule", "-r", "named_rules"), {
             "multiple": True, "metavar": "NAME",
             "help": "Switch on a named rule (stratagem...; repeatable). See `mathhammer rules`."}),

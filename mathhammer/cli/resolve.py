@@ -11,8 +11,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import attrs
 import click
 
+from ..data.attached import target_rules
+from ..data.unit_rules import UnitRules
 from ..errors import InputError
 from ..model.options import Options
 from ..model.profiles import Target
@@ -39,12 +42,30 @@ def attacker(spec: str | None, p: dict[str, Any], *, melee: bool,
              every_weapon: bool = False, against: Target | Squad | None = None) -> Attacker:
     """The attacker ``spec`` names, with the ``--weapon``, ``--models`` and ``--pistols`` of
     ``p``; its weapons chosen against the target ``against`` (MEQ when None)."""
-    named, _mortal = split_rules(p.get("named_rules") or ())
+    named = file_rules(p.get("named_rules") or ())
     return attacker_of(spec, p["weapons"], melee=melee, models=p["models"],
                        every_weapon=every_weapon, rules=p["ruleset"], data=current_data(),
                        target=against, options=options_of(p), named_rules=named,
                        pistols=bool(p.get("pistols")),
-                       keywords=p.get("attacker_keywords") or ())
+                       keywords=p.get("attacker_keywords") or (),
+                       detachment=p.get("detachment"), enhancements=p.get("enhancements", ()))
+
+
+def file_rules(names: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    """The named rules from files among ``names`` that change the attack (what weapon choice
+    weighs); a unit's own switch or an unknown name is left to :func:`data_rules` and
+    :func:`~mathhammer.report.specs.split_rules`, which say so."""
+    from ..data.named_rules import find_rule
+
+    out = []
+    for name in names:
+        try:
+            rule = find_rule(name)
+        except InputError:
+            continue
+        if rule.mortal_wounds is None:
+            out.append(rule.name)
+    return tuple(out)
 
 
 def target(spec: str, p: dict[str, Any]) -> tuple[str, Target | Squad]:
@@ -53,12 +74,33 @@ def target(spec: str, p: dict[str, Any]) -> tuple[str, Target | Squad]:
                      data=current_data())
 
 
-def warn_options(p: dict[str, Any], options: Options, attacking: Attacker) -> None:
+def warn_options(p: dict[str, Any], options: Options, attacking: Attacker,
+                 named: tuple[str, ...] | None = None) -> None:
     """Warn about the options of ``p`` (made into ``options``) that change nothing for this
-    attacker."""
-    for text in option_warnings(options, p["named_rules"], attacking,
-                                lethal_asked=p.get("lethal_hits") is not None):
+    attacker (``named``: the named rules from files, when some --rule names a unit's switch),
+    and what the attacker's notes say (a Leader that cannot lead this unit)."""
+    for text in option_warnings(options, p["named_rules"] if named is None else named,
+                                attacking, lethal_asked=p.get("lethal_hits") is not None):
         warn(text)
+    for text in attacking.notes:
+        warn(text)
+
+
+def data_rules(p: dict[str, Any], attacking: Attacker, target_spec: str
+               ) -> tuple[UnitRules, tuple[str, ...]]:
+    """The rules from data of both sides, with the switches ``--rule`` names switched on (as
+    ``applied``), and the other ``--rule`` names (named rules from files)."""
+    found = attacking.rules + target_rules(target_spec, p.get("leader"),
+                                           rules=p.get("ruleset") or "10e",
+                                           data=current_data())
+    switched, rest = [], []
+    for name in p["named_rules"]:
+        rule = found.switch(name)
+        if rule is None:
+            rest.append(name)
+        elif rule not in switched:
+            switched.append(rule)
+    return attrs.evolve(found, applied=found.applied + tuple(switched)), tuple(rest)
 
 
 def build_query(args: tuple[str, ...], p: dict[str, Any]) -> Query:
@@ -78,18 +120,22 @@ def build_query(args: tuple[str, ...], p: dict[str, Any]) -> Query:
         raise click.UsageError(f"{flag}: only with --turns N")
     name, defending = target(target_spec, p)
     attacking = attacker(attacker_spec, p, melee=not p["ranged"], against=defending)
-    named, mortal = split_rules(p["named_rules"])
+    found, rest = data_rules(p, attacking, target_spec)
+    named, mortal = split_rules(rest)
     options = options_of(p)
+    if attacking.led:
+        options = attrs.evolve(options, led=True)
     if p.get("pistols") and not p["ranged"]:
         warn("--pistols has no effect with --melee: Pistols are ranged weapons")
     if not attacking.profiles and attacking.left_out:
         raise InputError(f"{attacking.label}: no weapon fires: "
                          + "; ".join(x.text for x in attacking.left_out))
-    warn_options(p, options, attacking)
+    warn_options(p, options, attacking, rest)
     check_work(attacking.profiles, defending, p["ruleset"])
     return Query(attacking.label, attacking.profiles, name, defending, options, named,
                  attacking.profile, mortal, p.get("turns"), p.get("reanimation"),
-                 attacking.left_out)
+                 left_out=attacking.left_out, unit_rules=found.applied,
+                 not_modelled=found.not_modelled)
 
 
 def check_output(path: str, force: bool, option: str = "--output") -> Path:

@@ -38,7 +38,16 @@ from ..report.tables import (
 from .army import current_data
 from .output import CONTEXT, full_fractions_option
 from .params import as_options, attack_params, options_of, with_params
-from .resolve import SUFFIX_FORMAT, attacker, check_output, check_suffix, emit, target, warn_options
+from .resolve import (
+    SUFFIX_FORMAT,
+    attacker,
+    check_output,
+    check_suffix,
+    emit,
+    file_rules,
+    target,
+    warn_options,
+)
 
 #: A grid with at least this many cells shows a progress bar (when stderr is a terminal).
 PROGRESS_CELLS = 40
@@ -67,6 +76,9 @@ Examples:
               help="Rows: every unit of this army list (an attached pair is one row).")
 @click.option("--vs-army", "vs_army", metavar="FILE",
               help="Columns: every unit of this army list (instead of --target).")
+@click.option("--attach", multiple=True, metavar="LEADER=BODYGUARD",
+              help='Attach a Leader to a Bodyguard unit of the --army (or --vs-army) list '
+                   'that the list leaves apart, e.g. "Captain=Intercessor Squad" (repeatable).')
 @click.option("--defence", is_flag=True,
               help="Turn it around: the --army units are the columns, ATTACKERS (or the "
                    "--vs-army units) the rows.")
@@ -91,7 +103,8 @@ Examples:
 @with_params(attack_params(table=True))
 def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt: str | None,
           by: str, vary: tuple[str, ...], title: str | None, output: str | None, force: bool,
-          army_file: str | None, vs_army: str | None, defence: bool, **p: Any) -> None:
+          army_file: str | None, vs_army: str | None, attach: tuple[str, ...], defence: bool,
+          **p: Any) -> None:
     out_path = check_output(output, force) if output is not None else None
     if fmt is None:
         fmt = _format_of(out_path)
@@ -100,8 +113,11 @@ def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt
         raise click.UsageError("--defence: give the defending army with --army FILE")
     if not attackers and army_file is None and not (defence and vs_army):
         raise click.UsageError("expected ATTACKERS, or --army FILE")
-    mine = listed_army(army_file) if army_file else None
-    theirs = listed_army(vs_army) if vs_army else None
+    if attach and not (army_file or vs_army):
+        raise click.UsageError("--attach: give the army list with --army FILE (or "
+                               "--vs-army FILE)")
+    mine = listed_army(army_file, attach) if army_file else None
+    theirs = listed_army(vs_army, attach if not army_file else ()) if vs_army else None
     ctx = click.get_current_context()
     if ctx.get_parameter_source("ruleset") == ParameterSource.DEFAULT and (mine or theirs):
         p["ruleset"] = (mine or theirs).edition  # the army's edition unless --rules says
@@ -179,7 +195,8 @@ def merged(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
     """The options of a ``--vary`` row: repeatable options add to the command's."""
     p = dict(base)
     for key, value in extra.items():
-        p[key] = p[key] + value if key in ("weapons", "named_rules", "abilities") else value
+        p[key] = p[key] + value if key in ("weapons", "named_rules", "abilities",
+                                           "enhancements") else value
     return p
 
 
@@ -199,14 +216,22 @@ def _rows(label: str | None, unit: Any, p: dict[str, Any], *, melee: bool, by_we
     else:  # the army list's unit as listed: its wargear, its models
         try:
             attacking = attrs.evolve(attacker_of(
-                unit, melee=melee, options=options_of(p),
-                named_rules=split_rules(p["named_rules"])[0], pistols=bool(p.get("pistols"))),
+                unit, melee=melee, data=current_data(), options=options_of(p),
+                named_rules=file_rules(p["named_rules"]), pistols=bool(p.get("pistols")),
+                detachment=p.get("detachment"), enhancements=p.get("enhancements", ())),
                 label=label)
-        except InputError:
+        except InputError as e:
+            if " has no " not in str(e):
+                raise
             attacking = Attacker(label, (), unit.cost())
-    named, mortal = split_rules(p["named_rules"])
+    switched = [r for r in map(attacking.rules.switch, p["named_rules"]) if r is not None]
+    rest = [n for n in p["named_rules"] if attacking.rules.switch(n) is None]
+    named, mortal = split_rules(rest)
+    named += attacking.rules.applied + tuple(dict.fromkeys(switched))
     options = options_of(p)
-    warn_options(p, options, attacking)
+    if attacking.led:
+        options = attrs.evolve(options, led=True)
+    warn_options(p, options, attacking, tuple(rest))
     if mortal:
         raise InputError(f"--rule {mortal[0]!r} is a mortal-wound roll: `mathhammer kills` and "
                          "`mathhammer odds` roll it after the attack; `table` compares attacks")
@@ -218,11 +243,12 @@ def _rows(label: str | None, unit: Any, p: dict[str, Any], *, melee: bool, by_we
                     suffix=suffix, per_target=attacking.retarget)
 
 
-def listed_army(path: str) -> Any:
-    """An army list for the table (a name that does not resolve is an error here)."""
+def listed_army(path: str, attach: tuple[str, ...] = ()) -> Any:
+    """An army list for the table (a name that does not resolve is an error here), with the
+    Leaders ``attach`` names attached."""
     from ..data.army import load_army
 
-    army = load_army(path, data=current_data())
+    army = load_army(path, data=current_data(), attach=attach)
     if army.unresolved:
         u = army.unresolved[0]
         more = f" (and {len(army.unresolved) - 1} more)" if len(army.unresolved) > 1 else ""

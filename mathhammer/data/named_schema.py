@@ -45,7 +45,7 @@ RULE_KEYS = (
 )
 CONDITION_KEYS = (
     "attack", "led", "half_range", "charged", "stationary", "below_half", "below_starting",
-    "weapon_ability",
+    "weapon_ability", "target_keywords",
 )
 _EFFECT_KEYS = EFFECT_FIELDS + ("requires", "not_cumulative")
 
@@ -93,6 +93,8 @@ def _conditions(field: str, raw: Any) -> Conditions:
                 value = canonical(_text(where, value))
             except ValueError as e:
                 raise _Bad(where, str(e)) from None
+        elif key == "target_keywords":
+            value = tuple(v.upper() for v in _strings(where, value))
         elif not isinstance(value, bool):
             raise _Bad(where, f"expected true or false, got {value!r}")
         values[key] = value

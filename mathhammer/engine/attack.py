@@ -41,6 +41,7 @@ from ..mechanics.damage import damage_roll, feel_no_pain
 from ..mechanics.effects import Hazard, deadly_demise_wounds, hazardous
 from ..mechanics.named import apply_rules
 from ..mechanics.rolls import attacks_roll
+from ..model.named import NamedRule
 from ..model.options import Options
 from ..model.profiles import Target, Weapon
 from ..model.ruleset import RuleSet, load_ruleset
@@ -175,7 +176,8 @@ def attack(profiles: Profile | Sequence[Profile] | Any, target: Target | Squad |
 
     ``target`` is a :class:`Target`, a :class:`Squad` or a unit; ``state`` is the target's
     state to start from (default: unharmed); ``apply`` names rules from ``rules/`` to switch
-    on; ``attacker`` is the attacking unit's profile for Hazardous (a unit's own by default);
+    on (or gives :class:`~mathhammer.model.named.NamedRule` values: rules from data);
+    ``attacker`` is the attacking unit's profile for Hazardous (a unit's own by default);
     every other keyword is an :class:`Options` field.
     """
     opts = Options.make(**options)
@@ -192,7 +194,7 @@ def attack(profiles: Profile | Sequence[Profile] | Any, target: Target | Squad |
     apply = [apply] if isinstance(apply, str) else list(apply)
     entries = _entries(profiles, melee, target, opts, apply)
     check_attack_dice(entries, sum(g.models for g in Squad.of(target).groups), rules)
-    named = [find_rule(n) for n in apply]
+    named = [n if isinstance(n, NamedRule) else find_rule(n) for n in apply]
     starts = unit_weights(target, state)
     runs = [(w, _attack_from(entries, target, opts, rules, s, named, attacker))
             for s, w in starts.items()]

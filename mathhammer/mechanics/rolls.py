@@ -24,7 +24,8 @@ FAIL, SUCCESS, CRITICAL = 0, 1, 2
 
 
 def attacks_roll(weapon: Weapon, options: Options, rules: RuleSet, target_models: int) -> PMF:
-    """The number of attacks of one model: A, plus Rapid Fire at half range and Blast.
+    """The number of attacks of one model: A (changed by ``attacks_mod``, never below 1),
+    plus Rapid Fire at half range and Blast.
 
     >>> from mathhammer import load_ruleset
     >>> gun = Weapon("Gun", attacks="D6", skill=3, strength=5, ap=0, damage=1, abilities=["blast"])
@@ -33,6 +34,8 @@ def attacks_roll(weapon: Weapon, options: Options, rules: RuleSet, target_models
     """
     a = weapon.parsed
     per_model = dice(weapon.attacks)
+    if options.attacks_mod:
+        per_model = per_model.map(lambda n: max(1, n + options.attacks_mod))
     if a.rapid_fire and options.half_range:
         per_model = per_model + dice(a.rapid_fire)
     if a.blast:

@@ -25,14 +25,14 @@ import attrs
 from ..prob.dice import dice
 from ..prob.pmf import PMF
 from .options import Options
-from .profiles import Weapon
+from .profiles import Target, Weapon
 
 KINDS = ("stratagem", "detachment rule", "enhancement", "datasheet ability", "army rule")
 SIDES = ("attacker", "defender")
 #: Options fields whose values add up when several rules change them.
 ADDITIVE = (
-    "hit_mod", "wound_mod", "wound_mod_if_stronger", "save_mod", "damage_mod", "ap_mod",
-    "skill_mod", "strength_mod", "crit_wound_ap",
+    "attacks_mod", "hit_mod", "wound_mod", "wound_mod_if_stronger", "save_mod", "damage_mod",
+    "ap_mod", "skill_mod", "strength_mod", "crit_wound_ap",
 )
 #: Options fields where the lowest value wins (critical thresholds).
 LOWEST = ("crit_hit", "crit_wound", "overwatch_hits_on")
@@ -69,14 +69,29 @@ class Conditions:
     below_half: bool | None = None
     below_starting: bool | None = None
     weapon_ability: str | None = None
+    #: the target has one of these keywords (upper case)
+    target_keywords: tuple[str, ...] | None = None
+    #: only these weapons (by name): a rule of one model of an attached unit
+    weapons: tuple[str, ...] | None = None
+    #: only these model groups of the target (by name): a rule of one model of an attached unit
+    groups: tuple[str, ...] | None = None
 
     def holds(
-        self, weapon: Weapon, options: Options, *, below_half: bool, below_starting: bool
+        self, weapon: Weapon, options: Options, *, below_half: bool, below_starting: bool,
+        target: Target | None = None,
     ) -> bool:
-        """Whether every condition holds for this weapon, options and target strength."""
+        """Whether every condition holds for this weapon, options, target and its strength
+        (a keyword condition without a target does not hold)."""
         if self.attack is not None and (self.attack == "melee") != weapon.melee:
             return False
         if self.weapon_ability is not None and self.weapon_ability not in weapon.abilities:
+            return False
+        if self.weapons is not None and weapon.name not in self.weapons:
+            return False
+        if self.groups is not None and (target is None or target.name not in self.groups):
+            return False
+        if self.target_keywords is not None and (
+                target is None or not set(self.target_keywords) & set(target.keywords)):
             return False
         actual = {
             "led": options.led, "half_range": options.half_range, "charged": options.charged,
@@ -102,6 +117,12 @@ class Conditions:
                 parts.append(text if value else f"not {text}")
         if self.weapon_ability:
             parts.append(f"weapons with {self.weapon_ability}")
+        if self.target_keywords:
+            parts.append(f"target {' or '.join(self.target_keywords)}")
+        if self.weapons:
+            parts.append(f"with {', '.join(self.weapons)}")
+        if self.groups:
+            parts.append(f"against {', '.join(self.groups)}")
         return ", ".join(parts)
 
 
@@ -177,6 +198,8 @@ class NamedRule:
     mortal_wounds: MortalWounds | None = None
     #: why the rule changes no numbers of an attack (then it cannot be applied)
     no_effect: str = ""
+    #: why a rule that changes an attack is not modelled (then it cannot be applied)
+    not_modelled: str = ""
     #: the seed page the rule was taken from
     source: str = ""
     #: the file the rule was loaded from
@@ -186,7 +209,7 @@ class NamedRule:
     def usable(self) -> bool:
         """Whether :func:`~mathhammer.mechanics.named.apply_rules` can use it (not a mortal-wound
         roll, not effect-free)."""
-        return self.mortal_wounds is None and not self.no_effect
+        return self.mortal_wounds is None and not self.no_effect and not self.not_modelled
 
     def describe(self) -> str:
         """A one-line summary of the conditions and effect.
@@ -201,6 +224,8 @@ class NamedRule:
         """
         if self.no_effect:
             return f"no effect on an attack: {self.no_effect}"
+        if self.not_modelled:
+            return f"not modelled: {self.not_modelled}"
         if self.mortal_wounds is not None:
             return f"mortal wounds {self.mortal_wounds.describe()}"
         clauses = []

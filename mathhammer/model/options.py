@@ -116,6 +116,7 @@ class Options:
     cover: bool = _flag("The target has the Benefit of Cover.")
     overwatch: bool = _flag("Fire Overwatch: hits only on an unmodified 6.")
     led: bool = _flag("The attacking unit is led by a CHARACTER (some named rules need it).")
+    attacks_mod: int = _number(0, -6, 6, "Add to each model's Attacks (never below 1).")
     hit_mod: int = _number(0, -6, 6, "Add to Hit rolls.")
     wound_mod: int = _number(0, -6, 6, "Add to Wound rolls.")
     wound_mod_if_stronger: int = _number(0, -6, 6, "Add to Wound rolls when S > T.")

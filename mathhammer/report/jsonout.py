@@ -57,7 +57,19 @@ def _query_json(query: Query) -> dict[str, Any]:
         "rules": query.options.rules,
         "options": attrs.asdict(query.options),
         "named_rules": list(query.named_rules),
+        "unit_rules": [r.name for r in query.unit_rules],
+        "not_modelled": [{"name": r.name, "reason": r.not_modelled, "source": r.source}
+                         for r in query.not_modelled],
     }
+
+
+def explain_json(query: Query) -> list[dict[str, Any]]:
+    """``--explain --json``: each rule from data applied, with its exact contribution."""
+    return [{"name": c.rule.name, "kind": c.rule.kind, "side": c.rule.side,
+             "effect": c.rule.describe(), "source": c.rule.source, "text": c.rule.text,
+             "kills": json_fraction(c.kills), "kills_float": as_float(c.kills),
+             "destroyed": json_fraction(c.destroyed), "destroyed_float": as_float(c.destroyed)}
+            for c in query.explain()]
 
 
 def _hazard_json(hazard: Any) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from ..engine.sequence import Attack, MortalWounds, Reanimate, Timeline, mortal_
 from ..errors import InputError
 from ..mechanics.effects import crushing_impact
 from ..model.loadout import LeftOut
+from ..model.named import NamedRule
 from ..model.options import Options
 from ..model.profiles import Target, Weapon
 from ..model.squad import Squad
@@ -59,6 +60,15 @@ class Ask(StrEnum):
 
 
 @attrs.frozen
+class Contribution:
+    """What one rule adds: E[kills] and P(destroyed) with it minus without it."""
+
+    rule: NamedRule
+    kills: Fraction
+    destroyed: Fraction
+
+
+@attrs.frozen
 class Query:
     """What was asked: who attacks with which weapons, what is hit, under which rules; with
     ``turns`` or ``mortal_rules`` it is a sequence of steps (see :meth:`steps`)."""
@@ -80,12 +90,49 @@ class Query:
     #: the attacker's weapons that do not fire, each with why (``.text``: "5x Bolt pistol not
     #: fired: the models fire their other ranged weapons"; :mod:`mathhammer.model.loadout`)
     left_out: tuple[LeftOut, ...] = ()
+    #: rules from data applied (the units' own abilities, a Leader's, switches named)
+    unit_rules: tuple[NamedRule, ...] = ()
+    #: rules from data of the units that change an attack but are not modelled
+    not_modelled: tuple[NamedRule, ...] = ()
+
+    @property
+    def applied(self) -> tuple[str | NamedRule, ...]:
+        """Every rule the attack applies: the named rules, then the rules from data."""
+        return self.named_rules + self.unit_rules
 
     def run(self) -> Result:
         """Resolve the attack exactly (one attack from full strength, without the steps)."""
         opts = attrs.asdict(self.options, recurse=False)
-        return attack(list(self.profiles), self.target, apply=self.named_rules,
+        return attack(list(self.profiles), self.target, apply=self.applied,
                       attacker=self.attacker_profile, **opts)
+
+    def explain(self) -> list[Contribution]:
+        """Each rule from data applied, with its exact contribution: how much E[kills] and
+        P(destroyed) drop when that rule alone is removed (one attack from full strength, or
+        the sequence's end).
+
+        >>> from mathhammer.model.named import Effect
+        >>> plus = NamedRule("Plus", "", "datasheet ability", "attacker", "Add 1 to the Hit "
+        ...                  "roll.", effects=(Effect((("hit_mod", 1),)),))
+        >>> rifle = Weapon("Rifle", attacks=1, skill=4, strength=4, ap=0, damage=1)
+        >>> q = Query("Rifle", ((rifle, 1),), "One", Target(1, 4, 7, 1), unit_rules=(plus,))
+        >>> [(c.rule.name, c.kills) for c in q.explain()]  # 2/3 * 1/2 - 1/2 * 1/2
+        [('Plus', Fraction(1, 12))]
+        """
+        def measures(q: Query) -> tuple[Fraction, Fraction]:
+            if q.is_sequence:
+                t = q.run_sequence()
+                return t.kills.mean(), t.destroyed[-1]
+            r = q.run()
+            return r.kills.mean(), r.destroyed
+
+        kills, destroyed = measures(self)
+        out = []
+        for i, rule in enumerate(self.unit_rules):
+            without = attrs.evolve(self, unit_rules=self.unit_rules[:i] + self.unit_rules[i + 1:])
+            k, d = measures(without)
+            out.append(Contribution(rule, kills - k, destroyed - d))
+        return out
 
     @property
     def is_sequence(self) -> bool:
@@ -122,7 +169,7 @@ class Query:
             if i > 1 and self.reanimates:
                 out.append(Reanimate())
             label = "attack" if self.turns is None else f"attack {i}"
-            out.append(Attack.make(list(self.profiles), apply=self.named_rules, label=label,
+            out.append(Attack.make(list(self.profiles), apply=self.applied, label=label,
                                    **opts))
             out += [MortalWounds(mortal_roll(r).pmf, label=r) for r in self.mortal_rules]
         return out

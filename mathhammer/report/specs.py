@@ -17,14 +17,22 @@ from typing import Any
 
 import attrs
 
-from ..data.inline import is_inline_target, is_inline_weapon, parse_squad, parse_weapons
+from ..data.attached import (
+    attached_rules,
+    leader_notes,
+    rules_folder,
+    split_attached,
+)
+from ..data.inline import is_inline_weapon, parse_weapons
 from ..data.names import name_key
+from ..data.unit_rules import UnitRules, named_rules_of, side_rules, unit_rules
 from ..errors import InputError
 from ..model.loadout import Carried, LeftOut, Loadout, choose, fires_both
 from ..model.options import Options
 from ..model.profiles import Target, Weapon
 from ..model.ruleset import load_ruleset
 from ..model.squad import Squad
+from .targets import target_of  # noqa: F401  (specs answers for both sides)
 
 
 @attrs.frozen
@@ -43,17 +51,25 @@ class Attacker:
     #: the profiles that fire against another target (each choice is made against a target)
     retarget: Callable[[Target | Squad], tuple[tuple[Weapon, int], ...]] | None = attrs.field(
         default=None, eq=False, repr=False)
+    #: the rules from data of the unit (and its Leader): applied, switches, not modelled
+    rules: UnitRules = UnitRules()
+    #: a Leader is attached (the attack is made by a unit led by a CHARACTER)
+    led: bool = False
+    #: what the player should know (a Leader that cannot lead this unit...)
+    notes: tuple[str, ...] = ()
 
 
 def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: bool = False,
                 models: int | None = None, every_weapon: bool = False, rules: str = "10e",
                 data: str | os.PathLike | None = None, target: Target | Squad | None = None,
                 options: Options | None = None, named_rules: tuple[str, ...] = (),
-                pistols: bool = False, keywords: Iterable[str] = ()) -> Attacker:
+                pistols: bool = False, keywords: Iterable[str] = (),
+                detachment: str | None = None, enhancements: Iterable[str] = ()) -> Attacker:
     """The attacker a player names: a unit (see :func:`mathhammer.data.lookup.find_unit`),
     inline weapon rows, or a unit value (a :class:`~mathhammer.data.units.Unit`, a unit of an
     army list); ``weapons`` adds inline rows and picks the unit's weapons by name, ``models``
-    sizes the unit, ``every_weapon`` takes its optional wargear too.
+    sizes the unit, ``every_weapon`` takes its optional wargear too; ``detachment`` and
+    ``enhancements`` name rules whose text the unit's catalogue has (BattleScribe data).
 
     Which of them fire follows :mod:`mathhammer.model.loadout`, each choice the best against
     ``target`` under ``options`` and ``named_rules`` (MEQ without a target); ``pistols``: the
@@ -76,6 +92,11 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
     inline = [p for row in weapons if is_inline_weapon(row)
               for p in parse_weapons(row, melee=melee)]
     _check_phase(inline, melee)
+    enhancements = tuple(enhancements)
+    if (detachment or enhancements) and (spec is None or isinstance(spec, str)
+                                         and is_inline_weapon(spec)):
+        raise InputError("--detachment and --enhancement need a unit from the BattleScribe "
+                         "data as ATTACKER")
     if spec is None or isinstance(spec, str) and is_inline_weapon(spec):
         if names:
             raise InputError(f"--weapon {names[0]!r}: picking weapons by name needs a unit as "
@@ -99,6 +120,22 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
             label = f"{n}x {w.name}"
         return Attacker(label, tuple(profiles), left_out=chosen.left_out,
                         retarget=lambda t: rows(t).fired)
+    choice = {"target": target, "options": options, "named_rules": tuple(named_rules),
+              "pistols": pistols}
+    if isinstance(spec, str) and split_attached(spec) is not None:
+        if tuple(keywords):
+            raise InputError("--attacker-keyword: only for inline weapon rows; the units have "
+                             "their own keywords")
+
+        def led(t: Target | Squad | None) -> Attacker:
+            return _attached_attacker(spec, names, inline, melee=melee, models=models,
+                                      every_weapon=every_weapon, rules=rules, data=data,
+                                      choice=choice | {"target": t})
+
+        found = led(target)
+        return attrs.evolve(found, rules=found.rules + _extra_rules(
+            spec, detachment, enhancements, rules, data, attached=found),
+            retarget=lambda t: led(t).profiles)
     if isinstance(spec, str):
         from ..data.lookup import find_unit
 
@@ -137,8 +174,121 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
         profile = None
     faction = getattr(unit, "faction", "")
     factions = (faction, *getattr(unit, "faction_keywords", ())) if faction else ()
+    if hasattr(unit, "leader") and hasattr(unit, "bodyguard"):  # an army list's attached pair
+        def fired_names(part: Any) -> tuple[str, ...]:
+            return tuple(w.name for w, _ in _profiles(part, [], melee=melee, models=None,
+                                                      every_weapon=False, choice=choice)[0])
+
+        found = attached_rules(unit.bodyguard, unit.leader, "attacker",
+                               fired_names(unit.bodyguard), fired_names(unit.leader), data)
+        found += side_rules(named_rules_of(unit.leader, [detachment] if detachment else [],
+                                           "detachment rule", data), "attacker")
+        if enhancements:
+            raise InputError(f"--enhancement: {unit.name} is a unit of an army list, which "
+                             "gives its enhancements")
+        return Attacker(unit.name, tuple(own + inline), unit.cost(models), profile, factions,
+                        chosen.left_out, retarget=lambda t: (*fire(t).fired, *inline),
+                        rules=found, led=True)
+    here = rules_folder(spec, data) if isinstance(spec, str) else data
+    extra = named_rules_of(unit, [detachment] if detachment else [], "detachment rule", here) \
+        + named_rules_of(unit, enhancements, "enhancement", here)
     return Attacker(unit.name, tuple(own + inline), unit.cost(models), profile, factions,
-                    chosen.left_out, retarget=lambda t: (*fire(t).fired, *inline))
+                    chosen.left_out, retarget=lambda t: (*fire(t).fired, *inline),
+                    rules=side_rules(unit_rules(unit, here) + extra, "attacker"))
+
+
+def _extra_rules(spec: str, detachment: str | None, enhancements: tuple[str, ...], rules: str,
+                 data: str | os.PathLike | None, attached: Attacker) -> UnitRules:
+    """A detachment rule (for the whole attached unit) and enhancements (on its Leader)."""
+    from ..data.lookup import find_unit
+
+    if not detachment and not enhancements:
+        return UnitRules()
+    body_spec, lead_spec = split_attached(spec)
+    lead = find_unit(lead_spec, rules=rules, data=data)
+    here = rules_folder(lead_spec, data)
+    lead_weapons = tuple(w.name for w, _ in attached.profiles
+                         if w.name in {x.name for x in lead.weapons()}
+                         or w.name.endswith(f" ({lead.name})"))
+    return (side_rules(named_rules_of(lead, [detachment] if detachment else [],
+                                      "detachment rule", here), "attacker")
+            + side_rules(named_rules_of(lead, enhancements, "enhancement", here), "attacker",
+                         own=lead_weapons, leading=True))
+
+
+def _profiles(unit: Any, names: list[str], *, melee: bool, models: int | None,
+              every_weapon: bool, choice: dict[str, Any]
+              ) -> tuple[list[tuple[Weapon, int]], set[str], tuple[LeftOut, ...]]:
+    """The weapons of one unit of an attached pair that fire (chosen by
+    :mod:`mathhammer.model.loadout`), the names it matched, and what is left out."""
+
+    def fired(picked: list[str] | None) -> Loadout:
+        if hasattr(unit, "loadout"):
+            return unit.loadout(melee, picked, models, **choice)
+        return Loadout(tuple(unit.as_profiles(melee=melee, weapons=picked, models=models)))
+
+    if every_weapon and not names:
+        names = list(dict.fromkeys(w.name for w in unit.weapons(melee=melee)))
+        if not names:
+            return [], set(), ()
+    if not names:
+        try:
+            out = fired(None)
+        except InputError:
+            return [], set(), ()
+        return list(out.fired), set(), out.left_out
+    profiles: list[tuple[Weapon, int]] = []
+    found: set[str] = set()
+    left: list[LeftOut] = []
+    for n in names:
+        try:
+            picked = fired([n])
+        except InputError:
+            continue
+        profiles += [p for p in picked.fired if p not in profiles]
+        left += [x for x in picked.left_out if x not in left]
+        found.add(n)
+    return profiles, found, tuple(left)
+
+
+def _attached_attacker(spec: str, names: list[str], inline: list, *, melee: bool,
+                       models: int | None, every_weapon: bool, rules: str,
+                       data: str | os.PathLike | None, choice: dict[str, Any]) -> Attacker:
+    """An attacking unit with its Leader attached: the weapons of both fire; the Leader's
+    "while leading" rules apply to every weapon, each unit's own rules to its own weapons."""
+    from ..data.lookup import find_unit
+
+    body_spec, lead_spec = split_attached(spec)
+    body = find_unit(body_spec, rules=rules, data=data)
+    lead = find_unit(lead_spec, rules=rules, data=data)
+    mine, found, left = _profiles(body, names, melee=melee, models=models,
+                                  every_weapon=every_weapon, choice=choice)
+    theirs, found2, left2 = _profiles(lead, names, melee=melee, models=None,
+                                      every_weapon=every_weapon, choice=choice)
+    for n in names:
+        if n not in found | found2:
+            body.as_profiles(melee=melee, weapons=[n])  # says which weapons there are
+    taken = {w.name for w, _ in mine}
+    theirs = [(attrs.evolve(w, name=f"{w.name} ({lead.name})") if w.name in taken else w, k)
+              for w, k in theirs]
+    if not mine and not theirs and not inline:
+        raise InputError(f"{body.name} + {lead.name} has no {'melee' if melee else 'ranged'} "
+                         "weapons")
+    rules_of = attached_rules(body, lead, "attacker",
+                              tuple(dict.fromkeys(w.name for w, _ in mine)),
+                              tuple(dict.fromkeys(w.name for w, _ in theirs)),
+                              rules_folder(body_spec, data), rules_folder(lead_spec, data))
+    cost = body.cost(models)
+    cost = None if cost is None or lead.cost() is None else cost + lead.cost()
+    try:
+        profile = body.as_target(models=models)
+    except ValueError:
+        profile = None
+    faction = getattr(body, "faction", "")
+    factions = (faction, *getattr(body, "faction_keywords", ())) if faction else ()
+    return Attacker(f"{body.name} + {lead.name}", tuple(mine + theirs + inline), cost,
+                    profile if isinstance(profile, Target) else None, factions, left + left2,
+                    rules=rules_of, led=True, notes=leader_notes(body, lead))
 
 
 def _inline_loadout(profiles: list[tuple[Weapon, int]], *, melee: bool,
@@ -171,70 +321,6 @@ def _check_phase(profiles: list[tuple[Weapon, int]], melee: bool) -> None:
         if melee and not w.melee:
             raise InputError(f'weapon "{w.name}" has a range of {w.range}" but --melee asks for '
                              'melee weapons: write Melee as its range, or drop --melee')
-
-
-def target_of(spec: str, models: int | None = None, leader: str | None = None, *,
-              rules: str = "10e", data: str | os.PathLike | None = None
-              ) -> tuple[str, Target | Squad]:
-    """The target a player names, with its name: a unit (name or file) or an inline profile
-    ``"5x T4 Sv3+ W2 INFANTRY"`` (model groups joined by `` + ``); ``models`` sizes its first
-    group, ``leader`` attaches a Leader (:meth:`mathhammer.model.squad.Squad.attach`).
-
-    >>> name, unit = target_of("MEQ", leader="5x T4 Sv2+ W5 CHARACTER")
-    >>> name, [g.models for g in unit.groups]
-    ('MEQ + 5x T4 Sv2+ W5 CHARACTER', [5, 5])
-    """
-    for key, value in (("spec", spec), ("leader", leader)):
-        if not (isinstance(value, str) or key == "leader" and value is None):
-            raise TypeError(f"{key}: expected a unit's name or an inline profile, got "
-                            f"{type(value).__name__}")
-    if is_inline_target(spec):
-        name, target = spec.strip(), parse_squad(spec)
-        if models is not None:
-            target = _resize(target, models)
-    else:
-        from ..data.lookup import find_unit
-
-        unit = find_unit(spec, rules=rules, data=data)
-        name, target = unit.name, unit.as_target(models=models)
-    if leader is None:
-        return name, target
-    lname, lead = target_of(leader, rules=rules, data=data)
-    _check_leader(leader, lname, lead)
-    own = target if isinstance(target, Squad) else attrs.evolve(target, name=name)
-    lead = lead if isinstance(lead, Squad) else attrs.evolve(lead, name=lead.name or lname)
-    unit = Squad.attach(own, lead, name=f"{name} + {lname}")
-    return unit.name, unit
-
-
-def _check_leader(spec: str, name: str, lead: Target | Squad) -> None:
-    """Only CHARACTER models lead: a unit whose datasheet lacks the keyword is refused; an
-    inline profile without it is attached as one, with a warning (no silent guess).
-
-    >>> target_of("Necron Warriors", leader="MEQ")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    mathhammer.errors.InputError: --leader 'MEQ': MEQ is not a CHARACTER, so it cannot lead a ...
-    """
-    import warnings
-
-    groups = lead.groups if isinstance(lead, Squad) else (lead,)
-    if all("CHARACTER" in g.keywords for g in groups):
-        return
-    if not is_inline_target(spec):
-        raise InputError(f"--leader {spec!r}: {name} is not a CHARACTER, so it cannot lead a "
-                         "unit; give a CHARACTER unit, or an inline profile such as "
-                         '"1x T4 Sv3+ W4 CHARACTER"')
-    warnings.warn(f"--leader {spec!r}: the profile has no CHARACTER keyword; attached as a "
-                  "Leader, its models are CHARACTERs (allocated last)", UserWarning,
-                  stacklevel=3)
-
-
-def _resize(target: Target | Squad, models: int) -> Target | Squad:
-    if isinstance(target, Squad):
-        first = attrs.evolve(target.groups[0], models=models)
-        return attrs.evolve(target, groups=(first, *target.groups[1:]))
-    return attrs.evolve(target, models=models)
 
 
 def split_rules(names: Iterable[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -80,7 +80,8 @@ class Row:
     label: str
     profiles: tuple[tuple[Weapon, int], ...]
     options: Options = Options()
-    named_rules: tuple[str, ...] = ()
+    #: named rules by name, and rules from data (values)
+    named_rules: tuple[Any, ...] = ()
     points: int | None = None
     detail: str = ""
     #: the profiles that fire against a column's target (a unit chooses its weapons against
@@ -247,7 +248,8 @@ def render_json(grid: Grid) -> str:
         "columns": [{"label": c.label, "target": describe_target(c.target)}
                     for c in grid.columns],
         "rows": [{"label": r.label, "detail": r.detail, "points": r.points,
-                  "options": r.options.describe(), "named_rules": list(r.named_rules),
+                  "options": r.options.describe(),
+                  "named_rules": [getattr(n, "name", n) for n in r.named_rules],
                   "values": [None if v is None else exact_and_float(v) for v in line]}
                  for r, line in zip(grid.rows, grid.values, strict=True)],
     }
@@ -325,7 +327,7 @@ column. Hover a cell for its exact value.</p>
 
 
 def rows_for(attacker: str, profiles: Iterable[tuple[Weapon, int]], *, by_weapon: bool,
-             options: Options = _NO_OPTIONS, named_rules: tuple[str, ...] = (),
+             options: Options = _NO_OPTIONS, named_rules: tuple[Any, ...] = (),
              points: int | None = None, suffix: str = "",
              per_target: Callable[[Target | Squad], Any] | None = None) -> list[Row]:
     """The grid rows of one attacker: one row for all its weapons (``per_target`` chooses
@@ -342,7 +344,8 @@ def rows_for(attacker: str, profiles: Iterable[tuple[Weapon, int]], *, by_weapon
     profiles = tuple(profiles)
     detail = "; ".join(x for x in (
         f"options: {options.describe()}" if options.describe() != "none" else "",
-        f"rules: {', '.join(named_rules)}" if named_rules else "",
+        f"rules: {', '.join(getattr(n, 'name', n) for n in named_rules)}" if named_rules
+        else "",
         f"rule set {options.rules}" if options.rules != "10e" else "") if x)
     if not by_weapon:
         return [Row(attacker + suffix, profiles, options, named_rules, points, detail,

@@ -49,6 +49,10 @@ def header_rows(query: Query) -> list[tuple[str, str]]:
     rows = [("rule set", rs.name + (f" ({rs.description})" if rs.description else "")),
             ("options", query.options.describe()),
             ("named rules", ", ".join(query.named_rules) or "none")]
+    if query.unit_rules:
+        rows.append(("unit rules", ", ".join(r.name for r in query.unit_rules)))
+    if query.not_modelled:
+        rows.append(("not modelled", ", ".join(r.name for r in query.not_modelled)))
     if query.turns is not None:
         rows.append(("turns", f"{query.turns}; {_reanimation_text(query)}"))
     label = "each turn" if query.attacks > 1 else "then"  # after the attack
@@ -66,7 +70,7 @@ def header_lines(query: Query) -> list[str]:
     weapons = iter(query.profiles)
     in_weapons = False
     for label, text in header_rows(query):
-        line = f"{label + ':' if label else '':<13}{text}"
+        line = f"{label + ':' if label else '':<12} {text}"
         in_weapons = label == "weapons" or (in_weapons and not label)
         if in_weapons:
             w = next(weapons)[0]
@@ -75,6 +79,59 @@ def header_lines(query: Query) -> list[str]:
         lines += line.split("\n")
     return [w for line in lines for w in textwrap.wrap(line, 80, subsequent_indent=" " * 16,
                                                          break_on_hyphens=False)]
+
+
+def explain_lines(query: Query) -> list[str]:
+    """``--explain``: every rule from data applied, with what it adds to E[kills] and to
+    P(destroyed) (the answer with it minus without it alone), its source and text; then the
+    units' rules that are not modelled, each with why."""
+    out = ["", "rules applied (what each adds: E[kills], P(destroyed)):"]
+    if not query.unit_rules:
+        out.append("  none")
+    for c in query.explain():
+        r = c.rule
+        out.append(f"  {r.name} ({r.kind}, {r.side}): {r.describe()}")
+        out.append(f"    E[kills] {float(c.kills):+.3f} ({c.kills}), P(destroyed) "
+                   f"{float(c.destroyed) * 100:+.2f}% ({c.destroyed})")
+        out.append(f"    source: {r.source or r.file}")
+        out += textwrap.wrap(f"text: {r.text}", 80, initial_indent="    ",
+                             subsequent_indent="      ")
+    if query.not_modelled:
+        out.append("not modelled:")
+        out += [f"  {r.name}: {r.not_modelled}" for r in query.not_modelled]
+    return out
+
+
+def unit_rules_lines(spec: str, *, rules: str = "10e", data: Any = None,
+                     full: bool = False) -> list[str]:
+    """``mathhammer rules --for UNIT``: a unit's rules from data, attacking and defending:
+    applied, switches (off until named with ``--rule``), not modelled."""
+    from ..data.attached import target_rules
+    from .specs import attacker_of
+
+    attacking = attacker_of(spec, rules=rules, data=data, every_weapon=True)
+    sides = (("attacking", attacking.rules),
+             ("defending", target_rules(spec, rules=rules, data=data)))
+    out = [f"{attacking.label}: rules from data"]
+    for side, found in sides:
+        for title, items in (("applied", found.applied), ("switches (--rule NAME)",
+                                                          found.switches),
+                             ("not modelled", found.not_modelled)):
+            if side == "defending" and title == "not modelled":
+                continue  # listed once, with the attacking side's
+            names = items if title != "not modelled" else found.not_modelled
+            out.append(f"{side}, {title}:" + ("" if names else " none"))
+            for r in names:
+                what = r.not_modelled if r.not_modelled else r.describe()
+                out.append(f"  {r.name}: {what}")
+                if full:
+                    out += textwrap.wrap(r.text, 80, initial_indent="      ",
+                                         subsequent_indent="      ")
+                    if r.assumes:
+                        out += textwrap.wrap(f"assumes: {r.assumes}", 80,
+                                             initial_indent="      ",
+                                             subsequent_indent="      ")
+    return out
 
 
 def _reanimation_text(query: Query) -> str:

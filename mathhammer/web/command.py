@@ -36,7 +36,7 @@ COMMANDS = {"kills": "--json", "odds": "--json", "table": "--format=json"}
 #: Options of those commands that the API does not take (files, output shapes, and several
 #: attacking units into one target, which the page does not offer yet).
 _HIDDEN = {"as_json", "plot", "output", "force", "exact", "fmt", "help", "version",
-           "full_fractions", "target_unit", "until", "tries"}
+           "full_fractions", "target_unit", "until_p", "tries"}
 _FILEISH = re.compile(r"[/\\]|\.(?:toml|cat|gst|json|rosz?|xml)\s*(?::|$)", re.I)
 #: Options of those commands that name a file or a folder: the page reads none on a request's
 #: behalf, and the data it uses is the server's (``mathhammer serve --data DIR``).
@@ -72,7 +72,7 @@ def parameters(command: str) -> dict[str, click.Option]:
     """The API parameters of a command besides the units, by API name.
 
     >>> sorted(parameters("kills"))[:4]
-    ['ability', 'ap_mod', 'attacker_keyword', 'charged']
+    ['ability', 'ap_mod', 'attacker_keyword', 'attacks_mod']
     """
     return {_key(p): p for p in _command(command).params
             if isinstance(p, click.Option) and p.name not in _HIDDEN}

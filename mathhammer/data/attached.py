@@ -1,0 +1,121 @@
+"""An attached unit (``"UNIT + LEADER"``) and the rules from data of each side of an attack:
+a unit's own, its Leader's while leading, an army list's rows (docs/rules.md, section 12).
+
+>>> split_attached("Intercessor Squad + Lieutenant")
+('Intercessor Squad', 'Lieutenant')
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError
+from .inline import is_inline_target, is_inline_weapon
+from .names import name_key
+from .unit_rules import UnitRules, side_rules, unit_rules
+
+
+def rules_folder(spec: str, data: str | os.PathLike | None) -> str | os.PathLike | None:
+    """Where the rules from data of ``spec`` are read: the folder of a ``CATALOGUE:Unit``
+    spec's file, else ``data``."""
+    from .bsdata import split_unit_spec
+
+    parts = split_unit_spec(spec)
+    return str(Path(parts[0]).parent) if parts is not None else data
+
+
+def split_attached(spec: str) -> tuple[str, str] | None:
+    """``"UNIT + LEADER"`` as (unit, leader); None for one unit or an inline profile.
+
+    >>> split_attached("MEQ") is None
+    True
+    """
+    if " + " not in spec or is_inline_target(spec) or is_inline_weapon(spec):
+        return None
+    body, lead = (part.strip() for part in spec.split(" + ", 1))
+    if not body or not lead:
+        raise InputError(f"{spec!r}: expected UNIT + LEADER")
+    return body, lead
+
+
+def leader_notes(body: Any, lead: Any) -> tuple[str, ...]:
+    """What is wrong with attaching ``lead`` to ``body`` (said as warnings, not refused)."""
+    if not getattr(lead, "leader", False):
+        return (f"{lead.name} has no Leader ability; attached to {body.name} anyway",)
+    leads = getattr(lead, "leads", ())
+    if leads and name_key(body.name) not in {name_key(n) for n in leads}:
+        return (f"{lead.name} cannot lead {body.name} (its Leader ability lists "
+                f"{', '.join(leads)}); attached anyway",)
+    return ()
+
+
+def attached_rules(body: Any, lead: Any, side: str, body_own: tuple[str, ...],
+                   lead_own: tuple[str, ...], data: str | os.PathLike | None,
+                   lead_data: str | os.PathLike | None = None) -> UnitRules:
+    """The rules from data of a Bodyguard and its Leader on one side: the Leader's "while
+    leading" and "this model's unit" rules reach the whole unit, each unit's other rules its
+    own weapons (``*_own``: weapon names) or model group (group names). An ability both have
+    (Oath of Moment) applies to the whole unit once."""
+    body_parts = unit_rules(body, data)
+    lead_parts = unit_rules(lead, data if lead_data is None else lead_data)
+    shared = {(p.rule.name, p.rule.text) for p in body_parts} & {
+        (p.rule.name, p.rule.text) for p in lead_parts}
+    both = [p for p in body_parts if (p.rule.name, p.rule.text) in shared]
+    return (side_rules(both, side)
+            + side_rules([p for p in body_parts if p not in both], side, own=body_own)
+            + side_rules([p for p in lead_parts if (p.rule.name, p.rule.text) not in shared],
+                         side, own=lead_own, leading=True))
+
+
+def army_rules(army: Any, data: str | os.PathLike | None = None) -> list[dict[str, Any]]:
+    """The rules from data of each row of an army list (an attached pair is one row): those
+    applied and the switches when it attacks and when it is attacked, and those not modelled
+    (``army --json`` prints them as ``"rules"``)."""
+    def names(part: Any) -> tuple[str, ...]:  # an army unit's datasheet weapons
+        return tuple(dict.fromkeys(w.name for w in getattr(part, "unit", part).weapons()))
+
+    out = []
+    for label, unit in army.rows():
+        if hasattr(unit, "bodyguard"):
+            body, lead = unit.bodyguard, unit.leader
+            attacking = attached_rules(body, lead, "attacker", names(body), names(lead), data)
+            defending = attached_rules(body, lead, "defender", (body.name,), (lead.name,), data)
+        else:
+            parts = unit_rules(unit, data)
+            attacking, defending = side_rules(parts, "attacker"), side_rules(parts, "defender")
+        missing = {r.name: r for r in attacking.not_modelled + defending.not_modelled}
+        out.append({
+            "unit": label,
+            "attacking": {"applied": [r.name for r in attacking.applied],
+                          "switches": [r.name for r in attacking.switches]},
+            "defending": {"applied": [r.name for r in defending.applied],
+                          "switches": [r.name for r in defending.switches]},
+            "not_modelled": [{"name": r.name, "reason": r.not_modelled}
+                             for r in missing.values()],
+        })
+    return out
+
+
+def target_rules(spec: str, leader: str | None = None, *, rules: str = "10e",
+                 data: str | os.PathLike | None = None) -> UnitRules:
+    """The rules from data of the target a player names (``UNIT + LEADER`` or ``leader``):
+    what changes the attacks against it. Nothing for an inline profile."""
+    from .lookup import find_unit
+
+    if is_inline_target(spec):
+        return UnitRules()
+    pair = split_attached(spec)
+    if pair is not None:
+        spec, leader = pair
+    body = find_unit(spec, rules=rules, data=data)
+    if leader is None or is_inline_target(leader):
+        return side_rules(unit_rules(body, rules_folder(spec, data)), "defender")
+    lead = find_unit(leader, rules=rules, data=data)
+    return attached_rules(body, lead, "defender", (body.name,), (lead.name,),
+                          rules_folder(spec, data), rules_folder(leader, data))
+
+
+__all__ = ["army_rules", "attached_rules", "leader_notes", "rules_folder", "split_attached",
+           "target_rules"]

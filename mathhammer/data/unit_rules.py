@@ -1,0 +1,276 @@
+"""A unit's rules from data, sorted for one side of an attack: the text of its abilities
+(from the catalogue it was imported from), translated by :mod:`mathhammer.data.translate`,
+then applied, offered as switches or named as not modelled, with a Leader's "while leading"
+rules reaching the unit it leads (docs/rules.md, section 12). Also the coverage of the whole
+installed data (:func:`data_coverage`, for ``data check``).
+
+>>> from .translate import translate
+>>> parts = translate("Tactical Precision", "While this model is leading a unit, weapons "
+...                   "equipped by models in that unit have the [LETHAL HITS] ability.")
+>>> side_rules(parts, "attacker").applied, len(side_rules(parts, "attacker", leading=True).applied)
+((), 1)
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from ..cache import cached
+from ..errors import InputError
+from ..model.named import NamedRule
+from .names import name_key
+from .translate import DataRule, Scope, coverage, translate
+
+# -- a unit's rules ----------------------------------------------------------------------------
+
+_SOURCE = re.compile(r"^BattleScribe data: (.+?\.(?:cat|json)) \(")
+
+
+def _catalogue_of(unit: Any, data: str | os.PathLike | None) -> Path | None:
+    """The installed catalogue file a data unit was imported from (None: not a data unit)."""
+    m = _SOURCE.match(getattr(unit, "source", "") or "")
+    if not m:
+        return None
+    from .datastore import edition_dir
+
+    edition = "11e" if m.group(1).endswith(".json") else "10e"
+    try:
+        path = edition_dir(edition, data) / m.group(1)
+    except InputError:
+        return None
+    return path if path.is_file() else None
+
+
+@cached(maxsize=64)
+def _texts(path: str, _mtime: int, name: str) -> tuple[tuple[str, str], ...]:
+    from .bsdata.files import open_library
+    from .bsdata.texts import ability_texts
+
+    return tuple(ability_texts(open_library(path), name))
+
+
+def unit_abilities(unit: Any, data: str | os.PathLike | None = None
+                   ) -> tuple[tuple[str, str], ...]:
+    """(name, text) of a data unit's abilities, from the catalogue it came from (``()`` for
+    a bundled unit or when the catalogue is not installed)."""
+    path = _catalogue_of(unit, data)
+    if path is None:
+        return ()
+    return _texts(str(path), path.stat().st_mtime_ns, unit.name)
+
+
+def unit_rules(unit: Any, data: str | os.PathLike | None = None) -> tuple[DataRule, ...]:
+    """Every rule a data unit's abilities make (see :func:`translate`), each citing the
+    catalogue and datasheet it came from; an army list's unit adds its enhancements (their
+    text found by name in the same catalogue)."""
+    path = _catalogue_of(unit, data)
+    if path is None:
+        return ()
+    edition = "11e" if path.suffix == ".json" else "10e"
+    where = f"BattleScribe {edition}: {path.name}, {unit.name}"
+    faction = getattr(unit, "faction", "")
+    factions = {a.lower() for a in getattr(unit, "faction_abilities", ())}
+    out: list[DataRule] = []
+    try:
+        abilities = unit_abilities(unit, data)
+    except InputError as e:  # said in the report, never a failed query
+        return (DataRule(NamedRule(f"{unit.name}'s abilities", faction, "datasheet ability",
+                                   "attacker", "", source=where,
+                                   not_modelled=f"not read: {e}")),)
+    for name, text in abilities:
+        kind = "army rule" if name.lower() in factions else "datasheet ability"
+        out += translate(name, text, where, faction=faction, kind=kind)
+    enhancements = getattr(unit, "enhancements", ()) or ()
+    if enhancements:
+        texts: dict[str, tuple[str, str]] = {}
+        for name, text in file_abilities(path):
+            texts.setdefault(name_key(name), (name, text))
+        for wanted in enhancements:
+            key = name_key(re.sub(r"\s*\((?:upgrade|aura)\)\s*$", "", wanted, flags=re.I))
+            name, text = texts.get(key, (wanted, ""))
+            here = f"BattleScribe {edition}: {path.name}, enhancement of {unit.name}"
+            if text:
+                out += translate(name, text, here, faction=faction, kind="enhancement")
+            else:
+                out.append(DataRule(NamedRule(
+                    wanted, faction, "enhancement", "attacker", wanted, source=here,
+                    not_modelled=f"no text for it in {path.name}")))
+    return tuple(out)
+
+
+def named_rules_of(unit: Any, names: Iterable[str], kind: str,
+                   data: str | os.PathLike | None = None) -> tuple[DataRule, ...]:
+    """The rules of a detachment rule or enhancement given by name (``kind``), their text
+    found in the catalogue ``unit`` came from. An unknown name is an InputError with the
+    closest names.
+
+    >>> named_rules_of(object(), ["Combat Doctrines"], "detachment rule")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: --detachment 'Combat Doctrines': needs a unit from the ...
+    """
+    names = list(names)
+    if not names:
+        return ()
+    flag = "--detachment" if kind == "detachment rule" else "--enhancement"
+    path = _catalogue_of(unit, data)
+    if path is None:
+        raise InputError(f"{flag} {names[0]!r}: needs a unit from the BattleScribe data (its "
+                         "catalogue has the text)")
+    texts: dict[str, tuple[str, str]] = {}
+    for name, text in file_abilities(path):
+        texts.setdefault(name_key(name), (name, text))
+    edition = "11e" if path.suffix == ".json" else "10e"
+    out: list[DataRule] = []
+    for wanted in names:
+        key = name_key(re.sub(r"\s*\((?:upgrade|aura)\)\s*$", "", wanted, flags=re.I))
+        if key not in texts:
+            close = difflib.get_close_matches(key, list(texts), n=3, cutoff=0.6)
+            hint = f"closest: {', '.join(texts[c][0] for c in close)}" if close else \
+                "no close name"
+            raise InputError(f"{flag} {wanted!r}: not in {path.name}; {hint}")
+        name, text = texts[key]
+        out += translate(name, text, f"BattleScribe {edition}: {path.name}, {kind} {name}",
+                         faction=getattr(unit, "faction", ""), kind=kind)
+    return tuple(out)
+
+
+@attrs.frozen
+class UnitRules:
+    """The rules from data of one side of an attack: those applied, the switches (off unless
+    named with ``--rule``) and the rules not modelled."""
+
+    applied: tuple[NamedRule, ...] = ()
+    switches: tuple[NamedRule, ...] = ()
+    not_modelled: tuple[NamedRule, ...] = ()
+
+    def __add__(self, other: UnitRules) -> UnitRules:
+        return UnitRules(self.applied + other.applied, self.switches + other.switches,
+                         self.not_modelled + other.not_modelled)
+
+    def switch(self, name: str) -> NamedRule | None:
+        """The switch called ``name`` (case-insensitive), if any."""
+        key = " ".join(name.lower().split())
+        found = [r for r in self.switches if " ".join(r.name.lower().split()) == key]
+        found = found or [r for r in self.switches if r.name.lower().startswith(key)]
+        return found[0] if found else None
+
+
+def side_rules(parts: Iterable[DataRule], side: str, *, own: tuple[str, ...] | None = None,
+               leading: bool = False, whole: bool = True) -> UnitRules:
+    """Sort one unit's translated rules for one side (``"attacker"`` or ``"defender"``).
+
+    ``leading``: the unit is a Leader attached to another (its "while leading" rules apply,
+    to the whole attached unit). ``own``: the names of the unit's own weapons (attacker) or
+    model group (defender) when it is part of an attached unit: its "this model" rules then
+    apply to those only, and so do a Bodyguard's "this unit" rules when attacking (an attack
+    against the attached unit targets the whole unit). ``whole``: "this unit" rules of a
+    Leader reach its Bodyguard too (the Leader's unit is the attached unit).
+    """
+    applied, switches, missing = [], [], []
+    for part in parts:
+        rule = part.rule
+        if rule.side != side and not rule.not_modelled:
+            continue
+        if part.scope is Scope.LED and not leading:
+            continue
+        # a Bodyguard's "this unit" rules reach its own weapons only, but every attack
+        # against the attached unit; "this model" rules only the model's weapons or group
+        limited = own is not None and (part.scope is Scope.MODEL or (
+            side == "attacker" and part.scope is Scope.UNIT and not (leading and whole)))
+        if rule.not_modelled:
+            if rule.side == side:
+                missing.append(rule)
+            continue
+        if limited:
+            key = "weapons" if side == "attacker" else "groups"
+            if key == "groups" and any(k not in ("invuln", "fnp")
+                                       for e in rule.effects for k, _ in e.changes):
+                missing.append(attrs.evolve(
+                    rule, effects=(), not_modelled="applies to one model group of an "
+                    "attached unit"))
+                continue
+            rule = attrs.evolve(rule, requires=attrs.evolve(rule.requires, **{key: own}))
+        (switches if part.switch else applied).append(rule)
+    return UnitRules(tuple(applied), tuple(switches), tuple(missing))
+
+
+def file_abilities(path: str | os.PathLike) -> list[tuple[str, str]]:
+    """Every distinct (name, text) ability of one catalogue file: its rules and ability
+    profiles (Leader lists left out)."""
+    p = Path(path)
+    return list(_file_abilities(str(p), p.stat().st_mtime_ns))
+
+
+@cached(maxsize=64)
+def _file_abilities(path: str, _mtime: int) -> tuple[tuple[str, str], ...]:
+    from .bsdata.files import load_file
+
+    found: dict[tuple[str, str], None] = {}
+
+    def profile(p: Any) -> None:
+        text = p.get("Description").strip()
+        if p.type_name.lower() == "abilities" and text and \
+                "can be attached to" not in text.lower():
+            found[(p.name.strip(), text)] = None
+
+    def rule(r: Any) -> None:
+        if r.description.strip():
+            found[(r.name.strip(), r.description.strip())] = None
+
+    def group(g: Any) -> None:
+        for p in g.profiles:
+            profile(p)
+        for r in g.rules:
+            rule(r)
+        for x in g.info_groups:
+            group(x)
+
+    def entry(e: Any) -> None:
+        group(e)
+        for c in e.children:
+            entry(c)
+
+    cat = load_file(path)
+    for p in cat.shared_profiles:
+        profile(p)
+    for r in cat.shared_rules:
+        rule(r)
+    for g in cat.shared_info_groups:
+        group(g)
+    for e in cat.root_entries + cat.root_links + cat.shared_entries + cat.shared_groups:
+        entry(e)
+    return tuple(found)
+
+
+def edition_abilities(edition: str, data: str | os.PathLike | None = None
+                      ) -> list[tuple[str, str]]:
+    """Every distinct (name, text) ability of the installed data of ``edition``: the rules
+    and ability profiles of every catalogue (Leader lists and the game system's core rules
+    left out)."""
+    from .datastore import edition_dir, edition_files, is_game_system
+
+    found: dict[tuple[str, str], None] = {}
+    for path in edition_files(edition_dir(edition, data), edition):
+        if not is_game_system(path):  # the core rules are the engine's own
+            found.update(dict.fromkeys(file_abilities(path)))
+    return list(found)
+
+
+def data_coverage(edition: str, data: str | os.PathLike | None = None) -> dict[str, Any]:
+    """:func:`coverage` of every ability in the installed data of ``edition`` (what
+    ``data check`` reports)."""
+    return coverage(edition_abilities(edition, data))
+
+
+__all__ = [
+    "UnitRules", "data_coverage", "edition_abilities", "file_abilities", "named_rules_of",
+    "side_rules", "unit_abilities", "unit_rules",
+]

@@ -1,0 +1,521 @@
+"""Rules from data (issue 21): the translator of ability text, a unit's rules applied on the
+side where they count, an attached Leader on the attacking side, --explain and the coverage.
+Every number is worked out by hand in a comment."""
+
+import json
+import os
+from fractions import Fraction as F
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import mathhammer as mh
+from mathhammer.cli.main import cli
+from mathhammer.data.attached import split_attached, target_rules
+from mathhammer.data.translate import Scope, coverage, is_attack_relevant, translate
+from mathhammer.errors import InputError
+from mathhammer.model.named import Conditions, Effect, NamedRule
+from mathhammer.report.scenario import Query
+from mathhammer.report.specs import attacker_of, target_of
+
+SHARED = Path(os.environ.get("MATHHAMMER_BSDATA", Path(__file__).resolve().parents[2]
+                             / "shared" / "bsdata"))
+MEQ = mh.Target(models=5, toughness=4, save=3, wounds=2, keywords=["INFANTRY"])
+
+
+def one(name, text):
+    """The single rule a text makes."""
+    parts = translate(name, text, "test")
+    assert len(parts) == 1, parts
+    return parts[0]
+
+
+# -- the translator, wording by wording ------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "described"), [
+    ("Each time a model in this unit makes an attack, re-roll a Hit roll of 1.",
+     "reroll_hits=ones"),
+    ("Each time a model in this unit makes an attack, you can re-roll the Hit roll.",
+     "reroll_hits=failed"),
+    ("Each time a model in this unit makes a melee attack, re-roll a Wound roll of 1.",
+     "if melee attacks: reroll_wounds=ones"),
+    ("Each time a model in this unit makes a ranged attack, add 1 to the Hit roll.",
+     "if ranged attacks: hit_mod=+1"),
+    ("Each time a model in this unit makes an attack, add 1 to the Wound roll.", "wound_mod=+1"),
+    ("Weapons equipped by models in this unit have the [LETHAL HITS] ability.",
+     "abilities=[lethal hits]"),
+    ("Ranged weapons equipped by models in this unit have the [SUSTAINED HITS 1] ability.",
+     "if ranged attacks: abilities=[sustained hits 1]"),
+    ("Melee weapons equipped by this model have the [DEVASTATING WOUNDS] and [PRECISION] "
+     "abilities.", "if melee attacks: abilities=[devastating wounds, precision]"),
+    ("Weapons equipped by models in this unit have the [IGNORES COVER] ability.",
+     "abilities=[ignores cover]"),
+    ("Weapons equipped by models in this unit have the [ANTI-VEHICLE 4+] ability.",
+     "abilities=[anti-vehicle 4+]"),
+    ("Models in this unit have the Feel No Pain 5+ ability.", "fnp=5"),
+    ("Models in this unit have a 4+ invulnerable save.", "invuln=4"),
+    ("Models in this unit have a 5+ invulnerable save against ranged attacks.",
+     "if ranged attacks: invuln=5"),
+    ("Each time an attack is allocated to this model, subtract 1 from the Damage "
+     "characteristic of that attack.", "damage_mod=-1"),
+    ("Each time an attack targets this unit, subtract 1 from the Hit roll.", "hit_mod=-1"),
+    ("Each time an attack targets this unit, subtract 1 from the Wound roll.", "wound_mod=-1"),
+    ("Improve the Armour Penetration characteristic of melee weapons equipped by models in "
+     "this unit by 1.", "if melee attacks: ap_mod=+1"),
+    ("Add 1 to the Strength and Damage characteristics of the bearer's melee weapons.",
+     "if melee attacks: strength_mod=+1, damage_mod=+1"),
+    ("Each time a model in this unit makes an attack that targets a MONSTER or VEHICLE unit, "
+     "add 1 to the Hit roll.", "if target MONSTER or VEHICLE: hit_mod=+1"),
+    ("Each time a model in this unit makes an attack that targets a unit that is below its "
+     "Starting Strength, add 1 to the Wound roll.", "if target below starting strength: "
+     "wound_mod=+1"),
+    ("In your Shooting phase, each time a model in this unit makes an attack, an unmodified "
+     "Hit roll of 5+ scores a Critical Hit.", "if ranged attacks: crit_hit=5"),
+    ("Each time a model in this unit makes a melee attack, if this unit made a Charge move "
+     "this turn, add 1 to the Wound roll.", "if melee attacks, after charging: wound_mod=+1"),
+    # 11e shorthand and other spellings of the same effects
+    ("This model's ranged attacks have:\n- [DEVASTATING WOUNDS].\n- [HAZARDOUS].",
+     "if ranged attacks: abilities=[devastating wounds]; if ranged attacks: "
+     "abilities=[hazardous]"),
+    ("This unit's attacks have [SUSTAINED HITS 1].", "abilities=[sustained hits 1]"),
+    ("This model has a 5+ Feel No Pain", "fnp=5"),
+    ("Models in this unit have an Invulnerable save of 4+.", "invuln=4"),
+    ("The bearer's melee weapons have the **[ANTI-INFANTRY 3+]]** and **[LANCE]]** abilities.",
+     "if melee attacks: abilities=[anti-infantry 3+, lance]"),
+    ("Each time a Psychic Attack targets this unit, subtract 1 from the Hit roll.",
+     "if weapons with psychic: hit_mod=-1"),
+    ("Each time you target this unit with the Fire Overwatch Stratagem, hits are scored on "
+     "unmodified Hit rolls of 5+ while resolving that Stratagem.", "overwatch_hits_on=5"),
+    ("Each time a ranged attack targets this unit, if the Strength characteristic of that "
+     "attack is greater than this unit's Toughness characteristic, subtract 1 from that "
+     "attack's Wound roll.", "if ranged attacks: wound_mod_if_stronger=-1"),
+])
+def test_common_wordings_are_applied(text, described):
+    rule = one("Ability", text)
+    assert rule.automatic and rule.rule.describe() == described
+    assert rule.rule.text == text and rule.rule.source == "test"
+
+
+def test_sides_and_scopes():
+    lead = one("Tactical Precision", "While this model is leading a unit, weapons equipped by "
+               "models in that unit have the [LETHAL HITS] ability.")
+    assert (lead.scope, lead.rule.side) == (Scope.LED, "attacker")
+    fnp = one("Guard", "While this model is leading a unit, models in that unit have the Feel "
+              "No Pain 4+ ability.")
+    assert (fnp.scope, fnp.rule.side, fnp.rule.describe()) == (Scope.LED, "defender", "fnp=4")
+    assert one("Halo", "This model has a 4+ invulnerable save.").scope is Scope.MODEL
+    # an ability with a part for each side makes one rule per side
+    both = translate("Augmentation", "Each time a model in this unit makes an attack, improve "
+                     "the Armour Penetration characteristic of that attack by 1. Each time an "
+                     "attack targets this unit, worsen the Armour Penetration characteristic "
+                     "of that attack by 1.")
+    assert [(p.rule.name, p.rule.side, p.rule.describe()) for p in both] == [
+        ("Augmentation", "attacker", "ap_mod=+1"),
+        ("Augmentation (when attacked)", "defender", "ap_mod=-1")]
+
+
+@pytest.mark.parametrize("text", [
+    # a condition the engine cannot check: a switch, off by default, that says what it assumes
+    "Each time a model in this unit makes an attack that targets a unit within range of an "
+    "objective marker, re-roll a Hit roll of 1.",
+    "At the start of your Command phase, select one enemy unit. Each time a model in this "
+    "unit makes an attack that targets that unit, you can re-roll the Hit roll.",
+    "Once per battle, in your Shooting phase, this unit can use this ability. If it does, "
+    "until the end of the phase, add 1 to the Wound roll.",
+    # the attacker's keyword is not known to the defender's rules
+    "Each time a MONSTER or VEHICLE unit makes an attack against this unit, subtract 1 from "
+    "the Wound roll.",
+    # a characteristic of some weapons only
+    "Add 1 to the Strength characteristic of bolt rifles equipped by models in this unit.",
+    # the attacking model's own keyword
+    "Each time a CHARACTER model in this unit makes a melee attack, add 1 to the Hit roll.",
+    # the state of the unit itself
+    "While this model has 1-5 wounds remaining, each time this model makes an attack, "
+    "subtract 1 from the Hit roll.",
+])
+def test_conditions_the_engine_cannot_check_make_switches(text):
+    rule = one("Ability", text)
+    assert rule.switch and not rule.automatic and rule.rule.assumes
+
+
+@pytest.mark.parametrize("text", [
+    "This model cannot have the Benefit of Cover.",
+    "Weapons with [TWIN-LINKED] in their profile are known as Twin-linked weapons.",
+])
+def test_negations_and_definitions_grant_nothing(text):
+    assert not any(p.rule.usable for p in translate("Twin-linked", text))
+
+
+def test_either_or_grants_are_switches_one_each():
+    parts = translate("Choice", "Weapons equipped by models in this unit have the "
+                      "[LETHAL HITS] or [SUSTAINED HITS 1] ability.")
+    assert [(p.rule.name, p.rule.describe(), p.switch) for p in parts] == [
+        ("Choice (1)", "abilities=[lethal hits]", True),
+        ("Choice (2)", "abilities=[sustained hits 1]", True)]
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ("Models in this unit have the Feel No Pain 5+ ability against mortal wounds.",
+     "Feel No Pain against some attacks only"),
+    ("Each time this model makes an attack, you can re-roll the Damage roll.",
+     "re-rolls a Damage roll"),
+    ("At the end of the Fight phase, roll one D6 for each enemy unit within 6\": on a 4+, "
+     "that unit suffers D3 mortal wounds and each time it makes an attack subtract 1 from "
+     "the Hit roll.", ""),
+])
+def test_what_cannot_be_modelled_is_named(text, reason):
+    parts = translate("Ability", text)
+    missing = [p.rule.not_modelled for p in parts if p.rule.not_modelled]
+    if reason:
+        assert missing == [reason] and not any(p.rule.usable for p in parts)
+    else:  # the Hit roll part is a switch; the mortal wounds are named as not modelled
+        assert missing == ["mortal wounds outside the attack's rolls"]
+
+
+def test_texts_that_change_no_attack_make_no_rule():
+    assert translate("Scouts", "This unit has the Scouts 6\" ability.") == ()
+    assert not is_attack_relevant("At the start of your Command phase, you gain 1CP.")
+
+
+def test_coverage_counts_attack_relevant_and_applied():
+    abilities = [("A", "Each time a model in this unit makes an attack, add 1 to the Hit "
+                  "roll."),
+                 ("B", "Models in this unit have the Feel No Pain 5+ ability against "
+                  "Psychic Attacks."),
+                 ("C", "This unit can Advance and charge."),
+                 ("D", "Once per battle, this model can use this ability: until the end of "
+                  "the phase, add 1 to the Wound roll.")]
+    # A applied, D a switch (applied when named), B not modelled, C changes no attack
+    assert coverage(abilities) == {"attack_relevant": 3, "applied": 2, "not_modelled": {"B": 1}}
+
+
+# -- translated rules give the numbers of the options they stand for -------------------------
+
+def test_a_translated_rule_gives_exactly_the_option_it_stands_for():
+    rifle = mh.Weapon("Rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
+    for text, options in [
+        ("Each time a model in this unit makes an attack, re-roll a Hit roll of 1.",
+         {"reroll_hits": "ones"}),
+        ("Each time an attack targets this unit, subtract 1 from the Hit roll.",
+         {"hit_mod": -1}),
+        ("Weapons equipped by models in this unit have the [LETHAL HITS] ability.",
+         {"abilities": ["lethal hits"]}),
+        ("Add 1 to the Attacks characteristic of ranged weapons equipped by models in this "
+         "unit.", {"attacks_mod": 1}),
+    ]:
+        rule = one("Rule", text).rule
+        assert mh.attack([(rifle, 5)], MEQ, apply=[rule]).kills == \
+            mh.attack([(rifle, 5)], MEQ, **options).kills
+
+
+def test_target_keyword_condition_checks_the_group_attacked():
+    # +1 to hit against VEHICLE only: 1 attack at 4+ is 1/2, with +1 2/3
+    rule = NamedRule("Hunter", "", "datasheet ability", "attacker", "...",
+                     effects=(Effect((("hit_mod", 1),), Conditions(target_keywords=("VEHICLE",))),))
+    gun = mh.Weapon("Gun", attacks=1, skill=4, strength=4, ap=0, damage=1)
+    tank = mh.Target(models=1, toughness=4, save=7, wounds=5, keywords=["VEHICLE"])
+    man = mh.Target(models=1, toughness=4, save=7, wounds=5, keywords=["INFANTRY"])
+    assert mh.attack(gun, tank, apply=[rule]).hits.mean() == F(2, 3)
+    assert mh.attack(gun, man, apply=[rule]).hits.mean() == F(1, 2)
+
+
+def test_attacks_mod_adds_to_each_model_never_below_one():
+    gun = mh.Weapon("Gun", attacks="D3", skill=None, strength=4, ap=0, damage=1)
+    t = mh.Target(models=10, toughness=4, save=7, wounds=1)
+    # D3 + 1: (2 + 3 + 4) / 3 = 3; D3 - 1 never below 1: (1 + 1 + 2) / 3 = 4/3
+    assert mh.attack(gun, t, attacks_mod=1).attacks.mean() == 3
+    assert mh.attack(gun, t, attacks_mod=-1).attacks.mean() == F(4, 3)
+
+
+def test_explain_gives_each_rules_exact_contribution():
+    # +1 to hit on 4+: 1/2 -> 2/3 hits; S4 v T4 wound 1/2; no save; one W1 model:
+    # P(kill) 1/3 with, 1/4 without: the rule adds 1/12 to E[kills] and P(destroyed)
+    plus = NamedRule("Plus", "", "datasheet ability", "attacker", "Add 1 to the Hit roll.",
+                     effects=(Effect((("hit_mod", 1),)),))
+    gun = mh.Weapon("Gun", attacks=1, skill=4, strength=4, ap=0, damage=1)
+    q = Query("Gun", ((gun, 1),), "One", mh.Target(1, 4, 7, 1), unit_rules=(plus,))
+    [c] = q.explain()
+    assert (c.rule.name, c.kills, c.destroyed) == ("Plus", F(1, 12), F(1, 12))
+
+
+# -- a unit's rules on the side where they count (a small catalogue) -------------------------
+
+def _chars(pairs):
+    return [{"name": n, "$text": v} for n, v in pairs]
+
+
+def _ability(pid, name, text):
+    return {"id": pid, "name": name, "typeId": "ab", "typeName": "Abilities",
+            "characteristics": _chars([("Description", text)])}
+
+
+def _weapon(pid, name, a, bs, s, ap, d):
+    return {"id": pid, "name": name, "typeId": "rw", "typeName": "Ranged Weapons",
+            "characteristics": _chars([("Range", '24"'), ("A", a), ("BS", bs), ("S", s),
+                                       ("AP", ap), ("D", d), ("Keywords", "-")])}
+
+
+def _unit(uid, name, count, keywords, abilities, weapon, statline):
+    return {
+        "id": uid, "name": name, "type": "unit",
+        "costs": [{"name": "pts", "typeId": "pts", "value": 50}],
+        "categoryLinks": [{"id": f"{uid}f", "name": "Faction: Testers", "targetId": "f1"}]
+        + [{"id": f"{uid}k{i}", "name": k, "targetId": f"k{k}"} for i, k in enumerate(keywords)],
+        "profiles": [_ability(f"{uid}a{i}", n, t) for i, (n, t) in enumerate(abilities)],
+        "selectionEntries": [{
+            "id": f"{uid}m", "name": name, "type": "model",
+            "constraints": [{"type": "min", "value": count, "field": "selections",
+                             "scope": "parent"},
+                            {"type": "max", "value": count, "field": "selections",
+                             "scope": "parent"}],
+            "profiles": [{"id": f"{uid}s", "name": name, "typeId": "t", "typeName": "Unit",
+                          "characteristics": _chars(statline)}],
+            "selectionEntries": [{
+                "id": f"{uid}w", "name": weapon["name"], "type": "upgrade",
+                "constraints": [{"type": "min", "value": 1, "field": "selections",
+                                 "scope": "parent"}],
+                "profiles": [weapon]}]}]}
+
+
+_STATS = (("M", '6"'), ("T", "4"), ("SV", "3+"), ("W", "2"), ("LD", "6+"), ("OC", "2"))
+
+
+@pytest.fixture(scope="module")
+def catalogue(tmp_path_factory):
+    """A squad of five (bolt rifles, +1 to wound when shooting, -1 to be hit, an Oath-like
+    switch) and a Leader (a pistol, re-roll hit rolls of 1 for itself, Lethal Hits for the
+    unit it leads, a 4+ invulnerable save)."""
+    squad = _unit("u1", "Squad", 5, ["Infantry"], [
+        ("Drilled", "Each time a model in this unit makes a ranged attack, add 1 to the Wound "
+                    "roll."),
+        ("Shield Wall", "Each time an attack targets this unit, subtract 1 from the Hit roll."),
+        ("Oath", "At the start of your Command phase, select one enemy unit. Each time a "
+                 "model in this unit makes an attack that targets that unit, you can re-roll "
+                 "the Hit roll."),
+        ("Rapid Reload", "Each time this unit is selected to shoot, roll one D6: on a 4+, "
+                         "you can re-roll the Damage roll of its attacks.")],
+        _weapon("w1", "Bolt rifle", "2", "3+", "4", "-1", "1"), _STATS)
+    leader = _unit("u2", "Leader", 1, ["Infantry", "Character"], [
+        ("Leader", "This model can be attached to the following unit:\n- Squad"),
+        ("Tactical Precision", "While this model is leading a unit, weapons equipped by "
+                               "models in that unit have the [LETHAL HITS] ability."),
+        ("Marksman", "Each time this model makes an attack, re-roll a Hit roll of 1."),
+        ("Iron Halo", "This model has a 4+ invulnerable save.")],
+        _weapon("w2", "Master pistol", "1", "3+", "4", "-1", "1"), _STATS)
+    cat = {"id": "c1", "name": "Test - Testers", "gameSystemId": "gs1",
+           "sharedSelectionEntries": [squad, leader],
+           "sharedProfiles": [_ability("e1", "Fury Blade", "Add 1 to the Damage characteristic "
+                                       "of the bearer's ranged weapons."),
+                              _ability("d1", "Storm Doctrine", "Each time a model in this unit "
+                                       "makes a ranged attack, re-roll a Wound roll of 1.")],
+           "entryLinks": [{"id": "e1", "name": "Squad", "targetId": "u1",
+                           "type": "selectionEntry"},
+                          {"id": "e2", "name": "Leader", "targetId": "u2",
+                           "type": "selectionEntry"}]}
+    folder = tmp_path_factory.mktemp("cat")
+    (folder / "Testers.json").write_text(json.dumps({"catalogue": cat}), encoding="utf-8")
+    (folder / "System.json").write_text(json.dumps({"gameSystem": {
+        "id": "gs1", "name": "Test system"}}), encoding="utf-8")
+    return folder / "Testers.json"
+
+
+def test_split_attached():
+    assert split_attached("Squad + Leader") == ("Squad", "Leader")
+    assert split_attached("10x T3 Sv5+ W1 + 1x T3 Sv4+ W3 CHARACTER") is None
+    with pytest.raises(InputError, match="expected UNIT \\+ LEADER"):
+        split_attached("Squad + ")
+
+
+def test_an_attached_leaders_weapons_fire_with_the_unit_and_its_rules_apply(catalogue):
+    a = attacker_of(f"{catalogue}:Squad + {catalogue}:Leader")
+    assert a.label == "Squad + Leader" and a.led and a.points == 100 and a.notes == ()
+    assert [(w.name, n) for w, n in a.profiles] == [("Bolt rifle", 5), ("Master pistol", 1)]
+    applied = {r.name: r for r in a.rules.applied}
+    assert set(applied) == {"Drilled", "Tactical Precision", "Marksman"}
+    # the squad's own ability reaches its weapons, the Leader's own ability its pistol
+    assert applied["Drilled"].requires.weapons == ("Bolt rifle",)
+    assert applied["Marksman"].requires.weapons == ("Master pistol",)
+    assert applied["Tactical Precision"].requires.weapons is None
+    assert [r.name for r in a.rules.switches] == ["Oath"]
+    assert [r.name for r in a.rules.not_modelled] == ["Rapid Reload"]
+    q = Query(a.label, a.profiles, "MEQ", MEQ, unit_rules=a.rules.applied)
+    # bolt rifles (10 attacks): hit 3+, a 6 (1/6) wounds automatically (Lethal Hits), other
+    # hits (1/2) wound on 3+ with Drilled (2/3); save 4+ fails 1/2:
+    #   1/6 * 1/2 + 1/2 * 2/3 * 1/2 = 1/4 each, 10/4 = 5/2
+    # master pistol (1 attack): hit 3+ re-rolling 1s: hits 2/3 + 1/6 * 2/3 = 7/9, of which
+    # 6s 1/6 + 1/6 * 1/6 = 7/36; S4 v T4 4+ without Drilled: 7/36 * 1/2 + 7/12 * 1/2 * 1/2
+    #   = 35/144;  in all 5/2 + 35/144 = 395/144
+    assert q.run().unsaved.mean() == F(395, 144)
+
+
+def test_rules_of_the_target_and_its_leader(catalogue):
+    gun = mh.Weapon("Gun", attacks=1, skill=4, strength=4, ap=-3, damage=1)
+    found = target_rules(f"{catalogue}:Squad + {catalogue}:Leader")
+    name, unit = target_of(f"{catalogue}:Squad + {catalogue}:Leader")
+    assert name == "Squad + Leader" and [g.models for g in unit.groups] == [5, 1]
+    assert {r.name: r.describe() for r in found.applied} == {
+        "Shield Wall": "hit_mod=-1", "Iron Halo": "against Leader: invuln=4"}
+    # Shield Wall against the whole attached unit: 12 attacks hitting on 5+ (1/3): 4 hits
+    r = mh.attack([(gun, 12)], unit, apply=found.applied)
+    assert r.hits.mean() == 4
+    # the Leader alone: AP-3 makes its 3+ save 6+; the 4+ invulnerable save is better:
+    # 1/2 hit * 1/2 wound * 1/2 failed save = 1/8 unsaved per attack
+    alone = target_rules(f"{catalogue}:Leader")
+    assert mh.attack(gun, target_of(f"{catalogue}:Leader")[1],
+                     apply=alone.applied).unsaved.mean() == F(1, 8)
+
+
+def _run(*args):
+    r = CliRunner().invoke(cli, list(args))
+    assert r.exit_code == 0, r.output
+    return r.output
+
+
+def test_kills_explain_and_switches_on_the_command_line(catalogue):
+    pair = f"{catalogue}:Squad + {catalogue}:Leader"
+    data = json.loads(_run("kills", pair, "MEQ", "--json", "--explain"))
+    assert data["mean"]["unsaved"] == "395/144" and data["options"]["led"] is True
+    assert data["unit_rules"] == ["Drilled", "Tactical Precision", "Marksman"]
+    assert data["not_modelled"][0]["name"] == "Rapid Reload"
+    explained = {e["name"]: e for e in data["explain"]}
+    base = F(data["mean"]["kills"])
+    without = F(json.loads(_run("kills", f"{catalogue}:Squad", "MEQ", "--json"))
+                ["mean"]["kills"])
+    assert set(explained) == {"Drilled", "Tactical Precision", "Marksman"}
+    for e in explained.values():
+        assert e["source"].startswith("BattleScribe 11e: Testers.json")
+    # Drilled alone removed: the same as the squad without its +1 to wound on rifles
+    assert F(explained["Drilled"]["kills"]) > 0 and base > without
+    text = _run("kills", pair, "MEQ", "--explain")
+    assert "Tactical Precision (datasheet ability, attacker): abilities=[lethal hits]" in text
+    assert "not modelled:\n  Rapid Reload: re-rolls a Damage roll" in text
+    # the Oath switch by name: re-roll every failed Hit roll of the rifles (Drilled, Lethal):
+    # hits 2/3 + 1/3 * 2/3 = 8/9, 6s 1/6 + 1/3 * 1/6 = 2/9, other hits 2/3:
+    #   (2/9 * 1/2 + 2/3 * 2/3 * 1/2) * 10 = 1/3 * 10 = 10/3;  pistol as before: 35/144
+    oath = json.loads(_run("kills", pair, "MEQ", "--json", "--rule", "Oath"))
+    assert F(oath["mean"]["unsaved"]) == F(10, 3) + F(35, 144)
+    listed = _run("rules", "--for", pair)
+    assert ("attacking, switches (--rule NAME):\n  Oath: with Bolt rifle: "
+            "reroll_hits=failed") in listed
+    assert "defending, applied:\n  Shield Wall: hit_mod=-1" in listed
+
+
+_LIST = """Test list (100 points)
+
+Testers
+Strike Force (2000 points)
+{attached}
+Leader (50 points)
+{leader}  • 1x Master pistol
+{enhancement}
+Squad (50 points)
+{bodyguard}  • 5x Squad
+    • 5x Bolt rifle
+"""
+
+
+def _army(tmp_path, attached=True, enhancement=""):
+    text = _LIST.format(
+        attached="\nAttached Units\nAttached Unit 1\n" if attached else "",
+        leader="• Attached as: Leader (Character)\n" if attached else "",
+        bodyguard="• Attached as: Bodyguard\n" if attached else "",
+        enhancement=f"  • Enhancement: {enhancement}\n" if enhancement else "")
+    path = tmp_path / f"list-{attached}-{bool(enhancement)}.txt"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def _cell(*args):
+    data = json.loads(_run("table", *args, "--format", "json"))
+    return [(r["label"], r["values"][0]["exact"]) for r in data["rows"]]
+
+
+def test_an_army_lists_attached_pair_and_enhancement_get_their_rules(catalogue, tmp_path):
+    folder = str(catalogue.parent)
+    t = "1x T4 Sv7+ W20"  # no save, no wound lost to overkill: E[damage] adds up
+    # rifles: 10 attacks, each 1/6 (Lethal) + 1/2 * 2/3 (Drilled) = 1/2 -> 5
+    # pistol: 7/36 + 7/12 * 1/2 = 35/72 (Marksman, Lethal, no Drilled)
+    assert _cell("--army", _army(tmp_path), "-t", t, "--metric", "damage",
+                 "--data", folder) == [("Leader + Squad", "395/72")]
+    # the same pair attached with --attach, from a list that leaves them apart
+    assert _cell("--army", _army(tmp_path, attached=False), "--attach", "Leader=Squad",
+                 "-t", t, "--metric", "damage", "--data", folder) == \
+        [("Leader + Squad", "395/72")]
+    # army --json lists each row's rules from data
+    rules = json.loads(_run("army", _army(tmp_path, enhancement="Fury Blade"), "--json",
+                            "--data", folder))["rules"]
+    assert rules == [{"unit": "Leader + Squad",
+                      "attacking": {"applied": ["Drilled", "Tactical Precision", "Marksman",
+                                                "Fury Blade"], "switches": ["Oath"]},
+                      "defending": {"applied": ["Shield Wall", "Iron Halo"], "switches": []},
+                      "not_modelled": [{"name": "Rapid Reload",
+                                        "reason": "re-rolls a Damage roll"}]}]
+    # Fury Blade: +1 Damage to the bearer's (the Leader's) ranged weapons only: 5 + 2 * 35/72
+    assert _cell("--army", _army(tmp_path, enhancement="Fury Blade"), "-t", t, "--metric",
+                 "damage", "--data", folder) == [("Leader + Squad", "215/36")]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not (SHARED / "10e").is_dir(), reason="shared BattleScribe data not found")
+def test_intercessors_with_a_lieutenant_have_lethal_hits():
+    out = _run("kills", "Intercessor Squad + Lieutenant", "MEQ", "-w", "Bolt Rifle",
+               "--data", str(SHARED / "10e"), "--json", "--explain")
+    data = json.loads(out)
+    # 10 bolt rifle attacks: hit 3+, a 6 wounds automatically (Tactical Precision: Lethal
+    # Hits), other hits wound on 4+, save 3+ at AP-1 fails 1/2:
+    #   10 * (1/6 * 1/2 + 1/2 * 1/2 * 1/2) = 25/12  (5/3 without the Lieutenant)
+    assert data["mean"]["unsaved"] == "25/12"
+    [tp] = [e for e in data["explain"] if e["name"] == "Tactical Precision"]
+    plain = json.loads(_run("kills", "Intercessor Squad", "MEQ", "-w", "Bolt Rifle",
+                            "--data", str(SHARED / "10e"), "--json"))
+    assert plain["mean"]["unsaved"] == "5/3"
+    # the only rule applied: its contribution is the whole difference
+    assert F(tp["kills"]) == F(data["mean"]["kills"]) - F(plain["mean"]["kills"])
+    assert tp["source"] == "BattleScribe 10e: Imperium - Space Marines.cat, Lieutenant"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not (SHARED / "11e").is_dir(), reason="shared BattleScribe data not found")
+def test_coverage_of_the_11e_data():
+    from mathhammer.data.unit_rules import data_coverage
+
+    c = data_coverage("11e", SHARED)
+    assert c["attack_relevant"] > 1000
+    assert c["applied"] >= 0.8 * c["attack_relevant"]
+    assert sum(c["not_modelled"].values()) == c["attack_relevant"] - c["applied"]
+
+
+def test_an_attached_attacker_is_led_and_a_leader_that_cannot_lead_is_said():
+    r = CliRunner().invoke(cli, ["kills", "Necron Warriors + Skitarii Marshal", "MEQ", "--json",
+                                 "--half-range", "--rule", "Conquering Tyrant"])
+    assert r.exit_code == 0
+    assert "warning: Skitarii Marshal cannot lead Necron Warriors" in r.stderr
+    data = json.loads(r.stdout)
+    assert data["options"]["led"] is True
+    # led by a CHARACTER, Conquering Tyrant re-rolls every failed Hit roll at half range:
+    # 10 warriors x 2 shots (Rapid Fire 1) at 4+: 20 * (1/2 + 1/2 * 1/2) = 15;
+    # the Marshal's pistol at 3+: 2/3 + 1/3 * 2/3 = 8/9
+    assert F(data["mean"]["hits"]) == 15 + F(8, 9)
+    alone = json.loads(_run("kills", "Necron Warriors", "MEQ", "--json", "--half-range",
+                            "--rule", "Conquering Tyrant"))
+    # not led: re-roll only 1s: 20 * (1/2 + 1/6 * 1/2) = 35/3
+    assert F(alone["mean"]["hits"]) == F(35, 3)
+
+
+def test_detachment_and_enhancement_by_name(catalogue):
+    pair = f"{catalogue}:Squad + {catalogue}:Leader"
+    data = json.loads(_run("kills", pair, "1x T4 Sv7+ W20", "--json", "--detachment",
+                           "storm doctrine", "--enhancement", "Fury Blade"))
+    # rifles: 1/6 (Lethal) + 1/2 * (2/3 + 1/6 * 2/3) (Drilled, Storm Doctrine) = 5/9, x10;
+    # pistol: 7/36 + 7/12 * (1/2 + 1/6 * 1/2) = 77/144 unsaved, 2 damage each (Fury Blade):
+    #   50/9 + 77/72 = 53/8
+    assert data["mean"]["damage"] == "53/8"
+    assert data["unit_rules"] == ["Drilled", "Tactical Precision", "Marksman", "Storm Doctrine",
+                                  "Fury Blade"]
+    r = CliRunner().invoke(cli, ["kills", pair, "MEQ", "--detachment", "Storm Doctrines!"])
+    assert r.exit_code == 2
+    assert "--detachment 'Storm Doctrines!': not in Testers.json; closest: Storm Doctrine" \
+        in r.stderr
+    r = CliRunner().invoke(cli, ["kills", "Necron Warriors", "MEQ", "--enhancement", "X"])
+    assert r.exit_code == 2 and "needs a unit from the BattleScribe data" in r.stderr
