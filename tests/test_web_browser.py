@@ -337,6 +337,7 @@ def test_weapons_models_phase_leader_and_edition(page):
 
 DATA_10E = BSDATA / "10e"
 DEVASTATORS = "Space Marines:Devastator Squad"
+LIEUTENANT, CAPTAIN = "Space Marines:Lieutenant", "Space Marines:Captain"
 #: Every form control must have an accessible name (a <label>, or aria-label).
 UNLABELLED = """() => [...document.querySelectorAll('input, select, textarea')]
   .filter((e) => e.type !== 'hidden' && !e.labels.length && !e.getAttribute('aria-label'))
@@ -355,9 +356,9 @@ def data_server():
     for url in _serve("from mathhammer.cli import main; import sys; sys.argv += ['--data', "
                       f"{str(DATA_10E)!r}, '--timeout', '300']; main()"):
         # the first look-up builds the unit index and reads the catalogue (cached after)
-        for _ in range(2):  # both workers
-            with urllib.request.urlopen(f"{url}/api/unit?name="
-                                        f"{urllib.parse.quote(DEVASTATORS)}", timeout=300):
+        for name in (DEVASTATORS, DEVASTATORS, LIEUTENANT, LIEUTENANT):  # both workers
+            with urllib.request.urlopen(f"{url}/api/unit?name={urllib.parse.quote(name)}",
+                                        timeout=300):
                 pass
         yield url
 
@@ -386,14 +387,16 @@ def test_a_unit_of_the_data_its_wargear_rules_and_list(browser, data_server, wid
     page.check("#weapons input[value='Lascannon']")
     page.fill("#weapons input[aria-label='how many Lascannon']", "4")
     data = ["--data", str(DATA_10E)]
-    _, exact = odds_line(DEVASTATORS, "MEQ", "-w", "4x Lascannon", "--at-least", "1", *data)
+    picks = ["-w", "4x Lascannon", "-w", "Bolt pistol"]  # the picks differ from the defaults:
+    # all picked are sent, the Bolt pistol (not optional) too
+    _, exact = odds_line(DEVASTATORS, "MEQ", *picks, "--at-least", "1", *data)
     expect()(page.locator("#odds-exact")).to_have_text(f"P(kills >= 1) = {exact}",
                                                         timeout=20000)
-    assert "weapon=4x+Lascannon" in page.url
+    assert "weapon=4x+Lascannon&weapon=Bolt+pistol" in page.url
     # a modifier from its phase group, then a named rule: only the attacker's faction's
     page.check("#options input[name=stationary]")
     page.fill("#attacker", "Hexmark Destroyer")
-    expect()(page.locator("#rules .faction")).to_have_text(["Necrons"], timeout=30000)
+    expect()(page.locator("#rules .faction")).to_have_text(["Necrons"], timeout=60000)
     page.check("#rules input[value='Protocol of the Conquering Tyrant']")
     _, exact = odds_line("Hexmark Destroyer", "MEQ", "--stationary", "--rule",
                          "Conquering Tyrant", "--at-least", "1", *data)
@@ -403,15 +406,25 @@ def test_a_unit_of_the_data_its_wargear_rules_and_list(browser, data_server, wid
         page.check("#weapons input[value='Lascannon']", timeout=20000)
         page.fill("#weapons input[aria-label='how many Lascannon']", "4")
         page.uncheck("#weapons input[value='Heavy Bolter']")
-        _, exact = odds_line(DEVASTATORS, "MEQ", "-w", "4x Lascannon", "--stationary",
-                             "--at-least", "1", *data)
-        expect()(page.locator("#odds-exact")).to_have_text(f"P(kills >= 1) = {exact}")
+        # a Leader on each side: the attacker's is "UNIT + LEADER", the target's --leader
+        page.fill("#attacker_leader", LIEUTENANT)
+        page.fill("#leader", CAPTAIN)
+        _, exact = odds_line(f"{DEVASTATORS} + {LIEUTENANT}", "MEQ", "--leader", CAPTAIN,
+                             *picks, "--stationary", "--at-least", "1", *data)
+        expect()(page.locator("#odds-exact")).to_have_text(f"P(kills >= 1) = {exact}",
+                                                            timeout=60000)
+        expect()(page.locator("#title")).to_have_text("Devastator Squad + Lieutenant → MEQ + "
+                                                      "Captain")
+        # kills by unit name; the Lieutenant's datasheet does not list Devastators: said
+        expect()(page.locator("#steps tr[data-step='  kills of Captain']")).to_have_count(1)
+        expect()(page.locator("#warnings")).to_contain_text("Lieutenant cannot lead Devastator")
         other = context.new_page()
         other.goto(page.url)
         other.wait_for_selector("body[data-ready=true]", state="attached", timeout=20000)
         expect()(other.locator("#odds-exact")).to_have_text(f"P(kills >= 1) = {exact}")
         assert other.input_value("#weapons input[aria-label='how many Lascannon']") == "4"
         assert not other.is_checked("#weapons input[value='Heavy Bolter']")
+        assert other.input_value("#attacker_leader") == LIEUTENANT
         other.close()
     # a pasted list with a line the data does not have: shown, with points read / list total
     army = pytest.importorskip("mathhammer.data.army")

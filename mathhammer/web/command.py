@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -222,6 +223,22 @@ def to_argv(command: str, params: Mapping[str, Any]) -> list[str]:
     return argv + ["--", *tail]
 
 
+def _with_warnings(out: str, err: str) -> str:
+    """The command's JSON with the warnings it printed (a guess said out loud: a Leader that
+    cannot lead the unit, a rule not modelled...) as ``warnings``, one line each."""
+    warnings = [x.strip() for x in err.splitlines() if "warning:" in x]
+    if not warnings:
+        return out
+    try:
+        data = json.loads(out)
+    except ValueError:
+        return out
+    if not isinstance(data, dict):
+        return out
+    data["warnings"] = warnings
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
 def run_command(argv: list[str]) -> tuple[int, str]:
     """Run a command line in this process: ``(200, its output)``, or ``(400, the one-line
     error)`` as the command prints it, or ``(500, one line)`` for a fault of mathhammer.
@@ -240,7 +257,7 @@ def run_command(argv: list[str]) -> tuple[int, str]:
     except Exception as e:  # a bug: one line, no traceback to the page
         return 500, f"mathhammer {argv[0]}: internal error: {type(e).__name__}: {one_line(e)}"
     if code == 0:
-        return 200, out.getvalue()
+        return 200, _with_warnings(out.getvalue(), err.getvalue())
     lines = [x for x in err.getvalue().splitlines() if x.strip()]
     return 400, (lines[-1] if lines else f"mathhammer {argv[0]}: error (exit status {code})")
 

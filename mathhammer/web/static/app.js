@@ -3,7 +3,8 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const PAGE_ONLY = ["k", "dist", "row", "vs", "army", "army_file", "metric", "by", "faction"];
+const PAGE_ONLY = ["no_weapon", "k", "dist", "row", "vs", "army", "army_file", "metric", "by", "faction",
+  "attacker_leader"];
 // The modifiers a player reaches for first, by phase; the other options fold under "more".
 const GROUPS = [["situation", ["half_range", "charged", "stationary", "cover"]],
   ["hit", ["hit_mod", "reroll_hits", "crit_hit"]], ["wound", ["wound_mod", "reroll_wounds",
@@ -150,8 +151,8 @@ function parsePick(text) {
 
 function readForm() {
   const s = new URLSearchParams();
-  for (const key of ["attacker", "target", "leader", "models", "target_models", "turns",
-    "reanimation"]) {
+  for (const key of ["attacker", "attacker_leader", "target", "leader", "models",
+    "target_models", "turns", "reanimation"]) {
     const v = $(key).value.trim();
     if (v) s.set(key, v);
   }
@@ -164,6 +165,7 @@ function readForm() {
     .map((b) => (count(b) ? `${count(b)}x ${b.value}` : b.value));
   const dflt = boxes.filter((b) => b.dataset.default === "true").map((b) => b.value);
   if (boxes.length && picked.join("\n") !== dflt.join("\n")) picked.forEach((w) => s.append("weapon", w));
+  if (boxes.length && !picked.length) s.set("no_weapon", "true");  // none, not the defaults
   for (const o of SCHEMA) {
     const input = optInput(o.key);
     if (o.kind === "bool") {
@@ -187,8 +189,8 @@ function readForm() {
 }
 
 function writeForm(s) {
-  for (const key of ["attacker", "target", "leader", "models", "target_models", "turns",
-    "reanimation"]) $(key).value = s.get(key) || "";
+  for (const key of ["attacker", "attacker_leader", "target", "leader", "models",
+    "target_models", "turns", "reanimation"]) $(key).value = s.get(key) || "";
   const melee = s.get("ranged") === "false";
   document.querySelector(`input[name=phase][value=${melee ? "melee" : "ranged"}]`).checked = true;
   $("pistols").checked = s.get("pistols") === "true";
@@ -214,9 +216,13 @@ function saveState() {
 }
 
 // The API parameters of the attack (the address without the page's own keys).
+// An attacker's Leader is the command line's "UNIT + LEADER".
 function killsParams() {
   const p = new URLSearchParams(state);
   PAGE_ONLY.forEach((k) => p.delete(k));
+  if (state.get("attacker_leader") && p.get("attacker")) {
+    p.set("attacker", `${p.get("attacker")} + ${state.get("attacker_leader")}`);
+  }
   return p;
 }
 
@@ -273,7 +279,7 @@ function renderWeapons() {
     if (w.melee !== melee || seen.has(w.name)) continue;
     seen.add(w.name);
     const pick = picked.find(([n]) => n.toLowerCase() === w.name.toLowerCase());
-    const on = picked.length ? Boolean(pick) : !w.optional;
+    const on = picked.length ? Boolean(pick) : !w.optional && !state.get("no_weapon");
     const box1 = el("input", { type: "checkbox", value: w.name, checked: on,
       "data-default": String(!w.optional), "aria-label": w.name });
     const n = el("input", { type: "number", class: "num", min: 1, max: w.max,
@@ -329,7 +335,10 @@ async function refreshUnits() {
 // The names offered as you type: the units of a pasted army list ("army:<row>"), the bundled
 // units, and what the BattleScribe search found for the text typed.
 let armyNames = [];
-const found = { attacker: [], target: [], leader: [] };
+const found = { attacker: [], target: [], leader: [], attacker_leader: [] };
+// The faction of a "Faction:Unit" name (the data's), for the Leaders offered with it.
+const factionOf = (name) => (name && name.includes(":") && !isRows(name) ? name.split(":")[0] : "");
+const LEADERS = ["leader", "attacker_leader"];
 
 function fillList(list, names) {
   $(list).replaceChildren(...names.map((n) => el("option", { value: n })));
@@ -337,8 +346,8 @@ function fillList(list, names) {
 
 function refreshList(id) {
   const q = $(id).value.trim().toLowerCase();
-  let names = [...(id === "leader" ? [] : armyNames),
-    ...UNITS.filter((u) => id !== "leader" || u.leader).map((u) => u.name)];
+  let names = [...(LEADERS.includes(id) ? [] : armyNames),
+    ...UNITS.filter((u) => !LEADERS.includes(id) || u.leader).map((u) => u.name)];
   if (found[id].length) names = [...names.filter((n) => n.toLowerCase().includes(q)), ...found[id]];
   fillList(`${id}-list`, names);
 }
@@ -358,9 +367,13 @@ function search(input) {
       return;
     }
     const rules = state.get("rules") || "";
+    // a Leader of the data: of its unit's faction
+    const faction = input.id === "attacker" ? $("faction").value
+      : input.id === "attacker_leader" ? factionOf(state.get("attacker"))
+        : input.id === "leader" ? factionOf(state.get("target")) : "";
     const [ok, data, status] = await getJSON(
       `/api/search?q=${encodeURIComponent(q)}&rules=${rules}`
-      + (input.id === "attacker" && $("faction").value ? `&faction=${encodeURIComponent($("faction").value)}` : ""));
+      + (faction ? `&faction=${encodeURIComponent(faction)}` : ""));
     if (status === 501) searchable = false;
     if (input.value.trim() !== q) return;  // typed on since: a newer search answers
     found[input.id] = ok ? data.units : [];
@@ -381,6 +394,11 @@ async function runKills() {
     return;
   }
   if (killsController) killsController.abort();
+  if (state.get("no_weapon")) {
+    $("answer").hidden = true;
+    showError($("error"), "weapons: none picked; pick at least one weapon of the unit");
+    return;
+  }
   killsController = new AbortController();
   $("busy").hidden = false;
   const fromArmy = [p.get("attacker"), p.get("target")].some((v) => v && v.startsWith("army:"));
@@ -452,7 +470,13 @@ function renderKills(data) {
   $("header").textContent = `rules ${data.rules}; options: ${describeOptions(data.options)}; `
     + `named rules: ${data.named_rules.join(", ") || "none"}`
     + (seq && data.turns ? `; ${data.turns} turns, reanimation ${data.reanimation ? "on" : "off"}` : "")
-    + `. Weapons: ${weapons}. Target: ${data.target.profile}.`;
+    + `. Weapons: ${weapons}. Target: ${data.target.profile}.`
+    + (data.unit_rules && data.unit_rules.length ? ` Rules from the datasheets applied: ${data.unit_rules.join(", ")}.` : "")
+    + (data.not_modelled && data.not_modelled.length ? ` Not modelled: ${data.not_modelled.map((r) => (typeof r === "string" ? r : r.name || JSON.stringify(r))).join(", ")}.` : "")
+    + (data.left_out && data.left_out.length ? ` Left out: ${data.left_out.map((x) => x.text).join("; ")}.` : "");
+  const warned = data.warnings || [];  // the guesses, said out loud
+  $("warnings").hidden = !warned.length;
+  $("warnings").replaceChildren(...warned.map((w) => el("li", { text: w.replace(/^warning: /, "") })));
   const rows = [el("tr", {}, el("th", { text: "expected" }), el("th", { text: "value" }),
     el("th", { text: "exact" }))];
   const counters = seq ? data.attack : data;
@@ -704,8 +728,8 @@ function renderGrid(data) {
 const runAll = debounce(() => { runKills(); runCompare(); }, 120);
 const runKillsSoon = debounce(runKills, 120);
 // what only the attack reads (the comparison has its own units)
-const ATTACK_ONLY = ["attacker", "target", "leader", "models", "target_models", "turns",
-  "reanimation"];
+const ATTACK_ONLY = ["attacker", "attacker_leader", "target", "leader", "models",
+  "target_models", "turns", "reanimation"];
 const runCompareSoon = debounce(runCompare, 300);
 const refreshSoon = debounce(async () => { await refreshUnits(); }, 250);
 
@@ -716,7 +740,7 @@ function onChange(ev) {
   if (id === "army" && [state.get("attacker"), state.get("target")]
     .some((v) => v && v.startsWith("army:"))) runAll();
   if (["row", "vs", "army", "metric", "by"].includes(id)) { runCompareSoon(); return; }
-  if (["attacker", "target", "leader"].includes(id)) {
+  if (["attacker", "target", "leader", "attacker_leader"].includes(id)) {
     if (id === "attacker") {  // the old unit's weapons and size do not apply to the new one
       info.attacker = null;
       $("weapons").replaceChildren();
@@ -771,7 +795,7 @@ async function start() {
   $("version").textContent = health.mathhammer;
   buildOptions();
   $("metric").replaceChildren(...opts.metrics.map((m) => el("option", { value: m, text: m })));
-  ["attacker", "target", "leader"].forEach(refreshList);
+  ["attacker", "target", "leader", "attacker_leader"].forEach(refreshList);
   state = new URLSearchParams(location.hash.slice(1) || DEFAULT);
   writeForm(state);
   await Promise.all([refreshUnits(), loadFactions()]);
