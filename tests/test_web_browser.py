@@ -25,7 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fake_army  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-ROSTERS = Path(os.environ.get("MATHHAMMER_SHARED", Path(__file__).resolve().parents[2] / "shared")) / "rosters"
+SHARED = Path(os.environ.get("MATHHAMMER_SHARED", Path(__file__).resolve().parents[2] / "shared"))
+ROSTERS = SHARED / "rosters"
 BSDATA = ROSTERS.parent / "bsdata"
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -373,7 +374,8 @@ def test_a_unit_of_the_data_its_wargear_rules_and_list(browser, data_server, wid
     open_page(page, "attacker=Cronos&target=MEQ&models=2")
     assert page.evaluate(UNLABELLED) == []  # every control has a label
     if width < 800:  # results first on a phone: the answer above the form
-        assert page.locator("#result").bounding_box()["y"] < page.locator("#form").bounding_box()["y"]
+        box = {s: page.locator(s).bounding_box()["y"] for s in ("#result", "#form")}
+        assert box["#result"] < box["#form"]
     # faction, then unit: the faction's units are offered (one search call)
     page.select_option("#faction", "Space Marines")
     expect()(page.locator(f"#attacker-list option[value='{DEVASTATORS}']")).to_have_count(
