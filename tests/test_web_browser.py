@@ -28,7 +28,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 SHARED = Path(os.environ.get("MATHHAMMER_SHARED", Path(__file__).resolve().parents[2] / "shared"))
 ROSTERS = SHARED / "rosters"
 BSDATA = ROSTERS.parent / "bsdata"
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
 def chromium() -> str | None:
@@ -441,7 +440,5 @@ def test_a_unit_of_the_data_its_wargear_rules_and_list(browser, data_server, wid
         f"line {bad.line}: {bad.text}", timeout=20000)
     expect()(page.locator("#army-info .points")).to_contain_text(
         f"{parsed.points} / {parsed.declared_points}")
-    page.evaluate("window.scrollTo(0, 0)")  # the answer (first on a phone) and the unit
-    page.screenshot(path=str(EXAMPLES / f"web-{width}.png"))
     context.close()
     assert errors == []
