@@ -376,6 +376,7 @@ def test_a_unit_of_the_data_its_wargear_rules_and_list(browser, data_server, wid
         box = {s: page.locator(s).bounding_box()["y"] for s in ("#result", "#form")}
         assert box["#result"] < box["#form"]
     # faction, then unit: the faction's units are offered (one search call)
+    page.focus("#faction")  # the factions are listed when the picker is first used
     page.select_option("#faction", "Space Marines")
     expect()(page.locator(f"#attacker-list option[value='{DEVASTATORS}']")).to_have_count(
         1, timeout=60000)

@@ -272,13 +272,16 @@ function renderWeapons() {
       text: `${w.models}x ${w.profile}` })));
     return;
   }
-  const picked = state.getAll("weapon").map(parsePick);
+  // the picks of this phase (those of the other phase do not apply to it)
+  const named = (w, [n]) => n.toLowerCase() === w.name.toLowerCase();
+  const picked = state.getAll("weapon").map(parsePick)
+    .filter((p) => a.weapons.some((w) => w.melee === melee && named(w, p)));
   const seen = new Set();
   const items = [];
   for (const w of a.weapons) {
     if (w.melee !== melee || seen.has(w.name)) continue;
     seen.add(w.name);
-    const pick = picked.find(([n]) => n.toLowerCase() === w.name.toLowerCase());
+    const pick = picked.find((p) => named(w, p));
     const on = picked.length ? Boolean(pick) : !w.optional && !state.get("no_weapon");
     const box1 = el("input", { type: "checkbox", value: w.name, checked: on,
       "data-default": String(!w.optional), "aria-label": w.name });
@@ -751,14 +754,16 @@ function onChange(ev) {
     search(ev.target);
     refreshSoon();
   }
-  if (ev.target.name === "phase") renderWeapons();
+  if (ev.target.name === "phase") { renderWeapons(); saveState(); }
   if (id === "faction") { loadFaction(); return; }
-  if (id === "rules" && ev.type === "change") loadFactions();
+  if (id === "rules" && ev.type === "change" && factionsLoaded) loadFactions();
   if (ATTACK_ONLY.includes(id) || ev.target.closest("#weapons")) runKillsSoon(); else runAll();
 }
 
 // The factions of the installed data, and the units of the one chosen (one search call).
+let factionsLoaded = false;
 async function loadFactions() {
+  factionsLoaded = true;
   const [ok, data] = await getJSON(`/api/factions?rules=${state.get("rules") || ""}`);
   const names = ok ? data.factions : [];
   const keep = state.get("faction") || "";
@@ -798,7 +803,11 @@ async function start() {
   ["attacker", "target", "leader", "attacker_leader"].forEach(refreshList);
   state = new URLSearchParams(location.hash.slice(1) || DEFAULT);
   writeForm(state);
-  await Promise.all([refreshUnits(), loadFactions()]);
+  // the factions are listed when the picker is first used (or the address names one)
+  await Promise.all([refreshUnits(), state.get("faction") ? loadFactions() : null]);
+  for (const ev of ["focus", "mousedown", "keydown"]) {
+    $("faction").addEventListener(ev, () => { if (!factionsLoaded) loadFactions(); });
+  }
   saveState();
   $("army-file").addEventListener("change", (ev) => {
     ev.stopPropagation();
