@@ -395,6 +395,17 @@ def test_a_unit_of_the_data_its_wargear_rules_and_list(browser, data_server, wid
     expect()(page.locator("#odds-exact")).to_have_text(f"P(kills >= 1) = {exact}",
                                                         timeout=20000)
     assert "weapon=4x+Lascannon&weapon=Bolt+pistol" in page.url
+    # a conditional rule of its datasheet is a switch with the named rules (Oath of Moment:
+    # re-roll the Hit rolls against the chosen target; the answer changes)
+    oath = "Oath of Moment (1)"
+    page.check(f"#rules input[value='{oath}']")
+    _, with_oath = odds_line(DEVASTATORS, "MEQ", *picks, "--rule", oath, "--at-least", "1",
+                             *data)
+    assert with_oath != exact
+    expect()(page.locator("#odds-exact")).to_have_text(f"P(kills >= 1) = {with_oath}",
+                                                        timeout=20000)
+    expect()(page.locator("#attacker-info")).to_contain_text("not modelled: Armorium Cherub")
+    page.uncheck(f"#rules input[value='{oath}']")
     # a modifier from its phase group, then a named rule: only the attacker's faction's
     page.check("#options input[name=stationary]")
     page.fill("#attacker", "Hexmark Destroyer")

@@ -6,7 +6,8 @@ the page is waiting for); one that needs longer moves to the long lane (its own 
 time limit, at most :data:`LONG_WAITING` per worker waiting, more get 503 at once). So a flood
 of heavy queries delays an ordinary one by a second at most. A query that runs too long is
 stopped (its worker is replaced) and answered with one line; a query whose client has gone
-(the page aborts a query it no longer needs) is stopped too. Listings that are already in
+(the page aborts a query it no longer needs) is stopped too in the long lane, and left to end in
+the quick lane (within :data:`QUICK` seconds; its worker stays warm). Listings that are already in
 memory (bundled units, named rules, the options) are answered in the server process. Request
 bodies are limited to :data:`MAX_BODY_BYTES`.
 """
@@ -191,7 +192,10 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
         try:
             while not (await asyncio.wait({waiting}, timeout=POLL))[0]:
                 if await request.is_disconnected():  # the page asked something else since
-                    future.cancel()  # stops the worker (pebble replaces it)
+                    if pool == "long":
+                        future.cancel()  # stops the worker (pebble replaces it)
+                    # in the quick lane the job ends within QUICK seconds anyway: finishing it
+                    # keeps the worker and what it has read (a catalogue of the data) warm
                     return None
             return waiting.result()
         except asyncio.CancelledError:  # the server is stopping

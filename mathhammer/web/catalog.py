@@ -89,7 +89,27 @@ def unit_json(unit: Any) -> dict[str, Any]:
         "abilities": [str(a) for a in getattr(unit, "datasheet_abilities", ()) or ()],
         "statline": "; ".join(g.statline() for g in unit.groups),
         "weapons": [_weapon_json(w, g) for g in unit.groups for w in g.weapons],
+        "rules": _data_rules(unit),
     }
+
+
+def _data_rules(unit: Any) -> dict[str, list[dict[str, str]]]:
+    """The rules a data unit's abilities make, by side (``attacker``: its attacks,
+    ``defender``: attacks against it): those always applied, the switches (conditional, off
+    unless named as a ``rule``) and those not modelled (``[]`` for a bundled unit)."""
+    from ..data.unit_rules import side_rules, unit_rules
+
+    parts = unit_rules(unit)
+    out: dict[str, list[dict[str, str]]] = {}
+    for side in ("attacker", "defender"):
+        found = side_rules(parts, side)
+        out[side] = [{"name": r.name, "state": state, "text": r.text,
+                      "why": r.not_modelled or ""}
+                     for state, rules in (("applied", found.applied),
+                                          ("switch", found.switches),
+                                          ("not modelled", found.not_modelled))
+                     for r in rules]
+    return out
 
 
 def units_json() -> list[dict[str, Any]]:

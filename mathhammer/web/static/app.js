@@ -309,6 +309,15 @@ async function renderRules() {
   const items = [];
   let faction = null;
   const names = new Set(RULES.map((r) => r.name));
+  // the attacker's datasheet rules: the switches, as named rules (applied ones are said)
+  const own = (info.attacker && info.attacker.rules ? info.attacker.rules.attacker : [])
+    .filter((r) => r.state === "switch");
+  for (const r of own) {
+    if (names.has(r.name)) continue;
+    names.add(r.name);
+    RULES.push({ name: r.name, faction: `${info.attacker.name} (datasheet, when it applies)`,
+      describe: r.text });
+  }
   for (const name of on) if (!names.has(name)) RULES.push({ name, faction: "chosen", describe: "" });
   for (const r of RULES) {
     if (r.faction !== faction) {
@@ -321,16 +330,30 @@ async function renderRules() {
   box.replaceChildren(...items);
 }
 
+// A side's rules from the datasheet: applied always, or not modelled (the switches are
+// offered with the named rules).
+function describeRules(rules) {
+  if (!rules || !rules.length) return "";
+  const by = (state) => rules.filter((r) => r.state === state).map((r) => r.name);
+  const out = [];
+  if (by("applied").length) out.push(`applied: ${by("applied").join(", ")}`);
+  if (by("not modelled").length) out.push(`not modelled: ${by("not modelled").join(", ")}`);
+  return out.length ? `; rules from the datasheet ${out.join("; ")}` : "";
+}
+
 async function refreshUnits() {
   const [a, t] = await Promise.all([unitInfo(state.get("attacker")), unitInfo(state.get("target"))]);
   info.attacker = a;
   info.target = t;
   $("target-info").textContent = !t ? "" : t.inline === "army" ? "a unit of the army list below"
-    : t.inline ? t.profile : `${t.name} (${t.faction}): ${t.statline}`;
+    : t.inline ? t.profile : `${t.name} (${t.faction}): ${t.statline}`
+      + describeRules(t.rules && t.rules.defender);
   if (t && !t.inline) $("target_models").placeholder = `${t.size[0]}`;
   $("attacker-info").textContent = !a || a.inline ? "" : `${a.name} (${a.faction}): ${a.statline}; `
     + `${a.size[0] === a.size[1] ? a.size[0] : `${a.size[0]}-${a.size[1]}`} models`
-    + (a.points.length ? `; ${a.points.map(([m, p]) => `${m} models ${p} pts`).join(", ")}` : "");
+    + (a.points.length ? `; ${a.points.map(([m, p]) => `${m} models ${p} pts`).join(", ")}` : "")
+    + (a.abilities && a.abilities.length ? `; abilities: ${a.abilities.join(", ")}` : "")
+    + describeRules(a.rules && a.rules.attacker);
   renderWeapons();
   await renderRules();
 }
