@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import sys
 import threading
 import time
@@ -25,6 +26,7 @@ from starlette.testclient import TestClient  # noqa: E402
 
 import mathhammer as mh  # noqa: E402
 from mathhammer.cli import cli  # noqa: E402
+from mathhammer.errors import InputError  # noqa: E402
 from mathhammer.model.options import Options  # noqa: E402
 from mathhammer.web.app import create_app  # noqa: E402
 from mathhammer.web.command import page_words  # noqa: E402
@@ -414,3 +416,38 @@ def test_open_starts_a_browser_on_the_page(monkeypatch):
             c.get("/api/health")
             time.sleep(0.05)
     assert opened == ["http://127.0.0.1:8000/"]
+
+
+# --- army lists: read once per content, uploads read in memory ---------------------------------
+
+SHARED = Path(os.environ.get("MATHHAMMER_SHARED", Path(__file__).resolve().parents[2] / "shared"))
+
+
+def test_a_list_is_read_once_per_content(monkeypatch):
+    from mathhammer.web.army import read_army
+
+    monkeypatch.setitem(sys.modules, "mathhammer.data.army", fake_army.module())
+    text = "Hexmark Destroyer\nCronos"
+    first = read_army(text)
+    assert read_army("".join(["Hexmark Destroyer\n", "Cronos"])) is first  # equal text: cached
+    assert read_army(text + "\nCronos") is not first  # another list: read
+    with pytest.raises(InputError, match="army: expected the text of an army list"):
+        read_army("  ")
+    with pytest.raises(InputError, match="not valid base64"):
+        read_army({"base64": "%%%"})
+
+
+@pytest.mark.slow
+def test_an_uploaded_rosz_is_the_same_army_as_the_file(monkeypatch):
+    import base64
+
+    from mathhammer.web.army import read_army
+
+    army = pytest.importorskip("mathhammer.data.army")
+    path = SHARED / "rosters" / "necron-combat-patrol.10e.rosz"
+    if not path.is_file():
+        pytest.skip(f"no shared roster at {path}")
+    monkeypatch.setenv("MATHHAMMER_DATA", str(SHARED / "bsdata"))
+    got = read_army({"base64": base64.b64encode(path.read_bytes()).decode()})
+    want = army.load_army(path)
+    assert got.to_json() == want.to_json() and len(got.units) > 0
