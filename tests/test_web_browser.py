@@ -452,5 +452,12 @@ def test_a_unit_of_the_data_its_wargear_rules_and_list(browser, data_server, wid
         f"line {bad.line}: {bad.text}", timeout=20000)
     expect()(page.locator("#army-info .points")).to_contain_text(
         f"{parsed.points} / {parsed.declared_points}")
+    rosz = ROSTERS / "necron-combat-patrol.10e.rosz"
+    if width >= 800 and rosz.is_file():  # an upload, read in the browser and sent as content
+        page.set_input_files("#army-file", str(rosz))
+        rows = army.load_army(rosz, data=DATA_10E).rows()
+        expect()(page.locator("#grid tbody th")).to_have_text([label for label, _ in rows],
+                                                              timeout=30000)
+        assert page.input_value("#army") == "" and "army_file=" in page.url
     context.close()
     assert errors == []
