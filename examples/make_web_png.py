@@ -1,4 +1,7 @@
-"""Draw ``examples/web.png``: the web page of ``mathhammer serve`` in the system's Chromium.
+"""Draw ``examples/web.png``: the web page of ``mathhammer serve`` in the system's Chromium;
+and, with the shared BattleScribe data (``../shared/bsdata/10e`` beside the checkout, or
+``MATHHAMMER_SHARED``), ``web-390.png`` and ``web-1280.png``: a unit of the data with its
+wargear and a Leader on each side, on a phone (the answer first) and a laptop.
 
 Run ``python examples/make_web_png.py`` (needs ``pip install ".[webtest]"`` and Chromium;
 ``MATHHAMMER_CHROMIUM`` names its binary if it is not the Debian package's).
@@ -19,6 +22,31 @@ STATE = ("attacker=Hexmark+Destroyer&target=MEQ&half_range=true&k=2"
          "&row=Hexmark+Destroyer&row=Cronos&row=Necron+Warriors&vs=GEQ&vs=MEQ&vs=TEQ&vs=Knight")
 
 
+SHARED = Path(os.environ.get("MATHHAMMER_SHARED",
+                            Path(__file__).resolve().parents[2] / "shared"))
+DATA_STATE = ("attacker=Space+Marines%3ADevastator+Squad&attacker_leader=Space+Marines%3A"
+              "Lieutenant&weapon=4x+Lascannon&weapon=Bolt+pistol&target=MEQ&leader=Space+Marines"
+              "%3ACaptain&stationary=true&faction=Space+Marines")
+
+
+def data_pictures(chromium: str) -> None:
+    """``web-390.png`` and ``web-1280.png``, from a server on the shared data."""
+    data = SHARED / "bsdata" / "10e"
+    if not data.is_dir():
+        print(f"no shared BattleScribe data at {data}: web-390.png and web-1280.png not drawn")
+        return
+    with serving("--data", str(data), "--timeout", "300") as base, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium)
+        for width, height in ((390, 844), (1280, 800)):
+            page = browser.new_page(viewport={"width": width, "height": height})
+            page.goto(f"{base}/#{DATA_STATE}")
+            page.wait_for_selector("body[data-ready=true]", state="attached", timeout=300_000)
+            out = OUT.with_name(f"web-{width}.png")
+            page.screenshot(path=str(out))
+            print(f"wrote {out}")
+        browser.close()
+
+
 def main() -> None:
     chromium = next(p for p in (os.environ.get("MATHHAMMER_CHROMIUM"),
                                 "/usr/lib/chromium/chromium", shutil.which("chromium"))
@@ -32,6 +60,7 @@ def main() -> None:
         page.screenshot(path=str(OUT), full_page=True)
         browser.close()
     print(f"wrote {OUT}")
+    data_pictures(chromium)
 
 
 if __name__ == "__main__":

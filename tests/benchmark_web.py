@@ -1,18 +1,28 @@
 """Time the web API: a real ``mathhammer serve`` in a subprocess, typical queries over HTTP.
 
-Run ``python tests/benchmark_web.py`` (needs ``pip install ".[web]"``). For each query it
-prints the median server time (the ``Server-Timing`` header: from scheduling the query on a
+Run ``python tests/benchmark_web.py [SHARED]`` (needs ``pip install ".[web]"``). For each query
+it prints the median server time (the ``Server-Timing`` header: from scheduling the query on a
 worker process to its answer) and the median round trip seen by the client, over 30 calls
 after a first call (also shown). The target is a typical query under 100 ms of server time. Speed
 numbers live only here and in reports, never in tests.
+
+With the shared BattleScribe data (``SHARED/bsdata/10e``, default ``../shared`` beside the
+checkout) it then times each interaction of the page for a unit from the data, on a server
+started with ``--data``: the faction list, a faction's units, a name search, the unit's card,
+its default attack, 4 lascannons, a modifier, a Leader on each side, and a pasted list (its
+first reading, then the same text again: read once per content). The target is under 300 ms
+each; the first call (the unit index and catalogue read into a worker) is shown apart.
 """
 
 from __future__ import annotations
 
+import json
 import statistics
+import sys
 import time
 import urllib.parse
 import urllib.request
+from pathlib import Path
 
 from mathhammer.web.background import serving
 
@@ -30,27 +40,69 @@ QUERIES = [
      {"attacker": ["Hexmark Destroyer", "Cronos", "Necron Warriors"]}),
 ]
 REPEATS = 30
+DEV = "Space Marines:Devastator Squad"
+#: The page's interactions for a unit of the data: (what, path, parameters, POST body or None).
+DATA_QUERIES = [
+    ("factions", "/api/factions", {}, None),
+    ("a faction's units", "/api/search", {"q": "", "faction": "Space Marines"}, None),
+    ("search 'captain'", "/api/search", {"q": "captain"}, None),
+    ("the unit's card", "/api/unit", {"name": DEV}, None),
+    ("its default attack", "/api/kills", {"attacker": DEV, "target": "MEQ"}, None),
+    ("4 lascannons", "/api/kills",
+     {"attacker": DEV, "target": "MEQ", "weapon": ["4x Lascannon", "Bolt pistol"]}, None),
+    ("+ stationary, hit +1", "/api/kills",
+     {"attacker": DEV, "target": "MEQ", "weapon": ["4x Lascannon", "Bolt pistol"],
+      "stationary": "true", "hit_mod": "1"}, None),
+    ("+ a Leader on each side", "/api/kills",
+     {"attacker": f"{DEV} + Space Marines:Lieutenant", "target": "MEQ",
+      "leader": "Space Marines:Captain", "weapon": ["4x Lascannon", "Bolt pistol"]}, None),
+]
+DATA_REPEATS = 10
+
+
+def _call(base: str, path: str, params: dict, body: bytes | None = None) -> tuple[float, float]:
+    """(server ms, round trip ms) of one call."""
+    url = f"{base}{path}?{urllib.parse.urlencode(params, doseq=True)}"
+    req = urllib.request.Request(url, data=body, headers={"Content-Type": "application/json"})
+    t = time.perf_counter()
+    with urllib.request.urlopen(req, timeout=300) as res:
+        res.read()
+        timing = res.headers["Server-Timing"]
+    return float(timing.split("dur=")[1]), (time.perf_counter() - t) * 1000
+
+
+def _row(base: str, name: str, path: str, params: dict, body: bytes | None, repeats: int
+         ) -> None:
+    first, _ = _call(base, path, params, body)  # warm-up: a worker loads the units
+    server, trip = zip(*(_call(base, path, params, body) for _ in range(repeats)), strict=True)
+    print(f"| {name} | {first:.1f} | {statistics.median(server):.1f} | "
+          f"{statistics.median(trip):.1f} |")
 
 
 def main() -> None:
+    head = ("| query | first call server ms | server ms (median) | round trip ms (median) |\n"
+            "| --- | ---: | ---: | ---: |")
     with serving() as base:
-        print("| query | first call server ms | server ms (median) | round trip ms (median) |")
-        print("| --- | ---: | ---: | ---: |")
+        print(head)
         for name, path, params in QUERIES:
-            url = f"{base}{path}?{urllib.parse.urlencode(params, doseq=True)}"
-            with urllib.request.urlopen(url) as res:  # warm-up: a worker loads the units
-                res.read()
-                first = float(res.headers["Server-Timing"].split("dur=")[1])
-            server, trip = [], []
-            for _ in range(REPEATS):
-                t = time.perf_counter()
-                with urllib.request.urlopen(url) as res:
-                    res.read()
-                    timing = res.headers["Server-Timing"]
-                trip.append((time.perf_counter() - t) * 1000)
-                server.append(float(timing.split("dur=")[1]))
-            print(f"| {name} | {first:.1f} | {statistics.median(server):.1f} | "
-                  f"{statistics.median(trip):.1f} |")
+            _row(base, name, path, params, None, REPEATS)
+    shared = Path(sys.argv[1]) if len(sys.argv) > 1 else (
+        Path(__file__).resolve().parents[2] / "shared")
+    data = shared / "bsdata" / "10e"
+    if not data.is_dir():
+        print(f"\n(no shared BattleScribe data at {data}: the data unit's interactions skipped)")
+        return
+    lists = sorted((shared / "rosters").glob("*.10e.gwapp.txt"))
+    with serving("--data", str(data), "--timeout", "300") as base:
+        print(f"\nA unit of the data ({data}):\n\n{head}")
+        for name, path, params, body in DATA_QUERIES:
+            _row(base, name, path, params, body, DATA_REPEATS)
+        if lists:
+            text = lists[0].read_text(encoding="utf-8")
+            body = json.dumps({"army": text, "targets": ["MEQ"]}).encode()
+            # the first call reads the list; the repeats find it in the worker's cache
+            _row(base, f"army list {lists[0].name} vs MEQ", "/api/army", {}, body,
+                 DATA_REPEATS)
 
 
 if __name__ == "__main__":

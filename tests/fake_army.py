@@ -34,8 +34,8 @@ def parse_army(text: str, data=None, source: str = "<text>") -> Army:
     return Army(tuple(mh.load_unit(n) for n in names))
 
 
-def search_units(query: str, data=None, edition=None) -> list[str]:
-    return [f"{u.faction}:{u.name}" for u in mh.list_units(search=query)]
+def search_units(query: str, data=None, edition=None, limit: int = 50) -> list[str]:
+    return [f"{u.faction}:{u.name}" for u in mh.list_units(search=query)][:limit]
 
 
 def module() -> types.ModuleType:

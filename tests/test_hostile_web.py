@@ -244,7 +244,8 @@ def test_deep_json_is_400_and_the_connection_goes_on(server):
     conn = http.client.HTTPConnection(u.hostname, u.port, timeout=30)
     for body in ("[" * 100_000 + "]" * 100_000, '{"a":' * 100_000 + "1" + "}" * 100_000):
         assert _post(conn, "/api/kills", body) == (
-            400, '{"error":"mathhammer kills: error: the request body is nested too deeply"}')
+            400, '{"error":"mathhammer kills: error: the request body is nested too deeply",'
+                 '"message":"the request body is nested too deeply"}')
         conn.request("GET", "/api/health")  # the same connection still answers
         res = conn.getresponse()
         assert res.status == 200 and json.loads(res.read())["timeout"] == 10
@@ -258,7 +259,8 @@ def test_a_request_body_is_limited(server):
     army = json.dumps({"army": "Cronos\n" * 800_000})  # 5.6 MB
     assert _post(conn, "/api/army", army) == (
         413, '{"error":"mathhammer: error: the request body is over the limit of 5000000 bytes '
-             '(mathhammer.web.app.MAX_BODY_BYTES)"}')
+             '(mathhammer.web.app.MAX_BODY_BYTES)","message":"the request body is over the '
+             'limit of 5000000 bytes (mathhammer.web.app.MAX_BODY_BYTES)"}')
     conn.close()
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import sys
 import threading
 import time
@@ -25,8 +26,10 @@ from starlette.testclient import TestClient  # noqa: E402
 
 import mathhammer as mh  # noqa: E402
 from mathhammer.cli import cli  # noqa: E402
+from mathhammer.errors import InputError  # noqa: E402
 from mathhammer.model.options import Options  # noqa: E402
 from mathhammer.web.app import create_app  # noqa: E402
+from mathhammer.web.command import page_words  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fake_army  # noqa: E402
@@ -134,8 +137,10 @@ def test_bad_input_is_the_cli_line(client, params, args):
     res = client.get("/api/kills", params=params)
     code, _, err = cli_out("kills", *args, "--json")
     assert code == 2 and res.status_code == 400
-    assert res.json() == {"error": err.strip()}
+    assert res.json() == {"error": err.strip(), "message": page_words(err.strip())}
     assert "\n" not in err.strip() and "Traceback" not in res.text
+    # the page's words: the field, the value, what is allowed; no flags, no command
+    assert "--" not in res.json()["message"] and "mathhammer" not in res.json()["message"]
 
 
 @pytest.mark.parametrize(("path", "params", "words"), [
@@ -179,8 +184,9 @@ def test_post_body_must_be_an_object(client):
     res = client.post("/api/kills", content=b"[1, 2]", headers={"content-type":
                                                                  "application/json"})
     assert res.status_code == 400
-    assert res.json() == {"error": "mathhammer kills: error: the request body must be a JSON "
-                                   "object"}
+    assert res.json()["error"] == ("mathhammer kills: error: the request body must be a JSON "
+                                   "object")
+    assert res.json()["message"] == "the request body must be a JSON object"
 
 
 # --- what the page offers ----------------------------------------------------------------------
@@ -417,3 +423,38 @@ def test_open_starts_a_browser_on_the_page(monkeypatch):
             c.get("/api/health")
             time.sleep(0.05)
     assert opened == ["http://127.0.0.1:8000/"]
+
+
+# --- army lists: read once per content, uploads read in memory ---------------------------------
+
+SHARED = Path(os.environ.get("MATHHAMMER_SHARED", Path(__file__).resolve().parents[2] / "shared"))
+
+
+def test_a_list_is_read_once_per_content(monkeypatch):
+    from mathhammer.web.army import read_army
+
+    monkeypatch.setitem(sys.modules, "mathhammer.data.army", fake_army.module())
+    text = "Hexmark Destroyer\nCronos"
+    first = read_army(text)
+    assert read_army("".join(["Hexmark Destroyer\n", "Cronos"])) is first  # equal text: cached
+    assert read_army(text + "\nCronos") is not first  # another list: read
+    with pytest.raises(InputError, match="army: expected the text of an army list"):
+        read_army("  ")
+    with pytest.raises(InputError, match="not valid base64"):
+        read_army({"base64": "%%%"})
+
+
+@pytest.mark.slow
+def test_an_uploaded_rosz_is_the_same_army_as_the_file(monkeypatch):
+    import base64
+
+    from mathhammer.web.army import read_army
+
+    army = pytest.importorskip("mathhammer.data.army")
+    path = SHARED / "rosters" / "necron-combat-patrol.10e.rosz"
+    if not path.is_file():
+        pytest.skip(f"no shared roster at {path}")
+    monkeypatch.setenv("MATHHAMMER_DATA", str(SHARED / "bsdata"))
+    got = read_army({"base64": base64.b64encode(path.read_bytes()).decode()})
+    want = army.load_army(path)
+    assert got.to_json() == want.to_json() and len(got.units) > 0

@@ -13,6 +13,7 @@ import json
 import os
 import shutil
 import sys
+import urllib.parse
 from pathlib import Path
 
 import pytest
@@ -25,7 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fake_army  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-ROSTERS = Path(__file__).resolve().parents[2] / "shared" / "rosters"
+SHARED = Path(os.environ.get("MATHHAMMER_SHARED", Path(__file__).resolve().parents[2] / "shared"))
+ROSTERS = SHARED / "rosters"
 BSDATA = ROSTERS.parent / "bsdata"
 
 
@@ -145,7 +147,7 @@ def test_hexmark_against_meq_at_half_range(page):
     means = json.loads(out)["mean"]
     for key, label in (("hits", "hits"), ("unsaved", "unsaved wounds"), ("kills", "kills")):
         cell = page.locator(f"#steps tr[data-step='{label}'] td.exact")
-        expect()(cell).to_have_text(means[key].removesuffix("/1"))
+        expect()(cell).to_have_attribute("data-exact", means[key].removesuffix("/1"))
     assert "half_range=true" in page.url
 
 
@@ -169,7 +171,9 @@ def test_a_bad_inline_profile_shows_its_error(page):
     page.fill("#target", "5x T4 Sv3+ Q2")
     code, _, err = cli_out("kills", "Hexmark Destroyer", "5x T4 Sv3+ Q2", "--json")
     assert code == 2
-    expect()(page.locator("#error")).to_have_text(err.strip())
+    from mathhammer.web.command import page_words
+
+    expect()(page.locator("#error")).to_have_text(page_words(err.strip()))  # the page's words
     expect()(page.locator("#answer")).to_be_hidden()
     page.fill("#target", "5x T4 Sv3+ W2")  # fixed: the error goes, the answer comes back
     expect()(page.locator("#error")).to_be_hidden()
@@ -184,7 +188,7 @@ def test_turns_show_p_destroyed_by_step(page):
     assert [s["label"] for s in steps] == ["attack 1", "reanimate", "attack 2"]
     for s in steps:
         cell = page.locator(f"#turn-table tr[data-step='{s['label']}'] td.exact")
-        expect()(cell).to_have_text(s["destroyed"])
+        expect()(cell).to_have_attribute("data-exact", s["destroyed"])
 
 
 def test_the_comparison_is_the_table_command(page):
@@ -316,7 +320,7 @@ def test_weapons_models_phase_leader_and_edition(page):
     # melee, with a Leader attached to the target and the 11e rules
     page.check("input[name=phase][value=melee]")
     expect()(boxes).to_have_count(1)
-    expect()(page.locator("#weapons label")).to_have_text(" Spirit-leech tentacles")
+    expect()(page.locator("#weapons label .wname")).to_have_text(" Spirit-leech tentacles")
     page.fill("#leader", "Skitarii Marshal")
     page.select_option("#options select[name=rules]", "11e")
     args = ["Cronos", "MEQ", "--melee", "--models", "2", "--leader", "Skitarii Marshal",
@@ -330,3 +334,138 @@ def test_weapons_models_phase_leader_and_edition(page):
 
     [(weapon, n)] = parse_weapons("10x 2 | 3+ | 4 | -1 | 1 | lethal hits")
     expect()(page.locator("#weapons .note")).to_have_text(f"{n}x {describe_weapon(weapon)}")
+
+
+# --- a unit of the installed data, at a phone's and a laptop's size ------------------------------
+
+DATA_10E = BSDATA / "10e"
+DEVASTATORS = "Space Marines:Devastator Squad"
+LIEUTENANT, CAPTAIN = "Space Marines:Lieutenant", "Space Marines:Captain"
+#: Every form control must have an accessible name (a <label>, or aria-label).
+UNLABELLED = """() => [...document.querySelectorAll('input, select, textarea')]
+  .filter((e) => e.type !== 'hidden' && !e.labels.length && !e.getAttribute('aria-label'))
+  .map((e) => e.outerHTML.slice(0, 80))"""
+
+
+@pytest.fixture(scope="module")
+def data_server():
+    """A server on the shared 10e BattleScribe data (``serve --data``); its first look-up
+    builds the unit index, hence the long time limit."""
+    if not DATA_10E.is_dir():
+        pytest.skip(f"no shared BattleScribe data at {DATA_10E}")
+    import urllib.parse
+    import urllib.request
+
+    for url in _serve("from mathhammer.cli import main; import sys; sys.argv += ['--data', "
+                      f"{str(DATA_10E)!r}, '--timeout', '300']; main()"):
+        # the first look-up builds the unit index and reads the catalogue (cached after)
+        for name in (DEVASTATORS, DEVASTATORS, LIEUTENANT, LIEUTENANT):  # both workers
+            with urllib.request.urlopen(f"{url}/api/unit?name={urllib.parse.quote(name)}",
+                                        timeout=300):
+                pass
+        yield url
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 800)])
+def test_a_unit_of_the_data_its_wargear_rules_and_list(browser, data_server, width, height):
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.base = data_server
+    open_page(page, "attacker=Cronos&target=MEQ&models=2")
+    assert page.evaluate(UNLABELLED) == []  # every control has a label
+    if width < 800:  # results first on a phone: the answer above the form
+        box = {s: page.locator(s).bounding_box()["y"] for s in ("#result", "#form")}
+        assert box["#result"] < box["#form"]
+    # faction, then unit: the faction's units are offered (one search call)
+    page.focus("#faction")  # the factions are listed when the picker is first used
+    page.select_option("#faction", "Space Marines")
+    expect()(page.locator(f"#attacker-list option[value='{DEVASTATORS}']")).to_have_count(
+        1, timeout=60000)
+    page.fill("#attacker", DEVASTATORS)
+    expect()(page.locator("#attacker-info")).to_contain_text("M6 T4 Sv3+ W2", timeout=60000)
+    expect()(page.locator("#attacker-info")).to_contain_text("5 models 120 pts")
+    assert page.input_value("#models") == ""  # Cronos' 2 models do not carry over
+    # its wargear: 4 lascannons instead of the heavy bolter
+    page.uncheck("#weapons input[value='Heavy Bolter']")
+    page.check("#weapons input[value='Lascannon']")
+    page.fill("#weapons input[aria-label='how many Lascannon']", "4")
+    data = ["--data", str(DATA_10E)]
+    # the picks differ from the defaults: every ticked weapon is sent (the page's address
+    # says which), and the page's answer is the command line's for the same picks
+    expect()(page.locator("#odds-exact")).to_contain_text("P(kills >= 1) = ", timeout=20000)
+    page.wait_for_function("() => decodeURIComponent(location.href).includes('4x')")
+    parts = urllib.parse.urlsplit(page.url)
+    sent = urllib.parse.parse_qs(parts.query or parts.fragment)["weapon"]
+    assert "4x Lascannon" in sent and "Heavy Bolter" not in sent
+    picks = [x for w in sent for x in ("-w", w)]
+    _, exact = odds_line(DEVASTATORS, "MEQ", *picks, "--at-least", "1", *data)
+    expect()(page.locator("#odds-exact")).to_have_text(f"P(kills >= 1) = {exact}",
+                                                        timeout=20000)
+    # a conditional rule of its datasheet is a switch with the named rules (Oath of Moment:
+    # re-roll the Hit rolls against the chosen target; the answer changes)
+    oath = "Oath of Moment (1)"
+    page.check(f"#rules input[value='{oath}']")
+    _, with_oath = odds_line(DEVASTATORS, "MEQ", *picks, "--rule", oath, "--at-least", "1",
+                             *data)
+    assert with_oath != exact
+    expect()(page.locator("#odds-exact")).to_have_text(f"P(kills >= 1) = {with_oath}",
+                                                        timeout=20000)
+    expect()(page.locator("#attacker-info")).to_contain_text("not modelled: Armorium Cherub")
+    page.uncheck(f"#rules input[value='{oath}']")
+    # a modifier from its phase group, then a named rule: only the attacker's faction's
+    page.check("#options input[name=stationary]")
+    page.fill("#attacker", "Hexmark Destroyer")
+    expect()(page.locator("#rules .faction")).to_have_text(["Necrons"], timeout=60000)
+    page.check("#rules input[value='Protocol of the Conquering Tyrant']")
+    _, exact = odds_line("Hexmark Destroyer", "MEQ", "--stationary", "--rule",
+                         "Conquering Tyrant", "--at-least", "1", *data)
+    expect()(page.locator("#odds-exact")).to_have_text(f"P(kills >= 1) = {exact}")
+    if width >= 800:  # the shared address reproduces the view (once is enough)
+        page.fill("#attacker", DEVASTATORS)
+        page.check("#weapons input[value='Lascannon']", timeout=20000)
+        page.fill("#weapons input[aria-label='how many Lascannon']", "4")
+        page.uncheck("#weapons input[value='Heavy Bolter']")
+        # a Leader on each side: the attacker's is "UNIT + LEADER", the target's --leader
+        page.fill("#attacker_leader", LIEUTENANT)
+        page.fill("#leader", CAPTAIN)
+        _, exact = odds_line(f"{DEVASTATORS} + {LIEUTENANT}", "MEQ", "--leader", CAPTAIN,
+                             *picks, "--stationary", "--at-least", "1", *data)
+        expect()(page.locator("#odds-exact")).to_have_text(f"P(kills >= 1) = {exact}",
+                                                            timeout=60000)
+        expect()(page.locator("#title")).to_have_text("Devastator Squad + Lieutenant → MEQ + "
+                                                      "Captain")
+        # kills by unit name; the Lieutenant's datasheet does not list Devastators: said
+        expect()(page.locator("#steps tr[data-step='  kills of Captain']")).to_have_count(1)
+        expect()(page.locator("#warnings")).to_contain_text("Lieutenant cannot lead Devastator")
+        other = context.new_page()
+        other.goto(page.url)
+        other.wait_for_selector("body[data-ready=true]", state="attached", timeout=20000)
+        expect()(other.locator("#odds-exact")).to_have_text(f"P(kills >= 1) = {exact}")
+        assert other.input_value("#weapons input[aria-label='how many Lascannon']") == "4"
+        assert not other.is_checked("#weapons input[value='Heavy Bolter']")
+        assert other.input_value("#attacker_leader") == LIEUTENANT
+        other.close()
+    # a pasted list with a line the data does not have: shown, with points read / list total
+    army = pytest.importorskip("mathhammer.data.army")
+    text = ("Test list (200 points)\n\nSpace Marines\nStrike Force (2000 points)\n\n"
+            "CHARACTERS\n\nCaptain with Jump Pack (75 points)\n  • 1x Hand flamer\n"
+            "    1x Power fist\n\nGrand Warlord Nobody (125 points)\n  • 1x Bolt pistol\n")
+    parsed = army.parse_army(text, data=DATA_10E)
+    [bad] = parsed.unresolved
+    page.fill("#vs", "MEQ")
+    page.fill("#army", text)
+    expect()(page.locator("#army-info li.unresolved")).to_contain_text(
+        f"line {bad.line}: {bad.text}", timeout=20000)
+    expect()(page.locator("#army-info .points")).to_contain_text(
+        f"{parsed.points} / {parsed.declared_points}")
+    rosz = ROSTERS / "necron-combat-patrol.10e.rosz"
+    if width >= 800 and rosz.is_file():  # an upload, read in the browser and sent as content
+        page.set_input_files("#army-file", str(rosz))
+        rows = army.load_army(rosz, data=DATA_10E).rows()
+        expect()(page.locator("#grid tbody th")).to_have_text([label for label, _ in rows],
+                                                              timeout=30000)
+        assert page.input_value("#army") == "" and "army_file=" in page.url
+    context.close()
+    assert errors == []

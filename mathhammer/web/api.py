@@ -17,7 +17,7 @@ from typing import Any
 import click
 
 from ..errors import InputError, one_line
-from .army import Unavailable, army_kills, army_table, search_json
+from .army import Unavailable, army_kills, army_table, factions_json, search_json
 from .catalog import unit_info
 from .command import call
 
@@ -33,6 +33,8 @@ def job(kind: str, *args: Any) -> tuple[int, str]:
             return call(*args)
         if kind == "unit":
             return 200, json.dumps(unit_info(*args))
+        if kind == "factions":
+            return 200, json.dumps({"factions": factions_json(*args)})
         if kind == "search":
             return 200, json.dumps({"units": search_json(*args)})
         if kind == "army":

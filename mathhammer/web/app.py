@@ -6,7 +6,8 @@ the page is waiting for); one that needs longer moves to the long lane (its own 
 time limit, at most :data:`LONG_WAITING` per worker waiting, more get 503 at once). So a flood
 of heavy queries delays an ordinary one by a second at most. A query that runs too long is
 stopped (its worker is replaced) and answered with one line; a query whose client has gone
-(the page aborts a query it no longer needs) is stopped too. Listings that are already in
+(the page aborts a query it no longer needs) is stopped too in the long lane, and left to end in
+the quick lane (within :data:`QUICK` seconds; its worker stays warm). Listings that are already in
 memory (bundled units, named rules, the options) are answered in the server process. Request
 bodies are limited to :data:`MAX_BODY_BYTES`.
 """
@@ -37,7 +38,7 @@ from ..errors import InputError, one_line
 from ..report.tables import METRICS
 from .api import job
 from .catalog import options_schema, rules_json, units_json
-from .command import COMMANDS, editions
+from .command import COMMANDS, editions, page_words
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: Seconds a request may compute before it is stopped.
@@ -106,9 +107,11 @@ MAX_ERROR_CHARS = 1000
 
 
 def _error(status: int, line: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    """``{"error": the command line's line, "message": the same in the page's words}``."""
     if len(line) > MAX_ERROR_CHARS:
         line = f"{line[:MAX_ERROR_CHARS - 40]}… [{len(line)} characters in all]"
-    return JSONResponse({"error": line}, status_code=status, headers=headers)
+    return JSONResponse({"error": line, "message": page_words(line)}, status_code=status,
+                        headers=headers)
 
 
 async def _body(request: Request) -> bytes:
@@ -189,7 +192,10 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
         try:
             while not (await asyncio.wait({waiting}, timeout=POLL))[0]:
                 if await request.is_disconnected():  # the page asked something else since
-                    future.cancel()  # stops the worker (pebble replaces it)
+                    if pool == "long":
+                        future.cancel()  # stops the worker (pebble replaces it)
+                    # in the quick lane the job ends within QUICK seconds anyway: finishing it
+                    # keeps the worker and what it has read (a catalogue of the data) warm
                     return None
             return waiting.result()
         except asyncio.CancelledError:  # the server is stopping
@@ -237,7 +243,7 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
                 return _error(400, f"mathhammer {name}: error: {e}")
             army = params.pop("army", None)
             if army is not None:  # units of a pasted army list ("army:<label>")
-                if name != "kills" or not isinstance(army, str):
+                if name != "kills" or not isinstance(army, str | dict):
                     return _error(400, f"mathhammer {name}: error: army: units of an army list "
                                        "are for /api/kills, given as the list's text")
                 return await run(request, "army_kills", army, params)
@@ -262,11 +268,16 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
         return JSONResponse({"rules": rules_json(request.query_params.getlist("faction"))})
 
     async def unit(request: Request) -> Response:
-        return await run(request, "unit", request.query_params.get("name", ""))
+        q = request.query_params
+        return await run(request, "unit", q.get("name", ""), q.get("rules") or None)
 
     async def search(request: Request) -> Response:
         q = request.query_params
-        return await run(request, "search", q.get("q", ""), q.get("rules") or None)
+        return await run(request, "search", q.get("q", ""), q.get("rules") or None,
+                         q.get("faction") or None)
+
+    async def factions(request: Request) -> Response:
+        return await run(request, "factions", request.query_params.get("rules") or None)
 
     async def army(request: Request) -> Response:
         try:
@@ -274,8 +285,9 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
         except ValueError as e:
             return _error(400, f"mathhammer army: error: {e}")
         text = params.pop("army", None)
-        if not isinstance(text, str) or not text.strip():
-            return _error(400, "mathhammer army: error: army: expected the text of an army list")
+        if not (isinstance(text, str) and text.strip()) and not isinstance(text, dict):
+            return _error(400, "mathhammer army: error: army: expected the text of an army "
+                               "list, or an uploaded file")
         return await run(request, "army", text, params)
 
     routes = [
@@ -286,6 +298,7 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
         Route("/api/unit", unit),
         Route("/api/rules", rules),
         Route("/api/search", search),
+        Route("/api/factions", factions),
         Route("/api/army", army, methods=["POST"]),
         *(Route(f"/api/{name}", command(name), methods=["GET", "POST"])
           for name in COMMANDS),

@@ -11,11 +11,13 @@ mathhammer.errors.InputError: attacker: a table of an army list takes no attacke
 
 from __future__ import annotations
 
+import base64
 import importlib
 import json
 from collections.abc import Mapping
 from typing import Any
 
+from ..cache import cached
 from ..cli.params import options_of
 from ..errors import InputError
 from ..report.specs import Attacker, attacker_of, split_rules, target_of
@@ -45,17 +47,46 @@ def _army_module() -> Any:
                           "this install of mathhammer does not have") from None
 
 
-def search_json(query: str, edition: str | None = None) -> list[str]:
-    """Units of the installed BattleScribe data whose name matches (``Faction:Unit``)."""
-    from ..data.unit_index import search_names
+#: Names a search answers at most.
+SEARCH_LIMIT = 50
+
+
+def _edition(edition: str | None) -> str | None:
     from .command import editions
 
     if edition is not None and edition not in editions():
         raise InputError(f"rules: expected one of {', '.join(editions())}, got {edition!r}")
-    _army_module()
-    if len(query.strip()) < 2:
+    return edition
+
+
+def search_json(query: str, edition: str | None = None, faction: str | None = None
+                ) -> list[str]:
+    """Units of the installed BattleScribe data whose name matches (``Faction:Unit``), of one
+    faction if given (then an empty query lists all its units). Without a faction it is the
+    compiled catalogue's ranked search (:func:`mathhammer.data.unit_index.search_names`: the
+    exact name first, one row per datasheet)."""
+    from ..data.unit_index import search_names
+
+    edition = _edition(edition)
+    army = _army_module()
+    q = query.strip()
+    if len(q) < 2 and not faction:
         return []
-    return search_names(query.strip(), edition=edition)[:50]
+    if not faction:
+        return search_names(q, edition=edition)[:SEARCH_LIMIT]
+    found = list(army.search_units(q, edition=edition, limit=100_000))
+    return [n for n in found if n.split(":", 1)[0] == faction]
+
+
+def factions_json(edition: str | None = None) -> list[str]:
+    """The factions of the installed BattleScribe data (of ``edition``, default 10e)."""
+    from ..data.datastore import installed_editions
+    from ..data.unit_index import unit_index
+
+    edition = _edition(edition) or "10e"
+    if edition not in installed_editions():
+        return []
+    return sorted({n.split(":", 1)[0] for n in unit_index(edition).names()})
 
 
 def army_table(text: str, params: Mapping[str, Any]) -> str:
@@ -64,13 +95,12 @@ def army_table(text: str, params: Mapping[str, Any]) -> str:
 
     ``params`` are those of the ``table`` call (targets, metric, options, named rules), except
     ``attacker`` and ``by``."""
-    army_mod = _army_module()
     params = dict(params)
     for key in ("attacker", "by", "vary"):
         if params.pop(key, None):
             raise InputError(f"{key}: a table of an army list takes no {key}")
     p = parsed_params("table", {**params, "attacker": ["army"]})
-    army = army_mod.parse_army(text)
+    army = read_army(text)
     named, mortal = split_rules(p["named_rules"])
     if mortal:
         raise InputError(f"--rule {mortal[0]!r} is a mortal-wound roll; a table compares attacks")
@@ -94,6 +124,27 @@ def army_table(text: str, params: Mapping[str, Any]) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
+@cached(maxsize=16)
+def _parsed(content: str | bytes, module: Any) -> Any:
+    return module.parse_army(content)
+
+
+def read_army(text: Any) -> Any:
+    """The army of a pasted list (its text), or of an uploaded file (``{"base64": ...}``: a
+    ``.ros``, ``.rosz`` or text file read in memory by the page). A list is read once per
+    content (the cache is keyed on the text)."""
+    if isinstance(text, dict) and isinstance(text.get("base64"), str):
+        try:
+            content: str | bytes = base64.b64decode(text["base64"], validate=True)
+        except ValueError:
+            raise InputError("army: the uploaded file is not valid base64") from None
+    elif isinstance(text, str) and text.strip():
+        content = text
+    else:
+        raise InputError("army: expected the text of an army list, or an uploaded file")
+    return _parsed(content, _army_module())
+
+
 #: How the page names a unit of a pasted army list: ``army:`` and the row's label.
 ARMY_REF = "army:"
 
@@ -115,7 +166,7 @@ def army_kills(text: str, params: Mapping[str, Any]) -> str:
     from ..report.scenario import Query
 
     p = parsed_params("kills", params)  # checked before the list is read
-    army = _army_module().parse_army(text)
+    army = read_army(text)
     units = list(p["units"])
     if len(units) not in (1, 2):
         raise InputError("target: expected a unit's name or an inline profile")
@@ -149,4 +200,5 @@ def army_kills(text: str, params: Mapping[str, Any]) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-__all__ = ["ARMY_REF", "Unavailable", "army_kills", "army_table", "search_json"]
+__all__ = ["ARMY_REF", "SEARCH_LIMIT", "Unavailable", "army_kills", "army_table", "factions_json",
+           "read_army", "search_json"]

@@ -15,6 +15,8 @@ import attrs
 import click
 
 from ..data.inline import describe_target, describe_weapon, is_inline_target, is_inline_weapon
+from ..data.lookup import find_unit
+from ..errors import InputError
 from ..model.options import Options
 from ..report.specs import target_of
 from .command import check_spec, editions, parameters
@@ -62,20 +64,52 @@ def options_schema() -> list[dict[str, Any]]:
     return out
 
 
-def _weapon_json(w: Any) -> dict[str, Any]:
+def _weapon_json(w: Any, group: Any) -> dict[str, Any]:
+    """A weapon as the page offers it: ``count`` is how many models carry it (None: every
+    model, or none for optional wargear), ``max`` how many models its group may have."""
     return {"name": w.name, "profile": describe_weapon(w.weapon), "melee": w.melee,
-            "optional": w.optional}
+            "optional": w.optional, "profile_of": w.profile_of,
+            "pistol": "pistol" in describe_weapon(w.weapon).rsplit("|", 1)[-1],
+            "count": w.count, "max": group.max_models, "group": group.name}
 
 
 def unit_json(unit: Any) -> dict[str, Any]:
-    """A unit as the page shows it: name, faction, sizes, points, statline, weapons."""
+    """A unit as the page shows it: name, faction, sizes, points, statline, weapons (with
+    counts), the abilities of its datasheet and the units it may lead.
+
+    >>> w = unit_json(find_unit("Cronos"))["weapons"][0]
+    >>> w["name"], w["count"], w["max"]
+    ('Spirit syphon', None, 2)
+    """
     return {
         "name": unit.name, "faction": unit.faction, "size": list(unit.size),
         "points": [list(p) for p in unit.points], "archetype": unit.archetype,
-        "leader": unit.leader,
+        "leader": unit.leader, "leads": list(getattr(unit, "leads", ()) or ()),
+        "keywords": list(getattr(unit, "keywords", ()) or ()),
+        "abilities": [str(a) for a in getattr(unit, "datasheet_abilities", ()) or ()],
         "statline": "; ".join(g.statline() for g in unit.groups),
-        "weapons": [_weapon_json(w) for w in unit.weapons()],
+        "weapons": [_weapon_json(w, g) for g in unit.groups for w in g.weapons],
+        "rules": _data_rules(unit),
     }
+
+
+def _data_rules(unit: Any) -> dict[str, list[dict[str, str]]]:
+    """The rules a data unit's abilities make, by side (``attacker``: its attacks,
+    ``defender``: attacks against it): those always applied, the switches (conditional, off
+    unless named as a ``rule``) and those not modelled (``[]`` for a bundled unit)."""
+    from ..data.unit_rules import side_rules, unit_rules
+
+    parts = unit_rules(unit)
+    out: dict[str, list[dict[str, str]]] = {}
+    for side in ("attacker", "defender"):
+        found = side_rules(parts, side)
+        out[side] = [{"name": r.name, "state": state, "text": r.text,
+                      "why": r.not_modelled or ""}
+                     for state, rules in (("applied", found.applied),
+                                          ("switch", found.switches),
+                                          ("not modelled", found.not_modelled))
+                     for r in rules]
+    return out
 
 
 def units_json() -> list[dict[str, Any]]:
@@ -85,9 +119,10 @@ def units_json() -> list[dict[str, Any]]:
     return [unit_json(u) for u in list_units()]
 
 
-def unit_info(name: str) -> dict[str, Any]:
-    """One unit by name (bundled, or a BattleScribe unit's ``Faction:Unit``), or an inline
-    profile (``{"inline": ..., "profile": ...}``)."""
+def unit_info(name: str, rules: str | None = None) -> dict[str, Any]:
+    """One unit by name (bundled, or a datasheet of the installed data of the edition of
+    ``rules``, ``Faction:Unit``, as :func:`~mathhammer.data.lookup.find_unit` finds it), or an
+    inline profile (``{"inline": ..., "profile": ...}``)."""
     text = check_spec("unit", name)
     if is_inline_weapon(text):
         from ..data.inline import parse_weapons
@@ -98,9 +133,9 @@ def unit_info(name: str) -> dict[str, Any]:
                             for w, n in parse_weapons(text)]}
     if is_inline_target(text):
         return {"inline": "target", "profile": describe_target(target_of(text)[1])}
-    from ..data.units import load_unit
-
-    return unit_json(load_unit(text))
+    if rules is not None and rules not in editions():
+        raise InputError(f"rules: expected one of {', '.join(editions())}, got {rules!r}")
+    return unit_json(find_unit(text, rules=rules or "10e"))
 
 
 def rules_json(factions: Iterable[str] = ()) -> list[dict[str, Any]]:

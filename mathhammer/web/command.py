@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -222,6 +223,22 @@ def to_argv(command: str, params: Mapping[str, Any]) -> list[str]:
     return argv + ["--", *tail]
 
 
+def _with_warnings(out: str, err: str) -> str:
+    """The command's JSON with the warnings it printed (a guess said out loud: a Leader that
+    cannot lead the unit, a rule not modelled...) as ``warnings``, one line each."""
+    warnings = [x.strip() for x in err.splitlines() if "warning:" in x]
+    if not warnings:
+        return out
+    try:
+        data = json.loads(out)
+    except ValueError:
+        return out
+    if not isinstance(data, dict):
+        return out
+    data["warnings"] = warnings
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
 def run_command(argv: list[str]) -> tuple[int, str]:
     """Run a command line in this process: ``(200, its output)``, or ``(400, the one-line
     error)`` as the command prints it, or ``(500, one line)`` for a fault of mathhammer.
@@ -240,9 +257,30 @@ def run_command(argv: list[str]) -> tuple[int, str]:
     except Exception as e:  # a bug: one line, no traceback to the page
         return 500, f"mathhammer {argv[0]}: internal error: {type(e).__name__}: {one_line(e)}"
     if code == 0:
-        return 200, out.getvalue()
+        return 200, _with_warnings(out.getvalue(), err.getvalue())
     lines = [x for x in err.getvalue().splitlines() if x.strip()]
     return 400, (lines[-1] if lines else f"mathhammer {argv[0]}: error (exit status {code})")
+
+
+_INVALID = re.compile(r"Invalid value for '--([\w-]+)'(?: / '-\w')?: ")
+_PREFIX = re.compile(r"^mathhammer(?: \w+)?: error: ")
+_SEE_HELP = re.compile(r"\s*\(see mathhammer \w+ --help\)")
+_FLAG = re.compile(r"(?<![\w-])--(?:no-)?([a-z][\w-]*)")
+
+
+def page_words(line: str) -> str:
+    """An error line of the command line in the page's words: the field as the form names it,
+    the value and what is allowed, without flags or ``--help`` hints.
+
+    >>> page_words("mathhammer kills: error: Invalid value for '--models' / '-m': expected a "
+    ...            "number of models >= 1, got '0' (see mathhammer kills --help)")
+    "models: expected a number of models >= 1, got '0'"
+    >>> page_words("mathhammer: error: --pistols has no effect with --melee")
+    'pistols has no effect with melee'
+    """
+    text = _SEE_HELP.sub("", _PREFIX.sub("", line.strip()))
+    text = _INVALID.sub(lambda m: f"{m.group(1).replace('-', ' ')}: ", text)
+    return _FLAG.sub(lambda m: m.group(1).replace("-", " "), text)
 
 
 def call(command: str, params: Mapping[str, Any]) -> tuple[int, str]:
@@ -260,5 +298,5 @@ def parsed_params(command: str, params: Mapping[str, Any]) -> dict[str, Any]:
     return cli.get_command(None, command).make_context(command, argv[1:]).params
 
 
-__all__ = ["COMMANDS", "REFUSED", "call", "check_spec", "check_targets", "check_vary",
+__all__ = ["COMMANDS", "REFUSED", "call", "page_words", "check_spec", "check_targets", "check_vary",
            "editions", "parameters", "parsed_params", "run_command", "to_argv"]

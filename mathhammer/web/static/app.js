@@ -3,7 +3,13 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const PAGE_ONLY = ["k", "dist", "row", "vs", "army", "metric", "by"];
+const PAGE_ONLY = ["no_weapon", "k", "dist", "row", "vs", "army", "army_file", "metric", "by", "faction",
+  "attacker_leader"];
+// The modifiers a player reaches for first, by phase; the other options fold under "more".
+const GROUPS = [["situation", ["half_range", "charged", "stationary", "cover"]],
+  ["hit", ["hit_mod", "reroll_hits", "crit_hit"]], ["wound", ["wound_mod", "reroll_wounds",
+    "crit_wound"]], ["save", ["ap_mod", "save_mod"]], ["damage", ["damage_mod", "halve_damage"]],
+  ["edition", ["rules"]]];
 const COUNTERS = [["attacks", "attacks"], ["hits", "hits"], ["wounds", "wounds"],
   ["unsaved", "unsaved wounds"], ["mortal", "mortal wounds"], ["damage", "damage"],
   ["kills", "kills"]];
@@ -35,6 +41,11 @@ function add([a, b], [c, d]) {
   return [n / g, m / g];
 }
 function exact([n, d]) { return d === 1n ? String(n) : `${n}/${d}`; }
+// A fraction as a player reads it: itself when short, else "≈" and 4 significant digits.
+function short(f) {
+  const e = exact(f);
+  return e.length <= 11 ? e : `≈ ${Number(num(f).toPrecision(4))}`;
+}
 function num([n, d]) { return Number((n * 10n ** 15n) / d) / 1e15; }
 // A probability as the command line prints it: 2 places, "<0.01%" and ">99.99%" at the ends.
 function percent(p, places = 2) {
@@ -119,25 +130,44 @@ function optionControl(o) {
 }
 
 function buildOptions() {
-  const box = $("options");
-  box.replaceChildren(...SCHEMA.map(optionControl));
+  const byName = Object.fromEntries(SCHEMA.map((o) => [o.name, o]));
+  const used = new Set();
+  const groups = GROUPS.map(([title, names]) => {
+    const controls = names.filter((n) => byName[n]).map((n) => { used.add(n); return optionControl(byName[n]); });
+    return el("div", { class: "group", role: "group", "aria-label": title },
+      el("div", { class: "group-name", text: title }), ...controls);
+  });
+  $("options").replaceChildren(...groups);
+  $("more-options").replaceChildren(...SCHEMA.filter((o) => !used.has(o.name)).map(optionControl));
   $("metric").replaceChildren();
+}
+const optInput = (key) => document.querySelector(`#form .options [name="${key}"]`);
+
+// A weapon pick of the address ("2x Lascannon" or "Lascannon") as [name, count or null].
+function parsePick(text) {
+  const m = /^(\d+)\s*x\s+(.+)$/i.exec(text.trim());
+  return m ? [m[2], Number(m[1])] : [text.trim(), null];
 }
 
 function readForm() {
   const s = new URLSearchParams();
-  for (const key of ["attacker", "target", "leader", "models", "target_models", "turns",
-    "reanimation"]) {
+  for (const key of ["attacker", "attacker_leader", "target", "leader", "models",
+    "target_models", "turns", "reanimation"]) {
     const v = $(key).value.trim();
     if (v) s.set(key, v);
   }
   if (document.querySelector("input[name=phase]:checked").value === "melee") s.set("ranged", "false");
+  if ($("pistols").checked) s.set("pistols", "true");
+  if ($("faction").value) s.set("faction", $("faction").value);
   const boxes = [...document.querySelectorAll("#weapons input[type=checkbox]")];
-  const picked = boxes.filter((b) => b.checked).map((b) => b.value);
+  const count = (b) => b.closest("label").querySelector("input.num").value;
+  const picked = boxes.filter((b) => b.checked)
+    .map((b) => (count(b) ? `${count(b)}x ${b.value}` : b.value));
   const dflt = boxes.filter((b) => b.dataset.default === "true").map((b) => b.value);
   if (boxes.length && picked.join("\n") !== dflt.join("\n")) picked.forEach((w) => s.append("weapon", w));
+  if (boxes.length && !picked.length) s.set("no_weapon", "true");  // none, not the defaults
   for (const o of SCHEMA) {
-    const input = document.querySelector(`#options [name="${o.key}"]`);
+    const input = optInput(o.key);
     if (o.kind === "bool") {
       if (String(input.checked) !== input.dataset.default) s.set(o.key, String(input.checked));
     } else if (o.kind === "list") {
@@ -152,18 +182,21 @@ function readForm() {
   lines($("row").value).forEach((r) => s.append("row", r));
   lines($("vs").value).forEach((r) => s.append("vs", r));
   if ($("army").value.trim()) s.set("army", $("army").value);
+  else if (state.get("army_file")) s.set("army_file", state.get("army_file"));
   if ($("metric").value && $("metric").value !== "kills") s.set("metric", $("metric").value);
   if ($("by").value !== "unit") s.set("by", $("by").value);
   return s;
 }
 
 function writeForm(s) {
-  for (const key of ["attacker", "target", "leader", "models", "target_models", "turns",
-    "reanimation"]) $(key).value = s.get(key) || "";
+  for (const key of ["attacker", "attacker_leader", "target", "leader", "models",
+    "target_models", "turns", "reanimation"]) $(key).value = s.get(key) || "";
   const melee = s.get("ranged") === "false";
   document.querySelector(`input[name=phase][value=${melee ? "melee" : "ranged"}]`).checked = true;
+  $("pistols").checked = s.get("pistols") === "true";
+  $("faction").value = s.get("faction") || "";
   for (const o of SCHEMA) {
-    const input = document.querySelector(`#options [name="${o.key}"]`);
+    const input = optInput(o.key);
     if (o.kind === "bool") input.checked = (s.get(o.key) ?? String(o.default)) === "true";
     else if (o.kind === "list") input.value = s.getAll(o.key).join(", ");
     else input.value = s.get(o.key) ?? String(o.default);
@@ -183,9 +216,13 @@ function saveState() {
 }
 
 // The API parameters of the attack (the address without the page's own keys).
+// An attacker's Leader is the command line's "UNIT + LEADER".
 function killsParams() {
   const p = new URLSearchParams(state);
   PAGE_ONLY.forEach((k) => p.delete(k));
+  if (state.get("attacker_leader") && p.get("attacker")) {
+    p.set("attacker", `${p.get("attacker")} + ${state.get("attacker_leader")}`);
+  }
   return p;
 }
 
@@ -215,7 +252,8 @@ function tableParams() {
 async function unitInfo(name) {
   if (!name) return null;
   if (name.startsWith("army:")) return { inline: "army", weapons: [] };
-  const [ok, data] = await getJSON(`/api/unit?name=${encodeURIComponent(name)}`);
+  const rules = state.get("rules") || "";
+  const [ok, data] = await getJSON(`/api/unit?name=${encodeURIComponent(name)}&rules=${rules}`);
   return ok ? data : null;
 }
 
@@ -234,18 +272,25 @@ function renderWeapons() {
       text: `${w.models}x ${w.profile}` })));
     return;
   }
-  const picked = state.getAll("weapon");
+  // the picks of this phase (those of the other phase do not apply to it)
+  const named = (w, [n]) => n.toLowerCase() === w.name.toLowerCase();
+  const picked = state.getAll("weapon").map(parsePick)
+    .filter((p) => a.weapons.some((w) => w.melee === melee && named(w, p)));
   const seen = new Set();
   const items = [];
   for (const w of a.weapons) {
     if (w.melee !== melee || seen.has(w.name)) continue;
     seen.add(w.name);
-    const on = picked.length ? picked.some((p) => p.toLowerCase() === w.name.toLowerCase())
-      : !w.optional;
+    const pick = picked.find((p) => named(w, p));
+    const on = picked.length ? Boolean(pick) : !w.optional && !state.get("no_weapon");
     const box1 = el("input", { type: "checkbox", value: w.name, checked: on,
-      "data-default": String(!w.optional) });
+      "data-default": String(!w.optional), "aria-label": w.name });
+    const n = el("input", { type: "number", class: "num", min: 1, max: w.max,
+      "aria-label": `how many ${w.name}`, placeholder: w.optional ? "1" : "all",
+      value: pick && pick[1] ? pick[1] : null });
     items.push(el("label", { title: w.profile }, box1,
-      ` ${w.name}${w.optional ? " (optional)" : ""}`));
+      el("span", { class: "wname", text: ` ${w.name}${w.optional ? " (optional)" : ""}` }),
+      el("span", { class: "note", text: w.profile.split(" | ").slice(1).join(" | ") }), n));
   }
   if (!items.length) items.push(el("span", { class: "note", text: `no ${melee ? "melee" : "ranged"} weapons` }));
   box.replaceChildren(...items);
@@ -254,16 +299,25 @@ function renderWeapons() {
 }
 
 async function renderRules() {
-  const factions = [info.attacker, info.target].filter((u) => u && u.faction)
-    .map((u) => u.faction);
+  // the attacker's faction only (the target's rules are the defender's)
+  const factions = [info.attacker].filter((u) => u && u.faction).map((u) => u.faction);
   const q = factions.map((f) => `faction=${encodeURIComponent(f)}`).join("&");
-  const [ok, data] = await getJSON(`/api/rules?${q}`);
+  const [ok, data] = factions.length ? await getJSON(`/api/rules?${q}`) : [true, { rules: [] }];
   RULES = ok ? data.rules : [];
   const on = new Set(state.getAll("rule"));
   const box = $("rules");
   const items = [];
   let faction = null;
   const names = new Set(RULES.map((r) => r.name));
+  // the attacker's datasheet rules: the switches, as named rules (applied ones are said)
+  const own = (info.attacker && info.attacker.rules ? info.attacker.rules.attacker : [])
+    .filter((r) => r.state === "switch");
+  for (const r of own) {
+    if (names.has(r.name)) continue;
+    names.add(r.name);
+    RULES.push({ name: r.name, faction: `${info.attacker.name} (datasheet, when it applies)`,
+      describe: r.text });
+  }
   for (const name of on) if (!names.has(name)) RULES.push({ name, faction: "chosen", describe: "" });
   for (const r of RULES) {
     if (r.faction !== faction) {
@@ -276,13 +330,30 @@ async function renderRules() {
   box.replaceChildren(...items);
 }
 
+// A side's rules from the datasheet: applied always, or not modelled (the switches are
+// offered with the named rules).
+function describeRules(rules) {
+  if (!rules || !rules.length) return "";
+  const by = (state) => rules.filter((r) => r.state === state).map((r) => r.name);
+  const out = [];
+  if (by("applied").length) out.push(`applied: ${by("applied").join(", ")}`);
+  if (by("not modelled").length) out.push(`not modelled: ${by("not modelled").join(", ")}`);
+  return out.length ? `; rules from the datasheet ${out.join("; ")}` : "";
+}
+
 async function refreshUnits() {
   const [a, t] = await Promise.all([unitInfo(state.get("attacker")), unitInfo(state.get("target"))]);
   info.attacker = a;
   info.target = t;
   $("target-info").textContent = !t ? "" : t.inline === "army" ? "a unit of the army list below"
-    : t.inline ? t.profile : `${t.name} (${t.faction}): ${t.statline}`;
+    : t.inline ? t.profile : `${t.name} (${t.faction}): ${t.statline}`
+      + describeRules(t.rules && t.rules.defender);
   if (t && !t.inline) $("target_models").placeholder = `${t.size[0]}`;
+  $("attacker-info").textContent = !a || a.inline ? "" : `${a.name} (${a.faction}): ${a.statline}; `
+    + `${a.size[0] === a.size[1] ? a.size[0] : `${a.size[0]}-${a.size[1]}`} models`
+    + (a.points.length ? `; ${a.points.map(([m, p]) => `${m} models ${p} pts`).join(", ")}` : "")
+    + (a.abilities && a.abilities.length ? `; abilities: ${a.abilities.join(", ")}` : "")
+    + describeRules(a.rules && a.rules.attacker);
   renderWeapons();
   await renderRules();
 }
@@ -290,7 +361,10 @@ async function refreshUnits() {
 // The names offered as you type: the units of a pasted army list ("army:<row>"), the bundled
 // units, and what the BattleScribe search found for the text typed.
 let armyNames = [];
-const found = { attacker: [], target: [], leader: [] };
+const found = { attacker: [], target: [], leader: [], attacker_leader: [] };
+// The faction of a "Faction:Unit" name (the data's), for the Leaders offered with it.
+const factionOf = (name) => (name && name.includes(":") && !isRows(name) ? name.split(":")[0] : "");
+const LEADERS = ["leader", "attacker_leader"];
 
 function fillList(list, names) {
   $(list).replaceChildren(...names.map((n) => el("option", { value: n })));
@@ -298,8 +372,8 @@ function fillList(list, names) {
 
 function refreshList(id) {
   const q = $(id).value.trim().toLowerCase();
-  let names = [...(id === "leader" ? [] : armyNames),
-    ...UNITS.filter((u) => id !== "leader" || u.leader).map((u) => u.name)];
+  let names = [...(LEADERS.includes(id) ? [] : armyNames),
+    ...UNITS.filter((u) => !LEADERS.includes(id) || u.leader).map((u) => u.name)];
   if (found[id].length) names = [...names.filter((n) => n.toLowerCase().includes(q)), ...found[id]];
   fillList(`${id}-list`, names);
 }
@@ -319,8 +393,13 @@ function search(input) {
       return;
     }
     const rules = state.get("rules") || "";
+    // a Leader of the data: of its unit's faction
+    const faction = input.id === "attacker" ? $("faction").value
+      : input.id === "attacker_leader" ? factionOf(state.get("attacker"))
+        : input.id === "leader" ? factionOf(state.get("target")) : "";
     const [ok, data, status] = await getJSON(
-      `/api/search?q=${encodeURIComponent(q)}&rules=${rules}`);
+      `/api/search?q=${encodeURIComponent(q)}&rules=${rules}`
+      + (faction ? `&faction=${encodeURIComponent(faction)}` : ""));
     if (status === 501) searchable = false;
     if (input.value.trim() !== q) return;  // typed on since: a newer search answers
     found[input.id] = ok ? data.units : [];
@@ -341,18 +420,24 @@ async function runKills() {
     return;
   }
   if (killsController) killsController.abort();
+  if (state.get("no_weapon")) {
+    $("answer").hidden = true;
+    showError($("error"), "weapons: none picked; pick at least one weapon of the unit");
+    return;
+  }
   killsController = new AbortController();
   $("busy").hidden = false;
   const fromArmy = [p.get("attacker"), p.get("target")].some((v) => v && v.startsWith("army:"));
   const request = fromArmy
     ? getJSON("/api/kills", { method: "POST", signal: killsController.signal,
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ ...paramsObject(p), army: state.get("army") || "" }) })
+      body: JSON.stringify({ ...paramsObject(p), army: state.get("army")
+        || (state.get("army_file") ? { base64: state.get("army_file") } : "") }) })
     : getJSON(`/api/kills?${p}`, { signal: killsController.signal });
   try {
     const [ok, data] = await request;
     if (!ok) {
-      showError($("error"), data.error);
+      showError($("error"), data.message || data.error);
       $("answer").hidden = true;
     } else {
       showError($("error"), "");
@@ -366,9 +451,14 @@ async function runKills() {
   }
 }
 
+// The exact value, short ("≈" when long); a click shows the whole fraction.
 function exactCell(value) {
-  const td = el("td", { class: "exact", title: value, text: value });
-  td.addEventListener("click", () => td.classList.toggle("open"));
+  const f = frac(value);
+  const td = el("td", { class: "exact", title: value, text: short(f), "data-exact": value });
+  td.addEventListener("click", () => {
+    const open = td.classList.toggle("open");
+    td.textContent = open ? value : short(f);
+  });
   return td;
 }
 
@@ -406,7 +496,13 @@ function renderKills(data) {
   $("header").textContent = `rules ${data.rules}; options: ${describeOptions(data.options)}; `
     + `named rules: ${data.named_rules.join(", ") || "none"}`
     + (seq && data.turns ? `; ${data.turns} turns, reanimation ${data.reanimation ? "on" : "off"}` : "")
-    + `. Weapons: ${weapons}. Target: ${data.target.profile}.`;
+    + `. Weapons: ${weapons}. Target: ${data.target.profile}.`
+    + (data.unit_rules && data.unit_rules.length ? ` Rules from the datasheets applied: ${data.unit_rules.join(", ")}.` : "")
+    + (data.not_modelled && data.not_modelled.length ? ` Not modelled: ${data.not_modelled.map((r) => (typeof r === "string" ? r : r.name || JSON.stringify(r))).join(", ")}.` : "")
+    + (data.left_out && data.left_out.length ? ` Left out: ${data.left_out.map((x) => x.text).join("; ")}.` : "");
+  const warned = data.warnings || [];  // the guesses, said out loud
+  $("warnings").hidden = !warned.length;
+  $("warnings").replaceChildren(...warned.map((w) => el("li", { text: w.replace(/^warning: /, "") })));
   const rows = [el("tr", {}, el("th", { text: "expected" }), el("th", { text: "value" }),
     el("th", { text: "exact" }))];
   const counters = seq ? data.attack : data;
@@ -417,7 +513,7 @@ function renderKills(data) {
     rows.push(valueRow("kills", data.mean.kills));
     rows.push(valueRow("models left", data.mean.models_left));
   }
-  for (const g of data.group_kills || []) rows.push(valueRow(`  ${g.name || "group"}`, g.mean));
+  for (const g of data.group_kills || []) rows.push(valueRow(`  kills of ${g.name}`, g.mean));
   rows.push(probRow("P(destroyed)", data.destroyed));
   if (data.character_destroyed) rows.push(probRow("P(CHARACTER dead)", data.character_destroyed));
   $("steps").replaceChildren(...rows);
@@ -554,7 +650,7 @@ function drawSteps(box, steps, pairs) {
 let compareController = null;
 
 async function runCompare() {
-  const army = state.get("army");
+  const army = state.get("army") || (state.get("army_file") ? { base64: state.get("army_file") } : null);
   const rows = state.getAll("row");
   if (!army && armyNames.length) offerArmy([]);
   if (!army && !rows.length) {
@@ -579,12 +675,14 @@ async function runCompare() {
   try {
     const [ok, data] = await request;
     if (!ok) {
-      showError($("compare-error"), data.error);
+      showError($("compare-error"), data.message || data.error);
       $("grid").replaceChildren();
+      $("army-info").hidden = true;
       if (army) offerArmy([]);  // a list that does not parse offers no units
     } else {
       showError($("compare-error"), "");
       renderGrid(data);
+      renderArmy(data.army);
       if (army) offerArmy(data.rows.map((r) => r.label));
     }
   } catch (e) {
@@ -592,6 +690,29 @@ async function runCompare() {
   } finally {
     $("compare-busy").hidden = true;
   }
+}
+
+// What the army reader says of a list: points read / list total, and the lines it could not
+// resolve (each with the names closest to it).
+function renderArmy(army) {
+  const box = $("army-info");
+  box.hidden = !army;
+  if (!army) return;
+  const parts = [];
+  if ("points" in army) {
+    const total = army.declared_points ? ` / ${army.declared_points}` : "";
+    parts.push(el("p", { class: "points", text: `points read${total ? " / list total" : ""}: `
+      + `${army.points}${total}${army.name ? ` (${army.name})` : ""}` }));
+  }
+  const bad = army.unresolved || [];
+  parts.push(el("p", { class: bad.length ? "unresolved" : "", text: bad.length
+    ? `${bad.length} line${bad.length > 1 ? "s" : ""} not resolved (left out of the table):`
+    : "every line resolved" }));
+  if (bad.length) {
+    parts.push(el("ul", {}, ...bad.map((u) => el("li", { class: "unresolved",
+      text: `line ${u.line}: ${u.text}${u.closest && u.closest.length ? ` (closest: ${u.closest.join(", ")})` : ""}` }))));
+  }
+  box.replaceChildren(...parts);
 }
 
 function cellText(value, metric) {
@@ -633,8 +754,8 @@ function renderGrid(data) {
 const runAll = debounce(() => { runKills(); runCompare(); }, 120);
 const runKillsSoon = debounce(runKills, 120);
 // what only the attack reads (the comparison has its own units)
-const ATTACK_ONLY = ["attacker", "target", "leader", "models", "target_models", "turns",
-  "reanimation"];
+const ATTACK_ONLY = ["attacker", "attacker_leader", "target", "leader", "models",
+  "target_models", "turns", "reanimation"];
 const runCompareSoon = debounce(runCompare, 300);
 const refreshSoon = debounce(async () => { await refreshUnits(); }, 250);
 
@@ -645,17 +766,53 @@ function onChange(ev) {
   if (id === "army" && [state.get("attacker"), state.get("target")]
     .some((v) => v && v.startsWith("army:"))) runAll();
   if (["row", "vs", "army", "metric", "by"].includes(id)) { runCompareSoon(); return; }
-  if (["attacker", "target", "leader"].includes(id)) {
-    if (id === "attacker") {  // the old unit's weapon picks do not apply to the new one
+  if (["attacker", "target", "leader", "attacker_leader"].includes(id)) {
+    if (id === "attacker") {  // the old unit's weapons and size do not apply to the new one
       info.attacker = null;
       $("weapons").replaceChildren();
+      $("models").value = "";
       saveState();
     }
+    if (id === "target") { $("target_models").value = ""; saveState(); }
     search(ev.target);
     refreshSoon();
   }
-  if (ev.target.name === "phase") renderWeapons();
+  if (ev.target.name === "phase") { renderWeapons(); saveState(); }
+  if (id === "faction") { loadFaction(); return; }
+  if (id === "rules" && ev.type === "change" && factionsLoaded) loadFactions();
   if (ATTACK_ONLY.includes(id) || ev.target.closest("#weapons")) runKillsSoon(); else runAll();
+}
+
+// The factions of the installed data, and the units of the one chosen (one search call).
+let factionsLoaded = false;
+async function loadFactions() {
+  factionsLoaded = true;
+  const [ok, data] = await getJSON(`/api/factions?rules=${state.get("rules") || ""}`);
+  const names = ok ? data.factions : [];
+  const keep = state.get("faction") || "";
+  $("faction").replaceChildren(el("option", { value: "", text: "(any: type a name)" }),
+    ...names.map((f) => el("option", { value: f, text: f })));
+  $("faction").value = names.includes(keep) ? keep : "";
+}
+async function loadFaction() {
+  const f = $("faction").value;
+  if (!f) { found.attacker = []; refreshList("attacker"); return; }
+  const [ok, data] = await getJSON(`/api/search?q=&faction=${encodeURIComponent(f)}`
+    + `&rules=${state.get("rules") || ""}`);
+  found.attacker = ok ? data.units : [];
+  fillList("attacker-list", found.attacker);
+}
+
+// An uploaded list (.ros, .rosz, text) is read here, in memory, and sent as base64.
+async function uploadArmy(file) {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let bin = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  $("army").value = "";
+  state.delete("army");
+  state.set("army_file", btoa(bin));
+  history.replaceState(null, "", `#${state.toString()}`);
+  runCompare();
 }
 
 async function start() {
@@ -666,11 +823,19 @@ async function start() {
   $("version").textContent = health.mathhammer;
   buildOptions();
   $("metric").replaceChildren(...opts.metrics.map((m) => el("option", { value: m, text: m })));
-  ["attacker", "target", "leader"].forEach(refreshList);
+  ["attacker", "target", "leader", "attacker_leader"].forEach(refreshList);
   state = new URLSearchParams(location.hash.slice(1) || DEFAULT);
   writeForm(state);
-  await refreshUnits();
+  // the factions are listed when the picker is first used (or the address names one)
+  await Promise.all([refreshUnits(), state.get("faction") ? loadFactions() : null]);
+  for (const ev of ["focus", "mousedown", "keydown"]) {
+    $("faction").addEventListener(ev, () => { if (!factionsLoaded) loadFactions(); });
+  }
   saveState();
+  $("army-file").addEventListener("change", (ev) => {
+    ev.stopPropagation();
+    if (ev.target.files.length) uploadArmy(ev.target.files[0]);
+  });
   $("form").addEventListener("input", onChange);
   $("form").addEventListener("change", onChange);
   $("result").addEventListener("input", onChange);
