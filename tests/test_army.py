@@ -161,6 +161,7 @@ def test_wtc_exports_match_their_unit_lines(name):
 def _units(a):
     return Counter(json.dumps({**u.to_json(), "weapons": sorted(
         (w["name"], w["count"]) for w in u.to_json()["weapons"]),
+        "profiles": sorted(json.dumps(p, sort_keys=True) for p in u.to_json()["profiles"]),
         "wargear": sorted(u.wargear)}, sort_keys=True) for u in a.units)
 
 
@@ -228,16 +229,33 @@ def test_rosters_match_their_selections(name):
 
 @pytest.mark.parametrize("name", [n for n in ALL if n not in NEEDS_MISSING_FILE])
 def test_every_listed_weapon_fires_once_with_its_count(name):
-    """Each weapon of the list is one default profile (a weapon with several profiles fires
-    its first unless picked) carried by exactly its count: it fires, or weapon choice leaves
-    it out and says why (Pistols or the other guns, one melee weapon per model)."""
+    """Each weapon of the list is carried by exactly its count, in each phase it has profiles
+    for (a weapon of several profiles: one profile per model, the others left out as
+    alternatives): it fires, or weapon choice leaves it out and says why (Pistols or the other
+    guns, one melee weapon per model)."""
     for u in army(name).units:
-        fired = 0
+        carried = [w for g in u.unit.groups for w in g.weapons if not w.optional]
         for melee in (False, True):
+            families: dict[str, int] = {}
+            for w in carried:
+                if w.melee == melee:
+                    families[w.profile_of or w.name] = max(families.get(w.profile_of or w.name,
+                                                                        0), w.count or 0)
+            fired = 0
             with contextlib.suppress(ValueError):
                 out = u.loadout(melee=melee)
-                fired += sum(n for _w, n in out.fired) + sum(x.models for x in out.left_out)
-        assert fired == sum(w.count for w in u.weapons), u.name
+                fired = sum(n for _w, n in out.fired) + sum(
+                    x.models for x in out.left_out if not x.reason.startswith("one profile"))
+            assert fired == sum(families.values()), (u.name, melee)
+        # the weapons of the list are the weapons carried, each with its count (a weapon of
+        # several profiles once)
+        per_group: dict[tuple[int, str], int] = {}
+        for i, g in enumerate(u.unit.groups):
+            for w in g.weapons:
+                if not w.optional:
+                    key = (i, w.profile_of or w.name)
+                    per_group[key] = max(per_group.get(key, 0), w.count or 0)
+        assert sum(per_group.values()) == sum(w.count for w in u.weapons), u.name
 
 
 def test_an_army_unit_attacks_and_defends_with_exact_numbers():
@@ -440,6 +458,26 @@ def test_library_catalogues_list_their_units():
     assert r.exit_code == 0 and r.output == "Cronos\n"
     cronos = mh.load_catalogue_unit(f"{BSDATA / '10e' / 'Aeldari - Aeldari Library.cat'}:Cronos")
     assert (cronos.name, cronos.size) == ("Cronos", (1, 2))  # a library's datasheet imports
+
+
+def test_a_weapon_of_several_profiles_keeps_them_all():
+    # "1x Cerastus shock lance": a shot, a strike and a sweep in the data, all three carried
+    a = army("imperial-knights.11e.gwapp.txt")
+    [lancer] = [u for u in a.to_json()["units"] if u["name"] == "Cerastus Knight Lancer"]
+    assert {(p["name"], p["melee"]) for p in lancer["profiles"]} == {
+        ("Cerastus shock lance", False), ("Cerastus shock lance - strike", True),
+        ("Cerastus shock lance - sweep", True)}
+    # in the fight it makes one profile's attacks, the better against the target
+    r = CliRunner().invoke(cli, ["table", "--army", str(ROSTERS / "imperial-knights.11e.gwapp.txt"),
+                                 "-t", "MEQ", "--melee", "--data", str(BSDATA), "--format",
+                                 "json"])
+    assert r.exit_code == 0, r.output
+    cells = {row["label"]: row["values"][0]["exact"] for row in json.loads(r.stdout)["rows"]}
+    unit = next(u for u in a.units if u.name == "Cerastus Knight Lancer").unit
+    meq = mh.find_unit("MEQ").as_target()
+    alone = [mh.attack([(w.weapon, 1)], meq, melee=True, rules="11e").kills.mean()
+             for g in unit.groups for w in g.weapons if w.melee]
+    assert len(alone) == 2 and Fraction(cells["Cerastus Knight Lancer"]) == max(alone)
 
 
 def test_table_army_rows_and_empty_rows():

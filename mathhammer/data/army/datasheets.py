@@ -259,8 +259,9 @@ def find_datasheet(d: ArmyData, homes: list, name: str) -> tuple[Any, Any, str]:
 
 def weapon_tables(groups: list[dict], gi: int, name: str, near: bool = True) -> list[dict]:
     """The weapon tables a wargear name means: the same name (but for punctuation, an article
-    or a plural), or its profiles (``Plasma pistol - standard``/``- supercharge``); the given
-    group first."""
+    or a plural), or its profiles (``Plasma pistol - standard``/``- supercharge``, or every
+    profile sharing the named one's ``profile_of``: the Cerastus shock lance's shot, strike and
+    sweep); the given group first."""
     q = match_key(name)
     qs = singular(q)
     order = [gi] + [i for i in range(len(groups)) if i != gi]
@@ -269,6 +270,10 @@ def weapon_tables(groups: list[dict], gi: int, name: str, near: bool = True) -> 
         exact = [w for w in ws if match_key(w["name"]) == q] or [
             w for w in ws if singular(match_key(w["name"])) == qs]
         if exact:
+            family = exact[0].get("profile_of")
+            if family:  # one profile of a weapon of several: the weapon is all of them
+                return exact[:1] + [w for w in ws if w.get("profile_of") == family
+                                    and w is not exact[0]]
             return exact[:1]
         prof = [w for w in ws if match_key(w["name"]).startswith(q + " ")]
         if prof:

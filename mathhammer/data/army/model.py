@@ -130,6 +130,11 @@ class ArmyUnit:
         out: dict[str, Any] = {
             "name": self.name, "points": self.points, "models": self.models,
             "weapons": [{"name": w.name, "count": w.count} for w in self.weapons],
+            # the datasheet's profiles those weapons carry (a weapon of several profiles: each
+            # one, of which weapon choice fires one per model)
+            "profiles": [{"name": w.name, "count": w.count, "profile_of": w.profile_of,
+                          "melee": w.melee}
+                         for g in self.unit.groups for w in g.weapons if not w.optional],
             "keywords": list(self.keywords),
         }
         if self.wargear:

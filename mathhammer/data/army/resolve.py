@@ -6,10 +6,10 @@ Decisions where the lists are silent:
 - A unit's points are the list's own (they include its enhancements); a list without them
   gets the data's cost for the unit's size.
 - A wargear name that is a weapon in the datasheet becomes that weapon with the list's count
-  (a weapon with several profiles: its first profile fires by default, the others are
-  optional picks); any other name the datasheet knows (a banner, a drone, a shield) is kept as
-  wargear (so is a name found elsewhere in the catalogue that is no weapon, with a warning); a
-  name the data does not know is unresolved.
+  (a weapon with several profiles: every profile, of which weapon choice fires one per model,
+  the best against the target); any other name the datasheet knows (a banner, a drone, a
+  shield) is kept as wargear (so is a name found elsewhere in the catalogue that is no weapon,
+  with a warning); a name the data does not know is unresolved.
 - Without an edition in the file or ``rules``, the list is read against every installed
   edition and the one where it resolves best is kept (fewest unresolved names, then most unit
   costs equal to the data's).
@@ -314,15 +314,13 @@ def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
                                       (), f"{it.count} for {sum(counts)} model"
                                       f"{'s' * (sum(counts) != 1)}"))
                 return True
-            for t_i, t in enumerate(tables):
+            for t in tables:  # every profile is carried; weapon choice fires one per model
                 key = t["name"]
                 if key in chosen:
                     chosen[key]["count"] += it.count
                     continue
                 t = {k: v for k, v in t.items() if k not in ("unmapped", "optional")}
                 t["count"] = it.count
-                if t_i > 0:
-                    t["optional"] = True
                 chosen[key] = t
             weapons[it.name] = weapons.get(it.name, 0) + it.count
             return True
