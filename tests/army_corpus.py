@@ -28,6 +28,21 @@ from collections import defaultdict
 from pathlib import Path
 
 import attrs
+import pytest
+
+
+@pytest.fixture(scope="module", autouse=True)
+def cache(tmp_path_factory):
+    """A private cache folder (the unit index goes there) and no $MATHHAMMER_DATA."""
+    old = {k: os.environ.get(k) for k in ("XDG_CACHE_HOME", "MATHHAMMER_DATA")}
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache"))
+    os.environ.pop("MATHHAMMER_DATA", None)
+    yield
+    for k, v in old.items():
+        if v is None:
+            os.environ.pop(k, None)
+        else:
+            os.environ[k] = v
 
 
 def find_shared() -> Path:

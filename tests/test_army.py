@@ -11,14 +11,16 @@ import contextlib
 import functools
 import io
 import json
-import os
 import re
 import zipfile
 from collections import Counter
 from fractions import Fraction
 
 import pytest
-from army_corpus import find_shared
+from army_corpus import (
+    cache,  # noqa: F401  (a private cache folder, module-wide)
+    find_shared,
+)
 from click.testing import CliRunner
 
 import mathhammer as mh
@@ -43,18 +45,6 @@ WTC = [n for n in ALL if "wtc" in n]
 ROSZ = [n for n in ALL if n.endswith(".rosz")]
 
 
-@pytest.fixture(scope="module", autouse=True)
-def cache(tmp_path_factory):
-    """A private cache folder (the unit index goes there) and no $MATHHAMMER_DATA."""
-    old = {k: os.environ.get(k) for k in ("XDG_CACHE_HOME", "MATHHAMMER_DATA")}
-    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache"))
-    os.environ.pop("MATHHAMMER_DATA", None)
-    yield
-    for k, v in old.items():
-        if v is None:
-            os.environ.pop(k, None)
-        else:
-            os.environ[k] = v
 
 
 @functools.cache

@@ -8,10 +8,13 @@ prints the same check as a table (format x edition).
 
 from __future__ import annotations
 
-import os
-
 import pytest
-from army_corpus import SHARED, check, corpus
+from army_corpus import (
+    SHARED,
+    cache,  # noqa: F401  (a private cache folder, module-wide)
+    check,
+    corpus,
+)
 
 LISTS = corpus()
 BSDATA = SHARED / "bsdata"
@@ -35,17 +38,6 @@ DATA_DIFFERS = {
 }
 
 
-@pytest.fixture(scope="module", autouse=True)
-def cache(tmp_path_factory):
-    old = {k: os.environ.get(k) for k in ("XDG_CACHE_HOME", "MATHHAMMER_DATA")}
-    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache"))
-    os.environ.pop("MATHHAMMER_DATA", None)
-    yield
-    for k, v in old.items():
-        if v is None:
-            os.environ.pop(k, None)
-        else:
-            os.environ[k] = v
 
 
 @pytest.mark.parametrize("expect", LISTS, ids=[e.path.name for e in LISTS])

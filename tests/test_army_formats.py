@@ -12,13 +12,15 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import os
 import time
 import zipfile
 from pathlib import Path
 
 import pytest
-from army_corpus import find_shared
+from army_corpus import (
+    cache,  # noqa: F401  (a private cache folder, module-wide)
+    find_shared,
+)
 from click.testing import CliRunner
 
 from mathhammer.cli import cli
@@ -49,18 +51,6 @@ def needs_data(f):
     return pytest.mark.slow(_skip(f))
 
 
-@pytest.fixture(scope="module", autouse=True)
-def cache(tmp_path_factory):
-    """A private cache folder (the unit index goes there) and no $MATHHAMMER_DATA."""
-    old = {k: os.environ.get(k) for k in ("XDG_CACHE_HOME", "MATHHAMMER_DATA")}
-    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache"))
-    os.environ.pop("MATHHAMMER_DATA", None)
-    yield
-    for k, v in old.items():
-        if v is None:
-            os.environ.pop(k, None)
-        else:
-            os.environ[k] = v
 
 
 def test_every_format_has_a_fixture():

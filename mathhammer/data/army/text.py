@@ -256,26 +256,24 @@ def _unit_line(st: _State, u: _Unit, n: int, raw: str, nxt: str = "") -> None:
             _per_model_items(st, u, n, *with_)
             return
         for part in L.split_names(rest):
-            pc, name = L.count_name(part, st.source, n)
-            if L.is_note(name):
-                u.extras.append(name)
-            elif (e := L.enhancement(name, st.source, n)) is not None:
-                u.enh.append(e[0])
-                u.enh_pts.append(e[1])
-            else:
-                u.items.append(Item(name, c if pc is None else pc, n))
+            _add_part(st, u, n, part, c, parent=False)
         return
     parts = L.split_names(s)
     for part in parts:
-        pc, name = L.count_name(part, st.source, n)
-        if L.is_note(name):
-            u.extras.append(name)
-        elif (e := L.enhancement(name, st.source, n)) is not None:
-            u.enh.append(e[0])
-            u.enh_pts.append(e[1])
-        else:
-            u.items.append(Item(name, 1 if pc is None else pc, n,
-                                parent=nested and len(parts) == 1))
+        _add_part(st, u, n, part, 1, parent=nested and len(parts) == 1)
+
+
+def _add_part(st: _State, u: _Unit, n: int, part: str, count: int, *, parent: bool) -> None:
+    """One name of a wargear line: a note, an enhancement, or an item (``count`` of it unless
+    the part says how many)."""
+    pc, name = L.count_name(part, st.source, n)
+    if L.is_note(name):
+        u.extras.append(name)
+    elif (e := L.enhancement(name, st.source, n)) is not None:
+        u.enh.append(e[0])
+        u.enh_pts.append(e[1])
+    else:
+        u.items.append(Item(name, count if pc is None else pc, n, parent=parent))
 
 
 def parse_text(text: str, source: str, fmt: str | None = None) -> ParsedList:
