@@ -190,15 +190,17 @@ def _parts(s: str) -> list[str]:
     return parts + [f"{a} - {b}" for a, b in zip(parts, parts[1:], strict=False)]
 
 
-def _add(st: _State, u: _Unit, name: str, count: int, n: int, times: int = 1) -> None:
-    """A wargear name of a line: an enhancement, a note or an item."""
+def _add(st: _State, u: _Unit, name: str, count: int, n: int, times: int = 1,
+         parent: bool = False) -> None:
+    """A wargear name of a line: an enhancement, a note or an item (``parent``: the list has
+    lines indented under it)."""
     if L.is_note(name):
         u.extras.append(name)
     elif (e := L.enhancement(name, st.source, n)) is not None:
         u.enh.append(e[0])
         u.enh_pts.append(e[1])
     else:
-        u.items.append(Item(name, count, n, times=times))
+        u.items.append(Item(name, count, n, times=times, parent=parent))
 
 
 def _per_model_items(st: _State, u: _Unit, n: int, times: int, rest: str) -> None:
@@ -256,24 +258,13 @@ def _unit_line(st: _State, u: _Unit, n: int, raw: str, nxt: str = "") -> None:
             _per_model_items(st, u, n, *with_)
             return
         for part in L.split_names(rest):
-            _add_part(st, u, n, part, c, parent=False)
+            pc, name = L.count_name(part, st.source, n)
+            _add(st, u, name, c if pc is None else pc, n)
         return
     parts = L.split_names(s)
     for part in parts:
-        _add_part(st, u, n, part, 1, parent=nested and len(parts) == 1)
-
-
-def _add_part(st: _State, u: _Unit, n: int, part: str, count: int, *, parent: bool) -> None:
-    """One name of a wargear line: a note, an enhancement, or an item (``count`` of it unless
-    the part says how many)."""
-    pc, name = L.count_name(part, st.source, n)
-    if L.is_note(name):
-        u.extras.append(name)
-    elif (e := L.enhancement(name, st.source, n)) is not None:
-        u.enh.append(e[0])
-        u.enh_pts.append(e[1])
-    else:
-        u.items.append(Item(name, count if pc is None else pc, n, parent=parent))
+        pc, name = L.count_name(part, st.source, n)
+        _add(st, u, name, 1 if pc is None else pc, n, parent=nested and len(parts) == 1)
 
 
 def parse_text(text: str, source: str, fmt: str | None = None) -> ParsedList:
