@@ -365,6 +365,20 @@ def test_real_intercessor_squad_fires_its_rifles():
     assert any("one melee weapon" in x["reason"] for x in melee["left_out"])
 
 
+@pytest.mark.slow
+@pytest.mark.skipif(_bsdata() is None, reason="../shared/bsdata/10e not found")
+def test_an_attached_attacker_chooses_its_picks_together():
+    # -w picks of a unit with its Leader are weighed together: 4 Devastators fire their
+    # lascannons, so only the model without one (the sergeant) fires its bolt pistol
+    from mathhammer.report.specs import attacker_of
+
+    a = attacker_of("Devastator Squad + Lieutenant", ["4x Lascannon", "Bolt pistol"],
+                    data=_bsdata())
+    assert [(w.name, n) for w, n in a.profiles] == [
+        ("Lascannon", 4), ("Bolt pistol", 1), ("Bolt pistol (Lieutenant)", 1)]
+    assert [(x.weapon, x.models) for x in a.left_out] == [("Bolt pistol", 4)]
+
+
 def test_cli_pistols_errors_and_warnings():
     r = CliRunner().invoke(cli, ["kills", "Cronos", "MEQ", "--melee", "--pistols"])
     assert r.exit_code == 0 and "--pistols has no effect with --melee" in r.stderr

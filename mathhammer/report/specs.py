@@ -227,7 +227,8 @@ def _profiles(unit: Any, names: list[str], *, melee: bool, models: int | None,
             return unit.loadout(melee, picked, models, **choice)
         return Loadout(tuple(unit.as_profiles(melee=melee, weapons=picked, models=models)))
 
-    if every_weapon and not names:
+    alone = every_weapon and not names  # one row per weapon: each fires as if alone
+    if alone:
         names = list(dict.fromkeys(w.name for w in unit.weapons(melee=melee)))
         if not names:
             return [], set(), ()
@@ -240,14 +241,18 @@ def _profiles(unit: Any, names: list[str], *, melee: bool, models: int | None,
     profiles: list[tuple[Weapon, int]] = []
     found: set[str] = set()
     left: list[LeftOut] = []
-    for n in names:
+    for n in names:  # the names this unit of the pair carries
         try:
             picked = fired([n])
         except InputError:
             continue
-        profiles += [p for p in picked.fired if p not in profiles]
-        left += [x for x in picked.left_out if x not in left]
         found.add(n)
+        if alone:
+            profiles += [p for p in picked.fired if p not in profiles]
+            left += [x for x in picked.left_out if x not in left]
+    if found and not alone:  # chosen together: the Pistol rule weighs them against each other
+        together = fired([n for n in names if n in found])
+        profiles, left = list(together.fired), list(together.left_out)
     return profiles, found, tuple(left)
 
 
