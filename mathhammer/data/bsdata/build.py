@@ -36,12 +36,15 @@ import difflib
 import re
 from typing import Any
 
+import attrs
+
 from ...errors import InputError
 from ..names import name_key
 from .abilities import abilities_of, keywords_of
 from .files import Library
 from .find import find_unit
 from .model import Entry, Profile
+from .options import limits_at, per_model, unit_cap
 from .profiles import (
     clean_name,
     int_of,
@@ -58,11 +61,23 @@ from .sizes import (
     is_standard,
     limits,
     points_by_size,
-    split_models,
+    split_group,
     takes_first,
 )
 from .walk import Context, Walker, modified_profile, unit_context
 from .weapons import weapon_table
+
+
+@attrs.frozen
+class _Item:
+    """A weapon profile found on an entry: its table, whether it is standard wargear, the
+    entry holding it (in its context) and the entries from below the model down to it."""
+
+    table: dict
+    standard: bool
+    entry: Entry
+    ctx: Context
+    path: tuple[Entry, ...]
 
 
 class _Builder:
@@ -189,10 +204,11 @@ class _Builder:
 
     # -- weapons ---------------------------------------------------------------------------
 
-    def weapons_of(self, e: Entry, ctx: Context, below: bool) -> list[tuple[dict, bool]]:
-        """(weapon table, standard) for the weapons on ``e`` (if ``below``, under it)."""
-        out: list[tuple[dict, bool]] = []
-        items: list[tuple[Entry, Context, bool]] = []
+    def weapons_of(self, e: Entry, ctx: Context, below: bool) -> list[_Item]:
+        """The weapons on ``e`` (if ``below``, under it), each with the entries from below
+        ``e`` down to the weapon's own (:func:`.options.per_model` reads their limits)."""
+        out: list[_Item] = []
+        items: list[tuple[Entry, Context, bool, tuple[Entry, ...]]] = []
         if below:
             std: dict[int, bool] = {id(e): True}
             for x, c, path in self.w.walk(e, ctx, lambda x: x.type == "model" and x is not e):
@@ -203,10 +219,10 @@ class _Builder:
                 if std[id(x)] and parent.default_id and takes_first(x, parent):
                     self.warn(f"{parent.name!r}: the data's default is not one of its options; "
                               f"the first, {x.name!r}, is taken")
-                items.append((x, c, std[id(x)]))
+                items.append((x, c, std[id(x)], path[1:] + (x,)))
         else:
-            items.append((e, ctx, True))
-        for x, c, standard in items:
+            items.append((e, ctx, True, ()))
+        for x, c, standard, below_e in items:
             profiles = [p for p in self.w.profiles(x, c) if is_weapon(p)]
             bases = profile_bases(x, [p.name for p in profiles])
             for p, base in zip(profiles, bases, strict=True):
@@ -219,7 +235,7 @@ class _Builder:
                 # per model (the best against the target, mathhammer.model.loadout)
                 if base is not None:
                     table["profile_of"] = base
-                out.append((table, standard))
+                out.append(_Item(table, standard, x, c, below_e))
         return out
 
     def weapon(self, p: Profile) -> dict | None:
@@ -247,33 +263,83 @@ class _Builder:
                 self.warn(f"weapon {weapon!r}: keyword {k!r} is a rule of the unit or the weapon "
                           "written in the data (kept by name, not modelled)")
 
-    def loadout(self, g: list[Member], lo: int, split: dict[int, int],
-                unit_level: list[tuple[dict, bool]]) -> list[dict]:
-        """The weapons of a model group: each with how many of its ``lo`` models carry it by
-        default (``count`` when not all of them; ``optional`` when none)."""
+    def loadout(self, gi: int, groups: list[list[Member]], counts: list[tuple[int, int]],
+                unit_level: list[_Item]) -> list[dict]:
+        """The weapons of model group ``gi``: each with how many of its models carry it by
+        default (``count`` when not all of them; ``optional`` when none) and at most (``max``,
+        when the options limit it below one per model), at every size of the group with the
+        other groups at their smallest (:mod:`.options` reads the limits)."""
+        g = groups[gi]
+        lo, hi = counts[gi]
         default = default_member(g)
+        found = [(m, self.weapons_of(m.entry, m.ctx, True))
+                 for m in [default] + [x for x in g if x is not default]]
+        others = [split_group(o, c[0]) for j, (o, c) in enumerate(zip(groups, counts,
+                                                                     strict=True)) if j != gi]
         tables: dict[tuple, dict] = {}
-        carried: dict[tuple, int] = {}
-        for m in [default] + [x for x in g if x is not default]:
-            k = split.get(id(m), 0)
-            for table, standard in self.weapons_of(m.entry, m.ctx, True):
-                key = tuple((kk, str(v)) for kk, v in table.items())
-                tables.setdefault(key, table)
-                carried[key] = carried.get(key, 0) + (k if standard else 0)
-        for table, standard in unit_level:
-            key = tuple((kk, str(v)) for kk, v in table.items())
-            tables.setdefault(key, table)
-            carried[key] = max(carried.get(key, 0), lo if standard else 0)
+        carried: dict[tuple, list[int]] = {}
+        most: dict[tuple, list[int]] = {}
+        for n in range(lo, hi + 1):
+            split = split_group(g, n)
+            every = split + [mk for o in others for mk in o]
+            models = tuple((m.ctx.ancestry, k) for m, k in every)
+            unit_n = sum(k for _m, k in every)
+            caps: dict[tuple, int] = {}
+            per_hi: dict[tuple, int] = {}
+            given = dict((id(m), k) for m, k in split)
+            for m, items in found:
+                k = given[id(m)]
+                if m.entry is self.unit:
+                    m_hi = 1
+                else:
+                    m_hi = limits_at(m.entry, attrs.evolve(m.ctx, models=models))[1]
+                    m_hi = n if m_hi is None else min(m_hi, n)
+                for item in items:
+                    key = self.keep(tables, item.table)
+                    ctx = attrs.evolve(item.ctx, models=models)
+                    one, top = per_model(item.path, ctx)
+                    carried.setdefault(key, [0] * (hi - lo + 1))[n - lo] += \
+                        k * one if item.standard else 0
+                    most.setdefault(key, [0] * (hi - lo + 1))[n - lo] += m_hi * top
+                    per_hi[key] = max(per_hi.get(key, 0), top)
+                    cap = unit_cap(item.entry, ctx, unit_n)
+                    if cap is not None:
+                        caps[key] = min(caps.get(key, cap), cap)
+            for item in unit_level:
+                key = self.keep(tables, item.table)
+                ctx = attrs.evolve(item.ctx, models=models)
+                _one, top = per_model(item.path, ctx)
+                limited = any(limits_at(x, ctx)[1] is not None for x in item.path)
+                row = carried.setdefault(key, [0] * (hi - lo + 1))
+                row[n - lo] = max(row[n - lo], n if item.standard else 0)
+                row = most.setdefault(key, [0] * (hi - lo + 1))
+                row[n - lo] = max(row[n - lo], top if limited else n, n if item.standard else 0)
+                per_hi[key] = max(per_hi.get(key, 0), top if limited else 1)
+            for key, row in most.items():
+                row[n - lo] = min(row[n - lo], n * per_hi.get(key, 1), caps.get(key, row[n - lo]))
         out = []
         for key, table in tables.items():
             t = dict(table)
-            n = carried[key]
-            if n == 0:
+            top = most[key]
+            have = [min(c, m) for c, m in zip(carried[key], top, strict=True)]
+            sizes = range(lo, hi + 1)
+            if not any(have):
                 t["optional"] = True
-            elif n < lo:
-                t["count"] = n
+            elif have != list(sizes):
+                scaled = [min(max(1, have[0] * n // lo), m) for n, m in zip(sizes, top,
+                                                                             strict=True)]
+                t["count"] = have[0] if have == scaled and have[0] else have
+            if top != list(sizes):
+                t["max"] = top[0] if len(set(top)) == 1 else top
             out.append(t)
         return out
+
+    @staticmethod
+    def keep(tables: dict[tuple, dict], table: dict) -> tuple:
+        """The key of a weapon table (the same weapon from several entries is one)."""
+        key = tuple((k, str(v)) for k, v in table.items())
+        tables.setdefault(key, table)
+        return key
 
     def default_options(self, groups: list[dict]) -> None:
         """A phase with weapons none of which the unit carries by default (its guns are all
@@ -305,16 +371,16 @@ class _Builder:
         groups = list(keyed.values())
         counts = [group_count(g, self.unit, self.warn) for g in groups]
         tables = []
-        unit_level = []
+        unit_level: list[_Item] = []
         if self.unit.type != "model":
             for x, c, path in self.w.walk(self.unit, self.ctx, lambda x: x.type == "model"):
                 if x.type != "model" and not any(p.type == "model" for p in path):
                     std = all(is_standard(a, b) for a, b in zip(path[1:] + (x,), path, strict=True))
-                    unit_level += [(t, s and std) for t, s in self.weapons_of(x, c, False)]
-        smallest = split_models(sum(lo for lo, _hi in counts), members, groups, counts)
-        split = {id(m): k for m, k in smallest}
-        for g, (lo, hi) in zip(groups, counts, strict=True):
-            weapons = self.loadout(g, lo, split, unit_level)
+                    unit_level += [attrs.evolve(i, standard=i.standard and std,
+                                                path=path[1:] + (x,))
+                                   for i in self.weapons_of(x, c, False)]
+        for gi, (g, (lo, hi)) in enumerate(zip(groups, counts, strict=True)):
+            weapons = self.loadout(gi, groups, counts, unit_level)
             biggest = sorted(g, key=lambda m: -(m.max or 0))
             if len(g) == 1 or (biggest[0].max or 0) > (biggest[1].max or 0):
                 name = biggest[0].entry.name

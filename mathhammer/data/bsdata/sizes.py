@@ -182,18 +182,25 @@ def split_models(n: int, members: list[Member], groups: list[list[Member]],
         extra -= add
     out = []
     for g, size in zip(groups, sizes, strict=True):
-        default = default_member(g)
-        order = [default] + [m for m in g if m is not default]
-        given = {id(m): 0 for m in g}
-        rest = size
-        for m in order[1:] + order[:1]:  # every entry's minimum, the default's last
-            k = min(m.min, rest)
-            given[id(m)] += k
-            rest -= k
-        for m in order:  # the rest: the default first, each up to its maximum
-            room = rest if m.max is None else max(0, min(rest, m.max - given[id(m)]))
-            given[id(m)] += room
-            rest -= room
-        given[id(default)] += rest  # more than the maxima allow: the data's own limits
-        out += [(m, given[id(m)]) for m in g]
+        out += split_group(g, size)
     return out
+
+
+def split_group(g: list[Member], size: int) -> list[tuple[Member, int]]:
+    """How ``size`` models of one model group spread over its entries: each entry at its
+    minimum, the rest to its default entry up to that entry's maximum, then to the others up
+    to theirs (past every maximum: to the default entry, the data's own limits)."""
+    default = default_member(g)
+    order = [default] + [m for m in g if m is not default]
+    given = {id(m): 0 for m in g}
+    rest = size
+    for m in order[1:] + order[:1]:  # every entry's minimum, the default's last
+        k = min(m.min, rest)
+        given[id(m)] += k
+        rest -= k
+    for m in order:  # the rest: the default first, each up to its maximum
+        room = rest if m.max is None else max(0, min(rest, m.max - given[id(m)]))
+        given[id(m)] += room
+        rest -= room
+    given[id(default)] += rest
+    return [(m, given[id(m)]) for m in g]
