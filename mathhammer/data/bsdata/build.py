@@ -147,7 +147,8 @@ class _Builder:
             inv = own_inv.get("", None) or unit_inv.get(e.name.lower()) or unit_inv.get("")
             inv = inv or xplus_of(line.get("InSv"))
             lo, hi = (1, 1) if e is u else limits(e)
-            out.append(Member(e, ctx, parent, modified_profile(line, ctx), inv, lo, hi))
+            above = tuple(x for x in path[1:-1] if x.kind == "group")
+            out.append(Member(e, ctx, parent, modified_profile(line, ctx), inv, lo, hi, above))
         return out
 
     def invulns(self, e: Entry, ctx: Context) -> dict[str, str]:
@@ -292,8 +293,9 @@ class _Builder:
                 if m.entry is self.unit:
                     m_hi = 1
                 else:
-                    m_hi = limits_at(m.entry, attrs.evolve(m.ctx, models=models))[1]
-                    m_hi = n if m_hi is None else min(m_hi, n)
+                    mctx = attrs.evolve(m.ctx, models=models)
+                    caps_m = [limits_at(m.entry, mctx)[1], unit_cap(m.entry, mctx, unit_n)]
+                    m_hi = min([n] + [c for c in caps_m if c is not None])
                 for item in items:
                     key = self.keep(tables, item.table)
                     ctx = attrs.evolve(item.ctx, models=models)
