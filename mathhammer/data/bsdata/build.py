@@ -322,7 +322,7 @@ class _Builder:
         out = []
         for key, table in tables.items():
             t = dict(table)
-            top = most[key]
+            top = [max(0, m) for m in most[key]]
             have = [min(c, m) for c, m in zip(carried[key], top, strict=True)]
             sizes = range(lo, hi + 1)
             if not any(have):

@@ -18,6 +18,10 @@ in either edition), so none is read.
 ...     Constraint("max", "selections", "parent", Fraction(2))))
 >>> per_model([lascannon], Context())
 (2, 2)
+>>> limits_at(Entry("entry", "e3", "Accursed weapon", constraints=(
+...     Constraint("max", "selections", "parent", Fraction(1), "c1"),), modifiers=(
+...     Modifier("set", "c1", "-1"),)), Context())  # set to -1: no limit
+(0, None)
 >>> unit_cap(Entry("entry", "e2", "Grenade launcher", modifiers=(
 ...     Modifier("add", "error", "Max 1 {this} per 5 models"),)), Context(), 10)
 2
@@ -59,7 +63,7 @@ def _always(m: Modifier) -> Modifier:
 
 def limits_at(e: Entry, ctx: Context) -> tuple[int, int | None]:
     """How many of ``e`` its parent holds at least and at most in this context (max None: the
-    data sets none)."""
+    data sets none, or sets -1, BattleScribe's "no limit")."""
     lo, hi = 0, None
     for c in e.constraints:
         if c.field != "selections" or c.scope != "parent":
@@ -67,7 +71,7 @@ def limits_at(e: Entry, ctx: Context) -> tuple[int, int | None]:
         v = constraint_value(c, e, ctx)
         if c.type == "min":
             lo = max(lo, v)
-        elif c.type == "max":
+        elif c.type == "max" and v >= 0:  # a maximum of -1 is no limit
             hi = v if hi is None else min(hi, v)
     return lo, hi
 
@@ -92,7 +96,9 @@ def unit_cap(e: Entry, ctx: Context, models: int) -> int | None:
     caps: list[int] = []
     for c in e.constraints:
         if c.type == "max" and c.field == "selections" and c.scope in ("unit", ctx.unit_id):
-            caps.append(constraint_value(c, e, ctx))
+            v = constraint_value(c, e, ctx)
+            if v >= 0:  # -1: no limit
+                caps.append(v)
     for m in e.modifiers:
         if m.field != "error" or m.type not in ("add", "set", "append"):
             continue

@@ -46,7 +46,7 @@ def limits(e: Entry) -> tuple[int, int | None]:
             continue
         if c.type == "min":
             lo = max(lo, int(c.value))
-        elif c.type == "max":
+        elif c.type == "max" and c.value >= 0:  # -1: no limit
             hi = int(c.value) if hi is None else min(hi, int(c.value))
     return lo, hi
 
