@@ -28,8 +28,10 @@ from mathhammer.model.profiles import Target
 
 FIXTURES = Path(__file__).parent / "fixtures" / "bsdata"
 FACTION = FIXTURES / "Fixture Faction.cat"
-ROOT = Path(os.environ.get("MATHHAMMER_BSDATA", Path(__file__).resolve().parents[2] / "shared"
-                           / "bsdata"))
+ROOT = next((p for p in (Path(os.environ.get("MATHHAMMER_BSDATA", "/nonexistent")),
+                         *(Path(__file__).resolve().parents[i] / "shared" / "bsdata"
+                           for i in (2, 3))) if (p / "10e").is_dir()),
+            Path("../shared/bsdata"))  # a clone at /work/main, or a worktree one level deeper
 MEQ = Target(models=5, toughness=4, save=3, wounds=2, keywords=["INFANTRY"])
 
 
