@@ -44,7 +44,7 @@ from .abilities import abilities_of, keywords_of
 from .files import Library
 from .find import find_unit
 from .model import Entry, Profile
-from .options import limits_at, per_model, unit_cap
+from .options import Carry, loadout_by_size
 from .profiles import (
     clean_name,
     int_of,
@@ -66,18 +66,6 @@ from .sizes import (
 )
 from .walk import Context, Walker, modified_profile, unit_context
 from .weapons import weapon_table
-
-
-@attrs.frozen
-class _Item:
-    """A weapon profile found on an entry: its table, whether it is standard wargear, the
-    entry holding it (in its context) and the entries from below the model down to it."""
-
-    table: dict
-    standard: bool
-    entry: Entry
-    ctx: Context
-    path: tuple[Entry, ...]
 
 
 class _Builder:
@@ -205,10 +193,10 @@ class _Builder:
 
     # -- weapons ---------------------------------------------------------------------------
 
-    def weapons_of(self, e: Entry, ctx: Context, below: bool) -> list[_Item]:
+    def weapons_of(self, e: Entry, ctx: Context, below: bool) -> list[Carry]:
         """The weapons on ``e`` (if ``below``, under it), each with the entries from below
         ``e`` down to the weapon's own (:func:`.options.per_model` reads their limits)."""
-        out: list[_Item] = []
+        out: list[Carry] = []
         items: list[tuple[Entry, Context, bool, tuple[Entry, ...]]] = []
         if below:
             std: dict[int, bool] = {id(e): True}
@@ -236,7 +224,7 @@ class _Builder:
                 # per model (the best against the target, mathhammer.model.loadout)
                 if base is not None:
                     table["profile_of"] = base
-                out.append(_Item(table, standard, x, c, below_e))
+                out.append(Carry(table, standard, x, c, below_e))
         return out
 
     def weapon(self, p: Profile) -> dict | None:
@@ -265,83 +253,16 @@ class _Builder:
                           "written in the data (kept by name, not modelled)")
 
     def loadout(self, gi: int, groups: list[list[Member]], counts: list[tuple[int, int]],
-                unit_level: list[_Item]) -> list[dict]:
+                unit_level: list[Carry]) -> list[dict]:
         """The weapons of model group ``gi``: each with how many of its models carry it by
-        default (``count`` when not all of them; ``optional`` when none) and at most (``max``,
-        when the options limit it below one per model), at every size of the group with the
-        other groups at their smallest (:mod:`.options` reads the limits)."""
+        default and at most, at every size of the group (:func:`.options.loadout_by_size`)."""
         g = groups[gi]
-        lo, hi = counts[gi]
         default = default_member(g)
         found = [(m, self.weapons_of(m.entry, m.ctx, True))
                  for m in [default] + [x for x in g if x is not default]]
         others = [split_group(o, c[0]) for j, (o, c) in enumerate(zip(groups, counts,
                                                                      strict=True)) if j != gi]
-        tables: dict[tuple, dict] = {}
-        carried: dict[tuple, list[int]] = {}
-        most: dict[tuple, list[int]] = {}
-        for n in range(lo, hi + 1):
-            split = split_group(g, n)
-            every = split + [mk for o in others for mk in o]
-            models = tuple((m.ctx.ancestry, k) for m, k in every)
-            unit_n = sum(k for _m, k in every)
-            caps: dict[tuple, int] = {}
-            per_hi: dict[tuple, int] = {}
-            given = dict((id(m), k) for m, k in split)
-            for m, items in found:
-                k = given[id(m)]
-                if m.entry is self.unit:
-                    m_hi = 1
-                else:
-                    mctx = attrs.evolve(m.ctx, models=models)
-                    caps_m = [limits_at(m.entry, mctx)[1], unit_cap(m.entry, mctx, unit_n)]
-                    m_hi = min([n] + [c for c in caps_m if c is not None])
-                for item in items:
-                    key = self.keep(tables, item.table)
-                    ctx = attrs.evolve(item.ctx, models=models)
-                    one, top = per_model(item.path, ctx)
-                    carried.setdefault(key, [0] * (hi - lo + 1))[n - lo] += \
-                        k * one if item.standard else 0
-                    most.setdefault(key, [0] * (hi - lo + 1))[n - lo] += m_hi * top
-                    per_hi[key] = max(per_hi.get(key, 0), top)
-                    cap = unit_cap(item.entry, ctx, unit_n)
-                    if cap is not None:
-                        caps[key] = min(caps.get(key, cap), cap)
-            for item in unit_level:
-                key = self.keep(tables, item.table)
-                ctx = attrs.evolve(item.ctx, models=models)
-                _one, top = per_model(item.path, ctx)
-                limited = any(limits_at(x, ctx)[1] is not None for x in item.path)
-                row = carried.setdefault(key, [0] * (hi - lo + 1))
-                row[n - lo] = max(row[n - lo], n if item.standard else 0)
-                row = most.setdefault(key, [0] * (hi - lo + 1))
-                row[n - lo] = max(row[n - lo], top if limited else n, n if item.standard else 0)
-                per_hi[key] = max(per_hi.get(key, 0), top if limited else 1)
-            for key, row in most.items():
-                row[n - lo] = min(row[n - lo], n * per_hi.get(key, 1), caps.get(key, row[n - lo]))
-        out = []
-        for key, table in tables.items():
-            t = dict(table)
-            top = [max(0, m) for m in most[key]]
-            have = [min(c, m) for c, m in zip(carried[key], top, strict=True)]
-            sizes = range(lo, hi + 1)
-            if not any(have):
-                t["optional"] = True
-            elif have != list(sizes):
-                scaled = [min(max(1, have[0] * n // lo), m) for n, m in zip(sizes, top,
-                                                                             strict=True)]
-                t["count"] = have[0] if have == scaled and have[0] else have
-            if top != list(sizes):
-                t["max"] = top[0] if len(set(top)) == 1 else top
-            out.append(t)
-        return out
-
-    @staticmethod
-    def keep(tables: dict[tuple, dict], table: dict) -> tuple:
-        """The key of a weapon table (the same weapon from several entries is one)."""
-        key = tuple((k, str(v)) for k, v in table.items())
-        tables.setdefault(key, table)
-        return key
+        return loadout_by_size(self.unit, g, counts[gi], found, others, unit_level)
 
     def default_options(self, groups: list[dict]) -> None:
         """A phase with weapons none of which the unit carries by default (its guns are all
@@ -373,7 +294,7 @@ class _Builder:
         groups = list(keyed.values())
         counts = [group_count(g, self.unit, self.warn) for g in groups]
         tables = []
-        unit_level: list[_Item] = []
+        unit_level: list[Carry] = []
         if self.unit.type != "model":
             for x, c, path in self.w.walk(self.unit, self.ctx, lambda x: x.type == "model"):
                 if x.type != "model" and not any(p.type == "model" for p in path):

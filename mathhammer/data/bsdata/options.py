@@ -32,7 +32,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+import attrs
+
 from .model import Constraint, Entry, Modifier
+from .sizes import Member, split_group
 from .walk import Context, apply_number, decide
 
 #: "Max 1 {this} per 5 models", "Max 2 X per 5 models", "Max 1 X per 10 models."
@@ -109,4 +112,98 @@ def unit_cap(e: Entry, ctx: Context, models: int) -> int | None:
     return min(caps) if caps else None
 
 
-__all__ = ["constraint_value", "limits_at", "per_model", "unit_cap"]
+@attrs.frozen
+class Carry:
+    """A weapon profile found on an entry: its table (the units/ schema), whether it is
+    standard wargear, the entry holding it (in its context) and the entries from below the
+    model (or the unit) down to it."""
+
+    table: dict
+    standard: bool
+    entry: Entry
+    ctx: Context
+    path: tuple[Entry, ...]
+
+
+def loadout_by_size(unit: Entry, g: list[Member], count: tuple[int, int],
+                    found: list[tuple[Member, list[Carry]]],
+                    others: list[list[tuple[Member, int]]],
+                    unit_level: list[Carry]) -> list[dict]:
+    """The weapon tables of model group ``g`` (``count``: its smallest and largest size; the
+    weapons ``found`` on each of its model entries, the other groups split at their smallest,
+    the unit's own weapons): each with ``count`` (how many of its models carry it by default,
+    when not all: a number at the smallest size that scales with the group, or one per size),
+    ``optional`` when none do, and ``max`` when the options allow other than one per model
+    (one number, or one per size). At each size the models fill the entries as
+    :func:`.sizes.split_group` does; a default never exceeds the maximum."""
+    lo, hi = count
+    tables: dict[tuple, dict] = {}
+    carried: dict[tuple, list[int]] = {}
+    most: dict[tuple, list[int]] = {}
+
+    def row(rows: dict[tuple, list[int]], key: tuple) -> list[int]:
+        return rows.setdefault(key, [0] * (hi - lo + 1))
+
+    for n in range(lo, hi + 1):
+        split = split_group(g, n)
+        every = split + [mk for o in others for mk in o]
+        models = tuple((m.ctx.ancestry, k) for m, k in every)
+        unit_n = sum(k for _m, k in every)
+        caps: dict[tuple, int] = {}
+        per_hi: dict[tuple, int] = {}
+        given = {id(m): k for m, k in split}
+        for m, items in found:
+            if m.entry is unit:
+                m_hi = 1
+            else:
+                mctx = attrs.evolve(m.ctx, models=models)
+                m_caps = [limits_at(m.entry, mctx)[1], unit_cap(m.entry, mctx, unit_n)]
+                m_hi = min([n] + [c for c in m_caps if c is not None])
+            for item in items:
+                key = _keep(tables, item.table)
+                ctx = attrs.evolve(item.ctx, models=models)
+                one, top = per_model(item.path, ctx)
+                row(carried, key)[n - lo] += given[id(m)] * one if item.standard else 0
+                row(most, key)[n - lo] += m_hi * top
+                per_hi[key] = max(per_hi.get(key, 0), top)
+                cap = unit_cap(item.entry, ctx, unit_n)
+                if cap is not None:
+                    caps[key] = min(caps.get(key, cap), cap)
+        for item in unit_level:  # the unit's own wargear: every model's unless limited
+            key = _keep(tables, item.table)
+            ctx = attrs.evolve(item.ctx, models=models)
+            _one, top = per_model(item.path, ctx)
+            limited = any(limits_at(x, ctx)[1] is not None for x in item.path)
+            every_model = n if item.standard else 0
+            row(carried, key)[n - lo] = max(row(carried, key)[n - lo], every_model)
+            row(most, key)[n - lo] = max(row(most, key)[n - lo], top if limited else n,
+                                         every_model)
+            per_hi[key] = max(per_hi.get(key, 0), top if limited else 1)
+        for key, values in most.items():
+            values[n - lo] = min(values[n - lo], n * per_hi.get(key, 1),
+                                 caps.get(key, values[n - lo]))
+    sizes = list(range(lo, hi + 1))
+    out = []
+    for key, table in tables.items():
+        t = dict(table)
+        top = [max(0, m) for m in most[key]]
+        have = [min(c, m) for c, m in zip(carried[key], top, strict=True)]
+        if not any(have):
+            t["optional"] = True
+        elif have != sizes:
+            scaled = [min(max(1, have[0] * n // lo), m) for n, m in zip(sizes, top, strict=True)]
+            t["count"] = have[0] if have == scaled and have[0] else have
+        if top != sizes:
+            t["max"] = top[0] if len(set(top)) == 1 else top
+        out.append(t)
+    return out
+
+
+def _keep(tables: dict[tuple, dict], table: dict) -> tuple:
+    """The key of a weapon table (the same weapon from several entries is one)."""
+    key = tuple((k, str(v)) for k, v in table.items())
+    tables.setdefault(key, table)
+    return key
+
+
+__all__ = ["Carry", "constraint_value", "loadout_by_size", "limits_at", "per_model", "unit_cap"]
