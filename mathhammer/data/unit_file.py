@@ -171,7 +171,7 @@ _ABILITY_KEYS = ("core", "faction", "datasheet")
 _GROUP_REQUIRED = ("count", "toughness", "save", "wounds")
 _GROUP_OPTIONAL = ("name", "move", "leadership", "oc", "invuln", "fnp", "weapons")
 _WEAPON_REQUIRED = ("name", "range", "attacks", "skill", "strength", "ap", "damage")
-_WEAPON_OPTIONAL = ("abilities", "optional", "unmapped", "count", "profile_of")
+_WEAPON_OPTIONAL = ("abilities", "optional", "unmapped", "count", "profile_of", "max")
 
 
 def _weapon(r: Reader, path: str, raw: Any) -> UnitWeapon:
@@ -199,7 +199,11 @@ def _weapon(r: Reader, path: str, raw: Any) -> UnitWeapon:
     if skill is None and "torrent" not in abilities:
         raise r.fail(f"{path}.skill", 'N/A is only for [torrent] weapons, got "N/A"')
     optional = r.boolean(f"{path}.optional", raw.get("optional", False))
-    count = r.integer(f"{path}.count", raw["count"], 1) if "count" in raw else None
+    counts = _by_size(r, f"{path}.count", raw.get("count", []), 0)
+    count = counts[0] if len(counts) == 1 and counts[0] >= 1 else None
+    if len(counts) == 1 and count is None:
+        raise r.bad(f"{path}.count", "an integer >= 1", raw["count"])
+    most = _by_size(r, f"{path}.max", raw.get("max", []), 0)
     profile_of = r.text(f"{path}.profile_of", raw["profile_of"]) if "profile_of" in raw else None
     # keywords an importer could not map: kept for the player to read, no effect on numbers
     r.texts(f"{path}.unmapped", raw.get("unmapped", []), lambda p, v: v)
@@ -208,7 +212,19 @@ def _weapon(r: Reader, path: str, raw: Any) -> UnitWeapon:
                         damage=damage, abilities=abilities, range=rng)
     except ValueError as e:  # pragma: no cover - the checks above are stricter
         raise r.fail(path, str(e)) from None
-    return UnitWeapon(weapon, optional, count, profile_of)
+    if len(counts) > 1:
+        count = counts[0] or None
+    return UnitWeapon(weapon, optional, count, profile_of,
+                      counts if len(counts) > 1 else (), most)
+
+
+def _by_size(r: Reader, path: str, value: Any, lo: int) -> tuple[int, ...]:
+    """A number, or a list of numbers (one per size of the group from its smallest)."""
+    if isinstance(value, list):
+        if len(value) > MAX_MODELS:
+            raise r.bad(path, f"at most {MAX_MODELS} numbers", f"{len(value)} numbers")
+        return tuple(r.integer(f"{path}[{i}]", v, lo) for i, v in enumerate(value))
+    return (r.integer(path, value, lo),)
 
 
 
