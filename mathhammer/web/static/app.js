@@ -355,6 +355,7 @@ async function refreshUnits() {
     + (a.abilities && a.abilities.length ? `; abilities: ${a.abilities.join(", ")}` : "")
     + describeRules(a.rules && a.rules.attacker);
   renderWeapons();
+  LEADERS.forEach(refreshList);
   await renderRules();
 }
 
@@ -370,7 +371,20 @@ function fillList(list, names) {
   $(list).replaceChildren(...names.map((n) => el("option", { value: n })));
 }
 
+// The Leaders a unit's datasheet lists (its Bodyguard's side: the data's Leader lists).
+function listedLeaders(id) {
+  const unit = id === "attacker_leader" ? info.attacker : id === "leader" ? info.target : null;
+  return unit && unit.led_by && unit.led_by.length ? unit.led_by : null;
+}
+
 function refreshList(id) {
+  const listed = listedLeaders(id);
+  if (listed) {  // offered from the unit's Leader list (any name may still be typed)
+    fillList(`${id}-list`, listed);
+    $(id).placeholder = `one of the ${listed.length} Leaders its datasheet lists`;
+    return;
+  }
+  if (LEADERS.includes(id)) $(id).placeholder = "a CHARACTER unit leading it";
   const q = $(id).value.trim().toLowerCase();
   let names = [...(LEADERS.includes(id) ? [] : armyNames),
     ...UNITS.filter((u) => !LEADERS.includes(id) || u.leader).map((u) => u.name)];
@@ -387,7 +401,7 @@ const searchers = {};
 function search(input) {
   searchers[input.id] = searchers[input.id] || debounce(async () => {
     const q = input.value.trim();
-    if (!searchable || q.length < 2 || isRows(q) || q.startsWith("army:")) {
+    if (!searchable || q.length < 2 || isRows(q) || q.startsWith("army:") || listedLeaders(input.id)) {
       found[input.id] = [];
       refreshList(input.id);
       return;
