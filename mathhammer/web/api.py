@@ -41,6 +41,10 @@ def job(kind: str, *args: Any) -> tuple[int, str]:
             return 200, army_table(*args)
         if kind == "army_kills":
             return 200, army_kills(*args)
+        if kind == "plan":
+            from .plan import plan_page
+
+            return 200, plan_page(*args)
         if kind == "warm":
             return 200, json.dumps({"warm": warm()})
     except Unavailable as e:

@@ -39,6 +39,7 @@ from ..report.tables import METRICS
 from .api import job, warm
 from .catalog import options_schema, rules_json, units_json
 from .command import COMMANDS, editions, page_words
+from .plan import LIMITS as PLAN_LIMITS
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: Seconds a request may compute before it is stopped.
@@ -271,7 +272,7 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
 
     async def options(_request: Request) -> Response:
         return JSONResponse({"options": options_schema(), "editions": editions(),
-                             "metrics": list(METRICS)})
+                             "metrics": list(METRICS), "plan_limits": PLAN_LIMITS})
 
     async def units(_request: Request) -> Response:
         return JSONResponse({"units": units_json()})
@@ -302,6 +303,13 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
                                "list, or an uploaded file")
         return await run(request, "army", text, params)
 
+    async def plan(request: Request) -> Response:
+        try:
+            params = await _params(request)
+        except ValueError as e:
+            return _error(400, f"mathhammer plan: error: {e}")
+        return await run(request, "plan", params)
+
     routes = [
         Route("/", index),
         Route("/api/health", health),
@@ -312,6 +320,7 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
         Route("/api/search", search),
         Route("/api/factions", factions),
         Route("/api/army", army, methods=["POST"]),
+        Route("/api/plan", plan, methods=["GET", "POST"]),
         *(Route(f"/api/{name}", command(name), methods=["GET", "POST"])
           for name in COMMANDS),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

@@ -149,8 +149,9 @@ def read_army(text: Any) -> Any:
 ARMY_REF = "army:"
 
 
-def _army_unit(army: Any, key: str, ref: str) -> tuple[str, Any]:
-    label = ref[len(ARMY_REF):].strip()
+def army_unit(army: Any, key: str, ref: str, prefix: str = ARMY_REF) -> tuple[str, Any]:
+    """The row's label and unit that ``ref`` (``prefix`` and a row's label) names in ``army``."""
+    label = ref[len(prefix):].strip()
     rows = army.rows()
     for name, unit in rows:
         if name == label:
@@ -173,7 +174,7 @@ def army_kills(text: str, params: Mapping[str, Any]) -> str:
     spec, target_spec = (None, units[0]) if len(units) == 1 else units
     label = None
     if spec is not None and spec.startswith(ARMY_REF):
-        label, spec = _army_unit(army, "attacker", spec)
+        label, spec = army_unit(army, "attacker", spec)
     attacker = attacker_of(spec, p["weapons"], melee=not p["ranged"], models=p["models"],
                            rules=p["ruleset"])
     if label is not None:
@@ -182,7 +183,7 @@ def army_kills(text: str, params: Mapping[str, Any]) -> str:
     if target_spec.startswith(ARMY_REF):
         if p["leader"]:
             raise InputError("--leader: a unit of an army list has the Leader the list gives it")
-        name, unit = _army_unit(army, "target", target_spec)
+        name, unit = army_unit(army, "target", target_spec)
         target = unit.as_target(models=p["target_models"])
     else:
         name, target = target_of(target_spec, p["target_models"], p["leader"],
@@ -200,5 +201,5 @@ def army_kills(text: str, params: Mapping[str, Any]) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-__all__ = ["ARMY_REF", "SEARCH_LIMIT", "Unavailable", "army_kills", "army_table", "factions_json",
-           "read_army", "search_json"]
+__all__ = ["ARMY_REF", "SEARCH_LIMIT", "Unavailable", "army_kills", "army_table", "army_unit",
+           "factions_json", "read_army", "search_json"]
