@@ -93,8 +93,9 @@ def plan_page(params: Mapping[str, Any]) -> str:
     p = parsed_params("kills", {**rest, "attacker": "MEQ", "target": "MEQ"})  # the options
     mine = read_army(army_text) if army_text else None
     theirs = read_army(vs_text) if vs_text else None
-    if "rules" not in rest and (mine or theirs):
-        p["ruleset"] = (mine or theirs).edition
+    listed = getattr(mine or theirs, "edition", None)
+    if "rules" not in rest and listed:
+        p["ruleset"] = listed
     if not units:
         if mine is None:
             raise InputError("units: expected the attacking units (names, one per line), or an "

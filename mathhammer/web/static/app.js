@@ -434,7 +434,7 @@ async function renderThen() {
       renderThen().then(runKills);
     });
     const size = a && a.size ? (a.size[0] === a.size[1] ? `${a.size[0]}` : `${a.size[0]}-${a.size[1]}`) : "";
-    blocks.push(el("fieldset", { class: "unit", "data-i": i },
+    blocks.push(el("fieldset", { class: "unit", "data-i": i, "data-unit": u.unit },
       el("legend", { text: `${i + 2}. then` }), remove,
       el("label", {}, "unit ", el("input", { id: `then${i}`, name: "then_unit", list: `then${i}-list`,
         value: u.unit, spellcheck: "false", placeholder: "a unit's name, or weapon rows" })),
@@ -1089,7 +1089,10 @@ function onChange(ev) {
   const then = ev.target.closest("#then fieldset.unit");
   if (then) {  // a unit after the first
     const i = Number(then.dataset.i);
-    if (id === `then${i}`) {  // another unit: the old one's wargear and size do not apply
+    if (id === `then${i}` && ev.target.value.trim() === then.dataset.unit) {
+      saveState();  // the same unit (a change event after its input events)
+    } else if (id === `then${i}`) {  // another unit: the old one's wargear and size do not apply
+      then.dataset.unit = ev.target.value.trim();
       then.querySelector(".weapons").replaceChildren();
       then.querySelector("input[name=then_models]").value = "";
       then.querySelector(".checks")?.replaceChildren();
