@@ -10,8 +10,10 @@ With the shared BattleScribe data (``SHARED/bsdata/10e``, default ``../shared`` 
 checkout) it then times each interaction of the page for a unit from the data, on a server
 started with ``--data``: the faction list, a faction's units, a name search, the unit's card,
 its default attack, 4 lascannons, a modifier, a Leader on each side, and a pasted list (its
-first reading, then the same text again: read once per content). The target is under 300 ms
-each; the first call (the unit index and catalogue read into a worker) is shown apart.
+first reading, then the same text again: read once per content), several units into one target,
+and plans of a phase (POST /api/plan, up to the page's bound of 6 units and 4 targets: their
+time is stated). The target is under 300 ms each (plans aside); the first call (the unit
+index and catalogue read into a worker) is shown apart.
 A fresh server's first look at the data is timed too (``cold``; ``--cold`` times only it).
 """
 
@@ -58,7 +60,31 @@ DATA_QUERIES = [
      {"attacker": f"{DEV} + Space Marines:Lieutenant", "target": "MEQ",
       "leader": "Space Marines:Captain", "weapon": ["4x Lascannon", "Bolt pistol"]}, None),
 ]
+INTERCESSORS = "Space Marines:Intercessor Squad"
+DATA_QUERIES += [
+    ("the unit's card (its Leader list)", "/api/unit", {"name": INTERCESSORS}, None),
+    ("then the Devastators (2 units into MEQ)", "/api/kills",
+     {"attacker": f"{INTERCESSORS} + Space Marines:Captain", "target": "MEQ", "until": "90%",
+      "then": f"{DEV} --weapon 4x Lascannon --weapon Bolt pistol"}, None),
+]
+#: Plans on the page (POST /api/plan): heavier, their time is stated, not held to 300 ms.
+PLANS = [
+    ("plan 2 units x 2 targets, adaptive",
+     {"units": [DEV, INTERCESSORS], "targets": ["MEQ", "Space Marines:Rhino"],
+      "adaptive": True}),
+    ("plan 3 units x 3 targets, adaptive",
+     {"units": ["Space Marines:Predator Annihilator", f"{DEV} --weapon 4x Lascannon",
+                INTERCESSORS],
+      "targets": ["Space Marines:Land Raider", INTERCESSORS, "Space Marines:Rhino"],
+      "adaptive": True}),
+    ("plan 6 units x 4 targets (the page's bound), adaptive",
+     {"units": ["Space Marines:Predator Annihilator", f"{DEV} --weapon 4x Lascannon",
+                INTERCESSORS, "Hexmark Destroyer", "Necron Warriors", "Cronos"],
+      "targets": ["Space Marines:Land Raider", INTERCESSORS, "Space Marines:Rhino", "MEQ"],
+      "adaptive": True}),
+]
 DATA_REPEATS = 10
+PLAN_REPEATS = 3
 
 
 def _call(base: str, path: str, params: dict, body: bytes | None = None) -> tuple[float, float]:
@@ -124,6 +150,8 @@ def main() -> None:
         print(f"\nA unit of the data ({data}):\n\n{head}")
         for name, path, params, body in DATA_QUERIES:
             _row(base, name, path, params, body, DATA_REPEATS)
+        for name, body in PLANS:
+            _row(base, name, "/api/plan", {}, json.dumps(body).encode(), PLAN_REPEATS)
         if lists:
             text = lists[0].read_text(encoding="utf-8")
             body = json.dumps({"army": text, "targets": ["MEQ"]}).encode()
