@@ -622,3 +622,23 @@ def test_a_worker_warms_without_building_or_printing(capsys, monkeypatch, tmp_pa
     status, body = job("warm")
     assert status == 200 and json.loads(body)["warm"] >= 0
     assert capsys.readouterr() == ("", "")
+
+
+def test_a_factions_units_are_its_units_of_the_search(monkeypatch, tmp_path):
+    # read from the unit index by faction: the same names, in the same order, as the whole
+    # search filtered to the faction (which took seconds on the whole data)
+    from test_catalogue import make_data
+
+    army = pytest.importorskip("mathhammer.data.army")
+    from mathhammer.data.unit_index import unit_index
+    from mathhammer.web.army import search_json
+
+    monkeypatch.setenv("MATHHAMMER_DATA", str(make_data(tmp_path / "bsdata")))
+    factions = {n.split(":", 1)[0] for n in unit_index("10e").names()}
+    assert factions
+    for faction in sorted(factions):
+        for q in ("", "a", "zzz"):
+            want = [n for n in army.search_units(q, limit=100_000)
+                    if n.split(":", 1)[0] == faction]
+            assert search_json(q, None, faction) == want, (faction, q)
+    assert any(search_json("", None, f) for f in factions)

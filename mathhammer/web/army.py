@@ -74,8 +74,20 @@ def search_json(query: str, edition: str | None = None, faction: str | None = No
         return []
     if not faction:
         return search_names(q, edition=edition)[:SEARCH_LIMIT]
-    found = list(army.search_units(q, edition=edition, limit=100_000))
-    return [n for n in found if n.split(":", 1)[0] == faction]
+    # a faction's units: read from the unit index by their "Faction:" (every installed edition
+    # unless one is given), not through the whole search
+    from ..data.datastore import installed_editions
+    from ..data.names import name_key
+    from ..data.unit_index import unit_index
+
+    del army  # the module's presence is checked; the names are the index's
+    key = name_key(q)
+    found: dict[str, None] = {}
+    for ed in [edition] if edition else installed_editions():
+        names = sorted({u for c in unit_index(ed).catalogues if c.label == faction
+                        for u, _key, _own in c.units}, key=name_key)
+        found.update((f"{faction}:{u}", None) for u in names if key in name_key(u))
+    return list(found)
 
 
 def factions_json(edition: str | None = None) -> list[str]:
@@ -166,6 +178,9 @@ def army_kills(text: str, params: Mapping[str, Any]) -> str:
     from ..report.jsonout import kills_json, sequence_json
     from ..report.scenario import Query
 
+    if params.get("then"):
+        raise InputError("then: a unit of an army list does not join several units into one "
+                         "target yet; name the units (or plan the list: /api/plan)")
     p = parsed_params("kills", params)  # checked before the list is read
     army = read_army(text)
     units = list(p["units"])
