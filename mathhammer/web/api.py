@@ -3,7 +3,8 @@
 Every request the server does not answer from memory is one :func:`job` in a worker process:
 an API call (a command of the command line, :mod:`mathhammer.web.command`), a unit
 (:mod:`mathhammer.web.catalog`), a BattleScribe search or an army list
-(:mod:`mathhammer.web.army`). A job answers an HTTP status with the body or a one-line error.
+(:mod:`mathhammer.web.army`), a plan (:mod:`mathhammer.web.plan`), or a worker's warm-up
+(:func:`warm`). A job answers an HTTP status with the body or a one-line error.
 
 >>> job("call", "kills", {"attacker": "Cronos"})
 (400, "mathhammer kills: error: target: expected a unit's name or an inline profile")
