@@ -27,7 +27,7 @@ STATE = ("attacker=Hexmark+Destroyer&target=MEQ&half_range=true&k=2"
 SHARED = Path(os.environ.get("MATHHAMMER_SHARED",
                             Path(__file__).resolve().parents[2] / "shared"))
 DATA_STATE = ("attacker=Space+Marines%3ADevastator+Squad&attacker_leader=Space+Marines%3A"
-              "Lieutenant&weapon=4x+Lascannon&weapon=Bolt+pistol&target=MEQ&leader=Space+Marines"
+              "Apothecary&weapon=4x+Lascannon&weapon=Bolt+pistol&target=MEQ&leader=Space+Marines"
               "%3ACaptain&stationary=true&faction=Space+Marines")
 
 
