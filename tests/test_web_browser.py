@@ -553,6 +553,18 @@ def test_several_units_a_plan_and_the_listed_leaders(browser, data_server, width
     best = [f"{t['attacker']} → {', '.join(t['target'])}" for t in plan["best"]["targets"]]
     expect()(page.locator("#plan-answer ul.assignment").first.locator("li")).to_have_text(best)
     expect()(page.locator("#plan-answer")).to_contain_text("planned in")
+    rosz = ROSTERS / "necron-combat-patrol.10e.rosz"
+    if width >= 800 and rosz.is_file():  # the enemy's list uploaded: every unit of it a target
+        page.fill("#plan_targets", "")
+        page.set_input_files("#plan-vs-file", str(rosz))
+        code, out, err = cli_out("plan", *units, "--vs-army", str(rosz), "--objective",
+                                 "models", "--adaptive", "--budget", "2000", "--json", *data)
+        assert code == 0, err
+        plan = json.loads(out)
+        expect()(page.locator("#plan-best [data-exact]")).to_have_attribute(
+            "data-exact", plan["best"]["value"], timeout=60000)
+        expect()(page.locator("#plan-targets tr[data-target]")).to_have_count(
+            len(plan["per_target"]))
     assert page.evaluate(UNLABELLED) == []  # the new controls have labels too
     context.close()
     assert errors == []

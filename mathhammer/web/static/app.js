@@ -2,7 +2,8 @@
 // drawn as tables and plain SVG charts. Exact fractions are BigInt pairs, never floats.
 "use strict";
 // The plan's own keys of the address (its units, targets and choices).
-const PLAN_KEYS = ["plan_units", "plan_targets", "plan_objective", "plan_adaptive", "plan_vs"];
+const PLAN_KEYS = ["plan_units", "plan_targets", "plan_objective", "plan_adaptive", "plan_vs",
+  "plan_vs_file"];
 
 const $ = (id) => document.getElementById(id);
 const PAGE_ONLY = ["no_weapon", "k", "dist", "row", "vs", "army", "army_file", "metric", "by", "faction",
@@ -951,6 +952,7 @@ function readPlan(s) {
   lines($("plan_units").value).forEach((u) => s.append("plan_units", u));
   lines($("plan_targets").value).forEach((t) => s.append("plan_targets", t));
   if ($("plan_vs").value.trim()) s.set("plan_vs", $("plan_vs").value);
+  else if (state.get("plan_vs_file")) s.set("plan_vs_file", state.get("plan_vs_file"));
   if ($("plan_objective").value) s.set("plan_objective", $("plan_objective").value);
   if ($("plan_adaptive").checked) s.set("plan_adaptive", "true");
 }
@@ -968,7 +970,7 @@ async function runPlan() {
   const army = state.get("army") || (state.get("army_file") ? { base64: state.get("army_file") } : null);
   const units = state.getAll("plan_units");
   const targets = state.getAll("plan_targets");
-  const vs = state.get("plan_vs");
+  const vs = state.get("plan_vs") || (state.get("plan_vs_file") ? { base64: state.get("plan_vs_file") } : null);
   if (planController) planController.abort();
   if (!(units.length || army) || !(targets.length || vs)) {
     $("plan-answer").replaceChildren();
@@ -1153,13 +1155,17 @@ async function loadFaction() {
 }
 
 // An uploaded list (.ros, .rosz, text) is read here, in memory, and sent as base64.
-async function uploadArmy(file) {
+async function base64Of(file) {
   const bytes = new Uint8Array(await file.arrayBuffer());
   let bin = "";
   for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(bin);
+}
+async function uploadArmy(file) {
+  const content = await base64Of(file);
   $("army").value = "";
   state.delete("army");
-  state.set("army_file", btoa(bin));
+  state.set("army_file", content);
   history.replaceState(null, "", `#${state.toString()}`);
   runCompare();
 }
@@ -1194,6 +1200,15 @@ async function start() {
   });
   $("plan").addEventListener("input", onChange);
   $("plan").addEventListener("change", onChange);
+  $("plan-vs-file").addEventListener("change", async (ev) => {  // the enemy's list, uploaded
+    ev.stopPropagation();
+    if (!ev.target.files.length) return;
+    $("plan_vs").value = "";
+    state.delete("plan_vs");
+    state.set("plan_vs_file", await base64Of(ev.target.files[0]));
+    history.replaceState(null, "", `#${state.toString()}`);
+    runPlan();
+  });
   $("plan-army").addEventListener("click", () => {  // the pasted list's units, one per line
     $("plan_units").value = armyNames.slice(0, 6).join("\n");
     onPlanChange();
