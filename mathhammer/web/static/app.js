@@ -493,7 +493,7 @@ async function refreshUnits() {
 // The names offered as you type: the units of a pasted army list ("army:<row>"), the bundled
 // units, and what the BattleScribe search found for the text typed.
 let armyNames = [];
-const found = { attacker: [], target: [], leader: [], attacker_leader: [], plan_unit: [] };
+const found = { attacker: [], target: [], leader: [], attacker_leader: [] };
 // The faction of a "Faction:Unit" name (the data's), for the Leaders offered with it.
 const factionOf = (name) => (name && name.includes(":") && !isRows(name) ? name.split(":")[0] : "");
 const LEADERS = ["leader", "attacker_leader"];
