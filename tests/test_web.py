@@ -642,3 +642,12 @@ def test_a_factions_units_are_its_units_of_the_search(monkeypatch, tmp_path):
                     if n.split(":", 1)[0] == faction]
             assert search_json(q, None, faction) == want, (faction, q)
     assert any(search_json("", None, f) for f in factions)
+
+
+def test_a_unit_of_a_list_with_then_units_is_one_line(monkeypatch):
+    monkeypatch.setitem(sys.modules, "mathhammer.data.army", fake_army.module())
+    with TestClient(create_app(allowed_hosts=["testserver"], workers=1)) as c:
+        res = c.post("/api/kills", json={"attacker": "army:Cronos", "then": ["Cronos"],
+                                         "target": "MEQ", "army": "Cronos"})
+        assert res.status_code == 400
+        assert res.json()["message"].startswith("then: a unit of an army list does not join")
