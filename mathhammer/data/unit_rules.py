@@ -88,15 +88,22 @@ def unit_rules(unit: Any, data: str | os.PathLike | None = None) -> tuple[DataRu
     catalogue and datasheet it came from; an army list's unit adds its enhancements (their
     text found by name in the same catalogue)."""
     path = _catalogue_of(unit, data)
-    if path is None:
-        return ()
-    edition = "11e" if path.suffix == ".json" else "10e"
-    where = f"BattleScribe {edition}: {path.name}, {unit.name}"
+    kept = tuple(getattr(unit, "ability_texts", ()) or ())
     faction = getattr(unit, "faction", "")
     factions = {a.lower() for a in getattr(unit, "faction_abilities", ())}
     out: list[DataRule] = []
+    if kept:  # a unit file keeps its abilities' text: read from there, as a data unit's
+        shown = unit.path.name if getattr(unit, "path", None) else "its unit file"
+        where = f"{getattr(unit, 'source', '') or 'unit file'}, {unit.name} (text in {shown})"
+        for name, text in kept:
+            out += translate(name, text, where, faction=faction, kind="army rule"
+                             if name.lower() in factions else "datasheet ability")
+    if path is None:
+        return tuple(out)
+    edition = "11e" if path.suffix == ".json" else "10e"
+    where = f"BattleScribe {edition}: {path.name}, {unit.name}"
     try:
-        abilities = unit_abilities(unit, data)
+        abilities = () if kept else unit_abilities(unit, data)
     except InputError as e:  # said in the report, never a failed query
         return (DataRule(NamedRule(f"{unit.name}'s abilities", faction, "datasheet ability",
                                    "attacker", "", source=where,
