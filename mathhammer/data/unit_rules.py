@@ -120,8 +120,9 @@ def unit_rules(unit: Any, data: str | os.PathLike | None = None) -> tuple[DataRu
     enhancements = getattr(unit, "enhancements", ()) or ()
     if enhancements:
         texts: dict[str, tuple[str, str]] = {}
-        for name, text in file_abilities(path):
-            texts.setdefault(name_key(name), (name, text))
+        for file in (path, *linked_files(path)):  # the catalogue's own first, then a library's
+            for name, text in file_abilities(file):
+                texts.setdefault(name_key(name), (name, text))
         for wanted in enhancements:
             key = name_key(re.sub(r"\s*\((?:upgrade|aura)\)\s*$", "", wanted, flags=re.I))
             name, text = texts.get(key, (wanted, ""))
@@ -155,8 +156,9 @@ def named_rules_of(unit: Any, names: Iterable[str], kind: str,
         raise InputError(f"{flag} {names[0]!r}: needs a unit from the BattleScribe data (its "
                          "catalogue has the text)")
     texts: dict[str, tuple[str, str]] = {}
-    for name, text in file_abilities(path):
-        texts.setdefault(name_key(name), (name, text))
+    for file in (path, *linked_files(path)):
+        for name, text in file_abilities(file):
+            texts.setdefault(name_key(name), (name, text))
     edition = "11e" if path.suffix == ".json" else "10e"
     out: list[DataRule] = []
     if kind == "detachment rule":  # a detachment's name: its rules (else a rule's name)
@@ -164,10 +166,9 @@ def named_rules_of(unit: Any, names: Iterable[str], kind: str,
         for wanted in [n for n in names if name_key(n) in found]:
             names.remove(wanted)
             det = found[name_key(wanted)]
-            out += [r for name, text in det.rules for r in translate(
-                name, text, f"BattleScribe {edition}: {det.file}, detachment {det.name}",
-                faction=getattr(unit, "faction", ""), kind=kind)]
-            texts.update({name_key(det.name): (det.name, "")})
+            for name, text in det.rules:
+                out += _named(unit, name, text, kind,
+                              f"BattleScribe {edition}: {det.file}, detachment {det.name}")
     for wanted in names:
         key = name_key(re.sub(r"\s*\((?:upgrade|aura)\)\s*$", "", wanted, flags=re.I))
         if key not in texts:
@@ -176,9 +177,17 @@ def named_rules_of(unit: Any, names: Iterable[str], kind: str,
                 "no close name"
             raise InputError(f"{flag} {wanted!r}: not in {path.name}; {hint}")
         name, text = texts[key]
-        out += translate(name, text, f"BattleScribe {edition}: {path.name}, {kind} {name}",
-                         faction=getattr(unit, "faction", ""), kind=kind)
+        out += _named(unit, name, text, kind,
+                      f"BattleScribe {edition}: {path.name}, {kind} {name}")
     return tuple(out)
+
+
+def _named(unit: Any, name: str, text: str, kind: str, where: str) -> tuple[DataRule, ...]:
+    """A rule named on the command line, read for ``unit`` (:func:`for_unit`); one whose
+    "X units from your army" names another unit is read as written (a switch)."""
+    faction = getattr(unit, "faction", "")
+    return for_unit(translate, name, text, unit_keywords(unit), where, faction=faction,
+                    kind=kind) or translate(name, text, where, faction=faction, kind=kind)
 
 
 @attrs.frozen
@@ -447,6 +456,26 @@ def side_rules(parts: Iterable[DataRule], side: str, *, own: tuple[str, ...] | N
     return UnitRules(tuple(applied), tuple(switches), tuple(missing))
 
 
+def linked_files(path: str | os.PathLike) -> tuple[Path, ...]:
+    """The catalogue files a catalogue links to that are installed (an Imperial Knights
+    library holding the enhancements), nearest first."""
+    p = Path(path)
+    return _linked_files(str(p), p.stat().st_mtime_ns)
+
+
+@cached(maxsize=64)
+def _linked_files(path: str, _mtime: int) -> tuple[Path, ...]:
+    from .bsdata.files import open_library
+
+    lib = open_library(path)
+    out: list[Path] = []
+    for _cat, link in lib.links():
+        other = lib.linked(link.target_id)
+        if other is not None and other.kind == "catalogue" and Path(other.path) not in out:
+            out.append(Path(other.path))
+    return tuple(out)
+
+
 def file_abilities(path: str | os.PathLike) -> list[tuple[str, str]]:
     """Every distinct (name, text) ability of one catalogue file: its rules and ability
     profiles (Leader lists left out)."""
@@ -517,6 +546,6 @@ def data_coverage(edition: str, data: str | os.PathLike | None = None) -> dict[s
 
 __all__ = [
     "Detachment", "UnitRules", "data_coverage", "detachment_names", "detachments",
-    "edition_abilities", "file_abilities", "for_unit", "list_detachments", "named_rules_of",
-    "side_rules", "unit_abilities", "unit_keywords", "unit_rules",
+    "edition_abilities", "file_abilities", "for_unit", "linked_files", "list_detachments",
+    "named_rules_of", "side_rules", "unit_abilities", "unit_keywords", "unit_rules",
 ]
