@@ -11,6 +11,7 @@ from click.testing import CliRunner
 import mathhammer as mh
 from mathhammer.cli.main import cli
 from mathhammer.data.army import load_army, parse_list
+from mathhammer.data.inline import parse_target
 from mathhammer.data.unit_rules import detachment_names, unit_rules
 from mathhammer.report.specs import attacker_of
 from tests.army_corpus import SHARED
@@ -22,40 +23,42 @@ def _chars(pairs):
     return [{"name": k, "typeId": k, "$text": v} for k, v in pairs]
 
 
-def _squad():
+def _squad(uid="u1", name="Squad", count=5, keyword="Infantry"):
     rifle = {"id": "w1p", "name": "Bolt rifle", "typeId": "rw", "typeName": "Ranged Weapons",
              "characteristics": _chars([("Range", '24"'), ("A", "2"), ("BS", "3+"), ("S", "4"),
                                         ("AP", "-1"), ("D", "1"), ("Keywords", "-")])}
     stats = (("M", '6"'), ("T", "4"), ("SV", "3+"), ("W", "2"), ("LD", "6+"), ("OC", "2"))
     return {
-        "id": "u1", "name": "Squad", "type": "unit",
+        "id": uid, "name": name, "type": "unit",
         "costs": [{"name": "pts", "typeId": "pts", "value": 50}],
-        "categoryLinks": [{"id": "u1f", "name": "Faction: Testers", "targetId": "f1"},
-                          {"id": "u1k", "name": "Infantry", "targetId": "ki"}],
+        "categoryLinks": [{"id": f"{uid}f", "name": "Faction: Testers", "targetId": "f1"},
+                          {"id": f"{uid}k", "name": keyword, "targetId": f"k{keyword}"}],
         "selectionEntries": [{
-            "id": "u1m", "name": "Squad", "type": "model",
-            "constraints": [{"type": "min", "value": 5, "field": "selections",
+            "id": f"{uid}m", "name": name, "type": "model",
+            "constraints": [{"type": "min", "value": count, "field": "selections",
                              "scope": "parent"},
-                            {"type": "max", "value": 5, "field": "selections",
+                            {"type": "max", "value": count, "field": "selections",
                              "scope": "parent"}],
-            "profiles": [{"id": "u1s", "name": "Squad", "typeId": "t", "typeName": "Unit",
+            "profiles": [{"id": f"{uid}s", "name": name, "typeId": "t", "typeName": "Unit",
                           "characteristics": _chars(stats)}],
             "selectionEntries": [{
-                "id": "w1", "name": "Bolt rifle", "type": "upgrade",
+                "id": f"{uid}w", "name": "Bolt rifle", "type": "upgrade",
                 "constraints": [{"type": "min", "value": 1, "field": "selections",
                                  "scope": "parent"}],
                 "profiles": [rifle]}]}]}
 
 
-def _detachment(uid, name, rule, text):
+def _detachment(uid, name, rule, text, *more):
+    rules = [(rule, text), *more]
     return {"id": uid, "name": name, "type": "upgrade",
-            "rules": [{"id": f"{uid}r", "name": rule, "description": text}]}
+            "rules": [{"id": f"{uid}r{i}", "name": n, "description": t}
+                      for i, (n, t) in enumerate(rules)]}
 
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory):
     cat = {"id": "c1", "name": "Test - Testers", "gameSystemId": "gs1",
-           "sharedSelectionEntries": [_squad(), {
+           "sharedSelectionEntries": [_squad(), _squad("u2", "Tank", 1, "Vehicle"), {
                "id": "d0", "name": "Detachment", "type": "upgrade",
                "selectionEntryGroups": [{"id": "dg", "name": "Detachment", "selectionEntries": [
                    _detachment("d1", "Storm Host", "Storm Doctrine",
@@ -63,8 +66,13 @@ def folder(tmp_path_factory):
                                "attack, re-roll a Wound roll of 1."),
                    _detachment("d2", "Iron Host", "Iron Plating",
                                "^^**Testers Vehicle^^** models from your army have a 5+ "
-                               "invulnerable save.")]}]}],
+                               "invulnerable save.",
+                               ("Iron Fury", "Each time a ^^**Testers Infantry^^** model from "
+                                "your army makes an attack that targets a unit within 12\", "
+                                "add 1 to the Hit roll."))]}]}],
            "entryLinks": [{"id": "e1", "name": "Squad", "targetId": "u1",
+                           "type": "selectionEntry"},
+                          {"id": "e2", "name": "Tank", "targetId": "u2",
                            "type": "selectionEntry"}]}
     here = tmp_path_factory.mktemp("cat")
     (here / "Testers.json").write_text(json.dumps({"catalogue": cat}), encoding="utf-8")
@@ -144,8 +152,11 @@ def test_a_lists_detachment_rule_reaches_its_units(tmp_path, folder):
             w for w in army.warnings if "detachment" in w]
         [unit] = army.units
         rules = {p.rule.name: p for p in unit_rules(unit, folder)}
-        # Storm Doctrine is the Testers model's own; Iron Plating is for VEHICLE models only
-        assert set(rules) == {"Storm Doctrine"} and rules["Storm Doctrine"].automatic
+        # Storm Doctrine is the Testers model's own; Iron Plating is for VEHICLE models only;
+        # Iron Fury (the 11e list's second detachment) for INFANTRY within 12": a switch
+        assert set(rules) == {"Storm Doctrine"} | ({"Iron Fury"} if head == APP_11E else set())
+        assert rules["Storm Doctrine"].automatic
+        assert head == APP_10E or rules["Iron Fury"].switch
         assert rules["Storm Doctrine"].rule.kind == "detachment rule"
         assert rules["Storm Doctrine"].rule.source == \
             "BattleScribe 11e: Testers.json, detachment Storm Host"
@@ -232,14 +243,14 @@ def test_world_eaters_11e_berzerker_warband():
             "Relentless Rage"]
     spawn = next(u for u in army.units if u.name == "Chaos Spawn")
     [rage] = [r for r in _rules(spawn).switches if r.name == "Relentless Rage"]
-    meq = mh.target("MEQ")
-    # 2 Chaos Spawn, hideous mutations: D6+2 attacks each (mean 11/2) at WS 4+ (1/2), S5 v T4
-    # wounds on 3+ (2/3), AP-1: save 3+ becomes 4+, fails 1/2: 2 * 11/2 * 1/2 * 2/3 * 1/2
-    #   = 11/6
-    assert _unsaved(spawn, meq, melee=True) == F(11, 6)
-    # after a charge (Relentless Rage): +1 Attack (13/2) and S7 v T4 wounds on 3+ still:
-    #   2 * 13/2 * 1/2 * 2/3 * 1/2 = 13/6
-    assert _unsaved(spawn, meq, [rage], melee=True) == F(13, 6)
+    meq = parse_target("10x T4 Sv3+ W2")
+    # 2 Chaos Spawn, hideous mutations: D6+4 attacks each (mean 15/2) at WS 4+ (1/2), S5 v T4
+    # wounds on 3+ (2/3), AP-1: save 3+ becomes 4+, fails 1/2: 2 * 15/2 * 1/2 * 2/3 * 1/2
+    #   = 5/2
+    assert _unsaved(spawn, meq, melee=True) == F(5, 2)
+    # after a charge (Relentless Rage): +1 Attack (17/2) and S7 v T4 wounds on 3+ still:
+    #   2 * 17/2 * 1/2 * 2/3 * 1/2 = 17/6
+    assert _unsaved(spawn, meq, [rage], melee=True) == F(17, 6)
     # Khârn's Legendary Killer reaches the Berzerkers he leads (a Leader's ability)
     rows = {label: u for label, u in army.rows()}
     pair = rows["Khârn the Betrayer + Khorne Berzerkers"]
@@ -259,7 +270,7 @@ def test_tau_11e_app_list_retaliation_cadre():
     assert not bonded & {"Kroot Carnivores", "Vespid Stingwings", "Pathfinder Team"}
     stealth = next(u for u in army.units if u.name == "Stealth Battlesuits")
     [strength] = [r for r in _rules(stealth).switches if r.name == "Bonded Heroes (1)"]
-    t5 = mh.target("10x T5 Sv3+ W2")
+    t5 = parse_target("10x T5 Sv3+ W2")
     # 3 burst cannons: 4 attacks each at BS 4+ (1/2), S5 v T5 wounds on 4+ (1/2), AP0: save
     # 3+ fails 1/3:  12 * 1/2 * 1/2 * 1/3 = 1
     assert _unsaved(stealth, t5, weapons=["Burst cannon"]) == 1
@@ -279,7 +290,7 @@ def test_tau_11e_new_recruit_lists_use_the_rule_they_name(name):
     fireknife = next(u for u in army.units if u.name == "Crisis Fireknife Battlesuits")
     rules = _rules(fireknife)
     assert [r.name for r in rules.applied] == ["Fireknife"]  # re-roll a Hit roll of 1
-    meq = mh.target("MEQ")
+    meq = parse_target("10x T4 Sv3+ W2")
     # 6 missile pods: 2 attacks each at BS 4+, S7 v T4 wounds on 3+ (2/3), AP-1: save 4+
     # fails 1/2: 12 * 1/2 * 2/3 * 1/2 = 2;  re-rolling 1s to hit: 1/2 + 1/6 * 1/2 = 7/12,
     #   12 * 7/12 * 2/3 * 1/2 = 7/3
@@ -321,12 +332,29 @@ def test_dark_angels_11e_detachments_in_a_missing_file():
     for name in ("Darkflight Pursuit", "Inner Circle Task Force"):
         assert any(f"detachment {name!r} is not in Imperium - Dark Angels.json or the missing "
                    "Imperium - Space Marines.json" in w for w in army.warnings)
-    azrael = next(u for u in army.units if u.name == "Azrael")
-    rules = _rules(azrael, "defender")
-    assert "The Lion Helm" in [r.name for r in rules.applied]
-    # 6 attacks at 3+ (2/3), S4 v T4 wound on 4+ (1/2), AP-3 against Sv2+: 5+ fails 2/3;
-    #   6 * 2/3 * 1/2 * 2/3 = 4/3;  with the Lion Helm's 4+ invulnerable save: fails 1/2, 1
-    gun = [(mh.Weapon("Gun", attacks=1, skill=3, strength=4, ap=-3, damage=1), 6)]
-    target = azrael.as_target()
-    assert mh.attack(gun, target, rules="11e").unsaved.mean() == F(4, 3)
-    assert mh.attack(gun, target, apply=list(rules.applied), rules="11e").unsaved.mean() == 1
+    knights = next(u for u in army.units if u.name == "Deathwing Knights")
+    rules = _rules(knights, "defender")
+    assert [r.name for r in rules.applied] == ["Inner Circle"]  # -1 Damage
+    # 6 shots at 3+ (2/3), S8 v T5 wound on 3+ (2/3), AP-1 against Sv2+: 3+ fails 1/3 (the
+    # 4+ invulnerable save is worse): E[unsaved] 6 * 2/3 * 2/3 * 1/3 = 8/9, unchanged by Inner
+    # Circle; Damage 2 (W4 models, nothing lost) gives E[damage] 16/9, with Inner Circle 8/9
+    gun = [(mh.Weapon("Gun", attacks=1, skill=3, strength=8, ap=-1, damage=2), 6)]
+    target = knights.as_target()
+    plain = mh.attack(gun, target, rules="11e")
+    inner = mh.attack(gun, target, apply=list(rules.applied), rules="11e")
+    assert plain.unsaved.mean() == inner.unsaved.mean() == F(8, 9)
+    assert (plain.damage.mean(), inner.damage.mean()) == (F(16, 9), F(8, 9))
+
+
+def test_table_army_switches_a_detachment_rule_on_where_the_unit_has_it(tmp_path, folder):
+    path = tmp_path / "two.txt"
+    path.write_text(APP_11E + "\n\nSquad (50 points)\n  • 5x Squad\n    • 5x Bolt rifle\n\n"
+                    "Tank (50 points)\n  • 1x Tank\n    • 1x Bolt rifle\n", encoding="utf-8")
+    data = json.loads(_run("table", "--army", str(path), "-t", "MEQ", "--metric", "damage",
+                           "--format", "json", "--rule", "Iron Fury", "--data",
+                           folder).stdout)
+    got = {r["label"]: r["values"][0]["exact"] for r in data["rows"]}
+    # the Squad, INFANTRY, within 12": hits on 2+ (5/6), Storm Doctrine's re-rolled wounds:
+    #   10 * 5/6 * 7/12 * 1/2 = 175/72.  The Tank (a VEHICLE) has no Iron Fury: 2 attacks,
+    #   2 * 2/3 * 7/12 * 1/2 = 7/18
+    assert got == {"Squad": "175/72", "Tank": "7/18"}
