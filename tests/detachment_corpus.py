@@ -16,6 +16,7 @@ if __package__ in (None, ""):
 
 from mathhammer.data.army import load_army, read_list  # noqa: E402
 from mathhammer.data.translate import is_attack_relevant, translate  # noqa: E402
+from mathhammer.data.unit_rules import for_unit, unit_keywords  # noqa: E402
 
 
 def measure(shared: Path, every: bool = False) -> dict[str, int]:
@@ -25,10 +26,11 @@ def measure(shared: Path, every: bool = False) -> dict[str, int]:
         files += sorted((shared / "rosters").glob("*.*.*"))
     files = [f for f in files if f.suffix in (".txt", ".ros", ".rosz")]
     data = str(shared / "bsdata")
-    counts = dict.fromkeys(("lists", "with_line", "names", "found", "lists_all_found",
+    counts = dict.fromkeys(("lists", "with_line", "list_fails", "names", "found",
+                            "lists_all_found",
                             "rules", "attack_relevant", "automatic", "switch",
                             "not_modelled"), 0)
-    rules: dict[tuple[str, str], None] = {}
+    rules: dict[tuple[str, str], int] = {}
     for f in files:
         counts["lists"] += 1
         parsed = read_list(f)
@@ -36,30 +38,43 @@ def measure(shared: Path, every: bool = False) -> dict[str, int]:
             print(f"{f.name}: no detachment line")
             continue
         counts["with_line"] += 1
-        army = load_army(f, data=data)
+        try:
+            army = load_army(f, data=data)
+        except ValueError as e:  # a list that does not resolve (a missing catalogue)
+            counts["list_fails"] += 1
+            print(f"{f.name}: {parsed.detachments[0]!r}: the list does not resolve: "
+                  f"{str(e).split(': ', 1)[-1][:100]}")
+            continue
         missing = [w for w in army.warnings if ": detachment '" in w]
         named = len(army.detachments) + len(missing)
         counts["names"] += named
         counts["found"] += len(army.detachments)
         counts["lists_all_found"] += len(army.detachments) == named
-        for u in army.units:
+        for u in army.units:  # each rule as read for each unit of the list: the best
             for det in u.detachments:
-                rules.update(dict.fromkeys(det.rules))
+                for name, text in det.rules:
+                    rules[(name, text)] = max(rules.get((name, text), 0),
+                                              _kind(name, text, unit_keywords(u)))
         print(f"{f.name}: {parsed.detachments[0]!r} -> {', '.join(army.detachments) or '-'}"
               + "".join(f"\n    {w.split(': ', 1)[1]}" for w in missing))
-    for name, text in rules:
+    for (_name, text), kind in rules.items():
         counts["rules"] += 1
         if not is_attack_relevant(text):
             continue
         counts["attack_relevant"] += 1
-        parts = translate(name, text)
-        if any(p.rule.not_modelled for p in parts) or not parts:
-            counts["not_modelled"] += 1
-        elif all(p.automatic for p in parts):
-            counts["automatic"] += 1
-        else:
-            counts["switch"] += 1
+        counts[("not_modelled", "not_modelled", "switch", "automatic")[kind]] += 1
     return counts
+
+
+def _kind(name: str, text: str, keywords: frozenset[str]) -> int:
+    """How a detachment rule reads for a unit: 3 automatic, 2 a switch (in part or whole),
+    1 not modelled (in part), 0 not the unit's rule."""
+    parts = for_unit(translate, name, text, keywords, "")
+    if not parts:
+        return 0
+    if any(p.rule.not_modelled for p in parts):
+        return 1
+    return 3 if all(p.automatic for p in parts) else 2
 
 
 if __name__ == "__main__":

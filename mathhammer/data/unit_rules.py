@@ -276,6 +276,9 @@ def detachment_names(text: str, known: Iterable[str]) -> list[str]:
     ['Legends of Saga and Song', 'Veterans of the Fang']
     >>> detachment_names("Dread Mob, Green Tide (Try Dat Button!)", [])
     ['Dread Mob', 'Green Tide']
+    >>> detachment_names("Champions of Fenris, Legends of Saga and Song and Veterans of the "
+    ...                  "Fang", [])
+    ['Champions of Fenris', 'Legends of Saga and Song', 'Veterans of the Fang']
     """
     text = re.sub(r"\s*\((?:[^()]*detachment points?|[^()]*)\)\s*$", "", text.strip(),
                   flags=re.I).strip(" ,:")
@@ -286,8 +289,9 @@ def detachment_names(text: str, known: Iterable[str]) -> list[str]:
         for m in re.finditer(r",\s*(?:and\s+)?|\s+and\s+|$", text):
             if name_key(text[:m.start()]) in keys:
                 cut = m
-        if cut is None:  # no known name: split at the first comma or " and "
-            cut = re.search(r",\s*(?:and\s+)?|\s+and\s+|$", text)
+        if cut is None:  # no known name: "A, B and C" (the app), "A, B" (New Recruit)
+            cut = re.search(r",\s*(?:and\s+)?", text) or ([None] + list(
+                re.finditer(r"\s+and\s+|$", text)))[-2] or re.search("$", text)
         out.append(text[:cut.start()].strip())
         text = text[cut.end():].strip()
     return [n for n in out if n]
