@@ -23,11 +23,11 @@ def _chars(pairs):
     return [{"name": k, "typeId": k, "$text": v} for k, v in pairs]
 
 
-def _squad(uid="u1", name="Squad", count=5, keyword="Infantry"):
+def _squad(uid="u1", name="Squad", count=5, keyword="Infantry", wounds="2"):
     rifle = {"id": "w1p", "name": "Bolt rifle", "typeId": "rw", "typeName": "Ranged Weapons",
              "characteristics": _chars([("Range", '24"'), ("A", "2"), ("BS", "3+"), ("S", "4"),
                                         ("AP", "-1"), ("D", "1"), ("Keywords", "-")])}
-    stats = (("M", '6"'), ("T", "4"), ("SV", "3+"), ("W", "2"), ("LD", "6+"), ("OC", "2"))
+    stats = (("M", '6"'), ("T", "4"), ("SV", "3+"), ("W", wounds), ("LD", "6+"), ("OC", "2"))
     return {
         "id": uid, "name": name, "type": "unit",
         "costs": [{"name": "pts", "typeId": "pts", "value": 50}],
@@ -58,7 +58,7 @@ def _detachment(uid, name, rule, text, *more):
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory):
     cat = {"id": "c1", "name": "Test - Testers", "gameSystemId": "gs1",
-           "sharedSelectionEntries": [_squad(), _squad("u2", "Tank", 1, "Vehicle"), {
+           "sharedSelectionEntries": [_squad(), _squad("u2", "Tank", 1, "Vehicle", "12"), {
                "id": "d0", "name": "Detachment", "type": "upgrade",
                "selectionEntryGroups": [{"id": "dg", "name": "Detachment", "selectionEntries": [
                    _detachment("d1", "Storm Host", "Storm Doctrine",
@@ -358,3 +358,9 @@ def test_table_army_switches_a_detachment_rule_on_where_the_unit_has_it(tmp_path
     #   10 * 5/6 * 7/12 * 1/2 = 175/72.  The Tank (a VEHICLE) has no Iron Fury: 2 attacks,
     #   2 * 2/3 * 7/12 * 1/2 = 7/18
     assert got == {"Squad": "175/72", "Tank": "7/18"}
+    # the list as targets: the Tank (a TESTERS VEHICLE) has Iron Plating's 5+ invulnerable
+    # save. 6 attacks at 3+ (2/3), S4 v T4 (1/2), AP-3 against Sv3+: 6+ fails 5/6, the 5+
+    # invulnerable save fails 2/3: the Squad takes 6 * 2/3 * 1/2 * 5/6 = 5/3, the Tank 4/3
+    data = json.loads(_run("table", "6x 1 | 3+ | 4 | -3 | 1", "--vs-army", str(path),
+                           "--metric", "damage", "--format", "json", "--data", folder).stdout)
+    assert [c["exact"] for c in data["rows"][0]["values"]] == ["5/3", "4/3"]

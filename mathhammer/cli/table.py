@@ -274,8 +274,20 @@ def listed_army(path: str, attach: tuple[str, ...] = ()) -> Any:
 
 
 def _army_columns(army: Any) -> list[Column]:
-    """One column per unit of the army (an attached pair is one target)."""
-    return [Column(label, unit.as_target()) for label, unit in army.rows()]
+    """One column per unit of the army (an attached pair is one target), with the rules from
+    data that change attacks against it (its own, its Leader's, its detachment's)."""
+    from ..data.attached import attached_rules
+    from ..data.unit_rules import side_rules, unit_rules
+
+    out = []
+    for label, unit in army.rows():
+        if hasattr(unit, "bodyguard"):
+            found = attached_rules(unit.bodyguard, unit.leader, "defender",
+                                   (unit.bodyguard.name,), (unit.leader.name,), current_data())
+        else:
+            found = side_rules(unit_rules(unit, current_data()), "defender")
+        out.append(Column(label, unit.as_target(), found.applied))
+    return out
 
 
 _VARY = click.Command("--vary", params=as_options(attack_params(table=False)),
