@@ -11,8 +11,9 @@ from click.testing import CliRunner
 import mathhammer as mh
 from mathhammer.cli.main import cli
 from mathhammer.data.army import load_army, parse_list
+from mathhammer.data.detachments import detachment_names
 from mathhammer.data.inline import parse_target
-from mathhammer.data.unit_rules import detachment_names, unit_rules
+from mathhammer.data.unit_rules import unit_rules
 from mathhammer.report.specs import attacker_of
 from tests.army_corpus import SHARED
 

@@ -107,7 +107,7 @@ class ArmyUnit:
     #: each enhancement's points: the list's, else the data's (None: neither says)
     enhancement_points: tuple[int | None, ...] = ()
     data_points: int | None = None  # the data's cost for this many models
-    #: the list's detachments (:class:`mathhammer.data.unit_rules.Detachment`): their rules
+    #: the list's detachments (:class:`mathhammer.data.detachments.Detachment`): their rules
     #: are this unit's rules from data too
     detachments: tuple = ()
 

@@ -25,10 +25,10 @@ import attrs
 
 from ...errors import InputError
 from ..datastore import EDITIONS, installed_editions
+from ..detachments import with_detachments
 from ..names import name_key
 from ..unit_file import build_unit
 from ..unit_index import unit_index
-from ..unit_rules import list_detachments
 from .datasheets import (
     ArmyData,
     close_key,
@@ -142,15 +142,10 @@ def _resolve(parsed: ParsedList, edition: str, data, attach: tuple[str, ...]) ->
                         f"{parsed.declared_points} (a truncated export?)")
     faction = home.label if home is not None else (parsed.factions[0] if parsed.factions
                                                    else "")
-    dets: tuple = ()
-    if home is not None and parsed.detachments:  # the list's detachment rules, on every unit
-        dets, notes = list_detachments(home.path, parsed.detachments, quiet=faction)
-        warnings += [f"{parsed.source}: {n}" for n in notes]
-        units = [attrs.evolve(u, detachments=dets) for u in units]
+    units, dets, notes = with_detachments(units, home, parsed, faction)  # on every unit
     return Army(parsed.name, faction, edition, total,
                 parsed.declared_points, tuple(units), tuple(pairs), tuple(unresolved),
-                parsed.source, parsed.format, tuple(dict.fromkeys(warnings)),
-                tuple(d.name for d in dets))
+                parsed.source, parsed.format, tuple(dict.fromkeys(warnings + notes)), dets)
 
 
 def _attach_specs(units: list[ArmyUnit], specs: tuple[str, ...],
