@@ -274,8 +274,9 @@ _UNCHECKED = re.compile(
     r"one of the following|\bcan use\b|use this|counter|token|wholly|destroyed|start of|"
     r"end of|\bwhen\b|\bafter\b|\bbefore\b|\btargets? (?:an? |that |the )|friendly|\bother\b|"
     r"each time [^,]* is selected|\bonly\b|psychic|\bcharge|fell back|advanced|\bbelow\b|"
-    r"\babove\b|\bhas? (?:lost|been)|\bremaining\b|\btargets?\b|your army|\bor more\b|"
-    r"\bwith this ability\b|provided|did not|previous|excluding|\bnot\b|\bcan have\b|^or\b"
+    r"\babove\b|battle rounds?|\bhas? (?:lost|been)|\bremaining\b|\btargets?\b|your army|"
+    r"\bor more\b|\bwith this ability\b|provided|did not|previous|excluding|\bnot\b|"
+    r"\bcan have\b|^or\b"
 )
 
 

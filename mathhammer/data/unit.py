@@ -215,6 +215,9 @@ class Unit:
     description: str = ""
     source: str = ""
     path: Path | None = attrs.field(default=None, eq=False, repr=False)
+    #: (name, text) of its abilities, as a unit file imported from data keeps them (the rules
+    #: from data are read from them: :func:`mathhammer.data.unit_rules.unit_rules`)
+    ability_texts: tuple[tuple[str, str], ...] = ()
 
     # -- abilities that change the numbers ------------------------------------------------
 

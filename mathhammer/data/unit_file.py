@@ -167,7 +167,9 @@ def _join(path: str, key: str) -> str:
 _UNIT_REQUIRED = ("name", "faction", "models")
 _UNIT_OPTIONAL = ("keywords", "faction_keywords", "aliases", "archetype", "description", "source",
                   "leads", "abilities", "points")
-_ABILITY_KEYS = ("core", "faction", "datasheet")
+_ABILITY_KEYS = ("core", "faction", "datasheet", "text")
+#: the longest ability text a unit file may hold (characters)
+MAX_ABILITY_TEXT = 20_000
 _GROUP_REQUIRED = ("count", "toughness", "save", "wounds")
 _GROUP_OPTIONAL = ("name", "move", "leadership", "oc", "invuln", "fnp", "weapons")
 _WEAPON_REQUIRED = ("name", "range", "attacks", "skill", "strength", "ap", "damage")
@@ -304,11 +306,37 @@ def build_unit(raw: dict, source: str = "<unit>", path: Path | None = None) -> U
         description=r.text("description", raw["description"]) if "description" in raw else "",
         source=r.text("source", raw["source"]) if "source" in raw else "",
         path=path,
+        ability_texts=_ability_texts(r, abilities.get("text", [])),
     )
     if unit.leads and not unit.leader:
         raise r.fail("leads", f'only a unit with the core ability "Leader" leads units, '
                               f"got {show(list(unit.leads))}")
     return attrs.evolve(unit, points=_points(r, raw.get("points", []), unit.size))
+
+
+def _ability_texts(r: Reader, raw: Any) -> tuple[tuple[str, str], ...]:
+    """``[[abilities.text]]``: each ability's ``name`` and ``text`` (what the rules from data
+    read).
+
+    >>> _ability_texts(Reader("x.toml"), [{"name": "Fury", "text": ""}])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: x.toml: abilities.text[0].text: expected a non-empty string, ...
+    """
+    if not isinstance(raw, list):
+        raise r.bad("abilities.text", "a list of {name = ..., text = ...} tables", raw)
+    out: list[tuple[str, str]] = []
+    for i, entry in enumerate(raw):
+        path = f"abilities.text[{i}]"
+        entry = r.table(path, entry, ("name", "text"), ())
+        text = r.text(f"{path}.text", entry["text"])
+        if len(text) > MAX_ABILITY_TEXT:
+            raise r.fail(f"{path}.text", f"{len(text)} characters is over the limit of "
+                         f"{MAX_ABILITY_TEXT} (mathhammer.data.unit_file.MAX_ABILITY_TEXT)")
+        pair = (r.text(f"{path}.name", entry["name"]), text)
+        if pair not in out:
+            out.append(pair)
+    return tuple(out)
 
 
 def _points(r: Reader, raw: Any, size: tuple[int, int]) -> tuple[tuple[int, int], ...]:
