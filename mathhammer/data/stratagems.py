@@ -1,0 +1,243 @@
+"""Stratagems as switches, from the 40kdc data (docs/rules.md, section 12).
+
+The BattleScribe data holds no stratagems. The 40kdc data (the ``wh40kdc`` package on the
+package index: code MIT, its rules data CC BY 4.0, "Powered by 40kdc-data",
+https://40kdc.alpacasoft.dev) has every 11e stratagem — the ten core ones and those of each
+detachment — with when it is used (phases, whose turn, CP, the keywords a unit needs) and what
+it does as a tree of effects, but no rule text (only an English rendering of the tree). It is
+an optional extra (``pip install mathhammer[stratagems]``), never bundled: without it a unit
+has no stratagems from data (the hand-written named rules in ``rules/factions`` still serve).
+
+Each stratagem goes through the one translator (:func:`~mathhammer.data.translate.
+translate_effect`) into named-rule switches, off by default: ``--rule NAME`` switches one on
+where a unit's switches are switched on, ``mathhammer rules --for UNIT`` lists the ones the
+unit can use (by its faction and keywords), and what cannot be modelled is named.
+
+>>> st = Stratagem("Storm of Fire", "Adeptus Astartes", "Gladius Task Force", 1,
+...                ("shooting",), "your turn", (), (), "...")
+>>> st.when()
+'1CP, shooting phase, your turn'
+>>> st.usable_by({"INFANTRY"}), Stratagem("Tank Shock", "", "", 1, ("charge",), "your turn",
+...     (), ("MONSTER", "VEHICLE"), "...").usable_by({"INFANTRY"})
+(True, False)
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
+
+import attrs
+
+from ..cache import cached
+from .names import name_key
+from .translate import DataRule, translate_effect
+
+#: the optional extra that brings the 40kdc data
+EXTRA = "mathhammer[stratagems]"
+#: the attribution its licence asks for
+CREDIT = "Powered by 40kdc-data (https://40kdc.alpacasoft.dev), data CC BY 4.0"
+_TURNS = {"your-turn": "your turn", "opponent-turn": "opponent's turn", "either": "either turn"}
+_SMALL = {"of", "the", "and", "a", "an", "to", "in", "on", "for", "from", "by", "with", "at"}
+
+
+@attrs.frozen
+class Stratagem:
+    """One stratagem: when it is used, which units can use it, and its named rules."""
+
+    name: str
+    #: its faction ("" for a core stratagem)
+    faction: str
+    #: its detachment ("" for a core stratagem)
+    detachment: str
+    cp: int | None
+    phases: tuple[str, ...]
+    turn: str
+    #: keywords a unit needs, all of them / one of them (upper case)
+    keywords: tuple[str, ...]
+    any_keywords: tuple[str, ...]
+    #: the 40kdc data's English rendering of its effect (not the published text)
+    text: str
+    #: the translated rules: switches, and a not-modelled part
+    parts: tuple[DataRule, ...] = ()
+    source: str = ""
+
+    def usable_by(self, keywords: Iterable[str]) -> bool:
+        """Whether a unit with these keywords (upper case) can be its target."""
+        have = {name_key(k) for k in keywords}
+        return all(name_key(k) in have for k in self.keywords) and (
+            not self.any_keywords or any(name_key(k) in have for k in self.any_keywords))
+
+    @property
+    def switches(self) -> tuple[DataRule, ...]:
+        return tuple(p for p in self.parts if p.rule.usable)
+
+    @property
+    def not_modelled(self) -> str:
+        """Why (part of) it is not modelled ("" when every part that changes an attack is)."""
+        return "; ".join(p.rule.not_modelled for p in self.parts if p.rule.not_modelled)
+
+    def when(self) -> str:
+        """CP, phases, whose turn and the keywords a unit needs, in words."""
+        phases = "/".join(self.phases)
+        out = f"{self.cp}CP, {phases} phase{'s' * (len(self.phases) > 1)}, {self.turn}"
+        need = list(self.keywords) + ([" or ".join(self.any_keywords)] if self.any_keywords
+                                      else [])
+        return out + (f"; units with {' and '.join(need)}" if need else "")
+
+
+def available() -> bool:
+    """Whether the 40kdc data is installed (the optional extra)."""
+    try:
+        import wh40kdc  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _title(name: str) -> str:
+    """A name in capitals as a title ("STORM OF FIRE" -> "Storm of Fire").
+
+    >>> _title("STORM OF FIRE"), _title("Armour of Contempt"), _title("RIDE HARD, RIDE FAST")
+    ('Storm of Fire', 'Armour of Contempt', 'Ride Hard, Ride Fast')
+    """
+    if name != name.upper():
+        return name.strip()
+    words = name.strip().lower().split()
+    return " ".join(w if i and w in _SMALL else w[:1].upper() + w[1:]
+                    for i, w in enumerate(words))
+
+
+def _attack(phases: Iterable[str]) -> str | None:
+    """A stratagem used only in the Shooting (Fight) phase changes ranged (melee) attacks."""
+    fighting = {p for p in phases if p in ("shooting", "fight")}
+    if fighting == {"shooting"}:
+        return "ranged"
+    if fighting == {"fight"}:
+        return "melee"
+    return None
+
+
+def all_stratagems() -> tuple[Stratagem, ...]:
+    """Every stratagem of the installed 40kdc data, translated (``()`` without it)."""
+    if not available():
+        return ()
+    import wh40kdc
+
+    return _load(wh40kdc.__version__)
+
+
+@cached(maxsize=2)
+def _load(version: str) -> tuple[Stratagem, ...]:
+    from wh40kdc import Dataset, describe_ability
+
+    ds = Dataset.embedded()
+    factions = {f.id: f.raw for f in ds.factions.all}
+    detachments = {d["id"]: d for d in ds.detachments.all}
+    named = Counter(name_key(s["name"]) for s in ds.stratagems.all)
+    out = []
+    for s in ds.stratagems.all:
+        det = detachments.get(s.get("detachment_id") or "")
+        faction = factions.get(det["faction_id"], {}).get("name", "") if det else ""
+        detachment = det["name"] if det else ""
+        name = _title(s["name"])
+        if named[name_key(s["name"])] > 1 and detachment:
+            name = f"{name} ({detachment})"
+        view = ds.abilities.get(s["ability_id"]) if s.get("ability_id") else None
+        ability = view.raw if view is not None else None
+        limits = s.get("target_restrictions") or {}
+        applies = (ability or {}).get("applies_to") or {}
+        keywords = tuple(str(k).upper() for k in (*limits.get("required_keywords", ()),
+                                                  *applies.get("required_keywords", ())))
+        any_keywords = tuple(str(k).upper() for k in limits.get("required_keywords_any", ()))
+        phases = tuple(s.get("phases") or ())
+        where = (f"40kdc-data (wh40kdc {version}), stratagem {s['id']}"
+                 + (f", {faction}: {detachment}" if detachment else ", core") + f"; {CREDIT}")
+        text = ""
+        parts: tuple[DataRule, ...] = ()
+        if ability is not None:
+            try:
+                text = describe_ability(ability)
+            except Exception:  # noqa: BLE001 - their renderer; the tree is still read
+                text = ""
+            text = text or f"(no rendering of {s['id']} in the 40kdc data)"
+            parts = translate_effect(
+                name, ability.get("effect") or {}, text, where, faction=faction,
+                detachment=detachment or None, cp=s.get("cp_cost"), attack=_attack(phases),
+                assumes=f"{name} is used on the unit ({'/'.join(phases)} phase)")
+        out.append(Stratagem(name, faction, detachment, s.get("cp_cost"), phases,
+                             _TURNS.get(s.get("player_turn") or "", "either turn"), keywords,
+                             any_keywords, text, parts, where))
+    return tuple(out)
+
+
+def _factions_of(unit: Any) -> set[str]:
+    """The 40kdc factions (by name key) a unit's stratagems come from: its faction, its
+    faction keywords, and their parent factions (a Blood Angels unit uses Space Marine
+    detachments)."""
+    if not available():
+        return set()
+    from wh40kdc import Dataset
+
+    ds = Dataset.embedded()
+    raw = {f.id: f.raw for f in ds.factions.all}
+    own = {name_key(getattr(unit, "faction", "") or "")} | {
+        name_key(k) for k in getattr(unit, "faction_keywords", ()) or ()}
+    found = set()
+    for f in raw.values():
+        if name_key(f["name"]) in own or any(name_key(k) in own for k in f.get("aliases", ())):
+            found.add(name_key(f["name"]))
+            parent = raw.get(f.get("parent_faction_id") or "")
+            if parent:
+                found.add(name_key(parent["name"]))
+    return found
+
+
+def _is_11e(unit: Any) -> bool:
+    return bool(re.match(r"^BattleScribe data: .+\.json \(", getattr(unit, "source", "") or ""))
+
+
+def unit_stratagems(unit: Any, detachment: str | None = None) -> tuple[Stratagem, ...]:
+    """The stratagems an 11e data unit can use: the core ones and those of its faction's
+    detachments (or of ``detachment`` only), by its keywords. ``()`` for a 10e or bundled
+    unit, or without the 40kdc data."""
+    if not _is_11e(unit) or not available():
+        return ()
+    factions = _factions_of(unit)
+    keywords = {*getattr(unit, "keywords", ()), *getattr(unit, "faction_keywords", ()),
+                getattr(unit, "faction", "") or ""}
+    want = name_key(detachment) if detachment else None
+    return tuple(
+        s for s in all_stratagems()
+        if (not s.faction or (name_key(s.faction) in factions
+                              and (want is None or name_key(s.detachment) == want)))
+        and s.usable_by(keywords))
+
+
+def stratagem_rules(unit: Any) -> tuple[DataRule, ...]:
+    """The switches of every stratagem a unit can use (see :func:`unit_stratagems`)."""
+    return tuple(p for s in unit_stratagems(unit) for p in s.switches)
+
+
+def stratagem_coverage(stratagems: Iterable[Stratagem] | None = None) -> dict[str, Any]:
+    """How many stratagems there are, how many change an attack, how many of those are
+    applied (every part modelled) or partly applied, and the largest not-modelled reasons."""
+    rows = tuple(all_stratagems() if stratagems is None else stratagems)
+    relevant = [s for s in rows if s.parts]
+    applied = [s for s in relevant if not s.not_modelled]
+    partly = [s for s in relevant if s.not_modelled and s.switches]
+    reasons: Counter[str] = Counter()
+    for s in relevant:
+        for reason in filter(None, s.not_modelled.split("; ")):
+            reasons[reason] += 1
+    return {"stratagems": len(rows), "with_effect": sum(bool(s.text) for s in rows),
+            "attack_relevant": len(relevant), "applied": len(applied),
+            "partly_applied": len(partly), "not_modelled": dict(reasons.most_common())}
+
+
+__all__ = [
+    "CREDIT", "EXTRA", "Stratagem", "all_stratagems", "available", "stratagem_coverage",
+    "stratagem_rules", "unit_stratagems",
+]
