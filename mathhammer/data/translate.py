@@ -757,11 +757,13 @@ def translate_effect(name: str, effect: dict[str, Any], text: str, where: str = 
     ...      "parameters": {"rule": "devastator-doctrine"}}, "effect": {"type": "stat-modifier",
     ...      "target": "unit", "modifier": {"stat": "AP", "operation": "add", "value": -1}}}]}
     >>> for r in translate_effect("Storm of Fire", tree, "...", attack="ranged"):
-    ...     print(f"{r.rule.name}:\n  {r.rule.describe()}")
-    Storm of Fire:
-      ranged attacks: abilities=[ignores cover]
-    Storm of Fire (if faction rule active (devastator-doctrine)):
-      ranged attacks: abilities=[ignores cover]; ap_mod=+1
+    ...     print(r.rule.name, "|", r.rule.describe(), sep="\\n")
+    Storm of Fire
+    |
+    ranged attacks: abilities=[ignores cover]
+    Storm of Fire (if faction rule active (devastator-doctrine))
+    |
+    ranged attacks: abilities=[ignores cover]; ap_mod=+1
     >>> translate_effect("Grenade", {"type": "mortal-wounds", "target": "target",
     ...                  "modifier": {"count": 1}}, "...")[0].rule.not_modelled
     "mortal wounds outside the attack's rolls"
