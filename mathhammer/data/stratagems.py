@@ -90,8 +90,13 @@ class Stratagem:
 
 def available() -> bool:
     """Whether the 40kdc data is installed (the optional extra)."""
+    return _importable("wh40kdc")
+
+
+@cached(maxsize=4)
+def _importable(module: str) -> bool:
     try:
-        import wh40kdc  # noqa: F401
+        __import__(module)
     except ImportError:
         return False
     return True
@@ -173,18 +178,15 @@ def _load(version: str) -> tuple[Stratagem, ...]:
     return tuple(out)
 
 
-def _factions_of(unit: Any) -> set[str]:
+@cached(maxsize=64)
+def _factions_of(faction: str, faction_keywords: tuple[str, ...]) -> frozenset[str]:
     """The 40kdc factions (by name key) a unit's stratagems come from: its faction, its
     faction keywords, and their parent factions (a Blood Angels unit uses Space Marine
     detachments)."""
-    if not available():
-        return set()
     from wh40kdc import Dataset
 
-    ds = Dataset.embedded()
-    raw = {f.id: f.raw for f in ds.factions.all}
-    own = {name_key(getattr(unit, "faction", "") or "")} | {
-        name_key(k) for k in getattr(unit, "faction_keywords", ()) or ()}
+    raw = {f.id: f.raw for f in Dataset.embedded().factions.all}
+    own = {name_key(faction)} | {name_key(k) for k in faction_keywords}
     found = set()
     for f in raw.values():
         if name_key(f["name"]) in own or any(name_key(k) in own for k in f.get("aliases", ())):
@@ -192,7 +194,7 @@ def _factions_of(unit: Any) -> set[str]:
             parent = raw.get(f.get("parent_faction_id") or "")
             if parent:
                 found.add(name_key(parent["name"]))
-    return found
+    return frozenset(found)
 
 
 def _is_11e(unit: Any) -> bool:
@@ -205,9 +207,16 @@ def unit_stratagems(unit: Any, detachment: str | None = None) -> tuple[Stratagem
     unit, or without the 40kdc data."""
     if not _is_11e(unit) or not available():
         return ()
-    factions = _factions_of(unit)
-    keywords = {*getattr(unit, "keywords", ()), *getattr(unit, "faction_keywords", ()),
-                getattr(unit, "faction", "") or ""}
+    faction = getattr(unit, "faction", "") or ""
+    faction_keywords = tuple(getattr(unit, "faction_keywords", ()) or ())
+    keywords = tuple(sorted({*getattr(unit, "keywords", ()), *faction_keywords, faction}))
+    return _eligible(faction, faction_keywords, keywords, detachment)
+
+
+@cached(maxsize=256)
+def _eligible(faction: str, faction_keywords: tuple[str, ...], keywords: tuple[str, ...],
+              detachment: str | None) -> tuple[Stratagem, ...]:
+    factions = _factions_of(faction, faction_keywords)
     want = name_key(detachment) if detachment else None
     return tuple(
         s for s in all_stratagems()

@@ -662,6 +662,12 @@ _NO_ATTACK_ABILITIES = ("fights first", "lone operative", "deep strike", "infilt
                         "scouts", "deadly demise", "leader", "firing deck")
 
 
+#: states the data writes as a target's keyword: those the engine checks, and not
+_DSL_TARGET_STATES = {"below-starting-strength": "below_starting",
+                      "below-half-strength": "below_half"}
+_DSL_UNCHECKED_STATES = ("battle-shocked", "designated", "assailed", "hidden", "-or-")
+
+
 def _dsl_condition(node: dict[str, Any], side: str) -> tuple[dict[str, Any], list[str]]:
     """The conditions the engine checks in a condition tree, and the ones it cannot (said in
     words)."""
@@ -682,7 +688,12 @@ def _dsl_condition(node: dict[str, Any], side: str) -> tuple[dict[str, Any], lis
         return {"target_keywords": tuple(w for w in words if w)}, []
     if op is None and kind == "target-has-keyword" and params.get("keyword") and \
             side == "attacker":
-        return {"target_keywords": (str(params["keyword"]).upper(),)}, []
+        word = str(params["keyword"])
+        if word.lower() in _DSL_TARGET_STATES:
+            return {_DSL_TARGET_STATES[word.lower()]: True}, []
+        if word.islower() and any(s in word for s in _DSL_UNCHECKED_STATES):
+            return {}, [_dsl_said(node)]
+        return {"target_keywords": (word.replace("-", " ").upper(),)}, []
     if kind == "attack-is-type" and params.get("attack_type") in ("ranged", "melee"):
         return {"attack": params["attack_type"]}, []
     if kind == "phase-is" and params.get("phase") in ("shooting", "fight"):
