@@ -232,3 +232,49 @@ def test_rules_for_lists_the_stratagems_and_kills_switches_one_on():
     # Talons Interlocked: 5/3 * (2/3 + 1/6 * 2/3 = 7/9) * 2/3 = 70/81
     assert mean() == F(35, 72)
     assert mean("--rule", "Talons Interlocked") == F(70, 81)
+
+
+# -- a player's own stratagems as a named-rules file ---------------------------------------
+
+PLAYER_FILE = '''faction = "Space Marines"
+source = "my codex, page 12"
+
+[[rule]]
+name = "Honour the Chapter (my list)"
+kind = "stratagem"
+detachment = "Gladius Task Force"
+cp = 1
+side = "attacker"
+text = "Until the end of the phase, add 1 to the Wound roll of ranged attacks."
+assumes = "the stratagem is used on the unit in your Shooting phase"
+requires = { attack = "ranged" }
+
+[rule.effect]
+wound_mod = 1
+'''
+
+
+def test_a_players_detachment_stratagems_as_a_rules_file(tmp_path, monkeypatch):
+    from mathhammer.data.named_rules import USER_ENV, find_rule, list_rules
+
+    (tmp_path / "mine.toml").write_text(PLAYER_FILE, encoding="utf-8")
+    monkeypatch.setenv(USER_ENV, str(tmp_path))
+    rule = find_rule("honour the chapter")
+    assert (rule.kind, rule.detachment, rule.cp) == ("stratagem", "Gladius Task Force", 1)
+    assert [r.name for r in list_rules("space marines")] == ["Honour the Chapter (my list)"]
+    rifle = mh.Weapon("Rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
+    # 10 attacks hit on 3+: 20/3 hits; S4 v T4 wounds on 4+, with +1 on 3+ (2/3): 40/9;
+    # save 3+ at AP-1 fails 1/2: 20/9 (5/3 without)
+    assert mh.attack([(rifle, 5)], MEQ, apply=[rule.name]).unsaved.mean() == F(20, 9)
+    assert mh.attack([(rifle, 5)], MEQ).unsaved.mean() == F(5, 3)
+    r = CliRunner().invoke(cli, ["kills", "MEQ", "-w", "5x Rifle | 24\" | 2 | 3+ | 4 | -1 | 1",
+                                 "--rule", "Honour the Chapter", "--json"])
+    assert r.exit_code == 0, r.output
+    import json
+    assert json.loads(r.stdout)["mean"]["unsaved"] == "20/9"
+    # a bad file is one line naming the file, rule and field
+    (tmp_path / "mine.toml").write_text(PLAYER_FILE.replace("wound_mod = 1", "wound_mod = 9"),
+                                        encoding="utf-8")
+    r = CliRunner().invoke(cli, ["rules", "--faction", "space marines"])
+    assert r.exit_code == 2
+    assert "mine.toml: rule 'Honour the Chapter (my list)': effect.wound_mod" in r.output
