@@ -25,6 +25,7 @@ unit can use (by its faction and keywords), and what cannot be modelled is named
 from __future__ import annotations
 
 import re
+import textwrap
 from collections import Counter
 from collections.abc import Iterable
 from typing import Any
@@ -230,6 +231,45 @@ def stratagem_rules(unit: Any) -> tuple[DataRule, ...]:
     return tuple(p for s in unit_stratagems(unit) for p in s.switches)
 
 
+def stratagem_lines(units: Iterable[Any], *, rules: str = "11e", full: bool = False,
+                    detachment: str | None = None) -> list[str]:
+    """``rules --for UNIT``'s stratagems: those the units can use, each with its detachment,
+    CP, phase, turn and the keywords it needs, its switches by side (``--rule NAME``) or why
+    it is not modelled; the ones that change no attack by name.
+
+    >>> stratagem_lines([]) if available() else ["stratagems: none"]  # doctest: +ELLIPSIS
+    ['stratagems: none...']
+    """
+    if not available():
+        return [f"stratagems: none from data (install {EXTRA} for the 11e stratagems of the "
+                "40kdc data); named rules from files: mathhammer rules --faction NAME"]
+    found = list(dict.fromkeys(s for u in units for s in unit_stratagems(u, detachment)))
+    if not found:
+        why = "the 40kdc data is 11e; give --rules 11e" if rules != "11e" else \
+            "no stratagem of its faction" + (f" and detachment {detachment!r}"
+                                            if detachment else "") + " in the 40kdc data"
+        return [f"stratagems: none ({why})"]
+    changing = [s for s in found if s.parts]
+    other = [s.name for s in found if not s.parts]
+    out = [f"stratagems it can use ({len(found)}; {len(changing)} change an attack; "
+           f"switches: --rule NAME; {CREDIT}):"]
+    for s in changing:
+        where = f"{s.detachment}; " if s.detachment else "core; "
+        out.append(f"  {s.name} [{where}{s.when()}]")
+        for part in s.parts:
+            r = part.rule
+            head = "not modelled" if r.not_modelled else \
+                "attacking" if r.side == "attacker" else "defending"
+            label = f"{r.name}: " if r.name != s.name else ""
+            out.append(f"    {head}: {label}{r.not_modelled or r.describe()}")
+        if full:
+            out += textwrap.wrap(s.text.replace("\n", " "), 80, initial_indent="      ",
+                                 subsequent_indent="      ")
+    if other:
+        out.append(f"  change no attack ({len(other)}): " + ", ".join(other))
+    return out
+
+
 def stratagem_coverage(stratagems: Iterable[Stratagem] | None = None) -> dict[str, Any]:
     """How many stratagems there are, how many change an attack, how many of those are
     applied (every part modelled) or partly applied, and the largest not-modelled reasons."""
@@ -248,5 +288,5 @@ def stratagem_coverage(stratagems: Iterable[Stratagem] | None = None) -> dict[st
 
 __all__ = [
     "CREDIT", "EXTRA", "Stratagem", "all_stratagems", "available", "stratagem_coverage",
-    "stratagem_rules", "unit_stratagems",
+    "stratagem_lines", "stratagem_rules", "unit_stratagems",
 ]

@@ -138,44 +138,17 @@ def unit_rules_lines(spec: str, *, rules: str = "10e", data: Any = None,
 
 def stratagem_lines(spec: str, *, rules: str = "10e", data: Any = None, full: bool = False,
                     detachment: str | None = None) -> list[str]:
-    """The stratagems a unit (or both units of ``UNIT + LEADER``) can use, from the 40kdc data
-    (:mod:`mathhammer.data.stratagems`): each with its detachment, CP, phase, turn and the
-    keywords it needs, its switches by side (``--rule NAME``), or why it is not modelled."""
+    """The stratagems a unit (or both units of ``UNIT + LEADER``) can use
+    (:func:`mathhammer.data.stratagems.stratagem_lines`)."""
+    from ..data import stratagems
     from ..data.attached import split_attached
     from ..data.lookup import find_unit
-    from ..data.stratagems import CREDIT, EXTRA, available, unit_stratagems
 
-    if not available():
-        return [f"stratagems: none from data (install {EXTRA} for the 11e stratagems of the "
-                "40kdc data); named rules from files: mathhammer rules --faction NAME"]
-    pair = split_attached(spec)
-    units = [find_unit(part, rules=rules, data=data) for part in (pair or (spec,))]
-    found = list(dict.fromkeys(s for u in units for s in unit_stratagems(u, detachment)))
-    if not found:
-        why = "the 40kdc data is 11e; give --rules 11e" if rules != "11e" else \
-            "no stratagem of its faction" + (f" and detachment {detachment!r}"
-                                            if detachment else "") + " in the 40kdc data"
-        return [f"stratagems: none ({why})"]
-    changing = [s for s in found if s.parts]
-    other = [s.name for s in found if not s.parts]
-    out = [f"stratagems it can use ({len(found)}; {len(changing)} change an attack; "
-           f"switches: --rule NAME; {CREDIT}):"]
-    for s in changing:
-        where = f"{s.detachment}; " if s.detachment else "core; "
-        out.append(f"  {s.name} [{where}{s.when()}]")
-        for part in s.parts:
-            r = part.rule
-            head = "not modelled" if r.not_modelled else \
-                "attacking" if r.side == "attacker" else "defending"
-            label = f"{r.name}: " if r.name != s.name else ""
-            what = r.not_modelled if r.not_modelled else r.describe()
-            out.append(f"    {head}: {label}{what}")
-        if full:
-            out += textwrap.wrap(s.text.replace("\n", " "), 80, initial_indent="      ",
-                                 subsequent_indent="      ")
-    if other:
-        out.append(f"  change no attack ({len(other)}): " + ", ".join(other))
-    return out
+    if not stratagems.available():
+        return stratagems.stratagem_lines((), rules=rules)
+    units = [find_unit(part, rules=rules, data=data) for part in (split_attached(spec)
+                                                                  or (spec,))]
+    return stratagems.stratagem_lines(units, rules=rules, full=full, detachment=detachment)
 
 
 def _reanimation_text(query: Query) -> str:
