@@ -278,3 +278,27 @@ def test_a_players_detachment_stratagems_as_a_rules_file(tmp_path, monkeypatch):
     r = CliRunner().invoke(cli, ["rules", "--faction", "space marines"])
     assert r.exit_code == 2
     assert "mine.toml: rule 'Honour the Chapter (my list)': effect.wound_mod" in r.output
+
+
+def test_a_stratagems_penalty_to_its_own_rolls_defends_and_strength_over_toughness():
+    # the data does not always mark a defensive -1 as incoming; a stratagem never hurts its
+    # own unit's rolls
+    penalty = {"type": "roll-modifier", "target": "unit",
+               "modifier": {"roll": "wound", "operation": "subtract", "value": 1,
+                            "attack_type": "ranged"}}
+    [part] = translate_effect("Built to Last", penalty, "t", attack="ranged")
+    assert (part.rule.side, part.rule.describe()) == ("defender", "ranged attacks: "
+                                                                 "wound_mod=-1")
+    stronger = {"type": "conditional", "effect": {**penalty, "target": "attacker"},
+                "condition": {"type": "attack-stat-compare", "parameters": {
+                    "attacker_stat": "S", "comparison": "greater-than", "target_stat": "T"}}}
+    [part] = translate_effect("Angels Defiant", stronger, "t")
+    assert part.rule.describe() == "if ranged attacks: wound_mod_if_stronger=-1"
+    # S4 v T4 is not stronger: unchanged (5/12); a S5 spear is: wounds on 3+ -> 4+:
+    # 5/3 * 1/2 * 1/2 = 5/12 instead of 5/3 * 2/3 * 1/2 = 5/9
+    assert unsaved(part.rule) == F(5, 12)
+    s5 = attrs.evolve(SPEAR, strength=5)
+    assert unsaved(None, s5) == F(5, 9) and unsaved(part.rule, s5) == F(5, 12)
+    # a datasheet ability's -1 to its own rolls stays the attacker's
+    [own] = translate_effect("Drawback", penalty, "t", kind="datasheet ability")
+    assert own.rule.side == "attacker"

@@ -534,10 +534,12 @@ def _dsl_attack(mod: dict[str, Any]) -> dict[str, Any]:
     return cond
 
 
-def _dsl_leaf(node: dict[str, Any], reasons: list[str]
+def _dsl_leaf(node: dict[str, Any], reasons: list[str], penalties_defend: bool = False
               ) -> tuple[str, list[tuple[str, Any]], dict[str, Any]] | None:
     """One effect of the tree: (side, changes, conditions), None when it changes no attack
-    (or is not modelled: then ``reasons`` says why)."""
+    (or is not modelled: then ``reasons`` says why). ``penalties_defend``: a -1 to the unit's
+    own Hit or Wound rolls is read as one to the attacks against it (a stratagem's: the data
+    does not always mark it as incoming, and no player pays CP to hit worse)."""
     kind, target = node.get("type"), node.get("target")
     mod = node.get("modifier") if isinstance(node.get("modifier"), dict) else {}
     incoming = bool(mod.get("incoming"))
@@ -566,6 +568,13 @@ def _dsl_leaf(node: dict[str, Any], reasons: list[str]
         if roll == "hit" and op == "crit-on" and value and not enemy:
             return side, [("crit_hit", value)], cond
         if roll in _DSL_ROLL and op in ("add", "subtract") and value:
+            if op == "subtract" and penalties_defend:
+                side = "defender"  # a stratagem's -1 to its own unit's rolls: the attacks on it
+            if mod.get("applies_when") == "attacker-strength-greater-than-target-toughness":
+                if roll == "wound" and op == "subtract" and side == "defender":
+                    return side, [("wound_mod_if_stronger", -value)], cond
+                reasons.append("a Hit or Wound roll rule")
+                return None
             return side, [(_DSL_ROLL[roll], value if op == "add" else -value)], cond
         if op == "ignore-modifiers" and (roll in ("any", "hit", "wound") or "Hit" in str(roll)):
             reasons.append("ignores modifiers")
@@ -704,6 +713,9 @@ def _dsl_condition(node: dict[str, Any], side: str) -> tuple[dict[str, Any], lis
     if kind == "unit-below-half-strength" and params.get("subject") == "target" and \
             side == "attacker":
         return {"below_half": True}, []
+    if kind == "attack-stat-compare" and params.get("attacker_stat") == "S" and \
+            params.get("target_stat") == "T" and params.get("comparison") == "greater-than":
+        return {"stronger": True}, []
     if kind == "charged-this-turn" and side == "attacker":
         return {"charged": True}, []
     if kind == "remained-stationary" and side == "attacker":
@@ -722,8 +734,8 @@ def _dsl_said(node: dict[str, Any]) -> str:
     return str(node.get("type", "condition")).replace("-", " ") + (f" ({what})" if what else "")
 
 
-def _dsl_walk(node: Any, reasons: list[str], cond: dict[str, Any], said: str
-              ) -> list[list[_Part]]:
+def _dsl_walk(node: Any, reasons: list[str], cond: dict[str, Any], said: str,
+              penalties_defend: bool = False) -> list[list[_Part]]:
     """The alternatives (a choice's options) of an effect tree, each a list of parts."""
     if not isinstance(node, dict):
         return [[]]
@@ -732,24 +744,32 @@ def _dsl_walk(node: Any, reasons: list[str], cond: dict[str, Any], said: str
         alternatives: list[list[_Part]] = [[]]
         for step in node.get("steps") or []:
             alternatives = [a + b for a in alternatives
-                            for b in _dsl_walk(step, reasons, cond, said)]
+                            for b in _dsl_walk(step, reasons, cond, said, penalties_defend)]
         return alternatives
     if kind == "choice":
         return [a for option in node.get("options") or []
-                for a in _dsl_walk(option, reasons, cond, said)] or [[]]
+                for a in _dsl_walk(option, reasons, cond, said, penalties_defend)] or [[]]
     if kind == "conditional":
         inner = node.get("effect") or {}
-        sides = {p[0] for alt in _dsl_walk(inner, [], {}, "") for p in alt} or {"attacker"}
+        sides = {p[0] for alt in _dsl_walk(inner, [], {}, "", penalties_defend)
+                 for p in alt} or {"attacker"}
         more, words = _dsl_condition(node.get("condition") or {}, sides.pop())
         clash = any(k in cond and cond[k] != v for k, v in more.items())
         both = "; ".join(w for w in (said, *words) if w) + ("; and conditions that clash"
                                                             if clash else "")
-        return _dsl_walk(inner, reasons, cond | more, both)
-    leaf = _dsl_leaf(node, reasons)
+        return _dsl_walk(inner, reasons, cond | more, both, penalties_defend)
+    leaf = _dsl_leaf(node, reasons, penalties_defend)
     if leaf is None:
         return [[]]
     side, changes, own = leaf
-    return [[(side, tuple(changes), tuple((cond | own).items()), said)]]
+    both = cond | own
+    if both.pop("stronger", None):  # "if the attack's Strength is greater than the Toughness"
+        if side == "defender" and changes == [("wound_mod", -1)]:
+            changes = [("wound_mod_if_stronger", -1)]
+        else:
+            said = "; ".join(w for w in (said, "the attack's Strength is greater than the "
+                                         "target's Toughness") if w)
+    return [[(side, tuple(changes), tuple(both.items()), said)]]
 
 
 def translate_effect(name: str, effect: dict[str, Any], text: str, where: str = "", *,
@@ -780,7 +800,8 @@ def translate_effect(name: str, effect: dict[str, Any], text: str, where: str = 
     "mortal wounds outside the attack's rolls"
     """
     reasons: list[str] = []
-    alternatives = [alt for alt in _dsl_walk(effect, reasons, {}, "") if alt]
+    alternatives = [alt for alt in _dsl_walk(effect, reasons, {}, "",
+                                             kind == "stratagem") if alt]
     base = {"faction": faction, "kind": kind, "text": text.strip(), "source": where,
             "detachment": detachment, "cp": cp}
     requires = Conditions(attack=attack)
