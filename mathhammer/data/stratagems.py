@@ -250,7 +250,8 @@ def stratagem_lines(units: Iterable[Any], *, rules: str = "11e", full: bool = Fa
                                             if detachment else "") + " in the 40kdc data"
         return [f"stratagems: none ({why})"]
     changing = [s for s in found if s.parts]
-    other = [s.name for s in found if not s.parts]
+    other = [s.name for s in found if not s.parts and s.text]
+    blank = [s.name for s in found if not s.text]
     out = [f"stratagems it can use ({len(found)}; {len(changing)} change an attack; "
            f"switches: --rule NAME; {CREDIT}):"]
     for s in changing:
@@ -267,6 +268,9 @@ def stratagem_lines(units: Iterable[Any], *, rules: str = "11e", full: bool = Fa
                                  subsequent_indent="      ")
     if other:
         out.append(f"  change no attack ({len(other)}): " + ", ".join(other))
+    if blank:
+        out.append(f"  no effect in the 40kdc data, not read ({len(blank)}): "
+                   + ", ".join(blank))
     return out
 
 
