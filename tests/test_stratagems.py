@@ -302,3 +302,20 @@ def test_a_stratagems_penalty_to_its_own_rolls_defends_and_strength_over_toughne
     # a datasheet ability's -1 to its own rolls stays the attacker's
     [own] = translate_effect("Drawback", penalty, "t", kind="datasheet ability")
     assert own.rule.side == "attacker"
+
+
+@pytest.mark.slow
+@needs_40kdc
+@pytest.mark.skipif(not (SHARED / "11e").is_dir(), reason="shared BattleScribe data not found")
+def test_plan_try_picks_the_stratagem_that_helps_most():
+    r = CliRunner().invoke(cli, ["plan", "Custodian Guard", "-t", "MEQ", "--rules", "11e",
+                                 "--data", str(SHARED), "--objective", "models",
+                                 "--try", "--rule Talons Interlocked",
+                                 "--try", "--rule Archeotech Munitions (1)"])
+    assert r.exit_code == 0, r.output
+    # kills of one spear (D2 into W2 models: one kill per unsaved wound; plan applies only
+    # the switches named, not the unit's own Stand Vigil, unlike kills): as given
+    # 5/3 * 1/2 * 1/2 = 5/12; Talons Interlocked 5/3 * 2/3 * 2/3 = 20/27; Lethal Hits:
+    # 2 * (1/6 + 4/6 * 1/2) * 1/2 = 1/2; best by 20/27 - 1/2 = 13/54
+    assert "best: --rule Talons Interlocked, ahead of the next by 0.241 (exact 13/54)" \
+        in r.stdout

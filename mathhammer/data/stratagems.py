@@ -243,11 +243,14 @@ def stratagem_lines(units: Iterable[Any], *, rules: str = "11e", full: bool = Fa
     if not available():
         return [f"stratagems: none from data (install {EXTRA} for the 11e stratagems of the "
                 "40kdc data); named rules from files: mathhammer rules --faction NAME"]
+    units = list(units)
     found = list(dict.fromkeys(s for u in units for s in unit_stratagems(u, detachment)))
     if not found:
-        why = "the 40kdc data is 11e; give --rules 11e" if rules != "11e" else \
-            "no stratagem of its faction" + (f" and detachment {detachment!r}"
-                                            if detachment else "") + " in the 40kdc data"
+        why = "no stratagem of its faction" + (f" and detachment {detachment!r}" if
+                                              detachment else "") + " in the 40kdc data"
+        if not any(_is_11e(u) for u in units):
+            why = ("the 40kdc data is 11e: a unit of the 11e BattleScribe data has them"
+                   + ("; give --rules 11e" if rules != "11e" else ", not a bundled unit"))
         return [f"stratagems: none ({why})"]
     changing = [s for s in found if s.parts]
     other = [s.name for s in found if not s.parts and s.text]
