@@ -319,3 +319,44 @@ def test_plan_try_picks_the_stratagem_that_helps_most():
     # 2 * (1/6 + 4/6 * 1/2) * 1/2 = 1/2; best by 20/27 - 1/2 = 13/54
     assert "best: --rule Talons Interlocked, ahead of the next by 0.241 (exact 13/54)" \
         in r.stdout
+
+
+def test_the_10e_core_stratagems_file():
+    from mathhammer.data.named_rules import find_rule, list_rules
+
+    core = {r.name: r for r in list_rules("core stratagems (10e)")}
+    assert sorted(core) == ["Counter-offensive", "Epic Challenge", "Fire Overwatch",
+                            "Go to Ground", "Heroic Intervention", "Rapid Ingress"]
+    assert all(r.kind == "stratagem" and r.source == "seeds/000_54ab22f9a0343292.txt"
+               for r in core.values())
+    # Epic Challenge: Precision. One melee attack (WS2+, S4 v T4) into a Bodyguard with a
+    # CHARACTER Leader, no saves: with Precision the wound goes to the Leader:
+    # P(Leader dead) = 5/6 * 1/2 = 5/12; without, the Bodyguard takes it: 0
+    blade = mh.Weapon("Blade", attacks=1, skill=2, strength=4, ap=0, damage=1, range="melee")
+    unit = mh.Squad((mh.Target(models=2, toughness=4, save=7, wounds=1, name="Guard"),
+                     mh.Target(models=1, toughness=4, save=7, wounds=1, name="Leader",
+                               keywords=["CHARACTER"])))
+    assert mh.attack((blade, 1), unit).character_destroyed == 0
+    assert mh.attack((blade, 1), unit, apply=["Epic Challenge"]).character_destroyed \
+        == F(5, 12)
+    # a rule that changes no attack says so when applied
+    with pytest.raises(ValueError, match="Counter-offensive changes no numbers"):
+        mh.attack((blade, 1), unit, apply=[find_rule("counter-offensive")])
+
+
+def test_a_not_modelled_rule_in_a_file_is_named_and_cannot_be_applied(tmp_path, monkeypatch):
+    from mathhammer.data.named_rules import USER_ENV, find_rule
+
+    (tmp_path / "mine.toml").write_text('''faction = "House"
+[[rule]]
+name = "My Command Re-roll"
+kind = "stratagem"
+side = "attacker"
+text = "Re-roll one die."
+not_modelled = "re-rolls one die of the player's choice"
+''', encoding="utf-8")
+    monkeypatch.setenv(USER_ENV, str(tmp_path))
+    rule = find_rule("my command re-roll")
+    assert rule.describe() == "not modelled: re-rolls one die of the player's choice"
+    with pytest.raises(ValueError, match="My Command Re-roll is not modelled: re-rolls one"):
+        mh.attack((SPEAR, 1), MEQ, apply=[rule])

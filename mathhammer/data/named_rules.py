@@ -102,7 +102,7 @@ def load_named_rules(directory: str | Path | None = None) -> tuple[NamedRule, ..
     named-rule file and must be valid.
 
     >>> sorted({r.faction for r in load_named_rules()})
-    ['Adeptus Mechanicus', 'Drukhari', 'Necrons']
+    ['Adeptus Mechanicus', 'Core stratagems (10e)', 'Drukhari', 'Necrons']
     """
     if directory is not None:
         return _folder(Path(directory))
