@@ -360,3 +360,15 @@ not_modelled = "re-rolls one die of the player's choice"
     assert rule.describe() == "not modelled: re-rolls one die of the player's choice"
     with pytest.raises(ValueError, match="My Command Re-roll is not modelled: re-rolls one"):
         mh.attack((SPEAR, 1), MEQ, apply=[rule])
+
+
+def test_stealth_and_an_enemy_without_cover():
+    [st] = translate_effect("Veil", {"type": "ability-grant", "target": "unit",
+                                     "modifier": {"grant_type": "stealth"}}, "t")
+    assert (st.rule.side, st.rule.describe()) == ("defender", "target_abilities=[stealth]")
+    # Stealth: -1 to hit ranged attacks: BS 2+ hits on 3+: 2 * 2/3 = 4/3 hits, * 1/2 * 1/2
+    assert unsaved(st.rule) == F(1, 3)
+    [nc] = translate_effect("Flush Them Out", {
+        "type": "rule-state", "target": "all-enemy",
+        "modifier": {"direction": "suppressed", "rule": "benefit-of-cover"}}, "t")
+    assert (nc.rule.side, nc.rule.describe()) == ("attacker", "abilities=[ignores cover]")

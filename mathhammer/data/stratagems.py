@@ -250,7 +250,9 @@ def stratagem_lines(units: Iterable[Any], *, rules: str = "11e", full: bool = Fa
                                               detachment else "") + " in the 40kdc data"
         if not any(_is_11e(u) for u in units):
             why = ("the 40kdc data is 11e: a unit of the 11e BattleScribe data has them"
-                   + ("; give --rules 11e" if rules != "11e" else ", not a bundled unit"))
+                   + ("; give --rules 11e" if rules != "11e" else ", not a bundled unit")
+                   + "; the 10e core ones are named rules: mathhammer rules --faction "
+                   "\"core stratagems (10e)\"")
         return [f"stratagems: none ({why})"]
     changing = [s for s in found if s.parts]
     other = [s.name for s in found if not s.parts and s.text]

@@ -550,6 +550,9 @@ def _dsl_leaf(node: dict[str, Any], reasons: list[str], penalties_defend: bool =
         _dsl_leaf(node.get("on_success") or {}, found)
         reasons.extend(found)
         return None
+    if kind == "rule-state" and mod.get("rule") == "benefit-of-cover" and \
+            mod.get("direction") == "suppressed" and target == "all-enemy":
+        return "attacker", [("abilities", ("ignores cover",))], {}  # no enemy has cover
     if target not in _DSL_OWN + _DSL_ENEMY:
         if kind in ("roll-modifier", "re-roll", "stat-modifier", "keyword-grant",
                     "feel-no-pain", "invulnerable-save", "damage-reduction") and \
@@ -661,6 +664,9 @@ def _dsl_leaf(node: dict[str, Any], reasons: list[str], penalties_defend: bool =
         return None
     if kind == "ability-grant" and mod.get("grant_type") == "snap-shooting":
         return "attacker", [("overwatch", True)], {"attack": "ranged"}
+    if kind == "ability-grant" and str(mod.get("grant_type")).lower() == "stealth" and \
+            not enemy:
+        return "defender", [("target_abilities", ("stealth",))], cond
     if kind in _DSL_NOT_MODELLED:
         reasons.append(_DSL_NOT_MODELLED[kind])
     return None
