@@ -2,6 +2,7 @@
 (translate_effect), the stratagems a unit can use, switched on by name, listed by
 ``rules --for``, and what is not modelled named. Every number is worked out by hand."""
 
+import json
 import os
 from fractions import Fraction as F
 from pathlib import Path
@@ -219,7 +220,6 @@ def test_rules_for_lists_the_stratagems_and_kills_switches_one_on():
     assert "  Command Re-roll [core; 1CP, command/movement/shooting/charge/fight phases, " \
            "either turn]" in lines
     assert "    not modelled: re-rolls one roll of any kind" in lines
-    import json
 
     def mean(*more):
         r = CliRunner().invoke(cli, ["kills", "Custodian Guard", "MEQ", "--ranged", *data,
@@ -270,7 +270,6 @@ def test_a_players_detachment_stratagems_as_a_rules_file(tmp_path, monkeypatch):
     r = CliRunner().invoke(cli, ["kills", "MEQ", "-w", "5x Rifle | 24\" | 2 | 3+ | 4 | -1 | 1",
                                  "--rule", "Honour the Chapter", "--json"])
     assert r.exit_code == 0, r.output
-    import json
     assert json.loads(r.stdout)["mean"]["unsaved"] == "20/9"
     # a bad file is one line naming the file, rule and field
     (tmp_path / "mine.toml").write_text(PLAYER_FILE.replace("wound_mod = 1", "wound_mod = 9"),
@@ -372,3 +371,18 @@ def test_stealth_and_an_enemy_without_cover():
         "type": "rule-state", "target": "all-enemy",
         "modifier": {"direction": "suppressed", "rule": "benefit-of-cover"}}, "t")
     assert (nc.rule.side, nc.rule.describe()) == ("attacker", "abilities=[ignores cover]")
+
+
+@needs_40kdc
+def test_the_40kdc_records_are_kept_in_the_cache_folder_and_rebuilt_when_unreadable():
+    from mathhammer.cache import clear_caches
+    from mathhammer.data.datastore import cache_dir
+
+    version = stratagems._version()
+    path = cache_dir() / f"40kdc-stratagems-{version}.json"
+    first = stratagems._records(version)
+    assert path.is_file() and len(first["stratagems"]) == len(stratagems.all_stratagems())
+    path.write_text("{not json", encoding="utf-8")
+    clear_caches()
+    assert stratagems._records(version) == first  # rebuilt from the dataset
+    assert json.loads(path.read_text(encoding="utf-8")) == first

@@ -24,6 +24,7 @@ unit can use (by its faction and keywords), and what cannot be modelled is named
 
 from __future__ import annotations
 
+import json
 import re
 import textwrap
 from collections import Counter
@@ -91,16 +92,21 @@ class Stratagem:
 
 def available() -> bool:
     """Whether the 40kdc data is installed (the optional extra)."""
-    return _importable("wh40kdc")
+    return _version() is not None
 
 
-@cached(maxsize=4)
-def _importable(module: str) -> bool:
+@cached(maxsize=1)
+def _version() -> str | None:
+    """The installed wh40kdc's version (found without importing it), None without it."""
+    import importlib.metadata
+    import importlib.util
+
     try:
-        __import__(module)
-    except ImportError:
-        return False
-    return True
+        if importlib.util.find_spec("wh40kdc") is None:
+            return None
+        return importlib.metadata.version("wh40kdc")
+    except (ImportError, ValueError, importlib.metadata.PackageNotFoundError):
+        return None
 
 
 def _title(name: str) -> str:
@@ -128,54 +134,95 @@ def _attack(phases: Iterable[str]) -> str | None:
 
 def all_stratagems() -> tuple[Stratagem, ...]:
     """Every stratagem of the installed 40kdc data, translated (``()`` without it)."""
-    if not available():
-        return ()
-    import wh40kdc
-
-    return _load(wh40kdc.__version__)
+    version = _version()
+    return _load(version) if version is not None else ()
 
 
-@cached(maxsize=2)
-def _load(version: str) -> tuple[Stratagem, ...]:
+def _records(version: str) -> dict[str, Any]:
+    """What mathhammer reads of the 40kdc data: its factions, and each stratagem with its
+    detachment, keywords, the English rendering and the effect tree. Reading the dataset takes
+    about 1.5 s, so the records are kept in the cache folder, one file per wh40kdc version
+    (rebuilt when missing or unreadable; not kept when the folder cannot be written)."""
+    from .datastore import cache_dir
+
+    path = cache_dir() / f"40kdc-stratagems-{version}.json"
+    try:
+        found = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(found, dict) and isinstance(found.get("stratagems"), list) and \
+                isinstance(found.get("factions"), list):
+            return found
+    except (OSError, ValueError):
+        pass
+    records = _read_dataset()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        part = path.with_suffix(".part")
+        part.write_text(json.dumps(records), encoding="utf-8")
+        part.replace(path)
+    except OSError:
+        pass
+    return records
+
+
+def _read_dataset() -> dict[str, Any]:
     from wh40kdc import Dataset, describe_ability
 
     ds = Dataset.embedded()
     factions = {f.id: f.raw for f in ds.factions.all}
     detachments = {d["id"]: d for d in ds.detachments.all}
-    named = Counter(name_key(s["name"]) for s in ds.stratagems.all)
     out = []
     for s in ds.stratagems.all:
         det = detachments.get(s.get("detachment_id") or "")
-        faction = factions.get(det["faction_id"], {}).get("name", "") if det else ""
-        detachment = det["name"] if det else ""
-        name = _title(s["name"])
-        if named[name_key(s["name"])] > 1 and detachment:
-            name = f"{name} ({detachment})"
         view = ds.abilities.get(s["ability_id"]) if s.get("ability_id") else None
         ability = view.raw if view is not None else None
         limits = s.get("target_restrictions") or {}
         applies = (ability or {}).get("applies_to") or {}
-        keywords = tuple(str(k).upper() for k in (*limits.get("required_keywords", ()),
-                                                  *applies.get("required_keywords", ())))
-        any_keywords = tuple(str(k).upper() for k in limits.get("required_keywords_any", ()))
-        phases = tuple(s.get("phases") or ())
-        where = (f"40kdc-data (wh40kdc {version}), stratagem {s['id']}"
-                 + (f", {faction}: {detachment}" if detachment else ", core") + f"; {CREDIT}")
         text = ""
-        parts: tuple[DataRule, ...] = ()
         if ability is not None:
             try:
                 text = describe_ability(ability)
             except Exception:  # noqa: BLE001 - their renderer; the tree is still read
                 text = ""
             text = text or f"(no rendering of {s['id']} in the 40kdc data)"
+        out.append({
+            "id": s["id"], "name": s["name"], "cp": s.get("cp_cost"),
+            "faction": factions.get(det["faction_id"], {}).get("name", "") if det else "",
+            "detachment": det["name"] if det else "",
+            "phases": list(s.get("phases") or ()), "turn": s.get("player_turn") or "",
+            "keywords": [*limits.get("required_keywords", ()),
+                         *applies.get("required_keywords", ())],
+            "any_keywords": list(limits.get("required_keywords_any", ())),
+            "text": text, "effect": (ability or {}).get("effect") if ability else None,
+        })
+    return {"stratagems": out, "factions": [
+        {"name": f["name"], "id": f["id"], "aliases": list(f.get("aliases") or ()),
+         "parent": f.get("parent_faction_id")} for f in factions.values()]}
+
+
+@cached(maxsize=2)
+def _load(version: str) -> tuple[Stratagem, ...]:
+    records = _records(version)["stratagems"]
+    named = Counter(name_key(r["name"]) for r in records)
+    out = []
+    for r in records:
+        faction, detachment = r["faction"], r["detachment"]
+        name = _title(r["name"])
+        if named[name_key(r["name"])] > 1 and detachment:
+            name = f"{name} ({detachment})"
+        phases = tuple(r["phases"])
+        where = (f"40kdc-data (wh40kdc {version}), stratagem {r['id']}"
+                 + (f", {faction}: {detachment}" if detachment else ", core") + f"; {CREDIT}")
+        parts: tuple[DataRule, ...] = ()
+        if r["effect"] is not None:
             parts = translate_effect(
-                name, ability.get("effect") or {}, text, where, faction=faction,
-                detachment=detachment or None, cp=s.get("cp_cost"), attack=_attack(phases),
+                name, r["effect"] or {}, r["text"], where, faction=faction,
+                detachment=detachment or None, cp=r["cp"], attack=_attack(phases),
                 assumes=f"{name} is used on the unit ({'/'.join(phases)} phase)")
-        out.append(Stratagem(name, faction, detachment, s.get("cp_cost"), phases,
-                             _TURNS.get(s.get("player_turn") or "", "either turn"), keywords,
-                             any_keywords, text, parts, where))
+        out.append(Stratagem(name, faction, detachment, r["cp"], phases,
+                             _TURNS.get(r["turn"], "either turn"),
+                             tuple(str(k).upper() for k in r["keywords"]),
+                             tuple(str(k).upper() for k in r["any_keywords"]), r["text"],
+                             parts, where))
     return tuple(out)
 
 
@@ -184,15 +231,13 @@ def _factions_of(faction: str, faction_keywords: tuple[str, ...]) -> frozenset[s
     """The 40kdc factions (by name key) a unit's stratagems come from: its faction, its
     faction keywords, and their parent factions (a Blood Angels unit uses Space Marine
     detachments)."""
-    from wh40kdc import Dataset
-
-    raw = {f.id: f.raw for f in Dataset.embedded().factions.all}
+    raw = {f["id"]: f for f in _records(_version() or "")["factions"]}
     own = {name_key(faction)} | {name_key(k) for k in faction_keywords}
     found = set()
     for f in raw.values():
-        if name_key(f["name"]) in own or any(name_key(k) in own for k in f.get("aliases", ())):
+        if name_key(f["name"]) in own or any(name_key(k) in own for k in f["aliases"]):
             found.add(name_key(f["name"]))
-            parent = raw.get(f.get("parent_faction_id") or "")
+            parent = raw.get(f["parent"] or "")
             if parent:
                 found.add(name_key(parent["name"]))
     return frozenset(found)
