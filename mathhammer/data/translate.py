@@ -10,10 +10,12 @@ and Damage changes, Feel No Pain, invulnerable saves, Stealth, cover) and their 
 (objective markers, a chosen enemy unit, once per battle...) becomes a switch, off by default
 (``assumes`` says what switching it on asserts). What changes an attack but matches no known
 wording is kept with a "not modelled" reason; nothing is guessed. Every rule keeps its source
-text and where it came from.
+text and where it came from. Rules that come as effect trees instead of text (the 40kdc
+data's stratagems, :func:`translate_effect`) map onto the same effect fields and conditions.
 
-Why one module: every wording and every condition is read by the same sentence walk, so the
-whole translator (and what it leaves out) is in one place to read and extend.
+Why one module: every wording and every condition is read by the same sentence walk, and the
+effect trees onto the same fields, so the whole translator (and what it leaves out) is in one
+place to read and extend.
 
 >>> rules = translate("Tactical Precision", "While this model is leading a unit, weapons "
 ...                   "equipped by models in that unit have the [LETHAL HITS] ability.", "10e")
