@@ -63,10 +63,13 @@ def shooter(spec: str | Any, p: dict[str, Any], label: str | None = None) -> Sho
         except InputError:
             a = Attacker(label, (), spec.cost())
         a = Attacker(label, a.profiles, a.points, a.profile, a.factions)
-    named, mortal = split_rules(q["named_rules"])
+    # a unit's own switches and its stratagems (--rule NAME), as in kills and table
+    switched = tuple(dict.fromkeys(r for r in map(a.rules.switch, q["named_rules"]) if r))
+    rest = tuple(n for n in q["named_rules"] if a.rules.switch(n) is None)
+    named, mortal = split_rules(rest)
     options = options_of(q)
-    warn_options(q, options, a)
-    return shooter_of(a, options, named, mortal)
+    warn_options(q, options, a, rest)
+    return shooter_of(a, options, (*named, *switched), mortal)
 
 
 def firing(shooters: list[Shooter], aims: list[Any], q: dict[str, Any]) -> list[Shooter]:

@@ -27,6 +27,7 @@ from ..errors import InputError
 from ..model.named import NamedRule
 from .detachments import for_unit, linked_files, unit_keywords
 from .names import name_key
+from .stratagems import stratagem_rules
 from .translate import DataRule, Scope, coverage, translate
 
 # -- a unit's rules ----------------------------------------------------------------------------
@@ -118,6 +119,7 @@ def unit_rules(unit: Any, data: str | os.PathLike | None = None) -> tuple[DataRu
         for name, text in det.rules:
             out += for_unit(translate, name, text, keywords, here, faction=faction,
                             kind="detachment rule")
+    out += stratagem_rules(unit)  # the stratagems it can use (the 40kdc data, 11e)
     enhancements = getattr(unit, "enhancements", ()) or ()
     if enhancements:
         texts: dict[str, tuple[str, str]] = {}
@@ -197,22 +199,30 @@ def _named(unit: Any, name: str, text: str, kind: str, where: str) -> tuple[Data
 @attrs.frozen
 class UnitRules:
     """The rules from data of one side of an attack: those applied, the switches (off unless
-    named with ``--rule``) and the rules not modelled."""
+    named with ``--rule``), the rules not modelled, and the switches of the stratagems the
+    unit can use (:mod:`mathhammer.data.stratagems`; off unless named with ``--rule``)."""
 
     applied: tuple[NamedRule, ...] = ()
     switches: tuple[NamedRule, ...] = ()
     not_modelled: tuple[NamedRule, ...] = ()
+    stratagems: tuple[NamedRule, ...] = ()
 
     def __add__(self, other: UnitRules) -> UnitRules:
         return UnitRules(self.applied + other.applied, self.switches + other.switches,
-                         self.not_modelled + other.not_modelled)
+                         self.not_modelled + other.not_modelled,
+                         self.stratagems + tuple(r for r in other.stratagems
+                                                 if r not in self.stratagems))
 
     def switch(self, name: str) -> NamedRule | None:
-        """The switch called ``name`` (case-insensitive), if any."""
+        """The switch called ``name`` (case-insensitive; a unique start of it is enough): the
+        unit's own switches first, then its stratagems."""
         key = " ".join(name.lower().split())
-        found = [r for r in self.switches if " ".join(r.name.lower().split()) == key]
-        found = found or [r for r in self.switches if r.name.lower().startswith(key)]
-        return found[0] if found else None
+        for rules in (self.switches, self.stratagems):
+            found = [r for r in rules if " ".join(r.name.lower().split()) == key]
+            found = found or [r for r in rules if r.name.lower().startswith(key)]
+            if found:
+                return found[0]
+        return None
 
 
 def side_rules(parts: Iterable[DataRule], side: str, *, own: tuple[str, ...] | None = None,
@@ -226,10 +236,14 @@ def side_rules(parts: Iterable[DataRule], side: str, *, own: tuple[str, ...] | N
     against the attached unit targets the whole unit). ``whole``: "this unit" rules of a
     Leader reach its Bodyguard too (the Leader's unit is the attached unit).
     """
-    applied, switches, missing = [], [], []
+    applied, switches, missing, stratagems = [], [], [], []
     for part in parts:
         rule = part.rule
         if rule.side != side and not rule.not_modelled:
+            continue
+        if rule.kind == "stratagem":  # used on the whole (attached) unit; listed apart
+            if part.switch:
+                stratagems.append(rule)
             continue
         if part.scope is Scope.LED and not leading:
             continue
@@ -251,7 +265,7 @@ def side_rules(parts: Iterable[DataRule], side: str, *, own: tuple[str, ...] | N
                 continue
             rule = attrs.evolve(rule, requires=attrs.evolve(rule.requires, **{key: own}))
         (switches if part.switch else applied).append(rule)
-    return UnitRules(tuple(applied), tuple(switches), tuple(missing))
+    return UnitRules(tuple(applied), tuple(switches), tuple(missing), tuple(stratagems))
 
 
 def file_abilities(path: str | os.PathLike) -> list[tuple[str, str]]:
