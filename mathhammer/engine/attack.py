@@ -53,8 +53,8 @@ from ..mechanics.criticals import (
     DEVASTATING,
     NORMAL,
     attack_wounds,
+    packets_per_attack,
     save_fails,
-    unsaved_count,
 )
 from ..mechanics.damage import damage_roll, feel_no_pain
 from ..mechanics.effects import Hazard, deadly_demise_wounds, hazardous
@@ -270,11 +270,12 @@ class _Volley:
 def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts: Options,
                  rules: RuleSet, start: UnitState, named: list, attacker: Target | None) -> Result:
     unit = Squad.of(target)
-    rolls = unit.rolls_target(rules, start)
+    rolls = _rolls_target(unit, rules, start)
     below_half, below_starting = _strength(unit, start)
     volleys: list[_Volley] = []
     for weapon, count in entries:
-        w, t, o, groups = weapon.with_abilities(*opts.abilities), rolls, opts, unit.groups
+        w = weapon.with_abilities(*opts.abilities) if opts.abilities else weapon
+        t, o, groups = rolls, opts, unit.groups
         if named:
             def changed(group: Target, w: Weapon = w) -> tuple[Weapon, Target, Options]:
                 return apply_rules(named, w, group, opts, below_half=below_half,
@@ -329,21 +330,44 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts
             out = out + c[field]
         return out
 
-    def remaining(s: UnitState) -> int:
-        return sum(x.models * g.wounds - x.wounds_lost for x, g in zip(s, unit.groups, strict=True))
-
     tests = sum(v.count for v in volleys if v.weapon.parsed.hazardous)
     states = PMF(final)
+    damage, kills, group_kills = _losses_of(unit, start, states)
     return Result(
         attacks=total(0), hits=total(1), wounds=total(2), unsaved=total(3), mortal=total(4),
-        damage=states.map(lambda s: remaining(start) - remaining(s)),
-        kills=states.map(lambda s: models_alive(start) - models_alive(s)),
-        state=public_states(target, final), target=target, options=opts,
-        group_kills=tuple(states.map(lambda s, i=i: start[i].models - s[i].models)
-                          for i in range(len(start))),
+        damage=damage, kills=kills, state=public_states(target, final), target=target,
+        options=opts, group_kills=group_kills,
         deadly_demise=deadly_demise_wounds(unit, start, states),
         hazard=hazardous(tests, attacker, opts.rules) if tests else None,
     )
+
+
+@cached(maxsize=256)
+def _rolls_target(unit: Squad, rules: RuleSet, start: UnitState) -> Target:
+    """The profile the hit and wound rolls use (cached: building it checks a new Target)."""
+    return unit.rolls_target(rules, start)
+
+
+def _losses_of(unit: Squad, start: UnitState, states: PMF) -> tuple[PMF, PMF, tuple[PMF, ...]]:
+    """The laws of the wounds lost (damage), the models destroyed (kills) and the models
+    destroyed in each group, from the start to ``states`` (one pass over the states)."""
+    wounds = [g.wounds for g in unit.groups]
+
+    def remaining(s: UnitState) -> int:
+        return sum(x.models * w - x.wounds_lost for x, w in zip(s, wounds, strict=True))
+
+    left, alive = remaining(start), models_alive(start)
+    damage: dict[int, int] = {}
+    kills: dict[int, int] = {}
+    groups: list[dict[int, int]] = [{} for _ in start]
+    for s, w in states.weights().items():
+        d, k = left - remaining(s), alive - models_alive(s)
+        damage[d] = damage.get(d, 0) + w
+        kills[k] = kills.get(k, 0) + w
+        for g, (x, y) in enumerate(zip(start, s, strict=True)):
+            lost = groups[g]
+            lost[x.models - y.models] = lost.get(x.models - y.models, 0) + w
+    return PMF(damage), PMF(kills), tuple(PMF(g) for g in groups)
 
 
 @cached(maxsize=256)
@@ -352,7 +376,6 @@ def _counters(v: _Volley, n: PMF, faces: tuple[tuple[str, int], ...],
     """(attacks, hits, wounds, unsaved, mortal) of one weapon, from the dice alone: every attack
     counts as if rolled, saves against the model group the first wound goes to (whose failing
     faces are ``faces``). Cached: every starting state of a sequence asks the same."""
-    fails = dict(faces)
     per = attack_wounds(v.weapon, v.rolls, v.options, rules, ordered=False)
 
     def unit_total(x: PMF) -> PMF:
@@ -360,7 +383,7 @@ def _counters(v: _Volley, n: PMF, faces: tuple[tuple[str, int], ...],
 
     hits = unit_total(per.map(lambda o: o[0]))
     wounds = unit_total(per.map(lambda o: len(o[1])))
-    unsaved = unit_total(per.bind(lambda o: unsaved_count(o[1], fails)))
+    unsaved = _packet_law(v, n, per, faces, None)
     if v.devastating:
         damage = damage_roll(v.weapon, v.options)
         mortal = unit_total(per.bind(lambda o: damage.repeat(o[1].count(DEVASTATING))))
@@ -441,20 +464,17 @@ def _by_count(keys: Weights, v: _Volley, n: PMF, per: PMF, faces: tuple | None, 
 
 
 @cached(maxsize=256)
-def _packet_law(v: _Volley, n: PMF, per: PMF, faces: tuple | None, base: int) -> PMF:
+def _packet_law(v: _Volley, n: PMF, per: PMF, faces: tuple | None, base: int | None) -> PMF:
     """The law of the packets of one weapon (see :func:`_by_count`), its Devastating Wounds
-    counted as packets (``base`` 0) or coded as ``packets * base + devastating``. Cached:
-    every starting state of a sequence asks the same."""
-    fails = None if faces is None else dict(faces)
-
-    def packets(o: tuple) -> PMF:
-        wounds = o[1]
-        dev = wounds.count(DEVASTATING)
-        got = (PMF.point(len(wounds) - dev) if fails is None
-               else unsaved_count(wounds, fails))
-        return got + dev if not base else got.map(lambda u: u * base + dev)
-
-    return _unit_total(per.bind(packets), n, v.count)
+    left out (``base`` None: the ``unsaved`` counter), counted as packets (``base`` 0) or
+    coded as ``packets * base + devastating``
+    (:func:`~mathhammer.mechanics.criticals.packets_per_attack`). Cached: every starting
+    state of a sequence asks the same, and a weapon without Devastating Wounds asks the
+    counter's law again for its packets."""
+    if base == 0 and not v.devastating:
+        return _packet_law(v, n, per, faces, None)
+    law = packets_per_attack(per, None if faces is None else dict(faces), base)
+    return _unit_total(law, n, v.count)
 
 
 def _single_wounds(keys: Weights, v: _Volley, n: PMF, per: PMF, move: Move, slot: int,
