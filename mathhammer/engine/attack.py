@@ -216,13 +216,14 @@ def attack(profiles: Profile | Sequence[Profile] | Any, target: Target | Squad |
     check_attack_dice(entries, sum(g.models for g in Squad.of(target).groups), rules)
     named = [n if isinstance(n, NamedRule) else find_rule(n) for n in apply]
     starts = unit_weights(target, state)
-    runs = [(w, _attack_from(entries, target, opts, rules, s, named, attacker))
-            for s, w in starts.items()]
     asked = {"profiles": tuple(entries), "named_rules": tuple(r.name for r in named),
              "attacker_name": _attacker_name(profiles, entries),
              "target_name": target.name or describe_target(target)}
+    runs = [(w, _attack_from(entries, target, opts, rules, s, named, attacker,
+                             asked if len(starts) == 1 else {}))
+            for s, w in starts.items()]
     if len(runs) == 1:
-        return attrs.evolve(runs[0][1], **asked)
+        return runs[0][1]
     fields = ("attacks", "hits", "wounds", "unsaved", "mortal", "damage", "kills", "state")
     mixed = {f: PMF.mix((w, getattr(r, f)) for w, r in runs) for f in fields}
     first = runs[0][1]
@@ -268,7 +269,8 @@ class _Volley:
 
 
 def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts: Options,
-                 rules: RuleSet, start: UnitState, named: list, attacker: Target | None) -> Result:
+                 rules: RuleSet, start: UnitState, named: list, attacker: Target | None,
+                 asked: dict[str, Any]) -> Result:
     unit = Squad.of(target)
     rolls = _rolls_target(unit, rules, start)
     below_half, below_starting = _strength(unit, start)
@@ -338,7 +340,7 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts
         damage=damage, kills=kills, state=public_states(target, final), target=target,
         options=opts, group_kills=group_kills,
         deadly_demise=deadly_demise_wounds(unit, start, states),
-        hazard=hazardous(tests, attacker, opts.rules) if tests else None,
+        hazard=hazardous(tests, attacker, opts.rules) if tests else None, **asked,
     )
 
 

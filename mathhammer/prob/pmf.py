@@ -65,9 +65,9 @@ class PMF(Mapping[Outcome, Fraction]):
     def __init__(self, weights: Mapping[Outcome, int] | Iterable[tuple[Outcome, int]]):
         _check("weights", isinstance(weights, Mapping | Iterable) and not isinstance(
             weights, str | bytes), "a mapping or (outcome, weight) pairs", weights)
-        if isinstance(weights, dict) and all(type(w) is int and w >= 0
-                                             for w in weights.values()):
-            clean = {k: w for k, w in weights.items() if w}  # the common case, checked at once
+        if isinstance(weights, dict) and weights and set(map(type, weights.values())) == {
+                int} and min(weights.values()) >= 0:  # the common case, checked at once
+            clean = {k: w for k, w in weights.items() if w}
             if clean:
                 self._settle(clean)
                 return
