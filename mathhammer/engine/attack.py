@@ -213,7 +213,7 @@ def attack(profiles: Profile | Sequence[Profile] | Any, target: Target | Squad |
                         f"{type(target).__name__}")
     apply = [apply] if isinstance(apply, str) else list(apply)
     entries = _entries(profiles, melee, target, opts, apply)
-    check_attack_dice(entries, sum(g.models for g in Squad.of(target).groups), rules)
+    check_attack_dice(entries, sum(g.models for g in _unit(target).groups), rules)
     named = [n if isinstance(n, NamedRule) else find_rule(n) for n in apply]
     starts = unit_weights(target, state)
     asked = {"profiles": tuple(entries), "named_rules": tuple(r.name for r in named),
@@ -252,7 +252,7 @@ def _strength(unit: Squad, start: UnitState) -> tuple[bool, bool]:
     return alive * 2 < models, alive < models
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # a cache key: hashed once
 class _Volley:
     """One weapon's attacks against the unit, with any named rules applied."""
 
@@ -271,7 +271,7 @@ class _Volley:
 def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts: Options,
                  rules: RuleSet, start: UnitState, named: list, attacker: Target | None,
                  asked: dict[str, Any]) -> Result:
-    unit = Squad.of(target)
+    unit = _unit(target)
     rolls = _rolls_target(unit, rules, start)
     below_half, below_starting = _strength(unit, start)
     volleys: list[_Volley] = []
@@ -342,6 +342,12 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts
         deadly_demise=deadly_demise_wounds(unit, start, states),
         hazard=hazardous(tests, attacker, opts.rules) if tests else None, **asked,
     )
+
+
+@cached(maxsize=256)
+def _unit(target: Target | Squad) -> Squad:
+    """:meth:`Squad.of`, remembered (a new Squad is checked and hashed again)."""
+    return Squad.of(target)
 
 
 @cached(maxsize=256)

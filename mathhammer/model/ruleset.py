@@ -47,7 +47,7 @@ class ToughnessMixed(StrEnum):
     HIGHEST = "highest"
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # cache keys: hashed once
 class RuleSet:
     """The parameters of one rule set, read from its TOML file."""
 
@@ -109,9 +109,10 @@ def _path(name_or_path: str) -> Path:
 
 @cached(maxsize=64)
 def _found(name: str) -> Path:
-    """:func:`_path` of a bundled rule set's name, remembered (resolving a path costs a
-    system call per folder; the file's own modification time and size are still read at
-    every load). A path is resolved each time: a relative one depends on the folder."""
+    """:func:`_path` of a bundled rule set's name (letters and digits), remembered:
+    resolving a path costs a system call per folder; the file's own modification time and
+    size are still read at every load. A path is resolved each time (a relative one depends
+    on the current folder)."""
     return _path(name)
 
 
@@ -127,7 +128,7 @@ def _chain(name_or_path: str) -> tuple[tuple[Path, int, int], ...]:
     current: Any = name_or_path
     while current is not None:
         path = (_path_from(out[-1][0], current) if out else _found(current)
-                if isinstance(current, str) and not Path(current).suffix else _path(current))
+                if isinstance(current, str) and current.isalnum() else _path(current))
         if any(path == p for p, _m, _s in out):
             chain = " -> ".join(p.name for p in (*(p for p, _m, _s in out), path))
             raise InputError(f"{out[-1][0]}: extends: circular reference ({chain})")
