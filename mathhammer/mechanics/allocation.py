@@ -35,6 +35,9 @@ def next_group(state: UnitState, groups: Sequence[Group], precision: bool = Fals
     >>> next_group(s, g), next_group(s, g, precision=True)
     (1, 2)
     """
+    if len(state) == 1:  # one group: whoever is left
+        return 0 if state[0].models else None
+
     def pick(wanted: bool) -> int | None:
         alive = [i for i, s in enumerate(state) if s.models and groups[i].character == wanted]
         wounded = [i for i in alive if state[i].wounds_lost]

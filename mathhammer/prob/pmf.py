@@ -63,14 +63,14 @@ class PMF(Mapping[Outcome, Fraction]):
     __slots__ = ("_weights", "_total", "_hash")
 
     def __init__(self, weights: Mapping[Outcome, int] | Iterable[tuple[Outcome, int]]):
-        _check("weights", isinstance(weights, Mapping | Iterable) and not isinstance(
-            weights, str | bytes), "a mapping or (outcome, weight) pairs", weights)
-        if isinstance(weights, dict) and weights and set(map(type, weights.values())) == {
+        if type(weights) is dict and weights and set(map(type, weights.values())) == {
                 int} and min(weights.values()) >= 0:  # the common case, checked at once
             clean = {k: w for k, w in weights.items() if w}
             if clean:
                 self._settle(clean)
                 return
+        _check("weights", isinstance(weights, Mapping | Iterable) and not isinstance(
+            weights, str | bytes), "a mapping or (outcome, weight) pairs", weights)
         items = weights.items() if isinstance(weights, Mapping) else weights
         clean = {}
         for outcome, weight in items:
