@@ -360,21 +360,19 @@ def _losses_of(unit: Squad, start: UnitState, states: PMF) -> tuple[PMF, PMF, tu
     """The laws of the wounds lost (damage), the models destroyed (kills) and the models
     destroyed in each group, from the start to ``states`` (one pass over the states)."""
     wounds = [g.wounds for g in unit.groups]
-
-    def remaining(s: UnitState) -> int:
-        return sum(x.models * w - x.wounds_lost for x, w in zip(s, wounds, strict=True))
-
-    left, alive = remaining(start), models_alive(start)
+    left = sum(x.models * w - x.wounds_lost for x, w in zip(start, wounds, strict=True))
     damage: dict[int, int] = {}
     kills: dict[int, int] = {}
     groups: list[dict[int, int]] = [{} for _ in start]
-    for s, w in states.weights().items():
-        d, k = left - remaining(s), alive - models_alive(s)
-        damage[d] = damage.get(d, 0) + w
-        kills[k] = kills.get(k, 0) + w
-        for g, (x, y) in enumerate(zip(start, s, strict=True)):
-            lost = groups[g]
-            lost[x.models - y.models] = lost.get(x.models - y.models, 0) + w
+    for s, p in states.weights().items():
+        d = left
+        k = 0
+        for x, y, w, lost in zip(start, s, wounds, groups, strict=True):
+            d -= y.models * w - y.wounds_lost
+            k += x.models - y.models
+            lost[x.models - y.models] = lost.get(x.models - y.models, 0) + p
+        damage[d] = damage.get(d, 0) + p
+        kills[k] = kills.get(k, 0) + p
     return PMF(damage), PMF(kills), tuple(PMF(g) for g in groups)
 
 
