@@ -37,7 +37,7 @@ the attack-by-attack chain):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Sequence, Set
 from fractions import Fraction
 from math import comb, lcm
 from typing import Any
@@ -215,7 +215,7 @@ def attack(profiles: Profile | Sequence[Profile] | Any, target: Target | Squad |
     entries = _entries(profiles, melee, target, opts, apply)
     check_attack_dice(entries, sum(g.models for g in _unit(target).groups), rules)
     named = [n if isinstance(n, NamedRule) else find_rule(n) for n in apply]
-    starts = unit_weights(target, state)
+    starts = {_unit(target).start(): 1} if state is None else unit_weights(target, state)
     asked = {"profiles": tuple(entries), "named_rules": tuple(r.name for r in named),
              "attacker_name": _attacker_name(profiles, entries),
              "target_name": target.name or describe_target(target)}
@@ -303,13 +303,12 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts
         counters.append(_counters(v, n, tuple(own_fails.items()), rules))
         slot = devs.index(i) if i in devs else None
         per = attack_wounds(v.weapon, v.rolls, v.options, rules, ordered=False)
-        kinds = {k for _h, wounds in per.outcomes() for k in wounds} - {DEVASTATING}
+        kinds, single = _wound_kinds(per)
         alike = saves_alike(fails)
         faces = one_kind(fails, kinds)
         merge = alike and slot is not None and len(devs) == 1 and i == len(volleys) - 1 and (
             rules.devastating_excess_lost)
-        if not merge and slot is not None and faces is not None and all(
-                len(wounds) <= 1 for _h, wounds in per.outcomes()):
+        if not merge and slot is not None and faces is not None and single:
             move = wound_move(allocation, faces, losses, v.precision)
             last = len(devs) == 1 and i == len(volleys) - 1
             keys = _single_wounds(keys, v, n, per, move, slot,
@@ -337,11 +336,19 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts
     damage, kills, group_kills = _losses_of(unit, start, states)
     return Result(
         attacks=total(0), hits=total(1), wounds=total(2), unsaved=total(3), mortal=total(4),
-        damage=damage, kills=kills, state=public_states(target, final), target=target,
+        damage=damage, kills=kills, state=public_states(target, states.weights()), target=target,
         options=opts, group_kills=group_kills,
         deadly_demise=deadly_demise_wounds(unit, start, states),
         hazard=hazardous(tests, attacker, opts.rules) if tests else None, **asked,
     )
+
+
+@cached(maxsize=256)
+def _wound_kinds(per: PMF) -> tuple[frozenset[str], bool]:
+    """The kinds of wound other than Devastating that one attack's law ``per`` makes, and
+    whether every attack makes at most one wound."""
+    kinds = frozenset(k for _h, wounds in per.outcomes() for k in wounds) - {DEVASTATING}
+    return kinds, all(len(wounds) <= 1 for _h, wounds in per.outcomes())
 
 
 @cached(maxsize=256)
@@ -417,7 +424,7 @@ def saves_alike(fails: list[dict[str, int]]) -> bool:
     return all(f == fails[0] for f in fails)
 
 
-def one_kind(fails: list[dict[str, int]], kinds: set[str]) -> list[int] | None:
+def one_kind(fails: list[dict[str, int]], kinds: Set[str]) -> list[int] | None:
     """The failing faces of each group's save when every kind of wound in ``kinds`` (normal
     and critical ones) fails on the same faces within each group, so that every wound that
     is not a Devastating Wound moves the unit the same way; else None."""
