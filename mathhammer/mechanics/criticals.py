@@ -19,7 +19,6 @@ mortal wounds after all normal damage).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from enum import StrEnum
 from math import comb
 
@@ -88,24 +87,13 @@ def _save_fails(weapon: Weapon, group: Target, options: Options,
     return (NORMAL, int(normal * 6)), (CRITICAL, int(crit * 6)), (DEVASTATING, 6)
 
 
-def unsaved_count(wounds: Sequence[str], fails: dict[str, int]) -> PMF:
-    """Unsaved wounds among ``wounds`` (devastating ones excluded: they are not saved, they
-    are mortal wounds).
-
-    >>> unsaved_count((NORMAL, NORMAL), {NORMAL: 3, CRITICAL: 3, DEVASTATING: 6}).mean()
-    Fraction(1, 1)
-    """
-    return _unsaved(wounds.count(NORMAL), wounds.count(CRITICAL), fails[NORMAL],
-                    fails[CRITICAL])
-
-
 def packets_per_attack(per: PMF, fails: dict[str, int] | None, base: int | None) -> PMF:
     """One attack's packets from its ``(hits, wounds)`` law ``per``: its unsaved wounds (each
     wound of a kind fails its save on ``fails[kind]`` faces of 6; ``fails`` None: every wound
     that is not Devastating counts, its save rolled later), and its Devastating Wounds: left
     out (``base`` None), counted as packets too (``base`` 0), or coded as ``packets * base +
     devastating`` (``base`` > 0). Computed on integer weights in one pass, each attack's
-    saves a binomial row (the same law as :func:`unsaved_count` mixed over ``per``).
+    saves a binomial row.
 
     >>> law = PMF({(1, (NORMAL,)): 1, (0, ()): 1})  # a wound half the time, saved on 3+
     >>> packets_per_attack(law, {NORMAL: 2, CRITICAL: 2, DEVASTATING: 6}, None).prob(1)
@@ -140,13 +128,3 @@ def packets_per_attack(per: PMF, fails: dict[str, int] | None, base: int | None)
             key = u if base is None else u + dev if base == 0 else u * base + dev
             out[key] = out.get(key, 0) + x
     return PMF(out)
-
-
-@cached(maxsize=1024)
-def _unsaved(normal: int, critical: int, fail_normal: int, fail_critical: int) -> PMF:
-    """Unsaved among ``normal`` and ``critical`` wounds whose saves fail on so many faces."""
-    out = PMF.point(0)
-    for n, f in ((normal, fail_normal), (critical, fail_critical)):
-        if n:
-            out = out + PMF({1: f, 0: 6 - f}).repeat(n)
-    return out
