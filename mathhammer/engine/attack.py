@@ -252,7 +252,7 @@ def _strength(unit: Squad, start: UnitState) -> tuple[bool, bool]:
     return alive * 2 < models, alive < models
 
 
-@attrs.frozen(cache_hash=True)  # a cache key: hashed once
+@attrs.frozen
 class _Volley:
     """One weapon's attacks against the unit, with any named rules applied."""
 

@@ -101,7 +101,7 @@ def _pick(name: str, kind: type[StrEnum], default: Any, help: str) -> Any:
                        metadata={"help": help, "choices": kind})
 
 
-@attrs.frozen(kw_only=True, cache_hash=True)  # a cache key: hashed once
+@attrs.frozen(kw_only=True)
 class Options:
     """Everything about one attack besides the weapon and the target.
 

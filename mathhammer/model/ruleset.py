@@ -47,7 +47,7 @@ class ToughnessMixed(StrEnum):
     HIGHEST = "highest"
 
 
-@attrs.frozen(cache_hash=True)  # cache keys: hashed once
+@attrs.frozen
 class RuleSet:
     """The parameters of one rule set, read from its TOML file."""
 

@@ -35,7 +35,7 @@ def _groups(values: Iterable[Target]) -> tuple[Target, ...]:
     return groups
 
 
-@attrs.frozen(cache_hash=True)  # cache keys: hashed once
+@attrs.frozen
 class Squad:
     """A target unit of one or more model groups, listed in allocation order."""
 
