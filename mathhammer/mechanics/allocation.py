@@ -125,7 +125,9 @@ def spill_move(groups: Sequence[Group], single: Sequence[PMF], amount: PMF,
     total = amount.total * one.total ** top  # type: ignore[attr-defined]
 
     def move(state: UnitState) -> list[tuple[UnitState, int]]:
-        return list(chain({state: 1}, amount, one).items())
+        after = chain({state: 1}, amount, one)
+        scale = total // sum(after.values())  # a chain that stops early sums to less
+        return [(s, w * scale) for s, w in after.items()]
 
     move.total = total  # type: ignore[attr-defined]
     return move

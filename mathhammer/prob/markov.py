@@ -44,9 +44,9 @@ def chain(start: Weights, count: PMF, move: Move, total: int | None = None) -> W
     """The state after a random number ``count`` of independent steps; ``move(state)`` lists
     (next state, weight) pairs whose weights sum to ``total`` (default ``move.total``).
     Run in Horner form: one step per possible count, whatever the number of counts. The
-    weights sum to ``sum(start) * count.total * total ** max(count)`` from every start, even
-    where the chain stops early (a destroyed unit), so a move made of a chain
-    (:func:`~mathhammer.mechanics.allocation.spill_move`) keeps its promised total.
+    weights sum to ``sum(start) * count.total * total ** k``, ``k`` at most ``max(count)``
+    and smaller where every state is absorbing (a destroyed unit) before the last step: a
+    move made of a chain rescales (:func:`~mathhammer.mechanics.allocation.spill_move`).
 
     >>> from fractions import Fraction
     >>> heads = chain({0: 1}, PMF.point(3), lambda s: [(s, 1), (s + 1, 1)], 2)
@@ -61,22 +61,20 @@ def chain(start: Weights, count: PMF, move: Move, total: int | None = None) -> W
         path = _path(next(iter(start)), move, top, memo)
         if path is not None:  # one state after each number of steps: no chain to run
             (w0,) = start.values()
-            scale = w0 * total ** top
+            scale = w0 * total ** min(top, len(path) - 1)  # as horner() below would give
             out: Weights = {}
             for n, c in counts.items():
                 s = path[min(n, len(path) - 1)]
                 out[s] = out.get(s, 0) + c * scale
             return out
     bound = absorbed_after(start, move, total, top, memo)
-    if bound is None:
-        by_count = {n: {s: w * c for s, w in start.items()} for n, c in counts.items()}
-        return horner(by_count, move, total, memo)
-    capped: dict[int, int] = {}  # more steps than ``bound`` change nothing: count them so
-    for n, c in counts.items():
-        capped[min(n, bound)] = capped.get(min(n, bound), 0) + c
-    by_count = {n: {s: w * c for s, w in start.items()} for n, c in capped.items()}
-    rest = total ** (top - max(capped))  # the steps not taken, so the total is as promised
-    return {s: w * rest for s, w in horner(by_count, move, total, memo).items()}
+    if bound is not None:  # more steps than that change nothing: count them as ``bound``
+        capped: dict[int, int] = {}
+        for n, c in counts.items():
+            capped[min(n, bound)] = capped.get(min(n, bound), 0) + c
+        counts = capped
+    by_count = {n: {s: w * c for s, w in start.items()} for n, c in counts.items()}
+    return horner(by_count, move, total, memo)
 
 
 def _path(state: Any, move: Move, limit: int, memo: dict[Any, list[tuple[Any, int]]]
