@@ -65,6 +65,9 @@ class Stratagem:
     #: the translated rules: switches, and a not-modelled part
     parts: tuple[DataRule, ...] = ()
     source: str = ""
+    #: the effect tree still to translate (``_translated`` does it once, for the stratagems
+    #: a unit can use: translating all 1,434 costs a query about 0.3 s)
+    pending: Any = attrs.field(default=None, eq=False, repr=False)
 
     def usable_by(self, keywords: Iterable[str]) -> bool:
         """Whether a unit with these keywords (upper case) can be its target."""
@@ -135,7 +138,7 @@ def _attack(phases: Iterable[str]) -> str | None:
 def all_stratagems() -> tuple[Stratagem, ...]:
     """Every stratagem of the installed 40kdc data, translated (``()`` without it)."""
     version = _version()
-    return _load(version) if version is not None else ()
+    return tuple(map(_translated, _load(version))) if version is not None else ()
 
 
 def _records(version: str) -> dict[str, Any]:
@@ -201,6 +204,7 @@ def _read_dataset() -> dict[str, Any]:
 
 @cached(maxsize=2)
 def _load(version: str) -> tuple[Stratagem, ...]:
+    """Every stratagem of the data, its effect tree not yet translated (``pending``)."""
     records = _records(version)["stratagems"]
     named = Counter(name_key(r["name"]) for r in records)
     out = []
@@ -212,18 +216,27 @@ def _load(version: str) -> tuple[Stratagem, ...]:
         phases = tuple(r["phases"])
         where = (f"40kdc-data (wh40kdc {version}), stratagem {r['id']}"
                  + (f", {faction}: {detachment}" if detachment else ", core") + f"; {CREDIT}")
-        parts: tuple[DataRule, ...] = ()
-        if r["effect"] is not None:
-            parts = translate_effect(
-                name, r["effect"] or {}, r["text"], where, faction=faction,
-                detachment=detachment or None, cp=r["cp"], attack=_attack(phases),
-                assumes=f"{name} is used on the unit ({'/'.join(phases)} phase)")
+        pending = None if r["effect"] is None else (
+            r["effect"] or {}, _attack(phases),
+            f"{name} is used on the unit ({'/'.join(phases)} phase)")
         out.append(Stratagem(name, faction, detachment, r["cp"], phases,
                              _TURNS.get(r["turn"], "either turn"),
                              tuple(str(k).upper() for k in r["keywords"]),
                              tuple(str(k).upper() for k in r["any_keywords"]), r["text"],
-                             parts, where))
+                             (), where, pending))
     return tuple(out)
+
+
+@cached(maxsize=4096)
+def _translated(s: Stratagem) -> Stratagem:
+    """The stratagem with its effect tree translated by the one translator."""
+    if s.pending is None:
+        return s
+    effect, attack, assumes = s.pending
+    parts = translate_effect(s.name, effect, s.text, s.source, faction=s.faction,
+                             detachment=s.detachment or None, cp=s.cp, attack=attack,
+                             assumes=assumes)
+    return attrs.evolve(s, parts=parts, pending=None)
 
 
 @cached(maxsize=64)
@@ -264,8 +277,9 @@ def _eligible(faction: str, faction_keywords: tuple[str, ...], keywords: tuple[s
               detachment: str | None) -> tuple[Stratagem, ...]:
     factions = _factions_of(faction, faction_keywords)
     want = name_key(detachment) if detachment else None
+    version = _version()
     return tuple(
-        s for s in all_stratagems()
+        _translated(s) for s in (_load(version) if version is not None else ())
         if (not s.faction or (name_key(s.faction) in factions
                               and (want is None or name_key(s.detachment) == want)))
         and s.usable_by(keywords))

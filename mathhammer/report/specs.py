@@ -159,8 +159,14 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
         if not hasattr(unit, "loadout"):  # a unit value of another kind: its own choice
             return Loadout(tuple(unit.as_profiles(melee=melee, weapons=names or None,
                                                   models=models)))
-        if every:  # one row per weapon: each weapon fires as if alone
-            alone = [unit.loadout(melee, [n], models, **choice) for n in names]
+        if every:  # one row per weapon: each weapon fires as if alone (one the unit
+            alone = []  # cannot carry at this size has no row)
+            for n in names:
+                try:
+                    alone.append(unit.loadout(melee, [n], models, **choice))
+                except InputError:
+                    if len(names) == 1:
+                        raise
             return Loadout(tuple(p for a in alone for p in a.fired))
         return unit.loadout(melee, names or None, models, **choice)
 
