@@ -338,3 +338,44 @@ def test_a_datasheet_the_data_cannot_build_costs_that_unit_only(monkeypatch):
     assert [u.name for u in a.units] == [n for n, _ in UNITS[:3]] and a.points == 350
     (u,) = a.unresolved
     assert u.describe().startswith("Chaos Rhino: Chaos Space Marines.cat: 'Chaos Rhino': model")
+
+
+# ------------------------------------------ what stopped the corpus lists (issue 20, classes)
+
+
+@needs_data
+def test_bullets_nest_models_when_the_indentation_is_lost():
+    """The app's ``•`` model lines and their ``◦`` wargear, pasted flat: the ``◦`` lines are
+    under the ``•`` line, so "Paladin Ancient" is a model (the data's "Paladin with Ancient's
+    Banner"), not wargear; "Gun Servitor" is the data's "Servitor w/ multi-melta"."""
+    paladins = ("Paladin Squad (485 Points)\n• 1x Paragon\n◦ 1x Nemesis force weapon\n"
+                "◦ 1x Storm bolter\n• 1x Paladin Ancient\n◦ 1x Ancient’s Banner\n"
+                "◦ 1x Nemesis force weapon\n◦ 1x Psycannon\n• 8x Paladin\n"
+                "◦ 8x Nemesis force weapon\n◦ 4x Psycannon\n◦ 3x Storm bolter")
+    a = parse_army(_list(paladins, faction="Grey Knights"), data=BSDATA, rules="11e")
+    assert a.unresolved == ()
+    (u,) = a.units
+    # 1 Paragon + 1 Paladin Ancient + 8 Paladins; 1 + 1 + 8 force weapons, 1 + 3 storm
+    # bolters, 1 + 4 psycannons
+    assert u.models == 10
+    assert {w.name: w.count for w in u.weapons} == {
+        "Nemesis force weapon": 10, "Storm bolter": 4, "Psycannon": 5}
+    assert u.wargear == ("Ancient’s Banner",)
+    agents = ("Inquisitorial Agents (60 Points)\n• 1x Tome‐skull\n• 5x Inquisitorial Agent\n"
+              "◦ 5x Agent firearm\n◦ 5x Agent melee weapon\n• 1x Gun Servitor\n"
+              "◦ 1x Agent melee weapon\n◦ 1x Multi-melta")
+    a = parse_army(_list(agents, faction="Agents of the Imperium"), data=BSDATA, rules="11e")
+    assert a.unresolved == () and a.units[0].models == 6  # 5 agents + 1 servitor
+    assert {w.name: w.count for w in a.units[0].weapons} == {
+        "Agent firearm": 5, "Agent melee weapon": 6, "Multi-melta": 1}
+
+
+@needs_data
+def test_a_model_named_by_the_last_words_of_the_datas_name():
+    """New Recruit's ``1x Nob`` is the data's Boss Nob (a model line, never wargear)."""
+    boyz = "10x Boyz (90 pts)\n• 1x Nob: Slugga, Power Klaw\n• 9x Boy: 9 with Choppa, Slugga"
+    text = "+ FACTION KEYWORD: Xenos - Orks\n+ TOTAL ARMY POINTS: 90pts\n\n" + boyz + "\n"
+    a = parse_army(text, data=BSDATA, rules="11e")
+    assert a.unresolved == () and a.units[0].models == 10
+    assert {w.name: w.count for w in a.units[0].weapons} == {
+        "Slugga": 10, "Power Klaw": 1, "Choppa": 9}

@@ -188,6 +188,12 @@ def _sequence(pu: ParsedUnit) -> list[_Seq]:
     return out
 
 
+def _words(key: str) -> list[str]:
+    """A name's words (``'s`` dropped): ``"paladin with ancient's banner"`` ->
+    ``['paladin', 'with', 'ancient', 'banner']``."""
+    return [w.removesuffix("'s") for w in re.split(r"[\s/]+", key) if w]
+
+
 _WITH = re.compile(r"\s(?:w/|with)\s", re.I)
 _AND = re.compile(r"\s(?:and|&)\s", re.I)
 _GLUE = re.compile(r"(?<=[a-z\)])(?=[A-Z])")
@@ -235,12 +241,15 @@ def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
         best = difflib.get_close_matches(s, [n for n, _ in flat], 1, 0.75)
         if best:
             return next(gi for n, gi in flat if n == best[0])
-        unit_key = singular(match_key(pu.name))
-        if len(groups) == 1 and (unit_key in (s, base) or s.startswith(unit_key + " ")
-                                 or unit_key.startswith(base + " ")
-                                 or s.startswith(unit_key.split(" ")[0] + " ")):
-            return 0
-        return None
+        # the list's model name and the data's share their words: "Nob" is "Boss Nob", "Gun
+        # Servitor" is "Servitor w/ multi-melta"
+        words = set(_words(s))
+        by_words = {gi for gi, names in enumerate(model_bases) for n in names
+                    if n and (words <= set(_words(n)) or set(_words(n)) <= words)}
+        if len(by_words) == 1:
+            return by_words.pop()
+        # one kind of model in the datasheet, and the list says this line is a model
+        return 0 if len(groups) == 1 else None
 
     current: int | None = None
     loose: list[Item] = []
