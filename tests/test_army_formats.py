@@ -379,3 +379,18 @@ def test_a_model_named_by_the_last_words_of_the_datas_name():
     assert a.unresolved == () and a.units[0].models == 10
     assert {w.name: w.count for w in a.units[0].weapons} == {
         "Slugga": 10, "Power Klaw": 1, "Choppa": 9}
+
+
+@needs_data
+def test_a_datasheet_the_data_splits_by_a_choice_the_list_names():
+    """The app's one Soul Grinder with "Daemonic Allegiance: Tzeentch" is the data's Tzeentch
+    Soul Grinder (said); without the note it is reported, never one of the four guessed."""
+    grinder = ("Soul Grinder (180 Points)\n  • Daemonic Allegiance: Tzeentch\n"
+               "  • 1x Harvester cannon\n  • 1x Iron claw\n  • 1x Warp gaze\n  • 1x Warpclaw")
+    a = parse_army(_list(grinder, faction="Chaos Daemons"), data=BSDATA, rules="10e")
+    assert a.unresolved == () and [u.name for u in a.units] == ["Tzeentch Soul Grinder"]
+    assert any("'Soul Grinder' read as 'Tzeentch Soul Grinder' (the data's datasheet for its "
+               "Daemonic Allegiance: Tzeentch)" in w for w in a.warnings)
+    a = parse_army(_list(grinder.replace("  • Daemonic Allegiance: Tzeentch\n", ""),
+                         faction="Chaos Daemons"), data=BSDATA, rules="10e")
+    assert a.units == () and [u.text for u in a.unresolved] == ["Soul Grinder"]

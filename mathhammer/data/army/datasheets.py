@@ -216,18 +216,33 @@ def close_key(q: str, keys, cutoff: float = 0.9) -> str | None:
     return None
 
 
-def find_datasheet(d: ArmyData, homes: list, name: str) -> tuple[Any, Any, str]:
+def find_datasheet(d: ArmyData, homes: list, name: str, notes: tuple[str, ...] = ()
+                   ) -> tuple[Any, Any, str]:
     """(catalogue info, root entry, warning) of a unit name: the list's catalogues first, then
     every catalogue of the edition. The same name, or the same name but for punctuation, an
-    article or ``[Legends]``; a renamed datasheet (the list's name ends with the data's, "Primaris
-    Captain" -> "Captain") or a spelling a letter away is taken with a warning naming both; a
-    name the data only has longer ("Land Speeder" for "Land Speeder Vengeance") never is.
-    Unresolved: (None, closest names, "")."""
+    article or ``[Legends]``; a datasheet the data splits by a choice the list names on a note
+    of the unit (``Soul Grinder`` with ``Daemonic Allegiance: Tzeentch`` is the data's
+    ``Tzeentch Soul Grinder``), a renamed datasheet (the list's name ends with the data's,
+    "Primaris Captain" -> "Captain") or a spelling a letter away is taken with a warning naming
+    both; a name the data only has longer ("Land Speeder" for "Land Speeder Vengeance") never
+    is. Unresolved: (None, closest names, "")."""
     q = match_key(name)
     for cat in homes:
         e = d.keyed(cat.path).get(q)
         if e is not None:
             return cat, e[1], ""
+    for note in notes:  # "Daemonic Allegiance: Tzeentch"
+        key, sep, value = note.partition(":")
+        value = value.strip()
+        if not sep or not value:
+            continue
+        for cat in homes:
+            entries = d.keyed(cat.path)
+            for k in (match_key(f"{value} {name}"), match_key(f"{name} ({value})"),
+                      match_key(f"{name} - {value}")):
+                if k in entries:
+                    return cat, entries[k][1], (f"'{name}' read as '{entries[k][1].name}' (the "
+                                                f"data's datasheet for its {note.strip()})")
     for cat in homes:
         entries = d.keyed(cat.path)
         near = [kv for k, kv in entries.items() if len(k) > 3 and q.endswith(" " + k)]

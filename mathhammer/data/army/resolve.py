@@ -201,7 +201,7 @@ _GLUE = re.compile(r"(?<=[a-z\)])(?=[A-Z])")
 
 def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
           ) -> tuple[ArmyUnit, list[Unresolved], list[str]]:
-    cat, entry, note = find_datasheet(d, homes, pu.name)
+    cat, entry, note = find_datasheet(d, homes, pu.name, pu.extras)
     if cat is None:
         raise _Unresolved(Unresolved(pu.line, pu.name, tuple(entry[:5])))
     notes = [f"{source}:{pu.line}: {note}"] if note else []
