@@ -394,3 +394,61 @@ def test_a_datasheet_the_data_splits_by_a_choice_the_list_names():
     a = parse_army(_list(grinder.replace("  • Daemonic Allegiance: Tzeentch\n", ""),
                          faction="Chaos Daemons"), data=BSDATA, rules="10e")
     assert a.units == () and [u.text for u in a.unresolved] == ["Soul Grinder"]
+
+
+def _weapons(unit) -> dict[str, tuple]:
+    """name -> (count, A, skill, S, AP, D) of an army unit's weapons."""
+    return {w.weapon.name: (w.count, w.weapon.attacks, w.weapon.skill, w.weapon.strength,
+                            w.weapon.ap, w.weapon.damage)
+            for g in unit.unit.groups for w in g.weapons}
+
+
+@needs_data
+def test_a_weapon_the_catalogue_gives_another_datasheet_is_read_with_its_profile():
+    """An older app's Thunderwolf Cavalry carry Heirloom weapons; the data's carry a Wolf Guard
+    Weapon, and its Heirloom weapon (A4 WS3+ S5 AP-1 D1) is the Wolf Guard's: that profile, said
+    (never the Wolf Guard Weapon's AP-2 D2)."""
+    wolves = ("Thunderwolf Cavalry (115 Points)\n  • 1x Thunderwolf Cavalry Pack Leader\n"
+              "     ◦ 1x Crushing teeth and claws\n     ◦ 1x Heirloom weapon\n"
+              "  • 2x Thunderwolf Cavalry\n     ◦ 2x Crushing teeth and claws\n"
+              "     ◦ 2x Heirloom weapon")
+    a = parse_army(_list(wolves, faction="Space Wolves"), data=BSDATA, rules="10e")
+    assert a.unresolved == ()
+    assert _weapons(a.units[0])["Heirloom weapon"] == (3, "4", 3, 5, -1, "1")
+    assert any("'Heirloom weapon' is not a weapon of Thunderwolf Cavalry in the data: its "
+               "profile read from Space Wolves's 'Heirloom weapon'" in w for w in a.warnings)
+    # a name whose profiles differ from datasheet to datasheet is not guessed
+    a = parse_army(_list(wolves.replace("Heirloom weapon", "Close combat weapon"),
+                         faction="Space Wolves"), data=BSDATA, rules="10e")
+    assert [u.text for u in a.unresolved] == ["Thunderwolf Cavalry: Close combat weapon"] * 2
+
+
+@needs_data
+def test_a_weapon_the_data_names_otherwise_is_the_one_the_list_leaves_unnamed():
+    """ListForge's Gore Hound "Burning maw" is the 11e data's Burning roar: the one weapon of
+    the Flesh Hounds the list does not name, a name the catalogue does not know (said, with the
+    data's profile). Two such weapons and no shared word (the 11e list's Deff Dread "Extra
+    Klaw" for the data's Big shoota or Stompy feet): unresolved."""
+    hounds = ("Flesh Hounds (75 pts)\n  • Gore Hound\n    • Burning maw\n    • Collar of Khorne\n"
+              "    • Gore-drenched fangs\n  • 4x Flesh Hound\n    • 4x Collar of Khorne\n"
+              "    • 4x Gore-drenched fangs")
+    a = parse_army(_list(hounds, faction="Chaos Daemons"), data=BSDATA, rules="11e")
+    assert a.unresolved == () and a.units[0].models == 5
+    assert {w.name: w.count for w in a.units[0].weapons} == {
+        "Burning roar": 1, "Gore-drenched fangs": 5}
+    assert any("'Burning maw' is not in the data: read as 'Burning roar', the one weapon of "
+               "Flesh Hounds the list does not name" in w for w in a.warnings)
+    dread = "Deff Dread (130 points)\n  • 1x Dread Klaw\n  • 1x Extra Klaw\n  • 1x Skorcha"
+    a = parse_army(_list(dread, faction="Orks"), data=BSDATA, rules="11e")
+    assert [u.text for u in a.unresolved] == ["Deff Dread: Extra Klaw"]
+
+
+@needs_data
+def test_a_unit_the_data_has_only_inside_another_is_reported_as_such():
+    """11e's Runtherd datasheet: the shared data's Orks have Runtherds only as models of
+    Gretchin. Reported, never read as Gretchin."""
+    a = parse_army(_list("Runtherd (10 points)\n• 1x Slugga", faction="Orks"), data=BSDATA,
+                   rules="11e")
+    assert a.units == () and [u.describe() for u in a.unresolved] == [
+        "Runtherd: not a datasheet in Orks's data (only a model or wargear of another unit "
+        "there)"]

@@ -21,8 +21,9 @@ from ..names import name_key
 from ..unit_index import UnitIndex
 from .model import ParsedList
 
-__all__ = ["ArmyData", "close_key", "cost_for", "find_datasheet", "homes_of", "known_name",
-           "match_key", "missing_links", "singular", "standard_first", "weapon_tables"]
+__all__ = ["ArmyData", "catalogue_weapon", "close_key", "cost_for", "find_datasheet", "homes_of",
+           "known_name", "match_key", "missing_links", "singular", "standard_first",
+           "weapon_tables"]
 
 
 def singular(text: str) -> str:
@@ -323,3 +324,57 @@ def cost_for(points: list[dict], n: int) -> int:
         if p["models"] >= n:
             return int(p["cost"])
     return int(points[-1]["cost"]) if points else 0
+
+
+def catalogue_weapon(d: ArmyData, path: Path, name: str) -> list[dict]:
+    """The weapon tables the catalogue gives ``name`` on any datasheet (else a catalogue it
+    links to, in order), when they are one weapon: one profile, or one set of profiles (``X -
+    standard``, ``X - supercharge``); ``[]`` when the name has no weapon profile or several
+    that differ (each unit's "Close combat weapon"). For a weapon a list gives a unit whose
+    datasheet in the data lacks it ("Heirloom weapon" on the data's Thunderwolf Cavalry)."""
+    from ..bsdata.profiles import clean_name, is_weapon
+    from ..bsdata.weapons import weapon_table
+
+    key = "weapons:" + str(path)
+    if key not in d.units:
+        per_cat: list[dict[str, list[dict]]] = []
+        seen: set[int] = set()
+
+        def add(found: dict[str, list[dict]], p) -> None:
+            t = weapon_table(p)
+            if t is not None:
+                t = {k: v for k, v in t.items() if k not in ("unmapped", "optional")}
+                same = found.setdefault(match_key(clean_name(p.name)), [])
+                if t not in same:
+                    same.append(t)
+
+        def walk(found: dict[str, list[dict]], e) -> None:
+            if id(e) in seen:
+                return
+            seen.add(id(e))
+            for p in e.profiles:
+                if is_weapon(p):
+                    add(found, p)
+            for c in e.children:
+                walk(found, c)
+
+        for cat in d.lib(path).catalogues():
+            found: dict[str, list[dict]] = {}
+            for kind in ("root_entries", "root_links", "shared_entries", "shared_groups"):
+                for e in getattr(cat, kind, ()):
+                    walk(found, e)
+            for p in getattr(cat, "shared_profiles", ()):
+                if is_weapon(p):
+                    add(found, p)
+            per_cat.append(found)
+        d.units[key] = per_cat  # type: ignore[assignment]
+    q = match_key(name)
+    for found in d.units[key]:  # type: ignore[union-attr]
+        if q in found:
+            return found[q][:1] if len(found[q]) == 1 else []
+        family = {k: ts for k, ts in found.items() if k.startswith(q + " - ")}
+        if family:
+            if not all(len(ts) == 1 for ts in family.values()):
+                return []
+            return standard_first([dict(ts[0], profile_of=name) for ts in family.values()])
+    return []

@@ -30,6 +30,7 @@ from ..unit_file import build_unit
 from ..unit_index import unit_index
 from .datasheets import (
     ArmyData,
+    catalogue_weapon,
     close_key,
     cost_for,
     find_datasheet,
@@ -194,6 +195,8 @@ def _words(key: str) -> list[str]:
     return [w.removesuffix("'s") for w in re.split(r"[\s/]+", key) if w]
 
 
+#: words too common in weapon names to say two names are one weapon
+_GENERIC = {"weapon", "weapons", "close", "combat", "twin", "heavy", "light", "pistol", "with"}
 _WITH = re.compile(r"\s(?:w/|with)\s", re.I)
 _AND = re.compile(r"\s(?:and|&)\s", re.I)
 _GLUE = re.compile(r"(?<=[a-z\)])(?=[A-Z])")
@@ -203,7 +206,12 @@ def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
           ) -> tuple[ArmyUnit, list[Unresolved], list[str]]:
     cat, entry, note = find_datasheet(d, homes, pu.name, pu.extras)
     if cat is None:
-        raise _Unresolved(Unresolved(pu.line, pu.name, tuple(entry[:5])))
+        # a name the list's catalogue has, but not as a datasheet (11e's Runtherd is a model of
+        # the data's Gretchin)
+        inside = [h.label for h in homes[:1] if match_key(pu.name) in d.names(h.path)]
+        raise _Unresolved(Unresolved(pu.line, pu.name, tuple(entry[:5]), (
+            f"not a datasheet in {inside[0]}'s data (only a model or wargear of another unit "
+            "there)") if inside else ""))
     notes = [f"{source}:{pu.line}: {note}"] if note else []
     raw, members, options = d.built(d.lib(cat.path), entry)
     # the datasheet's abilities the app lists as wargear ("Advanced Guardian Drone")
@@ -231,6 +239,11 @@ def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
         for gi, names in enumerate(model_bases):  # "Skitarii Ranger w/ arc rifle"
             if s in names:
                 return gi
+        # the data's name ends with the list's ("Boss Nob" for "1x Nob"): one model group
+        ends = {gi for gi, names in enumerate(model_names) for n in names
+                if n.endswith(" " + s)}
+        if len(ends) == 1 and match_key(name) not in option_keys:
+            return ends.pop()
         if not said:
             return None
         base = singular(match_key(_WITH.split(name)[0]))
@@ -248,8 +261,14 @@ def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
                     if n and (words <= set(_words(n)) or set(_words(n)) <= words)}
         if len(by_words) == 1:
             return by_words.pop()
-        # one kind of model in the datasheet, and the list says this line is a model
-        return 0 if len(groups) == 1 else None
+        # one kind of model in the datasheet, named like the unit ("Paladin Ancient" in a
+        # Paladin Squad); an unknown name ("Ork Boy" in Khorne Berzerkers) is not
+        unit_key = singular(match_key(pu.name))
+        if len(groups) == 1 and (unit_key in (s, base) or s.startswith(unit_key + " ")
+                                 or unit_key.startswith(base + " ")
+                                 or s.startswith(unit_key.split(" ")[0] + " ")):
+            return 0
+        return None
 
     current: int | None = None
     loose: list[Item] = []
@@ -359,7 +378,48 @@ def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
         if it.name.endswith(")") and "(" in it.name:  # "Recon drone (Drone burst cannon)"
             return take(gi, attrs.evolve(it, name=it.name[:it.name.rindex("(")].strip()),
                         chosen)
+        at = f"{source}:{it.line or pu.line}: {pu.name}: '{it.name}'"
+        if kind is not None and kind[0] == "weapon" and not it.tables:
+            # a weapon the catalogue gives other datasheets, not this one: its profile, said
+            tables = catalogue_weapon(d, cat.path, it.name)
+            if tables:
+                other = tables[0].get("profile_of") or tables[0]["name"]
+                notes.append(f"{at} is not a weapon of {raw['name']} in the data: its profile "
+                             f"read from {cat.label}'s '{other}' (another datasheet's)")
+                return take(gi, attrs.evolve(it, tables=tuple(tables)), chosen)
+            return False
+        if kind is None:  # a name the data does not know: the weapon it renamed?
+            other = renamed(gi, it.name)
+            if other is not None:
+                used.add(other)
+                notes.append(f"{at} is not in the data: read as '{other}', the one weapon of "
+                             f"{raw['name']} the list does not name (the data's name for it; its "
+                             "profile is the data's)")
+                return take(gi, attrs.evolve(it, name=other), chosen)
         return False
+
+    used: set[str] = set()  # data weapons taken for a renamed one
+    named: set[str] = set()  # the data weapons the list's lines name
+
+    def renamed(gi: int, name: str) -> str | None:
+        """The one weapon of model group ``gi`` that the data gives by default and no line of
+        the unit names (else the one of several that shares a word with ``name``)."""
+        if not named:
+            for items in items_by_group:
+                for it in items:
+                    for gj in range(len(groups)):
+                        for t in weapon_tables(groups, gj, it.name):
+                            named.update((t["name"], t.get("profile_of") or t["name"]))
+            named.add("")
+        free = list(dict.fromkeys(
+            w.get("profile_of") or w["name"] for w in groups[gi].get("weapons", [])
+            if not w.get("optional") and w["name"] not in named
+            and (w.get("profile_of") or w["name"]) not in named | used))
+        if len(free) == 1:
+            return free[0]
+        words = {w for w in _words(match_key(name)) if len(w) > 3} - _GENERIC
+        shared = [f for f in free if words & set(_words(match_key(f)))]
+        return shared[0] if len(shared) == 1 else None
 
     for gi, g in enumerate(groups):
         if counts[gi] == 0:
