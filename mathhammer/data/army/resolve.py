@@ -239,9 +239,10 @@ def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
         for gi, names in enumerate(model_bases):  # "Skitarii Ranger w/ arc rifle"
             if s in names:
                 return gi
-        # the data's name ends with the list's ("Boss Nob" for "1x Nob"): one model group
+        # the data's name ends with the list's ("Boss Nob" for "1x Nob") or goes on after it
+        # ("Boy w/ Big shoota and close combat weapon" for "Boy w/ Big Shoota"): one group
         ends = {gi for gi, names in enumerate(model_names) for n in names
-                if n.endswith(" " + s)}
+                if n.endswith(" " + s) or " w/ " in s and n.startswith(s + " ")}
         if len(ends) == 1 and match_key(name) not in option_keys:
             return ends.pop()
         if not said:
