@@ -465,6 +465,8 @@ UNSEEN = {
     "orks.11e.gwapp.txt": ("gwapp", "11e", 7, 1, {
         "Boyz": {"Choppa": 18, "Slugga": 19, "Big Shoota": 2, "Close Combat Weapon": 2,
                  "Power Klaw": 1}}),
+    "necrons.11e.gwapp-fr.txt": ("gwapp", "11e", 5, 1, {
+        "Immortals": {"Close combat weapon": 10, "Tesla carbine": 10}}),
     "necrons.unknown.listforge.txt": ("listforge", "10e", 7, 0, {
         "Lychguard": {"Hyperphase sword": 5}}),
     "grey-knights.11e.newrecruit-wtc-compact.txt": ("newrecruit-wtc", "11e", 5, 2, {
