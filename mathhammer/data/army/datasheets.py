@@ -21,8 +21,9 @@ from ..names import name_key
 from ..unit_index import UnitIndex
 from .model import ParsedList
 
-__all__ = ["ArmyData", "close_key", "cost_for", "find_datasheet", "homes_of", "known_name",
-           "match_key", "missing_links", "singular", "standard_first", "weapon_tables"]
+__all__ = ["ArmyData", "catalogue_weapon", "close_key", "cost_for", "find_datasheet", "homes_of",
+           "known_name", "match_key", "missing_links", "singular", "standard_first",
+           "weapon_tables"]
 
 
 def singular(text: str) -> str:
@@ -216,18 +217,33 @@ def close_key(q: str, keys, cutoff: float = 0.9) -> str | None:
     return None
 
 
-def find_datasheet(d: ArmyData, homes: list, name: str) -> tuple[Any, Any, str]:
+def find_datasheet(d: ArmyData, homes: list, name: str, notes: tuple[str, ...] = ()
+                   ) -> tuple[Any, Any, str]:
     """(catalogue info, root entry, warning) of a unit name: the list's catalogues first, then
     every catalogue of the edition. The same name, or the same name but for punctuation, an
-    article or ``[Legends]``; a renamed datasheet (the list's name ends with the data's, "Primaris
-    Captain" -> "Captain") or a spelling a letter away is taken with a warning naming both; a
-    name the data only has longer ("Land Speeder" for "Land Speeder Vengeance") never is.
-    Unresolved: (None, closest names, "")."""
+    article or ``[Legends]``; a datasheet the data splits by a choice the list names on a note
+    of the unit (``Soul Grinder`` with ``Daemonic Allegiance: Tzeentch`` is the data's
+    ``Tzeentch Soul Grinder``), a renamed datasheet (the list's name ends with the data's,
+    "Primaris Captain" -> "Captain") or a spelling a letter away is taken with a warning naming
+    both; a name the data only has longer ("Land Speeder" for "Land Speeder Vengeance") never
+    is. Unresolved: (None, closest names, "")."""
     q = match_key(name)
     for cat in homes:
         e = d.keyed(cat.path).get(q)
         if e is not None:
             return cat, e[1], ""
+    for note in notes:  # "Daemonic Allegiance: Tzeentch"
+        key, sep, value = note.partition(":")
+        value = value.strip()
+        if not sep or not value:
+            continue
+        for cat in homes:
+            entries = d.keyed(cat.path)
+            for k in (match_key(f"{value} {name}"), match_key(f"{name} ({value})"),
+                      match_key(f"{name} - {value}")):
+                if k in entries:
+                    return cat, entries[k][1], (f"'{name}' read as '{entries[k][1].name}' (the "
+                                                f"data's datasheet for its {note.strip()})")
     for cat in homes:
         entries = d.keyed(cat.path)
         near = [kv for k, kv in entries.items() if len(k) > 3 and q.endswith(" " + k)]
@@ -308,3 +324,57 @@ def cost_for(points: list[dict], n: int) -> int:
         if p["models"] >= n:
             return int(p["cost"])
     return int(points[-1]["cost"]) if points else 0
+
+
+def catalogue_weapon(d: ArmyData, path: Path, name: str) -> list[dict]:
+    """The weapon tables the catalogue gives ``name`` on any datasheet (else a catalogue it
+    links to, in order), when they are one weapon: one profile, or one set of profiles (``X -
+    standard``, ``X - supercharge``); ``[]`` when the name has no weapon profile or several
+    that differ (each unit's "Close combat weapon"). For a weapon a list gives a unit whose
+    datasheet in the data lacks it ("Heirloom weapon" on the data's Thunderwolf Cavalry)."""
+    from ..bsdata.profiles import clean_name, is_weapon
+    from ..bsdata.weapons import weapon_table
+
+    key = "weapons:" + str(path)
+    if key not in d.units:
+        per_cat: list[dict[str, list[dict]]] = []
+        seen: set[int] = set()
+
+        def add(found: dict[str, list[dict]], p) -> None:
+            t = weapon_table(p)
+            if t is not None:
+                t = {k: v for k, v in t.items() if k not in ("unmapped", "optional")}
+                same = found.setdefault(match_key(clean_name(p.name)), [])
+                if t not in same:
+                    same.append(t)
+
+        def walk(found: dict[str, list[dict]], e) -> None:
+            if id(e) in seen:
+                return
+            seen.add(id(e))
+            for p in e.profiles:
+                if is_weapon(p):
+                    add(found, p)
+            for c in e.children:
+                walk(found, c)
+
+        for cat in d.lib(path).catalogues():
+            found: dict[str, list[dict]] = {}
+            for kind in ("root_entries", "root_links", "shared_entries", "shared_groups"):
+                for e in getattr(cat, kind, ()):
+                    walk(found, e)
+            for p in getattr(cat, "shared_profiles", ()):
+                if is_weapon(p):
+                    add(found, p)
+            per_cat.append(found)
+        d.units[key] = per_cat  # type: ignore[assignment]
+    q = match_key(name)
+    for found in d.units[key]:  # type: ignore[union-attr]
+        if q in found:
+            return found[q][:1] if len(found[q]) == 1 else []
+        family = {k: ts for k, ts in found.items() if k.startswith(q + " - ")}
+        if family:
+            if not all(len(ts) == 1 for ts in family.values()):
+                return []
+            return standard_first([dict(ts[0], profile_of=name) for ts in family.values()])
+    return []

@@ -143,6 +143,29 @@ def strip_bullet(raw: str) -> tuple[int, bool, str]:
     return indent, bullet, s
 
 
+#: bullets by depth, as the app nests them (``•`` a model, ``◦`` its wargear, ``▪`` below)
+_DEPTH = {"•": 0, "*": 0, "-": 0, "◦": 1, "○": 1, "–": 1, "▪": 2, "■": 2, "‣": 2, "∙": 2}
+
+
+def nested_under(raw: str, nxt: str) -> bool:
+    """Whether line ``nxt`` sits under line ``raw``: indented deeper, or at the same indent
+    with a deeper bullet (a list whose indentation was lost keeps its ``•`` / ``◦``).
+
+    >>> nested_under("• 1x Paladin Ancient", "◦ 1x Ancient's Banner")
+    True
+    >>> nested_under("• 1x Paragon", "• 8x Paladin"), nested_under("  • 1x A", "    • 1x B")
+    (False, True)
+    """
+    if not nxt.strip():
+        return False
+    i, _b, _s = strip_bullet(raw)
+    j, _b2, _s2 = strip_bullet(nxt)
+    if j != i:
+        return j > i
+    a, b = _DEPTH.get(raw.strip()[:1]), _DEPTH.get(nxt.strip()[:1])
+    return a is not None and b is not None and b > a
+
+
 def count_name(text: str, source: str = "<text>", line: int = 0) -> tuple[int | None, str]:
     """``"2x Bolt pistol"`` -> ``(2, "Bolt pistol")``; ``"Bolt pistol"`` -> ``(None, ...)``."""
     t = text.strip()

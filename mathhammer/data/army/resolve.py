@@ -13,6 +13,11 @@ Decisions where the lists are silent:
 - Without an edition in the file or ``rules``, the list is read against every installed
   edition and the one where it resolves best is kept (fewest unresolved names, then most unit
   costs equal to the data's).
+
+Why one module over 400 lines: reading one unit (:func:`_unit`) is one pass over its lines
+whose steps (model lines, weapons, wargear the data lacks, enhancements) share that unit's
+state (model counts, the weapons taken, the names left unnamed, its warnings); split apart,
+each step would carry all of it.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from ..unit_file import build_unit
 from ..unit_index import unit_index
 from .datasheets import (
     ArmyData,
+    catalogue_weapon,
     close_key,
     cost_for,
     find_datasheet,
@@ -190,6 +196,14 @@ def _sequence(pu: ParsedUnit) -> list[_Seq]:
     return out
 
 
+def _words(key: str) -> list[str]:
+    """A name's words (``'s`` dropped): ``"paladin with ancient's banner"`` ->
+    ``['paladin', 'with', 'ancient', 'banner']``."""
+    return [w.removesuffix("'s") for w in re.split(r"[\s/]+", key) if w]
+
+
+#: words too common in weapon names to say two names are one weapon
+_GENERIC = {"weapon", "weapons", "close", "combat", "twin", "heavy", "light", "pistol", "with"}
 _WITH = re.compile(r"\s(?:w/|with)\s", re.I)
 _AND = re.compile(r"\s(?:and|&)\s", re.I)
 _GLUE = re.compile(r"(?<=[a-z\)])(?=[A-Z])")
@@ -197,9 +211,14 @@ _GLUE = re.compile(r"(?<=[a-z\)])(?=[A-Z])")
 
 def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
           ) -> tuple[ArmyUnit, list[Unresolved], list[str]]:
-    cat, entry, note = find_datasheet(d, homes, pu.name)
+    cat, entry, note = find_datasheet(d, homes, pu.name, pu.extras)
     if cat is None:
-        raise _Unresolved(Unresolved(pu.line, pu.name, tuple(entry[:5])))
+        # a name the list's catalogue has, but not as a datasheet (11e's Runtherd is a model of
+        # the data's Gretchin)
+        inside = [h.label for h in homes[:1] if match_key(pu.name) in d.names(h.path)]
+        raise _Unresolved(Unresolved(pu.line, pu.name, tuple(entry[:5]), (
+            f"not a datasheet in {inside[0]}'s data (only a model or wargear of another unit "
+            "there)") if inside else ""))
     notes = [f"{source}:{pu.line}: {note}"] if note else []
     raw, members, options = d.built(d.lib(cat.path), entry)
     # the datasheet's abilities the app lists as wargear ("Advanced Guardian Drone")
@@ -227,6 +246,12 @@ def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
         for gi, names in enumerate(model_bases):  # "Skitarii Ranger w/ arc rifle"
             if s in names:
                 return gi
+        # the data's name ends with the list's ("Boss Nob" for "1x Nob") or goes on after it
+        # ("Boy w/ Big shoota and close combat weapon" for "Boy w/ Big Shoota"): one group
+        ends = {gi for gi, names in enumerate(model_names) for n in names
+                if n.endswith(" " + s) or " w/ " in s and n.startswith(s + " ")}
+        if len(ends) == 1 and match_key(name) not in option_keys:
+            return ends.pop()
         if not said:
             return None
         base = singular(match_key(_WITH.split(name)[0]))
@@ -237,6 +262,15 @@ def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
         best = difflib.get_close_matches(s, [n for n, _ in flat], 1, 0.75)
         if best:
             return next(gi for n, gi in flat if n == best[0])
+        # the list's model name and the data's share their words: "Nob" is "Boss Nob", "Gun
+        # Servitor" is "Servitor w/ multi-melta"
+        words = set(_words(s))
+        by_words = {gi for gi, names in enumerate(model_bases) for n in names
+                    if n and (words <= set(_words(n)) or set(_words(n)) <= words)}
+        if len(by_words) == 1:
+            return by_words.pop()
+        # one kind of model in the datasheet, named like the unit ("Paladin Ancient" in a
+        # Paladin Squad); an unknown name ("Ork Boy" in Khorne Berzerkers) is not
         unit_key = singular(match_key(pu.name))
         if len(groups) == 1 and (unit_key in (s, base) or s.startswith(unit_key + " ")
                                  or unit_key.startswith(base + " ")
@@ -352,7 +386,48 @@ def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
         if it.name.endswith(")") and "(" in it.name:  # "Recon drone (Drone burst cannon)"
             return take(gi, attrs.evolve(it, name=it.name[:it.name.rindex("(")].strip()),
                         chosen)
+        at = f"{source}:{it.line or pu.line}: {pu.name}: '{it.name}'"
+        if kind is not None and kind[0] == "weapon" and not it.tables:
+            # a weapon the catalogue gives other datasheets, not this one: its profile, said
+            tables = catalogue_weapon(d, cat.path, it.name)
+            if tables:
+                other = tables[0].get("profile_of") or tables[0]["name"]
+                notes.append(f"{at} is not a weapon of {raw['name']} in the data: its profile "
+                             f"read from {cat.label}'s '{other}' (another datasheet's)")
+                return take(gi, attrs.evolve(it, tables=tuple(tables)), chosen)
+            return False
+        if kind is None:  # a name the data does not know: the weapon it renamed?
+            other = renamed(gi, it.name)
+            if other is not None:
+                used.add(other)
+                notes.append(f"{at} is not in the data: read as '{other}', the one weapon of "
+                             f"{raw['name']} the list does not name (the data's name for it; its "
+                             "profile is the data's)")
+                return take(gi, attrs.evolve(it, name=other), chosen)
         return False
+
+    used: set[str] = set()  # data weapons taken for a renamed one
+    named: set[str] = set()  # the data weapons the list's lines name
+
+    def renamed(gi: int, name: str) -> str | None:
+        """The one weapon of model group ``gi`` that the data gives by default and no line of
+        the unit names (else the one of several that shares a word with ``name``)."""
+        if not named:
+            for items in items_by_group:
+                for it in items:
+                    for gj in range(len(groups)):
+                        for t in weapon_tables(groups, gj, it.name):
+                            named.update((t["name"], t.get("profile_of") or t["name"]))
+            named.add("")
+        free = list(dict.fromkeys(
+            w.get("profile_of") or w["name"] for w in groups[gi].get("weapons", [])
+            if not w.get("optional") and w["name"] not in named
+            and (w.get("profile_of") or w["name"]) not in named | used))
+        if len(free) == 1:
+            return free[0]
+        words = {w for w in _words(match_key(name)) if len(w) > 3} - _GENERIC
+        shared = [f for f in free if words & set(_words(match_key(f)))]
+        return shared[0] if len(shared) == 1 else None
 
     for gi, g in enumerate(groups):
         if counts[gi] == 0:

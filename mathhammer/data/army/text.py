@@ -226,7 +226,7 @@ def _per_model_items(st: _State, u: _Unit, n: int, times: int, rest: str) -> Non
 def _unit_line(st: _State, u: _Unit, n: int, raw: str, nxt: str = "") -> None:
     """One line inside a unit (``nxt``: the next line, which may be indented under it)."""
     indent, _bullet, s = L.strip_bullet(raw)
-    nested = bool(nxt.strip()) and L.strip_bullet(nxt)[0] > indent
+    nested = L.nested_under(raw, nxt)
     if not s:
         return
     role = L.attached_role(s)
