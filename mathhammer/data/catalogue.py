@@ -38,7 +38,7 @@ from typing import Any
 import attrs
 
 from ..cache import cached
-from ..errors import InputError
+from ..errors import BattleScribeWarning, InputError
 from .datastore import Edition, cache_dir, edition_dir, edition_files, is_game_system
 from .names import name_key
 from .serial import from_json, to_json
@@ -79,17 +79,22 @@ def compile_datasheet(lib: Any, entry: Any) -> dict[str, Any]:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             raw, notes, members = build_entry(lib, entry)
+            seen = len(caught)
             options = option_names(lib, entry)
             built = {"raw": raw, "notes": notes, "members": members, "options": options}
             where = f"{Path(lib.main.path).name}:{raw['name']}"
+            before = len(caught)
             unit, said = unit_of_raw(raw, notes, where)
+            # what an import of the unit warns (data check): building it and loading it
+            checked = [str(w.message) for w in caught[:seen] + caught[before:]]
             texts = entry_texts(lib, entry)
             rules = entry_ability_texts(lib, entry)
     except (ValueError, RecursionError) as e:
         return {**built, "error": str(e) or type(e).__name__}
     told = [[w.category.__name__, str(w.message)] for w in caught] + \
         [["BattleScribeWarning", w] for w in said]
-    return {**built, "texts": texts, "rules": rules, "unit": to_json(unit), "warnings": told}
+    return {**built, "texts": texts, "rules": rules, "unit": to_json(unit), "warnings": told,
+            "checked": checked}
 
 
 def selectable_names(lib: Any) -> list[tuple[str, str, int | None]]:
@@ -185,6 +190,9 @@ def compile_catalogue(path: str) -> dict[str, Any]:
     head["army"] = [{"name": name, "entry": e.name, "at": at[id(e)]} if id(e) in at else
                     {"name": name, "entry": e.name, "unit": compiled(name, e)}
                     for name, e in selectable]
+    for a in head["army"]:
+        u = head["units"][a["at"]] if "at" in a else a["unit"]
+        a["key"], a["own"] = u["key"], u["own"]
     return head
 
 
@@ -239,12 +247,14 @@ CREATE TABLE catalogues (id INTEGER PRIMARY KEY, path TEXT, label TEXT, bs_id TE
     library INTEGER, links TEXT, missing TEXT, error TEXT, source TEXT, names TEXT);
 CREATE TABLE datasheets (id INTEGER PRIMARY KEY, name TEXT, key TEXT, faction TEXT,
     digest TEXT UNIQUE, raw TEXT, unit TEXT, notes TEXT, warnings TEXT, members TEXT,
-    options TEXT, error TEXT, points TEXT, keywords TEXT);
+    options TEXT, error TEXT, points TEXT, keywords TEXT, checked TEXT);
 CREATE TABLE entries (catalogue INTEGER, datasheet INTEGER, name TEXT, key TEXT, own INTEGER,
     nkey TEXT, plain TEXT);
 CREATE INDEX entries_datasheet ON entries(datasheet);
+CREATE INDEX entries_nkey ON entries(nkey);
+CREATE INDEX entries_plain ON entries(plain);
 CREATE TABLE army_entries (catalogue INTEGER, datasheet INTEGER, name TEXT, entry TEXT,
-    members TEXT, options TEXT);
+    members TEXT, options TEXT, key TEXT, own INTEGER);
 CREATE INDEX army_entries_catalogue ON army_entries(catalogue);
 CREATE TABLE keywords (datasheet INTEGER, keyword TEXT, faction INTEGER);
 CREATE TABLE abilities (datasheet INTEGER, kind TEXT, name TEXT, text TEXT);
@@ -291,11 +301,12 @@ def _insert_datasheet(db: Any, unit: dict[str, Any], fts: bool) -> int:
     compiled = from_json(unit["unit"])
     cur = db.execute(
         "INSERT INTO datasheets (name, key, faction, digest, raw, unit, notes, warnings, members,"
-        " options, points, keywords) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+        " options, points, keywords, checked) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
         (raw["name"], name_key(raw["name"]), raw.get("faction", ""), digest, json.dumps(raw),
          json.dumps(unit["unit"]), json.dumps(unit["notes"]), json.dumps(unit["warnings"]),
          json.dumps(unit["members"]), json.dumps(unit["options"]),
-         json.dumps(raw.get("points", [])), ", ".join(raw.get("keywords", []))))
+         json.dumps(raw.get("points", [])), ", ".join(raw.get("keywords", [])),
+         json.dumps(unit["checked"])))
     ds = cur.lastrowid
     db.executemany("INSERT INTO keywords VALUES (?, ?, ?)",
                    [(ds, k, 0) for k in raw.get("keywords", [])]
@@ -347,10 +358,11 @@ def _insert_catalogue(db: Any, path: Path, c: dict[str, Any], fts: bool) -> None
         have = db.execute("SELECT members, options FROM datasheets WHERE id = ?",
                           (ds,)).fetchone()
         mine = [None if "raw" not in u else json.dumps(u[k]) for k in ("members", "options")]
-        db.execute("INSERT INTO army_entries VALUES (?, ?, ?, ?, ?, ?)",
+        db.execute("INSERT INTO army_entries VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                    (cid, ds, a["name"], a["entry"], *(m if m != h else None
                                                        for m, h in zip(mine, have,
-                                                                       strict=True))))
+                                                                       strict=True)),
+                    a["key"], int(a["own"])))
 
 
 def _compiled(files: list[Path], workers: int, progress: Progress | None
@@ -452,6 +464,7 @@ class StoredCatalogue:
     source: str | None = None
     missing: tuple[str, ...] = ()
     error: str | None = None
+    library: bool = False
 
 
 @attrs.frozen
@@ -517,12 +530,33 @@ class Store:
 
     def catalogue(self, path: str | os.PathLike) -> StoredCatalogue | None:
         """The file at ``path`` (as the store names it: see :meth:`catalogues`)."""
-        row = self.db.execute("SELECT id, source, missing, error FROM catalogues WHERE path = ?",
-                              (str(path),)).fetchone()
+        row = self.db.execute("SELECT id, source, missing, error, library FROM catalogues "
+                              "WHERE path = ?", (str(path),)).fetchone()
         if row is None:
             return None
         return StoredCatalogue(row[0], Path(path), row[1], tuple(json.loads(row[2] or "[]")),
-                               row[3])
+                               row[3], bool(row[4]))
+
+    def checks(self, catalogue: int) -> list[tuple[str, str, bool, int, str | None, list[str],
+                                                   list[str]]]:
+        """(unit name, entry key, defined in this file, datasheet, error, import notes, import
+        warnings) of every datasheet a roster selects in a catalogue (``mathhammer data
+        check``)."""
+        return [(name, key, bool(own), ds, error, json.loads(notes or "[]"),
+                 json.loads(checked or "[]"))
+                for name, key, own, ds, error, notes, checked in self.db.execute(
+                    "SELECT a.name, a.key, a.own, a.datasheet, d.error, d.notes, d.checked "
+                    "FROM army_entries a JOIN datasheets d ON d.id = a.datasheet "
+                    "WHERE a.catalogue = ? ORDER BY a.rowid", (catalogue,))]
+
+    def homes(self) -> dict[str, tuple[str, bool]]:
+        """Entry key -> (file name, is a library) of the first file that defines it."""
+        out: dict[str, tuple[str, bool]] = {}
+        for key, path, library in self.db.execute(
+                "SELECT a.key, c.path, c.library FROM army_entries a JOIN catalogues c "
+                "ON c.id = a.catalogue WHERE a.own ORDER BY c.id, a.rowid"):
+            out.setdefault(key, (Path(path).name, bool(library)))
+        return out
 
     def selectable(self, catalogue: int) -> list[tuple[str, StoredEntry]]:
         """(unit name, entry) of every datasheet a roster selects in a catalogue (see
@@ -557,9 +591,10 @@ class Store:
         return (unit, json.loads(entry.members or members),
                 json.loads(entry.options or options))
 
-    def unit(self, ds: int, label: str = "") -> Any:
+    def unit(self, ds: int, label: str = "", warn: bool = True) -> Any:
         """The :class:`~mathhammer.data.unit.Unit` of datasheet ``ds``; its import warnings are
-        given again (as when it was imported); a datasheet that did not import is the error."""
+        given again (as when it was imported) unless not ``warn``; a datasheet that did not
+        import is the error."""
         row = self.db.execute("SELECT name, unit, warnings, error FROM datasheets WHERE id = ?",
                               (ds,)).fetchone()
         if row is None:
@@ -568,11 +603,8 @@ class Store:
         if error is not None:
             raise InputError(f"{label or name}: cannot be imported from the {self.edition} data: "
                              f"{error}")
-        for category, text in json.loads(warns):
-            if category == "BattleScribeWarning":
-                from .bsdata import BattleScribeWarning as cls
-            else:
-                cls = UserWarning
+        for category, text in json.loads(warns) if warn else ():
+            cls = BattleScribeWarning if category == "BattleScribeWarning" else UserWarning
             warnings.warn(text, cls, stacklevel=3)
         return from_json(json.loads(unit))
 
