@@ -7,8 +7,13 @@ the catalogues) and kept as the compiled :class:`~mathhammer.data.unit.Unit` (a 
 form of its attrs values, :func:`to_json`), the unit file the importer made (model groups,
 statlines, weapons and profiles, wargear options and defaults, keywords, abilities, points per
 size, Leader lists), the texts of its abilities, the names a roster can select in it and the
-import's warnings; a datasheet that does not import is kept with its error. The same datasheet
-reached through several catalogues (a Rhino in every chapter) is one row with its factions.
+import's warnings; a datasheet that does not import is kept with its error (and its unit file
+when only the unit could not be made of it). The same datasheet reached through several
+catalogues (a Rhino in every chapter) is one row with its factions. What an army list reads is
+kept with each catalogue: the datasheets a roster selects there (``army_entries``, with their
+model entries and option names where that catalogue's differ) and every name a roster can
+select in it and the files it links to (:func:`selectable_names`), so a list, like ``data
+check``, opens no data file.
 
 The store is rebuilt when a data file is added, removed or changed (path, size, modification
 time), the schema version or mathhammer's data and model code changes, and not otherwise. It
