@@ -1,7 +1,9 @@
 """Draw ``examples/web.png``: the web page of ``mathhammer serve`` in the system's Chromium;
 and, with the shared BattleScribe data (``../shared/bsdata/10e`` beside the checkout, or
 ``MATHHAMMER_SHARED``), ``web-390.png`` and ``web-1280.png``: a unit of the data with its
-wargear and a Leader on each side, on a phone (the answer first) and a laptop.
+wargear and a Leader on each side, on a phone (the answer first) and a laptop;
+``web-then-390.png`` and ``web-then-1280.png``: three units into one target, in order; and
+``web-plan.png``: the plan of a phase (three units, three targets, adaptive).
 
 Run ``python examples/make_web_png.py`` (needs ``pip install ".[webtest]"`` and Chromium;
 ``MATHHAMMER_CHROMIUM`` names its binary if it is not the Debian package's).
@@ -25,8 +27,19 @@ STATE = ("attacker=Hexmark+Destroyer&target=MEQ&half_range=true&k=2"
 SHARED = Path(os.environ.get("MATHHAMMER_SHARED",
                             Path(__file__).resolve().parents[2] / "shared"))
 DATA_STATE = ("attacker=Space+Marines%3ADevastator+Squad&attacker_leader=Space+Marines%3A"
-              "Lieutenant&weapon=4x+Lascannon&weapon=Bolt+pistol&target=MEQ&leader=Space+Marines"
+              "Apothecary&weapon=4x+Lascannon&weapon=Bolt+pistol&target=MEQ&leader=Space+Marines"
               "%3ACaptain&stationary=true&faction=Space+Marines")
+
+
+THEN_STATE = ("attacker=Space+Marines%3APredator+Annihilator&then=Space+Marines%3ADevastator+"
+              "Squad+--weapon+4x+Lascannon+--weapon+Bolt+pistol&then=Space+Marines%3AIntercessor+"
+              "Squad+%2B+Space+Marines%3ALieutenant&target=Space+Marines%3ALand+Raider"
+              "&until=50%25")
+PLAN_STATE = ("attacker=Space+Marines%3ADevastator+Squad&target=MEQ&plan_units=Space+Marines%3A"
+              "Predator+Annihilator&plan_units=Space+Marines%3ADevastator+Squad+--weapon+4x+"
+              "Lascannon+--weapon+Bolt+pistol&plan_units=Space+Marines%3AIntercessor+Squad"
+              "&plan_targets=Space+Marines%3ALand+Raider&plan_targets=Space+Marines%3AIntercessor"
+              "+Squad&plan_targets=Space+Marines%3ARhino&plan_adaptive=true")
 
 
 def data_pictures(chromium: str) -> None:
@@ -44,6 +57,19 @@ def data_pictures(chromium: str) -> None:
             out = OUT.with_name(f"web-{width}.png")
             page.screenshot(path=str(out))
             print(f"wrote {out}")
+            page = browser.new_page(viewport={"width": width, "height": height})
+            page.goto(f"{base}/#{THEN_STATE}")
+            page.wait_for_selector("body[data-ready=true]", state="attached", timeout=300_000)
+            out = OUT.with_name(f"web-then-{width}.png")
+            page.screenshot(path=str(out))
+            print(f"wrote {out}")
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(f"{base}/#{PLAN_STATE}")
+        page.wait_for_selector("body[data-ready=true]", state="attached", timeout=300_000)
+        page.wait_for_selector("#plan-best", timeout=300_000)
+        out = OUT.with_name("web-plan.png")
+        page.locator("#plan").screenshot(path=str(out))
+        print(f"wrote {out}")
         browser.close()
 
 

@@ -10,8 +10,11 @@ With the shared BattleScribe data (``SHARED/bsdata/10e``, default ``../shared`` 
 checkout) it then times each interaction of the page for a unit from the data, on a server
 started with ``--data``: the faction list, a faction's units, a name search, the unit's card,
 its default attack, 4 lascannons, a modifier, a Leader on each side, and a pasted list (its
-first reading, then the same text again: read once per content). The target is under 300 ms
-each; the first call (the unit index and catalogue read into a worker) is shown apart.
+first reading, then the same text again: read once per content), several units into one target,
+and plans of a phase (POST /api/plan, up to the page's bound of 6 units and 4 targets: their
+time is stated). The target is under 300 ms each (plans aside); the first call (the unit
+index and catalogue read into a worker) is shown apart.
+A fresh server's first look at the data is timed too (``cold``; ``--cold`` times only it).
 """
 
 from __future__ import annotations
@@ -57,7 +60,31 @@ DATA_QUERIES = [
      {"attacker": f"{DEV} + Space Marines:Lieutenant", "target": "MEQ",
       "leader": "Space Marines:Captain", "weapon": ["4x Lascannon", "Bolt pistol"]}, None),
 ]
+INTERCESSORS = "Space Marines:Intercessor Squad"
+DATA_QUERIES += [
+    ("the unit's card (its Leader list)", "/api/unit", {"name": INTERCESSORS}, None),
+    ("then the Devastators (2 units into MEQ)", "/api/kills",
+     {"attacker": f"{INTERCESSORS} + Space Marines:Captain", "target": "MEQ", "until": "90%",
+      "then": f"{DEV} --weapon 4x Lascannon --weapon Bolt pistol"}, None),
+]
+#: Plans on the page (POST /api/plan): heavier, their time is stated, not held to 300 ms.
+PLANS = [
+    ("plan 2 units x 2 targets, adaptive",
+     {"units": [DEV, INTERCESSORS], "targets": ["MEQ", "Space Marines:Rhino"],
+      "adaptive": True}),
+    ("plan 3 units x 3 targets, adaptive",
+     {"units": ["Space Marines:Predator Annihilator", f"{DEV} --weapon 4x Lascannon",
+                INTERCESSORS],
+      "targets": ["Space Marines:Land Raider", INTERCESSORS, "Space Marines:Rhino"],
+      "adaptive": True}),
+    ("plan 6 units x 4 targets (the page's bound), adaptive",
+     {"units": ["Space Marines:Predator Annihilator", f"{DEV} --weapon 4x Lascannon",
+                INTERCESSORS, "Hexmark Destroyer", "Necron Warriors", "Cronos"],
+      "targets": ["Space Marines:Land Raider", INTERCESSORS, "Space Marines:Rhino", "MEQ"],
+      "adaptive": True}),
+]
 DATA_REPEATS = 10
+PLAN_REPEATS = 3
 
 
 def _call(base: str, path: str, params: dict, body: bytes | None = None) -> tuple[float, float]:
@@ -79,7 +106,32 @@ def _row(base: str, name: str, path: str, params: dict, body: bytes | None, repe
           f"{statistics.median(trip):.1f} |")
 
 
+#: Seconds between a fresh server's start and its first look at the data (a page opening).
+COLD_WAIT = 2.0
+COLD_QUERIES = [("the unit's card", "/api/unit", {"name": DEV}),
+                ("its default attack", "/api/kills", {"attacker": DEV, "target": "MEQ"})]
+
+
+def cold(data: Path) -> None:
+    """A fresh server's first looks at the data, each query twice (the two quick workers),
+    :data:`COLD_WAIT` seconds after it started: each worker reads the data as it starts, in the
+    background (``mathhammer.web.api.warm``), so these are as quick as the next ones."""
+    print(f"\nA fresh server, {COLD_WAIT:g} s after it started (server ms of the first calls):\n")
+    print("| query | 1st call | 2nd call |\n| --- | ---: | ---: |")
+    with serving("--data", str(data), "--timeout", "300") as base:
+        time.sleep(COLD_WAIT)
+        for name, path, params in COLD_QUERIES:
+            times = [_call(base, path, params)[0] for _ in range(2)]
+            print(f"| {name} | {times[0]:.1f} | {times[1]:.1f} |")
+
+
 def main() -> None:
+    if "--cold" in sys.argv:  # only a fresh server's first looks at the data
+        sys.argv.remove("--cold")
+        shared = Path(sys.argv[1]) if len(sys.argv) > 1 else (
+            Path(__file__).resolve().parents[2] / "shared")
+        cold(shared / "bsdata" / "10e")
+        return
     head = ("| query | first call server ms | server ms (median) | round trip ms (median) |\n"
             "| --- | ---: | ---: | ---: |")
     with serving() as base:
@@ -92,11 +144,14 @@ def main() -> None:
     if not data.is_dir():
         print(f"\n(no shared BattleScribe data at {data}: the data unit's interactions skipped)")
         return
+    cold(data)
     lists = sorted((shared / "rosters").glob("*.10e.gwapp.txt"))
     with serving("--data", str(data), "--timeout", "300") as base:
         print(f"\nA unit of the data ({data}):\n\n{head}")
         for name, path, params, body in DATA_QUERIES:
             _row(base, name, path, params, body, DATA_REPEATS)
+        for name, body in PLANS:
+            _row(base, name, "/api/plan", {}, json.dumps(body).encode(), PLAN_REPEATS)
         if lists:
             text = lists[0].read_text(encoding="utf-8")
             body = json.dumps({"army": text, "targets": ["MEQ"]}).encode()

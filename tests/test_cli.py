@@ -26,7 +26,10 @@ from mathhammer.mechanics.effects import deadly_demise_wounds
 from mathhammer.report.numbers import readable_fraction
 
 ROOT = Path(__file__).resolve().parent.parent
-BSDATA = Path(__file__).resolve().parents[2] / "shared" / "bsdata" / "10e"
+# ../shared from a clone, ../../shared from a worktree
+BSDATA = next((up / "shared" / "bsdata" / "10e" for up in Path(__file__).resolve().parents[1:]
+               if (up / "shared" / "bsdata").is_dir()),
+              Path(__file__).resolve().parents[2] / "shared" / "bsdata" / "10e")
 COUNTERS = ("attacks", "hits", "wounds", "unsaved", "mortal", "damage", "kills")
 
 
@@ -758,9 +761,22 @@ def test_catalogue_commands(tmp_path):
     assert data["unit_rules"] == ["Implacable Eradication"]
     out = tmp_path / "immortals.toml"
     run("import", "--catalogue", cat, "Immortals", "-o", str(out))
-    # a unit file keeps its abilities' names, not their text: without the re-roll it is the
-    # plain 1/6 + 1/2 * 2/3 = 1/2 a attack (a known gap: docs/rules.md, rules from data)
+    # the unit file keeps its abilities' text, so its kills apply the same re-roll: 50/9
+    # (without it, the plain 1/6 + 1/2 * 2/3 = 1/2 an attack, 5)
+    text = out.read_text(encoding="utf-8")
+    assert "[[abilities.text]]" in text and 're-roll a Wound roll of 1' in text
+    got = run_json("kills", str(out), "MEQ")
+    assert got["mean"]["wounds"] == "50/9" and got["unit_rules"] == ["Implacable Eradication"]
+    # the text edited out of the file: the rule goes with it
+    out.write_text(re.sub(r"(?s)\[\[abilities\.text\]\].*?(?=\n\[|\Z)", "", text),
+                   encoding="utf-8")
     assert run_json("kills", str(out), "MEQ")["mean"]["wounds"] == "5/1"
+    # a bad text is one line naming the file and the field
+    out.write_text(text.replace('name = "Implacable Eradication"', "name = 3", 1),
+                   encoding="utf-8")
+    r = run("kills", str(out), "MEQ", ok=False)
+    assert "abilities.text[" in r.stderr and ".name: expected a non-empty string, got 3" in \
+        r.stderr and "Traceback" not in r.stderr
 
 
 # --- version, help, plot -----------------------------------------------------------------------

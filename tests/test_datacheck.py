@@ -66,13 +66,14 @@ def test_a_catalogue_rule_resolves_and_a_rule_defined_nowhere_is_kept_by_name():
 def test_default_loadout_never_has_more_of_a_weapon_than_its_slots():
     raw, _ = catalogue_unit_dict(FACTION, "Gun Squad")
     # group "Marines" min 4 max 9, default "Marine w/ Heavy Gun" (max 4); the Sergeant 1:
-    # at 5 models, 4 heavy guns and the Sergeant's rifle; the riflemen have none yet
+    # at 5 models, 4 heavy guns and the Sergeant's rifle; the riflemen have none yet (one
+    # more rifle per model up to 10: tests/test_wargear_limits.py)
     assert raw["models"][0]["count"] == [5, 10]
     assert weapons(raw) == [
         ("Heavy gun", False, 4, None),
         ("Plasma gun - standard", True, None, "Plasma gun"),
         ("Plasma gun - supercharge", True, None, "Plasma gun"),
-        ("Rifle", False, 1, None),
+        ("Rifle", False, [1, 2, 3, 4, 5, 6], None),
     ]
     unit = load_catalogue_unit(f"{FACTION}:Gun Squad")
     assert [(w.name, n) for w, n in unit.as_profiles()] == [("Heavy gun", 4), ("Rifle", 1)]
@@ -124,8 +125,8 @@ def test_titanic_characteristics_fit_the_limits():
 
 
 def test_entries_without_a_statline_are_not_units():
-    assert list_catalogue_units(FACTION) == ["Gun Squad", "Monster", "Pack", "Priest", "Titan",
-                                             "Walker"]
+    assert list_catalogue_units(FACTION) == ["Gun Squad", "Launcher Squad", "Monster", "Pack",
+                                             "Priest", "Titan", "Walker"]
 
 
 def test_a_statline_on_the_group_around_the_models_is_theirs():
@@ -151,7 +152,7 @@ def test_check_counts_every_class_on_the_fixtures():
     r = check_data("10e", FIXTURES, jobs=1)
     got = r.to_json(examples=0)
     assert (got["datasheets"], got["clean"], got["with_warnings"], got["failed_datasheets"],
-            got["no_weapons"]) == (7, 5, 1, 0, 0)
+            got["no_weapons"]) == (8, 6, 1, 0, 0)
     # the Titan's Zzap gun (S "2D6") is left out; Far Unit links into "Missing Faction"
     assert got["warnings"] == {"weapon '…' left out: S '…' / AP '…' is not a number": 1}
     assert got["missing_files"] == {"Missing Faction.cat": 1}
@@ -165,10 +166,10 @@ def test_data_check_command_json_and_text():
     got = json.loads(res.stdout)
     assert {"edition", "datasheets", "clean", "warnings", "failed", "no_weapons",
             "missing_files"} <= set(got)
-    assert (got["edition"], got["datasheets"], got["clean"]) == ("10e", 7, 5)
+    assert (got["edition"], got["datasheets"], got["clean"]) == ("10e", 8, 6)
     res = runner.invoke(cli, ["data", "check", "--data", str(FIXTURES), "--jobs", "1"])
     assert res.exit_code == 0
-    assert "7 datasheets from 2 catalogues" in res.stdout
+    assert "8 datasheets from 2 catalogues" in res.stdout
     assert "1  Missing Faction.cat" in res.stdout
 
 

@@ -109,3 +109,19 @@ def test_crushing_impact():
     to_enemy = ci.map(lambda t: t[0])
     assert to_enemy.prob(7) == 0 and to_enemy.prob(6) == 7 * F(1, 3) ** 6 * F(2, 3) + F(1, 3) ** 7
     assert ci.map(lambda t: t[1]).mean() == F(7, 6)
+
+
+def test_spilling_devastating_wounds_with_feel_no_pain_on_a_destroyed_unit():
+    # One W1 model, FNP 4+, two Devastating Wounds of D3 mortal wounds each that spill over:
+    # it survives one with E[(1/2)^D3] = (1/2 + 1/4 + 1/8) / 3 = 7/24, both with 49/576. The
+    # chain of a spilling packet once promised a total its destroyed states did not keep
+    # (49/219 here before the fix).
+    from mathhammer.mechanics.effects import devastating_wounds
+
+    lone = Target(models=1, toughness=4, save=3, wounds=1, fnp=4)
+    after = devastating_wounds(lone, None, PMF.uniform([1, 2, 3]), 2, excess_lost=False)
+    assert after.prob(TargetState(1, 0)) == F(49, 576)
+    # and mortal wounds from a mixed start: destroyed stays destroyed, the living model as above
+    start = PMF({TargetState(0, 0): 1, TargetState(1, 0): 1})
+    got = mortal_wounds(lone, start, "D3")
+    assert got.prob(TargetState(1, 0)) == F(1, 2) * F(7, 24)

@@ -15,7 +15,8 @@ from mathhammer.report.numbers import readable_fraction
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 #: drawn by examples/make_web_png.py and make_atlas_png.py in a browser, and the notebook run by
 #: examples/make_notebook.py (checked by tests/test_notebook.py), not by make_examples.py
-BROWSER_MADE = {"make_web_png.py", "web.png", "web-390.png", "web-1280.png", "make_notebook.py",
+BROWSER_MADE = {"make_web_png.py", "web.png", "web-390.png", "web-1280.png", "web-then-390.png",
+                "web-then-1280.png", "web-plan.png", "make_notebook.py",
                 "notebook.ipynb", "notebook.png", "make_atlas_png.py", "atlas.png"}
 
 

@@ -287,7 +287,7 @@ def test_unit_file_profile_of_is_checked(change, message):
 def run(*args):
     result = CliRunner().invoke(cli, list(args))
     assert result.exit_code == 0, result.output
-    return result.output
+    return result.stdout  # not stderr: "compiling the data into the store" on a first use
 
 
 def test_cli_says_what_is_left_out(tmp_path):

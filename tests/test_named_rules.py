@@ -139,6 +139,12 @@ CASES: list[tuple[str, Case]] = [
     # WYCHES: also AP -1: 2 wounds * 2/3 (5+ save) = 4/3 (vs 3/4)
     (UP, Case("Deadly Debut (WYCHES)", "unsaved", BLADE, F(3, 4), F(4, 3),
               options={"charged": True})),
+    # --- core stratagems (10e) ---
+    # Fire Overwatch: only a 6 hits: 6 * 1/6 = 1 (was 6 * 1/2 = 3)
+    (DOWN, Case("Fire Overwatch", "hits", GUN, F(3), F(1))),
+    # Go to Ground against AP-3: the 4+ save at AP-3 fails always; with cover 6+, and the 6+
+    # invulnerable save: 3 hits * 1/2 wounds * 5/6 = 5/4 (was 3/2)
+    (DOWN, Case("Go to Ground", "unsaved", GUN_AP3, F(3, 2), F(5, 4))),
     # --- Adeptus Mechanicus ---
     # BS 4+ -> 3+ (not a capped modifier): 6*2/3 = 4
     (UP, Case("Protector Imperative", "hits", GUN, F(3), F(4))),
@@ -239,7 +245,9 @@ MORTAL = {  # rule: mean mortal wounds of its roll
     "Rad-bombardment (taking cover)": F(2, 3),  # 2/6*2
     "Rad-bombardment (fallout)": F(2, 3),  # 4/6*1
 }
-NO_EFFECT = {"Eager for the Kill"}
+NO_EFFECT = {"Eager for the Kill", "Counter-offensive", "Heroic Intervention", "Rapid Ingress"}
+#: rules tested in another file (Epic Challenge's Precision needs a CHARACTER: test_stratagems)
+ELSEWHERE = {"Epic Challenge"}
 
 
 @pytest.mark.parametrize(
@@ -265,7 +273,7 @@ def test_conditions_gate_the_rule(rule, weapon, options, start) -> None:
 
 
 def test_every_shipped_rule_is_tested() -> None:
-    tested = {c.rule for _, c in CASES} | set(MORTAL) | NO_EFFECT
+    tested = {c.rule for _, c in CASES} | set(MORTAL) | NO_EFFECT | ELSEWHERE
     assert {r.name for r in load_named_rules()} == tested
 
 
@@ -462,9 +470,10 @@ def test_list_rules() -> None:
     necrons = list_rules("necrons")
     assert {r.faction for r in necrons} == {"Necrons"} and len(necrons) == 19
     assert [r.name for r in list_rules(search="invulnerable")] == [
-        "Bulwark Imperative", "Responsive Shielding"
+        "Bulwark Imperative", "Responsive Shielding", "Go to Ground"
     ]
-    assert len(load_named_rules()) == len(list_rules()) == 19 + 19 + 29
+    # the three seed factions and the 10e core stratagems
+    assert len(load_named_rules()) == len(list_rules()) == 19 + 19 + 29 + 6
     with pytest.raises(ValueError, match="^unknown faction 'Orks'; known: Adeptus Mechanicus"):
         list_rules("Orks")
 
@@ -485,7 +494,8 @@ def test_rule_sets_and_named_rules_live_in_their_own_folders() -> None:
     rules = Path(mh.__file__).parent.parent / "rules"
     assert sorted(p.stem for p in (rules / "core").glob("*.toml")) == ["10e", "11e"]
     assert {r.file for r in mh.list_rules()} == {
-        f"rules/factions/{name}.toml" for name in ("necrons", "drukhari", "adeptus-mechanicus")}
+        f"rules/factions/{name}.toml"
+        for name in ("necrons", "drukhari", "adeptus-mechanicus", "core-10e")}
     assert mh.load_ruleset("10e").name == "10e"
 
 
@@ -517,7 +527,7 @@ BAD_FILES = [
     (HEAD, "rule: expected one or more [[rule]] tables"),
     (_rule("effect = { hit_mod = 1 }\ncolour = 'red'"),
      "rule 'X': colour: unknown key; known: name, aliases, kind, detachment, cp, side, text, "
-     "assumes, note, requires, effect, no_effect"),
+     "assumes, note, requires, effect, no_effect, not_modelled"),
     (_rule("effect = { hit_mod = 1 }\nrequire = { led = true }"),
      "rule 'X': require: unknown key; did you mean requires?"),
     (HEAD + '[[rule]]\nkind = "stratagem"\n', "rule[0]: name: missing"),
@@ -567,9 +577,9 @@ BAD_FILES = [
      "rule 'X': effect: expected at least one effect field"),
     (_rule('effect = { hit_mod = 1, not_cumulative = ["ap_mod"] }'),
      "rule 'X': effect.not_cumulative: expected additive fields of this effect, got 'ap_mod'"),
-    (_rule(""), "rule 'X': effect: expected exactly one of effect or no_effect"),
+    (_rule(""), "rule 'X': effect: expected exactly one of effect, no_effect or not_modelled"),
     (_rule('effect = { hit_mod = 1 }\nno_effect = "moves"'),
-     "rule 'X': effect: expected exactly one of effect or no_effect"),
+     "rule 'X': effect: expected exactly one of effect, no_effect or not_modelled"),
     (_rule("[[rule.effect]]\nhit_mod = 1\n[[rule.effect]]\ncrit_wound = 1"),
      "rule 'X': effect[1].crit_wound: expected an integer from 2 to 6, got 1"),
     (_rule('effect = { mortal_wounds = { roll = "D7", table = { "2+" = "1" } } }'),

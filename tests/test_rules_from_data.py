@@ -450,7 +450,19 @@ def test_an_army_lists_attached_pair_and_enhancement_get_their_rules(catalogue, 
                                                 "Fury Blade"], "switches": ["Oath"]},
                       "defending": {"applied": ["Shield Wall", "Iron Halo"], "switches": []},
                       "not_modelled": [{"name": "Rapid Reload",
-                                        "reason": "re-rolls a Damage roll"}]}]
+                                        "reason": "re-rolls a Damage roll"}],
+                      # where each comes from: the squad's datasheet, its Leader's abilities
+                      # (Marksman and Iron Halo are the Leader model's own), the enhancement
+                      "from": {"Drilled": "datasheet", "Tactical Precision": "leader",
+                               "Marksman": "leader", "Fury Blade": "enhancement",
+                               "Oath": "datasheet", "Shield Wall": "datasheet",
+                               "Iron Halo": "leader", "Rapid Reload": "datasheet"}}]
+    # the text output says the same, row by row
+    text = _run("army", _army(tmp_path, enhancement="Fury Blade"), "--data", folder)
+    assert "Leader + Squad\n    attacking, applied: Drilled (datasheet), Tactical Precision " \
+        "(leader), Marksman (leader), Fury Blade (enhancement)\n    attacking, switches: " \
+        "Oath (datasheet)\n    attacked, applied: Shield Wall (datasheet), Iron Halo (leader)" \
+        "\n    not modelled: Rapid Reload (re-rolls a Damage roll)" in text
     # Fury Blade: +1 Damage to the bearer's (the Leader's) ranged weapons only: 5 + 2 * 35/72
     assert _cell("--army", _army(tmp_path, enhancement="Fury Blade"), "-t", t, "--metric",
                  "damage", "--data", folder) == [("Leader + Squad", "215/36")]

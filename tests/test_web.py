@@ -458,3 +458,196 @@ def test_an_uploaded_rosz_is_the_same_army_as_the_file(monkeypatch):
     got = read_army({"base64": base64.b64encode(path.read_bytes()).decode()})
     want = army.load_army(path)
     assert got.to_json() == want.to_json() and len(got.units) > 0
+
+
+# --- several units into one target, a plan, Leaders from the data, the warm worker ---------------
+
+GUN = "1x 1 | 2+ | 8 | -3 | 1"  # one shot, hits on 2+ (5/6), wounds T4 on 2+ (5/6), no save
+LONE = "1x T4 Sv7+ W1"
+
+
+def test_several_units_into_one_target_hand_derived(client):
+    # each gun kills the lone model with 5/6 * 5/6 = 25/36; after the second: 1 - (11/36)**2
+    res = client.get("/api/kills", params={"attacker": GUN, "then": GUN, "target": LONE,
+                                           "until": "90%"})
+    assert res.status_code == 200, res.text
+    data = res.json()
+    assert [u["destroyed"] for u in data["after_units"]] == ["25/36", "1175/1296"]
+    assert data["destroyed"] == "1175/1296" and data["pmf"]["kills"] == {
+        "0": "121/1296", "1": "1175/1296"}
+    assert data["until"] == {"p": "9/10", "units": 2}  # 25/36 < 9/10 <= 1175/1296
+
+
+def test_several_units_are_the_cli_json(client):
+    # each unit with its own options, weapons and Leader, the modifiers shared: the command
+    # line's kills A B -t T --json, exactly
+    first = "Hexmark Destroyer --half-range"
+    then = ["Necron Warriors --rule Enslaved Artifice --models 10", "Cronos --weapon Spirit syphon"]
+    res = client.post("/api/kills", json={"attacker": first, "then": then, "target": "GEQ",
+                                          "leader": "Skitarii Marshal", "hit_mod": "1"})
+    assert res.status_code == 200, res.text
+    code, out, _ = cli_out("kills", first, *then, "-t", "GEQ", "--leader", "Skitarii Marshal",
+                           "--hit-mod", "1", "--json")
+    assert code == 0
+    assert res.json() == json.loads(out)
+    odds = client.get("/api/odds", params={"attacker": first, "then": then[0], "target": "GEQ",
+                                           "at_least": "5"})
+    code, out, _ = cli_out("odds", first, then[0], "-t", "GEQ", "--at-least", "5", "--json")
+    assert odds.status_code == 200 and odds.json()["p"] == json.loads(out)["p"]
+
+
+@pytest.mark.parametrize(("params", "words"), [
+    ({"attacker": GUN, "then": "units/x.toml", "target": LONE}, "reads no files"),
+    ({"attacker": GUN, "then": "Cronos --data /tmp", "target": LONE}, "reads no files"),
+    ({"attacker": GUN, "then": "Cronos --rules house.toml", "target": LONE}, "expected one of"),
+    ({"attacker": GUN, "target": LONE, "until": "90%"}, "several attacking units"),
+    ({"attacker": GUN, "then": [GUN] * 12, "target": LONE}, "at most 12"),
+])
+def test_several_units_bad_input_is_one_line(client, params, words):
+    res = client.get("/api/kills", params=params)
+    assert res.status_code == 400 and words in res.json()["message"], res.text
+
+
+def test_a_plan_hand_derived(client):
+    # two guns; targets X = a lone model of 1 wound, Y = of 2 wounds (no points: models
+    # destroyed). Both on X: 1 - (11/36)**2 = 1175/1296; one each: X's 25/36 = 900/1296 (one
+    # gun cannot kill Y); both on Y: (25/36)**2 = 625/1296. Best: both on X, ahead by
+    # 275/1296. Adapting gains nothing: the first on X, then X again if it stands (else Y,
+    # which one gun cannot kill): 25/36 + 11/36 * 25/36 = 1175/1296.
+    two = "1x T4 Sv7+ W2"
+    res = client.post("/api/plan", json={"units": [GUN, GUN], "targets": [LONE, two],
+                                         "adaptive": True})
+    assert res.status_code == 200, res.text
+    data = res.json()
+    assert data["objective"] == "models" and data["assignments"] == 4
+    assert data["best"]["value"] == "1175/1296" and data["lead"] == "275/1296"
+    assert [t["target"] for t in data["best"]["targets"]] == [[LONE], [LONE]]
+    assert data["next_best"]["value"] == "25/36"
+    assert data["adaptive"]["value"] == "1175/1296" and data["adaptive"]["gain"] == "0/1"
+    assert data["seconds"] >= 0 and "at most 6 attacking units" in data["limits"]
+
+
+def test_a_plan_is_the_cli_json(client):
+    units = ["Hexmark Destroyer", "Cronos --rule Dark Harvest", "Necron Warriors"]
+    targets = ["GEQ", "Skitarii Marshal", "MEQ"]
+    res = client.post("/api/plan", json={"units": units, "targets": targets, "adaptive": True,
+                                         "objective": "models", "half_range": "true"})
+    assert res.status_code == 200, res.text
+    code, out, _ = cli_out("plan", *units, *(x for t in targets for x in ("-t", t)),
+                           "--adaptive", "--objective", "models", "--half-range", "--json",
+                           "--budget", "2000")
+    assert code == 0
+    want, got = json.loads(out), res.json()
+    for key in ("best", "next_best", "lead", "per_target", "adaptive", "assignments"):
+        assert got[key] == want[key], key
+
+
+@pytest.mark.parametrize(("body", "words"), [
+    ({"units": ["Cronos"] * 7, "targets": ["MEQ"]}, "at most 6 attacking units"),
+    ({"units": ["Cronos"], "targets": ["MEQ"] * 5}, "at most 6 attacking units and 4 targets"),
+    ({"units": ["Cronos"], "targets": []}, "targets: expected the targets"),
+    ({"units": ["army:Nobody"], "targets": ["MEQ"]}, "paste the army list first"),
+    ({"units": ["Cronos"], "targets": ["secret.toml"]}, "reads no files"),
+    ({"units": ["Cronos"], "targets": ["MEQ"], "objective": "fun"}, "objective: expected one of"),
+])
+def test_a_plan_bad_input_is_one_line(client, body, words):
+    res = client.post("/api/plan", json=body)
+    assert res.status_code == 400 and words in res.json()["message"], res.text
+
+
+def test_a_plan_of_army_lists(monkeypatch):
+    # the stand-in army module: every unit of the list, or some by their rows (army:<row>)
+    monkeypatch.setitem(sys.modules, "mathhammer.data.army", fake_army.module())
+    with TestClient(create_app(allowed_hosts=["testserver"], workers=1)) as c:
+        listed = "Hexmark Destroyer\nCronos"
+        res = c.post("/api/plan", json={"army": listed, "targets": ["MEQ", "GEQ"],
+                                        "objective": "models"})
+        assert res.status_code == 200, res.text
+        named = c.post("/api/plan", json={"army": listed, "objective": "models",
+                                          "units": ["army:Hexmark Destroyer", "army:Cronos"],
+                                          "targets": ["MEQ", "GEQ"]})
+        plain = c.post("/api/plan", json={"units": ["Hexmark Destroyer", "Cronos"],
+                                          "targets": ["MEQ", "GEQ"], "objective": "models"})
+        assert res.json()["best"] == named.json()["best"] == plain.json()["best"]
+        many = c.post("/api/plan", json={"army": "\n".join(["Cronos"] * 7), "targets": ["MEQ"]})
+        assert many.status_code == 400
+        assert "the army list has 7 units" in many.json()["message"]
+        assert "army:Cronos" in many.json()["message"]  # the rows to name, said
+
+
+@pytest.mark.slow
+def test_a_plan_of_two_shared_lists(data_client):
+    pytest.importorskip("mathhammer.data.army")
+    mine, theirs = (ROSTERS / f"{n}.10e.gwapp.txt" for n in ("world-eaters", "blood-angels"))
+    if not (mine.is_file() and theirs.is_file()):
+        pytest.skip("no shared rosters")
+    body = {"army": mine.read_text(encoding="utf-8"), "vs_army": theirs.read_text(encoding="utf-8")}
+    res = data_client.post("/api/plan", json=body)
+    assert res.status_code == 400 and "at most 6 attacking units" in res.json()["message"]
+    rows = [r for r in res.json()["message"].split("(")[-1].rstrip(")").split(", ")
+            if r.startswith("army:")]
+    res = data_client.post("/api/plan", json={**body, "units": rows[:2]})
+    if res.status_code == 400:  # the enemy's list is over the bound too: name 2 of its units
+        vs = [r for r in res.json()["message"].split("(")[-1].rstrip(")").split(", ")
+              if r.startswith("vs:")]
+        res = data_client.post("/api/plan", json={**body, "units": rows[:2], "targets": vs[:2]})
+    assert res.status_code == 200, res.text
+    data = res.json()
+    assert len(data["attackers"]) <= 2 and data["assignments"] <= 4
+    assert Fraction(data["best"]["value"]) >= Fraction(data["next_best"]["value"])
+
+
+def test_the_leaders_a_data_unit_lists(data_client):
+    from mathhammer.data.catalogue import open_store
+    from mathhammer.data.datastore import installed_editions
+
+    if "10e" not in installed_editions():
+        pytest.skip("no shared 10e data")
+    res = data_client.get("/api/unit", params={"name": "Space Marines:Intercessor Squad"})
+    assert res.status_code == 200, res.text
+    led = res.json()["led_by"]
+    # every datasheet whose Leader list names Intercessor Squad, the Space Marines' first
+    assert sorted(n.split(":", 1)[1] for n in led) == sorted(
+        open_store("10e").leaders_of("Intercessor Squad"))
+    assert "Space Marines:Captain" in led and "Space Marines:Lieutenant" in led
+    home = [n.startswith("Space Marines:") for n in led]
+    assert home == sorted(home, reverse=True)
+    assert data_client.get("/api/unit", params={"name": "MEQ"}).json()["led_by"] == []
+
+
+def test_a_worker_warms_without_building_or_printing(capsys, monkeypatch, tmp_path):
+    from mathhammer.web.api import job
+
+    monkeypatch.setenv("MATHHAMMER_DATA", str(tmp_path))  # no data: nothing to read
+    status, body = job("warm")
+    assert status == 200 and json.loads(body)["warm"] >= 0
+    assert capsys.readouterr() == ("", "")
+
+
+def test_a_factions_units_are_its_units_of_the_search(monkeypatch, tmp_path):
+    # read from the unit index by faction: the same names, in the same order, as the whole
+    # search filtered to the faction (which took seconds on the whole data)
+    from test_catalogue import make_data
+
+    army = pytest.importorskip("mathhammer.data.army")
+    from mathhammer.data.unit_index import unit_index
+    from mathhammer.web.army import search_json
+
+    monkeypatch.setenv("MATHHAMMER_DATA", str(make_data(tmp_path / "bsdata")))
+    factions = {n.split(":", 1)[0] for n in unit_index("10e").names()}
+    assert factions
+    for faction in sorted(factions):
+        for q in ("", "a", "zzz"):
+            want = [n for n in army.search_units(q, limit=100_000)
+                    if n.split(":", 1)[0] == faction]
+            assert search_json(q, None, faction) == want, (faction, q)
+    assert any(search_json("", None, f) for f in factions)
+
+
+def test_a_unit_of_a_list_with_then_units_is_one_line(monkeypatch):
+    monkeypatch.setitem(sys.modules, "mathhammer.data.army", fake_army.module())
+    with TestClient(create_app(allowed_hosts=["testserver"], workers=1)) as c:
+        res = c.post("/api/kills", json={"attacker": "army:Cronos", "then": ["Cronos"],
+                                         "target": "MEQ", "army": "Cronos"})
+        assert res.status_code == 400
+        assert res.json()["message"].startswith("then: a unit of an army list does not join")

@@ -469,3 +469,102 @@ def test_a_unit_of_the_data_its_wargear_rules_and_list(browser, data_server, wid
         assert page.input_value("#army") == "" and "army_file=" in page.url
     context.close()
     assert errors == []
+
+
+INTERCESSORS = "Space Marines:Intercessor Squad"
+
+
+def _sent(page, key: str) -> list[str]:
+    """The values of ``key`` in the page's address (its state after ``#``)."""
+    parts = urllib.parse.urlsplit(page.url)
+    return urllib.parse.parse_qs(parts.fragment).get(key, [])
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 800)])
+def test_several_units_a_plan_and_the_listed_leaders(browser, data_server, width, height):
+    from mathhammer.data.catalogue import open_store
+
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.base = data_server
+    data = ["--data", str(DATA_10E)]
+    open_page(page, f"attacker={urllib.parse.quote(INTERCESSORS)}&target=MEQ")
+    # the Leaders offered are those of the unit's datasheet Leader list (the store's), its
+    # faction's first
+    listed = "#attacker_leader-list option"
+    expect()(page.locator(f"{listed}[value='{CAPTAIN}']")).to_have_count(1, timeout=60000)
+    offered = page.eval_on_selector_all(listed, "os => os.map((o) => o.value)")
+    want = open_store("10e", DATA_10E).leaders_of("Intercessor Squad")
+    assert sorted(n.split(":", 1)[1] for n in offered) == sorted(want)
+    assert offered[0].startswith("Space Marines:")
+    page.fill("#attacker_leader", CAPTAIN)
+    # then the Devastators with 4 lascannons, into the same target; until P >= 90%
+    page.click("#add-unit")
+    page.fill("#then0", DEVASTATORS)
+    who = " (unit 2)"
+    page.check(f"#then input[aria-label='Lascannon{who}']", timeout=60000)
+    page.fill(f"#then input[aria-label='how many Lascannon{who}']", "4")
+    page.uncheck(f"#then input[aria-label='Heavy Bolter{who}']")
+    page.fill("#until", "90%")
+    page.wait_for_function("() => decodeURIComponent(location.href).includes('4x+Lascannon')")
+    [then] = _sent(page, "then")
+    assert "--weapon 4x Lascannon" in then and "Heavy Bolter" not in then
+    first = f"{INTERCESSORS} + {CAPTAIN}"
+    code, out, err = cli_out("kills", first, then, "-t", "MEQ", "--until", "90%", "--json", *data)
+    assert code == 0, err
+    want = json.loads(out)
+    rows = "#turn-table tr[data-step^='{}. '] td.exact"
+    for i, unit in enumerate(want["after_units"], 1):
+        expect()(page.locator(rows.format(i))).to_have_attribute(
+            "data-exact", unit["destroyed"].removesuffix("/1"), timeout=60000)
+    expect()(page.locator("#title")).to_have_text(
+        "Intercessor Squad + Captain then Devastator Squad → MEQ")
+    k = want["until"]["units"]
+    expect()(page.locator("#until-line")).to_contain_text(
+        f"the first {k} unit" if k else "not reached")
+    if width >= 800:  # the shared address reproduces it
+        other = context.new_page()
+        other.goto(page.url)
+        other.wait_for_selector("body[data-ready=true]", state="attached", timeout=20000)
+        expect()(other.locator(rows.format(2))).to_have_attribute(
+            "data-exact", want["after_units"][1]["destroyed"].removesuffix("/1"), timeout=60000)
+        assert other.input_value("#then0") == DEVASTATORS
+        assert other.input_value(f"#then input[aria-label='how many Lascannon{who}']") == "4"
+        other.close()
+    # a plan: two units, two targets, adaptive; the command line's best and lead, exactly
+    units, targets = [DEVASTATORS, "Hexmark Destroyer"], ["MEQ", "Heavy vehicle"]
+    page.fill("#plan_units", "\n".join(units))
+    page.fill("#plan_targets", "\n".join(targets))
+    page.select_option("#plan_objective", "models")
+    page.check("#plan_adaptive")
+    code, out, err = cli_out("plan", *units, *(x for t in targets for x in ("-t", t)),
+                             "--objective", "models", "--adaptive", "--budget", "2000",
+                             "--json", *data)
+    assert code == 0, err
+    plan = json.loads(out)
+    expect()(page.locator("#plan-best [data-exact]")).to_have_attribute(
+        "data-exact", plan["best"]["value"], timeout=60000)
+    expect()(page.locator("#plan-lead [data-exact]")).to_have_attribute(
+        "data-exact", plan["lead"])
+    expect()(page.locator("#plan-adaptive [data-exact]").first).to_have_attribute(
+        "data-exact", plan["adaptive"]["value"])
+    best = [f"{t['attacker']} → {', '.join(t['target'])}" for t in plan["best"]["targets"]]
+    expect()(page.locator("#plan-answer ul.assignment").first.locator("li")).to_have_text(best)
+    expect()(page.locator("#plan-answer")).to_contain_text("planned in")
+    rosz = ROSTERS / "necron-combat-patrol.10e.rosz"
+    if width >= 800 and rosz.is_file():  # the enemy's list uploaded: every unit of it a target
+        page.fill("#plan_targets", "")
+        page.set_input_files("#plan-vs-file", str(rosz))
+        code, out, err = cli_out("plan", *units, "--vs-army", str(rosz), "--objective",
+                                 "models", "--adaptive", "--budget", "2000", "--json", *data)
+        assert code == 0, err
+        plan = json.loads(out)
+        expect()(page.locator("#plan-best [data-exact]")).to_have_attribute(
+            "data-exact", plan["best"]["value"], timeout=60000)
+        expect()(page.locator("#plan-targets tr[data-target]")).to_have_count(
+            len(plan["per_target"]))
+    assert page.evaluate(UNLABELLED) == []  # the new controls have labels too
+    context.close()
+    assert errors == []

@@ -57,12 +57,36 @@ def unresolved_lines(army) -> list[str]:
     return out
 
 
-def army_text(army) -> str:
-    """The army unit by unit, for the terminal; the unresolved lines at the end."""
+def rules_text(rows: list[dict]) -> list[str]:
+    """Each row's rules from data (``army_rules``), where each comes from, for the terminal."""
+    out = ["", "Rules from data (where from; switches: --rule NAME):"]
+    def said(names: list[str], src: dict[str, str]) -> str:
+        return ", ".join(f"{n} ({src.get(n, 'datasheet')})" for n in names)
+
+    for row in rows:
+        out.append(f"  {row['unit']}")
+        for side, title in (("attacking", "attacking"), ("defending", "attacked")):
+            for key, what in (("applied", "applied"), ("switches", "switches")):
+                if row[side][key]:
+                    out.append(f"    {title}, {what}: {said(row[side][key], row['from'])}")
+        if row["not_modelled"]:
+            out.append("    not modelled: " + ", ".join(
+                f"{r['name']} ({r['reason']})" for r in row["not_modelled"]))
+        if len(out[-1]) > 2 and out[-1] == f"  {row['unit']}":
+            out[-1] += ": none"
+    return out
+
+
+def army_text(army, rules: list[dict] | None = None) -> str:
+    """The army unit by unit, for the terminal; then each row's rules from data (``rules``:
+    ``army_rules``) and the unresolved lines."""
     head = f"{army.name or army.source} ({army.faction}, {army.edition}): {points_read(army)}"
     if army.unresolved:
         head += f", {len(army.unresolved)} unresolved line{'s' * (len(army.unresolved) != 1)}"
-    lines = [head, ""]
+    lines = [head]
+    if army.detachments:
+        lines.append(f"Detachment: {', '.join(army.detachments)}")
+    lines.append("")
     attached = {i: j for i, j in army.attached}
     bodyguard = {j: i for i, j in army.attached}
     for k, u in enumerate(army.units):
@@ -82,6 +106,8 @@ def army_text(army) -> str:
         extra = [*u.wargear, *enh]
         if extra:
             lines.append("    " + ", ".join(extra))
+    if rules:
+        lines += rules_text(rules)
     if army.unresolved:
         lines += ["", "Not read (the units above leave them out):"]
         lines += ["    " + ln for ln in unresolved_lines(army)]
@@ -125,13 +151,14 @@ def army(file: str, as_json: bool, rules: str | None, attach: tuple[str, ...],
                        rules=rules, attach=attach, fmt=fmt)
     else:
         a = load_army(file, data=current_data(), rules=rules, attach=attach, fmt=fmt)
-    if as_json:
-        from ..data.attached import army_rules
+    from ..data.attached import army_rules
 
-        out = a.to_json() | {"rules": army_rules(a, current_data())}
+    found = army_rules(a, current_data())
+    if as_json:
+        out = a.to_json() | {"rules": found}
         click.echo(json.dumps(out, indent=2, ensure_ascii=False))
     else:
-        click.echo(army_text(a), nl=False)
+        click.echo(army_text(a, found), nl=False)
     for w in a.warnings:
         click.echo(f"warning: {w}", err=True)
     if a.unresolved:

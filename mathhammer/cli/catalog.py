@@ -118,9 +118,11 @@ def _datasheets(search: str | None, faction: str | None, edition: str | None
                    "(off until named with --rule) and not modelled.")
 @click.option("--rules", "ruleset", default="10e", show_default=True, metavar="10e|11e",
               help="The edition whose data --for reads.")
+@click.option("--detachment", metavar="NAME",
+              help="With --for: only this detachment's stratagems (and the core ones).")
 @data_option
 def rules(faction: str | None, search: str | None, full: bool, unit: str | None,
-          ruleset: str) -> None:
+          ruleset: str, detachment: str | None) -> None:
     """List the named rules that `--rule NAME` switches on (stratagems, detachment rules...).
 
     \b
@@ -128,6 +130,7 @@ def rules(faction: str | None, search: str | None, full: bool, unit: str | None,
       mathhammer rules --faction necrons
       mathhammer rules --search "lethal hits" --text
       mathhammer rules --for "Intercessor Squad + Lieutenant"
+      mathhammer rules --for "Custodian Guard" --rules 11e --detachment "Shield Host"
     """
     from ..data.named_rules import list_rules
 
@@ -136,7 +139,7 @@ def rules(faction: str | None, search: str | None, full: bool, unit: str | None,
         from .army import current_data
 
         click.echo("\n".join(unit_rules_lines(unit, rules=ruleset, data=current_data(),
-                                               full=full)))
+                                               full=full, detachment=detachment)))
         return
 
     found = list_rules(faction=faction, search=search)

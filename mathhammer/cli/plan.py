@@ -43,7 +43,7 @@ def split_spec(spec: str) -> tuple[str, str]:
     return (spec, "") if i < 0 else (spec[:i].strip(), spec[i:].strip())
 
 
-def _shooter(spec: str | Any, p: dict[str, Any], label: str | None = None) -> Shooter:
+def shooter(spec: str | Any, p: dict[str, Any], label: str | None = None) -> Shooter:
     """One attacking unit: a name, file or inline rows with its own options, or a unit of an
     army list (``label`` its row)."""
     if label is None:
@@ -63,10 +63,28 @@ def _shooter(spec: str | Any, p: dict[str, Any], label: str | None = None) -> Sh
         except InputError:
             a = Attacker(label, (), spec.cost())
         a = Attacker(label, a.profiles, a.points, a.profile, a.factions)
-    named, mortal = split_rules(q["named_rules"])
+    # a unit's own switches and its stratagems (--rule NAME), as in kills and table
+    switched = tuple(dict.fromkeys(r for r in map(a.rules.switch, q["named_rules"]) if r))
+    rest = tuple(n for n in q["named_rules"] if a.rules.switch(n) is None)
+    named, mortal = split_rules(rest)
     options = options_of(q)
-    warn_options(q, options, a)
-    return shooter_of(a, options, named, mortal)
+    warn_options(q, options, a, rest)
+    return shooter_of(a, options, (*named, *switched), mortal)
+
+
+def firing(shooters: list[Shooter], aims: list[Any], q: dict[str, Any]) -> list[Shooter]:
+    """The units of a plan that have weapons for the phase (the others are left out, with a
+    warning), each checked against every target (the work it asks is bounded)."""
+    out = [sh for sh in shooters if sh.profiles]
+    for sh in shooters:
+        if not sh.profiles:
+            warn(f"{sh.label}: no {'ranged' if q['ranged'] else 'melee'} weapons; left out")
+    for sh in out:
+        for a in aims:
+            check_work(sh.profiles, a.target, q["ruleset"])
+    if not out:
+        raise InputError("plan: no attacking unit has weapons for this phase")
+    return out
 
 
 def salvo_query(attackers: tuple[str, ...], target_spec: str, p: dict[str, Any]) -> Salvo:
@@ -77,7 +95,7 @@ def salvo_query(attackers: tuple[str, ...], target_spec: str, p: dict[str, Any])
         raise click.UsageError("--turns: one attacking unit only (several units into one "
                                "target are one sequence already)")
     name, defending = target(target_spec, p)
-    shooters = tuple(_shooter(a, p) for a in attackers)
+    shooters = tuple(shooter(a, p) for a in attackers)
     for sh in shooters:
         check_work(sh.profiles, defending, p["ruleset"])
     return Salvo(name, defending, shooters)
@@ -159,7 +177,7 @@ def plan(attackers: tuple[str, ...], targets: tuple[str, ...], army_file: str | 
         specs.append((label, unit.as_target(), unit.points))
     for t in targets:
         name, profile = target(t, p)
-        specs.append((name, profile, _unit_points(t, p)))
+        specs.append((name, profile, unit_points(t, p)))
     aims = aims_of([(n, prof, given.pop(n.lower(), pts)) for n, prof, pts in specs])
     if given:
         raise InputError(f"--points {next(iter(given))!r}: not one of the targets ("
@@ -170,18 +188,9 @@ def plan(attackers: tuple[str, ...], targets: tuple[str, ...], army_file: str | 
     destroy_at = (find_aim(aims, destroy), p_destroy) if destroy is not None else None
 
     def shooters_of(q: dict[str, Any]) -> list[Shooter]:
-        out = [_shooter(unit, q, label) for label, unit in mine.rows()] if mine else []
-        out += [_shooter(a, q) for a in attackers]
-        firing = [sh for sh in out if sh.profiles]
-        for sh in out:
-            if not sh.profiles:
-                warn(f"{sh.label}: no {'ranged' if q['ranged'] else 'melee'} weapons; left out")
-        for sh in firing:
-            for a in aims:
-                check_work(sh.profiles, a.target, q["ruleset"])
-        if not firing:
-            raise InputError("plan: no attacking unit has weapons for this phase")
-        return firing
+        out = [shooter(unit, q, label) for label, unit in mine.rows()] if mine else []
+        out += [shooter(a, q) for a in attackers]
+        return firing(out, aims, q)
 
     def answer(q: dict[str, Any]) -> PlanAnswer:
         planner = Planner(shooters_of(q), aims, Objective(objective), split=split)
@@ -245,7 +254,7 @@ def _points(items: tuple[str, ...]) -> dict[str, int]:
     return out
 
 
-def _unit_points(spec: str, p: dict[str, Any]) -> int | None:
+def unit_points(spec: str, p: dict[str, Any]) -> int | None:
     """The points of a target named on the command line (None for inline profiles)."""
     from ..data.inline import is_inline_target
     from ..data.lookup import find_unit

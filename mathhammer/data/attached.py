@@ -80,14 +80,19 @@ def army_rules(army: Any, data: str | os.PathLike | None = None) -> list[dict[st
 
     out = []
     for label, unit in army.rows():
+        lead_only: set[str] = set()
         if hasattr(unit, "bodyguard"):
             body, lead = unit.bodyguard, unit.leader
             attacking = attached_rules(body, lead, "attacker", names(body), names(lead), data)
             defending = attached_rules(body, lead, "defender", (body.name,), (lead.name,), data)
+            lead_only = {p.rule.name for p in unit_rules(lead, data)} - {
+                p.rule.name for p in unit_rules(body, data)}
         else:
             parts = unit_rules(unit, data)
             attacking, defending = side_rules(parts, "attacker"), side_rules(parts, "defender")
         missing = {r.name: r for r in attacking.not_modelled + defending.not_modelled}
+        every = attacking.applied + attacking.switches + defending.applied + \
+            defending.switches + tuple(missing.values())
         out.append({
             "unit": label,
             "attacking": {"applied": [r.name for r in attacking.applied],
@@ -96,8 +101,22 @@ def army_rules(army: Any, data: str | os.PathLike | None = None) -> list[dict[st
                           "switches": [r.name for r in defending.switches]},
             "not_modelled": [{"name": r.name, "reason": r.not_modelled}
                              for r in missing.values()],
+            "from": {r.name: rule_from(r, r.name in lead_only) for r in every},
         })
     return out
+
+
+def rule_from(rule: Any, leader: bool = False) -> str:
+    """Where a unit's rule from data comes from: ``"detachment"``, ``"enhancement"``,
+    ``"army rule"``, ``"leader"`` (its attached Leader's ability) or ``"datasheet"``.
+
+    >>> from ..model.named import NamedRule
+    >>> rule_from(NamedRule("Relentless Rage", "", "detachment rule", "attacker", ""))
+    'detachment'
+    """
+    kinds = {"detachment rule": "detachment", "enhancement": "enhancement",
+             "army rule": "army rule"}
+    return kinds.get(rule.kind, "leader" if leader else "datasheet")
 
 
 def target_rules(spec: str, leader: str | None = None, *, rules: str = "10e",
@@ -119,5 +138,5 @@ def target_rules(spec: str, leader: str | None = None, *, rules: str = "10e",
                           rules_folder(spec, data), rules_folder(leader, data))
 
 
-__all__ = ["army_rules", "attached_rules", "leader_notes", "rules_folder", "split_attached",
-           "target_rules"]
+__all__ = ["army_rules", "attached_rules", "leader_notes", "rule_from", "rules_folder",
+           "split_attached", "target_rules"]

@@ -21,6 +21,7 @@ the weapon, target and options of one attack.
 from __future__ import annotations
 
 import difflib
+import os
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -87,16 +88,43 @@ def _load(directory: str, _files: tuple[tuple[str, int, int], ...]) -> tuple[Nam
     return tuple(rules)
 
 
+#: folders of the player's own named-rule files (a detachment's stratagems...), read beside
+#: the bundled ones (several separated by ``os.pathsep``)
+USER_ENV = "MATHHAMMER_RULES"
+
+
 def load_named_rules(directory: str | Path | None = None) -> tuple[NamedRule, ...]:
-    """Every named rule in the ``rules/`` folder (or ``directory``), validated.
+    """Every named rule in the ``rules/`` folder (or ``directory``), validated; without
+    ``directory``, also those of the folders ``$MATHHAMMER_RULES`` names (a name used twice
+    is an error naming both files).
 
     Rule-set files (``10e.toml``...) are skipped; a file with ``faction`` or ``[[rule]]`` is a
     named-rule file and must be valid.
 
     >>> sorted({r.faction for r in load_named_rules()})
-    ['Adeptus Mechanicus', 'Drukhari', 'Necrons']
+    ['Adeptus Mechanicus', 'Core stratagems (10e)', 'Drukhari', 'Necrons']
     """
-    folder = Path(directory) if directory is not None else data_dir("rules") / "factions"
+    if directory is not None:
+        return _folder(Path(directory))
+    folders = [data_dir("rules") / "factions"] + [
+        Path(p) for p in os.environ.get(USER_ENV, "").split(os.pathsep) if p.strip()]
+    rules: list[NamedRule] = []
+    seen: dict[str, NamedRule] = {}
+    for folder in folders:
+        if folder is not folders[0] and not folder.is_dir():
+            raise InputError(f"${USER_ENV}: {str(folder)!r} is not a folder")
+        for rule in _folder(folder):
+            for key in (rule.name, *rule.aliases):
+                other = seen.get(name_key(key))
+                if other is not None and other is not rule:
+                    raise InputError(f"{rule.file}: rule {rule.name!r}: name {key!r} is "
+                                     f"already used by {other.name!r} in {other.file}")
+                seen[name_key(key)] = rule
+            rules.append(rule)
+    return tuple(rules)
+
+
+def _folder(folder: Path) -> tuple[NamedRule, ...]:
     try:
         files = tuple((p.name, st.st_mtime_ns, st.st_size)
                       for p in sorted(folder.glob("*.toml")) for st in [p.stat()])

@@ -41,7 +41,7 @@ from ..prob.dice import dice, parse_dice
 FILE_KEYS = ("faction", "source", "rule")
 RULE_KEYS = (
     "name", "aliases", "kind", "detachment", "cp", "side", "text", "assumes", "note",
-    "requires", "effect", "no_effect",
+    "requires", "effect", "no_effect", "not_modelled",
 )
 CONDITION_KEYS = (
     "attack", "led", "half_range", "charged", "stationary", "below_half", "below_starting",
@@ -220,7 +220,7 @@ def _rule(raw: Any, faction: str, source: str, file: str) -> NamedRule:
         if raw[key] not in choices:
             raise _Bad(key, f"expected one of {', '.join(choices)}, got {raw[key]!r}")
         values[key] = raw[key]
-    for key in ("detachment", "assumes", "note", "no_effect"):
+    for key in ("detachment", "assumes", "note", "no_effect", "not_modelled"):
         if key in raw:
             values[key] = _text(key, raw[key])
     if "aliases" in raw:
@@ -232,8 +232,8 @@ def _rule(raw: Any, faction: str, source: str, file: str) -> NamedRule:
         values["cp"] = cp
     if "requires" in raw:
         values["requires"] = _conditions("requires", raw["requires"])
-    if ("effect" in raw) == ("no_effect" in raw):
-        raise _Bad("effect", "expected exactly one of effect or no_effect")
+    if sum(key in raw for key in ("effect", "no_effect", "not_modelled")) != 1:
+        raise _Bad("effect", "expected exactly one of effect, no_effect or not_modelled")
     if "effect" in raw:
         clauses = raw["effect"] if isinstance(raw["effect"], list) else [raw["effect"]]
         if not clauses:

@@ -25,8 +25,9 @@ _COUNTED = re.compile(r"^\s*(\d+)\s*[x×]\s+(?=\S)", re.I)
 
 
 def picked(unit: Any, weapons: Iterable[str], carried: list, phase: str,
-           melee: bool) -> list:
-    """The carried weapons the player names, each with how many of them fire."""
+           melee: bool, models: int = 0) -> list:
+    """The carried weapons the player names, each with how many of them fire (``models``:
+    the unit's size, for errors)."""
     if isinstance(weapons, str):
         weapons = [weapons]
     asked: dict[str, list] = {}  # name_key -> [query, count or None, times named]
@@ -47,7 +48,9 @@ def picked(unit: Any, weapons: Iterable[str], carried: list, phase: str,
         if count is None and times > 1:
             count = times
         if count is not None:
-            found = counted(unit, text, found, count)
+            found = counted(unit, text, found, count, models)
+        elif found and not any(n for _w, n, _i in found):
+            counted(unit, text, found, 1, models)
         chosen += [c for c in found if c not in chosen]
     return chosen
 
@@ -58,9 +61,10 @@ def weapon_of(unit: Any, w: Any, group: int) -> str:
     return w.profile_of or profile_families(names).get(w.name, w.name)
 
 
-def counted(unit: Any, text: str, found: list, count: int) -> list:
+def counted(unit: Any, text: str, found: list, count: int, models: int = 0) -> list:
     """``count`` of the weapons found (the profiles of one weapon count once), the first
-    model groups first; more than the models carry is an error."""
+    model groups first; more than the models carry, or than the datasheet's options allow
+    (``models``: the unit's size, named in the error), is an error."""
     slots: dict[tuple[int, str], int] = {}
     for w, n, i in found:
         key = (i, name_key(weapon_of(unit, w, i)))
@@ -68,6 +72,10 @@ def counted(unit: Any, text: str, found: list, count: int) -> list:
     total = sum(slots.values())
     if count > total or count < 1:
         name = weapon_of(unit, found[0][0], found[0][2])
+        if count > total and any(w.max for w, _n, _i in found):
+            size = f" in {models} models" if models else ""
+            raise InputError(f"weapons: {count}x {text}: {unit.name} may take at most {total} "
+                             f"{name}{size} (the datasheet's wargear options)")
         raise InputError(f"weapons: {count}x {text}: {unit.name} carries {total} "
                          f"{name} at its size, so at most {total} can fire")
     left, give = count, {}

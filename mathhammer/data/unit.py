@@ -113,10 +113,50 @@ class UnitWeapon:
     #: supercharge profiles, the lines under a ➤ weapon): a model uses one profile of it at a
     #: time; None: a weapon of its own
     profile_of: str | None = None
+    #: how many models carry it by default at each size of the group from its smallest (the
+    #: datasheet's loadout, when it does not follow ``count``); (): ``count`` scaled
+    counts: tuple[int, ...] = ()
+    #: the most models that may carry it (each its number of it) as the datasheet's options
+    #: allow, one value for every size or one per size from the smallest; (): no limit
+    max: tuple[int, ...] = ()
 
     @property
     def name(self) -> str:
         return self.weapon.name
+
+    def max_at(self, models: int, smallest: int) -> int | None:
+        """The most of it a group of ``models`` models (``smallest`` at its smallest) may
+        carry, as the datasheet's options allow; None: no limit but the models.
+
+        >>> w = UnitWeapon(Weapon("Grenade launcher", attacks=1, skill=3, strength=9, ap=-2,
+        ...                       damage=2), optional=True, max=(1, 1, 1, 1, 1, 2))
+        >>> w.max_at(5, 5), w.max_at(10, 5), UnitWeapon(w.weapon).max_at(10, 5)
+        (1, 2, None)
+        """
+        if not self.max:
+            return None
+        return self.max[min(max(models - smallest, 0), len(self.max) - 1)]
+
+    def default_at(self, models: int, smallest: int) -> int:
+        """How many of a group of ``models`` models carry it by default (``optional``: as
+        many as may, picked by name): its count at that size, else ``count`` scaled with the
+        group's size, never above :meth:`max_at`.
+
+        >>> hb = UnitWeapon(Weapon("Heavy bolter", attacks=3, skill=4, strength=5, ap=-1,
+        ...                        damage=2), count=4, max=(4,))
+        >>> hb.default_at(5, 5), hb.default_at(10, 5)  # 4 heavy-weapon slots at any size
+        (4, 4)
+        """
+        most = self.max_at(models, smallest)
+        if self.optional and not self.counts and self.count is None:
+            return models if most is None else most
+        if self.counts:
+            n = self.counts[min(max(models - smallest, 0), len(self.counts) - 1)]
+        elif self.count is None:
+            n = models
+        else:
+            n = max(1, self.count * models // smallest)
+        return n if most is None else min(n, most)
 
     @property
     def melee(self) -> bool:
@@ -175,6 +215,9 @@ class Unit:
     description: str = ""
     source: str = ""
     path: Path | None = attrs.field(default=None, eq=False, repr=False)
+    #: (name, text) of its abilities, as a unit file imported from data keeps them (the rules
+    #: from data are read from them: :func:`mathhammer.data.unit_rules.unit_rules`)
+    ability_texts: tuple[tuple[str, str], ...] = ()
 
     # -- abilities that change the numbers ------------------------------------------------
 
@@ -242,17 +285,16 @@ class Unit:
         ([('Spirit vortex', 2), ('Spirit syphon', 2)], ())
         """
         counts = self._counts(models)
-        carried = [(w, counts[i] if w.count is None
-                    else max(1, w.count * counts[i] // g.min_models), i)
+        carried = [(w, w.default_at(counts[i], g.min_models), i)
                    for i, g in enumerate(self.groups) for w in g.weapons
                    if w.melee == bool(melee)]
         phase = "melee" if melee else "ranged"
         if not carried:
             raise InputError(f"{self.name} has no {phase} weapons")
         if weapons is None:
-            chosen = [c for c in carried if not c[0].optional]
+            chosen = [c for c in carried if not c[0].optional and c[1] > 0]
         else:
-            chosen = picked(self, weapons, carried, phase, melee)
+            chosen = picked(self, weapons, carried, phase, melee, sum(counts))
         families = [profile_families([w.name for w in g.weapons]) for g in self.groups]
         wanted = [Carried(w.weapon, n, i, w.profile_of or families[i].get(w.name))
                   for w, n, i in chosen]

@@ -167,11 +167,13 @@ def _join(path: str, key: str) -> str:
 _UNIT_REQUIRED = ("name", "faction", "models")
 _UNIT_OPTIONAL = ("keywords", "faction_keywords", "aliases", "archetype", "description", "source",
                   "leads", "abilities", "points")
-_ABILITY_KEYS = ("core", "faction", "datasheet")
+_ABILITY_KEYS = ("core", "faction", "datasheet", "text")
+#: the longest ability text a unit file may hold (characters)
+MAX_ABILITY_TEXT = 20_000
 _GROUP_REQUIRED = ("count", "toughness", "save", "wounds")
 _GROUP_OPTIONAL = ("name", "move", "leadership", "oc", "invuln", "fnp", "weapons")
 _WEAPON_REQUIRED = ("name", "range", "attacks", "skill", "strength", "ap", "damage")
-_WEAPON_OPTIONAL = ("abilities", "optional", "unmapped", "count", "profile_of")
+_WEAPON_OPTIONAL = ("abilities", "optional", "unmapped", "count", "profile_of", "max")
 
 
 def _weapon(r: Reader, path: str, raw: Any) -> UnitWeapon:
@@ -199,7 +201,11 @@ def _weapon(r: Reader, path: str, raw: Any) -> UnitWeapon:
     if skill is None and "torrent" not in abilities:
         raise r.fail(f"{path}.skill", 'N/A is only for [torrent] weapons, got "N/A"')
     optional = r.boolean(f"{path}.optional", raw.get("optional", False))
-    count = r.integer(f"{path}.count", raw["count"], 1) if "count" in raw else None
+    counts = _by_size(r, f"{path}.count", raw.get("count", []), 0)
+    count = counts[0] if len(counts) == 1 and counts[0] >= 1 else None
+    if len(counts) == 1 and count is None:
+        raise r.bad(f"{path}.count", "an integer >= 1", raw["count"])
+    most = _by_size(r, f"{path}.max", raw.get("max", []), 0)
     profile_of = r.text(f"{path}.profile_of", raw["profile_of"]) if "profile_of" in raw else None
     # keywords an importer could not map: kept for the player to read, no effect on numbers
     r.texts(f"{path}.unmapped", raw.get("unmapped", []), lambda p, v: v)
@@ -208,7 +214,19 @@ def _weapon(r: Reader, path: str, raw: Any) -> UnitWeapon:
                         damage=damage, abilities=abilities, range=rng)
     except ValueError as e:  # pragma: no cover - the checks above are stricter
         raise r.fail(path, str(e)) from None
-    return UnitWeapon(weapon, optional, count, profile_of)
+    if len(counts) > 1:
+        count = counts[0] or None
+    return UnitWeapon(weapon, optional, count, profile_of,
+                      counts if len(counts) > 1 else (), most)
+
+
+def _by_size(r: Reader, path: str, value: Any, lo: int) -> tuple[int, ...]:
+    """A number, or a list of numbers (one per size of the group from its smallest)."""
+    if isinstance(value, list):
+        if len(value) > MAX_MODELS:
+            raise r.bad(path, f"at most {MAX_MODELS} numbers", f"{len(value)} numbers")
+        return tuple(r.integer(f"{path}[{i}]", v, lo) for i, v in enumerate(value))
+    return (r.integer(path, value, lo),)
 
 
 
@@ -288,11 +306,37 @@ def build_unit(raw: dict, source: str = "<unit>", path: Path | None = None) -> U
         description=r.text("description", raw["description"]) if "description" in raw else "",
         source=r.text("source", raw["source"]) if "source" in raw else "",
         path=path,
+        ability_texts=_ability_texts(r, abilities.get("text", [])),
     )
     if unit.leads and not unit.leader:
         raise r.fail("leads", f'only a unit with the core ability "Leader" leads units, '
                               f"got {show(list(unit.leads))}")
     return attrs.evolve(unit, points=_points(r, raw.get("points", []), unit.size))
+
+
+def _ability_texts(r: Reader, raw: Any) -> tuple[tuple[str, str], ...]:
+    """``[[abilities.text]]``: each ability's ``name`` and ``text`` (what the rules from data
+    read).
+
+    >>> _ability_texts(Reader("x.toml"), [{"name": "Fury", "text": ""}])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: x.toml: abilities.text[0].text: expected a non-empty string, ...
+    """
+    if not isinstance(raw, list):
+        raise r.bad("abilities.text", "a list of {name = ..., text = ...} tables", raw)
+    out: list[tuple[str, str]] = []
+    for i, entry in enumerate(raw):
+        path = f"abilities.text[{i}]"
+        entry = r.table(path, entry, ("name", "text"), ())
+        text = r.text(f"{path}.text", entry["text"])
+        if len(text) > MAX_ABILITY_TEXT:
+            raise r.fail(f"{path}.text", f"{len(text)} characters is over the limit of "
+                         f"{MAX_ABILITY_TEXT} (mathhammer.data.unit_file.MAX_ABILITY_TEXT)")
+        pair = (r.text(f"{path}.name", entry["name"]), text)
+        if pair not in out:
+            out.append(pair)
+    return tuple(out)
 
 
 def _points(r: Reader, raw: Any, size: tuple[int, int]) -> tuple[tuple[int, int], ...]:

@@ -25,7 +25,9 @@ import attrs
 from ..cache import cached
 from ..errors import InputError
 from ..model.named import NamedRule
+from .detachments import for_unit, linked_files, unit_keywords
 from .names import name_key
+from .stratagems import stratagem_rules
 from .translate import DataRule, Scope, coverage, translate
 
 # -- a unit's rules ----------------------------------------------------------------------------
@@ -88,15 +90,22 @@ def unit_rules(unit: Any, data: str | os.PathLike | None = None) -> tuple[DataRu
     catalogue and datasheet it came from; an army list's unit adds its enhancements (their
     text found by name in the same catalogue)."""
     path = _catalogue_of(unit, data)
-    if path is None:
-        return ()
-    edition = "11e" if path.suffix == ".json" else "10e"
-    where = f"BattleScribe {edition}: {path.name}, {unit.name}"
+    kept = tuple(getattr(unit, "ability_texts", ()) or ())
     faction = getattr(unit, "faction", "")
     factions = {a.lower() for a in getattr(unit, "faction_abilities", ())}
     out: list[DataRule] = []
+    if kept:  # a unit file keeps its abilities' text: read from there, as a data unit's
+        shown = unit.path.name if getattr(unit, "path", None) else "its unit file"
+        where = f"{getattr(unit, 'source', '') or 'unit file'}, {unit.name} (text in {shown})"
+        for name, text in kept:
+            out += translate(name, text, where, faction=faction, kind="army rule"
+                             if name.lower() in factions else "datasheet ability")
+    if path is None:
+        return tuple(out)
+    edition = "11e" if path.suffix == ".json" else "10e"
+    where = f"BattleScribe {edition}: {path.name}, {unit.name}"
     try:
-        abilities = unit_abilities(unit, data)
+        abilities = () if kept else unit_abilities(unit, data)
     except InputError as e:  # said in the report, never a failed query
         return (DataRule(NamedRule(f"{unit.name}'s abilities", faction, "datasheet ability",
                                    "attacker", "", source=where,
@@ -104,11 +113,19 @@ def unit_rules(unit: Any, data: str | os.PathLike | None = None) -> tuple[DataRu
     for name, text in abilities:
         kind = "army rule" if name.lower() in factions else "datasheet ability"
         out += translate(name, text, where, faction=faction, kind=kind)
+    keywords = unit_keywords(unit)
+    for det in getattr(unit, "detachments", ()) or ():
+        here = f"BattleScribe {edition}: {det.file}, detachment {det.name}"
+        for name, text in det.rules:
+            out += for_unit(translate, name, text, keywords, here, faction=faction,
+                            kind="detachment rule")
+    out += stratagem_rules(unit)  # the stratagems it can use (the 40kdc data, 11e)
     enhancements = getattr(unit, "enhancements", ()) or ()
     if enhancements:
         texts: dict[str, tuple[str, str]] = {}
-        for name, text in file_abilities(path):
-            texts.setdefault(name_key(name), (name, text))
+        for file in (path, *linked_files(path)):  # the catalogue's own first, then a library's
+            for name, text in file_abilities(file):
+                texts.setdefault(name_key(name), (name, text))
         for wanted in enhancements:
             key = name_key(re.sub(r"\s*\((?:upgrade|aura)\)\s*$", "", wanted, flags=re.I))
             name, text = texts.get(key, (wanted, ""))
@@ -142,10 +159,21 @@ def named_rules_of(unit: Any, names: Iterable[str], kind: str,
         raise InputError(f"{flag} {names[0]!r}: needs a unit from the BattleScribe data (its "
                          "catalogue has the text)")
     texts: dict[str, tuple[str, str]] = {}
-    for name, text in file_abilities(path):
-        texts.setdefault(name_key(name), (name, text))
+    for file in (path, *linked_files(path)):
+        for name, text in file_abilities(file):
+            texts.setdefault(name_key(name), (name, text))
     edition = "11e" if path.suffix == ".json" else "10e"
     out: list[DataRule] = []
+    if kind == "detachment rule":  # a detachment's name: its rules (else a rule's name)
+        from .detachments import detachments
+
+        found, _missing = detachments(path)
+        for wanted in [n for n in names if name_key(n) in found]:
+            names.remove(wanted)
+            det = found[name_key(wanted)]
+            for name, text in det.rules:
+                out += _named(unit, name, text, kind,
+                              f"BattleScribe {edition}: {det.file}, detachment {det.name}")
     for wanted in names:
         key = name_key(re.sub(r"\s*\((?:upgrade|aura)\)\s*$", "", wanted, flags=re.I))
         if key not in texts:
@@ -154,30 +182,47 @@ def named_rules_of(unit: Any, names: Iterable[str], kind: str,
                 "no close name"
             raise InputError(f"{flag} {wanted!r}: not in {path.name}; {hint}")
         name, text = texts[key]
-        out += translate(name, text, f"BattleScribe {edition}: {path.name}, {kind} {name}",
-                         faction=getattr(unit, "faction", ""), kind=kind)
+        out += _named(unit, name, text, kind,
+                      f"BattleScribe {edition}: {path.name}, {kind} {name}")
     return tuple(out)
+
+
+def _named(unit: Any, name: str, text: str, kind: str, where: str) -> tuple[DataRule, ...]:
+    """A rule named on the command line, read for ``unit``
+    (:func:`~mathhammer.data.detachments.for_unit`); one whose "X units from your army" names
+    another unit is read as written (a switch)."""
+    faction = getattr(unit, "faction", "")
+    return for_unit(translate, name, text, unit_keywords(unit), where, faction=faction,
+                    kind=kind) or translate(name, text, where, faction=faction, kind=kind)
 
 
 @attrs.frozen
 class UnitRules:
     """The rules from data of one side of an attack: those applied, the switches (off unless
-    named with ``--rule``) and the rules not modelled."""
+    named with ``--rule``), the rules not modelled, and the switches of the stratagems the
+    unit can use (:mod:`mathhammer.data.stratagems`; off unless named with ``--rule``)."""
 
     applied: tuple[NamedRule, ...] = ()
     switches: tuple[NamedRule, ...] = ()
     not_modelled: tuple[NamedRule, ...] = ()
+    stratagems: tuple[NamedRule, ...] = ()
 
     def __add__(self, other: UnitRules) -> UnitRules:
         return UnitRules(self.applied + other.applied, self.switches + other.switches,
-                         self.not_modelled + other.not_modelled)
+                         self.not_modelled + other.not_modelled,
+                         self.stratagems + tuple(r for r in other.stratagems
+                                                 if r not in self.stratagems))
 
     def switch(self, name: str) -> NamedRule | None:
-        """The switch called ``name`` (case-insensitive), if any."""
+        """The switch called ``name`` (case-insensitive; a unique start of it is enough): the
+        unit's own switches first, then its stratagems."""
         key = " ".join(name.lower().split())
-        found = [r for r in self.switches if " ".join(r.name.lower().split()) == key]
-        found = found or [r for r in self.switches if r.name.lower().startswith(key)]
-        return found[0] if found else None
+        for rules in (self.switches, self.stratagems):
+            found = [r for r in rules if " ".join(r.name.lower().split()) == key]
+            found = found or [r for r in rules if r.name.lower().startswith(key)]
+            if found:
+                return found[0]
+        return None
 
 
 def side_rules(parts: Iterable[DataRule], side: str, *, own: tuple[str, ...] | None = None,
@@ -191,10 +236,14 @@ def side_rules(parts: Iterable[DataRule], side: str, *, own: tuple[str, ...] | N
     against the attached unit targets the whole unit). ``whole``: "this unit" rules of a
     Leader reach its Bodyguard too (the Leader's unit is the attached unit).
     """
-    applied, switches, missing = [], [], []
+    applied, switches, missing, stratagems = [], [], [], []
     for part in parts:
         rule = part.rule
         if rule.side != side and not rule.not_modelled:
+            continue
+        if rule.kind == "stratagem":  # used on the whole (attached) unit; listed apart
+            if part.switch:
+                stratagems.append(rule)
             continue
         if part.scope is Scope.LED and not leading:
             continue
@@ -216,7 +265,7 @@ def side_rules(parts: Iterable[DataRule], side: str, *, own: tuple[str, ...] | N
                 continue
             rule = attrs.evolve(rule, requires=attrs.evolve(rule.requires, **{key: own}))
         (switches if part.switch else applied).append(rule)
-    return UnitRules(tuple(applied), tuple(switches), tuple(missing))
+    return UnitRules(tuple(applied), tuple(switches), tuple(missing), tuple(stratagems))
 
 
 def file_abilities(path: str | os.PathLike) -> list[tuple[str, str]]:

@@ -37,7 +37,7 @@ the attack-by-attack chain):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Sequence, Set
 from fractions import Fraction
 from math import comb, lcm
 from typing import Any
@@ -53,8 +53,8 @@ from ..mechanics.criticals import (
     DEVASTATING,
     NORMAL,
     attack_wounds,
+    packets_per_attack,
     save_fails,
-    unsaved_count,
 )
 from ..mechanics.damage import damage_roll, feel_no_pain
 from ..mechanics.effects import Hazard, deadly_demise_wounds, hazardous
@@ -213,16 +213,17 @@ def attack(profiles: Profile | Sequence[Profile] | Any, target: Target | Squad |
                         f"{type(target).__name__}")
     apply = [apply] if isinstance(apply, str) else list(apply)
     entries = _entries(profiles, melee, target, opts, apply)
-    check_attack_dice(entries, sum(g.models for g in Squad.of(target).groups), rules)
+    check_attack_dice(entries, sum(g.models for g in _unit(target).groups), rules)
     named = [n if isinstance(n, NamedRule) else find_rule(n) for n in apply]
-    starts = unit_weights(target, state)
-    runs = [(w, _attack_from(entries, target, opts, rules, s, named, attacker))
-            for s, w in starts.items()]
+    starts = {_unit(target).start(): 1} if state is None else unit_weights(target, state)
     asked = {"profiles": tuple(entries), "named_rules": tuple(r.name for r in named),
              "attacker_name": _attacker_name(profiles, entries),
              "target_name": target.name or describe_target(target)}
+    runs = [(w, _attack_from(entries, target, opts, rules, s, named, attacker,
+                             asked if len(starts) == 1 else {}))
+            for s, w in starts.items()]
     if len(runs) == 1:
-        return attrs.evolve(runs[0][1], **asked)
+        return runs[0][1]
     fields = ("attacks", "hits", "wounds", "unsaved", "mortal", "damage", "kills", "state")
     mixed = {f: PMF.mix((w, getattr(r, f)) for w, r in runs) for f in fields}
     first = runs[0][1]
@@ -268,13 +269,15 @@ class _Volley:
 
 
 def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts: Options,
-                 rules: RuleSet, start: UnitState, named: list, attacker: Target | None) -> Result:
-    unit = Squad.of(target)
-    rolls = unit.rolls_target(rules, start)
+                 rules: RuleSet, start: UnitState, named: list, attacker: Target | None,
+                 asked: dict[str, Any]) -> Result:
+    unit = _unit(target)
+    rolls = _rolls_target(unit, rules, start)
     below_half, below_starting = _strength(unit, start)
     volleys: list[_Volley] = []
     for weapon, count in entries:
-        w, t, o, groups = weapon.with_abilities(*opts.abilities), rolls, opts, unit.groups
+        w = weapon.with_abilities(*opts.abilities) if opts.abilities else weapon
+        t, o, groups = rolls, opts, unit.groups
         if named:
             def changed(group: Target, w: Weapon = w) -> tuple[Weapon, Target, Options]:
                 return apply_rules(named, w, group, opts, below_half=below_half,
@@ -300,13 +303,12 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts
         counters.append(_counters(v, n, tuple(own_fails.items()), rules))
         slot = devs.index(i) if i in devs else None
         per = attack_wounds(v.weapon, v.rolls, v.options, rules, ordered=False)
-        kinds = {k for _h, wounds in per.outcomes() for k in wounds} - {DEVASTATING}
+        kinds, single = _wound_kinds(per)
         alike = saves_alike(fails)
         faces = one_kind(fails, kinds)
         merge = alike and slot is not None and len(devs) == 1 and i == len(volleys) - 1 and (
             rules.devastating_excess_lost)
-        if not merge and slot is not None and faces is not None and all(
-                len(wounds) <= 1 for _h, wounds in per.outcomes()):
+        if not merge and slot is not None and faces is not None and single:
             move = wound_move(allocation, faces, losses, v.precision)
             last = len(devs) == 1 and i == len(volleys) - 1
             keys = _single_wounds(keys, v, n, per, move, slot,
@@ -329,21 +331,56 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts
             out = out + c[field]
         return out
 
-    def remaining(s: UnitState) -> int:
-        return sum(x.models * g.wounds - x.wounds_lost for x, g in zip(s, unit.groups, strict=True))
-
     tests = sum(v.count for v in volleys if v.weapon.parsed.hazardous)
     states = PMF(final)
+    damage, kills, group_kills = _losses_of(unit, start, states)
     return Result(
         attacks=total(0), hits=total(1), wounds=total(2), unsaved=total(3), mortal=total(4),
-        damage=states.map(lambda s: remaining(start) - remaining(s)),
-        kills=states.map(lambda s: models_alive(start) - models_alive(s)),
-        state=public_states(target, final), target=target, options=opts,
-        group_kills=tuple(states.map(lambda s, i=i: start[i].models - s[i].models)
-                          for i in range(len(start))),
+        damage=damage, kills=kills, state=public_states(target, states.weights()), target=target,
+        options=opts, group_kills=group_kills,
         deadly_demise=deadly_demise_wounds(unit, start, states),
-        hazard=hazardous(tests, attacker, opts.rules) if tests else None,
+        hazard=hazardous(tests, attacker, opts.rules) if tests else None, **asked,
     )
+
+
+@cached(maxsize=256)
+def _wound_kinds(per: PMF) -> tuple[frozenset[str], bool]:
+    """The kinds of wound other than Devastating that one attack's law ``per`` makes, and
+    whether every attack makes at most one wound."""
+    kinds = frozenset(k for _h, wounds in per.outcomes() for k in wounds) - {DEVASTATING}
+    return kinds, all(len(wounds) <= 1 for _h, wounds in per.outcomes())
+
+
+@cached(maxsize=256)
+def _unit(target: Target | Squad) -> Squad:
+    """:meth:`Squad.of`, remembered (a new Squad is checked and hashed again)."""
+    return Squad.of(target)
+
+
+@cached(maxsize=256)
+def _rolls_target(unit: Squad, rules: RuleSet, start: UnitState) -> Target:
+    """The profile the hit and wound rolls use (cached: building it checks a new Target)."""
+    return unit.rolls_target(rules, start)
+
+
+def _losses_of(unit: Squad, start: UnitState, states: PMF) -> tuple[PMF, PMF, tuple[PMF, ...]]:
+    """The laws of the wounds lost (damage), the models destroyed (kills) and the models
+    destroyed in each group, from the start to ``states`` (one pass over the states)."""
+    wounds = [g.wounds for g in unit.groups]
+    left = sum(x.models * w - x.wounds_lost for x, w in zip(start, wounds, strict=True))
+    damage: dict[int, int] = {}
+    kills: dict[int, int] = {}
+    groups: list[dict[int, int]] = [{} for _ in start]
+    for s, p in states.weights().items():
+        d = left
+        k = 0
+        for x, y, w, lost in zip(start, s, wounds, groups, strict=True):
+            d -= y.models * w - y.wounds_lost
+            k += x.models - y.models
+            lost[x.models - y.models] = lost.get(x.models - y.models, 0) + p
+        damage[d] = damage.get(d, 0) + p
+        kills[k] = kills.get(k, 0) + p
+    return PMF(damage), PMF(kills), tuple(PMF(g) for g in groups)
 
 
 @cached(maxsize=256)
@@ -352,7 +389,6 @@ def _counters(v: _Volley, n: PMF, faces: tuple[tuple[str, int], ...],
     """(attacks, hits, wounds, unsaved, mortal) of one weapon, from the dice alone: every attack
     counts as if rolled, saves against the model group the first wound goes to (whose failing
     faces are ``faces``). Cached: every starting state of a sequence asks the same."""
-    fails = dict(faces)
     per = attack_wounds(v.weapon, v.rolls, v.options, rules, ordered=False)
 
     def unit_total(x: PMF) -> PMF:
@@ -360,7 +396,7 @@ def _counters(v: _Volley, n: PMF, faces: tuple[tuple[str, int], ...],
 
     hits = unit_total(per.map(lambda o: o[0]))
     wounds = unit_total(per.map(lambda o: len(o[1])))
-    unsaved = unit_total(per.bind(lambda o: unsaved_count(o[1], fails)))
+    unsaved = _packet_law(v, n, per, faces, None)
     if v.devastating:
         damage = damage_roll(v.weapon, v.options)
         mortal = unit_total(per.bind(lambda o: damage.repeat(o[1].count(DEVASTATING))))
@@ -388,7 +424,7 @@ def saves_alike(fails: list[dict[str, int]]) -> bool:
     return all(f == fails[0] for f in fails)
 
 
-def one_kind(fails: list[dict[str, int]], kinds: set[str]) -> list[int] | None:
+def one_kind(fails: list[dict[str, int]], kinds: Set[str]) -> list[int] | None:
     """The failing faces of each group's save when every kind of wound in ``kinds`` (normal
     and critical ones) fails on the same faces within each group, so that every wound that
     is not a Devastating Wound moves the unit the same way; else None."""
@@ -441,20 +477,17 @@ def _by_count(keys: Weights, v: _Volley, n: PMF, per: PMF, faces: tuple | None, 
 
 
 @cached(maxsize=256)
-def _packet_law(v: _Volley, n: PMF, per: PMF, faces: tuple | None, base: int) -> PMF:
+def _packet_law(v: _Volley, n: PMF, per: PMF, faces: tuple | None, base: int | None) -> PMF:
     """The law of the packets of one weapon (see :func:`_by_count`), its Devastating Wounds
-    counted as packets (``base`` 0) or coded as ``packets * base + devastating``. Cached:
-    every starting state of a sequence asks the same."""
-    fails = None if faces is None else dict(faces)
-
-    def packets(o: tuple) -> PMF:
-        wounds = o[1]
-        dev = wounds.count(DEVASTATING)
-        got = (PMF.point(len(wounds) - dev) if fails is None
-               else unsaved_count(wounds, fails))
-        return got + dev if not base else got.map(lambda u: u * base + dev)
-
-    return _unit_total(per.bind(packets), n, v.count)
+    left out (``base`` None: the ``unsaved`` counter), counted as packets (``base`` 0) or
+    coded as ``packets * base + devastating``
+    (:func:`~mathhammer.mechanics.criticals.packets_per_attack`). Cached: every starting
+    state of a sequence asks the same, and a weapon without Devastating Wounds asks the
+    counter's law again for its packets."""
+    if base == 0 and not v.devastating:
+        return _packet_law(v, n, per, faces, None)
+    law = packets_per_attack(per, None if faces is None else dict(faces), base)
+    return _unit_total(law, n, v.count)
 
 
 def _single_wounds(keys: Weights, v: _Volley, n: PMF, per: PMF, move: Move, slot: int,

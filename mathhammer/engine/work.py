@@ -15,6 +15,8 @@ from ..model.options import Options
 from ..model.profiles import Weapon
 from ..model.ruleset import RuleSet, load_ruleset
 
+_ANYWHERE = Options(half_range=True)  # the options under which a weapon makes the most attacks
+
 #: Turns one sequence may have (``turns(..., n)``, ``--turns``): a game has five.
 MAX_TURNS = 20
 
@@ -31,8 +33,7 @@ def attack_dice(profiles: Iterable[tuple[Weapon, int]], target_models: int,
     110
     """
     rules = rules or load_ruleset()
-    anywhere = Options(half_range=True)
-    return sum(models * max(attacks_roll(weapon, anywhere, rules, target_models).outcomes())
+    return sum(models * max(attacks_roll(weapon, _ANYWHERE, rules, target_models).outcomes())
                for weapon, models in profiles)
 
 

@@ -35,6 +35,9 @@ def next_group(state: UnitState, groups: Sequence[Group], precision: bool = Fals
     >>> next_group(s, g), next_group(s, g, precision=True)
     (1, 2)
     """
+    if len(state) == 1:  # one group: whoever is left
+        return 0 if state[0].models else None
+
     def pick(wanted: bool) -> int | None:
         alive = [i for i, s in enumerate(state) if s.models and groups[i].character == wanted]
         wounded = [i for i in alive if state[i].wounds_lost]
@@ -122,7 +125,9 @@ def spill_move(groups: Sequence[Group], single: Sequence[PMF], amount: PMF,
     total = amount.total * one.total ** top  # type: ignore[attr-defined]
 
     def move(state: UnitState) -> list[tuple[UnitState, int]]:
-        return list(chain({state: 1}, amount, one).items())
+        after = chain({state: 1}, amount, one)
+        scale = total // sum(after.values())  # a chain that stops early sums to less
+        return [(s, w * scale) for s, w in after.items()]
 
     move.total = total  # type: ignore[attr-defined]
     return move

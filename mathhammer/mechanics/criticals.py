@@ -19,8 +19,8 @@ mortal wounds after all normal damage).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from enum import StrEnum
+from math import comb
 
 from ..cache import cached
 from ..model.options import Options
@@ -76,27 +76,55 @@ def attack_wounds(weapon: Weapon, target: Target, options: Options, rules: RuleS
 def save_fails(weapon: Weapon, group: Target, options: Options, rules: RuleSet) -> dict[str, int]:
     """Faces of 6 on which the save against each kind of wound fails (a devastating wound has
     no save)."""
-    normal = saving_throw(weapon, group, options, rules).prob(ROLL_FAIL)
-    crit = saving_throw(weapon, group, options, rules, critical=True).prob(ROLL_FAIL)
-    return {NORMAL: int(normal * 6), CRITICAL: int(crit * 6), DEVASTATING: 6}
-
-
-def unsaved_count(wounds: Sequence[str], fails: dict[str, int]) -> PMF:
-    """Unsaved wounds among ``wounds`` (devastating ones excluded: they are not saved, they
-    are mortal wounds).
-
-    >>> unsaved_count((NORMAL, NORMAL), {NORMAL: 3, CRITICAL: 3, DEVASTATING: 6}).mean()
-    Fraction(1, 1)
-    """
-    return _unsaved(wounds.count(NORMAL), wounds.count(CRITICAL), fails[NORMAL],
-                    fails[CRITICAL])
+    return dict(_save_fails(weapon, group, options, rules))
 
 
 @cached(maxsize=1024)
-def _unsaved(normal: int, critical: int, fail_normal: int, fail_critical: int) -> PMF:
-    """Unsaved among ``normal`` and ``critical`` wounds whose saves fail on so many faces."""
-    out = PMF.point(0)
-    for n, f in ((normal, fail_normal), (critical, fail_critical)):
-        if n:
-            out = out + PMF({1: f, 0: 6 - f}).repeat(n)
-    return out
+def _save_fails(weapon: Weapon, group: Target, options: Options,
+                rules: RuleSet) -> tuple[tuple[str, int], ...]:
+    normal = saving_throw(weapon, group, options, rules).prob(ROLL_FAIL)
+    crit = saving_throw(weapon, group, options, rules, critical=True).prob(ROLL_FAIL)
+    return (NORMAL, int(normal * 6)), (CRITICAL, int(crit * 6)), (DEVASTATING, 6)
+
+
+def packets_per_attack(per: PMF, fails: dict[str, int] | None, base: int | None) -> PMF:
+    """One attack's packets from its ``(hits, wounds)`` law ``per``: its unsaved wounds (each
+    wound of a kind fails its save on ``fails[kind]`` faces of 6; ``fails`` None: every wound
+    that is not Devastating counts, its save rolled later), and its Devastating Wounds: left
+    out (``base`` None), counted as packets too (``base`` 0), or coded as ``packets * base +
+    devastating`` (``base`` > 0). Computed on integer weights in one pass, each attack's
+    saves a binomial row.
+
+    >>> law = PMF({(1, (NORMAL,)): 1, (0, ()): 1})  # a wound half the time, saved on 3+
+    >>> packets_per_attack(law, {NORMAL: 2, CRITICAL: 2, DEVASTATING: 6}, None).prob(1)
+    Fraction(1, 6)
+    """
+    rows: dict[tuple[int, int], list[int]] = {}
+
+    def row(k: int, f: int) -> list[int]:  # Binomial(k, f/6) over 6^k
+        if (k, f) not in rows:
+            rows[k, f] = [comb(k, j) * f ** j * (6 - f) ** (k - j) for j in range(k + 1)]
+        return rows[k, f]
+
+    counted = []
+    for (_hits, wounds), w in per.weights().items():
+        dev = wounds.count(DEVASTATING)
+        normal, critical = wounds.count(NORMAL), wounds.count(CRITICAL)
+        counted.append((w, dev, normal, critical))
+    saved = 0 if fails is None else max(n + c for _w, _d, n, c in counted)
+    out: dict[int, int] = {}
+    for w, dev, normal, critical in counted:
+        if fails is None:
+            law = {normal + critical: w * 6 ** saved}
+        else:
+            a, b = row(normal, fails[NORMAL]), row(critical, fails[CRITICAL])
+            scale = w * 6 ** (saved - normal - critical)
+            law = {}
+            for i, x in enumerate(a):
+                for j, y in enumerate(b):
+                    if x and y:
+                        law[i + j] = law.get(i + j, 0) + x * y * scale
+        for u, x in law.items():
+            key = u if base is None else u + dev if base == 0 else u * base + dev
+            out[key] = out.get(key, 0) + x
+    return PMF(out)

@@ -20,6 +20,7 @@ from ..prob.dice import dice
 from ..prob.pmf import PMF
 
 
+@cached(maxsize=1024)
 def damage_roll(weapon: Weapon, options: Options) -> PMF:
     """The Damage of one attack: the roll, halved (rounding up), plus Melta at half range and
     ``damage_mod``; never below 1."""

@@ -23,6 +23,7 @@ from ..prob.pmf import PMF
 FAIL, SUCCESS, CRITICAL = 0, 1, 2
 
 
+@cached(maxsize=1024)
 def attacks_roll(weapon: Weapon, options: Options, rules: RuleSet, target_models: int) -> PMF:
     """The number of attacks of one model: A (changed by ``attacks_mod``, never below 1),
     plus Rapid Fire at half range and Blast.

@@ -108,6 +108,15 @@ def _path(name_or_path: str) -> Path:
 
 
 @cached(maxsize=64)
+def _found(name: str) -> Path:
+    """:func:`_path` of a bundled rule set's name (letters and digits), remembered:
+    resolving a path costs a system call per folder; the file's own modification time and
+    size are still read at every load. A path is resolved each time (a relative one depends
+    on the current folder)."""
+    return _path(name)
+
+
+@cached(maxsize=64)
 def _parse(path: Path, _mtime_ns: int, _size: int) -> dict:
     return read_toml(path, MAX_RULES_FILE_BYTES, "MAX_RULES_FILE_BYTES", "rule set")
 
@@ -118,11 +127,16 @@ def _chain(name_or_path: str) -> tuple[tuple[Path, int, int], ...]:
     out: list[tuple[Path, int, int]] = []
     current: Any = name_or_path
     while current is not None:
-        path = _path(current) if not out else _path_from(out[-1][0], current)
+        path = (_path_from(out[-1][0], current) if out else _found(current)
+                if isinstance(current, str) and current.isalnum() else _path(current))
         if any(path == p for p, _m, _s in out):
             chain = " -> ".join(p.name for p in (*(p for p, _m, _s in out), path))
             raise InputError(f"{out[-1][0]}: extends: circular reference ({chain})")
-        st = path.stat()
+        try:
+            st = path.stat()
+        except OSError:  # a file found before is gone: look again (an error names it)
+            path = _path(current) if not out else _path_from(out[-1][0], current)
+            st = path.stat()
         out.append((path, st.st_mtime_ns, st.st_size))
         current = _parse(*out[-1]).get("extends")
     return tuple(out)

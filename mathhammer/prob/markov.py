@@ -43,7 +43,10 @@ def step(weights: Weights, move: Move, memo: dict[Any, list[tuple[Any, int]]]) -
 def chain(start: Weights, count: PMF, move: Move, total: int | None = None) -> Weights:
     """The state after a random number ``count`` of independent steps; ``move(state)`` lists
     (next state, weight) pairs whose weights sum to ``total`` (default ``move.total``).
-    Run in Horner form: one step per possible count, whatever the number of counts.
+    Run in Horner form: one step per possible count, whatever the number of counts. The
+    weights sum to ``sum(start) * count.total * total ** k``, ``k`` at most ``max(count)``
+    and smaller where every state is absorbing (a destroyed unit) before the last step: a
+    move made of a chain rescales (:func:`~mathhammer.mechanics.allocation.spill_move`).
 
     >>> from fractions import Fraction
     >>> heads = chain({0: 1}, PMF.point(3), lambda s: [(s, 1), (s + 1, 1)], 2)
@@ -53,7 +56,18 @@ def chain(start: Weights, count: PMF, move: Move, total: int | None = None) -> W
     memo: dict[Any, list[tuple[Any, int]]] = {}
     total = move.total if total is None else total  # type: ignore[attr-defined]
     counts = count.weights()
-    bound = absorbed_after(start, move, total, max(counts), memo)
+    top = max(counts)
+    if len(start) == 1:
+        path = _path(next(iter(start)), move, top, memo)
+        if path is not None:  # one state after each number of steps: no chain to run
+            (w0,) = start.values()
+            scale = w0 * total ** min(top, len(path) - 1)  # as horner() below would give
+            out: Weights = {}
+            for n, c in counts.items():
+                s = path[min(n, len(path) - 1)]
+                out[s] = out.get(s, 0) + c * scale
+            return out
+    bound = absorbed_after(start, move, total, top, memo)
     if bound is not None:  # more steps than that change nothing: count them as ``bound``
         capped: dict[int, int] = {}
         for n, c in counts.items():
@@ -61,6 +75,30 @@ def chain(start: Weights, count: PMF, move: Move, total: int | None = None) -> W
         counts = capped
     by_count = {n: {s: w * c for s, w in start.items()} for n, c in counts.items()}
     return horner(by_count, move, total, memo)
+
+
+def _path(state: Any, move: Move, limit: int, memo: dict[Any, list[tuple[Any, int]]]
+          ) -> list[Any] | None:
+    """The states after 0, 1, ... steps from ``state`` when each step has one next state (a
+    fixed loss, no save or Feel No Pain left to roll), up to ``limit`` steps or an absorbing
+    state (then the path ends there); None when some step has several.
+
+    >>> _path(3, lambda s: [(max(s - 1, 0), 1)], 10, {})
+    [3, 2, 1, 0]
+    """
+    path = [state]
+    for _ in range(limit):
+        moves = memo.get(state)
+        if moves is None:
+            moves = memo[state] = move(state)
+        if len(moves) != 1:
+            return None
+        nxt = moves[0][0]
+        if nxt == state:
+            return path
+        path.append(nxt)
+        state = nxt
+    return path
 
 
 def absorbed_after(start: Weights, move: Move, total: int, limit: int,

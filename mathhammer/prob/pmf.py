@@ -18,15 +18,15 @@ PMF is a read-only mapping of outcomes to exact probabilities (:class:`fractions
 
 from __future__ import annotations
 
-import contextlib
 import operator
 from collections.abc import Callable, Hashable, ItemsView, Iterable, Iterator, Mapping, ValuesView
 from fractions import Fraction
+from math import gcd as _gcd
 from math import isfinite, lcm, sqrt
 from typing import Any
 
 from ..errors import InputError
-from .bigint import big, digit_width, gcd, pack, unpack
+from .bigint import big, digit_width, pack, unpack
 
 Outcome = Hashable
 
@@ -63,10 +63,16 @@ class PMF(Mapping[Outcome, Fraction]):
     __slots__ = ("_weights", "_total", "_hash")
 
     def __init__(self, weights: Mapping[Outcome, int] | Iterable[tuple[Outcome, int]]):
+        if type(weights) is dict and weights and set(map(type, weights.values())) == {
+                int} and min(weights.values()) >= 0:  # the common case, checked at once
+            clean = {k: w for k, w in weights.items() if w}
+            if clean:
+                self._settle(clean)
+                return
         _check("weights", isinstance(weights, Mapping | Iterable) and not isinstance(
             weights, str | bytes), "a mapping or (outcome, weight) pairs", weights)
         items = weights.items() if isinstance(weights, Mapping) else weights
-        clean: dict[Outcome, int] = {}
+        clean = {}
         for outcome, weight in items:
             if not isinstance(weight, int) or weight < 0:
                 raise InputError(f"PMF weight of {outcome!r}: expected an int >= 0, got {weight!r}")
@@ -78,15 +84,14 @@ class PMF(Mapping[Outcome, Fraction]):
 
     def _settle(self, clean: dict[Outcome, int]) -> None:
         """Keep ``clean`` (positive int weights) reduced by their gcd, sorted by outcome."""
-        g = 0
-        for w in clean.values():  # the running gcd soon reaches a small number (often 1)
-            g = gcd(g, w)
-            if g == 1:
-                break
+        g = _gcd(*clean.values())  # C; it stops once the running gcd is 1
         if g > 1:
             clean = {k: w // g for k, w in clean.items()}
-        with contextlib.suppress(TypeError):  # unorderable outcomes keep insertion order
-            clean = dict(sorted(clean.items()))
+        if len(clean) > 1:
+            try:
+                clean = dict(sorted(clean.items()))
+            except TypeError:  # unorderable outcomes keep insertion order
+                clean = dict(clean)
         self._weights = clean
         self._total = sum(clean.values())
         self._hash: int | None = None
@@ -107,7 +112,7 @@ class PMF(Mapping[Outcome, Fraction]):
         >>> PMF.point(3).prob(3)
         Fraction(1, 1)
         """
-        return cls({outcome: 1})
+        return cls._trusted({outcome: 1})
 
     @classmethod
     def uniform(cls, outcomes: Iterable[Outcome]) -> PMF:
@@ -175,16 +180,21 @@ class PMF(Mapping[Outcome, Fraction]):
         for w, _p in parts:
             if w < 0:
                 raise InputError(f"a mixture's weights must be >= 0, got {w}")
-        parts = [(Fraction(w), p) for w, p in parts if w]
+        if all(type(w) is int for w, _p in parts):  # integer weights: no Fractions needed
+            parts = [(w, p) for w, p in parts if w]
+        else:
+            fr = [(Fraction(w), p) for w, p in parts if w]
+            wden = lcm(*(w.denominator for w, _ in fr))
+            parts = [(int(w * wden), p) for w, p in fr]
         if not parts:
             raise InputError("a mixture needs at least one part with positive weight")
-        wden = lcm(*(w.denominator for w, _ in parts))
         common = lcm(*(p._total for _, p in parts))
         out: dict[Outcome, int] = {}
+        get = out.get
         for w, p in parts:
-            scale = int(w * wden) * (common // p._total)
+            scale = w * (common // p._total)
             for k, v in p._weights.items():
-                out[k] = out.get(k, 0) + v * scale
+                out[k] = get(k, 0) + v * scale
         return PMF._trusted(out)
 
     # --- access -------------------------------------------------------------------------

@@ -102,6 +102,8 @@ class Column:
 
     label: str
     target: Target | Squad
+    #: the target's rules from data that change attacks against it (an army list's unit)
+    rules: tuple[Any, ...] = ()
 
 
 @attrs.frozen
@@ -157,7 +159,7 @@ def build_grid(rows: Sequence[Row], columns: Sequence[Column], metric: str, *, t
                     progress(1)
                 continue
             r = attack(list(row.profiles_against(col.target)), col.target,
-                       apply=row.named_rules, **opts)
+                       apply=tuple(row.named_rules) + col.rules, **opts)
             line.append(metric_value(r, metric, row.points))
             if progress is not None:
                 progress(1)

@@ -103,9 +103,10 @@ def explain_lines(query: Query) -> list[str]:
 
 
 def unit_rules_lines(spec: str, *, rules: str = "10e", data: Any = None,
-                     full: bool = False) -> list[str]:
+                     full: bool = False, detachment: str | None = None) -> list[str]:
     """``mathhammer rules --for UNIT``: a unit's rules from data, attacking and defending:
-    applied, switches (off until named with ``--rule``), not modelled."""
+    applied, switches (off until named with ``--rule``), not modelled; then the stratagems it
+    can use (:func:`stratagem_lines`)."""
     from ..data.attached import target_rules
     from .specs import attacker_of
 
@@ -131,7 +132,23 @@ def unit_rules_lines(spec: str, *, rules: str = "10e", data: Any = None,
                         out += textwrap.wrap(f"assumes: {r.assumes}", 80,
                                              initial_indent="      ",
                                              subsequent_indent="      ")
-    return out
+    return out + stratagem_lines(spec, rules=rules, data=data, full=full,
+                                 detachment=detachment)
+
+
+def stratagem_lines(spec: str, *, rules: str = "10e", data: Any = None, full: bool = False,
+                    detachment: str | None = None) -> list[str]:
+    """The stratagems a unit (or both units of ``UNIT + LEADER``) can use
+    (:func:`mathhammer.data.stratagems.stratagem_lines`)."""
+    from ..data import stratagems
+    from ..data.attached import split_attached
+    from ..data.lookup import find_unit
+
+    if not stratagems.available():
+        return stratagems.stratagem_lines((), rules=rules)
+    units = [find_unit(part, rules=rules, data=data) for part in (split_attached(spec)
+                                                                  or (spec,))]
+    return stratagems.stratagem_lines(units, rules=rules, full=full, detachment=detachment)
 
 
 def _reanimation_text(query: Query) -> str:

@@ -36,9 +36,10 @@ from starlette.staticfiles import StaticFiles
 from .. import __version__
 from ..errors import InputError, one_line
 from ..report.tables import METRICS
-from .api import job
+from .api import job, warm
 from .catalog import options_schema, rules_json, units_json
 from .command import COMMANDS, editions, page_words
+from .plan import LIMITS as PLAN_LIMITS
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: Seconds a request may compute before it is stopped.
@@ -149,7 +150,11 @@ async def _params(request: Request) -> dict[str, Any]:
 
 
 def _warm() -> None:
-    """Load what every query reads, so forked workers start with it."""
+    """Load what every query reads, so forked workers start with it: the bundled units, named
+    rules and rule sets, and the modules a look at the data imports (the data itself is read
+    by each worker as it starts, :func:`mathhammer.web.api.warm`)."""
+    import importlib
+
     from ..data.named_rules import list_rules
     from ..model.ruleset import load_ruleset
 
@@ -157,6 +162,10 @@ def _warm() -> None:
     list_rules()
     for name in editions():
         load_ruleset(name)
+    for module in ("mathhammer.data.unit_index", "mathhammer.data.unit_rules",
+                   "mathhammer.data.army", "mathhammer.report.planning"):
+        with contextlib.suppress(ImportError):
+            importlib.import_module(module)
 
 
 def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
@@ -170,8 +179,12 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         _warm()
+        # every worker reads the data once as it starts (api.warm); the quick lane's workers
+        # start at once, in the background: the page itself is answered from memory meanwhile
         state["quick"] = ProcessPool(max_workers=workers)
-        state["long"] = ProcessPool(max_workers=workers)
+        state["long"] = ProcessPool(max_workers=workers, initializer=warm)
+        for _ in range(workers):
+            state["quick"].schedule(job, args=("warm",), timeout=60)
         if open_url:
             asyncio.get_running_loop().call_later(0.3, webbrowser.open, open_url)
         try:
@@ -259,7 +272,7 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
 
     async def options(_request: Request) -> Response:
         return JSONResponse({"options": options_schema(), "editions": editions(),
-                             "metrics": list(METRICS)})
+                             "metrics": list(METRICS), "plan_limits": PLAN_LIMITS})
 
     async def units(_request: Request) -> Response:
         return JSONResponse({"units": units_json()})
@@ -290,6 +303,13 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
                                "list, or an uploaded file")
         return await run(request, "army", text, params)
 
+    async def plan(request: Request) -> Response:
+        try:
+            params = await _params(request)
+        except ValueError as e:
+            return _error(400, f"mathhammer plan: error: {e}")
+        return await run(request, "plan", params)
+
     routes = [
         Route("/", index),
         Route("/api/health", health),
@@ -300,6 +320,7 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
         Route("/api/search", search),
         Route("/api/factions", factions),
         Route("/api/army", army, methods=["POST"]),
+        Route("/api/plan", plan, methods=["GET", "POST"]),
         *(Route(f"/api/{name}", command(name), methods=["GET", "POST"])
           for name in COMMANDS),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

@@ -74,8 +74,20 @@ def search_json(query: str, edition: str | None = None, faction: str | None = No
         return []
     if not faction:
         return search_names(q, edition=edition)[:SEARCH_LIMIT]
-    found = list(army.search_units(q, edition=edition, limit=100_000))
-    return [n for n in found if n.split(":", 1)[0] == faction]
+    # a faction's units: read from the unit index by their "Faction:" (every installed edition
+    # unless one is given), not through the whole search
+    from ..data.datastore import installed_editions
+    from ..data.names import name_key
+    from ..data.unit_index import unit_index
+
+    del army  # the module's presence is checked; the names are the index's
+    key = name_key(q)
+    found: dict[str, None] = {}
+    for ed in [edition] if edition else installed_editions():
+        names = sorted({u for c in unit_index(ed).catalogues if c.label == faction
+                        for u, _key, _own in c.units}, key=name_key)
+        found.update((f"{faction}:{u}", None) for u in names if key in name_key(u))
+    return list(found)
 
 
 def factions_json(edition: str | None = None) -> list[str]:
@@ -149,8 +161,9 @@ def read_army(text: Any) -> Any:
 ARMY_REF = "army:"
 
 
-def _army_unit(army: Any, key: str, ref: str) -> tuple[str, Any]:
-    label = ref[len(ARMY_REF):].strip()
+def army_unit(army: Any, key: str, ref: str, prefix: str = ARMY_REF) -> tuple[str, Any]:
+    """The row's label and unit that ``ref`` (``prefix`` and a row's label) names in ``army``."""
+    label = ref[len(prefix):].strip()
     rows = army.rows()
     for name, unit in rows:
         if name == label:
@@ -165,6 +178,9 @@ def army_kills(text: str, params: Mapping[str, Any]) -> str:
     from ..report.jsonout import kills_json, sequence_json
     from ..report.scenario import Query
 
+    if params.get("then"):
+        raise InputError("then: a unit of an army list does not join several units into one "
+                         "target yet; name the units (or plan the list: /api/plan)")
     p = parsed_params("kills", params)  # checked before the list is read
     army = read_army(text)
     units = list(p["units"])
@@ -173,7 +189,7 @@ def army_kills(text: str, params: Mapping[str, Any]) -> str:
     spec, target_spec = (None, units[0]) if len(units) == 1 else units
     label = None
     if spec is not None and spec.startswith(ARMY_REF):
-        label, spec = _army_unit(army, "attacker", spec)
+        label, spec = army_unit(army, "attacker", spec)
     attacker = attacker_of(spec, p["weapons"], melee=not p["ranged"], models=p["models"],
                            rules=p["ruleset"])
     if label is not None:
@@ -182,7 +198,7 @@ def army_kills(text: str, params: Mapping[str, Any]) -> str:
     if target_spec.startswith(ARMY_REF):
         if p["leader"]:
             raise InputError("--leader: a unit of an army list has the Leader the list gives it")
-        name, unit = _army_unit(army, "target", target_spec)
+        name, unit = army_unit(army, "target", target_spec)
         target = unit.as_target(models=p["target_models"])
     else:
         name, target = target_of(target_spec, p["target_models"], p["leader"],
@@ -200,5 +216,5 @@ def army_kills(text: str, params: Mapping[str, Any]) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-__all__ = ["ARMY_REF", "SEARCH_LIMIT", "Unavailable", "army_kills", "army_table", "factions_json",
-           "read_army", "search_json"]
+__all__ = ["ARMY_REF", "SEARCH_LIMIT", "Unavailable", "army_kills", "army_table", "army_unit",
+           "factions_json", "read_army", "search_json"]

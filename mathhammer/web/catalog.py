@@ -135,7 +135,47 @@ def unit_info(name: str, rules: str | None = None) -> dict[str, Any]:
         return {"inline": "target", "profile": describe_target(target_of(text)[1])}
     if rules is not None and rules not in editions():
         raise InputError(f"rules: expected one of {', '.join(editions())}, got {rules!r}")
-    return unit_json(find_unit(text, rules=rules or "10e"))
+    unit = find_unit(text, rules=rules or "10e")
+    return unit_json(unit) | {"led_by": led_by(text, unit, rules or "10e")}
+
+
+def led_by(name: str, unit: Any, rules: str = "10e") -> list[str]:
+    """The Leaders that may lead ``unit`` (found as ``name``), from the datasheets' Leader
+    lists: for a unit of the data, every datasheet of its edition whose Leader ability names it
+    (:meth:`mathhammer.data.catalogue.Store.leaders_of`), as ``Faction:Unit`` in the faction
+    it was named from (else the first faction that has it); for a bundled unit, the bundled
+    Leaders whose ``leads`` names it.
+
+    >>> led_by("MEQ", find_unit("MEQ"))  # no bundled Leader lists MEQ
+    []
+    """
+    from ..data.names import name_key
+    from ..data.units import list_units
+
+    key = name_key(unit.name)
+    bundled = {u.name for u in list_units()}
+    if unit.name in bundled and ":" not in name:
+        return [u.name for u in list_units()
+                if u.leader and any(name_key(x) == key for x in getattr(u, "leads", ()) or ())]
+    from ..data.unit_index import split_faction_unit, unit_index
+
+    index = unit_index("11e" if rules == "11e" else "10e")
+    if index.store is None:
+        return []
+    pair = split_faction_unit(name)
+    home = pair[0] if pair else None
+    by_unit: dict[str, list[str]] = {}  # a datasheet's name -> the factions that hold it
+    for cat in index.catalogues:
+        for leader, _key, _own in cat.units:
+            by_unit.setdefault(leader, []).append(cat.label)
+    out = []
+    for leader in index.store.leaders_of(unit.name):
+        factions = by_unit.get(leader, [])
+        if factions:
+            out.append(f"{home if home in factions else factions[0]}:{leader}")
+    # those of the faction it was named from first (the others: allies, other chapters)
+    out.sort(key=lambda n: n.split(":", 1)[0] != home)
+    return out
 
 
 def rules_json(factions: Iterable[str] = ()) -> list[dict[str, Any]]:
@@ -156,4 +196,4 @@ def rules_json(factions: Iterable[str] = ()) -> list[dict[str, Any]]:
             for r in found]
 
 
-__all__ = ["options_schema", "rules_json", "unit_info", "unit_json", "units_json"]
+__all__ = ["led_by", "options_schema", "rules_json", "unit_info", "unit_json", "units_json"]

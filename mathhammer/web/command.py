@@ -34,10 +34,12 @@ from ..errors import InputError, one_line
 
 #: The commands the API runs, each with the output flag that makes it print JSON.
 COMMANDS = {"kills": "--json", "odds": "--json", "table": "--format=json"}
-#: Options of those commands that the API does not take (files, output shapes, and several
-#: attacking units into one target, which the page does not offer yet).
+#: Options of those commands that the API does not take (files, output shapes); several
+#: units into one target are ``then`` (the units after ``attacker``) and ``until``.
 _HIDDEN = {"as_json", "plot", "output", "force", "exact", "fmt", "help", "version",
            "full_fractions", "target_unit", "until_p", "tries"}
+#: How many attacking units the page sends into one target at most (``attacker`` and ``then``).
+MAX_UNITS = 12
 _FILEISH = re.compile(r"[/\\]|\.(?:toml|cat|gst|json|rosz?|xml)\s*(?::|$)", re.I)
 #: Options of those commands that name a file or a folder: the page reads none on a request's
 #: behalf, and the data it uses is the server's (``mathhammer serve --data DIR``).
@@ -84,13 +86,13 @@ def _positional(command: str) -> dict[str, bool]:
     return {"attacker": True} if command == "table" else {"attacker": False, "target": False}
 
 
-def _values(raw: Any) -> list[Any]:
+def value_list(raw: Any) -> list[Any]:
     if raw is None:
         return []
     return list(raw) if isinstance(raw, list | tuple) else [raw]
 
 
-def _bool(key: str, value: Any) -> bool:
+def as_bool(key: str, value: Any) -> bool:
     if isinstance(value, bool):
         return value
     text = str(value).strip().lower()
@@ -119,6 +121,28 @@ def check_spec(key: str, spec: str) -> str:
         raise InputError(f"{key} {text!r}: the web page reads no files; give a unit's name or "
                          "an inline profile")
     return text
+
+
+def check_unit(key: str, spec: str) -> str:
+    """One of several attacking units as ``kills A B -t T`` reads it: a unit's name or an
+    inline profile, then its own options (``"Devastator Squad --half-range --weapon 4x
+    Lascannon"``), checked as ``vary`` is (no option that reads a file).
+
+    >>> check_unit("then", "Cronos --rules house.toml")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: then 'Cronos --rules house.toml': --rules: expected one of...
+    """
+    from ..cli.plan import split_spec
+
+    name, extra = split_spec(str(spec))
+    check_spec(key, name)
+    if extra:
+        try:
+            check_vary(extra)
+        except InputError as e:
+            raise InputError(f"{key} {spec!r}: {str(e).split(': ', 1)[1]}") from None
+    return str(spec)
 
 
 def check_targets(text: str) -> str:
@@ -178,10 +202,30 @@ def to_argv(command: str, params: Mapping[str, Any]) -> list[str]:
     units = _positional(command)
     argv = [command, COMMANDS[command]]
     tail: list[str] = []
+    several = command != "table" and bool(value_list(params.get("then")))
+    if several:  # kills A B C -t TARGET: the units in order into one target
+        firsts = [v for v in value_list(params.get("attacker")) if str(v).strip()]
+        if len(firsts) != 1:
+            raise InputError("attacker: expected the first attacking unit (then: the others)")
+        specs = [*firsts, *(v for v in value_list(params["then"]) if str(v).strip())]
+        if len(specs) > MAX_UNITS:
+            raise InputError(f"then: {len(specs)} attacking units into one target; the page "
+                             f"takes at most {MAX_UNITS}")
+        tail = [check_unit("attacker" if i == 0 else "then", v) for i, v in enumerate(specs)]
+        for v in value_list(params.get("target")):
+            argv.append(f"--target={check_spec('target', v)}")
     for key, raw in params.items():
-        values = _values(raw)
+        values = value_list(raw)
         if key in REFUSED:
             raise InputError(f"{key}: {REFUSED[key]}")
+        if several and key in ("attacker", "then", "target"):
+            continue
+        if key == "until" and command == "kills":
+            if not several:
+                raise InputError("until: with several attacking units (then) only")
+            if values:
+                argv.append(f"--until={values[0]}")
+            continue
         if key in units:
             if len(values) > 1 and not units[key]:
                 raise InputError(f"{key}: given {len(values)} times, expected once")
@@ -189,7 +233,8 @@ def to_argv(command: str, params: Mapping[str, Any]) -> list[str]:
             continue
         opt = opts.get(key)
         if opt is None:
-            known = ", ".join(sorted(k for k in [*units, *opts] if k not in REFUSED))
+            extra = ["then", *(["until"] if command == "kills" else [])]
+            known = ", ".join(sorted(k for k in [*units, *opts, *extra] if k not in REFUSED))
             raise InputError(f"unknown parameter {key!r} for {command}; known: {known}")
         if not values:
             continue
@@ -197,7 +242,7 @@ def to_argv(command: str, params: Mapping[str, Any]) -> list[str]:
             raise InputError(f"{key}: given {len(values)} times, expected once")
         flag = next(o for o in opt.opts if o.startswith("--"))
         if opt.is_flag:
-            on = _bool(key, values[0])
+            on = as_bool(key, values[0])
             if opt.secondary_opts:
                 argv.append(flag if on else opt.secondary_opts[0])
             elif on != (opt.flag_value is False):
@@ -218,7 +263,7 @@ def to_argv(command: str, params: Mapping[str, Any]) -> list[str]:
         raise InputError("attacker: expected at least one attacker")
     if command != "table" and "target" not in params:
         raise InputError("target: expected a unit's name or an inline profile")
-    if command != "table" and len(tail) == 1 and "attacker" in params:
+    if command != "table" and len(tail) == 1 and "attacker" in params and not several:
         raise InputError("target: expected a unit's name or an inline profile")
     return argv + ["--", *tail]
 
@@ -298,5 +343,6 @@ def parsed_params(command: str, params: Mapping[str, Any]) -> dict[str, Any]:
     return cli.get_command(None, command).make_context(command, argv[1:]).params
 
 
-__all__ = ["COMMANDS", "REFUSED", "call", "page_words", "check_spec", "check_targets", "check_vary",
-           "editions", "parameters", "parsed_params", "run_command", "to_argv"]
+__all__ = ["COMMANDS", "MAX_UNITS", "REFUSED", "as_bool", "call", "check_spec", "check_targets",
+           "check_unit", "check_vary", "editions", "page_words", "parameters", "parsed_params",
+           "run_command", "to_argv", "value_list"]

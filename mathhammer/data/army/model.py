@@ -77,6 +77,9 @@ class ParsedList:
     attached: tuple[tuple[int, int], ...] = ()  # (leader index, bodyguard index)
     warnings: tuple[str, ...] = ()
     limit: int | None = None  # the battle size's points limit
+    #: the detachment lines as the list writes them ("A and B (3 Detachment Points)"); they
+    #: are read against the data's detachments when the list is resolved
+    detachments: tuple[str, ...] = ()
 
 
 @attrs.frozen
@@ -104,6 +107,9 @@ class ArmyUnit:
     #: each enhancement's points: the list's, else the data's (None: neither says)
     enhancement_points: tuple[int | None, ...] = ()
     data_points: int | None = None  # the data's cost for this many models
+    #: the list's detachments (:class:`mathhammer.data.detachments.Detachment`): their rules
+    #: are this unit's rules from data too
+    detachments: tuple = ()
 
     # the unit protocol, so an ArmyUnit goes wherever a Unit goes
     def __getattr__(self, name: str):
@@ -229,11 +235,14 @@ class Army:
     source: str = ""
     format: str = ""
     warnings: tuple[str, ...] = ()
+    #: the detachments the list names that the data has (their rules reach every unit)
+    detachments: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The army as the issue's JSON shape."""
         return {
             "name": self.name, "faction": self.faction, "edition": self.edition,
+            "detachments": list(self.detachments),
             "points": self.points, "declared_points": self.declared_points,
             "units": [u.to_json() for u in self.units],
             "attached": [{"leader": self.units[i].name, "bodyguard": self.units[j].name,

@@ -25,6 +25,7 @@ import attrs
 
 from ...errors import InputError
 from ..datastore import EDITIONS, installed_editions
+from ..detachments import with_detachments
 from ..names import name_key
 from ..unit_file import build_unit
 from ..unit_index import unit_index
@@ -141,9 +142,10 @@ def _resolve(parsed: ParsedList, edition: str, data, attach: tuple[str, ...]) ->
                         f"{parsed.declared_points} (a truncated export?)")
     faction = home.label if home is not None else (parsed.factions[0] if parsed.factions
                                                    else "")
+    units, dets, notes = with_detachments(units, home, parsed, faction)  # on every unit
     return Army(parsed.name, faction, edition, total,
                 parsed.declared_points, tuple(units), tuple(pairs), tuple(unresolved),
-                parsed.source, parsed.format, tuple(dict.fromkeys(warnings)))
+                parsed.source, parsed.format, tuple(dict.fromkeys(warnings + notes)), dets)
 
 
 def _attach_specs(units: list[ArmyUnit], specs: tuple[str, ...],
@@ -319,7 +321,7 @@ def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
                 if key in chosen:
                     chosen[key]["count"] += it.count
                     continue
-                t = {k: v for k, v in t.items() if k not in ("unmapped", "optional")}
+                t = {k: v for k, v in t.items() if k not in ("unmapped", "optional", "max")}
                 t["count"] = it.count
                 chosen[key] = t
             weapons[it.name] = weapons.get(it.name, 0) + it.count

@@ -146,12 +146,15 @@ def parse_roster(data: bytes, source: str) -> ParsedList:
     edition = "11e" if "11th" in system else "10e" if "10th" in system else None
     factions: list[str] = []
     units: list[ParsedUnit] = []
+    detachments: list[str] = []
 
     def force(f) -> None:
         name = f.get("catalogueName") or ""
         if name and name not in factions:
             factions.append(name)
         for sel in _kids(f, "selections"):
+            if (sel.get("name") or "").lower().startswith("detachment"):  # "Detachment Choice"
+                detachments.extend(c.get("name") or "" for c in _kids(sel, "selections"))
             if sel.get("type") not in ("unit", "model"):
                 continue
             units.append(_unit(sel, name))
@@ -170,7 +173,8 @@ def parse_roster(data: bytes, source: str) -> ParsedList:
     if not units:
         raise InputError(f"{source}: the roster has no units")
     return ParsedList("battlescribe", source, root.get("name") or "", tuple(factions), edition,
-                      int(declared) if declared else None, tuple(units))
+                      int(declared) if declared else None, tuple(units),
+                      detachments=tuple(d for d in dict.fromkeys(detachments) if d))
 
 
 def _unit(sel, catalogue: str) -> ParsedUnit:

@@ -41,6 +41,9 @@ _SIZES = ("combat patrol", "incursion", "strike force", "onslaught", "battle siz
           "forza d'attacco")
 _REF = re.compile(r"(leading|attached to)\s{1,3}(.{1,200}?)(?:\[(\d{1,4})\])?\s{0,3}$", re.I)
 _APP = re.compile(r"app version:\s{0,3}v?(\d{1,3})", re.I)
+#: an 11e app's detachment line: "A and B (3 Detachment Points)" (any language's header)
+_DETACHMENT = re.compile(r"\(\d{1,2}\s(?:detachment points?|points? de d[ée]tachement|"
+                         r"abteilungspunkte?)\)\s*$", re.I)
 _WO_MODEL = re.compile(r"(\d{1,6})\s{1,3}(\S.{0,200}?)\s{1,3}with\s{1,3}(\S.*)$", re.I)
 
 
@@ -109,6 +112,8 @@ class _State:
     group: int = 0
     in_unit: bool = False
     warnings: list[str] = attrs.field(factory=list)
+    detachments: list[str] = attrs.field(factory=list)
+    bare: list[str] = attrs.field(factory=list)  # head lines that are only a name
 
 
 def _next_line(lines: list[str], i: int) -> str:
@@ -150,11 +155,15 @@ def _head_line(st: _State, n: int, s: str) -> None:
                 "points"), st.source, n)
         elif key == "FORCE DISPOSITION":
             st.edition = st.edition or "11e"
+        elif key == "DETACHMENT" and value.strip():
+            st.detachments.append(value.strip())
         return
     if s.startswith("&"):
         return
     if "detachment points" in s.lower() or s.lower().startswith("force disposition"):
         st.edition = st.edition or "11e"
+    if _DETACHMENT.search(s):
+        st.detachments.append(s)
     m = L.points_group(s)
     if m is not None and not m.group(1):
         name = s[:m.start()].strip(" -–:")
@@ -177,7 +186,11 @@ def _head_line(st: _State, n: int, s: str) -> None:
         st.factions.insert(0, value.strip())
         return
     if sep and key.strip().lower().startswith(("detachment", "force disposition")):
+        if key.strip().lower().startswith("detachment") and value.strip():
+            st.detachments.append(value.strip())
         return
+    if not _DETACHMENT.search(s):
+        st.bare.append(s)
     st.factions += [s] + _parts(s)
 
 
@@ -373,6 +386,9 @@ def _finish(st: _State) -> ParsedList:
             pair = (k, other) if kind == "leading" else (other, k)
             if pair not in attached:
                 attached.append(pair)
+    # a 10e app list names its detachment on a line of its own, after its faction(s)
+    detachments = st.detachments or (st.bare[-1:] if st.fmt == "gwapp" and len(st.bare) > 1
+                                     else [])
     return ParsedList(st.fmt, st.source, st.name, tuple(dict.fromkeys(st.factions)),
                       st.edition, st.declared, units, tuple(attached), tuple(st.warnings),
-                      st.limit)
+                      st.limit, tuple(dict.fromkeys(detachments)))

@@ -80,8 +80,16 @@ def catalogue_unit_dict(
     path: PathLike, name: str, *, gamesystem: PathLike | None = None,
     catalogues: tuple[PathLike, ...] = (),
 ) -> tuple[dict[str, Any], list[str]]:
-    """The unit (a dict in the units/ schema) and the import's warnings."""
-    return build_raw(_library(path, gamesystem, catalogues), name)
+    """The unit (a dict in the units/ schema, with its abilities' text) and the import's
+    warnings."""
+    from .texts import ability_texts
+
+    lib = _library(path, gamesystem, catalogues)
+    raw, warnings = build_raw(lib, name)
+    texts = ability_texts(lib, raw.get("name", name))
+    if texts:
+        raw.setdefault("abilities", {})["text"] = [{"name": n, "text": t} for n, t in texts]
+    return raw, warnings
 
 
 def import_catalogue(

@@ -36,12 +36,15 @@ import difflib
 import re
 from typing import Any
 
+import attrs
+
 from ...errors import InputError
 from ..names import name_key
 from .abilities import abilities_of, keywords_of
 from .files import Library
 from .find import find_unit
 from .model import Entry, Profile
+from .options import Carry, loadout_by_size
 from .profiles import (
     clean_name,
     int_of,
@@ -58,7 +61,7 @@ from .sizes import (
     is_standard,
     limits,
     points_by_size,
-    split_models,
+    split_group,
     takes_first,
 )
 from .walk import Context, Walker, modified_profile, unit_context
@@ -132,7 +135,8 @@ class _Builder:
             inv = own_inv.get("", None) or unit_inv.get(e.name.lower()) or unit_inv.get("")
             inv = inv or xplus_of(line.get("InSv"))
             lo, hi = (1, 1) if e is u else limits(e)
-            out.append(Member(e, ctx, parent, modified_profile(line, ctx), inv, lo, hi))
+            above = tuple(x for x in path[1:-1] if x.kind == "group")
+            out.append(Member(e, ctx, parent, modified_profile(line, ctx), inv, lo, hi, above))
         return out
 
     def invulns(self, e: Entry, ctx: Context) -> dict[str, str]:
@@ -189,10 +193,11 @@ class _Builder:
 
     # -- weapons ---------------------------------------------------------------------------
 
-    def weapons_of(self, e: Entry, ctx: Context, below: bool) -> list[tuple[dict, bool]]:
-        """(weapon table, standard) for the weapons on ``e`` (if ``below``, under it)."""
-        out: list[tuple[dict, bool]] = []
-        items: list[tuple[Entry, Context, bool]] = []
+    def weapons_of(self, e: Entry, ctx: Context, below: bool) -> list[Carry]:
+        """The weapons on ``e`` (if ``below``, under it), each with the entries from below
+        ``e`` down to the weapon's own (:func:`.options.per_model` reads their limits)."""
+        out: list[Carry] = []
+        items: list[tuple[Entry, Context, bool, tuple[Entry, ...]]] = []
         if below:
             std: dict[int, bool] = {id(e): True}
             for x, c, path in self.w.walk(e, ctx, lambda x: x.type == "model" and x is not e):
@@ -203,10 +208,10 @@ class _Builder:
                 if std[id(x)] and parent.default_id and takes_first(x, parent):
                     self.warn(f"{parent.name!r}: the data's default is not one of its options; "
                               f"the first, {x.name!r}, is taken")
-                items.append((x, c, std[id(x)]))
+                items.append((x, c, std[id(x)], path[1:] + (x,)))
         else:
-            items.append((e, ctx, True))
-        for x, c, standard in items:
+            items.append((e, ctx, True, ()))
+        for x, c, standard, below_e in items:
             profiles = [p for p in self.w.profiles(x, c) if is_weapon(p)]
             bases = profile_bases(x, [p.name for p in profiles])
             for p, base in zip(profiles, bases, strict=True):
@@ -219,7 +224,7 @@ class _Builder:
                 # per model (the best against the target, mathhammer.model.loadout)
                 if base is not None:
                     table["profile_of"] = base
-                out.append((table, standard))
+                out.append(Carry(table, standard, x, c, below_e))
         return out
 
     def weapon(self, p: Profile) -> dict | None:
@@ -247,33 +252,17 @@ class _Builder:
                 self.warn(f"weapon {weapon!r}: keyword {k!r} is a rule of the unit or the weapon "
                           "written in the data (kept by name, not modelled)")
 
-    def loadout(self, g: list[Member], lo: int, split: dict[int, int],
-                unit_level: list[tuple[dict, bool]]) -> list[dict]:
-        """The weapons of a model group: each with how many of its ``lo`` models carry it by
-        default (``count`` when not all of them; ``optional`` when none)."""
+    def loadout(self, gi: int, groups: list[list[Member]], counts: list[tuple[int, int]],
+                unit_level: list[Carry]) -> list[dict]:
+        """The weapons of model group ``gi``: each with how many of its models carry it by
+        default and at most, at every size of the group (:func:`.options.loadout_by_size`)."""
+        g = groups[gi]
         default = default_member(g)
-        tables: dict[tuple, dict] = {}
-        carried: dict[tuple, int] = {}
-        for m in [default] + [x for x in g if x is not default]:
-            k = split.get(id(m), 0)
-            for table, standard in self.weapons_of(m.entry, m.ctx, True):
-                key = tuple((kk, str(v)) for kk, v in table.items())
-                tables.setdefault(key, table)
-                carried[key] = carried.get(key, 0) + (k if standard else 0)
-        for table, standard in unit_level:
-            key = tuple((kk, str(v)) for kk, v in table.items())
-            tables.setdefault(key, table)
-            carried[key] = max(carried.get(key, 0), lo if standard else 0)
-        out = []
-        for key, table in tables.items():
-            t = dict(table)
-            n = carried[key]
-            if n == 0:
-                t["optional"] = True
-            elif n < lo:
-                t["count"] = n
-            out.append(t)
-        return out
+        found = [(m, self.weapons_of(m.entry, m.ctx, True))
+                 for m in [default] + [x for x in g if x is not default]]
+        others = [split_group(o, c[0]) for j, (o, c) in enumerate(zip(groups, counts,
+                                                                     strict=True)) if j != gi]
+        return loadout_by_size(self.unit, g, counts[gi], found, others, unit_level)
 
     def default_options(self, groups: list[dict]) -> None:
         """A phase with weapons none of which the unit carries by default (its guns are all
@@ -305,16 +294,16 @@ class _Builder:
         groups = list(keyed.values())
         counts = [group_count(g, self.unit, self.warn) for g in groups]
         tables = []
-        unit_level = []
+        unit_level: list[Carry] = []
         if self.unit.type != "model":
             for x, c, path in self.w.walk(self.unit, self.ctx, lambda x: x.type == "model"):
                 if x.type != "model" and not any(p.type == "model" for p in path):
                     std = all(is_standard(a, b) for a, b in zip(path[1:] + (x,), path, strict=True))
-                    unit_level += [(t, s and std) for t, s in self.weapons_of(x, c, False)]
-        smallest = split_models(sum(lo for lo, _hi in counts), members, groups, counts)
-        split = {id(m): k for m, k in smallest}
-        for g, (lo, hi) in zip(groups, counts, strict=True):
-            weapons = self.loadout(g, lo, split, unit_level)
+                    unit_level += [attrs.evolve(i, standard=i.standard and std,
+                                                path=path[1:] + (x,))
+                                   for i in self.weapons_of(x, c, False)]
+        for gi, (g, (lo, hi)) in enumerate(zip(groups, counts, strict=True)):
+            weapons = self.loadout(gi, groups, counts, unit_level)
             biggest = sorted(g, key=lambda m: -(m.max or 0))
             if len(g) == 1 or (biggest[0].max or 0) > (biggest[1].max or 0):
                 name = biggest[0].entry.name

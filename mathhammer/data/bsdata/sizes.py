@@ -34,6 +34,8 @@ class Member:
     invuln: str | None
     min: int
     max: int | None
+    #: the selection groups around its parent, outermost first (a group of groups)
+    above: tuple[Entry, ...] = ()
 
 
 def limits(e: Entry) -> tuple[int, int | None]:
@@ -44,7 +46,7 @@ def limits(e: Entry) -> tuple[int, int | None]:
             continue
         if c.type == "min":
             lo = max(lo, int(c.value))
-        elif c.type == "max":
+        elif c.type == "max" and c.value >= 0:  # -1: no limit
             hi = int(c.value) if hi is None else min(hi, int(c.value))
     return lo, hi
 
@@ -85,11 +87,13 @@ def group_count(
     g: list[Member], unit: Entry, warn: Callable[[str], None]
 ) -> tuple[int, int]:
     """The group's smallest and largest count: its entries' own limits, clamped by each
-    selection group around them."""
-    lo, hi = 0, 0
+    selection group around them and by the outermost group around groups (the Kasrkin's 9
+    troopers: 2-9 plain ones and a group of special-weapon troopers, 9 in all)."""
     parents: dict[int, list[Member]] = {}
     for m in g:
         parents.setdefault(id(m.parent), []).append(m)
+    ids = {i for m in g for i in (m.entry.id, m.entry.link_id) if i}
+    outers: dict[int, list] = {}  # the outermost selection group around a parent -> buckets
     for ms in parents.values():
         p_lo = sum(m.min for m in ms)
         his = [m.max for m in ms]
@@ -97,18 +101,44 @@ def group_count(
         parent = ms[0].parent
         if parent.kind == "group" and parent is not unit:
             g_lo, g_hi = limits(parent)
-            if len(ms) == len(parent.children):
+            if _only(parent, ids):
+                p_lo = max(p_lo, g_lo)
+            if g_hi is not None:
+                p_hi = g_hi if p_hi is None else min(p_hi, g_hi)
+        ring = [a for a in ms[0].above if a.kind == "group" and a is not unit]
+        outer = ring[0] if ring else parent
+        outers.setdefault(id(outer), [outer]).append((p_lo, p_hi, ms[0]))
+    lo, hi = 0, 0
+    for outer, *buckets in outers.values():
+        p_lo = sum(b[0] for b in buckets)
+        p_hi = None if any(b[1] is None for b in buckets) else sum(b[1] for b in buckets)
+        if len(buckets) > 1 or buckets[0][2].parent is not outer:  # groups in a group
+            g_lo, g_hi = limits(outer)
+            if _only(outer, ids):
                 p_lo = max(p_lo, g_lo)
             if g_hi is not None:
                 p_hi = g_hi if p_hi is None else min(p_hi, g_hi)
         if p_hi is None:
             p_hi = max(p_lo, 1)
-            warn(f"{ms[0].entry.name}: no maximum model count in the data; using {p_hi}")
+            warn(f"{buckets[0][2].entry.name}: no maximum model count in the data; "
+                 f"using {p_hi}")
         lo, hi = lo + p_lo, hi + p_hi
     if lo < 1:
         warn(f"{g[0].entry.name}: optional models (0-{hi}); counted from 1")
         lo = 1
     return lo, max(lo, hi)
+
+
+def _only(group: Entry, ids: set[str]) -> bool:
+    """Whether every entry in a selection group (and the groups in it) is one of ``ids``:
+    then the group's minimum is the model group's own."""
+    for c in group.children:
+        if c.kind == "group":
+            if not _only(c, ids):
+                return False
+        elif c.id not in ids:
+            return False
+    return True
 
 
 def points_by_size(
@@ -182,18 +212,27 @@ def split_models(n: int, members: list[Member], groups: list[list[Member]],
         extra -= add
     out = []
     for g, size in zip(groups, sizes, strict=True):
-        default = default_member(g)
-        order = [default] + [m for m in g if m is not default]
-        given = {id(m): 0 for m in g}
-        rest = size
-        for m in order[1:] + order[:1]:  # every entry's minimum, the default's last
-            k = min(m.min, rest)
-            given[id(m)] += k
-            rest -= k
-        for m in order:  # the rest: the default first, each up to its maximum
-            room = rest if m.max is None else max(0, min(rest, m.max - given[id(m)]))
-            given[id(m)] += room
-            rest -= room
-        given[id(default)] += rest  # more than the maxima allow: the data's own limits
-        out += [(m, given[id(m)]) for m in g]
+        out += split_group(g, size)
     return out
+
+
+def split_group(g: list[Member], size: int) -> list[tuple[Member, int]]:
+    """How ``size`` models of one model group spread over its entries: each entry at its
+    minimum, the rest to its default entry up to that entry's maximum, then to the others up
+    to theirs, the entry that may have the most models first (the rest of the squad, not a
+    special weapon's one model); past every maximum: to the default entry."""
+    default = default_member(g)
+    others = [m for m in g if m is not default]
+    order = [default] + sorted(others, key=lambda m: -(m.max if m.max is not None else 10**9))
+    given = {id(m): 0 for m in g}
+    rest = size
+    for m in order[1:] + order[:1]:  # every entry's minimum, the default's last
+        k = min(m.min, rest)
+        given[id(m)] += k
+        rest -= k
+    for m in order:  # the rest: the default first, each up to its maximum
+        room = rest if m.max is None else max(0, min(rest, m.max - given[id(m)]))
+        given[id(m)] += room
+        rest -= room
+    given[id(default)] += rest
+    return [(m, given[id(m)]) for m in g]

@@ -1,10 +1,13 @@
 // The mathhammer page: a form whose state lives in the address (#...), the answers of /api/*
 // drawn as tables and plain SVG charts. Exact fractions are BigInt pairs, never floats.
 "use strict";
+// The plan's own keys of the address (its units, targets and choices).
+const PLAN_KEYS = ["plan_units", "plan_targets", "plan_objective", "plan_adaptive", "plan_vs",
+  "plan_vs_file"];
 
 const $ = (id) => document.getElementById(id);
 const PAGE_ONLY = ["no_weapon", "k", "dist", "row", "vs", "army", "army_file", "metric", "by", "faction",
-  "attacker_leader"];
+  "attacker_leader", "then", "until", ...PLAN_KEYS];
 // The modifiers a player reaches for first, by phase; the other options fold under "more".
 const GROUPS = [["situation", ["half_range", "charged", "stationary", "cover"]],
   ["hit", ["hit_mod", "reroll_hits", "crit_hit"]], ["wound", ["wound_mod", "reroll_wounds",
@@ -159,13 +162,12 @@ function readForm() {
   if (document.querySelector("input[name=phase]:checked").value === "melee") s.set("ranged", "false");
   if ($("pistols").checked) s.set("pistols", "true");
   if ($("faction").value) s.set("faction", $("faction").value);
-  const boxes = [...document.querySelectorAll("#weapons input[type=checkbox]")];
-  const count = (b) => b.closest("label").querySelector("input.num").value;
-  const picked = boxes.filter((b) => b.checked)
-    .map((b) => (count(b) ? `${count(b)}x ${b.value}` : b.value));
-  const dflt = boxes.filter((b) => b.dataset.default === "true").map((b) => b.value);
-  if (boxes.length && picked.join("\n") !== dflt.join("\n")) picked.forEach((w) => s.append("weapon", w));
-  if (boxes.length && !picked.length) s.set("no_weapon", "true");  // none, not the defaults
+  const [picks, none] = readPicks($("weapons"));
+  picks.forEach((w) => s.append("weapon", w));
+  if (none) s.set("no_weapon", "true");  // none, not the defaults
+  readThen().forEach((spec) => s.append("then", spec));
+  if ($("until").value.trim()) s.set("until", $("until").value.trim());
+  readPlan(s);
   for (const o of SCHEMA) {
     const input = optInput(o.key);
     if (o.kind === "bool") {
@@ -208,6 +210,8 @@ function writeForm(s) {
   $("army").value = s.get("army") || "";
   $("metric").value = s.get("metric") || "kills";
   $("by").value = s.get("by") || "unit";
+  $("until").value = s.get("until") || "";
+  writePlan(s);
 }
 
 function saveState() {
@@ -220,7 +224,15 @@ function saveState() {
 function killsParams() {
   const p = new URLSearchParams(state);
   PAGE_ONLY.forEach((k) => p.delete(k));
-  if (state.get("attacker_leader") && p.get("attacker")) {
+  const thens = state.getAll("then").filter((t) => parseSpec(t).unit);
+  if (thens.length && p.get("attacker")) {  // several units into one target, in order
+    const first = { unit: p.get("attacker"), leader: state.get("attacker_leader") || "",
+      models: p.get("models") || "", weapons: p.getAll("weapon"), rules: p.getAll("rule") };
+    ["models", "weapon", "rule"].forEach((k) => p.delete(k));
+    p.set("attacker", makeSpec(first));
+    thens.forEach((t) => p.append("then", t));
+    if (state.get("until")) p.set("until", state.get("until"));
+  } else if (state.get("attacker_leader") && p.get("attacker")) {
     p.set("attacker", `${p.get("attacker")} + ${state.get("attacker_leader")}`);
   }
   return p;
@@ -231,7 +243,7 @@ function paramsObject(p) {
   const out = {};
   for (const k of new Set(p.keys())) {
     const v = p.getAll(k);
-    out[k] = ["weapon", "rule", "ability", "targets"].includes(k) ? v : v[0];
+    out[k] = ["weapon", "rule", "ability", "targets", "then"].includes(k) ? v : v[0];
   }
   return out;
 }
@@ -249,12 +261,55 @@ function tableParams() {
 
 // --- units, weapons, named rules, search ------------------------------------------------------
 
+const unitCache = new Map();
 async function unitInfo(name) {
   if (!name) return null;
   if (name.startsWith("army:")) return { inline: "army", weapons: [] };
   const rules = state.get("rules") || "";
+  const key = `${rules}|${name}`;
+  if (unitCache.has(key)) return unitCache.get(key);
   const [ok, data] = await getJSON(`/api/unit?name=${encodeURIComponent(name)}&rules=${rules}`);
+  if (ok) unitCache.set(key, data);
   return ok ? data : null;
+}
+
+// A unit's weapons of this phase as checkboxes with counts: ``picks`` as the address has them
+// ("4x Lascannon"; none: the datasheet's defaults, or none at all with ``none``).
+function weaponLabels(a, melee, picks, none, who = "") {
+  // the picks of this phase (those of the other phase do not apply to it)
+  const named = (w, [n]) => n.toLowerCase() === w.name.toLowerCase();
+  const picked = picks.map(parsePick)
+    .filter((p) => a.weapons.some((w) => w.melee === melee && named(w, p)));
+  const seen = new Set();
+  const items = [];
+  for (const w of a.weapons) {
+    if (w.melee !== melee || seen.has(w.name)) continue;
+    seen.add(w.name);
+    const pick = picked.find((p) => named(w, p));
+    const on = picked.length ? Boolean(pick) : !w.optional && !none;
+    const box1 = el("input", { type: "checkbox", value: w.name, checked: on,
+      "data-default": String(!w.optional), "aria-label": `${w.name}${who}` });
+    const n = el("input", { type: "number", class: "num", min: 1, max: w.max,
+      "aria-label": `how many ${w.name}${who}`, placeholder: w.optional ? "1" : "all",
+      value: pick && pick[1] ? pick[1] : null });
+    items.push(el("label", { title: w.profile }, box1,
+      el("span", { class: "wname", text: ` ${w.name}${w.optional ? " (optional)" : ""}` }),
+      el("span", { class: "note", text: w.profile.split(" | ").slice(1).join(" | ") }), n));
+  }
+  if (!items.length) items.push(el("span", { class: "note", text: `no ${melee ? "melee" : "ranged"} weapons` }));
+  return items;
+}
+
+// The weapons ticked in a box: [picks as the address keeps them, none ticked]; no picks
+// when they are the datasheet's defaults.
+function readPicks(container) {
+  const boxes = [...container.querySelectorAll("input[type=checkbox]")];
+  const count = (b) => b.closest("label").querySelector("input.num").value;
+  const picked = boxes.filter((b) => b.checked)
+    .map((b) => (count(b) ? `${count(b)}x ${b.value}` : b.value));
+  const dflt = boxes.filter((b) => b.dataset.default === "true").map((b) => b.value);
+  const same = picked.join("\n") === dflt.join("\n");
+  return [boxes.length && !same ? picked : [], boxes.length > 0 && !picked.length];
 }
 
 function renderWeapons() {
@@ -272,62 +327,138 @@ function renderWeapons() {
       text: `${w.models}x ${w.profile}` })));
     return;
   }
-  // the picks of this phase (those of the other phase do not apply to it)
-  const named = (w, [n]) => n.toLowerCase() === w.name.toLowerCase();
-  const picked = state.getAll("weapon").map(parsePick)
-    .filter((p) => a.weapons.some((w) => w.melee === melee && named(w, p)));
-  const seen = new Set();
-  const items = [];
-  for (const w of a.weapons) {
-    if (w.melee !== melee || seen.has(w.name)) continue;
-    seen.add(w.name);
-    const pick = picked.find((p) => named(w, p));
-    const on = picked.length ? Boolean(pick) : !w.optional && !state.get("no_weapon");
-    const box1 = el("input", { type: "checkbox", value: w.name, checked: on,
-      "data-default": String(!w.optional), "aria-label": w.name });
-    const n = el("input", { type: "number", class: "num", min: 1, max: w.max,
-      "aria-label": `how many ${w.name}`, placeholder: w.optional ? "1" : "all",
-      value: pick && pick[1] ? pick[1] : null });
-    items.push(el("label", { title: w.profile }, box1,
-      el("span", { class: "wname", text: ` ${w.name}${w.optional ? " (optional)" : ""}` }),
-      el("span", { class: "note", text: w.profile.split(" | ").slice(1).join(" | ") }), n));
-  }
-  if (!items.length) items.push(el("span", { class: "note", text: `no ${melee ? "melee" : "ranged"} weapons` }));
-  box.replaceChildren(...items);
+  box.replaceChildren(...weaponLabels(a, melee, state.getAll("weapon"), state.get("no_weapon")));
   const size = a.size[0] === a.size[1] ? `${a.size[0]}` : `${a.size[0]}-${a.size[1]}`;
   $("models").placeholder = size;
 }
 
-async function renderRules() {
+const rulesCache = new Map();
+// The named rules a unit may use: its faction's, and its datasheet's switches; those of
+// ``chosen`` not among them are offered too (ticked).
+async function ruleItems(unit, chosen, who = "") {
   // the attacker's faction only (the target's rules are the defender's)
-  const factions = [info.attacker].filter((u) => u && u.faction).map((u) => u.faction);
-  const q = factions.map((f) => `faction=${encodeURIComponent(f)}`).join("&");
-  const [ok, data] = factions.length ? await getJSON(`/api/rules?${q}`) : [true, { rules: [] }];
-  RULES = ok ? data.rules : [];
-  const on = new Set(state.getAll("rule"));
-  const box = $("rules");
+  const faction = unit && unit.faction ? unit.faction : "";
+  if (faction && !rulesCache.has(faction)) {
+    const [ok, data] = await getJSON(`/api/rules?faction=${encodeURIComponent(faction)}`);
+    rulesCache.set(faction, ok ? data.rules : []);
+  }
+  const rules = [...(faction ? rulesCache.get(faction) : [])];
+  const on = new Set(chosen);
   const items = [];
-  let faction = null;
-  const names = new Set(RULES.map((r) => r.name));
-  // the attacker's datasheet rules: the switches, as named rules (applied ones are said)
-  const own = (info.attacker && info.attacker.rules ? info.attacker.rules.attacker : [])
-    .filter((r) => r.state === "switch");
+  let group = null;
+  const names = new Set(rules.map((r) => r.name));
+  // the unit's datasheet rules: the switches, as named rules (applied ones are said)
+  const own = (unit && unit.rules ? unit.rules.attacker : []).filter((r) => r.state === "switch");
   for (const r of own) {
     if (names.has(r.name)) continue;
     names.add(r.name);
-    RULES.push({ name: r.name, faction: `${info.attacker.name} (datasheet, when it applies)`,
+    rules.push({ name: r.name, faction: `${unit.name} (datasheet, when it applies)`,
       describe: r.text });
   }
-  for (const name of on) if (!names.has(name)) RULES.push({ name, faction: "chosen", describe: "" });
-  for (const r of RULES) {
-    if (r.faction !== faction) {
-      faction = r.faction;
-      items.push(el("div", { class: "faction", text: faction }));
+  for (const name of on) if (!names.has(name)) rules.push({ name, faction: "chosen", describe: "" });
+  for (const r of rules) {
+    if (r.faction !== group) {
+      group = r.faction;
+      items.push(el("div", { class: "faction", text: group }));
     }
     items.push(el("label", { title: r.describe }, el("input", { type: "checkbox",
-      value: r.name, checked: on.has(r.name) }), ` ${r.name}`));
+      value: r.name, checked: on.has(r.name), "aria-label": who ? `${r.name}${who}` : null }),
+    ` ${r.name}`));
   }
-  box.replaceChildren(...items);
+  return [rules, items];
+}
+
+async function renderRules() {
+  const [rules, items] = await ruleItems(info.attacker, state.getAll("rule"));
+  RULES = rules;
+  $("rules").replaceChildren(...items);
+}
+
+// --- several units into one target -----------------------------------------------------------
+// Each unit after the first is one "then" of the address, as the command line writes it:
+// "NAME + LEADER --models 5 --weapon 4x Lascannon --rule Oath of Moment (1)".
+
+function parseSpec(spec) {
+  const [head, ...parts] = spec.split(/\s+--(?=(?:weapon|rule|models) )/);
+  const [unit, leader] = head.split(" + ").map((x) => x.trim());
+  const out = { unit: unit || "", leader: leader || "", models: "", weapons: [], rules: [] };
+  for (const part of parts) {
+    const [key, ...rest] = part.split(" ");
+    const v = rest.join(" ").trim();
+    if (key === "weapon") out.weapons.push(v);
+    else if (key === "rule") out.rules.push(v);
+    else out.models = v;
+  }
+  return out;
+}
+function makeSpec(u) {
+  let spec = u.unit + (u.leader ? ` + ${u.leader}` : "");
+  if (u.models) spec += ` --models ${u.models}`;
+  u.weapons.forEach((w) => { spec += ` --weapon ${w}`; });
+  u.rules.forEach((r) => { spec += ` --rule ${r}`; });
+  return spec;
+}
+
+const thenInfo = [];
+// The units after the first, as the form has them.
+function readThen() {
+  return [...document.querySelectorAll("#then fieldset.unit")].map((box) => {
+    const i = Number(box.dataset.i);
+    const [weapons, none] = readPicks(box.querySelector(".weapons"));
+    const u = { unit: $(`then${i}`).value.trim(), leader: $(`then${i}_leader`).value.trim(),
+      models: box.querySelector("input[name=then_models]").value.trim(), weapons,
+      rules: [...box.querySelectorAll(".checks input:checked")].map((b) => b.value) };
+    if (none) u.weapons = ["(none)"];
+    return makeSpec(u);
+  });
+}
+
+async function renderThen() {
+  const specs = state.getAll("then").map(parseSpec);
+  const infos = await Promise.all(specs.map((u) => unitInfo(u.unit)));
+  const melee = state.get("ranged") === "false";
+  const blocks = [];
+  for (const [i, u] of specs.entries()) {
+    const a = infos[i];
+    thenInfo[i] = a;
+    const who = ` (unit ${i + 2})`;
+    const weapons = el("div", { class: "weapons" });
+    if (a && !a.inline) weapons.append(...weaponLabels(a, melee, u.weapons, false, who));
+    else if (a && a.inline) weapons.append(el("div", { class: "note", text: a.inline === "army" ? "a unit of the army list" : a.weapons.map((w) => `${w.models}x ${w.profile}`).join("; ") }));
+    const [, rules] = a && !a.inline ? await ruleItems(a, u.rules, who) : [[], []];
+    const remove = el("button", { type: "button", class: "remove", "data-i": i, text: "remove" });
+    remove.addEventListener("click", () => {
+      const keep = state.getAll("then").filter((_, j) => j !== i);
+      state.delete("then");
+      keep.forEach((t) => state.append("then", t));
+      history.replaceState(null, "", `#${state.toString()}`);
+      renderThen().then(runKills);
+    });
+    const size = a && a.size ? (a.size[0] === a.size[1] ? `${a.size[0]}` : `${a.size[0]}-${a.size[1]}`) : "";
+    blocks.push(el("fieldset", { class: "unit", "data-i": i, "data-unit": u.unit },
+      el("legend", { text: `${i + 2}. then` }), remove,
+      el("label", {}, "unit ", el("input", { id: `then${i}`, name: "then_unit", list: `then${i}-list`,
+        value: u.unit, spellcheck: "false", placeholder: "a unit's name, or weapon rows" })),
+      el("datalist", { id: `then${i}-list` }),
+      el("div", { class: "row" },
+        el("label", {}, "models ", el("input", { name: "then_models", type: "number", min: 1,
+          class: "num", value: u.models || null, placeholder: size }))),
+      el("label", {}, "its Leader ", el("input", { id: `then${i}_leader`, name: "then_leader",
+        list: `then${i}_leader-list`, value: u.leader, spellcheck: "false",
+        placeholder: "a CHARACTER unit leading it" })),
+      el("datalist", { id: `then${i}_leader-list` }),
+      el("p", { class: "note", text: a && !a.inline ? `${a.name} (${a.faction}): ${a.statline}` : "" }),
+      weapons,
+      rules.length ? el("details", {}, el("summary", { text: "its named rules" }),
+        el("div", { class: "checks" }, ...rules)) : ""));
+  }
+  $("then").replaceChildren(...blocks);
+  specs.forEach((_, i) => {
+    found[`then${i}`] = found[`then${i}`] || [];
+    found[`then${i}_leader`] = found[`then${i}_leader`] || [];
+    refreshList(`then${i}`);
+    refreshList(`then${i}_leader`);
+  });
 }
 
 // A side's rules from the datasheet: applied always, or not modelled (the switches are
@@ -355,6 +486,7 @@ async function refreshUnits() {
     + (a.abilities && a.abilities.length ? `; abilities: ${a.abilities.join(", ")}` : "")
     + describeRules(a.rules && a.rules.attacker);
   renderWeapons();
+  LEADERS.forEach(refreshList);
   await renderRules();
 }
 
@@ -370,10 +502,26 @@ function fillList(list, names) {
   $(list).replaceChildren(...names.map((n) => el("option", { value: n })));
 }
 
+// The Leaders a unit's datasheet lists (its Bodyguard's side: the data's Leader lists).
+function listedLeaders(id) {
+  const then = /^then(\d+)_leader$/.exec(id);
+  const unit = id === "attacker_leader" ? info.attacker : id === "leader" ? info.target
+    : then ? thenInfo[Number(then[1])] : null;
+  return unit && unit.led_by && unit.led_by.length ? unit.led_by : null;
+}
+
 function refreshList(id) {
+  const listed = listedLeaders(id);
+  if (listed) {  // offered from the unit's Leader list (any name may still be typed)
+    fillList(`${id}-list`, listed);
+    $(id).placeholder = `one of the ${listed.length} Leaders its datasheet lists`;
+    return;
+  }
+  const leader = LEADERS.includes(id) || id.endsWith("_leader");
+  if (leader) $(id).placeholder = "a CHARACTER unit leading it";
   const q = $(id).value.trim().toLowerCase();
-  let names = [...(LEADERS.includes(id) ? [] : armyNames),
-    ...UNITS.filter((u) => !LEADERS.includes(id) || u.leader).map((u) => u.name)];
+  let names = [...(leader ? [] : armyNames),
+    ...UNITS.filter((u) => !leader || u.leader).map((u) => u.name)];
   if (found[id].length) names = [...names.filter((n) => n.toLowerCase().includes(q)), ...found[id]];
   fillList(`${id}-list`, names);
 }
@@ -387,16 +535,18 @@ const searchers = {};
 function search(input) {
   searchers[input.id] = searchers[input.id] || debounce(async () => {
     const q = input.value.trim();
-    if (!searchable || q.length < 2 || isRows(q) || q.startsWith("army:")) {
+    if (!searchable || q.length < 2 || isRows(q) || q.startsWith("army:") || listedLeaders(input.id)) {
       found[input.id] = [];
       refreshList(input.id);
       return;
     }
     const rules = state.get("rules") || "";
     // a Leader of the data: of its unit's faction
+    const then = /^then(\d+)_leader$/.exec(input.id);
     const faction = input.id === "attacker" ? $("faction").value
       : input.id === "attacker_leader" ? factionOf(state.get("attacker"))
-        : input.id === "leader" ? factionOf(state.get("target")) : "";
+        : input.id === "leader" ? factionOf(state.get("target"))
+          : then ? factionOf($(`then${then[1]}`).value) : "";
     const [ok, data, status] = await getJSON(
       `/api/search?q=${encodeURIComponent(q)}&rules=${rules}`
       + (faction ? `&faction=${encodeURIComponent(faction)}` : ""));
@@ -423,6 +573,12 @@ async function runKills() {
   if (state.get("no_weapon")) {
     $("answer").hidden = true;
     showError($("error"), "weapons: none picked; pick at least one weapon of the unit");
+    return;
+  }
+  const empty = p.getAll("then").findIndex((t) => t.includes("--weapon (none)"));
+  if (empty >= 0) {
+    $("answer").hidden = true;
+    showError($("error"), `unit ${empty + 2}: no weapon picked; pick at least one of its weapons`);
     return;
   }
   killsController = new AbortController();
@@ -488,8 +644,49 @@ function describeOptions(options) {
 
 let lastKills = null;
 
+// Several units into one target: P(destroyed) after each unit, the end, the kills.
+function renderSalvo(data) {
+  const names = data.attackers.map((a) => a.attacker);
+  $("title").textContent = `${names.join(" then ")} → ${data.target.name}`;
+  $("header").textContent = `rules ${data.attackers[0].rules}; in order: `
+    + data.attackers.map((a, i) => `${i + 1}. ${a.attacker}`
+      + `${a.points ? ` (${a.points} pts)` : ""}: options: ${describeOptions(a.options)}; `
+      + `named rules: ${a.named_rules.join(", ") || "none"}; weapons: `
+      + `${a.weapons.map((w) => `${w.models}x ${w.profile}`).join("; ")}`).join(". ")
+    + `. Target: ${data.target.profile}.`;
+  const warned = data.warnings || [];
+  $("warnings").hidden = !warned.length;
+  $("warnings").replaceChildren(...warned.map((w) => el("li", { text: w.replace(/^warning: /, "") })));
+  const rows = [el("tr", {}, el("th", { text: "at the end" }), el("th", { text: "value" }),
+    el("th", { text: "exact" }))];
+  rows.push(valueRow("wounds lost", data.mean.wounds_lost));
+  rows.push(valueRow("kills", data.mean.kills));
+  rows.push(valueRow("models left", data.mean.models_left));
+  rows.push(probRow("P(destroyed)", data.destroyed));
+  $("steps").replaceChildren(...rows);
+  const d = frac(data.destroyed);
+  $("destroyed").textContent = percent(d);
+  $("destroyed").title = exact(d);
+  renderDistribution();
+  $("turns-box").hidden = false;
+  $("turns-title").textContent = "P(destroyed) after each unit";
+  renderSteps(data.after_units.map((u, i) => ({ label: `${i + 1}. ${u.attacker}`,
+    destroyed: u.destroyed, models_left_mean: u.models_left_mean })), "unit");
+  const line = $("until-line");
+  line.hidden = !data.until;
+  if (data.until) {
+    const k = data.until.units;
+    line.textContent = `P(destroyed) ≥ ${percent(frac(data.until.p))}: ` + (k === null
+      ? `not reached even with all ${names.length} units`
+      : `the first ${k} unit${k === 1 ? "" : "s"} (${names.slice(0, k).join(", ")})`);
+  }
+}
+
 function renderKills(data) {
   lastKills = data;
+  if ("attackers" in data) { renderSalvo(data); return; }
+  $("until-line").hidden = true;
+  $("turns-title").textContent = "P(destroyed) by step";
   const seq = "steps" in data;
   $("title").textContent = `${data.attacker} → ${data.target.name}`;
   const weapons = data.weapons.map((w) => `${w.models}x ${w.profile}`).join("; ");
@@ -602,8 +799,8 @@ function drawChart(box, pairs, what) {
   box.replaceChildren(s);
 }
 
-function renderSteps(steps) {
-  const rows = [el("tr", {}, ...["after step", "P(destroyed)", "models left", "exact P(destroyed)"]
+function renderSteps(steps, what = "step") {
+  const rows = [el("tr", {}, ...[`after ${what}`, "P(destroyed)", "models left", "exact P(destroyed)"]
     .map((h) => el("th", { text: h })))];
   for (const st of steps) {
     const d = frac(st.destroyed);
@@ -749,23 +946,177 @@ function renderGrid(data) {
   $("grid").replaceChildren(table);
 }
 
+// --- the plan of a phase ------------------------------------------------------------------------
+
+function readPlan(s) {
+  lines($("plan_units").value).forEach((u) => s.append("plan_units", u));
+  lines($("plan_targets").value).forEach((t) => s.append("plan_targets", t));
+  if ($("plan_vs").value.trim()) s.set("plan_vs", $("plan_vs").value);
+  else if (state.get("plan_vs_file")) s.set("plan_vs_file", state.get("plan_vs_file"));
+  if ($("plan_objective").value) s.set("plan_objective", $("plan_objective").value);
+  if ($("plan_adaptive").checked) s.set("plan_adaptive", "true");
+}
+function writePlan(s) {
+  $("plan_units").value = s.getAll("plan_units").join("\n");
+  $("plan_targets").value = s.getAll("plan_targets").join("\n");
+  $("plan_vs").value = s.get("plan_vs") || "";
+  $("plan_objective").value = s.get("plan_objective") || "";
+  $("plan_adaptive").checked = s.get("plan_adaptive") === "true";
+}
+
+let planController = null;
+
+async function runPlan() {
+  const army = state.get("army") || (state.get("army_file") ? { base64: state.get("army_file") } : null);
+  const units = state.getAll("plan_units");
+  const targets = state.getAll("plan_targets");
+  const vs = state.get("plan_vs") || (state.get("plan_vs_file") ? { base64: state.get("plan_vs_file") } : null);
+  if (planController) planController.abort();
+  if (!(units.length || army) || !(targets.length || vs)) {
+    $("plan-answer").replaceChildren();
+    showError($("plan-error"), "");
+    $("plan-busy").hidden = true;
+    return;
+  }
+  planController = new AbortController();
+  const body = { units, targets };
+  for (const o of SCHEMA) {  // the modifiers above, shared by every unit
+    if (state.has(o.key)) body[o.key] = o.kind === "list" ? state.getAll(o.key) : state.get(o.key);
+  }
+  if (state.get("ranged") === "false") body.ranged = "false";
+  if (army && (!units.length || units.some((u) => u.startsWith("army:")))) body.army = army;
+  if (vs) body.vs_army = vs;
+  if (state.get("plan_objective")) body.objective = state.get("plan_objective");
+  if (state.get("plan_adaptive")) body.adaptive = true;
+  $("plan-busy").hidden = false;
+  try {
+    const [ok, data] = await getJSON("/api/plan", { method: "POST", body: JSON.stringify(body),
+      headers: { "Content-Type": "application/json" }, signal: planController.signal });
+    if (!ok) {
+      showError($("plan-error"), data.message || data.error);
+      $("plan-answer").replaceChildren();
+    } else {
+      showError($("plan-error"), "");
+      renderPlan(data);
+    }
+    $("plan-busy").hidden = true;
+  } catch (e) {
+    if (e.name !== "AbortError") {
+      showError($("plan-error"), `mathhammer: error: ${e.message}`);
+      $("plan-busy").hidden = true;
+    }
+  }
+}
+
+function assignmentList(a) {
+  return el("ul", { class: "assignment" }, ...a.targets.map((t) => el("li", {
+    "data-unit": t.attacker, text: `${t.attacker} → ${t.target.join(", ")}` })));
+}
+
+const OBJECTIVES = { points: "expected points destroyed (a unit's points when it is destroyed)",
+  "model-points": "expected points destroyed (per model destroyed)", models: "expected models destroyed" };
+
+function renderPlan(data) {
+  const value = (v) => el("span", { class: "exact-hover", title: v, "data-exact": v,
+    text: `${num(frac(v)).toFixed(3)} (${short(frac(v))})` });
+  const out = [el("p", { class: "note", text: `${data.attackers.length} attacking units → `
+    + `${data.targets.length} targets; objective: ${OBJECTIVES[data.objective]}; planned in `
+    + `${data.seconds} s on the server` })];
+  const warned = data.warnings || [];
+  if (warned.length) out.push(el("ul", { class: "warnings" }, ...warned.map((w) => el("li", { text: w.replace(/^warning: /, "") }))));
+  if (data.narrowed_to !== null) {
+    out.push(el("p", { class: "note", text: `candidates: each unit's ${data.narrowed_to} best `
+      + "targets alone (a heuristic: the full plan is over the limit of assignments)" }));
+  }
+  out.push(el("p", { class: "big", id: "plan-best" }, `best of ${data.assignments} assignments `
+    + "(each evaluated exactly): ", value(data.best.value)), assignmentList(data.best));
+  if (data.next_best) {
+    out.push(el("p", { id: "plan-lead" }, "ahead of the next best by ", value(data.lead),
+      "; next best:"), assignmentList(data.next_best));
+  }
+  const head = el("tr", {}, ...["target", "shot by", "value", "P(destroyed)", "kills", "exact value"]
+    .map((h) => el("th", { text: h })));
+  const rows = data.per_target.map((t) => {
+    const d = frac(t.destroyed);
+    return el("tr", { "data-target": t.target.name }, el("td", { text: t.target.name
+      + (t.points !== null ? ` (${t.points} pts)` : "") }),
+    el("td", { text: t.attackers.join(", ") || "-" }),
+    el("td", { text: num(frac(t.value)).toFixed(3) }),
+    el("td", { text: percent(d), title: exact(d) }),
+    el("td", { text: num(frac(t.kills.mean)).toFixed(3), title: t.kills.mean }), exactCell(t.value));
+  });
+  out.push(el("table", { class: "numbers", id: "plan-targets" }, head, ...rows));
+  const ad = data.adaptive;
+  if (ad) {
+    const kind = ad.exact ? "exact: the best policy" : `a heuristic: it adapts for the first `
+      + `${ad.depth} units, then ${ad.rest === "replanned" ? "the best fixed plan for the rest given what they did"
+        : "the rest as in the best fixed plan"} (the full state space is over the page's budget)`;
+    out.push(el("h3", { text: `Adaptive (${kind})` }),
+      el("p", { id: "plan-adaptive" }, "value ", value(ad.value), "; gain over the fixed plan ",
+        value(ad.gain)));
+    if (ad.first.length) {
+      out.push(el("p", { text: `first: ${data.attackers[0].attacker} → ${ad.first[0].target.join(", ")}` }));
+    }
+    if (ad.second.length && data.attackers.length > 1) {
+      const t = el("table", { class: "numbers" }, el("tr", {}, ...["P", "what the first did",
+        `${data.attackers[1].attacker} then shoots`].map((h) => el("th", { text: h }))),
+      ...ad.second.slice(0, 12).map((r) => el("tr", {}, el("td", { text: percent(frac(r.p)), title: r.p }),
+        el("td", { text: r.state.join("; ") }), el("td", { text: r.target.join(", ") }))));
+      out.push(t);
+    }
+  }
+  $("plan-answer").replaceChildren(...out);
+}
+
+const runPlanSoon = debounce(runPlan, 500);
+function onPlanChange() {
+  saveState();
+  runPlanSoon();
+}
+
 // --- wiring -----------------------------------------------------------------------------------
 
-const runAll = debounce(() => { runKills(); runCompare(); }, 120);
+const runAll = debounce(() => { runKills(); runCompare(); runPlanSoon(); }, 120);
 const runKillsSoon = debounce(runKills, 120);
 // what only the attack reads (the comparison has its own units)
 const ATTACK_ONLY = ["attacker", "attacker_leader", "target", "leader", "models",
-  "target_models", "turns", "reanimation"];
+  "target_models", "turns", "reanimation", "until"];
+const renderThenSoon = debounce(async () => { await renderThen(); saveState(); runKills(); }, 250);
 const runCompareSoon = debounce(runCompare, 300);
 const refreshSoon = debounce(async () => { await refreshUnits(); }, 250);
 
 function onChange(ev) {
   const id = ev.target.id || ev.target.name;
+  if (ev.target.closest("#plan")) { onPlanChange(ev); return; }
+  const then = ev.target.closest("#then fieldset.unit");
+  if (then) {  // a unit after the first
+    const i = Number(then.dataset.i);
+    if (id === `then${i}` && ev.target.value.trim() === then.dataset.unit) {
+      saveState();  // the same unit (a change event after its input events)
+    } else if (id === `then${i}`) {  // another unit: the old one's wargear and size do not apply
+      then.dataset.unit = ev.target.value.trim();
+      then.querySelector(".weapons").replaceChildren();
+      then.querySelector("input[name=then_models]").value = "";
+      then.querySelector(".checks")?.replaceChildren();
+      search(ev.target);
+      saveState();
+      renderThenSoon();
+    } else if (id === `then${i}_leader`) {
+      search(ev.target);
+      saveState();
+    } else saveState();
+    runKillsSoon();
+    return;
+  }
   saveState();
   if (id === "k" || id === "dist") { renderDistribution(); return; }
   if (id === "army" && [state.get("attacker"), state.get("target")]
     .some((v) => v && v.startsWith("army:"))) runAll();
-  if (["row", "vs", "army", "metric", "by"].includes(id)) { runCompareSoon(); return; }
+  if (["row", "vs", "army", "metric", "by"].includes(id)) {
+    runCompareSoon();
+    if (id === "army") runPlanSoon();
+    return;
+  }
   if (["attacker", "target", "leader", "attacker_leader"].includes(id)) {
     if (id === "attacker") {  // the old unit's weapons and size do not apply to the new one
       info.attacker = null;
@@ -777,7 +1128,7 @@ function onChange(ev) {
     search(ev.target);
     refreshSoon();
   }
-  if (ev.target.name === "phase") { renderWeapons(); saveState(); }
+  if (ev.target.name === "phase") { renderWeapons(); saveState(); renderThenSoon(); }
   if (id === "faction") { loadFaction(); return; }
   if (id === "rules" && ev.type === "change" && factionsLoaded) loadFactions();
   if (ATTACK_ONLY.includes(id) || ev.target.closest("#weapons")) runKillsSoon(); else runAll();
@@ -804,13 +1155,17 @@ async function loadFaction() {
 }
 
 // An uploaded list (.ros, .rosz, text) is read here, in memory, and sent as base64.
-async function uploadArmy(file) {
+async function base64Of(file) {
   const bytes = new Uint8Array(await file.arrayBuffer());
   let bin = "";
   for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(bin);
+}
+async function uploadArmy(file) {
+  const content = await base64Of(file);
   $("army").value = "";
   state.delete("army");
-  state.set("army_file", btoa(bin));
+  state.set("army_file", content);
   history.replaceState(null, "", `#${state.toString()}`);
   runCompare();
 }
@@ -819,6 +1174,7 @@ async function start() {
   const [[, opts], [, units], [, health]] = await Promise.all([getJSON("/api/options"),
     getJSON("/api/units"), getJSON("/api/health")]);
   SCHEMA = opts.options;
+  $("plan-limits").textContent = `Bounds: ${opts.plan_limits}.`;
   UNITS = units.units;
   $("version").textContent = health.mathhammer;
   buildOptions();
@@ -827,7 +1183,13 @@ async function start() {
   state = new URLSearchParams(location.hash.slice(1) || DEFAULT);
   writeForm(state);
   // the factions are listed when the picker is first used (or the address names one)
-  await Promise.all([refreshUnits(), state.get("faction") ? loadFactions() : null]);
+  await Promise.all([refreshUnits(), renderThen(), state.get("faction") ? loadFactions() : null]);
+  $("add-unit").addEventListener("click", async () => {
+    state.append("then", "");
+    await renderThen();
+    const n = state.getAll("then").length - 1;
+    $(`then${n}`).focus();
+  });
   for (const ev of ["focus", "mousedown", "keydown"]) {
     $("faction").addEventListener(ev, () => { if (!factionsLoaded) loadFactions(); });
   }
@@ -835,6 +1197,21 @@ async function start() {
   $("army-file").addEventListener("change", (ev) => {
     ev.stopPropagation();
     if (ev.target.files.length) uploadArmy(ev.target.files[0]);
+  });
+  $("plan").addEventListener("input", onChange);
+  $("plan").addEventListener("change", onChange);
+  $("plan-vs-file").addEventListener("change", async (ev) => {  // the enemy's list, uploaded
+    ev.stopPropagation();
+    if (!ev.target.files.length) return;
+    $("plan_vs").value = "";
+    state.delete("plan_vs");
+    state.set("plan_vs_file", await base64Of(ev.target.files[0]));
+    history.replaceState(null, "", `#${state.toString()}`);
+    runPlan();
+  });
+  $("plan-army").addEventListener("click", () => {  // the pasted list's units, one per line
+    $("plan_units").value = armyNames.slice(0, 6).join("\n");
+    onPlanChange();
   });
   $("form").addEventListener("input", onChange);
   $("form").addEventListener("change", onChange);
@@ -844,11 +1221,12 @@ async function start() {
   window.addEventListener("hashchange", async () => {
     state = new URLSearchParams(location.hash.slice(1));
     writeForm(state);
-    await refreshUnits();
+    await Promise.all([refreshUnits(), renderThen()]);
     runKills();
     runCompare();
+    runPlan();
   });
-  await Promise.all([runKills(), runCompare()]);
+  await Promise.all([runKills(), runCompare(), runPlan()]);
   document.body.dataset.ready = "true";
 }
 

@@ -1,0 +1,209 @@
+"""The wargear options of a datasheet as the data limits them: how many of a weapon one model
+carries by default and at most, and the caps the data puts on the whole unit, both editions.
+
+BattleScribe writes a datasheet's options as constraints (a model entry's ``max 4``: four
+Devastators may have a heavy weapon; a weapon's ``min 1``/``max 1`` per model; a weapon's
+``max 2`` in scope ``unit``), modifiers on those constraints (``increment`` by 1 per 5 models
+with a ``repeat``, ``set`` when the unit has at least 10 models) and error messages
+(``Max 1 {this} per 5 models``, ``Cannot take {this} with less than 10 models in unit``). Here
+they are read for a given unit size (the context's model counts); what the size cannot decide
+(a modifier conditioned on another choice) is read as allowing the most, so that a count over
+the maximum is one the data never allows. The data has no ``percentValue`` constraint (none
+in either edition), so none is read.
+
+>>> from fractions import Fraction
+>>> from .model import Constraint
+>>> lascannon = Entry("entry", "e1", "Lascannon", constraints=(
+...     Constraint("min", "selections", "parent", Fraction(2)),
+...     Constraint("max", "selections", "parent", Fraction(2))))
+>>> per_model([lascannon], Context())
+(2, 2)
+>>> limits_at(Entry("entry", "e3", "Accursed weapon", constraints=(
+...     Constraint("max", "selections", "parent", Fraction(1), "c1"),), modifiers=(
+...     Modifier("set", "c1", "-1"),)), Context())  # set to -1: no limit
+(0, None)
+>>> unit_cap(Entry("entry", "e2", "Grenade launcher", modifiers=(
+...     Modifier("add", "error", "Max 1 {this} per 5 models"),)), Context(), 10)
+2
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import attrs
+
+from .model import Constraint, Entry, Modifier
+from .sizes import Member, split_group
+from .walk import Context, apply_number, decide
+
+#: "Max 1 {this} per 5 models", "Max 2 X per 5 models", "Max 1 X per 10 models."
+_PER = re.compile(r"\bmax\.?\s+(\d+)\b.*?\bper\s+(\d+)\s+models?\b", re.I)
+#: "Cannot take {this} with less than 10 models in unit"
+_BELOW = re.compile(r"\bcannot take\b.*?\bwith (?:less|fewer) than\s+(\d+)\s+models?\b", re.I)
+
+
+def constraint_value(c: Constraint, owner: Entry, ctx: Context) -> int:
+    """A constraint's value after the owner's modifiers on it: those that hold at this size,
+    and those the size cannot decide when they raise it (the data allows the most)."""
+    value = c.value
+    for m in owner.modifiers:
+        if m.field != c.id or not c.id:
+            continue
+        held = decide(m.when, ctx)
+        if held is True:
+            value = apply_number(value, m, ctx)
+        elif held is None and m.type in ("increment", "set"):
+            when_true = apply_number(value, _always(m), ctx)
+            value = max(value, when_true)
+    return int(value)
+
+
+def _always(m: Modifier) -> Modifier:
+    return Modifier(m.type, m.field, m.value, None, m.repeats, m.join, m.affects)
+
+
+def limits_at(e: Entry, ctx: Context) -> tuple[int, int | None]:
+    """How many of ``e`` its parent holds at least and at most in this context (max None: the
+    data sets none, or sets -1, BattleScribe's "no limit")."""
+    lo, hi = 0, None
+    for c in e.constraints:
+        if c.field != "selections" or c.scope != "parent":
+            continue
+        v = constraint_value(c, e, ctx)
+        if c.type == "min":
+            lo = max(lo, v)
+        elif c.type == "max" and v >= 0:  # a maximum of -1 is no limit
+            hi = v if hi is None else min(hi, v)
+    return lo, hi
+
+
+def per_model(path: Sequence[Entry], ctx: Context) -> tuple[int, int]:
+    """How many of the last entry of ``path`` one model carries when it is taken, and at most,
+    ``path`` being the entries from just below the model down to it: the product of each
+    entry's minimum (at least 1: it is taken) and of each level's maximum (a level without one
+    counts once)."""
+    lo = hi = 1
+    for e in path:
+        a, b = limits_at(e, ctx)
+        lo *= max(a, 1) if e.kind != "group" else 1
+        hi *= b if b is not None else 1
+    return lo, hi
+
+
+def unit_cap(e: Entry, ctx: Context, models: int) -> int | None:
+    """The most of ``e`` the whole unit of ``models`` models may take: its constraints in scope
+    ``unit`` (or the unit's own id) and the error messages that cap it per N models; None
+    when the data sets no such cap."""
+    caps: list[int] = []
+    for c in e.constraints:
+        if c.type == "max" and c.field == "selections" and c.scope in ("unit", ctx.unit_id):
+            v = constraint_value(c, e, ctx)
+            if v >= 0:  # -1: no limit
+                caps.append(v)
+    for m in e.modifiers:
+        if m.field != "error" or m.type not in ("add", "set", "append"):
+            continue
+        if per := _PER.search(m.value):
+            caps.append(int(per.group(1)) * (models // int(per.group(2))))
+        elif (below := _BELOW.search(m.value)) and models < int(below.group(1)):
+            caps.append(0)
+    return min(caps) if caps else None
+
+
+@attrs.frozen
+class Carry:
+    """A weapon profile found on an entry: its table (the units/ schema), whether it is
+    standard wargear, the entry holding it (in its context) and the entries from below the
+    model (or the unit) down to it."""
+
+    table: dict
+    standard: bool
+    entry: Entry
+    ctx: Context
+    path: tuple[Entry, ...]
+
+
+def loadout_by_size(unit: Entry, g: list[Member], count: tuple[int, int],
+                    found: list[tuple[Member, list[Carry]]],
+                    others: list[list[tuple[Member, int]]],
+                    unit_level: list[Carry]) -> list[dict]:
+    """The weapon tables of model group ``g`` (``count``: its smallest and largest size; the
+    weapons ``found`` on each of its model entries, the other groups split at their smallest,
+    the unit's own weapons): each with ``count`` (how many of its models carry it by default,
+    when not all: a number at the smallest size that scales with the group, or one per size),
+    ``optional`` when none do, and ``max`` when the options allow other than one per model
+    (one number, or one per size). At each size the models fill the entries as
+    :func:`.sizes.split_group` does; a default never exceeds the maximum."""
+    lo, hi = count
+    tables: dict[tuple, dict] = {}
+    carried: dict[tuple, list[int]] = {}
+    most: dict[tuple, list[int]] = {}
+
+    def row(rows: dict[tuple, list[int]], key: tuple) -> list[int]:
+        return rows.setdefault(key, [0] * (hi - lo + 1))
+
+    for n in range(lo, hi + 1):
+        split = split_group(g, n)
+        every = split + [mk for o in others for mk in o]
+        models = tuple((m.ctx.ancestry, k) for m, k in every)
+        unit_n = sum(k for _m, k in every)
+        caps: dict[tuple, int] = {}
+        per_hi: dict[tuple, int] = {}
+        given = {id(m): k for m, k in split}
+        for m, items in found:
+            if m.entry is unit:
+                m_hi = 1
+            else:
+                mctx = attrs.evolve(m.ctx, models=models)
+                m_caps = [limits_at(m.entry, mctx)[1], unit_cap(m.entry, mctx, unit_n)]
+                m_hi = min([n] + [c for c in m_caps if c is not None])
+            for item in items:
+                key = _keep(tables, item.table)
+                ctx = attrs.evolve(item.ctx, models=models)
+                one, top = per_model(item.path, ctx)
+                row(carried, key)[n - lo] += given[id(m)] * one if item.standard else 0
+                row(most, key)[n - lo] += m_hi * top
+                per_hi[key] = max(per_hi.get(key, 0), top)
+                cap = unit_cap(item.entry, ctx, unit_n)
+                if cap is not None:
+                    caps[key] = min(caps.get(key, cap), cap)
+        for item in unit_level:  # the unit's own wargear: every model's unless limited
+            key = _keep(tables, item.table)
+            ctx = attrs.evolve(item.ctx, models=models)
+            _one, top = per_model(item.path, ctx)
+            limited = any(limits_at(x, ctx)[1] is not None for x in item.path)
+            every_model = n if item.standard else 0
+            row(carried, key)[n - lo] = max(row(carried, key)[n - lo], every_model)
+            row(most, key)[n - lo] = max(row(most, key)[n - lo], top if limited else n,
+                                         every_model)
+            per_hi[key] = max(per_hi.get(key, 0), top if limited else 1)
+        for key, values in most.items():
+            values[n - lo] = min(values[n - lo], n * per_hi.get(key, 1),
+                                 caps.get(key, values[n - lo]))
+    sizes = list(range(lo, hi + 1))
+    out = []
+    for key, table in tables.items():
+        t = dict(table)
+        top = [max(0, m) for m in most[key]]
+        have = [min(c, m) for c, m in zip(carried[key], top, strict=True)]
+        if not any(have):
+            t["optional"] = True
+        elif have != sizes:
+            scaled = [min(max(1, have[0] * n // lo), m) for n, m in zip(sizes, top, strict=True)]
+            t["count"] = have[0] if have == scaled and have[0] else have
+        if top != sizes:
+            t["max"] = top[0] if len(set(top)) == 1 else top
+        out.append(t)
+    return out
+
+
+def _keep(tables: dict[tuple, dict], table: dict) -> tuple:
+    """The key of a weapon table (the same weapon from several entries is one)."""
+    key = tuple((k, str(v)) for k, v in table.items())
+    tables.setdefault(key, table)
+    return key
+
+
+__all__ = ["Carry", "constraint_value", "loadout_by_size", "limits_at", "per_model", "unit_cap"]

@@ -1,0 +1,148 @@
+"""The plan of a phase on the page: who shoots what (``mathhammer plan``), bounded so that it
+answers within the page's time limit.
+
+The attacking units are names (each may carry its own options, as on the command line:
+``"Devastator Squad --half-range"``) or units of the pasted army list (``army:<row>``); the
+targets are names or units of the enemy's list (``vs:<row>``); with no units named, every unit
+of the list. The work is :func:`mathhammer.report.planning.solve` (every assignment evaluated
+exactly, the adaptive policy within a budget of states), the answer its JSON
+(:func:`~mathhammer.report.planning.plan_json`) with the page's bounds and the warnings.
+
+>>> plan_page({"units": ["Hexmark Destroyer"] * 7, "targets": ["MEQ"]})  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+mathhammer.errors.InputError: units: 7 attacking units; a plan on the page takes at most 6 ...
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import time
+import warnings
+from collections.abc import Mapping
+from typing import Any
+
+from ..errors import InputError
+from .army import army_unit, read_army
+from .command import as_bool, check_spec, check_unit, parsed_params, value_list
+
+#: Attacking units and targets a plan on the page takes at most (the command line takes
+#: more): 4 targets for 6 units are 4**6 = 4,096 assignments, each evaluated exactly.
+MAX_UNITS, MAX_TARGETS = 6, 4
+#: Joint target states the page's adaptive plan may visit (beyond: the stated heuristic).
+BUDGET = 2_000
+#: How the page names a unit of the enemy's list: ``vs:`` and its row's label.
+VS_REF = "vs:"
+LIMITS = (f"a plan on the page takes at most {MAX_UNITS} attacking units and {MAX_TARGETS} "
+          f"targets, and adapts within {BUDGET:,} joint target states (mathhammer plan on the "
+          "command line takes more)")
+
+
+def _names(raw: Any) -> list[str]:
+    return [str(v).strip() for v in value_list(raw) if str(v).strip()]
+
+
+def _one(raw: Any) -> Any:
+    """A value given once (a query string gives lists)."""
+    got = value_list(raw)
+    return got[0] if len(got) == 1 else (None if not got else raw)
+
+
+def _listed(army: Any, key: str, ref: str, what: str) -> list[str]:
+    """Every unit of a list, as ``ref<row>``, when it is within the page's bound."""
+    rows = [f"{ref}{label}" for label, _ in army.rows()]
+    limit = MAX_UNITS if key == "units" else MAX_TARGETS
+    if len(rows) > limit:
+        raise InputError(f"{key}: {what} has {len(rows)} units; {LIMITS}: name those to plan "
+                         f"with, one per line ({', '.join(rows)})")
+    return rows
+
+
+def plan_page(params: Mapping[str, Any]) -> str:
+    """A plan from the page's parameters: ``units`` (attacking units, or ``army:<row>``),
+    ``targets`` (or ``vs:<row>``), ``army`` and ``vs_army`` (the lists' texts, or uploaded
+    files as ``{"base64": ...}``), ``objective`` (``points``, ``model-points``, ``models``;
+    default: points when every target's are known), ``adaptive``, and the options of
+    ``/api/kills`` (shared by every unit)."""
+    from ..cli.output import show_warning
+    from ..cli.plan import firing, shooter, unit_points
+    from ..cli.resolve import target
+    from ..engine.plan import Objective, Planner
+    from ..report.planning import aims_of, plan_json, solve
+
+    rest = dict(params)
+    units, targets = _names(rest.pop("units", None)), _names(rest.pop("targets", None))
+    army_text, vs_text = (_one(rest.pop(k, None)) for k in ("army", "vs_army"))
+    objective = str(_one(rest.pop("objective", None)) or "")
+    adaptive = as_bool("adaptive", _one(rest.pop("adaptive", None)) or False)
+    if objective and objective not in {o.value for o in Objective}:
+        raise InputError(f"objective: expected one of {', '.join(o.value for o in Objective)}, "
+                         f"got {objective!r}")
+    for key, given, limit in (("units", units, MAX_UNITS), ("targets", targets, MAX_TARGETS)):
+        if len(given) > limit:
+            raise InputError(f"{key}: {len(given)} {'attacking units' if key == 'units' else key}"
+                             f"; {LIMITS}")
+    for u in units:
+        if not u.startswith("army:"):
+            check_unit("units", u)
+    for t in targets:
+        if not t.startswith(VS_REF):
+            check_spec("targets", t)
+    p = parsed_params("kills", {**rest, "attacker": "MEQ", "target": "MEQ"})  # the options
+    mine = read_army(army_text) if army_text else None
+    theirs = read_army(vs_text) if vs_text else None
+    listed = getattr(mine or theirs, "edition", None)
+    if "rules" not in rest and listed:
+        p["ruleset"] = listed
+    if not units:
+        if mine is None:
+            raise InputError("units: expected the attacking units (names, one per line), or an "
+                             "army list")
+        units = _listed(mine, "units", "army:", "the army list")
+    if not targets:
+        if theirs is None:
+            raise InputError("targets: expected the targets (names, one per line), or the "
+                             "enemy's list")
+        targets = _listed(theirs, "targets", VS_REF, "the enemy's list")
+    start = time.perf_counter()
+    err = io.StringIO()
+    with warnings.catch_warnings(), contextlib.redirect_stderr(err):
+        warnings.simplefilter("always", UserWarning)
+        warnings.showwarning = show_warning
+        specs = []
+        for t in targets:
+            if t.startswith(VS_REF):
+                if theirs is None:
+                    raise InputError(f"targets {t!r}: paste the enemy's list first")
+                label, unit = army_unit(theirs, "targets", t, VS_REF)
+                specs.append((label, unit.as_target(), unit.points))
+            else:
+                name, profile = target(t, p)
+                specs.append((name, profile, unit_points(t, p)))
+        aims = aims_of(specs)
+        shooters = []
+        for u in units:
+            if u.startswith("army:"):
+                if mine is None:
+                    raise InputError(f"units {u!r}: paste the army list first")
+                label, unit = army_unit(mine, "units", u)
+                shooters.append(shooter(unit, p, label))
+            else:
+                shooters.append(shooter(u, p))
+        goal = Objective(objective) if objective else (
+            Objective.POINTS if all(a.points is not None for a in aims) else Objective.MODELS)
+        planner = Planner(firing(shooters, aims, p), aims, goal)
+        answer = solve(planner, adaptive=adaptive, budget=BUDGET)
+    data = plan_json(answer)
+    data["targets"] = [{"name": a.name, "points": a.points} for a in aims]
+    data["seconds"] = round(time.perf_counter() - start, 3)
+    data["limits"] = LIMITS
+    said = [x.strip() for x in err.getvalue().splitlines() if "warning:" in x]
+    if said:
+        data["warnings"] = said
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+__all__ = ["BUDGET", "LIMITS", "MAX_TARGETS", "MAX_UNITS", "VS_REF", "plan_page"]
