@@ -16,11 +16,18 @@ import difflib
 from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["InputError", "one_line", "suggest"]
+__all__ = ["BattleScribeWarning", "InputError", "one_line", "suggest"]
 
 
 class InputError(ValueError):
     """Bad input, said in one line."""
+
+
+class BattleScribeWarning(UserWarning):
+    """Something in BattleScribe data was left out (a neighbour file that cannot be read, a
+    weapon the importer cannot read); the message says what. (Defined here, not in
+    :mod:`mathhammer.data.bsdata`, so that a unit read from the compiled store warns without
+    importing the BattleScribe reader.)"""
 
 
 def one_line(text: Any) -> str:

@@ -1,15 +1,19 @@
-"""Time the BattleScribe unit index and army-list reading (issue 12) on the shared data.
+"""Time reading army lists from the compiled store (issues 12 and 19) on the shared data.
 
 Run ``python tests/benchmark_army.py [SHARED]`` (default ``../shared`` beside the checkout).
-Prints a Markdown table; always exits 0. Uses a temporary cache folder, so the index is built
-from scratch: "index" is building it for all catalogues of an edition, "lookup" resolving one
-name across every catalogue afterwards (index read from the cache), "army" the whole process of
-``mathhammer army FILE`` with the index in place.
+Prints a Markdown table; always exits 0. Uses a temporary cache folder: "store" is compiling
+an edition's data (once), "lookup" resolving one name across every catalogue afterwards (in
+process, the store built), "army" the whole process of ``mathhammer army FILE --data DIR`` for
+every shared list (the median of three runs, wall-clock and CPU seconds), and "every list" all
+of them read in one process (what the army corpus test does). A list reads the store only: no
+data file is opened.
 """
 
 from __future__ import annotations
 
 import os
+import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -21,31 +25,48 @@ def main() -> int:
     shared = Path(sys.argv[1]) if len(sys.argv) > 1 else (
         Path(__file__).resolve().parents[2] / "shared")
     data, rosters = shared / "bsdata", shared / "rosters"
+    root = Path(__file__).resolve().parents[1]
     with tempfile.TemporaryDirectory() as cache:
-        env = {**os.environ, "XDG_CACHE_HOME": cache}
-        env.pop("MATHHAMMER_DATA", None)
-        print("| what | seconds |\n| --- | --- |")
-        for edition in ("10e", "11e"):
-            code = (f"from mathhammer.data.unit_index import unit_index; "
-                    f"unit_index({edition!r}, {str(data)!r})")
+        env = {**os.environ, "XDG_CACHE_HOME": cache, "PYTHONPATH": str(root)}
+        for k in ("MATHHAMMER_DATA", "MATHHAMMER_STORE", "PYTHONDONTWRITEBYTECODE"):
+            env.pop(k, None)
+
+        def once(cmd: list[str], **kw) -> tuple[float, float, str]:
             t = time.perf_counter()
-            subprocess.run([sys.executable, "-c", code], env=env, check=True)
-            print(f"| index {edition} (whole process) | {time.perf_counter() - t:.2f} |")
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            out = subprocess.run([sys.executable, *cmd], env=env, capture_output=True,
+                                 text=True, **kw).stdout
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+            return time.perf_counter() - t, cpu, out
+
+        print("| what | seconds | CPU seconds |\n| --- | --- | --- |")
+        for edition in ("10e", "11e"):
+            wall, cpu, _ = once(["-c", "from mathhammer.data.catalogue import open_store; "
+                                 f"open_store({edition!r}, {str(data)!r})"], check=True)
+            print(f"| store {edition} (whole process) | {wall:.2f} | {cpu:.2f} |")
             code = ("import time; from mathhammer.data.unit_index import find_data_unit; "
                     "t = time.perf_counter(); "
                     f"find_data_unit('Immortals', {edition!r}, {str(data)!r}); "
                     "print(time.perf_counter() - t)")
-            out = subprocess.run([sys.executable, "-c", code], env=env, check=True,
-                                 capture_output=True, text=True).stdout
-            print(f"| lookup 'Immortals' {edition} (in process) | {float(out):.3f} |")
+            _w, _c, out = once(["-c", code], check=True)
+            print(f"| lookup 'Immortals' {edition} (in process) | {float(out):.3f} | |")
         for f in sorted(rosters.iterdir()):
             if f.suffix not in (".txt", ".rosz", ".ros"):
                 continue
-            t = time.perf_counter()
-            cmd = [sys.executable, "-c", "from mathhammer.cli import main; main()", "army",
-                   str(f), "--data", str(data)]
-            subprocess.run(cmd, env=env, capture_output=True)
-            print(f"| army {f.name} (whole process) | {time.perf_counter() - t:.2f} |")
+            cmd = ["-m", "mathhammer", "army", str(f), "--data", str(data)]
+            got = [once(cmd) for _ in range(3)]
+            print(f"| army {f.name} (whole process) | "
+                  f"{statistics.median(g[0] for g in got):.2f} | "
+                  f"{statistics.median(g[1] for g in got):.2f} |", flush=True)
+        code = ("import sys, time; sys.path.insert(0, 'tests'); "
+                "from army_corpus import check, corpus, top_level; "
+                f"from pathlib import Path; s = Path({str(shared)!r}); "
+                "t = time.perf_counter(); "
+                "[check(e, s / 'bsdata') for e in top_level(s) + corpus(s)]; "
+                "print(time.perf_counter() - t)")
+        wall, cpu, out = once(["-c", code], cwd=root)
+        print(f"| every list of rosters/ and corpus/ (one process) | {wall:.2f} | {cpu:.2f} |")
     return 0
 
 

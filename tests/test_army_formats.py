@@ -321,19 +321,19 @@ def test_hostile_rosters_end_in_one_line(content, message):
 
 @needs_data
 def test_a_datasheet_the_data_cannot_build_costs_that_unit_only(monkeypatch):
-    """(The 10e Wulfen's "model has no statline" once ended the whole list.)"""
-    from mathhammer.data.bsdata import build
+    """(The 10e Wulfen's "model has no statline" once ended the whole list.) A list reads the
+    compiled store, which keeps such a datasheet with its error."""
+    from mathhammer.data.catalogue import Store
 
-    real = build.build_entry
+    real = Store.army_unit
 
-    def broken(lib, entry):
-        if entry.name == "Chaos Rhino" or getattr(entry, "target_id", "") and \
-                "Rhino" in (entry.name or ""):
+    def broken(self, entry, source=None):
+        if "Rhino" in entry.name:
             raise InputError("Chaos Space Marines.cat: 'Chaos Rhino': model 'Chaos Rhino' has "
                              "no statline (M, T, Sv, W)")
-        return real(lib, entry)
+        return real(self, entry, source)
 
-    monkeypatch.setattr(build, "build_entry", broken)
+    monkeypatch.setattr(Store, "army_unit", broken)
     a = load_army(FIXTURES / "gwapp-10e.txt", data=BSDATA, rules="10e")
     assert [u.name for u in a.units] == [n for n, _ in UNITS[:3]] and a.points == 350
     (u,) = a.unresolved

@@ -393,6 +393,99 @@ def test_the_atlas_of_a_small_data_folder(data):
     assert html.count('<table class="atlas">') == 2 and 'title="5/144"' in html  # 1/36*100/80
 
 
+# ------------------------------------------------------------------ army lists
+
+_LIST = """Fixture list (255 points)
+
+Space Marines
+Strike Force (2000 points)
+
+CHARACTERS
+
+Captain (80 points)
+  • 1x Bolt rifle
+    1x Close combat weapon
+
+Captain in Terminator Armour (95 points)
+  • 1x Bolt rifle
+
+OTHER DATASHEETS
+
+Rhino (80 points)
+  • 1x Bolt rifle
+"""
+
+
+def _raw_build(lib, entry):
+    """What the catalogue itself gives for an entry (the importer, no store): (unit file,
+    model entries, option names), or the error."""
+    from mathhammer.data.bsdata.build import build_entry
+    from mathhammer.data.bsdata.find import option_names
+
+    try:
+        raw, _notes, members = build_entry(lib, entry)
+        return raw, members, option_names(lib, entry)
+    except ValueError as e:
+        return str(e)
+
+
+def _stored_build(d, path, entry):
+    try:
+        return d.built(d.lib(path), entry)
+    except ValueError as e:
+        return str(e)
+
+
+def test_what_a_list_selects_is_compiled_as_the_catalogue_gives_it(data):
+    from mathhammer.data.army.datasheets import ArmyData
+    from mathhammer.data.bsdata.files import open_library
+    from mathhammer.data.bsdata.find import catalogue_units
+    from mathhammer.data.names import name_key
+
+    d = ArmyData(unit_index.unit_index("10e", data))
+    for name in ("Imperium - Space Marines", "Imperium - Blood Angels", "Imperium - Library"):
+        path = data / "10e" / f"{name}.cat"
+        lib = open_library(path)
+        units = catalogue_units(lib)
+        stored = d.entries(path)
+        assert sorted(stored) == sorted(name_key(n) for n, _e in units)
+        for n, e in units:
+            assert _stored_build(d, path, stored[name_key(n)]) == _raw_build(lib, e), n
+    marines = data / "10e" / "Imperium - Space Marines.cat"
+    assert sorted(d.entries(marines)) == ["blade champion", "broken bunker", "captain",
+                                          "captain in terminator armour", "rhino"]
+    # T99 is over the limit: no unit, but the unit file a list reads is kept
+    assert d.built(d.lib(marines), d.entries(marines)["broken bunker"])[0]["name"] == \
+        "Broken Bunker"
+    names = d.names(marines)  # the chapter's and its library's names
+    assert names["bolt rifle"] == names["close combat weapon"] == ("weapon", None)
+    assert names["captain"] == names["rhino"] == ("wargear", None)
+    assert d.lib(marines).missing == ()
+
+
+def test_an_army_list_reads_the_store_and_opens_no_data_file(data, monkeypatch):
+    import mathhammer.data.bsdata as bsdata
+    from mathhammer.data.army import parse_army
+    from mathhammer.data.bsdata import files
+
+    _reopen("10e", data)  # the store exists
+
+    def refuse(*_a, **_k):
+        raise AssertionError("a data file was opened")
+
+    for module in (files, bsdata):
+        monkeypatch.setattr(module, "open_library", refuse)
+        monkeypatch.setattr(module, "load_file", refuse)
+    army = parse_army(_LIST, data=data / "10e", rules="10e")
+    assert [(u.name, u.points, u.models, u.catalogue) for u in army.units] == [
+        ("Captain", 80, 1, "Space Marines"),
+        ("Captain in Terminator Armour", 95, 1, "Space Marines"),
+        ("Rhino", 80, 1, "Space Marines")]
+    assert (army.points, army.unresolved) == (80 + 95 + 80, ())
+    # the unit file cites the catalogue the list selected it in
+    assert army.units[2].unit.source.startswith("BattleScribe data: Imperium - Space Marines.cat")
+
+
 # ------------------------------------------------------------------ the whole shared data
 
 @pytest.mark.slow
@@ -467,3 +560,36 @@ def test_the_atlas_of_the_shared_data(edition, tmp_path, monkeypatch):
         assert shown == sorted(shown) and len(shown) > 1
         view.screenshot(path=str(tmp_path / "atlas.png"))
         browser.close()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not SHARED.is_dir(), reason=f"shared BattleScribe data not at {SHARED}")
+@pytest.mark.parametrize("name, points, units", [
+    ("tau.11e.gwapp.txt", 2000, 19), ("blood-angels.10e.gwapp.txt", 2000, 16),
+    ("ultramarines.10e.rosz", 810, 10)])
+def test_a_shared_list_reads_from_the_store_as_from_its_catalogues(name, points, units):
+    """Each datasheet the list selects is what its catalogue gives (unit file, model entries,
+    option names), and the list adds up to its stated total (the counts of its own text)."""
+    from mathhammer.data.army import load_army, read_list
+    from mathhammer.data.army.datasheets import ArmyData, find_datasheet, homes_of
+    from mathhammer.data.bsdata.files import open_library
+    from mathhammer.data.bsdata.find import catalogue_units
+    from mathhammer.data.names import name_key
+
+    path = SHARED.parent / "rosters" / name
+    army = load_army(path, data=SHARED)
+    assert (army.points, army.declared_points, len(army.units), army.unresolved) == (
+        points, points, units, ())
+    parsed = read_list(path)
+    index = unit_index.unit_index(army.edition, SHARED)
+    d = ArmyData(index)
+    homes, _ = homes_of(index, parsed)
+    libs: dict = {}
+    for pu in parsed.units:
+        cat, entry, _note = find_datasheet(d, homes, pu.name)
+        if cat.path not in libs:
+            lib = open_library(cat.path)
+            libs[cat.path] = (lib, {name_key(n): e for n, e in catalogue_units(lib)})
+        lib, raw_entries = libs[cat.path]
+        key = next(k for k, e in d.entries(cat.path).items() if e is entry)
+        assert _stored_build(d, cat.path, entry) == _raw_build(lib, raw_entries[key]), pu.name

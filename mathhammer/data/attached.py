@@ -20,6 +20,8 @@ from .unit_rules import UnitRules, side_rules, unit_rules
 def rules_folder(spec: str, data: str | os.PathLike | None) -> str | os.PathLike | None:
     """Where the rules from data of ``spec`` are read: the folder of a ``CATALOGUE:Unit``
     spec's file, else ``data``."""
+    if ":" not in spec:  # no file named: the BattleScribe reader is not needed
+        return data
     from .bsdata import split_unit_spec
 
     parts = split_unit_spec(spec)

@@ -7,8 +7,13 @@ the catalogues) and kept as the compiled :class:`~mathhammer.data.unit.Unit` (a 
 form of its attrs values, :func:`to_json`), the unit file the importer made (model groups,
 statlines, weapons and profiles, wargear options and defaults, keywords, abilities, points per
 size, Leader lists), the texts of its abilities, the names a roster can select in it and the
-import's warnings; a datasheet that does not import is kept with its error. The same datasheet
-reached through several catalogues (a Rhino in every chapter) is one row with its factions.
+import's warnings; a datasheet that does not import is kept with its error (and its unit file
+when only the unit could not be made of it). The same datasheet reached through several
+catalogues (a Rhino in every chapter) is one row with its factions. What an army list reads is
+kept with each catalogue: the datasheets a roster selects there (``army_entries``, with their
+model entries and option names where that catalogue's differ) and every name a roster can
+select in it and the files it links to (:func:`selectable_names`), so a list, like ``data
+check``, opens no data file.
 
 The store is rebuilt when a data file is added, removed or changed (path, size, modification
 time), the schema version or mathhammer's data and model code changes, and not otherwise. It
@@ -38,14 +43,15 @@ from typing import Any
 import attrs
 
 from ..cache import cached
-from ..errors import InputError
+from ..errors import BattleScribeWarning, InputError
 from .datastore import Edition, cache_dir, edition_dir, edition_files, is_game_system
 from .names import name_key
 from .serial import from_json, to_json
 
 #: Bump when the tables or what goes into them change: an older store is rebuilt.
-SCHEMA_VERSION = 4  # 3: rule_texts, the texts the rule translator reads; 4: weapon counts and
-# maxima by size (UnitWeapon.counts, .max)
+SCHEMA_VERSION = 5  # 3: rule_texts, the texts the rule translator reads; 4: weapon counts and
+# maxima by size (UnitWeapon.counts, .max); 5: what army lists read (army_entries, each
+# catalogue's selectable names and source) and data check (the import's warnings)
 _PREFIXES = ("Imperium - ", "Chaos - ", "Xenos - ", "Aeldari - ")
 
 Progress = Callable[[int, int, str], None]
@@ -67,27 +73,84 @@ def compile_datasheet(lib: Any, entry: Any) -> dict[str, Any]:
     """One datasheet of an open catalogue compiled: the importer's unit file (``raw``), the
     :class:`~mathhammer.data.unit.Unit` it makes (as :func:`to_json` data), the warnings a load
     gives, the model entries of each group, the names a roster can select in it and the texts
-    of its abilities; or its ``error``."""
+    of its abilities; or its ``error`` (with the unit file, model entries and names when only
+    the unit could not be made of them: an army list reads those)."""
     from .bsdata import unit_of_raw
     from .bsdata.build import build_entry
     from .bsdata.find import option_names
     from .bsdata.texts import entry_ability_texts, entry_texts
 
+    built: dict[str, Any] = {}
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             raw, notes, members = build_entry(lib, entry)
-            where = f"{Path(lib.main.path).name}:{raw['name']}"
-            unit, said = unit_of_raw(raw, notes, where)
+            seen = len(caught)
             options = option_names(lib, entry)
+            built = {"raw": raw, "notes": notes, "members": members, "options": options}
+            where = f"{Path(lib.main.path).name}:{raw['name']}"
+            before = len(caught)
+            unit, said = unit_of_raw(raw, notes, where)
+            # what an import of the unit warns (data check): building it and loading it
+            checked = [str(w.message) for w in caught[:seen] + caught[before:]]
             texts = entry_texts(lib, entry)
             rules = entry_ability_texts(lib, entry)
     except (ValueError, RecursionError) as e:
-        return {"error": str(e) or type(e).__name__}
+        return {**built, "error": str(e) or type(e).__name__}
     told = [[w.category.__name__, str(w.message)] for w in caught] + \
         [["BattleScribeWarning", w] for w in said]
-    return {"raw": raw, "notes": notes, "members": members, "options": options,
-            "texts": texts, "rules": rules, "unit": to_json(unit), "warnings": told}
+    return {**built, "texts": texts, "rules": rules, "unit": to_json(unit), "warnings": told,
+            "checked": checked}
+
+
+def selectable_names(lib: Any) -> list[tuple[str, str, int | None]]:
+    """Every name a roster can select in a catalogue and the files it links to, in the order
+    met, each once: ``(name, "weapon", None)`` for a weapon profile or an entry that has one (it
+    overrides another kind of the same name), ``(name, "enhancement", cost)`` for an upgrade
+    under an Enhancements group, ``(name, "wargear", None)`` for anything else (the first kind
+    met stays)."""
+    from .bsdata.profiles import clean_name, is_weapon
+
+    out: dict[tuple[str, str, int | None], None] = {}
+    seen: set[int] = set()
+
+    def cost(e: Any) -> int | None:
+        for c in e.costs:
+            if (c.name or "").strip().lower() == "pts":
+                try:
+                    return int(c.value)
+                except (TypeError, ValueError):
+                    return None
+        return None
+
+    def walk(e: Any, enh: bool) -> None:
+        if id(e) in seen:
+            return
+        seen.add(id(e))
+        enh = enh or "enhancement" in (e.name or "").lower()
+        weapon = False
+        for p in e.profiles:
+            if is_weapon(p):
+                weapon = True
+                out[(clean_name(p.name), "weapon", None)] = None
+        if e.name and e.kind != "group":
+            if weapon:
+                out[(e.name, "weapon", None)] = None
+            elif enh and e.type == "upgrade":
+                out[(e.name, "enhancement", cost(e))] = None
+            else:
+                out[(e.name, "wargear", None)] = None
+        for c in e.children:
+            walk(c, enh)
+
+    for cat in lib.catalogues():
+        for kind in ("root_entries", "root_links", "shared_entries", "shared_groups"):
+            for e in getattr(cat, kind, ()):
+                walk(e, False)
+        for p in getattr(cat, "shared_profiles", ()):
+            if is_weapon(p):
+                out[(clean_name(p.name), "weapon", None)] = None
+    return list(out)
 
 
 def compile_catalogue(path: str) -> dict[str, Any]:
@@ -114,10 +177,28 @@ def compile_catalogue(path: str) -> dict[str, Any]:
     except ValueError as e:
         return {**head, "error": str(e)}
     head["missing"] = [c.name for c in cat.catalogue_links if lib.linked(c.target_id) is None]
-    for name, e in found:
+
+    def compiled(name: str, e: Any) -> dict[str, Any]:
         key = e.target_id or e.id
-        head["units"].append({"name": name, "key": key, "own": cat.find(key) is not None,
-                              **compile_datasheet(lib, e)})
+        return {"name": name, "key": key, "own": cat.find(key) is not None,
+                **compile_datasheet(lib, e)}
+
+    at = {}
+    for i, (name, e) in enumerate(found):
+        at[id(e)] = i
+        head["units"].append(compiled(name, e))
+    # what a roster selects in it (a library's own datasheets may differ from its shared ones)
+    try:
+        selectable = catalogue_units(lib) if cat.library else found
+    except ValueError:
+        selectable = []
+    head["names"] = selectable_names(lib)
+    head["army"] = [{"name": name, "entry": e.name, "at": at[id(e)]} if id(e) in at else
+                    {"name": name, "entry": e.name, "unit": compiled(name, e)}
+                    for name, e in selectable]
+    for a in head["army"]:
+        u = head["units"][a["at"]] if "at" in a else a["unit"]
+        a["key"], a["own"] = u["key"], u["own"]
     return head
 
 
@@ -169,13 +250,18 @@ def signature(files: list[Path]) -> str:
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE catalogues (id INTEGER PRIMARY KEY, path TEXT, label TEXT, bs_id TEXT, name TEXT,
-    library INTEGER, links TEXT, missing TEXT, error TEXT);
+    library INTEGER, links TEXT, missing TEXT, error TEXT, source TEXT, names TEXT);
 CREATE TABLE datasheets (id INTEGER PRIMARY KEY, name TEXT, key TEXT, faction TEXT,
     digest TEXT UNIQUE, raw TEXT, unit TEXT, notes TEXT, warnings TEXT, members TEXT,
-    options TEXT, error TEXT, points TEXT, keywords TEXT);
+    options TEXT, error TEXT, points TEXT, keywords TEXT, checked TEXT);
 CREATE TABLE entries (catalogue INTEGER, datasheet INTEGER, name TEXT, key TEXT, own INTEGER,
     nkey TEXT, plain TEXT);
 CREATE INDEX entries_datasheet ON entries(datasheet);
+CREATE INDEX entries_nkey ON entries(nkey);
+CREATE INDEX entries_plain ON entries(plain);
+CREATE TABLE army_entries (catalogue INTEGER, datasheet INTEGER, name TEXT, entry TEXT,
+    members TEXT, options TEXT, key TEXT, own INTEGER);
+CREATE INDEX army_entries_catalogue ON army_entries(catalogue);
 CREATE TABLE keywords (datasheet INTEGER, keyword TEXT, faction INTEGER);
 CREATE TABLE abilities (datasheet INTEGER, kind TEXT, name TEXT, text TEXT);
 CREATE TABLE rule_texts (datasheet INTEGER, name TEXT, text TEXT);
@@ -191,7 +277,8 @@ _FTS = "CREATE VIRTUAL TABLE search USING fts5(name, keywords, abilities, tokeni
 
 def _digest(unit: dict[str, Any]) -> str:
     if "error" in unit:
-        basis: Any = ["error", unit["name"], unit["error"]]
+        basis: Any = ["error", unit["name"], unit["error"],
+                      {k: v for k, v in unit.get("raw", {}).items() if k != "source"}]
     else:
         basis = {k: v for k, v in unit["raw"].items() if k != "source"}
     return hashlib.sha1(json.dumps(basis, sort_keys=True, default=str).encode()).hexdigest()
@@ -203,8 +290,14 @@ def _insert_datasheet(db: Any, unit: dict[str, Any], fts: bool) -> int:
     if row is not None:
         return row[0]
     if "error" in unit:
-        cur = db.execute("INSERT INTO datasheets (name, key, digest, error) VALUES (?, ?, ?, ?)",
-                         (unit["name"], name_key(unit["name"]), digest, unit["error"]))
+        raw = unit.get("raw")  # it builds but makes no unit: an army list still reads it
+        cur = db.execute(
+            "INSERT INTO datasheets (name, key, digest, error, raw, notes, members, options) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (unit["name"], name_key(unit["name"]), digest, unit["error"],
+             *([None] * 4 if raw is None else
+               [json.dumps(raw), json.dumps(unit["notes"]), json.dumps(unit["members"]),
+                json.dumps(unit["options"])])))
         ds = cur.lastrowid
         if fts:
             db.execute("INSERT INTO search (rowid, name, keywords, abilities) VALUES (?,?,?,?)",
@@ -214,11 +307,12 @@ def _insert_datasheet(db: Any, unit: dict[str, Any], fts: bool) -> int:
     compiled = from_json(unit["unit"])
     cur = db.execute(
         "INSERT INTO datasheets (name, key, faction, digest, raw, unit, notes, warnings, members,"
-        " options, points, keywords) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+        " options, points, keywords, checked) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
         (raw["name"], name_key(raw["name"]), raw.get("faction", ""), digest, json.dumps(raw),
          json.dumps(unit["unit"]), json.dumps(unit["notes"]), json.dumps(unit["warnings"]),
          json.dumps(unit["members"]), json.dumps(unit["options"]),
-         json.dumps(raw.get("points", [])), ", ".join(raw.get("keywords", []))))
+         json.dumps(raw.get("points", [])), ", ".join(raw.get("keywords", [])),
+         json.dumps(unit["checked"])))
     ds = cur.lastrowid
     db.executemany("INSERT INTO keywords VALUES (?, ?, ?)",
                    [(ds, k, 0) for k in raw.get("keywords", [])]
@@ -244,6 +338,37 @@ def _insert_datasheet(db: Any, unit: dict[str, Any], fts: bool) -> int:
                                               + raw.get("faction_keywords", [])),
                     " ".join(f"{n} {t}" for _ds, _k, n, t in abilities)))
     return ds
+
+
+def _insert_catalogue(db: Any, path: Path, c: dict[str, Any], fts: bool) -> None:
+    """One compiled file: its row, its datasheets and entries, what a roster selects in it."""
+    source = next((u["raw"]["source"] for u in c["units"] + [a["unit"] for a in
+                   c.get("army", []) if "unit" in a] if "raw" in u), None)
+    cur = db.execute(
+        "INSERT INTO catalogues (path, label, bs_id, name, library, links, missing, error, "
+        "source, names) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (str(path), faction_label(path), c["id"], c["name"], int(c["library"]),
+         json.dumps(c["links"]), json.dumps(c.get("missing", [])), c.get("error"), source,
+         json.dumps(c.get("names", []))))
+    cid = cur.lastrowid
+    ids = []
+    for u in c["units"]:
+        ids.append(ds := _insert_datasheet(db, u, fts))
+        db.execute("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?)",
+                   (cid, ds, u["name"], u["key"], int(u["own"]), name_key(u["name"]),
+                    name_key(re.sub(r"\s*\[.*?\]", "", u["name"]))))
+    for a in c.get("army", []):
+        u = c["units"][a["at"]] if "at" in a else a["unit"]
+        ds = ids[a["at"]] if "at" in a else _insert_datasheet(db, u, fts)
+        # the same compiled datasheet may have other option names in this catalogue
+        have = db.execute("SELECT members, options FROM datasheets WHERE id = ?",
+                          (ds,)).fetchone()
+        mine = [None if "raw" not in u else json.dumps(u[k]) for k in ("members", "options")]
+        db.execute("INSERT INTO army_entries VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                   (cid, ds, a["name"], a["entry"], *(m if m != h else None
+                                                       for m, h in zip(mine, have,
+                                                                       strict=True)),
+                    a["key"], int(a["own"])))
 
 
 def _compiled(files: list[Path], workers: int, progress: Progress | None
@@ -297,19 +422,7 @@ def build_store(folder: Path, edition: Edition, dest: Path | None = None, *,
             except sqlite3.OperationalError:  # a SQLite without FTS5
                 fts = False
             for p, c in _compiled(files, workers, progress):
-                cur = db.execute(
-                    "INSERT INTO catalogues (path, label, bs_id, name, library, links, missing,"
-                    " error) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (str(p), faction_label(p), c["id"], c["name"], int(c["library"]),
-                     json.dumps(c["links"]), json.dumps(c.get("missing", [])),
-                     c.get("error")))
-                cid = cur.lastrowid
-                for u in c["units"]:
-                    ds = _insert_datasheet(db, u, fts)
-                    db.execute("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?)",
-                               (cid, ds, u["name"], u["key"], int(u["own"]),
-                                name_key(u["name"]),
-                                name_key(re.sub(r"\s*\[.*?\]", "", u["name"]))))
+                _insert_catalogue(db, p, c, fts)
             db.executemany("INSERT INTO meta VALUES (?, ?)",
                            [("signature", sig), ("folder", str(folder)), ("edition", edition),
                             ("fts", "1" if fts else "")])
@@ -344,6 +457,33 @@ class Datasheet:
     factions: tuple[str, ...]
     error: str | None = None
     edition: str = ""
+
+
+@attrs.frozen
+class StoredCatalogue:
+    """A data file as an army list reads it from the store: its row id, the ``source`` its
+    datasheets cite, the catalogues it links to that are not in the folder, and the ``error``
+    it could not be read with."""
+
+    id: int
+    path: Path
+    source: str | None = None
+    missing: tuple[str, ...] = ()
+    error: str | None = None
+    library: bool = False
+
+
+@attrs.frozen
+class StoredEntry:
+    """A datasheet a roster selects in one catalogue: its root entry's ``name``, the compiled
+    ``datasheet`` and, when this catalogue's differ from the datasheet's, its model entries
+    and option names (JSON)."""
+
+    name: str
+    datasheet: int
+    catalogue: int
+    members: str | None = None
+    options: str | None = None
 
 
 @attrs.define
@@ -394,9 +534,73 @@ class Store:
                 "warnings": json.loads(warns), "members": json.loads(members),
                 "options": json.loads(options), "error": None}
 
-    def unit(self, ds: int, label: str = "") -> Any:
+    def catalogue(self, path: str | os.PathLike) -> StoredCatalogue | None:
+        """The file at ``path`` (as the store names it: see :meth:`catalogues`)."""
+        row = self.db.execute("SELECT id, source, missing, error, library FROM catalogues "
+                              "WHERE path = ?", (str(path),)).fetchone()
+        if row is None:
+            return None
+        return StoredCatalogue(row[0], Path(path), row[1], tuple(json.loads(row[2] or "[]")),
+                               row[3], bool(row[4]))
+
+    def checks(self, catalogue: int) -> list[tuple[str, str, bool, int, str | None, list[str],
+                                                   list[str]]]:
+        """(unit name, entry key, defined in this file, datasheet, error, import notes, import
+        warnings) of every datasheet a roster selects in a catalogue (``mathhammer data
+        check``)."""
+        return [(name, key, bool(own), ds, error, json.loads(notes or "[]"),
+                 json.loads(checked or "[]"))
+                for name, key, own, ds, error, notes, checked in self.db.execute(
+                    "SELECT a.name, a.key, a.own, a.datasheet, d.error, d.notes, d.checked "
+                    "FROM army_entries a JOIN datasheets d ON d.id = a.datasheet "
+                    "WHERE a.catalogue = ? ORDER BY a.rowid", (catalogue,))]
+
+    def homes(self) -> dict[str, tuple[str, bool]]:
+        """Entry key -> (file name, is a library) of the first file that defines it."""
+        out: dict[str, tuple[str, bool]] = {}
+        for key, path, library in self.db.execute(
+                "SELECT a.key, c.path, c.library FROM army_entries a JOIN catalogues c "
+                "ON c.id = a.catalogue WHERE a.own ORDER BY c.id, a.rowid"):
+            out.setdefault(key, (Path(path).name, bool(library)))
+        return out
+
+    def selectable(self, catalogue: int) -> list[tuple[str, StoredEntry]]:
+        """(unit name, entry) of every datasheet a roster selects in a catalogue (see
+        :func:`mathhammer.data.bsdata.find.catalogue_units`)."""
+        return [(name, StoredEntry(entry, ds, catalogue, members, options))
+                for ds, name, entry, members, options in self.db.execute(
+                    "SELECT datasheet, name, entry, members, options FROM army_entries "
+                    "WHERE catalogue = ? ORDER BY rowid", (catalogue,))]
+
+    def selectable_names(self, catalogue: int) -> list[tuple[str, str, int | None]]:
+        """(name, kind, cost) of everything a roster selects in a catalogue and the files it
+        links to (see :func:`selectable_names`)."""
+        row = self.db.execute("SELECT names FROM catalogues WHERE id = ?",
+                              (catalogue,)).fetchone()
+        return [tuple(r) for r in json.loads(row[0] or "[]")] if row else []
+
+    def army_unit(self, entry: StoredEntry, source: str | None = None
+                  ) -> tuple[dict[str, Any], list[list[str]], list[str]]:
+        """(unit file, model entries per group, option names) of a datasheet as a roster of
+        the entry's catalogue selects it (its unit file citing ``source``); a datasheet the
+        data cannot build is its error."""
+        row = self.db.execute("SELECT name, raw, members, options, error FROM datasheets "
+                              "WHERE id = ?", (entry.datasheet,)).fetchone()
+        if row is None:
+            raise InputError(f"catalogue store {self.path}: no datasheet {entry.datasheet}")
+        name, raw, members, options, error = row
+        if raw is None:
+            raise InputError(error or f"{name}: cannot be built")
+        unit = json.loads(raw)
+        if source:
+            unit["source"] = source
+        return (unit, json.loads(entry.members or members),
+                json.loads(entry.options or options))
+
+    def unit(self, ds: int, label: str = "", warn: bool = True) -> Any:
         """The :class:`~mathhammer.data.unit.Unit` of datasheet ``ds``; its import warnings are
-        given again (as when it was imported); a datasheet that did not import is the error."""
+        given again (as when it was imported) unless not ``warn``; a datasheet that did not
+        import is the error."""
         row = self.db.execute("SELECT name, unit, warnings, error FROM datasheets WHERE id = ?",
                               (ds,)).fetchone()
         if row is None:
@@ -405,11 +609,8 @@ class Store:
         if error is not None:
             raise InputError(f"{label or name}: cannot be imported from the {self.edition} data: "
                              f"{error}")
-        for category, text in json.loads(warns):
-            if category == "BattleScribeWarning":
-                from .bsdata import BattleScribeWarning as cls
-            else:
-                cls = UserWarning
+        for category, text in json.loads(warns) if warn else ():
+            cls = BattleScribeWarning if category == "BattleScribeWarning" else UserWarning
             warnings.warn(text, cls, stacklevel=3)
         return from_json(json.loads(unit))
 

@@ -14,9 +14,8 @@ from __future__ import annotations
 import difflib
 import json
 import os
-import re
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -46,27 +45,97 @@ class CatalogueInfo:
         return faction_label(self.path)
 
 
+class _Datasheets(Mapping):
+    """(catalogue path, unit name) -> the store's datasheet id, each asked of the store (one
+    query) until the whole index is read."""
+
+    def __init__(self, index: UnitIndex) -> None:
+        self.index = index
+        self.asked: dict[tuple[str, str], int | None] = {}
+
+    def __getitem__(self, key: tuple[str, str]) -> int:
+        if self.index._loaded is not None:
+            return self.index._loaded[1][key]
+        if key not in self.asked:
+            row = self.index.store.db.execute(
+                "SELECT e.datasheet FROM entries e JOIN catalogues c ON c.id = e.catalogue "
+                "WHERE c.path = ? AND e.name = ? ORDER BY e.rowid DESC LIMIT 1",
+                (key[0], key[1])).fetchone()
+            self.asked[key] = None if row is None else row[0]
+        got = self.asked[key]
+        if got is None:
+            raise KeyError(key)
+        return got
+
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        return iter(self.index._load()[1])
+
+    def __len__(self) -> int:
+        return len(self.index._load()[1])
+
+
 @attrs.define
 class UnitIndex:
-    """The units of every catalogue of one edition's folder."""
+    """The units of every catalogue of one edition's folder, read from the store as they are
+    asked: one name's lookup is a query or two; :attr:`catalogues` with all their units are
+    read on first use."""
 
     folder: Path
     edition: Edition
-    catalogues: list[CatalogueInfo]
+    store: Any  # the compiled store it is read from
     built: int = 0  # how many files were compiled to make it (0: the store was up to date)
     missing: list[str] = attrs.field(factory=list)  # linked catalogues not in the folder
-    store: Any = None  # the compiled store it was read from
-    datasheets: dict[tuple[str, str], int] = attrs.field(factory=dict)
-    #: unit name -> (its name_key, that of the name without "[Legends]"), computed once
-    keys: dict[str, tuple[str, str]] = attrs.field(factory=dict)
+    #: catalogue id -> (path, id, name, library, missing) of every file that is no game system
+    heads: dict[int, tuple] = attrs.field(factory=dict, repr=False)
+    _loaded: tuple | None = attrs.field(default=None, repr=False)
+    _infos: dict[int, CatalogueInfo] = attrs.field(factory=dict, repr=False)
     _all: list | None = attrs.field(default=None, repr=False)
+    _names: dict[str, str] | None = attrs.field(default=None, repr=False)
+    _ds: Any = attrs.field(default=None, repr=False)
 
-    def _key(self, name: str) -> tuple[str, str]:
-        k = self.keys.get(name)
-        if k is None:
-            k = self.keys[name] = (name_key(name),
-                                   name_key(re.sub(r"\s*\[.*?\]", "", name)))
-        return k
+    def _load(self) -> tuple[list[CatalogueInfo], dict[tuple[str, str], int],
+                             dict[str, tuple[str, str]]]:
+        """Every catalogue with its units, the datasheet of each unit, each name's keys."""
+        if self._loaded is None:
+            units: dict[int, list] = {cid: [] for cid in self.heads}
+            datasheet: dict[tuple[str, str], int] = {}
+            keys: dict[str, tuple[str, str]] = {}
+            for cid, ds, name, ekey, own, nkey, plain in self.store.entries():
+                keys[name] = (nkey, plain)
+                if cid in units:
+                    units[cid].append((name, ekey, bool(own)))
+                    datasheet[(self.heads[cid][0], name)] = ds
+            infos = [self._info(cid, tuple(us)) for cid, us in units.items()]
+            self._loaded = (infos, datasheet, keys)
+        return self._loaded
+
+    def _info(self, cid: int, units: tuple | None = None) -> CatalogueInfo:
+        """The catalogue of row ``cid`` with its units (asked of the store when not given)."""
+        if cid not in self._infos:
+            if units is None:
+                units = tuple((n, k, bool(o)) for n, k, o in self.store.db.execute(
+                    "SELECT name, key, own FROM entries WHERE catalogue = ? ORDER BY rowid",
+                    (cid,)))
+            path, bs_id, name, library, lost = self.heads[cid]
+            self._infos[cid] = CatalogueInfo(Path(path), bs_id, name, library, units, lost)
+        return self._infos[cid]
+
+    @property
+    def catalogues(self) -> list[CatalogueInfo]:
+        """Every catalogue (no game system) with its units, in file order."""
+        return self._load()[0]
+
+    @property
+    def datasheets(self) -> Mapping[tuple[str, str], int]:
+        """(catalogue path, unit name) -> the store's datasheet id."""
+        if self._ds is None:
+            self._ds = _Datasheets(self)
+        return self._ds
+
+    @property
+    def keys(self) -> dict[str, tuple[str, str]]:
+        """Unit name -> (its name_key, that of the name without "[Legends]")."""
+        return self._load()[2]
 
     def datasheet(self, cat: CatalogueInfo, unit: str) -> int:
         """The store's datasheet id of a unit of a catalogue (the same id for the same
@@ -88,6 +157,18 @@ class UnitIndex:
             faction, name = parts
         q = name_key(name)
         only = self.catalogue(faction) if faction else None
+        if self._loaded is None:  # a query per pass (entries in file order, as _rows)
+            where = "" if only is None else " AND catalogue = ?"
+            cid = [] if only is None else [self._cid(faction)]
+            for test, args in (("nkey = ?", [q]), ("plain = ?", [q]),
+                               ("substr(nkey, 1, ?) = ?", [len(q), q])):
+                rows = [r for r in self.store.db.execute(
+                    f"SELECT catalogue, name, key, own, datasheet FROM entries WHERE {test}"
+                    f"{where} ORDER BY catalogue, rowid", [*args, *cid]) if r[0] in self.heads]
+                if rows:
+                    return self._same([(self._info(c), u, key, bool(own))
+                                       for c, u, key, own, _ds in rows])
+            return []
         rows = [r for r in self._rows() if only is None or r[0] is only]
         for hits in ([r[:4] for r in rows if r[4] == q], [r[:4] for r in rows if r[5] == q],
                      [r[:4] for r in rows if r[4].startswith(q)]):
@@ -99,7 +180,8 @@ class UnitIndex:
         """(catalogue, unit, entry key, own, name key, name key without [Legends]) of every
         unit of every catalogue, made once."""
         if self._all is None:
-            self._all = [(c, u, key, own, *self._key(u)) for c in self.catalogues
+            keys = self.keys
+            self._all = [(c, u, key, own, *keys[u]) for c in self.catalogues
                          for u, key, own in c.units]
         return self._all
 
@@ -116,16 +198,23 @@ class UnitIndex:
 
     def catalogue(self, faction: str | None) -> CatalogueInfo | None:
         """The catalogue a faction name means (its label, file name or catalogue name)."""
+        cid = self._cid(faction)
+        return None if cid is None else self._info(cid)
+
+    def _cid(self, faction: str | None) -> int | None:
         if not faction:
             return None
         q = name_key(faction)
-        for c in self.catalogues:
-            if q in {name_key(n) for n in (c.label, c.path.stem, c.name, c.path.name)}:
-                return c
+        for cid, (path, _bs_id, name, _library, _lost) in self.heads.items():
+            p = Path(path)
+            if q in {name_key(n) for n in (faction_label(p), p.stem, name, p.name)}:
+                return cid
         return None
 
     def close(self, name: str, n: int = 5) -> list[str]:
-        names = {name_key(u): u for c in self.catalogues for u, _k, _o in c.units}
+        if self._names is None:
+            self._names = {name_key(u): u for c in self.catalogues for u, _k, _o in c.units}
+        names = self._names
         return [names[k] for k in difflib.get_close_matches(name_key(name), list(names), n, 0.5)]
 
     def names(self) -> list[str]:
@@ -157,28 +246,18 @@ def unit_index(edition: Edition, data: str | os.PathLike | None = None,
     memo = _MEMO.get(key)
     if memo is not None and memo[0] is store:
         return memo[1]
-    cats: dict[int, CatalogueInfo] = {}
+    heads: dict[int, tuple] = {}
     ids = set()
     missing: list[str] = []
     rows = store.catalogues()
     for path, bs_id, name, library, _links, lost, cid in rows:
         ids.add(bs_id)
         if not is_game_system(Path(path)):
-            cats[cid] = CatalogueInfo(Path(path), bs_id, name, bool(library), (),
-                                      tuple(json.loads(lost)))
+            heads[cid] = (path, bs_id, name, bool(library), tuple(json.loads(lost)))
     for _path, _bs_id, _name, _library, links, _missing, _cid in rows:
         missing += [n for tid, n in json.loads(links) if tid not in ids and n not in missing]
-    units: dict[int, list] = {cid: [] for cid in cats}
-    datasheet: dict[tuple[str, str], int] = {}
-    keys: dict[str, tuple[str, str]] = {}
-    for cid, ds, name, ekey, own, nkey, plain in store.entries():
-        keys[name] = (nkey, plain)
-        if cid in units:
-            units[cid].append((name, ekey, bool(own)))
-            datasheet[(str(cats[cid].path), name)] = ds
-    infos = [attrs.evolve(c, units=tuple(units[cid])) for cid, c in cats.items()]
-    index = UnitIndex(store.folder, edition, infos, len(rows) if store.built else 0,
-                      sorted(missing), store, datasheet, keys)
+    index = UnitIndex(store.folder, edition, store, len(rows) if store.built else 0,
+                      sorted(missing), heads)
     _MEMO[key] = (store, index)
     return index
 

@@ -100,7 +100,7 @@ def _chunk(store_path: str, folder: str, edition: str, ids: list[tuple[int, tupl
         warnings.simplefilter("ignore")
         for ds, factions in ids:
             try:
-                unit = store.unit(ds)
+                unit = store.unit(ds, warn=False)  # its import's warnings: not here
             except ValueError:
                 continue
             out += atlas_row(unit, factions, targets, rules)

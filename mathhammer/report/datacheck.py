@@ -5,8 +5,9 @@ a file missing from the data (``mathhammer data check``).
 A *datasheet* is a unit or single-model entry a roster can select from a catalogue, counted
 once however many catalogues reach it (a Space Marines unit is reached from every chapter):
 it is checked through the catalogue a player's lookup uses (a faction catalogue before a
-``Library``). Each one is found by its name (as ``kills "Faction:Unit"`` does), imported,
-loaded as a unit and asked: its result is one of
+``Library``). Each one is read from the compiled store (:mod:`mathhammer.data.catalogue`: its
+import, made once when the store is built, with the import's error, notes and warnings), loaded
+as a unit and asked: its result is one of
 
 - ``missing_file``: a link of it leads into a catalogue that is not in the data (named);
 - ``failed``: it could not be imported or asked (the error's cause);
@@ -152,21 +153,19 @@ def _ask(unit, edition: str, target, notes: list[str]) -> bool:
     return armed
 
 
-def check_sheet(lib, units, name: str, entry, edition: str, target) -> tuple[Status, list[str],
-                                                                              list[str]]:
-    """(status, failure or warning messages, all messages) of one datasheet, found by name."""
-    from ..data.bsdata import unit_of_entry
-    from ..data.bsdata.find import find_unit
-
-    said: list[str] = []
+def check_stored(store: Any, ds: int, error: str | None, notes: list[str], checked: list[str],
+                 edition: str, target: Any) -> tuple[Status, list[str], list[str]]:
+    """(status, failure or warning messages, all messages) of one compiled datasheet: its
+    import's error, notes and warnings as the store keeps them, then each phase asked."""
+    if error is not None:
+        msg = one_line(error)
+        return Status.FAILED, [msg], [msg]
+    said = list(notes)
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            entry = find_unit(lib, name, units)
-            unit, notes = unit_of_entry(lib, entry)
-            said += notes
-            armed = _ask(unit, edition, target, said)
-        said += [str(w.message) for w in caught]
+            armed = _ask(store.unit(ds, warn=False), edition, target, said)
+        said += checked + [str(w.message) for w in caught]
     except (InputError, RecursionError) as e:
         msg = one_line(str(e)) if not isinstance(e, RecursionError) else "nested too deeply"
         return Status.FAILED, [msg], [*said, msg]
@@ -178,44 +177,33 @@ def check_sheet(lib, units, name: str, entry, edition: str, target) -> tuple[Sta
 
 def check_catalogue(path: str | os.PathLike, edition: str,
                     checked: Iterable[str] = ()) -> list[Sheet]:
-    """Check every datasheet a catalogue offers (see the module's doc); ``checked`` names the
-    files checked in the same run: a datasheet another of them defines (not a library) is left
-    to that file's check."""
-    from ..data.bsdata.files import open_library
-    from ..data.bsdata.find import catalogue_units
-    from ..data.bsdata.walk import Walker
+    """Check every datasheet a catalogue offers, as the compiled store of its folder has it
+    (see the module's doc); ``checked`` names the files checked in the same run: a datasheet
+    another of them defines (not a library) is left to that file's check."""
+    from ..data.catalogue import open_store
 
     path = Path(path)
-    try:
-        lib = open_library(path)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            units = catalogue_units(lib)
-    except InputError as e:
+    store = open_store(edition, path.parent)  # type: ignore[arg-type]
+    cat = store.catalogue(path)
+    if cat is None or cat.error:
+        msg = cat.error if cat is not None else f"{path}: not in the data of {path.parent}"
         return [Sheet(path.name, path.name, f"file:{path.name}", True, False, Status.FAILED,
-                      (cause_of(str(e)),), messages=(one_line(str(e)),))]
+                      (cause_of(msg),), messages=(one_line(msg),))]
     target = _target(edition)
-    w = Walker(lib)
+    homes = store.homes()
     out = []
     others = set(checked) - {path.name}
-    for name, entry in units:
-        try:
-            resolved = w.resolve(entry)
-            key, own = resolved.id, lib.main.find(resolved.id) is not None
-        except (InputError, RecursionError):
-            key, own = entry.target_id or entry.id, False
-        else:
-            home = next((c for c in lib.catalogues() if c.find(key) is not None), None)
-            if not own and home is not None and not home.library and \
-                    Path(home.path).name in others:
-                continue
-        status, bad, said = check_sheet(lib, units, name, entry, edition, target)
+    for name, key, own, ds, error, notes, said_then in store.checks(cat.id):
+        home = homes.get(key)
+        if not own and home is not None and not home[1] and home[0] in others:
+            continue
+        status, bad, said = check_stored(store, ds, error, notes, said_then, edition, target)
         missing = missing_files(said)
         if missing:
             status = Status.MISSING_FILE
         causes = tuple(dict.fromkeys(cause_of(m) for m in bad))
-        notes = tuple(dict.fromkeys(c for c in map(cause_of, said) if c not in causes))
-        out.append(Sheet(path.name, name, key, own, lib.main.library, status, causes, notes,
+        notes_ = tuple(dict.fromkeys(c for c in map(cause_of, said) if c not in causes))
+        out.append(Sheet(path.name, name, key, own, cat.library, status, causes, notes_,
                          missing, tuple(said)))
     return out
 
@@ -304,14 +292,15 @@ def check_data(edition: str, data: str | os.PathLike | None = None, *, jobs: int
                progress: Callable[[str, int], None] | None = None) -> Report:
     """Check every datasheet of one edition's installed data (or of the folder ``data``);
     ``catalogues`` keeps the files whose names contain one of the words; ``jobs`` processes
-    check catalogues in parallel (each file parsed once per process); ``progress(file name,
-    number of files)`` is called as each catalogue is done."""
-    from ..data.datastore import edition_dir, edition_files, is_game_system
+    check catalogues in parallel (each reads the compiled store, built first if need be);
+    ``progress(file name, number of files)`` is called as each catalogue is done."""
+    from ..data.catalogue import open_store
+    from ..data.datastore import is_game_system
 
     start = time.perf_counter()
-    folder = edition_dir(edition, data)  # type: ignore[arg-type]
-    files = [p for p in edition_files(folder, edition)  # type: ignore[arg-type]
-             if not is_game_system(p)]
+    store = open_store(edition, data)  # type: ignore[arg-type]  (compiled first if need be)
+    folder = store.folder
+    files = [Path(row[0]) for row in store.catalogues() if not is_game_system(Path(row[0]))]
     if catalogues:
         words = [w.lower() for w in catalogues]
         files = [p for p in files if any(w in p.name.lower() for w in words)]

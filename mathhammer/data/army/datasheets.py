@@ -1,7 +1,8 @@
 """Where an army list's names are looked up: the catalogues of the list's faction (else the one
-holding most of its units), each opened once per list (:class:`ArmyData`), and how a list's name
-is compared with the data's (:func:`match_key`, :func:`singular`, :func:`close_key`). Lookups
-across every catalogue go through the public unit index (:mod:`mathhammer.data.unit_index`).
+holding most of its units), each read once per list from the compiled store
+(:class:`ArmyData`), and how a list's name is compared with the data's (:func:`match_key`,
+:func:`singular`, :func:`close_key`). Lookups across every catalogue go through the public unit
+index (:mod:`mathhammer.data.unit_index`).
 
 >>> singular("Pathfinders w/ rifles")
 'pathfinder w/ rifle'
@@ -17,6 +18,7 @@ from typing import Any
 import attrs
 
 from ...errors import InputError
+from ..catalogue import StoredCatalogue, StoredEntry
 from ..names import name_key
 from ..unit_index import UnitIndex
 from .model import ParsedList
@@ -34,106 +36,69 @@ def singular(text: str) -> str:
 
 @attrs.define
 class ArmyData:
-    """Catalogues opened for one army (each once)."""
+    """The catalogues of one army as the compiled store has them (each read once): no data
+    file is opened (:mod:`mathhammer.data.catalogue`)."""
 
     index: UnitIndex
     lookups: int = 0  # names looked up beyond the list's catalogues
     libs: dict[str, Any] = attrs.field(factory=dict)
-    units: dict[str, dict[str, Any]] = attrs.field(factory=dict)
+    units: dict[Any, Any] = attrs.field(factory=dict)
 
-    def lib(self, path: Path):
-        from ..bsdata.files import open_library
-
+    def lib(self, path: Path) -> StoredCatalogue:
+        """The catalogue file at ``path`` (a file the data could not read is its error)."""
         key = str(path)
         if key not in self.libs:
-            self.libs[key] = open_library(path)
-        return self.libs[key]
+            self.libs[key] = self.index.store.catalogue(path)
+        got = self.libs[key]
+        if got is None:
+            raise InputError(f"{path}: not in the compiled {self.index.edition} data of "
+                             f"{self.index.folder}")
+        if got.error:
+            raise InputError(got.error)
+        return got
 
     def names(self, path: Path) -> dict[str, tuple[str, int | None]]:
         """Every selectable name of a catalogue and the files it links to, by
         :func:`match_key`: ``("weapon", None)`` for a weapon, ``("enhancement", cost)`` for an
         entry under an Enhancements group, ``("wargear", None)`` for anything else."""
-        from ..bsdata.profiles import clean_name, is_weapon
-
         key = "names:" + str(path)
-        if key in self.units:
-            return self.units[key]
-        out: dict[str, tuple[str, int | None]] = {}
-        seen: set[int] = set()
-
-        def cost(e) -> int | None:
-            for c in e.costs:
-                if (c.name or "").strip().lower() == "pts":
-                    try:
-                        return int(c.value)
-                    except (TypeError, ValueError):
-                        return None
-            return None
-
-        def walk(e, enh: bool) -> None:
-            if id(e) in seen:
-                return
-            seen.add(id(e))
-            enh = enh or "enhancement" in (e.name or "").lower()
-            weapon = False
-            for p in e.profiles:
-                if is_weapon(p):
-                    weapon = True
-                    out[match_key(clean_name(p.name))] = ("weapon", None)
-            if e.name and e.kind != "group":
-                k = match_key(e.name)
-                if weapon:
+        if key not in self.units:
+            out: dict[str, tuple[str, int | None]] = {}
+            for name, kind, cost in self.index.store.selectable_names(self.lib(path).id):
+                k = match_key(name)
+                if kind == "weapon":  # a weapon of that name wins over any other kind
                     out[k] = ("weapon", None)
-                elif enh and e.type == "upgrade":
-                    out.setdefault(k, ("enhancement", cost(e)))
                 else:
-                    out.setdefault(k, ("wargear", None))
-            for c in e.children:
-                walk(c, enh)
+                    out.setdefault(k, (kind, cost))
+            self.units[key] = out
+        return self.units[key]
 
-        lib = self.lib(path)
-        for cat in lib.catalogues():
-            for kind in ("root_entries", "root_links", "shared_entries", "shared_groups"):
-                for e in getattr(cat, kind, ()):
-                    walk(e, False)
-            for p in getattr(cat, "shared_profiles", ()):
-                if is_weapon(p):
-                    out[match_key(clean_name(p.name))] = ("weapon", None)
-        self.units[key] = out  # type: ignore[assignment]
-        return out
-
-    def keyed(self, path: Path) -> dict[str, tuple[str, Any]]:
+    def keyed(self, path: Path) -> dict[str, tuple[str, StoredEntry]]:
         """:func:`match_key` -> (data name, root entry), for one catalogue."""
         key = "keyed:" + str(path)
         if key not in self.units:
             self.units[key] = {match_key(k): (k, v) for k, v in self.entries(path).items()}
         return self.units[key]
 
-    def built(self, lib, entry) -> tuple[dict, list, list[str]]:
-        """(raw unit, model members, option names) of a datasheet, built once per army (a
+    def built(self, lib: StoredCatalogue, entry: StoredEntry) -> tuple[dict, list, list[str]]:
+        """(raw unit, model members, option names) of a datasheet, read once per army (a
         list repeats datasheets)."""
-        from ..bsdata.build import build_entry
-        from ..bsdata.find import option_names
-
-        key = f"built:{lib.main.path}:{entry.id}:{getattr(entry, 'target_id', '')}"
-        if key not in self.units:
+        if entry not in self.units:
             try:
-                raw, _warnings, members = build_entry(lib, entry)
-                self.units[key] = (raw, members, option_names(lib, entry))  # type: ignore
-            except (InputError, ValueError, KeyError, TypeError) as e:
-                self.units[key] = e  # type: ignore[assignment]
-        got = self.units[key]
+                self.units[entry] = self.index.store.army_unit(entry, lib.source)
+            except InputError as e:
+                self.units[entry] = e
+        got = self.units[entry]
         if isinstance(got, Exception):
             raise got
-        return got  # type: ignore[return-value]
+        return got
 
-    def entries(self, path: Path) -> dict[str, Any]:
+    def entries(self, path: Path) -> dict[str, StoredEntry]:
         """Normalised unit name -> root entry, for one catalogue."""
-        from ..bsdata.find import catalogue_units
-
         key = str(path)
         if key not in self.units:
-            self.units[key] = {name_key(n): e for n, e in catalogue_units(self.lib(path))}
+            self.units[key] = {name_key(n): e for n, e in
+                               self.index.store.selectable(self.lib(path).id)}
         return self.units[key]
 
 
@@ -180,13 +145,9 @@ def homes_of(index: UnitIndex, parsed: ParsedList) -> tuple[list, list[str]]:
 
 def missing_links(d: ArmyData, home) -> list[str]:
     """A warning per catalogue the list's catalogue links to that is not in the folder."""
-    lib = d.lib(home.path)
-    out = []
-    for link in lib.main.catalogue_links:
-        if lib.linked(link.target_id) is None:
-            out.append(f"{home.path.name} links to catalogue {link.name!r}, which is not in "
-                       f"{home.path.parent}: its units and wargear cannot be read")
-    return out
+    return [f"{home.path.name} links to catalogue {name!r}, which is not in "
+            f"{home.path.parent}: its units and wargear cannot be read"
+            for name in d.lib(home.path).missing]
 
 
 #: names of one list looked up in every catalogue, and given closest names (each lookup reads

@@ -22,7 +22,7 @@ from typing import Any
 import attrs
 
 from ...cache import cached
-from ...errors import InputError
+from ...errors import BattleScribeWarning, InputError
 from ...model.limits import MAX_CATALOGUE_BYTES, read_limited
 from .formats import JSON_SUFFIXES, XML_SUFFIXES
 from .model import Catalogue
@@ -38,9 +38,6 @@ class MissingFileError(InputError):
         self.files = files
 
 
-class BattleScribeWarning(UserWarning):
-    """Something in BattleScribe data was left out (a neighbour file that cannot be read, a
-    weapon the importer cannot read); the message says what."""
 
 
 def _stat(path: Path) -> os.stat_result:
