@@ -1,0 +1,87 @@
+"""An army list's units with their rules from data in every reader of a list: ``plan --army``
+and ``plan --vs-army`` (as ``table --army`` and ``table --vs-army``), and the page's army
+table, army units and plan (issue 21)."""
+
+import json
+from fractions import Fraction as F
+
+from click.testing import CliRunner
+
+from mathhammer.cli.main import cli
+from tests.test_army_detachments import folder  # noqa: F401  (the small catalogue)
+
+HEAD = "Test list (50 points)\n\nTesters\nStrike Force (2000 points)\n{}\n\n"
+SQUAD = "Squad (50 points)\n  • 5x Squad\n    • 5x Bolt rifle\n"
+TANK = "Tank (50 points)\n  • 1x Tank\n    • 1x Bolt rifle\n"
+
+
+def _write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def _run(*args):
+    r = CliRunner().invoke(cli, list(args))
+    assert r.exit_code == 0, r.output
+    return r
+
+
+def _plan(*args):
+    return json.loads(_run("plan", *args, "--objective", "models", "--json").stdout)
+
+
+# 10 bolt rifle attacks (5 models, A2) against 10 one-wound MEQ models: hit 3+ (2/3), S4 v T4
+# wounds on 4+ (1/2), AP-1 makes the 3+ save 4+: fails 1/2. Each unsaved wound (D1) destroys
+# a model, and 10 attacks never run out of the 10 models:
+#   E[models] = 10 * 2/3 * 1/2 * 1/2 = 5/3.
+# Storm Doctrine (the list's detachment: "re-roll a Wound roll of 1") makes the wound roll
+# 1/2 + 1/6 * 1/2 = 7/12:  10 * 2/3 * 7/12 * 1/2 = 35/18, 5/18 more.
+ONES = "10x T4 Sv3+ W1"
+
+
+def test_plan_army_applies_the_lists_detachment_rule(tmp_path, folder):  # noqa: F811
+    storm = _write(tmp_path, "storm.txt", HEAD.format("Storm Host") + SQUAD)
+    bare = _write(tmp_path, "bare.txt", HEAD.format("").rstrip() + "\n\n" + SQUAD)
+    got = _plan("--army", storm, "-t", ONES, "--data", folder)
+    plain = _plan("--army", bare, "-t", ONES, "--data", folder)
+    assert F(got["best"]["value"]) == F(35, 18) and F(plain["best"]["value"]) == F(5, 3)
+    assert F(got["best"]["value"]) - F(plain["best"]["value"]) == F(5, 18)
+    assert got["attackers"][0]["named_rules"] == ["Storm Doctrine"]
+    # the same number as `table --army` of the same list (E[damage] = E[models] here)
+    table = json.loads(_run("table", "--army", storm, "-t", ONES, "--format", "json",
+                            "--data", folder).stdout)
+    assert F(table["rows"][0]["values"][0]["exact"]) == F(35, 18)
+
+
+# One attack "1x 1 | 2+ | 8 | -4 | 12" at the list's Tank (1 model, T4 Sv3+ W12): hit 2+
+# (5/6), S8 v T4 wounds on 2+ (5/6), AP-4 leaves no armour save (fails 1), D12 destroys it:
+#   E[models] = 5/6 * 5/6 = 25/36.
+# The list's Iron Host gives its VEHICLE models a 5+ invulnerable save (Iron Plating): it fails
+# 2/3,  5/6 * 5/6 * 2/3 = 25/54, 25/108 less.
+GUN = "1x 1 | 2+ | 8 | -4 | 12"
+
+
+def test_plan_vs_army_applies_the_targets_detachment_rule(tmp_path, folder):  # noqa: F811
+    iron = _write(tmp_path, "iron.txt", HEAD.format("Iron Host") + TANK)
+    storm = _write(tmp_path, "storm.txt", HEAD.format("Storm Host") + TANK)
+    got = _plan(GUN, "--vs-army", iron, "--data", folder)
+    plain = _plan(GUN, "--vs-army", storm, "--data", folder)
+    assert F(got["best"]["value"]) == F(25, 54) and F(plain["best"]["value"]) == F(25, 36)
+    assert F(plain["best"]["value"]) - F(got["best"]["value"]) == F(25, 108)
+    assert got["per_target"][0]["rules"] == ["Iron Plating"]
+    assert plain["per_target"][0]["rules"] == []
+    table = json.loads(_run("table", GUN, "--vs-army", iron, "--metric", "kills",
+                            "--format", "json", "--data", folder).stdout)
+    assert F(table["rows"][0]["values"][0]["exact"]) == F(25, 54)
+
+
+def test_plan_army_offers_a_lists_switch_with_try(tmp_path, folder):  # noqa: F811
+    # Iron Fury (Iron Host: INFANTRY, a target within 12") is a switch: off unless named.
+    # With it, +1 to hit: 3+ becomes 2+ (5/6):  10 * 5/6 * 1/2 * 1/2 = 25/12 (plain: 5/3)
+    iron = _write(tmp_path, "iron.txt", HEAD.format("Iron Host") + SQUAD)
+    got = _plan("--army", iron, "-t", ONES, "--data", folder, "--try", "--rule Iron Fury")
+    assert F(got["best"]["value"]) == F(5, 3) and got["attackers"][0]["named_rules"] == []
+    [tried] = got["tries"]
+    assert F(tried["best"]["value"]) == F(25, 12)
+    assert tried["attackers"][0]["named_rules"] == ["Iron Fury"]
