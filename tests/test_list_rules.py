@@ -85,3 +85,43 @@ def test_plan_army_offers_a_lists_switch_with_try(tmp_path, folder):  # noqa: F8
     [tried] = got["tries"]
     assert F(tried["best"]["value"]) == F(25, 12)
     assert tried["attackers"][0]["named_rules"] == ["Iron Fury"]
+
+
+def test_the_pages_army_units_have_their_rules_as_the_command_line(
+        tmp_path, folder, monkeypatch):  # noqa: F811
+    import importlib.util
+
+    import pytest
+
+    pytest.importorskip("starlette")
+    pytest.importorskip("pebble")
+    if not any(importlib.util.find_spec(m) for m in ("httpx2", "httpx")):
+        pytest.skip("Starlette's test client needs httpx2")
+    from starlette.testclient import TestClient
+
+    from mathhammer.web.app import create_app
+
+    text = HEAD.format("Storm Host") + SQUAD
+    path = _write(tmp_path, "storm.txt", text)
+    cli_table = json.loads(_run("table", "--army", path, "-t", ONES, "-t", "MEQ", "--format",
+                                "json", "--data", folder).stdout)
+    monkeypatch.setenv("MATHHAMMER_DATA", folder)
+    with TestClient(create_app(allowed_hosts=["testserver"], workers=1)) as c:
+        res = c.post("/api/army", json={"army": text, "targets": [ONES, "MEQ"]})
+        assert res.status_code == 200, res.text
+        page = res.json()
+        plan = c.post("/api/plan", json={"army": text, "targets": [ONES],
+                                         "objective": "models"})
+        assert plan.status_code == 200, plan.text
+        kills = c.post("/api/kills", json={"attacker": "army:Squad", "target": ONES,
+                                           "army": text})
+        assert kills.status_code == 200, kills.text
+    # the page's army table: the command line's cells (Storm Doctrine applied: 35/18 against
+    # ONES, see above)
+    assert [r["values"] for r in page["rows"]] == [r["values"] for r in cli_table["rows"]]
+    assert F(page["rows"][0]["values"][0]["exact"]) == F(35, 18)
+    # the page's plan of the list, and the list's unit in a kills query: the same 35/18
+    assert F(plan.json()["best"]["value"]) == F(35, 18)
+    assert plan.json()["attackers"][0]["named_rules"] == ["Storm Doctrine"]
+    assert F(kills.json()["mean"]["kills"]) == F(35, 18)
+    assert kills.json()["unit_rules"] == ["Storm Doctrine"]
