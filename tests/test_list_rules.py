@@ -125,3 +125,65 @@ def test_the_pages_army_units_have_their_rules_as_the_command_line(
     assert plan.json()["attackers"][0]["named_rules"] == ["Storm Doctrine"]
     assert F(kills.json()["mean"]["kills"]) == F(35, 18)
     assert kills.json()["unit_rules"] == ["Storm Doctrine"]
+
+
+# -- two wordings of the translator, read from the shared 11e data ------------------------------
+
+def _ability(file, name):
+    """The text of one ability of an installed 11e catalogue (skip without the shared data)."""
+    import pytest
+
+    from mathhammer.data.unit_rules import file_abilities
+    from tests.army_corpus import SHARED
+
+    path = SHARED / "bsdata" / "11e" / file
+    if not path.is_file():
+        pytest.skip(f"the shared 11e BattleScribe data ({file}) is not here")
+    return [t for n, t in file_abilities(path) if n == name]
+
+
+def _mean(rules, row, target, melee, **options):
+    import mathhammer as mh
+    from mathhammer.data.inline import parse_target
+    from mathhammer.report.specs import attacker_of
+
+    return mh.attack(attacker_of(row, melee=melee).profiles, parse_target(target),
+                     apply=list(rules), rules="11e", **options).unsaved.mean()
+
+
+def test_a_charge_move_until_the_end_of_the_turn_is_the_charged_condition():
+    from mathhammer.data.translate import translate
+
+    [text] = _ability("Imperium - Agents of the Imperium.json", "Hammerhand (Psychic)")
+    assert text.startswith("Each time this unit makes a Charge move, until the end of the turn")
+    [part] = translate("Hammerhand (Psychic)", text)
+    # applied whenever the attack is made after charging (--charged): no switch to name
+    assert part.automatic and part.rule.describe() == (
+        "if melee attacks, after charging: abilities=[lethal hits]")
+    # 10 melee attacks at 4+ (1/2), S4 v T4 wound on 4+ (1/2), the 3+ save fails 1/3:
+    #   10 * 1/2 * 1/2 * 1/3 = 5/6;  after a charge, [LETHAL HITS]: a 6 to hit (1/6) wounds,
+    #   2+..5 hit (1/3) and wound half the time:  10 * (1/6 + 1/3 * 1/2) * 1/3 = 10/9
+    row, target = "10x 1 | 4+ | 4 | 0 | 1", "10x T4 Sv3+ W1"
+    assert _mean([part.rule], row, target, True) == F(5, 6)
+    assert _mean([part.rule], row, target, True, charged=True) == F(10, 9)
+    assert _mean([], row, target, True, charged=True) == F(5, 6)
+
+
+def test_a_second_sentence_about_that_attack_keeps_its_ranged_condition():
+    from mathhammer.data.detachments import for_unit
+    from mathhammer.data.translate import translate
+
+    [text] = _ability("T'au Empire.json", "Bonded Heroes")
+    assert "If that attack targets a unit within 9\"" in text
+    parts = for_unit(translate, "Bonded Heroes", text, frozenset({"T'AU EMPIRE", "BATTLESUIT"}),
+                     "")
+    assert [(p.rule.name, p.rule.describe(), p.switch) for p in parts] == [
+        ("Bonded Heroes (1)", "if ranged attacks: strength_mod=+1", True),
+        ("Bonded Heroes (2)", "if ranged attacks: ap_mod=+1", True)]
+    ap = parts[1].rule
+    # 10 attacks at 4+ (1/2), S5 v T5 wound on 4+ (1/2), AP0 v Sv3+ fails 1/3: 5/6; within 9"
+    # (the AP switch) a ranged attack's AP-1 makes the save 4+, failing 1/2: 10/4 * 1/2 = 5/4;
+    # a melee attack is not "that attack" of the first sentence (a ranged one): still 5/6
+    row, target = "10x 1 | 4+ | 5 | 0 | 1", "10x T5 Sv3+ W1"
+    assert _mean([ap], row, target, False) == F(5, 4)
+    assert _mean([ap], row, target, True) == F(5, 6)
