@@ -121,12 +121,13 @@ def plan_page(params: Mapping[str, Any]) -> str:
                 specs.append(named_aim(t, p))
         aims = aims_of(specs)
         shooters = []
+        elsewhere = army_switches(mine) if mine is not None else None
         for u in units:
             if u.startswith("army:"):
                 if mine is None:
                     raise InputError(f"units {u!r}: paste the army list first")
                 label, unit = army_unit(mine, "units", u)
-                shooters.append(shooter(unit, p, label, army_switches(mine)))
+                shooters.append(shooter(unit, p, label, elsewhere))
             else:
                 shooters.append(shooter(u, p))
         goal = Objective(objective) if objective else (
