@@ -240,12 +240,13 @@ def _army(name):
 def test_world_eaters_11e_berzerker_warband():
     army = _army("world-eaters.11e.gwapp.txt")
     assert army.detachments == ("Berzerker Warband",)
-    # Relentless Rage is every WORLD EATERS unit's: a switch (it needs the unit's charge)
+    # Relentless Rage is every WORLD EATERS unit's, applied after a charge ("makes a Charge
+    # move, until the end of the turn": the charged condition, --charged)
     for unit in army.units:
-        assert [r.name for r in _rules(unit).switches if r.kind == "detachment rule"] == [
+        assert [r.name for r in _rules(unit).applied if r.kind == "detachment rule"] == [
             "Relentless Rage"]
     spawn = next(u for u in army.units if u.name == "Chaos Spawn")
-    [rage] = [r for r in _rules(spawn).switches if r.name == "Relentless Rage"]
+    [rage] = [r for r in _rules(spawn).applied if r.name == "Relentless Rage"]
     meq = parse_target("10x T4 Sv3+ W2")
     # 2 Chaos Spawn, hideous mutations: D6+4 attacks each (mean 15/2) at WS 4+ (1/2), S5 v T4
     # wounds on 3+ (2/3), AP-1: save 3+ becomes 4+, fails 1/2: 2 * 15/2 * 1/2 * 2/3 * 1/2
@@ -253,7 +254,9 @@ def test_world_eaters_11e_berzerker_warband():
     assert _unsaved(spawn, meq, melee=True) == F(5, 2)
     # after a charge (Relentless Rage): +1 Attack (17/2) and S7 v T4 wounds on 3+ still:
     #   2 * 17/2 * 1/2 * 2/3 * 1/2 = 17/6
-    assert _unsaved(spawn, meq, [rage], melee=True) == F(17, 6)
+    assert _unsaved(spawn, meq, [rage], melee=True) == F(5, 2)  # no charge: no change
+    assert mh.attack(spawn.as_profiles(melee=True), meq, apply=[rage], rules="11e",
+                     charged=True).unsaved.mean() == F(17, 6)
     # Khârn's Legendary Killer reaches the Berzerkers he leads (a Leader's ability)
     rows = {label: u for label, u in army.rows()}
     pair = rows["Khârn the Betrayer + Khorne Berzerkers"]

@@ -312,11 +312,11 @@ def test_plan_try_picks_the_stratagem_that_helps_most():
                                  "--try", "--rule Talons Interlocked",
                                  "--try", "--rule Archeotech Munitions (1)"])
     assert r.exit_code == 0, r.output
-    # kills of one spear (D2 into W2 models: one kill per unsaved wound; plan applies only
-    # the switches named, not the unit's own Stand Vigil, unlike kills): as given
-    # 5/3 * 1/2 * 1/2 = 5/12; Talons Interlocked 5/3 * 2/3 * 2/3 = 20/27; Lethal Hits:
-    # 2 * (1/6 + 4/6 * 1/2) * 1/2 = 1/2; best by 20/27 - 1/2 = 13/54
-    assert "best: --rule Talons Interlocked, ahead of the next by 0.241 (exact 13/54)" \
+    # kills of one spear (D2 into W2 models: one kill per unsaved wound), the unit's own
+    # Stand Vigil (re-roll a Wound roll of 1) applied as in kills: as given
+    # 5/3 * 7/12 * 1/2 = 35/72; Talons Interlocked 5/3 * (2/3 + 1/6 * 2/3 = 7/9) * 2/3 = 70/81;
+    # Lethal Hits: 2 * (1/6 + 4/6 * 7/12 = 5/9) * 1/2 = 5/9; best by 70/81 - 45/81 = 25/81
+    assert "best: --rule Talons Interlocked, ahead of the next by 0.309 (exact 25/81)" \
         in r.stdout
 
 

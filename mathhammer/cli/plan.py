@@ -13,6 +13,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+import attrs
 import click
 from click.core import ParameterSource
 
@@ -31,10 +32,20 @@ from ..report.planning import (
     solve,
 )
 from ..report.specs import Attacker, attacker_of, check_work, split_rules
+from .army import current_data
 from .output import CONTEXT, warn
 from .params import attack_params, options_of, with_params
-from .resolve import attacker, check_output, check_suffix, emit, target, warn_options
-from .table import listed_army, merged, vary_params
+from .resolve import (
+    attacker,
+    check_output,
+    check_suffix,
+    emit,
+    file_rules,
+    switch_on,
+    target,
+    warn_options,
+)
+from .table import army_switches, listed_army, merged, vary_params
 
 
 def split_spec(spec: str) -> tuple[str, str]:
@@ -43,9 +54,13 @@ def split_spec(spec: str) -> tuple[str, str]:
     return (spec, "") if i < 0 else (spec[:i].strip(), spec[i:].strip())
 
 
-def shooter(spec: str | Any, p: dict[str, Any], label: str | None = None) -> Shooter:
+def shooter(spec: str | Any, p: dict[str, Any], label: str | None = None,
+            elsewhere: Any = None) -> Shooter:
     """One attacking unit: a name, file or inline rows with its own options, or a unit of an
-    army list (``label`` its row)."""
+    army list (``label`` its row), with its rules from data applied as ``table --army`` does
+    (:func:`~mathhammer.report.specs.attacker_of`: its own, its Leader's, its detachment's and
+    enhancements'); its switches only when ``--rule`` names them (``elsewhere``: the switches
+    of the list's other units, which this unit goes without)."""
     if label is None:
         name, extra = split_spec(spec)
         own = vary_params(extra, f"attacker {spec!r}") if extra else {}
@@ -59,17 +74,38 @@ def shooter(spec: str | Any, p: dict[str, Any], label: str | None = None) -> Sho
     else:
         q = p
         try:
-            a = attacker_of(spec, melee=not p["ranged"])
+            a = attacker_of(spec, melee=not p["ranged"], data=current_data(),
+                            options=options_of(p), named_rules=file_rules(p["named_rules"]),
+                            pistols=bool(p.get("pistols")))
         except InputError:
             a = Attacker(label, (), spec.cost())
-        a = Attacker(label, a.profiles, a.points, a.profile, a.factions)
-    # a unit's own switches and its stratagems (--rule NAME), as in kills and table
-    switched = tuple(dict.fromkeys(r for r in map(a.rules.switch, q["named_rules"]) if r))
-    rest = tuple(n for n in q["named_rules"] if a.rules.switch(n) is None)
+        a = attrs.evolve(a, label=label)
+    found, rest = switch_on(a.rules, q["named_rules"], elsewhere)
     named, mortal = split_rules(rest)
     options = options_of(q)
+    if a.led:
+        options = attrs.evolve(options, led=True)
     warn_options(q, options, a, rest)
-    return shooter_of(a, options, (*named, *switched), mortal)
+    return shooter_of(a, options, named + found.applied, mortal)
+
+
+def army_aim(label: str, unit: Any) -> tuple[str, Any, int | None, tuple[Any, ...]]:
+    """A target of a plan from an army list's row: its name, profile, points and the rules
+    from data that change attacks against it (as ``table --vs-army``)."""
+    from ..data.attached import defending_rules
+
+    return label, unit.as_target(), unit.points, defending_rules(unit, current_data()).applied
+
+
+def named_aim(spec: str, p: dict[str, Any]) -> tuple[str, Any, int | None, tuple[Any, ...]]:
+    """A target of a plan named on the command line, with its rules from data (as
+    ``kills``: its own, its Leader's)."""
+    from ..data.attached import target_rules
+
+    name, profile = target(spec, p)
+    found = target_rules(spec, p.get("leader"), rules=p.get("ruleset") or "10e",
+                         data=current_data())
+    return name, profile, unit_points(spec, p), found.applied
 
 
 def firing(shooters: list[Shooter], aims: list[Any], q: dict[str, Any]) -> list[Shooter]:
@@ -172,13 +208,10 @@ def plan(attackers: tuple[str, ...], targets: tuple[str, ...], army_file: str | 
         p["ruleset"] = (mine or theirs).edition
     p_destroy = parse_probability(probability)
     given = _points(points)
-    specs: list[tuple[str, Any, int | None]] = []
-    for label, unit in theirs.rows() if theirs else []:
-        specs.append((label, unit.as_target(), unit.points))
-    for t in targets:
-        name, profile = target(t, p)
-        specs.append((name, profile, unit_points(t, p)))
-    aims = aims_of([(n, prof, given.pop(n.lower(), pts)) for n, prof, pts in specs])
+    specs = [army_aim(label, unit) for label, unit in theirs.rows()] if theirs else []
+    specs += [named_aim(t, p) for t in targets]
+    aims = aims_of([(n, prof, given.pop(n.lower(), pts), rules)
+                    for n, prof, pts, rules in specs])
     if given:
         raise InputError(f"--points {next(iter(given))!r}: not one of the targets ("
                          f"{', '.join(a.name for a in aims)})")
@@ -187,8 +220,11 @@ def plan(attackers: tuple[str, ...], targets: tuple[str, ...], army_file: str | 
             else Objective.MODELS
     destroy_at = (find_aim(aims, destroy), p_destroy) if destroy is not None else None
 
+    elsewhere = army_switches(mine) if mine else None
+
     def shooters_of(q: dict[str, Any]) -> list[Shooter]:
-        out = [shooter(unit, q, label) for label, unit in mine.rows()] if mine else []
+        out = [shooter(unit, q, label, elsewhere) for label, unit in mine.rows()] if mine \
+            else []
         out += [shooter(a, q) for a in attackers]
         return firing(out, aims, q)
 
@@ -258,7 +294,6 @@ def unit_points(spec: str, p: dict[str, Any]) -> int | None:
     """The points of a target named on the command line (None for inline profiles)."""
     from ..data.inline import is_inline_target
     from ..data.lookup import find_unit
-    from .army import current_data
 
     if is_inline_target(spec) or p.get("leader"):
         return None
@@ -273,4 +308,4 @@ def odds_line(s: Salvo) -> str:
     """The odds answer's second line for several units: who, in order, with which options."""
     return (f"  {s.describe()}; rules {s.shooters[0].options.rules}; "
             + "; ".join(f"{sh.label}: options: {sh.options.describe()}; named rules: "
-                        f"{', '.join(sh.apply) or 'none'}" for sh in s.shooters))
+                        f"{', '.join(sh.rule_names) or 'none'}" for sh in s.shooters))

@@ -8,6 +8,7 @@ commands call :func:`mathhammer.report.specs.attacker_of` and
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -93,11 +94,20 @@ def data_rules(p: dict[str, Any], attacking: Attacker, target_spec: str
     found = attacking.rules + target_rules(target_spec, p.get("leader"),
                                            rules=p.get("ruleset") or "10e",
                                            data=current_data())
+    return switch_on(found, p["named_rules"])
+
+
+def switch_on(found: UnitRules, names: Iterable[str], elsewhere: UnitRules | None = None
+              ) -> tuple[UnitRules, tuple[str, ...]]:
+    """The rules from data ``found`` with the switches ``--rule`` ``names`` name switched on
+    (as ``applied``), and the other names (named rules from files; a switch of ``elsewhere``,
+    another unit of the same list, is left out: this unit goes without it)."""
     switched, rest = [], []
-    for name in p["named_rules"]:
+    for name in names:
         rule = found.switch(name)
         if rule is None:
-            rest.append(name)
+            if elsewhere is None or elsewhere.switch(name) is None:
+                rest.append(name)
         elif rule not in switched:
             switched.append(rule)
     return attrs.evolve(found, applied=found.applied + tuple(switched)), tuple(rest)

@@ -45,6 +45,7 @@ from .resolve import (
     check_suffix,
     emit,
     file_rules,
+    switch_on,
     target,
     warn_options,
 )
@@ -132,12 +133,14 @@ def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt
     asked = phases(p["ranged"], p["melee"])
     variants = [("", {})] + [(v, vary_params(v)) for v in vary]
 
-    elsewhere = _army_switches(listed) if listed else None
+    elsewhere = army_switches(listed) if listed else None
 
     def rows_of(label: str | None, unit: Any, melee: bool, text: str, extra: dict) -> list[Row]:
-        return _rows(label, unit, merged(p, extra), by_weapon=by == RowsBy.WEAPON, vary_text=text,
-                     melee=not extra["ranged"] if "ranged" in extra else melee,
-                     both=len(asked) > 1, elsewhere=elsewhere if label is not None else None)
+        return attacker_rows(label, unit, merged(p, extra), by_weapon=by == RowsBy.WEAPON,
+                             vary_text=text,
+                             melee=not extra["ranged"] if "ranged" in extra else melee,
+                             both=len(asked) > 1,
+                             elsewhere=elsewhere if label is not None else None)
 
     rows: list[Row] = []
     # an army list's units phase by phase; then each attacker named, with all its rows
@@ -202,7 +205,7 @@ def merged(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
     return p
 
 
-def _army_switches(army: Any) -> Any:
+def army_switches(army: Any) -> Any:
     """Every switch of an army list's units (``--rule NAME`` switches one on in the rows
     that have it; the others go without it)."""
     from ..data.unit_rules import UnitRules, side_rules, unit_rules
@@ -213,8 +216,9 @@ def _army_switches(army: Any) -> Any:
     return found
 
 
-def _rows(label: str | None, unit: Any, p: dict[str, Any], *, melee: bool, by_weapon: bool,
-          both: bool, vary_text: str, elsewhere: Any = None) -> list[Row]:
+def attacker_rows(label: str | None, unit: Any, p: dict[str, Any], *, melee: bool,
+                  by_weapon: bool, both: bool, vary_text: str, elsewhere: Any = None
+                  ) -> list[Row]:
     """The rows of one attacker: ``unit`` is a name, file or weapon rows from the command
     line, or a unit of an army list (``label`` its row's name; no weapons for the phase make
     an empty row; ``elsewhere``: the switches of the list's other units, which this row goes
@@ -238,11 +242,9 @@ def _rows(label: str | None, unit: Any, p: dict[str, Any], *, melee: bool, by_we
             if " has no " not in str(e):
                 raise
             attacking = Attacker(label, (), unit.cost())
-    switched = [r for r in map(attacking.rules.switch, p["named_rules"]) if r is not None]
-    rest = [n for n in p["named_rules"] if attacking.rules.switch(n) is None
-            and (elsewhere is None or elsewhere.switch(n) is None)]
+    found, rest = switch_on(attacking.rules, p["named_rules"], elsewhere)
     named, mortal = split_rules(rest)
-    named += attacking.rules.applied + tuple(dict.fromkeys(switched))
+    named += found.applied
     options = options_of(p)
     if attacking.led:
         options = attrs.evolve(options, led=True)
@@ -276,18 +278,10 @@ def listed_army(path: str, attach: tuple[str, ...] = ()) -> Any:
 def _army_columns(army: Any) -> list[Column]:
     """One column per unit of the army (an attached pair is one target), with the rules from
     data that change attacks against it (its own, its Leader's, its detachment's)."""
-    from ..data.attached import attached_rules
-    from ..data.unit_rules import side_rules, unit_rules
+    from ..data.attached import defending_rules
 
-    out = []
-    for label, unit in army.rows():
-        if hasattr(unit, "bodyguard"):
-            found = attached_rules(unit.bodyguard, unit.leader, "defender",
-                                   (unit.bodyguard.name,), (unit.leader.name,), current_data())
-        else:
-            found = side_rules(unit_rules(unit, current_data()), "defender")
-        out.append(Column(label, unit.as_target(), found.applied))
-    return out
+    return [Column(label, unit.as_target(), defending_rules(unit, current_data()).applied)
+            for label, unit in army.rows()]
 
 
 _VARY = click.Command("--vary", params=as_options(attack_params(table=False)),

@@ -71,6 +71,15 @@ def attached_rules(body: Any, lead: Any, side: str, body_own: tuple[str, ...],
                          side, own=lead_own, leading=True))
 
 
+def defending_rules(unit: Any, data: str | os.PathLike | None = None) -> UnitRules:
+    """The rules from data that change the attacks against one row of an army list (a unit,
+    or an attached pair: its own, its Leader's, its detachment's and enhancements')."""
+    if hasattr(unit, "bodyguard"):
+        return attached_rules(unit.bodyguard, unit.leader, "defender",
+                              (unit.bodyguard.name,), (unit.leader.name,), data)
+    return side_rules(unit_rules(unit, data), "defender")
+
+
 def army_rules(army: Any, data: str | os.PathLike | None = None) -> list[dict[str, Any]]:
     """The rules from data of each row of an army list (an attached pair is one row): those
     applied and the switches when it attacks and when it is attacked, and those not modelled
@@ -84,12 +93,11 @@ def army_rules(army: Any, data: str | os.PathLike | None = None) -> list[dict[st
         if hasattr(unit, "bodyguard"):
             body, lead = unit.bodyguard, unit.leader
             attacking = attached_rules(body, lead, "attacker", names(body), names(lead), data)
-            defending = attached_rules(body, lead, "defender", (body.name,), (lead.name,), data)
             lead_only = {p.rule.name for p in unit_rules(lead, data)} - {
                 p.rule.name for p in unit_rules(body, data)}
         else:
-            parts = unit_rules(unit, data)
-            attacking, defending = side_rules(parts, "attacker"), side_rules(parts, "defender")
+            attacking = side_rules(unit_rules(unit, data), "attacker")
+        defending = defending_rules(unit, data)
         missing = {r.name: r for r in attacking.not_modelled + defending.not_modelled}
         every = attacking.applied + attacking.switches + defending.applied + \
             defending.switches + tuple(missing.values())
@@ -138,5 +146,5 @@ def target_rules(spec: str, leader: str | None = None, *, rules: str = "10e",
                           rules_folder(spec, data), rules_folder(leader, data))
 
 
-__all__ = ["army_rules", "attached_rules", "leader_notes", "rule_from", "rules_folder",
-           "split_attached", "target_rules"]
+__all__ = ["army_rules", "attached_rules", "defending_rules", "leader_notes", "rule_from",
+           "rules_folder", "split_attached", "target_rules"]

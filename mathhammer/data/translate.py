@@ -221,7 +221,11 @@ _CHECKED = [
      True),
     (re.compile(r",? ?if (?:this|that|the bearer's) unit made a charge move this turn|"
                 r"in a turn in which (?:it|this unit|the bearer) (?:made a charge move|charged)|"
-                r"if (?:it|this unit) charged this turn"), "charged", True),
+                r"if (?:it|this unit) charged this turn|"
+                # "each time this unit makes a Charge move, until the end of the turn, ...": the
+                # rest of that turn is the turn it charged in
+                r"each time (?:this|that|a) (?:unit|model) makes a charge move,? until the end "
+                r"of (?:the|that) turn,?"), "charged", True),
     (re.compile(r",? ?if (?:this|that|the bearer's) unit remained stationary this turn|"
                 r"remained stationary"), "stationary", True),
     (re.compile(r",? ?if (?:that|the) (?:target|enemy unit|target unit) is below (?:its )?"
@@ -287,6 +291,18 @@ _SOME_WEAPONS = re.compile(
     r"characteristics? of (?!(?:that attack|those attacks|attacks|(?:ranged |melee |psychic )?"
     r"weapons|"
     r"(?:the bearer's|this model's|its|their) (?:ranged |melee )?weapons|models))")
+
+
+#: a sentence about the attack the sentence before made ("If that attack targets a unit
+#: within 9\", ... as well"): it keeps that sentence's ranged or melee condition
+_SAME_ATTACK = re.compile(r"^(?!each time)[^.]*\b(?:that attack|those attacks)\b")
+
+
+#: a change to some weapons only, named ("crushing teeth and claws equipped by", "its
+#: hellforged weapons have"): the engine cannot tell them from the unit's others
+_NAMED_WEAPONS = re.compile(
+    r"\b(?!(?:weapons?|models?|wargear)\b)[a-z'\-]+ equipped by|\b(?:its|their|the bearer's|"
+    r"this model's) (?!(?:ranged|melee|psychic)\b)[a-z\-]+ weapons? ha(?:ve|s)")
 
 
 #: who may take an enhancement ("ADEPTUS CUSTODES model only"): not a condition of the attack
@@ -395,6 +411,7 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     switches: list[tuple[str, Scope, str, list[Effect]]] = []  # side, scope, assumes, effects
     reasons: list[str] = []
     setup = ""  # a sentence without an effect that sets a condition (select one unit...)
+    last = None  # the attack kind (ranged, melee) of the last sentence with an effect
     for sentence in _sentences(clean):
         low = sentence.lower()
         scope = _scope(low, leading)
@@ -409,13 +426,16 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
                 setup = sentence
             continue
         cond, rest = _conditions(_effect_text(low), sentence, low)
+        if "attack" not in cond and last and _SAME_ATTACK.search(low):
+            cond["attack"] = last  # "If that attack ...": the one the last sentence made
+        last = cond.get("attack")
         side = "defender" if _DEFENDER.search(low) or all(
             k in _DEFENSIVE for alt in alternatives for k, _ in alt) else "attacker"
         # the defender's own Leader, charge or stationary state is not an attack option
         unknown = side == "defender" and any(
             cond.pop(k, None) is not None for k in ("led", "charged", "stationary"))
         unchecked = (unknown or _UNCHECKED.search(rest) or _SOME_WEAPONS.search(low)
-                     or _keyword_left(sentence, cond))
+                     or _NAMED_WEAPONS.search(low) or _keyword_left(sentence, cond))
         clauses = [_effect(alt, cond) for alt in alternatives]
         if unchecked or setup or len(clauses) > 1:
             said = f"{setup}. {sentence}" if setup else sentence

@@ -90,13 +90,13 @@ class Shooter:
     label: str
     profiles: tuple[tuple[Weapon, int], ...] = attrs.field(eq=False)
     options: Options = Options()
-    apply: tuple[str, ...] = ()
+    apply: tuple[Any, ...] = ()  # rule names, or NamedRule values (rules from data)
     mortal: tuple[tuple[str, PMF], ...] = attrs.field(default=(), eq=False)
     points: int | None = None
 
     @classmethod
     def of(cls, label: str, profiles: Iterable[tuple[Weapon, int]], options: Options = NO_OPTIONS,
-           apply: Iterable[str] = (), mortal: Iterable[tuple[str, PMF]] = (),
+           apply: Iterable[Any] = (), mortal: Iterable[tuple[str, PMF]] = (),
            points: int | None = None) -> Shooter:
         return cls(label, tuple(profiles), options, tuple(apply), tuple(mortal), points)
 
@@ -105,15 +105,23 @@ class Shooter:
         """The unit's weapons by name, in order (the profiles of one weapon share a target)."""
         return tuple(dict.fromkeys(w.name for w, _ in self.profiles))
 
-    def steps(self, weapons: Sequence[int] | None = None) -> list[Any]:
+    @property
+    def rule_names(self) -> tuple[str, ...]:
+        """The names of the rules applied to its attacks."""
+        return tuple(getattr(r, "name", r) for r in self.apply)
+
+    def steps(self, weapons: Sequence[int] | None = None,
+              against: Sequence[Any] = ()) -> list[Any]:
         """The steps of :func:`~mathhammer.engine.sequence.sequence` for this unit: its attack
-        (with only the ``weapons`` given by index in :attr:`weapons`), then its mortal-wound
-        rolls (which go with the unit's first weapon)."""
+        (with only the ``weapons`` given by index in :attr:`weapons`; ``against``: the
+        target's rules from data), then its mortal-wound rolls (which go with the unit's first
+        weapon)."""
         names = self.weapons
         chosen = set(range(len(names))) if weapons is None else set(weapons)
         profiles = [(w, n) for w, n in self.profiles if names.index(w.name) in chosen]
         opts = attrs.asdict(self.options, recurse=False)
-        out: list[Any] = [Attack.make(profiles, apply=self.apply, label=self.label, **opts)]
+        out: list[Any] = [Attack.make(profiles, apply=(*self.apply, *against), label=self.label,
+                                      **opts)]
         if 0 in chosen:
             out += [MortalWounds(pmf, label=label) for label, pmf in self.mortal]
         return out
@@ -121,11 +129,13 @@ class Shooter:
 
 @attrs.frozen
 class Aim:
-    """A target of a plan: its name, profile and points (None: not known)."""
+    """A target of a plan: its name, profile and points (None: not known), and its rules
+    from data that change the attacks against it (an army list's unit)."""
 
     name: str
     target: Target | Squad = attrs.field(eq=False)
     points: int | None = None
+    rules: tuple[Any, ...] = attrs.field(default=(), eq=False)
 
     @property
     def models(self) -> int:
@@ -243,8 +253,8 @@ class Planner:
         """The target's states after ``unit`` (its ``weapons``) shoots it from ``state``."""
         key = (unit, weapons, aim, state)
         if key not in self._moves:
-            target = self.aims[aim].target
-            self._moves[key] = sequence(target, self.shooters[unit].steps(weapons),
+            a = self.aims[aim]
+            self._moves[key] = sequence(a.target, self.shooters[unit].steps(weapons, a.rules),
                                         PMF.point(state)).final
         return self._moves[key]
 
@@ -281,7 +291,7 @@ class Planner:
 
     def timeline(self, aim: int, parts: tuple[Part, ...]) -> Timeline:
         """The exact :class:`Timeline` of a target under ``parts`` (through ``sequence``)."""
-        steps = [s for i, w in parts for s in self.shooters[i].steps(w)]
+        steps = [s for i, w in parts for s in self.shooters[i].steps(w, self.aims[aim].rules)]
         return sequence(self.aims[aim].target, steps)
 
     # -- fixed plans -----------------------------------------------------------------------

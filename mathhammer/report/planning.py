@@ -79,7 +79,7 @@ def parse_probability(text: str) -> Fraction:
 def _unit_lines(i: int, sh: Shooter) -> list[str]:
     lines = [f"{i}. {sh.label}" + (f" ({sh.points} pts)" if sh.points else ""),
              f"   options: {sh.options.describe()}; named rules: "
-             f"{', '.join(sh.apply) or 'none'}"
+             f"{', '.join(sh.rule_names) or 'none'}"
              + (f"; then: {', '.join(label for label, _ in sh.mortal)}" if sh.mortal else "")]
     lines += [f"   {n}x {describe_weapon(w)}" for w, n in sh.profiles]
     return [w for line in lines for w in textwrap.wrap(line, 80, subsequent_indent=" " * 6,
@@ -155,7 +155,7 @@ def _shooter_json(sh: Shooter) -> dict[str, Any]:
             "weapons": [{"models": n, "profile": describe_weapon(w), **attrs.asdict(w)}
                         for w, n in sh.profiles],
             "rules": sh.options.rules, "options": attrs.asdict(sh.options),
-            "named_rules": list(sh.apply), "mortal_wound_rules": [lb for lb, _ in sh.mortal]}
+            "named_rules": list(sh.rule_names), "mortal_wound_rules": [lb for lb, _ in sh.mortal]}
 
 
 def salvo_json(s: Salvo, timeline: Timeline, until_p: Fraction | None = None
@@ -370,6 +370,7 @@ def plan_json(ans: PlanAnswer) -> dict[str, Any]:
         parts = ans.best.parts(t)
         tl = pl.timeline(t, parts)
         per_target.append({"target": target_json(a.name, a.target), "points": a.points,
+                           "rules": [r.name for r in a.rules],  # its rules from data
                            "attackers": [pl.shooters[i].label for i, _ in parts],
                            "value": fraction(pl.expected(t, parts)),
                            "kills": mean_json(tl.kills),
@@ -408,13 +409,15 @@ def plan_json(ans: PlanAnswer) -> dict[str, Any]:
     return out
 
 
-def aims_of(targets: Sequence[tuple[str, Any, int | None]]) -> list[Aim]:
-    """The targets of a plan: (name, profile, points); names made unique (``#2``)."""
+def aims_of(targets: Sequence[tuple[Any, ...]]) -> list[Aim]:
+    """The targets of a plan: (name, profile, points) or (name, profile, points, rules from
+    data); names made unique (``#2``)."""
     seen: dict[str, int] = {}
     out = []
-    for name, target, points in targets:
+    for name, target, points, *rules in targets:
         seen[name] = seen.get(name, 0) + 1
-        out.append(Aim(name if seen[name] == 1 else f"{name} #{seen[name]}", target, points))
+        out.append(Aim(name if seen[name] == 1 else f"{name} #{seen[name]}", target, points,
+                       tuple(rules[0]) if rules else ()))
     return out
 
 

@@ -17,17 +17,21 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+import attrs
+
 from ..cache import cached
+from ..cli.army import current_data
 from ..cli.params import options_of
+from ..cli.resolve import file_rules, switch_on
+from ..cli.table import army_switches, attacker_rows
+from ..data.attached import defending_rules, target_rules
 from ..errors import InputError
-from ..report.specs import Attacker, attacker_of, split_rules, target_of
+from ..report.specs import attacker_of, split_rules, target_of
 from ..report.tables import (
     Column,
     build_grid,
-    phase_suffix,
     phases,
     render_json,
-    rows_for,
     standard_targets,
 )
 from .command import parsed_params
@@ -113,23 +117,15 @@ def army_table(text: str, params: Mapping[str, Any]) -> str:
             raise InputError(f"{key}: a table of an army list takes no {key}")
     p = parsed_params("table", {**params, "attacker": ["army"]})
     army = read_army(text)
-    named, mortal = split_rules(p["named_rules"])
-    if mortal:
-        raise InputError(f"--rule {mortal[0]!r} is a mortal-wound roll; a table compares attacks")
-    options = options_of(p)
     columns = [Column(*target_of(t, p["target_models"], p["leader"], rules=p["ruleset"]))
                for t in p["targets"] or standard_targets()]
     asked = phases(p["ranged"], p["melee"])
+    elsewhere = army_switches(army)
     rows = []
-    for label, unit in army.rows():
+    for label, unit in army.rows():  # each with its rules from data, as `table --army`
         for melee in asked:
-            try:
-                profiles = attacker_of(unit, melee=melee).profiles
-            except InputError:  # no weapons for this phase: an empty row
-                profiles = ()
-            suffix = phase_suffix(melee, len(asked) > 1)
-            rows += rows_for(label, profiles, by_weapon=False, options=options,
-                             named_rules=named, points=unit.cost(), suffix=suffix)
+            rows += attacker_rows(label, unit, p, melee=melee, by_weapon=False,
+                                  both=len(asked) > 1, vary_text="", elsewhere=elsewhere)
     grid = build_grid(rows, columns, p["metric"], title=p.get("title") or "")
     data = json.loads(render_json(grid))
     data["army"] = army.to_json()
@@ -190,24 +186,34 @@ def army_kills(text: str, params: Mapping[str, Any]) -> str:
     label = None
     if spec is not None and spec.startswith(ARMY_REF):
         label, spec = army_unit(army, "attacker", spec)
+    # each side with its rules from data (its own, its Leader's, its list's detachment's and
+    # enhancements'), switches on when --rule names them: as `kills` and `table --army`
     attacker = attacker_of(spec, p["weapons"], melee=not p["ranged"], models=p["models"],
-                           rules=p["ruleset"])
+                           rules=p["ruleset"], data=current_data(), options=options_of(p),
+                           named_rules=file_rules(p["named_rules"]))
     if label is not None:
-        attacker = Attacker(label, attacker.profiles, attacker.points, attacker.profile,
-                            attacker.factions)
+        attacker = attrs.evolve(attacker, label=label)
     if target_spec.startswith(ARMY_REF):
         if p["leader"]:
             raise InputError("--leader: a unit of an army list has the Leader the list gives it")
         name, unit = army_unit(army, "target", target_spec)
         target = unit.as_target(models=p["target_models"])
+        against = defending_rules(unit, current_data())
     else:
         name, target = target_of(target_spec, p["target_models"], p["leader"],
                                  rules=p["ruleset"])
-    named, mortal = split_rules(p["named_rules"])
+        against = target_rules(target_spec, p["leader"], rules=p["ruleset"],
+                               data=current_data())
+    found, rest = switch_on(attacker.rules + against, p["named_rules"], army_switches(army))
+    named, mortal = split_rules(rest)
     if p.get("reanimation") is not None and p.get("turns") is None:
         raise InputError(f"--{'' if p['reanimation'] else 'no-'}reanimation: only with --turns N")
-    query = Query(attacker.label, attacker.profiles, name, target, options_of(p), named,
-                  attacker.profile, mortal, p.get("turns"), p.get("reanimation"))
+    options = options_of(p)
+    if attacker.led:
+        options = attrs.evolve(options, led=True)
+    query = Query(attacker.label, attacker.profiles, name, target, options, named,
+                  attacker.profile, mortal, p.get("turns"), p.get("reanimation"),
+                  unit_rules=found.applied, not_modelled=found.not_modelled)
     result = query.run()
     if query.is_sequence:
         data = sequence_json(query, query.run_sequence(), result)

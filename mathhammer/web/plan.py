@@ -67,8 +67,8 @@ def plan_page(params: Mapping[str, Any]) -> str:
     default: points when every target's are known), ``adaptive``, and the options of
     ``/api/kills`` (shared by every unit)."""
     from ..cli.output import show_warning
-    from ..cli.plan import firing, shooter, unit_points
-    from ..cli.resolve import target
+    from ..cli.plan import army_aim, firing, named_aim, shooter
+    from ..cli.table import army_switches
     from ..engine.plan import Objective, Planner
     from ..report.planning import aims_of, plan_json, solve
 
@@ -116,19 +116,18 @@ def plan_page(params: Mapping[str, Any]) -> str:
             if t.startswith(VS_REF):
                 if theirs is None:
                     raise InputError(f"targets {t!r}: paste the enemy's list first")
-                label, unit = army_unit(theirs, "targets", t, VS_REF)
-                specs.append((label, unit.as_target(), unit.points))
+                specs.append(army_aim(*army_unit(theirs, "targets", t, VS_REF)))
             else:
-                name, profile = target(t, p)
-                specs.append((name, profile, unit_points(t, p)))
+                specs.append(named_aim(t, p))
         aims = aims_of(specs)
         shooters = []
+        elsewhere = army_switches(mine) if mine is not None else None
         for u in units:
             if u.startswith("army:"):
                 if mine is None:
                     raise InputError(f"units {u!r}: paste the army list first")
                 label, unit = army_unit(mine, "units", u)
-                shooters.append(shooter(unit, p, label))
+                shooters.append(shooter(unit, p, label, elsewhere))
             else:
                 shooters.append(shooter(u, p))
         goal = Objective(objective) if objective else (
