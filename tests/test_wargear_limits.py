@@ -182,7 +182,8 @@ count = [1, 2, 3, 4, 5, 6]
     unit = loads_unit(text)
     assert fired(unit, models=10) == [("Heavy gun", 4), ("Rifle", 6)]
     assert from_json(json.loads(json.dumps(to_json(unit)))) == unit  # the store keeps them
-    slotted = text.replace("max = 4", 'max = 4\nslot = "Heavy weapon"\nslot_max = [4, 4, 4, 4, 4, 5]')
+    slotted = text.replace("max = 4",
+                           'max = 4\nslot = "Heavy weapon"\nslot_max = [4, 4, 4, 4, 4, 5]')
     unit = loads_unit(slotted)
     assert unit.groups[0].weapons[0].slot_max_at(10, 5) == 5
     assert from_json(json.loads(json.dumps(to_json(unit)))) == unit
