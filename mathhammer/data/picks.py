@@ -73,12 +73,11 @@ def check_slots(unit: Any, chosen: list, group_models: Sequence[int]) -> None:
     ...                weapons=(gun("Lascannon"), gun("Heavy bolter")))
     >>> unit = Unit("Squad", "Space Marines", (g,))
     >>> check_slots(unit, [(g.weapons[0], 2, 0), (g.weapons[1], 2, 0)], [5])
-    >>> check_slots(unit, [(g.weapons[0], 4, 0), (g.weapons[1], 1, 0)], [5])
-    ... # doctest: +ELLIPSIS
+    >>> five = [(g.weapons[0], 4, 0), (g.weapons[1], 1, 0)]
+    >>> check_slots(unit, five, [5])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    mathhammer.errors.InputError: weapons: Squad has 4 'Heavy weapon' slots in 5 models ...
-    but Lascannon 4 + Heavy bolter 1 = 5 were picked
+    mathhammer.errors.InputError: weapons: Squad has 4 'Heavy weapon' slots ... = 5 were picked
     """
     names = [{name_key(weapon_of(unit, w, i)) for w in g.weapons}
              for i, g in enumerate(unit.groups)]
