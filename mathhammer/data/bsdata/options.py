@@ -214,9 +214,11 @@ class _Slots:
     A group with a maximum caps the selections of its entries: at each size, the models that
     may take it times the group's maximum (times the maxima of the levels above it in the
     model, and no more than its caps on the whole unit). A weapon belongs to the slot only when
-    every entry it comes from is inside that group, one weapon per selection: a weapon the
-    unit may also take elsewhere (a sergeant's bolt pistol, an option offered in two groups)
-    is left out of the slot, so the slot's maximum bounds only what it alone gives."""
+    every entry it comes from is one of the group's own choices giving that one weapon: a
+    weapon the unit may also take elsewhere (a sergeant's bolt pistol, an option offered in
+    two groups) or in a package of several (a Captain's "Bolt pistol, master-crafted bolter,
+    melee weapon") is left out of the slot, so the slot's maximum bounds only what it alone
+    gives."""
 
     def __init__(self, sizes: int):
         self.sizes = sizes
@@ -225,6 +227,7 @@ class _Slots:
         self.seen: set[tuple] = set()
         self.unit_cap: dict[str, list[int | None]] = {}
         self.member: dict[tuple, set[str]] = {}
+        self.entry: dict[tuple, set[str]] = {}  # the entries each weapon comes from
 
     def add(self, key: tuple, model: Entry, models: int, path: Sequence[Entry], ctx: Context,
             unit_n: int, i: int) -> None:
@@ -232,11 +235,8 @@ class _Slots:
         above = 1
         for k, e in enumerate(path):
             most = limits_at(e, ctx)[1]
-            below = 1
-            for x in path[k + 2:]:
-                below *= limits_at(x, ctx)[1] or 1
-            if e.kind == "group" and most is not None and below == 1 and k + 1 < len(path):
-                found.add(e.id)
+            if e.kind == "group" and most is not None and k == len(path) - 2:
+                found.add(e.id)  # the weapon's own entry is one of the group's choices
                 self.name.setdefault(e.id, e.name)
                 where = (e.id, id(model), tuple(x.id for x in path[:k + 1]), i)
                 if where not in self.seen:
@@ -248,6 +248,7 @@ class _Slots:
                         caps[i] = whole if caps[i] is None else min(caps[i], whole)
             above *= most if most is not None else 1
         self.member[key] = self.member.get(key, found) & found
+        self.entry.setdefault(key, set()).add(path[-1].id if path else "")
 
     def shared(self, tables: dict[tuple, dict], most: dict[tuple, list[int]]
                ) -> list[tuple[str, list[int], set[tuple]]]:
@@ -256,12 +257,20 @@ class _Slots:
         and the keys of its weapons (two weapons at least; the profiles of one count once)."""
         out = []
         names: dict[str, int] = {}
+
+        def weapon(k: tuple) -> str:
+            return str(tables[k].get("profile_of") or tables[k]["name"]).casefold()
+
+        gives: dict[str, set[str]] = {}  # an entry -> the weapons one selection of it gives
+        for k, ids in self.entry.items():
+            for i in ids:
+                gives.setdefault(i, set()).add(weapon(k))
         for gid, cap in self.cap.items():
-            keys = {k for k, ids in self.member.items() if gid in ids}
+            keys = {k for k, ids in self.member.items() if gid in ids
+                    and all(len(gives[i]) == 1 for i in self.entry[k])}
             weapons: dict[str, list[int]] = {}
             for k in keys:
-                t = tables[k]
-                w = str(t.get("profile_of") or t["name"]).casefold()
+                w = weapon(k)
                 weapons[w] = [max(a, b) for a, b in zip(weapons.get(w, [0] * self.sizes),
                                                         most[k], strict=True)]
             if len(weapons) < 2:
