@@ -227,6 +227,13 @@ def test_ten_devastators_fire_four_heavy_bolters():
     # Lascannon (A1 BS4+ S12 AP-3 D6+1): 1/2 x 5/6 (S12 >= 8: 2+) x 5/6 (6+ save) = 25/72;
     # two = 25/36; two heavy bolters (above: 2/9 per attack, 3 attacks) = 4/3; in all 73/36
     assert attack(two, MEQ).unsaved.mean() == Fraction(73, 36)
+    # a Predator's sponsons: one choice of "2 Lascannons" or "2 Heavy Bolters": 2 weapons
+    predator = load_catalogue_unit(f"{marines}:Predator Annihilator")
+    with pytest.raises(InputError, match=r"2 'Sponson Weapons' slots in 1 models .* Lascannon 2 "
+                                         r"\+ Heavy Bolter 2 = 4 were picked$"):
+        predator.as_profiles(weapons=["2x Lascannon", "2x Heavy Bolter"])
+    assert [(w.name, n) for w, n in predator.as_profiles(weapons=["2x Lascannon"])] == [
+        ("Lascannon", 2)]
     intercessors = load_catalogue_unit(f"{marines}:Intercessor Squad")
     launcher = [w for w in intercessors.groups[0].weapons if w.name.startswith("Astartes gre")]
     assert [(w.max_at(5, 5), w.max_at(10, 5)) for w in launcher] == [(1, 2), (1, 2)]

@@ -213,12 +213,13 @@ class _Slots:
 
     A group with a maximum caps the selections of its entries: at each size, the models that
     may take it times the group's maximum (times the maxima of the levels above it in the
-    model, and no more than its caps on the whole unit). A weapon belongs to the slot only when
-    every entry it comes from is one of the group's own choices giving that one weapon: a
-    weapon the unit may also take elsewhere (a sergeant's bolt pistol, an option offered in
-    two groups) or in a package of several (a Captain's "Bolt pistol, master-crafted bolter,
-    melee weapon") is left out of the slot, so the slot's maximum bounds only what it alone
-    gives."""
+    model, and no more than its caps on the whole unit), in weapons when each choice gives
+    the same number of its weapon (a Predator's sponsons: "2 Lascannons" or "2 Heavy Bolters",
+    one choice: 2 weapons). A weapon belongs to the slot only when every entry it comes from
+    is under one of the group's choices that gives that one weapon: a weapon the unit may also
+    take elsewhere (a sergeant's bolt pistol, an option offered in two groups) or in a package
+    of several (a Captain's "Bolt pistol, master-crafted bolter, melee weapon") is left out of
+    the slot, so the slot's maximum bounds only what it alone gives."""
 
     def __init__(self, sizes: int):
         self.sizes = sizes
@@ -227,7 +228,8 @@ class _Slots:
         self.seen: set[tuple] = set()
         self.unit_cap: dict[str, list[int | None]] = {}
         self.member: dict[tuple, set[str]] = {}
-        self.entry: dict[tuple, set[str]] = {}  # the entries each weapon comes from
+        self.via: dict[tuple, set[tuple[str, int]]] = {}  # (weapon, group): (choice, each)
+        self.gives: dict[str, set[tuple]] = {}  # a choice of a group: the weapons under it
 
     def add(self, key: tuple, model: Entry, models: int, path: Sequence[Entry], ctx: Context,
             unit_n: int, i: int) -> None:
@@ -235,9 +237,14 @@ class _Slots:
         above = 1
         for k, e in enumerate(path):
             most = limits_at(e, ctx)[1]
-            if e.kind == "group" and most is not None and k == len(path) - 2:
-                found.add(e.id)  # the weapon's own entry is one of the group's choices
+            if e.kind == "group" and most is not None and k < len(path) - 1:
+                found.add(e.id)
                 self.name.setdefault(e.id, e.name)
+                each = 1  # how many of the weapon one choice of the group gives
+                for x in path[k + 2:]:
+                    each *= limits_at(x, ctx)[1] or 1
+                self.via.setdefault((key, e.id), set()).add((path[k + 1].id, each))
+                self.gives.setdefault(path[k + 1].id, set()).add(key)
                 where = (e.id, id(model), tuple(x.id for x in path[:k + 1]), i)
                 if where not in self.seen:
                     self.seen.add(where)
@@ -248,7 +255,6 @@ class _Slots:
                         caps[i] = whole if caps[i] is None else min(caps[i], whole)
             above *= most if most is not None else 1
         self.member[key] = self.member.get(key, found) & found
-        self.entry.setdefault(key, set()).add(path[-1].id if path else "")
 
     def shared(self, tables: dict[tuple, dict], most: dict[tuple, list[int]]
                ) -> list[tuple[str, list[int], set[tuple]]]:
@@ -261,13 +267,15 @@ class _Slots:
         def weapon(k: tuple) -> str:
             return str(tables[k].get("profile_of") or tables[k]["name"]).casefold()
 
-        gives: dict[str, set[str]] = {}  # an entry -> the weapons one selection of it gives
-        for k, ids in self.entry.items():
-            for i in ids:
-                gives.setdefault(i, set()).add(weapon(k))
         for gid, cap in self.cap.items():
             keys = {k for k, ids in self.member.items() if gid in ids
-                    and all(len(gives[i]) == 1 for i in self.entry[k])}
+                    and all(len({weapon(w) for w in self.gives[c]}) == 1
+                            for c, _each in self.via[(k, gid)])}
+            each = {n for k in keys for _c, n in self.via[(k, gid)]}
+            if len(each) != 1:
+                continue  # choices giving 1 and 2 of a weapon: no one maximum of weapons
+            per_choice = each.pop()
+            cap = [c * per_choice for c in cap]
             weapons: dict[str, list[int]] = {}
             for k in keys:
                 w = weapon(k)
