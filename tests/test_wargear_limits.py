@@ -229,7 +229,7 @@ def test_ten_devastators_fire_four_heavy_bolters():
     assert attack(two, MEQ).unsaved.mean() == Fraction(73, 36)
     # a Predator's sponsons: one choice of "2 Lascannons" or "2 Heavy Bolters": 2 weapons
     predator = load_catalogue_unit(f"{marines}:Predator Annihilator")
-    with pytest.raises(InputError, match=r"2 'Sponson Weapons' slots in 1 models .* Lascannon 2 "
+    with pytest.raises(InputError, match=r"2 'Sponson Weapons' slots in 1 model .* Lascannon 2 "
                                          r"\+ Heavy Bolter 2 = 4 were picked$"):
         predator.as_profiles(weapons=["2x Lascannon", "2x Heavy Bolter"])
     assert [(w.name, n) for w, n in predator.as_profiles(weapons=["2x Lascannon"])] == [

@@ -96,7 +96,8 @@ def check_slots(unit: Any, chosen: list, group_models: Sequence[int]) -> None:
             continue
         parts = " + ".join(f"{name} {n}" for name, n in got.items())
         raise InputError(f"weapons: {unit.name} has {most} {slot!r} slot{'s' * (most != 1)} in "
-                         f"{group_models[i]} models (the datasheet's wargear options), but "
+                         f"{group_models[i]} model{'s' * (group_models[i] != 1)} (the datasheet's "
+                         "wargear options), but "
                          f"{parts} = {sum(got.values())} were picked")
 
 

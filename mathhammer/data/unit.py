@@ -119,9 +119,8 @@ class UnitWeapon:
     #: the most models that may carry it (each its number of it) as the datasheet's options
     #: allow, one value for every size or one per size from the smallest; (): no limit
     max: tuple[int, ...] = ()
-    #: the shared slot it is one choice of (the datasheet's selection group, e.g. a
-    #: Devastator's heavy weapon) and the most choices of that slot the group's models may
-    #: take together, as ``max``; None: no shared slot
+    #: the shared slot it is one choice of (a datasheet's selection group: a Devastator's heavy
+    #: weapon) and the most weapons of it the group's models take together, as ``max``
     slot: str | None = None
     slot_max: tuple[int, ...] = ()
 
@@ -134,8 +133,7 @@ class UnitWeapon:
         together; None: no shared slot.
 
         >>> w = UnitWeapon(Weapon("Lascannon", attacks=1, skill=3, strength=12, ap=-3,
-        ...                       damage="D6+1"), optional=True, slot="Weapon Option",
-        ...                slot_max=(4,))
+        ...                       damage="D6+1"), slot="Weapon Option", slot_max=(4,))
         >>> w.slot_max_at(5, 5), w.slot_max_at(10, 5)
         (4, 4)
         """
