@@ -111,6 +111,42 @@ def test_over_the_max_on_the_command_line_is_one_line():
     assert Fraction(json.loads(res.stdout)["mean"]["unsaved"]) == 2
 
 
+def test_a_shared_slot_caps_the_sum_of_its_weapons():
+    raw, _ = catalogue_unit_dict(FACTION, "Slot Squad")
+    # the group "Special weapon" (max 1 per Slot Gunner) holds Melta gun and Grav gun; the
+    # Gunner's max 0 is raised by 1 per 5 models: 1 slot at 5-9 models, 2 at 10; each gun
+    # alone may also fill every slot, so its own max is the same
+    slots = {w["name"]: (w.get("slot"), w.get("slot_max"), w.get("max"))
+             for w in raw["models"][0]["weapons"]}
+    by_size = [1, 1, 1, 1, 1, 2]
+    assert slots == {"Rifle": (None, None, None),
+                     "Melta gun": ("Special weapon", by_size, by_size),
+                     "Grav gun": ("Special weapon", by_size, by_size)}
+    unit = load_catalogue_unit(f"{FACTION}:Slot Squad")
+    with pytest.raises(InputError, match=r"^weapons: Slot Squad has 1 'Special weapon' slot in 5 "
+                                         r"models \(the datasheet's wargear options\), but "
+                                         r"Melta gun 1 \+ Grav gun 1 = 2 were picked$"):
+        unit.as_profiles(weapons=["Melta gun", "Grav gun"])
+    with pytest.raises(InputError, match=r"2 'Special weapon' slots in 10 models.*Melta gun 2 "
+                                         r"\+ Grav gun 1 = 3 were picked$"):
+        unit.as_profiles(weapons=["2x Melta gun", "1x Grav gun"], models=10)
+    assert fired(unit, weapons=["2x Melta gun"], models=10) == [("Melta gun", 2)]
+    both = unit.as_profiles(weapons=["1x Melta gun", "1x Grav gun"], models=10)
+    assert [(w.name, n) for w, n in both] == [("Melta gun", 1), ("Grav gun", 1)]
+    # Melta gun (A1 BS3+ S9 AP-4): 2/3 hit x 5/6 wound (S9 >= 2 x T4: 2+) x 1 (no save left)
+    # = 5/9; Grav gun (A2 BS3+ S5 AP-3): 2 x 2/3 x 2/3 (3+) x 5/6 (6+ save) = 20/27
+    assert attack(both, MEQ).unsaved.mean() == Fraction(5, 9) + Fraction(20, 27)
+
+
+def test_over_a_shared_slot_on_the_command_line_is_one_line():
+    res = CliRunner().invoke(cli, ["kills", f"{FACTION}:Slot Squad", "MEQ", "--models", "10",
+                                   "-w", "2x Grav gun", "-w", "Melta gun"])
+    assert res.exit_code == 2
+    assert res.stderr.strip().splitlines() == [
+        "mathhammer: error: weapons: Slot Squad has 2 'Special weapon' slots in 10 models (the "
+        "datasheet's wargear options), but Grav gun 2 + Melta gun 2 = 4 were picked"]
+
+
 # ------------------------------------------------------------------ unit files and the store
 
 
@@ -146,6 +182,13 @@ count = [1, 2, 3, 4, 5, 6]
     unit = loads_unit(text)
     assert fired(unit, models=10) == [("Heavy gun", 4), ("Rifle", 6)]
     assert from_json(json.loads(json.dumps(to_json(unit)))) == unit  # the store keeps them
+    slotted = text.replace("max = 4",
+                           'max = 4\nslot = "Heavy weapon"\nslot_max = [4, 4, 4, 4, 4, 5]')
+    unit = loads_unit(slotted)
+    assert unit.groups[0].weapons[0].slot_max_at(10, 5) == 5
+    assert from_json(json.loads(json.dumps(to_json(unit)))) == unit
+    with pytest.raises(InputError, match=r"slot and slot_max go together"):
+        loads_unit(text.replace("max = 4", 'max = 4\nslot = "Heavy weapon"'))
     bad = text.replace("max = 4", "max = -1")
     with pytest.raises(InputError, match=r"max: expected an integer >= 0, got -1"):
         loads_unit(bad)
@@ -175,6 +218,22 @@ def test_ten_devastators_fire_four_heavy_bolters():
         unit.as_profiles(weapons=["5x Lascannon"])
     assert [(w.name, n) for w, n in unit.as_profiles(weapons=["Lascannon"], models=10)] == [
         ("Lascannon", 4)]
+    # the heavy weapons share 4 slots ("Weapon Option", one per heavy gunner, 4 at most)
+    with pytest.raises(InputError, match=r"^weapons: Devastator Squad has 4 'Weapon Option' "
+                                         r"slots in 5 models .* Lascannon 4 \+ Heavy Bolter 4 = 8"):
+        unit.as_profiles(weapons=["4x Lascannon", "4x Heavy Bolter"])
+    two = unit.as_profiles(weapons=["2x Lascannon", "2x Heavy Bolter"])
+    assert [(w.name, n) for w, n in two] == [("Lascannon", 2), ("Heavy Bolter", 2)]
+    # Lascannon (A1 BS4+ S12 AP-3 D6+1): 1/2 x 5/6 (S12 >= 8: 2+) x 5/6 (6+ save) = 25/72;
+    # two = 25/36; two heavy bolters (above: 2/9 per attack, 3 attacks) = 4/3; in all 73/36
+    assert attack(two, MEQ).unsaved.mean() == Fraction(73, 36)
+    # a Predator's sponsons: one choice of "2 Lascannons" or "2 Heavy Bolters": 2 weapons
+    predator = load_catalogue_unit(f"{marines}:Predator Annihilator")
+    with pytest.raises(InputError, match=r"2 'Sponson Weapons' slots in 1 model .* Lascannon 2 "
+                                         r"\+ Heavy Bolter 2 = 4 were picked$"):
+        predator.as_profiles(weapons=["2x Lascannon", "2x Heavy Bolter"])
+    assert [(w.name, n) for w, n in predator.as_profiles(weapons=["2x Lascannon"])] == [
+        ("Lascannon", 2)]
     intercessors = load_catalogue_unit(f"{marines}:Intercessor Squad")
     launcher = [w for w in intercessors.groups[0].weapons if w.name.startswith("Astartes gre")]
     assert [(w.max_at(5, 5), w.max_at(10, 5)) for w in launcher] == [(1, 2), (1, 2)]

@@ -49,9 +49,10 @@ from .names import name_key
 from .serial import from_json, to_json
 
 #: Bump when the tables or what goes into them change: an older store is rebuilt.
-SCHEMA_VERSION = 5  # 3: rule_texts, the texts the rule translator reads; 4: weapon counts and
+SCHEMA_VERSION = 6  # 3: rule_texts, the texts the rule translator reads; 4: weapon counts and
 # maxima by size (UnitWeapon.counts, .max); 5: what army lists read (army_entries, each
-# catalogue's selectable names and source) and data check (the import's warnings)
+# catalogue's selectable names and source) and data check (the import's warnings); 6: shared
+# slots (UnitWeapon.slot, .slot_max)
 _PREFIXES = ("Imperium - ", "Chaos - ", "Xenos - ", "Aeldari - ")
 
 Progress = Callable[[int, int, str], None]

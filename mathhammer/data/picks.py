@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..errors import InputError
@@ -25,9 +25,10 @@ _COUNTED = re.compile(r"^\s*(\d+)\s*[x×]\s+(?=\S)", re.I)
 
 
 def picked(unit: Any, weapons: Iterable[str], carried: list, phase: str,
-           melee: bool, models: int = 0) -> list:
+           melee: bool, models: int = 0, group_models: Sequence[int] = ()) -> list:
     """The carried weapons the player names, each with how many of them fire (``models``:
-    the unit's size, for errors)."""
+    the unit's size, for errors; ``group_models``: each model group's, for the shared slots
+    of :func:`check_slots`)."""
     if isinstance(weapons, str):
         weapons = [weapons]
     asked: dict[str, list] = {}  # name_key -> [query, count or None, times named]
@@ -52,7 +53,52 @@ def picked(unit: Any, weapons: Iterable[str], carried: list, phase: str,
         elif found and not any(n for _w, n, _i in found):
             counted(unit, text, found, 1, models)
         chosen += [c for c in found if c not in chosen]
+    if group_models:
+        check_slots(unit, chosen, group_models)
     return chosen
+
+
+def check_slots(unit: Any, chosen: list, group_models: Sequence[int]) -> None:
+    """An error when the weapons picked for one shared slot (:attr:`UnitWeapon.slot`, the
+    datasheet's selection group: a Devastator Squad's four heavy weapons) are more than the
+    slot allows at the group's size. A weapon the unit also carries in another model group
+    is not counted (which group's models take it is not known).
+
+    >>> from mathhammer.data.unit import ModelGroup, Unit, UnitWeapon
+    >>> from mathhammer.model.profiles import Weapon
+    >>> def gun(name):
+    ...     return UnitWeapon(Weapon(name, attacks=1, skill=3, strength=9, ap=-2, damage=3),
+    ...                       optional=True, max=(4,), slot="Heavy weapon", slot_max=(4,))
+    >>> g = ModelGroup("Marine", 5, 10, toughness=4, save=3, wounds=2,
+    ...                weapons=(gun("Lascannon"), gun("Heavy bolter")))
+    >>> unit = Unit("Squad", "Space Marines", (g,))
+    >>> check_slots(unit, [(g.weapons[0], 2, 0), (g.weapons[1], 2, 0)], [5])
+    >>> five = [(g.weapons[0], 4, 0), (g.weapons[1], 1, 0)]
+    >>> check_slots(unit, five, [5])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: weapons: Squad has 4 'Heavy weapon' slots ... = 5 were picked
+    """
+    names = [{name_key(weapon_of(unit, w, i)) for w in g.weapons}
+             for i, g in enumerate(unit.groups)]
+    slots: dict[tuple[int, str], dict[str, int]] = {}
+    for w, n, i in chosen:
+        if w.slot is None or any(name_key(weapon_of(unit, w, i)) in other
+                                 for j, other in enumerate(names) if j != i):
+            continue
+        got = slots.setdefault((i, w.slot), {})
+        name = weapon_of(unit, w, i)
+        got[name] = max(got.get(name, 0), n)
+    for (i, slot), got in slots.items():
+        w = next(w for w in unit.groups[i].weapons if w.slot == slot)
+        most = w.slot_max_at(group_models[i], unit.groups[i].min_models)
+        if most is None or sum(got.values()) <= most:
+            continue
+        parts = " + ".join(f"{name} {n}" for name, n in got.items())
+        raise InputError(f"weapons: {unit.name} has {most} {slot!r} slot{'s' * (most != 1)} in "
+                         f"{group_models[i]} model{'s' * (group_models[i] != 1)} (the datasheet's "
+                         "wargear options), but "
+                         f"{parts} = {sum(got.values())} were picked")
 
 
 def weapon_of(unit: Any, w: Any, group: int) -> str:

@@ -119,10 +119,27 @@ class UnitWeapon:
     #: the most models that may carry it (each its number of it) as the datasheet's options
     #: allow, one value for every size or one per size from the smallest; (): no limit
     max: tuple[int, ...] = ()
+    #: the shared slot it is one choice of (a datasheet's selection group: a Devastator's heavy
+    #: weapon) and the most weapons of it the group's models take together, as ``max``
+    slot: str | None = None
+    slot_max: tuple[int, ...] = ()
 
     @property
     def name(self) -> str:
         return self.weapon.name
+
+    def slot_max_at(self, models: int, smallest: int) -> int | None:
+        """The most weapons of its shared slot a group of ``models`` models may carry
+        together; None: no shared slot.
+
+        >>> w = UnitWeapon(Weapon("Lascannon", attacks=1, skill=3, strength=12, ap=-3,
+        ...                       damage="D6+1"), slot="Weapon Option", slot_max=(4,))
+        >>> w.slot_max_at(5, 5), w.slot_max_at(10, 5)
+        (4, 4)
+        """
+        if self.slot is None or not self.slot_max:
+            return None
+        return self.slot_max[min(max(models - smallest, 0), len(self.slot_max) - 1)]
 
     def max_at(self, models: int, smallest: int) -> int | None:
         """The most of it a group of ``models`` models (``smallest`` at its smallest) may
@@ -294,7 +311,7 @@ class Unit:
         if weapons is None:
             chosen = [c for c in carried if not c[0].optional and c[1] > 0]
         else:
-            chosen = picked(self, weapons, carried, phase, melee, sum(counts))
+            chosen = picked(self, weapons, carried, phase, melee, sum(counts), counts)
         families = [profile_families([w.name for w in g.weapons]) for g in self.groups]
         wanted = [Carried(w.weapon, n, i, w.profile_of or families[i].get(w.name))
                   for w, n, i in chosen]

@@ -173,7 +173,8 @@ MAX_ABILITY_TEXT = 20_000
 _GROUP_REQUIRED = ("count", "toughness", "save", "wounds")
 _GROUP_OPTIONAL = ("name", "move", "leadership", "oc", "invuln", "fnp", "weapons")
 _WEAPON_REQUIRED = ("name", "range", "attacks", "skill", "strength", "ap", "damage")
-_WEAPON_OPTIONAL = ("abilities", "optional", "unmapped", "count", "profile_of", "max")
+_WEAPON_OPTIONAL = ("abilities", "optional", "unmapped", "count", "profile_of", "max",
+                    "slot", "slot_max")
 
 
 def _weapon(r: Reader, path: str, raw: Any) -> UnitWeapon:
@@ -207,6 +208,10 @@ def _weapon(r: Reader, path: str, raw: Any) -> UnitWeapon:
         raise r.bad(f"{path}.count", "an integer >= 1", raw["count"])
     most = _by_size(r, f"{path}.max", raw.get("max", []), 0)
     profile_of = r.text(f"{path}.profile_of", raw["profile_of"]) if "profile_of" in raw else None
+    slot = r.text(f"{path}.slot", raw["slot"]) if "slot" in raw else None
+    slot_max = _by_size(r, f"{path}.slot_max", raw.get("slot_max", []), 0)
+    if (slot is None) != (not slot_max):
+        raise r.fail(path, "slot and slot_max go together (a shared slot and its maximum)")
     # keywords an importer could not map: kept for the player to read, no effect on numbers
     r.texts(f"{path}.unmapped", raw.get("unmapped", []), lambda p, v: v)
     try:
@@ -217,7 +222,7 @@ def _weapon(r: Reader, path: str, raw: Any) -> UnitWeapon:
     if len(counts) > 1:
         count = counts[0] or None
     return UnitWeapon(weapon, optional, count, profile_of,
-                      counts if len(counts) > 1 else (), most)
+                      counts if len(counts) > 1 else (), most, slot, slot_max)
 
 
 def _by_size(r: Reader, path: str, value: Any, lo: int) -> tuple[int, ...]:

@@ -355,7 +355,8 @@ def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
                 if key in chosen:
                     chosen[key]["count"] += it.count
                     continue
-                t = {k: v for k, v in t.items() if k not in ("unmapped", "optional", "max")}
+                t = {k: v for k, v in t.items()
+                     if k not in ("unmapped", "optional", "max", "slot", "slot_max")}
                 t["count"] = it.count
                 chosen[key] = t
             weapons[it.name] = weapons.get(it.name, 0) + it.count

@@ -140,6 +140,7 @@ def loadout_by_size(unit: Entry, g: list[Member], count: tuple[int, int],
     tables: dict[tuple, dict] = {}
     carried: dict[tuple, list[int]] = {}
     most: dict[tuple, list[int]] = {}
+    slots = _Slots(hi - lo + 1)
 
     def row(rows: dict[tuple, list[int]], key: tuple) -> list[int]:
         return rows.setdefault(key, [0] * (hi - lo + 1))
@@ -166,6 +167,7 @@ def loadout_by_size(unit: Entry, g: list[Member], count: tuple[int, int],
                 row(carried, key)[n - lo] += given[id(m)] * one if item.standard else 0
                 row(most, key)[n - lo] += m_hi * top
                 per_hi[key] = max(per_hi.get(key, 0), top)
+                slots.add(key, m.entry, m_hi, item.path, ctx, unit_n, n - lo)
                 cap = unit_cap(item.entry, ctx, unit_n)
                 if cap is not None:
                     caps[key] = min(caps.get(key, cap), cap)
@@ -179,6 +181,7 @@ def loadout_by_size(unit: Entry, g: list[Member], count: tuple[int, int],
             row(most, key)[n - lo] = max(row(most, key)[n - lo], top if limited else n,
                                          every_model)
             per_hi[key] = max(per_hi.get(key, 0), top if limited else 1)
+            slots.add(key, unit, 1, item.path, ctx, unit_n, n - lo)
         for key, values in most.items():
             values[n - lo] = min(values[n - lo], n * per_hi.get(key, 1),
                                  caps.get(key, values[n - lo]))
@@ -196,7 +199,99 @@ def loadout_by_size(unit: Entry, g: list[Member], count: tuple[int, int],
         if top != sizes:
             t["max"] = top[0] if len(set(top)) == 1 else top
         out.append(t)
+    for name, cap, keys in slots.shared(tables, most):
+        for key, t in zip(tables, out, strict=True):
+            if key in keys and "slot" not in t:  # in two slots: the outer one
+                t["slot"] = name
+                t["slot_max"] = cap[0] if len(set(cap)) == 1 else cap
     return out
+
+
+class _Slots:
+    """The selection groups that hold weapons (a shared slot: the Devastators' heavy weapon,
+    one of six per model, four models at most), collected over the sizes of a model group.
+
+    A group with a maximum caps the selections of its entries: at each size, the models that
+    may take it times the group's maximum (times the maxima of the levels above it in the
+    model, and no more than its caps on the whole unit), in weapons when each choice gives
+    the same number of its weapon (a Predator's sponsons: "2 Lascannons" or "2 Heavy Bolters",
+    one choice: 2 weapons). A weapon belongs to the slot only when every entry it comes from
+    is under one of the group's choices that gives that one weapon: a weapon the unit may also
+    take elsewhere (a sergeant's bolt pistol, an option offered in two groups) or in a package
+    of several (a Captain's "Bolt pistol, master-crafted bolter, melee weapon") is left out of
+    the slot, so the slot's maximum bounds only what it alone gives."""
+
+    def __init__(self, sizes: int):
+        self.sizes = sizes
+        self.cap: dict[str, list[int]] = {}
+        self.name: dict[str, str] = {}
+        self.seen: set[tuple] = set()
+        self.unit_cap: dict[str, list[int | None]] = {}
+        self.member: dict[tuple, set[str]] = {}
+        self.via: dict[tuple, set[tuple[str, int]]] = {}  # (weapon, group): (choice, each)
+        self.gives: dict[str, set[tuple]] = {}  # a choice of a group: the weapons under it
+
+    def add(self, key: tuple, model: Entry, models: int, path: Sequence[Entry], ctx: Context,
+            unit_n: int, i: int) -> None:
+        found: set[str] = set()
+        above = 1
+        for k, e in enumerate(path):
+            most = limits_at(e, ctx)[1]
+            if e.kind == "group" and most is not None and k < len(path) - 1:
+                found.add(e.id)
+                self.name.setdefault(e.id, e.name)
+                each = 1  # how many of the weapon one choice of the group gives
+                for x in path[k + 2:]:
+                    each *= limits_at(x, ctx)[1] or 1
+                self.via.setdefault((key, e.id), set()).add((path[k + 1].id, each))
+                self.gives.setdefault(path[k + 1].id, set()).add(key)
+                where = (e.id, id(model), tuple(x.id for x in path[:k + 1]), i)
+                if where not in self.seen:
+                    self.seen.add(where)
+                    self.cap.setdefault(e.id, [0] * self.sizes)[i] += models * above * most
+                    whole = unit_cap(e, ctx, unit_n)
+                    caps = self.unit_cap.setdefault(e.id, [None] * self.sizes)
+                    if whole is not None:
+                        caps[i] = whole if caps[i] is None else min(caps[i], whole)
+            above *= most if most is not None else 1
+        self.member[key] = self.member.get(key, found) & found
+
+    def shared(self, tables: dict[tuple, dict], most: dict[tuple, list[int]]
+               ) -> list[tuple[str, list[int], set[tuple]]]:
+        """Each slot that binds (at some size its maximum is below the sum of its weapons'
+        own): its name (the group's, numbered when two share one), its maximum at each size
+        and the keys of its weapons (two weapons at least; the profiles of one count once)."""
+        out = []
+        names: dict[str, int] = {}
+
+        def weapon(k: tuple) -> str:
+            return str(tables[k].get("profile_of") or tables[k]["name"]).casefold()
+
+        for gid, cap in self.cap.items():
+            keys = {k for k, ids in self.member.items() if gid in ids
+                    and all(len({weapon(w) for w in self.gives[c]}) == 1
+                            for c, _each in self.via[(k, gid)])}
+            each = {n for k in keys for _c, n in self.via[(k, gid)]}
+            if len(each) != 1:
+                continue  # choices giving 1 and 2 of a weapon: no one maximum of weapons
+            per_choice = each.pop()
+            cap = [c * per_choice for c in cap]
+            weapons: dict[str, list[int]] = {}
+            for k in keys:
+                w = weapon(k)
+                weapons[w] = [max(a, b) for a, b in zip(weapons.get(w, [0] * self.sizes),
+                                                        most[k], strict=True)]
+            if len(weapons) < 2:
+                continue
+            cap = [c if u is None else min(c, u)
+                   for c, u in zip(cap, self.unit_cap[gid], strict=True)]
+            total = [sum(col) for col in zip(*weapons.values(), strict=True)]
+            if all(c >= t for c, t in zip(cap, total, strict=True)):
+                continue
+            name = self.name[gid]
+            names[name] = names.get(name, 0) + 1
+            out.append((name if names[name] == 1 else f"{name} ({names[name]})", cap, keys))
+        return out
 
 
 def _keep(tables: dict[tuple, dict], table: dict) -> tuple:
