@@ -100,6 +100,10 @@ def canonical_core(text: str) -> str:
 # ---------------------------------------------------------------------------------------------
 # Value types
 
+def _by_size(values: tuple[int, ...], models: int, smallest: int) -> int | None:
+    """Of values per size from the smallest (the last for larger sizes), ``models``'s."""
+    return values[min(max(models - smallest, 0), len(values) - 1)] if values else None
+
 
 @attrs.frozen
 class UnitWeapon:
@@ -119,8 +123,8 @@ class UnitWeapon:
     #: the most models that may carry it (each its number of it) as the datasheet's options
     #: allow, one value for every size or one per size from the smallest; (): no limit
     max: tuple[int, ...] = ()
-    #: the shared slot it is one choice of (a datasheet's selection group: a Devastator's heavy
-    #: weapon) and the most weapons of it the group's models take together, as ``max``
+    #: its shared slot (a selection group: a Devastator's heavy weapon), and at most how many
+    #: weapons of it the group's models take together (as ``max``)
     slot: str | None = None
     slot_max: tuple[int, ...] = ()
 
@@ -129,17 +133,14 @@ class UnitWeapon:
         return self.weapon.name
 
     def slot_max_at(self, models: int, smallest: int) -> int | None:
-        """The most weapons of its shared slot a group of ``models`` models may carry
-        together; None: no shared slot.
+        """At most how many weapons of its slot ``models`` models carry; None: no slot.
 
         >>> w = UnitWeapon(Weapon("Lascannon", attacks=1, skill=3, strength=12, ap=-3,
         ...                       damage="D6+1"), slot="Weapon Option", slot_max=(4,))
         >>> w.slot_max_at(5, 5), w.slot_max_at(10, 5)
         (4, 4)
         """
-        if self.slot is None or not self.slot_max:
-            return None
-        return self.slot_max[min(max(models - smallest, 0), len(self.slot_max) - 1)]
+        return None if self.slot is None else _by_size(self.slot_max, models, smallest)
 
     def max_at(self, models: int, smallest: int) -> int | None:
         """The most of it a group of ``models`` models (``smallest`` at its smallest) may
@@ -150,14 +151,11 @@ class UnitWeapon:
         >>> w.max_at(5, 5), w.max_at(10, 5), UnitWeapon(w.weapon).max_at(10, 5)
         (1, 2, None)
         """
-        if not self.max:
-            return None
-        return self.max[min(max(models - smallest, 0), len(self.max) - 1)]
+        return _by_size(self.max, models, smallest)
 
     def default_at(self, models: int, smallest: int) -> int:
-        """How many of a group of ``models`` models carry it by default (``optional``: as
-        many as may, picked by name): its count at that size, else ``count`` scaled with the
-        group's size, never above :meth:`max_at`.
+        """How many of ``models`` models carry it by default (``optional``: as many as may):
+        its count at that size, else ``count`` scaled to the size, never above :meth:`max_at`.
 
         >>> hb = UnitWeapon(Weapon("Heavy bolter", attacks=3, skill=4, strength=5, ap=-1,
         ...                        damage=2), count=4, max=(4,))
