@@ -34,8 +34,9 @@ def _weapon(wid: str, name: str, melee: bool = False) -> dict:
 
 
 def _unit(uid: str, name: str, faction: str, t: str = "4", pts: int = 80,
-          keyword: str = "Infantry", ability: tuple[str, str] | None = None) -> dict:
-    """A one-model datasheet with a bolt rifle and a close combat weapon."""
+          keyword: str = "Infantry", ability: tuple[str, str] | None = None,
+          more: tuple[dict, ...] = ()) -> dict:
+    """A one-model datasheet with a bolt rifle and a close combat weapon (and ``more``)."""
     line = (("M", '6"'), ("T", t), ("SV", "3+"), ("W", "5"), ("LD", "6+"), ("OC", "1"))
     profiles = [{"id": f"{uid}p", "name": name, "typeId": "t", "typeName": "Unit",
                  "characteristics": [{"name": n, "$text": v} for n, v in line]}]
@@ -54,7 +55,28 @@ def _unit(uid: str, name: str, faction: str, t: str = "4", pts: int = 80,
                  "constraints": [{"type": "min", "value": 1, "field": "selections",
                                   "scope": "parent"}], "profiles": [w]}
                 for i, w in enumerate((_weapon(f"{uid}r", "Bolt rifle"),
-                                       _weapon(f"{uid}m", "Close combat weapon", True)))]}
+                                       _weapon(f"{uid}m", "Close combat weapon", True),
+                                       *more))]}
+
+
+def _ability(uid: str, name: str, text: str) -> dict:
+    return {"id": uid, "name": name, "typeId": "ab", "typeName": "Abilities",
+            "characteristics": [{"name": "Description", "$text": text}]}
+
+
+#: the chapter's detachment (its rule an ability profile) and an enhancement of it
+_DETACHMENTS = {
+    "id": "dets", "name": "Detachment", "type": "upgrade", "selectionEntryGroups": [
+        {"id": "detg", "name": "Detachment", "selectionEntries": [
+            {"id": "gtf", "name": "Gladius Task Force", "type": "upgrade", "profiles": [
+                _ability("gtfa", "Combat Doctrines",
+                         "Each time this model makes an attack, add 1 to the Hit roll.")]}]},
+        {"id": "enhg", "name": "Enhancements", "selectionEntries": [
+            {"id": "aa", "name": "Artificer Armour", "type": "upgrade",
+             "costs": [{"name": "pts", "typeId": "pts", "value": 10}], "profiles": [
+                 _ability("aaa", "Artificer Armour",
+                          "Each time an attack targets the bearer, add 1 to the Wound roll.")]}]}
+    ]}
 
 
 def _link(lid: str, name: str, target: str) -> dict:
@@ -81,9 +103,10 @@ _MARINES = _chapter("sm", "Imperium - Space Marines", [
     _unit("capt", "Captain in Terminator Armour", "Adeptus Astartes", pts=95),
     _unit("bc", "Blade Champion", "Adeptus Astartes", ability=(
         "Leader", "This model can be attached to the following unit:\n- ^^**Blood Angels "
-                  "Captain**^^")),
+                  "Captain**^^"), more=(_weapon("bcb", "Master-crafted blade", True),)),
     _unit("bad", "Broken Bunker", "Adeptus Astartes", t="99"),  # over MAX_TOUGHNESS: no import
 ])
+_MARINES["sharedSelectionEntries"].append(_DETACHMENTS)
 _ANGELS = _chapter("ba", "Imperium - Blood Angels", [
     _unit("bac", "Blood Angels Captain", "Blood Angels"),
 ])
@@ -94,7 +117,7 @@ _SINGULAR = {"sharedSelectionEntries": "selectionEntry", "selectionEntries": "se
              "costs": "cost", "categoryLinks": "categoryLink", "profiles": "profile",
              "characteristics": "characteristic", "constraints": "constraint",
              "entryLinks": "entryLink", "sharedRules": "rule",
-             "catalogueLinks": "catalogueLink"}
+             "catalogueLinks": "catalogueLink", "selectionEntryGroups": "selectionEntryGroup"}
 
 
 def _xml(tag: str, data: dict) -> str:
@@ -484,6 +507,57 @@ def test_an_army_list_reads_the_store_and_opens_no_data_file(data, monkeypatch):
     assert (army.points, army.unresolved) == (80 + 95 + 80, ())
     # the unit file cites the catalogue the list selected it in
     assert army.units[2].unit.source.startswith("BattleScribe data: Imperium - Space Marines.cat")
+
+
+_LIST_MORE = """Fixture list (90 points)
+
+Space Marines
+Strike Force (2000 points)
+Gladius Task Force
+
+CHARACTERS
+
+Captain (90 points)
+  • 1x Bolt rifle
+    1x Close combat weapon
+    1x Master-crafted blade
+  • Enhancements: Artificer Armour
+"""
+
+
+def test_a_detachment_an_enhancement_and_another_datasheets_weapon_read_the_store(
+        data, monkeypatch):
+    """What a list reads of the whole catalogue (its detachments, another datasheet's weapon,
+    an enhancement's text) comes from the store too."""
+    import mathhammer.data.bsdata as bsdata
+    from mathhammer.data.army import parse_army
+    from mathhammer.data.bsdata import files
+    from mathhammer.data.unit_rules import unit_rules
+
+    _reopen("10e", data)
+
+    def refuse(*_a, **_k):
+        raise AssertionError("a data file was opened")
+
+    for module in (files, bsdata):
+        monkeypatch.setattr(module, "open_library", refuse)
+        monkeypatch.setattr(module, "load_file", refuse)
+    army = parse_army(_LIST_MORE, data=data / "10e", rules="10e")
+    assert army.detachments == ("Gladius Task Force",)
+    (captain,) = army.units
+    assert (captain.name, captain.points, army.unresolved) == ("Captain", 80 + 10, ())
+    # the Blade Champion's weapon: A2 WS3+ S4 AP-1 D1 (the fixture's _weapon)
+    blade = [w for g in captain.unit.groups for w in g.weapons
+             if w.name == "Master-crafted blade"]
+    assert len(blade) == 1 and blade[0].melee
+    assert (blade[0].weapon.attacks, blade[0].weapon.strength, blade[0].weapon.ap) == \
+        ("2", 4, -1)
+    assert any("'Master-crafted blade' is not a weapon of Captain" in w for w in army.warnings)
+    rules = {r.rule.name: r.rule for r in unit_rules(captain, data / "10e")}
+    assert sorted(rules) == ["Artificer Armour", "Combat Doctrines"]
+    assert (rules["Combat Doctrines"].kind, rules["Combat Doctrines"].describe()) == \
+        ("detachment rule", "hit_mod=+1")
+    assert rules["Artificer Armour"].kind == "enhancement"
 
 
 # ------------------------------------------------------------------ the whole shared data

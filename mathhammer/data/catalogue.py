@@ -49,10 +49,11 @@ from .names import name_key
 from .serial import from_json, to_json
 
 #: Bump when the tables or what goes into them change: an older store is rebuilt.
-SCHEMA_VERSION = 6  # 3: rule_texts, the texts the rule translator reads; 4: weapon counts and
+SCHEMA_VERSION = 7  # 3: rule_texts, the texts the rule translator reads; 4: weapon counts and
 # maxima by size (UnitWeapon.counts, .max); 5: what army lists read (army_entries, each
 # catalogue's selectable names and source) and data check (the import's warnings); 6: shared
-# slots (UnitWeapon.slot, .slot_max)
+# slots (UnitWeapon.slot, .slot_max); 7: what a list reads of a whole catalogue (detachments,
+# linked files, ability texts, weapon profiles)
 _PREFIXES = ("Imperium - ", "Chaos - ", "Xenos - ", "Aeldari - ")
 
 Progress = Callable[[int, int, str], None]
@@ -154,8 +155,19 @@ def selectable_names(lib: Any) -> list[tuple[str, str, int | None]]:
     return list(out)
 
 
+def _listing(what: Callable[[], Any]) -> Any:
+    """A whole-catalogue value of :mod:`mathhammer.data.bsdata.listing`; None when the data
+    cannot give it (read from the files again then, to say why)."""
+    try:
+        return what()
+    except (ValueError, RecursionError):
+        return None
+
+
 def compile_catalogue(path: str) -> dict[str, Any]:
-    """Every datasheet of one data file (a game system gives only its header)."""
+    """Every datasheet of one data file (a game system gives only its header), and what an
+    army list reads of the whole file (:mod:`mathhammer.data.bsdata.listing`)."""
+    from .bsdata import listing
     from .bsdata.files import load_file, open_library
     from .bsdata.find import catalogue_units, is_datasheet
 
@@ -169,6 +181,7 @@ def compile_catalogue(path: str) -> dict[str, Any]:
             "links": [[c.target_id, c.name] for c in cat.catalogue_links], "units": []}
     if cat.kind != "catalogue" or is_game_system(p):
         return head
+    head["abilities"] = _listing(lambda: listing.file_ability_texts(cat))
     try:
         lib = open_library(p)
         if cat.library:
@@ -178,6 +191,8 @@ def compile_catalogue(path: str) -> dict[str, Any]:
     except ValueError as e:
         return {**head, "error": str(e)}
     head["missing"] = [c.name for c in cat.catalogue_links if lib.linked(c.target_id) is None]
+    head["detachments"] = _listing(lambda: listing.catalogue_detachments(lib, p))
+    head["linked"] = _listing(lambda: listing.linked_paths(lib))
 
     def compiled(name: str, e: Any) -> dict[str, Any]:
         key = e.target_id or e.id
@@ -194,6 +209,7 @@ def compile_catalogue(path: str) -> dict[str, Any]:
     except ValueError:
         selectable = []
     head["names"] = selectable_names(lib)
+    head["weapons"] = _listing(lambda: listing.catalogue_weapon_profiles(lib))
     head["army"] = [{"name": name, "entry": e.name, "at": at[id(e)]} if id(e) in at else
                     {"name": name, "entry": e.name, "unit": compiled(name, e)}
                     for name, e in selectable]
@@ -251,7 +267,8 @@ def signature(files: list[Path]) -> str:
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE catalogues (id INTEGER PRIMARY KEY, path TEXT, label TEXT, bs_id TEXT, name TEXT,
-    library INTEGER, links TEXT, missing TEXT, error TEXT, source TEXT, names TEXT);
+    library INTEGER, links TEXT, missing TEXT, error TEXT, source TEXT, names TEXT,
+    detachments TEXT, linked TEXT, abilities TEXT, weapons TEXT);
 CREATE TABLE datasheets (id INTEGER PRIMARY KEY, name TEXT, key TEXT, faction TEXT,
     digest TEXT UNIQUE, raw TEXT, unit TEXT, notes TEXT, warnings TEXT, members TEXT,
     options TEXT, error TEXT, points TEXT, keywords TEXT, checked TEXT);
@@ -347,10 +364,13 @@ def _insert_catalogue(db: Any, path: Path, c: dict[str, Any], fts: bool) -> None
                    c.get("army", []) if "unit" in a] if "raw" in u), None)
     cur = db.execute(
         "INSERT INTO catalogues (path, label, bs_id, name, library, links, missing, error, "
-        "source, names) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "source, names, detachments, linked, abilities, weapons) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (str(path), faction_label(path), c["id"], c["name"], int(c["library"]),
          json.dumps(c["links"]), json.dumps(c.get("missing", [])), c.get("error"), source,
-         json.dumps(c.get("names", []))))
+         json.dumps(c.get("names", [])),
+         *(None if c.get(k) is None else json.dumps(c[k])
+           for k in ("detachments", "linked", "abilities", "weapons"))))
     cid = cur.lastrowid
     ids = []
     for u in c["units"]:
@@ -543,6 +563,20 @@ class Store:
             return None
         return StoredCatalogue(row[0], Path(path), row[1], tuple(json.loads(row[2] or "[]")),
                                row[3], bool(row[4]))
+
+    def listing(self, path: str | os.PathLike, what: str) -> Any:
+        """What a list reads of the whole file at ``path`` (``what``: ``detachments``,
+        ``linked``, ``abilities`` or ``weapons``, see :mod:`mathhammer.data.bsdata.listing`),
+        as JSON data; None when the store does not hold it."""
+        if what not in LISTINGS:
+            raise ValueError(f"no listing {what!r}")
+        row = self.db.execute(f"SELECT {what} FROM catalogues WHERE path = ?",
+                              (str(path),)).fetchone()
+        if row is None:  # the same file named another way (a link's resolved path)
+            want = Path(path).resolve()
+            row = next((r[1:] for r in self.db.execute(f"SELECT path, {what} FROM catalogues")
+                        if Path(r[0]).resolve() == want), None)
+        return None if row is None or row[0] is None else json.loads(row[0])
 
     def checks(self, catalogue: int) -> list[tuple[str, str, bool, int, str | None, list[str],
                                                    list[str]]]:
@@ -742,6 +776,9 @@ class Store:
             self._db = None
 
 
+#: the whole-catalogue values a store keeps per file (:meth:`Store.listing`)
+LISTINGS = ("detachments", "linked", "abilities", "weapons")
+
 _OPEN: dict[tuple[str, str], tuple[str, Store]] = {}
 #: An open store is compared with its files again after this many seconds (a long-running
 #: process, the web page, sees a changed file; one command checks once).
@@ -803,6 +840,22 @@ def open_store(edition: Edition, data: str | os.PathLike | None = None, *,
         raise InputError(f"catalogue store {path}: cannot read ({e})") from None
     _OPEN[key] = (sig, store)
     return store
+
+
+def stored_listing(path: str | os.PathLike, what: str) -> Any:
+    """:meth:`Store.listing` of a data file, from the store of its folder when that store is
+    built and up to date (None otherwise: the caller reads the file)."""
+    p = Path(path)
+    edition: Edition = "11e" if p.suffix.lower() == ".json" else "10e"
+    try:
+        folder = edition_dir(edition, p.parent)
+        if (str(folder.resolve()), edition) not in _OPEN and _meta(
+                store_path(folder, edition), "signature") != signature(
+                    edition_files(folder, edition)):
+            return None
+        return open_store(edition, folder).listing(p, what)
+    except (InputError, OSError):
+        return None
 
 
 def _meta(path: Path, key: str) -> str | None:

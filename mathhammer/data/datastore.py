@@ -30,6 +30,7 @@ from typing import Literal
 
 import attrs
 
+from ..cache import cached
 from ..errors import InputError
 
 Edition = Literal["10e", "11e"]
@@ -78,12 +79,26 @@ def edition_of_files(names: Iterable[str]) -> Edition | None:
 
 
 def edition_files(folder: Path, edition: Edition) -> list[Path]:
+    """The data files of ``edition`` in ``folder``, sorted (listed again when the folder's
+    modification time changes: a file added, removed or renamed; a folder changed in the
+    last two seconds is listed every time, as its time may not have ticked yet)."""
     try:
-        return sorted(p for p in folder.iterdir()
-                      if p.is_file() and p.name.lower().endswith(SUFFIXES[edition])
-                      and not p.name.startswith("."))
+        changed = folder.stat().st_mtime_ns
     except OSError:
         return []
+    if time.time_ns() - changed < 2_000_000_000:
+        return list(_edition_files.__wrapped__(folder, edition, changed))
+    return list(_edition_files(folder, edition, changed))
+
+
+@cached(maxsize=64)
+def _edition_files(folder: Path, edition: Edition, _mtime: int) -> tuple[Path, ...]:
+    try:
+        return tuple(sorted(p for p in folder.iterdir()
+                            if p.is_file() and p.name.lower().endswith(SUFFIXES[edition])
+                            and not p.name.startswith(".")))
+    except OSError:
+        return ()
 
 
 def edition_dir(edition: Edition, data: str | os.PathLike | None = None) -> Path:

@@ -42,61 +42,17 @@ def detachments(path: str | os.PathLike) -> tuple[dict[str, Detachment], tuple[s
 
 @cached(maxsize=64)
 def _detachments(path: str, _mtime: int) -> tuple[dict[str, Detachment], tuple[str, ...]]:
-    from .bsdata.files import open_library
-    from .bsdata.model import Entry, Rule
+    from .catalogue import stored_listing
 
-    lib = open_library(path)
-    cats = [lib.main]
-    missing: list[str] = []
-    for _cat, link in lib.links():
-        other = lib.linked(link.target_id)
-        if other is None:
-            missing.append(f"{link.name}{Path(path).suffix}")
-        elif other.kind == "catalogue":
-            cats.append(other)
-    found: dict[str, Detachment] = {}
+    stored = stored_listing(path, "detachments")
+    if stored is None:  # not compiled: read from the files
+        from .bsdata.files import open_library
+        from .bsdata.listing import catalogue_detachments
 
-    def find(target_id: str) -> Any:
-        for cat in cats:
-            hit = cat.find(target_id)
-            if hit is not None:
-                return hit
-        return None
-
-    def resolve(e: Any) -> Any:
-        return find(e.target_id) if getattr(e, "kind", "") == "link" else e
-
-    def rules_of(e: Entry, cat: Any) -> tuple[tuple[str, str], ...]:
-        out: dict[tuple[str, str], None] = {}
-        for r in e.rules:
-            if r.description.strip():
-                out[(r.name.strip(), r.description.strip())] = None
-        for link in e.info_links:
-            r = find(link.target_id) if link.type == "rule" else None
-            if isinstance(r, Rule) and r.description.strip():
-                out[(r.name.strip(), r.description.strip())] = None
-        for prof in e.profiles:
-            text = prof.get("Description").strip()
-            if text and prof.type_name.lower() == "abilities":
-                out[(prof.name.strip(), text)] = None
-        return tuple(out)
-
-    def walk(e: Any, cat: Any, depth: int, under: bool) -> None:
-        e = resolve(e)
-        if not isinstance(e, Entry) or depth > 12:
-            return
-        if under and e.kind == "entry" and e.type == "upgrade":
-            found.setdefault(name_key(e.name), Detachment(e.name.strip(), Path(cat.path).name,
-                                                         rules_of(e, cat)))
-            return
-        here = e.kind == "group" and "detachment" in e.name.lower()
-        for c in e.children:
-            walk(c, cat, depth + 1, here)
-
-    for cat in cats:
-        for e in cat.root_entries + cat.root_links + cat.shared_entries + cat.shared_groups:
-            walk(e, cat, 0, False)
-    return found, tuple(missing)
+        stored = catalogue_detachments(open_library(path), path)
+    found, missing = stored
+    return ({key: Detachment(name, file, tuple((r, t) for r, t in rules))
+             for key, name, file, rules in found}, tuple(missing))
 
 
 def detachment_names(text: str, known: Iterable[str]) -> list[str]:
@@ -242,15 +198,15 @@ def linked_files(path: str | os.PathLike) -> tuple[Path, ...]:
 
 @cached(maxsize=64)
 def _linked_files(path: str, _mtime: int) -> tuple[Path, ...]:
-    from .bsdata.files import open_library
+    from .catalogue import stored_listing
 
-    lib = open_library(path)
-    out: list[Path] = []
-    for _cat, link in lib.links():
-        other = lib.linked(link.target_id)
-        if other is not None and other.kind == "catalogue" and Path(other.path) not in out:
-            out.append(Path(other.path))
-    return tuple(out)
+    stored = stored_listing(path, "linked")
+    if stored is None:  # not compiled: read from the files
+        from .bsdata.files import open_library
+        from .bsdata.listing import linked_paths
+
+        stored = linked_paths(open_library(path))
+    return tuple(Path(p) for p in stored)
 
 
 def with_detachments(units: list, home: Any, parsed: Any, faction: str

@@ -277,43 +277,15 @@ def file_abilities(path: str | os.PathLike) -> list[tuple[str, str]]:
 
 @cached(maxsize=64)
 def _file_abilities(path: str, _mtime: int) -> tuple[tuple[str, str], ...]:
-    from .bsdata.files import load_file
+    from .catalogue import stored_listing
 
-    found: dict[tuple[str, str], None] = {}
+    stored = stored_listing(path, "abilities")
+    if stored is None:  # not compiled (a game system, a file the store could not read)
+        from .bsdata.files import load_file
+        from .bsdata.listing import file_ability_texts
 
-    def profile(p: Any) -> None:
-        text = p.get("Description").strip()
-        if p.type_name.lower() == "abilities" and text and \
-                "can be attached to" not in text.lower():
-            found[(p.name.strip(), text)] = None
-
-    def rule(r: Any) -> None:
-        if r.description.strip():
-            found[(r.name.strip(), r.description.strip())] = None
-
-    def group(g: Any) -> None:
-        for p in g.profiles:
-            profile(p)
-        for r in g.rules:
-            rule(r)
-        for x in g.info_groups:
-            group(x)
-
-    def entry(e: Any) -> None:
-        group(e)
-        for c in e.children:
-            entry(c)
-
-    cat = load_file(path)
-    for p in cat.shared_profiles:
-        profile(p)
-    for r in cat.shared_rules:
-        rule(r)
-    for g in cat.shared_info_groups:
-        group(g)
-    for e in cat.root_entries + cat.root_links + cat.shared_entries + cat.shared_groups:
-        entry(e)
-    return tuple(found)
+        stored = file_ability_texts(load_file(path))
+    return tuple((name, text) for name, text in stored)
 
 
 def edition_abilities(edition: str, data: str | os.PathLike | None = None

@@ -293,40 +293,22 @@ def catalogue_weapon(d: ArmyData, path: Path, name: str) -> list[dict]:
     standard``, ``X - supercharge``); ``[]`` when the name has no weapon profile or several
     that differ (each unit's "Close combat weapon"). For a weapon a list gives a unit whose
     datasheet in the data lacks it ("Heirloom weapon" on the data's Thunderwolf Cavalry)."""
-    from ..bsdata.profiles import clean_name, is_weapon
-    from ..bsdata.weapons import weapon_table
-
     key = "weapons:" + str(path)
     if key not in d.units:
-        per_cat: list[dict[str, list[dict]]] = []
-        seen: set[int] = set()
+        stored = d.index.store.listing(path, "weapons") if d.index.store is not None else None
+        if stored is None:  # not compiled: read from the files
+            from ..bsdata.files import open_library
+            from ..bsdata.listing import catalogue_weapon_profiles
 
-        def add(found: dict[str, list[dict]], p) -> None:
-            t = weapon_table(p)
-            if t is not None:
-                t = {k: v for k, v in t.items() if k not in ("unmapped", "optional")}
-                same = found.setdefault(match_key(clean_name(p.name)), [])
+            d.lib(path)  # a file the data could not read is its error
+            stored = catalogue_weapon_profiles(open_library(path))
+        per_cat: list[dict[str, list[dict]]] = []
+        for profiles in stored:
+            found: dict[str, list[dict]] = {}
+            for wname, t in profiles:
+                same = found.setdefault(match_key(wname), [])
                 if t not in same:
                     same.append(t)
-
-        def walk(found: dict[str, list[dict]], e) -> None:
-            if id(e) in seen:
-                return
-            seen.add(id(e))
-            for p in e.profiles:
-                if is_weapon(p):
-                    add(found, p)
-            for c in e.children:
-                walk(found, c)
-
-        for cat in d.lib(path).catalogues():
-            found: dict[str, list[dict]] = {}
-            for kind in ("root_entries", "root_links", "shared_entries", "shared_groups"):
-                for e in getattr(cat, kind, ()):
-                    walk(found, e)
-            for p in getattr(cat, "shared_profiles", ()):
-                if is_weapon(p):
-                    add(found, p)
             per_cat.append(found)
         d.units[key] = per_cat  # type: ignore[assignment]
     q = match_key(name)
