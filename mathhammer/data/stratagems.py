@@ -70,8 +70,10 @@ class Stratagem:
     pending: Any = attrs.field(default=None, eq=False, repr=False)
 
     def usable_by(self, keywords: Iterable[str]) -> bool:
-        """Whether a unit with these keywords (upper case) can be its target."""
-        have = {name_key(k) for k in keywords}
+        """Whether a unit with these keywords (upper case; or a set of their name keys) can be
+        its target."""
+        have = keywords if isinstance(keywords, frozenset) else \
+            frozenset(name_key(k) for k in keywords)
         return all(name_key(k) in have for k in self.keywords) and (
             not self.any_keywords or any(name_key(k) in have for k in self.any_keywords))
 
@@ -278,11 +280,12 @@ def _eligible(faction: str, faction_keywords: tuple[str, ...], keywords: tuple[s
     factions = _factions_of(faction, faction_keywords)
     want = name_key(detachment) if detachment else None
     version = _version()
+    have = frozenset(name_key(k) for k in keywords)  # keyed once, not per stratagem
     return tuple(
         _translated(s) for s in (_load(version) if version is not None else ())
         if (not s.faction or (name_key(s.faction) in factions
                               and (want is None or name_key(s.detachment) == want)))
-        and s.usable_by(keywords))
+        and s.usable_by(have))
 
 
 def stratagem_rules(unit: Any) -> tuple[DataRule, ...]:
