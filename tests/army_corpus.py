@@ -144,7 +144,9 @@ def check(e: Expect, data: Path) -> tuple[str, str]:
         why.append(f"units {len(a.units)} != {e.units}")
     if not why:
         return "full", ""
-    missing = [w for w in a.warnings if "not in" in w and (".json" in w or ".cat" in w)]
+    # a warning that names a data file the folder lacks (not one naming a file that lacks a
+    # name: "detachment 'Runt Swarm' is not in Orks.json")
+    missing = [w for w in a.warnings if re.search(r"which is not in|missing (data )?file", w)]
     # the data lacks a file: whole datasheets (not just a wargear line) are not found
     if missing and any(":" not in u.text for u in a.unresolved):
         return "data", "; ".join(why) + " | " + missing[0][:200]
