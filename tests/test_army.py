@@ -302,10 +302,12 @@ def test_attach_option_pairs_units_of_a_list_without_attachments():
 
 def test_json_shape():
     j = army("imperial-knights.11e.gwapp.txt").to_json()
-    assert list(j) == ["name", "faction", "edition", "points", "declared_points", "units",
-                       "attached", "unresolved", "points_read", "format", "warnings"]
+    assert list(j) == ["name", "faction", "edition", "detachments", "points",
+                       "declared_points", "units", "attached", "unresolved", "points_read",
+                       "format", "warnings"]
     assert (j["name"], j["faction"], j["edition"], j["points"]) == ("QC", "Imperial Knights",
                                                                     "11e", 1995)
+    assert j["detachments"] == ["Questoris Companions"]  # the list's detachment line
     u = j["units"][1]
     assert (u["name"], u["points"], u["models"], u["weapons"], u["enhancements"]) == (
         "Cerastus Knight Lancer", 430, 1, [{"name": "Cerastus shock lance", "count": 1}],
