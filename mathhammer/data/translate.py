@@ -39,6 +39,7 @@ from typing import Any
 
 import attrs
 
+from ..cache import cached
 from ..errors import InputError
 from ..model.abilities import canonical
 from ..model.named import Conditions, Effect, NamedRule
@@ -387,6 +388,7 @@ def _effect_text(low: str) -> str:
     return _GRANT.sub(" ", low)
 
 
+@cached(maxsize=8192)  # a list repeats datasheets, and each unit is asked for both sides
 def translate(name: str, text: str, where: str = "", *, faction: str = "",
               kind: str = "datasheet ability") -> tuple[DataRule, ...]:
     """The named rules one ability's text makes: its automatic part, its parts that are
