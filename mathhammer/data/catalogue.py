@@ -392,6 +392,19 @@ def _insert_catalogue(db: Any, path: Path, c: dict[str, Any], fts: bool) -> None
                     a["key"], int(a["own"])))
 
 
+def _orphan_guard(parent: int) -> None:
+    """In a compiling worker: exit once ``parent`` is gone. A build killed midway (a web
+    worker stopped by its time limit) would otherwise leave its workers waiting forever."""
+    import threading
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def _compiled(files: list[Path], workers: int, progress: Progress | None
               ) -> Iterator[tuple[Path, dict[str, Any]]]:
     """Each file compiled, in the files' order (biggest first to a pool of ``workers``)."""
@@ -408,7 +421,8 @@ def _compiled(files: list[Path], workers: int, progress: Progress | None
     order = sorted(files, key=lambda p: -p.stat().st_size)
     done: dict[Path, dict[str, Any]] = {}
     ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
-    with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+    with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_orphan_guard,
+                                initargs=(os.getpid(),)) as pool:
         futures = {pool.submit(compile_catalogue, str(p)): p for p in order}
         for n, fut in enumerate(cf.as_completed(futures)):
             p = futures[fut]
