@@ -856,6 +856,17 @@ def open_store(edition: Edition, data: str | os.PathLike | None = None, *,
     return store
 
 
+def listing_of(path: str | os.PathLike, what: str) -> Any:
+    """What a list reads of a whole data file (see :mod:`mathhammer.data.bsdata.listing`): from
+    the store of its folder when it is built and current, else read from the file itself."""
+    stored = stored_listing(path, what)
+    if stored is None:
+        from .bsdata.listing import read_listing
+
+        stored = read_listing(path, what)
+    return stored
+
+
 def stored_listing(path: str | os.PathLike, what: str) -> Any:
     """:meth:`Store.listing` of a data file, from the store of its folder when that store is
     built and up to date (None otherwise: the caller reads the file)."""

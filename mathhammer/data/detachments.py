@@ -42,15 +42,9 @@ def detachments(path: str | os.PathLike) -> tuple[dict[str, Detachment], tuple[s
 
 @cached(maxsize=64)
 def _detachments(path: str, _mtime: int) -> tuple[dict[str, Detachment], tuple[str, ...]]:
-    from .catalogue import stored_listing
+    from .catalogue import listing_of
 
-    stored = stored_listing(path, "detachments")
-    if stored is None:  # not compiled: read from the files
-        from .bsdata.files import open_library
-        from .bsdata.listing import catalogue_detachments
-
-        stored = catalogue_detachments(open_library(path), path)
-    found, missing = stored
+    found, missing = listing_of(path, "detachments")
     return ({key: Detachment(name, file, tuple((r, t) for r, t in rules))
              for key, name, file, rules in found}, tuple(missing))
 
@@ -198,15 +192,9 @@ def linked_files(path: str | os.PathLike) -> tuple[Path, ...]:
 
 @cached(maxsize=64)
 def _linked_files(path: str, _mtime: int) -> tuple[Path, ...]:
-    from .catalogue import stored_listing
+    from .catalogue import listing_of
 
-    stored = stored_listing(path, "linked")
-    if stored is None:  # not compiled: read from the files
-        from .bsdata.files import open_library
-        from .bsdata.listing import linked_paths
-
-        stored = linked_paths(open_library(path))
-    return tuple(Path(p) for p in stored)
+    return tuple(Path(p) for p in listing_of(path, "linked"))
 
 
 def with_detachments(units: list, home: Any, parsed: Any, faction: str

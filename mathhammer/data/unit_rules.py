@@ -277,15 +277,9 @@ def file_abilities(path: str | os.PathLike) -> list[tuple[str, str]]:
 
 @cached(maxsize=64)
 def _file_abilities(path: str, _mtime: int) -> tuple[tuple[str, str], ...]:
-    from .catalogue import stored_listing
+    from .catalogue import listing_of
 
-    stored = stored_listing(path, "abilities")
-    if stored is None:  # not compiled (a game system, a file the store could not read)
-        from .bsdata.files import load_file
-        from .bsdata.listing import file_ability_texts
-
-        stored = file_ability_texts(load_file(path))
-    return tuple((name, text) for name, text in stored)
+    return tuple((name, text) for name, text in listing_of(path, "abilities"))
 
 
 def edition_abilities(edition: str, data: str | os.PathLike | None = None

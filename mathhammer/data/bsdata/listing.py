@@ -179,3 +179,21 @@ def catalogue_weapon_profiles(lib: Any) -> list[list[tuple[str, dict]]]:
 
 __all__ = ["catalogue_detachments", "catalogue_weapon_profiles", "file_ability_texts",
            "linked_paths"]
+
+
+def read_listing(path: str | Path, what: str) -> Any:
+    """One of the listings above (``detachments``, ``linked``, ``abilities``, ``weapons``)
+    computed from the file itself, as the store compiles it: for a file the store does not
+    hold (a game system, a folder not compiled yet)."""
+    from .files import load_file, open_library
+
+    if what == "abilities":
+        return file_ability_texts(load_file(path))
+    lib = open_library(Path(path))
+    if what == "detachments":
+        return catalogue_detachments(lib, path)
+    if what == "linked":
+        return linked_paths(lib)
+    if what == "weapons":
+        return catalogue_weapon_profiles(lib)
+    raise ValueError(f"no listing {what!r}")
