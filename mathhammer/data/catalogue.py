@@ -49,11 +49,12 @@ from .names import name_key
 from .serial import from_json, to_json
 
 #: Bump when the tables or what goes into them change: an older store is rebuilt.
-SCHEMA_VERSION = 7  # 3: rule_texts, the texts the rule translator reads; 4: weapon counts and
+SCHEMA_VERSION = 8  # 3: rule_texts, the texts the rule translator reads; 4: weapon counts and
 # maxima by size (UnitWeapon.counts, .max); 5: what army lists read (army_entries, each
 # catalogue's selectable names and source) and data check (the import's warnings); 6: shared
 # slots (UnitWeapon.slot, .slot_max); 7: what a list reads of a whole catalogue (detachments,
-# linked files, ability texts, weapon profiles)
+# linked files, ability texts, weapon profiles); 8: an index on each datasheet table (a
+# list's 32 ability lookups scanned the whole table each)
 _PREFIXES = ("Imperium - ", "Chaos - ", "Xenos - ", "Aeldari - ")
 
 Progress = Callable[[int, int, str], None]
@@ -289,6 +290,13 @@ CREATE TABLE model_groups (datasheet INTEGER, position INTEGER, name TEXT, min_m
     max_models INTEGER, statline TEXT);
 CREATE TABLE weapons (datasheet INTEGER, model_group INTEGER, name TEXT, melee INTEGER,
     optional INTEGER, profile_of TEXT, profile TEXT);
+CREATE INDEX keywords_datasheet ON keywords(datasheet);
+CREATE INDEX abilities_datasheet ON abilities(datasheet);
+CREATE INDEX rule_texts_datasheet ON rule_texts(datasheet);
+CREATE INDEX leads_datasheet ON leads(datasheet);
+CREATE INDEX points_datasheet ON points(datasheet);
+CREATE INDEX model_groups_datasheet ON model_groups(datasheet);
+CREATE INDEX weapons_datasheet ON weapons(datasheet);
 """
 _FTS = "CREATE VIRTUAL TABLE search USING fts5(name, keywords, abilities, tokenize='unicode61')"
 

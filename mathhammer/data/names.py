@@ -11,11 +11,14 @@ True
 
 from __future__ import annotations
 
+from ..cache import cached
+
 # lower-cased text: hyphens, underscores, en dashes, apostrophes (straight or curly) and
 # backticks are word breaks
 _BREAKS = str.maketrans(dict.fromkeys("-_\u2013'\u2018\u2019`", " "))
 
 
+@cached(maxsize=1 << 16)  # asked tens of thousands of times for a list, of a few thousand names
 def name_key(text: str) -> str:
     """A name as it is matched: lower case; ``-``, ``_``, en dashes, apostrophes (straight or
     curly) and backticks as spaces; single spaces, none at either end.

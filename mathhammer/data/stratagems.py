@@ -25,6 +25,7 @@ unit can use (by its faction and keywords), and what cannot be modelled is named
 from __future__ import annotations
 
 import json
+import os
 import re
 import textwrap
 from collections import Counter
@@ -102,16 +103,51 @@ def available() -> bool:
 
 @cached(maxsize=1)
 def _version() -> str | None:
-    """The installed wh40kdc's version (found without importing it), None without it."""
-    import importlib.metadata
+    """The installed wh40kdc's version (found without importing it), None without it.
+
+    Asking ``importlib.metadata`` costs ~35 ms of a command's start (its import), so the
+    answer is kept in the cache folder beside the records, keyed on the installed package's
+    ``__init__.py`` (path, size, modification time): asked again only when that changes."""
     import importlib.util
 
+    from .datastore import cache_dir
+
     try:
-        if importlib.util.find_spec("wh40kdc") is None:
-            return None
-        return importlib.metadata.version("wh40kdc")
-    except (ImportError, ValueError, importlib.metadata.PackageNotFoundError):
+        spec = importlib.util.find_spec("wh40kdc")
+    except (ImportError, ValueError):
         return None
+    if spec is None or not spec.origin:
+        return None
+    try:
+        st = os.stat(spec.origin)
+    except OSError:
+        return None
+    stamp = [st.st_size, st.st_mtime_ns]
+    path = cache_dir() / "40kdc-version.json"  # {__init__.py's path: [size, mtime, version]}
+    try:
+        kept = json.loads(path.read_text(encoding="utf-8"))
+        kept = kept if isinstance(kept, dict) else {}
+    except (OSError, ValueError):
+        kept = {}
+    found = kept.get(spec.origin)
+    if isinstance(found, list) and len(found) == 3 and found[:2] == stamp and \
+            isinstance(found[2], str):
+        return found[2]
+    import importlib.metadata
+
+    try:
+        version = importlib.metadata.version("wh40kdc")
+    except (ValueError, importlib.metadata.PackageNotFoundError):
+        return None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        part = path.with_suffix(".part")
+        kept[spec.origin] = [*stamp, version]
+        part.write_text(json.dumps(kept), encoding="utf-8")
+        part.replace(path)
+    except OSError:
+        pass
+    return version
 
 
 def _title(name: str) -> str:
@@ -282,10 +318,18 @@ def _eligible(faction: str, faction_keywords: tuple[str, ...], keywords: tuple[s
     version = _version()
     have = frozenset(name_key(k) for k in keywords)  # keyed once, not per stratagem
     return tuple(
-        _translated(s) for s in (_load(version) if version is not None else ())
-        if (not s.faction or (name_key(s.faction) in factions
-                              and (want is None or name_key(s.detachment) == want)))
+        _translated(s) for s, s_faction, s_detachment in _keyed(version)
+        if (not s.faction or (s_faction in factions
+                              and (want is None or s_detachment == want)))
         and s.usable_by(have))
+
+
+@cached(maxsize=2)
+def _keyed(version: str | None) -> tuple[tuple[Stratagem, str, str], ...]:
+    """Each stratagem with its faction's and detachment's name keys (worked out once, not
+    per unit asking)."""
+    return tuple((s, name_key(s.faction), name_key(s.detachment))
+                 for s in (_load(version) if version is not None else ()))
 
 
 def stratagem_rules(unit: Any) -> tuple[DataRule, ...]:

@@ -91,6 +91,7 @@ class UnitIndex:
     _infos: dict[int, CatalogueInfo] = attrs.field(factory=dict, repr=False)
     _all: list | None = attrs.field(default=None, repr=False)
     _names: dict[str, str] | None = attrs.field(default=None, repr=False)
+    _words: dict[str, list[str]] = attrs.field(factory=dict, repr=False)  # word -> name keys
     _ds: Any = attrs.field(default=None, repr=False)
 
     def _load(self) -> tuple[list[CatalogueInfo], dict[tuple[str, str], int],
@@ -212,10 +213,20 @@ class UnitIndex:
         return None
 
     def close(self, name: str, n: int = 5) -> list[str]:
+        """The data's names closest to ``name``: among those sharing a word with it (a few
+        dozen, not the game's thousands: a list's unknown names cost milliseconds), else all.
+
+        The pool only narrows what difflib compares; a name sharing no word is still found
+        when nothing else is close."""
         if self._names is None:
             self._names = {name_key(u): u for c in self.catalogues for u, _k, _o in c.units}
-        names = self._names
-        return [names[k] for k in difflib.get_close_matches(name_key(name), list(names), n, 0.5)]
+            for k in self._names:
+                for w in set(k.split()):
+                    self._words.setdefault(w, []).append(k)
+        names, q = self._names, name_key(name)
+        pool = list(dict.fromkeys(k for w in q.split() for k in self._words.get(w, ())))
+        found = difflib.get_close_matches(q, pool, n, 0.5) if pool else []
+        return [names[k] for k in (found or difflib.get_close_matches(q, list(names), n, 0.5))]
 
     def names(self) -> list[str]:
         """Every ``Faction:Unit`` name, sorted."""

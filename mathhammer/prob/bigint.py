@@ -13,12 +13,31 @@ from __future__ import annotations
 
 from math import gcd as _int_gcd
 
-try:
-    from gmpy2 import gcd as _gmp_gcd
-    from gmpy2 import mpz as big
-except ImportError:  # pragma: no cover - gmpy2 is a dependency; plain ints give the same answers
-    big = int
-    _gmp_gcd = None
+_SMALL_BITS = 4096  # below this, Python's own integers are about as fast as GMP's
+_gmp = None  # gmpy2, imported on first use: its import alone takes ~40 ms of a command's start
+
+
+def _gmpy2():
+    global _gmp
+    if _gmp is None:
+        try:
+            import gmpy2 as _gmp
+        except ImportError:  # pragma: no cover - gmpy2 is a dependency; ints give the same answers
+            _gmp = False
+    return _gmp
+
+
+def big(value: int, *, bits: int | None = None):
+    """``value`` as GMP's ``mpz`` (when gmpy2 is installed), or as it is when ``bits`` says
+    the numbers it will be used with stay small enough for Python's own integers.
+
+    >>> big(2 ** 5000) == 2 ** 5000, type(big(3, bits=64)) is int
+    (True, True)
+    """
+    if bits is not None and bits < _SMALL_BITS:
+        return value
+    gmp = _gmpy2()
+    return gmp.mpz(value) if gmp else value
 
 
 def gcd(a: int, b: int) -> int:
@@ -27,9 +46,10 @@ def gcd(a: int, b: int) -> int:
     >>> gcd(12, 18)
     6
     """
-    if _gmp_gcd is None or (a < 1 << 256 and b < 1 << 256):
+    if a < 1 << 256 and b < 1 << 256:
         return _int_gcd(a, b)
-    return int(_gmp_gcd(a, b))
+    gmp = _gmpy2()
+    return int(gmp.gcd(a, b)) if gmp else _int_gcd(a, b)
 
 
 def digit_width(bound: int) -> int:
@@ -41,15 +61,16 @@ def digit_width(bound: int) -> int:
     return (bound.bit_length() + 8) // 8
 
 
-def pack(digits: dict[int, int], width: int):
+def pack(digits: dict[int, int], width: int, *, bits: int | None = None):
     """The non-negative integers ``digits`` (position -> value) as the ``width``-byte digits of
-    one big integer (Kronecker substitution: a polynomial as a number).
+    one big integer (Kronecker substitution: a polynomial as a number); ``bits``: how large
+    the numbers computed from it grow (see :func:`big`).
 
     >>> int(pack({0: 1, 2: 3}, 1)) == 1 + 3 * 256 ** 2
     True
     """
     raw = b"".join(digits.get(i, 0).to_bytes(width, "little") for i in range(max(digits) + 1))
-    return big(int.from_bytes(raw, "little"))
+    return big(int.from_bytes(raw, "little"), bits=bits)
 
 
 def unpack(number, width: int) -> dict[int, int]:

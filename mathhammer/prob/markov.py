@@ -144,7 +144,9 @@ def horner(by_count: dict[int, Weights], move: Move, total: int | None = None,
     top = max(by_count)
     memo = {} if memo is None else memo  # each state's moves, worked out once
     acc: Weights = dict(by_count[top])
-    scale = big(1)  # GMP multiplies the large weights by the large scales much faster
+    # GMP multiplies the large weights by the large scales much faster
+    scale = big(1, bits=total.bit_length() * top + max(
+        (w.bit_length() for ws in by_count.values() for w in ws.values()), default=0))
     for v in range(top - 1, -1, -1):
         acc = step(acc, move, memo)
         scale *= total
@@ -185,5 +187,5 @@ def tallied_chain(start: Weights, count: PMF, move: Callable[[Any], list[tuple[A
         if n in counts:
             scale = counts[n] * total ** (top - n)
             for s, w in start.items():
-                acc[s] = acc.get(s, 0) + big(w * scale)
+                acc[s] = acc.get(s, 0) + big(w * scale, bits=8 * width * (top + 1))
     return {(s, d): w for s, x in acc.items() for d, w in unpack(x, width).items()}

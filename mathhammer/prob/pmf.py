@@ -419,7 +419,8 @@ class PMF(Mapping[Outcome, Fraction]):
             lo, span = min(self._weights), max(self._weights) - min(self._weights)
             if span <= 4 * len(self._weights) + 16:  # dense: one power of a packed polynomial
                 width = digit_width(self._total ** n)  # no coefficient is larger
-                power = pack({k - lo: w for k, w in self._weights.items()}, width) ** n
+                power = pack({k - lo: w for k, w in self._weights.items()}, width,
+                             bits=8 * width * (span * n + 1)) ** n
                 return PMF._trusted({lo * n + i: w for i, w in unpack(power, width).items()})
         result, base = PMF.point(zero) if n == 0 else None, self
         while n:  # exponentiation by squaring: O(log n) convolutions
@@ -508,8 +509,9 @@ def _int_product(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:
                 out[x + y] = get(x + y, 0) + wa * wb
         return out
     width = digit_width(sum(a.values()) * sum(b.values()))  # no coefficient is larger
-    product = pack({x - lo_a: w for x, w in a.items()}, width) * pack(
-        {y - lo_b: w for y, w in b.items()}, width)
+    bits = 8 * width * (n_a + n_b)
+    product = pack({x - lo_a: w for x, w in a.items()}, width, bits=bits) * pack(
+        {y - lo_b: w for y, w in b.items()}, width, bits=bits)
     return {lo_a + lo_b + i: w for i, w in unpack(product, width).items()}
 
 
@@ -519,8 +521,9 @@ def _int_random_sum(x: dict[int, int], total: int, counts: dict[int, int],
     P(N = k) X^k over ``total ** max(N)``, computed on packed polynomials."""
     top = max(counts)
     width = digit_width(n_total * total ** top)  # no coefficient is larger
-    px = pack(x, width)
-    out = big(0)
+    bits = 8 * width * (top * (max(x) + 1) + 1)
+    px = pack(x, width, bits=bits)
+    out = big(0, bits=bits)
     for k in range(top, -1, -1):  # Horner: ((c_top X + c_{top-1} T) X + c_{top-2} T^2) ...
         out = out * px + counts.get(k, 0) * total ** (top - k)
     return unpack(out, width)
