@@ -4,7 +4,8 @@ Run ``python tests/benchmark_army.py [SHARED]`` (default ``../shared`` beside th
 Prints a Markdown table; always exits 0. Uses a temporary cache folder: "store" is compiling
 an edition's data (once), "lookup" resolving one name across every catalogue afterwards (in
 process, the store built), "army" the whole process of ``mathhammer army FILE --data DIR`` for
-every shared list (the median of three runs, wall-clock and CPU seconds), and "every list" all
+every list of ``rosters/`` (the median of three runs, wall-clock and CPU seconds) and of its
+``corpus/`` (one run each: the median and the slowest), and "every list" all
 of them read in one process (what the army corpus test does). A list reads the store only: no
 data file is opened.
 """
@@ -59,6 +60,20 @@ def main() -> int:
             print(f"| army {f.name} (whole process) | "
                   f"{statistics.median(g[0] for g in got):.2f} | "
                   f"{statistics.median(g[1] for g in got):.2f} |", flush=True)
+        corpus = sorted(f for f in (rosters / "corpus").iterdir()
+                        if f.suffix in (".txt", ".rosz", ".ros", ".json"))
+        runs = {f.name: once(["-m", "mathhammer", "army", str(f), "--data", str(data)])
+                for f in corpus}
+        if runs:
+            walls = sorted((w, name) for name, (w, _c, _o) in runs.items())
+            slow = [f"{name} {w:.2f}" for w, name in walls if w >= 0.5]
+            print(f"| army, each of the {len(runs)} corpus lists (whole process, one run each): "
+                  f"median / max{' (' + walls[-1][1] + ')'} | "
+                  f"{statistics.median(w for w, _n in walls):.2f} / {walls[-1][0]:.2f} | "
+                  f"{statistics.median(c for _w, c, _o in runs.values()):.2f} / "
+                  f"{max(c for _w, c, _o in runs.values()):.2f} |")
+            print(f"| corpus lists at 0.5 s or more | {len(slow)} | {'; '.join(slow)} |",
+                  flush=True)
         code = ("import sys, time; sys.path.insert(0, 'tests'); "
                 "from army_corpus import check, corpus, top_level; "
                 f"from pathlib import Path; s = Path({str(shared)!r}); "

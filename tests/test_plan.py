@@ -299,6 +299,38 @@ def test_odds_several_units_and_per_unit_options():
     assert F(r.output.strip()) == final.map(lambda s: 2 - s.models).at_least(1)
 
 
+TOUGH = """name = "Tough Pair"
+faction = "Test"
+keywords = ["INFANTRY"]
+
+[[models]]
+count = 2
+toughness = 4
+save = "7+"
+wounds = 2
+
+[[abilities.text]]
+name = "Thick Hide"
+text = "Each time an attack is allocated to a model in this unit, subtract 1 from the Damage \
+characteristic of that attack."
+"""
+
+
+def test_several_units_meet_the_targets_own_rules(tmp_path):
+    # the target of T with its ability (Damage - 1, never below 1): A's D1 stays 1, B's D2 is
+    # 1, so the pair (4 wounds) falls only to 4 or 5 of the 5 attacks getting through (1/3
+    # each): 5 * (1/3)^4 * (2/3) + (1/3)^5 = 11/243 (35/243 without the rule, as above)
+    tough = tmp_path / "tough.toml"
+    tough.write_text(TOUGH, encoding="utf-8")
+    assert run("odds", A, B, "-t", str(tough), "--destroy", "--exact").output == "11/243\n"
+    # one unit with -t is the same attack as kills ATTACKER TARGET, rules and all
+    one = json.loads(run("kills", B, "-t", str(tough), "--json").output)
+    two = json.loads(run("kills", B, str(tough), "--json").output)
+    assert one["target_rules"] == ["Thick Hide"] and two["unit_rules"] == ["Thick Hide"]
+    assert one["pmf"]["kills"] == two["pmf"]["kills"] == {"0": "1/1"}
+    assert "target rules: Thick Hide" in run("kills", A, B, "-t", str(tough)).output
+
+
 def test_kills_several_units_refuses_what_it_cannot_do():
     assert "--until" in run("kills", A, T, "--until", "0.5", ok=False).output
     r = run("kills", A, B, "-t", T, "--turns", "2", ok=False)

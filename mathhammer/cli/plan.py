@@ -130,11 +130,11 @@ def salvo_query(attackers: tuple[str, ...], target_spec: str, p: dict[str, Any])
     if p.get("turns") is not None or p.get("reanimation") is not None:
         raise click.UsageError("--turns: one attacking unit only (several units into one "
                                "target are one sequence already)")
-    name, defending = target(target_spec, p)
+    name, defending, _points, rules = named_aim(target_spec, p)
     shooters = tuple(shooter(a, p) for a in attackers)
     for sh in shooters:
         check_work(sh.profiles, defending, p["ruleset"])
-    return Salvo(name, defending, shooters)
+    return Salvo(name, defending, shooters, rules)
 
 
 _PLAN_HELP = """The best plan for a phase: which of ATTACKERS shoots which target (each -t

@@ -103,24 +103,19 @@ def available() -> bool:
 
 @cached(maxsize=1)
 def _version() -> str | None:
-    """The installed wh40kdc's version (found without importing it), None without it.
-
-    Asking ``importlib.metadata`` costs ~35 ms of a command's start (its import), so the
-    answer is kept in the cache folder beside the records, keyed on the installed package's
-    ``__init__.py`` (path, size, modification time): asked again only when that changes."""
+    """The installed wh40kdc's version (found without importing it), None without it; kept in
+    the cache folder by its ``__init__.py``'s path, size and time (``importlib.metadata``'s
+    import costs ~35 ms of a command's start)."""
     import importlib.util
 
     from .datastore import cache_dir
 
     try:
         spec = importlib.util.find_spec("wh40kdc")
-    except (ImportError, ValueError):
+        st = os.stat(spec.origin) if spec is not None and spec.origin else None
+    except (ImportError, ValueError, OSError):
         return None
-    if spec is None or not spec.origin:
-        return None
-    try:
-        st = os.stat(spec.origin)
-    except OSError:
+    if st is None:
         return None
     stamp = [st.st_size, st.st_mtime_ns]
     path = cache_dir() / "40kdc-version.json"  # {__init__.py's path: [size, mtime, version]}
@@ -130,9 +125,8 @@ def _version() -> str | None:
     except (OSError, ValueError):
         kept = {}
     found = kept.get(spec.origin)
-    if isinstance(found, list) and len(found) == 3 and found[:2] == stamp and \
-            isinstance(found[2], str):
-        return found[2]
+    if isinstance(found, list) and found[:2] == stamp and isinstance(found[-1], str):
+        return found[-1]
     import importlib.metadata
 
     try:
@@ -326,8 +320,7 @@ def _eligible(faction: str, faction_keywords: tuple[str, ...], keywords: tuple[s
 
 @cached(maxsize=2)
 def _keyed(version: str | None) -> tuple[tuple[Stratagem, str, str], ...]:
-    """Each stratagem with its faction's and detachment's name keys (worked out once, not
-    per unit asking)."""
+    """Each stratagem with its faction's and detachment's name keys, worked out once."""
     return tuple((s, name_key(s.faction), name_key(s.detachment))
                  for s in (_load(version) if version is not None else ()))
 

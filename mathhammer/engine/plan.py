@@ -143,10 +143,11 @@ class Aim:
 
 
 def salvo(target: Target | Squad, shooters: Sequence[Shooter],
-          state: PMF | None = None) -> Timeline:
+          state: PMF | None = None, against: Sequence[Any] = ()) -> Timeline:
     """Several units into one target, in order: :func:`~mathhammer.engine.sequence.sequence`
-    of each unit's steps (see :meth:`Shooter.steps`)."""
-    return sequence(target, [s for sh in shooters for s in sh.steps()], state)
+    of each unit's steps (see :meth:`Shooter.steps`; ``against``: the target's rules from
+    data, applied to every unit's attacks)."""
+    return sequence(target, [s for sh in shooters for s in sh.steps(against=against)], state)
 
 
 def after_each(timeline: Timeline, shooters: Sequence[Shooter]) -> list[int]:

@@ -93,9 +93,11 @@ class Salvo:
     target_name: str
     target: Any = attrs.field(eq=False)
     shooters: tuple[Shooter, ...]
+    #: the target's rules from data (its own, its Leader's) that change the attacks against it
+    rules: tuple[Any, ...] = attrs.field(default=(), eq=False)
 
     def run(self) -> Timeline:
-        return salvo(self.target, self.shooters)
+        return salvo(self.target, self.shooters, against=self.rules)
 
     def until(self, p: Fraction, timeline: Timeline | None = None) -> int | None:
         """The fewest of the units, in order, that destroy the target with probability >= p."""
@@ -129,8 +131,10 @@ def salvo_text(s: Salvo, timeline: Timeline, until_p: Fraction | None = None,
     """``mathhammer kills A B C -t T``: the units in order, P(destroyed) and the models left
     after each, the end, the kill distribution; with ``until_p`` the fewest units that
     destroy the target with that probability."""
-    out = [s.describe(), f"target:      {describe_target(s.target)}",
-           f"rule set:    {s.shooters[0].options.rules}", "in order:"]
+    out = [s.describe(), f"target:      {describe_target(s.target)}"]
+    if s.rules:
+        out.append(f"target rules: {', '.join(getattr(r, 'name', str(r)) for r in s.rules)}")
+    out += [f"rule set:    {s.shooters[0].options.rules}", "in order:"]
     for i, sh in enumerate(s.shooters, 1):
         out += _unit_lines(i, sh)
     out += ["", f"{'after unit':<24}  {'P(destroyed)':>12}  {'models left':>11}  "
@@ -172,7 +176,8 @@ def salvo_json(s: Salvo, timeline: Timeline, until_p: Fraction | None = None
                       "models_left_mean": fraction(left.mean()),
                       "models_left_mean_float": as_float(left.mean())})
     out = {"attackers": [_shooter_json(sh) for sh in s.shooters],
-           "target": target_json(s.target_name, s.target), "after_units": after,
+           "target": target_json(s.target_name, s.target),
+           "target_rules": [getattr(r, "name", str(r)) for r in s.rules], "after_units": after,
            **timeline_json(timeline)}
     if until_p is not None:
         out["until"] = {"p": fraction(until_p), "units": s.until(until_p, timeline)}

@@ -108,9 +108,17 @@ def unit_rules_lines(spec: str, *, rules: str = "10e", data: Any = None,
     applied, switches (off until named with ``--rule``), not modelled; then the stratagems it
     can use (:func:`stratagem_lines`)."""
     from ..data.attached import target_rules
+    from ..errors import InputError
     from .specs import attacker_of
 
-    attacking = attacker_of(spec, rules=rules, data=data, every_weapon=True)
+    try:
+        attacking = attacker_of(spec, rules=rules, data=data, every_weapon=True)
+    except InputError as ranged_error:  # a unit with melee weapons only
+        try:
+            attacking = attacker_of(spec, rules=rules, data=data, every_weapon=True,
+                                    melee=True)
+        except InputError:
+            raise ranged_error from None
     sides = (("attacking", attacking.rules),
              ("defending", target_rules(spec, rules=rules, data=data)))
     out = [f"{attacking.label}: rules from data"]
