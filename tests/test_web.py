@@ -651,3 +651,19 @@ def test_a_unit_of_a_list_with_then_units_is_one_line(monkeypatch):
                                          "target": "MEQ", "army": "Cronos"})
         assert res.status_code == 400
         assert res.json()["message"].startswith("then: a unit of an army list does not join")
+
+
+def test_a_weapons_max_and_slot_as_the_page_offers_them():
+    # a 5-10 model group whose heavy weapons share one slot of 4 (a Devastator Squad's): the
+    # page's "how many" box stops at each weapon's own max, and names the shared slot
+    from mathhammer.data.unit import ModelGroup, UnitWeapon
+    from mathhammer.web.catalog import _weapon_json
+
+    las = UnitWeapon(mh.Weapon("Lascannon", attacks=1, skill=3, strength=12, ap=-3,
+                               damage="D6+1"), optional=True, max=(4,), slot="Heavy",
+                     slot_max=(4,))
+    gun = UnitWeapon(mh.Weapon("Boltgun", attacks=2, skill=3, strength=4, ap=0, damage=1))
+    group = ModelGroup("Marine", 5, 10, 4, 3, 2, weapons=(las, gun))
+    got = [_weapon_json(w, group) for w in group.weapons]
+    assert [(w["max"], w["slot"], w["slot_max"]) for w in got] == [(4, "Heavy", 4),
+                                                                   (10, None, None)]

@@ -66,11 +66,19 @@ def options_schema() -> list[dict[str, Any]]:
 
 def _weapon_json(w: Any, group: Any) -> dict[str, Any]:
     """A weapon as the page offers it: ``count`` is how many models carry it (None: every
-    model, or none for optional wargear), ``max`` how many models its group may have."""
+    model, or none for optional wargear), ``max`` the most of it the group may take at its
+    largest size (the datasheet's options; else how many models it may have), ``slot`` and
+    ``slot_max`` the shared choice it is one of (the most of that choice, all weapons in it
+    together; the server refuses picks over it)."""
+    size, least = group.max_models, group.min_models
+    own = w.max_at(size, least) if hasattr(w, "max_at") else None
+    slot = getattr(w, "slot", None)
     return {"name": w.name, "profile": describe_weapon(w.weapon), "melee": w.melee,
             "optional": w.optional, "profile_of": w.profile_of,
             "pistol": "pistol" in describe_weapon(w.weapon).rsplit("|", 1)[-1],
-            "count": w.count, "max": group.max_models, "group": group.name}
+            "count": w.count, "max": size if own is None else own,
+            "group": group.name, "slot": slot,
+            "slot_max": w.slot_max_at(size, least) if slot is not None else None}
 
 
 def unit_json(unit: Any) -> dict[str, Any]:

@@ -292,7 +292,8 @@ function weaponLabels(a, melee, picks, none, who = "") {
     const n = el("input", { type: "number", class: "num", min: 1, max: w.max,
       "aria-label": `how many ${w.name}${who}`, placeholder: w.optional ? "1" : "all",
       value: pick && pick[1] ? pick[1] : null });
-    items.push(el("label", { title: w.profile }, box1,
+    const slot = w.slot ? ` (one of ${w.slot}: at most ${w.slot_max} together)` : "";
+    items.push(el("label", { title: w.profile + slot }, box1,
       el("span", { class: "wname", text: ` ${w.name}${w.optional ? " (optional)" : ""}` }),
       el("span", { class: "note", text: w.profile.split(" | ").slice(1).join(" | ") }), n));
   }
