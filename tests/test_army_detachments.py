@@ -5,6 +5,7 @@ X); the shared 11e rosters get their detachment rules, enhancements and Leader a
 import json
 from fractions import Fraction as F
 
+import bsjson
 import pytest
 from click.testing import CliRunner
 
@@ -20,33 +21,10 @@ from tests.army_corpus import SHARED
 # -- a small catalogue with two detachments ---------------------------------------------------
 
 
-def _chars(pairs):
-    return [{"name": k, "typeId": k, "$text": v} for k, v in pairs]
-
-
 def _squad(uid="u1", name="Squad", count=5, keyword="Infantry", wounds="2"):
-    rifle = {"id": "w1p", "name": "Bolt rifle", "typeId": "rw", "typeName": "Ranged Weapons",
-             "characteristics": _chars([("Range", '24"'), ("A", "2"), ("BS", "3+"), ("S", "4"),
-                                        ("AP", "-1"), ("D", "1"), ("Keywords", "-")])}
-    stats = (("M", '6"'), ("T", "4"), ("SV", "3+"), ("W", wounds), ("LD", "6+"), ("OC", "2"))
-    return {
-        "id": uid, "name": name, "type": "unit",
-        "costs": [{"name": "pts", "typeId": "pts", "value": 50}],
-        "categoryLinks": [{"id": f"{uid}f", "name": "Faction: Testers", "targetId": "f1"},
-                          {"id": f"{uid}k", "name": keyword, "targetId": f"k{keyword}"}],
-        "selectionEntries": [{
-            "id": f"{uid}m", "name": name, "type": "model",
-            "constraints": [{"type": "min", "value": count, "field": "selections",
-                             "scope": "parent"},
-                            {"type": "max", "value": count, "field": "selections",
-                             "scope": "parent"}],
-            "profiles": [{"id": f"{uid}s", "name": name, "typeId": "t", "typeName": "Unit",
-                          "characteristics": _chars(stats)}],
-            "selectionEntries": [{
-                "id": f"{uid}w", "name": "Bolt rifle", "type": "upgrade",
-                "constraints": [{"type": "min", "value": 1, "field": "selections",
-                                 "scope": "parent"}],
-                "profiles": [rifle]}]}]}
+    stats = tuple((k, wounds if k == "W" else v) for k, v in bsjson.STATS)
+    return bsjson.unit(uid, name, count, [keyword], [],
+                       bsjson.weapon(f"{uid}p", "Bolt rifle", "2", "3+", "4", "-1", "1"), stats)
 
 
 def _detachment(uid, name, rule, text, *more):

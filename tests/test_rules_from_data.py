@@ -8,6 +8,7 @@ from fractions import Fraction as F
 from pathlib import Path
 
 import pytest
+from bsjson import STATS, ability, unit, weapon
 from click.testing import CliRunner
 
 import mathhammer as mh
@@ -241,52 +242,12 @@ def test_explain_gives_each_rules_exact_contribution():
 
 # -- a unit's rules on the side where they count (a small catalogue) -------------------------
 
-def _chars(pairs):
-    return [{"name": n, "$text": v} for n, v in pairs]
-
-
-def _ability(pid, name, text):
-    return {"id": pid, "name": name, "typeId": "ab", "typeName": "Abilities",
-            "characteristics": _chars([("Description", text)])}
-
-
-def _weapon(pid, name, a, bs, s, ap, d):
-    return {"id": pid, "name": name, "typeId": "rw", "typeName": "Ranged Weapons",
-            "characteristics": _chars([("Range", '24"'), ("A", a), ("BS", bs), ("S", s),
-                                       ("AP", ap), ("D", d), ("Keywords", "-")])}
-
-
-def _unit(uid, name, count, keywords, abilities, weapon, statline):
-    return {
-        "id": uid, "name": name, "type": "unit",
-        "costs": [{"name": "pts", "typeId": "pts", "value": 50}],
-        "categoryLinks": [{"id": f"{uid}f", "name": "Faction: Testers", "targetId": "f1"}]
-        + [{"id": f"{uid}k{i}", "name": k, "targetId": f"k{k}"} for i, k in enumerate(keywords)],
-        "profiles": [_ability(f"{uid}a{i}", n, t) for i, (n, t) in enumerate(abilities)],
-        "selectionEntries": [{
-            "id": f"{uid}m", "name": name, "type": "model",
-            "constraints": [{"type": "min", "value": count, "field": "selections",
-                             "scope": "parent"},
-                            {"type": "max", "value": count, "field": "selections",
-                             "scope": "parent"}],
-            "profiles": [{"id": f"{uid}s", "name": name, "typeId": "t", "typeName": "Unit",
-                          "characteristics": _chars(statline)}],
-            "selectionEntries": [{
-                "id": f"{uid}w", "name": weapon["name"], "type": "upgrade",
-                "constraints": [{"type": "min", "value": 1, "field": "selections",
-                                 "scope": "parent"}],
-                "profiles": [weapon]}]}]}
-
-
-_STATS = (("M", '6"'), ("T", "4"), ("SV", "3+"), ("W", "2"), ("LD", "6+"), ("OC", "2"))
-
-
 @pytest.fixture(scope="module")
 def catalogue(tmp_path_factory):
     """A squad of five (bolt rifles, +1 to wound when shooting, -1 to be hit, an Oath-like
     switch) and a Leader (a pistol, re-roll hit rolls of 1 for itself, Lethal Hits for the
     unit it leads, a 4+ invulnerable save)."""
-    squad = _unit("u1", "Squad", 5, ["Infantry"], [
+    squad = unit("u1", "Squad", 5, ["Infantry"], [
         ("Drilled", "Each time a model in this unit makes a ranged attack, add 1 to the Wound "
                     "roll."),
         ("Shield Wall", "Each time an attack targets this unit, subtract 1 from the Hit roll."),
@@ -295,19 +256,19 @@ def catalogue(tmp_path_factory):
                  "the Hit roll."),
         ("Rapid Reload", "Each time this unit is selected to shoot, roll one D6: on a 4+, "
                          "you can re-roll the Damage roll of its attacks.")],
-        _weapon("w1", "Bolt rifle", "2", "3+", "4", "-1", "1"), _STATS)
-    leader = _unit("u2", "Leader", 1, ["Infantry", "Character"], [
+        weapon("w1", "Bolt rifle", "2", "3+", "4", "-1", "1"), STATS)
+    leader = unit("u2", "Leader", 1, ["Infantry", "Character"], [
         ("Leader", "This model can be attached to the following unit:\n- Squad"),
         ("Tactical Precision", "While this model is leading a unit, weapons equipped by "
                                "models in that unit have the [LETHAL HITS] ability."),
         ("Marksman", "Each time this model makes an attack, re-roll a Hit roll of 1."),
         ("Iron Halo", "This model has a 4+ invulnerable save.")],
-        _weapon("w2", "Master pistol", "1", "3+", "4", "-1", "1"), _STATS)
+        weapon("w2", "Master pistol", "1", "3+", "4", "-1", "1"), STATS)
     cat = {"id": "c1", "name": "Test - Testers", "gameSystemId": "gs1",
            "sharedSelectionEntries": [squad, leader],
-           "sharedProfiles": [_ability("e1", "Fury Blade", "Add 1 to the Damage characteristic "
+           "sharedProfiles": [ability("e1", "Fury Blade", "Add 1 to the Damage characteristic "
                                        "of the bearer's ranged weapons."),
-                              _ability("d1", "Storm Doctrine", "Each time a model in this unit "
+                              ability("d1", "Storm Doctrine", "Each time a model in this unit "
                                        "makes a ranged attack, re-roll a Wound roll of 1.")],
            "entryLinks": [{"id": "e1", "name": "Squad", "targetId": "u1",
                            "type": "selectionEntry"},
