@@ -667,3 +667,20 @@ def test_a_shared_list_reads_from_the_store_as_from_its_catalogues(name, points,
         lib, raw_entries = libs[cat.path]
         key = next(k for k, e in d.entries(cat.path).items() if e is entry)
         assert _stored_build(d, cat.path, entry) == _raw_build(lib, raw_entries[key]), pu.name
+
+
+def test_a_guessed_default_loadout_is_said_at_every_query():
+    # a datasheet whose ranged weapons are all options: the import takes the first and says so
+    # in its notes; a query of the unit (unit_of_raw, as the store compiles it) says it again
+    from mathhammer.data.bsdata import unit_of_raw
+
+    cannon = {"name": "Cannon", "range": 36, "attacks": 2, "skill": "2+", "strength": 7,
+              "ap": -1, "damage": 2}
+    raw = {"name": "Beast", "faction": "Test", "models": [
+        {"name": "Beast", "count": 1, "toughness": 9, "save": "2+", "wounds": 10,
+         "weapons": [cannon]}]}
+    notes = ["no ranged wargear by default in the data; the first option, 'Cannon', is taken "
+             "(pick another by name)", "Beast: move '20+' written as 20"]
+    _unit, said = unit_of_raw(raw, notes, "Test.cat:Beast")
+    assert said == ["Test.cat:Beast: no ranged wargear by default in the data; the first "
+                    "option, 'Cannon', is taken (pick another by name)"]

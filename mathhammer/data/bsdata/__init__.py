@@ -182,11 +182,14 @@ def load_catalogue_unit(
 def unit_of_raw(raw: dict[str, Any], notes: list[str], where: str) -> tuple[Any, list[str]]:
     """The :class:`mathhammer.data.unit.Unit` of an imported unit file (``raw``, with the
     import's ``notes``) and the warnings a load gives (what the import left out, each naming
-    ``where``); a unit whose every weapon is left out is a ValueError."""
+    ``where``, and each guess it made: a default the data does not give, taken); a unit whose
+    every weapon is left out is a ValueError."""
     from ..unit_file import build_unit
 
     dropped = [n for n in notes if "left out" in n or n.startswith("skipped")]
+    guessed = [n for n in notes if n not in dropped and (
+        "is taken" in n or "; using " in n or "not modelled" in n)]
     if not any(g.get("weapons") for g in raw.get("models", [])) and \
             any(n.startswith("weapon ") for n in dropped):
         raise InputError(f"{where}: no weapon mathhammer can read ({'; '.join(dropped)})")
-    return build_unit(_loadable(raw), where), [f"{where}: {note}" for note in dropped]
+    return build_unit(_loadable(raw), where), [f"{where}: {note}" for note in dropped + guessed]
