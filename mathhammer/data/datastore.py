@@ -295,7 +295,8 @@ def fetch(edition: Edition, url: str | None = None, root: str | os.PathLike | No
     ok = False
     try:
         with _signals_raise():
-            tmp = Path(tempfile.mkdtemp(prefix=f".{edition}{_TMP}{os.getpid()}-", dir=base))
+            with _signals_held():  # a signal between making the folder and naming it waits
+                tmp = Path(tempfile.mkdtemp(prefix=f".{edition}{_TMP}{os.getpid()}-", dir=base))
             end = time.monotonic() + deadline
             archive = tmp / "archive.zip"
             _download(url, archive, progress, timeout, end, deadline)
