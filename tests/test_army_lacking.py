@@ -134,6 +134,26 @@ def test_a_weapon_the_datasheet_lacks_is_named_and_not_replaced(folder):
     assert u.lacks == FILE and {w.name for w in a.units[0].weapons} == {"Sniper rifle"}
 
 
+def test_a_model_the_file_does_not_know_is_its_lack_one_it_knows_otherwise_is_not(folder):
+    # New Recruit's model lines ("• 1x Gunner: ...") say they are models
+    head = "+ FACTION KEYWORD: Testers\n+ TOTAL ARMY POINTS: 50pts\n\n5x Squad (50 pts)\n"
+    squad = head + "• 4x Squad: 4 with Bolt rifle, Close combat weapon\n"
+    a = parse_army(squad + "• 1x Gunner: Plasma rifle\n", data=folder)
+    [u] = a.unresolved  # its wargear goes with it
+    assert u.describe() == ("Squad: 1x Gunner: no model 'Gunner' in Squad of Testers.json "
+                            "(revision 3) (closest: Squad)")
+    assert u.lacks == FILE and a.units[0].models == 4
+    # "Scout" is a datasheet of the file: the line may be a unit the reader put in the Squad
+    a = parse_army(squad + "• 1x Scout: Sniper rifle\n", data=folder)
+    [u] = a.unresolved
+    assert (u.describe(), u.lacks) == ("Squad: 1x Scout: no model 'Scout' in Squad", None)
+    # the app's lines under a unit are models or wargear as the datasheet says: an unknown
+    # name there is a line the file lacks, and so is its wargear
+    a = parse_army(_text(SQUAD + "  • 1x Gunner\n    • 1x Plasma rifle\n"), data=folder)
+    assert [(u.text, u.lacks) for u in a.unresolved] == [("Squad: Gunner", FILE),
+                                                         ("Squad: Plasma rifle", FILE)]
+
+
 def test_a_renamed_weapon_is_read_only_with_a_warning_naming_both_and_the_file(folder):
     # the one weapon of the Scout the list does not name: read as it, said with both names
     a = parse_army(_text("Scout (20 points)\n  • 1x Scout\n    • 1x Longshot rifle\n", points=20),

@@ -293,6 +293,12 @@ def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
             return 0
         return None
 
+    # the data file the datasheet is read from, with its revision: named when it lacks a name;
+    # a line is the file's lack only for a datasheet read by its own name from a file whose
+    # links all resolve, with no name of the datasheet spelt nearly like the line's
+    here = data_file(d, cat)
+    sure = not note and not d.lib(cat.path).missing
+    known = d.names(cat.path)
     current: int | None = None
     loose: list[Item] = []
     seq = _sequence(pu)
@@ -311,9 +317,18 @@ def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
             current = gi
             continue
         if entry_.model:
+            # a model the file does not know at all (not a weapon or another unit's model the
+            # line may mean): the file's lack
+            mk = singular(match_key(it.name))
+            lacks = here if sure and not (known.get(match_key(it.name)) or known.get(mk)) and \
+                not difflib.get_close_matches(mk, [n for ns in model_names for n in ns], 1,
+                                              NEAR) else None
+            kinds = list(dict.fromkeys(n for ms in members for n in ms))
             bad.append(Unresolved(it.line or pu.line, f"{pu.name}: {it.count}x {it.name}",
-                                  tuple(dict.fromkeys(n for ms in members for n in ms))[:5],
-                                  f"no model '{it.name}' in {raw['name']}"))
+                                  tuple(difflib.get_close_matches(it.name, kinds, 3, 0.4)
+                                        or kinds[:3]),
+                                  f"no model '{it.name}' in {raw['name']}"
+                                  + (f" of {here}" if lacks else ""), lacks))
             current = -1  # its wargear goes with it
             continue
         if current == -1:
@@ -347,7 +362,6 @@ def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
         loose + items_by_group[0 if counts[0] else counts.index(max(counts))]
     out_groups = []
     weapons: dict[str, int] = {}
-    known = d.names(cat.path)
     enh = list(pu.enhancements)
     enh_pts = list(pu.enhancement_points) + [None] * (len(enh) - len(pu.enhancement_points))
 
@@ -441,13 +455,8 @@ def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
 
     used: set[str] = set()  # data weapons taken for a renamed one
     named: set[str] = set()  # the data weapons the list's lines name
-    # the data file the datasheet is read from, with its revision: named when it lacks a name
-    here = data_file(d, cat)
     # why the last take() left a line out, when the datasheet lacks its name: [why, its key]
     failed: list[str] = []
-    # a line is the data's lack only for a datasheet read by its own name from a file whose
-    # links all resolve, with no name of the datasheet spelt nearly like it
-    sure = not note and not d.lib(cat.path).missing
     sheet_names = [*option_keys, *weapon_keys]
 
     def renamed(gi: int, name: str) -> str | None:
