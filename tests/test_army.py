@@ -304,7 +304,7 @@ def test_json_shape():
     j = army("imperial-knights.11e.gwapp.txt").to_json()
     assert list(j) == ["name", "faction", "edition", "detachments", "points",
                        "declared_points", "units", "attached", "unresolved", "points_read",
-                       "format", "warnings"]
+                       "format", "warnings", "lacking"]
     assert (j["name"], j["faction"], j["edition"], j["points"]) == ("QC", "Imperial Knights",
                                                                     "11e", 1995)
     assert j["detachments"] == ["Questoris Companions"]  # the list's detachment line

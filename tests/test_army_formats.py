@@ -151,8 +151,11 @@ def test_an_unknown_model_in_a_unit_is_unresolved():
     text = (FIXTURES / "newrecruit-wtc.txt").read_text(encoding="utf-8").replace(
         "• 9x Khorne Berzerker", "• 9x Ork Boy")
     a = parse_army(text, data=BSDATA, rules="10e")
-    assert [u.describe() for u in a.unresolved] == [
-        "Khorne Berzerkers: 9x Ork Boy: no model 'Ork Boy' in Khorne Berzerkers"]
+    # a model the list's faction file does not know at all: named with the file's revision
+    [u] = a.unresolved
+    assert u.describe().startswith(
+        "Khorne Berzerkers: 9x Ork Boy: no model 'Ork Boy' in Khorne Berzerkers of Chaos - World "
+        "Eaters.cat (revision ") and u.lacks is not None
     r = CliRunner().invoke(cli, ["army", "-", "--rules", "10e", "--data", str(BSDATA)],
                            input=text)
     # the unit is read (its points too), its unknown model line is not
@@ -172,7 +175,9 @@ def test_a_partial_list_says_so_in_army_table_and_json(tmp_path):
     r = run(cli, ["army", str(f), "--data", str(BSDATA)])
     assert r.exit_code == 2
     assert "350 / 435 points read, 1 unresolved line" in r.output
-    assert f"{f}:37: unresolved: Chaos Rhinoceros (closest: " in r.output
+    # the name is not in the list's faction file: said, with the file's revision
+    assert f"{f}:37: unresolved: Chaos Rhinoceros: not a datasheet in Chaos - World Eaters.cat " \
+        "(revision " in r.output and "(closest: Chaos Rhino" in r.output
     r = run(cli, ["army", str(f), "--data", str(BSDATA), "--json", "--allow-unresolved"])
     j = json.loads(r.stdout)
     assert r.exit_code == 0 and (j["points_read"], j["declared_points"]) == (350, 435)
@@ -382,6 +387,23 @@ def test_a_model_named_by_the_last_words_of_the_datas_name():
 
 
 @needs_data
+def test_a_unit_size_below_the_datas_default_is_the_lists():
+    """New Recruit's ``10x Gretchin`` with no model line: 10 models, not the 30 Gretchin and 3
+    Runtherds the shared 11e data's datasheet has by default (said: which models are read)."""
+    grots = "10x Gretchin (45 pts): 10 with Grot Blasta, Scavenged Shivs"
+    text = "+ FACTION KEYWORD: Xenos - Orks\n+ TOTAL ARMY POINTS: 45pts\n\n" + grots + "\n"
+    a = parse_army(text, data=BSDATA, rules="11e")
+    assert a.unresolved == () and a.units[0].models == 10
+    assert [g.name for g in a.units[0].unit.groups] == ["Gretchin"]
+    assert any("Gretchin: the list says 10 models and names none, the data's unit has 33: read "
+               "as 10 Gretchin" in w for w in a.warnings)
+    # a line that says more than the stated size: the data's size stays (as the list's lines)
+    boyz = "1x Boyz (90 pts): 10 with Choppa, Slugga"
+    a = parse_army(text.replace(grots, boyz), data=BSDATA, rules="11e")
+    assert a.units[0].models == 10 and not any("names none" in w for w in a.warnings)
+
+
+@needs_data
 def test_a_datasheet_the_data_splits_by_a_choice_the_list_names():
     """The app's one Soul Grinder with "Daemonic Allegiance: Tzeentch" is the data's Tzeentch
     Soul Grinder (said); without the note it is reported, never one of the four guessed."""
@@ -436,11 +458,13 @@ def test_a_weapon_the_data_names_otherwise_is_the_one_the_list_leaves_unnamed():
     assert a.unresolved == () and a.units[0].models == 5
     assert {w.name: w.count for w in a.units[0].weapons} == {
         "Burning roar": 1, "Gore-drenched fangs": 5}
-    assert any("'Burning maw' is not in the data: read as 'Burning roar', the one weapon of "
-               "Flesh Hounds the list does not name" in w for w in a.warnings)
+    assert any("'Burning maw' is not in Chaos - Chaos Daemons.json (revision 1): read as "
+               "'Burning roar', the one weapon of Flesh Hounds the list does not name" in w
+               for w in a.warnings)
     dread = "Deff Dread (130 points)\n  • 1x Dread Klaw\n  • 1x Extra Klaw\n  • 1x Skorcha"
     a = parse_army(_list(dread, faction="Orks"), data=BSDATA, rules="11e")
-    assert [u.text for u in a.unresolved] == ["Deff Dread: Extra Klaw"]
+    assert [u.describe() for u in a.unresolved] == [
+        "Deff Dread: Extra Klaw: not in Orks.json (revision 2) (closest: Dread klaw)"]
 
 
 @needs_data
@@ -450,8 +474,9 @@ def test_a_unit_the_data_has_only_inside_another_is_reported_as_such():
     a = parse_army(_list("Runtherd (10 points)\n• 1x Slugga", faction="Orks"), data=BSDATA,
                    rules="11e")
     assert a.units == () and [u.describe() for u in a.unresolved] == [
-        "Runtherd: not a datasheet in Orks's data (only a model or wargear of another unit "
-        "there)"]
+        "Runtherd: not a datasheet in Orks.json (revision 2) (only a model or wargear of another "
+        "unit there)"]
+    assert a.only_lacking and a.unresolved[0].points == 10
 
 
 # lists of the corpus's kinds written after its classes were fixed, never tuned to: (format,

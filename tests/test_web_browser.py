@@ -460,6 +460,11 @@ def test_a_unit_of_the_data_its_wargear_rules_and_list(browser, data_server, wid
         f"line {bad.line}: {bad.text}", timeout=20000)
     expect()(page.locator("#army-info .points")).to_contain_text(
         f"{parsed.points} / {parsed.declared_points}")
+    # the line names the list's faction file and its revision, and a note says the file lacks it
+    [lacks] = parsed.lacking_files()
+    expect()(page.locator("#army-info li.unresolved")).to_contain_text(
+        f"not a datasheet in {lacks}")
+    expect()(page.locator("#army-info .lacking")).to_contain_text(f"what {lacks} does not have")
     rosz = ROSTERS / "necron-combat-patrol.10e.rosz"
     if width >= 800 and rosz.is_file():  # an upload, read in the browser and sent as content
         page.set_input_files("#army-file", str(rosz))

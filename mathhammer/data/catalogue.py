@@ -49,12 +49,13 @@ from .names import name_key
 from .serial import from_json, to_json
 
 #: Bump when the tables or what goes into them change: an older store is rebuilt.
-SCHEMA_VERSION = 8  # 3: rule_texts, the texts the rule translator reads; 4: weapon counts and
+SCHEMA_VERSION = 9  # 3: rule_texts, the texts the rule translator reads; 4: weapon counts and
 # maxima by size (UnitWeapon.counts, .max); 5: what army lists read (army_entries, each
 # catalogue's selectable names and source) and data check (the import's warnings); 6: shared
 # slots (UnitWeapon.slot, .slot_max); 7: what a list reads of a whole catalogue (detachments,
-# linked files, ability texts, weapon profiles); 8: an index on each datasheet table (a
-# list's 32 ability lookups scanned the whole table each)
+# linked files, ability texts, weapon profiles); 8: each file's revision (a list that names
+# what a file lacks names its revision); 9: an index on each datasheet table (a list's 32
+# ability lookups scanned the whole table each)
 _PREFIXES = ("Imperium - ", "Chaos - ", "Xenos - ", "Aeldari - ")
 
 Progress = Callable[[int, int, str], None]
@@ -179,6 +180,7 @@ def compile_catalogue(path: str) -> dict[str, Any]:
         return {"id": "", "name": p.stem, "library": False, "links": [], "units": [],
                 "error": str(e)}
     head = {"id": cat.id, "name": cat.name, "library": bool(cat.library),
+            "revision": cat.revision,
             "links": [[c.target_id, c.name] for c in cat.catalogue_links], "units": []}
     if cat.kind != "catalogue" or is_game_system(p):
         return head
@@ -269,7 +271,7 @@ _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE catalogues (id INTEGER PRIMARY KEY, path TEXT, label TEXT, bs_id TEXT, name TEXT,
     library INTEGER, links TEXT, missing TEXT, error TEXT, source TEXT, names TEXT,
-    detachments TEXT, linked TEXT, abilities TEXT, weapons TEXT);
+    detachments TEXT, linked TEXT, abilities TEXT, weapons TEXT, revision TEXT);
 CREATE TABLE datasheets (id INTEGER PRIMARY KEY, name TEXT, key TEXT, faction TEXT,
     digest TEXT UNIQUE, raw TEXT, unit TEXT, notes TEXT, warnings TEXT, members TEXT,
     options TEXT, error TEXT, points TEXT, keywords TEXT, checked TEXT);
@@ -372,13 +374,14 @@ def _insert_catalogue(db: Any, path: Path, c: dict[str, Any], fts: bool) -> None
                    c.get("army", []) if "unit" in a] if "raw" in u), None)
     cur = db.execute(
         "INSERT INTO catalogues (path, label, bs_id, name, library, links, missing, error, "
-        "source, names, detachments, linked, abilities, weapons) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "source, names, detachments, linked, abilities, weapons, revision) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (str(path), faction_label(path), c["id"], c["name"], int(c["library"]),
          json.dumps(c["links"]), json.dumps(c.get("missing", [])), c.get("error"), source,
          json.dumps(c.get("names", [])),
          *(None if c.get(k) is None else json.dumps(c[k])
-           for k in ("detachments", "linked", "abilities", "weapons"))))
+           for k in ("detachments", "linked", "abilities", "weapons")),
+         c.get("revision") or ""))
     cid = cur.lastrowid
     ids = []
     for u in c["units"]:
@@ -505,8 +508,9 @@ class Datasheet:
 @attrs.frozen
 class StoredCatalogue:
     """A data file as an army list reads it from the store: its row id, the ``source`` its
-    datasheets cite, the catalogues it links to that are not in the folder, and the ``error``
-    it could not be read with."""
+    datasheets cite, the catalogues it links to that are not in the folder, the ``error``
+    it could not be read with and its ``revision`` (the file's own number, ``""`` when it
+    gives none)."""
 
     id: int
     path: Path
@@ -514,6 +518,7 @@ class StoredCatalogue:
     missing: tuple[str, ...] = ()
     error: str | None = None
     library: bool = False
+    revision: str = ""
 
 
 @attrs.frozen
@@ -579,12 +584,12 @@ class Store:
 
     def catalogue(self, path: str | os.PathLike) -> StoredCatalogue | None:
         """The file at ``path`` (as the store names it: see :meth:`catalogues`)."""
-        row = self.db.execute("SELECT id, source, missing, error, library FROM catalogues "
-                              "WHERE path = ?", (str(path),)).fetchone()
+        row = self.db.execute("SELECT id, source, missing, error, library, revision FROM "
+                              "catalogues WHERE path = ?", (str(path),)).fetchone()
         if row is None:
             return None
         return StoredCatalogue(row[0], Path(path), row[1], tuple(json.loads(row[2] or "[]")),
-                               row[3], bool(row[4]))
+                               row[3], bool(row[4]), row[5] or "")
 
     def listing(self, path: str | os.PathLike, what: str) -> Any:
         """What a list reads of the whole file at ``path`` (``what``: ``detachments``,

@@ -21,11 +21,11 @@ from ...errors import InputError
 from ..catalogue import StoredCatalogue, StoredEntry
 from ..names import name_key
 from ..unit_index import UnitIndex
-from .model import ParsedList
+from .model import DataFile, ParsedList
 
-__all__ = ["ArmyData", "catalogue_weapon", "close_key", "cost_for", "find_datasheet", "homes_of",
-           "known_name", "match_key", "missing_links", "singular", "standard_first",
-           "weapon_tables"]
+__all__ = ["ArmyData", "catalogue_weapon", "close_key", "cost_for", "data_file", "find_datasheet",
+           "homes_of", "known_name", "lacking_datasheet", "match_key", "missing_links",
+           "singular", "standard_first", "weapon_tables"]
 
 
 def singular(text: str) -> str:
@@ -232,6 +232,34 @@ def find_datasheet(d: ArmyData, homes: list, name: str, notes: tuple[str, ...] =
     close = [f"{c.label}:{u}" for c, u in hits] or (
         d.index.close(name) if d.lookups <= _MAX_CLOSEST else [])
     return None, close, ""
+
+
+def data_file(d: ArmyData, cat) -> DataFile:
+    """The data file of ``cat`` as a report names it, with its revision (``Orks.json
+    (revision 2)``)."""
+    return DataFile(cat.path.name, d.lib(cat.path).revision)
+
+
+#: how alike two names must be to be possibly one name spelt two ways: a name with one this
+#: close in the data is not one the data lacks
+NEAR = 0.85
+
+
+def lacking_datasheet(d: ArmyData, homes: list, name: str, closest) -> DataFile | None:
+    """The list's data file when it lacks a datasheet called ``name`` (that
+    :func:`find_datasheet` did not find, giving ``closest``) and nothing else explains it: the
+    file links to no file the folder lacks, no datasheet there is spelt nearly so and no other
+    file of the edition has a datasheet of that name. None otherwise (no file is named)."""
+    if not homes or d.lookups > _MAX_LOOKUPS:  # other files were not searched
+        return None
+    if any(d.lib(h.path).missing for h in homes):  # it may be in the file the folder lacks
+        return None
+    q = match_key(name)
+    if any(match_key(str(c).split(":", 1)[-1]) == q for c in closest):  # another file's
+        return None
+    if any(difflib.get_close_matches(q, list(d.keyed(h.path)), 1, NEAR) for h in homes):
+        return None
+    return data_file(d, homes[0])
 
 
 def weapon_tables(groups: list[dict], gi: int, name: str, near: bool = True) -> list[dict]:

@@ -198,6 +198,25 @@ class AttachedUnit:
 
 
 @attrs.frozen
+class DataFile:
+    """A data file as a report names it: its file name and its own revision number.
+
+    >>> str(DataFile("Orks.json", "2")), DataFile("Orks.json", "2").to_json()
+    ('Orks.json (revision 2)', {'file': 'Orks.json', 'revision': 2})
+    """
+
+    name: str
+    revision: str = ""  # "" when the file gives none
+
+    def __str__(self) -> str:
+        return f"{self.name} (revision {self.revision})" if self.revision else self.name
+
+    def to_json(self) -> dict[str, Any]:
+        rev = self.revision
+        return {"file": self.name, "revision": int(rev) if rev.isdigit() else (rev or None)}
+
+
+@attrs.frozen
 class Unresolved:
     """A name of the list that matches nothing in the data."""
 
@@ -205,19 +224,53 @@ class Unresolved:
     text: str
     closest: tuple[str, ...] = ()
     reason: str = ""  # why, when it is not just an unknown name (a datasheet the data lacks)
+    #: the data file that was searched and does not have the name (for a wargear line: not for
+    #: that datasheet), when nothing else explains the line (not a count, a model line, a file
+    #: the folder lacks, a near spelling or a name another file has)
+    lacks: DataFile | None = None
+    points: int | None = None  # a whole unit's line: the list's points for it
+    unit: bool = False  # the line is a whole unit (its datasheet is not read)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"line": self.line, "text": self.text,
                                "closest": list(self.closest)}
         if self.reason:
             out["reason"] = self.reason
+        if self.lacks is not None:
+            out["lacks"] = self.lacks.to_json()
+        if self.unit:
+            out["unit"] = True
+            out["points"] = self.points
         return out
 
     def describe(self) -> str:
-        """``Land Speeder (closest: ...)`` or ``Wulfen: <why>``."""
+        """``Land Speeder (closest: ...)`` or ``Wulfen: <why>``.
+
+        >>> Unresolved(4, "Trukk: Rokkit", ("Big shoota",), "not in Orks.json (revision 2)",
+        ...            DataFile("Orks.json", "2")).describe()
+        'Trukk: Rokkit: not in Orks.json (revision 2) (closest: Big shoota)'
+        """
         if self.reason:
-            return f"{self.text}: {self.reason}"
+            close = f" (closest: {', '.join(self.closest)})" if self.closest and \
+                self.lacks is not None else ""
+            return f"{self.text}: {self.reason}{close}"
         return self.text + (f" (closest: {', '.join(self.closest)})" if self.closest else "")
+
+
+def lacking_notes(unresolved) -> list[str]:
+    """One sentence per data file that lacks names of the list (:attr:`Unresolved.lacks`).
+
+    >>> f = DataFile("Orks.json", "2")
+    >>> [note] = lacking_notes([Unresolved(3, "Runtherd", lacks=f), Unresolved(9, "X", lacks=f)])
+    >>> note.split(":")[0]
+    '2 lines name what Orks.json (revision 2) does not have'
+    """
+    count: dict[DataFile, int] = {}
+    for u in unresolved:
+        if u.lacks is not None:
+            count[u.lacks] = count.get(u.lacks, 0) + 1
+    return [f"{n} line{'s' * (n != 1)} name{'s' * (n == 1)} what {f} does not have: the list "
+            "may be from a newer release of that file" for f, n in count.items()]
 
 
 @attrs.frozen
@@ -250,7 +303,22 @@ class Army:
             "unresolved": [u.to_json() for u in self.unresolved],
             "points_read": self.points, "format": self.format,
             "warnings": list(self.warnings),
+            # per data file that lacks names of the list: which lines, and the sentence saying so
+            "lacking": [f.to_json() | {"lines": [u.line for u in self.unresolved
+                                                  if u.lacks == f], "note": note}
+                        for f, note in zip(self.lacking_files(),
+                                           lacking_notes(self.unresolved), strict=True)],
         }
+
+    def lacking_files(self) -> list[DataFile]:
+        """The data files that lack names of the list (each once, in the order of the lines)."""
+        return list(dict.fromkeys(u.lacks for u in self.unresolved if u.lacks is not None))
+
+    @property
+    def only_lacking(self) -> bool:
+        """Every unresolved line is a name a data file lacks (none a matcher or a reader could
+        have read), and there is at least one."""
+        return bool(self.unresolved) and all(u.lacks is not None for u in self.unresolved)
 
     def rows(self) -> list[tuple[str, ArmyUnit | AttachedUnit]]:
         """(label, unit) per unit of the army, an attached Leader and Bodyguard as one row; a

@@ -35,13 +35,16 @@ from ..names import name_key
 from ..unit_file import build_unit
 from ..unit_index import unit_index
 from .datasheets import (
+    NEAR,
     ArmyData,
     catalogue_weapon,
     close_key,
     cost_for,
+    data_file,
     find_datasheet,
     homes_of,
     known_name,
+    lacking_datasheet,
     match_key,
     missing_links,
     singular,
@@ -56,6 +59,7 @@ from .model import (
     ParsedUnit,
     Unresolved,
     Weapon,
+    lacking_notes,
 )
 
 __all__ = ["match_key", "resolve"]
@@ -120,7 +124,8 @@ def _resolve(parsed: ParsedList, edition: str, data, attach: tuple[str, ...]) ->
             continue
         except (InputError, ValueError, KeyError, TypeError) as e:
             # a datasheet the data cannot build costs that unit, not the list
-            unresolved.append(Unresolved(pu.line, pu.name, (), str(e).splitlines()[0][:300]))
+            unresolved.append(Unresolved(pu.line, pu.name, (), str(e).splitlines()[0][:300],
+                                         points=pu.points, unit=True))
             continue
         unresolved += bad
         warnings += notes
@@ -149,6 +154,8 @@ def _resolve(parsed: ParsedList, edition: str, data, attach: tuple[str, ...]) ->
     faction = home.label if home is not None else (parsed.factions[0] if parsed.factions
                                                    else "")
     units, dets, notes = with_detachments(units, home, parsed, faction)  # on every unit
+    # the data files that lack names of the list, said once each (a newer release of them?)
+    notes += [f"{parsed.source}: {n}" for n in lacking_notes(unresolved)]
     return Army(parsed.name, faction, edition, total,
                 parsed.declared_points, tuple(units), tuple(pairs), tuple(unresolved),
                 parsed.source, parsed.format, tuple(dict.fromkeys(warnings + notes)), dets)
@@ -213,12 +220,20 @@ def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
           ) -> tuple[ArmyUnit, list[Unresolved], list[str]]:
     cat, entry, note = find_datasheet(d, homes, pu.name, pu.extras)
     if cat is None:
+        lacks = lacking_datasheet(d, homes, pu.name, entry)
         # a name the list's catalogue has, but not as a datasheet (11e's Runtherd is a model of
         # the data's Gretchin)
-        inside = [h.label for h in homes[:1] if match_key(pu.name) in d.names(h.path)]
-        raise _Unresolved(Unresolved(pu.line, pu.name, tuple(entry[:5]), (
-            f"not a datasheet in {inside[0]}'s data (only a model or wargear of another unit "
-            "there)") if inside else ""))
+        inside = [h for h in homes[:1] if match_key(pu.name) in d.names(h.path)]
+        where = str(lacks) if lacks is not None else (
+            f"{inside[0].label}'s data" if inside else "")
+        why = (f"not a datasheet in {where} (only a model or wargear of another unit there)"
+               if inside else f"not a datasheet in {where}" if lacks is not None else "")
+        close = tuple(entry[:5])
+        if lacks is not None:  # the closest names of that file, not of every faction's
+            keyed = d.keyed(homes[0].path)
+            close = () if inside else tuple(keyed[k][1].name for k in difflib.get_close_matches(
+                match_key(pu.name), list(keyed), 3, 0.6))
+        raise _Unresolved(Unresolved(pu.line, pu.name, close, why, lacks, pu.points, True))
     notes = [f"{source}:{pu.line}: {note}"] if note else []
     raw, members, options = d.built(d.lib(cat.path), entry)
     # the datasheet's abilities the app lists as wargear ("Advanced Guardian Drone")
@@ -278,6 +293,12 @@ def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
             return 0
         return None
 
+    # the data file the datasheet is read from, with its revision: named when it lacks a name;
+    # a line is the file's lack only for a datasheet read by its own name from a file whose
+    # links all resolve, with no name of the datasheet spelt nearly like the line's
+    here = data_file(d, cat)
+    sure = not note and not d.lib(cat.path).missing
+    known = d.names(cat.path)
     current: int | None = None
     loose: list[Item] = []
     seq = _sequence(pu)
@@ -296,9 +317,18 @@ def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
             current = gi
             continue
         if entry_.model:
+            # a model the file does not know at all (not a weapon or another unit's model the
+            # line may mean): the file's lack
+            mk = singular(match_key(it.name))
+            lacks = here if sure and not (known.get(match_key(it.name)) or known.get(mk)) and \
+                not difflib.get_close_matches(mk, [n for ns in model_names for n in ns], 1,
+                                              NEAR) else None
+            kinds = list(dict.fromkeys(n for ms in members for n in ms))
             bad.append(Unresolved(it.line or pu.line, f"{pu.name}: {it.count}x {it.name}",
-                                  tuple(dict.fromkeys(n for ms in members for n in ms))[:5],
-                                  f"no model '{it.name}' in {raw['name']}"))
+                                  tuple(difflib.get_close_matches(it.name, kinds, 3, 0.4)
+                                        or kinds[:3]),
+                                  f"no model '{it.name}' in {raw['name']}"
+                                  + (f" of {here}" if lacks else ""), lacks))
             current = -1  # its wargear goes with it
             continue
         if current == -1:
@@ -311,6 +341,20 @@ def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
         counts = [g["count"] if isinstance(g["count"], int) else g["count"][0] for g in groups]
         if pu.size is not None and pu.size > sum(counts):
             counts[0] += pu.size - sum(counts)
+        elif pu.size is not None and 0 < pu.size < sum(counts) and all(
+                e.item.count <= pu.size for e in seq):
+            # fewer than the data's default ("10x Gretchin" for a datasheet of 30 Gretchin and
+            # 3 Runtherds) and no line says more: that many, the data's first models first
+            # (said when a kind of model is left out)
+            left, was = pu.size, list(counts)
+            for gi, c in enumerate(was):
+                counts[gi] = min(c, left)
+                left -= counts[gi]
+            if sum(1 for c in counts if c) < sum(1 for c in was if c):
+                notes.append(f"{source}:{pu.line}: {pu.name}: the list says {pu.size} models and "
+                             f"names none, the data's unit has {sum(was)}: read as " + ", ".join(
+                                 f"{c} {g.get('name', '?')}" for c, g in zip(counts, groups,
+                                                                             strict=True) if c))
     elif pu.size is not None and pu.size != sum(counts):
         notes.append(f"{source}:{pu.line}: {pu.name}: the list says {pu.size} models, its "
                      f"model lines {sum(counts)}")
@@ -318,7 +362,6 @@ def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
         loose + items_by_group[0 if counts[0] else counts.index(max(counts))]
     out_groups = []
     weapons: dict[str, int] = {}
-    known = d.names(cat.path)
     enh = list(pu.enhancements)
     enh_pts = list(pu.enhancement_points) + [None] * (len(enh) - len(pu.enhancement_points))
 
@@ -396,19 +439,25 @@ def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
                 notes.append(f"{at} is not a weapon of {raw['name']} in the data: its profile "
                              f"read from {cat.label}'s '{other}' (another datasheet's)")
                 return take(gi, attrs.evolve(it, tables=tuple(tables)), chosen)
+            failed[:] = [f"not a weapon of {raw['name']} in {here} (the file's other "
+                         "datasheets have different profiles of that name)", k]
             return False
         if kind is None:  # a name the data does not know: the weapon it renamed?
             other = renamed(gi, it.name)
             if other is not None:
                 used.add(other)
-                notes.append(f"{at} is not in the data: read as '{other}', the one weapon of "
+                notes.append(f"{at} is not in {here}: read as '{other}', the one weapon of "
                              f"{raw['name']} the list does not name (the data's name for it; its "
                              "profile is the data's)")
                 return take(gi, attrs.evolve(it, name=other), chosen)
+            failed[:] = [f"not in {here}", k]
         return False
 
     used: set[str] = set()  # data weapons taken for a renamed one
     named: set[str] = set()  # the data weapons the list's lines name
+    # why the last take() left a line out, when the datasheet lacks its name: [why, its key]
+    failed: list[str] = []
+    sheet_names = [*option_keys, *weapon_keys]
 
     def renamed(gi: int, name: str) -> str | None:
         """The one weapon of model group ``gi`` that the data gives by default and no line of
@@ -435,10 +484,14 @@ def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
             continue
         chosen: dict[str, dict] = {}
         for it in items_by_group[gi]:
+            failed.clear()
             if take(gi, it, chosen):
                 continue
             close = difflib.get_close_matches(it.name, options, 3, 0.4)
-            bad.append(Unresolved(it.line or pu.line, f"{pu.name}: {it.name}", tuple(close)))
+            lacks = here if failed and sure and not difflib.get_close_matches(
+                failed[1], sheet_names, 1, NEAR) else None
+            bad.append(Unresolved(it.line or pu.line, f"{pu.name}: {it.name}", tuple(close),
+                                  failed[0] if lacks else "", lacks))
         ng = {k: v for k, v in g.items() if k != "weapons"}
         ng["count"] = counts[gi]
         if chosen:
@@ -450,8 +503,7 @@ def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
         if kind is not None and kind[0] == "enhancement":
             enh_pts[i] = enh_pts[i] if enh_pts[i] is not None else kind[1]
         elif kind is None:
-            notes.append(f"{source}:{pu.line}: {pu.name}: enhancement '{e}' is not in the data "
-                         f"of {cat.label}")
+            notes.append(f"{source}:{pu.line}: {pu.name}: enhancement '{e}' is not in {here}")
     if enh and "CHARACTER" not in {k.upper() for k in keywords}:
         notes.append(f"{source}:{pu.line}: {raw['name']} has no CHARACTER keyword but the list "
                      f"gives it {', '.join(enh)} (only an Upgrade goes on such a "

@@ -908,8 +908,11 @@ function renderArmy(army) {
     : "every line resolved" }));
   if (bad.length) {
     parts.push(el("ul", {}, ...bad.map((u) => el("li", { class: "unresolved",
-      text: `line ${u.line}: ${u.text}${u.closest && u.closest.length ? ` (closest: ${u.closest.join(", ")})` : ""}` }))));
+      text: `line ${u.line}: ${u.text}${u.reason ? `: ${u.reason}` : ""}`
+        + `${u.closest && u.closest.length ? ` (closest: ${u.closest.join(", ")})` : ""}` }))));
   }
+  // the data files that lack names of the list (an older release than the list's?)
+  for (const f of army.lacking || []) parts.push(el("p", { class: "lacking", text: f.note }));
   box.replaceChildren(...parts);
 }
 
