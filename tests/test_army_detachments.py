@@ -49,6 +49,14 @@ def folder(tmp_path_factory):
                                ("Iron Fury", "Each time a ^^**Testers Infantry^^** model from "
                                 "your army makes an attack that targets a unit within 12\", "
                                 "add 1 to the Hit roll."))]}]}],
+           # an enhancement for CHARACTER models, and an Upgrade (any unit may take one)
+           "sharedSelectionEntryGroups": [
+               {"id": "g1", "name": "Enhancements", "selectionEntries": [
+                   {"id": "n1", "name": "Fury Blade", "type": "upgrade",
+                    "costs": [{"name": "pts", "typeId": "pts", "value": 15}]}]},
+               {"id": "g2", "name": "Enhancements - Upgrades", "selectionEntries": [
+                   {"id": "n2", "name": "Targeting Array", "type": "upgrade",
+                    "costs": [{"name": "pts", "typeId": "pts", "value": 10}]}]}],
            "entryLinks": [{"id": "e1", "name": "Squad", "targetId": "u1",
                            "type": "selectionEntry"},
                           {"id": "e2", "name": "Tank", "targetId": "u2",
@@ -348,3 +356,19 @@ def test_table_army_switches_a_detachment_rule_on_where_the_unit_has_it(tmp_path
     data = json.loads(_run("table", "6x 1 | 3+ | 4 | -3 | 1", "--vs-army", str(path),
                            "--metric", "damage", "--format", "json", "--data", folder).stdout)
     assert [c["exact"] for c in data["rows"][0]["values"]] == ["5/3", "4/3"]
+
+
+def test_an_upgrade_goes_on_a_unit_without_character_an_enhancement_is_warned(tmp_path, folder):
+    def warnings_of(enhancement, points):
+        path = tmp_path / "upgrade.txt"
+        path.write_text(f"{APP_11E}\n\nSquad ({points} points)\n  • Enhancement: "
+                        f"{enhancement}\n  • 5x Squad\n    • 5x Bolt rifle\n", encoding="utf-8")
+        r = _run("army", str(path), "--data", folder)
+        return [line for line in r.stderr.splitlines() if "CHARACTER" in line]
+
+    # the data's Enhancements - Upgrades: any unit may take it, nothing to say
+    assert warnings_of("Targeting Array (Upgrade)", 60) == []
+    # a plain enhancement on a unit without the CHARACTER keyword is said
+    [line] = warnings_of("Fury Blade", 65)
+    assert line.endswith("Squad has no CHARACTER keyword but the list gives it Fury Blade (only "
+                         "an Upgrade goes on such a unit)")

@@ -111,8 +111,9 @@ def selectable_names(lib: Any) -> list[tuple[str, str, int | None]]:
     """Every name a roster can select in a catalogue and the files it links to, in the order
     met, each once: ``(name, "weapon", None)`` for a weapon profile or an entry that has one (it
     overrides another kind of the same name), ``(name, "enhancement", cost)`` for an upgrade
-    under an Enhancements group, ``(name, "wargear", None)`` for anything else (the first kind
-    met stays)."""
+    under an Enhancements group (``"upgrade"`` under an Upgrades one: an enhancement a unit
+    without the CHARACTER keyword may take), ``(name, "wargear", None)`` for anything else (the
+    first kind met stays)."""
     from .bsdata.profiles import clean_name, is_weapon
 
     out: dict[tuple[str, str, int | None], None] = {}
@@ -127,11 +128,12 @@ def selectable_names(lib: Any) -> list[tuple[str, str, int | None]]:
                     return None
         return None
 
-    def walk(e: Any, enh: bool) -> None:
+    def walk(e: Any, enh: bool, upgrade: bool = False) -> None:
         if id(e) in seen:
             return
         seen.add(id(e))
         enh = enh or "enhancement" in (e.name or "").lower()
+        upgrade = upgrade or (enh and e.kind == "group" and "upgrade" in (e.name or "").lower())
         weapon = False
         for p in e.profiles:
             if is_weapon(p):
@@ -141,11 +143,11 @@ def selectable_names(lib: Any) -> list[tuple[str, str, int | None]]:
             if weapon:
                 out[(e.name, "weapon", None)] = None
             elif enh and e.type == "upgrade":
-                out[(e.name, "enhancement", cost(e))] = None
+                out[(e.name, "upgrade" if upgrade else "enhancement", cost(e))] = None
             else:
                 out[(e.name, "wargear", None)] = None
         for c in e.children:
-            walk(c, enh)
+            walk(c, enh, upgrade)
 
     for cat in lib.catalogues():
         for kind in ("root_entries", "root_links", "shared_entries", "shared_groups"):

@@ -60,7 +60,8 @@ class ArmyData:
     def names(self, path: Path) -> dict[str, tuple[str, int | None]]:
         """Every selectable name of a catalogue and the files it links to, by
         :func:`match_key`: ``("weapon", None)`` for a weapon, ``("enhancement", cost)`` for an
-        entry under an Enhancements group, ``("wargear", None)`` for anything else."""
+        entry under an Enhancements group (``"upgrade"`` under its Upgrades), ``("wargear",
+        None)`` for anything else."""
         key = "names:" + str(path)
         if key not in self.units:
             out: dict[str, tuple[str, int | None]] = {}

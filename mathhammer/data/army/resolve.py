@@ -417,7 +417,7 @@ def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
                          f"'{option_keys[c]}' (closest spelling in the data)")
             return take(gi, attrs.evolve(it, name=option_keys[c]), chosen)
         kind = known.get(k) or known.get(singular(k))
-        if kind is not None and kind[0] == "enhancement":
+        if kind is not None and kind[0] in ("enhancement", "upgrade"):
             enh.append(it.name)
             enh_pts.append(None)
             return True
@@ -500,13 +500,16 @@ def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
     keywords = tuple(raw.get("keywords", ()))
     for i, e in enumerate(enh):
         kind = known.get(match_key(e))
-        if kind is not None and kind[0] == "enhancement":
+        if kind is not None and kind[0] in ("enhancement", "upgrade"):
             enh_pts[i] = enh_pts[i] if enh_pts[i] is not None else kind[1]
         elif kind is None:
             notes.append(f"{source}:{pu.line}: {pu.name}: enhancement '{e}' is not in {here}")
-    if enh and "CHARACTER" not in {k.upper() for k in keywords}:
+    # an Upgrade (the data's Enhancements - Upgrades) may go on a unit without CHARACTER; one
+    # the data lacks is said above
+    not_upgrades = [e for e in enh if (known.get(match_key(e)) or ("",))[0] == "enhancement"]
+    if not_upgrades and "CHARACTER" not in {k.upper() for k in keywords}:
         notes.append(f"{source}:{pu.line}: {raw['name']} has no CHARACTER keyword but the list "
-                     f"gives it {', '.join(enh)} (only an Upgrade goes on such a "
+                     f"gives it {', '.join(not_upgrades)} (only an Upgrade goes on such a "
                      "unit)")
     total = sum(counts)
     points = pu.points if pu.points is not None else cost_for(raw.get("points", []), total)
