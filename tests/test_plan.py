@@ -329,6 +329,12 @@ def test_several_units_meet_the_targets_own_rules(tmp_path):
     assert one["target_rules"] == ["Thick Hide"] and two["unit_rules"] == ["Thick Hide"]
     assert one["pmf"]["kills"] == two["pmf"]["kills"] == {"0": "1/1"}
     assert "target rules: Thick Hide" in run("kills", A, B, "-t", str(tough)).output
+    # table -t TARGET too: B's D2 is 1, so 1/3 an attack through and no model falls (W2);
+    # A's four D1 attacks: 4/3 damage whatever the rule (never below 1)
+    grid = json.loads(run("table", A, B, "-t", str(tough), "--metric", "damage",
+                          "--format", "json").output)
+    assert [r["values"][0]["exact"] for r in grid["rows"]] == ["4/3", "1/3"]
+    assert grid["columns"][0]["rules"] == ["Thick Hide"]
 
 
 def test_kills_several_units_refuses_what_it_cannot_do():

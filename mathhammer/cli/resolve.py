@@ -75,6 +75,15 @@ def target(spec: str, p: dict[str, Any]) -> tuple[str, Target | Squad]:
                      data=current_data())
 
 
+def target_and_rules(spec: str, p: dict[str, Any]) -> tuple[str, Target | Squad, tuple[Any, ...]]:
+    """:func:`target` with the target's rules from data that change attacks against it (its
+    own, its Leader's: as ``kills ATTACKER TARGET`` applies them)."""
+    name, profile = target(spec, p)
+    found = target_rules(spec, p.get("leader"), rules=p.get("ruleset") or "10e",
+                         data=current_data())
+    return name, profile, found.applied
+
+
 def warn_options(p: dict[str, Any], options: Options, attacking: Attacker,
                  named: tuple[str, ...] | None = None) -> None:
     """Warn about the options of ``p`` (made into ``options``) that change nothing for this

@@ -46,7 +46,7 @@ from .resolve import (
     emit,
     file_rules,
     switch_on,
-    target,
+    target_and_rules,
     warn_options,
 )
 
@@ -127,7 +127,7 @@ def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt
     elif theirs is not None:
         columns = _army_columns(theirs)
     else:
-        columns = [Column(*target(t, p)) for t in _target_specs(targets)]
+        columns = [Column(*target_and_rules(t, p)) for t in _target_specs(targets)]
     # the attackers: army units (label, unit), then those named on the command line
     listed = theirs if defence else mine
     asked = phases(p["ranged"], p["melee"])

@@ -189,8 +189,14 @@ def render(grid: Grid, fmt: str) -> str:
     return renderers[fmt](grid)
 
 
+def _target_text(c: Column) -> str:
+    """A column's target as the legend shows it, with its rules from data."""
+    rules = [getattr(r, "name", str(r)) for r in c.rules]
+    return describe_target(c.target) + (f"; its rules: {', '.join(rules)}" if rules else "")
+
+
 def _legend(grid: Grid) -> list[str]:
-    return [f"{c.label}: {describe_target(c.target)}" for c in grid.columns]
+    return [f"{c.label}: {_target_text(c)}" for c in grid.columns]
 
 
 def render_text(grid: Grid) -> str:
@@ -222,7 +228,7 @@ def render_markdown(grid: Grid) -> str:
         vals = " | ".join(format_value(v, grid.metric) for v in line)
         out.append(f"| {_md_escape(row.label)} | {vals} |")
     out += ["", f"*{_md_escape(grid.caption)}.*", ""]
-    out += [f"- **{_md_escape(c.label)}**: {_md_escape(describe_target(c.target))}"
+    out += [f"- **{_md_escape(c.label)}**: {_md_escape(_target_text(c))}"
             for c in grid.columns]
     details = [r for r in grid.rows if r.detail]
     if details:
@@ -247,7 +253,8 @@ def render_json(grid: Grid) -> str:
         "metric": grid.metric,
         "description": METRIC_TEXT[grid.metric],
         "title": grid.title,
-        "columns": [{"label": c.label, "target": describe_target(c.target)}
+        "columns": [{"label": c.label, "target": describe_target(c.target),
+                     "rules": [getattr(r, "name", str(r)) for r in c.rules]}
                     for c in grid.columns],
         "rows": [{"label": r.label, "detail": r.detail, "points": r.points,
                   "options": r.options.describe(),
@@ -285,7 +292,7 @@ def render_html(grid: Grid, title: str | None = None) -> str:
     """A self-contained page: the table shaded per column; hover a cell for its exact value."""
     esc = html.escape
     page_title = title or grid.caption
-    head = "".join(f'<th scope="col" title="{esc(describe_target(c.target))}">{esc(c.label)}</th>'
+    head = "".join(f'<th scope="col" title="{esc(_target_text(c))}">{esc(c.label)}</th>'
                    for c in grid.columns)
     body = []
     columns = list(zip(*grid.values, strict=True)) if grid.values else []
