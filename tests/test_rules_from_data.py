@@ -60,6 +60,8 @@ def one(name, text):
      "if ranged attacks: invuln=5"),
     ("Each time an attack is allocated to this model, subtract 1 from the Damage "
      "characteristic of that attack.", "damage_mod=-1"),
+    ("Each time an attack is allocated to this model, subtract 1 from that attack’s Damage "
+     "characteristic.", "damage_mod=-1"),  # the Overlord's Implacable Resilience
     ("Each time an attack targets this unit, subtract 1 from the Hit roll.", "hit_mod=-1"),
     ("Each time an attack targets this unit, subtract 1 from the Wound roll.", "wound_mod=-1"),
     ("Improve the Armour Penetration characteristic of melee weapons equipped by models in "

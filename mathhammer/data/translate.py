@@ -164,8 +164,8 @@ _EFFECTS: list[tuple[re.Pattern, Any]] = [
     (re.compile(r"(improve|worsen) the (?:ballistic skill|weapon skill)(?: and (?:ballistic|"
                 r"weapon) skill)? characteristics? of [^.]*?by (\d)"),
      lambda m: [("skill_mod", int(m.group(2)) * (1 if m.group(1) == "improve" else -1))]),
-    (re.compile(_ADD + r"the ((?:attacks|strength|damage)(?:(?:, | and |, and )(?:attacks|"
-                r"strength|damage))*) characteristics?"),
+    (re.compile(_ADD + r"(?:the |that attack's |its )((?:attacks|strength|damage)(?:(?:, | "
+                r"and |, and )(?:attacks|strength|damage))*) characteristics?"),
      lambda m: [(_CHAR[c], _sign(m)) for c in re.split(r",? and |, ", m.group(3))]),
     (re.compile(r"halve the damage characteristic"), lambda m: [("halve_damage", True)]),
     (re.compile(r"feel no pain (\d)\+|(\d)\+ feel no pain"),
