@@ -62,6 +62,12 @@ def one(name, text):
      "characteristic of that attack.", "damage_mod=-1"),
     ("Each time an attack is allocated to this model, subtract 1 from that attack’s Damage "
      "characteristic.", "damage_mod=-1"),  # the Overlord's Implacable Resilience
+    # the state of the attacker the engine checks: --stationary, a Leader attached (led)
+    ("Each time this unit Remains Stationary, until the start of your next Movement phase, "
+     "ranged weapons equipped by models in this unit have the [DEVASTATING WOUNDS] ability.",
+     "if ranged attacks, remained stationary: abilities=[devastating wounds]"),
+    ("While a NECRONS CHARACTER model is leading this unit, each time a model in this unit "
+     "makes an attack, add 1 to the Hit roll.", "if led by a CHARACTER: hit_mod=+1"),
     ("Each time an attack targets this unit, subtract 1 from the Hit roll.", "hit_mod=-1"),
     ("Each time an attack targets this unit, subtract 1 from the Wound roll.", "wound_mod=-1"),
     ("Improve the Armour Penetration characteristic of melee weapons equipped by models in "
@@ -136,6 +142,9 @@ def test_sides_and_scopes():
     # the state of the unit itself
     "While this model has 1-5 wounds remaining, each time this model makes an attack, "
     "subtract 1 from the Hit roll.",
+    # one weapon by name (the Doomsday Ark's doomsday cannon, not its gauss flayer arrays)
+    "In your Movement phase, if this model Remains Stationary, until the end of the turn, its "
+    "doomsday cannon has the [DEVASTATING WOUNDS] ability.",
 ])
 def test_conditions_the_engine_cannot_check_make_switches(text):
     rule = one("Ability", text)
@@ -148,6 +157,18 @@ def test_conditions_the_engine_cannot_check_make_switches(text):
 ])
 def test_negations_and_definitions_grant_nothing(text):
     assert not any(p.rule.usable for p in translate("Twin-linked", text))
+
+
+def test_a_second_sentence_instead_keeps_the_first_ones_attack():
+    # Shock Assault: the re-roll of 1s is always on in melee; the full re-roll needs an
+    # objective (a switch), and is a melee attack's too ("instead" of the first sentence's)
+    parts = translate("Shock Assault", "Each time a model in this unit targets an enemy unit "
+                      "with a melee attack, re-roll a Wound roll of 1. If that enemy unit is "
+                      "within range of an objective marker, you can re-roll the Wound roll "
+                      "instead.")
+    assert [(p.rule.name, p.rule.describe(), p.switch) for p in parts] == [
+        ("Shock Assault", "if melee attacks: reroll_wounds=ones", False),
+        ("Shock Assault (1)", "if melee attacks: reroll_wounds=failed", True)]
 
 
 def test_either_or_grants_are_switches_one_each():

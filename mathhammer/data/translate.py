@@ -228,7 +228,14 @@ _CHECKED = [
                 r"each time (?:this|that|a) (?:unit|model) makes a charge move,? until the end "
                 r"of (?:the|that) turn,?"), "charged", True),
     (re.compile(r",? ?if (?:this|that|the bearer's) unit remained stationary this turn|"
-                r"remained stationary"), "stationary", True),
+                r"remained stationary|"
+                # "In your Movement phase, if this model Remains Stationary, until the end of
+                # the turn, ...", "Each time this unit Remains Stationary, until the start of
+                # your next Movement phase, ...": the turn it stayed still (--stationary)
+                r"(?:in your movement phase, )?if (?:this|that|the bearer's) (?:unit|model) "
+                r"remains stationary(?:, until the end of (?:the|that) turn)?,?|"
+                r"each time (?:this|that) (?:unit|model) remains stationary, until the (?:start "
+                r"of your next movement phase|end of (?:the|that) turn),?"), "stationary", True),
     (re.compile(r",? ?if (?:that|the) (?:target|enemy unit|target unit) is below (?:its )?"
                 r"starting strength|"
                 r"(?:targets|against) (?:an? )?(?:enemy )?unit that is below (?:its )?starting "
@@ -237,8 +244,9 @@ _CHECKED = [
                 r"(?:targets|"
                 r"against) (?:an? )?(?:enemy )?unit that is below half-strength"), "below_half",
      True),
-    (re.compile(r",? ?(?:while|if) (?:a|this unit is led by a) character(?: model)? is leading "
-                r"(?:this|that) unit|while this unit is (?:being )?led"), "led", True),
+    (re.compile(r",? ?(?:while|if) (?:an?|this unit is led by an?) (?:[a-z'-]+ )?character"
+                r"(?: model)? is leading (?:this|that) unit|while this unit is (?:being )?led"),
+     "led", True),
 ]
 _PSYCHIC = re.compile(r"\bpsychic (?:attacks?|weapons?)\b")
 _TARGET_KW = re.compile(r"(?:(?:targets?|against) an?|if (?:that|the) target is(?: an?)?) "
@@ -266,6 +274,8 @@ _SCAFFOLD = re.compile(
     r"(?:that targets|against) (?:this|that) (?:unit|model),?|"
     r"each time (?:a|an|this) (?:model|unit)(?: in (?:this|that|the bearer's) unit)? makes an? "
     r"(?:ranged |melee )?attack,?|each time the bearer makes an? (?:ranged |melee )?attack,?|"
+    r"each time (?:a|an|this) (?:model|unit)(?: in (?:this|that|the bearer's) unit)? targets an? "
+    r"(?:enemy )?unit with an? (?:ranged |melee )?attack,?|"
     r"each time an? (?:ranged |melee )?attack (?:is made against|targets|is allocated to) "
     r"(?:this|that|the bearer's|a model in (?:this|that)|the bearer)(?: unit| model)?,?|"
     r"(?:ranged |melee )?weapons equipped by (?:models in )?(?:this|that|the bearer's) "
@@ -296,14 +306,17 @@ _SOME_WEAPONS = re.compile(
 
 #: a sentence about the attack the sentence before made ("If that attack targets a unit
 #: within 9\", ... as well"): it keeps that sentence's ranged or melee condition
-_SAME_ATTACK = re.compile(r"^(?!each time)[^.]*\b(?:that attack|those attacks)\b")
+_SAME_ATTACK = re.compile(r"^(?!each time)[^.]*\b(?:that attack|those attacks|instead)\b")
 
 
 #: a change to some weapons only, named ("crushing teeth and claws equipped by", "its
 #: hellforged weapons have"): the engine cannot tell them from the unit's others
 _NAMED_WEAPONS = re.compile(
     r"\b(?!(?:weapons?|models?|wargear)\b)[a-z'\-]+ equipped by|\b(?:its|their|the bearer's|"
-    r"this model's) (?!(?:ranged|melee|psychic)\b)[a-z\-]+ weapons? ha(?:ve|s)")
+    r"this model's) (?!(?:ranged|melee|psychic)\b)[a-z\-]+ weapons? ha(?:ve|s)|"
+    # "its doomsday cannon has the [DEVASTATING WOUNDS] ability": one weapon, by name
+    r"\b(?:its|their|the bearer's|this model's) (?!(?:ranged|melee|psychic|weapons?|attacks?)\b)"
+    r"[a-z\-]+(?: [a-z\-]+){0,2} ha(?:ve|s) the\b")
 
 
 #: who may take an enhancement ("ADEPTUS CUSTODES model only"): not a condition of the attack
@@ -508,6 +521,8 @@ def _keyword_left(sentence: str, cond: dict[str, Any]) -> bool:
     target's keywords."""
     text = _TARGET_KW.sub(" ", re.sub(r"\[[^\]]*\]", " ", sentence), count=1) \
         if cond.get("target_keywords") else re.sub(r"\[[^\]]*\]", " ", sentence)
+    if cond.get("led"):  # "a NECRONS CHARACTER model is leading": a Leader of the unit's own
+        text = re.sub(r"\b(?:[A-Z][A-Z'\-]+ )*CHARACTER(?: model)? is leading", " ", text)
     return bool(set(re.findall(r"\b[A-Z][A-Z'\-]{2,}\b", text)) - {"CP", "OC"})
 
 
