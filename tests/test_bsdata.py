@@ -519,3 +519,27 @@ def test_bad_unit_specs():
     assert one_line(e) == f"{E10}/Nope.cat: no such file"
     with pytest.raises(ValueError, match="unknown BattleScribe file type"):
         list_catalogue_units(E10.parent / "README.md")
+
+
+def test_a_model_without_a_statline_takes_the_units_one_and_warns_only_when_it_has_several():
+    # a unit whose second model entry carries no statline: with one statline in the unit,
+    # that one is the model's (no guess, no warning); with two, the first is a guess and said
+    from mathhammer.data.bsdata import build_raw
+    from mathhammer.data.bsdata.files import Library
+    from mathhammer.data.bsdata.model import Catalogue, Characteristic, Entry, Profile
+
+    def line(pid, name, wounds):
+        return Profile(pid, name, "t1", "Unit", tuple(Characteristic(n, n, v) for n, v in (
+            ("M", '6"'), ("T", "4"), ("SV", "3+"), ("W", wounds), ("LD", "6+"), ("OC", "2"))))
+
+    def unit(*models):
+        squad = Entry("entry", "u1", "Squad", type="unit", entries=models)
+        return Library(Catalogue("c", "Test", "catalogue", "Test.cat", root_entries=(squad,)))
+
+    boss = Entry("entry", "m1", "Boss", type="model", profiles=(line("p1", "Boss", "2"),))
+    plain = Entry("entry", "m2", "Trooper w/ axe", type="model")
+    _raw, warnings = build_raw(unit(boss, plain), "Squad")
+    assert not any("no statline" in w for w in warnings)
+    other = Entry("entry", "m3", "Trooper", type="model", profiles=(line("p3", "Trooper", "1"),))
+    _raw, warnings = build_raw(unit(boss, other, plain), "Squad")
+    assert "model 'Trooper w/ axe' has no statline; using 'Boss'" in warnings

@@ -121,7 +121,8 @@ class _Builder:
                 lines = lines or [p for p in self.w.profiles(above, ctx) if is_statline(p)]
             lines = lines or unit_lines
             if not lines and any_lines:
-                self.warn(f"model {e.name!r} has no statline; using {any_lines[0].name!r}")
+                if len({p.name for p in any_lines}) > 1:  # the unit's one statline: no guess
+                    self.warn(f"model {e.name!r} has no statline; using {any_lines[0].name!r}")
                 lines = any_lines[:1]
             if not lines:
                 raise InputError(f"{self.where}: model {e.name!r} has no statline (M, T, Sv, W)")
