@@ -428,8 +428,57 @@ def test_models_without_another_gun_fire_their_pistols():
         "8x Bolt pistol not fired: the models fire their other ranged weapons"]
 
 
-def test_inline_melee_rows_each_fight():
-    # a row is the weapon of its own models: 5 x 3 + 2 x 2 attacks
+SWORD_ROW = "5x Sword | Melee | 3 | 3+ | 4 | 0 | 1"
+AXE_ROW = "5x Axe | Melee | 2 | 3+ | 5 | -1 | 1"
+
+
+def test_inline_melee_rows_are_one_group_one_weapon_each():
+    # the QA case: 5 swords and 5 axes are the same 5 models' weapons, one fights per model.
+    # Per model against GEQ (T3, Sv5+): Sword 3 x 2/3 hit x 2/3 wound (S4 v T3) x 2/3 unsaved
+    # (5+) = 8/9; Axe 2 x 2/3 x 2/3 (S5 v T3) x 5/6 (AP-1: 6+) = 20/27 < 8/9: the swords fight
+    a = attacker_of(SWORD_ROW, [AXE_ROW], melee=True, target=GEQ)
+    assert [(w.name, n) for w, n in a.profiles] == [("Sword", 5)]
+    assert [x.text for x in a.left_out] == [
+        "5x Axe not fired: each model fights with one melee weapon (and its Extra Attacks "
+        "weapons); a better one is used"]
+    r = mh.attack(list(a.profiles), GEQ)
+    assert r.attacks.mean() == 15 and r.unsaved.mean() == Fraction(40, 9)  # 5 x 3; 5 x 8/9
+    # against MEQ (T4, Sv3+) the axes are better: Sword 3 x 2/3 x 1/2 x 1/3 = 1/3, Axe
+    # 2 x 2/3 x 2/3 (S5 v T4) x 1/2 (AP-1: 4+) = 4/9
+    a = attacker_of(SWORD_ROW, [AXE_ROW], melee=True, target=MEQ)
+    assert [(w.name, n) for w, n in a.profiles] == [("Axe", 5)]
+    assert [x.models for x in a.left_out] == [5]
+
+
+def test_inline_melee_rows_of_other_sizes_fill_the_largest_row():
+    # as for Pistols: one group as many as the largest row (5); a tie at 1/3 per model against
+    # MEQ (5x: 3 x 2/3 x 1/2 x 1/3; 2x: 2 x 1/2 x 2/3 x 1/2) goes to the first row
     a = attacker_of("5x 3 | 3+ | 4 | 0 | 1", ["2x 2 | 4+ | 5 | -1 | 1"], melee=True, target=MEQ)
-    assert [n for _, n in a.profiles] == [5, 2] and a.left_out == ()
-    assert mh.attack(list(a.profiles), MEQ).attacks.mean() == 19
+    assert [n for _, n in a.profiles] == [5] and [x.models for x in a.left_out] == [2]
+    # a better small row (a sergeant's fist) takes its models, the others fill the rest:
+    # fist 1 x 3 x 2/3 x 5/6 (S8 v T4) x 2/3 (AP-2: 5+) x D2 = 20/27 per model > 1/3
+    a = attacker_of("5x 3 | 3+ | 4 | 0 | 1", ["1x Fist | Melee | 3 | 3+ | 8 | -2 | 2"],
+                    melee=True, target=MEQ)
+    assert [(w.name, n) for w, n in a.profiles] == [("A3 3+ S4 AP0 D1", 4), ("Fist", 1)]
+    assert [(x.weapon, x.models) for x in a.left_out] == [("A3 3+ S4 AP0 D1", 1)]
+    assert mh.attack(list(a.profiles), MEQ).attacks.mean() == 15  # 4 x 3 + 1 x 3
+
+
+def test_inline_extra_attacks_rows_fight_besides():
+    # an [extra attacks] row fights as well as each model's one melee weapon: 5 x 3 + 5 x 1
+    a = attacker_of(SWORD_ROW, ["5x Jaws | Melee | 1 | 4+ | 4 | 0 | 1 | extra attacks"],
+                    melee=True, target=GEQ)
+    assert [(w.name, n) for w, n in a.profiles] == [("Sword", 5), ("Jaws", 5)]
+    assert a.left_out == ()
+    assert mh.attack(list(a.profiles), GEQ).attacks.mean() == 20
+
+
+def test_inline_melee_rows_on_the_command_line():
+    result = CliRunner().invoke(cli, ["kills", "GEQ", "--melee", "-w", SWORD_ROW, "-w",
+                                      AXE_ROW, "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert [(w["name"], w["models"]) for w in data["weapons"]] == [("Sword", 5)]
+    assert [x["models"] for x in data["left_out"]] == [5]
+    # 5 x 3 attacks x 2/3 hit x 2/3 wound (S4 v T3) x 2/3 unsaved (5+) = 40/9
+    assert data["mean"]["attacks"] == "15/1" and data["mean"]["unsaved"] == "40/9"

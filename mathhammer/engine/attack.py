@@ -202,10 +202,10 @@ def attack(profiles: Profile | Sequence[Profile] | Any, target: Target | Squad |
     """
     opts = Options.make(**options)
     rules = load_ruleset(opts.rules)
-    if attacker is None and hasattr(profiles, "as_target"):
-        attacker = profiles.as_target()
     if attacker is not None and not isinstance(attacker, Target):
         raise TypeError(f"attacker: expected a Target, got {type(attacker).__name__}")
+    if attacker is None:
+        attacker = own_profile(profiles)
     if hasattr(target, "as_target"):
         target = target.as_target()
     if not isinstance(target, Target | Squad):
@@ -233,6 +233,38 @@ def attack(profiles: Profile | Sequence[Profile] | Any, target: Target | Squad |
               if first.deadly_demise is not None else None)
     return Result(**mixed, target=target, options=opts, group_kills=groups,
                   deadly_demise=demise, hazard=first.hazard, **asked)
+
+
+def own_profile(profiles: Any) -> Target | None:
+    """The attacking unit's own profile, for Hazardous: a unit's (its one model group's), or
+    None for weapons alone and for a unit of several groups (an attached Leader and
+    Bodyguard: which model a failed test hurts is not modelled, the mortal wounds are counted).
+
+    >>> own_profile(Weapon("Gun", attacks=1, skill=3, strength=4, ap=0, damage=1)) is None
+    True
+    """
+    if not hasattr(profiles, "as_target"):
+        return None
+    own = profiles.as_target()
+    if isinstance(own, Squad):
+        return own.groups[0] if len(own.groups) == 1 else None
+    return own if isinstance(own, Target) else None
+
+
+def fired_weapons(profiles: Profile | Sequence[Profile] | Any, target: Target | Squad | Any, *,
+                  melee: bool | None = None, apply: Iterable[str] = (),
+                  **options: Any) -> list[tuple[Weapon, int]]:
+    """The ``(weapon, models)`` pairs that :func:`attack` fires: the profiles given, or a unit's
+    weapons chosen against ``target`` (:mod:`mathhammer.model.loadout`).
+
+    >>> gun = Weapon("Gun", attacks=1, skill=3, strength=4, ap=0, damage=1)
+    >>> fired_weapons(gun, Target(models=1, toughness=4, save=3, wounds=1)) == [(gun, 1)]
+    True
+    """
+    if hasattr(target, "as_target"):
+        target = target.as_target()
+    apply = [apply] if isinstance(apply, str) else list(apply)
+    return _entries(profiles, melee, target, Options.make(**options), apply)
 
 
 def _attacker_name(profiles: Any, entries: list[tuple[Weapon, int]]) -> str:

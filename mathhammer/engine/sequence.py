@@ -24,11 +24,12 @@ import attrs
 from ..data.named_rules import find_rule
 from ..errors import InputError
 from ..mechanics.effects import deadly_demise_wounds, mortal_wounds, reanimate
-from ..model.profiles import Target
+from ..model.loadout import is_one_shot
+from ..model.profiles import Target, Weapon
 from ..model.squad import Squad, initial_state, models_alive, unit_weights
 from ..prob.dice import dice
 from ..prob.pmf import PMF
-from .attack import attack
+from .attack import attack, fired_weapons, own_profile
 from .work import check_turns
 
 
@@ -49,6 +50,41 @@ class Attack:
     def __call__(self, target: Target | Squad, state: PMF) -> PMF:
         return attack(self.profiles, target, state=state, apply=self.apply,
                       **dict(self.options)).state
+
+
+@attrs.frozen
+class Spent:
+    """A step where nothing attacks: every weapon was One Shot and has fired (a turn after
+    the first, see :func:`later_turn`); the state is unchanged."""
+
+    label: str = "attack"
+
+    def __call__(self, target: Target | Squad, state: PMF) -> PMF:
+        return state
+
+
+def later_turn(profiles: Sequence[tuple[Weapon, int]]) -> list[tuple[Weapon, int]]:
+    """The weapons that fire in a turn after the first: all but the One Shot ones (fired once
+    per battle, in the first turn). The choice of weapons is not made again.
+
+    >>> gun = Weapon("Gun", attacks=1, skill=3, strength=4, ap=0, damage=1)
+    >>> arrow = Weapon("Arrow", attacks=1, skill=2, strength=16, ap=-5, damage="D6+2",
+    ...                abilities=["one shot"])
+    >>> [w.name for w, _ in later_turn([(arrow, 1), (gun, 1)])]
+    ['Gun']
+    """
+    return [(w, n) for w, n in profiles if not is_one_shot(w)]
+
+
+def turn_step(profiles: Sequence[tuple[Weapon, int]], turn: int, *, label: str,
+              apply: Sequence[Any] = (), **options: Any) -> Attack | Spent:
+    """Turn ``turn`` (from 1) of a sequence of the same attack: :class:`Attack` with the
+    weapons of that turn (:func:`later_turn` after the first), or :class:`Spent` when none
+    is left."""
+    fired = list(profiles) if turn == 1 else later_turn(list(profiles))
+    if not fired:
+        return Spent(label)
+    return Attack.make(fired, apply=apply, label=label, **options)
 
 
 @attrs.frozen
@@ -124,18 +160,34 @@ def sequence(target: Target | Squad | Any, steps: Sequence[Any],
 def turns(profiles: Any, target: Target | Squad | Any, n: int, *, reanimation: bool | None = None,
           apply: Sequence[str] = (), **options: Any) -> Timeline:
     """``n`` turns of the same attack; a target with Reanimation Protocols reanimates between
-    them (``reanimation`` forces it on or off)."""
+    them (``reanimation`` forces it on or off). A One Shot weapon fires in the first turn
+    only (:func:`later_turn`).
+
+    >>> import mathhammer as mh
+    >>> arrow = mh.Weapon("Arrow", attacks=1, skill=2, strength=16, ap=-5, damage="D6+2",
+    ...                   abilities=["one shot"])
+    >>> t = turns((arrow, 1), mh.Target(models=5, toughness=4, save=3, wounds=2), 3)
+    >>> [type(s).__name__ for s in t.steps], t.kills.mean()  # hit 5/6 * wound 5/6, no save
+    (['Attack', 'Spent', 'Spent'], Fraction(25, 36))
+    """
     check_turns(n)
     if hasattr(target, "as_target"):
         target = target.as_target()
     groups = target.groups if isinstance(target, Squad) else (target,)
     if reanimation is None:
         reanimation = any(g.reanimation for g in groups)
+    fired = fired_weapons(profiles, target, apply=apply,
+                          **{k: v for k, v in options.items() if k != "attacker"})
+    one_shot = any(is_one_shot(w) for w, _ in fired)
+    if one_shot and options.get("attacker") is None:  # a unit's weapons: chosen once
+        options = {**options, "attacker": own_profile(profiles)}
     steps: list[Any] = []
     for i in range(1, n + 1):
         if i > 1 and reanimation:
             steps.append(Reanimate())
-        steps.append(Attack.make(profiles, apply=apply, label=f"attack {i}", **options))
+        label = f"attack {i}"
+        steps.append(turn_step(fired, i, apply=apply, label=label, **options) if one_shot
+                     else Attack.make(profiles, apply=apply, label=label, **options))
     return sequence(target, steps)
 
 

@@ -13,7 +13,8 @@ E[damage] against the target, given by the caller), ties to the first in the dat
 are taken as alike: the models without another ranged weapon (the group's models less its
 other ranged weapons) fire Pistols, the best first; the others fire their Pistols or their
 other ranged weapons as a whole; and the group makes at most as many melee weapon-uses
-(besides Extra Attacks) as it has models, the best first.
+(besides Extra Attacks) as it has models, the best first. Inline rows are one such group, as
+many models as the largest row (:func:`choose_rows`).
 
 >>> from fractions import Fraction
 >>> rifle = Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
@@ -81,6 +82,12 @@ def is_pistol(weapon: Weapon) -> bool:
     return "pistol" in weapon.abilities
 
 
+def is_one_shot(weapon: Weapon) -> bool:
+    """Whether the weapon has [ONE SHOT]: it fires once per battle, so in a sequence of turns
+    only in the first (:func:`mathhammer.engine.sequence.later_turn`)."""
+    return "one shot" in weapon.abilities
+
+
 def is_extra(weapon: Weapon) -> bool:
     """Whether the weapon has [EXTRA ATTACKS]."""
     return "extra attacks" in weapon.abilities
@@ -143,6 +150,24 @@ def choose(carried: Sequence[Carried], group_models: Sequence[int], score: Score
     for c, n in fired:
         merged.setdefault(id(c), [c, 0])[1] += n
     return Loadout(tuple((c.weapon, n) for c, n in merged.values()), tuple(left))
+
+
+def choose_rows(rows: Sequence[tuple[Weapon, int]], score: Score, *, melee: bool = False,
+                both: bool = False, pistols: bool = False) -> Loadout:
+    """Inline weapon rows (``(weapon, models)``, no datasheet) by the same rules: the rows are
+    the weapons of one group of models, as many as the largest row. Shooting, the models fire
+    their Pistols or their other rows; fighting, each model fights with one melee weapon (the
+    best against the target), plus every [EXTRA ATTACKS] row.
+
+    >>> sword = Weapon("Sword", attacks=3, skill=3, strength=4, ap=0, damage=1, range="melee")
+    >>> axe = Weapon("Axe", attacks=2, skill=3, strength=5, ap=-1, damage=1, range="melee")
+    >>> out = choose_rows([(sword, 5), (axe, 5)], lambda w: Fraction(w.attacks), melee=True)
+    >>> [(w.name, n) for w, n in out.fired], [x.models for x in out.left_out]
+    ([('Sword', 5)], [5])
+    """
+    carried = [Carried(w, n) for w, n in rows]
+    return choose(carried, [max((n for _, n in rows), default=0)], score, melee=melee,
+                  both=both, pistols=pistols)
 
 
 def _one_profile_each(items: list[Carried], score: Score, left: list[LeftOut]) -> list[Carried]:

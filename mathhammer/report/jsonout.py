@@ -21,6 +21,7 @@ import attrs
 from ..data.inline import describe_target, describe_weapon
 from ..engine.attack import Result, character_destroyed, models_alive
 from ..engine.sequence import Timeline, sequence_demise
+from ..model.loadout import is_one_shot
 from ..model.profiles import Target
 from ..model.squad import Squad
 from ..prob.pmf import PMF
@@ -174,6 +175,8 @@ def sequence_json(query: Query, timeline: Timeline, first: Result | None = None
                                 **_mean_json(r.mortal_wounds.pmf())} for r in rules],
         "turns": query.turns,
         "reanimation": query.reanimates if query.turns is not None else None,
+        "first_turn_only": list(dict.fromkeys(w.name for w, _ in query.profiles
+                                              if is_one_shot(w))) if query.attacks > 1 else [],
         **_timeline_json(timeline),
     }
     if first is not None and query.attacks == 1:

@@ -22,10 +22,17 @@ from typing import Any
 import attrs
 
 from ..engine.attack import Result, attack
-from ..engine.sequence import Attack, MortalWounds, Reanimate, Timeline, mortal_roll, sequence
+from ..engine.sequence import (
+    MortalWounds,
+    Reanimate,
+    Timeline,
+    mortal_roll,
+    sequence,
+    turn_step,
+)
 from ..errors import InputError
 from ..mechanics.effects import crushing_impact
-from ..model.loadout import LeftOut
+from ..model.loadout import LeftOut, is_one_shot
 from ..model.named import NamedRule
 from ..model.options import Options
 from ..model.profiles import Target, Weapon
@@ -169,10 +176,25 @@ class Query:
             if i > 1 and self.reanimates:
                 out.append(Reanimate())
             label = "attack" if self.turns is None else f"attack {i}"
-            out.append(Attack.make(list(self.profiles), apply=self.applied, label=label,
-                                   **opts))
+            out.append(turn_step(self.profiles, i, apply=self.applied, label=label, **opts))
             out += [MortalWounds(mortal_roll(r).pmf, label=r) for r in self.mortal_rules]
         return out
+
+    @property
+    def one_shot(self) -> str:
+        """With several turns, what One Shot weapons do ("" if none fires): they fire once
+        per battle, in the first turn only (:func:`mathhammer.engine.sequence.later_turn`).
+
+        >>> import mathhammer as mh
+        >>> arrow = mh.Weapon("Tachyon arrow", attacks=1, skill=2, strength=16, ap=-5,
+        ...                   damage="D6+2", abilities=["one shot"])
+        >>> Query("A", ((arrow, 1),), "T", mh.Target(5, 4, 3, 2), turns=3).one_shot
+        'One Shot, fired in turn 1 only: Tachyon arrow'
+        """
+        names = dict.fromkeys(w.name for w, _ in self.profiles if is_one_shot(w))
+        if self.attacks < 2 or not names:
+            return ""
+        return f"One Shot, fired in turn 1 only: {', '.join(names)}"
 
     def describe_steps(self) -> str:
         """The turns and mortal-wound rolls in a few words ("" for one plain attack).
@@ -187,6 +209,8 @@ class Query:
             parts.append(f"{self.turns} turn{'s' * (self.turns != 1)}, "
                          + ("reanimation between turns" if self.reanimates else
                             "no reanimation"))
+        if self.one_shot:
+            parts.append(self.one_shot)
         if self.mortal_rules:
             each = " (every turn)" if self.attacks > 1 else ""
             parts.append(f"then: {', '.join(self.mortal_rules)}{each}")

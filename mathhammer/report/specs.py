@@ -27,7 +27,7 @@ from ..data.inline import is_inline_weapon, parse_weapons
 from ..data.names import name_key
 from ..data.unit_rules import UnitRules, named_rules_of, side_rules, unit_rules
 from ..errors import InputError
-from ..model.loadout import Carried, LeftOut, Loadout, choose, fires_both
+from ..model.loadout import LeftOut, Loadout, choose_rows, fires_both
 from ..model.options import Options
 from ..model.profiles import Target, Weapon
 from ..model.ruleset import load_ruleset
@@ -306,8 +306,8 @@ def _inline_loadout(profiles: list[tuple[Weapon, int]], *, melee: bool,
                     target: Target | Squad | None, options: Options | None,
                     named_rules: Iterable[str], pistols: bool,
                     keywords: Iterable[str]) -> Loadout:
-    """Inline rows by the same rules: Pistols or the other rows (both for a VEHICLE or
-    MONSTER); each row fights (a row is its own models' weapon).
+    """Inline rows by the same rules (:func:`~mathhammer.model.loadout.choose_rows`): Pistols
+    or the other rows (both for a VEHICLE or MONSTER); one melee row per model fights.
 
     >>> pistol = parse_weapons("5x 1 | 3+ | 4 | 0 | 1 | pistol")
     >>> rifle = parse_weapons("5x 2 | 3+ | 4 | -1 | 1")
@@ -317,13 +317,8 @@ def _inline_loadout(profiles: list[tuple[Weapon, int]], *, melee: bool,
     """
     from ..data.unit import value_against
 
-    carried = [Carried(w, n) for w, n in profiles]
-    # the rows are the weapons of one group of models: as many as the largest row when
-    # shooting (a model shoots its Pistols or its other rows), every row's own when fighting
-    counts = [n for _, n in profiles] or [0]
-    return choose(carried, [sum(counts) if melee else max(counts)],
-                  value_against(target, options, tuple(named_rules)), melee=melee,
-                  both=fires_both(tuple(keywords)), pistols=pistols)
+    return choose_rows(profiles, value_against(target, options, tuple(named_rules)),
+                       melee=melee, both=fires_both(tuple(keywords)), pistols=pistols)
 
 
 def _check_phase(profiles: list[tuple[Weapon, int]], melee: bool) -> None:

@@ -54,7 +54,8 @@ def header_rows(query: Query) -> list[tuple[str, str]]:
     if query.not_modelled:
         rows.append(("not modelled", ", ".join(r.name for r in query.not_modelled)))
     if query.turns is not None:
-        rows.append(("turns", f"{query.turns}; {_reanimation_text(query)}"))
+        rows.append(("turns", f"{query.turns}; {_reanimation_text(query)}"
+                     + (f"; {query.one_shot}" if query.one_shot else "")))
     label = "each turn" if query.attacks > 1 else "then"  # after the attack
     rows += [(label, _mortal_text(r)) for r in query.mortal_rules]
     rows += [("weapons" if i == 0 else "", f"{n}x {describe_weapon(w)}")
