@@ -68,6 +68,8 @@ def one(name, text):
      "if ranged attacks, remained stationary: abilities=[devastating wounds]"),
     ("While a NECRONS CHARACTER model is leading this unit, each time a model in this unit "
      "makes an attack, add 1 to the Hit roll.", "if led by a CHARACTER: hit_mod=+1"),
+    ("Melee weapons equipped by models in this unit have the [PRECISION] ability while "
+     "targeting PSYKER units.", "if melee attacks, target PSYKER: abilities=[precision]"),
     ("Each time an attack targets this unit, subtract 1 from the Hit roll.", "hit_mod=-1"),
     ("Each time an attack targets this unit, subtract 1 from the Wound roll.", "wound_mod=-1"),
     ("Improve the Armour Penetration characteristic of melee weapons equipped by models in "

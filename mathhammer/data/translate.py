@@ -249,7 +249,8 @@ _CHECKED = [
      "led", True),
 ]
 _PSYCHIC = re.compile(r"\bpsychic (?:attacks?|weapons?)\b")
-_TARGET_KW = re.compile(r"(?:(?:targets?|against) an?|if (?:that|the) target is(?: an?)?) "
+_TARGET_KW = re.compile(r"(?:(?:targets?|against) an?|while targeting|if (?:that|the) target "
+                        r"is(?: an?)?) "
                         r"((?:[A-Z][A-Z\-']+)(?: [A-Z][A-Z\-']+)*(?:(?:, | or |, or )"
                         r"[A-Z][A-Z\-']+(?: [A-Z][A-Z\-']+)*)*)"
                         r"(?: ?(?:unit|model)s?)?\b")
