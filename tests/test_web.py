@@ -56,6 +56,11 @@ def data_client():
     mp = pytest.MonkeyPatch()
     if bsdata.is_dir():
         mp.setenv("MATHHAMMER_DATA", str(bsdata))
+        from mathhammer.data.catalogue import open_store
+
+        for edition in ("10e", "11e"):  # compiled here, not in a worker's 10 s lane
+            if (bsdata / edition).is_dir():
+                open_store(edition, bsdata, progress=lambda *_: None)
     with TestClient(create_app(allowed_hosts=["testserver"], workers=1)) as c:
         yield c
     mp.undo()

@@ -15,13 +15,29 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ...errors import InputError
 from ...model.limits import MAX_ARMY_FILE_BYTES, read_limited
-from .model import Army, ArmyUnit, AttachedUnit, ParsedList, Unresolved, Weapon
+
+if TYPE_CHECKING:
+    from .model import Army, ArmyUnit, AttachedUnit, ParsedList, Unresolved, Weapon
 
 __all__ = ["FORMATS", "Army", "ArmyUnit", "AttachedUnit", "ParsedList", "Unresolved",
            "Weapon", "load_army", "parse_army", "parse_list", "read_list", "search_units"]
+
+_MODEL = ("Army", "ArmyUnit", "AttachedUnit", "ParsedList", "Unresolved", "Weapon")
+
+
+def __getattr__(name: str):
+    """The list value types (:mod:`.model`), imported on first use: a command that reads no
+    list (``kills`` of a data unit) does not pay for them at start-up."""
+    if name in _MODEL:
+        from . import model
+
+        return getattr(model, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 #: the formats a list may be read as (``--format``)
 FORMATS = ("gwapp", "newrecruit-gw", "newrecruit-wtc", "newrecruit-nr", "newrecruit-short",
