@@ -205,6 +205,9 @@ class Assignment:
 
     targets: tuple[tuple[int, ...], ...]
     value: Fraction
+    #: which plan it is (:meth:`Planner.plan_key`, numbered by :meth:`Planner.fixed`): two
+    #: assignments with one number differ only in which of alike units does what
+    plan: int | None = attrs.field(default=None, eq=False, repr=False)
 
     def parts(self, aim: int) -> tuple[Part, ...]:
         """The units (and their weapons) that shoot aim ``aim``, in order."""
@@ -391,8 +394,17 @@ class Planner:
         den = math.lcm(*(v.denominator for v in values.values()))
         ints = {key: v.numerator * (den // v.denominator) for key, v in values.items()}
         scores = [sum(ints[tp] for tp in k) for k in keys]
+        plans: dict[tuple[Any, ...], int] = {}  # each plan (:meth:`plan_key`): a number
+        units_alike = kind != tuple(range(len(kind)))
+        aims_alike = aim_kind != tuple(range(n_aims))
+        ids = list(range(len(keys)))
+        if units_alike or aims_alike:
+            for j, k in enumerate(keys):
+                if units_alike:  # what each target receives, in any order
+                    k = tuple((t, tuple(sorted(p)) if len(p) > 1 else p) for t, p in k)
+                ids[j] = plans.setdefault(tuple(sorted(k)) if aims_alike else k, len(plans))
         order = sorted(range(len(combos)), key=lambda j: -scores[j])  # stable: ties in order
-        return [Assignment(combos[j], Fraction(scores[j], den)) for j in order]
+        return [Assignment(combos[j], Fraction(scores[j], den), ids[j]) for j in order]
 
     def alike(self) -> bool:
         """Whether some units or targets are interchangeable (:func:`same_unit`,
@@ -415,14 +427,22 @@ class Planner:
         from the first (:meth:`plan_key`), not the same with alike units swapped."""
         if not self.alike():
             return ranked[1] if len(ranked) > 1 else None
-        first = self.plan_key(ranked[0])
-        return next((a for a in ranked[1:] if self.plan_key(a) != first), None)
+        key = self._plan_of(ranked)
+        first = key(ranked[0])
+        return next((a for a in ranked[1:] if key(a) != first), None)
 
     def distinct(self, ranked: Sequence[Assignment]) -> int:
         """How many different plans ``ranked`` holds (:meth:`plan_key`)."""
         if not self.alike():
             return len(ranked)
-        return len({self.plan_key(a) for a in ranked})
+        key = self._plan_of(ranked)
+        return len({key(a) for a in ranked})
+
+    def _plan_of(self, ranked: Sequence[Assignment]) -> Any:
+        """The plan of each of ``ranked``: the number :meth:`fixed` gave, else its key."""
+        if all(a.plan is not None for a in ranked):
+            return lambda a: a.plan
+        return self.plan_key
 
     def fewest(self, aim: int, p: Fraction) -> Fewest:
         """The fewest whole units, in the given order, that destroy aim ``aim`` with
