@@ -635,6 +635,10 @@ def test_plan_target_with_its_leader_as_kills_takes_it():
                                  "--json"])
     assert r.exit_code == 0 and "cannot lead Necron Warriors" in r.stderr
     assert json.loads(r.stdout)["per_target"] == alone["per_target"]
+    # several units into it (kills -t) take it the same way: the first unit alone as kills
+    both = json.loads(run("kills", "Hexmark Destroyer", "Cronos", "-t", led, "--json").stdout)
+    assert both["target"]["profile"] == kills["target"]["profile"]
+    assert both["after_units"][0]["destroyed"] == kills["destroyed"]
 
 
 def test_plan_leader_with_several_targets_is_refused():
