@@ -657,6 +657,9 @@ def test_a_leader_that_cannot_lead_the_target_is_said_either_way():
         assert r.stderr.count("warning: Skitarii Marshal cannot lead Necron Warriors (its "
                               "Leader ability lists Skitarii Rangers, Skitarii Vanguard); "
                               "attached anyway") == 1, args
+    # an archetype stands for any unit of its kind: no Leader ability names it, none said
+    r = CliRunner().invoke(cli, ["kills", "Hexmark Destroyer", "MEQ + Skitarii Marshal"])
+    assert r.exit_code == 0 and "cannot lead" not in r.stderr
     # an inline Leader has no Leader ability to check: no such warning
     r = CliRunner().invoke(cli, ["kills", "Hexmark Destroyer", "Necron Warriors", "--leader",
                                  "1x T4 Sv3+ W4 CHARACTER"])
