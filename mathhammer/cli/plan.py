@@ -147,14 +147,16 @@ _PLAN_HELP = """The best plan for a phase: which of ATTACKERS shoots which targe
 TARGET, or every unit of --vs-army FILE), every assignment evaluated exactly.
 
 ATTACKERS are units, files or inline rows as for `mathhammer kills`, each optionally followed
-by its own options ("Devastator Squad --half-range"), or every unit of --army FILE. Units that
+by its own options ("Devastator Squad --half-range"), or every unit of --army FILE. A target
+with its Leader is -t "UNIT + LEADER" (--leader only with one target). Units that
 shoot the same target resolve in the order given, the target's state carried exactly. The
 objective is expected points destroyed (a unit's points when it is destroyed: `points`, or per
 model destroyed: `model-points`) or expected models destroyed (`models`; the default when a
 target's points are not known). --destroy TARGET --probability P adds the fewest units that
 destroy TARGET with probability at least P. --adaptive adds the best policy when each unit
 picks its target after seeing what the earlier ones did. --try OPTIONS plans again with those
-options for every unit and says which is best.
+options for every unit and says which is best. The next best plan differs in what each target
+receives: units that attack alike, and alike targets, are interchangeable.
 
 \b
 Examples:
