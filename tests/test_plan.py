@@ -487,3 +487,213 @@ def test_fewest_stops_at_its_limit(monkeypatch):
     monkeypatch.setattr(plan_module, "MAX_SUBSETS", 3)
     f = Planner(SHOOTERS, AIMS, Objective.MODELS).fewest(0, F(1))
     assert f.units is None and not f.complete and f.tried == 3
+
+
+# -- interchangeable units and targets: the next best is a different plan -----------------
+
+GUN = Weapon("Gun", attacks=1, skill=2, strength=8, ap=0, damage=1)  # 5/6 * 5/6 = 25/36
+WEAK = Weapon("Weak", attacks=1, skill=4, strength=8, ap=0, damage=1)  # 1/2 * 5/6 = 5/12
+LONE = Target(models=1, toughness=4, save=7, wounds=1)
+
+
+def _keys_by_hand(planner, ranked, unit_kind, aim_kind):
+    """Each assignment's plan by hand: for each target's kind, the sorted kinds of the units
+    that shoot it (labels mapped to kinds by the test, not by the planner)."""
+    out = []
+    for a in ranked:
+        per = {t: sorted(unit_kind[planner.shooters[i].label] for i, ts in enumerate(a.targets)
+                         if ts[0] == t) for t in range(len(planner.aims))}
+        out.append(sorted((aim_kind[planner.aims[t].name], tuple(v)) for t, v in per.items()))
+    return out
+
+
+def test_the_next_best_plan_is_not_the_best_with_alike_units_swapped():
+    # two alike units A, A2 (the same gun, other labels and points) into X (10 pts), Y (20)
+    a, a2 = Shooter.of("A", [(GUN, 1)], points=10), Shooter.of("A2", [(GUN, 1)], points=15)
+    p = Planner([a, a2], [Aim("X", LONE, 10), Aim("Y", LONE, 20)], Objective.POINTS)
+    assert p.unit_kinds == (0, 0) and p.aim_kinds == (0, 1)
+    ranked = p.fixed()
+    # one each: (10 + 20) * 25/36 = 125/6, either way round (a tie: the same plan);
+    # both into Y: 20 * (1 - (11/36)**2) = 20 * 1175/1296 = 5875/324; into X: 5875/648
+    assert [r.value for r in ranked] == [F(125, 6), F(125, 6), F(5875, 324), F(5875, 648)]
+    nxt = p.runner_up(ranked)
+    assert nxt.targets == ((1,), (1,)) and nxt.value == F(5875, 324)
+    # 125/6 - 5875/324 = 6750/324 - 5875/324 = 875/324 (not 0, the swap)
+    assert ranked[0].value - nxt.value == F(875, 324)
+    assert p.distinct(ranked) == 3  # {A, A2} one each, both into X, both into Y
+    assert _keys_by_hand(p, ranked, {"A": 0, "A2": 0}, {"X": 0, "Y": 1})[:2] == [
+        [(0, (0,)), (1, (0,))]] * 2
+
+
+def test_the_next_best_plan_is_not_the_best_with_alike_targets_swapped():
+    # A (the gun) and C (the weak gun) into X, X2: alike lone W1 models, 10 pts each
+    a, c = Shooter.of("A", [(GUN, 1)]), Shooter.of("C", [(WEAK, 1)])
+    p = Planner([a, c], [Aim("X", LONE, 10), Aim("X #2", LONE, 10)], Objective.POINTS)
+    assert p.unit_kinds == (0, 1) and p.aim_kinds == (0, 0)
+    ranked = p.fixed()
+    # one each: 10 * 25/36 + 10 * 5/12 = 250/36 + 150/36 = 100/9, either way round;
+    # both into one: 10 * (1 - 11/36 * 7/12) = 10 * 355/432 = 1775/216, either one
+    assert [r.value for r in ranked] == [F(100, 9)] * 2 + [F(1775, 216)] * 2
+    nxt = p.runner_up(ranked)
+    assert nxt.value == F(1775, 216) and len(set(nxt.targets)) == 1
+    assert ranked[0].value - nxt.value == F(2400 - 1775, 216)  # 625/216
+    assert p.distinct(ranked) == 2
+    # adaptive: A's two first choices are one (alike targets): A into X, then C into the
+    # other if X fell, else either: 25/36 * (10 + 50/12) + 11/36 * 50/12 = 100/9
+    ad = p.adaptive()
+    assert ad.exact and ad.value == F(100, 9)
+    assert ad.first == (((0,), F(100, 9)),)
+
+
+def test_alike_means_attacking_alike():
+    base = Shooter.of("A", [(GUN, 1)])
+    assert Planner([base, Shooter.of("B", [(GUN, 1)], points=99)], [Aim("X", LONE)]).unit_kinds \
+        == (0, 0)  # points do not change an attack
+    for other in (Shooter.of("B", [(GUN, 2)]), Shooter.of("B", [(WEAK, 1)]),
+                  Shooter.of("B", [(GUN, 1)], mh.Options(reroll_hits="ones")),
+                  Shooter.of("B", [(GUN, 1)], apply=["Oath of Moment"])):
+        assert Planner([base, other], [Aim("X", LONE)]).unit_kinds == (0, 1), other
+    two = Target(models=2, toughness=4, save=7, wounds=1)
+    for other in (Aim("Y", two, 10), Aim("Y", LONE, 20), Aim("Y", LONE, 10, ("Stealth",))):
+        assert Planner([base], [Aim("X", LONE, 10), other]).aim_kinds == (0, 1), other
+    assert Planner([base], [Aim("X", LONE, 10), Aim("Y", LONE, 10)]).aim_kinds == (0, 0)
+
+
+@pytest.mark.parametrize("objective", [Objective.POINTS, Objective.MODELS])
+def test_runner_up_against_brute_force(objective):
+    # alike units (A, A #2) and alike targets (pair, pair #2) with the others of the module:
+    # the next best is the best assignment whose plan by hand differs from the best's
+    shooters = [SHOOTERS[0], Shooter.of("A #2", [(ONE, 4)]), SHOOTERS[1]]
+    aims = [AIMS[0], Aim("pair #2", PAIR, 40), AIMS[1]]
+    p = Planner(shooters, aims, objective)
+    ranked = p.fixed()
+    by_hand = {combo: _value_by_hand(shooters, aims, combo, objective)
+               for combo in itertools.product(range(3), repeat=3)}
+    assert {tuple(t[0] for t in a.targets): a.value for a in ranked} == by_hand
+    keys = _keys_by_hand(p, ranked, {"A": 0, "A #2": 0, "B": 2},
+                         {"pair": 0, "pair #2": 0, "lone": 2})
+    nxt = next(a for a, k in zip(ranked, keys, strict=True) if k != keys[0])
+    assert p.runner_up(ranked) == nxt
+    assert p.distinct(ranked) == len({tuple(k) for k in keys})
+    assert p.distinct(ranked) < len(ranked) == 27
+
+
+def test_fewest_tries_alike_units_once():
+    # A, A #2 alike (and as dear), B not: the sets tried are {A}, {B}, {A, A #2}, {A, B},
+    # {A, A #2, B}: {A #2} and {A #2, B} are {A} and {A, B} again (7 sets, 5 different)
+    shooters = [SHOOTERS[0], Shooter.of("A #2", [(ONE, 4)]), SHOOTERS[1]]
+    p = Planner(shooters, AIMS, Objective.MODELS)
+    every = p.fewest(0, F(1))
+    assert every.units is None and every.tried == 5
+    assert every.destroyed == p.after(0, ((0, (0,)), (1, (0,)), (2, (0,)))).map(
+        models_alive).prob(0)
+    # B alone destroys the pair with 1/9 (test_fewest_units_for_a_target), A alone 1/81
+    assert p.fewest(0, F(1, 9)).units == (2,)
+    # at other points A #2 is another choice for "the fewest points": tried apart
+    dear = [SHOOTERS[0], Shooter.of("A #2", [(ONE, 4)], points=5), SHOOTERS[1]]
+    assert Planner(dear, AIMS, Objective.MODELS).fewest(0, F(1)).tried == 7
+
+
+def test_plan_command_next_best_is_a_different_plan():
+    # A twice (alike) into two lone W1 models: one each, or both into one
+    lone = "1x T4 Sv7+ W1"
+    r = run("plan", A, A, "-t", lone, "-t", lone, "--objective", "models", "--json")
+    data = json.loads(r.output)
+    assert data["assignments"] == 4 and data["different_plans"] == 2
+    assert data["alike"] == [["4x One", "4x One #2"], [lone, f"{lone} #2"]]
+    # one each: 2 * (1 - (2/3)**4) = 2 * 65/81 = 130/81 (each attack 2/3 * 1/2 = 1/3);
+    # both into one: 1 - (2/3)**8 = 6305/6561; lead 10530/6561 - 6305/6561 = 4225/6561
+    assert data["best"]["value"] == "130/81" and data["next_best"]["value"] == "6305/6561"
+    assert data["lead"] == "4225/6561"
+    text = run("plan", A, A, "-t", lone, "-t", lone, "--objective", "models").output
+    assert "each evaluated exactly; 2 different plans" in text
+    assert "ahead of the next best by 0.644 (exact 4225/6561)" in text
+    assert "alike:" in text and "(interchangeable: plans that only swap them are one plan)" \
+        in text
+
+
+# -- a target with its Leader --------------------------------------------------------------
+
+
+def test_plan_target_with_its_leader_as_kills_takes_it():
+    # the bundled Necron Warriors (90 pts) led by the bundled Skitarii Marshal (35 pts)
+    from mathhammer.data.lookup import find_unit
+
+    led = "Necron Warriors + Skitarii Marshal"
+    r = CliRunner().invoke(cli, ["plan", "Hexmark Destroyer", "-t", led, "-t", "MEQ",
+                                 "--objective", "models", "--json"])
+    assert r.exit_code == 0, r.output
+    assert "warning: Skitarii Marshal cannot lead Necron Warriors" in r.stderr
+    data = json.loads(r.stdout)
+    [first, _meq] = data["per_target"]
+    assert first["target"]["name"] == led
+    assert first["points"] == 90 + 35 == find_unit("Necron Warriors").cost() + find_unit(
+        "Skitarii Marshal").cost()
+    kills = json.loads(run("kills", "Hexmark Destroyer", led, "--json").stdout)
+    assert first["target"]["profile"] == kills["target"]["profile"]
+    # its value into that target alone is what kills says (one unit, one target)
+    alone = json.loads(run("plan", "Hexmark Destroyer", "-t", led, "--objective", "models",
+                           "--json").stdout)
+    assert alone["best"]["value"] == kills["mean"]["kills"]
+    # --leader with the one target is the same target, with the same points and warning
+    r = CliRunner().invoke(cli, ["plan", "Hexmark Destroyer", "-t", "Necron Warriors",
+                                 "--leader", "Skitarii Marshal", "--objective", "models",
+                                 "--json"])
+    assert r.exit_code == 0 and "cannot lead Necron Warriors" in r.stderr
+    assert json.loads(r.stdout)["per_target"] == alone["per_target"]
+    # several units into it (kills -t) take it the same way: the first unit alone as kills
+    both = json.loads(run("kills", "Hexmark Destroyer", "Cronos", "-t", led, "--json").stdout)
+    assert both["target"]["profile"] == kills["target"]["profile"]
+    assert both["after_units"][0]["destroyed"] == kills["destroyed"]
+
+
+def test_plan_leader_with_several_targets_is_refused():
+    r = run("plan", A, "-t", "Necron Warriors", "-t", "MEQ", "--leader", "Skitarii Marshal",
+            ok=False)
+    assert r.exit_code == 2
+    assert ("--leader 'Skitarii Marshal': a plan with 2 targets; give the target it leads "
+            'its Leader in its name instead: -t "UNIT + Skitarii Marshal"') in r.output
+
+
+def test_a_leader_that_cannot_lead_the_target_is_said_either_way():
+    for args in (["Necron Warriors + Skitarii Marshal"],
+                 ["Necron Warriors", "--leader", "Skitarii Marshal"]):
+        r = CliRunner().invoke(cli, ["kills", "Hexmark Destroyer", *args])
+        assert r.exit_code == 0, r.output
+        assert r.stderr.count("warning: Skitarii Marshal cannot lead Necron Warriors (its "
+                              "Leader ability lists Skitarii Rangers, Skitarii Vanguard); "
+                              "attached anyway") == 1, args
+    # an archetype stands for any unit of its kind: no Leader ability names it, none said
+    r = CliRunner().invoke(cli, ["kills", "Hexmark Destroyer", "MEQ + Skitarii Marshal"])
+    assert r.exit_code == 0 and "cannot lead" not in r.stderr
+    # an inline Leader has no Leader ability to check: no such warning
+    r = CliRunner().invoke(cli, ["kills", "Hexmark Destroyer", "Necron Warriors", "--leader",
+                                 "1x T4 Sv3+ W4 CHARACTER"])
+    assert r.exit_code == 0 and "cannot lead" not in r.stderr
+
+
+@pytest.mark.slow
+def test_plan_target_with_its_leader_from_data():
+    data = SHARED / "bsdata" / "10e"
+    if not data.is_dir():
+        pytest.skip(f"shared data not found at {data}")
+    args = ["plan", "Intercessor Squad", "-t", "Necron Warriors + Technomancer",
+            "--objective", "models", "--data", str(data), "--json"]
+    out = json.loads(run(*args).stdout)
+    [t] = out["per_target"]
+    # the Technomancer's Rites of Reanimation (Feel No Pain 5+ for the unit it leads) meets
+    # the Bolt Rifles: 5 x 2 shots, 3+ to hit, S4 vs T4 4+, Sv4+ at AP-1 fails on 1-4, then
+    # FNP 5+ fails on 1-4: 10 * 2/3 * 1/2 * 2/3 * 2/3 = 40/27 warriors (W1; 10 attacks
+    # never reach the Technomancer)
+    assert t["rules"] == ["Rites of Reanimation"] and out["best"]["value"] == "40/27"
+    kills = json.loads(run("kills", "Intercessor Squad", "Necron Warriors + Technomancer",
+                           "--data", str(data), "--json").stdout)
+    assert kills["unit_rules"] == t["rules"] and kills["mean"]["kills"] == "40/27"
+    from mathhammer.data.lookup import find_unit
+
+    costs = [find_unit(n, data=data).cost() for n in ("Necron Warriors", "Technomancer")]
+    assert t["points"] == sum(costs) and None not in costs
+    led = json.loads(run("plan", "Intercessor Squad", "-t", "Necron Warriors", "--leader",
+                         "Technomancer", "--objective", "models", "--data", str(data),
+                         "--json").stdout)
+    assert led["per_target"] == out["per_target"]

@@ -110,8 +110,14 @@ def named_aim(spec: str, p: dict[str, Any]) -> tuple[str, Any, int | None, tuple
 
 def firing(shooters: list[Shooter], aims: list[Any], q: dict[str, Any]) -> list[Shooter]:
     """The units of a plan that have weapons for the phase (the others are left out, with a
-    warning), each checked against every target (the work it asks is bounded)."""
-    out = [sh for sh in shooters if sh.profiles]
+    warning), each checked against every target (the work it asks is bounded); a repeated
+    label is numbered (``#2``), as an army list's are."""
+    out, seen = [], {}
+    for sh in shooters:
+        if sh.profiles:
+            seen[sh.label] = seen.get(sh.label, 0) + 1
+            out.append(sh if seen[sh.label] == 1 else
+                       attrs.evolve(sh, label=f"{sh.label} #{seen[sh.label]}"))
     for sh in shooters:
         if not sh.profiles:
             warn(f"{sh.label}: no {'ranged' if q['ranged'] else 'melee'} weapons; left out")
@@ -141,14 +147,16 @@ _PLAN_HELP = """The best plan for a phase: which of ATTACKERS shoots which targe
 TARGET, or every unit of --vs-army FILE), every assignment evaluated exactly.
 
 ATTACKERS are units, files or inline rows as for `mathhammer kills`, each optionally followed
-by its own options ("Devastator Squad --half-range"), or every unit of --army FILE. Units that
+by its own options ("Devastator Squad --half-range"), or every unit of --army FILE. A target
+with its Leader is -t "UNIT + LEADER" (--leader only with one target). Units that
 shoot the same target resolve in the order given, the target's state carried exactly. The
 objective is expected points destroyed (a unit's points when it is destroyed: `points`, or per
 model destroyed: `model-points`) or expected models destroyed (`models`; the default when a
 target's points are not known). --destroy TARGET --probability P adds the fewest units that
 destroy TARGET with probability at least P. --adaptive adds the best policy when each unit
 picks its target after seeing what the earlier ones did. --try OPTIONS plans again with those
-options for every unit and says which is best.
+options for every unit and says which is best. The next best plan differs in what each target
+receives: units that attack alike, and alike targets, are interchangeable.
 
 \b
 Examples:
@@ -207,6 +215,7 @@ def plan(attackers: tuple[str, ...], targets: tuple[str, ...], army_file: str | 
     if ctx.get_parameter_source("ruleset") == ParameterSource.DEFAULT and (mine or theirs):
         p["ruleset"] = (mine or theirs).edition
     p_destroy = parse_probability(probability)
+    check_leader(len(targets), len(theirs.rows()) if theirs else 0, p)
     given = _points(points)
     specs = [army_aim(label, unit) for label, unit in theirs.rows()] if theirs else []
     specs += [named_aim(t, p) for t in targets]
@@ -291,17 +300,48 @@ def _points(items: tuple[str, ...]) -> dict[str, int]:
 
 
 def unit_points(spec: str, p: dict[str, Any]) -> int | None:
-    """The points of a target named on the command line (None for inline profiles)."""
+    """The points of a target named on the command line: a unit's, or with its Leader
+    (``"UNIT + LEADER"`` or ``--leader``) both units' (None for an inline profile, or when
+    either's points are not known)."""
+    from ..data.attached import split_attached
     from ..data.inline import is_inline_target
     from ..data.lookup import find_unit
 
-    if is_inline_target(spec) or p.get("leader"):
+    if is_inline_target(spec):
         return None
-    unit = find_unit(spec, rules=p["ruleset"], data=current_data())
-    try:
-        return unit.cost(p.get("target_models"))
-    except (ValueError, InputError):
+    pair = split_attached(spec)
+    body, lead = pair if pair is not None else (spec, p.get("leader"))
+    if lead is not None and is_inline_target(lead):
         return None
+    total = 0
+    for name, models in ((body, p.get("target_models")), (lead, None)):
+        if name is None:
+            continue
+        try:
+            cost = find_unit(name, rules=p["ruleset"], data=current_data()).cost(models)
+        except (ValueError, InputError):
+            return None
+        if cost is None:
+            return None
+        total += cost
+    return total
+
+
+def check_leader(named: int, listed: int, p: dict[str, Any]) -> None:
+    """``--leader`` attaches to the one target of a plan, named on the command line
+    (``named`` of them; ``listed``: units of the enemy's list, which have the Leaders their
+    list gives them); with several targets each is given its Leader in its name (README,
+    "Plans")."""
+    leader = p.get("leader")
+    if not leader:
+        return
+    if listed:
+        raise InputError(f"--leader {leader!r}: a unit of an army list has the Leader the list "
+                         "gives it; for a target of your own, give it its Leader in its name: "
+                         f'-t "UNIT + {leader}"')
+    if named != 1:
+        raise InputError(f"--leader {leader!r}: a plan with {named} targets; give the target "
+                         f'it leads its Leader in its name instead: -t "UNIT + {leader}"')
 
 
 def odds_line(s: Salvo) -> str:

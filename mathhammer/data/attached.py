@@ -43,7 +43,10 @@ def split_attached(spec: str) -> tuple[str, str] | None:
 
 
 def leader_notes(body: Any, lead: Any) -> tuple[str, ...]:
-    """What is wrong with attaching ``lead`` to ``body`` (said as warnings, not refused)."""
+    """What is wrong with attaching ``lead`` to ``body`` (said as warnings, not refused);
+    nothing for a standard target of no faction (MEQ stands for any unit of its kind)."""
+    if getattr(body, "archetype", False) and not getattr(body, "faction_keywords", ()):
+        return ()
     if not getattr(lead, "leader", False):
         return (f"{lead.name} has no Leader ability; attached to {body.name} anyway",)
     leads = getattr(lead, "leads", ())

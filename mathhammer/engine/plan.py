@@ -142,6 +142,32 @@ class Aim:
         return models_alive(initial_state(self.target))
 
 
+def same_unit(a: Shooter, b: Shooter) -> bool:
+    """Whether two attacking units are interchangeable in a plan: they attack alike (the same
+    weapons, options and rules; the label and points may differ, as ``Pathfinder Team #2``
+    or a unit whose list prices it otherwise)."""
+    return (a.profiles, a.options, a.apply, a.mortal) == (b.profiles, b.options, b.apply,
+                                                          b.mortal)
+
+
+def same_aim(a: Aim, b: Aim) -> bool:
+    """Whether two targets are interchangeable in a plan: the same profile, points and rules
+    from data (only the name differs, as ``Chaos Rhino #2``)."""
+    return (a.target, a.points, a.rules) == (b.target, b.points, b.rules)
+
+
+def kinds(items: Sequence[Any], same: Any) -> tuple[int, ...]:
+    """For each item, the index of the first item ``same`` as it (itself when none before).
+
+    >>> kinds("abab", str.__eq__)
+    (0, 1, 0, 1)
+    """
+    out: list[int] = []
+    for i, x in enumerate(items):
+        out.append(next(j for j in range(i + 1) if j == i or same(items[j], x)))
+    return tuple(out)
+
+
 def salvo(target: Target | Squad, shooters: Sequence[Shooter],
           state: PMF | None = None, against: Sequence[Any] = ()) -> Timeline:
     """Several units into one target, in order: :func:`~mathhammer.engine.sequence.sequence`
@@ -179,6 +205,9 @@ class Assignment:
 
     targets: tuple[tuple[int, ...], ...]
     value: Fraction
+    #: which plan it is (:meth:`Planner.plan_key`, numbered by :meth:`Planner.fixed`): two
+    #: assignments with one number differ only in which of alike units does what
+    plan: int | None = attrs.field(default=None, eq=False, repr=False)
 
     def parts(self, aim: int) -> tuple[Part, ...]:
         """The units (and their weapons) that shoot aim ``aim``, in order."""
@@ -192,7 +221,7 @@ class Fewest:
 
     units: tuple[int, ...] | None  #: None: even all of them fall short (or none found)
     destroyed: Fraction  #: P(destroyed) with those units (with all, when none suffice)
-    tried: int  #: subsets evaluated
+    tried: int  #: sets of units evaluated (those of interchangeable units in one order: once)
     #: False: stopped after :data:`MAX_SUBSETS` sets without an answer
     complete: bool = True
 
@@ -207,7 +236,8 @@ class Adaptive:
     depth: int
     units: int
     states: tuple[int, ...]  #: joint target states at each level 0..depth
-    first: tuple[tuple[tuple[int, ...], Fraction], ...]  #: each first choice and its value
+    #: each first choice and its value, best first (of interchangeable targets the best one)
+    first: tuple[tuple[tuple[int, ...], Fraction], ...]
     #: the second unit's best choice after each outcome of the first: (state of the first
     #: choice's targets, probability, choice)
     second: tuple[tuple[Any, Fraction, tuple[int, ...]], ...]
@@ -241,6 +271,10 @@ class Planner:
                 if a.points is None:
                     raise InputError(f"target {a.name!r}: its points are not known; give them "
                                      f"(--points \"{a.name}=N\") or plan for models destroyed")
+        #: each unit's and target's first interchangeable one (:func:`same_unit`,
+        #: :func:`same_aim`): plans that only swap them are one plan (:meth:`plan_key`)
+        self.unit_kinds = kinds(self.shooters, same_unit)
+        self.aim_kinds = kinds(self.aims, same_aim)
         self._moves: dict[tuple[int, tuple[int, ...], int, Any], PMF] = {}
         self._after: dict[tuple[int, Any, tuple[Part, ...]], PMF] = {}
         self._leaf: dict[Any, Any] = {}  # expected values, subset values, leaf values
@@ -347,20 +381,68 @@ class Planner:
         units = range(len(self.shooters))
         parts_of = [{c: self._parts(i, c) for c in self.choices(i)} for i in units]
         combos = list(itertools.product(*(self.choices(i) for i in units)))
+        kind, aim_kind = self.unit_kinds, self.aim_kinds
         keys = []
         for combo in combos:
             per: list[list[Part]] = [[] for _ in range(n_aims)]
             for i, c in enumerate(combo):
                 for t, ws in parts_of[i][c].items():
-                    per[t].append((i, ws))
-            keys.append(tuple(tuple(p) for p in per))
+                    per[t].append((kind[i], ws))  # an interchangeable unit does the same
+            keys.append(tuple((aim_kind[t], tuple(p)) for t, p in enumerate(per)))
         # each (target, parts) once, exactly; then sums of integers over one denominator
-        values = {(t, k[t]): self.expected(t, k[t]) for k in keys for t in range(n_aims)}
+        values = {tp: self.expected(*tp) for k in keys for tp in k}
         den = math.lcm(*(v.denominator for v in values.values()))
         ints = {key: v.numerator * (den // v.denominator) for key, v in values.items()}
-        scores = [sum(ints[(t, k[t])] for t in range(n_aims)) for k in keys]
+        scores = [sum(ints[tp] for tp in k) for k in keys]
+        plans: dict[tuple[Any, ...], int] = {}  # each plan (:meth:`plan_key`): a number
+        units_alike = kind != tuple(range(len(kind)))
+        aims_alike = aim_kind != tuple(range(n_aims))
+        ids = list(range(len(keys)))
+        if units_alike or aims_alike:
+            for j, k in enumerate(keys):
+                if units_alike:  # what each target receives, in any order
+                    k = tuple((t, tuple(sorted(p)) if len(p) > 1 else p) for t, p in k)
+                ids[j] = plans.setdefault(tuple(sorted(k)) if aims_alike else k, len(plans))
         order = sorted(range(len(combos)), key=lambda j: -scores[j])  # stable: ties in order
-        return [Assignment(combos[j], Fraction(scores[j], den)) for j in order]
+        return [Assignment(combos[j], Fraction(scores[j], den), ids[j]) for j in order]
+
+    def alike(self) -> bool:
+        """Whether some units or targets are interchangeable (:func:`same_unit`,
+        :func:`same_aim`)."""
+        return self.unit_kinds != tuple(range(len(self.shooters))) or \
+            self.aim_kinds != tuple(range(len(self.aims)))
+
+    def plan_key(self, a: Assignment) -> tuple[Any, ...]:
+        """What a plan does, up to interchangeable units and targets: which kinds of target
+        receive which kinds of unit (and their weapons), in any order. Two assignments with
+        one key differ only in which of two alike units (or targets) does (or takes) what."""
+        per: list[list[Part]] = [[] for _ in self.aims]
+        for i, choice in enumerate(a.targets):
+            for t, ws in self._parts(i, choice).items():
+                per[t].append((self.unit_kinds[i], ws))
+        return tuple(sorted((self.aim_kinds[t], tuple(sorted(p))) for t, p in enumerate(per)))
+
+    def runner_up(self, ranked: Sequence[Assignment]) -> Assignment | None:
+        """The best of ``ranked`` (best first, from :meth:`fixed`) that is a different plan
+        from the first (:meth:`plan_key`), not the same with alike units swapped."""
+        if not self.alike():
+            return ranked[1] if len(ranked) > 1 else None
+        key = self._plan_of(ranked)
+        first = key(ranked[0])
+        return next((a for a in ranked[1:] if key(a) != first), None)
+
+    def distinct(self, ranked: Sequence[Assignment]) -> int:
+        """How many different plans ``ranked`` holds (:meth:`plan_key`)."""
+        if not self.alike():
+            return len(ranked)
+        key = self._plan_of(ranked)
+        return len({key(a) for a in ranked})
+
+    def _plan_of(self, ranked: Sequence[Assignment]) -> Any:
+        """The plan of each of ``ranked``: the number :meth:`fixed` gave, else its key."""
+        if all(a.plan is not None for a in ranked):
+            return lambda a: a.plan
+        return self.plan_key
 
     def fewest(self, aim: int, p: Fraction) -> Fewest:
         """The fewest whole units, in the given order, that destroy aim ``aim`` with
@@ -372,9 +454,14 @@ class Planner:
             return self.after(aim, tuple((i, every[i]) for i in units)).map(
                 models_alive).prob(0)
 
+        seen: set[tuple[Any, ...]] = set()
         for k in range(1, n + 1):
             found = []
             for units in itertools.combinations(range(n), k):
+                alike = tuple((self.unit_kinds[i], self.shooters[i].points) for i in units)
+                if alike in seen:  # the same units (and points) as a set tried, in order
+                    continue
+                seen.add(alike)
                 if tried >= MAX_SUBSETS:
                     return Fewest(None, destroyed(tuple(range(n))), tried, complete=False)
                 tried += 1
@@ -532,6 +619,10 @@ class Planner:
             for joint, p in self._outcomes(0, c0, start):
                 second.append((tuple(joint[t] for t in aims0), p, policy[1][joint]))
         first.sort(key=lambda cv: -cv[1])
+        distinct: dict[tuple[int, ...], tuple[tuple[int, ...], Fraction]] = {}
+        for c, v in first:  # one choice of each kind: interchangeable targets are one
+            distinct.setdefault(tuple(self.aim_kinds[t] for t in c), (c, v))
+        first = list(distinct.values())
         rest = "" if depth == n else "replanned" if replan else "fixed"
         return Adaptive(value, depth, n, tuple(len(lv) for lv in levels), tuple(first),
                         tuple(second), rest)

@@ -201,6 +201,11 @@ class PlanAnswer:
     adaptive: Adaptive | None = None
     #: with ``fewest``: the rest of the army planned against the other targets
     rest: tuple[Any, Assignment] | None = attrs.field(default=None, eq=False)
+    #: the best different plan (:meth:`~mathhammer.engine.plan.Planner.runner_up`: not the
+    #: best with interchangeable units or targets swapped); None: there is none
+    runner_up: Assignment | None = None
+    #: how many different plans ``ranked`` holds (up to interchangeable units and targets)
+    distinct: int = 0
 
     @property
     def best(self) -> Assignment:
@@ -208,8 +213,9 @@ class PlanAnswer:
 
     @property
     def lead(self) -> Fraction | None:
-        """How far the best assignment is ahead of the next best (None: only one)."""
-        return self.ranked[0].value - self.ranked[1].value if len(self.ranked) > 1 else None
+        """How far the best assignment is ahead of the next best different plan (None:
+        there is none)."""
+        return None if self.runner_up is None else self.best.value - self.runner_up.value
 
 
 def solve(planner: Planner, *, adaptive: bool = False, budget: int | None = None,
@@ -232,7 +238,21 @@ def solve(planner: Planner, *, adaptive: bool = False, budget: int | None = None
     if adaptive:
         budget = ADAPTIVE_BUDGET if budget is None else budget
         ad = planner.adaptive(budget, follow=ranked[0])
-    return PlanAnswer(planner, ranked, narrowed, fewest, destroy, ad, rest)
+    return PlanAnswer(planner, ranked, narrowed, fewest, destroy, ad, rest,
+                      planner.runner_up(ranked), planner.distinct(ranked))
+
+
+def alike_groups(planner: Planner) -> tuple[tuple[str, ...], ...]:
+    """The names of interchangeable units, then targets, in groups of two or more (plans that
+    swap them are one plan)."""
+    out = []
+    for kinds, names in ((planner.unit_kinds, [s.label for s in planner.shooters]),
+                         (planner.aim_kinds, [a.name for a in planner.aims])):
+        groups: dict[int, list[str]] = {}
+        for k, name in zip(kinds, names, strict=True):
+            groups.setdefault(k, []).append(name)
+        out += [tuple(g) for g in groups.values() if len(g) > 1]
+    return tuple(out)
 
 
 def _choice_text(planner: Planner, unit: int, choice: tuple[int, ...]) -> str:
@@ -265,13 +285,19 @@ def plan_text(ans: PlanAnswer, width: int = 80) -> str:
                              f"{'s' * (ans.narrowed != 1)} alone (a heuristic: the full plan "
                              "is over the limit of assignments)", 80,
                              subsequent_indent=" " * 13)
-    out += ["", f"best of {len(ans.ranked)} assignments (each evaluated exactly): "
+    alike = alike_groups(pl)
+    if alike:
+        out += textwrap.wrap("alike:       " + "; ".join(" = ".join(g) for g in alike)
+                             + " (interchangeable: plans that only swap them are one plan)",
+                             80, subsequent_indent=" " * 13)
+    different = f"; {ans.distinct} different plans" if ans.distinct != len(ans.ranked) else ""
+    out += ["", f"best of {len(ans.ranked)} assignments (each evaluated exactly{different}): "
                 f"{decimal(ans.best.value)}  exact {readable_fraction(ans.best.value)}"]
     out += _assignment_text(pl, ans.best)
-    if ans.lead is not None:
+    if ans.lead is not None and ans.runner_up is not None:
         out.append(f"ahead of the next best by {decimal(ans.lead)} (exact "
                    f"{readable_fraction(ans.lead)}); next best:")
-        out += _assignment_text(pl, ans.ranked[1])
+        out += _assignment_text(pl, ans.runner_up)
     out += ["", f"{'target':<24}  {'value':>8}  {'P(destroyed)':>12}  {'kills':>7}  "
                 "exact value"]
     for t, a in enumerate(pl.aims):
@@ -383,9 +409,10 @@ def plan_json(ans: PlanAnswer) -> dict[str, Any]:
     out: dict[str, Any] = {
         "objective": pl.objective.value, "split": pl.split,
         "attackers": [_shooter_json(sh) for sh in pl.shooters],
-        "assignments": len(ans.ranked), "narrowed_to": ans.narrowed,
+        "assignments": len(ans.ranked), "different_plans": ans.distinct,
+        "alike": [list(g) for g in alike_groups(pl)], "narrowed_to": ans.narrowed,
         "best": assignment(ans.best),
-        "next_best": assignment(ans.ranked[1]) if len(ans.ranked) > 1 else None,
+        "next_best": assignment(ans.runner_up) if ans.runner_up is not None else None,
         "lead": fraction(ans.lead) if ans.lead is not None else None,
         "per_target": per_target,
         "total": mean_json(total_points(pl, ans.best)),

@@ -11,7 +11,7 @@ import os
 
 import attrs
 
-from ..data.attached import split_attached
+from ..data.attached import leader_notes, split_attached
 from ..data.inline import is_inline_target, parse_squad
 from ..errors import InputError
 from ..model.profiles import Target
@@ -33,6 +33,7 @@ def target_of(spec: str, models: int | None = None, leader: str | None = None, *
         if not (isinstance(value, str) or key == "leader" and value is None):
             raise TypeError(f"{key}: expected a unit's name or an inline profile, got "
                             f"{type(value).__name__}")
+    body = None  # the unit from data, when one is named
     if is_inline_target(spec):
         name, target = spec.strip(), parse_squad(spec)
         if models is not None:
@@ -45,12 +46,14 @@ def target_of(spec: str, models: int | None = None, leader: str | None = None, *
             if leader is not None:
                 raise InputError(f"{spec!r} names a Leader already; drop --leader {leader!r}")
             spec, leader = pair
-        unit = find_unit(spec, rules=rules, data=data)
-        name, target = unit.name, unit.as_target(models=models)
+        body = find_unit(spec, rules=rules, data=data)
+        name, target = body.name, body.as_target(models=models)
     if leader is None:
         return name, target
     lname, lead = target_of(leader, rules=rules, data=data)
     _check_leader(leader, lname, lead)
+    if body is not None and not is_inline_target(leader):
+        _check_leads(body, leader, rules, data)
     own = target if isinstance(target, Squad) else attrs.evolve(target, name=name)
     lead = lead if isinstance(lead, Squad) else attrs.evolve(lead, name=lead.name or lname)
     unit = Squad.attach(own, lead, name=f"{name} + {lname}")
@@ -78,6 +81,19 @@ def _check_leader(spec: str, name: str, lead: Target | Squad) -> None:
     warnings.warn(f"--leader {spec!r}: the profile has no CHARACTER keyword; attached as a "
                   "Leader, its models are CHARACTERs (allocated last)", UserWarning,
                   stacklevel=3)
+
+
+def _check_leads(body: object, leader: str, rules: str,
+                 data: str | os.PathLike | None) -> None:
+    """A Leader whose Leader ability does not list ``body`` (or who has none) is attached
+    with a warning, whichever way it is named (``"UNIT + LEADER"`` or ``leader=``), as for
+    an attacking unit (:func:`mathhammer.data.attached.leader_notes`: one place)."""
+    import warnings
+
+    from ..data.lookup import find_unit
+
+    for note in leader_notes(body, find_unit(leader, rules=rules, data=data)):
+        warnings.warn(note, UserWarning, stacklevel=3)
 
 
 def _resize(target: Target | Squad, models: int) -> Target | Squad:

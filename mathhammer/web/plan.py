@@ -67,7 +67,7 @@ def plan_page(params: Mapping[str, Any]) -> str:
     default: points when every target's are known), ``adaptive``, and the options of
     ``/api/kills`` (shared by every unit)."""
     from ..cli.output import show_warning
-    from ..cli.plan import army_aim, firing, named_aim, shooter
+    from ..cli.plan import army_aim, check_leader, firing, named_aim, shooter
     from ..cli.table import army_switches
     from ..engine.plan import Objective, Planner
     from ..report.planning import aims_of, plan_json, solve
@@ -106,6 +106,8 @@ def plan_page(params: Mapping[str, Any]) -> str:
             raise InputError("targets: expected the targets (names, one per line), or the "
                              "enemy's list")
         targets = _listed(theirs, "targets", VS_REF, "the enemy's list")
+    check_leader(sum(not t.startswith(VS_REF) for t in targets),
+                 sum(t.startswith(VS_REF) for t in targets), p)
     start = time.perf_counter()
     err = io.StringIO()
     with warnings.catch_warnings(), contextlib.redirect_stderr(err):
