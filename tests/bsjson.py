@@ -24,15 +24,19 @@ def ability(pid, name, text):
             "characteristics": chars([("Description", text)])}
 
 
-def weapon(pid, name, a, bs, s, ap, d):
-    """A 24" ranged weapon profile without keywords."""
-    return {"id": pid, "name": name, "typeId": "rw", "typeName": "Ranged Weapons",
-            "characteristics": chars([("Range", '24"'), ("A", a), ("BS", bs), ("S", s),
-                                      ("AP", ap), ("D", d), ("Keywords", "-")])}
+def weapon(pid, name, a, bs, s, ap, d, melee=False):
+    """A 24" ranged (or a melee) weapon profile without keywords."""
+    kind = ("mw", "Melee Weapons") if melee else ("rw", "Ranged Weapons")
+    return {"id": pid, "name": name, "typeId": kind[0], "typeName": kind[1],
+            "characteristics": chars([("Range", "Melee" if melee else '24"'), ("A", a),
+                                      ("WS" if melee else "BS", bs), ("S", s), ("AP", ap),
+                                      ("D", d), ("Keywords", "-")])}
 
 
 def unit(uid, name, count, keywords, abilities, gun, statline, points=50):
-    """A datasheet of ``count`` models called ``name`` with ``gun``, of faction "Testers"."""
+    """A datasheet of ``count`` models called ``name``, each with ``gun`` (a weapon profile, or
+    a list of them), of faction "Testers"."""
+    guns = gun if isinstance(gun, list) else [gun]
     return {
         "id": uid, "name": name, "type": "unit",
         "costs": [{"name": "pts", "typeId": "pts", "value": points}],
@@ -48,7 +52,7 @@ def unit(uid, name, count, keywords, abilities, gun, statline, points=50):
             "profiles": [{"id": f"{uid}s", "name": name, "typeId": "t", "typeName": "Unit",
                           "characteristics": chars(statline)}],
             "selectionEntries": [{
-                "id": f"{uid}w", "name": gun["name"], "type": "upgrade",
+                "id": f"{uid}w{i}", "name": g["name"], "type": "upgrade",
                 "constraints": [{"type": "min", "value": 1, "field": "selections",
                                  "scope": "parent"}],
-                "profiles": [gun]}]}]}
+                "profiles": [g]} for i, g in enumerate(guns)]}]}

@@ -7,6 +7,7 @@ corpus."""
 
 import json
 
+import bsjson
 import pytest
 from click.testing import CliRunner
 
@@ -16,40 +17,12 @@ from mathhammer.data.army.model import DataFile
 from tests.army_corpus import Expect, check
 
 
-def _chars(pairs):
-    return [{"name": k, "typeId": k, "$text": v} for k, v in pairs]
-
-
-def _weapon(uid, name, a, s, melee=False):
-    kind = ("mw", "Melee Weapons") if melee else ("rw", "Ranged Weapons")
-    return {"id": f"{uid}p", "name": name, "typeId": kind[0], "typeName": kind[1],
-            "characteristics": _chars([("Range", "Melee" if melee else '24"'), ("A", a),
-                                       ("WS" if melee else "BS", "3+"), ("S", s), ("AP", "0"),
-                                       ("D", "1"), ("Keywords", "-")])}
-
-
 def _unit(uid, name, count, cost, weapons, keyword="Infantry"):
     """A datasheet of ``count`` models called ``name``, each with every weapon of ``weapons``
     ((name, attacks, strength, melee) each)."""
-    stats = (("M", '6"'), ("T", "4"), ("SV", "3+"), ("W", "2"), ("LD", "6+"), ("OC", "2"))
-    return {
-        "id": uid, "name": name, "type": "unit",
-        "costs": [{"name": "pts", "typeId": "pts", "value": cost}],
-        "categoryLinks": [{"id": f"{uid}f", "name": "Faction: Testers", "targetId": "f1"},
-                          {"id": f"{uid}k", "name": keyword, "targetId": f"k{keyword}"}],
-        "selectionEntries": [{
-            "id": f"{uid}m", "name": name, "type": "model",
-            "constraints": [{"type": "min", "value": count, "field": "selections",
-                             "scope": "parent"},
-                            {"type": "max", "value": count, "field": "selections",
-                             "scope": "parent"}],
-            "profiles": [{"id": f"{uid}s", "name": name, "typeId": "t", "typeName": "Unit",
-                          "characteristics": _chars(stats)}],
-            "selectionEntries": [{
-                "id": f"{uid}w{i}", "name": w[0], "type": "upgrade",
-                "constraints": [{"type": "min", "value": 1, "field": "selections",
-                                 "scope": "parent"}],
-                "profiles": [_weapon(f"{uid}w{i}", *w)]} for i, w in enumerate(weapons)]}]}
+    guns = [bsjson.weapon(f"{uid}w{i}p", w[0], w[1], "3+", w[2], "0", "1", *w[3:])
+            for i, w in enumerate(weapons)]
+    return bsjson.unit(uid, name, count, [keyword], [], guns, bsjson.STATS, points=cost)
 
 
 def _catalogue(**more):
