@@ -234,14 +234,17 @@ def _read_dataset() -> dict[str, Any]:
          "parent": f.get("parent_faction_id")} for f in factions.values()]}
 
 
-@cached(maxsize=2)
-def _load(version: str) -> tuple[Stratagem, ...]:
-    """Every stratagem of the data, its effect tree not yet translated (``pending``)."""
+@cached(maxsize=16)
+def _load(version: str, factions: frozenset[str] | None = None) -> tuple[Stratagem, ...]:
+    """Every stratagem of the data (the core ones and those of ``factions``, by name key,
+    when given), its effect tree not yet translated (``pending``)."""
     records = _records(version)["stratagems"]
     named = Counter(name_key(r["name"]) for r in records)
     out = []
     for r in records:
         faction, detachment = r["faction"], r["detachment"]
+        if factions is not None and faction and name_key(faction) not in factions:
+            continue
         name = _title(r["name"])
         if named[name_key(r["name"])] > 1 and detachment:
             name = f"{name} ({detachment})"
@@ -312,17 +315,9 @@ def _eligible(faction: str, faction_keywords: tuple[str, ...], keywords: tuple[s
     version = _version()
     have = frozenset(name_key(k) for k in keywords)  # keyed once, not per stratagem
     return tuple(
-        _translated(s) for s, s_faction, s_detachment in _keyed(version)
-        if (not s.faction or (s_faction in factions
-                              and (want is None or s_detachment == want)))
+        _translated(s) for s in (_load(version, factions) if version is not None else ())
+        if (not s.faction or want is None or name_key(s.detachment) == want)
         and s.usable_by(have))
-
-
-@cached(maxsize=2)
-def _keyed(version: str | None) -> tuple[tuple[Stratagem, str, str], ...]:
-    """Each stratagem with its faction's and detachment's name keys, worked out once."""
-    return tuple((s, name_key(s.faction), name_key(s.detachment))
-                 for s in (_load(version) if version is not None else ()))
 
 
 def stratagem_rules(unit: Any) -> tuple[DataRule, ...]:

@@ -17,6 +17,7 @@ from typing import Any
 
 import attrs
 
+from ...cache import cached
 from ...errors import InputError
 from ..catalogue import StoredCatalogue, StoredEntry
 from ..names import name_key
@@ -28,6 +29,7 @@ __all__ = ["ArmyData", "catalogue_weapon", "close_key", "cost_for", "data_file",
            "singular", "standard_first", "weapon_tables"]
 
 
+@cached(maxsize=1 << 16)
 def singular(text: str) -> str:
     """Each word without a plural ``s`` (``Pathfinders w/ rifles`` ~ ``Pathfinder w/ rifle``)."""
     return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
@@ -157,6 +159,7 @@ _MAX_LOOKUPS = 40
 _MAX_CLOSEST = 10
 
 
+@cached(maxsize=1 << 16)  # a list asks it ten thousand times, of a few hundred names
 def match_key(text: str) -> str:
     """A name as a list's name is compared with the data's: :func:`name_key` without a
     ``[Legends]`` tag, a leading article or a trailing full stop.
