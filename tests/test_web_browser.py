@@ -387,6 +387,10 @@ def test_a_unit_of_the_data_its_wargear_rules_and_list(browser, data_server, wid
     expect()(page.locator("#attacker-info")).to_contain_text("M6 T4 Sv3+ W2", timeout=60000)
     expect()(page.locator("#attacker-info")).to_contain_text("5 models 120 pts")
     assert page.input_value("#models") == ""  # Cronos' 2 models do not carry over
+    # the unit's card is drawn to the end (its rules' boxes too) before the form is touched: a
+    # slow answer would otherwise draw its boxes again under the clicks below
+    expect()(page.locator("#rules input[value='Oath of Moment (1)']")).to_have_count(
+        1, timeout=60000)
     # its wargear: 4 lascannons instead of the heavy bolter
     page.uncheck("#weapons input[value='Heavy Bolter']")
     page.check("#weapons input[value='Lascannon']")

@@ -583,6 +583,7 @@ async function runKills() {
     return;
   }
   killsController = new AbortController();
+  const mine = killsController;  // a newer request aborts it: its answer is then not shown
   $("busy").hidden = false;
   const fromArmy = [p.get("attacker"), p.get("target")].some((v) => v && v.startsWith("army:"));
   const request = fromArmy
@@ -593,6 +594,7 @@ async function runKills() {
     : getJSON(`/api/kills?${p}`, { signal: killsController.signal });
   try {
     const [ok, data] = await request;
+    if (mine.signal.aborted) return;  // read before the abort: stale, a newer one is coming
     if (!ok) {
       showError($("error"), data.message || data.error);
       $("answer").hidden = true;
@@ -604,7 +606,7 @@ async function runKills() {
   } catch (e) {
     if (e.name !== "AbortError") showError($("error"), `mathhammer: error: ${e.message}`);
   } finally {
-    $("busy").hidden = true;
+    if (!mine.signal.aborted) $("busy").hidden = true;
   }
 }
 
@@ -858,6 +860,7 @@ async function runCompare() {
   }
   if (compareController) compareController.abort();
   compareController = new AbortController();
+  const mineCompare = compareController;
   const p = tableParams();
   let request;
   if (army) {
@@ -872,6 +875,7 @@ async function runCompare() {
   $("compare-busy").hidden = false;
   try {
     const [ok, data] = await request;
+    if (mineCompare.signal.aborted) return;  // stale: a newer comparison was asked
     if (!ok) {
       showError($("compare-error"), data.message || data.error);
       $("grid").replaceChildren();
@@ -983,6 +987,7 @@ async function runPlan() {
     return;
   }
   planController = new AbortController();
+  const minePlan = planController;
   const body = { units, targets };
   for (const o of SCHEMA) {  // the modifiers above, shared by every unit
     if (state.has(o.key)) body[o.key] = o.kind === "list" ? state.getAll(o.key) : state.get(o.key);
@@ -996,6 +1001,7 @@ async function runPlan() {
   try {
     const [ok, data] = await getJSON("/api/plan", { method: "POST", body: JSON.stringify(body),
       headers: { "Content-Type": "application/json" }, signal: planController.signal });
+    if (minePlan.signal.aborted) return;  // stale: a newer plan was asked
     if (!ok) {
       showError($("plan-error"), data.message || data.error);
       $("plan-answer").replaceChildren();
