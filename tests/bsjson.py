@@ -9,6 +9,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 #: a Space Marine's statline: M6" T4 Sv3+ W2 Ld6+ OC2
 STATS = (("M", '6"'), ("T", "4"), ("SV", "3+"), ("W", "2"), ("LD", "6+"), ("OC", "2"))
 
@@ -56,3 +59,12 @@ def unit(uid, name, count, keywords, abilities, gun, statline, points=50):
                 "constraints": [{"type": "min", "value": 1, "field": "selections",
                                  "scope": "parent"}],
                 "profiles": [g]} for i, g in enumerate(guns)]}]}
+
+
+def write_folder(folder: Path, catalogue: dict) -> Path:
+    """An 11e data folder: ``catalogue`` as ``Testers.json`` beside a game system file
+    (``System.json``); returns the catalogue's path."""
+    (folder / "Testers.json").write_text(json.dumps({"catalogue": catalogue}), encoding="utf-8")
+    (folder / "System.json").write_text(json.dumps({"gameSystem": {
+        "id": "gs1", "name": "Test system"}}), encoding="utf-8")
+    return folder / "Testers.json"

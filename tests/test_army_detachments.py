@@ -61,11 +61,7 @@ def folder(tmp_path_factory):
                            "type": "selectionEntry"},
                           {"id": "e2", "name": "Tank", "targetId": "u2",
                            "type": "selectionEntry"}]}
-    here = tmp_path_factory.mktemp("cat")
-    (here / "Testers.json").write_text(json.dumps({"catalogue": cat}), encoding="utf-8")
-    (here / "System.json").write_text(json.dumps({"gameSystem": {
-        "id": "gs1", "name": "Test system"}}), encoding="utf-8")
-    return str(here)
+    return str(bsjson.write_folder(tmp_path_factory.mktemp("cat"), cat).parent)
 
 
 def _list(tmp_path, head, name="list.txt"):

@@ -39,11 +39,7 @@ def _catalogue(**more):
 
 
 def _folder(here, **more):
-    (here / "Testers.json").write_text(json.dumps({"catalogue": _catalogue(**more)}),
-                                       encoding="utf-8")
-    (here / "System.json").write_text(json.dumps({"gameSystem": {
-        "id": "gs1", "name": "Test system"}}), encoding="utf-8")
-    return str(here)
+    return str(bsjson.write_folder(here, _catalogue(**more)).parent)
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ from fractions import Fraction as F
 from pathlib import Path
 
 import pytest
-from bsjson import STATS, ability, unit, weapon
+from bsjson import STATS, ability, unit, weapon, write_folder
 from click.testing import CliRunner
 
 import mathhammer as mh
@@ -299,11 +299,7 @@ def catalogue(tmp_path_factory):
                            "type": "selectionEntry"},
                           {"id": "e2", "name": "Leader", "targetId": "u2",
                            "type": "selectionEntry"}]}
-    folder = tmp_path_factory.mktemp("cat")
-    (folder / "Testers.json").write_text(json.dumps({"catalogue": cat}), encoding="utf-8")
-    (folder / "System.json").write_text(json.dumps({"gameSystem": {
-        "id": "gs1", "name": "Test system"}}), encoding="utf-8")
-    return folder / "Testers.json"
+    return write_folder(tmp_path_factory.mktemp("cat"), cat)
 
 
 def test_split_attached():

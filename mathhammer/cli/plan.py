@@ -42,7 +42,7 @@ from .resolve import (
     emit,
     file_rules,
     switch_on,
-    target,
+    target_and_rules,
     warn_options,
 )
 from .table import army_switches, listed_army, merged, vary_params
@@ -100,12 +100,8 @@ def army_aim(label: str, unit: Any) -> tuple[str, Any, int | None, tuple[Any, ..
 def named_aim(spec: str, p: dict[str, Any]) -> tuple[str, Any, int | None, tuple[Any, ...]]:
     """A target of a plan named on the command line, with its rules from data (as
     ``kills``: its own, its Leader's)."""
-    from ..data.attached import target_rules
-
-    name, profile = target(spec, p)
-    found = target_rules(spec, p.get("leader"), rules=p.get("ruleset") or "10e",
-                         data=current_data())
-    return name, profile, unit_points(spec, p), found.applied
+    name, profile, rules = target_and_rules(spec, p)
+    return name, profile, unit_points(spec, p), rules
 
 
 def firing(shooters: list[Shooter], aims: list[Any], q: dict[str, Any]) -> list[Shooter]:
@@ -136,7 +132,7 @@ def salvo_query(attackers: tuple[str, ...], target_spec: str, p: dict[str, Any])
     if p.get("turns") is not None or p.get("reanimation") is not None:
         raise click.UsageError("--turns: one attacking unit only (several units into one "
                                "target are one sequence already)")
-    name, defending, _points, rules = named_aim(target_spec, p)
+    name, defending, rules = target_and_rules(target_spec, p)
     shooters = tuple(shooter(a, p) for a in attackers)
     for sh in shooters:
         check_work(sh.profiles, defending, p["ruleset"])
