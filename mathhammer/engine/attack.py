@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence, Set
 from fractions import Fraction
-from math import comb, lcm
+from math import comb
 from typing import Any
 
 import attrs
@@ -48,7 +48,15 @@ from ..cache import cached
 from ..data.inline import describe_target
 from ..data.named_rules import find_rule
 from ..errors import InputError
-from ..mechanics.allocation import lose, mortal_move, next_group, packet_move, wound_move
+from ..mechanics.allocation import (
+    lose,
+    loss_at,
+    loss_total,
+    mortal_move,
+    next_group,
+    packet_move,
+    wound_move,
+)
 from ..mechanics.criticals import (
     DEVASTATING,
     NORMAL,
@@ -56,7 +64,7 @@ from ..mechanics.criticals import (
     packets_per_attack,
     save_fails,
 )
-from ..mechanics.damage import damage_roll, feel_no_pain
+from ..mechanics.damage import damage_roll, packet_losses, wound_fnp
 from ..mechanics.effects import Hazard, deadly_demise_wounds, hazardous
 from ..mechanics.named import apply_rules
 from ..mechanics.rolls import attacks_roll
@@ -327,9 +335,10 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts
     counters = []
     keys: Weights = {(start, tuple(0 for _ in devs)): 1}
     for i, v in enumerate(volleys):
-        n = attacks_roll(v.weapon, v.options, rules, target_models if v.weapon.parsed.blast else 0)
+        n = attacks_roll(v.weapon, v.options, rules,
+                         target_models if v.weapon.parsed.per_target_models else 0)
         fails = [save_fails(v.weapon, g, v.options, rules) for g in v.groups]
-        losses = [feel_no_pain(damage_roll(v.weapon, v.options), g.fnp) for g in v.groups]
+        losses = _losses(v, False)
         first = next_group(start, allocation, v.precision)
         own_fails = fails[first if first is not None else 0]
         counters.append(_counters(v, n, tuple(own_fails.items()), rules))
@@ -339,7 +348,7 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts
         alike = saves_alike(fails)
         faces = one_kind(fails, kinds)
         merge = alike and slot is not None and len(devs) == 1 and i == len(volleys) - 1 and (
-            rules.devastating_excess_lost)
+            rules.devastating_excess_lost) and losses == _losses(v, True)
         if not merge and slot is not None and faces is not None and single:
             move = wound_move(allocation, faces, losses, v.precision)
             last = len(devs) == 1 and i == len(volleys) - 1
@@ -663,7 +672,7 @@ def _by_attack(keys: Weights, v: _Volley, n: PMF, fails: list[dict[str, int]],
     for (_hits, wounds), w in per.weights().items():
         sequences[wounds] = sequences.get(wounds, 0) + w
     longest = max(len(s) for s in sequences)
-    scale = lcm(*(loss.total for loss in losses))
+    scale = loss_total(losses)
     each = 6 * scale  # the total weight of one wound's outcomes
     wound_memo: dict[tuple, list[tuple[Any, int, int]]] = {}
 
@@ -674,7 +683,8 @@ def _by_attack(keys: Weights, v: _Volley, n: PMF, fails: list[dict[str, int]],
             if kind == DEVASTATING or g is None:
                 out = [(state, 1 if kind == DEVASTATING else 0, each)]
             else:
-                f, loss = fails[g][kind], losses[g]
+                f = fails[g][kind]
+                loss = loss_at(losses[g], allocation[g].wounds, state[g].wounds_lost)
                 unit = scale // loss.total
                 out = [(state, 0, (6 - f) * scale)] if f < 6 else []
                 out += [(lose(state, g, e, allocation[g].wounds), 0, f * w * unit)
@@ -721,8 +731,17 @@ def _by_attack(keys: Weights, v: _Volley, n: PMF, fails: list[dict[str, int]],
 def _devastating_move(v: _Volley, allocation: tuple[Group, ...], rules: RuleSet) -> Move:
     """One of the weapon's Devastating Wounds: mortal wounds equal to its Damage, Feel No Pain
     per wound; with the rule set's ``excess_lost`` a packet destroys at most one model."""
-    return mortal_move(allocation, [g.fnp for g in v.groups], damage_roll(v.weapon, v.options),
-                       rules.devastating_excess_lost, v.precision)
+    if rules.devastating_excess_lost:
+        return packet_move(allocation, _losses(v, True), v.precision)
+    return mortal_move(allocation, [wound_fnp(g, v.weapon, True) for g in v.groups],
+                       damage_roll(v.weapon, v.options), False, v.precision)
+
+
+def _losses(v: _Volley, mortal: bool) -> list[Any]:
+    """What one packet of the weapon's damage takes from a model of each group (Feel No Pain
+    against mortal wounds too when ``mortal``: a Devastating Wound's)."""
+    return [packet_losses(v.weapon, v.options, wound_fnp(g, v.weapon, mortal), g.wounds)
+            for g in v.groups]
 
 
 def _devastating(keys: Weights, slot: int, v: _Volley, allocation: tuple[Group, ...],

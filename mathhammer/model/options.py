@@ -34,6 +34,15 @@ class Reroll(StrEnum):
     NONCRIT = "noncrit"
 
 
+class DamageReroll(StrEnum):
+    """What a rule lets you re-roll of the Damage roll: a roll of 1, or any roll (mathhammer
+    then re-rolls whenever a fresh roll is expected to take more wounds from the model the
+    attack is allocated to; docs/rules.md, section 6)."""
+
+    ONES = "ones"
+    ANY = "any"
+
+
 class LethalHits(StrEnum):
     """11e optional Lethal Hits: always auto-wound, decline when the weapon also has
     Devastating Wounds, never, or whichever makes the weapon inflict more expected damage."""
@@ -46,6 +55,8 @@ class LethalHits(StrEnum):
 
 #: Re-roll policies from the narrowest to the broadest (None: no re-roll).
 REROLLS = (None, *Reroll)
+#: Damage re-roll policies from the narrowest to the broadest.
+DAMAGE_REROLLS = (None, *DamageReroll)
 LETHAL = tuple(LethalHits)
 
 
@@ -116,6 +127,9 @@ class Options:
     cover: bool = _flag("The target has the Benefit of Cover.")
     overwatch: bool = _flag("Fire Overwatch: hits only on an unmodified 6.")
     led: bool = _flag("The attacking unit is led by a CHARACTER (some named rules need it).")
+    double_attacks: bool = _flag("Double each model's Attacks (before any +N Attacks).")
+    halve_attacks: bool = _flag("Halve each model's Attacks, rounding up (before doubling and "
+                                "any +N Attacks).")
     attacks_mod: int = _number(0, -6, 6, "Add to each model's Attacks (never below 1).")
     hit_mod: int = _number(0, -6, 6, "Add to Hit rolls.")
     wound_mod: int = _number(0, -6, 6, "Add to Wound rolls.")
@@ -129,12 +143,19 @@ class Options:
                             threshold=True)
     crit_wound: int = _number(6, 2, 6, "Critical Wound on this unmodified roll (default 6+).",
                               threshold=True)
+    unmodified_hits_on: int = _number(
+        7, 2, 7, "An unmodified Hit roll of X+ always hits, whatever the BS and the modifiers "
+        "(default off).", threshold=True)
     overwatch_hits_on: int = _number(
         6, 2, 6, "Fire Overwatch hits on this unmodified roll (default 6+; never higher than "
         "the rule set's).", threshold=True)
     crit_wound_ap: int = _number(0, 0, 6, "A Critical Wound improves AP by this much.")
     reroll_hits: Reroll | None = _pick("reroll_hits", Reroll, None, "Re-roll Hit rolls.")
     reroll_wounds: Reroll | None = _pick("reroll_wounds", Reroll, None, "Re-roll Wound rolls.")
+    reroll_damage: DamageReroll | None = _pick(
+        "reroll_damage", DamageReroll, None,
+        "Re-roll Damage rolls: 'ones' a roll of 1; 'any' whenever a fresh roll is expected to "
+        "take more wounds from the model.")
     halve_damage: bool = _flag("Halve each attack's Damage (rounding up).")
     lethal_hits: LethalHits = _pick(
         "lethal_hits", LethalHits, LethalHits.ALWAYS,
