@@ -377,10 +377,12 @@ class _Weapon:
         if ab.torrent or weapon.skill is None:
             hit_roll: Dist = {"hit": ONE}
         else:
-            skill = clamp(weapon.skill - opt.skill_mod, 2, 7)
-            mod = opt.hit_mod
+            # "ignore any or all modifiers": the player ignores those that make it worse
+            skill_mod = max(0, opt.skill_mod) if opt.ignore_skill_modifiers else opt.skill_mod
+            skill = clamp(weapon.skill - skill_mod, 2, 7)
+            mod = max(0, opt.hit_mod) if opt.ignore_hit_modifiers else opt.hit_mod
             mod += 1 if (ab.heavy and opt.stationary and ranged) else 0
-            mod -= 1 if (target.stealth and ranged) else 0
+            mod -= 1 if (target.stealth and ranged and not opt.ignore_hit_modifiers) else 0
             mod = clamp(mod, -1, 1)
 
             def judge_hit(f: int) -> str:
@@ -403,8 +405,9 @@ class _Weapon:
         need = 2 if s >= 2 * t else 3 if s > t else 4 if s == t else 6 if 2 * s <= t else 5
         keywords = {k.upper() for k in target.keywords}
         crit_wound = min([opt.crit_wound] + [x for kw, x in ab.anti if kw.upper() in keywords])
-        wmod = opt.wound_mod + (1 if (ab.lance and opt.charged) else 0)
-        wmod += opt.wound_mod_if_stronger if s > t else 0
+        penalty = (lambda m: max(0, m)) if opt.ignore_wound_modifiers else (lambda m: m)
+        wmod = penalty(opt.wound_mod) + (1 if (ab.lance and opt.charged) else 0)
+        wmod += penalty(opt.wound_mod_if_stronger) if s > t else 0
         wmod = clamp(wmod, -1, 1)
 
         def judge_wound(f: int) -> str:

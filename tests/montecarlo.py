@@ -164,9 +164,11 @@ def _hit_dice(rng, weapon: mh.Weapon, ab: Any, o: mh.Options, stealth: bool, liv
     if weapon.skill is None or ab.torrent:
         return live.copy(), np.zeros_like(live)
     ranged = not weapon.melee
-    skill = _clamp(weapon.skill - o.skill_mod, 2, 7)
-    mod = o.hit_mod + (1 if ab.heavy and o.stationary and ranged else 0)
-    mod -= 1 if stealth and ranged else 0
+    skill = _clamp(weapon.skill - (max(0, o.skill_mod) if o.ignore_skill_modifiers
+                                   else o.skill_mod), 2, 7)
+    mod = (max(0, o.hit_mod) if o.ignore_hit_modifiers else o.hit_mod) + (
+        1 if ab.heavy and o.stationary and ranged else 0)
+    mod -= 1 if stealth and ranged and not o.ignore_hit_modifiers else 0
     mod = _clamp(mod, -1, 1)
 
     def judge(f):
@@ -204,8 +206,11 @@ def _wound_dice(rng, ab: Any, o: mh.Options, strength: int, t: int, keywords: se
     for kw, x in ab.anti:
         if kw.upper() in keywords:
             crit_at = min(crit_at, x)
-    wmod = o.wound_mod + (1 if ab.lance and o.charged else 0)
-    wmod += o.wound_mod_if_stronger if strength > t else 0
+    def kept(m: int) -> int:  # ignored when it is a penalty and the rule ignores them
+        return max(0, m) if o.ignore_wound_modifiers else m
+
+    wmod = kept(o.wound_mod) + (1 if ab.lance and o.charged else 0)
+    wmod += kept(o.wound_mod_if_stronger) if strength > t else 0
     wmod = _clamp(wmod, -1, 1)
 
     def wjudge(f):

@@ -94,6 +94,16 @@ CASES = {
     "unmodified 4+ + reroll failed": ([(weapon(attacks=2, skill=6), 1)], GEQ,
                                       {"unmodified_hits_on": 4, "reroll_hits": "failed",
                                        "crit_hit": 5}),
+    "ignore hit penalties": ([(weapon(attacks=2, skill=4, abilities=["heavy"]), 1)],
+                             target(models=2, abilities=["stealth"]),
+                             {"ignore_hit_modifiers": True, "hit_mod": -1, "stationary": True}),
+    "ignore hit modifiers keeps a bonus": ([(weapon(attacks=2, skill=4), 1)], GEQ,
+                                           {"ignore_hit_modifiers": True, "hit_mod": 1}),
+    "ignore skill penalties": ([(weapon(attacks=2, skill=3), 1)], GEQ,
+                               {"ignore_skill_modifiers": True, "skill_mod": -2}),
+    "ignore wound penalties": ([(weapon(attacks=2, strength=5, abilities=["lance"]), 1)], MEQ,
+                               {"ignore_wound_modifiers": True, "wound_mod": -1,
+                                "wound_mod_if_stronger": -1, "charged": True}),
     "unmodified 3+ overwatch": ([(weapon(attacks=2, skill=2, abilities=["lethal hits"]), 1)],
                                 GEQ, {"unmodified_hits_on": 3, "overwatch": True}),
     # --- number of attacks --------------------------------------------------------------
@@ -458,6 +468,19 @@ def test_an_unmodified_hit_roll_of_two_plus_always_hits():
     # on 2-5 (4/6) and the 6 is a Critical Hit (1/6): only the 1 misses.
     o = both([(weapon(skill=5), 1)], GEQ, hit_mod=-1, unmodified_hits_on=2)
     assert o.hits == {0: F(1, 6), 1: F(5, 6)}
+
+
+def test_ignoring_hit_and_wound_penalties():
+    # BS4+ with -1 and Stealth: -2, capped to -1, so it hits on 5+ (1/3); ignoring the
+    # penalties it hits on 4+ (1/2).
+    w = weapon(skill=4)
+    stealthy = target(abilities=["stealth"])
+    assert both([(w, 1)], stealthy, hit_mod=-1).hits[1] == F(1, 3)
+    assert both([(w, 1)], stealthy, hit_mod=-1, ignore_hit_modifiers=True).hits[1] == F(1, 2)
+    # S5 vs T4 (3+) with -1 and -1 if stronger (capped -1: 4+): ignored, 3+ again (2/3)
+    o = both([(weapon(skill=None, strength=5), 1)], MEQ, wound_mod=-1, wound_mod_if_stronger=-1,
+             ignore_wound_modifiers=True)
+    assert o.wounds[1] == F(2, 3)
 
 
 def test_damage_rerolls():

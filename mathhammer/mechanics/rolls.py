@@ -147,13 +147,16 @@ def hit_roll(weapon: Weapon, target: Target, options: Options, rules: RuleSet) -
     if weapon.skill is None or weapon.parsed.torrent:
         return PMF.point(SUCCESS)
     ranged = not weapon.melee
-    mod = options.hit_mod
+    ignore = options.ignore_hit_modifiers  # "ignore any or all modifiers": the penalties
+    mod = max(0, options.hit_mod) if ignore else options.hit_mod
     if weapon.parsed.heavy and options.stationary and ranged:
         mod += 1
-    if target.stealth and ranged and rules.stealth_effect == StealthEffect.HIT:
+    if target.stealth and ranged and rules.stealth_effect == StealthEffect.HIT and not ignore:
         mod -= 1
-    skill = weapon.skill - options.skill_mod
-    if rules.cover_effect == CoverEffect.SKILL and has_cover(weapon, target, options, rules):
+    worse = options.ignore_skill_modifiers
+    skill = weapon.skill - (max(0, options.skill_mod) if worse else options.skill_mod)
+    if rules.cover_effect == CoverEffect.SKILL and has_cover(weapon, target, options, rules) \
+            and not worse:
         skill += 1
     skill = max(2, min(7, skill))
     reroll = options.reroll_hits
@@ -181,11 +184,16 @@ def wound_roll(weapon: Weapon, target: Target, options: Options, rules: RuleSet)
     strength = max(1, weapon.strength + options.strength_mod)
     need = rules.required_wound_roll(strength, target.toughness)
     a = weapon.parsed
-    mod = options.wound_mod
+    ignore = options.ignore_wound_modifiers  # the penalties only
+
+    def kept(m: int) -> int:
+        return max(0, m) if ignore else m
+
+    mod = kept(options.wound_mod)
     if a.lance and options.charged:
         mod += 1
     if strength > target.toughness:
-        mod += options.wound_mod_if_stronger
+        mod += kept(options.wound_mod_if_stronger)
     crit = options.crit_wound
     for keyword, x in a.anti:
         if keyword in target.keywords:

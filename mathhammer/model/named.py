@@ -41,7 +41,8 @@ REROLL_FIELDS = ("reroll_hits", "reroll_wounds", "reroll_damage")
 #: Options fields that are switches; a rule can only switch them on.
 SWITCHES = (
     "half_range", "charged", "stationary", "cover", "overwatch", "led", "halve_damage",
-    "double_attacks", "halve_attacks",
+    "double_attacks", "halve_attacks", "ignore_hit_modifiers", "ignore_skill_modifiers",
+    "ignore_wound_modifiers",
 )
 #: Changes to the target: the better save / Feel No Pain wins, abilities are added.
 TARGET_FIELDS = ("invuln", "fnp", "fnp_mortal", "fnp_psychic", "target_abilities")

@@ -150,6 +150,13 @@ class Options:
         6, 2, 6, "Fire Overwatch hits on this unmodified roll (default 6+; never higher than "
         "the rule set's).", threshold=True)
     crit_wound_ap: int = _number(0, 0, 6, "A Critical Wound improves AP by this much.")
+    ignore_hit_modifiers: bool = _flag(
+        "Ignore the modifiers that worsen the Hit roll (hit_mod below 0, 10e Stealth).")
+    ignore_skill_modifiers: bool = _flag(
+        "Ignore what worsens the BS/WS (skill_mod below 0, 11e Benefit of Cover).")
+    ignore_wound_modifiers: bool = _flag(
+        "Ignore the modifiers that worsen the Wound roll (wound_mod below 0, and "
+        "wound_mod_if_stronger).")
     reroll_hits: Reroll | None = _pick("reroll_hits", Reroll, None, "Re-roll Hit rolls.")
     reroll_wounds: Reroll | None = _pick("reroll_wounds", Reroll, None, "Re-roll Wound rolls.")
     reroll_damage: DamageReroll | None = _pick(
