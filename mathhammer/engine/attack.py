@@ -348,7 +348,7 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts
         alike = saves_alike(fails)
         faces = one_kind(fails, kinds)
         merge = alike and slot is not None and len(devs) == 1 and i == len(volleys) - 1 and (
-            rules.devastating_excess_lost) and losses == _losses(v, True)
+            rules.devastating_excess_lost) and _mortal_fnp_alike(v)
         if not merge and slot is not None and faces is not None and single:
             move = wound_move(allocation, faces, losses, v.precision)
             last = len(devs) == 1 and i == len(volleys) - 1
@@ -735,6 +735,12 @@ def _devastating_move(v: _Volley, allocation: tuple[Group, ...], rules: RuleSet)
         return packet_move(allocation, _losses(v, True), v.precision)
     return mortal_move(allocation, [wound_fnp(g, v.weapon, True) for g in v.groups],
                        damage_roll(v.weapon, v.options), False, v.precision)
+
+
+def _mortal_fnp_alike(v: _Volley) -> bool:
+    """Whether the weapon's Devastating Wounds meet the Feel No Pain its other wounds meet
+    (then they cost a model what an unsaved wound does)."""
+    return all(wound_fnp(g, v.weapon, True) == wound_fnp(g, v.weapon) for g in v.groups)
 
 
 def _losses(v: _Volley, mortal: bool) -> list[Any]:

@@ -91,11 +91,16 @@ def packet_move(groups: Sequence[Group], losses: Sequence[Loss], precision: bool
     the Damage re-roll depends on them). Weights sum to the lcm of the losses' totals; a
     destroyed unit stays as it is. Losses that destroy the model lead to one state, listed
     once."""
+    if not any(type(loss) is tuple for loss in losses):  # one law per group: the usual case
+        total = lcm(*(loss.total for loss in losses))
+        items: list[Items] = [[(e, w * (total // loss.total)) for e, w in loss.weights().items()]
+                              for loss in losses]
+        return _allocated(groups, items, total, precision)
     total = loss_total(losses)
     items = [_scaled(loss, lambda law: [(e, w * (total // law.total))
                                         for e, w in law.weights().items()])
              for loss in losses]
-    return _allocated(groups, items, total, precision)
+    return _allocated(groups, items, total, precision, by_left=True)
 
 
 def wound_move(groups: Sequence[Group], fails: Sequence[int], losses: Sequence[Loss],
@@ -109,13 +114,14 @@ def wound_move(groups: Sequence[Group], fails: Sequence[int], losses: Sequence[L
     >>> move((TargetState(3, 0),))  # saved on 4 faces of 6, a model lost on 2
     [((TargetState(models=3, wounds_lost=0),), 4), ((TargetState(models=2, wounds_lost=0),), 2)]
     """
-    scale = loss_total(losses)
-    items = []
+    by_left = any(type(loss) is tuple for loss in losses)
+    scale = loss_total(losses) if by_left else lcm(*(loss.total for loss in losses))
+    items: list[Items] = []
     for f, loss in zip(fails, losses, strict=True):
         saved = [(0, (6 - f) * scale)] if f < 6 else []
         items.append(_scaled(loss, lambda law, f=f, saved=saved: saved + [
             (e, f * w * (scale // law.total)) for e, w in law.weights().items() if f]))
-    return _allocated(groups, items, 6 * scale, precision)
+    return _allocated(groups, items, 6 * scale, precision, by_left)
 
 
 #: one group's ``(wounds lost, weight)`` pairs, or one list per wounds its model has left
@@ -123,10 +129,10 @@ Items = list[tuple[int, int]] | tuple[list[tuple[int, int]], ...]
 
 
 def _allocated(groups: Sequence[Group], items: list[Items], total: int,
-               precision: bool) -> Move:
+               precision: bool, by_left: bool = False) -> Move:
     """The move that takes ``e`` wounds from the model :func:`next_group` picks with weight
-    ``w`` for each ``(e, w)`` of ``items[g]`` (of ``items[g][r - 1]`` when the model has ``r``
-    wounds left); equal next states merged."""
+    ``w`` for each ``(e, w)`` of ``items[g]`` (with ``by_left``, of ``items[g][r - 1]`` when
+    the model has ``r`` wounds left); equal next states merged."""
     def move(state: UnitState) -> list[tuple[UnitState, int]]:
         g = next_group(state, groups, precision)
         if g is None:
@@ -134,7 +140,7 @@ def _allocated(groups: Sequence[Group], items: list[Items], total: int,
         out: dict[UnitState, int] = {}
         wounds = groups[g].wounds
         pairs = items[g]
-        if isinstance(pairs, tuple):
+        if by_left and type(pairs) is tuple:
             pairs = pairs[wounds - state[g].wounds_lost - 1]
         for e, w in pairs:
             s2 = lose(state, g, e, wounds)

@@ -64,11 +64,17 @@ def damage_roll(weapon: Weapon, options: Options) -> PMF:
     >>> damage_roll(gun, Options(reroll_damage="any")).mean()  # the 1 again: the same here
     Fraction(7, 3)
     """
-    finish = _finish(weapon, options)
-    rolled = _rolled(weapon, options)
-    kept = rolled.bind(finish)
+    melta = weapon.parsed.melta if options.half_range else None
+    bonus = dice(melta) if melta else PMF.point(0)
+
+    def modify(rolled: int) -> int:
+        return -(-rolled // 2) if options.halve_damage else rolled
+
+    rolled = _rolled(weapon, options) if options.reroll_damage else dice(weapon.damage)
+    kept = (rolled.map(modify) + bonus).map(lambda d: max(1, d + options.damage_mod))
     if options.reroll_damage != "any" or not parse_dice(weapon.damage)[0]:
         return kept
+    finish = _finish(weapon, options)
     average = kept.mean()
     return rolled.bind(lambda r: kept if finish(r).mean() < average else finish(r))
 
@@ -125,6 +131,8 @@ def wound_fnp(group: Target, weapon: Weapon, mortal: bool = False) -> int | None
     >>> wound_fnp(t, gun), wound_fnp(t, gun, mortal=True)
     (None, 4)
     """
+    if group.fnp_mortal is None and group.fnp_psychic is None:
+        return group.fnp
     return group.fnp_against(mortal=mortal, psychic=is_psychic(weapon))
 
 

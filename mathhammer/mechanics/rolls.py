@@ -47,10 +47,8 @@ def attacks_roll(weapon: Weapon, options: Options, rules: RuleSet, target_models
         per_model = per_model.map(lambda n: max(1, n + options.attacks_mod))
     if a.rapid_fire and options.half_range:
         per_model = per_model + dice(a.rapid_fire)
-    if a.blast:
-        per_model = per_model + a.blast * (target_models // rules.blast_per_models)
-    if a.cleave:
-        per_model = per_model + a.cleave * (target_models // rules.cleave_per_models)
+    if a.blast or a.cleave:  # Blast X and Cleave X: X for every five target models
+        per_model = per_model + (a.blast + a.cleave) * (target_models // rules.blast_per_models)
     return per_model
 
 
@@ -167,8 +165,11 @@ def hit_roll(weapon: Weapon, target: Target, options: Options, rules: RuleSet) -
                       options.unmodified_hits_on)
         crit = max(options.crit_hit, hits_on)  # a lower threshold cannot make a miss critical
         return d6_roll(hits_on, 0, crit, reroll, rules.unmodified_fail + 1)
-    return d6_roll(skill, _clamp(mod, rules.hit_modifier_cap), options.crit_hit, reroll,
-                   rules.unmodified_fail + 1, options.unmodified_hits_on)
+    roll = (skill, _clamp(mod, rules.hit_modifier_cap), options.crit_hit, reroll,
+            rules.unmodified_fail + 1)
+    if options.unmodified_hits_on < 7:  # else the same cached roll as a Wound roll's
+        return d6_roll(*roll, options.unmodified_hits_on)
+    return d6_roll(*roll)
 
 
 def wound_roll(weapon: Weapon, target: Target, options: Options, rules: RuleSet) -> PMF:

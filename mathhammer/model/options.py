@@ -112,7 +112,7 @@ def _pick(name: str, kind: type[StrEnum], default: Any, help: str) -> Any:
                        metadata={"help": help, "choices": kind})
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, cache_hash=True)  # hashed by every cached rule step
 class Options:
     """Everything about one attack besides the weapon and the target.
 

@@ -98,7 +98,7 @@ def _range(value: int | str) -> int | str:
     return value
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # hashed by every cached rule step
 class Weapon:
     """One weapon profile. ``skill`` is BS/WS (3 means 3+), ``None`` for automatic hits.
 
@@ -130,7 +130,7 @@ class Weapon:
         return attrs.evolve(self, abilities=self.abilities + tuple(added))
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # hashed by every cached rule step
 class Target:
     """A target unit of identical models. Saves, ``invuln`` and the Feel No Pain values are X+
     values: ``fnp`` against every wound, ``fnp_mortal`` against mortal wounds only (Devastating
@@ -159,6 +159,8 @@ class Target:
         >>> t.fnp_against(mortal=False, psychic=False), t.fnp_against(mortal=True, psychic=False)
         (6, 4)
         """
+        if self.fnp_mortal is None and self.fnp_psychic is None:
+            return self.fnp
         found = [v for v, applies in ((self.fnp, True), (self.fnp_mortal, mortal),
                                       (self.fnp_psychic, psychic)) if applies and v is not None]
         return min(found) if found else None

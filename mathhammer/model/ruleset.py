@@ -64,7 +64,6 @@ class RuleSet:
     cover_exempt_save: int
     stealth_effect: StealthEffect
     blast_per_models: int
-    cleave_per_models: int
     lethal_optional: bool
     devastating_excess_lost: bool
     hazard_fails_on: int
@@ -168,7 +167,6 @@ _FIELDS: dict[str, tuple[str, str, Any]] = {
     "cover_exempt_save": ("cover", "exempt_save", (2, 7)),
     "stealth_effect": ("stealth", "effect", StealthEffect),
     "blast_per_models": ("blast", "per_models", (1, MAX_MODELS)),
-    "cleave_per_models": ("cleave", "per_models", (1, MAX_MODELS)),
     "lethal_optional": ("lethal_hits", "optional", bool),
     "devastating_excess_lost": ("devastating_wounds", "excess_lost", bool),
     "hazard_fails_on": ("hazardous", "fails_on", (0, 6)),
