@@ -61,20 +61,18 @@ LETHAL = tuple(LethalHits)
 
 
 def _canonical_all(values: str | tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    if values == ():
+        return ()
     return tuple(canonical(a) for a in ([values] if isinstance(values, str) else values))
 
 
-def _int(lo: int, hi: int):
-    def check(_inst, attr, value):
-        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-            raise InputError(f"{attr.name}: expected an integer from {lo} to {hi}, got {value!r}")
-
-    return check
-
-
-def _bool(_inst, attr, value):
-    if not isinstance(value, bool):
-        raise InputError(f"{attr.name}: expected true or false, got {value!r}")
+def _checked(name: str, value: Any, lo: int | None, hi: int | None) -> None:
+    """A flag (``lo`` None) must be true or false, a number an integer from ``lo`` to ``hi``."""
+    if lo is None:
+        if value is not True and value is not False:
+            raise InputError(f"{name}: expected true or false, got {value!r}")
+    elif isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise InputError(f"{name}: expected an integer from {lo} to {hi}, got {value!r}")
 
 
 def _choice(name: str, kind: type[StrEnum], optional: bool = False):
@@ -98,12 +96,13 @@ def _text(_inst, attr, value):
 
 
 def _flag(help: str, default: bool = False) -> Any:
-    return attrs.field(default=default, validator=_bool, metadata={"help": help})
+    """A switch (checked with the numbers, after init: :data:`_CHECKS`)."""
+    return attrs.field(default=default, metadata={"help": help})
 
 
 def _number(default: int, lo: int, hi: int, help: str, *, threshold: bool = False) -> Any:
     """An integer option from ``lo`` to ``hi``; a ``threshold`` is an X+ roll."""
-    return attrs.field(default=default, validator=_int(lo, hi),
+    return attrs.field(default=default,
                        metadata={"help": help, "range": (lo, hi), "threshold": threshold})
 
 
@@ -168,12 +167,21 @@ class Options:
         "lethal_hits", LethalHits, LethalHits.ALWAYS,
         "11e: when Lethal Hits auto-wound (default always; decline: not with Devastating "
         "Wounds; best: whichever does more damage).")
-    precision: bool = attrs.field(default=True, validator=_bool, metadata={
+    precision: bool = attrs.field(default=True, metadata={
         "help": "Allocate Precision attacks to a CHARACTER (a Leader) while one stands.",
         "off_flag": "--no-precision",
         "off_help": "Do not allocate Precision attacks to a CHARACTER (a Leader)."})
     #: abilities every weapon of the attack gains (e.g. from a stratagem)
     abilities: tuple[str, ...] = attrs.field(default=(), converter=lambda v: _canonical_all(v))
+
+    def __attrs_post_init__(self) -> None:
+        # every flag and number in one pass (one validator call each costs more, and an
+        # Options is made for every attack)
+        for name, lo, hi in _CHECKS:
+            value = getattr(self, name)
+            if (value is not True and value is not False) if lo is None else (
+                    type(value) is not int or not lo <= value <= hi):
+                _checked(name, value, lo, hi)
 
     @classmethod
     def make(cls, **kwargs: Any) -> Options:
@@ -206,3 +214,10 @@ class Options:
             else:
                 parts.append(f"{a.name}={v}")
         return ", ".join(parts) or "none"
+
+
+#: (field, lowest, highest) of every number and (field, None, None) of every flag of
+#: :class:`Options`, in field order: what ``__attrs_post_init__`` checks
+_CHECKS: tuple[tuple[str, int | None, int | None], ...] = tuple(
+    (f.name, *f.metadata["range"]) if "range" in f.metadata else (f.name, None, None)
+    for f in attrs.fields(Options) if "range" in f.metadata or isinstance(f.default, bool))
