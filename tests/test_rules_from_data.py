@@ -193,10 +193,15 @@ def test_either_or_grants_are_switches_one_each():
 def test_what_cannot_be_modelled_is_named(text, reason):
     parts = translate("Ability", text)
     missing = [p.rule.not_modelled for p in parts if p.rule.not_modelled]
+    # each reason quotes the clause it is about
     if reason:
-        assert missing == [reason] and not any(p.rule.usable for p in parts)
+        assert missing == [f'{reason} ("{text.rstrip(".")}")']
+        assert not any(p.rule.usable for p in parts)
     else:  # the Hit roll part is a switch; the mortal wounds are named as not modelled
-        assert missing == ["mortal wounds outside the attack's rolls"]
+        assert missing == ["mortal wounds outside the attack's rolls (\"At the end of the Fight "
+                           "phase, roll one D6 for each enemy unit within 6\": on a 4+, that "
+                           "unit suffers D3 mortal wounds and each time it makes an attack "
+                           "subtract 1 from the Hit roll\")"]
 
 
 def test_texts_that_change_no_attack_make_no_rule():
@@ -432,7 +437,9 @@ def test_an_army_lists_attached_pair_and_enhancement_get_their_rules(catalogue, 
                                                 "Fury Blade"], "switches": ["Oath"]},
                       "defending": {"applied": ["Shield Wall", "Iron Halo"], "switches": []},
                       "not_modelled": [{"name": "Rapid Reload",
-                                        "reason": "re-rolls a Damage roll"}],
+                                        "reason": "re-rolls a Damage roll (\"Each time this "
+                                        "unit is selected to shoot, roll one D6: on a 4+, you "
+                                        "can re-roll the Damage roll of its attacks\")"}],
                       # where each comes from: the squad's datasheet, its Leader's abilities
                       # (Marksman and Iron Halo are the Leader model's own), the enhancement
                       "from": {"Drilled": "datasheet", "Tactical Precision": "leader",

@@ -115,7 +115,16 @@ def switch_on(found: UnitRules, names: Iterable[str], elsewhere: UnitRules | Non
     for name in names:
         rule = found.switch(name)
         if rule is None:
-            if elsewhere is None or elsewhere.switch(name) is None:
+            why = found.refusal(name)
+            if why is not None:
+                if elsewhere is None:  # one unit: it is another unit's rule, said
+                    raise InputError(why)
+                continue  # a list's row: this unit goes without it
+            rule = found.offered(name)  # a rule another unit gives this one
+        if rule is None:
+            if elsewhere is None or (elsewhere.switch(name) is None and
+                                     elsewhere.refusal(name) is None and
+                                     elsewhere.offered(name) is None):
                 rest.append(name)
         elif rule not in switched:
             switched.append(rule)

@@ -46,7 +46,8 @@ from ..model.named import Conditions, Effect, NamedRule
 
 
 class Scope(StrEnum):
-    """Whose attacks (or defence) an ability changes."""
+    """Whose attacks (or defence) an ability changes: its beneficiary (docs/rules.md,
+    section 12)."""
 
     #: the unit's own attacks, or attacks against the unit
     UNIT = "unit"
@@ -54,14 +55,38 @@ class Scope(StrEnum):
     MODEL = "model"
     #: while this model is leading a unit: that unit
     LED = "led unit"
+    #: friendly units (with its keywords): the bearer's own unit too, when it has them
+    FRIENDLY = "friendly units"
+    #: other friendly units, never the bearer's own (one that disembarked from this Transport)
+    OTHERS = "other friendly units"
+    #: a debuff: the attacks an enemy unit makes, against the bearer's army
+    ENEMY = "enemy attacks"
+    #: the units that have cover from this terrain feature
+    TERRAIN = "units in its cover"
+
+    @property
+    def own(self) -> bool:
+        """Whether it changes the bearer's own unit (or the unit it leads) as written."""
+        return self in (Scope.UNIT, Scope.MODEL, Scope.LED)
 
 
 @attrs.frozen
 class DataRule:
-    """One translated part of an ability: the named rule and whose attacks it changes."""
+    """One translated part of an ability: the named rule and whose attacks it changes (its
+    beneficiary: ``scope``, and for friendly units the ``keywords`` they need, in the text's
+    words ``whom``)."""
 
     rule: NamedRule
     scope: Scope = Scope.UNIT
+    #: the keywords a friendly unit needs: alternatives, each a phrase of keywords it has all of
+    #: ("ADEPTUS ASTARTES INFANTRY"); () any friendly unit
+    keywords: tuple[str, ...] = ()
+    #: keywords that keep a unit out ("(excluding MONSTERS)")
+    excluding: tuple[str, ...] = ()
+    #: whom it is for, in the text's words (said when offered to another unit, or refused)
+    whom: str = ""
+    #: the model of the unit it is for, by name ("A Warlock has ...": the Warlock's group)
+    model: str = ""
 
     @property
     def automatic(self) -> bool:
@@ -95,8 +120,18 @@ def normalize(text: str) -> str:
     t = re.sub(r"[‐‑‒–—]", "-", t)
     t = re.sub(r"[■•●▪]|(?:^|\n)\s*[-–]\s+", ". ", t)
     t = re.sub(r"\]\]+", "]", re.sub(r"\[\[+", "[", t))
-    t = re.sub(r"re-?roll", "re-roll", t, flags=re.I)
+    t = re.sub(r"\bre[- ]?roll", "re-roll", t, flags=re.I)
+    for typo, right in _TYPOS:
+        t = typo.sub(right, t)
     return " ".join(t.split())
+
+
+#: the data's typos, put right before reading ("subtract 1 form the Hit roll")
+_TYPOS = [(re.compile(p, re.I), r) for p, r in (
+    (r"\b(subtract \d) form\b", r"\1 from"), (r"\bfeel not pain\b", "Feel No Pain"),
+    (r"\b(add \d) the (strength|attacks|damage)\b", r"\1 to the \2"),
+    (r"\bfriending\b", "friendly"), (r"\bmodel's in\b", "models in"),
+    (r"\bhit ro ll\b", "Hit roll"), (r"\bwound ro ll\b", "Wound roll"))]
 
 
 def is_attack_relevant(text: str) -> bool:
@@ -110,19 +145,77 @@ def is_attack_relevant(text: str) -> bool:
 
 
 def _sentences(text: str) -> list[str]:
-    """Sentences; a sentence ending in ':' is the head of the bullets that follow (each
-    bullet is read with it)."""
+    """Sentences, each cut into its clauses (:func:`_clauses`); a sentence ending in ':' is the
+    head of the bullets that follow (each bullet is read with it), and a short one (a name:
+    "Panegyric Procession:") their label under the head.
+
+    >>> for s in _sentences("Select one of the following: Fury: Add 1 to the Hit roll. Rage: "
+    ...                     "Add 1 to the Wound roll."):
+    ...     print(s)
+    Select one of the following, Fury, Add 1 to the Hit roll
+    Select one of the following, Rage, Add 1 to the Wound roll
+    """
     parts = [p.strip() for p in re.split(r"(?<=[.:;])\s+(?=[A-Z.(\[])|\s*\.\s*\.\s*", text)]
-    out, head = [], ""
+    out, head, label = [], "", ""
     for p in parts:
         p = p.strip(" .")
         if not p:
             continue
         if p.endswith(":"):  # "...attacks have:" takes its bullets as objects
-            head = p[:-1] + (" " if re.search(r"\b(?:have|has)$", p[:-1]) else ", ")
+            body = p[:-1]
+            if head and len(body.split()) <= 6 and not _CLAUSE_VERB.search(body):
+                label = body + ", "  # a bullet's name under the head
+            else:
+                head, label = body + (" " if re.search(r"\b(?:have|has)$", body) else ", "), ""
             continue
-        out.append(head + p)
+        out += [head + label + c for c in _clauses(p)]
     return out
+
+
+#: what makes a head a sentence rather than a bullet's name
+_CLAUSE_VERB = re.compile(r"\b(?:each time|while|when|if|select|have|has|add|subtract|improve|"
+                          r"worsen|re-roll|until|one of the following|is|are|can)\b", re.I)
+#: an effect's verb: where a clause's effect begins
+_EFFECT_VERB = re.compile(r"\b(?:you can re-roll|re-roll|add|subtract|improve|worsen|halve)\b",
+                          re.I)
+#: where a sentence holds a second effect with a condition of its own ("..., and add 1 to the
+#: Wound roll as well if ...", "... and, if ..., subtract 1 from the Wound roll as well"), or a
+#: second subject ("..., and each time a ranged attack targets ...", "...; on a 6, ...")
+_SECOND = re.compile(
+    r",?\s+and,?\s+(?=if [^,.;]+,\s*(?:you can re-roll|re-roll|add|subtract|improve|worsen)\b)|"
+    r",\s+and\s+(?=(?:you can re-roll|re-roll|add|subtract|improve|worsen)\b[^.;]*\b(?:as "
+    r"well|if|while)\b)|"
+    r",?\s+and\s+(?=each time\b)|;\s+(?=\S)", re.I)
+
+
+def _clauses(sentence: str) -> list[str]:
+    """A sentence cut where a second effect with its own condition, or a second subject,
+    begins; a second effect keeps the first clause's scaffolding (its "each time ... makes an
+    attack," before the first effect), so each clause names whose attacks it changes.
+
+    >>> for c in _clauses("Each time a model in this unit makes an attack, add 1 to the Hit "
+    ...                   "roll, and add 1 to the Wound roll as well if the target is Below "
+    ...                   "Half-strength"):
+    ...     print(c)
+    Each time a model in this unit makes an attack, add 1 to the Hit roll
+    Each time a model in this unit makes an attack, add 1 to the Wound roll as well if the \
+target is Below Half-strength
+    """
+    out: list[str] = []
+    rest = sentence
+    while True:
+        m = _SECOND.search(rest)
+        if m is None or not _EFFECT_VERB.search(rest[:m.start()]):
+            out.append(rest)
+            return out
+        first, rest = rest[:m.start()], rest[m.end():]
+        out.append(first)
+        if not re.match(r"(?:each time|on an? \d)\b", rest, re.I):
+            verb = _EFFECT_VERB.search(first)
+            prefix = first[:verb.start()] if verb else ""
+            if re.match(r"if\b", rest, re.I) or not re.match(r"(?:while|if|when)\b", prefix,
+                                                            re.I):
+                rest = prefix + rest
 
 
 _ADD = r"(add|subtract) (\d) (?:to|from) "
@@ -171,6 +264,8 @@ _EFFECTS: list[tuple[re.Pattern, Any]] = [
     (re.compile(r"feel no pain (\d)\+|(\d)\+ feel no pain"),
      lambda m: [("fnp", int(m.group(1) or m.group(2)))]),
     (re.compile(r"(\d)\+ invulnerable save(?: against (ranged|melee) attacks)?"),
+     lambda m: [("invuln", (int(m.group(1)), m.group(2)))]),
+    (re.compile(r"\b(\d)\+ insv\b(?: against (ranged|melee) attacks)?"),
      lambda m: [("invuln", (int(m.group(1)), m.group(2)))]),
     (re.compile(r"invulnerable save of (\d)\+(?: against (ranged|melee) attacks)?"),
      lambda m: [("invuln", (int(m.group(1)), m.group(2)))]),
@@ -236,11 +331,12 @@ _CHECKED = [
                 r"remains stationary(?:, until the end of (?:the|that) turn)?,?|"
                 r"each time (?:this|that) (?:unit|model) remains stationary, until the (?:start "
                 r"of your next movement phase|end of (?:the|that) turn),?"), "stationary", True),
-    (re.compile(r",? ?if (?:that|the) (?:target|enemy unit|target unit) is below (?:its )?"
-                r"starting strength|"
+    (re.compile(r",? ?if (?:that|the) (?:target|enemy unit|target unit)(?: of (?:that|the|this) "
+                r"attack)? is below (?:its )?starting strength|"
                 r"(?:targets|against) (?:an? )?(?:enemy )?unit that is below (?:its )?starting "
                 r"strength"), "below_starting", True),
-    (re.compile(r",? ?if (?:that|the) (?:target|enemy unit|target unit) is below half-strength|"
+    (re.compile(r",? ?if (?:that|the) (?:target|enemy unit|target unit)(?: of (?:that|the|this) "
+                r"attack)? is below half-strength|"
                 r"(?:targets|"
                 r"against) (?:an? )?(?:enemy )?unit that is below half-strength"), "below_half",
      True),
@@ -307,7 +403,8 @@ _SOME_WEAPONS = re.compile(
 
 #: a sentence about the attack the sentence before made ("If that attack targets a unit
 #: within 9\", ... as well"): it keeps that sentence's ranged or melee condition
-_SAME_ATTACK = re.compile(r"^(?!each time)[^.]*\b(?:that attack|those attacks|instead)\b")
+_SAME_ATTACK = re.compile(r"^(?!each time)[^.]*\b(?:that attack|those attacks|instead|such an? "
+                          r"(?:attack|weapon|unit)|as well)\b")
 
 
 #: a change to some weapons only, named ("crushing teeth and claws equipped by", "its
@@ -415,70 +512,126 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     >>> [r.rule.describe() for r in translate("Rage", "Add 1 to the Attacks characteristic "
     ...                                       "of melee weapons equipped by this model.")]
     ['if melee attacks: attacks_mod=+1']
-    >>> [r.rule.not_modelled for r in translate("Fury", "Each time this model makes an attack, "
-    ...                                         "you can re-roll the Damage roll.")]
-    ['re-rolls a Damage roll']
+    >>> [r.rule.not_modelled for r in translate("Fury", "You can re-roll the Damage roll.")]
+    ['re-rolls a Damage roll ("You can re-roll the Damage roll")']
     """
     clean = normalize(text)
     if not _RELEVANT.search(clean.lower()) or _is_weapon_ability(name):
         return ()
     leading = bool(_LEADING.search(clean.lower()))
-    auto: dict[tuple[str, Scope], list[Effect]] = {}
-    switches: list[tuple[str, Scope, str, list[Effect]]] = []  # side, scope, assumes, effects
+    auto: dict[tuple[str, Whom], list[Effect]] = {}
+    switches: list[tuple[str, Whom, str, list[Effect]]] = []  # side, whom, assumes, effects
     reasons: list[str] = []
     setup = ""  # a sentence without an effect that sets a condition (select one unit...)
     last = None  # the attack kind (ranged, melee) of the last sentence with an effect
+    ref: Whom | None = None  # the unit "that unit" means
+    history: list[Whom] = []  # every unit brought in so far
+    first: Whom | None = None  # whom the first sentence with an effect changes
+    before: Whom | None = None  # whom the last one changes
+    frame: Whom | None = None  # "X units from your army have the following ability:"
     for sentence in _sentences(clean):
         low = sentence.lower()
-        scope = _scope(low, leading)
-        if scope is Scope.LED:
-            low = _LEADING.sub(" ", low)
+        intros = _intros(sentence)
         alternatives, reason = _effects(low)
         if reason:
-            reasons.append(reason)
+            reasons.append(f"{reason} ({_quote(sentence)})")
         if not alternatives:
+            grant = _FRAME.search(sentence)
+            if grant:
+                found = _nps(sentence, grant.start())
+                frame = _np_whom(found[0], False, sentence) if found else frame
+            if intros:
+                ref = intros[-1][2]
+                history += [w for _a, _b, w in intros]
             if not reason and not setup and not _ONLY.match(low) and \
                     _UNCHECKED.search(_SCAFFOLD.sub(" ", low)):
                 setup = sentence
             continue
-        cond, rest = _conditions(_effect_text(low), sentence, low)
+        defending = bool(_DEFENDER.search(low)) or all(
+            k in _DEFENSIVE for alt in alternatives for k, _ in alt)
+        whom, side, span = _subject(low, sentence, defending, intros, ref, leading,
+                                    tuple(history), before)
+        if side == "attacker" and all(k in _DEFENSIVE for alt in alternatives for k, _ in alt):
+            # a save, Feel No Pain or cover is the defender's, whatever the sentence attacks
+            held, span = _first_subject([_SUBJECT_DEFEND[1]], sentence, intros, ref, leading,
+                                        tuple(history))
+            whom, side = held if held is not None and held.scope is not Scope.ENEMY else \
+                Whom(_scope(low, leading)), "defender"
+        if whom is None:
+            whom = Whom(_scope(low, leading))
+        if frame is not None and whom.scope in (Scope.UNIT, Scope.MODEL):
+            whom = frame  # "X units from your army have the following ability: ... this unit"
+        grant = _FRAME.search(sentence)
+        if grant:
+            found = _nps(sentence, grant.start())
+            frame = _np_whom(found[0], False, sentence) if found else frame
+        if intros:
+            ref = intros[-1][2]
+        history += [w for _a, _b, w in intros]
+        first, before = first or whom, whom
+        # what names the beneficiary is not a condition: the subject, and "while a friendly
+        # X unit is within 6\" of this model" (always true of the bearer's own unit)
+        cut = [span] if span and not whom.scope.own else []
+        cut += [(a, b) for a, b, w in intros if w == whom and w.scope is not Scope.ENEMY
+                and not sentence[a:b].lower().startswith("select")]
+        if whom.scope is Scope.LED:
+            cut += [m.span() for m in _LEAD_INTRO.finditer(sentence)]
+        plain_low, plain = _blank(low, cut), _blank(sentence, cut)
+        cond, rest = _conditions(_effect_text(plain_low), plain, low)
         if "attack" not in cond and last and _SAME_ATTACK.search(low):
             cond["attack"] = last  # "If that attack ...": the one the last sentence made
         last = cond.get("attack")
-        side = "defender" if _DEFENDER.search(low) or all(
-            k in _DEFENSIVE for alt in alternatives for k, _ in alt) else "attacker"
-        # the defender's own Leader, charge or stationary state is not an attack option
-        unknown = side == "defender" and any(
-            cond.pop(k, None) is not None for k in ("led", "charged", "stationary"))
-        unchecked = (unknown or _UNCHECKED.search(rest) or _SOME_WEAPONS.search(low)
-                     or _NAMED_WEAPONS.search(low) or _keyword_left(sentence, cond))
+        # the defender's own Leader, charge or stationary state is not an attack option; nor
+        # is a debuffed enemy's strength the target's
+        popped = ("led", "charged", "stationary") + (
+            ("below_half", "below_starting") if whom.scope is Scope.ENEMY else ())
+        unknown = side == "defender" and any(cond.pop(k, None) is not None for k in popped)
+        unchecked = (unknown or _UNCHECKED.search(rest) or _SOME_WEAPONS.search(plain_low)
+                     or _NAMED_WEAPONS.search(plain_low) or _keyword_left(plain, cond))
         clauses = [_effect(alt, cond) for alt in alternatives]
         if unchecked or setup or len(clauses) > 1:
             said = f"{setup}. {sentence}" if setup else sentence
-            switches += [(side, scope, said, c) for c in clauses]
+            switches += [(side, whom, said, c) for c in clauses]
         else:
-            auto.setdefault((side, scope), []).extend(clauses[0])
+            auto.setdefault((side, whom), []).extend(clauses[0])
     out: list[DataRule] = []
     base = {"faction": faction, "kind": kind, "text": text.strip(), "source": where}
-    for i, ((side, scope), effects) in enumerate(auto.items()):
+
+    def part(rule: NamedRule, whom: Whom) -> DataRule:
+        return DataRule(rule, whom.scope, whom.keywords, whom.excluding, whom.words, whom.model)
+
+    for i, ((side, whom), effects) in enumerate(auto.items()):
         label = name if i == 0 else f"{name} ({'when attacked' if side == 'defender' else side}"\
-            f"{', ' + scope.value if scope is not Scope.UNIT else ''})"
-        out.append(DataRule(NamedRule(label, side=side, effects=tuple(effects), **base), scope))
-    for i, (side, scope, said, effects) in enumerate(switches):
+            f"{', ' + whom.scope.value if whom.scope is not Scope.UNIT else ''})"
+        out.append(part(NamedRule(label, side=side, effects=tuple(effects), **base), whom))
+    for i, (side, whom, said, effects) in enumerate(switches):
         label = name if not out and len(switches) == 1 else f"{name} ({i + 1})"
-        out.append(DataRule(NamedRule(label, side=side, effects=tuple(effects), assumes=said,
-                                      **base), scope))
-    side, scope = (out[0].rule.side, out[0].scope) if out else (
-        "attacker", _scope(clean.lower(), leading))
+        out.append(part(NamedRule(label, side=side, effects=tuple(effects), assumes=said,
+                                  **base), whom))
+    side, whom = (out[0].rule.side, first) if out and first else (
+        "attacker", Whom(_scope(clean.lower(), leading)))
     if reasons:
         label = name if not out else f"{name} (rest)"
-        out.append(DataRule(NamedRule(label, side=side,
-                                      not_modelled="; ".join(dict.fromkeys(reasons)), **base),
-                            scope))
+        out.append(part(NamedRule(label, side=side,
+                                  not_modelled="; ".join(dict.fromkeys(reasons)), **base), whom))
     if not out:
-        out.append(DataRule(NamedRule(name, side=side, not_modelled="wording not recognised",
-                                      **base), scope))
+        out.append(part(NamedRule(name, side=side, not_modelled="wording not recognised",
+                                  **base), whom))
     return tuple(out)
+
+
+def _blank(text: str, spans: Iterable[tuple[int, int]]) -> str:
+    """``text`` with the spans replaced by spaces (the same length: positions still match)."""
+    chars = list(text)
+    for a, b in spans:
+        chars[a:b] = " " * (b - a)
+    return "".join(chars)
+
+
+def _quote(sentence: str, most: int = 300) -> str:
+    """A sentence quoted in a not-modelled reason (cut short when long)."""
+    short = sentence if len(sentence) <= most else sentence[:most - 3].rstrip() + "..."
+    return f'"{short}"'
 
 
 def _is_weapon_ability(name: str) -> bool:
@@ -525,6 +678,405 @@ def _keyword_left(sentence: str, cond: dict[str, Any]) -> bool:
     if cond.get("led"):  # "a NECRONS CHARACTER model is leading": a Leader of the unit's own
         text = re.sub(r"\b(?:[A-Z][A-Z'\-]+ )*CHARACTER(?: model)? is leading", " ", text)
     return bool(set(re.findall(r"\b[A-Z][A-Z'\-]{2,}\b", text)) - {"CP", "OC"})
+
+
+# -- whom a sentence changes (its beneficiary) -----------------------------------------------
+#
+# Each sentence's subject is found (who makes the attacks it changes, or who is attacked) and
+# read as a beneficiary: this model, this unit, the unit this model leads, friendly units (with
+# their keywords), other friendly units, an enemy unit (a debuff: the attacks it makes), or the
+# units in cover of this terrain. "That unit" means the unit the text brought in last ("select
+# one enemy unit", "while a friendly INFANTRY unit is within 6\" of this model", "while this
+# model is leading a unit").
+
+
+@attrs.frozen
+class Whom:
+    """A sentence's beneficiary (see :class:`Scope`), with the keywords a friendly unit needs,
+    the text that names it, and a model of the unit named by name."""
+
+    scope: Scope
+    keywords: tuple[str, ...] = ()
+    excluding: tuple[str, ...] = ()
+    words: str = ""
+    model: str = ""
+
+
+_NOUN = (r"(?:units?|models?|(?:vehicles?|transports?|characters?|psykers?)"
+         r"(?!\s+(?:units?|models?)\b))")
+#: a unit or model a text names: "one other friendly ADEPTUS ASTARTES INFANTRY unit", "an enemy
+#: unit (excluding MONSTERS)", "a WORLD EATERS model from your army"
+_UNIT_NP = re.compile(
+    r"\b(?P<det>an?|another|one or more|one|each|every|two|three|up to \w+|any number of|all)\s+"
+    r"(?P<adj>(?:(?:other|visible|friendly|friending|enemy|eligible)\s+)*)"
+    r"(?P<kw>(?:(?!(?-i:in|of|that|with|within|from|a|an|the|time|each|one|this|those|by|to|"
+    r"if|and|is|are|makes?)\b)[A-Za-z0-9'\-/]+,?\s+(?:(?:and|or|and/or)\s+)?){0,10}?)"
+    r"(?P<noun>" + _NOUN + r")\b"
+    r"(?:\s*\((?:excluding|other than) (?P<excl>[^)]*)\))?"
+    r"(?P<tail>\s+(?:from|in) your (?:crusade )?(?:army|force))?"
+    r"(?:\s*\((?:excluding|other than) (?P<excl2>[^)]*)\))?", re.I)
+#: units named without a determiner: "friendly ADEPTUS ASTARTES units", "KROOT models from your
+#: army", "DEATHWATCH units in your army"
+_BARE_NP = re.compile(
+    r"(?<![A-Za-z'\-])(?:(?P<adj>(?:(?i:other|friendly|enemy)\s+)+)(?P<kw>(?:(?!(?-i:in|of|that|"
+    r"with|within|from|a|an|the|by|to|and)\b)[A-Za-z0-9'\-/]+,?\s+(?:(?:and|or|and/or)\s+)?)"
+    r"{0,10}?)|(?P<kw2>(?:[A-Z][A-Za-z0-9'\-/]*,?\s+(?:(?:and|or|and/or|OF)\s+)?){1,10}?))"
+    r"(?P<noun>units|models)\b"
+    r"(?:\s*\((?:excluding|other than) (?P<excl>[^)]*)\))?"
+    r"(?P<tail>\s+(?:from|in) your (?:crusade )?(?:army|force))?"
+    r"(?:\s*\((?:excluding|other than) (?P<excl2>[^)]*)\))?")
+
+
+@attrs.frozen
+class _NP:
+    """A unit phrase found in a text (see :data:`_UNIT_NP`, :data:`_BARE_NP`)."""
+
+    start: int
+    end: int
+    adj: str
+    kw: str
+    noun: str
+    tail: bool
+    excl: str
+
+    def group(self, name: str) -> str:  # what _np_whom reads
+        return {"adj": self.adj, "kw": self.kw, "noun": self.noun, "excl": self.excl,
+                "tail": "y" if self.tail else "", 0: self.text}.get(name, "")
+
+    text: str = ""
+
+    def end_(self) -> int:
+        return self.end
+
+
+def _nps(text: str, at: int | None = None) -> list[_NP]:
+    """The unit phrases of a text (or the one starting at ``at``), in order; a phrase with a
+    determiner wins over a bare one that overlaps it."""
+    found: list[_NP] = []
+    for rx in (_UNIT_NP, _BARE_NP):
+        ms = [rx.match(text, at)] if at is not None else list(rx.finditer(text))
+        for m in ms:
+            if m is None:
+                continue
+            kw = m.groupdict().get("kw") or m.groupdict().get("kw2") or ""
+            adj = (m.group("adj") or "") + (" other" if (m.groupdict().get("det") or "")
+                                            .lower() == "another" else "")
+            np = _NP(m.start(), m.end(), adj, kw, m.group("noun"), bool(m.group("tail")),
+                     m.group("excl") or m.group("excl2") or "", m.group(0))
+            if rx is _BARE_NP and not (np.adj or np.tail):
+                continue
+            if any(f.start <= np.start < f.end or np.start <= f.start < np.end for f in found):
+                continue
+            found.append(np)
+    return sorted(found, key=lambda n: n.start)
+
+
+_GENERIC = {"", "ranged", "melee", "such", "selected", "single", "target", "attacking",
+            "targeted", "attacked"}
+#: what brings a unit in for a later "that unit" (the NP is searched right after it)
+_INTRO_HEAD = re.compile(
+    r"\bselect(?:s|ed)?\s+(?=(?:an?|one|two|three|up to \w+|any number of)\b)|"
+    r"\b(?:while|when|whilst|if|each time|until)\s+(?=(?:an?|one|each)\s)", re.I)
+_LEAD_INTRO = re.compile(
+    r"\b(?:while|when|if)\s+(?:this|the bearer|your [a-z' \-]+?|this [a-z' \-]+?|the bearer's "
+    r"unit)\s+(?:model\s+)?(?:is\s+leading|leads)\s+an?\s+(?:[a-z' \-]+?\s+)?unit\b[^,.]*,?",
+    re.I)
+#: other units given an ability of their own: "ADEPTUS MECHANICUS units from your army have the
+#: following ability" (its "this unit" is each of them)
+_FRAME = re.compile(r"(?:^|[,.:;]\s*|\b(?:all|each)\s+)(?=(?:[A-Za-z'\-]+\s+){1,8}?"
+                    r"(?:units?|models?)"
+                    r"(?:\s+\([^)]*\))?\s+(?:from|in) your (?:crusade )?army(?:\s+\([^)]*\))?\s+"
+                    r"(?:have|has|gains?) the following (?:the )?abilit)", re.I)
+_SELF_INTRO = re.compile(r"\beach time (this|the bearer's) (unit|model) is selected to "
+                         r"(?:shoot|fight)", re.I)
+
+
+def _keyword_phrases(words: str) -> tuple[str, ...]:
+    """The keyword phrases of a unit's description ("Adeptus Astartes Mounted or Adeptus
+    Astartes Fly Vehicle"), upper case, one per alternative.
+
+    >>> _keyword_phrases("HARLEQUINS MOUNTED and HARLEQUINS VEHICLE")
+    ('HARLEQUINS MOUNTED', 'HARLEQUINS VEHICLE')
+    """
+    words = re.sub(r"\s+", " ", words.replace(",", ", ")).strip(" ,")
+    parts = re.split(r",? and/or |,? or |,? and |, |/", words, flags=re.I)
+    return tuple(dict.fromkeys(" ".join(p.upper().split()) for p in parts if p.strip()))
+
+
+def _np_whom(m: Any, select: bool, sentence: str) -> Whom | None:
+    """The beneficiary a unit phrase names (None: a plain "a model", not a unit brought in)."""
+    adj = m.group("adj").lower()
+    kw = m.group("kw").strip()
+    tail = bool(m.group("tail"))
+    noun = m.group("noun").lower()
+    if noun.startswith(("vehicle", "transport", "character", "psyker")):
+        kw = f"{kw} {noun.rstrip('s')}".strip()
+    low_kw = kw.lower()
+    if low_kw in _GENERIC or low_kw.split()[-1:] in (["ranged"], ["melee"]):
+        kw = ""
+    end = m.end if isinstance(m, _NP) else m.end()
+    after = sentence[end:end + 80].lower()
+    excluding = _keyword_phrases(m.group("excl")) if m.group("excl") else ()
+    words = m.group(0).strip()
+    if "enemy" in adj or (select and not adj and not tail and re.match(
+            r"\s*(?:\([^)]*\)\s*)?(?:that (?:was|were) |which (?:was|were) )?(?:hit|it "
+            r"scored|you can see)", after)):
+        return Whom(Scope.ENEMY, words=words)
+    if re.match(r"\s*that disembarked from this\b", after):
+        return Whom(Scope.OTHERS, words=f"{words} {after.split(',')[0].split('.')[0].strip()}")
+    if "other" in adj:
+        return Whom(Scope.OTHERS, _keyword_phrases(kw) if kw else (), excluding, words)
+    near = re.match(r"\s*(?:\([^)]*\)\s*)?is (?:wholly )?within \d+\"? of (?:this|the bearer)",
+                    after)
+    if "friendly" in adj or "friending" in adj or tail or (select and (kw or adj)) or (
+            near and kw):
+        return Whom(Scope.FRIENDLY, _keyword_phrases(kw) if kw else (), excluding, words)
+    if kw and select:
+        return Whom(Scope.FRIENDLY, _keyword_phrases(kw), excluding, words)
+    return None
+
+
+def _intros(sentence: str) -> list[tuple[int, int, Whom]]:
+    """The units a sentence brings in (start, end of the clause, beneficiary), in order."""
+    out: list[tuple[int, int, Whom]] = []
+    for m in _LEAD_INTRO.finditer(sentence):
+        out.append((m.start(), m.end(), Whom(Scope.LED, words="the unit this model leads")))
+    for m in _SELF_INTRO.finditer(sentence):
+        own = Scope.MODEL if m.group(1).lower() == "the bearer's" and m.group(2) == "model" \
+            else Scope.UNIT
+        out.append((m.start(), m.end(), Whom(own)))
+    heads = [(h.end(), h.start(), h.group(0).lower().startswith("select"))
+             for h in _INTRO_HEAD.finditer(sentence)]
+    heads += [(n.start, n.start, False) for n in _nps(sentence)
+              if n.tail or re.search(r"friendl|enemy|other", n.adj, re.I) or re.match(
+                  r"\s*(?:\([^)]*\)\s*)?is (?:wholly )?within \d+\"? of (?:this|the bearer)",
+                  sentence[n.end:], re.I)]
+    seen: set[int] = set()
+    for at, head_start, select in sorted(heads):
+        found = _nps(sentence, at)
+        if not found or found[0].start in seen:
+            continue
+        m = found[0]
+        seen.add(m.start)
+        whom = _np_whom(m, select, sentence)
+        if whom is None:
+            continue
+        end = m.end
+        clause = re.match(r"[^,.;:]*?\bis (?:wholly )?within \d+\"(?: of (?:this|the bearer)"
+                          r"[a-z' ]*?)?(?=[,.;:]|$|\s+and\b)", sentence[end:], re.I)
+        if clause and not select:
+            end += clause.end()
+        out.append((head_start, end, attrs.evolve(whom, words=sentence[m.start:end].strip())))
+    return sorted(out, key=lambda x: x[0])
+
+
+#: a sentence's subject: who makes the attacks it changes
+_SUBJECT_ATTACK = [
+    re.compile(r"\beach time (?P<s>(?:(?!each time)[^.;:]){1,120}?) (?:makes?|made) an? "
+               r"(?:[a-z]+ )?attacks?", re.I),
+    re.compile(r"\battacks? made by (?P<s>[^,.;:]{1,80}?)(?= that| with| against| have| has|"
+               r" targeting|,|\.|$)", re.I),
+    re.compile(r"\b(?:weapons|attacks)(?: equipped by| of) (?P<s>(?:the |a |an |this |that |"
+               r"those |models? |units? |friendly |[a-z' ,\-]+ (?:models?|units?) )[^.;:]{0,80}?)"
+               r"(?= ha(?:ve|s)\b| gains?\b|"
+               r" by \d| while\b| is\b| are\b| against\b| in (?:the|your)\b|,|\.|$)",
+               re.I),
+    re.compile(r"\b(?P<s>(?:this|that|the bearer|its|their|those)(?: [a-z\-]+){0,3}?)'s? "
+               r"(?:[a-z\-]+ ){0,3}?(?:weapons|attacks|profiles?)\b", re.I),
+    re.compile(r"\beach time (?P<s>[^,.;:]{1,80}?) (?:shoots|fights|is selected to (?:shoot|"
+               r"fight)|targets)\b", re.I),
+]
+#: who is attacked
+_SUBJECT_DEFEND = [
+    re.compile(r"\battacks? (?:that )?(?:targets?|is allocated to|is made against|are allocated "
+               r"to|against) (?P<s>[^,.;:]{1,80}?)(?=,|\.|$| if\b| while\b| and\b| that\b| with\b|"
+               r" in\b|"
+               r" is\b| subtract| worsen| models? in)", re.I),
+    re.compile(r"\b(?P<s>[^,.;:]{1,80}?) (?:has|have|gains?|gets?) (?:an? \d\+ invulnerable|"
+               r"the feel no pain|feel no pain|an invulnerable|the stealth|stealth|the benefit of "
+               r"cover|an? \d\+ feel|a feel no pain|a \d\+\+? invulnerable)", re.I),
+    re.compile(r"\beach time (?P<s>[^,.;:]{1,80}?) would lose a wound", re.I),
+    re.compile(r"\ballocated to (?P<s>[^,.;:]{1,80}?)(?=,|\.|$| if\b| while\b)", re.I),
+    re.compile(r"\beach time an? enemy [^,.;:]*?\btargets (?P<s>(?:this|the bearer|that)[^,.;:]"
+               r"{0,40}?)(?=,|\.|$| with\b| subtract| worsen)", re.I),
+]
+_SELF_UNIT = re.compile(
+    r"\b(?:this|the bearer's|this model's|this psyker's|your|this character's) units?\b|"
+    r"\b(?:in|within) (?:this|the bearer's) unit\b|^this units?\b|^models in (?:this|it)\b")
+_SELF_MODEL = re.compile(
+    r"\b(?:this|the bearer|the bearer's|this model's) (?:model|fortification|vehicle|transport|"
+    r"titan|walker|monster|character|psyker)\b|\bthe bearer\b|^(?:it|its)$|^this model$")
+_REF = re.compile(
+    r"^(?:(?:and |then )?(?:each )?(?:a |the |all )?(?:models? |\w+ models? )?(?:in |within |of )?"
+    r")?(?:that|those|the selected|such a|such|one of those|the targeted|it\b|its\b|them\b)",
+    re.I)
+_TERRAIN = re.compile(r"\b(?:this|that) (?:terrain feature|fortification|ruins?|crater|"
+                      r"barricade|obstacle|woods)\b|\bbecause of this\b", re.I)
+
+
+def _named_model(cased: str) -> str:
+    """A model of the unit named by name ("A Warlock", "Celestine", "the Avatar of Khaine"),
+    "" when the phrase names none."""
+    m = re.match(r"^(?:(?i:an?|the) )?((?:[A-Z][\w'’\-]*(?: (?:of|the) | ))*[A-Z][\w'’\-]*)"
+                 r"(?: models?)?$", cased.strip())
+    if not m or re.sub(r"\b(?:and|or|of|the)\b", "", m.group(1)).isupper():
+        return ""  # keywords of some models, not a model's name
+    name = m.group(1)
+    return "" if name.lower().split()[0] in ("each", "this", "that", "while", "models",
+                                               "when", "if", "until") else name
+
+
+def _classify(cased: str, ref: Whom | None, leading: bool, sentence: str) -> Whom | None:
+    """The beneficiary a subject phrase names; None when it names none the translator reads
+    ("a model", "an attack")."""
+    low = cased.lower().strip()
+    low = re.sub(r"^(?:and|then|until the end of the \w+|that attack|if it does)\s+", "", low)
+    if re.search(r"\benem(?:y|ies)\b", low):
+        return Whom(Scope.ENEMY, words=cased.strip())
+    if "disembarked from this" in low:
+        return Whom(Scope.OTHERS, words=cased.strip())
+    for m in _nps(cased):
+        if re.search(r"\b(?:friendly|friending|other)\b", m.adj, re.I) or m.tail:
+            found = _np_whom(m, False, sentence)
+            if found is not None:
+                return attrs.evolve(found, words=cased.strip())
+    if _REF.match(low):
+        if ref is not None:
+            return ref
+        return Whom(Scope.LED) if leading else None
+    if _SELF_UNIT.search(low):
+        kind = re.match(r"^(?:an? )?([a-z][a-z' \-]+?) models? (?:in|within) (?:this|the "
+                        r"bearer's)", low)
+        model = ""
+        if kind and kind.group(1) not in ("the", "all", "each", "every", "other", "a"):
+            start = cased.lower().index(kind.group(1))
+            model = cased[start:start + len(kind.group(1))]
+            if model.isupper():  # a keyword of some models ("CHARACTER models in this unit")
+                model = ""
+        return Whom(Scope.UNIT, model=model)
+    if _SELF_MODEL.search(low):
+        return Whom(Scope.MODEL)
+    if re.match(r"^(?:an?|each|every) (?:model|unit|attack)s?$", low):
+        return Whom(Scope.TERRAIN, words="models with cover from this terrain feature") \
+            if _TERRAIN.search(sentence) else None
+    model = _named_model(cased)
+    return Whom(Scope.MODEL, model=model) if model else None
+
+
+def _first_subject(patterns: list[re.Pattern], cased: str, intros: list[tuple[int, int, Whom]],
+                   ref: Whom | None, leading: bool, history: tuple[Whom, ...] = (),
+                   effect_at: int | None = None
+                   ) -> tuple[Whom | None, tuple[int, int] | None]:
+    """The subject phrase of these kinds that names a beneficiary, and where it is: of the
+    first kind that has one, the last before the effect (``effect_at``), else the first."""
+    later: tuple[Whom, tuple[int, int]] | None = None
+    for pattern in patterns:
+        before: tuple[Whom, tuple[int, int]] | None = None
+        for m in pattern.finditer(cased):
+            phrase, (a, _b) = m.group("s"), m.span("s")
+            # the subject ends where its verb or a condition begins
+            head = re.split(r" (?:targets?|is allocated|is selected|makes?|made|ha(?:s|ve)|ends?|"
+                            r"declares?|is|are|for every|for each|while|if|until)\b", phrase,
+                            maxsplit=1)[0]
+            here = ref
+            for start, _end, whom in intros:
+                if start <= a:
+                    here = whom
+            here = _matching_intro(head, intros, a, history) or here
+            if re.match(r"^\s*(?:it|its)\b", head, re.I):  # "..., it has": this model / unit
+                own = re.findall(r"\b(this model|the bearer|this unit)\b", cased[:a], re.I)
+                if own:
+                    here = Whom(Scope.UNIT if own[-1].lower() == "this unit" else Scope.MODEL)
+            found = _classify(head, here, leading, cased)
+            if found is None:
+                continue
+            if effect_at is None or a < effect_at:
+                before = (found, (a, a + len(head)))
+                if effect_at is None:
+                    break
+            elif later is None:
+                later = (found, (a, a + len(head)))
+        if before is not None:
+            return before
+    return later if later is not None else (None, None)
+
+
+def _effect_at(low: str) -> int:
+    """Where the first effect wording of a sentence begins."""
+    found = [m.start() for pattern, _make in _EFFECTS for m in [pattern.search(low)] if m]
+    found += [m.start() for m in [_GRANT.search(low)] if m]
+    return min(found, default=len(low))
+
+
+def _matching_intro(head: str, intros: list[tuple[int, int, Whom]], before: int,
+                    history: tuple[Whom, ...] = ()) -> Whom | None:
+    """The unit brought in that a reference with keywords means ("that WAR DOG model", "one of
+    the selected CROSSFIRE units"): the last one before it with one of those keywords."""
+    if not _REF.match(head.lower().strip()):
+        return None
+    words = {w.upper() for w in re.findall(r"[A-Za-z'\-]+", head)} - {
+        "THAT", "THOSE", "THE", "SELECTED", "ONE", "OF", "UNIT", "UNITS", "MODEL", "MODELS",
+        "IN", "A", "ENEMY", "FRIENDLY", "SUCH", "IT", "ITS", "EACH", "ALL"}
+    if not words:
+        return None
+    earlier = [w for start, _end, w in intros if start < before]
+    for whom in reversed((*history, *earlier)):
+        if words & {w for k in whom.keywords for w in k.split()}:
+            return whom
+    return None
+
+
+def _subject(low: str, cased: str, defending: bool, intros: list[tuple[int, int, Whom]],
+             ref: Whom | None, leading: bool, history: tuple[Whom, ...] = (),
+             prior: Whom | None = None
+             ) -> tuple[Whom | None, str, tuple[int, int] | None]:
+    """Whom one sentence changes, on which side, and where its subject is (left out when
+    looking for conditions). An attack that targets an enemy unit is the friendly side's
+    (Death Hex: "each time an attack targets that enemy unit"); an enemy's attack is a debuff,
+    the defender's (the bearer's side's), unless it names the friendly unit it targets."""
+    side = "defender" if defending else "attacker"
+    effect_at = _effect_at(low)
+    attacking, a_span = _first_subject(_SUBJECT_ATTACK, cased, intros, ref, leading, history,
+                                       effect_at)
+    defended, d_span = _first_subject(_SUBJECT_DEFEND, cased, intros, ref, leading, history,
+                                      effect_at)
+    if attacking is not None and defended is not None and defended == attacking and \
+            not attacking.scope.own and d_span and a_span and d_span[0] > a_span[0]:
+        # "each time an X unit from your army makes an attack against that unit": that unit is
+        # the one brought in before, not the attacker
+        others = [(a, b, w) for a, b, w in intros if w != attacking]
+        earlier = tuple(w for w in history if w != attacking)
+        defended, d_span = _first_subject(_SUBJECT_DEFEND, cased, others,
+                                          earlier[-1] if earlier else None, leading, earlier,
+                                          effect_at)
+    if attacking is not None and attacking.scope is Scope.ENEMY and defended is not None and \
+            defended.scope is Scope.ENEMY:  # "one of those units" is not the enemy attacking
+        friendly = [(a, b, w) for a, b, w in intros if w.scope is not Scope.ENEMY]
+        before = tuple(w for w in history if w.scope is not Scope.ENEMY)
+        defended, d_span = _first_subject(_SUBJECT_DEFEND, cased, friendly,
+                                          before[-1] if before else None, leading, before,
+                                          effect_at)
+        if defended is not None and defended.scope is Scope.ENEMY:
+            defended = None
+    if defended is not None and defended.scope is Scope.ENEMY:
+        # the enemy is the target: the attacks are the friendly side's
+        if attacking is not None and attacking.scope is not Scope.ENEMY:
+            return attacking, "attacker", a_span
+        if _SAME_ATTACK.search(low) and prior is not None and prior.scope is not Scope.ENEMY:
+            return prior, "attacker", None  # "if such an attack targets an enemy unit..."
+        return Whom(Scope.FRIENDLY, words="friendly units attacking " + defended.words), \
+            "attacker", None
+    if attacking is not None and attacking.scope is Scope.ENEMY:
+        if defended is not None:  # "each time an enemy unit ... targets this model"
+            return defended, "defender", d_span
+        return attacking, "defender", a_span
+    if defending and defended is None and attacking is not None:
+        return attacking, "attacker", a_span  # "... makes an attack against that unit"
+    if attacking is None and defended is None and prior is not None and _SAME_ATTACK.search(low):
+        return prior, side, None  # "If that attack targets a unit within 9\", ... as well"
+    if defending:
+        return defended or attacking, side, d_span if defended else a_span
+    return attacking or defended, side, a_span if attacking else d_span
 
 
 # -- structured effects (wh40kdc's ability DSL) ------------------------------------------------

@@ -25,7 +25,7 @@ import attrs
 from ..cache import cached
 from ..errors import InputError
 from ..model.named import NamedRule
-from .detachments import for_unit, linked_files, unit_keywords
+from .detachments import _has, for_unit, linked_files, unit_keywords
 from .names import name_key
 from .stratagems import stratagem_rules
 from .translate import DataRule, Scope, coverage, translate
@@ -68,7 +68,7 @@ def _stored_texts(path: Path, name: str, data: str | os.PathLike | None
     ds = index.datasheets.get((str(path), name))
     if ds is None or index.store is None:
         return None
-    return tuple(index.store.rule_texts(ds))
+    return tuple(index.store.rule_texts(ds, path))  # those an army of that catalogue has
 
 
 def unit_abilities(unit: Any, data: str | os.PathLike | None = None
@@ -101,7 +101,7 @@ def unit_rules(unit: Any, data: str | os.PathLike | None = None) -> tuple[DataRu
             out += translate(name, text, where, faction=faction, kind="army rule"
                              if name.lower() in factions else "datasheet ability")
     if path is None:
-        return tuple(out)
+        return resolve(out, unit)
     edition = "11e" if path.suffix == ".json" else "10e"
     where = f"BattleScribe {edition}: {path.name}, {unit.name}"
     try:
@@ -136,7 +136,58 @@ def unit_rules(unit: Any, data: str | os.PathLike | None = None) -> tuple[DataRu
                 out.append(DataRule(NamedRule(
                     wanted, faction, "enhancement", "attacker", wanted, source=here,
                     not_modelled=f"no text for it in {path.name}")))
-    return tuple(out)
+    return resolve(out, unit)
+
+
+def offered_to(unit: Any, side: str, data: str | os.PathLike | None = None) -> UnitRules:
+    """Where the rules the other datasheets of a unit's catalogue give it are found
+    (:class:`Offer`: Fire Focus of a Razorback for a unit that disembarked from it), read when
+    ``--rule`` asks for one; nothing for a unit not of the data."""
+    path = _catalogue_of(getattr(unit, "unit", unit), data)
+    if path is None:
+        return UnitRules()
+    edition = "11e" if path.suffix == ".json" else "10e"
+    return UnitRules(offers=(Offer(side, unit_keywords(unit), getattr(unit, "name", ""),
+                                   lambda: _catalogue_rules(edition, str(path), data)),))
+
+
+def army_offers(units: Iterable[Any], unit: Any, side: str,
+                data: str | os.PathLike | None = None) -> UnitRules:
+    """Where the rules the other units of an army list give ``unit`` are found (the list's
+    units only)."""
+    pairs = tuple((u.name, part) for u in units for part in unit_rules(u, data)
+                  if not part.scope.own and part.rule.usable)
+    return UnitRules(offers=(Offer(side, unit_keywords(unit), getattr(unit, "name", ""),
+                                   lambda: pairs),))
+
+
+def _catalogue_rules(edition: str, path: str, data: str | os.PathLike | None
+                     ) -> tuple[tuple[str, DataRule], ...]:
+    """(bearer, rule) of every rule the datasheets a catalogue's army can take give other
+    units (friendly units with their keywords, other units, the enemy's attacks, cover)."""
+    from .unit_index import unit_index
+
+    store = unit_index(edition, data).store  # type: ignore[arg-type]
+    if store is None:
+        return ()
+    key = (str(store.path), path, store.path.stat().st_mtime_ns)
+    if key not in _FOR_OTHERS:
+        rows = store.db.execute(
+            "SELECT DISTINCT e.name, e.datasheet FROM entries e JOIN catalogues c ON "
+            "c.id = e.catalogue WHERE c.path = ? ORDER BY e.rowid", (path,)).fetchall()
+        name = Path(path).name
+        out: list[tuple[str, DataRule]] = []
+        for bearer, ds in rows:
+            where = f"BattleScribe {edition}: {name}, {bearer}"
+            for rule, text in store.rule_texts(ds, path):
+                out += [(bearer, part) for part in translate(rule, text, where)
+                        if not part.scope.own and part.rule.usable]
+        _FOR_OTHERS.clear()  # one catalogue's at a time: a query asks of one army
+        _FOR_OTHERS[key] = tuple(out)
+    return _FOR_OTHERS[key]
+
+
+_FOR_OTHERS: dict[tuple[str, str, int], tuple[tuple[str, DataRule], ...]] = {}
 
 
 def named_rules_of(unit: Any, names: Iterable[str], kind: str,
@@ -192,8 +243,117 @@ def _named(unit: Any, name: str, text: str, kind: str, where: str) -> tuple[Data
     (:func:`~mathhammer.data.detachments.for_unit`); one whose "X units from your army" names
     another unit is read as written (a switch)."""
     faction = getattr(unit, "faction", "")
-    return for_unit(translate, name, text, unit_keywords(unit), where, faction=faction,
-                    kind=kind) or translate(name, text, where, faction=faction, kind=kind)
+    return resolve(for_unit(translate, name, text, unit_keywords(unit), where, faction=faction,
+                            kind=kind) or translate(name, text, where, faction=faction,
+                                                    kind=kind), unit)
+
+
+# -- whom each rule is for (its beneficiary), on one unit -------------------------------------
+
+
+def qualifies(part: DataRule, keywords: frozenset[str]) -> bool:
+    """Whether a unit with these keywords is one a rule for friendly units names: it has every
+    keyword of one of the rule's alternatives ("ADEPTUS ASTARTES INFANTRY") and none it
+    excludes.
+
+    >>> from .translate import translate
+    >>> [part] = translate("Aura", "While a friendly ADEPTUS ASTARTES INFANTRY unit is within "
+    ...                    "6 inches of this model, each time a model in that unit makes an "
+    ...                    "attack, re-roll a Hit roll of 1.")
+    >>> qualifies(part, frozenset({"ADEPTUS ASTARTES", "INFANTRY"})), qualifies(part,
+    ...     frozenset({"ADEPTUS ASTARTES", "VEHICLE"}))
+    (True, False)
+    """
+    if part.excluding and any(_has(k, keywords) for k in part.excluding):
+        return False
+    return not part.keywords or any(_has(k, keywords) for k in part.keywords)
+
+
+def resolve(parts: Iterable[DataRule], unit: Any) -> tuple[DataRule, ...]:
+    """A unit's translated rules read for that unit: a rule for friendly units it is one of
+    (its keywords) is its own too (a unit is always within range of its own aura), a debuff on
+    an enemy's attacks is its own switch when attacked, and a rule of one model named by name
+    ("A Warlock has a 4+ invulnerable save") reaches that model's group only. Each rule for
+    others stays as it is, for the units it names (:class:`Offer`)."""
+    keywords = unit_keywords(unit)
+    base = getattr(unit, "unit", unit)
+    groups = tuple(getattr(base, "groups", ()) or ())
+    out: list[DataRule] = []
+    for part in parts:
+        mine = part.scope is Scope.FRIENDLY and qualifies(part, keywords)
+        if mine or part.scope is Scope.ENEMY and part.rule.usable:
+            out.append(attrs.evolve(part, scope=Scope.UNIT))
+        if part.scope.own and part.model:
+            out.append(_on_model(part, groups, getattr(unit, "name", "")))
+            continue
+        out.append(part)
+    return tuple(out)
+
+
+def _on_model(part: DataRule, groups: tuple[Any, ...], unit: str) -> DataRule:
+    """A rule of one model of the unit, named by name, on that model's group: its weapons
+    (attacking), its group (attacked). A name the unit's only group does not match is that
+    group's (the text names the datasheet's model another way); with several groups and no
+    match the rule is not modelled, said."""
+    key = name_key(re.sub(r"^(?:an?|the)\s+", "", part.model, flags=re.I))
+    found = [g for g in groups if name_key(g.name) == key or key in name_key(g.name)]
+    if not found and len(groups) <= 1:
+        return attrs.evolve(part, model="", scope=Scope.MODEL if part.scope is Scope.MODEL
+                            else part.scope)
+    if not found or not part.rule.usable:
+        return attrs.evolve(part, rule=attrs.evolve(
+            part.rule, effects=(), assumes="", not_modelled=part.rule.not_modelled or
+            f"for the {part.model} only, a model {unit or 'the unit'} has no group of"))
+    rule = part.rule
+    if rule.side == "attacker":
+        names = tuple(dict.fromkeys(w.name for g in found for w in g.weapons))
+        rule = attrs.evolve(rule, requires=attrs.evolve(rule.requires, weapons=names))
+    else:
+        rule = attrs.evolve(rule, requires=attrs.evolve(
+            rule.requires, groups=tuple(g.name for g in found)))
+    return attrs.evolve(part, rule=rule, scope=Scope.MODEL)
+
+
+@attrs.frozen
+class Offer:
+    """Where the rules other units give this one are found (``--rule NAME`` takes one): the
+    side, the asking unit's keywords and name (its own rules are not offered to it again), and
+    the rules, (bearer, rule) pairs, read when first asked."""
+
+    side: str
+    keywords: frozenset[str]
+    asker: str
+    source: Any = attrs.field(eq=False, repr=False)
+
+    def find(self, name: str) -> NamedRule | None:
+        """The rule called ``name`` (or ``NAME (BEARER's)``) another unit gives this one, as
+        this unit's switch named after its bearer; None if none."""
+        key = " ".join(name.lower().split())
+        found = []
+        for bearer, part in self.source():
+            rule = part.rule
+            if bearer == self.asker or not rule.usable or not _for_side(part, self.side):
+                continue
+            if part.scope in (Scope.FRIENDLY, Scope.OTHERS) and not qualifies(part,
+                                                                             self.keywords):
+                continue
+            label = f"{rule.name} ({bearer}'s)"
+            names = (" ".join(rule.name.lower().split()), label.lower())
+            if key in names or any(n.startswith(key) for n in names):
+                found.append((key not in names, bearer, part, label))
+        if not found:
+            return None
+        _inexact, bearer, part, label = min(found, key=lambda f: f[0])
+        rule = part.rule
+        said = f"{bearer}'s {rule.name} is for {part.whom or part.scope.value}"
+        return attrs.evolve(rule, name=label, assumes="; ".join(
+            w for w in (said, rule.assumes) if w))
+
+
+def _for_side(part: DataRule, side: str) -> bool:
+    """Whether a rule for others changes this side of an attack (a debuff: the attacks
+    against the friendly unit)."""
+    return part.rule.side == side
 
 
 @attrs.frozen
@@ -206,12 +366,45 @@ class UnitRules:
     switches: tuple[NamedRule, ...] = ()
     not_modelled: tuple[NamedRule, ...] = ()
     stratagems: tuple[NamedRule, ...] = ()
+    #: this unit's rules for other units (bearer, rule): refused when asked of it
+    elsewhere: tuple[tuple[str, DataRule], ...] = ()
+    #: where the rules other units give this one are found
+    offers: tuple[Offer, ...] = ()
 
     def __add__(self, other: UnitRules) -> UnitRules:
         return UnitRules(self.applied + other.applied, self.switches + other.switches,
                          self.not_modelled + other.not_modelled,
                          self.stratagems + tuple(r for r in other.stratagems
-                                                 if r not in self.stratagems))
+                                                 if r not in self.stratagems),
+                         self.elsewhere + tuple(e for e in other.elsewhere
+                                                if e not in self.elsewhere),
+                         self.offers + tuple(o for o in other.offers if o not in self.offers))
+
+    def offered(self, name: str) -> NamedRule | None:
+        """The rule called ``name`` another unit gives this one (see :class:`Offer`)."""
+        for offer in self.offers:
+            found = offer.find(name)
+            if found is not None:
+                return found
+        return None
+
+    def refusal(self, name: str) -> str | None:
+        """Why ``--rule NAME`` is not this unit's when it names one of its rules for other
+        units (whose rule it is, and for whom); None otherwise."""
+        key = " ".join(name.lower().split())
+        for bearer, part in self.elsewhere:
+            rule = part.rule
+            low = " ".join(rule.name.lower().split())
+            if low == key or low.startswith(key):
+                whom = part.whom or part.scope.value
+                if part.scope is Scope.ENEMY:
+                    return (f"--rule {name!r}: {rule.name} is {bearer}'s debuff on an enemy "
+                            f"unit's attacks ({whom}): it changes the attacks that enemy makes "
+                            f"against {bearer}'s army; name it when that unit attacks "
+                            f"({bearer} or a friendly unit as the target)")
+                return (f"--rule {name!r}: {rule.name} is {bearer}'s rule for {whom}, not "
+                        f"for {bearer} itself; name it on that unit")
+        return None
 
     def switch(self, name: str) -> NamedRule | None:
         """The switch called ``name`` (case-insensitive; a unique start of it is enough): the
@@ -226,7 +419,7 @@ class UnitRules:
 
 
 def side_rules(parts: Iterable[DataRule], side: str, *, own: tuple[str, ...] | None = None,
-               leading: bool = False, whole: bool = True) -> UnitRules:
+               leading: bool = False, whole: bool = True, bearer: str = "") -> UnitRules:
     """Sort one unit's translated rules for one side (``"attacker"`` or ``"defender"``).
 
     ``leading``: the unit is a Leader attached to another (its "while leading" rules apply,
@@ -237,8 +430,15 @@ def side_rules(parts: Iterable[DataRule], side: str, *, own: tuple[str, ...] | N
     Leader reach its Bodyguard too (the Leader's unit is the attached unit).
     """
     applied, switches, missing, stratagems = [], [], [], []
+    elsewhere: list[tuple[str, DataRule]] = []
     for part in parts:
         rule = part.rule
+        if not part.scope.own:  # for other units (offered to them), or a debuff's bearer
+            if rule.usable and (rule.side == side or part.scope is Scope.ENEMY):
+                elsewhere.append((bearer or "this unit", part))
+            elif rule.not_modelled and rule.side == side and part.scope is not Scope.ENEMY:
+                missing.append(rule)
+            continue
         if rule.side != side and not rule.not_modelled:
             continue
         if rule.kind == "stratagem":  # used on the whole (attached) unit; listed apart
@@ -255,6 +455,8 @@ def side_rules(parts: Iterable[DataRule], side: str, *, own: tuple[str, ...] | N
             if rule.side == side:
                 missing.append(rule)
             continue
+        if limited and getattr(rule.requires, "weapons" if side == "attacker" else "groups"):
+            limited = False  # already one named model's (its own weapons or group)
         if limited:
             key = "weapons" if side == "attacker" else "groups"
             if key == "groups" and any(k not in ("invuln", "fnp")
@@ -265,7 +467,8 @@ def side_rules(parts: Iterable[DataRule], side: str, *, own: tuple[str, ...] | N
                 continue
             rule = attrs.evolve(rule, requires=attrs.evolve(rule.requires, **{key: own}))
         (switches if part.switch else applied).append(rule)
-    return UnitRules(tuple(applied), tuple(switches), tuple(missing), tuple(stratagems))
+    return UnitRules(tuple(applied), tuple(switches), tuple(missing), tuple(stratagems),
+                     tuple(elsewhere))
 
 
 def file_abilities(path: str | os.PathLike) -> list[tuple[str, str]]:
@@ -303,6 +506,7 @@ def data_coverage(edition: str, data: str | os.PathLike | None = None) -> dict[s
 
 
 __all__ = [
-    "UnitRules", "data_coverage", "edition_abilities", "file_abilities", "named_rules_of",
-    "side_rules", "unit_abilities", "unit_rules",
+    "Offer", "UnitRules", "army_offers", "data_coverage", "edition_abilities", "file_abilities",
+    "named_rules_of", "offered_to", "qualifies", "resolve", "side_rules", "unit_abilities",
+    "unit_rules",
 ]
