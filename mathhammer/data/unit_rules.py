@@ -1,8 +1,15 @@
 """A unit's rules from data, sorted for one side of an attack: the text of its abilities
 (from the catalogue it was imported from), translated by :mod:`mathhammer.data.translate`,
 then applied, offered as switches or named as not modelled, with a Leader's "while leading"
-rules reaching the unit it leads (docs/rules.md, section 12). Also the coverage of the whole
-installed data (:func:`data_coverage`, for ``data check``).
+rules reaching the unit it leads (docs/rules.md, section 12). Each rule reaches its
+beneficiary only (:func:`resolve`): a rule for friendly units is the unit's own when it is one
+of them, a debuff its own switch when attacked, a rule of one named model that model's group;
+the rules for other units are refused on their bearer and offered to the units they name
+(:class:`Offer`). Also the coverage of the whole installed data (:func:`data_coverage`, for
+``data check``).
+
+Why one module: a unit's rules are read, resolved for the unit, sorted for a side and offered
+to other units in one place, so whom each rule reaches is decided once.
 
 >>> from .translate import translate
 >>> parts = translate("Tactical Precision", "While this model is leading a unit, weapons "
@@ -25,7 +32,7 @@ import attrs
 from ..cache import cached
 from ..errors import InputError
 from ..model.named import NamedRule
-from .detachments import _has, for_unit, linked_files, unit_keywords
+from .detachments import for_unit, has_keywords, linked_files, unit_keywords
 from .names import name_key
 from .stratagems import stratagem_rules
 from .translate import DataRule, Scope, coverage, translate
@@ -264,9 +271,9 @@ def qualifies(part: DataRule, keywords: frozenset[str]) -> bool:
     ...     frozenset({"ADEPTUS ASTARTES", "VEHICLE"}))
     (True, False)
     """
-    if part.excluding and any(_has(k, keywords) for k in part.excluding):
+    if part.excluding and any(has_keywords(k, keywords) for k in part.excluding):
         return False
-    return not part.keywords or any(_has(k, keywords) for k in part.keywords)
+    return not part.keywords or any(has_keywords(k, keywords) for k in part.keywords)
 
 
 def resolve(parts: Iterable[DataRule], unit: Any) -> tuple[DataRule, ...]:
