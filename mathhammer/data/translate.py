@@ -131,7 +131,10 @@ _TYPOS = [(re.compile(p, re.I), r) for p, r in (
     (r"\b(subtract \d) form\b", r"\1 from"), (r"\bfeel not pain\b", "Feel No Pain"),
     (r"\b(add \d) the (strength|attacks|damage)\b", r"\1 to the \2"),
     (r"\bfriending\b", "friendly"), (r"\bmodel's in\b", "models in"),
-    (r"\bhit ro ll\b", "Hit roll"), (r"\bwound ro ll\b", "Wound roll"))]
+    (r"\bhit ro ll\b", "Hit roll"), (r"\bwound ro ll\b", "Wound roll"))] + [
+    # "MONSTERor VEHICLEunit": a keyword run into the next word (case matters here)
+    (re.compile(r"\b([A-Z]{3,})(or|and)\s"), r"\1 \2 "),
+    (re.compile(r"\b([A-Z]{3,})(units?|models?)\b"), r"\1 \2")]
 
 
 def is_attack_relevant(text: str) -> bool:
@@ -155,7 +158,8 @@ def _sentences(text: str) -> list[str]:
     Select one of the following, Fury, Add 1 to the Hit roll
     Select one of the following, Rage, Add 1 to the Wound roll
     """
-    parts = [p.strip() for p in re.split(r"(?<=[.:;])\s+(?=[A-Z.(\[])|\s*\.\s*\.\s*", text)]
+    parts = [p.strip() for p in re.split(r"(?<=[.:;])\s+(?=[A-Z.(\[])|\s*\.\s*\.\s*|"
+                                         r"\s+(?=\d\s+-\s+[A-Z][a-z]+\s+[A-Z])", text)]
     out, head, label = [], "", ""
     for p in parts:
         p = p.strip(" .")
@@ -176,13 +180,17 @@ def _sentences(text: str) -> list[str]:
 _CLAUSE_VERB = re.compile(r"\b(?:each time|while|when|if|select|have|has|add|subtract|improve|"
                           r"worsen|re-roll|until|one of the following|is|are|can)\b", re.I)
 #: an effect's verb: where a clause's effect begins
-_EFFECT_VERB = re.compile(r"\b(?:you can re-roll|re-roll|add|subtract|improve|worsen|halve)\b",
-                          re.I)
+_EFFECT_VERB = re.compile(r"\b(?:you can re-roll|re-roll|add|subtract|improve|worsen|halve|"
+                          r"hits are scored)\b|\bha(?:s|ve) (?:the |an? )?(?:\[|\d\+|stealth|benefit "
+                          r"of cover|feel no pain|invulnerable)", re.I)
 #: where a sentence holds a second effect with a condition of its own ("..., and add 1 to the
 #: Wound roll as well if ...", "... and, if ..., subtract 1 from the Wound roll as well"), or a
 #: second subject ("..., and each time a ranged attack targets ...", "...; on a 6, ...")
 _SECOND = re.compile(
-    r",?\s+and,?\s+(?=if [^,.;]+,\s*(?:you can re-roll|re-roll|add|subtract|improve|worsen)\b)|"
+    r",?\s+and,?\s+(?=if [^,.;]+,\s*(?:you can re-roll|re-roll|add|subtract|improve|worsen|"
+    r"(?:that attack|it|those attacks|those weapons) ha(?:s|ve))\b)|"
+    r",\s+or\s+(?=(?:on\s+)?unmodified hit rolls of \d\+ instead\b)|"
+    r",\s+and\s+(?=while\b)|"
     r",\s+and\s+(?=(?:you can re-roll|re-roll|add|subtract|improve|worsen)\b[^.;]*\b(?:as "
     r"well|if|while)\b)|"
     r",?\s+and\s+(?=each time\b)|;\s+(?=\S)", re.I)
@@ -222,8 +230,10 @@ _ADD = r"(add|subtract) (\d) (?:to|from) "
 _ROLL = r"(?:the |that attack's |an? |its )?"
 _EFFECTS: list[tuple[re.Pattern, Any]] = [
     # before the plain Wound roll modifier, which would read its end
-    (re.compile(r"if the strength characteristic of that attack is greater than [^.]*?"
-                r"toughness characteristic, subtract 1 from (?:that attack's |the )?wound roll"),
+    (re.compile(r"(?:if|and) the strength(?: characteristic)? of (?:that|the|an) attack is greater "
+                r"than (?!or equal)[^.,;]*?toughness(?: characteristic)?(?: of (?:this|that|the|"
+                r"your|the bearer's|that [a-z' ]+) (?:unit|model|bearer's unit|bearer))?,? "
+                r"subtract 1 from (?:that attack's |the )?wound roll"),
      lambda m: [("wound_mod_if_stronger", -1)]),
     (re.compile(_ADD + _ROLL + r"hit roll and (?:the |that attack's )?wound roll"),
      lambda m: [("hit_mod", _sign(m)), ("wound_mod", _sign(m))]),
@@ -252,7 +262,7 @@ _EFFECTS: list[tuple[re.Pattern, Any]] = [
      lambda m: [("hit_mod", int(m.group(1)))]),
     (re.compile(r"ha(?:ve|s) ([+-]\d) to (?:the |their )?wound rolls?"),
      lambda m: [("wound_mod", int(m.group(1)))]),
-    (re.compile(r"hits are scored on unmodified hit rolls of (\d)\+"),
+    (re.compile(r"(?:hits are scored on |(?:^|, )(?:or )?(?:on )?)unmodified hit rolls of (\d)\+"),
      lambda m: [("overwatch_hits_on", int(m.group(1)))]),
     (re.compile(r"(improve|worsen) the (?:ballistic skill|weapon skill)(?: and (?:ballistic|"
                 r"weapon) skill)? characteristics? of [^.]*?by (\d)"),
@@ -269,6 +279,8 @@ _EFFECTS: list[tuple[re.Pattern, Any]] = [
      lambda m: [("invuln", (int(m.group(1)), m.group(2)))]),
     (re.compile(r"invulnerable save of (\d)\+(?: against (ranged|melee) attacks)?"),
      lambda m: [("invuln", (int(m.group(1)), m.group(2)))]),
+    (re.compile(r"(?<!not )ha(?:ve|s) (?:the )?stealth\b(?! and)(?: abilit\w*)?(?=[,.;]|$| and\b)"),
+     lambda m: [("target_abilities", ("stealth",))]),
     (re.compile(r"(?<!not )ha(?:ve|s) the (?:[a-z\" ]+(?:,|and) )*stealth(?: and [a-z\" ]+)? "
                 r"abilit"),
      lambda m: [("target_abilities", ("stealth",))]),
@@ -282,6 +294,8 @@ _GRANT = re.compile(r"(?<!not )(?:ha(?:ve|s)|gains?)(?: the)? "
                     r"((?:\[[^\]]+\](?:,? (?:and|or) |, )?)+)(?:\s*abilit\w*)?")
 #: wordings that change an attack and are not modelled, with the reason said
 _NOT_MODELLED = [
+    (re.compile(r"\b(?:double|halve|triple)s? the (?:strength|attacks|damage|toughness|armour "
+                r"penetration)(?: and \w+)? characteristic"), "doubles or halves a characteristic"),
     (re.compile(r"attacks characteristic"), "changes the Attacks characteristic"),
     (re.compile(r"feel no pain \d\+ [^.]*against (?:mortal|psychic|[^.]*?damage)"),
      "Feel No Pain against some attacks only"),
@@ -299,6 +313,11 @@ _NOT_MODELLED = [
     (re.compile(r"toughness|save characteristic|wounds characteristic"),
      "changes the unit's own characteristics"),
 ]
+
+
+#: an ability an attack has only when its roll is a Critical Hit or Wound
+_ON_CRITICAL = re.compile(r"(?:scores? a|on a) critical (?:wound|hit),? (?:that attack|it|the "
+                          r"attack) ha(?:s|ve) the \[")
 
 
 def _sign(m: re.Match) -> int:
@@ -345,8 +364,8 @@ _CHECKED = [
      "led", True),
 ]
 _PSYCHIC = re.compile(r"\bpsychic (?:attacks?|weapons?)\b")
-_TARGET_KW = re.compile(r"(?:(?:targets?|against) an?|while targeting|if (?:that|the) target "
-                        r"is(?: an?)?) "
+_TARGET_KW = re.compile(r"(?:(?:targets?|against) an?(?: visible)?(?: enemy)?|while targeting|"
+                        r"if (?:that|the) target is(?: an?)?) "
                         r"((?:[A-Z][A-Z\-']+)(?: [A-Z][A-Z\-']+)*(?:(?:, | or |, or )"
                         r"[A-Z][A-Z\-']+(?: [A-Z][A-Z\-']+)*)*)"
                         r"(?: ?(?:unit|model)s?)?\b")
@@ -451,15 +470,20 @@ def _effects(low: str) -> tuple[list[list[tuple[str, Any]]], str]:
     alternatives = _grants(low)
     if any(k == "unknown_ability" for alt in alternatives for k, _ in alt):
         return [], "grants a weapon ability mathhammer does not know"
-    pattern, reason = _NOT_MODELLED[1]  # Feel No Pain against some attacks only
+    pattern, reason = _NOT_MODELLED[2]  # Feel No Pain against some attacks only
     if pattern.search(low):
         return [], reason
+    if _ON_CRITICAL.search(low):
+        return [], "an ability on a Critical Hit or Wound only"
+    if re.search(r"strength(?: characteristic)? of (?:that|the|an) attack is greater than or "
+                 r"equal to", low):
+        return [], "a Wound roll rule for a Strength at least the Toughness"
     if not changes and not alternatives:
         for pattern, reason in _NOT_MODELLED:
             if pattern.search(rest):
                 return [], reason
         return [], ""
-    extra = next((reason for pattern, reason in _NOT_MODELLED[:6] if pattern.search(rest)), "")
+    extra = next((reason for pattern, reason in _NOT_MODELLED[:7] if pattern.search(rest)), "")
     if not alternatives:
         return [changes], extra
     return [changes + alt for alt in alternatives], extra
@@ -578,6 +602,11 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
             cut += [m.span() for m in _LEAD_INTRO.finditer(sentence)]
         plain_low, plain = _blank(low, cut), _blank(sentence, cut)
         cond, rest = _conditions(_effect_text(plain_low), plain, low)
+        if "attack" not in cond and setup:  # "... when this unit is selected to fight. If it
+            kinds = {k for pattern, k in _ATTACK_KIND  # does, until the end of the phase, ..."
+                     if pattern.search(setup.lower())}
+            if len(kinds) == 1:
+                cond["attack"] = kinds.pop()
         if "attack" not in cond and last and _SAME_ATTACK.search(low):
             cond["attack"] = last  # "If that attack ...": the one the last sentence made
         last = cond.get("attack")
