@@ -137,16 +137,11 @@ def test_sides_and_scopes():
     # the attacker's keyword is not known to the defender's rules
     "Each time a MONSTER or VEHICLE unit makes an attack against this unit, subtract 1 from "
     "the Wound roll.",
-    # a characteristic of some weapons only
-    "Add 1 to the Strength characteristic of bolt rifles equipped by models in this unit.",
     # the attacking model's own keyword
     "Each time a CHARACTER model in this unit makes a melee attack, add 1 to the Hit roll.",
     # the state of the unit itself
     "While this model has 1-5 wounds remaining, each time this model makes an attack, "
     "subtract 1 from the Hit roll.",
-    # one weapon by name (the Doomsday Ark's doomsday cannon, not its gauss flayer arrays)
-    "In your Movement phase, if this model Remains Stationary, until the end of the turn, its "
-    "doomsday cannon has the [DEVASTATING WOUNDS] ability.",
 ])
 def test_conditions_the_engine_cannot_check_make_switches(text):
     rule = one("Ability", text)

@@ -190,7 +190,7 @@ _SECOND = re.compile(
     r",?\s+and,?\s+(?=if [^,.;]+,\s*(?:you can re-roll|re-roll|add|subtract|improve|worsen|"
     r"(?:that attack|it|those attacks|those weapons) ha(?:s|ve))\b)|"
     r",\s+or\s+(?=(?:on\s+)?unmodified hit rolls of \d\+ instead\b)|"
-    r",\s+and\s+(?=while\b)|"
+    r",\s+and\s+(?=while\b|all other\b)|"
     r",\s+and\s+(?=(?:you can re-roll|re-roll|add|subtract|improve|worsen)\b[^.;]*\b(?:as "
     r"well|if|while)\b)|"
     r",?\s+and\s+(?=each time\b)|;\s+(?=\S)", re.I)
@@ -436,6 +436,85 @@ _NAMED_WEAPONS = re.compile(
     r"[a-z\-]+(?: [a-z\-]+){0,2} ha(?:ve|s) the\b")
 
 
+#: weapons a sentence names: "its doomsday cannon", "this model's reaper chain-cleaver's strike
+#: profile", "bolt rifles equipped by", "an attack with its vibro cannon", "Torrent weapons"
+_WEAPON_PHRASES = [
+    re.compile(r"\b(?:its|their|the bearer's|this model's|that model's|the model's) "
+               r"(?P<w>(?:[a-z'\-]+ ){0,5}?[a-z'\-]+?)(?:'s (?P<p>[a-z\-]+) profile| profiles?| "
+               r"weapons?)? ha(?:s|ve) (?:the )?\["),
+    re.compile(r"\bcharacteristics? of (?:its|their|the bearer's|this model's|that model's|the "
+               r"model's) (?P<w>(?:[a-z'\-]+ ){0,5}?[a-z'\-]+?)(?:'s (?P<p>[a-z\-]+) profile|"
+               r" profiles?| weapons?)?(?=[,.;]|$| by\b| to\b| until\b| for\b| while\b|"
+               r" is\b| equipped\b| and (?:add|subtract|improve|worsen|those|that|it)\b)"),
+    re.compile(r"\b(?P<w>(?:[a-z'\-]+ ){0,7}?[a-z'\-]+) equipped by\b"),
+    re.compile(r"\battacks? (?:made )?with (?:its |this model's |the bearer's |their |an? )"
+               r"(?P<w>(?:[a-z'\-]+ ){0,4}?[a-z'\-]+?)(?: weapons?)?(?= that\b|,|\.|$| against\b|"
+               r" targets?\b| is\b)"),
+]
+#: words that are never (part of) a weapon's name
+_NOT_A_WEAPON = re.compile(r"\b(?:abilit\w*|select\w*|characteristics?|improved|stratagems?|"
+                           r"instead|wounds?|strength|toughness|save|damage|remaining|phase|"
+                           r"doctrines?|quarry|prey|victim|army|unit's|transport)\b")
+#: words that name no weapon in particular
+_ANY_WEAPON = {"", "ranged", "melee", "weapon", "weapons", "ranged and melee", "melee and ranged",
+               "unit", "attacks", "attack", "models", "model", "unit's", "bearer", "such a",
+               "that", "this", "the selected", "ranged psychic", "psychic", "psychic melee",
+               "that weapon", "those", "such", "a", "the"}
+
+
+def _weapon_scope(low: str, cased: str | None = None) -> tuple[dict[str, Any], bool]:
+    """The weapons a sentence changes, as conditions (named weapons or profiles, weapons with
+    an ability, or without it: "all other ranged weapons"), and whether it names any."""
+    cond: dict[str, Any] = {}
+    for pattern in _WEAPON_PHRASES:
+        for m in pattern.finditer(low):
+            if cased is not None and re.search(r"\b[A-Z]{3,}\b", cased[m.start("w"):m.end("w")]):
+                continue  # a label or keywords in capitals ("DACATARAI STANCE melee weapons")
+            phrase = re.split(r"\b(?:characteristics? of|to|the|by|for|from|that|and all other|"
+                              r"select one|instead)\s+", m.group("w"))[-1].strip()
+            phrase = re.sub(r"^(?:(?:and|all|a|an|one|select)\s+)+", "", phrase)
+            if _NOT_A_WEAPON.search(phrase):
+                continue
+            phrase = {"pistols": "pistol", "pistol": "pistol"}.get(phrase, phrase)
+            kind = re.match(r"(ranged|melee)\s+(?!weapons?$)", phrase)
+            if kind:
+                cond.setdefault("attack", kind.group(1))
+            phrase = re.sub(r"^(?:ranged|melee)\s+|\s+weapons?$", "", phrase).strip()
+            tail = re.search(r"\s+(ranged|melee)$", phrase)  # "Extra Attacks melee weapons"
+            if tail:
+                cond.setdefault("attack", tail.group(1))
+                phrase = phrase[:tail.start()]
+            if phrase in _ANY_WEAPON or phrase.endswith(("characteristic", "characteristics")):
+                continue
+            abilities = _ability_names(phrase)
+            if abilities:
+                cond.setdefault("weapon_abilities", abilities)
+                continue
+            if re.search(r"\b(?:unit|units|model|models|army|enemy|friendly|target)\b", phrase):
+                continue
+            name = phrase + (f" / {m.group('p')}" if m.groupdict().get("p") else "")
+            cond["weapon_names"] = tuple(dict.fromkeys((*cond.get("weapon_names", ()), name)))
+    return cond, bool(cond)
+
+
+def _ability_names(phrase: str) -> tuple[str, ...]:
+    """The weapon abilities a phrase is made of ("torrent or melta", "lethal hits", "rapid
+    fire"); () when it is not only abilities."""
+    out = []
+    for part in re.split(r"\s*(?:,|\bor\b|\band\b)\s*", phrase):
+        if not part:
+            continue
+        for candidate in (part, f"{part} 1", f"{part} 4+", f"{part} 1\""):
+            try:
+                out.append(re.sub(r" (?:1|4\+|1\")$", "", canonical(candidate)))
+                break
+            except (InputError, ValueError):
+                continue
+        else:
+            return ()
+    return tuple(dict.fromkeys(out))
+
+
 #: who may take an enhancement ("ADEPTUS CUSTODES model only"): not a condition of the attack
 _ONLY = re.compile(r"^[a-z' ,\-/]+ (?:models?|units?) only$")
 
@@ -544,7 +623,8 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         return ()
     leading = bool(_LEADING.search(clean.lower()))
     auto: dict[tuple[str, Whom], list[Effect]] = {}
-    switches: list[tuple[str, Whom, str, list[Effect]]] = []  # side, whom, assumes, effects
+    # side, whom, assumes, effects, its label's suffix ("" numbers it)
+    switches: list[tuple[str, Whom, str, list[Effect], str]] = []
     reasons: list[str] = []
     setup = ""  # a sentence without an effect that sets a condition (select one unit...)
     last = None  # the attack kind (ranged, melee) of the last sentence with an effect
@@ -553,6 +633,7 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     first: Whom | None = None  # whom the first sentence with an effect changes
     before: Whom | None = None  # whom the last one changes
     frame: Whom | None = None  # "X units from your army have the following ability:"
+    others: tuple[str, ...] = ()  # the weapon abilities the last sentence names
     for sentence in _sentences(clean):
         low = sentence.lower()
         intros = _intros(sentence)
@@ -600,6 +681,9 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
                 and not sentence[a:b].lower().startswith("select")]
         if whom.scope is Scope.LED:
             cut += [m.span() for m in _LEAD_INTRO.finditer(sentence)]
+        if others and "all other" in low:  # "all other ranged weapons": said by the scope
+            at = low.index("all other")
+            cut.append((at, at + len("all other")))
         plain_low, plain = _blank(low, cut), _blank(sentence, cut)
         cond, rest = _conditions(_effect_text(plain_low), plain, low)
         if "attack" not in cond and setup:  # "... when this unit is selected to fight. If it
@@ -615,12 +699,36 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         popped = ("led", "charged", "stationary") + (
             ("below_half", "below_starting") if whom.scope is Scope.ENEMY else ())
         unknown = side == "defender" and any(cond.pop(k, None) is not None for k in popped)
-        unchecked = (unknown or _UNCHECKED.search(rest) or _SOME_WEAPONS.search(plain_low)
-                     or _NAMED_WEAPONS.search(plain_low) or _keyword_left(plain, cond))
+        scoped, named = _weapon_scope(plain_low, plain)
+        if "all other" in low and others:  # "..., and all other ranged weapons ... have"
+            scoped = {"without_abilities": others}
+            named = True
+        if scoped.get("attack") and "attack" not in cond:
+            cond["attack"] = scoped["attack"]
+        scoped.pop("attack", None)
+        others = scoped.get("weapon_abilities", ())
+        cond.update(scoped)
+        unchecked = (unknown or _UNCHECKED.search(rest) or _keyword_left(plain, cond) or (
+            not named and (_SOME_WEAPONS.search(plain_low) or _NAMED_WEAPONS.search(plain_low))))
+        steps = _scaling(low)
+        if steps is not None:  # "+1 Attack for every 5 enemy models within 6\"": one switch a count
+            per, most, what = steps
+            said = f"{setup}. {sentence}" if setup else sentence
+            for alt in alternatives:
+                step = max((abs(v) for f, v in alt if f in _SCALES and isinstance(v, int)),
+                           default=1)
+                top = max(1, most // step) if "maximum of" in low else most
+                for k in range(1, top + 1):
+                    counted = f"{k * per}" if per == 1 else f"{k * per}-{(k + 1) * per - 1}"
+                    scaled = [(f, v * k if f in _SCALES and isinstance(v, int) else v)
+                              for f, v in alt]
+                    switches.append((side, whom, f"{said} [{k} time{'s' * (k > 1)}: "
+                                     f"{counted} {what}]", _effect(scaled, cond), f"x{k}"))
+            continue
         clauses = [_effect(alt, cond) for alt in alternatives]
         if unchecked or setup or len(clauses) > 1:
             said = f"{setup}. {sentence}" if setup else sentence
-            switches += [(side, whom, said, c) for c in clauses]
+            switches += [(side, whom, said, c, "") for c in clauses]
         else:
             auto.setdefault((side, whom), []).extend(clauses[0])
     out: list[DataRule] = []
@@ -633,8 +741,8 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         label = name if i == 0 else f"{name} ({'when attacked' if side == 'defender' else side}"\
             f"{', ' + whom.scope.value if whom.scope is not Scope.UNIT else ''})"
         out.append(part(NamedRule(label, side=side, effects=tuple(effects), **base), whom))
-    for i, (side, whom, said, effects) in enumerate(switches):
-        label = name if not out and len(switches) == 1 else f"{name} ({i + 1})"
+    for i, (side, whom, said, effects, step) in enumerate(switches):
+        label = name if not out and len(switches) == 1 else f"{name} ({step or i + 1})"
         out.append(part(NamedRule(label, side=side, effects=tuple(effects), assumes=said,
                                   **base), whom))
     side, whom = (out[0].rule.side, first) if out and first else (
@@ -647,6 +755,26 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         out.append(part(NamedRule(name, side=side, not_modelled="wording not recognised",
                                   **base), whom))
     return tuple(out)
+
+
+#: changes that a count scales ("+1 Attack for every 5 models")
+_SCALES = ("attacks_mod", "strength_mod", "damage_mod", "ap_mod", "hit_mod", "wound_mod",
+           "skill_mod")
+_PER = re.compile(r"\bfor (?:every|each) (?:(\d+) )?([^,.;()]+?)(?:\s*\((?:rounding down|to a "
+                  r"maximum of \+?(\d+)[^)]*)\))?(?=[,.;]|$| but\b| and\b| \()")
+
+
+def _scaling(low: str) -> tuple[int, int, str] | None:
+    """A change scaled by a count ("for every 5 enemy models within 6\"", "for each enemy unit
+    within 6\" (to a maximum of +3)"): (models per step, the most steps offered, what is
+    counted); None when the sentence scales nothing. The count is the player's: each step is a
+    switch of its own (``NAME (x2)``: two steps); a maximum gives the steps, else three."""
+    m = _PER.search(low)
+    if m is None or re.match(r"(?:wound|attack|hit|time)s?\b", m.group(2)):
+        return None
+    per = int(m.group(1) or 1)
+    most = int(m.group(3)) if m.group(3) else 3
+    return per, max(1, min(most, 6)), m.group(2).strip()  # a maximum is of the change's value
 
 
 def _blank(text: str, spans: Iterable[tuple[int, int]]) -> str:
