@@ -181,8 +181,8 @@ _CLAUSE_VERB = re.compile(r"\b(?:each time|while|when|if|select|have|has|add|sub
                           r"worsen|re-roll|until|one of the following|is|are|can)\b", re.I)
 #: an effect's verb: where a clause's effect begins
 _EFFECT_VERB = re.compile(r"\b(?:you can re-roll|re-roll|add|subtract|improve|worsen|halve|"
-                          r"hits are scored)\b|\bha(?:s|ve) (?:the |an? )?(?:\[|\d\+|stealth|benefit "
-                          r"of cover|feel no pain|invulnerable)", re.I)
+                          r"hits are scored)\b|\bha(?:s|ve) (?:the |an? )?(?:\[|\d\+|stealth|"
+                          r"benefit of cover|feel no pain|invulnerable)", re.I)
 #: where a sentence holds a second effect with a condition of its own ("..., and add 1 to the
 #: Wound roll as well if ...", "... and, if ..., subtract 1 from the Wound roll as well"), or a
 #: second subject ("..., and each time a ranged attack targets ...", "...; on a 6, ...")
