@@ -334,7 +334,8 @@ _CHECKED = [
     (re.compile(r",? ?(?:that|which) targets? (?:a|an|the|that) (?:enemy )?unit within half "
                 r"range|within half range(?: of (?:that|the) (?:attack|weapon)|)"), "half_range",
      True),
-    (re.compile(r",? ?if (?:this|that|the bearer's) unit made a charge move this turn|"
+    (re.compile(r",? ?if (?:this|that|the bearer's|this model's) units? made a charge move this "
+                r"turn|,? ?if (?:it|this model|the bearer) made a charge move this turn|"
                 r"in a turn in which (?:it|this unit|the bearer) (?:made a charge move|charged)|"
                 r"if (?:it|this unit) charged this turn|"
                 # "each time this unit makes a Charge move, until the end of the turn, ...": the
@@ -354,6 +355,8 @@ _CHECKED = [
                 r"attack)? is below (?:its )?starting strength|"
                 r"(?:targets|against) (?:an? )?(?:enemy )?unit that is below (?:its )?starting "
                 r"strength"), "below_starting", True),
+    (re.compile(r"(?:targets|against) (?:an? )?(?:visible )?(?:enemy )?unit that is at (?:its )?"
+                r"starting strength"), "below_starting", False),
     (re.compile(r",? ?if (?:that|the) (?:target|enemy unit|target unit)(?: of (?:that|the|this) "
                 r"attack)? is below half-strength|"
                 r"(?:targets|"
@@ -364,6 +367,11 @@ _CHECKED = [
      "led", True),
 ]
 _PSYCHIC = re.compile(r"\bpsychic (?:attacks?|weapons?)\b")
+#: "targets a unit (excluding MONSTERS and VEHICLES)": keywords the target must not have
+_TARGET_EXCLUDED = re.compile(
+    r"(?:targets?|against) (?:an? )?(?:visible )?(?:enemy )?units? \(excluding ((?:[A-Z][A-Z\-']+"
+    r"(?: [A-Z][A-Z\-']+)*(?:,? (?:and|or) |, )?)+)(?: units)?\)|\(excluding attacks that target "
+    r"((?:[A-Z][A-Z\-']+(?:,? (?:and|or) |, )?)+)\)")
 _TARGET_KW = re.compile(r"(?:(?:targets?|against) an?(?: visible)?(?: enemy)?|while targeting|"
                         r"if (?:that|the) target is(?: an?)?) "
                         r"((?:[A-Z][A-Z\-']+)(?: [A-Z][A-Z\-']+)*(?:(?:, | or |, or )"
@@ -581,6 +589,13 @@ def _conditions(low: str, cased: str, whole: str) -> tuple[dict[str, Any], str]:
     if _PSYCHIC.search(rest):
         cond["weapon_ability"] = "psychic"
         rest = _PSYCHIC.sub(lambda m: m.group(0).split(" ", 1)[1], rest)
+    x = _TARGET_EXCLUDED.search(cased)
+    if x:
+        cond["target_not_keywords"] = tuple(
+            k.rstrip("S") if k.endswith("S") and not k.endswith("SS") else k
+            for k in _keyword_phrases(re.sub(r"\b(?:units?|models?|attacks that target)\b", "",
+                                            x.group(1) or x.group(2), flags=re.I)))
+        rest = rest.replace(x.group(0).lower(), " ")
     m = _TARGET_KW.search(cased)
     if m:
         words = re.split(r", or |, | or ", m.group(1).strip())
@@ -684,6 +699,10 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         if others and "all other" in low:  # "all other ranged weapons": said by the scope
             at = low.index("all other")
             cut.append((at, at + len("all other")))
+        excluded = re.search(r"\(excluding ([a-z\- ]+?) weapons\)", low)
+        without = _ability_names(excluded.group(1)) if excluded else ()
+        if without:  # "melee weapons (excluding Extra Attacks weapons)"
+            cut.append(excluded.span())
         plain_low, plain = _blank(low, cut), _blank(sentence, cut)
         cond, rest = _conditions(_effect_text(plain_low), plain, low)
         if "attack" not in cond and setup:  # "... when this unit is selected to fight. If it
@@ -702,6 +721,9 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         scoped, named = _weapon_scope(plain_low, plain)
         if "all other" in low and others:  # "..., and all other ranged weapons ... have"
             scoped = {"without_abilities": others}
+            named = True
+        if without:
+            scoped["without_abilities"] = without
             named = True
         if scoped.get("attack") and "attack" not in cond:
             cond["attack"] = scoped["attack"]
@@ -832,6 +854,8 @@ def _keyword_left(sentence: str, cond: dict[str, Any]) -> bool:
     target's keywords."""
     text = _TARGET_KW.sub(" ", re.sub(r"\[[^\]]*\]", " ", sentence), count=1) \
         if cond.get("target_keywords") else re.sub(r"\[[^\]]*\]", " ", sentence)
+    if cond.get("target_not_keywords"):
+        text = _TARGET_EXCLUDED.sub(" ", text)
     if cond.get("led"):  # "a NECRONS CHARACTER model is leading": a Leader of the unit's own
         text = re.sub(r"\b(?:[A-Z][A-Z'\-]+ )*CHARACTER(?: model)? is leading", " ", text)
     return bool(set(re.findall(r"\b[A-Z][A-Z'\-]{2,}\b", text)) - {"CP", "OC"})

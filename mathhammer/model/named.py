@@ -72,6 +72,8 @@ class Conditions:
     weapon_ability: str | None = None
     #: the target has one of these keywords (upper case)
     target_keywords: tuple[str, ...] | None = None
+    #: the target has none of these keywords ("targets a unit (excluding MONSTERS)")
+    target_not_keywords: tuple[str, ...] | None = None
     #: only these weapons (by name): a rule of one model of an attached unit
     weapons: tuple[str, ...] | None = None
     #: only these model groups of the target (by name): a rule of one model of an attached unit
@@ -110,6 +112,9 @@ class Conditions:
         if self.target_keywords is not None and (
                 target is None or not set(self.target_keywords) & set(target.keywords)):
             return False
+        if self.target_not_keywords is not None and (
+                target is None or set(self.target_not_keywords) & set(target.keywords)):
+            return False
         actual = {
             "led": options.led, "half_range": options.half_range, "charged": options.charged,
             "stationary": options.stationary, "below_half": below_half,
@@ -136,6 +141,8 @@ class Conditions:
             parts.append(f"weapons with {self.weapon_ability}")
         if self.target_keywords:
             parts.append(f"target {' or '.join(self.target_keywords)}")
+        if self.target_not_keywords:
+            parts.append(f"target not {' or '.join(self.target_not_keywords)}")
         if self.weapons:
             parts.append(f"with {', '.join(self.weapons)}")
         if self.weapon_names:
