@@ -63,7 +63,8 @@ def attached_rules(body: Any, lead: Any, side: str, body_own: tuple[str, ...],
     leading" and "this model's unit" rules reach the whole unit, each unit's other rules its
     own weapons (``*_own``: weapon names) or model group (group names). An ability both have
     (Oath of Moment) applies to the whole unit once."""
-    body_parts = unit_rules(body, data)
+    body_parts = [_on_leader(p, side, lead_own) if p.model == "CHARACTER" else p
+                  for p in unit_rules(body, data)]
     lead_parts = unit_rules(lead, data if lead_data is None else lead_data)
     shared = {(p.rule.name, p.rule.text) for p in body_parts} & {
         (p.rule.name, p.rule.text) for p in lead_parts}
@@ -75,6 +76,19 @@ def attached_rules(body: Any, lead: Any, side: str, body_own: tuple[str, ...],
                          side, own=lead_own, leading=True, bearer=lead.name)
             + offered_to(body, side, data)
             + offered_to(lead, side, data if lead_data is None else lead_data))
+
+
+def _on_leader(part: Any, side: str, lead_own: tuple[str, ...]) -> Any:
+    """A Bodyguard's rule for "the CHARACTER model leading this unit" on its Leader: the
+    Leader's weapons (attacking) or model group (attacked)."""
+    import attrs
+
+    from .translate import Scope
+
+    key = "weapons" if side == "attacker" else "groups"
+    rule = part.rule
+    return attrs.evolve(part, model="", scope=Scope.MODEL, rule=attrs.evolve(
+        rule, requires=attrs.evolve(rule.requires, **{key: lead_own})))
 
 
 def defending_rules(unit: Any, data: str | os.PathLike | None = None) -> UnitRules:

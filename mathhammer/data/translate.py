@@ -42,7 +42,7 @@ import attrs
 from ..cache import cached
 from ..errors import InputError
 from ..model.abilities import canonical
-from ..model.named import Conditions, Effect, NamedRule
+from ..model.named import ADDITIVE, Conditions, Effect, NamedRule
 
 
 class Scope(StrEnum):
@@ -407,7 +407,10 @@ _SCAFFOLD = re.compile(
     r"the bearer's) unit|this model|the bearer|this unit|that unit|that attack|"
     r"(?:an?|that) (?:ranged |melee )?attack|you can|instead|in addition|as well|additionally|"
     r"^in your (?:shooting|fight) phase,?|each time|makes an? attack|"
-    r"if your army faction is [a-z' -]+,?"
+    r"if your army faction is [a-z' -]+,?|"
+    # "each time this model fights, while resolving those attacks, ...": its melee attacks
+    r"each time (?:this model|this unit|the bearer|the bearer's unit) fights,?|while resolving "
+    r"(?:those|its|these|that unit's) attacks,?|until that fight is resolved,?"
 )
 _UNCHECKED = re.compile(
     r"\bif\b|\bwhile\b|\bwithin\b|select|once per|\buntil\b|objective|battle-shock|"
@@ -696,6 +699,8 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
                 and not sentence[a:b].lower().startswith("select")]
         if whom.scope is Scope.LED:
             cut += [m.span() for m in _LEAD_INTRO.finditer(sentence)]
+        if whom.model == "CHARACTER":  # "that CHARACTER model": the Leader, said by the model
+            cut += ([span] if span else []) + [m.span() for m in _LEADER_INTRO.finditer(sentence)]
         if others and "all other" in low:  # "all other ranged weapons": said by the scope
             at = low.index("all other")
             cut.append((at, at + len("all other")))
@@ -717,6 +722,8 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         # is a debuffed enemy's strength the target's
         popped = ("led", "charged", "stationary") + (
             ("below_half", "below_starting") if whom.scope is Scope.ENEMY else ())
+        if whom.model == "CHARACTER":  # the Leader's own: there when it is attached
+            cond.pop("led", None)
         unknown = side == "defender" and any(cond.pop(k, None) is not None for k in popped)
         scoped, named = _weapon_scope(plain_low, plain)
         if "all other" in low and others:  # "..., and all other ranged weapons ... have"
@@ -748,6 +755,9 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
                                      f"{counted} {what}]", _effect(scaled, cond), f"x{k}"))
             continue
         clauses = [_effect(alt, cond) for alt in alternatives]
+        if re.search(r"\binstead\b", low):  # "+3 Strength instead": not on top of the +1
+            clauses = [[attrs.evolve(e, not_cumulative=tuple(
+                k for k, _v in e.changes if k in ADDITIVE)) for e in c] for c in clauses]
         if unchecked or setup or len(clauses) > 1:
             said = f"{setup}. {sentence}" if setup else sentence
             switches += [(side, whom, said, c, "") for c in clauses]
@@ -968,6 +978,8 @@ _FRAME = re.compile(r"(?:^|[,.:;]\s*|\b(?:all|each)\s+)(?=(?:[A-Za-z'\-]+\s+){1,
                     r"(?:units?|models?)"
                     r"(?:\s+\([^)]*\))?\s+(?:from|in) your (?:crusade )?army(?:\s+\([^)]*\))?\s+"
                     r"(?:have|has|gains?) the following (?:the )?abilit)", re.I)
+_LEADER_INTRO = re.compile(r"\b(?i:while|if) (?i:an?) (?:[A-Z][A-Z'\-]+ )*CHARACTER(?: model)? is "
+                           r"leading this unit\b")
 _SELF_INTRO = re.compile(r"\beach time (this|the bearer's) (unit|model) is selected to "
                          r"(?:shoot|fight)", re.I)
 
@@ -999,6 +1011,8 @@ def _np_whom(m: Any, select: bool, sentence: str) -> Whom | None:
     after = sentence[end:end + 80].lower()
     excluding = _keyword_phrases(m.group("excl")) if m.group("excl") else ()
     words = m.group(0).strip()
+    if not adj and not tail and re.match(r"\s*(?:\([^)]*\)\s*)?(?:is|was|were) hit by", after):
+        return Whom(Scope.ENEMY, words=words)  # "each time a unit is hit by this weapon"
     if "enemy" in adj or (select and not adj and not tail and re.match(
             r"\s*(?:\([^)]*\)\s*)?(?:that (?:was|were) |which (?:was|were) )?(?:hit|it "
             r"scored|you can see)", after)):
@@ -1022,6 +1036,9 @@ def _intros(sentence: str) -> list[tuple[int, int, Whom]]:
     out: list[tuple[int, int, Whom]] = []
     for m in _LEAD_INTRO.finditer(sentence):
         out.append((m.start(), m.end(), Whom(Scope.LED, words="the unit this model leads")))
+    for m in _LEADER_INTRO.finditer(sentence):  # "that CHARACTER model" is the Leader
+        out.append((m.start(), m.end(), Whom(Scope.UNIT, ("CHARACTER",), model="CHARACTER",
+                                             words="the CHARACTER leading this unit")))
     for m in _SELF_INTRO.finditer(sentence):
         own = Scope.MODEL if m.group(1).lower() == "the bearer's" and m.group(2) == "model" \
             else Scope.UNIT
@@ -1132,7 +1149,7 @@ def _classify(cased: str, ref: Whom | None, leading: bool, sentence: str) -> Who
         if kind and kind.group(1) not in ("the", "all", "each", "every", "other", "a"):
             start = cased.lower().index(kind.group(1))
             model = cased[start:start + len(kind.group(1))]
-            if model.isupper():  # a keyword of some models ("CHARACTER models in this unit")
+            if model.isupper() and model != "CHARACTER":  # other models' keywords: a switch
                 model = ""
         return Whom(Scope.UNIT, model=model)
     if _SELF_MODEL.search(low):

@@ -290,6 +290,12 @@ def resolve(parts: Iterable[DataRule], unit: Any) -> tuple[DataRule, ...]:
         mine = part.scope is Scope.FRIENDLY and qualifies(part, keywords)
         if mine or part.scope is Scope.ENEMY and part.rule.usable:
             out.append(attrs.evolve(part, scope=Scope.UNIT))
+        if part.scope.own and part.model == "CHARACTER":  # the unit's CHARACTER models
+            if "CHARACTER" in keywords:
+                out.append(attrs.evolve(part, model=""))
+            else:
+                out.append(part)  # its Leader's, when one is attached (attached_rules)
+            continue
         if part.scope.own and part.model:
             out.append(_on_model(part, groups, getattr(unit, "name", "")))
             continue
@@ -454,6 +460,8 @@ def side_rules(parts: Iterable[DataRule], side: str, *, own: tuple[str, ...] | N
             continue
         if part.scope is Scope.LED and not leading:
             continue
+        if part.model == "CHARACTER":
+            continue  # a rule of the CHARACTER leading the unit: none is attached
         # a Bodyguard's "this unit" rules reach its own weapons only, but every attack
         # against the attached unit; "this model" rules only the model's weapons or group
         limited = own is not None and (part.scope is Scope.MODEL or (
