@@ -138,7 +138,7 @@ def test_sides_and_scopes():
     "Each time a MONSTER or VEHICLE unit makes an attack against this unit, subtract 1 from "
     "the Wound roll.",
     # the attacking model's own keyword
-    "Each time a CHARACTER model in this unit makes a melee attack, add 1 to the Hit roll.",
+    "Each time a PSYKER model in this unit makes a melee attack, add 1 to the Hit roll.",
     # the state of the unit itself
     "While this model has 1-5 wounds remaining, each time this model makes an attack, "
     "subtract 1 from the Hit roll.",

@@ -773,10 +773,15 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         label = name if i == 0 else f"{name} ({'when attacked' if side == 'defender' else side}"\
             f"{', ' + whom.scope.value if whom.scope is not Scope.UNIT else ''})"
         out.append(part(NamedRule(label, side=side, effects=tuple(effects), **base), whom))
+    # the switches of several sentences are parts of one rule, switched on together by its
+    # name (Oath of Moment's re-roll and +1 to wound); those of one sentence's either/or, of
+    # one count, or of a choice among bullets are options: one is named
+    sentences = Counter(said for _s, _w, said, _e, step in switches if not step)
     for i, (side, whom, said, effects, step) in enumerate(switches):
         label = name if not out and len(switches) == 1 else f"{name} ({step or i + 1})"
+        joint = label != name and not step and sentences[said] == 1 and not _OPTIONS.search(said)
         out.append(part(NamedRule(label, side=side, effects=tuple(effects), assumes=said,
-                                  **base), whom))
+                                  aliases=(name,) if joint else (), **base), whom))
     side, whom = (out[0].rule.side, first) if out and first else (
         "attacker", Whom(_scope(clean.lower(), leading)))
     if reasons:
@@ -787,6 +792,13 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         out.append(part(NamedRule(name, side=side, not_modelled="wording not recognised",
                                   **base), whom))
     return tuple(out)
+
+
+#: a choice among bullets or abilities: each is an option, not a part
+_OPTIONS = re.compile(r"\bone of the following\b|\bselect one of\b|\bchoose one\b|\bone of "
+                      r"(?:these|the) (?:abilities|stances|vows|doctrines|options|bullet points)\b|"
+                      r"\b(?:selected|chosen) (?:ability|stance|vow|doctrine|option)\b|"
+                      r"\bon an? \d(?:-\d)?\+?,", re.I)
 
 
 #: changes that a count scales ("+1 Attack for every 5 models")

@@ -422,13 +422,22 @@ class UnitRules:
     def switch(self, name: str) -> NamedRule | None:
         """The switch called ``name`` (case-insensitive; a unique start of it is enough): the
         unit's own switches first, then its stratagems."""
+        found = self.named(name)
+        return found[0] if found else None
+
+    def named(self, name: str) -> tuple[NamedRule, ...]:
+        """The switches ``--rule NAME`` switches on: the one called ``name``, or every part of
+        the rule called so (its aliases: Oath of Moment (1) and (2)), else the first whose name
+        starts with it; the unit's own switches first, then its stratagems."""
         key = " ".join(name.lower().split())
         for rules in (self.switches, self.stratagems):
             found = [r for r in rules if " ".join(r.name.lower().split()) == key]
-            found = found or [r for r in rules if r.name.lower().startswith(key)]
+            found = found or [r for r in rules
+                              if any(" ".join(a.lower().split()) == key for a in r.aliases)]
+            found = found or [r for r in rules if r.name.lower().startswith(key)][:1]
             if found:
-                return found[0]
-        return None
+                return tuple(found)
+        return ()
 
 
 def side_rules(parts: Iterable[DataRule], side: str, *, own: tuple[str, ...] | None = None,

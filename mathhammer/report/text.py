@@ -53,6 +53,8 @@ def header_rows(query: Query) -> list[tuple[str, str]]:
         rows.append(("unit rules", ", ".join(r.name for r in query.unit_rules)))
     if query.not_modelled:
         rows.append(("not modelled", ", ".join(r.name for r in query.not_modelled)))
+    if query.switches_off:
+        rows.append(("switches", "off: " + ", ".join(query.switches_off) + " (--rule NAME)"))
     if query.turns is not None:
         rows.append(("turns", f"{query.turns}; {_reanimation_text(query)}"
                      + (f"; {query.one_shot}" if query.one_shot else "")))
