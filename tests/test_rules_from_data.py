@@ -149,11 +149,17 @@ def test_conditions_the_engine_cannot_check_make_switches(text):
 
 
 @pytest.mark.parametrize("text", [
-    "This model cannot have the Benefit of Cover.",
     "Weapons with [TWIN-LINKED] in their profile are known as Twin-linked weapons.",
 ])
-def test_negations_and_definitions_grant_nothing(text):
+def test_definitions_grant_nothing(text):
     assert not any(p.rule.usable for p in translate("Twin-linked", text))
+
+
+def test_a_unit_that_cannot_have_cover_is_attacked_as_with_ignores_cover():
+    # the negation is the defender's: attacks against this model ignore cover
+    rule = one("Exposed", "This model cannot have the Benefit of Cover.")
+    assert (rule.rule.side, rule.rule.describe(), rule.automatic) == (
+        "defender", "abilities=[ignores cover]", True)
 
 
 def test_a_second_sentence_instead_keeps_the_first_ones_attack():

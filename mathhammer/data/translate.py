@@ -253,11 +253,17 @@ _EFFECTS: list[tuple[re.Pattern, Any]] = [
      lambda m: [("crit_hit", int(m.group(1)))]),
     (re.compile(r"wound roll of (\d)\+ scores a critical wound"),
      lambda m: [("crit_wound", int(m.group(1)))]),
-    (re.compile(r"(improve|worsen) the ((?:attacks|strength|armour penetration|damage)(?:(?:, |"
-                r" and |, and )(?:attacks|strength|armour penetration|damage))*) "
+    (re.compile(r"(improve|worsen) the ((?:attacks|strength|armour penetration|damage|weapon "
+                r"skill|ballistic skill)(?:(?:, | and |, and )(?:attacks|strength|armour "
+                r"penetration|damage|weapon skill|ballistic skill))*) "
                 r"(?:characteristics? )?of [^.]*?by (\d)"),
-     lambda m: [(_CHAR[c], int(m.group(3)) * (1 if m.group(1) == "improve" else -1))
-                for c in re.split(r",? and |, ", m.group(2))]),
+     lambda m: list(dict.fromkeys(
+         (_CHAR[c], int(m.group(3)) * (1 if m.group(1) == "improve" else -1))
+         for c in re.split(r",? and |, ", m.group(2))))),
+    # "This invulnerable save is improved to 4+ against Psychic Attacks"
+    (re.compile(r"(?:this|the|its|that) invulnerable save is improved to (\d)\+(?: against "
+                r"(ranged|melee|psychic) attacks)?"),
+     lambda m: [("invuln", (int(m.group(1)), m.group(2)))]),
     (re.compile(r"ha(?:ve|s) ([+-]\d) to (?:the |their )?hit rolls?"),
      lambda m: [("hit_mod", int(m.group(1)))]),
     (re.compile(r"ha(?:ve|s) ([+-]\d) to (?:the |their )?wound rolls?"),
@@ -285,12 +291,18 @@ _EFFECTS: list[tuple[re.Pattern, Any]] = [
                 r"abilit"),
      lambda m: [("target_abilities", ("stealth",))]),
     (re.compile(r"(?<!not )ha(?:ve|s) the benefit of cover"), lambda m: [("cover", True)]),
+    # "that enemy unit cannot have the Benefit of Cover": attacks against it ignore cover
+    (re.compile(r"(?:cannot|can't|does not|do not) (?:have|gain|receive) the benefit of cover"),
+     lambda m: [("no_cover", True)]),
 ]
 _CHAR = {"attacks": "attacks_mod", "strength": "strength_mod", "damage": "damage_mod",
-         "armour penetration": "ap_mod"}
-_DEFENSIVE = ("fnp", "invuln", "target_abilities", "cover", "wound_mod_if_stronger")
+         "armour penetration": "ap_mod", "weapon skill": "skill_mod",
+         "ballistic skill": "skill_mod"}
+_DEFENSIVE = ("fnp", "invuln", "target_abilities", "cover", "wound_mod_if_stronger",
+              "no_cover")
 #: granted weapon abilities: "have the [LETHAL HITS] and [PRECISION] abilities"
-_GRANT = re.compile(r"(?<!not )(?:ha(?:ve|s)|gains?)(?: the)? "
+_GRANT = re.compile(r"(?<!not )(?:ha(?:ve|s)|gains?|select(?: either)?)(?: the| that)?"
+                    r"(?: following)?(?: abilit(?:y|ies),?)? "
                     r"((?:\[[^\]]+\](?:,? (?:and|or) |, )?)+)(?:\s*abilit\w*)?")
 #: wordings that change an attack and are not modelled, with the reason said
 _NOT_MODELLED = [
@@ -307,7 +319,9 @@ _NOT_MODELLED = [
     (re.compile(r"ignore[^.]*modifiers"), "ignores modifiers"),
     (re.compile(r"(?:add|subtract)[^.]*(?:saving throw|armour save)"),
      "changes a saving throw"),
-    (re.compile(r"characteristic of [^.]* to \d"), "sets a characteristic"),
+    (re.compile(r"characteristic of [^.]* to \d|ha(?:ve|s) an? (?:ballistic skill|weapon skill|"
+                r"armour penetration|strength|damage|attacks) characteristic of [-\d]"),
+     "sets a characteristic"),
     (re.compile(r"critical (?:hit|wound)"), "a Critical Hit or Wound rule"),
     (re.compile(r"hit roll|wound roll"), "a Hit or Wound roll rule"),
     (re.compile(r"toughness|save characteristic|wounds characteristic"),
@@ -318,6 +332,13 @@ _NOT_MODELLED = [
 #: an ability an attack has only when its roll is a Critical Hit or Wound
 _ON_CRITICAL = re.compile(r"(?:scores? a|on a) critical (?:wound|hit),? (?:that attack|it|the "
                           r"attack) ha(?:s|ve) the \[")
+
+
+#: what is said as not modelled beside a sentence's other effects (a part it drops)
+_BESIDE = {"doubles or halves a characteristic", "changes the Attacks characteristic",
+           "Feel No Pain against some attacks only", "mortal wounds outside the attack's rolls",
+           "sets the Damage characteristic", "re-rolls a Damage roll", "re-rolls a saving throw",
+           "sets a characteristic"}
 
 
 def _sign(m: re.Match) -> int:
@@ -573,7 +594,8 @@ def _effects(low: str) -> tuple[list[list[tuple[str, Any]]], str]:
             if pattern.search(rest):
                 return [], reason
         return [], ""
-    extra = next((reason for pattern, reason in _NOT_MODELLED[:7] if pattern.search(rest)), "")
+    extra = next((reason for pattern, reason in _NOT_MODELLED
+                  if reason in _BESIDE and pattern.search(rest)), "")
     if not alternatives:
         return [changes], extra
     return [changes + alt for alt in alternatives], extra
@@ -656,6 +678,9 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         low = sentence.lower()
         intros = _intros(sentence)
         alternatives, reason = _effects(low)
+        if not alternatives and not reason and _RELEVANT.search(low) and not _ONLY.match(low) \
+                and not _DEFINES.search(low):
+            reason = "wording not recognised"  # every sentence is read or said
         if reason:
             reasons.append(f"{reason} ({_quote(sentence)})")
         if not alternatives:
@@ -674,9 +699,14 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
             k in _DEFENSIVE for alt in alternatives for k, _ in alt)
         whom, side, span = _subject(low, sentence, defending, intros, ref, leading,
                                     tuple(history), before)
-        if side == "attacker" and all(k in _DEFENSIVE for alt in alternatives for k, _ in alt):
+        denied = any(k == "no_cover" for alt in alternatives for k, _ in alt)
+        if denied:  # "cannot have the Benefit of Cover": the attacks on it ignore cover
+            alternatives = [[("abilities", ("ignores cover",)) if k == "no_cover" else (k, v)
+                             for k, v in alt] for alt in alternatives]
+        if side == "attacker" and not denied and all(
+                k in _DEFENSIVE for alt in alternatives for k, _ in alt):
             # a save, Feel No Pain or cover is the defender's, whatever the sentence attacks
-            held, span = _first_subject([_SUBJECT_DEFEND[1]], sentence, intros, ref, leading,
+            held, span = _first_subject([_SUBJECT_DEFEND[2]], sentence, intros, ref, leading,
                                         tuple(history))
             whom, side = held if held is not None and held.scope is not Scope.ENEMY else \
                 Whom(_scope(low, leading)), "defender"
@@ -794,6 +824,10 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     return tuple(out)
 
 
+#: a sentence that only says what a word means or when a rule is used (no effect of its own)
+_DEFINES = re.compile(r"\bare known as\b|\bis known as\b|\bcannot be used\b|\bselect one of "
+                      r"the following (?:abilities|weapon abilities)\b[^.]*$|\bbefore making a "
+                      r"saving throw\b")
 #: a choice among bullets or abilities: each is an option, not a part
 _OPTIONS = re.compile(r"\bone of the following\b|\bselect one of\b|\bchoose one\b|\bone of "
                       r"(?:these|the) (?:abilities|stances|vows|doctrines|options|bullet points)\b|"
@@ -865,7 +899,8 @@ def _effect(changes: list[tuple[str, Any]], cond: dict[str, Any]) -> list[Effect
     out = [Effect(tuple((k, v) for k, v in changes if k != "invuln"), Conditions(**cond))]
     out = [e for e in out if e.changes]
     for key, (value, kind) in ((k, v) for k, v in changes if k == "invuln"):
-        own = cond | ({"attack": kind} if kind else {})
+        own = cond | ({"weapon_ability": "psychic"} if kind == "psychic" else
+                      {"attack": kind} if kind else {})
         out.append(Effect(((key, value),), Conditions(**own)))
     return out
 
@@ -1098,6 +1133,8 @@ _SUBJECT_ATTACK = [
 ]
 #: who is attacked
 _SUBJECT_DEFEND = [
+    re.compile(r"\b(?P<s>[^,.;:]{1,80}?) (?:cannot|can't|does not|do not) (?:have|gain|receive) "
+               r"the benefit of cover", re.I),
     re.compile(r"\battacks? (?:that )?(?:targets?|is allocated to|is made against|are allocated "
                r"to|against) (?P<s>[^,.;:]{1,80}?)(?=,|\.|$| if\b| while\b| and\b| that\b| with\b|"
                r" in\b|"
