@@ -219,7 +219,9 @@ def test_coverage_counts_attack_relevant_and_applied():
                  ("D", "Once per battle, this model can use this ability: until the end of "
                   "the phase, add 1 to the Wound roll.")]
     # A applied, D a switch (applied when named), B not modelled, C changes no attack
-    assert coverage(abilities) == {"attack_relevant": 3, "applied": 2, "not_modelled": {"B": 1}}
+    assert coverage(abilities) == {"attack_relevant": 3, "applied": 2, "automatic": 1,
+                                   "partly": 0, "by_beneficiary": {"unit": 2},
+                                   "not_modelled": {"B": 1}}
 
 
 # -- translated rules give the numbers of the options they stand for -------------------------

@@ -1693,15 +1693,19 @@ def translate_effect(name: str, effect: dict[str, Any], text: str, where: str = 
 
 def coverage(abilities: Iterable[tuple[str, str]]) -> dict[str, Any]:
     """How many of these (name, text) abilities change an attack, how many of those are
-    applied (every part that changes an attack is modelled, automatically or as a switch),
-    and the not-modelled ones by name.
+    applied (every part that changes an attack is modelled, automatically or as a switch, for
+    the beneficiary the text names: a rule for other units counts when it is offered to them),
+    how many wholly automatically, how many in part, the applied ones by beneficiary (each
+    ability under each beneficiary its parts name), and the not-modelled ones by name.
 
-    >>> coverage([("A", "Add 1 to the Hit roll."), ("B", "You can re-roll the Damage roll."),
-    ...           ("C", "Gain 1CP.")])
-    {'attack_relevant': 2, 'applied': 1, 'not_modelled': {'B': 1}}
+    >>> c = coverage([("A", "Each time a model in this unit makes an attack, add 1 to the Hit "
+    ...                "roll."), ("B", "You can re-roll the Damage roll."), ("C", "Gain 1CP.")])
+    >>> c["attack_relevant"], c["applied"], c["automatic"], c["by_beneficiary"], c["not_modelled"]
+    (2, 1, 1, {'unit': 1}, {'B': 1})
     """
-    relevant = applied = 0
+    relevant = applied = automatic = partly = 0
     missing: Counter[str] = Counter()
+    whom: Counter[str] = Counter()
     for name, text in abilities:
         if not is_attack_relevant(text) or _is_weapon_ability(name):
             continue  # changes no attack, or defines a weapon ability (the engine's own)
@@ -1709,9 +1713,13 @@ def coverage(abilities: Iterable[tuple[str, str]]) -> dict[str, Any]:
         parts = translate(name, text)
         if parts and all(p.rule.usable for p in parts):
             applied += 1
+            automatic += all(p.automatic for p in parts)
+            whom.update({p.scope.value for p in parts})
         else:
+            partly += any(p.rule.usable for p in parts)
             missing[name.strip()] += 1
-    return {"attack_relevant": relevant, "applied": applied,
+    return {"attack_relevant": relevant, "applied": applied, "automatic": automatic,
+            "partly": partly, "by_beneficiary": dict(whom.most_common()),
             "not_modelled": dict(missing.most_common())}
 
 
