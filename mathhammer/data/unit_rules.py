@@ -338,6 +338,18 @@ class Offer:
     asker: str
     source: Any = attrs.field(eq=False, repr=False)
 
+    def names(self) -> tuple[str, ...]:
+        """The names (``NAME (BEARER's)``) of every rule other units give this one, each once."""
+        out = []
+        for bearer, part in self.source():
+            if bearer == self.asker or not part.rule.usable or not _for_side(part, self.side):
+                continue
+            if part.scope in (Scope.FRIENDLY, Scope.OTHERS) and not qualifies(part,
+                                                                             self.keywords):
+                continue
+            out.append(f"{part.rule.name} ({bearer}'s)")
+        return tuple(dict.fromkeys(out))
+
     def find(self, name: str) -> NamedRule | None:
         """The rule called ``name`` (or ``NAME (BEARER's)``) another unit gives this one, as
         this unit's switch named after its bearer; None if none."""

@@ -143,6 +143,28 @@ def unit_rules_lines(spec: str, *, rules: str = "10e", data: Any = None,
                         out += textwrap.wrap(f"assumes: {r.assumes}", 80,
                                              initial_indent="      ",
                                              subsequent_indent="      ")
+    others = list(dict.fromkeys(e for _side, found in sides for e in found.elsewhere))
+    out.append("for other units (--rule NAME on a unit it names):" + ("" if others else " none"))
+    for _bearer, part in others:
+        r = part.rule
+        side = "attacking" if r.side == "attacker" else "attacked"
+        out.append(f"  {r.name}: for {part.whom or part.scope.value} ({side}): {r.describe()}")
+        if full:
+            out += textwrap.wrap(r.text, 80, initial_indent="      ",
+                                 subsequent_indent="      ")
+    for side, found in sides:
+        by: dict[str, list[str]] = {}
+        for offer in found.offers:
+            for n in offer.names():
+                rule, bearer = n.rsplit(" (", 1)
+                by.setdefault(rule, []).append(bearer[:-3])
+        given = [f"{r} ({b[0]}'s)" if len(b) == 1 else f"{r} ({b[0]}'s and {len(b) - 1} more)"
+                 for r, b in by.items()]
+        if given:
+            shown = ", ".join(given[:30]) + (f" and {len(given) - 30} more" if len(given) > 30
+                                             else "")
+            out += textwrap.wrap(f"{side}, rules other units of its army give it (--rule NAME): "
+                                 f"{shown}", 80, subsequent_indent="  ")
     return out + stratagem_lines(spec, rules=rules, data=data, full=full,
                                  detachment=detachment)
 
