@@ -134,7 +134,11 @@ _TYPOS = [(re.compile(p, re.I), r) for p, r in (
     (r"\bhit ro ll\b", "Hit roll"), (r"\bwound ro ll\b", "Wound roll"))] + [
     # "MONSTERor VEHICLEunit": a keyword run into the next word (case matters here)
     (re.compile(r"\b([A-Z]{3,})(or|and)\s"), r"\1 \2 "),
-    (re.compile(r"\b([A-Z]{3,})(units?|models?)\b"), r"\1 \2")]
+    (re.compile(r"\b([A-Z]{3,})(units?|models?)\b"), r"\1 \2"),
+    # the core keywords written in title case ("targets a Monster or Vehicle model")
+    (re.compile(r"\b(Monster|Vehicle|Infantry|Character|Titanic|Mounted|Beast|Swarm|Psyker|"
+                r"Towering|Walker|Battleline|Aircraft|Fly)(s?)\b(?= (?:or|and|unit|model)\b|"
+                r"(?:,| or| and) [A-Z])"), lambda m: m.group(1).upper() + m.group(2))]
 
 
 def is_attack_relevant(text: str) -> bool:
@@ -193,7 +197,10 @@ _SECOND = re.compile(
     r",\s+and\s+(?=while\b|all other\b)|"
     r",\s+and\s+(?=(?:you can re-roll|re-roll|add|subtract|improve|worsen)\b[^.;]*\b(?:as "
     r"well|if|while)\b)|"
-    r",?\s+and\s+(?=each time\b)|;\s+(?=\S)", re.I)
+    r",?\s+and\s+(?=each time\b)|;\s+(?=\S)|"
+    # "..., and add 2 to the Attacks characteristic of its sweep profile": its own weapons
+    r",\s+and\s+(?=(?:add|subtract|improve|worsen)\s+(?:\d|the)\b[^.;]*\bcharacteristics? of "
+    r"(?!that attack|those attacks|it\b))", re.I)
 
 
 def _clauses(sentence: str) -> list[str]:
