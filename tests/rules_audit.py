@@ -442,6 +442,25 @@ def precision_lines(entries: list[dict[str, Any]]) -> list[str]:
     return out
 
 
+def refresh(path: Path) -> int:
+    """Write the translator's current reading (``effect``, ``mode``) into a fixture's entries,
+    keeping everything a reader wrote; print the entries whose reading changed (to read
+    again)."""
+    import tomli_w
+
+    with path.open("rb") as f:
+        data = tomllib.load(f)
+    for entry in data.get("rule", []):
+        parts = parts_of(entry)
+        effect, mode = [describe_part(p) for p in parts], mode_of(parts)
+        if (effect, mode) != (entry.get("effect"), entry.get("mode")):
+            print(f"{entry['id']} {entry['name']}: the translator's reading changed "
+                  f"(verdict was {entry.get('verdict') or 'not read'})")
+        entry["effect"], entry["mode"] = effect, mode
+    path.write_text(tomli_w.dumps(data, multiline_strings=True), encoding="utf-8")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("shared", nargs="?", help="the folder with bsdata/{10e,11e}")
@@ -452,8 +471,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", help="the fixture file to write (TOML)")
     p.add_argument("--report", action="store_true",
                    help="print the precision of the fixtures in tests/fixtures/rules_audit")
+    p.add_argument("--refresh", metavar="FILE",
+                   help="write the translator's current effect and mode into a fixture (the "
+                        "reader's fields kept) and name the entries whose effect changed")
     p.add_argument("--fixtures", default=str(FIXTURES), help=argparse.SUPPRESS)
     args = p.parse_args(argv)
+    if args.refresh:
+        return refresh(Path(args.refresh))
     if args.report:
         entries = [e for _f, e in load_fixtures(Path(args.fixtures))]
         print("\n".join(precision_lines(entries)))
