@@ -9,7 +9,8 @@ the public ``translate``, ``for_unit`` or, for a 40kdc stratagem, ``translate_ef
 effect tree kept in the fixture), so no data is needed. An entry the reader judged ``correct``
 must give the hand value exactly; a wrong one is a strict xfail (its verdict and class are the
 reason): when the translator is fixed it passes, the xfail fails as XPASS, and a reader updates
-the entry (its ``verdict``, and the translator's ``effect`` as it then reads).
+the entry (its ``verdict``; ``python tests/rules_audit.py --refresh FILE`` writes the translator's
+``effect`` as it then reads, and names the entries whose reading changed).
 """
 
 from __future__ import annotations
