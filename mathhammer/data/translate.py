@@ -87,6 +87,9 @@ class DataRule:
     whom: str = ""
     #: the model of the unit it is for, by name ("A Warlock has ...": the Warlock's group)
     model: str = ""
+    #: read for its bearer (:func:`mathhammer.data.unit_rules.resolve`): the bearer's own part
+    #: is a rule of its own, this one is for the others only
+    resolved: bool = False
 
     @property
     def automatic(self) -> bool:
@@ -180,6 +183,16 @@ def _sentences(text: str) -> list[str]:
     return out
 
 
+def _second_clauses(text: str) -> set[str]:
+    """The clauses of a text that a sentence's split made (a second effect with a condition
+    of its own): each is an option, not a part of the rule before it."""
+    out: set[str] = set()
+    for s in _sentences(text):
+        cut = _clauses(s)
+        out.update(cut[1:] if len(cut) > 1 else ())
+    return out
+
+
 #: what makes a head a sentence rather than a bullet's name
 _CLAUSE_VERB = re.compile(r"\b(?:each time|while|when|if|select|have|has|add|subtract|improve|"
                           r"worsen|re-roll|until|one of the following|is|are|can)\b", re.I)
@@ -239,7 +252,8 @@ _EFFECTS: list[tuple[re.Pattern, Any]] = [
     # before the plain Wound roll modifier, which would read its end
     (re.compile(r"(?:if|and) the strength(?: characteristic)? of (?:that|the|an) attack is greater "
                 r"than (?!or equal)[^.,;]*?toughness(?: characteristic)?(?: of (?:this|that|the|"
-                r"your|the bearer's|that [a-z' ]+) (?:unit|model|bearer's unit|bearer))?,? "
+                r"your|the bearer's|that [a-z' ]+) (?:unit|model|bearer's unit|bearer))?"
+                r"(?: and (?:this|that) (?:unit|model) is not an? [a-z]+)?,? "
                 r"subtract 1 from (?:that attack's |the )?wound roll"),
      lambda m: [("wound_mod_if_stronger", -1)]),
     (re.compile(_ADD + _ROLL + r"hit roll and (?:the |that attack's )?wound roll"),
@@ -814,9 +828,11 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     # name (Oath of Moment's re-roll and +1 to wound); those of one sentence's either/or, of
     # one count, or of a choice among bullets are options: one is named
     sentences = Counter(said for _s, _w, said, _e, step in switches if not step)
+    second = _second_clauses(clean)
     for i, (side, whom, said, effects, step) in enumerate(switches):
         label = name if not out and len(switches) == 1 else f"{name} ({step or i + 1})"
-        joint = label != name and not step and sentences[said] == 1 and not _OPTIONS.search(said)
+        joint = label != name and not step and sentences[said] == 1 and not _OPTIONS.search(
+            said) and not any(said.endswith(c) for c in second)
         out.append(part(NamedRule(label, side=side, effects=tuple(effects), assumes=said,
                                   aliases=(name,) if joint else (), **base), whom))
     side, whom = (out[0].rule.side, first) if out and first else (
@@ -1197,7 +1213,13 @@ def _classify(cased: str, ref: Whom | None, leading: bool, sentence: str) -> Who
     if _REF.match(low):
         if ref is not None:
             return ref
-        return Whom(Scope.LED) if leading else None
+        if leading:
+            return Whom(Scope.LED)
+        chosen = re.match(r"^(?:the|that) selected ((?:[A-Z][A-Z'\-]+ ?)+)", cased.strip())
+        if chosen:  # "the selected VEHICLE": one its other ability selects
+            return Whom(Scope.FRIENDLY, _keyword_phrases(chosen.group(1)),
+                        words=cased.strip())
+        return None
     if _SELF_UNIT.search(low):
         kind = re.match(r"^(?:an? )?([a-z][a-z' \-]+?) models? (?:in|within) (?:this|the "
                         r"bearer's)", low)
@@ -1205,7 +1227,8 @@ def _classify(cased: str, ref: Whom | None, leading: bool, sentence: str) -> Who
         if kind and kind.group(1) not in ("the", "all", "each", "every", "other", "a"):
             start = cased.lower().index(kind.group(1))
             model = cased[start:start + len(kind.group(1))]
-            if model.isupper() and model != "CHARACTER":  # other models' keywords: a switch
+            keyword = re.sub(r"\b(?:and|or|of|the)\b", "", model).isupper()
+            if keyword and model != "CHARACTER":  # other models' keywords: a switch
                 model = ""
         return Whom(Scope.UNIT, model=model)
     if _SELF_MODEL.search(low):

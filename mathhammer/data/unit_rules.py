@@ -290,6 +290,8 @@ def resolve(parts: Iterable[DataRule], unit: Any) -> tuple[DataRule, ...]:
         mine = part.scope is Scope.FRIENDLY and qualifies(part, keywords)
         if mine or part.scope is Scope.ENEMY and part.rule.usable:
             out.append(attrs.evolve(part, scope=Scope.UNIT))
+        if part.scope in (Scope.FRIENDLY, Scope.ENEMY):
+            part = attrs.evolve(part, resolved=True)  # for the others from now on
         if part.scope.own and part.model == "CHARACTER":  # the unit's CHARACTER models
             if "CHARACTER" in keywords:
                 out.append(attrs.evolve(part, model=""))
@@ -472,6 +474,14 @@ def side_rules(parts: Iterable[DataRule], side: str, *, own: tuple[str, ...] | N
                 elsewhere.append((bearer or "this unit", part))
             elif rule.not_modelled and rule.side == side and part.scope is not Scope.ENEMY:
                 missing.append(rule)
+            # not read for a bearer (translate alone): a debuff is the bearer's own switch when
+            # attacked, a rule for any friendly unit its own too; one for friendly X units
+            # waits for the bearer's keywords (resolve)
+            if part.resolved or not (part.scope is Scope.ENEMY or (
+                    part.scope is Scope.FRIENDLY and not part.keywords)):
+                continue
+            part = attrs.evolve(part, scope=Scope.UNIT)
+        if rule.side != side and not rule.not_modelled:
             continue
         if rule.side != side and not rule.not_modelled:
             continue
@@ -483,6 +493,8 @@ def side_rules(parts: Iterable[DataRule], side: str, *, own: tuple[str, ...] | N
             continue
         if part.model == "CHARACTER":
             continue  # a rule of the CHARACTER leading the unit: none is attached
+        if part.model and not (rule.requires.groups or rule.requires.weapons):
+            continue  # one named model's, not read for a unit (resolve places it)
         # a Bodyguard's "this unit" rules reach its own weapons only, but every attack
         # against the attached unit; "this model" rules only the model's weapons or group
         limited = own is not None and (part.scope is Scope.MODEL or (
