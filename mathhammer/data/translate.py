@@ -470,7 +470,8 @@ _UNCHECKED = re.compile(
 _SOME_WEAPONS = re.compile(
     r"characteristics? of (?!(?:that attack|those attacks|attacks|(?:ranged |melee |psychic )?"
     r"weapons|"
-    r"(?:the bearer's|this model's|its|their) (?:ranged |melee )?weapons|models))")
+    r"(?:the bearer's|this model's|its|their) (?:ranged |melee )?weapons|models|(?:this|that|the "
+    r"bearer's|your|the) (?:unit|model|bearer|target)\b))")
 
 
 #: a sentence about the attack the sentence before made ("If that attack targets a unit
@@ -507,7 +508,8 @@ _WEAPON_PHRASES = [
 #: words that are never (part of) a weapon's name
 _NOT_A_WEAPON = re.compile(r"\b(?:abilit\w*|select\w*|characteristics?|improved|stratagems?|"
                            r"instead|wounds?|strength|toughness|save|damage|remaining|phase|"
-                           r"doctrines?|quarry|prey|victim|army|unit's|transport)\b")
+                           r"doctrines?|quarry|prey|victim|army|unit's|transport|weapons|"
+                           r"those)\b")
 #: words that name no weapon in particular
 _ANY_WEAPON = {"", "ranged", "melee", "weapon", "weapons", "ranged and melee", "melee and ranged",
                "unit", "attacks", "attack", "models", "model", "unit's", "bearer", "such a",
@@ -526,7 +528,7 @@ def _weapon_scope(low: str, cased: str | None = None) -> tuple[dict[str, Any], b
             phrase = re.split(r"\b(?:characteristics? of|to|the|by|for|from|that|and all other|"
                               r"select one|instead)\s+", m.group("w"))[-1].strip()
             phrase = re.sub(r"^(?:(?:and|all|a|an|one|select)\s+)+", "", phrase)
-            if _NOT_A_WEAPON.search(phrase):
+            if _NOT_A_WEAPON.search(re.sub(r"\s+weapons?$", "", phrase)):
                 continue
             phrase = {"pistols": "pistol", "pistol": "pistol"}.get(phrase, phrase)
             kind = re.match(r"(ranged|melee)\s+(?!weapons?$)", phrase)
@@ -1349,7 +1351,9 @@ def _subject(low: str, cased: str, defending: bool, intros: list[tuple[int, int,
         return attacking, "defender", a_span
     if defending and defended is None and attacking is not None:
         return attacking, "attacker", a_span  # "... makes an attack against that unit"
-    if attacking is None and defended is None and prior is not None and _SAME_ATTACK.search(low):
+    if attacking is None and defended is None and prior is not None and (
+            _SAME_ATTACK.search(low) or re.match(r"(?:this|that|its) (?:invulnerable save|"
+                                                  r"ability)\b", low)):
         return prior, side, None  # "If that attack targets a unit within 9\", ... as well"
     if defending:
         return defended or attacking, side, d_span if defended else a_span
