@@ -134,7 +134,9 @@ _TYPOS = [(re.compile(p, re.I), r) for p, r in (
     (r"\b(subtract \d) form\b", r"\1 from"), (r"\bfeel not pain\b", "Feel No Pain"),
     (r"\b(add \d) the (strength|attacks|damage)\b", r"\1 to the \2"),
     (r"\bfriending\b", "friendly"), (r"\bmodel's in\b", "models in"),
-    (r"\bhit ro ll\b", "Hit roll"), (r"\bwound ro ll\b", "Wound roll"))] + [
+    (r"\bhit ro ll\b", "Hit roll"), (r"\bwound ro ll\b", "Wound roll"),
+    (r"\b(improve|worsen) that (armour penetration|strength|damage|attacks)\b", r"\1 the \2"),
+    (r"\[([A-Z][A-Z \-]+?) abilit(?:y|ies)\]", r"[\1] abilities"))] + [
     # "MONSTERor VEHICLEunit": a keyword run into the next word (case matters here)
     (re.compile(r"\b([A-Z]{3,})(or|and)\s"), r"\1 \2 "),
     (re.compile(r"\b([A-Z]{3,})(units?|models?)\b"), r"\1 \2"),
@@ -574,8 +576,21 @@ def _ability_names(phrase: str) -> tuple[str, ...]:
 _ONLY = re.compile(r"^[a-z' ,\-/]+ (?:models?|units?) only$")
 
 
+#: a choice among weapon abilities listed after it ("select one of the following abilities:
+#: [IGNORES COVER]; [LETHAL HITS]; [SUSTAINED HITS D3]")
+_ABILITY_CHOICE = re.compile(r"\b(?:select|choose) one of the following (?:weapon )?abilities\b"
+                             r"[^\[]*((?:\[[^\]]+\][;,.]?\s*(?:or\s+)?)+)")
+
+
 def _grants(sentence: str) -> list[list[tuple[str, Any]]]:
     """The weapon abilities a sentence grants: one list of changes per alternative."""
+    choice = _ABILITY_CHOICE.search(sentence)
+    if choice:  # one switch per ability of the list
+        try:
+            return [[("abilities", (canonical(item),))]
+                    for item in re.findall(r"\[([^\]]+)\]", choice.group(1))]
+        except (InputError, ValueError):
+            return [[("unknown_ability", choice.group(1))]]
     out: list[list[tuple[str, Any]]] = []
     for m in _GRANT.finditer(sentence):
         items = re.findall(r"\[([^\]]+)\]", m.group(1))
