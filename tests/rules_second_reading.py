@@ -17,7 +17,6 @@ Needs the 11e data and the ``wh40kdc`` package; prints the counts (nothing is wr
 
 from __future__ import annotations
 
-import json
 import sys
 from collections import Counter
 from fractions import Fraction

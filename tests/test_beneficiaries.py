@@ -9,7 +9,7 @@ from fractions import Fraction as F
 from pathlib import Path
 
 import pytest
-from bsjson import STATS, ability, chars, unit, weapon, write_folder
+from bsjson import STATS, ability, unit, weapon, write_folder
 from click.testing import CliRunner
 
 import mathhammer as mh
@@ -18,7 +18,6 @@ from mathhammer.data.attached import target_rules
 from mathhammer.data.translate import Scope, translate
 from mathhammer.data.unit_rules import qualifies
 from mathhammer.model.named import names_weapon
-from mathhammer.report.specs import attacker_of
 
 SHARED = Path(os.environ.get("MATHHAMMER_BSDATA", Path(__file__).resolve().parents[2]
                              / "shared" / "bsdata"))
