@@ -399,7 +399,7 @@ def test_misfortune_no_longer_lowers_the_farseers_own_wounds():
     data = _shared("10e")
     # 3.000 wounds (2.241 when Misfortune was read as its own penalty)
     got = _json("kills", "Farseer Skyrunner", "MEQ", "--data", data)
-    assert got["mean"]["wounds"] == "3" and got["unit_rules"] == []
+    assert got["mean"]["wounds"] == "3/1" and got["unit_rules"] == []
 
 
 @pytest.mark.slow

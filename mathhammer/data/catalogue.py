@@ -56,7 +56,8 @@ SCHEMA_VERSION = 10  # 3: rule_texts, the texts the rule translator reads; 4: we
 # linked files, ability texts, weapon profiles); 8: each file's revision (a list that names
 # what a file lacks names its revision); 9: an index on each datasheet table (a list's 32
 # ability lookups scanned the whole table each); 10: each rule text's gate (the armies that
-# have it: Templar Vows only a Black Templars army)
+# have it: Templar Vows only a Black Templars army) and owner (the models that have it: a Wulfen
+# with a Death Totem)
 _PREFIXES = ("Imperium - ", "Chaos - ", "Xenos - ", "Aeldari - ")
 
 Progress = Callable[[int, int, str], None]
@@ -288,7 +289,7 @@ CREATE TABLE army_entries (catalogue INTEGER, datasheet INTEGER, name TEXT, entr
 CREATE INDEX army_entries_catalogue ON army_entries(catalogue);
 CREATE TABLE keywords (datasheet INTEGER, keyword TEXT, faction INTEGER);
 CREATE TABLE abilities (datasheet INTEGER, kind TEXT, name TEXT, text TEXT);
-CREATE TABLE rule_texts (datasheet INTEGER, name TEXT, text TEXT, gate TEXT);
+CREATE TABLE rule_texts (datasheet INTEGER, name TEXT, text TEXT, gate TEXT, owner TEXT);
 CREATE TABLE leads (datasheet INTEGER, unit TEXT);
 CREATE TABLE points (datasheet INTEGER, models INTEGER, cost INTEGER);
 CREATE TABLE model_groups (datasheet INTEGER, position INTEGER, name TEXT, min_models INTEGER,
@@ -352,8 +353,8 @@ def _insert_datasheet(db: Any, unit: dict[str, Any], fts: bool) -> int:
     abilities = [(ds, kind, name, texts.get(name, ""))
                  for kind, names in raw.get("abilities", {}).items() for name in names]
     db.executemany("INSERT INTO abilities VALUES (?, ?, ?, ?)", abilities)
-    db.executemany("INSERT INTO rule_texts VALUES (?, ?, ?, ?)",
-                   [(ds, name, text, gate) for name, text, gate in unit.get("rules", [])])
+    db.executemany("INSERT INTO rule_texts VALUES (?, ?, ?, ?, ?)",
+                   [(ds, *rule) for rule in unit.get("rules", [])])
     db.executemany("INSERT INTO leads VALUES (?, ?)", [(ds, u) for u in raw.get("leads", [])])
     db.executemany("INSERT INTO points VALUES (?, ?, ?)",
                    [(ds, p["models"], p["cost"]) for p in raw.get("points", [])])
@@ -699,6 +700,13 @@ class Store:
         rows = self.db.execute("SELECT DISTINCT d.name, l.unit FROM leads l "
                                "JOIN datasheets d ON d.id = l.datasheet").fetchall()
         return sorted({name for name, led in rows if name_key(led) == q}, key=name_key)
+
+    def rule_owners(self, ds: int) -> dict[tuple[str, str], str]:
+        """(name, text) -> the model entries that have it, of a datasheet's abilities that only
+        some of its models have."""
+        return {(n, t): o for n, t, o in self.db.execute(
+            "SELECT name, text, owner FROM rule_texts WHERE datasheet = ? AND owner != ''",
+            (ds,))}
 
     def rule_texts(self, ds: int, catalogue: str | os.PathLike | None = None
                    ) -> list[tuple[str, str]]:

@@ -78,6 +78,21 @@ def _stored_texts(path: Path, name: str, data: str | os.PathLike | None
     return tuple(index.store.rule_texts(ds, path))  # those an army of that catalogue has
 
 
+def _owners(unit: Any, data: str | os.PathLike | None) -> dict[tuple[str, str], str]:
+    """(name, text) -> the model entries that have it, of the abilities of a data unit that
+    only some of its models have (``{}`` when the store does not say)."""
+    path = _catalogue_of(unit, data)
+    if path is None:
+        return {}
+    from .unit_index import unit_index
+
+    index = unit_index("11e" if path.suffix == ".json" else "10e", data)
+    ds = index.datasheets.get((str(path), unit.name))
+    if ds is None or index.store is None:
+        return {}
+    return index.store.rule_owners(ds)
+
+
 def unit_abilities(unit: Any, data: str | os.PathLike | None = None
                    ) -> tuple[tuple[str, str], ...]:
     """(name, text) of a data unit's abilities, from the compiled catalogue (or the catalogue
@@ -117,9 +132,15 @@ def unit_rules(unit: Any, data: str | os.PathLike | None = None) -> tuple[DataRu
         return (DataRule(NamedRule(f"{unit.name}'s abilities", faction, "datasheet ability",
                                    "attacker", "", source=where,
                                    not_modelled=f"not read: {e}")),)
+    owners = _owners(unit, data) if abilities else {}
     for name, text in abilities:
         kind = "army rule" if name.lower() in factions else "datasheet ability"
-        out += translate(name, text, where, faction=faction, kind=kind)
+        parts = translate(name, text, where, faction=faction, kind=kind)
+        owner = owners.get((name, text))
+        if owner:  # a rule of some of its models (a Wulfen with a Death Totem): theirs only
+            parts = tuple(attrs.evolve(p, model=f"@{owner}")
+                          if p.scope is Scope.MODEL and not p.model else p for p in parts)
+        out += parts
     keywords = unit_keywords(unit)
     for det in getattr(unit, "detachments", ()) or ():
         here = f"BattleScribe {edition}: {det.file}, detachment {det.name}"
@@ -310,15 +331,19 @@ def _on_model(part: DataRule, groups: tuple[Any, ...], unit: str) -> DataRule:
     (attacking), its group (attacked). A name the unit's only group does not match is that
     group's (the text names the datasheet's model another way); with several groups and no
     match the rule is not modelled, said."""
-    key = name_key(re.sub(r"^(?:an?|the)\s+", "", part.model, flags=re.I))
-    found = [g for g in groups if name_key(g.name) == key or key in name_key(g.name)]
-    if not found and len(groups) <= 1:
+    carried = part.model.startswith("@")  # the data's own model entries, not a text's name
+    names = part.model.lstrip("@").split("; ")
+    keys = [name_key(re.sub(r"^(?:an?|the)\s+", "", n, flags=re.I)) for n in names]
+    found = [g for g in groups if any(name_key(g.name) == key or key in name_key(g.name)
+                                      for key in keys)]
+    if not found and len(groups) <= 1 and not carried:
         return attrs.evolve(part, model="", scope=Scope.MODEL if part.scope is Scope.MODEL
                             else part.scope)
     if not found or not part.rule.usable:
         return attrs.evolve(part, rule=attrs.evolve(
             part.rule, effects=(), assumes="", not_modelled=part.rule.not_modelled or
-            f"for the {part.model} only, a model {unit or 'the unit'} has no group of"))
+            f"for the {' or '.join(names)} only, a model {unit or 'the unit'} has no group of "
+            "(its weapons fire with the others')"))
     rule = part.rule
     if rule.side == "attacker":
         names = tuple(dict.fromkeys(w.name for g in found for w in g.weapons))

@@ -45,7 +45,7 @@ def entry_ability_texts(lib: Library, entry: Entry) -> list[tuple[str, str]]:
     """:func:`ability_texts` of a datasheet's root entry already found, as the catalogue read
     (``lib.main``) shows them (a rule another catalogue's army has only is left out)."""
     here = lib.main.id
-    return [(name, text) for name, text, gate in entry_rule_texts(lib, entry)
+    return [(name, text) for name, text, gate, _owner in entry_rule_texts(lib, entry)
             if shown_in(gate, here)]
 
 
@@ -90,10 +90,12 @@ def _gate(rule: Rule, link: Link | None) -> str:
     return "+" + " ".join(shown)
 
 
-def entry_rule_texts(lib: Library, entry: Entry) -> list[tuple[str, str, str]]:
-    """(name, text, gate) of the abilities of a datasheet's root entry (what the compiled
-    catalogue keeps for the translator): ``gate`` says which armies have it
-    (:func:`shown_in`)."""
+def entry_rule_texts(lib: Library, entry: Entry) -> list[tuple[str, str, str, str]]:
+    """(name, text, gate, owner) of the abilities of a datasheet's root entry (what the
+    compiled catalogue keeps for the translator): ``gate`` says which armies have it
+    (:func:`shown_in`), ``owner`` which of its models ("" when the unit's or every model's:
+    the model entries that have it, joined by "; ", when only some of them do: a Wulfen with
+    a Death Totem)."""
     w = Walker(lib)
     unit = w.resolve(entry)
     ctx = Context(ancestry=ancestry_of(unit), unit_id=unit.id)
@@ -101,21 +103,25 @@ def entry_rule_texts(lib: Library, entry: Entry) -> list[tuple[str, str, str]]:
     if unit.type != "model":
         entries += [(x, c) for x, c, _path in w.walk(unit, ctx, lambda x: x.type == "model")
                     if x.type == "model"]
+    models = {e.name.strip() for e, _c in entries[1:] if e is not unit}
     system = lib.system()
-    out: list[tuple[str, str, str]] = []
+    found: dict[tuple[str, str, str], set[str]] = {}
     links = {link.target_id: link for e, _c in entries for link in e.info_links}
     for e, c in entries:
+        who = "*" if e is unit else e.name.strip()
         for rname, rule in w.rules(e, c):
             core = system is not None and system.find(rule.id) is rule
             if rule.description.strip() and not core:
-                out.append((rname.strip(), rule.description.strip(),
-                            _gate(rule, links.get(rule.id))))
+                key = (rname.strip(), rule.description.strip(), _gate(rule, links.get(rule.id)))
+                found.setdefault(key, set()).add(who)
         for p in w.profiles(e, c):
             text = p.get("Description").strip()
             if p.type_name.lower() == "abilities" and text and \
                     "can be attached to" not in text.lower():
-                out.append((p.name.strip(), text, ""))
-    return list(dict.fromkeys(out))
+                found.setdefault((p.name.strip(), text, ""), set()).add(who)
+    return [(name, text, gate, "" if "*" in who or who >= models or len(models) < 2
+             else "; ".join(sorted(who)))
+            for (name, text, gate), who in found.items()]
 
 
 def entry_texts(lib: Library, entry: Entry) -> dict[str, str]:
