@@ -421,3 +421,65 @@ def test_templar_vows_only_in_a_black_templars_army():
         r = _invoke("rules", "--for", spec, "--data", data)
         assert r.exit_code == 0, r.output
         assert ("Templar Vows" in r.stdout) is has, spec
+
+
+# -- a rule of some of a unit's models (a wargear's "the bearer") ------------------------------
+
+def _pack(uid):
+    """Five Wulfen-like models, one of them with a Death Totem (its own model entry), each
+    with a claw (A3 WS3+ S5 AP-1 D1)."""
+    claw = weapon(f"{uid}c", "Claws", "3", "3+", "5", "-1", "1", melee=True)
+
+    def model(mid, name, lo, hi, abilities):
+        return {"id": mid, "name": name, "type": "model",
+                "constraints": [{"type": "min", "value": lo, "field": "selections",
+                                 "scope": "parent"},
+                                {"type": "max", "value": hi, "field": "selections",
+                                 "scope": "parent"}],
+                "profiles": [{"id": f"{mid}s", "name": "Wulfen", "typeId": "t",
+                              "typeName": "Unit", "characteristics": [
+                                  {"name": n, "$text": v} for n, v in STATS]}]
+                + [ability(f"{mid}a{i}", n, t) for i, (n, t) in enumerate(abilities)],
+                "selectionEntries": [{"id": f"{mid}w", "name": "Claws", "type": "upgrade",
+                                      "constraints": [{"type": "min", "value": 1,
+                                                       "field": "selections",
+                                                       "scope": "parent"}],
+                                      "profiles": [claw]}]}
+
+    return {"id": uid, "name": "Pack", "type": "unit",
+            "costs": [{"name": "pts", "typeId": "pts", "value": 100}],
+            "categoryLinks": [{"id": f"{uid}f", "name": "Faction: Testers", "targetId": "f1"},
+                              {"id": f"{uid}i", "name": "Infantry", "targetId": "kInfantry"}],
+            "selectionEntries": [
+                model(f"{uid}m1", "Wolf", 4, 4, []),
+                model(f"{uid}m2", "Wolf w/Death Totem", 1, 1, [
+                    ("Death Totem", "Each time the bearer makes a melee attack, re-roll a Hit "
+                     "roll of 1.")])]}
+
+
+@pytest.fixture(scope="module")
+def pack(tmp_path_factory):
+    u = _pack("p1")
+    cat = {"id": "c2", "name": "Test - Testers", "gameSystemId": "gs1",
+           "sharedSelectionEntries": [u],
+           "entryLinks": [{"id": "ep1", "name": "Pack", "targetId": "p1",
+                           "type": "selectionEntry"}]}
+    return write_folder(tmp_path_factory.mktemp("pack"), cat)
+
+
+def test_a_wargear_bearers_rule_reaches_only_the_model_that_carries_it(pack):
+    from mathhammer.data.lookup import find_unit
+    from mathhammer.data.unit_rules import unit_rules
+
+    unit = find_unit(f"{pack}:Pack")
+    [totem] = [p for p in unit_rules(unit, str(pack.parent)) if p.rule.name == "Death Totem"]
+    groups = [g.name for g in unit.groups]
+    if any("death totem" in g.lower() for g in groups):  # its own group: its claws only
+        assert totem.rule.usable and totem.rule.requires.weapons
+        return
+    # one group of five: the claws are one row, so the one model's re-roll is not applied to
+    # the five, and is said: 15 attacks hit 2/3 (10), as without the Death Totem
+    assert totem.rule.not_modelled.startswith("for the Wolf w/Death Totem only")
+    data = _json("kills", f"{pack}:Pack", "MEQ", "--melee")
+    assert data["mean"]["hits"] == "10" or data["mean"]["hits"] == "10/1"
+    assert [r["name"] for r in data["not_modelled"]] == ["Death Totem"]

@@ -340,7 +340,7 @@ def _on_model(part: DataRule, groups: tuple[Any, ...], unit: str) -> DataRule:
         return attrs.evolve(part, model="", scope=Scope.MODEL if part.scope is Scope.MODEL
                             else part.scope)
     if not found or not part.rule.usable:
-        return attrs.evolve(part, rule=attrs.evolve(
+        return attrs.evolve(part, model="", rule=attrs.evolve(
             part.rule, effects=(), assumes="", not_modelled=part.rule.not_modelled or
             f"for the {' or '.join(names)} only, a model {unit or 'the unit'} has no group of "
             "(its weapons fire with the others')"))
