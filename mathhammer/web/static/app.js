@@ -538,9 +538,7 @@ function refreshList(id) {
   const q = $(id).value.trim().toLowerCase();
   let names = [...(leader ? [] : armyNames),
     ...UNITS.filter((u) => !leader || u.leader).map((u) => u.name)];
-  // what is typed filters the page's own names, with or without data (the search adds its)
-  if (q) names = names.filter((n) => n.toLowerCase().includes(q));
-  names = [...names, ...found[id]];
+  if (found[id].length) names = [...names.filter((n) => n.toLowerCase().includes(q)), ...found[id]];
   fillList(`${id}-list`, names);
 }
 
