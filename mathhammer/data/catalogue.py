@@ -445,9 +445,10 @@ def _compiled(files: list[Path], workers: int, progress: Progress | None
             done[p] = fut.result()
             if progress is not None:
                 progress(n + 1, total, p.name)
-    except BaseException:  # stopped (a signal, Ctrl-C): the workers' files are not waited for
+    except BaseException:  # stopped (a signal, Ctrl-C): the workers are not waited for, and
+        # killed (they hold the build's locks, inherited: a worker left would hold them)
         for proc in list(getattr(pool, "_processes", {}).values()):
-            proc.terminate()
+            proc.kill()
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown()
@@ -1064,7 +1065,7 @@ def compile_main(editions: list[str] | None = None) -> int:
     def stop(signum: int, _frame: object) -> None:
         raise SystemExit(128 + signum)
 
-    if hasattr(signal, "SIGTERM"):
+    if editions is None and hasattr(signal, "SIGTERM"):  # the command line's process
         signal.signal(signal.SIGTERM, stop)
     for edition in sys.argv[1:] if editions is None else editions:
         try:
