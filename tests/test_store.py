@@ -11,6 +11,7 @@ import json
 import os
 import random
 import resource
+import select
 import shutil
 import signal
 import sqlite3
@@ -274,14 +275,17 @@ def test_a_process_waits_for_the_build_of_another_and_builds_nothing(data, tmp_p
             [sys.executable, "-m", "mathhammer", *QUERY, "--data", str(data / "10e")],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             env=dict(os.environ))
-        time.sleep(1.5)
+        assert waiting.stderr is not None
+        ready, _, _ = select.select([waiting.stderr], [], [], 120)
+        said = waiting.stderr.readline() if ready else ""
+        assert said.startswith(f"waiting for process {proc.pid}, which is compiling the 10e "
+                               "data"), said
         assert waiting.poll() is None  # it waits for the lock
     finally:
         proc.kill()
         proc.wait()
     out, err = waiting.communicate(timeout=300)
     assert waiting.returncode == 0, err
-    assert f"waiting for process {proc.pid}, which is compiling the 10e data" in err
     assert json.loads(out) == _answer(data)
 
 

@@ -281,13 +281,14 @@ def build_lock(store: Path, waiting: Any = None) -> Iterator[None]:
         if not _try_lock(fd):
             if waiting is not None:
                 try:
-                    pid = int(os.pread(fd, 20, 0).split()[0])
+                    pid = int(os.read(fd, 20).split()[0])
                 except (OSError, ValueError, IndexError):
                     pid = 0
                 waiting(pid)
             fcntl.flock(fd, fcntl.LOCK_EX)
         os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        os.lseek(fd, 0, os.SEEK_SET)
+        os.write(fd, f"{os.getpid()}\n".encode())
         yield
     finally:
         os.close(fd)
