@@ -19,7 +19,7 @@ import click
 from click.core import ParameterSource
 
 from ..data.inline import is_inline_target
-from ..errors import InputError
+from ..errors import InputError, NotCarried
 from ..report.specs import Attacker, attacker_of, check_work, split_rules
 from ..report.tables import (
     FORMATS,
@@ -36,7 +36,7 @@ from ..report.tables import (
     standard_targets,
 )
 from .army import current_data
-from .output import CONTEXT, full_fractions_option
+from .output import CONTEXT, full_fractions_option, given, only_with, refuse_repeats, warn
 from .params import as_options, attack_params, options_of, with_params
 from .resolve import (
     SUFFIX_FORMAT,
@@ -106,9 +106,14 @@ def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt
           by: str, vary: tuple[str, ...], title: str | None, output: str | None, force: bool,
           army_file: str | None, vs_army: str | None, attach: tuple[str, ...], defence: bool,
           **p: Any) -> None:
+    ctx = click.get_current_context()
+    only_with(ctx, {"force": ("output",)})
     out_path = check_output(output, force) if output is not None else None
     if fmt is None:
         fmt = _format_of(out_path)
+    if given(ctx, "full_fractions") and fmt != "json":
+        raise click.UsageError(f"--full-fractions: only with --format json (the table is "
+                               f"{fmt})")
     check_suffix(out_path, fmt)
     if defence and army_file is None:
         raise click.UsageError("--defence: give the defending army with --army FILE")
@@ -119,9 +124,7 @@ def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt
                                "--vs-army FILE)")
     mine = listed_army(army_file, attach) if army_file else None
     theirs = listed_army(vs_army, attach if not army_file else ()) if vs_army else None
-    ctx = click.get_current_context()
-    if ctx.get_parameter_source("ruleset") == ParameterSource.DEFAULT and (mine or theirs):
-        p["ruleset"] = (mine or theirs).edition  # the army's edition unless --rules says
+    lists_ruleset(ctx, p, (f"--army {army_file}", mine), (f"--vs-army {vs_army}", theirs))
     if defence:
         columns = _army_columns(mine)
     elif theirs is not None:
@@ -162,6 +165,53 @@ def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt
     else:
         grid = build_grid(rows, columns, metric, title=title or "")
     emit(render(grid, fmt), out_path)
+
+
+def one_edition(*lists: tuple[str, Any]) -> str | None:
+    """The edition of the army lists given as ``(how it was given, army)`` pairs (None when
+    there is none); lists of two editions are an error: one game is played under one
+    edition's rules, and each list's units are its edition's datasheets.
+
+    >>> from types import SimpleNamespace as List
+    >>> one_edition(("--army a.txt", List(edition="10e")), ("--vs-army b.txt", None))
+    '10e'
+    >>> one_edition(("--army a.txt", List(edition="10e")), ("--vs-army b.txt",
+    ...                                                     List(edition="11e")))
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: --army a.txt is a 10e list and --vs-army b.txt an 11e list: a ...
+    """
+    listed = [(how, a) for how, a in lists if a is not None]
+    if not listed:
+        return None
+    editions = {a.edition for _how, a in listed}
+    if len(editions) > 1:
+        (h1, a1), (h2, a2) = listed[:2]
+
+        def an(e: str) -> str:
+            return f"{'an' if e.startswith(('11', '8')) else 'a'} {e}"
+
+        raise InputError(f"{h1} is {an(a1.edition)} list and {h2} {an(a2.edition)} list: a "
+                         "game is played under one edition's rules; give lists of one edition")
+    return listed[0][1].edition
+
+
+def lists_ruleset(ctx: click.Context, p: dict[str, Any], *lists: tuple[str, Any]) -> None:
+    """The rule set of a command given army lists (:func:`one_edition`): the lists' edition
+    unless ``--rules`` says another (then a warning: the units are the list's edition's
+    datasheets, played under the other core rules)."""
+    from ..data.datastore import EDITIONS
+
+    edition = one_edition(*lists)
+    if edition is None:
+        return
+    if not given(ctx, "ruleset"):
+        p["ruleset"] = edition  # the lists' edition unless --rules says
+    elif p["ruleset"] in EDITIONS and p["ruleset"] != edition:  # (a rule-set file: as given)
+        how = next(h for h, a in lists if a is not None)
+        warn(f"--rules {p['ruleset']}: {how} is a list of {edition}; its units are {edition} "
+             f"datasheets, played under the {p['ruleset']} core rules")
 
 
 def stderr_is_tty() -> bool:
@@ -226,9 +276,7 @@ def attacker_rows(label: str | None, unit: Any, p: dict[str, Any], *, melee: boo
     if label is None:
         try:
             attacking = attacker(unit, p, melee=melee, every_weapon=by_weapon)
-        except InputError as e:
-            if " has no " not in str(e):
-                raise
+        except NotCarried as e:
             raise InputError(f"{e}; if {unit!r} is meant as a target, give each target with "
                              f"-t (-t {unit} -t ..., or -t {unit},...)") from None
     else:  # the army list's unit as listed: its wargear, its models
@@ -238,9 +286,7 @@ def attacker_rows(label: str | None, unit: Any, p: dict[str, Any], *, melee: boo
                 named_rules=file_rules(p["named_rules"]), pistols=bool(p.get("pistols")),
                 detachment=p.get("detachment"), enhancements=p.get("enhancements", ())),
                 label=label)
-        except InputError as e:
-            if " has no " not in str(e):
-                raise
+        except NotCarried:
             attacking = Attacker(label, (), unit.cost())
     found, rest = switch_on(attacking.rules, p["named_rules"], elsewhere)
     named, mortal = split_rules(rest)
@@ -351,6 +397,7 @@ def vary_params(text: str, option: str = "--vary") -> dict[str, Any]:
         raise InputError(f"{option} {text!r}: --data: a row cannot change the data folder; give "
                          "--data to the command")
     try:
+        refuse_repeats(_VARY, args)
         ctx = _VARY.make_context(option, args)
     except click.UsageError as e:
         raise InputError(f"{option} {text!r}: {e.format_message()}") from None
