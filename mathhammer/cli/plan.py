@@ -40,11 +40,12 @@ from .resolve import (
     check_suffix,
     emit,
     file_rules,
+    lists_ruleset,
     switch_on,
     target_and_rules,
     warn_options,
 )
-from .table import army_switches, listed_army, lists_ruleset, merged, vary_params
+from .table import army_switches, listed_army, merged, vary_params
 
 
 def split_spec(spec: str) -> tuple[str, str]:

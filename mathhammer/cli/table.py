@@ -36,7 +36,7 @@ from ..report.tables import (
     standard_targets,
 )
 from .army import current_data
-from .output import CONTEXT, full_fractions_option, given, only_with, refuse_repeats, warn
+from .output import CONTEXT, full_fractions_option, given, only_with, refuse_repeats
 from .params import as_options, attack_params, options_of, with_params
 from .resolve import (
     SUFFIX_FORMAT,
@@ -45,6 +45,7 @@ from .resolve import (
     check_suffix,
     emit,
     file_rules,
+    lists_ruleset,
     switch_on,
     target_and_rules,
     warn_options,
@@ -165,53 +166,6 @@ def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt
     else:
         grid = build_grid(rows, columns, metric, title=title or "")
     emit(render(grid, fmt), out_path)
-
-
-def one_edition(*lists: tuple[str, Any]) -> str | None:
-    """The edition of the army lists given as ``(how it was given, army)`` pairs (None when
-    there is none); lists of two editions are an error: one game is played under one
-    edition's rules, and each list's units are its edition's datasheets.
-
-    >>> from types import SimpleNamespace as List
-    >>> one_edition(("--army a.txt", List(edition="10e")), ("--vs-army b.txt", None))
-    '10e'
-    >>> one_edition(("--army a.txt", List(edition="10e")), ("--vs-army b.txt",
-    ...                                                     List(edition="11e")))
-    ... # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    mathhammer.errors.InputError: --army a.txt is a 10e list and --vs-army b.txt an 11e list: a ...
-    """
-    listed = [(how, a) for how, a in lists if a is not None]
-    if not listed:
-        return None
-    editions = {a.edition for _how, a in listed}
-    if len(editions) > 1:
-        (h1, a1), (h2, a2) = listed[:2]
-
-        def an(e: str) -> str:
-            return f"{'an' if e.startswith(('11', '8')) else 'a'} {e}"
-
-        raise InputError(f"{h1} is {an(a1.edition)} list and {h2} {an(a2.edition)} list: a "
-                         "game is played under one edition's rules; give lists of one edition")
-    return listed[0][1].edition
-
-
-def lists_ruleset(ctx: click.Context, p: dict[str, Any], *lists: tuple[str, Any]) -> None:
-    """The rule set of a command given army lists (:func:`one_edition`): the lists' edition
-    unless ``--rules`` says another (then a warning: the units are the list's edition's
-    datasheets, played under the other core rules)."""
-    from ..data.datastore import EDITIONS
-
-    edition = one_edition(*lists)
-    if edition is None:
-        return
-    if not given(ctx, "ruleset"):
-        p["ruleset"] = edition  # the lists' edition unless --rules says
-    elif p["ruleset"] in EDITIONS and p["ruleset"] != edition:  # (a rule-set file: as given)
-        how = next(h for h, a in lists if a is not None)
-        warn(f"--rules {p['ruleset']}: {how} is a list of {edition}; its units are {edition} "
-             f"datasheets, played under the {p['ruleset']} core rules")
 
 
 def stderr_is_tty() -> bool:

@@ -86,7 +86,8 @@ def plan_page(params: Mapping[str, Any]) -> str:
     ``/api/kills`` (shared by every unit)."""
     from ..cli.output import show_warning
     from ..cli.plan import army_aim, check_leader, firing, named_aim, shooter
-    from ..cli.table import army_switches, one_edition
+    from ..cli.resolve import one_edition
+    from ..cli.table import army_switches
     from ..engine.plan import Objective, Planner
     from ..report.planning import aims_of, plan_json, solve
 
