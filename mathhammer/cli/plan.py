@@ -63,7 +63,7 @@ def shooter(spec: str | Any, p: dict[str, Any], label: str | None = None,
     of the list's other units, which this unit goes without)."""
     if label is None:
         name, extra = split_spec(spec)
-        own = vary_params(extra, f"attacker {spec!r}") if extra else {}
+        own = vary_params(extra, f"attacker {name!r}") if extra else {}
         for key, flag in (("ruleset", "--rules"), ("target_models", "--target-models"),
                           ("leader", "--leader")):
             if key in own:
