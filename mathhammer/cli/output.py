@@ -65,9 +65,16 @@ def refuse_repeats(command: click.Command, args: list[str],
     ctx = click.Context(command, parent=parent, info_name=command.name,
                         resilient_parsing=True)
     try:
-        _opts, _rest, order = command.make_parser(ctx).parse_args(list(args))
+        opts, _rest, order = command.make_parser(ctx).parse_args(list(args))
     except click.UsageError:
         return  # the command's own parse says what is wrong
+    from ..model.limits import check_values
+
+    for p in command.params:  # options given many times, arguments of many values: bounded
+        got = opts.get(p.name)
+        if isinstance(got, list | tuple) and (getattr(p, "multiple", False) or p.nargs == -1):
+            check_values(flags(p) if isinstance(p, click.Option) else p.human_readable_name,
+                         len(got))
     seen: dict[str, int] = {}
     for p in order:
         if isinstance(p, click.Option) and not p.multiple and not p.count and p.name:

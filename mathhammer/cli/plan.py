@@ -18,6 +18,7 @@ import click
 
 from ..engine.plan import ADAPTIVE_BUDGET, Objective, Planner, Shooter
 from ..errors import InputError, NotCarried
+from ..model.limits import check_plan
 from ..report.numbers import decimal, readable_fraction, to_json
 from ..report.planning import (
     PlanAnswer,
@@ -212,6 +213,8 @@ def plan(attackers: tuple[str, ...], targets: tuple[str, ...], army_file: str | 
     mine = listed_army(army_file) if army_file else None
     theirs = listed_army(vs_army) if vs_army else None
     lists_ruleset(ctx, p, (f"--army {army_file}", mine), (f"--vs-army {vs_army}", theirs))
+    check_plan(len(attackers) + (len(mine.rows()) if mine else 0),
+               len(targets) + (len(theirs.rows()) if theirs else 0))
     check_leader(len(targets), len(theirs.rows()) if theirs else 0, p)
     given = _points(points)
     specs = [army_aim(label, unit) for label, unit in theirs.rows()] if theirs else []

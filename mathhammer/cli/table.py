@@ -20,6 +20,7 @@ from click.core import ParameterSource
 
 from ..data.inline import is_inline_target
 from ..errors import InputError, NotCarried
+from ..model.limits import check_values
 from ..report.specs import Attacker, attacker_of, check_work, split_rules
 from ..report.tables import (
     FORMATS,
@@ -197,6 +198,7 @@ def _target_specs(values: tuple[str, ...]) -> list[str]:
             out += [s.strip() for s in v.split(",") if s.strip()]
     if not out:
         raise click.UsageError("--target: expected at least one target")
+    check_values("--target", len(out))
     return out
 
 

@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import InputError
+from ..model.limits import check_values
 from .army import army_unit, read_army
 from .command import as_bool, check_spec, check_unit, parameters, parsed_params, value_list
 
@@ -92,6 +93,8 @@ def plan_page(params: Mapping[str, Any]) -> str:
     from ..report.planning import aims_of, plan_json, solve
 
     rest = dict(params)
+    for key, raw in rest.items():  # every array bounded before any value is read
+        check_values(key, len(value_list(raw)))
     units, targets = _names(rest.pop("units", None)), _names(rest.pop("targets", None))
     army_text, vs_text = (_one(rest.pop(k, None)) for k in ("army", "vs_army"))
     objective = str(_one(rest.pop("objective", None)) or "")
