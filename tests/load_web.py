@@ -18,11 +18,13 @@ import concurrent.futures
 import contextlib
 import http.client
 import json
+import math
 import os
 import statistics
 import sys
 import time
 import urllib.parse
+from collections.abc import Iterator
 from pathlib import Path
 
 import attrs
@@ -45,6 +47,7 @@ class Answer:
     seconds: float
     retry_after: str | None = None
     json: bool = True
+    error: str = ""
 
 
 def _one(url: str, kind: str, path: str, deadline: float) -> Answer:
@@ -59,25 +62,31 @@ def _one(url: str, kind: str, path: str, deadline: float) -> Answer:
     except OSError:
         return Answer(kind, 0, time.perf_counter() - start)
     try:
-        json.loads(body)
+        data = json.loads(body)
         is_json = True
     except ValueError:
-        is_json = False
+        data, is_json = {}, False
+    error = data.get("error", "") if isinstance(data, dict) else ""
     return Answer(kind, res.status, time.perf_counter() - start, res.getheader("Retry-After"),
-                  is_json)
+                  is_json, error)
 
 
-def burst(url: str, heavy: int, cheap: int, deadline: float = 60.0) -> list[Answer]:
-    """``heavy`` and ``cheap`` requests sent at once (interleaved, heavy first), each with
-    ``deadline`` seconds to be answered; returns when every one has ended."""
-    jobs: list[tuple[str, str]] = []
-    for i in range(max(heavy, cheap)):
-        if i < heavy:
-            jobs.append(("heavy", HEAVY.format(n=300 + i % 200)))
+def burst(url: str, heavy: int, cheap: int, deadline: float = 60.0,
+          lead: int = 0) -> list[Answer]:
+    """``heavy`` and ``cheap`` requests sent at once, each with ``deadline`` seconds to be
+    answered: ``lead`` heavy ones first, then the rest interleaved (a cheap one after each
+    heavy one); returns when every one has ended."""
+    jobs = [("heavy", HEAVY.format(n=300 + i % 200)) for i in range(min(lead, heavy))]
+    for i in range(max(heavy - len(jobs), cheap)):
         if i < cheap:
             jobs.append(("cheap", CHEAP[i % len(CHEAP)]))
+        if len(jobs) - min(i + 1, cheap) < heavy:
+            jobs.append(("heavy", HEAVY.format(n=300 + (lead + i) % 200)))
     with concurrent.futures.ThreadPoolExecutor(max_workers=len(jobs)) as pool:
-        futures = [pool.submit(_one, url, kind, path, deadline) for kind, path in jobs]
+        futures = []
+        for kind, path in jobs:
+            futures.append(pool.submit(_one, url, kind, path, deadline))
+            time.sleep(0.002)  # sent in this order
         return [f.result() for f in futures]
 
 
@@ -88,7 +97,7 @@ def percentile(values: list[float], q: float) -> float:
     (2.0, 4.0)
     """
     ranked = sorted(values)
-    return ranked[max(0, min(len(ranked) - 1, round(q * len(ranked) + 0.5) - 1))]
+    return ranked[max(0, min(len(ranked) - 1, math.ceil(q * len(ranked)) - 1))]
 
 
 def report(answers: list[Answer]) -> list[str]:
@@ -116,19 +125,24 @@ def _env(tree: Path) -> dict[str, str]:
     return env
 
 
-def serve(tree: Path, workers: int, timeout: float) -> contextlib.AbstractContextManager[str]:
-    """A real server of the checkout ``tree`` (its own cache folder is the caller's)."""
+@contextlib.contextmanager
+def serve(tree: Path, workers: int, timeout: float) -> Iterator[str]:
+    """A real server of the checkout ``tree``, started in that folder (``python -c`` imports
+    from its working folder first; the cache folder is the caller's)."""
     sys.path.insert(0, str(ROOT))
     from mathhammer.web.background import serving
 
-    return serving("--workers", str(workers), "--timeout", str(timeout), env=_env(tree),
-                   wait=60)
+    with contextlib.chdir(tree), serving("--workers", str(workers), "--timeout", str(timeout),
+                                         env=_env(tree), wait=60) as url:
+        yield url
 
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--heavy", type=int, default=75)
     ap.add_argument("--cheap", type=int, default=75)
+    ap.add_argument("--lead", type=int, default=0,
+                    help="heavy requests sent before the first cheap one")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=10)
     ap.add_argument("--deadline", type=float, default=90,
@@ -143,12 +157,12 @@ def main(argv: list[str] | None = None) -> None:
         host = urllib.parse.urlsplit(a.url).hostname or ""
         if host not in ("127.0.0.1", "localhost", "::1"):
             ap.error("--url: a server on this machine only (127.0.0.1, localhost, ::1)")
-        answers = burst(a.url, a.heavy, a.cheap, a.deadline)
+        answers = burst(a.url, a.heavy, a.cheap, a.deadline, a.lead)
     else:
         with serve(a.tree.resolve(), a.workers, a.timeout) as url:
             _one(url, "warm", CHEAP[1], 60)  # the workers have read what a query needs
             start = time.perf_counter()
-            answers = burst(url, a.heavy, a.cheap, a.deadline)
+            answers = burst(url, a.heavy, a.cheap, a.deadline, a.lead)
             took = time.perf_counter() - start
         print(f"burst of {len(answers)} requests ({a.heavy} heavy, {a.cheap} cheap) to "
               f"{a.workers} workers: {took:.1f} s")
