@@ -194,3 +194,84 @@ def test_model_points_of_a_fraction_per_model_is_printed():
     assert r.exit_code == 0, r.output
     rows = r.stdout.split("points      exact")[1].splitlines()[1:]
     assert [row.split()[0] for row in rows if row.strip()] == ["0", "7/5", "14/5", "21/5"]
+
+
+# --- the same on the web API: a pair's size, options a plan does not take, arrays bounded ---
+
+web = pytest.importorskip("starlette")
+
+
+@pytest.fixture(scope="module")
+def client():
+    from starlette.testclient import TestClient
+
+    from mathhammer.web.app import create_app
+
+    with TestClient(create_app(allowed_hosts=["testserver"], workers=1)) as c:
+        yield c
+
+
+def test_the_api_refuses_a_pair_sized_past_its_bodyguard(client):
+    res = client.get("/api/kills", params={"attacker": PAIR, "target": "MEQ", "models": "25"})
+    assert res.status_code == 400 and res.json()["error"] == SIZE
+
+
+@pytest.mark.parametrize(("key", "value"), [("then", ["Cronos"]), ("until", "0.5"),
+                                            ("turns", "3"), ("points", "MEQ=5")])
+def test_a_plan_on_the_api_refuses_what_a_plan_does_not_take(client, key, value):
+    # before: then, until and turns were read as kills options and dropped without a word
+    res = client.post("/api/plan", json={"units": ["Cronos"], "targets": ["MEQ"], key: value})
+    assert res.status_code == 400
+    assert res.json()["error"].startswith(f"mathhammer: error: unknown parameter {key!r} for "
+                                          "plan; known: ")
+
+
+def test_a_plan_on_the_api_says_its_rule_set(client):
+    res = client.post("/api/plan", json={"units": ["Cronos"], "targets": ["MEQ"],
+                                         "rules": "11e"})
+    assert res.status_code == 200 and res.json()["rules"] == "11e"
+
+
+@pytest.mark.parametrize(("path", "body"), [
+    ("/api/plan", {"units": ["Cronos"] * 100_000, "targets": ["MEQ"]}),
+    ("/api/plan", {"units": ["Cronos"], "targets": ["MEQ"], "rule": ["x"] * 100_000}),
+    ("/api/army", {"army": "Cronos", "targets": ["MEQ"] * 100_000}),
+    ("/api/kills", {"attacker": "Cronos", "target": "MEQ", "ability": ["x"] * 100_000}),
+])
+def test_an_array_past_the_bound_is_refused_at_once(client, path, body):
+    import time
+
+    start = time.process_time()
+    res = client.post(path, json=body)
+    key = next(k for k, v in body.items() if isinstance(v, list) and len(v) > 1)
+    assert res.status_code == 400, res.text
+    assert res.json()["error"].endswith(
+        f"{key}: 100000 values is over the limit of 100 "
+        "(mathhammer.model.limits.MAX_OPTION_VALUES)")
+    assert time.process_time() - start < 5  # the server's own work: parse and refuse
+
+
+def test_an_army_list_past_its_bound_is_refused_at_once(client, tmp_path):
+    # a 1 MB list (5 MB is over the request body's limit): refused before it is read
+    text = "Necrons\n\n" + "Necron Warriors (90 points)\n  • 10x Gauss flayer\n" * 20_000
+    res = client.post("/api/army", json={"army": text})
+    assert res.status_code == 400
+    assert res.json()["error"] == (
+        f"mathhammer: error: <text>: an army list of {len(text):,} characters is over the "
+        "limit of 200,000 (mathhammer.model.limits.MAX_ARMY_TEXT_BYTES)")
+    path = tmp_path / "big.txt"
+    path.write_text(text, encoding="utf-8")
+    assert fails("army", str(path)) == (
+        f"mathhammer: error: {path}: an army list of {len(text):,} characters is over the "
+        "limit of 200,000 (mathhammer.model.limits.MAX_ARMY_TEXT_BYTES)")
+
+
+def test_a_plan_past_its_bound_is_refused_before_any_unit_is_read():
+    # 200 attacking units against 200 targets: refused naming the bound
+    rows = ["1x 1 | 3+ | 4 | 0 | 1"] * 200
+    assert fails("plan", *rows, *[a for _ in range(200) for a in ("-t", "MEQ")]) == (
+        "mathhammer: error: ATTACKERS: 200 values is over the limit of 100 "
+        "(mathhammer.model.limits.MAX_OPTION_VALUES)")
+    assert fails("plan", *rows[:60], *[a for _ in range(60) for a in ("-t", "MEQ")]) == (
+        "mathhammer: error: plan: 60 attacking units x 60 targets = 3,600 pairs is over the "
+        "limit of 2,500 (mathhammer.model.limits.MAX_PLAN_PAIRS)")
