@@ -312,7 +312,7 @@ def run_command(argv: list[str]) -> tuple[int, str]:
 
 _INVALID = re.compile(r"Invalid value for '--([\w-]+)'(?: / '-\w')?: ")
 _PREFIX = re.compile(r"^mathhammer(?: \w+)?: error: ")
-_SEE_HELP = re.compile(r"\s*\(see mathhammer \w+ --help\)")
+_SEE_HELP = re.compile(r"(?<!\s)\s*\(see mathhammer \w+ --help\)")
 _FLAG = re.compile(r"(?<![\w-])--(?:no-)?([a-z][\w-]*)")
 
 
