@@ -258,12 +258,12 @@ def test_an_army_list_past_its_bound_is_refused_at_once(client, tmp_path):
     assert res.status_code == 400
     assert res.json()["error"] == (
         f"mathhammer: error: <text>: an army list of {len(text):,} characters is over the "
-        "limit of 200,000 (mathhammer.model.limits.MAX_ARMY_TEXT_BYTES)")
+        "limit of 500,000 (mathhammer.model.limits.MAX_ARMY_TEXT_BYTES)")
     path = tmp_path / "big.txt"
     path.write_text(text, encoding="utf-8")
     assert fails("army", str(path)) == (
         f"mathhammer: error: {path}: an army list of {len(text):,} characters is over the "
-        "limit of 200,000 (mathhammer.model.limits.MAX_ARMY_TEXT_BYTES)")
+        "limit of 500,000 (mathhammer.model.limits.MAX_ARMY_TEXT_BYTES)")
 
 
 def test_a_plan_past_its_bound_is_refused_before_any_unit_is_read():

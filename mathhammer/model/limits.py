@@ -58,9 +58,9 @@ MAX_PAGE_LINES = 5_000
 MAX_ARMY_FILE_BYTES = 5_000_000
 #: Characters of an army list's text (a pasted list, a text file; a 2,000-point list has a
 #: few thousand: longer text is refused before it is read, as is a roster of more units).
-MAX_ARMY_TEXT_BYTES = 200_000
+MAX_ARMY_TEXT_BYTES = 500_000
 #: Lines of an army list's text (a real one has one to three hundred).
-MAX_ARMY_LINES = 5_000
+MAX_ARMY_LINES = 25_000
 #: Characters on one line of an army list's text.
 MAX_LINE = 20_000
 #: Units in one army list (a real one has 5 to 30; an army of many small units 50).

@@ -17,7 +17,6 @@ limited to :data:`MAX_BODY_BYTES`; what a connection may send, and how the serve
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import json
 import threading
@@ -44,6 +43,7 @@ from .api import job, warm
 from .catalog import options_schema, rules_json, units_json
 from .command import COMMANDS, editions, page_words
 from .edges import RETRY_AFTER, STOPPING
+from .lanes import POLL, Lane, LaneFull, Stopped
 from .plan import LIMITS as PLAN_LIMITS
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -52,8 +52,6 @@ TIMEOUT = 10.0
 #: Host names a request may be addressed to by default (the Host header; guards against DNS
 #: rebinding): this machine's loopback names.
 LOOPBACK = ["127.0.0.1", "localhost", "[::1]"]
-#: Seconds between checks that the client of a running query is still there.
-POLL = 0.2
 #: Seconds a query computes in the quick lane before it moves to the long lane.
 QUICK = 1.0
 #: Queries waiting for the long lane, per worker, before more are refused (HTTP 503).
@@ -72,67 +70,6 @@ class _TooLarge(Exception):
 class _Gone(Exception):
     """The client went away (or was too slow: :mod:`mathhammer.web.edges`) before its request
     body arrived whole."""
-
-
-class LaneFull(Exception):
-    """A lane's queue is full."""
-
-
-class Stopped(Exception):
-    """The server is stopping."""
-
-
-class Lane:
-    """Turns at ``size`` workers, first come first served: :meth:`turn` waits for a free one,
-    at most ``limit`` waiting (one more raises :class:`LaneFull` at once); a waiter is let go
-    (:class:`Stopped`) when ``stopping`` is set. ``waiting`` counts those not yet running."""
-
-    def __init__(self, size: int, *, limit: int,
-                 stopping: threading.Event | None = None) -> None:
-        self.free, self.limit = size, limit
-        self.stopping = stopping or threading.Event()
-        self.queue: collections.deque[asyncio.Future[None]] = collections.deque()
-
-    @property
-    def waiting(self) -> int:
-        return sum(not f.done() for f in self.queue)
-
-    @contextlib.asynccontextmanager
-    async def turn(self) -> AsyncIterator[None]:
-        if self.stopping.is_set():
-            raise Stopped
-        if self.free > 0 and not self.queue:
-            self.free -= 1
-        else:
-            if self.waiting >= self.limit:
-                raise LaneFull
-            waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            self.queue.append(waiter)
-            try:
-                while not (await asyncio.wait({waiter}, timeout=POLL))[0]:
-                    if self.stopping.is_set():
-                        raise Stopped
-            except (asyncio.CancelledError, Stopped):
-                if waiter.done() and not waiter.cancelled():  # woken, then let go
-                    self._next()
-                else:
-                    waiter.cancel()
-                raise
-            finally:
-                with contextlib.suppress(ValueError):
-                    self.queue.remove(waiter)
-        try:
-            yield
-        finally:
-            self._next()
-
-    def _next(self) -> None:
-        while self.queue:
-            waiter = self.queue.popleft()
-            if not waiter.done():
-                waiter.set_result(None)
-                return
-        self.free += 1
 
 
 #: The header of a 503: when to try again.

@@ -55,10 +55,10 @@ def check_text(text: str, source: str) -> None:
     """A list's text over :data:`MAX_ARMY_TEXT_BYTES` characters or :data:`MAX_ARMY_LINES`
     lines is an error, before any of it is read.
 
-    >>> check_text("x\\n" * 6000, "<text>")  # doctest: +ELLIPSIS
+    >>> check_text("x\\n" * 30000, "<text>")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    mathhammer.errors.InputError: <text>: 6001 lines is over the limit of 5000 (...MAX_ARMY_LINES)
+    mathhammer.errors.InputError: <text>: 30001 lines is over the limit of 25000 (...MAX_ARMY_LINES)
     """
     if len(text) > MAX_ARMY_TEXT_BYTES:
         raise InputError(f"{source}: an army list of {len(text):,} characters is over the limit "
