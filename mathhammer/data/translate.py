@@ -167,7 +167,7 @@ def _sentences(text: str) -> list[str]:
     Select one of the following, Fury, Add 1 to the Hit roll
     Select one of the following, Rage, Add 1 to the Wound roll
     """
-    parts = [p.strip() for p in re.split(r"(?<=[.:;])\s+(?=[A-Z.(\[])|\s*\.\s*\.\s*|"
+    parts = [p.strip() for p in re.split(r"(?<=[.:;])\s+(?=[A-Z.(\[])|(?<!\s)\s*\.\s*\.\s*|"
                                          r"\s+(?=\d\s+-\s+[A-Z][a-z]+\s+[A-Z])", text)]
     out, head, label = [], "", ""
     for p in parts:
@@ -485,7 +485,7 @@ _SAME_ATTACK = re.compile(r"^(?!each time)[^.]*\b(?:that attack|those attacks|in
 #: a change to some weapons only, named ("crushing teeth and claws equipped by", "its
 #: hellforged weapons have"): the engine cannot tell them from the unit's others
 _NAMED_WEAPONS = re.compile(
-    r"\b(?!(?:weapons?|models?|wargear)\b)[a-z'\-]+ equipped by|\b(?:its|their|the bearer's|"
+    r"\b(?!(?:weapons?|models?|wargear)\b)[a-z'\-]{1,40} equipped by|\b(?:its|their|the bearer's|"
     r"this model's) (?!(?:ranged|melee|psychic)\b)[a-z\-]+ weapons? ha(?:ve|s)|"
     # "its doomsday cannon has the [DEVASTATING WOUNDS] ability": one weapon, by name
     r"\b(?:its|their|the bearer's|this model's) (?!(?:ranged|melee|psychic|weapons?|attacks?)\b)"
@@ -593,7 +593,7 @@ def _grants(sentence: str) -> list[list[tuple[str, Any]]]:
             return [[("unknown_ability", choice.group(1))]]
     out: list[list[tuple[str, Any]]] = []
     for m in _GRANT.finditer(sentence):
-        items = re.findall(r"\[([^\]]+)\]", m.group(1))
+        items = re.findall(r"\[([^\[\]]+)\]", m.group(1))
         names = []
         for item in items:
             try:
@@ -912,7 +912,7 @@ def _quote(sentence: str, most: int = 300) -> str:
 def _is_weapon_ability(name: str) -> bool:
     """Whether an ability is a weapon ability's definition ("Twin-linked: weapons with
     [TWIN-LINKED] are..."): the engine's own rule, not one to translate."""
-    base = re.sub(r"\s+X\+?$", "", name.strip())
+    base = re.sub(r"(?<!\s)\s+X\+?$", "", name.strip())
     for candidate in (base, f"{base} 1", f"{base} 4+"):
         try:
             canonical(candidate)
@@ -949,12 +949,12 @@ def _keyword_left(sentence: str, cond: dict[str, Any]) -> bool:
     """Whether the sentence names a keyword the engine does not check (the attacker's, a
     CHARACTER model of the unit...): a word in capitals outside the weapon abilities and the
     target's keywords."""
-    text = _TARGET_KW.sub(" ", re.sub(r"\[[^\]]*\]", " ", sentence), count=1) \
-        if cond.get("target_keywords") else re.sub(r"\[[^\]]*\]", " ", sentence)
+    text = _TARGET_KW.sub(" ", re.sub(r"\[[^\[\]]*\]", " ", sentence), count=1) \
+        if cond.get("target_keywords") else re.sub(r"\[[^\[\]]*\]", " ", sentence)
     if cond.get("target_not_keywords"):
         text = _TARGET_EXCLUDED.sub(" ", text)
     if cond.get("led"):  # "a NECRONS CHARACTER model is leading": a Leader of the unit's own
-        text = re.sub(r"\b(?:[A-Z][A-Z'\-]+ )*CHARACTER(?: model)? is leading", " ", text)
+        text = re.sub(r"\b(?:[A-Z][A-Z'\-]{1,40} ){0,8}CHARACTER(?: model)? is leading", " ", text)
     return bool(set(re.findall(r"\b[A-Z][A-Z'\-]{2,}\b", text)) - {"CP", "OC"})
 
 
