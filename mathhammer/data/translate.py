@@ -142,7 +142,7 @@ _TYPOS = [(re.compile(p, re.I), r) for p, r in (
     (re.compile(r"\b([A-Z]{3,})(units?|models?)\b"), r"\1 \2"),
     # the core keywords written in title case ("targets a Monster or Vehicle model")
     (re.compile(r"\b(Monster|Vehicle|Infantry|Character|Titanic|Mounted|Beast|Swarm|Psyker|"
-                r"Towering|Walker|Battleline|Aircraft|Fly)(s?)\b(?= (?:or|and|unit|model)\b|"
+                r"Towering|Walker|Battleline|Aircraft|Fly)(s?)\b(?= (?:or|and|units?|models?)\b|"
                 r"(?:,| or| and) [A-Z])"), lambda m: m.group(1).upper() + m.group(2))]
 
 
@@ -264,8 +264,8 @@ _EFFECTS: list[tuple[re.Pattern, Any]] = [
     (re.compile(_ADD + _ROLL + r"wound rolls?"), lambda m: [("wound_mod", _sign(m))]),
     (re.compile(r"re-roll (?:a |the |that )?hit rolls? (?:of )?1\b"),
      lambda m: [("reroll_hits", "ones")]),
-    (re.compile(r"re-roll (?:a |the |that )?hit rolls?(?! (?:of )?1\b)(?: and (?:the |a )?"
-                r"wound rolls?(?! (?:of )?1\b))?"),
+    (re.compile(r"re-roll (?:a |the |that )?hit rolls?(?! (?:of )?1\b)(?:,? (?:and|or) (?:you "
+                r"can )?(?:re-roll )?(?:the |a |that )?wound rolls?(?! (?:of )?1\b))?"),
      lambda m: [("reroll_hits", "failed")] + (
          [("reroll_wounds", "failed")] if "wound" in m.group(0) else [])),
     (re.compile(r"re-roll (?:a |the |that )?wound rolls? (?:of )?1\b"),
@@ -342,8 +342,9 @@ _NOT_MODELLED = [
     (re.compile(r"ignore[^.]*modifiers"), "ignores modifiers"),
     (re.compile(r"(?:add|subtract)[^.]*(?:saving throw|armour save)"),
      "changes a saving throw"),
-    (re.compile(r"characteristic of [^.]* to \d|ha(?:ve|s) an? (?:ballistic skill|weapon skill|"
-                r"armour penetration|strength|damage|attacks) characteristic of [-\d]"),
+    (re.compile(r"characteristic of [^.]* to \d|(?:weapons?|profiles?|they) ha(?:ve|s) an? "
+                r"(?:ballistic skill|weapon skill|armour penetration|strength|damage|attacks) "
+                r"characteristic of [-\d]"),
      "sets a characteristic"),
     (re.compile(r"critical (?:hit|wound)"), "a Critical Hit or Wound rule"),
     (re.compile(r"hit roll|wound roll"), "a Hit or Wound roll rule"),
@@ -384,8 +385,8 @@ _CHECKED = [
                 r"if (?:it|this unit) charged this turn|"
                 # "each time this unit makes a Charge move, until the end of the turn, ...": the
                 # rest of that turn is the turn it charged in
-                r"each time (?:this|that|a) (?:unit|model) makes a charge move,? until the end "
-                r"of (?:the|that) turn,?"), "charged", True),
+                r"each time (?:this|that|a|this model's|the bearer's) (?:unit|model) (?:makes|"
+                r"ends) a charge move,? until the end of (?:the|that) turn,?"), "charged", True),
     (re.compile(r",? ?if (?:this|that|the bearer's) unit remained stationary this turn|"
                 r"remained stationary|"
                 # "In your Movement phase, if this model Remains Stationary, until the end of
@@ -416,7 +417,8 @@ _TARGET_EXCLUDED = re.compile(
     r"(?:targets?|against) (?:an? )?(?:visible )?(?:enemy )?units? \(excluding ((?:[A-Z][A-Z\-']+"
     r"(?: [A-Z][A-Z\-']+)*(?:,? (?:and|or) |, )?)+)(?: units)?\)|\(excluding attacks that target "
     r"((?:[A-Z][A-Z\-']+(?:,? (?:and|or) |, )?)+)\)")
-_TARGET_KW = re.compile(r"(?:(?:targets?|against) an?(?: visible)?(?: enemy)?|while targeting|"
+_TARGET_KW = re.compile(r"(?:(?:targets?|against) an?(?: visible)?(?: enemy)?|(?:while|when) "
+                        r"targeting|"
                         r"if (?:that|the) target is(?: an?)?) "
                         r"((?:[A-Z][A-Z\-']+)(?: [A-Z][A-Z\-']+)*(?:(?:, | or |, or )"
                         r"[A-Z][A-Z\-']+(?: [A-Z][A-Z\-']+)*)*)"
@@ -473,7 +475,7 @@ _SOME_WEAPONS = re.compile(
     r"characteristics? of (?!(?:that attack|those attacks|attacks|(?:ranged |melee |psychic )?"
     r"weapons|"
     r"(?:the bearer's|this model's|its|their) (?:ranged |melee )?weapons|models|(?:this|that|the "
-    r"bearer's|your|the) (?:unit|model|bearer|target)\b))")
+    r"bearer's|your|the) (?:unit|model|bearer|target)\b|those weapons|that weapon\b))")
 
 
 #: a sentence about the attack the sentence before made ("If that attack targets a unit
@@ -488,8 +490,8 @@ _NAMED_WEAPONS = re.compile(
     r"\b(?!(?:weapons?|models?|wargear)\b)[a-z'\-]{1,40} equipped by|\b(?:its|their|the bearer's|"
     r"this model's) (?!(?:ranged|melee|psychic)\b)[a-z\-]+ weapons? ha(?:ve|s)|"
     # "its doomsday cannon has the [DEVASTATING WOUNDS] ability": one weapon, by name
-    r"\b(?:its|their|the bearer's|this model's) (?!(?:ranged|melee|psychic|weapons?|attacks?)\b)"
-    r"[a-z\-]+(?: [a-z\-]+){0,2} ha(?:ve|s) the\b")
+    r"\b(?:its|their|the bearer's|this model's) (?!(?:ranged|melee|psychic|weapons?|attacks?|"
+    r"units?|models?)\b)[a-z\-]+(?: [a-z\-]+){0,2} ha(?:ve|s) the\b")
 
 
 #: weapons a sentence names: "its doomsday cannon", "this model's reaper chain-cleaver's strike
@@ -503,6 +505,8 @@ _WEAPON_PHRASES = [
                r" profiles?| weapons?)?(?=[,.;]|$| by\b| to\b| until\b| for\b| while\b|"
                r" is\b| equipped\b| and (?:add|subtract|improve|worsen|those|that|it)\b)"),
     re.compile(r"\b(?P<w>(?:[a-z'\-]+ ){0,7}?[a-z'\-]+) equipped by\b"),
+    re.compile(r"\bequipped with (?:\d+|two|three|an?) (?P<w>(?:[a-z'\-]+ ){0,4}?[a-z'\-]+?),? "
+               r"(?:those|these|that|this) weapons?\b"),
     re.compile(r"\battacks? (?:made )?with (?:its |this model's |the bearer's |their |an? )"
                r"(?P<w>(?:[a-z'\-]+ ){0,4}?[a-z'\-]+?)(?: weapons?)?(?= that\b|,|\.|$| against\b|"
                r" targets?\b| is\b)"),
@@ -981,7 +985,7 @@ class Whom:
 
 
 _NOUN = (r"(?:units?|models?|(?:vehicles?|transports?|characters?|psykers?)"
-         r"(?!\s+(?:units?|models?)\b))")
+         r"(?!\s+(?:units?|models?|or|and)\b|,))")
 #: a unit or model a text names: "one other friendly ADEPTUS ASTARTES INFANTRY unit", "an enemy
 #: unit (excluding MONSTERS)", "a WORLD EATERS model from your army"
 _UNIT_NP = re.compile(
@@ -1166,6 +1170,8 @@ _SUBJECT_ATTACK = [
                r"(?= ha(?:ve|s)\b| gains?\b|"
                r" by \d| while\b| is\b| are\b| against\b| in (?:the|your)\b|,|\.|$)",
                re.I),
+    re.compile(r"\bweapons (?:in|of) (?P<s>(?:this|that|the bearer's|this model's) "
+               r"(?:[a-z' \-]{1,30} )?units?)\b", re.I),
     re.compile(r"\b(?P<s>(?:this|that|the bearer|its|their|those)(?: [a-z\-]+){0,3}?)'s? "
                r"(?:[a-z\-]+ ){0,3}?(?:weapons|attacks|profiles?)\b", re.I),
     re.compile(r"\beach time (?P<s>[^,.;:]{1,80}?) (?:shoots|fights|is selected to (?:shoot|"
@@ -1227,6 +1233,9 @@ def _classify(cased: str, ref: Whom | None, leading: bool, sentence: str) -> Who
             found = _np_whom(m, False, sentence)
             if found is not None:
                 return attrs.evolve(found, words=cased.strip())
+    if re.match(r"^(?:such an? (?:attack|unit)|that attack|those attacks|such (?:attacks|units))"
+                r"\b", low):
+        return None  # the attack the sentence before made: its whom
     if _REF.match(low):
         if ref is not None:
             return ref
