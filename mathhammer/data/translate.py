@@ -385,8 +385,9 @@ _CHECKED = [
                 r"if (?:it|this unit) charged this turn|"
                 # "each time this unit makes a Charge move, until the end of the turn, ...": the
                 # rest of that turn is the turn it charged in
-                r"each time (?:this|that|a|this model's|the bearer's) (?:unit|model) (?:makes|"
-                r"ends) a charge move,? until the end of (?:the|that) turn,?"), "charged", True),
+                r"each time (?:(?:this|that|a|this model's|the bearer's) (?:unit|model)|the "
+                r"bearer) (?:makes|ends) a charge move,? until the end of (?:the|that) turn,?"),
+     "charged", True),
     (re.compile(r",? ?if (?:this|that|the bearer's) unit remained stationary this turn|"
                 r"remained stationary|"
                 # "In your Movement phase, if this model Remains Stationary, until the end of
@@ -439,8 +440,8 @@ _MODEL = re.compile(r"\b(?:this model (?:makes|has|is)|targets? this model|the b
 #: the scaffolding of a sentence: who attacks, which weapons (left out when looking for
 #: conditions the engine cannot check)
 _SCAFFOLD = re.compile(
-    r"each time you target this unit with the fire overwatch stratagem,?|while resolving that "
-    r"stratagem,?|each time (?:a|an) (?:model|unit) makes an? (?:ranged |melee )?attack "
+    r"each time you (?:target|select) this unit (?:with|for) the fire overwatch stratagem,?|"
+    r"(?:while|when) resolving that stratagem,?|each time (?:a|an) (?:model|unit) makes an? (?:ranged |melee )?attack "
     r"(?:that targets|against) (?:this|that) (?:unit|model),?|"
     r"each time (?:a|an|this) (?:model|unit)(?: in (?:this|that|the bearer's) unit)? makes an? "
     r"(?:ranged |melee )?attack,?|each time the bearer makes an? (?:ranged |melee )?attack,?|"
