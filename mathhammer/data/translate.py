@@ -215,7 +215,8 @@ _SECOND = re.compile(
     r",?\s+and\s+(?=each time\b)|;\s+(?=\S)|"
     # "..., and add 2 to the Attacks characteristic of its sweep profile": its own weapons
     r",\s+and\s+(?=(?:add|subtract|improve|worsen)\s+(?:\d|the)\b[^.;]*\bcharacteristics? of "
-    r"(?!that attack|those attacks|it\b))", re.I)
+    r"(?!that attack|those attacks|it\b|those weapons|these weapons|that weapon|its weapons))",
+    re.I)
 
 
 def _clauses(sentence: str) -> list[str]:
@@ -332,6 +333,9 @@ _NOT_MODELLED = [
     (re.compile(r"\b(?:double|halve|triple)s? the (?:strength|attacks|damage|toughness|armour "
                 r"penetration)(?: and \w+)? characteristic"), "doubles or halves a characteristic"),
     (re.compile(r"attacks characteristic"), "changes the Attacks characteristic"),
+    (re.compile(r"ha(?:ve|s) a save characteristic of \d|(?:add|subtract) \d (?:to|from) the "
+                r"(?:toughness|save|wounds) characteristic|improve the save characteristic"),
+     "changes the unit's own characteristics"),
     (re.compile(r"feel no pain \d\+ [^.]*against (?:mortal|psychic|[^.]*?damage)"),
      "Feel No Pain against some attacks only"),
     (re.compile(r"mortal wound"), "mortal wounds outside the attack's rolls"),
@@ -362,7 +366,7 @@ _ON_CRITICAL = re.compile(r"(?:scores? a|on a) critical (?:wound|hit),? (?:that 
 _BESIDE = {"doubles or halves a characteristic", "changes the Attacks characteristic",
            "Feel No Pain against some attacks only", "mortal wounds outside the attack's rolls",
            "sets the Damage characteristic", "re-rolls a Damage roll", "re-rolls a saving throw",
-           "sets a characteristic"}
+           "sets a characteristic", "changes the unit's own characteristics"}
 
 
 def _sign(m: re.Match) -> int:
@@ -476,7 +480,7 @@ _SOME_WEAPONS = re.compile(
     r"characteristics? of (?!(?:that attack|those attacks|attacks|(?:ranged |melee |psychic )?"
     r"weapons|"
     r"(?:the bearer's|this model's|its|their) (?:ranged |melee )?weapons|models|(?:this|that|the "
-    r"bearer's|your|the) (?:unit|model|bearer|target)\b|those weapons|that weapon\b))")
+    r"bearer's|your|the) (?:unit|model|bearer|target)\b|those weapons|that weapon\b|\d))")
 
 
 #: a sentence about the attack the sentence before made ("If that attack targets a unit
@@ -578,7 +582,7 @@ def _ability_names(phrase: str) -> tuple[str, ...]:
 
 
 #: who may take an enhancement ("ADEPTUS CUSTODES model only"): not a condition of the attack
-_ONLY = re.compile(r"^[a-z' ,\-/]+ (?:models?|units?) only$")
+_ONLY = re.compile(r"^[a-z' ,\-/]+ (?:(?:models?|units?)(?: equipped with [a-z' ,\-]+)? )?only$")
 
 
 #: a choice among weapon abilities listed after it ("select one of the following abilities:
@@ -624,7 +628,8 @@ def _effects(low: str) -> tuple[list[list[tuple[str, Any]]], str]:
     alternatives = _grants(low)
     if any(k == "unknown_ability" for alt in alternatives for k, _ in alt):
         return [], "grants a weapon ability mathhammer does not know"
-    pattern, reason = _NOT_MODELLED[2]  # Feel No Pain against some attacks only
+    pattern, reason = next(x for x in _NOT_MODELLED
+                           if x[1] == "Feel No Pain against some attacks only")
     if pattern.search(low):
         return [], reason
     if _ON_CRITICAL.search(low):
@@ -1006,7 +1011,7 @@ _BARE_NP = re.compile(
     r"{0,10}?)|(?P<kw2>(?:[A-Z][A-Za-z0-9'\-/]*,?\s+(?:(?:and|or|and/or|OF)\s+)?){1,10}?))"
     r"(?P<noun>units|models)\b"
     r"(?:\s*\((?:excluding|other than) (?P<excl>[^)]*)\))?"
-    r"(?P<tail>\s+(?:from|in) your (?:crusade )?(?:army|force))?"
+    r"(?P<tail>\s+(?:from|in) your (?i:crusade )?(?:army|force))?"
     r"(?:\s*\((?:excluding|other than) (?P<excl2>[^)]*)\))?")
 
 
@@ -1070,8 +1075,8 @@ _FRAME = re.compile(r"(?:^|[,.:;]\s*|\b(?:all|each)\s+)(?=(?:[A-Za-z'\-]+\s+){1,
                     r"(?:units?|models?)"
                     r"(?:\s+\([^)]*\))?\s+(?:from|in) your (?:crusade )?army(?:\s+\([^)]*\))?\s+"
                     r"(?:have|has|gains?) the following (?:the )?abilit)", re.I)
-_LEADER_INTRO = re.compile(r"\b(?i:while|if) (?i:an?) (?:[A-Z][A-Z'\-]+ )*CHARACTER(?: model)? is "
-                           r"leading this unit\b")
+_LEADER_INTRO = re.compile(r"\b(?i:while|if) (?i:an?) (?:[A-Z][A-Z'\-]+ ){0,4}(?:CHARACTER|[A-Z]"
+                           r"[A-Z'\-]+)(?: model)? is leading (?:this|this model's) unit\b")
 _SELF_INTRO = re.compile(r"\beach time (this|the bearer's) (unit|model) is selected to "
                          r"(?:shoot|fight)", re.I)
 
