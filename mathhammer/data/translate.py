@@ -445,8 +445,8 @@ _MODEL = re.compile(r"\b(?:this model (?:makes|has|is)|targets? this model|the b
 #: conditions the engine cannot check)
 _SCAFFOLD = re.compile(
     r"each time you (?:target|select) this unit (?:with|for) the fire overwatch stratagem,?|"
-    r"(?:while|when) resolving that stratagem,?|each time (?:a|an) (?:model|unit) makes an? (?:ranged |melee )?attack "
-    r"(?:that targets|against) (?:this|that) (?:unit|model),?|"
+    r"(?:while|when) resolving that stratagem,?|each time (?:a|an) (?:model|unit) makes an? "
+    r"(?:ranged |melee )?attack (?:that targets|against) (?:this|that) (?:unit|model),?|"
     r"each time (?:a|an|this) (?:model|unit)(?: in (?:this|that|the bearer's) unit)? makes an? "
     r"(?:ranged |melee )?attack,?|each time the bearer makes an? (?:ranged |melee )?attack,?|"
     r"each time (?:a|an|this) (?:model|unit)(?: in (?:this|that|the bearer's) unit)? targets an? "
