@@ -136,7 +136,10 @@ _TYPOS = [(re.compile(p, re.I), r) for p, r in (
     (r"\bfriending\b", "friendly"), (r"\bmodel's in\b", "models in"),
     (r"\bhit ro ll\b", "Hit roll"), (r"\bwound ro ll\b", "Wound roll"),
     (r"\b(improve|worsen) that (armour penetration|strength|damage|attacks)\b", r"\1 the \2"),
-    (r"\[([A-Z][A-Z \-]+?) abilit(?:y|ies)\]", r"[\1] abilities"))] + [
+    (r"\[([A-Z][A-Z \-]+?) abilit(?:y|ies)\]", r"[\1] abilities"), (r"\babilty\b", "ability"),
+    # a weapon ability named without its brackets: "have the Devastating Wounds ability"
+    (r"\bthe (lethal hits|devastating wounds|sustained hits \d|precision|lance|ignores cover|"
+     r"twin-linked|hazardous) abilit", r"the [\1] abilit"))] + [
     # "MONSTERor VEHICLEunit": a keyword run into the next word (case matters here)
     (re.compile(r"\b([A-Z]{3,})(or|and)\s"), r"\1 \2 "),
     (re.compile(r"\b([A-Z]{3,})(units?|models?)\b"), r"\1 \2"),
@@ -212,7 +215,7 @@ _SECOND = re.compile(
     r",\s+and\s+(?=while\b|all other\b)|"
     r",\s+and\s+(?=(?:you can re-roll|re-roll|add|subtract|improve|worsen)\b[^.;]*\b(?:as "
     r"well|if|while)\b)|"
-    r",?\s+and\s+(?=each time\b)|;\s+(?=\S)|"
+    r",?\s+and\s+(?=each time\b)|;\s+(?=\S)|\s+and\s+(?=you can (?!re-roll|ignore)\w)|"
     # "..., and add 2 to the Attacks characteristic of its sweep profile": its own weapons
     r",\s+and\s+(?=(?:add|subtract|improve|worsen)\s+(?:\d|the)\b[^.;]*\bcharacteristics? of "
     r"(?!that attack|those attacks|it\b|those weapons|these weapons|that weapon|its weapons))",
@@ -421,10 +424,11 @@ _PSYCHIC = re.compile(r"\bpsychic (?:attacks?|weapons?)\b")
 _TARGET_EXCLUDED = re.compile(
     r"(?:targets?|against) (?:an? )?(?:visible )?(?:enemy )?units? \(excluding ((?:[A-Z][A-Z\-']+"
     r"(?: [A-Z][A-Z\-']+)*(?:,? (?:and|or) |, )?)+)(?: units)?\)|\(excluding attacks that target "
-    r"((?:[A-Z][A-Z\-']+(?:,? (?:and|or) |, )?)+)\)")
+    r"((?:[A-Z][A-Z\-']+(?:,? (?:and|or) |, )?)+)\)|targets? (?:an? )?(?:enemy )?units? (?:\("
+    r"excluding units? that can ((?i:fly))\)|that cannot ((?i:fly)))")
 _TARGET_KW = re.compile(r"(?:(?:targets?|against) an?(?: visible)?(?: enemy)?|(?:while|when) "
                         r"targeting|"
-                        r"if (?:that|the) target is(?: an?)?) "
+                        r"if (?:that|the) target(?: of (?:that|the) attack)? is(?: an?)?) "
                         r"((?:[A-Z][A-Z\-']+)(?: [A-Z][A-Z\-']+)*(?:(?:, | or |, or )"
                         r"[A-Z][A-Z\-']+(?: [A-Z][A-Z\-']+)*)*)"
                         r"(?: ?(?:unit|model)s?)?\b")
@@ -667,7 +671,8 @@ def _conditions(low: str, cased: str, whole: str) -> tuple[dict[str, Any], str]:
         cond["target_not_keywords"] = tuple(
             k.rstrip("S") if k.endswith("S") and not k.endswith("SS") else k
             for k in _keyword_phrases(re.sub(r"\b(?:units?|models?|attacks that target)\b", "",
-                                            x.group(1) or x.group(2), flags=re.I)))
+                                            x.group(1) or x.group(2) or x.group(3)
+                                            or x.group(4), flags=re.I)))
         rest = rest.replace(x.group(0).lower(), " ")
     m = _TARGET_KW.search(cased)
     if m:
