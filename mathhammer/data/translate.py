@@ -392,9 +392,8 @@ _CHECKED = [
                 r"if (?:it|this unit) charged this turn|"
                 # "each time this unit makes a Charge move, until the end of the turn, ...": the
                 # rest of that turn is the turn it charged in
-                r"each time (?:(?:this|that|a|this model's|the bearer's) (?:unit|model)|the "
-                r"bearer) (?:makes|ends) a charge move,? until the end of (?:the|that) turn,?"),
-     "charged", True),
+                r"(?:each time [^,.;]{1,80}? )?\b(?:makes|ends) a charge move,? until the end of "
+                r"(?:the|that) turn,?"), "charged", True),
     (re.compile(r",? ?if (?:this|that|the bearer's) unit remained stationary this turn|"
                 r"remained stationary|"
                 # "In your Movement phase, if this model Remains Stationary, until the end of
@@ -410,6 +409,8 @@ _CHECKED = [
                 r"strength"), "below_starting", True),
     (re.compile(r"(?:targets|against) (?:an? )?(?:visible )?(?:enemy )?unit that is at (?:its )?"
                 r"starting strength"), "below_starting", False),
+    (re.compile(r"(?:targets|against) (?:an? )?(?:visible )?(?:enemy )?unit that is not below "
+                r"half-strength"), "below_half", False),
     (re.compile(r",? ?if (?:that|the) (?:target|enemy unit|target unit)(?: of (?:that|the|this) "
                 r"attack)? is below half-strength|"
                 r"(?:targets|"
@@ -426,7 +427,7 @@ _TARGET_EXCLUDED = re.compile(
     r"(?: [A-Z][A-Z\-']+)*(?:,? (?:and|or) |, )?)+)(?: units)?\)|\(excluding attacks that target "
     r"((?:[A-Z][A-Z\-']+(?:,? (?:and|or) |, )?)+)\)|targets? (?:an? )?(?:enemy )?units? (?:\("
     r"excluding units? that can ((?i:fly))\)|that cannot ((?i:fly)))")
-_TARGET_KW = re.compile(r"(?:(?:targets?|against) an?(?: visible)?(?: enemy)?|(?:while|when) "
+_TARGET_KW = re.compile(r"(?i:(?:targets?|against) an?(?: visible)?(?: enemy)?|(?:while|when) "
                         r"targeting|"
                         r"if (?:that|the) target(?: of (?:that|the) attack)? is(?: an?)?) "
                         r"((?:[A-Z][A-Z\-']+)(?: [A-Z][A-Z\-']+)*(?:(?:, | or |, or )"
@@ -1260,6 +1261,8 @@ def _classify(cased: str, ref: Whom | None, leading: bool, sentence: str) -> Who
     if _SELF_UNIT.search(low):
         kind = re.match(r"^(?:an? )?([a-z][a-z' \-]+?) models? (?:in|within) (?:this|the "
                         r"bearer's)", low)
+        if kind and re.search(r"\bModels? (?:in|within)\b", cased):
+            kind = None  # "Muted Servomotors Models in this unit ...": a label, then the unit
         model = ""
         if kind and kind.group(1) not in ("the", "all", "each", "every", "other", "a"):
             start = cased.lower().index(kind.group(1))
