@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 
 import click
@@ -57,6 +58,16 @@ def unresolved_lines(army) -> list[str]:
     return out
 
 
+def short_reason(reason: str) -> str:
+    """A not-modelled reason without the clauses it quotes (``army``'s rows list many).
+
+    >>> short_reason('re-rolls a Damage roll ("You can re-roll the Damage roll"); sets a '
+    ...              'characteristic ("...")')
+    're-rolls a Damage roll; sets a characteristic'
+    """
+    return re.sub(r' \("(?:[^"]|"(?!\)(?:;|$)))*"\)', "", reason)
+
+
 def rules_text(rows: list[dict]) -> list[str]:
     """Each row's rules from data (``army_rules``), where each comes from, for the terminal."""
     out = ["", "Rules from data (where from; switches: --rule NAME):"]
@@ -71,7 +82,7 @@ def rules_text(rows: list[dict]) -> list[str]:
                     out.append(f"    {title}, {what}: {said(row[side][key], row['from'])}")
         if row["not_modelled"]:
             out.append("    not modelled: " + ", ".join(
-                f"{r['name']} ({r['reason']})" for r in row["not_modelled"]))
+                f"{r['name']} ({short_reason(r['reason'])})" for r in row["not_modelled"]))
         if len(out[-1]) > 2 and out[-1] == f"  {row['unit']}":
             out[-1] += ": none"
     return out

@@ -113,12 +113,20 @@ def switch_on(found: UnitRules, names: Iterable[str], elsewhere: UnitRules | Non
     another unit of the same list, is left out: this unit goes without it)."""
     switched, rest = [], []
     for name in names:
-        rule = found.switch(name)
-        if rule is None:
-            if elsewhere is None or elsewhere.switch(name) is None:
-                rest.append(name)
-        elif rule not in switched:
-            switched.append(rule)
+        rules = found.named(name)
+        if not rules:
+            why = found.refusal(name)
+            if why is not None:
+                if elsewhere is None:  # one unit: it is another unit's rule, said
+                    raise InputError(why)
+                continue  # a list's row: this unit goes without it
+            offered = found.offered(name)  # a rule another unit gives this one
+            rules = (offered,) if offered is not None else ()
+        if not rules and (elsewhere is None or (elsewhere.switch(name) is None and
+                                                elsewhere.refusal(name) is None and
+                                                elsewhere.offered(name) is None)):
+            rest.append(name)
+        switched += [r for r in rules if r not in switched]
     return attrs.evolve(found, applied=found.applied + tuple(switched)), tuple(rest)
 
 
@@ -154,7 +162,15 @@ def build_query(args: tuple[str, ...], p: dict[str, Any]) -> Query:
     return Query(attacking.label, attacking.profiles, name, defending, options, named,
                  attacking.profile, mortal, p.get("turns"), p.get("reanimation"),
                  left_out=attacking.left_out, unit_rules=found.applied,
-                 not_modelled=found.not_modelled)
+                 not_modelled=found.not_modelled, switches_off=switches_off(found))
+
+
+def switches_off(found: UnitRules) -> tuple[str, ...]:
+    """The names of the switches of a query's units not switched on (its own, its target's,
+    then their stratagems), each once."""
+    on = {r.name for r in found.applied}
+    return tuple(dict.fromkeys(r.name for r in found.switches + found.stratagems
+                               if r.name not in on))
 
 
 def check_output(path: str, force: bool, option: str = "--output") -> Path:

@@ -218,7 +218,8 @@ def army_switches(army: Any) -> Any:
 
     found = UnitRules()
     for u in army.units:
-        found += side_rules(unit_rules(u, current_data()), "attacker", leading=True)
+        found += side_rules(unit_rules(u, current_data()), "attacker", leading=True,
+                            bearer=u.name)
     return found
 
 

@@ -132,16 +132,20 @@ def unit_keywords(unit: Any) -> frozenset[str]:
     return frozenset(" ".join(str(w).upper().replace("’", "'").split()) for w in words)
 
 
-def _has(phrase: str, keywords: frozenset[str]) -> bool:
+def has_keywords(phrase: str, keywords: frozenset[str]) -> bool:
     """Whether one alternative of an army keyword phrase ("T'AU EMPIRE BATTLESUIT") is made of
-    the unit's keywords."""
+    the unit's keywords.
+
+    >>> has_keywords("T'AU EMPIRE BATTLESUIT", frozenset({"T'AU EMPIRE", "BATTLESUIT"}))
+    True
+    """
     words = phrase.split()
     if not words:
         return False
     for k in range(len(words), 0, -1):
         head = " ".join(words[:k])
         if head in keywords or head.rstrip("S") in keywords:
-            return k == len(words) or _has(" ".join(words[k:]), keywords)
+            return k == len(words) or has_keywords(" ".join(words[k:]), keywords)
     return False
 
 
@@ -171,7 +175,7 @@ def for_unit(read: Any, name: str, text: str, keywords: frozenset[str], where: s
     def settle(m: re.Match) -> str:
         nonlocal mine
         phrase, noun = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
-        if not any(_has(p.strip(), keywords) for p in re.split(r" ?/ ?| or |, ", phrase)):
+        if not any(has_keywords(p.strip(), keywords) for p in re.split(r" ?/ ?| or |, ", phrase)):
             return m.group(0)
         mine = True
         return f"a {noun.rstrip('s')}" if m.group(0).split()[0].lower() in ("a", "an", "each") \
@@ -208,5 +212,6 @@ def with_detachments(units: list, home: Any, parsed: Any, faction: str
             [f"{parsed.source}: {n}" for n in notes])
 
 
-__all__ = ["Detachment", "detachment_names", "detachments", "for_unit", "linked_files",
+__all__ = ["Detachment", "detachment_names", "detachments", "for_unit", "has_keywords",
+           "linked_files",
            "list_detachments", "unit_keywords", "with_detachments"]

@@ -25,7 +25,7 @@ from ..data.attached import (
 )
 from ..data.inline import is_inline_weapon, parse_weapons
 from ..data.names import name_key
-from ..data.unit_rules import UnitRules, named_rules_of, side_rules, unit_rules
+from ..data.unit_rules import UnitRules, named_rules_of, offered_to, side_rules, unit_rules
 from ..errors import InputError, NotCarried
 from ..model.loadout import LeftOut, Loadout, choose_rows, fires_both
 from ..model.options import Options
@@ -189,7 +189,8 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
         found = attached_rules(unit.bodyguard, unit.leader, "attacker",
                                fired_names(unit.bodyguard), fired_names(unit.leader), data)
         found += side_rules(named_rules_of(unit.leader, [detachment] if detachment else [],
-                                           "detachment rule", data), "attacker")
+                                           "detachment rule", data), "attacker",
+                            bearer=unit.leader.name)
         if enhancements:
             raise InputError(f"--enhancement: {unit.name} is a unit of an army list, which "
                              "gives its enhancements")
@@ -201,7 +202,8 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
         + named_rules_of(unit, enhancements, "enhancement", here)
     return Attacker(unit.name, tuple(own + inline), unit.cost(models), profile, factions,
                     chosen.left_out, retarget=lambda t: (*fire(t).fired, *inline),
-                    rules=side_rules(unit_rules(unit, here) + extra, "attacker"))
+                    rules=side_rules(unit_rules(unit, here) + extra, "attacker",
+                                     bearer=unit.name) + offered_to(unit, "attacker", here))
 
 
 def check_size(unit: Any, models: int | None) -> None:
@@ -232,9 +234,9 @@ def _extra_rules(spec: str, detachment: str | None, enhancements: tuple[str, ...
                          if w.name in {x.name for x in lead.weapons()}
                          or w.name.endswith(f" ({lead.name})"))
     return (side_rules(named_rules_of(lead, [detachment] if detachment else [],
-                                      "detachment rule", here), "attacker")
+                                      "detachment rule", here), "attacker", bearer=lead.name)
             + side_rules(named_rules_of(lead, enhancements, "enhancement", here), "attacker",
-                         own=lead_weapons, leading=True))
+                         own=lead_weapons, leading=True, bearer=lead.name))
 
 
 def _profiles(unit: Any, names: list[str], *, melee: bool, models: int | None,

@@ -53,6 +53,8 @@ def header_rows(query: Query) -> list[tuple[str, str]]:
         rows.append(("unit rules", ", ".join(r.name for r in query.unit_rules)))
     if query.not_modelled:
         rows.append(("not modelled", ", ".join(r.name for r in query.not_modelled)))
+    if query.switches_off:
+        rows.append(("switches", "off: " + ", ".join(query.switches_off) + " (--rule NAME)"))
     if query.turns is not None:
         rows.append(("turns", f"{query.turns}; {_reanimation_text(query)}"
                      + (f"; {query.one_shot}" if query.one_shot else "")))
@@ -101,63 +103,6 @@ def explain_lines(query: Query) -> list[str]:
         out.append("not modelled:")
         out += [f"  {r.name}: {r.not_modelled}" for r in query.not_modelled]
     return out
-
-
-def unit_rules_lines(spec: str, *, rules: str = "10e", data: Any = None,
-                     full: bool = False, detachment: str | None = None) -> list[str]:
-    """``mathhammer rules --for UNIT``: a unit's rules from data, attacking and defending:
-    applied, switches (off until named with ``--rule``), not modelled; then the stratagems it
-    can use (:func:`stratagem_lines`)."""
-    from ..data.attached import target_rules
-    from ..errors import InputError
-    from .specs import attacker_of
-
-    try:
-        attacking = attacker_of(spec, rules=rules, data=data, every_weapon=True)
-    except InputError as ranged_error:  # a unit with melee weapons only
-        try:
-            attacking = attacker_of(spec, rules=rules, data=data, every_weapon=True,
-                                    melee=True)
-        except InputError:
-            raise ranged_error from None
-    sides = (("attacking", attacking.rules),
-             ("defending", target_rules(spec, rules=rules, data=data)))
-    out = [f"{attacking.label}: rules from data"]
-    for side, found in sides:
-        for title, items in (("applied", found.applied), ("switches (--rule NAME)",
-                                                          found.switches),
-                             ("not modelled", found.not_modelled)):
-            if side == "defending" and title == "not modelled":
-                continue  # listed once, with the attacking side's
-            names = items if title != "not modelled" else found.not_modelled
-            out.append(f"{side}, {title}:" + ("" if names else " none"))
-            for r in names:
-                what = r.not_modelled if r.not_modelled else r.describe()
-                out.append(f"  {r.name}: {what}")
-                if full:
-                    out += textwrap.wrap(r.text, 80, initial_indent="      ",
-                                         subsequent_indent="      ")
-                    if r.assumes:
-                        out += textwrap.wrap(f"assumes: {r.assumes}", 80,
-                                             initial_indent="      ",
-                                             subsequent_indent="      ")
-    return out + stratagem_lines(spec, rules=rules, data=data, full=full,
-                                 detachment=detachment)
-
-
-def stratagem_lines(spec: str, *, rules: str = "10e", data: Any = None, full: bool = False,
-                    detachment: str | None = None) -> list[str]:
-    """The stratagems a unit (or both units of ``UNIT + LEADER``) can use
-    (:func:`mathhammer.data.stratagems.stratagem_lines`)."""
-    from ..data import stratagems
-    from ..data.attached import split_attached
-    from ..data.lookup import find_unit
-
-    if not stratagems.available():
-        return stratagems.stratagem_lines((), rules=rules)
-    units = [find_unit(part, rules=rules, data=data) for part in (split_attached(spec)
-                                                                  or (spec,))]
-    return stratagems.stratagem_lines(units, rules=rules, full=full, detachment=detachment)
 
 
 def _reanimation_text(query: Query) -> str:

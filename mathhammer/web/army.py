@@ -22,7 +22,7 @@ import attrs
 from ..cache import cached
 from ..cli.army import current_data
 from ..cli.params import options_of
-from ..cli.resolve import file_rules, switch_on
+from ..cli.resolve import file_rules, switch_on, switches_off
 from ..cli.table import army_switches, attacker_rows
 from ..data.attached import defending_rules, target_rules
 from ..errors import InputError
@@ -217,7 +217,8 @@ def army_kills(text: str, params: Mapping[str, Any]) -> str:
         options = attrs.evolve(options, led=True)
     query = Query(attacker.label, attacker.profiles, name, target, options, named,
                   attacker.profile, mortal, p.get("turns"), p.get("reanimation"),
-                  unit_rules=found.applied, not_modelled=found.not_modelled)
+                  unit_rules=found.applied, not_modelled=found.not_modelled,
+                  switches_off=switches_off(found))
     result = query.run()
     if query.is_sequence:
         data = sequence_json(query, query.run_sequence(), result)
