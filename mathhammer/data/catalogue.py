@@ -49,13 +49,14 @@ from .names import name_key
 from .serial import from_json, to_json
 
 #: Bump when the tables or what goes into them change: an older store is rebuilt.
-SCHEMA_VERSION = 9  # 3: rule_texts, the texts the rule translator reads; 4: weapon counts and
+SCHEMA_VERSION = 10  # 3: rule_texts, the texts the rule translator reads; 4: weapon counts and
 # maxima by size (UnitWeapon.counts, .max); 5: what army lists read (army_entries, each
 # catalogue's selectable names and source) and data check (the import's warnings); 6: shared
 # slots (UnitWeapon.slot, .slot_max); 7: what a list reads of a whole catalogue (detachments,
 # linked files, ability texts, weapon profiles); 8: each file's revision (a list that names
 # what a file lacks names its revision); 9: an index on each datasheet table (a list's 32
-# ability lookups scanned the whole table each)
+# ability lookups scanned the whole table each); 10: a unit's make-ups (Unit.compositions:
+# how its model groups share its size)
 _PREFIXES = ("Imperium - ", "Chaos - ", "Xenos - ", "Aeldari - ")
 
 Progress = Callable[[int, int, str], None]
