@@ -142,8 +142,11 @@ def test_custodian_guard_fires_as_its_size(data):
     with pytest.warns(UserWarning, match="1 Custodian Guard \\(Vexilla"):
         fired = cg.as_profiles(True, ["Misericordia"], models=5)
     assert [(w.name, n) for w, n in fired] == [("Misericordia", 1)]
-    with pytest.raises(InputError):  # one vexilla bearer at most
-        cg.as_profiles(True, ["2x Misericordia"])
+    # too many for any make-up of the size: the error names the most one carries
+    with pytest.raises(InputError, match="carries 1 Misericordia at its size"):
+        cg.as_profiles(True, ["2x Misericordia"])  # one vexilla bearer at most
+    with pytest.raises(InputError, match="carries 4 Sentinel blade at its size"):
+        cg.as_profiles(True, ["5x Sentinel blade"])
 
 
 def test_boyz_are_ten_with_the_nob(data):
@@ -341,3 +344,31 @@ def test_shared_heavy_weapon_platform():
     krieg = _shared_target("Death Korps Grenadier Squad [Legends]", "10e", 9)
     assert [(g.name, g.models, g.wounds) for g in krieg.groups] == [
         ("Grenadier", 8, 1), ("Heavy Weapons Team", 1, 2)]
+
+
+# ------------------------------------------------------------------------- army lists
+
+LIST = "Test list ({points} points)\n\nTesters\nStrike Force (2000 points)\n\n"
+
+
+def test_a_lists_unit_has_the_groups_its_lines_give(data):
+    """A list's Custodian Guard with three spears and two blades is those two groups (5
+    models as a target); Boyz named without model lines are the datasheet's make-up of the
+    list's size (nine boys and the Nob)."""
+    from mathhammer.data.army import parse_army
+
+    guard = ("Custodian Guard (200 points)\n"
+             "  • 3x Custodian Guard (Guardian Spear)\n    • 3x Guardian spear\n"
+             "  • 2x Custodian Guard (Sentinel Blade & Praesidium Shield)\n"
+             "    • 2x Sentinel blade\n")
+    boyz = "Boyz (80 points)\n  • 10x Choppa\n"
+    a = parse_army(LIST.format(points=280) + guard + "\n" + boyz, data=data.parent,
+                   rules="11e")
+    assert a.unresolved == (), [u.describe() for u in a.unresolved]
+    cg, bz = a.units
+    t = cg.as_target()  # the spears (W3) first, then the shields (W4)
+    assert [(g.models, g.wounds) for g in t.groups] == [(3, 3), (2, 4)] and cg.models == 5
+    assert [(w.name, n) for w, n in cg.as_profiles(melee=True)] == [
+        ("Guardian spear", 3), ("Sentinel blade", 2)]
+    assert bz.models == 10 and [(g.models, g.wounds) for g in bz.as_target().groups] == [
+        (9, 1), (1, 2)]

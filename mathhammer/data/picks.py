@@ -24,6 +24,14 @@ from .names import name_key
 _COUNTED = re.compile(r"^\s*(\d+)\s*[x×]\s+(?=\S)", re.I)
 
 
+class TooMany(InputError):
+    """More of a weapon picked than the unit carries (``most``: how many it does)."""
+
+    def __init__(self, message: str, most: int):
+        super().__init__(message)
+        self.most = most
+
+
 def picked(unit: Any, weapons: Iterable[str], carried: list, phase: str,
            melee: bool, models: int = 0, group_models: Sequence[int] = ()) -> list:
     """The carried weapons the player names, each with how many of them fire (``models``:
@@ -120,10 +128,10 @@ def counted(unit: Any, text: str, found: list, count: int, models: int = 0) -> l
         name = weapon_of(unit, found[0][0], found[0][2])
         if count > total and any(w.max for w, _n, _i in found):
             size = f" in {models} models" if models else ""
-            raise InputError(f"weapons: {count}x {text}: {unit.name} may take at most {total} "
-                             f"{name}{size} (the datasheet's wargear options)")
-        raise InputError(f"weapons: {count}x {text}: {unit.name} carries {total} "
-                         f"{name} at its size, so at most {total} can fire")
+            raise TooMany(f"weapons: {count}x {text}: {unit.name} may take at most {total} "
+                          f"{name}{size} (the datasheet's wargear options)", total)
+        raise TooMany(f"weapons: {count}x {text}: {unit.name} carries {total} "
+                      f"{name} at its size, so at most {total} can fire", total)
     left, give = count, {}
     for key, n in slots.items():
         give[key] = min(n, left)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import re
+import warnings
 from collections.abc import Callable, Iterable
 from fractions import Fraction
 from pathlib import Path
@@ -38,7 +39,7 @@ from ..model.options import Options
 from ..model.profiles import Target, Weapon
 from ..model.squad import Squad
 from ..prob.dice import format_dice
-from .picks import picked
+from .picks import TooMany, picked
 
 
 def show(value: Any) -> str:
@@ -243,8 +244,8 @@ class Unit:
     ability_texts: tuple[tuple[str, str], ...] = ()
     #: the make-ups the datasheet allows, each the models of every group, the first of each
     #: size its unit of that size and the first of all its unit by default (the data's
-    #: constraints: :func:`mathhammer.data.bsdata.sizes.compositions`); (): every group at its
-    #: smallest, the first groups growing first
+    #: constraints: :func:`mathhammer.data.bsdata.makeup.compositions`); (): every group at
+    #: its smallest, ``models=`` sizing the first
     compositions: tuple[tuple[int, ...], ...] = ()
 
     # -- abilities that change the numbers ------------------------------------------------
@@ -380,12 +381,12 @@ class Unit:
             try:
                 out = self._loadout(list(counts), melee, weapons, target=target,
                                     options=options, named_rules=named_rules, pistols=pistols)
-            except InputError as e:
-                first = first or e
+            except InputError as e:  # too many of a weapon: the make-up that carries the most
+                if first is None or isinstance(e, TooMany) and isinstance(first, TooMany) \
+                        and e.most > first.most:
+                    first = e
                 continue
             if tuple(counts) != tuple(choices[0]):
-                import warnings
-
                 warnings.warn(f"{self.name}: the weapons picked need another make-up of its "
                               f"{sum(counts)} models: {self.made_of(counts)} (the datasheet's "
                               f"is {self.made_of(choices[0])})", UserWarning, stacklevel=2)
@@ -446,8 +447,6 @@ class Unit:
         if len(parts) == 1:
             return attrs.evolve(parts[0], name=self.name)
         if models is not None and len(self.groups) > 1:
-            import warnings
-
             warnings.warn(f"{self.name}: {models} models taken as {self.made_of(counts)} (the "
                           "datasheet's make-up of that size)", UserWarning, stacklevel=2)
         return Squad(tuple(parts), name=self.name)
@@ -471,23 +470,20 @@ class Unit:
         for g in self.groups:
             n = f"{g.min_models}-{g.max_models}" if g.min_models < g.max_models else g.min_models
             parts.append(f"{n} x {g.statline()}")
-        head = f"{_sizes_text(self.sizes, 'or')} models: " if self.compositions else ""
+        head = f"{_sizes_text(self.sizes, short=True)} models: " if self.compositions else ""
         return f"{self.name} ({self.faction}): {head}{'; '.join(parts)}"
 
 
-def _sizes_text(sizes: tuple[int, ...], word: str = "") -> str:
-    """``(4, 5)`` -> ``"4 or 5"``, ``(10, ..., 20)`` -> ``"from 10 to 20"`` (``"10-20"`` with
-    ``word``), ``(11, 22)`` -> ``"11 or 22"``.
+def _sizes_text(sizes: tuple[int, ...], short: bool = False) -> str:
+    """The sizes a unit may have in words (``short``: for a unit's description).
 
-    >>> _sizes_text((10, 11, 12)), _sizes_text((10, 11, 12), "or"), _sizes_text((11, 22))
+    >>> _sizes_text((10, 11, 12)), _sizes_text((10, 11, 12), short=True), _sizes_text((11, 22))
     ('an integer from 10 to 12', '10-12', '11 or 22')
     """
     if len(sizes) > 2 and sizes == tuple(range(sizes[0], sizes[-1] + 1)):
-        return f"{sizes[0]}-{sizes[-1]}" if word else \
-            f"an integer from {sizes[0]} to {sizes[-1]}"
-    if len(sizes) == 1:
-        return str(sizes[0]) if word else f"{sizes[0]}"
-    return ", ".join(map(str, sizes[:-1])) + f" or {sizes[-1]}"
+        return f"{sizes[0]}-{sizes[-1]}" if short else f"an integer from {sizes[0]} to {sizes[-1]}"
+    return " or ".join(map(str, sizes)) if len(sizes) < 3 else \
+        ", ".join(map(str, sizes[:-1])) + f" or {sizes[-1]}"
 
 
 #: The target weapons are chosen against when none is given (MEQ).
