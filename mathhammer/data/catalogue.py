@@ -72,7 +72,7 @@ from .store_files import (
 )
 
 #: Bump when the tables or what goes into them change: an older store is rebuilt.
-SCHEMA_VERSION = 10  # 3: rule_texts, the texts the rule translator reads; 4: weapon counts and
+SCHEMA_VERSION = 11  # 3: rule_texts, the texts the rule translator reads; 4: weapon counts and
 # maxima by size (UnitWeapon.counts, .max); 5: what army lists read (army_entries, each
 # catalogue's selectable names and source) and data check (the import's warnings); 6: shared
 # slots (UnitWeapon.slot, .slot_max); 7: what a list reads of a whole catalogue (detachments,
@@ -80,7 +80,8 @@ SCHEMA_VERSION = 10  # 3: rule_texts, the texts the rule translator reads; 4: we
 # what a file lacks names its revision); 9: an index on each datasheet table (a list's 32
 # ability lookups scanned the whole table each); 10: each rule text's gate (the armies that
 # have it: Templar Vows only a Black Templars army) and owner (the models that have it: a Wulfen
-# with a Death Totem)
+# with a Death Totem); 11: a unit's make-ups (Unit.compositions: how its model groups share its
+# size)
 _PREFIXES = ("Imperium - ", "Chaos - ", "Xenos - ", "Aeldari - ")
 
 Progress = Callable[[int, int, str], None]

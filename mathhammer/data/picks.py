@@ -24,6 +24,18 @@ from .names import name_key
 _COUNTED = re.compile(r"^\s*(\d+)\s*[x×]\s+(?=\S)", re.I)
 
 
+class TooMany(InputError):
+    """More of a weapon picked than the unit carries (``most``: how many it does)."""
+
+    def __init__(self, message: str, most: int):
+        super().__init__(message)
+        self.most = most
+
+
+class _NoneCarried(NotCarried, TooMany):
+    """A weapon picked that the unit carries none of at its size."""
+
+
 def picked(unit: Any, weapons: Iterable[str], carried: list, phase: str,
            melee: bool, models: int = 0, group_models: Sequence[int] = ()) -> list:
     """The carried weapons the player names, each with how many of them fire (``models``:
@@ -121,13 +133,13 @@ def counted(unit: Any, text: str, found: list, count: int, models: int = 0) -> l
                          "a weapon out, do not name it)")
     if count > total:
         name = weapon_of(unit, found[0][0], found[0][2])
-        error = NotCarried if total == 0 else InputError  # none at this size: not carried
+        error = _NoneCarried if total == 0 else TooMany  # none at this size: not carried
         if any(w.max for w, _n, _i in found):
             size = f" in {models} models" if models else ""
             raise error(f"weapons: {count}x {text}: {unit.name} may take at most {total} "
-                        f"{name}{size} (the datasheet's wargear options)")
+                        f"{name}{size} (the datasheet's wargear options)", total)
         raise error(f"weapons: {count}x {text}: {unit.name} carries {total} "
-                    f"{name} at its size, so at most {total} can fire")
+                    f"{name} at its size, so at most {total} can fire", total)
     left, give = count, {}
     for key, n in slots.items():
         give[key] = min(n, left)
