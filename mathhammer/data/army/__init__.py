@@ -23,8 +23,9 @@ from ...model.limits import MAX_ARMY_FILE_BYTES, read_limited
 if TYPE_CHECKING:
     from .model import Army, ArmyUnit, AttachedUnit, ParsedList, Unresolved, Weapon
 
-__all__ = ["FORMATS", "Army", "ArmyUnit", "AttachedUnit", "ParsedList", "Unresolved",
-           "Weapon", "load_army", "parse_army", "parse_list", "read_list", "search_units"]
+__all__ = ["EDITION_SIGNS", "FORMATS", "Army", "ArmyUnit", "AttachedUnit", "ParsedList",
+           "Unresolved", "Weapon", "load_army", "parse_army", "parse_list", "read_list",
+           "search_units"]
 
 _MODEL = ("Army", "ArmyUnit", "AttachedUnit", "ParsedList", "Unresolved", "Weapon")
 
@@ -42,6 +43,25 @@ def __getattr__(name: str):
 #: the formats a list may be read as (``--format``)
 FORMATS = ("gwapp", "newrecruit-gw", "newrecruit-wtc", "newrecruit-nr", "newrecruit-short",
            "listforge", "warorgan", "battlescribe")
+
+#: how each format says its edition (a list that does not is read in the edition where it
+#: resolves best, and a warning says so)
+EDITION_SIGNS = {
+    "gwapp": 'the app says it by its version in the footer, "App Version: v1.x" (10e) or '
+             '"v2.x" (11e) in any language, or by lines only 11e has: "(N Detachment Points)", '
+             '"Force Dispositions:", several detachments',
+    "newrecruit-gw": 'New Recruit says 11e by "+ FORCE DISPOSITION:" or several detachments; '
+                     "nothing says 10e",
+    "newrecruit-wtc": 'New Recruit says 11e by "+ FORCE DISPOSITION:" or several detachments; '
+                      "nothing says 10e",
+    "newrecruit-nr": "New Recruit says 11e by several detachments; nothing says 10e",
+    "newrecruit-short": "New Recruit's short text never says it",
+    "listforge": "ListForge's text never says it",
+    "warorgan": 'WarOrgan says 11e by "Force Disposition:", "(N Detachment Points)" or several '
+                "detachments; nothing says 10e",
+    "battlescribe": 'a roster says it by its game system ("... 10th Edition", "... 11th '
+                    'Edition")',
+}
 
 
 def parse_list(text: str | bytes, source: str = "<text>", fmt: str | None = None

@@ -17,6 +17,7 @@ True
 from __future__ import annotations
 
 import re
+import unicodedata
 
 import attrs
 
@@ -84,7 +85,13 @@ def number(text: str, source: str, line: int, what: str = "points") -> int:
 # "(85 points)", "[95 pts]", "(+15 pts)", "(2,000 Points)", "(2 000 points)", "(8.5 points)"
 _PTS = re.compile(r"[(\[]\s{0,3}(\+?)\s{0,3}(\d[\d,. ]{0,12}?)\s{0,3}"
                   r"(?:points?|pts?|punkte|puntos|punti)\.?\s{0,3}[)\]]", re.I)
+#: the same without brackets, at the end of a line: "Brotherhood Librarian115 Points" (a list
+#: pasted from a page that showed the points apart, its brackets and space lost)
+_BARE_PTS = re.compile(r"()(\d[\d,. ]{0,12}?)\s{0,3}(?:points?|pts?|punkte|puntos|punti)"
+                       r"\.?\s{0,3}$", re.I)
 _COUNT = re.compile(r"(\d{1,12})\s{0,3}[x×]\s{1,3}(?=\S)", re.I)
+#: a count written as a number and a space before a name: "2 Bolt pistols", "2 magma cutters"
+_LEAD = re.compile(r"(\d{1,12})\s{1,3}(?=[^\W\d_])")
 _TAG = re.compile(r"[A-Za-z]{2,8}\d{1,4}:\s{0,3}")
 
 
@@ -99,9 +106,31 @@ class Header:
     upgrade: bool = False  # "(+15 pts)": an option's cost, not a unit
 
 
-def points_group(line: str):
-    """The first ``(N points)``-like group of a line (a regex match) or None."""
-    return _PTS.search(line)
+def points_group(line: str, bare: bool = False):
+    """The first ``(N points)``-like group of a line (a regex match) or None; ``bare``: else
+    ``N Points`` ending the line without brackets (``Strike Force2,000 Points``)."""
+    m = _PTS.search(line)
+    if m is None and bare:
+        m = _BARE_PTS.search(line)
+        if m is not None and not line[:m.start()].strip(" -–:"):
+            return None
+    return m
+
+
+def priced(text: str, source: str = "<text>", line: int = 0) -> tuple[str, int] | None:
+    """A name ending in its cost, ``X [+10 points]`` / ``X (+15 pts)``: (name, cost), else None.
+    Whether the name is an enhancement or wargear with a cost is the data's to say.
+
+    >>> priced("Hunter-killer missile and Symphonic payload [+10 points]")
+    ('Hunter-killer missile and Symphonic payload', 10)
+    >>> priced("Bolt pistol") is None
+    True
+    """
+    t = text.strip()
+    m = _PTS.search(t)
+    if m is None or not m.group(1) or t[m.end():].strip() or not t[:m.start()].strip():
+        return None
+    return t[:m.start()].strip(), number(m.group(2), source, line)
 
 
 def unit_header(line: str, source: str = "<text>", number_at: int = 0) -> Header | None:
@@ -109,7 +138,7 @@ def unit_header(line: str, source: str = "<text>", number_at: int = 0) -> Header
     s = line.strip()
     if not s or s[0] in BULLETS:
         return None
-    m = _PTS.search(s)
+    m = points_group(s, bare=True)
     if m is None:
         return None
     after = s[m.end():].strip()
@@ -175,6 +204,20 @@ def count_name(text: str, source: str = "<text>", line: int = 0) -> tuple[int | 
     return None, t
 
 
+def lead_count(text: str) -> tuple[int, str] | None:
+    """A count written before a name without ``x`` (``"2 magma cutters"`` -> ``(2, "magma
+    cutters")``), else None; whether the name after it is a weapon is the data's to say.
+
+    >>> lead_count("2 Inferno pistols"), lead_count("2x Inferno pistols"), lead_count("MV15")
+    ((2, 'Inferno pistols'), None, None)
+    """
+    t = text.strip()
+    m = _LEAD.match(t)
+    if m is None or len(m.group(1)) > _MAX_DIGITS:
+        return None
+    return int(m.group(1)), t[m.end():].strip()
+
+
 _WITH = re.compile(r"(\d{1,12})\s{1,3}with\s", re.I)
 
 
@@ -204,61 +247,120 @@ def split_names(text: str) -> list[str]:
 
 
 # ------------------------------------------------------------- lines that are not wargear
+#
+# The app writes its structural lines in the language of the phone: English, French, German,
+# Spanish, Italian, Portuguese. The English and French words are those of real exports; the
+# others are the app's translations as other list readers have them. A structural line these
+# words miss is still known by its place (a line between units that is no wargear line: see
+# :mod:`mathhammer.data.army.text`), so a word missed here never becomes a weapon. Every word
+# is compared folded (:func:`fold`: lower case, no accents, one kind of apostrophe).
 
-WARLORD = {"warlord", "seigneur de guerre", "kriegsherr", "señor de la guerra",
+
+def fold(text: str) -> str:
+    """A line as its words are compared: lower case, accents off, ``’`` as ``'``, one space.
+
+    >>> fold("Attachée en tant que :  Garde du Corps"), fold("Mont’ka")
+    ('attachee en tant que : garde du corps', "mont'ka")
+    """
+    t = unicodedata.normalize("NFKD", text.replace("’", "'").replace("‘", "'"))
+    return " ".join("".join(c for c in t if not unicodedata.combining(c)).lower().split())
+
+
+WARLORD = {"warlord", "seigneur de guerre", "kriegsherr", "senor de la guerra",
            "signore della guerra", "senhor da guerra"}
-NOTES = WARLORD | {"epic hero", "character", "héros épique", "personnage", "episch", "charakter"}
-_ENH = ("enhancements", "enhancement", "e", "améliorations", "amélioration", "optimierungen",
-        "optimierung", "mejoras", "mejora", "potenziamenti", "potenziamento", "aprimoramento",
-        "upgrade", "upgrades")
-_ATTACHED = ("attached as", "attachée en tant que", "attaché en tant que",
-             "angeschlossen als", "unido como", "aggregata come", "aggregato come")
-_LEADER = ("leader", "meneur", "anführer", "líder", "lider", "capo", "support", "soutien",
-           "unterstützung", "apoyo", "supporto")
-_BODYGUARD = ("bodyguard", "garde du corps", "leibwache", "guardaespaldas", "guardia del corpo",
+NOTES = WARLORD | {"epic hero", "character", "heros epique", "personnage", "episch",
+                   "charakter", "heroe epico", "personaje", "eroe epico", "personaggio"}
+_ENH = ("enhancements", "enhancement", "e", "ameliorations", "amelioration", "optimisations",
+        "optimisation", "optimierungen", "optimierung", "aufwertungen", "aufwertung",
+        "verbesserungen", "verbesserung", "mejoras", "mejora", "potenziamenti", "potenziamento",
+        "aprimoramentos", "aprimoramento", "upgrade", "upgrades")
+_ATTACHED = ("attached as", "attachee en tant que", "attache en tant que", "angeschlossen als",
+             "angegliedert als", "unido como", "acoplado como", "acoplada como",
+             "aggregata come", "aggregato come", "associato come", "associata come",
+             "anexado como")
+_SUPPORT = ("support", "soutien", "unterstutzung", "apoyo", "supporto", "suporte")
+_LEADER = ("leader", "meneur", "anfuhrer", "anfuehrer", "lider", "capo", "comandante")
+_BODYGUARD = ("bodyguard", "gardes du corps", "garde du corps", "leibwachter", "leibwaechter",
+              "leibwache", "guardaespaldas", "escolta", "guardie del corpo", "guardia del corpo",
               "guarda-costas")
 FOOTERS = ("exported with", "created with", "made with", "generated by", "generated with",
-           "app version", "data version", "exporté avec", "exportiert mit", "list built",
-           "built with", "exportado con", "esportato con")
+           "app version", "data version", "exporte avec", "exportiert mit", "list built",
+           "built with", "exportado con", "exportado com", "esportato con", "cree avec",
+           "erstellt mit", "creado con", "creato con")
+#: the force disposition line's key ("Force Dispositions: Purge the Foe")
+_DISPOSITION = ("force disposition", "dispositions des forces", "disposition des forces",
+                "disposition de force", "streitkrafteaufstellung", "disposiciones de la fuerza",
+                "disposicion de la fuerza", "disposicion de fuerza", "disposizioni delle forze",
+                "disposizione delle forze", "disposicoes das forcas", "disposicao das forcas")
+#: an 11e detachment line's end, "(3 Detachment Points)", in every language
+DETACHMENT_POINTS = re.compile(
+    r"[(\[]?\s{0,3}\d{1,2}\s{0,3}(?:detachment points?|points? de d[ée]tachement|"
+    r"abteilungspunkte?|detachementpunkte?|detachement-punkte?|puntos? de destacamento|"
+    r"punti (?:di )?distaccamento|pontos? de destacamento)\s{0,3}[)\]]?\s{0,3}$", re.I)
+#: the word that joins two detachments on that line, by the language of its end
+_JOIN = {"points de detachement": " et ", "point de detachement": " et ",
+         "punkte": " und ", "destacamento": " y ", "distaccamento": " e "}
+#: the app's section names (the English ones are upper case, which :func:`is_heading` knows)
+SECTIONS = {
+    "characters", "personnages", "personajes", "charaktermodelle", "charaktere", "personaggi",
+    "battleline", "ligne de bataille", "linea de batalla", "schlachtreihe",
+    "linea di battaglia", "dedicated transports", "transports assignes",
+    "transportes asignados", "angeschlossene transportfahrzeuge", "zugewiesene transporter",
+    "trasporti dedicati", "other datasheets", "autres fiches techniques",
+    "otras hojas de datos", "andere datenblatter", "altre schede tecniche", "allied units",
+    "unites alliees", "unidades aliadas", "verbundete einheiten", "unita alleate",
+    "attached units", "unites attachees", "unidades acopladas", "angegliederte einheiten",
+    "angeschlossene einheiten", "unita associate", "unidades anexadas"}
+_UNIT_WORDS = {"unit", "units", "unite", "unites", "einheit", "einheiten", "unidad",
+               "unidades", "unita", "unidade"}
+_ATTACH_ROOTS = ("attach", "angeschloss", "angeglied", "acoplad", "associat", "aggregat",
+                 "anexad")
 
 
-def enhancement(text: str, source: str = "<text>", line: int = 0
-                ) -> tuple[str, int | None] | None:
-    """An enhancement line: ``Enhancement: X``, ``Enhancements: X (Upgrade)``, ``E: X``,
-    ``X (+15 pts)``; (name, its points when the line gives them) or None.
+def named_enhancement(text: str, source: str = "<text>", line: int = 0
+                      ) -> tuple[str, int | None] | None:
+    """A line that says it is an enhancement, in any language: ``Enhancement: X``,
+    ``Enhancements: X (Upgrade)``, ``E: X``, ``Optimisation : X (+20 pts)``; (name, its points
+    when the line gives them) or None.
 
-    >>> enhancement("Enhancements: The Endless Gift (Upgrade)")
+    >>> named_enhancement("Enhancements: The Endless Gift (Upgrade)")
     ('The Endless Gift', None)
-    >>> enhancement("Favoured of Khorne (+15 pts)")
-    ('Favoured of Khorne', 15)
+    >>> named_enhancement("Optimisation : Strike Swiftly"), named_enhancement("Gorechild")
+    (('Strike Swiftly', None), None)
     """
-    t = text.strip()
-    key, sep, value = t.partition(":")
+    key, sep, value = text.strip().partition(":")
+    if not sep or fold(key) not in _ENH or not value.strip():
+        return None
+    t = value.strip()
     pts = None
-    if sep and key.strip().lower() in _ENH and value.strip():
-        t = value.strip()
-    else:
-        m = _PTS.search(t)
-        if not (m and m.group(1) and not t[m.end():].strip()):
-            return None
-    m = _PTS.search(t)
-    if m and m.group(1) is not None and not t[m.end():].strip():
-        pts = number(m.group(2), source, line)
-        t = t[:m.start()].strip()
+    got = priced(t, source, line)
+    if got is not None:
+        t, pts = got
     # "(Upgrade)", "(Aura)", "(on Char3: Slaughterbound)": notes of the line
     while t.endswith(")") and "(" in t:
         t = t[:t.rindex("(")].strip()
     return t, pts
 
 
+def enhancement(text: str, source: str = "<text>", line: int = 0
+                ) -> tuple[str, int | None] | None:
+    """:func:`named_enhancement`, else a name with a cost (``X (+15 pts)``, :func:`priced`):
+    the reading of a list that names enhancements so (New Recruit's WTC) before the data says.
+
+    >>> enhancement("Favoured of Khorne (+15 pts)")
+    ('Favoured of Khorne', 15)
+    """
+    return named_enhancement(text, source, line) or priced(text, source, line)
+
+
 def attached_role(text: str) -> str | None:
-    """``Attached as: Leader (Character)`` -> ``"leader"``; ``"support"``, ``"bodyguard"``;
-    None for another line."""
+    """``Attached as: Leader (Character)`` -> ``"leader"``; ``"support"``, ``"bodyguard"``
+    (``Attachée en tant que : Gardes du Corps`` too); None for another line."""
     key, sep, value = text.partition(":")
-    if not sep or key.strip().lower() not in _ATTACHED:
+    if not sep or fold(key) not in _ATTACHED:
         return None
-    v = value.strip().lower()
-    if v.startswith(("support", "soutien", "unterstützung", "apoyo", "supporto")):
+    v = fold(value)
+    if v.startswith(_SUPPORT):
         return "support"
     if v.startswith(_LEADER):
         return "leader"
@@ -267,10 +369,56 @@ def attached_role(text: str) -> str | None:
     return "bodyguard" if not v else v.split()[0]
 
 
+def attached_heading(text: str) -> int | None:
+    """An attached-unit heading, in any language: its number (``Unité 2 Attachée`` -> 2,
+    ``Attached Unit 3`` -> 3), 0 for the section (``ATTACHED UNITS``), None for another line.
+
+    >>> [attached_heading(t) for t in ("Unité 2 Attachée", "Attached unit 1", "Unités Attachées",
+    ...                                "Unidad acoplada 4", "Attached Units 2 Go")]
+    [2, 1, 0, 4, None]
+    """
+    words = fold(text).split()
+    if not 2 <= len(words) <= 4:
+        return None
+    nums = [w for w in words if w.isdigit()]
+    units = [w for w in words if w in _UNIT_WORDS]
+    attach = [w for w in words if w.startswith(_ATTACH_ROOTS)]
+    if len(nums) > 1 or not units or not attach or len(nums) + len(units) + len(attach) != len(
+            words) or any(len(w) > 4 for w in nums):
+        return None
+    return int(nums[0]) if nums else 0
+
+
+def force_disposition(text: str) -> str | None:
+    """The force disposition a line names (``Dispositions des Forces : Éliminez l’Adversaire``),
+    in any language; None for another line."""
+    key, sep, value = text.partition(":")
+    return value.strip() if sep and fold(key).startswith(_DISPOSITION) else None
+
+
+def detachment_line(text: str) -> str | None:
+    """An 11e detachment line (it ends ``(N Detachment Points)`` in any language, with or
+    without its brackets): the detachments, joined with ``and`` as in English; else None.
+
+    >>> detachment_line("Berzerker Warband et Cult of Blood (3 Points de Détachement)")
+    'Berzerker Warband and Cult of Blood'
+    >>> detachment_line("Warpbane Task Force3 Detachment Points"), detachment_line("Mont'ka")
+    ('Warpbane Task Force', None)
+    """
+    m = DETACHMENT_POINTS.search(text)
+    if m is None:
+        return None
+    name = text[:m.start()].strip(" ,:-–")
+    join = next((j for k, j in _JOIN.items() if k in fold(m.group(0))), None)
+    if join:
+        name = re.sub(re.escape(join), " and ", name, flags=re.I)
+    return name or None
+
+
 def is_note(name: str) -> bool:
     """Warlord, Epic Hero and lines like ``Daemonic Allegiance: Khorne`` or ``Houndpack Lance
     Keyword: Character``: said about a unit, not wargear."""
-    low = name.strip().lower()
+    low = fold(name)
     if low in NOTES or low.endswith((" character", " keyword")):
         return True
     key, sep, value = low.partition(":")
@@ -278,21 +426,20 @@ def is_note(name: str) -> bool:
 
 
 def is_footer(text: str) -> bool:
-    low = text.strip().lower()
+    low = fold(text)
     return low.startswith(FOOTERS) or low.startswith(("http://", "https://", "www."))
 
 
 def is_heading(text: str) -> bool:
     """A section heading: ``CHARACTERS``, ``Epic Hero:``, ``## Infantry [465 pts]``,
-    ``Attached Unit 2``, ``ATTACHED UNITS``."""
+    ``Attached Unit 2``, ``ATTACHED UNITS``, ``Unité 2 Attachée``, ``Autres fiches techniques``.
+    """
     s = text.strip()
     if not s:
         return False
     if s.startswith("#"):
         return True
-    low = s.lower()
-    if low.startswith(("attached unit", "unités attachées", "unité attachée",
-                       "angeschlossene einheit")):
+    if attached_heading(s) is not None or fold(s) in SECTIONS:
         return True
     letters = [c for c in s if c.isalpha()]
     if letters and all(c.isupper() for c in letters) and not any(c.isdigit() for c in s) \
