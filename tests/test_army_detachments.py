@@ -134,7 +134,7 @@ def test_a_lists_detachment_rule_reaches_its_units(tmp_path, folder):
         path = _list(tmp_path, head)
         army = load_army(path, data=folder)
         assert army.detachments[0] == "Storm Host" and not [
-            w for w in army.warnings if "detachment" in w]
+            w for w in army.warnings if "detachment '" in w]
         [unit] = army.units
         # the stratagems it can use (the 40kdc data's core ones, when installed) are listed
         # apart from the list's rules

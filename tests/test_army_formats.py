@@ -270,7 +270,8 @@ def test_hostile_text_lists_end_in_one_line():
         parse_army(5)
 
 
-@pytest.mark.parametrize("name", sorted(FORMAT_OF))
+@pytest.mark.parametrize("name", sorted(FORMAT_OF) + sorted(
+    f"exports/{p.name}" for p in (FIXTURES / "exports").glob("*.txt")))
 def test_long_lines_cost_their_length(name):
     """3,000 spaces inside every line, and long runs of what each pattern repeats, read in
     bounded time (no backtracking regular expression)."""

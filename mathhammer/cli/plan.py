@@ -45,7 +45,7 @@ from .resolve import (
     target_and_rules,
     warn_options,
 )
-from .table import army_switches, listed_army, merged, vary_params
+from .table import allow_unresolved_option, army_switches, listed_army, merged, vary_params
 
 
 def split_spec(spec: str) -> tuple[str, str]:
@@ -170,6 +170,7 @@ Examples:
               help="A target (repeatable).")
 @click.option("--army", "army_file", metavar="FILE", help="Attackers: every unit of this list.")
 @click.option("--vs-army", "vs_army", metavar="FILE", help="Targets: every unit of this list.")
+@allow_unresolved_option
 @click.option("--objective", type=click.Choice([o.value for o in Objective]),
               help="What to maximise (default: points when every target's points are known, "
                    "else models).")
@@ -198,15 +199,18 @@ def plan(attackers: tuple[str, ...], targets: tuple[str, ...], army_file: str | 
          vs_army: str | None, objective: str | None, points: tuple[str, ...],
          destroy: str | None, probability: str, split: bool, adaptive: bool, budget: int,
          tries: tuple[str, ...], as_json: bool, output: str | None, force: bool,
-         **p: Any) -> None:
+         allow_unresolved: bool, **p: Any) -> None:
     out_path = check_output(output, force) if output is not None else None
     check_suffix(out_path, "json" if as_json else "text")
     if not attackers and army_file is None:
         raise click.UsageError("expected ATTACKERS, or --army FILE")
     if not targets and vs_army is None:
         raise click.UsageError("expected -t TARGET (repeatable), or --vs-army FILE")
-    mine = listed_army(army_file) if army_file else None
-    theirs = listed_army(vs_army) if vs_army else None
+    if allow_unresolved and not (army_file or vs_army):
+        raise click.UsageError("--allow-unresolved: give the army list with --army FILE (or "
+                               "--vs-army FILE)")
+    mine = listed_army(army_file, allow_unresolved=allow_unresolved) if army_file else None
+    theirs = listed_army(vs_army, allow_unresolved=allow_unresolved) if vs_army else None
     ctx = click.get_current_context()
     if ctx.get_parameter_source("ruleset") == ParameterSource.DEFAULT and (mine or theirs):
         p["ruleset"] = (mine or theirs).edition

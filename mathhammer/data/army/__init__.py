@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from ...errors import InputError
 from ...model.limits import MAX_ARMY_FILE_BYTES, read_limited
+from .words import EDITION_SIGNS
 
 if TYPE_CHECKING:
     from .model import Army, ArmyUnit, AttachedUnit, ParsedList, Unresolved, Weapon
@@ -44,24 +45,6 @@ def __getattr__(name: str):
 FORMATS = ("gwapp", "newrecruit-gw", "newrecruit-wtc", "newrecruit-nr", "newrecruit-short",
            "listforge", "warorgan", "battlescribe")
 
-#: how each format says its edition (a list that does not is read in the edition where it
-#: resolves best, and a warning says so)
-EDITION_SIGNS = {
-    "gwapp": 'the app says it by its version in the footer, "App Version: v1.x" (10e) or '
-             '"v2.x" (11e) in any language, or by lines only 11e has: "(N Detachment Points)", '
-             '"Force Dispositions:", several detachments',
-    "newrecruit-gw": 'New Recruit says 11e by "+ FORCE DISPOSITION:" or several detachments; '
-                     "nothing says 10e",
-    "newrecruit-wtc": 'New Recruit says 11e by "+ FORCE DISPOSITION:" or several detachments; '
-                      "nothing says 10e",
-    "newrecruit-nr": "New Recruit says 11e by several detachments; nothing says 10e",
-    "newrecruit-short": "New Recruit's short text never says it",
-    "listforge": "ListForge's text never says it",
-    "warorgan": 'WarOrgan says 11e by "Force Disposition:", "(N Detachment Points)" or several '
-                "detachments; nothing says 10e",
-    "battlescribe": 'a roster says it by its game system ("... 10th Edition", "... 11th '
-                    'Edition")',
-}
 
 
 def parse_list(text: str | bytes, source: str = "<text>", fmt: str | None = None

@@ -61,6 +61,7 @@ from .model import (
     Weapon,
     lacking_notes,
 )
+from .words import EDITION_SIGNS
 
 __all__ = ["match_key", "resolve"]
 
@@ -93,8 +94,6 @@ def resolve(parsed: ParsedList, data=None, rules: str | None = None,
         raise errors[0]
     best = min(armies, key=lambda a: (len(a.unresolved), _mismatches(a),
                                       -EDITIONS.index(a.edition)))
-    from . import EDITION_SIGNS
-
     why = (f"the only edition of the data in {installed_root(data)}" if len(have) == 1 else
            "the edition it resolves best in (" + "; ".join(
                f"{a.edition}: {len(a.unresolved)} line{'s' * (len(a.unresolved) != 1)} not "
@@ -451,9 +450,20 @@ def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
                 enh_pts.append(it.cost)
                 return True
         plain = attrs.evolve(it, cost=None)
-        if weapon_tables(groups, gi, it.name) or option_keys.get(k) or option_keys.get(
-                singular(k)) or (kind is not None and kind[0] in ("weapon", "wargear")):
+        if weapon_tables(groups, gi, it.name, near=not _AND.search(it.name)) or option_keys.get(
+                k) or option_keys.get(singular(k)) or (kind is not None and kind[0] in (
+                    "weapon", "wargear")):
             return take(gi, plain, chosen)  # wargear with a cost of its own
+        # the names before the last the data knows: they are the wargear, the last (the one
+        # the cost follows) an enhancement the data lacks (said below)
+        for m in reversed(list(_SEP.finditer(it.name))):
+            head, tail = it.name[:m.start()].strip(), it.name[m.end():].strip()
+            if tail and all(known_name(groups, gi, (_counted(p) or (1, p))[1], option_keys)
+                            for p in _SEP.split(head) if p.strip()):
+                one(gi, attrs.evolve(plain, name=head), chosen)
+                enh.append(tail)
+                enh_pts.append(it.cost)
+                return True
         enh.append(it.name)
         enh_pts.append(it.cost)
         return True

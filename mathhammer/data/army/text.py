@@ -15,7 +15,16 @@ Formats (:data:`FORMATS`, recognised by content by :func:`detect`, or forced):
 
 A line's wargear, models and counts are read the same way in every format; which lines are models
 is settled against the datasheet (:mod:`.resolve`), so a list whose indentation was lost reads
-as well as one that kept it.
+as well as one that kept it. A line is never wargear when it is structural: in the app's words
+in any language (:mod:`.words`), or by its place (a line between units that no format writes
+wargear as: not bulleted, counted or priced, followed by a unit or a section; said).
+
+Each format's edition is what the list says (:data:`mathhammer.data.army.EDITION_SIGNS`); a
+list that says none has ``edition`` None and is read where it resolves best, said so.
+
+Why one module over 400 lines: the readers are one pass over the lines sharing one state (the
+unit being read, the attached-unit group, the head's title, faction, detachments and edition);
+split by format, each would repeat the pass and carry the whole state.
 
 >>> p = parse_text("My list (100 points)\\n\\nNecrons\\nIncursion (1000 points)\\n\\n"
 ...     "Immortals (100 points)\\n  • 5x Immortal\\n    • 5x Gauss blaster\\n", "x.txt")
@@ -31,6 +40,7 @@ import attrs
 
 from ...errors import InputError
 from . import lines as L
+from . import words as W
 from .model import Item, ParsedList, ParsedUnit
 
 FORMATS = ("gwapp", "newrecruit-gw", "newrecruit-wtc", "newrecruit-nr", "newrecruit-short",
@@ -142,7 +152,7 @@ def _starts_unit(st: _State, h: L.Header, raw: str, nxt: str) -> bool:
     _i, bullet, body = L.strip_bullet(nxt)
     if bullet and body:
         return True
-    return bool(L.count_name(body)[0] is not None or L.attached_role(body)
+    return bool(L.count_name(body)[0] is not None or W.attached_role(body)
                 or L.per_model(body))
 
 
@@ -189,10 +199,10 @@ def _head_line(st: _State, n: int, s: str) -> None:
         return
     if s.startswith("&"):
         return
-    if L.force_disposition(s) is not None:  # any language: an 11e list's
+    if W.force_disposition(s) is not None:  # any language: an 11e list's
         _says(st, "11e", f"line {n}: {s.partition(':')[0].strip()}")
         return
-    det = L.detachment_line(s)
+    det = W.detachment_line(s)
     if det is not None:  # "A and B (3 Detachment Points)", any language
         _says(st, "11e", f"line {n}: Detachment Points")
         st.detachments.append(det)
@@ -205,7 +215,7 @@ def _head_line(st: _State, n: int, s: str) -> None:
             if st.declared is None and "army roster" in name.lower():
                 st.declared = pts
             return
-        if _is_size(name) or L.fold(name).startswith("battle size"):
+        if _is_size(name) or W.fold(name).startswith("battle size"):
             st.limit = pts
             return
         if st.declared is None and not st.name:
@@ -217,7 +227,7 @@ def _head_line(st: _State, n: int, s: str) -> None:
                 whole = [p.strip() for p in re.split(r"\s[-–—|]\s", name) if p.strip()]
                 st.detachments.append(whole[-1])
         return
-    if s.startswith("#") or L.fold(s).startswith(("battle size", "show/hide")):
+    if s.startswith("#") or W.fold(s).startswith(("battle size", "show/hide")):
         return
     key, sep, value = s.partition(":")
     if sep and key.strip().lower() in ("faction", "army", "faction keyword", "catalogue"):
@@ -269,7 +279,7 @@ def _unit_line(st: _State, u: _Unit, n: int, raw: str, nxt: str = "") -> None:
     nested = L.nested_under(raw, nxt)
     if not s:
         return
-    role = L.attached_role(s)
+    role = W.attached_role(s)
     if role is not None:
         u.role = role
         return
@@ -370,7 +380,7 @@ def parse_text(text: str, source: str, fmt: str | None = None) -> ParsedList:
             st.warnings.append(f"{source}:{n}: '{s[:80]}' read as a heading, not wargear (a "
                                "line of its own between units)")
         if heading:
-            g = L.attached_heading(s)
+            g = W.attached_heading(s)
             if g:  # "Attached Unit 2", "Unité 2 Attachée": the units of one attached unit
                 st.group = g
             elif g is None:  # "ATTACHED UNITS" keeps its groups; any other section ends them
@@ -398,7 +408,7 @@ def _between_units(st: _State, s: str, bullet: bool, h: L.Header | None, lines: 
     under it in every format."""
     if bullet or h is not None or not st.units or L.count_name(s)[0] is not None or \
             L.per_model(s) or L.lead_count(s) or L.named_enhancement(s) or L.is_note(s) or \
-            L.attached_role(s) or _REF.match(s):
+            W.attached_role(s) or _REF.match(s):
         return False
     nxt = _next_line(lines, i)
     if not nxt.strip() or L.strip_bullet(nxt)[1]:
