@@ -352,11 +352,10 @@ def parse_text(text: str, source: str, fmt: str | None = None) -> ParsedList:
         if len(st.units) > L.MAX_ARMY_UNITS:
             raise InputError(f"{source}:{n}: more than {L.MAX_ARMY_UNITS} units in one list "
                              "(mathhammer.data.army.lines.MAX_ARMY_UNITS)")
-        if fmt == "gwapp" and any(w in s.lower() for w in _VERSION_WORDS):
-            app = _APP.search(s)
-            if app is not None and app.group(1) in _APP_EDITION:
-                _says(st, _APP_EDITION[app.group(1)], f"line {n}: app version "
-                      f"{app.group(0)}")
+        app = _APP.search(s) if fmt == "gwapp" else None
+        if app is not None and app.group(1) in _APP_EDITION and any(
+                w in s.lower() for w in _VERSION_WORDS):
+            _says(st, _APP_EDITION[app.group(1)], f"line {n}: app version {app.group(0)}")
         if L.is_footer(s):
             unit = None
             continue

@@ -16,6 +16,9 @@ from __future__ import annotations
 import re
 import unicodedata
 
+_QUOTES = str.maketrans({"’": "'", "‘": "'"})
+_MARKS = re.compile(r"[\u0300-\u036f]")  # the accents NFKD leaves apart from their letters
+
 
 def fold(text: str) -> str:
     """A line as its words are compared: lower case, accents off, ``’`` as ``'``, one space.
@@ -23,8 +26,9 @@ def fold(text: str) -> str:
     >>> fold("Attachée en tant que :  Garde du Corps"), fold("Mont’ka")
     ('attachee en tant que : garde du corps', "mont'ka")
     """
-    t = unicodedata.normalize("NFKD", text.replace("’", "'").replace("‘", "'"))
-    return " ".join("".join(c for c in t if not unicodedata.combining(c)).lower().split())
+    if not text.isascii():  # most lines have nothing to take off
+        text = _MARKS.sub("", unicodedata.normalize("NFKD", text.translate(_QUOTES)))
+    return " ".join(text.lower().split())
 
 
 WARLORD = {"warlord", "seigneur de guerre", "kriegsherr", "senor de la guerra",
