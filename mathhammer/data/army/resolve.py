@@ -481,9 +481,15 @@ def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
         if counted is not None and weapon_tables(groups, gi, counted[1]):
             return take(gi, attrs.evolve(it, name=weapon_name(gi, counted[1]),
                                          count=it.count * counted[0]), chosen)
-        # a line naming two things the data does not both know is no one weapon of a longer or
-        # shorter name ("Bolt pistol and Chirurgeon's tools" is not the bolt pistol)
-        near = [] if _AND.search(it.name) else weapon_tables(groups, gi, it.name)
+        # no weapon of that name: one whose name the line's starts or ends with, a guess; never
+        # for a line naming two things the data does not both know ("Bolt pistol and
+        # Chirurgeon's tools" is not the bolt pistol)
+        near = [] if exact or it.weapon is False or _AND.search(it.name) else weapon_tables(
+            groups, gi, it.name)
+        if near:
+            notes.append(f"{source}:{it.line or pu.line}: {pu.name}: '{it.name}' read as "
+                         f"'{near[0].get('profile_of') or near[0]['name']}' (the weapon of "
+                         f"{raw['name']} of the nearest name in the data)")
         tables = [] if it.weapon is False else (exact or near or list(it.tables))
         if tables:
             if it.count > 4 * max(1, sum(counts)) and it.count > 4:
