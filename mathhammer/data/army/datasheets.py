@@ -261,10 +261,9 @@ def find_datasheet(d: ArmyData, homes: list, name: str, notes: tuple[str, ...] =
 
 
 def _after_faction(d: ArmyData, cat, name: str, q: str) -> tuple[Any, Any, str] | None:
-    """A unit name that starts with its faction's (ListForge's "World Eaters Daemon Prince",
-    "World Eaters Rhino"): the datasheet the rest names, else the one datasheet of that
-    faction whose name holds the rest as whole words ("Chaos Rhino"), the shortest of several
-    ("Daemon Prince of Khorne", not "... with wings"); a warning names the reading."""
+    """A unit name that starts with its faction's ("World Eaters Rhino"): the datasheet the rest
+    names, else the shortest of that faction's whose name holds it as whole words ("Chaos
+    Rhino"; "Daemon Prince of Khorne", not "... with wings"), said."""
     prefix = match_key(cat.label) + " "
     if not q.startswith(prefix) or len(q) == len(prefix):
         return None
