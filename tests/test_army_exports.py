@@ -250,7 +250,7 @@ def test_a_list_that_does_not_say_its_edition_is_said_to(folder):
     a = parse_army(text, data=folder, source="w.txt")
     assert a.edition == "11e" and any(
         "w.txt: the list does not say its edition (WarOrgan says 11e by" in w
-        and "read as 11e, the only edition of the data in" in w for w in a.warnings)
+        and "read in 11e, the only edition of the data in" in w for w in a.warnings)
     # each format says how it tells (the README's table)
     from mathhammer.data.army import EDITION_SIGNS, FORMATS
     assert set(EDITION_SIGNS) == set(FORMATS)
@@ -521,5 +521,20 @@ def test_the_french_export_reads_as_its_english_twin():
 def test_a_list_read_against_an_edition_it_does_not_say_is_said_to_be():
     a = load_army(EXPORTS / "tau.11e.gwapp-en.txt", data=BSDATA, rules="10e")
     assert a.edition == "10e" and any(
-        "the list says 11e (line 4: Detachment Points); read as 10e, as --rules says" in w
+        "the list says 11e (line 4: Detachment Points); read in 10e, as --rules says" in w
         for w in a.warnings)
+
+
+@pytest.mark.slow
+@needs_data
+def test_a_warorgan_list_that_does_not_say_its_edition_reads_where_it_fits():
+    """One detachment, no force disposition: the edition is the one it resolves best in (its
+    points are the 11e data's), and the warning says what each edition read."""
+    text = (EXPORTS / "adepta-sororitas.11e.warorgan-flat.txt").read_text(
+        encoding="utf-8").replace("Hallowed Martyrs, Champions of Faith", "Hallowed Martyrs")
+    assert parse_list(text, "one.txt").edition is None
+    a = parse_army(text, data=BSDATA, source="one.txt")
+    assert (a.edition, a.unresolved) == ("11e", ())
+    [note] = [w for w in a.warnings if "does not say its edition" in w]
+    assert "read in 11e, the edition it resolves best in (10e: 0 lines not read, 4 unit costs " \
+        "unlike the data's; 11e: 0 lines not read, 0 unit costs unlike the data's)" in note

@@ -77,7 +77,7 @@ def resolve(parsed: ParsedList, data=None, rules: str | None = None,
         army = _resolve(parsed, edition, data, attach)
         if rules is not None and parsed.edition not in (None, rules):
             army = _said(army, f"{parsed.source}: the list says {parsed.edition} "
-                               f"({parsed.edition_from}); read as {rules}, as --rules says")
+                               f"({parsed.edition_from}); read in {rules}, as --rules says")
         return army
     have = installed_editions(data)
     if not have:
@@ -103,7 +103,7 @@ def resolve(parsed: ParsedList, data=None, rules: str | None = None,
     sign = EDITION_SIGNS.get(parsed.format, "")
     return _said(best, f"{parsed.source}: the list does not say its edition"
                        + (f" ({sign})" if sign else "")
-                       + f": read as {best.edition}, {why}; give --rules to choose")
+                       + f": read in {best.edition}, {why}; give --rules to choose")
 
 
 def _said(army: Army, warning: str) -> Army:

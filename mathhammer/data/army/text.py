@@ -45,10 +45,11 @@ from .model import Item, ParsedList, ParsedUnit
 
 FORMATS = ("gwapp", "newrecruit-gw", "newrecruit-wtc", "newrecruit-nr", "newrecruit-short",
            "listforge", "warorgan")
+#: the battle sizes, in the app's languages (compared folded: "Incursión" is "incursion")
 _SIZES = ("combat patrol", "incursion", "strike force", "onslaught", "battle size",
           "patrouille", "force de frappe", "assaut", "kampfpatrouille", "einsatzverband",
-          "angriffsstreitmacht", "patrulla", "fuerza de ataque", "pattuglia",
-          "forza d'attacco")
+          "angriffsstreitmacht", "patrulla", "fuerza de ataque", "asalto", "pattuglia",
+          "forza d'attacco", "assalto", "patrulha", "forca de ataque")
 _REF = re.compile(r"(leading|attached to)\s{1,3}(.{1,200}?)(?:\[(\d{1,4})\])?\s{0,3}$", re.I)
 #: the app's version in its footer, any language ("App Version: v2.6.0 (144)", "Version de
 #: l'Appli : v2.0.0"): v1.x is the 10th edition's app, v2.x the 11th's
@@ -157,7 +158,7 @@ def _starts_unit(st: _State, h: L.Header, raw: str, nxt: str) -> bool:
 
 
 def _is_size(name: str) -> bool:
-    return name.strip().lower().startswith(_SIZES)
+    return W.fold(name).startswith(_SIZES)
 
 
 def _says(st: _State, edition: str, why: str) -> None:

@@ -65,8 +65,11 @@ DETACHMENT_POINTS = re.compile(
     r"abteilungspunkte?|detachementpunkte?|detachement-punkte?|puntos? de destacamento|"
     r"punti (?:di )?distaccamento|pontos? de destacamento)\s{0,3}[)\]]?\s{0,3}$", re.I)
 #: the word that joins two detachments on that line, by the language of its end
-_JOIN = {"points de detachement": " et ", "point de detachement": " et ",
-         "punkte": " und ", "destacamento": " y ", "distaccamento": " e "}
+_JOIN = {"de detachement": re.compile(r" et ", re.I), "punkte": re.compile(r" und ", re.I),
+         "puntos de destacamento": re.compile(r" y ", re.I),
+         "punto de destacamento": re.compile(r" y ", re.I),
+         "de destacamento": re.compile(r" e ", re.I),  # Portuguese: "pontos de destacamento"
+         "distaccamento": re.compile(r" e ", re.I)}
 #: the app's section names (the English ones are upper case, which :func:`is_heading` knows)
 SECTIONS = {
     "characters", "personnages", "personajes", "charaktermodelle", "charaktere", "personaggi",
@@ -141,8 +144,8 @@ def detachment_line(text: str) -> str | None:
         return None
     name = text[:m.start()].strip(" ,:-–")
     join = next((j for k, j in _JOIN.items() if k in fold(m.group(0))), None)
-    if join:
-        name = re.sub(re.escape(join), " and ", name, flags=re.I)
+    if join is not None:
+        name = join.sub(" and ", name)
     return name or None
 
 
