@@ -46,7 +46,7 @@ from .resolve import (
     target_and_rules,
     warn_options,
 )
-from .table import army_switches, listed_army, merged, vary_params
+from .table import allow_unresolved_option, army_switches, listed_army, merged, vary_params
 
 
 def split_spec(spec: str) -> tuple[str, str]:
@@ -171,6 +171,7 @@ Examples:
               help="A target (repeatable).")
 @click.option("--army", "army_file", metavar="FILE", help="Attackers: every unit of this list.")
 @click.option("--vs-army", "vs_army", metavar="FILE", help="Targets: every unit of this list.")
+@allow_unresolved_option
 @click.option("--objective", type=click.Choice([o.value for o in Objective]),
               help="What to maximise (default: points when every target's points are known, "
                    "else models).")
@@ -199,7 +200,7 @@ def plan(attackers: tuple[str, ...], targets: tuple[str, ...], army_file: str | 
          vs_army: str | None, objective: str | None, points: tuple[str, ...],
          destroy: str | None, probability: str, split: bool, adaptive: bool, budget: int,
          tries: tuple[str, ...], as_json: bool, output: str | None, force: bool,
-         **p: Any) -> None:
+         allow_unresolved: bool, **p: Any) -> None:
     ctx = click.get_current_context()
     only_with(ctx, {"probability": ("destroy",), "budget": ("adaptive",),
                     "force": ("output",)})
@@ -209,9 +210,12 @@ def plan(attackers: tuple[str, ...], targets: tuple[str, ...], army_file: str | 
         raise click.UsageError("expected ATTACKERS, or --army FILE")
     if not targets and vs_army is None:
         raise click.UsageError("expected -t TARGET (repeatable), or --vs-army FILE")
+    if allow_unresolved and not (army_file or vs_army):
+        raise click.UsageError("--allow-unresolved: give the army list with --army FILE (or "
+                               "--vs-army FILE)")
     p_destroy = parse_probability(probability)
-    mine = listed_army(army_file) if army_file else None
-    theirs = listed_army(vs_army) if vs_army else None
+    mine = listed_army(army_file, allow_unresolved=allow_unresolved) if army_file else None
+    theirs = listed_army(vs_army, allow_unresolved=allow_unresolved) if vs_army else None
     lists_ruleset(ctx, p, (f"--army {army_file}", mine), (f"--vs-army {vs_army}", theirs))
     check_plan(len(attackers) + (len(mine.rows()) if mine else 0),
                len(targets) + (len(theirs.rows()) if theirs else 0))

@@ -34,6 +34,9 @@ class Item:
     parent: bool = False
     #: the models the count was multiplied by (``5 with Bolt pistol and Chainblade``)
     times: int = 1
+    #: the cost the line gives (``Sanctified amulet [+25 points]``): an enhancement's when the
+    #: data names one, else the wargear's own
+    cost: int | None = None
 
 
 @attrs.frozen
@@ -80,6 +83,9 @@ class ParsedList:
     #: the detachment lines as the list writes them ("A and B (3 Detachment Points)"); they
     #: are read against the data's detachments when the list is resolved
     detachments: tuple[str, ...] = ()
+    #: what in the list says its edition ("App Version: v2.6.0", "Detachment Points"); empty
+    #: when it says none (``edition`` is then None)
+    edition_from: str = ""
 
 
 @attrs.frozen
