@@ -38,6 +38,7 @@ the attack-by-attack chain):
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence, Set
+from enum import StrEnum
 from fractions import Fraction
 from math import comb, lcm
 from typing import Any
@@ -212,14 +213,30 @@ def attack(profiles: Profile | Sequence[Profile] | Any, target: Target | Squad |
         raise TypeError(f"target: expected a Target, a Squad or a unit, got "
                         f"{type(target).__name__}")
     apply = [apply] if isinstance(apply, str) else list(apply)
-    entries = _entries(profiles, melee, target, opts, apply)
+    entries = tuple(_entries(profiles, melee, target, opts, apply))
+    named = tuple(n if isinstance(n, NamedRule) else find_rule(n) for n in apply)
+    args = (entries, target, state, named, attacker, opts, rules,
+            _attacker_name(profiles, entries))
+    try:
+        hash(args)
+    except TypeError:  # a value that cannot be a key (a rule from data holding a list...)
+        return _answer.__wrapped__(*args)
+    return _answer(*args)
+
+
+@cached(maxsize=128)
+def _answer(entries: tuple[tuple[Weapon, int], ...], target: Target | Squad, state: PMF | None,
+            named: tuple[NamedRule, ...], attacker: Target | None, opts: Options,
+            rules: RuleSet, attacker_name: str) -> Result:
+    """:func:`attack` once its arguments are read, remembered: the answer depends on nothing
+    else (the rule set and the named rules are the values read from their files). The work is
+    checked first (an answer remembered was checked when it was made)."""
     check_attack_dice(entries, sum(g.models for g in _unit(target).groups), rules)
-    named = [n if isinstance(n, NamedRule) else find_rule(n) for n in apply]
-    starts = {_unit(target).start(): 1} if state is None else unit_weights(target, state)
-    asked = {"profiles": tuple(entries), "named_rules": tuple(r.name for r in named),
-             "attacker_name": _attacker_name(profiles, entries),
+    asked = {"profiles": entries, "named_rules": tuple(r.name for r in named),
+             "attacker_name": attacker_name,
              "target_name": target.name or describe_target(target)}
-    runs = [(w, _attack_from(entries, target, opts, rules, s, named, attacker,
+    starts = {_unit(target).start(): 1} if state is None else unit_weights(target, state)
+    runs = [(w, _attack_from(list(entries), target, opts, rules, s, list(named), attacker,
                              asked if len(starts) == 1 else {}))
             for s, w in starts.items()]
     if len(runs) == 1:
@@ -340,15 +357,17 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts
         faces = one_kind(fails, kinds)
         merge = alike and slot is not None and len(devs) == 1 and i == len(volleys) - 1 and (
             rules.devastating_excess_lost)
-        if not merge and slot is not None and faces is not None and single:
+        last = slot is not None and len(devs) == 1 and i == len(volleys) - 1
+        shape = _Shape.of(keys, v, n, per, losses, allocation, slot, merge, last)
+        path = choose_path(shape, alike, faces is not None, single)
+        if path is Path.SINGLE:
             move = wound_move(allocation, faces, losses, v.precision)
-            last = len(devs) == 1 and i == len(volleys) - 1
             keys = _single_wounds(keys, v, n, per, move, slot,
                                   _devastating_move(v, allocation, rules) if last else None)
-        elif alike:
+        elif path is Path.PACKETS:
             keys = _by_count(keys, v, n, per, tuple(fails[0].items()),
                              packet_move(allocation, losses, v.precision), slot, merge)
-        elif faces is not None:
+        elif path is Path.WOUNDS:
             keys = _by_count(keys, v, n, per, None,
                              wound_move(allocation, faces, losses, v.precision), slot, False)
         else:
@@ -373,6 +392,112 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts
         deadly_demise=deadly_demise_wounds(unit, start, states),
         hazard=hazardous(tests, attacker, opts.rules) if tests else None, **asked,
     )
+
+
+class Path(StrEnum):
+    """How one weapon's attacks run through the unit's states; every path gives the same exact
+    answer, and :func:`choose_path` takes the cheapest that applies."""
+
+    PACKETS = "packets"  # by the count of unsaved packets: every model group saves alike
+    WOUNDS = "wounds"  # by the count of wounds, each saved against the model it reaches
+    SINGLE = "single"  # single-wound Devastating weapons, conditioned on the Devastating count
+    ATTACKS = "attacks"  # attack by attack: the general chain
+
+
+@attrs.frozen
+class _Shape:
+    """What the work of each path grows with, for one weapon: a rough count of the big-integer
+    steps each path takes (:meth:`cost`, in units of one step on a small weight)."""
+
+    attacks: int  # the most attacks
+    counts: int  # how many different numbers of attacks there may be
+    wounds: int  # the most wounds one attack makes
+    devastating: int  # the most Devastating Wounds one attack makes
+    tallied: bool  # a Devastating weapon: its Devastating Wounds counted in the chain
+    merged: bool  # its Devastating Wounds are simply more packets (:func:`_by_count`)
+    last: bool  # the attack's last and only Devastating weapon
+    states: int  # the unit's states: every model's wounds, group by group
+    outcomes: int  # the most outcomes of one packet's loss
+    bits: int  # of one attack's weights and of one packet's, together
+
+    @classmethod
+    def of(cls, keys: Weights, v: _Volley, n: PMF, per: PMF, losses: list[PMF],
+           allocation: tuple[Group, ...], slot: int | None, merge: bool, last: bool) -> _Shape:
+        start = next(iter(keys))[0]
+        outcomes = per.outcomes()
+        return cls(
+            attacks=max(n.outcomes()) * v.count,
+            counts=(max(n.outcomes()) - min(n.outcomes())) * v.count + 1,
+            wounds=max(len(w) for _h, w in outcomes),
+            devastating=max(w.count(DEVASTATING) for _h, w in outcomes),
+            tallied=slot is not None, merged=merge, last=last,
+            states=1 + sum(s.models * g.wounds for s, g in zip(start, allocation, strict=True)),
+            outcomes=max(len(loss) for loss in losses),
+            bits=per.total.bit_length() + lcm(*(loss.total for loss in losses)).bit_length() + 3)
+
+    @property
+    def pending(self) -> bool:
+        """Its Devastating Wounds tallied for later (not merged into the packets)."""
+        return self.tallied and not self.merged
+
+    def cost(self, path: Path) -> float:
+        """The estimated work of ``path`` (which must apply), in steps on a small weight:
+        steps times states times moves, each move's cost growing with the size of the weights
+        it moves (their Devastating Wounds to come packed as digits), and the joint law of
+        packets and Devastating Wounds where a count path needs one (tests/benchmark.py
+        measures the paths; the constants are read off it).
+
+        >>> s = _Shape(60, 1, 2, 2, True, False, True, 41, 3, 15)
+        >>> s.cost(Path.ATTACKS) < s.cost(Path.WOUNDS)  # three groups that save differently
+        True
+        """
+        n, s, k, kd, losses = self.attacks, self.states, self.wounds, self.devastating, \
+            self.outcomes
+        width = n * k * self.bits / 64  # limbs of the largest weights
+        digits = n * kd + 1  # Devastating Wounds to come, packed
+
+        def move(limbs: float) -> float:  # one Python step and its big-integer work
+            return 1 + limbs / 250
+
+        if path is Path.ATTACKS:  # each attack's outcomes from every state
+            outcomes = 1 + k * losses + kd
+            memo = s * sum((losses + 1) ** j for j in range(k + 1))
+            size = width * digits / 4 if self.tallied else width / 2
+            return n * s * outcomes * move(size) + memo
+        if path is Path.SINGLE:  # one chain of plain weights, then the Devastating counts
+            chain = n * s * (losses + 2) * move(width / 2)
+            if self.counts == 1:
+                return 2 * chain
+            wide = width + 2 * n * max(n.bit_length() - 1, 1) / 64  # with factorials
+            return chain + s * n * (1.7 * wide + self.counts * wide / 70)
+        # PACKETS (unsaved packets), WOUNDS (each saved later): a chain over their count
+        steps, moves = n * k, losses + (path is Path.WOUNDS)
+        if not (self.pending if path is Path.PACKETS else self.tallied):
+            if moves == 1:  # a fixed loss: one state after each step, no chain to run
+                return steps
+            return steps * s * moves * move(width / 2)
+        return steps * s * moves * move(width * digits / 4) + 15 * steps * digits
+
+
+def choose_path(shape: _Shape, alike: bool, one_kind: bool, single: bool) -> Path:
+    """The cheapest path for ``shape`` (:meth:`_Shape.cost`) of those that apply:
+    :attr:`Path.PACKETS` when every group saves alike, :attr:`Path.WOUNDS` when each group
+    saves alike against every kind of wound the weapon makes, :attr:`Path.SINGLE` for a
+    Devastating weapon whose attacks make at most one wound each (and one kind),
+    :attr:`Path.ATTACKS` always."""
+    return min(reversed(paths_for(shape, alike, one_kind, single)), key=shape.cost)
+
+
+def paths_for(shape: _Shape, alike: bool, one_kind: bool, single: bool) -> list[Path]:
+    """The paths that apply (see :func:`choose_path`), the general chain first."""
+    paths = [Path.ATTACKS]
+    if one_kind:
+        paths.append(Path.WOUNDS)
+    if alike:
+        paths.append(Path.PACKETS)
+    if shape.tallied and one_kind and single:
+        paths.append(Path.SINGLE)
+    return paths
 
 
 @cached(maxsize=256)
@@ -565,6 +690,10 @@ def _single_wounds(keys: Weights, v: _Volley, n: PMF, per: PMF, move: Move, slot
 
     if then is not None and len(counts) == 1:
         return _single_wounds_fixed(keys, top, b * total, step, devastate, then.total)  # type: ignore[attr-defined]
+    if len(counts) > 1:
+        return _single_wounds_random(keys, counts, count.total, (b, per.total), step, total,
+                                     slot, devastate if then is not None else None,
+                                     then.total if then is not None else 1)  # type: ignore
     # The piece with m attacks, d = m - k of them Devastating, is P(N = m) C(m, d) b^d
     # (a + c)^k / per.total^m times T^k, whose chain weights are over ((a + c) total)^k. Over
     # sum(keys) * N.total * per.total^(2 top) * total^top, its weight is P(N = m) C(m, d) times
@@ -604,6 +733,62 @@ def _single_wounds(keys: Weights, v: _Volley, n: PMF, per: PMF, move: Move, slot
                 _add(out, unpack(x * b ** (top - k) * settle[k], width), states, slot, 0)
     for d, x in by_devastating.items():
         _add(out, unpack(x * b ** d * settle[top - d], width), states, slot, d)
+    return out
+
+
+def _single_wounds_random(keys: Weights, counts: dict[int, int], count_total: int,
+                          devastating: tuple[int, int], step: Move, total: int, slot: int,
+                          devastate: Move | None, then_total: int) -> Weights:
+    """:func:`_single_wounds` for a random number of attacks ``N`` (``counts``: its weights
+    over ``count_total``), ``devastating``: an attack's weight of a Devastating Wound and its
+    total ``P``. The states with ``d`` Devastating Wounds to come weigh, over ``count_total *
+    P^top * total^top``, ``sum over k of P(N = k + d) C(k + d, d) b^d P^(top - k - d)
+    total^(top - k) X_k`` (``X_k`` the chain after ``k`` steps, ``top`` the most attacks): with
+    ``C(k + d, d) = (k + d)! / (k! d!)`` that sum over ``k`` is a correlation of two sequences,
+    ``A_k = X_k total^(top - k) top! / k!`` (per state) and ``Q_m = P(N = m) P^(top - m) m!``,
+    read off one product of their packed polynomials per state (one big multiplication
+    instead of one per pair ``(k, m)``), then divided exactly by ``top! d!``. ``devastate``:
+    the Devastating Wounds applied here (in Horner form, over ``then_total^top`` more)."""
+    b, per_total = devastating
+    top = max(counts)
+    xs = [dict(keys)]
+    memo: dict[Any, list[tuple[Any, int]]] = {}
+    for _ in range(top):
+        xs.append(markov_step(xs[-1], step, memo))
+    fact = [1]
+    for i in range(1, top + 1):
+        fact.append(fact[-1] * i)
+    lifts = _powers(total, top)
+    q = {top - m: w * per_total ** (top - m) * fact[m] for m, w in counts.items()}
+    bound = ((top + 1) * sum(keys.values()) * (per_total * total) ** top * fact[top]
+             * count_total * per_total ** top * fact[top])
+    width = digit_width(bound)
+    digits = 2 * top + 1
+    g = pack(q, width, bits=8 * width * digits)
+    states = {key for x in xs for key in x}
+    by_count: dict[int, Weights] = {}
+    scale = fact[top]
+    for key in states:
+        a = {k: x[key] * lifts[top - k] * (fact[top] // fact[k])
+             for k, x in enumerate(xs) if key in x}
+        product = unpack(pack(a, width, bits=8 * width * digits) * g, width)
+        bd = 1
+        for d in range(top + 1):
+            coef = product.get(top - d)
+            if coef:
+                w, rest = divmod(coef * bd, scale * fact[d])
+                assert not rest, "the correlation divides exactly"
+                by_count.setdefault(d, {})[key] = w
+            bd *= b
+            if not b:
+                break
+    if devastate is not None:
+        return horner(by_count, devastate, then_total)
+    out: Weights = {}
+    for d, part in by_count.items():
+        for (s, pending), w in part.items():
+            k = (s, _bump(pending, slot, d))
+            out[k] = out.get(k, 0) + w
     return out
 
 
