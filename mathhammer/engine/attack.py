@@ -537,7 +537,9 @@ def _losses_of(unit: Squad, start: UnitState, states: PMF) -> tuple[PMF, PMF, tu
             lost[x.models - y.models] = lost.get(x.models - y.models, 0) + p
         damage[d] = damage.get(d, 0) + p
         kills[k] = kills.get(k, 0) + p
-    return PMF(damage), PMF(kills), tuple(PMF(g) for g in groups)
+    killed = PMF._trusted(kills)
+    return PMF._trusted(damage), killed, (killed,) if len(groups) == 1 else tuple(
+        PMF._trusted(g) for g in groups)
 
 
 @cached(maxsize=256)
@@ -758,30 +760,30 @@ def _single_wounds_random(keys: Weights, counts: dict[int, int], count_total: in
     fact = [1]
     for i in range(1, top + 1):
         fact.append(fact[-1] * i)
-    lifts = _powers(total, top)
+    # A_k's factor, and Q_m by position top - m (the product's digit top - d is the sum)
+    lift = [fact[top] // fact[k] * t for k, t in enumerate(reversed(_powers(total, top)))]
     q = {top - m: w * per_total ** (top - m) * fact[m] for m, w in counts.items()}
-    bound = ((top + 1) * sum(keys.values()) * (per_total * total) ** top * fact[top]
-             * count_total * per_total ** top * fact[top])
-    width = digit_width(bound)
-    digits = 2 * top + 1
-    g = pack(q, width, bits=8 * width * digits)
-    states = {key for x in xs for key in x}
+    # the digits read (top - d, d = 0..top) are at most top!^2 times the total weight, times
+    # (P + 1)^top for the digits of d > 0 when b = 0; higher digits may carry, unread
+    width = digit_width(sum(keys.values()) * count_total * (per_total + 1) ** top
+                       * total ** top * fact[top] ** 2)
+    size = (top + 1) * width
+    g = pack(q, width, bits=16 * size)
+    zero = bytes(width)
     by_count: dict[int, Weights] = {}
-    scale = fact[top]
-    for key in states:
-        a = {k: x[key] * lifts[top - k] * (fact[top] // fact[k])
-             for k, x in enumerate(xs) if key in x}
-        product = unpack(pack(a, width, bits=8 * width * digits) * g, width)
+    for key in {key for x in xs for key in x}:
+        a = b"".join((x[key] * f).to_bytes(width, "little") if key in x else zero
+                     for x, f in zip(xs, lift, strict=True))
+        low = (big(int.from_bytes(a, "little"), bits=16 * size) * g).to_bytes(
+            2 * size, "little")[:size]
         bd = 1
         for d in range(top + 1):
-            coef = product.get(top - d)
+            coef = int.from_bytes(low[(top - d) * width:(top - d + 1) * width], "little")
             if coef:
-                w, rest = divmod(coef * bd, scale * fact[d])
-                assert not rest, "the correlation divides exactly"
-                by_count.setdefault(d, {})[key] = w
-            bd *= b
+                by_count.setdefault(d, {})[key] = int(big(coef) * bd // (fact[top] * fact[d]))
             if not b:
                 break
+            bd *= b
     if devastate is not None:
         return horner(by_count, devastate, then_total)
     out: Weights = {}

@@ -31,7 +31,7 @@ from ..prob.pmf import PMF
 from .rolls import CRITICAL as ROLL_CRITICAL
 from .rolls import FAIL as ROLL_FAIL
 from .rolls import SUCCESS as ROLL_SUCCESS
-from .rolls import hit_roll, lethal_hits, saving_throw, wound_roll
+from .rolls import hit_roll, lethal_hits, saved_faces, wound_roll
 
 
 class Wound(StrEnum):
@@ -82,9 +82,9 @@ def save_fails(weapon: Weapon, group: Target, options: Options, rules: RuleSet) 
 @cached(maxsize=1024)
 def _save_fails(weapon: Weapon, group: Target, options: Options,
                 rules: RuleSet) -> tuple[tuple[str, int], ...]:
-    normal = saving_throw(weapon, group, options, rules).prob(ROLL_FAIL)
-    crit = saving_throw(weapon, group, options, rules, critical=True).prob(ROLL_FAIL)
-    return (NORMAL, int(normal * 6)), (CRITICAL, int(crit * 6)), (DEVASTATING, 6)
+    normal = 6 - saved_faces(weapon, group, options, rules)
+    crit = 6 - saved_faces(weapon, group, options, rules, critical=True)
+    return (NORMAL, normal), (CRITICAL, crit), (DEVASTATING, 6)
 
 
 def packets_per_attack(per: PMF, fails: dict[str, int] | None, base: int | None) -> PMF:
