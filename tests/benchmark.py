@@ -232,9 +232,10 @@ def growth(results: dict) -> list[str]:
             results[f"G {column} n={n}"] = {"wall": wall, "cpu": cpu}
         lines.append(f"| {n} | " + " | ".join(f"{x:.0f} ({c:.0f})" for x, c, _ in times) + " |")
         if n == 640:
-            verdict = "PASS" if times[2][0] < 1000 else "FAIL"
+            verdict = "PASS" if times[2][1] < 1000 else "FAIL"
             verdict_line = (f"{verdict}  640 D6+1 Devastating attacks into a unit with a Leader "
-                            f"that saves differently: {times[2][0]:.0f} ms < 1000 ms (issue 23)")
+                            f"that saves differently: CPU {times[2][1]:.0f} ms < 1000 ms "
+                            f"(issue 23)")
     lines += ["", verdict_line, "", "| target (40 attacks) | plain ms | D6+1 dev wounds ms |",
               "| --- | ---: | ---: |"]
     for models in (1, 10, 30):

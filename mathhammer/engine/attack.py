@@ -13,18 +13,27 @@ a unit of one group). Each weapon's attacks are turned into wounds by
 chain over the unit's state (:mod:`~mathhammer.mechanics.allocation`) with the Devastating
 Wounds still to come carried along, and those are applied last, in Horner form.
 
-Which chain runs for a weapon (every one gives the same exact answer; the tests hold each to
-the attack-by-attack chain):
+The paths a weapon can take (:class:`Path`; every one gives the same exact answer, the tests
+hold each to the attack-by-attack chain), and :func:`choose_path` takes the one whose estimated
+work (:meth:`_Shape.cost`) is least among those that apply:
 
-- groups that save alike, the last weapon the only Devastating one (its Devastating Wounds
-  are simply more packets): :func:`_by_count` over unsaved packets;
-- a Devastating weapon whose attacks make at most one wound each, when its other wounds all
-  move the unit alike (:func:`one_kind`): :func:`_single_wounds`, which applies the
-  Devastating Wounds itself when the weapon is the attack's last and only Devastating one;
-- groups that save alike: :func:`_by_count` over unsaved packets;
-- groups that save differently, but alike against every kind of wound the weapon makes:
-  :func:`_by_count` over wounds, each saved against the model it reaches;
-- otherwise (critical-wound AP with saves that differ): :func:`_by_attack`, attack by attack.
+- ``PACKETS`` (every group saves alike): :func:`_by_count` over unsaved packets; Devastating
+  Wounds of the last and only Devastating weapon are simply more packets;
+- ``WOUNDS`` (groups save differently, but alike against every kind of wound the weapon
+  makes, :func:`one_kind`): :func:`_by_count` over wounds, each saved against the model it
+  reaches;
+- ``SINGLE`` (a Devastating weapon whose attacks make at most one wound each, of one kind):
+  :func:`_single_wounds`, conditioned on the number of Devastating Wounds, which applies them
+  itself when the weapon is the attack's last and only Devastating one;
+- ``ATTACKS`` (always): :func:`_by_attack`, attack by attack, the general chain.
+
+A count path with Devastating Wounds still to come needs the joint law of (packets,
+Devastating Wounds) and carries those wounds as digits of its weights through twice as many
+steps as there are attacks when an attack can make two wounds: there the general chain is
+cheaper (three groups that save differently, Sustained Hits and Devastating Wounds).
+
+The :class:`Result` works each law out when first asked: the counters come from the dice
+alone, the damage, kills and states from the chain.
 
 >>> import mathhammer as mh
 >>> from fractions import Fraction
@@ -58,7 +67,7 @@ from ..mechanics.criticals import (
     save_fails,
 )
 from ..mechanics.damage import damage_roll, feel_no_pain
-from ..mechanics.effects import Hazard, deadly_demise_wounds, hazardous
+from ..mechanics.effects import deadly_demise_wounds, hazardous
 from ..mechanics.named import apply_rules
 from ..mechanics.rolls import attacks_roll
 from ..model.named import NamedRule
@@ -83,31 +92,74 @@ from .work import check_attack_dice
 __all__ = ["Result", "attack", "character_destroyed", "initial_state", "models_alive"]
 
 
-@attrs.frozen
-class Result:
-    """Exact distributions of one attack (docs/rules.md, "What is counted")."""
+#: The laws of a :class:`Result`, each worked out when first asked.
+LAWS = ("attacks", "hits", "wounds", "unsaved", "mortal", "damage", "kills", "state",
+        "group_kills", "deadly_demise", "hazard")
 
-    attacks: PMF
-    hits: PMF
-    wounds: PMF
-    unsaved: PMF
-    mortal: PMF
-    damage: PMF
-    kills: PMF
-    state: PMF  # TargetState after the attack (a tuple of them for a Squad)
+
+class _Law:
+    """A law of a :class:`Result`, worked out when first asked and kept: the counters need the
+    dice alone, the damage, kills and states the chain over the target's states (the
+    heavy-queries design note)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, result: Result | None, owner: type | None = None) -> Any:
+        if result is None:
+            return self
+        known = result._known
+        if self.name not in known:
+            known[self.name] = result._laws(self.name)
+        return known[self.name]
+
+
+@attrs.frozen(eq=False)
+class Result:
+    """Exact distributions of one attack (docs/rules.md, "What is counted"): ``attacks``,
+    ``hits``, ``wounds``, ``unsaved``, ``mortal``, ``damage``, ``kills`` and ``state`` (the
+    target's state after the attack: a TargetState, a tuple of them for a Squad) are PMFs;
+    ``group_kills`` the models destroyed in each group of a Squad; ``deadly_demise`` the
+    mortal wounds a unit within 6" suffers from the target's Deadly Demise (None: no DD);
+    ``hazard`` what Hazardous weapons do to the attacking unit (None: no Hazardous weapon).
+    Each is worked out when first asked (a counter never runs the chain over the target's
+    states); two Results are equal when every one of them is."""
+
     target: Target | Squad
     options: Options
-    group_kills: tuple[PMF, ...] = ()  # models destroyed in each group of a Squad
-    #: mortal wounds a unit within 6" suffers from the target's Deadly Demise (None: no DD)
-    deadly_demise: PMF | None = None
-    #: what Hazardous weapons do to the attacking unit (None: no Hazardous weapon)
-    hazard: Hazard | None = None
     #: what was asked, for the displays: the weapons in order, the named rules applied, and
     #: the attacker's and target's names (a unit's name, else the weapons and the profile)
     profiles: tuple[tuple[Weapon, int], ...] = ()
     named_rules: tuple[str, ...] = ()
     attacker_name: str = ""
     target_name: str = ""
+    #: works out a law by its name (one of :data:`LAWS`)
+    _laws: Any = attrs.field(default=None, alias="laws", repr=False)
+    _known: dict[str, Any] = attrs.field(factory=dict, init=False, repr=False)
+
+    attacks = _Law("attacks")
+    hits = _Law("hits")
+    wounds = _Law("wounds")
+    unsaved = _Law("unsaved")
+    mortal = _Law("mortal")
+    damage = _Law("damage")
+    kills = _Law("kills")
+    state = _Law("state")
+    group_kills = _Law("group_kills")
+    deadly_demise = _Law("deadly_demise")
+    hazard = _Law("hazard")
+
+    def _key(self) -> tuple:
+        return (self.target, self.options, self.profiles, self.named_rules, self.attacker_name,
+                self.target_name, *(getattr(self, name) for name in LAWS))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Result):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
 
     def __repr__(self) -> str:
         """Who attacked what, and the expected value of every counter.
@@ -241,15 +293,19 @@ def _answer(entries: tuple[tuple[Weapon, int], ...], target: Target | Squad, sta
             for s, w in starts.items()]
     if len(runs) == 1:
         return runs[0][1]
-    fields = ("attacks", "hits", "wounds", "unsaved", "mortal", "damage", "kills", "state")
-    mixed = {f: PMF.mix((w, getattr(r, f)) for w, r in runs) for f in fields}
-    first = runs[0][1]
-    groups = tuple(PMF.mix((w, r.group_kills[i]) for w, r in runs)
-                   for i in range(len(first.group_kills)))
-    demise = (PMF.mix((w, r.deadly_demise) for w, r in runs)
-              if first.deadly_demise is not None else None)
-    return Result(**mixed, target=target, options=opts, group_kills=groups,
-                  deadly_demise=demise, hazard=first.hazard, **asked)
+
+    def mixed(name: str) -> Any:  # each law mixed over the starting states
+        first = runs[0][1]
+        if name == "hazard":
+            return first.hazard
+        if name == "group_kills":
+            return tuple(PMF.mix((w, r.group_kills[i]) for w, r in runs)
+                         for i in range(len(first.group_kills)))
+        if name == "deadly_demise" and first.deadly_demise is None:
+            return None
+        return PMF.mix((w, getattr(r, name)) for w, r in runs)
+
+    return Result(target=target, options=opts, laws=mixed, **asked)
 
 
 def own_profile(profiles: Any) -> Target | None:
@@ -340,16 +396,56 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts
 
     target_models = models_alive(start)
     allocation = unit.allocation
+    rolled = [attacks_roll(v.weapon, v.options, rules,
+                           target_models if v.weapon.parsed.blast else 0) for v in volleys]
+    known: dict[str, Any] = {}
+
+    def final() -> PMF:  # the target's states after every volley, Devastating Wounds last
+        if "final" not in known:
+            known["final"] = PMF(_final(volleys, rolled, unit, start, rules))
+        return known["final"]
+
+    def losses() -> tuple[PMF, PMF, tuple[PMF, ...]]:
+        if "losses" not in known:
+            known["losses"] = _losses_of(unit, start, final())
+        return known["losses"]
+
+    def laws(name: str) -> Any:
+        if name in _COUNTERS:
+            out = None
+            for v, n in zip(volleys, rolled, strict=True):
+                first = next_group(start, allocation, v.precision)
+                faces = save_fails(v.weapon, v.groups[first if first is not None else 0],
+                                   v.options, rules)
+                law = _counter(v, n, tuple(faces.items()), rules, name)
+                out = law if out is None else out + law
+            return out
+        if name == "hazard":
+            tests = sum(v.count for v in volleys if v.weapon.parsed.hazardous)
+            return hazardous(tests, attacker, opts.rules) if tests else None
+        if name == "state":
+            return public_states(target, final().weights())
+        if name == "deadly_demise":
+            return deadly_demise_wounds(unit, start, final())
+        return losses()[("damage", "kills", "group_kills").index(name)]
+
+    return Result(target=target, options=opts, laws=laws, **asked)
+
+
+#: The counters of an attack: from the dice alone, never from the target's states.
+_COUNTERS = ("attacks", "hits", "wounds", "unsaved", "mortal")
+
+
+def _final(volleys: list[_Volley], rolled: list[PMF], unit: Squad, start: UnitState,
+           rules: RuleSet) -> Weights:
+    """The weights of the unit's states after every volley (each by the path
+    :func:`choose_path` takes), the Devastating Wounds applied after all normal damage."""
+    allocation = unit.allocation
     devs = [i for i, v in enumerate(volleys) if v.devastating]
-    counters = []
     keys: Weights = {(start, tuple(0 for _ in devs)): 1}
-    for i, v in enumerate(volleys):
-        n = attacks_roll(v.weapon, v.options, rules, target_models if v.weapon.parsed.blast else 0)
+    for i, (v, n) in enumerate(zip(volleys, rolled, strict=True)):
         fails = [save_fails(v.weapon, g, v.options, rules) for g in v.groups]
         losses = [feel_no_pain(damage_roll(v.weapon, v.options), g.fnp) for g in v.groups]
-        first = next_group(start, allocation, v.precision)
-        own_fails = fails[first if first is not None else 0]
-        counters.append(_counters(v, n, tuple(own_fails.items()), rules))
         slot = devs.index(i) if i in devs else None
         per = attack_wounds(v.weapon, v.rolls, v.options, rules, ordered=False)
         kinds, single = _wound_kinds(per)
@@ -374,24 +470,10 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts
             keys = _by_attack(keys, v, n, fails, losses, allocation, slot, rules)
     for slot, i in enumerate(devs):
         keys = _devastating(keys, slot, volleys[i], allocation, rules)
-    final = {s: w for (s, _), w in keys.items()}
-
-    def total(field: int) -> PMF:
-        out = counters[0][field]
-        for c in counters[1:]:
-            out = out + c[field]
-        return out
-
-    tests = sum(v.count for v in volleys if v.weapon.parsed.hazardous)
-    states = PMF(final)
-    damage, kills, group_kills = _losses_of(unit, start, states)
-    return Result(
-        attacks=total(0), hits=total(1), wounds=total(2), unsaved=total(3), mortal=total(4),
-        damage=damage, kills=kills, state=public_states(target, states.weights()), target=target,
-        options=opts, group_kills=group_kills,
-        deadly_demise=deadly_demise_wounds(unit, start, states),
-        hazard=hazardous(tests, attacker, opts.rules) if tests else None, **asked,
-    )
+    out: Weights = {}
+    for (s, _), w in keys.items():
+        out[s] = out.get(s, 0) + w
+    return out
 
 
 class Path(StrEnum):
@@ -542,26 +624,25 @@ def _losses_of(unit: Squad, start: UnitState, states: PMF) -> tuple[PMF, PMF, tu
         PMF._trusted(g) for g in groups)
 
 
-@cached(maxsize=256)
-def _counters(v: _Volley, n: PMF, faces: tuple[tuple[str, int], ...],
-              rules: RuleSet) -> tuple[PMF, ...]:
-    """(attacks, hits, wounds, unsaved, mortal) of one weapon, from the dice alone: every attack
-    counts as if rolled, saves against the model group the first wound goes to (whose failing
-    faces are ``faces``). Cached: every starting state of a sequence asks the same."""
+@cached(maxsize=1024)
+def _counter(v: _Volley, n: PMF, faces: tuple[tuple[str, int], ...], rules: RuleSet,
+             name: str) -> PMF:
+    """One counter of one weapon (one of :data:`_COUNTERS`), from the dice alone: every
+    attack counts as if rolled, saves against the model group the first wound goes to (whose
+    failing faces are ``faces``). Cached: every starting state of a sequence asks the same."""
+    if name == "attacks":
+        return n.repeat(v.count)
     per = attack_wounds(v.weapon, v.rolls, v.options, rules, ordered=False)
-
-    def unit_total(x: PMF) -> PMF:
-        return _unit_total(x, n, v.count)
-
-    hits = unit_total(per.map(lambda o: o[0]))
-    wounds = unit_total(per.map(lambda o: len(o[1])))
-    unsaved = _packet_law(v, n, per, faces, None)
-    if v.devastating:
-        damage = damage_roll(v.weapon, v.options)
-        mortal = unit_total(per.bind(lambda o: damage.repeat(o[1].count(DEVASTATING))))
-    else:
-        mortal = PMF.point(0)
-    return n.repeat(v.count), hits, wounds, unsaved, mortal
+    if name == "hits":
+        return _unit_total(per.map(lambda o: o[0]), n, v.count)
+    if name == "wounds":
+        return _unit_total(per.map(lambda o: len(o[1])), n, v.count)
+    if name == "unsaved":
+        return _packet_law(v, n, per, faces, None)
+    if not v.devastating:
+        return PMF.point(0)
+    damage = damage_roll(v.weapon, v.options)
+    return _unit_total(per.bind(lambda o: damage.repeat(o[1].count(DEVASTATING))), n, v.count)
 
 
 def _unit_total(x: PMF, n: PMF, models: int) -> PMF:

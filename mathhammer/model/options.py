@@ -101,7 +101,7 @@ def _pick(name: str, kind: type[StrEnum], default: Any, help: str) -> Any:
                        metadata={"help": help, "choices": kind})
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, cache_hash=True)  # a key of every cached step
 class Options:
     """Everything about one attack besides the weapon and the target.
 
