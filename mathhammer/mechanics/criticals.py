@@ -106,14 +106,13 @@ def packets_per_attack(per: PMF, fails: dict[str, int] | None, base: int | None)
             rows[k, f] = [comb(k, j) * f ** j * (6 - f) ** (k - j) for j in range(k + 1)]
         return rows[k, f]
 
-    counted = []
+    kinds: dict[tuple[int, int, int], int] = {}  # (dev, normal, critical) -> weight
     for (_hits, wounds), w in per.weights().items():
-        dev = wounds.count(DEVASTATING)
-        normal, critical = wounds.count(NORMAL), wounds.count(CRITICAL)
-        counted.append((w, dev, normal, critical))
-    saved = 0 if fails is None else max(n + c for _w, _d, n, c in counted)
+        key = (wounds.count(DEVASTATING), wounds.count(NORMAL), wounds.count(CRITICAL))
+        kinds[key] = kinds.get(key, 0) + w
+    saved = 0 if fails is None else max(n + c for _d, n, c in kinds)
     out: dict[int, int] = {}
-    for w, dev, normal, critical in counted:
+    for (dev, normal, critical), w in kinds.items():
         if fails is None:
             law = {normal + critical: w * 6 ** saved}
         else:
