@@ -414,10 +414,13 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts
         if name in _COUNTERS:
             out = None
             for v, n in zip(volleys, rolled, strict=True):
-                first = next_group(start, allocation, v.precision)
-                faces = save_fails(v.weapon, v.groups[first if first is not None else 0],
-                                   v.options, rules)
-                law = _counter(v, n, tuple(faces.items()), rules, name)
+                faces = ()  # the failing faces of the first group's save: for unsaved only
+                if name == "unsaved":
+                    first = next_group(start, allocation, v.precision)
+                    faces = tuple(save_fails(v.weapon, v.groups[first if first is not None
+                                                                 else 0], v.options,
+                                             rules).items())
+                law = _counter(v, n, faces, rules, name)
                 out = law if out is None else out + law
             return out
         if name == "hazard":
@@ -543,15 +546,15 @@ class _Shape:
 
         if path is Path.ATTACKS:  # each attack's outcomes from every state
             outcomes = 1 + k * losses + kd
-            memo = s * sum((losses + 1) ** j for j in range(k + 1))
+            memo = 4 * s * sum((losses + 1) ** j for j in range(k + 1))
             size = width * digits / 4 if self.tallied else width / 2
             return n * s * outcomes * move(size) + memo
         if path is Path.SINGLE:  # one chain of plain weights, then the Devastating counts
             chain = n * s * (losses + 2) * move(width / 2)
             if self.counts == 1:
-                return 2 * chain
+                return chain
             wide = width + 2 * n * max(n.bit_length() - 1, 1) / 64  # with factorials
-            return chain + s * n * (1.7 * wide + self.counts * wide / 70)
+            return chain + s * n * (wide / 2 + self.counts * wide / 250)
         # PACKETS (unsaved packets), WOUNDS (each saved later): a chain over their count
         steps, moves = n * k, losses + (path is Path.WOUNDS)
         if not (self.pending if path is Path.PACKETS else self.tallied):

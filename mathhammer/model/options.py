@@ -181,11 +181,15 @@ class Options:
 
 
 def _make(cls: type[Options], kwargs: dict[str, Any]) -> Options:
-    names = [a.name for a in attrs.fields(cls)]
-    for key in kwargs:
-        if key not in names:
-            raise InputError(f"unknown option {key!r}; {suggest(key, names)}")
+    if not _NAMES.keys() >= kwargs.keys():
+        names = list(_NAMES)
+        for key in kwargs:
+            if key not in _NAMES:
+                raise InputError(f"unknown option {key!r}; {suggest(key, names)}")
     return cls(**kwargs)
+
+
+_NAMES = dict.fromkeys(a.name for a in attrs.fields(Options))  # in order
 
 
 @cached(maxsize=256)
