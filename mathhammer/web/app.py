@@ -39,6 +39,7 @@ from ..report.tables import METRICS
 from .api import job, warm
 from .catalog import options_schema, rules_json, units_json
 from .command import COMMANDS, editions, page_words
+from .compiling import Compiler
 from .plan import LIMITS as PLAN_LIMITS
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -178,6 +179,8 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        state["compiler"] = Compiler()  # the game's data compiled in the background, not in a query
+        state["compiler"].start()
         _warm()
         # every worker reads the data once as it starts (api.warm); the quick lane's workers
         # start at once, in the background: the page itself is answered from memory meanwhile
@@ -190,6 +193,7 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
         try:
             yield
         finally:
+            state["compiler"].stop()
             for pool in (state["quick"], state["long"]):
                 pool.stop()
             for pool in (state["quick"], state["long"]):
@@ -244,6 +248,8 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
         status, body = answer
         ms = (time.perf_counter() - start) * 1000
         headers = {"Server-Timing": f"compute;dur={ms:.1f}"}
+        if status == 503:  # a store it needs is being compiled (mathhammer.web.compiling)
+            status, body, headers = state["compiler"].answer(body, headers)
         if status != 200:
             return _error(status, body, headers)
         return Response(body, media_type="application/json", headers=headers)
