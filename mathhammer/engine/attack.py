@@ -199,7 +199,9 @@ mortal 0, damage 1.481, kills 1.481; P(destroyed) 0.2284%>
     @property
     def destroyed(self) -> Fraction:
         """P(every model of the target destroyed)."""
-        return sum((p for s, p in self.state.items() if models_alive(s) == 0), Fraction(0))
+        state = self.state
+        return Fraction(sum(w for s, w in state.weights().items() if models_alive(s) == 0),
+                        state.total)
 
     @property
     def character_destroyed(self) -> Fraction:
