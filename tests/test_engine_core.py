@@ -322,3 +322,30 @@ def test_public_functions_name_a_wrong_argument(call, name):
     with pytest.raises((TypeError, ValueError)) as e:
         call()
     assert str(e.value).startswith(f"{name}: ") and "\n" not in str(e.value)
+
+
+def test_a_counter_never_runs_the_chain_over_the_targets_states(monkeypatch):
+    # the counters come from the dice alone (docs/rules.md section 8): asked alone, they are
+    # worked out without the chain; the chain runs when a law of the target's states is asked
+    def no_chain(*args):
+        raise AssertionError("the chain ran")
+
+    mh.clear_caches()
+    monkeypatch.setattr(engine, "_final", no_chain)
+    bolt = Weapon("Bolt", 2, 3, 4, -1, 1)
+    r = mh.attack((bolt, 10), Target(10, 4, 3, 2))
+    # 20 attacks; hits on 3+ (2/3); wounds on 4+ (1/2); AP-1 makes the 3+ save a 4+ (1/2)
+    assert (r.attacks.mean(), r.hits.mean(), r.wounds.mean(), r.unsaved.mean()) == (
+        20, F(40, 3), F(20, 3), F(10, 3))
+    with pytest.raises(AssertionError, match="the chain ran"):
+        r.kills  # noqa: B018
+
+
+def test_a_result_pickles_with_every_law_worked_out():
+    import pickle
+
+    r = mh.attack((Weapon("Gun", "D6", 3, 5, -1, 2, ["devastating wounds"]), 3),
+                  Squad((Target(5, 4, 3, 2), Target(1, 4, 2, 5, keywords=["CHARACTER"]))))
+    back = pickle.loads(pickle.dumps(r))
+    assert back == r and back.kills == r.kills and back.group_kills == r.group_kills
+    assert pickle.loads(pickle.dumps(back)) == r

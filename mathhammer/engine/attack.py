@@ -161,6 +161,12 @@ class Result:
     def __hash__(self) -> int:
         return hash(self._key())
 
+    def __reduce__(self) -> tuple:
+        """Pickled with every law worked out."""
+        known = {name: getattr(self, name) for name in LAWS}
+        return (_settled, (self.target, self.options, self.profiles, self.named_rules,
+                           self.attacker_name, self.target_name, known))
+
     def __repr__(self) -> str:
         """Who attacked what, and the expected value of every counter.
 
@@ -212,6 +218,13 @@ mortal 0, damage 1.481, kills 1.481; P(destroyed) 0.2284%>
         """Expected values of every counter, and P(destroyed)."""
         names = ("attacks", "hits", "wounds", "unsaved", "mortal", "damage", "kills")
         return {n: getattr(self, n).mean() for n in names} | {"destroyed": self.destroyed}
+
+
+def _settled(target: Target | Squad, options: Options, profiles: tuple, named_rules: tuple,
+             attacker_name: str, target_name: str, known: dict[str, Any]) -> Result:
+    """A :class:`Result` of laws already worked out (unpickled)."""
+    return Result(target, options, profiles, named_rules, attacker_name, target_name,
+                  laws=known.__getitem__)
 
 
 Profile = Weapon | tuple[Weapon, int]
