@@ -525,6 +525,8 @@ class _Shape:
            allocation: tuple[Group, ...], slot: int | None, merge: bool, last: bool) -> _Shape:
         start = next(iter(keys))[0]
         outcomes = per.outcomes()
+        # a group's loss: one law, or (re-rolled Damage) one law per wounds its model has left
+        laws = [law for loss in losses for law in (loss if isinstance(loss, tuple) else (loss,))]
         return cls(
             attacks=max(n.outcomes()) * v.count,
             counts=(max(n.outcomes()) - min(n.outcomes())) * v.count + 1,
@@ -532,8 +534,8 @@ class _Shape:
             devastating=max(w.count(DEVASTATING) for _h, w in outcomes),
             tallied=slot is not None, merged=merge, last=last,
             states=1 + sum(s.models * g.wounds for s, g in zip(start, allocation, strict=True)),
-            outcomes=max(len(loss) for loss in losses),
-            bits=per.total.bit_length() + lcm(*(loss.total for loss in losses)).bit_length() + 3)
+            outcomes=max(len(law) for law in laws),
+            bits=per.total.bit_length() + lcm(*(law.total for law in laws)).bit_length() + 3)
 
     @property
     def pending(self) -> bool:
