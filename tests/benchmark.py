@@ -452,6 +452,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--one", help=argparse.SUPPRESS)
     parser.add_argument("--setup-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    before = None
+    if args.compare:
+        try:
+            before = json.loads(Path(args.compare).read_text())
+        except (OSError, ValueError) as e:
+            parser.error(f"--compare {args.compare}: not a --save file ({e})")
     if args.one:
         run_one(args.one, args.setup_only)
         return 0
@@ -526,8 +532,8 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(plan_lines()))
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(f"\npeak memory (ru_maxrss): {peak / 1024:.0f} MiB")
-    if args.compare:
-        print("\n" + "\n".join(compared(json.loads(Path(args.compare).read_text()), results)))
+    if before is not None:
+        print("\n" + "\n".join(compared(before, results)))
     _save(args.save, results)
     return 0
 
