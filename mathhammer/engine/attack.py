@@ -864,9 +864,10 @@ def _single_wounds_random(keys: Weights, counts: dict[int, int], count_total: in
     # A_k's factor, and Q_m by position top - m (the product's digit top - d is the sum)
     lift = [fact[top] // fact[k] * t for k, t in enumerate(reversed(_powers(total, top)))]
     q = {top - m: w * per_total ** (top - m) * fact[m] for m, w in counts.items()}
-    # the digits read (top - d, d = 0..top) are at most top!^2 times the total weight, times
-    # (P + 1)^top for the digits of d > 0 when b = 0; higher digits may carry, unread
-    width = digit_width(sum(keys.values()) * count_total * (per_total + 1) ** top
+    # the digits read (top - d, d = 0..top) must not carry: each is at most top! d! times the
+    # weight of d Devastating Wounds to come over b^d, at most the total weight when b > 0, and
+    # C(m, d) <= 2^top times it whatever b; higher digits may carry into each other, unread
+    width = digit_width(sum(keys.values()) * count_total * (2 * per_total) ** top
                        * total ** top * fact[top] ** 2)
     size = (top + 1) * width
     g = pack(q, width, bits=16 * size)
