@@ -629,6 +629,14 @@ def _losses_of(unit: Squad, start: UnitState, states: PMF) -> tuple[PMF, PMF, tu
     left = sum(x.models * w - x.wounds_lost for x, w in zip(start, wounds, strict=True))
     damage: dict[int, int] = {}
     kills: dict[int, int] = {}
+    if len(start) == 1:  # one group: its kills are the unit's
+        (x,), w = start, wounds[0]
+        for (y,), p in states.weights().items():
+            d, k = left - y.models * w + y.wounds_lost, x.models - y.models
+            damage[d] = damage.get(d, 0) + p
+            kills[k] = kills.get(k, 0) + p
+        killed = PMF._trusted(kills)
+        return PMF._trusted(damage), killed, (killed,)
     groups: list[dict[int, int]] = [{} for _ in start]
     for s, p in states.weights().items():
         d = left
@@ -639,9 +647,7 @@ def _losses_of(unit: Squad, start: UnitState, states: PMF) -> tuple[PMF, PMF, tu
             lost[x.models - y.models] = lost.get(x.models - y.models, 0) + p
         damage[d] = damage.get(d, 0) + p
         kills[k] = kills.get(k, 0) + p
-    killed = PMF._trusted(kills)
-    return PMF._trusted(damage), killed, (killed,) if len(groups) == 1 else tuple(
-        PMF._trusted(g) for g in groups)
+    return PMF._trusted(damage), PMF._trusted(kills), tuple(PMF._trusted(g) for g in groups)
 
 
 @cached(maxsize=1024)
