@@ -11,7 +11,7 @@ import click
 from ..data.army import FORMATS
 from ..model.limits import MAX_ARMY_FILE_BYTES, check_bytes
 from .datacheck import check
-from .output import CONTEXT
+from .output import CONTEXT, Group
 
 DATA_HELP = ("BattleScribe data folder (.cat/.gst or .json files, or 10e/ and 11e/ folders); "
              "default $MATHHAMMER_DATA, else the cache (`mathhammer data fetch`).")
@@ -172,7 +172,7 @@ def army(file: str, as_json: bool, rules: str | None, attach: tuple[str, ...],
             sys.exit(2)
 
 
-@click.group(context_settings=CONTEXT, invoke_without_command=True)
+@click.group(cls=Group, context_settings=CONTEXT, invoke_without_command=True)
 @click.pass_context
 def data(ctx: click.Context) -> None:
     """The BattleScribe data: what is installed (`data status`), get it (`data fetch`), check

@@ -31,7 +31,7 @@ from ..report.specs import (
     target_of,
 )
 from .army import current_data
-from .output import warn
+from .output import given, warn
 from .params import options_of
 
 #: What an output file's suffix asks for.
@@ -188,3 +188,50 @@ def emit(text: str, path: Path | None) -> None:
     except OSError as e:
         raise InputError(f"{path}: cannot write: {e.strerror or e}") from None
     click.echo(f"wrote {path}", err=True)
+
+
+def one_edition(*lists: tuple[str, Any]) -> str | None:
+    """The edition of the army lists given as ``(how it was given, army)`` pairs (None when
+    there is none); lists of two editions are an error: one game is played under one
+    edition's rules, and each list's units are its edition's datasheets.
+
+    >>> from types import SimpleNamespace as List
+    >>> one_edition(("--army a.txt", List(edition="10e")), ("--vs-army b.txt", None))
+    '10e'
+    >>> one_edition(("--army a.txt", List(edition="10e")), ("--vs-army b.txt",
+    ...                                                     List(edition="11e")))
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: --army a.txt is a 10e list and --vs-army b.txt an 11e list: a ...
+    """
+    listed = [(how, a) for how, a in lists if getattr(a, "edition", None) is not None]
+    if not listed:
+        return None
+    editions = {a.edition for _how, a in listed}
+    if len(editions) > 1:
+        (h1, a1), (h2, a2) = listed[:2]
+
+        def an(e: str) -> str:
+            return f"{'an' if e.startswith(('11', '8')) else 'a'} {e}"
+
+        raise InputError(f"{h1} is {an(a1.edition)} list and {h2} {an(a2.edition)} list: a "
+                         "game is played under one edition's rules; give lists of one edition")
+    return listed[0][1].edition
+
+
+def lists_ruleset(ctx: click.Context, p: dict[str, Any], *lists: tuple[str, Any]) -> None:
+    """The rule set of a command given army lists (:func:`one_edition`): the lists' edition
+    unless ``--rules`` says another (then a warning: the units are the list's edition's
+    datasheets, played under the other core rules)."""
+    from ..data.datastore import EDITIONS
+
+    edition = one_edition(*lists)
+    if edition is None:
+        return
+    if not given(ctx, "ruleset"):
+        p["ruleset"] = edition  # the lists' edition unless --rules says
+    elif p["ruleset"] in EDITIONS and p["ruleset"] != edition:  # (a rule-set file: as given)
+        how = next(h for h, a in lists if getattr(a, "edition", None) == edition)
+        warn(f"--rules {p['ruleset']}: {how} is a list of {edition}; its units are {edition} "
+             f"datasheets, played under the {p['ruleset']} core rules")

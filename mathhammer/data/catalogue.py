@@ -392,7 +392,7 @@ def _insert_catalogue(db: Any, path: Path, c: dict[str, Any], fts: bool) -> None
         ids.append(ds := _insert_datasheet(db, u, fts))
         db.execute("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?)",
                    (cid, ds, u["name"], u["key"], int(u["own"]), name_key(u["name"]),
-                    name_key(re.sub(r"\s*\[.*?\]", "", u["name"]))))
+                    name_key(re.sub(r"(?<!\s)\s*\[[^\[\]\n]*\]", "", u["name"]))))
     for a in c.get("army", []):
         u = c["units"][a["at"]] if "at" in a else a["unit"]
         ds = ids[a["at"]] if "at" in a else _insert_datasheet(db, u, fts)
@@ -814,7 +814,7 @@ class Store:
         ranked = []
         for d in rows:
             n = name_key(d.name)
-            plain = name_key(re.sub(r"\s*\[.*?\]", "", d.name))
+            plain = name_key(re.sub(r"(?<!\s)\s*\[[^\[\]\n]*\]", "", d.name))
             if n == q or plain == q:
                 rank = 0
             elif n.startswith(q) and word.match(n):

@@ -63,18 +63,18 @@ def detachment_names(text: str, known: Iterable[str]) -> list[str]:
     ...                  "Fang", [])
     ['Champions of Fenris', 'Legends of Saga and Song', 'Veterans of the Fang']
     """
-    text = re.sub(r"\s*\((?:[^()]*detachment points?|[^()]*)\)\s*$", "", text.strip(),
+    text = re.sub(r"(?<!\s)\s*\((?:[^()]*detachment points?|[^()]*)\)\s*$", "", text.strip(),
                   flags=re.I).strip(" ,:")
     keys = set(known)
     out: list[str] = []
     while text:
         cut = None
-        for m in re.finditer(r",\s*(?:and\s+)?|\s+and\s+|$", text):
+        for m in re.finditer(r",\s*(?:and\s+)?|(?<!\s)\s+and\s+|$", text):
             if name_key(text[:m.start()]) in keys:
                 cut = m
         if cut is None:  # no known name: "A, B and C" (the app), "A, B" (New Recruit)
             cut = re.search(r",\s*(?:and\s+)?", text) or ([None] + list(
-                re.finditer(r"\s+and\s+|$", text)))[-2] or re.search("$", text)
+                re.finditer(r"(?<!\s)\s+and\s+|$", text)))[-2] or re.search("$", text)
         out.append(text[:cut.start()].strip())
         text = text[cut.end():].strip()
     return [n for n in out if n]

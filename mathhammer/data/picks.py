@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..errors import InputError
+from ..errors import InputError, NotCarried
 from ..model.loadout import profile_families
 from .names import name_key
 
@@ -116,14 +116,18 @@ def counted(unit: Any, text: str, found: list, count: int, models: int = 0) -> l
         key = (i, name_key(weapon_of(unit, w, i)))
         slots[key] = max(slots.get(key, 0), n)
     total = sum(slots.values())
-    if count > total or count < 1:
+    if count < 1:
+        raise InputError(f"weapons: {count}x {text}: expected a count of at least 1 (to leave "
+                         "a weapon out, do not name it)")
+    if count > total:
         name = weapon_of(unit, found[0][0], found[0][2])
-        if count > total and any(w.max for w, _n, _i in found):
+        error = NotCarried if total == 0 else InputError  # none at this size: not carried
+        if any(w.max for w, _n, _i in found):
             size = f" in {models} models" if models else ""
-            raise InputError(f"weapons: {count}x {text}: {unit.name} may take at most {total} "
-                             f"{name}{size} (the datasheet's wargear options)")
-        raise InputError(f"weapons: {count}x {text}: {unit.name} carries {total} "
-                         f"{name} at its size, so at most {total} can fire")
+            raise error(f"weapons: {count}x {text}: {unit.name} may take at most {total} "
+                        f"{name}{size} (the datasheet's wargear options)")
+        raise error(f"weapons: {count}x {text}: {unit.name} carries {total} "
+                    f"{name} at its size, so at most {total} can fire")
     left, give = count, {}
     for key, n in slots.items():
         give[key] = min(n, left)
@@ -153,7 +157,7 @@ def pick(query: str, carried: list, phase: str, unit: str, others: list[str]) ->
     hint = f"{phase} weapons: {', '.join(known)}"
     if other:
         hint += f" ({other[0]} is a {'ranged' if phase == 'melee' else 'melee'} weapon)"
-    raise InputError(f"weapons: {unit} has no {phase} weapon {_quoted(query)}; {hint}")
+    raise NotCarried(f"weapons: {unit} has no {phase} weapon {_quoted(query)}; {hint}")
 
 
 def _quoted(text: str) -> str:

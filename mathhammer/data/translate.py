@@ -112,7 +112,7 @@ def is_attack_relevant(text: str) -> bool:
 def _sentences(text: str) -> list[str]:
     """Sentences; a sentence ending in ':' is the head of the bullets that follow (each
     bullet is read with it)."""
-    parts = [p.strip() for p in re.split(r"(?<=[.:;])\s+(?=[A-Z.(\[])|\s*\.\s*\.\s*", text)]
+    parts = [p.strip() for p in re.split(r"(?<=[.:;])\s+(?=[A-Z.(\[])|(?<!\s)\s*\.\s*\.\s*", text)]
     out, head = [], ""
     for p in parts:
         p = p.strip(" .")
@@ -313,7 +313,7 @@ _SAME_ATTACK = re.compile(r"^(?!each time)[^.]*\b(?:that attack|those attacks|in
 #: a change to some weapons only, named ("crushing teeth and claws equipped by", "its
 #: hellforged weapons have"): the engine cannot tell them from the unit's others
 _NAMED_WEAPONS = re.compile(
-    r"\b(?!(?:weapons?|models?|wargear)\b)[a-z'\-]+ equipped by|\b(?:its|their|the bearer's|"
+    r"\b(?!(?:weapons?|models?|wargear)\b)[a-z'\-]{1,40} equipped by|\b(?:its|their|the bearer's|"
     r"this model's) (?!(?:ranged|melee|psychic)\b)[a-z\-]+ weapons? ha(?:ve|s)|"
     # "its doomsday cannon has the [DEVASTATING WOUNDS] ability": one weapon, by name
     r"\b(?:its|their|the bearer's|this model's) (?!(?:ranged|melee|psychic|weapons?|attacks?)\b)"
@@ -328,7 +328,7 @@ def _grants(sentence: str) -> list[list[tuple[str, Any]]]:
     """The weapon abilities a sentence grants: one list of changes per alternative."""
     out: list[list[tuple[str, Any]]] = []
     for m in _GRANT.finditer(sentence):
-        items = re.findall(r"\[([^\]]+)\]", m.group(1))
+        items = re.findall(r"\[([^\[\]]+)\]", m.group(1))
         names = []
         for item in items:
             try:
@@ -484,7 +484,7 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
 def _is_weapon_ability(name: str) -> bool:
     """Whether an ability is a weapon ability's definition ("Twin-linked: weapons with
     [TWIN-LINKED] are..."): the engine's own rule, not one to translate."""
-    base = re.sub(r"\s+X\+?$", "", name.strip())
+    base = re.sub(r"(?<!\s)\s+X\+?$", "", name.strip())
     for candidate in (base, f"{base} 1", f"{base} 4+"):
         try:
             canonical(candidate)
@@ -520,10 +520,10 @@ def _keyword_left(sentence: str, cond: dict[str, Any]) -> bool:
     """Whether the sentence names a keyword the engine does not check (the attacker's, a
     CHARACTER model of the unit...): a word in capitals outside the weapon abilities and the
     target's keywords."""
-    text = _TARGET_KW.sub(" ", re.sub(r"\[[^\]]*\]", " ", sentence), count=1) \
-        if cond.get("target_keywords") else re.sub(r"\[[^\]]*\]", " ", sentence)
+    text = _TARGET_KW.sub(" ", re.sub(r"\[[^\[\]]*\]", " ", sentence), count=1) \
+        if cond.get("target_keywords") else re.sub(r"\[[^\[\]]*\]", " ", sentence)
     if cond.get("led"):  # "a NECRONS CHARACTER model is leading": a Leader of the unit's own
-        text = re.sub(r"\b(?:[A-Z][A-Z'\-]+ )*CHARACTER(?: model)? is leading", " ", text)
+        text = re.sub(r"\b(?:[A-Z][A-Z'\-]{1,40} ){0,8}CHARACTER(?: model)? is leading", " ", text)
     return bool(set(re.findall(r"\b[A-Z][A-Z'\-]{2,}\b", text)) - {"CP", "OC"})
 
 

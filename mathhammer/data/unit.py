@@ -27,7 +27,7 @@ from typing import Any
 import attrs
 
 from ..cache import cached
-from ..errors import InputError
+from ..errors import InputError, NotCarried
 from ..model.loadout import Carried, Loadout, choose, fires_both, profile_families
 from ..model.options import Options
 from ..model.profiles import Target, Weapon
@@ -305,7 +305,7 @@ class Unit:
                    if w.melee == bool(melee)]
         phase = "melee" if melee else "ranged"
         if not carried:
-            raise InputError(f"{self.name} has no {phase} weapons")
+            raise NotCarried(f"{self.name} has no {phase} weapons")
         if weapons is None:
             chosen = [c for c in carried if not c[0].optional and c[1] > 0]
         else:

@@ -127,7 +127,7 @@ def unit_rules(unit: Any, data: str | os.PathLike | None = None) -> tuple[DataRu
             for name, text in file_abilities(file):
                 texts.setdefault(name_key(name), (name, text))
         for wanted in enhancements:
-            key = name_key(re.sub(r"\s*\((?:upgrade|aura)\)\s*$", "", wanted, flags=re.I))
+            key = name_key(re.sub(r"(?<!\s)\s*\((?:upgrade|aura)\)\s*$", "", wanted, flags=re.I))
             name, text = texts.get(key, (wanted, ""))
             here = f"BattleScribe {edition}: {path.name}, enhancement of {unit.name}"
             if text:
@@ -175,7 +175,7 @@ def named_rules_of(unit: Any, names: Iterable[str], kind: str,
                 out += _named(unit, name, text, kind,
                               f"BattleScribe {edition}: {det.file}, detachment {det.name}")
     for wanted in names:
-        key = name_key(re.sub(r"\s*\((?:upgrade|aura)\)\s*$", "", wanted, flags=re.I))
+        key = name_key(re.sub(r"(?<!\s)\s*\((?:upgrade|aura)\)\s*$", "", wanted, flags=re.I))
         if key not in texts:
             close = difflib.get_close_matches(key, list(texts), n=3, cutoff=0.6)
             hint = f"closest: {', '.join(texts[c][0] for c in close)}" if close else \

@@ -75,7 +75,8 @@ class Sheet:
 
 _QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
 _ID = re.compile(r"\b[0-9a-f]+(?:-[0-9a-f]+){2,}\b")
-_FILE = re.compile(r"(?:/[^\s:;,]*)?\w(?:[\w ,&()-]|(?<=\w)['’]\w)*\.(?:cat|gst|json)\b")
+_FILE = re.compile(r"(?:(?<![^\s:;,])/[^\s:;,]{0,200}\w|(?<![\w/])\w)"  # a path, a word
+                   r"(?:[\w ,&()-]|(?<=\w)['’]\w){0,200}\.(?:cat|gst|json)\b")  # (linear)
 _FOLDER = re.compile(r" in /\S+")
 _NUMBER = re.compile(r"\d+")
 _MISSING = re.compile(r"missing file '([^']+)'|missing file \"([^\"]+)\"")

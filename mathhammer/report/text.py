@@ -333,7 +333,8 @@ def distribution_table(pmf: PMF, what: str, width: int = 80) -> list[str]:
     rows = list(pmf.items())
     exact = [readable_fraction(p) for _, p in rows]
     fw = max(5, *(len(e) for e in exact))
-    kw = max(len(what), *(len(str(k)) for k, _ in rows))
+    keys = [str(k) for k, _ in rows]  # a Fraction (points per model) has no format spec
+    kw = max(len(what), *(len(k) for k in keys))
     top = max(p for _, p in rows)
     inline = kw + 2 + fw + 2 + 7 + 1 + 7 + 2 + 10 <= width
     bar_w = max(10, width - (kw + 2 + 7 + 1 + 7 + 2) - ((fw + 2) if inline else 0) - 1)
@@ -343,11 +344,11 @@ def distribution_table(pmf: PMF, what: str, width: int = 80) -> list[str]:
     head += f"  {'exact':>{fw}}  {'P(=k)':>7} {'P(>=k)':>7}" if inline else \
         f"  {'P(=k)':>7} {'P(>=k)':>7}  {'':<{bar_w}}  exact"
     lines = [head.rstrip()]
-    for (k, p), e in zip(rows, exact, strict=True):
+    for (k, p), e, key in zip(rows, exact, keys, strict=True):
         bar = "#" * round(bar_w * p / top) if p else ""
         if p and not bar:
             bar = "."
-        row = f"{k:>{kw}}"
+        row = f"{key:>{kw}}"
         if inline:
             row += f"  {e:>{fw}}  {percent(p):>7} {percent(pmf.at_least(k)):>7}  {bar}"
         else:

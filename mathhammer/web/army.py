@@ -117,6 +117,8 @@ def army_table(text: str, params: Mapping[str, Any]) -> str:
             raise InputError(f"{key}: a table of an army list takes no {key}")
     p = parsed_params("table", {**params, "attacker": ["army"]})
     army = read_army(text)
+    if "rules" not in params and getattr(army, "edition", None):  # as `table --army`
+        p["ruleset"] = army.edition
     columns = [Column(*target_of(t, p["target_models"], p["leader"], rules=p["ruleset"]))
                for t in p["targets"] or standard_targets()]
     asked = phases(p["ranged"], p["melee"])
@@ -179,6 +181,8 @@ def army_kills(text: str, params: Mapping[str, Any]) -> str:
                          "target yet; name the units (or plan the list: /api/plan)")
     p = parsed_params("kills", params)  # checked before the list is read
     army = read_army(text)
+    if "rules" not in params and getattr(army, "edition", None):  # as `table --army`
+        p["ruleset"] = army.edition
     units = list(p["units"])
     if len(units) not in (1, 2):
         raise InputError("target: expected a unit's name or an inline profile")

@@ -385,8 +385,13 @@ def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
         if not exact and it.weapon is not False and (_AND.search(it.name) or _GLUE.search(
                 it.name)) and split(gi, it, chosen):
             return True
-        tables = [] if it.weapon is False else (exact or weapon_tables(groups, gi, it.name)
-                                                or list(it.tables))
+        # no weapon of that name: one whose name the line's starts or ends with, a guess
+        near = [] if exact or it.weapon is False else weapon_tables(groups, gi, it.name)
+        if near:
+            notes.append(f"{source}:{it.line or pu.line}: {pu.name}: '{it.name}' read as "
+                         f"'{near[0].get('profile_of') or near[0]['name']}' (the weapon of "
+                         f"{raw['name']} of the nearest name in the data)")
+        tables = [] if it.weapon is False else (exact or near or list(it.tables))
         if tables:
             if it.count > 4 * max(1, sum(counts)) and it.count > 4:
                 bad.append(Unresolved(it.line or pu.line, f"{pu.name}: {it.count}x {it.name}",

@@ -156,8 +156,9 @@ class _Builder:
             if not always:
                 self.warn(f"invulnerable save {value} left out (not against every attack): {text}")
                 continue
-            m = re.search(r"\((.+)\)", p.name)
-            key = m.group(1).lower() if m and not xplus_of(m.group(1).strip("*")) else ""
+            i, j = p.name.find("("), p.name.rfind(")")  # "(...)": first "(" to last ")"
+            inner = p.name[i + 1:j] if 0 <= i < j - 1 and "\n" not in p.name[i:j] else None
+            key = inner.lower() if inner and not xplus_of(inner.strip("*")) else ""
             out.setdefault(key, value)
         return out
 
