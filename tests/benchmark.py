@@ -14,9 +14,8 @@ the CPU times (the wall-clock ratio beside it).
 Main against a branch: ``PYTHONPATH=/path/to/main python tests/benchmark.py --save main.json``
 times main's engine with this file's scenarios and Monte Carlo; then ``python tests/benchmark.py
 --compare main.json`` adds main's CPU ms to every row. ``--instructions`` counts the instructions
-of one cold query of the headline scenarios under valgrind (callgrind): the process that runs
-the query once warm, clears the caches and runs it again, minus the one that stops before the
-second run.
+of one cold query of the headline scenarios under valgrind (callgrind), collecting inside the
+query alone.
 """
 
 from __future__ import annotations
@@ -413,34 +412,37 @@ def all_scenarios() -> list[tuple[str, list, object, dict, float]]:
     return scenarios() + heavy_scenarios() + shape_scenarios()
 
 
-def run_one(name: str, setup_only: bool) -> None:
-    """For callgrind: the scenario once (imports, first-use imports), the caches cleared, and
-    (unless ``setup_only``) once more: the difference is one cold query."""
-    (_n, profiles, target, options, _l), = [s for s in all_scenarios() if s[0] == name]
-    solve(profiles, target, **options)
-    clear_caches()
-    if not setup_only:
+def run_counted(names: list[str]) -> None:
+    """For callgrind: each scenario once (imports, first-use imports), the caches cleared, then
+    once more inside ``functools.reduce`` (a C function mathhammer never calls): callgrind
+    collects inside it alone and writes one profile per call (``instructions``)."""
+    from functools import reduce
+
+    by_name = {s[0]: s for s in all_scenarios()}
+    for name in names:
+        _n, profiles, target, options, _l = by_name[name]
         solve(profiles, target, **options)
+        clear_caches()
+        reduce(lambda _a, _b: solve(profiles, target, **options), (0, 1))
 
 
 def instructions(names: list[str]) -> dict[str, int]:
-    """Instructions of one cold query of each scenario (valgrind's callgrind; the process that
-    runs it minus the one that stops before it), {} without valgrind."""
+    """Instructions of one cold query of each scenario (valgrind's callgrind, collecting inside
+    the call alone: :func:`run_counted`), {} without valgrind."""
     if shutil.which("valgrind") is None:
         return {}
-    out = {}
     env = {**os.environ, "PYTHONHASHSEED": "0"}
     with tempfile.TemporaryDirectory() as tmp:
-        for name in names:
-            counts = []
-            for setup in (False, True):
-                cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/out",
-                       sys.executable, __file__, "--one", name] + (["--setup-only"] * setup)
-                err = subprocess.run(cmd, env=env, capture_output=True, text=True).stderr
-                found = re.search(r"Collected : (\d+)", err)
-                counts.append(int(found.group(1)) if found else 0)
-            out[name] = counts[0] - counts[1]
-    return out
+        cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/out",
+               "--collect-atstart=no", "--toggle-collect=functools_reduce",
+               "--dump-after=functools_reduce", sys.executable, __file__, "--counted",
+               *names]
+        subprocess.run(cmd, env=env, capture_output=True, text=True)
+        counts = []
+        for part in sorted(Path(tmp).glob("out.*"), key=lambda p: int(p.suffix[1:])):
+            found = re.search(r"^(?:summary|totals): (\d+)", part.read_text(), re.MULTILINE)
+            counts.append(int(found.group(1)) if found else 0)
+    return dict(zip(names, counts, strict=False))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -455,8 +457,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--instructions", action="store_true",
                         help="count the instructions of one cold query (valgrind) of the "
                              "headline scenarios (or those --only names)")
-    parser.add_argument("--one", help=argparse.SUPPRESS)
-    parser.add_argument("--setup-only", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--counted", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     before = None
     if args.compare:
@@ -464,8 +465,8 @@ def main(argv: list[str] | None = None) -> int:
             before = json.loads(Path(args.compare).read_text())
         except (OSError, ValueError) as e:
             parser.error(f"--compare {args.compare}: not a --save file ({e})")
-    if args.one:
-        run_one(args.one, args.setup_only)
+    if args.counted:
+        run_counted(args.counted)
         return 0
     if args.plan:
         print("\n".join(plan_lines()))
