@@ -13,7 +13,6 @@ from typing import Any
 
 from ..errors import InputError
 from .inline import is_inline_target, is_inline_weapon
-from .names import name_key
 from .unit_rules import UnitRules, side_rules, unit_rules
 
 
@@ -47,39 +46,48 @@ def leader_notes(body: Any, lead: Any) -> tuple[str, ...]:
     nothing for a standard target of no faction (MEQ stands for any unit of its kind)."""
     if getattr(body, "archetype", False) and not getattr(body, "faction_keywords", ()):
         return ()
+    from .leaders import can_lead
+
     if not getattr(lead, "leader", False):
         return (f"{lead.name} has no Leader ability; attached to {body.name} anyway",)
-    leads = getattr(lead, "leads", ())
-    if leads and name_key(body.name) not in {name_key(n) for n in leads}:
+    if can_lead(lead, body) is False:
         return (f"{lead.name} cannot lead {body.name} (its Leader ability lists "
-                f"{', '.join(leads)}); attached anyway",)
+                f"{', '.join(lead.leads)}); attached anyway",)
     return ()
 
 
 def attached_rules(body: Any, lead: Any, side: str, body_own: tuple[str, ...],
                    lead_own: tuple[str, ...], data: str | os.PathLike | None,
                    lead_data: str | os.PathLike | None = None) -> UnitRules:
-    """The rules from data of a Bodyguard and its Leader on one side: the Leader's "while
-    leading" and "this model's unit" rules reach the whole unit, each unit's other rules its
-    own weapons (``*_own``: weapon names) or model group (group names). An ability both have
-    (Oath of Moment) applies to the whole unit once."""
+    """The rules from data of a Bodyguard and its Leader (or Leaders: a tuple) on one side:
+    a Leader's "while leading" and "this model's unit" rules reach the whole unit, each
+    unit's other rules its own weapons (``*_own``: weapon names) or model group (group
+    names). An ability several have (Oath of Moment) applies to the whole unit once."""
+    leads = tuple(lead) if isinstance(lead, tuple | list) else (lead,)
+
+    def key(p: Any) -> tuple[str, str]:
+        return p.rule.name, p.rule.text
+
     body_parts = unit_rules(body, data)
-    lead_parts = unit_rules(lead, data if lead_data is None else lead_data)
-    shared = {(p.rule.name, p.rule.text) for p in body_parts} & {
-        (p.rule.name, p.rule.text) for p in lead_parts}
-    both = [p for p in body_parts if (p.rule.name, p.rule.text) in shared]
+    theirs: list[Any] = []  # each Leader's, but one another Leader has given already
+    for one in leads:
+        known = {key(p) for p in theirs}
+        theirs += [p for p in unit_rules(one, data if lead_data is None else lead_data)
+                   if key(p) not in known]
+    shared = {key(p) for p in body_parts} & {key(p) for p in theirs}
+    both = [p for p in body_parts if key(p) in shared]
+    theirs = [p for p in theirs if key(p) not in shared]
     return (side_rules(both, side)
             + side_rules([p for p in body_parts if p not in both], side, own=body_own)
-            + side_rules([p for p in lead_parts if (p.rule.name, p.rule.text) not in shared],
-                         side, own=lead_own, leading=True))
+            + side_rules(theirs, side, own=lead_own, leading=True))
 
 
 def defending_rules(unit: Any, data: str | os.PathLike | None = None) -> UnitRules:
     """The rules from data that change the attacks against one row of an army list (a unit,
     or an attached pair: its own, its Leader's, its detachment's and enhancements')."""
     if hasattr(unit, "bodyguard"):
-        return attached_rules(unit.bodyguard, unit.leader, "defender",
-                              (unit.bodyguard.name,), (unit.leader.name,), data)
+        return attached_rules(unit.bodyguard, unit.leaders, "defender",
+                              (unit.bodyguard.name,), tuple(u.name for u in unit.leaders), data)
     return side_rules(unit_rules(unit, data), "defender")
 
 
@@ -94,9 +102,10 @@ def army_rules(army: Any, data: str | os.PathLike | None = None) -> list[dict[st
     for label, unit in army.rows():
         lead_only: set[str] = set()
         if hasattr(unit, "bodyguard"):
-            body, lead = unit.bodyguard, unit.leader
-            attacking = attached_rules(body, lead, "attacker", names(body), names(lead), data)
-            lead_only = {p.rule.name for p in unit_rules(lead, data)} - {
+            body, leads = unit.bodyguard, unit.leaders
+            attacking = attached_rules(body, leads, "attacker", names(body),
+                                       tuple(n for u in leads for n in names(u)), data)
+            lead_only = {p.rule.name for u in leads for p in unit_rules(u, data)} - {
                 p.rule.name for p in unit_rules(body, data)}
         else:
             attacking = side_rules(unit_rules(unit, data), "attacker")
