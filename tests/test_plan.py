@@ -609,7 +609,8 @@ def test_plan_command_next_best_is_a_different_plan():
                         "models").output.split())
     assert ("ahead of the next best plan by 0.644 (exact 4225/6561), which has 4x One #2 -> "
             f"{lone} ") in text
-    text = run("plan", A, A, "-t", lone, "-t", lone, "--objective", "models", "--details").output
+    text = " ".join(run("plan", A, A, "-t", lone, "-t", lone, "--objective", "models",
+                        "--details").output.split())
     assert "the next best different plans (2 in all):" in text
     assert "alike:" in text and "(interchangeable: plans that only swap them are one plan)" \
         in text
