@@ -39,6 +39,7 @@ from ..report.tables import (
 from .army import current_data
 from .output import CONTEXT, full_fractions_option, given, only_with, refuse_repeats
 from .params import as_options, attack_params, options_of, with_params
+from .phase import attach_option, with_attachments
 from .resolve import (
     SUFFIX_FORMAT,
     attacker,
@@ -90,9 +91,7 @@ def allow_unresolved_option(f):
               help="Rows: every unit of this army list (an attached pair is one row).")
 @click.option("--vs-army", "vs_army", metavar="FILE",
               help="Columns: every unit of this army list (instead of --target).")
-@click.option("--attach", multiple=True, metavar="LEADER=BODYGUARD",
-              help='Attach a Leader to a Bodyguard unit of the --army (or --vs-army) list '
-                   'that the list leaves apart, e.g. "Captain=Intercessor Squad" (repeatable).')
+@attach_option
 @allow_unresolved_option
 @click.option("--defence", is_flag=True,
               help="Turn it around: the --army units are the columns, ATTACKERS (or the "
@@ -133,15 +132,12 @@ def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt
         raise click.UsageError("--defence: give the defending army with --army FILE")
     if not attackers and army_file is None and not (defence and vs_army):
         raise click.UsageError("expected ATTACKERS, or --army FILE")
-    if attach and not (army_file or vs_army):
-        raise click.UsageError("--attach: give the army list with --army FILE (or "
-                               "--vs-army FILE)")
     if allow_unresolved and not (army_file or vs_army):
         raise click.UsageError("--allow-unresolved: give the army list with --army FILE (or "
                                "--vs-army FILE)")
-    mine = listed_army(army_file, attach, allow_unresolved) if army_file else None
-    theirs = listed_army(vs_army, attach if not army_file else (),
-                         allow_unresolved) if vs_army else None
+    mine = listed_army(army_file, allow_unresolved=allow_unresolved) if army_file else None
+    theirs = listed_army(vs_army, allow_unresolved=allow_unresolved) if vs_army else None
+    mine, theirs = with_attachments(mine, theirs, attach)
     lists_ruleset(ctx, p, (f"--army {army_file}", mine), (f"--vs-army {vs_army}", theirs))
     if defence:
         columns = _army_columns(mine)

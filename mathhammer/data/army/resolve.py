@@ -31,6 +31,8 @@ import attrs
 from ...errors import InputError
 from ..datastore import EDITIONS, installed_editions
 from ..detachments import with_detachments
+from ..leaders import AttachSpec
+from ..leaders import attach as attach_units
 from ..names import name_key
 from ..unit_file import build_unit, make_up
 from ..unit_index import unit_index
@@ -171,7 +173,6 @@ def _resolve(parsed: ParsedList, edition: str, data, attach: tuple[str, ...]) ->
                             "but has no CHARACTER keyword: not attached")
             continue
         pairs.append((where[i], where[j]))
-    pairs += _attach_specs(units, attach, pairs)
     total = sum(u.points for u in units)
     if parsed.declared_points is not None and total != parsed.declared_points and not unresolved:
         warnings.append(f"{parsed.source}: the units add up to {total} points, the list says "
@@ -181,30 +182,11 @@ def _resolve(parsed: ParsedList, edition: str, data, attach: tuple[str, ...]) ->
     units, dets, notes = with_detachments(units, home, parsed, faction)  # on every unit
     # the data files that lack names of the list, said once each (a newer release of them?)
     notes += [f"{parsed.source}: {n}" for n in lacking_notes(unresolved)]
-    return Army(parsed.name, faction, edition, total,
+    army = Army(parsed.name, faction, edition, total,
                 parsed.declared_points, tuple(units), tuple(pairs), tuple(unresolved),
                 parsed.source, parsed.format, tuple(dict.fromkeys(warnings + notes)), dets)
-
-
-def _attach_specs(units: list[ArmyUnit], specs: tuple[str, ...],
-                  taken: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    out: list[tuple[int, int]] = []
-    used = {i for p in taken for i in p}
-    for spec in specs:
-        if "=" not in spec:
-            raise InputError(f'--attach {spec!r}: expected "Leader=Bodyguard"')
-        lead, body = (s.strip() for s in spec.split("=", 1))
-        pair = []
-        for name in (lead, body):
-            i = next((i for i, u in enumerate(units)
-                      if i not in used and i not in pair
-                      and name_key(u.name) == name_key(name)), None)
-            if i is None:
-                raise InputError(f"--attach {spec!r}: no unattached unit {name!r} in the army")
-            pair.append(i)
-        used.update(pair)
-        out.append((pair[0], pair[1]))
-    return out
+    # --attach: after the list's own attachments, checked against the data's Leader lists
+    return attach_units(army, [AttachSpec.parse(a) for a in attach])
 
 
 class _Unresolved(Exception):

@@ -346,6 +346,8 @@ class _Builder:
         }
         if ab["leads"]:
             raw["leads"] = ab["leads"]
+        if ab["joins"]:
+            raw["joins"] = ab["joins"]
         cat = self.lib.main
         raw["source"] = (
             f"BattleScribe data: {cat.path.rsplit('/', 1)[-1]} ({cat.name}, revision "
