@@ -13,7 +13,6 @@ from typing import Any
 
 from ..errors import InputError
 from .inline import is_inline_target, is_inline_weapon
-from .names import name_key
 from .unit_rules import UnitRules, offered_to, side_rules, unit_rules
 
 

@@ -33,7 +33,6 @@ from ..datastore import EDITIONS, installed_editions
 from ..detachments import with_detachments
 from ..leaders import AttachSpec
 from ..leaders import attach as attach_units
-from ..names import name_key
 from ..unit_file import build_unit, make_up
 from ..unit_index import unit_index
 from .datasheets import (
