@@ -296,7 +296,7 @@ def test_attach_option_pairs_units_of_a_list_without_attachments():
                   attach=("Khârn the Betrayer=Khorne Berzerkers",))
     (i, j), = a.attached
     assert (a.units[i].name, a.units[j].name) == ("Khârn the Betrayer", "Khorne Berzerkers")
-    with pytest.raises(ValueError, match="no unattached unit 'Nobody'"):
+    with pytest.raises(ValueError, match="no Leader 'Nobody' in the list"):
         load_army(ROSTERS / "world-eaters.10e.gwapp.txt", data=BSDATA, attach=("Nobody=Jakhals",))
 
 

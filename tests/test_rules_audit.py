@@ -1,0 +1,125 @@
+"""The hand-read audit of the rules from data (issue 30, item 7): every entry of
+``tests/fixtures/rules_audit/*.toml`` is one rule the translator applied when the sample was
+drawn (``tests/rules_audit.py``), read by hand by someone other than the translator's author,
+with one query whose exact value the reader derived from the rule's text (the arithmetic is in
+the entry).
+
+Each query runs the rule as the translator reads its text *now* (:func:`rules_audit.parts_of`:
+the public ``translate``, ``for_unit`` or, for a 40kdc stratagem, ``translate_effect`` on the
+effect tree kept in the fixture), so no data is needed. An entry the reader judged ``correct``
+must give the hand value exactly; a wrong one is a strict xfail (its verdict and class are the
+reason): when the translator is fixed it passes, the xfail fails as XPASS, and a reader updates
+the entry (its ``verdict``; ``python tests/rules_audit.py --refresh FILE`` writes the translator's
+``effect`` as it then reads, and names the entries whose reading changed).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from rules_audit import (
+    CATEGORIES,
+    MEASURES,
+    VERDICTS,
+    allocate,
+    draw,
+    load_fixtures,
+    parts_of,
+    precision_lines,
+    run_query,
+)
+
+ENTRIES = load_fixtures()
+
+
+def _param(file: str, entry: dict) -> object:
+    ident = f"{file.removesuffix('.toml')}:{entry['id']}:{entry['name']}"
+    verdict = entry.get("verdict", "")
+    if not verdict:
+        return pytest.param(file, entry, id=ident,
+                            marks=pytest.mark.skip(reason="not read yet (no verdict)"))
+    if verdict != "correct":
+        reason = f"{verdict}: {entry.get('class', '')}"
+        return pytest.param(file, entry, id=ident,
+                            marks=pytest.mark.xfail(strict=True, reason=reason))
+    return pytest.param(file, entry, id=ident)
+
+
+@pytest.mark.parametrize(("file", "entry"), [_param(f, e) for f, e in ENTRIES])
+def test_query_gives_the_hand_value(file: str, entry: dict) -> None:
+    expected = Fraction(entry["query"]["expected"])
+    assert run_query(entry) == expected, entry["query"]["arithmetic"]
+
+
+def test_the_fixtures_hold_at_least_100_read_rules_of_both_editions() -> None:
+    read = [e for _f, e in ENTRIES if e.get("verdict")]
+    assert len(read) >= 100
+    assert {e["edition"] for e in read} == {"10e", "11e"}
+    # every category of each edition is present (11e has the stratagems besides)
+    for edition in ("10e", "11e"):
+        have = {e["category"] for e in read if e["edition"] == edition}
+        want = set(CATEGORIES) - ({"stratagem"} if edition == "10e" else set())
+        assert have == want, edition
+
+
+@pytest.mark.parametrize(("file", "entry"), [pytest.param(f, e, id=f"{f}:{e['id']}")
+                                             for f, e in ENTRIES])
+def test_an_entry_is_complete(file: str, entry: dict) -> None:
+    """A read entry has a known verdict, a class when wrong (none when correct), a reading,
+    a query with a measure, an exact expected value and its arithmetic; the rule it names is
+    still applied by the translator (or a reader must look at it again)."""
+    if not entry.get("verdict"):
+        pytest.skip("not read yet")
+    assert entry["verdict"] in VERDICTS
+    assert bool(entry["class"]) == (entry["verdict"] != "correct")
+    assert entry["reading"].strip()
+    q = entry["query"]
+    assert q["measure"] in MEASURES and q["weapons"] and q["arithmetic"].strip()
+    assert q["role"] in ("attacker", "defender")
+    Fraction(q["expected"])  # an exact value, not a float
+    assert any(p.rule.usable for p in parts_of(entry)) or entry["verdict"] != "correct"
+
+
+def test_an_entry_judged_correct_is_not_the_rule_switched_off() -> None:
+    """The queries of the rules judged correct are not all equal to the same query without
+    the rule (a query that cannot fail): at least 90% of them change the answer."""
+    changed = 0
+    correct = [e for _f, e in ENTRIES if e.get("verdict") == "correct"]
+    for e in correct:
+        off = {**e, "query": {**e["query"], "switches": []}, "read": "translate",
+               "text": "", "name": "nothing"}
+        off.pop("effect_tree", None)
+        changed += run_query(off) != run_query(e)
+    assert changed >= 0.9 * len(correct), (changed, len(correct))
+
+
+def test_allocate_gives_every_stratum_its_minimum_and_the_rest_in_proportion() -> None:
+    # the minimum: 3 + 2 (all "tiny" has) + 3 = 8; the 92 left in proportion to the 997, 0 and
+    # 97 spare: 92 x 997/1094 = 83.84 and 92 x 97/1094 = 8.16, so 83 and 8, and the one still
+    # left to the largest remainder (big): 3 + 84, 2, 3 + 8
+    take = allocate({"big": 1000, "tiny": 2, "mid": 100}, 100, 3)
+    assert take == {"big": 87, "tiny": 2, "mid": 11} and sum(take.values()) == 100
+    assert allocate({"a": 1, "b": 1}, 10, 3) == {"a": 1, "b": 1}  # fewer rules than asked
+
+
+def test_draw_is_seeded_and_stratified() -> None:
+    from rules_audit import Item
+
+    items = [Item(ed, cat, f"r{i}", f"t{i}", "") for ed in ("10e", "11e")
+             for cat in ("datasheet ability", "enhancement") for i in range(20)]
+    one, two = draw(items, 12, seed=5), draw(items, 12, seed=5)
+    assert one == two and len(one) == 12
+    assert {(i.edition, i.category) for i in one} == {(i.edition, i.category) for i in items}
+    assert draw(items, 12, seed=6) != one
+
+
+def test_precision_lines_count_correct_over_read() -> None:
+    entries = [{"edition": "10e", "category": "enhancement", "mode": "switch",
+                "verdict": v, "class": c} for v, c in (("correct", ""), ("correct", ""),
+                                                       ("wrong beneficiary", "aura"))]
+    entries.append({"edition": "11e", "category": "stratagem", "verdict": ""})
+    lines = precision_lines(entries)
+    assert lines[0] == "3 rules read (1 not read yet)"
+    assert "  all                            2 / 3    66.7%" in lines
+    assert "wrong, by class: aura 1" in lines
