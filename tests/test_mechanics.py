@@ -170,7 +170,7 @@ def test_the_wordings_of_the_mechanics_are_read(text, reading):
 @pytest.mark.parametrize(("text", "reason"), [
     # only some models' weapons: not every weapon of the unit it leads
     ("While this model is leading a unit, double the Attacks characteristic of weapons "
-     "equipped by Daemonhost models in that unit.", "changes the Attacks characteristic"),
+     "equipped by Daemonhost models in that unit.", "doubles or halves a characteristic"),
     # a Feel No Pain against more than mortal wounds
     ("Models in this unit have the Feel No Pain 6+ ability against mortal wounds and attacks "
      "with an unmodified Damage characteristic of 1.", "Feel No Pain against some attacks only"),
@@ -181,7 +181,9 @@ def test_the_wordings_of_the_mechanics_are_read(text, reading):
 ])
 def test_what_the_mechanics_do_not_cover_stays_not_modelled(text, reason):
     parts = translate("Ability", text)
-    assert [p.rule.not_modelled for p in parts] == [reason]
+    # the reason, then the clause it is read from, quoted
+    assert [p.rule.not_modelled.split(' ("')[0] for p in parts] == [reason]
+    assert all(p.rule.not_modelled.endswith('")') for p in parts)
 
 
 def test_a_condition_the_engine_cannot_check_makes_a_switch():

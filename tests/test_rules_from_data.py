@@ -441,9 +441,9 @@ def test_an_army_lists_attached_pair_and_enhancement_get_their_rules(catalogue, 
                                                 "Fury Blade"], "switches": ["Oath"]},
                       "defending": {"applied": ["Shield Wall", "Iron Halo"], "switches": []},
                       "not_modelled": [{"name": "Rapid Reload",
-                                        "reason": "re-rolls a Damage roll (\"Each time this "
-                                        "unit is selected to shoot, roll one D6: on a 4+, you "
-                                        "can re-roll the Damage roll of its attacks\")"}],
+                                        "reason": "re-rolls a Damage roll (\"Once per turn, "
+                                        "when this unit is selected to shoot, you can re-roll "
+                                        "one Damage roll made for its attacks\")"}],
                       # where each comes from: the squad's datasheet, its Leader's abilities
                       # (Marksman and Iron Halo are the Leader model's own), the enhancement
                       "from": {"Drilled": "datasheet", "Tactical Precision": "leader",
