@@ -32,6 +32,7 @@ COMMANDS = {
     "data": "mathhammer.cli.army:data",
     "import": "mathhammer.cli.catalog:import_",
     "kills": "mathhammer.cli.attack:kills",
+    "mcp": "mathhammer.cli.mcp:mcp",
     "mortal": "mathhammer.cli.attack:mortal",
     "odds": "mathhammer.cli.attack:odds",
     "plan": "mathhammer.cli.plan:plan",
