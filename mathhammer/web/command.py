@@ -38,7 +38,7 @@ COMMANDS = {"kills": "--json", "odds": "--json", "table": "--format=json"}
 #: Options of those commands that the API does not take (files, output shapes); several
 #: units into one target are ``then`` (the units after ``attacker``) and ``until``.
 _HIDDEN = {"as_json", "plot", "output", "force", "exact", "fmt", "help", "version",
-           "full_fractions", "target_unit", "until_p", "tries"}
+           "full_fractions", "target_unit", "until_p", "tries", "link", "page_url"}
 #: How many attacking units the page sends into one target at most (``attacker`` and ``then``).
 MAX_UNITS = 12
 _FILEISH = re.compile(r"[/\\]|\.(?:toml|cat|gst|json|rosz?|xml)\s*(?::|$)", re.I)
