@@ -106,7 +106,7 @@ def test_kills_odds_and_a_salvo_are_the_command_lines_numbers():
         ("odds", {"attacker": "1x 1 | 4+ | 4 | 0 | 1", "target": "1x T4 Sv7+ W1",
                   "at_least": 1}),
         ("salvo", {"units": ["Hexmark Destroyer", "Cronos"], "target": "MEQ",
-                   "half_range": True}))
+                   "half_range": True, "until": "50%"}))
     want, _ = cli_json("kills", "Hexmark Destroyer", "MEQ", "--half-range", "--json")
     got = ok(kills)
     for key in ("pmf", "mean", "destroyed", "state", "weapons"):
@@ -122,10 +122,11 @@ def test_kills_odds_and_a_salvo_are_the_command_lines_numbers():
     assert ok(odds)["p_float"] == float(Fraction("54550000/387420489"))
     assert (ok(quarter)["p"], ok(quarter)["p_float"]) == ("1/4", 0.25)
     want_salvo, _ = cli_json("kills", "Hexmark Destroyer", "Cronos", "-t", "MEQ",
-                             "--half-range", "--json")
+                             "--half-range", "--until", "50%", "--json")
     got_salvo = ok(salvo)
     assert exact(got_salvo["pmf"]) == want_salvo["pmf"]
     assert got_salvo["mean"] == want_salvo["mean"]
+    assert exact(got_salvo["until"]) == exact(want_salvo["until"])
     assert [a["attacker"] for a in got_salvo["attackers"]] == ["Hexmark Destroyer", "Cronos"]
 
 
@@ -161,6 +162,7 @@ def small_data(tmp_path, monkeypatch):
     """A small BattleScribe data folder (tests/test_catalogue.py), its stores compiled."""
     from test_catalogue import make_data
 
+    from mathhammer.cache import clear_caches
     from mathhammer.data.catalogue import open_store
 
     pytest.importorskip("mathhammer.data.army")
@@ -169,7 +171,9 @@ def small_data(tmp_path, monkeypatch):
     monkeypatch.setenv("MATHHAMMER_DATA", str(make_data(tmp_path / "bsdata")))
     for edition in ("10e", "11e"):
         open_store(edition, progress=lambda *_: None)
-    return tmp_path
+    clear_caches()  # nothing read of another data folder (the workers fork this process)
+    yield tmp_path
+    clear_caches()
 
 
 LIST = """My list (95 points)

@@ -197,9 +197,9 @@ def tools() -> tuple[Tool, ...]:
     army_opts = {k: v for k, v in table.items() if k not in ("by", "vary")}
     edition = {"type": "string", "enum": _edition_choices(),
                "description": "The edition (core rule set) of the data to read (default 10e)."}
-    until = {"type": "string", "maxLength": MAX_LINE, "description":
-             "Stop once the target is destroyed (\"destroyed\"), or a number of its models "
-             "is, as `kills --until` reads it."}
+    until = {"type": "string", "maxLength": 100, "description":
+             "Also the fewest of the units, in order, that destroy the target with "
+             "probability at least P (0.9, 90% or 9/10)."}
     return (
         Tool("kills", "The exact distributions of one unit attacking another: attacks, hits, "
              "wounds, unsaved wounds, mortal wounds, damage and models killed (a PMF of each), "
@@ -219,8 +219,9 @@ def tools() -> tuple[Tool, ...]:
                      ["attacker"]), _table_job),
         Tool("salvo", "Several units attacking one target in order, the target's state carried "
              "from one to the next (as `mathhammer kills A B C -t TARGET --json`): the "
-             "distributions after each unit, and with until, when to stop. Each unit may carry "
-             f"its own options (\"Devastator Squad --half-range --weapon 4x Lascannon\"). {_EXACT}",
+             "distributions after each unit (and with until, how many units it takes). Each "
+             "unit may carry its own options (\"Devastator Squad --half-range --weapon 4x "
+             f"Lascannon\"). {_EXACT}",
              _object({"units": _units(f"{_ATTACKER_HELP} In the order they attack.",
                                       MAX_SALVO, 2),
                       "target": _unit(_TARGET_HELP), "until": until, **kills},
