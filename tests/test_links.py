@@ -55,7 +55,7 @@ def answered(call: tuple) -> dict:
 
 
 KILLS = ["Hexmark Destroyer", "Necron Warriors", "--target-models", "10", "--half-range",
-         "--crit-hit", "5", "--rule", "Conquering Tyrant", "--turns", "2"]
+         "--crit-hit", "5", "--rule", "Protocol of the Conquering Tyrant", "--turns", "2"]
 
 
 def test_a_kills_link_is_the_same_query_and_the_same_numbers():
@@ -68,6 +68,9 @@ def test_a_kills_link_is_the_same_query_and_the_same_numbers():
     assert parsed("kills", to_argv("kills", params)[1:]) == parsed("kills", KILLS)
     got, want = answered(calls["kills"]), cli_json("kills", *KILLS)
     assert got["pmf"] == want["pmf"] and got["mean"] == want["mean"]
+    # a named rule by its full name: the page ticks its box of the faction's rules
+    short = link("kills", "Hexmark Destroyer", "MEQ", "--rule", "Conquering Tyrant")
+    assert ("rule", "Protocol of the Conquering Tyrant") in state_of(short)
 
 
 def test_an_odds_link_shows_the_same_probability():
@@ -120,7 +123,8 @@ def test_a_plan_link_is_the_same_plan():
     calls = page_calls(url)
     assert list(calls) == ["plan"]
     assert calls["plan"] == ("plan", {
-        "units": ["Hexmark Destroyer --rule Conquering Tyrant", "Cronos --rule Conquering Tyrant"],
+        "units": ["Hexmark Destroyer --rule Protocol of the Conquering Tyrant",
+                  "Cronos --rule Protocol of the Conquering Tyrant"],
         "targets": ["GEQ", "MEQ"], "half_range": "true", "objective": "models"})
     got, want = answered(calls["plan"]), cli_json("plan", *PLAN)
     assert got["best"] == want["best"] and got["plan"] == want["plan"]

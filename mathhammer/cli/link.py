@@ -107,6 +107,21 @@ def _pairs(ctx: click.Context, opt: click.Option) -> list[tuple[str, str]]:
     return [] if value is None else [(key, str(value))]
 
 
+def _rule_name(name: str) -> str:
+    """A named rule by its full name (the page's box for it), else as given (a datasheet's
+    switch, which the page offers by the name the unit's data gives it).
+
+    >>> _rule_name("Conquering Tyrant")
+    'Protocol of the Conquering Tyrant'
+    """
+    from ..data.named_rules import find_rule
+
+    try:
+        return find_rule(name).name
+    except (ValueError, LookupError):
+        return name
+
+
 def _army_text(path: str, key: str) -> tuple[str, str]:
     """An army list file as the page holds it: its text (``key``), or a file that is not
     text (a ``.rosz``) as base64 (``key`` + ``_file``)."""
@@ -164,7 +179,10 @@ def link_state(command: str, ctx: click.Context) -> tuple[list[tuple[str, str]],
             continue
         if command == "plan" and name in ("objective", "adaptive", "named_rules"):
             if name == "named_rules":
-                rules = list(p["named_rules"])
+                rules = [_rule_name(r) for r in p["named_rules"]]
+            continue
+        if name == "named_rules":
+            state += [("rule", _rule_name(r)) for r in p["named_rules"]]
             continue
         state += _pairs(ctx, opt)
     if command == "odds":
