@@ -21,7 +21,8 @@ from typing import Any
 
 from .. import __version__
 from ..errors import InputError, one_line
-from .tools import TIMEOUT, TOOLS, answer, check_arguments, error_text, run_job, tool
+from .answers import answer, error_text, run_job
+from .tools import TIMEOUT, TOOLS, check_arguments, tool
 
 #: What the server tells an assistant about itself as it connects.
 INSTRUCTIONS = (
