@@ -122,7 +122,11 @@ def make_server(*, timeout: float = TIMEOUT, workers: int = 1, compile_data: boo
         status, body = await ctx.lifespan_context["workers"].run(*job)
         if status != 200:
             return failed(error_text(body))
-        data = answer(body)
+        try:
+            data = answer(body)
+        except Exception as e:  # a bug: one line, as the command line says it
+            return failed(f"mathhammer: internal error: {type(e).__name__}: {one_line(e)} (a "
+                          "bug in mathhammer)")
         return types.CallToolResult(
             content=[types.TextContent(text=json.dumps(data, ensure_ascii=False))],
             structured_content=data)
