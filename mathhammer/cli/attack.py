@@ -33,7 +33,6 @@ from ..report.numbers import (
 from ..report.scenario import Ask, Counter, MortalQuery
 from ..report.text import explain_lines, kills_text, mortal_text, sequence_text
 from .army import data_option
-from .link import LINK_PARAMS, print_link, wants_link
 from .output import CONTEXT, full_fractions_option, only_with
 from .params import Count, attack_params, sequence_params, with_params
 from .resolve import build_query, check_output, check_suffix, emit, target
@@ -76,7 +75,7 @@ _SEVERAL = (("--target", "-t", "target_unit"), {
 
 @click.command(context_settings=CONTEXT, help=_KILLS_HELP)
 @click.argument("units", nargs=-1, metavar="ATTACKER TARGET")
-@with_params([_SEVERAL] + attack_params(table=False) + sequence_params() + LINK_PARAMS)
+@with_params([_SEVERAL] + attack_params(table=False) + sequence_params())
 @click.option("--until", "until_p", metavar="P",
               help="With -t: the fewest of the units, in order, that destroy the target with "
                    "probability at least P (0.9, 90% or 9/10).")
@@ -94,8 +93,6 @@ _SEVERAL = (("--target", "-t", "target_unit"), {
 def kills(units: tuple[str, ...], as_json: bool, plot: str | None, output: str | None,
           force: bool, explain: bool, target_unit: str | None, until_p: str | None,
           **p: Any) -> None:
-    if wants_link(click.get_current_context()):
-        return print_link("kills", click.get_current_context())
     only_with(click.get_current_context(), {"full_fractions": ("as_json",),
                                             "force": ("output", "plot")})
     if target_unit is not None:
@@ -196,12 +193,10 @@ Examples:
               help='Answer again with these options added, e.g. "--rule X" (repeatable), and '
                    "say which helps most.")
 @full_fractions_option
-@with_params([_SEVERAL] + attack_params(table=False) + sequence_params() + LINK_PARAMS)
+@with_params([_SEVERAL] + attack_params(table=False) + sequence_params())
 def odds(units: tuple[str, ...], at_least: int | None, exactly: int | None,
          at_most: int | None, destroy: bool, counter: str, exact: bool, as_json: bool,
          target_unit: str | None, tries: tuple[str, ...], **p: Any) -> None:
-    if wants_link(click.get_current_context()):
-        return print_link("odds", click.get_current_context())
     asked = [(flag, ask, k) for flag, ask, k in (
         ("--at-least", Ask.AT_LEAST, at_least), ("--kills", Ask.EXACTLY, exactly),
         ("--at-most", Ask.AT_MOST, at_most), ("--destroy", Ask.DESTROYED, 0 if destroy else None))

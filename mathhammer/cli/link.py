@@ -17,12 +17,14 @@ never dropped in silence. The page's base address is ``--page-url``, else
 from __future__ import annotations
 
 import base64
+import functools
 from typing import Any
 
 import click
 from click.core import ParameterSource
 
 from ..errors import InputError
+from ..web.links import BUDGET, PLAN_TARGETS, PLAN_UNITS, address, check_spec, page_calls
 from .params import ENGINE, Param
 
 #: The environment variable of the page's base address.
@@ -226,14 +228,13 @@ def _table_state(ctx: click.Context, units: list[str]) -> list[tuple[str, str]]:
 def _plan_state(ctx: click.Context, units: list[str], rules: list[str],
                 warnings: list[str]) -> list[tuple[str, str]]:
     from ..engine.plan import ADAPTIVE_BUDGET
-    from ..web.plan import BUDGET, MAX_TARGETS, MAX_UNITS
 
     p = ctx.params
     if rules and p.get("army_file"):
         raise InputError("--link: the page's plan gives named rules to named units only "
                          "(\"NAME --rule X\"); drop --rule, or share the command line")
-    for what, given, most in (("attacking units", units, MAX_UNITS),
-                              ("targets", p["targets"], MAX_TARGETS)):
+    for what, given, most in (("attacking units", units, PLAN_UNITS),
+                              ("targets", p["targets"], PLAN_TARGETS)):
         if len(given) > most:
             raise InputError(f"--link: {len(given)} {what}; a plan on the page takes at most "
                              f"{most}")
@@ -258,26 +259,29 @@ def _plan_state(ctx: click.Context, units: list[str], rules: list[str],
 
 
 def _check(url: str) -> None:
-    """The page's calls of the address, checked as the API checks them (a file named as a
-    unit, a bad value): an InputError."""
-    from ..web.command import check_spec, check_unit, to_argv
-    from ..web.links import page_calls
+    """The units of the page's calls of the address, checked as the page checks them (a file
+    named as a unit), and the edition (a bundled rule set, not a file): an InputError."""
+    from ..data.paths import data_dir
 
+    editions = sorted(f.stem for f in (data_dir("rules") / "core").glob("*.toml"))
     for kind, *args in page_calls(url).values():
-        if kind == "call":
-            to_argv(*args)
-        elif kind == "plan":
-            body = args[0]
-            for u in body["units"]:
-                check_unit("units", u)
-            for t in body["targets"]:
-                check_spec("targets", t)
+        params = args[-1]
+        for key in ("attacker", "target", "then", "targets", "units", "leader"):
+            values = params.get(key) or []
+            for v in [values] if isinstance(values, str) else values:
+                name = v.split(" --", 1)[0].split(" + ", 1)[0]
+                if key == "targets" and kind != "plan":
+                    for part in name.split(","):
+                        check_spec(key, part)
+                elif not name.startswith(("army:", "vs:")):
+                    check_spec("attacker" if key in ("then", "units") else key, name)
+        if params.get("rules") not in (None, *editions):
+            raise InputError(f"rules: the page takes the bundled rule sets ({', '.join(editions)}"
+                             f"), not {params['rules']!r}")
 
 
 def print_link(command: str, ctx: click.Context) -> None:
     """Print the page's address of the query (its warnings on standard error)."""
-    from ..web.links import address
-
     state, warnings = link_state(command, ctx)
     url = address(ctx.meta.get(f"{_META}.url") or DEFAULT_PAGE, state)
     try:
@@ -289,5 +293,38 @@ def print_link(command: str, ctx: click.Context) -> None:
     click.echo(url)
 
 
-__all__ = ["DEFAULT_PAGE", "LINK_PARAMS", "PAGE_ENV", "api_key", "link_state", "print_link",
-           "wants_link"]
+def linked(name: str, command: click.Command) -> click.Command:
+    """The command with ``--link`` and ``--page-url``: given ``--link`` it prints the page's
+    address of its query instead of answering it."""
+    command.params.extend(click.Option(list(decls), **kwargs) for decls, kwargs in LINK_PARAMS)
+    answer = command.callback
+
+    @functools.wraps(answer)
+    def callback(*args: Any, **kwargs: Any) -> Any:
+        ctx = click.get_current_context()
+        if wants_link(ctx):
+            return print_link(name, ctx)
+        return answer(*args, **kwargs)
+
+    command.callback = callback
+    return command
+
+
+#: The commands with --link, by the module that defines each (``mathhammer.cli.main.COMMANDS``
+#: names them here: each is imported when used, as the others are).
+LINKED = {"kills": "attack", "odds": "attack", "table": "table", "plan": "plan"}
+
+
+def __getattr__(name: str) -> click.Command:
+    if name not in LINKED:
+        raise AttributeError(name)
+    import importlib
+
+    command = linked(name, getattr(importlib.import_module(f"mathhammer.cli.{LINKED[name]}"),
+                                   name))
+    globals()[name] = command
+    return command
+
+
+__all__ = ["DEFAULT_PAGE", "LINKED", "LINK_PARAMS", "PAGE_ENV", "api_key", "link_state", "linked",
+           "print_link", "wants_link"]

@@ -33,7 +33,6 @@ from ..report.planning import (
 )
 from ..report.specs import Attacker, attacker_of, check_work, split_rules
 from .army import current_data
-from .link import LINK_PARAMS, print_link, wants_link
 from .output import CONTEXT, only_with, warn
 from .params import attack_params, options_of, with_params
 from .phase import attach_option, reach_of, reach_options, with_attachments
@@ -204,7 +203,7 @@ Examples:
 @click.option("--output", "-o", type=click.Path(dir_okay=False), metavar="FILE",
               help="Write the report to FILE instead of standard output.")
 @click.option("--force", is_flag=True, help="Overwrite the --output file if it exists.")
-@with_params(attack_params(table=False) + LINK_PARAMS)
+@with_params(attack_params(table=False))
 def plan(attackers: tuple[str, ...], targets: tuple[str, ...], army_file: str | None,
          vs_army: str | None, objective: str | None, points: tuple[str, ...],
          destroy: str | None, probability: str, split: bool, adaptive: bool, budget: int,
@@ -212,8 +211,6 @@ def plan(attackers: tuple[str, ...], targets: tuple[str, ...], army_file: str | 
          reach_file: str | None, details: bool, fmt: str | None, as_json: bool,
          output: str | None, force: bool, allow_unresolved: bool, **p: Any) -> None:
     ctx = click.get_current_context()
-    if wants_link(ctx):
-        return print_link("plan", ctx)
     only_with(ctx, {"probability": ("destroy",), "budget": ("adaptive",),
                     "force": ("output",)})
     out_path = check_output(output, force) if output is not None else None

@@ -37,7 +37,6 @@ from ..report.tables import (
     standard_targets,
 )
 from .army import current_data
-from .link import LINK_PARAMS, print_link, wants_link
 from .output import CONTEXT, full_fractions_option, given, only_with, refuse_repeats
 from .params import as_options, attack_params, options_of, with_params
 from .phase import attach_option, with_attachments
@@ -115,14 +114,12 @@ def allow_unresolved_option(f):
 @click.option("--output", "-o", type=click.Path(dir_okay=False), metavar="FILE",
               help="Write to FILE instead of standard output.")
 @click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")
-@with_params(attack_params(table=True) + LINK_PARAMS)
+@with_params(attack_params(table=True))
 def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt: str | None,
           by: str, vary: tuple[str, ...], title: str | None, output: str | None, force: bool,
           army_file: str | None, vs_army: str | None, attach: tuple[str, ...], defence: bool,
           allow_unresolved: bool, **p: Any) -> None:
     ctx = click.get_current_context()
-    if wants_link(ctx):
-        return print_link("table", ctx)
     only_with(ctx, {"force": ("output",)})
     out_path = check_output(output, force) if output is not None else None
     if fmt is None:

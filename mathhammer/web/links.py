@@ -21,8 +21,39 @@ command line does.
 
 from __future__ import annotations
 
+import re
 import urllib.parse
 from typing import Any
+
+from ..errors import InputError
+
+#: A plan on the page takes at most this many attacking units and targets, and adapts within
+#: this many joint target states (:mod:`mathhammer.web.plan`; the command line takes more): 4
+#: targets for 6 units are 4**6 = 4,096 assignments, each evaluated exactly.
+PLAN_UNITS, PLAN_TARGETS, BUDGET = 6, 4, 2_000
+_FILEISH = re.compile(r"[/\\]|\.(?:toml|cat|gst|json|rosz?|xml)\s*(?::|$)", re.I)
+
+
+def check_spec(key: str, spec: str) -> str:
+    """A unit as the page may name it: a bundled or BattleScribe unit or an inline profile (a
+    weapon row for an attacker, a target profile for any other); the server reads no files on
+    a page's behalf.
+
+    >>> check_spec("target", "../secret.toml")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: target '../secret.toml': the web page reads no files; give a u...
+    """
+    from ..data.inline import is_inline_target, is_inline_weapon
+
+    text = str(spec).strip()
+    if not text:
+        raise InputError(f"{key}: expected a unit's name or an inline profile, got ''")
+    inline = is_inline_weapon(text) if key in ("attacker", "unit") else False
+    if not (inline or is_inline_target(text)) and _FILEISH.search(text):
+        raise InputError(f"{key} {text!r}: the web page reads no files; give a unit's name or "
+                         "an inline profile")
+    return text
 
 #: The keys of the address that are the page's own (not parameters of ``/api/kills``).
 PLAN_KEYS = ("plan_units", "plan_targets", "plan_objective", "plan_adaptive", "plan_vs",
@@ -65,9 +96,18 @@ def _object(pairs: list[tuple[str, str]]) -> dict[str, Any]:
 
 
 def _schema_keys() -> list[str]:
-    from .catalog import options_schema
+    """The keys of the page's options form (:func:`mathhammer.web.catalog.options_schema`):
+    the :class:`~mathhammer.model.options.Options` fields a player sets, by their API names.
 
-    return [o["key"] for o in options_schema()]
+    >>> _schema_keys()[:3], _schema_keys()[-1]
+    (['rules', 'half_range', 'charged'], 'ability')
+    """
+    import attrs
+
+    from ..model.options import Options
+
+    return [{"abilities": "ability"}.get(f.name, f.name) for f in attrs.fields(Options)
+            if "help" in f.metadata or f.name in ("rules", "abilities")]
 
 
 def _army(state: list[tuple[str, str]], text: str, upload: str) -> Any:
@@ -149,5 +189,5 @@ def shown_odds(url: str) -> tuple[str, int]:
     return _get(state, "dist") or "kills", int(_get(state, "k") or 1)
 
 
-__all__ = ["LISTS", "PAGE_ONLY", "PLAN_KEYS", "address", "page_calls", "shown_odds",
-           "state_of"]
+__all__ = ["BUDGET", "LISTS", "PAGE_ONLY", "PLAN_KEYS", "PLAN_TARGETS", "PLAN_UNITS", "address",
+           "check_spec", "page_calls", "shown_odds", "state_of"]

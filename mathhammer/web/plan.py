@@ -29,12 +29,11 @@ from ..errors import InputError
 from ..model.limits import check_values
 from .army import army_unit, read_army
 from .command import as_bool, check_spec, check_unit, parameters, parsed_params, value_list
+from .links import BUDGET, PLAN_TARGETS, PLAN_UNITS
 
 #: Attacking units and targets a plan on the page takes at most (the command line takes
 #: more): 4 targets for 6 units are 4**6 = 4,096 assignments, each evaluated exactly.
-MAX_UNITS, MAX_TARGETS = 6, 4
-#: Joint target states the page's adaptive plan may visit (beyond: the stated heuristic).
-BUDGET = 2_000
+MAX_UNITS, MAX_TARGETS = PLAN_UNITS, PLAN_TARGETS
 #: How the page names a unit of the enemy's list: ``vs:`` and its row's label.
 VS_REF = "vs:"
 LIMITS = (f"a plan on the page takes at most {MAX_UNITS} attacking units and {MAX_TARGETS} "
