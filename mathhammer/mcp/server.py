@@ -88,7 +88,7 @@ def make_server(*, timeout: float = TIMEOUT, workers: int = 1, compile_data: boo
                 ) -> Any:
     """The SDK's low-level server with the tools; its worker processes start with each
     connection (the server's lifespan) and stop with it."""
-    import mcp_types as types
+    from mcp import types
     from mcp.server.lowlevel import Server
 
     @contextlib.asynccontextmanager
