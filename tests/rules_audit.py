@@ -373,12 +373,21 @@ def query_rules(entry: dict[str, Any]) -> list[Any]:
     bearer attacking or attacked, leading a unit or not, as one model group of an attached
     unit or not) as the library sorts a unit's rules (:func:`~mathhammer.data.unit_rules.
     side_rules`): those applied, and its switches the query switches on (``all``, or by
-    name)."""
+    name). ``keywords``: the bearer's, when given its rules are read for it first
+    (:func:`~mathhammer.data.unit_rules.resolve`: an aura for friendly X units is its own when
+    it is X)."""
     from mathhammer.data.unit_rules import side_rules
 
     q = entry["query"]
     own = tuple(q["own"]) if q.get("own") else None
-    ur = side_rules(parts_of(entry), q.get("role", "attacker"), own=own,
+    parts = parts_of(entry)
+    if q.get("keywords"):  # the bearer's keywords: its rules read for it, as a unit's are
+        from types import SimpleNamespace
+
+        from mathhammer.data.unit_rules import resolve
+
+        parts = resolve(parts, SimpleNamespace(keywords=tuple(q["keywords"]), groups=()))
+    ur = side_rules(parts, q.get("role", "attacker"), own=own,
                     leading=bool(q.get("leading", False)))
     rules = list(ur.applied)
     wanted = q.get("switches", ["all"])
