@@ -40,7 +40,9 @@ readers of seed 3030 judged (keep to it, so that samples compare):
   Aura rules), an attached unit has the keywords of its models (a CHARACTER unit);
 - the query is asked of the bearer (attacking, or attacked: ``role``), with the rule's parts for
   that side switched on (``switches``: ``all`` or by name), so a rule given to the wrong unit
-  shows as the bearer's number changing when it should not.
+  shows as the bearer's number changing when it should not; ``keywords`` gives the bearer's
+  keywords, and its rules are then read for it as a unit's are (``resolve``: a rule for
+  friendly X units is its own when it is X), else a rule for friendly X units is not its own.
 
 >>> allocate({"a": 50, "b": 2, "c": 10}, 10, 3)
 {'a': 5, 'b': 2, 'c': 3}
