@@ -24,7 +24,8 @@ from ..names import name_key
 from ..unit_index import UnitIndex
 from .model import DataFile, ParsedList
 
-__all__ = ["ArmyData", "catalogue_weapon", "close_key", "cost_for", "data_file", "find_datasheet",
+__all__ = ["ArmyData", "catalogue_weapon", "close_key", "cost_for", "data_file", "datasheet_by_id",
+           "find_datasheet",
            "homes_of", "known_name", "lacking_datasheet", "match_key", "missing_links",
            "singular", "standard_first", "weapon_tables"]
 
@@ -236,6 +237,35 @@ def find_datasheet(d: ArmyData, homes: list, name: str, notes: tuple[str, ...] =
     close = [f"{c.label}:{u}" for c, u in hits] or (
         d.index.close(name) if d.lookups <= _MAX_CLOSEST else [])
     return None, close, ""
+
+
+def datasheet_by_id(d: ArmyData, homes: list, ids: tuple[str, ...], name: str
+                    ) -> tuple[Any, Any, str] | None:
+    """(catalogue info, root entry, warning) of the datasheet a list names by its BattleScribe
+    id (a roster's ``entryId``, a saved army's ``datasheet_id``): the list's catalogues first,
+    then any other that selects it; None when no catalogue has the id (the name is looked
+    up then). A data name other than the list's is said (a datasheet renamed since the list
+    was written)."""
+    if d.index.store is None:
+        return None
+    for ident in ids:
+        hits = d.index.store.selectable_by_key(ident)
+        if not hits:
+            continue
+        where = {str(c.path): c for c in homes}
+        order = [h for h in hits if h[0] in where] or hits
+        path, uname, entry = order[0]
+        cat = where.get(path) or next((c for c in d.index.catalogues if str(c.path) == path),
+                                      None)
+        if cat is None:
+            continue
+        note = "" if match_key(uname) == match_key(name) else (
+            f"'{name}' read as '{uname}' (the data's datasheet of its BattleScribe id {ident})")
+        if homes and cat not in homes:
+            note = note or f"'{name}' is not in {homes[0].label}: read as {cat.label}:{uname} " \
+                f"(its BattleScribe id {ident})"
+        return cat, entry, note
+    return None
 
 
 def data_file(d: ArmyData, cat) -> DataFile:
