@@ -2,8 +2,9 @@
 
 Formats (:data:`FORMATS`, recognised by content, or forced with ``fmt``): the Warhammer
 40,000 app's text export (10e and 11e apps, any language's headers), New Recruit's text exports
-(GW, WTC, WTC-compact, default and short), ListForge, WarOrgan's two styles and BattleScribe
-rosters (``.ros``, ``.rosz``).
+(GW, WTC, WTC-compact, default and short), ListForge, WarOrgan's two styles, BattleScribe
+rosters (``.ros``, ``.rosz``), and the structured forms (:mod:`.structured`): New Recruit's
+JSON export, ListForge's share JSON and share link, and what ``mathhammer army --json`` writes.
 
 >>> parse_army("")
 Traceback (most recent call last):
@@ -41,7 +42,8 @@ def __getattr__(name: str):
 
 #: the formats a list may be read as (``--format``)
 FORMATS = ("gwapp", "newrecruit-gw", "newrecruit-wtc", "newrecruit-nr", "newrecruit-short",
-           "listforge", "warorgan", "battlescribe")
+           "listforge", "warorgan", "battlescribe", "newrecruit-json", "listforge-json",
+           "listforge-link", "mathhammer-json")
 
 
 def parse_list(text: str | bytes, source: str = "<text>", fmt: str | None = None
@@ -55,6 +57,8 @@ def parse_list(text: str | bytes, source: str = "<text>", fmt: str | None = None
     mathhammer.errors.InputError: <text>: an army list is text or bytes, not int
     """
     from .roster import parse_roster
+    from .structured import FORMATS as STRUCTURED
+    from .structured import kind_of, parse_structured
     from .text import parse_text
 
     if not isinstance(text, (str, bytes, bytearray)):
@@ -78,6 +82,8 @@ def parse_list(text: str | bytes, source: str = "<text>", fmt: str | None = None
         raise InputError(f"{source}: empty army list")
     if fmt == "battlescribe" or text.lstrip().startswith("<"):
         return parse_roster(text.encode("utf-8"), source)
+    if fmt in STRUCTURED or (fmt is None and kind_of(text) is not None):
+        return parse_structured(text, source, fmt)
     return parse_text(text, source, fmt)
 
 
