@@ -1,12 +1,14 @@
 """The shared army lists (``../shared/rosters`` and its ``corpus/``) and what each should read as.
 
 Run ``python tests/army_corpus.py [SHARED] [-v]`` for the table format x edition -> lists read
-fully (their units' points equal the stated total and, where known, the unit count matches),
+fully (their units' points equal the stated total, where known the unit count matches, and
+the edition read is the one the file name gives),
 lists that name a data file the shared data lacks, lists that name the data file that lacks
 what they need (the file is there, an older release of it: every line not read is a name it
 lacks, and those lines make up the points and units the list states), and lists that fail
-(``-v``: each failure's first causes). ``tests/test_army_corpus.py`` makes each corpus list a
-test with the same check.
+(``-v``: each failure's first causes), and how many of the units read have a default target of
+the models their list gives (every model group of the unit). ``tests/test_army_corpus.py``
+makes each corpus list a test with the same check.
 
 A list's name says its faction, edition and format (``tau-empire.10e.newrecruit-gw.2.txt``);
 ``corpus/SOURCES.md`` gives its stated total and unit count. The lists directly in ``rosters/``
@@ -144,6 +146,9 @@ def check(e: Expect, data: Path) -> tuple[str, str]:
         return kind, msg.splitlines()[0][:300]
     want = e.points if e.points is not None else a.declared_points
     why = []
+    # the edition read is the list's (its file name says which; "unknown": the list does not)
+    if e.edition in ("10e", "11e") and a.edition != e.edition:
+        why.append(f"edition {a.edition} != {e.edition}")
     if a.unresolved:
         why.append(f"{len(a.unresolved)} unresolved: " + "; ".join(
             u.text for u in a.unresolved[:3]))
@@ -171,6 +176,36 @@ def check(e: Expect, data: Path) -> tuple[str, str]:
     return "fail", "; ".join(why)
 
 
+def model_counts(e: Expect, data: Path) -> tuple[int, list[str]]:
+    """(units read, those whose default target has other than the list's models) of one list:
+    each unit's target (every model group) against the models its list lines give."""
+    from mathhammer.data.army import load_army
+    from mathhammer.errors import InputError
+
+    try:
+        a = load_army(e.path, data=data)
+    except (InputError, ValueError):
+        return 0, []
+    bad = []
+    for u in a.units:
+        t = u.as_target()
+        have = sum(g.models for g in getattr(t, "groups", (t,)))
+        if have != u.models:
+            bad.append(f"{u.name}: target {have} models, list {u.models}")
+    return len(a.units), bad
+
+
+def said_edition(e: Expect) -> bool:
+    """Whether the list itself says its edition (not read by which edition fits it best)."""
+    from mathhammer.data.army import read_list
+    from mathhammer.errors import InputError
+
+    try:
+        return read_list(e.path).edition is not None
+    except (InputError, ValueError):
+        return False
+
+
 def main(argv: list[str]) -> int:
     verbose = "-v" in argv
     args = [a for a in argv if a != "-v"]
@@ -180,6 +215,7 @@ def main(argv: list[str]) -> int:
     table: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
     details = []
     t0 = time.perf_counter()
+    counted: list = [0, []]  # units read, those whose target has other than the list's models
     with tempfile.TemporaryDirectory() as cache:
         os.environ.setdefault("XDG_CACHE_HOME", cache)
         os.environ.pop("MATHHAMMER_DATA", None)
@@ -188,19 +224,28 @@ def main(argv: list[str]) -> int:
             cell = table[(e.format, e.edition)]
             cell[kind] += 1
             cell["all"] += 1
+            cell["said"] += said_edition(e)
             if kind != "full":
                 details.append(f"{e.path.relative_to(shared / 'rosters')}: {kind}: {why}")
-    print("| format | edition | lists | " + " | ".join(OUTCOMES.values()) + " |")
-    print("| --- | --- | --- |" + " --- |" * len(OUTCOMES))
+            n, bad = model_counts(e, data)
+            counted[0] += n
+            counted[1] += [f"{e.path.name}: {b}" for b in bad]
+    print("| format | edition | lists | " + " | ".join(OUTCOMES.values())
+          + " | edition said by the list |")
+    print("| --- | --- | --- |" + " --- |" * (len(OUTCOMES) + 1))
     tot: dict[str, int] = defaultdict(int)
     for (fmt, ed), c in sorted(table.items()):
-        print(f"| {fmt} | {ed} | {c['all']} | " + " | ".join(str(c[k]) for k in OUTCOMES) + " |")
-        for k in ("all", *OUTCOMES):
+        print(f"| {fmt} | {ed} | {c['all']} | " + " | ".join(str(c[k]) for k in OUTCOMES)
+              + f" | {c['said']} |")
+        for k in ("all", "said", *OUTCOMES):
             tot[k] += c[k]
-    print(f"| **all** | | {tot['all']} | " + " | ".join(str(tot[k]) for k in OUTCOMES) + " |")
+    print(f"| **all** | | {tot['all']} | " + " | ".join(str(tot[k]) for k in OUTCOMES)
+          + f" | {tot['said']} |")
+    print(f"\nunits whose target has the list's models: {counted[0] - len(counted[1])} of "
+          f"{counted[0]}")
     print(f"\n({time.perf_counter() - t0:.1f} s)")
     if verbose:
-        print("\n" + "\n".join(details))
+        print("\n" + "\n".join(details + counted[1]))
     return 0
 
 

@@ -98,11 +98,13 @@ def _damage(path, folder):
 def test_each_reader_finds_the_detachment_line(tmp_path):
     assert parse_list(APP_10E + "\n\nSquad (50 points)\n  • 5x Squad\n").detachments == (
         "Storm Host",)
+    # an 11e line's "(N Detachment Points)" is dropped, in any language, and its word for
+    # "and" read as "and"
     assert parse_list(APP_11E + "\n\nSquad (50 points)\n  • 5x Squad\n").detachments == (
-        "Storm Host and Iron Host (3 Detachment Points)",)
-    french = ("Liste (50 points)\n\nTesters\nStorm Host (3 Points de Détachement)\n"
-              "Force de Frappe (2 000 points)\n\nSquad (50 points)\n  • 5x Squad\n")
-    assert parse_list(french).detachments == ("Storm Host (3 Points de Détachement)",)
+        "Storm Host and Iron Host",)
+    french = ("Liste (50 points)\n\nTesters\nStorm Host et Iron Host (3 Points de "
+              "Détachement)\nForce de Frappe (2 000 points)\n\nSquad (50 points)\n  • 5x Squad\n")
+    assert parse_list(french).detachments == ("Storm Host and Iron Host",)
     assert parse_list(NR).detachments == ("Iron Host, Storm Host (Storm Doctrine)",)
     nr_default = ("# ++ Army Roster ++ [50 pts]\n## Testers\nDetachment: Storm Host\n\n"
                   "Squad [50 pts]: 5x Bolt rifle\n")
@@ -132,7 +134,7 @@ def test_a_lists_detachment_rule_reaches_its_units(tmp_path, folder):
         path = _list(tmp_path, head)
         army = load_army(path, data=folder)
         assert army.detachments[0] == "Storm Host" and not [
-            w for w in army.warnings if "detachment" in w]
+            w for w in army.warnings if "detachment '" in w]
         [unit] = army.units
         # the stratagems it can use (the 40kdc data's core ones, when installed) are listed
         # apart from the list's rules

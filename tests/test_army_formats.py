@@ -71,7 +71,11 @@ def test_each_format_reads_without_data(name):
     assert p.declared_points == (None if "short" in name else 435)
     moe = next(u for u in p.units if u.name == "Master of Executions")
     if "short" not in name and "nr.txt" not in name:  # there it is a wargear name
-        assert moe.enhancements == ("Berzerker Glaive",)
+        # a line that says "Enhancement" is one; a name with a cost ("Berzerker Glaive [+10
+        # points]") is the data's to say (an enhancement, or wargear with a cost)
+        priced = [(i.name, i.cost) for i in moe.items if i.cost is not None]
+        assert moe.enhancements == ("Berzerker Glaive",) or (
+            moe.enhancements == () and priced == [("Berzerker Glaive", 10)]), name
     by_name = {u.name: i for i, u in enumerate(p.units)}
     if name in ATTACHED:
         assert p.attached == ((by_name["Khârn the Betrayer"], by_name["Khorne Berzerkers"]),)
@@ -268,7 +272,8 @@ def test_hostile_text_lists_end_in_one_line():
         parse_army(5)
 
 
-@pytest.mark.parametrize("name", sorted(FORMAT_OF))
+@pytest.mark.parametrize("name", sorted(FORMAT_OF) + sorted(
+    f"exports/{p.name}" for p in (FIXTURES / "exports").glob("*.txt")))
 def test_long_lines_cost_their_length(name):
     """3,000 spaces inside every line, and long runs of what each pattern repeats, read in
     bounded time (no backtracking regular expression)."""
@@ -390,14 +395,15 @@ def test_a_model_named_by_the_last_words_of_the_datas_name():
 
 @needs_data
 def test_a_unit_size_below_the_datas_default_is_the_lists():
-    """New Recruit's ``10x Gretchin`` with no model line: 10 models, not the 30 Gretchin and 3
-    Runtherds the shared 11e data's datasheet has by default (said: which models are read)."""
+    """New Recruit's ``10x Gretchin`` with no model line: 10 models, not the 10 Gretchin and 1
+    Runtherd the shared 11e data's datasheet has at its smallest (said: which models are read;
+    the datasheet is 11 or 22 models, its "Unit Composition" choice)."""
     grots = "10x Gretchin (45 pts): 10 with Grot Blasta, Scavenged Shivs"
     text = "+ FACTION KEYWORD: Xenos - Orks\n+ TOTAL ARMY POINTS: 45pts\n\n" + grots + "\n"
     a = parse_army(text, data=BSDATA, rules="11e")
     assert a.unresolved == () and a.units[0].models == 10
     assert [g.name for g in a.units[0].unit.groups] == ["Gretchin"]
-    assert any("Gretchin: the list says 10 models and names none, the data's unit has 33: read "
+    assert any("Gretchin: the list says 10 models and names none, the data's unit has 11: read "
                "as 10 Gretchin" in w for w in a.warnings)
     # a line that says more than the stated size: the data's size stays (as the list's lines)
     boyz = "1x Boyz (90 pts): 10 with Choppa, Slugga"

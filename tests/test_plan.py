@@ -605,9 +605,13 @@ def test_plan_command_next_best_is_a_different_plan():
     # both into one: 1 - (2/3)**8 = 6305/6561; lead 10530/6561 - 6305/6561 = 4225/6561
     assert data["best"]["value"] == "130/81" and data["next_best"]["value"] == "6305/6561"
     assert data["lead"] == "4225/6561"
-    text = run("plan", A, A, "-t", lone, "-t", lone, "--objective", "models").output
-    assert "each evaluated exactly; 2 different plans" in text
-    assert "ahead of the next best by 0.644 (exact 4225/6561)" in text
+    text = " ".join(run("plan", A, A, "-t", lone, "-t", lone, "--objective",
+                        "models").output.split())
+    assert ("ahead of the next best plan by 0.644 (exact 4225/6561), which has 4x One #2 -> "
+            f"{lone} ") in text
+    text = " ".join(run("plan", A, A, "-t", lone, "-t", lone, "--objective", "models",
+                        "--details").output.split())
+    assert "the next best different plans (2 in all):" in text
     assert "alike:" in text and "(interchangeable: plans that only swap them are one plan)" \
         in text
 

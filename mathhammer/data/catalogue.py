@@ -72,13 +72,16 @@ from .store_files import (
 )
 
 #: Bump when the tables or what goes into them change: an older store is rebuilt.
-SCHEMA_VERSION = 9  # 3: rule_texts, the texts the rule translator reads; 4: weapon counts and
+SCHEMA_VERSION = 11  # 3: rule_texts, the texts the rule translator reads; 4: weapon counts and
 # maxima by size (UnitWeapon.counts, .max); 5: what army lists read (army_entries, each
 # catalogue's selectable names and source) and data check (the import's warnings); 6: shared
 # slots (UnitWeapon.slot, .slot_max); 7: what a list reads of a whole catalogue (detachments,
 # linked files, ability texts, weapon profiles); 8: each file's revision (a list that names
 # what a file lacks names its revision); 9: an index on each datasheet table (a list's 32
-# ability lookups scanned the whole table each)
+# ability lookups scanned the whole table each); 10: each rule text's gate (the armies that
+# have it: Templar Vows only a Black Templars army) and owner (the models that have it: a Wulfen
+# with a Death Totem); 11: a unit's make-ups (Unit.compositions: how its model groups share its
+# size)
 _PREFIXES = ("Imperium - ", "Chaos - ", "Xenos - ", "Aeldari - ")
 
 Progress = Callable[[int, int, str], None]
@@ -105,7 +108,7 @@ def compile_datasheet(lib: Any, entry: Any) -> dict[str, Any]:
     from .bsdata import unit_of_raw
     from .bsdata.build import build_entry
     from .bsdata.find import option_names
-    from .bsdata.texts import entry_ability_texts, entry_texts
+    from .bsdata.texts import entry_rule_texts, entry_texts
 
     built: dict[str, Any] = {}
     try:
@@ -121,7 +124,7 @@ def compile_datasheet(lib: Any, entry: Any) -> dict[str, Any]:
             # what an import of the unit warns (data check): building it and loading it
             checked = [str(w.message) for w in caught[:seen] + caught[before:]]
             texts = entry_texts(lib, entry)
-            rules = entry_ability_texts(lib, entry)
+            rules = entry_rule_texts(lib, entry)
     except (ValueError, RecursionError) as e:
         return {**built, "error": str(e) or type(e).__name__}
     told = [[w.category.__name__, str(w.message)] for w in caught] + \
@@ -289,7 +292,7 @@ CREATE TABLE army_entries (catalogue INTEGER, datasheet INTEGER, name TEXT, entr
 CREATE INDEX army_entries_catalogue ON army_entries(catalogue);
 CREATE TABLE keywords (datasheet INTEGER, keyword TEXT, faction INTEGER);
 CREATE TABLE abilities (datasheet INTEGER, kind TEXT, name TEXT, text TEXT);
-CREATE TABLE rule_texts (datasheet INTEGER, name TEXT, text TEXT);
+CREATE TABLE rule_texts (datasheet INTEGER, name TEXT, text TEXT, gate TEXT, owner TEXT);
 CREATE TABLE leads (datasheet INTEGER, unit TEXT);
 CREATE TABLE points (datasheet INTEGER, models INTEGER, cost INTEGER);
 CREATE TABLE model_groups (datasheet INTEGER, position INTEGER, name TEXT, min_models INTEGER,
@@ -353,8 +356,8 @@ def _insert_datasheet(db: Any, unit: dict[str, Any], fts: bool) -> int:
     abilities = [(ds, kind, name, texts.get(name, ""))
                  for kind, names in raw.get("abilities", {}).items() for name in names]
     db.executemany("INSERT INTO abilities VALUES (?, ?, ?, ?)", abilities)
-    db.executemany("INSERT INTO rule_texts VALUES (?, ?, ?)",
-                   [(ds, name, text) for name, text in unit.get("rules", [])])
+    db.executemany("INSERT INTO rule_texts VALUES (?, ?, ?, ?, ?)",
+                   [(ds, *rule) for rule in unit.get("rules", [])])
     db.executemany("INSERT INTO leads VALUES (?, ?)", [(ds, u) for u in raw.get("leads", [])])
     db.executemany("INSERT INTO points VALUES (?, ?, ?)",
                    [(ds, p["models"], p["cost"]) for p in raw.get("points", [])])
@@ -392,7 +395,7 @@ def _insert_catalogue(db: Any, path: Path, c: dict[str, Any], fts: bool) -> None
         ids.append(ds := _insert_datasheet(db, u, fts))
         db.execute("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?)",
                    (cid, ds, u["name"], u["key"], int(u["own"]), name_key(u["name"]),
-                    name_key(re.sub(r"\s*\[.*?\]", "", u["name"]))))
+                    name_key(re.sub(r"(?<!\s)\s*\[[^\[\]\n]*\]", "", u["name"]))))
     for a in c.get("army", []):
         u = c["units"][a["at"]] if "at" in a else a["unit"]
         ds = ids[a["at"]] if "at" in a else _insert_datasheet(db, u, fts)
@@ -777,11 +780,28 @@ class Store:
                                "JOIN datasheets d ON d.id = l.datasheet").fetchall()
         return sorted({name for name, led in rows if name_key(led) == q}, key=name_key)
 
-    def rule_texts(self, ds: int) -> list[tuple[str, str]]:
+    def rule_owners(self, ds: int) -> dict[tuple[str, str], str]:
+        """(name, text) -> the model entries that have it, of a datasheet's abilities that only
+        some of its models have."""
+        return {(n, t): o for n, t, o in self.db.execute(
+            "SELECT name, text, owner FROM rule_texts WHERE datasheet = ? AND owner != ''",
+            (ds,))}
+
+    def rule_texts(self, ds: int, catalogue: str | os.PathLike | None = None
+                   ) -> list[tuple[str, str]]:
         """(name, text) of a datasheet's abilities as the rule translator reads them
-        (:func:`mathhammer.data.bsdata.texts.ability_texts`)."""
-        return [tuple(r) for r in self.db.execute(
-            "SELECT name, text FROM rule_texts WHERE datasheet = ? ORDER BY rowid", (ds,))]
+        (:func:`mathhammer.data.bsdata.texts.ability_texts`); with ``catalogue`` (a file of
+        the store), only those an army of that catalogue has."""
+        from .bsdata.texts import shown_in
+
+        here = None
+        if catalogue is not None:
+            row = self.db.execute("SELECT bs_id FROM catalogues WHERE path = ?",
+                                  (str(catalogue),)).fetchone()
+            here = row[0] if row else None
+        return [(name, text) for name, text, gate in self.db.execute(
+            "SELECT name, text, gate FROM rule_texts WHERE datasheet = ? ORDER BY rowid", (ds,))
+            if here is None or shown_in(gate or "", here)]
 
     def ability_texts(self, ds: int) -> list[tuple[str, str, str]]:
         """(kind, name, text) of a datasheet's abilities."""
@@ -826,7 +846,7 @@ class Store:
         ranked = []
         for d in rows:
             n = name_key(d.name)
-            plain = name_key(re.sub(r"\s*\[.*?\]", "", d.name))
+            plain = name_key(re.sub(r"(?<!\s)\s*\[[^\[\]\n]*\]", "", d.name))
             if n == q or plain == q:
                 rank = 0
             elif n.startswith(q) and word.match(n):

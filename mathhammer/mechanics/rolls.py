@@ -179,6 +179,20 @@ def saving_throw(weapon: Weapon, target: Target, options: Options, rules: RuleSe
     >>> saving_throw(bolt, meq, Options(), load_ruleset()).prob(FAIL)  # 3+ becomes 4+
     Fraction(1, 2)
     """
+    saved = saved_faces(weapon, target, options, rules, critical)
+    return PMF({SUCCESS: saved, FAIL: 6 - saved})
+
+
+def saved_faces(weapon: Weapon, target: Target, options: Options, rules: RuleSet,
+                critical: bool = False) -> int:
+    """On how many faces of a D6 the :func:`saving_throw` succeeds.
+
+    >>> from mathhammer import load_ruleset
+    >>> bolt = Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
+    >>> saved_faces(bolt, Target(models=5, toughness=4, save=3, wounds=2), Options(),
+    ...             load_ruleset())  # 4, 5 or 6
+    3
+    """
     ap = min(0, weapon.ap - options.ap_mod) - (options.crit_wound_ap if critical else 0)
     armour = ap + options.save_mod
     if (
@@ -192,7 +206,7 @@ def saving_throw(weapon: Weapon, target: Target, options: Options, rules: RuleSe
     if target.invuln is not None:
         saved = max(saved, _saves(target.invuln, min(options.save_mod, rules.save_improve_cap),
                                   rules.unmodified_fail))
-    return PMF({SUCCESS: saved, FAIL: 6 - saved})
+    return saved
 
 
 def _saves(need: int, mod: int, unmodified_fail: int) -> int:

@@ -21,6 +21,7 @@ from typing import Any
 
 import attrs
 
+from ..cache import cached
 from ..errors import InputError, suggest
 from .abilities import canonical
 
@@ -101,7 +102,7 @@ def _pick(name: str, kind: type[StrEnum], default: Any, help: str) -> Any:
                        metadata={"help": help, "choices": kind})
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, cache_hash=True)  # a key of every cached step
 class Options:
     """Everything about one attack besides the weapon and the target.
 
@@ -156,11 +157,10 @@ class Options:
         ...
         mathhammer.errors.InputError: unknown option 'half_rnage'; did you mean half_range, halv...
         """
-        names = [a.name for a in attrs.fields(cls)]
-        for key in kwargs:
-            if key not in names:
-                raise InputError(f"unknown option {key!r}; {suggest(key, names)}")
-        return cls(**kwargs)
+        try:  # each value's type in the key: 1 is not True (an option's value is checked)
+            return _made(cls, tuple(sorted((k, type(v), v) for k, v in kwargs.items())))
+        except TypeError:  # a value that cannot be a key (a list): made afresh
+            return _make(cls, kwargs)
 
     def describe(self) -> str:
         """The options that differ from the defaults, e.g. ``"half_range, hit_mod=+1"``."""
@@ -178,3 +178,30 @@ class Options:
             else:
                 parts.append(f"{a.name}={v}")
         return ", ".join(parts) or "none"
+
+
+def _make(cls: type[Options], kwargs: dict[str, Any]) -> Options:
+    if not _NAMES.keys() >= kwargs.keys():
+        names = list(_NAMES)
+        for key in kwargs:
+            if key not in _NAMES:
+                raise InputError(f"unknown option {key!r}; {suggest(key, names)}")
+    return cls(**kwargs)
+
+
+_NAMES = dict.fromkeys(a.name for a in attrs.fields(Options))  # in order
+
+
+@cached(maxsize=256)
+def _made(cls: type[Options], items: tuple[tuple[str, type, Any], ...]) -> Options:
+    """:meth:`Options.make` of the same options, remembered (a query's options are checked
+    once).
+
+    >>> Options.make(half_range=True) is Options.make(half_range=True)
+    True
+    >>> Options.make(half_range=1)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: half_range: expected true or false, got 1
+    """
+    return _make(cls, {k: v for k, _t, v in items})

@@ -98,7 +98,7 @@ def _range(value: int | str) -> int | str:
     return value
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # a key of every cached step
 class Weapon:
     """One weapon profile. ``skill`` is BS/WS (3 means 3+), ``None`` for automatic hits.
 
@@ -130,7 +130,7 @@ class Weapon:
         return attrs.evolve(self, abilities=self.abilities + tuple(added))
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # a key of every cached step
 class Target:
     """A target unit of identical models. Saves, ``invuln`` and ``fnp`` are X+ values."""
 

@@ -1,6 +1,7 @@
 """Several attacking units: into one target in order (:class:`Salvo`, ``kills A B -t T``),
-and the plan of a phase (:class:`PlanQuery`, ``mathhammer plan``), with their text and JSON
-reports. The exact work is :mod:`mathhammer.engine.plan`.
+and the plan of a phase (:class:`PlanAnswer`, ``mathhammer plan``), with their JSON; the
+plan's text and Markdown answers are :mod:`mathhammer.report.plan_report`. The exact work is
+:mod:`mathhammer.engine.plan`.
 
 Why one module: the several-unit report and the plan report share the attacking units'
 header lines, their JSON and the probability a player types; neither is used elsewhere.
@@ -206,6 +207,10 @@ class PlanAnswer:
     runner_up: Assignment | None = None
     #: how many different plans ``ranked`` holds (up to interchangeable units and targets)
     distinct: int = 0
+    #: the units and targets left out of the plan, each with why (out of reach)
+    left_out: tuple[tuple[str, str], ...] = ()
+    #: the reach the plan used (``Reach.to_json`` of its units and targets), None: all
+    reach: Any = attrs.field(default=None, eq=False)
 
     @property
     def best(self) -> Assignment:
@@ -218,18 +223,45 @@ class PlanAnswer:
         return None if self.runner_up is None else self.best.value - self.runner_up.value
 
 
+def in_reach(shooters: Sequence[Shooter], aims: Sequence[Aim], objective: Objective, *,
+             split: bool = False, reach: Any = None
+             ) -> tuple[Planner, tuple[tuple[str, str], ...]]:
+    """The planner of the units and targets within reach of one another (``reach``: a
+    :class:`~mathhammer.data.reach.Reach` of ``shooters`` and ``aims``; None: every unit can
+    shoot every target), and those left out with why."""
+    if reach is None:
+        return Planner(shooters, aims, objective, split=split), ()
+    units = [i for i, c in enumerate(reach.candidates) if c]
+    kept = sorted({t for i in units for t in reach.candidates[i]})
+    left = tuple((sh.label, "can shoot no target") for i, sh in enumerate(shooters)
+                 if i not in units) + tuple((a.name, "no unit can shoot it")
+                                            for t, a in enumerate(aims) if t not in kept)
+    if not units:
+        raise InputError("plan: no unit can shoot any target (the reach given)")
+    where = {t: k for k, t in enumerate(kept)}
+    planner = Planner([shooters[i] for i in units], [aims[t] for t in kept], objective,
+                      split=split,
+                      candidates=[[where[t] for t in reach.candidates[i]] for i in units],
+                      half=[(k, where[t]) for k, i in enumerate(units)
+                            for t in reach.candidates[i] if (i, t) in reach.half])
+    return planner, left
+
+
 def solve(planner: Planner, *, adaptive: bool = False, budget: int | None = None,
-          destroy: tuple[int, Fraction] | None = None) -> PlanAnswer:
+          destroy: tuple[int, Fraction] | None = None,
+          left_out: tuple[tuple[str, str], ...] = ()) -> PlanAnswer:
     """Plan: the best fixed assignment (every candidate evaluated exactly), the fewest units
-    that destroy ``destroy = (target, p)``, the best adaptive policy."""
+    that destroy ``destroy = (target, p)``, the best adaptive policy (``left_out``: the units
+    and targets out of reach, for the report)."""
     fewest = planner.fewest(*destroy) if destroy is not None else None
     rest = None
     if fewest is not None and fewest.units is not None and destroy is not None:
-        others = [i for i in range(len(planner.shooters)) if i not in fewest.units]
-        aims = [a for t, a in enumerate(planner.aims) if t != destroy[0]]
-        if others and aims:
-            sub = Planner([planner.shooters[i] for i in others], aims, planner.objective,
-                          split=planner.split)
+        # the other units that reach another target, against the other targets
+        others = [i for i in range(len(planner.shooters)) if i not in fewest.units
+                  and set(planner.candidates[i]) - {destroy[0]}]
+        if others:
+            sub = planner.only(others, [t for t in range(len(planner.aims))
+                                        if t != destroy[0]])
             sub.narrow()
             rest = (sub, sub.fixed()[0])
     narrowed = planner.narrow()
@@ -238,8 +270,11 @@ def solve(planner: Planner, *, adaptive: bool = False, budget: int | None = None
     if adaptive:
         budget = ADAPTIVE_BUDGET if budget is None else budget
         ad = planner.adaptive(budget, follow=ranked[0])
+    reach = [{"unit": sh.label, "targets": [planner.aims[t].name for t in c],
+              "half_range": [planner.aims[t].name for t in c if (i, t) in planner.half]}
+             for i, (sh, c) in enumerate(zip(planner.shooters, planner.reach, strict=True))]
     return PlanAnswer(planner, ranked, narrowed, fewest, destroy, ad, rest,
-                      planner.runner_up(ranked), planner.distinct(ranked))
+                      planner.runner_up(ranked), planner.distinct(ranked), left_out, reach)
 
 
 def alike_groups(planner: Planner) -> tuple[tuple[str, ...], ...]:
@@ -261,82 +296,6 @@ def _choice_text(planner: Planner, unit: int, choice: tuple[int, ...]) -> str:
         return names[choice[0]]
     weapons = planner.shooters[unit].weapons
     return ", ".join(f"{w} -> {names[t]}" for w, t in zip(weapons, choice, strict=True))
-
-
-def _assignment_text(planner: Planner, a: Assignment) -> list[str]:
-    return [f"  {sh.label} -> {_choice_text(planner, i, a.targets[i])}"
-            for i, sh in enumerate(planner.shooters)]
-
-
-def plan_text(ans: PlanAnswer, width: int = 80) -> str:
-    """The ``mathhammer plan`` report."""
-    pl = ans.planner
-    out = [f"plan: {len(pl.shooters)} attacking units -> {len(pl.aims)} targets",
-           f"objective:   {pl.objective.text}",
-           "order:       units that shoot the same target resolve in the order given",
-           f"per weapon:  {'yes (--split): each weapon picks its target' if pl.split else 'no'}",
-           "targets:"]
-    for a in pl.aims:
-        pts = f" ({a.points} pts)" if a.points is not None else ""
-        out += textwrap.wrap(f"  {a.name}{pts}: {describe_target(a.target)}", 80,
-                             subsequent_indent=" " * 6)
-    if ans.narrowed is not None:
-        out += textwrap.wrap(f"candidates:  each unit's {ans.narrowed} best target"
-                             f"{'s' * (ans.narrowed != 1)} alone (a heuristic: the full plan "
-                             "is over the limit of assignments)", 80,
-                             subsequent_indent=" " * 13)
-    alike = alike_groups(pl)
-    if alike:
-        out += textwrap.wrap("alike:       " + "; ".join(" = ".join(g) for g in alike)
-                             + " (interchangeable: plans that only swap them are one plan)",
-                             80, subsequent_indent=" " * 13)
-    different = f"; {ans.distinct} different plans" if ans.distinct != len(ans.ranked) else ""
-    out += ["", f"best of {len(ans.ranked)} assignments (each evaluated exactly{different}): "
-                f"{decimal(ans.best.value)}  exact {readable_fraction(ans.best.value)}"]
-    out += _assignment_text(pl, ans.best)
-    if ans.lead is not None and ans.runner_up is not None:
-        out.append(f"ahead of the next best by {decimal(ans.lead)} (exact "
-                   f"{readable_fraction(ans.lead)}); next best:")
-        out += _assignment_text(pl, ans.runner_up)
-    out += ["", f"{'target':<24}  {'value':>8}  {'P(destroyed)':>12}  {'kills':>7}  "
-                "exact value"]
-    for t, a in enumerate(pl.aims):
-        parts = ans.best.parts(t)
-        after = pl.after(t, parts)
-        d = after.map(models_alive).prob(0)
-        kills = after.map(lambda s, a=a: a.models - models_alive(s)).mean()
-        v = pl.expected(t, parts)
-        out.append(f"{a.name[:24]:<24}  {decimal(v):>8}  {percent(d):>12}  {decimal(kills):>7}"
-                   f"  {readable_fraction(v)}")
-    if ans.fewest is not None and ans.destroy is not None:
-        t, p = ans.destroy
-        f = ans.fewest
-        name = pl.aims[t].name
-        if f.units is None and not f.complete:
-            out += ["", f"destroy {name} with P >= {percent(p)}: not found within the first "
-                        f"{f.tried} sets of units (the limit; with every unit P = "
-                        f"{percent(f.destroyed)})"]
-        elif f.units is None:
-            out += ["", f"destroy {name} with P >= {percent(p)}: not reached even with every "
-                        f"unit (P = {percent(f.destroyed)})"]
-        else:
-            pts = sum(pl.shooters[i].points or 0 for i in f.units)
-            who = ", ".join(pl.shooters[i].label for i in f.units)
-            text = (f"destroy {name} with P >= {percent(p)}: the fewest units, in order "
-                    f"({f.tried} sets tried): {who}" + (f" ({pts} pts)" if pts else "")
-                    + f"; P(destroyed) = {percent(f.destroyed)} "
-                      f"(exact {readable_fraction(f.destroyed)})")
-            out += ["", *textwrap.wrap(text, 80, subsequent_indent="  ")]
-            if ans.rest is not None:
-                sub, a = ans.rest
-                out.append(f"the rest of the army on the other targets: {decimal(a.value)} "
-                           f"(exact {readable_fraction(a.value)})")
-                out += _assignment_text(sub, a)
-    if ans.adaptive is not None:
-        out += ["", *_adaptive_lines(pl, ans.adaptive, ans.best.value)]
-    dist = total_points(pl, ans.best)
-    out += ["", *distribution_table(dist, _unit_word(pl.objective), width)]
-    return "\n".join(out) + "\n"
 
 
 def _unit_word(objective: Objective) -> str:
@@ -407,6 +366,7 @@ def plan_json(ans: PlanAnswer) -> dict[str, Any]:
                            "kills": mean_json(tl.kills),
                            "destroyed": fraction(tl.destroyed[-1]) if tl.steps else "0/1"})
     out: dict[str, Any] = {
+        "rules": pl.shooters[0].options.rules,
         "objective": pl.objective.value, "split": pl.split,
         "attackers": [_shooter_json(sh) for sh in pl.shooters],
         "assignments": len(ans.ranked), "different_plans": ans.distinct,
@@ -456,6 +416,9 @@ def aims_of(targets: Sequence[tuple[Any, ...]]) -> list[Aim]:
 def find_aim(aims: Sequence[Aim], name: str) -> int:
     """The index of the target called ``name`` (exactly, else a unique prefix, any case)."""
     key = name.strip().lower()
+    if not key:
+        raise InputError(f"--destroy {name!r}: expected a target's name (one of "
+                         f"{', '.join(a.name for a in aims)})")
     exact = [i for i, a in enumerate(aims) if a.name.lower() == key]
     if exact:
         return exact[0]

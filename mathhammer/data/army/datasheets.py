@@ -110,13 +110,31 @@ def edition_of(index: UnitIndex) -> str:
     return str(index.edition)
 
 
+def _without_brackets(name: str) -> str:
+    """A faction line without the bracketed words it ends with (from its first bracket).
+
+    >>> _without_brackets("Space Marines (Blood Angels) "), _without_brackets("Necrons")
+    ('Space Marines', 'Necrons')
+    """
+    s = name.rstrip()
+    i = s.find("(")
+    return s[:i].rstrip() if s.endswith(")") and 0 <= i < len(s) - 1 else name
+
+
 def homes_of(index: UnitIndex, parsed: ParsedList) -> tuple[list, list[str]]:
     """The catalogues the list's faction lines name (most specific first) and warnings. A
     faction whose catalogue another file links to but the folder lacks is an error naming it."""
     found: list = []
     for f in parsed.factions:
-        for q in (f, re.sub(r"^\w+ - ", "", f), re.sub(r"\s*\(.*\)\s*$", "", f)):
+        for q in (f, re.sub(r"^\w+ - ", "", f), _without_brackets(f)):
             c = index.catalogue(q)
+            if c is not None and c not in found:
+                found.append(c)
+    if not found:  # a translated faction with the same words in another order ("Empire T'au")
+        by_words = {tuple(sorted(name_key(c.label).split())): c for c in index.catalogues
+                    if not c.library}
+        for f in parsed.factions:
+            c = by_words.get(tuple(sorted(name_key(f).split())))
             if c is not None and c not in found:
                 found.append(c)
     if found:
@@ -168,7 +186,7 @@ def match_key(text: str) -> str:
     >>> match_key("The Axe Morkai") == match_key("Axe Morkai [Legends]")
     True
     """
-    k = name_key(re.sub(r"\s*\[[^\]]{0,40}\]", "", text).strip().rstrip("."))
+    k = name_key(re.sub(r"(?<!\s)\s*\[[^\]]{0,40}\]", "", text).strip().rstrip("."))
     for suffix in (" (legends)", " legends", " (forge world)"):  # a known suffix
         k = k.removesuffix(suffix)
     return k[4:] if k.startswith("the ") else k
@@ -198,6 +216,10 @@ def find_datasheet(d: ArmyData, homes: list, name: str, notes: tuple[str, ...] =
         e = d.keyed(cat.path).get(q)
         if e is not None:
             return cat, e[1], ""
+    for cat in homes:  # "World Eaters Rhino": the faction, then a datasheet's name
+        got = _after_faction(d, cat, name, q)
+        if got is not None:
+            return got
     for note in notes:  # "Daemonic Allegiance: Tzeentch"
         key, sep, value = note.partition(":")
         value = value.strip()
@@ -266,6 +288,29 @@ def datasheet_by_id(d: ArmyData, homes: list, ids: tuple[str, ...], name: str
                 f"(its BattleScribe id {ident})"
         return cat, entry, note
     return None
+
+
+def _after_faction(d: ArmyData, cat, name: str, q: str) -> tuple[Any, Any, str] | None:
+    """A unit name that starts with its faction's ("World Eaters Rhino"): the datasheet the rest
+    names, else the shortest of that faction's whose name holds it as whole words ("Chaos
+    Rhino"; "Daemon Prince of Khorne", not "... with wings"), said."""
+    prefix = match_key(cat.label) + " "
+    if not q.startswith(prefix) or len(q) == len(prefix):
+        return None
+    rest = q[len(prefix):]
+    entries = d.keyed(cat.path)
+    if rest in entries:
+        return cat, entries[rest][1], (f"'{name}' read as '{entries[rest][1].name}' (the "
+                                       f"faction's name, {cat.label}, before the datasheet's)")
+    holds = sorted((kv for k, kv in entries.items()
+                    if k.startswith(rest + " ") or k.endswith(" " + rest) or f" {rest} " in k),
+                   key=lambda kv: (len(kv[0]), kv[0]))
+    if not holds:
+        return None
+    others = [kv[1].name for kv in holds[1:4]]
+    return cat, holds[0][1], (f"'{name}' read as '{holds[0][1].name}' (the faction's name, "
+                              f"{cat.label}, then a shorter name of the datasheet"
+                              + (f"; also named so: {', '.join(others)}" if others else "") + ")")
 
 
 def data_file(d: ArmyData, cat) -> DataFile:

@@ -22,10 +22,15 @@ import attrs
 
 from ...errors import InputError
 
-#: at most this many units in one list (a bigger list is an error, not a long wait)
-MAX_ARMY_UNITS = 1000
-#: at most this many characters on one line of a list
-MAX_LINE = 20_000
+# the bounds of a list (a bigger list is an error, not a long wait)
+from ...model.limits import (
+    MAX_ARMY_LINES,
+    MAX_ARMY_TEXT_BYTES,
+    MAX_ARMY_UNITS,  # noqa: F401  (lines.MAX_ARMY_UNITS for the readers)
+    MAX_LINE,
+)
+from .words import ENHANCEMENT_KEYS, FOOTERS, NOTES, SECTIONS, attached_heading, fold
+
 _MAX_DIGITS = 7  # points, counts: at most 9,999,999
 _LONG_NUMBER = re.compile(r"\d{13}")  # longer than any count, cost or date in a list
 
@@ -47,13 +52,32 @@ def plain(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n").translate(_PLAIN)
 
 
+def check_text(text: str, source: str) -> None:
+    """A list's text over :data:`MAX_ARMY_TEXT_BYTES` characters or :data:`MAX_ARMY_LINES`
+    lines is an error, before any of it is read.
+
+    >>> check_text("x\\n" * 30000, "<text>")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: <text>: 30001 lines is over the limit of 25000 (...MAX_ARMY_LINES)
+    """
+    if len(text) > MAX_ARMY_TEXT_BYTES:
+        raise InputError(f"{source}: an army list of {len(text):,} characters is over the limit "
+                         f"of {MAX_ARMY_TEXT_BYTES:,} (mathhammer.model.limits."
+                         "MAX_ARMY_TEXT_BYTES)")
+    lines = text.count("\n") + 1
+    if lines > MAX_ARMY_LINES:
+        raise InputError(f"{source}: {lines} lines is over the limit of {MAX_ARMY_LINES} "
+                         "(mathhammer.model.limits.MAX_ARMY_LINES)")
+
+
 def check_lines(lines: list[str], source: str) -> None:
     """A line over :data:`MAX_LINE` characters, or with a number of more than 12 digits, is an
     error."""
     for n, ln in enumerate(lines, 1):
         if len(ln) > MAX_LINE:
             raise InputError(f"{source}:{n}: a line of {len(ln)} characters (the limit is "
-                             f"{MAX_LINE}, mathhammer.data.army.lines.MAX_LINE)")
+                             f"{MAX_LINE}, mathhammer.model.limits.MAX_LINE)")
         m = _LONG_NUMBER.search(ln)
         if m:
             end = m.end()
@@ -84,7 +108,13 @@ def number(text: str, source: str, line: int, what: str = "points") -> int:
 # "(85 points)", "[95 pts]", "(+15 pts)", "(2,000 Points)", "(2 000 points)", "(8.5 points)"
 _PTS = re.compile(r"[(\[]\s{0,3}(\+?)\s{0,3}(\d[\d,. ]{0,12}?)\s{0,3}"
                   r"(?:points?|pts?|punkte|puntos|punti)\.?\s{0,3}[)\]]", re.I)
+#: the same without brackets, at the end of a line: "Brotherhood Librarian115 Points" (a list
+#: pasted from a page that showed the points apart, its brackets and space lost)
+_BARE_PTS = re.compile(r"()(\d[\d,. ]{0,12}?)\s{0,3}(?:points?|pts?|punkte|puntos|punti)"
+                       r"\.?\s{0,3}$", re.I)
 _COUNT = re.compile(r"(\d{1,12})\s{0,3}[x×]\s{1,3}(?=\S)", re.I)
+#: a count written as a number and a space before a name: "2 Bolt pistols", "2 magma cutters"
+_LEAD = re.compile(r"(\d{1,12})\s{1,3}(?=[^\W\d_])")
 _TAG = re.compile(r"[A-Za-z]{2,8}\d{1,4}:\s{0,3}")
 
 
@@ -99,9 +129,31 @@ class Header:
     upgrade: bool = False  # "(+15 pts)": an option's cost, not a unit
 
 
-def points_group(line: str):
-    """The first ``(N points)``-like group of a line (a regex match) or None."""
-    return _PTS.search(line)
+def points_group(line: str, bare: bool = False):
+    """The first ``(N points)``-like group of a line (a regex match) or None; ``bare``: else
+    ``N Points`` ending the line without brackets (``Strike Force2,000 Points``)."""
+    m = _PTS.search(line)
+    if m is None and bare:
+        m = _BARE_PTS.search(line)
+        if m is not None and not line[:m.start()].strip(" -–:"):
+            return None
+    return m
+
+
+def priced(text: str, source: str = "<text>", line: int = 0) -> tuple[str, int] | None:
+    """A name ending in its cost, ``X [+10 points]`` / ``X (+15 pts)``: (name, cost), else None.
+    Whether the name is an enhancement or wargear with a cost is the data's to say.
+
+    >>> priced("Hunter-killer missile and Symphonic payload [+10 points]")
+    ('Hunter-killer missile and Symphonic payload', 10)
+    >>> priced("Bolt pistol") is None
+    True
+    """
+    t = text.strip()
+    m = _PTS.search(t)
+    if m is None or not m.group(1) or t[m.end():].strip() or not t[:m.start()].strip():
+        return None
+    return t[:m.start()].strip(), number(m.group(2), source, line)
 
 
 def unit_header(line: str, source: str = "<text>", number_at: int = 0) -> Header | None:
@@ -109,7 +161,7 @@ def unit_header(line: str, source: str = "<text>", number_at: int = 0) -> Header
     s = line.strip()
     if not s or s[0] in BULLETS:
         return None
-    m = _PTS.search(s)
+    m = points_group(s, bare=True)
     if m is None:
         return None
     after = s[m.end():].strip()
@@ -175,6 +227,20 @@ def count_name(text: str, source: str = "<text>", line: int = 0) -> tuple[int | 
     return None, t
 
 
+def lead_count(text: str) -> tuple[int, str] | None:
+    """A count written before a name without ``x`` (``"2 magma cutters"`` -> ``(2, "magma
+    cutters")``), else None; whether the name after it is a weapon is the data's to say.
+
+    >>> lead_count("2 Inferno pistols"), lead_count("2x Inferno pistols"), lead_count("MV15")
+    ((2, 'Inferno pistols'), None, None)
+    """
+    t = text.strip()
+    m = _LEAD.match(t)
+    if m is None or len(m.group(1)) > _MAX_DIGITS:
+        return None
+    return int(m.group(1)), t[m.end():].strip()
+
+
 _WITH = re.compile(r"(\d{1,12})\s{1,3}with\s", re.I)
 
 
@@ -204,73 +270,49 @@ def split_names(text: str) -> list[str]:
 
 
 # ------------------------------------------------------------- lines that are not wargear
-
-WARLORD = {"warlord", "seigneur de guerre", "kriegsherr", "señor de la guerra",
-           "signore della guerra", "senhor da guerra"}
-NOTES = WARLORD | {"epic hero", "character", "héros épique", "personnage", "episch", "charakter"}
-_ENH = ("enhancements", "enhancement", "e", "améliorations", "amélioration", "optimierungen",
-        "optimierung", "mejoras", "mejora", "potenziamenti", "potenziamento", "aprimoramento",
-        "upgrade", "upgrades")
-_ATTACHED = ("attached as", "attachée en tant que", "attaché en tant que",
-             "angeschlossen als", "unido como", "aggregata come", "aggregato come")
-_LEADER = ("leader", "meneur", "anführer", "líder", "lider", "capo", "support", "soutien",
-           "unterstützung", "apoyo", "supporto")
-_BODYGUARD = ("bodyguard", "garde du corps", "leibwache", "guardaespaldas", "guardia del corpo",
-              "guarda-costas")
-FOOTERS = ("exported with", "created with", "made with", "generated by", "generated with",
-           "app version", "data version", "exporté avec", "exportiert mit", "list built",
-           "built with", "exportado con", "esportato con")
+# (the app's words for them, in every language it exports: :mod:`.words`)
 
 
-def enhancement(text: str, source: str = "<text>", line: int = 0
-                ) -> tuple[str, int | None] | None:
-    """An enhancement line: ``Enhancement: X``, ``Enhancements: X (Upgrade)``, ``E: X``,
-    ``X (+15 pts)``; (name, its points when the line gives them) or None.
+def named_enhancement(text: str, source: str = "<text>", line: int = 0
+                      ) -> tuple[str, int | None] | None:
+    """A line that says it is an enhancement, in any language: ``Enhancement: X``,
+    ``Enhancements: X (Upgrade)``, ``E: X``, ``Optimisation : X (+20 pts)``; (name, its points
+    when the line gives them) or None.
 
-    >>> enhancement("Enhancements: The Endless Gift (Upgrade)")
+    >>> named_enhancement("Enhancements: The Endless Gift (Upgrade)")
     ('The Endless Gift', None)
-    >>> enhancement("Favoured of Khorne (+15 pts)")
-    ('Favoured of Khorne', 15)
+    >>> named_enhancement("Optimisation : Strike Swiftly"), named_enhancement("Gorechild")
+    (('Strike Swiftly', None), None)
     """
-    t = text.strip()
-    key, sep, value = t.partition(":")
+    key, sep, value = text.strip().partition(":")
+    if not sep or fold(key) not in ENHANCEMENT_KEYS or not value.strip():
+        return None
+    t = value.strip()
     pts = None
-    if sep and key.strip().lower() in _ENH and value.strip():
-        t = value.strip()
-    else:
-        m = _PTS.search(t)
-        if not (m and m.group(1) and not t[m.end():].strip()):
-            return None
-    m = _PTS.search(t)
-    if m and m.group(1) is not None and not t[m.end():].strip():
-        pts = number(m.group(2), source, line)
-        t = t[:m.start()].strip()
+    got = priced(t, source, line)
+    if got is not None:
+        t, pts = got
     # "(Upgrade)", "(Aura)", "(on Char3: Slaughterbound)": notes of the line
     while t.endswith(")") and "(" in t:
         t = t[:t.rindex("(")].strip()
     return t, pts
 
 
-def attached_role(text: str) -> str | None:
-    """``Attached as: Leader (Character)`` -> ``"leader"``; ``"support"``, ``"bodyguard"``;
-    None for another line."""
-    key, sep, value = text.partition(":")
-    if not sep or key.strip().lower() not in _ATTACHED:
-        return None
-    v = value.strip().lower()
-    if v.startswith(("support", "soutien", "unterstützung", "apoyo", "supporto")):
-        return "support"
-    if v.startswith(_LEADER):
-        return "leader"
-    if v.startswith(_BODYGUARD):
-        return "bodyguard"
-    return "bodyguard" if not v else v.split()[0]
+def enhancement(text: str, source: str = "<text>", line: int = 0
+                ) -> tuple[str, int | None] | None:
+    """:func:`named_enhancement`, else a name with a cost (``X (+15 pts)``, :func:`priced`):
+    the reading of a list that names enhancements so (New Recruit's WTC) before the data says.
+
+    >>> enhancement("Favoured of Khorne (+15 pts)")
+    ('Favoured of Khorne', 15)
+    """
+    return named_enhancement(text, source, line) or priced(text, source, line)
 
 
 def is_note(name: str) -> bool:
     """Warlord, Epic Hero and lines like ``Daemonic Allegiance: Khorne`` or ``Houndpack Lance
     Keyword: Character``: said about a unit, not wargear."""
-    low = name.strip().lower()
+    low = fold(name)
     if low in NOTES or low.endswith((" character", " keyword")):
         return True
     key, sep, value = low.partition(":")
@@ -278,21 +320,20 @@ def is_note(name: str) -> bool:
 
 
 def is_footer(text: str) -> bool:
-    low = text.strip().lower()
+    low = fold(text)
     return low.startswith(FOOTERS) or low.startswith(("http://", "https://", "www."))
 
 
 def is_heading(text: str) -> bool:
     """A section heading: ``CHARACTERS``, ``Epic Hero:``, ``## Infantry [465 pts]``,
-    ``Attached Unit 2``, ``ATTACHED UNITS``."""
+    ``Attached Unit 2``, ``ATTACHED UNITS``, ``Unité 2 Attachée``, ``Autres fiches techniques``.
+    """
     s = text.strip()
     if not s:
         return False
     if s.startswith("#"):
         return True
-    low = s.lower()
-    if low.startswith(("attached unit", "unités attachées", "unité attachée",
-                       "angeschlossene einheit")):
+    if attached_heading(s) is not None or fold(s) in SECTIONS:
         return True
     letters = [c for c in s if c.isalpha()]
     if letters and all(c.isupper() for c in letters) and not any(c.isdigit() for c in s) \

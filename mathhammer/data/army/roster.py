@@ -9,7 +9,8 @@ selection carries its own cost, so a unit's points are the sum over its selectio
 resolved by before its name (:func:`entry_ids`).
 
 The tree is read through :class:`~mathhammer.data.bsdata.formats.Node` (an XML element or a
-JSON object alike); selections nested deeper than :data:`MAX_ROSTER_DEPTH` are refused.
+JSON object alike); selections nested deeper than
+:data:`~mathhammer.model.limits.MAX_ROSTER_DEPTH` are refused.
 """
 
 from __future__ import annotations
@@ -21,14 +22,10 @@ import zlib
 from fractions import Fraction
 
 from ...errors import InputError
-from ...model.limits import MAX_ARMY_FILE_BYTES
+from ...model.limits import MAX_ARMY_FILE_BYTES, MAX_ARMY_UNITS, MAX_LINE, MAX_ROSTER_DEPTH
 from ..bsdata.formats import Node, XmlNode, local_name
-from .lines import MAX_ARMY_UNITS, MAX_LINE, is_note
+from .lines import is_note
 from .model import Item, ParsedList, ParsedModel, ParsedUnit
-
-#: how deep selections (and forces) may nest in a roster: a unit, its models, their wargear
-#: and the wargear's own choices are four or five levels; a deeper tree is not a roster
-MAX_ROSTER_DEPTH = 32
 
 
 def _kids(el: Node, plural: str) -> list[Node]:
@@ -44,7 +41,7 @@ def _deeper(depth: int, el: Node) -> int:
     if depth >= MAX_ROSTER_DEPTH:
         raise InputError(f"roster: selection {el.get('name') or '?'!r}: selections nest deeper "
                          f"than {MAX_ROSTER_DEPTH} levels "
-                         "(mathhammer.data.army.roster.MAX_ROSTER_DEPTH)")
+                         "(mathhammer.model.limits.MAX_ROSTER_DEPTH)")
     return depth + 1
 
 
@@ -116,12 +113,12 @@ def _number(sel) -> int:
 
 def _label(sel: Node) -> str:
     """A selection's name as the roster writes it (one over
-    :data:`~mathhammer.data.army.lines.MAX_LINE` characters is an error, as a text list's
+    :data:`~mathhammer.model.limits.MAX_LINE` characters is an error, as a text list's
     line is)."""
     name = sel.get("name") or ""
     if len(name) > MAX_LINE:
         raise InputError(f"roster: a selection name of {len(name)} characters (the limit is "
-                         f"{MAX_LINE}, mathhammer.data.army.lines.MAX_LINE)")
+                         f"{MAX_LINE}, mathhammer.model.limits.MAX_LINE)")
     return name
 
 
@@ -239,7 +236,7 @@ def read_tree(root: Node, source: str, fmt: str, system: str = "", name: str = "
             units.append(_unit(sel, name, profiles))
             if len(units) > MAX_ARMY_UNITS:
                 raise InputError(f"more than {MAX_ARMY_UNITS} units in one roster "
-                                 "(mathhammer.data.army.lines.MAX_ARMY_UNITS)")
+                                 "(mathhammer.model.limits.MAX_ARMY_UNITS)")
         for sub in _kids(f, "forces"):
             force(sub, depth)
 

@@ -15,11 +15,10 @@
 The roster trees are walked by the same code as a ``.ros`` roster
 (:func:`mathhammer.data.army.roster.read_tree`); a unit's ``entryId`` (and a saved army's
 ``datasheet_id``) is its datasheet's BattleScribe id, which the list is resolved by before the
-name. Limits: the file's size (:data:`~mathhammer.model.limits.MAX_ARMY_FILE_BYTES`, also for
-the JSON a share link unpacks to), the depth of the JSON (:data:`MAX_JSON_DEPTH`) and of the
-roster's selections (:data:`~mathhammer.data.army.roster.MAX_ROSTER_DEPTH`), a name's length
-(:data:`~mathhammer.data.army.lines.MAX_LINE`) and the units
-(:data:`~mathhammer.data.army.lines.MAX_ARMY_UNITS`).
+name. Limits (:mod:`mathhammer.model.limits`): the file's size (``MAX_ARMY_FILE_BYTES``, also
+for the JSON a share link unpacks to), the depth of the JSON (``MAX_JSON_DEPTH``) and of the
+roster's selections (``MAX_ROSTER_DEPTH``), a name's length (``MAX_LINE``) and the units
+(``MAX_ARMY_UNITS``).
 
 >>> kind_of('{"roster": {"forces": []}, "generatedBy": "https://newrecruit.eu"}')
 'json'
@@ -38,16 +37,13 @@ import zlib
 from typing import Any
 
 from ...errors import InputError
-from ...model.limits import MAX_ARMY_FILE_BYTES
+from ...model.limits import MAX_ARMY_FILE_BYTES, MAX_ARMY_UNITS, MAX_JSON_DEPTH, MAX_LINE
 from ..bsdata.formats import JsonNode
-from .lines import MAX_ARMY_UNITS, MAX_LINE
 from .model import Item, ParsedList, ParsedModel, ParsedUnit
 from .roster import read_tree
 
 FORMATS = ("newrecruit-json", "listforge-json", "listforge-link", "mathhammer-json")
 
-#: how deep a JSON list may nest (a New Recruit export nests about 20 levels)
-MAX_JSON_DEPTH = 100
 
 NEWRECRUIT_XMLNS = "http://www.battlescribe.net/schema/rosterSchema"
 #: the path ListForge's share links carry their payload after
@@ -97,7 +93,7 @@ def parse_structured(text: str, source: str, fmt: str | None = None) -> ParsedLi
 
 def loads(text: str | bytes, source: str) -> Any:
     """JSON, as one line of error when it is not (or nests deeper than
-    :data:`MAX_JSON_DEPTH`)."""
+    :data:`~mathhammer.model.limits.MAX_JSON_DEPTH`)."""
     try:
         data = json.loads(text)
     except RecursionError:
@@ -107,7 +103,7 @@ def loads(text: str | bytes, source: str) -> Any:
     depth = _depth(data)
     if depth > MAX_JSON_DEPTH:
         raise InputError(f"{source}: the JSON nests {depth} levels deep (the limit is "
-                         f"{MAX_JSON_DEPTH}, mathhammer.data.army.structured.MAX_JSON_DEPTH)")
+                         f"{MAX_JSON_DEPTH}, mathhammer.model.limits.MAX_JSON_DEPTH)")
     return data
 
 
@@ -234,7 +230,7 @@ _ABSENT = object()
 
 def _field(obj: dict, key: str, kind: type | tuple, where: str, default: Any = _ABSENT) -> Any:
     """``obj[key]`` when it is of ``kind`` (``default`` when absent; a string no longer than
-    :data:`~mathhammer.data.army.lines.MAX_LINE`), else a one-line error naming it."""
+    :data:`~mathhammer.model.limits.MAX_LINE`), else a one-line error naming it."""
     if key not in obj:
         if default is not _ABSENT:
             return default
@@ -248,7 +244,7 @@ def _field(obj: dict, key: str, kind: type | tuple, where: str, default: Any = _
         raise InputError(f"{where}: {key!r} is {json.dumps(v)[:40]}, expected {want}")
     if isinstance(v, str) and len(v) > MAX_LINE:
         raise InputError(f"{where}: {key!r} is {len(v)} characters long (the limit is "
-                         f"{MAX_LINE}, mathhammer.data.army.lines.MAX_LINE)")
+                         f"{MAX_LINE}, mathhammer.model.limits.MAX_LINE)")
     return v
 
 
@@ -270,7 +266,7 @@ def saved_army(data: dict, source: str) -> ParsedList:
     units_raw = data["units"]
     if len(units_raw) > MAX_ARMY_UNITS:
         raise InputError(f"{source}: more than {MAX_ARMY_UNITS} units in one list "
-                         "(mathhammer.data.army.lines.MAX_ARMY_UNITS)")
+                         "(mathhammer.model.limits.MAX_ARMY_UNITS)")
     units = [_saved_unit(u, f"{source}: units[{k}]") for k, u in enumerate(units_raw)]
     attached = []
     for k, pair in enumerate(_field(data, "attached", list, source, []) or []):
@@ -298,7 +294,7 @@ def saved_army(data: dict, source: str) -> ParsedList:
                             f"(unresolved[{k}]): it is not in this list either")
     if len(units) > MAX_ARMY_UNITS:
         raise InputError(f"{source}: more than {MAX_ARMY_UNITS} units in one list "
-                         "(mathhammer.data.army.lines.MAX_ARMY_UNITS)")
+                         "(mathhammer.model.limits.MAX_ARMY_UNITS)")
     if not units:
         raise InputError(f"{source}: the saved army has no units")
     faction = _field(data, "faction", (str, type(None)), source) or ""

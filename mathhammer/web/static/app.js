@@ -485,6 +485,7 @@ function describeRules(rules) {
   const out = [];
   if (by("applied").length) out.push(`applied: ${by("applied").join(", ")}`);
   if (by("not modelled").length) out.push(`not modelled: ${by("not modelled").join(", ")}`);
+  if (by("for others").length) out.push(`for other units: ${by("for others").join(", ")}`);
   return out.length ? `; rules from the datasheet ${out.join("; ")}` : "";
 }
 
