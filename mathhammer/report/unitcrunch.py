@@ -266,7 +266,7 @@ def weapon_ability(text: str) -> tuple[str, list, str, dict] | None:
             "text": "Re-roll", "type": "reRoll", "data": {
                 "application": {"title": "Wound roll", "key": "woundRoll"},
                 "limit": {"title": "None", "key": "none"},
-                "resultToReRoll": {"title": "All possible failures",
+                "resultToReRoll": {"title": "AllPossibleFailures",
                                    "key": "allPossibleFailures"},
                 "valueRange": [], "valueSingle": None}}),
         "torrent": ("Torrent", [], "Always hit", _override("hit", False)),
@@ -480,7 +480,10 @@ def _read_weapon(w: dict, where: str) -> UnitWeapon:
     for a in _list(w, "abilities", where):
         for alias in a.get("aliases") or ():
             if isinstance(alias, dict) and alias.get("type") == "reserved":
-                abilities.append(canonical(_str(alias.get("name"), where)))
+                try:
+                    abilities.append(canonical(_str(alias.get("name"), where)))
+                except InputError as e:
+                    raise InputError(f"{where}: abilities: {e}"[:300]) from None
     try:
         weapon = Weapon(_str(w.get("name"), where).strip(), attacks=str(w.get("attacks")),
                         skill=None if skill in ("", None) else skill,
