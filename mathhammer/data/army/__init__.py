@@ -93,7 +93,12 @@ def parse_list(text: str | bytes, source: str = "<text>", fmt: str | None = None
 def read_list(path: str | os.PathLike, fmt: str | None = None) -> ParsedList:
     """Read a list file (any supported format, or ``fmt``)."""
     p = Path(path)
-    if not p.exists():
+    try:
+        found = p.is_file() or p.exists()
+    except (OSError, ValueError) as e:  # a name too long to be a file, a NUL in it
+        raise InputError(f"{str(p)[:80]}: not a file ({getattr(e, 'strerror', None) or e})"
+                         ) from None
+    if not found:
         raise InputError(f"{p}: no such file")
     data = read_limited(p, MAX_ARMY_FILE_BYTES, "MAX_ARMY_FILE_BYTES", "army list")
     if p.suffix.lower() == ".rosz" and data[:2] != b"PK":

@@ -90,7 +90,11 @@ def _is_weapon(sel: Node, profiles: bool = True) -> bool | None:
     if any((c.get("name") or "").strip().lower().endswith(" weapon")
            for c in _kids(sel, "categories")):
         return True
-    return False if profiles or _kids(sel, "profiles") else None
+    if profiles or _kids(sel, "profiles"):
+        return False
+    # no profiles: a selection holding others ("Overlord's blade and tachyon arrow" over its
+    # two weapons) is their choice, not a weapon; the others are the data's to say
+    return False if _kids(sel, "selections") else None
 
 
 def _is_enhancement(sel: Node) -> bool:

@@ -97,7 +97,8 @@ def loads(text: str | bytes, source: str) -> Any:
     try:
         data = json.loads(text)
     except RecursionError:
-        raise InputError(f"{source}: the JSON nests too deeply to be an army list") from None
+        raise InputError(f"{source}: the JSON nests deeper than {MAX_JSON_DEPTH} levels "
+                         "(mathhammer.model.limits.MAX_JSON_DEPTH)") from None
     except (ValueError, UnicodeDecodeError) as e:
         raise InputError(f"{source}: not well-formed JSON ({e})") from None
     depth = _depth(data)
