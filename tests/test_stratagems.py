@@ -114,7 +114,7 @@ def test_a_condition_the_engine_cannot_check_is_asserted_by_the_switch():
      "mortal wounds outside the attack's rolls"),
     ({"type": "re-roll", "target": "unit", "modifier": {"roll": "any"}},
      "re-rolls one roll of any kind"),
-    ({"type": "feel-no-pain", "target": "unit", "modifier": {"scope": "mortal",
+    ({"type": "feel-no-pain", "target": "unit", "modifier": {"scope": "damage-1",
                                                              "threshold": 5}},
      "Feel No Pain against some attacks only"),
     ({"type": "keyword-grant", "target": "unit", "modifier": {"keywords": ["Mobile"]}},

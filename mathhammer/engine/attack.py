@@ -58,7 +58,15 @@ from ..cache import cached
 from ..data.inline import describe_target
 from ..data.named_rules import find_rule
 from ..errors import InputError
-from ..mechanics.allocation import lose, mortal_move, next_group, packet_move, wound_move
+from ..mechanics.allocation import (
+    lose,
+    loss_at,
+    loss_total,
+    mortal_move,
+    next_group,
+    packet_move,
+    wound_move,
+)
 from ..mechanics.criticals import (
     DEVASTATING,
     NORMAL,
@@ -66,7 +74,7 @@ from ..mechanics.criticals import (
     packets_per_attack,
     save_fails,
 )
-from ..mechanics.damage import damage_roll, feel_no_pain
+from ..mechanics.damage import damage_roll, packet_losses, wound_fnp
 from ..mechanics.effects import deadly_demise_wounds, hazardous
 from ..mechanics.named import apply_rules
 from ..mechanics.rolls import attacks_roll
@@ -412,7 +420,8 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts
     target_models = models_alive(start)
     allocation = unit.allocation
     rolled = [attacks_roll(v.weapon, v.options, rules,
-                           target_models if v.weapon.parsed.blast else 0) for v in volleys]
+                           target_models if v.weapon.parsed.per_target_models else 0)
+              for v in volleys]
     known: dict[str, Any] = {}
 
     def final() -> PMF:  # the target's states after every volley, Devastating Wounds last
@@ -463,14 +472,14 @@ def _final(volleys: list[_Volley], rolled: list[PMF], unit: Squad, start: UnitSt
     keys: Weights = {(start, tuple(0 for _ in devs)): 1}
     for i, (v, n) in enumerate(zip(volleys, rolled, strict=True)):
         fails = [save_fails(v.weapon, g, v.options, rules) for g in v.groups]
-        losses = [feel_no_pain(damage_roll(v.weapon, v.options), g.fnp) for g in v.groups]
+        losses = _losses(v, False)
         slot = devs.index(i) if i in devs else None
         per = attack_wounds(v.weapon, v.rolls, v.options, rules, ordered=False)
         kinds, single = _wound_kinds(per)
         alike = saves_alike(fails)
         faces = one_kind(fails, kinds)
         merge = alike and slot is not None and len(devs) == 1 and i == len(volleys) - 1 and (
-            rules.devastating_excess_lost)
+            rules.devastating_excess_lost) and _mortal_fnp_alike(v)
         last = slot is not None and len(devs) == 1 and i == len(volleys) - 1
         shape = _Shape.of(keys, v, n, per, losses, allocation, slot, merge, last)
         path = choose_path(shape, alike, faces is not None, single)
@@ -958,7 +967,7 @@ def _by_attack(keys: Weights, v: _Volley, n: PMF, fails: list[dict[str, int]],
     for (_hits, wounds), w in per.weights().items():
         sequences[wounds] = sequences.get(wounds, 0) + w
     longest = max(len(s) for s in sequences)
-    scale = lcm(*(loss.total for loss in losses))
+    scale = loss_total(losses)
     each = 6 * scale  # the total weight of one wound's outcomes
     wound_memo: dict[tuple, list[tuple[Any, int, int]]] = {}
 
@@ -969,7 +978,8 @@ def _by_attack(keys: Weights, v: _Volley, n: PMF, fails: list[dict[str, int]],
             if kind == DEVASTATING or g is None:
                 out = [(state, 1 if kind == DEVASTATING else 0, each)]
             else:
-                f, loss = fails[g][kind], losses[g]
+                f = fails[g][kind]
+                loss = loss_at(losses[g], allocation[g].wounds, state[g].wounds_lost)
                 unit = scale // loss.total
                 out = [(state, 0, (6 - f) * scale)] if f < 6 else []
                 out += [(lose(state, g, e, allocation[g].wounds), 0, f * w * unit)
@@ -1016,8 +1026,23 @@ def _by_attack(keys: Weights, v: _Volley, n: PMF, fails: list[dict[str, int]],
 def _devastating_move(v: _Volley, allocation: tuple[Group, ...], rules: RuleSet) -> Move:
     """One of the weapon's Devastating Wounds: mortal wounds equal to its Damage, Feel No Pain
     per wound; with the rule set's ``excess_lost`` a packet destroys at most one model."""
-    return mortal_move(allocation, [g.fnp for g in v.groups], damage_roll(v.weapon, v.options),
-                       rules.devastating_excess_lost, v.precision)
+    if rules.devastating_excess_lost:
+        return packet_move(allocation, _losses(v, True), v.precision)
+    return mortal_move(allocation, [wound_fnp(g, v.weapon, True) for g in v.groups],
+                       damage_roll(v.weapon, v.options), False, v.precision)
+
+
+def _mortal_fnp_alike(v: _Volley) -> bool:
+    """Whether the weapon's Devastating Wounds meet the Feel No Pain its other wounds meet
+    (then they cost a model what an unsaved wound does)."""
+    return all(wound_fnp(g, v.weapon, True) == wound_fnp(g, v.weapon) for g in v.groups)
+
+
+def _losses(v: _Volley, mortal: bool) -> list[Any]:
+    """What one packet of the weapon's damage takes from a model of each group (Feel No Pain
+    against mortal wounds too when ``mortal``: a Devastating Wound's)."""
+    return [packet_losses(v.weapon, v.options, wound_fnp(g, v.weapon, mortal), g.wounds)
+            for g in v.groups]
 
 
 def _devastating(keys: Weights, slot: int, v: _Volley, allocation: tuple[Group, ...],

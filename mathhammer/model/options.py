@@ -35,6 +35,15 @@ class Reroll(StrEnum):
     NONCRIT = "noncrit"
 
 
+class DamageReroll(StrEnum):
+    """What a rule lets you re-roll of the Damage roll: a roll of 1, or any roll (mathhammer
+    then re-rolls whenever a fresh roll is expected to take more wounds from the model the
+    attack is allocated to; docs/rules.md, section 6)."""
+
+    ONES = "ones"
+    ANY = "any"
+
+
 class LethalHits(StrEnum):
     """11e optional Lethal Hits: always auto-wound, decline when the weapon also has
     Devastating Wounds, never, or whichever makes the weapon inflict more expected damage."""
@@ -47,24 +56,24 @@ class LethalHits(StrEnum):
 
 #: Re-roll policies from the narrowest to the broadest (None: no re-roll).
 REROLLS = (None, *Reroll)
+#: Damage re-roll policies from the narrowest to the broadest.
+DAMAGE_REROLLS = (None, *DamageReroll)
 LETHAL = tuple(LethalHits)
 
 
 def _canonical_all(values: str | tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    if values == ():
+        return ()
     return tuple(canonical(a) for a in ([values] if isinstance(values, str) else values))
 
 
-def _int(lo: int, hi: int):
-    def check(_inst, attr, value):
-        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-            raise InputError(f"{attr.name}: expected an integer from {lo} to {hi}, got {value!r}")
-
-    return check
-
-
-def _bool(_inst, attr, value):
-    if not isinstance(value, bool):
-        raise InputError(f"{attr.name}: expected true or false, got {value!r}")
+def _checked(name: str, value: Any, lo: int | None, hi: int | None) -> None:
+    """A flag (``lo`` None) must be true or false, a number an integer from ``lo`` to ``hi``."""
+    if lo is None:
+        if value is not True and value is not False:
+            raise InputError(f"{name}: expected true or false, got {value!r}")
+    elif isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise InputError(f"{name}: expected an integer from {lo} to {hi}, got {value!r}")
 
 
 def _choice(name: str, kind: type[StrEnum], optional: bool = False):
@@ -88,12 +97,13 @@ def _text(_inst, attr, value):
 
 
 def _flag(help: str, default: bool = False) -> Any:
-    return attrs.field(default=default, validator=_bool, metadata={"help": help})
+    """A switch (checked with the numbers, after init: :data:`_CHECKS`)."""
+    return attrs.field(default=default, metadata={"help": help})
 
 
 def _number(default: int, lo: int, hi: int, help: str, *, threshold: bool = False) -> Any:
     """An integer option from ``lo`` to ``hi``; a ``threshold`` is an X+ roll."""
-    return attrs.field(default=default, validator=_int(lo, hi),
+    return attrs.field(default=default,
                        metadata={"help": help, "range": (lo, hi), "threshold": threshold})
 
 
@@ -117,6 +127,9 @@ class Options:
     cover: bool = _flag("The target has the Benefit of Cover.")
     overwatch: bool = _flag("Fire Overwatch: hits only on an unmodified 6.")
     led: bool = _flag("The attacking unit is led by a CHARACTER (some named rules need it).")
+    double_attacks: bool = _flag("Double each model's Attacks (before any +N Attacks).")
+    halve_attacks: bool = _flag("Halve each model's Attacks, rounding up (before doubling and "
+                                "any +N Attacks).")
     attacks_mod: int = _number(0, -6, 6, "Add to each model's Attacks (never below 1).")
     hit_mod: int = _number(0, -6, 6, "Add to Hit rolls.")
     wound_mod: int = _number(0, -6, 6, "Add to Wound rolls.")
@@ -130,23 +143,46 @@ class Options:
                             threshold=True)
     crit_wound: int = _number(6, 2, 6, "Critical Wound on this unmodified roll (default 6+).",
                               threshold=True)
+    unmodified_hits_on: int = _number(
+        7, 2, 7, "An unmodified Hit roll of X+ always hits, whatever the BS and the modifiers "
+        "(default off).", threshold=True)
     overwatch_hits_on: int = _number(
         6, 2, 6, "Fire Overwatch hits on this unmodified roll (default 6+; never higher than "
         "the rule set's).", threshold=True)
     crit_wound_ap: int = _number(0, 0, 6, "A Critical Wound improves AP by this much.")
+    ignore_hit_modifiers: bool = _flag(
+        "Ignore the modifiers that worsen the Hit roll (hit_mod below 0, 10e Stealth).")
+    ignore_skill_modifiers: bool = _flag(
+        "Ignore what worsens the BS/WS (skill_mod below 0, 11e Benefit of Cover).")
+    ignore_wound_modifiers: bool = _flag(
+        "Ignore the modifiers that worsen the Wound roll (wound_mod below 0, and "
+        "wound_mod_if_stronger).")
     reroll_hits: Reroll | None = _pick("reroll_hits", Reroll, None, "Re-roll Hit rolls.")
     reroll_wounds: Reroll | None = _pick("reroll_wounds", Reroll, None, "Re-roll Wound rolls.")
+    reroll_damage: DamageReroll | None = _pick(
+        "reroll_damage", DamageReroll, None,
+        "Re-roll Damage rolls: 'ones' a roll of 1; 'any' whenever a fresh roll is expected to "
+        "take more wounds from the model.")
     halve_damage: bool = _flag("Halve each attack's Damage (rounding up).")
     lethal_hits: LethalHits = _pick(
         "lethal_hits", LethalHits, LethalHits.ALWAYS,
         "11e: when Lethal Hits auto-wound (default always; decline: not with Devastating "
         "Wounds; best: whichever does more damage).")
-    precision: bool = attrs.field(default=True, validator=_bool, metadata={
+    precision: bool = attrs.field(default=True, metadata={
         "help": "Allocate Precision attacks to a CHARACTER (a Leader) while one stands.",
         "off_flag": "--no-precision",
         "off_help": "Do not allocate Precision attacks to a CHARACTER (a Leader)."})
     #: abilities every weapon of the attack gains (e.g. from a stratagem)
     abilities: tuple[str, ...] = attrs.field(default=(), converter=lambda v: _canonical_all(v))
+
+    def __attrs_post_init__(self) -> None:
+        # every flag and number in one pass (one validator call each costs more, and an
+        # Options is made for every attack)
+        for name, lo, hi in _CHECKS:
+            value = getattr(self, name)
+            if (value is not True and value is not False) if lo is None else (
+                    type(value) is not int or not lo <= value <= hi):
+                _checked(name, value, lo, hi)
 
     @classmethod
     def make(cls, **kwargs: Any) -> Options:
@@ -178,6 +214,13 @@ class Options:
             else:
                 parts.append(f"{a.name}={v}")
         return ", ".join(parts) or "none"
+
+
+#: (field, lowest, highest) of every number and (field, None, None) of every flag of
+#: :class:`Options`, in field order: what ``__attrs_post_init__`` checks
+_CHECKS: tuple[tuple[str, int | None, int | None], ...] = tuple(
+    (f.name, *f.metadata["range"]) if "range" in f.metadata else (f.name, None, None)
+    for f in attrs.fields(Options) if "range" in f.metadata or isinstance(f.default, bool))
 
 
 def _make(cls: type[Options], kwargs: dict[str, Any]) -> Options:

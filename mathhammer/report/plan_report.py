@@ -32,9 +32,9 @@ from ..model.squad import models_alive
 from .numbers import as_float, decimal, fraction, percent, readable_fraction
 from .planning import (
     PlanAnswer,
-    _adaptive_lines,
     _choice_text,
     _unit_word,
+    adaptive_lines,
     alike_groups,
     plan_json,
     solve,
@@ -285,7 +285,7 @@ def plan_text(ans: PlanAnswer, details: bool = False, width: int = 80) -> str:
     if ans.fewest is not None and ans.destroy is not None:
         out += ["", *_fewest_lines(ans, width)]
     if ans.adaptive is not None:
-        out += ["", *_adaptive_lines(pl, ans.adaptive, best.value)]
+        out += ["", *adaptive_lines(pl, ans.adaptive, best.value)]
     if details:
         out += ["", *detail_lines(ans, width)]
     else:

@@ -310,7 +310,7 @@ def total_points(pl: Planner, a: Assignment) -> PMF:
     return out.map(lambda v: int(v) if v.denominator == 1 else v)
 
 
-def _adaptive_lines(pl: Planner, ad: Adaptive, fixed: Fraction) -> list[str]:
+def adaptive_lines(pl: Planner, ad: Adaptive, fixed: Fraction) -> list[str]:
     then = ("the best fixed plan for the rest given what they did" if ad.rest == "replanned"
             else "the rest as in the best fixed plan")
     kind = ("exact: the best policy" if ad.exact else
