@@ -359,7 +359,8 @@ def _value(text: str) -> int | str:
     return int(text) if text.isdigit() else text
 
 
-def _weapon(p: Profile, w: UnitWeapon, unique: str) -> dict[str, Any]:
+def _weapon(p: Profile, w: UnitWeapon, unique: str, where: tuple[str, ...]) -> dict[str, Any]:
+    """One weapon (``where``: its unit's and model type's names, which its ids are of)."""
     v = w.weapon
     skill: int | str | None = "" if v.skill is None else v.skill
     abilities = []
@@ -371,12 +372,12 @@ def _weapon(p: Profile, w: UnitWeapon, unique: str) -> dict[str, Any]:
         abilities.append({"aliases": [{"name": alias, "type": "reserved"}], "aliasActive": True,
                           "conditions": conditions, "description": description,
                           "effect": effect, "scope": ["weapon"], "sharedWithAllUnits": False,
-                          "id": _id(p.name, "ability", v.name, alias)})
+                          "id": _id(p.name, "ability", *where, v.name, alias)})
     return {"name": v.name, "nameUnique": unique, "countPerUnit": w.count,
             "type": "Melee" if v.melee else "Ranged", "attacks": _value(v.attacks),
             "bs": None if v.melee else skill, "ws": skill if v.melee else None,
             "strength": v.strength, "ap": v.ap, "damage": _value(v.damage),
-            "abilities": abilities, "id": _id(p.name, "weapon", v.name)}
+            "abilities": abilities, "id": _id(p.name, "weapon", *where, v.name)}
 
 
 def profile_data(p: Profile, stamp: str) -> dict[str, Any]:
@@ -395,7 +396,7 @@ def profile_data(p: Profile, stamp: str) -> dict[str, Any]:
             weapons = []
             for w in m.weapons:
                 unique = f"{w.name} ({m.name})" if len(shared[w.name]) > 1 else w.name
-                data = _weapon(p, w, unique)
+                data = _weapon(p, w, unique, (u.name, str(u.leader), m.name))
                 weapons.append(data)
                 if w.selected and data["id"] not in selected[data["type"]]:
                     selected[data["type"]].append(data["id"])
