@@ -1,6 +1,9 @@
 """UnitCrunch's import file: an army's units (or a query's attacker and target) as the profiles
 UnitCrunch reads, and a reader of that file (what the tests round-trip through).
 
+Why one module over 400 lines: the writer and the reader are one layout (and UnitCrunch's
+abilities one table), kept together so that they cannot drift apart.
+
 The file is MessagePack (the ``msgpack`` package: ``pip install 'mathhammer[unitcrunch]'``) of
 the layout UnitCrunch's own "Export data" writes and its "Import data" reads, as of UnitCrunch
 :data:`APP_VERSION` (the community's data packs of 2025 are in it)::

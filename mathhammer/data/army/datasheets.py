@@ -4,6 +4,10 @@ holding most of its units), each read once per list from the compiled store
 :func:`singular`, :func:`close_key`). Lookups across every catalogue go through the public unit
 index (:mod:`mathhammer.data.unit_index`).
 
+Why one module over 400 lines: finding a list's datasheet (by its BattleScribe id, by its
+name, by a faction's name before it, in another catalogue) is one search over the same
+catalogues and name keys; split, each part would import the others.
+
 >>> singular("Pathfinders w/ rifles")
 'pathfinder w/ rifle'
 """
@@ -24,10 +28,9 @@ from ..names import name_key
 from ..unit_index import UnitIndex
 from .model import DataFile, ParsedList
 
-__all__ = ["ArmyData", "catalogue_weapon", "close_key", "cost_for", "data_file", "datasheet_by_id",
-           "find_datasheet",
-           "homes_of", "known_name", "lacking_datasheet", "match_key", "missing_links",
-           "singular", "standard_first", "weapon_tables"]
+__all__ = ["ArmyData", "catalogue_weapon", "close_key", "cost_for", "data_file",
+           "datasheet_by_id", "find_datasheet", "homes_of", "known_name", "lacking_datasheet",
+           "match_key", "missing_links", "singular", "standard_first", "weapon_tables"]
 
 
 @cached(maxsize=1 << 16)

@@ -1,6 +1,10 @@
 """Army lists as values: what a list file says (:class:`ParsedList`) and what it resolves to
 (:class:`Army`, whose units work everywhere a unit does).
 
+Why one module over 400 lines: the values of a list, as read and as resolved, and the JSON they
+write (which :mod:`mathhammer.data.army.structured` reads back) are one vocabulary that the
+readers, the resolver and the reports share.
+
 >>> Item("Bolt pistol", 2, 7).name
 'Bolt pistol'
 """
