@@ -421,3 +421,22 @@ def test_decode_link_stops_at_the_limit_without_unpacking_everything():
     bomb = gzip.compress(b"0" * (MAX_ARMY_FILE_BYTES * 4))
     with pytest.raises(InputError, match="unpacks to over the limit"):
         decode_link(base64.b64encode(bomb).decode(), "x")
+
+
+@needs_data
+def test_what_army_json_writes_to_a_file_is_read_back(tmp_path):
+    saved = tmp_path / "list.json"
+    args = ["--data", str(BSDATA / "10e")]
+    r = CliRunner().invoke(cli, ["army", str(FIXTURES / "gwapp-10e.txt"), "--json", "-o",
+                                 str(saved), *args])
+    assert r.exit_code == 0 and r.stdout == "", r.output
+    r = CliRunner().invoke(cli, ["army", str(saved), "--json", *args])
+    assert r.exit_code == 0, r.output
+    back = json.loads(r.stdout)
+    assert back["format"] == "mathhammer-json" and back["points"] == 435
+    assert [(u["name"], u["points"], u["models"]) for u in back["units"]] == UNITS
+    # an existing file is kept without --force
+    r = CliRunner().invoke(cli, ["army", str(FIXTURES / "gwapp-10e.txt"), "-o", str(saved),
+                                 *args])
+    assert r.exit_code == 2 and "exists" in r.stderr
+    assert json.loads(saved.read_text(encoding="utf-8"))["points"] == 435
