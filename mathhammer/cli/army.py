@@ -177,8 +177,10 @@ def army(file: str, as_json: bool, rules: str | None, attach: tuple[str, ...],
     from ..data.army import load_army, parse_army
     from ..data.army.structured import is_share_link
     from .export import check_to, write_unitcrunch
+    from .output import check_output
 
-    to_path = check_to(to, output, force, {"--json": as_json})
+    to_path = check_output(output, force) if check_to(to, output, {"--json": as_json}) \
+        else None
     if file == "-":
         text = check_bytes(sys.stdin.buffer.read(MAX_ARMY_FILE_BYTES + 1), MAX_ARMY_FILE_BYTES,
                            "MAX_ARMY_FILE_BYTES", "<stdin>: army list")
@@ -198,7 +200,7 @@ def army(file: str, as_json: bool, rules: str | None, attach: tuple[str, ...],
              "invulnerable saves: set them in UnitCrunch")
     else:
         from ..data.attached import army_rules
-        from .resolve import check_output, emit
+        from .output import emit
 
         out_path = check_output(output, force) if output is not None else None
         found = army_rules(a, current_data())

@@ -103,8 +103,9 @@ def kills(units: tuple[str, ...], as_json: bool, plot: str | None, output: str |
     if to is not None:
         if target_unit is not None:
             raise click.UsageError("--to unitcrunch: one attacking unit (not with -t TARGET)")
-        to_path = check_to(to, output, force, {"--json": as_json, "--plot": plot,
-                                               "--explain": explain, "--until": until_p})
+        check_to(to, output, {"--json": as_json, "--plot": plot, "--explain": explain,
+                              "--until": until_p})
+        to_path = check_output(output, force)
         from ..report.unitcrunch import query_profiles
 
         query = build_query(units, p)

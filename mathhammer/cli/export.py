@@ -22,13 +22,13 @@ TO = (("--to", "to"), {"type": click.Choice(["unitcrunch"]), "metavar": "unitcru
                                "instead of the report."})
 
 
-def check_to(to: str | None, output: str | None, force: bool, others: dict[str, Any]) -> Any:
-    """The output path of ``--to`` (None without it); ``--to`` needs ``--output`` and
-    excludes the options of ``others`` (name -> value given)."""
+def check_to(to: str | None, output: str | None, others: dict[str, Any]) -> bool:
+    """Whether ``--to`` is given (then the caller checks ``--output`` as any output file):
+    ``--to`` needs ``--output`` and the msgpack package, and excludes the options of
+    ``others`` (name -> value given)."""
     if to is None:
-        return None
+        return False
     from ..report.unitcrunch import MISSING
-    from .resolve import check_output
 
     if output is None:
         raise click.UsageError("--to unitcrunch: give the file to write with --output FILE")
@@ -40,7 +40,7 @@ def check_to(to: str | None, output: str | None, force: bool, others: dict[str, 
         import msgpack  # noqa: F401
     except ImportError:
         raise InputError(MISSING) from None
-    return check_output(output, force)
+    return True
 
 
 def write_unitcrunch(profiles: list, path: Any) -> None:
