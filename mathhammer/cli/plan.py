@@ -18,6 +18,7 @@ import click
 from click.core import ParameterSource
 
 from ..engine.plan import ADAPTIVE_BUDGET, Objective, Planner, Shooter
+from ..engine.search import BUDGET as SEARCH_BUDGET
 from ..errors import InputError
 from ..report.numbers import decimal, readable_fraction, to_json
 from ..report.planning import (
@@ -140,7 +141,8 @@ def salvo_query(attackers: tuple[str, ...], target_spec: str, p: dict[str, Any])
 
 
 _PLAN_HELP = """The best plan for a phase: which of ATTACKERS shoots which target (each -t
-TARGET, or every unit of --vs-army FILE), every assignment evaluated exactly.
+TARGET, or every unit of --vs-army FILE), found by an exact search that proves it optimal
+(or, past --search-budget, the best plan found with a proved bound on its gap).
 
 ATTACKERS are units, files or inline rows as for `mathhammer kills`, each optionally followed
 by its own options ("Devastator Squad --half-range"), or every unit of --army FILE. A target
@@ -186,6 +188,11 @@ Examples:
                    "results.")
 @click.option("--budget", type=click.IntRange(1, 1_000_000), default=ADAPTIVE_BUDGET,
               show_default=True, help="Joint target states the adaptive plan may visit.")
+@click.option("--search-budget", "search_budget", type=click.IntRange(1, 10**9),
+              default=SEARCH_BUDGET, show_default=True, metavar="STEPS",
+              help="Steps the exact search of the best plan may take (each a subset valued "
+                   "or a state visited); past them, the best plan found and its gap to the "
+                   "optimum.")
 @click.option("--try", "tries", multiple=True, metavar="OPTIONS",
               help='Plan again with these options for every unit, e.g. "--rule X" '
                    "(repeatable); the report says which is best.")
@@ -197,8 +204,8 @@ Examples:
 def plan(attackers: tuple[str, ...], targets: tuple[str, ...], army_file: str | None,
          vs_army: str | None, objective: str | None, points: tuple[str, ...],
          destroy: str | None, probability: str, split: bool, adaptive: bool, budget: int,
-         tries: tuple[str, ...], as_json: bool, output: str | None, force: bool,
-         **p: Any) -> None:
+         search_budget: int, tries: tuple[str, ...], as_json: bool, output: str | None,
+         force: bool, **p: Any) -> None:
     out_path = check_output(output, force) if output is not None else None
     check_suffix(out_path, "json" if as_json else "text")
     if not attackers and army_file is None:
@@ -235,7 +242,8 @@ def plan(attackers: tuple[str, ...], targets: tuple[str, ...], army_file: str | 
 
     def answer(q: dict[str, Any]) -> PlanAnswer:
         planner = Planner(shooters_of(q), aims, Objective(objective), split=split)
-        return solve(planner, adaptive=adaptive, budget=budget, destroy=destroy_at)
+        return solve(planner, adaptive=adaptive, budget=budget, destroy=destroy_at,
+                     search_budget=search_budget)
 
     base = answer(p)
     variants = [(t, answer(merged(p, vary_params(t, "--try")))) for t in tries]
@@ -255,6 +263,10 @@ def _tries_lines(base: PlanAnswer, variants: list[tuple[str, PlanAnswer]]) -> li
     """Which --try is best, by the value of its best plan (the adaptive value alongside)."""
     rows = [("(as given)", base)] + variants
     out = try_lines([(t, a.best.value) for t, a in rows], decimal, "best plan")
+    unproved = [t for t, a in rows if not a.found.proved]
+    if unproved:
+        out.insert(-1, "not proved optimal (the best found, within its gap): "
+                   + ", ".join(unproved))
     if base.adaptive is not None:
         out.insert(-1, "adaptive: " + ", ".join(f"{t} {decimal(a.adaptive.value)}"
                                                 for t, a in rows if a.adaptive is not None))

@@ -31,6 +31,7 @@ from ..engine.plan import (
     Adaptive,
     Aim,
     Assignment,
+    Best,
     Fewest,
     Objective,
     Planner,
@@ -39,6 +40,7 @@ from ..engine.plan import (
     salvo,
     until,
 )
+from ..engine.search import BUDGET as SEARCH_BUDGET
 from ..engine.sequence import Timeline, mortal_roll
 from ..errors import InputError
 from ..model.options import Options
@@ -189,39 +191,41 @@ def salvo_json(s: Salvo, timeline: Timeline, until_p: Fraction | None = None
 
 @attrs.frozen
 class PlanAnswer:
-    """A plan's answer: every assignment ranked (best first), the candidates narrowing
-    (``narrowed``: each unit's k best targets, None: all), the fewest units for a target
+    """A plan's answer: the best fixed plan and the next best different one as the search
+    found them (``found``: values, proved bounds, steps), the fewest units for a target
     (``fewest``), the adaptive policy (``adaptive``)."""
 
     planner: Any = attrs.field(eq=False)
-    ranked: tuple[Assignment, ...]
-    narrowed: int | None = None
+    found: Best
     fewest: Fewest | None = None
     destroy: tuple[int, Fraction] | None = None
     adaptive: Adaptive | None = None
     #: with ``fewest``: the rest of the army planned against the other targets
-    rest: tuple[Any, Assignment] | None = attrs.field(default=None, eq=False)
-    #: the best different plan (:meth:`~mathhammer.engine.plan.Planner.runner_up`: not the
-    #: best with interchangeable units or targets swapped); None: there is none
-    runner_up: Assignment | None = None
-    #: how many different plans ``ranked`` holds (up to interchangeable units and targets)
-    distinct: int = 0
+    rest: tuple[Any, Best] | None = attrs.field(default=None, eq=False)
 
     @property
     def best(self) -> Assignment:
-        return self.ranked[0]
+        return self.found.best
+
+    @property
+    def runner_up(self) -> Assignment | None:
+        """The best different plan (:meth:`~mathhammer.engine.plan.Planner.plan_key`: not
+        the best with interchangeable units or targets swapped); None: there is none."""
+        return self.found.runner_up
 
     @property
     def lead(self) -> Fraction | None:
-        """How far the best assignment is ahead of the next best different plan (None:
+        """How far the best plan is ahead of the next best different plan found (None:
         there is none)."""
         return None if self.runner_up is None else self.best.value - self.runner_up.value
 
 
 def solve(planner: Planner, *, adaptive: bool = False, budget: int | None = None,
-          destroy: tuple[int, Fraction] | None = None) -> PlanAnswer:
-    """Plan: the best fixed assignment (every candidate evaluated exactly), the fewest units
-    that destroy ``destroy = (target, p)``, the best adaptive policy."""
+          destroy: tuple[int, Fraction] | None = None, search_budget: int = SEARCH_BUDGET
+          ) -> PlanAnswer:
+    """Plan: the best fixed assignment and the next best different one (the exact search,
+    within ``search_budget`` steps), the fewest units that destroy ``destroy = (target, p)``
+    and the rest of the army's plan against the other targets, the best adaptive policy."""
     fewest = planner.fewest(*destroy) if destroy is not None else None
     rest = None
     if fewest is not None and fewest.units is not None and destroy is not None:
@@ -230,16 +234,29 @@ def solve(planner: Planner, *, adaptive: bool = False, budget: int | None = None
         if others and aims:
             sub = Planner([planner.shooters[i] for i in others], aims, planner.objective,
                           split=planner.split)
-            sub.narrow()
-            rest = (sub, sub.fixed()[0])
-    narrowed = planner.narrow()
-    ranked = tuple(planner.fixed())
+            rest = (sub, sub.best(search_budget))
+    found = planner.best(search_budget)
     ad = None
     if adaptive:
         budget = ADAPTIVE_BUDGET if budget is None else budget
-        ad = planner.adaptive(budget, follow=ranked[0])
-    return PlanAnswer(planner, ranked, narrowed, fewest, destroy, ad, rest,
-                      planner.runner_up(ranked), planner.distinct(ranked))
+        ad = planner.adaptive(budget, follow=found.best)
+    return PlanAnswer(planner, found, fewest, destroy, ad, rest)
+
+
+def search_lines(found: Best, assignments: int) -> list[str]:
+    """What the search proved: the best plan optimal, or its gap to the optimum."""
+    steps = f"{found.steps:,} steps of the exact search"
+    if found.proved:
+        return [f"best of {assignments:,} assignments: proved optimal ({steps}): "
+                f"{decimal(found.best.value)}  exact {readable_fraction(found.best.value)}"]
+    gap = found.gap
+    share = f", {percent(gap / found.bound)} of it" if found.bound else ""
+    return [f"best found of {assignments:,} assignments (the search stopped at its budget of "
+            f"{found.budget:,} steps): {decimal(found.best.value)}  exact "
+            f"{readable_fraction(found.best.value)}",
+            f"gap: the best plan is worth at most {decimal(found.bound)} (exact "
+            f"{readable_fraction(found.bound)}), {decimal(gap)} more{share} (exact "
+            f"{readable_fraction(gap)})"]
 
 
 def alike_groups(planner: Planner) -> tuple[tuple[str, ...], ...]:
@@ -280,23 +297,15 @@ def plan_text(ans: PlanAnswer, width: int = 80) -> str:
         pts = f" ({a.points} pts)" if a.points is not None else ""
         out += textwrap.wrap(f"  {a.name}{pts}: {describe_target(a.target)}", 80,
                              subsequent_indent=" " * 6)
-    if ans.narrowed is not None:
-        out += textwrap.wrap(f"candidates:  each unit's {ans.narrowed} best target"
-                             f"{'s' * (ans.narrowed != 1)} alone (a heuristic: the full plan "
-                             "is over the limit of assignments)", 80,
-                             subsequent_indent=" " * 13)
     alike = alike_groups(pl)
     if alike:
         out += textwrap.wrap("alike:       " + "; ".join(" = ".join(g) for g in alike)
                              + " (interchangeable: plans that only swap them are one plan)",
                              80, subsequent_indent=" " * 13)
-    different = f"; {ans.distinct} different plans" if ans.distinct != len(ans.ranked) else ""
-    out += ["", f"best of {len(ans.ranked)} assignments (each evaluated exactly{different}): "
-                f"{decimal(ans.best.value)}  exact {readable_fraction(ans.best.value)}"]
+    out += ["", *search_lines(ans.found, pl.count())]
     out += _assignment_text(pl, ans.best)
     if ans.lead is not None and ans.runner_up is not None:
-        out.append(f"ahead of the next best by {decimal(ans.lead)} (exact "
-                   f"{readable_fraction(ans.lead)}); next best:")
+        out += _lead_lines(ans.found, ans.lead)
         out += _assignment_text(pl, ans.runner_up)
     out += ["", f"{'target':<24}  {'value':>8}  {'P(destroyed)':>12}  {'kills':>7}  "
                 "exact value"]
@@ -328,15 +337,28 @@ def plan_text(ans: PlanAnswer, width: int = 80) -> str:
                       f"(exact {readable_fraction(f.destroyed)})")
             out += ["", *textwrap.wrap(text, 80, subsequent_indent="  ")]
             if ans.rest is not None:
-                sub, a = ans.rest
+                sub, got = ans.rest
+                a = got.best
+                how = "proved optimal" if got.proved else \
+                    f"the best found; at most {decimal(got.bound)}"
                 out.append(f"the rest of the army on the other targets: {decimal(a.value)} "
-                           f"(exact {readable_fraction(a.value)})")
+                           f"(exact {readable_fraction(a.value)}; {how})")
                 out += _assignment_text(sub, a)
     if ans.adaptive is not None:
         out += ["", *_adaptive_lines(pl, ans.adaptive, ans.best.value)]
     dist = total_points(pl, ans.best)
     out += ["", *distribution_table(dist, _unit_word(pl.objective), width)]
     return "\n".join(out) + "\n"
+
+
+def _lead_lines(found: Best, lead: Fraction) -> list[str]:
+    if found.runner_proved:
+        return [f"ahead of the next best by {decimal(lead)} (exact {readable_fraction(lead)}); "
+                "next best:"]
+    text = (f"ahead of the next best found by {decimal(lead)} (exact {readable_fraction(lead)}; "
+            "not proved the next best: a different plan is worth at most "
+            f"{decimal(found.runner_bound)}); next best found:")
+    return textwrap.wrap(text, 80, subsequent_indent="  ")
 
 
 def _unit_word(objective: Objective) -> str:
@@ -387,7 +409,7 @@ def _state_text(state: Any) -> str:
 
 def plan_json(ans: PlanAnswer) -> dict[str, Any]:
     """The plan as JSON-ready data."""
-    pl = ans.planner
+    pl, found = ans.planner, ans.found
 
     def assignment(a: Assignment, pl: Planner = pl) -> dict[str, Any]:
         return {"value": fraction(a.value), "value_float": as_float(a.value),
@@ -409,10 +431,17 @@ def plan_json(ans: PlanAnswer) -> dict[str, Any]:
     out: dict[str, Any] = {
         "objective": pl.objective.value, "split": pl.split,
         "attackers": [_shooter_json(sh) for sh in pl.shooters],
-        "assignments": len(ans.ranked), "different_plans": ans.distinct,
-        "alike": [list(g) for g in alike_groups(pl)], "narrowed_to": ans.narrowed,
+        "assignments": pl.count(),
+        "alike": [list(g) for g in alike_groups(pl)],
         "best": assignment(ans.best),
+        "proved": found.proved, "gap": fraction(found.gap), "bound": fraction(found.bound),
+        "search": {"steps": found.steps, "budget": found.budget, "complete": found.complete,
+                   "lagrange_bound": None if found.root_bound is None else
+                   fraction(found.root_bound)},
         "next_best": assignment(ans.runner_up) if ans.runner_up is not None else None,
+        "next_best_proved": found.runner_proved,
+        "next_best_bound": None if found.runner_bound is None else
+        fraction(found.runner_bound),
         "lead": fraction(ans.lead) if ans.lead is not None else None,
         "per_target": per_target,
         "total": mean_json(total_points(pl, ans.best)),
@@ -425,7 +454,8 @@ def plan_json(ans: PlanAnswer) -> dict[str, Any]:
                           "destroyed": fraction(f.destroyed), "tried": f.tried,
                           "complete": f.complete,
                           "rest": None if ans.rest is None else
-                          assignment(ans.rest[1], ans.rest[0])}
+                          {**assignment(ans.rest[1].best, ans.rest[0]),
+                           "proved": ans.rest[1].proved, "gap": fraction(ans.rest[1].gap)}}
     if ans.adaptive is not None:
         ad = ans.adaptive
         out["adaptive"] = {
