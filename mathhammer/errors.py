@@ -16,11 +16,22 @@ import difflib
 from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["BattleScribeWarning", "InputError", "one_line", "suggest"]
+__all__ = ["BattleScribeWarning", "InputError", "NotCarried", "one_line", "suggest"]
 
 
 class InputError(ValueError):
     """Bad input, said in one line."""
+
+
+class NotCarried(InputError):
+    """A unit does not carry what was asked: no weapons for the phase, or no weapon of the name
+    picked. The one error a unit's resolution may pass over (the other unit of an attached pair
+    may carry it; an army list's unit with no weapons for the phase is an empty row); any other
+    error in a unit's resolution reaches the player.
+
+    >>> isinstance(NotCarried("Cronos has no melee weapons"), InputError)
+    True
+    """
 
 
 class BattleScribeWarning(UserWarning):

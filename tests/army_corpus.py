@@ -5,8 +5,9 @@ fully (their units' points equal the stated total and, where known, the unit cou
 lists that name a data file the shared data lacks, lists that name the data file that lacks
 what they need (the file is there, an older release of it: every line not read is a name it
 lacks, and those lines make up the points and units the list states), and lists that fail
-(``-v``: each failure's first causes). ``tests/test_army_corpus.py`` makes each corpus list a
-test with the same check.
+(``-v``: each failure's first causes), and how many of the units read have a default target of
+the models their list gives (every model group of the unit). ``tests/test_army_corpus.py``
+makes each corpus list a test with the same check.
 
 A list's name says its faction, edition and format (``tau-empire.10e.newrecruit-gw.2.txt``);
 ``corpus/SOURCES.md`` gives its stated total and unit count. The lists directly in ``rosters/``
@@ -171,6 +172,25 @@ def check(e: Expect, data: Path) -> tuple[str, str]:
     return "fail", "; ".join(why)
 
 
+def model_counts(e: Expect, data: Path) -> tuple[int, list[str]]:
+    """(units read, those whose default target has other than the list's models) of one list:
+    each unit's target (every model group) against the models its list lines give."""
+    from mathhammer.data.army import load_army
+    from mathhammer.errors import InputError
+
+    try:
+        a = load_army(e.path, data=data)
+    except (InputError, ValueError):
+        return 0, []
+    bad = []
+    for u in a.units:
+        t = u.as_target()
+        have = sum(g.models for g in getattr(t, "groups", (t,)))
+        if have != u.models:
+            bad.append(f"{u.name}: target {have} models, list {u.models}")
+    return len(a.units), bad
+
+
 def main(argv: list[str]) -> int:
     verbose = "-v" in argv
     args = [a for a in argv if a != "-v"]
@@ -180,6 +200,7 @@ def main(argv: list[str]) -> int:
     table: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
     details = []
     t0 = time.perf_counter()
+    counted: list = [0, []]  # units read, those whose target has other than the list's models
     with tempfile.TemporaryDirectory() as cache:
         os.environ.setdefault("XDG_CACHE_HOME", cache)
         os.environ.pop("MATHHAMMER_DATA", None)
@@ -190,6 +211,9 @@ def main(argv: list[str]) -> int:
             cell["all"] += 1
             if kind != "full":
                 details.append(f"{e.path.relative_to(shared / 'rosters')}: {kind}: {why}")
+            n, bad = model_counts(e, data)
+            counted[0] += n
+            counted[1] += [f"{e.path.name}: {b}" for b in bad]
     print("| format | edition | lists | " + " | ".join(OUTCOMES.values()) + " |")
     print("| --- | --- | --- |" + " --- |" * len(OUTCOMES))
     tot: dict[str, int] = defaultdict(int)
@@ -198,9 +222,11 @@ def main(argv: list[str]) -> int:
         for k in ("all", *OUTCOMES):
             tot[k] += c[k]
     print(f"| **all** | | {tot['all']} | " + " | ".join(str(tot[k]) for k in OUTCOMES) + " |")
+    print(f"\nunits whose target has the list's models: {counted[0] - len(counted[1])} of "
+          f"{counted[0]}")
     print(f"\n({time.perf_counter() - t0:.1f} s)")
     if verbose:
-        print("\n" + "\n".join(details))
+        print("\n" + "\n".join(details + counted[1]))
     return 0
 
 

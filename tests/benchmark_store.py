@@ -3,12 +3,17 @@ processes: building the store of each edition, then (the store built) a data uni
 ``army FILE`` for four lists, ``units --search``, and with ``--check`` ``data check`` and with
 ``--atlas`` ``atlas`` of each edition.
 
-Run ``python tests/benchmark_store.py [SHARED] [--check] [--atlas]`` (default ``../shared``
-beside the checkout). Prints a Markdown table: each scenario's median of three runs (one run for
-a build, a check or an atlas), wall-clock and CPU seconds (the CPU of the process and its
-workers: on a shared machine the CPU time is the steadier number); always exits 0. Uses a
-temporary cache folder, so the stores are built from scratch; the bytecode is written (as an
-installed package has it), so the first run of each command compiles Python once, untimed.
+With ``--serve``, a fresh server on an empty cache (``mathhammer serve --data DIR``, 10e): the
+seconds until it is up, until a data query's first answer (the JSON 503 "compiling the game's
+data" while its background build runs) and until the query's answer (200).
+
+Run ``python tests/benchmark_store.py [SHARED] [--check] [--atlas] [--serve]`` (default
+``../shared`` beside the checkout). Prints a Markdown table: each scenario's median of three
+runs (one run for a build, a check or an atlas), wall-clock and CPU seconds (the CPU of the
+process and its workers: on a shared machine the CPU time is the steadier number); always exits
+0. Uses a temporary cache folder, so the stores are built from scratch; the bytecode is written
+(as an installed package has it), so the first run of each command compiles Python once,
+untimed.
 """
 
 from __future__ import annotations
@@ -77,7 +82,49 @@ def main() -> int:
         for edition in ("10e", "11e") if "--atlas" in sys.argv else ():
             run(f"atlas {edition}", *mh, "atlas", "--rules", edition, "--data", str(data),
                 "-o", os.devnull, times=1)
+    if "--serve" in sys.argv:
+        fresh_server(data / "10e", root)
     return 0
+
+
+def fresh_server(data: Path, root: Path) -> None:
+    """A server on an empty cache: seconds until it is up, until a data query's first answer
+    (503 while the store is compiled) and until the query is answered (200)."""
+    import json
+    import urllib.error
+    import urllib.request
+
+    sys.path.insert(0, str(root))
+    from mathhammer.web.background import serving
+
+    def status(url: str) -> tuple[int, str]:
+        try:
+            with urllib.request.urlopen(url, timeout=60) as r:
+                return r.status, ""
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read()).get("message", "")
+
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "XDG_CACHE_HOME": cache, "PYTHONPATH": str(root)}
+        for k in ("MATHHAMMER_DATA", "MATHHAMMER_STORE"):
+            env.pop(k, None)
+        start = time.perf_counter()
+        with serving("--data", str(data), env=env, wait=120) as url:
+            up = time.perf_counter() - start
+            query = f"{url}/api/kills?attacker=Intercessor+Squad&target=MEQ"
+            first, said = None, ""
+            while time.perf_counter() - start < 900:
+                code, message = status(query)
+                if first is None:
+                    first, said = (time.perf_counter() - start, code), message
+                if code == 200:
+                    break
+                time.sleep(0.5)
+            done = time.perf_counter() - start
+        print(f"\n| fresh server, 10e data | seconds |\n| --- | --- |\n| up | {up:.2f} |\n"
+              f"| first answer to a data query (HTTP {first[1]}: {said or 'the answer'}) | "
+              f"{first[0]:.2f} |\n| the query answered (HTTP {code}) | {done:.2f} |",
+              flush=True)
 
 
 if __name__ == "__main__":

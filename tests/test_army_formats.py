@@ -388,14 +388,15 @@ def test_a_model_named_by_the_last_words_of_the_datas_name():
 
 @needs_data
 def test_a_unit_size_below_the_datas_default_is_the_lists():
-    """New Recruit's ``10x Gretchin`` with no model line: 10 models, not the 30 Gretchin and 3
-    Runtherds the shared 11e data's datasheet has by default (said: which models are read)."""
+    """New Recruit's ``10x Gretchin`` with no model line: 10 models, not the 10 Gretchin and 1
+    Runtherd the shared 11e data's datasheet has at its smallest (said: which models are read;
+    the datasheet is 11 or 22 models, its "Unit Composition" choice)."""
     grots = "10x Gretchin (45 pts): 10 with Grot Blasta, Scavenged Shivs"
     text = "+ FACTION KEYWORD: Xenos - Orks\n+ TOTAL ARMY POINTS: 45pts\n\n" + grots + "\n"
     a = parse_army(text, data=BSDATA, rules="11e")
     assert a.unresolved == () and a.units[0].models == 10
     assert [g.name for g in a.units[0].unit.groups] == ["Gretchin"]
-    assert any("Gretchin: the list says 10 models and names none, the data's unit has 33: read "
+    assert any("Gretchin: the list says 10 models and names none, the data's unit has 11: read "
                "as 10 Gretchin" in w for w in a.warnings)
     # a line that says more than the stated size: the data's size stays (as the list's lines)
     boyz = "1x Boyz (90 pts): 10 with Choppa, Slugga"

@@ -175,6 +175,11 @@ def _reopen(edition: str, folder: Path, **kw) -> catalogue.Store:
 
 # ------------------------------------------------------------------ building
 
+def _edit(path: Path) -> None:
+    """A data file's content changed (a new line at its end: it reads the same)."""
+    path.write_bytes(path.read_bytes() + b"\n")
+
+
 def test_the_store_is_built_once_and_again_when_a_file_changes(data):
     compiled: list[str] = []
     progress = lambda _done, _total, name: compiled.append(name)  # noqa: E731
@@ -184,19 +189,21 @@ def test_the_store_is_built_once_and_again_when_a_file_changes(data):
     compiled.clear()
     again = _reopen("10e", data, progress=progress)
     assert not again.built and compiled == [] and again.path.stat().st_mtime_ns == built_at
-    # touching a file (same content, a new modification time) rebuilds the store
+    # touching a file (same content, a new modification time) keeps the store
     cat = data / "10e" / "Imperium - Blood Angels.cat"
     later = time.time() + 5
     os.utime(cat, (later, later))
+    touched = _reopen("10e", data, progress=progress)
+    assert not touched.built and compiled == [] and touched.path == first.path
+    # a file's content changed: a new store
+    _edit(cat)
     changed = _reopen("10e", data, progress=progress)
-    assert changed.built and len(compiled) == 4
+    assert changed.built and len(compiled) == 4 and changed.path != first.path
 
 
 def test_an_open_store_is_compared_with_its_files_after_a_while(data, monkeypatch):
     first = _reopen("10e", data)
-    cat = data / "10e" / "Imperium - Blood Angels.cat"
-    later = time.time() + 5
-    os.utime(cat, (later, later))
+    _edit(data / "10e" / "Imperium - Blood Angels.cat")
     monkeypatch.setattr(catalogue, "RECHECK_SECONDS", 3600)
     assert catalogue.open_store("10e", data, workers=1) is first  # one command checks once
     monkeypatch.setattr(catalogue, "RECHECK_SECONDS", 0)
@@ -224,18 +231,17 @@ def test_a_failed_build_keeps_the_old_store(data, monkeypatch):
         return real(p)
 
     monkeypatch.setattr(catalogue, "compile_catalogue", failing)
-    cat = data / "10e" / "Imperium - Blood Angels.cat"
-    later = time.time() + 5
-    os.utime(cat, (later, later))
+    _edit(data / "10e" / "Imperium - Blood Angels.cat")
     with pytest.raises(KeyboardInterrupt):
         catalogue.open_store("10e", data, workers=1)
     assert len(seen) == 3
-    assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temporary file left
+    stores = sorted(p.name for p in path.parent.iterdir() if p.suffix in (".sqlite", ".tmp"))
+    assert stores == [path.name]  # no temporary file left, no new store
     monkeypatch.setattr(catalogue, "compile_catalogue", real)
     kept = catalogue.Store(path, data / "10e", "10e")
     assert [d.name for d in kept.datasheets()] == names
     kept.close()
-    assert _reopen("10e", data).built  # still stale: the next use builds it
+    assert _reopen("10e", data).built  # the next use builds the store of the edited file
 
 
 def test_a_datasheet_that_does_not_import_is_kept_with_its_error(data):

@@ -233,7 +233,9 @@ def test_hand_made_page():
                         "the group that carries it"]
     unit = loads_unit(text)
     assert unit.stealth and unit.size == (5, 10)
-    assert unit.as_target().abilities == ("stealth",)
+    target = unit.as_target()  # both groups, in the file's order: Sergeant 1, Troopers 4
+    assert [(g.name, g.models, g.abilities) for g in target.groups] == [
+        ("Sergeant", 1, ("stealth",)), ("Troopers", 4, ("stealth",))]
 
 
 @pytest.mark.parametrize(("row", "message"), [

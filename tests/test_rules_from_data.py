@@ -137,16 +137,11 @@ def test_sides_and_scopes():
     # the attacker's keyword is not known to the defender's rules
     "Each time a MONSTER or VEHICLE unit makes an attack against this unit, subtract 1 from "
     "the Wound roll.",
-    # a characteristic of some weapons only
-    "Add 1 to the Strength characteristic of bolt rifles equipped by models in this unit.",
     # the attacking model's own keyword
-    "Each time a CHARACTER model in this unit makes a melee attack, add 1 to the Hit roll.",
+    "Each time a PSYKER model in this unit makes a melee attack, add 1 to the Hit roll.",
     # the state of the unit itself
     "While this model has 1-5 wounds remaining, each time this model makes an attack, "
     "subtract 1 from the Hit roll.",
-    # one weapon by name (the Doomsday Ark's doomsday cannon, not its gauss flayer arrays)
-    "In your Movement phase, if this model Remains Stationary, until the end of the turn, its "
-    "doomsday cannon has the [DEVASTATING WOUNDS] ability.",
 ])
 def test_conditions_the_engine_cannot_check_make_switches(text):
     rule = one("Ability", text)
@@ -154,11 +149,17 @@ def test_conditions_the_engine_cannot_check_make_switches(text):
 
 
 @pytest.mark.parametrize("text", [
-    "This model cannot have the Benefit of Cover.",
     "Weapons with [TWIN-LINKED] in their profile are known as Twin-linked weapons.",
 ])
-def test_negations_and_definitions_grant_nothing(text):
+def test_definitions_grant_nothing(text):
     assert not any(p.rule.usable for p in translate("Twin-linked", text))
+
+
+def test_a_unit_that_cannot_have_cover_is_attacked_as_with_ignores_cover():
+    # the negation is the defender's: attacks against this model ignore cover
+    rule = one("Exposed", "This model cannot have the Benefit of Cover.")
+    assert (rule.rule.side, rule.rule.describe(), rule.automatic) == (
+        "defender", "abilities=[ignores cover]", True)
 
 
 def test_a_second_sentence_instead_keeps_the_first_ones_attack():
@@ -193,10 +194,15 @@ def test_either_or_grants_are_switches_one_each():
 def test_what_cannot_be_modelled_is_named(text, reason):
     parts = translate("Ability", text)
     missing = [p.rule.not_modelled for p in parts if p.rule.not_modelled]
+    # each reason quotes the clause it is about
     if reason:
-        assert missing == [reason] and not any(p.rule.usable for p in parts)
+        assert missing == [f'{reason} ("{text.rstrip(".")}")']
+        assert not any(p.rule.usable for p in parts)
     else:  # the Hit roll part is a switch; the mortal wounds are named as not modelled
-        assert missing == ["mortal wounds outside the attack's rolls"]
+        assert missing == ["mortal wounds outside the attack's rolls (\"At the end of the Fight "
+                           "phase, roll one D6 for each enemy unit within 6\": on a 4+, that "
+                           "unit suffers D3 mortal wounds and each time it makes an attack "
+                           "subtract 1 from the Hit roll\")"]
 
 
 def test_texts_that_change_no_attack_make_no_rule():
@@ -213,7 +219,9 @@ def test_coverage_counts_attack_relevant_and_applied():
                  ("D", "Once per battle, this model can use this ability: until the end of "
                   "the phase, add 1 to the Wound roll.")]
     # A applied, D a switch (applied when named), B not modelled, C changes no attack
-    assert coverage(abilities) == {"attack_relevant": 3, "applied": 2, "not_modelled": {"B": 1}}
+    assert coverage(abilities) == {"attack_relevant": 3, "applied": 2, "automatic": 1,
+                                   "partly": 0, "by_beneficiary": {"unit": 2},
+                                   "not_modelled": {"B": 1}}
 
 
 # -- translated rules give the numbers of the options they stand for -------------------------
@@ -432,7 +440,9 @@ def test_an_army_lists_attached_pair_and_enhancement_get_their_rules(catalogue, 
                                                 "Fury Blade"], "switches": ["Oath"]},
                       "defending": {"applied": ["Shield Wall", "Iron Halo"], "switches": []},
                       "not_modelled": [{"name": "Rapid Reload",
-                                        "reason": "re-rolls a Damage roll"}],
+                                        "reason": "re-rolls a Damage roll (\"Each time this "
+                                        "unit is selected to shoot, roll one D6: on a 4+, you "
+                                        "can re-roll the Damage roll of its attacks\")"}],
                       # where each comes from: the squad's datasheet, its Leader's abilities
                       # (Marksman and Iron Halo are the Leader model's own), the enhancement
                       "from": {"Drilled": "datasheet", "Tactical Precision": "leader",

@@ -324,9 +324,10 @@ def test_stealth_and_fnp_from_core_abilities(tmp_path):
     assert unit.core == ("Stealth", "Feel No Pain 6+", "Deadly Demise D3")
     assert [g.fnp for g in unit.groups] == [6, 5]  # core FNP, overridden by the group's own
     assert unit.deadly_demise == "D3" and unit.size == (6, 11)
-    target = unit.as_target()
-    assert target.abilities == ("stealth", "deadly demise D3") and target.deadly_demise == "D3"
-    assert target.models == 5 and target.fnp == 6
+    target = unit.as_target()  # both model groups: 5 (FNP 6+ of the core) and the Boss (5+)
+    assert [(g.models, g.wounds, g.fnp) for g in target.groups] == [(5, 1, 6), (1, 2, 5)]
+    assert all(g.abilities == ("stealth", "deadly demise D3") and g.deadly_demise == "D3"
+               for g in target.groups)
     bolt = mh.Weapon("Bolt", attacks=6, skill=3, strength=4, ap=0, damage=1)
     assert mh.attack(bolt, unit).hits.mean() == 3  # Stealth: 6 * 3/6 instead of 6 * 4/6
 

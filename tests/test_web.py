@@ -288,8 +288,13 @@ def test_army_table_with_the_agreed_interface(monkeypatch, tmp_path):
     from test_catalogue import make_data
 
     monkeypatch.setitem(sys.modules, "mathhammer.data.army", fake_army.module())
-    # the search reads the compiled store of the data (a small made-up folder)
+    # the search reads the compiled store of the data (a small made-up folder), compiled here
+    # (a server compiles it in the background, answering 503 meanwhile: tests/test_store.py)
     monkeypatch.setenv("MATHHAMMER_DATA", str(make_data(tmp_path / "bsdata")))
+    from mathhammer.data.catalogue import open_store
+
+    for edition in ("10e", "11e"):
+        open_store(edition, progress=lambda *_: None)
     # a new app: its worker processes start (fork) after the stand-in is in place
     with TestClient(create_app(allowed_hosts=["testserver"], workers=1)) as c:
         res = c.post("/api/army", json={"army": "Hexmark Destroyer\nCronos",

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 
 import click
@@ -11,7 +12,7 @@ import click
 from ..data.army import FORMATS
 from ..model.limits import MAX_ARMY_FILE_BYTES, check_bytes
 from .datacheck import check
-from .output import CONTEXT
+from .output import CONTEXT, Group
 
 DATA_HELP = ("BattleScribe data folder (.cat/.gst or .json files, or 10e/ and 11e/ folders); "
              "default $MATHHAMMER_DATA, else the cache (`mathhammer data fetch`).")
@@ -57,6 +58,16 @@ def unresolved_lines(army) -> list[str]:
     return out
 
 
+def short_reason(reason: str) -> str:
+    """A not-modelled reason without the clauses it quotes (``army``'s rows list many).
+
+    >>> short_reason('re-rolls a Damage roll ("You can re-roll the Damage roll"); sets a '
+    ...              'characteristic ("...")')
+    're-rolls a Damage roll; sets a characteristic'
+    """
+    return re.sub(r' \("(?:[^"]|"(?!\)(?:;|$)))*"\)', "", reason)
+
+
 def rules_text(rows: list[dict]) -> list[str]:
     """Each row's rules from data (``army_rules``), where each comes from, for the terminal."""
     out = ["", "Rules from data (where from; switches: --rule NAME):"]
@@ -71,7 +82,7 @@ def rules_text(rows: list[dict]) -> list[str]:
                     out.append(f"    {title}, {what}: {said(row[side][key], row['from'])}")
         if row["not_modelled"]:
             out.append("    not modelled: " + ", ".join(
-                f"{r['name']} ({r['reason']})" for r in row["not_modelled"]))
+                f"{r['name']} ({short_reason(r['reason'])})" for r in row["not_modelled"]))
         if len(out[-1]) > 2 and out[-1] == f"  {row['unit']}":
             out[-1] += ": none"
     return out
@@ -172,7 +183,7 @@ def army(file: str, as_json: bool, rules: str | None, attach: tuple[str, ...],
             sys.exit(2)
 
 
-@click.group(context_settings=CONTEXT, invoke_without_command=True)
+@click.group(cls=Group, context_settings=CONTEXT, invoke_without_command=True)
 @click.pass_context
 def data(ctx: click.Context) -> None:
     """The BattleScribe data: what is installed (`data status`), get it (`data fetch`), check

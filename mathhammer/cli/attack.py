@@ -33,7 +33,7 @@ from ..report.numbers import (
 from ..report.scenario import Ask, Counter, MortalQuery
 from ..report.text import explain_lines, kills_text, mortal_text, sequence_text
 from .army import data_option
-from .output import CONTEXT, full_fractions_option
+from .output import CONTEXT, full_fractions_option, only_with
 from .params import Count, attack_params, sequence_params, with_params
 from .resolve import build_query, check_output, check_suffix, emit, target
 
@@ -93,6 +93,8 @@ _SEVERAL = (("--target", "-t", "target_unit"), {
 def kills(units: tuple[str, ...], as_json: bool, plot: str | None, output: str | None,
           force: bool, explain: bool, target_unit: str | None, until_p: str | None,
           **p: Any) -> None:
+    only_with(click.get_current_context(), {"full_fractions": ("as_json",),
+                                            "force": ("output", "plot")})
     if target_unit is not None:
         if explain:
             raise click.UsageError("--explain: with one attacking unit (not with -t TARGET)")
@@ -199,6 +201,10 @@ def odds(units: tuple[str, ...], at_least: int | None, exactly: int | None,
         ("--at-least", Ask.AT_LEAST, at_least), ("--kills", Ask.EXACTLY, exactly),
         ("--at-most", Ask.AT_MOST, at_most), ("--destroy", Ask.DESTROYED, 0 if destroy else None))
         if k is not None]
+    only_with(click.get_current_context(), {"full_fractions": ("as_json",)})
+    if exact and as_json:
+        raise click.UsageError("--exact: not with --json (it prints one fraction; the JSON has "
+                               "it as p)")
     if len(asked) != 1:
         raise click.UsageError("give exactly one of --at-least K, --kills K, --at-most K, "
                                f"--destroy (got {', '.join(a[0] for a in asked) or 'none'})")
@@ -323,6 +329,8 @@ Examples:
 def mortal(target_unit: str, rolls: tuple[str, ...], crushing_impact: int | None,
            target_models: int | None, leader: str | None, as_json: bool, output: str | None,
            force: bool) -> None:
+    only_with(click.get_current_context(), {"full_fractions": ("as_json",),
+                                            "force": ("output",)})
     if not rolls and crushing_impact is None:
         raise click.UsageError("give at least one ROLL (e.g. D3, \"Disintegration Beams\") or "
                                "--crushing-impact T")

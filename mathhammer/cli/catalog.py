@@ -135,7 +135,7 @@ def rules(faction: str | None, search: str | None, full: bool, unit: str | None,
     from ..data.named_rules import list_rules
 
     if unit is not None:
-        from ..report.text import unit_rules_lines
+        from ..report.rules_list import unit_rules_lines
         from .army import current_data
 
         click.echo("\n".join(unit_rules_lines(unit, rules=ruleset, data=current_data(),

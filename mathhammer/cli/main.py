@@ -22,6 +22,7 @@ import click
 from .. import __version__
 from ..errors import InputError, one_line
 from .output import CONTEXT, closed_pipe, fail, show_warning
+from .output import Group as _Group
 
 #: command name -> "module:attribute" of the click command
 COMMANDS = {
@@ -41,8 +42,9 @@ COMMANDS = {
 }
 
 
-class Group(click.Group):
-    """The main group: commands imported on first use; errors as one line."""
+class Group(_Group):
+    """The main group: commands imported on first use; errors as one line; a repeated
+    option refused (:func:`~mathhammer.cli.output.refuse_repeats`)."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)

@@ -40,6 +40,86 @@ def show_warning(message: Any, category: Any, *_args: Any, **_kwargs: Any) -> No
     warn(str(message))
 
 
+def flags(param: click.Parameter) -> str:
+    """An option as a player writes it: its long flag, or both of a pair (``--ranged/--melee``).
+
+    >>> flags(click.Option(["--models", "-m"])), flags(click.Option(["--a/--b"]))
+    ('--models', '--a/--b')
+    """
+    opts = [o for o in param.opts if o.startswith("--")] or list(param.opts)
+    return "/".join([opts[0], *param.secondary_opts[:1]])
+
+
+def refuse_repeats(command: click.Command, args: list[str],
+                   parent: click.Context | None = None) -> None:
+    """An option that takes one value (or a flag of a pair) given more than once is an error:
+    click would keep the last without a word (``--models 5 --models 6``, ``--ranged
+    --melee``). Options that take several values (``multiple``) may repeat.
+
+    >>> cmd = click.Command("x", params=[click.Option(["--models", "-m"], type=int)])
+    >>> refuse_repeats(cmd, ["-m", "5", "--models=6"])
+    Traceback (most recent call last):
+    ...
+    click.exceptions.UsageError: --models: given 2 times; give it once
+    """
+    ctx = click.Context(command, parent=parent, info_name=command.name,
+                        resilient_parsing=True)
+    try:
+        opts, _rest, order = command.make_parser(ctx).parse_args(list(args))
+    except click.UsageError:
+        return  # the command's own parse says what is wrong
+    from ..model.limits import check_values
+
+    for p in command.params:  # options given many times, arguments of many values: bounded
+        got = opts.get(p.name)
+        if isinstance(got, list | tuple) and (getattr(p, "multiple", False) or p.nargs == -1):
+            check_values(flags(p) if isinstance(p, click.Option) else p.human_readable_name,
+                         len(got))
+    seen: dict[str, int] = {}
+    for p in order:
+        if isinstance(p, click.Option) and not p.multiple and not p.count and p.name:
+            seen[p.name] = seen.get(p.name, 0) + 1
+    for p in command.params:
+        if seen.get(p.name or "", 0) > 1:
+            once = "give one of them once" if p.secondary_opts else "give it once"
+            raise click.UsageError(f"{flags(p)}: given {seen[p.name]} times; {once}", ctx)
+
+
+class Group(click.Group):
+    """A group whose commands refuse a repeated option (:func:`refuse_repeats`)."""
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
+        name, cmd, rest = super().resolve_command(ctx, args)
+        if cmd is not None and not isinstance(cmd, click.Group):
+            refuse_repeats(cmd, rest, ctx)
+        return name, cmd, rest
+
+
+def given(ctx: click.Context, name: str) -> bool:
+    """Whether the option ``name`` was given (on the command line, or by the API's call)."""
+    from click.core import ParameterSource
+
+    return ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)
+
+
+def only_with(ctx: click.Context, needs: dict[str, tuple[str, ...]]) -> None:
+    """Options that mean nothing without another are errors when given alone: ``needs`` maps
+    an option's name to the names of the options any one of which it needs.
+
+    >>> cmd = click.Command("x", params=[click.Option(["--force"], is_flag=True),
+    ...                                  click.Option(["--output"])])
+    >>> only_with(cmd.make_context("x", ["--force"]), {"force": ("output",)})
+    Traceback (most recent call last):
+    ...
+    click.exceptions.UsageError: --force: only with --output
+    """
+    by_name = {p.name: p for p in ctx.command.params}
+    for name, others in needs.items():
+        if given(ctx, name) and not any(given(ctx, o) for o in others):
+            raise click.UsageError(f"{flags(by_name[name])}: only with "
+                                   f"{' or '.join(flags(by_name[o]) for o in others)}", ctx)
+
+
 def closed_pipe() -> None:
     """The reader of standard output went away (``| head``): stop quietly with status 0."""
     with contextlib.suppress(OSError, ValueError):

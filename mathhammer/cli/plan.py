@@ -15,11 +15,11 @@ from typing import Any
 
 import attrs
 import click
-from click.core import ParameterSource
 
 from ..engine.plan import ADAPTIVE_BUDGET, Objective, Planner, Shooter
 from ..engine.search import BUDGET as SEARCH_BUDGET
-from ..errors import InputError
+from ..errors import InputError, NotCarried
+from ..model.limits import check_plan
 from ..report.numbers import decimal, readable_fraction, to_json
 from ..report.planning import (
     PlanAnswer,
@@ -34,7 +34,7 @@ from ..report.planning import (
 )
 from ..report.specs import Attacker, attacker_of, check_work, split_rules
 from .army import current_data
-from .output import CONTEXT, warn
+from .output import CONTEXT, only_with, warn
 from .params import attack_params, options_of, with_params
 from .resolve import (
     attacker,
@@ -42,6 +42,7 @@ from .resolve import (
     check_suffix,
     emit,
     file_rules,
+    lists_ruleset,
     switch_on,
     target_and_rules,
     warn_options,
@@ -64,7 +65,7 @@ def shooter(spec: str | Any, p: dict[str, Any], label: str | None = None,
     of the list's other units, which this unit goes without)."""
     if label is None:
         name, extra = split_spec(spec)
-        own = vary_params(extra, f"attacker {spec!r}") if extra else {}
+        own = vary_params(extra, f"attacker {name!r}") if extra else {}
         for key, flag in (("ruleset", "--rules"), ("target_models", "--target-models"),
                           ("leader", "--leader")):
             if key in own:
@@ -78,7 +79,7 @@ def shooter(spec: str | Any, p: dict[str, Any], label: str | None = None,
             a = attacker_of(spec, melee=not p["ranged"], data=current_data(),
                             options=options_of(p), named_rules=file_rules(p["named_rules"]),
                             pistols=bool(p.get("pistols")))
-        except InputError:
+        except NotCarried:  # no weapons for the phase: left out by firing(), with a warning
             a = Attacker(label, (), spec.cost())
         a = attrs.evolve(a, label=label)
     found, rest = switch_on(a.rules, q["named_rules"], elsewhere)
@@ -206,18 +207,21 @@ def plan(attackers: tuple[str, ...], targets: tuple[str, ...], army_file: str | 
          destroy: str | None, probability: str, split: bool, adaptive: bool, budget: int,
          search_budget: int, tries: tuple[str, ...], as_json: bool, output: str | None,
          force: bool, **p: Any) -> None:
+    ctx = click.get_current_context()
+    only_with(ctx, {"probability": ("destroy",), "budget": ("adaptive",),
+                    "force": ("output",)})
     out_path = check_output(output, force) if output is not None else None
     check_suffix(out_path, "json" if as_json else "text")
     if not attackers and army_file is None:
         raise click.UsageError("expected ATTACKERS, or --army FILE")
     if not targets and vs_army is None:
         raise click.UsageError("expected -t TARGET (repeatable), or --vs-army FILE")
+    p_destroy = parse_probability(probability)
     mine = listed_army(army_file) if army_file else None
     theirs = listed_army(vs_army) if vs_army else None
-    ctx = click.get_current_context()
-    if ctx.get_parameter_source("ruleset") == ParameterSource.DEFAULT and (mine or theirs):
-        p["ruleset"] = (mine or theirs).edition
-    p_destroy = parse_probability(probability)
+    lists_ruleset(ctx, p, (f"--army {army_file}", mine), (f"--vs-army {vs_army}", theirs))
+    check_plan(len(attackers) + (len(mine.rows()) if mine else 0),
+               len(targets) + (len(theirs.rows()) if theirs else 0))
     check_leader(len(targets), len(theirs.rows()) if theirs else 0, p)
     given = _points(points)
     specs = [army_aim(label, unit) for label, unit in theirs.rows()] if theirs else []
@@ -298,12 +302,26 @@ def try_lines(rows: list[tuple[str, Fraction]], show: Any, what: str = "value") 
 
 
 def _points(items: tuple[str, ...]) -> dict[str, int]:
-    out = {}
+    """``--points TARGET=N`` by target (any case); a target given two different values is an
+    error (which would count?).
+
+    >>> _points(("MEQ=100", "meq=100"))
+    {'meq': 100}
+    >>> _points(("MEQ=5", "MEQ=6"))
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: --points 'MEQ=6': MEQ's points are given twice (5, then 6)
+    """
+    out: dict[str, int] = {}
     for item in items:
         name, sep, n = item.rpartition("=")
         if not sep or not name.strip() or not n.strip().isdigit() or int(n) > 100_000:
             raise InputError(f"--points {item!r}: expected TARGET=N, e.g. \"MEQ=100\"")
-        out[name.strip().lower()] = int(n)
+        key = name.strip().lower()
+        if out.get(key, int(n)) != int(n):
+            raise InputError(f"--points {item!r}: {name.strip()}'s points are given twice "
+                             f"({out[key]}, then {int(n)})")
+        out[key] = int(n)
     return out
 
 

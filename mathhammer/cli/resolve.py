@@ -31,7 +31,7 @@ from ..report.specs import (
     target_of,
 )
 from .army import current_data
-from .output import warn
+from .output import given, warn
 from .params import options_of
 
 #: What an output file's suffix asks for.
@@ -113,12 +113,20 @@ def switch_on(found: UnitRules, names: Iterable[str], elsewhere: UnitRules | Non
     another unit of the same list, is left out: this unit goes without it)."""
     switched, rest = [], []
     for name in names:
-        rule = found.switch(name)
-        if rule is None:
-            if elsewhere is None or elsewhere.switch(name) is None:
-                rest.append(name)
-        elif rule not in switched:
-            switched.append(rule)
+        rules = found.named(name)
+        if not rules:
+            why = found.refusal(name)
+            if why is not None:
+                if elsewhere is None:  # one unit: it is another unit's rule, said
+                    raise InputError(why)
+                continue  # a list's row: this unit goes without it
+            offered = found.offered(name)  # a rule another unit gives this one
+            rules = (offered,) if offered is not None else ()
+        if not rules and (elsewhere is None or (elsewhere.switch(name) is None and
+                                                elsewhere.refusal(name) is None and
+                                                elsewhere.offered(name) is None)):
+            rest.append(name)
+        switched += [r for r in rules if r not in switched]
     return attrs.evolve(found, applied=found.applied + tuple(switched)), tuple(rest)
 
 
@@ -154,7 +162,15 @@ def build_query(args: tuple[str, ...], p: dict[str, Any]) -> Query:
     return Query(attacking.label, attacking.profiles, name, defending, options, named,
                  attacking.profile, mortal, p.get("turns"), p.get("reanimation"),
                  left_out=attacking.left_out, unit_rules=found.applied,
-                 not_modelled=found.not_modelled)
+                 not_modelled=found.not_modelled, switches_off=switches_off(found))
+
+
+def switches_off(found: UnitRules) -> tuple[str, ...]:
+    """The names of the switches of a query's units not switched on (its own, its target's,
+    then their stratagems), each once."""
+    on = {r.name for r in found.applied}
+    return tuple(dict.fromkeys(r.name for r in found.switches + found.stratagems
+                               if r.name not in on))
 
 
 def check_output(path: str, force: bool, option: str = "--output") -> Path:
@@ -188,3 +204,50 @@ def emit(text: str, path: Path | None) -> None:
     except OSError as e:
         raise InputError(f"{path}: cannot write: {e.strerror or e}") from None
     click.echo(f"wrote {path}", err=True)
+
+
+def one_edition(*lists: tuple[str, Any]) -> str | None:
+    """The edition of the army lists given as ``(how it was given, army)`` pairs (None when
+    there is none); lists of two editions are an error: one game is played under one
+    edition's rules, and each list's units are its edition's datasheets.
+
+    >>> from types import SimpleNamespace as List
+    >>> one_edition(("--army a.txt", List(edition="10e")), ("--vs-army b.txt", None))
+    '10e'
+    >>> one_edition(("--army a.txt", List(edition="10e")), ("--vs-army b.txt",
+    ...                                                     List(edition="11e")))
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: --army a.txt is a 10e list and --vs-army b.txt an 11e list: a ...
+    """
+    listed = [(how, a) for how, a in lists if getattr(a, "edition", None) is not None]
+    if not listed:
+        return None
+    editions = {a.edition for _how, a in listed}
+    if len(editions) > 1:
+        (h1, a1), (h2, a2) = listed[:2]
+
+        def an(e: str) -> str:
+            return f"{'an' if e.startswith(('11', '8')) else 'a'} {e}"
+
+        raise InputError(f"{h1} is {an(a1.edition)} list and {h2} {an(a2.edition)} list: a "
+                         "game is played under one edition's rules; give lists of one edition")
+    return listed[0][1].edition
+
+
+def lists_ruleset(ctx: click.Context, p: dict[str, Any], *lists: tuple[str, Any]) -> None:
+    """The rule set of a command given army lists (:func:`one_edition`): the lists' edition
+    unless ``--rules`` says another (then a warning: the units are the list's edition's
+    datasheets, played under the other core rules)."""
+    from ..data.datastore import EDITIONS
+
+    edition = one_edition(*lists)
+    if edition is None:
+        return
+    if not given(ctx, "ruleset"):
+        p["ruleset"] = edition  # the lists' edition unless --rules says
+    elif p["ruleset"] in EDITIONS and p["ruleset"] != edition:  # (a rule-set file: as given)
+        how = next(h for h, a in lists if getattr(a, "edition", None) == edition)
+        warn(f"--rules {p['ruleset']}: {how} is a list of {edition}; its units are {edition} "
+             f"datasheets, played under the {p['ruleset']} core rules")

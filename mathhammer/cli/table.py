@@ -19,7 +19,8 @@ import click
 from click.core import ParameterSource
 
 from ..data.inline import is_inline_target
-from ..errors import InputError
+from ..errors import InputError, NotCarried
+from ..model.limits import check_values
 from ..report.specs import Attacker, attacker_of, check_work, split_rules
 from ..report.tables import (
     FORMATS,
@@ -36,7 +37,7 @@ from ..report.tables import (
     standard_targets,
 )
 from .army import current_data
-from .output import CONTEXT, full_fractions_option
+from .output import CONTEXT, full_fractions_option, given, only_with, refuse_repeats
 from .params import as_options, attack_params, options_of, with_params
 from .resolve import (
     SUFFIX_FORMAT,
@@ -45,6 +46,7 @@ from .resolve import (
     check_suffix,
     emit,
     file_rules,
+    lists_ruleset,
     switch_on,
     target_and_rules,
     warn_options,
@@ -106,9 +108,14 @@ def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt
           by: str, vary: tuple[str, ...], title: str | None, output: str | None, force: bool,
           army_file: str | None, vs_army: str | None, attach: tuple[str, ...], defence: bool,
           **p: Any) -> None:
+    ctx = click.get_current_context()
+    only_with(ctx, {"force": ("output",)})
     out_path = check_output(output, force) if output is not None else None
     if fmt is None:
         fmt = _format_of(out_path)
+    if given(ctx, "full_fractions") and fmt != "json":
+        raise click.UsageError(f"--full-fractions: only with --format json (the table is "
+                               f"{fmt})")
     check_suffix(out_path, fmt)
     if defence and army_file is None:
         raise click.UsageError("--defence: give the defending army with --army FILE")
@@ -119,9 +126,7 @@ def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt
                                "--vs-army FILE)")
     mine = listed_army(army_file, attach) if army_file else None
     theirs = listed_army(vs_army, attach if not army_file else ()) if vs_army else None
-    ctx = click.get_current_context()
-    if ctx.get_parameter_source("ruleset") == ParameterSource.DEFAULT and (mine or theirs):
-        p["ruleset"] = (mine or theirs).edition  # the army's edition unless --rules says
+    lists_ruleset(ctx, p, (f"--army {army_file}", mine), (f"--vs-army {vs_army}", theirs))
     if defence:
         columns = _army_columns(mine)
     elif theirs is not None:
@@ -193,6 +198,7 @@ def _target_specs(values: tuple[str, ...]) -> list[str]:
             out += [s.strip() for s in v.split(",") if s.strip()]
     if not out:
         raise click.UsageError("--target: expected at least one target")
+    check_values("--target", len(out))
     return out
 
 
@@ -212,7 +218,8 @@ def army_switches(army: Any) -> Any:
 
     found = UnitRules()
     for u in army.units:
-        found += side_rules(unit_rules(u, current_data()), "attacker", leading=True)
+        found += side_rules(unit_rules(u, current_data()), "attacker", leading=True,
+                            bearer=u.name)
     return found
 
 
@@ -226,9 +233,7 @@ def attacker_rows(label: str | None, unit: Any, p: dict[str, Any], *, melee: boo
     if label is None:
         try:
             attacking = attacker(unit, p, melee=melee, every_weapon=by_weapon)
-        except InputError as e:
-            if " has no " not in str(e):
-                raise
+        except NotCarried as e:
             raise InputError(f"{e}; if {unit!r} is meant as a target, give each target with "
                              f"-t (-t {unit} -t ..., or -t {unit},...)") from None
     else:  # the army list's unit as listed: its wargear, its models
@@ -238,9 +243,7 @@ def attacker_rows(label: str | None, unit: Any, p: dict[str, Any], *, melee: boo
                 named_rules=file_rules(p["named_rules"]), pistols=bool(p.get("pistols")),
                 detachment=p.get("detachment"), enhancements=p.get("enhancements", ())),
                 label=label)
-        except InputError as e:
-            if " has no " not in str(e):
-                raise
+        except NotCarried:
             attacking = Attacker(label, (), unit.cost())
     found, rest = switch_on(attacking.rules, p["named_rules"], elsewhere)
     named, mortal = split_rules(rest)
@@ -351,6 +354,7 @@ def vary_params(text: str, option: str = "--vary") -> dict[str, Any]:
         raise InputError(f"{option} {text!r}: --data: a row cannot change the data folder; give "
                          "--data to the command")
     try:
+        refuse_repeats(_VARY, args)
         ctx = _VARY.make_context(option, args)
     except click.UsageError as e:
         raise InputError(f"{option} {text!r}: {e.format_message()}") from None

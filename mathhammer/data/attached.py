@@ -14,7 +14,7 @@ from typing import Any
 from ..errors import InputError
 from .inline import is_inline_target, is_inline_weapon
 from .names import name_key
-from .unit_rules import UnitRules, side_rules, unit_rules
+from .unit_rules import UnitRules, offered_to, side_rules, unit_rules
 
 
 def rules_folder(spec: str, data: str | os.PathLike | None) -> str | os.PathLike | None:
@@ -63,15 +63,32 @@ def attached_rules(body: Any, lead: Any, side: str, body_own: tuple[str, ...],
     leading" and "this model's unit" rules reach the whole unit, each unit's other rules its
     own weapons (``*_own``: weapon names) or model group (group names). An ability both have
     (Oath of Moment) applies to the whole unit once."""
-    body_parts = unit_rules(body, data)
+    body_parts = [_on_leader(p, side, lead_own) if p.model == "CHARACTER" else p
+                  for p in unit_rules(body, data)]
     lead_parts = unit_rules(lead, data if lead_data is None else lead_data)
     shared = {(p.rule.name, p.rule.text) for p in body_parts} & {
         (p.rule.name, p.rule.text) for p in lead_parts}
     both = [p for p in body_parts if (p.rule.name, p.rule.text) in shared]
-    return (side_rules(both, side)
-            + side_rules([p for p in body_parts if p not in both], side, own=body_own)
+    return (side_rules(both, side, bearer=body.name)
+            + side_rules([p for p in body_parts if p not in both], side, own=body_own,
+                         bearer=body.name)
             + side_rules([p for p in lead_parts if (p.rule.name, p.rule.text) not in shared],
-                         side, own=lead_own, leading=True))
+                         side, own=lead_own, leading=True, bearer=lead.name)
+            + offered_to(body, side, data)
+            + offered_to(lead, side, data if lead_data is None else lead_data))
+
+
+def _on_leader(part: Any, side: str, lead_own: tuple[str, ...]) -> Any:
+    """A Bodyguard's rule for "the CHARACTER model leading this unit" on its Leader: the
+    Leader's weapons (attacking) or model group (attacked)."""
+    import attrs
+
+    from .translate import Scope
+
+    key = "weapons" if side == "attacker" else "groups"
+    rule = part.rule
+    return attrs.evolve(part, model="", scope=Scope.MODEL, rule=attrs.evolve(
+        rule, requires=attrs.evolve(rule.requires, **{key: lead_own})))
 
 
 def defending_rules(unit: Any, data: str | os.PathLike | None = None) -> UnitRules:
@@ -80,7 +97,8 @@ def defending_rules(unit: Any, data: str | os.PathLike | None = None) -> UnitRul
     if hasattr(unit, "bodyguard"):
         return attached_rules(unit.bodyguard, unit.leader, "defender",
                               (unit.bodyguard.name,), (unit.leader.name,), data)
-    return side_rules(unit_rules(unit, data), "defender")
+    return side_rules(unit_rules(unit, data), "defender", bearer=unit.name) + \
+        offered_to(unit, "defender", data)
 
 
 def army_rules(army: Any, data: str | os.PathLike | None = None) -> list[dict[str, Any]]:
@@ -99,7 +117,7 @@ def army_rules(army: Any, data: str | os.PathLike | None = None) -> list[dict[st
             lead_only = {p.rule.name for p in unit_rules(lead, data)} - {
                 p.rule.name for p in unit_rules(body, data)}
         else:
-            attacking = side_rules(unit_rules(unit, data), "attacker")
+            attacking = side_rules(unit_rules(unit, data), "attacker", bearer=unit.name)
         defending = defending_rules(unit, data)
         missing = {r.name: r for r in attacking.not_modelled + defending.not_modelled}
         every = attacking.applied + attacking.switches + defending.applied + \
@@ -143,7 +161,9 @@ def target_rules(spec: str, leader: str | None = None, *, rules: str = "10e",
         spec, leader = pair
     body = find_unit(spec, rules=rules, data=data)
     if leader is None or is_inline_target(leader):
-        return side_rules(unit_rules(body, rules_folder(spec, data)), "defender")
+        here = rules_folder(spec, data)
+        return side_rules(unit_rules(body, here), "defender", bearer=body.name) + \
+            offered_to(body, "defender", here)
     lead = find_unit(leader, rules=rules, data=data)
     return attached_rules(body, lead, "defender", (body.name,), (lead.name,),
                           rules_folder(spec, data), rules_folder(leader, data))

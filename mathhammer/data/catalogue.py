@@ -15,9 +15,16 @@ model entries and option names where that catalogue's differ) and every name a r
 select in it and the files it links to (:func:`selectable_names`), so a list, like ``data
 check``, opens no data file.
 
-The store is rebuilt when a data file is added, removed or changed (path, size, modification
-time), the schema version or mathhammer's data and model code changes, and not otherwise. It
-is written to a temporary file and renamed, so an interrupted build keeps the old store.
+Each store is named by its fingerprint (:mod:`mathhammer.data.store_files`): the schema
+version, the content of the code that shapes it, the data folder and its files' content. A new
+store is built when a data file is added, removed or edited, or that code or the schema
+changes, and not otherwise (a file touched, mathhammer reinstalled: the same store); several
+installs and data folders sharing one cache folder each find their own. A store is written to a
+locked temporary file, checked, sealed and renamed, so an interrupted build leaves no part of
+one (its temporary file is removed by the next build); a store damaged since (its file no
+longer what its seal says, or a SQLite error that says so while reading) is built again. One
+process builds a store while others wait for it; a web server's workers never build one
+(:func:`compiled_elsewhere`: the server does, in the background).
 
 Why one module: the tables, the build that fills them and the :class:`Store` that reads them
 change together (a column added is written and read here, with ``SCHEMA_VERSION`` bumped).
@@ -28,12 +35,12 @@ change together (a column added is written and read here, with ``SCHEMA_VERSION`
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import re
 import sys
-import tempfile
 import time
 import warnings
 from collections.abc import Callable, Iterator
@@ -42,20 +49,39 @@ from typing import Any
 
 import attrs
 
-from ..cache import cached
-from ..errors import BattleScribeWarning, InputError
-from .datastore import Edition, cache_dir, edition_dir, edition_files, is_game_system
+from ..errors import BattleScribeWarning, InputError, one_line
+from .datastore import Edition, edition_dir, edition_files, is_game_system
 from .names import name_key
 from .serial import from_json, to_json
+from .store_files import (
+    STORE_ENV,  # noqa: F401 - where the stores live instead of the cache folder
+    build_lock,
+    code_digest,
+    digests,
+    fingerprint_of,
+    is_damage,
+    locked_temp,
+    prune,
+    remove_store,
+    seal,
+    sealed,
+    stat_of,
+    store_folder,
+    sweep,
+    unwritable,
+)
 
 #: Bump when the tables or what goes into them change: an older store is rebuilt.
-SCHEMA_VERSION = 9  # 3: rule_texts, the texts the rule translator reads; 4: weapon counts and
+SCHEMA_VERSION = 11  # 3: rule_texts, the texts the rule translator reads; 4: weapon counts and
 # maxima by size (UnitWeapon.counts, .max); 5: what army lists read (army_entries, each
 # catalogue's selectable names and source) and data check (the import's warnings); 6: shared
 # slots (UnitWeapon.slot, .slot_max); 7: what a list reads of a whole catalogue (detachments,
 # linked files, ability texts, weapon profiles); 8: each file's revision (a list that names
 # what a file lacks names its revision); 9: an index on each datasheet table (a list's 32
-# ability lookups scanned the whole table each)
+# ability lookups scanned the whole table each); 10: each rule text's gate (the armies that
+# have it: Templar Vows only a Black Templars army) and owner (the models that have it: a Wulfen
+# with a Death Totem); 11: a unit's make-ups (Unit.compositions: how its model groups share its
+# size)
 _PREFIXES = ("Imperium - ", "Chaos - ", "Xenos - ", "Aeldari - ")
 
 Progress = Callable[[int, int, str], None]
@@ -82,7 +108,7 @@ def compile_datasheet(lib: Any, entry: Any) -> dict[str, Any]:
     from .bsdata import unit_of_raw
     from .bsdata.build import build_entry
     from .bsdata.find import option_names
-    from .bsdata.texts import entry_ability_texts, entry_texts
+    from .bsdata.texts import entry_rule_texts, entry_texts
 
     built: dict[str, Any] = {}
     try:
@@ -98,7 +124,7 @@ def compile_datasheet(lib: Any, entry: Any) -> dict[str, Any]:
             # what an import of the unit warns (data check): building it and loading it
             checked = [str(w.message) for w in caught[:seen] + caught[before:]]
             texts = entry_texts(lib, entry)
-            rules = entry_ability_texts(lib, entry)
+            rules = entry_rule_texts(lib, entry)
     except (ValueError, RecursionError) as e:
         return {**built, "error": str(e) or type(e).__name__}
     told = [[w.category.__name__, str(w.message)] for w in caught] + \
@@ -227,46 +253,25 @@ def compile_catalogue(path: str) -> dict[str, Any]:
 # ---------------------------------------------------------------- building the store
 
 
-#: The folder of the stores instead of ``catalogue/`` in the cache folder (the test suite
-#: keeps its stores between runs this way).
-STORE_ENV = "MATHHAMMER_STORE"
+def fingerprint(folder: Path, edition: Edition, files: list[Path] | None = None,
+                stamps: list[tuple[int, int, int]] | None = None) -> str:
+    """What a store of ``folder`` is built from, as one hash: the schema version, the code
+    that shapes the store (by content), the data folder and its files' content (each file
+    hashed once per content, :func:`mathhammer.data.store_files.digests`)."""
+    files = edition_files(folder, edition) if files is None else files
+    return fingerprint_of({
+        "schema": SCHEMA_VERSION, "code": code_digest(), "edition": edition,
+        "folder": str(folder.resolve()),
+        "files": [[p.name, d] for p, d in zip(files, digests(files, folder, stamps),
+                                               strict=True)]})
 
 
-def store_path(folder: Path, edition: Edition) -> Path:
-    """Where the store of a data folder lives: ``catalogue/`` in the cache folder (or
+def store_path(folder: Path, edition: Edition, files: list[Path] | None = None,
+               stamps: list[tuple[int, int, int]] | None = None) -> Path:
+    """Where the store of a data folder, as its files and mathhammer's code are now, lives:
+    ``EDITION-FINGERPRINT.sqlite`` in ``catalogue/`` of the cache folder (or
     ``$MATHHAMMER_STORE``)."""
-    key = hashlib.sha1(str(folder.resolve()).encode()).hexdigest()[:16]
-    base = os.environ.get(STORE_ENV, "").strip()
-    return (Path(base).expanduser() if base else cache_dir() / "catalogue") / \
-        f"{edition}-{key}.sqlite"
-
-
-@cached(maxsize=1)
-def _code() -> list:
-    """What the compiled values depend on besides the data: mathhammer's version and its data
-    and model code (each file's name, size and modification time), so that an upgrade, or an
-    edited importer, rebuilds the store."""
-    from .. import __version__
-
-    root = Path(__file__).resolve().parents[1]
-    rows: list = [__version__]
-    for sub in ("data", "model"):
-        for p in sorted((root / sub).rglob("*.py")):
-            st = p.stat()
-            rows.append([str(p.relative_to(root)), st.st_size, st.st_mtime_ns])
-    return rows
-
-
-def signature(files: list[Path]) -> str:
-    """The files' paths, sizes and modification times, the schema version and the code's
-    fingerprint, as one string (what a store was built from)."""
-    rows = []
-    folders: dict[Path, str] = {}
-    for p in files:
-        st = p.stat()
-        where = folders.get(p.parent) or folders.setdefault(p.parent, str(p.parent.resolve()))
-        rows.append([f"{where}/{p.name}", st.st_size, st.st_mtime_ns])
-    return json.dumps({"schema": SCHEMA_VERSION, "code": _code(), "files": rows})
+    return store_folder() / f"{edition}-{fingerprint(folder, edition, files, stamps)[:20]}.sqlite"
 
 
 _SCHEMA = """
@@ -287,7 +292,7 @@ CREATE TABLE army_entries (catalogue INTEGER, datasheet INTEGER, name TEXT, entr
 CREATE INDEX army_entries_catalogue ON army_entries(catalogue);
 CREATE TABLE keywords (datasheet INTEGER, keyword TEXT, faction INTEGER);
 CREATE TABLE abilities (datasheet INTEGER, kind TEXT, name TEXT, text TEXT);
-CREATE TABLE rule_texts (datasheet INTEGER, name TEXT, text TEXT);
+CREATE TABLE rule_texts (datasheet INTEGER, name TEXT, text TEXT, gate TEXT, owner TEXT);
 CREATE TABLE leads (datasheet INTEGER, unit TEXT);
 CREATE TABLE points (datasheet INTEGER, models INTEGER, cost INTEGER);
 CREATE TABLE model_groups (datasheet INTEGER, position INTEGER, name TEXT, min_models INTEGER,
@@ -351,8 +356,8 @@ def _insert_datasheet(db: Any, unit: dict[str, Any], fts: bool) -> int:
     abilities = [(ds, kind, name, texts.get(name, ""))
                  for kind, names in raw.get("abilities", {}).items() for name in names]
     db.executemany("INSERT INTO abilities VALUES (?, ?, ?, ?)", abilities)
-    db.executemany("INSERT INTO rule_texts VALUES (?, ?, ?)",
-                   [(ds, name, text) for name, text in unit.get("rules", [])])
+    db.executemany("INSERT INTO rule_texts VALUES (?, ?, ?, ?, ?)",
+                   [(ds, *rule) for rule in unit.get("rules", [])])
     db.executemany("INSERT INTO leads VALUES (?, ?)", [(ds, u) for u in raw.get("leads", [])])
     db.executemany("INSERT INTO points VALUES (?, ?, ?)",
                    [(ds, p["models"], p["cost"]) for p in raw.get("points", [])])
@@ -390,7 +395,7 @@ def _insert_catalogue(db: Any, path: Path, c: dict[str, Any], fts: bool) -> None
         ids.append(ds := _insert_datasheet(db, u, fts))
         db.execute("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?)",
                    (cid, ds, u["name"], u["key"], int(u["own"]), name_key(u["name"]),
-                    name_key(re.sub(r"\s*\[.*?\]", "", u["name"]))))
+                    name_key(re.sub(r"(?<!\s)\s*\[[^\[\]\n]*\]", "", u["name"]))))
     for a in c.get("army", []):
         u = c["units"][a["at"]] if "at" in a else a["unit"]
         ds = ids[a["at"]] if "at" in a else _insert_datasheet(db, u, fts)
@@ -434,63 +439,86 @@ def _compiled(files: list[Path], workers: int, progress: Progress | None
     order = sorted(files, key=lambda p: -p.stat().st_size)
     done: dict[Path, dict[str, Any]] = {}
     ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
-    with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_orphan_guard,
-                                initargs=(os.getpid(),)) as pool:
+    pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
+                                  initializer=_orphan_guard, initargs=(os.getpid(),))
+    try:
         futures = {pool.submit(compile_catalogue, str(p)): p for p in order}
         for n, fut in enumerate(cf.as_completed(futures)):
             p = futures[fut]
             done[p] = fut.result()
             if progress is not None:
                 progress(n + 1, total, p.name)
+    except BaseException:  # stopped (a signal, Ctrl-C): the workers are not waited for, and
+        # killed (they hold the build's locks, inherited: a worker left would hold them)
+        for proc in list(getattr(pool, "_processes", {}).values()):
+            proc.kill()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
     for p in files:
         yield p, done[p]
 
 
 def build_store(folder: Path, edition: Edition, dest: Path | None = None, *,
                 workers: int | None = None, progress: Progress | None = None) -> Path:
-    """Compile every data file of ``folder`` into the store (a temporary file renamed over the
-    old store when complete: any failure leaves the old one)."""
+    """Compile every data file of ``folder`` into the store ``dest`` (default: the store of
+    the files as they are now, :func:`store_path`): written to a locked temporary file (no
+    journal), checked (``PRAGMA quick_check``), sealed and renamed into place, so any failure
+    leaves no part of it; then the temporary files of killed builds and old stores are
+    removed (:func:`mathhammer.data.store_files.sweep`, :func:`~mathhammer.data.store_files.
+    prune`). A full disk or a folder that cannot be written is one line naming the folder."""
     import sqlite3
 
     files = edition_files(folder, edition)
-    dest = dest or store_path(folder, edition)
-    sig = signature(files)
+    stamps = [stat_of(p) for p in files]
+    dest = dest or store_path(folder, edition, files, stamps)
     if workers is None:
         workers = min(2, os.cpu_count() or 1)
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.stem}-", suffix=".tmp")
-    os.close(fd)
     try:
-        db = sqlite3.connect(tmp)
-        try:
-            db.executescript(_SCHEMA)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        sweep(dest.parent)
+        with locked_temp(dest.parent, dest.stem) as (fd, tmp):
+            db = sqlite3.connect(tmp)
             try:
-                db.execute(_FTS)
-                fts = True
-            except sqlite3.OperationalError:  # a SQLite without FTS5
-                fts = False
-            for p, c in _compiled(files, workers, progress):
-                _insert_catalogue(db, p, c, fts)
-            db.executemany("INSERT INTO meta VALUES (?, ?)",
-                           [("signature", sig), ("folder", str(folder)), ("edition", edition),
-                            ("fts", "1" if fts else "")])
-            db.commit()
-        finally:
-            db.close()
-        os.replace(tmp, dest)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    _prune(dest.parent)
+                # the file is thrown away on any failure: no journal to roll back with
+                db.execute("PRAGMA journal_mode = OFF")
+                db.execute("PRAGMA synchronous = OFF")
+                db.execute("PRAGMA temp_store = MEMORY")
+                db.executescript(_SCHEMA)
+                try:
+                    db.execute(_FTS)
+                    fts = True
+                except sqlite3.OperationalError:  # a SQLite without FTS5
+                    fts = False
+                for p, c in _compiled(files, workers, progress):
+                    _insert_catalogue(db, p, c, fts)
+                db.executemany("INSERT INTO meta VALUES (?, ?)",
+                               [("folder", str(folder)), ("edition", edition),
+                                ("fts", "1" if fts else "")])
+                db.commit()
+                check = db.execute("PRAGMA quick_check").fetchall()
+            finally:
+                db.close()
+            if check != [("ok",)]:
+                raise InputError(f"the compiled store of the {edition} data in {dest.parent} "
+                                 f"did not read back whole ({one_line(check[0][0])}): the disk "
+                                 "may be failing")
+            if [stat_of(p) for p in files] != stamps:
+                raise InputError(f"the {edition} data files in {folder} changed while they "
+                                 "were compiled; run the command again")
+            os.fsync(fd)
+            seal(tmp, dest, {"folder": str(folder.resolve()), "edition": edition,
+                             "built": time.strftime("%Y-%m-%d %H:%M:%S")})
+            os.replace(tmp, dest)
+    except sqlite3.DatabaseError as e:
+        raise unwritable(dest.parent, edition, e) from None
+    except OSError as e:
+        if getattr(e, "filename", None) and not str(e.filename).startswith(str(dest.parent)):
+            raise
+        raise unwritable(dest.parent, edition, e) from None
+    with contextlib.suppress(OSError):
+        prune(dest.parent)
     return dest
-
-
-def _prune(folder: Path) -> None:
-    """Delete the stores of data folders that no longer exist."""
-    for p in folder.glob("*.sqlite"):
-        where = _meta(p, "folder")
-        if where is not None and not Path(where).is_dir():
-            p.unlink(missing_ok=True)
 
 
 # ---------------------------------------------------------------- reading the store
@@ -536,6 +564,28 @@ class StoredEntry:
     options: str | None = None
 
 
+class _Rows(list):
+    """A query's rows, all read (a cursor's ``fetchone``/``fetchall``)."""
+
+    def fetchone(self) -> Any:
+        return self[0] if self else None
+
+    def fetchall(self) -> list:
+        return list(self)
+
+
+class _Reader:
+    """A store's connection as its readers use it: ``execute(sql, params)`` gives all the
+    rows at once (a damaged store is found by the query that reads it, and rebuilt before
+    the query is asked again: :meth:`Store.query`)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def execute(self, sql: str, params: Any = ()) -> _Rows:
+        return self.store.query(sql, params)
+
+
 @attrs.define
 class Store:
     """An open store (read only)."""
@@ -549,8 +599,12 @@ class Store:
     _pid: int = 0
 
     @property
-    def db(self) -> Any:
-        """The connection (read only; opened again in a forked process)."""
+    def db(self) -> _Reader:
+        """The store read as a connection: ``db.execute(sql, params).fetchall()``."""
+        return _Reader(self)
+
+    def _connection(self) -> Any:
+        """The SQLite connection (read only; opened again in a forked process)."""
         if self._db is None or self._pid != os.getpid():
             import sqlite3
 
@@ -558,6 +612,21 @@ class Store:
                                        check_same_thread=False)
             self._pid = os.getpid()
         return self._db
+
+    def query(self, sql: str, params: Any = ()) -> _Rows:
+        """The rows of one query. A SQLite error that says the file is damaged or gone
+        rebuilds the store (the same file: the same data and code give the same rows and
+        ids) and asks again, once; any other error is raised."""
+        import sqlite3
+
+        try:
+            return _Rows(self._connection().execute(sql, params).fetchall())
+        except sqlite3.DatabaseError as e:
+            if not is_damage(e):
+                raise
+            self.close()
+            _rebuild_damaged(self, e)
+            return _Rows(self._connection().execute(sql, params).fetchall())
 
     def catalogues(self) -> list[tuple]:
         """(path, bs id, name, library, links, missing, id) of every file, in file order."""
@@ -699,11 +768,28 @@ class Store:
                                "JOIN datasheets d ON d.id = l.datasheet").fetchall()
         return sorted({name for name, led in rows if name_key(led) == q}, key=name_key)
 
-    def rule_texts(self, ds: int) -> list[tuple[str, str]]:
+    def rule_owners(self, ds: int) -> dict[tuple[str, str], str]:
+        """(name, text) -> the model entries that have it, of a datasheet's abilities that only
+        some of its models have."""
+        return {(n, t): o for n, t, o in self.db.execute(
+            "SELECT name, text, owner FROM rule_texts WHERE datasheet = ? AND owner != ''",
+            (ds,))}
+
+    def rule_texts(self, ds: int, catalogue: str | os.PathLike | None = None
+                   ) -> list[tuple[str, str]]:
         """(name, text) of a datasheet's abilities as the rule translator reads them
-        (:func:`mathhammer.data.bsdata.texts.ability_texts`)."""
-        return [tuple(r) for r in self.db.execute(
-            "SELECT name, text FROM rule_texts WHERE datasheet = ? ORDER BY rowid", (ds,))]
+        (:func:`mathhammer.data.bsdata.texts.ability_texts`); with ``catalogue`` (a file of
+        the store), only those an army of that catalogue has."""
+        from .bsdata.texts import shown_in
+
+        here = None
+        if catalogue is not None:
+            row = self.db.execute("SELECT bs_id FROM catalogues WHERE path = ?",
+                                  (str(catalogue),)).fetchone()
+            here = row[0] if row else None
+        return [(name, text) for name, text, gate in self.db.execute(
+            "SELECT name, text, gate FROM rule_texts WHERE datasheet = ? ORDER BY rowid", (ds,))
+            if here is None or shown_in(gate or "", here)]
 
     def ability_texts(self, ds: int) -> list[tuple[str, str, str]]:
         """(kind, name, text) of a datasheet's abilities."""
@@ -748,7 +834,7 @@ class Store:
         ranked = []
         for d in rows:
             n = name_key(d.name)
-            plain = name_key(re.sub(r"\s*\[.*?\]", "", d.name))
+            plain = name_key(re.sub(r"(?<!\s)\s*\[[^\[\]\n]*\]", "", d.name))
             if n == q or plain == q:
                 rank = 0
             elif n.startswith(q) and word.match(n):
@@ -808,10 +894,37 @@ class Store:
 #: the whole-catalogue values a store keeps per file (:meth:`Store.listing`)
 LISTINGS = ("detachments", "linked", "abilities", "weapons")
 
-_OPEN: dict[tuple[str, str], tuple[str, Store]] = {}
+_OPEN: dict[tuple[str, str], tuple[list, Store]] = {}
 #: An open store is compared with its files again after this many seconds (a long-running
 #: process, the web page, sees a changed file; one command checks once).
 RECHECK_SECONDS = 2.0
+
+
+class StoreCompiling(BaseException):  # noqa: N818 - not an error: the answer comes later
+    """The store a query needs is not built, and is not built here (see
+    :func:`compiled_elsewhere`): the web server compiles it in the background and the query is
+    asked again once it is ready. A ``BaseException``, so that no handler of a query's own
+    errors takes it for bad input."""
+
+    def __init__(self, edition: str, folder: Path) -> None:
+        super().__init__(f"compiling the game's data ({edition}), ready in about a minute")
+        self.edition, self.folder = edition, folder
+
+
+_BUILD_HERE = [True]
+
+
+@contextlib.contextmanager
+def compiled_elsewhere() -> Iterator[None]:
+    """Within the block a store that is not built raises :class:`StoreCompiling` instead of
+    being built (a web server's worker: the server builds it, outside any query's time
+    limit)."""
+    before = _BUILD_HERE[0]
+    _BUILD_HERE[0] = False
+    try:
+        yield
+    finally:
+        _BUILD_HERE[0] = before
 
 
 def _default_progress(edition: str, folder: Path) -> Progress:
@@ -833,42 +946,104 @@ def _default_progress(edition: str, folder: Path) -> Progress:
     return progress
 
 
+def _stamped(folder: Path, edition: Edition) -> tuple[list[Path], list[tuple[int, int, int]]]:
+    """The data files and their (size, time, inode), listed again if one went meanwhile."""
+    for fresh in (False, True):
+        files = edition_files(folder, edition, fresh=fresh)
+        try:
+            return files, [stat_of(p) for p in files]
+        except FileNotFoundError:
+            continue
+    raise InputError(f"the {edition} data files in {folder} keep changing; run again later")
+
+
 def open_store(edition: Edition, data: str | os.PathLike | None = None, *,
                progress: Progress | None = None, workers: int | None = None) -> Store:
     """The store of ``edition``'s data folder (see
-    :func:`mathhammer.data.datastore.edition_dir`), built first if it is missing or stale."""
-    import sqlite3
-
+    :func:`mathhammer.data.datastore.edition_dir`) for its files and mathhammer's code as
+    they are now, built first if there is none (or it is damaged). A data file whose time
+    changed but not its content is hashed again, once; nothing is rebuilt."""
     folder = edition_dir(edition, data)
     key = (str(folder.resolve()), edition)
     memo = _OPEN.get(key)
     now = time.monotonic()
     if memo is not None and now - memo[1].checked < RECHECK_SECONDS:
         return memo[1]
-    files = edition_files(folder, edition)
-    sig = signature(files)
-    if memo is not None and memo[0] == sig:
+    files, stamps = _stamped(folder, edition)
+    stamp = [[p.name, *s] for p, s in zip(files, stamps, strict=True)]
+    if memo is not None and memo[0] == stamp:
         memo[1].checked = now
         return memo[1]
-    path = store_path(folder, edition)
-    built = False
-    if _meta(path, "signature") != sig:
-        try:
-            build_store(folder, edition, path, workers=workers,
-                        progress=progress or _default_progress(edition, folder))
-        except OSError:  # a read-only cache folder: a store of this process only
-            path = Path(tempfile.mkdtemp(prefix="mathhammer-")) / path.name
-            build_store(folder, edition, path, workers=workers, progress=progress)
-        built = True
+    path = store_path(folder, edition, files, stamps)
+    built = _ready(path, folder, edition, progress, workers)
+    if memo is not None and memo[1].path == path and not built:
+        memo[1].checked = time.monotonic()
+        _OPEN[key] = (stamp, memo[1])
+        return memo[1]
     if memo is not None:
         memo[1].close()
     store = Store(path, folder, edition, built, checked=time.monotonic())
-    try:
-        store.db.execute("SELECT 1 FROM meta").fetchone()
-    except sqlite3.DatabaseError as e:
-        raise InputError(f"catalogue store {path}: cannot read ({e})") from None
-    _OPEN[key] = (sig, store)
+    _OPEN[key] = (stamp, store)
     return store
+
+
+def _ready(path: Path, folder: Path, edition: Edition, progress: Progress | None,
+           workers: int | None) -> bool:
+    """Make sure the store ``path`` is built and whole: True when it was built here."""
+    state = sealed(path)
+    if state == "ok":
+        return False
+    if state == "changed":
+        warnings.warn(f"catalogue store {path}: damaged (its content is not what was built); "
+                      "compiling it again", stacklevel=3)
+        remove_store(path)
+    if not _BUILD_HERE[0]:
+        raise StoreCompiling(edition, folder)
+    said = []
+
+    def waiting(pid: int) -> None:
+        if not said:
+            said.append(True)
+            who = f"process {pid}" if pid else "another process"
+            print(f"waiting for {who}, which is compiling the {edition} data in {folder} into "
+                  "the store", file=sys.stderr, flush=True)
+
+    with contextlib.ExitStack() as stack:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            stack.enter_context(build_lock(path, waiting))
+        except OSError as e:
+            raise unwritable(path.parent, edition, e) from None
+        if sealed(path) == "ok":  # built by another process meanwhile
+            return False
+        build_store(folder, edition, path, workers=workers,
+                    progress=progress or _default_progress(edition, folder))
+    return True
+
+
+def _rebuild_damaged(store: Store, error: Exception) -> None:
+    """A query found ``store`` damaged: remove it and build it again (the same file, when the
+    data files are as they were), or say that the data changed meanwhile."""
+    warnings.warn(f"catalogue store {store.path}: damaged ({one_line(error)}); compiling it "
+                  "again", stacklevel=4)
+    remove_store(store.path)
+    files, stamps = _stamped(store.folder, store.edition)
+    if store_path(store.folder, store.edition, files, stamps) != store.path:
+        _OPEN.pop((str(store.folder.resolve()), store.edition), None)
+        raise InputError(f"the {store.edition} data files in {store.folder} changed while a "
+                         "query read them; run it again")
+    store.built = _ready(store.path, store.folder, store.edition, None, None) or store.built
+
+
+def store_ready(edition: Edition, data: str | os.PathLike | None = None) -> bool:
+    """Whether the store of ``edition``'s data folder is built for its files and code as they
+    are now (so opening it builds nothing)."""
+    folder = edition_dir(edition, data)
+    memo = _OPEN.get((str(folder.resolve()), edition))
+    if memo is not None and time.monotonic() - memo[1].checked < RECHECK_SECONDS:
+        return True
+    files, stamps = _stamped(folder, edition)
+    return sealed(store_path(folder, edition, files, stamps)) == "ok"
 
 
 def listing_of(path: str | os.PathLike, what: str) -> Any:
@@ -889,30 +1064,36 @@ def stored_listing(path: str | os.PathLike, what: str) -> Any:
     edition: Edition = "11e" if p.suffix.lower() == ".json" else "10e"
     try:
         folder = edition_dir(edition, p.parent)
-        if (str(folder.resolve()), edition) not in _OPEN and _meta(
-                store_path(folder, edition), "signature") != signature(
-                    edition_files(folder, edition)):
+        if (str(folder.resolve()), edition) not in _OPEN and not store_ready(edition, folder):
             return None
         return open_store(edition, folder).listing(p, what)
     except (InputError, OSError):
         return None
 
 
-def _meta(path: Path, key: str) -> str | None:
-    """A value of a store's ``meta`` table; None when there is no readable store."""
-    import sqlite3
+def compile_main(editions: list[str] | None = None) -> int:
+    """Build the stores of ``editions`` (default: the command line's arguments) of the data
+    folder (``$MATHHAMMER_DATA``, else the cache) that are not built: the web server's
+    background build (:mod:`mathhammer.web.compiling`). A failure is one line on stderr and
+    status 2; SIGTERM stops it (its temporary file removed).
 
-    if not path.is_file():
-        return None
-    try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    >>> compile_main([])
+    0
+    """
+    import signal
+
+    def stop(signum: int, _frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    if editions is None and hasattr(signal, "SIGTERM"):  # the command line's process
+        signal.signal(signal.SIGTERM, stop)
+    for edition in sys.argv[1:] if editions is None else editions:
         try:
-            row = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        finally:
-            db.close()
-    except sqlite3.DatabaseError:
-        return None
-    return row[0] if row else None
+            open_store(edition)  # type: ignore[arg-type]
+        except (InputError, OSError) as e:
+            print(f"mathhammer: error: {one_line(e)}", file=sys.stderr, flush=True)
+            return 2
+    return 0
 
 
 def forget() -> None:

@@ -78,15 +78,16 @@ def edition_of_files(names: Iterable[str]) -> Edition | None:
     return None
 
 
-def edition_files(folder: Path, edition: Edition) -> list[Path]:
+def edition_files(folder: Path, edition: Edition, fresh: bool = False) -> list[Path]:
     """The data files of ``edition`` in ``folder``, sorted (listed again when the folder's
     modification time changes: a file added, removed or renamed; a folder changed in the
-    last two seconds is listed every time, as its time may not have ticked yet)."""
+    last two seconds is listed every time, as its time may not have ticked yet; ``fresh``:
+    listed now)."""
     try:
         changed = folder.stat().st_mtime_ns
     except OSError:
         return []
-    if time.time_ns() - changed < 2_000_000_000:
+    if fresh or time.time_ns() - changed < 2_000_000_000:
         return list(_edition_files.__wrapped__(folder, edition, changed))
     return list(_edition_files(folder, edition, changed))
 

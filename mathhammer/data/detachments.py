@@ -63,18 +63,18 @@ def detachment_names(text: str, known: Iterable[str]) -> list[str]:
     ...                  "Fang", [])
     ['Champions of Fenris', 'Legends of Saga and Song', 'Veterans of the Fang']
     """
-    text = re.sub(r"\s*\((?:[^()]*detachment points?|[^()]*)\)\s*$", "", text.strip(),
+    text = re.sub(r"(?<!\s)\s*\((?:[^()]*detachment points?|[^()]*)\)\s*$", "", text.strip(),
                   flags=re.I).strip(" ,:")
     keys = set(known)
     out: list[str] = []
     while text:
         cut = None
-        for m in re.finditer(r",\s*(?:and\s+)?|\s+and\s+|$", text):
+        for m in re.finditer(r",\s*(?:and\s+)?|(?<!\s)\s+and\s+|$", text):
             if name_key(text[:m.start()]) in keys:
                 cut = m
         if cut is None:  # no known name: "A, B and C" (the app), "A, B" (New Recruit)
             cut = re.search(r",\s*(?:and\s+)?", text) or ([None] + list(
-                re.finditer(r"\s+and\s+|$", text)))[-2] or re.search("$", text)
+                re.finditer(r"(?<!\s)\s+and\s+|$", text)))[-2] or re.search("$", text)
         out.append(text[:cut.start()].strip())
         text = text[cut.end():].strip()
     return [n for n in out if n]
@@ -132,16 +132,20 @@ def unit_keywords(unit: Any) -> frozenset[str]:
     return frozenset(" ".join(str(w).upper().replace("’", "'").split()) for w in words)
 
 
-def _has(phrase: str, keywords: frozenset[str]) -> bool:
+def has_keywords(phrase: str, keywords: frozenset[str]) -> bool:
     """Whether one alternative of an army keyword phrase ("T'AU EMPIRE BATTLESUIT") is made of
-    the unit's keywords."""
+    the unit's keywords.
+
+    >>> has_keywords("T'AU EMPIRE BATTLESUIT", frozenset({"T'AU EMPIRE", "BATTLESUIT"}))
+    True
+    """
     words = phrase.split()
     if not words:
         return False
     for k in range(len(words), 0, -1):
         head = " ".join(words[:k])
         if head in keywords or head.rstrip("S") in keywords:
-            return k == len(words) or _has(" ".join(words[k:]), keywords)
+            return k == len(words) or has_keywords(" ".join(words[k:]), keywords)
     return False
 
 
@@ -171,7 +175,7 @@ def for_unit(read: Any, name: str, text: str, keywords: frozenset[str], where: s
     def settle(m: re.Match) -> str:
         nonlocal mine
         phrase, noun = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
-        if not any(_has(p.strip(), keywords) for p in re.split(r" ?/ ?| or |, ", phrase)):
+        if not any(has_keywords(p.strip(), keywords) for p in re.split(r" ?/ ?| or |, ", phrase)):
             return m.group(0)
         mine = True
         return f"a {noun.rstrip('s')}" if m.group(0).split()[0].lower() in ("a", "an", "each") \
@@ -208,5 +212,6 @@ def with_detachments(units: list, home: Any, parsed: Any, faction: str
             [f"{parsed.source}: {n}" for n in notes])
 
 
-__all__ = ["Detachment", "detachment_names", "detachments", "for_unit", "linked_files",
+__all__ = ["Detachment", "detachment_names", "detachments", "for_unit", "has_keywords",
+           "linked_files",
            "list_detachments", "unit_keywords", "with_detachments"]

@@ -154,9 +154,9 @@ def split_name(cell: str) -> tuple[str, list[str]]:
     >>> split_name("Bolt pistol pistol")
     ('Bolt pistol', ['pistol'])
     """
-    groups = re.findall(r"\[([^\]]*)\]", cell)
+    groups = re.findall(r"\[([^\[\]]*)\]", cell)
     if groups:
-        name = " ".join(re.sub(r"\[[^\]]*\]", " ", cell).split())
+        name = " ".join(re.sub(r"\[[^\[\]]*\]", " ", cell).split())
         abilities: list[str] = []
         for group in groups:
             for a in group.split(","):
@@ -254,7 +254,7 @@ def _parse_page(text: str, warnings: list[str]) -> dict[str, Any]:
                             "leads": None, "wargear": [], "name": None, "faction_name": None}
     title = lines[start].strip()
     if not _WEAPONS_HEADER.match(title):
-        parts = re.split(r"\s+[–—-]\s+", title, maxsplit=1)
+        parts = re.split(r"(?<!\s)\s+[–—-]\s+", title, maxsplit=1)
         if len(parts) == 2:
             page["faction_name"], page["name"] = parts[0].strip(), parts[1].strip()
         else:

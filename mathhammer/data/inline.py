@@ -54,7 +54,7 @@ _SKILL = re.compile(r"^(?:([2-6])\s*\+|N/?A|-|–)$", re.I)
 _RANGE = re.compile(r"^(?:(\d+)\s*(?:\"|”|''|in)?|melee)$", re.I)
 #: A cell that is meant as a range but is not one (``-5"``, ``12-24"``, ``∞"``).
 _LOOKS_LIKE_RANGE = re.compile(r"^(?:.*(?:\"|”|''|\d\s*in)|[\d\s.,+\-–/∞]+)$", re.I)
-_BRACKETS = re.compile(r"\[([^\]]*)\]")
+_BRACKETS = re.compile(r"\[([^\[\]]*)\]")
 _MINUS = str.maketrans({"−": "-", "–": "-", "—": "-"})
 
 

@@ -16,12 +16,24 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..errors import InputError
+from ..errors import InputError, NotCarried
 from ..model.loadout import profile_families
 from .names import name_key
 
 #: ``2x Lascannon``: a count before a weapon's name
 _COUNTED = re.compile(r"^\s*(\d+)\s*[x×]\s+(?=\S)", re.I)
+
+
+class TooMany(InputError):
+    """More of a weapon picked than the unit carries (``most``: how many it does)."""
+
+    def __init__(self, message: str, most: int):
+        super().__init__(message)
+        self.most = most
+
+
+class _NoneCarried(NotCarried, TooMany):
+    """A weapon picked that the unit carries none of at its size."""
 
 
 def picked(unit: Any, weapons: Iterable[str], carried: list, phase: str,
@@ -116,14 +128,18 @@ def counted(unit: Any, text: str, found: list, count: int, models: int = 0) -> l
         key = (i, name_key(weapon_of(unit, w, i)))
         slots[key] = max(slots.get(key, 0), n)
     total = sum(slots.values())
-    if count > total or count < 1:
+    if count < 1:
+        raise InputError(f"weapons: {count}x {text}: expected a count of at least 1 (to leave "
+                         "a weapon out, do not name it)")
+    if count > total:
         name = weapon_of(unit, found[0][0], found[0][2])
-        if count > total and any(w.max for w, _n, _i in found):
+        error = _NoneCarried if total == 0 else TooMany  # none at this size: not carried
+        if any(w.max for w, _n, _i in found):
             size = f" in {models} models" if models else ""
-            raise InputError(f"weapons: {count}x {text}: {unit.name} may take at most {total} "
-                             f"{name}{size} (the datasheet's wargear options)")
-        raise InputError(f"weapons: {count}x {text}: {unit.name} carries {total} "
-                         f"{name} at its size, so at most {total} can fire")
+            raise error(f"weapons: {count}x {text}: {unit.name} may take at most {total} "
+                        f"{name}{size} (the datasheet's wargear options)", total)
+        raise error(f"weapons: {count}x {text}: {unit.name} carries {total} "
+                    f"{name} at its size, so at most {total} can fire", total)
     left, give = count, {}
     for key, n in slots.items():
         give[key] = min(n, left)
@@ -153,7 +169,7 @@ def pick(query: str, carried: list, phase: str, unit: str, others: list[str]) ->
     hint = f"{phase} weapons: {', '.join(known)}"
     if other:
         hint += f" ({other[0]} is a {'ranged' if phase == 'melee' else 'melee'} weapon)"
-    raise InputError(f"weapons: {unit} has no {phase} weapon {_quoted(query)}; {hint}")
+    raise NotCarried(f"weapons: {unit} has no {phase} weapon {_quoted(query)}; {hint}")
 
 
 def _quoted(text: str) -> str:

@@ -42,11 +42,12 @@ import attrs
 from ..cache import cached
 from ..errors import InputError
 from ..model.abilities import canonical
-from ..model.named import Conditions, Effect, NamedRule
+from ..model.named import ADDITIVE, Conditions, Effect, NamedRule
 
 
 class Scope(StrEnum):
-    """Whose attacks (or defence) an ability changes."""
+    """Whose attacks (or defence) an ability changes: its beneficiary (docs/rules.md,
+    section 12)."""
 
     #: the unit's own attacks, or attacks against the unit
     UNIT = "unit"
@@ -54,14 +55,41 @@ class Scope(StrEnum):
     MODEL = "model"
     #: while this model is leading a unit: that unit
     LED = "led unit"
+    #: friendly units (with its keywords): the bearer's own unit too, when it has them
+    FRIENDLY = "friendly units"
+    #: other friendly units, never the bearer's own (one that disembarked from this Transport)
+    OTHERS = "other friendly units"
+    #: a debuff: the attacks an enemy unit makes, against the bearer's army
+    ENEMY = "enemy attacks"
+    #: the units that have cover from this terrain feature
+    TERRAIN = "units in its cover"
+
+    @property
+    def own(self) -> bool:
+        """Whether it changes the bearer's own unit (or the unit it leads) as written."""
+        return self in (Scope.UNIT, Scope.MODEL, Scope.LED)
 
 
 @attrs.frozen
 class DataRule:
-    """One translated part of an ability: the named rule and whose attacks it changes."""
+    """One translated part of an ability: the named rule and whose attacks it changes (its
+    beneficiary: ``scope``, and for friendly units the ``keywords`` they need, in the text's
+    words ``whom``)."""
 
     rule: NamedRule
     scope: Scope = Scope.UNIT
+    #: the keywords a friendly unit needs: alternatives, each a phrase of keywords it has all of
+    #: ("ADEPTUS ASTARTES INFANTRY"); () any friendly unit
+    keywords: tuple[str, ...] = ()
+    #: keywords that keep a unit out ("(excluding MONSTERS)")
+    excluding: tuple[str, ...] = ()
+    #: whom it is for, in the text's words (said when offered to another unit, or refused)
+    whom: str = ""
+    #: the model of the unit it is for, by name ("A Warlock has ...": the Warlock's group)
+    model: str = ""
+    #: read for its bearer (:func:`mathhammer.data.unit_rules.resolve`): the bearer's own part
+    #: is a rule of its own, this one is for the others only
+    resolved: bool = False
 
     @property
     def automatic(self) -> bool:
@@ -95,8 +123,30 @@ def normalize(text: str) -> str:
     t = re.sub(r"[‐‑‒–—]", "-", t)
     t = re.sub(r"[■•●▪]|(?:^|\n)\s*[-–]\s+", ". ", t)
     t = re.sub(r"\]\]+", "]", re.sub(r"\[\[+", "[", t))
-    t = re.sub(r"re-?roll", "re-roll", t, flags=re.I)
+    t = re.sub(r"\bre[- ]?roll", "re-roll", t, flags=re.I)
+    for typo, right in _TYPOS:
+        t = typo.sub(right, t)
     return " ".join(t.split())
+
+
+#: the data's typos, put right before reading ("subtract 1 form the Hit roll")
+_TYPOS = [(re.compile(p, re.I), r) for p, r in (
+    (r"\b(subtract \d) form\b", r"\1 from"), (r"\bfeel not pain\b", "Feel No Pain"),
+    (r"\b(add \d) the (strength|attacks|damage)\b", r"\1 to the \2"),
+    (r"\bfriending\b", "friendly"), (r"\bmodel's in\b", "models in"),
+    (r"\bhit ro ll\b", "Hit roll"), (r"\bwound ro ll\b", "Wound roll"),
+    (r"\b(improve|worsen) that (armour penetration|strength|damage|attacks)\b", r"\1 the \2"),
+    (r"\[([A-Z][A-Z \-]+?) abilit(?:y|ies)\]", r"[\1] abilities"), (r"\babilty\b", "ability"),
+    # a weapon ability named without its brackets: "have the Devastating Wounds ability"
+    (r"\bthe (lethal hits|devastating wounds|sustained hits \d|precision|lance|ignores cover|"
+     r"twin-linked|hazardous) abilit", r"the [\1] abilit"))] + [
+    # "MONSTERor VEHICLEunit": a keyword run into the next word (case matters here)
+    (re.compile(r"\b([A-Z]{3,})(or|and)\s"), r"\1 \2 "),
+    (re.compile(r"\b([A-Z]{3,})(units?|models?)\b"), r"\1 \2"),
+    # the core keywords written in title case ("targets a Monster or Vehicle model")
+    (re.compile(r"\b(Monster|Vehicle|Infantry|Character|Titanic|Mounted|Beast|Swarm|Psyker|"
+                r"Towering|Walker|Battleline|Aircraft|Fly)(s?)\b(?= (?:or|and|units?|models?)\b|"
+                r"(?:,| or| and) [A-Z])"), lambda m: m.group(1).upper() + m.group(2))]
 
 
 def is_attack_relevant(text: str) -> bool:
@@ -110,27 +160,107 @@ def is_attack_relevant(text: str) -> bool:
 
 
 def _sentences(text: str) -> list[str]:
-    """Sentences; a sentence ending in ':' is the head of the bullets that follow (each
-    bullet is read with it)."""
-    parts = [p.strip() for p in re.split(r"(?<=[.:;])\s+(?=[A-Z.(\[])|\s*\.\s*\.\s*", text)]
-    out, head = [], ""
+    """Sentences, each cut into its clauses (:func:`_clauses`); a sentence ending in ':' is the
+    head of the bullets that follow (each bullet is read with it), and a short one (a name:
+    "Panegyric Procession:") their label under the head.
+
+    >>> for s in _sentences("Select one of the following: Fury: Add 1 to the Hit roll. Rage: "
+    ...                     "Add 1 to the Wound roll."):
+    ...     print(s)
+    Select one of the following, Fury, Add 1 to the Hit roll
+    Select one of the following, Rage, Add 1 to the Wound roll
+    """
+    parts = [p.strip() for p in re.split(r"(?<=[.:;])\s+(?=[A-Z.(\[])|(?<!\s)\s*\.\s*\.\s*|"
+                                         r"\s+(?=\d\s+-\s+[A-Z][a-z]+\s+[A-Z])", text)]
+    out, head, label = [], "", ""
     for p in parts:
         p = p.strip(" .")
         if not p:
             continue
         if p.endswith(":"):  # "...attacks have:" takes its bullets as objects
-            head = p[:-1] + (" " if re.search(r"\b(?:have|has)$", p[:-1]) else ", ")
+            body = p[:-1]
+            if head and len(body.split()) <= 6 and not _CLAUSE_VERB.search(body):
+                label = body + ", "  # a bullet's name under the head
+            else:
+                head, label = body + (" " if re.search(r"\b(?:have|has)$", body) else ", "), ""
             continue
-        out.append(head + p)
+        out += [head + label + c for c in _clauses(p)]
     return out
+
+
+def _second_clauses(text: str) -> set[str]:
+    """The clauses of a text that a sentence's split made (a second effect with a condition
+    of its own): each is an option, not a part of the rule before it."""
+    out: set[str] = set()
+    for s in _sentences(text):
+        cut = _clauses(s)
+        out.update(cut[1:] if len(cut) > 1 else ())
+    return out
+
+
+#: what makes a head a sentence rather than a bullet's name
+_CLAUSE_VERB = re.compile(r"\b(?:each time|while|when|if|select|have|has|add|subtract|improve|"
+                          r"worsen|re-roll|until|one of the following|is|are|can)\b", re.I)
+#: an effect's verb: where a clause's effect begins
+_EFFECT_VERB = re.compile(r"\b(?:you can re-roll|re-roll|add|subtract|improve|worsen|halve|"
+                          r"hits are scored)\b|\bha(?:s|ve) (?:the |an? )?(?:\[|\d\+|stealth|"
+                          r"benefit of cover|feel no pain|invulnerable)", re.I)
+#: where a sentence holds a second effect with a condition of its own ("..., and add 1 to the
+#: Wound roll as well if ...", "... and, if ..., subtract 1 from the Wound roll as well"), or a
+#: second subject ("..., and each time a ranged attack targets ...", "...; on a 6, ...")
+_SECOND = re.compile(
+    r",?\s+and,?\s+(?=if [^,.;]+,\s*(?:you can re-roll|re-roll|add|subtract|improve|worsen|"
+    r"(?:that attack|it|those attacks|those weapons) ha(?:s|ve))\b)|"
+    r",\s+or\s+(?=(?:on\s+)?unmodified hit rolls of \d\+ instead\b)|"
+    r",\s+and\s+(?=while\b|all other\b)|"
+    r",\s+and\s+(?=(?:you can re-roll|re-roll|add|subtract|improve|worsen)\b[^.;]*\b(?:as "
+    r"well|if|while)\b)|"
+    r",?\s+and\s+(?=each time\b)|;\s+(?=\S)|\s+and\s+(?=you can (?!re-roll|ignore)\w)|"
+    # "..., and add 2 to the Attacks characteristic of its sweep profile": its own weapons
+    r",\s+and\s+(?=(?:add|subtract|improve|worsen)\s+(?:\d|the)\b[^.;]*\bcharacteristics? of "
+    r"(?!that attack|those attacks|it\b|those weapons|these weapons|that weapon|its weapons))",
+    re.I)
+
+
+def _clauses(sentence: str) -> list[str]:
+    """A sentence cut where a second effect with its own condition, or a second subject,
+    begins; a second effect keeps the first clause's scaffolding (its "each time ... makes an
+    attack," before the first effect), so each clause names whose attacks it changes.
+
+    >>> for c in _clauses("Each time a model in this unit makes an attack, add 1 to the Hit "
+    ...                   "roll, and add 1 to the Wound roll as well if the target is Below "
+    ...                   "Half-strength"):
+    ...     print(c)
+    Each time a model in this unit makes an attack, add 1 to the Hit roll
+    Each time a model in this unit makes an attack, add 1 to the Wound roll as well if the \
+target is Below Half-strength
+    """
+    out: list[str] = []
+    rest = sentence
+    while True:
+        m = _SECOND.search(rest)
+        if m is None or not _EFFECT_VERB.search(rest[:m.start()]):
+            out.append(rest)
+            return out
+        first, rest = rest[:m.start()], rest[m.end():]
+        out.append(first)
+        if not re.match(r"(?:each time|on an? \d)\b", rest, re.I):
+            verb = _EFFECT_VERB.search(first)
+            prefix = first[:verb.start()] if verb else ""
+            if re.match(r"if\b", rest, re.I) or not re.match(r"(?:while|if|when)\b", prefix,
+                                                            re.I):
+                rest = prefix + rest
 
 
 _ADD = r"(add|subtract) (\d) (?:to|from) "
 _ROLL = r"(?:the |that attack's |an? |its )?"
 _EFFECTS: list[tuple[re.Pattern, Any]] = [
     # before the plain Wound roll modifier, which would read its end
-    (re.compile(r"if the strength characteristic of that attack is greater than [^.]*?"
-                r"toughness characteristic, subtract 1 from (?:that attack's |the )?wound roll"),
+    (re.compile(r"(?:if|and) the strength(?: characteristic)? of (?:that|the|an) attack is greater "
+                r"than (?!or equal)[^.,;]*?toughness(?: characteristic)?(?: of (?:this|that|the|"
+                r"your|the bearer's|that [a-z' ]+) (?:unit|model|bearer's unit|bearer))?"
+                r"(?: and (?:this|that) (?:unit|model) is not an? [a-z]+)?,? "
+                r"subtract 1 from (?:that attack's |the )?wound roll"),
      lambda m: [("wound_mod_if_stronger", -1)]),
     (re.compile(_ADD + _ROLL + r"hit roll and (?:the |that attack's )?wound roll"),
      lambda m: [("hit_mod", _sign(m)), ("wound_mod", _sign(m))]),
@@ -138,8 +268,8 @@ _EFFECTS: list[tuple[re.Pattern, Any]] = [
     (re.compile(_ADD + _ROLL + r"wound rolls?"), lambda m: [("wound_mod", _sign(m))]),
     (re.compile(r"re-roll (?:a |the |that )?hit rolls? (?:of )?1\b"),
      lambda m: [("reroll_hits", "ones")]),
-    (re.compile(r"re-roll (?:a |the |that )?hit rolls?(?! (?:of )?1\b)(?: and (?:the |a )?"
-                r"wound rolls?(?! (?:of )?1\b))?"),
+    (re.compile(r"re-roll (?:a |the |that )?hit rolls?(?! (?:of )?1\b)(?:,? (?:and|or) (?:you "
+                r"can )?(?:re-roll )?(?:the |a |that )?wound rolls?(?! (?:of )?1\b))?"),
      lambda m: [("reroll_hits", "failed")] + (
          [("reroll_wounds", "failed")] if "wound" in m.group(0) else [])),
     (re.compile(r"re-roll (?:a |the |that )?wound rolls? (?:of )?1\b"),
@@ -150,16 +280,22 @@ _EFFECTS: list[tuple[re.Pattern, Any]] = [
      lambda m: [("crit_hit", int(m.group(1)))]),
     (re.compile(r"wound roll of (\d)\+ scores a critical wound"),
      lambda m: [("crit_wound", int(m.group(1)))]),
-    (re.compile(r"(improve|worsen) the ((?:attacks|strength|armour penetration|damage)(?:(?:, |"
-                r" and |, and )(?:attacks|strength|armour penetration|damage))*) "
+    (re.compile(r"(improve|worsen) the ((?:attacks|strength|armour penetration|damage|weapon "
+                r"skill|ballistic skill)(?:(?:, | and |, and )(?:attacks|strength|armour "
+                r"penetration|damage|weapon skill|ballistic skill))*) "
                 r"(?:characteristics? )?of [^.]*?by (\d)"),
-     lambda m: [(_CHAR[c], int(m.group(3)) * (1 if m.group(1) == "improve" else -1))
-                for c in re.split(r",? and |, ", m.group(2))]),
+     lambda m: list(dict.fromkeys(
+         (_CHAR[c], int(m.group(3)) * (1 if m.group(1) == "improve" else -1))
+         for c in re.split(r",? and |, ", m.group(2))))),
+    # "This invulnerable save is improved to 4+ against Psychic Attacks"
+    (re.compile(r"(?:this|the|its|that) invulnerable save is improved to (\d)\+(?: against "
+                r"(ranged|melee|psychic) attacks)?"),
+     lambda m: [("invuln", (int(m.group(1)), m.group(2)))]),
     (re.compile(r"ha(?:ve|s) ([+-]\d) to (?:the |their )?hit rolls?"),
      lambda m: [("hit_mod", int(m.group(1)))]),
     (re.compile(r"ha(?:ve|s) ([+-]\d) to (?:the |their )?wound rolls?"),
      lambda m: [("wound_mod", int(m.group(1)))]),
-    (re.compile(r"hits are scored on unmodified hit rolls of (\d)\+"),
+    (re.compile(r"(?:hits are scored on |(?:^|, )(?:or )?(?:on )?)unmodified hit rolls of (\d)\+"),
      lambda m: [("overwatch_hits_on", int(m.group(1)))]),
     (re.compile(r"(improve|worsen) the (?:ballistic skill|weapon skill)(?: and (?:ballistic|"
                 r"weapon) skill)? characteristics? of [^.]*?by (\d)"),
@@ -172,22 +308,37 @@ _EFFECTS: list[tuple[re.Pattern, Any]] = [
      lambda m: [("fnp", int(m.group(1) or m.group(2)))]),
     (re.compile(r"(\d)\+ invulnerable save(?: against (ranged|melee) attacks)?"),
      lambda m: [("invuln", (int(m.group(1)), m.group(2)))]),
+    (re.compile(r"\b(\d)\+ insv\b(?: against (ranged|melee) attacks)?"),
+     lambda m: [("invuln", (int(m.group(1)), m.group(2)))]),
     (re.compile(r"invulnerable save of (\d)\+(?: against (ranged|melee) attacks)?"),
      lambda m: [("invuln", (int(m.group(1)), m.group(2)))]),
+    (re.compile(r"(?<!not )ha(?:ve|s) (?:the )?stealth\b(?! and)(?: abilit\w*)?(?=[,.;]|$| and\b)"),
+     lambda m: [("target_abilities", ("stealth",))]),
     (re.compile(r"(?<!not )ha(?:ve|s) the (?:[a-z\" ]+(?:,|and) )*stealth(?: and [a-z\" ]+)? "
                 r"abilit"),
      lambda m: [("target_abilities", ("stealth",))]),
     (re.compile(r"(?<!not )ha(?:ve|s) the benefit of cover"), lambda m: [("cover", True)]),
+    # "that enemy unit cannot have the Benefit of Cover": attacks against it ignore cover
+    (re.compile(r"(?:cannot|can't|does not|do not) (?:have|gain|receive) the benefit of cover"),
+     lambda m: [("no_cover", True)]),
 ]
 _CHAR = {"attacks": "attacks_mod", "strength": "strength_mod", "damage": "damage_mod",
-         "armour penetration": "ap_mod"}
-_DEFENSIVE = ("fnp", "invuln", "target_abilities", "cover", "wound_mod_if_stronger")
+         "armour penetration": "ap_mod", "weapon skill": "skill_mod",
+         "ballistic skill": "skill_mod"}
+_DEFENSIVE = ("fnp", "invuln", "target_abilities", "cover", "wound_mod_if_stronger",
+              "no_cover")
 #: granted weapon abilities: "have the [LETHAL HITS] and [PRECISION] abilities"
-_GRANT = re.compile(r"(?<!not )(?:ha(?:ve|s)|gains?)(?: the)? "
+_GRANT = re.compile(r"(?<!not )(?:ha(?:ve|s)|gains?|select(?: either)?)(?: the| that)?"
+                    r"(?: following)?(?: abilit(?:y|ies),?)? "
                     r"((?:\[[^\]]+\](?:,? (?:and|or) |, )?)+)(?:\s*abilit\w*)?")
 #: wordings that change an attack and are not modelled, with the reason said
 _NOT_MODELLED = [
+    (re.compile(r"\b(?:double|halve|triple)s? the (?:strength|attacks|damage|toughness|armour "
+                r"penetration)(?: and \w+)? characteristic"), "doubles or halves a characteristic"),
     (re.compile(r"attacks characteristic"), "changes the Attacks characteristic"),
+    (re.compile(r"ha(?:ve|s) a save characteristic of \d|(?:add|subtract) \d (?:to|from) the "
+                r"(?:toughness|save|wounds) characteristic|improve the save characteristic"),
+     "changes the unit's own characteristics"),
     (re.compile(r"feel no pain \d\+ [^.]*against (?:mortal|psychic|[^.]*?damage)"),
      "Feel No Pain against some attacks only"),
     (re.compile(r"mortal wound"), "mortal wounds outside the attack's rolls"),
@@ -198,12 +349,27 @@ _NOT_MODELLED = [
     (re.compile(r"ignore[^.]*modifiers"), "ignores modifiers"),
     (re.compile(r"(?:add|subtract)[^.]*(?:saving throw|armour save)"),
      "changes a saving throw"),
-    (re.compile(r"characteristic of [^.]* to \d"), "sets a characteristic"),
+    (re.compile(r"characteristic of [^.]* to \d|(?:weapons?|profiles?|they) ha(?:ve|s) an? "
+                r"(?:ballistic skill|weapon skill|armour penetration|strength|damage|attacks) "
+                r"characteristic of [-\d]"),
+     "sets a characteristic"),
     (re.compile(r"critical (?:hit|wound)"), "a Critical Hit or Wound rule"),
     (re.compile(r"hit roll|wound roll"), "a Hit or Wound roll rule"),
     (re.compile(r"toughness|save characteristic|wounds characteristic"),
      "changes the unit's own characteristics"),
 ]
+
+
+#: an ability an attack has only when its roll is a Critical Hit or Wound
+_ON_CRITICAL = re.compile(r"(?:scores? a|on a) critical (?:wound|hit),? (?:that attack|it|the "
+                          r"attack) ha(?:s|ve) the \[")
+
+
+#: what is said as not modelled beside a sentence's other effects (a part it drops)
+_BESIDE = {"doubles or halves a characteristic", "changes the Attacks characteristic",
+           "Feel No Pain against some attacks only", "mortal wounds outside the attack's rolls",
+           "sets the Damage characteristic", "re-rolls a Damage roll", "re-rolls a saving throw",
+           "sets a characteristic", "changes the unit's own characteristics"}
 
 
 def _sign(m: re.Match) -> int:
@@ -220,13 +386,14 @@ _CHECKED = [
     (re.compile(r",? ?(?:that|which) targets? (?:a|an|the|that) (?:enemy )?unit within half "
                 r"range|within half range(?: of (?:that|the) (?:attack|weapon)|)"), "half_range",
      True),
-    (re.compile(r",? ?if (?:this|that|the bearer's) unit made a charge move this turn|"
+    (re.compile(r",? ?if (?:this|that|the bearer's|this model's) units? made a charge move this "
+                r"turn|,? ?if (?:it|this model|the bearer) made a charge move this turn|"
                 r"in a turn in which (?:it|this unit|the bearer) (?:made a charge move|charged)|"
                 r"if (?:it|this unit) charged this turn|"
                 # "each time this unit makes a Charge move, until the end of the turn, ...": the
                 # rest of that turn is the turn it charged in
-                r"each time (?:this|that|a) (?:unit|model) makes a charge move,? until the end "
-                r"of (?:the|that) turn,?"), "charged", True),
+                r"(?:each time [^,.;]{1,80}? )?\b(?:makes|ends) a charge move,? until the end of "
+                r"(?:the|that) turn,?"), "charged", True),
     (re.compile(r",? ?if (?:this|that|the bearer's) unit remained stationary this turn|"
                 r"remained stationary|"
                 # "In your Movement phase, if this model Remains Stationary, until the end of
@@ -236,11 +403,16 @@ _CHECKED = [
                 r"remains stationary(?:, until the end of (?:the|that) turn)?,?|"
                 r"each time (?:this|that) (?:unit|model) remains stationary, until the (?:start "
                 r"of your next movement phase|end of (?:the|that) turn),?"), "stationary", True),
-    (re.compile(r",? ?if (?:that|the) (?:target|enemy unit|target unit) is below (?:its )?"
-                r"starting strength|"
+    (re.compile(r",? ?if (?:that|the) (?:target|enemy unit|target unit)(?: of (?:that|the|this) "
+                r"attack)? is below (?:its )?starting strength|"
                 r"(?:targets|against) (?:an? )?(?:enemy )?unit that is below (?:its )?starting "
                 r"strength"), "below_starting", True),
-    (re.compile(r",? ?if (?:that|the) (?:target|enemy unit|target unit) is below half-strength|"
+    (re.compile(r"(?:targets|against) (?:an? )?(?:visible )?(?:enemy )?unit that is at (?:its )?"
+                r"starting strength"), "below_starting", False),
+    (re.compile(r"(?:targets|against) (?:an? )?(?:visible )?(?:enemy )?unit that is not below "
+                r"half-strength"), "below_half", False),
+    (re.compile(r",? ?if (?:that|the) (?:target|enemy unit|target unit)(?: of (?:that|the|this) "
+                r"attack)? is below half-strength|"
                 r"(?:targets|"
                 r"against) (?:an? )?(?:enemy )?unit that is below half-strength"), "below_half",
      True),
@@ -249,8 +421,15 @@ _CHECKED = [
      "led", True),
 ]
 _PSYCHIC = re.compile(r"\bpsychic (?:attacks?|weapons?)\b")
-_TARGET_KW = re.compile(r"(?:(?:targets?|against) an?|while targeting|if (?:that|the) target "
-                        r"is(?: an?)?) "
+#: "targets a unit (excluding MONSTERS and VEHICLES)": keywords the target must not have
+_TARGET_EXCLUDED = re.compile(
+    r"(?:targets?|against) (?:an? )?(?:visible )?(?:enemy )?units? \(excluding ((?:[A-Z][A-Z\-']+"
+    r"(?: [A-Z][A-Z\-']+)*(?:,? (?:and|or) |, )?)+)(?: units)?\)|\(excluding attacks that target "
+    r"((?:[A-Z][A-Z\-']+(?:,? (?:and|or) |, )?)+)\)|targets? (?:an? )?(?:enemy )?units? (?:\("
+    r"excluding units? that can ((?i:fly))\)|that cannot ((?i:fly)))")
+_TARGET_KW = re.compile(r"(?i:(?:targets?|against) an?(?: visible)?(?: enemy)?|(?:while|when) "
+                        r"targeting|"
+                        r"if (?:that|the) target(?: of (?:that|the) attack)? is(?: an?)?) "
                         r"((?:[A-Z][A-Z\-']+)(?: [A-Z][A-Z\-']+)*(?:(?:, | or |, or )"
                         r"[A-Z][A-Z\-']+(?: [A-Z][A-Z\-']+)*)*)"
                         r"(?: ?(?:unit|model)s?)?\b")
@@ -270,9 +449,9 @@ _MODEL = re.compile(r"\b(?:this model (?:makes|has|is)|targets? this model|the b
 #: the scaffolding of a sentence: who attacks, which weapons (left out when looking for
 #: conditions the engine cannot check)
 _SCAFFOLD = re.compile(
-    r"each time you target this unit with the fire overwatch stratagem,?|while resolving that "
-    r"stratagem,?|each time (?:a|an) (?:model|unit) makes an? (?:ranged |melee )?attack "
-    r"(?:that targets|against) (?:this|that) (?:unit|model),?|"
+    r"each time you (?:target|select) this unit (?:with|for) the fire overwatch stratagem,?|"
+    r"(?:while|when) resolving that stratagem,?|each time (?:a|an) (?:model|unit) makes an? "
+    r"(?:ranged |melee )?attack (?:that targets|against) (?:this|that) (?:unit|model),?|"
     r"each time (?:a|an|this) (?:model|unit)(?: in (?:this|that|the bearer's) unit)? makes an? "
     r"(?:ranged |melee )?attack,?|each time the bearer makes an? (?:ranged |melee )?attack,?|"
     r"each time (?:a|an|this) (?:model|unit)(?: in (?:this|that|the bearer's) unit)? targets an? "
@@ -284,7 +463,10 @@ _SCAFFOLD = re.compile(
     r"the bearer's) unit|this model|the bearer|this unit|that unit|that attack|"
     r"(?:an?|that) (?:ranged |melee )?attack|you can|instead|in addition|as well|additionally|"
     r"^in your (?:shooting|fight) phase,?|each time|makes an? attack|"
-    r"if your army faction is [a-z' -]+,?"
+    r"if your army faction is [a-z' -]+,?|"
+    # "each time this model fights, while resolving those attacks, ...": its melee attacks
+    r"each time (?:this model|this unit|the bearer|the bearer's unit) fights,?|while resolving "
+    r"(?:those|its|these|that unit's) attacks,?|until that fight is resolved,?"
 )
 _UNCHECKED = re.compile(
     r"\bif\b|\bwhile\b|\bwithin\b|select|once per|\buntil\b|objective|battle-shock|"
@@ -302,33 +484,130 @@ _UNCHECKED = re.compile(
 _SOME_WEAPONS = re.compile(
     r"characteristics? of (?!(?:that attack|those attacks|attacks|(?:ranged |melee |psychic )?"
     r"weapons|"
-    r"(?:the bearer's|this model's|its|their) (?:ranged |melee )?weapons|models))")
+    r"(?:the bearer's|this model's|its|their) (?:ranged |melee )?weapons|models|(?:this|that|the "
+    r"bearer's|your|the) (?:unit|model|bearer|target)\b|those weapons|that weapon\b|\d))")
 
 
 #: a sentence about the attack the sentence before made ("If that attack targets a unit
 #: within 9\", ... as well"): it keeps that sentence's ranged or melee condition
-_SAME_ATTACK = re.compile(r"^(?!each time)[^.]*\b(?:that attack|those attacks|instead)\b")
+_SAME_ATTACK = re.compile(r"^(?!each time)[^.]*\b(?:that attack|those attacks|instead|such an? "
+                          r"(?:attack|weapon|unit)|as well)\b")
 
 
 #: a change to some weapons only, named ("crushing teeth and claws equipped by", "its
 #: hellforged weapons have"): the engine cannot tell them from the unit's others
 _NAMED_WEAPONS = re.compile(
-    r"\b(?!(?:weapons?|models?|wargear)\b)[a-z'\-]+ equipped by|\b(?:its|their|the bearer's|"
+    r"\b(?!(?:weapons?|models?|wargear)\b)[a-z'\-]{1,40} equipped by|\b(?:its|their|the bearer's|"
     r"this model's) (?!(?:ranged|melee|psychic)\b)[a-z\-]+ weapons? ha(?:ve|s)|"
     # "its doomsday cannon has the [DEVASTATING WOUNDS] ability": one weapon, by name
-    r"\b(?:its|their|the bearer's|this model's) (?!(?:ranged|melee|psychic|weapons?|attacks?)\b)"
-    r"[a-z\-]+(?: [a-z\-]+){0,2} ha(?:ve|s) the\b")
+    r"\b(?:its|their|the bearer's|this model's) (?!(?:ranged|melee|psychic|weapons?|attacks?|"
+    r"units?|models?)\b)[a-z\-]+(?: [a-z\-]+){0,2} ha(?:ve|s) the\b")
+
+
+#: weapons a sentence names: "its doomsday cannon", "this model's reaper chain-cleaver's strike
+#: profile", "bolt rifles equipped by", "an attack with its vibro cannon", "Torrent weapons"
+_WEAPON_PHRASES = [
+    re.compile(r"\b(?:its|their|the bearer's|this model's|that model's|the model's) "
+               r"(?P<w>(?:[a-z'\-]+ ){0,5}?[a-z'\-]+?)(?:'s (?P<p>[a-z\-]+) profile| profiles?| "
+               r"weapons?)? ha(?:s|ve) (?:the )?\["),
+    re.compile(r"\bcharacteristics? of (?:its|their|the bearer's|this model's|that model's|the "
+               r"model's) (?P<w>(?:[a-z'\-]+ ){0,5}?[a-z'\-]+?)(?:'s (?P<p>[a-z\-]+) profile|"
+               r" profiles?| weapons?)?(?=[,.;]|$| by\b| to\b| until\b| for\b| while\b|"
+               r" is\b| equipped\b| and (?:add|subtract|improve|worsen|those|that|it)\b)"),
+    re.compile(r"\b(?P<w>(?:[a-z'\-]+ ){0,7}?[a-z'\-]+) equipped by\b"),
+    re.compile(r"\bequipped with (?:\d+|two|three|an?) (?P<w>(?:[a-z'\-]+ ){0,4}?[a-z'\-]+?),? "
+               r"(?:those|these|that|this) weapons?\b"),
+    re.compile(r"\battacks? (?:made )?with (?:its |this model's |the bearer's |their |an? )"
+               r"(?P<w>(?:[a-z'\-]+ ){0,4}?[a-z'\-]+?)(?: weapons?)?(?= that\b|,|\.|$| against\b|"
+               r" targets?\b| is\b)"),
+]
+#: words that are never (part of) a weapon's name
+_NOT_A_WEAPON = re.compile(r"\b(?:abilit\w*|select\w*|characteristics?|improved|stratagems?|"
+                           r"instead|wounds?|strength|toughness|save|damage|remaining|phase|"
+                           r"doctrines?|quarry|prey|victim|army|unit's|transport|weapons|"
+                           r"those)\b")
+#: words that name no weapon in particular
+_ANY_WEAPON = {"", "ranged", "melee", "weapon", "weapons", "ranged and melee", "melee and ranged",
+               "unit", "attacks", "attack", "models", "model", "unit's", "bearer", "such a",
+               "that", "this", "the selected", "ranged psychic", "psychic", "psychic melee",
+               "that weapon", "those", "such", "a", "the"}
+
+
+def _weapon_scope(low: str, cased: str | None = None) -> tuple[dict[str, Any], bool]:
+    """The weapons a sentence changes, as conditions (named weapons or profiles, weapons with
+    an ability, or without it: "all other ranged weapons"), and whether it names any."""
+    cond: dict[str, Any] = {}
+    for pattern in _WEAPON_PHRASES:
+        for m in pattern.finditer(low):
+            if cased is not None and re.search(r"\b[A-Z]{3,}\b", cased[m.start("w"):m.end("w")]):
+                continue  # a label or keywords in capitals ("DACATARAI STANCE melee weapons")
+            phrase = re.split(r"\b(?:characteristics? of|to|the|by|for|from|that|and all other|"
+                              r"select one|instead)\s+", m.group("w"))[-1].strip()
+            phrase = re.sub(r"^(?:(?:and|all|a|an|one|select)\s+)+", "", phrase)
+            if _NOT_A_WEAPON.search(re.sub(r"\s+weapons?$", "", phrase)):
+                continue
+            phrase = {"pistols": "pistol", "pistol": "pistol"}.get(phrase, phrase)
+            kind = re.match(r"(ranged|melee)\s+(?!weapons?$)", phrase)
+            if kind:
+                cond.setdefault("attack", kind.group(1))
+            phrase = re.sub(r"^(?:ranged|melee)\s+|\s+weapons?$", "", phrase).strip()
+            tail = re.search(r"\s+(ranged|melee)$", phrase)  # "Extra Attacks melee weapons"
+            if tail:
+                cond.setdefault("attack", tail.group(1))
+                phrase = phrase[:tail.start()]
+            if phrase in _ANY_WEAPON or phrase.endswith(("characteristic", "characteristics")):
+                continue
+            abilities = _ability_names(phrase)
+            if abilities:
+                cond.setdefault("weapon_abilities", abilities)
+                continue
+            if re.search(r"\b(?:unit|units|model|models|army|enemy|friendly|target)\b", phrase):
+                continue
+            name = phrase + (f" / {m.group('p')}" if m.groupdict().get("p") else "")
+            cond["weapon_names"] = tuple(dict.fromkeys((*cond.get("weapon_names", ()), name)))
+    return cond, bool(cond)
+
+
+def _ability_names(phrase: str) -> tuple[str, ...]:
+    """The weapon abilities a phrase is made of ("torrent or melta", "lethal hits", "rapid
+    fire"); () when it is not only abilities."""
+    out = []
+    for part in re.split(r"\s*(?:,|\bor\b|\band\b)\s*", phrase):
+        if not part:
+            continue
+        for candidate in (part, f"{part} 1", f"{part} 4+", f"{part} 1\""):
+            try:
+                out.append(re.sub(r" (?:1|4\+|1\")$", "", canonical(candidate)))
+                break
+            except (InputError, ValueError):
+                continue
+        else:
+            return ()
+    return tuple(dict.fromkeys(out))
 
 
 #: who may take an enhancement ("ADEPTUS CUSTODES model only"): not a condition of the attack
-_ONLY = re.compile(r"^[a-z' ,\-/]+ (?:models?|units?) only$")
+_ONLY = re.compile(r"^[a-z' ,\-/]+ (?:(?:models?|units?)(?: equipped with [a-z' ,\-]+)? )?only$")
+
+
+#: a choice among weapon abilities listed after it ("select one of the following abilities:
+#: [IGNORES COVER]; [LETHAL HITS]; [SUSTAINED HITS D3]")
+_ABILITY_CHOICE = re.compile(r"\b(?:select|choose) one of the following (?:weapon )?abilities\b"
+                             r"[^\[]*((?:\[[^\]]+\][;,.]?\s*(?:or\s+)?)+)")
 
 
 def _grants(sentence: str) -> list[list[tuple[str, Any]]]:
     """The weapon abilities a sentence grants: one list of changes per alternative."""
+    choice = _ABILITY_CHOICE.search(sentence)
+    if choice:  # one switch per ability of the list
+        try:
+            return [[("abilities", (canonical(item),))]
+                    for item in re.findall(r"\[([^\]]+)\]", choice.group(1))]
+        except (InputError, ValueError):
+            return [[("unknown_ability", choice.group(1))]]
     out: list[list[tuple[str, Any]]] = []
     for m in _GRANT.finditer(sentence):
-        items = re.findall(r"\[([^\]]+)\]", m.group(1))
+        items = re.findall(r"\[([^\[\]]+)\]", m.group(1))
         names = []
         for item in items:
             try:
@@ -354,15 +633,22 @@ def _effects(low: str) -> tuple[list[list[tuple[str, Any]]], str]:
     alternatives = _grants(low)
     if any(k == "unknown_ability" for alt in alternatives for k, _ in alt):
         return [], "grants a weapon ability mathhammer does not know"
-    pattern, reason = _NOT_MODELLED[1]  # Feel No Pain against some attacks only
+    pattern, reason = next(x for x in _NOT_MODELLED
+                           if x[1] == "Feel No Pain against some attacks only")
     if pattern.search(low):
         return [], reason
+    if _ON_CRITICAL.search(low):
+        return [], "an ability on a Critical Hit or Wound only"
+    if re.search(r"strength(?: characteristic)? of (?:that|the|an) attack is greater than or "
+                 r"equal to", low):
+        return [], "a Wound roll rule for a Strength at least the Toughness"
     if not changes and not alternatives:
         for pattern, reason in _NOT_MODELLED:
             if pattern.search(rest):
                 return [], reason
         return [], ""
-    extra = next((reason for pattern, reason in _NOT_MODELLED[:6] if pattern.search(rest)), "")
+    extra = next((reason for pattern, reason in _NOT_MODELLED
+                  if reason in _BESIDE and pattern.search(rest)), "")
     if not alternatives:
         return [changes], extra
     return [changes + alt for alt in alternatives], extra
@@ -381,6 +667,14 @@ def _conditions(low: str, cased: str, whole: str) -> tuple[dict[str, Any], str]:
     if _PSYCHIC.search(rest):
         cond["weapon_ability"] = "psychic"
         rest = _PSYCHIC.sub(lambda m: m.group(0).split(" ", 1)[1], rest)
+    x = _TARGET_EXCLUDED.search(cased)
+    if x:
+        cond["target_not_keywords"] = tuple(
+            k.rstrip("S") if k.endswith("S") and not k.endswith("SS") else k
+            for k in _keyword_phrases(re.sub(r"\b(?:units?|models?|attacks that target)\b", "",
+                                            x.group(1) or x.group(2) or x.group(3)
+                                            or x.group(4), flags=re.I)))
+        rest = rest.replace(x.group(0).lower(), " ")
     m = _TARGET_KW.search(cased)
     if m:
         words = re.split(r", or |, | or ", m.group(1).strip())
@@ -415,76 +709,226 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     >>> [r.rule.describe() for r in translate("Rage", "Add 1 to the Attacks characteristic "
     ...                                       "of melee weapons equipped by this model.")]
     ['if melee attacks: attacks_mod=+1']
-    >>> [r.rule.not_modelled for r in translate("Fury", "Each time this model makes an attack, "
-    ...                                         "you can re-roll the Damage roll.")]
-    ['re-rolls a Damage roll']
+    >>> [r.rule.not_modelled for r in translate("Fury", "You can re-roll the Damage roll.")]
+    ['re-rolls a Damage roll ("You can re-roll the Damage roll")']
     """
     clean = normalize(text)
     if not _RELEVANT.search(clean.lower()) or _is_weapon_ability(name):
         return ()
     leading = bool(_LEADING.search(clean.lower()))
-    auto: dict[tuple[str, Scope], list[Effect]] = {}
-    switches: list[tuple[str, Scope, str, list[Effect]]] = []  # side, scope, assumes, effects
+    auto: dict[tuple[str, Whom], list[Effect]] = {}
+    # side, whom, assumes, effects, its label's suffix ("" numbers it)
+    switches: list[tuple[str, Whom, str, list[Effect], str]] = []
     reasons: list[str] = []
     setup = ""  # a sentence without an effect that sets a condition (select one unit...)
     last = None  # the attack kind (ranged, melee) of the last sentence with an effect
+    ref: Whom | None = None  # the unit "that unit" means
+    history: list[Whom] = []  # every unit brought in so far
+    first: Whom | None = None  # whom the first sentence with an effect changes
+    before: Whom | None = None  # whom the last one changes
+    frame: Whom | None = None  # "X units from your army have the following ability:"
+    others: tuple[str, ...] = ()  # the weapon abilities the last sentence names
     for sentence in _sentences(clean):
         low = sentence.lower()
-        scope = _scope(low, leading)
-        if scope is Scope.LED:
-            low = _LEADING.sub(" ", low)
+        intros = _intros(sentence)
         alternatives, reason = _effects(low)
+        if not alternatives and not reason and _RELEVANT.search(low) and not _ONLY.match(low) \
+                and not _DEFINES.search(low):
+            reason = "wording not recognised"  # every sentence is read or said
         if reason:
-            reasons.append(reason)
+            reasons.append(f"{reason} ({_quote(sentence)})")
         if not alternatives:
+            grant = _FRAME.search(sentence)
+            if grant:
+                found = _nps(sentence, grant.start())
+                frame = _np_whom(found[0], False, sentence) if found else frame
+            if intros:
+                ref = intros[-1][2]
+                history += [w for _a, _b, w in intros]
             if not reason and not setup and not _ONLY.match(low) and \
                     _UNCHECKED.search(_SCAFFOLD.sub(" ", low)):
                 setup = sentence
             continue
-        cond, rest = _conditions(_effect_text(low), sentence, low)
+        defending = bool(_DEFENDER.search(low)) or all(
+            k in _DEFENSIVE for alt in alternatives for k, _ in alt)
+        whom, side, span = _subject(low, sentence, defending, intros, ref, leading,
+                                    tuple(history), before)
+        denied = any(k == "no_cover" for alt in alternatives for k, _ in alt)
+        if denied:  # "cannot have the Benefit of Cover": the attacks on it ignore cover
+            alternatives = [[("abilities", ("ignores cover",)) if k == "no_cover" else (k, v)
+                             for k, v in alt] for alt in alternatives]
+        if side == "attacker" and not denied and all(
+                k in _DEFENSIVE for alt in alternatives for k, _ in alt):
+            # a save, Feel No Pain or cover is the defender's, whatever the sentence attacks
+            held, span = _first_subject([_SUBJECT_DEFEND[2]], sentence, intros, ref, leading,
+                                        tuple(history))
+            whom, side = held if held is not None and held.scope is not Scope.ENEMY else \
+                Whom(_scope(low, leading)), "defender"
+        if whom is None:
+            whom = Whom(_scope(low, leading))
+        if frame is not None and whom.scope in (Scope.UNIT, Scope.MODEL):
+            whom = frame  # "X units from your army have the following ability: ... this unit"
+        grant = _FRAME.search(sentence)
+        if grant:
+            found = _nps(sentence, grant.start())
+            frame = _np_whom(found[0], False, sentence) if found else frame
+        if intros:
+            ref = intros[-1][2]
+        history += [w for _a, _b, w in intros]
+        first, before = first or whom, whom
+        # what names the beneficiary is not a condition: the subject, and "while a friendly
+        # X unit is within 6\" of this model" (always true of the bearer's own unit)
+        cut = [span] if span and not whom.scope.own else []
+        cut += [(a, b) for a, b, w in intros if w == whom and w.scope is not Scope.ENEMY
+                and not sentence[a:b].lower().startswith("select")]
+        if whom.scope is Scope.LED:
+            cut += [m.span() for m in _LEAD_INTRO.finditer(sentence)]
+        if whom.model == "CHARACTER":  # "that CHARACTER model": the Leader, said by the model
+            cut += ([span] if span else []) + [m.span() for m in _LEADER_INTRO.finditer(sentence)]
+        if others and "all other" in low:  # "all other ranged weapons": said by the scope
+            at = low.index("all other")
+            cut.append((at, at + len("all other")))
+        excluded = re.search(r"\(excluding ([a-z\- ]+?) weapons\)", low)
+        without = _ability_names(excluded.group(1)) if excluded else ()
+        if without:  # "melee weapons (excluding Extra Attacks weapons)"
+            cut.append(excluded.span())
+        plain_low, plain = _blank(low, cut), _blank(sentence, cut)
+        cond, rest = _conditions(_effect_text(plain_low), plain, low)
+        if "attack" not in cond and setup:  # "... when this unit is selected to fight. If it
+            kinds = {k for pattern, k in _ATTACK_KIND  # does, until the end of the phase, ..."
+                     if pattern.search(setup.lower())}
+            if len(kinds) == 1:
+                cond["attack"] = kinds.pop()
         if "attack" not in cond and last and _SAME_ATTACK.search(low):
             cond["attack"] = last  # "If that attack ...": the one the last sentence made
         last = cond.get("attack")
-        side = "defender" if _DEFENDER.search(low) or all(
-            k in _DEFENSIVE for alt in alternatives for k, _ in alt) else "attacker"
-        # the defender's own Leader, charge or stationary state is not an attack option
-        unknown = side == "defender" and any(
-            cond.pop(k, None) is not None for k in ("led", "charged", "stationary"))
-        unchecked = (unknown or _UNCHECKED.search(rest) or _SOME_WEAPONS.search(low)
-                     or _NAMED_WEAPONS.search(low) or _keyword_left(sentence, cond))
+        # the defender's own Leader, charge or stationary state is not an attack option; nor
+        # is a debuffed enemy's strength the target's
+        popped = ("led", "charged", "stationary") + (
+            ("below_half", "below_starting") if whom.scope is Scope.ENEMY else ())
+        if whom.model == "CHARACTER":  # the Leader's own: there when it is attached
+            cond.pop("led", None)
+        unknown = side == "defender" and any(cond.pop(k, None) is not None for k in popped)
+        scoped, named = _weapon_scope(plain_low, plain)
+        if "all other" in low and others:  # "..., and all other ranged weapons ... have"
+            scoped = {"without_abilities": others}
+            named = True
+        if without:
+            scoped["without_abilities"] = without
+            named = True
+        if scoped.get("attack") and "attack" not in cond:
+            cond["attack"] = scoped["attack"]
+        scoped.pop("attack", None)
+        others = scoped.get("weapon_abilities", ())
+        cond.update(scoped)
+        unchecked = (unknown or _UNCHECKED.search(rest) or _keyword_left(plain, cond) or (
+            not named and (_SOME_WEAPONS.search(plain_low) or _NAMED_WEAPONS.search(plain_low))))
+        steps = _scaling(low)
+        if steps is not None:  # "+1 Attack for every 5 enemy models within 6\"": one switch a count
+            per, most, what = steps
+            said = f"{setup}. {sentence}" if setup else sentence
+            for alt in alternatives:
+                step = max((abs(v) for f, v in alt if f in _SCALES and isinstance(v, int)),
+                           default=1)
+                top = max(1, most // step) if "maximum of" in low else most
+                for k in range(1, top + 1):
+                    counted = f"{k * per}" if per == 1 else f"{k * per}-{(k + 1) * per - 1}"
+                    scaled = [(f, v * k if f in _SCALES and isinstance(v, int) else v)
+                              for f, v in alt]
+                    switches.append((side, whom, f"{said} [{k} time{'s' * (k > 1)}: "
+                                     f"{counted} {what}]", _effect(scaled, cond), f"x{k}"))
+            continue
         clauses = [_effect(alt, cond) for alt in alternatives]
+        if re.search(r"\binstead\b", low):  # "+3 Strength instead": not on top of the +1
+            clauses = [[attrs.evolve(e, not_cumulative=tuple(
+                k for k, _v in e.changes if k in ADDITIVE)) for e in c] for c in clauses]
         if unchecked or setup or len(clauses) > 1:
             said = f"{setup}. {sentence}" if setup else sentence
-            switches += [(side, scope, said, c) for c in clauses]
+            switches += [(side, whom, said, c, "") for c in clauses]
         else:
-            auto.setdefault((side, scope), []).extend(clauses[0])
+            auto.setdefault((side, whom), []).extend(clauses[0])
     out: list[DataRule] = []
     base = {"faction": faction, "kind": kind, "text": text.strip(), "source": where}
-    for i, ((side, scope), effects) in enumerate(auto.items()):
+
+    def part(rule: NamedRule, whom: Whom) -> DataRule:
+        return DataRule(rule, whom.scope, whom.keywords, whom.excluding, whom.words, whom.model)
+
+    for i, ((side, whom), effects) in enumerate(auto.items()):
         label = name if i == 0 else f"{name} ({'when attacked' if side == 'defender' else side}"\
-            f"{', ' + scope.value if scope is not Scope.UNIT else ''})"
-        out.append(DataRule(NamedRule(label, side=side, effects=tuple(effects), **base), scope))
-    for i, (side, scope, said, effects) in enumerate(switches):
-        label = name if not out and len(switches) == 1 else f"{name} ({i + 1})"
-        out.append(DataRule(NamedRule(label, side=side, effects=tuple(effects), assumes=said,
-                                      **base), scope))
-    side, scope = (out[0].rule.side, out[0].scope) if out else (
-        "attacker", _scope(clean.lower(), leading))
+            f"{', ' + whom.scope.value if whom.scope is not Scope.UNIT else ''})"
+        out.append(part(NamedRule(label, side=side, effects=tuple(effects), **base), whom))
+    # the switches of several sentences are parts of one rule, switched on together by its
+    # name (Oath of Moment's re-roll and +1 to wound); those of one sentence's either/or, of
+    # one count, or of a choice among bullets are options: one is named
+    sentences = Counter(said for _s, _w, said, _e, step in switches if not step)
+    second = _second_clauses(clean)
+    for i, (side, whom, said, effects, step) in enumerate(switches):
+        label = name if not out and len(switches) == 1 else f"{name} ({step or i + 1})"
+        joint = label != name and not step and sentences[said] == 1 and not _OPTIONS.search(
+            said) and not any(said.endswith(c) for c in second)
+        out.append(part(NamedRule(label, side=side, effects=tuple(effects), assumes=said,
+                                  aliases=(name,) if joint else (), **base), whom))
+    side, whom = (out[0].rule.side, first) if out and first else (
+        "attacker", Whom(_scope(clean.lower(), leading)))
     if reasons:
         label = name if not out else f"{name} (rest)"
-        out.append(DataRule(NamedRule(label, side=side,
-                                      not_modelled="; ".join(dict.fromkeys(reasons)), **base),
-                            scope))
+        out.append(part(NamedRule(label, side=side,
+                                  not_modelled="; ".join(dict.fromkeys(reasons)), **base), whom))
     if not out:
-        out.append(DataRule(NamedRule(name, side=side, not_modelled="wording not recognised",
-                                      **base), scope))
+        out.append(part(NamedRule(name, side=side, not_modelled="wording not recognised",
+                                  **base), whom))
     return tuple(out)
+
+
+#: a sentence that only says what a word means or when a rule is used (no effect of its own)
+_DEFINES = re.compile(r"\bare known as\b|\bis known as\b|\bcannot be used\b|\bselect one of "
+                      r"the following (?:abilities|weapon abilities)\b[^.]*$|\bbefore making a "
+                      r"saving throw\b")
+#: a choice among bullets or abilities: each is an option, not a part
+_OPTIONS = re.compile(r"\bone of the following\b|\bselect one of\b|\bchoose one\b|\bone of "
+                      r"(?:these|the) (?:abilities|stances|vows|doctrines|options|bullet points)\b|"
+                      r"\b(?:selected|chosen) (?:ability|stance|vow|doctrine|option)\b|"
+                      r"\bon an? \d(?:-\d)?\+?,", re.I)
+
+
+#: changes that a count scales ("+1 Attack for every 5 models")
+_SCALES = ("attacks_mod", "strength_mod", "damage_mod", "ap_mod", "hit_mod", "wound_mod",
+           "skill_mod")
+_PER = re.compile(r"\bfor (?:every|each) (?:(\d+) )?([^,.;()]+?)(?:\s*\((?:rounding down|to a "
+                  r"maximum of \+?(\d+)[^)]*)\))?(?=[,.;]|$| but\b| and\b| \()")
+
+
+def _scaling(low: str) -> tuple[int, int, str] | None:
+    """A change scaled by a count ("for every 5 enemy models within 6\"", "for each enemy unit
+    within 6\" (to a maximum of +3)"): (models per step, the most steps offered, what is
+    counted); None when the sentence scales nothing. The count is the player's: each step is a
+    switch of its own (``NAME (x2)``: two steps); a maximum gives the steps, else three."""
+    m = _PER.search(low)
+    if m is None or re.match(r"(?:wound|attack|hit|time)s?\b", m.group(2)):
+        return None
+    per = int(m.group(1) or 1)
+    most = int(m.group(3)) if m.group(3) else 3
+    return per, max(1, min(most, 6)), m.group(2).strip()  # a maximum is of the change's value
+
+
+def _blank(text: str, spans: Iterable[tuple[int, int]]) -> str:
+    """``text`` with the spans replaced by spaces (the same length: positions still match)."""
+    chars = list(text)
+    for a, b in spans:
+        chars[a:b] = " " * (b - a)
+    return "".join(chars)
+
+
+def _quote(sentence: str, most: int = 300) -> str:
+    """A sentence quoted in a not-modelled reason (cut short when long)."""
+    short = sentence if len(sentence) <= most else sentence[:most - 3].rstrip() + "..."
+    return f'"{short}"'
 
 
 def _is_weapon_ability(name: str) -> bool:
     """Whether an ability is a weapon ability's definition ("Twin-linked: weapons with
     [TWIN-LINKED] are..."): the engine's own rule, not one to translate."""
-    base = re.sub(r"\s+X\+?$", "", name.strip())
+    base = re.sub(r"(?<!\s)\s+X\+?$", "", name.strip())
     for candidate in (base, f"{base} 1", f"{base} 4+"):
         try:
             canonical(candidate)
@@ -511,7 +955,8 @@ def _effect(changes: list[tuple[str, Any]], cond: dict[str, Any]) -> list[Effect
     out = [Effect(tuple((k, v) for k, v in changes if k != "invuln"), Conditions(**cond))]
     out = [e for e in out if e.changes]
     for key, (value, kind) in ((k, v) for k, v in changes if k == "invuln"):
-        own = cond | ({"attack": kind} if kind else {})
+        own = cond | ({"weapon_ability": "psychic"} if kind == "psychic" else
+                      {"attack": kind} if kind else {})
         out.append(Effect(((key, value),), Conditions(**own)))
     return out
 
@@ -520,11 +965,437 @@ def _keyword_left(sentence: str, cond: dict[str, Any]) -> bool:
     """Whether the sentence names a keyword the engine does not check (the attacker's, a
     CHARACTER model of the unit...): a word in capitals outside the weapon abilities and the
     target's keywords."""
-    text = _TARGET_KW.sub(" ", re.sub(r"\[[^\]]*\]", " ", sentence), count=1) \
-        if cond.get("target_keywords") else re.sub(r"\[[^\]]*\]", " ", sentence)
+    text = _TARGET_KW.sub(" ", re.sub(r"\[[^\[\]]*\]", " ", sentence), count=1) \
+        if cond.get("target_keywords") else re.sub(r"\[[^\[\]]*\]", " ", sentence)
+    if cond.get("target_not_keywords"):
+        text = _TARGET_EXCLUDED.sub(" ", text)
     if cond.get("led"):  # "a NECRONS CHARACTER model is leading": a Leader of the unit's own
-        text = re.sub(r"\b(?:[A-Z][A-Z'\-]+ )*CHARACTER(?: model)? is leading", " ", text)
+        text = re.sub(r"\b(?:[A-Z][A-Z'\-]{1,40} ){0,8}CHARACTER(?: model)? is leading", " ", text)
     return bool(set(re.findall(r"\b[A-Z][A-Z'\-]{2,}\b", text)) - {"CP", "OC"})
+
+
+# -- whom a sentence changes (its beneficiary) -----------------------------------------------
+#
+# Each sentence's subject is found (who makes the attacks it changes, or who is attacked) and
+# read as a beneficiary: this model, this unit, the unit this model leads, friendly units (with
+# their keywords), other friendly units, an enemy unit (a debuff: the attacks it makes), or the
+# units in cover of this terrain. "That unit" means the unit the text brought in last ("select
+# one enemy unit", "while a friendly INFANTRY unit is within 6\" of this model", "while this
+# model is leading a unit").
+
+
+@attrs.frozen
+class Whom:
+    """A sentence's beneficiary (see :class:`Scope`), with the keywords a friendly unit needs,
+    the text that names it, and a model of the unit named by name."""
+
+    scope: Scope
+    keywords: tuple[str, ...] = ()
+    excluding: tuple[str, ...] = ()
+    words: str = ""
+    model: str = ""
+
+
+_NOUN = (r"(?:units?|models?|(?:vehicles?|transports?|characters?|psykers?)"
+         r"(?!\s+(?:units?|models?|or|and)\b|,))")
+#: a unit or model a text names: "one other friendly ADEPTUS ASTARTES INFANTRY unit", "an enemy
+#: unit (excluding MONSTERS)", "a WORLD EATERS model from your army"
+_UNIT_NP = re.compile(
+    r"\b(?P<det>an?|another|one or more|one|each|every|two|three|up to \w+|any number of|all)\s+"
+    r"(?P<adj>(?:(?:other|visible|friendly|friending|enemy|eligible)\s+)*)"
+    r"(?P<kw>(?:(?!(?-i:in|of|that|with|within|from|a|an|the|time|each|one|this|those|by|to|"
+    r"if|and|is|are|makes?)\b)[A-Za-z0-9'\-/]+,?\s+(?:(?:and|or|and/or)\s+)?){0,10}?)"
+    r"(?P<noun>" + _NOUN + r")\b"
+    r"(?:\s*\((?:excluding|other than) (?P<excl>[^)]*)\))?"
+    r"(?P<tail>\s+(?:from|in) your (?:crusade )?(?:army|force))?"
+    r"(?:\s*\((?:excluding|other than) (?P<excl2>[^)]*)\))?", re.I)
+#: units named without a determiner: "friendly ADEPTUS ASTARTES units", "KROOT models from your
+#: army", "DEATHWATCH units in your army"
+_BARE_NP = re.compile(
+    r"(?<![A-Za-z'\-])(?:(?P<adj>(?:(?i:other|friendly|enemy)\s+)+)(?P<kw>(?:(?!(?-i:in|of|that|"
+    r"with|within|from|a|an|the|by|to|and)\b)[A-Za-z0-9'\-/]+,?\s+(?:(?:and|or|and/or)\s+)?)"
+    r"{0,10}?)|(?P<kw2>(?:[A-Z][A-Za-z0-9'\-/]*,?\s+(?:(?:and|or|and/or|OF)\s+)?){1,10}?))"
+    r"(?P<noun>units|models)\b"
+    r"(?:\s*\((?:excluding|other than) (?P<excl>[^)]*)\))?"
+    r"(?P<tail>\s+(?:from|in) your (?i:crusade )?(?:army|force))?"
+    r"(?:\s*\((?:excluding|other than) (?P<excl2>[^)]*)\))?")
+
+
+@attrs.frozen
+class _NP:
+    """A unit phrase found in a text (see :data:`_UNIT_NP`, :data:`_BARE_NP`)."""
+
+    start: int
+    end: int
+    adj: str
+    kw: str
+    noun: str
+    tail: bool
+    excl: str
+
+    def group(self, name: str) -> str:  # what _np_whom reads
+        return {"adj": self.adj, "kw": self.kw, "noun": self.noun, "excl": self.excl,
+                "tail": "y" if self.tail else "", 0: self.text}.get(name, "")
+
+    text: str = ""
+
+    def end_(self) -> int:
+        return self.end
+
+
+def _nps(text: str, at: int | None = None) -> list[_NP]:
+    """The unit phrases of a text (or the one starting at ``at``), in order; a phrase with a
+    determiner wins over a bare one that overlaps it."""
+    found: list[_NP] = []
+    for rx in (_UNIT_NP, _BARE_NP):
+        ms = [rx.match(text, at)] if at is not None else list(rx.finditer(text))
+        for m in ms:
+            if m is None:
+                continue
+            kw = m.groupdict().get("kw") or m.groupdict().get("kw2") or ""
+            adj = (m.group("adj") or "") + (" other" if (m.groupdict().get("det") or "")
+                                            .lower() == "another" else "")
+            np = _NP(m.start(), m.end(), adj, kw, m.group("noun"), bool(m.group("tail")),
+                     m.group("excl") or m.group("excl2") or "", m.group(0))
+            if rx is _BARE_NP and not (np.adj or np.tail):
+                continue
+            if any(f.start <= np.start < f.end or np.start <= f.start < np.end for f in found):
+                continue
+            found.append(np)
+    return sorted(found, key=lambda n: n.start)
+
+
+_GENERIC = {"", "ranged", "melee", "such", "selected", "single", "target", "attacking",
+            "targeted", "attacked"}
+#: what brings a unit in for a later "that unit" (the NP is searched right after it)
+_INTRO_HEAD = re.compile(
+    r"\bselect(?:s|ed)?\s+(?=(?:an?|one|two|three|up to \w+|any number of)\b)|"
+    r"\b(?:while|when|whilst|if|each time|until)\s+(?=(?:an?|one|each)\s)", re.I)
+_LEAD_INTRO = re.compile(
+    r"\b(?:while|when|if)\s+(?:this|the bearer|your [a-z' \-]+?|this [a-z' \-]+?|the bearer's "
+    r"unit)\s+(?:model\s+)?(?:is\s+leading|leads)\s+an?\s+(?:[a-z' \-]+?\s+)?unit\b[^,.]*,?",
+    re.I)
+#: other units given an ability of their own: "ADEPTUS MECHANICUS units from your army have the
+#: following ability" (its "this unit" is each of them)
+_FRAME = re.compile(r"(?:^|[,.:;]\s*|\b(?:all|each)\s+)(?=(?:[A-Za-z'\-]+\s+){1,8}?"
+                    r"(?:units?|models?)"
+                    r"(?:\s+\([^)]*\))?\s+(?:from|in) your (?:crusade )?army(?:\s+\([^)]*\))?\s+"
+                    r"(?:have|has|gains?) the following (?:the )?abilit)", re.I)
+_LEADER_INTRO = re.compile(r"\b(?i:while|if) (?i:an?) (?:[A-Z][A-Z'\-]+ ){0,4}(?:CHARACTER|[A-Z]"
+                           r"[A-Z'\-]+)(?: model)? is leading (?:this|this model's) unit\b")
+_SELF_INTRO = re.compile(r"\beach time (this|the bearer's) (unit|model) is selected to "
+                         r"(?:shoot|fight)", re.I)
+
+
+def _keyword_phrases(words: str) -> tuple[str, ...]:
+    """The keyword phrases of a unit's description ("Adeptus Astartes Mounted or Adeptus
+    Astartes Fly Vehicle"), upper case, one per alternative.
+
+    >>> _keyword_phrases("HARLEQUINS MOUNTED and HARLEQUINS VEHICLE")
+    ('HARLEQUINS MOUNTED', 'HARLEQUINS VEHICLE')
+    """
+    words = re.sub(r"\s+", " ", words.replace(",", ", ")).strip(" ,")
+    parts = re.split(r",? and/or |,? or |,? and |, |/", words, flags=re.I)
+    return tuple(dict.fromkeys(" ".join(p.upper().split()) for p in parts if p.strip()))
+
+
+def _np_whom(m: Any, select: bool, sentence: str) -> Whom | None:
+    """The beneficiary a unit phrase names (None: a plain "a model", not a unit brought in)."""
+    adj = m.group("adj").lower()
+    kw = m.group("kw").strip()
+    tail = bool(m.group("tail"))
+    noun = m.group("noun").lower()
+    if noun.startswith(("vehicle", "transport", "character", "psyker")):
+        kw = f"{kw} {noun.rstrip('s')}".strip()
+    low_kw = kw.lower()
+    if low_kw in _GENERIC or low_kw.split()[-1:] in (["ranged"], ["melee"]):
+        kw = ""
+    end = m.end if isinstance(m, _NP) else m.end()
+    after = sentence[end:end + 80].lower()
+    excluding = _keyword_phrases(m.group("excl")) if m.group("excl") else ()
+    words = m.group(0).strip()
+    if not adj and not tail and re.match(r"\s*(?:\([^)]*\)\s*)?(?:is|was|were) hit by", after):
+        return Whom(Scope.ENEMY, words=words)  # "each time a unit is hit by this weapon"
+    if "enemy" in adj or (select and not adj and not tail and re.match(
+            r"\s*(?:\([^)]*\)\s*)?(?:that (?:was|were) |which (?:was|were) )?(?:hit|it "
+            r"scored|you can see)", after)):
+        return Whom(Scope.ENEMY, words=words)
+    if re.match(r"\s*that disembarked from this\b", after):
+        return Whom(Scope.OTHERS, words=f"{words} {after.split(',')[0].split('.')[0].strip()}")
+    if "other" in adj:
+        return Whom(Scope.OTHERS, _keyword_phrases(kw) if kw else (), excluding, words)
+    near = re.match(r"\s*(?:\([^)]*\)\s*)?is (?:wholly )?within \d+\"? of (?:this|the bearer)",
+                    after)
+    if "friendly" in adj or "friending" in adj or tail or (select and (kw or adj)) or (
+            near and kw):
+        return Whom(Scope.FRIENDLY, _keyword_phrases(kw) if kw else (), excluding, words)
+    if kw and select:
+        return Whom(Scope.FRIENDLY, _keyword_phrases(kw), excluding, words)
+    return None
+
+
+def _intros(sentence: str) -> list[tuple[int, int, Whom]]:
+    """The units a sentence brings in (start, end of the clause, beneficiary), in order."""
+    out: list[tuple[int, int, Whom]] = []
+    for m in _LEAD_INTRO.finditer(sentence):
+        out.append((m.start(), m.end(), Whom(Scope.LED, words="the unit this model leads")))
+    for m in _LEADER_INTRO.finditer(sentence):  # "that CHARACTER model" is the Leader
+        out.append((m.start(), m.end(), Whom(Scope.UNIT, ("CHARACTER",), model="CHARACTER",
+                                             words="the CHARACTER leading this unit")))
+    for m in _SELF_INTRO.finditer(sentence):
+        own = Scope.MODEL if m.group(1).lower() == "the bearer's" and m.group(2) == "model" \
+            else Scope.UNIT
+        out.append((m.start(), m.end(), Whom(own)))
+    heads = [(h.end(), h.start(), h.group(0).lower().startswith("select"))
+             for h in _INTRO_HEAD.finditer(sentence)]
+    heads += [(n.start, n.start, False) for n in _nps(sentence)
+              if n.tail or re.search(r"friendl|enemy|other", n.adj, re.I) or re.match(
+                  r"\s*(?:\([^)]*\)\s*)?is (?:wholly )?within \d+\"? of (?:this|the bearer)",
+                  sentence[n.end:], re.I)]
+    seen: set[int] = set()
+    for at, head_start, select in sorted(heads):
+        found = _nps(sentence, at)
+        if not found or found[0].start in seen:
+            continue
+        m = found[0]
+        seen.add(m.start)
+        whom = _np_whom(m, select, sentence)
+        if whom is None:
+            continue
+        end = m.end
+        clause = re.match(r"[^,.;:]*?\bis (?:wholly )?within \d+\"(?: of (?:this|the bearer)"
+                          r"[a-z' ]*?)?(?=[,.;:]|$|\s+and\b)", sentence[end:], re.I)
+        if clause and not select:
+            end += clause.end()
+        out.append((head_start, end, attrs.evolve(whom, words=sentence[m.start:end].strip())))
+    return sorted(out, key=lambda x: x[0])
+
+
+#: a sentence's subject: who makes the attacks it changes
+_SUBJECT_ATTACK = [
+    re.compile(r"\beach time (?P<s>(?:(?!each time)[^.;:]){1,120}?) (?:makes?|made) an? "
+               r"(?:[a-z]+ )?attacks?", re.I),
+    re.compile(r"\battacks? made by (?P<s>[^,.;:]{1,80}?)(?= that| with| against| have| has|"
+               r" targeting|,|\.|$)", re.I),
+    re.compile(r"\b(?:weapons|attacks)(?: equipped by| of) (?P<s>(?:the |a |an |this |that |"
+               r"those |models? |units? |friendly |[a-z' ,\-]+ (?:models?|units?) )[^.;:]{0,80}?)"
+               r"(?= ha(?:ve|s)\b| gains?\b|"
+               r" by \d| while\b| is\b| are\b| against\b| in (?:the|your)\b|,|\.|$)",
+               re.I),
+    re.compile(r"\bweapons (?:in|of) (?P<s>(?:this|that|the bearer's|this model's) "
+               r"(?:[a-z' \-]{1,30} )?units?)\b", re.I),
+    re.compile(r"\b(?P<s>(?:this|that|the bearer|its|their|those)(?: [a-z\-]+){0,3}?)'s? "
+               r"(?:[a-z\-]+ ){0,3}?(?:weapons|attacks|profiles?)\b", re.I),
+    re.compile(r"\beach time (?P<s>[^,.;:]{1,80}?) (?:shoots|fights|is selected to (?:shoot|"
+               r"fight)|targets)\b", re.I),
+]
+#: who is attacked
+_SUBJECT_DEFEND = [
+    re.compile(r"\b(?P<s>[^,.;:]{1,80}?) (?:cannot|can't|does not|do not) (?:have|gain|receive) "
+               r"the benefit of cover", re.I),
+    re.compile(r"\battacks? (?:that )?(?:targets?|is allocated to|is made against|are allocated "
+               r"to|against) (?P<s>[^,.;:]{1,80}?)(?=,|\.|$| if\b| while\b| and\b| that\b| with\b|"
+               r" in\b|"
+               r" is\b| subtract| worsen| models? in)", re.I),
+    re.compile(r"\b(?P<s>[^,.;:]{1,80}?) (?:has|have|gains?|gets?) (?:an? \d\+ invulnerable|"
+               r"the feel no pain|feel no pain|an invulnerable|the stealth|stealth|the benefit of "
+               r"cover|an? \d\+ feel|a feel no pain|a \d\+\+? invulnerable)", re.I),
+    re.compile(r"\beach time (?P<s>[^,.;:]{1,80}?) would lose a wound", re.I),
+    re.compile(r"\ballocated to (?P<s>[^,.;:]{1,80}?)(?=,|\.|$| if\b| while\b)", re.I),
+    re.compile(r"\beach time an? enemy [^,.;:]*?\btargets (?P<s>(?:this|the bearer|that)[^,.;:]"
+               r"{0,40}?)(?=,|\.|$| with\b| subtract| worsen)", re.I),
+]
+_SELF_UNIT = re.compile(
+    r"\b(?:this|the bearer's|this model's|this psyker's|your|this character's) units?\b|"
+    r"\b(?:in|within) (?:this|the bearer's) unit\b|^this units?\b|^models in (?:this|it)\b")
+_SELF_MODEL = re.compile(
+    r"\b(?:this|the bearer|the bearer's|this model's) (?:model|fortification|vehicle|transport|"
+    r"titan|walker|monster|character|psyker)\b|\bthe bearer\b|^(?:it|its)$|^this model$")
+_REF = re.compile(
+    r"^(?:(?:and |then )?(?:each )?(?:a |the |all )?(?:models? |\w+ models? )?(?:in |within |of )?"
+    r")?(?:that|those|the selected|such a|such|one of those|the targeted|it\b|its\b|them\b)",
+    re.I)
+_TERRAIN = re.compile(r"\b(?:this|that) (?:terrain feature|fortification|ruins?|crater|"
+                      r"barricade|obstacle|woods)\b|\bbecause of this\b", re.I)
+
+
+def _named_model(cased: str) -> str:
+    """A model of the unit named by name ("A Warlock", "Celestine", "the Avatar of Khaine"),
+    "" when the phrase names none."""
+    m = re.match(r"^(?:(?i:an?|the) )?((?:[A-Z][\w'’\-]*(?: (?:of|the) | ))*[A-Z][\w'’\-]*)"
+                 r"(?: models?)?$", cased.strip())
+    if not m or re.sub(r"\b(?:and|or|of|the)\b", "", m.group(1)).isupper():
+        return ""  # keywords of some models, not a model's name
+    name = m.group(1)
+    return "" if name.lower().split()[0] in ("each", "this", "that", "while", "models",
+                                               "when", "if", "until") else name
+
+
+def _classify(cased: str, ref: Whom | None, leading: bool, sentence: str) -> Whom | None:
+    """The beneficiary a subject phrase names; None when it names none the translator reads
+    ("a model", "an attack")."""
+    low = cased.lower().strip()
+    low = re.sub(r"^(?:and|then|until the end of the \w+|that attack|if it does)\s+", "", low)
+    if re.search(r"\benem(?:y|ies)\b", low):
+        return Whom(Scope.ENEMY, words=cased.strip())
+    if "disembarked from this" in low:
+        return Whom(Scope.OTHERS, words=cased.strip())
+    for m in _nps(cased):
+        if re.search(r"\b(?:friendly|friending|other)\b", m.adj, re.I) or m.tail:
+            found = _np_whom(m, False, sentence)
+            if found is not None:
+                return attrs.evolve(found, words=cased.strip())
+    if re.match(r"^(?:such an? (?:attack|unit)|that attack|those attacks|such (?:attacks|units))"
+                r"\b", low):
+        return None  # the attack the sentence before made: its whom
+    if _REF.match(low):
+        if ref is not None:
+            return ref
+        if leading:
+            return Whom(Scope.LED)
+        chosen = re.match(r"^(?:the|that) selected ((?:[A-Z][A-Z'\-]+ ?)+)", cased.strip())
+        if chosen:  # "the selected VEHICLE": one its other ability selects
+            return Whom(Scope.FRIENDLY, _keyword_phrases(chosen.group(1)),
+                        words=cased.strip())
+        return None
+    if _SELF_UNIT.search(low):
+        kind = re.match(r"^(?:an? )?([a-z][a-z' \-]+?) models? (?:in|within) (?:this|the "
+                        r"bearer's)", low)
+        if kind and re.search(r"\bModels? (?:in|within)\b", cased):
+            kind = None  # "Muted Servomotors Models in this unit ...": a label, then the unit
+        model = ""
+        if kind and kind.group(1) not in ("the", "all", "each", "every", "other", "a"):
+            start = cased.lower().index(kind.group(1))
+            model = cased[start:start + len(kind.group(1))]
+            keyword = re.sub(r"\b(?:and|or|of|the)\b", "", model).isupper()
+            if keyword and model != "CHARACTER":  # other models' keywords: a switch
+                model = ""
+        return Whom(Scope.UNIT, model=model)
+    if _SELF_MODEL.search(low):
+        return Whom(Scope.MODEL)
+    if re.match(r"^(?:an?|each|every) (?:model|unit|attack)s?$", low):
+        return Whom(Scope.TERRAIN, words="models with cover from this terrain feature") \
+            if _TERRAIN.search(sentence) else None
+    model = _named_model(cased)
+    return Whom(Scope.MODEL, model=model) if model else None
+
+
+def _first_subject(patterns: list[re.Pattern], cased: str, intros: list[tuple[int, int, Whom]],
+                   ref: Whom | None, leading: bool, history: tuple[Whom, ...] = (),
+                   effect_at: int | None = None
+                   ) -> tuple[Whom | None, tuple[int, int] | None]:
+    """The subject phrase of these kinds that names a beneficiary, and where it is: of the
+    first kind that has one, the last before the effect (``effect_at``), else the first."""
+    later: tuple[Whom, tuple[int, int]] | None = None
+    for pattern in patterns:
+        before: tuple[Whom, tuple[int, int]] | None = None
+        for m in pattern.finditer(cased):
+            phrase, (a, _b) = m.group("s"), m.span("s")
+            # the subject ends where its verb or a condition begins
+            head = re.split(r" (?:targets?|is allocated|is selected|makes?|made|ha(?:s|ve)|ends?|"
+                            r"declares?|is|are|for every|for each|while|if|until)\b", phrase,
+                            maxsplit=1)[0]
+            here = ref
+            for start, _end, whom in intros:
+                if start <= a:
+                    here = whom
+            here = _matching_intro(head, intros, a, history) or here
+            if re.match(r"^\s*(?:it|its)\b", head, re.I):  # "..., it has": this model / unit
+                own = re.findall(r"\b(this model|the bearer|this unit)\b", cased[:a], re.I)
+                if own:
+                    here = Whom(Scope.UNIT if own[-1].lower() == "this unit" else Scope.MODEL)
+            found = _classify(head, here, leading, cased)
+            if found is None:
+                continue
+            if effect_at is None or a < effect_at:
+                before = (found, (a, a + len(head)))
+                if effect_at is None:
+                    break
+            elif later is None:
+                later = (found, (a, a + len(head)))
+        if before is not None:
+            return before
+    return later if later is not None else (None, None)
+
+
+def _effect_at(low: str) -> int:
+    """Where the first effect wording of a sentence begins."""
+    found = [m.start() for pattern, _make in _EFFECTS for m in [pattern.search(low)] if m]
+    found += [m.start() for m in [_GRANT.search(low)] if m]
+    return min(found, default=len(low))
+
+
+def _matching_intro(head: str, intros: list[tuple[int, int, Whom]], before: int,
+                    history: tuple[Whom, ...] = ()) -> Whom | None:
+    """The unit brought in that a reference with keywords means ("that WAR DOG model", "one of
+    the selected CROSSFIRE units"): the last one before it with one of those keywords."""
+    if not _REF.match(head.lower().strip()):
+        return None
+    words = {w.upper() for w in re.findall(r"[A-Za-z'\-]+", head)} - {
+        "THAT", "THOSE", "THE", "SELECTED", "ONE", "OF", "UNIT", "UNITS", "MODEL", "MODELS",
+        "IN", "A", "ENEMY", "FRIENDLY", "SUCH", "IT", "ITS", "EACH", "ALL"}
+    if not words:
+        return None
+    earlier = [w for start, _end, w in intros if start < before]
+    for whom in reversed((*history, *earlier)):
+        if words & {w for k in whom.keywords for w in k.split()}:
+            return whom
+    return None
+
+
+def _subject(low: str, cased: str, defending: bool, intros: list[tuple[int, int, Whom]],
+             ref: Whom | None, leading: bool, history: tuple[Whom, ...] = (),
+             prior: Whom | None = None
+             ) -> tuple[Whom | None, str, tuple[int, int] | None]:
+    """Whom one sentence changes, on which side, and where its subject is (left out when
+    looking for conditions). An attack that targets an enemy unit is the friendly side's
+    (Death Hex: "each time an attack targets that enemy unit"); an enemy's attack is a debuff,
+    the defender's (the bearer's side's), unless it names the friendly unit it targets."""
+    side = "defender" if defending else "attacker"
+    effect_at = _effect_at(low)
+    attacking, a_span = _first_subject(_SUBJECT_ATTACK, cased, intros, ref, leading, history,
+                                       effect_at)
+    defended, d_span = _first_subject(_SUBJECT_DEFEND, cased, intros, ref, leading, history,
+                                      effect_at)
+    if attacking is not None and defended is not None and defended == attacking and \
+            not attacking.scope.own and d_span and a_span and d_span[0] > a_span[0]:
+        # "each time an X unit from your army makes an attack against that unit": that unit is
+        # the one brought in before, not the attacker
+        others = [(a, b, w) for a, b, w in intros if w != attacking]
+        earlier = tuple(w for w in history if w != attacking)
+        defended, d_span = _first_subject(_SUBJECT_DEFEND, cased, others,
+                                          earlier[-1] if earlier else None, leading, earlier,
+                                          effect_at)
+    if attacking is not None and attacking.scope is Scope.ENEMY and defended is not None and \
+            defended.scope is Scope.ENEMY:  # "one of those units" is not the enemy attacking
+        friendly = [(a, b, w) for a, b, w in intros if w.scope is not Scope.ENEMY]
+        before = tuple(w for w in history if w.scope is not Scope.ENEMY)
+        defended, d_span = _first_subject(_SUBJECT_DEFEND, cased, friendly,
+                                          before[-1] if before else None, leading, before,
+                                          effect_at)
+        if defended is not None and defended.scope is Scope.ENEMY:
+            defended = None
+    if defended is not None and defended.scope is Scope.ENEMY:
+        # the enemy is the target: the attacks are the friendly side's
+        if attacking is not None and attacking.scope is not Scope.ENEMY:
+            return attacking, "attacker", a_span
+        if _SAME_ATTACK.search(low) and prior is not None and prior.scope is not Scope.ENEMY:
+            return prior, "attacker", None  # "if such an attack targets an enemy unit..."
+        return Whom(Scope.FRIENDLY, words="friendly units attacking " + defended.words), \
+            "attacker", None
+    if attacking is not None and attacking.scope is Scope.ENEMY:
+        if defended is not None:  # "each time an enemy unit ... targets this model"
+            return defended, "defender", d_span
+        return attacking, "defender", a_span
+    if defending and defended is None and attacking is not None:
+        return attacking, "attacker", a_span  # "... makes an attack against that unit"
+    if attacking is None and defended is None and prior is not None and (
+            _SAME_ATTACK.search(low) or re.match(r"(?:this|that|its) (?:invulnerable save|"
+                                                  r"ability)\b", low)):
+        return prior, side, None  # "If that attack targets a unit within 9\", ... as well"
+    if defending:
+        return defended or attacking, side, d_span if defended else a_span
+    return attacking or defended, side, a_span if attacking else d_span
 
 
 # -- structured effects (wh40kdc's ability DSL) ------------------------------------------------
@@ -894,15 +1765,19 @@ def translate_effect(name: str, effect: dict[str, Any], text: str, where: str = 
 
 def coverage(abilities: Iterable[tuple[str, str]]) -> dict[str, Any]:
     """How many of these (name, text) abilities change an attack, how many of those are
-    applied (every part that changes an attack is modelled, automatically or as a switch),
-    and the not-modelled ones by name.
+    applied (every part that changes an attack is modelled, automatically or as a switch, for
+    the beneficiary the text names: a rule for other units counts when it is offered to them),
+    how many wholly automatically, how many in part, the applied ones by beneficiary (each
+    ability under each beneficiary its parts name), and the not-modelled ones by name.
 
-    >>> coverage([("A", "Add 1 to the Hit roll."), ("B", "You can re-roll the Damage roll."),
-    ...           ("C", "Gain 1CP.")])
-    {'attack_relevant': 2, 'applied': 1, 'not_modelled': {'B': 1}}
+    >>> c = coverage([("A", "Each time a model in this unit makes an attack, add 1 to the Hit "
+    ...                "roll."), ("B", "You can re-roll the Damage roll."), ("C", "Gain 1CP.")])
+    >>> c["attack_relevant"], c["applied"], c["automatic"], c["by_beneficiary"], c["not_modelled"]
+    (2, 1, 1, {'unit': 1}, {'B': 1})
     """
-    relevant = applied = 0
+    relevant = applied = automatic = partly = 0
     missing: Counter[str] = Counter()
+    whom: Counter[str] = Counter()
     for name, text in abilities:
         if not is_attack_relevant(text) or _is_weapon_ability(name):
             continue  # changes no attack, or defines a weapon ability (the engine's own)
@@ -910,9 +1785,13 @@ def coverage(abilities: Iterable[tuple[str, str]]) -> dict[str, Any]:
         parts = translate(name, text)
         if parts and all(p.rule.usable for p in parts):
             applied += 1
+            automatic += all(p.automatic for p in parts)
+            whom.update({p.scope.value for p in parts})
         else:
+            partly += any(p.rule.usable for p in parts)
             missing[name.strip()] += 1
-    return {"attack_relevant": relevant, "applied": applied,
+    return {"attack_relevant": relevant, "applied": applied, "automatic": automatic,
+            "partly": partly, "by_beneficiary": dict(whom.most_common()),
             "not_modelled": dict(missing.most_common())}
 
 

@@ -13,12 +13,18 @@ and found by name by :mod:`mathhammer.data.units`.
 ([('Bolt rifle', 10)], 5)
 >>> meq.describe()
 'MEQ (Archetypes): 5-10 x T4 Sv3+ W2'
+
+Why one module over 400 lines: a :class:`Unit` is one value read on both sides of an attack,
+and its size (:meth:`Unit.composition`: how its groups share it out), the weapons it fires
+(:meth:`Unit.loadout`), its cost and its target profile (:meth:`Unit.as_target`) all read the
+same make-up of its groups; split apart, each part would take the others' rules again.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import warnings
 from collections.abc import Callable, Iterable
 from fractions import Fraction
 from pathlib import Path
@@ -27,12 +33,13 @@ from typing import Any
 import attrs
 
 from ..cache import cached
-from ..errors import InputError
+from ..errors import InputError, NotCarried
 from ..model.loadout import Carried, Loadout, choose, fires_both, profile_families
 from ..model.options import Options
 from ..model.profiles import Target, Weapon
+from ..model.squad import Squad
 from ..prob.dice import format_dice
-from .picks import picked
+from .picks import TooMany, picked
 
 
 def show(value: Any) -> str:
@@ -169,8 +176,10 @@ class UnitWeapon:
             n = self.counts[min(max(models - smallest, 0), len(self.counts) - 1)]
         elif self.count is None:
             n = models
+        elif not smallest:
+            n = min(self.count, models)
         else:
-            n = max(1, self.count * models // smallest)
+            n = max(1, self.count * models // smallest) if models else 0
         return n if most is None else min(n, most)
 
     @property
@@ -233,6 +242,11 @@ class Unit:
     #: (name, text) of its abilities, as a unit file imported from data keeps them (the rules
     #: from data are read from them: :func:`mathhammer.data.unit_rules.unit_rules`)
     ability_texts: tuple[tuple[str, str], ...] = ()
+    #: the make-ups the datasheet allows, each the models of every group, the first of each
+    #: size its unit of that size and the first of all its unit by default (the data's
+    #: constraints: :func:`mathhammer.data.bsdata.makeup.compositions`); (): every group at
+    #: its smallest, ``models=`` sizing the first
+    compositions: tuple[tuple[int, ...], ...] = ()
 
     # -- abilities that change the numbers ------------------------------------------------
 
@@ -260,7 +274,64 @@ class Unit:
     @property
     def size(self) -> tuple[int, int]:
         """The smallest and largest number of models in the unit."""
+        if self.compositions:
+            sizes = self.sizes
+            return sizes[0], sizes[-1]
         return sum(g.min_models for g in self.groups), sum(g.max_models for g in self.groups)
+
+    @property
+    def sizes(self) -> tuple[int, ...]:
+        """Every number of models ``models=`` may give the unit, smallest first (without
+        :attr:`compositions`: its first group from 1 model to its most, the others at their
+        smallest).
+
+        >>> from mathhammer.data.units import load_unit
+        >>> load_unit("Necron Warriors").sizes[:3]
+        (1, 2, 3)
+        """
+        if self.compositions:
+            return tuple(sorted({sum(c) for c in self.compositions}))
+        others = sum(g.min_models for g in self.groups[1:])
+        return tuple(range(others + 1, others + self.groups[0].max_models + 1))
+
+    def composition(self, models: int | None = None) -> tuple[int, ...]:
+        """How many models each group has in the unit of ``models`` models (its default
+        size when None): the datasheet's make-up of that size, as :attr:`compositions` gives
+        it; without them, every group at its smallest and the first group the rest. A size the
+        unit cannot have is an error naming the sizes it can.
+
+        >>> from mathhammer.data.units import load_unit
+        >>> load_unit("Necron Warriors").composition(12)
+        (12,)
+        """
+        if models is not None and (isinstance(models, bool) or not isinstance(models, int)
+                                   or models not in self.sizes):
+            sizes = self.sizes
+            want = _sizes_text(sizes) if self.compositions else \
+                f"an integer from {sizes[0]} to {sizes[-1]}"
+            raise InputError(f"models: expected {want} for {self.name}, got {show(models)}")
+        if self.compositions:
+            if models is None:
+                return self.compositions[0]
+            return next(c for c in self.compositions if sum(c) == models)
+        counts = [g.min_models for g in self.groups]
+        if models is not None:
+            counts[0] = models - sum(counts[1:])
+        return tuple(counts)
+
+    def makeups(self, models: int | None = None) -> tuple[tuple[int, ...], ...]:
+        """Every make-up of the unit's size (``models``, else its default size), the
+        datasheet's first: the others a player may choose (a Custodian with a blade and a
+        shield in place of one with a spear)."""
+        first = self.composition(models)
+        others = tuple(c for c in self.compositions if sum(c) == sum(first) and c != first)
+        return (first, *others)
+
+    def made_of(self, counts: Iterable[int]) -> str:
+        """A make-up in words: ``"9 Boy w/ Slugga and choppa and 1 Boss Nob"``."""
+        parts = [f"{n} {g.name}" for n, g in zip(counts, self.groups, strict=True) if n]
+        return " and ".join(parts) if len(parts) < 3 else \
+            ", ".join(parts[:-1]) + f" and {parts[-1]}"
 
     # -- what the engine reads ------------------------------------------------------------
 
@@ -291,21 +362,48 @@ class Unit:
         Without ``weapons`` every non-optional weapon of the phase is carried; ``weapons``
         picks by name (case-insensitive, a unique prefix is enough; optional wargear too), in
         the order given; ``"2x Lascannon"`` or a name given twice asks for two of them.
-        ``models`` overrides the size of the first (main) group; ``pistols`` is a unit within
-        Engagement Range (only Pistols shoot, for models that are not MONSTER or VEHICLE).
+        ``models`` is the unit's size (its groups as :meth:`composition` shares it out); when
+        the weapons picked need models of another make-up of that size (two blades: two
+        Custodians with a blade and a shield for two with a spear), the first that carries
+        them is taken, and a warning names it. ``pistols`` is a unit within Engagement Range
+        (only Pistols shoot, for models that are not MONSTER or VEHICLE).
 
         >>> from mathhammer.data.units import load_unit
         >>> out = load_unit("Cronos").loadout(weapons=["spirit v", "spirit s"], models=2)
         >>> [(w.name, n) for w, n in out.fired], out.left_out
         ([('Spirit vortex', 2), ('Spirit syphon', 2)], ())
         """
-        counts = self._counts(models)
+        if weapons is not None:
+            weapons = [weapons] if isinstance(weapons, str) else list(weapons)
+        choices = self.makeups(models) if weapons is not None else (self._counts(models),)
+        first: InputError | None = None
+        for counts in choices:
+            try:
+                out = self._loadout(list(counts), melee, weapons, target=target,
+                                    options=options, named_rules=named_rules, pistols=pistols)
+            except InputError as e:  # too many of a weapon: the make-up that carries the most
+                if first is None or isinstance(e, TooMany) and isinstance(first, TooMany) \
+                        and e.most > first.most:
+                    first = e
+                continue
+            if tuple(counts) != tuple(choices[0]):
+                warnings.warn(f"{self.name}: the weapons picked need another make-up of its "
+                              f"{sum(counts)} models: {self.made_of(counts)} (the datasheet's "
+                              f"is {self.made_of(choices[0])})", UserWarning, stacklevel=2)
+            return out
+        assert first is not None
+        raise first
+
+    def _loadout(self, counts: list[int], melee: bool, weapons: Iterable[str] | None, *,
+                 target: Target | Any | None, options: Options | None,
+                 named_rules: tuple[str, ...], pistols: bool) -> Loadout:
+        """:meth:`loadout` with each group's models given."""
         carried = [(w, w.default_at(counts[i], g.min_models), i)
                    for i, g in enumerate(self.groups) for w in g.weapons
                    if w.melee == bool(melee)]
         phase = "melee" if melee else "ranged"
         if not carried:
-            raise InputError(f"{self.name} has no {phase} weapons")
+            raise NotCarried(f"{self.name} has no {phase} weapons")
         if weapons is None:
             chosen = [c for c in carried if not c[0].optional and c[1] > 0]
         else:
@@ -317,8 +415,8 @@ class Unit:
                       melee=bool(melee), both=fires_both(self.keywords), pistols=pistols)
 
     def cost(self, models: int | None = None) -> int | None:
-        """The unit's points with ``models`` in its main group (its smallest size by default);
-        None when the datasheet gives no cost for that size.
+        """The unit's points at ``models`` models (its default size by default); None when
+        the datasheet gives no cost for that size.
 
         >>> from mathhammer.data.units import load_unit
         >>> load_unit("Necron Warriors").cost(20) > load_unit("Necron Warriors").cost()
@@ -327,22 +425,31 @@ class Unit:
         table = dict(self.points or ())
         if not table:
             return None
-        first = self.groups[0]
-        return table.get(self.size[0] - first.min_models
-                         + (models if models is not None else first.min_models))
+        return table.get(models if models is not None else sum(self.composition()))
 
-    def as_target(self, models: int | None = None) -> Target:
-        """The defending profile: the first (main) model group with the unit's keywords.
+    def as_target(self, models: int | None = None) -> Target | Squad:
+        """The defending unit at ``models`` models (its default size by default): each model
+        group with models in it, with its own statline, saves and Feel No Pain and the unit's
+        keywords, in the order of the groups (the rank and file first); one group is a plain
+        :class:`Target` named as the unit, several a :class:`~mathhammer.model.squad.Squad`.
+        A size of a unit of several groups says how it is shared out (a warning).
 
         >>> from mathhammer.data.units import load_unit
         >>> t = load_unit("Cronos").as_target(models=2)
         >>> (t.models, t.toughness, t.save, t.wounds, t.fnp, t.keywords[0])
         (2, 7, 3, 7, 5, 'MONSTER')
         """
-        g = self.groups[0]
-        return Target(models=self._counts(models)[0], toughness=g.toughness, save=g.save,
-                      wounds=g.wounds, invuln=g.invuln, fnp=g.fnp, keywords=self.keywords,
-                      abilities=self._target_abilities(), name=self.name)
+        counts = self._counts(models)
+        parts = [Target(models=n, toughness=g.toughness, save=g.save, wounds=g.wounds,
+                        invuln=g.invuln, fnp=g.fnp, keywords=self.keywords,
+                        abilities=self._target_abilities(), name=g.name)
+                 for n, g in zip(counts, self.groups, strict=True) if n]
+        if len(parts) == 1:
+            return attrs.evolve(parts[0], name=self.name)
+        if models is not None and len(self.groups) > 1:
+            warnings.warn(f"{self.name}: {models} models taken as {self.made_of(counts)} (the "
+                          "datasheet's make-up of that size)", UserWarning, stacklevel=2)
+        return Squad(tuple(parts), name=self.name)
 
     def _target_abilities(self) -> list[str]:
         """The unit's abilities that change the numbers of attacks against it."""
@@ -354,22 +461,29 @@ class Unit:
         return out
 
     def _counts(self, models: int | None) -> list[int]:
-        counts = [g.min_models for g in self.groups]
-        if models is not None:
-            top = self.groups[0].max_models
-            if isinstance(models, bool) or not isinstance(models, int) or not 1 <= models <= top:
-                raise InputError(f"models: expected an integer from 1 to {top} for {self.name}, "
-                                 f"got {show(models)}")
-            counts[0] = models
-        return counts
+        return list(self.composition(models))
 
     def describe(self) -> str:
-        """One line: ``"Cronos (Drukhari): 1-2 x M7 T7 Sv3+ W7 Ld7+ OC2 FNP5+"``."""
+        """One line: ``"Cronos (Drukhari): 1-2 x M7 T7 Sv3+ W7 Ld7+ OC2 FNP5+"``; a unit whose
+        groups share its size says its sizes first (``"4-5 models: 0-5 x ...; 0-5 x ..."``)."""
         parts = []
         for g in self.groups:
             n = f"{g.min_models}-{g.max_models}" if g.min_models < g.max_models else g.min_models
             parts.append(f"{n} x {g.statline()}")
-        return f"{self.name} ({self.faction}): {'; '.join(parts)}"
+        head = f"{_sizes_text(self.sizes, short=True)} models: " if self.compositions else ""
+        return f"{self.name} ({self.faction}): {head}{'; '.join(parts)}"
+
+
+def _sizes_text(sizes: tuple[int, ...], short: bool = False) -> str:
+    """The sizes a unit may have in words (``short``: for a unit's description).
+
+    >>> _sizes_text((10, 11, 12)), _sizes_text((10, 11, 12), short=True), _sizes_text((11, 22))
+    ('an integer from 10 to 12', '10-12', '11 or 22')
+    """
+    if len(sizes) > 2 and sizes == tuple(range(sizes[0], sizes[-1] + 1)):
+        return f"{sizes[0]}-{sizes[-1]}" if short else f"an integer from {sizes[0]} to {sizes[-1]}"
+    return " or ".join(map(str, sizes)) if len(sizes) < 3 else \
+        ", ".join(map(str, sizes[:-1])) + f" or {sizes[-1]}"
 
 
 #: The target weapons are chosen against when none is given (MEQ).

@@ -20,6 +20,10 @@ the field and the value (:class:`Reader`).
 ... damage = 2''', "sentry.toml")
 >>> unit.describe(), unit.weapons()[0].weapon.attacks
 ('Sentry (Example): 1-3 x T5 Sv3+ W4', 'D6')
+
+Why one module over 400 lines: it is the schema of ``units/README.md`` read table by table
+(unit, model groups, weapons, make-ups, points, ability texts), every check one line through
+one :class:`Reader`; split apart, each part would carry the Reader and the limits again.
 """
 
 from __future__ import annotations
@@ -166,7 +170,9 @@ def _join(path: str, key: str) -> str:
 
 _UNIT_REQUIRED = ("name", "faction", "models")
 _UNIT_OPTIONAL = ("keywords", "faction_keywords", "aliases", "archetype", "description", "source",
-                  "leads", "abilities", "points")
+                  "leads", "abilities", "points", "compositions")
+#: the most make-ups a unit file may list (``compositions``)
+MAX_COMPOSITIONS = 1000
 _ABILITY_KEYS = ("core", "faction", "datasheet", "text")
 #: the longest ability text a unit file may hold (characters)
 MAX_ABILITY_TEXT = 20_000
@@ -235,14 +241,17 @@ def _by_size(r: Reader, path: str, value: Any, lo: int) -> tuple[int, ...]:
 
 
 
-def _group(r: Reader, path: str, raw: Any, unit_name: str, core_fnp: int | None) -> ModelGroup:
+def _group(r: Reader, path: str, raw: Any, unit_name: str, core_fnp: int | None,
+           least: int = 1) -> ModelGroup:
+    """One ``[[models]]`` table; ``least`` is the fewest models its count may give (0 in a unit
+    whose ``compositions`` say how its groups share its size)."""
     raw = r.table(path, raw, _GROUP_REQUIRED, _GROUP_OPTIONAL)
     count = raw["count"]
     if isinstance(count, list):
         if len(count) != 2:
             raise r.bad(f"{path}.count", "a number of models or [min, max]", count)
-        lo = r.integer(f"{path}.count[0]", count[0], 1, MAX_MODELS, "MAX_MODELS")
-        hi = r.integer(f"{path}.count[1]", count[1], lo, MAX_MODELS, "MAX_MODELS")
+        lo = r.integer(f"{path}.count[0]", count[0], least, MAX_MODELS, "MAX_MODELS")
+        hi = r.integer(f"{path}.count[1]", count[1], max(lo, 1), MAX_MODELS, "MAX_MODELS")
     else:
         lo = hi = r.integer(f"{path}.count", count, 1, MAX_MODELS, "MAX_MODELS")
 
@@ -294,11 +303,14 @@ def build_unit(raw: dict, source: str = "<unit>", path: Path | None = None) -> U
     groups = raw["models"]
     if not isinstance(groups, list) or not groups:
         raise r.bad("models", "a non-empty list of model groups ([[models]])", groups)
+    least = 0 if "compositions" in raw else 1
+    made = tuple(_group(r, f"models[{i}]", g, name, fnps[0] if fnps else None, least)
+                 for i, g in enumerate(groups))
     unit = Unit(
         name=name,
         faction=r.text("faction", raw["faction"]),
-        groups=tuple(_group(r, f"models[{i}]", g, name, fnps[0] if fnps else None)
-                     for i, g in enumerate(groups)),
+        groups=made,
+        compositions=_compositions(r, raw.get("compositions"), made),
         keywords=r.texts("keywords", raw.get("keywords", []), lambda p, v: r.text(p, v).upper()),
         faction_keywords=r.texts("faction_keywords", raw.get("faction_keywords", []),
                                  lambda p, v: r.text(p, v).upper()),
@@ -317,6 +329,55 @@ def build_unit(raw: dict, source: str = "<unit>", path: Path | None = None) -> U
         raise r.fail("leads", f'only a unit with the core ability "Leader" leads units, '
                               f"got {show(list(unit.leads))}")
     return attrs.evolve(unit, points=_points(r, raw.get("points", []), unit.size))
+
+
+def _compositions(r: Reader, raw: Any, groups: tuple[ModelGroup, ...]
+                  ) -> tuple[tuple[int, ...], ...]:
+    """``compositions``: the make-ups of the unit, each the models of every group (in the
+    order of ``[[models]]``), within each group's count, the first of each size its unit of
+    that size (the datasheet's, the first of all its unit by default).
+
+    >>> boy = ModelGroup("Boy", 9, 19, toughness=5, save=5, wounds=1)
+    >>> nob = ModelGroup("Boss Nob", 1, 1, toughness=5, save=5, wounds=2)
+    >>> _compositions(Reader("boyz.toml"), [[9, 1], [19, 1]], (boy, nob))
+    ((9, 1), (19, 1))
+    >>> _compositions(Reader("boyz.toml"), [[9, 1], [10]], (boy, nob))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: boyz.toml: compositions[1]: expected 2 numbers (one per model...
+    """
+    if raw is None:
+        return ()
+    if not isinstance(raw, list) or not raw:
+        raise r.bad("compositions", "a non-empty list of lists of model counts", raw)
+    if len(raw) > MAX_COMPOSITIONS:
+        raise r.fail("compositions", f"{len(raw)} make-ups is over the limit of "
+                     f"{MAX_COMPOSITIONS} (mathhammer.data.unit_file.MAX_COMPOSITIONS)")
+    out: list[tuple[int, ...]] = []
+    for i, counts in enumerate(raw):
+        path = f"compositions[{i}]"
+        if not isinstance(counts, list) or len(counts) != len(groups):
+            raise r.bad(path, f"{len(groups)} numbers (one per model group)", counts)
+        made = tuple(r.integer(f"{path}[{k}]", n, g.min_models, g.max_models)
+                     for k, (n, g) in enumerate(zip(counts, groups, strict=True)))
+        if not sum(made):
+            raise r.bad(path, "at least one model", counts)
+        if made in out:
+            raise r.fail(path, f"{list(made)} listed twice")
+        out.append(made)
+    return tuple(out)
+
+
+def make_up(raw: dict, models: int | None = None) -> list[int] | None:
+    """The models of each group of a unit file's unit of ``models`` models (its default when
+    None), as its ``compositions`` give it; None without them or without one of that size.
+
+    >>> raw = {"compositions": [[9, 1], [10, 1], [19, 1]]}
+    >>> make_up(raw), make_up(raw, 11), make_up(raw, 12), make_up({})
+    ([9, 1], [10, 1], None, None)
+    """
+    made = raw.get("compositions") or []
+    return next((list(c) for c in made if models is None or sum(c) == models), None)
 
 
 def _ability_texts(r: Reader, raw: Any) -> tuple[tuple[str, str], ...]:

@@ -56,6 +56,22 @@ MAX_PAGE_LINES = 5_000
 #: Bytes of an army list (a file, standard input, or the roster inside a ``.rosz``; real lists
 #: are a few kilobytes).
 MAX_ARMY_FILE_BYTES = 5_000_000
+#: Characters of an army list's text (a pasted list, a text file; a 2,000-point list has a
+#: few thousand: longer text is refused before it is read, as is a roster of more units).
+MAX_ARMY_TEXT_BYTES = 500_000
+#: Lines of an army list's text (a real one has one to three hundred).
+MAX_ARMY_LINES = 25_000
+#: Characters on one line of an army list's text.
+MAX_LINE = 20_000
+#: Units in one army list (a real one has 5 to 30; an army of many small units 50).
+MAX_ARMY_UNITS = 200
+#: Attacking units and targets of one plan (``mathhammer plan``; the page takes fewer,
+#: :data:`mathhammer.web.plan.MAX_UNITS`), and their pairs (each pair is an exact attack
+#: before any assignment is weighed): two armies of 50 units are allowed.
+MAX_PLAN_UNITS, MAX_PLAN_TARGETS, MAX_PLAN_PAIRS = 100, 100, 2_500
+#: Values of one repeatable option (``--rule``, ``-t``, ``--weapon``...) or items of one array
+#: of the web API: real queries give a few.
+MAX_OPTION_VALUES = 100
 #: Bytes of a BattleScribe file (the largest real catalogues have about 4 MB).
 MAX_CATALOGUE_BYTES = 64_000_000
 #: Links one BattleScribe datasheet import may expand (entry and info links resolved while
@@ -84,11 +100,45 @@ def over(what: str, value: object, limit: int, name: str) -> ValueError:
                       f"(mathhammer.model.limits.{name})")
 
 
-def check_count(what: str, value: int, limit: int, name: str) -> int:
-    """``value`` if it is at most ``limit``, else the ValueError of :func:`over`."""
+def check_count(what: str, value: int, limit: int, name: str, unit: str = "") -> int:
+    """``value`` if it is at most ``limit``, else the ValueError of :func:`over` (``unit``:
+    what ``value`` counts, said after it)."""
     if value > limit:
-        raise over(what, value, limit, name)
+        raise over(what, f"{value} {unit}" if unit else value, limit, name)
     return value
+
+
+def check_plan(units: int, targets: int) -> None:
+    """A plan of more attacking units, targets or pairs than the limits allow is refused before
+    any unit is resolved.
+
+    >>> check_plan(200, 200)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: plan: 200 attacking units is over the limit of 100 (...)
+    >>> check_plan(60, 60)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: plan: 60 attacking units x 60 targets = 3,600 pairs is over ...
+    """
+    check_count("plan", units, MAX_PLAN_UNITS, "MAX_PLAN_UNITS", "attacking units")
+    check_count("plan", targets, MAX_PLAN_TARGETS, "MAX_PLAN_TARGETS", "targets")
+    if units * targets > MAX_PLAN_PAIRS:
+        raise InputError(f"plan: {units} attacking units x {targets} targets = "
+                         f"{units * targets:,} pairs is over the limit of {MAX_PLAN_PAIRS:,} "
+                         "(mathhammer.model.limits.MAX_PLAN_PAIRS)")
+
+
+def check_values(what: str, count: int) -> None:
+    """More values of one option (or items of one API array) than :data:`MAX_OPTION_VALUES`
+    are refused before any is read.
+
+    >>> check_values("--rule", 100_000)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: --rule: 100000 values is over the limit of 100 (...)
+    """
+    check_count(what, count, MAX_OPTION_VALUES, "MAX_OPTION_VALUES", "values")
 
 
 def read_limited(path: object, limit: int, name: str, what: str = "file",

@@ -42,7 +42,9 @@ Score = Callable[[Weapon], Fraction]
 #: The keywords whose models fire their Pistols and their other ranged weapons together.
 FIRE_BOTH = ("MONSTER", "VEHICLE")
 
-_PROFILE = re.compile(r"^\s*(?:➤\s*)?(?P<weapon>.+?)\s+[-–—]\s+(?P<profile>\S.*?)\s*$")
+#: "Weapon - profile": the first separator is the one (atomic: linear in a long name)
+_PROFILE = re.compile(r"^\s*+(?:➤\s*+)?(?>(?P<weapon>.*?\S)\s+[-–—]\s+)"
+                      r"(?P<profile>\S(?:.*\S)?)\s*$")
 
 
 @attrs.frozen

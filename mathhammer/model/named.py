@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import attrs
@@ -71,10 +72,19 @@ class Conditions:
     weapon_ability: str | None = None
     #: the target has one of these keywords (upper case)
     target_keywords: tuple[str, ...] | None = None
+    #: the target has none of these keywords ("targets a unit (excluding MONSTERS)")
+    target_not_keywords: tuple[str, ...] | None = None
     #: only these weapons (by name): a rule of one model of an attached unit
     weapons: tuple[str, ...] | None = None
     #: only these model groups of the target (by name): a rule of one model of an attached unit
     groups: tuple[str, ...] | None = None
+    #: only weapons the text names ("its doomsday cannon", "reaper chain-cleaver / strike": a
+    #: profile), matched loosely on the weapon's name (:func:`names_weapon`)
+    weapon_names: tuple[str, ...] | None = None
+    #: only weapons with one of these abilities printed ("Torrent or Melta weapons")
+    weapon_abilities: tuple[str, ...] | None = None
+    #: only weapons without these abilities printed ("all other ranged weapons")
+    without_abilities: tuple[str, ...] | None = None
 
     def holds(
         self, weapon: Weapon, options: Options, *, below_half: bool, below_starting: bool,
@@ -88,10 +98,22 @@ class Conditions:
             return False
         if self.weapons is not None and weapon.name not in self.weapons:
             return False
+        if self.weapon_names is not None and not any(names_weapon(n, weapon.name)
+                                                     for n in self.weapon_names):
+            return False
+        if self.weapon_abilities is not None and not any(
+                _has_ability(weapon, a) for a in self.weapon_abilities):
+            return False
+        if self.without_abilities is not None and any(
+                _has_ability(weapon, a) for a in self.without_abilities):
+            return False
         if self.groups is not None and (target is None or target.name not in self.groups):
             return False
         if self.target_keywords is not None and (
                 target is None or not set(self.target_keywords) & set(target.keywords)):
+            return False
+        if self.target_not_keywords is not None and (
+                target is None or set(self.target_not_keywords) & set(target.keywords)):
             return False
         actual = {
             "led": options.led, "half_range": options.half_range, "charged": options.charged,
@@ -119,11 +141,49 @@ class Conditions:
             parts.append(f"weapons with {self.weapon_ability}")
         if self.target_keywords:
             parts.append(f"target {' or '.join(self.target_keywords)}")
+        if self.target_not_keywords:
+            parts.append(f"target not {' or '.join(self.target_not_keywords)}")
         if self.weapons:
             parts.append(f"with {', '.join(self.weapons)}")
+        if self.weapon_names:
+            parts.append(f"with {' or '.join(self.weapon_names)}")
+        if self.weapon_abilities:
+            parts.append(f"weapons with {' or '.join(self.weapon_abilities)}")
+        if self.without_abilities:
+            parts.append(f"weapons without {' or '.join(self.without_abilities)}")
         if self.groups:
             parts.append(f"against {', '.join(self.groups)}")
         return ", ".join(parts)
+
+
+def _has_ability(weapon: Weapon, ability: str) -> bool:
+    """Whether a weapon has an ability printed, of this kind ("rapid fire" is "rapid fire 1")."""
+    return any(a == ability or a.startswith(ability + " ") for a in weapon.abilities)
+
+
+def _squash(text: str) -> str:
+    """A name without case, spaces, punctuation or a plural's s on each word."""
+    words = re.findall(r"[a-z0-9]+", text.lower())
+    return "".join(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+                   for w in words)
+
+
+def names_weapon(phrase: str, name: str) -> bool:
+    """Whether a weapon's name is one a text names: every part of the phrase (``/`` joins a
+    weapon and its profile) in the name, without case, spaces or plurals; "A and B" names either.
+
+    >>> names_weapon("reaper chain-cleaver / strike", "Reaper chaincleaver - strike")
+    True
+    >>> names_weapon("bolt rifles", "Bolt rifle"), names_weapon("Tyrnak and Fenrir", "Fenrir")
+    (True, True)
+    >>> names_weapon("doomsday cannon", "Gauss flayer array")
+    False
+    """
+    have = _squash(name)
+    if all(_squash(part) in have for part in phrase.split("/")):
+        return True
+    parts = re.split(r",\s*(?:and |or )?|\s+(?:and|or)\s+", phrase)
+    return len(parts) > 1 and any(p.strip() and _squash(p) in have for p in parts)
 
 
 @attrs.frozen
@@ -238,5 +298,5 @@ class NamedRule:
 
 __all__ = [
     "ADDITIVE", "Conditions", "EFFECT_FIELDS", "Effect", "KINDS", "LOWEST", "MortalWounds",
-    "NamedRule", "REROLL_FIELDS", "SIDES", "SWITCHES", "TARGET_FIELDS",
+    "NamedRule", "REROLL_FIELDS", "SIDES", "SWITCHES", "TARGET_FIELDS", "names_weapon",
 ]

@@ -65,7 +65,7 @@ def atlas_row(unit: Any, factions: tuple[str, ...], targets: Sequence[Any],
     from ..engine.attack import attack
 
     out = []
-    models = unit.size[0]
+    models = sum(unit.composition())  # the datasheet's unit (its smallest, as fired)
     points = unit.cost()
     for melee in (False, True):
         try:

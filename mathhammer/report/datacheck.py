@@ -75,7 +75,8 @@ class Sheet:
 
 _QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
 _ID = re.compile(r"\b[0-9a-f]+(?:-[0-9a-f]+){2,}\b")
-_FILE = re.compile(r"(?:/[^\s:;,]*)?\w(?:[\w ,&()-]|(?<=\w)['’]\w)*\.(?:cat|gst|json)\b")
+_FILE = re.compile(r"(?:(?<![^\s:;,])/[^\s:;,]{0,200}\w|(?<![\w/])\w)"  # a path, a word
+                   r"(?:[\w ,&()-]|(?<=\w)['’]\w){0,200}\.(?:cat|gst|json)\b")  # (linear)
 _FOLDER = re.compile(r" in /\S+")
 _NUMBER = re.compile(r"\d+")
 _MISSING = re.compile(r"missing file '([^']+)'|missing file \"([^\"]+)\"")
@@ -358,19 +359,28 @@ def report_text(r: Report, causes: int = 12) -> str:
 def coverage_text(cov: dict[str, Any], top: int = 8) -> str:
     """The rules-from-data coverage (:func:`mathhammer.data.unit_rules.data_coverage`) for the
     terminal: how many abilities change an attack, how many are applied (automatically or as a
-    switch), and the largest groups not modelled.
+    switch, each for the beneficiary it names), by beneficiary, and the largest groups not
+    modelled.
 
-    >>> print(coverage_text({"attack_relevant": 4, "applied": 3,
+    >>> print(coverage_text({"attack_relevant": 4, "applied": 3, "automatic": 2, "partly": 1,
+    ...                      "by_beneficiary": {"unit": 2, "enemy attacks": 1},
     ...                      "not_modelled": {"sets Damage": 1}}), end="")
     abilities that change an attack: 4; applied (or offered as switches): 3 (75.0%)
+      wholly automatic 2; not modelled 1 (1 of them in part)
+      by beneficiary: unit 2, enemy attacks 1
       not modelled: sets Damage 1
     """
     n, done = cov["attack_relevant"], cov["applied"]
     share = f" ({100 * done / n:.1f}%)" if n else ""
     lines = [f"abilities that change an attack: {n}; applied (or offered as switches): "
              f"{done}{share}"]
+    if "automatic" in cov:
+        lines.append(f"  wholly automatic {cov['automatic']}; not modelled {n - done} "
+                     f"({cov.get('partly', 0)} of them in part)")
+    if cov.get("by_beneficiary"):
+        lines.append("  by beneficiary: " + ", ".join(
+            f"{k} {v}" for k, v in cov["by_beneficiary"].items()))
     groups = sorted(cov["not_modelled"].items(), key=lambda kv: (-kv[1], kv[0]))[:top]
     if groups:
         lines.append("  not modelled: " + ", ".join(f"{k} {v}" for k, v in groups))
     return "\n".join(lines) + "\n"
-

@@ -61,6 +61,7 @@ def _query_json(query: Query) -> dict[str, Any]:
         "unit_rules": [r.name for r in query.unit_rules],
         "not_modelled": [{"name": r.name, "reason": r.not_modelled, "source": r.source}
                          for r in query.not_modelled],
+        "switches_off": list(query.switches_off),
     }
 
 

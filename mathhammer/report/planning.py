@@ -44,6 +44,7 @@ from ..engine.search import BUDGET as SEARCH_BUDGET
 from ..engine.sequence import Timeline, mortal_roll
 from ..errors import InputError
 from ..model.options import Options
+from ..model.ruleset import load_ruleset
 from ..model.squad import models_alive
 from ..prob.pmf import PMF
 from .jsonout import mean_json, target_json, timeline_json
@@ -288,7 +289,9 @@ def _assignment_text(planner: Planner, a: Assignment) -> list[str]:
 def plan_text(ans: PlanAnswer, width: int = 80) -> str:
     """The ``mathhammer plan`` report."""
     pl = ans.planner
+    rs = load_ruleset(pl.shooters[0].options.rules)
     out = [f"plan: {len(pl.shooters)} attacking units -> {len(pl.aims)} targets",
+           f"rule set:    {rs.name}" + (f" ({rs.description})" if rs.description else ""),
            f"objective:   {pl.objective.text}",
            "order:       units that shoot the same target resolve in the order given",
            f"per weapon:  {'yes (--split): each weapon picks its target' if pl.split else 'no'}",
@@ -429,6 +432,7 @@ def plan_json(ans: PlanAnswer) -> dict[str, Any]:
                            "kills": mean_json(tl.kills),
                            "destroyed": fraction(tl.destroyed[-1]) if tl.steps else "0/1"})
     out: dict[str, Any] = {
+        "rules": pl.shooters[0].options.rules,
         "objective": pl.objective.value, "split": pl.split,
         "attackers": [_shooter_json(sh) for sh in pl.shooters],
         "assignments": pl.count(),
@@ -486,6 +490,9 @@ def aims_of(targets: Sequence[tuple[Any, ...]]) -> list[Aim]:
 def find_aim(aims: Sequence[Aim], name: str) -> int:
     """The index of the target called ``name`` (exactly, else a unique prefix, any case)."""
     key = name.strip().lower()
+    if not key:
+        raise InputError(f"--destroy {name!r}: expected a target's name (one of "
+                         f"{', '.join(a.name for a in aims)})")
     exact = [i for i, a in enumerate(aims) if a.name.lower() == key]
     if exact:
         return exact[0]

@@ -101,6 +101,8 @@ class Query:
     unit_rules: tuple[NamedRule, ...] = ()
     #: rules from data of the units that change an attack but are not modelled
     not_modelled: tuple[NamedRule, ...] = ()
+    #: the switches of both sides the query could have named and did not (``--rule NAME``)
+    switches_off: tuple[str, ...] = ()
 
     @property
     def applied(self) -> tuple[str | NamedRule, ...]:

@@ -25,8 +25,8 @@ from ..data.attached import (
 )
 from ..data.inline import is_inline_weapon, parse_weapons
 from ..data.names import name_key
-from ..data.unit_rules import UnitRules, named_rules_of, side_rules, unit_rules
-from ..errors import InputError
+from ..data.unit_rules import UnitRules, named_rules_of, offered_to, side_rules, unit_rules
+from ..errors import InputError, NotCarried
 from ..model.loadout import LeftOut, Loadout, choose_rows, fires_both
 from ..model.options import Options
 from ..model.profiles import Target, Weapon
@@ -142,6 +142,7 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
         unit = find_unit(spec, rules=rules, data=data)
     else:
         unit = spec
+    check_size(unit, models)
     if tuple(keywords):
         raise InputError(f"--attacker-keyword: only for inline weapon rows; {unit.name} has "
                          "its own keywords")
@@ -149,7 +150,7 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
     if every:
         names = list(dict.fromkeys(w.name for w in unit.weapons(melee=melee)))
         if not names:
-            raise InputError(f"{unit.name} has no {'melee' if melee else 'ranged'} weapons")
+            raise NotCarried(f"{unit.name} has no {'melee' if melee else 'ranged'} weapons")
 
     def fire(t: Target | Squad | None) -> Loadout:
         choice = {"target": t, "options": options, "named_rules": tuple(named_rules),
@@ -164,7 +165,7 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
             for n in names:
                 try:
                     alone.append(unit.loadout(melee, [n], models, **choice))
-                except InputError:
+                except NotCarried:  # none of it at this size (the size itself is checked)
                     if len(names) == 1:
                         raise
             return Loadout(tuple(p for a in alone for p in a.fired))
@@ -188,7 +189,8 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
         found = attached_rules(unit.bodyguard, unit.leader, "attacker",
                                fired_names(unit.bodyguard), fired_names(unit.leader), data)
         found += side_rules(named_rules_of(unit.leader, [detachment] if detachment else [],
-                                           "detachment rule", data), "attacker")
+                                           "detachment rule", data), "attacker",
+                            bearer=unit.leader.name)
         if enhancements:
             raise InputError(f"--enhancement: {unit.name} is a unit of an army list, which "
                              "gives its enhancements")
@@ -200,7 +202,22 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
         + named_rules_of(unit, enhancements, "enhancement", here)
     return Attacker(unit.name, tuple(own + inline), unit.cost(models), profile, factions,
                     chosen.left_out, retarget=lambda t: (*fire(t).fired, *inline),
-                    rules=side_rules(unit_rules(unit, here) + extra, "attacker"))
+                    rules=side_rules(unit_rules(unit, here) + extra, "attacker",
+                                     bearer=unit.name) + offered_to(unit, "attacker", here))
+
+
+def check_size(unit: Any, models: int | None) -> None:
+    """``models`` the unit cannot have is an error before any weapon is chosen (so that no
+    weapon of it is passed over as not carried).
+
+    >>> from mathhammer.data.units import load_unit
+    >>> check_size(load_unit("Cronos"), 3)
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: models: expected an integer from 1 to 2 for Cronos, got 3
+    """
+    if models is not None and hasattr(unit, "as_target"):
+        unit.as_target(models=models)
 
 
 def _extra_rules(spec: str, detachment: str | None, enhancements: tuple[str, ...], rules: str,
@@ -217,9 +234,9 @@ def _extra_rules(spec: str, detachment: str | None, enhancements: tuple[str, ...
                          if w.name in {x.name for x in lead.weapons()}
                          or w.name.endswith(f" ({lead.name})"))
     return (side_rules(named_rules_of(lead, [detachment] if detachment else [],
-                                      "detachment rule", here), "attacker")
+                                      "detachment rule", here), "attacker", bearer=lead.name)
             + side_rules(named_rules_of(lead, enhancements, "enhancement", here), "attacker",
-                         own=lead_weapons, leading=True))
+                         own=lead_weapons, leading=True, bearer=lead.name))
 
 
 def _profiles(unit: Any, names: list[str], *, melee: bool, models: int | None,
@@ -241,7 +258,7 @@ def _profiles(unit: Any, names: list[str], *, melee: bool, models: int | None,
     if not names:
         try:
             out = fired(None)
-        except InputError:
+        except NotCarried:  # no weapons for the phase: the other unit of the pair fires
             return [], set(), ()
         return list(out.fired), set(), out.left_out
     profiles: list[tuple[Weapon, int]] = []
@@ -250,7 +267,7 @@ def _profiles(unit: Any, names: list[str], *, melee: bool, models: int | None,
     for n in names:  # the names this unit of the pair carries
         try:
             picked = fired([n])
-        except InputError:
+        except NotCarried:  # the other unit of the pair carries it (or neither: said below)
             continue
         found.add(n)
         if alone:
@@ -272,6 +289,7 @@ def _attached_attacker(spec: str, names: list[str], inline: list, *, melee: bool
     body_spec, lead_spec = split_attached(spec)
     body = find_unit(body_spec, rules=rules, data=data)
     lead = find_unit(lead_spec, rules=rules, data=data)
+    check_size(body, models)  # --models sizes the Bodyguard
     mine, found, left = _profiles(body, names, melee=melee, models=models,
                                   every_weapon=every_weapon, choice=choice)
     theirs, found2, left2 = _profiles(lead, names, melee=melee, models=None,
@@ -283,7 +301,7 @@ def _attached_attacker(spec: str, names: list[str], inline: list, *, melee: bool
     theirs = [(attrs.evolve(w, name=f"{w.name} ({lead.name})") if w.name in taken else w, k)
               for w, k in theirs]
     if not mine and not theirs and not inline:
-        raise InputError(f"{body.name} + {lead.name} has no {'melee' if melee else 'ranged'} "
+        raise NotCarried(f"{body.name} + {lead.name} has no {'melee' if melee else 'ranged'} "
                          "weapons")
     rules_of = attached_rules(body, lead, "attacker",
                               tuple(dict.fromkeys(w.name for w, _ in mine)),

@@ -22,8 +22,10 @@ def target_of(spec: str, models: int | None = None, leader: str | None = None, *
               rules: str = "10e", data: str | os.PathLike | None = None
               ) -> tuple[str, Target | Squad]:
     """The target a player names, with its name: a unit (name or file) or an inline profile
-    ``"5x T4 Sv3+ W2 INFANTRY"`` (model groups joined by `` + ``); ``models`` sizes its first
-    group, ``leader`` attaches a Leader (:meth:`mathhammer.model.squad.Squad.attach`).
+    ``"5x T4 Sv3+ W2 INFANTRY"`` (model groups joined by `` + ``); ``models`` is a unit's size
+    (every model group of its datasheet, as its make-up of that size shares them out:
+    :meth:`mathhammer.data.unit.Unit.as_target`) or an inline profile's first group;
+    ``leader`` attaches a Leader (:meth:`mathhammer.model.squad.Squad.attach`).
 
     >>> name, unit = target_of("MEQ", leader="5x T4 Sv2+ W5 CHARACTER")
     >>> name, [g.models for g in unit.groups]

@@ -53,6 +53,8 @@ def header_rows(query: Query) -> list[tuple[str, str]]:
         rows.append(("unit rules", ", ".join(r.name for r in query.unit_rules)))
     if query.not_modelled:
         rows.append(("not modelled", ", ".join(r.name for r in query.not_modelled)))
+    if query.switches_off:
+        rows.append(("switches", "off: " + ", ".join(query.switches_off) + " (--rule NAME)"))
     if query.turns is not None:
         rows.append(("turns", f"{query.turns}; {_reanimation_text(query)}"
                      + (f"; {query.one_shot}" if query.one_shot else "")))
@@ -101,63 +103,6 @@ def explain_lines(query: Query) -> list[str]:
         out.append("not modelled:")
         out += [f"  {r.name}: {r.not_modelled}" for r in query.not_modelled]
     return out
-
-
-def unit_rules_lines(spec: str, *, rules: str = "10e", data: Any = None,
-                     full: bool = False, detachment: str | None = None) -> list[str]:
-    """``mathhammer rules --for UNIT``: a unit's rules from data, attacking and defending:
-    applied, switches (off until named with ``--rule``), not modelled; then the stratagems it
-    can use (:func:`stratagem_lines`)."""
-    from ..data.attached import target_rules
-    from ..errors import InputError
-    from .specs import attacker_of
-
-    try:
-        attacking = attacker_of(spec, rules=rules, data=data, every_weapon=True)
-    except InputError as ranged_error:  # a unit with melee weapons only
-        try:
-            attacking = attacker_of(spec, rules=rules, data=data, every_weapon=True,
-                                    melee=True)
-        except InputError:
-            raise ranged_error from None
-    sides = (("attacking", attacking.rules),
-             ("defending", target_rules(spec, rules=rules, data=data)))
-    out = [f"{attacking.label}: rules from data"]
-    for side, found in sides:
-        for title, items in (("applied", found.applied), ("switches (--rule NAME)",
-                                                          found.switches),
-                             ("not modelled", found.not_modelled)):
-            if side == "defending" and title == "not modelled":
-                continue  # listed once, with the attacking side's
-            names = items if title != "not modelled" else found.not_modelled
-            out.append(f"{side}, {title}:" + ("" if names else " none"))
-            for r in names:
-                what = r.not_modelled if r.not_modelled else r.describe()
-                out.append(f"  {r.name}: {what}")
-                if full:
-                    out += textwrap.wrap(r.text, 80, initial_indent="      ",
-                                         subsequent_indent="      ")
-                    if r.assumes:
-                        out += textwrap.wrap(f"assumes: {r.assumes}", 80,
-                                             initial_indent="      ",
-                                             subsequent_indent="      ")
-    return out + stratagem_lines(spec, rules=rules, data=data, full=full,
-                                 detachment=detachment)
-
-
-def stratagem_lines(spec: str, *, rules: str = "10e", data: Any = None, full: bool = False,
-                    detachment: str | None = None) -> list[str]:
-    """The stratagems a unit (or both units of ``UNIT + LEADER``) can use
-    (:func:`mathhammer.data.stratagems.stratagem_lines`)."""
-    from ..data import stratagems
-    from ..data.attached import split_attached
-    from ..data.lookup import find_unit
-
-    if not stratagems.available():
-        return stratagems.stratagem_lines((), rules=rules)
-    units = [find_unit(part, rules=rules, data=data) for part in (split_attached(spec)
-                                                                  or (spec,))]
-    return stratagems.stratagem_lines(units, rules=rules, full=full, detachment=detachment)
 
 
 def _reanimation_text(query: Query) -> str:
@@ -333,7 +278,8 @@ def distribution_table(pmf: PMF, what: str, width: int = 80) -> list[str]:
     rows = list(pmf.items())
     exact = [readable_fraction(p) for _, p in rows]
     fw = max(5, *(len(e) for e in exact))
-    kw = max(len(what), *(len(str(k)) for k, _ in rows))
+    keys = [str(k) for k, _ in rows]  # a Fraction (points per model) has no format spec
+    kw = max(len(what), *(len(k) for k in keys))
     top = max(p for _, p in rows)
     inline = kw + 2 + fw + 2 + 7 + 1 + 7 + 2 + 10 <= width
     bar_w = max(10, width - (kw + 2 + 7 + 1 + 7 + 2) - ((fw + 2) if inline else 0) - 1)
@@ -343,11 +289,11 @@ def distribution_table(pmf: PMF, what: str, width: int = 80) -> list[str]:
     head += f"  {'exact':>{fw}}  {'P(=k)':>7} {'P(>=k)':>7}" if inline else \
         f"  {'P(=k)':>7} {'P(>=k)':>7}  {'':<{bar_w}}  exact"
     lines = [head.rstrip()]
-    for (k, p), e in zip(rows, exact, strict=True):
+    for (k, p), e, key in zip(rows, exact, keys, strict=True):
         bar = "#" * round(bar_w * p / top) if p else ""
         if p and not bar:
             bar = "."
-        row = f"{k:>{kw}}"
+        row = f"{key:>{kw}}"
         if inline:
             row += f"  {e:>{fw}}  {percent(p):>7} {percent(pmf.at_least(k)):>7}  {bar}"
         else:

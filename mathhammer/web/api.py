@@ -29,6 +29,16 @@ def job(kind: str, *args: Any) -> tuple[int, str]:
     >>> job("unit", "MEQ")[0], json.loads(job("unit", "MEQ")[1])["statline"]
     (200, 'T4 Sv3+ W2')
     """
+    from ..data.catalogue import StoreCompiling, compiled_elsewhere
+
+    try:
+        with compiled_elsewhere():  # a store is built by the server, never in a query's time
+            return _job(kind, *args)
+    except StoreCompiling as e:  # the page asks again after Retry-After
+        return 503, f"mathhammer: error: {e}"
+
+
+def _job(kind: str, *args: Any) -> tuple[int, str]:
     try:
         if kind == "call":
             return call(*args)
@@ -61,26 +71,6 @@ def job(kind: str, *args: Any) -> tuple[int, str]:
     raise InputError(f"unknown job {kind!r}")
 
 
-def _store_ready(edition: str) -> bool:
-    """Whether the compiled store of ``edition``'s data is built and up to date (its meta
-    signature is that of the files now), so opening it builds nothing."""
-    import sqlite3
-
-    from ..data.catalogue import signature, store_path
-    from ..data.datastore import edition_dir, edition_files
-
-    folder = edition_dir(edition)
-    path = store_path(folder, edition)
-    if not path.is_file():
-        return False
-    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    try:
-        row = db.execute("SELECT value FROM meta WHERE key = 'signature'").fetchone()
-    finally:
-        db.close()
-    return row is not None and row[0] == signature(edition_files(folder, edition))
-
-
 def warm() -> float:
     """Read what a worker's first look at the data needs, so its first answer is as quick as
     the next: each installed edition's compiled store and unit index, one datasheet's card and
@@ -96,15 +86,19 @@ def warm() -> float:
     import time
     import warnings
 
+    from ..data.catalogue import StoreCompiling, compiled_elsewhere
+
     start = time.perf_counter()
-    with contextlib.suppress(Exception), warnings.catch_warnings(), \
-            contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+    with contextlib.suppress(Exception, StoreCompiling), compiled_elsewhere(), \
+            warnings.catch_warnings(), contextlib.redirect_stderr(io.StringIO()), \
+            contextlib.redirect_stdout(io.StringIO()):
         warnings.simplefilter("ignore")
+        from ..data.catalogue import store_ready
         from ..data.datastore import installed_editions
         from ..data.unit_index import unit_index
 
         for edition in installed_editions():
-            if not _store_ready(edition):  # building a store is a request's work, not a warm-up
+            if not store_ready(edition):  # the server builds it (mathhammer.web.compiling)
                 continue
             index = unit_index(edition)
             name = next((f"{c.label}:{u}" for c in index.catalogues if not c.library

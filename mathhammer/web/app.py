@@ -1,15 +1,17 @@
 """The Starlette application of ``mathhammer serve``: the page and its JSON API.
 
 Every computation runs in worker processes (pebble) in two lanes. A request first gets
-:data:`QUICK` seconds in the quick lane, where the newest request waiting goes first (the one
-the page is waiting for); one that needs longer moves to the long lane (its own workers, a
-time limit, at most :data:`LONG_WAITING` per worker waiting, more get 503 at once). So a flood
-of heavy queries delays an ordinary one by a second at most. A query that runs too long is
-stopped (its worker is replaced) and answered with one line; a query whose client has gone
-(the page aborts a query it no longer needs) is stopped too in the long lane, and left to end in
-the quick lane (within :data:`QUICK` seconds; its worker stays warm). Listings that are already in
-memory (bundled units, named rules, the options) are answered in the server process. Request
-bodies are limited to :data:`MAX_BODY_BYTES`.
+:data:`QUICK` seconds in the quick lane, first come first served, at most :data:`QUICK_WAITING`
+per worker waiting (more get a JSON 503 with ``Retry-After`` at once); one that needs longer
+moves to the long lane (its own workers, a time limit, at most :data:`LONG_WAITING` per worker
+waiting, more get 503 at once). So a burst of heavy queries delays a cheap one by at most
+``QUICK_WAITING`` seconds, or it is told to come back. A query that runs too long is stopped
+(its worker is replaced) and answered with one line; a query whose client has gone (the page
+aborts a query it no longer needs) is stopped too in the long lane, and left to end in the quick
+lane (within :data:`QUICK` seconds; its worker stays warm). Listings that are already in memory
+(bundled units, named rules, the options) are answered in the server process. Request bodies are
+limited to :data:`MAX_BODY_BYTES`; what a connection may send, and how the server stops, is
+:mod:`mathhammer.web.edges`.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import threading
 import time
 import webbrowser
 from collections.abc import AsyncIterator
@@ -28,7 +31,7 @@ from pebble.common import ProcessExpired
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -39,6 +42,9 @@ from ..report.tables import METRICS
 from .api import job, warm
 from .catalog import options_schema, rules_json, units_json
 from .command import COMMANDS, editions, page_words
+from .compiling import Compiler
+from .edges import RETRY_AFTER, STOPPING
+from .lanes import POLL, Lane, LaneFull, Stopped
 from .plan import LIMITS as PLAN_LIMITS
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -47,12 +53,13 @@ TIMEOUT = 10.0
 #: Host names a request may be addressed to by default (the Host header; guards against DNS
 #: rebinding): this machine's loopback names.
 LOOPBACK = ["127.0.0.1", "localhost", "[::1]"]
-#: Seconds between checks that the client of a running query is still there.
-POLL = 0.2
 #: Seconds a query computes in the quick lane before it moves to the long lane.
 QUICK = 1.0
 #: Queries waiting for the long lane, per worker, before more are refused (HTTP 503).
 LONG_WAITING = 2
+#: Queries waiting for the quick lane, per worker, before more are refused (HTTP 503): a
+#: query waits for at most this many seconds of others' quick work.
+QUICK_WAITING = 4
 #: Bytes of a request body (a JSON object; an army list's text is at most 5 MB too).
 MAX_BODY_BYTES = 5_000_000
 
@@ -61,47 +68,13 @@ class _TooLarge(Exception):
     """A request body over :data:`MAX_BODY_BYTES`."""
 
 
-class Lane:
-    """Turns at ``size`` workers: :meth:`turn` waits for a free one; the newest waiting
-    request goes first (``lifo``) or the oldest. ``waiting`` counts those not yet running."""
+class _Gone(Exception):
+    """The client went away (or was too slow: :mod:`mathhammer.web.edges`) before its request
+    body arrived whole."""
 
-    def __init__(self, size: int, *, lifo: bool) -> None:
-        self.free, self.lifo = size, lifo
-        self.queue: list[asyncio.Future[None]] = []
 
-    @property
-    def waiting(self) -> int:
-        return sum(not f.done() for f in self.queue)
-
-    @contextlib.asynccontextmanager
-    async def turn(self) -> AsyncIterator[None]:
-        if self.free > 0 and not self.queue:
-            self.free -= 1
-        else:
-            waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            self.queue.append(waiter)
-            try:
-                await waiter
-            except asyncio.CancelledError:
-                if waiter.done() and not waiter.cancelled():  # woken, then cancelled
-                    self._next()
-                raise
-            finally:
-                with contextlib.suppress(ValueError):
-                    self.queue.remove(waiter)
-        try:
-            yield
-        finally:
-            self._next()
-
-    def _next(self) -> None:
-        while self.queue:
-            waiter = self.queue.pop() if self.lifo else self.queue.pop(0)
-            if not waiter.done():
-                waiter.set_result(None)
-                return
-        self.free += 1
-
+#: The header of a 503: when to try again.
+RETRY = {"Retry-After": str(RETRY_AFTER)}
 
 #: Characters of an error line the page is sent (one that echoes a huge input is cut).
 MAX_ERROR_CHARS = 1000
@@ -121,11 +94,14 @@ async def _body(request: Request) -> bytes:
     if length.isdigit() and int(length) > MAX_BODY_BYTES:
         raise _TooLarge
     chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY_BYTES:
-            raise _TooLarge
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY_BYTES:
+                raise _TooLarge
+            chunks.append(chunk)
+    except ClientDisconnect:
+        raise _Gone from None
     return b"".join(chunks)
 
 
@@ -169,15 +145,20 @@ def _warm() -> None:
 
 
 def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
-               allowed_hosts: list[str] | None = None, open_url: str | None = None) -> Starlette:
+               allowed_hosts: list[str] | None = None, open_url: str | None = None,
+               stopping: threading.Event | None = None) -> Starlette:
     """The application. ``allowed_hosts`` guards against DNS rebinding (default: loopback
-    names only); ``open_url`` is opened in a browser once the server is up."""
+    names only); ``open_url`` is opened in a browser once the server is up; once
+    ``stopping`` is set every query waiting or computing is answered 503 "stopping"."""
     state: dict[str, Any] = {}
-
-    quick, long = Lane(workers, lifo=True), Lane(workers, lifo=False)
+    stopping = stopping or threading.Event()
+    quick = Lane(workers, limit=QUICK_WAITING * workers, stopping=stopping)
+    long = Lane(workers, limit=LONG_WAITING * workers, stopping=stopping)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        state["compiler"] = Compiler()  # the game's data compiled in the background, not in a query
+        state["compiler"].start()
         _warm()
         # every worker reads the data once as it starts (api.warm); the quick lane's workers
         # start at once, in the background: the page itself is answered from memory meanwhile
@@ -190,6 +171,7 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
         try:
             yield
         finally:
+            state["compiler"].stop()
             for pool in (state["quick"], state["long"]):
                 pool.stop()
             for pool in (state["quick"], state["long"]):
@@ -204,6 +186,9 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
         waiting = asyncio.wrap_future(future)
         try:
             while not (await asyncio.wait({waiting}, timeout=POLL))[0]:
+                if stopping.is_set():
+                    future.cancel()
+                    raise Stopped
                 if await request.is_disconnected():  # the page asked something else since
                     if pool == "long":
                         future.cancel()  # stops the worker (pebble replaces it)
@@ -222,16 +207,23 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
             try:
                 async with quick.turn():
                     answer = await compute(request, "quick", first, kind, args)
+            except LaneFull:
+                return _error(503, f"mathhammer: error: the server is busy: {quick.waiting} "
+                                   "queries are waiting; try again in a moment (or start "
+                                   "`mathhammer serve` with more --workers)", RETRY)
             except TimeoutError:
                 if first >= timeout:
                     raise
-                if long.waiting >= LONG_WAITING * workers:
+                try:
+                    async with long.turn():
+                        answer = await compute(request, "long", timeout, kind, args)
+                except LaneFull:
                     return _error(503, f"mathhammer: error: the server is busy with "
                                        f"{long.waiting + workers} long queries; try again when "
                                        "one has ended (or start `mathhammer serve` with more "
-                                       "--workers)")
-                async with long.turn():
-                    answer = await compute(request, "long", timeout, kind, args)
+                                       "--workers)", RETRY)
+        except Stopped:
+            return _error(503, STOPPING, RETRY)
         except TimeoutError:
             return _error(503, f"mathhammer: error: the query took longer than {timeout:g} s and "
                                "was stopped; ask for fewer turns, models or targets (or start "
@@ -244,6 +236,8 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
         status, body = answer
         ms = (time.perf_counter() - start) * 1000
         headers = {"Server-Timing": f"compute;dur={ms:.1f}"}
+        if status == 503:  # a store it needs is being compiled (mathhammer.web.compiling)
+            status, body, headers = state["compiler"].answer(body, headers)
         if status != 200:
             return _error(status, body, headers)
         return Response(body, media_type="application/json", headers=headers)
@@ -329,6 +323,9 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
         return _error(413, f"mathhammer: error: the request body is over the limit of "
                            f"{MAX_BODY_BYTES} bytes (mathhammer.web.app.MAX_BODY_BYTES)")
 
+    async def gone(_request: Request, _exc: Exception) -> Response:
+        return Response(status_code=499)  # nobody reads it: the connection is closed
+
     async def too_deep(_request: Request, _exc: Exception) -> Response:
         return _error(400, "mathhammer: error: the request is nested too deeply")
 
@@ -339,7 +336,7 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
                            f"{one_line(exc)}")
 
     hosts = LOOPBACK if allowed_hosts is None else allowed_hosts
-    handlers = {_TooLarge: too_large, RecursionError: too_deep, Exception: failed}
+    handlers = {_TooLarge: too_large, _Gone: gone, RecursionError: too_deep, Exception: failed}
     return Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers,
                      middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts)])
 
@@ -367,7 +364,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool = Fal
     name or one of ``allow_hosts``, wherever it listens."""
     import sys
 
-    import uvicorn
+    from . import edges
 
     hosts = [*LOOPBACK, *(allow_hosts or [])]
     wildcard = host in ("0.0.0.0", "::", "")
@@ -382,13 +379,14 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool = Fal
               f"answered only when addressed to {', '.join(dict.fromkeys(hosts))}",
               file=sys.stderr, flush=True)
     url = f"http://{'127.0.0.1' if wildcard else shown}:{port}/"
+    stopping = threading.Event()
     app = create_app(timeout=timeout, workers=workers, allowed_hosts=hosts,
-                     open_url=url if open_browser else None)
+                     open_url=url if open_browser else None, stopping=stopping)
     listening = f" (listening on every address, port {port})" if wildcard else ""
     print(f"mathhammer: serving {url}{listening} (Ctrl-C stops)", flush=True)
-    # on Ctrl-C, queries still computing get a second, then their workers are stopped
-    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=1)
+    # on Ctrl-C or SIGTERM, queries still waiting or computing answer 503 "stopping" at once
+    edges.StoppingServer(edges.config(app, host, port), stopping).run()
 
 
-__all__ = ["LOOPBACK", "LONG_WAITING", "MAX_BODY_BYTES", "QUICK", "STATIC", "TIMEOUT", "Lane",
-           "create_app", "is_loopback", "serve"]
+__all__ = ["LOOPBACK", "LONG_WAITING", "MAX_BODY_BYTES", "QUICK", "QUICK_WAITING", "STATIC",
+           "TIMEOUT", "Lane", "LaneFull", "Stopped", "create_app", "is_loopback", "serve"]

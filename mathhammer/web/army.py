@@ -22,7 +22,7 @@ import attrs
 from ..cache import cached
 from ..cli.army import current_data
 from ..cli.params import options_of
-from ..cli.resolve import file_rules, switch_on
+from ..cli.resolve import file_rules, switch_on, switches_off
 from ..cli.table import army_switches, attacker_rows
 from ..data.attached import defending_rules, target_rules
 from ..errors import InputError
@@ -117,6 +117,8 @@ def army_table(text: str, params: Mapping[str, Any]) -> str:
             raise InputError(f"{key}: a table of an army list takes no {key}")
     p = parsed_params("table", {**params, "attacker": ["army"]})
     army = read_army(text)
+    if "rules" not in params and getattr(army, "edition", None):  # as `table --army`
+        p["ruleset"] = army.edition
     columns = [Column(*target_of(t, p["target_models"], p["leader"], rules=p["ruleset"]))
                for t in p["targets"] or standard_targets()]
     asked = phases(p["ranged"], p["melee"])
@@ -179,6 +181,8 @@ def army_kills(text: str, params: Mapping[str, Any]) -> str:
                          "target yet; name the units (or plan the list: /api/plan)")
     p = parsed_params("kills", params)  # checked before the list is read
     army = read_army(text)
+    if "rules" not in params and getattr(army, "edition", None):  # as `table --army`
+        p["ruleset"] = army.edition
     units = list(p["units"])
     if len(units) not in (1, 2):
         raise InputError("target: expected a unit's name or an inline profile")
@@ -213,7 +217,8 @@ def army_kills(text: str, params: Mapping[str, Any]) -> str:
         options = attrs.evolve(options, led=True)
     query = Query(attacker.label, attacker.profiles, name, target, options, named,
                   attacker.profile, mortal, p.get("turns"), p.get("reanimation"),
-                  unit_rules=found.applied, not_modelled=found.not_modelled)
+                  unit_rules=found.applied, not_modelled=found.not_modelled,
+                  switches_off=switches_off(found))
     result = query.run()
     if query.is_sequence:
         data = sequence_json(query, query.run_sequence(), result)

@@ -117,6 +117,10 @@ def _data_rules(unit: Any) -> dict[str, list[dict[str, str]]]:
                                           ("switch", found.switches),
                                           ("not modelled", found.not_modelled))
                      for r in rules]
+        # its rules for other units (they take them by name): said, never offered to it
+        out[side] += [{"name": p.rule.name, "state": "for others", "text": p.rule.text,
+                       "why": "", "whom": p.whom or p.scope.value}
+                      for _bearer, p in found.elsewhere if p.rule.side == side]
     return out
 
 

@@ -31,6 +31,7 @@ from ..cli.main import cli
 from ..data.inline import is_inline_target, is_inline_weapon
 from ..data.paths import data_dir
 from ..errors import InputError, one_line
+from ..model.limits import check_values
 
 #: The commands the API runs, each with the output flag that makes it print JSON.
 COMMANDS = {"kills": "--json", "odds": "--json", "table": "--format=json"}
@@ -202,6 +203,8 @@ def to_argv(command: str, params: Mapping[str, Any]) -> list[str]:
     units = _positional(command)
     argv = [command, COMMANDS[command]]
     tail: list[str] = []
+    for key, raw in params.items():  # every array bounded before any value is read
+        check_values(key, len(value_list(raw)))
     several = command != "table" and bool(value_list(params.get("then")))
     if several:  # kills A B C -t TARGET: the units in order into one target
         firsts = [v for v in value_list(params.get("attacker")) if str(v).strip()]
@@ -309,7 +312,7 @@ def run_command(argv: list[str]) -> tuple[int, str]:
 
 _INVALID = re.compile(r"Invalid value for '--([\w-]+)'(?: / '-\w')?: ")
 _PREFIX = re.compile(r"^mathhammer(?: \w+)?: error: ")
-_SEE_HELP = re.compile(r"\s*\(see mathhammer \w+ --help\)")
+_SEE_HELP = re.compile(r"(?<!\s)\s*\(see mathhammer \w+ --help\)")
 _FLAG = re.compile(r"(?<![\w-])--(?:no-)?([a-z][\w-]*)")
 
 

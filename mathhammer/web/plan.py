@@ -25,8 +25,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import InputError
+from ..model.limits import check_values
 from .army import army_unit, read_army
-from .command import as_bool, check_spec, check_unit, parsed_params, value_list
+from .command import as_bool, check_spec, check_unit, parameters, parsed_params, value_list
 
 #: Attacking units and targets a plan on the page takes at most (the command line takes
 #: more): 4 targets for 6 units are 4**6 = 4,096 assignments, each evaluated exactly.
@@ -38,6 +39,24 @@ VS_REF = "vs:"
 LIMITS = (f"a plan on the page takes at most {MAX_UNITS} attacking units and {MAX_TARGETS} "
           f"targets, and adapts within {BUDGET:,} joint target states (mathhammer plan on the "
           "command line takes more)")
+
+
+#: The parameters of a plan on the page besides the options of its attacks.
+_PAGE_KEYS = ("units", "targets", "army", "vs_army", "objective", "adaptive")
+
+
+def plan_parameters() -> list[str]:
+    """The options of the attacks of a plan on the page: those of ``/api/kills`` that
+    ``mathhammer plan`` takes too (not ``then``, ``until``, ``turns``: a plan is one phase
+    of units each choosing a target).
+
+    >>> "half_range" in plan_parameters(), "then" in plan_parameters()
+    (True, False)
+    """
+    from ..cli.main import cli
+
+    plan = {p.name for p in cli.get_command(None, "plan").params}
+    return [k for k, opt in parameters("kills").items() if opt.name in plan]
 
 
 def _names(raw: Any) -> list[str]:
@@ -68,11 +87,14 @@ def plan_page(params: Mapping[str, Any]) -> str:
     ``/api/kills`` (shared by every unit)."""
     from ..cli.output import show_warning
     from ..cli.plan import army_aim, check_leader, firing, named_aim, shooter
+    from ..cli.resolve import one_edition
     from ..cli.table import army_switches
     from ..engine.plan import Objective, Planner
     from ..report.planning import aims_of, plan_json, solve
 
     rest = dict(params)
+    for key, raw in rest.items():  # every array bounded before any value is read
+        check_values(key, len(value_list(raw)))
     units, targets = _names(rest.pop("units", None)), _names(rest.pop("targets", None))
     army_text, vs_text = (_one(rest.pop(k, None)) for k in ("army", "vs_army"))
     objective = str(_one(rest.pop("objective", None)) or "")
@@ -90,10 +112,14 @@ def plan_page(params: Mapping[str, Any]) -> str:
     for t in targets:
         if not t.startswith(VS_REF):
             check_spec("targets", t)
+    unknown = sorted(set(rest) - set(plan_parameters()))
+    if unknown:
+        known = ", ".join(sorted({*plan_parameters(), *_PAGE_KEYS}))
+        raise InputError(f"unknown parameter {unknown[0]!r} for plan; known: {known}")
     p = parsed_params("kills", {**rest, "attacker": "MEQ", "target": "MEQ"})  # the options
     mine = read_army(army_text) if army_text else None
     theirs = read_army(vs_text) if vs_text else None
-    listed = getattr(mine or theirs, "edition", None)
+    listed = one_edition(("army", mine), ("vs_army", theirs))
     if "rules" not in rest and listed:
         p["ruleset"] = listed
     if not units:

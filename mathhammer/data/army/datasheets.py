@@ -109,12 +109,23 @@ def edition_of(index: UnitIndex) -> str:
     return str(index.edition)
 
 
+def _without_brackets(name: str) -> str:
+    """A faction line without the bracketed words it ends with (from its first bracket).
+
+    >>> _without_brackets("Space Marines (Blood Angels) "), _without_brackets("Necrons")
+    ('Space Marines', 'Necrons')
+    """
+    s = name.rstrip()
+    i = s.find("(")
+    return s[:i].rstrip() if s.endswith(")") and 0 <= i < len(s) - 1 else name
+
+
 def homes_of(index: UnitIndex, parsed: ParsedList) -> tuple[list, list[str]]:
     """The catalogues the list's faction lines name (most specific first) and warnings. A
     faction whose catalogue another file links to but the folder lacks is an error naming it."""
     found: list = []
     for f in parsed.factions:
-        for q in (f, re.sub(r"^\w+ - ", "", f), re.sub(r"\s*\(.*\)\s*$", "", f)):
+        for q in (f, re.sub(r"^\w+ - ", "", f), _without_brackets(f)):
             c = index.catalogue(q)
             if c is not None and c not in found:
                 found.append(c)
@@ -167,7 +178,7 @@ def match_key(text: str) -> str:
     >>> match_key("The Axe Morkai") == match_key("Axe Morkai [Legends]")
     True
     """
-    k = name_key(re.sub(r"\s*\[[^\]]{0,40}\]", "", text).strip().rstrip("."))
+    k = name_key(re.sub(r"(?<!\s)\s*\[[^\]]{0,40}\]", "", text).strip().rstrip("."))
     for suffix in (" (legends)", " legends", " (forge world)"):  # a known suffix
         k = k.removesuffix(suffix)
     return k[4:] if k.startswith("the ") else k

@@ -22,10 +22,14 @@ import attrs
 
 from ...errors import InputError
 
-#: at most this many units in one list (a bigger list is an error, not a long wait)
-MAX_ARMY_UNITS = 1000
-#: at most this many characters on one line of a list
-MAX_LINE = 20_000
+# the bounds of a list (a bigger list is an error, not a long wait)
+from ...model.limits import (
+    MAX_ARMY_LINES,
+    MAX_ARMY_TEXT_BYTES,
+    MAX_ARMY_UNITS,  # noqa: F401  (lines.MAX_ARMY_UNITS for the readers)
+    MAX_LINE,
+)
+
 _MAX_DIGITS = 7  # points, counts: at most 9,999,999
 _LONG_NUMBER = re.compile(r"\d{13}")  # longer than any count, cost or date in a list
 
@@ -47,13 +51,32 @@ def plain(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n").translate(_PLAIN)
 
 
+def check_text(text: str, source: str) -> None:
+    """A list's text over :data:`MAX_ARMY_TEXT_BYTES` characters or :data:`MAX_ARMY_LINES`
+    lines is an error, before any of it is read.
+
+    >>> check_text("x\\n" * 30000, "<text>")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: <text>: 30001 lines is over the limit of 25000 (...MAX_ARMY_LINES)
+    """
+    if len(text) > MAX_ARMY_TEXT_BYTES:
+        raise InputError(f"{source}: an army list of {len(text):,} characters is over the limit "
+                         f"of {MAX_ARMY_TEXT_BYTES:,} (mathhammer.model.limits."
+                         "MAX_ARMY_TEXT_BYTES)")
+    lines = text.count("\n") + 1
+    if lines > MAX_ARMY_LINES:
+        raise InputError(f"{source}: {lines} lines is over the limit of {MAX_ARMY_LINES} "
+                         "(mathhammer.model.limits.MAX_ARMY_LINES)")
+
+
 def check_lines(lines: list[str], source: str) -> None:
     """A line over :data:`MAX_LINE` characters, or with a number of more than 12 digits, is an
     error."""
     for n, ln in enumerate(lines, 1):
         if len(ln) > MAX_LINE:
             raise InputError(f"{source}:{n}: a line of {len(ln)} characters (the limit is "
-                             f"{MAX_LINE}, mathhammer.data.army.lines.MAX_LINE)")
+                             f"{MAX_LINE}, mathhammer.model.limits.MAX_LINE)")
         m = _LONG_NUMBER.search(ln)
         if m:
             end = m.end()

@@ -11,7 +11,7 @@ from typing import Any
 
 import attrs
 
-from ...errors import InputError
+from ...errors import NotCarried
 from ...model.loadout import Loadout
 from ...model.squad import Squad
 from ..unit import Unit
@@ -181,13 +181,14 @@ class AttachedUnit:
         left: tuple = ()
         for u in (self.bodyguard, self.leader):
             try:
-                out = u.loadout(melee=melee, weapons=weapons, **choice)
-            except ValueError:
+                out = u.loadout(melee=melee, weapons=weapons,
+                                models=models if u is self.bodyguard else None, **choice)
+            except NotCarried:  # the other unit of the pair may carry it
                 continue
             fired += out.fired
             left += out.left_out
         if not fired:
-            raise InputError(f"{self.name} has no {'melee' if melee else 'ranged'} weapons")
+            raise NotCarried(f"{self.name} has no {'melee' if melee else 'ranged'} weapons")
         return Loadout(fired, left)
 
     def as_target(self, models: int | None = None) -> Squad:

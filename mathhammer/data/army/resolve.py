@@ -32,7 +32,7 @@ from ...errors import InputError
 from ..datastore import EDITIONS, installed_editions
 from ..detachments import with_detachments
 from ..names import name_key
-from ..unit_file import build_unit
+from ..unit_file import build_unit, make_up
 from ..unit_index import unit_index
 from .datasheets import (
     NEAR,
@@ -337,8 +337,11 @@ def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
             loose.append(it)
         else:
             items_by_group[current].append(it)
-    if sum(counts) == 0:
-        counts = [g["count"] if isinstance(g["count"], int) else g["count"][0] for g in groups]
+    if sum(counts) == 0 and make_up(raw, pu.size) is not None:  # the datasheet's make-up
+        counts = make_up(raw, pu.size)
+    elif sum(counts) == 0:
+        counts = make_up(raw) or [g["count"] if isinstance(g["count"], int) else g["count"][0]
+                                  for g in groups]
         if pu.size is not None and pu.size > sum(counts):
             counts[0] += pu.size - sum(counts)
         elif pu.size is not None and 0 < pu.size < sum(counts) and all(
@@ -385,8 +388,13 @@ def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
         if not exact and it.weapon is not False and (_AND.search(it.name) or _GLUE.search(
                 it.name)) and split(gi, it, chosen):
             return True
-        tables = [] if it.weapon is False else (exact or weapon_tables(groups, gi, it.name)
-                                                or list(it.tables))
+        # no weapon of that name: one whose name the line's starts or ends with, a guess
+        near = [] if exact or it.weapon is False else weapon_tables(groups, gi, it.name)
+        if near:
+            notes.append(f"{source}:{it.line or pu.line}: {pu.name}: '{it.name}' read as "
+                         f"'{near[0].get('profile_of') or near[0]['name']}' (the weapon of "
+                         f"{raw['name']} of the nearest name in the data)")
+        tables = [] if it.weapon is False else (exact or near or list(it.tables))
         if tables:
             if it.count > 4 * max(1, sum(counts)) and it.count > 4:
                 bad.append(Unresolved(it.line or pu.line, f"{pu.name}: {it.count}x {it.name}",
@@ -513,7 +521,8 @@ def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
                      "unit)")
     total = sum(counts)
     points = pu.points if pu.points is not None else cost_for(raw.get("points", []), total)
-    unit_raw = copy.deepcopy({k: v for k, v in raw.items() if k not in ("points", "models")})
+    unit_raw = copy.deepcopy({k: v for k, v in raw.items()
+                              if k not in ("points", "models", "compositions")})
     unit_raw["models"] = out_groups
     unit_raw["points"] = [{"models": total, "cost": max(0, points)}]
     unit = build_unit(unit_raw, f"{source}: {pu.name}")

@@ -169,7 +169,7 @@ def parse_roster(data: bytes, source: str) -> ParsedList:
         raise InputError(f"{source}: {e}") from None
     if len(units) > MAX_ARMY_UNITS:
         raise InputError(f"{source}: more than {MAX_ARMY_UNITS} units in one roster "
-                         "(mathhammer.data.army.lines.MAX_ARMY_UNITS)")
+                         "(mathhammer.model.limits.MAX_ARMY_UNITS)")
     if not units:
         raise InputError(f"{source}: the roster has no units")
     return ParsedList("battlescribe", source, root.get("name") or "", tuple(factions), edition,

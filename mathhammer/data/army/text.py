@@ -282,6 +282,7 @@ def _unit_line(st: _State, u: _Unit, n: int, raw: str, nxt: str = "") -> None:
 
 def parse_text(text: str, source: str, fmt: str | None = None) -> ParsedList:
     """A text list read in its format (``fmt``, else the one :func:`detect` finds)."""
+    L.check_text(text, source)
     text = L.plain(text)
     if fmt is None:
         fmt = detect(text)
@@ -301,7 +302,7 @@ def parse_text(text: str, source: str, fmt: str | None = None) -> ParsedList:
             continue
         if len(st.units) > L.MAX_ARMY_UNITS:
             raise InputError(f"{source}:{n}: more than {L.MAX_ARMY_UNITS} units in one list "
-                             "(mathhammer.data.army.lines.MAX_ARMY_UNITS)")
+                             "(mathhammer.model.limits.MAX_ARMY_UNITS)")
         app = _APP.search(s) if "version" in s.lower() else None
         if app:
             st.edition = "10e" if app.group(1) in ("0", "1") else "11e"

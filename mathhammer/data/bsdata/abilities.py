@@ -34,7 +34,7 @@ def leads_of(text: str) -> list[str]:
         m = _LEADER_LINE.match(line)
         if m:
             name = re.sub(r"[\^*_]", "", m.group(1)).strip().rstrip(".;,")
-            name = re.sub(r"\s*\(see .*\)$", "", name, flags=re.I)
+            name = re.sub(r"(?<!\s)\s*\(see .*\)$", "", name, flags=re.I)
             if name and name not in out:
                 out.append(name)
     return out

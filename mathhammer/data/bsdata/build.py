@@ -43,6 +43,7 @@ from ..names import name_key
 from .abilities import abilities_of, keywords_of
 from .files import Library
 from .find import find_unit
+from .makeup import Composition, compositions, split_at
 from .model import Entry, Profile
 from .options import Carry, loadout_by_size
 from .profiles import (
@@ -61,7 +62,6 @@ from .sizes import (
     is_standard,
     limits,
     points_by_size,
-    split_group,
     takes_first,
 )
 from .walk import Context, Walker, modified_profile, unit_context
@@ -137,7 +137,8 @@ class _Builder:
             inv = inv or xplus_of(line.get("InSv"))
             lo, hi = (1, 1) if e is u else limits(e)
             above = tuple(x for x in path[1:-1] if x.kind == "group")
-            out.append(Member(e, ctx, parent, modified_profile(line, ctx), inv, lo, hi, above))
+            out.append(Member(e, ctx, parent, modified_profile(line, ctx), inv, lo, hi, above,
+                              path[1:] if e is not u else ()))
         return out
 
     def invulns(self, e: Entry, ctx: Context) -> dict[str, str]:
@@ -156,8 +157,9 @@ class _Builder:
             if not always:
                 self.warn(f"invulnerable save {value} left out (not against every attack): {text}")
                 continue
-            m = re.search(r"\((.+)\)", p.name)
-            key = m.group(1).lower() if m and not xplus_of(m.group(1).strip("*")) else ""
+            i, j = p.name.find("("), p.name.rfind(")")  # "(...)": first "(" to last ")"
+            inner = p.name[i + 1:j] if 0 <= i < j - 1 and "\n" not in p.name[i:j] else None
+            key = inner.lower() if inner and not xplus_of(inner.strip("*")) else ""
             out.setdefault(key, value)
         return out
 
@@ -254,16 +256,17 @@ class _Builder:
                           "written in the data (kept by name, not modelled)")
 
     def loadout(self, gi: int, groups: list[list[Member]], counts: list[tuple[int, int]],
-                unit_level: list[Carry]) -> list[dict]:
+                unit_level: list[Carry], made: list[Composition]) -> list[dict]:
         """The weapons of model group ``gi``: each with how many of its models carry it by
-        default and at most, at every size of the group (:func:`.options.loadout_by_size`)."""
+        default and at most, at every size of the group (:func:`.options.loadout_by_size`),
+        the group's models and the others' as the unit's make-up with that many in the group
+        has them (``made``: :func:`.makeup.compositions`)."""
         g = groups[gi]
         default = default_member(g)
         found = [(m, self.weapons_of(m.entry, m.ctx, True))
                  for m in [default] + [x for x in g if x is not default]]
-        others = [split_group(o, c[0]) for j, (o, c) in enumerate(zip(groups, counts,
-                                                                     strict=True)) if j != gi]
-        return loadout_by_size(self.unit, g, counts[gi], found, others, unit_level)
+        return loadout_by_size(self.unit, g, counts[gi], found,
+                               lambda n: split_at(made, groups, counts, gi, n), unit_level)
 
     def default_options(self, groups: list[dict]) -> None:
         """A phase with weapons none of which the unit carries by default (its guns are all
@@ -293,7 +296,16 @@ class _Builder:
             key = (tuple((c.name.lower(), c.value) for c in m.statline.characteristics), m.invuln)
             keyed.setdefault(key, []).append(m)
         groups = list(keyed.values())
-        counts = [group_count(g, self.unit, self.warn) for g in groups]
+        members = [m for g in groups for m in g]  # the order of the make-ups' entries
+        group_of = [i for i, g in enumerate(groups) for _m in g]
+        made = compositions(members, group_of, self.unit, self.ctx, self.warn)
+        if made:
+            counts = [(min(c.groups[i] for c in made), max(c.groups[i] for c in made))
+                      for i in range(len(groups))]
+        else:
+            self.warn("the data's model counts do not make one unit together (a minimum no "
+                      "entry meets): each model group's counted on its own")
+            counts = [group_count(g, self.unit, self.warn) for g in groups]
         tables = []
         unit_level: list[Carry] = []
         if self.unit.type != "model":
@@ -304,10 +316,12 @@ class _Builder:
                                                 path=path[1:] + (x,))
                                    for i in self.weapons_of(x, c, False)]
         for gi, (g, (lo, hi)) in enumerate(zip(groups, counts, strict=True)):
-            weapons = self.loadout(gi, groups, counts, unit_level)
-            biggest = sorted(g, key=lambda m: -(m.max or 0))
-            if len(g) == 1 or (biggest[0].max or 0) > (biggest[1].max or 0):
-                name = biggest[0].entry.name
+            weapons = self.loadout(gi, groups, counts, unit_level, made)
+            # named for its entry that may have the most models (no maximum of its own: as
+            # many as the selection group around it allows)
+            room = sorted((10**6 if m.max is None else m.max, k) for k, m in enumerate(g))[::-1]
+            if len(g) == 1 or room[0][0] > room[1][0]:
+                name = g[room[0][1]].entry.name
             else:
                 name = g[0].statline.name
             group: dict[str, Any] = {"name": clean_name(name)}
@@ -337,14 +351,21 @@ class _Builder:
             f"BattleScribe data: {cat.path.rsplit('/', 1)[-1]} ({cat.name}, revision "
             f"{cat.revision})"
         )
+        by_size = {}  # the unit of each size: its make-up nearest the data's defaults
+        for c in made:
+            by_size.setdefault(c.size, [(m, c.members[j]) for j, m in enumerate(members)])
         pts = points_by_size(self.unit, self.ctx, [groups[i] for i in order],
-                             [counts[i] for i in order], self.warn)
+                             [counts[i] for i in order], self.warn,
+                             dict(sorted(by_size.items())) if made else None)
         if pts:
             raw["points"] = pts
         abilities = {k: ab[k] for k in ("core", "faction", "datasheet") if ab[k]}
         if abilities:
             raw["abilities"] = abilities
         raw["models"] = [tables[i][1] for i in order]
+        sizes = sorted(by_size)
+        if made and (len(groups) > 1 or sizes != list(range(sizes[0], sizes[-1] + 1))):
+            raw["compositions"] = [[c.groups[i] for i in order] for c in made]
         self.default_options(raw["models"])
         for name, reason in self.w.skipped.items():
             self.warn(f"skipped {name!r}: {reason}")

@@ -98,7 +98,7 @@ def find_unit(lib: Library, name: str,
         raise InputError(f"{where}: give a unit name")
     for matches in (
         [u for u in units if name_key(u[0]) == q],
-        [u for u in units if name_key(re.sub(r"\s*\[.*?\]", "", u[0])) == q],
+        [u for u in units if name_key(re.sub(r"(?<!\s)\s*\[[^\[\]\n]*\]", "", u[0])) == q],
         [u for u in units if name_key(u[0]).startswith(q)],
     ):
         if len(matches) == 1:

@@ -12,7 +12,7 @@ the maximum is one the data never allows. The data has no ``percentValue`` const
 in either edition), so none is read.
 
 >>> from fractions import Fraction
->>> from .model import Constraint
+>>> from .model import Constraint, Modifier
 >>> lascannon = Entry("entry", "e1", "Lascannon", constraints=(
 ...     Constraint("min", "selections", "parent", Fraction(2)),
 ...     Constraint("max", "selections", "parent", Fraction(2))))
@@ -30,12 +30,13 @@ in either edition), so none is read.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import attrs
 
-from .model import Constraint, Entry, Modifier
-from .sizes import Member, split_group
+from .makeup import unconditional
+from .model import Constraint, Entry
+from .sizes import Member
 from .walk import Context, apply_number, decide
 
 #: "Max 1 {this} per 5 models", "Max 2 X per 5 models", "Max 1 X per 10 models."
@@ -55,13 +56,9 @@ def constraint_value(c: Constraint, owner: Entry, ctx: Context) -> int:
         if held is True:
             value = apply_number(value, m, ctx)
         elif held is None and m.type in ("increment", "set"):
-            when_true = apply_number(value, _always(m), ctx)
+            when_true = apply_number(value, unconditional(m), ctx)
             value = max(value, when_true)
     return int(value)
-
-
-def _always(m: Modifier) -> Modifier:
-    return Modifier(m.type, m.field, m.value, None, m.repeats, m.join, m.affects)
 
 
 def limits_at(e: Entry, ctx: Context) -> tuple[int, int | None]:
@@ -127,15 +124,16 @@ class Carry:
 
 def loadout_by_size(unit: Entry, g: list[Member], count: tuple[int, int],
                     found: list[tuple[Member, list[Carry]]],
-                    others: list[list[tuple[Member, int]]],
+                    split_at: Callable[[int], tuple[list[tuple[Member, int]],
+                                                    list[tuple[Member, int]]]],
                     unit_level: list[Carry]) -> list[dict]:
     """The weapon tables of model group ``g`` (``count``: its smallest and largest size; the
-    weapons ``found`` on each of its model entries, the other groups split at their smallest,
-    the unit's own weapons): each with ``count`` (how many of its models carry it by default,
+    weapons ``found`` on each of its model entries; ``split_at(n)``: how ``n`` models of the
+    group fill its entries and how many models the unit's other entries have then; the
+    unit's own weapons): each with ``count`` (how many of its models carry it by default,
     when not all: a number at the smallest size that scales with the group, or one per size),
     ``optional`` when none do, and ``max`` when the options allow other than one per model
-    (one number, or one per size). At each size the models fill the entries as
-    :func:`.sizes.split_group` does; a default never exceeds the maximum."""
+    (one number, or one per size); a default never exceeds the maximum."""
     lo, hi = count
     tables: dict[tuple, dict] = {}
     carried: dict[tuple, list[int]] = {}
@@ -146,8 +144,8 @@ def loadout_by_size(unit: Entry, g: list[Member], count: tuple[int, int],
         return rows.setdefault(key, [0] * (hi - lo + 1))
 
     for n in range(lo, hi + 1):
-        split = split_group(g, n)
-        every = split + [mk for o in others for mk in o]
+        split, others = split_at(n)
+        every = split + others
         models = tuple((m.ctx.ancestry, k) for m, k in every)
         unit_n = sum(k for _m, k in every)
         caps: dict[tuple, int] = {}
@@ -194,7 +192,8 @@ def loadout_by_size(unit: Entry, g: list[Member], count: tuple[int, int],
         if not any(have):
             t["optional"] = True
         elif have != sizes:
-            scaled = [min(max(1, have[0] * n // lo), m) for n, m in zip(sizes, top, strict=True)]
+            scaled = [min(max(1, have[0] * n // lo), m) if lo else -1
+                      for n, m in zip(sizes, top, strict=True)]
             t["count"] = have[0] if have == scaled and have[0] else have
         if top != sizes:
             t["max"] = top[0] if len(set(top)) == 1 else top

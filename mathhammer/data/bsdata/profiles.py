@@ -66,7 +66,7 @@ def clean_name(name: str) -> str:
     return " ".join(name.lstrip("➤►> ").split())
 
 
-_MODE = re.compile(r"^(.+?)\s+[-–—]\s+[^-–—]+$")
+_MODE = re.compile(r"^(.*?\S)\s+[-–—]\s+[^-–—]+$")
 
 
 def profile_bases(entry: Entry, names: list[str]) -> list[str | None]:

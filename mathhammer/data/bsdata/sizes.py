@@ -36,6 +36,9 @@ class Member:
     max: int | None
     #: the selection groups around its parent, outermost first (a group of groups)
     above: tuple[Entry, ...] = ()
+    #: the entries from the unit's down to its parent (groups, and entries holding models: a
+    #: "Unit Composition" choice of "1 Runtherd and 10 Gretchin"); () for the unit itself
+    path: tuple[Entry, ...] = ()
 
 
 def limits(e: Entry) -> tuple[int, int | None]:
@@ -144,9 +147,11 @@ def _only(group: Entry, ids: set[str]) -> bool:
 def points_by_size(
     unit: Entry, unit_ctx: Context, groups: list[list[Member]],
     counts: list[tuple[int, int]], warn: Callable[[str], None],
+    made: dict[int, list[tuple[Member, int]]] | None = None,
 ) -> list[dict]:
     """The points of the unit (``unit`` in ``unit_ctx``) as the file lists them: the largest size
-    of each price band."""
+    of each price band; ``made``: the unit's model entries at each of its sizes (else every
+    size from the smallest to the largest, as :func:`split_models` fills them)."""
     pts_type = next(
         (c.type_id for c in unit.costs if c.name.strip().lower() == "pts"), None
     )
@@ -164,8 +169,9 @@ def points_by_size(
     lo = sum(c[0] for c in counts)
     hi = sum(c[1] for c in counts)
     by_size = []
-    for n in range(lo, hi + 1):
-        split = split_models(n, members, groups, counts)
+    if made is None:
+        made = {n: split_models(n, members, groups, counts) for n in range(lo, hi + 1)}
+    for n, split in made.items():
         ctx = attrs.evolve(unit_ctx, models=tuple((m.ctx.ancestry, k) for m, k in split))
         total = _cost(unit, pts_type, ctx)
         for m, k in split:

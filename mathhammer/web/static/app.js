@@ -87,11 +87,26 @@ function debounce(f, ms) {
 }
 function lines(text) { return text.split("\n").map((s) => s.trim()).filter(Boolean); }
 function isRows(text) { return text.includes("|"); }
+// A 503 with Retry-After (the server compiling the game's data): its line is shown in #notice
+// and the request is asked again after that many seconds, until it answers or is aborted.
+const retrying = new Set();
 async function getJSON(url, options = {}) {
-  const res = await fetch(url, options);
-  let data;
-  try { data = await res.json(); } catch { data = { error: `HTTP ${res.status}` }; }
-  return [res.ok, data, res.status];
+  const key = {};
+  try {
+    for (;;) {
+      const res = await fetch(url, options);
+      let data;
+      try { data = await res.json(); } catch { data = { error: `HTTP ${res.status}` }; }
+      const wait = Number(res.headers.get("Retry-After"));
+      if (res.status !== 503 || !(wait > 0)) return [res.ok, data, res.status];
+      retrying.add(key);
+      showError($("notice"), data.message || data.error);
+      await new Promise((resolve) => { setTimeout(resolve, wait * 1000); });
+      if (options.signal && options.signal.aborted) throw new DOMException("aborted", "AbortError");
+    }
+  } finally {
+    if (retrying.delete(key) && !retrying.size) showError($("notice"), "");
+  }
 }
 function showError(box, message) {
   box.hidden = !message;
@@ -470,6 +485,7 @@ function describeRules(rules) {
   const out = [];
   if (by("applied").length) out.push(`applied: ${by("applied").join(", ")}`);
   if (by("not modelled").length) out.push(`not modelled: ${by("not modelled").join(", ")}`);
+  if (by("for others").length) out.push(`for other units: ${by("for others").join(", ")}`);
   return out.length ? `; rules from the datasheet ${out.join("; ")}` : "";
 }
 
