@@ -19,6 +19,8 @@ import sys
 import time
 from pathlib import Path
 
+import attrs
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from montecarlo import simulate  # noqa: E402
@@ -178,6 +180,32 @@ def plan_units() -> tuple[list, list]:
         Aim("Monster", t(models=1, toughness=10, save=2, wounds=14, invuln=4), 240),
     ]
     return shooters, aims
+
+
+def plan_army(n: int, m: int) -> tuple[list, list]:
+    """``n`` attacking units and ``m`` targets for the growth of a whole army's plan (issue
+    33): the units and targets of :func:`plan_units` again and again, each round with more
+    models (units) or fewer models and more wounds (targets), so that no two are alike."""
+    from mathhammer.engine.plan import Aim, Shooter
+
+    shooters, aims = plan_units()
+    out_s = []
+    for i in range(n):
+        base, j = shooters[i % len(shooters)], i // len(shooters)
+        out_s.append(base if not j else Shooter.of(
+            f"{base.label} #{j + 1}", [(w, c + j * max(1, c // 2)) for w, c in base.profiles]))
+    out_a = []
+    for i in range(m):
+        base, j = aims[i % len(aims)], i // len(aims)
+        if not j:
+            out_a.append(base)
+            continue
+        parts = base.target.groups if isinstance(base.target, mh.Squad) else (base.target,)
+        again = [attrs.evolve(p, models=max(1, p.models - 2 * j)) if p.models > 1 else
+                 attrs.evolve(p, wounds=p.wounds + 2 * j) for p in parts]
+        target = mh.Squad(tuple(again)) if len(again) > 1 else again[0]
+        out_a.append(Aim(f"{base.name} #{j + 1}", target, base.points - 10 * j))
+    return out_s, out_a
 
 
 def plan_lines() -> list[str]:

@@ -63,6 +63,7 @@ from __future__ import annotations
 import functools
 import math
 import operator
+import random
 from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
 from typing import Any
@@ -74,10 +75,20 @@ from ..prob.pmf import PMF
 #: steps the search may take by default (each a subset valued or a state of the targets
 #: visited): about 10 s of one core for a 20 x 20 plan
 BUDGET = 2_000_000
-#: subgradient steps for the multipliers: on the adaptive bound (cheap), then on the prices
-ADAPTIVE_STEPS, PRICE_STEPS = 60, 40
+#: subgradient steps for the multipliers: on the adaptive bound (cheap), then on the prices;
+#: the step halves after PATIENCE steps without a better bound; it aims at TARGET_SHARE of the
+#: best plan's value
+ADAPTIVE_STEPS, PRICE_STEPS, PATIENCE, TARGET_SHARE = 60, 40, 3, 0.95
 #: the multipliers are rounded to multiples of 1 / LAMBDA_DENOMINATOR (exact rationals)
 LAMBDA_DENOMINATOR = 1 << 16
+#: local searches from random starts (seeded) for the first plan
+RESTARTS = 8
+#: the beam searches for the first plan: subsets within these shares of the Lagrange bound's
+#: lead over the best plan so far (of their targets' prices)
+BEAM_SHARES = (0.25, 1.0)
+#: shares of the budget: the first plans and the multipliers; of the rest, what a proof
+#: that stops leaves to tighten its bound (:func:`_tighten`, at most TIGHTEN_ROUNDS searches)
+FIRST_SHARE, TIGHTEN_SHARE, TIGHTEN_ROUNDS = 0.25, 0.25, 12
 #: prefix distributions a chain keeps (it forgets them all past this, and recomputes)
 MAX_CACHED = 200_000
 
@@ -206,6 +217,9 @@ class _Chain:
         self._dist: dict[tuple[tuple[int, int], ...], tuple[tuple[int, ...], int]] = {}
         self._fdist: dict[tuple[tuple[int, int], ...], tuple[float, ...]] = {}
         self.values: dict[tuple[tuple[int, int], ...], Fraction] = {}
+        #: the adaptive bound after a prefix from a unit on, for the search's exact tables:
+        #: (numerator, denominator)
+        self.dots: dict[tuple[tuple[tuple[int, int], ...], int], tuple[int, int]] = {}
 
     # exact distributions: integer weights over one denominator, prefixes of (unit, option)
     def dist(self, prefix: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], int]:
@@ -271,35 +285,43 @@ class _Chain:
         return sum(w * x for w, x in zip(self.fdist(prefix), self.fworth, strict=True) if w)
 
     def tables(self, lam: Sequence[Any], exact: bool) -> list[Any]:
-        """``W(k, s)`` for k = 0..len(units) (see :func:`adaptive_bound`): exact (each as
-        integer numerators over one denominator) or in floats."""
-        if exact:
-            w: list[Any] = list(self.worth)
-        else:
+        """``W(k, s)`` for k = 0..len(units) (see :func:`adaptive_bound`): exact, each
+        ``W(k)`` as integer numerators over one denominator (``lam``: Fractions whose
+        denominators divide :data:`LAMBDA_DENOMINATOR`), or in floats."""
+        if not exact:
             w = list(self.fworth)
-        out: list[Any] = [None] * (len(self.units) + 1)
-        out[-1] = w
+            out: list[Any] = [w]
+            for k in range(len(self.units) - 1, -1, -1):
+                cur = list(w)
+                for opt in self.options[k]:
+                    cost = sum(lam[p] for p in _bits(opt.mask))
+                    for j, row in enumerate(opt.frows):
+                        v = sum(r * w[j2] for j2, r in row) - cost
+                        if v > cur[j]:
+                            cur[j] = v
+                out.append(cur)
+                w = cur
+            return out[::-1]
+        scale = LAMBDA_DENOMINATOR
+        nums, den = list(self.wnum), self.wden  # W(k + 1) = nums / den
+        ints: list[Any] = [(nums, den)]
         for k in range(len(self.units) - 1, -1, -1):
-            nxt = w
-            cur = list(nxt)
-            for opt in self.options[k]:
-                cost = sum((lam[p] for p in _bits(opt.mask)), Fraction(0) if exact else 0.0)
-                for j in range(len(self.states)):
-                    if exact:
-                        v = Fraction(sum(r * nxt[j2] for j2, r in opt.rows[j]), opt.den) - cost
-                    else:
-                        v = sum(r * nxt[j2] for j2, r in opt.frows[j]) - cost
+            opts = self.options[k]
+            common = den * math.lcm(*(o.den for o in opts)) * scale
+            cur = [x * (common // den) for x in nums]
+            for opt in opts:
+                cost = sum(lam[p].numerator * (scale // lam[p].denominator)
+                           for p in _bits(opt.mask))  # over scale
+                mul = common // (den * opt.den)
+                off = cost * (common // scale)
+                for j, row in enumerate(opt.rows):
+                    v = sum(r * nums[j2] for j2, r in row) * mul - off
                     if v > cur[j]:
                         cur[j] = v
-            out[k] = w = cur
-        if exact:
-            ints = []
-            for vec in out:
-                den = math.lcm(*(v.denominator for v in vec))
-                ints.append(([v.numerator * (den // v.denominator) for v in vec], den))
-            return ints
-        return out
-
+            g = math.gcd(common, *cur)
+            nums, den = [x // g for x in cur], common // g
+            ints.append((nums, den))
+        return ints[::-1]
 
 def _bits(mask: int) -> list[int]:
     """The positions of the bits set in ``mask``, lowest first.
@@ -392,7 +414,8 @@ class _Search:
         self.p = problem
         self.budget = budget
         self.steps = 0
-        self.active = False  # the budget counts only while searching
+        self.stop_at = budget  # the step at which the current phase stops
+        self.active = False  # a search (:meth:`run`) stops there; the other phases check it
         n_pieces = len(problem.pieces)
         units = sorted({pc.unit for pc in problem.pieces})
         self.unit_pieces = {u: [i for i, pc in enumerate(problem.pieces) if pc.unit == u]
@@ -431,7 +454,7 @@ class _Search:
 
     def tick(self) -> None:
         self.steps += 1
-        if self.active and self.steps > self.budget:
+        if self.active and self.steps > self.stop_at:
             raise _Stop
 
     # -- plans -----------------------------------------------------------------------------
@@ -500,45 +523,74 @@ class _Search:
     # -- subsets of one target (its price, and the children of a state) --------------------
 
     def subsets(self, t: int, tables: Any, lam: Sequence[Any], exact: bool, free: int,
-                theta: Any, forced: int = 0, above: int = -1, maximise: bool = False
+                theta: Any, forced: int = 0, above: int = -1, maximise: bool = False,
+                runs: bool = True, hint: tuple[Prefix, int] | None = None
                 ) -> list[tuple[Any, Prefix, int]]:
         """The subsets of the ``free`` pieces that target ``t`` may take whose reduced value
-        ``f_t(S) - lam(S)`` is at least ``theta`` (None: every one), as ``(reduced value,
+        ``f_t(S) - lam(S)`` is at least ``theta`` (None: every one; ``exact``: ``lam`` in
+        multiples of ``1 / LAMBDA_DENOMINATOR``, else floats), as ``(reduced value,
         prefix, mask)``; with ``maximise`` only the best one (above ``theta``). Every
-        ``forced`` piece is in; none at or below piece ``above``; of alike units in a row, the
-        first free one first. Branch and bound over the target's units in order, with the
-        adaptive bound ``tables`` (:meth:`_Chain.tables`)."""
+        ``forced`` piece is in; none at or below piece ``above``; of alike units in a row
+        (``runs``), the first free one first. Branch and bound over the target's units in
+        order, with the adaptive bound ``tables`` (:meth:`_Chain.tables`). A price (an upper
+        bound) takes no ``runs``: the dominance rules hold for a plan's subsets together, not
+        for one target's alone. ``hint``: a subset to start from when maximising."""
         ch = self.chains[t]
         n_units = len(ch.units)
         out: list[tuple[Any, Prefix, int]] = []
-        floor = [theta]
-        run_prev = self.run_prev
-        zero: Any = Fraction(0) if exact else 0.0
-        costs = [[sum((lam[p] for p in _bits(o.mask)), zero) for o in opts]
-                 for opts in ch.options]
+        run_prev = self.run_prev if runs else [-1] * len(self.run_prev)
+        costs = [[sum(lam[p] for p in _bits(o.mask)) for o in opts] for opts in ch.options]
         low_mask = (2 << above) - 1 if above >= 0 else 0
+        scale = LAMBDA_DENOMINATOR
+        # the floor as integers (exact: lam are multiples of 1 / scale): fnum / fden
+        floor: list[Any] = [theta, 0, 1]
 
-        def reaches(prefix: Prefix, k: int, at: Any) -> bool:
-            """Whether the adaptive bound after ``prefix``, from unit ``k``, is >= ``at``."""
-            if exact:
-                weights, den = ch.dist(prefix)
-                w, wden = tables[k]
-                num = sum(a * b for a, b in zip(weights, w, strict=True) if a)
-                return num * at.denominator >= at.numerator * den * wden
+        def set_floor(x: Any) -> None:
+            floor[0] = x
+            if exact and x is not None:
+                floor[1], floor[2] = x.numerator * scale, x.denominator
+
+        set_floor(theta)
+        if maximise and hint is not None:
+            cost = sum(costs[k][o] for k, o in hint[0])
+            red = ch.value(hint[0]) - Fraction(cost, scale) if exact else \
+                ch.fvalue(hint[0]) - cost
+            if theta is None or red > theta:
+                set_floor(red)
+                out.append((red, hint[0], hint[1]))
+
+        mine = getattr(self, "tables", None)
+        dots = ch.dots if exact and mine is not None and tables is mine[t] else {}
+
+        def reaches(prefix: Prefix, k: int, cost: Any) -> bool:
+            """Whether the adaptive bound after ``prefix``, from unit ``k``, less ``cost``
+            reaches the floor."""
+            if exact:  # num / den >= fnum / (fden * scale) + cost / scale
+                got = dots.get((prefix, k))
+                if got is None:
+                    weights, den = ch.dist(prefix)
+                    w, wden = tables[k]
+                    got = (sum(a * b for a, b in zip(weights, w, strict=True) if a), den * wden)
+                    if len(dots) >= MAX_CACHED:
+                        dots.clear()
+                    dots[(prefix, k)] = got
+                num, den = got
+                fnum, fden = floor[1], floor[2]
+                return num * scale * fden >= (fnum + cost * fden) * den
             return sum(a * b for a, b in zip(ch.fdist(prefix), tables[k], strict=True)
-                       if a) >= at
+                       if a) >= floor[0] + cost
 
         def rec(k: int, prefix: Prefix, mask: int, cost: Any) -> None:
             self.tick()
-            at = floor[0]
-            if at is not None and not reaches(prefix, k, at + cost):
+            if floor[0] is not None and not reaches(prefix, k, cost):
                 return
             if k == n_units:
-                red = (ch.value(prefix) if exact else ch.fvalue(prefix)) - cost
+                red = ch.value(prefix) - Fraction(cost, scale) if exact else \
+                    ch.fvalue(prefix) - cost
                 if not maximise:
                     out.append((red, prefix, mask))
-                elif at is None or red > at:
-                    floor[0] = red
+                elif floor[0] is None or red > floor[0]:
+                    set_floor(red)
                     out[:] = [(red, prefix, mask)]
                 return
             must = ch.unit_mask[k] & forced
@@ -553,45 +605,84 @@ class _Search:
             if not must:
                 rec(k + 1, prefix, mask, cost)
 
-        rec(0, (), 0, zero)
+        rec(0, (), 0, 0 if exact else 0.0)
         return out
 
     # -- multipliers (floating point) ------------------------------------------------------
 
-    def multipliers(self, target: float) -> list[float]:
+    def priced(self, lam: Sequence[Any], exact: bool, tables_only: bool = False,
+               hints: list[tuple[Prefix, int] | None] | None = None
+               ) -> tuple[list[Any], list[tuple[Any, Prefix, int]]]:
+        """Each target's tables and its price with its best subset ``(reduced value,
+        prefix, mask)`` for ``lam`` (exact: ``lam`` as Fractions), once for alike targets
+        (their chains are built alike)."""
+        tables: list[Any] = []
+        best: list[tuple[Any, Prefix, int]] = []
+        lam_ints = [x.numerator * (LAMBDA_DENOMINATOR // x.denominator) for x in lam] \
+            if exact else lam
+        zero: Any = Fraction(0) if exact else 0.0
+        for t, ch in enumerate(self.chains):
+            c = self.target_class[t]
+            if c != t:
+                tables.append(tables[c])
+                best.append(best[c])
+                continue
+            tables.append(ch.tables(lam, exact))
+            if tables_only:
+                best.append((zero, (), 0))
+                continue
+            got = self.subsets(t, tables[t], lam_ints, exact, self.full, zero, maximise=True,
+                               runs=False, hint=None if hints is None else hints[t])
+            best.append(got[0] if got else (zero, (), 0))
+        return tables, best
+
+    def multipliers(self, target: float, until: int) -> list[float]:
         """Multipliers (one per piece) that make the Lagrange bound small: subgradient steps
-        toward ``target`` (a plan's value), first on the adaptive bound, then on the prices.
-        Any multipliers give a valid bound; better ones prune more."""
+        (Polyak's, toward ``target``, a little below a plan's value; halved after
+        :data:`PATIENCE` steps without a better bound), first on the adaptive bound, then on
+        the prices; until the search has taken ``until`` steps. Any multipliers give a valid
+        bound; better ones prune more."""
         n = len(self.p.pieces)
         lam = [0.0] * n
         best = (math.inf, lam)
-        scale = 1.0
+        scale, idle = 1.0, 0
+        hints: list[tuple[Prefix, int] | None] = [None] * self.p.targets
         for step in range(ADAPTIVE_STEPS + PRICE_STEPS):
+            if self.steps > until:
+                break
             priced = step >= ADAPTIVE_STEPS
             if step == ADAPTIVE_STEPS:
-                lam, scale, best = best[1], 0.5, (math.inf, best[1])
+                lam, scale, idle, best = best[1], 0.5, 0, (math.inf, best[1])
             total = sum(lam)
             grad = [1.0] * n
+            all_tables, bests = self.priced(lam, False, not priced, hints)
+            usage: dict[int, dict[int, float]] = {}
             for t, ch in enumerate(self.chains):
-                tables = ch.tables(lam, exact=False)
+                tables = all_tables[t]
                 if priced:
-                    got = self.subsets(t, tables, lam, False, self.full, 0.0, maximise=True)
-                    red, _prefix, mask = got[0] if got else (0.0, (), 0)
+                    red, prefix, mask = bests[t]
+                    hints[t] = (prefix, mask) if mask else None
                     total += red
                     for p in _bits(mask):
                         grad[p] -= 1.0
                 else:
                     total += tables[0][0]
-                    for p, used in _usage(ch, tables, lam).items():
+                    c = self.target_class[t]
+                    if c not in usage:
+                        usage[c] = _usage(ch, tables, lam)
+                    for p, used in usage[c].items():
                         grad[p] -= used
             if best[0] == math.inf or total < best[0] - 1e-12 * max(1.0, abs(best[0])):
-                best = (total, list(lam))
+                best, idle = (total, list(lam)), 0
             else:
-                scale *= 0.9
+                idle += 1
+                if idle >= PATIENCE:
+                    scale, idle = scale / 2, 0
             norm = sum(g * g for g in grad)
             if norm < 1e-18:
                 break
-            size = scale * max(total - target, 1e-9 * max(abs(total), 1.0)) / norm
+            size = scale * max(total - target * TARGET_SHARE, 1e-9 * max(abs(total), 1.0)) \
+                / norm
             lam = [x - size * g for x, g in zip(lam, grad, strict=True)]
         return best[1]
 
@@ -614,16 +705,99 @@ class _Search:
             masks[best[1]] |= 1 << i
         return [tuple(a), tuple(ts[0] for ts in self.allowed)]
 
-    def local(self, starts: Sequence[Sequence[int]]) -> list[tuple[float, tuple[int, ...]]]:
+    def lagrange_start(self, lam: Sequence[float]) -> tuple[int, ...]:
+        """A plan from the prices of ``lam``: the targets by price, each taking the pieces of
+        its best subset still free; the rest greedily."""
+        _tables, bests = self.priced(lam, False)
+        picks = [(-red, t, mask) for t, (red, _p, mask) in enumerate(bests) if mask]
+        a: list[int | None] = [None] * len(self.p.pieces)
+        for _r, t, mask in sorted(picks):
+            for p in _bits(mask):
+                if a[p] is None:
+                    a[p] = t
+        return self.greedy(a)
+
+    def beam(self, lam: Sequence[float], value: float, share: float, width: int = 30,
+             children: int = 8) -> tuple[float, tuple[int, ...]] | None:
+        """A plan and its value by beam search over the targets (floating point): the
+        targets by price; at each, the ``width`` states of the highest Lagrange bound so far,
+        each with its ``children`` best subsets within ``share`` of the Lagrange bound's lead
+        over ``value`` (a plan's) of the target's price (any subset where a piece must go;
+        a subset further below its price is in no plan better than ``value``)."""
+        tables, bests = self.priced(lam, False)
+        prices = [red for red, _p, _m in bests]
+        order = sorted(range(self.p.targets), key=lambda t: (-prices[t], t))
+        slack = share * max(sum(lam) + sum(prices) - value, 1e-9 * (1 + abs(value)))
+        level = {t: i for i, t in enumerate(order)}
+        last = [max(level[t] for t in ts) for ts in self.allowed]
+        suffix = [0.0] * (len(order) + 1)
+        for i in range(len(order) - 1, -1, -1):
+            suffix[i] = suffix[i + 1] + prices[order[i]]
+        states: list[tuple[float, int, list[tuple[int, int]]]] = [(0.0, self.full, [])]
+        for i, t in enumerate(order):
+            nxt: dict[int, tuple[float, float, list[tuple[int, int]]]] = {}
+            for value, free, path in states:
+                forced = sum(1 << p for p in _bits(free) if last[p] == i)
+                kids = self.subsets(t, tables[t], lam, False, free,
+                                    None if forced else prices[t] - slack, forced)
+                kids.sort(key=lambda c: (-c[0], c[2]))
+                for _red, prefix, mask in kids[:children]:
+                    v = value + self.chains[t].fvalue(prefix)
+                    rest = free & ~mask
+                    score = v + sum(lam[p] for p in _bits(rest)) + suffix[i + 1]
+                    if rest not in nxt or nxt[rest][0] < score:
+                        nxt[rest] = (score, v, path + [(t, mask)])
+            ranked = sorted(nxt.items(), key=lambda kv: (-kv[1][0], kv[0]))[:width]
+            states = [(v, rest, path) for rest, (_s, v, path) in ranked]
+        done = [(v, path) for v, rest, path in states if not rest]
+        if not done:
+            return None
+        best = max(done, key=lambda vp: vp[0])
+        targets = [0] * len(self.p.pieces)
+        for t, m in best[1]:
+            for p in _bits(m):
+                targets[p] = t
+        return best[0], tuple(targets)
+
+    def greedy(self, a: Sequence[int | None]) -> tuple[int, ...]:
+        """``a`` completed: each piece without a target, in turn, to the target where it
+        adds the most."""
+        out = list(a)
+        masks = [0] * self.p.targets
+        for i, t in enumerate(out):
+            if t is not None:
+                masks[t] |= 1 << i
+        for i, t in enumerate(out):
+            if t is not None:
+                continue
+            best = None
+            for t2 in self.allowed[i]:
+                ch = self.chains[t2]
+                gain = ch.fvalue(ch.prefix(masks[t2] | 1 << i)) - ch.fvalue(ch.prefix(masks[t2]))
+                if best is None or gain > best[0]:
+                    best = (gain, t2)
+            assert best is not None
+            out[i] = best[1]
+            masks[best[1]] |= 1 << i
+        return tuple(t for t in out if t is not None)
+
+    def local(self, starts: Sequence[Sequence[int]],
+              seen: dict[Hashable, tuple[float, tuple[int, ...]]] | None = None
+              ) -> list[tuple[float, tuple[int, ...]]]:
         """Local search from each start (the best single move of each piece, then swaps of
         two pieces, until neither improves): the plans it ends with and their neighbours,
-        the best of each key (:meth:`key`), best first."""
-        seen: dict[Hashable, tuple[float, tuple[int, ...]]] = {}
+        the best of each key (:meth:`key`), best first (``seen``: of earlier searches)."""
+        seen = {} if seen is None else seen
         n = len(self.p.pieces)
 
         def value_of(t: int, mask: int) -> float:
             ch = self.chains[t]
             return ch.fvalue(ch.prefix(mask))
+
+        def note(v: float, plan: tuple[int, ...]) -> None:
+            k = self.key(plan)
+            if k not in seen or v > seen[k][0]:
+                seen[k] = (v, plan)
 
         for start in starts:
             a = list(start)
@@ -661,26 +835,36 @@ class _Search:
                             a[i], a[i2], moved = t2, t1, True
                 if not moved:
                     break
-            for plan in [tuple(a)] + [tuple(a[:i]) + (t2,) + tuple(a[i + 1:])
-                                      for i in range(n) for t2 in self.allowed[i] if t2 != a[i]]:
-                v = self.float_value(plan)
-                k = self.key(plan)
-                if k not in seen or v > seen[k][0]:
-                    seen[k] = (v, plan)
+            total = sum(vals)
+            note(total, tuple(a))
+            for i in range(n):  # its neighbours: candidates for the next best different plan
+                t1 = a[i]
+                v1 = value_of(t1, masks[t1] & ~(1 << i))
+                for t2 in self.allowed[i]:
+                    if t2 != t1:
+                        v = total - vals[t1] - vals[t2] + v1 + value_of(t2, masks[t2] | 1 << i)
+                        note(v, tuple(a[:i]) + (t2,) + tuple(a[i + 1:]))
         return sorted(seen.values(), key=lambda va: (-va[0], va[1]))
+
+    def shuffled(self, count: int) -> list[tuple[int, ...]]:
+        """``count`` starts with each piece at a random candidate (seeded: the same each
+        time)."""
+        rng = random.Random(len(self.p.pieces) * 1009 + self.p.targets)
+        return [tuple(rng.choice(ts) for ts in self.allowed) for _ in range(count)]
 
     # -- dynamic programming over the targets ----------------------------------------------
 
     def prepare(self, lam: Sequence[Fraction]) -> None:
-        """The exact tables and prices for ``lam``, the order of the targets (by price), and
-        the Lagrange bound (``root_bound``)."""
+        """The exact tables and prices for ``lam`` (multiples of ``1 / LAMBDA_DENOMINATOR``),
+        the order of the targets (by price), and the Lagrange bound (``root_bound``)."""
         self.lam = list(lam)
-        self.tables = [ch.tables(self.lam, exact=True) for ch in self.chains]
-        prices = []
-        for t in range(self.p.targets):
-            got = self.subsets(t, self.tables[t], self.lam, True, self.full, Fraction(0),
-                               maximise=True)
-            prices.append(got[0][0] if got else Fraction(0))
+        self.lam_int = [x.numerator * (LAMBDA_DENOMINATOR // x.denominator) for x in self.lam]
+        for ch in self.chains:
+            ch.dots.clear()
+        _tables, rough = self.priced([float(x) for x in self.lam], False)  # where to start
+        self.tables, bests = self.priced(self.lam, True,
+                                         hints=[(p, m) if m else None for _r, p, m in rough])
+        prices = [red for red, _p, _m in bests]
         self.prices = prices
         self.order = sorted(range(self.p.targets),
                             key=lambda t: (-prices[t], self.target_class[t], t))
@@ -693,7 +877,7 @@ class _Search:
         self.memo: dict[tuple[int, int, int], tuple[Any, list[tuple[int, int]] | None]] = {}
 
     def lam_of(self, mask: int) -> Fraction:
-        return sum((self.lam[p] for p in _bits(mask)), Fraction(0))
+        return Fraction(sum(self.lam_int[p] for p in _bits(mask)), LAMBDA_DENOMINATOR)
 
     def need(self, value: Fraction) -> Fraction | None:
         """What a completion after a path worth ``value`` must beat (None: anything)."""
@@ -750,7 +934,7 @@ class _Search:
             children: list[tuple[Any, Prefix, int]] = [] if forced else [(Fraction(0), (), 0)]
         else:
             try:
-                children = self.subsets(t, self.tables[t], self.lam, True, free,
+                children = self.subsets(t, self.tables[t], self.lam_int, True, free,
                                         None if need0 is None else need0 - base, forced, above)
             except _Stop:
                 raise _Stop(apriori) from None
@@ -778,12 +962,15 @@ class _Search:
             self.memo[key] = (ub, solved)
         return ub
 
-    def run(self, incumbent: tuple[Fraction, tuple[int, ...]] | None,
-            exclude: tuple[int, ...] | None
+    def run(self, incumbent: tuple[Fraction, tuple[int, ...] | None] | None,
+            exclude: tuple[int, ...] | None, steps: int
             ) -> tuple[Fraction | None, tuple[int, ...] | None, Any, bool]:
-        """One search: the best plan better than ``incumbent`` (value, plan) and not the same
-        plan as ``exclude``: ``(value, plan, bound, complete)``, the incumbent if none is
-        better; ``bound`` is NEG when there is no plan."""
+        """One search of at most ``steps`` steps: the best plan better than ``incumbent``
+        (value, plan; the plan may be None: a value to beat) and not the same plan as
+        ``exclude``: ``(value, plan, bound, complete)``, the incumbent if none is better;
+        ``bound`` bounds every plan (not ``exclude``), finished or not (NEG: there is
+        none)."""
+        self.stop_at = self.steps + steps
         self.incumbent_value = None if incumbent is None else incumbent[0]
         self.incumbent_path: list[tuple[int, int]] | None = None
         rest: dict[Hashable, int] | None = None
@@ -841,21 +1028,37 @@ def _usage(ch: _Chain, tables: list[list[float]], lam: Sequence[float]) -> dict[
 
 def search(problem: Problem, budget: int = BUDGET) -> Found:
     """The best plan of ``problem`` and the next best different plan, each with its exact
-    value and a proved bound (see the module's docstring), within ``budget`` steps."""
+    value and a proved bound (see the module's docstring), within about ``budget`` steps:
+    :data:`FIRST_SHARE` of them for the first plans and the multipliers, the rest for the
+    proof (and, when it finishes, the next best plan's); a proof that stops leaves
+    :data:`TIGHTEN_SHARE` of the rest to :func:`_tighten` the bound."""
     s = _Search(problem, budget)
-    found = s.local(s.starts())
-    lam = [Fraction(round(x * LAMBDA_DENOMINATOR), LAMBDA_DENOMINATOR)
-           for x in s.multipliers(found[0][0])]
+    first_end = int(budget * FIRST_SHARE)
+    seen: dict[Hashable, tuple[float, tuple[int, ...]]] = {}
+    found = s.local(s.starts(), seen)
+    floats = s.multipliers(found[0][0], first_end)
+    found = s.local([s.lagrange_start(floats), *s.shuffled(RESTARTS)], seen)
+    for share in BEAM_SHARES:  # narrow first, then as wide as the better plan allows
+        if s.steps > first_end:
+            break
+        beamed = s.beam(floats, found[0][0], share)
+        if beamed is not None and beamed[0] > found[0][0]:
+            found = s.local([beamed[1]], seen)
+    lam = [Fraction(round(x * LAMBDA_DENOMINATOR), LAMBDA_DENOMINATOR) for x in floats]
     s.prepare(lam)
     first = found[0][1]
-    value, plan, bound, complete = s.run((s.exact_value(first), first), None)
+    left = max(budget - s.steps, budget - first_end)
+    value, plan, bound, complete = s.run((s.exact_value(first), first), None,
+                                         int(left * (1 - TIGHTEN_SHARE)))
     assert value is not None and plan is not None
     key = s.key(plan)
     others = [a for _v, a in found if s.key(a) != key]
     inc2 = (s.exact_value(others[0]), others[0]) if others else None
+    end = s.steps + int(left * TIGHTEN_SHARE)
     if complete:
-        value2, runner, bound2, complete = s.run(inc2, plan)
-    else:  # no budget left: the best different plan the local search saw
+        value2, runner, bound2, complete = s.run(inc2, plan, max(1, end - s.steps))
+    else:  # no proof: the best different plan the local search saw; the bound tightened
+        value, plan, bound = _tighten(s, value, plan, bound, end)
         value2, runner = inc2 if inc2 is not None else (None, None)
         bound2 = bound
     if runner is None:
@@ -864,3 +1067,25 @@ def search(problem: Problem, budget: int = BUDGET) -> Found:
         runner = s.canonical(runner)
     return Found(s.canonical(plan), value, bound, runner, value2, bound2, s.steps, complete,
                  s.root_bound)
+
+
+def _tighten(s: _Search, value: Fraction, plan: tuple[int, ...], bound: Fraction, end: int
+             ) -> tuple[Fraction, tuple[int, ...], Fraction]:
+    """A lower bound, by bisection, after a search that stopped: a search for a plan better
+    than ``at``, between the best plan's ``value`` and ``bound``, prunes more than one for a
+    plan better than ``value``; if it finishes without one, no plan is worth more than
+    ``at``; if it finds one, that is the best plan; if it stops, ``at`` was too low for the
+    steps it had. Each search has half the steps left until ``end``; whatever the outcome,
+    its bound is a bound. Returns the best plan, its value and the bound."""
+    low = value
+    for _ in range(TIGHTEN_ROUNDS):
+        if s.steps >= end or bound <= value:
+            break
+        at = low + (bound - low) / 2
+        got, better, ub, complete = s.run((at, None), None, max(1, (end - s.steps) // 2))
+        bound = min(bound, max(ub, value))
+        if better is not None and got is not None:
+            value, plan, low = got, better, max(low, got)
+        elif not complete:
+            low = at  # too low to finish: try higher
+    return value, plan, bound
