@@ -243,6 +243,30 @@ def plan_lines() -> list[str]:
             Planner(shooters[:n], aims[:m], Objective.POINTS).fixed()
             row.append(f"{(time.perf_counter() - t0) * 1000:.0f}")
         lines.append(f"| {n} | " + " | ".join(row) + " |")
+    return lines + [""] + search_growth()
+
+
+def search_growth(sizes: tuple[int, ...] = (5, 10, 15, 20)) -> list[str]:
+    """The growth of a whole army's plan (issue 33): the exact search (``Planner.best``, the
+    default budget) of attackers x targets of :func:`plan_army`, cold: wall ms, CPU ms, and
+    the gap (exact bound - value) where the search stopped before its proof."""
+    from mathhammer.engine.plan import Objective, Planner
+
+    lines = ["| attackers \\ targets (best plan searched, cold: wall ms / CPU ms; proved, "
+             "or the gap) | " + " | ".join(map(str, sizes)) + " |",
+             "| ---: | " + " | ".join("---:" for _ in sizes) + " |"]
+    for n in sizes:
+        row = []
+        for m in sizes:
+            shooters, aims = plan_army(n, m)
+            clear_caches()
+            t0, c0 = time.perf_counter(), time.process_time()
+            found = Planner(shooters, aims, Objective.POINTS).best()
+            wall, cpu = (time.perf_counter() - t0) * 1000, (time.process_time() - c0) * 1000
+            said = "proved" if found.proved else \
+                f"gap {float(found.gap):.3f} of {float(found.best.value):.1f}"
+            row.append(f"{wall:.0f} / {cpu:.0f}, {said}")
+        lines.append(f"| {n} | " + " | ".join(row) + " |")
     return lines
 
 
@@ -288,9 +312,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repeats")
     parser.add_argument("--plan", action="store_true", help="only the plan scenarios")
+    parser.add_argument("--search", action="store_true",
+                        help="only the growth of the plan search (issue 33)")
     args = parser.parse_args(argv)
     if args.plan:
         print("\n".join(plan_lines()))
+        return 0
+    if args.search:
+        print("\n".join(search_growth()))
         return 0
     engine_repeats, mc_repeats = (3, 1) if args.quick else (9, 3)
 
