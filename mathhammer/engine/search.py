@@ -524,8 +524,8 @@ class _Search:
 
     def subsets(self, t: int, tables: Any, lam: Sequence[Any], exact: bool, free: int,
                 theta: Any, forced: int = 0, above: int = -1, maximise: bool = False,
-                runs: bool = True, hint: tuple[Prefix, int] | None = None
-                ) -> list[tuple[Any, Prefix, int]]:
+                runs: bool = True, hint: tuple[Prefix, int] | None = None,
+                ftable: list[list[float]] | None = None) -> list[tuple[Any, Prefix, int]]:
         """The subsets of the ``free`` pieces that target ``t`` may take whose reduced value
         ``f_t(S) - lam(S)`` is at least ``theta`` (None: every one; ``exact``: ``lam`` in
         multiples of ``1 / LAMBDA_DENOMINATOR``, else floats), as ``(reduced value,
@@ -534,7 +534,8 @@ class _Search:
         (``runs``), the first free one first. Branch and bound over the target's units in
         order, with the adaptive bound ``tables`` (:meth:`_Chain.tables`). A price (an upper
         bound) takes no ``runs``: the dominance rules hold for a plan's subsets together, not
-        for one target's alone. ``hint``: a subset to start from when maximising."""
+        for one target's alone. ``hint``: a subset to start from when maximising. ``ftable``:
+        the same tables in floats, a filter before the exact bound (:func:`_margin`)."""
         ch = self.chains[t]
         n_units = len(ch.units)
         out: list[tuple[Any, Prefix, int]] = []
@@ -542,13 +543,14 @@ class _Search:
         costs = [[sum(lam[p] for p in _bits(o.mask)) for o in opts] for opts in ch.options]
         low_mask = (2 << above) - 1 if above >= 0 else 0
         scale = LAMBDA_DENOMINATOR
-        # the floor as integers (exact: lam are multiples of 1 / scale): fnum / fden
-        floor: list[Any] = [theta, 0, 1]
+        # the floor as integers (exact: lam are multiples of 1 / scale): fnum / fden; in floats
+        floor: list[Any] = [theta, 0, 1, 0.0]
+        margin = _margin(ftable, lam, scale) if exact and ftable is not None else None
 
         def set_floor(x: Any) -> None:
             floor[0] = x
             if exact and x is not None:
-                floor[1], floor[2] = x.numerator * scale, x.denominator
+                floor[1], floor[2], floor[3] = x.numerator * scale, x.denominator, float(x)
 
         set_floor(theta)
         if maximise and hint is not None:
@@ -566,6 +568,15 @@ class _Search:
             """Whether the adaptive bound after ``prefix``, from unit ``k``, less ``cost``
             reaches the floor."""
             if exact:  # num / den >= fnum / (fden * scale) + cost / scale
+                if margin is not None:  # the float filter: exact only when it is too close
+                    assert ftable is not None
+                    gap = sum(a * b for a, b in zip(ch.fdist(prefix), ftable[k], strict=True)
+                              if a) - floor[3] - cost / scale
+                    near = margin * (1.0 + abs(floor[3]))
+                    if gap < -near:
+                        return False
+                    if gap > near:
+                        return True
                 got = dots.get((prefix, k))
                 if got is None:
                     weights, den = ch.dist(prefix)
@@ -611,11 +622,13 @@ class _Search:
     # -- multipliers (floating point) ------------------------------------------------------
 
     def priced(self, lam: Sequence[Any], exact: bool, tables_only: bool = False,
-               hints: list[tuple[Prefix, int] | None] | None = None
+               hints: list[tuple[Prefix, int] | None] | None = None,
+               ftables: list[Any] | None = None
                ) -> tuple[list[Any], list[tuple[Any, Prefix, int]]]:
         """Each target's tables and its price with its best subset ``(reduced value,
         prefix, mask)`` for ``lam`` (exact: ``lam`` as Fractions), once for alike targets
-        (their chains are built alike)."""
+        (their chains are built alike); ``hints``: a subset to start from for each,
+        ``ftables``: the float tables of ``lam`` (exact: the filter)."""
         tables: list[Any] = []
         best: list[tuple[Any, Prefix, int]] = []
         lam_ints = [x.numerator * (LAMBDA_DENOMINATOR // x.denominator) for x in lam] \
@@ -632,7 +645,8 @@ class _Search:
                 best.append((zero, (), 0))
                 continue
             got = self.subsets(t, tables[t], lam_ints, exact, self.full, zero, maximise=True,
-                               runs=False, hint=None if hints is None else hints[t])
+                               runs=False, hint=None if hints is None else hints[t],
+                               ftable=None if ftables is None else ftables[t])
             best.append(got[0] if got else (zero, (), 0))
         return tables, best
 
@@ -861,9 +875,10 @@ class _Search:
         self.lam_int = [x.numerator * (LAMBDA_DENOMINATOR // x.denominator) for x in self.lam]
         for ch in self.chains:
             ch.dots.clear()
-        _tables, rough = self.priced([float(x) for x in self.lam], False)  # where to start
+        self.ftables, rough = self.priced([float(x) for x in self.lam], False)  # where to start
         self.tables, bests = self.priced(self.lam, True,
-                                         hints=[(p, m) if m else None for _r, p, m in rough])
+                                         hints=[(p, m) if m else None for _r, p, m in rough],
+                                         ftables=self.ftables)
         prices = [red for red, _p, _m in bests]
         self.prices = prices
         self.order = sorted(range(self.p.targets),
@@ -935,7 +950,8 @@ class _Search:
         else:
             try:
                 children = self.subsets(t, self.tables[t], self.lam_int, True, free,
-                                        None if need0 is None else need0 - base, forced, above)
+                                        None if need0 is None else need0 - base, forced, above,
+                                        ftable=self.ftables[t])
             except _Stop:
                 raise _Stop(apriori) from None
             children.sort(key=lambda c: (-c[0], c[2]))
@@ -995,6 +1011,27 @@ class _Search:
                     targets[p] = t
             plan = tuple(targets)
         return value, plan, ub if value is None else max(ub, value), complete
+
+
+#: how far a float bound must be from the floor, relative to the magnitudes involved, for the
+#: search to trust its side without the exact bound (:func:`_margin`)
+FLOAT_MARGIN = 1e-9
+
+
+def _margin(ftable: list[list[float]], lam: Sequence[int], scale: int) -> float:
+    """The float filter's margin for one target's tables: :data:`FLOAT_MARGIN` times the
+    magnitude of what is summed (the tables' largest value and the multipliers' sum). The
+    float bound is a dot product of probabilities (each a product of at most one factor per
+    unit, rounded) with the float tables (at most one max of dot products per unit, each
+    rounded); its error is at most about ``(units + 1) * (states + pieces) * 2**-53`` times
+    that magnitude, below ``1e-11`` of it for 20 units of 1,000 states: the margin is a
+    hundred times that, so a float bound beyond it is on the same side as the exact one.
+
+    >>> _margin([[1.0, -2.0], [0.5, 0.0]], [65536, 0], 65536)  # 1e-9 * (2 + 1 + 1)
+    4e-09
+    """
+    top = max((abs(x) for row in ftable for x in row), default=0.0)
+    return FLOAT_MARGIN * (top + sum(abs(x) for x in lam) / scale + 1.0)
 
 
 def _usage(ch: _Chain, tables: list[list[float]], lam: Sequence[float]) -> dict[int, float]:
