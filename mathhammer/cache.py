@@ -37,6 +37,8 @@ def cached(maxsize: int = 256) -> Callable[[F], F]:
 
 
 def clear_caches() -> None:
-    """Forget every memoised result (parsed files, dice, rolls, named rules...)."""
+    """Forget every memoised result (parsed files, dice, rolls, named rules...). The parsed
+    rule-set files are kept for the process, as the imported modules are, and read again only
+    when one changes (:mod:`mathhammer.model.ruleset`)."""
     for memo in _CACHES:
         memo.cache_clear()

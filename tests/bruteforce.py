@@ -14,6 +14,14 @@ independent of everything rolled before them: an attack's Damage (and the Feel N
 it) is rolled when the damage is applied, and a Devastating Wound's Damage is rolled when its
 mortal wounds are inflicted, after all normal damage.
 
+A Damage roll the player may re-roll (``reroll_damage``) is rolled there too, with the model in
+front of the player: "ones" re-rolls a die showing 1; "any" re-rolls when the wounds a fresh
+roll is expected to take from that model (as many as it has left, after its Feel No Pain) beat
+those of the roll kept (README, "Rules decisions"). The ``mortal`` counter comes from the dice
+alone, as the engine's: with "any" it counts a Devastating Wound's Damage re-rolled when below
+the average of a fresh roll, drawn apart from the roll that hurts the model (so only the
+marginals, not their joint law, are the engine's).
+
 >>> import mathhammer as mh
 >>> bolt = mh.Weapon("Bolter", attacks=1, skill=3, strength=4, ap=0, damage=1)
 >>> o = brute_force((bolt, 1), mh.Target(models=1, toughness=4, save=3, wounds=1))
@@ -23,6 +31,7 @@ mortal wounds are inflicted, after all normal damage.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Hashable, Mapping
 from fractions import Fraction
 from functools import cache
@@ -139,6 +148,12 @@ def one_die(judge: Callable[[int], str], policy: str | None, fail: str, crit: st
     return out
 
 
+def best_fnp(*values: int | None) -> int | None:
+    """The best (lowest) of the Feel No Pain values that apply; None if none does."""
+    found = [v for v in values if v is not None]
+    return min(found) if found else None
+
+
 def broader(a: str | None, b: str | None) -> str | None:
     """The broader of two re-roll policies (ones < failed < noncrit)."""
     return a if POLICY_ORDER.index(a) >= POLICY_ORDER.index(b) else b
@@ -189,22 +204,48 @@ def brute_force(
     weapons = [_Weapon(w, target, opt, blast_models=models0) for w, _ in profiles]
 
     @cache
-    def apply(models: int, lost: int, points: int) -> Dist:
+    def apply(models: int, lost: int, points: int, fnp: int | None) -> Dist:
         """``points`` wounds (one attack's Damage, or one Devastating packet) to one model;
-        Feel No Pain for each point; what exceeds the model's wounds is lost."""
+        Feel No Pain ``fnp`` for each point; what exceeds the model's wounds is lost."""
         if models == 0:
             return {(0, 0): ONE}
         remaining = target.wounds - lost
         out: Dist = {}
-        for failed, p in failures(points, target.fnp).items():
+        for failed, p in failures(points, fnp).items():
             hurt = min(remaining, failed)
             add(out, (models - 1, 0) if hurt == remaining else (models, lost + hurt), p)
+        return out
+
+    def worth(models: int, lost: int, law: Mapping[int, Fraction], fnp: int | None) -> Fraction:
+        """The wounds the model in front of the player expects to lose from Damage ``law``."""
+        out = Fraction(0)
+        for d, p in law.items():
+            for (m, lost2), q in apply(models, lost, d, fnp).items():
+                out += p * q * ((target.wounds - lost) if m < models else lost2 - lost)
+        return out
+
+    @cache
+    def rolled_damage(models: int, lost: int, index: int, fnp: int | None) -> Dist:
+        """The Damage of one attack of weapon ``index`` against the model in front: the
+        characteristic rolled, re-rolled as the player would, then finished."""
+        wpn = weapons[index]
+        if wpn.reroll != "any" or len(wpn.rolled) == 1:
+            return wpn.damage
+        fresh = wpn.damage  # the law of a fresh roll, finished
+        again = worth(models, lost, fresh, fnp)
+        out: Dist = {}
+        for r, p in wpn.rolled.items():
+            kept = wpn.finish(r)
+            for d, q in (fresh if worth(models, lost, kept, fnp) < again else kept).items():
+                add(out, d, p * q)
         return out
 
     @cache
     def damage(models: int, lost: int, index: int) -> Dist:
         """One unsaved attack of weapon ``index``: roll its Damage, then apply it."""
-        return bind(weapons[index].damage, lambda d: apply(models, lost, d))
+        fnp = weapons[index].fnp
+        return bind(rolled_damage(models, lost, index, fnp),
+                    lambda d: apply(models, lost, d, fnp))
 
     def attack_once(index: int) -> Callable[[World], Dist]:
         weapon = weapons[index]
@@ -237,12 +278,18 @@ def brute_force(
 
     def mortal_packet(index: int) -> Callable[[World], Dist]:
         # A Devastating Wound: mortal wounds equal to the attack's Damage, all on one model,
-        # excess lost. ``mortal`` counts them before Feel No Pain and excess.
+        # excess lost, Feel No Pain against mortal wounds too. ``mortal`` counts them before
+        # Feel No Pain and excess (with "any" re-rolls, as counted from the dice alone).
+        wpn = weapons[index]
+
         def step(w: World) -> Dist:
             out: Dist = {}
-            for d, p in weapons[index].damage.items():
-                for (models, lost), q in apply(w.models, w.lost, d).items():
-                    add(out, w._replace(mortal=w.mortal + d, models=models, lost=lost), p * q)
+            counted = wpn.counted if wpn.reroll == "any" else None
+            for d, p in rolled_damage(w.models, w.lost, index, wpn.mortal_fnp).items():
+                for (models, lost), q in apply(w.models, w.lost, d, wpn.mortal_fnp).items():
+                    for c, r in (counted or {d: ONE}).items():
+                        add(out, w._replace(mortal=w.mortal + c, models=models, lost=lost),
+                            p * q * r)
             return out
 
         return step
@@ -270,9 +317,15 @@ class _Weapon:
         ab = mh.parse_abilities(tuple(weapon.abilities) + tuple(opt.abilities))
         ranged = weapon.range != "melee"
 
-        # Number of attacks of one model: A (+ attacks_mod, at least 1), + Rapid Fire X at half
-        # range, + Blast.
+        # Number of attacks of one model: A (halved rounding up, doubled; then + attacks_mod,
+        # at least 1), + Rapid Fire X at half range, + Blast, + Cleave.
         count = roll(weapon.attacks)
+        if opt.halve_attacks or opt.double_attacks:  # division, then multiplication, round up
+            scaled: Dist = {}
+            for n, p in count.items():
+                x = Fraction(n, 2 if opt.halve_attacks else 1) * (2 if opt.double_attacks else 1)
+                add(scaled, max(1, -(-x.numerator // x.denominator)), p)
+            count = scaled
         if opt.attacks_mod:  # each model's A changed, never below 1
             moved: Dist = {}
             for n, p in count.items():
@@ -281,36 +334,68 @@ class _Weapon:
         if ab.rapid_fire and opt.half_range:
             count = total(count, roll(ab.rapid_fire))
         if ab.blast:
-            count = {n + blast_models // 5: p for n, p in count.items()}
+            count = {n + ab.blast * (blast_models // 5): p for n, p in count.items()}
+        if ab.cleave:
+            count = {n + ab.cleave * (blast_models // 5): p for n, p in count.items()}
         self.count = count
 
-        # Damage of one attack: roll, halve (rounding up), + Melta, + damage_mod, at least 1.
-        damage: Dist = {}
+        # Damage of one attack: roll (a die showing 1 rolled again for "ones"), halve
+        # (rounding up), + Melta, + damage_mod, at least 1.
         melta = roll(ab.melta) if (ab.melta and opt.half_range) else {0: ONE}
-        for d, p in roll(weapon.damage).items():
+
+        def finish(d: int) -> Dist:
+            out: Dist = {}
             if opt.halve_damage:
                 d = -(-d // 2)
             for m, q in melta.items():
-                add(damage, max(1, d + m + opt.damage_mod), p * q)
-        self.damage = damage
+                add(out, max(1, d + m + opt.damage_mod), q)
+            return out
+
+        single = re.fullmatch(r"D([36])(?:\+(\d+))?", weapon.damage)  # canonical: "D6+1"
+        rolled = roll(weapon.damage)
+        if opt.reroll_damage == "ones" and single:
+            sides, plus = int(single.group(1)), int(single.group(2) or 0)
+            rolled = {}
+            for face in range(1, sides + 1):
+                if face == 1:
+                    for again in range(1, sides + 1):
+                        add(rolled, again + plus, Fraction(1, sides * sides))
+                else:
+                    add(rolled, face + plus, Fraction(1, sides))
+        self.rolled, self.finish, self.reroll = rolled, finish, opt.reroll_damage
+        self.damage = bind(rolled, finish)
+        # "any": the counter's re-roll, made when the Damage is below a fresh roll's average
+        average = sum(d * p for d, p in self.damage.items())
+        self.counted = bind(rolled, lambda r: self.damage if sum(
+            d * p for d, p in finish(r).items()) < average else finish(r))
+        # Feel No Pain: the best that applies to a wound of this weapon
+        psychic = "psychic" in weapon.abilities
+        self.fnp = best_fnp(target.fnp, target.fnp_psychic if psychic else None)
+        self.mortal_fnp = best_fnp(self.fnp, target.fnp_mortal)
 
         # Hit roll of one attack: "miss" / "hit" / "crit".
         if ab.torrent or weapon.skill is None:
             hit_roll: Dist = {"hit": ONE}
         else:
-            skill = clamp(weapon.skill - opt.skill_mod, 2, 7)
-            mod = opt.hit_mod
+            # "ignore any or all modifiers": the player ignores those that make it worse
+            skill_mod = max(0, opt.skill_mod) if opt.ignore_skill_modifiers else opt.skill_mod
+            skill = clamp(weapon.skill - skill_mod, 2, 7)
+            mod = max(0, opt.hit_mod) if opt.ignore_hit_modifiers else opt.hit_mod
             mod += 1 if (ab.heavy and opt.stationary and ranged) else 0
-            mod -= 1 if (target.stealth and ranged) else 0
+            mod -= 1 if (target.stealth and ranged and not opt.ignore_hit_modifiers) else 0
             mod = clamp(mod, -1, 1)
 
             def judge_hit(f: int) -> str:
-                if opt.overwatch:
-                    return "crit" if f == 6 else "miss"
+                if opt.overwatch:  # only a 6 hits, or what a rule lowers that to
+                    hits_on = min(6, opt.overwatch_hits_on, opt.unmodified_hits_on)
+                    return "crit" if f >= max(hits_on, opt.crit_hit) else (
+                        "hit" if f >= hits_on else "miss")
                 if f == 1:
                     return "miss"
                 if f >= opt.crit_hit:
                     return "crit"
+                if f >= opt.unmodified_hits_on:  # "scores a hit on an unmodified X+"
+                    return "hit"
                 return "hit" if f + mod >= skill else "miss"
 
             hit_roll = one_die(judge_hit, opt.reroll_hits, "miss", "crit")
@@ -320,8 +405,9 @@ class _Weapon:
         need = 2 if s >= 2 * t else 3 if s > t else 4 if s == t else 6 if 2 * s <= t else 5
         keywords = {k.upper() for k in target.keywords}
         crit_wound = min([opt.crit_wound] + [x for kw, x in ab.anti if kw.upper() in keywords])
-        wmod = opt.wound_mod + (1 if (ab.lance and opt.charged) else 0)
-        wmod += opt.wound_mod_if_stronger if s > t else 0
+        penalty = (lambda m: max(0, m)) if opt.ignore_wound_modifiers else (lambda m: m)
+        wmod = penalty(opt.wound_mod) + (1 if (ab.lance and opt.charged) else 0)
+        wmod += penalty(opt.wound_mod_if_stronger) if s > t else 0
         wmod = clamp(wmod, -1, 1)
 
         def judge_wound(f: int) -> str:

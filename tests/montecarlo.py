@@ -145,10 +145,13 @@ def _attack_dice(rng, weapon: mh.Weapon, ab: Any, o: mh.Options, count: int, mod
     """Each model rolls its own A (+ Blast for ``models``, + Rapid Fire at half range): the
     attacks per trial and the (trials, slots) mask of live attack slots."""
     per_model = _roll(rng, weapon.attacks, (trials, count))
+    if o.halve_attacks and not o.double_attacks:  # halved then doubled is A again
+        per_model = (per_model + 1) // 2
+    elif o.double_attacks and not o.halve_attacks:
+        per_model = per_model * 2
     if o.attacks_mod:
         per_model = np.maximum(1, per_model + o.attacks_mod)
-    if ab.blast:
-        per_model = per_model + models // 5
+    per_model = per_model + (ab.blast + ab.cleave) * (models // 5)
     if ab.rapid_fire is not None and o.half_range:
         per_model = per_model + _roll(rng, ab.rapid_fire, (trials, count))
     n_attacks = per_model.sum(axis=1)
@@ -161,16 +164,19 @@ def _hit_dice(rng, weapon: mh.Weapon, ab: Any, o: mh.Options, stealth: bool, liv
     if weapon.skill is None or ab.torrent:
         return live.copy(), np.zeros_like(live)
     ranged = not weapon.melee
-    skill = _clamp(weapon.skill - o.skill_mod, 2, 7)
-    mod = o.hit_mod + (1 if ab.heavy and o.stationary and ranged else 0)
-    mod -= 1 if stealth and ranged else 0
+    skill = _clamp(weapon.skill - (max(0, o.skill_mod) if o.ignore_skill_modifiers
+                                   else o.skill_mod), 2, 7)
+    mod = (max(0, o.hit_mod) if o.ignore_hit_modifiers else o.hit_mod) + (
+        1 if ab.heavy and o.stationary and ranged else 0)
+    mod -= 1 if stealth and ranged and not o.ignore_hit_modifiers else 0
     mod = _clamp(mod, -1, 1)
 
     def judge(f):
         if o.overwatch:
-            return f == 6, f == 6
+            on = min(6, o.overwatch_hits_on, o.unmodified_hits_on)
+            return f >= on, f >= max(on, o.crit_hit)
         c = f >= o.crit_hit
-        return (f != 1) & (c | (f + mod >= skill)), c
+        return (f != 1) & (c | (f >= o.unmodified_hits_on) | (f + mod >= skill)), c
 
     first = rng.integers(1, 7, size=live.shape, dtype=np.int8)
     ok, c = judge(first)
@@ -200,8 +206,11 @@ def _wound_dice(rng, ab: Any, o: mh.Options, strength: int, t: int, keywords: se
     for kw, x in ab.anti:
         if kw.upper() in keywords:
             crit_at = min(crit_at, x)
-    wmod = o.wound_mod + (1 if ab.lance and o.charged else 0)
-    wmod += o.wound_mod_if_stronger if strength > t else 0
+    def kept(m: int) -> int:  # ignored when it is a penalty and the rule ignores them
+        return max(0, m) if o.ignore_wound_modifiers else m
+
+    wmod = kept(o.wound_mod) + (1 if ab.lance and o.charged else 0)
+    wmod += kept(o.wound_mod_if_stronger) if strength > t else 0
     wmod = _clamp(wmod, -1, 1)
 
     def wjudge(f):
@@ -216,14 +225,83 @@ def _wound_dice(rng, ab: Any, o: mh.Options, strength: int, t: int, keywords: se
     return wjudge(f)
 
 
-def _damage_dice(rng, weapon: mh.Weapon, ab: Any, o: mh.Options, shape) -> Any:
-    """One Damage roll per slot: halved, Melta at half range, modifier, never below 1."""
-    d = _roll(rng, weapon.damage, shape)
+def _one_die(expr: str) -> tuple[int, int] | None:
+    """(sides, plus) of a Damage of one die (``"D6+1"``), else None."""
+    m = re.fullmatch(r"D([36])(?:\+(\d+))?", expr)
+    return (int(m.group(1)), int(m.group(2) or 0)) if m else None
+
+
+def _finish(rng, ab: Any, o: mh.Options, d) -> Any:
+    """A rolled D characteristic finished: halved, Melta at half range, modifier, at least 1."""
     if o.halve_damage:
         d = (d + 1) // 2
     if ab.melta is not None and o.half_range:
-        d = d + _roll(rng, ab.melta, shape)
+        d = d + _roll(rng, ab.melta, d.shape)
     return np.maximum(d + o.damage_mod, 1)
+
+
+def _damage_dice(rng, weapon: mh.Weapon, ab: Any, o: mh.Options, shape) -> Any:
+    """One Damage roll per slot: a die showing 1 rolled again under ``reroll_damage="ones"``
+    (under "any": when the Damage would be below a fresh roll's average), then halved, Melta
+    at half range, modifier, never below 1."""
+    d = _roll(rng, weapon.damage, shape)
+    single = _one_die(weapon.damage)
+    if o.reroll_damage == "ones" and single is not None:
+        d = np.where(d - single[1] == 1, _roll(rng, weapon.damage, shape), d)
+    if o.reroll_damage == "any":
+        average = _finished_mean(weapon, ab, o)
+        means = _finished_means(weapon, ab, o)
+        low = np.vectorize(lambda r: means[int(r)] < average, otypes=[bool])(d)
+        d = np.where(low, _roll(rng, weapon.damage, shape), d)
+    return _finish(rng, ab, o, d)
+
+
+def _melta(ab: Any, o: mh.Options) -> tuple[tuple[int, ...], tuple[float, ...]]:
+    return _dice_table(ab.melta) if ab.melta is not None and o.half_range else ((0,), (1.0,))
+
+
+def _finished_means(weapon: mh.Weapon, ab: Any, o: mh.Options) -> dict[int, float]:
+    """The mean finished Damage of each rolled value of the D characteristic."""
+    out = {}
+    for r in _dice_table(weapon.damage)[0]:
+        base = (r + 1) // 2 if o.halve_damage else r
+        out[r] = sum(p * max(1, base + m + o.damage_mod)
+                     for m, p in zip(*_melta(ab, o), strict=True))
+    return out
+
+
+def _finished_mean(weapon: mh.Weapon, ab: Any, o: mh.Options) -> float:
+    values, probs = _dice_table(weapon.damage)
+    means = _finished_means(weapon, ab, o)
+    return sum(p * means[v] for v, p in zip(values, probs, strict=True))
+
+
+def _model_rerolls(weapon: mh.Weapon, ab: Any, o: mh.Options, wounds: int,
+                   fnp: int | None) -> Any:
+    """``reroll_damage="any"``: a (rolled value, wounds left) table, True where a fresh roll
+    is expected to take more wounds from the model than the roll kept, after Feel No Pain."""
+    from math import comb
+
+    q = 1.0 if fnp is None else (fnp - 1) / 6
+
+    def worth_of(d: int, left: int) -> float:  # E[min(Binomial(d, q), left)]
+        return sum(comb(d, k) * q ** k * (1 - q) ** (d - k) * min(k, left)
+                   for k in range(d + 1))
+
+    values, probs = _dice_table(weapon.damage)
+    melta = _melta(ab, o)
+
+    def kept(r: int, left: int) -> float:
+        base = (r + 1) // 2 if o.halve_damage else r
+        return sum(p * worth_of(max(1, base + m + o.damage_mod), left)
+                   for m, p in zip(*melta, strict=True))
+
+    table = np.zeros((max(values) + 1, wounds + 1), dtype=bool)
+    for left in range(1, wounds + 1):
+        fresh = sum(p * kept(v, left) for v, p in zip(values, probs, strict=True))
+        for v in values:
+            table[v, left] = kept(v, left) < fresh - 1e-12
+    return table
 
 
 def _weapon_rolls(rng, weapon: mh.Weapon, count: int, target: mh.Target, o: mh.Options,
@@ -270,27 +348,58 @@ def _weapon_rolls(rng, weapon: mh.Weapon, count: int, target: mh.Target, o: mh.O
     n_unsaved = unsaved.sum(axis=1)
 
     # --- damage per unsaved wound and per devastating wound -------------------------------
-    normal = _compact(unsaved, _damage_dice(rng, weapon, ab, o, (trials, save_width)))
-    devs = _compact(dev, _damage_dice(rng, weapon, ab, o, (trials, width)))
-    n_mortal = np.where(devs[0], devs[1], 0).sum(axis=1)
+    psychic = "psychic" in weapon.abilities
+    fnp = _best(target.fnp, target.fnp_psychic if psychic else None)
+    mortal_fnp = _best(fnp, target.fnp_mortal)
+    if o.reroll_damage == "any" and len(_dice_table(weapon.damage)[0]) > 1:
+        # the roll and its re-roll, finished; which one counts is decided against the model
+        def pair(shape):
+            first, again = (_roll(rng, weapon.damage, shape) for _ in range(2))
+            return first, _finish(rng, ab, o, first), _finish(rng, ab, o, again)
+
+        normal = _compact(unsaved, *pair((trials, save_width)))
+        devs = _compact(dev, *pair((trials, width)))
+        counted = _compact(dev, _damage_dice(rng, weapon, ab, o, (trials, width)))
+        n_mortal = np.where(counted[0], counted[1], 0).sum(axis=1)
+        rerolls = (_model_rerolls(weapon, ab, o, target.wounds, fnp),
+                   _model_rerolls(weapon, ab, o, target.wounds, mortal_fnp))
+    else:
+        normal = _compact(unsaved, _damage_dice(rng, weapon, ab, o, (trials, save_width)))
+        devs = _compact(dev, _damage_dice(rng, weapon, ab, o, (trials, width)))
+        n_mortal = np.where(devs[0], devs[1], 0).sum(axis=1)
+        rerolls = (None, None)
     return {
         "attacks": n_attacks, "hits": n_hits, "wounds": n_wounds, "unsaved": n_unsaved,
-        "mortal": n_mortal, "normal": normal, "dev": devs,
+        "mortal": n_mortal, "normal": normal, "dev": devs, "fnp": (fnp, mortal_fnp),
+        "rerolls": rerolls,
     }
 
 
-def _allocate(rng, packets, target: mh.Target, models, lost, damage, kills) -> None:
-    """Apply damage packets (columns, vectorised over trials) in place; excess of each is lost."""
-    mask, amount = packets
+def _best(*values: int | None) -> int | None:
+    """The best (lowest) Feel No Pain of those that apply."""
+    found = [v for v in values if v is not None]
+    return min(found) if found else None
+
+
+def _allocate(rng, packets, target: mh.Target, models, lost, damage, kills,
+              fnp: int | None = None, rerolls: Any = None) -> None:
+    """Apply damage packets (columns, vectorised over trials) in place; excess of each is lost.
+    ``rerolls``: a (rolled value, wounds left) table of Damage re-rolls; the packets then hold
+    the rolled value, the Damage kept and the Damage re-rolled."""
+    mask, *columns = packets
     w = target.wounds
-    q = None if target.fnp is None else (target.fnp - 1) / 6  # P(a wound point gets through)
+    q = None if fnp is None else (fnp - 1) / 6  # P(a wound point gets through)
     for j in range(mask.shape[1]):
         active = mask[:, j] & (models > 0)
         if not active.any():
             if not (models > 0).any():
                 return
             continue
-        d = amount[:, j]
+        if rerolls is None:
+            d = columns[0][:, j]
+        else:
+            again = rerolls[columns[0][:, j], w - lost]
+            d = np.where(again, columns[2][:, j], columns[1][:, j])
         if q is not None:
             d = rng.binomial(d, q)
         take = np.where(active, np.minimum(d, w - lost), 0)
@@ -340,9 +449,11 @@ def _chunk(rng, profiles: list[tuple[mh.Weapon, int]], target: mh.Target, o: mh.
     models = np.full(trials, target.models, dtype=np.int64)
     lost = np.zeros(trials, dtype=np.int64)
     for r in rolled:
-        _allocate(rng, r["normal"], target, models, lost, counts["damage"], counts["kills"])
+        _allocate(rng, r["normal"], target, models, lost, counts["damage"], counts["kills"],
+                  r["fnp"][0], r["rerolls"][0])
     for r in rolled:
-        _allocate(rng, r["dev"], target, models, lost, counts["damage"], counts["kills"])
+        _allocate(rng, r["dev"], target, models, lost, counts["damage"], counts["kills"],
+                  r["fnp"][1], r["rerolls"][1])
     return {**counts, "destroyed": models == 0}
 
 
@@ -369,13 +480,19 @@ def _squad_toughness(squad: mh.Squad, rules: str) -> int:
 
 def _check_squad_rules(profiles: list[tuple[mh.Weapon, int]], squad: mh.Squad,
                        o: mh.Options) -> None:
-    """11e is only simulated where it differs from 10e in the unit's Toughness alone."""
+    """11e is only simulated where it differs from 10e in the unit's Toughness alone; Damage
+    re-rolls decided against the model ("any") only against a plain Target."""
+    if o.reroll_damage == "any":
+        raise ValueError("the Monte Carlo oracle simulates reroll_damage='any' against a "
+                         "plain Target only")
     if o.rules == "10e":
         return
     if o.rules != "11e":
         raise ValueError(f"rules: the Monte Carlo oracle only knows '10e' and '11e', got "
                          f"{o.rules!r}")
     bad = []
+    if o.reroll_damage == "any":
+        bad.append("reroll_damage='any'")
     if o.cover or o.overwatch or o.lethal_hits != "always":
         bad.append("cover / overwatch / lethal_hits choice")
     if all(g.stealth for g in squad.groups):
@@ -434,6 +551,7 @@ def _squad_weapon_rolls(rng, weapon: mh.Weapon, count: int, squad: mh.Squad, o: 
         "attacks": n_attacks, "hits": n_hits, "wounds": wounded.sum(axis=1),
         "mortal": n_mortal, "normal": normal, "dev": devs,
         "precision": bool(ab.precision and o.precision),
+        "psychic": "psychic" in weapon.abilities,
         "ap": min(0, weapon.ap - o.ap_mod),
         "cover": bool(o.cover and ranged and not ab.ignores_cover),
     }
@@ -465,9 +583,9 @@ class _UnitState:
         return choice
 
     def apply(self, rng, packets, precision: bool, o: mh.Options, ap: int | None = None,
-              cover: bool = False) -> None:
+              cover: bool = False, psychic: bool = False) -> None:
         """Allocate packets column by column; normal wounds (``ap`` given) take a save first,
-        devastating ones do not. Excess damage of each packet is lost."""
+        devastating ones (mortal wounds) do not. Excess damage of each packet is lost."""
         mask, *cols = packets
         amount = cols[-1]
         for j in range(mask.shape[1]):
@@ -492,8 +610,10 @@ class _UnitState:
                     sel = sel & ~saved
                     self.unsaved += sel
                 d = amount[:, j]
-                if grp.fnp is not None:
-                    d = rng.binomial(d, (grp.fnp - 1) / 6)
+                fnp = _best(grp.fnp, grp.fnp_psychic if psychic else None,
+                            grp.fnp_mortal if ap is None else None)
+                if fnp is not None:
+                    d = rng.binomial(d, (fnp - 1) / 6)
                 take = np.where(sel, np.minimum(d, grp.wounds - self.lost[g]), 0)
                 self.lost[g] += take
                 self.damage += take
@@ -514,9 +634,10 @@ def _squad_chunk(rng, profiles: list[tuple[mh.Weapon, int]], squad: mh.Squad, o:
             counts[k] += r[k]
     unit = _UnitState(squad, trials)
     for r in rolled:  # all normal damage, weapon by weapon, in attack order
-        unit.apply(rng, r["normal"], r["precision"], o, ap=r["ap"], cover=r["cover"])
+        unit.apply(rng, r["normal"], r["precision"], o, ap=r["ap"], cover=r["cover"],
+                   psychic=r["psychic"])
     for r in rolled:  # then every weapon's devastating wounds, in weapon order
-        unit.apply(rng, r["dev"], r["precision"], o)
+        unit.apply(rng, r["dev"], r["precision"], o, psychic=r["psychic"])
     chars = [g for g, c in enumerate(unit.chars) if c]
     return {
         **counts, "unsaved": unit.unsaved, "damage": unit.damage, "kills": unit.kills.sum(axis=0),

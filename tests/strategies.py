@@ -18,6 +18,7 @@ WEAPON_ABILITIES = (
     "lethal hits", "devastating wounds", "twin-linked", "torrent", "blast", "lance", "heavy",
     "ignores cover", "sustained hits 1", "sustained hits 2", "sustained hits D3", "rapid fire 1",
     "melta 2", "melta D3", "anti-infantry 4+", "anti-infantry 2+", "anti-vehicle 5+", "assault",
+    "cleave 1", "psychic",
 )
 KEYWORDS = ("INFANTRY", "VEHICLE", "MONSTER")
 REROLLS = (None, "ones", "failed", "noncrit")
@@ -65,6 +66,8 @@ def targets(draw, models=None, wounds=None) -> mh.Target:
         fnp=draw(st.sampled_from([None, None, 4, 5, 6])),
         keywords=draw(st.lists(st.sampled_from(KEYWORDS), max_size=2, unique=True)),
         abilities=draw(st.sampled_from([(), (), ("stealth",)])),
+        fnp_mortal=draw(st.sampled_from([None, None, None, 3, 5])),
+        fnp_psychic=draw(st.sampled_from([None, None, None, 4])),
     )
 
 
@@ -92,6 +95,13 @@ def option_kwargs(draw, max_changes: int = 6) -> dict[str, Any]:
         "reroll_hits": st.sampled_from(REROLLS),
         "reroll_wounds": st.sampled_from(REROLLS),
         "halve_damage": st.booleans(),
+        "reroll_damage": st.sampled_from([None, "ones", "any"]),
+        "double_attacks": st.booleans(),
+        "halve_attacks": st.booleans(),
+        "unmodified_hits_on": st.sampled_from([2, 4, 7]),
+        "ignore_hit_modifiers": st.booleans(),
+        "ignore_skill_modifiers": st.booleans(),
+        "ignore_wound_modifiers": st.booleans(),
         "abilities": st.lists(st.sampled_from(["lethal hits", "sustained hits 1",
                                                "devastating wounds", "ignores cover"]),
                               max_size=1),
@@ -111,14 +121,15 @@ def pmfs(outcomes=None, max_size: int = 5):
     return st.dictionaries(outcomes, st.integers(1, 6), min_size=1, max_size=max_size).map(mh.PMF)
 
 
-def max_attacks(weapon: mh.Weapon, target_models: int, half_range: bool) -> int:
-    """The most attacks one model can make with ``weapon`` (to keep brute force tiny)."""
+def max_attacks(weapon: mh.Weapon, target_models: int, half_range: bool,
+                double: bool = False) -> int:
+    """The most attacks one model can make with ``weapon`` (to keep brute force tiny);
+    ``double``: its Attacks are doubled."""
     ab = weapon.parsed
-    top = max(mh.dice(weapon.attacks).outcomes())
+    top = max(mh.dice(weapon.attacks).outcomes()) * (2 if double else 1)
     if ab.rapid_fire and half_range:
         top += max(mh.dice(ab.rapid_fire).outcomes())
-    if ab.blast:
-        top += target_models // 5
+    top += ab.per_target_models * (target_models // 5)
     return top
 
 
@@ -135,15 +146,16 @@ def tiny_scenarios(draw, max_total_attacks: int = 3):
                               damage=st.sampled_from([1, 2, "D3"]), max_abilities=3))
         profiles.append((weapon, draw(st.integers(1, 2))))
     half = kwargs.get("half_range", False)
-    total = sum(n * max_attacks(w, target.models, half) for w, n in profiles)
+    double = kwargs.get("double_attacks", False) and not kwargs.get("halve_attacks", False)
+    total = sum(n * max_attacks(w, target.models, half, double) for w, n in profiles)
     if total > max_total_attacks:
         profiles = profiles[:1]
         weapon, _ = profiles[0]
-        if max_attacks(weapon, target.models, half) > max_total_attacks:
+        if max_attacks(weapon, target.models, half, double) > max_total_attacks:
             weapon = mh.Weapon(weapon.name, attacks=1, skill=weapon.skill,
                                strength=weapon.strength, ap=weapon.ap, damage=weapon.damage,
                                abilities=[a for a in weapon.abilities
-                                          if not a.startswith(("rapid fire", "blast"))],
+                                          if not a.startswith(("rapid fire", "blast", "cleave"))],
                                range=weapon.range)
         profiles = [(weapon, 1)]
     return profiles, target, kwargs

@@ -296,7 +296,7 @@ def test_attach_option_pairs_units_of_a_list_without_attachments():
                   attach=("Khârn the Betrayer=Khorne Berzerkers",))
     (i, j), = a.attached
     assert (a.units[i].name, a.units[j].name) == ("Khârn the Betrayer", "Khorne Berzerkers")
-    with pytest.raises(ValueError, match="no unattached unit 'Nobody'"):
+    with pytest.raises(ValueError, match="no Leader 'Nobody' in the list"):
         load_army(ROSTERS / "world-eaters.10e.gwapp.txt", data=BSDATA, attach=("Nobody=Jakhals",))
 
 
@@ -478,7 +478,7 @@ def test_table_army_rows_and_empty_rows():
     r = run(cli, ["table", "--army", path, "--targets", "MEQ", "--data", str(BSDATA),
                   "--format", "json"])
     assert r.exit_code == 0, r.output
-    grid = json.loads(r.output)
+    grid = json.loads(r.stdout)
     labels = [row["label"] for row in grid["rows"]]
     assert labels == ["Overlord", "Necron Warriors", "Skorpekh Destroyers",
                       "Canoptek Scarab Swarms"]
@@ -487,7 +487,7 @@ def test_table_army_rows_and_empty_rows():
     r = run(cli, ["table", "--army", path, "--defence", "--data", str(BSDATA), "Immortals",
                   "--format", "json"])
     assert r.exit_code == 0, r.output
-    grid = json.loads(r.output)
+    grid = json.loads(r.stdout)
     assert [c["label"] for c in grid["columns"]] == labels
 
 

@@ -98,11 +98,13 @@ def _damage(path, folder):
 def test_each_reader_finds_the_detachment_line(tmp_path):
     assert parse_list(APP_10E + "\n\nSquad (50 points)\n  • 5x Squad\n").detachments == (
         "Storm Host",)
+    # an 11e line's "(N Detachment Points)" is dropped, in any language, and its word for
+    # "and" read as "and"
     assert parse_list(APP_11E + "\n\nSquad (50 points)\n  • 5x Squad\n").detachments == (
-        "Storm Host and Iron Host (3 Detachment Points)",)
-    french = ("Liste (50 points)\n\nTesters\nStorm Host (3 Points de Détachement)\n"
-              "Force de Frappe (2 000 points)\n\nSquad (50 points)\n  • 5x Squad\n")
-    assert parse_list(french).detachments == ("Storm Host (3 Points de Détachement)",)
+        "Storm Host and Iron Host",)
+    french = ("Liste (50 points)\n\nTesters\nStorm Host et Iron Host (3 Points de "
+              "Détachement)\nForce de Frappe (2 000 points)\n\nSquad (50 points)\n  • 5x Squad\n")
+    assert parse_list(french).detachments == ("Storm Host and Iron Host",)
     assert parse_list(NR).detachments == ("Iron Host, Storm Host (Storm Doctrine)",)
     nr_default = ("# ++ Army Roster ++ [50 pts]\n## Testers\nDetachment: Storm Host\n\n"
                   "Squad [50 pts]: 5x Bolt rifle\n")
@@ -132,7 +134,7 @@ def test_a_lists_detachment_rule_reaches_its_units(tmp_path, folder):
         path = _list(tmp_path, head)
         army = load_army(path, data=folder)
         assert army.detachments[0] == "Storm Host" and not [
-            w for w in army.warnings if "detachment" in w]
+            w for w in army.warnings if "detachment '" in w]
         [unit] = army.units
         # the stratagems it can use (the 40kdc data's core ones, when installed) are listed
         # apart from the list's rules
@@ -277,7 +279,9 @@ def test_tau_11e_new_recruit_lists_use_the_rule_they_name(name):
                    for r in _rules(u).applied + _rules(u).switches)
     fireknife = next(u for u in army.units if u.name == "Crisis Fireknife Battlesuits")
     rules = _rules(fireknife)
-    assert [r.name for r in rules.applied] == ["Fireknife"]  # re-roll a Hit roll of 1
+    # re-roll a Hit roll of 1; the datasheet's own Weapon Support System (ignore the Hit
+    # roll's modifiers: none here)
+    assert [r.name for r in rules.applied] == ["Fireknife", "Weapon Support System"]
     meq = parse_target("10x T4 Sv3+ W2")
     # 6 missile pods: 2 attacks each at BS 4+, S7 v T4 wounds on 3+ (2/3), AP-1: save 4+
     # fails 1/2: 12 * 1/2 * 2/3 * 1/2 = 2;  re-rolling 1s to hit: 1/2 + 1/6 * 1/2 = 7/12,

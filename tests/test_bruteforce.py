@@ -89,6 +89,23 @@ CASES = {
                                target(models=2, abilities=["stealth"]), {"stationary": True}),
     "heavy melee": ([(weapon(attacks=2, skill=4, abilities=["heavy"], range="melee"), 1)], GEQ,
                     {"stationary": True}),
+    "unmodified 2+ hits at BS5+ -1": ([(weapon(attacks=2, skill=5), 1)], GEQ,
+                                      {"unmodified_hits_on": 2, "hit_mod": -1}),
+    "unmodified 4+ + reroll failed": ([(weapon(attacks=2, skill=6), 1)], GEQ,
+                                      {"unmodified_hits_on": 4, "reroll_hits": "failed",
+                                       "crit_hit": 5}),
+    "ignore hit penalties": ([(weapon(attacks=2, skill=4, abilities=["heavy"]), 1)],
+                             target(models=2, abilities=["stealth"]),
+                             {"ignore_hit_modifiers": True, "hit_mod": -1, "stationary": True}),
+    "ignore hit modifiers keeps a bonus": ([(weapon(attacks=2, skill=4), 1)], GEQ,
+                                           {"ignore_hit_modifiers": True, "hit_mod": 1}),
+    "ignore skill penalties": ([(weapon(attacks=2, skill=3), 1)], GEQ,
+                               {"ignore_skill_modifiers": True, "skill_mod": -2}),
+    "ignore wound penalties": ([(weapon(attacks=2, strength=5, abilities=["lance"]), 1)], MEQ,
+                               {"ignore_wound_modifiers": True, "wound_mod": -1,
+                                "wound_mod_if_stronger": -1, "charged": True}),
+    "unmodified 3+ overwatch": ([(weapon(attacks=2, skill=2, abilities=["lethal hits"]), 1)],
+                                GEQ, {"unmodified_hits_on": 3, "overwatch": True}),
     # --- number of attacks --------------------------------------------------------------
     "rapid fire half": ([(weapon(attacks=1, abilities=["rapid fire 1"]), 2)], GEQ,
                         {"half_range": True}),
@@ -100,6 +117,20 @@ CASES = {
     "blast vs 9": ([(weapon(attacks=1, abilities=["blast"]), 1)], target(models=9), {}),
     "blast vs 10": ([(weapon(attacks=1, skill=5, abilities=["blast"]), 1)],
                     target(models=10), {}),
+    "blast 2 vs 5": ([(weapon(attacks=1, skill=5, abilities=["blast 2"]), 1)],
+                     target(models=5), {}),
+    "cleave 1 vs 10": ([(weapon(attacks=1, skill=5, abilities=["cleave 1"], range="melee"), 1)],
+                       target(models=10), {}),
+    "cleave 2 vs 4": ([(weapon(attacks=1, abilities=["cleave 2"], range="melee"), 1)],
+                      target(models=4), {}),
+    "double attacks D3": ([(weapon(attacks="D3", skill=5), 1)], GEQ, {"double_attacks": True}),
+    "halve attacks D3 + 1": ([(weapon(attacks="D3"), 2)], GEQ,
+                             {"halve_attacks": True, "attacks_mod": 1}),
+    "halve and double": ([(weapon(attacks=3, skill=5), 1)], GEQ,
+                         {"halve_attacks": True, "double_attacks": True}),
+    "double with -1 and rapid fire": ([(weapon(attacks=1, abilities=["rapid fire 1"]), 1)], GEQ,
+                                      {"double_attacks": True, "attacks_mod": -1,
+                                       "half_range": True}),
     # --- wound roll ---------------------------------------------------------------------
     "S vs T table": ([(weapon(attacks=1, strength=s), 1) for s in (1, 2, 3, 4, 5, 8)],
                      target(models=3, toughness=4, save=7), {}),
@@ -191,6 +222,37 @@ CASES = {
                                                                 "damage_mod": -1}),
     "damage_mod +1": ([(weapon(attacks=2, damage="D3"), 1)], target(models=2, wounds=3),
                       {"damage_mod": 1}),
+    "reroll damage ones D3": ([(weapon(attacks=2, damage="D3"), 1)], target(models=2, wounds=3),
+                              {"reroll_damage": "ones"}),
+    "reroll damage ones D6+1": ([(weapon(attacks=2, strength=8, damage="D6+1"), 1)],
+                                target(models=2, wounds=5), {"reroll_damage": "ones"}),
+    "reroll damage ones 2D3 (never 1)": ([(weapon(attacks=1, strength=8, damage="2D3"), 1)],
+                                         target(models=2, wounds=4), {"reroll_damage": "ones"}),
+    "reroll damage any D6 vs W3": ([(weapon(attacks=2, strength=8, damage="D6"), 1)],
+                                   target(models=2, save=5, wounds=3), {"reroll_damage": "any"}),
+    "reroll damage any D6 FNP5 W4": ([(weapon(attacks=2, strength=8, ap=-2, damage="D6"), 1)],
+                                     target(models=2, save=3, wounds=4, fnp=5),
+                                     {"reroll_damage": "any"}),
+    "reroll damage any melta halved": ([(weapon(attacks=2, strength=9, ap=-4, damage="D6",
+                                                abilities=["melta D3"]), 1)], TANK,
+                                       {"reroll_damage": "any", "half_range": True,
+                                        "halve_damage": True}),
+    "reroll damage any fixed D": ([(weapon(attacks=2, damage=2), 1)], MEQ,
+                                  {"reroll_damage": "any"}),
+    "reroll damage any + dev": ([(weapon(attacks=2, damage="D3", abilities=[
+        "devastating wounds", "sustained hits 1"]), 1)], target(models=2, save=3, wounds=3),
+        {"reroll_damage": "any", "crit_wound": 5}),
+    "fnp mortal vs dev": ([(weapon(attacks=2, damage="D3", abilities=["devastating wounds"]),
+                            1)], target(models=2, save=3, wounds=2, fnp=6, fnp_mortal=4),
+                          {"crit_wound": 4}),
+    "fnp mortal worse than fnp": ([(weapon(attacks=2, damage=2, abilities=[
+        "devastating wounds"]), 1)], target(models=2, save=3, wounds=2, fnp=4, fnp_mortal=6),
+        {"crit_wound": 5}),
+    "fnp psychic vs psychic weapon": ([(weapon(attacks=2, damage="D3", abilities=[
+        "psychic", "devastating wounds"]), 1)], target(models=2, wounds=2, fnp_psychic=4,
+                                                       fnp_mortal=5), {}),
+    "fnp psychic vs other weapon": ([(weapon(attacks=2, damage="D3"), 1)],
+                                    target(models=2, wounds=2, fnp_psychic=4), {}),
     # --- devastating wounds and allocation ----------------------------------------------
     "dev + FNP": ([(weapon(attacks=2, damage="D3", abilities=["devastating wounds"]), 1)],
                   target(models=2, save=2, wounds=2, fnp=5), {"crit_wound": 5}),
@@ -241,6 +303,14 @@ def test_engine_matches_brute_force_from_a_damaged_state(start):
     assert_same([(weapon(attacks=2, ap=-1, damage="D3", abilities=["devastating wounds",
                                                                     "blast"]), 1)],
                 target(models=5, save=4, wounds=3, fnp=6), start=start, crit_wound=5)
+
+
+@pytest.mark.parametrize("start", [(2, 1), (1, 2), (3, 3)])
+def test_damage_rerolls_match_brute_force_from_a_damaged_state(start):
+    # the re-roll is decided against the model in front, with the wounds it has left
+    assert_same([(weapon(attacks=2, strength=8, ap=-1, damage="D6", abilities=[
+        "devastating wounds"]), 1)], target(models=3, save=4, wounds=4, fnp_mortal=5),
+        start=start, crit_wound=5, reroll_damage="any")
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -369,3 +439,75 @@ def test_devastating_wounds_after_all_normal_damage():
     # the first model is destroyed and the second loses 1: state (1, 1) with 25/36.
     o = both(*CASES["dev after normal damage"][:2])
     assert o.state == {(1, 1): F(25, 36), (2, 1): F(5, 36), (1, 0): F(5, 36), (2, 0): F(1, 36)}
+
+
+def test_double_and_halved_attacks_follow_the_modifier_order():
+    # Division, then multiplication, then addition (the core rules' order): A3 doubled with +1
+    # is 3 * 2 + 1 = 7; A3 halved is 3 / 2 = 1.5, rounded up 2, + 1 = 3; halved and doubled
+    # it stays 3 (the fraction is gone before it is rounded).
+    w = weapon(attacks=3, skill=6)
+    assert both([(w, 1)], GEQ, double_attacks=True, attacks_mod=1).attacks == {7: 1}
+    assert both([(w, 1)], GEQ, halve_attacks=True, attacks_mod=1).attacks == {3: 1}
+    assert both([(w, 1)], GEQ, halve_attacks=True, double_attacks=True).attacks == {3: 1}
+    # A D6 halved: 1, 1, 2, 2, 3, 3 (each 1/3 of 1, 2 and 3)
+    o = both([(weapon(attacks="D6", skill=6), 1)], GEQ, halve_attacks=True)
+    assert o.attacks == {1: F(1, 3), 2: F(1, 3), 3: F(1, 3)}
+
+
+def test_cleave_adds_attacks_per_five_models():
+    # The 11e rule's example: [CLEAVE 1], A3, a unit of 16 models: 3 + 16 // 5 = 6 attacks.
+    w = weapon(attacks=3, skill=6, abilities=["cleave 1"], range="melee")
+    assert both([(w, 1)], target(models=16)).attacks == {6: 1}
+    # [CLEAVE 2] and [BLAST 1] against 10 models: 3 + 2 * 2 + 2 = 9
+    w = weapon(attacks=3, skill=6, abilities=["cleave 2", "blast"])
+    assert both([(w, 1)], target(models=10)).attacks == {9: 1}
+
+
+def test_an_unmodified_hit_roll_of_two_plus_always_hits():
+    # BS5+ with -1 would hit on a 6 only; "scores a hit on an unmodified Hit roll of 2+" hits
+    # on 2-5 (4/6) and the 6 is a Critical Hit (1/6): only the 1 misses.
+    o = both([(weapon(skill=5), 1)], GEQ, hit_mod=-1, unmodified_hits_on=2)
+    assert o.hits == {0: F(1, 6), 1: F(5, 6)}
+
+
+def test_ignoring_hit_and_wound_penalties():
+    # BS4+ with -1 and Stealth: -2, capped to -1, so it hits on 5+ (1/3); ignoring the
+    # penalties it hits on 4+ (1/2).
+    w = weapon(skill=4)
+    stealthy = target(abilities=["stealth"])
+    assert both([(w, 1)], stealthy, hit_mod=-1).hits[1] == F(1, 3)
+    assert both([(w, 1)], stealthy, hit_mod=-1, ignore_hit_modifiers=True).hits[1] == F(1, 2)
+    # S5 vs T4 (3+) with -1 and -1 if stronger (capped -1: 4+): ignored, 3+ again (2/3)
+    o = both([(weapon(skill=None, strength=5), 1)], MEQ, wound_mod=-1, wound_mod_if_stronger=-1,
+             ignore_wound_modifiers=True)
+    assert o.wounds[1] == F(2, 3)
+
+
+def test_damage_rerolls():
+    # Torrent S8 (5/6 to wound), no save, D6 into one W3 model. Kept, it dies on 3+ (4/6):
+    # 5/6 * 2/3 = 5/9. Re-rolling a 1 or a 2 (a fresh roll takes (1 + 2 + 3 * 4) / 6 = 5/2
+    # wounds, more than 1 or 2; 3+ takes all 3): 4/6 + 2/6 * 4/6 = 8/9, so 5/6 * 8/9 = 20/27.
+    w = weapon(skill=None, strength=8, damage="D6")
+    assert both([(w, 1)], target(save=7, wounds=3)).kills[1] == F(5, 9)
+    assert both([(w, 1)], target(save=7, wounds=3), reroll_damage="any").kills[1] == F(20, 27)
+    # With 1 wound lost (2 left) only the 1 is worth re-rolling: 5/6 + 1/6 * 5/6 = 35/36
+    o = both([(w, 1)], target(save=7, wounds=3), start=(1, 1), reroll_damage="any")
+    assert o.kills[1] == F(5, 6) * F(35, 36)
+    # "re-roll a Damage roll of 1" on a D3 into W3: 1 with 1/3 * 1/3, 2 and 3 with 4/9 each;
+    # the damage averages 5/6 * (1/9 + 8/9 + 12/9) = 5/6 * 7/3 = 35/18.
+    o = both([(weapon(skill=None, strength=8, damage="D3"), 1)], target(save=7, wounds=3),
+             reroll_damage="ones")
+    assert o.damage == {0: F(1, 6), 1: F(5, 54), 2: F(20, 54), 3: F(20, 54)}
+
+
+def test_feel_no_pain_against_mortal_wounds_and_psychic_attacks():
+    # Torrent Anti-INFANTRY 2+ Devastating D1 into a W1 INFANTRY model with a 4+ Feel No Pain
+    # against mortal wounds: a Critical Wound on 2+ (5/6), then lost on 1-3: 5/6 * 1/2 = 5/12.
+    dev = weapon(skill=None, abilities=["anti-infantry 2+", "devastating wounds"])
+    tgt = target(save=7, keywords=["INFANTRY"], fnp_mortal=4)
+    assert both([(dev, 1)], tgt).kills[1] == F(5, 12)
+    # normal damage does not get it: torrent S8, no save: 5/6
+    assert both([(weapon(skill=None, strength=8), 1)], tgt).kills[1] == F(5, 6)
+    # a Psychic weapon's attacks get the Feel No Pain against Psychic Attacks: 5/6 * 1/2
+    psychic = weapon(skill=None, strength=8, abilities=["psychic"])
+    assert both([(psychic, 1)], target(save=7, fnp_psychic=4)).kills[1] == F(5, 12)

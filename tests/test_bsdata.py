@@ -266,7 +266,7 @@ def _all_weapon_keywords() -> set[str]:
 # faction. Faction-specific keywords (Hooked, Plasma Warhead...) may stay unmapped: the importer
 # keeps and reports them (next test), and the closing notes list them.
 _CORE_ABILITY_WORDS = (
-    "anti", "assault", "blast", "devastating", "extra attacks", "hazardous", "heavy",
+    "anti", "assault", "blast", "cleave", "devastating", "extra attacks", "hazardous", "heavy",
     "ignores cover", "indirect", "lance", "lethal", "melta", "pistol", "precision",
     "rapid fire", "sustained", "torrent", "twin",
 )

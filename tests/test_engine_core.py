@@ -7,6 +7,7 @@ import ast
 from fractions import Fraction as F
 from pathlib import Path
 
+import attrs
 import pytest
 
 import mathhammer as mh
@@ -42,8 +43,18 @@ CASES = {
 }
 
 
+def _settled(result: mh.Result) -> mh.Result:
+    """Every law of ``result`` worked out now (a Result works each out when first asked:
+    before the next monkeypatch)."""
+    for name in engine.LAWS:
+        getattr(result, name)
+    return result
+
+
 def _forced_chain(monkeypatch) -> None:
-    """Make the engine take the attack-by-attack chain (the oracle of every counting path)."""
+    """Make the engine take the attack-by-attack chain (the oracle of every counting path);
+    the answers remembered so far forgotten."""
+    mh.clear_caches()
     monkeypatch.setattr(engine, "saves_alike", lambda fails: False)
     monkeypatch.setattr(engine, "one_kind", lambda fails, kinds: None)
 
@@ -53,15 +64,33 @@ def _forced_chain(monkeypatch) -> None:
                                     Squad((BODYGUARD, LEADER))], ids=["one", "squad1", "led"])
 def test_counting_paths_match_the_attack_by_attack_chain(name, target, monkeypatch):
     options = {"crit_wound_ap": 0} if name != "precision, critical AP" else {}
-    fast = mh.attack(CASES[name], target, **options)
+    fast = _settled(mh.attack(CASES[name], target, **options))
     _forced_chain(monkeypatch)
-    slow = mh.attack(CASES[name], target, **options)
+    slow = _settled(mh.attack(CASES[name], target, **options))
     assert fast.state == slow.state and fast.kills == slow.kills
 
 
 # Devastating Wounds into a Bodyguard and a Leader that save differently (AP-1: 4+ against a
 # 4++ for the Bodyguard, 3+ for the Leader), both with Feel No Pain (6+ and 5+).
 SAVES_DIFFER = Squad((BODYGUARD, Target(1, 4, 2, 5, fnp=5, keywords=["CHARACTER"])))
+
+
+def _force(monkeypatch, path: engine.Path) -> list[tuple[engine.Path, list[engine.Path]]]:
+    """Make the engine take ``path`` for every weapon it applies to (the cost model's choice
+    for the others); returns the (path taken, paths that applied) of each weapon. The answers
+    remembered so far are forgotten."""
+    mh.clear_caches()
+    taken = []
+    choose = engine.choose_path
+
+    def forced(shape, alike, one_kind, single):
+        applies = engine.paths_for(shape, alike, one_kind, single)
+        taken.append((path if path in applies else choose(shape, alike, one_kind, single),
+                      applies))
+        return taken[-1][0]
+
+    monkeypatch.setattr(engine, "choose_path", forced)
+    return taken
 
 
 @pytest.mark.parametrize(("attacks", "count"), [(1, 12), ("D6", 2), ("2D3", 3)])
@@ -77,15 +106,85 @@ def test_devastating_into_groups_that_save_differently_matches_the_chain(
     fails = [engine.save_fails(gun, g, mh.Options(), mh.load_ruleset(rules))
              for g in SAVES_DIFFER.groups]
     assert not engine.saves_alike(fails) and engine.one_kind(fails, {"normal"}) == [3, 2]
-    calls = []
-    single = engine._single_wounds
-    monkeypatch.setattr(engine, "_single_wounds", lambda *a: calls.append(a[-1]) or single(*a))
-    fast = mh.attack((gun, count), SAVES_DIFFER, rules=rules)
-    assert len(calls) == 1 and calls[0] is not None  # the fast path ran, Devastating included
-    _forced_chain(monkeypatch)
-    slow = mh.attack((gun, count), SAVES_DIFFER, rules=rules)
-    assert fast == slow and len(calls) == 1  # every counter and distribution, exactly
-    assert 0 < fast.character_destroyed < 1 and fast.mortal.mean() > 0
+    chosen = _settled(mh.attack((gun, count), SAVES_DIFFER, rules=rules))
+    answers = {}
+    for path in engine.Path:
+        taken = _force(monkeypatch, path)
+        answers[path] = _settled(mh.attack((gun, count), SAVES_DIFFER, rules=rules))
+        applies = taken[0][1]
+    # the single-wound path (conditioned on the Devastating count, the wounds applied in
+    # Horner form) and both count paths apply; each gives every counter and distribution
+    assert applies == [engine.Path.ATTACKS, engine.Path.WOUNDS, engine.Path.SINGLE]
+    assert all(answers[p] == answers[engine.Path.ATTACKS] == chosen for p in applies)
+    assert 0 < chosen.character_destroyed < 1 and chosen.mortal.mean() > 0
+
+
+# The shapes of issue 33 (tests/benchmark.py), small: three groups that save differently, a
+# Leader with a bodyguard of mixed saves, Sustained + Lethal + Devastating, Feel No Pain on one
+# group only, random attack counts; a Devastating weapon last, or followed by another weapon.
+def _led(*groups: Target) -> Squad:
+    return Squad(tuple(groups[:-1]) + (attrs.evolve(groups[-1], keywords=("CHARACTER",)),))
+
+
+SHAPES = {
+    "three groups save differently, Sustained 1 + Devastating": (
+        [(Weapon("g", 2, 3, 4, -1, 2, ["sustained hits 1", "devastating wounds"]), 3)],
+        _led(Target(4, 4, 3, 2), Target(2, 4, 2, 3, invuln=4), Target(1, 4, 2, 5, invuln=4,
+                                                                       fnp=5))),
+    "2D6 Devastating D6+1 into W4 FNP6+": (
+        [(Weapon("g", "2D6", 3, 8, -2, "D6+1", ["devastating wounds"]), 1)],
+        Target(4, 5, 3, 4, invuln=4, fnp=6)),
+    "Sustained 1 bolt into W2 + a 4++ Leader": (
+        [(Weapon("g", 2, 3, 4, -1, 1, ["sustained hits 1"]), 4)],
+        _led(Target(4, 4, 3, 2), Target(1, 4, 3, 5, invuln=4))),
+    "a Leader with a bodyguard of mixed saves": (
+        [(Weapon("g", 2, 3, 8, -3, 2), 3)],
+        _led(Target(3, 4, 3, 2), Target(2, 4, 3, 3, invuln=4), Target(1, 4, 2, 5, invuln=4))),
+    "Sustained + Lethal + Devastating, saves differ": (
+        [(Weapon("g", 3, 3, 5, -2, 2, ["sustained hits 1", "lethal hits",
+                                       "devastating wounds"]), 2)],
+        _led(Target(4, 4, 3, 2), Target(1, 4, 3, 5, invuln=4))),
+    "Feel No Pain on the Leader only": (
+        [(Weapon("g", 3, 3, 5, -1, 2, ["devastating wounds"]), 2)],
+        _led(Target(4, 4, 3, 2), Target(1, 4, 3, 5, fnp=4))),
+    "Feel No Pain on the Bodyguard only, saves differ, random attacks": (
+        [(Weapon("g", "D6", 3, 5, -2, "D3", ["devastating wounds"]), 2)],
+        _led(Target(4, 5, 3, 2, fnp=5), Target(1, 5, 2, 5, invuln=4))),
+    "random attacks, Devastating then another weapon": (
+        [(Weapon("g", "D6", 3, 5, -2, "D3", ["devastating wounds"]), 2),
+         (Weapon("h", 2, 4, 4, 0, 1, ["sustained hits 1"]), 2)],
+        _led(Target(4, 5, 3, 2, fnp=5), Target(1, 5, 2, 5, invuln=4))),
+}
+
+
+@pytest.mark.parametrize("name", SHAPES)
+def test_every_path_gives_the_general_chains_fractions_on_the_benchmark_shapes(
+        name, monkeypatch):
+    profiles, target = SHAPES[name]
+    chosen = _settled(mh.attack(profiles, target))
+    answers = {}
+    for path in engine.Path:
+        taken = _force(monkeypatch, path)
+        answers[path] = _settled(mh.attack(profiles, target))
+        if path in taken[0][1]:
+            assert taken[0][0] is path
+    general = answers[engine.Path.ATTACKS]
+    assert all(r == general for r in answers.values()) and chosen == general
+    assert general.kills.mean() > 0 and sum(general.state.values()) == 1
+
+
+def test_three_groups_that_save_differently_take_the_general_chain(monkeypatch):
+    # issue 33: 30 x 2 Sustained Hits 1 + Devastating Wounds D2 into three groups that save
+    # differently; the count path over wounds needs the joint law of (wounds, Devastating
+    # Wounds) of 120 wounds, the general chain 60 attacks: the cost model takes the chain
+    profiles, target = SHAPES["three groups save differently, Sustained 1 + Devastating"]
+    taken = []
+    choose = engine.choose_path
+    monkeypatch.setattr(engine, "choose_path",
+                        lambda *a: taken.append(choose(*a)) or taken[-1])
+    mh.clear_caches()
+    _settled(mh.attack((profiles[0][0], 30), target))
+    assert taken == [engine.Path.ATTACKS]
 
 
 def test_saves_alike_in_different_groups_use_the_count_path():
@@ -223,3 +322,30 @@ def test_public_functions_name_a_wrong_argument(call, name):
     with pytest.raises((TypeError, ValueError)) as e:
         call()
     assert str(e.value).startswith(f"{name}: ") and "\n" not in str(e.value)
+
+
+def test_a_counter_never_runs_the_chain_over_the_targets_states(monkeypatch):
+    # the counters come from the dice alone (docs/rules.md section 8): asked alone, they are
+    # worked out without the chain; the chain runs when a law of the target's states is asked
+    def no_chain(*args):
+        raise AssertionError("the chain ran")
+
+    mh.clear_caches()
+    monkeypatch.setattr(engine, "_final", no_chain)
+    bolt = Weapon("Bolt", 2, 3, 4, -1, 1)
+    r = mh.attack((bolt, 10), Target(10, 4, 3, 2))
+    # 20 attacks; hits on 3+ (2/3); wounds on 4+ (1/2); AP-1 makes the 3+ save a 4+ (1/2)
+    assert (r.attacks.mean(), r.hits.mean(), r.wounds.mean(), r.unsaved.mean()) == (
+        20, F(40, 3), F(20, 3), F(10, 3))
+    with pytest.raises(AssertionError, match="the chain ran"):
+        r.kills  # noqa: B018
+
+
+def test_a_result_pickles_with_every_law_worked_out():
+    import pickle
+
+    r = mh.attack((Weapon("Gun", "D6", 3, 5, -1, 2, ["devastating wounds"]), 3),
+                  Squad((Target(5, 4, 3, 2), Target(1, 4, 2, 5, keywords=["CHARACTER"]))))
+    back = pickle.loads(pickle.dumps(r))
+    assert back == r and back.kills == r.kills and back.group_kills == r.group_kills
+    assert pickle.loads(pickle.dumps(back)) == r

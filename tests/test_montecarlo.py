@@ -74,6 +74,32 @@ CASES = {
         mh.Target(models=4, toughness=5, save=3, wounds=4, invuln=5, keywords=["VEHICLE"]),
         {"stationary": True, "hit_mod": 1, "skill_mod": 1, "strength_mod": 1, "ap_mod": 1,
          "reroll_hits": "ones", "reroll_wounds": "failed"}),
+    # Damage re-rolled against the model's wounds left (FNP 6+ on every wound, 4+ against the
+    # Devastating Wounds' mortal wounds), D6 into W6 models, Critical Wounds on 5+.
+    "reroll_damage_fnp_mortal": (
+        [(W("las", attacks=3, skill=3, strength=8, ap=-2, damage="D6",
+            abilities=["devastating wounds"]), 4)],
+        mh.Target(models=4, toughness=8, save=3, wounds=6, fnp=6, fnp_mortal=4),
+        {"reroll_damage": "any", "crit_wound": 5}),
+    # The same re-roll with Melta D3 at half range, halved Damage, into a W8 model.
+    "reroll_damage_melta_halved": (
+        [(W("melta", attacks=2, skill=3, strength=9, ap=-4, damage="D6",
+            abilities=["melta D3"]), 3)],
+        mh.Target(models=2, toughness=10, save=3, wounds=8, invuln=5),
+        {"reroll_damage": "any", "half_range": True, "halve_damage": True}),
+    # Doubled Attacks then +1, Cleave 1 against 12 models, an unmodified Hit roll of 3+ always
+    # hitting through -1, re-rolled Damage rolls of 1, Psychic Attacks into FNP 5+ against them.
+    "double_cleave_unmodified_psychic": (
+        [(W("force axe", attacks="D3", skill=4, strength=5, ap=-1, damage="D3",
+            abilities=["cleave 1", "psychic"], range="melee"), 3)],
+        mh.Target(models=12, toughness=4, save=4, wounds=2, fnp_psychic=5),
+        {"double_attacks": True, "attacks_mod": 1, "unmodified_hits_on": 3, "hit_mod": -1,
+         "reroll_damage": "ones"}),
+    # Halved Attacks (D6: 1, 1, 2, 2, 3, 3) with Blast 2 against 10 models.
+    "halved_blast": (
+        [(W("frag", attacks="D6", skill=3, strength=4, ap=0, damage=1,
+            abilities=["blast 2"]), 5)],
+        mh.Target(models=10, toughness=3, save=5, wounds=1), {"halve_attacks": True}),
 }
 
 COUNTERS = ("attacks", "hits", "wounds", "unsaved", "mortal", "damage", "kills")
@@ -148,6 +174,22 @@ def test_monte_carlo_matches_hand_derived_means():
     one = W("b", attacks=1, skill=None, strength=8, ap=0, damage=1, abilities=["blast"])
     sim = simulate((one, 2), mh.Target(models=20, toughness=4, save=7, wounds=1), trials=100)
     assert sim.attacks.min() == sim.attacks.max() == 10
+
+
+def test_monte_carlo_damage_rerolls_match_hand_derived_means():
+    # Torrent S8 (5/6 to wound), no save, D6 into W3 models, re-rolled when a fresh roll takes
+    # more (1s and 2s: a fresh one takes 5/2 wounds): the one wound kills with
+    # 4/6 + 2/6 * 4/6 = 8/9.
+    gun = W("g", attacks=1, skill=None, strength=8, ap=0, damage="D6")
+    sim = simulate((gun, 1), mh.Target(models=1, toughness=4, save=7, wounds=3), trials=TRIALS,
+                   seed=8, reroll_damage="any")
+    assert _within(F(5, 6) * F(8, 9), sim, "kills")[0]
+    # Re-rolled Damage rolls of 1 on a D3: 1/9 * 1 + 4/9 * 2 + 4/9 * 3 = 7/3 damage per wound.
+    gun = W("g", attacks=6, skill=None, strength=8, ap=0, damage="D3")
+    sim = simulate(gun, mh.Target(models=1, toughness=4, save=7, wounds=999), trials=TRIALS,
+                   seed=9, reroll_damage="ones")
+    assert _within(6 * F(5, 6) * F(7, 3), sim, "damage")[0]
+    assert not _within(6 * F(5, 6) * 2, sim, "damage")[0]  # without the re-roll: 2 a wound
 
 
 def test_monte_carlo_rejects_a_wrong_answer():

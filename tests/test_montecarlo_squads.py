@@ -77,6 +77,15 @@ CASES = {
                   T(models=2, toughness=6, save=4, wounds=3),
                   T(models=1, toughness=8, save=3, wounds=4, keywords=["CHARACTER"]))), {}),
 }
+# Feel No Pain against mortal wounds (the Leader's 3+, the guards' 5+) on the Devastating
+# Wounds only, and against Psychic Attacks (the guards' 4+) on every wound of a Psychic weapon.
+CASES["fnp_mortal_psychic"] = (
+    [(W("warp bolt", attacks=3, skill=3, strength=5, ap=-1, damage=2,
+        abilities=["devastating wounds", "psychic", "anti-infantry 4+"]), 4)],
+    mh.Squad((T(models=3, toughness=4, save=3, wounds=2, fnp_mortal=5, fnp_psychic=4,
+                keywords=["INFANTRY"]),
+              T(models=1, toughness=5, save=2, wounds=4, invuln=4, fnp=6, fnp_mortal=3,
+                keywords=["CHARACTER", "INFANTRY"]))), {})
 CASES["toughness_11e"] = (*CASES["toughness_10e"][:2], {"rules": "11e"})
 
 COUNTERS = ("attacks", "hits", "wounds", "mortal", "damage", "kills")

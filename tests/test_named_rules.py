@@ -553,8 +553,8 @@ BAD_FILES = [
     (_rule('effect = { abilities = ["fast"] }'),
      "rule 'X': effect.abilities: unknown ability 'fast'; known: lethal hits, devastating "
      "wounds, twin-linked, torrent, blast, lance, heavy, ignores cover, precision, hazardous, "
-     "sustained hits X, rapid fire X, melta X, anti-KEYWORD X+, blast X, assault, pistol, "
-     "one shot, psychic, extra attacks, indirect fire, conversion, linked fire"),
+     "sustained hits X, rapid fire X, melta X, anti-KEYWORD X+, blast X, cleave X, assault, "
+     "pistol, one shot, psychic, extra attacks, indirect fire, conversion, linked fire"),
     (_rule('effect = { abilities = "lethal hits" }'),
      "rule 'X': effect.abilities: expected a list of strings, got 'lethal hits'"),
     (_rule("effect = { invuln = 1 }"),
@@ -571,8 +571,8 @@ BAD_FILES = [
     (_rule('requires = { weapon_ability = "fast" }\neffect = { hit_mod = 1 }'),
      "rule 'X': requires.weapon_ability: unknown ability 'fast'; known: lethal hits, "
      "devastating wounds, twin-linked, torrent, blast, lance, heavy, ignores cover, precision, "
-     "hazardous, sustained hits X, rapid fire X, melta X, anti-KEYWORD X+, blast X, assault, "
-     "pistol, one shot, psychic, extra attacks, indirect fire, conversion, linked fire"),
+     "hazardous, sustained hits X, rapid fire X, melta X, anti-KEYWORD X+, blast X, cleave X, "
+     "assault, pistol, one shot, psychic, extra attacks, indirect fire, conversion, linked fire"),
     (_rule('effect = { requires = { led = true } }'),
      "rule 'X': effect: expected at least one effect field"),
     (_rule('effect = { hit_mod = 1, not_cumulative = ["ap_mod"] }'),

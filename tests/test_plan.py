@@ -467,8 +467,9 @@ def test_destroy_with_the_fewest_then_the_rest_of_the_army():
     assert [s.label for s in sub.shooters] == ["A", "C"] and [a.name for a in sub.aims] == [
         "lone"]
     # A then C into the lone W3 model, chained with mh.attack: its 50 points when destroyed
-    assert found.proved and found.best.value == _value_by_hand([SHOOTERS[0], SHOOTERS[2]], [AIMS[1]], (0, 0),
-                                        Objective.POINTS)
+    assert found.proved
+    assert found.best.value == _value_by_hand([SHOOTERS[0], SHOOTERS[2]], [AIMS[1]], (0, 0),
+                                              Objective.POINTS)
 
 
 def test_fewest_stops_at_its_limit(monkeypatch):
@@ -596,9 +597,14 @@ def test_plan_command_next_best_is_a_different_plan():
     # both into one: 1 - (2/3)**8 = 6305/6561; lead 10530/6561 - 6305/6561 = 4225/6561
     assert data["best"]["value"] == "130/81" and data["next_best"]["value"] == "6305/6561"
     assert data["lead"] == "4225/6561"
-    text = run("plan", A, A, "-t", lone, "-t", lone, "--objective", "models").output
-    assert "best of 4 assignments: proved optimal" in text
-    assert "ahead of the next best by 0.644 (exact 4225/6561)" in text
+    text = " ".join(run("plan", A, A, "-t", lone, "-t", lone, "--objective",
+                        "models").output.split())
+    assert ("ahead of the next best plan by 0.644 (exact 4225/6561), which has 4x One #2 -> "
+            f"{lone} ") in text
+    text = " ".join(run("plan", A, A, "-t", lone, "-t", lone, "--objective", "models",
+                        "--details").output.split())
+    assert "the next best different plans: 2. 0.961" in text
+    assert "4 assignments: the best proved optimal by the exact search" in text
     assert "alike:" in text and "(interchangeable: plans that only swap them are one plan)" \
         in text
 

@@ -183,9 +183,10 @@ def test_either_or_grants_are_switches_one_each():
 
 
 @pytest.mark.parametrize(("text", "reason"), [
-    ("Models in this unit have the Feel No Pain 5+ ability against mortal wounds.",
+    ("Models in this unit have the Feel No Pain 4+ ability against [PSYCHIC] attacks and "
+     "against mortal wounds caused by [PSYCHIC] abilities.",
      "Feel No Pain against some attacks only"),
-    ("Each time this model makes an attack, you can re-roll the Damage roll.",
+    ("Once per turn, you can re-roll one Damage roll made for this model.",
      "re-rolls a Damage roll"),
     ("At the end of the Fight phase, roll one D6 for each enemy unit within 6\": on a 4+, "
      "that unit suffers D3 mortal wounds and each time it makes an attack subtract 1 from "
@@ -213,8 +214,8 @@ def test_texts_that_change_no_attack_make_no_rule():
 def test_coverage_counts_attack_relevant_and_applied():
     abilities = [("A", "Each time a model in this unit makes an attack, add 1 to the Hit "
                   "roll."),
-                 ("B", "Models in this unit have the Feel No Pain 5+ ability against "
-                  "Psychic Attacks."),
+                 ("B", "Models in this unit have the Feel No Pain 6+ ability against "
+                  "mortal wounds and attacks with an unmodified Damage characteristic of 1."),
                  ("C", "This unit can Advance and charge."),
                  ("D", "Once per battle, this model can use this ability: until the end of "
                   "the phase, add 1 to the Wound roll.")]
@@ -287,8 +288,8 @@ def catalogue(tmp_path_factory):
         ("Oath", "At the start of your Command phase, select one enemy unit. Each time a "
                  "model in this unit makes an attack that targets that unit, you can re-roll "
                  "the Hit roll."),
-        ("Rapid Reload", "Each time this unit is selected to shoot, roll one D6: on a 4+, "
-                         "you can re-roll the Damage roll of its attacks.")],
+        ("Rapid Reload", "Once per turn, when this unit is selected to shoot, you can "
+                         "re-roll one Damage roll made for its attacks.")],
         weapon("w1", "Bolt rifle", "2", "3+", "4", "-1", "1"), STATS)
     leader = unit("u2", "Leader", 1, ["Infantry", "Character"], [
         ("Leader", "This model can be attached to the following unit:\n- Squad"),
@@ -440,9 +441,9 @@ def test_an_army_lists_attached_pair_and_enhancement_get_their_rules(catalogue, 
                                                 "Fury Blade"], "switches": ["Oath"]},
                       "defending": {"applied": ["Shield Wall", "Iron Halo"], "switches": []},
                       "not_modelled": [{"name": "Rapid Reload",
-                                        "reason": "re-rolls a Damage roll (\"Each time this "
-                                        "unit is selected to shoot, roll one D6: on a 4+, you "
-                                        "can re-roll the Damage roll of its attacks\")"}],
+                                        "reason": "re-rolls a Damage roll (\"Once per turn, "
+                                        "when this unit is selected to shoot, you can re-roll "
+                                        "one Damage roll made for its attacks\")"}],
                       # where each comes from: the squad's datasheet, its Leader's abilities
                       # (Marksman and Iron Halo are the Leader model's own), the enhancement
                       "from": {"Drilled": "datasheet", "Tactical Precision": "leader",
@@ -528,7 +529,7 @@ def test_detachment_and_enhancement_by_name(catalogue):
 def test_data_check_reports_the_coverage_of_rules_from_data(catalogue):
     # the fixture's abilities that change an attack: Drilled, Shield Wall, Oath (a switch),
     # Rapid Reload, Tactical Precision, Marksman, Iron Halo, Fury Blade, Storm Doctrine = 9
-    # (the Leader list is not one); all but Rapid Reload (a re-rolled Damage roll) apply
+    # (the Leader list is not one); all but Rapid Reload (one re-rolled Damage roll) apply
     r = CliRunner().invoke(cli, ["data", "check", "--data", str(catalogue.parent), "--json",
                                  "--jobs", "1", "--edition", "11e"])
     assert r.exit_code == 0, r.output

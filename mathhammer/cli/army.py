@@ -99,13 +99,15 @@ def army_text(army, rules: list[dict] | None = None) -> str:
         lines.append(f"Detachment: {', '.join(army.detachments)}")
     lines.append("")
     attached = {i: j for i, j in army.attached}
-    bodyguard = {j: i for i, j in army.attached}
+    bodyguard: dict[int, list[int]] = {}
+    for i, j in army.attached:
+        bodyguard.setdefault(j, []).append(i)
     for k, u in enumerate(army.units):
         note = ""
         if k in attached:
             note = f"  [leads {army.units[attached[k]].name}]"
         elif k in bodyguard:
-            note = f"  [led by {army.units[bodyguard[k]].name}]"
+            note = f"  [led by {' and '.join(army.units[i].name for i in bodyguard[k])}]"
         lines.append(f"{u.name} ({u.points} pts, {u.models} model{'s' * (u.models != 1)})"
                      f"{note}")
         lines.append(f"    {'; '.join(g.statline() for g in u.unit.groups)}")

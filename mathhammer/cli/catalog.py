@@ -116,13 +116,14 @@ def _datasheets(search: str | None, faction: str | None, edition: str | None
 @click.option("--for", "unit", metavar="UNIT",
               help='The rules from data of a unit (or "UNIT + LEADER"): applied, switches '
                    "(off until named with --rule) and not modelled.")
-@click.option("--rules", "ruleset", default="10e", show_default=True, metavar="10e|11e",
-              help="The edition whose data --for reads.")
+@click.option("--rules", "ruleset", metavar="10e|11e",
+              help="The edition whose data --for reads (default: the edition of the data "
+                   "when it holds one, else 10e).")
 @click.option("--detachment", metavar="NAME",
               help="With --for: only this detachment's stratagems (and the core ones).")
 @data_option
 def rules(faction: str | None, search: str | None, full: bool, unit: str | None,
-          ruleset: str, detachment: str | None) -> None:
+          ruleset: str | None, detachment: str | None) -> None:
     """List the named rules that `--rule NAME` switches on (stratagems, detachment rules...).
 
     \b
@@ -135,9 +136,11 @@ def rules(faction: str | None, search: str | None, full: bool, unit: str | None,
     from ..data.named_rules import list_rules
 
     if unit is not None:
+        from ..data.datastore import default_edition
         from ..report.rules_list import unit_rules_lines
         from .army import current_data
 
+        ruleset = ruleset or default_edition(current_data())
         click.echo("\n".join(unit_rules_lines(unit, rules=ruleset, data=current_data(),
                                                full=full, detachment=detachment)))
         return

@@ -13,8 +13,9 @@ from .output import CONTEXT
 
 
 @click.command(context_settings=CONTEXT)
-@click.option("--edition", type=click.Choice(["10e", "11e"]), default="10e",
-              show_default=True, help="Which edition's data.")
+@click.option("--edition", type=click.Choice(["10e", "11e"]),
+              help="Which edition's data (default: the edition of the data when it holds one, "
+                   "else 10e).")
 @click.option("--data", "data", metavar="DIR",
               help="BattleScribe data folder (default $MATHHAMMER_DATA, else the cache).")
 @click.option("--catalogue", "catalogues", multiple=True, metavar="WORD",
@@ -24,7 +25,7 @@ from .output import CONTEXT
 @click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
 @click.option("--causes", type=click.IntRange(0, 1000), default=12, show_default=True,
               help="How many causes to list for each kind of result.")
-def check(edition: str, data: str | None, catalogues: tuple[str, ...], jobs: int,
+def check(edition: str | None, data: str | None, catalogues: tuple[str, ...], jobs: int,
           as_json: bool, causes: int) -> None:
     """Import every datasheet of the data and ask each phase (ranged, melee) against MEQ;
     report how many are clean, warned about (by cause), failed (by cause), without weapons,
@@ -36,8 +37,10 @@ def check(edition: str, data: str | None, catalogues: tuple[str, ...], jobs: int
       mathhammer data check --edition 11e --json
       mathhammer data check --catalogue Necrons --data ~/bsdata
     """
+    from ..data.datastore import default_edition
     from ..report.datacheck import check_data, report_text
 
+    edition = edition or default_edition(data)
     with click.progressbar(length=0, label=f"checking the {edition} data", file=sys.stderr,
                            item_show_func=lambda name: name) as bar:
         def progress(name: str, total: int) -> None:

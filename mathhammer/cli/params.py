@@ -52,9 +52,13 @@ class Count(click.ParamType):
         return n
 
 
-def _ruleset_name(ctx: Any, param: Any, value: str) -> str:
+def _ruleset_name(ctx: Any, param: Any, value: str | None) -> str:
     from ..model.ruleset import load_ruleset
 
+    if value is None:  # the only edition of the data, else 10e (--data is read first)
+        from ..data.datastore import default_edition
+
+        value = default_edition(ctx.meta.get("mathhammer.data.paths") if ctx else None)
     try:
         load_ruleset(value)
     except ValueError as e:
@@ -147,9 +151,10 @@ def attack_params(*, table: bool) -> list[Param]:
         (("--rule", "-r", "named_rules"), {
             "multiple": True, "metavar": "NAME",
             "help": "Switch on a named rule (stratagem...; repeatable). See `mathhammer rules`."}),
-        (("--rules", "ruleset"), {"default": "10e", "show_default": True,
-                                  "callback": _ruleset_name, "metavar": "10e|11e",
-                                  "help": "The core rule set."}),
+        (("--rules", "ruleset"), {"default": None, "callback": _ruleset_name,
+                                  "metavar": "10e|11e",
+                                  "help": "The core rule set (default: the edition of the "
+                                          "data when it holds one, else 10e)."}),
         (("--ability", "-a", "abilities"), {
             "multiple": True, "callback": _ability, "metavar": "ABILITY",
             "help": 'Give every weapon an ability, e.g. "lethal hits" (repeatable).'}),

@@ -16,19 +16,19 @@ from typing import Any
 import attrs
 import click
 
-from ..engine.plan import ADAPTIVE_BUDGET, Objective, Planner, Shooter
+from ..engine.plan import ADAPTIVE_BUDGET, Objective, Shooter
 from ..engine.search import BUDGET as SEARCH_BUDGET
 from ..errors import InputError, NotCarried
 from ..model.limits import check_plan
 from ..report.numbers import decimal, readable_fraction, to_json
+from ..report.plan_report import plan_answer_json, plan_md, plan_text
 from ..report.planning import (
     PlanAnswer,
     Salvo,
     aims_of,
     find_aim,
+    in_reach,
     parse_probability,
-    plan_json,
-    plan_text,
     shooter_of,
     solve,
 )
@@ -36,6 +36,7 @@ from ..report.specs import Attacker, attacker_of, check_work, split_rules
 from .army import current_data
 from .output import CONTEXT, only_with, warn
 from .params import attack_params, options_of, with_params
+from .phase import attach_option, reach_of, reach_options, with_attachments
 from .resolve import (
     attacker,
     check_output,
@@ -47,7 +48,7 @@ from .resolve import (
     target_and_rules,
     warn_options,
 )
-from .table import army_switches, listed_army, merged, vary_params
+from .table import allow_unresolved_option, army_switches, listed_army, merged, vary_params
 
 
 def split_spec(spec: str) -> tuple[str, str]:
@@ -173,6 +174,7 @@ Examples:
               help="A target (repeatable).")
 @click.option("--army", "army_file", metavar="FILE", help="Attackers: every unit of this list.")
 @click.option("--vs-army", "vs_army", metavar="FILE", help="Targets: every unit of this list.")
+@allow_unresolved_option
 @click.option("--objective", type=click.Choice([o.value for o in Objective]),
               help="What to maximise (default: points when every target's points are known, "
                    "else models).")
@@ -197,7 +199,14 @@ Examples:
 @click.option("--try", "tries", multiple=True, metavar="OPTIONS",
               help='Plan again with these options for every unit, e.g. "--rule X" '
                    "(repeatable); the report says which is best.")
-@click.option("--json", "as_json", is_flag=True, help="Print the plan as JSON.")
+@attach_option
+@reach_options
+@click.option("--details", is_flag=True,
+              help="Also the units' options, the targets' profiles, the next best plans and "
+                   "the distribution of the total.")
+@click.option("--format", "fmt", type=click.Choice(["text", "md", "json"]),
+              help="Output format (default: from the -o suffix, else text).")
+@click.option("--json", "as_json", is_flag=True, help="Print the plan as JSON (--format json).")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), metavar="FILE",
               help="Write the report to FILE instead of standard output.")
 @click.option("--force", is_flag=True, help="Overwrite the --output file if it exists.")
@@ -205,20 +214,29 @@ Examples:
 def plan(attackers: tuple[str, ...], targets: tuple[str, ...], army_file: str | None,
          vs_army: str | None, objective: str | None, points: tuple[str, ...],
          destroy: str | None, probability: str, split: bool, adaptive: bool, budget: int,
-         search_budget: int, tries: tuple[str, ...], as_json: bool, output: str | None,
-         force: bool, **p: Any) -> None:
+         search_budget: int, tries: tuple[str, ...], attach: tuple[str, ...],
+         reach: tuple[str, ...], reach_file: str | None, details: bool, fmt: str | None,
+         as_json: bool,
+         output: str | None, force: bool, allow_unresolved: bool, **p: Any) -> None:
     ctx = click.get_current_context()
     only_with(ctx, {"probability": ("destroy",), "budget": ("adaptive",),
                     "force": ("output",)})
     out_path = check_output(output, force) if output is not None else None
-    check_suffix(out_path, "json" if as_json else "text")
+    if as_json and fmt not in (None, "json"):
+        raise click.UsageError(f"--json and --format {fmt}: give one")
+    fmt = "json" if as_json else fmt or _plan_format(out_path)
+    check_suffix(out_path, fmt)
     if not attackers and army_file is None:
         raise click.UsageError("expected ATTACKERS, or --army FILE")
     if not targets and vs_army is None:
         raise click.UsageError("expected -t TARGET (repeatable), or --vs-army FILE")
+    if allow_unresolved and not (army_file or vs_army):
+        raise click.UsageError("--allow-unresolved: give the army list with --army FILE (or "
+                               "--vs-army FILE)")
     p_destroy = parse_probability(probability)
-    mine = listed_army(army_file) if army_file else None
-    theirs = listed_army(vs_army) if vs_army else None
+    mine = listed_army(army_file, allow_unresolved=allow_unresolved) if army_file else None
+    theirs = listed_army(vs_army, allow_unresolved=allow_unresolved) if vs_army else None
+    mine, theirs = with_attachments(mine, theirs, attach)
     lists_ruleset(ctx, p, (f"--army {army_file}", mine), (f"--vs-army {vs_army}", theirs))
     check_plan(len(attackers) + (len(mine.rows()) if mine else 0),
                len(targets) + (len(theirs.rows()) if theirs else 0))
@@ -245,22 +263,41 @@ def plan(attackers: tuple[str, ...], targets: tuple[str, ...], army_file: str | 
         return firing(out, aims, q)
 
     def answer(q: dict[str, Any]) -> PlanAnswer:
-        planner = Planner(shooters_of(q), aims, Objective(objective), split=split)
-        return solve(planner, adaptive=adaptive, budget=budget, destroy=destroy_at,
+        shooters = shooters_of(q)
+        within = reach_of(reach, reach_file, [sh.label for sh in shooters],
+                          [a.name for a in aims])
+        planner, left = in_reach(shooters, aims, Objective(objective), split=split,
+                                 reach=within)
+        at = None
+        if destroy_at is not None:
+            name = aims[destroy_at[0]].name
+            if name not in [a.name for a in planner.aims]:
+                raise InputError(f"--destroy {destroy!r}: no unit can shoot {name} (the reach "
+                                 "given)")
+            at = ([a.name for a in planner.aims].index(name), destroy_at[1])
+        return solve(planner, adaptive=adaptive, budget=budget, destroy=at, left_out=left,
                      search_budget=search_budget)
 
     base = answer(p)
     variants = [(t, answer(merged(p, vary_params(t, "--try")))) for t in tries]
-    if as_json:
-        data = plan_json(base)
+    if fmt == "json":
+        data = plan_answer_json(base)
         if variants:
-            data["tries"] = [{"options": t, **plan_json(a)} for t, a in variants]
+            data["tries"] = [{"options": t, **plan_answer_json(a)} for t, a in variants]
         text = to_json(data)
     else:
-        text = plan_text(base)
+        text = plan_md(base, details) if fmt == "md" else plan_text(base, details)
         if variants:
-            text += "\n" + "\n".join(_tries_lines(base, variants)) + "\n"
+            lines = _tries_lines(base, variants)
+            text += "\n" + ("\n".join(["```text", *lines, "```"]) if fmt == "md" else
+                            "\n".join(lines)) + "\n"
     emit(text, out_path)
+
+
+def _plan_format(path: Any) -> str:
+    """The format an ``-o`` file's suffix asks for (``.json``, ``.md``), else text."""
+    suffix = path.suffix.lower() if path is not None else ""
+    return {".json": "json", ".md": "md"}.get(suffix, "text")
 
 
 def _tries_lines(base: PlanAnswer, variants: list[tuple[str, PlanAnswer]]) -> list[str]:
@@ -358,8 +395,7 @@ def check_leader(named: int, listed: int, p: dict[str, Any]) -> None:
     (``named`` of them; ``listed``: units of the enemy's list, which have the Leaders their
     list gives them); with several targets each is given its Leader in its name (README,
     "Plans")."""
-    leader = p.get("leader")
-    if not leader:
+    if not (leader := p.get("leader")):
         return
     if listed:
         raise InputError(f"--leader {leader!r}: a unit of an army list has the Leader the list "

@@ -39,6 +39,7 @@ from ..report.tables import (
 from .army import current_data
 from .output import CONTEXT, full_fractions_option, given, only_with, refuse_repeats
 from .params import as_options, attack_params, options_of, with_params
+from .phase import attach_option, with_attachments
 from .resolve import (
     SUFFIX_FORMAT,
     attacker,
@@ -73,15 +74,25 @@ Examples:
 """
 
 
+#: ``--allow-unresolved`` of ``table`` and ``plan``, as ``army`` has it
+ALLOW_UNRESOLVED = (("--allow-unresolved",), {
+    "is_flag": True, "help": "Use an --army / --vs-army list whose lines do not all resolve: "
+                             "its units without them (each line left out is said)."})
+
+
+def allow_unresolved_option(f):
+    """The ``--allow-unresolved`` option as a decorator."""
+    return click.option(*ALLOW_UNRESOLVED[0], **ALLOW_UNRESOLVED[1])(f)
+
+
 @click.command(context_settings=CONTEXT, help=_TABLE_HELP)
 @click.argument("attackers", nargs=-1)
 @click.option("--army", "army_file", metavar="FILE",
               help="Rows: every unit of this army list (an attached pair is one row).")
 @click.option("--vs-army", "vs_army", metavar="FILE",
               help="Columns: every unit of this army list (instead of --target).")
-@click.option("--attach", multiple=True, metavar="LEADER=BODYGUARD",
-              help='Attach a Leader to a Bodyguard unit of the --army (or --vs-army) list '
-                   'that the list leaves apart, e.g. "Captain=Intercessor Squad" (repeatable).')
+@attach_option
+@allow_unresolved_option
 @click.option("--defence", is_flag=True,
               help="Turn it around: the --army units are the columns, ATTACKERS (or the "
                    "--vs-army units) the rows.")
@@ -107,7 +118,7 @@ Examples:
 def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt: str | None,
           by: str, vary: tuple[str, ...], title: str | None, output: str | None, force: bool,
           army_file: str | None, vs_army: str | None, attach: tuple[str, ...], defence: bool,
-          **p: Any) -> None:
+          allow_unresolved: bool, **p: Any) -> None:
     ctx = click.get_current_context()
     only_with(ctx, {"force": ("output",)})
     out_path = check_output(output, force) if output is not None else None
@@ -121,11 +132,12 @@ def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt
         raise click.UsageError("--defence: give the defending army with --army FILE")
     if not attackers and army_file is None and not (defence and vs_army):
         raise click.UsageError("expected ATTACKERS, or --army FILE")
-    if attach and not (army_file or vs_army):
-        raise click.UsageError("--attach: give the army list with --army FILE (or "
+    if allow_unresolved and not (army_file or vs_army):
+        raise click.UsageError("--allow-unresolved: give the army list with --army FILE (or "
                                "--vs-army FILE)")
-    mine = listed_army(army_file, attach) if army_file else None
-    theirs = listed_army(vs_army, attach if not army_file else ()) if vs_army else None
+    mine = listed_army(army_file, allow_unresolved=allow_unresolved) if army_file else None
+    theirs = listed_army(vs_army, allow_unresolved=allow_unresolved) if vs_army else None
+    mine, theirs = with_attachments(mine, theirs, attach)
     lists_ruleset(ctx, p, (f"--army {army_file}", mine), (f"--vs-army {vs_army}", theirs))
     if defence:
         columns = _army_columns(mine)
@@ -263,18 +275,30 @@ def attacker_rows(label: str | None, unit: Any, p: dict[str, Any], *, melee: boo
                     suffix=suffix, per_target=attacking.retarget)
 
 
-def listed_army(path: str, attach: tuple[str, ...] = ()) -> Any:
-    """An army list for the table (a name that does not resolve is an error here), with the
-    Leaders ``attach`` names attached."""
+def listed_army(path: str, attach: tuple[str, ...] = (), allow_unresolved: bool = False
+                ) -> Any:
+    """An army list for the table, with the Leaders ``attach`` names attached; its warnings
+    said on standard error. A line that does not resolve is an error, unless
+    ``allow_unresolved``: then each is said as left out, with the points read."""
     from ..data.army import load_army
+    from .army import points_read, unresolved_lines
 
     army = load_army(path, data=current_data(), attach=attach)
-    if army.unresolved:
+    for w in army.warnings:
+        click.echo(f"warning: {w}", err=True)
+    if army.unresolved and not allow_unresolved:
         lines = "; ".join(f"{u.line}: {u.describe()}" for u in army.unresolved[:20])
         more = f" and {len(army.unresolved) - 20} more" if len(army.unresolved) > 20 else ""
         total = army.declared_points if army.declared_points is not None else "?"
         raise InputError(f"{path}: {army.points} / {total} points read; unresolved lines "
-                         f"{lines}{more}; see `mathhammer army {path}`")
+                         f"{lines}{more}; see `mathhammer army {path}` (--allow-unresolved "
+                         "to use the units read)")
+    if army.unresolved:
+        for ln in unresolved_lines(army):
+            click.echo(f"warning: {ln} (left out)", err=True)
+        n = len(army.unresolved)
+        click.echo(f"warning: {army.source}: {points_read(army)}; {n} line{'s' * (n != 1)} "
+                   "left out (--allow-unresolved)", err=True)
     return army
 
 

@@ -13,7 +13,6 @@ from typing import Any
 
 from ..errors import InputError
 from .inline import is_inline_target, is_inline_weapon
-from .names import name_key
 from .unit_rules import UnitRules, offered_to, side_rules, unit_rules
 
 
@@ -47,35 +46,46 @@ def leader_notes(body: Any, lead: Any) -> tuple[str, ...]:
     nothing for a standard target of no faction (MEQ stands for any unit of its kind)."""
     if getattr(body, "archetype", False) and not getattr(body, "faction_keywords", ()):
         return ()
+    from .leaders import can_lead
+
     if not getattr(lead, "leader", False):
         return (f"{lead.name} has no Leader ability; attached to {body.name} anyway",)
-    leads = getattr(lead, "leads", ())
-    if leads and name_key(body.name) not in {name_key(n) for n in leads}:
+    if can_lead(lead, body) is False:
         return (f"{lead.name} cannot lead {body.name} (its Leader ability lists "
-                f"{', '.join(leads)}); attached anyway",)
+                f"{', '.join(lead.leads)}); attached anyway",)
     return ()
 
 
 def attached_rules(body: Any, lead: Any, side: str, body_own: tuple[str, ...],
                    lead_own: tuple[str, ...], data: str | os.PathLike | None,
                    lead_data: str | os.PathLike | None = None) -> UnitRules:
-    """The rules from data of a Bodyguard and its Leader on one side: the Leader's "while
-    leading" and "this model's unit" rules reach the whole unit, each unit's other rules its
-    own weapons (``*_own``: weapon names) or model group (group names). An ability both have
-    (Oath of Moment) applies to the whole unit once."""
+    """The rules from data of a Bodyguard and its Leader (or Leaders: a tuple) on one side:
+    a Leader's "while leading" and "this model's unit" rules reach the whole unit, each
+    unit's other rules its own weapons (``*_own``: weapon names) or model group (group
+    names). An ability several have (Oath of Moment) applies to the whole unit once."""
+    leads = tuple(lead) if isinstance(lead, tuple | list) else (lead,)
+
+    def key(p: Any) -> tuple[str, str]:
+        return p.rule.name, p.rule.text
+
     body_parts = [_on_leader(p, side, lead_own) if p.model == "CHARACTER" else p
                   for p in unit_rules(body, data)]
-    lead_parts = unit_rules(lead, data if lead_data is None else lead_data)
-    shared = {(p.rule.name, p.rule.text) for p in body_parts} & {
-        (p.rule.name, p.rule.text) for p in lead_parts}
-    both = [p for p in body_parts if (p.rule.name, p.rule.text) in shared]
+    lead_folder = data if lead_data is None else lead_data
+    theirs: list[Any] = []  # each Leader's, but one another Leader has given already
+    for one in leads:
+        known = {key(p) for p in theirs}
+        theirs += [p for p in unit_rules(one, lead_folder) if key(p) not in known]
+    shared = {key(p) for p in body_parts} & {key(p) for p in theirs}
+    both = [p for p in body_parts if key(p) in shared]
+    theirs = [p for p in theirs if key(p) not in shared]
+    lead_name = " + ".join(u.name for u in leads)
     return (side_rules(both, side, bearer=body.name)
             + side_rules([p for p in body_parts if p not in both], side, own=body_own,
                          bearer=body.name)
-            + side_rules([p for p in lead_parts if (p.rule.name, p.rule.text) not in shared],
-                         side, own=lead_own, leading=True, bearer=lead.name)
+            + side_rules(theirs, side, own=lead_own, leading=True, bearer=lead_name)
             + offered_to(body, side, data)
-            + offered_to(lead, side, data if lead_data is None else lead_data))
+            + sum((offered_to(u, side, lead_folder) for u in leads[1:]),
+                  offered_to(leads[0], side, lead_folder)))
 
 
 def _on_leader(part: Any, side: str, lead_own: tuple[str, ...]) -> Any:
@@ -95,8 +105,8 @@ def defending_rules(unit: Any, data: str | os.PathLike | None = None) -> UnitRul
     """The rules from data that change the attacks against one row of an army list (a unit,
     or an attached pair: its own, its Leader's, its detachment's and enhancements')."""
     if hasattr(unit, "bodyguard"):
-        return attached_rules(unit.bodyguard, unit.leader, "defender",
-                              (unit.bodyguard.name,), (unit.leader.name,), data)
+        return attached_rules(unit.bodyguard, unit.leaders, "defender",
+                              (unit.bodyguard.name,), tuple(u.name for u in unit.leaders), data)
     return side_rules(unit_rules(unit, data), "defender", bearer=unit.name) + \
         offered_to(unit, "defender", data)
 
@@ -112,9 +122,10 @@ def army_rules(army: Any, data: str | os.PathLike | None = None) -> list[dict[st
     for label, unit in army.rows():
         lead_only: set[str] = set()
         if hasattr(unit, "bodyguard"):
-            body, lead = unit.bodyguard, unit.leader
-            attacking = attached_rules(body, lead, "attacker", names(body), names(lead), data)
-            lead_only = {p.rule.name for p in unit_rules(lead, data)} - {
+            body, leads = unit.bodyguard, unit.leaders
+            attacking = attached_rules(body, leads, "attacker", names(body),
+                                       tuple(n for u in leads for n in names(u)), data)
+            lead_only = {p.rule.name for u in leads for p in unit_rules(u, data)} - {
                 p.rule.name for p in unit_rules(body, data)}
         else:
             attacking = side_rules(unit_rules(unit, data), "attacker", bearer=unit.name)

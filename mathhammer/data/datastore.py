@@ -128,6 +128,17 @@ def installed_editions(data: str | os.PathLike | None = None) -> list[Edition]:
     return out
 
 
+def default_edition(data: str | os.PathLike | None = None) -> Edition:
+    """The edition a command reads when none is given: the data's (``data``, else
+    ``$MATHHAMMER_DATA``, else the cache) when it holds one edition, else 10e (a folder that is
+    not there is said where the data is read)."""
+    try:
+        have = installed_editions(data)
+    except (ValueError, OSError):
+        return "10e"
+    return have[0] if len(have) == 1 else "10e"
+
+
 # --------------------------------------------------------------------------- status and fetch
 
 

@@ -29,12 +29,13 @@ from ..model.named import (
     REROLL_FIELDS,
     SIDES,
     SWITCHES,
+    TARGET_XPLUS,
     Conditions,
     Effect,
     MortalWounds,
     NamedRule,
 )
-from ..model.options import REROLLS, Options
+from ..model.options import DAMAGE_REROLLS, REROLLS, Options
 from ..model.profiles import TARGET_ABILITIES
 from ..prob.dice import dice, parse_dice
 
@@ -146,6 +147,10 @@ def _change(field: str, key: str, value: Any) -> Any:
         if key in ADDITIVE and value == 0:
             raise _Bad(where, f"expected a non-zero integer, got {value!r}")
         return value
+    if key == "reroll_damage":
+        if value not in DAMAGE_REROLLS[1:]:
+            raise _Bad(where, f"expected one of 'ones', 'any', got {value!r}")
+        return value
     if key in REROLL_FIELDS:
         if value not in REROLLS[1:]:
             raise _Bad(where, f"expected one of 'ones', 'failed', 'noncrit', got {value!r}")
@@ -159,7 +164,7 @@ def _change(field: str, key: str, value: Any) -> Any:
             return tuple(canonical(a) for a in _strings(where, value))
         except ValueError as e:
             raise _Bad(where, str(e)) from None
-    if key in ("invuln", "fnp"):
+    if key in TARGET_XPLUS:
         if isinstance(value, bool) or not isinstance(value, int) or not 2 <= value <= 6:
             raise _Bad(where, f"expected an integer from 2 to 6 (X+), got {value!r}")
         return value

@@ -254,7 +254,61 @@ target is Below Half-strength
 
 _ADD = r"(add|subtract) (\d) (?:to|from) "
 _ROLL = r"(?:the |that attack's |an? |its )?"
-_EFFECTS: list[tuple[re.Pattern, Any]] = [
+
+# -- wordings of the engine's later mechanics (issue 30 item 5), read before the others: re-rolled
+# Damage rolls, doubled or halved Attacks, Feel No Pain against mortal wounds or Psychic Attacks
+# only, "scores a hit on an unmodified Hit roll of X+" ---------------------------------------
+_FNP_KIND = {"mortal wounds": "fnp_mortal", "psychic attacks": "fnp_psychic"}
+#: "the Feel No Pain 4+ ability against Psychic Attacks and mortal wounds", and nothing more
+_FNP_ONLY = re.compile(r"feel no pain (\d)\+(?: ability)? against (mortal wounds|psychic attacks)"
+                       r"(?:,? and (mortal wounds|psychic attacks))?"
+                       r"(?=\s*$|\s*[.;:)]|,? and an? \d\+)")
+#: the weapons whose Attacks are doubled or halved: all of them (not some models' only)
+_ALL_WEAPONS = (r"(?:(?:its|their|this model's|the bearer's|all of its) )?"
+                r"(?:ranged |melee )?weapons(?: equipped by (?:this model|the bearer|models in "
+                r"(?:this|that) unit))?(?! equipped by)")
+#: "ignore any or all modifiers to that attack's Ballistic Skill characteristic and/or to the
+#: Hit roll": the Hit roll, the Wound roll, BS/WS, and nothing else (not Move, AP, tests)
+_IGNORED = (r"(?:(?:any or all |all )?(?:modifiers to )?(?:to )?(?:that attack's |the |its |this "
+            r"model's )?(?:hit roll|wound roll|(?:ballistic|weapon) skill(?: (?:or|and) "
+            r"(?:ballistic|weapon) skill)?(?: characteristics?)?(?: of (?:that|the) "
+            r"(?:attack|weapon))?))")
+_IGNORE = re.compile(r"\bignore any or all (?:modifiers to (?:the following: )?)?" + _IGNORED
+                     + r"(?:(?:,? and/or |,? and |, |; )" + _IGNORED + r")*"
+                     + r"(?: modifiers(?: for that attack)?)?(?=\s*$|\s*[.;]|, and )")
+
+
+def _ignored(m: re.Match) -> list[tuple[str, Any]]:
+    text = m.group(0)
+    return [(key, True) for word, key in (("hit roll", "ignore_hit_modifiers"),
+                                          ("skill", "ignore_skill_modifiers"),
+                                          ("wound roll", "ignore_wound_modifiers"))
+            if word in text]
+
+
+_MECHANICS: list[tuple[re.Pattern, Any]] = [
+    (_IGNORE, _ignored),
+    (re.compile(r"(?:you can |can )?re-roll (?:a |the )?damage rolls? of 1\b"),
+     lambda m: [("reroll_damage", "ones")]),
+    (re.compile(r"(?:you can |can )?re-roll (?:the |that attack's |its )?damage rolls?\b"),
+     lambda m: [("reroll_damage", "any")]),
+    (re.compile(r"\bdouble the attacks characteristics? of " + _ALL_WEAPONS),
+     lambda m: [("double_attacks", True)]),
+    (re.compile(r"\bhalve the attacks characteristics? of " + _ALL_WEAPONS + r"|\bthe attacks "
+                r"characteristics? of " + _ALL_WEAPONS + r" (?:are|is) halved"),
+     lambda m: [("halve_attacks", True)]),
+    (_FNP_ONLY,
+     lambda m: [(_FNP_KIND[k], int(m.group(1))) for k in dict.fromkeys(m.groups()[1:]) if k]),
+    (re.compile(r"scores? a hit on an? unmodified hit roll of (\d)\+"),
+     lambda m: [("unmodified_hits_on", int(m.group(1)))]),
+    (re.compile(r"snap shooting attacks hit on unmodified hit rolls of (\d)\+"),
+     lambda m: [("overwatch_hits_on", int(m.group(1)))]),
+    # "a Critical Hit is scored on an unmodified Hit roll of 5+, instead of only on a 6"
+    (re.compile(r"(?:critical hits? (?:is|are) scored|scores? a critical hit) on (?:a successful "
+                r"|an? )?unmodified hit rolls? of (\d)\+(?:, instead of only (?:on )?(?:a )?6)?"),
+     lambda m: [("crit_hit", int(m.group(1)))]),
+]
+_EFFECTS: list[tuple[re.Pattern, Any]] = _MECHANICS + [
     # before the plain Wound roll modifier, which would read its end
     (re.compile(r"(?:if|and) the strength(?: characteristic)? of (?:that|the|an) attack is greater "
                 r"than (?!or equal)[^.,;]*?toughness(?: characteristic)?(?: of (?:this|that|the|"
@@ -326,7 +380,7 @@ _CHAR = {"attacks": "attacks_mod", "strength": "strength_mod", "damage": "damage
          "armour penetration": "ap_mod", "weapon skill": "skill_mod",
          "ballistic skill": "skill_mod"}
 _DEFENSIVE = ("fnp", "invuln", "target_abilities", "cover", "wound_mod_if_stronger",
-              "no_cover")
+              "no_cover", "fnp_mortal", "fnp_psychic")
 #: granted weapon abilities: "have the [LETHAL HITS] and [PRECISION] abilities"
 _GRANT = re.compile(r"(?<!not )(?:ha(?:ve|s)|gains?|select(?: either)?)(?: the| that)?"
                     r"(?: following)?(?: abilit(?:y|ies),?)? "
@@ -476,7 +530,12 @@ _UNCHECKED = re.compile(
     r"each time [^,]* is selected|\bonly\b|psychic|\bcharge|fell back|advanced|\bbelow\b|"
     r"\babove\b|battle rounds?|\bhas? (?:lost|been)|\bremaining\b|\btargets?\b|your army|"
     r"\bor more\b|\bwith this ability\b|provided|did not|previous|excluding|\bnot\b|"
-    r"\bcan have\b|^or\b"
+    r"\bcan have\b|^or\b|"
+    # "an attack made by this model is allocated to a Monster or Vehicle model": the model's
+    # keywords, not read (mechanics' wordings: re-rolled Damage)
+    r"\ballocated to an? (?!model\b)|"
+    # "roll one D6: on a 4+, you can re-roll the Damage roll": a roll the engine does not make
+    r"\broll (?:one|a|\d) d6\b"
 )
 
 
@@ -501,7 +560,10 @@ _NAMED_WEAPONS = re.compile(
     r"this model's) (?!(?:ranged|melee|psychic)\b)[a-z\-]+ weapons? ha(?:ve|s)|"
     # "its doomsday cannon has the [DEVASTATING WOUNDS] ability": one weapon, by name
     r"\b(?:its|their|the bearer's|this model's) (?!(?:ranged|melee|psychic|weapons?|attacks?|"
-    r"units?|models?)\b)[a-z\-]+(?: [a-z\-]+){0,2} ha(?:ve|s) the\b")
+    r"units?|models?)\b)[a-z\-]+(?: [a-z\-]+){0,2} ha(?:ve|s) the\b|"
+    # "this unit's Maulerfiend Fists have [CLEAVE 2]"
+    r"\bthis unit's (?!(?:ranged|melee|psychic|weapons?|attacks?)\b)[a-z\-]+(?: [a-z\-]+){0,2} "
+    r"ha(?:ve|s) \[")
 
 
 #: weapons a sentence names: "its doomsday cannon", "this model's reaper chain-cleaver's strike
@@ -635,7 +697,7 @@ def _effects(low: str) -> tuple[list[list[tuple[str, Any]]], str]:
         return [], "grants a weapon ability mathhammer does not know"
     pattern, reason = next(x for x in _NOT_MODELLED
                            if x[1] == "Feel No Pain against some attacks only")
-    if pattern.search(low):
+    if pattern.search(_FNP_ONLY.sub(" ", low)):
         return [], reason
     if _ON_CRITICAL.search(low):
         return [], "an ability on a Critical Hit or Wound only"
@@ -709,8 +771,12 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     >>> [r.rule.describe() for r in translate("Rage", "Add 1 to the Attacks characteristic "
     ...                                       "of melee weapons equipped by this model.")]
     ['if melee attacks: attacks_mod=+1']
-    >>> [r.rule.not_modelled for r in translate("Fury", "You can re-roll the Damage roll.")]
-    ['re-rolls a Damage roll ("You can re-roll the Damage roll")']
+    >>> [r.rule.describe() for r in translate("Fury", "Each time this model makes an attack, "
+    ...                                       "you can re-roll the Damage roll.")]
+    ['reroll_damage=any']
+    >>> [r.rule.not_modelled for r in translate("Fury", "Once per turn, you can re-roll one "
+    ...                                         "Damage roll.")]
+    ['re-rolls a Damage roll ("Once per turn, you can re-roll one Damage roll")']
     """
     clean = normalize(text)
     if not _RELEVANT.search(clean.lower()) or _is_weapon_ability(name):
@@ -1423,6 +1489,9 @@ _DSL_NOT_MODELLED = {
     "modifier-immunity": "ignores modifiers",
     "bs-modifier": "changes the Ballistic Skill of units in an aura",
 }
+#: Feel No Pain against some attacks only, as the tree scopes it
+_DSL_FNP_SCOPE = {"mortal": ("fnp_mortal",), "psychic": ("fnp_psychic",),
+                  "psychic-and-mortal": ("fnp_psychic", "fnp_mortal")}
 #: a part of a rule: (side, changes, conditions the engine checks, what it cannot check)
 _Part = tuple[str, tuple[tuple[str, Any], ...], tuple[tuple[str, Any], ...], str]
 
@@ -1501,6 +1570,11 @@ def _dsl_leaf(node: dict[str, Any], reasons: list[str], penalties_defend: bool =
         if roll in _DSL_ROLL and not enemy:
             how = _DSL_REROLL.get(mod.get("subset") or "all-failures", "failed")
             return "attacker", [(f"reroll_{roll}s", how)], cond
+        if roll == "damage" and not enemy:  # mechanics: "re-roll the Damage roll"
+            if mod.get("vs_keywords"):
+                cond["target_keywords"] = tuple(str(k).upper() for k in mod["vs_keywords"])
+            return "attacker", [("reroll_damage", "ones" if mod.get("subset") == "ones"
+                                 else "any")], cond
         if roll == "damage":
             reasons.append("re-rolls a Damage roll")
         elif roll in ("any", "save") or roll in _DSL_ROLL:
@@ -1556,6 +1630,10 @@ def _dsl_leaf(node: dict[str, Any], reasons: list[str], penalties_defend: bool =
         if extra and not own:
             return "defender", extra, cond
         return ("attacker", own, cond) if own else None
+    if kind == "feel-no-pain" and _dsl_value(mod.get("threshold")) and (
+            mod.get("scope") in _DSL_FNP_SCOPE or mod.get("against_attack_type") == "psychic"):
+        keys = _DSL_FNP_SCOPE.get(mod.get("scope"), ("fnp_psychic",))  # mechanics' Feel No Pain
+        return "defender", [(k, mod["threshold"]) for k in keys], cond
     if kind == "feel-no-pain":
         threshold = _dsl_value(mod.get("threshold"))
         if mod.get("scope") or threshold is None:
@@ -1771,7 +1849,7 @@ def coverage(abilities: Iterable[tuple[str, str]]) -> dict[str, Any]:
     ability under each beneficiary its parts name), and the not-modelled ones by name.
 
     >>> c = coverage([("A", "Each time a model in this unit makes an attack, add 1 to the Hit "
-    ...                "roll."), ("B", "You can re-roll the Damage roll."), ("C", "Gain 1CP.")])
+    ...                "roll."), ("B", "You can re-roll one Damage roll."), ("C", "Gain 1CP.")])
     >>> c["attack_relevant"], c["applied"], c["automatic"], c["by_beneficiary"], c["not_modelled"]
     (2, 1, 1, {'unit': 1}, {'B': 1})
     """

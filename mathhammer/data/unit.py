@@ -221,8 +221,7 @@ class Unit:
 
     ``groups`` are the model groups, the first one the main group; ``points`` pairs a unit
     size with its cost; ``core``, ``faction_abilities`` and ``datasheet_abilities`` hold the
-    ability names as printed.
-    """
+    ability names as printed; ``joins`` the Leaders it may join ("even if one X ...")."""
 
     name: str
     faction: str
@@ -233,6 +232,7 @@ class Unit:
     faction_abilities: tuple[str, ...] = ()
     datasheet_abilities: tuple[str, ...] = ()
     leads: tuple[str, ...] = ()
+    joins: tuple[str, ...] = ()
     points: tuple[tuple[int, int], ...] = ()
     archetype: bool = False
     aliases: tuple[str, ...] = ()

@@ -170,7 +170,7 @@ def _join(path: str, key: str) -> str:
 
 _UNIT_REQUIRED = ("name", "faction", "models")
 _UNIT_OPTIONAL = ("keywords", "faction_keywords", "aliases", "archetype", "description", "source",
-                  "leads", "abilities", "points", "compositions")
+                  "leads", "joins", "abilities", "points", "compositions")
 #: the most make-ups a unit file may list (``compositions``)
 MAX_COMPOSITIONS = 1000
 _ABILITY_KEYS = ("core", "faction", "datasheet", "text")
@@ -318,6 +318,7 @@ def build_unit(raw: dict, source: str = "<unit>", path: Path | None = None) -> U
         faction_abilities=r.texts("abilities.faction", abilities.get("faction", [])),
         datasheet_abilities=r.texts("abilities.datasheet", abilities.get("datasheet", [])),
         leads=r.texts("leads", raw.get("leads", [])),
+        joins=r.texts("joins", raw.get("joins", [])),
         archetype=r.boolean("archetype", raw.get("archetype", False)),
         aliases=r.texts("aliases", raw.get("aliases", [])),
         description=r.text("description", raw["description"]) if "description" in raw else "",
@@ -325,9 +326,10 @@ def build_unit(raw: dict, source: str = "<unit>", path: Path | None = None) -> U
         path=path,
         ability_texts=_ability_texts(r, abilities.get("text", [])),
     )
-    if unit.leads and not unit.leader:
-        raise r.fail("leads", f'only a unit with the core ability "Leader" leads units, '
-                              f"got {show(list(unit.leads))}")
+    if (unit.leads or unit.joins) and not unit.leader:
+        key = "leads" if unit.leads else "joins"
+        raise r.fail(key, f'only a unit with the core ability "Leader" leads units, '
+                          f"got {show(list(getattr(unit, key)))}")
     return attrs.evolve(unit, points=_points(r, raw.get("points", []), unit.size))
 
 

@@ -31,7 +31,7 @@ import attrs
 
 from ..cache import cached
 from ..errors import InputError
-from ..model.named import NamedRule
+from ..model.named import TARGET_XPLUS, NamedRule
 from .detachments import for_unit, has_keywords, linked_files, unit_keywords
 from .names import name_key
 from .stratagems import stratagem_rules
@@ -532,7 +532,7 @@ def side_rules(parts: Iterable[DataRule], side: str, *, own: tuple[str, ...] | N
             limited = False  # already one named model's (its own weapons or group)
         if limited:
             key = "weapons" if side == "attacker" else "groups"
-            if key == "groups" and any(k not in ("invuln", "fnp")
+            if key == "groups" and any(k not in TARGET_XPLUS
                                        for e in rule.effects for k, _ in e.changes):
                 missing.append(attrs.evolve(
                     rule, effects=(), not_modelled="applies to one model group of an "

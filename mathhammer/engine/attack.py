@@ -13,18 +13,27 @@ a unit of one group). Each weapon's attacks are turned into wounds by
 chain over the unit's state (:mod:`~mathhammer.mechanics.allocation`) with the Devastating
 Wounds still to come carried along, and those are applied last, in Horner form.
 
-Which chain runs for a weapon (every one gives the same exact answer; the tests hold each to
-the attack-by-attack chain):
+The paths a weapon can take (:class:`Path`; every one gives the same exact answer, the tests
+hold each to the attack-by-attack chain), and :func:`choose_path` takes the one whose estimated
+work (:meth:`_Shape.cost`) is least among those that apply:
 
-- groups that save alike, the last weapon the only Devastating one (its Devastating Wounds
-  are simply more packets): :func:`_by_count` over unsaved packets;
-- a Devastating weapon whose attacks make at most one wound each, when its other wounds all
-  move the unit alike (:func:`one_kind`): :func:`_single_wounds`, which applies the
-  Devastating Wounds itself when the weapon is the attack's last and only Devastating one;
-- groups that save alike: :func:`_by_count` over unsaved packets;
-- groups that save differently, but alike against every kind of wound the weapon makes:
-  :func:`_by_count` over wounds, each saved against the model it reaches;
-- otherwise (critical-wound AP with saves that differ): :func:`_by_attack`, attack by attack.
+- ``PACKETS`` (every group saves alike): :func:`_by_count` over unsaved packets; Devastating
+  Wounds of the last and only Devastating weapon are simply more packets;
+- ``WOUNDS`` (groups save differently, but alike against every kind of wound the weapon
+  makes, :func:`one_kind`): :func:`_by_count` over wounds, each saved against the model it
+  reaches;
+- ``SINGLE`` (a Devastating weapon whose attacks make at most one wound each, of one kind):
+  :func:`_single_wounds`, conditioned on the number of Devastating Wounds, which applies them
+  itself when the weapon is the attack's last and only Devastating one;
+- ``ATTACKS`` (always): :func:`_by_attack`, attack by attack, the general chain.
+
+A count path with Devastating Wounds still to come needs the joint law of (packets,
+Devastating Wounds) and carries those wounds as digits of its weights through twice as many
+steps as there are attacks when an attack can make two wounds: there the general chain is
+cheaper (three groups that save differently, Sustained Hits and Devastating Wounds).
+
+The :class:`Result` works each law out when first asked: the counters come from the dice
+alone, the damage, kills and states from the chain.
 
 >>> import mathhammer as mh
 >>> from fractions import Fraction
@@ -38,6 +47,7 @@ the attack-by-attack chain):
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence, Set
+from enum import StrEnum
 from fractions import Fraction
 from math import comb, lcm
 from typing import Any
@@ -48,7 +58,15 @@ from ..cache import cached
 from ..data.inline import describe_target
 from ..data.named_rules import find_rule
 from ..errors import InputError
-from ..mechanics.allocation import lose, mortal_move, next_group, packet_move, wound_move
+from ..mechanics.allocation import (
+    lose,
+    loss_at,
+    loss_total,
+    mortal_move,
+    next_group,
+    packet_move,
+    wound_move,
+)
 from ..mechanics.criticals import (
     DEVASTATING,
     NORMAL,
@@ -56,8 +74,8 @@ from ..mechanics.criticals import (
     packets_per_attack,
     save_fails,
 )
-from ..mechanics.damage import damage_roll, feel_no_pain
-from ..mechanics.effects import Hazard, deadly_demise_wounds, hazardous
+from ..mechanics.damage import damage_roll, packet_losses, wound_fnp
+from ..mechanics.effects import deadly_demise_wounds, hazardous
 from ..mechanics.named import apply_rules
 from ..mechanics.rolls import attacks_roll
 from ..model.named import NamedRule
@@ -82,31 +100,80 @@ from .work import check_attack_dice
 __all__ = ["Result", "attack", "character_destroyed", "initial_state", "models_alive"]
 
 
-@attrs.frozen
-class Result:
-    """Exact distributions of one attack (docs/rules.md, "What is counted")."""
+#: The laws of a :class:`Result`, each worked out when first asked.
+LAWS = ("attacks", "hits", "wounds", "unsaved", "mortal", "damage", "kills", "state",
+        "group_kills", "deadly_demise", "hazard")
 
-    attacks: PMF
-    hits: PMF
-    wounds: PMF
-    unsaved: PMF
-    mortal: PMF
-    damage: PMF
-    kills: PMF
-    state: PMF  # TargetState after the attack (a tuple of them for a Squad)
+
+class _Law:
+    """A law of a :class:`Result`, worked out when first asked and kept: the counters need the
+    dice alone, the damage, kills and states the chain over the target's states (the
+    heavy-queries design note)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, result: Result | None, owner: type | None = None) -> Any:
+        if result is None:
+            return self
+        known = result._known
+        if self.name not in known:
+            known[self.name] = result._laws(self.name)
+        return known[self.name]
+
+
+@attrs.frozen(eq=False)
+class Result:
+    """Exact distributions of one attack (docs/rules.md, "What is counted"): ``attacks``,
+    ``hits``, ``wounds``, ``unsaved``, ``mortal``, ``damage``, ``kills`` and ``state`` (the
+    target's state after the attack: a TargetState, a tuple of them for a Squad) are PMFs;
+    ``group_kills`` the models destroyed in each group of a Squad; ``deadly_demise`` the
+    mortal wounds a unit within 6" suffers from the target's Deadly Demise (None: no DD);
+    ``hazard`` what Hazardous weapons do to the attacking unit (None: no Hazardous weapon).
+    Each is worked out when first asked (a counter never runs the chain over the target's
+    states); two Results are equal when every one of them is."""
+
     target: Target | Squad
     options: Options
-    group_kills: tuple[PMF, ...] = ()  # models destroyed in each group of a Squad
-    #: mortal wounds a unit within 6" suffers from the target's Deadly Demise (None: no DD)
-    deadly_demise: PMF | None = None
-    #: what Hazardous weapons do to the attacking unit (None: no Hazardous weapon)
-    hazard: Hazard | None = None
     #: what was asked, for the displays: the weapons in order, the named rules applied, and
     #: the attacker's and target's names (a unit's name, else the weapons and the profile)
     profiles: tuple[tuple[Weapon, int], ...] = ()
     named_rules: tuple[str, ...] = ()
     attacker_name: str = ""
     target_name: str = ""
+    #: works out a law by its name (one of :data:`LAWS`)
+    _laws: Any = attrs.field(default=None, alias="laws", repr=False)
+    _known: dict[str, Any] = attrs.field(factory=dict, init=False, repr=False)
+
+    attacks = _Law("attacks")
+    hits = _Law("hits")
+    wounds = _Law("wounds")
+    unsaved = _Law("unsaved")
+    mortal = _Law("mortal")
+    damage = _Law("damage")
+    kills = _Law("kills")
+    state = _Law("state")
+    group_kills = _Law("group_kills")
+    deadly_demise = _Law("deadly_demise")
+    hazard = _Law("hazard")
+
+    def _key(self) -> tuple:
+        return (self.target, self.options, self.profiles, self.named_rules, self.attacker_name,
+                self.target_name, *(getattr(self, name) for name in LAWS))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Result):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __reduce__(self) -> tuple:
+        """Pickled with every law worked out."""
+        known = {name: getattr(self, name) for name in LAWS}
+        return (_settled, (self.target, self.options, self.profiles, self.named_rules,
+                           self.attacker_name, self.target_name, known))
 
     def __repr__(self) -> str:
         """Who attacked what, and the expected value of every counter.
@@ -146,7 +213,9 @@ mortal 0, damage 1.481, kills 1.481; P(destroyed) 0.2284%>
     @property
     def destroyed(self) -> Fraction:
         """P(every model of the target destroyed)."""
-        return sum((p for s, p in self.state.items() if models_alive(s) == 0), Fraction(0))
+        state = self.state
+        return Fraction(sum(w for s, w in state.weights().items() if models_alive(s) == 0),
+                        state.total)
 
     @property
     def character_destroyed(self) -> Fraction:
@@ -157,6 +226,13 @@ mortal 0, damage 1.481, kills 1.481; P(destroyed) 0.2284%>
         """Expected values of every counter, and P(destroyed)."""
         names = ("attacks", "hits", "wounds", "unsaved", "mortal", "damage", "kills")
         return {n: getattr(self, n).mean() for n in names} | {"destroyed": self.destroyed}
+
+
+def _settled(target: Target | Squad, options: Options, profiles: tuple, named_rules: tuple,
+             attacker_name: str, target_name: str, known: dict[str, Any]) -> Result:
+    """A :class:`Result` of laws already worked out (unpickled)."""
+    return Result(target, options, profiles, named_rules, attacker_name, target_name,
+                  laws=known.__getitem__)
 
 
 Profile = Weapon | tuple[Weapon, int]
@@ -212,27 +288,47 @@ def attack(profiles: Profile | Sequence[Profile] | Any, target: Target | Squad |
         raise TypeError(f"target: expected a Target, a Squad or a unit, got "
                         f"{type(target).__name__}")
     apply = [apply] if isinstance(apply, str) else list(apply)
-    entries = _entries(profiles, melee, target, opts, apply)
+    entries = tuple(_entries(profiles, melee, target, opts, apply))
+    named = tuple(n if isinstance(n, NamedRule) else find_rule(n) for n in apply)
+    args = (entries, target, state, named, attacker, opts, rules,
+            _attacker_name(profiles, entries))
+    try:
+        hash(args)
+    except TypeError:  # a value that cannot be a key (a rule from data holding a list...)
+        return _answer.__wrapped__(*args)
+    return _answer(*args)
+
+
+@cached(maxsize=128)
+def _answer(entries: tuple[tuple[Weapon, int], ...], target: Target | Squad, state: PMF | None,
+            named: tuple[NamedRule, ...], attacker: Target | None, opts: Options,
+            rules: RuleSet, attacker_name: str) -> Result:
+    """:func:`attack` once its arguments are read, remembered: the answer depends on nothing
+    else (the rule set and the named rules are the values read from their files). The work is
+    checked first (an answer remembered was checked when it was made)."""
     check_attack_dice(entries, sum(g.models for g in _unit(target).groups), rules)
-    named = [n if isinstance(n, NamedRule) else find_rule(n) for n in apply]
-    starts = {_unit(target).start(): 1} if state is None else unit_weights(target, state)
-    asked = {"profiles": tuple(entries), "named_rules": tuple(r.name for r in named),
-             "attacker_name": _attacker_name(profiles, entries),
+    asked = {"profiles": entries, "named_rules": tuple(r.name for r in named),
+             "attacker_name": attacker_name,
              "target_name": target.name or describe_target(target)}
-    runs = [(w, _attack_from(entries, target, opts, rules, s, named, attacker,
+    starts = {_unit(target).start(): 1} if state is None else unit_weights(target, state)
+    runs = [(w, _attack_from(list(entries), target, opts, rules, s, list(named), attacker,
                              asked if len(starts) == 1 else {}))
             for s, w in starts.items()]
     if len(runs) == 1:
         return runs[0][1]
-    fields = ("attacks", "hits", "wounds", "unsaved", "mortal", "damage", "kills", "state")
-    mixed = {f: PMF.mix((w, getattr(r, f)) for w, r in runs) for f in fields}
-    first = runs[0][1]
-    groups = tuple(PMF.mix((w, r.group_kills[i]) for w, r in runs)
-                   for i in range(len(first.group_kills)))
-    demise = (PMF.mix((w, r.deadly_demise) for w, r in runs)
-              if first.deadly_demise is not None else None)
-    return Result(**mixed, target=target, options=opts, group_kills=groups,
-                  deadly_demise=demise, hazard=first.hazard, **asked)
+
+    def mixed(name: str) -> Any:  # each law mixed over the starting states
+        first = runs[0][1]
+        if name == "hazard":
+            return first.hazard
+        if name == "group_kills":
+            return tuple(PMF.mix((w, r.group_kills[i]) for w, r in runs)
+                         for i in range(len(first.group_kills)))
+        if name == "deadly_demise" and first.deadly_demise is None:
+            return None
+        return PMF.mix((w, getattr(r, name)) for w, r in runs)
+
+    return Result(target=target, options=opts, laws=mixed, **asked)
 
 
 def own_profile(profiles: Any) -> Target | None:
@@ -323,56 +419,196 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts
 
     target_models = models_alive(start)
     allocation = unit.allocation
+    rolled = [attacks_roll(v.weapon, v.options, rules,
+                           target_models if v.weapon.parsed.per_target_models else 0)
+              for v in volleys]
+    known: dict[str, Any] = {}
+
+    def final() -> PMF:  # the target's states after every volley, Devastating Wounds last
+        if "final" not in known:
+            known["final"] = PMF(_final(volleys, rolled, unit, start, rules))
+        return known["final"]
+
+    def losses() -> tuple[PMF, PMF, tuple[PMF, ...]]:
+        if "losses" not in known:
+            known["losses"] = _losses_of(unit, start, final())
+        return known["losses"]
+
+    def laws(name: str) -> Any:
+        if name in _COUNTERS:
+            out = None
+            for v, n in zip(volleys, rolled, strict=True):
+                faces = ()  # the failing faces of the first group's save: for unsaved only
+                if name == "unsaved":
+                    first = next_group(start, allocation, v.precision)
+                    faces = tuple(save_fails(v.weapon, v.groups[first if first is not None
+                                                                 else 0], v.options,
+                                             rules).items())
+                law = _counter(v, n, faces, rules, name)
+                out = law if out is None else out + law
+            return out
+        if name == "hazard":
+            tests = sum(v.count for v in volleys if v.weapon.parsed.hazardous)
+            return hazardous(tests, attacker, opts.rules) if tests else None
+        if name == "state":
+            return public_states(target, final().weights())
+        if name == "deadly_demise":
+            return deadly_demise_wounds(unit, start, final())
+        return losses()[("damage", "kills", "group_kills").index(name)]
+
+    return Result(target=target, options=opts, laws=laws, **asked)
+
+
+#: The counters of an attack: from the dice alone, never from the target's states.
+_COUNTERS = ("attacks", "hits", "wounds", "unsaved", "mortal")
+
+
+def _final(volleys: list[_Volley], rolled: list[PMF], unit: Squad, start: UnitState,
+           rules: RuleSet) -> Weights:
+    """The weights of the unit's states after every volley (each by the path
+    :func:`choose_path` takes), the Devastating Wounds applied after all normal damage."""
+    allocation = unit.allocation
     devs = [i for i, v in enumerate(volleys) if v.devastating]
-    counters = []
     keys: Weights = {(start, tuple(0 for _ in devs)): 1}
-    for i, v in enumerate(volleys):
-        n = attacks_roll(v.weapon, v.options, rules, target_models if v.weapon.parsed.blast else 0)
+    for i, (v, n) in enumerate(zip(volleys, rolled, strict=True)):
         fails = [save_fails(v.weapon, g, v.options, rules) for g in v.groups]
-        losses = [feel_no_pain(damage_roll(v.weapon, v.options), g.fnp) for g in v.groups]
-        first = next_group(start, allocation, v.precision)
-        own_fails = fails[first if first is not None else 0]
-        counters.append(_counters(v, n, tuple(own_fails.items()), rules))
+        losses = _losses(v, False)
         slot = devs.index(i) if i in devs else None
         per = attack_wounds(v.weapon, v.rolls, v.options, rules, ordered=False)
         kinds, single = _wound_kinds(per)
         alike = saves_alike(fails)
         faces = one_kind(fails, kinds)
         merge = alike and slot is not None and len(devs) == 1 and i == len(volleys) - 1 and (
-            rules.devastating_excess_lost)
-        if not merge and slot is not None and faces is not None and single:
+            rules.devastating_excess_lost) and _mortal_fnp_alike(v)
+        last = slot is not None and len(devs) == 1 and i == len(volleys) - 1
+        shape = _Shape.of(keys, v, n, per, losses, allocation, slot, merge, last)
+        path = choose_path(shape, alike, faces is not None, single)
+        if path is Path.SINGLE:
             move = wound_move(allocation, faces, losses, v.precision)
-            last = len(devs) == 1 and i == len(volleys) - 1
             keys = _single_wounds(keys, v, n, per, move, slot,
                                   _devastating_move(v, allocation, rules) if last else None)
-        elif alike:
+        elif path is Path.PACKETS:
             keys = _by_count(keys, v, n, per, tuple(fails[0].items()),
                              packet_move(allocation, losses, v.precision), slot, merge)
-        elif faces is not None:
+        elif path is Path.WOUNDS:
             keys = _by_count(keys, v, n, per, None,
                              wound_move(allocation, faces, losses, v.precision), slot, False)
         else:
             keys = _by_attack(keys, v, n, fails, losses, allocation, slot, rules)
     for slot, i in enumerate(devs):
         keys = _devastating(keys, slot, volleys[i], allocation, rules)
-    final = {s: w for (s, _), w in keys.items()}
+    out: Weights = {}
+    for (s, _), w in keys.items():
+        out[s] = out.get(s, 0) + w
+    return out
 
-    def total(field: int) -> PMF:
-        out = counters[0][field]
-        for c in counters[1:]:
-            out = out + c[field]
-        return out
 
-    tests = sum(v.count for v in volleys if v.weapon.parsed.hazardous)
-    states = PMF(final)
-    damage, kills, group_kills = _losses_of(unit, start, states)
-    return Result(
-        attacks=total(0), hits=total(1), wounds=total(2), unsaved=total(3), mortal=total(4),
-        damage=damage, kills=kills, state=public_states(target, states.weights()), target=target,
-        options=opts, group_kills=group_kills,
-        deadly_demise=deadly_demise_wounds(unit, start, states),
-        hazard=hazardous(tests, attacker, opts.rules) if tests else None, **asked,
-    )
+class Path(StrEnum):
+    """How one weapon's attacks run through the unit's states; every path gives the same exact
+    answer, and :func:`choose_path` takes the cheapest that applies."""
+
+    PACKETS = "packets"  # by the count of unsaved packets: every model group saves alike
+    WOUNDS = "wounds"  # by the count of wounds, each saved against the model it reaches
+    SINGLE = "single"  # single-wound Devastating weapons, conditioned on the Devastating count
+    ATTACKS = "attacks"  # attack by attack: the general chain
+
+
+@attrs.frozen
+class _Shape:
+    """What the work of each path grows with, for one weapon: a rough count of the big-integer
+    steps each path takes (:meth:`cost`, in units of one step on a small weight)."""
+
+    attacks: int  # the most attacks
+    counts: int  # how many different numbers of attacks there may be
+    wounds: int  # the most wounds one attack makes
+    devastating: int  # the most Devastating Wounds one attack makes
+    tallied: bool  # a Devastating weapon: its Devastating Wounds counted in the chain
+    merged: bool  # its Devastating Wounds are simply more packets (:func:`_by_count`)
+    last: bool  # the attack's last and only Devastating weapon
+    states: int  # the unit's states: every model's wounds, group by group
+    outcomes: int  # the most outcomes of one packet's loss
+    bits: int  # of one attack's weights and of one packet's, together
+
+    @classmethod
+    def of(cls, keys: Weights, v: _Volley, n: PMF, per: PMF, losses: list[PMF],
+           allocation: tuple[Group, ...], slot: int | None, merge: bool, last: bool) -> _Shape:
+        start = next(iter(keys))[0]
+        outcomes = per.outcomes()
+        # a group's loss: one law, or (re-rolled Damage) one law per wounds its model has left
+        laws = [law for loss in losses for law in (loss if isinstance(loss, tuple) else (loss,))]
+        return cls(
+            attacks=max(n.outcomes()) * v.count,
+            counts=(max(n.outcomes()) - min(n.outcomes())) * v.count + 1,
+            wounds=max(len(w) for _h, w in outcomes),
+            devastating=max(w.count(DEVASTATING) for _h, w in outcomes),
+            tallied=slot is not None, merged=merge, last=last,
+            states=1 + sum(s.models * g.wounds for s, g in zip(start, allocation, strict=True)),
+            outcomes=max(len(law) for law in laws),
+            bits=per.total.bit_length() + lcm(*(law.total for law in laws)).bit_length() + 3)
+
+    @property
+    def pending(self) -> bool:
+        """Its Devastating Wounds tallied for later (not merged into the packets)."""
+        return self.tallied and not self.merged
+
+    def cost(self, path: Path) -> float:
+        """The estimated work of ``path`` (which must apply), in steps on a small weight:
+        steps times states times moves, each move's cost growing with the size of the weights
+        it moves (their Devastating Wounds to come packed as digits), and the joint law of
+        packets and Devastating Wounds where a count path needs one (tests/benchmark.py
+        measures the paths; the constants are read off it).
+
+        >>> s = _Shape(60, 1, 2, 2, True, False, True, 41, 3, 15)
+        >>> s.cost(Path.ATTACKS) < s.cost(Path.WOUNDS)  # three groups that save differently
+        True
+        """
+        n, s, k, kd, losses = self.attacks, self.states, self.wounds, self.devastating, \
+            self.outcomes
+        width = n * k * self.bits / 64  # limbs of the largest weights
+        digits = n * kd + 1  # Devastating Wounds to come, packed
+
+        def move(limbs: float) -> float:  # one Python step and its big-integer work
+            return 1 + limbs / 250
+
+        if path is Path.ATTACKS:  # each attack's outcomes from every state
+            outcomes = 1 + k * losses + kd
+            memo = 4 * s * sum((losses + 1) ** j for j in range(k + 1))
+            size = width * digits / 4 if self.tallied else width / 2
+            return n * s * outcomes * move(size) + memo
+        if path is Path.SINGLE:  # one chain of plain weights, then the Devastating counts
+            chain = n * s * (losses + 2) * move(width / 2)
+            if self.counts == 1:
+                return chain
+            wide = width + 2 * n * max(n.bit_length() - 1, 1) / 64  # with factorials
+            return chain + s * n * (wide / 2 + self.counts * wide / 250)
+        # PACKETS (unsaved packets), WOUNDS (each saved later): a chain over their count
+        steps, moves = n * k, losses + (path is Path.WOUNDS)
+        if not (self.pending if path is Path.PACKETS else self.tallied):
+            if moves == 1:  # a fixed loss: one state after each step, no chain to run
+                return steps
+            return steps * s * moves * move(width / 2)
+        return steps * s * moves * move(width * digits / 4) + 15 * steps * digits
+
+
+def choose_path(shape: _Shape, alike: bool, one_kind: bool, single: bool) -> Path:
+    """The cheapest path for ``shape`` (:meth:`_Shape.cost`) of those that apply:
+    :attr:`Path.PACKETS` when every group saves alike, :attr:`Path.WOUNDS` when each group
+    saves alike against every kind of wound the weapon makes, :attr:`Path.SINGLE` for a
+    Devastating weapon whose attacks make at most one wound each (and one kind),
+    :attr:`Path.ATTACKS` always."""
+    return min(reversed(paths_for(shape, alike, one_kind, single)), key=shape.cost)
+
+
+def paths_for(shape: _Shape, alike: bool, one_kind: bool, single: bool) -> list[Path]:
+    """The paths that apply (see :func:`choose_path`), the general chain first."""
+    paths = [Path.ATTACKS]
+    if one_kind:
+        paths.append(Path.WOUNDS)
+    if alike:
+        paths.append(Path.PACKETS)
+    if shape.tallied and one_kind and single:
+        paths.append(Path.SINGLE)
+    return paths
 
 
 @cached(maxsize=256)
@@ -402,6 +638,14 @@ def _losses_of(unit: Squad, start: UnitState, states: PMF) -> tuple[PMF, PMF, tu
     left = sum(x.models * w - x.wounds_lost for x, w in zip(start, wounds, strict=True))
     damage: dict[int, int] = {}
     kills: dict[int, int] = {}
+    if len(start) == 1:  # one group: its kills are the unit's
+        (x,), w = start, wounds[0]
+        for (y,), p in states.weights().items():
+            d, k = left - y.models * w + y.wounds_lost, x.models - y.models
+            damage[d] = damage.get(d, 0) + p
+            kills[k] = kills.get(k, 0) + p
+        killed = PMF._trusted(kills)
+        return PMF._trusted(damage), killed, (killed,)
     groups: list[dict[int, int]] = [{} for _ in start]
     for s, p in states.weights().items():
         d = left
@@ -412,29 +656,28 @@ def _losses_of(unit: Squad, start: UnitState, states: PMF) -> tuple[PMF, PMF, tu
             lost[x.models - y.models] = lost.get(x.models - y.models, 0) + p
         damage[d] = damage.get(d, 0) + p
         kills[k] = kills.get(k, 0) + p
-    return PMF(damage), PMF(kills), tuple(PMF(g) for g in groups)
+    return PMF._trusted(damage), PMF._trusted(kills), tuple(PMF._trusted(g) for g in groups)
 
 
-@cached(maxsize=256)
-def _counters(v: _Volley, n: PMF, faces: tuple[tuple[str, int], ...],
-              rules: RuleSet) -> tuple[PMF, ...]:
-    """(attacks, hits, wounds, unsaved, mortal) of one weapon, from the dice alone: every attack
-    counts as if rolled, saves against the model group the first wound goes to (whose failing
-    faces are ``faces``). Cached: every starting state of a sequence asks the same."""
+@cached(maxsize=1024)
+def _counter(v: _Volley, n: PMF, faces: tuple[tuple[str, int], ...], rules: RuleSet,
+             name: str) -> PMF:
+    """One counter of one weapon (one of :data:`_COUNTERS`), from the dice alone: every
+    attack counts as if rolled, saves against the model group the first wound goes to (whose
+    failing faces are ``faces``). Cached: every starting state of a sequence asks the same."""
+    if name == "attacks":
+        return n.repeat(v.count)
     per = attack_wounds(v.weapon, v.rolls, v.options, rules, ordered=False)
-
-    def unit_total(x: PMF) -> PMF:
-        return _unit_total(x, n, v.count)
-
-    hits = unit_total(per.map(lambda o: o[0]))
-    wounds = unit_total(per.map(lambda o: len(o[1])))
-    unsaved = _packet_law(v, n, per, faces, None)
-    if v.devastating:
-        damage = damage_roll(v.weapon, v.options)
-        mortal = unit_total(per.bind(lambda o: damage.repeat(o[1].count(DEVASTATING))))
-    else:
-        mortal = PMF.point(0)
-    return n.repeat(v.count), hits, wounds, unsaved, mortal
+    if name == "hits":
+        return _unit_total(per.map(lambda o: o[0]), n, v.count)
+    if name == "wounds":
+        return _unit_total(per.map(lambda o: len(o[1])), n, v.count)
+    if name == "unsaved":
+        return _packet_law(v, n, per, faces, None)
+    if not v.devastating:
+        return PMF.point(0)
+    damage = damage_roll(v.weapon, v.options)
+    return _unit_total(per.bind(lambda o: damage.repeat(o[1].count(DEVASTATING))), n, v.count)
 
 
 def _unit_total(x: PMF, n: PMF, models: int) -> PMF:
@@ -565,6 +808,10 @@ def _single_wounds(keys: Weights, v: _Volley, n: PMF, per: PMF, move: Move, slot
 
     if then is not None and len(counts) == 1:
         return _single_wounds_fixed(keys, top, b * total, step, devastate, then.total)  # type: ignore[attr-defined]
+    if len(counts) > 1:
+        return _single_wounds_random(keys, counts, count.total, (b, per.total), step, total,
+                                     slot, devastate if then is not None else None,
+                                     then.total if then is not None else 1)  # type: ignore
     # The piece with m attacks, d = m - k of them Devastating, is P(N = m) C(m, d) b^d
     # (a + c)^k / per.total^m times T^k, whose chain weights are over ((a + c) total)^k. Over
     # sum(keys) * N.total * per.total^(2 top) * total^top, its weight is P(N = m) C(m, d) times
@@ -604,6 +851,63 @@ def _single_wounds(keys: Weights, v: _Volley, n: PMF, per: PMF, move: Move, slot
                 _add(out, unpack(x * b ** (top - k) * settle[k], width), states, slot, 0)
     for d, x in by_devastating.items():
         _add(out, unpack(x * b ** d * settle[top - d], width), states, slot, d)
+    return out
+
+
+def _single_wounds_random(keys: Weights, counts: dict[int, int], count_total: int,
+                          devastating: tuple[int, int], step: Move, total: int, slot: int,
+                          devastate: Move | None, then_total: int) -> Weights:
+    """:func:`_single_wounds` for a random number of attacks ``N`` (``counts``: its weights
+    over ``count_total``), ``devastating``: an attack's weight of a Devastating Wound and its
+    total ``P``. The states with ``d`` Devastating Wounds to come weigh, over ``count_total *
+    P^top * total^top``, ``sum over k of P(N = k + d) C(k + d, d) b^d P^(top - k - d)
+    total^(top - k) X_k`` (``X_k`` the chain after ``k`` steps, ``top`` the most attacks): with
+    ``C(k + d, d) = (k + d)! / (k! d!)`` that sum over ``k`` is a correlation of two sequences,
+    ``A_k = X_k total^(top - k) top! / k!`` (per state) and ``Q_m = P(N = m) P^(top - m) m!``,
+    read off one product of their packed polynomials per state (one big multiplication
+    instead of one per pair ``(k, m)``), then divided exactly by ``top! d!``. ``devastate``:
+    the Devastating Wounds applied here (in Horner form, over ``then_total^top`` more)."""
+    b, per_total = devastating
+    top = max(counts)
+    xs = [dict(keys)]
+    memo: dict[Any, list[tuple[Any, int]]] = {}
+    for _ in range(top):
+        xs.append(markov_step(xs[-1], step, memo))
+    fact = [1]
+    for i in range(1, top + 1):
+        fact.append(fact[-1] * i)
+    # A_k's factor, and Q_m by position top - m (the product's digit top - d is the sum)
+    lift = [fact[top] // fact[k] * t for k, t in enumerate(reversed(_powers(total, top)))]
+    q = {top - m: w * per_total ** (top - m) * fact[m] for m, w in counts.items()}
+    # the digits read (top - d, d = 0..top) must not carry: each is at most top! d! times the
+    # weight of d Devastating Wounds to come over b^d, at most the total weight when b > 0, and
+    # C(m, d) <= 2^top times it whatever b; higher digits may carry into each other, unread
+    width = digit_width(sum(keys.values()) * count_total * (2 * per_total) ** top
+                       * total ** top * fact[top] ** 2)
+    size = (top + 1) * width
+    g = pack(q, width, bits=16 * size)
+    zero = bytes(width)
+    by_count: dict[int, Weights] = {}
+    for key in {key for x in xs for key in x}:
+        a = b"".join((x[key] * f).to_bytes(width, "little") if key in x else zero
+                     for x, f in zip(xs, lift, strict=True))
+        low = (big(int.from_bytes(a, "little"), bits=16 * size) * g).to_bytes(
+            2 * size, "little")[:size]
+        bd = 1
+        for d in range(top + 1):
+            coef = int.from_bytes(low[(top - d) * width:(top - d + 1) * width], "little")
+            if coef:
+                by_count.setdefault(d, {})[key] = int(big(coef) * bd // (fact[top] * fact[d]))
+            if not b:
+                break
+            bd *= b
+    if devastate is not None:
+        return horner(by_count, devastate, then_total)
+    out: Weights = {}
+    for d, part in by_count.items():
+        for (s, pending), w in part.items():
+            k = (s, _bump(pending, slot, d))
+            out[k] = out.get(k, 0) + w
     return out
 
 
@@ -663,7 +967,7 @@ def _by_attack(keys: Weights, v: _Volley, n: PMF, fails: list[dict[str, int]],
     for (_hits, wounds), w in per.weights().items():
         sequences[wounds] = sequences.get(wounds, 0) + w
     longest = max(len(s) for s in sequences)
-    scale = lcm(*(loss.total for loss in losses))
+    scale = loss_total(losses)
     each = 6 * scale  # the total weight of one wound's outcomes
     wound_memo: dict[tuple, list[tuple[Any, int, int]]] = {}
 
@@ -674,7 +978,8 @@ def _by_attack(keys: Weights, v: _Volley, n: PMF, fails: list[dict[str, int]],
             if kind == DEVASTATING or g is None:
                 out = [(state, 1 if kind == DEVASTATING else 0, each)]
             else:
-                f, loss = fails[g][kind], losses[g]
+                f = fails[g][kind]
+                loss = loss_at(losses[g], allocation[g].wounds, state[g].wounds_lost)
                 unit = scale // loss.total
                 out = [(state, 0, (6 - f) * scale)] if f < 6 else []
                 out += [(lose(state, g, e, allocation[g].wounds), 0, f * w * unit)
@@ -721,8 +1026,23 @@ def _by_attack(keys: Weights, v: _Volley, n: PMF, fails: list[dict[str, int]],
 def _devastating_move(v: _Volley, allocation: tuple[Group, ...], rules: RuleSet) -> Move:
     """One of the weapon's Devastating Wounds: mortal wounds equal to its Damage, Feel No Pain
     per wound; with the rule set's ``excess_lost`` a packet destroys at most one model."""
-    return mortal_move(allocation, [g.fnp for g in v.groups], damage_roll(v.weapon, v.options),
-                       rules.devastating_excess_lost, v.precision)
+    if rules.devastating_excess_lost:
+        return packet_move(allocation, _losses(v, True), v.precision)
+    return mortal_move(allocation, [wound_fnp(g, v.weapon, True) for g in v.groups],
+                       damage_roll(v.weapon, v.options), False, v.precision)
+
+
+def _mortal_fnp_alike(v: _Volley) -> bool:
+    """Whether the weapon's Devastating Wounds meet the Feel No Pain its other wounds meet
+    (then they cost a model what an unsaved wound does)."""
+    return all(wound_fnp(g, v.weapon, True) == wound_fnp(g, v.weapon) for g in v.groups)
+
+
+def _losses(v: _Volley, mortal: bool) -> list[Any]:
+    """What one packet of the weapon's damage takes from a model of each group (Feel No Pain
+    against mortal wounds too when ``mortal``: a Devastating Wound's)."""
+    return [packet_losses(v.weapon, v.options, wound_fnp(g, v.weapon, mortal), g.wounds)
+            for g in v.groups]
 
 
 def _devastating(keys: Weights, slot: int, v: _Volley, allocation: tuple[Group, ...],

@@ -295,14 +295,21 @@ class Planner:
 
     def __init__(self, shooters: Sequence[Shooter], aims: Sequence[Aim],
                  objective: Objective = Objective.MODELS, *, split: bool = False,
-                 candidates: Sequence[Sequence[int]] | None = None):
+                 candidates: Sequence[Sequence[int]] | None = None,
+                 half: Iterable[tuple[int, int]] = ()):
         if not shooters or not aims:
             raise InputError("a plan needs at least one attacking unit and one target")
         self.shooters, self.aims = tuple(shooters), tuple(aims)
         self.objective, self.split = Objective(objective), split
-        #: the targets each unit may pick (all by default): the search's candidate pairs
+        #: the targets each unit may pick, its reach (all by default): the search's candidates
         self.candidates = [tuple(range(len(self.aims)))] * len(self.shooters) \
             if candidates is None else [tuple(c) for c in candidates]
+        #: the (unit, target) pairs where the unit is within half range of the target (its
+        #: attacks at that target have ``half_range``)
+        self.half = frozenset(half)
+        #: the targets each unit can shoot (its candidates)
+        self.reach = tuple(self.candidates)
+        self._reach = tuple(frozenset(c) for c in self.candidates)
         if self.objective != Objective.MODELS:
             for a in self.aims:
                 if a.points is None:
@@ -310,11 +317,29 @@ class Planner:
                                      f"(--points \"{a.name}=N\") or plan for models destroyed")
         #: each unit's and target's first interchangeable one (:func:`same_unit`,
         #: :func:`same_aim`): plans that only swap them are one plan (:meth:`plan_key`)
-        self.unit_kinds = kinds(self.shooters, same_unit)
-        self.aim_kinds = kinds(self.aims, same_aim)
+        units, targets = range(len(self.shooters)), range(len(self.aims))
+        # alike units reach alike (the same targets, within half range of the same ones), alike
+        # targets are reached alike (by the same units, from as near)
+        self.unit_kinds = kinds(units, lambda i, j: same_unit(self.shooters[i], self.shooters[
+            j]) and self._reach[i] == self._reach[j] and all(
+                ((i, t) in self.half) == ((j, t) in self.half) for t in targets))
+        self.aim_kinds = kinds(targets, lambda s, t: same_aim(self.aims[s], self.aims[t]) and all(
+            (s in self._reach[u]) == (t in self._reach[u]) and ((u, s) in self.half) == (
+                (u, t) in self.half) for u in units))
         self._moves: dict[tuple[int, tuple[int, ...], int, Any], PMF] = {}
         self._after: dict[tuple[int, Any, tuple[Part, ...]], PMF] = {}
         self._leaf: dict[Any, Any] = {}  # expected values, subset values, leaf values
+
+    def only(self, units: Sequence[int], aims: Sequence[int]) -> Planner:
+        """A planner for some of the units against some of the targets, each unit with its
+        reach among them (a unit that reaches none of them stays, with no target to pick)."""
+        where = {t: k for k, t in enumerate(aims)}
+        return Planner([self.shooters[i] for i in units], [self.aims[t] for t in aims],
+                       self.objective, split=self.split,
+                       candidates=[[where[t] for t in sorted(self._reach[i]) if t in where]
+                                   for i in units],
+                       half=[(k, where[t]) for k, i in enumerate(units) for t in where
+                             if (i, t) in self.half])
 
     # -- one target ------------------------------------------------------------------------
 
@@ -326,9 +351,16 @@ class Planner:
         key = (unit, weapons, aim, state)
         if key not in self._moves:
             a = self.aims[aim]
-            self._moves[key] = sequence(a.target, self.shooters[unit].steps(weapons, a.rules),
+            self._moves[key] = sequence(a.target, self.shooter(unit, aim).steps(weapons, a.rules),
                                         PMF.point(state)).final
         return self._moves[key]
+
+    def shooter(self, unit: int, aim: int) -> Shooter:
+        """The unit as it shoots target ``aim``: within half range of it, with ``half_range``."""
+        sh = self.shooters[unit]
+        if (unit, aim) not in self.half or sh.options.half_range:
+            return sh
+        return attrs.evolve(sh, options=attrs.evolve(sh.options, half_range=True))
 
     def after(self, aim: int, parts: tuple[Part, ...], state: Any = None) -> PMF:
         """The target's states after ``parts`` shoot it in order, from ``state``."""
@@ -363,7 +395,7 @@ class Planner:
 
     def timeline(self, aim: int, parts: tuple[Part, ...]) -> Timeline:
         """The exact :class:`Timeline` of a target under ``parts`` (through ``sequence``)."""
-        steps = [s for i, w in parts for s in self.shooters[i].steps(w, self.aims[aim].rules)]
+        steps = [s for i, w in parts for s in self.shooter(i, aim).steps(w, self.aims[aim].rules)]
         return sequence(self.aims[aim].target, steps)
 
     # -- fixed plans -----------------------------------------------------------------------
@@ -384,11 +416,10 @@ class Planner:
         return {t: tuple(ws) for t, ws in out.items()}
 
     def count(self) -> int:
-        """Assignments there are: each unit's candidate targets (to the power of its weapons
-        with ``split``), multiplied."""
+        """Assignments a fixed plan enumerates."""
         n = 1
-        for i, sh in enumerate(self.shooters):
-            n *= len(self.candidates[i]) ** (len(sh.weapons) if self.split else 1)
+        for i in range(len(self.shooters)):
+            n *= len(self.choices(i))
         return n
 
     def problem(self) -> Problem:
@@ -502,8 +533,10 @@ class Planner:
 
     def fewest(self, aim: int, p: Fraction) -> Fewest:
         """The fewest whole units, in the given order, that destroy aim ``aim`` with
-        probability >= ``p``; among as many, the fewest points, then the likeliest."""
-        n, tried = len(self.shooters), 0
+        probability >= ``p``; among as many, the fewest points, then the likeliest (of the
+        units that can reach it)."""
+        reach = [i for i in range(len(self.shooters)) if aim in self._reach[i]]
+        n, tried = len(reach), 0
         every = tuple(range(len(w.weapons)) for w in self.shooters)
 
         def destroyed(units: tuple[int, ...]) -> Fraction:
@@ -513,13 +546,13 @@ class Planner:
         seen: set[tuple[Any, ...]] = set()
         for k in range(1, n + 1):
             found = []
-            for units in itertools.combinations(range(n), k):
+            for units in itertools.combinations(reach, k):
                 alike = tuple((self.unit_kinds[i], self.shooters[i].points) for i in units)
                 if alike in seen:  # the same units (and points) as a set tried, in order
                     continue
                 seen.add(alike)
                 if tried >= MAX_SUBSETS:
-                    return Fewest(None, destroyed(tuple(range(n))), tried, complete=False)
+                    return Fewest(None, destroyed(tuple(reach)), tried, complete=False)
                 tried += 1
                 d = destroyed(units)
                 if d >= p:
@@ -528,7 +561,7 @@ class Planner:
             if found:
                 pts, d, units = min(found)
                 return Fewest(units, -d, tried)
-        return Fewest(None, destroyed(tuple(range(n))), tried)
+        return Fewest(None, destroyed(tuple(reach)), tried)
 
     # -- adaptive plans --------------------------------------------------------------------
 

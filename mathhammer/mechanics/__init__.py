@@ -3,15 +3,18 @@
 =====================================================  =======================================
 rule step                                              function
 =====================================================  =======================================
-Attacks, Rapid Fire, Blast                             :func:`.rolls.attacks_roll`
+Attacks, Rapid Fire, Blast, Cleave, doubled/halved A   :func:`.rolls.attacks_roll`
 Hit roll, Heavy, Stealth, Torrent, Overwatch           :func:`.rolls.hit_roll`
+Ignored modifiers, a hit on an unmodified X+           :func:`.rolls.hit_roll`
 Wound roll, Lance, Anti-X, Twin-linked                 :func:`.rolls.wound_roll`
 Re-rolls (ones, failed, fishing for criticals)         :func:`.rolls.d6_roll`
 Lethal Hits (and the 11e choice to decline them)       :func:`.rolls.lethal_hits`
 Saving throw, AP, invulnerable saves, cover            :func:`.rolls.saving_throw`
 Sustained Hits, Lethal Hits, Devastating Wounds        :func:`.criticals.attack_wounds`
 Damage, Melta, damage modifiers                        :func:`.damage.damage_roll`
+Re-rolled Damage, decided against the model            :func:`.damage.packet_losses`
 Feel No Pain                                           :func:`.damage.feel_no_pain`
+Feel No Pain against mortal wounds / Psychic Attacks   :func:`.damage.wound_fnp`
 Allocation (wounded first, CHARACTERs last, Precision)  :func:`.allocation.next_group`
 Damage to a model, excess lost                         :func:`.allocation.lose`
 One mortal wound or Devastating Wound, its damage      :func:`.allocation.mortal_move`

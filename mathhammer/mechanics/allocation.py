@@ -16,13 +16,13 @@ Fraction(4, 9)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from math import lcm
 
 from ..model.state import Group, TargetState, UnitState
 from ..prob.markov import Move, chain
 from ..prob.pmf import PMF
-from .damage import feel_no_pain
+from .damage import Loss, feel_no_pain
 
 
 def next_group(state: UnitState, groups: Sequence[Group], precision: bool = False) -> int | None:
@@ -65,18 +65,45 @@ def lose(state: UnitState, g: int, e: int, wounds: int) -> UnitState:
     return state[:g] + (new,) + state[g + 1:]
 
 
-def packet_move(groups: Sequence[Group], losses: Sequence[PMF], precision: bool = False) -> Move:
+def loss_total(losses: Sequence[Loss]) -> int:
+    """The lcm of the totals of every law in ``losses`` (a group's loss may be one law per
+    wounds its model has left, :data:`~mathhammer.mechanics.damage.Loss`)."""
+    return lcm(*(law.total for loss in losses
+                 for law in (loss if isinstance(loss, tuple) else (loss,))))
+
+
+def loss_at(loss: Loss, wounds: int, wounds_lost: int) -> PMF:
+    """The law of ``loss`` for a model of ``wounds`` W that has lost ``wounds_lost``.
+
+    >>> loss_at((PMF.point(1), PMF.point(2)), 2, 1), loss_at(PMF.point(3), 2, 1)
+    (PMF({1: 1})  # /1, PMF({3: 1})  # /1)
+    """
+    return loss[wounds - wounds_lost - 1] if isinstance(loss, tuple) else loss
+
+
+def _scaled(loss: Loss, make: Callable[[PMF], list[tuple[int, int]]]) -> Items:
+    return tuple(make(law) for law in loss) if isinstance(loss, tuple) else make(loss)
+
+
+def packet_move(groups: Sequence[Group], losses: Sequence[Loss], precision: bool = False) -> Move:
     """One packet of damage (excess lost) on the model :func:`next_group` picks; ``losses[g]``
-    is the wounds group ``g`` loses from it (after Feel No Pain). Weights sum to the lcm of the
-    losses' totals; a destroyed unit stays as it is. Losses that destroy the model lead to one
-    state, listed once."""
-    total = lcm(*(loss.total for loss in losses))
-    items = [[(e, w * (total // loss.total)) for e, w in loss.weights().items()]
+    is the wounds group ``g`` loses from it (after Feel No Pain; one law per wounds left when
+    the Damage re-roll depends on them). Weights sum to the lcm of the losses' totals; a
+    destroyed unit stays as it is. Losses that destroy the model lead to one state, listed
+    once."""
+    if not any(type(loss) is tuple for loss in losses):  # one law per group: the usual case
+        total = lcm(*(loss.total for loss in losses))
+        items: list[Items] = [[(e, w * (total // loss.total)) for e, w in loss.weights().items()]
+                              for loss in losses]
+        return _allocated(groups, items, total, precision)
+    total = loss_total(losses)
+    items = [_scaled(loss, lambda law: [(e, w * (total // law.total))
+                                        for e, w in law.weights().items()])
              for loss in losses]
-    return _allocated(groups, items, total, precision)
+    return _allocated(groups, items, total, precision, by_left=True)
 
 
-def wound_move(groups: Sequence[Group], fails: Sequence[int], losses: Sequence[PMF],
+def wound_move(groups: Sequence[Group], fails: Sequence[int], losses: Sequence[Loss],
                precision: bool = False) -> Move:
     """One wound on the model :func:`next_group` picks, its saving throw included: the save
     of group ``g`` fails on ``fails[g]`` faces of 6, and then the group loses ``losses[g]``
@@ -87,26 +114,35 @@ def wound_move(groups: Sequence[Group], fails: Sequence[int], losses: Sequence[P
     >>> move((TargetState(3, 0),))  # saved on 4 faces of 6, a model lost on 2
     [((TargetState(models=3, wounds_lost=0),), 4), ((TargetState(models=2, wounds_lost=0),), 2)]
     """
-    scale = lcm(*(loss.total for loss in losses))
-    items = []
+    by_left = any(type(loss) is tuple for loss in losses)
+    scale = loss_total(losses) if by_left else lcm(*(loss.total for loss in losses))
+    items: list[Items] = []
     for f, loss in zip(fails, losses, strict=True):
-        unit = scale // loss.total
         saved = [(0, (6 - f) * scale)] if f < 6 else []
-        items.append(saved + [(e, f * w * unit) for e, w in loss.weights().items() if f])
-    return _allocated(groups, items, 6 * scale, precision)
+        items.append(_scaled(loss, lambda law, f=f, saved=saved: saved + [
+            (e, f * w * (scale // law.total)) for e, w in law.weights().items() if f]))
+    return _allocated(groups, items, 6 * scale, precision, by_left)
 
 
-def _allocated(groups: Sequence[Group], items: list[list[tuple[int, int]]], total: int,
-               precision: bool) -> Move:
+#: one group's ``(wounds lost, weight)`` pairs, or one list per wounds its model has left
+Items = list[tuple[int, int]] | tuple[list[tuple[int, int]], ...]
+
+
+def _allocated(groups: Sequence[Group], items: list[Items], total: int,
+               precision: bool, by_left: bool = False) -> Move:
     """The move that takes ``e`` wounds from the model :func:`next_group` picks with weight
-    ``w`` for each ``(e, w)`` of ``items[g]``; equal next states merged."""
+    ``w`` for each ``(e, w)`` of ``items[g]`` (with ``by_left``, of ``items[g][r - 1]`` when
+    the model has ``r`` wounds left); equal next states merged."""
     def move(state: UnitState) -> list[tuple[UnitState, int]]:
         g = next_group(state, groups, precision)
         if g is None:
             return [(state, total)]
         out: dict[UnitState, int] = {}
         wounds = groups[g].wounds
-        for e, w in items[g]:
+        pairs = items[g]
+        if by_left and type(pairs) is tuple:
+            pairs = pairs[wounds - state[g].wounds_lost - 1]
+        for e, w in pairs:
             s2 = lose(state, g, e, wounds)
             out[s2] = out.get(s2, 0) + w
         return list(out.items())

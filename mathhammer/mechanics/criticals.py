@@ -31,7 +31,7 @@ from ..prob.pmf import PMF
 from .rolls import CRITICAL as ROLL_CRITICAL
 from .rolls import FAIL as ROLL_FAIL
 from .rolls import SUCCESS as ROLL_SUCCESS
-from .rolls import hit_roll, lethal_hits, saving_throw, wound_roll
+from .rolls import hit_roll, lethal_hits, saved_faces, wound_roll
 
 
 class Wound(StrEnum):
@@ -82,9 +82,9 @@ def save_fails(weapon: Weapon, group: Target, options: Options, rules: RuleSet) 
 @cached(maxsize=1024)
 def _save_fails(weapon: Weapon, group: Target, options: Options,
                 rules: RuleSet) -> tuple[tuple[str, int], ...]:
-    normal = saving_throw(weapon, group, options, rules).prob(ROLL_FAIL)
-    crit = saving_throw(weapon, group, options, rules, critical=True).prob(ROLL_FAIL)
-    return (NORMAL, int(normal * 6)), (CRITICAL, int(crit * 6)), (DEVASTATING, 6)
+    normal = 6 - saved_faces(weapon, group, options, rules)
+    crit = 6 - saved_faces(weapon, group, options, rules, critical=True)
+    return (NORMAL, normal), (CRITICAL, crit), (DEVASTATING, 6)
 
 
 def packets_per_attack(per: PMF, fails: dict[str, int] | None, base: int | None) -> PMF:
@@ -106,14 +106,13 @@ def packets_per_attack(per: PMF, fails: dict[str, int] | None, base: int | None)
             rows[k, f] = [comb(k, j) * f ** j * (6 - f) ** (k - j) for j in range(k + 1)]
         return rows[k, f]
 
-    counted = []
+    kinds: dict[tuple[int, int, int], int] = {}  # (dev, normal, critical) -> weight
     for (_hits, wounds), w in per.weights().items():
-        dev = wounds.count(DEVASTATING)
-        normal, critical = wounds.count(NORMAL), wounds.count(CRITICAL)
-        counted.append((w, dev, normal, critical))
-    saved = 0 if fails is None else max(n + c for _w, _d, n, c in counted)
+        key = (wounds.count(DEVASTATING), wounds.count(NORMAL), wounds.count(CRITICAL))
+        kinds[key] = kinds.get(key, 0) + w
+    saved = 0 if fails is None else max(n + c for _d, n, c in kinds)
     out: dict[int, int] = {}
-    for w, dev, normal, critical in counted:
+    for (dev, normal, critical), w in kinds.items():
         if fails is None:
             law = {normal + critical: w * 6 ** saved}
         else:

@@ -46,6 +46,12 @@ def _target(target: Target | Squad) -> Target | Squad:
     return target
 
 
+def _mortal_fnp(group: Target) -> int | None:
+    """The Feel No Pain a model of ``group`` rolls against a mortal wound (its Feel No Pain
+    against mortal wounds only, if better)."""
+    return group.fnp_against(mortal=True, psychic=False)
+
+
 def _run(target: Target | Squad, state: PMF | None, count: PMF, move: Move) -> PMF:
     weights: Weights = chain(unit_weights(target, state), count, move)
     return public_states(target, weights)
@@ -63,8 +69,8 @@ def mortal_wounds(target: Target | Squad, state: PMF | None, amount: PMF | int |
     """
     target = _target(target)
     unit = Squad.of(target)
-    move = mortal_move(unit.allocation, [g.fnp for g in unit.groups], _amount(amount),
-                       excess_lost)
+    move = mortal_move(unit.allocation, [_mortal_fnp(g) for g in unit.groups],
+                       _amount(amount), excess_lost)
     return _run(target, state, PMF.point(1), move)
 
 
@@ -82,8 +88,8 @@ def devastating_wounds(target: Target | Squad, state: PMF | None, damage: PMF, n
     """
     target = _target(target)
     unit = Squad.of(target)
-    move = mortal_move(unit.allocation, [g.fnp for g in unit.groups], damage, excess_lost,
-                       precision)
+    move = mortal_move(unit.allocation, [_mortal_fnp(g) for g in unit.groups], damage,
+                       excess_lost, precision)
     return _run(target, state, PMF.point(n), move)
 
 
@@ -184,7 +190,7 @@ def hazardous(tests: int, attacker: Target | None = None, rules: str = "10e") ->
     mortal = failed.map(lambda n: n * per)
     if attacker is None:
         return Hazard(tests, failed, mortal, None)
-    move = mortal_move(Squad.of(attacker).allocation, [attacker.fnp], PMF.point(per),
+    move = mortal_move(Squad.of(attacker).allocation, [_mortal_fnp(attacker)], PMF.point(per),
                        excess_lost=True)
     final = _run(attacker, None, failed, move)
     return Hazard(tests, failed, mortal, final.map(lambda s: attacker.models - s.models))

@@ -28,8 +28,16 @@ from typing import Any
 import attrs
 
 from ..errors import InputError
-from ..model.named import ADDITIVE, LOWEST, REROLL_FIELDS, SWITCHES, Effect, NamedRule
-from ..model.options import Options
+from ..model.named import (
+    ADDITIVE,
+    LOWEST,
+    REROLL_FIELDS,
+    SWITCHES,
+    TARGET_XPLUS,
+    Effect,
+    NamedRule,
+)
+from ..model.options import DAMAGE_REROLLS, Options
 from ..model.profiles import Target, Weapon
 from ..prob.dice import dice
 from .rolls import broadest
@@ -77,6 +85,8 @@ def _apply_effect(
                 opts[key] = old + value
         elif key in LOWEST:
             opts[key] = min(getattr(options, key), value)
+        elif key == "reroll_damage":  # none < ones < any
+            opts[key] = max(getattr(options, key), value, key=DAMAGE_REROLLS.index)
         elif key in REROLL_FIELDS:
             opts[key] = broadest(getattr(options, key), value)
         elif key in SWITCHES:
@@ -86,7 +96,7 @@ def _apply_effect(
             for ability in value:
                 current = _add_ability(current, ability)
             weapon = attrs.evolve(weapon, abilities=current)
-        elif key in ("invuln", "fnp"):
+        elif key in TARGET_XPLUS:
             old = getattr(target, key)
             tgt[key] = value if old is None else min(old, value)
         elif key == "target_abilities":

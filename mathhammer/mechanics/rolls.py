@@ -25,23 +25,42 @@ FAIL, SUCCESS, CRITICAL = 0, 1, 2
 
 @cached(maxsize=1024)
 def attacks_roll(weapon: Weapon, options: Options, rules: RuleSet, target_models: int) -> PMF:
-    """The number of attacks of one model: A (changed by ``attacks_mod``, never below 1),
-    plus Rapid Fire at half range and Blast.
+    """The number of attacks of one model: A, halved (rounding up) and doubled as rules say,
+    then changed by ``attacks_mod`` (never below 1), plus Rapid Fire at half range, Blast and
+    11e Cleave. The order is the core rules' for modifiers: division, multiplication, then
+    addition and subtraction, fractions rounded up at the end.
 
     >>> from mathhammer import load_ruleset
     >>> gun = Weapon("Gun", attacks="D6", skill=3, strength=5, ap=0, damage=1, abilities=["blast"])
     >>> attacks_roll(gun, Options(), load_ruleset(), target_models=10).mean()  # 3.5 + 2
     Fraction(11, 2)
+    >>> axe = Weapon("Axe", attacks=3, skill=3, strength=5, ap=0, damage=1, range="melee")
+    >>> attacks_roll(axe, Options(double_attacks=True, attacks_mod=1), load_ruleset(), 0)
+    PMF({7: 1})  # /1
     """
     a = weapon.parsed
     per_model = dice(weapon.attacks)
+    if options.halve_attacks or options.double_attacks:
+        per_model = per_model.map(lambda n: _scaled(n, options.halve_attacks,
+                                                    options.double_attacks))
     if options.attacks_mod:
         per_model = per_model.map(lambda n: max(1, n + options.attacks_mod))
     if a.rapid_fire and options.half_range:
         per_model = per_model + dice(a.rapid_fire)
-    if a.blast:
-        per_model = per_model + a.blast * (target_models // rules.blast_per_models)
+    if a.blast or a.cleave:  # Blast X and Cleave X: X for every five target models
+        per_model = per_model + (a.blast + a.cleave) * (target_models // rules.blast_per_models)
     return per_model
+
+
+def _scaled(n: int, halve: bool, double: bool) -> int:
+    """A halved (division first) then doubled, rounding up; at least 1.
+
+    >>> _scaled(3, True, False), _scaled(3, True, True), _scaled(3, False, True)
+    (2, 3, 6)
+    """
+    if halve and double:  # (n / 2) * 2: the fraction is gone before it is rounded
+        return max(1, n)
+    return max(1, -(-n // 2) if halve else 2 * n)
 
 
 def broadest(*policies: str | None) -> str | None:
@@ -59,15 +78,18 @@ def _clamp(value: int, cap: int) -> int:
 
 @cached(maxsize=4096)
 def d6_roll(need: int, mod: int, crit: int, reroll: str | None = None,
-            fail_below: int = 2) -> PMF:
+            fail_below: int = 2, always_from: int = 7) -> PMF:
     """One D6 with at most one re-roll: fails below ``fail_below`` (unmodified), is critical
-    on an unmodified ``crit``+, else succeeds when ``roll + mod >= need``.
+    on an unmodified ``crit``+, succeeds on an unmodified ``always_from``+ (a rule's "scores a
+    hit on an unmodified Hit roll of 2+"), else succeeds when ``roll + mod >= need``.
 
     ``reroll``: ``"ones"`` re-rolls unmodified 1s, ``"failed"`` re-rolls failures (judged after
     modifiers), ``"noncrit"`` re-rolls everything that is not critical.
 
     >>> d6_roll(4, 0, 6).prob(FAIL), d6_roll(4, 0, 6, "failed").prob(FAIL)  # 1/2, then 1/2 * 1/2
     (Fraction(1, 2), Fraction(1, 4))
+    >>> d6_roll(5, -1, 6, always_from=2).prob(FAIL)  # only the unmodified 1 fails
+    Fraction(1, 6)
     """
 
     def classify(face: int) -> int:
@@ -75,6 +97,8 @@ def d6_roll(need: int, mod: int, crit: int, reroll: str | None = None,
             return FAIL
         if face >= crit:
             return CRITICAL
+        if face >= always_from:
+            return SUCCESS
         return SUCCESS if face + mod >= need else FAIL
 
     def again(face: int, outcome: int) -> bool:
@@ -121,24 +145,31 @@ def hit_roll(weapon: Weapon, target: Target, options: Options, rules: RuleSet) -
     if weapon.skill is None or weapon.parsed.torrent:
         return PMF.point(SUCCESS)
     ranged = not weapon.melee
-    mod = options.hit_mod
+    ignore = options.ignore_hit_modifiers  # "ignore any or all modifiers": the penalties
+    mod = max(0, options.hit_mod) if ignore else options.hit_mod
     if weapon.parsed.heavy and options.stationary and ranged:
         mod += 1
-    if target.stealth and ranged and rules.stealth_effect == StealthEffect.HIT:
+    if target.stealth and ranged and rules.stealth_effect == StealthEffect.HIT and not ignore:
         mod -= 1
-    skill = weapon.skill - options.skill_mod
-    if rules.cover_effect == CoverEffect.SKILL and has_cover(weapon, target, options, rules):
+    worse = options.ignore_skill_modifiers
+    skill = weapon.skill - (max(0, options.skill_mod) if worse else options.skill_mod)
+    if rules.cover_effect == CoverEffect.SKILL and has_cover(weapon, target, options, rules) \
+            and not worse:
         skill += 1
     skill = max(2, min(7, skill))
     reroll = options.reroll_hits
     if options.overwatch:
         if not rules.overwatch_rerolls:
             reroll = None
-        hits_on = min(options.overwatch_hits_on, rules.overwatch_hits_on)
+        hits_on = min(options.overwatch_hits_on, rules.overwatch_hits_on,
+                      options.unmodified_hits_on)
         crit = max(options.crit_hit, hits_on)  # a lower threshold cannot make a miss critical
         return d6_roll(hits_on, 0, crit, reroll, rules.unmodified_fail + 1)
-    return d6_roll(skill, _clamp(mod, rules.hit_modifier_cap), options.crit_hit, reroll,
-                   rules.unmodified_fail + 1)
+    roll = (skill, _clamp(mod, rules.hit_modifier_cap), options.crit_hit, reroll,
+            rules.unmodified_fail + 1)
+    if options.unmodified_hits_on < 7:  # else the same cached roll as a Wound roll's
+        return d6_roll(*roll, options.unmodified_hits_on)
+    return d6_roll(*roll)
 
 
 def wound_roll(weapon: Weapon, target: Target, options: Options, rules: RuleSet) -> PMF:
@@ -154,11 +185,16 @@ def wound_roll(weapon: Weapon, target: Target, options: Options, rules: RuleSet)
     strength = max(1, weapon.strength + options.strength_mod)
     need = rules.required_wound_roll(strength, target.toughness)
     a = weapon.parsed
-    mod = options.wound_mod
+    ignore = options.ignore_wound_modifiers  # the penalties only
+
+    def kept(m: int) -> int:
+        return max(0, m) if ignore else m
+
+    mod = kept(options.wound_mod)
     if a.lance and options.charged:
         mod += 1
     if strength > target.toughness:
-        mod += options.wound_mod_if_stronger
+        mod += kept(options.wound_mod_if_stronger)
     crit = options.crit_wound
     for keyword, x in a.anti:
         if keyword in target.keywords:
@@ -179,6 +215,20 @@ def saving_throw(weapon: Weapon, target: Target, options: Options, rules: RuleSe
     >>> saving_throw(bolt, meq, Options(), load_ruleset()).prob(FAIL)  # 3+ becomes 4+
     Fraction(1, 2)
     """
+    saved = saved_faces(weapon, target, options, rules, critical)
+    return PMF({SUCCESS: saved, FAIL: 6 - saved})
+
+
+def saved_faces(weapon: Weapon, target: Target, options: Options, rules: RuleSet,
+                critical: bool = False) -> int:
+    """On how many faces of a D6 the :func:`saving_throw` succeeds.
+
+    >>> from mathhammer import load_ruleset
+    >>> bolt = Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
+    >>> saved_faces(bolt, Target(models=5, toughness=4, save=3, wounds=2), Options(),
+    ...             load_ruleset())  # 4, 5 or 6
+    3
+    """
     ap = min(0, weapon.ap - options.ap_mod) - (options.crit_wound_ap if critical else 0)
     armour = ap + options.save_mod
     if (
@@ -192,7 +242,7 @@ def saving_throw(weapon: Weapon, target: Target, options: Options, rules: RuleSe
     if target.invuln is not None:
         saved = max(saved, _saves(target.invuln, min(options.save_mod, rules.save_improve_cap),
                                   rules.unmodified_fail))
-    return PMF({SUCCESS: saved, FAIL: 6 - saved})
+    return saved
 
 
 def _saves(need: int, mod: int, unmodified_fail: int) -> int:

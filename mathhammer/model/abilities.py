@@ -31,7 +31,8 @@ FLAGS = {
 }
 #: Abilities with a parameter: ``sustained hits X``, ``rapid fire X``, ``melta X`` (X dice) and
 #: ``anti-KEYWORD X+``.
-PARAMETRISED = ("sustained hits X", "rapid fire X", "melta X", "anti-KEYWORD X+", "blast X")
+PARAMETRISED = ("sustained hits X", "rapid fire X", "melta X", "anti-KEYWORD X+", "blast X",
+                "cleave X")
 #: Abilities that do not change the numbers of an attack.
 NO_EFFECT = (
     "assault", "pistol", "one shot", "psychic", "extra attacks", "indirect fire",
@@ -42,6 +43,7 @@ KNOWN = tuple(FLAGS) + PARAMETRISED + NO_EFFECT
 _WITH_VALUE = re.compile(r"^(sustained hits|rapid fire|melta)\s+(.+)$")
 _FIELD_OF = {"sustained hits": "sustained", "rapid fire": "rapid_fire", "melta": "melta"}
 _BLAST = re.compile(r"^blast\s+([1-9])$")
+_CLEAVE = re.compile(r"^cleave\s+([1-9])$")  # 11e: always [CLEAVE X]
 _ANTI = re.compile(r"^anti-(.+?)\s+([2-6])\+$")
 
 
@@ -54,6 +56,7 @@ class Abilities:
     twin_linked: bool = False
     torrent: bool = False
     blast: int = 0  # X of [BLAST X]; plain Blast is 1
+    cleave: int = 0  # X of 11e [CLEAVE X]: X more attacks per five target models, as Blast
     lance: bool = False
     heavy: bool = False
     ignores_cover: bool = False
@@ -63,6 +66,15 @@ class Abilities:
     rapid_fire: str | None = None
     melta: str | None = None
     anti: tuple[tuple[str, int], ...] = ()  # (KEYWORD, X) pairs
+
+    @property
+    def per_target_models(self) -> int:
+        """Attacks added for every five models of the target: Blast's and Cleave's X.
+
+        >>> parse_abilities(("blast 2", "cleave 1")).per_target_models
+        3
+        """
+        return self.blast + self.cleave
 
 
 def normalize(text: str) -> str:
@@ -100,7 +112,7 @@ def canonical(text: str) -> str:
             raise over(f"bad ability {text!r}: {m.group(1)} X", value, MAX_ABILITY_VALUE,
                        "MAX_ABILITY_VALUE")
         return f"{m.group(1)} {value}"
-    if _ANTI.match(t) or _BLAST.match(t):
+    if _ANTI.match(t) or _BLAST.match(t) or _CLEAVE.match(t):
         return t
     if t.startswith("anti-"):
         raise InputError(f"bad ability {text!r}: expected anti-KEYWORD X+ with X from 2 to 6")
@@ -116,6 +128,8 @@ def parse_abilities(abilities: tuple[str, ...]) -> Abilities:
         t = canonical(text)
         if t == "blast" or (m := _BLAST.match(t)) is not None:
             fields["blast"] = 1 if t == "blast" else int(m.group(1))
+        elif (m := _CLEAVE.match(t)) is not None:
+            fields["cleave"] = int(m.group(1))
         elif t in FLAGS:
             fields[FLAGS[t]] = True
         elif (m := _WITH_VALUE.match(t)) is not None:

@@ -36,15 +36,19 @@ ADDITIVE = (
     "ap_mod", "skill_mod", "strength_mod", "crit_wound_ap",
 )
 #: Options fields where the lowest value wins (critical thresholds).
-LOWEST = ("crit_hit", "crit_wound", "overwatch_hits_on")
+LOWEST = ("crit_hit", "crit_wound", "overwatch_hits_on", "unmodified_hits_on")
 #: Options fields that hold a re-roll policy; the broadest wins.
-REROLL_FIELDS = ("reroll_hits", "reroll_wounds")
+REROLL_FIELDS = ("reroll_hits", "reroll_wounds", "reroll_damage")
 #: Options fields that are switches; a rule can only switch them on.
 SWITCHES = (
     "half_range", "charged", "stationary", "cover", "overwatch", "led", "halve_damage",
+    "double_attacks", "halve_attacks", "ignore_hit_modifiers", "ignore_skill_modifiers",
+    "ignore_wound_modifiers",
 )
 #: Changes to the target: the better save / Feel No Pain wins, abilities are added.
-TARGET_FIELDS = ("invuln", "fnp", "target_abilities")
+TARGET_FIELDS = ("invuln", "fnp", "fnp_mortal", "fnp_psychic", "target_abilities")
+#: the target's X+ values a rule can give: the better (lower) one wins
+TARGET_XPLUS = ("invuln", "fnp", "fnp_mortal", "fnp_psychic")
 EFFECT_FIELDS = (
     ADDITIVE + LOWEST + REROLL_FIELDS + SWITCHES + ("abilities",) + TARGET_FIELDS
     + ("mortal_wounds",)
@@ -298,5 +302,6 @@ class NamedRule:
 
 __all__ = [
     "ADDITIVE", "Conditions", "EFFECT_FIELDS", "Effect", "KINDS", "LOWEST", "MortalWounds",
-    "NamedRule", "REROLL_FIELDS", "SIDES", "SWITCHES", "TARGET_FIELDS", "names_weapon",
+    "NamedRule", "REROLL_FIELDS", "SIDES", "SWITCHES", "TARGET_FIELDS", "TARGET_XPLUS",
+    "names_weapon",
 ]

@@ -21,6 +21,7 @@ from typing import Any
 
 import attrs
 
+from ..cache import cached
 from ..errors import InputError, suggest
 from .abilities import canonical
 
@@ -32,6 +33,15 @@ class Reroll(StrEnum):
     ONES = "ones"
     FAILED = "failed"
     NONCRIT = "noncrit"
+
+
+class DamageReroll(StrEnum):
+    """What a rule lets you re-roll of the Damage roll: a roll of 1, or any roll (mathhammer
+    then re-rolls whenever a fresh roll is expected to take more wounds from the model the
+    attack is allocated to; docs/rules.md, section 6)."""
+
+    ONES = "ones"
+    ANY = "any"
 
 
 class LethalHits(StrEnum):
@@ -46,24 +56,24 @@ class LethalHits(StrEnum):
 
 #: Re-roll policies from the narrowest to the broadest (None: no re-roll).
 REROLLS = (None, *Reroll)
+#: Damage re-roll policies from the narrowest to the broadest.
+DAMAGE_REROLLS = (None, *DamageReroll)
 LETHAL = tuple(LethalHits)
 
 
 def _canonical_all(values: str | tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    if values == ():
+        return ()
     return tuple(canonical(a) for a in ([values] if isinstance(values, str) else values))
 
 
-def _int(lo: int, hi: int):
-    def check(_inst, attr, value):
-        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-            raise InputError(f"{attr.name}: expected an integer from {lo} to {hi}, got {value!r}")
-
-    return check
-
-
-def _bool(_inst, attr, value):
-    if not isinstance(value, bool):
-        raise InputError(f"{attr.name}: expected true or false, got {value!r}")
+def _checked(name: str, value: Any, lo: int | None, hi: int | None) -> None:
+    """A flag (``lo`` None) must be true or false, a number an integer from ``lo`` to ``hi``."""
+    if lo is None:
+        if value is not True and value is not False:
+            raise InputError(f"{name}: expected true or false, got {value!r}")
+    elif isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise InputError(f"{name}: expected an integer from {lo} to {hi}, got {value!r}")
 
 
 def _choice(name: str, kind: type[StrEnum], optional: bool = False):
@@ -87,12 +97,13 @@ def _text(_inst, attr, value):
 
 
 def _flag(help: str, default: bool = False) -> Any:
-    return attrs.field(default=default, validator=_bool, metadata={"help": help})
+    """A switch (checked with the numbers, after init: :data:`_CHECKS`)."""
+    return attrs.field(default=default, metadata={"help": help})
 
 
 def _number(default: int, lo: int, hi: int, help: str, *, threshold: bool = False) -> Any:
     """An integer option from ``lo`` to ``hi``; a ``threshold`` is an X+ roll."""
-    return attrs.field(default=default, validator=_int(lo, hi),
+    return attrs.field(default=default,
                        metadata={"help": help, "range": (lo, hi), "threshold": threshold})
 
 
@@ -101,7 +112,7 @@ def _pick(name: str, kind: type[StrEnum], default: Any, help: str) -> Any:
                        metadata={"help": help, "choices": kind})
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, cache_hash=True)  # a key of every cached step
 class Options:
     """Everything about one attack besides the weapon and the target.
 
@@ -116,6 +127,9 @@ class Options:
     cover: bool = _flag("The target has the Benefit of Cover.")
     overwatch: bool = _flag("Fire Overwatch: hits only on an unmodified 6.")
     led: bool = _flag("The attacking unit is led by a CHARACTER (some named rules need it).")
+    double_attacks: bool = _flag("Double each model's Attacks (before any +N Attacks).")
+    halve_attacks: bool = _flag("Halve each model's Attacks, rounding up (before doubling and "
+                                "any +N Attacks).")
     attacks_mod: int = _number(0, -6, 6, "Add to each model's Attacks (never below 1).")
     hit_mod: int = _number(0, -6, 6, "Add to Hit rolls.")
     wound_mod: int = _number(0, -6, 6, "Add to Wound rolls.")
@@ -129,23 +143,46 @@ class Options:
                             threshold=True)
     crit_wound: int = _number(6, 2, 6, "Critical Wound on this unmodified roll (default 6+).",
                               threshold=True)
+    unmodified_hits_on: int = _number(
+        7, 2, 7, "An unmodified Hit roll of X+ always hits, whatever the BS and the modifiers "
+        "(default off).", threshold=True)
     overwatch_hits_on: int = _number(
         6, 2, 6, "Fire Overwatch hits on this unmodified roll (default 6+; never higher than "
         "the rule set's).", threshold=True)
     crit_wound_ap: int = _number(0, 0, 6, "A Critical Wound improves AP by this much.")
+    ignore_hit_modifiers: bool = _flag(
+        "Ignore the modifiers that worsen the Hit roll (hit_mod below 0, 10e Stealth).")
+    ignore_skill_modifiers: bool = _flag(
+        "Ignore what worsens the BS/WS (skill_mod below 0, 11e Benefit of Cover).")
+    ignore_wound_modifiers: bool = _flag(
+        "Ignore the modifiers that worsen the Wound roll (wound_mod below 0, and "
+        "wound_mod_if_stronger).")
     reroll_hits: Reroll | None = _pick("reroll_hits", Reroll, None, "Re-roll Hit rolls.")
     reroll_wounds: Reroll | None = _pick("reroll_wounds", Reroll, None, "Re-roll Wound rolls.")
+    reroll_damage: DamageReroll | None = _pick(
+        "reroll_damage", DamageReroll, None,
+        "Re-roll Damage rolls: 'ones' a roll of 1; 'any' whenever a fresh roll is expected to "
+        "take more wounds from the model.")
     halve_damage: bool = _flag("Halve each attack's Damage (rounding up).")
     lethal_hits: LethalHits = _pick(
         "lethal_hits", LethalHits, LethalHits.ALWAYS,
         "11e: when Lethal Hits auto-wound (default always; decline: not with Devastating "
         "Wounds; best: whichever does more damage).")
-    precision: bool = attrs.field(default=True, validator=_bool, metadata={
+    precision: bool = attrs.field(default=True, metadata={
         "help": "Allocate Precision attacks to a CHARACTER (a Leader) while one stands.",
         "off_flag": "--no-precision",
         "off_help": "Do not allocate Precision attacks to a CHARACTER (a Leader)."})
     #: abilities every weapon of the attack gains (e.g. from a stratagem)
     abilities: tuple[str, ...] = attrs.field(default=(), converter=lambda v: _canonical_all(v))
+
+    def __attrs_post_init__(self) -> None:
+        # every flag and number in one pass (one validator call each costs more, and an
+        # Options is made for every attack)
+        for name, lo, hi in _CHECKS:
+            value = getattr(self, name)
+            if (value is not True and value is not False) if lo is None else (
+                    type(value) is not int or not lo <= value <= hi):
+                _checked(name, value, lo, hi)
 
     @classmethod
     def make(cls, **kwargs: Any) -> Options:
@@ -156,11 +193,10 @@ class Options:
         ...
         mathhammer.errors.InputError: unknown option 'half_rnage'; did you mean half_range, halv...
         """
-        names = [a.name for a in attrs.fields(cls)]
-        for key in kwargs:
-            if key not in names:
-                raise InputError(f"unknown option {key!r}; {suggest(key, names)}")
-        return cls(**kwargs)
+        try:  # each value's type in the key: 1 is not True (an option's value is checked)
+            return _made(cls, tuple(sorted((k, type(v), v) for k, v in kwargs.items())))
+        except TypeError:  # a value that cannot be a key (a list): made afresh
+            return _make(cls, kwargs)
 
     def describe(self) -> str:
         """The options that differ from the defaults, e.g. ``"half_range, hit_mod=+1"``."""
@@ -178,3 +214,37 @@ class Options:
             else:
                 parts.append(f"{a.name}={v}")
         return ", ".join(parts) or "none"
+
+
+#: (field, lowest, highest) of every number and (field, None, None) of every flag of
+#: :class:`Options`, in field order: what ``__attrs_post_init__`` checks
+_CHECKS: tuple[tuple[str, int | None, int | None], ...] = tuple(
+    (f.name, *f.metadata["range"]) if "range" in f.metadata else (f.name, None, None)
+    for f in attrs.fields(Options) if "range" in f.metadata or isinstance(f.default, bool))
+
+
+def _make(cls: type[Options], kwargs: dict[str, Any]) -> Options:
+    if not _NAMES.keys() >= kwargs.keys():
+        names = list(_NAMES)
+        for key in kwargs:
+            if key not in _NAMES:
+                raise InputError(f"unknown option {key!r}; {suggest(key, names)}")
+    return cls(**kwargs)
+
+
+_NAMES = dict.fromkeys(a.name for a in attrs.fields(Options))  # in order
+
+
+@cached(maxsize=256)
+def _made(cls: type[Options], items: tuple[tuple[str, type, Any], ...]) -> Options:
+    """:meth:`Options.make` of the same options, remembered (a query's options are checked
+    once).
+
+    >>> Options.make(half_range=True) is Options.make(half_range=True)
+    True
+    >>> Options.make(half_range=1)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: half_range: expected true or false, got 1
+    """
+    return _make(cls, {k: v for k, _t, v in items})

@@ -98,7 +98,7 @@ def _range(value: int | str) -> int | str:
     return value
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # a key of every cached step
 class Weapon:
     """One weapon profile. ``skill`` is BS/WS (3 means 3+), ``None`` for automatic hits.
 
@@ -130,9 +130,11 @@ class Weapon:
         return attrs.evolve(self, abilities=self.abilities + tuple(added))
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # a key of every cached step
 class Target:
-    """A target unit of identical models. Saves, ``invuln`` and ``fnp`` are X+ values."""
+    """A target unit of identical models. Saves, ``invuln`` and the Feel No Pain values are X+
+    values: ``fnp`` against every wound, ``fnp_mortal`` against mortal wounds only (Devastating
+    Wounds included), ``fnp_psychic`` against Psychic Attacks only (:meth:`fnp_against`)."""
 
     models: int = attrs.field(validator=_int_in("models", 1, MAX_MODELS, limit="MAX_MODELS"))
     toughness: int = attrs.field(validator=_int_in("toughness", 1, MAX_TOUGHNESS,
@@ -144,6 +146,24 @@ class Target:
     keywords: tuple[str, ...] = attrs.field(default=(), converter=_keywords)
     abilities: tuple[str, ...] = attrs.field(default=(), converter=lambda v: _target_abilities(v))
     name: str = attrs.field(default="", validator=_text("name"))
+    fnp_mortal: int | None = attrs.field(default=None,
+                                         validator=_int_in("fnp_mortal", 2, 6, optional=True))
+    fnp_psychic: int | None = attrs.field(default=None,
+                                          validator=_int_in("fnp_psychic", 2, 6, optional=True))
+
+    def fnp_against(self, *, mortal: bool, psychic: bool) -> int | None:
+        """The Feel No Pain roll a wound of this kind gets: the best of those that apply (a
+        model rolls once per wound).
+
+        >>> t = Target(models=1, toughness=4, save=3, wounds=3, fnp=6, fnp_mortal=4)
+        >>> t.fnp_against(mortal=False, psychic=False), t.fnp_against(mortal=True, psychic=False)
+        (6, 4)
+        """
+        if self.fnp_mortal is None and self.fnp_psychic is None:
+            return self.fnp
+        found = [v for v, applies in ((self.fnp, True), (self.fnp_mortal, mortal),
+                                      (self.fnp_psychic, psychic)) if applies and v is not None]
+        return min(found) if found else None
 
     @property
     def total_wounds(self) -> int:

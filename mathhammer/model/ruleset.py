@@ -18,7 +18,6 @@ from typing import Any
 
 import attrs
 
-from ..cache import cached
 from ..data.paths import data_dir
 from ..errors import InputError
 from .limits import MAX_FLAT, MAX_MODELS, MAX_RULES_FILE_BYTES, read_toml, shorten
@@ -47,7 +46,7 @@ class ToughnessMixed(StrEnum):
     HIGHEST = "highest"
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # built once per process, a key of every cached step
 class RuleSet:
     """The parameters of one rule set, read from its TOML file."""
 
@@ -107,18 +106,40 @@ def _path(name_or_path: str) -> Path:
     return path.resolve()
 
 
-@cached(maxsize=64)
+#: Kept for the process, like the imported modules: each rule-set file is parsed once per
+#: process (read again when its modification time or size changes: every load looks), and the
+#: rule set built from a chain of files once. :func:`mathhammer.clear_caches` forgets the
+#: results computed from them, not these; at most :data:`_KEPT` of each.
+_BUNDLED: dict[str, Path] = {}
+_FILES: dict[tuple[Path, int, int], dict] = {}
+_BUILT: dict[tuple[tuple[Path, int, int], ...], RuleSet] = {}
+_KEPT = 64
+
+
+def _kept(store: dict, key: Any, make: Any) -> Any:
+    """``store[key]``, made by ``make(key)`` the first time (the oldest entry dropped past
+    :data:`_KEPT`)."""
+    if key not in store:
+        value = make(key)
+        if len(store) >= _KEPT:
+            del store[next(iter(store))]
+        store[key] = value
+    return store[key]
+
+
 def _found(name: str) -> Path:
-    """:func:`_path` of a bundled rule set's name (letters and digits), remembered:
-    resolving a path costs a system call per folder; the file's own modification time and
-    size are still read at every load. A path is resolved each time (a relative one depends
-    on the current folder)."""
-    return _path(name)
+    """:func:`_path` of a bundled rule set's name (letters and digits), remembered for the
+    process: resolving a path costs a system call per folder; the file's own modification
+    time and size are still read at every load. A path is resolved each time (a relative one
+    depends on the current folder)."""
+    return _kept(_BUNDLED, name, _path)
 
 
-@cached(maxsize=64)
-def _parse(path: Path, _mtime_ns: int, _size: int) -> dict:
-    return read_toml(path, MAX_RULES_FILE_BYTES, "MAX_RULES_FILE_BYTES", "rule set")
+def _parse(path: Path, mtime_ns: int, size: int) -> dict:
+    """The tables of one rule-set file, parsed once per process for its modification time and
+    size."""
+    return _kept(_FILES, (path, mtime_ns, size), lambda key: read_toml(
+        key[0], MAX_RULES_FILE_BYTES, "MAX_RULES_FILE_BYTES", "rule set"))
 
 
 def _chain(name_or_path: str) -> tuple[tuple[Path, int, int], ...]:
@@ -265,10 +286,9 @@ def load_ruleset(name_or_path: str = "10e") -> RuleSet:
     if not isinstance(name_or_path, str):
         raise TypeError(f"rules: expected a rule set name or path, got "
                         f"{shorten(repr(name_or_path))}")
-    return _build(_chain(name_or_path))
+    return _kept(_BUILT, _chain(name_or_path), _build)
 
 
-@cached(maxsize=16)
 def _build(chain: tuple[tuple[Path, int, int], ...]) -> RuleSet:
     raw: dict = {}
     for entry in reversed(chain):

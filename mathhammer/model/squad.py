@@ -125,12 +125,15 @@ class Squad:
         state = self.start() if state is None else state
         standing = [self.groups[i] for i in self.standing(state)]
         first = standing[0]
-        keywords = dict.fromkeys(k for g in standing for k in g.keywords)
+        keywords = tuple(dict.fromkeys(k for g in standing for k in g.keywords))
         stealth = all(g.stealth for g in standing)
-        return attrs.evolve(first, models=sum(s.models for s in state) or 1,
-                            toughness=self.toughness(rules, state), keywords=tuple(keywords),
-                            abilities=("stealth",) if stealth else (),
-                            name=self.name or first.name)
+        models, toughness = sum(s.models for s in state) or 1, self.toughness(rules, state)
+        abilities, name = ("stealth",) if stealth else (), self.name or first.name
+        if (models, toughness, keywords, abilities, name) == (
+                first.models, first.toughness, first.keywords, first.abilities, first.name):
+            return first  # an unharmed unit of one group: its own profile
+        return attrs.evolve(first, models=models, toughness=toughness, keywords=keywords,
+                            abilities=abilities, name=name)
 
 
 # ------------------------------------------------------------------ states at the boundary
@@ -180,8 +183,7 @@ def unit_weights(target: Targetish, state: PMF | None) -> dict[UnitState, int]:
 
 def public_states(target: Targetish, weights: dict[UnitState, int]) -> PMF:
     """Unit-state weights as the PMF a caller sees (TargetStates for a plain Target)."""
-    pmf = PMF(weights)
-    return pmf if isinstance(target, Squad) else pmf.map(lambda s: s[0])
+    return PMF(weights if isinstance(target, Squad) else {s[0]: w for s, w in weights.items()})
 
 
 def character_destroyed(target: Targetish, states: PMF) -> Fraction:

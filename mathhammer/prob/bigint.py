@@ -11,8 +11,11 @@ True
 
 from __future__ import annotations
 
+import sys
+from array import array
 from math import gcd as _int_gcd
 
+_WORDS = array("Q").itemsize == 8  # digits of 8 bytes packed and unpacked by array
 _SMALL_BITS = 4096  # below this, Python's own integers are about as fast as GMP's
 _gmp = None  # gmpy2, imported on first use: its import alone takes ~40 ms of a command's start
 
@@ -55,10 +58,10 @@ def gcd(a: int, b: int) -> int:
 def digit_width(bound: int) -> int:
     """Bytes per digit for packed numbers none of which exceeds ``bound``.
 
-    >>> digit_width(255), digit_width(256)
-    (2, 2)
+    >>> digit_width(255), digit_width(2 ** 64)
+    (8, 9)
     """
-    return (bound.bit_length() + 8) // 8
+    return max(8, (bound.bit_length() + 8) // 8)  # 8: packed and unpacked by array
 
 
 def pack(digits: dict[int, int], width: int, *, bits: int | None = None):
@@ -69,7 +72,16 @@ def pack(digits: dict[int, int], width: int, *, bits: int | None = None):
     >>> int(pack({0: 1, 2: 3}, 1)) == 1 + 3 * 256 ** 2
     True
     """
-    raw = b"".join(digits.get(i, 0).to_bytes(width, "little") for i in range(max(digits) + 1))
+    top = max(digits) + 1
+    if width == 8 and _WORDS:
+        words = array("Q", bytes(8 * top))
+        for i, d in digits.items():
+            words[i] = d
+        raw = words.tobytes() if sys.byteorder == "little" else _swapped(words)
+    else:
+        zero = bytes(width)
+        raw = b"".join(digits[i].to_bytes(width, "little") if i in digits else zero
+                       for i in range(top))
     return big(int.from_bytes(raw, "little"), bits=bits)
 
 
@@ -82,12 +94,19 @@ def unpack(number, width: int) -> dict[int, int]:
     number = int(number)
     slots = -(-((number.bit_length() + 7) // 8) // width)
     raw = number.to_bytes(slots * width, "little")
-    out = {}
-    for i in range(slots):
-        w = int.from_bytes(raw[i * width:(i + 1) * width], "little")
-        if w:
-            out[i] = w
-    return out
+    if width == 8 and _WORDS:
+        words = array("Q", raw)
+        if sys.byteorder != "little":
+            words.byteswap()
+        return {i: w for i, w in enumerate(words) if w}
+    return {i: w for i in range(slots)
+            if (w := int.from_bytes(raw[i * width:(i + 1) * width], "little"))}
+
+
+def _swapped(words: array) -> bytes:
+    out = array("Q", words)
+    out.byteswap()
+    return out.tobytes()
 
 
 __all__ = ["big", "digit_width", "gcd", "pack", "unpack"]

@@ -68,7 +68,10 @@ def parse_dice(value: int | str) -> tuple[int, int, int]:
 
 @cached(maxsize=256)
 def _dice_pmf(count: int, sides: int, plus: int) -> PMF:
-    return PMF.uniform(range(1, sides + 1)).repeat(count) + plus if count else PMF.point(plus)
+    if not count:
+        return PMF.point(plus)
+    law = PMF.uniform(range(1, sides + 1)).repeat(count)
+    return law + plus if plus else law
 
 
 def dice(value: int | str) -> PMF:

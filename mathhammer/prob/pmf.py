@@ -21,8 +21,8 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Hashable, ItemsView, Iterable, Iterator, Mapping, ValuesView
 from fractions import Fraction
+from math import comb, isfinite, lcm, sqrt
 from math import gcd as _gcd
-from math import isfinite, lcm, sqrt
 from typing import Any
 
 from ..errors import InputError
@@ -417,7 +417,7 @@ class PMF(Mapping[Outcome, Fraction]):
         _check("op", callable(op), "a function of two outcomes", op)
         if op is operator.add and zero == 0 and n > 1 and _ints(self._weights):
             lo, span = min(self._weights), max(self._weights) - min(self._weights)
-            if span <= 4 * len(self._weights) + 16:  # dense: one power of a packed polynomial
+            if _packed_power_pays(len(self._weights), span, n):
                 width = digit_width(self._total ** n)  # no coefficient is larger
                 power = pack({k - lo: w for k, w in self._weights.items()}, width,
                              bits=8 * width * (span * n + 1)) ** n
@@ -495,12 +495,28 @@ def _ints(weights: dict) -> bool:
     return all(type(k) is int for k in weights)
 
 
+def _packed_power_pays(size: int, span: int, n: int) -> bool:
+    """Whether the sum of ``n`` copies of an integer law of ``size`` outcomes over ``span``
+    is cheaper as one power of its packed polynomial (a cost of about 3 Python steps per slot
+    of the result, ``span * n + 1`` of them, to pack and unpack) than by squaring (at least
+    the square of half the result's support, which is at most the number of multisets of
+    ``n`` of the outcomes). A law that is dense (1-D) or a 2-D law coded as ``u * base + v``
+    packs; a law of a few far-apart outcomes does not.
+
+    >>> _packed_power_pays(6, 5, 20), _packed_power_pays(6, 244, 60), _packed_power_pays(2, 1000, 9)
+    (True, True, False)
+    """
+    slots = span * n + 1
+    support = min(slots, comb(size + n - 1, n))
+    return span <= 4 * size + 16 or 12 * slots < support * support
+
+
 def _int_product(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:
     """The weights of the sum of two independent integer outcomes. Large ones are multiplied
     as polynomials packed into one big integer each (Kronecker substitution)."""
     lo_a, lo_b = min(a), min(b)
     n_a, n_b = max(a) - lo_a + 1, max(b) - lo_b + 1
-    if len(a) * len(b) <= 256 or n_a > 4 * len(a) + 16 or n_b > 4 * len(b) + 16:
+    if len(a) * len(b) <= max(256, 4 * (n_a + n_b)):
         out: dict[int, int] = {}
         get = out.get
         items = list(b.items())

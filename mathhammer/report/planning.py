@@ -1,6 +1,7 @@
 """Several attacking units: into one target in order (:class:`Salvo`, ``kills A B -t T``),
-and the plan of a phase (:class:`PlanQuery`, ``mathhammer plan``), with their text and JSON
-reports. The exact work is :mod:`mathhammer.engine.plan`.
+and the plan of a phase (:class:`PlanAnswer`, ``mathhammer plan``), with their JSON; the
+plan's text and Markdown answers are :mod:`mathhammer.report.plan_report`. The exact work is
+:mod:`mathhammer.engine.plan`.
 
 Why one module: the several-unit report and the plan report share the attacking units'
 header lines, their JSON and the probability a player types; neither is used elsewhere.
@@ -44,7 +45,6 @@ from ..engine.search import BUDGET as SEARCH_BUDGET
 from ..engine.sequence import Timeline, mortal_roll
 from ..errors import InputError
 from ..model.options import Options
-from ..model.ruleset import load_ruleset
 from ..model.squad import models_alive
 from ..prob.pmf import PMF
 from .jsonout import mean_json, target_json, timeline_json
@@ -203,6 +203,10 @@ class PlanAnswer:
     adaptive: Adaptive | None = None
     #: with ``fewest``: the rest of the army planned against the other targets
     rest: tuple[Any, Best] | None = attrs.field(default=None, eq=False)
+    #: the units and targets left out of the plan, each with why (out of reach)
+    left_out: tuple[tuple[str, str], ...] = ()
+    #: the reach the plan used (``Reach.to_json`` of its units and targets), None: all
+    reach: Any = attrs.field(default=None, eq=False)
 
     @property
     def best(self) -> Assignment:
@@ -216,48 +220,88 @@ class PlanAnswer:
 
     @property
     def lead(self) -> Fraction | None:
-        """How far the best plan is ahead of the next best different plan found (None:
+        """How far the best assignment is ahead of the next best different plan (None:
         there is none)."""
         return None if self.runner_up is None else self.best.value - self.runner_up.value
 
 
+def in_reach(shooters: Sequence[Shooter], aims: Sequence[Aim], objective: Objective, *,
+             split: bool = False, reach: Any = None
+             ) -> tuple[Planner, tuple[tuple[str, str], ...]]:
+    """The planner of the units and targets within reach of one another (``reach``: a
+    :class:`~mathhammer.data.reach.Reach` of ``shooters`` and ``aims``; None: every unit can
+    shoot every target), and those left out with why."""
+    if reach is None:
+        return Planner(shooters, aims, objective, split=split), ()
+    units = [i for i, c in enumerate(reach.candidates) if c]
+    kept = sorted({t for i in units for t in reach.candidates[i]})
+    left = tuple((sh.label, "can shoot no target") for i, sh in enumerate(shooters)
+                 if i not in units) + tuple((a.name, "no unit can shoot it")
+                                            for t, a in enumerate(aims) if t not in kept)
+    if not units:
+        raise InputError("plan: no unit can shoot any target (the reach given)")
+    where = {t: k for k, t in enumerate(kept)}
+    planner = Planner([shooters[i] for i in units], [aims[t] for t in kept], objective,
+                      split=split,
+                      candidates=[[where[t] for t in reach.candidates[i]] for i in units],
+                      half=[(k, where[t]) for k, i in enumerate(units)
+                            for t in reach.candidates[i] if (i, t) in reach.half])
+    return planner, left
+
+
 def solve(planner: Planner, *, adaptive: bool = False, budget: int | None = None,
-          destroy: tuple[int, Fraction] | None = None, search_budget: int = SEARCH_BUDGET
+          destroy: tuple[int, Fraction] | None = None,
+          left_out: tuple[tuple[str, str], ...] = (), search_budget: int = SEARCH_BUDGET
           ) -> PlanAnswer:
     """Plan: the best fixed assignment and the next best different one (the exact search,
     within ``search_budget`` steps), the fewest units that destroy ``destroy = (target, p)``
-    and the rest of the army's plan against the other targets, the best adaptive policy."""
+    and the rest of the army's plan against the other targets, the best adaptive policy
+    (``left_out``: the units and targets out of reach, for the report)."""
     fewest = planner.fewest(*destroy) if destroy is not None else None
     rest = None
     if fewest is not None and fewest.units is not None and destroy is not None:
-        others = [i for i in range(len(planner.shooters)) if i not in fewest.units]
-        aims = [a for t, a in enumerate(planner.aims) if t != destroy[0]]
-        if others and aims:
-            sub = Planner([planner.shooters[i] for i in others], aims, planner.objective,
-                          split=planner.split)
+        # the other units that reach another target, against the other targets
+        others = [i for i in range(len(planner.shooters)) if i not in fewest.units
+                  and set(planner.candidates[i]) - {destroy[0]}]
+        if others:
+            sub = planner.only(others, [t for t in range(len(planner.aims))
+                                        if t != destroy[0]])
             rest = (sub, sub.best(search_budget))
     found = planner.best(search_budget)
     ad = None
     if adaptive:
         budget = ADAPTIVE_BUDGET if budget is None else budget
         ad = planner.adaptive(budget, follow=found.best)
-    return PlanAnswer(planner, found, fewest, destroy, ad, rest)
+    reach = [{"unit": sh.label, "targets": [planner.aims[t].name for t in c],
+              "half_range": [planner.aims[t].name for t in c if (i, t) in planner.half]}
+             for i, (sh, c) in enumerate(zip(planner.shooters, planner.reach, strict=True))]
+    return PlanAnswer(planner, found, fewest, destroy, ad, rest, left_out, reach)
 
 
 def search_lines(found: Best, assignments: int) -> list[str]:
-    """What the search proved: the best plan optimal, or its gap to the optimum."""
-    steps = f"{found.steps:,} steps of the exact search"
+    """What the search proved: the best plan optimal, or its gap to the optimum.
+
+    >>> from mathhammer.engine.plan import Assignment, Best
+    >>> best = Assignment(((0,),), Fraction(3))
+    >>> search_lines(Best(best, Fraction(3), None, None, 10, True, 100), 4)
+    ['4 assignments: the best proved optimal by the exact search (10 steps)']
+    >>> search_lines(Best(best, Fraction(4), None, None, 100, False, 100), 4)[1]
+    'gap: no plan is worth more than 4.000 (exact 4), 1.000 more (25.00% of the bound)'
+    """
     if found.proved:
-        return [f"best of {assignments:,} assignments: proved optimal ({steps}): "
-                f"{decimal(found.best.value)}  exact {readable_fraction(found.best.value)}"]
+        return [f"{assignments:,} assignments: the best proved optimal by the exact search "
+                f"({found.steps:,} steps)"]
     gap = found.gap
-    share = f", {percent(gap / found.bound)} of it" if found.bound else ""
-    return [f"best found of {assignments:,} assignments (the search stopped at its budget of "
-            f"{found.budget:,} steps): {decimal(found.best.value)}  exact "
-            f"{readable_fraction(found.best.value)}",
-            f"gap: the best plan is worth at most {decimal(found.bound)} (exact "
-            f"{readable_fraction(found.bound)}), {decimal(gap)} more{share} (exact "
-            f"{readable_fraction(gap)})"]
+    share = f" ({percent(gap / found.bound)} of the bound)" if found.bound else ""
+    return [f"{assignments:,} assignments: the best found, not proved optimal (the search "
+            f"stopped at its budget of {found.budget:,} steps; --search-budget)",
+            f"gap: no plan is worth more than {decimal(found.bound)}"
+            f"{_exact(found.bound)}, {decimal(gap)} more{share}"]
+
+
+def _exact(value: Fraction) -> str:
+    text = readable_fraction(value)
+    return "" if text.startswith("[") else f" (exact {text})"
 
 
 def alike_groups(planner: Planner) -> tuple[tuple[str, ...], ...]:
@@ -273,7 +317,7 @@ def alike_groups(planner: Planner) -> tuple[tuple[str, ...], ...]:
     return tuple(out)
 
 
-def _choice_text(planner: Planner, unit: int, choice: tuple[int, ...]) -> str:
+def choice_text(planner: Planner, unit: int, choice: tuple[int, ...]) -> str:
     names = [a.name for a in planner.aims]
     if not planner.split or len(set(choice)) == 1:
         return names[choice[0]]
@@ -281,90 +325,7 @@ def _choice_text(planner: Planner, unit: int, choice: tuple[int, ...]) -> str:
     return ", ".join(f"{w} -> {names[t]}" for w, t in zip(weapons, choice, strict=True))
 
 
-def _assignment_text(planner: Planner, a: Assignment) -> list[str]:
-    return [f"  {sh.label} -> {_choice_text(planner, i, a.targets[i])}"
-            for i, sh in enumerate(planner.shooters)]
-
-
-def plan_text(ans: PlanAnswer, width: int = 80) -> str:
-    """The ``mathhammer plan`` report."""
-    pl = ans.planner
-    rs = load_ruleset(pl.shooters[0].options.rules)
-    out = [f"plan: {len(pl.shooters)} attacking units -> {len(pl.aims)} targets",
-           f"rule set:    {rs.name}" + (f" ({rs.description})" if rs.description else ""),
-           f"objective:   {pl.objective.text}",
-           "order:       units that shoot the same target resolve in the order given",
-           f"per weapon:  {'yes (--split): each weapon picks its target' if pl.split else 'no'}",
-           "targets:"]
-    for a in pl.aims:
-        pts = f" ({a.points} pts)" if a.points is not None else ""
-        out += textwrap.wrap(f"  {a.name}{pts}: {describe_target(a.target)}", 80,
-                             subsequent_indent=" " * 6)
-    alike = alike_groups(pl)
-    if alike:
-        out += textwrap.wrap("alike:       " + "; ".join(" = ".join(g) for g in alike)
-                             + " (interchangeable: plans that only swap them are one plan)",
-                             80, subsequent_indent=" " * 13)
-    out += ["", *search_lines(ans.found, pl.count())]
-    out += _assignment_text(pl, ans.best)
-    if ans.lead is not None and ans.runner_up is not None:
-        out += _lead_lines(ans.found, ans.lead)
-        out += _assignment_text(pl, ans.runner_up)
-    out += ["", f"{'target':<24}  {'value':>8}  {'P(destroyed)':>12}  {'kills':>7}  "
-                "exact value"]
-    for t, a in enumerate(pl.aims):
-        parts = ans.best.parts(t)
-        after = pl.after(t, parts)
-        d = after.map(models_alive).prob(0)
-        kills = after.map(lambda s, a=a: a.models - models_alive(s)).mean()
-        v = pl.expected(t, parts)
-        out.append(f"{a.name[:24]:<24}  {decimal(v):>8}  {percent(d):>12}  {decimal(kills):>7}"
-                   f"  {readable_fraction(v)}")
-    if ans.fewest is not None and ans.destroy is not None:
-        t, p = ans.destroy
-        f = ans.fewest
-        name = pl.aims[t].name
-        if f.units is None and not f.complete:
-            out += ["", f"destroy {name} with P >= {percent(p)}: not found within the first "
-                        f"{f.tried} sets of units (the limit; with every unit P = "
-                        f"{percent(f.destroyed)})"]
-        elif f.units is None:
-            out += ["", f"destroy {name} with P >= {percent(p)}: not reached even with every "
-                        f"unit (P = {percent(f.destroyed)})"]
-        else:
-            pts = sum(pl.shooters[i].points or 0 for i in f.units)
-            who = ", ".join(pl.shooters[i].label for i in f.units)
-            text = (f"destroy {name} with P >= {percent(p)}: the fewest units, in order "
-                    f"({f.tried} sets tried): {who}" + (f" ({pts} pts)" if pts else "")
-                    + f"; P(destroyed) = {percent(f.destroyed)} "
-                      f"(exact {readable_fraction(f.destroyed)})")
-            out += ["", *textwrap.wrap(text, 80, subsequent_indent="  ")]
-            if ans.rest is not None:
-                sub, got = ans.rest
-                a = got.best
-                how = "proved optimal" if got.proved else \
-                    f"the best found; at most {decimal(got.bound)}"
-                out.append(f"the rest of the army on the other targets: {decimal(a.value)} "
-                           f"(exact {readable_fraction(a.value)}; {how})")
-                out += _assignment_text(sub, a)
-    if ans.adaptive is not None:
-        out += ["", *_adaptive_lines(pl, ans.adaptive, ans.best.value)]
-    dist = total_points(pl, ans.best)
-    out += ["", *distribution_table(dist, _unit_word(pl.objective), width)]
-    return "\n".join(out) + "\n"
-
-
-def _lead_lines(found: Best, lead: Fraction) -> list[str]:
-    if found.runner_proved:
-        return [f"ahead of the next best by {decimal(lead)} (exact {readable_fraction(lead)}); "
-                "next best:"]
-    text = (f"ahead of the next best found by {decimal(lead)} (exact {readable_fraction(lead)}; "
-            "not proved the next best: a different plan is worth at most "
-            f"{decimal(found.runner_bound)}); next best found:")
-    return textwrap.wrap(text, 80, subsequent_indent="  ")
-
-
-def _unit_word(objective: Objective) -> str:
+def unit_word(objective: Objective) -> str:
     return "models" if objective == Objective.MODELS else "points"
 
 
@@ -376,7 +337,7 @@ def total_points(pl: Planner, a: Assignment) -> PMF:
     return out.map(lambda v: int(v) if v.denominator == 1 else v)
 
 
-def _adaptive_lines(pl: Planner, ad: Adaptive, fixed: Fraction) -> list[str]:
+def adaptive_lines(pl: Planner, ad: Adaptive, fixed: Fraction) -> list[str]:
     then = ("the best fixed plan for the rest given what they did" if ad.rest == "replanned"
             else "the rest as in the best fixed plan")
     kind = ("exact: the best policy" if ad.exact else
@@ -388,14 +349,14 @@ def _adaptive_lines(pl: Planner, ad: Adaptive, fixed: Fraction) -> list[str]:
            f"fixed plan {decimal(ad.value - fixed)} (exact {readable_fraction(ad.value - fixed)})"]
     if ad.first:
         c, v = ad.first[0]
-        out.append(f"  first: {pl.shooters[0].label} -> {_choice_text(pl, 0, c)}"
+        out.append(f"  first: {pl.shooters[0].label} -> {choice_text(pl, 0, c)}"
                    f" (value {decimal(v)}" + (f"; next choice {decimal(ad.first[1][1])})"
                                               if len(ad.first) > 1 else ")"))
     if ad.second:
         out.append(f"  then {pl.shooters[1].label}, by what the first did:")
         for state, p, c in ad.second[:12]:
             left = ", ".join(_state_text(s) for s in state)
-            out.append(f"    {percent(p):>8}  {left:<28} -> {_choice_text(pl, 1, c)}")
+            out.append(f"    {percent(p):>8}  {left:<28} -> {choice_text(pl, 1, c)}")
         if len(ad.second) > 12:
             out.append(f"    ... {len(ad.second) - 12} more outcomes (--json has them all)")
     return out
@@ -411,7 +372,7 @@ def _state_text(state: Any) -> str:
 
 
 def plan_json(ans: PlanAnswer) -> dict[str, Any]:
-    """The plan as JSON-ready data."""
+    """The plan as JSON-ready data (``proved``, ``gap``, ``bound``: what the search proved)."""
     pl, found = ans.planner, ans.found
 
     def assignment(a: Assignment, pl: Planner = pl) -> dict[str, Any]:

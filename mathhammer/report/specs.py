@@ -186,8 +186,9 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
             return tuple(w.name for w, _ in _profiles(part, [], melee=melee, models=None,
                                                       every_weapon=False, choice=choice)[0])
 
-        found = attached_rules(unit.bodyguard, unit.leader, "attacker",
-                               fired_names(unit.bodyguard), fired_names(unit.leader), data)
+        leads = getattr(unit, "leaders", (unit.leader,))
+        found = attached_rules(unit.bodyguard, leads, "attacker", fired_names(unit.bodyguard),
+                               tuple(n for u in leads for n in fired_names(u)), data)
         found += side_rules(named_rules_of(unit.leader, [detachment] if detachment else [],
                                            "detachment rule", data), "attacker",
                             bearer=unit.leader.name)
@@ -395,6 +396,5 @@ def check_work(profiles: Iterable[tuple[Weapon, int]], target: Target | Squad,
     (:func:`mathhammer.engine.work.check_attack_dice`)."""
     from ..engine.work import check_attack_dice
 
-    models = sum(g.models for g in target.groups) if isinstance(target, Squad) else \
-        target.models
+    models = sum(g.models for g in target.groups) if isinstance(target, Squad) else target.models
     check_attack_dice(profiles, models, load_ruleset(rules))

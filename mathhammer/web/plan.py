@@ -7,7 +7,8 @@ targets are names or units of the enemy's list (``vs:<row>``); with no units nam
 of the list. The work is :func:`mathhammer.report.planning.solve` (the best assignment by the
 exact search, proved or with its gap within :data:`SEARCH_BUDGET` steps, the adaptive policy
 within a budget of states), the answer its JSON
-(:func:`~mathhammer.report.planning.plan_json`) with the page's bounds and the warnings.
+(:func:`~mathhammer.report.plan_report.plan_answer_json`) with the page's bounds and the
+warnings.
 
 >>> plan_page({"units": ["Hexmark Destroyer"] * 21, "targets": ["MEQ"]})  # doctest: +ELLIPSIS
 Traceback (most recent call last):
@@ -47,7 +48,8 @@ LIMITS = (f"a plan on the page takes at most {MAX_UNITS} attacking units and {MA
 
 
 #: The parameters of a plan on the page besides the options of its attacks.
-_PAGE_KEYS = ("units", "targets", "army", "vs_army", "objective", "adaptive")
+_PAGE_KEYS = ("units", "targets", "army", "vs_army", "objective", "adaptive", "attach",
+              "reach")
 
 
 def plan_parameters() -> list[str]:
@@ -88,14 +90,18 @@ def plan_page(params: Mapping[str, Any]) -> str:
     """A plan from the page's parameters: ``units`` (attacking units, or ``army:<row>``),
     ``targets`` (or ``vs:<row>``), ``army`` and ``vs_army`` (the lists' texts, or uploaded
     files as ``{"base64": ...}``), ``objective`` (``points``, ``model-points``, ``models``;
-    default: points when every target's are known), ``adaptive``, and the options of
-    ``/api/kills`` (shared by every unit)."""
+    default: points when every target's are known), ``adaptive``, ``attach`` (Leaders to
+    attach, ``LEADER=UNIT`` as ``--attach``), ``reach`` (``UNIT=T1,T2@half`` as ``--reach``,
+    by the rows' labels), and the options of ``/api/kills`` (shared by every unit). The
+    answer is :func:`~mathhammer.report.plan_report.plan_answer_json`."""
     from ..cli.output import show_warning
+    from ..cli.phase import reach_of, with_attachments
     from ..cli.plan import army_aim, check_leader, firing, named_aim, shooter
     from ..cli.resolve import one_edition
     from ..cli.table import army_switches
-    from ..engine.plan import Objective, Planner
-    from ..report.planning import aims_of, plan_json, solve
+    from ..engine.plan import Objective
+    from ..report.plan_report import plan_answer_json
+    from ..report.planning import aims_of, in_reach, solve
 
     rest = dict(params)
     for key, raw in rest.items():  # every array bounded before any value is read
@@ -104,6 +110,7 @@ def plan_page(params: Mapping[str, Any]) -> str:
     army_text, vs_text = (_one(rest.pop(k, None)) for k in ("army", "vs_army"))
     objective = str(_one(rest.pop("objective", None)) or "")
     adaptive = as_bool("adaptive", _one(rest.pop("adaptive", None)) or False)
+    attach, reach = _names(rest.pop("attach", None)), _names(rest.pop("reach", None))
     if objective and objective not in {o.value for o in Objective}:
         raise InputError(f"objective: expected one of {', '.join(o.value for o in Objective)}, "
                          f"got {objective!r}")
@@ -124,6 +131,12 @@ def plan_page(params: Mapping[str, Any]) -> str:
     p = parsed_params("kills", {**rest, "attacker": "MEQ", "target": "MEQ"})  # the options
     mine = read_army(army_text) if army_text else None
     theirs = read_army(vs_text) if vs_text else None
+    err = io.StringIO()
+    if any(hasattr(a, "attached") for a in (mine, theirs)):  # a list module that attaches
+        with contextlib.redirect_stderr(err):
+            mine, theirs = with_attachments(mine, theirs, attach)
+    elif attach:
+        raise InputError("attach: this install reads no attachments of army lists")
     listed = one_edition(("army", mine), ("vs_army", theirs))
     if "rules" not in rest and listed:
         p["ruleset"] = listed
@@ -140,7 +153,6 @@ def plan_page(params: Mapping[str, Any]) -> str:
     check_leader(sum(not t.startswith(VS_REF) for t in targets),
                  sum(t.startswith(VS_REF) for t in targets), p)
     start = time.perf_counter()
-    err = io.StringIO()
     with warnings.catch_warnings(), contextlib.redirect_stderr(err):
         warnings.simplefilter("always", UserWarning)
         warnings.showwarning = show_warning
@@ -165,9 +177,12 @@ def plan_page(params: Mapping[str, Any]) -> str:
                 shooters.append(shooter(u, p))
         goal = Objective(objective) if objective else (
             Objective.POINTS if all(a.points is not None for a in aims) else Objective.MODELS)
-        planner = Planner(firing(shooters, aims, p), aims, goal)
-        answer = solve(planner, adaptive=adaptive, budget=BUDGET, search_budget=SEARCH_BUDGET)
-    data = plan_json(answer)
+        shooters = firing(shooters, aims, p)
+        within = reach_of(reach, None, [sh.label for sh in shooters], [a.name for a in aims])
+        planner, left = in_reach(shooters, aims, goal, reach=within)
+        answer = solve(planner, adaptive=adaptive, budget=BUDGET, left_out=left,
+                       search_budget=SEARCH_BUDGET)
+    data = plan_answer_json(answer)
     data["targets"] = [{"name": a.name, "points": a.points} for a in aims]
     data["seconds"] = round(time.perf_counter() - start, 3)
     data["limits"] = LIMITS

@@ -19,12 +19,14 @@ from typing import TYPE_CHECKING
 
 from ...errors import InputError
 from ...model.limits import MAX_ARMY_FILE_BYTES, read_limited
+from .words import EDITION_SIGNS
 
 if TYPE_CHECKING:
     from .model import Army, ArmyUnit, AttachedUnit, ParsedList, Unresolved, Weapon
 
-__all__ = ["FORMATS", "Army", "ArmyUnit", "AttachedUnit", "ParsedList", "Unresolved",
-           "Weapon", "load_army", "parse_army", "parse_list", "read_list", "search_units"]
+__all__ = ["EDITION_SIGNS", "FORMATS", "Army", "ArmyUnit", "AttachedUnit", "ParsedList",
+           "Unresolved", "Weapon", "load_army", "parse_army", "parse_list", "read_list",
+           "search_units"]
 
 _MODEL = ("Army", "ArmyUnit", "AttachedUnit", "ParsedList", "Unresolved", "Weapon")
 
@@ -42,6 +44,7 @@ def __getattr__(name: str):
 #: the formats a list may be read as (``--format``)
 FORMATS = ("gwapp", "newrecruit-gw", "newrecruit-wtc", "newrecruit-nr", "newrecruit-short",
            "listforge", "warorgan", "battlescribe")
+
 
 
 def parse_list(text: str | bytes, source: str = "<text>", fmt: str | None = None

@@ -129,6 +129,13 @@ def homes_of(index: UnitIndex, parsed: ParsedList) -> tuple[list, list[str]]:
             c = index.catalogue(q)
             if c is not None and c not in found:
                 found.append(c)
+    if not found:  # a translated faction with the same words in another order ("Empire T'au")
+        by_words = {tuple(sorted(name_key(c.label).split())): c for c in index.catalogues
+                    if not c.library}
+        for f in parsed.factions:
+            c = by_words.get(tuple(sorted(name_key(f).split())))
+            if c is not None and c not in found:
+                found.append(c)
     if found:
         # "Space Marines" and "Blood Angels": the chapter (the later, non-library line) first
         found.sort(key=lambda c: (c.library, -parsed.factions.index(
@@ -208,6 +215,10 @@ def find_datasheet(d: ArmyData, homes: list, name: str, notes: tuple[str, ...] =
         e = d.keyed(cat.path).get(q)
         if e is not None:
             return cat, e[1], ""
+    for cat in homes:  # "World Eaters Rhino": the faction, then a datasheet's name
+        got = _after_faction(d, cat, name, q)
+        if got is not None:
+            return got
     for note in notes:  # "Daemonic Allegiance: Tzeentch"
         key, sep, value = note.partition(":")
         value = value.strip()
@@ -247,6 +258,29 @@ def find_datasheet(d: ArmyData, homes: list, name: str, notes: tuple[str, ...] =
     close = [f"{c.label}:{u}" for c, u in hits] or (
         d.index.close(name) if d.lookups <= _MAX_CLOSEST else [])
     return None, close, ""
+
+
+def _after_faction(d: ArmyData, cat, name: str, q: str) -> tuple[Any, Any, str] | None:
+    """A unit name that starts with its faction's ("World Eaters Rhino"): the datasheet the rest
+    names, else the shortest of that faction's whose name holds it as whole words ("Chaos
+    Rhino"; "Daemon Prince of Khorne", not "... with wings"), said."""
+    prefix = match_key(cat.label) + " "
+    if not q.startswith(prefix) or len(q) == len(prefix):
+        return None
+    rest = q[len(prefix):]
+    entries = d.keyed(cat.path)
+    if rest in entries:
+        return cat, entries[rest][1], (f"'{name}' read as '{entries[rest][1].name}' (the "
+                                       f"faction's name, {cat.label}, before the datasheet's)")
+    holds = sorted((kv for k, kv in entries.items()
+                    if k.startswith(rest + " ") or k.endswith(" " + rest) or f" {rest} " in k),
+                   key=lambda kv: (len(kv[0]), kv[0]))
+    if not holds:
+        return None
+    others = [kv[1].name for kv in holds[1:4]]
+    return cat, holds[0][1], (f"'{name}' read as '{holds[0][1].name}' (the faction's name, "
+                              f"{cat.label}, then a shorter name of the datasheet"
+                              + (f"; also named so: {', '.join(others)}" if others else "") + ")")
 
 
 def data_file(d: ArmyData, cat) -> DataFile:

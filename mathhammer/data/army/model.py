@@ -34,6 +34,9 @@ class Item:
     parent: bool = False
     #: the models the count was multiplied by (``5 with Bolt pistol and Chainblade``)
     times: int = 1
+    #: the cost the line gives (``Sanctified amulet [+25 points]``): an enhancement's when the
+    #: data names one, else the wargear's own
+    cost: int | None = None
 
 
 @attrs.frozen
@@ -80,6 +83,9 @@ class ParsedList:
     #: the detachment lines as the list writes them ("A and B (3 Detachment Points)"); they
     #: are read against the data's detachments when the list is resolved
     detachments: tuple[str, ...] = ()
+    #: what in the list says its edition ("App Version: v2.6.0", "Detachment Points"); empty
+    #: when it says none (``edition`` is then None)
+    edition_from: str = ""
 
 
 @attrs.frozen
@@ -158,19 +164,26 @@ class AttachedUnit:
 
     leader: ArmyUnit
     bodyguard: ArmyUnit
+    #: the other Leaders of the unit, when the rules let two lead it (a Leader whose ability
+    #: lets it join one already attached: docs/rules.md, section 11)
+    also: tuple[ArmyUnit, ...] = ()
+
+    @property
+    def leaders(self) -> tuple[ArmyUnit, ...]:
+        return (self.leader, *self.also)
 
     @property
     def name(self) -> str:
-        return f"{self.leader.name} + {self.bodyguard.name}"
+        return " + ".join(u.name for u in (*self.leaders, self.bodyguard))
 
     @property
     def points(self) -> int:
-        return self.leader.points + self.bodyguard.points
+        return sum(u.points for u in self.leaders) + self.bodyguard.points
 
     def cost(self, models: int | None = None) -> int | None:
         """The list's points; ``models`` sizes the Bodyguard."""
         body = self.bodyguard.cost(models)
-        return None if body is None else self.leader.points + body
+        return None if body is None else sum(u.points for u in self.leaders) + body
 
     def as_profiles(self, melee: bool = False, weapons=None, models=None, **choice):
         return list(self.loadout(melee, weapons, models, **choice).fired)
@@ -179,7 +192,7 @@ class AttachedUnit:
         """What the Bodyguard and the Leader fire (each chooses by its own rules)."""
         fired: tuple = ()
         left: tuple = ()
-        for u in (self.bodyguard, self.leader):
+        for u in (self.bodyguard, *self.leaders):
             try:
                 out = u.loadout(melee=melee, weapons=weapons,
                                 models=models if u is self.bodyguard else None, **choice)
@@ -192,10 +205,11 @@ class AttachedUnit:
         return Loadout(fired, left)
 
     def as_target(self, models: int | None = None) -> Squad:
-        body = self.bodyguard.unit.as_target(models=models)
-        lead = self.leader.unit.as_target()
-        return Squad.attach(attrs.evolve(body, name=self.bodyguard.name),
-                            attrs.evolve(lead, name=self.leader.name), name=self.name)
+        unit = attrs.evolve(self.bodyguard.unit.as_target(models=models),
+                            name=self.bodyguard.name)
+        for lead in self.leaders:
+            unit = Squad.attach(unit, attrs.evolve(lead.unit.as_target(), name=lead.name))
+        return attrs.evolve(unit, name=self.name)
 
 
 @attrs.frozen
@@ -324,14 +338,17 @@ class Army:
     def rows(self) -> list[tuple[str, ArmyUnit | AttachedUnit]]:
         """(label, unit) per unit of the army, an attached Leader and Bodyguard as one row; a
         repeated name gets a number (``Baal Predator #2``)."""
-        lead_of = {j: i for i, j in self.attached}
+        lead_of: dict[int, list[int]] = {}
+        for i, j in self.attached:
+            lead_of.setdefault(j, []).append(i)
         leaders = {i for i, _j in self.attached}
         out: list[tuple[str, ArmyUnit | AttachedUnit]] = []
         seen: dict[str, int] = {}
         for k, u in enumerate(self.units):
             if k in leaders:
                 continue
-            unit = AttachedUnit(self.units[lead_of[k]], u) if k in lead_of else u
+            lead = [self.units[i] for i in lead_of.get(k, ())]
+            unit = AttachedUnit(lead[0], u, tuple(lead[1:])) if lead else u
             seen[unit.name] = seen.get(unit.name, 0) + 1
             n = seen[unit.name]
             out.append((unit.name if n == 1 else f"{unit.name} #{n}", unit))

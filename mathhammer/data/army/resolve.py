@@ -31,7 +31,8 @@ import attrs
 from ...errors import InputError
 from ..datastore import EDITIONS, installed_editions
 from ..detachments import with_detachments
-from ..names import name_key
+from ..leaders import AttachSpec
+from ..leaders import attach as attach_units
 from ..unit_file import build_unit, make_up
 from ..unit_index import unit_index
 from .datasheets import (
@@ -50,7 +51,7 @@ from .datasheets import (
     singular,
     weapon_tables,
 )
-from .lines import count_name
+from .lines import count_name, lead_count
 from .model import (
     Army,
     ArmyUnit,
@@ -61,6 +62,7 @@ from .model import (
     Weapon,
     lacking_notes,
 )
+from .words import EDITION_SIGNS
 
 __all__ = ["match_key", "resolve"]
 
@@ -73,7 +75,11 @@ def resolve(parsed: ParsedList, data=None, rules: str | None = None,
         raise InputError(f"--rules {rules!r}: expected one of {', '.join(EDITIONS)}")
     edition = rules or parsed.edition
     if edition is not None:
-        return _resolve(parsed, edition, data, attach)
+        army = _resolve(parsed, edition, data, attach)
+        if rules is not None and parsed.edition not in (None, rules):
+            army = _said(army, f"{parsed.source}: the list says {parsed.edition} "
+                               f"({parsed.edition_from}); read in {rules}, as --rules says")
+        return army
     have = installed_editions(data)
     if not have:
         # the error of the newest edition says where to get the data
@@ -87,8 +93,28 @@ def resolve(parsed: ParsedList, data=None, rules: str | None = None,
             errors.append(e)
     if not armies:
         raise errors[0]
-    return min(armies, key=lambda a: (len(a.unresolved), _mismatches(a),
+    best = min(armies, key=lambda a: (len(a.unresolved), _mismatches(a),
                                       -EDITIONS.index(a.edition)))
+    why = (f"the only edition of the data in {installed_root(data)}" if len(have) == 1 else
+           "the edition it resolves best in (" + "; ".join(
+               f"{a.edition}: {len(a.unresolved)} line{'s' * (len(a.unresolved) != 1)} not "
+               f"read, {_mismatches(a)} unit cost{'s' * (_mismatches(a) != 1)} unlike the "
+               "data's" for a in armies) + ")" if len(armies) > 1 else
+           f"the only edition whose data reads it ({errors[0]})" if errors else "")
+    sign = EDITION_SIGNS.get(parsed.format, "")
+    return _said(best, f"{parsed.source}: the list does not say its edition"
+                       + (f" ({sign})" if sign else "")
+                       + f": read in {best.edition}, {why}; give --rules to choose")
+
+
+def _said(army: Army, warning: str) -> Army:
+    return attrs.evolve(army, warnings=(*army.warnings, warning))
+
+
+def installed_root(data) -> str:
+    from ..datastore import data_root
+
+    return str(data_root(data))
 
 
 def _mismatches(army: Army) -> int:
@@ -146,7 +172,6 @@ def _resolve(parsed: ParsedList, edition: str, data, attach: tuple[str, ...]) ->
                             "but has no CHARACTER keyword: not attached")
             continue
         pairs.append((where[i], where[j]))
-    pairs += _attach_specs(units, attach, pairs)
     total = sum(u.points for u in units)
     if parsed.declared_points is not None and total != parsed.declared_points and not unresolved:
         warnings.append(f"{parsed.source}: the units add up to {total} points, the list says "
@@ -156,30 +181,11 @@ def _resolve(parsed: ParsedList, edition: str, data, attach: tuple[str, ...]) ->
     units, dets, notes = with_detachments(units, home, parsed, faction)  # on every unit
     # the data files that lack names of the list, said once each (a newer release of them?)
     notes += [f"{parsed.source}: {n}" for n in lacking_notes(unresolved)]
-    return Army(parsed.name, faction, edition, total,
+    army = Army(parsed.name, faction, edition, total,
                 parsed.declared_points, tuple(units), tuple(pairs), tuple(unresolved),
                 parsed.source, parsed.format, tuple(dict.fromkeys(warnings + notes)), dets)
-
-
-def _attach_specs(units: list[ArmyUnit], specs: tuple[str, ...],
-                  taken: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    out: list[tuple[int, int]] = []
-    used = {i for p in taken for i in p}
-    for spec in specs:
-        if "=" not in spec:
-            raise InputError(f'--attach {spec!r}: expected "Leader=Bodyguard"')
-        lead, body = (s.strip() for s in spec.split("=", 1))
-        pair = []
-        for name in (lead, body):
-            i = next((i for i, u in enumerate(units)
-                      if i not in used and i not in pair
-                      and name_key(u.name) == name_key(name)), None)
-            if i is None:
-                raise InputError(f"--attach {spec!r}: no unattached unit {name!r} in the army")
-            pair.append(i)
-        used.update(pair)
-        out.append((pair[0], pair[1]))
-    return out
+    # --attach: after the list's own attachments, checked against the data's Leader lists
+    return attach_units(army, [AttachSpec.parse(a) for a in attach])
 
 
 class _Unresolved(Exception):
@@ -214,6 +220,19 @@ _GENERIC = {"weapon", "weapons", "close", "combat", "twin", "heavy", "light", "p
 _WITH = re.compile(r"\s(?:w/|with)\s", re.I)
 _AND = re.compile(r"\s(?:and|&)\s", re.I)
 _GLUE = re.compile(r"(?<=[a-z\)])(?=[A-Z])")
+#: where a line naming several items divides them ("A, B and C", "A & B")
+_SEP = re.compile(r"\s(?:and|&)\s|,\s?", re.I)
+#: a word that is only a number: no weapon's name ("Unité 3 Attachée")
+_NUMBER_WORD = re.compile(r"(?<!\S)\d{1,6}(?!\S)")
+
+
+def _counted(name: str) -> tuple[int, str] | None:
+    """A count written before a name, ``2x Inferno Pistols`` or ``2 Inferno pistols``:
+    (count, name); None for a name without one."""
+    c, rest = count_name(name)
+    if c is not None:
+        return c, rest
+    return lead_count(name)
 
 
 def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
@@ -369,27 +388,88 @@ def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
     enh_pts = list(pu.enhancement_points) + [None] * (len(enh) - len(pu.enhancement_points))
 
     def split(gi: int, it: Item, chosen: dict[str, dict]) -> bool:
-        """Two names the exporter ran together ("MV15 Gun DroneTwin pulse blaster") or joined
-        ("Gorechild and Plasma pistol"): each part taken when every part is known."""
-        for splitter in (_GLUE, _AND):
+        """Two names the exporter ran together ("MV15 Gun DroneTwin pulse blaster"), joined
+        ("Gorechild and Plasma pistol", "2 Inferno pistols and Close combat weapon") or gave
+        as a drone and its gun ("Gun drone with twin pulse carbine"): each part taken, its
+        count times the line's, when the data knows every part (else the line is one name)."""
+        # one option of the data that holds them all ("Plasma Pistol and Power Weapon"): the
+        # line's count is each one's; else the count written first is the first name's
+        # ("2x Combi-bolter and Havoc launcher"), each other one is once per model
+        whole = match_key(it.name) in option_keys
+        for splitter in (_GLUE, _AND, _WITH):
             parts = [p.strip() for p in splitter.split(it.name) if p.strip()]
-            if len(parts) < 2 or not all(known_name(groups, gi, count_name(p)[1], option_keys)
-                                         for p in parts):
+            named = [_counted(p) or (1, p) for p in parts]
+            if len(parts) < 2 or not all(known_name(groups, gi, name, option_keys) or close_key(
+                    match_key(name), sheet_names, 0.85) for _c, name in named):
                 continue
-            for k, p in enumerate(parts):
-                c, name = count_name(p)
-                n = it.count if k == 0 else (c or 1) * it.times
-                take(gi, attrs.evolve(it, name=name, count=n), chosen)
+            for k, (c, name) in enumerate(named):
+                n = (it.count if whole or k == 0 else it.times) * c
+                take(gi, attrs.evolve(it, name=weapon_name(gi, name) if c > 1 else name,
+                                      count=n), chosen)
             return True
         return False
 
+    def weapon_name(gi: int, name: str) -> str:
+        """The data's name of the weapon a plural names ("Bolt pistols"), else the name."""
+        tables = weapon_tables(groups, gi, name, near=False)
+        return (tables[0].get("profile_of") or tables[0]["name"]) if tables else name
+
+    def priced(gi: int, it: Item, chosen: dict[str, dict]) -> bool:
+        """A line with a cost (``Palatine blade, Plasma pistol and Sanctified amulet [+25
+        points]``, read in parts at its commas): the enhancement the data names (the cost is
+        the last name's: ``Hunter-killer missile and Symphonic payload``), else the wargear it
+        costs, else an enhancement the data lacks (said below)."""
+        k = match_key(it.name)
+        kind = known.get(k) or known.get(singular(k))
+        if kind is not None and kind[0] in ("enhancement", "upgrade"):
+            enh.append(it.name)
+            enh_pts.append(it.cost)
+            return True
+        for m in reversed(list(_SEP.finditer(it.name))):
+            tail = it.name[m.end():].strip()
+            kt = known.get(match_key(tail)) or known.get(singular(match_key(tail)))
+            if kt is not None and kt[0] in ("enhancement", "upgrade"):
+                one(gi, attrs.evolve(it, name=it.name[:m.start()].strip(), cost=None), chosen)
+                enh.append(tail)
+                enh_pts.append(it.cost)
+                return True
+        plain = attrs.evolve(it, cost=None)
+        if weapon_tables(groups, gi, it.name, near=not _AND.search(it.name)) or option_keys.get(
+                k) or option_keys.get(singular(k)) or (kind is not None and kind[0] in (
+                    "weapon", "wargear")):
+            return take(gi, plain, chosen)  # wargear with a cost of its own
+        # the names before the last the data knows: they are the wargear, the last (the one
+        # the cost follows) an enhancement the data lacks (said below)
+        for m in reversed(list(_SEP.finditer(it.name))):
+            head, tail = it.name[:m.start()].strip(), it.name[m.end():].strip()
+            if tail and all(known_name(groups, gi, (_counted(p) or (1, p))[1], option_keys)
+                            for p in _SEP.split(head) if p.strip()):
+                one(gi, attrs.evolve(plain, name=head), chosen)
+                enh.append(tail)
+                enh_pts.append(it.cost)
+                return True
+        enh.append(it.name)
+        enh_pts.append(it.cost)
+        return True
+
     def take(gi: int, it: Item, chosen: dict[str, dict]) -> bool:
+        if it.cost is not None:
+            return priced(gi, it, chosen)
         exact = [] if it.weapon is False else weapon_tables(groups, gi, it.name, near=False)
         if not exact and it.weapon is not False and (_AND.search(it.name) or _GLUE.search(
-                it.name)) and split(gi, it, chosen):
+                it.name) or _WITH.search(it.name)) and split(gi, it, chosen):
             return True
-        # no weapon of that name: one whose name the line's starts or ends with, a guess
-        near = [] if exact or it.weapon is False else weapon_tables(groups, gi, it.name)
+        # "2 magma cutters", "5x 2 Bolt Pistols": that many of the weapon (a line with lines
+        # under it names the option whose lines say the weapons)
+        counted = None if exact or it.parent or it.weapon is False else _counted(it.name)
+        if counted is not None and weapon_tables(groups, gi, counted[1]):
+            return take(gi, attrs.evolve(it, name=weapon_name(gi, counted[1]),
+                                         count=it.count * counted[0]), chosen)
+        # no weapon of that name: one whose name the line's starts or ends with, a guess; never
+        # for a line naming two things the data does not both know ("Bolt pistol and
+        # Chirurgeon's tools" is not the bolt pistol)
+        near = [] if exact or it.weapon is False or _AND.search(it.name) else weapon_tables(
+            groups, gi, it.name)
         if near:
             notes.append(f"{source}:{it.line or pu.line}: {pu.name}: '{it.name}' read as "
                          f"'{near[0].get('profile_of') or near[0]['name']}' (the weapon of "
@@ -465,7 +545,7 @@ def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
     named: set[str] = set()  # the data weapons the list's lines name
     # why the last take() left a line out, when the datasheet lacks its name: [why, its key]
     failed: list[str] = []
-    sheet_names = [*option_keys, *weapon_keys]
+    sheet_names = list(dict.fromkeys([*option_keys, *weapon_keys]))
 
     def renamed(gi: int, name: str) -> str | None:
         """The one weapon of model group ``gi`` that the data gives by default and no line of
@@ -477,6 +557,8 @@ def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
                         for t in weapon_tables(groups, gj, it.name):
                             named.update((t["name"], t.get("profile_of") or t["name"]))
             named.add("")
+        if _NUMBER_WORD.search(name) or _AND.search(name):
+            return None  # "Unité 3 Attachée" is a heading, "A and B" two things: no one weapon
         free = list(dict.fromkeys(
             w.get("profile_of") or w["name"] for w in groups[gi].get("weapons", [])
             if not w.get("optional") and w["name"] not in named
@@ -487,19 +569,23 @@ def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
         shared = [f for f in free if words & set(_words(match_key(f)))]
         return shared[0] if len(shared) == 1 else None
 
+    def one(gi: int, it: Item, chosen: dict[str, dict]) -> None:
+        """One wargear line taken, or unresolved."""
+        failed.clear()
+        if take(gi, it, chosen):
+            return
+        close = difflib.get_close_matches(it.name, options, 3, 0.4)
+        lacks = here if failed and sure and not difflib.get_close_matches(
+            failed[1], sheet_names, 1, NEAR) else None
+        bad.append(Unresolved(it.line or pu.line, f"{pu.name}: {it.name}", tuple(close),
+                              failed[0] if lacks else "", lacks))
+
     for gi, g in enumerate(groups):
         if counts[gi] == 0:
             continue
         chosen: dict[str, dict] = {}
         for it in items_by_group[gi]:
-            failed.clear()
-            if take(gi, it, chosen):
-                continue
-            close = difflib.get_close_matches(it.name, options, 3, 0.4)
-            lacks = here if failed and sure and not difflib.get_close_matches(
-                failed[1], sheet_names, 1, NEAR) else None
-            bad.append(Unresolved(it.line or pu.line, f"{pu.name}: {it.name}", tuple(close),
-                                  failed[0] if lacks else "", lacks))
+            one(gi, it, chosen)
         ng = {k: v for k, v in g.items() if k != "weapons"}
         ng["count"] = counts[gi]
         if chosen:

@@ -15,7 +15,16 @@ Formats (:data:`FORMATS`, recognised by content by :func:`detect`, or forced):
 
 A line's wargear, models and counts are read the same way in every format; which lines are models
 is settled against the datasheet (:mod:`.resolve`), so a list whose indentation was lost reads
-as well as one that kept it.
+as well as one that kept it. A line is never wargear when it is structural: in the app's words
+in any language (:mod:`.words`), or by its place (a line between units that no format writes
+wargear as: not bulleted, counted or priced, followed by a unit or a section; said).
+
+Each format's edition is what the list says (:data:`mathhammer.data.army.EDITION_SIGNS`); a
+list that says none has ``edition`` None and is read where it resolves best, said so.
+
+Why one module over 400 lines: the readers are one pass over the lines sharing one state (the
+unit being read, the attached-unit group, the head's title, faction, detachments and edition);
+split by format, each would repeat the pass and carry the whole state.
 
 >>> p = parse_text("My list (100 points)\\n\\nNecrons\\nIncursion (1000 points)\\n\\n"
 ...     "Immortals (100 points)\\n  • 5x Immortal\\n    • 5x Gauss blaster\\n", "x.txt")
@@ -31,19 +40,22 @@ import attrs
 
 from ...errors import InputError
 from . import lines as L
+from . import words as W
 from .model import Item, ParsedList, ParsedUnit
 
 FORMATS = ("gwapp", "newrecruit-gw", "newrecruit-wtc", "newrecruit-nr", "newrecruit-short",
            "listforge", "warorgan")
+#: the battle sizes, in the app's languages (compared folded: "Incursión" is "incursion")
 _SIZES = ("combat patrol", "incursion", "strike force", "onslaught", "battle size",
           "patrouille", "force de frappe", "assaut", "kampfpatrouille", "einsatzverband",
-          "angriffsstreitmacht", "patrulla", "fuerza de ataque", "pattuglia",
-          "forza d'attacco")
+          "angriffsstreitmacht", "patrulla", "fuerza de ataque", "asalto", "pattuglia",
+          "forza d'attacco", "assalto", "patrulha", "forca de ataque")
 _REF = re.compile(r"(leading|attached to)\s{1,3}(.{1,200}?)(?:\[(\d{1,4})\])?\s{0,3}$", re.I)
-_APP = re.compile(r"app version:\s{0,3}v?(\d{1,3})", re.I)
-#: an 11e app's detachment line: "A and B (3 Detachment Points)" (any language's header)
-_DETACHMENT = re.compile(r"\(\d{1,2}\s(?:detachment points?|points? de d[ée]tachement|"
-                         r"abteilungspunkte?)\)\s*$", re.I)
+#: the app's version in its footer, any language ("App Version: v2.6.0 (144)", "Version de
+#: l'Appli : v2.0.0"): v1.x is the 10th edition's app, v2.x the 11th's
+_APP = re.compile(r"\bv(\d{1,3})\.\d{1,3}")
+_VERSION_WORDS = ("version", "versión", "versione", "versão")
+_APP_EDITION = {"1": "10e", "2": "11e"}
 _WO_MODEL = re.compile(r"(\d{1,6})\s{1,3}(\S.{0,200}?)\s{1,3}with\s{1,3}(\S.*)$", re.I)
 
 
@@ -66,8 +78,13 @@ def detect(text: str) -> str:
         return "newrecruit-wtc"
     if nr_head:
         return "newrecruit-gw"
-    if "app version" in low or re.search(r"^\s{0,8}[•◦]?\s{0,3}(attached as|attachée en tant"
-                                         r"|angeschlossen als)", head, re.M | re.I):
+    if "created with warorgan" in low or "warorgan.com" in low:
+        return "warorgan"
+    if "app version" in low or re.search(
+            r"^\s{0,8}[•◦]?\s{0,3}(attached as|attach[ée]e? en tant|angeschlossen als|"
+            r"angegliedert als|acoplad[oa] como|associat[oa] come|aggregat[oa] come)", head,
+            re.M | re.I) or re.search(r"^(export|esport)\S{0,8} \S.{0,60}\bv[12]\.\d", head,
+                                      re.M | re.I):
         return "gwapp"
     if re.search(r"^\s{0,8}•?\s{0,3}E: ", head, re.M) or "listforge" in low:
         return "listforge"
@@ -109,6 +126,7 @@ class _State:
     limit: int | None = None
     name: str = ""
     edition: str | None = None
+    edition_from: str = ""  # what in the list says its edition
     group: int = 0
     in_unit: bool = False
     warnings: list[str] = attrs.field(factory=list)
@@ -135,12 +153,34 @@ def _starts_unit(st: _State, h: L.Header, raw: str, nxt: str) -> bool:
     _i, bullet, body = L.strip_bullet(nxt)
     if bullet and body:
         return True
-    return bool(L.count_name(body)[0] is not None or L.attached_role(body)
+    return bool(L.count_name(body)[0] is not None or W.attached_role(body)
                 or L.per_model(body))
 
 
 def _is_size(name: str) -> bool:
-    return name.strip().lower().startswith(_SIZES)
+    return W.fold(name).startswith(_SIZES)
+
+
+def _says(st: _State, edition: str, why: str) -> None:
+    """The list says its edition (``why``: the words that say so); a list that says both is
+    read as the first and said to be unsure."""
+    if st.edition is None:
+        st.edition, st.edition_from = edition, why
+    elif st.edition != edition and not any("says both" in w for w in st.warnings):
+        st.warnings.append(f"{st.source}: the list says both {st.edition} ({st.edition_from}) "
+                           f"and {edition} ({why}): read as {st.edition}")
+
+
+def _detachments(st: _State, value: str, n: int) -> None:
+    """A detachment line's detachments; several ("A, B") say the 11th edition (the 10th has
+    one)."""
+    value = value.strip()
+    if not value:
+        return
+    st.detachments.append(value)
+    named = [p for p in re.split(r",", re.sub(r"\([^()]*\)\s*$", "", value)) if p.strip()]
+    if len(named) > 1:
+        _says(st, "11e", f"line {n}: {len(named)} detachments")
 
 
 def _head_line(st: _State, n: int, s: str) -> None:
@@ -154,17 +194,21 @@ def _head_line(st: _State, n: int, s: str) -> None:
             st.declared = L.number(value.strip().lower().removesuffix("pts").removesuffix(
                 "points"), st.source, n)
         elif key == "FORCE DISPOSITION":
-            st.edition = st.edition or "11e"
-        elif key == "DETACHMENT" and value.strip():
-            st.detachments.append(value.strip())
+            _says(st, "11e", f"line {n}: FORCE DISPOSITION")
+        elif key == "DETACHMENT":
+            _detachments(st, value, n)
         return
     if s.startswith("&"):
         return
-    if "detachment points" in s.lower() or s.lower().startswith("force disposition"):
-        st.edition = st.edition or "11e"
-    if _DETACHMENT.search(s):
-        st.detachments.append(s)
-    m = L.points_group(s)
+    if W.force_disposition(s) is not None:  # any language: an 11e list's
+        _says(st, "11e", f"line {n}: {s.partition(':')[0].strip()}")
+        return
+    det = W.detachment_line(s)
+    if det is not None:  # "A and B (3 Detachment Points)", any language
+        _says(st, "11e", f"line {n}: Detachment Points")
+        st.detachments.append(det)
+        return
+    m = L.points_group(s, bare=True)
     if m is not None and not m.group(1):
         name = s[:m.start()].strip(" -–:")
         pts = L.number(m.group(2), st.source, n)
@@ -172,25 +216,28 @@ def _head_line(st: _State, n: int, s: str) -> None:
             if st.declared is None and "army roster" in name.lower():
                 st.declared = pts
             return
-        if _is_size(name):
+        if _is_size(name) or W.fold(name).startswith("battle size"):
             st.limit = pts
             return
         if st.declared is None and not st.name:
             st.name, st.declared = name, pts
-            st.factions += _parts(name)
+            parts = _parts(name)
+            st.factions += parts
+            # ListForge: "List name - Faction - Detachment (1995 Points)"
+            if st.fmt == "listforge" and parts:
+                whole = [p.strip() for p in re.split(r"\s[-–—|]\s", name) if p.strip()]
+                st.detachments.append(whole[-1])
         return
-    if s.startswith("#") or s.lower().startswith(("battle size", "show/hide")):
+    if s.startswith("#") or W.fold(s).startswith(("battle size", "show/hide")):
         return
     key, sep, value = s.partition(":")
     if sep and key.strip().lower() in ("faction", "army", "faction keyword", "catalogue"):
         st.factions.insert(0, value.strip())
         return
-    if sep and key.strip().lower().startswith(("detachment", "force disposition")):
-        if key.strip().lower().startswith("detachment") and value.strip():
-            st.detachments.append(value.strip())
+    if sep and key.strip().lower().startswith("detachment"):
+        _detachments(st, value, n)
         return
-    if not _DETACHMENT.search(s):
-        st.bare.append(s)
+    st.bare.append(s)
     st.factions += [s] + _parts(s)
 
 
@@ -205,15 +252,19 @@ def _parts(s: str) -> list[str]:
 
 def _add(st: _State, u: _Unit, name: str, count: int, n: int, times: int = 1,
          parent: bool = False) -> None:
-    """A wargear name of a line: an enhancement, a note or an item (``parent``: the list has
-    lines indented under it)."""
-    if L.is_note(name):
-        u.extras.append(name)
-    elif (e := L.enhancement(name, st.source, n)) is not None:
+    """A wargear name of a line: an enhancement the line names so, a note or an item (a cost
+    it ends with, ``[+10 points]``, goes with the item: :mod:`.resolve` reads it against the
+    data); ``parent``: the list has lines indented under it."""
+    if (e := L.named_enhancement(name, st.source, n)) is not None:
         u.enh.append(e[0])
         u.enh_pts.append(e[1])
+    elif L.is_note(name):
+        u.extras.append(name)
     else:
-        u.items.append(Item(name, count, n, times=times, parent=parent))
+        cost = None
+        if (p := L.priced(name, st.source, n)) is not None:
+            name, cost = p
+        u.items.append(Item(name, count, n, times=times, parent=parent, cost=cost))
 
 
 def _per_model_items(st: _State, u: _Unit, n: int, times: int, rest: str) -> None:
@@ -229,7 +280,7 @@ def _unit_line(st: _State, u: _Unit, n: int, raw: str, nxt: str = "") -> None:
     nested = L.nested_under(raw, nxt)
     if not s:
         return
-    role = L.attached_role(s)
+    role = W.attached_role(s)
     if role is not None:
         u.role = role
         return
@@ -238,7 +289,7 @@ def _unit_line(st: _State, u: _Unit, n: int, raw: str, nxt: str = "") -> None:
         u.refs.append((ref.group(1).lower(), ref.group(2).strip(),
                        int(ref.group(3)) if ref.group(3) else 1))
         return
-    e = L.enhancement(s, st.source, n)
+    e = L.named_enhancement(s, st.source, n)
     if e is not None:
         u.enh.append(e[0])
         u.enh_pts.append(e[1])
@@ -303,9 +354,10 @@ def parse_text(text: str, source: str, fmt: str | None = None) -> ParsedList:
         if len(st.units) > L.MAX_ARMY_UNITS:
             raise InputError(f"{source}:{n}: more than {L.MAX_ARMY_UNITS} units in one list "
                              "(mathhammer.model.limits.MAX_ARMY_UNITS)")
-        app = _APP.search(s) if "version" in s.lower() else None
-        if app:
-            st.edition = "10e" if app.group(1) in ("0", "1") else "11e"
+        app = _APP.search(s) if fmt == "gwapp" else None
+        if app is not None and app.group(1) in _APP_EDITION and any(
+                w in s.lower() for w in _VERSION_WORDS):
+            _says(st, _APP_EDITION[app.group(1)], f"line {n}: app version {app.group(0)}")
         if L.is_footer(s):
             unit = None
             continue
@@ -322,15 +374,17 @@ def parse_text(text: str, source: str, fmt: str | None = None) -> ParsedList:
             if h.rest:
                 _unit_line(st, unit, n, h.rest)
             continue
-        if not bullet and L.is_heading(s) and not (unit is not None and L.count_name(s)[0]):
-            low = s.lower()
-            g = re.search(r"(\d{1,4})\s*$", low)
-            if low.startswith(("attached unit", "unité attachée", "angeschlossene einheit")) \
-                    and g:
-                st.group = int(g.group(1))
-            elif "attach" in low or "attaché" in low or "angeschlossen" in low:
-                st.group = st.group
-            else:
+        heading = not bullet and L.is_heading(s) and not (
+            unit is not None and L.count_name(s)[0])
+        if not heading and _between_units(st, s, bullet, h, lines, i):
+            heading = True
+            st.warnings.append(f"{source}:{n}: '{s[:80]}' read as a heading, not wargear (a "
+                               "line of its own between units)")
+        if heading:
+            g = W.attached_heading(s)
+            if g:  # "Attached Unit 2", "Unité 2 Attachée": the units of one attached unit
+                st.group = g
+            elif g is None:  # "ATTACHED UNITS" keeps its groups; any other section ends them
                 st.group = 0
             unit = None
             if not st.units and s.startswith("#"):
@@ -345,6 +399,22 @@ def parse_text(text: str, source: str, fmt: str | None = None) -> ParsedList:
         raise InputError(f"{source}: no units found (expected lines like 'Unit name "
                          f"(85 points)' followed by its wargear, read as {fmt})")
     return _finish(st)
+
+
+def _between_units(st: _State, s: str, bullet: bool, h: L.Header | None, lines: list[str],
+                   i: int) -> bool:
+    """A line that is no wargear by its place: after a unit, not bulleted, no count, no points,
+    and the next line starts a unit or a section (``Unité 2 Attachée`` in a language the
+    words of :mod:`.lines` miss). A unit's wargear lines are bulleted, counted or indented
+    under it in every format."""
+    if bullet or h is not None or not st.units or L.count_name(s)[0] is not None or \
+            L.per_model(s) or L.lead_count(s) or L.named_enhancement(s) or L.is_note(s) or \
+            W.attached_role(s) or _REF.match(s):
+        return False
+    nxt = _next_line(lines, i)
+    if not nxt.strip() or L.strip_bullet(nxt)[1]:
+        return False
+    return L.unit_header(nxt) is not None or L.is_heading(nxt.strip())
 
 
 def _finish(st: _State) -> ParsedList:
@@ -390,6 +460,8 @@ def _finish(st: _State) -> ParsedList:
     # a 10e app list names its detachment on a line of its own, after its faction(s)
     detachments = st.detachments or (st.bare[-1:] if st.fmt == "gwapp" and len(st.bare) > 1
                                      else [])
+    if not st.detachments and detachments and "," in detachments[0]:
+        _says(st, "11e", f"{len(detachments[0].split(','))} detachments")
     return ParsedList(st.fmt, st.source, st.name, tuple(dict.fromkeys(st.factions)),
                       st.edition, st.declared, units, tuple(attached), tuple(st.warnings),
-                      st.limit, tuple(dict.fromkeys(detachments)))
+                      st.limit, tuple(dict.fromkeys(detachments)), st.edition_from)

@@ -40,6 +40,40 @@ def leads_of(text: str) -> list[str]:
     return out
 
 
+#: "... even if one Captain or Chapter Master model has already been attached to it": the
+#: Leaders a Leader may join a unit alongside (the text between "even if" and the verb)
+_JOINS = re.compile(r"even\s{1,3}if\s{1,3}(.{1,200}?)\s{1,3}(?:has|have)\s{0,3}already\s{1,3}"
+                    r"been\s{1,3}attached", re.I | re.S)
+_JOIN_SPLIT = re.compile(r"\s*,\s*(?:or\s+)?|\s+or\s+", re.I)
+
+
+def joins_of(text: str) -> list[str]:
+    """The Leaders (names or keywords, as printed) a Leader ability lets this model join a unit
+    alongside: its "even if one X or Y model has already been attached" clause; ``OTHER`` for
+    "one other Leader unit" or "one other CHARACTER model" (any other Leader).
+
+    >>> joins_of("You can attach this model to one of the above units even if one Captain, "
+    ...          "Chapter Master or Lieutenant model has already been attached to it.")
+    ['Captain', 'Chapter Master', 'Lieutenant']
+    >>> joins_of("even if one ^^**Royal Warden^^** or ^^**Noble^^** model has already been "
+    ...          "attached"), joins_of("even if one other Leader unit has already been attached")
+    (['Royal Warden', 'Noble'], ['OTHER'])
+    >>> joins_of("This model can be attached to the following units: Boyz")
+    []
+    """
+    out: list[str] = []
+    for m in _JOINS.finditer(text):
+        what = re.sub(r"[\^*_]", "", m.group(1))
+        what = re.sub(r"^(?:one or more|one|an?)\s+", "", what.strip(), flags=re.I)
+        what = re.sub(r"\s+(?:units?|models?)$", "", what, flags=re.I)
+        if re.match(r"other\b", what, re.I) or what.lower() in ("character", "leader"):
+            names = ["OTHER"]
+        else:
+            names = [n.strip() for n in _JOIN_SPLIT.split(what) if n.strip()]
+        out += [n for n in names if n not in out]
+    return out
+
+
 def keywords_of(
     lib: Library, entries: list[tuple[Entry, Context]]
 ) -> tuple[str, list[str], list[str]]:
@@ -80,6 +114,7 @@ def abilities_of(
     faction: list[str] = []
     datasheet: list[str] = []
     leads: list[str] = []
+    joins: list[str] = []
     system = lib.system()
     # "Leader" (10e) or "Support" (11e): a profile that lists the units the model can lead
     leader_names = {
@@ -117,9 +152,12 @@ def abilities_of(
                 _add(core, "Leader")
                 for n in leads_of(p.get("Description")):
                     _add(leads, n)
+                for n in joins_of(p.get("Description")):
+                    _add(joins, n)
                 continue
             _add(datasheet, p.name.strip())
-    return {"core": core, "faction": faction, "datasheet": datasheet, "leads": leads}
+    return {"core": core, "faction": faction, "datasheet": datasheet, "leads": leads,
+            "joins": joins}
 
 
 def _add(items: list[str], item: str) -> None:

@@ -137,10 +137,12 @@ function optionControl(o) {
     input = el("input", { type: "number", name: o.key, min: o.min, max: o.max, class: "num",
       "data-default": String(o.default) });
   } else if (o.kind === "threshold" || o.kind === "choice") {
-    const values = o.kind === "threshold" ? [2, 3, 4, 5, 6].map(String) : o.choices;
+    // a threshold off by default (7: "an unmodified Hit roll of X+ always hits") offers "off"
+    const values = o.kind === "threshold"
+      ? [2, 3, 4, 5, 6].map(String).concat(o.default > 6 ? [String(o.default)] : []) : o.choices;
     input = el("select", { name: o.key, "data-default": String(o.default) },
       ...values.map((v) => el("option", { value: v,
-        text: o.kind === "threshold" ? `${v}+` : (v || "none") })));
+        text: o.kind === "threshold" ? (Number(v) > 6 ? "off" : `${v}+`) : (v || "none") })));
   } else {
     input = el("input", { name: o.key, "data-default": "", placeholder: "e.g. lethal hits" });
   }
