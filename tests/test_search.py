@@ -9,7 +9,7 @@ import pytest
 
 import mathhammer as mh
 from mathhammer.engine.plan import Aim, Objective, Planner, Shooter
-from mathhammer.engine.search import Piece, Problem, search
+from mathhammer.engine.search import Piece, Problem, _Search, _tighten, search
 from mathhammer.prob.pmf import PMF
 
 CAP = 4  # a synthetic target's state: the damage it has taken, at most CAP
@@ -127,6 +127,26 @@ def test_a_search_that_stops_gives_a_proved_gap(budget):
         assert not found.complete
     full = search(p)
     assert full.proved and full.value == best
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_every_bound_of_a_stopped_search_holds(seed):
+    # the proof alone, from the worst plan as the incumbent and multipliers of 0 (a weak
+    # Lagrange bound: the search must branch), stopped after a few steps; then the bisection
+    # of the bound: every bound it gives is at least the enumeration's optimum
+    p = synthetic(500 + seed, 5, 3)
+    plans = enumerate_plans(p)
+    best = max(v for v, _a, _k in plans)
+    worst_value, worst = min((v, a) for v, a, _k in plans)
+    for steps in (1, 4, 16, 64, 10**6):
+        s = _Search(p, 10**9)
+        s.prepare([F(0)] * len(p.pieces))
+        value, plan, bound, complete = s.run((worst_value, worst), None, steps)
+        assert value == value_of(p, plan) <= best <= bound
+        if complete:
+            assert value == bound == best
+        value, plan, bound = _tighten(s, value, plan, bound, s.steps + steps)
+        assert value == value_of(p, plan) <= best <= bound
 
 
 def test_a_stopped_search_is_told_by_the_command():
