@@ -1,6 +1,8 @@
 """Several attacking units: ``kills A B C -t TARGET`` and ``odds`` (into one target, in order;
 :func:`salvo_query`) and ``mathhammer plan`` (who shoots what). Each attacker named on the
 command line may carry its own options after its name: ``"Devastator Squad --half-range"``.
+Why one module: ``kills``/``odds`` and ``plan`` share how an attacker is named and resolved
+(:func:`split_spec`, :func:`shooter`) and the ``--try`` table.
 
 >>> split_spec("Devastator Squad --half-range --rule Oath")
 ('Devastator Squad', '--half-range --rule Oath')

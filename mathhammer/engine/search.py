@@ -42,6 +42,10 @@ of the highest value among the candidate (piece, target) pairs it is given, and 
 The next best *different* plan (``key``: what a plan does, alike units and targets aside) is
 found the same way, among plans whose key differs from the best's.
 
+Why one module: the chains, the bounds, the first plans and the dynamic programming share one
+search state (:class:`_Search`: its chains' cached distributions, its multipliers, its memo
+and its step budget); split apart, each would pass all of it to the others.
+
 >>> from fractions import Fraction
 >>> import mathhammer as mh
 >>> from mathhammer.model.squad import initial_state, models_alive
