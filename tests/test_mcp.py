@@ -225,7 +225,7 @@ def test_bad_arguments_are_tool_errors_and_the_server_goes_on():
         ("kills", {"attacker": "Hexmark Destroyer", "target": "Nobody Known"}),
         ("kills", {"attacker": "Hexmark Destroyer", "target": "../secret.toml"}),
         ("odds", {**HEXMARK, "at_least": 2, "destroy": True}),
-        ("plan", {"units": ["Hexmark Destroyer"] * 7, "targets": ["MEQ"]}),
+        ("plan", {"units": ["Hexmark Destroyer"] * 21, "targets": ["MEQ"]}),
         ("army", {"army": "x" * 500_001}),
         ("no_such_tool", {}),
         ("kills", HEXMARK),
@@ -240,7 +240,7 @@ def test_bad_arguments_are_tool_errors_and_the_server_goes_on():
     assert lines[4].startswith('unknown unit "Nobody Known"')
     assert "reads no files" in lines[5]
     assert lines[6].startswith("give exactly one of at least K") and "destroy" in lines[6]
-    assert lines[7] == "units: 7 values; expected at most 6"
+    assert lines[7] == "units: 21 values; expected at most 20"
     assert lines[8] == "army: 500001 characters; expected at most 500000"
     assert lines[9].startswith("unknown tool 'no_such_tool'; the tools are kills, odds")
     assert ok(results[-1])["pmf"]["kills"]["3"] == "1000000/387420489"

@@ -27,10 +27,10 @@ from typing import Any
 
 from ..errors import InputError
 
-#: A plan on the page takes at most this many attacking units and targets, and adapts within
-#: this many joint target states (:mod:`mathhammer.web.plan`; the command line takes more): 4
-#: targets for 6 units are 4**6 = 4,096 assignments, each evaluated exactly.
-PLAN_UNITS, PLAN_TARGETS, BUDGET = 6, 4, 2_000
+#: A plan on the page takes at most this many attacking units and targets (a whole army into a
+#: whole army, searched), and adapts within this many joint target states
+#: (:mod:`mathhammer.web.plan`; the command line takes more).
+PLAN_UNITS, PLAN_TARGETS, BUDGET = 20, 20, 2_000
 _FILEISH = re.compile(r"[/\\]|\.(?:toml|cat|gst|json|rosz?|xml)\s*(?::|$)", re.I)
 
 
