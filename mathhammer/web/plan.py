@@ -30,12 +30,11 @@ from ..errors import InputError
 from ..model.limits import check_values
 from .army import army_unit, read_army
 from .command import as_bool, check_spec, check_unit, parameters, parsed_params, value_list
+from .links import BUDGET, PLAN_TARGETS, PLAN_UNITS
 
 #: Attacking units and targets a plan on the page takes at most (the command line takes
 #: more): a whole army into a whole army, searched (mathhammer.engine.search).
-MAX_UNITS, MAX_TARGETS = 20, 20
-#: Joint target states the page's adaptive plan may visit (beyond: the stated heuristic).
-BUDGET = 2_000
+MAX_UNITS, MAX_TARGETS = PLAN_UNITS, PLAN_TARGETS
 #: Steps the page's search of the best plan may take (beyond: the best found and its gap):
 #: a 20 x 20 plan within the page's time limit.
 SEARCH_BUDGET = 1_000_000
