@@ -14,6 +14,7 @@ from typing import Any
 import attrs
 import click
 
+from ..app.setup import Setup
 from ..model.options import Options
 from .army import DATA_PARAM
 
@@ -193,6 +194,28 @@ def as_options(params: list[Param]) -> list[click.Option]:
     return [click.Option(list(decls), **kwargs) for decls, kwargs in params]
 
 
-def options_of(p: dict[str, Any]) -> Options:
-    kwargs = {field: p[field] for _, field, _ in ENGINE if p.get(field) is not None}
-    return Options.make(rules=p["ruleset"], abilities=p["abilities"], **kwargs)
+#: click names of the attack options that are named otherwise in a query's setup
+_SETUP_NAMES = {"ruleset": "rules"}
+
+
+def changes_of(given: dict[str, Any]) -> dict[str, Any]:
+    """Options as click parsed them (those given), by their names in a query's setup
+    (:class:`~mathhammer.app.setup.Setup`).
+
+    >>> changes_of({"ruleset": "11e", "half_range": True})
+    {'rules': '11e', 'half_range': True}
+    """
+    return {_SETUP_NAMES.get(k, k): v for k, v in given.items()}
+
+
+def setup_of(p: dict[str, Any]) -> Setup:
+    """The setup of a command's attack options, as click parsed them: the one place the
+    command line's parameter dict becomes a query's value."""
+    engine = {field: p[field] for _, field, _ in ENGINE if p.get(field) is not None}
+    return Setup(ranged=p.get("ranged", True) is not False if "melee" not in p else True,
+                 weapons=p["weapons"], pistols=bool(p.get("pistols")),
+                 attacker_keywords=p.get("attacker_keywords") or (), models=p["models"],
+                 target_models=p["target_models"], leader=p["leader"],
+                 detachment=p.get("detachment"), enhancements=p.get("enhancements") or (),
+                 named_rules=p["named_rules"], rules=p["ruleset"], abilities=p["abilities"],
+                 turns=p.get("turns"), reanimation=p.get("reanimation"), engine=engine)

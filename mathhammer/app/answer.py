@@ -1,0 +1,438 @@
+"""Every query answered: a query value (:mod:`mathhammer.app.queries`) resolved against the
+data (``data``: a BattleScribe folder, None for the default) and answered by the engine; each
+``*_json`` function gives the JSON the command line's ``--json`` prints and the page reads.
+Rendering as text is :mod:`mathhammer.report`'s.
+
+>>> from mathhammer.app.queries import Kills, Odds
+>>> q = Odds(Kills(attacker="1x 1 | 3+ | 4 | 0 | 1", target="1x T4 Sv7+ W1"), "destroyed")
+>>> odds_json(q)["p"]  # 2/3 to hit, 1/2 to wound, no save
+'1/3'
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+import attrs
+
+from ..data.attached import defending_rules, target_rules
+from ..engine.plan import Objective
+from ..errors import InputError
+from ..model.limits import check_plan
+from ..report import planning
+from ..report.jsonout import explain_json, kills_json, sequence_json
+from ..report.numbers import as_float, json_fraction
+from ..report.scenario import Query
+from ..report.specs import check_work, split_rules, target_of
+from ..report.tables import Column, Grid, Row, build_grid, phases, render_json, standard_targets
+from .lists import (
+    ARMY_REF,
+    VS_REF,
+    army_module,
+    army_unit,
+    checked_list,
+    read_list,
+    with_attachments,
+)
+from .queries import ArmyRead, Compare, Kills, Odds, Plan, Salvo
+from .resolve import (
+    army_aim,
+    army_switches,
+    attacker,
+    attacker_rows,
+    check_leader,
+    firing,
+    lists_ruleset,
+    named_aim,
+    shooter,
+    switch_on,
+    switches_off,
+    target_and_rules,
+    warn,
+    warn_options,
+)
+from .setup import Setup
+
+# --- kills ---------------------------------------------------------------------------------------
+
+
+def kills_scenario(q: Kills, data: str | None = None) -> Query:
+    """The exact question of a kills query (:class:`~mathhammer.report.scenario.Query`): its
+    units resolved, each side's rules from data, the named rules sorted into attack rules and
+    mortal-wound rolls, the options that change nothing said."""
+    from ..data.inline import is_inline_weapon
+
+    s = q.setup.with_rules(data)
+    if q.attacker is None and not any(is_inline_weapon(w) for w in s.weapons):
+        raise InputError("attacker: expected a unit's name or inline weapon rows (or inline "
+                         "rows in weapons)")
+    if s.reanimation is not None and s.turns is None:
+        flag = "--reanimation" if s.reanimation else "--no-reanimation"
+        raise InputError(f"{flag}: only with --turns N")
+    army = None
+    refs = [x for x in (q.attacker, q.target) if x is not None and x.startswith(ARMY_REF)]
+    if q.army is not None:
+        army = read_list(q.army, data)
+        if q.setup.rules is None and getattr(army, "edition", None):  # the list's edition
+            s = attrs.evolve(s, rules=army.edition)
+    elif refs:
+        raise InputError(f"{'attacker' if refs[0] == q.attacker else 'target'} {refs[0]!r}: "
+                         "a unit of an army list; give the list (army)")
+    if army is not None and q.target.startswith(ARMY_REF):
+        if s.leader:
+            raise InputError("--leader: a unit of an army list has the Leader the list gives it")
+        name, unit = army_unit(army, "target", q.target)
+        defending = unit.as_target(models=s.target_models)
+        against = defending_rules(unit, data)
+    else:
+        name, defending = target_of(q.target, s.target_models, s.leader, rules=s.ruleset,
+                                    data=data)
+        against = target_rules(q.target, s.leader, rules=s.ruleset, data=data)
+    spec: Any = q.attacker
+    label = None
+    if army is not None and spec is not None and spec.startswith(ARMY_REF):
+        label, spec = army_unit(army, "attacker", spec)
+    attacking = attacker(spec, s, melee=not s.ranged, against=defending, data=data)
+    if label is not None:
+        attacking = attrs.evolve(attacking, label=label)
+    found, rest = switch_on(attacking.rules + against, s.named_rules,
+                            army_switches(army, data) if army is not None else None)
+    named, mortal = split_rules(rest)
+    options = s.options()
+    if attacking.led:
+        options = attrs.evolve(options, led=True)
+    if s.pistols and not s.ranged:
+        warn("--pistols has no effect with --melee: Pistols are ranged weapons")
+    if not attacking.profiles and attacking.left_out:
+        raise InputError(f"{attacking.label}: no weapon fires: "
+                         + "; ".join(x.text for x in attacking.left_out))
+    warn_options(s, options, attacking, rest)
+    check_work(attacking.profiles, defending, s.ruleset)
+    return Query(attacking.label, attacking.profiles, name, defending, options, named,
+                 attacking.profile, mortal, s.turns, s.reanimation,
+                 left_out=attacking.left_out, unit_rules=found.applied,
+                 not_modelled=found.not_modelled, switches_off=switches_off(found))
+
+
+def scenario_json(query: Query, explain: bool = False) -> dict[str, Any]:
+    """``kills --json`` of a resolved question: the attack, or the steps of a sequence."""
+    result = query.run()
+    if query.is_sequence:
+        data = sequence_json(query, query.run_sequence(), result)
+    else:
+        data = kills_json(query, result)
+    if explain:
+        data["explain"] = explain_json(query)
+    return data
+
+
+def kills_answer_json(q: Kills, data: str | None = None) -> dict[str, Any]:
+    """``mathhammer kills --json``."""
+    return scenario_json(kills_scenario(q, data), q.explain)
+
+
+# --- several units into one target ---------------------------------------------------------------
+
+
+def salvo_of(q: Salvo, data: str | None = None) -> planning.Salvo:
+    """The units of a salvo resolved in order against its target (each with its own options
+    added to the query's)."""
+    s = q.setup.with_rules(data)
+    name, defending, rules = target_and_rules(q.target, s, data)
+    shooters = tuple(shooter(o.unit, o.setup(s), data=data) for o in q.units)
+    for sh in shooters:
+        check_work(sh.profiles, defending, s.ruleset)
+    return planning.Salvo(name, defending, shooters, rules)
+
+
+def salvo_answer_json(q: Salvo, data: str | None = None) -> dict[str, Any]:
+    """``mathhammer kills A B -t T --json``."""
+    s = salvo_of(q, data)
+    return planning.salvo_json(s, s.run(), q.until)
+
+
+# --- odds ----------------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class OddsAnswer:
+    """The probability asked (``what``: of what, in words), with what it was asked of."""
+
+    what: str
+    p: Fraction
+    scenario: Query | planning.Salvo
+    answer: Any
+
+
+def odds_of(q: Odds, data: str | None = None) -> OddsAnswer:
+    """One exact probability of a kills query or a salvo."""
+    if isinstance(q.query, Salvo):
+        s = salvo_of(q.query, data)
+        timeline = s.run()
+        what, p = s.odds(q.ask, q.k, q.counter, timeline)
+        return OddsAnswer(what, p, s, timeline)
+    query = kills_scenario(q.query, data)
+    answer = query.answer()  # resolved once, for the probability and the JSON
+    what, p = query.odds(q.ask, q.k, q.counter, answer)
+    return OddsAnswer(what, p, query, answer)
+
+
+def odds_answer_json(a: OddsAnswer) -> dict[str, Any]:
+    """``mathhammer odds --json`` of an answer."""
+    data = {"query": f"P({a.what})", "p": json_fraction(a.p), "p_float": as_float(a.p)}
+    if isinstance(a.scenario, planning.Salvo):
+        return data | planning.salvo_json(a.scenario, a.answer)
+    if a.scenario.is_sequence:
+        return data | sequence_json(a.scenario, a.answer, a.scenario.run())
+    return data | kills_json(a.scenario, a.answer)
+
+
+def odds_json(q: Odds, data: str | None = None) -> dict[str, Any]:
+    """``mathhammer odds --json``."""
+    return odds_answer_json(odds_of(q, data))
+
+
+# --- a comparison --------------------------------------------------------------------------------
+
+
+def _target_specs(values: tuple[str, ...]) -> list[str]:
+    """The targets named (names split at commas; an inline profile whole), else the standard
+    targets."""
+    from ..data.inline import is_inline_target
+    from ..model.limits import check_values
+
+    if not values:
+        return standard_targets()
+    out = []
+    for v in values:
+        if is_inline_target(v):
+            out.append(v)
+        else:
+            out += [x.strip() for x in v.split(",") if x.strip()]
+    if not out:
+        raise InputError("--target: expected at least one target")
+    check_values("--target", len(out))
+    return out
+
+
+def _army_columns(army: Any, data: str | None) -> list[Column]:
+    """One column per unit of the army (an attached pair is one target), with the rules from
+    data that change attacks against it."""
+    return [Column(label, unit.as_target(), defending_rules(unit, data).applied)
+            for label, unit in army.rows()]
+
+
+def compare_lists(q: Compare, data: str | None = None) -> tuple[Any, Any, Setup]:
+    """The army lists of a comparison (either may be None), read and attached, and the setup
+    with their edition."""
+    mine = checked_list(q.army, data, allow_unresolved=q.allow_unresolved) if q.army else None
+    theirs = checked_list(q.vs_army, data, allow_unresolved=q.allow_unresolved) \
+        if q.vs_army else None
+    mine, theirs = with_attachments(mine, theirs, q.attach)
+    s = lists_ruleset(q.setup, q.setup.rules is not None,
+                      (f"--army {q.army.where}" if q.army else "", mine),
+                      (f"--vs-army {q.vs_army.where}" if q.vs_army else "", theirs))
+    return mine, theirs, s.with_rules(data)
+
+
+def compare_cells(q: Compare, data: str | None = None) -> tuple[list[Row], list[Column], Any]:
+    """The rows and columns of a comparison (each cell's work checked), and the army list of
+    its rows."""
+    mine, theirs, s = compare_lists(q, data)
+    if q.defence:
+        columns = _army_columns(mine, data)
+    elif theirs is not None:
+        columns = _army_columns(theirs, data)
+    else:
+        columns = [Column(*target_and_rules(t, s, data)) for t in _target_specs(q.targets)]
+    listed = theirs if q.defence else mine
+    asked = phases(q.ranged, q.melee)
+    variants = [("", {})] + [(v.label, dict(v.changes)) for v in q.variants]
+    elsewhere = army_switches(listed, data) if listed else None
+
+    def rows_of(label: str | None, unit: Any, melee: bool, text: str, extra: dict) -> list[Row]:
+        return attacker_rows(label, unit, s.merged(extra), by_weapon=q.by == "weapon",
+                             vary_text=text,
+                             melee=not extra["ranged"] if "ranged" in extra else melee,
+                             both=len(asked) > 1,
+                             elsewhere=elsewhere if label is not None else None, data=data)
+
+    rows: list[Row] = []
+    # an army list's units phase by phase; then each attacker named, with all its rows
+    for melee in asked:
+        for text, extra in variants:
+            for label, unit in listed.rows() if listed else []:
+                rows += rows_of(label, unit, melee, text, extra)
+    for spec in q.attackers:
+        for melee in asked:
+            for text, extra in variants:
+                rows += rows_of(None, spec, melee, text, extra)
+    for row in rows:
+        for column in columns:
+            check_work(row.profiles_against(column.target), column.target, row.options.rules)
+    return rows, columns, mine
+
+
+def compare_grid(q: Compare, data: str | None = None,
+                 progress: Callable[[int], Any] | None = None) -> Grid:
+    """Every cell of a comparison computed (``progress(1)`` after each)."""
+    rows, columns, _ = compare_cells(q, data)
+    return build_grid(rows, columns, q.metric, title=q.title, progress=progress)
+
+
+def compare_json(q: Compare, data: str | None = None) -> dict[str, Any]:
+    """``mathhammer table --format json``, with ``army`` (the list read) for a list's rows."""
+    rows, columns, mine = compare_cells(q, data)
+    out = json.loads(render_json(build_grid(rows, columns, q.metric, title=q.title)))
+    if mine is not None:
+        out["army"] = mine.to_json()
+    return out
+
+
+# --- a plan --------------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class PlanAnswers:
+    """A plan's answer, the answer of each of its ``tries``, and its targets."""
+
+    best: planning.PlanAnswer
+    tries: tuple[tuple[str, planning.PlanAnswer], ...]
+    aims: tuple[Any, ...]
+
+
+def _rows_of(army: Any, refs: list[str], prefix: str) -> list[str]:
+    """The units named, or every row of the list when none of them is one of its rows."""
+    if army is None or any(r.startswith(prefix) for r in refs):
+        return refs
+    return [f"{prefix}{label}" for label, _ in army.rows()] + refs
+
+
+def plan_answers(q: Plan, data: str | None = None, *,
+                 bound: Callable[[int, int], None] = check_plan) -> PlanAnswers:
+    """Every assignment of a plan evaluated exactly (``bound(units, targets)`` refuses a
+    plan too big to answer: the command line's limits, or the page's)."""
+    mine = checked_list(q.army, data, allow_unresolved=q.allow_unresolved) if q.army else None
+    theirs = checked_list(q.vs_army, data, allow_unresolved=q.allow_unresolved) \
+        if q.vs_army else None
+    mine, theirs = with_attachments(mine, theirs, q.attach)
+    s = lists_ruleset(q.setup, q.setup.rules is not None,
+                      (f"--army {q.army.where}" if q.army else "army", mine),
+                      (f"--vs-army {q.vs_army.where}" if q.vs_army else "vs_army", theirs))
+    s = s.with_rules(data)
+    listed = mine is not None and not any(o.unit.startswith(ARMY_REF) for o in q.units)
+    units: list[tuple[str, Any]] = [(f"{ARMY_REF}{label}", None) for label, _ in mine.rows()] \
+        if listed else []
+    units += [(o.unit, o) for o in q.units]
+    targets = _rows_of(theirs, list(q.targets), VS_REF)
+    bound(len(units), len(targets))
+    check_leader(sum(not t.startswith(VS_REF) for t in targets),
+                 sum(t.startswith(VS_REF) for t in targets), s)
+    given = {name.lower(): n for name, n in q.points}
+    specs = []
+    for t in targets:
+        if t.startswith(VS_REF) and theirs is not None:
+            specs.append(army_aim(*army_unit(theirs, "targets", t, VS_REF), data))
+        elif t.startswith(VS_REF):
+            raise InputError(f"targets {t!r}: give the enemy's list first (vs_army)")
+        else:
+            specs.append(named_aim(t, s, data))
+    aims = planning.aims_of([(n, prof, given.pop(n.lower(), pts), rules)
+                             for n, prof, pts, rules in specs])
+    if given:
+        raise InputError(f"--points {next(iter(given))!r}: not one of the targets ("
+                         f"{', '.join(a.name for a in aims)})")
+    objective = q.objective or (Objective.POINTS if all(a.points is not None for a in aims)
+                                else Objective.MODELS)
+    destroy_at = (planning.find_aim(aims, q.destroy), q.probability) \
+        if q.destroy is not None else None
+    elsewhere = army_switches(mine, data) if mine is not None else None
+
+    def shooters_of(shared: Setup) -> list[Any]:
+        out = []
+        for u, order in units:
+            own = shared if order is None else order.setup(shared)
+            if u.startswith(ARMY_REF):
+                if mine is None:
+                    raise InputError(f"units {u!r}: give the army list first (army)")
+                label, unit = army_unit(mine, "units", u)
+                out.append(shooter(unit, own, label, elsewhere, data=data))
+            else:
+                out.append(shooter(u, own, data=data))
+        return firing(out, aims, shared)
+
+    def answer(shared: Setup) -> planning.PlanAnswer:
+        from ..data.reach import parse_reach, read_reach_file, resolve_reach
+
+        shooters = shooters_of(shared)
+        within = None
+        if q.reach or q.reach_file is not None:
+            rows = [parse_reach(r) for r in q.reach]
+            if q.reach_file is not None:
+                rows += read_reach_file(q.reach_file)
+            within = resolve_reach(rows, [sh.label for sh in shooters], [a.name for a in aims])
+            for note in within.notes:
+                warn(note)
+        planner, left = planning.in_reach(shooters, aims, Objective(objective), split=q.split,
+                                          reach=within)
+        at = None
+        if destroy_at is not None:
+            name = aims[destroy_at[0]].name
+            if name not in [a.name for a in planner.aims]:
+                raise InputError(f"--destroy {q.destroy!r}: no unit can shoot {name} (the reach "
+                                 "given)")
+            at = ([a.name for a in planner.aims].index(name), destroy_at[1])
+        return planning.solve(planner, adaptive=q.adaptive, budget=q.budget, destroy=at,
+                              left_out=left)
+
+    base = answer(s)
+    tries = tuple((t.label, answer(s.merged(dict(t.changes)))) for t in q.tries)
+    return PlanAnswers(base, tries, tuple(aims))
+
+
+def plan_answers_json(a: PlanAnswers) -> dict[str, Any]:
+    """``mathhammer plan --json`` of an answer."""
+    from ..report.plan_report import plan_answer_json
+
+    data = plan_answer_json(a.best)
+    if a.tries:
+        data["tries"] = [{"options": t, **plan_answer_json(x)} for t, x in a.tries]
+    return data
+
+
+def plan_json(q: Plan, data: str | None = None) -> dict[str, Any]:
+    """``mathhammer plan --json``."""
+    return plan_answers_json(plan_answers(q, data))
+
+
+# --- an army list read -----------------------------------------------------------------------
+
+
+def army_read(q: ArmyRead, data: str | None = None) -> tuple[Any, list[dict[str, Any]]]:
+    """An army list read (its unresolved lines kept) and each row's rules from data."""
+    from ..data.attached import army_rules
+
+    module = army_module()
+    if q.army.path is not None:
+        a = module.load_army(q.army.path, data=data, rules=q.rules, attach=q.attach, fmt=q.fmt)
+    else:
+        text = q.army.text if q.army.text is not None else base64.b64decode(q.army.base64 or "")
+        a = module.parse_army(text, data=data, source="<text>", rules=q.rules,
+                              attach=q.attach, fmt=q.fmt)
+    return a, army_rules(a, data)
+
+
+def army_json(q: ArmyRead, data: str | None = None) -> dict[str, Any]:
+    """``mathhammer army --json``."""
+    a, found = army_read(q, data)
+    return a.to_json() | {"rules": found}
+
+
+__all__ = ["OddsAnswer", "PlanAnswers", "army_json", "army_read", "compare_cells",
+           "compare_grid", "compare_json", "kills_answer_json", "kills_scenario", "odds_json",
+           "odds_of", "plan_answers", "plan_answers_json", "plan_json", "salvo_answer_json",
+           "salvo_of", "scenario_json"]
