@@ -82,6 +82,10 @@ def kills_scenario(q: Kills, data: str | None = None) -> Query:
     elif refs:
         raise InputError(f"{'attacker' if refs[0] == q.attacker else 'target'} {refs[0]!r}: "
                          "a unit of an army list; give the list (army)")
+    spec: Any = q.attacker
+    label = None
+    if army is not None and spec is not None and spec.startswith(ARMY_REF):
+        label, spec = army_unit(army, "attacker", spec)
     if army is not None and q.target.startswith(ARMY_REF):
         if s.leader:
             raise InputError("--leader: a unit of an army list has the Leader the list gives it")
@@ -92,10 +96,6 @@ def kills_scenario(q: Kills, data: str | None = None) -> Query:
         name, defending = target_of(q.target, s.target_models, s.leader, rules=s.ruleset,
                                     data=data)
         against = target_rules(q.target, s.leader, rules=s.ruleset, data=data)
-    spec: Any = q.attacker
-    label = None
-    if army is not None and spec is not None and spec.startswith(ARMY_REF):
-        label, spec = army_unit(army, "attacker", spec)
     attacking = attacker(spec, s, melee=not s.ranged, against=defending, data=data)
     if label is not None:
         attacking = attrs.evolve(attacking, label=label)
@@ -312,9 +312,14 @@ def _rows_of(army: Any, refs: list[str], prefix: str) -> list[str]:
     return [f"{prefix}{label}" for label, _ in army.rows()] + refs
 
 
+def _bound(units: list[str], targets: list[str]) -> None:
+    check_plan(len(units), len(targets))
+
+
 def plan_answers(q: Plan, data: str | None = None, *,
-                 bound: Callable[[int, int], None] = check_plan) -> PlanAnswers:
-    """Every assignment of a plan evaluated exactly (``bound(units, targets)`` refuses a
+                 bound: Callable[[list[str], list[str]], None] = _bound) -> PlanAnswers:
+    """Every assignment of a plan evaluated exactly (``bound(units, targets)``, given the
+    names of its units and targets (``army:<row>``, ``vs:<row>`` for a list's), refuses a
     plan too big to answer: the command line's limits, or the page's)."""
     mine = checked_list(q.army, data, allow_unresolved=q.allow_unresolved) if q.army else None
     theirs = checked_list(q.vs_army, data, allow_unresolved=q.allow_unresolved) \
@@ -329,7 +334,7 @@ def plan_answers(q: Plan, data: str | None = None, *,
         if listed else []
     units += [(o.unit, o) for o in q.units]
     targets = _rows_of(theirs, list(q.targets), VS_REF)
-    bound(len(units), len(targets))
+    bound([u for u, _ in units], targets)
     check_leader(sum(not t.startswith(VS_REF) for t in targets),
                  sum(t.startswith(VS_REF) for t in targets), s)
     given = {name.lower(): n for name, n in q.points}

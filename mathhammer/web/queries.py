@@ -158,15 +158,22 @@ def check_query(q: Any) -> None:
             raise InputError(f"rules: expected one of {', '.join(editions())}, got {q.rules!r}")
 
 
-def _plan_bound(units: int, targets: int) -> None:
+def _plan_bound(units: list[str], targets: list[str]) -> None:
+    """The page's bound of a plan; over it with a list's units, the rows to name are said."""
     from ..model.limits import check_plan
 
-    for key, n, most in (("units", units, PLAN_UNITS), ("targets", targets, PLAN_TARGETS)):
-        if n > most:
-            what = "attacking units" if key == "units" else "targets"
-            raise InputError(f"{key}: {n} {what} (with the lists' units); {PLAN_LIMITS}: name "
-                             "those to plan with")
-    check_plan(units, targets)
+    for key, refs, most, prefix, what in (
+            ("units", units, PLAN_UNITS, ARMY_REF, "the army list"),
+            ("targets", targets, PLAN_TARGETS, VS_REF, "the enemy's list")):
+        if len(refs) <= most:
+            continue
+        listed = [r for r in refs if r.startswith(prefix)]
+        if not listed:
+            raise InputError(f"{key}: {len(refs)} "
+                             f"{'attacking units' if key == 'units' else key}; {PLAN_LIMITS}")
+        raise InputError(f"{key}: {what} has {len(listed)} units; {PLAN_LIMITS}: name those to "
+                         f"plan with, one per line ({', '.join(listed)})")
+    check_plan(len(units), len(targets))
 
 
 def _plan(q: Plan) -> dict[str, Any]:
