@@ -203,6 +203,10 @@ def answer(kind: str, body: Any) -> tuple[int, str]:
     (``warnings``, one line each), or ``(400, one line)`` for a query it may not ask.
     Errors of another kind are the caller's (:func:`mathhammer.web.api.job`)."""
     try:
+        for part in (body, *(body.get(k) for k in ("kills", "salvo"))) \
+                if isinstance(body, dict) else ():
+            if isinstance(part, dict) and "data" in part:
+                raise InputError(f"data: {NO_FILES}")
         q = query_from_json(kind, body)
         check_query(q)
     except (ValueError, TypeError) as e:
