@@ -299,10 +299,14 @@ function killsQuery() {
 }
 
 // The comparison as a JSON query: the rows (or the army list) against the targets.
+// Its options are the modifiers and the named rules (the attack's units, their sizes and
+// Leaders are the main view's).
 function compareQuery() {
-  const q = setupObject(false);
-  delete q.ranged;  // a comparison's phases are ranged and melee
-  delete q.pistols;
+  const q = {};
+  for (const o of SCHEMA) {
+    const v = optionValue(o);
+    if (v !== null) q[o.key] = v;
+  }
   if (state.getAll("rule").length) q.named_rules = state.getAll("rule");
   if (state.get("ranged") === "false") q.melee = true;
   if (state.get("metric")) q.metric = state.get("metric");
