@@ -417,8 +417,10 @@ def plan_json(q: Plan, data: str | None = None) -> dict[str, Any]:
 # --- an army list read -----------------------------------------------------------------------
 
 
-def army_read(q: ArmyRead, data: str | None = None) -> tuple[Any, list[dict[str, Any]]]:
-    """An army list read (its unresolved lines kept) and each row's rules from data."""
+def army_read(q: ArmyRead, data: str | None = None, *, source: str | None = None
+              ) -> tuple[Any, list[dict[str, Any]]]:
+    """An army list read (its unresolved lines kept) and each row's rules from data
+    (``source``: how a list's text is named in messages, ``<text>`` by default)."""
     from ..data.attached import army_rules
 
     module = army_module()
@@ -426,7 +428,7 @@ def army_read(q: ArmyRead, data: str | None = None) -> tuple[Any, list[dict[str,
         a = module.load_army(q.army.path, data=data, rules=q.rules, attach=q.attach, fmt=q.fmt)
     else:
         text = q.army.text if q.army.text is not None else base64.b64decode(q.army.base64 or "")
-        a = module.parse_army(text, data=data, source="<text>", rules=q.rules,
+        a = module.parse_army(text, data=data, source=source or "<text>", rules=q.rules,
                               attach=q.attach, fmt=q.fmt)
     return a, army_rules(a, data)
 

@@ -9,6 +9,7 @@ import sys
 
 import click
 
+from ..app.lists import points_read, unresolved_lines
 from ..data.army import FORMATS
 from ..model.limits import MAX_ARMY_FILE_BYTES, check_bytes
 from .datacheck import check
@@ -38,24 +39,6 @@ def current_data() -> str | None:
     """The ``--data`` of the running command, if any."""
     ctx = click.get_current_context(silent=True)
     return ctx.meta.get("mathhammer.data.paths") if ctx is not None else None
-
-
-def points_read(army) -> str:
-    """``"1155 / 1995 points read"`` (or ``"1995 points"`` when the list's total is read
-    whole)."""
-    if army.declared_points is None or (army.declared_points == army.points
-                                        and not army.unresolved):
-        return f"{army.points} points"
-    return f"{army.points} / {army.declared_points} points read"
-
-
-def unresolved_lines(army) -> list[str]:
-    """One line per name of the list that was not read: ``file:line: unresolved: ...``."""
-    out = []
-    for u in army.unresolved:
-        where = f"{army.source}:{u.line}" if u.line else army.source
-        out.append(f"{where}: unresolved: {u.describe()}")
-    return out
 
 
 def short_reason(reason: str) -> str:
@@ -155,18 +138,19 @@ def army(file: str, as_json: bool, rules: str | None, attach: tuple[str, ...],
       mathhammer army my-list.txt
       mathhammer army my-list.rosz --json --data ~/bsdata/10e
     """
-    from ..data.army import load_army, parse_army
+    from ..app.answer import army_read
+    from ..app.queries import ArmyList, ArmyRead
 
     if file == "-":
         text = check_bytes(sys.stdin.buffer.read(MAX_ARMY_FILE_BYTES + 1), MAX_ARMY_FILE_BYTES,
                            "MAX_ARMY_FILE_BYTES", "<stdin>: army list")
-        a = parse_army(text, data=current_data(), source="<stdin>",
-                       rules=rules, attach=attach, fmt=fmt)
-    else:
-        a = load_army(file, data=current_data(), rules=rules, attach=attach, fmt=fmt)
-    from ..data.attached import army_rules
+        import base64  # the bytes as read (a .rosz is a zip), whole
 
-    found = army_rules(a, current_data())
+        lst = ArmyList(base64=base64.b64encode(text).decode("ascii"))
+        source = "<stdin>"
+    else:
+        lst, source = ArmyList(path=file), None
+    a, found = army_read(ArmyRead(lst, rules, attach, fmt), current_data(), source=source)
     if as_json:
         out = a.to_json() | {"rules": found}
         click.echo(json.dumps(out, indent=2, ensure_ascii=False))
