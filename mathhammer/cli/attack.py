@@ -102,7 +102,9 @@ def kills(units: tuple[str, ...], as_json: bool, plot: str | None, output: str |
     if target_unit is not None:
         if explain:
             raise click.UsageError("--explain: with one attacking unit (not with -t TARGET)")
-        return _several(units, target_unit, until_p, as_json, plot, output, force, p)
+        if plot is not None:
+            raise click.UsageError("--plot: one attacking unit only (drop -t)")
+        return _several(salvo_value(units, target_unit, p, until_p), as_json, output, force)
     if until_p is not None:
         raise click.UsageError("--until: with several units into one target (-t TARGET)")
     query = kills_scenario(kills_value(units, p, explain), current_data())
@@ -170,16 +172,12 @@ def salvo_value(attackers: tuple[str, ...], target_spec: str, p: dict[str, Any],
                  setup=setup_of(p), until=None if until is None else parse_probability(until))
 
 
-def _several(units: tuple[str, ...], target_unit: str, until_p: str | None, as_json: bool,
-             plot: str | None, output: str | None, force: bool, p: dict[str, Any]) -> None:
+def _several(q: Salvo, as_json: bool, output: str | None, force: bool) -> None:
     """``kills A B C -t TARGET``."""
     from ..report.planning import salvo_json, salvo_text
 
-    if plot is not None:
-        raise click.UsageError("--plot: one attacking unit only (drop -t)")
     out_path = check_output(output, force) if output is not None else None
     check_suffix(out_path, "json" if as_json else "text")
-    q = salvo_value(units, target_unit, p, until_p)
     s = salvo_of(q, current_data())
     timeline = s.run()
     emit(to_json(salvo_json(s, timeline, q.until)) if as_json else
