@@ -23,9 +23,9 @@ from mathhammer.app.queries import (
     Plan,
     Salvo,
     Variant,
-    json_schema,
     query_from_json,
 )
+from mathhammer.app.schema import json_schema
 from mathhammer.app.setup import Setup, setup_fields
 from mathhammer.cli import cli
 from mathhammer.errors import InputError

@@ -37,7 +37,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .. import __version__
-from ..app.queries import QUERIES, json_schema
+from ..app.queries import QUERIES
+from ..app.schema import json_schema
 from ..app.setup import editions
 from ..errors import InputError, one_line
 from ..report.tables import METRICS
