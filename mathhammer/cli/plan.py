@@ -2,10 +2,8 @@
 :func:`salvo_query`) and ``mathhammer plan`` (who shoots what). Each attacker named on the
 command line may carry its own options after its name: ``"Devastator Squad --half-range"``.
 
->>> split_spec("Devastator Squad --half-range --rule Oath")
-('Devastator Squad', '--half-range --rule Oath')
->>> split_spec("10x 2 | 3+ | 4 | -1 | 1")
-('10x 2 | 3+ | 4 | -1 | 1', '')
+>>> unit_order("Devastator Squad --half-range --rule Oath").to_json()
+{'unit': 'Devastator Squad', 'half_range': True, 'named_rules': ['Oath']}
 """
 
 from __future__ import annotations
@@ -29,13 +27,6 @@ from .params import attack_params, setup_of, with_params
 from .phase import attach_option, reach_options
 from .resolve import check_output, check_suffix, emit
 from .table import allow_unresolved_option, unit_order, variant_of
-
-
-def split_spec(spec: str) -> tuple[str, str]:
-    """An attacker as typed, and the options written after it (from the first `` --``)."""
-    i = spec.find(" --")
-    return (spec, "") if i < 0 else (spec[:i].strip(), spec[i:].strip())
-
 
 _PLAN_HELP = """The best plan for a phase: which of ATTACKERS shoots which target (each -t
 TARGET, or every unit of --vs-army FILE), every assignment evaluated exactly.

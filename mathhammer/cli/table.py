@@ -239,11 +239,15 @@ def variant_of(text: str, option: str = "--vary") -> Variant:
     return Variant(text, changes_of(vary_params(text, option)))
 
 
+def split_spec(spec: str) -> tuple[str, str]:
+    """An attacker as typed, and the options written after it (from the first `` --``)."""
+    i = spec.find(" --")
+    return (spec, "") if i < 0 else (spec[:i].strip(), spec[i:].strip())
+
+
 def unit_order(spec: str) -> Order:
     """An attacker of ``kills A B -t T`` or ``plan`` as typed, with the options written after
     its name (``"Devastator Squad --half-range"``) as its own."""
-    from .plan import split_spec
-
     name, extra = split_spec(spec)
     own = changes_of(vary_params(extra, f"attacker {name!r}")) if extra else {}
     for key, flag in (("rules", "--rules"), ("target_models", "--target-models"),
