@@ -1214,7 +1214,7 @@ async function loadFaction() {
   fillList("attacker-list", found.attacker);
 }
 
-// An uploaded list (.ros, .rosz, text) is read here, in memory, and sent as base64.
+// An uploaded list (.ros, .rosz, .json, text) is read here, in memory, and sent as base64.
 async function base64Of(file) {
   const bytes = new Uint8Array(await file.arrayBuffer());
   let bin = "";
