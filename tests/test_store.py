@@ -463,9 +463,9 @@ def test_a_fresh_server_compiles_the_data_at_start_and_says_so_until_it_is_ready
             # a data file removed while the server runs: compiled again the same way
             (folder / "Imperium - Blood Angels.cat").unlink()
             time.sleep(catalogue.RECHECK_SECONDS + 0.5)
-            status, headers, body = _get(query)
+            status, headers, body = _get(*query)
             assert status == 503 and headers.get("Retry-After") == "5", body
-            while (status := _get(query)[0]) == 503 and time.monotonic() - start < 240:
+            while (status := _get(*query)[0]) == 503 and time.monotonic() - start < 240:
                 time.sleep(0.5)
             assert status == 200
     finally:
