@@ -14,7 +14,6 @@ from click.testing import CliRunner
 
 from mathhammer.cli import cli
 from mathhammer.web.api import job
-from mathhammer.web.command import to_argv
 from mathhammer.web.links import page_calls, shown_odds, state_of
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -41,6 +40,31 @@ def parsed(command: str, argv: list[str]) -> dict:
     return {k: v for k, v in ctx.params.items() if k not in OUTPUT}
 
 
+def kills_value(argv: list[str]):
+    """The kills query of ``mathhammer kills ARGV``, as the command line builds it."""
+    import attrs
+
+    from mathhammer.cli.attack import kills_value
+
+    p = parsed("kills", argv)
+    q = kills_value(p.pop("units"), p)
+    # the edition: the data's when --rules is not given (the page's query leaves it out)
+    return q if "--rules" in argv else attrs.evolve(q, setup=attrs.evolve(q.setup, rules=None))
+
+
+def given(data: dict) -> dict:
+    """A query's JSON without the switches left off (the command line's flags are False when
+    not given; the page's query leaves them out): the same query."""
+    return {k: v for k, v in data.items() if v is not False}
+
+
+def page_value(call: tuple):
+    """The query value of one of the page's calls."""
+    from mathhammer.app.queries import query_from_json
+
+    return query_from_json(call[1], call[2])
+
+
 def cli_json(command: str, *args: str) -> dict:
     flag = "--format=json" if command == "table" else "--json"
     code, out, err = run(command, *args, flag)
@@ -63,9 +87,8 @@ def test_a_kills_link_is_the_same_query_and_the_same_numbers():
     assert url.startswith("http://127.0.0.1:8000/#attacker=Hexmark+Destroyer&target=Necron+")
     calls = page_calls(url)
     assert list(calls) == ["kills"]  # the comparison and the plan are empty: not run
-    kind, command, params = calls["kills"]
-    assert (kind, command) == ("call", "kills")
-    assert parsed("kills", to_argv("kills", params)[1:]) == parsed("kills", KILLS)
+    assert calls["kills"][:2] == ("query", "kills")
+    assert given(page_value(calls["kills"]).to_json()) == given(kills_value(KILLS).to_json())
     got, want = answered(calls["kills"]), cli_json("kills", *KILLS)
     assert got["pmf"] == want["pmf"] and got["mean"] == want["mean"]
     # a named rule by its full name: the page ticks its box of the faction's rules
@@ -85,12 +108,13 @@ def test_an_odds_link_shows_the_same_probability():
 
 
 def test_a_salvo_link_is_the_same_units_in_order():
-    args = ["Hexmark Destroyer", "Cronos --half-range", "-t", "MEQ", "--until", "50%"]
+    args = ["Hexmark Destroyer", "Cronos --models 2", "-t", "MEQ", "--until", "50%"]
     url = link("kills", *args)
     assert state_of(url) == [("attacker", "Hexmark Destroyer"), ("target", "MEQ"),
-                             ("then", "Cronos --half-range"), ("until", "50%")]
+                             ("then", '{"unit":"Cronos","leader":"","models":"2","weapons":[],'
+                                      '"rules":[]}'), ("until", "50%")]
     call = page_calls(url)["kills"]
-    assert parsed("kills", to_argv("kills", call[2])[1:]) == parsed("kills", args)
+    assert call[:2] == ("query", "salvo")
     got, want = answered(call), cli_json("kills", *args)
     assert got["pmf"] == want["pmf"]
 
@@ -102,16 +126,16 @@ TABLE = ["Hexmark Destroyer", "Cronos", "-t", "GEQ,MEQ", "-t", "TEQ", "--metric"
 def test_a_comparison_link_is_the_same_table():
     url = link("table", *TABLE)
     calls = page_calls(url)
-    assert list(calls) == ["table"]
-    kind, command, params = calls["table"]
-    assert parsed("table", to_argv("table", params)[1:]) == parsed("table", TABLE)
-    got, want = answered(calls["table"]), cli_json("table", *TABLE)
+    assert list(calls) == ["compare"]
+    assert calls["compare"][2] == {"half_range": True, "metric": "destroyed",
+                                   "targets": ["GEQ,MEQ", "TEQ"],
+                                   "attackers": ["Hexmark Destroyer", "Cronos"]}
+    got, want = answered(calls["compare"]), cli_json("table", *TABLE)
     assert [r["values"] for r in got["rows"]] == [r["values"] for r in want["rows"]]
     assert [c["label"] for c in got["columns"]] == ["GEQ", "MEQ", "TEQ"]
     melee = link("table", "Cronos", "--melee", "-t", "MEQ")
     assert ("ranged", "false") in state_of(melee)
-    assert parsed("table", to_argv("table", page_calls(melee)["table"][2])[1:]) == parsed(
-        "table", ["Cronos", "--melee", "-t", "MEQ"])
+    assert page_calls(melee)["compare"][2]["melee"] is True
 
 
 PLAN = ["Hexmark Destroyer", "Cronos", "-t", "GEQ", "-t", "MEQ", "--objective", "models",
@@ -122,10 +146,10 @@ def test_a_plan_link_is_the_same_plan():
     url = link("plan", *PLAN)
     calls = page_calls(url)
     assert list(calls) == ["plan"]
-    assert calls["plan"] == ("plan", {
-        "units": ["Hexmark Destroyer --rule Protocol of the Conquering Tyrant",
-                  "Cronos --rule Protocol of the Conquering Tyrant"],
-        "targets": ["GEQ", "MEQ"], "half_range": "true", "objective": "models"})
+    assert calls["plan"] == ("query", "plan", {
+        "units": ["Hexmark Destroyer", "Cronos"], "targets": ["GEQ", "MEQ"],
+        "half_range": True, "named_rules": ["Protocol of the Conquering Tyrant"],
+        "objective": "models"})
     got, want = answered(calls["plan"]), cli_json("plan", *PLAN)
     assert got["best"] == want["best"] and got["plan"] == want["plan"]
     assert got["per_target"] == want["per_target"]
@@ -175,8 +199,8 @@ def test_an_army_list_link_holds_the_list(small_data):
     theirs.write_text(LIST.replace("My list", "Their list"), encoding="utf-8")
     url = link("table", "--army", str(mine), "--melee", "-t", "MEQ")
     assert dict(state_of(url))["army"] == LIST
-    call = page_calls(url)["table"]
-    assert call[:2] == ("army", LIST)
+    call = page_calls(url)["compare"]
+    assert call[2]["army"] == LIST
     got = answered(call)
     want = cli_json("table", "--army", str(mine), "--melee", "-t", "MEQ")
     assert [r["values"] for r in got["rows"]] == [r["values"] for r in want["rows"]]
@@ -210,14 +234,19 @@ def test_a_binary_list_is_held_as_base64(tmp_path):
      "--link: the page's odds count kills or damage, not hits"),
     (["kills", "units/secret.toml", "MEQ"],
      "--link: attacker 'units/secret.toml': the web page reads no files"),
+    (["kills", "Cronos", "Hexmark Destroyer --half-range", "-t", "MEQ"],
+     "--link: unit 'Hexmark Destroyer --half-range': the page's units take their own models, "
+     "weapons and named rules, not half_range"),
     (["table", "Cronos", "--vary", "--half-range"],
      "--link: the page has no place for --vary in `table`"),
     (["table", "Cronos", "--ranged", "--melee"],
      "--link: the page's comparison is of one phase: --ranged or --melee"),
     (["plan", "Cronos", "-t", "MEQ", "--split"],
      "--link: the page has no place for --split in a plan"),
-    (["plan", *["Cronos"] * 21, "-t", "MEQ"],
-     "--link: 21 attacking units; a plan on the page takes at most 20"),
+    (["plan", *["Cronos"] * 7, "-t", "MEQ"],
+     "--link: 7 attacking units; a plan on the page takes at most 6"),
+    (["plan", "Cronos --half-range", "-t", "MEQ"],
+     "--link: unit 'Cronos --half-range': the page's plan takes the units' names"),
 ])
 def test_what_the_page_cannot_hold_is_refused(args, message):
     code, out, err = run(*args, "--link")

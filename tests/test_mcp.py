@@ -79,32 +79,30 @@ def test_the_tools_and_their_schemas_are_the_options_of_the_command_line_and_the
         assert t.description and t.annotations.read_only_hint
     kills = next(t for t in listed if t.name == "kills").input_schema["properties"]
     # every control of the page's options form is an argument of kills, with the same range,
-    # choices and default (both read from the Options fields' metadata)
+    # choices and default (both read from the options' metadata, app.setup.setup_fields)
     for o in options_schema():
         p = kills[o["key"]]
         if o["kind"] in ("int", "threshold"):
-            assert (p["type"], p["minimum"], p["maximum"], p["default"]) == (
-                "integer", o["min"], o["max"], o["default"]), o
+            assert (p["minimum"], p["maximum"], p["default"]) == (
+                o["min"], o["max"], o["default"]), o
         elif o["kind"] == "bool":
             assert (p["type"], p["default"]) == ("boolean", o["default"]), o
-        elif o["kind"] == "list":
-            assert p["type"] == "array", o
-        else:
-            assert p["enum"] == [c for c in o["choices"] if c], o
+        elif o["kind"] == "choice" and o["key"] != "rules":  # rules: a name, checked by the page
+            assert [c for c in p["enum"] if c] == [c for c in o["choices"] if c], o
         assert p["description"], o
-    # and every option of `mathhammer kills` that is about the query, by its API name
-    from mathhammer.web.command import parameters
+    # and every option of a setup (the command line's options of an attack)
+    from mathhammer.app.setup import setup_fields
 
-    assert set(parameters("kills")) - set(kills) == {"data", "explain"}
+    assert {f["name"] for f in setup_fields()} <= set(kills)
 
 
 def test_kills_odds_and_a_salvo_are_the_command_lines_numbers():
     (_, kills, odds, quarter, salvo) = ask(
         ("kills", HEXMARK),
-        ("odds", {**HEXMARK, "at_least": 2}),
+        ("odds", {"kills": HEXMARK, "ask": "at least", "k": 2}),
         # one attack that hits on 4+, wounds on 4+ (S4 vs T4), no save: P(kill) = 1/2 * 1/2
-        ("odds", {"attacker": "1x 1 | 4+ | 4 | 0 | 1", "target": "1x T4 Sv7+ W1",
-                  "at_least": 1}),
+        ("odds", {"kills": {"attacker": "1x 1 | 4+ | 4 | 0 | 1", "target": "1x T4 Sv7+ W1"},
+                  "k": 1}),
         ("salvo", {"units": ["Hexmark Destroyer", "Cronos"], "target": "MEQ",
                    "half_range": True, "until": "50%"}))
     want, _ = cli_json("kills", "Hexmark Destroyer", "MEQ", "--half-range", "--json")
@@ -132,7 +130,7 @@ def test_kills_odds_and_a_salvo_are_the_command_lines_numbers():
 
 def test_a_table_a_plan_and_a_unit_are_the_command_lines():
     (_, table, plan, unit, search) = ask(
-        ("table", {"attacker": ["Hexmark Destroyer", "Cronos"], "targets": ["GEQ,MEQ"],
+        ("table", {"attackers": ["Hexmark Destroyer", "Cronos"], "targets": ["GEQ,MEQ"],
                    "metric": "destroyed"}),
         ("plan", {"units": ["Hexmark Destroyer", "Cronos"], "targets": ["GEQ", "MEQ"],
                   "objective": "models"}),
@@ -193,8 +191,9 @@ Blade Champion (95 points)
 def test_an_army_list_and_the_datas_search_are_the_command_lines(small_data):
     path = small_data / "list.txt"
     path.write_text(LIST, encoding="utf-8")
-    (_, army, search, card) = ask(
-        ("army", {"army": LIST, "melee": True, "targets": ["MEQ"]}),
+    (_, army, read, search, card) = ask(
+        ("table", {"army": LIST, "melee": True, "targets": ["MEQ"]}),
+        ("army", {"army": LIST}),
         ("search_units", {"query": "captain"}),
         ("unit_rules", {"name": "Space Marines:Blade Champion"}))
     want, stderr = cli_json("table", "--army", str(path), "--melee", "-t", "MEQ",
@@ -206,7 +205,7 @@ def test_an_army_list_and_the_datas_search_are_the_command_lines(small_data):
     # hits on 2+ (5/6), wounds T4 on 4+ (1/2), MEQ saves 4+ against AP-1 (fails 1/2): 5/24;
     # a kill of a W2 model takes both: (5/24)**2 = 25/576
     assert got["rows"][0]["values"][0] == {"exact": "25/576", "float": 25 / 576}
-    assert got["army"]["points"] == 95
+    assert ok(read)["points"] == 95
     # the warnings of the command line (here: the list does not say its edition), path aside
     said = [w.replace(str(path), "<text>") for w in warnings_of(stderr)]
     assert said and got["warnings"] == said
@@ -224,8 +223,8 @@ def test_bad_arguments_are_tool_errors_and_the_server_goes_on():
         ("kills", {**HEXMARK, "half_rnage": True}),
         ("kills", {"attacker": "Hexmark Destroyer", "target": "Nobody Known"}),
         ("kills", {"attacker": "Hexmark Destroyer", "target": "../secret.toml"}),
-        ("odds", {**HEXMARK, "at_least": 2, "destroy": True}),
-        ("plan", {"units": ["Hexmark Destroyer"] * 21, "targets": ["MEQ"]}),
+        ("odds", {"kills": HEXMARK, "ask": "never"}),
+        ("plan", {"units": ["Hexmark Destroyer"] * 7, "targets": ["MEQ"]}),
         ("army", {"army": "x" * 500_001}),
         ("no_such_tool", {}),
         ("kills", HEXMARK),
@@ -239,9 +238,10 @@ def test_bad_arguments_are_tool_errors_and_the_server_goes_on():
     assert lines[3].startswith("Additional properties are not allowed ('half_rnage'")
     assert lines[4].startswith('unknown unit "Nobody Known"')
     assert "reads no files" in lines[5]
-    assert lines[6].startswith("give exactly one of at least K") and "destroy" in lines[6]
-    assert lines[7] == "units: 21 values; expected at most 20"
-    assert lines[8] == "army: 500001 characters; expected at most 500000"
+    assert lines[6] == "ask: 'never' is not one of ['at least', 'exactly', 'at most', 'destroyed']"
+    assert lines[7].startswith("units: 7 attacking units; a plan on the page takes at most 6")
+    assert lines[8] == ("<text>: an army list of 500,001 characters is over the limit of 500,000 "
+                        "(mathhammer.model.limits.MAX_ARMY_TEXT_BYTES)")
     assert lines[9].startswith("unknown tool 'no_such_tool'; the tools are kills, odds")
     assert ok(results[-1])["pmf"]["kills"]["3"] == "1000000/387420489"
 
@@ -249,7 +249,7 @@ def test_bad_arguments_are_tool_errors_and_the_server_goes_on():
 def test_a_call_over_the_time_limit_is_stopped_and_the_next_is_answered():
     heavy = {"attacker": "60x 3 | 3+ | 5 | -1 | D3",
              "target": "20x T4 Sv4+ W6 + 10x T5 Sv3+ W4", "turns": 20}
-    _, slow, quick = ask(("kills", heavy), ("odds", {**HEXMARK, "at_least": 2}), timeout=1.0)
+    _, slow, quick = ask(("kills", heavy), ("odds", {"kills": HEXMARK, "k": 2}), timeout=1.0)
     assert slow.is_error
     assert slow.content[0].text.startswith("the query took longer than 1 s and was stopped")
     assert ok(quick)["p"] == "54550000/387420489"
@@ -266,7 +266,7 @@ def test_mathhammer_mcp_over_stdio():
     async def main():
         async with Client(params) as client:
             tools = await client.list_tools()
-            return tools, await client.call_tool("odds", {**HEXMARK, "at_least": 2})
+            return tools, await client.call_tool("odds", {"kills": HEXMARK, "k": 2})
 
     tools, odds = anyio.run(main)
     assert len(tools.tools) == len(TOOLS)

@@ -24,7 +24,7 @@ import click
 from click.core import ParameterSource
 
 from ..errors import InputError
-from ..web.links import BUDGET, PLAN_TARGETS, PLAN_UNITS, address, check_spec, page_calls
+from ..web.links import BUDGET, PLAN_TARGETS, PLAN_UNITS, address, page_calls, then_spec
 from .params import ENGINE, Param
 
 #: The environment variable of the page's base address.
@@ -77,14 +77,15 @@ def wants_link(ctx: click.Context) -> bool:
     return bool(ctx.meta.get(_META))
 
 
+#: The page's names in its address of the options that are not its form's (by click name).
+_PAGE_NAMES = {"weapons": "weapon", "named_rules": "rule", "ruleset": "rules"}
+
+
 def api_key(opt: click.Option) -> str:
-    """The page's and the API's name of an option (as :func:`mathhammer.web.command.parameters`
-    names it): a boolean pair or a negative flag by its field name, any other by its long flag.
-    """
-    if opt.is_flag and (opt.secondary_opts or opt.flag_value is False):
-        return opt.name
-    longs = [o for o in opt.opts if o.startswith("--")]
-    return longs[0][2:].replace("-", "_")
+    """The page's name in its address of an option: its form's name (an ``Options`` field,
+    ``rules``, ``abilities``), ``weapon`` and ``rule`` for the first unit's picks, else the
+    option's own name (``models``, ``target_models``, ``leader``, ``turns``...)."""
+    return _PAGE_NAMES.get(opt.name, opt.name)
 
 
 def _given(ctx: click.Context, name: str) -> bool:
@@ -162,10 +163,7 @@ def link_state(command: str, ctx: click.Context) -> tuple[list[tuple[str, str]],
         if p.get("target_unit"):  # several units into one target
             if not units:
                 raise InputError("--link: expected the attacking units")
-            state += [("attacker", units[0]), ("target", p["target_unit"])]
-            state += [("then", u) for u in units[1:]]
-            if p.get("until_p"):
-                state.append(("until", p["until_p"]))
+            state += _salvo_state(ctx, units)
         elif len(units) == 2:
             state += [("attacker", units[0]), ("target", units[1])]
         else:
@@ -175,6 +173,8 @@ def link_state(command: str, ctx: click.Context) -> tuple[list[tuple[str, str]],
         if name not in held or name in ("target_unit", "until_p", "army_file", "vs_army",
                                         "targets") or not _given(ctx, name):
             continue
+        if p.get("target_unit") and name in ("weapons", "models", "named_rules"):
+            continue  # each unit's, in the salvo's state
         if command == "table" and name in ("ranged", "melee", "metric", "by"):
             continue
         if command == "odds" and name in ("at_least", "destroy", "counter"):
@@ -194,6 +194,44 @@ def link_state(command: str, ctx: click.Context) -> tuple[list[tuple[str, str]],
     if command == "plan":
         state += _plan_state(ctx, units, rules, warnings)
     return state, warnings
+
+
+def _own(spec: str, what: str) -> tuple[str, dict[str, Any]]:
+    """A unit as typed (``"NAME --models 5 --weapon X"``): its name and own options, those the
+    page holds for one unit (models, weapons, named rules) only."""
+    from .table import unit_order
+
+    order = unit_order(spec)
+    own = dict(order.changes)
+    other = sorted(set(own) - {"models", "weapons", "named_rules"})
+    if other:
+        raise InputError(f"--link: {what} {spec!r}: the page's units take their own models, "
+                         f"weapons and named rules, not {', '.join(other)}")
+    return order.unit, own
+
+
+def _salvo_state(ctx: click.Context, units: list[str]) -> list[tuple[str, str]]:
+    """Several units into one target: the first unit's name and picks, then each other unit as
+    the page holds it (its JSON); the command's --weapon, --models and --rule given to each."""
+    p = ctx.params
+    shared_rules = tuple(_rule_name(r) for r in p["named_rules"])
+    out: list[tuple[str, str]] = []
+    for i, spec in enumerate(units):
+        name, own = _own(spec, "unit")
+        weapons = tuple(own.get("weapons", ())) or tuple(p["weapons"])
+        models = own.get("models", p.get("models"))
+        rules = tuple(dict.fromkeys((*shared_rules, *map(_rule_name,
+                                                         own.get("named_rules", ())))))
+        if i == 0:
+            out += [("attacker", name), ("target", p["target_unit"])]
+            out += [("models", str(models))] if models is not None else []
+            out += [("weapon", w) for w in weapons] + [("rule", r) for r in rules]
+        else:
+            out.append(("then", then_spec(name, models="" if models is None else str(models),
+                                          weapons=weapons, rules=rules)))
+    if p.get("until_p"):
+        out.append(("until", p["until_p"]))
+    return out
 
 
 def _odds_state(ctx: click.Context) -> list[tuple[str, str]]:
@@ -230,9 +268,13 @@ def _plan_state(ctx: click.Context, units: list[str], rules: list[str],
     from ..engine.plan import ADAPTIVE_BUDGET
 
     p = ctx.params
-    if rules and p.get("army_file"):
-        raise InputError("--link: the page's plan gives named rules to named units only "
-                         "(\"NAME --rule X\"); drop --rule, or share the command line")
+    from .table import unit_order
+
+    for u in units:
+        order = unit_order(u)
+        if order.changes or order.unit != u.strip():
+            raise InputError(f"--link: unit {u!r}: the page's plan takes the units' names; "
+                             "their options are the plan's (given once, for every unit)")
     for what, given, most in (("attacking units", units, PLAN_UNITS),
                               ("targets", p["targets"], PLAN_TARGETS)):
         if len(given) > most:
@@ -241,8 +283,8 @@ def _plan_state(ctx: click.Context, units: list[str], rules: list[str],
     out = []
     if p.get("army_file"):
         out.append(_army_text(p["army_file"], "army"))
-    suffix = "".join(f" --rule {r}" for r in rules)
-    out += [("plan_units", f"{u}{suffix}") for u in units]
+    out += [("plan_units", u.strip()) for u in units]
+    out += [("rule", r) for r in rules]
     out += [("plan_targets", t) for t in p["targets"]]
     if p.get("vs_army"):
         key, text = _army_text(p["vs_army"], "plan_vs")
@@ -259,25 +301,13 @@ def _plan_state(ctx: click.Context, units: list[str], rules: list[str],
 
 
 def _check(url: str) -> None:
-    """The units of the page's calls of the address, checked as the page checks them (a file
-    named as a unit), and the edition (a bundled rule set, not a file): an InputError."""
-    from ..data.paths import data_dir
+    """The page's queries of the address, read and checked as the page checks them (a file
+    named as a unit, a rule set that is not bundled, the page's bounds): an InputError."""
+    from ..app.queries import query_from_json
+    from ..web.queries import check_query
 
-    editions = sorted(f.stem for f in (data_dir("rules") / "core").glob("*.toml"))
-    for kind, *args in page_calls(url).values():
-        params = args[-1]
-        for key in ("attacker", "target", "then", "targets", "units", "leader"):
-            values = params.get(key) or []
-            for v in [values] if isinstance(values, str) else values:
-                name = v.split(" --", 1)[0].split(" + ", 1)[0]
-                if key == "targets" and kind != "plan":
-                    for part in name.split(","):
-                        check_spec(key, part)
-                elif not name.startswith(("army:", "vs:")):
-                    check_spec("attacker" if key in ("then", "units") else key, name)
-        if params.get("rules") not in (None, *editions):
-            raise InputError(f"rules: the page takes the bundled rule sets ({', '.join(editions)}"
-                             f"), not {params['rules']!r}")
+    for _job, kind, body in page_calls(url).values():
+        check_query(query_from_json(kind, body))
 
 
 def print_link(command: str, ctx: click.Context) -> None:

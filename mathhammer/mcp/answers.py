@@ -124,15 +124,7 @@ def run_job(kind: str, *args: Any) -> tuple[int, str]:
 
 
 def _list_warnings(kind: str, args: tuple[Any, ...], body: str) -> list[str]:
-    """The warnings of the army lists a job read (the command line prints them as it reads a
-    list; the page's answers hold the list, or not at all for a plan)."""
-    if kind == "army":
-        return list(json.loads(body).get("army", {}).get("warnings", []))
-    if kind == "plan":
-        from ..web.army import read_army  # read once per content: this is the cached list
-
-        lists = [args[0].get(k) for k in ("army", "vs_army")]
-        return [w for text in lists if text for w in read_army(text).warnings]
+    """The warnings of the army lists a job read that its answer does not say already."""
     return []
 
 
@@ -146,11 +138,10 @@ def answer(body: str) -> dict[str, Any]:
 def error_text(line: str) -> str:
     """A job's one-line error in the API's words (the argument's name, not the flag).
 
-    >>> error_text("mathhammer kills: error: Invalid value for '--models' / '-m': expected a "
-    ...            "number of models >= 1, got '0' (see mathhammer kills --help)")
-    "models: expected a number of models >= 1, got '0'"
+    >>> error_text("mathhammer: error: models: expected a whole number from 1 to 1000, got 0")
+    'models: expected a whole number from 1 to 1000, got 0'
     """
-    from ..web.command import page_words
+    from ..web.queries import page_words
 
     return page_words(line)
 

@@ -1,23 +1,20 @@
 """The tools ``mathhammer mcp`` offers an assistant, free of the SDK: each a name, a
 description, a JSON Schema of its arguments and the job a call is.
 
-The schemas are not kept by hand: an attack's options are read from the click options of the
-command (``kills``, ``odds``, ``table``), which are made from the
-:class:`~mathhammer.model.options.Options` fields' metadata (:mod:`mathhammer.cli.params`), by
-the same API names the web page uses (:func:`mathhammer.web.command.parameters`). A call is the
-web API's job (:func:`mathhammer.web.api.job`): the same checks, bounds, numbers and one-line
-errors as the page and the command line.
+The query tools are the application layer's queries (docs/app.md): each tool's input schema is
+the query's :func:`~mathhammer.app.schema.json_schema` (read from the values' fields and the
+options' metadata, :func:`~mathhammer.app.setup.setup_fields`, the same the command line's
+options and the page's form are made from) and a call is the page's job of that query
+(:func:`mathhammer.web.queries.answer`: the same checks, bounds, numbers and one-line errors as
+the page). ``search_units`` and ``unit_rules`` are the page's search and unit card.
 
->>> names = [t.name for t in TOOLS]
->>> names
+>>> [t.name for t in TOOLS]
 ['kills', 'odds', 'table', 'salvo', 'plan', 'army', 'search_units', 'unit_rules']
 >>> s = tool("kills").schema
 >>> s["required"], s["properties"]["hit_mod"]["maximum"], s["properties"]["crit_hit"]["default"]
-(['attacker', 'target'], 6, 6)
->>> s["properties"]["reroll_hits"]["enum"]
-['ones', 'failed', 'noncrit']
->>> tool("kills").job({"attacker": "Cronos", "target": "MEQ", "half_range": True})
-('call', 'kills', {'attacker': 'Cronos', 'target': 'MEQ', 'half_range': True})
+(['target'], 6, 6)
+>>> tool("table").job({"attackers": ["Cronos"], "targets": ["MEQ"]})
+('query', 'compare', {'attackers': ['Cronos'], 'targets': ['MEQ']})
 """
 
 from __future__ import annotations
@@ -27,104 +24,16 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
-import click
 
 from ..cache import cached
 from ..errors import InputError
-from ..model.limits import (
-    MAX_ARMY_TEXT_BYTES,
-    MAX_LINE,
-    MAX_MODELS,
-    MAX_OPTION_VALUES,
-)
-from ..model.options import Options
+from ..model.limits import MAX_LINE
 
 #: Bytes of one call's arguments as JSON (as the page's request bodies,
 #: ``mathhammer.web.app.MAX_BODY_BYTES``).
 MAX_ARGUMENT_BYTES = 5_000_000
 #: Seconds a call may compute before it is stopped (as the page's, ``mathhammer serve``).
 TIMEOUT = 10.0
-
-#: Options of the commands that are about output, not the query (the JSON is the output).
-_OUTPUT = {"explain"}
-#: Options that read files or folders: an assistant names units, the server's data is its own
-#: (``mathhammer mcp --data DIR``) and a list is given as its text.
-_FILES = {"data", "army", "vs_army"}
-
-
-def _edition_choices() -> list[str]:
-    from ..web.command import editions
-
-    return editions()
-
-
-def _option_schema(key: str, opt: click.Option) -> dict[str, Any]:
-    """The JSON Schema of one option of the command line, by its type and help; an attack's
-    option has its :class:`Options` field's default."""
-    from ..cli.params import ENGINE
-
-    t = opt.type
-    if opt.is_flag:
-        item: dict[str, Any] = {"type": "boolean"}
-    elif isinstance(t, click.Choice):
-        item = {"type": "string", "enum": [str(c) for c in t.choices]}
-    elif isinstance(t, click.IntRange):
-        item = {"type": "integer"}
-        if t.min is not None:
-            item["minimum"] = t.min
-        if t.max is not None:
-            item["maximum"] = t.max
-    elif t.name == "X+":  # an X+ threshold (cli.params._Threshold)
-        item = {"type": "integer", "minimum": 2, "maximum": 6}
-    elif t.name == "N":  # a number of models (cli.params.Count)
-        item = {"type": "integer", "minimum": 1, "maximum": MAX_MODELS}
-    else:
-        item = {"type": "string", "maxLength": MAX_LINE}
-    if key == "rules":
-        item = {"type": "string", "enum": _edition_choices()}
-    fields = {field for _flag, field, _kw in ENGINE}
-    by_name = {f.name: f for f in attrs.fields(Options)}
-    if opt.name in fields and not opt.multiple:
-        item["default"] = _json_default(by_name[opt.name].default)
-    elif isinstance(opt.default, bool | int | str) and not opt.multiple:
-        item["default"] = opt.default
-    help_text = opt.help or ""
-    if opt.multiple:
-        return {"type": "array", "items": item, "maxItems": MAX_OPTION_VALUES,
-                "description": help_text}
-    return {**item, "description": help_text}
-
-
-def _json_default(value: Any) -> Any:
-    return value.value if hasattr(value, "value") else value
-
-
-def _unit(what: str) -> dict[str, Any]:
-    return {"type": "string", "minLength": 1, "maxLength": MAX_LINE, "description": what}
-
-
-def _units(what: str, most: int, least: int = 1) -> dict[str, Any]:
-    return {"type": "array", "items": _unit("a unit"), "minItems": least, "maxItems": most,
-            "description": what}
-
-
-_UNIT_HELP = ("A unit: a bundled unit's name (MEQ, Cronos...), a datasheet of the server's "
-              "BattleScribe data (\"Faction:Unit\" or its name), or an inline profile")
-_ATTACKER_HELP = (f"{_UNIT_HELP} (weapon rows: \"10x 2 | 3+ | 4 | -1 | 1 | sustained hits "
-                  "1\"). \"UNIT + LEADER\" attaches a Leader.")
-_TARGET_HELP = f"{_UNIT_HELP} (a target profile: \"10x T4 Sv3+ W2\")."
-
-
-def _options(command: str, drop: set[str] = frozenset()) -> dict[str, dict[str, Any]]:
-    from ..web.command import parameters
-
-    return {key: _option_schema(key, opt) for key, opt in parameters(command).items()
-            if key not in _FILES | _OUTPUT | drop}
-
-
-def _object(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
-    return {"type": "object", "properties": properties, "required": required,
-            "additionalProperties": False}
 
 
 @attrs.frozen
@@ -138,31 +47,41 @@ class Tool:
     job: Callable[[dict[str, Any]], tuple[Any, ...]] = attrs.field(eq=False)
 
 
-def _kills_job(args: dict[str, Any]) -> tuple[Any, ...]:
-    return ("call", "kills", args)
+_EXACT = ("Every probability and mean is exact: a fraction \"num/den\", each with its float "
+          "beside it (\"..._float\"); \"warnings\" says what was guessed or not modelled.")
+
+#: The query tools: (tool, query kind, what it answers).
+QUERY_TOOLS = (
+    ("kills", "kills", "The exact distributions of one unit attacking another: attacks, hits, "
+     "wounds, unsaved wounds, mortal wounds, damage and models killed (a PMF of each), their "
+     "means and P(target destroyed), as `mathhammer kills --json`."),
+    ("odds", "odds", "One exact probability of an attack (kills) or of a salvo: of at least "
+     "(exactly, at most) k kills or of another counter, or of the target destroyed, as "
+     "`mathhammer odds --json`."),
+    ("table", "compare", "A comparison table: each attacker (a row; by weapon with by=weapon), "
+     "or each unit of a pasted army list, against each target (a column; default the standard "
+     "targets GEQ, MEQ, TEQ...), by a metric (expected kills, damage, P(destroyed), kills per "
+     "100 points), as `mathhammer table --format json`."),
+    ("salvo", "salvo", "Several units attacking one target in order, the target's state "
+     "carried from one to the next (as `mathhammer kills A B C -t TARGET --json`): the "
+     "distributions after each unit (and with until, how many units it takes). Each unit may "
+     "carry its own options ({\"unit\": NAME, \"half_range\": true, ...})."),
+    ("plan", "plan", "The plan of a phase: which target each unit should shoot to make the most "
+     "of the objective (points or models destroyed), every assignment weighed exactly, and with "
+     "adaptive the best policy as units see what the others did. Units and targets by name, or "
+     "every unit of a pasted list (army, vs_army; \"army:<row>\" and \"vs:<row>\" name one)."),
+    ("army", "army", "Read an army list (its text as pasted from the app, New Recruit, "
+     "ListForge or BattleScribe, or a file as {\"base64\": ...}): its units, models, points, "
+     "the lines not resolved and the rules each unit has, as `mathhammer army FILE --json`. "
+     "To compare its units against targets, give it to table as army."),
+)
 
 
-def _odds_job(args: dict[str, Any]) -> tuple[Any, ...]:
-    return ("call", "odds", args)
+def _query_job(kind: str) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
+    def job(args: dict[str, Any]) -> tuple[Any, ...]:
+        return ("query", kind, args)
 
-
-def _table_job(args: dict[str, Any]) -> tuple[Any, ...]:
-    return ("call", "table", args)
-
-
-def _salvo_job(args: dict[str, Any]) -> tuple[Any, ...]:
-    rest = dict(args)
-    first, *then = rest.pop("units")
-    return ("call", "kills", {"attacker": first, "then": then, **rest})
-
-
-def _plan_job(args: dict[str, Any]) -> tuple[Any, ...]:
-    return ("plan", args)
-
-
-def _army_job(args: dict[str, Any]) -> tuple[Any, ...]:
-    rest = dict(args)
-    return ("army", rest.pop("army"), rest)
+    return job
 
 
 def _search_job(args: dict[str, Any]) -> tuple[Any, ...]:
@@ -173,86 +92,23 @@ def _unit_job(args: dict[str, Any]) -> tuple[Any, ...]:
     return ("unit", args["name"], args.get("rules"))
 
 
-_EXACT = ("Every probability and mean is exact: a fraction \"num/den\", each with its float "
-          "beside it (\"..._float\"); \"warnings\" says what was guessed or not modelled.")
-
-
 @cached(maxsize=1)
 def tools() -> tuple[Tool, ...]:
-    """The tools, their schemas read from the commands' options."""
+    """The tools, the queries' schemas read from the application layer."""
+    from ..app.schema import json_schema
+    from ..app.setup import editions
     from ..web.army import SEARCH_LIMIT
-    from ..web.command import MAX_UNITS as MAX_SALVO
-    from ..web.plan import LIMITS, MAX_TARGETS, MAX_UNITS, plan_parameters
 
-    kills = _options("kills", {"then", "until"})
-    odds = _options("odds", {"then", "until"})
-    table = _options("table")
-    plan_opts = {k: v for k, v in kills.items() if k in plan_parameters()}
-    army_opts = {k: v for k, v in table.items() if k not in ("by", "vary")}
-    edition = {"type": "string", "enum": _edition_choices(),
+    out = []
+    for name, kind, what in QUERY_TOOLS:
+        schema = {k: v for k, v in json_schema(kind).items() if k not in ("$schema", "title")}
+        out.append(Tool(name, f"{what} {_EXACT}", schema, _query_job(kind)))
+    edition = {"type": "string", "enum": editions(),
                "description": "The edition (core rule set) of the data to read (default 10e)."}
-    until = {"type": "string", "maxLength": 100, "description":
-             "Also the fewest of the units, in order, that destroy the target with "
-             "probability at least P (0.9, 90% or 9/10)."}
-    return (
-        Tool("kills", "The exact distributions of one unit attacking another: attacks, hits, "
-             "wounds, unsaved wounds, mortal wounds, damage and models killed (a PMF of each), "
-             f"their means and P(target destroyed), as `mathhammer kills --json`. {_EXACT}",
-             _object({"attacker": _unit(_ATTACKER_HELP), "target": _unit(_TARGET_HELP), **kills},
-                     ["attacker", "target"]), _kills_job),
-        Tool("odds", "One exact probability of an attack: of at least (exactly, at most) K "
-             "kills, or of something else counted (of), or of the target destroyed, as "
-             f"`mathhammer odds --json`. {_EXACT}",
-             _object({"attacker": _unit(_ATTACKER_HELP), "target": _unit(_TARGET_HELP), **odds},
-                     ["attacker", "target"]), _odds_job),
-        Tool("table", "A comparison table: each attacker (a row; by weapon with by=weapon) "
-             "against each target (a column; default the standard targets GEQ, MEQ, TEQ...), "
-             "by a metric (expected kills, damage, P(destroyed), kills per 100 points), as "
-             f"`mathhammer table --format json`. {_EXACT}",
-             _object({"attacker": _units(_ATTACKER_HELP, MAX_OPTION_VALUES), **table},
-                     ["attacker"]), _table_job),
-        Tool("salvo", "Several units attacking one target in order, the target's state carried "
-             "from one to the next (as `mathhammer kills A B C -t TARGET --json`): the "
-             "distributions after each unit (and with until, how many units it takes). Each "
-             "unit may carry its own options (\"Devastator Squad --half-range --weapon 4x "
-             f"Lascannon\"). {_EXACT}",
-             _object({"units": _units(f"{_ATTACKER_HELP} In the order they attack.",
-                                      MAX_SALVO, 2),
-                      "target": _unit(_TARGET_HELP), "until": until, **kills},
-                     ["units", "target"]), _salvo_job),
-        Tool("plan", "The plan of a phase: which target each unit should shoot to make the most "
-             "of the objective (points or models destroyed), every assignment weighed exactly, "
-             f"and with adaptive the best policy as units see what the others did; {LIMITS}. "
-             "Units and targets by name, or every unit of a pasted list (army, vs_army; then "
-             f"\"army:<row>\" and \"vs:<row>\" name one). {_EXACT}",
-             _object({"units": _units("The attacking units (each may carry its own options: "
-                                      "\"NAME --half-range\"), or \"army:<row>\" of army.",
-                                      MAX_UNITS),
-                      "targets": _units("The targets, or \"vs:<row>\" of vs_army.", MAX_TARGETS),
-                      "army": _army_text("The attacking army list's text (pasted)."),
-                      "vs_army": _army_text("The enemy's army list's text (pasted)."),
-                      "objective": {"type": "string",
-                                    "enum": ["points", "model-points", "models"],
-                                    "description": "What the plan makes the most of (default: "
-                                                   "points when every target's are known)."},
-                      "adaptive": {"type": "boolean", "default": False,
-                                   "description": "Also the best policy when each unit sees "
-                                                  "what the others did before it shoots."},
-                      "attach": {"type": "array", "maxItems": MAX_OPTION_VALUES,
-                                 "items": {"type": "string", "maxLength": MAX_LINE},
-                                 "description": "Attach a Leader to a unit of a list: "
-                                                "\"LEADER=UNIT\"."},
-                      "reach": {"type": "array", "maxItems": MAX_OPTION_VALUES,
-                                "items": {"type": "string", "maxLength": MAX_LINE},
-                                "description": "The targets a unit can shoot: "
-                                               "\"UNIT=T1,T2@half\" (default: every target)."},
-                      **plan_opts}, []), _plan_job),
-        Tool("army", "Read an army list (its text as pasted from the app, New Recruit, ListForge "
-             "or BattleScribe) and compare its units against targets (default the standard "
-             "targets): the units read, their points, the lines not resolved, and a table "
-             f"(one row per unit) as `mathhammer table --army FILE --format json`. {_EXACT}",
-             _object({"army": _army_text("The army list's text."), **army_opts}, ["army"]),
-             _army_job),
+    unit = {"type": "string", "minLength": 1, "maxLength": MAX_LINE, "description":
+            "A unit: a bundled unit's name (MEQ, Cronos...), a datasheet of the server's "
+            "BattleScribe data (\"Faction:Unit\" or its name), or an inline profile."}
+    out += [
         Tool("search_units", "Find units by name: the bundled units and the datasheets of the "
              f"server's BattleScribe data (\"Faction:Unit\", best first, at most {SEARCH_LIMIT}); "
              "with a faction, its units.",
@@ -267,14 +123,14 @@ def tools() -> tuple[Tool, ...]:
              "models may take each), keywords, its datasheet's abilities and the rules they "
              "make for each side (applied, switches to name as a rule, not modelled with why), "
              "the units it may lead and the Leaders that may lead it.",
-             _object({"name": _unit(_UNIT_HELP + "."), "rules": edition}, ["name"]),
-             _unit_job),
-    )
+             _object({"name": unit, "rules": edition}, ["name"]), _unit_job),
+    ]
+    return tuple(out)
 
 
-def _army_text(what: str) -> dict[str, Any]:
-    return {"type": "string", "minLength": 1, "maxLength": MAX_ARMY_TEXT_BYTES,
-            "description": what}
+def _object(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "required": required,
+            "additionalProperties": False}
 
 
 #: The tools, in the order they are listed.
@@ -324,5 +180,5 @@ def check_arguments(t: Tool, arguments: Mapping[str, Any] | None) -> dict[str, A
     raise InputError(f"{where}: {message}" if where else message)
 
 
-__all__ = ["MAX_ARGUMENT_BYTES", "TIMEOUT", "TOOLS", "Tool", "check_arguments", "tool",
-           "tools"]
+__all__ = ["MAX_ARGUMENT_BYTES", "QUERY_TOOLS", "TIMEOUT", "TOOLS", "Tool", "check_arguments",
+           "tool", "tools"]
