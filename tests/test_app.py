@@ -66,7 +66,7 @@ EXAMPLES = [
          targets=("MEQ", "vs:GEQ"), setup=Setup(rules="10e", leader="Skitarii Marshal"),
          army=ArmyList(text="Cronos"), vs_army=ArmyList(text="GEQ"), allow_unresolved=True,
          objective="model-points", points=(("MEQ", 90),), destroy="MEQ",
-         probability=Fraction(3, 4), split=True, adaptive=True, budget=500,
+         probability=Fraction(3, 4), split=True, adaptive=True, budget=500, search_budget=999,
          tries=(Variant("charged", {"charged": True}),), attach=("vs:A=B",),
          reach=("Cronos=MEQ@half",), reach_file="reach.csv"),
     ArmyRead(ArmyList(text="Cronos"), rules="10e", attach=("A=B",), fmt="gw"),
@@ -210,7 +210,7 @@ def test_a_plan_is_the_command_lines():
     got = _page("plan", {"units": [gun, gun], "targets": ["1x T4 Sv7+ W1", "1x T4 Sv7+ W2"],
                          "adaptive": True})
     want = _cli_json("plan", gun, gun, "-t", "1x T4 Sv7+ W1", "-t", "1x T4 Sv7+ W2",
-                     "--adaptive", "--budget", "2000", "--json")
+                     "--adaptive", "--budget", "2000", "--search-budget", "1000000", "--json")
     assert got["best"]["value"] == "1175/1296"
     for key in want:
         assert got[key] == want[key], key
@@ -218,7 +218,8 @@ def test_a_plan_is_the_command_lines():
     got = _page("plan", {"units": units, "targets": ["GEQ", "MEQ"], "objective": "models",
                          "tries": [{"label": "--half-range", "half_range": True}]})
     want = _cli_json("plan", "Hexmark Destroyer", "Cronos --rule Dark Harvest", "-t", "GEQ",
-                     "-t", "MEQ", "--objective", "models", "--try", "--half-range", "--json")
+                     "-t", "MEQ", "--objective", "models", "--try", "--half-range",
+                     "--search-budget", "1000000", "--json")
     for key in want:
         assert got[key] == want[key], key
 

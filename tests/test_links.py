@@ -243,8 +243,8 @@ def test_a_binary_list_is_held_as_base64(tmp_path):
      "--link: the page's comparison is of one phase: --ranged or --melee"),
     (["plan", "Cronos", "-t", "MEQ", "--split"],
      "--link: the page has no place for --split in a plan"),
-    (["plan", *["Cronos"] * 7, "-t", "MEQ"],
-     "--link: 7 attacking units; a plan on the page takes at most 6"),
+    (["plan", *["Cronos"] * 21, "-t", "MEQ"],
+     "--link: 21 attacking units; a plan on the page takes at most 20"),
     (["plan", "Cronos --half-range", "-t", "MEQ"],
      "--link: unit 'Cronos --half-range': the page's plan takes the units' names"),
 ])

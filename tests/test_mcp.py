@@ -224,7 +224,7 @@ def test_bad_arguments_are_tool_errors_and_the_server_goes_on():
         ("kills", {"attacker": "Hexmark Destroyer", "target": "Nobody Known"}),
         ("kills", {"attacker": "Hexmark Destroyer", "target": "../secret.toml"}),
         ("odds", {"kills": HEXMARK, "ask": "never"}),
-        ("plan", {"units": ["Hexmark Destroyer"] * 7, "targets": ["MEQ"]}),
+        ("plan", {"units": ["Hexmark Destroyer"] * 21, "targets": ["MEQ"]}),
         ("army", {"army": "x" * 500_001}),
         ("no_such_tool", {}),
         ("kills", HEXMARK),
@@ -239,7 +239,7 @@ def test_bad_arguments_are_tool_errors_and_the_server_goes_on():
     assert lines[4].startswith('unknown unit "Nobody Known"')
     assert "reads no files" in lines[5]
     assert lines[6] == "ask: 'never' is not one of ['at least', 'exactly', 'at most', 'destroyed']"
-    assert lines[7].startswith("units: 7 attacking units; a plan on the page takes at most 6")
+    assert lines[7].startswith("units: 21 attacking units; a plan on the page takes at most 20")
     assert lines[8] == ("<text>: an army list of 500,001 characters is over the limit of 500,000 "
                         "(mathhammer.model.limits.MAX_ARMY_TEXT_BYTES)")
     assert lines[9].startswith("unknown tool 'no_such_tool'; the tools are kills, odds")

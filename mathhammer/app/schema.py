@@ -119,6 +119,7 @@ def json_schema(kind: str) -> dict[str, Any]:
                     "destroy": {"type": "string"}, "probability": {"type": "string"},
                     "split": {"type": "boolean"}, "adaptive": {"type": "boolean"},
                     "budget": {"type": "integer", "minimum": 1, "maximum": 1_000_000},
+                    "search_budget": {"type": "integer", "minimum": 1, "maximum": 10**9},
                     "tries": _variant_schema(PER_UNIT), "attach": _NAMES, "reach": _NAMES,
                     **setup_schema(Plan.SETUP)}, [], doc(Plan))
     if kind == "army":

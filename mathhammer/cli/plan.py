@@ -130,7 +130,8 @@ def plan(attackers: tuple[str, ...], targets: tuple[str, ...], army_file: str | 
              allow_unresolved=allow_unresolved, objective=objective,
              points=tuple(_points(points).items()), destroy=destroy,
              probability=parse_probability(probability), split=split, adaptive=adaptive,
-             budget=budget, search_budget=search_budget, tries=tuple(variant_of(t, "--try") for t in tries), attach=attach,
+             budget=budget, search_budget=search_budget,
+             tries=tuple(variant_of(t, "--try") for t in tries), attach=attach,
              reach=reach, reach_file=reach_file)
     a = plan_answers(q, current_data())
     if fmt == "json":

@@ -54,8 +54,9 @@ SEARCH_BUDGET = 1_000_000
 #: Joint target states the page's adaptive plan may visit (beyond: the stated heuristic).
 BUDGET = 2_000
 PLAN_LIMITS = (f"a plan on the page takes at most {PLAN_UNITS} attacking units and "
-               f"{PLAN_TARGETS} targets, searches the best plan within {SEARCH_BUDGET:,} steps (beyond: "
-               f"the best found and its gap), and adapts within {BUDGET:,} joint target states "
+               f"{PLAN_TARGETS} targets, searches the best plan within {SEARCH_BUDGET:,} steps "
+               f"(beyond: the best found and its gap), and adapts within {BUDGET:,} joint target "
+               "states "
                "(mathhammer plan on the command line takes more)")
 _FILEISH = re.compile(r"[/\\]|\.(?:toml|cat|gst|json|rosz?|xml)\s*(?::|$)", re.I)
 NO_FILES = ("the web page reads no files; it uses the data the server was started with "
@@ -245,5 +246,6 @@ def page_words(line: str) -> str:
     return _FLAG.sub(lambda m: m.group(1).replace("-", " "), text)
 
 
-__all__ = ["ANSWERS", "BUDGET", "MAX_UNITS", "PLAN_LIMITS", "PLAN_TARGETS", "PLAN_UNITS", "SEARCH_BUDGET",
+__all__ = ["ANSWERS", "BUDGET", "MAX_UNITS", "PLAN_LIMITS", "PLAN_TARGETS", "PLAN_UNITS",
+           "SEARCH_BUDGET",
            "answer", "check_query", "check_spec", "page_words"]
