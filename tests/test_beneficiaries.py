@@ -68,9 +68,10 @@ def test_a_debuff_on_an_enemy_unit_is_the_defenders():
     ("In your Command phase, select one other friendly ADEPTUS ASTARTES INFANTRY unit within 6\" "
      "of this model. Until the start of your next Command phase, each time a model in that unit "
      "makes an attack, add 1 to the Hit roll.", Scope.OTHERS, ("ADEPTUS ASTARTES INFANTRY",)),
+    # after it has shot, its own attacks are made: the other TYRANIDS (audit 3030, 10e-012)
     ("In your Shooting phase, after this model has shot, select one enemy unit hit by one or "
      "more of those attacks. Until the end of the phase, each time a friendly TYRANIDS model "
-     "makes an attack that targets that unit, re-roll a Hit roll of 1.", Scope.FRIENDLY,
+     "makes an attack that targets that unit, re-roll a Hit roll of 1.", Scope.OTHERS,
      ("TYRANIDS",)),
     ("Each time a ranged attack is allocated to a model, if that model is not fully visible to "
      "every model in the attacking unit because of this Fortification, that model has the "
@@ -194,8 +195,9 @@ def test_cannot_have_the_benefit_of_cover_is_ignores_cover_for_the_attackers():
     [p] = parts("In your Shooting phase, after this model has shot, select one enemy unit hit "
                 "by one or more of those attacks. Until the end of the phase, that enemy unit "
                 "cannot have the Benefit of Cover.")
+    # for the units shooting after it (audit 4242, 10e-012/017)
     assert (p.scope, p.rule.side, p.switch, p.rule.describe()) == (
-        Scope.FRIENDLY, "attacker", True, "if ranged attacks: abilities=[ignores cover]")
+        Scope.OTHERS, "attacker", True, "if ranged attacks: abilities=[ignores cover]")
 
 
 def test_overwatch_on_4_instead_is_a_switch_of_its_own():
@@ -545,3 +547,23 @@ def test_numbered_options_with_a_label_in_brackets_are_read_apart():
             "a Battle-shock test.")
     assert [(p.rule.side, p.rule.describe()) for p in parts(text) if p.rule.usable] == [
         ("defender", "hit_mod=-1")]
+
+
+def test_after_this_unit_has_shot_the_effect_is_for_the_later_shooters():
+    """Target Acquisition, Auspex Surveyor, Survey Augur (audit 4242: 10e-012, 10e-017,
+    11e-030): "after this unit has shot, select one enemy unit hit ... Until the end of the
+    phase, that enemy unit cannot have the Benefit of Cover": the bearer's attacks are made;
+    the rule is for the other units that shoot after it, never the bearer's own."""
+    [p] = parts("In your Shooting phase, after this unit has shot, select one enemy unit hit by "
+                "one or more of those attacks. Until the end of the phase, that enemy unit "
+                "cannot have the Benefit of Cover.")
+    assert (p.scope, p.rule.side) == (Scope.OTHERS, "attacker")
+    # the bearer's own ranged attack on MEQ in cover: 6 x hit 2/3 x wound 1/2 x Sv3+ AP-1 in
+    # cover (3+) fails 1/3 = 2/3: the rule is not among its own (ignoring cover, 4+ fails 1/2: 1)
+    from mathhammer.data.inline import parse_weapon
+    from mathhammer.data.unit_rules import side_rules
+
+    own = side_rules([p], "attacker")
+    r = mh.attack([parse_weapon("6 | 3+ | 4 | -1 | 1")], mh.load_unit("MEQ").as_target(),
+                  apply=list(own.applied) + list(own.switches), rules="10e", cover=True)
+    assert r.unsaved.mean() == F(2, 3)

@@ -441,6 +441,10 @@ _ATTACK_KIND = [
      "ranged"),
     (re.compile(r"\bmelee (?:attack|weapon)|fight phase|selected to fight|\bfights?\b"), "melee"),
 ]
+#: the bearer's attacks are made before the effect ("after this unit has shot", "each time the
+#: bearer's unit has shot")
+_AFTER_SHOT = re.compile(r"\b(?:after|each time) (?:this|the bearer's|this model's) (?:unit|model) "
+                         r"has (?:shot|been selected to shoot and resolved)", re.I)
 #: an effect that lasts past the phase its setup names ("In your Shooting phase, ... Until the
 #: start of your next turn, ..."): the attacks it changes are not that phase's kind only
 _PAST_THE_PHASE = re.compile(
@@ -844,6 +848,11 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
                 Whom(_scope(low, leading)), "defender"
         if whom is None:
             whom = Whom(_scope(low, leading))
+        if whom.scope is Scope.FRIENDLY and side == "attacker" and not lasts and \
+                _AFTER_SHOT.search(clean) and not _PAST_THE_PHASE.search(low):
+            # "after this unit has shot, select one enemy unit hit ... Until the end of the
+            # phase, ...": its own attacks this phase are made; the later shooters' (others')
+            whom = attrs.evolve(whom, scope=Scope.OTHERS)
         if frame is not None and whom.scope in (Scope.UNIT, Scope.MODEL):
             whom = frame  # "X units from your army have the following ability: ... this unit"
         grant = _FRAME.search(sentence)
