@@ -28,20 +28,20 @@ from typing import Any
 import click
 
 from ..cli.main import cli
-from ..data.inline import is_inline_target, is_inline_weapon
+from ..data.inline import is_inline_target
 from ..data.paths import data_dir
 from ..errors import InputError, one_line
 from ..model.limits import check_values
+from .links import check_spec
 
 #: The commands the API runs, each with the output flag that makes it print JSON.
 COMMANDS = {"kills": "--json", "odds": "--json", "table": "--format=json"}
 #: Options of those commands that the API does not take (files, output shapes); several
 #: units into one target are ``then`` (the units after ``attacker``) and ``until``.
 _HIDDEN = {"as_json", "plot", "output", "force", "exact", "fmt", "help", "version",
-           "full_fractions", "target_unit", "until_p", "tries"}
+           "full_fractions", "target_unit", "until_p", "tries", "link", "page_url"}
 #: How many attacking units the page sends into one target at most (``attacker`` and ``then``).
 MAX_UNITS = 12
-_FILEISH = re.compile(r"[/\\]|\.(?:toml|cat|gst|json|rosz?|xml)\s*(?::|$)", re.I)
 #: Options of those commands that name a file or a folder: the page reads none on a request's
 #: behalf, and the data it uses is the server's (``mathhammer serve --data DIR``).
 REFUSED = {
@@ -102,26 +102,6 @@ def as_bool(key: str, value: Any) -> bool:
     if text in _FALSE:
         return False
     raise InputError(f"{key}: expected true or false, got {value!r}")
-
-
-def check_spec(key: str, spec: str) -> str:
-    """A unit as the page may name it: a bundled or BattleScribe unit or an inline profile (a
-    weapon row for an attacker, a target profile for any other); the server reads no files on
-    a page's behalf.
-
-    >>> check_spec("target", "../secret.toml")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    mathhammer.errors.InputError: target '../secret.toml': the web page reads no files; give a u...
-    """
-    text = str(spec).strip()
-    if not text:
-        raise InputError(f"{key}: expected a unit's name or an inline profile, got ''")
-    inline = is_inline_weapon(text) if key in ("attacker", "unit") else False
-    if not (inline or is_inline_target(text)) and _FILEISH.search(text):
-        raise InputError(f"{key} {text!r}: the web page reads no files; give a unit's name or "
-                         "an inline profile")
-    return text
 
 
 def check_unit(key: str, spec: str) -> str:
