@@ -450,6 +450,13 @@ def precision_lines(entries: list[dict[str, Any]]) -> list[str]:
     out.append("verdicts: " + ", ".join(f"{v} {verdicts[v]}" for v in VERDICTS if verdicts[v]))
     classes = Counter(e["class"] for e in read if e["verdict"] != "correct")
     out.append("wrong, by class: " + ", ".join(f"{c} {n}" for c, n in classes.most_common()))
+    # an entry judged wrong when drawn and correct since (``fixed_by``; ``was`` its old verdict
+    # and class): counted apart, so the first reading's precision stays known
+    fixed = [e for e in read if e.get("fixed_by")]
+    first = sum(e["verdict"] == "correct" and not e.get("fixed_by") for e in read)
+    out.append(f"fixed since first read: {len(fixed)} (correct when drawn {first} / {len(read)})")
+    by = Counter(e["fixed_by"] for e in fixed)
+    out.extend(f"  {n:>3}  {b}" for b, n in by.most_common())
     return out
 
 

@@ -48,8 +48,9 @@ def reading(text):
 
 def test_a_rule_for_the_models_that_disembarked_is_for_other_units():
     [p] = parts(FIRE_FOCUS, "Fire Focus")
+    # "Until the end of the turn": their melee attacks that turn too, not ranged ones only
     assert (p.scope, p.rule.side, p.switch, p.rule.describe()) == (
-        Scope.OTHERS, "attacker", True, "if ranged attacks: ap_mod=+1")
+        Scope.OTHERS, "attacker", True, "ap_mod=+1")
     assert "disembarked from this TRANSPORT" in p.whom
 
 
@@ -67,9 +68,10 @@ def test_a_debuff_on_an_enemy_unit_is_the_defenders():
     ("In your Command phase, select one other friendly ADEPTUS ASTARTES INFANTRY unit within 6\" "
      "of this model. Until the start of your next Command phase, each time a model in that unit "
      "makes an attack, add 1 to the Hit roll.", Scope.OTHERS, ("ADEPTUS ASTARTES INFANTRY",)),
+    # after it has shot, its own attacks are made: the other TYRANIDS (audit 3030, 10e-012)
     ("In your Shooting phase, after this model has shot, select one enemy unit hit by one or "
      "more of those attacks. Until the end of the phase, each time a friendly TYRANIDS model "
-     "makes an attack that targets that unit, re-roll a Hit roll of 1.", Scope.FRIENDLY,
+     "makes an attack that targets that unit, re-roll a Hit roll of 1.", Scope.OTHERS,
      ("TYRANIDS",)),
     ("Each time a ranged attack is allocated to a model, if that model is not fully visible to "
      "every model in the attacking unit because of this Fortification, that model has the "
@@ -193,8 +195,9 @@ def test_cannot_have_the_benefit_of_cover_is_ignores_cover_for_the_attackers():
     [p] = parts("In your Shooting phase, after this model has shot, select one enemy unit hit "
                 "by one or more of those attacks. Until the end of the phase, that enemy unit "
                 "cannot have the Benefit of Cover.")
+    # for the units shooting after it (audit 4242, 10e-012/017)
     assert (p.scope, p.rule.side, p.switch, p.rule.describe()) == (
-        Scope.FRIENDLY, "attacker", True, "if ranged attacks: abilities=[ignores cover]")
+        Scope.OTHERS, "attacker", True, "if ranged attacks: abilities=[ignores cover]")
 
 
 def test_overwatch_on_4_instead_is_a_switch_of_its_own():
@@ -361,8 +364,8 @@ def test_rules_for_lists_the_rules_for_other_units(folder):
     r = _invoke("rules", "--for", f"{folder}:Transport")
     assert r.exit_code == 0, r.output
     assert ("for other units (--rule NAME on a unit it names):\n  Fire Focus: for a friendly "
-            "model that disembarked from this TRANSPORT this turn (attacking): if ranged "
-            "attacks: ap_mod=+1") in r.stdout
+            "model that disembarked from this TRANSPORT this turn (attacking): "
+            "ap_mod=+1") in r.stdout
     given = _invoke("rules", "--for", f"{folder}:Squad").stdout
     assert "rules other units of its army give it (--rule NAME): Fire Focus (Transport's)" \
         in " ".join(given.split())
@@ -483,3 +486,84 @@ def test_a_wargear_bearers_rule_reaches_only_the_model_that_carries_it(pack):
     data = _json("kills", f"{pack}:Pack", "MEQ", "--melee")
     assert data["mean"]["hits"] == "10" or data["mean"]["hits"] == "10/1"
     assert [r["name"] for r in data["not_modelled"]] == ["Death Totem"]
+
+
+# -- an effect that lasts past the phase its setup names (audit 4242: 10e-001, 10e-026) --------
+
+def test_an_effect_lasting_past_its_phase_is_not_limited_to_that_phases_attacks():
+    """ "In your Shooting phase, after this unit has shot, ... Until the start of your next
+    turn, ... that enemy unit is suppressed": the suppressed unit's melee attacks take the -1
+    too (its Fight phase comes before your next turn); the phase limits them only when the
+    effect ends with it."""
+    lasting = ("In your Shooting phase, after this unit has shot, select one enemy unit hit by "
+               "one or more of those attacks. Until the start of your next turn, that enemy "
+               "unit is suppressed. While a unit is suppressed, each time a model in that unit "
+               "makes an attack, subtract 1 from the Hit roll.")
+    [p] = parts(lasting)
+    assert (p.scope, p.rule.side, p.rule.describe()) == (Scope.ENEMY, "defender", "hit_mod=-1")
+    # the enemy's melee attack on the bearer: 6 attacks, WS 3+ -1 -> 4+ = 1/2, S4 v T4 1/2,
+    # Sv4+ fails 1/2: 6 x 1/2 x 1/2 x 1/2 = 3/4 (ranged only, the melee attack kept 3+: 1)
+    from mathhammer.data.inline import parse_squad, parse_weapon
+
+    r = mh.attack([parse_weapon("Axe | melee | 6 | 3+ | 4 | 0 | 1")],
+                  parse_squad("5x T4 Sv4+ W1"), apply=[p.rule], rules="10e")
+    assert r.unsaved.mean() == F(3, 4)
+    # ended with the phase, the Shooting phase's attacks only
+    [q] = parts(lasting.replace("Until the start of your next turn", "Until the end of the "
+                                "phase"))
+    assert q.rule.describe() == "if ranged attacks: hit_mod=-1"
+
+
+def test_attacks_made_by_keyword_models_on_an_enemy_unit_keep_the_keywords():
+    """Virulent Blessing (audit 3030, 11e-004): "each time an attack made by a PLAGUE LEGIONS
+    model is allocated to a model in that [enemy] unit" is for friendly PLAGUE LEGIONS units,
+    not any friendly unit."""
+    [p] = parts("At the start of the Fight phase, you can select one enemy unit within 24\" of "
+                "and visible to this model. Until the end of the phase, each time an attack made "
+                "by a ^^**Plague Legions^^** model is allocated to a model in that unit, add 1 to "
+                "the Damage characteristic of that attack.")
+    assert (p.scope, p.keywords, p.rule.side) == (Scope.FRIENDLY, ("PLAGUE LEGIONS",), "attacker")
+    assert not qualifies(p, frozenset({"CHAOS", "NURGLE", "INFANTRY"}))
+    assert qualifies(p, frozenset({"CHAOS", "PLAGUE LEGIONS"}))
+
+
+def test_a_keyword_opened_with_one_caret_is_still_a_keyword():
+    """Deadly Unity (audit 3030, 11e-022): the data's "^Anathema Psykana^^" is the keyword, so
+    the +1 to Hit is for the ANATHEMA PSYKANA units near the bearer, not any friendly unit."""
+    [p] = parts("While an **^Anathema Psykana^^** unit is within 6\" of this unit, each time a "
+                "model in that ^^**Anathema Psykana^^** unit makes an attack, add 1 to the Hit "
+                "roll.")
+    assert (p.scope, p.keywords) == (Scope.FRIENDLY, ("ANATHEMA PSYKANA",))
+
+
+def test_numbered_options_with_a_label_in_brackets_are_read_apart():
+    """Harbingers of Dread (audit 3030, 10e-023): "3 - Darkness ... subtract 1 from the Hit
+    roll. 4 - Dismay (Aura) In the Battle-shock step ..., for each enemy unit ...": the next
+    option's "for each enemy unit" is not a count of Darkness's -1 (no x1-x3 switches)."""
+    text = ("3 - Darkness Each time an attack is made against this model, if the attacking "
+            "model's unit is Battle-shocked, subtract 1 from the Hit roll. 4 - Dismay (Aura) In "
+            "the Battle-shock step of your opponent's Command phase, for each enemy unit that is "
+            "below its Starting Strength and within 9\" of this model, that enemy unit must take "
+            "a Battle-shock test.")
+    assert [(p.rule.side, p.rule.describe()) for p in parts(text) if p.rule.usable] == [
+        ("defender", "hit_mod=-1")]
+
+
+def test_after_this_unit_has_shot_the_effect_is_for_the_later_shooters():
+    """Target Acquisition, Auspex Surveyor, Survey Augur (audit 4242: 10e-012, 10e-017,
+    11e-030): "after this unit has shot, select one enemy unit hit ... Until the end of the
+    phase, that enemy unit cannot have the Benefit of Cover": the bearer's attacks are made;
+    the rule is for the other units that shoot after it, never the bearer's own."""
+    [p] = parts("In your Shooting phase, after this unit has shot, select one enemy unit hit by "
+                "one or more of those attacks. Until the end of the phase, that enemy unit "
+                "cannot have the Benefit of Cover.")
+    assert (p.scope, p.rule.side) == (Scope.OTHERS, "attacker")
+    # the bearer's own ranged attack on MEQ in cover: 6 x hit 2/3 x wound 1/2 x Sv3+ AP-1 in
+    # cover (3+) fails 1/3 = 2/3: the rule is not among its own (ignoring cover, 4+ fails 1/2: 1)
+    from mathhammer.data.inline import parse_weapon
+    from mathhammer.data.unit_rules import side_rules
+
+    own = side_rules([p], "attacker")
+    r = mh.attack([parse_weapon("6 | 3+ | 4 | -1 | 1")], mh.load_unit("MEQ").as_target(),
+                  apply=list(own.applied) + list(own.switches), rules="10e", cover=True)
+    assert r.unsaved.mean() == F(2, 3)

@@ -117,8 +117,11 @@ def normalize(text: str) -> str:
 
     >>> normalize("**^^Monster^^** units ’have’ ■ re‑roll")
     "MONSTER units 'have' . re-roll"
+    >>> normalize("an **^Anathema Psykana^^** unit")
+    'an ANATHEMA PSYKANA unit'
     """
-    t = re.sub(r"\^\^\**(.+?)\**\^\^", lambda m: m.group(1).upper(), text)
+    # a keyword opened with one caret is the data's typo ("^Anathema Psykana^^")
+    t = re.sub(r"\^\^?\**([^^\n]+?)\**\^\^", lambda m: m.group(1).upper(), text)
     t = t.replace("**", "").replace("^^", "").replace("’", "'").replace("‘", "'")
     t = re.sub(r"[‐‑‒–—]", "-", t)
     t = re.sub(r"[■•●▪]|(?:^|\n)\s*[-–]\s+", ". ", t)
@@ -171,7 +174,8 @@ def _sentences(text: str) -> list[str]:
     Select one of the following, Rage, Add 1 to the Wound roll
     """
     parts = [p.strip() for p in re.split(r"(?<=[.:;])\s+(?=[A-Z.(\[])|(?<!\s)\s*\.\s*\.\s*|"
-                                         r"(?<!\s)\s+(?=\d\s+-\s+[A-Z][a-z]+\s+[A-Z])", text)]
+                                         r"(?<!\s)\s+(?=\d\s+-\s+[A-Z][a-z]+\s+"
+                                         r"(?:\([A-Z][a-z]+\)\s+)?[A-Z])", text)]
     out, head, label = [], "", ""
     for p in parts:
         p = p.strip(" .")
@@ -437,6 +441,15 @@ _ATTACK_KIND = [
      "ranged"),
     (re.compile(r"\bmelee (?:attack|weapon)|fight phase|selected to fight|\bfights?\b"), "melee"),
 ]
+#: the bearer's attacks are made before the effect ("after this unit has shot", "each time the
+#: bearer's unit has shot")
+_AFTER_SHOT = re.compile(r"\b(?:after|each time) (?:this|the bearer's|this model's) (?:unit|model) "
+                         r"has (?:shot|been selected to shoot and resolved)", re.I)
+#: an effect that lasts past the phase its setup names ("In your Shooting phase, ... Until the
+#: start of your next turn, ..."): the attacks it changes are not that phase's kind only
+_PAST_THE_PHASE = re.compile(
+    r"\buntil the (?:start|end) of (?:your|the|your opponent's|the opponent's) next\b|"
+    r"\buntil the end of the (?:turn|battle round|battle)\b|\buntil the start of your next turn\b")
 _CHECKED = [
     (re.compile(r",? ?(?:that|which) targets? (?:a|an|the|that) (?:enemy )?unit within half "
                 r"range|within half range(?: of (?:that|the) (?:attack|weapon)|)"), "half_range",
@@ -788,6 +801,7 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     switches: list[tuple[str, Whom, str, list[Effect], str]] = []
     reasons: list[str] = []
     setup = ""  # a sentence without an effect that sets a condition (select one unit...)
+    lasts = False  # a sentence since the setup makes it last past its phase
     last = None  # the attack kind (ranged, melee) of the last sentence with an effect
     ref: Whom | None = None  # the unit "that unit" means
     history: list[Whom] = []  # every unit brought in so far
@@ -815,6 +829,7 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
             if not reason and not setup and not _ONLY.match(low) and \
                     _UNCHECKED.search(_SCAFFOLD.sub(" ", low)):
                 setup = sentence
+            lasts = lasts or bool(setup and _PAST_THE_PHASE.search(low))
             continue
         defending = bool(_DEFENDER.search(low)) or all(
             k in _DEFENSIVE for alt in alternatives for k, _ in alt)
@@ -833,6 +848,11 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
                 Whom(_scope(low, leading)), "defender"
         if whom is None:
             whom = Whom(_scope(low, leading))
+        if whom.scope is Scope.FRIENDLY and side == "attacker" and not lasts and \
+                _AFTER_SHOT.search(clean) and not _PAST_THE_PHASE.search(low):
+            # "after this unit has shot, select one enemy unit hit ... Until the end of the
+            # phase, ...": its own attacks this phase are made; the later shooters' (others')
+            whom = attrs.evolve(whom, scope=Scope.OTHERS)
         if frame is not None and whom.scope in (Scope.UNIT, Scope.MODEL):
             whom = frame  # "X units from your army have the following ability: ... this unit"
         grant = _FRAME.search(sentence)
@@ -861,8 +881,10 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
             cut.append(excluded.span())
         plain_low, plain = _blank(low, cut), _blank(sentence, cut)
         cond, rest = _conditions(_effect_text(plain_low), plain, low)
-        if "attack" not in cond and setup:  # "... when this unit is selected to fight. If it
-            kinds = {k for pattern, k in _ATTACK_KIND  # does, until the end of the phase, ..."
+        # "... when this unit is selected to fight. If it does, until the end of the phase, ...":
+        # the setup's phase, unless the effect lasts past it
+        if "attack" not in cond and setup and not lasts and not _PAST_THE_PHASE.search(low):
+            kinds = {k for pattern, k in _ATTACK_KIND
                      if pattern.search(setup.lower())}
             if len(kinds) == 1:
                 cond["attack"] = kinds.pop()
@@ -1238,6 +1260,11 @@ def _intros(sentence: str) -> list[tuple[int, int, Whom]]:
     return sorted(out, key=lambda x: x[0])
 
 
+#: the keywords of the models making the attacks, named without "friendly" ("an attack made by
+#: a PLAGUE LEGIONS model", "each time a KROOT model makes an attack")
+_ATTACKER_KEYWORDS = re.compile(
+    r"\b(?:attacks? made by|each time) an? (?P<kw>(?:[A-Z][A-Z'\-]+ ){1,4}?)models? "
+    r"(?:makes? an? (?:[a-z]+ )?attack|is allocated|targets)\b")
 #: a sentence's subject: who makes the attacks it changes
 _SUBJECT_ATTACK = [
     re.compile(r"\beach time (?P<s>(?:(?!each time)[^.;:]){1,120}?) (?:makes?|made) an? "
@@ -1448,8 +1475,11 @@ def _subject(low: str, cased: str, defending: bool, intros: list[tuple[int, int,
             return attacking, "attacker", a_span
         if _SAME_ATTACK.search(low) and prior is not None and prior.scope is not Scope.ENEMY:
             return prior, "attacker", None  # "if such an attack targets an enemy unit..."
-        return Whom(Scope.FRIENDLY, words="friendly units attacking " + defended.words), \
-            "attacker", None
+        # "each time an attack made by a PLAGUE LEGIONS model is allocated to a model in that
+        # unit": friendly units of those keywords
+        kws = _ATTACKER_KEYWORDS.search(cased)
+        return Whom(Scope.FRIENDLY, _keyword_phrases(kws.group("kw")) if kws else (),
+                    words="friendly units attacking " + defended.words), "attacker", None
     if attacking is not None and attacking.scope is Scope.ENEMY:
         if defended is not None:  # "each time an enemy unit ... targets this model"
             return defended, "defender", d_span
