@@ -920,12 +920,14 @@ def test_main_entry_point_exits_2(capsys):
     assert capsys.readouterr().err.startswith("mathhammer: error: unknown unit")
 
 
-# --- the README's command-line examples are real output ----------------------------------------
+# --- the command-line examples of the README and docs/ are real output --------------------------
 
 
 def readme_examples() -> list[tuple[str, str]]:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    pairs = re.findall(r"```sh\n(mathhammer [^\n]*)\n```\n\n```text\n(.*?)```", text, re.S)
+    pairs = []
+    for doc in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        text = doc.read_text(encoding="utf-8")
+        pairs += re.findall(r"```sh\n(mathhammer [^\n]*)\n```\n\n```text\n(.*?)```", text, re.S)
     return pairs
 
 
@@ -934,6 +936,7 @@ def test_readme_has_cli_examples():
     assert 'mathhammer kills "Hexmark Destroyer" MEQ --half-range' in commands
     assert any(c.startswith("mathhammer odds") for c in commands)
     assert any(c.startswith("mathhammer table") for c in commands)
+    assert any(c.startswith("mathhammer plan") for c in commands)
 
 
 @pytest.mark.parametrize("command, output", readme_examples())
