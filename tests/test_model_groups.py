@@ -14,11 +14,9 @@ from pathlib import Path
 
 import pytest
 from bsjson import chars, weapon, write_folder
-from click.testing import CliRunner
 from test_army_formats import BSDATA, needs_data
 
 import mathhammer as mh
-from mathhammer.cli import cli
 from mathhammer.data.lookup import find_unit
 from mathhammer.errors import InputError
 from mathhammer.report.specs import attacker_of, target_of
@@ -213,19 +211,18 @@ def test_a_nob_in_the_target(data):
     assert r.group_kills[1].mean() == pmf[10]  # the Nob dies only to the tenth wound
 
 
-def test_the_cli_says_the_size_and_refuses_others(data):
-    runner = CliRunner()
-    r = runner.invoke(cli, ["kills", "10x Chainblade | Melee | 4 | 3+ | 4 | -1 | 1", f"{data}:Boyz",
-                            "--target-models", "12"])
+def test_the_cli_says_the_size_and_refuses_others(cli, data):
+    r = cli("kills", "10x Chainblade | Melee | 4 | 3+ | 4 | -1 | 1", f"{data}:Boyz",
+                            "--target-models", "12")
     assert r.exit_code == 0, r.output
     assert "target:      11x T5 Sv5+ W1" in r.stdout and "+ 1x T5 Sv5+ W2" in r.stdout
     assert "warning: Boyz: 12 models taken as 11 Boy w/ Slugga and choppa and 1 Boss Nob" \
         in r.stderr
-    r = runner.invoke(cli, ["kills", f"{data}:Custodian Guard", "MEQ", "--melee",
-                            "--models", "6"])
+    r = cli("kills", f"{data}:Custodian Guard", "MEQ", "--melee",
+                            "--models", "6")
     assert r.exit_code == 2 and "models: expected 4 or 5 for Custodian Guard, got 6" in r.stderr
-    r = runner.invoke(cli, ["kills", f"{data}:Custodian Guard", "MEQ", "--melee",
-                            "-w", "2x Guardian spear", "-w", "2x Sentinel blade"])
+    r = cli("kills", f"{data}:Custodian Guard", "MEQ", "--melee",
+                            "-w", "2x Guardian spear", "-w", "2x Sentinel blade")
     assert r.exit_code == 0, r.output
     assert "2x Guardian spear" in r.stdout and "2x Sentinel blade" in r.stdout
     assert "need another make-up of its 4 models" in r.stderr
@@ -254,15 +251,15 @@ def test_shared_custodian_guard_and_boyz(edition):
 
 
 @needs_data
-def test_shared_berzerkers_into_custodian_guard():
+def test_shared_berzerkers_into_custodian_guard(cli):
     """``kills "Khorne Berzerkers" "Custodian Guard" --rules 11e --melee --charged``: the ten
     Berzerkers' chainblades as in :func:`test_berzerkers_into_custodian_guard` (2/27 an
     attack), into four W3 Custodians: P(U >= 12), not the 57.69% of one model."""
     import json
 
-    r = CliRunner().invoke(cli, ["kills", "Khorne Berzerkers", "Custodian Guard", "--rules",
+    r = cli("kills", "Khorne Berzerkers", "Custodian Guard", "--rules",
                                  "11e", "--melee", "--charged", "--data", str(BSDATA / "11e"),
-                                 "--json"])
+                                 "--json")
     assert r.exit_code == 0, r.output
     out = json.loads(r.stdout)
     assert [(w["name"], w["models"], w["profile"]) for w in out["weapons"]] == [
