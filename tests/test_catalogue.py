@@ -12,6 +12,7 @@ from pathlib import Path
 
 import attrs
 import pytest
+from bsjson import ability, character, weapon
 
 from mathhammer.data import catalogue, serial, unit_index
 from mathhammer.data.bsdata import load_catalogue_unit
@@ -24,11 +25,8 @@ SHARED = Path(os.environ.get("MATHHAMMER_SHARED",
 # ------------------------------------------------------------------ a small data folder
 
 def _weapon(wid: str, name: str, melee: bool = False) -> dict:
-    stats = (("Range", "Melee" if melee else '24"'), ("A", "2"), ("WS" if melee else "BS", "3+"),
-             ("S", "4"), ("AP", "-1"), ("D", "1"), ("Keywords", "-"))
-    return {"id": wid, "name": name, "typeId": "mw" if melee else "rw",
-            "typeName": "Melee Weapons" if melee else "Ranged Weapons",
-            "characteristics": [{"name": n, "$text": v} for n, v in stats]}
+    """A2 BS/WS 3+ S4 AP-1 D1."""
+    return weapon(wid, name, "2", "3+", "4", "-1", "1", melee=melee)
 
 
 def _unit(uid: str, name: str, faction: str, t: str = "4", pts: int = 80,
@@ -36,30 +34,10 @@ def _unit(uid: str, name: str, faction: str, t: str = "4", pts: int = 80,
           more: tuple[dict, ...] = ()) -> dict:
     """A one-model datasheet with a bolt rifle and a close combat weapon (and ``more``)."""
     line = (("M", '6"'), ("T", t), ("SV", "3+"), ("W", "5"), ("LD", "6+"), ("OC", "1"))
-    profiles = [{"id": f"{uid}p", "name": name, "typeId": "t", "typeName": "Unit",
-                 "characteristics": [{"name": n, "$text": v} for n, v in line]}]
-    if ability:
-        profiles.append({"id": f"{uid}a", "name": ability[0], "typeId": "ab",
-                         "typeName": "Abilities",
-                         "characteristics": [{"name": "Description", "$text": ability[1]}]})
-    return {"id": uid, "name": name, "type": "model",
-            "costs": [{"name": "pts", "typeId": "pts", "value": pts}],
-            "categoryLinks": [{"id": f"{uid}l1", "name": f"Faction: {faction}",
-                               "targetId": "f1"},
-                              {"id": f"{uid}l2", "name": keyword, "targetId": "k1"}],
-            "profiles": profiles,
-            "selectionEntries": [
-                {"id": f"{uid}w{i}", "name": w["name"], "type": "upgrade",
-                 "constraints": [{"type": "min", "value": 1, "field": "selections",
-                                  "scope": "parent"}], "profiles": [w]}
-                for i, w in enumerate((_weapon(f"{uid}r", "Bolt rifle"),
-                                       _weapon(f"{uid}m", "Close combat weapon", True),
-                                       *more))]}
-
-
-def _ability(uid: str, name: str, text: str) -> dict:
-    return {"id": uid, "name": name, "typeId": "ab", "typeName": "Abilities",
-            "characteristics": [{"name": "Description", "$text": text}]}
+    guns = [_weapon(f"{uid}r", "Bolt rifle"), _weapon(f"{uid}m", "Close combat weapon", True),
+            *more]
+    return character(uid, name, line, guns, [ability] if ability else [], [keyword], pts,
+                     faction)
 
 
 #: the chapter's detachment (its rule an ability profile) and an enhancement of it
@@ -67,12 +45,12 @@ _DETACHMENTS = {
     "id": "dets", "name": "Detachment", "type": "upgrade", "selectionEntryGroups": [
         {"id": "detg", "name": "Detachment", "selectionEntries": [
             {"id": "gtf", "name": "Gladius Task Force", "type": "upgrade", "profiles": [
-                _ability("gtfa", "Combat Doctrines",
+                ability("gtfa", "Combat Doctrines",
                          "Each time this model makes an attack, add 1 to the Hit roll.")]}]},
         {"id": "enhg", "name": "Enhancements", "selectionEntries": [
             {"id": "aa", "name": "Artificer Armour", "type": "upgrade",
              "costs": [{"name": "pts", "typeId": "pts", "value": 10}], "profiles": [
-                 _ability("aaa", "Artificer Armour",
+                 ability("aaa", "Artificer Armour",
                           "Each time an attack targets the bearer, add 1 to the Wound roll.")]}]}
     ]}
 

@@ -14,6 +14,7 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
+import bsjson
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -191,32 +192,17 @@ def test_deeply_nested_unit_file(cli, tmp_path):
                                                                       one_line=False)
 
 
+BOY = (("M", '6"'), ("T", "5"), ("SV", "5+"), ("W", "1"), ("LD", "7+"), ("OC", "2"))
+
+
 def _unit(weapons: list[tuple[str, str, str]]) -> dict:
     """A minimal 11e-style catalogue with one unit carrying ``weapons`` (name, A, D)."""
-    profile = {"id": "p1", "name": "Boyz", "typeName": "Unit", "characteristics": [
-        {"name": n, "$text": v} for n, v in
-        (("M", '6"'), ("T", "5"), ("SV", "5+"), ("W", "1"), ("LD", "7+"), ("OC", "2"))]}
-    guns = [{"id": f"w{i}", "name": name, "type": "upgrade",
-             "constraints": [{"type": "min", "value": 1, "field": "selections",
-                              "scope": "parent"}],
-             "profiles": [{"id": f"wp{i}", "name": name, "typeName": "Ranged Weapons",
-                           "characteristics": [{"name": n, "$text": v} for n, v in (
-                               ("Range", '24"'), ("A", a), ("BS", "5+"), ("S", "5"),
-                               ("AP", "0"), ("D", d), ("Keywords", "-"))]}]}
+    guns = [bsjson.weapon(f"wp{i}", name, a, "5+", "5", "0", d)
             for i, (name, a, d) in enumerate(weapons)]
     return {
         "id": "c1", "name": "Test - Orks", "gameSystemId": "gs1",
-        "sharedSelectionEntries": [{
-            "id": "u1", "name": "Boyz", "type": "unit",
-            "categoryLinks": [{"id": "l1", "name": "Faction: Orks", "targetId": "f1"}],
-            "profiles": [profile],
-            "selectionEntries": [{
-                "id": "m1", "name": "Boy", "type": "model",
-                "constraints": [{"type": "min", "value": 10, "field": "selections",
-                                 "scope": "parent"},
-                                {"type": "max", "value": 10, "field": "selections",
-                                 "scope": "parent"}],
-                "selectionEntries": guns}]}],
+        "sharedSelectionEntries": [bsjson.unit("u1", "Boyz", 10, [], [], guns, BOY,
+                                               faction="Orks", model="Boy")],
         "entryLinks": [{"id": "el1", "name": "Boyz", "targetId": "u1",
                         "type": "selectionEntry"}],
     }

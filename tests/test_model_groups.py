@@ -13,7 +13,7 @@ from fractions import Fraction as F
 from pathlib import Path
 
 import pytest
-from bsjson import chars, weapon, write_folder
+from bsjson import datasheet, group, model, weapon, write_folder
 from test_army_formats import BSDATA, needs_data
 
 import mathhammer as mh
@@ -27,37 +27,6 @@ VEXILLA = (("M", '6"'), ("T", "6"), ("SV", "2+"), ("W", "4"), ("LD", "6+"), ("OC
 BOY = (("M", '6"'), ("T", "5"), ("SV", "5+"), ("W", "1"), ("LD", "7+"), ("OC", "2"))
 NOB = (("M", '6"'), ("T", "5"), ("SV", "5+"), ("W", "2"), ("LD", "7+"), ("OC", "2"))
 GROT = (("M", '6"'), ("T", "2"), ("SV", "7+"), ("W", "1"), ("LD", "8+"), ("OC", "2"))
-
-
-def limits(lo=None, hi=None):
-    return [{"type": t, "value": v, "field": "selections", "scope": "parent", "id": f"c{t}{v}"}
-            for t, v in (("min", lo), ("max", hi)) if v is not None]
-
-
-def model(mid, name, stats, guns=(), lo=None, hi=None):
-    """A model entry with its statline and weapons (each one per model)."""
-    return {"id": mid, "name": name, "type": "model", "constraints": limits(lo, hi),
-            "profiles": [{"id": f"{mid}s", "name": name, "typeId": "t", "typeName": "Unit",
-                          "characteristics": chars(stats)}],
-            "selectionEntries": [{"id": f"{mid}w{i}", "name": g["name"], "type": "upgrade",
-                                  "constraints": limits(1, 1), "profiles": [g]}
-                                 for i, g in enumerate(guns)]}
-
-
-def group(gid, name, entries, lo=None, hi=None, default=None, groups=()):
-    out = {"id": gid, "name": name, "constraints": limits(lo, hi), "selectionEntries": entries,
-           "selectionEntryGroups": list(groups)}
-    if default:
-        out["defaultSelectionEntryId"] = default
-    return out
-
-
-def datasheet(uid, name, groups=(), entries=(), points=100):
-    return {"id": uid, "name": name, "type": "unit",
-            "costs": [{"name": "pts", "typeId": "pts", "value": points}],
-            "categoryLinks": [{"id": f"{uid}f", "name": "Faction: Testers", "targetId": "f1"},
-                              {"id": f"{uid}i", "name": "Infantry", "targetId": "kinf"}],
-            "selectionEntryGroups": list(groups), "selectionEntries": list(entries)}
 
 
 SPEAR = weapon("ws", "Guardian spear", "5", "2+", "7", "-2", "2", melee=True)
