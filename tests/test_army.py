@@ -474,7 +474,7 @@ def test_table_army_rows_and_empty_rows(cli):
     r = cli("table", "--army", path, "--targets", "MEQ", "--data", str(BSDATA),
                   "--format", "json")
     assert r.exit_code == 0, r.output
-    grid = json.loads(r.output)
+    grid = json.loads(r.stdout)
     labels = [row["label"] for row in grid["rows"]]
     assert labels == ["Overlord", "Necron Warriors", "Skorpekh Destroyers",
                       "Canoptek Scarab Swarms"]
@@ -483,7 +483,7 @@ def test_table_army_rows_and_empty_rows(cli):
     r = cli("table", "--army", path, "--defence", "--data", str(BSDATA), "Immortals",
                   "--format", "json")
     assert r.exit_code == 0, r.output
-    grid = json.loads(r.output)
+    grid = json.loads(r.stdout)
     assert [c["label"] for c in grid["columns"]] == labels
 
 

@@ -271,7 +271,9 @@ def test_tau_11e_new_recruit_lists_use_the_rule_they_name(name):
                    for r in _rules(u).applied + _rules(u).switches)
     fireknife = next(u for u in army.units if u.name == "Crisis Fireknife Battlesuits")
     rules = _rules(fireknife)
-    assert [r.name for r in rules.applied] == ["Fireknife"]  # re-roll a Hit roll of 1
+    # re-roll a Hit roll of 1; the datasheet's own Weapon Support System (ignore the Hit
+    # roll's modifiers: none here)
+    assert [r.name for r in rules.applied] == ["Fireknife", "Weapon Support System"]
     meq = parse_target("10x T4 Sv3+ W2")
     # 6 missile pods: 2 attacks each at BS 4+, S7 v T4 wounds on 3+ (2/3), AP-1: save 4+
     # fails 1/2: 12 * 1/2 * 2/3 * 1/2 = 2;  re-rolling 1s to hit: 1/2 + 1/6 * 1/2 = 7/12,

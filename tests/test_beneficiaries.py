@@ -206,13 +206,12 @@ def test_overwatch_on_4_instead_is_a_switch_of_its_own():
 # -- what the engine can check --------------------------------------------------------------
 
 def test_a_target_model_keyword_is_checked():
-    [p, rest] = parts("Each time a ranged attack made by a model in this unit targets a "
-                      "MONSTER or VEHICLE model, you can re-roll the Hit roll, you can re-roll "
-                      "the Wound roll and you can re-roll the Damage roll.")
+    [p] = parts("Each time a ranged attack made by a model in this unit targets a "
+                "MONSTER or VEHICLE model, you can re-roll the Hit roll, you can re-roll "
+                "the Wound roll and you can re-roll the Damage roll.")
     assert p.automatic and p.rule.describe() == (
-        "if ranged attacks, target MONSTER or VEHICLE: reroll_hits=failed, "
+        "if ranged attacks, target MONSTER or VEHICLE: reroll_damage=any, reroll_hits=failed, "
         "reroll_wounds=failed")
-    assert rest.rule.not_modelled.startswith("re-rolls a Damage roll")
 
 
 def test_a_targets_excluded_keywords_are_checked():
@@ -398,8 +397,9 @@ def test_eradicators_against_a_leman_russ_re_roll_automatically(cli):
     got = cli.json("kills", "Eradicator Squad", "Leman Russ Battle Tank", "--half-range",
                 "--data", data, "--json")
     assert got["unit_rules"] == ["Total Obliteration"]
-    # P(destroyed) at half range 2.9% -> 14.6%
-    assert got["destroyed"] == "56675000/387420489"
+    # P(destroyed) at half range 2.9% -> 14.6% (Hit and Wound rolls re-rolled) -> 22.9% (the
+    # Damage roll re-rolled too, since the re-rolled Damage is modelled)
+    assert got["destroyed"] == "265841875/1162261467"
 
 
 @pytest.mark.slow

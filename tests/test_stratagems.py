@@ -5,6 +5,7 @@
 import json
 import os
 from fractions import Fraction as F
+from math import comb
 from pathlib import Path
 
 import attrs
@@ -225,11 +226,12 @@ def test_rules_for_lists_the_stratagems_and_kills_switches_one_on(cli):
         assert r.exit_code == 0, r.output
         return F(json.loads(r.stdout)["mean"]["unsaved"])
 
-    # the unit's own Stand Vigil (re-roll Wound rolls of 1) is applied either way:
-    # without: 5/3 hits * (1/2 + 1/6 * 1/2 = 7/12) * 1/2 = 35/72;
-    # Talons Interlocked: 5/3 * (2/3 + 1/6 * 2/3 = 7/9) * 2/3 = 70/81
-    assert mean() == F(35, 72)
-    assert mean("--rule", "Talons Interlocked") == F(70, 81)
+    # the unit's own Stand Vigil (re-roll Wound rolls of 1) is applied either way; the
+    # default unit is its smallest, 4 models, each with a guardian spear (2 shots at 2+):
+    # without: 4 * 5/3 hits * (1/2 + 1/6 * 1/2 = 7/12) * 1/2 = 35/18;
+    # Talons Interlocked: 4 * 5/3 * (2/3 + 1/6 * 2/3 = 7/9) * 2/3 = 280/81
+    assert mean() == F(35, 18)
+    assert mean("--rule", "Talons Interlocked") == F(280, 81)
 
 
 # -- a player's own stratagems as a named-rules file ---------------------------------------
@@ -310,12 +312,18 @@ def test_plan_try_picks_the_stratagem_that_helps_most(cli):
                                  "--try", "--rule Talons Interlocked",
                                  "--try", "--rule Archeotech Munitions (1)")
     assert r.exit_code == 0, r.output
-    # kills of one spear (D2 into W2 models: one kill per unsaved wound), the unit's own
-    # Stand Vigil (re-roll a Wound roll of 1) applied as in kills: as given
-    # 5/3 * 7/12 * 1/2 = 35/72; Talons Interlocked 5/3 * (2/3 + 1/6 * 2/3 = 7/9) * 2/3 = 70/81;
-    # Lethal Hits: 2 * (1/6 + 4/6 * 7/12 = 5/9) * 1/2 = 5/9; best by 70/81 - 45/81 = 25/81
-    assert "best: --rule Talons Interlocked, ahead of the next by 0.309 (exact 25/81)" \
+    # kills of the default 4 spears (8 shots; D2 into W2 models: one kill per unsaved wound,
+    # at most the 5 models), the unit's own Stand Vigil (re-roll a Wound roll of 1) applied as
+    # in kills. Per shot P(unsaved): as given 5/6 * 7/12 * 1/2 = 35/144; Talons Interlocked
+    # 5/6 * (2/3 + 1/6 * 2/3 = 7/9) * 2/3 = 35/81; Lethal Hits (1/6 + 4/6 * 7/12 = 5/9) * 1/2
+    # = 5/18. Kills = min(Binomial(8, p), 5).
+    def kills(p):
+        return sum(comb(8, k) * p ** k * (1 - p) ** (8 - k) * min(k, 5) for k in range(9))
+
+    gap = kills(F(35, 81)) - max(kills(F(35, 144)), kills(F(5, 18)))
+    assert f"best: --rule Talons Interlocked, ahead of the next by {float(gap):.3f}" \
         in r.stdout
+    assert round(float(gap), 3) == 1.155
 
 
 def test_the_10e_core_stratagems_file():

@@ -382,8 +382,7 @@ def check_leader(named: int, listed: int, p: dict[str, Any]) -> None:
     (``named`` of them; ``listed``: units of the enemy's list, which have the Leaders their
     list gives them); with several targets each is given its Leader in its name (README,
     "Plans")."""
-    leader = p.get("leader")
-    if not leader:
+    if not (leader := p.get("leader")):
         return
     if listed:
         raise InputError(f"--leader {leader!r}: a unit of an army list has the Leader the list "

@@ -32,13 +32,13 @@ from ..model.squad import models_alive
 from .numbers import as_float, decimal, fraction, percent, readable_fraction
 from .planning import (
     PlanAnswer,
-    _choice_text,
-    _unit_word,
     adaptive_lines,
     alike_groups,
+    choice_text,
     plan_json,
     solve,
     total_points,
+    unit_word,
 )
 from .text import distribution_table
 
@@ -132,7 +132,7 @@ def _order(pl: Planner, a: Assignment) -> list[tuple[int, int]]:
 def _unit_line(pl: Planner, a: Assignment, i: int, t: int, width: int) -> list[str]:
     label = pl.shooters[i].label
     where = pl.aims[t].name if not pl.split or len(set(a.targets[i])) == 1 else \
-        _choice_text(pl, i, a.targets[i])
+        choice_text(pl, i, a.targets[i])
     if pl.split and len(set(a.targets[i])) > 1 and t != min(a.targets[i]):
         return []
     half = " (within half range)" if (i, t) in pl.half else ""
@@ -183,7 +183,7 @@ def _names(items: Sequence[str], most: int = 6) -> str:
 
 def differences(pl: Planner, best: Assignment, other: Assignment) -> str:
     """What ``other`` does that ``best`` does not: ``Razorback -> Vindicator, ...``."""
-    moved = [f"{pl.shooters[i].label} -> {_choice_text(pl, i, other.targets[i])}"
+    moved = [f"{pl.shooters[i].label} -> {choice_text(pl, i, other.targets[i])}"
              for i in range(len(pl.shooters)) if other.targets[i] != best.targets[i]]
     return ", ".join(moved) or "the same targets in another order"
 
@@ -326,7 +326,7 @@ def detail_lines(ans: PlanAnswer, width: int = 80) -> list[str]:
                                  initial_indent="  ", subsequent_indent="     ")
     dist = total_points(pl, ans.best)
     out += ["", f"the total of the best plan ({_what(pl.objective)}):",
-            *distribution_table(dist, _unit_word(pl.objective), width)]
+            *distribution_table(dist, unit_word(pl.objective), width)]
     return out
 
 
@@ -346,7 +346,7 @@ def plan_md(ans: PlanAnswer, details: bool = False) -> str:
             continue
         half = " (within half range)" if (i, t) in pl.half else ""
         out.append(f"| {_md(pl.shooters[i].label)} | "
-                   f"{_md(_choice_text(pl, i, best.targets[i]))}{half} |")
+                   f"{_md(choice_text(pl, i, best.targets[i]))}{half} |")
     out += ["", "| target | points | value | P(destroyed) | models destroyed |",
             "| --- | ---: | ---: | ---: | ---: |"]
     rows = target_rows(pl, best)

@@ -290,7 +290,7 @@ def alike_groups(planner: Planner) -> tuple[tuple[str, ...], ...]:
     return tuple(out)
 
 
-def _choice_text(planner: Planner, unit: int, choice: tuple[int, ...]) -> str:
+def choice_text(planner: Planner, unit: int, choice: tuple[int, ...]) -> str:
     names = [a.name for a in planner.aims]
     if not planner.split or len(set(choice)) == 1:
         return names[choice[0]]
@@ -298,7 +298,7 @@ def _choice_text(planner: Planner, unit: int, choice: tuple[int, ...]) -> str:
     return ", ".join(f"{w} -> {names[t]}" for w, t in zip(weapons, choice, strict=True))
 
 
-def _unit_word(objective: Objective) -> str:
+def unit_word(objective: Objective) -> str:
     return "models" if objective == Objective.MODELS else "points"
 
 
@@ -322,14 +322,14 @@ def adaptive_lines(pl: Planner, ad: Adaptive, fixed: Fraction) -> list[str]:
            f"fixed plan {decimal(ad.value - fixed)} (exact {readable_fraction(ad.value - fixed)})"]
     if ad.first:
         c, v = ad.first[0]
-        out.append(f"  first: {pl.shooters[0].label} -> {_choice_text(pl, 0, c)}"
+        out.append(f"  first: {pl.shooters[0].label} -> {choice_text(pl, 0, c)}"
                    f" (value {decimal(v)}" + (f"; next choice {decimal(ad.first[1][1])})"
                                               if len(ad.first) > 1 else ")"))
     if ad.second:
         out.append(f"  then {pl.shooters[1].label}, by what the first did:")
         for state, p, c in ad.second[:12]:
             left = ", ".join(_state_text(s) for s in state)
-            out.append(f"    {percent(p):>8}  {left:<28} -> {_choice_text(pl, 1, c)}")
+            out.append(f"    {percent(p):>8}  {left:<28} -> {choice_text(pl, 1, c)}")
         if len(ad.second) > 12:
             out.append(f"    ... {len(ad.second) - 12} more outcomes (--json has them all)")
     return out

@@ -396,6 +396,5 @@ def check_work(profiles: Iterable[tuple[Weapon, int]], target: Target | Squad,
     (:func:`mathhammer.engine.work.check_attack_dice`)."""
     from ..engine.work import check_attack_dice
 
-    models = sum(g.models for g in target.groups) if isinstance(target, Squad) else \
-        target.models
+    models = sum(g.models for g in target.groups) if isinstance(target, Squad) else target.models
     check_attack_dice(profiles, models, load_ruleset(rules))

@@ -379,12 +379,8 @@ class _Builder:
 
 def build_raw(lib: Library, name: str) -> tuple[dict[str, Any], list[str]]:
     """The unit file (as a dict in the units/ schema) and the import's warnings."""
-    b = _Builder(lib, find_unit(lib, name))
-    try:
-        raw = b.build()
-    except RecursionError:
-        raise InputError(f"{lib.main.path}: {name!r}: links nest too deeply (a cycle?)") from None
-    return raw, b.warnings
+    raw, warnings, _members = build_entry(lib, find_unit(lib, name))
+    return raw, warnings
 
 
 def build_entry(lib: Library, entry: Entry) -> tuple[dict[str, Any], list[str], list[list[str]]]:
@@ -394,8 +390,7 @@ def build_entry(lib: Library, entry: Entry) -> tuple[dict[str, Any], list[str], 
     try:
         raw = b.build()
     except RecursionError:
-        raise InputError(f"{lib.main.path}: {entry.name!r}: links nest too deeply (a cycle?)"
-                         ) from None
+        raise InputError(f"{lib.main.path}: {entry.name!r}: links nest too deeply") from None
     return raw, b.warnings, b.group_members
 
 
