@@ -491,7 +491,7 @@ def test_a_build_that_cannot_be_written_is_the_pages_one_line(data, tmp_path, mo
 
 @pytest.mark.slow
 @pytest.mark.browser
-def test_the_page_says_the_data_is_compiling_and_answers_once_it_is_ready(data):
+def test_the_page_says_the_data_is_compiling_and_answers_once_it_is_ready(cli, data):
     """The page shows the server's "compiling" line and asks again by itself (Retry-After):
     the answer appears without a reload, the line goes."""
     pytest.importorskip("uvicorn")
@@ -519,7 +519,7 @@ def test_the_page_says_the_data_is_compiling_and_answers_once_it_is_ready(data):
             sync_api.expect(notice).to_have_text(
                 "compiling the game's data (10e), ready in about a minute", timeout=30000)
             lock.close()  # the server's build goes on
-            _, exact = odds_line("Captain", "MEQ", "--at-least", "1", "--data", str(folder))
+            _, exact = odds_line(cli, "Captain", "MEQ", "--at-least", "1", "--data", str(folder))
             sync_api.expect(page.locator("#odds-exact")).to_have_text(
                 f"P(kills >= 1) = {exact}", timeout=120000)
             sync_api.expect(notice).to_be_hidden()
