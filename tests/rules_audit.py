@@ -40,7 +40,9 @@ readers of seed 3030 judged (keep to it, so that samples compare):
   Aura rules), an attached unit has the keywords of its models (a CHARACTER unit);
 - the query is asked of the bearer (attacking, or attacked: ``role``), with the rule's parts for
   that side switched on (``switches``: ``all`` or by name), so a rule given to the wrong unit
-  shows as the bearer's number changing when it should not.
+  shows as the bearer's number changing when it should not; ``keywords`` gives the bearer's
+  keywords, and its rules are then read for it as a unit's are (``resolve``: a rule for
+  friendly X units is its own when it is X), else a rule for friendly X units is not its own.
 
 >>> allocate({"a": 50, "b": 2, "c": 10}, 10, 3)
 {'a': 5, 'b': 2, 'c': 3}
@@ -373,12 +375,21 @@ def query_rules(entry: dict[str, Any]) -> list[Any]:
     bearer attacking or attacked, leading a unit or not, as one model group of an attached
     unit or not) as the library sorts a unit's rules (:func:`~mathhammer.data.unit_rules.
     side_rules`): those applied, and its switches the query switches on (``all``, or by
-    name)."""
+    name). ``keywords``: the bearer's, when given its rules are read for it first
+    (:func:`~mathhammer.data.unit_rules.resolve`: an aura for friendly X units is its own when
+    it is X)."""
     from mathhammer.data.unit_rules import side_rules
 
     q = entry["query"]
     own = tuple(q["own"]) if q.get("own") else None
-    ur = side_rules(parts_of(entry), q.get("role", "attacker"), own=own,
+    parts = parts_of(entry)
+    if q.get("keywords"):  # the bearer's keywords: its rules read for it, as a unit's are
+        from types import SimpleNamespace
+
+        from mathhammer.data.unit_rules import resolve
+
+        parts = resolve(parts, SimpleNamespace(keywords=tuple(q["keywords"]), groups=()))
+    ur = side_rules(parts, q.get("role", "attacker"), own=own,
                     leading=bool(q.get("leading", False)))
     rules = list(ur.applied)
     wanted = q.get("switches", ["all"])

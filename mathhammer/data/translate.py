@@ -171,7 +171,7 @@ def _sentences(text: str) -> list[str]:
     Select one of the following, Rage, Add 1 to the Wound roll
     """
     parts = [p.strip() for p in re.split(r"(?<=[.:;])\s+(?=[A-Z.(\[])|(?<!\s)\s*\.\s*\.\s*|"
-                                         r"\s+(?=\d\s+-\s+[A-Z][a-z]+\s+[A-Z])", text)]
+                                         r"(?<!\s)\s+(?=\d\s+-\s+[A-Z][a-z]+\s+[A-Z])", text)]
     out, head, label = [], "", ""
     for p in parts:
         p = p.strip(" .")
@@ -209,13 +209,14 @@ _EFFECT_VERB = re.compile(r"\b(?:you can re-roll|re-roll|add|subtract|improve|wo
 #: Wound roll as well if ...", "... and, if ..., subtract 1 from the Wound roll as well"), or a
 #: second subject ("..., and each time a ranged attack targets ...", "...; on a 6, ...")
 _SECOND = re.compile(
-    r",?\s+and,?\s+(?=if [^,.;]+,\s*(?:you can re-roll|re-roll|add|subtract|improve|worsen|"
+    r",?(?<!\s)\s+and,?\s+(?=if [^,.;]+,\s*(?:you can re-roll|re-roll|add|subtract|improve|worsen|"
     r"(?:that attack|it|those attacks|those weapons) ha(?:s|ve))\b)|"
     r",\s+or\s+(?=(?:on\s+)?unmodified hit rolls of \d\+ instead\b)|"
     r",\s+and\s+(?=while\b|all other\b)|"
     r",\s+and\s+(?=(?:you can re-roll|re-roll|add|subtract|improve|worsen)\b[^.;]*\b(?:as "
     r"well|if|while)\b)|"
-    r",?\s+and\s+(?=each time\b)|;\s+(?=\S)|\s+and\s+(?=you can (?!re-roll|ignore)\w)|"
+    r",?(?<!\s)\s+and\s+(?=each time\b)|;\s+(?=\S)|"
+    r"(?<!\s)\s+and\s+(?=you can (?!re-roll|ignore)\w)|"
     # "..., and add 2 to the Attacks characteristic of its sweep profile": its own weapons
     r",\s+and\s+(?=(?:add|subtract|improve|worsen)\s+(?:\d|the)\b[^.;]*\bcharacteristics? of "
     r"(?!that attack|those attacks|it\b|those weapons|these weapons|that weapon|its weapons))",
@@ -576,7 +577,7 @@ _WEAPON_PHRASES = [
                r"model's) (?P<w>(?:[a-z'\-]+ ){0,5}?[a-z'\-]+?)(?:'s (?P<p>[a-z\-]+) profile|"
                r" profiles?| weapons?)?(?=[,.;]|$| by\b| to\b| until\b| for\b| while\b|"
                r" is\b| equipped\b| and (?:add|subtract|improve|worsen|those|that|it)\b)"),
-    re.compile(r"\b(?P<w>(?:[a-z'\-]+ ){0,7}?[a-z'\-]+) equipped by\b"),
+    re.compile(r"\b(?<![a-z'\-])(?P<w>(?:[a-z'\-]+ ){0,7}?[a-z'\-]+) equipped by\b"),
     re.compile(r"\bequipped with (?:\d+|two|three|an?) (?P<w>(?:[a-z'\-]+ ){0,4}?[a-z'\-]+?),? "
                r"(?:those|these|that|this) weapons?\b"),
     re.compile(r"\battacks? (?:made )?with (?:its |this model's |the bearer's |their |an? )"
@@ -606,14 +607,14 @@ def _weapon_scope(low: str, cased: str | None = None) -> tuple[dict[str, Any], b
             phrase = re.split(r"\b(?:characteristics? of|to|the|by|for|from|that|and all other|"
                               r"select one|instead)\s+", m.group("w"))[-1].strip()
             phrase = re.sub(r"^(?:(?:and|all|a|an|one|select)\s+)+", "", phrase)
-            if _NOT_A_WEAPON.search(re.sub(r"\s+weapons?$", "", phrase)):
+            if _NOT_A_WEAPON.search(re.sub(r"(?<!\s)\s+weapons?$", "", phrase)):
                 continue
             phrase = {"pistols": "pistol", "pistol": "pistol"}.get(phrase, phrase)
             kind = re.match(r"(ranged|melee)\s+(?!weapons?$)", phrase)
             if kind:
                 cond.setdefault("attack", kind.group(1))
-            phrase = re.sub(r"^(?:ranged|melee)\s+|\s+weapons?$", "", phrase).strip()
-            tail = re.search(r"\s+(ranged|melee)$", phrase)  # "Extra Attacks melee weapons"
+            phrase = re.sub(r"^(?:ranged|melee)\s+|(?<!\s)\s+weapons?$", "", phrase).strip()
+            tail = re.search(r"(?<!\s)\s+(ranged|melee)$", phrase)  # "Extra Attacks melee weapons"
             if tail:
                 cond.setdefault("attack", tail.group(1))
                 phrase = phrase[:tail.start()]
@@ -634,7 +635,7 @@ def _ability_names(phrase: str) -> tuple[str, ...]:
     """The weapon abilities a phrase is made of ("torrent or melta", "lethal hits", "rapid
     fire"); () when it is not only abilities."""
     out = []
-    for part in re.split(r"\s*(?:,|\bor\b|\band\b)\s*", phrase):
+    for part in re.split(r"(?<!\s)\s*(?:,|\bor\b|\band\b)\s*", phrase):
         if not part:
             continue
         for candidate in (part, f"{part} 1", f"{part} 4+", f"{part} 1\""):
@@ -664,7 +665,7 @@ def _grants(sentence: str) -> list[list[tuple[str, Any]]]:
     if choice:  # one switch per ability of the list
         try:
             return [[("abilities", (canonical(item),))]
-                    for item in re.findall(r"\[([^\]]+)\]", choice.group(1))]
+                    for item in re.findall(r"\[([^\][]+)\]", choice.group(1))]
         except (InputError, ValueError):
             return [[("unknown_ability", choice.group(1))]]
     out: list[list[tuple[str, Any]]] = []

@@ -186,7 +186,7 @@ def names_weapon(phrase: str, name: str) -> bool:
     have = _squash(name)
     if all(_squash(part) in have for part in phrase.split("/")):
         return True
-    parts = re.split(r",\s*(?:and |or )?|\s+(?:and|or)\s+", phrase)
+    parts = re.split(r",\s*(?:and |or )?|(?<!\s)\s+(?:and|or)\s+", phrase)
     return len(parts) > 1 and any(p.strip() and _squash(p) in have for p in parts)
 
 

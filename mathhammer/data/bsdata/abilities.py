@@ -44,7 +44,7 @@ def leads_of(text: str) -> list[str]:
 #: Leaders a Leader may join a unit alongside (the text between "even if" and the verb)
 _JOINS = re.compile(r"even\s{1,3}if\s{1,3}(.{1,200}?)\s{1,3}(?:has|have)\s{0,3}already\s{1,3}"
                     r"been\s{1,3}attached", re.I | re.S)
-_JOIN_SPLIT = re.compile(r"\s*,\s*(?:or\s+)?|\s+or\s+", re.I)
+_JOIN_SPLIT = re.compile(r"(?<!\s)\s*,\s*(?:or\s+)?|(?<!\s)\s+or\s+", re.I)
 
 
 def joins_of(text: str) -> list[str]:
@@ -65,7 +65,7 @@ def joins_of(text: str) -> list[str]:
     for m in _JOINS.finditer(text):
         what = re.sub(r"[\^*_]", "", m.group(1))
         what = re.sub(r"^(?:one or more|one|an?)\s+", "", what.strip(), flags=re.I)
-        what = re.sub(r"\s+(?:units?|models?)$", "", what, flags=re.I)
+        what = re.sub(r"(?<!\s)\s+(?:units?|models?)$", "", what, flags=re.I)
         if re.match(r"other\b", what, re.I) or what.lower() in ("character", "leader"):
             names = ["OTHER"]
         else:
