@@ -8,7 +8,9 @@ what they need (the file is there, an older release of it: every line not read i
 lacks, and those lines make up the points and units the list states), and lists that fail
 (``-v``: each failure's first causes), and how many of the units read have a default target of
 the models their list gives (every model group of the unit). ``tests/test_army_corpus.py``
-makes each corpus list a test with the same check.
+makes each corpus list a test with the same check. Each roster is also read as New Recruit's
+JSON export, ListForge's share JSON and its share link (:func:`structured_forms`), and each
+list that loads as what ``army --json`` writes of it, read back: the table's structured rows.
 
 A list's name says its faction, edition and format (``tau-empire.10e.newrecruit-gw.2.txt``);
 ``corpus/SOURCES.md`` gives its stated total and unit count. The lists directly in ``rosters/``
@@ -195,6 +197,42 @@ def model_counts(e: Expect, data: Path) -> tuple[int, list[str]]:
     return len(a.units), bad
 
 
+#: the structured forms a roster is also read as (issue 36): New Recruit's JSON export and
+#: ListForge's share JSON and share link of each ``.ros``/``.rosz`` (made by
+#: ``tests/roster_json.py``), and what ``army --json`` writes of each list that loads, read back
+STRUCTURED = ("newrecruit-json", "listforge-json", "listforge-link", "mathhammer-json")
+
+
+def structured_forms(e: Expect, data: Path, folder: Path) -> list[Expect]:
+    """The structured forms of one list, written to ``folder``, each expected to read as the
+    list itself (its stated total and unit count)."""
+    import json
+
+    from roster_json import listforge_json, newrecruit_json, share_link
+
+    from mathhammer.data.army import load_army
+    from mathhammer.errors import InputError
+
+    stem = e.path.name.replace(".", "_")
+    out = []
+    if e.path.suffix in (".ros", ".rosz"):
+        raw = e.path.read_bytes()
+        lf = listforge_json(raw)
+        for fmt, text in (("newrecruit-json", json.dumps(newrecruit_json(raw))),
+                          ("listforge-json", json.dumps(lf)),
+                          ("listforge-link", share_link(lf))):
+            f = folder / f"{stem}.{fmt}.txt"
+            f.write_text(text, encoding="utf-8")
+            out.append(attrs.evolve(e, path=f, format=fmt))
+    try:
+        a = load_army(e.path, data=data)
+    except (InputError, ValueError):
+        return out
+    f = folder / f"{stem}.mathhammer-json.json"
+    f.write_text(json.dumps(a.to_json(), ensure_ascii=False), encoding="utf-8")
+    return [*out, attrs.evolve(e, path=f, format="mathhammer-json")]
+
+
 def said_edition(e: Expect) -> bool:
     """Whether the list itself says its edition (not read by which edition fits it best)."""
     from mathhammer.data.army import read_list
@@ -219,6 +257,9 @@ def main(argv: list[str]) -> int:
     with tempfile.TemporaryDirectory() as cache:
         os.environ.setdefault("XDG_CACHE_HOME", cache)
         os.environ.pop("MATHHAMMER_DATA", None)
+        forms = Path(cache) / "structured"
+        forms.mkdir()
+        lists += [f for e in list(lists) for f in structured_forms(e, data, forms)]
         for e in lists:
             kind, why = check(e, data)
             cell = table[(e.format, e.edition)]
@@ -226,7 +267,9 @@ def main(argv: list[str]) -> int:
             cell["all"] += 1
             cell["said"] += said_edition(e)
             if kind != "full":
-                details.append(f"{e.path.relative_to(shared / 'rosters')}: {kind}: {why}")
+                where = e.path.relative_to(shared / "rosters") if e.format not in STRUCTURED \
+                    else e.path.name
+                details.append(f"{where}: {kind}: {why}")
             n, bad = model_counts(e, data)
             counted[0] += n
             counted[1] += [f"{e.path.name}: {b}" for b in bad]

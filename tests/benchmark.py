@@ -33,6 +33,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import attrs
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import mathhammer as mh  # noqa: E402
@@ -328,6 +330,32 @@ def plan_units() -> tuple[list, list]:
     return shooters, aims
 
 
+def plan_army(n: int, m: int) -> tuple[list, list]:
+    """``n`` attacking units and ``m`` targets for the growth of a whole army's plan (issue
+    33): the units and targets of :func:`plan_units` again and again, each round with more
+    models (units) or fewer models and more wounds (targets), so that no two are alike."""
+    from mathhammer.engine.plan import Aim, Shooter
+
+    shooters, aims = plan_units()
+    out_s = []
+    for i in range(n):
+        base, j = shooters[i % len(shooters)], i // len(shooters)
+        out_s.append(base if not j else Shooter.of(
+            f"{base.label} #{j + 1}", [(w, c + j * max(1, c // 2)) for w, c in base.profiles]))
+    out_a = []
+    for i in range(m):
+        base, j = aims[i % len(aims)], i // len(aims)
+        if not j:
+            out_a.append(base)
+            continue
+        parts = base.target.groups if isinstance(base.target, mh.Squad) else (base.target,)
+        again = [attrs.evolve(p, models=max(1, p.models - 2 * j)) if p.models > 1 else
+                 attrs.evolve(p, wounds=p.wounds + 2 * j) for p in parts]
+        target = mh.Squad(tuple(again)) if len(again) > 1 else again[0]
+        out_a.append(Aim(f"{base.name} #{j + 1}", target, base.points - 10 * j))
+    return out_s, out_a
+
+
 def plan_lines() -> list[str]:
     """The plan scenarios (6 units x 4 targets: fixed, adaptive) and the growth of a fixed
     plan with attackers x targets, cold (caches cleared) each."""
@@ -362,6 +390,30 @@ def plan_lines() -> list[str]:
             t0 = time.perf_counter()
             Planner(shooters[:n], aims[:m], Objective.POINTS).fixed()
             row.append(f"{(time.perf_counter() - t0) * 1000:.0f}")
+        lines.append(f"| {n} | " + " | ".join(row) + " |")
+    return lines + [""] + search_growth()
+
+
+def search_growth(sizes: tuple[int, ...] = (5, 10, 15, 20)) -> list[str]:
+    """The growth of a whole army's plan (issue 33): the exact search (``Planner.best``, the
+    default budget) of attackers x targets of :func:`plan_army`, cold: wall ms, CPU ms, and
+    the gap (exact bound - value) where the search stopped before its proof."""
+    from mathhammer.engine.plan import Objective, Planner
+
+    lines = ["| attackers \\ targets (best plan searched, cold: wall ms / CPU ms; proved, "
+             "or the gap) | " + " | ".join(map(str, sizes)) + " |",
+             "| ---: | " + " | ".join("---:" for _ in sizes) + " |"]
+    for n in sizes:
+        row = []
+        for m in sizes:
+            shooters, aims = plan_army(n, m)
+            clear_caches()
+            t0, c0 = time.perf_counter(), time.process_time()
+            found = Planner(shooters, aims, Objective.POINTS).best()
+            wall, cpu = (time.perf_counter() - t0) * 1000, (time.process_time() - c0) * 1000
+            said = "proved" if found.proved else \
+                f"gap {float(found.gap):.3f} of {float(found.best.value):.1f}"
+            row.append(f"{wall:.0f} / {cpu:.0f}, {said}")
         lines.append(f"| {n} | " + " | ".join(row) + " |")
     return lines
 
@@ -449,6 +501,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repeats")
     parser.add_argument("--plan", action="store_true", help="only the plan scenarios")
+    parser.add_argument("--search", action="store_true",
+                        help="only the growth of the plan search (issue 33)")
     parser.add_argument("--only", metavar="TEXT",
                         help="only the scenarios (and shapes) whose name holds TEXT")
     parser.add_argument("--save", metavar="FILE", help="write every row's times as JSON")
@@ -470,6 +524,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.plan:
         print("\n".join(plan_lines()))
+        return 0
+    if args.search:
+        print("\n".join(search_growth()))
         return 0
     engine_repeats, mc_repeats = (3, 1) if args.quick else (9, 3)
     chosen = [s for s in all_scenarios() if args.only is None or args.only in s[0]]

@@ -150,7 +150,10 @@ def _units(a):
     return Counter(json.dumps({**u.to_json(), "weapons": sorted(
         (w["name"], w["count"]) for w in u.to_json()["weapons"]),
         "profiles": sorted(json.dumps(p, sort_keys=True) for p in u.to_json()["profiles"]),
-        "wargear": sorted(u.wargear)}, sort_keys=True) for u in a.units)
+        "wargear": sorted(u.wargear),
+        # a group's weapons in the order the list names them
+        "groups": [g | {"weapons": sorted(g["weapons"], key=lambda w: w["name"])}
+                   for g in u.to_json()["groups"]]}, sort_keys=True) for u in a.units)
 
 
 def test_the_same_list_in_both_new_recruit_styles_is_the_same_army():

@@ -24,6 +24,7 @@ from army_corpus import (
 
 from mathhammer.data.army import FORMATS, load_army, parse_army, parse_list, read_list
 from mathhammer.data.army.lines import MAX_ARMY_UNITS, number, unit_header
+from mathhammer.data.army.structured import FORMATS as STRUCTURED
 from mathhammer.data.army.text import detect
 from mathhammer.errors import InputError
 
@@ -52,7 +53,8 @@ def needs_data(f):
 
 
 def test_every_format_has_a_fixture():
-    assert set(FORMAT_OF.values()) == set(FORMATS) - {"battlescribe"}
+    # the structured formats' fixtures are in structured/ (tests/test_army_structured.py)
+    assert set(FORMAT_OF.values()) == set(FORMATS) - {"battlescribe"} - set(STRUCTURED)
     assert sorted(p.name for p in FIXTURES.glob("*.txt")) == sorted(FORMAT_OF)
     pasted = (FIXTURES / "gwapp-pasted.txt").read_bytes()  # what pasting does, kept as bytes
     assert b"\r\n" in pasted and "\u00a0".encode() in pasted and "\u2011".encode() in pasted

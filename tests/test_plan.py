@@ -245,16 +245,6 @@ def test_fewest_units_for_a_target():
     assert len(f.units) == 2 and f.destroyed == p
 
 
-def test_narrowing_keeps_each_units_best_targets():
-    planner = Planner(SHOOTERS, AIMS, Objective.MODELS)
-    assert planner.narrow(limit=8) is None
-    assert planner.narrow(limit=1) == 1
-    assert planner.count() == 1
-    for i in range(3):
-        (t,) = planner.candidates[i]
-        assert planner.alone(i, t) == max(planner.alone(i, u) for u in range(2))
-
-
 def test_points_are_needed_for_a_points_plan():
     with pytest.raises(InputError, match="points are not known"):
         Planner(SHOOTERS, [Aim("x", PAIR)], Objective.POINTS)
@@ -463,12 +453,13 @@ def test_destroy_with_the_fewest_then_the_rest_of_the_army():
 
     ans = solve(Planner(SHOOTERS, AIMS, Objective.POINTS), destroy=(0, F(1, 81)))
     assert ans.fewest.units == (1,)  # B alone: 1/9 (see test_fewest_units_for_a_target)
-    sub, best = ans.rest
+    sub, found = ans.rest
     assert [s.label for s in sub.shooters] == ["A", "C"] and [a.name for a in sub.aims] == [
         "lone"]
     # A then C into the lone W3 model, chained with mh.attack: its 50 points when destroyed
-    assert best.value == _value_by_hand([SHOOTERS[0], SHOOTERS[2]], [AIMS[1]], (0, 0),
-                                        Objective.POINTS)
+    assert found.proved
+    assert found.best.value == _value_by_hand([SHOOTERS[0], SHOOTERS[2]], [AIMS[1]], (0, 0),
+                                              Objective.POINTS)
 
 
 def test_fewest_stops_at_its_limit(monkeypatch):
@@ -589,7 +580,8 @@ def test_plan_command_next_best_is_a_different_plan(cli):
     lone = "1x T4 Sv7+ W1"
     r = cli.ok("plan", A, A, "-t", lone, "-t", lone, "--objective", "models", "--json")
     data = json.loads(r.output)
-    assert data["assignments"] == 4 and data["different_plans"] == 2
+    assert data["assignments"] == 4 and data["proved"] and data["gap"] == "0/1"
+    assert data["next_best_proved"] and data["next_best_bound"] == data["next_best"]["value"]
     assert data["alike"] == [["4x One", "4x One #2"], [lone, f"{lone} #2"]]
     # one each: 2 * (1 - (2/3)**4) = 2 * 65/81 = 130/81 (each attack 2/3 * 1/2 = 1/3);
     # both into one: 1 - (2/3)**8 = 6305/6561; lead 10530/6561 - 6305/6561 = 4225/6561
@@ -601,7 +593,8 @@ def test_plan_command_next_best_is_a_different_plan(cli):
             f"{lone} ") in text
     text = " ".join(cli.ok("plan", A, A, "-t", lone, "-t", lone, "--objective", "models",
                         "--details").output.split())
-    assert "the next best different plans (2 in all):" in text
+    assert "the next best different plans: 2. 0.961" in text
+    assert "4 assignments: the best proved optimal by the exact search" in text
     assert "alike:" in text and "(interchangeable: plans that only swap them are one plan)" \
         in text
 

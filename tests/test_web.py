@@ -28,6 +28,7 @@ from mathhammer.errors import InputError  # noqa: E402
 from mathhammer.model.options import Options  # noqa: E402
 from mathhammer.web.app import create_app  # noqa: E402
 from mathhammer.web.command import page_words  # noqa: E402
+from mathhammer.web.plan import SEARCH_BUDGET  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fake_army  # noqa: E402
@@ -532,7 +533,7 @@ def test_a_plan_hand_derived(client):
     assert [t["target"] for t in data["best"]["targets"]] == [[LONE], [LONE]]
     assert data["next_best"]["value"] == "25/36"
     assert data["adaptive"]["value"] == "1175/1296" and data["adaptive"]["gain"] == "0/1"
-    assert data["seconds"] >= 0 and "at most 6 attacking units" in data["limits"]
+    assert data["seconds"] >= 0 and "at most 20 attacking units" in data["limits"]
 
 
 def test_a_plan_is_the_cli_json(cli, client):
@@ -551,8 +552,9 @@ def test_a_plan_is_the_cli_json(cli, client):
 
 
 @pytest.mark.parametrize(("body", "words"), [
-    ({"units": ["Cronos"] * 7, "targets": ["MEQ"]}, "at most 6 attacking units"),
-    ({"units": ["Cronos"], "targets": ["MEQ"] * 5}, "at most 6 attacking units and 4 targets"),
+    ({"units": ["Cronos"] * 21, "targets": ["MEQ"]}, "at most 20 attacking units"),
+    ({"units": ["Cronos"], "targets": ["MEQ"] * 21},
+     "at most 20 attacking units and 20 targets"),
     ({"units": ["Cronos"], "targets": []}, "targets: expected the targets"),
     ({"units": ["army:Nobody"], "targets": ["MEQ"]}, "paste the army list first"),
     ({"units": ["Cronos"], "targets": ["secret.toml"]}, "reads no files"),
@@ -577,9 +579,10 @@ def test_a_plan_of_army_lists(monkeypatch):
         plain = c.post("/api/plan", json={"units": ["Hexmark Destroyer", "Cronos"],
                                           "targets": ["MEQ", "GEQ"], "objective": "models"})
         assert res.json()["best"] == named.json()["best"] == plain.json()["best"]
-        many = c.post("/api/plan", json={"army": "\n".join(["Cronos"] * 7), "targets": ["MEQ"]})
+        many = c.post("/api/plan", json={"army": "\n".join(["Cronos"] * 21),
+                                         "targets": ["MEQ"]})
         assert many.status_code == 400
-        assert "the army list has 7 units" in many.json()["message"]
+        assert "the army list has 21 units" in many.json()["message"]
         assert "army:Cronos" in many.json()["message"]  # the rows to name, said
 
 
@@ -590,18 +593,14 @@ def test_a_plan_of_two_shared_lists(data_client):
     if not (mine.is_file() and theirs.is_file()):
         pytest.skip("no shared rosters")
     body = {"army": mine.read_text(encoding="utf-8"), "vs_army": theirs.read_text(encoding="utf-8")}
-    res = data_client.post("/api/plan", json=body)
-    assert res.status_code == 400 and "at most 6 attacking units" in res.json()["message"]
-    rows = [r for r in res.json()["message"].split("(")[-1].rstrip(")").split(", ")
-            if r.startswith("army:")]
-    res = data_client.post("/api/plan", json={**body, "units": rows[:2]})
-    if res.status_code == 400:  # the enemy's list is over the bound too: name 2 of its units
-        vs = [r for r in res.json()["message"].split("(")[-1].rstrip(")").split(", ")
-              if r.startswith("vs:")]
-        res = data_client.post("/api/plan", json={**body, "units": rows[:2], "targets": vs[:2]})
+    res = data_client.post("/api/plan", json=body)  # every unit of each: within the bound
     assert res.status_code == 200, res.text
     data = res.json()
-    assert len(data["attackers"]) <= 2 and data["assignments"] <= 4
+    # the best plan found, its exact value, and a proved bound: the gap, 0 when proved
+    gap, bound = Fraction(data["gap"]), Fraction(data["bound"])
+    assert gap >= 0 and data["proved"] == (gap == 0)
+    assert bound == Fraction(data["best"]["value"]) + gap
+    assert data["search"]["budget"] == SEARCH_BUDGET
     assert Fraction(data["best"]["value"]) >= Fraction(data["next_best"]["value"])
 
 

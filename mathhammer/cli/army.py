@@ -12,7 +12,8 @@ import click
 from ..data.army import FORMATS
 from ..model.limits import MAX_ARMY_FILE_BYTES, check_bytes
 from .datacheck import check
-from .output import CONTEXT, Group
+from .export import TO
+from .output import CONTEXT, Group, warn
 
 DATA_HELP = ("BattleScribe data folder (.cat/.gst or .json files, or 10e/ and 11e/ folders); "
              "default $MATHHAMMER_DATA, else the cache (`mathhammer data fetch`).")
@@ -38,6 +39,16 @@ def current_data() -> str | None:
     """The ``--data`` of the running command, if any."""
     ctx = click.get_current_context(silent=True)
     return ctx.meta.get("mathhammer.data.paths") if ctx is not None else None
+
+
+def _is_file(name: str) -> bool:
+    """Whether ``name`` is an existing file (a name too long to be one is not)."""
+    from pathlib import Path
+
+    try:
+        return Path(name).is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def points_read(army) -> str:
@@ -139,14 +150,21 @@ def army_text(army, rules: list[dict] | None = None) -> str:
               help="Read the list as this format (default: recognised by its content).")
 @click.option("--allow-unresolved", is_flag=True,
               help="Exit 0 even when some lines of the list did not resolve.")
+@click.option(*TO[0], **TO[1])
+@click.option("--output", "-o", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Write the report (or the --to file) to FILE instead of standard output.")
+@click.option("--force", is_flag=True, help="Overwrite the --output file if it exists.")
 @data_option
 def army(file: str, as_json: bool, rules: str | None, attach: tuple[str, ...],
-         fmt: str | None, allow_unresolved: bool) -> None:
+         fmt: str | None, allow_unresolved: bool, to: str | None, output: str | None,
+         force: bool) -> None:
     """Read an army list and resolve every unit against the BattleScribe data.
 
     FILE ("-" for standard input) is a Warhammer 40,000 app text export (10e or 11e app,
     any language's headers), a New Recruit text export (GW, WTC, WTC-compact, default or
-    short), a ListForge or WarOrgan text, or a BattleScribe roster (.ros/.rosz).
+    short) or JSON export, a ListForge or WarOrgan text, ListForge's share JSON, a
+    BattleScribe roster (.ros/.rosz), or what `mathhammer army --json` wrote (read back).
+    A ListForge share link (https://.../#/listforge/H4sI...) may be given as FILE itself.
     Lines that do not resolve are listed with their line and the closest names, with the
     points read of the list's total; the exit status is then 2 (0 with --allow-unresolved).
 
@@ -154,24 +172,43 @@ def army(file: str, as_json: bool, rules: str | None, attach: tuple[str, ...],
     Examples:
       mathhammer army my-list.txt
       mathhammer army my-list.rosz --json --data ~/bsdata/10e
+      mathhammer army my-list.json --to unitcrunch -o my-list.unitcrunch.txt
     """
     from ..data.army import load_army, parse_army
+    from ..data.army.structured import is_share_link
+    from .export import check_to, write_unitcrunch
+    from .output import check_output
 
+    to_path = check_output(output, force) if check_to(to, output, {"--json": as_json}) \
+        else None
     if file == "-":
         text = check_bytes(sys.stdin.buffer.read(MAX_ARMY_FILE_BYTES + 1), MAX_ARMY_FILE_BYTES,
                            "MAX_ARMY_FILE_BYTES", "<stdin>: army list")
         a = parse_army(text, data=current_data(), source="<stdin>",
                        rules=rules, attach=attach, fmt=fmt)
+    elif is_share_link(file) and not _is_file(file):
+        a = parse_army(file, data=current_data(), source="<link>", rules=rules, attach=attach,
+                       fmt=fmt)
     else:
         a = load_army(file, data=current_data(), rules=rules, attach=attach, fmt=fmt)
-    from ..data.attached import army_rules
+    if to_path is not None:
+        from ..report.unitcrunch import army_profiles
 
-    found = army_rules(a, current_data())
-    if as_json:
-        out = a.to_json() | {"rules": found}
-        click.echo(json.dumps(out, indent=2, ensure_ascii=False))
+        write_unitcrunch(army_profiles(a), to_path)
+        warn("the rules from data (datasheet, army, detachment, enhancement and Leader "
+             "abilities) are not in the UnitCrunch file but Stealth, Feel No Pain and "
+             "invulnerable saves: set them in UnitCrunch")
     else:
-        click.echo(army_text(a, found), nl=False)
+        from ..data.attached import army_rules
+        from .output import emit
+
+        out_path = check_output(output, force) if output is not None else None
+        found = army_rules(a, current_data())
+        if as_json:
+            out = a.to_json() | {"rules": found}
+            emit(json.dumps(out, indent=2, ensure_ascii=False) + "\n", out_path)
+        else:
+            emit(army_text(a, found), out_path)
     for w in a.warnings:
         click.echo(f"warning: {w}", err=True)
     if a.unresolved:

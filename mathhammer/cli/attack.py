@@ -33,7 +33,8 @@ from ..report.numbers import (
 from ..report.scenario import Ask, Counter, MortalQuery
 from ..report.text import explain_lines, kills_text, mortal_text, sequence_text
 from .army import data_option
-from .output import CONTEXT, full_fractions_option, only_with
+from .export import TO, check_to, write_unitcrunch
+from .output import CONTEXT, full_fractions_option, only_with, warn
 from .params import Count, attack_params, sequence_params, with_params
 from .resolve import build_query, check_output, check_suffix, emit, target
 
@@ -90,11 +91,29 @@ _SEVERAL = (("--target", "-t", "target_unit"), {
 @click.option("--explain", is_flag=True,
               help="List every rule from data applied with its exact contribution (E[kills] "
                    "and P(destroyed) without it), and the units' rules not modelled.")
+@click.option(*TO[0], **(TO[1] | {"help": "Write UnitCrunch's import file of the attacker (the "
+                                          "weapons that fire) and the target to --output FILE "
+                                          "instead of the report (needs `pip install "
+                                          "'mathhammer[unitcrunch]'`)."}))
 def kills(units: tuple[str, ...], as_json: bool, plot: str | None, output: str | None,
           force: bool, explain: bool, target_unit: str | None, until_p: str | None,
-          **p: Any) -> None:
+          to: str | None, **p: Any) -> None:
     only_with(click.get_current_context(), {"full_fractions": ("as_json",),
                                             "force": ("output", "plot")})
+    if to is not None:
+        if target_unit is not None:
+            raise click.UsageError("--to unitcrunch: one attacking unit (not with -t TARGET)")
+        check_to(to, output, {"--json": as_json, "--plot": plot, "--explain": explain,
+                              "--until": until_p})
+        to_path = check_output(output, force)
+        from ..report.unitcrunch import query_profiles
+
+        query = build_query(units, p)
+        write_unitcrunch(query_profiles(query), to_path)
+        if query.applied or query.options != type(query.options)():
+            warn("the query's rules and options (--rule, --half-range, ... and the rules from "
+                 "data) are not in the UnitCrunch file: set them in UnitCrunch")
+        return None
     if target_unit is not None:
         if explain:
             raise click.UsageError("--explain: with one attacking unit (not with -t TARGET)")

@@ -10,11 +10,12 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
 
-from ..errors import one_line
+from ..errors import InputError, one_line
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -142,3 +143,28 @@ def full_fractions_option(f: Any) -> Any:
         help="With --json: every digit of every exact value (by default one longer than "
              "1000 characters is given by its size, e.g. \"[9044/9542 digits]\")."
     )(f)
+
+
+def check_output(path: str, force: bool, option: str = "--output") -> Path:
+    """The file an option names, refused when it exists (without ``--force``) or is a
+    folder."""
+    if not path.strip():
+        raise InputError(f"{option}: expected a file name, got {path!r}")
+    out = Path(path)
+    if out.exists() and not force:
+        raise InputError(f"{path}: already exists; use --force to overwrite it")
+    if out.is_dir():
+        raise InputError(f"{path}: is a folder, expected a file name")
+    return out
+
+
+def emit(text: str, path: Path | None) -> None:
+    """Print ``text``, or write it to ``path`` and say so on stderr."""
+    if path is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise InputError(f"{path}: cannot write: {e.strerror or e}") from None
+    click.echo(f"wrote {path}", err=True)

@@ -1,6 +1,8 @@
 """Several attacking units: ``kills A B C -t TARGET`` and ``odds`` (into one target, in order;
 :func:`salvo_query`) and ``mathhammer plan`` (who shoots what). Each attacker named on the
 command line may carry its own options after its name: ``"Devastator Squad --half-range"``.
+Why one module: ``kills``/``odds`` and ``plan`` share how an attacker is named and resolved
+(:func:`split_spec`, :func:`shooter`) and the ``--try`` table.
 
 >>> split_spec("Devastator Squad --half-range --rule Oath")
 ('Devastator Squad', '--half-range --rule Oath')
@@ -17,6 +19,7 @@ import attrs
 import click
 
 from ..engine.plan import ADAPTIVE_BUDGET, Objective, Shooter
+from ..engine.search import BUDGET as SEARCH_BUDGET
 from ..errors import InputError, NotCarried
 from ..model.limits import check_plan
 from ..report.numbers import decimal, readable_fraction, to_json
@@ -142,7 +145,8 @@ def salvo_query(attackers: tuple[str, ...], target_spec: str, p: dict[str, Any])
 
 
 _PLAN_HELP = """The best plan for a phase: which of ATTACKERS shoots which target (each -t
-TARGET, or every unit of --vs-army FILE), every assignment evaluated exactly.
+TARGET, or every unit of --vs-army FILE), found by an exact search that proves it optimal
+(or, past --search-budget, the best plan found with a proved bound on its gap).
 
 ATTACKERS are units, files or inline rows as for `mathhammer kills`, each optionally followed
 by its own options ("Devastator Squad --half-range"), or every unit of --army FILE. A target
@@ -189,6 +193,11 @@ Examples:
                    "results.")
 @click.option("--budget", type=click.IntRange(1, 1_000_000), default=ADAPTIVE_BUDGET,
               show_default=True, help="Joint target states the adaptive plan may visit.")
+@click.option("--search-budget", "search_budget", type=click.IntRange(1, 10**9),
+              default=SEARCH_BUDGET, show_default=True, metavar="STEPS",
+              help="Steps the exact search of the best plan may take (each a subset valued "
+                   "or a state visited); past them, the best plan found and its gap to the "
+                   "optimum.")
 @click.option("--try", "tries", multiple=True, metavar="OPTIONS",
               help='Plan again with these options for every unit, e.g. "--rule X" '
                    "(repeatable); the report says which is best.")
@@ -207,8 +216,9 @@ Examples:
 def plan(attackers: tuple[str, ...], targets: tuple[str, ...], army_file: str | None,
          vs_army: str | None, objective: str | None, points: tuple[str, ...],
          destroy: str | None, probability: str, split: bool, adaptive: bool, budget: int,
-         tries: tuple[str, ...], attach: tuple[str, ...], reach: tuple[str, ...],
-         reach_file: str | None, details: bool, fmt: str | None, as_json: bool,
+         search_budget: int, tries: tuple[str, ...], attach: tuple[str, ...],
+         reach: tuple[str, ...], reach_file: str | None, details: bool, fmt: str | None,
+         as_json: bool,
          output: str | None, force: bool, allow_unresolved: bool, **p: Any) -> None:
     ctx = click.get_current_context()
     only_with(ctx, {"probability": ("destroy",), "budget": ("adaptive",),
@@ -267,7 +277,8 @@ def plan(attackers: tuple[str, ...], targets: tuple[str, ...], army_file: str | 
                 raise InputError(f"--destroy {destroy!r}: no unit can shoot {name} (the reach "
                                  "given)")
             at = ([a.name for a in planner.aims].index(name), destroy_at[1])
-        return solve(planner, adaptive=adaptive, budget=budget, destroy=at, left_out=left)
+        return solve(planner, adaptive=adaptive, budget=budget, destroy=at, left_out=left,
+                     search_budget=search_budget)
 
     base = answer(p)
     variants = [(t, answer(merged(p, vary_params(t, "--try")))) for t in tries]
@@ -295,6 +306,10 @@ def _tries_lines(base: PlanAnswer, variants: list[tuple[str, PlanAnswer]]) -> li
     """Which --try is best, by the value of its best plan (the adaptive value alongside)."""
     rows = [("(as given)", base)] + variants
     out = try_lines([(t, a.best.value) for t, a in rows], decimal, "best plan")
+    unproved = [t for t, a in rows if not a.found.proved]
+    if unproved:
+        out.insert(-1, "not proved optimal (the best found, within its gap): "
+                   + ", ".join(unproved))
     if base.adaptive is not None:
         out.insert(-1, "adaptive: " + ", ".join(f"{t} {decimal(a.adaptive.value)}"
                                                 for t, a in rows if a.adaptive is not None))

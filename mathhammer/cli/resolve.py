@@ -31,7 +31,12 @@ from ..report.specs import (
     target_of,
 )
 from .army import current_data
-from .output import given, warn
+from .output import (  # check_output, emit: in .output (cli.army uses them), imported from here
+    check_output,  # noqa: F401
+    emit,  # noqa: F401
+    given,
+    warn,
+)
 from .params import options_of
 
 #: What an output file's suffix asks for.
@@ -173,37 +178,12 @@ def switches_off(found: UnitRules) -> tuple[str, ...]:
                                if r.name not in on))
 
 
-def check_output(path: str, force: bool, option: str = "--output") -> Path:
-    """The file an option names, refused when it exists (without ``--force``) or is a
-    folder."""
-    if not path.strip():
-        raise InputError(f"{option}: expected a file name, got {path!r}")
-    out = Path(path)
-    if out.exists() and not force:
-        raise InputError(f"{path}: already exists; use --force to overwrite it")
-    if out.is_dir():
-        raise InputError(f"{path}: is a folder, expected a file name")
-    return out
-
-
 def check_suffix(path: Path | None, fmt: str) -> None:
     """Warn when the output file's suffix names another format than the one written."""
     named = SUFFIX_FORMAT.get(path.suffix.lower()) if path is not None else None
     if named is not None and named != fmt:
         hint = " (add --json)" if named == "json" and fmt == "text" else ""
         warn(f"--output {str(path)!r}: writing {fmt}, though the suffix says {named}{hint}")
-
-
-def emit(text: str, path: Path | None) -> None:
-    """Print ``text``, or write it to ``path`` and say so on stderr."""
-    if path is None:
-        click.echo(text, nl=False)
-        return
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as e:
-        raise InputError(f"{path}: cannot write: {e.strerror or e}") from None
-    click.echo(f"wrote {path}", err=True)
 
 
 def one_edition(*lists: tuple[str, Any]) -> str | None:

@@ -562,6 +562,9 @@ class StoredEntry:
     catalogue: int
     members: str | None = None
     options: str | None = None
+    #: the root entry's BattleScribe id (an entry link's target): what a roster's ``entryId``
+    #: names
+    key: str = ""
 
 
 class _Rows(list):
@@ -700,10 +703,19 @@ class Store:
     def selectable(self, catalogue: int) -> list[tuple[str, StoredEntry]]:
         """(unit name, entry) of every datasheet a roster selects in a catalogue (see
         :func:`mathhammer.data.bsdata.find.catalogue_units`)."""
-        return [(name, StoredEntry(entry, ds, catalogue, members, options))
-                for ds, name, entry, members, options in self.db.execute(
-                    "SELECT datasheet, name, entry, members, options FROM army_entries "
+        return [(name, StoredEntry(entry, ds, catalogue, members, options, key or ""))
+                for ds, name, entry, members, options, key in self.db.execute(
+                    "SELECT datasheet, name, entry, members, options, key FROM army_entries "
                     "WHERE catalogue = ? ORDER BY rowid", (catalogue,))]
+
+    def selectable_by_key(self, key: str) -> list[tuple[str, str, StoredEntry]]:
+        """(file path, unit name, entry) of every datasheet a roster selects by the BattleScribe
+        id ``key`` (a roster's ``entryId``), in file order."""
+        return [(path, name, StoredEntry(entry, ds, catalogue, members, options, k))
+                for path, ds, name, entry, members, options, k, catalogue in self.db.execute(
+                    "SELECT c.path, a.datasheet, a.name, a.entry, a.members, a.options, a.key, "
+                    "a.catalogue FROM army_entries a JOIN catalogues c ON c.id = a.catalogue "
+                    "WHERE a.key = ? ORDER BY c.id, a.rowid", (key,))]
 
     def selectable_names(self, catalogue: int) -> list[tuple[str, str, int | None]]:
         """(name, kind, cost) of everything a roster selects in a catalogue and the files it

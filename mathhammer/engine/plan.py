@@ -7,8 +7,10 @@ over several targets is the sum of each target's, and each (target, ordered unit
 evaluated once (:class:`Planner` memoises the one-unit transition from each target state).
 
 - :func:`salvo`: several units into one target, in order (``kills A B -t T``).
-- :meth:`Planner.fixed`: every assignment of units (or their weapons) to targets, evaluated
-  exactly and ranked.
+- :meth:`Planner.best`: the best assignment of units (or their weapons) to targets and the next
+  best different one, each valued exactly and proved (:mod:`mathhammer.engine.search`: dynamic
+  programming over the targets with branch and bound; within a budget, the best found with a
+  proved bound on the gap). :meth:`Planner.fixed` enumerates every assignment, ranked.
 - :meth:`Planner.fewest`: the fewest units, in order, that destroy a target with probability
   at least P.
 - :meth:`Planner.adaptive`: units fire in order and each picks its target after seeing what
@@ -26,9 +28,11 @@ transitions and partial sequences (:class:`Planner`), which is what makes a plan
 >>> salvo(one, [a, b]).destroyed  # 5/6 to hit * 5/6 to wound, then again if it stands
 [Fraction(25, 36), Fraction(1175, 1296)]
 >>> p = Planner([a, b], [Aim("X", one, 10), Aim("Y", one, 20)], Objective.POINTS)
->>> best = p.fixed()[0]
->>> best.value, best.targets  # one each: (10 + 20) * 25/36; both into Y: 20 * 1175/1296
-(Fraction(125, 6), ((0,), (1,)))
+>>> best = p.best()
+>>> best.best.value, best.best.targets, best.gap  # one each: (10 + 20) * 25/36
+(Fraction(125, 6), ((0,), (1,)), Fraction(0, 1))
+>>> best.runner_up.value  # both into Y: 20 * 1175/1296
+Fraction(5875, 324)
 >>> p.adaptive().value  # Y first; then X if Y fell (25/36), else Y again
 Fraction(14875, 648)
 """
@@ -49,6 +53,7 @@ from ..model.options import Options
 from ..model.profiles import Target, Weapon
 from ..model.squad import Squad, initial_state, models_alive
 from ..prob.pmf import PMF
+from .search import BUDGET, Piece, Problem, search
 from .sequence import Attack, MortalWounds, Timeline, sequence
 
 #: joint target states the adaptive plan may visit before it adapts for fewer units
@@ -59,7 +64,7 @@ ADAPTIVE_BUDGET = 20_000
 REPLAN_UNITS = 6
 #: sets of units :meth:`Planner.fewest` may try before it stops
 MAX_SUBSETS = 20_000
-#: assignments a fixed plan may enumerate
+#: assignments :meth:`Planner.fixed` may enumerate (the search, :meth:`Planner.best`, has none)
 MAX_ASSIGNMENTS = 300_000
 
 
@@ -227,6 +232,38 @@ class Fewest:
 
 
 @attrs.frozen
+class Best:
+    """The best fixed plan the search found (:meth:`Planner.best`), its exact value and a
+    proved ``bound`` (no assignment is worth more: ``gap`` 0 when it is proved optimal), and
+    the next best different plan likewise (``runner_up``, None when there is none:
+    ``runner_bound`` bounds every plan that differs from the best)."""
+
+    best: Assignment
+    bound: Fraction
+    runner_up: Assignment | None
+    runner_bound: Fraction | None
+    steps: int  #: the search's steps (a subset valued or a state of the targets visited)
+    complete: bool  #: whether the search finished (False: it stopped at its budget)
+    budget: int
+    #: the Lagrange bound before any branching (docs/rules.md, section 11)
+    root_bound: Fraction | None = None
+
+    @property
+    def gap(self) -> Fraction:
+        """How much better than the best found the optimum can be (0: proved optimal)."""
+        return self.bound - self.best.value
+
+    @property
+    def proved(self) -> bool:
+        return self.gap == 0
+
+    @property
+    def runner_proved(self) -> bool:
+        """Whether the next best different plan is proved to be the next best."""
+        return self.runner_up is not None and self.runner_bound == self.runner_up.value
+
+
+@attrs.frozen
 class Adaptive:
     """The best adaptive policy found: its exact value, how many units it adapts for
     (``depth``; all of them: the optimum), the joint states at each level, and its first
@@ -264,13 +301,13 @@ class Planner:
             raise InputError("a plan needs at least one attacking unit and one target")
         self.shooters, self.aims = tuple(shooters), tuple(aims)
         self.objective, self.split = Objective(objective), split
-        #: the targets each unit may pick, its reach (all by default; see :meth:`narrow`)
+        #: the targets each unit may pick, its reach (all by default): the search's candidates
         self.candidates = [tuple(range(len(self.aims)))] * len(self.shooters) \
             if candidates is None else [tuple(c) for c in candidates]
         #: the (unit, target) pairs where the unit is within half range of the target (its
         #: attacks at that target have ``half_range``)
         self.half = frozenset(half)
-        #: the targets each unit can shoot (the candidates before any :meth:`narrow`)
+        #: the targets each unit can shoot (its candidates)
         self.reach = tuple(self.candidates)
         self._reach = tuple(frozenset(c) for c in self.candidates)
         if self.objective != Objective.MODELS:
@@ -385,26 +422,44 @@ class Planner:
             n *= len(self.choices(i))
         return n
 
-    def alone(self, unit: int, aim: int) -> Fraction:
-        """The value of ``unit`` (all its weapons) shooting ``aim`` alone."""
-        return self.expected(aim, ((unit, tuple(range(len(self.shooters[unit].weapons)))),))
+    def problem(self) -> Problem:
+        """The plan as :mod:`~mathhammer.engine.search` takes it: each unit a piece (each of
+        its weapons with ``split``), the candidate (piece, target) pairs from
+        :attr:`candidates`, the exact one-unit step :meth:`move` and :meth:`worth`."""
+        pieces: list[Piece] = []
+        for u, sh in enumerate(self.shooters):
+            n = len(sh.weapons)
+            pieces += [Piece(u, (w,)) for w in range(n)] if self.split else \
+                [Piece(u, tuple(range(n)))]
+        pairs = frozenset((i, t) for i, pc in enumerate(pieces) for t in self.candidates[pc.unit])
+        return Problem(tuple(pieces), len(self.aims), pairs, move=self.move, start=self.start,
+                       worth=self.worth, unit_kinds=self.unit_kinds, target_kinds=self.aim_kinds)
 
-    def narrow(self, limit: int = MAX_ASSIGNMENTS) -> int | None:
-        """When there are more than ``limit`` assignments, keep for each unit only its ``k``
-        best targets alone, the largest ``k`` within the limit (a heuristic on the candidates:
-        every assignment left is still evaluated exactly); returns ``k`` (None: all kept)."""
-        if self.count() <= limit:
-            return None
-        ranked = [sorted(sorted(self._reach[i]), key=lambda t, i=i: -self.alone(i, t))
-                  for i in range(len(self.shooters))]
-        for k in range(max(map(len, ranked)) - 1, 0, -1):
-            self.candidates = [tuple(sorted(r[:k])) for r in ranked]
-            if self.count() <= limit:
-                return k
-        return 1
+    def best(self, budget: int = BUDGET) -> Best:
+        """The best fixed plan and the next best different one (:meth:`plan_key`), each
+        valued exactly, proved within ``budget`` steps of the search
+        (:func:`~mathhammer.engine.search.search`), else the best found with a proved bound.
+        Of alike assignments (interchangeable units or targets swapped), one is given."""
+        problem = self.problem()
+        found = search(problem, budget)
+
+        def assignment(targets: tuple[int, ...], value: Fraction) -> Assignment:
+            per: list[list[int]] = [[] for _ in self.shooters]
+            for pc, t in zip(problem.pieces, targets, strict=True):
+                per[pc.unit].append(t)
+            if not self.split:
+                per = [[ts[0]] * len(sh.weapons) for ts, sh in zip(per, self.shooters,
+                                                                  strict=True)]
+            return Assignment(tuple(tuple(ts) for ts in per), value)
+
+        runner = None if found.runner_up is None or found.runner_value is None else \
+            assignment(found.runner_up, found.runner_value)
+        return Best(assignment(found.targets, found.value), found.bound, runner,
+                    found.runner_bound, found.steps, found.complete, budget, found.root_bound)
 
     def fixed(self) -> list[Assignment]:
-        """Every assignment, exactly valued, best first (ties in enumeration order)."""
+        """Every assignment, exactly valued, best first (ties in enumeration order): the
+        exhaustive enumeration, up to :data:`MAX_ASSIGNMENTS` (:meth:`best` searches)."""
         if self.count() > MAX_ASSIGNMENTS:
             raise InputError(f"plan: {self.count()} assignments is over the limit of "
                              f"{MAX_ASSIGNMENTS} (mathhammer.engine.plan.MAX_ASSIGNMENTS); plan "
@@ -594,7 +649,7 @@ class Planner:
         within ``budget``. Else it adapts for the first ``depth`` units (as many as the budget
         allows), then the rest take the best fixed plan given what those did (when at most
         :data:`REPLAN_UNITS` are left), or else the best fixed plan made at the start
-        (``follow``, by default ``fixed()[0]``). The value returned is that policy's exact
+        (``follow``, by default ``best().best``). The value returned is that policy's exact
         value; it is never below the best fixed plan's."""
         n = len(self.shooters)
         start = tuple(self.start(t) for t in range(len(self.aims)))
@@ -616,7 +671,7 @@ class Planner:
 
         replan = depth < n and self._replans(depth)
         if depth < n and not replan and follow is None:
-            follow = self.fixed()[0]
+            follow = self.best().best
 
         def leaf(joint: tuple[Any, ...]) -> Fraction:
             if depth == n:

@@ -65,6 +65,11 @@ MAX_ARMY_LINES = 25_000
 MAX_LINE = 20_000
 #: Units in one army list (a real one has 5 to 30; an army of many small units 50).
 MAX_ARMY_UNITS = 200
+#: Levels selections (and forces) may nest in a roster (``.ros``, New Recruit's or ListForge's
+#: JSON): a unit, its models, their wargear and the wargear's own choices are four or five.
+MAX_ROSTER_DEPTH = 32
+#: Levels a JSON army list may nest (a New Recruit export nests about 20).
+MAX_JSON_DEPTH = 100
 #: Attacking units and targets of one plan (``mathhammer plan``; the page takes fewer,
 #: :data:`mathhammer.web.plan.MAX_UNITS`), and their pairs (each pair is an exact attack
 #: before any assignment is weighed): two armies of 50 units are allowed.

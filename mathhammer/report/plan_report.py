@@ -36,6 +36,7 @@ from .planning import (
     alike_groups,
     choice_text,
     plan_json,
+    search_lines,
     solve,
     total_points,
     unit_word,
@@ -80,10 +81,9 @@ def small(value: Fraction) -> str:
 
 
 def _ranked(ans: PlanAnswer) -> list[Assignment]:
-    """The assignments the answer holds, best first (every one when the plan enumerated
-    them, else the best and the next best different one)."""
-    return list(getattr(ans, "ranked", None) or [a for a in (ans.best, ans.runner_up)
-                                                 if a is not None])
+    """The assignments the answer holds, best first: the best and the next best different
+    one (the search's)."""
+    return [a for a in (ans.best, ans.runner_up) if a is not None]
 
 
 def exact(value: Fraction, before: str = " (", after: str = ")") -> str:
@@ -216,6 +216,9 @@ def verdict_lines(ans: PlanAnswer, width: int = 80) -> list[str]:
         return ["the only plan: every unit has one target it can shoot"]
     text = (f"ahead of the next best plan by {small(ans.lead)}{exact(ans.lead)}, which has "
             f"{differences(pl, ans.best, ans.runner_up)}")
+    if not ans.found.runner_proved and ans.found.runner_bound is not None:
+        text += (" (the next best found, not proved the next best: a different plan is worth "
+                 f"at most {decimal(ans.found.runner_bound)})")
     return textwrap.wrap(text, width, subsequent_indent="  ", break_on_hyphens=False)
 
 
@@ -240,9 +243,11 @@ def _fewest_lines(ans: PlanAnswer, width: int) -> list[str]:
                   f"(exact {readable_fraction(f.destroyed)})")
     out = textwrap.wrap(text, width, subsequent_indent="  ")
     if f.units is not None and ans.rest is not None:
-        sub, a = ans.rest
+        sub, got = ans.rest
+        a = got.best
+        how = "proved optimal" if got.proved else f"the best found; at most {decimal(got.bound)}"
         out.append(f"the rest of the army on the other targets: {decimal(a.value)} "
-                   f"(exact {readable_fraction(a.value)})")
+                   f"(exact {readable_fraction(a.value)}; {how})")
         out += plan_lines(sub, a, width)
     return out
 
@@ -251,7 +256,9 @@ def plan_text(ans: PlanAnswer, details: bool = False, width: int = 80) -> str:
     """The ``mathhammer plan`` answer as text (see the module docstring)."""
     pl, best = ans.planner, ans.best
     what = _what(pl.objective)
-    out = [f"best plan: {decimal(best.value)} {what}{exact(best.value)}",
+    out = [f"best plan: {decimal(best.value)} {what}{exact(best.value)}"
+           + ("" if ans.found.proved else f"; not proved optimal: at most {small(ans.found.gap)}"
+              " below the best (below)"),
            *plan_lines(pl, best, width)]
     rows = target_rows(pl, best)
     shot = [r for r in rows if r["units"]]
@@ -273,15 +280,11 @@ def plan_text(ans: PlanAnswer, details: bool = False, width: int = 80) -> str:
                                subsequent_indent="  "),
             *verdict_lines(ans, width)]
     rs = load_ruleset(pl.shooters[0].options.rules)
-    count = len(getattr(ans, "ranked", ()) or ()) or pl.count()
     scope = (f"rule set {rs.name}; {len(pl.shooters)} attacking units, {len(pl.aims)} targets; "
-             f"{count:,} assignments, each evaluated exactly; units that shoot one target "
-             "resolve in the order above")
+             "units that shoot one target resolve in the order above")
     out += textwrap.wrap(scope, width, subsequent_indent="  ")
-    if ans.narrowed is not None:
-        out += textwrap.wrap(f"candidates: each unit's {ans.narrowed} best target"
-                             f"{'s' * (ans.narrowed != 1)} alone (a heuristic: the full plan is "
-                             "over the limit of assignments)", width, subsequent_indent="  ")
+    out += [w for line in search_lines(ans.found, pl.count())
+            for w in textwrap.wrap(line, width, subsequent_indent="  ")]
     if ans.fewest is not None and ans.destroy is not None:
         out += ["", *_fewest_lines(ans, width)]
     if ans.adaptive is not None:
@@ -317,8 +320,7 @@ def detail_lines(ans: PlanAnswer, width: int = 80) -> list[str]:
                              width, subsequent_indent="  ")
     plans = distinct_plans(ans, ALTERNATIVES + 1)
     if len(plans) > 1:
-        out += ["", f"the next best different plans ({ans.distinct:,} in all):"
-                if ans.distinct else "the next best different plans:"]
+        out += ["", "the next best different plans:"]
         for k, a in enumerate(plans[1:], 2):
             out += textwrap.wrap(f"{k}. {decimal(a.value)} ({exact(a.value, '', '; ')}"
                                  f"{small(ans.best.value - a.value)} less): "
@@ -363,7 +365,8 @@ def plan_md(ans: PlanAnswer, details: bool = False) -> str:
         out.append("Left out: " + _md("; ".join(f"{n} ({why})" for n, why in ans.left_out))
                    + ".")
     out += ["", f"*Objective: {_md(OBJECTIVE_LINES[pl.objective])}.*", "",
-            _md(" ".join(verdict_lines(ans, 10_000))) + "."]
+            _md(" ".join(verdict_lines(ans, 10_000))) + ".", "",
+            _md(" ".join(search_lines(ans.found, pl.count()))) + "."]
     if details:
         out += ["", "```text", *detail_lines(ans), "```"]
     return "\n".join(out) + "\n"

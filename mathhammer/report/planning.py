@@ -32,6 +32,7 @@ from ..engine.plan import (
     Adaptive,
     Aim,
     Assignment,
+    Best,
     Fewest,
     Objective,
     Planner,
@@ -40,6 +41,7 @@ from ..engine.plan import (
     salvo,
     until,
 )
+from ..engine.search import BUDGET as SEARCH_BUDGET
 from ..engine.sequence import Timeline, mortal_roll
 from ..errors import InputError
 from ..model.options import Options
@@ -190,23 +192,17 @@ def salvo_json(s: Salvo, timeline: Timeline, until_p: Fraction | None = None
 
 @attrs.frozen
 class PlanAnswer:
-    """A plan's answer: every assignment ranked (best first), the candidates narrowing
-    (``narrowed``: each unit's k best targets, None: all), the fewest units for a target
+    """A plan's answer: the best fixed plan and the next best different one as the search
+    found them (``found``: values, proved bounds, steps), the fewest units for a target
     (``fewest``), the adaptive policy (``adaptive``)."""
 
     planner: Any = attrs.field(eq=False)
-    ranked: tuple[Assignment, ...]
-    narrowed: int | None = None
+    found: Best
     fewest: Fewest | None = None
     destroy: tuple[int, Fraction] | None = None
     adaptive: Adaptive | None = None
     #: with ``fewest``: the rest of the army planned against the other targets
-    rest: tuple[Any, Assignment] | None = attrs.field(default=None, eq=False)
-    #: the best different plan (:meth:`~mathhammer.engine.plan.Planner.runner_up`: not the
-    #: best with interchangeable units or targets swapped); None: there is none
-    runner_up: Assignment | None = None
-    #: how many different plans ``ranked`` holds (up to interchangeable units and targets)
-    distinct: int = 0
+    rest: tuple[Any, Best] | None = attrs.field(default=None, eq=False)
     #: the units and targets left out of the plan, each with why (out of reach)
     left_out: tuple[tuple[str, str], ...] = ()
     #: the reach the plan used (``Reach.to_json`` of its units and targets), None: all
@@ -214,7 +210,13 @@ class PlanAnswer:
 
     @property
     def best(self) -> Assignment:
-        return self.ranked[0]
+        return self.found.best
+
+    @property
+    def runner_up(self) -> Assignment | None:
+        """The best different plan (:meth:`~mathhammer.engine.plan.Planner.plan_key`: not
+        the best with interchangeable units or targets swapped); None: there is none."""
+        return self.found.runner_up
 
     @property
     def lead(self) -> Fraction | None:
@@ -249,10 +251,12 @@ def in_reach(shooters: Sequence[Shooter], aims: Sequence[Aim], objective: Object
 
 def solve(planner: Planner, *, adaptive: bool = False, budget: int | None = None,
           destroy: tuple[int, Fraction] | None = None,
-          left_out: tuple[tuple[str, str], ...] = ()) -> PlanAnswer:
-    """Plan: the best fixed assignment (every candidate evaluated exactly), the fewest units
-    that destroy ``destroy = (target, p)``, the best adaptive policy (``left_out``: the units
-    and targets out of reach, for the report)."""
+          left_out: tuple[tuple[str, str], ...] = (), search_budget: int = SEARCH_BUDGET
+          ) -> PlanAnswer:
+    """Plan: the best fixed assignment and the next best different one (the exact search,
+    within ``search_budget`` steps), the fewest units that destroy ``destroy = (target, p)``
+    and the rest of the army's plan against the other targets, the best adaptive policy
+    (``left_out``: the units and targets out of reach, for the report)."""
     fewest = planner.fewest(*destroy) if destroy is not None else None
     rest = None
     if fewest is not None and fewest.units is not None and destroy is not None:
@@ -262,19 +266,42 @@ def solve(planner: Planner, *, adaptive: bool = False, budget: int | None = None
         if others:
             sub = planner.only(others, [t for t in range(len(planner.aims))
                                         if t != destroy[0]])
-            sub.narrow()
-            rest = (sub, sub.fixed()[0])
-    narrowed = planner.narrow()
-    ranked = tuple(planner.fixed())
+            rest = (sub, sub.best(search_budget))
+    found = planner.best(search_budget)
     ad = None
     if adaptive:
         budget = ADAPTIVE_BUDGET if budget is None else budget
-        ad = planner.adaptive(budget, follow=ranked[0])
+        ad = planner.adaptive(budget, follow=found.best)
     reach = [{"unit": sh.label, "targets": [planner.aims[t].name for t in c],
               "half_range": [planner.aims[t].name for t in c if (i, t) in planner.half]}
              for i, (sh, c) in enumerate(zip(planner.shooters, planner.reach, strict=True))]
-    return PlanAnswer(planner, ranked, narrowed, fewest, destroy, ad, rest,
-                      planner.runner_up(ranked), planner.distinct(ranked), left_out, reach)
+    return PlanAnswer(planner, found, fewest, destroy, ad, rest, left_out, reach)
+
+
+def search_lines(found: Best, assignments: int) -> list[str]:
+    """What the search proved: the best plan optimal, or its gap to the optimum.
+
+    >>> from mathhammer.engine.plan import Assignment, Best
+    >>> best = Assignment(((0,),), Fraction(3))
+    >>> search_lines(Best(best, Fraction(3), None, None, 10, True, 100), 4)
+    ['4 assignments: the best proved optimal by the exact search (10 steps)']
+    >>> search_lines(Best(best, Fraction(4), None, None, 100, False, 100), 4)[1]
+    'gap: no plan is worth more than 4.000 (exact 4), 1.000 more (25.00% of the bound)'
+    """
+    if found.proved:
+        return [f"{assignments:,} assignments: the best proved optimal by the exact search "
+                f"({found.steps:,} steps)"]
+    gap = found.gap
+    share = f" ({percent(gap / found.bound)} of the bound)" if found.bound else ""
+    return [f"{assignments:,} assignments: the best found, not proved optimal (the search "
+            f"stopped at its budget of {found.budget:,} steps; --search-budget)",
+            f"gap: no plan is worth more than {decimal(found.bound)}"
+            f"{_exact(found.bound)}, {decimal(gap)} more{share}"]
+
+
+def _exact(value: Fraction) -> str:
+    text = readable_fraction(value)
+    return "" if text.startswith("[") else f" (exact {text})"
 
 
 def alike_groups(planner: Planner) -> tuple[tuple[str, ...], ...]:
@@ -345,8 +372,8 @@ def _state_text(state: Any) -> str:
 
 
 def plan_json(ans: PlanAnswer) -> dict[str, Any]:
-    """The plan as JSON-ready data."""
-    pl = ans.planner
+    """The plan as JSON-ready data (``proved``, ``gap``, ``bound``: what the search proved)."""
+    pl, found = ans.planner, ans.found
 
     def assignment(a: Assignment, pl: Planner = pl) -> dict[str, Any]:
         return {"value": fraction(a.value), "value_float": as_float(a.value),
@@ -369,10 +396,17 @@ def plan_json(ans: PlanAnswer) -> dict[str, Any]:
         "rules": pl.shooters[0].options.rules,
         "objective": pl.objective.value, "split": pl.split,
         "attackers": [_shooter_json(sh) for sh in pl.shooters],
-        "assignments": len(ans.ranked), "different_plans": ans.distinct,
-        "alike": [list(g) for g in alike_groups(pl)], "narrowed_to": ans.narrowed,
+        "assignments": pl.count(),
+        "alike": [list(g) for g in alike_groups(pl)],
         "best": assignment(ans.best),
+        "proved": found.proved, "gap": fraction(found.gap), "bound": fraction(found.bound),
+        "search": {"steps": found.steps, "budget": found.budget, "complete": found.complete,
+                   "lagrange_bound": None if found.root_bound is None else
+                   fraction(found.root_bound)},
         "next_best": assignment(ans.runner_up) if ans.runner_up is not None else None,
+        "next_best_proved": found.runner_proved,
+        "next_best_bound": None if found.runner_bound is None else
+        fraction(found.runner_bound),
         "lead": fraction(ans.lead) if ans.lead is not None else None,
         "per_target": per_target,
         "total": mean_json(total_points(pl, ans.best)),
@@ -385,7 +419,8 @@ def plan_json(ans: PlanAnswer) -> dict[str, Any]:
                           "destroyed": fraction(f.destroyed), "tried": f.tried,
                           "complete": f.complete,
                           "rest": None if ans.rest is None else
-                          assignment(ans.rest[1], ans.rest[0])}
+                          {**assignment(ans.rest[1].best, ans.rest[0]),
+                           "proved": ans.rest[1].proved, "gap": fraction(ans.rest[1].gap)}}
     if ans.adaptive is not None:
         ad = ans.adaptive
         out["adaptive"] = {

@@ -4,15 +4,16 @@ answers within the page's time limit.
 The attacking units are names (each may carry its own options, as on the command line:
 ``"Devastator Squad --half-range"``) or units of the pasted army list (``army:<row>``); the
 targets are names or units of the enemy's list (``vs:<row>``); with no units named, every unit
-of the list. The work is :func:`mathhammer.report.planning.solve` (every assignment evaluated
-exactly, the adaptive policy within a budget of states), the answer its JSON
+of the list. The work is :func:`mathhammer.report.planning.solve` (the best assignment by the
+exact search, proved or with its gap within :data:`SEARCH_BUDGET` steps, the adaptive policy
+within a budget of states), the answer its JSON
 (:func:`~mathhammer.report.plan_report.plan_answer_json`) with the page's bounds and the
 warnings.
 
->>> plan_page({"units": ["Hexmark Destroyer"] * 7, "targets": ["MEQ"]})  # doctest: +ELLIPSIS
+>>> plan_page({"units": ["Hexmark Destroyer"] * 21, "targets": ["MEQ"]})  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-mathhammer.errors.InputError: units: 7 attacking units; a plan on the page takes at most 6 ...
+mathhammer.errors.InputError: units: 21 attacking units; a plan on the page takes at most 20 ...
 """
 
 from __future__ import annotations
@@ -31,15 +32,19 @@ from .army import army_unit, read_army
 from .command import as_bool, check_spec, check_unit, parameters, parsed_params, value_list
 
 #: Attacking units and targets a plan on the page takes at most (the command line takes
-#: more): 4 targets for 6 units are 4**6 = 4,096 assignments, each evaluated exactly.
-MAX_UNITS, MAX_TARGETS = 6, 4
+#: more): a whole army into a whole army, searched (mathhammer.engine.search).
+MAX_UNITS, MAX_TARGETS = 20, 20
 #: Joint target states the page's adaptive plan may visit (beyond: the stated heuristic).
 BUDGET = 2_000
+#: Steps the page's search of the best plan may take (beyond: the best found and its gap):
+#: a 20 x 20 plan within the page's time limit.
+SEARCH_BUDGET = 1_000_000
 #: How the page names a unit of the enemy's list: ``vs:`` and its row's label.
 VS_REF = "vs:"
 LIMITS = (f"a plan on the page takes at most {MAX_UNITS} attacking units and {MAX_TARGETS} "
-          f"targets, and adapts within {BUDGET:,} joint target states (mathhammer plan on the "
-          "command line takes more)")
+          f"targets, searches the best plan within {SEARCH_BUDGET:,} steps (beyond: the best "
+          f"found and its gap), and adapts within {BUDGET:,} joint target states (mathhammer "
+          "plan on the command line takes more)")
 
 
 #: The parameters of a plan on the page besides the options of its attacks.
@@ -175,7 +180,8 @@ def plan_page(params: Mapping[str, Any]) -> str:
         shooters = firing(shooters, aims, p)
         within = reach_of(reach, None, [sh.label for sh in shooters], [a.name for a in aims])
         planner, left = in_reach(shooters, aims, goal, reach=within)
-        answer = solve(planner, adaptive=adaptive, budget=BUDGET, left_out=left)
+        answer = solve(planner, adaptive=adaptive, budget=BUDGET, left_out=left,
+                       search_budget=SEARCH_BUDGET)
     data = plan_answer_json(answer)
     data["targets"] = [{"name": a.name, "points": a.points} for a in aims]
     data["seconds"] = round(time.perf_counter() - start, 3)
@@ -186,4 +192,5 @@ def plan_page(params: Mapping[str, Any]) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-__all__ = ["BUDGET", "LIMITS", "MAX_TARGETS", "MAX_UNITS", "VS_REF", "plan_page"]
+__all__ = ["BUDGET", "LIMITS", "MAX_TARGETS", "MAX_UNITS", "SEARCH_BUDGET", "VS_REF",
+           "plan_page"]

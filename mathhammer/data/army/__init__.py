@@ -2,8 +2,9 @@
 
 Formats (:data:`FORMATS`, recognised by content, or forced with ``fmt``): the Warhammer
 40,000 app's text export (10e and 11e apps, any language's headers), New Recruit's text exports
-(GW, WTC, WTC-compact, default and short), ListForge, WarOrgan's two styles and BattleScribe
-rosters (``.ros``, ``.rosz``).
+(GW, WTC, WTC-compact, default and short), ListForge, WarOrgan's two styles, BattleScribe
+rosters (``.ros``, ``.rosz``), and the structured forms (:mod:`.structured`): New Recruit's
+JSON export, ListForge's share JSON and share link, and what ``mathhammer army --json`` writes.
 
 >>> parse_army("")
 Traceback (most recent call last):
@@ -43,7 +44,8 @@ def __getattr__(name: str):
 
 #: the formats a list may be read as (``--format``)
 FORMATS = ("gwapp", "newrecruit-gw", "newrecruit-wtc", "newrecruit-nr", "newrecruit-short",
-           "listforge", "warorgan", "battlescribe")
+           "listforge", "warorgan", "battlescribe", "newrecruit-json", "listforge-json",
+           "listforge-link", "mathhammer-json")
 
 
 
@@ -58,6 +60,8 @@ def parse_list(text: str | bytes, source: str = "<text>", fmt: str | None = None
     mathhammer.errors.InputError: <text>: an army list is text or bytes, not int
     """
     from .roster import parse_roster
+    from .structured import FORMATS as STRUCTURED
+    from .structured import kind_of, parse_structured
     from .text import parse_text
 
     if not isinstance(text, (str, bytes, bytearray)):
@@ -81,13 +85,20 @@ def parse_list(text: str | bytes, source: str = "<text>", fmt: str | None = None
         raise InputError(f"{source}: empty army list")
     if fmt == "battlescribe" or text.lstrip().startswith("<"):
         return parse_roster(text.encode("utf-8"), source)
+    if fmt in STRUCTURED or (fmt is None and kind_of(text) is not None):
+        return parse_structured(text, source, fmt)
     return parse_text(text, source, fmt)
 
 
 def read_list(path: str | os.PathLike, fmt: str | None = None) -> ParsedList:
     """Read a list file (any supported format, or ``fmt``)."""
     p = Path(path)
-    if not p.exists():
+    try:
+        found = p.is_file() or p.exists()
+    except (OSError, ValueError) as e:  # a name too long to be a file, a NUL in it
+        raise InputError(f"{str(p)[:80]}: not a file ({getattr(e, 'strerror', None) or e})"
+                         ) from None
+    if not found:
         raise InputError(f"{p}: no such file")
     data = read_limited(p, MAX_ARMY_FILE_BYTES, "MAX_ARMY_FILE_BYTES", "army list")
     if p.suffix.lower() == ".rosz" and data[:2] != b"PK":

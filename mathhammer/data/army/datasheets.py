@@ -4,6 +4,10 @@ holding most of its units), each read once per list from the compiled store
 :func:`singular`, :func:`close_key`). Lookups across every catalogue go through the public unit
 index (:mod:`mathhammer.data.unit_index`).
 
+Why one module over 400 lines: finding a list's datasheet (by its BattleScribe id, by its
+name, by a faction's name before it, in another catalogue) is one search over the same
+catalogues and name keys; split, each part would import the others.
+
 >>> singular("Pathfinders w/ rifles")
 'pathfinder w/ rifle'
 """
@@ -24,9 +28,9 @@ from ..names import name_key
 from ..unit_index import UnitIndex
 from .model import DataFile, ParsedList
 
-__all__ = ["ArmyData", "catalogue_weapon", "close_key", "cost_for", "data_file", "find_datasheet",
-           "homes_of", "known_name", "lacking_datasheet", "match_key", "missing_links",
-           "singular", "standard_first", "weapon_tables"]
+__all__ = ["ArmyData", "catalogue_weapon", "close_key", "cost_for", "data_file",
+           "datasheet_by_id", "find_datasheet", "homes_of", "known_name", "lacking_datasheet",
+           "match_key", "missing_links", "singular", "standard_first", "weapon_tables"]
 
 
 @cached(maxsize=1 << 16)
@@ -258,6 +262,35 @@ def find_datasheet(d: ArmyData, homes: list, name: str, notes: tuple[str, ...] =
     close = [f"{c.label}:{u}" for c, u in hits] or (
         d.index.close(name) if d.lookups <= _MAX_CLOSEST else [])
     return None, close, ""
+
+
+def datasheet_by_id(d: ArmyData, homes: list, ids: tuple[str, ...], name: str
+                    ) -> tuple[Any, Any, str] | None:
+    """(catalogue info, root entry, warning) of the datasheet a list names by its BattleScribe
+    id (a roster's ``entryId``, a saved army's ``datasheet_id``): the list's catalogues first,
+    then any other that selects it; None when no catalogue has the id (the name is looked
+    up then). A data name other than the list's is said (a datasheet renamed since the list
+    was written)."""
+    if d.index.store is None:
+        return None
+    for ident in ids:
+        hits = d.index.store.selectable_by_key(ident)
+        if not hits:
+            continue
+        where = {str(c.path): c for c in homes}
+        order = [h for h in hits if h[0] in where] or hits
+        path, uname, entry = order[0]
+        cat = where.get(path) or next((c for c in d.index.catalogues if str(c.path) == path),
+                                      None)
+        if cat is None:
+            continue
+        note = "" if match_key(uname) == match_key(name) else (
+            f"'{name}' read as '{uname}' (the data's datasheet of its BattleScribe id {ident})")
+        if homes and cat not in homes:
+            note = note or f"'{name}' is not in {homes[0].label}: read as {cat.label}:{uname} " \
+                f"(its BattleScribe id {ident})"
+        return cat, entry, note
+    return None
 
 
 def _after_faction(d: ArmyData, cat, name: str, q: str) -> tuple[Any, Any, str] | None:

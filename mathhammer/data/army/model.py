@@ -1,6 +1,10 @@
 """Army lists as values: what a list file says (:class:`ParsedList`) and what it resolves to
 (:class:`Army`, whose units work everywhere a unit does).
 
+Why one module over 400 lines: the values of a list, as read and as resolved, and the JSON they
+write (which :mod:`mathhammer.data.army.structured` reads back) are one vocabulary that the
+readers, the resolver and the reports share.
+
 >>> Item("Bolt pistol", 2, 7).name
 'Bolt pistol'
 """
@@ -64,6 +68,9 @@ class ParsedUnit:
     role: str = ""  # "leader", "support" or "bodyguard" in an attached unit
     group: int = 0  # the attached unit it belongs to (0: none)
     enhancement_points: tuple[int | None, ...] = ()  # per enhancement, when the list says
+    #: the BattleScribe ids the list gives its datasheet (a roster's ``entryId``), tried before
+    #: its name
+    ids: tuple[str, ...] = ()
 
 
 @attrs.frozen
@@ -116,6 +123,8 @@ class ArmyUnit:
     #: the list's detachments (:class:`mathhammer.data.detachments.Detachment`): their rules
     #: are this unit's rules from data too
     detachments: tuple = ()
+    #: the datasheet's BattleScribe id (its root entry's; "" when unknown)
+    datasheet_id: str = ""
 
     # the unit protocol, so an ArmyUnit goes wherever a Unit goes
     def __getattr__(self, name: str):
@@ -148,13 +157,61 @@ class ArmyUnit:
                           "melee": w.melee}
                          for g in self.unit.groups for w in g.weapons if not w.optional],
             "keywords": list(self.keywords),
+            # each model group with its weapons as the list names them (a weapon of several
+            # profiles once, by its name): what reading this JSON back resolves again
+            "groups": self.group_json(),
         }
+        if self.datasheet_id:
+            out["datasheet_id"] = self.datasheet_id
         if self.wargear:
             out["wargear"] = list(self.wargear)
         if self.enhancements:
             out["enhancements"] = list(self.enhancements)
             out["enhancement_points"] = list(self.enhancement_points)
         return out
+
+    def group_json(self) -> list[dict[str, Any]]:
+        """Each model group: its name, models and weapons (``name``, ``count`` and the
+        weapon's ``profiles`` as unit files write them), a weapon of several profiles
+        (``profile_of``) once under that name."""
+        out = []
+        for g in self.unit.groups:
+            weapons: dict[str, dict[str, Any]] = {}
+            for w in g.weapons:
+                if w.optional:
+                    continue
+                name = w.profile_of or w.name
+                got = weapons.setdefault(name, {"name": name, "count": 0, "profiles": []})
+                got["count"] = max(got["count"], w.count or g.min_models)
+                got["profiles"].append(weapon_table(w))
+            out.append({"name": g.name, "models": g.min_models,
+                        "weapons": list(weapons.values())})
+        return out
+
+
+def weapon_table(w: Any) -> dict[str, Any]:
+    """A unit's weapon (:class:`~mathhammer.data.unit.UnitWeapon`) as a unit file's weapon
+    table (what :func:`~mathhammer.data.unit_file.build_unit` reads).
+
+    >>> from mathhammer.data.unit import UnitWeapon
+    >>> from mathhammer.model.profiles import Weapon
+    >>> weapon_table(UnitWeapon(Weapon("Flamer", attacks="D6", skill=None, strength=4, ap=0,
+    ...                                damage=1, abilities=("torrent",), range=12)))
+    {'name': 'Flamer', 'range': 12, 'attacks': 'D6', 'skill': 'N/A', 'strength': 4, \
+'ap': 0, 'damage': 1, 'abilities': ['torrent']}
+    """
+    v = w.weapon
+    out: dict[str, Any] = {
+        "name": v.name, "range": v.range,
+        "attacks": int(v.attacks) if v.attacks.isdigit() else v.attacks,
+        "skill": "N/A" if v.skill is None else v.skill, "strength": v.strength, "ap": v.ap,
+        "damage": int(v.damage) if v.damage.isdigit() else v.damage,
+    }
+    if v.abilities:
+        out["abilities"] = list(v.abilities)
+    if w.profile_of:
+        out["profile_of"] = w.profile_of
+    return out
 
 
 @attrs.frozen

@@ -42,6 +42,7 @@ from .datasheets import (
     close_key,
     cost_for,
     data_file,
+    datasheet_by_id,
     find_datasheet,
     homes_of,
     known_name,
@@ -237,7 +238,8 @@ def _counted(name: str) -> tuple[int, str] | None:
 
 def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
           ) -> tuple[ArmyUnit, list[Unresolved], list[str]]:
-    cat, entry, note = find_datasheet(d, homes, pu.name, pu.extras)
+    by_id = datasheet_by_id(d, homes, pu.ids, pu.name) if pu.ids else None
+    cat, entry, note = by_id or find_datasheet(d, homes, pu.name, pu.extras)
     if cat is None:
         lacks = lacking_datasheet(d, homes, pu.name, entry)
         # a name the list's catalogue has, but not as a datasheet (11e's Runtherd is a model of
@@ -619,6 +621,7 @@ def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
         enhancements=tuple(enh), enhancement_points=tuple(enh_pts), line=pu.line,
         catalogue=cat.label,
         data_points=cost_for(raw["points"], total) if raw.get("points") else None,
+        datasheet_id=getattr(entry, "key", ""),
     ), bad, notes
 
 

@@ -166,4 +166,8 @@ EDITION_SIGNS = {
                 "detachments; nothing says 10e",
     "battlescribe": 'a roster says it by its game system ("... 10th Edition", "... 11th '
                     'Edition")',
+    "newrecruit-json": "New Recruit's JSON says it by the roster's game system",
+    "listforge-json": "ListForge's JSON says it by its game system",
+    "listforge-link": "a ListForge share link says it by its game system",
+    "mathhammer-json": "a saved army says it by its 'edition'",
 }

@@ -1052,12 +1052,14 @@ function renderPlan(data) {
     + `${data.seconds} s on the server` })];
   const warned = data.warnings || [];
   if (warned.length) out.push(el("ul", { class: "warnings" }, ...warned.map((w) => el("li", { text: w.replace(/^warning: /, "") }))));
-  if (data.narrowed_to !== null) {
-    out.push(el("p", { class: "note", text: `candidates: each unit's ${data.narrowed_to} best `
-      + "targets alone (a heuristic: the full plan is over the limit of assignments)" }));
+  out.push(el("p", { class: "big", id: "plan-best" }, `best of ${data.assignments.toLocaleString("en")} `
+    + `assignments (${data.proved ? "proved optimal by the exact search" : "the best found, not proved"}): `,
+    value(data.best.value)), assignmentList(data.best));
+  if (!data.proved) {
+    out.push(el("p", { class: "note", id: "plan-gap" }, "gap: no plan is worth more than ",
+      value(data.bound), " (the search stopped at its budget of "
+      + `${data.search.budget.toLocaleString("en")} steps)`));
   }
-  out.push(el("p", { class: "big", id: "plan-best" }, `best of ${data.assignments} assignments `
-    + "(each evaluated exactly): ", value(data.best.value)), assignmentList(data.best));
   if (data.next_best) {
     out.push(el("p", { id: "plan-lead" }, "ahead of the next best by ", value(data.lead),
       "; next best:"), assignmentList(data.next_best));
@@ -1182,7 +1184,7 @@ async function loadFaction() {
   fillList("attacker-list", found.attacker);
 }
 
-// An uploaded list (.ros, .rosz, text) is read here, in memory, and sent as base64.
+// An uploaded list (.ros, .rosz, .json, text) is read here, in memory, and sent as base64.
 async function base64Of(file) {
   const bytes = new Uint8Array(await file.arrayBuffer());
   let bin = "";

@@ -1,0 +1,212 @@
+"""The plan search (issue 33): its optimum is the exhaustive enumeration's, exactly; its gap is
+a proved bound (>= 0, and 0 when it is proved)."""
+
+import itertools
+import random
+from fractions import Fraction as F
+
+import pytest
+
+import mathhammer as mh
+from mathhammer.engine.plan import Aim, Objective, Planner, Shooter
+from mathhammer.engine.search import Piece, Problem, _Search, _tighten, search
+from mathhammer.prob.pmf import PMF
+
+CAP = 4  # a synthetic target's state: the damage it has taken, at most CAP
+
+
+def synthetic(seed: int, units: int, targets: int, split: bool = False) -> Problem:
+    """A random plan: each (unit kind, weapon, target kind) deals 0-2 damage with random
+    exact odds, a unit's weapons together (their sum), capped at CAP; each state of each
+    target kind has a random worth (not monotone: the order of the units matters). Some
+    units and targets are alike (one kind); each piece has one to all targets."""
+    rng = random.Random(seed)
+    uk = tuple(rng.randrange(max(1, units - 1)) for _ in range(units))
+    tk = tuple(rng.randrange(max(1, targets - 1)) for _ in range(targets))
+    n_weapons = 2 if split else 1
+    odds = {(k, w, j): [rng.randrange(4) for _ in range(3)]
+            for k in set(uk) for w in range(n_weapons) for j in set(tk)}
+    for key, ws in odds.items():
+        if not any(ws):
+            odds[key] = [1, 0, 0]
+    worth = {(j, d): F(rng.randrange(12)) for j in set(tk) for d in range(CAP + 1)}
+
+    def move(u, weapons, t, state):
+        dist = PMF.point(0)
+        for w in weapons:
+            one = PMF({x: n for x, n in enumerate(odds[(uk[u], w, tk[t])]) if n})
+            dist = PMF(_sum(dist, one))
+        return PMF(_shift(dist, state))
+
+    pieces = tuple(Piece(u, (w,)) for u in range(units) for w in range(n_weapons)) if split \
+        else tuple(Piece(u, (0,)) for u in range(units))
+    pairs = set()
+    for i in range(len(pieces)):
+        ts = rng.sample(range(targets), rng.randint(1, targets))
+        pairs |= {(i, t) for t in ts}
+    return Problem(pieces, targets, frozenset(pairs), move=move, start=lambda t: 0,
+                   worth=lambda t, s: worth[(tk[t], s)], unit_kinds=uk, target_kinds=tk)
+
+
+def _sum(a: PMF, b: PMF) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for x, wa in a.weights().items():
+        for y, wb in b.weights().items():
+            out[x + y] = out.get(x + y, 0) + wa * wb
+    return out
+
+
+def _shift(dist: PMF, state: int) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for x, w in dist.weights().items():
+        s = min(CAP, state + x)
+        out[s] = out.get(s, 0) + w
+    return out
+
+
+def enumerate_plans(p: Problem) -> list[tuple[F, tuple[int, ...], tuple]]:
+    """Every assignment of the pieces to their candidate targets with its exact value (each
+    target's units in order, a unit's pieces there together) and which plan it is (what each
+    kind of target receives), by brute force over the problem's own steps."""
+    allowed = [sorted(t for i2, t in p.pairs if i2 == i) for i in range(len(p.pieces))]
+    out = []
+    for targets in itertools.product(*allowed):
+        value, key = F(0), []
+        for t in range(p.targets):
+            per: dict[int, list[int]] = {}
+            for pc, t2 in zip(p.pieces, targets, strict=True):
+                if t2 == t:
+                    per.setdefault(pc.unit, []).extend(pc.weapons)
+            dist = PMF.point(p.start(t))
+            for u in sorted(per):
+                parts = [(dist.prob(s), p.move(u, tuple(sorted(per[u])), t, s)) for s in dist]
+                dist = PMF.mix(parts)
+            value += sum((dist.prob(s) * p.worth(t, s) for s in dist), F(0))
+            key.append((p.target_kinds[t], tuple(sorted((p.unit_kinds[u], tuple(sorted(ws)))
+                                                        for u, ws in per.items()))))
+        out.append((value, targets, tuple(sorted(key))))
+    return out
+
+
+def value_of(p: Problem, targets: tuple[int, ...]) -> F:
+    return next(v for v, a, _k in enumerate_plans(p) if a == targets)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_search_finds_the_enumerations_optimum_and_next_best(seed):
+    rng = random.Random(1000 + seed)
+    split = seed % 4 == 3
+    p = synthetic(seed, rng.randint(1, 3 if split else 5), rng.randint(1, 4), split)
+    plans = enumerate_plans(p)
+    best = max(v for v, _a, _k in plans)
+    found = search(p)
+    assert found.complete and found.proved and found.gap == 0
+    assert found.value == best == found.bound
+    assert value_of(p, found.targets) == best  # the plan given is worth what it says
+    key = next(k for v, a, k in plans if a == found.targets)
+    others = [v for v, _a, k in plans if k != key]
+    if not others:
+        assert found.runner_up is None
+    else:  # the next best different plan, also proved
+        assert found.runner_value == max(others) == found.runner_bound
+        assert value_of(p, found.runner_up) == found.runner_value
+        assert next(k for v, a, k in plans if a == found.runner_up) != key
+
+
+@pytest.mark.parametrize("budget", [1, 30, 300, 3000])
+def test_a_search_that_stops_gives_a_proved_gap(budget):
+    # 6 units into 4 targets, 4,096 assignments: the budget stops the proof at first
+    p = synthetic(7, 6, 4)
+    plans = enumerate_plans(p)
+    best = max(v for v, _a, _k in plans)
+    found = search(p, budget)
+    assert found.value == value_of(p, found.targets) <= best <= found.bound
+    assert found.gap == found.bound - found.value >= 0
+    assert found.proved == (found.gap == 0)
+    if budget == 1:
+        assert not found.complete
+    full = search(p)
+    assert full.proved and full.value == best
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_every_bound_of_a_stopped_search_holds(seed):
+    # the proof alone, from the worst plan as the incumbent and multipliers of 0 (a weak
+    # Lagrange bound: the search must branch), stopped after a few steps; then the bisection
+    # of the bound: every bound it gives is at least the enumeration's optimum
+    p = synthetic(500 + seed, 5, 3)
+    plans = enumerate_plans(p)
+    best = max(v for v, _a, _k in plans)
+    worst_value, worst = min((v, a) for v, a, _k in plans)
+    for steps in (1, 4, 16, 64, 10**6):
+        s = _Search(p, 10**9)
+        s.prepare([F(0)] * len(p.pieces))
+        value, plan, bound, complete = s.run((worst_value, worst), None, steps)
+        assert value == value_of(p, plan) <= best <= bound
+        if complete:
+            assert value == bound == best
+        value, plan, bound = _tighten(s, value, plan, bound, s.steps + steps)
+        assert value == value_of(p, plan) <= best <= bound
+
+
+def test_a_stopped_search_is_told_by_the_command():
+    # 5 different units into 4 different targets (1,024 assignments), 1 step: the plan found
+    # and its gap; in full: proved, and its value within the stopped one's gap
+    import json
+
+    from click.testing import CliRunner
+
+    from mathhammer.cli.main import cli
+
+    units = [f'{n}x Gun{k} | 24" | {a} | 3+ | {s} | {ap} | {d}'
+             for k, (n, a, s, ap, d) in enumerate([(4, 1, 4, 0, 1), (2, 2, 8, -2, 2),
+                                                   (1, 3, 5, -1, 1), (3, 1, 9, -3, 3),
+                                                   (5, 1, 3, 0, 1)])]
+    aims = ["3x T4 Sv3+ W2", "1x T8 Sv3+ W6", "5x T3 Sv5+ W1", "2x T5 Sv2+ W3"]
+    args = ["plan", *units, *(a for t in aims for a in ("-t", t)), "--objective", "models"]
+    r = CliRunner().invoke(cli, [*args, "--search-budget", "1", "--json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    gap = F(data["gap"])
+    assert gap > 0 and not data["proved"]
+    text = CliRunner().invoke(cli, [*args, "--search-budget", "1"]).output
+    assert "not proved" in text and "gap" in text
+    full = json.loads(CliRunner().invoke(cli, [*args, "--json"]).output)
+    assert full["proved"] and F(full["gap"]) == 0
+    assert F(data["best"]["value"]) <= F(full["best"]["value"]) <= \
+        F(data["best"]["value"]) + gap
+
+
+W = mh.Weapon
+SHOOTERS = [
+    Shooter.of("bolters", [(W("bolter", attacks=2, skill=3, strength=4, ap=0, damage=1), 4)]),
+    Shooter.of("melta", [(W("melta", attacks=1, skill=3, strength=9, ap=-4, damage="D6"), 1)]),
+    Shooter.of("two guns", [(W("plasma", attacks=1, skill=3, strength=7, ap=-2, damage=2), 2),
+                            (W("flamer", attacks="D3", skill=None, strength=4, ap=0, damage=1,
+                               abilities=["torrent"]), 1)]),
+    Shooter.of("bolters #2", [(W("bolter", attacks=2, skill=3, strength=4, ap=0, damage=1), 4)]),
+]
+AIMS = [
+    Aim("3x MEQ", mh.Target(models=3, toughness=4, save=3, wounds=2), 60),
+    Aim("Leader + 2", mh.Squad((mh.Target(models=2, toughness=4, save=3, wounds=2),
+                                mh.Target(models=1, toughness=4, save=3, wounds=4, invuln=4,
+                                          keywords=["CHARACTER"]))), 90),
+    Aim("3x MEQ #2", mh.Target(models=3, toughness=4, save=3, wounds=2), 60),
+]
+
+
+@pytest.mark.parametrize("objective", list(Objective))
+@pytest.mark.parametrize("split", [False, True])
+def test_best_equals_the_enumeration_of_every_assignment(objective, split):
+    # the real engine's steps (engine/sequence): Planner.best (the search) against
+    # Planner.fixed (every assignment valued exactly, ranked)
+    planner = Planner(SHOOTERS, AIMS, objective, split=split)
+    ranked = planner.fixed()
+    found = planner.best()
+    assert found.proved and found.gap == 0 and found.bound == ranked[0].value
+    assert found.best.value == ranked[0].value
+    assert found.best.value == next(a.value for a in ranked if a.targets == found.best.targets)
+    runner = planner.runner_up(ranked)
+    assert found.runner_up is not None and runner is not None
+    assert found.runner_up.value == runner.value and found.runner_proved
+    assert planner.plan_key(found.runner_up) != planner.plan_key(found.best)
