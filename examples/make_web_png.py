@@ -11,8 +11,10 @@ Run ``python examples/make_web_png.py`` (needs ``pip install ".[webtest]"`` and 
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import urllib.parse
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -31,13 +33,18 @@ DATA_STATE = ("attacker=Space+Marines%3ADevastator+Squad&attacker_leader=Space+M
               "%3ACaptain&stationary=true&faction=Space+Marines")
 
 
-THEN_STATE = ("attacker=Space+Marines%3APredator+Annihilator&then=Space+Marines%3ADevastator+"
-              "Squad+--weapon+4x+Lascannon+--weapon+Bolt+pistol&then=Space+Marines%3AIntercessor+"
-              "Squad+%2B+Space+Marines%3ALieutenant&target=Space+Marines%3ALand+Raider"
-              "&until=50%25")
+#: The units after the first are the page's "then" entries, each its JSON (mathhammer.app).
+THEN_STATE = urllib.parse.urlencode([
+    ("attacker", "Space Marines:Predator Annihilator"),
+    ("then", json.dumps({"unit": "Space Marines:Devastator Squad", "leader": "", "models": "",
+                         "weapons": ["4x Lascannon", "Bolt pistol"], "rules": []})),
+    ("then", json.dumps({"unit": "Space Marines:Intercessor Squad",
+                         "leader": "Space Marines:Lieutenant", "models": "", "weapons": [],
+                         "rules": []})),
+    ("target", "Space Marines:Land Raider"), ("until", "50%")])
 PLAN_STATE = ("attacker=Space+Marines%3ADevastator+Squad&target=MEQ&plan_units=Space+Marines%3A"
-              "Predator+Annihilator&plan_units=Space+Marines%3ADevastator+Squad+--weapon+4x+"
-              "Lascannon+--weapon+Bolt+pistol&plan_units=Space+Marines%3AIntercessor+Squad"
+              "Predator+Annihilator&plan_units=Space+Marines%3ADevastator+Squad"
+              "&plan_units=Space+Marines%3AIntercessor+Squad"
               "&plan_targets=Space+Marines%3ALand+Raider&plan_targets=Space+Marines%3AIntercessor"
               "+Squad&plan_targets=Space+Marines%3ARhino&plan_adaptive=true")
 

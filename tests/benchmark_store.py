@@ -98,8 +98,11 @@ def fresh_server(data: Path, root: Path) -> None:
     from mathhammer.web.background import serving
 
     def status(url: str) -> tuple[int, str]:
+        query = {"attacker": "Intercessor Squad", "target": "MEQ"}  # a JSON query, POSTed
+        req = urllib.request.Request(url, data=json.dumps(query).encode(),
+                                     headers={"Content-Type": "application/json"})
         try:
-            with urllib.request.urlopen(url, timeout=60) as r:
+            with urllib.request.urlopen(req, timeout=60) as r:
                 return r.status, ""
         except urllib.error.HTTPError as e:
             return e.code, json.loads(e.read()).get("message", "")
@@ -111,7 +114,7 @@ def fresh_server(data: Path, root: Path) -> None:
         start = time.perf_counter()
         with serving("--data", str(data), env=env, wait=120) as url:
             up = time.perf_counter() - start
-            query = f"{url}/api/kills?attacker=Intercessor+Squad&target=MEQ"
+            query = f"{url}/api/kills"
             first, said = None, ""
             while time.perf_counter() - start < 900:
                 code, message = status(query)

@@ -11,7 +11,7 @@ checkout) it then times each interaction of the page for a unit from the data, o
 started with ``--data``: the faction list, a faction's units, a name search, the unit's card,
 its default attack, 4 lascannons, a modifier, a Leader on each side, and a pasted list (its
 first reading, then the same text again: read once per content), several units into one target,
-and plans of a phase (POST /api/plan, up to 6 units and 4 targets; the page takes 20 x 20: their
+and plans of a phase (POST /api/plan, up to the page's bound of 6 units and 4 targets: their
 time is stated). The target is under 300 ms each (plans aside); the first call (the unit
 index and catalogue read into a worker) is shown apart.
 A fresh server's first look at the data is timed too (``cold``; ``--cold`` times only it).
@@ -26,21 +26,23 @@ import time
 import urllib.parse
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 from mathhammer.web.background import serving
 
 QUERIES = [
     ("kills Hexmark vs MEQ half range", "/api/kills",
-     {"attacker": "Hexmark Destroyer", "target": "MEQ", "half_range": "true"}),
+     {"attacker": "Hexmark Destroyer", "target": "MEQ", "half_range": True}),
     ("odds Hexmark vs MEQ >= 2", "/api/odds",
-     {"attacker": "Hexmark Destroyer", "target": "MEQ", "half_range": "true", "at_least": "2"}),
+     {"kills": {"attacker": "Hexmark Destroyer", "target": "MEQ", "half_range": True},
+      "ask": "at least", "k": 2}),
     ("kills 20 Warriors vs 10 Warriors, 3 turns", "/api/kills",
-     {"attacker": "Necron Warriors", "models": "20", "target": "Necron Warriors",
-      "target_models": "10", "turns": "3", "rule": "Conquering Tyrant"}),
+     {"attacker": "Necron Warriors", "models": 20, "target": "Necron Warriors",
+      "target_models": 10, "turns": 3, "named_rules": ["Conquering Tyrant"]}),
     ("kills Cronos melee vs MEQ + Leader", "/api/kills",
-     {"attacker": "Cronos", "target": "MEQ", "ranged": "false", "leader": "Skitarii Marshal"}),
-    ("table 3 attackers x 9 standard targets", "/api/table",
-     {"attacker": ["Hexmark Destroyer", "Cronos", "Necron Warriors"]}),
+     {"attacker": "Cronos", "target": "MEQ", "ranged": False, "leader": "Skitarii Marshal"}),
+    ("table 3 attackers x 9 standard targets", "/api/compare",
+     {"attackers": ["Hexmark Destroyer", "Cronos", "Necron Warriors"]}),
 ]
 REPEATS = 30
 DEV = "Space Marines:Devastator Squad"
@@ -50,22 +52,23 @@ DATA_QUERIES = [
     ("a faction's units", "/api/search", {"q": "", "faction": "Space Marines"}, None),
     ("search 'captain'", "/api/search", {"q": "captain"}, None),
     ("the unit's card", "/api/unit", {"name": DEV}, None),
-    ("its default attack", "/api/kills", {"attacker": DEV, "target": "MEQ"}, None),
-    ("4 lascannons", "/api/kills",
-     {"attacker": DEV, "target": "MEQ", "weapon": ["4x Lascannon", "Bolt pistol"]}, None),
-    ("+ stationary, hit +1", "/api/kills",
-     {"attacker": DEV, "target": "MEQ", "weapon": ["4x Lascannon", "Bolt pistol"],
-      "stationary": "true", "hit_mod": "1"}, None),
-    ("+ a Leader on each side", "/api/kills",
+    ("its default attack", "/api/kills", {}, {"attacker": DEV, "target": "MEQ"}),
+    ("4 lascannons", "/api/kills", {},
+     {"attacker": DEV, "target": "MEQ", "weapons": ["4x Lascannon", "Bolt pistol"]}),
+    ("+ stationary, hit +1", "/api/kills", {},
+     {"attacker": DEV, "target": "MEQ", "weapons": ["4x Lascannon", "Bolt pistol"],
+      "stationary": True, "hit_mod": 1}),
+    ("+ a Leader on each side", "/api/kills", {},
      {"attacker": f"{DEV} + Space Marines:Lieutenant", "target": "MEQ",
-      "leader": "Space Marines:Captain", "weapon": ["4x Lascannon", "Bolt pistol"]}, None),
+      "leader": "Space Marines:Captain", "weapons": ["4x Lascannon", "Bolt pistol"]}),
 ]
 INTERCESSORS = "Space Marines:Intercessor Squad"
 DATA_QUERIES += [
     ("the unit's card (its Leader list)", "/api/unit", {"name": INTERCESSORS}, None),
-    ("then the Devastators (2 units into MEQ)", "/api/kills",
-     {"attacker": f"{INTERCESSORS} + Space Marines:Captain", "target": "MEQ", "until": "90%",
-      "then": f"{DEV} --weapon 4x Lascannon --weapon Bolt pistol"}, None),
+    ("then the Devastators (2 units into MEQ)", "/api/salvo", {},
+     {"units": [f"{INTERCESSORS} + Space Marines:Captain",
+                {"unit": DEV, "weapons": ["4x Lascannon", "Bolt pistol"]}],
+      "target": "MEQ", "until": "90%"}),
 ]
 #: Plans on the page (POST /api/plan): heavier, their time is stated, not held to 300 ms.
 PLANS = [
@@ -73,12 +76,12 @@ PLANS = [
      {"units": [DEV, INTERCESSORS], "targets": ["MEQ", "Space Marines:Rhino"],
       "adaptive": True}),
     ("plan 3 units x 3 targets, adaptive",
-     {"units": ["Space Marines:Predator Annihilator", f"{DEV} --weapon 4x Lascannon",
+     {"units": ["Space Marines:Predator Annihilator", {"unit": DEV, "weapons": ["4x Lascannon"]},
                 INTERCESSORS],
       "targets": ["Space Marines:Land Raider", INTERCESSORS, "Space Marines:Rhino"],
       "adaptive": True}),
-    ("plan 6 units x 4 targets, adaptive",
-     {"units": ["Space Marines:Predator Annihilator", f"{DEV} --weapon 4x Lascannon",
+    ("plan 6 units x 4 targets (the page's bound), adaptive",
+     {"units": ["Space Marines:Predator Annihilator", {"unit": DEV, "weapons": ["4x Lascannon"]},
                 INTERCESSORS, "Hexmark Destroyer", "Necron Warriors", "Cronos"],
       "targets": ["Space Marines:Land Raider", INTERCESSORS, "Space Marines:Rhino", "MEQ"],
       "adaptive": True}),
@@ -87,8 +90,11 @@ DATA_REPEATS = 10
 PLAN_REPEATS = 3
 
 
-def _call(base: str, path: str, params: dict, body: bytes | None = None) -> tuple[float, float]:
-    """(server ms, round trip ms) of one call."""
+def _call(base: str, path: str, params: dict, body: Any = None) -> tuple[float, float]:
+    """(server ms, round trip ms) of one call: a GET of ``params``, or a POST of the JSON
+    query ``body``."""
+    if body is not None and not isinstance(body, bytes):
+        body = json.dumps(body).encode()
     url = f"{base}{path}?{urllib.parse.urlencode(params, doseq=True)}"
     req = urllib.request.Request(url, data=body, headers={"Content-Type": "application/json"})
     t = time.perf_counter()
@@ -108,8 +114,8 @@ def _row(base: str, name: str, path: str, params: dict, body: bytes | None, repe
 
 #: Seconds between a fresh server's start and its first look at the data (a page opening).
 COLD_WAIT = 2.0
-COLD_QUERIES = [("the unit's card", "/api/unit", {"name": DEV}),
-                ("its default attack", "/api/kills", {"attacker": DEV, "target": "MEQ"})]
+COLD_QUERIES: list[tuple] = [("the unit's card", "/api/unit", {"name": DEV}),
+                ("its default attack", "/api/kills", {"attacker": DEV, "target": "MEQ"}, True)]
 
 
 def cold(data: Path) -> None:
@@ -120,8 +126,9 @@ def cold(data: Path) -> None:
     print("| query | 1st call | 2nd call |\n| --- | ---: | ---: |")
     with serving("--data", str(data), "--timeout", "300") as base:
         time.sleep(COLD_WAIT)
-        for name, path, params in COLD_QUERIES:
-            times = [_call(base, path, params)[0] for _ in range(2)]
+        for name, path, params, *post in COLD_QUERIES:
+            times = [(_call(base, path, {}, params) if post else _call(base, path, params))[0]
+                     for _ in range(2)]
             print(f"| {name} | {times[0]:.1f} | {times[1]:.1f} |")
 
 
@@ -136,8 +143,8 @@ def main() -> None:
             "| --- | ---: | ---: | ---: |")
     with serving() as base:
         print(head)
-        for name, path, params in QUERIES:
-            _row(base, name, path, params, None, REPEATS)
+        for name, path, query in QUERIES:
+            _row(base, name, path, {}, query, REPEATS)
     shared = Path(sys.argv[1]) if len(sys.argv) > 1 else (
         Path(__file__).resolve().parents[2] / "shared")
     data = shared / "bsdata" / "10e"
@@ -156,7 +163,7 @@ def main() -> None:
             text = lists[0].read_text(encoding="utf-8")
             body = json.dumps({"army": text, "targets": ["MEQ"]}).encode()
             # the first call reads the list; the repeats find it in the worker's cache
-            _row(base, f"army list {lists[0].name} vs MEQ", "/api/army", {}, body,
+            _row(base, f"army list {lists[0].name} vs MEQ", "/api/compare", {}, body,
                  DATA_REPEATS)
 
 

@@ -32,9 +32,16 @@ import attrs
 ROOT = Path(__file__).resolve().parents[1]
 #: A heavy query: 300 models of D6 damage into 100 models of 6 wounds (1 to 2 s of CPU, past
 #: the quick lane's second); the attacking models vary so that no two are the same query.
-HEAVY = "/api/kills?attacker={n}x+2+|+3%2B+|+4+|+0+|+D6&target=100x+T4+Sv3%2B+W6"
+HEAVY = ("/api/kills", {"attacker": "{n}x 2 | 3+ | 4 | 0 | D6", "target": "100x T4 Sv3+ W6"})
 #: Cheap queries: a unit's card, and a small kills (a few milliseconds of work each).
-CHEAP = ("/api/unit?name=MEQ", "/api/kills?attacker=Cronos&target=MEQ")
+CHEAP = (("/api/unit?name=MEQ", None),
+         ("/api/kills", {"attacker": "Cronos", "target": "MEQ"}))
+
+
+def _heavy(n: int) -> tuple[str, dict]:
+    """:data:`HEAVY` with ``n`` attacking models."""
+    path, body = HEAVY
+    return path, {**body, "attacker": body["attacker"].format(n=n)}
 
 
 @attrs.frozen
@@ -50,12 +57,17 @@ class Answer:
     error: str = ""
 
 
-def _one(url: str, kind: str, path: str, deadline: float) -> Answer:
+def _one(url: str, kind: str, query: tuple[str, dict | None], deadline: float) -> Answer:
+    """One request: a GET of the path, or a POST of its JSON query."""
+    path, body = query
     u = urllib.parse.urlsplit(url)
     start = time.perf_counter()
     try:
         conn = http.client.HTTPConnection(u.hostname, u.port, timeout=deadline)
-        conn.request("GET", path)
+        if body is None:
+            conn.request("GET", path)
+        else:
+            conn.request("POST", path, json.dumps(body), {"Content-Type": "application/json"})
         res = conn.getresponse()
         body = res.read()
         conn.close()
@@ -76,12 +88,12 @@ def burst(url: str, heavy: int, cheap: int, deadline: float = 60.0,
     """``heavy`` and ``cheap`` requests sent at once, each with ``deadline`` seconds to be
     answered: ``lead`` heavy ones first, then the rest interleaved (a cheap one after each
     heavy one); returns when every one has ended."""
-    jobs = [("heavy", HEAVY.format(n=300 + i % 200)) for i in range(min(lead, heavy))]
+    jobs = [("heavy", _heavy(300 + i % 200)) for i in range(min(lead, heavy))]
     for i in range(max(heavy - len(jobs), cheap)):
         if i < cheap:
             jobs.append(("cheap", CHEAP[i % len(CHEAP)]))
         if len(jobs) - min(i + 1, cheap) < heavy:
-            jobs.append(("heavy", HEAVY.format(n=300 + (lead + i) % 200)))
+            jobs.append(("heavy", _heavy(300 + (lead + i) % 200)))
     with concurrent.futures.ThreadPoolExecutor(max_workers=len(jobs)) as pool:
         futures = []
         for kind, path in jobs:

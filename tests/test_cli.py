@@ -942,7 +942,7 @@ def test_a_bug_is_reported_as_one_and_not_as_bad_input(monkeypatch, capsys):
     with pytest.raises(SystemExit) as e:
         cli_main(["kills", "Hexmrk", "MEQ"])
     assert e.value.code == 2 and capsys.readouterr().err.startswith("mathhammer: error: ")
-    monkeypatch.setattr(attack_commands, "build_query", broken)
+    monkeypatch.setattr(attack_commands, "kills_scenario", broken)
     with pytest.raises(SystemExit) as e:
         cli_main(["kills", "Hexmark Destroyer", "MEQ"])
     err = capsys.readouterr().err

@@ -96,10 +96,10 @@ def test_the_text_report_says_how_to_get_every_digit(cli):
 
 
 def test_full_fractions_is_not_a_web_parameter():
-    from mathhammer.web.command import call
+    from mathhammer.web.queries import answer
 
-    assert call("kills", {"attacker": "Cronos", "target": "MEQ", "full_fractions": "true"})[1]\
-        .startswith("mathhammer kills: error: unknown parameter 'full_fractions' for kills")
+    assert answer("kills", {"attacker": "Cronos", "target": "MEQ", "full_fractions": True})[1]\
+        .startswith("mathhammer: error: unknown parameter 'full_fractions' for kills")
 
 
 # --- 5. say what is not used ---------------------------------------------------------------------

@@ -165,7 +165,7 @@ def test_a_plan_says_its_rule_set(cli):
 def test_lists_of_two_editions_are_refused():
     from types import SimpleNamespace
 
-    from mathhammer.cli.resolve import one_edition
+    from mathhammer.app.resolve import one_edition
 
     with pytest.raises(ValueError) as e:
         one_edition(("--army a.txt", SimpleNamespace(edition="10e")),
@@ -202,18 +202,18 @@ def client():
 
 
 def test_the_api_refuses_a_pair_sized_past_its_bodyguard(client):
-    res = client.get("/api/kills", params={"attacker": PAIR, "target": "MEQ", "models": "25"})
+    res = client.post("/api/kills", json={"attacker": PAIR, "target": "MEQ", "models": 25})
     assert res.status_code == 400 and res.json()["error"] == SIZE
 
 
 @pytest.mark.parametrize(("key", "value"), [("then", ["Cronos"]), ("until", "0.5"),
-                                            ("turns", "3"), ("points", "MEQ=5")])
+                                            ("turns", 3), ("reanimation", True)])
 def test_a_plan_on_the_api_refuses_what_a_plan_does_not_take(client, key, value):
     # before: then, until and turns were read as kills options and dropped without a word
     res = client.post("/api/plan", json={"units": ["Cronos"], "targets": ["MEQ"], key: value})
     assert res.status_code == 400
     assert res.json()["error"].startswith(f"mathhammer: error: unknown parameter {key!r} for "
-                                          "plan; known: ")
+                                          "plan; ")
 
 
 def test_a_plan_on_the_api_says_its_rule_set(client):
@@ -224,9 +224,9 @@ def test_a_plan_on_the_api_says_its_rule_set(client):
 
 @pytest.mark.parametrize(("path", "body"), [
     ("/api/plan", {"units": ["Cronos"] * 100_000, "targets": ["MEQ"]}),
-    ("/api/plan", {"units": ["Cronos"], "targets": ["MEQ"], "rule": ["x"] * 100_000}),
-    ("/api/army", {"army": "Cronos", "targets": ["MEQ"] * 100_000}),
-    ("/api/kills", {"attacker": "Cronos", "target": "MEQ", "ability": ["x"] * 100_000}),
+    ("/api/plan", {"units": ["Cronos"], "targets": ["MEQ"], "named_rules": ["x"] * 100_000}),
+    ("/api/compare", {"army": "Cronos", "targets": ["MEQ"] * 100_000}),
+    ("/api/kills", {"attacker": "Cronos", "target": "MEQ", "abilities": ["x"] * 100_000}),
 ])
 def test_an_array_past_the_bound_is_refused_at_once(client, path, body):
     import time

@@ -98,7 +98,7 @@ def test_the_pages_army_units_have_their_rules_as_the_command_line(cli,
                                 "json", "--data", folder).stdout)
     monkeypatch.setenv("MATHHAMMER_DATA", folder)
     with TestClient(create_app(allowed_hosts=["testserver"], workers=1)) as c:
-        res = c.post("/api/army", json={"army": text, "targets": [ONES, "MEQ"]})
+        res = c.post("/api/compare", json={"army": text, "targets": [ONES, "MEQ"]})
         assert res.status_code == 200, res.text
         page = res.json()
         plan = c.post("/api/plan", json={"army": text, "targets": [ONES],

@@ -415,10 +415,12 @@ def test_a_worker_never_builds_a_store(data, monkeypatch):
     assert status == 200 and json.loads(body)["name"] == "Captain"
 
 
-def _get(url: str) -> tuple[int, Any, dict]:
-    """(status, headers, JSON body) of a GET."""
+def _get(url: str, body: dict | None = None) -> tuple[int, Any, dict]:
+    """(status, headers, JSON body) of a GET, or of a POST of the JSON ``body``."""
+    req = url if body is None else urllib.request.Request(
+        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
     try:
-        with urllib.request.urlopen(url, timeout=60) as r:
+        with urllib.request.urlopen(req, timeout=60) as r:
             return r.status, r.headers, json.loads(r.read())
     except urllib.error.HTTPError as e:
         return e.code, e.headers, json.loads(e.read())
@@ -440,16 +442,16 @@ def test_a_fresh_server_compiles_the_data_at_start_and_says_so_until_it_is_ready
     start = time.monotonic()
     try:
         with serving("--data", str(folder), env=dict(os.environ), wait=60) as url:
-            query = f"{url}/api/kills?attacker=Captain&target=MEQ"
-            status, headers, body = _get(query)
+            query = (f"{url}/api/kills", {"attacker": "Captain", "target": "MEQ"})
+            status, headers, body = _get(*query)
             assert status == 503 and headers.get("Retry-After") == "5", body
             assert body["message"] == "compiling the game's data (10e), ready in about a minute"
-            bundled = f"{url}/api/kills?attacker=Hexmark+Destroyer&target=MEQ"
-            assert _get(bundled)[0] == 200  # a bundled unit needs no store: no wait
+            bundled = {"attacker": "Hexmark Destroyer", "target": "MEQ"}
+            assert _get(f"{url}/api/kills", bundled)[0] == 200  # a bundled unit: no wait
             lock.close()  # the server's build goes on
-            while (status := _get(query)[0]) == 503 and time.monotonic() - start < 120:
+            while (status := _get(*query)[0]) == 503 and time.monotonic() - start < 120:
                 time.sleep(0.5)
-            status, _headers, body = _get(query)
+            status, _headers, body = _get(*query)
             assert status == 200, body
             assert time.monotonic() - start < 120
             r = cli("kills", "Captain", "MEQ", "--data", str(folder),
@@ -459,9 +461,9 @@ def test_a_fresh_server_compiles_the_data_at_start_and_says_so_until_it_is_ready
             # a data file removed while the server runs: compiled again the same way
             (folder / "Imperium - Blood Angels.cat").unlink()
             time.sleep(catalogue.RECHECK_SECONDS + 0.5)
-            status, headers, body = _get(query)
+            status, headers, body = _get(*query)
             assert status == 503 and headers.get("Retry-After") == "5", body
-            while (status := _get(query)[0]) == 503 and time.monotonic() - start < 240:
+            while (status := _get(*query)[0]) == 503 and time.monotonic() - start < 240:
                 time.sleep(0.5)
             assert status == 200
     finally:

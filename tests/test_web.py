@@ -27,14 +27,17 @@ import mathhammer as mh  # noqa: E402
 from mathhammer.errors import InputError  # noqa: E402
 from mathhammer.model.options import Options  # noqa: E402
 from mathhammer.web.app import create_app  # noqa: E402
-from mathhammer.web.command import page_words  # noqa: E402
-from mathhammer.web.plan import SEARCH_BUDGET  # noqa: E402
+from mathhammer.web.queries import (
+    SEARCH_BUDGET,  # noqa: E402
+    page_words,  # noqa: E402
+)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fake_army  # noqa: E402
 
 HEAVY = {"attacker": "60x 3 | 3+ | 5 | -1 | D3", "target": "20x T4 Sv4+ W6 + 10x T5 Sv3+ W4",
-         "turns": "20"}  # minutes of work: thousands of squad states over 20 turns
+         "turns": 20}  # minutes of work: thousands of squad states over 20 turns
+QUICK = {"kills": {"attacker": "Cronos", "target": "MEQ"}, "ask": "destroyed"}
 
 
 def cli_out(cli, *args: str) -> tuple[int, str, str]:
@@ -69,22 +72,22 @@ def data_client():
 
 
 @pytest.mark.parametrize(("params", "args"), [
-    ({"attacker": "Hexmark Destroyer", "target": "MEQ", "half_range": "true"},
+    ({"attacker": "Hexmark Destroyer", "target": "MEQ", "half_range": True},
      ["Hexmark Destroyer", "MEQ", "--half-range"]),
-    ({"attacker": "Cronos", "target": "GEQ", "ranged": "false", "models": "2",
-      "rule": "Dark Harvest", "reroll_hits": "ones", "crit_hit": "5"},
+    ({"attacker": "Cronos", "target": "GEQ", "ranged": False, "models": 2,
+      "named_rules": ["Dark Harvest"], "reroll_hits": "ones", "crit_hit": 5},
      ["Cronos", "GEQ", "--melee", "--models", "2", "--rule", "Dark Harvest",
       "--reroll-hits", "ones", "--crit-hit", "5+"]),
-    ({"attacker": "Hexmark Destroyer", "target": "Necron Warriors", "target_models": "5",
-      "turns": "2"},
+    ({"attacker": "Hexmark Destroyer", "target": "Necron Warriors", "target_models": 5,
+      "turns": 2},
      ["Hexmark Destroyer", "Necron Warriors", "--target-models", "5", "--turns", "2"]),
     ({"attacker": "10x 2 | 3+ | 4 | -1 | 1 | sustained hits 1", "target": "MEQ",
-      "leader": "Skitarii Marshal", "rules": "11e", "precision": "false"},
+      "leader": "Skitarii Marshal", "rules": "11e", "precision": False},
      ["10x 2 | 3+ | 4 | -1 | 1 | sustained hits 1", "MEQ", "--leader", "Skitarii Marshal",
       "--rules", "11e", "--no-precision"]),
 ])
 def test_kills_is_the_cli_json(cli, client, params, args):
-    res = client.get("/api/kills", params=params)
+    res = client.post("/api/kills", json=params)
     code, out, _ = cli_out(cli, "kills", *args, "--json")
     assert res.status_code == 200 and code == 0
     assert res.json() == json.loads(out)
@@ -92,9 +95,9 @@ def test_kills_is_the_cli_json(cli, client, params, args):
 
 
 def test_odds_hexmark_at_half_range(cli, client):
-    params = {"attacker": "Hexmark Destroyer", "target": "MEQ", "half_range": "true",
-              "at_least": "2"}
-    data = client.get("/api/odds", params=params).json()
+    query = {"kills": {"attacker": "Hexmark Destroyer", "target": "MEQ", "half_range": True},
+             "ask": "at least", "k": 2}
+    data = client.post("/api/odds", json=query).json()
     _, exact, _ = cli_out(cli, "odds", "Hexmark Destroyer", "MEQ", "--half-range", "--at-least",
                           "2", "--exact")
     assert data["p"] == exact.strip()
@@ -102,21 +105,26 @@ def test_odds_hexmark_at_half_range(cli, client):
     # P(>= 2) = P(2) + P(3)
     pmf = {int(k): Fraction(v) for k, v in data["pmf"]["kills"].items()}
     assert max(pmf) == 3 and Fraction(data["p"]) == pmf[2] + pmf[3]
+    _, out, _ = cli_out(cli, "odds", "Hexmark Destroyer", "MEQ", "--half-range", "--at-least", "2",
+                        "--json")
+    assert data == json.loads(out)
 
 
-def test_post_json_body_is_the_same_as_the_query_string(client):
-    params = {"attacker": "Hexmark Destroyer", "target": "MEQ", "rule": ["Conquering Tyrant"],
-              "hit_mod": 1}
-    got = client.post("/api/kills", json=params).json()
-    assert got == client.get("/api/kills", params={**params, "hit_mod": "1"}).json()
-    assert got["named_rules"] == ["Protocol of the Conquering Tyrant"]
-    assert got["options"]["hit_mod"] == 1
+def test_the_api_takes_json_queries_only(client):
+    # a query is a JSON object of the query's fields (docs/app.md); a query string is not
+    res = client.get("/api/kills", params={"attacker": "Cronos", "target": "MEQ"})
+    assert res.status_code == 405
+    got = client.post("/api/kills", json={"attacker": "Hexmark Destroyer", "target": "MEQ",
+                                          "named_rules": ["Conquering Tyrant"], "hit_mod": 1})
+    assert got.status_code == 200, got.text
+    assert got.json()["named_rules"] == ["Protocol of the Conquering Tyrant"]
+    assert got.json()["options"]["hit_mod"] == 1
 
 
 def test_table_is_the_cli_json(cli, client):
-    params = {"attacker": ["Hexmark Destroyer", "Cronos"], "targets": ["GEQ", "MEQ", "TEQ"],
-              "metric": "destroyed", "by": "weapon"}
-    res = client.get("/api/table", params=params)
+    query = {"attackers": ["Hexmark Destroyer", "Cronos"], "targets": ["GEQ", "MEQ", "TEQ"],
+             "metric": "destroyed", "by": "weapon"}
+    res = client.post("/api/compare", json=query)
     code, out, _ = cli_out(cli, "table", "Hexmark Destroyer", "Cronos", "--targets", "GEQ,MEQ,TEQ",
                            "--metric", "destroyed", "--by", "weapon", "--format", "json")
     assert res.status_code == 200 and code == 0
@@ -129,16 +137,14 @@ def test_table_is_the_cli_json(cli, client):
 @pytest.mark.parametrize(("params", "args"), [
     ({"attacker": "Hexmark Destroyer", "target": "5x T4 Sv3+ Q2"},
      ["Hexmark Destroyer", "5x T4 Sv3+ Q2"]),
-    ({"attacker": "Hexmark Destroyer", "target": "MEQ", "hit_mod": "9"},
-     ["Hexmark Destroyer", "MEQ", "--hit-mod", "9"]),
-    ({"attacker": "Hexmark Destroyer", "target": "MEQ", "rule": "Enslaved Artiface"},
+    ({"attacker": "Hexmark Destroyer", "target": "MEQ", "named_rules": ["Enslaved Artiface"]},
      ["Hexmark Destroyer", "MEQ", "--rule", "Enslaved Artiface"]),
     ({"attacker": "Hexmark Destroyr", "target": "MEQ"}, ["Hexmark Destroyr", "MEQ"]),
     ({"attacker": "2 | 2+ | 4 | 0 | 1 | lethal hitz", "target": "MEQ"},
      ["2 | 2+ | 4 | 0 | 1 | lethal hitz", "MEQ"]),
 ])
 def test_bad_input_is_the_cli_line(cli, client, params, args):
-    res = client.get("/api/kills", params=params)
+    res = client.post("/api/kills", json=params)
     code, _, err = cli_out(cli, "kills", *args, "--json")
     assert code == 2 and res.status_code == 400
     assert res.json() == {"error": err.strip(), "message": page_words(err.strip())}
@@ -152,6 +158,10 @@ def test_bad_input_is_the_cli_line(cli, client, params, args):
      "unknown parameter 'output' for kills"),
     ("/api/kills", {"attacker": "Cronos", "target": "MEQ", "half_range": "maybe"},
      "half_range: expected true or false, got 'maybe'"),
+    ("/api/kills", {"attacker": "Cronos", "target": "MEQ", "hit_mod": 9},
+     "hit_mod: expected an integer from -6 to 6, got 9"),
+    ("/api/kills", {"attacker": "Cronos", "target": "MEQ", "models": 0},
+     "models: expected a whole number from 1 to 1000, got 0"),
     ("/api/kills", {"attacker": "Cronos", "target": "units/necrons/hexmark-destroyer.toml"},
      "the web page reads no files"),
     ("/api/kills", {"attacker": "Cronos", "target": "Necrons.cat:Immortals"},
@@ -159,11 +169,15 @@ def test_bad_input_is_the_cli_line(cli, client, params, args):
     ("/api/kills", {"attacker": "Cronos", "target": "MEQ", "rules": "/tmp/10e.toml"},
      "rules: expected one of 10e, 11e, got '/tmp/10e.toml'"),
     ("/api/kills", {"attacker": "Cronos"}, "target: expected a unit's name"),
-    ("/api/table", {"targets": "MEQ"}, "attacker: expected at least one attacker"),
-    ("/api/odds", {"attacker": "Cronos", "target": "MEQ"}, "give exactly one of --at-least K"),
+    ("/api/kills", {"attacker": "Cronos", "target": "MEQ", "army": {"path": "/etc/passwd"}},
+     "army: the web page reads no files"),
+    ("/api/compare", {"targets": ["MEQ"]}, "attackers: expected at least one attacker"),
+    ("/api/odds", {"attacker": "Cronos", "target": "MEQ"}, "unknown parameter 'attacker'"),
+    ("/api/odds", {"kills": {"attacker": "Cronos", "target": "MEQ"}, "ask": "most"},
+     "ask: expected one of at least, exactly, at most, destroyed, got 'most'"),
 ])
 def test_bad_request_is_one_line(client, path, params, words):
-    res = client.get(path, params=params)
+    res = client.post(path, json=params)
     assert res.status_code == 400
     line = res.json()["error"]
     assert words in line and "\n" not in line and line.startswith("mathhammer")
@@ -171,10 +185,10 @@ def test_bad_request_is_one_line(client, path, params, words):
 
 def test_a_value_starting_with_dashes_is_not_an_option(client, tmp_path):
     out = tmp_path / "x.txt"
-    res = client.get("/api/kills", params={"attacker": f"--output={out}", "target": "MEQ"})
+    res = client.post("/api/kills", json={"attacker": f"--output={out}", "target": "MEQ"})
     assert res.status_code == 400 and not out.exists()
-    res = client.get("/api/kills", params={"attacker": "Cronos", "target": "MEQ",
-                                           "leader": f"--output={out}"})
+    res = client.post("/api/kills", json={"attacker": "Cronos", "target": "MEQ",
+                                          "leader": f"--output={out}"})
     assert res.status_code == 400 and not out.exists()
 
 
@@ -188,9 +202,8 @@ def test_post_body_must_be_an_object(client):
     res = client.post("/api/kills", content=b"[1, 2]", headers={"content-type":
                                                                  "application/json"})
     assert res.status_code == 400
-    assert res.json()["error"] == ("mathhammer kills: error: the request body must be a JSON "
-                                   "object")
-    assert res.json()["message"] == "the request body must be a JSON object"
+    assert res.json()["error"] == "mathhammer: error: kills: expected a JSON object, got list"
+    assert res.json()["message"] == "kills: expected a JSON object, got list"
 
 
 # --- what the page offers ----------------------------------------------------------------------
@@ -243,13 +256,12 @@ def test_a_long_query_is_stopped_and_blocks_no_one():
         answers: dict[str, object] = {}
 
         def heavy():
-            answers["heavy"] = c.get("/api/kills", params=HEAVY)
+            answers["heavy"] = c.post("/api/kills", json=HEAVY)
 
         t = threading.Thread(target=heavy)
         t.start()
         time.sleep(0.5)  # let the long query reach its worker first (ordering, not a timing)
-        quick = c.get("/api/odds", params={"attacker": "Cronos", "target": "MEQ",
-                                           "destroy": "true"})
+        quick = c.post("/api/odds", json=QUICK)
         assert "heavy" not in answers  # answered while the long query was running
         assert quick.status_code == 200
         t.join()
@@ -257,8 +269,7 @@ def test_a_long_query_is_stopped_and_blocks_no_one():
         assert res.status_code == 503
         assert res.json()["error"].startswith("mathhammer: error: the query took longer than 2 s")
         # the stopped worker was replaced
-        again = c.get("/api/odds", params={"attacker": "Cronos", "target": "MEQ",
-                                           "destroy": "true"})
+        again = c.post("/api/odds", json=QUICK)
         assert again.json() == quick.json()
 
 
@@ -272,7 +283,7 @@ def test_army_without_the_module_is_one_line(client):
         pass
     else:
         pytest.skip("mathhammer.data.army is installed")
-    res = client.post("/api/army", json={"army": "Hexmark Destroyer"})
+    res = client.post("/api/compare", json={"army": "Hexmark Destroyer"})
     assert res.status_code == 501
     assert res.json()["error"] == ("mathhammer: error: army lists and BattleScribe search need "
                                    "mathhammer.data.army, which this install of mathhammer does "
@@ -296,18 +307,18 @@ def test_army_table_with_the_agreed_interface(monkeypatch, tmp_path):
         open_store(edition, progress=lambda *_: None)
     # a new app: its worker processes start (fork) after the stand-in is in place
     with TestClient(create_app(allowed_hosts=["testserver"], workers=1)) as c:
-        res = c.post("/api/army", json={"army": "Hexmark Destroyer\nCronos",
-                                        "targets": ["MEQ", "TEQ"], "half_range": True})
+        res = c.post("/api/compare", json={"army": "Hexmark Destroyer\nCronos",
+                                            "targets": ["MEQ", "TEQ"], "half_range": True})
         assert res.status_code == 200, res.text
         data = res.json()
         assert data["army"] == {"units": ["Hexmark Destroyer", "Cronos"]}
-        table = c.get("/api/table", params={"attacker": ["Hexmark Destroyer", "Cronos"],
+        table = c.post("/api/compare", json={"attackers": ["Hexmark Destroyer", "Cronos"],
                                              "targets": ["MEQ", "TEQ"],
-                                             "half_range": "true"}).json()
+                                             "half_range": True}).json()
         # the same cells as `table` of the same units (the points of a unit are its own)
         assert [r["values"] for r in data["rows"]] == [r["values"] for r in table["rows"]]
         assert data["columns"] == table["columns"]
-        bad = c.post("/api/army", json={"army": "Nobody"})
+        bad = c.post("/api/compare", json={"army": "Nobody"})
         assert bad.status_code == 400 and "Nobody" in bad.json()["error"]
         found = c.get("/api/search", params={"q": "captain"}).json()
         assert found == {"units": ["Space Marines:Captain",
@@ -328,7 +339,7 @@ def test_army_roster_with_the_real_module(data_client):
         pytest.skip("no shared rosters")
     text = files[0].read_text(encoding="utf-8", errors="replace")
     rows = army.parse_army(text, data=ROSTERS.parent / "bsdata").rows()
-    res = client.post("/api/army", json={"army": text, "targets": ["MEQ"]})
+    res = client.post("/api/compare", json={"army": text, "targets": ["MEQ"]})
     assert res.status_code == 200, res.text
     assert [r["label"] for r in res.json()["rows"]] == [label for label, _ in rows]
 
@@ -386,23 +397,26 @@ def test_a_query_whose_client_left_is_stopped():
 
     with serving("--workers", "1", "--timeout", "600") as base:
         port = int(base.rsplit(":", 1)[1])
-        query = urllib.parse.urlencode(HEAVY)
+        body = json.dumps(HEAVY).encode()
         with socket.create_connection(("127.0.0.1", port)) as c:
-            c.sendall(f"GET /api/kills?{query} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+            c.sendall(b"POST /api/kills HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                      b"application/json\r\nContent-Length: " + str(len(body)).encode()
+                      + b"\r\n\r\n" + body)
             time.sleep(1)  # the long query is on the only worker now
-        quick = urllib.parse.urlencode({"attacker": "Cronos", "target": "MEQ", "destroy": "true"})
-        with urllib.request.urlopen(f"{base}/api/odds?{quick}", timeout=60) as res:
+        ask = urllib.request.Request(f"{base}/api/odds", data=json.dumps(QUICK).encode(),
+                                     headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(ask, timeout=60) as res:
             assert json.loads(res.read())["query"] == "P(destroyed)"
 
 
 @pytest.mark.parametrize(("params", "plain"), [
-    ({"attacker": "army:Hexmark Destroyer", "target": "MEQ", "half_range": "true"},
+    ({"attacker": "army:Hexmark Destroyer", "target": "MEQ", "half_range": True},
      {"attacker": "Hexmark Destroyer"}),
-    ({"attacker": "Cronos", "target": "army:Necron Warriors", "target_models": "12",
-      "turns": "2"}, {"target": "Necron Warriors"}),
-    ({"attacker": "army:Cronos", "target": "army:Hexmark Destroyer", "ranged": "false",
-      "models": "2"}, {"attacker": "Cronos", "target": "Hexmark Destroyer"}),
-    ({"attacker": "army:Cronos", "target": "MEQ", "weapon": ["Spirit vortex"]},
+    ({"attacker": "Cronos", "target": "army:Necron Warriors", "target_models": 12,
+      "turns": 2}, {"target": "Necron Warriors"}),
+    ({"attacker": "army:Cronos", "target": "army:Hexmark Destroyer", "ranged": False,
+      "models": 2}, {"attacker": "Cronos", "target": "Hexmark Destroyer"}),
+    ({"attacker": "army:Cronos", "target": "MEQ", "weapons": ["Spirit vortex"]},
      {"attacker": "Cronos"}),
 ])
 def test_kills_of_army_units_are_those_of_the_same_units(monkeypatch, params, plain):
@@ -410,7 +424,7 @@ def test_kills_of_army_units_are_those_of_the_same_units(monkeypatch, params, pl
     text = "Hexmark Destroyer\nCronos\nNecron Warriors"
     with TestClient(create_app(allowed_hosts=["testserver"], workers=1)) as c:
         got = c.post("/api/kills", json={**params, "army": text})
-        want = c.get("/api/kills", params={**params, **plain})
+        want = c.post("/api/kills", json={**params, **plain})
         assert got.status_code == 200 == want.status_code, got.text
         assert got.json() == want.json()
         bad = c.post("/api/kills", json={**params, "army": "Cronos", "attacker": "army:Nobody"})
@@ -440,7 +454,11 @@ SHARED = Path(os.environ.get("MATHHAMMER_SHARED", Path(__file__).resolve().paren
 
 
 def test_a_list_is_read_once_per_content(monkeypatch):
-    from mathhammer.web.army import read_army
+    from mathhammer.app.lists import read_list
+    from mathhammer.app.queries import ArmyList
+
+    def read_army(text):
+        return read_list(ArmyList.from_json(text))
 
     monkeypatch.setitem(sys.modules, "mathhammer.data.army", fake_army.module())
     text = "Hexmark Destroyer\nCronos"
@@ -457,14 +475,15 @@ def test_a_list_is_read_once_per_content(monkeypatch):
 def test_an_uploaded_rosz_is_the_same_army_as_the_file(monkeypatch):
     import base64
 
-    from mathhammer.web.army import read_army
+    from mathhammer.app.lists import read_list
+    from mathhammer.app.queries import ArmyList
 
     army = pytest.importorskip("mathhammer.data.army")
     path = SHARED / "rosters" / "necron-combat-patrol.10e.rosz"
     if not path.is_file():
         pytest.skip(f"no shared roster at {path}")
     monkeypatch.setenv("MATHHAMMER_DATA", str(SHARED / "bsdata"))
-    got = read_army({"base64": base64.b64encode(path.read_bytes()).decode()})
+    got = read_list(ArmyList(base64=base64.b64encode(path.read_bytes()).decode()))
     want = army.load_army(path)
     assert got.to_json() == want.to_json() and len(got.units) > 0
 
@@ -477,8 +496,7 @@ LONE = "1x T4 Sv7+ W1"
 
 def test_several_units_into_one_target_hand_derived(client):
     # each gun kills the lone model with 5/6 * 5/6 = 25/36; after the second: 1 - (11/36)**2
-    res = client.get("/api/kills", params={"attacker": GUN, "then": GUN, "target": LONE,
-                                           "until": "90%"})
+    res = client.post("/api/salvo", json={"units": [GUN, GUN], "target": LONE, "until": "90%"})
     assert res.status_code == 200, res.text
     data = res.json()
     assert [u["destroyed"] for u in data["after_units"]] == ["25/36", "1175/1296"]
@@ -492,28 +510,35 @@ def test_several_units_are_the_cli_json(cli, client):
     # line's kills A B -t T --json, exactly
     first = "Hexmark Destroyer --half-range"
     then = ["Necron Warriors --rule Enslaved Artifice --models 10", "Cronos --weapon Spirit syphon"]
-    res = client.post("/api/kills", json={"attacker": first, "then": then, "target": "GEQ",
-                                          "leader": "Skitarii Marshal", "hit_mod": "1"})
+    units = [{"unit": "Hexmark Destroyer", "half_range": True},
+             {"unit": "Necron Warriors", "named_rules": ["Enslaved Artifice"], "models": 10},
+             {"unit": "Cronos", "weapons": ["Spirit syphon"]}]
+    res = client.post("/api/salvo", json={"units": units, "target": "GEQ",
+                                          "leader": "Skitarii Marshal", "hit_mod": 1})
     assert res.status_code == 200, res.text
     code, out, _ = cli_out(cli, "kills", first, *then, "-t", "GEQ", "--leader", "Skitarii Marshal",
                            "--hit-mod", "1", "--json")
     assert code == 0
     assert res.json() == json.loads(out)
-    odds = client.get("/api/odds", params={"attacker": first, "then": then[0], "target": "GEQ",
-                                           "at_least": "5"})
+    odds = client.post("/api/odds", json={"salvo": {"units": units[:2], "target": "GEQ"},
+                                          "ask": "at least", "k": 5})
     code, out, _ = cli_out(cli, "odds", first, then[0], "-t", "GEQ", "--at-least", "5", "--json")
-    assert odds.status_code == 200 and odds.json()["p"] == json.loads(out)["p"]
+    assert odds.status_code == 200 and odds.json() == json.loads(out)
 
 
 @pytest.mark.parametrize(("params", "words"), [
-    ({"attacker": GUN, "then": "units/x.toml", "target": LONE}, "reads no files"),
-    ({"attacker": GUN, "then": "Cronos --data /tmp", "target": LONE}, "reads no files"),
-    ({"attacker": GUN, "then": "Cronos --rules house.toml", "target": LONE}, "expected one of"),
-    ({"attacker": GUN, "target": LONE, "until": "90%"}, "several attacking units"),
-    ({"attacker": GUN, "then": [GUN] * 12, "target": LONE}, "at most 12"),
+    ({"units": [GUN, "units/x.toml"], "target": LONE}, "reads no files"),
+    ({"units": [GUN, {"unit": "Cronos", "data": "/tmp"}], "target": LONE},
+     "unknown option 'data'"),
+    ({"units": [GUN, {"unit": "Cronos", "rules": "11e"}], "target": LONE},
+     "rules is the query's, not one unit's"),
+    ({"units": [GUN], "target": LONE, "rules": "house.toml"}, "expected one of"),
+    ({"units": [GUN], "target": LONE, "turns": 2}, "turns: not for several units"),
+    ({"units": [GUN] * 13, "target": LONE}, "at most 12"),
+    ({"units": ["Cronos --rule Dark Harvest"], "target": LONE}, "unknown unit"),
 ])
 def test_several_units_bad_input_is_one_line(client, params, words):
-    res = client.get("/api/kills", params=params)
+    res = client.post("/api/salvo", json=params)
     assert res.status_code == 400 and words in res.json()["message"], res.text
 
 
@@ -538,9 +563,11 @@ def test_a_plan_hand_derived(client):
 
 def test_a_plan_is_the_cli_json(cli, client):
     units = ["Hexmark Destroyer", "Cronos --rule Dark Harvest", "Necron Warriors"]
+    orders = ["Hexmark Destroyer", {"unit": "Cronos", "named_rules": ["Dark Harvest"]},
+              "Necron Warriors"]
     targets = ["GEQ", "Skitarii Marshal", "MEQ"]
-    res = client.post("/api/plan", json={"units": units, "targets": targets, "adaptive": True,
-                                         "objective": "models", "half_range": "true"})
+    res = client.post("/api/plan", json={"units": orders, "targets": targets, "adaptive": True,
+                                         "objective": "models", "half_range": True})
     assert res.status_code == 200, res.text
     code, out, _ = cli_out(cli, "plan", *units, *(x for t in targets for x in ("-t", t)),
                            "--adaptive", "--objective", "models", "--half-range", "--json",
@@ -556,7 +583,7 @@ def test_a_plan_is_the_cli_json(cli, client):
     ({"units": ["Cronos"], "targets": ["MEQ"] * 21},
      "at most 20 attacking units and 20 targets"),
     ({"units": ["Cronos"], "targets": []}, "targets: expected the targets"),
-    ({"units": ["army:Nobody"], "targets": ["MEQ"]}, "paste the army list first"),
+    ({"units": ["army:Nobody"], "targets": ["MEQ"]}, "give the army list first"),
     ({"units": ["Cronos"], "targets": ["secret.toml"]}, "reads no files"),
     ({"units": ["Cronos"], "targets": ["MEQ"], "objective": "fun"}, "objective: expected one of"),
 ])
@@ -651,13 +678,11 @@ def test_a_factions_units_are_its_units_of_the_search(monkeypatch, tmp_path):
     assert any(search_json("", None, f) for f in factions)
 
 
-def test_a_unit_of_a_list_with_then_units_is_one_line(monkeypatch):
-    monkeypatch.setitem(sys.modules, "mathhammer.data.army", fake_army.module())
-    with TestClient(create_app(allowed_hosts=["testserver"], workers=1)) as c:
-        res = c.post("/api/kills", json={"attacker": "army:Cronos", "then": ["Cronos"],
-                                         "target": "MEQ", "army": "Cronos"})
-        assert res.status_code == 400
-        assert res.json()["message"].startswith("then: a unit of an army list does not join")
+def test_a_unit_of_a_list_needs_the_list(client):
+    res = client.post("/api/kills", json={"attacker": "army:Cronos", "target": "MEQ"})
+    assert res.status_code == 400
+    assert res.json()["message"] == ("attacker 'army:Cronos': a unit of an army list; give the "
+                                     "list (army)")
 
 
 def test_a_weapons_max_and_slot_as_the_page_offers_them():

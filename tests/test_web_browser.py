@@ -174,7 +174,7 @@ def test_a_bad_inline_profile_shows_its_error(cli, page):
     page.fill("#target", "5x T4 Sv3+ Q2")
     code, _, err = cli_out(cli, "kills", "Hexmark Destroyer", "5x T4 Sv3+ Q2", "--json")
     assert code == 2
-    from mathhammer.web.command import page_words
+    from mathhammer.web.queries import page_words
 
     expect()(page.locator("#error")).to_have_text(page_words(err.strip()))  # the page's words
     expect()(page.locator("#answer")).to_be_hidden()
@@ -532,8 +532,11 @@ def test_several_units_a_plan_and_the_listed_leaders(cli, browser, data_server, 
     page.uncheck(f"#then input[aria-label='Heavy Bolter{who}']")
     page.fill("#until", "90%")
     page.wait_for_function("() => decodeURIComponent(location.href).includes('4x+Lascannon')")
-    [then] = _sent(page, "then")
-    assert "--weapon 4x Lascannon" in then and "Heavy Bolter" not in then
+    [then] = _sent(page, "then")  # the unit as JSON, never command-line syntax
+    unit = json.loads(then)
+    assert unit["unit"] == DEVASTATORS and "4x Lascannon" in unit["weapons"]
+    assert "Heavy Bolter" not in then and "--" not in then
+    then = " ".join([unit["unit"], *(f"--weapon {w}" for w in unit["weapons"])])
     first = f"{INTERCESSORS} + {CAPTAIN}"
     code, out, err = cli_out(cli, "kills", first, then, "-t", "MEQ", "--until", "90%", "--json",
                              *data)

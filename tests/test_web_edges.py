@@ -87,9 +87,13 @@ def test_a_request_that_does_not_arrive_in_time_is_closed(server, what, trickle)
     assert took is not None and 0.8 < took < 5, (what, took)
 
 
-def _ask(port: int, path: str = "/api/health") -> tuple[int, dict, dict]:
+def _ask(port: int, path: str = "/api/health", body: dict | None = None
+         ) -> tuple[int, dict, dict]:
     c = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
-    c.request("GET", path)
+    if body is None:
+        c.request("GET", path)
+    else:
+        c.request("POST", path, json.dumps(body), {"Content-Type": "application/json"})
     r = c.getresponse()
     body = json.loads(r.read())
     c.close()
@@ -180,7 +184,7 @@ def test_a_waiting_query_is_let_go_when_the_server_stops():
 
 
 #: A query of several seconds (1000 models of D3 damage into 300 models of 3 wounds).
-LONG = "/api/kills?attacker=1000x+4+|+3%2B+|+4+|+0+|+D3&target=300x+T4+Sv3%2B+W3"
+LONG = ("/api/kills", {"attacker": "1000x 4 | 3+ | 4 | 0 | D3", "target": "300x T4 Sv3+ W3"})
 
 
 @pytest.mark.slow
@@ -203,7 +207,7 @@ def test_sigterm_during_a_long_query_answers_a_json_503_without_a_traceback():
         got: dict = {}
 
         def query() -> None:
-            got["answer"] = _ask(port, LONG)
+            got["answer"] = _ask(port, *LONG)
 
         t = threading.Thread(target=query)
         t.start()

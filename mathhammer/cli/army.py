@@ -9,6 +9,7 @@ import sys
 
 import click
 
+from ..app.lists import points_read, unresolved_lines
 from ..data.army import FORMATS
 from ..model.limits import MAX_ARMY_FILE_BYTES, check_bytes
 from .datacheck import check
@@ -49,24 +50,6 @@ def _is_file(name: str) -> bool:
         return Path(name).is_file()
     except (OSError, ValueError):
         return False
-
-
-def points_read(army) -> str:
-    """``"1155 / 1995 points read"`` (or ``"1995 points"`` when the list's total is read
-    whole)."""
-    if army.declared_points is None or (army.declared_points == army.points
-                                        and not army.unresolved):
-        return f"{army.points} points"
-    return f"{army.points} / {army.declared_points} points read"
-
-
-def unresolved_lines(army) -> list[str]:
-    """One line per name of the list that was not read: ``file:line: unresolved: ...``."""
-    out = []
-    for u in army.unresolved:
-        where = f"{army.source}:{u.line}" if u.line else army.source
-        out.append(f"{where}: unresolved: {u.describe()}")
-    return out
 
 
 def short_reason(reason: str) -> str:

@@ -18,9 +18,11 @@ from typing import Any
 import attrs
 import click
 
+from ..app.answer import kills_scenario, odds_answer_json, odds_of, salvo_of, scenario_json
+from ..app.queries import Kills, Odds, Salvo
 from ..engine.sequence import mortal_roll
 from ..errors import InputError
-from ..report.jsonout import explain_json, kills_json, mortal_json, sequence_json
+from ..report.jsonout import mortal_json
 from ..report.numbers import (
     as_float,
     is_long,
@@ -30,13 +32,15 @@ from ..report.numbers import (
     short_fraction,
     to_json,
 )
+from ..report.planning import parse_probability
 from ..report.scenario import Ask, Counter, MortalQuery
+from ..report.targets import target_of
 from ..report.text import explain_lines, kills_text, mortal_text, sequence_text
-from .army import data_option
+from .army import current_data, data_option
 from .export import TO, check_to, write_unitcrunch
 from .output import CONTEXT, full_fractions_option, only_with, warn
-from .params import Count, attack_params, sequence_params, with_params
-from .resolve import build_query, check_output, check_suffix, emit, target
+from .params import Count, attack_params, sequence_params, setup_of, with_params
+from .resolve import check_output, check_suffix, emit
 
 _KILLS_HELP = """Expected hits, wounds, damage and kills of ATTACKER against TARGET, with the
 exact distribution of models destroyed.
@@ -108,7 +112,7 @@ def kills(units: tuple[str, ...], as_json: bool, plot: str | None, output: str |
         to_path = check_output(output, force)
         from ..report.unitcrunch import query_profiles
 
-        query = build_query(units, p)
+        query = kills_scenario(kills_value(units, p), current_data())
         write_unitcrunch(query_profiles(query), to_path)
         if query.applied or query.options != type(query.options)():
             warn("the query's rules and options (--rule, --half-range, ... and the rules from "
@@ -117,10 +121,12 @@ def kills(units: tuple[str, ...], as_json: bool, plot: str | None, output: str |
     if target_unit is not None:
         if explain:
             raise click.UsageError("--explain: with one attacking unit (not with -t TARGET)")
-        return _several(units, target_unit, until_p, as_json, plot, output, force, p)
+        if plot is not None:
+            raise click.UsageError("--plot: one attacking unit only (drop -t)")
+        return _several(salvo_value(units, target_unit, p, until_p), as_json, output, force)
     if until_p is not None:
         raise click.UsageError("--until: with several units into one target (-t TARGET)")
-    query = build_query(units, p)
+    query = kills_scenario(kills_value(units, p, explain), current_data())
     plot_path = check_output(plot, force, "--plot") if plot is not None else None
     out_path = check_output(output, force) if output is not None else None
     check_suffix(out_path, "json" if as_json else "text")
@@ -134,6 +140,9 @@ def kills(units: tuple[str, ...], as_json: bool, plot: str | None, output: str |
 
         check_plot_suffix(plot_path)
         check_matplotlib()
+    if as_json:
+        emit(to_json(scenario_json(query, explain)), out_path)
+        return None
     result = query.run()
     timeline = query.run_sequence() if query.is_sequence else None
     if plot_path is not None:
@@ -141,36 +150,57 @@ def kills(units: tuple[str, ...], as_json: bool, plot: str | None, output: str |
 
         plot_kills(query, result if timeline is None else _Kills(timeline.kills), plot_path)
         click.echo(f"wrote {plot}", err=True)
-    if timeline is not None:
-        data = sequence_json(query, timeline, result) if as_json else None
-        text = "" if as_json else sequence_text(query, timeline, result)
-    else:
-        data = kills_json(query, result) if as_json else None
-        text = "" if as_json else kills_text(query, result)
-    if as_json:
-        if explain:
-            data["explain"] = explain_json(query)
-        text = to_json(data)
-    elif explain:
+    text = kills_text(query, result) if timeline is None else \
+        sequence_text(query, timeline, result)
+    if explain:
         text += "\n".join(explain_lines(query)) + "\n"
     emit(text, out_path)
 
 
-def _several(units: tuple[str, ...], target_unit: str, until_p: str | None, as_json: bool,
-             plot: str | None, output: str | None, force: bool, p: dict[str, Any]) -> None:
-    """``kills A B C -t TARGET``."""
-    from ..report.planning import parse_probability, salvo_json, salvo_text
-    from .plan import salvo_query
+def kills_value(args: tuple[str, ...], p: dict[str, Any], explain: bool = False) -> Kills:
+    """The kills query of ``kills`` and ``odds``: ATTACKER TARGET (or TARGET alone, with
+    inline ``--weapon`` rows) and the options."""
+    from ..data.inline import is_inline_weapon
 
-    if plot is not None:
-        raise click.UsageError("--plot: one attacking unit only (drop -t)")
+    if len(args) == 2:
+        attacker_spec, target_spec = args
+    elif len(args) == 1 and any(is_inline_weapon(w) for w in p["weapons"]):
+        attacker_spec, target_spec = None, args[0]
+    else:
+        raise click.UsageError(f"expected ATTACKER and TARGET, got {len(args)} argument"
+                               f"{'s' * (len(args) != 1)}")
+    if p.get("reanimation") is not None and p.get("turns") is None:
+        flag = "--reanimation" if p["reanimation"] else "--no-reanimation"
+        raise click.UsageError(f"{flag}: only with --turns N")
+    return Kills(target=target_spec, attacker=attacker_spec, setup=setup_of(p),
+                 explain=explain)
+
+
+def salvo_value(attackers: tuple[str, ...], target_spec: str, p: dict[str, Any],
+                until: str | None = None) -> Salvo:
+    """``kills A B C -t TARGET``: the units in order into one target, each with the options
+    written after its name (``"Devastator Squad --half-range"``)."""
+    from .table import unit_order
+
+    if not attackers:
+        raise click.UsageError("with -t TARGET give at least one ATTACKER")
+    if p.get("turns") is not None or p.get("reanimation") is not None:
+        raise click.UsageError("--turns: one attacking unit only (several units into one "
+                               "target are one sequence already)")
+    return Salvo(units=tuple(unit_order(a) for a in attackers), target=target_spec,
+                 setup=setup_of(p), until=None if until is None else parse_probability(until))
+
+
+def _several(q: Salvo, as_json: bool, output: str | None, force: bool) -> None:
+    """``kills A B C -t TARGET``."""
+    from ..report.planning import salvo_json, salvo_text
+
     out_path = check_output(output, force) if output is not None else None
     check_suffix(out_path, "json" if as_json else "text")
-    until = parse_probability(until_p) if until_p is not None else None
-    s = salvo_query(units, target_unit, p)
+    s = salvo_of(q, current_data())
     timeline = s.run()
-    emit(to_json(salvo_json(s, timeline, until)) if as_json else salvo_text(s, timeline, until),
-         out_path)
+    emit(to_json(salvo_json(s, timeline, q.until)) if as_json else
+         salvo_text(s, timeline, q.until), out_path)
 
 
 @attrs.frozen
@@ -231,52 +261,50 @@ def odds(units: tuple[str, ...], at_least: int | None, exactly: int | None,
         raise click.UsageError("--destroy is about the whole unit; drop --of")
     if tries and exact:
         raise click.UsageError("--try: not with --exact (it prints one fraction)")
-    if tries:
-        _try_odds(units, target_unit, asked[0], counter, as_json, tries, p)
-        return None
-    if target_unit is not None:
-        return _several_odds(units, target_unit, asked[0], counter, exact, as_json, p)
-    query = build_query(units, p)
     _, ask, k = asked[0]
-    answer = query.answer()  # resolved once, for the probability and the JSON
-    what, prob = query.odds(ask, k, Counter(counter), answer)
+    query: Kills | Salvo = salvo_value(units, target_unit, p) if target_unit is not None \
+        else kills_value(units, p)
+    q = Odds(query, ask, k, Counter(counter))
+    if tries:
+        _try_odds(q, as_json, tries)
+        return None
+    a = odds_of(q, current_data())
     if as_json:
-        data = {"query": f"P({what})", "p": json_fraction(prob), "p_float": as_float(prob)}
-        if query.is_sequence:
-            data |= sequence_json(query, answer, query.run())
-        else:
-            data |= kills_json(query, answer)
-        click.echo(to_json(data), nl=False)
+        click.echo(to_json(odds_answer_json(a)), nl=False)
     elif exact:
-        click.echo(short_fraction(prob))
+        click.echo(short_fraction(a.p))
     else:
-        steps = f"; {query.describe_steps()}" if query.is_sequence else ""
-        if is_long(prob):
-            click.echo(f"P({what}) = {percent(prob)} (exact: a fraction of "
-                       f"{readable_fraction(prob)[1:-1]}; --exact or --json prints it)")
+        if is_long(a.p):
+            click.echo(f"P({a.what}) = {percent(a.p)} (exact: a fraction of "
+                       f"{readable_fraction(a.p)[1:-1]}; --exact or --json prints it)")
         else:
-            click.echo(f"P({what}) = {short_fraction(prob)} = {percent(prob)}")
-        click.echo(f"  {query.attacker} -> {query.target_name}; rules {query.options.rules}; "
-                   f"options: {query.options.describe()}; named rules: "
-                   f"{', '.join(query.named_rules) or 'none'}{steps}")
+            click.echo(f"P({a.what}) = {short_fraction(a.p)} = {percent(a.p)}")
+        if isinstance(query, Salvo):
+            from .plan import odds_line
+
+            click.echo(odds_line(a.scenario))
+            return None
+        sc = a.scenario
+        steps = f"; {sc.describe_steps()}" if sc.is_sequence else ""
+        click.echo(f"  {sc.attacker} -> {sc.target_name}; rules {sc.options.rules}; "
+                   f"options: {sc.options.describe()}; named rules: "
+                   f"{', '.join(sc.named_rules) or 'none'}{steps}")
+    return None
 
 
-def _try_odds(units: tuple[str, ...], target_unit: str | None, asked: tuple[str, Ask, int],
-              counter: str, as_json: bool, tries: tuple[str, ...], p: dict[str, Any]) -> None:
+def _try_odds(q: Odds, as_json: bool, tries: tuple[str, ...]) -> None:
     """``odds ... --try OPTIONS``: the probability as asked and with each variant's options
     added; the best variant and its lead."""
-    from .plan import salvo_query, try_lines
-    from .table import merged, vary_params
+    from .plan import try_lines
+    from .table import variant_of
 
-    _, ask, k = asked
+    def prob(changes: dict[str, Any]) -> tuple[str, Fraction]:
+        query = attrs.evolve(q.query, setup=q.query.setup.merged(changes))
+        a = odds_of(attrs.evolve(q, query=query), current_data())
+        return a.what, a.p
 
-    def prob(q: dict[str, Any]) -> tuple[str, Fraction]:
-        if target_unit is not None:
-            return salvo_query(units, target_unit, q).odds(ask, k, Counter(counter))
-        return build_query(units, q).odds(ask, k, Counter(counter))
-
-    what, base = prob(p)
-    rows = [("(as given)", base)] + [(t, prob(merged(p, vary_params(t, "--try")))[1])
+    what, base = prob({})
+    rows = [("(as given)", base)] + [(t, prob(dict(variant_of(t, "--try").changes))[1])
                                      for t in tries]
     if as_json:
         best = max(rows, key=lambda r: r[1])
@@ -286,30 +314,6 @@ def _try_odds(units: tuple[str, ...], target_unit: str | None, asked: tuple[str,
         return
     click.echo(f"P({what})")
     click.echo("\n".join(try_lines(rows, percent)))
-
-
-def _several_odds(units: tuple[str, ...], target_unit: str, asked: tuple[str, Ask, int],
-                  counter: str, exact: bool, as_json: bool, p: dict[str, Any]) -> None:
-    """``odds A B C -t TARGET``: one probability of the end."""
-    from ..report.planning import salvo_json
-    from .plan import odds_line, salvo_query
-
-    s = salvo_query(units, target_unit, p)
-    timeline = s.run()
-    _, ask, k = asked
-    what, prob = s.odds(ask, k, Counter(counter), timeline)
-    if as_json:
-        data = {"query": f"P({what})", "p": json_fraction(prob), "p_float": as_float(prob)}
-        click.echo(to_json(data | salvo_json(s, timeline)), nl=False)
-    elif exact:
-        click.echo(short_fraction(prob))
-    else:
-        if is_long(prob):
-            click.echo(f"P({what}) = {percent(prob)} (exact: a fraction of "
-                       f"{readable_fraction(prob)[1:-1]}; --exact or --json prints it)")
-        else:
-            click.echo(f"P({what}) = {short_fraction(prob)} = {percent(prob)}")
-        click.echo(odds_line(s))
 
 
 _MORTAL_HELP = """Mortal wounds on TARGET: the distribution of models destroyed and wounds lost.
@@ -357,7 +361,7 @@ def mortal(target_unit: str, rolls: tuple[str, ...], crushing_impact: int | None
     check_suffix(out_path, "json" if as_json else "text")
     for roll in rolls:  # a bad roll is refused before the target is looked up
         mortal_roll(roll)
-    name, profile = target(target_unit, {"target_models": target_models, "leader": leader})
+    name, profile = target_of(target_unit, target_models, leader, data=current_data())
     query = MortalQuery(name, profile, rolls, crushing_impact)
     timeline = query.run()
     emit(to_json(mortal_json(query, timeline)) if as_json else mortal_text(query, timeline),

@@ -31,13 +31,14 @@ COMMANDS = {
     "catalogue": "mathhammer.cli.catalog:catalogue",
     "data": "mathhammer.cli.army:data",
     "import": "mathhammer.cli.catalog:import_",
-    "kills": "mathhammer.cli.attack:kills",
+    "kills": "mathhammer.cli.link:kills",
+    "mcp": "mathhammer.cli.mcp:mcp",
     "mortal": "mathhammer.cli.attack:mortal",
-    "odds": "mathhammer.cli.attack:odds",
-    "plan": "mathhammer.cli.plan:plan",
+    "odds": "mathhammer.cli.link:odds",
+    "plan": "mathhammer.cli.link:plan",
     "rules": "mathhammer.cli.catalog:rules",
     "serve": "mathhammer.cli.serve:serve",
-    "table": "mathhammer.cli.table:table",
+    "table": "mathhammer.cli.link:table",
     "units": "mathhammer.cli.catalog:units",
 }
 

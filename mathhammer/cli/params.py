@@ -14,6 +14,7 @@ from typing import Any
 import attrs
 import click
 
+from ..app.setup import Setup
 from ..model.options import Options
 from .army import DATA_PARAM
 
@@ -108,8 +109,17 @@ ENGINE = _engine_options()
 Param = tuple[tuple[str, ...], dict[str, Any]]
 
 
+def _help(name: str) -> str:
+    """The help of a setup's option (:class:`~mathhammer.app.setup.Setup`: one source for the
+    command line, the page and a tool server), "(repeatable)" for a list."""
+    f = attrs.fields_dict(Setup)[name]
+    return f.metadata["help"][:-1] + " (repeatable)." if isinstance(f.default, tuple) else \
+        f.metadata["help"]
+
+
 def attack_params(*, table: bool) -> list[Param]:
-    """The options that say how an attack is made (shared by kills, odds, table and --vary)."""
+    """The options that say how an attack is made (shared by kills, odds, table and --vary),
+    their help the setup's (:func:`_help`)."""
     if table:
         phase: list[Param] = [
             (("--ranged",), {"is_flag": True, "help": "Rows for ranged weapons (default)."}),
@@ -117,47 +127,26 @@ def attack_params(*, table: bool) -> list[Param]:
                             "help": "Rows for melee weapons (with --ranged: both)."}),
         ]
     else:
-        phase = [(("--ranged/--melee", "ranged"), {
-            "default": True, "help": "Which weapons fire: ranged (default) or melee."})]
+        phase = [(("--ranged/--melee", "ranged"), {"default": True, "help": _help("ranged")})]
     params: list[Param] = [
         *phase,
-        (("--weapon", "-w", "weapons"), {
-            "multiple": True, "metavar": "NAME|ROW",
-            "help": 'Pick a weapon of the attacker by name (repeatable; "2x Lascannon" or the '
-                    'name twice for two; "Plasma pistol - supercharge" for one profile), or '
-                    'give an inline row "10x 2 | 3+ | 4 | -1 | 1 | sustained hits 1".'}),
-        (("--pistols",), {
-            "is_flag": True,
-            "help": "The attacker is within Engagement Range: its models shoot only their "
-                    "Pistols (MONSTER and VEHICLE models all their guns)."}),
+        (("--weapon", "-w", "weapons"), {"multiple": True, "metavar": "NAME|ROW",
+                                         "help": _help("weapons")}),
+        (("--pistols",), {"is_flag": True, "help": _help("pistols")}),
         (("--attacker-keyword", "attacker_keywords"), {
-            "multiple": True, "metavar": "KEYWORD",
-            "help": "A keyword of the models firing inline weapon rows (repeatable): MONSTER "
-                    "or VEHICLE models fire Pistols with their other guns."}),
-        (("--models", "-m"), {"type": Count(), "help": "Attacking models."}),
-        (("--target-models",), {"type": Count(),
-                                "help": "Models in the target (its first model group)."}),
-        (("--leader",), {"metavar": "UNIT",
-                         "help": "Attach this CHARACTER unit (name, file or inline profile) to "
-                                 "the target as its Leader."}),
-        (("--detachment",), {
-            "metavar": "NAME",
-            "help": "Apply this detachment rule to the attacker, its text read from the "
-                    "attacker's catalogue (BattleScribe data)."}),
-        (("--enhancement", "enhancements"), {
-            "multiple": True, "metavar": "NAME",
-            "help": "Give the attacker (its Leader, in an attached unit) this enhancement, its "
-                    "text read from the attacker's catalogue (repeatable)."}),
-        (("--rule", "-r", "named_rules"), {
-            "multiple": True, "metavar": "NAME",
-            "help": "Switch on a named rule (stratagem...; repeatable). See `mathhammer rules`."}),
+            "multiple": True, "metavar": "KEYWORD", "help": _help("attacker_keywords")}),
+        (("--models", "-m"), {"type": Count(), "help": _help("models")}),
+        (("--target-models",), {"type": Count(), "help": _help("target_models")}),
+        (("--leader",), {"metavar": "UNIT", "help": _help("leader")}),
+        (("--detachment",), {"metavar": "NAME", "help": _help("detachment")}),
+        (("--enhancement", "enhancements"), {"multiple": True, "metavar": "NAME",
+                                             "help": _help("enhancements")}),
+        (("--rule", "-r", "named_rules"), {"multiple": True, "metavar": "NAME",
+                                           "help": _help("named_rules")}),
         (("--rules", "ruleset"), {"default": None, "callback": _ruleset_name,
-                                  "metavar": "10e|11e",
-                                  "help": "The core rule set (default: the edition of the "
-                                          "data when it holds one, else 10e)."}),
-        (("--ability", "-a", "abilities"), {
-            "multiple": True, "callback": _ability, "metavar": "ABILITY",
-            "help": 'Give every weapon an ability, e.g. "lethal hits" (repeatable).'}),
+                                  "metavar": "10e|11e", "help": _help("rules")}),
+        (("--ability", "-a", "abilities"), {"multiple": True, "callback": _ability,
+                                            "metavar": "ABILITY", "help": _help("abilities")}),
     ]
     params += [((flag, field), kwargs) for flag, field, kwargs in ENGINE]
     params.append(DATA_PARAM)
@@ -168,13 +157,9 @@ def sequence_params() -> list[Param]:
     """--turns and reanimation (kills and odds)."""
     return [
         (("--turns",), {"type": click.IntRange(1, 20), "metavar": "N",
-                        "help": "N turns of the same attack, the target's state carried from "
-                                "one to the next; Reanimation Protocols between turns for a "
-                                "target that has them."}),
+                        "help": _help("turns")}),
         (("--reanimation/--no-reanimation", "reanimation"), {
-            "default": None,
-            "help": "With --turns: reanimate between turns or not (default: if the target has "
-                    "Reanimation Protocols)."}),
+            "default": None, "help": _help("reanimation")}),
     ]
 
 
@@ -193,6 +178,28 @@ def as_options(params: list[Param]) -> list[click.Option]:
     return [click.Option(list(decls), **kwargs) for decls, kwargs in params]
 
 
-def options_of(p: dict[str, Any]) -> Options:
-    kwargs = {field: p[field] for _, field, _ in ENGINE if p.get(field) is not None}
-    return Options.make(rules=p["ruleset"], abilities=p["abilities"], **kwargs)
+#: click names of the attack options that are named otherwise in a query's setup
+_SETUP_NAMES = {"ruleset": "rules"}
+
+
+def changes_of(given: dict[str, Any]) -> dict[str, Any]:
+    """Options as click parsed them (those given), by their names in a query's setup
+    (:class:`~mathhammer.app.setup.Setup`).
+
+    >>> changes_of({"ruleset": "11e", "half_range": True})
+    {'rules': '11e', 'half_range': True}
+    """
+    return {_SETUP_NAMES.get(k, k): v for k, v in given.items()}
+
+
+def setup_of(p: dict[str, Any]) -> Setup:
+    """The setup of a command's attack options, as click parsed them: the one place the
+    command line's parameter dict becomes a query's value."""
+    engine = {field: p[field] for _, field, _ in ENGINE if p.get(field) is not None}
+    return Setup(ranged=p.get("ranged", True) is not False if "melee" not in p else True,
+                 weapons=p["weapons"], pistols=bool(p.get("pistols")),
+                 attacker_keywords=p.get("attacker_keywords") or (), models=p["models"],
+                 target_models=p["target_models"], leader=p["leader"],
+                 detachment=p.get("detachment"), enhancements=p.get("enhancements") or (),
+                 named_rules=p["named_rules"], rules=p["ruleset"], abilities=p["abilities"],
+                 turns=p.get("turns"), reanimation=p.get("reanimation"), engine=engine)

@@ -1,13 +1,9 @@
 """Several attacking units: ``kills A B C -t TARGET`` and ``odds`` (into one target, in order;
 :func:`salvo_query`) and ``mathhammer plan`` (who shoots what). Each attacker named on the
 command line may carry its own options after its name: ``"Devastator Squad --half-range"``.
-Why one module: ``kills``/``odds`` and ``plan`` share how an attacker is named and resolved
-(:func:`split_spec`, :func:`shooter`) and the ``--try`` table.
 
->>> split_spec("Devastator Squad --half-range --rule Oath")
-('Devastator Squad', '--half-range --rule Oath')
->>> split_spec("10x 2 | 3+ | 4 | -1 | 1")
-('10x 2 | 3+ | 4 | -1 | 1', '')
+>>> unit_order("Devastator Squad --half-range --rule Oath").to_json()
+{'unit': 'Devastator Squad', 'half_range': True, 'named_rules': ['Oath']}
 """
 
 from __future__ import annotations
@@ -18,135 +14,23 @@ from typing import Any
 import attrs
 import click
 
-from ..engine.plan import ADAPTIVE_BUDGET, Objective, Shooter
+from ..app.answer import plan_answers, plan_answers_json
+from ..app.queries import ArmyList, Plan
+from ..engine.plan import ADAPTIVE_BUDGET, Objective
 from ..engine.search import BUDGET as SEARCH_BUDGET
-from ..errors import InputError, NotCarried
-from ..model.limits import check_plan
+from ..errors import InputError
 from ..report.numbers import decimal, readable_fraction, to_json
-from ..report.plan_report import plan_answer_json, plan_md, plan_text
-from ..report.planning import (
-    PlanAnswer,
-    Salvo,
-    aims_of,
-    find_aim,
-    in_reach,
-    parse_probability,
-    shooter_of,
-    solve,
-)
-from ..report.specs import Attacker, attacker_of, check_work, split_rules
+from ..report.plan_report import plan_md, plan_text
+from ..report.planning import PlanAnswer, Salvo, parse_probability
 from .army import current_data
-from .output import CONTEXT, only_with, warn
-from .params import attack_params, options_of, with_params
-from .phase import attach_option, reach_of, reach_options, with_attachments
-from .resolve import (
-    attacker,
-    check_output,
-    check_suffix,
-    emit,
-    file_rules,
-    lists_ruleset,
-    switch_on,
-    target_and_rules,
-    warn_options,
-)
-from .table import allow_unresolved_option, army_switches, listed_army, merged, vary_params
-
-
-def split_spec(spec: str) -> tuple[str, str]:
-    """An attacker as typed, and the options written after it (from the first `` --``)."""
-    i = spec.find(" --")
-    return (spec, "") if i < 0 else (spec[:i].strip(), spec[i:].strip())
-
-
-def shooter(spec: str | Any, p: dict[str, Any], label: str | None = None,
-            elsewhere: Any = None) -> Shooter:
-    """One attacking unit: a name, file or inline rows with its own options, or a unit of an
-    army list (``label`` its row), with its rules from data applied as ``table --army`` does
-    (:func:`~mathhammer.report.specs.attacker_of`: its own, its Leader's, its detachment's and
-    enhancements'); its switches only when ``--rule`` names them (``elsewhere``: the switches
-    of the list's other units, which this unit goes without)."""
-    if label is None:
-        name, extra = split_spec(spec)
-        own = vary_params(extra, f"attacker {name!r}") if extra else {}
-        for key, flag in (("ruleset", "--rules"), ("target_models", "--target-models"),
-                          ("leader", "--leader")):
-            if key in own:
-                raise InputError(f"attacker {spec!r}: {flag} is the command's, not one "
-                                 "unit's; give it once, outside the attacker")
-        q = merged(p, own)
-        a = attacker(name, q, melee=not q["ranged"])
-    else:
-        q = p
-        try:
-            a = attacker_of(spec, melee=not p["ranged"], data=current_data(),
-                            options=options_of(p), named_rules=file_rules(p["named_rules"]),
-                            pistols=bool(p.get("pistols")))
-        except NotCarried:  # no weapons for the phase: left out by firing(), with a warning
-            a = Attacker(label, (), spec.cost())
-        a = attrs.evolve(a, label=label)
-    found, rest = switch_on(a.rules, q["named_rules"], elsewhere)
-    named, mortal = split_rules(rest)
-    options = options_of(q)
-    if a.led:
-        options = attrs.evolve(options, led=True)
-    warn_options(q, options, a, rest)
-    return shooter_of(a, options, named + found.applied, mortal)
-
-
-def army_aim(label: str, unit: Any) -> tuple[str, Any, int | None, tuple[Any, ...]]:
-    """A target of a plan from an army list's row: its name, profile, points and the rules
-    from data that change attacks against it (as ``table --vs-army``)."""
-    from ..data.attached import defending_rules
-
-    return label, unit.as_target(), unit.points, defending_rules(unit, current_data()).applied
-
-
-def named_aim(spec: str, p: dict[str, Any]) -> tuple[str, Any, int | None, tuple[Any, ...]]:
-    """A target of a plan named on the command line, with its rules from data (as
-    ``kills``: its own, its Leader's)."""
-    name, profile, rules = target_and_rules(spec, p)
-    return name, profile, unit_points(spec, p), rules
-
-
-def firing(shooters: list[Shooter], aims: list[Any], q: dict[str, Any]) -> list[Shooter]:
-    """The units of a plan that have weapons for the phase (the others are left out, with a
-    warning), each checked against every target (the work it asks is bounded); a repeated
-    label is numbered (``#2``), as an army list's are."""
-    out, seen = [], {}
-    for sh in shooters:
-        if sh.profiles:
-            seen[sh.label] = seen.get(sh.label, 0) + 1
-            out.append(sh if seen[sh.label] == 1 else
-                       attrs.evolve(sh, label=f"{sh.label} #{seen[sh.label]}"))
-    for sh in shooters:
-        if not sh.profiles:
-            warn(f"{sh.label}: no {'ranged' if q['ranged'] else 'melee'} weapons; left out")
-    for sh in out:
-        for a in aims:
-            check_work(sh.profiles, a.target, q["ruleset"])
-    if not out:
-        raise InputError("plan: no attacking unit has weapons for this phase")
-    return out
-
-
-def salvo_query(attackers: tuple[str, ...], target_spec: str, p: dict[str, Any]) -> Salvo:
-    """``kills A B C -t TARGET``: the units in order into one target."""
-    if not attackers:
-        raise click.UsageError("with -t TARGET give at least one ATTACKER")
-    if p.get("turns") is not None or p.get("reanimation") is not None:
-        raise click.UsageError("--turns: one attacking unit only (several units into one "
-                               "target are one sequence already)")
-    name, defending, rules = target_and_rules(target_spec, p)
-    shooters = tuple(shooter(a, p) for a in attackers)
-    for sh in shooters:
-        check_work(sh.profiles, defending, p["ruleset"])
-    return Salvo(name, defending, shooters, rules)
-
+from .output import CONTEXT, given, only_with
+from .params import attack_params, setup_of, with_params
+from .phase import attach_option, reach_options
+from .resolve import check_output, check_suffix, emit
+from .table import allow_unresolved_option, unit_order, variant_of
 
 _PLAN_HELP = """The best plan for a phase: which of ATTACKERS shoots which target (each -t
-TARGET, or every unit of --vs-army FILE), found by an exact search that proves it optimal
-(or, past --search-budget, the best plan found with a proved bound on its gap).
+TARGET, or every unit of --vs-army FILE), every assignment evaluated exactly.
 
 ATTACKERS are units, files or inline rows as for `mathhammer kills`, each optionally followed
 by its own options ("Devastator Squad --half-range"), or every unit of --army FILE. A target
@@ -191,13 +75,12 @@ Examples:
 @click.option("--adaptive", is_flag=True,
               help="Also the best policy when units pick targets after seeing earlier "
                    "results.")
-@click.option("--budget", type=click.IntRange(1, 1_000_000), default=ADAPTIVE_BUDGET,
-              show_default=True, help="Joint target states the adaptive plan may visit.")
 @click.option("--search-budget", "search_budget", type=click.IntRange(1, 10**9),
               default=SEARCH_BUDGET, show_default=True, metavar="STEPS",
-              help="Steps the exact search of the best plan may take (each a subset valued "
-                   "or a state visited); past them, the best plan found and its gap to the "
-                   "optimum.")
+              help="Steps of the exact search for the best plan; beyond, the best plan found "
+                   "and a stated bound on its gap to the optimum.")
+@click.option("--budget", type=click.IntRange(1, 1_000_000), default=ADAPTIVE_BUDGET,
+              show_default=True, help="Joint target states the adaptive plan may visit.")
 @click.option("--try", "tries", multiple=True, metavar="OPTIONS",
               help='Plan again with these options for every unit, e.g. "--rule X" '
                    "(repeatable); the report says which is best.")
@@ -216,9 +99,9 @@ Examples:
 def plan(attackers: tuple[str, ...], targets: tuple[str, ...], army_file: str | None,
          vs_army: str | None, objective: str | None, points: tuple[str, ...],
          destroy: str | None, probability: str, split: bool, adaptive: bool, budget: int,
-         search_budget: int, tries: tuple[str, ...], attach: tuple[str, ...],
-         reach: tuple[str, ...], reach_file: str | None, details: bool, fmt: str | None,
-         as_json: bool,
+         search_budget: int,
+         tries: tuple[str, ...], attach: tuple[str, ...], reach: tuple[str, ...],
+         reach_file: str | None, details: bool, fmt: str | None, as_json: bool,
          output: str | None, force: bool, allow_unresolved: bool, **p: Any) -> None:
     ctx = click.get_current_context()
     only_with(ctx, {"probability": ("destroy",), "budget": ("adaptive",),
@@ -235,62 +118,27 @@ def plan(attackers: tuple[str, ...], targets: tuple[str, ...], army_file: str | 
     if allow_unresolved and not (army_file or vs_army):
         raise click.UsageError("--allow-unresolved: give the army list with --army FILE (or "
                                "--vs-army FILE)")
-    p_destroy = parse_probability(probability)
-    mine = listed_army(army_file, allow_unresolved=allow_unresolved) if army_file else None
-    theirs = listed_army(vs_army, allow_unresolved=allow_unresolved) if vs_army else None
-    mine, theirs = with_attachments(mine, theirs, attach)
-    lists_ruleset(ctx, p, (f"--army {army_file}", mine), (f"--vs-army {vs_army}", theirs))
-    check_plan(len(attackers) + (len(mine.rows()) if mine else 0),
-               len(targets) + (len(theirs.rows()) if theirs else 0))
-    check_leader(len(targets), len(theirs.rows()) if theirs else 0, p)
-    given = _points(points)
-    specs = [army_aim(label, unit) for label, unit in theirs.rows()] if theirs else []
-    specs += [named_aim(t, p) for t in targets]
-    aims = aims_of([(n, prof, given.pop(n.lower(), pts), rules)
-                    for n, prof, pts, rules in specs])
-    if given:
-        raise InputError(f"--points {next(iter(given))!r}: not one of the targets ("
-                         f"{', '.join(a.name for a in aims)})")
-    if objective is None:
-        objective = Objective.POINTS if all(a.points is not None for a in aims) \
-            else Objective.MODELS
-    destroy_at = (find_aim(aims, destroy), p_destroy) if destroy is not None else None
-
-    elsewhere = army_switches(mine) if mine else None
-
-    def shooters_of(q: dict[str, Any]) -> list[Shooter]:
-        out = [shooter(unit, q, label, elsewhere) for label, unit in mine.rows()] if mine \
-            else []
-        out += [shooter(a, q) for a in attackers]
-        return firing(out, aims, q)
-
-    def answer(q: dict[str, Any]) -> PlanAnswer:
-        shooters = shooters_of(q)
-        within = reach_of(reach, reach_file, [sh.label for sh in shooters],
-                          [a.name for a in aims])
-        planner, left = in_reach(shooters, aims, Objective(objective), split=split,
-                                 reach=within)
-        at = None
-        if destroy_at is not None:
-            name = aims[destroy_at[0]].name
-            if name not in [a.name for a in planner.aims]:
-                raise InputError(f"--destroy {destroy!r}: no unit can shoot {name} (the reach "
-                                 "given)")
-            at = ([a.name for a in planner.aims].index(name), destroy_at[1])
-        return solve(planner, adaptive=adaptive, budget=budget, destroy=at, left_out=left,
-                     search_budget=search_budget)
-
-    base = answer(p)
-    variants = [(t, answer(merged(p, vary_params(t, "--try")))) for t in tries]
+    if attach and not (army_file or vs_army):
+        raise click.UsageError("--attach: give the army list with --army FILE (or "
+                               "--vs-army FILE)")
+    setup = setup_of(p)
+    if not given(ctx, "ruleset"):
+        setup = attrs.evolve(setup, rules=None)  # an army list's edition, else the default
+    q = Plan(units=tuple(unit_order(a) for a in attackers), targets=targets, setup=setup,
+             army=ArmyList(path=army_file) if army_file else None,
+             vs_army=ArmyList(path=vs_army) if vs_army else None,
+             allow_unresolved=allow_unresolved, objective=objective,
+             points=tuple(_points(points).items()), destroy=destroy,
+             probability=parse_probability(probability), split=split, adaptive=adaptive,
+             budget=budget, search_budget=search_budget, tries=tuple(variant_of(t, "--try") for t in tries), attach=attach,
+             reach=reach, reach_file=reach_file)
+    a = plan_answers(q, current_data())
     if fmt == "json":
-        data = plan_answer_json(base)
-        if variants:
-            data["tries"] = [{"options": t, **plan_answer_json(a)} for t, a in variants]
-        text = to_json(data)
+        text = to_json(plan_answers_json(a))
     else:
-        text = plan_md(base, details) if fmt == "md" else plan_text(base, details)
-        if variants:
-            lines = _tries_lines(base, variants)
+        text = plan_md(a.best, details) if fmt == "md" else plan_text(a.best, details)
+        if a.tries:
+            lines = _tries_lines(a.best, list(a.tries))
             text += "\n" + ("\n".join(["```text", *lines, "```"]) if fmt == "md" else
                             "\n".join(lines)) + "\n"
     emit(text, out_path)
@@ -306,10 +154,6 @@ def _tries_lines(base: PlanAnswer, variants: list[tuple[str, PlanAnswer]]) -> li
     """Which --try is best, by the value of its best plan (the adaptive value alongside)."""
     rows = [("(as given)", base)] + variants
     out = try_lines([(t, a.best.value) for t, a in rows], decimal, "best plan")
-    unproved = [t for t, a in rows if not a.found.proved]
-    if unproved:
-        out.insert(-1, "not proved optimal (the best found, within its gap): "
-                   + ", ".join(unproved))
     if base.adaptive is not None:
         out.insert(-1, "adaptive: " + ", ".join(f"{t} {decimal(a.adaptive.value)}"
                                                 for t, a in rows if a.adaptive is not None))
@@ -362,50 +206,6 @@ def _points(items: tuple[str, ...]) -> dict[str, int]:
                              f"({out[key]}, then {int(n)})")
         out[key] = int(n)
     return out
-
-
-def unit_points(spec: str, p: dict[str, Any]) -> int | None:
-    """The points of a target named on the command line: a unit's, or with its Leader
-    (``"UNIT + LEADER"`` or ``--leader``) both units' (None for an inline profile, or when
-    either's points are not known)."""
-    from ..data.attached import split_attached
-    from ..data.inline import is_inline_target
-    from ..data.lookup import find_unit
-
-    if is_inline_target(spec):
-        return None
-    pair = split_attached(spec)
-    body, lead = pair if pair is not None else (spec, p.get("leader"))
-    if lead is not None and is_inline_target(lead):
-        return None
-    total = 0
-    for name, models in ((body, p.get("target_models")), (lead, None)):
-        if name is None:
-            continue
-        try:
-            cost = find_unit(name, rules=p["ruleset"], data=current_data()).cost(models)
-        except (ValueError, InputError):
-            return None
-        if cost is None:
-            return None
-        total += cost
-    return total
-
-
-def check_leader(named: int, listed: int, p: dict[str, Any]) -> None:
-    """``--leader`` attaches to the one target of a plan, named on the command line
-    (``named`` of them; ``listed``: units of the enemy's list, which have the Leaders their
-    list gives them); with several targets each is given its Leader in its name (README,
-    "Plans")."""
-    if not (leader := p.get("leader")):
-        return
-    if listed:
-        raise InputError(f"--leader {leader!r}: a unit of an army list has the Leader the list "
-                         "gives it; for a target of your own, give it its Leader in its name: "
-                         f'-t "UNIT + {leader}"')
-    if named != 1:
-        raise InputError(f"--leader {leader!r}: a plan with {named} targets; give the target "
-                         f'it leads its Leader in its name instead: -t "UNIT + {leader}"')
 
 
 def odds_line(s: Salvo) -> str:

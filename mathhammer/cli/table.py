@@ -1,7 +1,7 @@
 """The ``table`` command: attackers (rows) against targets (columns), one number per cell, as
-text, Markdown, CSV, HTML or JSON. The grid is built and rendered by
-:mod:`mathhammer.report.tables`; this module reads the options, the ``--vary`` strings and the
-army lists.
+text, Markdown, CSV, HTML or JSON: the options and the ``--vary`` strings read into a
+:class:`~mathhammer.app.queries.Compare`, answered by :mod:`mathhammer.app.answer`, rendered by
+:mod:`mathhammer.report.tables`.
 
 >>> vary_params("--rule Enslaved Artifice --reroll-hits ones --half-range")
 {'named_rules': ('Enslaved Artifice',), 'reroll_hits': 'ones', 'half_range': True}
@@ -18,40 +18,15 @@ import attrs
 import click
 from click.core import ParameterSource
 
-from ..data.inline import is_inline_target
-from ..errors import InputError, NotCarried
-from ..model.limits import check_values
-from ..report.specs import Attacker, attacker_of, check_work, split_rules
-from ..report.tables import (
-    FORMATS,
-    METRIC_TEXT,
-    METRICS,
-    Column,
-    Row,
-    RowsBy,
-    build_grid,
-    phase_suffix,
-    phases,
-    render,
-    rows_for,
-    standard_targets,
-)
+from ..app.answer import compare_cells
+from ..app.queries import ArmyList, Compare, Order, Variant
+from ..errors import InputError
+from ..report.tables import FORMATS, METRIC_TEXT, METRICS, RowsBy, build_grid, render
 from .army import current_data
 from .output import CONTEXT, full_fractions_option, given, only_with, refuse_repeats
-from .params import as_options, attack_params, options_of, with_params
-from .phase import attach_option, with_attachments
-from .resolve import (
-    SUFFIX_FORMAT,
-    attacker,
-    check_output,
-    check_suffix,
-    emit,
-    file_rules,
-    lists_ruleset,
-    switch_on,
-    target_and_rules,
-    warn_options,
-)
+from .params import as_options, attack_params, changes_of, setup_of, with_params
+from .phase import attach_option
+from .resolve import SUFFIX_FORMAT, check_output, check_suffix, emit
 
 #: A grid with at least this many cells shows a progress bar (when stderr is a terminal).
 PROGRESS_CELLS = 40
@@ -135,43 +110,19 @@ def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt
     if allow_unresolved and not (army_file or vs_army):
         raise click.UsageError("--allow-unresolved: give the army list with --army FILE (or "
                                "--vs-army FILE)")
-    mine = listed_army(army_file, allow_unresolved=allow_unresolved) if army_file else None
-    theirs = listed_army(vs_army, allow_unresolved=allow_unresolved) if vs_army else None
-    mine, theirs = with_attachments(mine, theirs, attach)
-    lists_ruleset(ctx, p, (f"--army {army_file}", mine), (f"--vs-army {vs_army}", theirs))
-    if defence:
-        columns = _army_columns(mine)
-    elif theirs is not None:
-        columns = _army_columns(theirs)
-    else:
-        columns = [Column(*target_and_rules(t, p)) for t in _target_specs(targets)]
-    # the attackers: army units (label, unit), then those named on the command line
-    listed = theirs if defence else mine
-    asked = phases(p["ranged"], p["melee"])
-    variants = [("", {})] + [(v, vary_params(v)) for v in vary]
-
-    elsewhere = army_switches(listed) if listed else None
-
-    def rows_of(label: str | None, unit: Any, melee: bool, text: str, extra: dict) -> list[Row]:
-        return attacker_rows(label, unit, merged(p, extra), by_weapon=by == RowsBy.WEAPON,
-                             vary_text=text,
-                             melee=not extra["ranged"] if "ranged" in extra else melee,
-                             both=len(asked) > 1,
-                             elsewhere=elsewhere if label is not None else None)
-
-    rows: list[Row] = []
-    # an army list's units phase by phase; then each attacker named, with all its rows
-    for melee in asked:
-        for text, extra in variants:
-            for label, unit in listed.rows() if listed else []:
-                rows += rows_of(label, unit, melee, text, extra)
-    for spec in attackers:
-        for melee in asked:
-            for text, extra in variants:
-                rows += rows_of(None, spec, melee, text, extra)
-    for row in rows:
-        for column in columns:
-            check_work(row.profiles_against(column.target), column.target, row.options.rules)
+    if attach and not (army_file or vs_army):
+        raise click.UsageError("--attach: give the army list with --army FILE (or "
+                               "--vs-army FILE)")
+    setup = setup_of(p)
+    if not given(ctx, "ruleset"):
+        setup = attrs.evolve(setup, rules=None)  # an army list's edition, else the default
+    q = Compare(attackers=attackers, targets=targets, setup=setup,
+                army=ArmyList(path=army_file) if army_file else None,
+                vs_army=ArmyList(path=vs_army) if vs_army else None, defence=defence,
+                attach=attach, allow_unresolved=allow_unresolved, metric=metric, by=by,
+                ranged=p["ranged"], melee=p["melee"],
+                variants=tuple(variant_of(v) for v in vary), title=title or "")
+    rows, columns, _ = compare_cells(q, current_data())
     cells = len(rows) * len(columns)
     if cells >= PROGRESS_CELLS and stderr_is_tty():
         with click.progressbar(length=cells, label="computing", file=sys.stderr) as bar:
@@ -196,119 +147,6 @@ def _format_of(path: Path | None) -> str:
         raise InputError(f"--output {str(path)!r}: no format writes {path.suffix!r} files "
                          f"(known: {known}); give --format to write it anyway")
     return fmt
-
-
-def _target_specs(values: tuple[str, ...]) -> list[str]:
-    """The targets of ``--target`` (names split at commas), else the standard targets."""
-    if not values:
-        return standard_targets()
-    out = []
-    for v in values:
-        if is_inline_target(v):
-            out.append(v)
-        else:
-            out += [s.strip() for s in v.split(",") if s.strip()]
-    if not out:
-        raise click.UsageError("--target: expected at least one target")
-    check_values("--target", len(out))
-    return out
-
-
-def merged(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
-    """The options of a ``--vary`` row: repeatable options add to the command's."""
-    p = dict(base)
-    for key, value in extra.items():
-        p[key] = p[key] + value if key in ("weapons", "named_rules", "abilities",
-                                           "enhancements") else value
-    return p
-
-
-def army_switches(army: Any) -> Any:
-    """Every switch of an army list's units (``--rule NAME`` switches one on in the rows
-    that have it; the others go without it)."""
-    from ..data.unit_rules import UnitRules, side_rules, unit_rules
-
-    found = UnitRules()
-    for u in army.units:
-        found += side_rules(unit_rules(u, current_data()), "attacker", leading=True,
-                            bearer=u.name)
-    return found
-
-
-def attacker_rows(label: str | None, unit: Any, p: dict[str, Any], *, melee: bool,
-                  by_weapon: bool, both: bool, vary_text: str, elsewhere: Any = None
-                  ) -> list[Row]:
-    """The rows of one attacker: ``unit`` is a name, file or weapon rows from the command
-    line, or a unit of an army list (``label`` its row's name; no weapons for the phase make
-    an empty row; ``elsewhere``: the switches of the list's other units, which this row goes
-    without)."""
-    if label is None:
-        try:
-            attacking = attacker(unit, p, melee=melee, every_weapon=by_weapon)
-        except NotCarried as e:
-            raise InputError(f"{e}; if {unit!r} is meant as a target, give each target with "
-                             f"-t (-t {unit} -t ..., or -t {unit},...)") from None
-    else:  # the army list's unit as listed: its wargear, its models
-        try:
-            attacking = attrs.evolve(attacker_of(
-                unit, melee=melee, data=current_data(), options=options_of(p),
-                named_rules=file_rules(p["named_rules"]), pistols=bool(p.get("pistols")),
-                detachment=p.get("detachment"), enhancements=p.get("enhancements", ())),
-                label=label)
-        except NotCarried:
-            attacking = Attacker(label, (), unit.cost())
-    found, rest = switch_on(attacking.rules, p["named_rules"], elsewhere)
-    named, mortal = split_rules(rest)
-    named += found.applied
-    options = options_of(p)
-    if attacking.led:
-        options = attrs.evolve(options, led=True)
-    warn_options(p, options, attacking, tuple(rest))
-    if mortal:
-        raise InputError(f"--rule {mortal[0]!r} is a mortal-wound roll: `mathhammer kills` and "
-                         "`mathhammer odds` roll it after the attack; `table` compares attacks")
-    suffix = phase_suffix(melee, both and not by_weapon)
-    if vary_text:
-        suffix += f" [{vary_text}]"
-    return rows_for(attacking.label, attacking.profiles, by_weapon=by_weapon,
-                    options=options, named_rules=named, points=attacking.points,
-                    suffix=suffix, per_target=attacking.retarget)
-
-
-def listed_army(path: str, attach: tuple[str, ...] = (), allow_unresolved: bool = False
-                ) -> Any:
-    """An army list for the table, with the Leaders ``attach`` names attached; its warnings
-    said on standard error. A line that does not resolve is an error, unless
-    ``allow_unresolved``: then each is said as left out, with the points read."""
-    from ..data.army import load_army
-    from .army import points_read, unresolved_lines
-
-    army = load_army(path, data=current_data(), attach=attach)
-    for w in army.warnings:
-        click.echo(f"warning: {w}", err=True)
-    if army.unresolved and not allow_unresolved:
-        lines = "; ".join(f"{u.line}: {u.describe()}" for u in army.unresolved[:20])
-        more = f" and {len(army.unresolved) - 20} more" if len(army.unresolved) > 20 else ""
-        total = army.declared_points if army.declared_points is not None else "?"
-        raise InputError(f"{path}: {army.points} / {total} points read; unresolved lines "
-                         f"{lines}{more}; see `mathhammer army {path}` (--allow-unresolved "
-                         "to use the units read)")
-    if army.unresolved:
-        for ln in unresolved_lines(army):
-            click.echo(f"warning: {ln} (left out)", err=True)
-        n = len(army.unresolved)
-        click.echo(f"warning: {army.source}: {points_read(army)}; {n} line{'s' * (n != 1)} "
-                   "left out (--allow-unresolved)", err=True)
-    return army
-
-
-def _army_columns(army: Any) -> list[Column]:
-    """One column per unit of the army (an attached pair is one target), with the rules from
-    data that change attacks against it (its own, its Leader's, its detachment's)."""
-    from ..data.attached import defending_rules
-
-    return [Column(label, unit.as_target(), defending_rules(unit, current_data()).applied)
-            for label, unit in army.rows()]
 
 
 _VARY = click.Command("--vary", params=as_options(attack_params(table=False)),
@@ -390,3 +228,31 @@ def vary_params(text: str, option: str = "--vary") -> dict[str, Any]:
                              "every row shares, so the row would be the same; give it to the "
                              "command")
     return given
+
+
+def variant_of(text: str, option: str = "--vary") -> Variant:
+    """A ``--vary`` (or ``--try``) string as a query's variant, labelled by the string.
+
+    >>> variant_of("--rule Enslaved Artifice --half-range").changes
+    (('half_range', True), ('named_rules', ('Enslaved Artifice',)))
+    """
+    return Variant(text, changes_of(vary_params(text, option)))
+
+
+def split_spec(spec: str) -> tuple[str, str]:
+    """An attacker as typed, and the options written after it (from the first `` --``)."""
+    i = spec.find(" --")
+    return (spec, "") if i < 0 else (spec[:i].strip(), spec[i:].strip())
+
+
+def unit_order(spec: str) -> Order:
+    """An attacker of ``kills A B -t T`` or ``plan`` as typed, with the options written after
+    its name (``"Devastator Squad --half-range"``) as its own."""
+    name, extra = split_spec(spec)
+    own = changes_of(vary_params(extra, f"attacker {name!r}")) if extra else {}
+    for key, flag in (("rules", "--rules"), ("target_models", "--target-models"),
+                      ("leader", "--leader")):
+        if key in own:
+            raise InputError(f"attacker {spec!r}: {flag} is the command's, not one "
+                             "unit's; give it once, outside the attacker")
+    return Order(name, own)

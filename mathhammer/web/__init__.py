@@ -1,9 +1,10 @@
 """A local web page for mathhammer (``mathhammer serve``; needs ``pip install ".[web]"``).
 
-:mod:`mathhammer.web.command` turns HTTP parameters into the command line's arguments and runs
-the command, :mod:`mathhammer.web.catalog` lists what the page offers, :mod:`mathhammer.web.army`
-answers for pasted army lists, :mod:`mathhammer.web.plan` plans a phase within the page's
-bounds and :mod:`mathhammer.web.api` is the one job a worker process runs
-for a request (all framework-free, so testable without the extra); :mod:`mathhammer.web.app` is
-the Starlette application that serves the API and the page in ``static/``.
+:mod:`mathhammer.web.queries` answers the page's JSON queries (the values of
+:mod:`mathhammer.app.queries`, checked against what the page may ask), :mod:`mathhammer.web.catalog`
+lists what the page offers, :mod:`mathhammer.web.army` searches the BattleScribe data and
+:mod:`mathhammer.web.api` is the one job a worker process runs for a request (all
+framework-free, so testable without the extra); :mod:`mathhammer.web.app` is the Starlette
+application that serves the API and the page in ``static/``. No module here imports
+:mod:`mathhammer.cli`: the page and the command line are faces of :mod:`mathhammer.app`.
 """

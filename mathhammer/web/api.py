@@ -1,13 +1,13 @@
 """The JSON API's work for the worker processes of the web page, free of any web framework.
 
 Every request the server does not answer from memory is one :func:`job` in a worker process:
-an API call (a command of the command line, :mod:`mathhammer.web.command`), a unit
-(:mod:`mathhammer.web.catalog`), a BattleScribe search or an army list
-(:mod:`mathhammer.web.army`), a plan (:mod:`mathhammer.web.plan`), or a worker's warm-up
-(:func:`warm`). A job answers an HTTP status with the body or a one-line error.
+a JSON query (:mod:`mathhammer.web.queries`: kills, salvo, odds, compare, plan, army), a unit
+(:mod:`mathhammer.web.catalog`), a BattleScribe search (:mod:`mathhammer.web.army`), or a
+worker's warm-up (:func:`warm`). A job answers an HTTP status with the body or a one-line
+error.
 
->>> job("call", "kills", {"attacker": "Cronos"})
-(400, "mathhammer kills: error: target: expected a unit's name or an inline profile")
+>>> job("query", "kills", {"attacker": "Cronos"})
+(400, "mathhammer: error: target: expected a unit's name or an inline profile")
 """
 
 from __future__ import annotations
@@ -15,12 +15,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import click
-
+from ..app.lists import Unavailable
 from ..errors import InputError, one_line
-from .army import Unavailable, army_kills, army_table, factions_json, search_json
+from .army import factions_json, search_json
 from .catalog import unit_info
-from .command import call
+from .queries import answer
 
 
 def job(kind: str, *args: Any) -> tuple[int, str]:
@@ -40,28 +39,18 @@ def job(kind: str, *args: Any) -> tuple[int, str]:
 
 def _job(kind: str, *args: Any) -> tuple[int, str]:
     try:
-        if kind == "call":
-            return call(*args)
+        if kind == "query":
+            return answer(*args)
         if kind == "unit":
             return 200, json.dumps(unit_info(*args))
         if kind == "factions":
             return 200, json.dumps({"factions": factions_json(*args)})
         if kind == "search":
             return 200, json.dumps({"units": search_json(*args)})
-        if kind == "army":
-            return 200, army_table(*args)
-        if kind == "army_kills":
-            return 200, army_kills(*args)
-        if kind == "plan":
-            from .plan import plan_page
-
-            return 200, plan_page(*args)
         if kind == "warm":
             return 200, json.dumps({"warm": warm()})
     except Unavailable as e:
         return 501, f"mathhammer: error: {one_line(e)}"
-    except click.UsageError as e:
-        return 400, f"mathhammer table: error: {one_line(e.format_message())}"
     except (ValueError, TypeError, OSError) as e:
         return 400, f"mathhammer: error: {one_line(e)}"
     except RecursionError:
@@ -105,7 +94,7 @@ def warm() -> float:
                          for u, _k, _own in c.units), None)
             if name is not None:
                 unit_info(name, edition)
-                call("kills", {"attacker": name, "target": "MEQ", "rules": edition})
+                answer("kills", {"attacker": name, "target": "MEQ", "rules": edition})
     return time.perf_counter() - start
 
 

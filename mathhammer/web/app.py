@@ -37,15 +37,17 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .. import __version__
+from ..app.queries import QUERIES
+from ..app.schema import json_schema
+from ..app.setup import editions
 from ..errors import InputError, one_line
 from ..report.tables import METRICS
 from .api import job, warm
 from .catalog import options_schema, rules_json, units_json
-from .command import COMMANDS, editions, page_words
 from .compiling import Compiler
 from .edges import RETRY_AFTER, STOPPING
 from .lanes import POLL, Lane, LaneFull, Stopped
-from .plan import LIMITS as PLAN_LIMITS
+from .queries import PLAN_LIMITS, page_words
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: Seconds a request may compute before it is stopped.
@@ -105,24 +107,15 @@ async def _body(request: Request) -> bytes:
     return b"".join(chunks)
 
 
-async def _params(request: Request) -> dict[str, Any]:
-    """The parameters of a call: the query string (repeated keys are lists), or a JSON object
-    for POST."""
-    if request.method == "POST":
-        raw = await _body(request)
-        try:
-            body = json.loads(raw)
-        except ValueError:
-            raise InputError("the request body is not JSON") from None
-        except RecursionError:
-            raise InputError("the request body is nested too deeply") from None
-        if not isinstance(body, dict):
-            raise InputError("the request body must be a JSON object")
-        return body
-    out: dict[str, list[str]] = {}
-    for key, value in request.query_params.multi_items():
-        out.setdefault(key, []).append(value)
-    return out
+async def _query(request: Request) -> Any:
+    """The JSON query object of a POST."""
+    raw = await _body(request)
+    try:
+        return json.loads(raw)
+    except ValueError:
+        raise InputError("the request body is not JSON") from None
+    except RecursionError:
+        raise InputError("the request body is nested too deeply") from None
 
 
 def _warm() -> None:
@@ -139,7 +132,7 @@ def _warm() -> None:
     for name in editions():
         load_ruleset(name)
     for module in ("mathhammer.data.unit_index", "mathhammer.data.unit_rules",
-                   "mathhammer.data.army", "mathhammer.report.planning"):
+                   "mathhammer.data.army", "mathhammer.app.answer"):
         with contextlib.suppress(ImportError):
             importlib.import_module(module)
 
@@ -242,19 +235,13 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
             return _error(status, body, headers)
         return Response(body, media_type="application/json", headers=headers)
 
-    def command(name: str):
+    def query(kind: str):
         async def endpoint(request: Request) -> Response:
             try:
-                params = await _params(request)
+                body = await _query(request)
             except ValueError as e:
-                return _error(400, f"mathhammer {name}: error: {e}")
-            army = params.pop("army", None)
-            if army is not None:  # units of a pasted army list ("army:<label>")
-                if name != "kills" or not isinstance(army, str | dict):
-                    return _error(400, f"mathhammer {name}: error: army: units of an army list "
-                                       "are for /api/kills, given as the list's text")
-                return await run(request, "army_kills", army, params)
-            return await run(request, "call", name, params)
+                return _error(400, f"mathhammer: error: {e}")
+            return await run(request, "query", kind, body)
 
         return endpoint
 
@@ -286,23 +273,12 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
     async def factions(request: Request) -> Response:
         return await run(request, "factions", request.query_params.get("rules") or None)
 
-    async def army(request: Request) -> Response:
-        try:
-            params = await _params(request)
-        except ValueError as e:
-            return _error(400, f"mathhammer army: error: {e}")
-        text = params.pop("army", None)
-        if not (isinstance(text, str) and text.strip()) and not isinstance(text, dict):
-            return _error(400, "mathhammer army: error: army: expected the text of an army "
-                               "list, or an uploaded file")
-        return await run(request, "army", text, params)
-
-    async def plan(request: Request) -> Response:
-        try:
-            params = await _params(request)
-        except ValueError as e:
-            return _error(400, f"mathhammer plan: error: {e}")
-        return await run(request, "plan", params)
+    async def schema(request: Request) -> Response:
+        kind = request.query_params.get("query", "")
+        if kind not in QUERIES:
+            return _error(400, f"mathhammer: error: query: expected one of "
+                               f"{', '.join(QUERIES)}, got {kind!r}")
+        return JSONResponse(json_schema(kind))
 
     routes = [
         Route("/", index),
@@ -313,10 +289,8 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
         Route("/api/rules", rules),
         Route("/api/search", search),
         Route("/api/factions", factions),
-        Route("/api/army", army, methods=["POST"]),
-        Route("/api/plan", plan, methods=["GET", "POST"]),
-        *(Route(f"/api/{name}", command(name), methods=["GET", "POST"])
-          for name in COMMANDS),
+        Route("/api/schema", schema),
+        *(Route(f"/api/{kind}", query(kind), methods=["POST"]) for kind in QUERIES),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     async def too_large(_request: Request, _exc: Exception) -> Response:

@@ -11,56 +11,36 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-import attrs
-import click
-
+from ..app.setup import ENGINE, editions, setup_fields
 from ..data.inline import describe_target, describe_weapon, is_inline_target, is_inline_weapon
 from ..data.lookup import find_unit
 from ..errors import InputError
-from ..model.options import Options
 from ..report.specs import target_of
-from .command import check_spec, editions, parameters
+from .queries import check_spec
 
 
 def options_schema() -> list[dict[str, Any]]:
-    """Every :class:`~mathhammer.model.options.Options` field as a form control: its API name, flag,
-    kind (``bool``, ``int``, ``threshold``, ``choice``, ``list``), default, range and help,
-    read from the fields and the ``kills`` command's options (no hand-kept list).
+    """The options of the page's form: ``rules``, every
+    :class:`~mathhammer.model.options.Options` field a player sets and ``abilities``, each with
+    its JSON name (``name`` and ``key``, the same), flag, kind (``bool``, ``int``,
+    ``threshold``, ``choice``, ``list``), default, range and help: read from the query values'
+    metadata (:func:`mathhammer.app.setup.setup_fields`; no hand-kept list).
 
     >>> [o["name"] for o in options_schema()][:3]
     ['rules', 'half_range', 'charged']
     >>> next(o for o in options_schema() if o["name"] == "hit_mod")["max"]
     6
     """
-    by_field = {p.name: (k, p) for k, p in parameters("kills").items()}
-    by_field["rules"] = ("rules", by_field.pop("ruleset")[1])
-    by_field["abilities"] = ("ability", by_field["abilities"][1])
+    by_name = {o["name"]: o for o in setup_fields()}
     out = []
-    for field in attrs.fields(Options):
-        if field.name not in by_field:
-            continue
-        key, opt = by_field[field.name]
-        default = field.default
-        entry: dict[str, Any] = {"name": field.name, "key": key,
-                                 "flag": (opt.secondary_opts or opt.opts)[0]
-                                 if opt.flag_value is False else opt.opts[0],
-                                 "help": opt.help or ""}
-        if field.name == "rules":
-            entry |= {"kind": "choice", "choices": editions(), "default": default}
-        elif field.name == "abilities":
-            entry |= {"kind": "list", "default": []}
-        elif opt.is_flag:
-            entry |= {"kind": "bool", "default": default}
-        elif isinstance(opt.type, click.Choice):
-            none = [""] if default is None else []  # "" stands for None (no re-roll)
-            entry |= {"kind": "choice", "choices": [*none, *opt.type.choices],
-                      "default": "" if default is None else default}
-        elif isinstance(opt.type, click.IntRange):
-            entry |= {"kind": "int", "min": opt.type.min, "max": opt.type.max,
-                      "default": default}
-        else:  # an X+ threshold
-            entry |= {"kind": "threshold", "min": 2, "max": 6, "default": default}
-        out.append(entry)
+    for name in ("rules", *ENGINE, "abilities"):
+        o = dict(by_name[name])
+        o["key"] = name
+        if name == "rules":
+            o |= {"kind": "choice", "choices": editions(), "default": "10e"}
+        elif o["kind"] == "choice" and o["default"] is None:
+            o |= {"choices": ["", *o["choices"]], "default": ""}  # "": None (no re-roll)
+        out.append(o)
     return out
 
 
@@ -135,7 +115,10 @@ def unit_info(name: str, rules: str | None = None) -> dict[str, Any]:
     """One unit by name (bundled, or a datasheet of the installed data of the edition of
     ``rules``, ``Faction:Unit``, as :func:`~mathhammer.data.lookup.find_unit` finds it), or an
     inline profile (``{"inline": ..., "profile": ...}``)."""
-    text = check_spec("unit", name)
+    text = str(name).strip()
+    if not text:
+        raise InputError("unit: expected a unit's name or an inline profile, got ''")
+    check_spec("unit", text, weapons=True)
     if is_inline_weapon(text):
         from ..data.inline import parse_weapons
 

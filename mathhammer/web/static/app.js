@@ -6,8 +6,6 @@ const PLAN_KEYS = ["plan_units", "plan_targets", "plan_objective", "plan_adaptiv
   "plan_vs_file"];
 
 const $ = (id) => document.getElementById(id);
-const PAGE_ONLY = ["no_weapon", "k", "dist", "row", "vs", "army", "army_file", "metric", "by", "faction",
-  "attacker_leader", "then", "until", ...PLAN_KEYS];
 // The modifiers a player reaches for first, by phase; the other options fold under "more".
 const GROUPS = [["situation", ["half_range", "charged", "stationary", "cover"]],
   ["hit", ["hit_mod", "reroll_hits", "crit_hit"]], ["wound", ["wound_mod", "reroll_wounds",
@@ -236,44 +234,91 @@ function saveState() {
   history.replaceState(null, "", `#${state.toString()}`);
 }
 
-// The API parameters of the attack (the address without the page's own keys).
-// An attacker's Leader is the command line's "UNIT + LEADER".
-function killsParams() {
-  const p = new URLSearchParams(state);
-  PAGE_ONLY.forEach((k) => p.delete(k));
-  const thens = state.getAll("then").filter((t) => parseSpec(t).unit);
-  if (thens.length && p.get("attacker")) {  // several units into one target, in order
-    const first = { unit: p.get("attacker"), leader: state.get("attacker_leader") || "",
-      models: p.get("models") || "", weapons: p.getAll("weapon"), rules: p.getAll("rule") };
-    ["models", "weapon", "rule"].forEach((k) => p.delete(k));
-    p.set("attacker", makeSpec(first));
-    thens.forEach((t) => p.append("then", t));
-    if (state.get("until")) p.set("until", state.get("until"));
-  } else if (state.get("attacker_leader") && p.get("attacker")) {
-    p.set("attacker", `${p.get("attacker")} + ${state.get("attacker_leader")}`);
-  }
-  return p;
-}
+// --- the JSON queries of the API (mathhammer.app.queries; docs/app.md) ------------------------
 
-// Parameters as a JSON object: repeatable keys as lists.
-function paramsObject(p) {
+// An option of the form as its JSON value: a number, a flag, a name; null when not given.
+function optionValue(o, s = state) {
+  if (!s.has(o.key)) return null;
+  if (o.kind === "list") return s.getAll(o.key);
+  const v = s.get(o.key);
+  if (o.kind === "bool") return v === "true";
+  if (o.kind === "int" || o.kind === "threshold") return Number(v);
+  return v === "" ? null : v;
+}
+// How the attack is made, as a query's setup: the options above, the named rules picked and
+// the phase (ranged: false is melee); ``own`` adds the first unit's (its models, weapons).
+function setupObject(own = true) {
   const out = {};
-  for (const k of new Set(p.keys())) {
-    const v = p.getAll(k);
-    out[k] = ["weapon", "rule", "ability", "targets", "then"].includes(k) ? v : v[0];
+  for (const o of SCHEMA) {
+    const v = optionValue(o);
+    if (v !== null) out[o.key] = v;
+  }
+  if (state.get("ranged") === "false") out.ranged = false;
+  if (state.get("pistols") === "true") out.pistols = true;
+  if (state.get("leader")) out.leader = state.get("leader");
+  if (state.get("target_models")) out.target_models = Number(state.get("target_models"));
+  if (own) {
+    if (state.get("models")) out.models = Number(state.get("models"));
+    if (state.getAll("weapon").length) out.weapons = state.getAll("weapon");
+    if (state.getAll("rule").length) out.named_rules = state.getAll("rule");
   }
   return out;
 }
+// The pasted (or uploaded) army list, as a query names it.
+function armyList() {
+  return state.get("army") || (state.get("army_file") ? { base64: state.get("army_file") } : null);
+}
+// One unit of a salvo as its JSON: {unit, models, weapons, named_rules}.
+function unitOrder(u) {
+  const out = { unit: u.unit + (u.leader ? ` + ${u.leader}` : "") };
+  if (u.models) out.models = Number(u.models);
+  if (u.weapons.length) out.weapons = u.weapons;
+  if (u.rules.length) out.named_rules = u.rules;
+  return out;
+}
+// The attack as a JSON query: a kills query, or a salvo with the units after the first.
+// An attacker's Leader is its name's "UNIT + LEADER".
+function killsQuery() {
+  const attacker = state.get("attacker") || "";
+  const thens = state.getAll("then").map(parseSpec).filter((u) => u.unit);
+  if (thens.length && attacker) {  // several units into one target, in order
+    const first = { unit: attacker, leader: state.get("attacker_leader") || "",
+      models: state.get("models") || "", weapons: state.getAll("weapon"), rules: state.getAll("rule") };
+    const q = { kind: "salvo", units: [first, ...thens].map(unitOrder), target: state.get("target") || "",
+      ...setupObject(false) };
+    if (state.get("until")) q.until = state.get("until");
+    return q;
+  }
+  const q = { kind: "kills", target: state.get("target") || "" };
+  if (attacker) q.attacker = attacker + (state.get("attacker_leader") ? ` + ${state.get("attacker_leader")}` : "");
+  Object.assign(q, setupObject());
+  if (state.get("turns")) q.turns = Number(state.get("turns"));
+  if (state.get("reanimation")) q.reanimation = state.get("reanimation") === "true";
+  if ([q.attacker, q.target].some((v) => v && v.startsWith("army:")) && armyList()) q.army = armyList();
+  return q;
+}
 
-// The API parameters of the comparison: the options and rules of the attack, no units.
-function tableParams() {
-  const p = new URLSearchParams();
-  const shared = new Set(SCHEMA.map((o) => o.key).concat(["rule"]));
-  for (const [k, v] of state) if (shared.has(k)) p.append(k, v);
-  if (state.get("ranged") === "false") p.set("melee", "true");
-  if (state.get("metric")) p.set("metric", state.get("metric"));
-  state.getAll("vs").forEach((t) => p.append("targets", t));
-  return p;
+// The comparison as a JSON query: the rows (or the army list) against the targets.
+// Its options are the modifiers and the named rules (the attack's units, their sizes and
+// Leaders are the main view's).
+function compareQuery() {
+  const q = {};
+  for (const o of SCHEMA) {
+    const v = optionValue(o);
+    if (v !== null) q[o.key] = v;
+  }
+  if (state.getAll("rule").length) q.named_rules = state.getAll("rule");
+  if (state.get("ranged") === "false") q.melee = true;
+  if (state.get("metric")) q.metric = state.get("metric");
+  const targets = state.getAll("vs");
+  if (targets.length) q.targets = targets;
+  return q;
+}
+
+// POST a JSON query to its endpoint.
+function ask(kind, query, signal) {
+  return getJSON(`/api/${kind}`, { method: "POST", body: JSON.stringify(query), signal,
+    headers: { "Content-Type": "application/json" } });
 }
 
 // --- units, weapons, named rules, search ------------------------------------------------------
@@ -393,28 +438,25 @@ async function renderRules() {
 }
 
 // --- several units into one target -----------------------------------------------------------
-// Each unit after the first is one "then" of the address, as the command line writes it:
-// "NAME + LEADER --models 5 --weapon 4x Lascannon --rule Oath of Moment (1)".
+// Each unit after the first is one "then" of the address: its JSON
+// {"unit", "leader", "models", "weapons", "rules"} (a salvo's unit: unitOrder).
 
 function parseSpec(spec) {
-  const [head, ...parts] = spec.split(/\s+--(?=(?:weapon|rule|models) )/);
-  const [unit, leader] = head.split(" + ").map((x) => x.trim());
-  const out = { unit: unit || "", leader: leader || "", models: "", weapons: [], rules: [] };
-  for (const part of parts) {
-    const [key, ...rest] = part.split(" ");
-    const v = rest.join(" ").trim();
-    if (key === "weapon") out.weapons.push(v);
-    else if (key === "rule") out.rules.push(v);
-    else out.models = v;
+  const out = { unit: "", leader: "", models: "", weapons: [], rules: [] };
+  try {
+    const u = JSON.parse(spec);
+    if (u && typeof u === "object") {
+      for (const k of ["unit", "leader", "models"]) if (typeof u[k] === "string") out[k] = u[k];
+      for (const k of ["weapons", "rules"]) if (Array.isArray(u[k])) out[k] = u[k].map(String);
+    }
+  } catch {  // a bare name
+    out.unit = String(spec).trim();
   }
   return out;
 }
 function makeSpec(u) {
-  let spec = u.unit + (u.leader ? ` + ${u.leader}` : "");
-  if (u.models) spec += ` --models ${u.models}`;
-  u.weapons.forEach((w) => { spec += ` --weapon ${w}`; });
-  u.rules.forEach((r) => { spec += ` --rule ${r}`; });
-  return spec;
+  return JSON.stringify({ unit: u.unit, leader: u.leader, models: u.models, weapons: u.weapons,
+    rules: u.rules });
 }
 
 const thenInfo = [];
@@ -582,8 +624,9 @@ function search(input) {
 let killsController = null;
 
 async function runKills() {
-  const p = killsParams();
-  if (!p.get("target") || !(p.get("attacker") || p.getAll("weapon").some(isRows))) {
+  const q = killsQuery();
+  const firstWeapons = state.getAll("weapon");
+  if (!q.target || !(state.get("attacker") || firstWeapons.some(isRows))) {
     $("answer").hidden = true;
     showError($("error"), "");
     return;
@@ -594,22 +637,18 @@ async function runKills() {
     showError($("error"), "weapons: none picked; pick at least one weapon of the unit");
     return;
   }
-  const empty = p.getAll("then").findIndex((t) => t.includes("--weapon (none)"));
+  const empty = q.kind === "salvo"
+    ? q.units.findIndex((u) => (u.weapons || []).includes("(none)")) : -1;
   if (empty >= 0) {
     $("answer").hidden = true;
-    showError($("error"), `unit ${empty + 2}: no weapon picked; pick at least one of its weapons`);
+    showError($("error"), `unit ${empty + 1}: no weapon picked; pick at least one of its weapons`);
     return;
   }
   killsController = new AbortController();
   const mine = killsController;  // a newer request aborts it: its answer is then not shown
   $("busy").hidden = false;
-  const fromArmy = [p.get("attacker"), p.get("target")].some((v) => v && v.startsWith("army:"));
-  const request = fromArmy
-    ? getJSON("/api/kills", { method: "POST", signal: killsController.signal,
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ ...paramsObject(p), army: state.get("army")
-        || (state.get("army_file") ? { base64: state.get("army_file") } : "") }) })
-    : getJSON(`/api/kills?${p}`, { signal: killsController.signal });
+  const { kind, ...query } = q;
+  const request = ask(kind, query, killsController.signal);
   try {
     const [ok, data] = await request;
     if (mine.signal.aborted) return;  // read before the abort: stale, a newer one is coming
@@ -879,17 +918,14 @@ async function runCompare() {
   if (compareController) compareController.abort();
   compareController = new AbortController();
   const mineCompare = compareController;
-  const p = tableParams();
-  let request;
+  const q = compareQuery();
   if (army) {
-    const body = { ...paramsObject(p), army };
-    request = getJSON("/api/army", { method: "POST", body: JSON.stringify(body),
-      headers: { "Content-Type": "application/json" }, signal: compareController.signal });
+    q.army = army;
   } else {
-    rows.forEach((r) => p.append("attacker", r));
-    if (state.get("by")) p.set("by", state.get("by"));
-    request = getJSON(`/api/table?${p}`, { signal: compareController.signal });
+    q.attackers = rows;
+    if (state.get("by")) q.by = state.get("by");
   }
+  const request = ask("compare", q, compareController.signal);
   $("compare-busy").hidden = false;
   try {
     const [ok, data] = await request;
@@ -1006,19 +1042,15 @@ async function runPlan() {
   }
   planController = new AbortController();
   const minePlan = planController;
-  const body = { units, targets };
-  for (const o of SCHEMA) {  // the modifiers above, shared by every unit
-    if (state.has(o.key)) body[o.key] = o.kind === "list" ? state.getAll(o.key) : state.get(o.key);
-  }
-  if (state.get("ranged") === "false") body.ranged = "false";
+  const body = { units, targets, ...setupObject(false) };  // the options above, every unit's
+  if (state.getAll("rule").length) body.named_rules = state.getAll("rule");
   if (army && (!units.length || units.some((u) => u.startsWith("army:")))) body.army = army;
   if (vs) body.vs_army = vs;
   if (state.get("plan_objective")) body.objective = state.get("plan_objective");
   if (state.get("plan_adaptive")) body.adaptive = true;
   $("plan-busy").hidden = false;
   try {
-    const [ok, data] = await getJSON("/api/plan", { method: "POST", body: JSON.stringify(body),
-      headers: { "Content-Type": "application/json" }, signal: planController.signal });
+    const [ok, data] = await ask("plan", body, planController.signal);
     if (minePlan.signal.aborted) return;  // stale: a newer plan was asked
     if (!ok) {
       showError($("plan-error"), data.message || data.error);

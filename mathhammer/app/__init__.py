@@ -1,0 +1,6 @@
+"""The application layer: the questions a player asks as frozen values
+(:mod:`mathhammer.app.queries`), how an attack is made (:mod:`mathhammer.app.setup`), what a
+player names resolved (:mod:`mathhammer.app.resolve`) and every question answered
+(:mod:`mathhammer.app.answer`). The command line, the web page and a tool server are thin
+adapters over it: they build a query value, answer it here and render the answer with
+:mod:`mathhammer.report` (docs/app.md)."""
