@@ -1,11 +1,12 @@
 """Regenerate every file in examples/ with the ``mathhammer`` command line.
 
-    python examples/make_examples.py            # rewrites examples/ and the README's outputs
+    python examples/make_examples.py            # rewrites examples/ and the documents' outputs
     python examples/make_examples.py OUTDIR     # writes examples into OUTDIR instead
 
 The plot needs matplotlib (``pip install '.[plot]'``); without it the plot is skipped with a
-message. The project README's outputs are golden files too: every ```sh block that is one
-``mathhammer`` command followed by a ```text block gets that command's current output.
+message. The outputs shown in the project's documents (README.md and docs/*.md) are golden files
+too: every ```sh block that is one ``mathhammer`` command followed by a ```text block gets that
+command's current output.
 ``tests/test_examples.py`` checks that regenerating changes nothing.
 """
 
@@ -122,6 +123,13 @@ def main(out: Path = HERE) -> list[Path]:
 
 
 PROJECT_README = HERE.parent / "README.md"
+
+
+def documents() -> list[Path]:
+    """The documents whose command outputs are golden files: the README and the manual."""
+    return [PROJECT_README, *sorted((HERE.parent / "docs").glob("*.md"))]
+
+
 #: a one-command ```sh block and the ```text block after it
 README_BLOCK = re.compile(r"```sh\n(mathhammer [^\n]*)\n```\n\n```text\n(.*?)```", re.S)
 
@@ -137,7 +145,7 @@ def command_output(command: str) -> str:
 
 
 def readme_with_outputs(text: str) -> str:
-    """The README with every one-command block's output as the command prints it today."""
+    """A document with every one-command block's output as the command prints it today."""
     return README_BLOCK.sub(lambda m: f"```sh\n{m.group(1)}\n```\n\n```text\n"
                             f"{command_output(m.group(1))}```", text)
 
@@ -145,5 +153,6 @@ def readme_with_outputs(text: str) -> str:
 if __name__ == "__main__":
     main(Path(sys.argv[1]) if len(sys.argv) > 1 else HERE)
     if len(sys.argv) == 1:
-        readme = PROJECT_README.read_text(encoding="utf-8")
-        PROJECT_README.write_text(readme_with_outputs(readme), encoding="utf-8")
+        for document in documents():
+            text = document.read_text(encoding="utf-8")
+            document.write_text(readme_with_outputs(text), encoding="utf-8")

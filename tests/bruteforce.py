@@ -47,6 +47,18 @@ SIXTH = Fraction(1, 6)
 ONE = Fraction(1)
 POLICY_ORDER = (None, "ones", "failed", "noncrit")
 COUNTERS = ("attacks", "hits", "wounds", "unsaved", "mortal", "damage", "kills")
+#: The fields of ``mathhammer.model.abilities.Abilities`` (a weapon's parsed abilities) that this
+#: oracle plays, each read below as ``ab.FIELD``, and those it does not, with why.
+#: ``tests/test_oracles.py`` checks that the two name every field, so an ability added to the
+#: model fails there until the oracle plays it or says why not.
+PLAYED_ABILITIES = frozenset({
+    "lethal_hits", "devastating_wounds", "twin_linked", "torrent", "blast", "cleave", "lance",
+    "heavy", "ignores_cover", "sustained", "rapid_fire", "melta", "anti",
+})
+NOT_PLAYED = {
+    "precision": "the oracle's target is one group of models: there is no CHARACTER to pick",
+    "hazardous": "mortal wounds to the attacker, not the target (tests/test_effects.py)",
+}
 
 
 class World(NamedTuple):

@@ -29,6 +29,15 @@ import numpy as np
 import mathhammer as mh
 
 COUNTERS = ("attacks", "hits", "wounds", "unsaved", "mortal", "damage", "kills")
+#: The fields of ``mathhammer.model.abilities.Abilities`` this oracle simulates, each read below as
+#: ``ab.FIELD``, and those it does not, with why (``tests/test_oracles.py``: together every field).
+PLAYED_ABILITIES = frozenset({
+    "lethal_hits", "devastating_wounds", "twin_linked", "torrent", "blast", "cleave", "lance",
+    "heavy", "ignores_cover", "precision", "sustained", "rapid_fire", "melta", "anti",
+})
+NOT_PLAYED = {
+    "hazardous": "mortal wounds to the attacker, not the target (tests/test_effects.py)",
+}
 #: trials simulated together; bounds the memory of the (trials x dice) arrays
 CHUNK = 10_000
 _REROLL_ORDER = {None: 0, "ones": 1, "failed": 2, "noncrit": 3}

@@ -11,14 +11,31 @@ from typing import Any
 from hypothesis import strategies as st
 
 import mathhammer as mh
+from mathhammer.model.abilities import FLAGS
 
-#: Abilities that change the numbers of one attack against one target (no Hazardous or
-#: Precision: they need an attacker or a CHARACTER).
+#: Spellings drawn for the abilities with a parameter, by the field of
+#: ``mathhammer.model.abilities.Abilities`` they set; the fixed spellings come from the model's
+#: own ``FLAGS``, so every field is drawn unless ``NOT_DRAWN`` says why not
+#: (``tests/test_oracles.py`` checks it).
+PARAMETERS = {
+    "sustained": ("sustained hits 1", "sustained hits 2", "sustained hits D3"),
+    "rapid_fire": ("rapid fire 1",),
+    "melta": ("melta 2", "melta D3"),
+    "anti": ("anti-infantry 4+", "anti-infantry 2+", "anti-vehicle 5+"),
+    "cleave": ("cleave 1",),
+}
+#: Fields no fuzzer draws: they need something a tiny scenario lacks.
+NOT_DRAWN = {
+    "hazardous": "it hurts the attacker: checked by hand in tests/test_effects.py",
+    "precision": "it needs a CHARACTER in the target (tests/test_montecarlo_squads.py)",
+}
+#: Abilities that change no number but that the oracles must ignore as the engine does.
+WITHOUT_EFFECT = ("assault", "psychic")
+#: Abilities that change the numbers of one attack against one target.
 WEAPON_ABILITIES = (
-    "lethal hits", "devastating wounds", "twin-linked", "torrent", "blast", "lance", "heavy",
-    "ignores cover", "sustained hits 1", "sustained hits 2", "sustained hits D3", "rapid fire 1",
-    "melta 2", "melta D3", "anti-infantry 4+", "anti-infantry 2+", "anti-vehicle 5+", "assault",
-    "cleave 1", "psychic",
+    *(spelling for spelling, field in FLAGS.items() if field not in NOT_DRAWN),
+    *(spelling for field, spellings in PARAMETERS.items() for spelling in spellings),
+    *WITHOUT_EFFECT,
 )
 KEYWORDS = ("INFANTRY", "VEHICLE", "MONSTER")
 REROLLS = (None, "ones", "failed", "noncrit")

@@ -21,10 +21,8 @@ from army_corpus import (
     cache,  # noqa: F401  (a private cache folder, module-wide)
     find_shared,
 )
-from click.testing import CliRunner
 
 import mathhammer as mh
-from mathhammer.cli import cli
 from mathhammer.data.army import load_army, parse_army, parse_list, search_units
 from mathhammer.model.squad import Squad
 
@@ -366,7 +364,7 @@ def test_a_unit_without_wargear_lines_still_counts():
         ("Overlord", 85), ("Lychguard", 85), ("Necron Warriors", 90)]
 
 
-def test_an_unknown_name_is_listed_with_its_line_and_closest_names():
+def test_an_unknown_name_is_listed_with_its_line_and_closest_names(cli):
     text = APP.replace("Overlord (85 Points)", "Overlady (85 Points)")
     a = parse_army(text, data=BSDATA, rules="10e")
     (u,), = [a.unresolved]
@@ -377,7 +375,7 @@ def test_an_unknown_name_is_listed_with_its_line_and_closest_names():
                       rules="10e")
     assert typo.unresolved == () and typo.units[0].name == "Overlord"
     assert any("'Overlrd' read as 'Overlord'" in w for w in typo.warnings)
-    r = CliRunner().invoke(cli, ["army", "-", "--data", str(BSDATA)], input=text)
+    r = cli("army", "-", "--data", str(BSDATA), input=text)
     assert r.exit_code == 2
 
 
@@ -428,34 +426,33 @@ def test_search_units_gives_faction_unit_names():
     assert all(":" in n and "immortal" in n.lower() for n in found)
 
 
-def test_units_by_name_across_catalogues_on_the_command_line():
-    run = CliRunner().invoke
-    r = run(cli, ["kills", "Immortals", "MEQ", "--data", str(BSDATA / "10e"), "--json"])
+def test_units_by_name_across_catalogues_on_the_command_line(cli):
+    r = cli("kills", "Immortals", "MEQ", "--data", str(BSDATA / "10e"), "--json")
     assert r.exit_code == 0, r.output
     assert json.loads(r.output)["attacker"] == "Immortals"
     # two Land Raiders with the same models and weapons (their points differ): the one most
     # factions have, with a warning naming the other
-    r = run(cli, ["kills", "Land Raider", "MEQ", "--data", str(BSDATA)])
+    r = cli("kills", "Land Raider", "MEQ", "--data", str(BSDATA))
     assert r.exit_code == 0, r.output
     assert "used Space Marines:Land Raider" in r.stderr and "Grey Knights:Land Raider" in r.stderr
-    r = run(cli, ["kills", "Grey Knights:Land Raider", "MEQ", "--data", str(BSDATA)])
+    r = cli("kills", "Grey Knights:Land Raider", "MEQ", "--data", str(BSDATA))
     assert r.exit_code == 0, r.output
     # 11e Space Marine units live in a file left out of the shared data: the error says so
-    r = run(cli, ["kills", "Assault Intercessors with Jump Packs", "MEQ", "--rules", "11e",
-                  "--data", str(BSDATA)])
+    r = cli("kills", "Assault Intercessors with Jump Packs", "MEQ", "--rules", "11e",
+                  "--data", str(BSDATA))
     assert r.exit_code == 2 and "missing there, which may hold it" in r.output
     assert "Imperium - Space Marines" in r.output and "Traceback" not in r.output
 
 
-def test_library_catalogues_list_their_units():
-    r = CliRunner().invoke(cli, ["catalogue", str(BSDATA / "10e" / "Aeldari - Aeldari Library.cat"),
-                                 "--search", "cronos"])
+def test_library_catalogues_list_their_units(cli):
+    r = cli("catalogue", str(BSDATA / "10e" / "Aeldari - Aeldari Library.cat"),
+                                 "--search", "cronos")
     assert r.exit_code == 0 and r.output == "Cronos\n"
     cronos = mh.load_catalogue_unit(f"{BSDATA / '10e' / 'Aeldari - Aeldari Library.cat'}:Cronos")
     assert (cronos.name, cronos.size) == ("Cronos", (1, 2))  # a library's datasheet imports
 
 
-def test_a_weapon_of_several_profiles_keeps_them_all():
+def test_a_weapon_of_several_profiles_keeps_them_all(cli):
     # "1x Cerastus shock lance": a shot, a strike and a sweep in the data, all three carried
     a = army("imperial-knights.11e.gwapp.txt")
     [lancer] = [u for u in a.to_json()["units"] if u["name"] == "Cerastus Knight Lancer"]
@@ -463,9 +460,9 @@ def test_a_weapon_of_several_profiles_keeps_them_all():
         ("Cerastus shock lance", False), ("Cerastus shock lance - strike", True),
         ("Cerastus shock lance - sweep", True)}
     # in the fight it makes one profile's attacks, the better against the target
-    r = CliRunner().invoke(cli, ["table", "--army", str(ROSTERS / "imperial-knights.11e.gwapp.txt"),
+    r = cli("table", "--army", str(ROSTERS / "imperial-knights.11e.gwapp.txt"),
                                  "-t", "MEQ", "--melee", "--data", str(BSDATA), "--format",
-                                 "json"])
+                                 "json")
     assert r.exit_code == 0, r.output
     cells = {row["label"]: row["values"][0]["exact"] for row in json.loads(r.stdout)["rows"]}
     unit = next(u for u in a.units if u.name == "Cerastus Knight Lancer").unit
@@ -475,11 +472,10 @@ def test_a_weapon_of_several_profiles_keeps_them_all():
     assert len(alone) == 2 and Fraction(cells["Cerastus Knight Lancer"]) == max(alone)
 
 
-def test_table_army_rows_and_empty_rows():
-    run = CliRunner().invoke
+def test_table_army_rows_and_empty_rows(cli):
     path = str(ROSTERS / "necron-combat-patrol.10e.rosz")
-    r = run(cli, ["table", "--army", path, "--targets", "MEQ", "--data", str(BSDATA),
-                  "--format", "json"])
+    r = cli("table", "--army", path, "--targets", "MEQ", "--data", str(BSDATA),
+                  "--format", "json")
     assert r.exit_code == 0, r.output
     grid = json.loads(r.stdout)
     labels = [row["label"] for row in grid["rows"]]
@@ -487,18 +483,17 @@ def test_table_army_rows_and_empty_rows():
                       "Canoptek Scarab Swarms"]
     cells = {row["label"]: row["values"][0] for row in grid["rows"]}
     assert cells["Skorpekh Destroyers"] is None  # no ranged weapons: an empty row
-    r = run(cli, ["table", "--army", path, "--defence", "--data", str(BSDATA), "Immortals",
-                  "--format", "json"])
+    r = cli("table", "--army", path, "--defence", "--data", str(BSDATA), "Immortals",
+                  "--format", "json")
     assert r.exit_code == 0, r.output
     grid = json.loads(r.stdout)
     assert [c["label"] for c in grid["columns"]] == labels
 
 
-def test_army_command_json_and_text():
-    run = CliRunner().invoke
+def test_army_command_json_and_text(cli):
     path = str(ROSTERS / "world-eaters.11e.gwapp.txt")
-    r = run(cli, ["army", path, "--json", "--data", str(BSDATA)])
+    r = cli("army", path, "--json", "--data", str(BSDATA))
     assert r.exit_code == 0, r.output
     assert json.loads(r.output)["points"] == 1975
-    r = run(cli, ["army", path, "--data", str(BSDATA)])
+    r = cli("army", path, "--data", str(BSDATA))
     assert r.exit_code == 0 and "[leads Exalted Eightbound]" in r.output

@@ -7,10 +7,8 @@ from fractions import Fraction as F
 
 import bsjson
 import pytest
-from click.testing import CliRunner
 
 import mathhammer as mh
-from mathhammer.cli.main import cli
 from mathhammer.data.army import load_army, parse_list
 from mathhammer.data.detachments import detachment_names
 from mathhammer.data.inline import parse_target
@@ -71,12 +69,6 @@ def _list(tmp_path, head, name="list.txt"):
     return str(path)
 
 
-def _run(*args, code=0):
-    r = CliRunner().invoke(cli, list(args))
-    assert r.exit_code == code, r.output
-    return r
-
-
 # 10 bolt rifle attacks against MEQ: hit 3+ (2/3), S4 v T4 wound 4+ (1/2), save 3+ at AP-1 fails
 # 1/2: 10 * 2/3 * 1/2 * 1/2 = 5/3. Storm Doctrine re-rolls a Wound roll of 1: the wound roll
 # succeeds 1/2 + 1/6 * 1/2 = 7/12, so 10 * 2/3 * 7/12 * 1/2 = 35/18 (one damage each: E[damage]).
@@ -89,9 +81,9 @@ NR = ("+++++\n+ FACTION KEYWORD: Testers\n+ DETACHMENT: Iron Host, Storm Host (S
       "Doctrine)\n+ TOTAL ARMY POINTS: 50pts\n+++++\n\nChar1: 1x Squad (50 pts): 5x Bolt rifle")
 
 
-def _damage(path, folder):
-    data = json.loads(_run("table", "--army", path, "-t", "MEQ", "--metric", "damage",
-                           "--format", "json", "--data", folder).stdout)
+def _damage(cli, path, folder):
+    data = json.loads(cli("table", "--army", path, "-t", "MEQ", "--metric", "damage",
+                           "--format", "json", "--data", folder, code=0).stdout)
     return [r["values"][0]["exact"] for r in data["rows"]]
 
 
@@ -129,7 +121,7 @@ def test_detachment_names_split_where_the_data_names_end():
         "Storm Host", "Iron Host", "Nowhere"]
 
 
-def test_a_lists_detachment_rule_reaches_its_units(tmp_path, folder):
+def test_a_lists_detachment_rule_reaches_its_units(cli, tmp_path, folder):
     for head in (APP_10E, APP_11E):
         path = _list(tmp_path, head)
         army = load_army(path, data=folder)
@@ -147,50 +139,50 @@ def test_a_lists_detachment_rule_reaches_its_units(tmp_path, folder):
         assert rules["Storm Doctrine"].rule.kind == "detachment rule"
         assert rules["Storm Doctrine"].rule.source == \
             "BattleScribe 11e: Testers.json, detachment Storm Host"
-        assert _damage(path, folder) == [STORM]
+        assert _damage(cli, path, folder) == [STORM]
     # the same list without a detachment line: the plain numbers
-    assert _damage(_list(tmp_path, "Test list (50 points)\n\nTesters\nStrike Force (2000 "
+    assert _damage(cli, _list(tmp_path, "Test list (50 points)\n\nTesters\nStrike Force (2000 "
                                    "points)"), folder) == [PLAIN]
 
 
-def test_new_recruits_detachment_rule_choice(tmp_path, folder):
+def test_new_recruits_detachment_rule_choice(cli, tmp_path, folder):
     path = tmp_path / "nr.txt"
     path.write_text(NR, encoding="utf-8")
     army = load_army(str(path), data=folder)
     assert army.detachments == ("Iron Host", "Storm Host")
-    assert _damage(str(path), folder) == [STORM]
+    assert _damage(cli, str(path), folder) == [STORM]
     # the rule the list names in brackets is the one it uses: Iron Plating's detachment only
     path.write_text(NR.replace("(Storm Doctrine)", "(Iron Plating)"), encoding="utf-8")
-    assert _damage(str(path), folder) == [PLAIN]
+    assert _damage(cli, str(path), folder) == [PLAIN]
 
 
-def test_an_unknown_detachment_is_a_warning_naming_it(tmp_path, folder):
+def test_an_unknown_detachment_is_a_warning_naming_it(cli, tmp_path, folder):
     path = _list(tmp_path, APP_10E.replace("Storm Host", "Storm Hots"))
-    r = _run("army", path, "--data", folder)
+    r = cli("army", path, "--data", folder, code=0)
     assert "warning: " in r.stderr and "detachment 'Storm Hots' is not in Testers.json " \
         "(closest: Storm Host): its rules are not applied" in r.stderr
     assert load_army(path, data=folder).detachments == ()
-    assert _damage(path, folder) == [PLAIN]
+    assert _damage(cli, path, folder) == [PLAIN]
 
 
-def test_army_output_lists_the_detachment_and_each_rules_source(tmp_path, folder):
+def test_army_output_lists_the_detachment_and_each_rules_source(cli, tmp_path, folder):
     path = _list(tmp_path, APP_10E)
-    data = json.loads(_run("army", path, "--json", "--data", folder).stdout)
+    data = json.loads(cli("army", path, "--json", "--data", folder, code=0).stdout)
     assert data["detachments"] == ["Storm Host"]
     assert data["rules"] == [{
         "unit": "Squad", "attacking": {"applied": ["Storm Doctrine"], "switches": []},
         "defending": {"applied": [], "switches": []}, "not_modelled": [],
         "from": {"Storm Doctrine": "detachment"}}]
-    text = _run("army", path, "--data", folder).stdout
+    text = cli("army", path, "--data", folder, code=0).stdout
     assert "Detachment: Storm Host\n" in text
     assert "  Squad\n    attacking, applied: Storm Doctrine (detachment)" in text
 
 
-def test_detachment_by_name_on_the_command_line(folder):
+def test_detachment_by_name_on_the_command_line(cli, folder):
     cat = f"{folder}/Testers.json:Squad"
     # --detachment takes the detachment's name as well as its rule's
     for name in ("Storm Host", "Storm Doctrine"):
-        got = json.loads(_run("kills", cat, "MEQ", "--detachment", name, "--json").stdout)
+        got = json.loads(cli("kills", cat, "MEQ", "--detachment", name, "--json", code=0).stdout)
         assert got["mean"]["unsaved"] == STORM
     a = attacker_of(cat, detachment="Storm Host")
     assert [r.name for r in a.rules.applied] == ["Storm Doctrine"]
@@ -338,13 +330,13 @@ def test_dark_angels_11e_detachments_in_a_missing_file():
     assert (plain.damage.mean(), inner.damage.mean()) == (F(16, 9), F(8, 9))
 
 
-def test_table_army_switches_a_detachment_rule_on_where_the_unit_has_it(tmp_path, folder):
+def test_table_army_switches_a_detachment_rule_on_where_the_unit_has_it(cli, tmp_path, folder):
     path = tmp_path / "two.txt"
     path.write_text(APP_11E + "\n\nSquad (50 points)\n  • 5x Squad\n    • 5x Bolt rifle\n\n"
                     "Tank (50 points)\n  • 1x Tank\n    • 1x Bolt rifle\n", encoding="utf-8")
-    data = json.loads(_run("table", "--army", str(path), "-t", "MEQ", "--metric", "damage",
+    data = json.loads(cli("table", "--army", str(path), "-t", "MEQ", "--metric", "damage",
                            "--format", "json", "--rule", "Iron Fury", "--data",
-                           folder).stdout)
+                           folder, code=0).stdout)
     got = {r["label"]: r["values"][0]["exact"] for r in data["rows"]}
     # the Squad, INFANTRY, within 12": hits on 2+ (5/6), Storm Doctrine's re-rolled wounds:
     #   10 * 5/6 * 7/12 * 1/2 = 175/72.  The Tank (a VEHICLE) has no Iron Fury: 2 attacks,
@@ -353,17 +345,19 @@ def test_table_army_switches_a_detachment_rule_on_where_the_unit_has_it(tmp_path
     # the list as targets: the Tank (a TESTERS VEHICLE) has Iron Plating's 5+ invulnerable
     # save. 6 attacks at 3+ (2/3), S4 v T4 (1/2), AP-3 against Sv3+: 6+ fails 5/6, the 5+
     # invulnerable save fails 2/3: the Squad takes 6 * 2/3 * 1/2 * 5/6 = 5/3, the Tank 4/3
-    data = json.loads(_run("table", "6x 1 | 3+ | 4 | -3 | 1", "--vs-army", str(path),
-                           "--metric", "damage", "--format", "json", "--data", folder).stdout)
+    data = json.loads(cli("table", "6x 1 | 3+ | 4 | -3 | 1", "--vs-army", str(path),
+                           "--metric", "damage", "--format", "json", "--data", folder,
+                           code=0).stdout)
     assert [c["exact"] for c in data["rows"][0]["values"]] == ["5/3", "4/3"]
 
 
-def test_an_upgrade_goes_on_a_unit_without_character_an_enhancement_is_warned(tmp_path, folder):
+def test_an_upgrade_goes_on_a_unit_without_character_an_enhancement_is_warned(cli, tmp_path,
+                                                                             folder):
     def warnings_of(enhancement, points):
         path = tmp_path / "upgrade.txt"
         path.write_text(f"{APP_11E}\n\nSquad ({points} points)\n  • Enhancement: "
                         f"{enhancement}\n  • 5x Squad\n    • 5x Bolt rifle\n", encoding="utf-8")
-        r = _run("army", str(path), "--data", folder)
+        r = cli("army", str(path), "--data", folder, code=0)
         return [line for line in r.stderr.splitlines() if "CHARACTER" in line]
 
     # the data's Enhancements - Upgrades: any unit may take it, nothing to say

@@ -23,9 +23,7 @@ from army_corpus import (
     cache,  # noqa: F401  (a private cache folder, module-wide)
     find_shared,
 )
-from click.testing import CliRunner
 
-from mathhammer.cli.main import cli
 from mathhammer.data.army import lines as L
 from mathhammer.data.army import load_army, parse_army, parse_list, read_list
 from mathhammer.data.army import words as W
@@ -263,16 +261,15 @@ def _list_file(tmp_path, extra: str = "") -> str:
     return str(path)
 
 
-def test_table_and_plan_take_allow_unresolved_and_say_what_they_left_out(tmp_path, folder):
+def test_table_and_plan_take_allow_unresolved_and_say_what_they_left_out(cli, tmp_path, folder):
     path = _list_file(tmp_path, "OTHER DATASHEETS\n\nGhost Walker (40 Points)\n  • 1x Boo\n")
-    run = CliRunner().invoke
     n = Path(path).read_text(encoding="utf-8").splitlines().index("Ghost Walker (40 Points)") + 1
-    r = run(cli, ["table", "--army", path, "-t", "MEQ", "--data", folder])
+    r = cli("table", "--army", path, "-t", "MEQ", "--data", folder)
     assert r.exit_code == 2 and f"unresolved lines {n}: Ghost Walker" in r.output
     assert "--allow-unresolved to use the units read" in r.output
     for cmd in (["table", "--army", path, "-t", "MEQ", "--format", "json"],
                 ["plan", "--army", path, "-t", "MEQ", "--json"]):
-        r = run(cli, [*cmd, "--data", folder, "--allow-unresolved"])
+        r = cli(*cmd, "--data", folder, "--allow-unresolved")
         assert r.exit_code == 0, r.output
         assert f"{path}:{n}: unresolved: Ghost Walker" in r.stderr and "(left out)" in r.stderr
         assert f"{path}: 170 / 170 points read; 1 line left out (--allow-unresolved)" \
@@ -281,16 +278,16 @@ def test_table_and_plan_take_allow_unresolved_and_say_what_they_left_out(tmp_pat
         rows = [x["label"] for x in out["rows"]] if cmd[0] == "table" else [
             t["attacker"] for t in out["best"]["targets"]]
         assert rows == ["Captain + Squad"], rows
-    r = run(cli, ["table", "Squad", "-t", "MEQ", "--allow-unresolved", "--data", folder])
+    r = cli("table", "Squad", "-t", "MEQ", "--allow-unresolved", "--data", folder)
     assert r.exit_code == 2 and "--allow-unresolved: give the army list" in r.output
 
 
-def test_one_editions_data_is_the_default_edition(folder):
+def test_one_editions_data_is_the_default_edition(cli, folder):
     """``--data`` an 11e folder: kills answers in 11e instead of asking for --rules 11e."""
-    r = CliRunner().invoke(cli, ["kills", "Squad", "MEQ", "--data", folder])
+    r = cli("kills", "Squad", "MEQ", "--data", folder)
     assert r.exit_code == 0, r.output
     assert "rule set:    11e" in r.output
-    r = CliRunner().invoke(cli, ["kills", "Squad", "MEQ", "--data", folder, "--rules", "10e"])
+    r = cli("kills", "Squad", "MEQ", "--data", folder, "--rules", "10e")
     assert r.exit_code == 2 and "no 10e data installed" in r.output
 
 

@@ -21,9 +21,7 @@ from army_corpus import (
     cache,  # noqa: F401  (a private cache folder, module-wide)
     find_shared,
 )
-from click.testing import CliRunner
 
-from mathhammer.cli import cli
 from mathhammer.data.army import FORMATS, load_army, parse_army, parse_list, read_list
 from mathhammer.data.army.lines import MAX_ARMY_UNITS, number, unit_header
 from mathhammer.data.army.structured import FORMATS as STRUCTURED
@@ -83,12 +81,12 @@ def test_each_format_reads_without_data(name):
         assert p.attached == ()
 
 
-def test_a_format_can_be_forced():
+def test_a_format_can_be_forced(cli):
     text = (FIXTURES / "newrecruit-wtc.txt").read_text(encoding="utf-8")
     assert parse_list(text, "x.txt", fmt="newrecruit-wtc").format == "newrecruit-wtc"
     with pytest.raises(InputError, match="--format 'nonsense': expected one of gwapp"):
         parse_list(text, "x.txt", fmt="nonsense")
-    r = CliRunner().invoke(cli, ["army", str(FIXTURES / "listforge.txt"), "--format", "bad"])
+    r = cli("army", str(FIXTURES / "listforge.txt"), "--format", "bad")
     assert r.exit_code == 2 and "Invalid value for '--format'" in r.output
 
 
@@ -153,7 +151,7 @@ def test_impossible_counts_are_unresolved(line, why):
 
 
 @needs_data
-def test_an_unknown_model_in_a_unit_is_unresolved():
+def test_an_unknown_model_in_a_unit_is_unresolved(cli):
     text = (FIXTURES / "newrecruit-wtc.txt").read_text(encoding="utf-8").replace(
         "• 9x Khorne Berzerker", "• 9x Ork Boy")
     a = parse_army(text, data=BSDATA, rules="10e")
@@ -162,33 +160,32 @@ def test_an_unknown_model_in_a_unit_is_unresolved():
     assert u.describe().startswith(
         "Khorne Berzerkers: 9x Ork Boy: no model 'Ork Boy' in Khorne Berzerkers of Chaos - World "
         "Eaters.cat (revision ") and u.lacks is not None
-    r = CliRunner().invoke(cli, ["army", "-", "--rules", "10e", "--data", str(BSDATA)],
+    r = cli("army", "-", "--rules", "10e", "--data", str(BSDATA),
                            input=text)
     # the unit is read (its points too), its unknown model line is not
     assert r.exit_code == 2 and "Ork Boy" in r.output
     assert "435 / 435 points read, 1 unresolved line" in r.output
-    r = CliRunner().invoke(cli, ["army", "-", "--rules", "10e", "--data", str(BSDATA),
-                                 "--allow-unresolved"], input=text)
+    r = cli("army", "-", "--rules", "10e", "--data", str(BSDATA),
+                                 "--allow-unresolved", input=text)
     assert r.exit_code == 0
 
 
 @needs_data
-def test_a_partial_list_says_so_in_army_table_and_json(tmp_path):
+def test_a_partial_list_says_so_in_army_table_and_json(cli, tmp_path):
     f = tmp_path / "partial.txt"
     text = (FIXTURES / "gwapp-10e.txt").read_text(encoding="utf-8")
     f.write_text(text.replace("Chaos Rhino (85", "Chaos Rhinoceros (85"), encoding="utf-8")
-    run = CliRunner().invoke
-    r = run(cli, ["army", str(f), "--data", str(BSDATA)])
+    r = cli("army", str(f), "--data", str(BSDATA))
     assert r.exit_code == 2
     assert "350 / 435 points read, 1 unresolved line" in r.output
     # the name is not in the list's faction file: said, with the file's revision
     assert f"{f}:37: unresolved: Chaos Rhinoceros: not a datasheet in Chaos - World Eaters.cat " \
         "(revision " in r.output and "(closest: Chaos Rhino" in r.output
-    r = run(cli, ["army", str(f), "--data", str(BSDATA), "--json", "--allow-unresolved"])
+    r = cli("army", str(f), "--data", str(BSDATA), "--json", "--allow-unresolved")
     j = json.loads(r.stdout)
     assert r.exit_code == 0 and (j["points_read"], j["declared_points"]) == (350, 435)
     assert [u["text"] for u in j["unresolved"]] == ["Chaos Rhinoceros"]
-    r = run(cli, ["table", "--army", str(f), "-t", "MEQ", "--data", str(BSDATA)])
+    r = cli("table", "--army", str(f), "-t", "MEQ", "--data", str(BSDATA))
     assert r.exit_code == 2 and "350 / 435 points read; unresolved lines 37: Chaos " \
         "Rhinoceros" in r.output
 

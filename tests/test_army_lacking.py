@@ -9,9 +9,7 @@ import json
 
 import bsjson
 import pytest
-from click.testing import CliRunner
 
-from mathhammer.cli.main import cli
 from mathhammer.data.army import parse_army
 from mathhammer.data.army.model import DataFile
 from tests.army_corpus import Expect, check
@@ -139,19 +137,18 @@ def test_an_enhancement_the_file_lacks_is_said_naming_it(folder):
                           "(revision 3)") for w in a.warnings)
 
 
-def test_the_command_exits_2_naming_the_file_and_says_it_in_json(folder, tmp_path):
+def test_the_command_exits_2_naming_the_file_and_says_it_in_json(cli, folder, tmp_path):
     f = tmp_path / "list.txt"
     text = _text(SQUAD, "Gunship (100 points)\n  • 1x Twin lascannon\n", points=150)
     f.write_text(text, encoding="utf-8")
     at = text.splitlines().index("Gunship (100 points)") + 1
-    run = CliRunner().invoke
-    r = run(cli, ["army", str(f), "--data", folder])
+    r = cli("army", str(f), "--data", folder)
     assert r.exit_code == 2
     assert f"{f}:{at}: unresolved: Gunship: not a datasheet in Testers.json (revision 3)" \
         in r.output
     assert f"warning: {f}: 1 line {NOTE.format(s='s')}" in r.stderr
     assert "50 / 150 points read; 1 line not read (--allow-unresolved to exit 0)" in r.stderr
-    r = run(cli, ["army", str(f), "--data", folder, "--json", "--allow-unresolved"])
+    r = cli("army", str(f), "--data", folder, "--json", "--allow-unresolved")
     j = json.loads(r.stdout)
     assert r.exit_code == 0 and j["lacking"][0]["file"] == "Testers.json"
     assert j["lacking"][0]["revision"] == 3 and j["units"][0]["name"] == "Squad"

@@ -3,17 +3,14 @@ unit, the unit it leads, friendly units with their keywords, other units, an ene
 the units in cover of a terrain feature), weapons and profiles named, counts, every clause
 said, and the conditions the engine checks. Every number is worked out by hand in a comment."""
 
-import json
 import os
 from fractions import Fraction as F
 from pathlib import Path
 
 import pytest
 from bsjson import STATS, ability, unit, weapon, write_folder
-from click.testing import CliRunner
 
 import mathhammer as mh
-from mathhammer.cli.main import cli
 from mathhammer.data.attached import target_rules
 from mathhammer.data.translate import Scope, translate
 from mathhammer.data.unit_rules import qualifies
@@ -275,66 +272,57 @@ def folder(tmp_path_factory):
     return write_folder(tmp_path_factory.mktemp("cat"), cat)
 
 
-def _invoke(*args):
-    return CliRunner().invoke(cli, list(args))
-
-
-def _json(*args):
-    r = _invoke(*args, "--json")
-    assert r.exit_code == 0, r.output
-    return json.loads(r.stdout)
-
-
-def test_a_rule_for_other_units_is_refused_on_its_bearer(folder):
+def test_a_rule_for_other_units_is_refused_on_its_bearer(cli, folder):
     # the Transport's own attacks are not changed: 4 shots hit 2/3, wound 1/2, a 3+ save at
     # AP0 fails 1/3: 4 x 2/3 x 1/2 x 1/3 = 4/9 unsaved
-    data = _json("kills", f"{folder}:Transport", "MEQ")
+    data = cli.json("kills", f"{folder}:Transport", "MEQ", "--json")
     assert data["mean"]["unsaved"] == "4/9" and data["unit_rules"] == []
-    r = _invoke("kills", f"{folder}:Transport", "MEQ", "--rule", "Fire Focus")
+    r = cli("kills", f"{folder}:Transport", "MEQ", "--rule", "Fire Focus")
     assert r.exit_code == 2 and len(r.stderr.strip().splitlines()) == 1
     assert "Fire Focus is Transport's rule for a friendly model that disembarked from this " \
         "TRANSPORT this turn, not for Transport itself" in r.stderr
 
 
-def test_a_rule_for_other_units_is_offered_to_them_named_as_its_bearers(folder):
+def test_a_rule_for_other_units_is_offered_to_them_named_as_its_bearers(cli, folder):
     # 10 bolt rifle shots: hit 2/3, wound 1/2; AP-1 makes the 3+ save 4+ (fails 1/2):
     # 10 x 2/3 x 1/2 x 1/2 = 5/3; Fire Focus improves AP by 1: 5+ fails 2/3: 20/9
-    assert _json("kills", f"{folder}:Squad", "MEQ")["mean"]["unsaved"] == "5/3"
-    data = _json("kills", f"{folder}:Squad", "MEQ", "--rule", "Fire Focus")
+    assert cli.json("kills", f"{folder}:Squad", "MEQ", "--json")["mean"]["unsaved"] == "5/3"
+    data = cli.json("kills", f"{folder}:Squad", "MEQ", "--rule", "Fire Focus", "--json")
     assert data["mean"]["unsaved"] == "20/9"
     assert data["unit_rules"] == ["Fire Focus (Transport's)"]
 
 
-def test_a_debuff_changes_the_enemys_attacks_not_the_bearers(folder):
+def test_a_debuff_changes_the_enemys_attacks_not_the_bearers(cli, folder):
     # the Seer's own 2 shots: hit 2/3, wound 1/2: 2/3 wounds, with or without Misfortune
-    assert _json("kills", f"{folder}:Seer", "MEQ")["mean"]["wounds"] == "2/3"
-    r = _invoke("kills", f"{folder}:Seer", "MEQ", "--rule", "Misfortune")
+    assert cli.json("kills", f"{folder}:Seer", "MEQ", "--json")["mean"]["wounds"] == "2/3"
+    r = cli("kills", f"{folder}:Seer", "MEQ", "--rule", "Misfortune")
     assert r.exit_code == 2 and "debuff on an enemy unit's attacks" in r.stderr
     # the Squad attacking the Seer: 10 shots hit 2/3, wound 1/2 (10/3 wounds); Misfortune
     # subtracts 1 from the Wound roll: 5+ wounds 1/3: 10 x 2/3 x 1/3 = 20/9
-    assert _json("kills", f"{folder}:Squad", f"{folder}:Seer")["mean"]["wounds"] == "10/3"
-    data = _json("kills", f"{folder}:Squad", f"{folder}:Seer", "--rule", "Misfortune")
+    data = cli.json("kills", f"{folder}:Squad", f"{folder}:Seer", "--json")
+    assert data["mean"]["wounds"] == "10/3"
+    data = cli.json("kills", f"{folder}:Squad", f"{folder}:Seer", "--rule", "Misfortune", "--json")
     assert data["mean"]["wounds"] == "20/9" and data["unit_rules"] == ["Misfortune"]
 
 
-def test_a_target_keyword_condition_is_automatic(folder):
+def test_a_target_keyword_condition_is_automatic(cli, folder):
     # 6 rifle shots at the Tank (a VEHICLE): hit 2/3 re-rolled: 2/3 + 1/3 x 2/3 = 8/9; S8 v T10
     # wounds on 5+ (1/3) re-rolled: 1/3 + 2/3 x 1/3 = 5/9; the 3+ save at AP-2 fails 2/3:
     # 6 x 8/9 x 5/9 x 2/3 = 160/81
-    data = _json("kills", f"{folder}:Killers", f"{folder}:Tank")
+    data = cli.json("kills", f"{folder}:Killers", f"{folder}:Tank", "--json")
     assert data["mean"]["unsaved"] == "160/81"
     assert data["unit_rules"] == ["Total Obliteration"]
     # against MEQ (no VEHICLE) no re-roll: 6 x 2/3 x 5/6 (S8 v T4) x 2/3 = 20/9
-    assert _json("kills", f"{folder}:Killers", "MEQ")["mean"]["unsaved"] == "20/9"
+    assert cli.json("kills", f"{folder}:Killers", "MEQ", "--json")["mean"]["unsaved"] == "20/9"
 
 
-def test_the_report_lists_the_switches_available_and_off(folder):
+def test_the_report_lists_the_switches_available_and_off(cli, folder):
     # its own switch, then the stratagems it can use (11e, with the 40kdc data)
-    data = _json("kills", f"{folder}:Killers", "MEQ")
+    data = cli.json("kills", f"{folder}:Killers", "MEQ", "--json")
     assert data["switches_off"][0] == "Hunters"
-    r = _invoke("kills", f"{folder}:Killers", "MEQ")
+    r = cli("kills", f"{folder}:Killers", "MEQ")
     assert "switches:    off: Hunters" in r.stdout and "(--rule NAME)" in r.stdout
-    on = _json("kills", f"{folder}:Killers", "MEQ", "--rule", "Hunters")
+    on = cli.json("kills", f"{folder}:Killers", "MEQ", "--rule", "Hunters", "--json")
     assert "Hunters" not in on["switches_off"] and "Hunters" in on["unit_rules"]
 
 
@@ -351,22 +339,23 @@ def test_a_models_own_save_stays_on_its_group(folder):
     assert mh.attack(gun, warlock, apply=[rune]).unsaved.mean() == 1
 
 
-def test_an_unconditional_enhancement_is_applied_when_named(folder):
+def test_an_unconditional_enhancement_is_applied_when_named(cli, folder):
     # the Axe: 3 attacks hit 2/3, S5 v T4 wounds 3+ (2/3), AP-1 makes the save 4+ (fails 1/2),
     # D1: 3 x 2/3 x 2/3 x 1/2 = 2/3 damage; with the Glaive 4 attacks at D2: 16/9
-    plain = _json("kills", f"{folder}:Champion", "MEQ", "--melee")
+    plain = cli.json("kills", f"{folder}:Champion", "MEQ", "--melee", "--json")
     assert plain["mean"]["damage"] == "2/3"
-    data = _json("kills", f"{folder}:Champion", "MEQ", "--melee", "--enhancement", "Glaive")
+    data = cli.json("kills", f"{folder}:Champion", "MEQ", "--melee", "--enhancement", "Glaive",
+                    "--json")
     assert data["mean"]["damage"] == "16/9" and data["unit_rules"] == ["Glaive"]
 
 
-def test_rules_for_lists_the_rules_for_other_units(folder):
-    r = _invoke("rules", "--for", f"{folder}:Transport")
+def test_rules_for_lists_the_rules_for_other_units(cli, folder):
+    r = cli("rules", "--for", f"{folder}:Transport")
     assert r.exit_code == 0, r.output
     assert ("for other units (--rule NAME on a unit it names):\n  Fire Focus: for a friendly "
             "model that disembarked from this TRANSPORT this turn (attacking): "
             "ap_mod=+1") in r.stdout
-    given = _invoke("rules", "--for", f"{folder}:Squad").stdout
+    given = cli("rules", "--for", f"{folder}:Squad").stdout
     assert "rules other units of its army give it (--rule NAME): Fire Focus (Transport's)" \
         in " ".join(given.split())
 
@@ -380,35 +369,36 @@ def _shared(edition):
 
 
 @pytest.mark.slow
-def test_fire_focus_of_the_grey_knights_razorback():
+def test_fire_focus_of_the_grey_knights_razorback(cli):
     data = _shared("10e")
     # the Razorback's own kills stay as without the rule (1.111); asked of it, it is refused
-    own = _json("kills", "Grey Knights:Razorback", "MEQ", "--data", data)
+    own = cli.json("kills", "Grey Knights:Razorback", "MEQ", "--data", data, "--json")
     assert own["mean"]["kills"] == "15942718/14348907"
-    r = _invoke("kills", "Grey Knights:Razorback", "MEQ", "--rule", "Fire Focus",
+    r = cli("kills", "Grey Knights:Razorback", "MEQ", "--rule", "Fire Focus",
                 "--data", data)
     assert r.exit_code == 2 and "Razorback's rule for a friendly model" in r.stderr
     # a Strike Squad that disembarked from it takes it: 0.326 -> 0.588 kills
-    plain = _json("kills", "Strike Squad", "MEQ", "--data", data)
-    taken = _json("kills", "Strike Squad", "MEQ", "--rule", "Fire Focus", "--data", data)
+    plain = cli.json("kills", "Strike Squad", "MEQ", "--data", data, "--json")
+    taken = cli.json("kills", "Strike Squad", "MEQ", "--rule", "Fire Focus", "--data", data,
+                     "--json")
     assert (plain["mean"]["kills"], taken["mean"]["kills"]) == (
         "1136025157/3486784401", "138805/236196")
     assert taken["unit_rules"] == ["Fire Focus (Razorback's)"]
 
 
 @pytest.mark.slow
-def test_misfortune_no_longer_lowers_the_farseers_own_wounds():
+def test_misfortune_no_longer_lowers_the_farseers_own_wounds(cli):
     data = _shared("10e")
     # 3.000 wounds (2.241 when Misfortune was read as its own penalty)
-    got = _json("kills", "Farseer Skyrunner", "MEQ", "--data", data)
+    got = cli.json("kills", "Farseer Skyrunner", "MEQ", "--data", data, "--json")
     assert got["mean"]["wounds"] == "3/1" and got["unit_rules"] == []
 
 
 @pytest.mark.slow
-def test_eradicators_against_a_leman_russ_re_roll_automatically():
+def test_eradicators_against_a_leman_russ_re_roll_automatically(cli):
     data = _shared("10e")
-    got = _json("kills", "Eradicator Squad", "Leman Russ Battle Tank", "--half-range",
-                "--data", data)
+    got = cli.json("kills", "Eradicator Squad", "Leman Russ Battle Tank", "--half-range",
+                "--data", data, "--json")
     assert got["unit_rules"] == ["Total Obliteration"]
     # P(destroyed) at half range 2.9% -> 14.6% (Hit and Wound rolls re-rolled) -> 22.9% (the
     # Damage roll re-rolled too, since the re-rolled Damage is modelled)
@@ -416,12 +406,12 @@ def test_eradicators_against_a_leman_russ_re_roll_automatically():
 
 
 @pytest.mark.slow
-def test_templar_vows_only_in_a_black_templars_army():
+def test_templar_vows_only_in_a_black_templars_army(cli):
     data = _shared("10e")
     for spec, has in (("Space Wolves:Intercessor Squad", False),
                       ("Space Marines:Intercessor Squad", False),
                       ("Black Templars:Intercessor Squad", True)):
-        r = _invoke("rules", "--for", spec, "--data", data)
+        r = cli("rules", "--for", spec, "--data", data)
         assert r.exit_code == 0, r.output
         assert ("Templar Vows" in r.stdout) is has, spec
 
@@ -470,7 +460,7 @@ def pack(tmp_path_factory):
     return write_folder(tmp_path_factory.mktemp("pack"), cat)
 
 
-def test_a_wargear_bearers_rule_reaches_only_the_model_that_carries_it(pack):
+def test_a_wargear_bearers_rule_reaches_only_the_model_that_carries_it(cli, pack):
     from mathhammer.data.lookup import find_unit
     from mathhammer.data.unit_rules import unit_rules
 
@@ -483,7 +473,7 @@ def test_a_wargear_bearers_rule_reaches_only_the_model_that_carries_it(pack):
     # one group of five: the claws are one row, so the one model's re-roll is not applied to
     # the five, and is said: 15 attacks hit 2/3 (10), as without the Death Totem
     assert totem.rule.not_modelled.startswith("for the Wolf w/Death Totem only")
-    data = _json("kills", f"{pack}:Pack", "MEQ", "--melee")
+    data = cli.json("kills", f"{pack}:Pack", "MEQ", "--melee", "--json")
     assert data["mean"]["hits"] == "10" or data["mean"]["hits"] == "10/1"
     assert [r["name"] for r in data["not_modelled"]] == ["Death Totem"]
 

@@ -11,6 +11,7 @@ import os
 import shutil
 from pathlib import Path
 
+import bsjson
 import pytest
 
 from mathhammer.data.bsdata import (
@@ -299,37 +300,19 @@ def test_unmapped_keywords_are_kept_in_the_file_and_warned_about():
 
 # ------------------------------------------------------------------ one model, two formats
 
+_BOY = (("M", '6"'), ("T", "5"), ("SV", "5+"), ("W", "1"), ("LD", "7+"), ("OC", "2"))
+_SLUGGA = bsjson.weapon("wp1", "Slugga", "1", "5+", "4", "0", "1", range='12"',
+                        keywords="Pistol, Sonic Devastation")
+#: 10 to 20 Boyz, 80 points (160 at 11 models or more), Feel No Pain 6+ by a rule link
+_BOYZ_UNIT = bsjson.unit("u1", "Boyz", 10, ["Infantry"], [], _SLUGGA, _BOY, points=80,
+                         faction="Orks", model="Boy", most=20)
+_BOYZ_UNIT["modifiers"] = [{"type": "set", "field": "pts", "value": 160, "conditions": [
+    {"type": "atLeast", "value": 11, "field": "selections", "scope": "u1", "childId": "model"}]}]
+_BOYZ_UNIT["infoLinks"] = [{"id": "i1", "name": "Feel No Pain", "targetId": "r1", "type": "rule",
+                            "modifiers": [{"type": "append", "field": "name", "value": "6+"}]}]
 _BOYZ = {
     "id": "c1", "name": "Test - Orks", "gameSystemId": "gs1",
-    "sharedSelectionEntries": [{
-        "id": "u1", "name": "Boyz", "type": "unit",
-        "costs": [{"name": "pts", "typeId": "pts", "value": 80}],
-        "modifiers": [{"type": "set", "field": "pts", "value": 160, "conditions": [
-            {"type": "atLeast", "value": 11, "field": "selections", "scope": "u1",
-             "childId": "model"}]}],
-        "categoryLinks": [{"id": "l1", "name": "Faction: Orks", "targetId": "f1"},
-                          {"id": "l2", "name": "Infantry", "targetId": "k1"}],
-        "infoLinks": [{"id": "i1", "name": "Feel No Pain", "targetId": "r1", "type": "rule",
-                       "modifiers": [{"type": "append", "field": "name", "value": "6+"}]}],
-        "profiles": [{"id": "p1", "name": "Boyz", "typeId": "t", "typeName": "Unit",
-                      "characteristics": [
-                          {"name": n, "$text": v} for n, v in
-                          (("M", '6"'), ("T", "5"), ("SV", "5+"), ("W", "1"), ("LD", "7+"),
-                           ("OC", "2"))]}],
-        "selectionEntries": [{
-            "id": "m1", "name": "Boy", "type": "model",
-            "constraints": [{"type": "min", "value": 10, "field": "selections", "scope": "parent"},
-                            {"type": "max", "value": 20, "field": "selections", "scope": "parent"}],
-            "selectionEntries": [{
-                "id": "w1", "name": "Slugga", "type": "upgrade",
-                "constraints": [{"type": "min", "value": 1, "field": "selections",
-                                 "scope": "parent"}],
-                "profiles": [{"id": "wp1", "name": "Slugga", "typeId": "rw",
-                              "typeName": "Ranged Weapons", "characteristics": [
-                                  {"name": n, "$text": v} for n, v in
-                                  (("Range", '12"'), ("A", "1"), ("BS", "5+"), ("S", "4"),
-                                   ("AP", "0"), ("D", "1"),
-                                   ("Keywords", "Pistol, Sonic Devastation"))]}]}]}]}],
+    "sharedSelectionEntries": [_BOYZ_UNIT],
     "entryLinks": [{"id": "el1", "name": "Boyz", "targetId": "u1", "type": "selectionEntry"}],
 }
 _SYSTEM = {"id": "gs1", "name": "Test system",

@@ -12,9 +12,8 @@ from pathlib import Path
 
 import attrs
 import pytest
-from click.testing import CliRunner
+from bsjson import ability, character, weapon
 
-from mathhammer.cli import cli
 from mathhammer.data import catalogue, serial, unit_index
 from mathhammer.data.bsdata import load_catalogue_unit
 from mathhammer.data.lookup import find_unit
@@ -26,11 +25,8 @@ SHARED = Path(os.environ.get("MATHHAMMER_SHARED",
 # ------------------------------------------------------------------ a small data folder
 
 def _weapon(wid: str, name: str, melee: bool = False) -> dict:
-    stats = (("Range", "Melee" if melee else '24"'), ("A", "2"), ("WS" if melee else "BS", "3+"),
-             ("S", "4"), ("AP", "-1"), ("D", "1"), ("Keywords", "-"))
-    return {"id": wid, "name": name, "typeId": "mw" if melee else "rw",
-            "typeName": "Melee Weapons" if melee else "Ranged Weapons",
-            "characteristics": [{"name": n, "$text": v} for n, v in stats]}
+    """A2 BS/WS 3+ S4 AP-1 D1."""
+    return weapon(wid, name, "2", "3+", "4", "-1", "1", melee=melee)
 
 
 def _unit(uid: str, name: str, faction: str, t: str = "4", pts: int = 80,
@@ -38,30 +34,10 @@ def _unit(uid: str, name: str, faction: str, t: str = "4", pts: int = 80,
           more: tuple[dict, ...] = ()) -> dict:
     """A one-model datasheet with a bolt rifle and a close combat weapon (and ``more``)."""
     line = (("M", '6"'), ("T", t), ("SV", "3+"), ("W", "5"), ("LD", "6+"), ("OC", "1"))
-    profiles = [{"id": f"{uid}p", "name": name, "typeId": "t", "typeName": "Unit",
-                 "characteristics": [{"name": n, "$text": v} for n, v in line]}]
-    if ability:
-        profiles.append({"id": f"{uid}a", "name": ability[0], "typeId": "ab",
-                         "typeName": "Abilities",
-                         "characteristics": [{"name": "Description", "$text": ability[1]}]})
-    return {"id": uid, "name": name, "type": "model",
-            "costs": [{"name": "pts", "typeId": "pts", "value": pts}],
-            "categoryLinks": [{"id": f"{uid}l1", "name": f"Faction: {faction}",
-                               "targetId": "f1"},
-                              {"id": f"{uid}l2", "name": keyword, "targetId": "k1"}],
-            "profiles": profiles,
-            "selectionEntries": [
-                {"id": f"{uid}w{i}", "name": w["name"], "type": "upgrade",
-                 "constraints": [{"type": "min", "value": 1, "field": "selections",
-                                  "scope": "parent"}], "profiles": [w]}
-                for i, w in enumerate((_weapon(f"{uid}r", "Bolt rifle"),
-                                       _weapon(f"{uid}m", "Close combat weapon", True),
-                                       *more))]}
-
-
-def _ability(uid: str, name: str, text: str) -> dict:
-    return {"id": uid, "name": name, "typeId": "ab", "typeName": "Abilities",
-            "characteristics": [{"name": "Description", "$text": text}]}
+    guns = [_weapon(f"{uid}r", "Bolt rifle"), _weapon(f"{uid}m", "Close combat weapon", True),
+            *more]
+    return character(uid, name, line, guns, [ability] if ability else [], [keyword], pts,
+                     faction)
 
 
 #: the chapter's detachment (its rule an ability profile) and an enhancement of it
@@ -69,12 +45,12 @@ _DETACHMENTS = {
     "id": "dets", "name": "Detachment", "type": "upgrade", "selectionEntryGroups": [
         {"id": "detg", "name": "Detachment", "selectionEntries": [
             {"id": "gtf", "name": "Gladius Task Force", "type": "upgrade", "profiles": [
-                _ability("gtfa", "Combat Doctrines",
+                ability("gtfa", "Combat Doctrines",
                          "Each time this model makes an attack, add 1 to the Hit roll.")]}]},
         {"id": "enhg", "name": "Enhancements", "selectionEntries": [
             {"id": "aa", "name": "Artificer Armour", "type": "upgrade",
              "costs": [{"name": "pts", "typeId": "pts", "value": 10}], "profiles": [
-                 _ability("aaa", "Artificer Armour",
+                 ability("aaa", "Artificer Armour",
                           "Each time an attack targets the bearer, add 1 to the Wound roll.")]}]}
     ]}
 
@@ -338,40 +314,40 @@ def test_search_ranks_the_exact_name_first(data):
         "Space Marines:Captain", "Space Marines:Captain in Terminator Armour"]
 
 
-def test_units_lists_datasheets_once_with_their_factions(data):
-    res = CliRunner().invoke(cli, ["units", "--rules", "10e", "--search", "rhino",
-                                   "--data", str(data)])
+def test_units_lists_datasheets_once_with_their_factions(cli, data):
+    res = cli("units", "--rules", "10e", "--search", "rhino",
+                                   "--data", str(data))
     assert res.exit_code == 0, res.output
     assert res.stdout == ("Rhino  [10e] Blood Angels, Space Marines  1 x M6 T9 Sv3+ W5 Ld6+ OC1"
                           "  (80 pts)\n")
-    res = CliRunner().invoke(cli, ["units", "--faction", "blood angels", "--rules", "10e",
-                                   "--data", str(data)])
+    res = cli("units", "--faction", "blood angels", "--rules", "10e",
+                                   "--data", str(data))
     assert [line.split("  ")[0] for line in res.stdout.splitlines()] == [
         "Blood Angels Captain", "Rhino"]
 
 
-def test_a_datasheet_of_the_other_edition_is_named(data):
-    res = CliRunner().invoke(cli, ["kills", "Crisis Sunforge Battlesuits", "MEQ",
-                                   "--data", str(data)])
+def test_a_datasheet_of_the_other_edition_is_named(cli, data):
+    res = cli("kills", "Crisis Sunforge Battlesuits", "MEQ",
+                                   "--data", str(data))
     assert res.exit_code == 2
     line = res.stderr.splitlines()[-1]
     assert line.startswith("mathhammer: error: unknown unit 'Crisis Sunforge Battlesuits' (not "
                            "bundled, not in the 10e data in ")
     assert line.endswith("; Crisis Sunforge Battlesuits is an 11e datasheet: add --rules 11e")
-    ok = CliRunner().invoke(cli, ["kills", "Crisis Sunforge Battlesuits", "MEQ", "--rules",
-                                  "11e", "--data", str(data)])
+    ok = cli("kills", "Crisis Sunforge Battlesuits", "MEQ", "--rules",
+                                  "11e", "--data", str(data))
     assert ok.exit_code == 0, ok.output
-    res = CliRunner().invoke(cli, ["units", "--search", "crisis sunforge", "--rules", "10e",
-                                   "--data", str(data)])
+    res = cli("units", "--search", "crisis sunforge", "--rules", "10e",
+                                   "--data", str(data))
     assert res.exit_code == 2 and "is an 11e datasheet: add --rules 11e" in res.stderr
 
 
-def test_with_only_the_other_edition_installed_the_hint_is_given(data):
+def test_with_only_the_other_edition_installed_the_hint_is_given(cli, data):
     only = data / "11e"
     with pytest.raises(ValueError, match=r"no 10e data installed\); Crisis Sunforge "
                                          r"Battlesuits is an 11e datasheet: add --rules 11e"):
         find_unit("Crisis Sunforge Battlesuits", data=only)
-    res = CliRunner().invoke(cli, ["units", "--search", "crisis", "--data", str(only)])
+    res = cli("units", "--search", "crisis", "--data", str(only))
     assert res.exit_code == 0 and res.stdout.startswith("Crisis Sunforge Battlesuits  [11e]")
 
 
@@ -389,11 +365,11 @@ def test_the_web_search_reads_the_store(data, monkeypatch):
 
 # ------------------------------------------------------------------ atlas
 
-def test_the_atlas_of_a_small_data_folder(data):
+def test_the_atlas_of_a_small_data_folder(cli, data):
     from fractions import Fraction
 
-    res = CliRunner().invoke(cli, ["atlas", "--rules", "10e", "-t", "MEQ", "--format", "json",
-                                   "--workers", "1", "--data", str(data)])
+    res = cli("atlas", "--rules", "10e", "-t", "MEQ", "--format", "json",
+                                   "--workers", "1", "--data", str(data))
     assert res.exit_code == 0, res.output
     rows = json.loads(res.stdout)["rows"]
     # every datasheet that imports, ranged and melee, by faction then name
@@ -410,15 +386,15 @@ def test_the_atlas_of_a_small_data_folder(data):
         (Fraction(1, 36), Fraction(1, 3))
     assert Fraction(cell["kills_per_100_pts"]["exact"]) == Fraction(1, 36) * 100 / 95
     assert Fraction(cell["damage_per_model"]["exact"]) == Fraction(1, 3)
-    md = CliRunner().invoke(cli, ["atlas", "--rules", "10e", "-t", "MEQ", "--format", "md",
-                                  "--workers", "1", "--data", str(data)]).stdout
+    md = cli("atlas", "--rules", "10e", "-t", "MEQ", "--format", "md",
+                                  "--workers", "1", "--data", str(data)).stdout
     # 1/36 = 0.03 per model, 100/3420 = 0.03 per 100 points
     assert "| Captain in Terminator Armour | ranged | 1 | 95 | 0.03 / 0.03 |" in md
-    csv = CliRunner().invoke(cli, ["atlas", "--rules", "10e", "-t", "MEQ", "--format", "csv",
-                                   "--workers", "2", "--data", str(data)]).stdout
+    csv = cli("atlas", "--rules", "10e", "-t", "MEQ", "--format", "csv",
+                                   "--workers", "2", "--data", str(data)).stdout
     assert csv.splitlines()[1].startswith(
         "Blood Angels,Blood Angels,Blood Angels Captain,ranged,1,80,MEQ,0.027778,0.333333,")
-    html = CliRunner().invoke(cli, ["atlas", "--rules", "10e", "--data", str(data)]).stdout
+    html = cli("atlas", "--rules", "10e", "--data", str(data)).stdout
     assert html.count('<table class="atlas">') == 2 and 'title="5/144"' in html  # 1/36*100/80
 
 
@@ -585,7 +561,7 @@ def test_the_shared_data_round_trips(tmp_path):
 @pytest.mark.slow
 @pytest.mark.skipif(not SHARED.is_dir(), reason=f"shared BattleScribe data not at {SHARED}")
 @pytest.mark.parametrize("edition", ["10e", "11e"])
-def test_the_atlas_of_the_shared_data(edition, tmp_path, monkeypatch):
+def test_the_atlas_of_the_shared_data(cli, edition, tmp_path, monkeypatch):
     """Every datasheet of an edition against two targets: the HTML page (looked at in Chromium
     when it is installed) and the JSON agree with a single query of the same unit."""
     import shutil
@@ -597,9 +573,9 @@ def test_the_atlas_of_the_shared_data(edition, tmp_path, monkeypatch):
 
     page = tmp_path / "atlas.html"
     args = ["atlas", "--rules", edition, "-t", "MEQ", "-t", "Knight", "--data", str(SHARED)]
-    res = CliRunner().invoke(cli, [*args, "-o", str(page)])
+    res = cli(*args, "-o", str(page))
     assert res.exit_code == 0, res.output
-    res = CliRunner().invoke(cli, [*args, "--format", "json"])
+    res = cli(*args, "--format", "json")
     rows = json.loads(res.stdout)["rows"]
     store = catalogue.open_store(edition, SHARED)
     sheets = [d for d in store.datasheets() if d.error is None]

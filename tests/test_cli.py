@@ -10,12 +10,10 @@ from pathlib import Path
 
 import attrs
 import pytest
-from click.testing import CliRunner
 
 import mathhammer as mh
 import mathhammer.cli.attack as attack_commands
 import mathhammer.cli.table as table_command
-from mathhammer.cli import cli
 from mathhammer.cli import main as cli_main
 from mathhammer.cli.params import ENGINE
 from mathhammer.data.inline import parse_target, parse_weapon
@@ -33,21 +31,10 @@ BSDATA = next((up / "shared" / "bsdata" / "10e" for up in Path(__file__).resolve
 COUNTERS = ("attacks", "hits", "wounds", "unsaved", "mortal", "damage", "kills")
 
 
-def run(*args: str, ok: bool = True):
-    result = CliRunner().invoke(cli, list(args))
-    if ok:
-        assert result.exit_code == 0, (args, result.stderr, result.exception)
-    return result
-
-
 def lines_of(text: str) -> list[str]:
     """Each line with its words single-spaced: reports are checked by their words and numbers,
     not by their column spacing."""
     return [" ".join(line.split()) for line in text.splitlines()]
-
-
-def run_json(*args: str) -> dict:
-    return json.loads(run(*args, "--json").stdout)
 
 
 def assert_matches(data: dict, result: mh.Result) -> None:
@@ -65,18 +52,18 @@ def assert_matches(data: dict, result: mh.Result) -> None:
 # --- kills ---------------------------------------------------------------------------------------
 
 
-def test_quick_start_command():
+def test_quick_start_command(cli):
     # The README's quick start: Hexmark pistols at MEQ. Per attack hit 5/6, wound 2/3 (S6 vs T4),
     # unsaved 2/3 (Sv3+ at AP-2): unsaved ~ Binomial(6, 10/27), kills = unsaved // 2.
-    out = run("kills", "Hexmark Destroyer", "MEQ", "--half-range").stdout
+    out = cli.ok("kills", "Hexmark Destroyer", "MEQ", "--half-range").stdout
     assert out.startswith("Hexmark Destroyer -> MEQ\nrule set:    10e")
     assert "options: half_range" in lines_of(out)
     assert re.search(r"^    3 +1000000/387420489 +0\.26% +0\.26%", out, re.M)
     assert all(len(line) <= 80 for line in out.splitlines())
 
 
-def test_kills_json_matches_library_on_bundled_units():
-    data = run_json("kills", "hexmark", "meq", "--half-range")
+def test_kills_json_matches_library_on_bundled_units(cli):
+    data = cli.json("kills", "hexmark", "meq", "--half-range", "--json")
     expected = mh.attack(load_unit("Hexmark Destroyer"), load_unit("MEQ"), half_range=True)
     assert_matches(data, expected)
     assert data["pmf"]["kills"]["3"] == "1000000/387420489"  # (10/27)**6
@@ -84,48 +71,48 @@ def test_kills_json_matches_library_on_bundled_units():
     assert data["options"]["half_range"] is True and data["named_rules"] == []
 
 
-def test_kills_melee():
+def test_kills_melee(cli):
     # Control stave: 4 attacks, hit 2/3, wound 2/3 (S6 vs T5), TEQ saves on 3+ (2+ at AP-1,
     # better than the 4++): unsaved p = 4/27 per attack. One 3-wound model dies at 3 unsaved:
     # P = 4 * (4/27)**3 * 23/27 + (4/27)**4 = 6144/531441 = 2048/177147.
-    data = run_json("kills", "Skitarii Marshal", "TEQ", "--melee")
+    data = cli.json("kills", "Skitarii Marshal", "TEQ", "--melee", "--json")
     assert data["mean"]["kills"] == "2048/177147"
     assert data["mean"]["unsaved"] == "16/27"
     assert [w["name"] for w in data["weapons"]] == ["Control stave"]
 
 
-def test_kills_inline_profiles_match_library():
+def test_kills_inline_profiles_match_library(cli):
     row, target = "10x 2 | 3+ | 4 | -1 | 1 | sustained hits 1", "5x T4 Sv3+ W2 INFANTRY"
-    data = run_json("kills", row, target)
+    data = cli.json("kills", row, target, "--json")
     assert_matches(data, mh.attack(parse_weapon(row), parse_target(target)))
     # per attack: 3/6 ordinary hits, 1/6 criticals worth 2 hits: 20 * 5/6 = 50/3
     assert data["mean"]["hits"] == "50/3"
 
 
-def test_kills_inline_weapon_option_and_several_rows():
+def test_kills_inline_weapon_option_and_several_rows(cli):
     # One attack at 2+ and one auto-hit, S8 vs T4 (2+), no save, one W1 model:
     # P(survive) = (1 - 5/6 * 5/6) * (1 - 5/6) = 11/36 * 1/6.
-    data = run_json("kills", "--weapon", "1 | 2+ | 8 | 0 | 1; 1 | N/A | 8 | 0 | 1 | torrent",
-                    "T4 Sv7+ W1")
+    data = cli.json("kills", "--weapon", "1 | 2+ | 8 | 0 | 1; 1 | N/A | 8 | 0 | 1 | torrent",
+                    "T4 Sv7+ W1", "--json")
     assert Fraction(data["destroyed"]) == 1 - Fraction(11, 36) / 6
     assert len(data["weapons"]) == 2
 
 
-def test_kills_weapon_pick_models_and_blast():
+def test_kills_weapon_pick_models_and_blast(cli):
     # Two Cronos with spirit vortex only: D6 + 2 (Blast, 10 models) attacks each: 2 * 5.5 = 11.
-    data = run_json("kills", "Cronos", "GEQ", "--weapon", "spirit v", "--models", "2")
+    data = cli.json("kills", "Cronos", "GEQ", "--weapon", "spirit v", "--models", "2", "--json")
     assert data["mean"]["attacks"] == "11/1"
     assert [(w["name"], w["models"]) for w in data["weapons"]] == [("Spirit vortex", 2)]
     # --target-models sizes the target: 20 warriors, +4 attacks each from Blast
-    data = run_json("kills", "Cronos", "Necron Warriors", "-w", "spirit vortex",
-                    "--target-models", "20")
+    data = cli.json("kills", "Cronos", "Necron Warriors", "-w", "spirit vortex",
+                    "--target-models", "20", "--json")
     assert data["mean"]["attacks"] == "15/2" and data["target"]["models"] == 20
 
 
-def test_kills_named_rule():
+def test_kills_named_rule(cli):
     # Conquering Tyrant at half range: re-roll Hit rolls of 1: P(hit) = 5/6 + 1/6 * 5/6 = 35/36.
-    data = run_json("kills", "Hexmark Destroyer", "MEQ", "--half-range", "--rule",
-                    "conquering tyrant")
+    data = cli.json("kills", "Hexmark Destroyer", "MEQ", "--half-range", "--rule",
+                    "conquering tyrant", "--json")
     assert data["mean"]["hits"] == "35/6"
     assert data["named_rules"] == ["Protocol of the Conquering Tyrant"]
     expected = mh.attack(load_unit("Hexmark Destroyer"), load_unit("MEQ"), half_range=True,
@@ -156,8 +143,8 @@ def test_kills_named_rule():
         (["--lethal-hits", "best"], "lethal_hits", "best"),
     ],
 )
-def test_engine_flags(flags, field, value):
-    data = run_json("kills", "Hexmark Destroyer", "MEQ", *flags)
+def test_engine_flags(cli, flags, field, value):
+    data = cli.json("kills", "Hexmark Destroyer", "MEQ", *flags, "--json")
     assert data["options"][field] == value
     opts = {k: v for k, v in data["options"].items()}
     expected = mh.attack(load_unit("Hexmark Destroyer"), load_unit("MEQ"), **opts)
@@ -169,46 +156,47 @@ def test_every_engine_option_has_a_flag():
     assert set(attrs.fields_dict(mh.Options)) == flagged
 
 
-def test_flags_change_the_numbers():
+def test_flags_change_the_numbers(cli):
     # One attack, 3+ to hit, S4 vs T4 (4+), no save, a W1 model: 2/3 * 1/2 = 1/3 ...
     row, t = "1 | 3+ | 4 | 0 | 1", "T4 Sv7+ W1"
-    assert run_json("kills", row, t)["mean"]["kills"] == "1/3"
+    assert cli.json("kills", row, t, "--json")["mean"]["kills"] == "1/3"
     # ... -1 to hit: 1/2 * 1/2 = 1/4; +1 to wound: 2/3 * 2/3 = 4/9
-    assert run_json("kills", row, t, "--hit-mod", "-1")["mean"]["kills"] == "1/4"
-    assert run_json("kills", row, t, "--wound-mod", "1")["mean"]["kills"] == "4/9"
+    assert cli.json("kills", row, t, "--hit-mod", "-1", "--json")["mean"]["kills"] == "1/4"
+    assert cli.json("kills", row, t, "--wound-mod", "1", "--json")["mean"]["kills"] == "4/9"
     # re-roll failed hits: (2/3 + 1/3 * 2/3) * 1/2 = 4/9
-    assert run_json("kills", row, t, "--reroll-hits", "failed")["mean"]["kills"] == "4/9"
+    assert cli.json("kills", row, t, "--reroll-hits", "failed", "--json")["mean"]["kills"] == "4/9"
 
 
-def test_kills_squad_targets_and_precision():
+def test_kills_squad_targets_and_precision(cli):
     # One auto-hitting Precision attack, S8 vs T4 (2+), no save: it goes to the CHARACTER
     # while one stands, and kills it on 5/6; without Precision the bodyguard takes it.
     sniper = "1 | N/A | 8 | 0 | 1 | torrent, precision"
     squad = "2x T4 Sv7+ W1 INFANTRY + 1x T4 Sv7+ W1 CHARACTER"
-    data = run_json("kills", sniper, squad)
+    data = cli.json("kills", sniper, squad, "--json")
     assert data["character_destroyed"] == "5/6"
     assert [g["mean"] for g in data["group_kills"]] == ["0/1", "5/6"]
     assert data["state"][0]["groups"][0] == {"models": 2, "wounds_lost": 0}
     assert [len(g["keywords"]) for g in data["target"]["groups"]] == [1, 1]
-    assert run_json("kills", sniper, squad, "--no-precision")["character_destroyed"] == "0/1"
+    data = cli.json("kills", sniper, squad, "--no-precision", "--json")
+    assert data["character_destroyed"] == "0/1"
     # --leader attaches a unit or inline profile (made a CHARACTER) to the target
-    led = run_json("kills", sniper, "2x T4 Sv7+ W1", "--leader", "T4 Sv7+ W1")
+    led = cli.json("kills", sniper, "2x T4 Sv7+ W1", "--leader", "T4 Sv7+ W1", "--json")
     assert led["character_destroyed"] == "5/6"
     assert led["target"]["name"] == "2x T4 Sv7+ W1 + T4 Sv7+ W1"
-    out = run("kills", sniper, squad).stdout
+    out = cli.ok("kills", sniper, squad).stdout
     assert re.search(r"^    group 2 +0\.833  5/6$", out, re.M)
     assert re.search(r"^P\(CHARACTER dead\) +83\.33%  5/6$", out, re.M)
     # a bundled Leader: the Skitarii Marshal joins ten GEQ; Hexmark pistols cannot reach him
-    data = run_json("kills", "Hexmark Destroyer", "GEQ", "--leader", "Skitarii Marshal")
+    data = cli.json("kills", "Hexmark Destroyer", "GEQ", "--leader", "Skitarii Marshal", "--json")
     assert data["character_destroyed"] == "0/1" and data["mean"]["kills"] == "25/6"
 
 
-def test_kills_deadly_demise_and_hazardous():
+def test_kills_deadly_demise_and_hazardous(cli):
     # 10 attacks at 3+, S6 vs T4 (3+), AP-1 vs Sv3+ (4+): each unsaved with 2/3 * 2/3 * 1/2 =
     # 2/9, D2 against one W2 model: P(survive) = (7/9)**10. Deadly Demise D3 on a 6 when it
     # dies: P(>= 1 mortal wound) = P(destroyed) / 6; five hazard tests, each failing on a 1.
     args = ["5x 2 | 3+ | 6 | -1 | 2 | hazardous", "T4 Sv3+ W2 Deadly Demise D3"]
-    data = run_json("kills", *args)
+    data = cli.json("kills", *args, "--json")
     destroyed = 1 - Fraction(7, 9) ** 10
     assert Fraction(data["destroyed"]) == destroyed
     demise = {int(k): Fraction(v) for k, v in data["deadly_demise"]["pmf"].items()}
@@ -216,27 +204,27 @@ def test_kills_deadly_demise_and_hazardous():
                       3: destroyed / 18}
     assert data["hazard"]["tests"] == 5 and data["hazard"]["kills"] is None
     assert Fraction(data["hazard"]["failed"]["0"]) == Fraction(5, 6) ** 5
-    out = run("kills", *args).stdout
+    out = cli.ok("kills", *args).stdout
     assert re.search(r"^  P\(at least 1\) +15\.32%  1602154576/10460353203$", out, re.M)
     assert re.search(r"^hazardous \(5 tests, to the attacking unit\):$", out, re.M)
     assert re.search(r"^  P\(any failed\) +59\.81%  4651/7776$", out, re.M)
     assert re.search(r"^  mortal wounds +2\.500  5/2$", out, re.M)
 
 
-def test_kills_output_file(tmp_path):
+def test_kills_output_file(cli, tmp_path):
     out = tmp_path / "report.txt"
-    r = run("kills", "Hexmark Destroyer", "MEQ", "-o", str(out))
+    r = cli.ok("kills", "Hexmark Destroyer", "MEQ", "-o", str(out))
     assert r.stdout == "" and f"wrote {out}" in r.stderr
     assert out.read_text().startswith("Hexmark Destroyer -> MEQ")
-    r = run("kills", "Hexmark Destroyer", "MEQ", "-o", str(out), ok=False)
+    r = cli("kills", "Hexmark Destroyer", "MEQ", "-o", str(out))
     assert r.exit_code == 2 and "already exists; use --force" in r.stderr
-    run("kills", "Hexmark Destroyer", "GEQ", "-o", str(out), "--force")
+    cli.ok("kills", "Hexmark Destroyer", "GEQ", "-o", str(out), "--force")
     assert out.read_text().startswith("Hexmark Destroyer -> GEQ")
 
 
-def test_kills_on_bundled_units_answers():
+def test_kills_on_bundled_units_answers(cli):
     # the whole-process time is measured for the closing notes, never asserted here
-    r = run("kills", "Cronos", "Necron Warriors", "--models", "2", "-w", "spirit v", "-w",
+    r = cli.ok("kills", "Cronos", "Necron Warriors", "--models", "2", "-w", "spirit v", "-w",
             "spirit s", "--target-models", "20", "--half-range", "--json")
     data = json.loads(r.stdout)
     kills = {int(k): Fraction(p) for k, p in data["pmf"]["kills"].items()}
@@ -247,34 +235,34 @@ def test_kills_on_bundled_units_answers():
 # --- odds --------------------------------------------------------------------------------------
 
 
-def test_odds_hexmark():
-    r = run("odds", "Hexmark Destroyer", "MEQ", "--half-range", "--at-least", "3")
+def test_odds_hexmark(cli):
+    r = cli.ok("odds", "Hexmark Destroyer", "MEQ", "--half-range", "--at-least", "3")
     assert r.stdout.splitlines()[0] == "P(kills >= 3) = 1000000/387420489 = 0.26%"
-    exact = run("odds", "Hexmark Destroyer", "MEQ", "--half-range", "--at-least", "3", "--exact")
+    exact = cli.ok("odds", "Hexmark Destroyer", "MEQ", "--half-range", "--at-least", "3", "--exact")
     assert exact.stdout == "1000000/387420489\n"
     # no kills: at most one unsaved wound out of 6 at p = 10/27
     p0 = Fraction(17, 27) ** 6 + 6 * Fraction(10, 27) * Fraction(17, 27) ** 5
-    r = run("odds", "Hexmark Destroyer", "MEQ", "--half-range", "--kills", "0", "--exact")
+    r = cli.ok("odds", "Hexmark Destroyer", "MEQ", "--half-range", "--kills", "0", "--exact")
     assert Fraction(r.stdout.strip()) == p0
-    r = run("odds", "Hexmark Destroyer", "MEQ", "--half-range", "--at-most", "0", "--exact")
+    r = cli.ok("odds", "Hexmark Destroyer", "MEQ", "--half-range", "--at-most", "0", "--exact")
     assert Fraction(r.stdout.strip()) == p0
 
 
-def test_odds_destroy_inline():
+def test_odds_destroy_inline(cli):
     # 4 multi-melta shots at half range, each through on 1/2 * 1/2 (no save at AP-4 vs 3+),
     # D6+2 damage against W10: two through destroy on 2D6 >= 6 (26/36), three on 3D6 >= 4
     # (215/216), four always: 54/256 * 26/36 + 12/256 * 215/216 + 1/256 = 935/4608.
     args = ['2x Multi-melta | 18" | 2 | 4+ | 9 | -4 | D6 | melta 2', "T9 Sv3+ W10 VEHICLE",
             "--half-range", "--destroy"]
-    assert run("odds", *args).stdout.splitlines()[0] == "P(destroyed) = 935/4608 = 20.29%"
-    data = json.loads(run("odds", *args, "--json").stdout)
+    assert cli.ok("odds", *args).stdout.splitlines()[0] == "P(destroyed) = 935/4608 = 20.29%"
+    data = json.loads(cli.ok("odds", *args, "--json").stdout)
     assert data["p"] == "935/4608" and data["p_float"] == 935 / 4608
     assert data["query"] == "P(destroyed)"
 
 
-def test_odds_of_damage_and_json_matches_library():
+def test_odds_of_damage_and_json_matches_library(cli):
     args = ["Hexmark Destroyer", "MEQ", "--of", "damage", "--at-least", "2"]
-    data = json.loads(run("odds", *args, "--json").stdout)
+    data = json.loads(cli.ok("odds", *args, "--json").stdout)
     r = mh.attack(load_unit("Hexmark Destroyer"), load_unit("MEQ"))
     assert Fraction(data["p"]) == r.damage.at_least(2)
     assert {int(k): Fraction(v) for k, v in data["pmf"]["damage"].items()} == dict(r.damage)
@@ -302,8 +290,8 @@ def assert_timeline(data: dict, t: mh.Timeline) -> None:
     assert Fraction(data["destroyed"]) == t.destroyed[-1]
 
 
-def test_kills_turns_match_library():
-    data = run_json("kills", "Hexmark Destroyer", "Necron Warriors", "--turns", "3")
+def test_kills_turns_match_library(cli):
+    data = cli.json("kills", "Hexmark Destroyer", "Necron Warriors", "--turns", "3", "--json")
     t = mh.turns(load_unit("Hexmark Destroyer"), load_unit("Necron Warriors"), 3)
     assert_timeline(data, t)
     assert data["turns"] == 3 and data["reanimation"] is True
@@ -318,8 +306,8 @@ def test_kills_turns_match_library():
     assert "attack" not in data  # several attacks: no single attack's counters
 
 
-def test_kills_turns_text():
-    out = run("kills", "Hexmark Destroyer", "Necron Warriors", "--turns", "3").stdout
+def test_kills_turns_text(cli):
+    out = cli.ok("kills", "Hexmark Destroyer", "Necron Warriors", "--turns", "3").stdout
     lines = out.splitlines()
     assert "turns: 3; reanimation between turns: on (Reanimation Protocols, D3)" in \
         lines_of(out)
@@ -337,20 +325,20 @@ def test_kills_turns_text():
     assert re.search(rf"^   10 +{re.escape(ten)} +1\.55% +1\.55% +#+$", out, re.M)
 
 
-def test_kills_turns_reanimation_switches():
+def test_kills_turns_reanimation_switches(cli):
     hexmark, warriors, meq = (load_unit(n) for n in ("Hexmark Destroyer", "Necron Warriors",
                                                      "MEQ"))
-    data = run_json("kills", "Hexmark Destroyer", "Necron Warriors", "--turns", "2",
-                    "--no-reanimation")
+    data = cli.json("kills", "Hexmark Destroyer", "Necron Warriors", "--turns", "2",
+                    "--no-reanimation", "--json")
     assert_timeline(data, mh.turns(hexmark, warriors, 2, reanimation=False))
     assert [s["label"] for s in data["steps"]] == ["attack 1", "attack 2"]
     assert data["reanimation"] is False
     # MEQ has no Reanimation Protocols: none by default, forced with --reanimation
-    assert [s["label"] for s in run_json("kills", "Hexmark", "MEQ", "--turns", "2")["steps"]] \
-        == ["attack 1", "attack 2"]
-    data = run_json("kills", "Hexmark", "MEQ", "--turns", "2", "--reanimation")
+    data = cli.json("kills", "Hexmark", "MEQ", "--turns", "2", "--json")
+    assert [s["label"] for s in data["steps"]] == ["attack 1", "attack 2"]
+    data = cli.json("kills", "Hexmark", "MEQ", "--turns", "2", "--reanimation", "--json")
     assert_timeline(data, mh.turns(hexmark, meq, 2, reanimation=True))
-    headers = {flags: run("kills", "Hexmark", target, "--turns", "2", *flags).stdout
+    headers = {flags: cli.ok("kills", "Hexmark", target, "--turns", "2", *flags).stdout
                for target, flags in (("MEQ", ()), ("MEQ", ("--reanimation",)),
                                      ("Necron Warriors", ("--no-reanimation",)))}
     assert "turns:       2; no reanimation (no Reanimation Protocols)\n" in headers[()]
@@ -359,20 +347,20 @@ def test_kills_turns_reanimation_switches():
     assert "turns:       2; no reanimation (switched off)\n" in headers[("--no-reanimation",)]
 
 
-def test_kills_turns_one_turn_is_the_attack():
+def test_kills_turns_one_turn_is_the_attack(cli):
     # --turns 1 is one attack: the same distribution as the plain report
-    data = run_json("kills", "Hexmark Destroyer", "MEQ", "--turns", "1")
+    data = cli.json("kills", "Hexmark Destroyer", "MEQ", "--turns", "1", "--json")
     r = mh.attack(load_unit("Hexmark Destroyer"), load_unit("MEQ"))
     assert pmf_of(data["pmf"]["kills"]) == dict(r.kills)
     assert data["attack"]["mean"]["hits"] == "5/1"  # 6 attacks at 2+
     assert [s["label"] for s in data["steps"]] == ["attack 1"]
 
 
-def test_kills_turns_squad_target():
+def test_kills_turns_squad_target(cli):
     # ten Necron Warriors led by a Hexmark Destroyer, two turns, reanimation between
     args = ["Necron Warriors", "Necron Warriors", "--leader", "Hexmark Destroyer", "--turns",
             "2", "--half-range"]
-    data = run_json("kills", *args)
+    data = cli.json("kills", *args, "--json")
     _, squad = mh.target_of("Necron Warriors", leader="Hexmark Destroyer")
     warriors = load_unit("Necron Warriors")
     t = mh.turns(warriors, squad, 2, half_range=True)
@@ -381,17 +369,17 @@ def test_kills_turns_squad_target():
     leader_alive = t.final.map(lambda s: s[1].models)
     assert Fraction(data["character_destroyed"]) == leader_alive.prob(0)
     assert pmf_of(data["group_kills"][1]["pmf"]) == dict(leader_alive.map(lambda m: 1 - m))
-    out = run("kills", *args).stdout
+    out = cli.ok("kills", *args).stdout
     assert re.search(r"^P\(CHARACTER dead\) ", out, re.M)
     assert re.search(r"^    group 2 ", out, re.M)
 
 
-def test_kills_mortal_wound_rule_after_the_attack():
+def test_kills_mortal_wound_rule_after_the_attack(cli):
     # One auto-hitting S8 attack at two W1 models without save kills one on 5/6 (2+ to
     # wound); then Disintegration Beams: D6 1 -> 0, 2-4 -> 1, 5+ -> 2. Destroyed:
     # 5/6 * 5/6 (>= 1 mortal wound) + 1/6 * 2/6 (2 mortal wounds) = 27/36 = 3/4.
     args = ["1 | N/A | 8 | 0 | 1 | torrent", "2x T4 Sv7+ W1", "--rule", "disintegration beams"]
-    data = run_json("kills", *args)
+    data = cli.json("kills", *args, "--json")
     assert data["destroyed"] == "3/4"
     assert data["named_rules"] == []
     assert data["mortal_wound_rules"][0]["name"] == "Disintegration Beams"
@@ -404,19 +392,19 @@ def test_kills_mortal_wound_rule_after_the_attack():
     beams = mh.find_rule("Disintegration Beams").mortal_wounds.pmf()
     t = mh.sequence(target, [Attack.make([w]), MortalWounds(beams, label="Disintegration Beams")])
     assert_timeline(data, t)
-    out = run("kills", *args).stdout
+    out = cli.ok("kills", *args).stdout
     assert "then: Disintegration Beams, mortal wounds D6: 2-4 -> 1, 5+ -> 2" in \
         lines_of(out)
     assert re.search(r"^expected \(attack\) +value  exact$", out, re.M)
     assert re.search(r"^P\(destroyed\) +75\.00%  3/4$", out, re.M)
-    assert run("odds", *args, "--destroy", "--exact").stdout == "3/4\n"
+    assert cli.ok("odds", *args, "--destroy", "--exact").stdout == "3/4\n"
 
 
-def test_kills_mortal_wound_rule_with_other_rules_and_turns():
+def test_kills_mortal_wound_rule_with_other_rules_and_turns(cli):
     # Conquering Tyrant goes to the attack; Blood-fuelled Cruelty is rolled after each attack
     args = ["Hexmark Destroyer", "Necron Warriors", "--half-range", "--turns", "2",
             "--rule", "Conquering Tyrant", "--rule", "Blood-fuelled Cruelty"]
-    data = run_json("kills", *args)
+    data = cli.json("kills", *args, "--json")
     assert data["named_rules"] == ["Protocol of the Conquering Tyrant"]
     hexmark, warriors = load_unit("Hexmark Destroyer"), load_unit("Necron Warriors")
     cruelty = mh.find_rule("Blood-fuelled Cruelty").mortal_wounds.pmf()
@@ -429,30 +417,30 @@ def test_kills_mortal_wound_rule_with_other_rules_and_turns():
         Attack.make(profiles, label="attack 2", **attack),
         MortalWounds(cruelty, label="Blood-fuelled Cruelty")])
     assert_timeline(data, t)
-    assert "\neach turn:   Blood-fuelled Cruelty, mortal wounds D6: 2-5 -> D3, 6 -> 3\n" in run(
+    assert "\neach turn:   Blood-fuelled Cruelty, mortal wounds D6: 2-5 -> D3, 6 -> 3\n" in cli.ok(
         "kills", *args).stdout
 
 
-def test_odds_turns_match_library():
+def test_odds_turns_match_library(cli):
     t = mh.turns(load_unit("Hexmark Destroyer"), load_unit("Necron Warriors"), 3)
     args = ["Hexmark Destroyer", "Necron Warriors", "--turns", "3"]
-    r = run("odds", *args, "--at-least", "5")
+    r = cli.ok("odds", *args, "--at-least", "5")
     p = t.kills.at_least(5)
     # the exact value is too long for the human line (32/32 digits): --exact prints it
     assert len(str(p)) > 30
     assert r.stdout.splitlines()[0] == (f"P(kills >= 5 by the end) = {float(p):.2%} (exact: a "
                                         "fraction of 32/32 digits; --exact or --json prints it)")
-    assert run("odds", *args, "--at-least", "5", "--exact").stdout == f"{p}\n"
+    assert cli.ok("odds", *args, "--at-least", "5", "--exact").stdout == f"{p}\n"
     assert r.stdout.splitlines()[1].endswith(
         "named rules: none; 3 turns, reanimation between turns")
-    r = run("odds", *args, "--at-least", "5", "--rule", "Poisoner", "--no-reanimation")
+    r = cli.ok("odds", *args, "--at-least", "5", "--rule", "Poisoner", "--no-reanimation")
     assert r.stdout.splitlines()[1].endswith(
         "named rules: none; 3 turns, no reanimation; then: Poisoner's Art (every turn)")
-    assert run("odds", *args, "--destroy", "--exact").stdout == f"{t.destroyed[-1]}\n"
-    assert Fraction(run("odds", *args, "--kills", "3", "--exact").stdout) == t.kills.prob(3)
-    assert Fraction(run("odds", *args, "--at-most", "3", "--exact").stdout) == \
+    assert cli.ok("odds", *args, "--destroy", "--exact").stdout == f"{t.destroyed[-1]}\n"
+    assert Fraction(cli.ok("odds", *args, "--kills", "3", "--exact").stdout) == t.kills.prob(3)
+    assert Fraction(cli.ok("odds", *args, "--at-most", "3", "--exact").stdout) == \
         t.kills.at_most(3)
-    data = json.loads(run("odds", *args, "--destroy", "--json").stdout)
+    data = json.loads(cli.ok("odds", *args, "--destroy", "--json").stdout)
     assert data["query"] == "P(destroyed by the end)"
     assert Fraction(data["p"]) == t.destroyed[-1]
     assert_timeline(data, t)
@@ -461,15 +449,15 @@ def test_odds_turns_match_library():
 # --- mortal ------------------------------------------------------------------------------------
 
 
-def test_mortal_named_rule():
+def test_mortal_named_rule(cli):
     # ten W1 warriors: each mortal wound kills one; Disintegration Beams 0/1/2 on 1/6, 3/6, 2/6
-    data = run_json("mortal", "Necron Warriors", "Disintegration Beams")
+    data = cli.json("mortal", "Necron Warriors", "Disintegration Beams", "--json")
     assert data["pmf"]["kills"] == {"0": "1/6", "1": "1/2", "2": "1/3"}
     assert data["mean"]["kills"] == "7/6" and data["mortal_wounds"]["mean"] == "7/6"
     assert data["rolls"] == [{"label": "Disintegration Beams", "roll": "D6: 2-4 -> 1, 5+ -> 2",
                               "pmf": {"0": "1/6", "1": "1/2", "2": "1/3"}, "mean": "7/6",
                               "mean_float": 7 / 6}]
-    out = run("mortal", "Necron Warriors", "Disintegration Beams").stdout
+    out = cli.ok("mortal", "Necron Warriors", "Disintegration Beams").stdout
     assert out.startswith("mortal wounds -> Necron Warriors\ntarget:      10x T4 Sv4+ W1")
     assert "rolls: Disintegration Beams: D6: 2-4 -> 1, 5+ -> 2 (expected 7/6)" in \
         lines_of(out)
@@ -477,45 +465,45 @@ def test_mortal_named_rule():
     assert not re.search(r"^wounds lost", out, re.M)  # W1: the same as kills, not printed twice
 
 
-def test_mortal_several_rolls_match_library():
+def test_mortal_several_rolls_match_library(cli):
     # D3 then D3 on five W2 models: 2D3 wounds lost (at most 6 of 10), kills = lost // 2:
     # 1 kill on 2 or 3 (1/9 + 2/9), 2 on 4 or 5 (3/9 + 2/9), 3 on 6 (1/9): mean 16/9
-    data = run_json("mortal", "MEQ", "D3", "d3")
+    data = cli.json("mortal", "MEQ", "D3", "d3", "--json")
     assert data["pmf"]["kills"] == {"1": "1/3", "2": "5/9", "3": "1/9"}
     assert data["mean"]["kills"] == "16/9" and data["mean"]["wounds_lost"] == "4/1"
     assert [s["label"] for s in data["steps"]] == ["D3", "D3"]
     meq = load_unit("MEQ").as_target()
     t = mh.sequence(meq, [MortalWounds("D3", label="D3"), MortalWounds("D3", label="D3")])
     assert_timeline(data, t)
-    out = run("mortal", "MEQ", "D3", "D3", "Blood-fuelled Cruelty").stdout
+    out = cli.ok("mortal", "MEQ", "D3", "D3", "Blood-fuelled Cruelty").stdout
     assert re.search(r"^wounds lost +exact +P\(=k\) +P\(>=k\)$", out, re.M)  # W2: printed too
 
 
-def test_mortal_feel_no_pain_and_leader():
+def test_mortal_feel_no_pain_and_leader(cli):
     # 2 mortal wounds, each ignored on 5+ (1/3): lost ~ Binomial(2, 2/3); the wounded W2 model
     # takes the second, so one model dies on (2/3)**2 = 4/9
-    data = run_json("mortal", "5x T4 Sv3+ W2 FNP5+", "2")
+    data = cli.json("mortal", "5x T4 Sv3+ W2 FNP5+", "2", "--json")
     assert data["pmf"]["wounds_lost"] == {"0": "1/9", "1": "4/9", "2": "4/9"}
     assert data["pmf"]["kills"] == {"0": "5/9", "1": "4/9"}
     # a Leader is allocated mortal wounds last: 3 kill one MEQ and wound the next
-    data = run_json("mortal", "MEQ", "3", "--leader", "T4 Sv3+ W4")
+    data = cli.json("mortal", "MEQ", "3", "--leader", "T4 Sv3+ W4", "--json")
     assert data["pmf"]["kills"] == {"1": "1/1"} and data["character_destroyed"] == "0/1"
     assert data["state"] == [{"groups": [{"models": 4, "wounds_lost": 1},
                                          {"models": 1, "wounds_lost": 0}], "p": "1/1"}]
-    assert run_json("mortal", "MEQ", "2", "--target-models", "1")["destroyed"] == "1/1"
+    assert cli.json("mortal", "MEQ", "2", "--target-models", "1", "--json")["destroyed"] == "1/1"
 
 
-def test_mortal_crushing_impact():
+def test_mortal_crushing_impact(cli):
     # T1: one D6, 5+ (2/6) one mortal wound to the target, a 1 (1/6) one to the charger
-    data = run_json("mortal", "T4 Sv7+ W1", "--crushing-impact", "1")
+    data = cli.json("mortal", "T4 Sv7+ W1", "--crushing-impact", "1", "--json")
     assert data["destroyed"] == "1/3"
     assert data["crushing_impact"]["to_charger"]["pmf"] == {"0": "5/6", "1": "1/6"}
-    out = run("mortal", "T4 Sv7+ W1", "--crushing-impact", "1").stdout
+    out = cli.ok("mortal", "T4 Sv7+ W1", "--crushing-impact", "1").stdout
     lines = lines_of(out)
     at = lines.index("crushing impact (11e stratagem; mortal wounds to the charging model):")
     assert lines[at + 1:at + 3] == ["expected 0.167 1/6", "P(at least 1) 16.67% 1/6"]
     # T8 then a D3, on ten warriors: the library's Crushing Impact marginals, at most 6
-    data = run_json("mortal", "Necron Warriors", "D3", "--crushing-impact", "8")
+    data = cli.json("mortal", "Necron Warriors", "D3", "--crushing-impact", "8", "--json")
     crush = mh.crushing_impact(8)
     enemy, charger = crush.map(lambda x: x[0]), crush.map(lambda x: x[1])
     assert pmf_of(data["crushing_impact"]["to_target"]["pmf"]) == dict(enemy)
@@ -529,7 +517,7 @@ def test_mortal_crushing_impact():
     assert_timeline(data, t)
 
 
-def test_deadly_demise_over_a_sequence():
+def test_deadly_demise_over_a_sequence(cli):
     # Two W1 models with Deadly Demise 1: a mortal wound kills one (a 6 on 1/6: 1 mortal
     # wound), it reanimates, the next mortal wound kills one again: Binomial(2, 1/6) in all,
     # though no model is missing at the end
@@ -540,23 +528,23 @@ def test_deadly_demise_over_a_sequence():
     # without reanimation it is the Deadly Demise of the models missing at the end
     tl = mh.sequence(t, [MortalWounds("D3"), MortalWounds(1)])
     assert sequence_demise(tl) == deadly_demise_wounds(t, tl.states[0].outcomes()[0], tl.final)
-    data = run_json("mortal", "2x T9 Sv3+ W3 Deadly Demise D3 VEHICLE", "D6", "2D6")
+    data = cli.json("mortal", "2x T9 Sv3+ W3 Deadly Demise D3 VEHICLE", "D6", "2D6", "--json")
     assert pmf_of(data["deadly_demise"]["pmf"]) == dict(sequence_demise(mh.sequence(
         parse_target("2x T9 Sv3+ W3 Deadly Demise D3 VEHICLE"),
         [MortalWounds("D6"), MortalWounds("2D6")])))
 
 
-def test_turns_hazardous_and_plot(tmp_path):
+def test_turns_hazardous_and_plot(cli, tmp_path):
     # each attack's Hazardous tests (from full strength), reported once per attack
     args = ["3x 1 | 3+ | 9 | -3 | D6 | hazardous", "T9 Sv3+ W8 VEHICLE", "--turns", "2"]
-    out = run("kills", *args).stdout
+    out = cli.ok("kills", *args).stdout
     lines = lines_of(out)
     at = lines.index("hazardous (3 tests each attack, to the attacking unit):")
     assert lines[at + 1] == "P(any failed) 42.13% 91/216"  # 1 - (5/6)**3
-    assert run_json("kills", *args)["hazard"]["tests"] == 3
+    assert cli.json("kills", *args, "--json")["hazard"]["tests"] == 3
     pytest.importorskip("matplotlib")
     svg = tmp_path / "turns.svg"
-    r = run("kills", "Hexmark Destroyer", "Necron Warriors", "--turns", "3", "--plot", str(svg))
+    r = cli.ok("kills", "Hexmark Destroyer", "Necron Warriors", "--turns", "3", "--plot", str(svg))
     assert f"wrote {svg}" in r.stderr and "P(kills = k)" in svg.read_text()
 
 
@@ -565,12 +553,12 @@ def test_turns_hazardous_and_plot(tmp_path):
 SEEDS = ("Hexmark Destroyer", "Cronos", "Skitarii Marshal")
 
 
-def table_json(*args: str) -> dict:
-    return json.loads(run("table", *args, "--format", "json").stdout)
+def table_json(cli, *args: str) -> dict:
+    return json.loads(cli.ok("table", *args, "--format", "json").stdout)
 
 
-def test_table_values_match_library():
-    data = table_json(*SEEDS, "-t", "GEQ", "-t", "MEQ", "--target", "TEQ")
+def test_table_values_match_library(cli):
+    data = table_json(cli, *SEEDS, "-t", "GEQ", "-t", "MEQ", "--target", "TEQ")
     assert [r["label"] for r in data["rows"]] == list(SEEDS)
     assert [c["label"] for c in data["columns"]] == ["GEQ", "MEQ", "TEQ"]
     for row in data["rows"]:
@@ -586,8 +574,8 @@ def test_table_values_match_library():
     [("kills", "25/6"), ("damage", "25/6"), ("kills-per-100pts", "125/21"),
      ("destroyed", None)],
 )
-def test_table_metrics(metric, exact):
-    data = table_json("Hexmark Destroyer", "--targets", "GEQ", "--metric", metric)
+def test_table_metrics(cli, metric, exact):
+    data = table_json(cli, "Hexmark Destroyer", "--targets", "GEQ", "--metric", metric)
     cell = data["rows"][0]["values"][0]
     if exact:
         assert cell["exact"] == exact  # 25/6 kills per 70 points * 100 = 125/21
@@ -595,29 +583,29 @@ def test_table_metrics(metric, exact):
         assert cell["exact"] == "0/1"
 
 
-def test_table_destroyed_metric_and_inline_rows():
+def test_table_destroyed_metric_and_inline_rows(cli):
     # P(destroyed) of one W1 T4 model without save: 1 - (1 - 5/6 * 2/3)**6 = 1 - (4/9)**6
-    data = table_json("Hexmark Destroyer", "1 | 2+ | 4 | 0 | 1", "--targets", "T4 Sv7+ W1",
+    data = table_json(cli, "Hexmark Destroyer", "1 | 2+ | 4 | 0 | 1", "--targets", "T4 Sv7+ W1",
                       "--metric", "destroyed")
     assert Fraction(data["rows"][0]["values"][0]["exact"]) == 1 - Fraction(4, 9) ** 6
     assert Fraction(data["rows"][1]["values"][0]["exact"]) == Fraction(5, 12)
 
 
-def test_table_default_targets_are_the_archetypes():
-    data = table_json("Skitarii Marshal")
+def test_table_default_targets_are_the_archetypes(cli):
+    data = table_json(cli, "Skitarii Marshal")
     labels = [c["label"] for c in data["columns"]]
     assert labels[:4] == ["GEQ", "Necron Warriors", "MEQ", "TEQ"]  # by Toughness
     assert {"Light vehicle", "Heavy vehicle", "Monster", "Knight", "HEQ"} <= set(labels)
 
 
-def test_table_targets_comma_lists_and_repeats():
-    data = table_json("Cronos", "--targets", "GEQ,MEQ", "-t", "TEQ", "-t",
+def test_table_targets_comma_lists_and_repeats(cli):
+    data = table_json(cli, "Cronos", "--targets", "GEQ,MEQ", "-t", "TEQ", "-t",
                       "5x T4 Sv3+ W2 4++")
     assert [c["label"] for c in data["columns"]] == ["GEQ", "MEQ", "TEQ", "5x T4 Sv3+ W2 4++"]
 
 
-def test_table_by_weapon_both_phases():
-    data = table_json(*SEEDS, "--by", "weapon", "--ranged", "--melee", "--targets", "MEQ")
+def test_table_by_weapon_both_phases(cli):
+    data = table_json(cli, *SEEDS, "--by", "weapon", "--ranged", "--melee", "--targets", "MEQ")
     assert [r["label"] for r in data["rows"]] == [
         "Hexmark Destroyer: 1x Enmitic disintegrator pistols",
         "Hexmark Destroyer: 1x Close combat weapon",
@@ -625,12 +613,13 @@ def test_table_by_weapon_both_phases():
         "Cronos: 1x Spirit-leech tentacles",
         "Skitarii Marshal: 1x Mechanicus pistol", "Skitarii Marshal: 1x Control stave",
     ]
-    labels = [r["label"] for r in table_json("Cronos", "--ranged", "--melee", "-t", "MEQ")["rows"]]
+    data = table_json(cli, "Cronos", "--ranged", "--melee", "-t", "MEQ")
+    labels = [r["label"] for r in data["rows"]]
     assert labels == ["Cronos (ranged)", "Cronos (melee)"]
 
 
-def test_table_vary():
-    data = table_json("Hexmark Destroyer", "--half-range", "--targets", "GEQ",
+def test_table_vary(cli):
+    data = table_json(cli, "Hexmark Destroyer", "--half-range", "--targets", "GEQ",
                       "--vary", "--rule Enslaved Artifice", "--vary", "--rule Conquering Tyrant",
                       "--vary", "--reroll-hits failed --hit-mod -1")
     labels = [r["label"] for r in data["rows"]]
@@ -645,8 +634,8 @@ def test_table_vary():
     assert data["rows"][3]["options"] == "half_range, hit_mod=-1, reroll_hits=failed"
 
 
-def test_table_vary_phase_and_models():
-    data = table_json("Cronos", "-t", "GEQ", "--vary", "--melee", "--vary", "--models 2")
+def test_table_vary_phase_and_models(cli):
+    data = table_json(cli, "Cronos", "-t", "GEQ", "--vary", "--melee", "--vary", "--models 2")
     values = [Fraction(r["values"][0]["exact"]) for r in data["rows"]]
     cronos, geq = load_unit("Cronos"), load_unit("GEQ")
     assert values == [mh.attack(cronos, geq).kills.mean(),
@@ -659,35 +648,35 @@ def test_table_vary_phase_and_models():
 
 
 @pytest.mark.parametrize("fmt", ["text", "md", "csv", "html", "json"])
-def test_table_every_format(fmt):
-    out = run("table", *SEEDS, "--targets", "GEQ,MEQ", "--format", fmt).stdout
+def test_table_every_format(cli, fmt):
+    out = cli.ok("table", *SEEDS, "--targets", "GEQ,MEQ", "--format", fmt).stdout
     first_value = {"text": "4.17", "md": "| 4.17 |", "csv": "4.166667", "html": 'title="25/6"',
                    "json": '"exact": "25/6"'}[fmt]
     assert first_value in out
     assert "Skitarii Marshal" in out
 
 
-def test_table_output_file_format_from_suffix(tmp_path):
+def test_table_output_file_format_from_suffix(cli, tmp_path):
     out = tmp_path / "t.html"
-    r = run("table", "Cronos", "-t", "MEQ", "-o", str(out))
+    r = cli.ok("table", "Cronos", "-t", "MEQ", "-o", str(out))
     assert r.stdout == "" and out.read_text().startswith("<!DOCTYPE html>")
-    r = run("table", "Cronos", "-t", "MEQ", "-o", str(out), ok=False)
+    r = cli("table", "Cronos", "-t", "MEQ", "-o", str(out))
     assert r.exit_code == 2 and r.stderr.strip().endswith("already exists; use --force to "
                                                            "overwrite it")
-    run("table", "Cronos", "-t", "MEQ", "-o", str(out), "--force", "--format", "csv")
+    cli.ok("table", "Cronos", "-t", "MEQ", "-o", str(out), "--force", "--format", "csv")
     assert out.read_text().startswith("attacker,MEQ")
 
 
-def test_table_progress_bar_only_on_a_terminal(monkeypatch):
+def test_table_progress_bar_only_on_a_terminal(cli, monkeypatch):
     args = ["table", *SEEDS, "--by", "weapon", "--ranged", "--melee"]  # 7 rows x 9 targets
-    assert run(*args).stderr == ""
+    assert cli.ok(*args).stderr == ""
     monkeypatch.setattr(table_command, "stderr_is_tty", lambda: True)
-    r = run(*args)
+    r = cli.ok(*args)
     assert "computing" in r.stderr and "computing" not in r.stdout
 
 
-def test_seed_table_by_weapon_has_a_row_per_weapon():
-    r = run("table", *SEEDS, "--by", "weapon", "--ranged", "--melee", "--metric", "damage",
+def test_seed_table_by_weapon_has_a_row_per_weapon(cli):
+    r = cli.ok("table", *SEEDS, "--by", "weapon", "--ranged", "--melee", "--metric", "damage",
             "--format", "json")
     rows = json.loads(r.stdout)["rows"]
     assert len(rows) > len(SEEDS) and all(row["label"] for row in rows)
@@ -696,23 +685,23 @@ def test_seed_table_by_weapon_has_a_row_per_weapon():
 # --- units, rules, import, catalogue -----------------------------------------------------------
 
 
-def test_units():
-    out = run("units").stdout
+def test_units(cli):
+    out = cli.ok("units").stdout
     assert re.search(r"^Hexmark Destroyer +Necrons +1 x M8 T5 Sv3\+ W5 Ld6\+ OC1  \(70 pts\)$",
                      out, re.M)
     assert re.search(r"^Cronos .*\(1: 55 pts, 2: 100 pts\)$", out, re.M)
     assert re.search(r"^MEQ +Archetypes +5 x T4 Sv3\+ W2$", out, re.M)
-    out = run("units", "--faction", "necrons", "--weapons").stdout
+    out = cli.ok("units", "--faction", "necrons", "--weapons").stdout
     row = '    Enmitic disintegrator pistols | 18" | 6 | 2+ | 6 | -2 | 1 | pistol, ignores cover'
     assert row in out
     assert "Cronos" not in out
-    assert run("units", "--search", "vehicle").stdout.count("\n") == 2
+    assert cli.ok("units", "--search", "vehicle").stdout.count("\n") == 2
 
 
-def test_rules():
-    out = run("rules", "--faction", "necrons").stdout
+def test_rules(cli):
+    out = cli.ok("rules", "--faction", "necrons").stdout
     assert "Enslaved Artifice (Necrons, stratagem, Obeisance Phalanx): crit_hit=5\n" in out
-    out = run("rules", "--search", "enslaved", "--text").stdout.splitlines()
+    out = cli.ok("rules", "--search", "enslaved", "--text").stdout.splitlines()
     assert out[0].startswith("Enslaved Artifice") and "unmodified Hit roll of 5+" in out[1]
 
 
@@ -733,48 +722,48 @@ KEYWORDS: INFANTRY, CHARACTER, DESTROYER CULT, HEXMARK DESTROYER
 """
 
 
-def test_import_page_then_query_the_file(tmp_path):
+def test_import_page_then_query_the_file(cli, tmp_path):
     page = tmp_path / "page.txt"
     page.write_text(PAGE, encoding="utf-8")
     out = tmp_path / "hexmark.toml"
-    r = run("import", str(page), "-o", str(out), "--statline", "M8 T5 Sv3+ W5 Ld6+ OC1")
+    r = cli.ok("import", str(page), "-o", str(out), "--statline", "M8 T5 Sv3+ W5 Ld6+ OC1")
     assert f"wrote {out}" in r.stderr
     # the imported file answers like the bundled unit
-    mine = run_json("kills", str(out), "MEQ", "--half-range")
-    bundled = run_json("kills", "Hexmark Destroyer", "MEQ", "--half-range")
+    mine = cli.json("kills", str(out), "MEQ", "--half-range", "--json")
+    bundled = cli.json("kills", "Hexmark Destroyer", "MEQ", "--half-range", "--json")
     assert mine["pmf"] == bundled["pmf"]
-    r = run("import", str(page), "-o", str(out), ok=False)
+    r = cli("import", str(page), "-o", str(out))
     assert r.exit_code == 2 and "already exists; use --force to overwrite it" in r.stderr
-    run("import", str(page), "-o", str(out), "--force", "--statline", "M8 T5 Sv3+ W5 Ld6+ OC1")
+    cli.ok("import", str(page), "-o", str(out), "--force", "--statline", "M8 T5 Sv3+ W5 Ld6+ OC1")
 
 
 @pytest.mark.skipif(not BSDATA.is_dir(), reason="shared BattleScribe data not available")
-def test_catalogue_commands(tmp_path):
+def test_catalogue_commands(cli, tmp_path):
     cat = str(BSDATA / "Necrons.cat")
-    names = run("catalogue", cat, "--search", "immortal").stdout.splitlines()
+    names = cli.ok("catalogue", cat, "--search", "immortal").stdout.splitlines()
     assert "Immortals" in names
-    data = run_json("kills", f"{cat}:Immortals", "MEQ")
+    data = cli.json("kills", f"{cat}:Immortals", "MEQ", "--json")
     # 5 Immortals, gauss blasters: 10 attacks at 3+, Lethal Hits, S5 vs T4 (3+), and their
     # datasheet's Implacable Eradication (re-roll a Wound roll of 1, applied from the data):
     # P(wound) of a non-critical hit 2/3 + 1/6 * 2/3 = 7/9; per attack 1/6 + 1/2 * 7/9 = 5/9
     assert data["mean"]["wounds"] == "50/9"
     assert data["unit_rules"] == ["Implacable Eradication"]
     out = tmp_path / "immortals.toml"
-    run("import", "--catalogue", cat, "Immortals", "-o", str(out))
+    cli.ok("import", "--catalogue", cat, "Immortals", "-o", str(out))
     # the unit file keeps its abilities' text, so its kills apply the same re-roll: 50/9
     # (without it, the plain 1/6 + 1/2 * 2/3 = 1/2 an attack, 5)
     text = out.read_text(encoding="utf-8")
     assert "[[abilities.text]]" in text and 're-roll a Wound roll of 1' in text
-    got = run_json("kills", str(out), "MEQ")
+    got = cli.json("kills", str(out), "MEQ", "--json")
     assert got["mean"]["wounds"] == "50/9" and got["unit_rules"] == ["Implacable Eradication"]
     # the text edited out of the file: the rule goes with it
     out.write_text(re.sub(r"(?s)\[\[abilities\.text\]\].*?(?=\n\[|\Z)", "", text),
                    encoding="utf-8")
-    assert run_json("kills", str(out), "MEQ")["mean"]["wounds"] == "5/1"
+    assert cli.json("kills", str(out), "MEQ", "--json")["mean"]["wounds"] == "5/1"
     # a bad text is one line naming the file and the field
     out.write_text(text.replace('name = "Implacable Eradication"', "name = 3", 1),
                    encoding="utf-8")
-    r = run("kills", str(out), "MEQ", ok=False)
+    r = cli("kills", str(out), "MEQ")
     assert "abilities.text[" in r.stderr and ".name: expected a non-empty string, got 3" in \
         r.stderr and "Traceback" not in r.stderr
 
@@ -782,29 +771,29 @@ def test_catalogue_commands(tmp_path):
 # --- version, help, plot -----------------------------------------------------------------------
 
 
-def test_version():
-    assert run("--version").stdout == f"mathhammer {mh.__version__}\n"
+def test_version(cli):
+    assert cli.ok("--version").stdout == f"mathhammer {mh.__version__}\n"
 
 
 @pytest.mark.parametrize("command", ["kills", "odds", "mortal", "table", "units", "rules",
                                      "import", "catalogue"])
-def test_help_has_an_example(command):
-    out = run(command, "--help").stdout
+def test_help_has_an_example(cli, command):
+    out = cli.ok(command, "--help").stdout
     assert out.startswith(f"Usage: mathhammer {command}")
     assert re.search(rf"Examples?:\n\s+mathhammer {command}", out) or (
         command == "catalogue" and "mathhammer catalogue Necrons.cat" in out)
 
 
-def test_top_level_help():
-    out = run("--help").stdout
+def test_top_level_help(cli):
+    out = cli.ok("--help").stdout
     for command in ("kills", "odds", "mortal", "table", "units", "rules", "import", "catalogue"):
         assert re.search(rf"^  {command} ", out, re.M)
 
 
-def test_plot_svg(tmp_path):
+def test_plot_svg(cli, tmp_path):
     pytest.importorskip("matplotlib")
     out = tmp_path / "kills.svg"
-    r = run("kills", "Hexmark Destroyer", "MEQ", "--half-range", "--plot", str(out))
+    r = cli.ok("kills", "Hexmark Destroyer", "MEQ", "--half-range", "--plot", str(out))
     assert f"wrote {out}" in r.stderr and r.stdout.startswith("Hexmark Destroyer -> MEQ")
     root = ET.parse(out).getroot()
     assert root.tag.endswith("svg")
@@ -812,9 +801,9 @@ def test_plot_svg(tmp_path):
     assert "P(kills = k)" in text and "Hexmark Destroyer" in text
 
 
-def test_plot_without_matplotlib(monkeypatch, tmp_path):
+def test_plot_without_matplotlib(cli, monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib raises ImportError
-    r = run("kills", "Hexmark Destroyer", "MEQ", "--plot", str(tmp_path / "k.png"), ok=False)
+    r = cli("kills", "Hexmark Destroyer", "MEQ", "--plot", str(tmp_path / "k.png"))
     assert r.exit_code == 2
     assert r.stderr == ("mathhammer: error: plotting needs matplotlib: pip install "
                         "'mathhammer[plot]' (or pip install matplotlib)\n")
@@ -899,11 +888,11 @@ ERRORS = [
 
 
 @pytest.mark.parametrize("command, message", ERRORS, ids=[c for c, _ in ERRORS])
-def test_errors_are_one_line_with_status_2(command, message, tmp_path, monkeypatch):
+def test_errors_are_one_line_with_status_2(cli, command, message, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     files = _bad_files(tmp_path)
     args = [files.get(a, a) for a in shlex.split(command)]
-    r = CliRunner().invoke(cli, args)
+    r = cli(*args)
     assert r.exit_code == 2, (r.stdout, r.stderr, r.exception)
     assert isinstance(r.exception, SystemExit)
     assert r.stdout == ""
@@ -920,12 +909,14 @@ def test_main_entry_point_exits_2(capsys):
     assert capsys.readouterr().err.startswith("mathhammer: error: unknown unit")
 
 
-# --- the README's command-line examples are real output ----------------------------------------
+# --- the command-line examples of the README and docs/ are real output --------------------------
 
 
 def readme_examples() -> list[tuple[str, str]]:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    pairs = re.findall(r"```sh\n(mathhammer [^\n]*)\n```\n\n```text\n(.*?)```", text, re.S)
+    pairs = []
+    for doc in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        text = doc.read_text(encoding="utf-8")
+        pairs += re.findall(r"```sh\n(mathhammer [^\n]*)\n```\n\n```text\n(.*?)```", text, re.S)
     return pairs
 
 
@@ -934,11 +925,12 @@ def test_readme_has_cli_examples():
     assert 'mathhammer kills "Hexmark Destroyer" MEQ --half-range' in commands
     assert any(c.startswith("mathhammer odds") for c in commands)
     assert any(c.startswith("mathhammer table") for c in commands)
+    assert any(c.startswith("mathhammer plan") for c in commands)
 
 
 @pytest.mark.parametrize("command, output", readme_examples())
-def test_readme_output_is_current(command, output):
-    assert run(*shlex.split(command)[1:]).stdout == output
+def test_readme_output_is_current(cli, command, output):
+    assert cli.ok(*shlex.split(command)[1:]).stdout == output
 
 
 def test_a_bug_is_reported_as_one_and_not_as_bad_input(monkeypatch, capsys):
@@ -962,7 +954,7 @@ def test_a_bug_is_reported_as_one_and_not_as_bad_input(monkeypatch, capsys):
     assert isinstance(e.value, ZeroDivisionError)
 
 
-def test_odds_resolves_the_query_once(monkeypatch):
+def test_odds_resolves_the_query_once(cli, monkeypatch):
     # the probability and the JSON come from one exact answer, not two runs of the engine
     from mathhammer.report.scenario import Query
 
@@ -974,5 +966,5 @@ def test_odds_resolves_the_query_once(monkeypatch):
         return run(self)
 
     monkeypatch.setattr(Query, "run", counted)
-    data = run_json("odds", "Hexmark Destroyer", "MEQ", "--half-range", "--at-least", "3")
+    data = cli.json("odds", "Hexmark Destroyer", "MEQ", "--half-range", "--at-least", "3", "--json")
     assert data["p"] == "1000000/387420489" and len(calls) == 1

@@ -13,9 +13,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from mathhammer.cli.main import cli
 from mathhammer.data.bsdata import (
     BattleScribeWarning,
     catalogue_unit_dict,
@@ -159,22 +157,21 @@ def test_check_counts_every_class_on_the_fixtures():
     assert {s.name: s.status for s in r.sheets}["Far Unit"] is Status.MISSING_FILE
 
 
-def test_data_check_command_json_and_text():
-    runner = CliRunner()
-    res = runner.invoke(cli, ["data", "check", "--data", str(FIXTURES), "--json", "--jobs", "1"])
+def test_data_check_command_json_and_text(cli):
+    res = cli("data", "check", "--data", str(FIXTURES), "--json", "--jobs", "1")
     assert res.exit_code == 0, res.output
     got = json.loads(res.stdout)
     assert {"edition", "datasheets", "clean", "warnings", "failed", "no_weapons",
             "missing_files"} <= set(got)
     assert (got["edition"], got["datasheets"], got["clean"]) == ("10e", 9, 7)
-    res = runner.invoke(cli, ["data", "check", "--data", str(FIXTURES), "--jobs", "1"])
+    res = cli("data", "check", "--data", str(FIXTURES), "--jobs", "1")
     assert res.exit_code == 0
     assert "9 datasheets from 2 catalogues" in res.stdout
     assert "1  Missing Faction.cat" in res.stdout
 
 
-def test_data_check_bad_folder_is_one_line(tmp_path):
-    res = CliRunner().invoke(cli, ["data", "check", "--data", str(tmp_path / "none")])
+def test_data_check_bad_folder_is_one_line(cli, tmp_path):
+    res = cli("data", "check", "--data", str(tmp_path / "none"))
     assert res.exit_code == 2
     assert res.stderr.strip().endswith("no such folder")
 

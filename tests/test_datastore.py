@@ -14,9 +14,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from mathhammer.cli import cli
 from mathhammer.data import catalogue, datastore, unit_index
 
 BSDATA = Path(os.environ.get("MATHHAMMER_SHARED",
@@ -116,24 +114,23 @@ def test_a_failed_fetch_leaves_the_installed_data(server, tmp_path, name, body, 
     assert sorted(p.name for p in (tmp_path / "data").iterdir()) == ["10e"]
 
 
-def test_fetch_and_names_from_a_clean_home(server, home):
+def test_fetch_and_names_from_a_clean_home(cli, server, home):
     www, url = server
     (www / "main.zip").write_bytes(_repo_zip())
-    run = CliRunner().invoke
-    r = run(cli, ["data", "status"])
+    r = cli("data", "status")
     assert r.exit_code == 0 and "no BattleScribe data" in r.output
-    r = run(cli, ["data", "fetch", "--edition", "10e", "--url", f"{url}/main.zip"])
+    r = cli("data", "fetch", "--edition", "10e", "--url", f"{url}/main.zip")
     assert r.exit_code == 0, r.output
     target = home / "cache" / "mathhammer" / "bsdata" / "10e"
     assert f"1 catalogues installed in {target}" in r.output
-    r = run(cli, ["data"])
+    r = cli("data")
     assert r.exit_code == 0 and r.output.startswith(f"10e: 1 catalogues in {target}, from ")
-    r = run(cli, ["kills", "Immortals", "MEQ", "--json"])  # from the cache, no --data
+    r = cli("kills", "Immortals", "MEQ", "--json")  # from the cache, no --data
     assert r.exit_code == 0, r.output
     assert json.loads(r.output)["attacker"] == "Immortals"
-    r = run(cli, ["kills", "Necrons:Lychguard", "MEQ", "--melee", "--json"])
+    r = cli("kills", "Necrons:Lychguard", "MEQ", "--melee", "--json")
     assert r.exit_code == 0, r.output
-    r = run(cli, ["kills", "Lychgard", "MEQ"])
+    r = cli("kills", "Lychgard", "MEQ")
     assert r.exit_code == 2 and "closest: Lychguard" in r.output
 
 

@@ -8,10 +8,8 @@ from fractions import Fraction as F
 from html.parser import HTMLParser
 
 import pytest
-from click.testing import CliRunner
 
 import mathhammer as mh
-from mathhammer.cli import cli
 from mathhammer.errors import InputError
 from mathhammer.report.display import MAX_ROWS
 from mathhammer.report.numbers import percent, readable_fraction
@@ -148,9 +146,9 @@ def test_repr_names_attacker_target_and_means():
     assert repr(r).startswith("<Result 4x Bolt rifle + 1x Multi-melta -> 5x T4 Sv3+ W2: ")
 
 
-def test_to_dict_is_the_json_of_kills():
-    out = CliRunner().invoke(cli, ["kills", "Hexmark Destroyer", "MEQ", "--half-range",
-                                   "--json"])
+def test_to_dict_is_the_json_of_kills(cli):
+    out = cli("kills", "Hexmark Destroyer", "MEQ", "--half-range",
+                                   "--json")
     assert out.exit_code == 0, out.output
     # through JSON text, as the command line prints it (tuples become lists)
     assert json.loads(json.dumps(hexmark().to_dict())) == json.loads(out.stdout)

@@ -1,4 +1,5 @@
-"""examples/ and the README's outputs are up to date: regenerating them changes nothing."""
+"""examples/ and the outputs shown in README.md and docs/ are up to date: regenerating them
+changes nothing."""
 
 import importlib.util
 import json
@@ -108,11 +109,17 @@ def _make_examples():
     return module
 
 
-def test_the_readme_outputs_are_what_the_commands_print():
-    # the README's command outputs are golden files: `python examples/make_examples.py`
-    # regenerates them
+def test_the_documents_outputs_are_what_the_commands_print():
+    # the command outputs of the README and docs/*.md are golden files: `python
+    # examples/make_examples.py` regenerates them
     make = _make_examples()
-    text = make.PROJECT_README.read_text(encoding="utf-8")
-    blocks = make.README_BLOCK.findall(text)
-    assert len(blocks) >= 8
-    assert make.readme_with_outputs(text) == text
+    documents = make.documents()
+    assert make.PROJECT_README in documents and len(documents) > 5
+    blocks = 0
+    for document in documents:
+        text = document.read_text(encoding="utf-8")
+        blocks += len(make.README_BLOCK.findall(text))
+        assert make.readme_with_outputs(text) == text, f"{document.name} is out of date: run " \
+                                                       "python examples/make_examples.py"
+    assert len(make.README_BLOCK.findall(make.PROJECT_README.read_text(encoding="utf-8"))) >= 2
+    assert blocks >= 10

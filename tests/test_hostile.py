@@ -14,13 +14,12 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
+import bsjson
 import pytest
-from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
 import mathhammer as mh
-from mathhammer.cli import cli
 from mathhammer.data.bsdata import BattleScribeWarning, list_catalogue_units, load_catalogue_unit
 from mathhammer.data.inline import parse_target, parse_weapon
 from mathhammer.data.unit_file import loads_unit
@@ -35,24 +34,9 @@ from mathhammer.report.tables import Column, Grid, Row, render
 ROW = "10x 2 | 3+ | 4 | 0 | 1"
 
 
-def run(*args: str):
-    return CliRunner().invoke(cli, list(args))
-
-
-def fails(*args: str) -> str:
-    """The one error line of a command that must fail with status 2 (no traceback)."""
-    r = run(*args)
-    assert r.exit_code == 2, (args, r.stdout, r.stderr, r.exception)
-    lines = r.stderr.splitlines()
-    assert lines and "Traceback" not in r.stderr
-    assert lines[-1].startswith("mathhammer") and ": error: " in lines[-1]
-    assert r.stdout == ""
-    return lines[-1]
-
-
-def warns(*args: str) -> tuple[str, str]:
+def warns(cli, *args: str) -> tuple[str, str]:
     """(stdout, warning lines) of a command that succeeds with a warning."""
-    r = run(*args)
+    r = cli(*args)
     assert r.exit_code == 0, (args, r.stderr, r.exception)
     warnings = [line for line in r.stderr.splitlines() if line.startswith("warning: ")]
     assert warnings, r.stderr
@@ -63,11 +47,11 @@ def warns(*args: str) -> tuple[str, str]:
 
 
 @pytest.mark.parametrize("rng", ['-5"', "long", "∞", '12-24"', "12 - 24in", "24 inches"])
-def test_a_range_that_is_not_a_distance_is_refused(rng):
+def test_a_range_that_is_not_a_distance_is_refused(cli, rng):
     row = f"10x Bolter | {rng} | 2 | 3+ | 4 | 0 | 1"
     with pytest.raises(ValueError, match=r'range ".*" \(column 2\): expected "melee" or inches'):
         parse_weapon(row)
-    assert "range" in fails("kills", row, "MEQ")
+    assert "range" in cli.fails("kills", row, "MEQ", one_line=False)
 
 
 def test_a_range_without_a_name_is_still_a_range():
@@ -156,12 +140,12 @@ def _ruleset(tmp_path: Path, name: str, text: str) -> str:
     ("[cover]\neffect = 3", "cover.effect: expected one of save, skill, got 3"),
     ("description = 5", "description: expected a string, got 5"),
 ])
-def test_every_rule_set_field_is_checked(tmp_path, body, message):
+def test_every_rule_set_field_is_checked(cli, tmp_path, body, message):
     path = _ruleset(tmp_path, "house.toml", f'extends = "10e"\n{body}\n')
     with pytest.raises(ValueError) as e:
         load_ruleset(path)
     assert str(e.value) == f"{path}: {message}" or str(e.value).startswith(f"{path}: {message}")
-    assert message in fails("kills", ROW, "MEQ", "--rules", path)
+    assert message in cli.fails("kills", ROW, "MEQ", "--rules", path, one_line=False)
 
 
 def test_extends_must_name_a_rule_set(tmp_path):
@@ -170,7 +154,7 @@ def test_extends_must_name_a_rule_set(tmp_path):
         load_ruleset(path)
 
 
-def test_extends_cycles_are_found_by_resolved_path(tmp_path):
+def test_extends_cycles_are_found_by_resolved_path(cli, tmp_path):
     (tmp_path / "sub").mkdir()
     me = _ruleset(tmp_path, "me.toml", 'extends = "me.toml"\n')
     with pytest.raises(ValueError, match=r"circular reference \(me.toml -> me.toml\)"):
@@ -180,59 +164,45 @@ def test_extends_cycles_are_found_by_resolved_path(tmp_path):
     _ruleset(tmp_path, "b.toml", f'extends = "{tmp_path}/a.toml"\nname = "x"\n')
     with pytest.raises(ValueError, match=r"circular reference \(a.toml -> b.toml -> a.toml\)"):
         load_ruleset(a)
-    assert "circular reference" in fails("kills", ROW, "MEQ", "--rules", a)
+    assert "circular reference" in cli.fails("kills", ROW, "MEQ", "--rules", a, one_line=False)
 
 
-def test_deeply_nested_and_oversized_rule_sets(tmp_path):
+def test_deeply_nested_and_oversized_rule_sets(cli, tmp_path):
     deep = _ruleset(tmp_path, "deep.toml", "x = " + "[" * 5000 + "]" * 5000 + "\n")
     with pytest.raises(ValueError, match="deep.toml: cannot read rule set: nested too deeply"):
         load_ruleset(deep)
     big = _ruleset(tmp_path, "big.toml", "# " + "x" * limits.MAX_RULES_FILE_BYTES + "\n")
-    assert "MAX_RULES_FILE_BYTES" in fails("kills", ROW, "MEQ", "--rules", big)
+    assert "MAX_RULES_FILE_BYTES" in cli.fails("kills", ROW, "MEQ", "--rules", big, one_line=False)
 
 
-def test_the_11e_description_does_not_point_at_a_file_users_lack():
+def test_the_11e_description_does_not_point_at_a_file_users_lack(cli):
     assert "RULES.md" not in load_ruleset("11e").description
-    assert "RULES.md" not in run("kills", ROW, "MEQ", "--rules", "11e").stdout
+    assert "RULES.md" not in cli("kills", ROW, "MEQ", "--rules", "11e").stdout
 
 
 # --- tracebacks: nested TOML and BattleScribe files ----------------------------------------------
 
 
-def test_deeply_nested_unit_file(tmp_path):
+def test_deeply_nested_unit_file(cli, tmp_path):
     path = tmp_path / "deep.toml"
     path.write_text("x = " + "[" * 5000 + "]" * 5000 + "\n", encoding="utf-8")
     with pytest.raises(ValueError, match="invalid TOML: nested too deeply"):
         loads_unit(path.read_text(encoding="utf-8"), "deep.toml")
-    assert "deep.toml: invalid TOML: nested too deeply" in fails("kills", str(path), "MEQ")
+    assert "deep.toml: invalid TOML: nested too deeply" in cli.fails("kills", str(path), "MEQ",
+                                                                      one_line=False)
+
+
+BOY = (("M", '6"'), ("T", "5"), ("SV", "5+"), ("W", "1"), ("LD", "7+"), ("OC", "2"))
 
 
 def _unit(weapons: list[tuple[str, str, str]]) -> dict:
     """A minimal 11e-style catalogue with one unit carrying ``weapons`` (name, A, D)."""
-    profile = {"id": "p1", "name": "Boyz", "typeName": "Unit", "characteristics": [
-        {"name": n, "$text": v} for n, v in
-        (("M", '6"'), ("T", "5"), ("SV", "5+"), ("W", "1"), ("LD", "7+"), ("OC", "2"))]}
-    guns = [{"id": f"w{i}", "name": name, "type": "upgrade",
-             "constraints": [{"type": "min", "value": 1, "field": "selections",
-                              "scope": "parent"}],
-             "profiles": [{"id": f"wp{i}", "name": name, "typeName": "Ranged Weapons",
-                           "characteristics": [{"name": n, "$text": v} for n, v in (
-                               ("Range", '24"'), ("A", a), ("BS", "5+"), ("S", "5"),
-                               ("AP", "0"), ("D", d), ("Keywords", "-"))]}]}
+    guns = [bsjson.weapon(f"wp{i}", name, a, "5+", "5", "0", d)
             for i, (name, a, d) in enumerate(weapons)]
     return {
         "id": "c1", "name": "Test - Orks", "gameSystemId": "gs1",
-        "sharedSelectionEntries": [{
-            "id": "u1", "name": "Boyz", "type": "unit",
-            "categoryLinks": [{"id": "l1", "name": "Faction: Orks", "targetId": "f1"}],
-            "profiles": [profile],
-            "selectionEntries": [{
-                "id": "m1", "name": "Boy", "type": "model",
-                "constraints": [{"type": "min", "value": 10, "field": "selections",
-                                 "scope": "parent"},
-                                {"type": "max", "value": 10, "field": "selections",
-                                 "scope": "parent"}],
-                "selectionEntries": guns}]}],
+        "sharedSelectionEntries": [bsjson.unit("u1", "Boyz", 10, [], [], guns, BOY,
+                                               faction="Orks", model="Boy")],
         "entryLinks": [{"id": "el1", "name": "Boyz", "targetId": "u1",
                         "type": "selectionEntry"}],
     }
@@ -249,18 +219,18 @@ def _catalogue(folder: Path, weapons=(("Shoota", "2", "1"),)) -> Path:
     return path
 
 
-def test_deeply_nested_battlescribe_files_name_the_file(tmp_path):
+def test_deeply_nested_battlescribe_files_name_the_file(cli, tmp_path):
     deep_json = tmp_path / "Deep.json"
     deep_json.write_text('{"catalogue": ' + "[" * 100_000 + "]" * 100_000 + "}",
                          encoding="utf-8")
-    assert "Deep.json: nested too deeply" in fails("catalogue", str(deep_json))
+    assert "Deep.json: nested too deeply" in cli.fails("catalogue", str(deep_json), one_line=False)
     deep_xml = tmp_path / "Deep.cat"
     deep_xml.write_text('<catalogue id="c" name="x">' + "<selectionEntries>" * 50_000
                         + "</selectionEntries>" * 50_000 + "</catalogue>", encoding="utf-8")
-    assert "Deep.cat: nested too deeply" in fails("catalogue", str(deep_xml))
+    assert "Deep.cat: nested too deeply" in cli.fails("catalogue", str(deep_xml), one_line=False)
 
 
-def test_a_broken_neighbour_is_skipped(tmp_path):
+def test_a_broken_neighbour_is_skipped(cli, tmp_path):
     cat = _catalogue(tmp_path)
     # a deeply nested file, and one that claims the game system's id but is not valid JSON
     (tmp_path / "Aaa.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
@@ -269,10 +239,10 @@ def test_a_broken_neighbour_is_skipped(tmp_path):
     assert list_catalogue_units(cat) == ["Boyz"]
     with pytest.warns(BattleScribeWarning, match="skipped Aab.json: .*not a well-formed JSON"):
         assert load_catalogue_unit(f"{cat}:Boyz").name == "Boyz"
-    r = run("kills", f"{cat}:Boyz", "MEQ")
+    r = cli("kills", f"{cat}:Boyz", "MEQ")
     assert r.exit_code == 0, r.stderr
     assert r.stdout.startswith("Boyz -> MEQ")
-    r = run("import", "--catalogue", str(cat), "Boyz", "-o", str(tmp_path / "out"))
+    r = cli("import", "--catalogue", str(cat), "Boyz", "-o", str(tmp_path / "out"))
     assert r.exit_code == 0, r.stderr
 
 
@@ -286,7 +256,7 @@ def test_oversized_battlescribe_file_is_refused_at_once(tmp_path, monkeypatch):
         list_catalogue_units(cat)
 
 
-def test_links_that_fan_out_are_bounded(tmp_path):
+def test_links_that_fan_out_are_bounded(cli, tmp_path):
     # ten links per level, nine levels: 10**9 walks without a bound on the expansions
     data = _unit([("Shoota", "2", "1")])
     shared = data["sharedSelectionEntries"]
@@ -301,7 +271,7 @@ def test_links_that_fan_out_are_bounded(tmp_path):
     (tmp_path / "Orks.json").write_text(json.dumps({"catalogue": data}, indent=4),
                                         encoding="utf-8")
     (tmp_path / "System.json").write_text(json.dumps(_SYSTEM, indent=4), encoding="utf-8")
-    line = fails("kills", f"{tmp_path / 'Orks.json'}:Boyz", "MEQ")
+    line = cli.fails("kills", f"{tmp_path / 'Orks.json'}:Boyz", "MEQ", one_line=False)
     assert f"more than {limits.MAX_LINK_EXPANSIONS} times" in line
     assert "MAX_LINK_EXPANSIONS" in line
 
@@ -376,8 +346,8 @@ def test_library_values_check_their_arguments(call, error, name):
     (("table", "1000x 11 | 3+ | 4 | 0 | 1 | rapid fire 10", "--targets", "MEQ"),
      "MAX_ATTACK_DICE", 20000),
 ])
-def test_limits_are_named(args, limit, value):
-    line = fails(*args)
+def test_limits_are_named(cli, args, limit, value):
+    line = cli.fails(*args, one_line=False)
     assert str(value) in line
     assert f"mathhammer.model.limits.{limit}" in line if limit else "from 1 to 100" in line
 
@@ -403,26 +373,26 @@ def test_dice_expressions_are_within_the_limits_or_refused(n, sides, plus):
         assert 1 <= count <= limits.MAX_DICE and 0 <= k <= limits.MAX_FLAT
 
 
-def test_import_stops_at_the_size_limit():
-    line = fails("import", "/dev/zero", "-o", "/nonexistent/x.toml")
+def test_import_stops_at_the_size_limit(cli):
+    line = cli.fails("import", "/dev/zero", "-o", "/nonexistent/x.toml", one_line=False)
     assert f"over the limit of {limits.MAX_PAGE_BYTES} bytes" in line
     assert "MAX_PAGE_BYTES" in line
-    r = CliRunner().invoke(cli, ["import", "-", "-o", "/nonexistent/x.toml"],
+    r = cli("import", "-", "-o", "/nonexistent/x.toml",
                            input=b"\0" * (limits.MAX_PAGE_BYTES + 10))
     assert r.exit_code == 2 and "MAX_PAGE_BYTES" in r.stderr
 
 
-def test_a_long_datasheet_page_is_refused(tmp_path):
+def test_a_long_datasheet_page_is_refused(cli, tmp_path):
     rows = "".join(f'| Gun {i} | 24" | 2 | 3+ | 4 | 0 | 1 |\n' for i in range(200_000))
     page = tmp_path / "page.txt"
     page.write_text("Thing\nRANGED WEAPONS\n" + rows, encoding="utf-8")
     out = tmp_path / "thing.toml"
-    assert "MAX_PAGE_BYTES" in fails("import", str(page), "-o", str(out))
+    assert "MAX_PAGE_BYTES" in cli.fails("import", str(page), "-o", str(out), one_line=False)
     page.write_text("Thing\nRANGED WEAPONS\n" + "\n" * 6000 + rows[:2000], encoding="utf-8")
-    assert "MAX_PAGE_LINES" in fails("import", str(page), "-o", str(out))
+    assert "MAX_PAGE_LINES" in cli.fails("import", str(page), "-o", str(out), one_line=False)
     page.write_text("Thing\nRANGED WEAPONS\n" + rows[:40 * 300], encoding="utf-8")
-    assert "MAX_WEAPONS" in fails("import", str(page), "-o", str(out), "--statline",
-                                  "M6 T4 Sv3+ W2 Ld6+ OC1")
+    assert "MAX_WEAPONS" in cli.fails("import", str(page), "-o", str(out), "--statline",
+                                  "M6 T4 Sv3+ W2 Ld6+ OC1", one_line=False)
     assert not out.exists()
 
 
@@ -434,19 +404,19 @@ def _unit_file(weapons: int) -> str:
             f'save = "3+"\nwounds = 1\nweapons = [\n{listed}\n]\n')
 
 
-def test_a_unit_file_with_too_many_weapons(tmp_path):
+def test_a_unit_file_with_too_many_weapons(cli, tmp_path):
     assert len(loads_unit(_unit_file(limits.MAX_WEAPONS), "ok.toml").groups[0].weapons) == 200
     with pytest.raises(ValueError, match=r"models\[0\].weapons: 201 weapons is over the limit"):
         loads_unit(_unit_file(limits.MAX_WEAPONS + 1), "many.toml")
     big = tmp_path / "huge.toml"
     big.write_text(_unit_file(300_000 // 20), encoding="utf-8")  # 1.3 MB
-    assert "MAX_UNIT_FILE_BYTES" in fails("kills", str(big), "MEQ")
+    assert "MAX_UNIT_FILE_BYTES" in cli.fails("kills", str(big), "MEQ", one_line=False)
 
 
 # --- silent wrong answers ------------------------------------------------------------------------
 
 
-def test_a_weapon_the_importer_cannot_read_is_warned_about_on_every_use(tmp_path):
+def test_a_weapon_the_importer_cannot_read_is_warned_about_on_every_use(cli, tmp_path):
     cat = _catalogue(tmp_path, [("Shoota", "2", "1"), ("Gauss flayer array", "D6+D3", "1")])
     with pytest.warns(BattleScribeWarning, match=r"Orks.json:Boyz: weapon 'Gauss flayer array' "
                                                  r"left out: A 'D6\+D3'"):
@@ -454,13 +424,13 @@ def test_a_weapon_the_importer_cannot_read_is_warned_about_on_every_use(tmp_path
     assert [w.name for w in unit.weapons()] == ["Shoota"]
     for args in (("kills", f"{cat}:Boyz", "MEQ"), ("table", f"{cat}:Boyz", "--targets", "MEQ"),
                  ("odds", f"{cat}:Boyz", "MEQ", "--at-least", "1")):
-        _, warning = warns(*args)
+        _, warning = warns(cli, *args)
         assert "Orks.json:Boyz: weapon 'Gauss flayer array' left out" in warning
 
 
-def test_a_unit_without_a_readable_weapon_is_an_error(tmp_path):
+def test_a_unit_without_a_readable_weapon_is_an_error(cli, tmp_path):
     cat = _catalogue(tmp_path, [("Gauss flayer array", "D6+D3", "1")])
-    line = fails("kills", f"{cat}:Boyz", "MEQ")
+    line = cli.fails("kills", f"{cat}:Boyz", "MEQ", one_line=False)
     assert "Orks.json:Boyz: no weapon mathhammer can read" in line
     assert "Gauss flayer array" in line
 
@@ -477,24 +447,24 @@ def test_a_unit_without_a_readable_weapon_is_an_error(tmp_path):
     (("kills", "Hexmark Destroyer", "MEQ", "--melee", "-w", 'G | 18" | 2 | 3+ | 4 | 0 | 1'),
      "but --melee asks for melee weapons"),
 ])
-def test_contradicting_options_are_refused(tmp_path, monkeypatch, args, message):
+def test_contradicting_options_are_refused(cli, tmp_path, monkeypatch, args, message):
     monkeypatch.chdir(tmp_path)
-    assert message in fails(*args)
+    assert message in cli.fails(*args, one_line=False)
     assert list(tmp_path.iterdir()) == []  # nothing written
 
 
-def test_options_without_effect_are_warned_about():
-    out, warning = warns("kills", "10x 2 | 3+ | 4 | 0 | 1 | lethal hits", "MEQ",
+def test_options_without_effect_are_warned_about(cli):
+    out, warning = warns(cli, "kills", "10x 2 | 3+ | 4 | 0 | 1 | lethal hits", "MEQ",
                          "--lethal-hits", "best")
     assert "--lethal-hits best has no effect with --rules 10e" in warning
     # with 11e it has an effect: no warning
-    r = run("kills", "10x 2 | 3+ | 4 | 0 | 1 | lethal hits", "MEQ", "--lethal-hits", "best",
+    r = cli("kills", "10x 2 | 3+ | 4 | 0 | 1 | lethal hits", "MEQ", "--lethal-hits", "best",
             "--rules", "11e")
     assert r.exit_code == 0 and r.stderr == ""
-    out, warning = warns("kills", "Necron Warriors", "MEQ", "--rule", "Dark Harvest")
+    out, warning = warns(cli, "kills", "Necron Warriors", "MEQ", "--rule", "Dark Harvest")
     assert warning == ("warning: --rule 'Dark Harvest' is a Drukhari rule, but Necron Warriors "
                        "is Necrons")
-    r = run("kills", "Necron Warriors", "MEQ", "--rule", "Disintegration Beams")  # a Necron rule
+    r = cli("kills", "Necron Warriors", "MEQ", "--rule", "Disintegration Beams")  # a Necron rule
     assert r.exit_code == 0 and r.stderr == ""
 
 
@@ -505,10 +475,10 @@ def test_options_without_effect_are_warned_about():
     (("table", ROW, "--targets", "MEQ", "--format", "md", "-o", "t.html"),
      "writing md, though the suffix says html"),
 ])
-def test_an_output_suffix_of_another_format_is_warned_about(tmp_path, monkeypatch, args,
+def test_an_output_suffix_of_another_format_is_warned_about(cli, tmp_path, monkeypatch, args,
                                                              message):
     monkeypatch.chdir(tmp_path)
-    _, warning = warns(*args)
+    _, warning = warns(cli, *args)
     assert message in warning
     assert len(list(tmp_path.iterdir())) == 1  # written all the same
 
@@ -535,37 +505,39 @@ def test_exit_status_0_on_a_closed_pipe():
 # --- reading the answers -------------------------------------------------------------------------
 
 
-def test_odds_shows_a_long_fraction_by_its_size():
+def test_odds_shows_a_long_fraction_by_its_size(cli):
     args = ("odds", "60x 2 | 3+ | 4 | 0 | 1", "20x T4 Sv3+ W1", "--at-least", "20")
-    line = run(*args).stdout.splitlines()[0]
-    exact = Fraction(run(*args, "--exact").stdout.strip())
+    line = cli(*args).stdout.splitlines()[0]
+    exact = Fraction(cli(*args, "--exact").stdout.strip())
     num, den = len(str(exact.numerator)), len(str(exact.denominator))
     assert num > 30
     assert line == (f"P(kills >= 20) = {percent(exact)} (exact: a fraction of {num}/{den} "
                     "digits; --exact or --json prints it)")
-    assert Fraction(json.loads(run(*args, "--json").stdout)["p"]) == exact
-    short = run("odds", "1x 1 | 3+ | 4 | 0 | 1", "T4 Sv7+ W1", "--at-least", "1").stdout
+    assert Fraction(json.loads(cli(*args, "--json").stdout)["p"]) == exact
+    short = cli("odds", "1x 1 | 3+ | 4 | 0 | 1", "T4 Sv7+ W1", "--at-least", "1").stdout
     assert short.startswith("P(kills >= 1) = 1/3 = 33.33%")  # 2/3 hit * 1/2 wound
 
 
-def test_kills_report_shows_long_fractions_by_their_size():
-    out = run("kills", "60x 2 | 3+ | 4 | 0 | 1", "20x T4 Sv3+ W1").stdout
+def test_kills_report_shows_long_fractions_by_their_size(cli):
+    out = cli("kills", "60x 2 | 3+ | 4 | 0 | 1", "20x T4 Sv3+ W1").stdout
     exact = [line.split("  ")[-1] for line in out.splitlines() if line.startswith("  kills ")]
     assert exact and exact[0].startswith("[") and exact[0].endswith(" digits]")
     assert all(len(w) <= 40 for line in out.splitlines() for w in line.split())
     assert out.rstrip().endswith("--json has them all)")
 
 
-def test_an_army_list_is_read_up_to_its_limit(tmp_path, monkeypatch):
+def test_an_army_list_is_read_up_to_its_limit(cli, tmp_path, monkeypatch):
     # a list from /dev/zero, a zipped roster that unpacks past the limit, or standard input
     # past the limit: refused at once, naming the limit
     limit = "limit of 5000000 bytes (mathhammer.model.limits.MAX_ARMY_FILE_BYTES)"
-    assert fails("army", "/dev/zero").endswith(f"/dev/zero: army list is over the {limit}")
+    assert cli.fails("army", "/dev/zero", one_line=False).endswith(
+        f"/dev/zero: army list is over the {limit}")
     import zipfile
 
     bomb = tmp_path / "bomb.rosz"
     with zipfile.ZipFile(bomb, "w", compression=zipfile.ZIP_DEFLATED) as z:
         z.writestr("bomb.ros", b"<" + b" " * (limits.MAX_ARMY_FILE_BYTES + 1))
-    assert fails("army", str(bomb)).endswith(f"the roster inside is over the {limit}")
-    r = CliRunner().invoke(cli, ["army", "-"], input=b"x" * (limits.MAX_ARMY_FILE_BYTES + 2))
+    assert cli.fails("army", str(bomb), one_line=False).endswith(
+        f"the roster inside is over the {limit}")
+    r = cli("army", "-", input=b"x" * (limits.MAX_ARMY_FILE_BYTES + 2))
     assert r.exit_code == 2 and f"<stdin>: army list is over the {limit}" in r.stderr

@@ -9,22 +9,12 @@ import json
 from fractions import Fraction
 
 import pytest
-from click.testing import CliRunner
 
 import mathhammer as mh
-from mathhammer.cli import cli
 
 ROW = "2 | 3+ | 4 | 0 | 1"
 GUN = mh.Weapon("g", attacks=1, skill=3, strength=4, ap=0, damage=1)
 MEQ = mh.Target(models=5, toughness=4, save=3, wounds=2)
-
-
-def fails(*args: str) -> str:
-    """The one line a command prints on stderr, exiting with status 2."""
-    r = CliRunner().invoke(cli, list(args))
-    assert r.exit_code == 2, r.output
-    assert r.stdout == "" and r.stderr.count("\n") == 1, r.stderr
-    return r.stderr.strip()
 
 
 # --- 4. the library checks its work; library values check their types ------------------------
@@ -64,17 +54,17 @@ def test_an_attack_within_the_limit_still_runs():
 # --- 4. --json is bounded unless asked for in full -----------------------------------------------
 
 
-def _json(*args: str) -> tuple[dict, int]:
-    r = CliRunner().invoke(cli, list(args))
+def _json(cli, *args: str) -> tuple[dict, int]:
+    r = cli(*args)
     assert r.exit_code == 0, r.output
     return json.loads(r.stdout), len(r.stdout)
 
 
-def test_json_shows_huge_exact_values_by_their_size():
+def test_json_shows_huge_exact_values_by_their_size(cli):
     # 1200 attack dice: the hits are Binomial(1200, 2/3), fractions over 3^1200 (573 digits)
     args = ["kills", "120x 10 | 3+ | 4 | 0 | 1", "MEQ", "--json"]
-    short, short_size = _json(*args)
-    full, full_size = _json(*args, "--full-fractions")
+    short, short_size = _json(cli, *args)
+    full, full_size = _json(cli, *args, "--full-fractions")
     assert short_size * 5 < full_size  # 0.8 MB against 4.9 MB
     sized = 0
     for k, text in full["pmf"]["hits"].items():
@@ -95,12 +85,12 @@ def test_json_shows_huge_exact_values_by_their_size():
     assert short["mean_float"] == full["mean_float"]  # the floats are there either way
 
 
-def test_the_text_report_says_how_to_get_every_digit():
-    r = CliRunner().invoke(cli, ["kills", "120x 10 | 3+ | 4 | 0 | 1", "MEQ"])
+def test_the_text_report_says_how_to_get_every_digit(cli):
+    r = cli("kills", "120x 10 | 3+ | 4 | 0 | 1", "MEQ")
     assert r.exit_code == 0
     assert r.stdout.splitlines()[-1] == ("(exact fractions longer than 30 characters show "
                                          "their digits; --json --full-fractions has them all)")
-    r = CliRunner().invoke(cli, ["kills", "20x 10 | 3+ | 4 | 0 | 1", "MEQ"])
+    r = cli("kills", "20x 10 | 3+ | 4 | 0 | 1", "MEQ")
     assert r.stdout.splitlines()[-1] == ("(exact fractions longer than 30 characters show "
                                          "their digits; --json has them all)")
 
@@ -130,13 +120,13 @@ def test_full_fractions_is_not_a_web_parameter():
      "'non-character', 'wounded character', 'character'] (docs/rules.md); it does not read "
      "another value, got ['nobody']"),
 ])
-def test_a_rule_set_key_mathhammer_does_not_read_is_an_error(tmp_path, body, line):
+def test_a_rule_set_key_mathhammer_does_not_read_is_an_error(cli, tmp_path, body, line):
     path = tmp_path / "house.toml"
     path.write_text(f'extends = "10e"\n{body}\n', encoding="utf-8")
     with pytest.raises(ValueError) as e:
         mh.load_ruleset(str(path))
     assert str(e.value) == f"{path}: {line}"
-    assert fails("kills", ROW, "MEQ", "--rules", str(path)) == (
+    assert cli.fails("kills", ROW, "MEQ", "--rules", str(path)) == (
         f"mathhammer kills: error: Invalid value for '--rules': {path}: {line} (see mathhammer "
         "kills --help)")
 
@@ -157,20 +147,20 @@ def test_a_rule_set_may_repeat_what_mathhammer_applies(tmp_path):
     ("--data /tmp", "mathhammer: error: --vary '--data /tmp': --data: a row cannot change the "
      "data folder; give --data to the command"),
 ])
-def test_a_vary_option_that_cannot_change_a_row_is_refused(vary, line):
-    assert fails("table", "Cronos", "-t", "MEQ", "--vary", vary) == line
+def test_a_vary_option_that_cannot_change_a_row_is_refused(cli, vary, line):
+    assert cli.fails("table", "Cronos", "-t", "MEQ", "--vary", vary) == line
 
 
-def test_a_leader_that_is_no_character():
-    assert fails("kills", ROW, "MEQ", "--leader", "MEQ") == (
+def test_a_leader_that_is_no_character(cli):
+    assert cli.fails("kills", ROW, "MEQ", "--leader", "MEQ") == (
         "mathhammer: error: --leader 'MEQ': MEQ is not a CHARACTER, so it cannot lead a unit; "
         'give a CHARACTER unit, or an inline profile such as "1x T4 Sv3+ W4 CHARACTER"')
-    r = CliRunner().invoke(cli, ["kills", ROW, "MEQ", "--leader", "T4 Sv3+ W4", "--json"])
+    r = cli("kills", ROW, "MEQ", "--leader", "T4 Sv3+ W4", "--json")
     assert r.exit_code == 0
     assert r.stderr == ("warning: --leader 'T4 Sv3+ W4': the profile has no CHARACTER keyword; "
                         "attached as a Leader, its models are CHARACTERs (allocated last)\n")
     # the same answer as with the keyword given: the warning only says what was assumed
-    said = CliRunner().invoke(cli, ["kills", ROW, "MEQ", "--leader", "T4 Sv3+ W4 CHARACTER",
-                                    "--json"])
+    said = cli("kills", ROW, "MEQ", "--leader", "T4 Sv3+ W4 CHARACTER",
+                                    "--json")
     assert json.loads(said.stdout)["pmf"] == json.loads(r.stdout)["pmf"]
 

@@ -7,21 +7,10 @@ from __future__ import annotations
 
 import bsjson
 import pytest
-from click.testing import CliRunner
 
 import mathhammer as mh
-from mathhammer.cli import cli
 
 PAIR = "Necron Warriors + Hexmark Destroyer"  # Necron Warriors: 10 to 20 models (bundled)
-
-
-def fails(*args: str) -> str:
-    """The last line a command prints on stderr (a warning may come first), exiting with
-    status 2 and printing nothing on stdout."""
-    r = CliRunner().invoke(cli, list(args))
-    assert r.exit_code == 2, r.output
-    assert r.stdout == "", r.stdout
-    return r.stderr.strip().splitlines()[-1]
 
 
 # --- an error in a unit's or a pair's resolution reaches the player -------------------------
@@ -36,8 +25,8 @@ SIZE = "mathhammer: error: models: expected an integer from 1 to 20 for Necron W
     ("table", PAIR, "-t", "MEQ", "--models", "25"),
     ("plan", f"{PAIR} --models 25", "-t", "MEQ"),
 ])
-def test_a_pair_sized_past_its_bodyguard_is_refused(args):
-    assert fails(*args) == SIZE
+def test_a_pair_sized_past_its_bodyguard_is_refused(cli, args):
+    assert cli.fails(*args, one_line=False) == SIZE
 
 
 def test_the_library_refuses_the_size_too():
@@ -50,15 +39,16 @@ def test_the_library_refuses_the_size_too():
         ("Enmitic disintegrator pistols", 1), ("Gauss flayer", 20)]
 
 
-def test_every_weapon_of_a_unit_sized_past_its_datasheet_is_refused():
+def test_every_weapon_of_a_unit_sized_past_its_datasheet_is_refused(cli):
     # before: an internal error (TypeError), each weapon's size error passed over
-    assert fails("table", "Cronos", "-t", "MEQ", "--by", "weapon", "--models", "3") == (
+    assert cli.fails("table", "Cronos", "-t", "MEQ", "--by", "weapon", "--models", "3",
+                     one_line=False) == (
         "mathhammer: error: models: expected an integer from 1 to 2 for Cronos, got 3")
 
 
-def test_a_count_of_zero_says_so():
+def test_a_count_of_zero_says_so(cli):
     # before: "Cronos carries 1 Spirit vortex at its size, so at most 1 can fire"
-    assert fails("kills", "Cronos", "MEQ", "-w", "0x Spirit vortex") == (
+    assert cli.fails("kills", "Cronos", "MEQ", "-w", "0x Spirit vortex", one_line=False) == (
         "mathhammer: error: weapons: 0x Spirit vortex: expected a count of at least 1 (to leave "
         "a weapon out, do not name it)")
 
@@ -108,9 +98,9 @@ def test_a_wargear_name_read_as_the_nearest_weapon_is_said(tmp_path):
     (("data", "status", "--data", "a", "--data", "b"),
      "mathhammer data status: error: --data: given 2 times; give it once"),
 ])
-def test_an_option_of_one_value_given_twice_is_refused(args, line):
+def test_an_option_of_one_value_given_twice_is_refused(cli, args, line):
     command = " ".join(args[:2] if args[0] == "data" else args[:1])
-    assert fails(*args) == f"{line} (see mathhammer {command} --help)"
+    assert cli.fails(*args, one_line=False) == f"{line} (see mathhammer {command} --help)"
 
 
 @pytest.mark.parametrize(("args", "line"), [
@@ -125,8 +115,8 @@ def test_an_option_of_one_value_given_twice_is_refused(args, line):
     (("plan", "Cronos", "-t", "MEQ", "-t", "GEQ", "--points", "MEQ=5", "--points", "meq=6"),
      "mathhammer: error: --points 'meq=6': meq's points are given twice (5, then 6)"),
 ])
-def test_options_inside_options_given_twice_are_refused(args, line):
-    assert fails(*args) == line
+def test_options_inside_options_given_twice_are_refused(cli, args, line):
+    assert cli.fails(*args, one_line=False) == line
 
 
 @pytest.mark.parametrize(("args", "line"), [
@@ -154,21 +144,21 @@ def test_options_inside_options_given_twice_are_refused(args, line):
     (("mortal", "MEQ", "D3", "--full-fractions"),
      "mathhammer mortal: error: --full-fractions: only with --json"),
 ])
-def test_an_option_that_means_nothing_alone_is_refused(args, line):
-    assert fails(*args) == f"{line} (see mathhammer {args[0]} --help)"
+def test_an_option_that_means_nothing_alone_is_refused(cli, args, line):
+    assert cli.fails(*args, one_line=False) == f"{line} (see mathhammer {args[0]} --help)"
 
 
-def test_an_empty_target_to_destroy_is_refused():
+def test_an_empty_target_to_destroy_is_refused(cli):
     # before: "" is a prefix of every name, so the one target was taken without a word
-    assert fails("plan", "Cronos", "-t", "MEQ", "--destroy", "") == (
+    assert cli.fails("plan", "Cronos", "-t", "MEQ", "--destroy", "", one_line=False) == (
         "mathhammer: error: --destroy '': expected a target's name (one of MEQ)")
 
 
-def test_a_plan_says_its_rule_set():
-    r = CliRunner().invoke(cli, ["plan", "Cronos", "-t", "MEQ", "--rules", "11e"])
+def test_a_plan_says_its_rule_set(cli):
+    r = cli("plan", "Cronos", "-t", "MEQ", "--rules", "11e")
     assert r.exit_code == 0, r.output
     assert any(line.startswith("rule set 11e;") for line in r.stdout.splitlines())
-    r = CliRunner().invoke(cli, ["plan", "Cronos", "-t", "MEQ", "--json"])
+    r = cli("plan", "Cronos", "-t", "MEQ", "--json")
     assert r.exit_code == 0 and '"rules": "10e"' in r.stdout
 
 
@@ -187,10 +177,10 @@ def test_lists_of_two_editions_are_refused():
 # --- a distribution of points per model destroyed (a Fraction) is printed on Python 3.11 ----
 
 
-def test_model_points_of_a_fraction_per_model_is_printed():
+def test_model_points_of_a_fraction_per_model_is_printed(cli):
     # MEQ at 7 points for 5 models: 7/5 per model; before, Python 3.11 could not format it
-    r = CliRunner().invoke(cli, ["plan", "Cronos", "-t", "MEQ", "--objective", "model-points",
-                                 "--points", "MEQ=7", "--details"])
+    r = cli("plan", "Cronos", "-t", "MEQ", "--objective", "model-points", "--points", "MEQ=7",
+            "--details")
     assert r.exit_code == 0, r.output
     rows = r.stdout.split("points      exact")[1].splitlines()[1:]
     assert [row.split()[0] for row in rows if row.strip()] == ["0", "7/5", "14/5", "21/5"]
@@ -251,7 +241,7 @@ def test_an_array_past_the_bound_is_refused_at_once(client, path, body):
     assert time.process_time() - start < 5  # the server's own work: parse and refuse
 
 
-def test_an_army_list_past_its_bound_is_refused_at_once(client, tmp_path):
+def test_an_army_list_past_its_bound_is_refused_at_once(cli, client, tmp_path):
     # a 1 MB list (5 MB is over the request body's limit): refused before it is read
     text = "Necrons\n\n" + "Necron Warriors (90 points)\n  • 10x Gauss flayer\n" * 20_000
     res = client.post("/api/army", json={"army": text})
@@ -261,17 +251,19 @@ def test_an_army_list_past_its_bound_is_refused_at_once(client, tmp_path):
         "limit of 500,000 (mathhammer.model.limits.MAX_ARMY_TEXT_BYTES)")
     path = tmp_path / "big.txt"
     path.write_text(text, encoding="utf-8")
-    assert fails("army", str(path)) == (
+    assert cli.fails("army", str(path), one_line=False) == (
         f"mathhammer: error: {path}: an army list of {len(text):,} characters is over the "
         "limit of 500,000 (mathhammer.model.limits.MAX_ARMY_TEXT_BYTES)")
 
 
-def test_a_plan_past_its_bound_is_refused_before_any_unit_is_read():
+def test_a_plan_past_its_bound_is_refused_before_any_unit_is_read(cli):
     # 200 attacking units against 200 targets: refused naming the bound
     rows = ["1x 1 | 3+ | 4 | 0 | 1"] * 200
-    assert fails("plan", *rows, *[a for _ in range(200) for a in ("-t", "MEQ")]) == (
+    assert cli.fails("plan", *rows, *[a for _ in range(200) for a in ("-t", "MEQ")],
+                     one_line=False) == (
         "mathhammer: error: ATTACKERS: 200 values is over the limit of 100 "
         "(mathhammer.model.limits.MAX_OPTION_VALUES)")
-    assert fails("plan", *rows[:60], *[a for _ in range(60) for a in ("-t", "MEQ")]) == (
+    assert cli.fails("plan", *rows[:60], *[a for _ in range(60) for a in ("-t", "MEQ")],
+                     one_line=False) == (
         "mathhammer: error: plan: 60 attacking units x 60 targets = 3,600 pairs is over the "
         "limit of 2,500 (mathhammer.model.limits.MAX_PLAN_PAIRS)")

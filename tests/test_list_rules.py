@@ -5,9 +5,6 @@ table, army units and plan (issue 21)."""
 import json
 from fractions import Fraction as F
 
-from click.testing import CliRunner
-
-from mathhammer.cli.main import cli
 from tests.test_army_detachments import folder  # noqa: F401  (the small catalogue)
 
 HEAD = "Test list (50 points)\n\nTesters\nStrike Force (2000 points)\n{}\n\n"
@@ -21,14 +18,8 @@ def _write(tmp_path, name, text):
     return str(path)
 
 
-def _run(*args):
-    r = CliRunner().invoke(cli, list(args))
-    assert r.exit_code == 0, r.output
-    return r
-
-
-def _plan(*args):
-    return json.loads(_run("plan", *args, "--objective", "models", "--json").stdout)
+def _plan(cli, *args):
+    return json.loads(cli.ok("plan", *args, "--objective", "models", "--json").stdout)
 
 
 # 10 bolt rifle attacks (5 models, A2) against 10 one-wound MEQ models: hit 3+ (2/3), S4 v T4
@@ -40,16 +31,16 @@ def _plan(*args):
 ONES = "10x T4 Sv3+ W1"
 
 
-def test_plan_army_applies_the_lists_detachment_rule(tmp_path, folder):  # noqa: F811
+def test_plan_army_applies_the_lists_detachment_rule(cli, tmp_path, folder):  # noqa: F811
     storm = _write(tmp_path, "storm.txt", HEAD.format("Storm Host") + SQUAD)
     bare = _write(tmp_path, "bare.txt", HEAD.format("").rstrip() + "\n\n" + SQUAD)
-    got = _plan("--army", storm, "-t", ONES, "--data", folder)
-    plain = _plan("--army", bare, "-t", ONES, "--data", folder)
+    got = _plan(cli, "--army", storm, "-t", ONES, "--data", folder)
+    plain = _plan(cli, "--army", bare, "-t", ONES, "--data", folder)
     assert F(got["best"]["value"]) == F(35, 18) and F(plain["best"]["value"]) == F(5, 3)
     assert F(got["best"]["value"]) - F(plain["best"]["value"]) == F(5, 18)
     assert got["attackers"][0]["named_rules"] == ["Storm Doctrine"]
     # the same number as `table --army` of the same list (E[damage] = E[models] here)
-    table = json.loads(_run("table", "--army", storm, "-t", ONES, "--format", "json",
+    table = json.loads(cli.ok("table", "--army", storm, "-t", ONES, "--format", "json",
                             "--data", folder).stdout)
     assert F(table["rows"][0]["values"][0]["exact"]) == F(35, 18)
 
@@ -62,32 +53,32 @@ def test_plan_army_applies_the_lists_detachment_rule(tmp_path, folder):  # noqa:
 GUN = "1x 1 | 2+ | 8 | -4 | 12"
 
 
-def test_plan_vs_army_applies_the_targets_detachment_rule(tmp_path, folder):  # noqa: F811
+def test_plan_vs_army_applies_the_targets_detachment_rule(cli, tmp_path, folder):  # noqa: F811
     iron = _write(tmp_path, "iron.txt", HEAD.format("Iron Host") + TANK)
     storm = _write(tmp_path, "storm.txt", HEAD.format("Storm Host") + TANK)
-    got = _plan(GUN, "--vs-army", iron, "--data", folder)
-    plain = _plan(GUN, "--vs-army", storm, "--data", folder)
+    got = _plan(cli, GUN, "--vs-army", iron, "--data", folder)
+    plain = _plan(cli, GUN, "--vs-army", storm, "--data", folder)
     assert F(got["best"]["value"]) == F(25, 54) and F(plain["best"]["value"]) == F(25, 36)
     assert F(plain["best"]["value"]) - F(got["best"]["value"]) == F(25, 108)
     assert got["per_target"][0]["rules"] == ["Iron Plating"]
     assert plain["per_target"][0]["rules"] == []
-    table = json.loads(_run("table", GUN, "--vs-army", iron, "--metric", "kills",
+    table = json.loads(cli.ok("table", GUN, "--vs-army", iron, "--metric", "kills",
                             "--format", "json", "--data", folder).stdout)
     assert F(table["rows"][0]["values"][0]["exact"]) == F(25, 54)
 
 
-def test_plan_army_offers_a_lists_switch_with_try(tmp_path, folder):  # noqa: F811
+def test_plan_army_offers_a_lists_switch_with_try(cli, tmp_path, folder):  # noqa: F811
     # Iron Fury (Iron Host: INFANTRY, a target within 12") is a switch: off unless named.
     # With it, +1 to hit: 3+ becomes 2+ (5/6):  10 * 5/6 * 1/2 * 1/2 = 25/12 (plain: 5/3)
     iron = _write(tmp_path, "iron.txt", HEAD.format("Iron Host") + SQUAD)
-    got = _plan("--army", iron, "-t", ONES, "--data", folder, "--try", "--rule Iron Fury")
+    got = _plan(cli, "--army", iron, "-t", ONES, "--data", folder, "--try", "--rule Iron Fury")
     assert F(got["best"]["value"]) == F(5, 3) and got["attackers"][0]["named_rules"] == []
     [tried] = got["tries"]
     assert F(tried["best"]["value"]) == F(25, 12)
     assert tried["attackers"][0]["named_rules"] == ["Iron Fury"]
 
 
-def test_the_pages_army_units_have_their_rules_as_the_command_line(
+def test_the_pages_army_units_have_their_rules_as_the_command_line(cli,
         tmp_path, folder, monkeypatch):  # noqa: F811
     import importlib.util
 
@@ -103,7 +94,7 @@ def test_the_pages_army_units_have_their_rules_as_the_command_line(
 
     text = HEAD.format("Storm Host") + SQUAD
     path = _write(tmp_path, "storm.txt", text)
-    cli_table = json.loads(_run("table", "--army", path, "-t", ONES, "-t", "MEQ", "--format",
+    cli_table = json.loads(cli.ok("table", "--army", path, "-t", ONES, "-t", "MEQ", "--format",
                                 "json", "--data", folder).stdout)
     monkeypatch.setenv("MATHHAMMER_DATA", folder)
     with TestClient(create_app(allowed_hosts=["testserver"], workers=1)) as c:

@@ -9,10 +9,8 @@ from pathlib import Path
 
 import attrs
 import pytest
-from click.testing import CliRunner
 
 import mathhammer as mh
-from mathhammer.cli import cli
 from mathhammer.data.unit import ModelGroup, Unit, UnitWeapon
 from mathhammer.data.unit_file import loads_unit
 from mathhammer.errors import InputError
@@ -284,47 +282,41 @@ def test_unit_file_profile_of_is_checked(change, message):
 # ---------------------------------------------------------------------------- command line
 
 
-def run(*args):
-    result = CliRunner().invoke(cli, list(args))
-    assert result.exit_code == 0, result.output
-    return result.stdout  # not stderr: "compiling the data into the store" on a first use
-
-
-def test_cli_says_what_is_left_out(tmp_path):
+def test_cli_says_what_is_left_out(cli, tmp_path):
     path = tmp_path / "plasma.toml"
     path.write_text(FILE, encoding="utf-8")
-    out = run("kills", str(path), "MEQ")
+    out = cli.ok("kills", str(path), "MEQ").stdout
     assert "weapons:     5x Supercharge" in out
     assert "left out:    5x Standard not fired: one profile of Plasma incinerator per model" \
         in out
-    data = json.loads(run("kills", str(path), "MEQ", "--json"))
+    data = json.loads(cli.ok("kills", str(path), "MEQ", "--json").stdout)
     assert [w["name"] for w in data["weapons"]] == ["Supercharge"]
     assert data["left_out"][0]["text"].startswith("5x Standard not fired: one profile")
     assert {k: v for k, v in data["left_out"][0].items() if k != "reason"} == {
         "weapon": "Standard", "models": 5,
         "text": "5x Standard not fired: " + data["left_out"][0]["reason"]}
-    picked = json.loads(run("kills", str(path), "MEQ", "-w", "Standard", "--json"))
+    picked = json.loads(cli.ok("kills", str(path), "MEQ", "-w", "Standard", "--json").stdout)
     assert picked["left_out"] == []
     # 10 x 8/27 unsaved
     assert picked["mean"]["unsaved"] == "80/27"
 
 
-def test_cli_pistols_and_table_per_target():
+def test_cli_pistols_and_table_per_target(cli):
     rows = ["-w", "5x Rifle | 24\" | 2 | 3+ | 4 | -1 | 1", "-w",
             "5x Pistol | 12\" | 1 | 3+ | 4 | 0 | 1 | pistol"]
-    data = json.loads(run("kills", "MEQ", *rows, "--json"))
+    data = json.loads(cli.ok("kills", "MEQ", *rows, "--json").stdout)
     assert data["mean"]["unsaved"] == "5/3"
     assert [x["text"] for x in data["left_out"]] == [
         "5x Pistol not fired: the models fire their other ranged weapons"]
-    forced = json.loads(run("kills", "MEQ", *rows, "--pistols", "--json"))
+    forced = json.loads(cli.ok("kills", "MEQ", *rows, "--pistols", "--json").stdout)
     assert forced["mean"]["unsaved"] == "5/9"
 
 
-def test_table_chooses_against_each_target(tmp_path):
+def test_table_chooses_against_each_target(cli, tmp_path):
     path = tmp_path / "plasma.toml"
     path.write_text(FILE, encoding="utf-8")
-    data = json.loads(run("table", str(path), "-t", "MEQ", "-t", "GEQ", "--format", "json",
-                          "--metric", "damage"))
+    data = json.loads(cli.ok("table", str(path), "-t", "MEQ", "-t", "GEQ", "--format", "json",
+                          "--metric", "damage").stdout)
     cells = [Fraction(c["exact"]) for c in data["rows"][0]["values"]]
     squad = loads_unit(FILE, "plasma.toml")
     want = [mh.attack([(squad.weapons()[i].weapon, 5)], t).damage.mean()
@@ -347,17 +339,17 @@ def _bsdata() -> Path | None:
 
 @pytest.mark.slow
 @pytest.mark.skipif(_bsdata() is None, reason="../shared/bsdata/10e not found")
-def test_real_intercessor_squad_fires_its_rifles():
-    data = json.loads(run("kills", "Intercessor Squad", "MEQ", "--data", str(_bsdata()),
-                          "--json"))
+def test_real_intercessor_squad_fires_its_rifles(cli):
+    data = json.loads(cli.ok("kills", "Intercessor Squad", "MEQ", "--data", str(_bsdata()),
+                          "--json").stdout)
     assert data["mean"]["unsaved"] == "5/3"  # 10 x 2/3 x 1/2 x 1/2
     assert any("Bolt pistol not fired" in x["text"] for x in data["left_out"])
-    forced = json.loads(run("kills", "Intercessor Squad", "MEQ", "--data", str(_bsdata()),
-                            "--pistols", "--json"))
+    forced = json.loads(cli.ok("kills", "Intercessor Squad", "MEQ", "--data", str(_bsdata()),
+                            "--pistols", "--json").stdout)
     assert forced["mean"]["unsaved"] == "5/9"  # 5 x 2/3 x 1/2 x 1/3
     # the Carnifex fights with one melee weapon and its extra scything talons
-    melee = json.loads(run("kills", "Tyranids:Carnifex", "MEQ", "--melee", "--data",
-                           str(_bsdata()), "--json"))
+    melee = json.loads(cli.ok("kills", "Tyranids:Carnifex", "MEQ", "--melee", "--data",
+                           str(_bsdata()), "--json").stdout)
     fired = melee["weapons"]
     extra = [w for w in fired if "extra attacks" in w["abilities"]]
     assert len(extra) == 1 and len(fired) == 2
@@ -379,17 +371,17 @@ def test_an_attached_attacker_chooses_its_picks_together():
     assert [(x.weapon, x.models) for x in a.left_out] == [("Bolt pistol", 4)]
 
 
-def test_cli_pistols_errors_and_warnings():
-    r = CliRunner().invoke(cli, ["kills", "Cronos", "MEQ", "--melee", "--pistols"])
+def test_cli_pistols_errors_and_warnings(cli):
+    r = cli("kills", "Cronos", "MEQ", "--melee", "--pistols")
     assert r.exit_code == 0 and "--pistols has no effect with --melee" in r.stderr
-    r = CliRunner().invoke(cli, ["kills", "Necron Warriors", "MEQ", "--pistols"])
+    r = cli("kills", "Necron Warriors", "MEQ", "--pistols")
     assert r.exit_code == 2
     assert r.stderr.strip().endswith(
         "Necron Warriors: no weapon fires: 10x Gauss flayer not fired: --pistols: within "
         "Engagement Range the models shoot only their Pistols")
-    r = CliRunner().invoke(cli, ["kills", "Cronos", "MEQ", "--attacker-keyword", "VEHICLE"])
+    r = cli("kills", "Cronos", "MEQ", "--attacker-keyword", "VEHICLE")
     assert r.exit_code == 2 and "--attacker-keyword: only for inline weapon rows" in r.stderr
-    r = CliRunner().invoke(cli, ["kills", "Cronos", "MEQ", "-w", "3x Spirit vortex"])
+    r = cli("kills", "Cronos", "MEQ", "-w", "3x Spirit vortex")
     assert r.exit_code == 2
     assert "weapons: 3x Spirit vortex: Cronos carries 1 Spirit vortex at its size" in r.stderr
 
@@ -473,9 +465,9 @@ def test_inline_extra_attacks_rows_fight_besides():
     assert mh.attack(list(a.profiles), GEQ).attacks.mean() == 20
 
 
-def test_inline_melee_rows_on_the_command_line():
-    result = CliRunner().invoke(cli, ["kills", "GEQ", "--melee", "-w", SWORD_ROW, "-w",
-                                      AXE_ROW, "--json"])
+def test_inline_melee_rows_on_the_command_line(cli):
+    result = cli("kills", "GEQ", "--melee", "-w", SWORD_ROW, "-w",
+                                      AXE_ROW, "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert [(w["name"], w["models"]) for w in data["weapons"]] == [("Sword", 5)]

@@ -12,10 +12,8 @@ from pathlib import Path
 
 import bsjson
 import pytest
-from click.testing import CliRunner
 
 import mathhammer as mh
-from mathhammer.cli.main import cli
 from mathhammer.data.bsdata.weapons import map_keyword
 from mathhammer.data.named_rules import read_named_rule_file
 from mathhammer.data.translate import translate, translate_effect
@@ -57,15 +55,15 @@ def cleaving_boyz(tmp_path_factory) -> Path:
     return bsjson.write_folder(tmp_path_factory.mktemp("cleave"), cat)
 
 
-def test_cleave_from_the_data_is_read_without_a_warning(cleaving_boyz):
-    r = CliRunner().invoke(cli, ["data", "check", "--data", str(cleaving_boyz.parent),
-                                 "--edition", "11e", "--jobs", "1", "--json"])
+def test_cleave_from_the_data_is_read_without_a_warning(cli, cleaving_boyz):
+    r = cli("data", "check", "--data", str(cleaving_boyz.parent),
+                                 "--edition", "11e", "--jobs", "1", "--json")
     assert r.exit_code == 0, r.output
     report = json.loads(r.stdout)
     assert (report["clean"], report["with_warnings"]) == (1, 0), report["warnings"]
     # 10 Boyz, A3 + 16 // 5 = 6 attacks each against 16 models: 60 attacks
-    r = CliRunner().invoke(cli, ["kills", f"{cleaving_boyz}:Boyz", "16x T3 Sv7+ W1", "--melee",
-                                 "--rules", "11e", "--json"])
+    r = cli("kills", f"{cleaving_boyz}:Boyz", "16x T3 Sv7+ W1", "--melee",
+                                 "--rules", "11e", "--json")
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["mean"]["attacks"] == "60/1"
 
@@ -220,14 +218,14 @@ def test_effect_trees_scope_feel_no_pain_and_reroll_damage():
 
 # -- the command line -------------------------------------------------------------------------
 
-def test_the_options_are_flags_of_the_command_line():
+def test_the_options_are_flags_of_the_command_line(cli):
     # D6 into one W3 model, torrent S8 (5/6), no save: re-rolling 1s and 2s kills with
     # 5/6 * 8/9 = 20/27; doubled Attacks make it two attacks
-    r = CliRunner().invoke(cli, ["kills", "1x T4 Sv7+ W3", "-w", "1x Gun | 12\" | 1 | N/A | 8 | "
-                                 "0 | D6 | torrent", "--reroll-damage", "any", "--json"])
+    r = cli("kills", "1x T4 Sv7+ W3", "-w", "1x Gun | 12\" | 1 | N/A | 8 | "
+                                 "0 | D6 | torrent", "--reroll-damage", "any", "--json")
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["mean"]["kills"] == "20/27"
-    r = CliRunner().invoke(cli, ["kills", "1x T4 Sv7+ W3", "-w", "1x Gun | 12\" | 1 | N/A | 8 | "
-                                 "0 | D6 | torrent", "--double-attacks", "--json"])
+    r = cli("kills", "1x T4 Sv7+ W3", "-w", "1x Gun | 12\" | 1 | N/A | 8 | "
+                                 "0 | D6 | torrent", "--double-attacks", "--json")
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["mean"]["attacks"] == "2/1"

@@ -13,12 +13,10 @@ from fractions import Fraction as F
 from pathlib import Path
 
 import pytest
-from bsjson import chars, weapon, write_folder
-from click.testing import CliRunner
+from bsjson import datasheet, group, model, weapon, write_folder
 from test_army_formats import BSDATA, needs_data
 
 import mathhammer as mh
-from mathhammer.cli import cli
 from mathhammer.data.lookup import find_unit
 from mathhammer.errors import InputError
 from mathhammer.report.specs import attacker_of, target_of
@@ -29,37 +27,6 @@ VEXILLA = (("M", '6"'), ("T", "6"), ("SV", "2+"), ("W", "4"), ("LD", "6+"), ("OC
 BOY = (("M", '6"'), ("T", "5"), ("SV", "5+"), ("W", "1"), ("LD", "7+"), ("OC", "2"))
 NOB = (("M", '6"'), ("T", "5"), ("SV", "5+"), ("W", "2"), ("LD", "7+"), ("OC", "2"))
 GROT = (("M", '6"'), ("T", "2"), ("SV", "7+"), ("W", "1"), ("LD", "8+"), ("OC", "2"))
-
-
-def limits(lo=None, hi=None):
-    return [{"type": t, "value": v, "field": "selections", "scope": "parent", "id": f"c{t}{v}"}
-            for t, v in (("min", lo), ("max", hi)) if v is not None]
-
-
-def model(mid, name, stats, guns=(), lo=None, hi=None):
-    """A model entry with its statline and weapons (each one per model)."""
-    return {"id": mid, "name": name, "type": "model", "constraints": limits(lo, hi),
-            "profiles": [{"id": f"{mid}s", "name": name, "typeId": "t", "typeName": "Unit",
-                          "characteristics": chars(stats)}],
-            "selectionEntries": [{"id": f"{mid}w{i}", "name": g["name"], "type": "upgrade",
-                                  "constraints": limits(1, 1), "profiles": [g]}
-                                 for i, g in enumerate(guns)]}
-
-
-def group(gid, name, entries, lo=None, hi=None, default=None, groups=()):
-    out = {"id": gid, "name": name, "constraints": limits(lo, hi), "selectionEntries": entries,
-           "selectionEntryGroups": list(groups)}
-    if default:
-        out["defaultSelectionEntryId"] = default
-    return out
-
-
-def datasheet(uid, name, groups=(), entries=(), points=100):
-    return {"id": uid, "name": name, "type": "unit",
-            "costs": [{"name": "pts", "typeId": "pts", "value": points}],
-            "categoryLinks": [{"id": f"{uid}f", "name": "Faction: Testers", "targetId": "f1"},
-                              {"id": f"{uid}i", "name": "Infantry", "targetId": "kinf"}],
-            "selectionEntryGroups": list(groups), "selectionEntries": list(entries)}
 
 
 SPEAR = weapon("ws", "Guardian spear", "5", "2+", "7", "-2", "2", melee=True)
@@ -213,19 +180,18 @@ def test_a_nob_in_the_target(data):
     assert r.group_kills[1].mean() == pmf[10]  # the Nob dies only to the tenth wound
 
 
-def test_the_cli_says_the_size_and_refuses_others(data):
-    runner = CliRunner()
-    r = runner.invoke(cli, ["kills", "10x Chainblade | Melee | 4 | 3+ | 4 | -1 | 1", f"{data}:Boyz",
-                            "--target-models", "12"])
+def test_the_cli_says_the_size_and_refuses_others(cli, data):
+    r = cli("kills", "10x Chainblade | Melee | 4 | 3+ | 4 | -1 | 1", f"{data}:Boyz",
+                            "--target-models", "12")
     assert r.exit_code == 0, r.output
     assert "target:      11x T5 Sv5+ W1" in r.stdout and "+ 1x T5 Sv5+ W2" in r.stdout
     assert "warning: Boyz: 12 models taken as 11 Boy w/ Slugga and choppa and 1 Boss Nob" \
         in r.stderr
-    r = runner.invoke(cli, ["kills", f"{data}:Custodian Guard", "MEQ", "--melee",
-                            "--models", "6"])
+    r = cli("kills", f"{data}:Custodian Guard", "MEQ", "--melee",
+                            "--models", "6")
     assert r.exit_code == 2 and "models: expected 4 or 5 for Custodian Guard, got 6" in r.stderr
-    r = runner.invoke(cli, ["kills", f"{data}:Custodian Guard", "MEQ", "--melee",
-                            "-w", "2x Guardian spear", "-w", "2x Sentinel blade"])
+    r = cli("kills", f"{data}:Custodian Guard", "MEQ", "--melee",
+                            "-w", "2x Guardian spear", "-w", "2x Sentinel blade")
     assert r.exit_code == 0, r.output
     assert "2x Guardian spear" in r.stdout and "2x Sentinel blade" in r.stdout
     assert "need another make-up of its 4 models" in r.stderr
@@ -254,15 +220,15 @@ def test_shared_custodian_guard_and_boyz(edition):
 
 
 @needs_data
-def test_shared_berzerkers_into_custodian_guard():
+def test_shared_berzerkers_into_custodian_guard(cli):
     """``kills "Khorne Berzerkers" "Custodian Guard" --rules 11e --melee --charged``: the ten
     Berzerkers' chainblades as in :func:`test_berzerkers_into_custodian_guard` (2/27 an
     attack), into four W3 Custodians: P(U >= 12), not the 57.69% of one model."""
     import json
 
-    r = CliRunner().invoke(cli, ["kills", "Khorne Berzerkers", "Custodian Guard", "--rules",
+    r = cli("kills", "Khorne Berzerkers", "Custodian Guard", "--rules",
                                  "11e", "--melee", "--charged", "--data", str(BSDATA / "11e"),
-                                 "--json"])
+                                 "--json")
     assert r.exit_code == 0, r.output
     out = json.loads(r.stdout)
     assert [(w["name"], w["models"], w["profile"]) for w in out["weapons"]] == [

@@ -7,11 +7,9 @@ from fractions import Fraction as F
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 import mathhammer as mh
 from mathhammer import Target, Weapon
-from mathhammer.cli.main import cli
 from mathhammer.engine.plan import Aim, Objective, Planner, Shooter, salvo, until
 from mathhammer.errors import InputError
 from mathhammer.model.squad import initial_state, models_alive
@@ -20,13 +18,6 @@ from mathhammer.model.squad import initial_state, models_alive
 ONE = Weapon("One", attacks=1, skill=3, strength=4, ap=0, damage=1)
 TWO = Weapon("Two", attacks=1, skill=3, strength=4, ap=0, damage=2)
 PAIR = Target(models=2, toughness=4, save=7, wounds=2)
-
-
-def run(*args: str, ok: bool = True):
-    r = CliRunner().invoke(cli, list(args))
-    if ok:
-        assert r.exit_code == 0, (args, r.output, r.exception)
-    return r
 
 
 def test_two_units_into_one_target_by_hand():
@@ -266,24 +257,24 @@ B = "1x Two | 24\" | 1 | 3+ | 4 | 0 | 2"
 T = "2x T4 Sv7+ W2"
 
 
-def test_kills_several_units_into_one_target():
-    r = run("kills", A, B, "-t", T, "--until", "1/10")
+def test_kills_several_units_into_one_target(cli):
+    r = cli.ok("kills", A, B, "-t", T, "--until", "1/10")
     words = [" ".join(line.split()) for line in r.output.splitlines()]
     # models left after A: 2 * 48/81 + 1 * 32/81 = 128/81; after B: 2 * 32/81 + 112/243
     assert "1. 4x One 1.23% 1.580 1/81" in words
     assert "2. 1x Two 14.40% 1.251 35/243" in words
     assert "models left 1.251 304/243" in words
     assert "P(destroyed) >= 10.00%: the first 2 units (4x One, 1x Two)" in words
-    data = json.loads(run("kills", A, B, "-t", T, "--json", "--until", "0.5").output)
+    data = json.loads(cli.ok("kills", A, B, "-t", T, "--json", "--until", "0.5").output)
     assert [u["destroyed"] for u in data["after_units"]] == ["1/81", "35/243"]
     assert data["pmf"]["kills"] == {"0": "32/81", "1": "112/243", "2": "35/243"}
     assert data["until"] == {"p": "1/2", "units": None}
 
 
-def test_odds_several_units_and_per_unit_options():
-    assert run("odds", A, B, "-t", T, "--destroy", "--exact").output == "35/243\n"
+def test_odds_several_units_and_per_unit_options(cli):
+    assert cli.ok("odds", A, B, "-t", T, "--destroy", "--exact").output == "35/243\n"
     # A re-rolls failed hits: each of its attacks through with 4/9
-    r = run("odds", f"{A} --reroll-hits failed", B, "-t", T, "--at-least", "1", "--exact")
+    r = cli.ok("odds", f"{A} --reroll-hits failed", B, "-t", T, "--at-least", "1", "--exact")
     state = mh.attack((ONE, 4), PAIR, reroll_hits="failed").state
     final = mh.attack((TWO, 1), PAIR, state=state).state
     assert F(r.output.strip()) == final.map(lambda s: 2 - s.models).at_least(1)
@@ -306,41 +297,41 @@ characteristic of that attack."
 """
 
 
-def test_several_units_meet_the_targets_own_rules(tmp_path):
+def test_several_units_meet_the_targets_own_rules(cli, tmp_path):
     # the target of T with its ability (Damage - 1, never below 1): A's D1 stays 1, B's D2 is
     # 1, so the pair (4 wounds) falls only to 4 or 5 of the 5 attacks getting through (1/3
     # each): 5 * (1/3)^4 * (2/3) + (1/3)^5 = 11/243 (35/243 without the rule, as above)
     tough = tmp_path / "tough.toml"
     tough.write_text(TOUGH, encoding="utf-8")
-    assert run("odds", A, B, "-t", str(tough), "--destroy", "--exact").output == "11/243\n"
+    assert cli.ok("odds", A, B, "-t", str(tough), "--destroy", "--exact").output == "11/243\n"
     # one unit with -t is the same attack as kills ATTACKER TARGET, rules and all
-    one = json.loads(run("kills", B, "-t", str(tough), "--json").output)
-    two = json.loads(run("kills", B, str(tough), "--json").output)
+    one = json.loads(cli.ok("kills", B, "-t", str(tough), "--json").output)
+    two = json.loads(cli.ok("kills", B, str(tough), "--json").output)
     assert one["target_rules"] == ["Thick Hide"] and two["unit_rules"] == ["Thick Hide"]
     assert one["pmf"]["kills"] == two["pmf"]["kills"] == {"0": "1/1"}
-    assert "target rules: Thick Hide" in run("kills", A, B, "-t", str(tough)).output
+    assert "target rules: Thick Hide" in cli.ok("kills", A, B, "-t", str(tough)).output
     # table -t TARGET too: B's D2 is 1, so 1/3 an attack through and no model falls (W2);
     # A's four D1 attacks: 4/3 damage whatever the rule (never below 1)
-    grid = json.loads(run("table", A, B, "-t", str(tough), "--metric", "damage",
+    grid = json.loads(cli.ok("table", A, B, "-t", str(tough), "--metric", "damage",
                           "--format", "json").output)
     assert [r["values"][0]["exact"] for r in grid["rows"]] == ["4/3", "1/3"]
     assert grid["columns"][0]["rules"] == ["Thick Hide"]
 
 
-def test_kills_several_units_refuses_what_it_cannot_do():
-    assert "--until" in run("kills", A, T, "--until", "0.5", ok=False).output
-    r = run("kills", A, B, "-t", T, "--turns", "2", ok=False)
+def test_kills_several_units_refuses_what_it_cannot_do(cli):
+    assert "--until" in cli("kills", A, T, "--until", "0.5").output
+    r = cli("kills", A, B, "-t", T, "--turns", "2")
     assert r.exit_code == 2 and "--turns" in r.output
-    r = run("kills", A, B, "-t", T, "--until", "2", ok=False)
+    r = cli("kills", A, B, "-t", T, "--until", "2")
     assert r.exit_code == 2 and "probability '2'" in r.output
-    r = run("kills", f"{A} --bogus", "-t", T, ok=False)
+    r = cli("kills", f"{A} --bogus", "-t", T)
     assert r.exit_code == 2 and "--bogus" in r.output
-    r = run("kills", f"{A} --target-models 1", B, "-t", T, ok=False)
+    r = cli("kills", f"{A} --target-models 1", B, "-t", T)
     assert r.exit_code == 2 and "--target-models is the command's, not one unit's" in r.output
 
 
-def test_plan_command_matches_the_library():
-    r = run("plan", A, B, "-t", T, "-t", "1x T4 Sv7+ W3", "--points", f"{T}=40",
+def test_plan_command_matches_the_library(cli):
+    r = cli.ok("plan", A, B, "-t", T, "-t", "1x T4 Sv7+ W3", "--points", f"{T}=40",
             "--points", "1x T4 Sv7+ W3=50", "--json", "--adaptive")
     data = json.loads(r.output)
     planner = Planner([Shooter.of("A", [(ONE, 4)]), Shooter.of("B", [(TWO, 1)])], AIMS,
@@ -352,8 +343,8 @@ def test_plan_command_matches_the_library():
     assert data["assignments"] == 4
 
 
-def test_plan_try_says_which_switch_helps_most():
-    r = run("plan", A, B, "-t", T, "-t", "1x T4 Sv7+ W3", "--objective", "models",
+def test_plan_try_says_which_switch_helps_most(cli):
+    r = cli.ok("plan", A, B, "-t", T, "-t", "1x T4 Sv7+ W3", "--objective", "models",
             "--try", "--reroll-hits ones", "--try", "--reroll-hits failed")
     last = r.output.strip().splitlines()[-1]
     assert last.startswith("best: --reroll-hits failed, ahead of the next by")
@@ -369,16 +360,16 @@ def test_plan_try_says_which_switch_helps_most():
     assert last.endswith(f"(exact {readable_fraction(gap)})")
 
 
-def test_plan_refuses_bad_input():
-    r = run("plan", A, "-t", T, ok=False)  # no points: fine for models, not for --objective
+def test_plan_refuses_bad_input(cli):
+    r = cli("plan", A, "-t", T)  # no points: fine for models, not for --objective
     assert r.exit_code == 0
-    r = run("plan", A, "-t", T, "--objective", "points", ok=False)
+    r = cli("plan", A, "-t", T, "--objective", "points")
     assert r.exit_code == 2 and "points are not known" in r.output
-    r = run("plan", A, "-t", T, "--points", "nope=5", ok=False)
+    r = cli("plan", A, "-t", T, "--points", "nope=5")
     assert r.exit_code == 2 and "--points 'nope': not one of the targets" in r.output
-    r = run("plan", A, ok=False)
+    r = cli("plan", A)
     assert r.exit_code == 2 and "-t TARGET" in r.output
-    r = run("plan", A, "-t", T, "--destroy", "zzz", ok=False)
+    r = cli("plan", A, "-t", T, "--destroy", "zzz")
     assert r.exit_code == 2 and "not one of the targets" in r.output
 
 
@@ -405,27 +396,26 @@ def test_adaptive_heuristic_that_follows_the_fixed_plan(monkeypatch):
     assert fixed.value <= ad.value <= exact.value
 
 
-def test_odds_try_picks_the_best_switch():
+def test_odds_try_picks_the_best_switch(cli):
     # one attack, no save, against one W1 model: 2/3 * 1/2 = 1/3; re-rolling failed hits:
     # 8/9 * 1/2 = 4/9; +1 to hit: 5/6 * 1/2 = 5/12. Best: the re-roll, by 4/9 - 5/12 = 1/36
-    r = run("odds", "1x 1 | 3+ | 4 | 0 | 1", "1x T4 Sv7+ W1", "--destroy", "--json",
+    r = cli.ok("odds", "1x 1 | 3+ | 4 | 0 | 1", "1x T4 Sv7+ W1", "--destroy", "--json",
             "--try", "--reroll-hits failed", "--try", "--hit-mod 1")
     data = json.loads(r.output)
     assert [(t["options"], t["p"]) for t in data["tries"]] == [
         ("(as given)", "1/3"), ("--reroll-hits failed", "4/9"), ("--hit-mod 1", "5/12")]
     assert data["best"] == "--reroll-hits failed"
-    r = run("odds", "1x 1 | 3+ | 4 | 0 | 1", "1x T4 Sv7+ W1", "--destroy",
+    r = cli.ok("odds", "1x 1 | 3+ | 4 | 0 | 1", "1x T4 Sv7+ W1", "--destroy",
             "--try", "--reroll-hits failed", "--try", "--hit-mod 1")
     assert r.output.strip().endswith("ahead of the next by 2.78% (exact 1/36)")
-    r = run("odds", A, B, "-t", T, "--destroy", "--try", "--hit-mod 1", "--json")
+    r = cli.ok("odds", A, B, "-t", T, "--destroy", "--try", "--hit-mod 1", "--json")
     assert json.loads(r.output)["tries"][0]["p"] == "35/243"
-    assert run("odds", A, T, "--destroy", "--exact", "--try", "--hit-mod 1",
-               ok=False).exit_code == 2
+    assert cli("odds", A, T, "--destroy", "--exact", "--try", "--hit-mod 1").exit_code == 2
 
 
-def test_plan_command_split_and_destroy():
+def test_plan_command_split_and_destroy(cli):
     two = "2x Gun | 24\" | 1 | 3+ | 4 | 0 | 1; 1x Big | 24\" | 1 | 3+ | 4 | 0 | 2"
-    r = run("plan", two, A, "-t", T, "-t", "1x T4 Sv7+ W3", "--split", "--json",
+    r = cli.ok("plan", two, A, "-t", T, "-t", "1x T4 Sv7+ W3", "--split", "--json",
             "--objective", "models", "--destroy", "2x", "--probability", "1/81")
     data = json.loads(r.output)
     assert data["assignments"] == 4 * 2  # the first unit's two weapons, then A
@@ -443,11 +433,11 @@ SHARED = Path(os.environ.get("MATHHAMMER_SHARED", Path(__file__).resolve().paren
 
 
 @pytest.mark.slow
-def test_plan_one_shared_roster_against_another():
+def test_plan_one_shared_roster_against_another(cli):
     rosters, data = SHARED / "rosters", SHARED / "bsdata" / "10e"
     if not (rosters / "necron-combat-patrol.10e.rosz").exists() or not data.is_dir():
         pytest.skip(f"shared rosters or data not found at {SHARED}")
-    r = run("plan", "--army", str(rosters / "necron-combat-patrol.10e.rosz"), "--vs-army",
+    r = cli.ok("plan", "--army", str(rosters / "necron-combat-patrol.10e.rosz"), "--vs-army",
             str(rosters / "ultramarines.10e.rosz"), "--data", str(data), "--json")
     out = json.loads(r.stdout)
     # Overlord and Necron Warriors shoot (the others have melee weapons only) at 10 targets
@@ -585,10 +575,10 @@ def test_fewest_tries_alike_units_once():
     assert Planner(dear, AIMS, Objective.MODELS).fewest(0, F(1)).tried == 7
 
 
-def test_plan_command_next_best_is_a_different_plan():
+def test_plan_command_next_best_is_a_different_plan(cli):
     # A twice (alike) into two lone W1 models: one each, or both into one
     lone = "1x T4 Sv7+ W1"
-    r = run("plan", A, A, "-t", lone, "-t", lone, "--objective", "models", "--json")
+    r = cli.ok("plan", A, A, "-t", lone, "-t", lone, "--objective", "models", "--json")
     data = json.loads(r.output)
     assert data["assignments"] == 4 and data["proved"] and data["gap"] == "0/1"
     assert data["next_best_proved"] and data["next_best_bound"] == data["next_best"]["value"]
@@ -597,11 +587,11 @@ def test_plan_command_next_best_is_a_different_plan():
     # both into one: 1 - (2/3)**8 = 6305/6561; lead 10530/6561 - 6305/6561 = 4225/6561
     assert data["best"]["value"] == "130/81" and data["next_best"]["value"] == "6305/6561"
     assert data["lead"] == "4225/6561"
-    text = " ".join(run("plan", A, A, "-t", lone, "-t", lone, "--objective",
+    text = " ".join(cli.ok("plan", A, A, "-t", lone, "-t", lone, "--objective",
                         "models").output.split())
     assert ("ahead of the next best plan by 0.644 (exact 4225/6561), which has 4x One #2 -> "
             f"{lone} ") in text
-    text = " ".join(run("plan", A, A, "-t", lone, "-t", lone, "--objective", "models",
+    text = " ".join(cli.ok("plan", A, A, "-t", lone, "-t", lone, "--objective", "models",
                         "--details").output.split())
     assert "the next best different plans: 2. 0.961" in text
     assert "4 assignments: the best proved optimal by the exact search" in text
@@ -612,13 +602,13 @@ def test_plan_command_next_best_is_a_different_plan():
 # -- a target with its Leader --------------------------------------------------------------
 
 
-def test_plan_target_with_its_leader_as_kills_takes_it():
+def test_plan_target_with_its_leader_as_kills_takes_it(cli):
     # the bundled Necron Warriors (90 pts) led by the bundled Skitarii Marshal (35 pts)
     from mathhammer.data.lookup import find_unit
 
     led = "Necron Warriors + Skitarii Marshal"
-    r = CliRunner().invoke(cli, ["plan", "Hexmark Destroyer", "-t", led, "-t", "MEQ",
-                                 "--objective", "models", "--json"])
+    r = cli("plan", "Hexmark Destroyer", "-t", led, "-t", "MEQ",
+                                 "--objective", "models", "--json")
     assert r.exit_code == 0, r.output
     assert "warning: Skitarii Marshal cannot lead Necron Warriors" in r.stderr
     data = json.loads(r.stdout)
@@ -626,71 +616,70 @@ def test_plan_target_with_its_leader_as_kills_takes_it():
     assert first["target"]["name"] == led
     assert first["points"] == 90 + 35 == find_unit("Necron Warriors").cost() + find_unit(
         "Skitarii Marshal").cost()
-    kills = json.loads(run("kills", "Hexmark Destroyer", led, "--json").stdout)
+    kills = json.loads(cli.ok("kills", "Hexmark Destroyer", led, "--json").stdout)
     assert first["target"]["profile"] == kills["target"]["profile"]
     # its value into that target alone is what kills says (one unit, one target)
-    alone = json.loads(run("plan", "Hexmark Destroyer", "-t", led, "--objective", "models",
+    alone = json.loads(cli.ok("plan", "Hexmark Destroyer", "-t", led, "--objective", "models",
                            "--json").stdout)
     assert alone["best"]["value"] == kills["mean"]["kills"]
     # --leader with the one target is the same target, with the same points and warning
-    r = CliRunner().invoke(cli, ["plan", "Hexmark Destroyer", "-t", "Necron Warriors",
+    r = cli("plan", "Hexmark Destroyer", "-t", "Necron Warriors",
                                  "--leader", "Skitarii Marshal", "--objective", "models",
-                                 "--json"])
+                                 "--json")
     assert r.exit_code == 0 and "cannot lead Necron Warriors" in r.stderr
     assert json.loads(r.stdout)["per_target"] == alone["per_target"]
     # several units into it (kills -t) take it the same way: the first unit alone as kills
-    both = json.loads(run("kills", "Hexmark Destroyer", "Cronos", "-t", led, "--json").stdout)
+    both = json.loads(cli.ok("kills", "Hexmark Destroyer", "Cronos", "-t", led, "--json").stdout)
     assert both["target"]["profile"] == kills["target"]["profile"]
     assert both["after_units"][0]["destroyed"] == kills["destroyed"]
 
 
-def test_plan_leader_with_several_targets_is_refused():
-    r = run("plan", A, "-t", "Necron Warriors", "-t", "MEQ", "--leader", "Skitarii Marshal",
-            ok=False)
+def test_plan_leader_with_several_targets_is_refused(cli):
+    r = cli("plan", A, "-t", "Necron Warriors", "-t", "MEQ", "--leader", "Skitarii Marshal")
     assert r.exit_code == 2
     assert ("--leader 'Skitarii Marshal': a plan with 2 targets; give the target it leads "
             'its Leader in its name instead: -t "UNIT + Skitarii Marshal"') in r.output
 
 
-def test_a_leader_that_cannot_lead_the_target_is_said_either_way():
+def test_a_leader_that_cannot_lead_the_target_is_said_either_way(cli):
     for args in (["Necron Warriors + Skitarii Marshal"],
                  ["Necron Warriors", "--leader", "Skitarii Marshal"]):
-        r = CliRunner().invoke(cli, ["kills", "Hexmark Destroyer", *args])
+        r = cli("kills", "Hexmark Destroyer", *args)
         assert r.exit_code == 0, r.output
         assert r.stderr.count("warning: Skitarii Marshal cannot lead Necron Warriors (its "
                               "Leader ability lists Skitarii Rangers, Skitarii Vanguard); "
                               "attached anyway") == 1, args
     # an archetype stands for any unit of its kind: no Leader ability names it, none said
-    r = CliRunner().invoke(cli, ["kills", "Hexmark Destroyer", "MEQ + Skitarii Marshal"])
+    r = cli("kills", "Hexmark Destroyer", "MEQ + Skitarii Marshal")
     assert r.exit_code == 0 and "cannot lead" not in r.stderr
     # an inline Leader has no Leader ability to check: no such warning
-    r = CliRunner().invoke(cli, ["kills", "Hexmark Destroyer", "Necron Warriors", "--leader",
-                                 "1x T4 Sv3+ W4 CHARACTER"])
+    r = cli("kills", "Hexmark Destroyer", "Necron Warriors", "--leader",
+                                 "1x T4 Sv3+ W4 CHARACTER")
     assert r.exit_code == 0 and "cannot lead" not in r.stderr
 
 
 @pytest.mark.slow
-def test_plan_target_with_its_leader_from_data():
+def test_plan_target_with_its_leader_from_data(cli):
     data = SHARED / "bsdata" / "10e"
     if not data.is_dir():
         pytest.skip(f"shared data not found at {data}")
     args = ["plan", "Intercessor Squad", "-t", "Necron Warriors + Technomancer",
             "--objective", "models", "--data", str(data), "--json"]
-    out = json.loads(run(*args).stdout)
+    out = json.loads(cli.ok(*args).stdout)
     [t] = out["per_target"]
     # the Technomancer's Rites of Reanimation (Feel No Pain 5+ for the unit it leads) meets
     # the Bolt Rifles: 5 x 2 shots, 3+ to hit, S4 vs T4 4+, Sv4+ at AP-1 fails on 1-4, then
     # FNP 5+ fails on 1-4: 10 * 2/3 * 1/2 * 2/3 * 2/3 = 40/27 warriors (W1; 10 attacks
     # never reach the Technomancer)
     assert t["rules"] == ["Rites of Reanimation"] and out["best"]["value"] == "40/27"
-    kills = json.loads(run("kills", "Intercessor Squad", "Necron Warriors + Technomancer",
+    kills = json.loads(cli.ok("kills", "Intercessor Squad", "Necron Warriors + Technomancer",
                            "--data", str(data), "--json").stdout)
     assert kills["unit_rules"] == t["rules"] and kills["mean"]["kills"] == "40/27"
     from mathhammer.data.lookup import find_unit
 
     costs = [find_unit(n, data=data).cost() for n in ("Necron Warriors", "Technomancer")]
     assert t["points"] == sum(costs) and None not in costs
-    led = json.loads(run("plan", "Intercessor Squad", "-t", "Necron Warriors", "--leader",
+    led = json.loads(cli.ok("plan", "Intercessor Squad", "-t", "Necron Warriors", "--leader",
                          "Technomancer", "--objective", "models", "--data", str(data),
                          "--json").stdout)
     assert led["per_target"] == out["per_target"]

@@ -9,10 +9,8 @@ from pathlib import Path
 
 import pytest
 from bsjson import STATS, ability, unit, weapon, write_folder
-from click.testing import CliRunner
 
 import mathhammer as mh
-from mathhammer.cli.main import cli
 from mathhammer.data.attached import split_attached, target_rules
 from mathhammer.data.translate import Scope, coverage, is_attack_relevant, translate
 from mathhammer.errors import InputError
@@ -357,36 +355,30 @@ def test_rules_of_the_target_and_its_leader(catalogue):
                      apply=alone.applied).unsaved.mean() == F(1, 8)
 
 
-def _run(*args):
-    r = CliRunner().invoke(cli, list(args))
-    assert r.exit_code == 0, r.output
-    return r.stdout
-
-
-def test_kills_explain_and_switches_on_the_command_line(catalogue):
+def test_kills_explain_and_switches_on_the_command_line(cli, catalogue):
     pair = f"{catalogue}:Squad + {catalogue}:Leader"
-    data = json.loads(_run("kills", pair, "MEQ", "--json", "--explain"))
+    data = json.loads(cli.ok("kills", pair, "MEQ", "--json", "--explain").stdout)
     assert data["mean"]["unsaved"] == "395/144" and data["options"]["led"] is True
     assert data["unit_rules"] == ["Drilled", "Tactical Precision", "Marksman"]
     assert data["not_modelled"][0]["name"] == "Rapid Reload"
     explained = {e["name"]: e for e in data["explain"]}
     base = F(data["mean"]["kills"])
-    without = F(json.loads(_run("kills", f"{catalogue}:Squad", "MEQ", "--json"))
+    without = F(json.loads(cli.ok("kills", f"{catalogue}:Squad", "MEQ", "--json").stdout)
                 ["mean"]["kills"])
     assert set(explained) == {"Drilled", "Tactical Precision", "Marksman"}
     for e in explained.values():
         assert e["source"].startswith("BattleScribe 11e: Testers.json")
     # Drilled alone removed: the same as the squad without its +1 to wound on rifles
     assert F(explained["Drilled"]["kills"]) > 0 and base > without
-    text = _run("kills", pair, "MEQ", "--explain")
+    text = cli.ok("kills", pair, "MEQ", "--explain").stdout
     assert "Tactical Precision (datasheet ability, attacker): abilities=[lethal hits]" in text
     assert "not modelled:\n  Rapid Reload: re-rolls a Damage roll" in text
     # the Oath switch by name: re-roll every failed Hit roll of the rifles (Drilled, Lethal):
     # hits 2/3 + 1/3 * 2/3 = 8/9, 6s 1/6 + 1/3 * 1/6 = 2/9, other hits 2/3:
     #   (2/9 * 1/2 + 2/3 * 2/3 * 1/2) * 10 = 1/3 * 10 = 10/3;  pistol as before: 35/144
-    oath = json.loads(_run("kills", pair, "MEQ", "--json", "--rule", "Oath"))
+    oath = json.loads(cli.ok("kills", pair, "MEQ", "--json", "--rule", "Oath").stdout)
     assert F(oath["mean"]["unsaved"]) == F(10, 3) + F(35, 144)
-    listed = _run("rules", "--for", pair)
+    listed = cli.ok("rules", "--for", pair).stdout
     assert ("attacking, switches (--rule NAME):\n  Oath: with Bolt rifle: "
             "reroll_hits=failed") in listed
     assert "defending, applied:\n  Shield Wall: hit_mod=-1" in listed
@@ -417,25 +409,25 @@ def _army(tmp_path, attached=True, enhancement=""):
     return str(path)
 
 
-def _cell(*args):
-    data = json.loads(_run("table", *args, "--format", "json"))
+def _cell(cli, *args):
+    data = json.loads(cli.ok("table", *args, "--format", "json").stdout)
     return [(r["label"], r["values"][0]["exact"]) for r in data["rows"]]
 
 
-def test_an_army_lists_attached_pair_and_enhancement_get_their_rules(catalogue, tmp_path):
+def test_an_army_lists_attached_pair_and_enhancement_get_their_rules(cli, catalogue, tmp_path):
     folder = str(catalogue.parent)
     t = "1x T4 Sv7+ W20"  # no save, no wound lost to overkill: E[damage] adds up
     # rifles: 10 attacks, each 1/6 (Lethal) + 1/2 * 2/3 (Drilled) = 1/2 -> 5
     # pistol: 7/36 + 7/12 * 1/2 = 35/72 (Marksman, Lethal, no Drilled)
-    assert _cell("--army", _army(tmp_path), "-t", t, "--metric", "damage",
+    assert _cell(cli, "--army", _army(tmp_path), "-t", t, "--metric", "damage",
                  "--data", folder) == [("Leader + Squad", "395/72")]
     # the same pair attached with --attach, from a list that leaves them apart
-    assert _cell("--army", _army(tmp_path, attached=False), "--attach", "Leader=Squad",
+    assert _cell(cli, "--army", _army(tmp_path, attached=False), "--attach", "Leader=Squad",
                  "-t", t, "--metric", "damage", "--data", folder) == \
         [("Leader + Squad", "395/72")]
     # army --json lists each row's rules from data
-    rules = json.loads(_run("army", _army(tmp_path, enhancement="Fury Blade"), "--json",
-                            "--data", folder))["rules"]
+    rules = json.loads(cli.ok("army", _army(tmp_path, enhancement="Fury Blade"), "--json",
+                            "--data", folder).stdout)["rules"]
     assert rules == [{"unit": "Leader + Squad",
                       "attacking": {"applied": ["Drilled", "Tactical Precision", "Marksman",
                                                 "Fury Blade"], "switches": ["Oath"]},
@@ -451,29 +443,29 @@ def test_an_army_lists_attached_pair_and_enhancement_get_their_rules(catalogue, 
                                "Oath": "datasheet", "Shield Wall": "datasheet",
                                "Iron Halo": "leader", "Rapid Reload": "datasheet"}}]
     # the text output says the same, row by row
-    text = _run("army", _army(tmp_path, enhancement="Fury Blade"), "--data", folder)
+    text = cli.ok("army", _army(tmp_path, enhancement="Fury Blade"), "--data", folder).stdout
     assert "Leader + Squad\n    attacking, applied: Drilled (datasheet), Tactical Precision " \
         "(leader), Marksman (leader), Fury Blade (enhancement)\n    attacking, switches: " \
         "Oath (datasheet)\n    attacked, applied: Shield Wall (datasheet), Iron Halo (leader)" \
         "\n    not modelled: Rapid Reload (re-rolls a Damage roll)" in text
     # Fury Blade: +1 Damage to the bearer's (the Leader's) ranged weapons only: 5 + 2 * 35/72
-    assert _cell("--army", _army(tmp_path, enhancement="Fury Blade"), "-t", t, "--metric",
+    assert _cell(cli, "--army", _army(tmp_path, enhancement="Fury Blade"), "-t", t, "--metric",
                  "damage", "--data", folder) == [("Leader + Squad", "215/36")]
 
 
 @pytest.mark.slow
 @pytest.mark.skipif(not (SHARED / "10e").is_dir(), reason="shared BattleScribe data not found")
-def test_intercessors_with_a_lieutenant_have_lethal_hits():
-    out = _run("kills", "Intercessor Squad + Lieutenant", "MEQ", "-w", "Bolt Rifle",
-               "--data", str(SHARED / "10e"), "--json", "--explain")
+def test_intercessors_with_a_lieutenant_have_lethal_hits(cli):
+    out = cli.ok("kills", "Intercessor Squad + Lieutenant", "MEQ", "-w", "Bolt Rifle",
+               "--data", str(SHARED / "10e"), "--json", "--explain").stdout
     data = json.loads(out)
     # 10 bolt rifle attacks: hit 3+, a 6 wounds automatically (Tactical Precision: Lethal
     # Hits), other hits wound on 4+, save 3+ at AP-1 fails 1/2:
     #   10 * (1/6 * 1/2 + 1/2 * 1/2 * 1/2) = 25/12  (5/3 without the Lieutenant)
     assert data["mean"]["unsaved"] == "25/12"
     [tp] = [e for e in data["explain"] if e["name"] == "Tactical Precision"]
-    plain = json.loads(_run("kills", "Intercessor Squad", "MEQ", "-w", "Bolt Rifle",
-                            "--data", str(SHARED / "10e"), "--json"))
+    plain = json.loads(cli.ok("kills", "Intercessor Squad", "MEQ", "-w", "Bolt Rifle",
+                            "--data", str(SHARED / "10e"), "--json").stdout)
     assert plain["mean"]["unsaved"] == "5/3"
     # the only rule applied: its contribution is the whole difference
     assert F(tp["kills"]) == F(data["mean"]["kills"]) - F(plain["mean"]["kills"])
@@ -491,9 +483,9 @@ def test_coverage_of_the_11e_data():
     assert sum(c["not_modelled"].values()) == c["attack_relevant"] - c["applied"]
 
 
-def test_an_attached_attacker_is_led_and_a_leader_that_cannot_lead_is_said():
-    r = CliRunner().invoke(cli, ["kills", "Necron Warriors + Skitarii Marshal", "MEQ", "--json",
-                                 "--half-range", "--rule", "Conquering Tyrant"])
+def test_an_attached_attacker_is_led_and_a_leader_that_cannot_lead_is_said(cli):
+    r = cli("kills", "Necron Warriors + Skitarii Marshal", "MEQ", "--json",
+                                 "--half-range", "--rule", "Conquering Tyrant")
     assert r.exit_code == 0
     assert "warning: Skitarii Marshal cannot lead Necron Warriors" in r.stderr
     data = json.loads(r.stdout)
@@ -502,36 +494,36 @@ def test_an_attached_attacker_is_led_and_a_leader_that_cannot_lead_is_said():
     # 10 warriors x 2 shots (Rapid Fire 1) at 4+: 20 * (1/2 + 1/2 * 1/2) = 15;
     # the Marshal's pistol at 3+: 2/3 + 1/3 * 2/3 = 8/9
     assert F(data["mean"]["hits"]) == 15 + F(8, 9)
-    alone = json.loads(_run("kills", "Necron Warriors", "MEQ", "--json", "--half-range",
-                            "--rule", "Conquering Tyrant"))
+    alone = json.loads(cli.ok("kills", "Necron Warriors", "MEQ", "--json", "--half-range",
+                            "--rule", "Conquering Tyrant").stdout)
     # not led: re-roll only 1s: 20 * (1/2 + 1/6 * 1/2) = 35/3
     assert F(alone["mean"]["hits"]) == F(35, 3)
 
 
-def test_detachment_and_enhancement_by_name(catalogue):
+def test_detachment_and_enhancement_by_name(cli, catalogue):
     pair = f"{catalogue}:Squad + {catalogue}:Leader"
-    data = json.loads(_run("kills", pair, "1x T4 Sv7+ W20", "--json", "--detachment",
-                           "storm doctrine", "--enhancement", "Fury Blade"))
+    data = json.loads(cli.ok("kills", pair, "1x T4 Sv7+ W20", "--json", "--detachment",
+                           "storm doctrine", "--enhancement", "Fury Blade").stdout)
     # rifles: 1/6 (Lethal) + 1/2 * (2/3 + 1/6 * 2/3) (Drilled, Storm Doctrine) = 5/9, x10;
     # pistol: 7/36 + 7/12 * (1/2 + 1/6 * 1/2) = 77/144 unsaved, 2 damage each (Fury Blade):
     #   50/9 + 77/72 = 53/8
     assert data["mean"]["damage"] == "53/8"
     assert data["unit_rules"] == ["Drilled", "Tactical Precision", "Marksman", "Storm Doctrine",
                                   "Fury Blade"]
-    r = CliRunner().invoke(cli, ["kills", pair, "MEQ", "--detachment", "Storm Doctrines!"])
+    r = cli("kills", pair, "MEQ", "--detachment", "Storm Doctrines!")
     assert r.exit_code == 2
     assert "--detachment 'Storm Doctrines!': not in Testers.json; closest: Storm Doctrine" \
         in r.stderr
-    r = CliRunner().invoke(cli, ["kills", "Necron Warriors", "MEQ", "--enhancement", "X"])
+    r = cli("kills", "Necron Warriors", "MEQ", "--enhancement", "X")
     assert r.exit_code == 2 and "needs a unit from the BattleScribe data" in r.stderr
 
 
-def test_data_check_reports_the_coverage_of_rules_from_data(catalogue):
+def test_data_check_reports_the_coverage_of_rules_from_data(cli, catalogue):
     # the fixture's abilities that change an attack: Drilled, Shield Wall, Oath (a switch),
     # Rapid Reload, Tactical Precision, Marksman, Iron Halo, Fury Blade, Storm Doctrine = 9
     # (the Leader list is not one); all but Rapid Reload (one re-rolled Damage roll) apply
-    r = CliRunner().invoke(cli, ["data", "check", "--data", str(catalogue.parent), "--json",
-                                 "--jobs", "1", "--edition", "11e"])
+    r = cli("data", "check", "--data", str(catalogue.parent), "--json",
+                                 "--jobs", "1", "--edition", "11e")
     assert r.exit_code == 0, r.output
     got = json.loads(r.stdout)["abilities"]
     assert (got["attack_relevant"], got["applied"]) == (9, 8)

@@ -136,23 +136,19 @@ def test_one_shot_in_a_query_and_its_reports():
     assert Query("Lord", ((GUN, 1),), "Horde", HORDE, turns=2).one_shot == ""
 
 
-def test_one_shot_on_the_command_line():
+def test_one_shot_on_the_command_line(cli):
     import json
 
-    from click.testing import CliRunner
-
-    from mathhammer.cli import cli
-
     row = '1x Tachyon arrow | 72" | 1 | 2+ | 16 | -5 | D6+2 | one shot'
-    out = CliRunner().invoke(cli, ["kills", row, "MEQ", "--turns", "3", "--json"])
+    out = cli("kills", row, "MEQ", "--turns", "3", "--json")
     assert out.exit_code == 0, out.output
     data = json.loads(out.output)
     assert data["first_turn_only"] == ["Tachyon arrow"]
     assert data["mean"]["kills"] == "25/36"  # as above: one arrow, not three
-    text = CliRunner().invoke(cli, ["kills", row, "MEQ", "--turns", "3"]).output
+    text = cli("kills", row, "MEQ", "--turns", "3").output
     assert "One Shot, fired in turn 1 only: Tachyon arrow" in " ".join(text.split())
-    odds = CliRunner().invoke(cli, ["odds", row, "MEQ", "--turns", "3", "--at-least", "1",
-                                    "--exact"])
+    odds = cli("odds", row, "MEQ", "--turns", "3", "--at-least", "1",
+                                    "--exact")
     assert odds.output.strip() == "25/36"  # a kill needs the arrow's one shot: 5/6 x 5/6
 
 

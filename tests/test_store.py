@@ -24,9 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
-from mathhammer.cli import cli
 from mathhammer.data import catalogue, store_files, unit_index
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -72,8 +70,8 @@ def _mh(*args: str, env: dict | None = None, prefix: tuple[str, ...] = (), **kw
                           timeout=300, **kw)
 
 
-def _answer(data: Path, *args: str) -> dict:
-    r = CliRunner().invoke(cli, [*QUERY, "--data", str(data / "10e"), *args])
+def _answer(cli, data: Path, *args: str) -> dict:
+    r = cli(*QUERY, "--data", str(data / "10e"), *args)
     assert r.exit_code == 0, r.output
     return json.loads(r.stdout)
 
@@ -195,15 +193,15 @@ def _scramble(path: Path, keep_time: bool) -> None:
 
 
 @pytest.mark.parametrize("keep_time", [False, True], ids=["written", "time-kept"])
-def test_a_store_with_random_bytes_in_its_middle_is_rebuilt(data, keep_time):
+def test_a_store_with_random_bytes_in_its_middle_is_rebuilt(cli, data, keep_time):
     """Written into (its file no longer what its seal says), or even with its time put back
     (SQLite finds it malformed as a query reads it): compiled again, the answer right."""
-    want = _answer(data)
+    want = _answer(cli, data)
     store = _open(data / "10e").path
     _scramble(store, keep_time)
     catalogue.forget()
     unit_index._MEMO.clear()
-    r = CliRunner().invoke(cli, [*QUERY, "--data", str(data / "10e")])
+    r = cli(*QUERY, "--data", str(data / "10e"))
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout) == want
     why = "database disk image is malformed" if keep_time else "its content is not what was built"
@@ -212,7 +210,7 @@ def test_a_store_with_random_bytes_in_its_middle_is_rebuilt(data, keep_time):
     check = sqlite3.connect(store)
     assert check.execute("PRAGMA quick_check").fetchall() == [("ok",)]
     check.close()
-    assert _answer(data) == want and not _open(data / "10e").built  # and then it is kept
+    assert _answer(cli, data) == want and not _open(data / "10e").built  # and then it is kept
 
 
 def test_a_truncated_or_missing_seal_is_a_store_to_build_again(data):
@@ -268,7 +266,7 @@ def test_a_killed_build_leaves_a_temporary_file_the_next_build_removes(data, tmp
     assert [d.name for d in _open(data / "10e").search("captain")][:1] == ["Captain"]
 
 
-def test_a_process_waits_for_the_build_of_another_and_builds_nothing(data, tmp_path):
+def test_a_process_waits_for_the_build_of_another_and_builds_nothing(cli, data, tmp_path):
     proc = _slow_build(data / "10e")
     try:
         waiting = subprocess.Popen(
@@ -286,7 +284,7 @@ def test_a_process_waits_for_the_build_of_another_and_builds_nothing(data, tmp_p
         proc.wait()
     out, err = waiting.communicate(timeout=300)
     assert waiting.returncode == 0, err
-    assert json.loads(out) == _answer(data)
+    assert json.loads(out) == _answer(cli, data)
 
 
 def _userns() -> str | None:
@@ -344,7 +342,7 @@ def _read_only(folder: Path) -> tuple[str, ...]:
             str(folder))
 
 
-def test_a_read_only_cache_is_one_line_and_its_store_is_read(data, tmp_path):
+def test_a_read_only_cache_is_one_line_and_its_store_is_read(cli, data, tmp_path):
     stores, tmp = tmp_path / "stores", tmp_path / "tmp"
     stores.mkdir()
     tmp.mkdir()
@@ -361,7 +359,7 @@ def test_a_read_only_cache_is_one_line_and_its_store_is_read(data, tmp_path):
         assert list(stores.iterdir()) == [] and list(tmp.iterdir()) == []  # no store elsewhere
     finally:
         stores.chmod(0o755)
-    want = _answer(data)  # built where it can be written ...
+    want = _answer(cli, data)  # built where it can be written ...
     catalogue.forget()
     r = _mh(*QUERY, "--data", str(data / "10e"), env=env, prefix=_read_only(stores))
     stores.chmod(0o755)
@@ -429,7 +427,7 @@ def _get(url: str, body: dict | None = None) -> tuple[int, Any, dict]:
 
 
 @pytest.mark.slow
-def test_a_fresh_server_compiles_the_data_at_start_and_says_so_until_it_is_ready(data):
+def test_a_fresh_server_compiles_the_data_at_start_and_says_so_until_it_is_ready(cli, data):
     """On an empty cache a data query answers the JSON 503 with Retry-After while the server's
     background build runs (here another process holds the build's lock first, so that the
     503 is seen however fast the build), then the answer, within two minutes."""
@@ -456,8 +454,8 @@ def test_a_fresh_server_compiles_the_data_at_start_and_says_so_until_it_is_ready
             status, _headers, body = _get(*query)
             assert status == 200, body
             assert time.monotonic() - start < 120
-            r = CliRunner().invoke(cli, ["kills", "Captain", "MEQ", "--data", str(folder),
-                                         "--json"])
+            r = cli("kills", "Captain", "MEQ", "--data", str(folder),
+                                         "--json")
             want = json.loads(r.stdout)
             assert (body["pmf"], body["mean"]) == (want["pmf"], want["mean"])
             # a data file removed while the server runs: compiled again the same way
@@ -495,7 +493,7 @@ def test_a_build_that_cannot_be_written_is_the_pages_one_line(data, tmp_path, mo
 
 @pytest.mark.slow
 @pytest.mark.browser
-def test_the_page_says_the_data_is_compiling_and_answers_once_it_is_ready(data):
+def test_the_page_says_the_data_is_compiling_and_answers_once_it_is_ready(cli, data):
     """The page shows the server's "compiling" line and asks again by itself (Retry-After):
     the answer appears without a reload, the line goes."""
     pytest.importorskip("uvicorn")
@@ -523,7 +521,7 @@ def test_the_page_says_the_data_is_compiling_and_answers_once_it_is_ready(data):
             sync_api.expect(notice).to_have_text(
                 "compiling the game's data (10e), ready in about a minute", timeout=30000)
             lock.close()  # the server's build goes on
-            _, exact = odds_line("Captain", "MEQ", "--at-least", "1", "--data", str(folder))
+            _, exact = odds_line(cli, "Captain", "MEQ", "--at-least", "1", "--data", str(folder))
             sync_api.expect(page.locator("#odds-exact")).to_have_text(
                 f"P(kills >= 1) = {exact}", timeout=120000)
             sync_api.expect(notice).to_be_hidden()

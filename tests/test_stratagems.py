@@ -10,10 +10,8 @@ from pathlib import Path
 
 import attrs
 import pytest
-from click.testing import CliRunner
 
 import mathhammer as mh
-from mathhammer.cli.main import cli
 from mathhammer.data import stratagems
 from mathhammer.data.translate import translate_effect
 from mathhammer.data.unit_rules import side_rules
@@ -199,9 +197,9 @@ def test_a_units_stratagems_by_faction_and_keywords_switched_on_by_name():
     assert stratagems.unit_stratagems(attrs.evolve(unit, source="BattleScribe x.cat")) == ()
 
 
-def test_rules_for_says_how_to_get_the_stratagems_without_the_40kdc_data(monkeypatch):
+def test_rules_for_says_how_to_get_the_stratagems_without_the_40kdc_data(cli, monkeypatch):
     monkeypatch.setattr(stratagems, "available", lambda: False)
-    r = CliRunner().invoke(cli, ["rules", "--for", "Necron Warriors"])
+    r = cli("rules", "--for", "Necron Warriors")
     assert r.exit_code == 0, r.output
     assert r.stdout.splitlines()[-1].startswith(
         "stratagems: none from data (install mathhammer[stratagems]")
@@ -210,9 +208,9 @@ def test_rules_for_says_how_to_get_the_stratagems_without_the_40kdc_data(monkeyp
 @pytest.mark.slow
 @needs_40kdc
 @pytest.mark.skipif(not (SHARED / "11e").is_dir(), reason="shared BattleScribe data not found")
-def test_rules_for_lists_the_stratagems_and_kills_switches_one_on():
+def test_rules_for_lists_the_stratagems_and_kills_switches_one_on(cli):
     data = ["--rules", "11e", "--data", str(SHARED)]
-    r = CliRunner().invoke(cli, ["rules", "--for", "Custodian Guard", *data])
+    r = cli("rules", "--for", "Custodian Guard", *data)
     assert r.exit_code == 0, r.output
     lines = r.stdout.splitlines()
     i = lines.index("  Talons Interlocked [Talons of the Emperor; 1CP, shooting phase, your "
@@ -223,8 +221,8 @@ def test_rules_for_lists_the_stratagems_and_kills_switches_one_on():
     assert "    not modelled: re-rolls one roll of any kind" in lines
 
     def mean(*more):
-        r = CliRunner().invoke(cli, ["kills", "Custodian Guard", "MEQ", "--ranged", *data,
-                                     "--json", *more])
+        r = cli("kills", "Custodian Guard", "MEQ", "--ranged", *data,
+                                     "--json", *more)
         assert r.exit_code == 0, r.output
         return F(json.loads(r.stdout)["mean"]["unsaved"])
 
@@ -256,7 +254,7 @@ wound_mod = 1
 '''
 
 
-def test_a_players_detachment_stratagems_as_a_rules_file(tmp_path, monkeypatch):
+def test_a_players_detachment_stratagems_as_a_rules_file(cli, tmp_path, monkeypatch):
     from mathhammer.data.named_rules import USER_ENV, find_rule, list_rules
 
     (tmp_path / "mine.toml").write_text(PLAYER_FILE, encoding="utf-8")
@@ -269,14 +267,14 @@ def test_a_players_detachment_stratagems_as_a_rules_file(tmp_path, monkeypatch):
     # save 3+ at AP-1 fails 1/2: 20/9 (5/3 without)
     assert mh.attack([(rifle, 5)], MEQ, apply=[rule.name]).unsaved.mean() == F(20, 9)
     assert mh.attack([(rifle, 5)], MEQ).unsaved.mean() == F(5, 3)
-    r = CliRunner().invoke(cli, ["kills", "MEQ", "-w", "5x Rifle | 24\" | 2 | 3+ | 4 | -1 | 1",
-                                 "--rule", "Honour the Chapter", "--json"])
+    r = cli("kills", "MEQ", "-w", "5x Rifle | 24\" | 2 | 3+ | 4 | -1 | 1",
+                                 "--rule", "Honour the Chapter", "--json")
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["mean"]["unsaved"] == "20/9"
     # a bad file is one line naming the file, rule and field
     (tmp_path / "mine.toml").write_text(PLAYER_FILE.replace("wound_mod = 1", "wound_mod = 9"),
                                         encoding="utf-8")
-    r = CliRunner().invoke(cli, ["rules", "--faction", "space marines"])
+    r = cli("rules", "--faction", "space marines")
     assert r.exit_code == 2
     assert "mine.toml: rule 'Honour the Chapter (my list)': effect.wound_mod" in r.output
 
@@ -308,11 +306,11 @@ def test_a_stratagems_penalty_to_its_own_rolls_defends_and_strength_over_toughne
 @pytest.mark.slow
 @needs_40kdc
 @pytest.mark.skipif(not (SHARED / "11e").is_dir(), reason="shared BattleScribe data not found")
-def test_plan_try_picks_the_stratagem_that_helps_most():
-    r = CliRunner().invoke(cli, ["plan", "Custodian Guard", "-t", "MEQ", "--rules", "11e",
+def test_plan_try_picks_the_stratagem_that_helps_most(cli):
+    r = cli("plan", "Custodian Guard", "-t", "MEQ", "--rules", "11e",
                                  "--data", str(SHARED), "--objective", "models",
                                  "--try", "--rule Talons Interlocked",
-                                 "--try", "--rule Archeotech Munitions (1)"])
+                                 "--try", "--rule Archeotech Munitions (1)")
     assert r.exit_code == 0, r.output
     # kills of the default 4 spears (8 shots; D2 into W2 models: one kill per unsaved wound,
     # at most the 5 models), the unit's own Stand Vigil (re-roll a Wound roll of 1) applied as

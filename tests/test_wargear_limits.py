@@ -16,9 +16,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from mathhammer.cli.main import cli
 from mathhammer.data.bsdata import catalogue_unit_dict, load_catalogue_unit
 from mathhammer.data.serial import from_json, to_json
 from mathhammer.data.unit_file import loads_unit
@@ -97,15 +95,15 @@ def test_one_per_five_models_at_five_and_ten():
         unit.as_profiles(weapons=["Flamer", "Flamer", "Flamer"], models=10)
 
 
-def test_over_the_max_on_the_command_line_is_one_line():
-    res = CliRunner().invoke(cli, ["kills", f"{FACTION}:Gun Squad", "MEQ",
-                                   "-w", "5x Heavy gun"])
+def test_over_the_max_on_the_command_line_is_one_line(cli):
+    res = cli("kills", f"{FACTION}:Gun Squad", "MEQ",
+                                   "-w", "5x Heavy gun")
     assert res.exit_code == 2
     assert res.stderr.strip().splitlines() == [
         "mathhammer: error: weapons: 5x Heavy gun: Gun Squad may take at most 4 Heavy gun in "
         "5 models (the datasheet's wargear options)"]
-    res = CliRunner().invoke(cli, ["kills", f"{FACTION}:Gun Squad", "MEQ",
-                                   "-w", "4x Heavy gun", "--json"])
+    res = cli("kills", f"{FACTION}:Gun Squad", "MEQ",
+                                   "-w", "4x Heavy gun", "--json")
     assert res.exit_code == 0, res.output
     # 4 x 3 attacks x 1/6
     assert Fraction(json.loads(res.stdout)["mean"]["unsaved"]) == 2
@@ -138,9 +136,9 @@ def test_a_shared_slot_caps_the_sum_of_its_weapons():
     assert attack(both, MEQ).unsaved.mean() == Fraction(5, 9) + Fraction(20, 27)
 
 
-def test_over_a_shared_slot_on_the_command_line_is_one_line():
-    res = CliRunner().invoke(cli, ["kills", f"{FACTION}:Slot Squad", "MEQ", "--models", "10",
-                                   "-w", "2x Grav gun", "-w", "Melta gun"])
+def test_over_a_shared_slot_on_the_command_line_is_one_line(cli):
+    res = cli("kills", f"{FACTION}:Slot Squad", "MEQ", "--models", "10",
+                                   "-w", "2x Grav gun", "-w", "Melta gun")
     assert res.exit_code == 2
     assert res.stderr.strip().splitlines() == [
         "mathhammer: error: weapons: Slot Squad has 2 'Special weapon' slots in 10 models (the "

@@ -15,7 +15,6 @@ from pathlib import Path
 
 import attrs
 import pytest
-from click.testing import CliRunner
 
 pytest.importorskip("starlette")
 pytest.importorskip("pebble")
@@ -25,7 +24,6 @@ if not any(importlib.util.find_spec(m) for m in ("httpx2", "httpx")):
 from starlette.testclient import TestClient  # noqa: E402
 
 import mathhammer as mh  # noqa: E402
-from mathhammer.cli import cli  # noqa: E402
 from mathhammer.errors import InputError  # noqa: E402
 from mathhammer.model.options import Options  # noqa: E402
 from mathhammer.web.app import create_app  # noqa: E402
@@ -42,8 +40,8 @@ HEAVY = {"attacker": "60x 3 | 3+ | 5 | -1 | D3", "target": "20x T4 Sv4+ W6 + 10x
 QUICK = {"kills": {"attacker": "Cronos", "target": "MEQ"}, "ask": "destroyed"}
 
 
-def cli_out(*args: str) -> tuple[int, str, str]:
-    r = CliRunner().invoke(cli, list(args))
+def cli_out(cli, *args: str) -> tuple[int, str, str]:
+    r = cli(*args)
     return r.exit_code, r.stdout, r.stderr
 
 
@@ -88,26 +86,26 @@ def data_client():
      ["10x 2 | 3+ | 4 | -1 | 1 | sustained hits 1", "MEQ", "--leader", "Skitarii Marshal",
       "--rules", "11e", "--no-precision"]),
 ])
-def test_kills_is_the_cli_json(client, params, args):
+def test_kills_is_the_cli_json(cli, client, params, args):
     res = client.post("/api/kills", json=params)
-    code, out, _ = cli_out("kills", *args, "--json")
+    code, out, _ = cli_out(cli, "kills", *args, "--json")
     assert res.status_code == 200 and code == 0
     assert res.json() == json.loads(out)
     assert res.headers["server-timing"].startswith("compute;dur=")
 
 
-def test_odds_hexmark_at_half_range(client):
+def test_odds_hexmark_at_half_range(cli, client):
     query = {"kills": {"attacker": "Hexmark Destroyer", "target": "MEQ", "half_range": True},
              "ask": "at least", "k": 2}
     data = client.post("/api/odds", json=query).json()
-    _, exact, _ = cli_out("odds", "Hexmark Destroyer", "MEQ", "--half-range", "--at-least", "2",
-                          "--exact")
+    _, exact, _ = cli_out(cli, "odds", "Hexmark Destroyer", "MEQ", "--half-range", "--at-least",
+                          "2", "--exact")
     assert data["p"] == exact.strip()
     # the same P from the kill distribution: at most 3 kills (6 shots, D1 against W2), so
     # P(>= 2) = P(2) + P(3)
     pmf = {int(k): Fraction(v) for k, v in data["pmf"]["kills"].items()}
     assert max(pmf) == 3 and Fraction(data["p"]) == pmf[2] + pmf[3]
-    _, out, _ = cli_out("odds", "Hexmark Destroyer", "MEQ", "--half-range", "--at-least", "2",
+    _, out, _ = cli_out(cli, "odds", "Hexmark Destroyer", "MEQ", "--half-range", "--at-least", "2",
                         "--json")
     assert data == json.loads(out)
 
@@ -123,11 +121,11 @@ def test_the_api_takes_json_queries_only(client):
     assert got.json()["options"]["hit_mod"] == 1
 
 
-def test_table_is_the_cli_json(client):
+def test_table_is_the_cli_json(cli, client):
     query = {"attackers": ["Hexmark Destroyer", "Cronos"], "targets": ["GEQ", "MEQ", "TEQ"],
              "metric": "destroyed", "by": "weapon"}
     res = client.post("/api/compare", json=query)
-    code, out, _ = cli_out("table", "Hexmark Destroyer", "Cronos", "--targets", "GEQ,MEQ,TEQ",
+    code, out, _ = cli_out(cli, "table", "Hexmark Destroyer", "Cronos", "--targets", "GEQ,MEQ,TEQ",
                            "--metric", "destroyed", "--by", "weapon", "--format", "json")
     assert res.status_code == 200 and code == 0
     assert res.json() == json.loads(out)
@@ -145,9 +143,9 @@ def test_table_is_the_cli_json(client):
     ({"attacker": "2 | 2+ | 4 | 0 | 1 | lethal hitz", "target": "MEQ"},
      ["2 | 2+ | 4 | 0 | 1 | lethal hitz", "MEQ"]),
 ])
-def test_bad_input_is_the_cli_line(client, params, args):
+def test_bad_input_is_the_cli_line(cli, client, params, args):
     res = client.post("/api/kills", json=params)
-    code, _, err = cli_out("kills", *args, "--json")
+    code, _, err = cli_out(cli, "kills", *args, "--json")
     assert code == 2 and res.status_code == 400
     assert res.json() == {"error": err.strip(), "message": page_words(err.strip())}
     assert "\n" not in err.strip() and "Traceback" not in res.text
@@ -365,22 +363,22 @@ def test_a_unit_of_a_real_army_list_attacks_in_the_main_view(data_client):
 # --- the command -------------------------------------------------------------------------------
 
 
-def test_serve_without_the_extra_says_one_line(monkeypatch):
+def test_serve_without_the_extra_says_one_line(cli, monkeypatch):
     monkeypatch.delitem(sys.modules, "mathhammer.web.app", raising=False)
     for name in [m for m in sys.modules if m == "starlette" or m.startswith("starlette.")]:
         monkeypatch.setitem(sys.modules, name, None)
-    code, out, err = cli_out("serve")
+    code, out, err = cli_out(cli, "serve")
     assert code == 2 and out == ""
     assert err == ('mathhammer: error: serve needs the web extra (starlette is missing): '
                    'pip install ".[web]"\n')
 
 
-def test_serve_on_a_busy_port_says_one_line():
+def test_serve_on_a_busy_port_says_one_line(cli):
     import socket
 
     with socket.create_server(("127.0.0.1", 0)) as s:
         port = s.getsockname()[1]
-        code, _, err = cli_out("serve", "--port", str(port))
+        code, _, err = cli_out(cli, "serve", "--port", str(port))
     assert code == 2 and err.startswith(f"mathhammer: error: --host 127.0.0.1 --port {port}: "
                                         "cannot listen:")
     assert err.count("\n") == 1
@@ -507,7 +505,7 @@ def test_several_units_into_one_target_hand_derived(client):
     assert data["until"] == {"p": "9/10", "units": 2}  # 25/36 < 9/10 <= 1175/1296
 
 
-def test_several_units_are_the_cli_json(client):
+def test_several_units_are_the_cli_json(cli, client):
     # each unit with its own options, weapons and Leader, the modifiers shared: the command
     # line's kills A B -t T --json, exactly
     first = "Hexmark Destroyer --half-range"
@@ -518,13 +516,13 @@ def test_several_units_are_the_cli_json(client):
     res = client.post("/api/salvo", json={"units": units, "target": "GEQ",
                                           "leader": "Skitarii Marshal", "hit_mod": 1})
     assert res.status_code == 200, res.text
-    code, out, _ = cli_out("kills", first, *then, "-t", "GEQ", "--leader", "Skitarii Marshal",
+    code, out, _ = cli_out(cli, "kills", first, *then, "-t", "GEQ", "--leader", "Skitarii Marshal",
                            "--hit-mod", "1", "--json")
     assert code == 0
     assert res.json() == json.loads(out)
     odds = client.post("/api/odds", json={"salvo": {"units": units[:2], "target": "GEQ"},
                                           "ask": "at least", "k": 5})
-    code, out, _ = cli_out("odds", first, then[0], "-t", "GEQ", "--at-least", "5", "--json")
+    code, out, _ = cli_out(cli, "odds", first, then[0], "-t", "GEQ", "--at-least", "5", "--json")
     assert odds.status_code == 200 and odds.json() == json.loads(out)
 
 
@@ -563,7 +561,7 @@ def test_a_plan_hand_derived(client):
     assert data["seconds"] >= 0 and "at most 20 attacking units" in data["limits"]
 
 
-def test_a_plan_is_the_cli_json(client):
+def test_a_plan_is_the_cli_json(cli, client):
     units = ["Hexmark Destroyer", "Cronos --rule Dark Harvest", "Necron Warriors"]
     orders = ["Hexmark Destroyer", {"unit": "Cronos", "named_rules": ["Dark Harvest"]},
               "Necron Warriors"]
@@ -571,7 +569,7 @@ def test_a_plan_is_the_cli_json(client):
     res = client.post("/api/plan", json={"units": orders, "targets": targets, "adaptive": True,
                                          "objective": "models", "half_range": True})
     assert res.status_code == 200, res.text
-    code, out, _ = cli_out("plan", *units, *(x for t in targets for x in ("-t", t)),
+    code, out, _ = cli_out(cli, "plan", *units, *(x for t in targets for x in ("-t", t)),
                            "--adaptive", "--objective", "models", "--half-range", "--json",
                            "--budget", "2000")
     assert code == 0

@@ -17,9 +17,7 @@ import urllib.parse
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from mathhammer.cli import cli
 from mathhammer.web.background import serving  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -47,8 +45,8 @@ def _missing(what: str) -> None:
     pytest.skip(what)
 
 
-def cli_out(*args: str) -> tuple[int, str, str]:
-    r = CliRunner().invoke(cli, list(args))
+def cli_out(cli, *args: str) -> tuple[int, str, str]:
+    r = cli(*args)
     return r.exit_code, r.stdout, r.stderr
 
 
@@ -125,9 +123,9 @@ def expect():
     return _expect
 
 
-def odds_line(*args: str) -> tuple[str, str]:
+def odds_line(cli, *args: str) -> tuple[str, str]:
     """(percent, exact fraction) of ``mathhammer odds ... --json``."""
-    code, out, err = cli_out("odds", *args, "--json")
+    code, out, err = cli_out(cli, "odds", *args, "--json")
     assert code == 0, err
     data = json.loads(out)
     from mathhammer.report.numbers import percent
@@ -135,11 +133,11 @@ def odds_line(*args: str) -> tuple[str, str]:
     return percent(__import__("fractions").Fraction(data["p"])), data["p"]
 
 
-def test_hexmark_against_meq_at_half_range(page):
+def test_hexmark_against_meq_at_half_range(cli, page):
     open_page(page, "attacker=Hexmark+Destroyer&target=MEQ")
     page.check("#options input[name=half_range]")
     page.fill("#k", "2")
-    pct, exact = odds_line("Hexmark Destroyer", "MEQ", "--half-range", "--at-least", "2")
+    pct, exact = odds_line(cli, "Hexmark Destroyer", "MEQ", "--half-range", "--at-least", "2")
     assert (pct, exact) == ("14.08%", "54550000/387420489")  # the issue's figures
     expect()(page.locator("#odds")).to_have_text(pct)
     expect()(page.locator("#odds-exact")).to_have_text(f"P(kills >= 2) = {exact}")
@@ -147,7 +145,7 @@ def test_hexmark_against_meq_at_half_range(page):
     page.hover("#chart rect.hit[data-k='2']")
     expect()(page.locator("#tooltip")).to_contain_text(f"P(>=2) = {pct} = {exact}")
     # every step's expected value, exact, as `kills --json` gives it
-    _, out, _ = cli_out("kills", "Hexmark Destroyer", "MEQ", "--half-range", "--json")
+    _, out, _ = cli_out(cli, "kills", "Hexmark Destroyer", "MEQ", "--half-range", "--json")
     means = json.loads(out)["mean"]
     for key, label in (("hits", "hits"), ("unsaved", "unsaved wounds"), ("kills", "kills")):
         cell = page.locator(f"#steps tr[data-step='{label}'] td.exact")
@@ -155,25 +153,26 @@ def test_hexmark_against_meq_at_half_range(page):
     assert "half_range=true" in page.url
 
 
-def test_changing_an_option_updates_the_numbers(page):
+def test_changing_an_option_updates_the_numbers(cli, page):
     open_page(page, "attacker=Hexmark+Destroyer&target=MEQ&half_range=true&k=2")
     expect()(page.locator("#odds")).to_have_text("14.08%")
     page.select_option("#options select[name=reroll_hits]", "ones")
-    pct, exact = odds_line("Hexmark Destroyer", "MEQ", "--half-range", "--at-least", "2",
+    pct, exact = odds_line(cli, "Hexmark Destroyer", "MEQ", "--half-range", "--at-least", "2",
                            "--reroll-hits", "ones")
     assert pct != "14.08%"
     expect()(page.locator("#odds")).to_have_text(pct)
     expect()(page.locator("#odds-exact")).to_have_text(f"P(kills >= 2) = {exact}")
     assert "reroll_hits=ones" in page.url
     page.uncheck("#options input[name=half_range]")
-    pct, exact = odds_line("Hexmark Destroyer", "MEQ", "--at-least", "2", "--reroll-hits", "ones")
+    pct, exact = odds_line(cli, "Hexmark Destroyer", "MEQ", "--at-least", "2", "--reroll-hits",
+                           "ones")
     expect()(page.locator("#odds-exact")).to_have_text(f"P(kills >= 2) = {exact}")
 
 
-def test_a_bad_inline_profile_shows_its_error(page):
+def test_a_bad_inline_profile_shows_its_error(cli, page):
     open_page(page, "attacker=Hexmark+Destroyer&target=MEQ")
     page.fill("#target", "5x T4 Sv3+ Q2")
-    code, _, err = cli_out("kills", "Hexmark Destroyer", "5x T4 Sv3+ Q2", "--json")
+    code, _, err = cli_out(cli, "kills", "Hexmark Destroyer", "5x T4 Sv3+ Q2", "--json")
     assert code == 2
     from mathhammer.web.queries import page_words
 
@@ -184,10 +183,10 @@ def test_a_bad_inline_profile_shows_its_error(page):
     expect()(page.locator("#answer")).to_be_visible()
 
 
-def test_turns_show_p_destroyed_by_step(page):
+def test_turns_show_p_destroyed_by_step(cli, page):
     open_page(page, "attacker=Hexmark+Destroyer&target=Necron+Warriors&target_models=5&turns=2")
-    _, out, _ = cli_out("kills", "Hexmark Destroyer", "Necron Warriors", "--target-models", "5",
-                        "--turns", "2", "--json")
+    _, out, _ = cli_out(cli, "kills", "Hexmark Destroyer", "Necron Warriors", "--target-models",
+                        "5", "--turns", "2", "--json")
     steps = json.loads(out)["steps"]
     assert [s["label"] for s in steps] == ["attack 1", "reanimate", "attack 2"]
     for s in steps:
@@ -195,12 +194,12 @@ def test_turns_show_p_destroyed_by_step(page):
         expect()(cell).to_have_attribute("data-exact", s["destroyed"])
 
 
-def test_the_comparison_is_the_table_command(page):
+def test_the_comparison_is_the_table_command(cli, page):
     open_page(page, "attacker=Hexmark+Destroyer&target=MEQ")
     page.fill("#row", "Hexmark Destroyer\nCronos")
     page.fill("#vs", "GEQ\nMEQ\nTEQ")
-    _, out, _ = cli_out("table", "Hexmark Destroyer", "Cronos", "-t", "GEQ,MEQ,TEQ", "--format",
-                        "json")
+    _, out, _ = cli_out(cli, "table", "Hexmark Destroyer", "Cronos", "-t", "GEQ,MEQ,TEQ",
+                        "--format", "json")
     data = json.loads(out)
     rows = page.locator("#grid tbody tr")
     expect()(rows).to_have_count(2)
@@ -234,7 +233,7 @@ def test_a_pasted_army_list_fills_the_comparison(page):
     assert labels == [label for label, _ in rows]
 
 
-def test_the_shared_address_reproduces_the_view(page, browser):
+def test_the_shared_address_reproduces_the_view(cli, page, browser):
     open_page(page, "attacker=Hexmark+Destroyer&target=Necron+Warriors")
     page.fill("#target_models", "10")
     page.check("#options input[name=half_range]")
@@ -245,7 +244,7 @@ def test_the_shared_address_reproduces_the_view(page, browser):
     page.fill("#row", "Hexmark Destroyer\nNecron Warriors")
     page.fill("#vs", "MEQ\nGEQ")
     page.select_option("#metric", "destroyed")
-    _, exact = odds_line("Hexmark Destroyer", "Necron Warriors", "--target-models", "10",
+    _, exact = odds_line(cli, "Hexmark Destroyer", "Necron Warriors", "--target-models", "10",
                          "--half-range", "--crit-hit", "5", "--rule", "Conquering Tyrant",
                          "--turns", "2", "--at-least", "3")
     expect()(page.locator("#odds-exact")).to_have_text(f"P(kills >= 3) = {exact}")
@@ -265,7 +264,7 @@ def test_the_shared_address_reproduces_the_view(page, browser):
     other.context.close()
 
 
-def test_army_list_and_search_with_the_agreed_interface(browser, army_server):
+def test_army_list_and_search_with_the_agreed_interface(cli, browser, army_server):
     """The page against the stand-in of mathhammer.data.army: a pasted list fills the comparison,
     typing a name offers the BattleScribe units that search_units finds."""
     context = browser.new_context()
@@ -277,7 +276,7 @@ def test_army_list_and_search_with_the_agreed_interface(browser, army_server):
     expect()(rows).to_have_count(3)
     expect()(page.locator("#grid tbody th")).to_have_text(["Hexmark Destroyer", "Necron Warriors",
                                                            "Cronos"])
-    _, out, _ = cli_out("table", "Hexmark Destroyer", "Necron Warriors", "Cronos", "-t",
+    _, out, _ = cli_out(cli, "table", "Hexmark Destroyer", "Necron Warriors", "Cronos", "-t",
                         "MEQ,TEQ", "--format", "json")
     want = [[v["exact"].removesuffix("/1") for v in r["values"]] for r in json.loads(out)["rows"]]
     for i, line in enumerate(want):
@@ -289,7 +288,7 @@ def test_army_list_and_search_with_the_agreed_interface(browser, army_server):
     page.fill("#attacker", "army:Necron Warriors")
     page.fill("#target", "army:Hexmark Destroyer")
     page.fill("#k", "1")
-    _, exact = odds_line("Necron Warriors", "Hexmark Destroyer", "--at-least", "1")
+    _, exact = odds_line(cli, "Necron Warriors", "Hexmark Destroyer", "--at-least", "1")
     expect()(page.locator("#odds-exact")).to_have_text(f"P(kills >= 1) = {exact}")
     expect()(page.locator("#title")).to_have_text("Necron Warriors → Hexmark Destroyer")
     url = page.url
@@ -318,7 +317,7 @@ def test_army_list_and_search_with_the_agreed_interface(browser, army_server):
     context.close()
 
 
-def test_weapons_models_phase_leader_and_edition(page):
+def test_weapons_models_phase_leader_and_edition(cli, page):
     open_page(page, "attacker=Cronos&target=MEQ&k=1")
     boxes = page.locator("#weapons input[type=checkbox]")
     # ranged: the two guns, the optional spirit vortex not picked by default
@@ -328,7 +327,8 @@ def test_weapons_models_phase_leader_and_edition(page):
     page.fill("#models", "2")
     args = ["Cronos", "MEQ", "--weapon", "Spirit syphon", "--weapon", "Spirit vortex",
             "--models", "2", "--at-least", "1"]
-    expect()(page.locator("#odds-exact")).to_have_text(f"P(kills >= 1) = {odds_line(*args)[1]}")
+    exact = odds_line(cli, *args)[1]
+    expect()(page.locator("#odds-exact")).to_have_text(f"P(kills >= 1) = {exact}")
     assert "weapon=Spirit+vortex" in page.url and "models=2" in page.url
     # melee, with a Leader attached to the target and the 11e rules
     page.check("input[name=phase][value=melee]")
@@ -338,7 +338,8 @@ def test_weapons_models_phase_leader_and_edition(page):
     page.select_option("#options select[name=rules]", "11e")
     args = ["Cronos", "MEQ", "--melee", "--models", "2", "--leader", "Skitarii Marshal",
             "--rules", "11e", "--at-least", "1"]
-    expect()(page.locator("#odds-exact")).to_have_text(f"P(kills >= 1) = {odds_line(*args)[1]}")
+    exact = odds_line(cli, *args)[1]
+    expect()(page.locator("#odds-exact")).to_have_text(f"P(kills >= 1) = {exact}")
     expect()(page.locator("#title")).to_have_text("Cronos → MEQ + Skitarii Marshal")
     # an inline attacker lists its rows
     page.fill("#attacker", "10x 2 | 3+ | 4 | -1 | 1 | lethal hits")
@@ -380,7 +381,7 @@ def data_server():
 
 
 @pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 800)])
-def test_a_unit_of_the_data_its_wargear_rules_and_list(browser, data_server, width, height):
+def test_a_unit_of_the_data_its_wargear_rules_and_list(cli, browser, data_server, width, height):
     context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
     errors: list[str] = []
@@ -417,14 +418,14 @@ def test_a_unit_of_the_data_its_wargear_rules_and_list(browser, data_server, wid
     sent = urllib.parse.parse_qs(parts.query or parts.fragment)["weapon"]
     assert "4x Lascannon" in sent and "Heavy Bolter" not in sent
     picks = [x for w in sent for x in ("-w", w)]
-    _, exact = odds_line(DEVASTATORS, "MEQ", *picks, "--at-least", "1", *data)
+    _, exact = odds_line(cli, DEVASTATORS, "MEQ", *picks, "--at-least", "1", *data)
     expect()(page.locator("#odds-exact")).to_have_text(f"P(kills >= 1) = {exact}",
                                                         timeout=20000)
     # a conditional rule of its datasheet is a switch with the named rules (Oath of Moment:
     # re-roll the Hit rolls against the chosen target; the answer changes)
     oath = "Oath of Moment (1)"
     page.check(f"#rules input[value='{oath}']")
-    _, with_oath = odds_line(DEVASTATORS, "MEQ", *picks, "--rule", oath, "--at-least", "1",
+    _, with_oath = odds_line(cli, DEVASTATORS, "MEQ", *picks, "--rule", oath, "--at-least", "1",
                              *data)
     assert with_oath != exact
     expect()(page.locator("#odds-exact")).to_have_text(f"P(kills >= 1) = {with_oath}",
@@ -436,7 +437,7 @@ def test_a_unit_of_the_data_its_wargear_rules_and_list(browser, data_server, wid
     page.fill("#attacker", "Hexmark Destroyer")
     expect()(page.locator("#rules .faction")).to_have_text(["Necrons"], timeout=60000)
     page.check("#rules input[value='Protocol of the Conquering Tyrant']")
-    _, exact = odds_line("Hexmark Destroyer", "MEQ", "--stationary", "--rule",
+    _, exact = odds_line(cli, "Hexmark Destroyer", "MEQ", "--stationary", "--rule",
                          "Conquering Tyrant", "--at-least", "1", *data)
     expect()(page.locator("#odds-exact")).to_have_text(f"P(kills >= 1) = {exact}")
     if width >= 800:  # the shared address reproduces the view (once is enough)
@@ -447,7 +448,7 @@ def test_a_unit_of_the_data_its_wargear_rules_and_list(browser, data_server, wid
         # a Leader on each side: the attacker's is "UNIT + LEADER", the target's --leader
         page.fill("#attacker_leader", LIEUTENANT)
         page.fill("#leader", CAPTAIN)
-        _, exact = odds_line(f"{DEVASTATORS} + {LIEUTENANT}", "MEQ", "--leader", CAPTAIN,
+        _, exact = odds_line(cli, f"{DEVASTATORS} + {LIEUTENANT}", "MEQ", "--leader", CAPTAIN,
                              *picks, "--stationary", "--at-least", "1", *data)
         expect()(page.locator("#odds-exact")).to_have_text(f"P(kills >= 1) = {exact}",
                                                             timeout=60000)
@@ -503,7 +504,7 @@ def _sent(page, key: str) -> list[str]:
 
 
 @pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 800)])
-def test_several_units_a_plan_and_the_listed_leaders(browser, data_server, width, height):
+def test_several_units_a_plan_and_the_listed_leaders(cli, browser, data_server, width, height):
     from mathhammer.data.catalogue import open_store
 
     context = browser.new_context(viewport={"width": width, "height": height})
@@ -537,7 +538,8 @@ def test_several_units_a_plan_and_the_listed_leaders(browser, data_server, width
     assert "Heavy Bolter" not in then and "--" not in then
     then = " ".join([unit["unit"], *(f"--weapon {w}" for w in unit["weapons"])])
     first = f"{INTERCESSORS} + {CAPTAIN}"
-    code, out, err = cli_out("kills", first, then, "-t", "MEQ", "--until", "90%", "--json", *data)
+    code, out, err = cli_out(cli, "kills", first, then, "-t", "MEQ", "--until", "90%", "--json",
+                             *data)
     assert code == 0, err
     want = json.loads(out)
     rows = "#turn-table tr[data-step^='{}. '] td.exact"
@@ -564,7 +566,7 @@ def test_several_units_a_plan_and_the_listed_leaders(browser, data_server, width
     page.fill("#plan_targets", "\n".join(targets))
     page.select_option("#plan_objective", "models")
     page.check("#plan_adaptive")
-    code, out, err = cli_out("plan", *units, *(x for t in targets for x in ("-t", t)),
+    code, out, err = cli_out(cli, "plan", *units, *(x for t in targets for x in ("-t", t)),
                              "--objective", "models", "--adaptive", "--budget", "2000",
                              "--json", *data)
     assert code == 0, err
@@ -582,7 +584,7 @@ def test_several_units_a_plan_and_the_listed_leaders(browser, data_server, width
     if width >= 800 and rosz.is_file():  # the enemy's list uploaded: every unit of it a target
         page.fill("#plan_targets", "")
         page.set_input_files("#plan-vs-file", str(rosz))
-        code, out, err = cli_out("plan", *units, "--vs-army", str(rosz), "--objective",
+        code, out, err = cli_out(cli, "plan", *units, "--vs-army", str(rosz), "--objective",
                                  "models", "--adaptive", "--budget", "2000", "--json", *data)
         assert code == 0, err
         plan = json.loads(out)
