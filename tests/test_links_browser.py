@@ -20,34 +20,34 @@ cli_out, expect = wb.cli_out, wb.expect
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
-def opened(page, *args: str) -> None:
+def opened(cli, page, *args: str) -> None:
     """Open the page at the address of ``mathhammer ARGS --link`` (on the test's server)."""
-    code, out, err = cli_out(*args, "--link", "--page-url", f"{page.base}/")
+    code, out, err = cli_out(cli, *args, "--link", "--page-url", f"{page.base}/")
     assert code == 0, err
     page.goto(out.strip())
     page.wait_for_selector("body[data-ready=true]", state="attached", timeout=20000)
 
 
-def cli_json(*args: str) -> dict:
-    code, out, err = cli_out(*args)
+def cli_json(cli, *args: str) -> dict:
+    code, out, err = cli_out(cli, *args)
     assert code == 0, err
     return json.loads(out)
 
 
-def test_an_odds_link_shows_the_odds(page):
+def test_an_odds_link_shows_the_odds(cli, page):
     args = ["Hexmark Destroyer", "Necron Warriors", "--target-models", "10", "--half-range",
             "--crit-hit", "5", "--rule", "Conquering Tyrant", "--turns", "2", "--at-least", "3"]
-    opened(page, "odds", *args)
-    p = cli_json("odds", *args, "--json")["p"]
+    opened(cli, page, "odds", *args)
+    p = cli_json(cli, "odds", *args, "--json")["p"]
     expect()(page.locator("#odds-exact")).to_have_text(f"P(kills >= 3) = {p}")
     assert page.is_checked("#rules input[value='Protocol of the Conquering Tyrant']")
 
 
-def test_a_comparison_link_shows_the_table(page):
+def test_a_comparison_link_shows_the_table(cli, page):
     args = ["Hexmark Destroyer", "Cronos", "-t", "GEQ,MEQ", "-t", "TEQ", "--metric",
             "destroyed", "--half-range"]
-    opened(page, "table", *args)
-    want = cli_json("table", *args, "--format", "json")
+    opened(cli, page, "table", *args)
+    want = cli_json(cli, "table", *args, "--format", "json")
     rows = page.locator("#grid tbody tr")
     expect()(rows).to_have_count(2)
     for i, row in enumerate(want["rows"]):
@@ -57,11 +57,11 @@ def test_a_comparison_link_shows_the_table(page):
     assert page.locator("#answer").is_hidden()  # no attack asked
 
 
-def test_a_plan_link_shows_the_plan(page):
+def test_a_plan_link_shows_the_plan(cli, page):
     args = ["Hexmark Destroyer", "Cronos", "-t", "GEQ", "-t", "MEQ", "--objective", "models",
             "--half-range", "--rule", "Conquering Tyrant"]
-    opened(page, "plan", *args)
-    want = cli_json("plan", *args, "--json")
+    opened(cli, page, "plan", *args)
+    want = cli_json(cli, "plan", *args, "--json")
     best = page.locator("#plan-best span.exact-hover")
     expect()(best).to_have_attribute("data-exact", want["best"]["value"], timeout=20000)
     for t in want["per_target"]:

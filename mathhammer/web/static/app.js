@@ -921,6 +921,7 @@ async function runCompare() {
   const q = compareQuery();
   if (army) {
     q.army = army;
+    q.allow_unresolved = true;  // the lines left out are listed under the table
   } else {
     q.attackers = rows;
     if (state.get("by")) q.by = state.get("by");
