@@ -31,9 +31,8 @@ from .lists import (
     ARMY_REF,
     army_module,
     army_unit,
-    checked_list,
+    query_lists,
     read_list,
-    with_attachments,
 )
 from .plans import PlanAnswers, plan_answers, plan_answers_json, plan_json
 from .queries import ArmyRead, Compare, Kills, Odds, Salvo
@@ -41,7 +40,6 @@ from .resolve import (
     army_switches,
     attacker,
     attacker_rows,
-    lists_ruleset,
     shooter,
     switch_on,
     switches_off,
@@ -49,7 +47,6 @@ from .resolve import (
     warn,
     warn_options,
 )
-from .setup import Setup
 
 # --- kills ---------------------------------------------------------------------------------------
 
@@ -220,23 +217,10 @@ def _army_columns(army: Any, data: str | None) -> list[Column]:
             for label, unit in army.rows()]
 
 
-def compare_lists(q: Compare, data: str | None = None) -> tuple[Any, Any, Setup]:
-    """The army lists of a comparison (either may be None), read and attached, and the setup
-    with their edition."""
-    mine = checked_list(q.army, data, allow_unresolved=q.allow_unresolved) if q.army else None
-    theirs = checked_list(q.vs_army, data, allow_unresolved=q.allow_unresolved) \
-        if q.vs_army else None
-    mine, theirs = with_attachments(mine, theirs, q.attach)
-    s = lists_ruleset(q.setup, q.setup.rules is not None,
-                      (f"--army {q.army.where}" if q.army else "", mine),
-                      (f"--vs-army {q.vs_army.where}" if q.vs_army else "", theirs))
-    return mine, theirs, s.with_rules(data)
-
-
 def compare_cells(q: Compare, data: str | None = None) -> tuple[list[Row], list[Column], Any]:
     """The rows and columns of a comparison (each cell's work checked), and the army list of
     its rows."""
-    mine, theirs, s = compare_lists(q, data)
+    mine, theirs, s = query_lists(q, data)
     if q.defence:
         columns = _army_columns(mine, data)
     elif theirs is not None:

@@ -17,7 +17,7 @@ from ..data.leaders import AttachSpec, attach, lone_leaders, unit_labels
 from ..data.names import name_key
 from ..errors import InputError
 from .queries import ArmyList
-from .resolve import warn
+from .resolve import lists_ruleset, warn
 
 
 class Unavailable(Exception):
@@ -195,5 +195,19 @@ def with_attachments(mine: Any, theirs: Any, given: Sequence[str]) -> tuple[Any,
     return out[0], out[1]
 
 
+def query_lists(q: Any, data: str | None = None) -> tuple[Any, Any, Any]:
+    """The army lists of a comparison or a plan (``q.army``, ``q.vs_army``; either may be
+    None), read and attached as ``q.attach`` says, and ``q.setup`` with their edition."""
+    mine = checked_list(q.army, data, allow_unresolved=q.allow_unresolved) if q.army else None
+    theirs = checked_list(q.vs_army, data, allow_unresolved=q.allow_unresolved) \
+        if q.vs_army else None
+    mine, theirs = with_attachments(mine, theirs, q.attach)
+    s = lists_ruleset(q.setup, q.setup.rules is not None,
+                      (f"--army {q.army.where}" if q.army else "army", mine),
+                      (f"--vs-army {q.vs_army.where}" if q.vs_army else "vs_army", theirs))
+    return mine, theirs, s.with_rules(data)
+
+
 __all__ = ["ARMY_REF", "VS_REF", "Unavailable", "army_module", "army_unit", "checked_list",
-           "points_read", "read_list", "sides", "unresolved_lines", "with_attachments"]
+           "points_read", "query_lists", "read_list", "sides", "unresolved_lines",
+           "with_attachments"]

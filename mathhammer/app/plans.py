@@ -19,14 +19,13 @@ from ..engine.plan import Objective
 from ..errors import InputError
 from ..model.limits import check_plan
 from ..report import planning
-from .lists import ARMY_REF, VS_REF, army_unit, checked_list, with_attachments
+from .lists import ARMY_REF, VS_REF, army_unit, query_lists
 from .queries import Plan
 from .resolve import (
     army_aim,
     army_switches,
     check_leader,
     firing,
-    lists_ruleset,
     named_aim,
     shooter,
     warn,
@@ -61,14 +60,7 @@ def plan_answers(q: Plan, data: str | None = None, *,
     """Every assignment of a plan evaluated exactly (``bound(units, targets)``, given the
     names of its units and targets (``army:<row>``, ``vs:<row>`` for a list's), refuses a
     plan too big to answer: the command line's limits, or the page's)."""
-    mine = checked_list(q.army, data, allow_unresolved=q.allow_unresolved) if q.army else None
-    theirs = checked_list(q.vs_army, data, allow_unresolved=q.allow_unresolved) \
-        if q.vs_army else None
-    mine, theirs = with_attachments(mine, theirs, q.attach)
-    s = lists_ruleset(q.setup, q.setup.rules is not None,
-                      (f"--army {q.army.where}" if q.army else "army", mine),
-                      (f"--vs-army {q.vs_army.where}" if q.vs_army else "vs_army", theirs))
-    s = s.with_rules(data)
+    mine, theirs, s = query_lists(q, data)
     listed = mine is not None and not any(o.unit.startswith(ARMY_REF) for o in q.units)
     units: list[tuple[str, Any]] = [(f"{ARMY_REF}{label}", None) for label, _ in mine.rows()] \
         if listed else []

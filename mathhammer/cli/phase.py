@@ -22,6 +22,18 @@ def attach_option(f: Any) -> Any:
     return click.option("--attach", multiple=True, metavar="LEADER=UNIT", help=ATTACH_HELP)(f)
 
 
+def check_list_options(army_file: str | None, vs_army: str | None, **given: Any) -> None:
+    """Refuse an option about an army list (``--attach``, ``--allow-unresolved``) given
+    without one."""
+    if army_file or vs_army:
+        return
+    for name, value in given.items():
+        if value:
+            flag = "--" + name.replace("_", "-")
+            raise click.UsageError(f"{flag}: give the army list with --army FILE (or "
+                                   "--vs-army FILE)")
+
+
 def reach_options(f: Any) -> Any:
     f = click.option("--reach-file", "reach_file", metavar="FILE",
                      type=click.Path(dir_okay=False),
@@ -33,4 +45,4 @@ def reach_options(f: Any) -> Any:
                              "unit not named can shoot every target.")(f)
 
 
-__all__ = ["attach_option", "reach_options"]
+__all__ = ["attach_option", "check_list_options", "reach_options"]

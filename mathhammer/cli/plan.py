@@ -25,7 +25,7 @@ from ..report.planning import PlanAnswer, Salvo, parse_probability
 from .army import current_data
 from .output import CONTEXT, given, only_with
 from .params import attack_params, setup_of, with_params
-from .phase import attach_option, reach_options
+from .phase import attach_option, check_list_options, reach_options
 from .resolve import check_output, check_suffix, emit
 from .table import allow_unresolved_option, unit_order, variant_of
 
@@ -115,12 +115,7 @@ def plan(attackers: tuple[str, ...], targets: tuple[str, ...], army_file: str | 
         raise click.UsageError("expected ATTACKERS, or --army FILE")
     if not targets and vs_army is None:
         raise click.UsageError("expected -t TARGET (repeatable), or --vs-army FILE")
-    if allow_unresolved and not (army_file or vs_army):
-        raise click.UsageError("--allow-unresolved: give the army list with --army FILE (or "
-                               "--vs-army FILE)")
-    if attach and not (army_file or vs_army):
-        raise click.UsageError("--attach: give the army list with --army FILE (or "
-                               "--vs-army FILE)")
+    check_list_options(army_file, vs_army, allow_unresolved=allow_unresolved, attach=attach)
     setup = setup_of(p)
     if not given(ctx, "ruleset"):
         setup = attrs.evolve(setup, rules=None)  # an army list's edition, else the default

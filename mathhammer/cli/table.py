@@ -25,7 +25,7 @@ from ..report.tables import FORMATS, METRIC_TEXT, METRICS, RowsBy, build_grid, r
 from .army import current_data
 from .output import CONTEXT, full_fractions_option, given, only_with, refuse_repeats
 from .params import as_options, attack_params, changes_of, setup_of, with_params
-from .phase import attach_option
+from .phase import attach_option, check_list_options
 from .resolve import SUFFIX_FORMAT, check_output, check_suffix, emit
 
 #: A grid with at least this many cells shows a progress bar (when stderr is a terminal).
@@ -107,12 +107,7 @@ def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt
         raise click.UsageError("--defence: give the defending army with --army FILE")
     if not attackers and army_file is None and not (defence and vs_army):
         raise click.UsageError("expected ATTACKERS, or --army FILE")
-    if allow_unresolved and not (army_file or vs_army):
-        raise click.UsageError("--allow-unresolved: give the army list with --army FILE (or "
-                               "--vs-army FILE)")
-    if attach and not (army_file or vs_army):
-        raise click.UsageError("--attach: give the army list with --army FILE (or "
-                               "--vs-army FILE)")
+    check_list_options(army_file, vs_army, allow_unresolved=allow_unresolved, attach=attach)
     setup = setup_of(p)
     if not given(ctx, "ruleset"):
         setup = attrs.evolve(setup, rules=None)  # an army list's edition, else the default
