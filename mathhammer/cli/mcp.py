@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import click
 
-from ..errors import InputError
-from .output import CONTEXT
+from .output import CONTEXT, data_for_workers, missing_extra
 
 
 @click.command(context_settings=CONTEXT)
@@ -38,13 +37,6 @@ def mcp(data: str | None, timeout: float, workers: int) -> None:
 
         from ..mcp.server import serve_stdio
     except ImportError as e:
-        missing = (e.name or "a module").split(".")[0]
-        raise InputError(f'mcp needs the mcp extra ({missing} is missing): pip install '
-                         '".[mcp]"') from None
-    import os
-
-    from ..data.datastore import ENV, data_root
-
-    if data is not None:
-        os.environ[ENV] = str(data_root(data).resolve())  # the workers read it
+        raise missing_extra(e, "mcp", "mcp") from None
+    data_for_workers(data)
     serve_stdio(timeout=timeout, workers=workers)

@@ -145,6 +145,22 @@ def full_fractions_option(f: Any) -> Any:
     )(f)
 
 
+def missing_extra(e: ImportError, command: str, extra: str) -> InputError:
+    """The one-line error of a command whose optional extra is not installed."""
+    missing = (e.name or "a module").split(".")[0]
+    return InputError(f'{command} needs the {extra} extra ({missing} is missing): pip install '
+                      f'".[{extra}]"')
+
+
+def data_for_workers(data: str | None) -> None:
+    """Point the worker processes a server starts at ``--data`` (they read it from the
+    environment)."""
+    if data is not None:
+        from ..data.datastore import ENV, data_root
+
+        os.environ[ENV] = str(data_root(data).resolve())
+
+
 def check_output(path: str, force: bool, option: str = "--output") -> Path:
     """The file an option names, refused when it exists (without ``--force``) or is a
     folder."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import click
 
 from ..errors import InputError
-from .output import CONTEXT
+from .output import CONTEXT, data_for_workers, missing_extra
 
 
 @click.command(context_settings=CONTEXT)
@@ -47,16 +47,10 @@ def serve(port: int, host: str, allow_hosts: tuple[str, ...], data: str | None,
     try:
         from ..web.app import serve as run
     except ImportError as e:
-        missing = (e.name or "a module").split(".")[0]
-        raise InputError(f'serve needs the web extra ({missing} is missing): pip install '
-                         '".[web]"') from None
-    import os
+        raise missing_extra(e, "serve", "web") from None
     import socket
 
-    from ..data.datastore import ENV, data_root
-
-    if data is not None:
-        os.environ[ENV] = str(data_root(data).resolve())  # the workers read it
+    data_for_workers(data)
 
     try:
         with socket.create_server((host, port)):
