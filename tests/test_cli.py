@@ -16,12 +16,12 @@ import mathhammer.cli.attack as attack_commands
 import mathhammer.cli.table as table_command
 from mathhammer.cli import main as cli_main
 from mathhammer.cli.params import ENGINE
-from mathhammer.data.inline import parse_target, parse_weapon
-from mathhammer.data.units import load_unit
+from mathhammer.data.typed.inline import parse_target, parse_weapon
+from mathhammer.data.units.bundled import load_unit
 from mathhammer.engine.attack import models_alive
 from mathhammer.engine.sequence import Attack, MortalWounds, Reanimate, sequence_demise
 from mathhammer.mechanics.effects import deadly_demise_wounds
-from mathhammer.report.numbers import readable_fraction
+from mathhammer.prob.numbers import readable_fraction
 
 ROOT = Path(__file__).resolve().parent.parent
 # ../shared from a clone, ../../shared from a worktree

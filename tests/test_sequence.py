@@ -116,7 +116,7 @@ def test_one_shot_alone_then_nothing_fires():
 
 def test_one_shot_of_a_unit_over_turns():
     # a unit's weapons are chosen once (against the target), then the arrow is spent
-    from mathhammer.data.unit import ModelGroup, Unit, UnitWeapon
+    from mathhammer.data.units.unit import ModelGroup, Unit, UnitWeapon
 
     lord = Unit("Lord", "Test", (ModelGroup("Lord", 1, 1, 5, 3, 6, weapons=(
         UnitWeapon(ARROW), UnitWeapon(GUN))),))
@@ -158,7 +158,7 @@ def test_one_shot_on_the_command_line(cli):
 def test_an_army_rows_attached_pair_attacks():
     import fake_army
 
-    from mathhammer.data.army.model import ArmyUnit, AttachedUnit
+    from mathhammer.data.army.values import ArmyUnit, AttachedUnit
 
     def army_unit(name):
         unit = mh.load_unit(name)
@@ -186,8 +186,8 @@ def test_an_army_rows_attached_pair_attacks():
 def test_an_attached_pair_with_a_hazardous_weapon():
     # an attacker of several model groups: its Hazardous tests are counted; which model takes
     # the mortal wounds is not modelled (no kills); a unit of one group keeps its own profile
-    from mathhammer.data.army.model import ArmyUnit, AttachedUnit
-    from mathhammer.data.unit import ModelGroup, Unit, UnitWeapon
+    from mathhammer.data.army.values import ArmyUnit, AttachedUnit
+    from mathhammer.data.units.unit import ModelGroup, Unit, UnitWeapon
     from mathhammer.engine.attack import own_profile
 
     hot = Weapon("Hot gun", attacks=1, skill=3, strength=4, ap=0, damage=1,

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..cache import cached
-from ..data.leaders import AttachSpec, attach, lone_leaders, unit_labels
-from ..data.names import name_key
+from ..data.rules.leaders import AttachSpec, attach, lone_leaders, unit_labels
+from ..data.typed.names import name_key
 from ..errors import InputError
 from .queries import ArmyList
 from .resolve import lists_ruleset, warn

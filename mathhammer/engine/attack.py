@@ -55,8 +55,8 @@ from typing import Any
 import attrs
 
 from ..cache import cached
-from ..data.inline import describe_target
-from ..data.named_rules import find_rule
+from ..data.rules.named import find_rule
+from ..data.typed.inline import describe_target
 from ..errors import InputError
 from ..mechanics.allocation import (
     lose,

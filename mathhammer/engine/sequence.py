@@ -21,7 +21,7 @@ from typing import Any
 
 import attrs
 
-from ..data.named_rules import find_rule
+from ..data.rules.named import find_rule
 from ..errors import InputError
 from ..mechanics.effects import deadly_demise_wounds, mortal_wounds, reanimate
 from ..model.loadout import is_one_shot

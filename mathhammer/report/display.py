@@ -23,9 +23,9 @@ from typing import Any
 
 from ..engine.attack import Result
 from ..errors import InputError
+from ..prob.numbers import fraction, percent, readable_fraction
 from ..prob.pmf import PMF
 from .jsonout import kills_json
-from .numbers import fraction, percent, readable_fraction
 from .scenario import Counter, Query
 from .text import Section, header_rows, kills_sections, shown
 

@@ -25,7 +25,7 @@ from typing import Any
 
 import attrs
 
-from ..data.inline import describe_target, describe_weapon
+from ..data.typed.inline import describe_target, describe_weapon
 from ..engine.plan import (
     ADAPTIVE_BUDGET,
     NO_OPTIONS,
@@ -46,9 +46,9 @@ from ..engine.sequence import Timeline, mortal_roll
 from ..errors import InputError
 from ..model.options import Options
 from ..model.squad import models_alive
+from ..prob.numbers import as_float, decimal, fraction, percent, pmf_json, readable_fraction
 from ..prob.pmf import PMF
 from .jsonout import mean_json, target_json, timeline_json
-from .numbers import as_float, decimal, fraction, percent, pmf_json, readable_fraction
 from .scenario import Ask, Counter
 from .specs import Attacker
 from .text import distribution_table, final_lines
@@ -229,7 +229,7 @@ def in_reach(shooters: Sequence[Shooter], aims: Sequence[Aim], objective: Object
              split: bool = False, reach: Any = None
              ) -> tuple[Planner, tuple[tuple[str, str], ...]]:
     """The planner of the units and targets within reach of one another (``reach``: a
-    :class:`~mathhammer.data.reach.Reach` of ``shooters`` and ``aims``; None: every unit can
+    :class:`~mathhammer.data.typed.reach.Reach` of ``shooters`` and ``aims``; None: every unit can
     shoot every target), and those left out with why."""
     if reach is None:
         return Planner(shooters, aims, objective, split=split), ()

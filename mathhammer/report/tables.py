@@ -23,13 +23,13 @@ from typing import Any
 
 import attrs
 
-from ..data.inline import describe_target
+from ..data.typed.inline import describe_target
 from ..engine.attack import Result, attack
 from ..errors import InputError
 from ..model.options import Options
 from ..model.profiles import Target, Weapon
 from ..model.squad import Squad
-from .numbers import decimal, exact_and_float, percent, short_fraction, to_json
+from ..prob.numbers import decimal, exact_and_float, percent, short_fraction, to_json
 
 
 class Format(StrEnum):
@@ -389,7 +389,7 @@ def standard_targets() -> list[str]:
     >>> standard_targets()[:3]
     ['GEQ', 'Necron Warriors', 'MEQ']
     """
-    from ..data.units import list_units
+    from ..data.units.bundled import list_units
 
     std = list_units(archetype=True)
     std.sort(key=lambda u: (u.groups[0].toughness, -u.groups[0].save, u.name))
