@@ -28,7 +28,7 @@ _WHERE = {
     "crushing_impact": "mechanics.effects", "deadly_demise": "mechanics.effects",
     "hazardous": "mechanics.effects", "mortal_wounds": "mechanics.effects",
     "reanimate": "mechanics.effects",
-    "Result": "engine.attack", "attack": "engine.attack",
+    "Result": "engine.attack", "attack": "library",
     "Timeline": "engine.sequence", "sequence": "engine.sequence", "turns": "engine.sequence",
     "NamedRule": "model.named", "apply_rules": "data.rules.named",
     "find_rule": "data.rules.named", "list_rules": "data.rules.named",
@@ -81,8 +81,9 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, imported eag
     from .data.units.bundled import list_units, load_unit
     from .data.units.importer import import_datasheet
     from .data.units.unit import Unit
-    from .engine.attack import Result, attack
+    from .engine.attack import Result
     from .engine.sequence import Timeline, sequence, turns
+    from .library import attack
     from .mechanics.effects import (
         crushing_impact,
         deadly_demise,

@@ -410,7 +410,7 @@ def test_kills_mortal_wound_rule_with_other_rules_and_turns(cli):
     cruelty = mh.find_rule("Blood-fuelled Cruelty").mortal_wounds.pmf()
     assert cruelty.mean() == Fraction(11, 6)  # 4/6 * 2 + 1/6 * 3
     profiles = hexmark.as_profiles()
-    attack = {"apply": ["Protocol of the Conquering Tyrant"], "half_range": True}
+    attack = {"apply": [mh.find_rule("Protocol of the Conquering Tyrant")], "half_range": True}
     t = mh.sequence(warriors, [
         Attack.make(profiles, label="attack 1", **attack),
         MortalWounds(cruelty, label="Blood-fuelled Cruelty"), Reanimate(),

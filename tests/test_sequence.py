@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 import mathhammer as mh
 from mathhammer import PMF, Target, TargetState, Weapon
+from mathhammer.data.rules.named import find_rule
 from mathhammer.engine.sequence import Attack, MortalWounds, Reanimate, sequence, turns
 from mathhammer.mechanics.effects import reanimate
 
@@ -47,10 +48,12 @@ def test_mortal_wound_steps_by_dice_or_by_rule():
     geq = Target(models=10, toughness=3, save=5, wounds=1)
     by_dice = sequence(geq, [MortalWounds("D3")])
     assert by_dice.kills.mean() == 2
-    by_rule = sequence(geq, [MortalWounds("Disintegration Beams")])
-    assert by_rule.kills.mean() == F(7, 6)
+    by_rule = sequence(geq, [MortalWounds(find_rule("Disintegration Beams"))])
+    assert by_rule.kills.mean() == F(7, 6)  # D6: 2-4 -> 1, 5+ -> 2: 3/6 * 1 + 2/6 * 2
     with pytest.raises(ValueError, match="is not a mortal-wound roll"):
-        sequence(geq, [MortalWounds("Enslaved Artifice")])
+        sequence(geq, [MortalWounds(find_rule("Enslaved Artifice"))])
+    with pytest.raises(ValueError, match="ROLL 'Disintegration Beams'"):  # a name: find_rule
+        sequence(geq, [MortalWounds("Disintegration Beams")])
 
 
 def test_sequence_starts_from_a_given_state():
@@ -77,7 +80,7 @@ def test_bad_turns():
 
 
 def test_attack_step_carries_options():
-    step = Attack.make((BOLT, 10), half_range=True, apply=["Enslaved Artifice"])
+    step = Attack.make((BOLT, 10), half_range=True, apply=[find_rule("Enslaved Artifice")])
     direct = mh.attack((BOLT, 10), WARRIORS, half_range=True, apply=["Enslaved Artifice"])
     assert step(WARRIORS, PMF.point(TargetState(20, 0))) == direct.state
 

@@ -54,7 +54,7 @@ def atlas(edition: str | None, targets: tuple[str, ...], fmt: str, output: str |
         edition = "10e" if "10e" in have else have[0]
     rules = "11e" if edition == "11e" else "10e"
     named = [target_of(t, rules=rules, data=data) for t in (targets or standard_targets())]
-    from ..data.typed.inline import describe_target
+    from ..model.squad import describe_target
 
     with click.progressbar(length=1, label=f"atlas of the {edition} data", file=sys.stderr) as bar:
         def progress(done: int, total: int) -> None:

@@ -20,7 +20,7 @@ import click
 
 from ..app.answer import kills_scenario, odds_answer_json, odds_of, salvo_of, scenario_json
 from ..app.queries import Kills, Odds, Salvo
-from ..engine.sequence import mortal_roll
+from ..data.rules.named import mortal_roll
 from ..errors import InputError
 from ..prob.numbers import (
     as_float,

@@ -13,9 +13,11 @@ import sys
 from collections.abc import Iterator
 from contextvars import ContextVar
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .pmf import PMF
+if TYPE_CHECKING:
+    from .pmf import PMF
+
 
 # --- numbers -----------------------------------------------------------------------------------
 
@@ -189,6 +191,7 @@ def pmf_json(pmf: PMF) -> dict[str, str]:
     too long is sized as it is stored, over the PMF's common denominator, so the size of a
     huge distribution costs no reduction).
 
+    >>> from mathhammer.prob.pmf import PMF
     >>> pmf_json(PMF({0: 1, 2: 3}))
     {'0': '1/4', '2': '3/4'}
     """

@@ -331,17 +331,17 @@ class PMF(Mapping[Outcome, Fraction]):
         body = ", ".join(f"{o!r}: {w}" for o, w in self._weights.items())
         return f"PMF({{{body}}})  # /{self._total}"
 
-    # --- displays (mathhammer.report.display, imported only when asked) ----------------------
+    # --- displays (mathhammer.prob.display, imported only when asked) ------------------------
     def _repr_html_(self) -> str:
         """A table for Jupyter: outcome, exact probability, %, P(>= k) and a bar."""
-        from ..report.display import pmf_html
+        from .display import pmf_html
 
         return pmf_html(self)
 
     def to_dataframe(self) -> Any:
         """A pandas DataFrame (``pip install "mathhammer[notebook]"``): one row per outcome,
         ``p`` and ``at_least`` exact (Fractions, an object column) beside float columns."""
-        from ..report.display import pmf_frame
+        from .display import pmf_frame
 
         return pmf_frame(self)
 

@@ -18,12 +18,12 @@ from typing import Any
 
 import attrs
 
-from ..data.typed.inline import describe_target, describe_weapon
+from ..data.typed.inline import describe_weapon
 from ..engine.attack import Result, character_destroyed, models_alive
 from ..engine.sequence import Timeline, sequence_demise
 from ..model.loadout import is_one_shot
 from ..model.profiles import Target
-from ..model.squad import Squad
+from ..model.squad import Squad, describe_target
 from ..prob.numbers import as_float, json_fraction, pmf_json
 from ..prob.pmf import PMF
 from .scenario import Counter, MortalQuery, Query, group_kills, wounds_lost

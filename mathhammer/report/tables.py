@@ -23,12 +23,12 @@ from typing import Any
 
 import attrs
 
-from ..data.typed.inline import describe_target
+from ..data.rules.named import resolve_rules
 from ..engine.attack import Result, attack
 from ..errors import InputError
 from ..model.options import Options
 from ..model.profiles import Target, Weapon
-from ..model.squad import Squad
+from ..model.squad import Squad, describe_target
 from ..prob.numbers import decimal, exact_and_float, percent, short_fraction, to_json
 
 
@@ -159,7 +159,7 @@ def build_grid(rows: Sequence[Row], columns: Sequence[Column], metric: str, *, t
                     progress(1)
                 continue
             r = attack(list(row.profiles_against(col.target)), col.target,
-                       apply=tuple(row.named_rules) + col.rules, **opts)
+                       apply=resolve_rules(tuple(row.named_rules) + col.rules), **opts)
             line.append(metric_value(r, metric, row.points))
             if progress is not None:
                 progress(1)

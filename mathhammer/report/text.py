@@ -15,11 +15,11 @@ import textwrap
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from ..data.typed.inline import describe_target, describe_weapon
+from ..data.typed.inline import describe_weapon
 from ..engine.attack import Result, character_destroyed, models_alive
 from ..engine.sequence import Timeline, sequence_demise
 from ..model.ruleset import load_ruleset
-from ..model.squad import Squad
+from ..model.squad import Squad, describe_target
 from ..prob.numbers import FRACTION_WIDTH, decimal, json_fraction, percent, readable_fraction
 from ..prob.pmf import PMF
 from .scenario import Counter, MortalQuery, Query, group_kills, groups, wounds_lost

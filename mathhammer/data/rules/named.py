@@ -24,6 +24,7 @@ import difflib
 import os
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ...cache import cached
 from ...errors import InputError
@@ -32,9 +33,13 @@ from ...mechanics import named as mechanics
 from ...model.named import NamedRule
 from ...model.options import Options
 from ...model.profiles import Target, Weapon
+from ...prob.dice import dice
 from ...resources import data_dir
 from ..typed.names import name_key
 from .named_schema import validate_rule_file
+
+if TYPE_CHECKING:
+    from ...engine.sequence import Roll
 
 
 def _display(path: Path) -> str:
@@ -229,3 +234,42 @@ def apply_rules(
 __all__ = [
     "apply_rules", "find_rule", "list_rules", "load_named_rules", "read_named_rule_file",
 ]
+
+
+def resolve_rules(apply: Iterable[str | NamedRule]) -> tuple[NamedRule, ...]:
+    """Named rules given by name (:func:`find_rule`) or as values, as values: what
+    :func:`mathhammer.engine.attack.attack` takes.
+
+    >>> [r.name for r in resolve_rules(["spoor of frailty"])]
+    ['The Spoor of Frailty']
+    """
+    return tuple(r if isinstance(r, NamedRule) else find_rule(r) for r in apply)
+
+
+def mortal_roll(text: str) -> Roll:
+    """A mortal-wound roll given as text: a dice expression, or the name of a named rule that is
+    a mortal-wound roll (a roll table; docs/rules.md, section 10).
+
+    >>> mortal_roll("d3").label, mortal_roll("d3").pmf.mean()
+    ('D3', Fraction(2, 1))
+    >>> beams = mortal_roll("disintegration beams")  # D6: 2-4 -> 1, 5+ -> 2
+    >>> beams.label, beams.what, beams.pmf.mean()  # 3/6 * 1 + 2/6 * 2
+    ('Disintegration Beams', 'D6: 2-4 -> 1, 5+ -> 2', Fraction(7, 6))
+    """
+    from ...engine.sequence import Roll  # a value of the engine's: not loaded with the rules
+    try:
+        pmf = dice(text)
+    except ValueError as e:
+        if "over the limit" in str(e):
+            raise InputError(f"ROLL {text!r}: {e}") from None
+    else:
+        return Roll(text.strip().upper(), text.strip(), pmf)
+    try:
+        rule = find_rule(text)
+    except ValueError as e:
+        raise InputError(f"ROLL {text!r}: neither a dice expression (like D3 or 2) nor a "
+                         f"named rule; {e}") from None
+    if rule.mortal_wounds is None:
+        raise InputError(f"ROLL {text!r}: {rule.name} is not a mortal-wound roll ("
+                         f"{rule.describe()}); use it with --rule on kills or odds")
+    return Roll(rule.name, rule.mortal_wounds.describe(), rule.mortal_wounds.pmf())

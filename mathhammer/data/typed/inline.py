@@ -47,6 +47,7 @@ from ...limits import (
 from ...model.abilities import canonical
 from ...model.profiles import TARGET_ABILITIES, Target, Weapon
 from ...model.squad import Squad
+from ...model.squad import describe_target as describe_target  # its place: beside Squad
 from ...prob.dice import ACCEPTED, format_dice
 
 _COUNT = re.compile(r"^\s*(\d+)\s*[x×]\s*(?=\S)", re.I)
@@ -376,10 +377,6 @@ def _expected(tok: str) -> str:
     return "expected T4, Sv3+, W2, 5x, 4++, FNP5+, Stealth or a KEYWORD"
 
 
-def _title(ability: str) -> str:
-    return " ".join(w if re.search(r"\d", w) else w.capitalize() for w in ability.split())
-
-
 def describe_weapon(weapon: Weapon) -> str:
     """A weapon as one datasheet-like row.
 
@@ -393,21 +390,3 @@ def describe_weapon(weapon: Weapon) -> str:
     if weapon.abilities:
         cols.append(", ".join(weapon.abilities))
     return " | ".join(cols)
-
-
-def describe_target(target: Target | Squad) -> str:
-    """A target as inline tokens (model groups of a squad joined by ``+``).
-
-    >>> describe_target(parse_target("5x T4 Sv3+ W2 4++ INFANTRY"))
-    '5x T4 Sv3+ W2 4++ INFANTRY'
-    """
-    if isinstance(target, Squad):
-        return " + ".join(describe_target(g) for g in target.groups)
-    parts = [f"{target.models}x", f"T{target.toughness}", f"Sv{target.save}+",
-             f"W{target.wounds}"]
-    if target.invuln:
-        parts.append(f"{target.invuln}++")
-    if target.fnp:
-        parts.append(f"FNP{target.fnp}+")
-    parts += [_title(a) for a in target.abilities] + list(target.keywords)
-    return " ".join(parts)

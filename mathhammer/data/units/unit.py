@@ -35,6 +35,7 @@ import attrs
 from ...cache import cached
 from ...errors import InputError, NotCarried
 from ...model.loadout import Carried, Loadout, choose, fires_both, profile_families
+from ...model.named import NamedRule
 from ...model.options import Options
 from ...model.profiles import Target, Weapon
 from ...model.squad import Squad
@@ -352,7 +353,7 @@ class Unit:
 
     def loadout(self, melee: bool = False, weapons: Iterable[str] | None = None,
                 models: int | None = None, *, target: Target | Any | None = None,
-                options: Options | None = None, named_rules: tuple[str, ...] = (),
+                options: Options | None = None, named_rules: tuple[str | NamedRule, ...] = (),
                 pistols: bool = False) -> Loadout:
         """What fires in the shooting (or fight) phase and what is left out, by the rules of
         :mod:`mathhammer.model.loadout` (one choice of Pistols or other guns per model, one
@@ -396,7 +397,7 @@ class Unit:
 
     def _loadout(self, counts: list[int], melee: bool, weapons: Iterable[str] | None, *,
                  target: Target | Any | None, options: Options | None,
-                 named_rules: tuple[str, ...], pistols: bool) -> Loadout:
+                 named_rules: tuple[str | NamedRule, ...], pistols: bool) -> Loadout:
         """:meth:`loadout` with each group's models given."""
         carried = [(w, w.default_at(counts[i], g.min_models), i)
                    for i, g in enumerate(self.groups) for w in g.weapons
@@ -491,7 +492,7 @@ REFERENCE = Target(models=5, toughness=4, save=3, wounds=2, keywords=("INFANTRY"
 
 
 def value_against(target: Target | Any | None, options: Options | None = None,
-                  named_rules: tuple[str, ...] = ()) -> Callable[[Weapon], Fraction]:
+                  named_rules: tuple[str | NamedRule, ...] = ()) -> Callable[[Weapon], Fraction]:
     """The score weapon choice compares: :func:`weapon_value` against ``target``."""
     target = REFERENCE if target is None else target
     return lambda w: weapon_value(w, target, options, tuple(named_rules))
@@ -499,7 +500,7 @@ def value_against(target: Target | Any | None, options: Options | None = None,
 
 @cached(maxsize=4096)
 def weapon_value(weapon: Weapon, target: Target | Any, options: Options | None = None,
-                 named_rules: tuple[str, ...] = ()) -> Fraction:
+                 named_rules: tuple[str | NamedRule, ...] = ()) -> Fraction:
     """One model's exact E[damage] (wounds the target loses, after saves, Feel No Pain and lost
     excess) with ``weapon`` against ``target``, under ``options`` and ``named_rules``: what
     weapon choice compares.
@@ -509,6 +510,7 @@ def weapon_value(weapon: Weapon, target: Target | Any, options: Options | None =
     Fraction(1, 3)
     """
     from ...engine.attack import attack
+    from ..rules.named import resolve_rules
 
     opts = attrs.asdict(options, recurse=False) if options is not None else {}
-    return attack([(weapon, 1)], target, apply=named_rules, **opts).damage.mean()
+    return attack([(weapon, 1)], target, apply=resolve_rules(named_rules), **opts).damage.mean()
