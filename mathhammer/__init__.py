@@ -29,7 +29,7 @@ _WHERE = {
     "hazardous": "mechanics.effects", "mortal_wounds": "mechanics.effects",
     "reanimate": "mechanics.effects",
     "Result": "engine.attack", "attack": "library",
-    "Timeline": "engine.sequence", "sequence": "engine.sequence", "turns": "engine.sequence",
+    "Timeline": "engine.sequence", "sequence": "engine.sequence", "turns": "library",
     "NamedRule": "model.named", "apply_rules": "data.rules.named",
     "find_rule": "data.rules.named", "list_rules": "data.rules.named",
     "Unit": "data.units.unit", "list_units": "data.units.bundled",
@@ -82,8 +82,8 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, imported eag
     from .data.units.importer import import_datasheet
     from .data.units.unit import Unit
     from .engine.attack import Result
-    from .engine.sequence import Timeline, sequence, turns
-    from .library import attack
+    from .engine.sequence import Timeline, sequence
+    from .library import attack, turns
     from .mechanics.effects import (
         crushing_impact,
         deadly_demise,

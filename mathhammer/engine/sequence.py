@@ -169,7 +169,7 @@ def sequence(target: Target | Squad | Any, steps: Sequence[Any],
 
 
 def turns(profiles: Any, target: Target | Squad | Any, n: int, *, reanimation: bool | None = None,
-          apply: Sequence[str] = (), **options: Any) -> Timeline:
+          apply: Sequence[NamedRule] = (), **options: Any) -> Timeline:
     """``n`` turns of the same attack; a target with Reanimation Protocols reanimates between
     them (``reanimation`` forces it on or off). A One Shot weapon fires in the first turn
     only (:func:`later_turn`).

@@ -19,7 +19,7 @@ PMF is a read-only mapping of outcomes to exact probabilities (:class:`fractions
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Hashable, ItemsView, Iterable, Iterator, Mapping, ValuesView
+from collections.abc import Callable, ItemsView, Iterable, Iterator, Mapping, ValuesView
 from fractions import Fraction
 from math import comb, isfinite, lcm, sqrt
 from math import gcd as _gcd
@@ -28,7 +28,7 @@ from typing import Any
 from ..errors import InputError
 from .bigint import big, digit_width, pack, unpack
 
-Outcome = Hashable
+Outcome = Any  # an int, a TargetState or a tuple of them: mixed in one module, so not checked
 
 
 def _check(name: str, ok: bool, expected: str, value: Any) -> None:

@@ -299,7 +299,7 @@ def check_data(edition: str, data: str | os.PathLike | None = None, *, jobs: int
     from ..data.store.data_folder import is_game_system
 
     start = time.perf_counter()
-    store = open_store(edition, data)  # type: ignore[arg-type]  (compiled first if need be)
+    store = open_store(edition, data)  # type: ignore[arg-type]  # compiled first if need be
     folder = store.folder
     files = [Path(row[0]) for row in store.catalogues() if not is_game_system(Path(row[0]))]
     if catalogues:

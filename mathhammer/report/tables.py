@@ -150,7 +150,7 @@ def build_grid(rows: Sequence[Row], columns: Sequence[Column], metric: str, *, t
         raise InputError(f"metric: expected one of {', '.join(METRICS)}, got {metric!r}")
     values = []
     for row in rows:
-        line = []
+        line: list[Any] = []
         opts = attrs.asdict(row.options, recurse=False)
         for col in columns:
             if not row.profiles:  # an attacker without weapons for the phase: an empty row

@@ -117,6 +117,7 @@ def _mortal_text(name: str) -> str:
     from ..data.rules.named import find_rule
 
     rule = find_rule(name)
+    assert rule.mortal_wounds is not None, rule.name  # the caller's: a mortal-wound rule
     return f"{rule.name}, mortal wounds {rule.mortal_wounds.describe()}"
 
 
