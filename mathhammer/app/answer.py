@@ -229,7 +229,8 @@ def compare_cells(q: Compare, data: str | None = None) -> tuple[list[Row], list[
         columns = [Column(*target_and_rules(t, s, data)) for t in _target_specs(q.targets)]
     listed = theirs if q.defence else mine
     asked = phases(q.ranged, q.melee)
-    variants = [("", {})] + [(v.label, dict(v.changes)) for v in q.variants]
+    variants: list[tuple[str, dict[str, Any]]] = [("", {})] + [
+        (v.label, dict(v.changes)) for v in q.variants]
     elsewhere = army_switches(listed, data) if listed else None
 
     def rows_of(label: str | None, unit: Any, melee: bool, text: str, extra: dict) -> list[Row]:

@@ -176,7 +176,7 @@ def with_attachments(mine: Any, theirs: Any, given: Sequence[str]) -> tuple[Any,
     if not specs and not any(hasattr(a, "attached") for a in (mine, theirs)):
         return mine, theirs  # a list module that attaches nothing (a stand-in)
     ours, others = sides(specs, mine, theirs)
-    out = []
+    out: list[Any] = []
     for army, own, prefix in ((mine, ours, "army:"), (theirs, others, "vs:")):
         if army is None:
             out.append(None)

@@ -52,9 +52,9 @@ def catalogue_detachments(lib: Any, path: str | Path
             if r.description.strip():
                 out[(r.name.strip(), r.description.strip())] = None
         for link in e.info_links:
-            r = find(link.target_id) if link.type == "rule" else None
-            if isinstance(r, Rule) and r.description.strip():
-                out[(r.name.strip(), r.description.strip())] = None
+            found = find(link.target_id) if link.type == "rule" else None
+            if isinstance(found, Rule) and found.description.strip():
+                out[(found.name.strip(), found.description.strip())] = None
         for prof in e.profiles:
             text = prof.get("Description").strip()
             if text and prof.type_name.lower() == "abilities":

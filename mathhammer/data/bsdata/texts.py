@@ -74,7 +74,7 @@ def _gate(rule: Rule, link: Link | None) -> str:
         return {x.child_id for x in c.conditions if x.scope == "primary-catalogue"} | {
             i for g in c.groups for i in ids(g)}
 
-    named = {i for m in mods for i in ids(m.when)} - {""}
+    named = {i for m in mods if m.when is not None for i in ids(m.when)} - {""}
     if not named:
         return ""
     known = frozenset(named | {"?"})
