@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 import mathhammer as mh
-from mathhammer.data.units import load_unit
-from mathhammer.report.numbers import readable_fraction
+from mathhammer.data.units.bundled import load_unit
+from mathhammer.prob.numbers import readable_fraction
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 #: drawn by examples/make_web_png.py and make_atlas_png.py in a browser, and the notebook run by

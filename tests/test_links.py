@@ -179,7 +179,7 @@ def small_data(tmp_path, monkeypatch):
     from test_catalogue import make_data
 
     from mathhammer.cache import clear_caches
-    from mathhammer.data.catalogue import open_store
+    from mathhammer.data.store.compiled import open_store
 
     pytest.importorskip("mathhammer.data.army")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))

@@ -66,7 +66,7 @@ def _serve(code: str):
     env = dict(os.environ)
     if BSDATA.is_dir():  # the real army lists resolve against the shared BattleScribe data
         env["MATHHAMMER_DATA"] = str(BSDATA)
-        from mathhammer.data.catalogue import open_store
+        from mathhammer.data.store.compiled import open_store
 
         for edition in ("10e", "11e"):  # compiled here (a server compiles in the background)
             open_store(edition, BSDATA, progress=lambda *_: None)
@@ -128,7 +128,7 @@ def odds_line(cli, *args: str) -> tuple[str, str]:
     code, out, err = cli_out(cli, "odds", *args, "--json")
     assert code == 0, err
     data = json.loads(out)
-    from mathhammer.report.numbers import percent
+    from mathhammer.prob.numbers import percent
 
     return percent(__import__("fractions").Fraction(data["p"])), data["p"]
 
@@ -344,7 +344,7 @@ def test_weapons_models_phase_leader_and_edition(cli, page):
     # an inline attacker lists its rows
     page.fill("#attacker", "10x 2 | 3+ | 4 | -1 | 1 | lethal hits")
     page.check("input[name=phase][value=ranged]")
-    from mathhammer.data.inline import describe_weapon, parse_weapons
+    from mathhammer.data.typed.inline import describe_weapon, parse_weapons
 
     [(weapon, n)] = parse_weapons("10x 2 | 3+ | 4 | -1 | 1 | lethal hits")
     expect()(page.locator("#weapons .note")).to_have_text(f"{n}x {describe_weapon(weapon)}")
@@ -505,7 +505,7 @@ def _sent(page, key: str) -> list[str]:
 
 @pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 800)])
 def test_several_units_a_plan_and_the_listed_leaders(cli, browser, data_server, width, height):
-    from mathhammer.data.catalogue import open_store
+    from mathhammer.data.store.compiled import open_store
 
     context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()

@@ -20,7 +20,7 @@ from typing import Any
 import attrs
 
 from ..errors import InputError, suggest
-from ..model.limits import check_values
+from ..limits import check_values
 from .setup import Setup, changes_of, json_keys
 
 # --- helpers of the JSON forms -----------------------------------------------------------------

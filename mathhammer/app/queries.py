@@ -24,7 +24,7 @@ import attrs
 from ..engine.plan import ADAPTIVE_BUDGET, Objective
 from ..engine.search import BUDGET as SEARCH_BUDGET
 from ..errors import InputError
-from ..model.limits import check_values
+from ..limits import check_values
 from ..report.scenario import Ask, Counter
 from ..report.tables import METRICS, RowsBy
 from .parts import (

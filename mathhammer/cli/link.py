@@ -117,7 +117,7 @@ def _rule_name(name: str) -> str:
     >>> _rule_name("Conquering Tyrant")
     'Protocol of the Conquering Tyrant'
     """
-    from ..data.named_rules import find_rule
+    from ..data.rules.named import find_rule
 
     try:
         return find_rule(name).name
@@ -128,7 +128,7 @@ def _rule_name(name: str) -> str:
 def _army_text(path: str, key: str) -> tuple[str, str]:
     """An army list file as the page holds it: its text (``key``), or a file that is not
     text (a ``.rosz``) as base64 (``key`` + ``_file``)."""
-    from ..model.limits import MAX_ARMY_FILE_BYTES, read_limited
+    from ..limits import MAX_ARMY_FILE_BYTES, read_limited
 
     data = read_limited(path, MAX_ARMY_FILE_BYTES, "MAX_ARMY_FILE_BYTES", "army list")
     try:

@@ -51,8 +51,8 @@ def _all(state: State, key: str) -> list[str]:
 
 
 def form_options() -> list[dict[str, Any]]:
-    """The page's options form (:func:`mathhammer.web.catalog.options_schema`)."""
-    from .catalog import options_schema
+    """The page's options form (:func:`mathhammer.web.choices.options_schema`)."""
+    from .choices import options_schema
 
     return options_schema()
 

@@ -41,7 +41,7 @@ from ..app.queries import (
     query_from_json,
 )
 from ..app.setup import Setup, editions
-from ..data.inline import is_inline_target, is_inline_weapon
+from ..data.typed.inline import is_inline_target, is_inline_weapon
 from ..errors import InputError
 
 #: How many attacking units the page sends into one target at most.
@@ -164,7 +164,7 @@ def check_query(q: Any) -> None:
 
 def _plan_bound(units: list[str], targets: list[str]) -> None:
     """The page's bound of a plan; over it with a list's units, the rows to name are said."""
-    from ..model.limits import check_plan
+    from ..limits import check_plan
 
     for key, refs, most, prefix, what in (
             ("units", units, PLAN_UNITS, ARMY_REF, "the army list"),
