@@ -108,19 +108,26 @@ function attachments(army, vs) {
 }
 // A line of the server in the page's words: an attachment as "A leading B", no flags.
 function pageWords(line) {
-  return line.replace(/(?:--)?attach '(?:army:|vs:)?([^=']{1,300})=([^']{1,300})'/g, "$1 leading $2")
+  return line.replace(/^<text>(?::\d+)*: /, "the list: ").replace(/(?:--)?attach '(?:army:|vs:)?([^=']{1,300})=([^']{1,300})'/g, "$1 leading $2")
     .replace(/: --attach "[^"]*"/g, "").replace(/ ?\(--[a-z-]+[^)]*\)/g, "")
     .replace(/--([a-z][a-z-]*)/g, (_, f) => f.replace(/-/g, " "));
 }
 
+// The keys of the choices: a row of a side's list by its label, a unit picked by its place and name.
+const rowKey = (side, label) => `${side}:row:${label}`;
+const pickKey = (side, k, name) => `${side}:unit:${k}:${name}`;
 // Every unit of a side the planner offers: the list's rows, then the units picked by name.
 function entries(side) {
   const list = PHASE.lists[side];
-  const rows = list ? list.rows.map((r) => ({ key: `row:${r.label}`, label: r.label, row: r })) : [];
-  const picks = PHASE.choice.picks[side].map((name, k) => ({ key: `unit:${k}:${name}`, label: name, unit: name }));
+  const rows = list ? list.rows.map((r) => ({ key: rowKey(side, r.label), label: r.label, row: r })) : [];
+  const picks = PHASE.choice.picks[side].map((name, k) => ({ key: pickKey(side, k, name), label: name, unit: name }));
   return [...rows, ...picks];
 }
-const chosen = (side) => entries(side).filter((e) => PHASE.choice.on[e.key]);
+// A unit ticked: as the box says, else (a link of the command line) every row of a list with
+// "every", and each unit's rules those of "rules_all" until its boxes change.
+const isOn = (side, e) => PHASE.choice.on[e.key] ?? Boolean(e.row && (PHASE.choice.every || {})[side]);
+const chosen = (side) => entries(side).filter((e) => isOn(side, e));
+const rulesOf = (e) => PHASE.choice.rules[e.key] ?? PHASE.choice.rules_all ?? [];
 
 // --- rendering the choices -------------------------------------------------------------------
 
@@ -131,7 +138,7 @@ function ruleChoices(e) {
   const faction = e.row ? e.row.faction : card && card.faction;
   const named = (PHASE.allRules || []).filter((r) => r.side !== "defender"
     && (r.faction === faction || r.faction.startsWith("Core")) && r.usable).map((r) => r.name);
-  return [...new Set([...own, ...named])];
+  return [...new Set([...own, ...named, ...rulesOf(e)])];
 }
 function ruleText(name) {
   for (const row of (PHASE.lists.army && PHASE.lists.army.rows) || []) {
@@ -143,7 +150,7 @@ function ruleText(name) {
 }
 
 function unitItem(side, e) {
-  const box = el("input", { type: "checkbox", checked: Boolean(PHASE.choice.on[e.key]),
+  const box = el("input", { type: "checkbox", checked: isOn(side, e),
     "data-key": e.key, "aria-label": `${SIDE_NAMES[side] === "targets" ? "target" : "unit"} ${e.label}` });
   box.addEventListener("change", () => { PHASE.choice.on[e.key] = box.checked; changed(true); });
   const pts = e.row && e.row.points ? ` (${e.row.points} pts)` : "";
@@ -152,9 +159,9 @@ function unitItem(side, e) {
     const remove = el("button", { type: "button", class: "remove", text: "remove",
       "aria-label": `remove ${e.label}` });
     remove.addEventListener("click", () => {  // the later picks keep their ticks
-      const k = Number(e.key.split(":")[1]);
+      const k = Number(e.key.split(":")[2]);
       const picks = PHASE.choice.picks[side];
-      const key = (i) => `unit:${i}:${picks[i]}`;
+      const key = (i) => pickKey(side, i, picks[i]);
       const was = picks.map((_, i) => Boolean(PHASE.choice.on[key(i)]));
       picks.forEach((_, i) => { delete PHASE.choice.on[key(i)]; });
       picks.splice(k, 1);
@@ -165,15 +172,15 @@ function unitItem(side, e) {
     parts.push(remove);
   }
   if (side === "army" && e.row && e.row.weapons === false) parts.push(el("span", { class: "note", text: " no weapons for this phase" }));
-  if (side === "army" && PHASE.choice.on[e.key]) {
+  if (side === "army" && isOn(side, e)) {
     const names = ruleChoices(e);
-    const on = new Set(PHASE.choice.rules[e.key] || []);
+    const on = new Set(rulesOf(e));
     if (names.length) {
       const checks = names.map((n) => {
         const b = el("input", { type: "checkbox", checked: on.has(n), value: n,
           "aria-label": `${n} (${e.label})` });
         b.addEventListener("change", () => {
-          const now = new Set(PHASE.choice.rules[e.key] || []);
+          const now = new Set(rulesOf(e));
           if (b.checked) now.add(n); else now.delete(n);
           PHASE.choice.rules[e.key] = [...now];
           summary.textContent = `its rules (${now.size} on)`;
@@ -285,7 +292,7 @@ function phaseBody() {
   const us = chosen("army"), ts = chosen("vs");
   const body = { units: us.map((e) => {
     const unit = e.row ? `army:${e.row.label}` : e.unit;
-    const rules = PHASE.choice.rules[e.key] || [];
+    const rules = rulesOf(e);
     return rules.length ? { unit, named_rules: rules } : unit;
   }), targets: ts.map((e) => (e.row ? `vs:${e.row.label}` : e.unit)) };
   const army = us.some((e) => e.row) ? listOf("plan_army") : null;
@@ -415,7 +422,11 @@ function renderPhase(data) {
   if (left.length) out.push(el("p", { class: "note", text: `not shot: ${left.join(", ")}` }));
   out.push(el("p", { class: "note", text: `objective: ${OBJECTIVE_LINES[data.objective] || ""}` }));
   const warned = data.warnings || [];
-  if (warned.length) out.push(el("ul", { class: "warnings" }, ...warned.map((w) => el("li", { text: pageWords(w.replace(/^warning: /, "")) }))));
+  if (warned.length) {  // what was guessed or left out, said; folded when there is much of it
+    const said = el("ul", { class: "warnings" }, ...warned.map((w) => el("li", { text: pageWords(w.replace(/^warning: /, "")) })));
+    out.push(warned.length <= 2 ? said : el("details", { id: "plan-warnings" },
+      el("summary", { text: `${warned.length} notes: names read as others, Leaders alone, units left out` }), said));
+  }
   // the details, on a click
   const more = [el("p", { class: "note", text: `${data.attackers.length} units, ${data.per_target.length} targets; `
     + `${data.assignments.toLocaleString("en")} assignments, searched exactly in `
@@ -461,7 +472,7 @@ async function phaseAdd() {
   if (!name) return;
   const picks = PHASE.choice.picks[side];
   picks.push(name);
-  PHASE.choice.on[`unit:${picks.length - 1}:${name}`] = true;
+  PHASE.choice.on[pickKey(side, picks.length - 1, name)] = true;
   $("phase-name").value = "";
   await namedCards();
   changed(true);
