@@ -1,6 +1,7 @@
 """The page on a phone, as pictures: ``python examples/make_screenshots.py`` serves the page,
 drives Chromium at 390x844 through four states (a query, a second unit, a comparison, a plan
-by clicking) and saves each as ``examples/page-390-*.png``, printing the page's width
+by clicking: its choices, ``page-390-planner.png``, and its answer) and saves each as
+``examples/page-390-*.png``, printing the page's width
 (``document.documentElement.scrollWidth``) in each.
 
 The plan is of the two shared 10e lists (``$MATHHAMMER_SHARED``, default ``/work/shared``:
@@ -100,6 +101,7 @@ def main() -> int:
         made.append(_shot(page, "comparison", "#compare"))
         (_plan_of_lists if lists else _plan_of_names)(page)
         page.wait_for_selector("#plan-targets", timeout=300000)
+        made.append(_shot(page, "planner", "#phase-attach" if lists else "#phase-reach"))
         made.append(_shot(page, "plan", "#plan-answer"))
         browser.close()
     for path, width in made:

@@ -138,3 +138,12 @@ def test_the_lists_offer_their_leaders_and_rows_after_the_attachments(shared_lis
         plan_lists_json(PlanLists.from_json({**shared_lists, "attach": [
             {"leader": "Commander Dante", "unit": "Baal Predator", "side": "vs"}]}))
     assert "\n" not in str(e.value)
+
+
+def test_the_factions_offered_are_not_libraries(shared_lists):
+    from mathhammer.web.army import factions_json
+
+    factions = factions_json("10e")
+    assert "Space Marines" in factions and "Aeldari" in factions
+    # the shared catalogues ("Aeldari Library", "Library - Tyranids") are no faction to pick
+    assert [f for f in factions if "library" in f.lower()] == []

@@ -306,7 +306,10 @@ function compareQuery() {
     const v = optionValue(o);
     if (v !== null) q[o.key] = v;
   }
-  if (state.getAll("rule").length) q.named_rules = state.getAll("rule");
+  // the attacker's own datasheet rules (Oath of Moment) are its own, not the comparison's
+  const own = new Set(RULES.filter((r) => r.faction.endsWith("(datasheet, when it applies)")).map((r) => r.name));
+  const rules = state.getAll("rule").filter((r) => !own.has(r));
+  if (rules.length) q.named_rules = rules;
   if (state.get("ranged") === "false") q.melee = true;
   if (state.get("metric")) q.metric = state.get("metric");
   const targets = state.getAll("vs");

@@ -113,6 +113,8 @@ function pageWords(line) {
     .replace(/--([a-z][a-z-]*)/g, (_, f) => f.replace(/-/g, " "));
 }
 
+// A unit's name as a player says it: without the faction its data names it by ("Space Marines:").
+const bare = (name) => name.replace(/^[^:]{1,80}:(?=\S)/, "");
 // The keys of the choices: a row of a side's list by its label, a unit picked by its place and name.
 const rowKey = (side, label) => `${side}:row:${label}`;
 const pickKey = (side, k, name) => `${side}:unit:${k}:${name}`;
@@ -120,7 +122,8 @@ const pickKey = (side, k, name) => `${side}:unit:${k}:${name}`;
 function entries(side) {
   const list = PHASE.lists[side];
   const rows = list ? list.rows.map((r) => ({ key: rowKey(side, r.label), label: r.label, row: r })) : [];
-  const picks = PHASE.choice.picks[side].map((name, k) => ({ key: pickKey(side, k, name), label: name, unit: name }));
+  const picks = PHASE.choice.picks[side].map((name, k) => ({ key: pickKey(side, k, name), label: bare(name),
+    unit: name }));
   return [...rows, ...picks];
 }
 // A unit ticked: as the box says, else (a link of the command line) every row of a list with
@@ -154,7 +157,7 @@ function unitItem(side, e) {
     "data-key": e.key, "aria-label": `${SIDE_NAMES[side] === "targets" ? "target" : "unit"} ${e.label}` });
   box.addEventListener("change", () => { PHASE.choice.on[e.key] = box.checked; changed(true); });
   const pts = e.row && e.row.points ? ` (${e.row.points} pts)` : "";
-  const parts = [el("label", { class: "pick" }, box, ` ${e.label}${pts}`)];
+  const parts = [el("label", { class: "pick", title: e.unit || e.label }, box, ` ${e.label}${pts}`)];
   if (e.unit) {
     const remove = el("button", { type: "button", class: "remove", text: "remove",
       "aria-label": `remove ${e.label}` });
@@ -280,7 +283,7 @@ function objectiveLine() {
 function labelsOf(items) {
   const seen = {};
   return items.map((e) => {
-    const name = e.row ? e.row.label : e.unit.replace(/^[^:]{1,80}:(?=\S)/, "");
+    const name = e.row ? e.row.label : bare(e.unit);
     seen[name] = (seen[name] || 0) + 1;
     return seen[name] === 1 ? name : `${name} #${seen[name]}`;
   });
