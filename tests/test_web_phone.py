@@ -9,6 +9,7 @@ those of ``tests/test_web_browser.py``: one browser and one server for the modul
 from __future__ import annotations
 
 import json
+import urllib.parse
 
 import pytest
 import test_web_browser as web
@@ -86,6 +87,19 @@ def test_every_state_of_the_page_fits_a_phone(cli, browser, server):
     assert best.inner_text() == plan["best"]["value"].removesuffix("/1")
     assert page.evaluate(WIDTH) <= 390  # the whole number wraps
     no_syntax(page)
+    # a tie said as a tie (tests/test_web_phase.py derives it: two ways to split two guns
+    # over two lone models, each worth 25/18 models), the plan's choices read from the address
+    guns, lone = ["1x 1 | 2+ | 10 | -3 | 1", "1x 1 | 2+ | 10 | -4 | 1"], ["1x T4 Sv7+ W1",
+                                                                          "1x T5 Sv7+ W1"]
+    picks = {"army": guns, "vs": lone}
+    choice = {"picks": picks, "objective": "models",
+              "on": {f"{side}:unit:{k}:{n}": True for side in picks
+                     for k, n in enumerate(picks[side])}}
+    open_page(page, "plan=" + urllib.parse.quote(json.dumps(choice)))
+    expect()(page.locator("#plan-best [data-exact]")).to_have_attribute("data-exact", "25/18",
+                                                                        timeout=30000)
+    expect()(page.locator("#plan-lead")).to_contain_text(
+        "a tie: 2 plans are worth exactly the same")
     context.close()
     assert page.errors == []
 
