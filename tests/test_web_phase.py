@@ -141,9 +141,11 @@ def test_the_lists_offer_their_leaders_and_rows_after_the_attachments(shared_lis
 
 
 def test_the_factions_offered_are_not_libraries(shared_lists):
-    from mathhammer.web.army import factions_json
+    from mathhammer.web.army import factions_json, search_json
 
     factions = factions_json("10e")
-    assert "Space Marines" in factions and "Aeldari" in factions
-    # the shared catalogues ("Aeldari Library", "Library - Tyranids") are no faction to pick
+    assert "Space Marines" in factions and "Craftworlds" in factions
+    # the shared catalogues ("Aeldari Library", "Library - Tyranids") are no faction to pick;
+    # their units are the factions' that use them (a Farseer is in the Aeldari Library)
     assert [f for f in factions if "library" in f.lower()] == []
+    assert "Craftworlds:Farseer" in search_json("", "10e", "Craftworlds")

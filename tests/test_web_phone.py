@@ -15,8 +15,16 @@ import pytest
 import test_web_browser as web
 from test_web_browser import BSDATA, DATA_10E, ROSTERS, cli_out, expect, open_page
 
-# the browser and the server of tests/test_web_browser.py
-browser, server = web.browser, web.server
+# the browser of tests/test_web_browser.py
+browser = web.browser
+
+
+@pytest.fixture(scope="module")
+def server():
+    """The server of tests/test_web_browser.py (the shared data installed when it is there),
+    with a time limit a loaded machine's first read of two lists stays within."""
+    yield from web._serve("from mathhammer.cli import main; import sys; "
+                          "sys.argv += ['--timeout', '120']; main()")
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 PHONE = {"width": 390, "height": 844}

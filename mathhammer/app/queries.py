@@ -4,6 +4,9 @@ reading. Each is built from what a player names (unit names, inline profiles, th
 pasted list), has a lossless JSON form (``to_json`` / ``from_json``; its JSON schema is
 :mod:`mathhammer.app.schema`'s), and is answered by :mod:`mathhammer.app.answer`.
 
+Why one module: the six values are read alike (their fields' readers are :mod:`.parts`'), and
+side by side a face sees every question it may ask; split, each would be a few dozen lines.
+
 >>> q = Kills(attacker="Hexmark Destroyer", target="MEQ",
 ...           setup=Setup.from_json({"half_range": True}))
 >>> q.to_json()

@@ -5,8 +5,9 @@ The page reads no files on a request's behalf (a unit's name, an inline profile 
 pasted list, never a path; the bundled rule sets only; a list's text, never its path) and asks
 within bounds (at most :data:`MAX_UNITS` units into one target; a plan of at most
 :data:`PLAN_UNITS` units and :data:`PLAN_TARGETS` targets, adapting within :data:`BUDGET`
-states). The warnings said while answering (a guess said out loud) are the answer's
-``warnings``.
+states); ``plan_lists`` is what the page's planner offers for two lists
+(:mod:`mathhammer.app.planner`). The warnings said while answering (a guess said out loud) are
+the answer's ``warnings``.
 
 >>> import json
 >>> status, body = answer("odds", {"kills": {"attacker": "Hexmark Destroyer", "target": "MEQ",
