@@ -490,7 +490,7 @@ async function namedCards() {
 
 // --- wiring ---------------------------------------------------------------------------------
 
-const runPlanLater = debounce(runPlan, 400);
+const runPlanLater = debounce(runPlan, 700);  // a plan is heavy: after the clicks settle
 function runPlanSoon() { runPlanLater(); }  // the shared modifiers changed (app.js)
 const loadListsLater = debounce(async () => { await loadLists(); runPlan(); }, 400);
 // a choice changed: drawn again (the boxes that depend on it), saved, planned again
