@@ -18,7 +18,9 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 #: examples/make_notebook.py (checked by tests/test_notebook.py), not by make_examples.py
 BROWSER_MADE = {"make_web_png.py", "web.png", "web-390.png", "web-1280.png", "web-then-390.png",
                 "web-then-1280.png", "web-plan.png", "make_notebook.py",
-                "notebook.ipynb", "notebook.png", "make_atlas_png.py", "atlas.png"}
+                "notebook.ipynb", "notebook.png", "make_atlas_png.py", "atlas.png",
+                "make_screenshots.py", "page-390-query.png", "page-390-second-unit.png",
+                "page-390-comparison.png", "page-390-planner.png", "page-390-plan.png"}
 
 
 @pytest.fixture(scope="module")

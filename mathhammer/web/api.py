@@ -1,7 +1,8 @@
 """The JSON API's work for the worker processes of the web page, free of any web framework.
 
 Every request the server does not answer from memory is one :func:`job` in a worker process:
-a JSON query (:mod:`mathhammer.web.queries`: kills, salvo, odds, compare, plan, army), a unit
+a JSON query (:mod:`mathhammer.web.queries`: kills, salvo, odds, compare, plan, army, and
+the planner's offer of two lists, plan_lists), a unit
 (:mod:`mathhammer.web.choices`), a BattleScribe search (:mod:`mathhammer.web.army`), or a
 worker's warm-up (:func:`warm`). A job answers an HTTP status with the body or a one-line
 error.

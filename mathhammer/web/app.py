@@ -291,6 +291,7 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
         Route("/api/factions", factions),
         Route("/api/schema", schema),
         *(Route(f"/api/{kind}", query(kind), methods=["POST"]) for kind in QUERIES),
+        Route("/api/plan/lists", query("plan_lists"), methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     async def too_large(_request: Request, _exc: Exception) -> Response:

@@ -55,14 +55,17 @@ def search_json(query: str, edition: str | None = None, faction: str | None = No
 
 
 def factions_json(edition: str | None = None) -> list[str]:
-    """The factions of the installed BattleScribe data (of ``edition``, default 10e)."""
+    """The factions of the installed BattleScribe data (of ``edition``, default 10e) a player
+    picks from: the catalogues with units, not the libraries they share ("Aeldari Library":
+    its units are in the factions that use them, and found by name)."""
     from ..data.store.data_folder import installed_editions
     from ..data.store.index import unit_index
 
     edition = _edition(edition) or "10e"
     if edition not in installed_editions():
         return []
-    return sorted({n.split(":", 1)[0] for n in unit_index(edition).names()})
+    return sorted({c.label for c in unit_index(edition).catalogues
+                   if c.units and not c.library})
 
 
 __all__ = ["SEARCH_LIMIT", "Unavailable", "factions_json", "search_json"]
