@@ -17,6 +17,19 @@ from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
+
+def _weapon_score(target: Any, options: Any = None, named_rules: tuple[str, ...] = ()) -> Any:
+    """The engine's score of weapon choice, for a unit's loadout asked without one (see
+    :mod:`mathhammer.wiring`)."""
+    from .engine.scoring import value_against
+
+    return value_against(target, options, named_rules)
+
+
+from . import wiring as _wiring  # noqa: E402  (after the function it is given)
+
+_wiring.weapon_score = _weapon_score
+
 #: public name -> the module that defines it
 _WHERE = {
     "PMF": "prob.pmf", "dice": "prob.dice",

@@ -25,16 +25,15 @@ from __future__ import annotations
 import json
 import re
 import warnings
-from collections.abc import Callable, Iterable
-from fractions import Fraction
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from ..cache import cached
+from .. import wiring
 from ..errors import InputError, NotCarried
-from ..model.loadout import Carried, Loadout, choose, fires_both, profile_families
+from ..model.loadout import Carried, Loadout, Score, choose, fires_both, profile_families
 from ..model.options import Options
 from ..model.profiles import Target, Weapon
 from ..model.squad import Squad
@@ -351,13 +350,16 @@ class Unit:
         return list(self.loadout(melee, weapons, models, **choice).fired)
 
     def loadout(self, melee: bool = False, weapons: Iterable[str] | None = None,
-                models: int | None = None, *, target: Target | Any | None = None,
-                options: Options | None = None, named_rules: tuple[str, ...] = (),
-                pistols: bool = False) -> Loadout:
+                models: int | None = None, *, score: Score | None = None,
+                target: Target | Any | None = None, options: Options | None = None,
+                named_rules: tuple[str, ...] = (), pistols: bool = False) -> Loadout:
         """What fires in the shooting (or fight) phase and what is left out, by the rules of
         :mod:`mathhammer.model.loadout` (one choice of Pistols or other guns per model, one
-        melee weapon plus Extra Attacks, one profile per weapon), each choice the best against
-        ``target`` (:func:`weapon_value`; MEQ when no target is given).
+        melee weapon plus Extra Attacks, one profile per weapon), each choice the one of the
+        highest ``score`` (one model's E[damage] against the target, which the engine passes
+        in: :func:`mathhammer.engine.scoring.value_against`). Without a score, the engine's
+        against ``target`` under ``options`` and ``named_rules`` (MEQ when no target is given),
+        as the package root wires it in (:mod:`mathhammer.wiring`).
 
         Without ``weapons`` every non-optional weapon of the phase is carried; ``weapons``
         picks by name (case-insensitive, a unique prefix is enough; optional wargear too), in
@@ -376,11 +378,13 @@ class Unit:
         if weapons is not None:
             weapons = [weapons] if isinstance(weapons, str) else list(weapons)
         choices = self.makeups(models) if weapons is not None else (self._counts(models),)
+        if score is None:
+            score = wiring.weapon_score(target, options, tuple(named_rules))
         first: InputError | None = None
         for counts in choices:
             try:
-                out = self._loadout(list(counts), melee, weapons, target=target,
-                                    options=options, named_rules=named_rules, pistols=pistols)
+                out = self._loadout(list(counts), melee, weapons, score=score,
+                                    pistols=pistols)
             except InputError as e:  # too many of a weapon: the make-up that carries the most
                 if first is None or isinstance(e, TooMany) and isinstance(first, TooMany) \
                         and e.most > first.most:
@@ -395,8 +399,7 @@ class Unit:
         raise first
 
     def _loadout(self, counts: list[int], melee: bool, weapons: Iterable[str] | None, *,
-                 target: Target | Any | None, options: Options | None,
-                 named_rules: tuple[str, ...], pistols: bool) -> Loadout:
+                 score: Score, pistols: bool) -> Loadout:
         """:meth:`loadout` with each group's models given."""
         carried = [(w, w.default_at(counts[i], g.min_models), i)
                    for i, g in enumerate(self.groups) for w in g.weapons
@@ -411,7 +414,7 @@ class Unit:
         families = [profile_families([w.name for w in g.weapons]) for g in self.groups]
         wanted = [Carried(w.weapon, n, i, w.profile_of or families[i].get(w.name))
                   for w, n, i in chosen]
-        return choose(wanted, counts, value_against(target, options, named_rules),
+        return choose(wanted, counts, score,
                       melee=bool(melee), both=fires_both(self.keywords), pistols=pistols)
 
     def cost(self, models: int | None = None) -> int | None:
@@ -485,30 +488,3 @@ def _sizes_text(sizes: tuple[int, ...], short: bool = False) -> str:
     return " or ".join(map(str, sizes)) if len(sizes) < 3 else \
         ", ".join(map(str, sizes[:-1])) + f" or {sizes[-1]}"
 
-
-#: The target weapons are chosen against when none is given (MEQ).
-REFERENCE = Target(models=5, toughness=4, save=3, wounds=2, keywords=("INFANTRY",), name="MEQ")
-
-
-def value_against(target: Target | Any | None, options: Options | None = None,
-                  named_rules: tuple[str, ...] = ()) -> Callable[[Weapon], Fraction]:
-    """The score weapon choice compares: :func:`weapon_value` against ``target``."""
-    target = REFERENCE if target is None else target
-    return lambda w: weapon_value(w, target, options, tuple(named_rules))
-
-
-@cached(maxsize=4096)
-def weapon_value(weapon: Weapon, target: Target | Any, options: Options | None = None,
-                 named_rules: tuple[str, ...] = ()) -> Fraction:
-    """One model's exact E[damage] (wounds the target loses, after saves, Feel No Pain and lost
-    excess) with ``weapon`` against ``target``, under ``options`` and ``named_rules``: what
-    weapon choice compares.
-
-    >>> w = Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
-    >>> weapon_value(w, REFERENCE)  # 2 x 2/3 hit x 1/2 wound x 1/2 unsaved
-    Fraction(1, 3)
-    """
-    from ..engine.attack import attack
-
-    opts = attrs.asdict(options, recurse=False) if options is not None else {}
-    return attack([(weapon, 1)], target, apply=named_rules, **opts).damage.mean()

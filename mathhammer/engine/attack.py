@@ -95,6 +95,7 @@ from ..prob.bigint import big, digit_width, pack, unpack
 from ..prob.markov import Move, Weights, chain, horner, tallied_chain
 from ..prob.markov import step as markov_step
 from ..prob.pmf import PMF
+from .scoring import value_against
 from .work import check_attack_dice
 
 __all__ = ["Result", "attack", "character_destroyed", "initial_state", "models_alive"]
@@ -241,8 +242,8 @@ Profile = Weapon | tuple[Weapon, int]
 def _entries(profiles: Any, melee: bool | None, target: Target | Squad, options: Options,
              apply: Iterable[str]) -> list[tuple[Weapon, int]]:
     if hasattr(profiles, "as_profiles"):  # a unit: its weapons chosen against this target
-        return list(profiles.as_profiles(melee=bool(melee), target=target, options=options,
-                                         named_rules=tuple(apply)))
+        return list(profiles.as_profiles(melee=bool(melee),
+                                         score=value_against(target, options, tuple(apply))))
     if isinstance(profiles, Weapon) or (isinstance(profiles, tuple) and len(profiles) == 2
                                         and isinstance(profiles[0], Weapon)):
         profiles = [profiles]

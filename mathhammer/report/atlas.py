@@ -30,6 +30,7 @@ from typing import Any
 
 import attrs
 
+from ..engine.scoring import value_against
 from ..errors import InputError
 from .numbers import decimal, exact_and_float, fraction, short_fraction, to_json
 
@@ -69,7 +70,7 @@ def atlas_row(unit: Any, factions: tuple[str, ...], targets: Sequence[Any],
     points = unit.cost()
     for melee in (False, True):
         try:
-            profiles = unit.as_profiles(melee)
+            profiles = unit.as_profiles(melee, score=value_against(None))
         except ValueError:
             continue  # no weapons in this phase
         if not profiles:

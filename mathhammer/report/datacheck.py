@@ -39,6 +39,7 @@ from typing import Any
 
 import attrs
 
+from ..engine.scoring import value_against
 from ..errors import InputError, one_line
 
 
@@ -145,7 +146,7 @@ def _ask(unit, edition: str, target, notes: list[str]) -> bool:
         if not unit.weapons(melee=melee):
             continue
         armed = True
-        profiles = unit.as_profiles(melee=melee)
+        profiles = unit.as_profiles(melee=melee, score=value_against(None))
         if not profiles:
             notes.append(f"{phase}: no weapon fires by default (every one is optional)")
             continue

@@ -26,6 +26,7 @@ from ..data.attached import (
 from ..data.inline import is_inline_weapon, parse_weapons
 from ..data.names import name_key
 from ..data.unit_rules import UnitRules, named_rules_of, offered_to, side_rules, unit_rules
+from ..engine.scoring import value_against
 from ..errors import InputError, NotCarried
 from ..model.loadout import LeftOut, Loadout, choose_rows, fires_both
 from ..model.options import Options
@@ -120,8 +121,7 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
             label = f"{n}x {w.name}"
         return Attacker(label, tuple(profiles), left_out=chosen.left_out,
                         retarget=lambda t: rows(t).fired)
-    choice = {"target": target, "options": options, "named_rules": tuple(named_rules),
-              "pistols": pistols}
+    choice = {"score": value_against(target, options, tuple(named_rules)), "pistols": pistols}
     if isinstance(spec, str) and split_attached(spec) is not None:
         if tuple(keywords):
             raise InputError("--attacker-keyword: only for inline weapon rows; the units have "
@@ -130,7 +130,8 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
         def led(t: Target | Squad | None) -> Attacker:
             return _attached_attacker(spec, names, inline, melee=melee, models=models,
                                       every_weapon=every_weapon, rules=rules, data=data,
-                                      choice=choice | {"target": t})
+                                      choice=choice | {"score": value_against(
+                                          t, options, tuple(named_rules))})
 
         found = led(target)
         return attrs.evolve(found, rules=found.rules + _extra_rules(
@@ -153,8 +154,7 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
             raise NotCarried(f"{unit.name} has no {'melee' if melee else 'ranged'} weapons")
 
     def fire(t: Target | Squad | None) -> Loadout:
-        choice = {"target": t, "options": options, "named_rules": tuple(named_rules),
-                  "pistols": pistols}
+        choice = {"score": value_against(t, options, tuple(named_rules)), "pistols": pistols}
         if not names and inline:
             return Loadout(())
         if not hasattr(unit, "loadout"):  # a unit value of another kind: its own choice
@@ -334,8 +334,6 @@ def _inline_loadout(profiles: list[tuple[Weapon, int]], *, melee: bool,
     ...                                named_rules=(), pistols=True, keywords=()).fired]
     [5]
     """
-    from ..data.unit import value_against
-
     return choose_rows(profiles, value_against(target, options, tuple(named_rules)),
                        melee=melee, both=fires_both(tuple(keywords)), pistols=pistols)
 

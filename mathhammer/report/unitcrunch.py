@@ -52,6 +52,7 @@ from typing import Any
 
 import attrs
 
+from ..engine.scoring import value_against
 from ..errors import InputError
 from ..model.abilities import canonical
 from ..model.limits import MAX_ARMY_FILE_BYTES
@@ -129,7 +130,7 @@ def _fired(unit: Any) -> set[str]:
     out: set[str] = set()
     for melee in (False, True):
         try:
-            out |= {w.name for w, _n in unit.loadout(melee=melee).fired}
+            out |= {w.name for w, _n in unit.loadout(melee=melee, score=value_against(None)).fired}
         except (InputError, ValueError):
             continue  # no weapons of that phase
     return out
