@@ -215,6 +215,49 @@ class ModelGroup:
 
 
 @attrs.frozen
+class Origin:
+    """Where a unit came from: the BattleScribe data of an ``edition`` (``"10e"``, ``"11e"``),
+    its data ``file`` by name, the datasheet's ``entry`` there, the file's ``catalogue`` name
+    and ``revision``; a unit file has only its ``file`` and ``entry``; a unit built in code
+    none. Set by every reader of units (unit files, the BattleScribe import, the compiled
+    store, army lists); the rules from data find the unit's catalogue by it.
+
+    >>> o = Origin("10e", "Necrons.cat", "Immortals", "Xenos - Necrons", "5")
+    >>> o.of_data, o.text()
+    (True, 'BattleScribe data: Necrons.cat (Xenos - Necrons, revision 5)')
+    >>> Origin(file="cronos.toml", entry="Cronos").of_data
+    False
+    """
+
+    edition: str = ""
+    file: str = ""
+    entry: str = ""
+    catalogue: str = ""
+    revision: str = ""
+
+    @property
+    def of_data(self) -> bool:
+        """Whether it is a unit of the BattleScribe data (an edition and a data file)."""
+        return bool(self.edition and self.file)
+
+    def text(self) -> str:
+        """As a unit's ``source`` shows a unit of the data (``""`` for any other)."""
+        if not self.of_data:
+            return ""
+        rev = f", revision {self.revision}" if self.revision else ""
+        return f"BattleScribe data: {self.file} ({self.catalogue}{rev})"
+
+    @classmethod
+    def of(cls, raw: Any) -> Origin:
+        """An origin from its table (a unit file's ``[origin]``, a store's JSON)."""
+        return raw if isinstance(raw, Origin) else cls(**raw) if raw else cls()
+
+    def to_table(self) -> dict[str, str]:
+        """Its table, without the empty fields (a unit file's ``[origin]``)."""
+        return {k: v for k, v in attrs.asdict(self).items() if v}
+
+
+@attrs.frozen
 class Unit:
     """One datasheet (or a standard target when ``archetype`` is true).
 
@@ -236,6 +279,7 @@ class Unit:
     archetype: bool = False
     aliases: tuple[str, ...] = ()
     description: str = ""
+    #: where it came from as shown (a unit of the data: its :attr:`origin`'s text)
     source: str = ""
     path: Path | None = attrs.field(default=None, eq=False, repr=False)
     #: (name, text) of its abilities, as a unit file imported from data keeps them (the rules
@@ -246,6 +290,8 @@ class Unit:
     #: constraints: :func:`mathhammer.data.bsdata.makeup.compositions`); (): every group at
     #: its smallest, ``models=`` sizing the first
     compositions: tuple[tuple[int, ...], ...] = ()
+    #: where it came from (:class:`Origin`: the data file and entry of a unit of the data)
+    origin: Origin = Origin()
 
     # -- abilities that change the numbers ------------------------------------------------
 

@@ -25,6 +25,7 @@ from ..errors import InputError
 from .catalogue import Store, faction_label, open_store
 from .datastore import EDITIONS, Edition, installed_editions, is_game_system
 from .names import name_key
+from .unit import Origin
 
 
 @attrs.frozen
@@ -353,7 +354,8 @@ def load_data_unit(name: str, edition: Edition = "10e", data: str | os.PathLike 
     index = unit_index(edition, data)
     found = index.store.unit(index.datasheet(cat, unit), f"{cat.path.name}:{unit}")
     # one compiled datasheet serves every catalogue that holds it: cite the one it came from
-    return attrs.evolve(found, source=f"BattleScribe data: {cat.path.name} ({cat.name})")
+    origin = Origin(edition, cat.path.name, unit, cat.name)
+    return attrs.evolve(found, origin=origin, source=origin.text())
 
 
 def search_datasheets(text: str = "", edition: Edition | None = None,

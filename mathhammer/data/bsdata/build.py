@@ -40,9 +40,11 @@ import attrs
 
 from ...errors import InputError
 from ..names import name_key
+from ..unit import Origin
 from .abilities import abilities_of, keywords_of
 from .files import Library
 from .find import find_unit
+from .formats import edition_of_file
 from .makeup import Composition, compositions, split_at
 from .model import Entry, Profile
 from .options import Carry, loadout_by_size
@@ -349,10 +351,10 @@ class _Builder:
         if ab["joins"]:
             raw["joins"] = ab["joins"]
         cat = self.lib.main
-        raw["source"] = (
-            f"BattleScribe data: {cat.path.rsplit('/', 1)[-1]} ({cat.name}, revision "
-            f"{cat.revision})"
-        )
+        origin = Origin(edition_of_file(cat.path) or "", cat.path.rsplit("/", 1)[-1],
+                        self.unit.name, cat.name, str(cat.revision))
+        raw["origin"] = origin.to_table()
+        raw["source"] = origin.text()
         by_size = {}  # the unit of each size: its make-up nearest the data's defaults
         for c in made:
             by_size.setdefault(c.size, [(m, c.members[j]) for j, m in enumerate(members)])
