@@ -26,7 +26,7 @@ from army_corpus import (
 )
 from roster_json import listforge_json, newrecruit_json, share_link, write_fixtures
 
-from mathhammer.data.army import load_army, parse_army, parse_list, read_list
+from mathhammer.data.army import FORMATS, load_army, parse_army, parse_list, read_list
 from mathhammer.data.army.structured import decode_link, kind_of
 from mathhammer.errors import InputError
 from mathhammer.model.limits import (
@@ -40,12 +40,15 @@ from mathhammer.model.limits import (
 FIXTURES = Path(__file__).parent / "fixtures" / "army"
 FOLDER = FIXTURES / "structured"
 ROS = FOLDER / "world-eaters.10e.ros"
-FORMAT_OF = {
-    "world-eaters.10e.newrecruit-json.json": "newrecruit-json",
-    "world-eaters.10e.listforge-json.json": "listforge-json",
-    "world-eaters.10e.listforge-link.txt": "listforge-link",
-    "world-eaters.10e.mathhammer-json.json": "mathhammer-json",
-}
+#: each structured fixture's format, by its name (``world-eaters.10e.FORMAT.json``)
+FORMAT_OF = {p.name: p.name.split(".")[-2] for p in sorted(FOLDER.glob("world-eaters.10e.*"))
+             if p.name.split(".")[-2] in FORMATS}
+
+
+def test_every_structured_format_has_a_fixture():
+    from mathhammer.data.army.structured import FORMATS as STRUCTURED
+
+    assert sorted(FORMAT_OF.values()) == sorted(STRUCTURED)
 #: the text exports of the same list (fixtures/army/), each read to the same units
 TEXTS = ("gwapp-10e.txt", "newrecruit-gw.txt", "newrecruit-nr.txt", "listforge.txt",
          "warorgan-tree.txt")
