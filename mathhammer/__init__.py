@@ -21,7 +21,7 @@ __version__ = "0.1.0"
 def _weapon_score(target: Any, options: Any = None, named_rules: tuple[str, ...] = ()) -> Any:
     """The engine's score of weapon choice, for a unit's loadout asked without one (see
     :mod:`mathhammer.wiring`)."""
-    from .engine.scoring import value_against
+    from .engine.attack import value_against
 
     return value_against(target, options, named_rules)
 

@@ -387,7 +387,7 @@ def test_cli_pistols_errors_and_warnings(cli):
 
 
 def test_the_reference_target_is_the_bundled_meq():
-    from mathhammer.engine.scoring import REFERENCE
+    from mathhammer.engine.attack import REFERENCE
 
     assert attrs.evolve(mh.load_unit("MEQ").as_target(), name="MEQ") == REFERENCE
     # without a target the choice is made against it: the rifles (1/3 > 1/9 per model)
@@ -416,7 +416,7 @@ PACKAGE = Path(mh.__file__).resolve().parent
 
 
 def test_the_data_and_the_model_import_no_engine_to_score_weapons():
-    # the engine passes its scoring in (mathhammer.engine.scoring); data.unit used to import
+    # the engine passes its scoring in (engine.attack.value_against); data.unit used to import
     # engine.attack to score weapons, inside weapon_value: attack -> as_profiles -> attack
     files = [*(PACKAGE / "data").rglob("*.py"), *(PACKAGE / "model").rglob("*.py")]
     assert len(files) > 40
@@ -431,7 +431,7 @@ def test_a_loadout_without_a_score_is_the_engines_choice(name):
     # the package root wires the engine's scoring in for a loadout asked without a score: the
     # same weapons as with the engine's score passed in, against any target, and mh.attack of
     # the unit is the attack of those weapons
-    from mathhammer.engine.scoring import value_against
+    from mathhammer.engine.attack import value_against
 
     unit = mh.load_unit(name)
     geq = mh.load_unit("GEQ").as_target()

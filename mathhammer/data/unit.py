@@ -403,7 +403,7 @@ class Unit:
         :mod:`mathhammer.model.loadout` (one choice of Pistols or other guns per model, one
         melee weapon plus Extra Attacks, one profile per weapon), each choice the one of the
         highest ``score`` (one model's E[damage] against the target, which the engine passes
-        in: :func:`mathhammer.engine.scoring.value_against`). Without a score, the engine's
+        in: :func:`mathhammer.engine.attack.value_against`). Without a score, the engine's
         against ``target`` under ``options`` and ``named_rules`` (MEQ when no target is given),
         as the package root wires it in (:mod:`mathhammer.wiring`).
 

@@ -30,7 +30,7 @@ from typing import Any
 
 import attrs
 
-from ..engine.scoring import value_against
+from ..engine.attack import value_against
 from ..errors import InputError
 from .numbers import decimal, exact_and_float, fraction, short_fraction, to_json
 

@@ -39,7 +39,7 @@ from typing import Any
 
 import attrs
 
-from ..engine.scoring import value_against
+from ..engine.attack import value_against
 from ..errors import InputError, one_line
 
 

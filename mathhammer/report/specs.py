@@ -26,7 +26,7 @@ from ..data.attached import (
 from ..data.inline import is_inline_weapon, parse_weapons
 from ..data.names import name_key
 from ..data.unit_rules import UnitRules, named_rules_of, offered_to, side_rules, unit_rules
-from ..engine.scoring import value_against
+from ..engine.attack import value_against
 from ..errors import InputError, NotCarried
 from ..model.loadout import LeftOut, Loadout, choose_rows, fires_both
 from ..model.options import Options

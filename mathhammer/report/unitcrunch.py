@@ -52,7 +52,7 @@ from typing import Any
 
 import attrs
 
-from ..engine.scoring import value_against
+from ..engine.attack import value_against
 from ..errors import InputError
 from ..model.abilities import canonical
 from ..model.limits import MAX_ARMY_FILE_BYTES

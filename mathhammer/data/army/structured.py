@@ -69,17 +69,6 @@ def is_share_link(text: str) -> bool:
     return len(text) <= MAX_ARMY_FILE_BYTES and kind_of(text) == "link"
 
 
-def parse_structured(text: str, source: str, fmt: str | None = None) -> ParsedList:
-    """A structured list (JSON or a share link) read in its format (``fmt``: forced, else the
-    one its content is)."""
-    if fmt is None:
-        fmt = "listforge-link" if kind_of(text) == "link" else _json_kind(text)
-    if fmt not in FORMATS:
-        raise InputError(f"{source}: --format {fmt}: not a structured format (the structured "
-                         f"formats: {', '.join(FORMATS)})")
-    return _READERS[fmt](text, source)
-
-
 def _read_link(text: str | bytes, source: str) -> ParsedList:
     """A ListForge share link or its payload."""
     return _roster(loads(decode_link(str(text), source), source), source, "listforge-link")
@@ -121,16 +110,14 @@ _ROSTER_TREES = ("newrecruit-json", "listforge-json")
 _READERS = {"newrecruit-json": _read_json("newrecruit-json"),
             "listforge-json": _read_json("listforge-json"),
             "listforge-link": _read_link, "mathhammer-json": _read_json("mathhammer-json")}
-_EDITION = {"newrecruit-json": "New Recruit's JSON says it by the roster's game system",
-            "listforge-json": "ListForge's JSON says it by its game system",
-            "listforge-link": "a ListForge share link says it by its game system",
-            "mathhammer-json": "a saved army says it by its 'edition'"}
-for _k, _name in enumerate(_READERS):  # a link before any JSON; then the JSON's own format
-    register(ListFormat(_name, _READERS[_name], listed=30 + _k, edition=_EDITION[_name],
-                        signs=(Sign(1, lambda text: kind_of(text) == "link"),)
-                        if _name == "listforge-link" else
-                        (Sign(2, lambda text, n=_name: kind_of(text) == "json"
-                              and _json_kind(text) == n),)))
+for _k, (_name, _edition) in enumerate((  # a link first, then the JSON by its own format
+        ("newrecruit-json", "New Recruit's JSON says it by the roster's game system"),
+        ("listforge-json", "ListForge's JSON says it by its game system"),
+        ("listforge-link", "a ListForge share link says it by its game system"),
+        ("mathhammer-json", "a saved army says it by its 'edition'"))):
+    register(ListFormat(_name, _READERS[_name], listed=30 + _k, edition=_edition, signs=(
+        Sign(1, lambda text: kind_of(text) == "link") if _name == "listforge-link" else
+        Sign(2, lambda text, n=_name: kind_of(text) == "json" and _json_kind(text) == n),)))
 #: the structured formats (this module's)
 FORMATS = tuple(_READERS)
 
