@@ -25,7 +25,7 @@ import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -36,12 +36,17 @@ from .detachments import for_unit, has_keywords, linked_files, unit_keywords
 from .names import name_key
 from .stratagems import stratagem_rules
 from .translate import DataRule, Scope, coverage, translate
-from .unit import Origin
+
+if TYPE_CHECKING:
+    from .unit import Origin
 
 # -- a unit's rules ----------------------------------------------------------------------------
 
 def origin_of(unit: Any) -> Origin:
-    """Where a unit came from (an army list's unit: its datasheet's; :class:`Origin`)."""
+    """Where a unit came from (an army list's unit: its datasheet's;
+    :class:`~mathhammer.data.unit.Origin`)."""
+    from .unit import Origin  # the unit values, when a unit is asked about
+
     origin = getattr(unit, "origin", None)
     return origin if isinstance(origin, Origin) else Origin()
 

@@ -30,7 +30,6 @@ from typing import Any
 
 import attrs
 
-from ..engine.attack import value_against
 from ..errors import InputError
 from .numbers import decimal, exact_and_float, fraction, short_fraction, to_json
 
@@ -63,7 +62,7 @@ class AtlasRow:
 def atlas_row(unit: Any, factions: tuple[str, ...], targets: Sequence[Any],
               rules: str) -> list[AtlasRow]:
     """The rows (ranged, melee) of one unit against the targets."""
-    from ..engine.attack import attack
+    from ..engine.attack import attack, value_against
 
     out = []
     models = sum(unit.composition())  # the datasheet's unit (its smallest, as fired)

@@ -39,7 +39,6 @@ from typing import Any
 
 import attrs
 
-from ..engine.attack import value_against
 from ..errors import InputError, one_line
 
 
@@ -137,7 +136,7 @@ def _target(edition: str):
 
 def _ask(unit, edition: str, target, notes: list[str]) -> bool:
     """Ask each phase against the target; True if the unit has any weapon."""
-    from ..engine.attack import attack
+    from ..engine.attack import attack, value_against
     from ..report.specs import check_work
 
     armed = False

@@ -26,9 +26,8 @@ from ..data.attached import (
 from ..data.inline import is_inline_weapon, parse_weapons
 from ..data.names import name_key
 from ..data.unit_rules import UnitRules, named_rules_of, offered_to, side_rules, unit_rules
-from ..engine.attack import value_against
 from ..errors import InputError, NotCarried
-from ..model.loadout import LeftOut, Loadout, choose_rows, fires_both
+from ..model.loadout import LeftOut, Loadout, Score, choose_rows, fires_both
 from ..model.options import Options
 from ..model.profiles import Target, Weapon
 from ..model.ruleset import load_ruleset
@@ -121,7 +120,7 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
             label = f"{n}x {w.name}"
         return Attacker(label, tuple(profiles), left_out=chosen.left_out,
                         retarget=lambda t: rows(t).fired)
-    choice = {"score": value_against(target, options, tuple(named_rules)), "pistols": pistols}
+    choice = {"score": _score(target, options, tuple(named_rules)), "pistols": pistols}
     if isinstance(spec, str) and split_attached(spec) is not None:
         if tuple(keywords):
             raise InputError("--attacker-keyword: only for inline weapon rows; the units have "
@@ -130,7 +129,7 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
         def led(t: Target | Squad | None) -> Attacker:
             return _attached_attacker(spec, names, inline, melee=melee, models=models,
                                       every_weapon=every_weapon, rules=rules, data=data,
-                                      choice=choice | {"score": value_against(
+                                      choice=choice | {"score": _score(
                                           t, options, tuple(named_rules))})
 
         found = led(target)
@@ -154,7 +153,7 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
             raise NotCarried(f"{unit.name} has no {'melee' if melee else 'ranged'} weapons")
 
     def fire(t: Target | Squad | None) -> Loadout:
-        choice = {"score": value_against(t, options, tuple(named_rules)), "pistols": pistols}
+        choice = {"score": _score(t, options, tuple(named_rules)), "pistols": pistols}
         if not names and inline:
             return Loadout(())
         if not hasattr(unit, "loadout"):  # a unit value of another kind: its own choice
@@ -334,9 +333,18 @@ def _inline_loadout(profiles: list[tuple[Weapon, int]], *, melee: bool,
     ...                                named_rules=(), pistols=True, keywords=()).fired]
     [5]
     """
-    return choose_rows(profiles, value_against(target, options, tuple(named_rules)),
+    return choose_rows(profiles, _score(target, options, tuple(named_rules)),
                        melee=melee, both=fires_both(tuple(keywords)), pistols=pistols)
 
+
+
+def _score(target: Target | Squad | None, options: Options | None, named_rules: Iterable[str]
+           ) -> Score:
+    """The engine's score of weapon choice against ``target`` (the engine is imported when a
+    unit's weapons are chosen, not with this module)."""
+    from ..engine.attack import value_against
+
+    return value_against(target, options, tuple(named_rules))
 
 def _check_phase(profiles: list[tuple[Weapon, int]], melee: bool) -> None:
     """An inline weapon with a range cannot fight in melee."""

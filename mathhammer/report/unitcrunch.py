@@ -52,7 +52,6 @@ from typing import Any
 
 import attrs
 
-from ..engine.attack import value_against
 from ..errors import InputError
 from ..model.abilities import canonical
 from ..model.limits import MAX_ARMY_FILE_BYTES
@@ -127,6 +126,8 @@ def _statline(name: str, models: int, g: Any, keywords: tuple[str, ...],
 
 def _fired(unit: Any) -> set[str]:
     """The names of the weapon profiles ``unit``'s loadout fires in either phase."""
+    from ..engine.attack import value_against  # the engine scores the loadout's choice
+
     out: set[str] = set()
     for melee in (False, True):
         try:
