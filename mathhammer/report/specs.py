@@ -80,6 +80,8 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
     >>> a.label, [(w.name, n) for w, n in a.profiles], a.points  # two models: 100 points
     ('Cronos', [('Spirit vortex', 2)], 100)
     """
+    from ..engine.attack import value_against  # the engine scores weapon choice
+
     if not (spec is None or isinstance(spec, str) or hasattr(spec, "as_profiles")):
         raise TypeError(f"spec: expected a unit's name, inline weapon rows or a unit, got "
                         f"{type(spec).__name__}")
@@ -108,9 +110,8 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
         _check_phase(own, melee)
 
         def rows(t: Target | Squad | None) -> Loadout:
-            return _inline_loadout(own + inline, melee=melee, target=t, options=options,
-                                   named_rules=named_rules, pistols=pistols,
-                                   keywords=keywords)
+            return _inline_loadout(own + inline, melee=melee, pistols=pistols, keywords=keywords,
+                                   score=value_against(t, options, tuple(named_rules)))
 
         chosen = rows(target)
         profiles = list(chosen.fired)
@@ -120,7 +121,7 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
             label = f"{n}x {w.name}"
         return Attacker(label, tuple(profiles), left_out=chosen.left_out,
                         retarget=lambda t: rows(t).fired)
-    choice = {"score": _score(target, options, tuple(named_rules)), "pistols": pistols}
+    choice = {"score": value_against(target, options, tuple(named_rules)), "pistols": pistols}
     if isinstance(spec, str) and split_attached(spec) is not None:
         if tuple(keywords):
             raise InputError("--attacker-keyword: only for inline weapon rows; the units have "
@@ -129,7 +130,7 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
         def led(t: Target | Squad | None) -> Attacker:
             return _attached_attacker(spec, names, inline, melee=melee, models=models,
                                       every_weapon=every_weapon, rules=rules, data=data,
-                                      choice=choice | {"score": _score(
+                                      choice=choice | {"score": value_against(
                                           t, options, tuple(named_rules))})
 
         found = led(target)
@@ -153,7 +154,7 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
             raise NotCarried(f"{unit.name} has no {'melee' if melee else 'ranged'} weapons")
 
     def fire(t: Target | Squad | None) -> Loadout:
-        choice = {"score": _score(t, options, tuple(named_rules)), "pistols": pistols}
+        choice = {"score": value_against(t, options, tuple(named_rules)), "pistols": pistols}
         if not names and inline:
             return Loadout(())
         if not hasattr(unit, "loadout"):  # a unit value of another kind: its own choice
@@ -320,31 +321,23 @@ def _attached_attacker(spec: str, names: list[str], inline: list, *, melee: bool
                     rules=rules_of, led=True, notes=leader_notes(body, lead))
 
 
-def _inline_loadout(profiles: list[tuple[Weapon, int]], *, melee: bool,
-                    target: Target | Squad | None, options: Options | None,
-                    named_rules: Iterable[str], pistols: bool,
-                    keywords: Iterable[str]) -> Loadout:
-    """Inline rows by the same rules (:func:`~mathhammer.model.loadout.choose_rows`): Pistols
-    or the other rows (both for a VEHICLE or MONSTER); one melee row per model fights.
+def _inline_loadout(profiles: list[tuple[Weapon, int]], *, melee: bool, score: Score,
+                    pistols: bool, keywords: Iterable[str]) -> Loadout:
+    """Inline rows by the same rules (:func:`~mathhammer.model.loadout.choose_rows`), each
+    choice the higher ``score``: Pistols or the other rows (both for a VEHICLE or MONSTER); one
+    melee row per model fights.
 
     >>> pistol = parse_weapons("5x 1 | 3+ | 4 | 0 | 1 | pistol")
     >>> rifle = parse_weapons("5x 2 | 3+ | 4 | -1 | 1")
-    >>> [n for _, n in _inline_loadout(pistol + rifle, melee=False, target=None, options=None,
-    ...                                named_rules=(), pistols=True, keywords=()).fired]
+    >>> [n for _, n in _inline_loadout(pistol + rifle, melee=False, score=lambda w: w.attacks,
+    ...                                pistols=True, keywords=()).fired]
     [5]
     """
-    return choose_rows(profiles, _score(target, options, tuple(named_rules)),
-                       melee=melee, both=fires_both(tuple(keywords)), pistols=pistols)
+    return choose_rows(profiles, score, melee=melee, both=fires_both(tuple(keywords)),
+                       pistols=pistols)
 
 
 
-def _score(target: Target | Squad | None, options: Options | None, named_rules: Iterable[str]
-           ) -> Score:
-    """The engine's score of weapon choice against ``target`` (the engine is imported when a
-    unit's weapons are chosen, not with this module)."""
-    from ..engine.attack import value_against
-
-    return value_against(target, options, tuple(named_rules))
 
 def _check_phase(profiles: list[tuple[Weapon, int]], melee: bool) -> None:
     """An inline weapon with a range cannot fight in melee."""
