@@ -17,6 +17,21 @@ from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
+
+def _weapon_score(target: Any, options: Any = None, named_rules: tuple[Any, ...] = ()) -> Any:
+    """The engine's score of weapon choice, for a unit's loadout asked without one (see
+    :mod:`mathhammer.wiring`); rules given by name are found here, as the engine takes
+    NamedRule values."""
+    from .data.rules.named import resolve_rules
+    from .engine.attack import value_against
+
+    return value_against(target, options, resolve_rules(named_rules))
+
+
+from . import wiring as _wiring  # noqa: E402  (after the function it is given)
+
+_wiring.weapon_score = _weapon_score
+
 #: public name -> the module that defines it
 _WHERE = {
     "PMF": "prob.pmf", "dice": "prob.dice",

@@ -10,7 +10,6 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from mathhammer.app.queries import (
     QUERIES,
@@ -27,7 +26,6 @@ from mathhammer.app.queries import (
 )
 from mathhammer.app.schema import json_schema
 from mathhammer.app.setup import Setup, setup_fields
-from mathhammer.cli import cli
 from mathhammer.errors import InputError
 from mathhammer.model.options import Options
 from mathhammer.web.queries import answer
@@ -150,76 +148,70 @@ def test_a_bad_query_is_one_line_naming_the_field(kind, data, words):
 # --- the page's JSON queries and the command line: the same exact numbers ------------------------
 
 
-def _cli_json(*args: str) -> dict:
-    r = CliRunner().invoke(cli, list(args))
-    assert r.exit_code == 0, r.output
-    return json.loads(r.stdout)
-
-
 def _page(kind: str, query: dict) -> dict:
     status, body = answer(kind, query)
     assert status == 200, body
     return json.loads(body)
 
 
-def test_a_kills_query_is_the_command_lines():
+def test_a_kills_query_is_the_command_lines(cli):
     got = _page("kills", {"attacker": "Cronos", "target": "GEQ", "ranged": False, "models": 2,
                           "named_rules": ["Dark Harvest"], "reroll_hits": "ones",
                           "crit_hit": 5})
-    want = _cli_json("kills", "Cronos", "GEQ", "--melee", "--models", "2", "--rule",
-                     "Dark Harvest", "--reroll-hits", "ones", "--crit-hit", "5+", "--json")
+    want = cli.json("kills", "Cronos", "GEQ", "--melee", "--models", "2", "--rule",
+                    "Dark Harvest", "--reroll-hits", "ones", "--crit-hit", "5+", "--json")
     assert got == want
     assert Fraction(got["mean"]["kills"]) > 0
 
 
-def test_a_salvo_is_the_command_lines():
+def test_a_salvo_is_the_command_lines(cli):
     # hand-derived too: one shot hitting on 2+ (5/6), wounding T4 on 2+ (5/6), no save, kills
     # the lone model with 25/36; two of them: 1 - (11/36)**2 = 1175/1296
     gun, lone = "1x 1 | 2+ | 8 | -3 | 1", "1x T4 Sv7+ W1"
     got = _page("salvo", {"units": [gun, gun], "target": lone, "until": "90%"})
-    want = _cli_json("kills", gun, gun, "-t", lone, "--until", "90%", "--json")
+    want = cli.json("kills", gun, gun, "-t", lone, "--until", "90%", "--json")
     assert got == want and got["destroyed"] == "1175/1296"
     got = _page("salvo", {"units": [{"unit": "Hexmark Destroyer", "half_range": True},
                                     {"unit": "Cronos", "weapons": ["Spirit syphon"]}],
                           "target": "GEQ", "hit_mod": 1})
-    want = _cli_json("kills", "Hexmark Destroyer --half-range", "Cronos --weapon Spirit syphon",
-                     "-t", "GEQ", "--hit-mod", "1", "--json")
+    want = cli.json("kills", "Hexmark Destroyer --half-range", "Cronos --weapon Spirit syphon",
+                    "-t", "GEQ", "--hit-mod", "1", "--json")
     assert got == want
 
 
-def test_odds_are_the_command_lines():
+def test_odds_are_the_command_lines(cli):
     got = _page("odds", {"kills": {"attacker": "Hexmark Destroyer", "target": "MEQ",
                                    "half_range": True}, "ask": "at least", "k": 2})
-    want = _cli_json("odds", "Hexmark Destroyer", "MEQ", "--half-range", "--at-least", "2",
-                     "--json")
+    want = cli.json("odds", "Hexmark Destroyer", "MEQ", "--half-range", "--at-least", "2",
+                    "--json")
     assert got == want and got["p"] == "54550000/387420489"
 
 
-def test_a_comparison_is_the_command_lines():
+def test_a_comparison_is_the_command_lines(cli):
     got = _page("compare", {"attackers": ["Hexmark Destroyer", "Cronos"],
                             "targets": ["GEQ", "MEQ"], "metric": "destroyed", "by": "weapon",
                             "variants": [{"label": "--hit-mod 1", "hit_mod": 1}]})
-    want = _cli_json("table", "Hexmark Destroyer", "Cronos", "-t", "GEQ,MEQ", "--metric",
-                     "destroyed", "--by", "weapon", "--vary", "--hit-mod 1", "--format", "json")
+    want = cli.json("table", "Hexmark Destroyer", "Cronos", "-t", "GEQ,MEQ", "--metric",
+                    "destroyed", "--by", "weapon", "--vary", "--hit-mod 1", "--format", "json")
     assert got == want
 
 
-def test_a_plan_is_the_command_lines():
+def test_a_plan_is_the_command_lines(cli):
     # two guns; X a lone model of 1 wound, Y of 2 wounds: both on X, 1175/1296 (above)
     gun = "1x 1 | 2+ | 8 | -3 | 1"
     got = _page("plan", {"units": [gun, gun], "targets": ["1x T4 Sv7+ W1", "1x T4 Sv7+ W2"],
                          "adaptive": True})
-    want = _cli_json("plan", gun, gun, "-t", "1x T4 Sv7+ W1", "-t", "1x T4 Sv7+ W2",
-                     "--adaptive", "--budget", "2000", "--search-budget", "1000000", "--json")
+    want = cli.json("plan", gun, gun, "-t", "1x T4 Sv7+ W1", "-t", "1x T4 Sv7+ W2",
+                    "--adaptive", "--budget", "2000", "--search-budget", "1000000", "--json")
     assert got["best"]["value"] == "1175/1296"
     for key in want:
         assert got[key] == want[key], key
     units = ["Hexmark Destroyer", {"unit": "Cronos", "named_rules": ["Dark Harvest"]}]
     got = _page("plan", {"units": units, "targets": ["GEQ", "MEQ"], "objective": "models",
                          "tries": [{"label": "--half-range", "half_range": True}]})
-    want = _cli_json("plan", "Hexmark Destroyer", "Cronos --rule Dark Harvest", "-t", "GEQ",
-                     "-t", "MEQ", "--objective", "models", "--try", "--half-range",
-                     "--search-budget", "1000000", "--json")
+    want = cli.json("plan", "Hexmark Destroyer", "Cronos --rule Dark Harvest", "-t", "GEQ",
+                    "-t", "MEQ", "--objective", "models", "--try", "--half-range",
+                    "--search-budget", "1000000", "--json")
     for key in want:
         assert got[key] == want[key], key
 

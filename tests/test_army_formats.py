@@ -30,12 +30,15 @@ from mathhammer.errors import InputError
 
 FIXTURES = Path(__file__).parent / "fixtures" / "army"
 BSDATA = find_shared() / "bsdata"
-FORMAT_OF = {
-    "gwapp-10e.txt": "gwapp", "gwapp-pasted.txt": "gwapp", "gwapp-fr.txt": "gwapp",
-    "newrecruit-gw.txt": "newrecruit-gw", "newrecruit-wtc.txt": "newrecruit-wtc",
-    "newrecruit-nr.txt": "newrecruit-nr", "newrecruit-short.txt": "newrecruit-short",
-    "listforge.txt": "listforge", "warorgan-tree.txt": "warorgan", "warorgan-flat.txt": "warorgan",
-}
+
+
+def fixture_format(stem: str) -> str:
+    """The format a fixture is of, by its name: the longest format name it starts with
+    (``gwapp-10e`` is gwapp's, ``newrecruit-gw`` New Recruit's GW text)."""
+    return max((f for f in FORMATS if stem == f or stem.startswith(f + "-")), key=len)
+
+
+FORMAT_OF = {p.name: fixture_format(p.stem) for p in sorted(FIXTURES.glob("*.txt"))}
 UNITS = [("Khârn the Betrayer", 85), ("Master of Executions", 85), ("Khorne Berzerkers", 180),
          ("Chaos Rhino", 85)]
 # the lists that attach Khârn to the Berzerkers (11e app layout, French, WTC "Leading")
@@ -50,6 +53,49 @@ def needs_data(f):
     return pytest.mark.slow(_skip(f))
 
 
+
+
+def test_a_new_format_is_one_reader_module(tmp_path, monkeypatch):
+    # a throwaway format in a module of its own: registered at import, it is recognised by
+    # its sign, read when forced, offered by name and says how it gives its edition
+    import sys
+
+    from mathhammer.data import army
+    from mathhammer.data.army.formats import unregister
+
+    (tmp_path / "tally_list.py").write_text("""
+from mathhammer.data.army.formats import ListFormat, Sign, register
+from mathhammer.data.army.values import ParsedList, ParsedUnit
+
+
+def read(text, source):
+    names = [s.strip() for s in str(text).splitlines()]
+    units = tuple(ParsedUnit(s, n) for n, s in enumerate(names, 1) if s and s != "TALLY")
+    return ParsedList("tally", source, factions=("Necrons",), units=units)
+
+
+register(ListFormat("tally", read, signs=(Sign(5, lambda text: text.startswith("TALLY")),),
+                    edition="a tally never says it"))
+""", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import tally_list  # noqa: F401
+
+    try:
+        assert "tally" in army.FORMATS and army.EDITION_SIGNS["tally"] == "a tally never says it"
+        p = parse_list("TALLY\nImmortals\n\nNecron Warriors\n", "t.txt")
+        assert (p.format, [(u.name, u.line) for u in p.units]) == (
+            "tally", [("Immortals", 2), ("Necron Warriors", 4)])
+        # without its sign it is another format's; forced, it is read as a tally
+        assert detect("Immortals\nNecron Warriors\n") == "gwapp"
+        assert parse_list("Immortals\n", "t.txt", fmt="tally").units[0].name == "Immortals"
+        # as bytes too (decoded first: it reads text)
+        assert parse_list(b"TALLY\nImmortals\n", "t.txt").format == "tally"
+    finally:
+        unregister("tally")
+        sys.modules.pop("tally_list", None)
+    assert "tally" not in army.FORMATS
+    with pytest.raises(InputError, match="--format 'tally': expected one of gwapp, "):
+        parse_list("Immortals\n", "t.txt", fmt="tally")
 
 
 def test_every_format_has_a_fixture():

@@ -24,11 +24,9 @@ from army_corpus import (
     cache,  # noqa: F401  (a private cache folder, module-wide)
     find_shared,
 )
-from click.testing import CliRunner
 from roster_json import listforge_json, newrecruit_json, share_link, write_fixtures
 
-from mathhammer.cli import cli
-from mathhammer.data.army import load_army, parse_army, parse_list, read_list
+from mathhammer.data.army import FORMATS, load_army, parse_army, parse_list, read_list
 from mathhammer.data.army.structured import decode_link, kind_of
 from mathhammer.errors import InputError
 from mathhammer.limits import (
@@ -42,12 +40,15 @@ from mathhammer.limits import (
 FIXTURES = Path(__file__).parent / "fixtures" / "army"
 FOLDER = FIXTURES / "structured"
 ROS = FOLDER / "world-eaters.10e.ros"
-FORMAT_OF = {
-    "world-eaters.10e.newrecruit-json.json": "newrecruit-json",
-    "world-eaters.10e.listforge-json.json": "listforge-json",
-    "world-eaters.10e.listforge-link.txt": "listforge-link",
-    "world-eaters.10e.mathhammer-json.json": "mathhammer-json",
-}
+#: each structured fixture's format, by its name (``world-eaters.10e.FORMAT.json``)
+FORMAT_OF = {p.name: p.name.split(".")[-2] for p in sorted(FOLDER.glob("world-eaters.10e.*"))
+             if p.name.split(".")[-2] in FORMATS}
+
+
+def test_every_structured_format_has_a_fixture():
+    from mathhammer.data.army.structured import FORMATS as STRUCTURED
+
+    assert sorted(FORMAT_OF.values()) == sorted(STRUCTURED)
 #: the text exports of the same list (fixtures/army/), each read to the same units
 TEXTS = ("gwapp-10e.txt", "newrecruit-gw.txt", "newrecruit-nr.txt", "listforge.txt",
          "warorgan-tree.txt")
@@ -219,11 +220,11 @@ def test_hostile_structured_input_is_one_line_naming_the_limit(what, text, words
     assert "\n" not in str(e.value) and str(e.value).startswith("list.json: ")
 
 
-def test_a_bad_list_on_the_command_line_is_one_line_and_exit_2(tmp_path):
+def test_a_bad_list_on_the_command_line_is_one_line_and_exit_2(cli, tmp_path):
     for k, (what, text, _words) in enumerate(HOSTILE[:8]):
         f = tmp_path / f"bad{k}.json"
         f.write_text(text, encoding="utf-8")
-        r = CliRunner().invoke(cli, ["army", str(f)])
+        r = cli("army", str(f))
         assert r.exit_code == 2, what
         assert "Traceback" not in r.output and len(r.stderr.strip().splitlines()) == 1, what
         assert str(f) in r.stderr, what
@@ -405,14 +406,14 @@ def test_another_tool_reads_the_fixtures_as_the_formats_they_are():
 
 
 @needs_data
-def test_army_takes_a_share_link_as_its_file():
+def test_army_takes_a_share_link_as_its_file(cli):
     link = (FOLDER / "world-eaters.10e.listforge-link.txt").read_text().strip()
-    r = CliRunner().invoke(cli, ["army", link, "--json", "--data", str(BSDATA / "10e")])
+    r = cli("army", link, "--json", "--data", str(BSDATA / "10e"))
     assert r.exit_code == 0, r.output
     out = json.loads(r.stdout)
     assert out["points"] == 435 and [u["name"] for u in out["units"]] == [n for n, *_ in UNITS]
-    r = CliRunner().invoke(cli, ["army", "https://x.app/#/listforge/H4sI%%%", "--data",
-                                 str(BSDATA / "10e")])
+    r = cli("army", "https://x.app/#/listforge/H4sI%%%", "--data",
+            str(BSDATA / "10e"))
     assert r.exit_code == 2 and "not a ListForge share link" in r.stderr
     assert "Traceback" not in r.output
 
@@ -424,19 +425,19 @@ def test_decode_link_stops_at_the_limit_without_unpacking_everything():
 
 
 @needs_data
-def test_what_army_json_writes_to_a_file_is_read_back(tmp_path):
+def test_what_army_json_writes_to_a_file_is_read_back(cli, tmp_path):
     saved = tmp_path / "list.json"
     args = ["--data", str(BSDATA / "10e")]
-    r = CliRunner().invoke(cli, ["army", str(FIXTURES / "gwapp-10e.txt"), "--json", "-o",
-                                 str(saved), *args])
+    r = cli("army", str(FIXTURES / "gwapp-10e.txt"), "--json", "-o",
+            str(saved), *args)
     assert r.exit_code == 0 and r.stdout == "", r.output
-    r = CliRunner().invoke(cli, ["army", str(saved), "--json", *args])
+    r = cli("army", str(saved), "--json", *args)
     assert r.exit_code == 0, r.output
     back = json.loads(r.stdout)
     assert back["format"] == "mathhammer-json" and back["points"] == 435
     assert [(u["name"], u["points"], u["models"]) for u in back["units"]] == UNITS
     # an existing file is kept without --force
-    r = CliRunner().invoke(cli, ["army", str(FIXTURES / "gwapp-10e.txt"), "-o", str(saved),
-                                 *args])
+    r = cli("army", str(FIXTURES / "gwapp-10e.txt"), "-o", str(saved),
+            *args)
     assert r.exit_code == 2 and "exists" in r.stderr
     assert json.loads(saved.read_text(encoding="utf-8"))["points"] == 435

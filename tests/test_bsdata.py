@@ -352,6 +352,11 @@ def test_xml_and_json_give_the_same_unit(tmp_path):
     from_json, warn_json = catalogue_unit_dict(tmp_path / "json" / "Orks.json", "Boyz")
     assert from_xml.pop("source").startswith("BattleScribe data: Orks.cat (Test - Orks")
     assert from_json.pop("source").startswith("BattleScribe data: Orks.json (Test - Orks")
+    # where each came from: the edition of its file's format, the file, the entry
+    assert [{k: o[k] for k in ("edition", "file", "entry")} for o in (
+        from_xml.pop("origin"), from_json.pop("origin"))] == [
+        {"edition": "10e", "file": "Orks.cat", "entry": "Boyz"},
+        {"edition": "11e", "file": "Orks.json", "entry": "Boyz"}]
     assert from_xml == from_json and warn_xml == warn_json
     assert from_json["points"] == [{"models": 10, "cost": 80}, {"models": 20, "cost": 160}]
     assert from_json["abilities"] == {"core": ["Feel No Pain 6+"]}

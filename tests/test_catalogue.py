@@ -493,6 +493,33 @@ def test_an_army_list_reads_the_store_and_opens_no_data_file(data, monkeypatch):
     assert army.units[2].unit.source.startswith("BattleScribe data: Imperium - Space Marines.cat")
 
 
+def test_every_unit_of_the_data_has_its_origin(data):
+    # a datasheet from the store, from a list and from its catalogue: the edition, the data
+    # file it is read for and the entry; its source is that origin's text
+    from mathhammer.data.army import parse_army
+    from mathhammer.data.bsdata import load_catalogue_unit
+    from mathhammer.data.rules.unit_rules import _catalogue_of
+    from mathhammer.data.units.unit import Origin
+
+    crisis = unit_index.load_data_unit("Crisis Sunforge Battlesuits", "11e", data)
+    assert crisis.origin == Origin("11e", "Xenos - T'au Empire.json",
+                                   "Crisis Sunforge Battlesuits", crisis.origin.catalogue)
+    assert crisis.source == crisis.origin.text() and crisis.origin.catalogue
+    assert _catalogue_of(crisis, data) == data / "11e" / "Xenos - T'au Empire.json"
+    rhino = parse_army(_LIST, data=data / "10e", rules="10e").units[2]
+    assert (rhino.origin.edition, rhino.origin.file, rhino.origin.entry) == (
+        "10e", "Imperium - Space Marines.cat", "Rhino")
+    assert rhino.unit.source == rhino.origin.text()
+    direct = load_catalogue_unit(f"{data / '10e' / 'Imperium - Space Marines.cat'}:Captain")
+    assert (direct.origin.edition, direct.origin.file, direct.origin.entry) == (
+        "10e", "Imperium - Space Marines.cat", "Captain")
+    # the edition is the origin's, whatever a file is called: a 10e unit named as of a .json
+    # file is not found in the 11e data
+    moved = attrs.evolve(direct, origin=attrs.evolve(direct.origin,
+                                                     file="Xenos - T'au Empire.json"))
+    assert _catalogue_of(moved, data) is None
+
+
 _LIST_MORE = """Fixture list (90 points)
 
 Space Marines

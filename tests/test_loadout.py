@@ -387,11 +387,64 @@ def test_cli_pistols_errors_and_warnings(cli):
 
 
 def test_the_reference_target_is_the_bundled_meq():
-    from mathhammer.data.units.unit import REFERENCE
+    from mathhammer.engine.attack import REFERENCE
 
     assert attrs.evolve(mh.load_unit("MEQ").as_target(), name="MEQ") == REFERENCE
     # without a target the choice is made against it: the rifles (1/3 > 1/9 per model)
     assert INTERCESSORS.as_profiles() == [(RIFLE, 5)]
+
+
+def _imported(path: Path) -> set[str]:
+    """Every module a file imports, at module level or inside a function (absolute names)."""
+    import ast
+
+    package = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if path.name == "__init__.py":
+        package += ".__init__"
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = package.rsplit(".", node.level)[0] if node.level else ""
+            module = ".".join(p for p in (base, node.module or "") if p)
+            out |= {module} | {f"{module}.{a.name}" for a in node.names}
+    return out
+
+
+PACKAGE = Path(mh.__file__).resolve().parent
+
+
+def test_the_data_and_the_model_import_no_engine_to_score_weapons():
+    # the engine passes its scoring in (engine.attack.value_against); data.unit used to import
+    # engine.attack to score weapons, inside weapon_value: attack -> as_profiles -> attack
+    files = [*(PACKAGE / "data").rglob("*.py"), *(PACKAGE / "model").rglob("*.py")]
+    assert len(files) > 40
+    up = {str(f.relative_to(PACKAGE)): sorted(m for m in _imported(f)
+                                               if m.startswith("mathhammer.engine"))
+          for f in files}
+    assert {f: m for f, m in up.items() if m} == {}
+
+
+@pytest.mark.parametrize("name", [u.name for u in mh.list_units()])
+def test_a_loadout_without_a_score_is_the_engines_choice(name):
+    # the package root wires the engine's scoring in for a loadout asked without a score: the
+    # same weapons as with the engine's score passed in, against any target, and mh.attack of
+    # the unit is the attack of those weapons
+    from mathhammer.engine.attack import value_against
+
+    unit = mh.load_unit(name)
+    geq = mh.load_unit("GEQ").as_target()
+    for melee in (False, True):
+        if not unit.weapons(melee=melee):
+            continue
+        for target in (None, geq, mh.load_unit("Heavy Vehicle").as_target()):
+            wired = unit.loadout(melee, target=target)
+            assert wired == unit.loadout(melee, score=value_against(target)), (name, melee)
+            if wired.fired:
+                assert mh.attack(unit, target or geq, melee=melee).damage == mh.attack(
+                    list(unit.loadout(melee, score=value_against(target or geq)).fired),
+                    target or geq, melee=melee).damage
 
 
 def test_models_without_another_gun_fire_their_pistols():

@@ -10,7 +10,6 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 pytest.importorskip("mcp")
 pytest.importorskip("pebble")
@@ -18,7 +17,6 @@ pytest.importorskip("pebble")
 import anyio  # noqa: E402
 from mcp import Client  # noqa: E402
 
-from mathhammer.cli import cli  # noqa: E402
 from mathhammer.mcp.server import make_server  # noqa: E402
 from mathhammer.mcp.tools import TOOLS  # noqa: E402
 
@@ -41,9 +39,8 @@ def ask(*calls: tuple[str, dict], **server: object) -> list:
     return anyio.run(main)
 
 
-def cli_json(*args: str) -> tuple[dict, str]:
-    r = CliRunner().invoke(cli, list(args))
-    assert r.exit_code == 0, r.output
+def cli_json(cli, *args: str) -> tuple[dict, str]:
+    r = cli.ok(*args)
     return json.loads(r.stdout), r.stderr
 
 
@@ -96,7 +93,7 @@ def test_the_tools_and_their_schemas_are_the_options_of_the_command_line_and_the
     assert {f["name"] for f in setup_fields()} <= set(kills)
 
 
-def test_kills_odds_and_a_salvo_are_the_command_lines_numbers():
+def test_kills_odds_and_a_salvo_are_the_command_lines_numbers(cli):
     (_, kills, odds, quarter, salvo) = ask(
         ("kills", HEXMARK),
         ("odds", {"kills": HEXMARK, "ask": "at least", "k": 2}),
@@ -105,7 +102,7 @@ def test_kills_odds_and_a_salvo_are_the_command_lines_numbers():
                   "k": 1}),
         ("salvo", {"units": ["Hexmark Destroyer", "Cronos"], "target": "MEQ",
                    "half_range": True, "until": "50%"}))
-    want, _ = cli_json("kills", "Hexmark Destroyer", "MEQ", "--half-range", "--json")
+    want, _ = cli_json(cli, "kills", "Hexmark Destroyer", "MEQ", "--half-range", "--json")
     got = ok(kills)
     for key in ("pmf", "mean", "destroyed", "state", "weapons"):
         assert exact(got[key]) == exact(want[key]), key
@@ -114,12 +111,12 @@ def test_kills_odds_and_a_salvo_are_the_command_lines_numbers():
     for k, p in got["pmf"]["kills"].items():
         assert got["pmf"]["kills_float"][k] == float(Fraction(p))
     assert got["mean_float"] == {k: float(Fraction(v)) for k, v in want["mean"].items()}
-    want_odds, _ = cli_json("odds", "Hexmark Destroyer", "MEQ", "--half-range",
+    want_odds, _ = cli_json(cli, "odds", "Hexmark Destroyer", "MEQ", "--half-range",
                             "--at-least", "2", "--json")
     assert ok(odds)["p"] == want_odds["p"] == "54550000/387420489"
     assert ok(odds)["p_float"] == float(Fraction("54550000/387420489"))
     assert (ok(quarter)["p"], ok(quarter)["p_float"]) == ("1/4", 0.25)
-    want_salvo, _ = cli_json("kills", "Hexmark Destroyer", "Cronos", "-t", "MEQ",
+    want_salvo, _ = cli_json(cli, "kills", "Hexmark Destroyer", "Cronos", "-t", "MEQ",
                              "--half-range", "--until", "50%", "--json")
     got_salvo = ok(salvo)
     assert exact(got_salvo["pmf"]) == want_salvo["pmf"]
@@ -128,7 +125,7 @@ def test_kills_odds_and_a_salvo_are_the_command_lines_numbers():
     assert [a["attacker"] for a in got_salvo["attackers"]] == ["Hexmark Destroyer", "Cronos"]
 
 
-def test_a_table_a_plan_and_a_unit_are_the_command_lines():
+def test_a_table_a_plan_and_a_unit_are_the_command_lines(cli):
     (_, table, plan, unit, search) = ask(
         ("table", {"attackers": ["Hexmark Destroyer", "Cronos"], "targets": ["GEQ,MEQ"],
                    "metric": "destroyed"}),
@@ -136,12 +133,12 @@ def test_a_table_a_plan_and_a_unit_are_the_command_lines():
                   "objective": "models"}),
         ("unit_rules", {"name": "Cronos"}),
         ("search_units", {"query": "destroyer"}))
-    want, _ = cli_json("table", "Hexmark Destroyer", "Cronos", "-t", "GEQ,MEQ",
+    want, _ = cli_json(cli, "table", "Hexmark Destroyer", "Cronos", "-t", "GEQ,MEQ",
                        "--metric", "destroyed", "--format", "json")
     got = ok(table)
     assert [r["values"] for r in got["rows"]] == [r["values"] for r in want["rows"]]
     assert got["rows"][0]["values"][0]["exact"] == want["rows"][0]["values"][0]["exact"]
-    want_plan, _ = cli_json("plan", "Hexmark Destroyer", "Cronos", "-t", "GEQ", "-t", "MEQ",
+    want_plan, _ = cli_json(cli, "plan", "Hexmark Destroyer", "Cronos", "-t", "GEQ", "-t", "MEQ",
                             "--objective", "models", "--json")
     got_plan = ok(plan)
     assert got_plan["plan"] == want_plan["plan"]
@@ -188,7 +185,7 @@ Blade Champion (95 points)
 """
 
 
-def test_an_army_list_and_the_datas_search_are_the_command_lines(small_data):
+def test_an_army_list_and_the_datas_search_are_the_command_lines(cli, small_data):
     path = small_data / "list.txt"
     path.write_text(LIST, encoding="utf-8")
     (_, army, read, search, card) = ask(
@@ -196,7 +193,7 @@ def test_an_army_list_and_the_datas_search_are_the_command_lines(small_data):
         ("army", {"army": LIST}),
         ("search_units", {"query": "captain"}),
         ("unit_rules", {"name": "Space Marines:Blade Champion"}))
-    want, stderr = cli_json("table", "--army", str(path), "--melee", "-t", "MEQ",
+    want, stderr = cli_json(cli, "table", "--army", str(path), "--melee", "-t", "MEQ",
                             "--format", "json")
     got = ok(army)
     assert [(r["label"], r["points"], r["values"]) for r in got["rows"]] == [
@@ -273,9 +270,7 @@ def test_mathhammer_mcp_over_stdio():
     assert ok(odds)["p"] == "54550000/387420489"
 
 
-def test_mcp_without_the_extra_is_one_line(monkeypatch):
+def test_mcp_without_the_extra_is_one_line(cli, monkeypatch):
     monkeypatch.setitem(sys.modules, "mcp", None)  # as if not installed
-    r = CliRunner().invoke(cli, ["mcp"])
-    assert r.exit_code == 2
-    assert r.stderr.strip() == ('mathhammer: error: mcp needs the mcp extra (mcp is missing): '
+    assert cli.fails("mcp") == ('mathhammer: error: mcp needs the mcp extra (mcp is missing): '
                                 'pip install ".[mcp]"')

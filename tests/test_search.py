@@ -149,14 +149,10 @@ def test_every_bound_of_a_stopped_search_holds(seed):
         assert value == value_of(p, plan) <= best <= bound
 
 
-def test_a_stopped_search_is_told_by_the_command():
+def test_a_stopped_search_is_told_by_the_command(cli):
     # 5 different units into 4 different targets (1,024 assignments), 1 step: the plan found
     # and its gap; in full: proved, and its value within the stopped one's gap
     import json
-
-    from click.testing import CliRunner
-
-    from mathhammer.cli.main import cli
 
     units = [f'{n}x Gun{k} | 24" | {a} | 3+ | {s} | {ap} | {d}'
              for k, (n, a, s, ap, d) in enumerate([(4, 1, 4, 0, 1), (2, 2, 8, -2, 2),
@@ -164,14 +160,14 @@ def test_a_stopped_search_is_told_by_the_command():
                                                    (5, 1, 3, 0, 1)])]
     aims = ["3x T4 Sv3+ W2", "1x T8 Sv3+ W6", "5x T3 Sv5+ W1", "2x T5 Sv2+ W3"]
     args = ["plan", *units, *(a for t in aims for a in ("-t", t)), "--objective", "models"]
-    r = CliRunner().invoke(cli, [*args, "--search-budget", "1", "--json"])
+    r = cli(*args, "--search-budget", "1", "--json")
     assert r.exit_code == 0, r.output
     data = json.loads(r.output)
     gap = F(data["gap"])
     assert gap > 0 and not data["proved"]
-    text = CliRunner().invoke(cli, [*args, "--search-budget", "1"]).output
+    text = cli(*args, "--search-budget", "1").output
     assert "not proved" in text and "gap" in text
-    full = json.loads(CliRunner().invoke(cli, [*args, "--json"]).output)
+    full = json.loads(cli(*args, "--json").output)
     assert full["proved"] and F(full["gap"]) == 0
     assert F(data["best"]["value"]) <= F(full["best"]["value"]) <= \
         F(data["best"]["value"]) + gap

@@ -15,6 +15,7 @@ import mathhammer as mh
 from mathhammer.data.rules import stratagems
 from mathhammer.data.rules.translate import translate_effect
 from mathhammer.data.rules.unit_rules import side_rules
+from mathhammer.data.units.unit import Origin
 
 SHARED = Path(os.environ.get("MATHHAMMER_BSDATA", Path(__file__).resolve().parents[2]
                              / "shared" / "bsdata"))
@@ -144,8 +145,8 @@ class FakeUnit:
 
     name: str = "Custodian Guard"
     faction: str = "Adeptus Custodes"
-    source: str = "BattleScribe data: Imperium - Adeptus Custodes.json (Imperium - Adeptus " \
-                  "Custodes)"
+    origin: Origin = Origin("11e", "Imperium - Adeptus Custodes.json", "Custodian Guard",
+                            "Imperium - Adeptus Custodes")
     keywords: tuple = ("CUSTODIAN GUARD", "INFANTRY", "BATTLELINE", "IMPERIUM")
     faction_keywords: tuple = ("ADEPTUS CUSTODES",)
 
@@ -194,7 +195,9 @@ def test_a_units_stratagems_by_faction_and_keywords_switched_on_by_name():
     # S+1 and AP improved by 1 for ranged attacks: 5/12 -> 20/27 as worked out above
     assert unsaved(talons) == F(20, 27)
     # a 10e unit has none (the 40kdc data is 11e)
-    assert stratagems.unit_stratagems(attrs.evolve(unit, source="BattleScribe x.cat")) == ()
+    assert stratagems.unit_stratagems(attrs.evolve(unit, origin=Origin("10e", "x.cat"))) == ()
+    # where a unit came from is its origin, never its source text parsed back
+    assert stratagems.unit_stratagems(attrs.evolve(unit, origin=Origin(file="guard.toml"))) == ()
 
 
 def test_rules_for_says_how_to_get_the_stratagems_without_the_40kdc_data(cli, monkeypatch):

@@ -13,9 +13,7 @@ from army_corpus import (
     cache,  # noqa: F401  (a private cache folder, module-wide)
     find_shared,
 )
-from click.testing import CliRunner
 
-from mathhammer.cli import cli
 from mathhammer.data.army import load_army
 from mathhammer.errors import InputError
 from mathhammer.limits import MAX_ARMY_FILE_BYTES
@@ -146,10 +144,10 @@ def test_a_bad_unitcrunch_file_is_one_line(data, words):
     assert "\n" not in str(e.value)
 
 
-def test_kills_writes_the_attacker_and_the_target(tmp_path):
+def test_kills_writes_the_attacker_and_the_target(cli, tmp_path):
     out = tmp_path / "q.txt"
-    r = CliRunner().invoke(cli, ["kills", "Necron Warriors", "MEQ", "--to", "unitcrunch",
-                                 "-o", str(out)])
+    r = cli("kills", "Necron Warriors", "MEQ", "--to", "unitcrunch",
+            "-o", str(out))
     assert r.exit_code == 0, r.output
     me, target = loads(out.read_bytes())
     [m] = me.units[0].model_types
@@ -168,39 +166,39 @@ def test_kills_writes_the_attacker_and_the_target(tmp_path):
     (["--to", "unitcrunch", "-o", "OUT", "-t", "GEQ"], "one attacking unit"),
     (["--to", "excel", "-o", "OUT"], "Invalid value for '--to'"),
 ])
-def test_kills_to_unitcrunch_bad_options(tmp_path, args, words):
+def test_kills_to_unitcrunch_bad_options(cli, tmp_path, args, words):
     args = [str(tmp_path / "o.txt") if a == "OUT" else a for a in args]
-    r = CliRunner().invoke(cli, ["kills", "Necron Warriors", "MEQ", *args])
+    r = cli("kills", "Necron Warriors", "MEQ", *args)
     assert r.exit_code == 2 and words in r.output and "Traceback" not in r.output
     assert not (tmp_path / "o.txt").exists()
 
 
-def test_an_existing_file_is_kept_without_force(tmp_path):
+def test_an_existing_file_is_kept_without_force(cli, tmp_path):
     out = tmp_path / "q.txt"
     out.write_text("mine")
-    r = CliRunner().invoke(cli, ["kills", "Necron Warriors", "MEQ", "--to", "unitcrunch",
-                                 "-o", str(out)])
+    r = cli("kills", "Necron Warriors", "MEQ", "--to", "unitcrunch",
+            "-o", str(out))
     assert r.exit_code == 2 and "exists" in r.stderr and out.read_text() == "mine"
-    r = CliRunner().invoke(cli, ["kills", "Necron Warriors", "MEQ", "--to", "unitcrunch",
-                                 "-o", str(out), "--force"])
+    r = cli("kills", "Necron Warriors", "MEQ", "--to", "unitcrunch",
+            "-o", str(out), "--force")
     assert r.exit_code == 0 and loads(out.read_bytes())[0].name == "Necron Warriors"
 
 
-def test_without_msgpack_it_says_how_to_install_it(tmp_path, monkeypatch):
+def test_without_msgpack_it_says_how_to_install_it(cli, tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "msgpack", None)  # `import msgpack` fails
     out = tmp_path / "q.txt"
-    r = CliRunner().invoke(cli, ["kills", "Necron Warriors", "MEQ", "--to", "unitcrunch",
-                                 "-o", str(out)])
+    r = cli("kills", "Necron Warriors", "MEQ", "--to", "unitcrunch",
+            "-o", str(out))
     assert r.exit_code == 2 and "pip install 'mathhammer[unitcrunch]'" in r.stderr
     assert "Traceback" not in r.output and not out.exists()
 
 
 @pytest.mark.slow
 @needs_data
-def test_army_to_unitcrunch_round_trips_every_unit(tmp_path):
+def test_army_to_unitcrunch_round_trips_every_unit(cli, tmp_path):
     out = tmp_path / "army.txt"
-    r = CliRunner().invoke(cli, ["army", str(FIXTURE), "--data", str(BSDATA / "10e"),
-                                 "--to", "unitcrunch", "-o", str(out)])
+    r = cli("army", str(FIXTURE), "--data", str(BSDATA / "10e"),
+            "--to", "unitcrunch", "-o", str(out))
     assert r.exit_code == 0, r.output
     assert "UnitCrunch has no ability for hazardous (2 weapons), pistol (6 weapons), " \
            "precision (1 weapon): left out of the file" in r.stderr

@@ -7,6 +7,7 @@ import re
 from fractions import Fraction
 from pathlib import Path
 
+import attrs
 import pytest
 
 import mathhammer as mh
@@ -408,3 +409,54 @@ def test_units_readme_examples():
         pytest.skip("units/README.md is not shipped in the installed package")
     result = doctest.testfile(str(readme), module_relative=False)
     assert result.attempted >= 3 and result.failed == 0
+
+
+ORIGIN_UNIT = '''name = "Boyz"
+faction = "Orks"
+source = "my notes"
+[origin]
+edition = "11e"
+file = "Orks.json"
+entry = "Boyz"
+catalogue = "Xenos - Orks"
+[[models]]
+count = [10, 20]
+toughness = 5
+save = "5+"
+wounds = 1
+'''
+
+
+def test_a_unit_file_says_where_it_came_from_in_its_origin(tmp_path):
+    from mathhammer.data.rules.unit_rules import origin_of
+    from mathhammer.data.units.unit import Origin
+
+    u = loads_unit(ORIGIN_UNIT)
+    assert u.origin == Origin("11e", "Orks.json", "Boyz", "Xenos - Orks")
+    assert u.origin.of_data and u.source == "my notes"  # the source is shown as written
+    # without a source, the origin's text is shown
+    bare = loads_unit(ORIGIN_UNIT.replace('source = "my notes"\n', ""))
+    assert bare.source == "BattleScribe data: Orks.json (Xenos - Orks)"
+    # a unit file read from a path is its own origin: no edition, not of the data
+    path = tmp_path / "boyz.toml"
+    path.write_text(ORIGIN_UNIT.split("[origin]")[0] + "[[models]]" +
+                    ORIGIN_UNIT.split("[[models]]")[1], encoding="utf-8")
+    mine = load_unit(path)
+    assert mine.origin == Origin(file="boyz.toml", entry="Boyz") and not mine.origin.of_data
+    # a source that reads like the data's is text, never parsed back into an origin
+    fake = attrs.evolve(mine, source="BattleScribe data: Orks.json (Xenos - Orks)")
+    assert not origin_of(fake).of_data
+    assert load_unit("Cronos").origin == Origin(file="cronos.toml", entry="Cronos")
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    ('edition = "11e"', 'edition = "12e"', ),
+    ('file = "Orks.json"\n', ""),
+    ('entry = "Boyz"', 'entry = 3'),
+    ('catalogue = "Xenos - Orks"', 'shelf = "top"'),
+])
+def test_a_bad_origin_is_one_line_naming_the_field(change, words):
+    with pytest.raises(ValueError) as e:
+        loads_unit(ORIGIN_UNIT.replace(change, words))
+    message = str(e.value)
+    assert "\n" not in message and message.startswith("<text>: origin")

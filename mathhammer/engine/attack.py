@@ -46,7 +46,7 @@ alone, the damage, kills and states from the chain.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence, Set
+from collections.abc import Callable, Iterable, Sequence, Set
 from enum import StrEnum
 from fractions import Fraction
 from math import comb, lcm
@@ -240,8 +240,8 @@ Profile = Weapon | tuple[Weapon, int]
 def _entries(profiles: Any, melee: bool | None, target: Target | Squad, options: Options,
              apply: Iterable[NamedRule]) -> list[tuple[Weapon, int]]:
     if hasattr(profiles, "as_profiles"):  # a unit: its weapons chosen against this target
-        return list(profiles.as_profiles(melee=bool(melee), target=target, options=options,
-                                         named_rules=tuple(apply)))
+        return list(profiles.as_profiles(melee=bool(melee),
+                                         score=value_against(target, options, tuple(apply))))
     if isinstance(profiles, Weapon) or (isinstance(profiles, tuple) and len(profiles) == 2
                                         and isinstance(profiles[0], Weapon)):
         profiles = [profiles]
@@ -1089,3 +1089,40 @@ def _best_lethal(weapon: Weapon, count: int, target: Squad, options: Options,
     expected damage (wounds lost) from ``start``."""
     return attrs.evolve(options,
                         lethal_hits=_best_lethal_mode(weapon, count, target, options, start))
+
+
+# -- how weapon choice is scored --------------------------------------------------------------
+# the engine owns it and passes it into the choice (mathhammer.model.loadout.choose, through
+# Unit.loadout's ``score``), so the model and the data import no engine
+
+#: The target weapons are chosen against when none is given (MEQ).
+REFERENCE = Target(models=5, toughness=4, save=3, wounds=2, keywords=("INFANTRY",), name="MEQ")
+
+
+def value_against(target: Target | Any | None, options: Options | None = None,
+                  named_rules: tuple[NamedRule, ...] = ()) -> Callable[[Weapon], Fraction]:
+    """The score weapon choice compares: :func:`weapon_value` against ``target`` (MEQ when
+    None).
+
+    >>> bolt = Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
+    >>> value_against(None)(bolt)  # against MEQ: 2 x 2/3 hit x 1/2 wound x 1/2 unsaved
+    Fraction(1, 3)
+    """
+    target = REFERENCE if target is None else target
+    rules = tuple(named_rules)
+    return lambda w: weapon_value(w, target, options, rules)
+
+
+@cached(maxsize=4096)
+def weapon_value(weapon: Weapon, target: Target | Any, options: Options | None = None,
+                 named_rules: tuple[NamedRule, ...] = ()) -> Fraction:
+    """One model's exact E[damage] (wounds the target loses, after saves, Feel No Pain and lost
+    excess) with ``weapon`` against ``target``, under ``options`` and ``named_rules``: what
+    weapon choice compares.
+
+    >>> w = Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
+    >>> weapon_value(w, REFERENCE)  # 2 x 2/3 hit x 1/2 wound x 1/2 unsaved
+    Fraction(1, 3)
+    """
+    opts = attrs.asdict(options, recurse=False) if options is not None else {}
+    return attack([(weapon, 1)], target, apply=named_rules, **opts).damage.mean()

@@ -62,14 +62,14 @@ class AtlasRow:
 def atlas_row(unit: Any, factions: tuple[str, ...], targets: Sequence[Any],
               rules: str) -> list[AtlasRow]:
     """The rows (ranged, melee) of one unit against the targets."""
-    from ..engine.attack import attack
+    from ..engine.attack import attack, value_against
 
     out = []
     models = sum(unit.composition())  # the datasheet's unit (its smallest, as fired)
     points = unit.cost()
     for melee in (False, True):
         try:
-            profiles = unit.as_profiles(melee)
+            profiles = unit.as_profiles(melee, score=value_against(None))
         except ValueError:
             continue  # no weapons in this phase
         if not profiles:

@@ -136,7 +136,7 @@ def _target(edition: str):
 
 def _ask(unit, edition: str, target, notes: list[str]) -> bool:
     """Ask each phase against the target; True if the unit has any weapon."""
-    from ..engine.attack import attack
+    from ..engine.attack import attack, value_against
     from ..report.specs import check_work
 
     armed = False
@@ -145,7 +145,7 @@ def _ask(unit, edition: str, target, notes: list[str]) -> bool:
         if not unit.weapons(melee=melee):
             continue
         armed = True
-        profiles = unit.as_profiles(melee=melee)
+        profiles = unit.as_profiles(melee=melee, score=value_against(None))
         if not profiles:
             notes.append(f"{phase}: no weapon fires by default (every one is optional)")
             continue

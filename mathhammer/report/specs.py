@@ -27,7 +27,7 @@ from ..data.rules.unit_rules import UnitRules, named_rules_of, offered_to, side_
 from ..data.typed.inline import is_inline_weapon, parse_weapons
 from ..data.typed.names import name_key
 from ..errors import InputError, NotCarried
-from ..model.loadout import LeftOut, Loadout, choose_rows, fires_both
+from ..model.loadout import LeftOut, Loadout, Score, choose_rows, fires_both
 from ..model.options import Options
 from ..model.profiles import Target, Weapon
 from ..model.ruleset import load_ruleset
@@ -80,6 +80,9 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
     >>> a.label, [(w.name, n) for w, n in a.profiles], a.points  # two models: 100 points
     ('Cronos', [('Spirit vortex', 2)], 100)
     """
+    from ..data.rules.named import resolve_rules
+    from ..engine.attack import value_against  # the engine scores weapon choice
+
     if not (spec is None or isinstance(spec, str) or hasattr(spec, "as_profiles")):
         raise TypeError(f"spec: expected a unit's name, inline weapon rows or a unit, got "
                         f"{type(spec).__name__}")
@@ -108,9 +111,8 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
         _check_phase(own, melee)
 
         def rows(t: Target | Squad | None) -> Loadout:
-            return _inline_loadout(own + inline, melee=melee, target=t, options=options,
-                                   named_rules=named_rules, pistols=pistols,
-                                   keywords=keywords)
+            return _inline_loadout(own + inline, melee=melee, pistols=pistols, keywords=keywords,
+                                   score=value_against(t, options, resolve_rules(named_rules)))
 
         chosen = rows(target)
         profiles = list(chosen.fired)
@@ -120,7 +122,7 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
             label = f"{n}x {w.name}"
         return Attacker(label, tuple(profiles), left_out=chosen.left_out,
                         retarget=lambda t: rows(t).fired)
-    choice = {"target": target, "options": options, "named_rules": tuple(named_rules),
+    choice = {"score": value_against(target, options, resolve_rules(named_rules)),
               "pistols": pistols}
     if isinstance(spec, str) and split_attached(spec) is not None:
         if tuple(keywords):
@@ -130,7 +132,8 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
         def led(t: Target | Squad | None) -> Attacker:
             return _attached_attacker(spec, names, inline, melee=melee, models=models,
                                       every_weapon=every_weapon, rules=rules, data=data,
-                                      choice=choice | {"target": t})
+                                      choice=choice | {"score": value_against(
+                                          t, options, resolve_rules(named_rules))})
 
         found = led(target)
         return attrs.evolve(found, rules=found.rules + _extra_rules(
@@ -153,7 +156,7 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
             raise NotCarried(f"{unit.name} has no {'melee' if melee else 'ranged'} weapons")
 
     def fire(t: Target | Squad | None) -> Loadout:
-        choice = {"target": t, "options": options, "named_rules": tuple(named_rules),
+        choice = {"score": value_against(t, options, resolve_rules(named_rules)),
                   "pistols": pistols}
         if not names and inline:
             return Loadout(())
@@ -321,23 +324,22 @@ def _attached_attacker(spec: str, names: list[str], inline: list, *, melee: bool
                     rules=rules_of, led=True, notes=leader_notes(body, lead))
 
 
-def _inline_loadout(profiles: list[tuple[Weapon, int]], *, melee: bool,
-                    target: Target | Squad | None, options: Options | None,
-                    named_rules: Iterable[str], pistols: bool,
-                    keywords: Iterable[str]) -> Loadout:
-    """Inline rows by the same rules (:func:`~mathhammer.model.loadout.choose_rows`): Pistols
-    or the other rows (both for a VEHICLE or MONSTER); one melee row per model fights.
+def _inline_loadout(profiles: list[tuple[Weapon, int]], *, melee: bool, score: Score,
+                    pistols: bool, keywords: Iterable[str]) -> Loadout:
+    """Inline rows by the same rules (:func:`~mathhammer.model.loadout.choose_rows`), each
+    choice the higher ``score``: Pistols or the other rows (both for a VEHICLE or MONSTER); one
+    melee row per model fights.
 
     >>> pistol = parse_weapons("5x 1 | 3+ | 4 | 0 | 1 | pistol")
     >>> rifle = parse_weapons("5x 2 | 3+ | 4 | -1 | 1")
-    >>> [n for _, n in _inline_loadout(pistol + rifle, melee=False, target=None, options=None,
-    ...                                named_rules=(), pistols=True, keywords=()).fired]
+    >>> [n for _, n in _inline_loadout(pistol + rifle, melee=False, score=lambda w: w.attacks,
+    ...                                pistols=True, keywords=()).fired]
     [5]
     """
-    from ..data.units.unit import value_against
+    return choose_rows(profiles, score, melee=melee, both=fires_both(tuple(keywords)),
+                       pistols=pistols)
 
-    return choose_rows(profiles, value_against(target, options, tuple(named_rules)),
-                       melee=melee, both=fires_both(tuple(keywords)), pistols=pistols)
+
 
 
 def _check_phase(profiles: list[tuple[Weapon, int]], melee: bool) -> None:

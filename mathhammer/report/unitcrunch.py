@@ -126,10 +126,12 @@ def _statline(name: str, models: int, g: Any, keywords: tuple[str, ...],
 
 def _fired(unit: Any) -> set[str]:
     """The names of the weapon profiles ``unit``'s loadout fires in either phase."""
+    from ..engine.attack import value_against  # the engine scores the loadout's choice
+
     out: set[str] = set()
     for melee in (False, True):
         try:
-            out |= {w.name for w, _n in unit.loadout(melee=melee).fired}
+            out |= {w.name for w, _n in unit.loadout(melee=melee, score=value_against(None)).fired}
         except (InputError, ValueError):
             continue  # no weapons of that phase
     return out

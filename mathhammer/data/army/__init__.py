@@ -1,6 +1,7 @@
 """Army lists: read the lists players share and resolve them against the BattleScribe data.
 
-Formats (:data:`FORMATS`, recognised by content, or forced with ``fmt``): the Warhammer
+Formats (:data:`FORMATS`, a registry: :mod:`.formats`; recognised by content, or forced
+with ``fmt``): the Warhammer
 40,000 app's text export (10e and 11e apps, any language's headers), New Recruit's text exports
 (GW, WTC, WTC-compact, default and short), ListForge, WarOrgan's two styles, BattleScribe
 rosters (``.ros``, ``.rosz``), and the structured forms (:mod:`.structured`): New Recruit's
@@ -20,7 +21,6 @@ from typing import TYPE_CHECKING
 
 from ...errors import InputError
 from ...limits import MAX_ARMY_FILE_BYTES, read_limited
-from .words import EDITION_SIGNS
 
 if TYPE_CHECKING:
     from .values import Army, ArmyUnit, AttachedUnit, ParsedList, Unresolved, WeaponCount
@@ -33,20 +33,21 @@ _MODEL = ("Army", "ArmyUnit", "AttachedUnit", "ParsedList", "Unresolved", "Weapo
 
 
 def __getattr__(name: str):
-    """The list value types (:mod:`.values`), imported on first use: a command that reads no
-    list (``kills`` of a data unit) does not pay for them at start-up."""
+    """The list value types (:mod:`.values`) and the formats, imported on first use: a command
+    that reads no list (``kills`` of a data unit) does not pay for them at start-up."""
     if name in _MODEL:
         from . import values
 
         return getattr(values, name)
+    if name == "FORMATS":  # the formats a list may be read as (``--format``)
+        from .formats import names
+
+        return names()
+    if name == "EDITION_SIGNS":  # how each format says its edition
+        from .formats import formats
+
+        return {f.name: f.edition for f in formats()}
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-#: the formats a list may be read as (``--format``)
-FORMATS = ("gwapp", "newrecruit-gw", "newrecruit-wtc", "newrecruit-nr", "newrecruit-short",
-           "listforge", "warorgan", "battlescribe", "newrecruit-json", "listforge-json",
-           "listforge-link", "mathhammer-json")
-
 
 
 def parse_list(text: str | bytes, source: str = "<text>", fmt: str | None = None
@@ -59,20 +60,17 @@ def parse_list(text: str | bytes, source: str = "<text>", fmt: str | None = None
     ...
     mathhammer.errors.InputError: <text>: an army list is text or bytes, not int
     """
-    from .roster import parse_roster
-    from .structured import FORMATS as STRUCTURED
-    from .structured import kind_of, parse_structured
-    from .text import parse_text
+    from . import formats
 
     if not isinstance(text, (str, bytes, bytearray)):
         raise InputError(f"{source}: an army list is text or bytes, not {type(text).__name__}")
-    if fmt is not None and fmt not in FORMATS:
-        raise InputError(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    forced = None if fmt is None else formats.get(fmt)
     if isinstance(text, (bytes, bytearray)):
         text = bytes(text)
-        head = text.lstrip()[:200]
-        if fmt == "battlescribe" or text[:2] == b"PK" or head.startswith(b"<"):
-            return parse_roster(text, source)
+        as_is = forced if forced is not None and forced.recognise_bytes is not None \
+            else formats.detect_bytes(text) if forced is None else None
+        if as_is is not None:
+            return as_is.read(text, source)
         try:
             text = text.decode("utf-8-sig")
         except UnicodeDecodeError:
@@ -83,11 +81,7 @@ def parse_list(text: str | bytes, source: str = "<text>", fmt: str | None = None
                 raise InputError(f"{source}: not a text army list, a .ros or a .rosz") from None
     if not text.strip():
         raise InputError(f"{source}: empty army list")
-    if fmt == "battlescribe" or text.lstrip().startswith("<"):
-        return parse_roster(text.encode("utf-8"), source)
-    if fmt in STRUCTURED or (fmt is None and kind_of(text) is not None):
-        return parse_structured(text, source, fmt)
-    return parse_text(text, source, fmt)
+    return (forced or formats.detect(text)).read(text, source)
 
 
 def read_list(path: str | os.PathLike, fmt: str | None = None) -> ParsedList:

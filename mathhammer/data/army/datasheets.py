@@ -23,6 +23,7 @@ import attrs
 
 from ...cache import cached
 from ...errors import InputError
+from ..bsdata.formats import EDITION_SUFFIXES
 from ..store.compiled import StoredCatalogue, StoredEntry
 from ..store.index import UnitIndex
 from ..typed.names import name_key
@@ -92,7 +93,8 @@ class ArmyData:
         list repeats datasheets)."""
         if entry not in self.units:
             try:
-                self.units[entry] = self.index.store.army_unit(entry, lib.source)
+                store = self.index.store
+                self.units[entry] = store.army_unit(entry, store.origin(lib, entry.name))
             except InputError as e:
                 self.units[entry] = e
         got = self.units[entry]
@@ -150,7 +152,7 @@ def homes_of(index: UnitIndex, parsed: ParsedList) -> tuple[list, list[str]]:
     for f in parsed.factions:
         m = missing.get(name_key(re.sub(r"^\w+ - ", "", f)))
         if m is not None:
-            ext = ".json" if edition_of(index) == "11e" else ".cat"
+            ext = EDITION_SUFFIXES[edition_of(index)][0]
             raise InputError(f"{parsed.source}: faction {f!r} is in the catalogue {m!r} "
                              f"(missing file '{m}{ext}'), which is not in {index.folder}; "
                              "other catalogues link to it")

@@ -52,6 +52,7 @@ from .datasheets import (
     singular,
     weapon_tables,
 )
+from .formats import edition_sign
 from .lines import count_name, lead_count
 from .values import (
     Army,
@@ -63,7 +64,6 @@ from .values import (
     WeaponCount,
     lacking_notes,
 )
-from .words import EDITION_SIGNS
 
 __all__ = ["match_key", "resolve"]
 
@@ -102,7 +102,7 @@ def resolve(parsed: ParsedList, data=None, rules: str | None = None,
                f"read, {_mismatches(a)} unit cost{'s' * (_mismatches(a) != 1)} unlike the "
                "data's" for a in armies) + ")" if len(armies) > 1 else
            f"the only edition whose data reads it ({errors[0]})" if errors else "")
-    sign = EDITION_SIGNS.get(parsed.format, "")
+    sign = edition_sign(parsed.format)
     return _said(best, f"{parsed.source}: the list does not say its edition"
                        + (f" ({sign})" if sign else "")
                        + f": read in {best.edition}, {why}; give --rules to choose")

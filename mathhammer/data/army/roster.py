@@ -24,6 +24,7 @@ from fractions import Fraction
 from ...errors import InputError
 from ...limits import MAX_ARMY_FILE_BYTES, MAX_ARMY_UNITS, MAX_LINE, MAX_ROSTER_DEPTH
 from ..bsdata.formats import Node, XmlNode, local_name
+from .formats import ListFormat, Sign, register
 from .lines import is_note
 from .values import Item, ParsedList, ParsedModel, ParsedUnit
 
@@ -290,3 +291,14 @@ def _unit(sel: Node, catalogue: str, profiles: bool = True) -> ParsedUnit:
     size = _number(sel) if sel.get("type") == "model" else None
     return ParsedUnit(_label(sel), 0, int(pts), tuple(models), tuple(items),
                       tuple(enh), tuple(notes), size=size, role="", group=0, ids=entry_ids(sel))
+
+
+def _read(data: str | bytes, source: str) -> ParsedList:
+    return parse_roster(data if isinstance(data, bytes) else data.encode("utf-8"), source)
+
+
+register(ListFormat(
+    "battlescribe", _read, signs=(Sign(0, lambda text: text.lstrip().startswith("<")),),
+    listed=20, recognise_bytes=lambda data: data[:2] == b"PK" or data.lstrip()[:200]
+    .startswith(b"<"),
+    edition='a roster says it by its game system ("... 10th Edition", "... 11th Edition")'))

@@ -30,20 +30,20 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import json
 import re
 import urllib.parse
 import zlib
+from collections.abc import Callable
 from typing import Any
 
 from ...errors import InputError
 from ...limits import MAX_ARMY_FILE_BYTES, MAX_ARMY_UNITS, MAX_JSON_DEPTH, MAX_LINE
 from ..bsdata.formats import JsonNode
+from .formats import ListFormat, Sign, register
 from .roster import read_tree
 from .values import Item, ParsedList, ParsedModel, ParsedUnit
-
-FORMATS = ("newrecruit-json", "listforge-json", "listforge-link", "mathhammer-json")
-
 
 NEWRECRUIT_XMLNS = "http://www.battlescribe.net/schema/rosterSchema"
 #: the path ListForge's share links carry their payload after
@@ -69,26 +69,57 @@ def is_share_link(text: str) -> bool:
     return len(text) <= MAX_ARMY_FILE_BYTES and kind_of(text) == "link"
 
 
-def parse_structured(text: str, source: str, fmt: str | None = None) -> ParsedList:
-    """A structured list (JSON or a share link) read in its format (``fmt``: forced)."""
-    kind = kind_of(text)
-    if fmt == "listforge-link" or (fmt is None and kind == "link"):
-        data = loads(decode_link(text, source), source)
-        return _roster(data, source, "listforge-link")
-    if kind != "json":
-        raise InputError(f"{source}: not a JSON army list (read as {fmt}: expected a JSON "
-                         "object)")
-    data = loads(text, source)
-    found = format_of(data)
-    if found is None:
-        raise InputError(f"{source}: a JSON file that is not an army list (expected a New "
-                         "Recruit or ListForge roster with roster.forces, or what `mathhammer "
-                         "army --json` writes)")
-    if fmt is not None and fmt != found and {fmt, found} != {"newrecruit-json",
-                                                            "listforge-json"}:
-        raise InputError(f"{source}: --format {fmt}: the file is {found}")
-    fmt = fmt or found
-    return saved_army(data, source) if fmt == "mathhammer-json" else _roster(data, source, fmt)
+def _read_link(text: str | bytes, source: str) -> ParsedList:
+    """A ListForge share link or its payload."""
+    return _roster(loads(decode_link(str(text), source), source), source, "listforge-link")
+
+
+def _read_json(fmt: str) -> Callable[[str | bytes, str], ParsedList]:
+    """The reader of one JSON format: a file of another JSON format is an error (a New
+    Recruit and a ListForge roster are the same tree, either read as the other)."""
+    def read(text: str | bytes, source: str) -> ParsedList:
+        text = str(text)
+        if kind_of(text) != "json":
+            raise InputError(f"{source}: not a JSON army list (read as {fmt}: expected a JSON "
+                             "object)")
+        data = loads(text, source)
+        found = format_of(data)
+        if found is None:
+            raise InputError(f"{source}: a JSON file that is not an army list (expected a New "
+                             "Recruit or ListForge roster with roster.forces, or what "
+                             "`mathhammer army --json` writes)")
+        if found != fmt and not {fmt, found} <= set(_ROSTER_TREES):
+            raise InputError(f"{source}: --format {fmt}: the file is {found}")
+        return saved_army(data, source) if found == fmt and fmt not in _ROSTER_TREES \
+            else _roster(data, source, fmt)
+    return read
+
+
+@functools.lru_cache(maxsize=2)
+def _json_kind(text: str) -> str:
+    """The JSON format a text is (New Recruit's when it is none of them or not JSON at all:
+    its reader says why it is no list)."""
+    try:
+        return format_of(loads(text, "<text>")) or "newrecruit-json"
+    except InputError:
+        return "newrecruit-json"
+
+
+#: the formats that are a BattleScribe roster tree in JSON
+_ROSTER_TREES = ("newrecruit-json", "listforge-json")
+_READERS = {"newrecruit-json": _read_json("newrecruit-json"),
+            "listforge-json": _read_json("listforge-json"),
+            "listforge-link": _read_link, "mathhammer-json": _read_json("mathhammer-json")}
+for _k, (_name, _edition) in enumerate((  # a link first, then the JSON by its own format
+        ("newrecruit-json", "New Recruit's JSON says it by the roster's game system"),
+        ("listforge-json", "ListForge's JSON says it by its game system"),
+        ("listforge-link", "a ListForge share link says it by its game system"),
+        ("mathhammer-json", "a saved army says it by its 'edition'"))):
+    register(ListFormat(_name, _READERS[_name], listed=30 + _k, edition=_edition, signs=(
+        Sign(1, lambda text: kind_of(text) == "link") if _name == "listforge-link" else
+        Sign(2, lambda text, n=_name: kind_of(text) == "json" and _json_kind(text) == n),)))
+#: the structured formats (this module's)
+FORMATS = tuple(_READERS)
 
 
 def loads(text: str | bytes, source: str) -> Any:

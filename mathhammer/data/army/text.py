@@ -1,7 +1,8 @@
 """The text exports, one reader per format sharing one pipeline (:mod:`.lines`): the head (title,
 faction, points), sections, units, their models and wargear, enhancements and attached pairs.
 
-Formats (:data:`FORMATS`, recognised by content by :func:`detect`, or forced):
+Formats (:data:`FORMATS`, each registered with its signs and style: :func:`text_format`;
+recognised by content by the registry, :mod:`.formats`, or forced):
 
 - ``gwapp``: the Warhammer 40,000 app (10e app v1.x, 11e app v2.x; any language's headers);
 - ``newrecruit-gw``: New Recruit's GW-style text (``+ FACTION KEYWORD:`` head, app-like units);
@@ -19,7 +20,7 @@ as well as one that kept it. A line is never wargear when it is structural: in t
 in any language (:mod:`.words`), or by its place (a line between units that no format writes
 wargear as: not bulleted, counted or priced, followed by a unit or a section; said).
 
-Each format's edition is what the list says (:data:`mathhammer.data.army.EDITION_SIGNS`); a
+Each format's edition is what the list says (its ``edition`` in the registry); a
 list that says none has ``edition`` None and is read where it resolves best, said so.
 
 Why one module over 400 lines: the readers are one pass over the lines sharing one state (the
@@ -34,17 +35,22 @@ split by format, each would repeat the pass and carry the whole state.
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable
 
 import attrs
 
 from ...errors import InputError
+from . import formats
 from . import lines as L
 from . import words as W
+from .formats import ListFormat, Sign, register
 from .values import Item, ParsedList, ParsedUnit
 
-FORMATS = ("gwapp", "newrecruit-gw", "newrecruit-wtc", "newrecruit-nr", "newrecruit-short",
-           "listforge", "warorgan")
+#: how much of a list's text its signs look at
+HEAD = 200_000
+
 #: the battle sizes, in the app's languages (compared folded: "Incursión" is "incursion")
 _SIZES = ("combat patrol", "incursion", "strike force", "onslaught", "battle size",
           "patrouille", "force de frappe", "assaut", "kampfpatrouille", "einsatzverband",
@@ -59,46 +65,123 @@ _APP_EDITION = {"1": "10e", "2": "11e"}
 _WO_MODEL = re.compile(r"(\d{1,6})\s{1,3}(\S.{0,200}?)\s{1,3}with\s{1,3}(\S.*)$", re.I)
 
 
+@attrs.frozen
+class TextStyle:
+    """What a text format writes that the others do not (the one pass over the lines reads
+    these, never a format's name)."""
+
+    #: the title names the detachment last (ListForge's "List - Faction - Detachment")
+    title_detachment: bool = False
+    #: "Leading X[1]" / "Attached to Y[2]" lines, and a bulleted count at no indent is a model
+    #: line ("• 9x Khorne Berzerker"): New Recruit's WTC texts
+    wtc_lines: bool = False
+    #: "1 Sister Superior with Bolt pistol and Chainsword" model lines (WarOrgan)
+    with_models: bool = False
+    #: "+ ..." and "& ..." lines are the head (New Recruit)
+    plus_head: bool = False
+    #: the app's version in its footer says the edition; the detachment is a line of its own
+    #: after the faction(s) (the Warhammer 40,000 app)
+    app: bool = False
+
+
+@functools.lru_cache(maxsize=2)
+def _plain_head(head: str) -> str:
+    return L.plain(head[:HEAD])
+
+
+def _nr_head(head: str) -> bool:
+    return re.search(r"^\+ ?(faction keyword|total army points|detachment)", head,
+                     re.M | re.I) is not None
+
+
+def _signs_gwapp(head: str) -> bool:
+    return "app version" in head.lower() or re.search(
+        r"^\s{0,8}[•◦]?\s{0,3}(attached as|attach[ée]e? en tant|angeschlossen als|"
+        r"angegliedert als|acoplad[oa] como|associat[oa] come|aggregat[oa] come)", head,
+        re.M | re.I) is not None or re.search(r"^(export|esport)\S{0,8} \S.{0,60}\bv[12]\.\d",
+                                              head, re.M | re.I) is not None
+
+
+def _signs_wtc(head: str) -> bool:
+    return re.search(r"^[A-Za-z]{2,8}\d{1,4}:\s{0,3}\d{1,6}x\s", head, re.M) is not None or (
+        _nr_head(head) and re.search(r"^\s{0,8}\d{1,6} with ", head, re.M) is not None)
+
+
+def _signs_warorgan_layout(head: str) -> bool:
+    return re.search(r"^(battle size|detachments):", head, re.M | re.I) is not None or \
+        re.search(r"^\s{0,8}•\s{0,3}\d{1,6} \S.{0,200} with ", head, re.M) is not None or \
+        re.search(r"\[\d[\d,. ]{0,12} points\]\s*$", head, re.M | re.I) is not None
+
+
+def _signs_short(head: str) -> bool:
+    first = next((ln for ln in head.splitlines() if ln.strip()), "")
+    h = L.unit_header(first) if len(first) < L.MAX_LINE else None
+    return h is not None and bool(h.rest or h.count) and not h.upgrade
+
+
+def _signs_listforge_sections(head: str) -> bool:
+    return re.search(r"^\S.{0,200}\(\d[\d,. ]{0,12}pts\)\s*$", head, re.M) is not None and \
+        re.search(r"^\w[\w ]{0,30}:\s*$", head, re.M) is not None
+
+
+#: the style of each text format (this module's)
+_STYLES: dict[str, TextStyle] = {}
+
+
+def text_format(name: str, style: TextStyle, signs: tuple[tuple[int, Callable[[str], bool]],
+                                                         ...], *, listed: int, edition: str,
+                fallback: bool = False) -> ListFormat:
+    """Register a text format: read by :func:`parse_text` in its ``style``; each sign
+    ``(order, test)`` is tried on the list's plain head (:func:`~.lines.plain`) in the
+    registry's order."""
+    _STYLES[name] = style
+    return register(ListFormat(
+        name, lambda text, source: parse_text(str(text), source, name),
+        signs=tuple(Sign(order, lambda text, t=t: t(_plain_head(text))) for order, t in signs),
+        listed=listed, edition=edition, fallback=fallback))
+
+
+# recognised in the order of the signs (the first that matches): a text no sign claims is the
+# app's (the fallback)
+_NR_11E = 'New Recruit says 11e by "+ FORCE DISPOSITION:" or several detachments; nothing ' \
+    "says 10e"
+text_format("gwapp", TextStyle(app=True), ((50, _signs_gwapp),), listed=10, fallback=True,
+            edition='the app says it by its version in the footer, "App Version: v1.x" (10e) '
+                    'or "v2.x" (11e) in any language, or by lines only 11e has: "(N '
+                    'Detachment Points)", "Force Dispositions:", several detachments')
+text_format("newrecruit-gw", TextStyle(plus_head=True), ((30, _nr_head),), listed=11,
+            edition=_NR_11E)
+text_format("newrecruit-wtc", TextStyle(wtc_lines=True, plus_head=True),
+            ((20, _signs_wtc),), listed=12, edition=_NR_11E)
+text_format("newrecruit-nr", TextStyle(plus_head=True), (
+    (10, lambda h: "++ army roster ++" in h.lower()),), listed=13,
+    edition="New Recruit says 11e by several detachments; nothing says 10e")
+text_format("newrecruit-short", TextStyle(), ((80, _signs_short),), listed=14,
+            edition="New Recruit's short text never says it")
+text_format("listforge", TextStyle(title_detachment=True), (
+    (60, lambda h: re.search(r"^\s{0,8}•?\s{0,3}E: ", h, re.M) is not None
+     or "listforge" in h.lower()),
+    (90, _signs_listforge_sections)), listed=15, edition="ListForge's text never says it")
+text_format("warorgan", TextStyle(with_models=True), (
+    (40, lambda h: "created with warorgan" in h.lower() or "warorgan.com" in h.lower()),
+    (70, _signs_warorgan_layout)), listed=16,
+    edition='WarOrgan says 11e by "Force Disposition:", "(N Detachment Points)" or several '
+            "detachments; nothing says 10e")
+
+#: the text formats (this module's)
+FORMATS = tuple(_STYLES)
+
+
 def detect(text: str) -> str:
-    """The format of a text list, from its content.
+    """The format of a list's text, from its content (the registry's recognition:
+    :func:`mathhammer.data.army.formats.detect`).
 
     >>> detect("+ FACTION KEYWORD: Chaos - World Eaters\\nChar1: 1x Angron (415 pts)")
     'newrecruit-wtc'
     >>> detect("Commander Farsight (95pts): Dawn Blade")
     'newrecruit-short'
     """
-    head = text[:200_000]
-    low = head.lower()
-    if "++ army roster ++" in low:
-        return "newrecruit-nr"
-    nr_head = re.search(r"^\+ ?(faction keyword|total army points|detachment)", head,
-                        re.M | re.I) is not None
-    if re.search(r"^[A-Za-z]{2,8}\d{1,4}:\s{0,3}\d{1,6}x\s", head, re.M) or (
-            nr_head and re.search(r"^\s{0,8}\d{1,6} with ", head, re.M)):
-        return "newrecruit-wtc"
-    if nr_head:
-        return "newrecruit-gw"
-    if "created with warorgan" in low or "warorgan.com" in low:
-        return "warorgan"
-    if "app version" in low or re.search(
-            r"^\s{0,8}[•◦]?\s{0,3}(attached as|attach[ée]e? en tant|angeschlossen als|"
-            r"angegliedert als|acoplad[oa] como|associat[oa] come|aggregat[oa] come)", head,
-            re.M | re.I) or re.search(r"^(export|esport)\S{0,8} \S.{0,60}\bv[12]\.\d", head,
-                                      re.M | re.I):
-        return "gwapp"
-    if re.search(r"^\s{0,8}•?\s{0,3}E: ", head, re.M) or "listforge" in low:
-        return "listforge"
-    if re.search(r"^(battle size|detachments):", head, re.M | re.I) or re.search(
-            r"^\s{0,8}•\s{0,3}\d{1,6} \S.{0,200} with ", head, re.M) or re.search(
-            r"\[\d[\d,. ]{0,12} points\]\s*$", head, re.M | re.I):
-        return "warorgan"
-    first = next((ln for ln in head.splitlines() if ln.strip()), "")
-    h = L.unit_header(first) if len(first) < L.MAX_LINE else None
-    if h is not None and (h.rest or h.count) and not h.upgrade:
-        return "newrecruit-short"
-    if re.search(r"^\S.{0,200}\(\d[\d,. ]{0,12}pts\)\s*$", head, re.M):
-        return "listforge" if re.search(r"^\w[\w ]{0,30}:\s*$", head, re.M) else "gwapp"
-    return "gwapp"
+    return formats.detect(text).name
 
 
 @attrs.define
@@ -119,6 +202,7 @@ class _Unit:
 class _State:
     fmt: str
     source: str
+    style: TextStyle
     units: list[_Unit] = attrs.field(factory=list)
     head: list[tuple[int, str]] = attrs.field(factory=list)
     factions: list[str] = attrs.field(factory=list)
@@ -128,7 +212,6 @@ class _State:
     edition: str | None = None
     edition_from: str = ""  # what in the list says its edition
     group: int = 0
-    in_unit: bool = False
     warnings: list[str] = attrs.field(factory=list)
     detachments: list[str] = attrs.field(factory=list)
     bare: list[str] = attrs.field(factory=list)  # head lines that are only a name
@@ -224,7 +307,7 @@ def _head_line(st: _State, n: int, s: str) -> None:
             parts = _parts(name)
             st.factions += parts
             # ListForge: "List name - Faction - Detachment (1995 Points)"
-            if st.fmt == "listforge" and parts:
+            if st.style.title_detachment and parts:
                 whole = [p.strip() for p in re.split(r"\s[-–—|]\s", name) if p.strip()]
                 st.detachments.append(whole[-1])
         return
@@ -285,7 +368,7 @@ def _unit_line(st: _State, u: _Unit, n: int, raw: str, nxt: str = "") -> None:
         u.role = role
         return
     ref = _REF.match(s)
-    if ref and st.fmt == "newrecruit-wtc":
+    if ref and st.style.wtc_lines:
         u.refs.append((ref.group(1).lower(), ref.group(2).strip(),
                        int(ref.group(3)) if ref.group(3) else 1))
         return
@@ -298,7 +381,7 @@ def _unit_line(st: _State, u: _Unit, n: int, raw: str, nxt: str = "") -> None:
     if with_ is not None:
         _per_model_items(st, u, n, *with_)
         return
-    if st.fmt == "warorgan":
+    if st.style.with_models:
         wm = _WO_MODEL.match(s)
         if wm:
             times = L.number(wm.group(1), st.source, n, "count")
@@ -309,7 +392,7 @@ def _unit_line(st: _State, u: _Unit, n: int, raw: str, nxt: str = "") -> None:
         u.extras.append(s)
         return
     c, body = L.count_name(s, st.source, n)
-    if c is not None and st.fmt == "newrecruit-wtc" and _bullet and indent == 0 \
+    if c is not None and st.style.wtc_lines and _bullet and indent == 0 \
             and ":" not in body:
         u.items.append(Item(body, c, n, model=True))  # "• 9x Khorne Berzerker"
         return
@@ -332,19 +415,18 @@ def _unit_line(st: _State, u: _Unit, n: int, raw: str, nxt: str = "") -> None:
 
 
 def parse_text(text: str, source: str, fmt: str | None = None) -> ParsedList:
-    """A text list read in its format (``fmt``, else the one :func:`detect` finds)."""
+    """A text list read in its format (``fmt``: one of :data:`FORMATS`, else the one
+    :func:`detect` finds)."""
     L.check_text(text, source)
     text = L.plain(text)
     if fmt is None:
         fmt = detect(text)
-    elif fmt not in FORMATS:
-        raise InputError(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}, "
-                         "battlescribe")
+    if fmt not in _STYLES:
+        raise InputError(f"{source}: --format {fmt}: not a text format (the text formats: "
+                         f"{', '.join(FORMATS)})")
     lines = text.split("\n")
     L.check_lines(lines, source)
-    st = _State(fmt, source)
-    if fmt in ("newrecruit-wtc", "newrecruit-gw"):
-        st.in_unit = False
+    st = _State(fmt, source, _STYLES[fmt])
     unit: _Unit | None = None
     for i, raw in enumerate(lines):
         n = i + 1
@@ -354,7 +436,7 @@ def parse_text(text: str, source: str, fmt: str | None = None) -> ParsedList:
         if len(st.units) > L.MAX_ARMY_UNITS:
             raise InputError(f"{source}:{n}: more than {L.MAX_ARMY_UNITS} units in one list "
                              "(mathhammer.limits.MAX_ARMY_UNITS)")
-        app = _APP.search(s) if fmt == "gwapp" else None
+        app = _APP.search(s) if st.style.app else None
         if app is not None and app.group(1) in _APP_EDITION and any(
                 w in s.lower() for w in _VERSION_WORDS):
             _says(st, _APP_EDITION[app.group(1)], f"line {n}: app version {app.group(0)}")
@@ -362,7 +444,7 @@ def parse_text(text: str, source: str, fmt: str | None = None) -> ParsedList:
             unit = None
             continue
         _indent, bullet, body = L.strip_bullet(raw)
-        if s.startswith(("+", "&")) and not bullet and fmt.startswith("newrecruit"):
+        if s.startswith(("+", "&")) and not bullet and st.style.plus_head:
             _head_line(st, n, s)
             unit = None
             continue
@@ -458,7 +540,7 @@ def _finish(st: _State) -> ParsedList:
             if pair not in attached:
                 attached.append(pair)
     # a 10e app list names its detachment on a line of its own, after its faction(s)
-    detachments = st.detachments or (st.bare[-1:] if st.fmt == "gwapp" and len(st.bare) > 1
+    detachments = st.detachments or (st.bare[-1:] if st.style.app and len(st.bare) > 1
                                      else [])
     if not st.detachments and detachments and "," in detachments[0]:
         _says(st, "11e", f"{len(detachments[0].split(','))} detachments")

@@ -147,27 +147,3 @@ def detachment_line(text: str) -> str | None:
     if join is not None:
         name = join.sub(" and ", name)
     return name or None
-
-
-#: how each format says its edition (a list that does not is read in the edition where it
-#: resolves best, and a warning says so)
-EDITION_SIGNS = {
-    "gwapp": 'the app says it by its version in the footer, "App Version: v1.x" (10e) or '
-             '"v2.x" (11e) in any language, or by lines only 11e has: "(N Detachment Points)", '
-             '"Force Dispositions:", several detachments',
-    "newrecruit-gw": 'New Recruit says 11e by "+ FORCE DISPOSITION:" or several detachments; '
-                     "nothing says 10e",
-    "newrecruit-wtc": 'New Recruit says 11e by "+ FORCE DISPOSITION:" or several detachments; '
-                      "nothing says 10e",
-    "newrecruit-nr": "New Recruit says 11e by several detachments; nothing says 10e",
-    "newrecruit-short": "New Recruit's short text never says it",
-    "listforge": "ListForge's text never says it",
-    "warorgan": 'WarOrgan says 11e by "Force Disposition:", "(N Detachment Points)" or several '
-                "detachments; nothing says 10e",
-    "battlescribe": 'a roster says it by its game system ("... 10th Edition", "... 11th '
-                    'Edition")',
-    "newrecruit-json": "New Recruit's JSON says it by the roster's game system",
-    "listforge-json": "ListForge's JSON says it by its game system",
-    "listforge-link": "a ListForge share link says it by its game system",
-    "mathhammer-json": "a saved army says it by its 'edition'",
-}

@@ -40,10 +40,12 @@ import attrs
 
 from ...errors import InputError
 from ..typed.names import name_key
+from ..units.unit import Origin
 from .abilities import abilities_of, keywords_of
 from .entries import Entry, Profile
 from .files import Library
 from .find import find_unit
+from .formats import edition_of_file
 from .makeup import Composition, compositions, split_at
 from .options import Carry, loadout_by_size
 from .profiles import (
@@ -349,10 +351,10 @@ class _Builder:
         if ab["joins"]:
             raw["joins"] = ab["joins"]
         cat = self.lib.main
-        raw["source"] = (
-            f"BattleScribe data: {cat.path.rsplit('/', 1)[-1]} ({cat.name}, revision "
-            f"{cat.revision})"
-        )
+        origin = Origin(edition_of_file(cat.path) or "", cat.path.rsplit("/", 1)[-1],
+                        self.unit.name, cat.name, str(cat.revision))
+        raw["origin"] = origin.to_table()
+        raw["source"] = origin.text()
         by_size = {}  # the unit of each size: its make-up nearest the data's defaults
         for c in made:
             by_size.setdefault(c.size, [(m, c.members[j]) for j, m in enumerate(members)])

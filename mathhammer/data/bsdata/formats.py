@@ -16,12 +16,26 @@ XML is parsed safely (:func:`parse_xml`).
 
 from __future__ import annotations
 
-from typing import Protocol
+import os
+from typing import Literal, Protocol
 
 from ...errors import InputError
 
 XML_SUFFIXES = (".cat", ".gst")
 JSON_SUFFIXES = (".json",)
+#: the file suffixes of each edition's data (its format: XML for 10e, JSON for 11e)
+EDITION_SUFFIXES: dict[Literal["10e", "11e"], tuple[str, ...]] = {"10e": XML_SUFFIXES,
+                                                                  "11e": JSON_SUFFIXES}
+
+
+def edition_of_file(path: str | os.PathLike) -> Literal["10e", "11e"] | None:
+    """The edition a BattleScribe data file is of, by its format (None: not a data file).
+
+    >>> edition_of_file("Orks.json"), edition_of_file("x/Necrons.CAT"), edition_of_file("a.txt")
+    ('11e', '10e', None)
+    """
+    suffix = os.path.splitext(str(path))[1].lower()
+    return next((e for e, s in EDITION_SUFFIXES.items() if suffix in s), None)
 
 
 class Node(Protocol):

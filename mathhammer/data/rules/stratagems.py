@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import textwrap
 from collections import Counter
 from collections.abc import Iterable
@@ -292,7 +291,9 @@ def _factions_of(faction: str, faction_keywords: tuple[str, ...]) -> frozenset[s
 
 
 def _is_11e(unit: Any) -> bool:
-    return bool(re.match(r"^BattleScribe data: .+\.json \(", getattr(unit, "source", "") or ""))
+    """Whether a unit is of the 11th edition's BattleScribe data (its origin says)."""
+    origin = getattr(unit, "origin", None)
+    return getattr(origin, "of_data", False) and origin.edition == "11e"
 
 
 def unit_stratagems(unit: Any, detachment: str | None = None) -> tuple[Stratagem, ...]:

@@ -25,7 +25,7 @@ import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -37,21 +37,29 @@ from .detachments import for_unit, has_keywords, linked_files, unit_keywords
 from .stratagems import stratagem_rules
 from .translate import DataRule, Scope, coverage, translate
 
+if TYPE_CHECKING:
+    from ..units.unit import Origin
+
 # -- a unit's rules ----------------------------------------------------------------------------
 
-_SOURCE = re.compile(r"^BattleScribe data: (.+?\.(?:cat|json)) \(")
+def origin_of(unit: Any) -> Origin:
+    """Where a unit came from (an army list's unit: its datasheet's;
+    :class:`~mathhammer.data.units.unit.Origin`)."""
+    from ..units.unit import Origin  # the unit values, when a unit is asked about
+
+    origin = getattr(unit, "origin", None)
+    return origin if isinstance(origin, Origin) else Origin()
 
 
 def _catalogue_of(unit: Any, data: str | os.PathLike | None) -> Path | None:
     """The installed catalogue file a data unit was imported from (None: not a data unit)."""
-    m = _SOURCE.match(getattr(unit, "source", "") or "")
-    if not m:
+    origin = origin_of(unit)
+    if not origin.of_data:
         return None
     from ..store.data_folder import edition_dir
 
-    edition = "11e" if m.group(1).endswith(".json") else "10e"
     try:
-        path = edition_dir(edition, data) / m.group(1)
+        path = edition_dir(origin.edition, data) / origin.file  # type: ignore[arg-type]
     except InputError:
         return None
     return path if path.is_file() else None
@@ -65,13 +73,12 @@ def _texts(path: str, _mtime: int, name: str) -> tuple[tuple[str, str], ...]:
     return tuple(ability_texts(open_library(path), name))
 
 
-def _stored_texts(path: Path, name: str, data: str | os.PathLike | None
+def _stored_texts(edition: str, path: Path, name: str, data: str | os.PathLike | None
                   ) -> tuple[tuple[str, str], ...] | None:
     """The texts the compiled catalogue keeps for a datasheet of ``path`` (None: not there)."""
     from ..store.index import unit_index
 
-    edition = "11e" if path.suffix == ".json" else "10e"
-    index = unit_index(edition, data)
+    index = unit_index(edition, data)  # type: ignore[arg-type]
     ds = index.datasheets.get((str(path), name))
     if ds is None or index.store is None:
         return None
@@ -86,7 +93,7 @@ def _owners(unit: Any, data: str | os.PathLike | None) -> dict[tuple[str, str], 
         return {}
     from ..store.index import unit_index
 
-    index = unit_index("11e" if path.suffix == ".json" else "10e", data)
+    index = unit_index(origin_of(unit).edition, data)  # type: ignore[arg-type]
     ds = index.datasheets.get((str(path), unit.name))
     if ds is None or index.store is None:
         return {}
@@ -101,7 +108,7 @@ def unit_abilities(unit: Any, data: str | os.PathLike | None = None
     path = _catalogue_of(unit, data)
     if path is None:
         return ()
-    stored = _stored_texts(path, unit.name, data)
+    stored = _stored_texts(origin_of(unit).edition, path, unit.name, data)
     if stored is not None:
         return stored
     return _texts(str(path), path.stat().st_mtime_ns, unit.name)
@@ -124,7 +131,7 @@ def unit_rules(unit: Any, data: str | os.PathLike | None = None) -> tuple[DataRu
                              if name.lower() in factions else "datasheet ability")
     if path is None:
         return resolve(out, unit)
-    edition = "11e" if path.suffix == ".json" else "10e"
+    edition = origin_of(unit).edition
     where = f"BattleScribe {edition}: {path.name}, {unit.name}"
     try:
         abilities = () if kept else unit_abilities(unit, data)
@@ -174,7 +181,7 @@ def offered_to(unit: Any, side: str, data: str | os.PathLike | None = None) -> U
     path = _catalogue_of(getattr(unit, "unit", unit), data)
     if path is None:
         return UnitRules()
-    edition = "11e" if path.suffix == ".json" else "10e"
+    edition = origin_of(getattr(unit, "unit", unit)).edition
     return UnitRules(offers=(Offer(side, unit_keywords(unit), getattr(unit, "name", ""),
                                    lambda: _catalogue_rules(edition, str(path), data)),))
 
@@ -241,7 +248,7 @@ def named_rules_of(unit: Any, names: Iterable[str], kind: str,
     for file in (path, *linked_files(path)):
         for name, text in file_abilities(file):
             texts.setdefault(name_key(name), (name, text))
-    edition = "11e" if path.suffix == ".json" else "10e"
+    edition = origin_of(unit).edition
     out: list[DataRule] = []
     if kind == "detachment rule":  # a detachment's name: its rules (else a rule's name)
         from .detachments import detachments

@@ -50,6 +50,7 @@ from typing import Any
 import attrs
 
 from ...errors import BattleScribeWarning, InputError, one_line
+from ..bsdata.formats import edition_of_file
 from ..typed.names import name_key
 from ..units.serial import from_json, to_json
 from .cache_files import (
@@ -310,12 +311,17 @@ CREATE INDEX weapons_datasheet ON weapons(datasheet);
 _FTS = "CREATE VIRTUAL TABLE search USING fts5(name, keywords, abilities, tokenize='unicode61')"
 
 
+#: what a datasheet's unit file says of where it came from: one compiled datasheet serves every
+#: file that holds the same one (a unit read from the store cites the file it is read for)
+_WHERE_FROM = ("source", "origin")
+
+
 def _digest(unit: dict[str, Any]) -> str:
     if "error" in unit:
         basis: Any = ["error", unit["name"], unit["error"],
-                      {k: v for k, v in unit.get("raw", {}).items() if k != "source"}]
+                      {k: v for k, v in unit.get("raw", {}).items() if k not in _WHERE_FROM}]
     else:
-        basis = {k: v for k, v in unit["raw"].items() if k != "source"}
+        basis = {k: v for k, v in unit["raw"].items() if k not in _WHERE_FROM}
     return hashlib.sha1(json.dumps(basis, sort_keys=True, default=str).encode()).hexdigest()
 
 
@@ -550,6 +556,8 @@ class StoredCatalogue:
     error: str | None = None
     library: bool = False
     revision: str = ""
+    #: the file's catalogue name, as the data gives it ("Xenos - Necrons")
+    name: str = ""
 
 
 @attrs.frozen
@@ -659,12 +667,19 @@ class Store:
 
     def catalogue(self, path: str | os.PathLike) -> StoredCatalogue | None:
         """The file at ``path`` (as the store names it: see :meth:`catalogues`)."""
-        row = self.db.execute("SELECT id, source, missing, error, library, revision FROM "
-                              "catalogues WHERE path = ?", (str(path),)).fetchone()
+        row = self.db.execute("SELECT id, source, missing, error, library, revision, name "
+                              "FROM catalogues WHERE path = ?", (str(path),)).fetchone()
         if row is None:
             return None
         return StoredCatalogue(row[0], Path(path), row[1], tuple(json.loads(row[2] or "[]")),
-                               row[3], bool(row[4]), row[5] or "")
+                               row[3], bool(row[4]), row[5] or "", row[6] or "")
+
+    def origin(self, lib: StoredCatalogue, entry: str) -> Any:
+        """The :class:`~mathhammer.data.units.unit.Origin` of a datasheet ``entry`` read for the
+        file ``lib`` of this store."""
+        from ..units.unit import Origin
+
+        return Origin(self.edition, lib.path.name, entry, lib.name, lib.revision)
 
     def listing(self, path: str | os.PathLike, what: str) -> Any:
         """What a list reads of the whole file at ``path`` (``what``: ``detachments``,
@@ -725,11 +740,12 @@ class Store:
                               (catalogue,)).fetchone()
         return [tuple(r) for r in json.loads(row[0] or "[]")] if row else []
 
-    def army_unit(self, entry: StoredEntry, source: str | None = None
+    def army_unit(self, entry: StoredEntry, origin: Any = None
                   ) -> tuple[dict[str, Any], list[list[str]], list[str]]:
         """(unit file, model entries per group, option names) of a datasheet as a roster of
-        the entry's catalogue selects it (its unit file citing ``source``); a datasheet the
-        data cannot build is its error."""
+        the entry's catalogue selects it (its unit file citing ``origin``, an
+        :class:`~mathhammer.data.units.unit.Origin`); a datasheet the data cannot build is its
+        error."""
         row = self.db.execute("SELECT name, raw, members, options, error FROM datasheets "
                               "WHERE id = ?", (entry.datasheet,)).fetchone()
         if row is None:
@@ -738,8 +754,8 @@ class Store:
         if raw is None:
             raise InputError(error or f"{name}: cannot be built")
         unit = json.loads(raw)
-        if source:
-            unit["source"] = source
+        if origin is not None:
+            unit["origin"], unit["source"] = origin.to_table(), origin.text()
         return (unit, json.loads(entry.members or members),
                 json.loads(entry.options or options))
 
@@ -1074,7 +1090,7 @@ def stored_listing(path: str | os.PathLike, what: str) -> Any:
     """:meth:`Store.listing` of a data file, from the store of its folder when that store is
     built and up to date (None otherwise: the caller reads the file)."""
     p = Path(path)
-    edition: Edition = "11e" if p.suffix.lower() == ".json" else "10e"
+    edition = edition_of_file(p) or "10e"  # a file of another suffix: no store has it
     try:
         folder = edition_dir(edition, p.parent)
         if (str(folder.resolve()), edition) not in _OPEN and not store_ready(edition, folder):

@@ -32,10 +32,12 @@ import attrs
 
 from ...cache import cached
 from ...errors import InputError
+from ..bsdata.formats import EDITION_SUFFIXES, edition_of_file
 
 Edition = Literal["10e", "11e"]
 EDITIONS: tuple[Edition, ...] = ("10e", "11e")
-SUFFIXES: dict[str, tuple[str, ...]] = {"10e": (".cat", ".gst"), "11e": (".json",)}
+#: the file suffixes of each edition's data
+SUFFIXES: dict[str, tuple[str, ...]] = EDITION_SUFFIXES
 REPOSITORY = "https://github.com/BSData/wh40k-{edition}/archive/refs/heads/main.zip"
 ENV = "MATHHAMMER_DATA"
 
@@ -69,13 +71,10 @@ def data_root(data: str | os.PathLike | None = None) -> Path:
 
 
 def edition_of_files(names: Iterable[str]) -> Edition | None:
-    """The edition a set of file names belongs to (``.json`` is 11e, ``.cat``/``.gst`` 10e)."""
-    names = [n.lower() for n in names]
-    if any(n.endswith(".json") for n in names):
-        return "11e"
-    if any(n.endswith((".cat", ".gst")) for n in names):
-        return "10e"
-    return None
+    """The edition a set of file names belongs to (``.json`` is 11e, ``.cat``/``.gst`` 10e;
+    any 11e file makes it 11e)."""
+    found = {edition_of_file(n) for n in names}
+    return "11e" if "11e" in found else "10e" if "10e" in found else None
 
 
 def edition_files(folder: Path, edition: Edition, fresh: bool = False) -> list[Path]:

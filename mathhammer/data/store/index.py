@@ -23,6 +23,7 @@ import attrs
 
 from ...errors import InputError
 from ..typed.names import name_key
+from ..units.unit import Origin
 from .compiled import Store, faction_label, open_store
 from .data_folder import EDITIONS, Edition, installed_editions, is_game_system
 
@@ -353,7 +354,8 @@ def load_data_unit(name: str, edition: Edition = "10e", data: str | os.PathLike 
     index = unit_index(edition, data)
     found = index.store.unit(index.datasheet(cat, unit), f"{cat.path.name}:{unit}")
     # one compiled datasheet serves every catalogue that holds it: cite the one it came from
-    return attrs.evolve(found, source=f"BattleScribe data: {cat.path.name} ({cat.name})")
+    origin = Origin(edition, cat.path.name, unit, cat.name)
+    return attrs.evolve(found, origin=origin, source=origin.text())
 
 
 def search_datasheets(text: str = "", edition: Edition | None = None,

@@ -52,7 +52,8 @@ from ...limits import (
 from ...model.abilities import canonical
 from ...model.profiles import Weapon
 from ...prob.dice import format_dice
-from .unit import ModelGroup, Unit, UnitWeapon, canonical_core, show
+from ..store.data_folder import EDITIONS
+from .unit import ModelGroup, Origin, Unit, UnitWeapon, canonical_core, show
 
 #: What an imported file carries where the page gave no number; loading it is an error.
 PLACEHOLDER = "?"
@@ -171,7 +172,9 @@ def _join(path: str, key: str) -> str:
 
 _UNIT_REQUIRED = ("name", "faction", "models")
 _UNIT_OPTIONAL = ("keywords", "faction_keywords", "aliases", "archetype", "description", "source",
-                  "leads", "joins", "abilities", "points", "compositions")
+                  "leads", "joins", "abilities", "points", "compositions", "origin")
+#: the fields of a unit file's ``[origin]`` (where a unit imported from the data came from)
+_ORIGIN_KEYS = ("edition", "file", "entry", "catalogue", "revision")
 #: the most make-ups a unit file may list (``compositions``)
 MAX_COMPOSITIONS = 1000
 _ABILITY_KEYS = ("core", "faction", "datasheet", "text")
@@ -283,6 +286,20 @@ def _group(r: Reader, path: str, raw: Any, unit_name: str, core_fnp: int | None,
     )
 
 
+def _origin(r: Reader, raw: Any, name: str, path: Path | None) -> Origin:
+    """A unit file's ``[origin]`` (a unit imported from the data: its edition, data file and
+    entry), else the unit file itself."""
+    if raw is None:
+        return Origin(file=path.name, entry=name) if path is not None else Origin()
+    table = r.table("origin", raw, (), _ORIGIN_KEYS)
+    got = {k: r.text(f"origin.{k}", v) for k, v in table.items()}
+    if got.get("edition", "") not in ("", *EDITIONS):
+        raise r.bad("origin.edition", f"one of {', '.join(EDITIONS)}", got["edition"])
+    if got.get("edition") and not got.get("file"):
+        raise r.fail("origin", "an edition needs the data file (origin.file)")
+    return Origin(**got)
+
+
 def build_unit(raw: dict, source: str = "<unit>", path: Path | None = None) -> Unit:
     """Validate a parsed unit file (a dict) and build the :class:`Unit`.
 
@@ -307,6 +324,7 @@ def build_unit(raw: dict, source: str = "<unit>", path: Path | None = None) -> U
     least = 0 if "compositions" in raw else 1
     made = tuple(_group(r, f"models[{i}]", g, name, fnps[0] if fnps else None, least)
                  for i, g in enumerate(groups))
+    origin = _origin(r, raw.get("origin"), name, path)
     unit = Unit(
         name=name,
         faction=r.text("faction", raw["faction"]),
@@ -323,7 +341,8 @@ def build_unit(raw: dict, source: str = "<unit>", path: Path | None = None) -> U
         archetype=r.boolean("archetype", raw.get("archetype", False)),
         aliases=r.texts("aliases", raw.get("aliases", [])),
         description=r.text("description", raw["description"]) if "description" in raw else "",
-        source=r.text("source", raw["source"]) if "source" in raw else "",
+        source=r.text("source", raw["source"]) if "source" in raw else origin.text(),
+        origin=origin,
         path=path,
         ability_texts=_ability_texts(r, abilities.get("text", [])),
     )

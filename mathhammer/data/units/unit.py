@@ -25,16 +25,15 @@ from __future__ import annotations
 import json
 import re
 import warnings
-from collections.abc import Callable, Iterable
-from fractions import Fraction
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from ...cache import cached
+from ... import wiring
 from ...errors import InputError, NotCarried
-from ...model.loadout import Carried, Loadout, choose, fires_both, profile_families
+from ...model.loadout import Carried, Loadout, Score, choose, fires_both, profile_families
 from ...model.named import NamedRule
 from ...model.options import Options
 from ...model.profiles import Target, Weapon
@@ -217,6 +216,49 @@ class ModelGroup:
 
 
 @attrs.frozen
+class Origin:
+    """Where a unit came from: the BattleScribe data of an ``edition`` (``"10e"``, ``"11e"``),
+    its data ``file`` by name, the datasheet's ``entry`` there, the file's ``catalogue`` name
+    and ``revision``; a unit file has only its ``file`` and ``entry``; a unit built in code
+    none. Set by every reader of units (unit files, the BattleScribe import, the compiled
+    store, army lists); the rules from data find the unit's catalogue by it.
+
+    >>> o = Origin("10e", "Necrons.cat", "Immortals", "Xenos - Necrons", "5")
+    >>> o.of_data, o.text()
+    (True, 'BattleScribe data: Necrons.cat (Xenos - Necrons, revision 5)')
+    >>> Origin(file="cronos.toml", entry="Cronos").of_data
+    False
+    """
+
+    edition: str = ""
+    file: str = ""
+    entry: str = ""
+    catalogue: str = ""
+    revision: str = ""
+
+    @property
+    def of_data(self) -> bool:
+        """Whether it is a unit of the BattleScribe data (an edition and a data file)."""
+        return bool(self.edition and self.file)
+
+    def text(self) -> str:
+        """As a unit's ``source`` shows a unit of the data (``""`` for any other)."""
+        if not self.of_data:
+            return ""
+        rev = f", revision {self.revision}" if self.revision else ""
+        return f"BattleScribe data: {self.file} ({self.catalogue}{rev})"
+
+    @classmethod
+    def of(cls, raw: Any) -> Origin:
+        """An origin from its table (a unit file's ``[origin]``, a store's JSON)."""
+        return raw if isinstance(raw, Origin) else cls(**raw) if raw else cls()
+
+    def to_table(self) -> dict[str, str]:
+        """Its table, without the empty fields (a unit file's ``[origin]``)."""
+        return {k: v for k, v in attrs.asdict(self).items() if v}
+
+
+@attrs.frozen
 class Unit:
     """One datasheet (or a standard target when ``archetype`` is true).
 
@@ -238,6 +280,7 @@ class Unit:
     archetype: bool = False
     aliases: tuple[str, ...] = ()
     description: str = ""
+    #: where it came from as shown (a unit of the data: its :attr:`origin`'s text)
     source: str = ""
     path: Path | None = attrs.field(default=None, eq=False, repr=False)
     #: (name, text) of its abilities, as a unit file imported from data keeps them (the rules
@@ -248,6 +291,8 @@ class Unit:
     #: constraints: :func:`mathhammer.data.bsdata.makeup.compositions`); (): every group at
     #: its smallest, ``models=`` sizing the first
     compositions: tuple[tuple[int, ...], ...] = ()
+    #: where it came from (:class:`Origin`: the data file and entry of a unit of the data)
+    origin: Origin = Origin()
 
     # -- abilities that change the numbers ------------------------------------------------
 
@@ -352,13 +397,16 @@ class Unit:
         return list(self.loadout(melee, weapons, models, **choice).fired)
 
     def loadout(self, melee: bool = False, weapons: Iterable[str] | None = None,
-                models: int | None = None, *, target: Target | Any | None = None,
-                options: Options | None = None, named_rules: tuple[str | NamedRule, ...] = (),
-                pistols: bool = False) -> Loadout:
+                models: int | None = None, *, score: Score | None = None,
+                target: Target | Any | None = None, options: Options | None = None,
+                named_rules: tuple[str | NamedRule, ...] = (), pistols: bool = False) -> Loadout:
         """What fires in the shooting (or fight) phase and what is left out, by the rules of
         :mod:`mathhammer.model.loadout` (one choice of Pistols or other guns per model, one
-        melee weapon plus Extra Attacks, one profile per weapon), each choice the best against
-        ``target`` (:func:`weapon_value`; MEQ when no target is given).
+        melee weapon plus Extra Attacks, one profile per weapon), each choice the one of the
+        highest ``score`` (one model's E[damage] against the target, which the engine passes
+        in: :func:`mathhammer.engine.attack.value_against`). Without a score, the engine's
+        against ``target`` under ``options`` and ``named_rules`` (MEQ when no target is given),
+        as the package root wires it in (:mod:`mathhammer.wiring`).
 
         Without ``weapons`` every non-optional weapon of the phase is carried; ``weapons``
         picks by name (case-insensitive, a unique prefix is enough; optional wargear too), in
@@ -377,11 +425,13 @@ class Unit:
         if weapons is not None:
             weapons = [weapons] if isinstance(weapons, str) else list(weapons)
         choices = self.makeups(models) if weapons is not None else (self._counts(models),)
+        if score is None:
+            score = wiring.weapon_score(target, options, tuple(named_rules))
         first: InputError | None = None
         for counts in choices:
             try:
-                out = self._loadout(list(counts), melee, weapons, target=target,
-                                    options=options, named_rules=named_rules, pistols=pistols)
+                out = self._loadout(list(counts), melee, weapons, score=score,
+                                    pistols=pistols)
             except InputError as e:  # too many of a weapon: the make-up that carries the most
                 if first is None or isinstance(e, TooMany) and isinstance(first, TooMany) \
                         and e.most > first.most:
@@ -396,8 +446,7 @@ class Unit:
         raise first
 
     def _loadout(self, counts: list[int], melee: bool, weapons: Iterable[str] | None, *,
-                 target: Target | Any | None, options: Options | None,
-                 named_rules: tuple[str | NamedRule, ...], pistols: bool) -> Loadout:
+                 score: Score, pistols: bool) -> Loadout:
         """:meth:`loadout` with each group's models given."""
         carried = [(w, w.default_at(counts[i], g.min_models), i)
                    for i, g in enumerate(self.groups) for w in g.weapons
@@ -412,7 +461,7 @@ class Unit:
         families = [profile_families([w.name for w in g.weapons]) for g in self.groups]
         wanted = [Carried(w.weapon, n, i, w.profile_of or families[i].get(w.name))
                   for w, n, i in chosen]
-        return choose(wanted, counts, value_against(target, options, named_rules),
+        return choose(wanted, counts, score,
                       melee=bool(melee), both=fires_both(self.keywords), pistols=pistols)
 
     def cost(self, models: int | None = None) -> int | None:
@@ -486,31 +535,3 @@ def _sizes_text(sizes: tuple[int, ...], short: bool = False) -> str:
     return " or ".join(map(str, sizes)) if len(sizes) < 3 else \
         ", ".join(map(str, sizes[:-1])) + f" or {sizes[-1]}"
 
-
-#: The target weapons are chosen against when none is given (MEQ).
-REFERENCE = Target(models=5, toughness=4, save=3, wounds=2, keywords=("INFANTRY",), name="MEQ")
-
-
-def value_against(target: Target | Any | None, options: Options | None = None,
-                  named_rules: tuple[str | NamedRule, ...] = ()) -> Callable[[Weapon], Fraction]:
-    """The score weapon choice compares: :func:`weapon_value` against ``target``."""
-    target = REFERENCE if target is None else target
-    return lambda w: weapon_value(w, target, options, tuple(named_rules))
-
-
-@cached(maxsize=4096)
-def weapon_value(weapon: Weapon, target: Target | Any, options: Options | None = None,
-                 named_rules: tuple[str | NamedRule, ...] = ()) -> Fraction:
-    """One model's exact E[damage] (wounds the target loses, after saves, Feel No Pain and lost
-    excess) with ``weapon`` against ``target``, under ``options`` and ``named_rules``: what
-    weapon choice compares.
-
-    >>> w = Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
-    >>> weapon_value(w, REFERENCE)  # 2 x 2/3 hit x 1/2 wound x 1/2 unsaved
-    Fraction(1, 3)
-    """
-    from ...engine.attack import attack
-    from ..rules.named import resolve_rules
-
-    opts = attrs.asdict(options, recurse=False) if options is not None else {}
-    return attack([(weapon, 1)], target, apply=resolve_rules(named_rules), **opts).damage.mean()
