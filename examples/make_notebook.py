@@ -110,7 +110,7 @@ t.kills""", []),
 
 Each unit of a list against MEQ (needs the BattleScribe data: `mathhammer data fetch
 --edition 11e`; without it the cell says so)."""),
-    ("code", f'''from mathhammer.data.datastore import installed_editions
+    ("code", f'''from mathhammer.data.store.data_folder import installed_editions
 
 LIST = """{ARMY}"""
 if "11e" not in installed_editions():

@@ -42,11 +42,16 @@ THEN_STATE = urllib.parse.urlencode([
                          "leader": "Space Marines:Lieutenant", "models": "", "weapons": [],
                          "rules": []})),
     ("target", "Space Marines:Land Raider"), ("until", "50%")])
-PLAN_STATE = ("attacker=Space+Marines%3ADevastator+Squad&target=MEQ&plan_units=Space+Marines%3A"
-              "Predator+Annihilator&plan_units=Space+Marines%3ADevastator+Squad"
-              "&plan_units=Space+Marines%3AIntercessor+Squad"
-              "&plan_targets=Space+Marines%3ALand+Raider&plan_targets=Space+Marines%3AIntercessor"
-              "+Squad&plan_targets=Space+Marines%3ARhino&plan_adaptive=true")
+#: the planner's choices (plan.js keeps them in the address as JSON): three units and three
+#: targets picked by name, adaptive
+_PICKS = {"army": ["Space Marines:Predator Annihilator", "Space Marines:Devastator Squad",
+                   "Space Marines:Intercessor Squad"],
+          "vs": ["Space Marines:Land Raider", "Space Marines:Intercessor Squad",
+                 "Space Marines:Rhino"]}
+PLAN_STATE = ("attacker=Space+Marines%3ADevastator+Squad&target=MEQ&plan=" + urllib.parse.quote(
+    json.dumps({"picks": _PICKS, "adaptive": True,
+                "on": {f"{side}:unit:{k}:{n}": True for side in _PICKS
+                       for k, n in enumerate(_PICKS[side])}})))
 
 
 def data_pictures(chromium: str) -> None:

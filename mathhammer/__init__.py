@@ -28,17 +28,18 @@ _WHERE = {
     "crushing_impact": "mechanics.effects", "deadly_demise": "mechanics.effects",
     "hazardous": "mechanics.effects", "mortal_wounds": "mechanics.effects",
     "reanimate": "mechanics.effects",
-    "Result": "engine.attack", "attack": "engine.attack",
-    "Timeline": "engine.sequence", "sequence": "engine.sequence", "turns": "engine.sequence",
-    "NamedRule": "model.named", "apply_rules": "data.named_rules",
-    "find_rule": "data.named_rules", "list_rules": "data.named_rules",
-    "Unit": "data.unit", "list_units": "data.units", "load_unit": "data.units",
-    "import_datasheet": "data.importer",
+    "Result": "engine.attack", "attack": "library",
+    "Timeline": "engine.sequence", "sequence": "engine.sequence", "turns": "library",
+    "NamedRule": "model.named", "apply_rules": "data.rules.named",
+    "find_rule": "data.rules.named", "list_rules": "data.rules.named",
+    "Unit": "data.units.unit", "list_units": "data.units.bundled",
+    "load_unit": "data.units.bundled",
+    "import_datasheet": "data.units.importer",
     "import_catalogue": "data.bsdata", "list_catalogue_units": "data.bsdata",
     "load_catalogue_unit": "data.bsdata", "write_catalogue_unit": "data.bsdata",
     "Army": "data.army", "ArmyUnit": "data.army", "load_army": "data.army",
     "parse_army": "data.army",
-    "find_unit": "data.lookup",
+    "find_unit": "data.typed.lookup",
     "Query": "report.scenario", "attacker_of": "report.specs", "target_of": "report.specs",
 }
 
@@ -75,13 +76,14 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, imported eag
         load_catalogue_unit,
         write_catalogue_unit,
     )
-    from .data.importer import import_datasheet
-    from .data.lookup import find_unit
-    from .data.named_rules import apply_rules, find_rule, list_rules
-    from .data.unit import Unit
-    from .data.units import list_units, load_unit
-    from .engine.attack import Result, attack
-    from .engine.sequence import Timeline, sequence, turns
+    from .data.rules.named import apply_rules, find_rule, list_rules
+    from .data.typed.lookup import find_unit
+    from .data.units.bundled import list_units, load_unit
+    from .data.units.importer import import_datasheet
+    from .data.units.unit import Unit
+    from .engine.attack import Result
+    from .engine.sequence import Timeline, sequence
+    from .library import attack, turns
     from .mechanics.effects import (
         crushing_impact,
         deadly_demise,

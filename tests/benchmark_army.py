@@ -43,10 +43,10 @@ def main() -> int:
 
         print("| what | seconds | CPU seconds |\n| --- | --- | --- |")
         for edition in ("10e", "11e"):
-            wall, cpu, _ = once(["-c", "from mathhammer.data.catalogue import open_store; "
+            wall, cpu, _ = once(["-c", "from mathhammer.data.store.compiled import open_store; "
                                  f"open_store({edition!r}, {str(data)!r})"], check=True)
             print(f"| store {edition} (whole process) | {wall:.2f} | {cpu:.2f} |")
-            code = ("import time; from mathhammer.data.unit_index import find_data_unit; "
+            code = ("import time; from mathhammer.data.store.index import find_data_unit; "
                     "t = time.perf_counter(); "
                     f"find_data_unit('Immortals', {edition!r}, {str(data)!r}); "
                     "print(time.perf_counter() - t)")

@@ -61,7 +61,7 @@ def main() -> int:
         print("| what (whole process) | seconds | CPU seconds (user + system) |\n"
               "| --- | --- | --- |")
         for edition in ("10e", "11e"):
-            run(f"store build {edition}", "-c", "from mathhammer.data.catalogue import "
+            run(f"store build {edition}", "-c", "from mathhammer.data.store.compiled import "
                 f"open_store; open_store({edition!r}, {str(data)!r})", times=1)
         mh = ("-m", "mathhammer")
         once(*mh, "kills", "MEQ", "MEQ")  # Python's bytecode written, untimed

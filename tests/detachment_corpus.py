@@ -15,8 +15,8 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from mathhammer.data.army import load_army, read_list  # noqa: E402
-from mathhammer.data.detachments import for_unit, unit_keywords  # noqa: E402
-from mathhammer.data.translate import is_attack_relevant, translate  # noqa: E402
+from mathhammer.data.rules.detachments import for_unit, unit_keywords  # noqa: E402
+from mathhammer.data.rules.translate import is_attack_relevant, translate  # noqa: E402
 
 
 def measure(shared: Path, every: bool = False) -> dict[str, int]:

@@ -222,8 +222,8 @@ def check_edition(folder: Path, edition: str, word: str = "") -> Tally:
     is no library and holds it; ``word``: only the files whose names contain it)."""
     from mathhammer.data.bsdata.files import load_file, open_library
     from mathhammer.data.bsdata.find import catalogue_units, is_datasheet
-    from mathhammer.data.catalogue import open_store
-    from mathhammer.data.datastore import is_game_system
+    from mathhammer.data.store.compiled import open_store
+    from mathhammer.data.store.data_folder import is_game_system
 
     store = open_store(edition, folder)  # type: ignore[arg-type]
     tally = Tally(edition)

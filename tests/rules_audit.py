@@ -9,9 +9,9 @@ Draw a sample (the store builds once per edition, about a minute each; then seco
 
 The population is every applied rule of both editions' data, deduplicated by (edition, name,
 text), in its category: ``datasheet ability`` (a datasheet's rules and ability profiles, its
-models' too, as :func:`mathhammer.data.unit_rules.unit_rules` reads them), ``army rule`` (the
+models' too, as :func:`mathhammer.data.rules.unit_rules.unit_rules` reads them), ``army rule`` (the
 datasheet's faction abilities), ``detachment rule`` (read for a unit the rule names, as an
-army list reads it: :func:`mathhammer.data.detachments.for_unit`), ``enhancement``,
+army list reads it: :func:`mathhammer.data.rules.detachments.for_unit`), ``enhancement``,
 ``wargear ability`` (the ability profile of a wargear option), ``other ability`` (any other
 ability text of a catalogue: what ``data check`` counts), and for 11e the ``stratagem``\\ s of
 the 40kdc data when the ``wh40kdc`` package is installed. The sample is stratified: every
@@ -104,17 +104,17 @@ class Item:
 def caps_keywords(text: str) -> frozenset[str]:
     """The keywords a text names (runs of words in capitals, and each word): a unit that has
     them all is one a "X units from your army" rule reaches."""
-    from mathhammer.data.translate import normalize
+    from mathhammer.data.rules.translate import normalize
 
     runs = re.findall(r"[A-Z][A-Z0-9'\-]+(?: [A-Z][A-Z0-9'\-]+)*", normalize(text))
     return frozenset(runs) | frozenset(w for r in runs for w in r.split())
 
 
 def parts_of(entry: dict[str, Any]) -> tuple[Any, ...]:
-    """The translator's parts (:class:`~mathhammer.data.translate.DataRule`) of a fixture entry,
-    read again from its text (or a stratagem's effect tree) by the public functions."""
-    from mathhammer.data.detachments import for_unit
-    from mathhammer.data.translate import translate, translate_effect
+    """The translator's parts (:class:`~mathhammer.data.rules.translate.DataRule`) of a fixture
+    entry, read again from its text (or a stratagem's effect tree) by the public functions."""
+    from mathhammer.data.rules.detachments import for_unit
+    from mathhammer.data.rules.translate import translate, translate_effect
 
     kind = "datasheet ability" if entry["category"] in ("wargear ability", "other ability") \
         else entry["category"]
@@ -169,11 +169,11 @@ def _translated(item: Item) -> tuple[Any, ...]:
 def catalogue_rules(edition: str, data: Path) -> list[Item]:
     """Every ability of an edition's data with its category (first category met wins, in the
     order of :data:`CATEGORIES`), applied or not."""
-    from mathhammer.data.catalogue import open_store
-    from mathhammer.data.datastore import edition_dir, edition_files, is_game_system
-    from mathhammer.data.detachments import detachments, linked_files
-    from mathhammer.data.names import name_key
-    from mathhammer.data.unit_rules import file_abilities
+    from mathhammer.data.rules.detachments import detachments, linked_files
+    from mathhammer.data.rules.unit_rules import file_abilities
+    from mathhammer.data.store.compiled import open_store
+    from mathhammer.data.store.data_folder import edition_dir, edition_files, is_game_system
+    from mathhammer.data.typed.names import name_key
 
     folder = edition_dir(edition, data)  # type: ignore[arg-type]
     store = open_store(edition, folder)  # type: ignore[arg-type]
@@ -237,7 +237,7 @@ def catalogue_rules(edition: str, data: Path) -> list[Item]:
 def stratagem_rules() -> list[Item]:
     """The 11e stratagems of the 40kdc data (``[]`` without the ``wh40kdc`` package), each with
     its effect tree."""
-    from mathhammer.data import stratagems
+    from mathhammer.data.rules import stratagems
 
     if not stratagems.available():
         return []
@@ -373,12 +373,12 @@ def load_fixtures(folder: Path = FIXTURES) -> list[tuple[str, dict[str, Any]]]:
 def query_rules(entry: dict[str, Any]) -> list[Any]:
     """The named rules a query applies: the rule's parts sorted for the query's side (the
     bearer attacking or attacked, leading a unit or not, as one model group of an attached
-    unit or not) as the library sorts a unit's rules (:func:`~mathhammer.data.unit_rules.
+    unit or not) as the library sorts a unit's rules (:func:`~mathhammer.data.rules.unit_rules.
     side_rules`): those applied, and its switches the query switches on (``all``, or by
     name). ``keywords``: the bearer's, when given its rules are read for it first
-    (:func:`~mathhammer.data.unit_rules.resolve`: an aura for friendly X units is its own when
+    (:func:`~mathhammer.data.rules.unit_rules.resolve`: an aura for friendly X units is its own when
     it is X)."""
-    from mathhammer.data.unit_rules import side_rules
+    from mathhammer.data.rules.unit_rules import side_rules
 
     q = entry["query"]
     own = tuple(q["own"]) if q.get("own") else None
@@ -386,7 +386,7 @@ def query_rules(entry: dict[str, Any]) -> list[Any]:
     if q.get("keywords"):  # the bearer's keywords: its rules read for it, as a unit's are
         from types import SimpleNamespace
 
-        from mathhammer.data.unit_rules import resolve
+        from mathhammer.data.rules.unit_rules import resolve
 
         parts = resolve(parts, SimpleNamespace(keywords=tuple(q["keywords"]), groups=()))
     ur = side_rules(parts, q.get("role", "attacker"), own=own,
@@ -405,7 +405,7 @@ def run_query(entry: dict[str, Any]) -> Fraction:
     applied as :func:`query_rules` says and the query's options (the entry's edition's core
     rules unless they name others)."""
     import mathhammer as mh
-    from mathhammer.data.inline import parse_squad, parse_weapon
+    from mathhammer.data.typed.inline import parse_squad, parse_weapon
 
     q = entry["query"]
     weapons = [parse_weapon(w) for w in q["weapons"]]  # a melee weapon: range "melee"

@@ -4,7 +4,7 @@ translator reads, measured on the same hand-read sample (``tests/fixtures/rules_
 
 For each 11e entry of the audit that is a datasheet ability (or a wargear, army or other
 ability), the 40kdc ability of the same name is read by the one translator
-(:func:`mathhammer.data.translate.translate_effect`) and the reader's query is run with it, as
+(:func:`mathhammer.data.rules.translate.translate_effect`) and the reader's query is run with it, as
 :func:`rules_audit.run_query` runs it with the text's reading; an entry counts as right for a
 reading when the query gives the reader's hand value. Then, over every 11e ability the shared
 data and the 40kdc data both have, how often the two readings agree (the same side and effect
@@ -34,7 +34,7 @@ def kdc_abilities() -> dict[str, list[dict[str, Any]]]:
     several abilities: one per faction)."""
     from wh40kdc import Dataset
 
-    from mathhammer.data.names import name_key
+    from mathhammer.data.typed.names import name_key
 
     out: dict[str, list[dict[str, Any]]] = {}
     for a in Dataset.embedded().abilities.all:
@@ -47,7 +47,7 @@ def kdc_abilities() -> dict[str, list[dict[str, Any]]]:
 def kdc_parts(name: str, tree: dict[str, Any], text: str) -> tuple[Any, ...]:
     """The 40kdc tree's parts, read as a datasheet ability is (automatic where the tree sets
     no condition the engine cannot check)."""
-    from mathhammer.data.translate import translate_effect
+    from mathhammer.data.rules.translate import translate_effect
 
     parts = translate_effect(name, tree, text, kind="datasheet ability")
     # a datasheet ability's tree is no stratagem: a part under no unchecked condition is on
@@ -63,7 +63,7 @@ def sample(shared: Path) -> list[str]:
     """Right per reading on the audit's 11e abilities."""
     import rules_audit
 
-    from mathhammer.data.names import name_key
+    from mathhammer.data.typed.names import name_key
 
     kdc = kdc_abilities()
     rows = Counter()
@@ -104,9 +104,9 @@ def sample(shared: Path) -> list[str]:
 
 def agreement(shared: Path) -> list[str]:
     """How often the two readings agree over every 11e ability both data have."""
-    from mathhammer.data.names import name_key
-    from mathhammer.data.translate import is_attack_relevant, translate
-    from mathhammer.data.unit_rules import edition_abilities
+    from mathhammer.data.rules.translate import is_attack_relevant, translate
+    from mathhammer.data.rules.unit_rules import edition_abilities
+    from mathhammer.data.typed.names import name_key
 
     kdc = kdc_abilities()
     c: Counter[str] = Counter()

@@ -10,9 +10,9 @@ import pytest
 
 import mathhammer as mh
 from mathhammer.data.army import load_army, parse_list
-from mathhammer.data.detachments import detachment_names
-from mathhammer.data.inline import parse_target
-from mathhammer.data.unit_rules import unit_rules
+from mathhammer.data.rules.detachments import detachment_names
+from mathhammer.data.rules.unit_rules import unit_rules
+from mathhammer.data.typed.inline import parse_target
 from mathhammer.report.specs import attacker_of
 from tests.army_corpus import SHARED
 
@@ -202,7 +202,7 @@ def _unsaved(unit, target, rules=(), melee=False, weapons=None):
 
 
 def _rules(unit, side="attacker"):
-    from mathhammer.data.unit_rules import side_rules
+    from mathhammer.data.rules.unit_rules import side_rules
 
     return side_rules(unit_rules(unit, str(DATA)), side)
 

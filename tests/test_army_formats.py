@@ -332,7 +332,7 @@ def test_hostile_rosters_end_in_one_line(content, message):
 def test_a_datasheet_the_data_cannot_build_costs_that_unit_only(monkeypatch):
     """(The 10e Wulfen's "model has no statline" once ended the whole list.) A list reads the
     compiled store, which keeps such a datasheet with its error."""
-    from mathhammer.data.catalogue import Store
+    from mathhammer.data.store.compiled import Store
 
     real = Store.army_unit
 

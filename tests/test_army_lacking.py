@@ -11,7 +11,7 @@ import bsjson
 import pytest
 
 from mathhammer.data.army import parse_army
-from mathhammer.data.army.model import DataFile
+from mathhammer.data.army.values import DataFile
 from tests.army_corpus import Expect, check
 
 

@@ -31,7 +31,7 @@ from mathhammer.cli import cli
 from mathhammer.data.army import load_army, parse_army, parse_list, read_list
 from mathhammer.data.army.structured import decode_link, kind_of
 from mathhammer.errors import InputError
-from mathhammer.model.limits import (
+from mathhammer.limits import (
     MAX_ARMY_FILE_BYTES,
     MAX_ARMY_UNITS,
     MAX_JSON_DEPTH,
@@ -184,17 +184,17 @@ def _gzip_link(raw: bytes) -> str:
 HOSTILE = [
     # (what, text, the error's words)
     ("JSON nested past the limit", '{"roster": ' + "[" * 150 + "]" * 150 + "}",
-     f"the JSON nests {MAX_JSON_DEPTH + 1} levels deep .* mathhammer.model.limits.MAX_JSON_DEPTH"),
+     f"the JSON nests {MAX_JSON_DEPTH + 1} levels deep .* mathhammer.limits.MAX_JSON_DEPTH"),
     ("JSON nested past Python's own limit", '{"roster": ' + "[" * 5000 + "]" * 5000 + "}",
      f"the JSON nests deeper than {MAX_JSON_DEPTH} levels .*limits.MAX_JSON_DEPTH"),
     ("selections nested past the limit", _nr(lambda t: _deep_selections(t, MAX_ROSTER_DEPTH + 5)),
-     "selections nest deeper than 32 levels .*mathhammer.model.limits.MAX_ROSTER_DEPTH"),
+     "selections nest deeper than 32 levels .*mathhammer.limits.MAX_ROSTER_DEPTH"),
     ("a name past the line limit",
      _nr(lambda t: t["roster"]["forces"][0]["selections"][2].update(name="K" * (MAX_LINE + 1))),
-     f"a selection name of {MAX_LINE + 1} characters .*mathhammer.model.limits.MAX_LINE"),
+     f"a selection name of {MAX_LINE + 1} characters .*mathhammer.limits.MAX_LINE"),
     ("more units than the limit", _nr(lambda t: t["roster"]["forces"][0]["selections"].extend(
         [copy.deepcopy(t["roster"]["forces"][0]["selections"][2])] * MAX_ARMY_UNITS)),
-     f"more than {MAX_ARMY_UNITS} units in one roster .*mathhammer.model.limits.MAX_ARMY_UNITS"),
+     f"more than {MAX_ARMY_UNITS} units in one roster .*mathhammer.limits.MAX_ARMY_UNITS"),
     ("a roster without units", _nr(lambda t: t["roster"]["forces"][0].update(selections=[])),
      "the roster has no units"),
     ("damaged JSON", '{"roster": {"forces": [', "not well-formed JSON"),

@@ -11,9 +11,9 @@ import pytest
 from bsjson import STATS, ability, unit, weapon, write_folder
 
 import mathhammer as mh
-from mathhammer.data.attached import target_rules
-from mathhammer.data.translate import Scope, translate
-from mathhammer.data.unit_rules import qualifies
+from mathhammer.data.rules.attached import target_rules
+from mathhammer.data.rules.translate import Scope, translate
+from mathhammer.data.rules.unit_rules import qualifies
 from mathhammer.model.named import names_weapon
 
 SHARED = Path(os.environ.get("MATHHAMMER_BSDATA", Path(__file__).resolve().parents[2]
@@ -461,8 +461,8 @@ def pack(tmp_path_factory):
 
 
 def test_a_wargear_bearers_rule_reaches_only_the_model_that_carries_it(cli, pack):
-    from mathhammer.data.lookup import find_unit
-    from mathhammer.data.unit_rules import unit_rules
+    from mathhammer.data.rules.unit_rules import unit_rules
+    from mathhammer.data.typed.lookup import find_unit
 
     unit = find_unit(f"{pack}:Pack")
     [totem] = [p for p in unit_rules(unit, str(pack.parent)) if p.rule.name == "Death Totem"]
@@ -493,7 +493,7 @@ def test_an_effect_lasting_past_its_phase_is_not_limited_to_that_phases_attacks(
     assert (p.scope, p.rule.side, p.rule.describe()) == (Scope.ENEMY, "defender", "hit_mod=-1")
     # the enemy's melee attack on the bearer: 6 attacks, WS 3+ -1 -> 4+ = 1/2, S4 v T4 1/2,
     # Sv4+ fails 1/2: 6 x 1/2 x 1/2 x 1/2 = 3/4 (ranged only, the melee attack kept 3+: 1)
-    from mathhammer.data.inline import parse_squad, parse_weapon
+    from mathhammer.data.typed.inline import parse_squad, parse_weapon
 
     r = mh.attack([parse_weapon("Axe | melee | 6 | 3+ | 4 | 0 | 1")],
                   parse_squad("5x T4 Sv4+ W1"), apply=[p.rule], rules="10e")
@@ -550,8 +550,8 @@ def test_after_this_unit_has_shot_the_effect_is_for_the_later_shooters():
     assert (p.scope, p.rule.side) == (Scope.OTHERS, "attacker")
     # the bearer's own ranged attack on MEQ in cover: 6 x hit 2/3 x wound 1/2 x Sv3+ AP-1 in
     # cover (3+) fails 1/3 = 2/3: the rule is not among its own (ignoring cover, 4+ fails 1/2: 1)
-    from mathhammer.data.inline import parse_weapon
-    from mathhammer.data.unit_rules import side_rules
+    from mathhammer.data.rules.unit_rules import side_rules
+    from mathhammer.data.typed.inline import parse_weapon
 
     own = side_rules([p], "attacker")
     r = mh.attack([parse_weapon("6 | 3+ | 4 | -1 | 1")], mh.load_unit("MEQ").as_target(),

@@ -25,8 +25,8 @@ from mathhammer.data.bsdata import (
     write_catalogue_unit,
 )
 from mathhammer.data.bsdata.profiles import is_weapon
-from mathhammer.data.unit_file import loads_unit
-from mathhammer.data.units import load_unit
+from mathhammer.data.units.bundled import load_unit
+from mathhammer.data.units.file import loads_unit
 
 ROOT = Path(os.environ.get("MATHHAMMER_BSDATA", Path(__file__).resolve().parents[2] / "shared"
                            / "bsdata"))
@@ -508,8 +508,8 @@ def test_a_model_without_a_statline_takes_the_units_one_and_warns_only_when_it_h
     # a unit whose second model entry carries no statline: with one statline in the unit,
     # that one is the model's (no guess, no warning); with two, the first is a guess and said
     from mathhammer.data.bsdata import build_raw
+    from mathhammer.data.bsdata.entries import Catalogue, Characteristic, Entry, Profile
     from mathhammer.data.bsdata.files import Library
-    from mathhammer.data.bsdata.model import Catalogue, Characteristic, Entry, Profile
 
     def line(pid, name, wounds):
         return Profile(pid, name, "t1", "Unit", tuple(Characteristic(n, n, v) for n, v in (

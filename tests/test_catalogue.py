@@ -1,4 +1,4 @@
-"""The compiled store of the BattleScribe data (mathhammer.data.catalogue): built once, rebuilt
+"""The compiled store of the BattleScribe data (mathhammer.data.store.compiled): built once, rebuilt
 when a file changes and not otherwise, kept when a build fails; lookups, search, the other
 edition's hint, and every datasheet's round trip. The data here is a small made-up folder of
 both editions (written by this module); the whole shared data is read by the slow tests."""
@@ -14,9 +14,11 @@ import attrs
 import pytest
 from bsjson import ability, character, weapon
 
-from mathhammer.data import catalogue, serial, unit_index
 from mathhammer.data.bsdata import load_catalogue_unit
-from mathhammer.data.lookup import find_unit
+from mathhammer.data.store import compiled as catalogue
+from mathhammer.data.store import index as unit_index
+from mathhammer.data.typed.lookup import find_unit
+from mathhammer.data.units import serial
 
 SHARED = Path(os.environ.get("MATHHAMMER_SHARED",
                              Path(__file__).resolve().parents[2] / "shared")) / "bsdata"
@@ -282,7 +284,7 @@ def test_every_datasheet_round_trips(data):
 
 
 def test_values_round_trip_through_json():
-    from mathhammer.data.units import list_units
+    from mathhammer.data.units.bundled import list_units
 
     for unit in list_units():
         assert serial.from_json(json.loads(json.dumps(serial.to_json(unit)))) == unit
@@ -445,7 +447,7 @@ def test_what_a_list_selects_is_compiled_as_the_catalogue_gives_it(data):
     from mathhammer.data.army.datasheets import ArmyData
     from mathhammer.data.bsdata.files import open_library
     from mathhammer.data.bsdata.find import catalogue_units
-    from mathhammer.data.names import name_key
+    from mathhammer.data.typed.names import name_key
 
     d = ArmyData(unit_index.unit_index("10e", data))
     for name in ("Imperium - Space Marines", "Imperium - Blood Angels", "Imperium - Library"):
@@ -514,7 +516,7 @@ def test_a_detachment_an_enhancement_and_another_datasheets_weapon_read_the_stor
     import mathhammer.data.bsdata as bsdata
     from mathhammer.data.army import parse_army
     from mathhammer.data.bsdata import files
-    from mathhammer.data.unit_rules import unit_rules
+    from mathhammer.data.rules.unit_rules import unit_rules
 
     _reopen("10e", data)
 
@@ -630,7 +632,7 @@ def test_a_shared_list_reads_from_the_store_as_from_its_catalogues(name, points,
     from mathhammer.data.army.datasheets import ArmyData, find_datasheet, homes_of
     from mathhammer.data.bsdata.files import open_library
     from mathhammer.data.bsdata.find import catalogue_units
-    from mathhammer.data.names import name_key
+    from mathhammer.data.typed.names import name_key
 
     path = SHARED.parent / "rosters" / name
     army = load_army(path, data=SHARED)

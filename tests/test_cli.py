@@ -16,12 +16,12 @@ import mathhammer.cli.attack as attack_commands
 import mathhammer.cli.table as table_command
 from mathhammer.cli import main as cli_main
 from mathhammer.cli.params import ENGINE
-from mathhammer.data.inline import parse_target, parse_weapon
-from mathhammer.data.units import load_unit
+from mathhammer.data.typed.inline import parse_target, parse_weapon
+from mathhammer.data.units.bundled import load_unit
 from mathhammer.engine.attack import models_alive
 from mathhammer.engine.sequence import Attack, MortalWounds, Reanimate, sequence_demise
 from mathhammer.mechanics.effects import deadly_demise_wounds
-from mathhammer.report.numbers import readable_fraction
+from mathhammer.prob.numbers import readable_fraction
 
 ROOT = Path(__file__).resolve().parent.parent
 # ../shared from a clone, ../../shared from a worktree
@@ -410,7 +410,7 @@ def test_kills_mortal_wound_rule_with_other_rules_and_turns(cli):
     cruelty = mh.find_rule("Blood-fuelled Cruelty").mortal_wounds.pmf()
     assert cruelty.mean() == Fraction(11, 6)  # 4/6 * 2 + 1/6 * 3
     profiles = hexmark.as_profiles()
-    attack = {"apply": ["Protocol of the Conquering Tyrant"], "half_range": True}
+    attack = {"apply": [mh.find_rule("Protocol of the Conquering Tyrant")], "half_range": True}
     t = mh.sequence(warriors, [
         Attack.make(profiles, label="attack 1", **attack),
         MortalWounds(cruelty, label="Blood-fuelled Cruelty"), Reanimate(),

@@ -196,7 +196,7 @@ def test_data_check_on_the_shared_data(edition):
 
 
 def test_weapon_values_read_as_printed_are_said():
-    from mathhammer.data.bsdata.model import Characteristic, Profile
+    from mathhammer.data.bsdata.entries import Characteristic, Profile
     from mathhammer.data.bsdata.weapons import weapon_table
 
     said: list[str] = []
@@ -217,7 +217,7 @@ def test_causes_keep_their_kind_whatever_the_names():
     assert kind_of(cause_of("skipped 'Bolt Carbine': X.cat: info link 'Bolt Carbine' links to "
                             "id ba44-a36e-9207-a5e, which no given file defines")) == "link"
     assert kind_of(cause_of("X.cat:Titan: models[0].toughness: 31 is over the limit of 30 "
-                            "(mathhammer.model.limits.MAX_TOUGHNESS)")) == "limit"
+                            "(mathhammer.limits.MAX_TOUGHNESS)")) == "limit"
 
 
 # ------------------------------------------------------------------ the datasheets

@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from mathhammer.data import catalogue, datastore, unit_index
+from mathhammer.data.store import compiled as catalogue
+from mathhammer.data.store import data_folder as datastore
+from mathhammer.data.store import index as unit_index
 
 BSDATA = Path(os.environ.get("MATHHAMMER_SHARED",
                              Path(__file__).resolve().parents[2] / "shared")) / "bsdata"

@@ -11,8 +11,8 @@ import pytest
 
 import mathhammer as mh
 from mathhammer.errors import InputError
-from mathhammer.report.display import MAX_ROWS
-from mathhammer.report.numbers import percent, readable_fraction
+from mathhammer.prob.display import MAX_ROWS
+from mathhammer.prob.numbers import percent, readable_fraction
 from mathhammer.report.scenario import Query
 from mathhammer.report.text import kills_text
 

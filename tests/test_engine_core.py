@@ -241,64 +241,26 @@ def test_named_rules_are_read_again_when_their_folder_changes(tmp_path):
     assert mh.find_rule("Keen Blades", directory=tmp_path).name == "Keen Blades"
 
 
-# ------------------------------------------------------------------ a one-way module graph
+# ------------------------------------------------------------------ no private names across modules
+# (the layers and the absence of import cycles: tests/test_layers.py)
 
 
-def _imports(path: Path) -> list[tuple[str, list[str], bool]]:
-    """(module imported, names, at module level) for every relative import in a file."""
+def _imports(path: Path) -> list[tuple[str, list[str]]]:
+    """(module imported, names) for every relative import in a file."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    top = set(map(id, tree.body))
     out = []
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.level:
-            package = path.relative_to(PACKAGE).parent.parts
-            base = package[: len(package) - node.level + 1]
-            module = ".".join((*base, node.module)) if node.module else ".".join(base)
-            out.append((module, [a.name for a in node.names], id(node) in top))
+            out.append((node.module or "", [a.name for a in node.names]))
     return out
 
 
-def _module(path: Path) -> str:
-    parts = path.relative_to(PACKAGE).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
-DISPLAY = "report.display"
-
-
-def test_no_import_cycles_and_no_private_names_across_modules():
-    files = {_module(p): p for p in PACKAGE.rglob("*.py")}
-    graph: dict[str, set[str]] = {m: set() for m in files}
-    for m, path in files.items():
-        for target, names, top in _imports(path):
+def test_no_private_names_across_modules():
+    for path in PACKAGE.rglob("*.py"):
+        for target, names in _imports(path):
             for name in names:
-                sub = f"{target}.{name}" if target else name
-                dep = sub if sub in files else target
-                # the one exception: display methods (PMF._repr_html_, Result.to_dict, ...)
-                # import the display layer on call; nothing imports it at module level
-                if dep == DISPLAY and not top:
-                    continue
-                if dep in files and dep != m:
-                    graph[m].add(dep)
                 assert not (name.startswith("_") and name != "__version__"), (
                     f"{path.name} imports the private name {name} from {target}")
-    # the package root re-exports; every other module's imports must form no cycle
-    graph.pop("", None)
-    for deps in graph.values():
-        deps.discard("")
-    state: dict[str, int] = {}
-
-    def visit(m: str, trail: tuple[str, ...]) -> None:
-        if state.get(m) == 2:
-            return
-        assert state.get(m) != 1, f"import cycle: {' -> '.join((*trail, m))}"
-        state[m] = 1
-        for d in sorted(graph.get(m, ())):
-            visit(d, (*trail, m))
-        state[m] = 2
-
-    for m in sorted(graph):
-        visit(m, ())
 
 
 # ------------------------------------------------------------------ library arguments

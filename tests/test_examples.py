@@ -10,15 +10,17 @@ from pathlib import Path
 import pytest
 
 import mathhammer as mh
-from mathhammer.data.units import load_unit
-from mathhammer.report.numbers import readable_fraction
+from mathhammer.data.units.bundled import load_unit
+from mathhammer.prob.numbers import readable_fraction
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 #: drawn by examples/make_web_png.py and make_atlas_png.py in a browser, and the notebook run by
 #: examples/make_notebook.py (checked by tests/test_notebook.py), not by make_examples.py
 BROWSER_MADE = {"make_web_png.py", "web.png", "web-390.png", "web-1280.png", "web-then-390.png",
                 "web-then-1280.png", "web-plan.png", "make_notebook.py",
-                "notebook.ipynb", "notebook.png", "make_atlas_png.py", "atlas.png"}
+                "notebook.ipynb", "notebook.png", "make_atlas_png.py", "atlas.png",
+                "make_screenshots.py", "page-390-query.png", "page-390-second-unit.png",
+                "page-390-comparison.png", "page-390-planner.png", "page-390-plan.png"}
 
 
 @pytest.fixture(scope="module")

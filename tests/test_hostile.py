@@ -20,15 +20,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import mathhammer as mh
+from mathhammer import limits
 from mathhammer.data.bsdata import BattleScribeWarning, list_catalogue_units, load_catalogue_unit
-from mathhammer.data.inline import parse_target, parse_weapon
-from mathhammer.data.unit_file import loads_unit
+from mathhammer.data.typed.inline import parse_target, parse_weapon
+from mathhammer.data.units.file import loads_unit
 from mathhammer.engine.work import attack_dice, check_attack_dice
-from mathhammer.model import limits
 from mathhammer.model.ruleset import load_ruleset
 from mathhammer.prob.dice import parse_dice
+from mathhammer.prob.numbers import as_float, decimal, fraction, percent, readable_fraction
 from mathhammer.prob.pmf import PMF
-from mathhammer.report.numbers import as_float, decimal, fraction, percent, readable_fraction
 from mathhammer.report.tables import Column, Grid, Row, render
 
 ROW = "10x 2 | 3+ | 4 | 0 | 1"
@@ -349,7 +349,7 @@ def test_library_values_check_their_arguments(call, error, name):
 def test_limits_are_named(cli, args, limit, value):
     line = cli.fails(*args, one_line=False)
     assert str(value) in line
-    assert f"mathhammer.model.limits.{limit}" in line if limit else "from 1 to 100" in line
+    assert f"mathhammer.limits.{limit}" in line if limit else "from 1 to 100" in line
 
 
 def test_a_thousand_models_of_ten_attacks_are_allowed():
@@ -367,7 +367,7 @@ def test_dice_expressions_are_within_the_limits_or_refused(n, sides, plus):
         count, s, k = parse_dice(text)
     except ValueError as e:
         assert n == 0 or n > limits.MAX_DICE or plus > limits.MAX_FLAT
-        assert n == 0 or "mathhammer.model.limits.MAX_" in str(e)
+        assert n == 0 or "mathhammer.limits.MAX_" in str(e)
     else:
         assert (count, s, k) == (n, sides, plus)
         assert 1 <= count <= limits.MAX_DICE and 0 <= k <= limits.MAX_FLAT
@@ -484,7 +484,7 @@ def test_an_output_suffix_of_another_format_is_warned_about(cli, tmp_path, monke
 
 
 def test_deeply_nested_named_rules_file(tmp_path):
-    from mathhammer.data.named_rules import read_named_rule_file
+    from mathhammer.data.rules.named import read_named_rule_file
 
     path = tmp_path / "deep.toml"
     path.write_text("x = " + "[" * 5000 + "]" * 5000 + "\n", encoding="utf-8")
@@ -529,7 +529,7 @@ def test_kills_report_shows_long_fractions_by_their_size(cli):
 def test_an_army_list_is_read_up_to_its_limit(cli, tmp_path, monkeypatch):
     # a list from /dev/zero, a zipped roster that unpacks past the limit, or standard input
     # past the limit: refused at once, naming the limit
-    limit = "limit of 5000000 bytes (mathhammer.model.limits.MAX_ARMY_FILE_BYTES)"
+    limit = "limit of 5000000 bytes (mathhammer.limits.MAX_ARMY_FILE_BYTES)"
     assert cli.fails("army", "/dev/zero", one_line=False).endswith(
         f"/dev/zero: army list is over the {limit}")
     import zipfile

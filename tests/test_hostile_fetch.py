@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from mathhammer.data import datastore
+from mathhammer.data.store import data_folder as datastore
 
 ROOT = Path(__file__).resolve().parents[1]
 BSDATA = Path(os.environ.get("MATHHAMMER_SHARED", ROOT.parent / "shared")) / "bsdata"
@@ -157,11 +157,11 @@ def test_a_zip_bomb_is_refused(installed):
     srv = Server({"/bomb.zip": _body(archive)}, requests=1)
     assert _fails(installed, f"{srv.url}/bomb.zip") == (
         f"{srv.url}/bomb.zip: '{TOP}/Bomb.cat' unpacks to 65000000 bytes, over the limit of "
-        "64000000 (mathhammer.model.limits.MAX_CATALOGUE_BYTES)")
+        "64000000 (mathhammer.limits.MAX_CATALOGUE_BYTES)")
 
 
 def test_a_member_that_lies_about_its_size_is_stopped_while_unpacking(installed, monkeypatch):
-    monkeypatch.setattr("mathhammer.model.limits.MAX_CATALOGUE_BYTES", 1_000_000)
+    monkeypatch.setattr("mathhammer.limits.MAX_CATALOGUE_BYTES", 1_000_000)
     archive = bytearray(_bomb(3_000_000))
     # the central directory says 3,000,000 bytes: say 1,000 (offset 24 of the entry)
     entry = archive.rindex(b"PK\x01\x02")
@@ -179,7 +179,7 @@ def test_the_total_unpacked_size_is_bounded(installed, monkeypatch):
     srv = Server({"/big.zip": _body(archive)}, requests=1)
     assert _fails(installed, f"{srv.url}/big.zip") == (
         f"{srv.url}/big.zip: the archive unpacks to more than 1000000 bytes "
-        "(mathhammer.data.datastore.MAX_EXTRACTED_BYTES)")
+        "(mathhammer.data.store.data_folder.MAX_EXTRACTED_BYTES)")
 
 
 @pytest.mark.parametrize(("second", "shown"), [
@@ -252,7 +252,7 @@ def test_a_member_that_cannot_be_unpacked(installed, archive, line):
      "reading header line)"),
     (_raw(b"HTTP/1.1 200 OK\r\nContent-Length: 900000000\r\n\r\n"),
      "the archive is 900000000 bytes, over the limit of 200000000 "
-     "(mathhammer.data.datastore.MAX_DOWNLOAD_BYTES)"),
+     "(mathhammer.data.store.data_folder.MAX_DOWNLOAD_BYTES)"),
     (_raw(b"HTTP/1.1 302 Found\r\nLocation: file:///dev/zero\r\nContent-Length: 0\r\n\r\n"),
      "download failed (Found - Redirection to url 'file:///dev/zero' is not allowed)"),
     (_raw(b"garbage\r\n\r\n"),
@@ -269,7 +269,7 @@ def test_an_endless_download_stops_at_the_limit(installed, monkeypatch):
     srv = Server({"/zero": _zeros}, requests=1)
     assert _fails(installed, f"{srv.url}/zero") == (
         f"{srv.url}/zero: the download is over the limit of 1000000 bytes "
-        "(mathhammer.data.datastore.MAX_DOWNLOAD_BYTES)")
+        "(mathhammer.data.store.data_folder.MAX_DOWNLOAD_BYTES)")
 
 
 def test_a_trickle_stops_at_the_deadline(installed):
@@ -277,7 +277,7 @@ def test_a_trickle_stops_at_the_deadline(installed):
     start = time.monotonic()
     assert _fails(installed, f"{srv.url}/slow.zip", deadline=1.0) == (
         f"{srv.url}/slow.zip: the fetch took longer than 1 s "
-        "(mathhammer.data.datastore.FETCH_SECONDS)")
+        "(mathhammer.data.store.data_folder.FETCH_SECONDS)")
     assert time.monotonic() - start < 3
 
 
@@ -285,7 +285,7 @@ def test_a_stalled_download_stops(installed):
     srv = Server({"/stall.zip": _stall}, requests=1)
     assert _fails(installed, f"{srv.url}/stall.zip", timeout=0.5) == (
         f"{srv.url}/stall.zip: download failed (no data for 0.5 s; "
-        "mathhammer.data.datastore.STALL_SECONDS)")
+        "mathhammer.data.store.data_folder.STALL_SECONDS)")
 
 
 @pytest.mark.parametrize(("url", "line"), [
@@ -323,7 +323,7 @@ def test_a_killed_fetchs_folder_is_swept_and_a_signal_cleans_up(installed):
     dead.mkdir()
     (dead / "archive.zip").write_bytes(b"PK")
     srv = Server({"/slow.zip": _trickle}, requests=1)
-    code = ("import sys; from mathhammer.data import datastore\n"
+    code = ("import sys; from mathhammer.data.store import data_folder as datastore\n"
             f"datastore.fetch('10e', url='{srv.url}/slow.zip', root=sys.argv[1])")
     proc = subprocess.Popen([sys.executable, "-c", code, str(installed)],
                             stderr=subprocess.PIPE, text=True,

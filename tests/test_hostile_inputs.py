@@ -31,7 +31,7 @@ MEQ = mh.Target(models=5, toughness=4, save=3, wounds=2)
      "leader: expected a unit's name or an inline profile, got int"),
     (lambda: mh.attack((GUN, 10**6), MEQ), ValueError,
      "attack dice: up to 1000000 is over the limit of 20000 "
-     "(mathhammer.model.limits.MAX_ATTACK_DICE)"),
+     "(mathhammer.limits.MAX_ATTACK_DICE)"),
     (lambda: mh.turns((GUN, 5), MEQ, 10**9), ValueError,
      "turns: 1000000000 is over the limit of 20 (mathhammer.engine.work.MAX_TURNS)"),
     (lambda: mh.turns((GUN, 5), MEQ, "3"), TypeError, "turns: expected an integer, got str"),

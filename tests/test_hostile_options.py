@@ -237,7 +237,7 @@ def test_an_array_past_the_bound_is_refused_at_once(client, path, body):
     assert res.status_code == 400, res.text
     assert res.json()["error"].endswith(
         f"{key}: 100000 values is over the limit of 100 "
-        "(mathhammer.model.limits.MAX_OPTION_VALUES)")
+        "(mathhammer.limits.MAX_OPTION_VALUES)")
     assert time.process_time() - start < 5  # the server's own work: parse and refuse
 
 
@@ -248,12 +248,12 @@ def test_an_army_list_past_its_bound_is_refused_at_once(cli, client, tmp_path):
     assert res.status_code == 400
     assert res.json()["error"] == (
         f"mathhammer: error: <text>: an army list of {len(text):,} characters is over the "
-        "limit of 500,000 (mathhammer.model.limits.MAX_ARMY_TEXT_BYTES)")
+        "limit of 500,000 (mathhammer.limits.MAX_ARMY_TEXT_BYTES)")
     path = tmp_path / "big.txt"
     path.write_text(text, encoding="utf-8")
     assert cli.fails("army", str(path), one_line=False) == (
         f"mathhammer: error: {path}: an army list of {len(text):,} characters is over the "
-        "limit of 500,000 (mathhammer.model.limits.MAX_ARMY_TEXT_BYTES)")
+        "limit of 500,000 (mathhammer.limits.MAX_ARMY_TEXT_BYTES)")
 
 
 def test_a_plan_past_its_bound_is_refused_before_any_unit_is_read(cli):
@@ -262,8 +262,8 @@ def test_a_plan_past_its_bound_is_refused_before_any_unit_is_read(cli):
     assert cli.fails("plan", *rows, *[a for _ in range(200) for a in ("-t", "MEQ")],
                      one_line=False) == (
         "mathhammer: error: ATTACKERS: 200 values is over the limit of 100 "
-        "(mathhammer.model.limits.MAX_OPTION_VALUES)")
+        "(mathhammer.limits.MAX_OPTION_VALUES)")
     assert cli.fails("plan", *rows[:60], *[a for _ in range(60) for a in ("-t", "MEQ")],
                      one_line=False) == (
         "mathhammer: error: plan: 60 attacking units x 60 targets = 3,600 pairs is over the "
-        "limit of 2,500 (mathhammer.model.limits.MAX_PLAN_PAIRS)")
+        "limit of 2,500 (mathhammer.limits.MAX_PLAN_PAIRS)")

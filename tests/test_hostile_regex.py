@@ -24,11 +24,12 @@ FUNCS = {"compile", "match", "search", "fullmatch", "sub", "subn", "findall", "f
 #: Patterns built at run time: where, and why each is linear.
 BUILT = {
     "mathhammer/data/bsdata/files.py": "a fixed bytes pattern, matched at line starts",
-    "mathhammer/data/catalogue.py": "an escaped word between lookarounds",
-    "mathhammer/data/detachments.py": "keyword alternatives joined by separators of fixed text",
-    "mathhammer/data/importer.py": "the page's fixed patterns, matched per line",
-    "mathhammer/data/inline.py": "escaped words joined by \\s+ between lookarounds",
-    "mathhammer/data/translate.py": "fixed phrases joined",
+    "mathhammer/data/store/compiled.py": "an escaped word between lookarounds",
+    "mathhammer/data/rules/detachments.py":
+        "keyword alternatives joined by separators of fixed text",
+    "mathhammer/data/units/importer.py": "the page's fixed patterns, matched per line",
+    "mathhammer/data/typed/inline.py": "escaped words joined by \\s+ between lookarounds",
+    "mathhammer/data/rules/translate.py": "fixed phrases joined",
 }
 
 

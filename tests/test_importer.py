@@ -8,9 +8,9 @@ from pathlib import Path
 import attrs
 import pytest
 
-from mathhammer.data.importer import import_datasheet, parse_statline, split_name, write_unit
-from mathhammer.data.unit_file import loads_unit
-from mathhammer.data.units import load_unit
+from mathhammer.data.units.bundled import load_unit
+from mathhammer.data.units.file import loads_unit
+from mathhammer.data.units.importer import import_datasheet, parse_statline, split_name, write_unit
 
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 needs_seeds = pytest.mark.skipif(not SEEDS.is_dir(), reason="shared/seeds not beside the repo")
@@ -167,7 +167,7 @@ def test_parse_statline_forms():
 
 @pytest.mark.parametrize(("statline", "message"), [
     ("M8 T31 Sv3+ W5 Ld6+ OC1", "statline: T: 31 is over the limit of 30 "
-                               "(mathhammer.model.limits.MAX_TOUGHNESS)"),
+                               "(mathhammer.limits.MAX_TOUGHNESS)"),
     ("M8 T5 Sv1+ W5 Ld6+ OC1", 'statline: Sv: expected 2+ to 7+ (e.g. "3+"), got 1'),
     ("M8 T5 Sv3+ W0 Ld6+ OC1", "statline: W: expected an integer >= 1, got 0"),
     ("M8 T5 T6 Sv3+ W5 Ld6+ OC1", 'statline: T: given twice in "M8 T5 T6 Sv3+ W5 Ld6+ OC1"'),

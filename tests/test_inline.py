@@ -1,11 +1,11 @@
-"""Inline weapon rows and target profiles (mathhammer.data.inline)."""
+"""Inline weapon rows and target profiles (mathhammer.data.typed.inline)."""
 
 from fractions import Fraction
 
 import pytest
 
 import mathhammer as mh
-from mathhammer.data.inline import (
+from mathhammer.data.typed.inline import (
     describe_target,
     describe_weapon,
     is_inline_target,
@@ -94,7 +94,7 @@ def test_targets():
     [
         ("5x T4 Sv3 W2", '"Sv3" (token 3): expected a save like Sv3+'),
         ("5x T31 Sv3+ W2", '"T31" (token 2): toughness: T31 is over the limit of 30 '
-                           "(mathhammer.model.limits.MAX_TOUGHNESS)"),
+                           "(mathhammer.limits.MAX_TOUGHNESS)"),
         ("5x T4 Sv3+ W2 7++", '"7++" (token 5): expected 2++ to 6++'),
         ("5x T4 Sv3+ W0", '"W0" (token 4): expected W1 or more'),
         ("5x T4 Sv3+ W2 FNP5", '"FNP5" (token 5): expected Feel No Pain like FNP5+'),

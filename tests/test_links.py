@@ -146,16 +146,17 @@ def test_a_plan_link_is_the_same_plan():
     url = link("plan", *PLAN)
     calls = page_calls(url)
     assert list(calls) == ["plan"]
+    tyrant = ["Protocol of the Conquering Tyrant"]  # each unit's rules, as the planner's boxes
     assert calls["plan"] == ("query", "plan", {
-        "units": ["Hexmark Destroyer", "Cronos"], "targets": ["GEQ", "MEQ"],
-        "half_range": True, "named_rules": ["Protocol of the Conquering Tyrant"],
-        "objective": "models"})
+        "units": [{"unit": "Hexmark Destroyer", "named_rules": tyrant},
+                  {"unit": "Cronos", "named_rules": tyrant}], "targets": ["GEQ", "MEQ"],
+        "half_range": True, "objective": "models"})
     got, want = answered(calls["plan"]), cli_json("plan", *PLAN)
     assert got["best"] == want["best"] and got["plan"] == want["plan"]
     assert got["per_target"] == want["per_target"]
     # an adaptive plan: the page's budget of states is said
     code, out, err = run("plan", *PLAN, "--adaptive", "--link")
-    assert code == 0 and "plan_adaptive=true" in out
+    assert code == 0 and json.loads(dict(state_of(out.strip()))["plan"])["adaptive"] is True
     assert "warning: --link: the page adapts within 2,000 joint target states" in err
 
 
@@ -179,7 +180,7 @@ def small_data(tmp_path, monkeypatch):
     from test_catalogue import make_data
 
     from mathhammer.cache import clear_caches
-    from mathhammer.data.catalogue import open_store
+    from mathhammer.data.store.compiled import open_store
 
     pytest.importorskip("mathhammer.data.army")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
@@ -208,7 +209,8 @@ def test_an_army_list_link_holds_the_list(small_data):
     # a plan of the list against the enemy's: both lists in the address
     url = link("plan", "--army", str(mine), "--vs-army", str(theirs), "--melee")
     state = dict(state_of(url))
-    assert (state["army"], state["plan_vs"]) == (LIST, theirs.read_text(encoding="utf-8"))
+    assert (state["plan_army"], state["plan_vs"]) == (LIST, theirs.read_text(encoding="utf-8"))
+    assert json.loads(state["plan"])["every"] == {"army": True, "vs": True}  # every row of each
     got = answered(page_calls(url)["plan"])
     want = cli_json("plan", "--army", str(mine), "--vs-army", str(theirs), "--melee")
     assert got["best"] == want["best"] and got["per_target"] == want["per_target"]

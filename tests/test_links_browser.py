@@ -62,8 +62,13 @@ def test_a_plan_link_shows_the_plan(cli, page):
             "--half-range", "--rule", "Conquering Tyrant"]
     opened(cli, page, "plan", *args)
     want = cli_json(cli, "plan", *args, "--json")
-    best = page.locator("#plan-best span.exact-hover")
+    best = page.locator("#plan-best [data-exact]")
     expect()(best).to_have_attribute("data-exact", want["best"]["value"], timeout=20000)
-    for t in want["per_target"]:
-        cell = page.locator(f"#plan-targets tr[data-target='{t['target']['name']}'] td.exact")
-        expect()(cell).to_have_attribute("data-exact", t["value"])
+    for t in want["per_target"]:  # each target shot: its value, exactly
+        if t["attackers"]:
+            row = page.locator(f"#plan-targets tr[data-target='{t['target']['name']}']")
+            expect()(row.locator("[data-exact]").nth(0)).to_have_attribute("data-exact",
+                                                                           t["value"])
+    # the rule given once is each unit's, ticked in its boxes
+    assert page.is_checked("#phase-army-units input[aria-label='Protocol of the Conquering "
+                           "Tyrant (Cronos)']")

@@ -124,7 +124,7 @@ def _ability(file, name):
     """The text of one ability of an installed 11e catalogue (skip without the shared data)."""
     import pytest
 
-    from mathhammer.data.unit_rules import file_abilities
+    from mathhammer.data.rules.unit_rules import file_abilities
     from tests.army_corpus import SHARED
 
     path = SHARED / "bsdata" / "11e" / file
@@ -135,7 +135,7 @@ def _ability(file, name):
 
 def _mean(rules, row, target, melee, **options):
     import mathhammer as mh
-    from mathhammer.data.inline import parse_target
+    from mathhammer.data.typed.inline import parse_target
     from mathhammer.report.specs import attacker_of
 
     return mh.attack(attacker_of(row, melee=melee).profiles, parse_target(target),
@@ -143,7 +143,7 @@ def _mean(rules, row, target, melee, **options):
 
 
 def test_a_charge_move_until_the_end_of_the_turn_is_the_charged_condition():
-    from mathhammer.data.translate import translate
+    from mathhammer.data.rules.translate import translate
 
     [text] = _ability("Imperium - Agents of the Imperium.json", "Hammerhand (Psychic)")
     assert text.startswith("Each time this unit makes a Charge move, until the end of the turn")
@@ -161,8 +161,8 @@ def test_a_charge_move_until_the_end_of_the_turn_is_the_charged_condition():
 
 
 def test_a_second_sentence_about_that_attack_keeps_its_ranged_condition():
-    from mathhammer.data.detachments import for_unit
-    from mathhammer.data.translate import translate
+    from mathhammer.data.rules.detachments import for_unit
+    from mathhammer.data.rules.translate import translate
 
     [text] = _ability("T'au Empire.json", "Bonded Heroes")
     assert "If that attack targets a unit within 9\"" in text

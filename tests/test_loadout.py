@@ -11,8 +11,8 @@ import attrs
 import pytest
 
 import mathhammer as mh
-from mathhammer.data.unit import ModelGroup, Unit, UnitWeapon
-from mathhammer.data.unit_file import loads_unit
+from mathhammer.data.units.file import loads_unit
+from mathhammer.data.units.unit import ModelGroup, Unit, UnitWeapon
 from mathhammer.errors import InputError
 from mathhammer.model.loadout import Carried, choose, profile_families
 from mathhammer.report.specs import attacker_of
@@ -387,7 +387,7 @@ def test_cli_pistols_errors_and_warnings(cli):
 
 
 def test_the_reference_target_is_the_bundled_meq():
-    from mathhammer.data.unit import REFERENCE
+    from mathhammer.data.units.unit import REFERENCE
 
     assert attrs.evolve(mh.load_unit("MEQ").as_target(), name="MEQ") == REFERENCE
     # without a target the choice is made against it: the rifles (1/3 > 1/9 per model)

@@ -68,7 +68,7 @@ def ok(result) -> dict:
 def test_the_tools_and_their_schemas_are_the_options_of_the_command_line_and_the_page():
     import jsonschema
 
-    from mathhammer.web.catalog import options_schema
+    from mathhammer.web.choices import options_schema
 
     listed = ask()[0].tools
     assert [t.name for t in listed] == ["kills", "odds", "table", "salvo", "plan", "army",
@@ -161,7 +161,7 @@ def small_data(tmp_path, monkeypatch):
     from test_catalogue import make_data
 
     from mathhammer.cache import clear_caches
-    from mathhammer.data.catalogue import open_store
+    from mathhammer.data.store.compiled import open_store
 
     pytest.importorskip("mathhammer.data.army")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
@@ -241,7 +241,7 @@ def test_bad_arguments_are_tool_errors_and_the_server_goes_on():
     assert lines[6] == "ask: 'never' is not one of ['at least', 'exactly', 'at most', 'destroyed']"
     assert lines[7].startswith("units: 21 attacking units; a plan on the page takes at most 20")
     assert lines[8] == ("<text>: an army list of 500,001 characters is over the limit of 500,000 "
-                        "(mathhammer.model.limits.MAX_ARMY_TEXT_BYTES)")
+                        "(mathhammer.limits.MAX_ARMY_TEXT_BYTES)")
     assert lines[9].startswith("unknown tool 'no_such_tool'; the tools are kills, odds")
     assert ok(results[-1])["pmf"]["kills"]["3"] == "1000000/387420489"
 

@@ -17,7 +17,7 @@ from bsjson import datasheet, group, model, weapon, write_folder
 from test_army_formats import BSDATA, needs_data
 
 import mathhammer as mh
-from mathhammer.data.lookup import find_unit
+from mathhammer.data.typed.lookup import find_unit
 from mathhammer.errors import InputError
 from mathhammer.report.specs import attacker_of, target_of
 

@@ -17,14 +17,14 @@ import attrs
 import pytest
 
 import mathhammer as mh
-from mathhammer.data.named_rules import (
+from mathhammer.data.rules.named import (
     apply_rules,
     find_rule,
     list_rules,
     load_named_rules,
     read_named_rule_file,
 )
-from mathhammer.model.named import Conditions, MortalWounds
+from mathhammer.model.named import Conditions, MortalWoundsRoll
 from mathhammer.model.state import TargetState
 
 GUN = mh.Weapon("Gun", attacks=6, skill=4, strength=4, ap=0, damage=1)
@@ -500,7 +500,7 @@ def test_rule_sets_and_named_rules_live_in_their_own_folders() -> None:
 
 
 def test_mortal_wounds_describe_and_lookup() -> None:
-    mw = MortalWounds(roll="D6", table=((2, 5, "D3"), (6, 6, "3")))
+    mw = MortalWoundsRoll(roll="D6", table=((2, 5, "D3"), (6, 6, "3")))
     assert mw.describe() == "D6: 2-5 -> D3, 6 -> 3"
     assert [mw.wounds_on(f) for f in range(1, 7)] == ["0", "D3", "D3", "D3", "D3", "3"]
 

@@ -356,7 +356,7 @@ def test_plan_try_says_which_switch_helps_most(cli):
         return Planner(sh, aims, Objective.MODELS).fixed()[0].value
 
     gap = best(mh.Options(reroll_hits="failed")) - best(mh.Options(reroll_hits="ones"))
-    from mathhammer.report.numbers import readable_fraction
+    from mathhammer.prob.numbers import readable_fraction
     assert last.endswith(f"(exact {readable_fraction(gap)})")
 
 
@@ -604,7 +604,7 @@ def test_plan_command_next_best_is_a_different_plan(cli):
 
 def test_plan_target_with_its_leader_as_kills_takes_it(cli):
     # the bundled Necron Warriors (90 pts) led by the bundled Skitarii Marshal (35 pts)
-    from mathhammer.data.lookup import find_unit
+    from mathhammer.data.typed.lookup import find_unit
 
     led = "Necron Warriors + Skitarii Marshal"
     r = cli("plan", "Hexmark Destroyer", "-t", led, "-t", "MEQ",
@@ -675,7 +675,7 @@ def test_plan_target_with_its_leader_from_data(cli):
     kills = json.loads(cli.ok("kills", "Intercessor Squad", "Necron Warriors + Technomancer",
                            "--data", str(data), "--json").stdout)
     assert kills["unit_rules"] == t["rules"] and kills["mean"]["kills"] == "40/27"
-    from mathhammer.data.lookup import find_unit
+    from mathhammer.data.typed.lookup import find_unit
 
     costs = [find_unit(n, data=data).cost() for n in ("Necron Warriors", "Technomancer")]
     assert t["points"] == sum(costs) and None not in costs

@@ -10,9 +10,9 @@ from html.parser import HTMLParser
 import pytest
 
 import mathhammer as mh
-from mathhammer.data.inline import parse_target, parse_weapon
+from mathhammer.data.typed.inline import parse_target, parse_weapon
+from mathhammer.prob.numbers import fraction, percent, pmf_json
 from mathhammer.report.jsonout import kills_json
-from mathhammer.report.numbers import fraction, percent, pmf_json
 from mathhammer.report.scenario import Query
 from mathhammer.report.tables import (
     Column,

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 import mathhammer as mh
 from mathhammer import PMF, Target, TargetState, Weapon
+from mathhammer.data.rules.named import find_rule
 from mathhammer.engine.sequence import Attack, MortalWounds, Reanimate, sequence, turns
 from mathhammer.mechanics.effects import reanimate
 
@@ -47,10 +48,12 @@ def test_mortal_wound_steps_by_dice_or_by_rule():
     geq = Target(models=10, toughness=3, save=5, wounds=1)
     by_dice = sequence(geq, [MortalWounds("D3")])
     assert by_dice.kills.mean() == 2
-    by_rule = sequence(geq, [MortalWounds("Disintegration Beams")])
-    assert by_rule.kills.mean() == F(7, 6)
+    by_rule = sequence(geq, [MortalWounds(find_rule("Disintegration Beams"))])
+    assert by_rule.kills.mean() == F(7, 6)  # D6: 2-4 -> 1, 5+ -> 2: 3/6 * 1 + 2/6 * 2
     with pytest.raises(ValueError, match="is not a mortal-wound roll"):
-        sequence(geq, [MortalWounds("Enslaved Artifice")])
+        sequence(geq, [MortalWounds(find_rule("Enslaved Artifice"))])
+    with pytest.raises(ValueError, match="ROLL 'Disintegration Beams'"):  # a name: find_rule
+        sequence(geq, [MortalWounds("Disintegration Beams")])
 
 
 def test_sequence_starts_from_a_given_state():
@@ -77,7 +80,7 @@ def test_bad_turns():
 
 
 def test_attack_step_carries_options():
-    step = Attack.make((BOLT, 10), half_range=True, apply=["Enslaved Artifice"])
+    step = Attack.make((BOLT, 10), half_range=True, apply=[find_rule("Enslaved Artifice")])
     direct = mh.attack((BOLT, 10), WARRIORS, half_range=True, apply=["Enslaved Artifice"])
     assert step(WARRIORS, PMF.point(TargetState(20, 0))) == direct.state
 
@@ -116,7 +119,7 @@ def test_one_shot_alone_then_nothing_fires():
 
 def test_one_shot_of_a_unit_over_turns():
     # a unit's weapons are chosen once (against the target), then the arrow is spent
-    from mathhammer.data.unit import ModelGroup, Unit, UnitWeapon
+    from mathhammer.data.units.unit import ModelGroup, Unit, UnitWeapon
 
     lord = Unit("Lord", "Test", (ModelGroup("Lord", 1, 1, 5, 3, 6, weapons=(
         UnitWeapon(ARROW), UnitWeapon(GUN))),))
@@ -158,7 +161,7 @@ def test_one_shot_on_the_command_line(cli):
 def test_an_army_rows_attached_pair_attacks():
     import fake_army
 
-    from mathhammer.data.army.model import ArmyUnit, AttachedUnit
+    from mathhammer.data.army.values import ArmyUnit, AttachedUnit
 
     def army_unit(name):
         unit = mh.load_unit(name)
@@ -186,8 +189,8 @@ def test_an_army_rows_attached_pair_attacks():
 def test_an_attached_pair_with_a_hazardous_weapon():
     # an attacker of several model groups: its Hazardous tests are counted; which model takes
     # the mortal wounds is not modelled (no kills); a unit of one group keeps its own profile
-    from mathhammer.data.army.model import ArmyUnit, AttachedUnit
-    from mathhammer.data.unit import ModelGroup, Unit, UnitWeapon
+    from mathhammer.data.army.values import ArmyUnit, AttachedUnit
+    from mathhammer.data.units.unit import ModelGroup, Unit, UnitWeapon
     from mathhammer.engine.attack import own_profile
 
     hot = Weapon("Hot gun", attacks=1, skill=3, strength=4, ap=0, damage=1,

@@ -25,7 +25,9 @@ from typing import Any
 
 import pytest
 
-from mathhammer.data import catalogue, store_files, unit_index
+from mathhammer.data.store import cache_files as store_files
+from mathhammer.data.store import compiled as catalogue
+from mathhammer.data.store import index as unit_index
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_catalogue import make_data  # noqa: E402
@@ -109,7 +111,7 @@ def _install(to: Path) -> Path:
 
 
 def _built_by(install: Path, data: Path) -> bool:
-    code = ("import mathhammer, sys; from mathhammer.data import catalogue; "
+    code = ("import mathhammer, sys; from mathhammer.data.store import compiled as catalogue; "
             f"assert mathhammer.__file__.startswith({str(install)!r}), mathhammer.__file__; "
             f"print(catalogue.open_store('10e', {str(data)!r}, workers=1).built)")
     r = subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": str(
@@ -155,7 +157,7 @@ def test_a_build_reads_no_module_outside_the_code_that_names_the_store(data, tmp
     (store_files.SHAPING), so a change to any of them builds a new store."""
     code = f"""
 import sys
-from mathhammer.data import catalogue
+from mathhammer.data.store import compiled as catalogue
 for edition in ("10e", "11e"):
     catalogue.open_store(edition, {str(data)!r}, workers=1)
 print("\\n".join(sorted(str(getattr(m, "__file__", "")) for m in list(sys.modules.values()))))
@@ -230,7 +232,7 @@ def _slow_build(data: Path) -> subprocess.Popen:
     """A build in a new process that stops in its second file (and says so): to be killed."""
     code = f"""
 import sys, time
-from mathhammer.data import catalogue
+from mathhammer.data.store import compiled as catalogue
 real = catalogue.compile_catalogue
 seen = []
 def slow(path):

@@ -12,9 +12,9 @@ import attrs
 import pytest
 
 import mathhammer as mh
-from mathhammer.data import stratagems
-from mathhammer.data.translate import translate_effect
-from mathhammer.data.unit_rules import side_rules
+from mathhammer.data.rules import stratagems
+from mathhammer.data.rules.translate import translate_effect
+from mathhammer.data.rules.unit_rules import side_rules
 
 SHARED = Path(os.environ.get("MATHHAMMER_BSDATA", Path(__file__).resolve().parents[2]
                              / "shared" / "bsdata"))
@@ -255,7 +255,7 @@ wound_mod = 1
 
 
 def test_a_players_detachment_stratagems_as_a_rules_file(cli, tmp_path, monkeypatch):
-    from mathhammer.data.named_rules import USER_ENV, find_rule, list_rules
+    from mathhammer.data.rules.named import USER_ENV, find_rule, list_rules
 
     (tmp_path / "mine.toml").write_text(PLAYER_FILE, encoding="utf-8")
     monkeypatch.setenv(USER_ENV, str(tmp_path))
@@ -327,7 +327,7 @@ def test_plan_try_picks_the_stratagem_that_helps_most(cli):
 
 
 def test_the_10e_core_stratagems_file():
-    from mathhammer.data.named_rules import find_rule, list_rules
+    from mathhammer.data.rules.named import find_rule, list_rules
 
     core = {r.name: r for r in list_rules("core stratagems (10e)")}
     assert sorted(core) == ["Counter-offensive", "Epic Challenge", "Fire Overwatch",
@@ -350,7 +350,7 @@ def test_the_10e_core_stratagems_file():
 
 
 def test_a_not_modelled_rule_in_a_file_is_named_and_cannot_be_applied(tmp_path, monkeypatch):
-    from mathhammer.data.named_rules import USER_ENV, find_rule
+    from mathhammer.data.rules.named import USER_ENV, find_rule
 
     (tmp_path / "mine.toml").write_text('''faction = "House"
 [[rule]]
@@ -382,7 +382,7 @@ def test_stealth_and_an_enemy_without_cover():
 @needs_40kdc
 def test_the_40kdc_records_are_kept_in_the_cache_folder_and_rebuilt_when_unreadable():
     from mathhammer.cache import clear_caches
-    from mathhammer.data.datastore import cache_dir
+    from mathhammer.data.store.data_folder import cache_dir
 
     version = stratagems._version()
     path = cache_dir() / f"40kdc-stratagems-{version}.json"

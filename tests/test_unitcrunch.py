@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from mathhammer.cli import cli
 from mathhammer.data.army import load_army
 from mathhammer.errors import InputError
-from mathhammer.model.limits import MAX_ARMY_FILE_BYTES
+from mathhammer.limits import MAX_ARMY_FILE_BYTES
 from mathhammer.model.profiles import Weapon
 from mathhammer.report.unitcrunch import (
     APP_VERSION,

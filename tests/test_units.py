@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 import mathhammer as mh
-from mathhammer.data.paths import data_dir
-from mathhammer.data.unit import ModelGroup, Unit
-from mathhammer.data.unit_file import loads_unit
-from mathhammer.data.units import list_units, load_unit, unit_files
+from mathhammer.data.units.bundled import list_units, load_unit, unit_files
+from mathhammer.data.units.file import loads_unit
+from mathhammer.data.units.unit import ModelGroup, Unit
+from mathhammer.resources import data_dir
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "units"
@@ -343,7 +343,7 @@ def test_describe():
 MALFORMED = {
     "ap-positive": 'models[0].weapons[0].ap: expected 0 or a negative integer, got "+1"',
     "toughness-range": "models[0].toughness: 31 is over the limit of 30 "
-                       "(mathhammer.model.limits.MAX_TOUGHNESS)",
+                       "(mathhammer.limits.MAX_TOUGHNESS)",
     "save-range": 'models[0].save: expected 2+ to 7+ (e.g. "3+"), got "1+"',
     "wounds-zero": "models[0].wounds: expected an integer >= 1, got 0",
     "count-zero": "models[0].count: expected an integer >= 1, got 0",

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from mathhammer.data.bsdata import catalogue_unit_dict, load_catalogue_unit
-from mathhammer.data.serial import from_json, to_json
-from mathhammer.data.unit_file import loads_unit
+from mathhammer.data.units.file import loads_unit
+from mathhammer.data.units.serial import from_json, to_json
 from mathhammer.engine.attack import attack
 from mathhammer.errors import InputError
 from mathhammer.model.profiles import Target

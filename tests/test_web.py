@@ -58,7 +58,7 @@ def data_client():
     mp = pytest.MonkeyPatch()
     if bsdata.is_dir():
         mp.setenv("MATHHAMMER_DATA", str(bsdata))
-        from mathhammer.data.catalogue import open_store
+        from mathhammer.data.store.compiled import open_store
 
         for edition in ("10e", "11e"):  # compiled here, not in a worker's 10 s lane
             if (bsdata / edition).is_dir():
@@ -303,7 +303,7 @@ def test_army_table_with_the_agreed_interface(monkeypatch, tmp_path):
     # the search reads the compiled store of the data (a small made-up folder), compiled here
     # (a server compiles it in the background, answering 503 meanwhile: tests/test_store.py)
     monkeypatch.setenv("MATHHAMMER_DATA", str(make_data(tmp_path / "bsdata")))
-    from mathhammer.data.catalogue import open_store
+    from mathhammer.data.store.compiled import open_store
 
     for edition in ("10e", "11e"):
         open_store(edition, progress=lambda *_: None)
@@ -634,8 +634,8 @@ def test_a_plan_of_two_shared_lists(data_client):
 
 
 def test_the_leaders_a_data_unit_lists(data_client):
-    from mathhammer.data.catalogue import open_store
-    from mathhammer.data.datastore import installed_editions
+    from mathhammer.data.store.compiled import open_store
+    from mathhammer.data.store.data_folder import installed_editions
 
     if "10e" not in installed_editions():
         pytest.skip("no shared 10e data")
@@ -666,7 +666,7 @@ def test_a_factions_units_are_its_units_of_the_search(monkeypatch, tmp_path):
     from test_catalogue import make_data
 
     army = pytest.importorskip("mathhammer.data.army")
-    from mathhammer.data.unit_index import unit_index
+    from mathhammer.data.store.index import unit_index
     from mathhammer.web.army import search_json
 
     monkeypatch.setenv("MATHHAMMER_DATA", str(make_data(tmp_path / "bsdata")))
@@ -690,8 +690,8 @@ def test_a_unit_of_a_list_needs_the_list(client):
 def test_a_weapons_max_and_slot_as_the_page_offers_them():
     # a 5-10 model group whose heavy weapons share one slot of 4 (a Devastator Squad's): the
     # page's "how many" box stops at each weapon's own max, and names the shared slot
-    from mathhammer.data.unit import ModelGroup, UnitWeapon
-    from mathhammer.web.catalog import _weapon_json
+    from mathhammer.data.units.unit import ModelGroup, UnitWeapon
+    from mathhammer.web.choices import _weapon_json
 
     las = UnitWeapon(mh.Weapon("Lascannon", attacks=1, skill=3, strength=12, ap=-3,
                                damage="D6+1"), optional=True, max=(4,), slot="Heavy",

@@ -66,7 +66,7 @@ def _serve(code: str):
     env = dict(os.environ)
     if BSDATA.is_dir():  # the real army lists resolve against the shared BattleScribe data
         env["MATHHAMMER_DATA"] = str(BSDATA)
-        from mathhammer.data.catalogue import open_store
+        from mathhammer.data.store.compiled import open_store
 
         for edition in ("10e", "11e"):  # compiled here (a server compiles in the background)
             open_store(edition, BSDATA, progress=lambda *_: None)
@@ -128,7 +128,7 @@ def odds_line(cli, *args: str) -> tuple[str, str]:
     code, out, err = cli_out(cli, "odds", *args, "--json")
     assert code == 0, err
     data = json.loads(out)
-    from mathhammer.report.numbers import percent
+    from mathhammer.prob.numbers import percent
 
     return percent(__import__("fractions").Fraction(data["p"])), data["p"]
 
@@ -344,7 +344,7 @@ def test_weapons_models_phase_leader_and_edition(cli, page):
     # an inline attacker lists its rows
     page.fill("#attacker", "10x 2 | 3+ | 4 | -1 | 1 | lethal hits")
     page.check("input[name=phase][value=ranged]")
-    from mathhammer.data.inline import describe_weapon, parse_weapons
+    from mathhammer.data.typed.inline import describe_weapon, parse_weapons
 
     [(weapon, n)] = parse_weapons("10x 2 | 3+ | 4 | -1 | 1 | lethal hits")
     expect()(page.locator("#weapons .note")).to_have_text(f"{n}x {describe_weapon(weapon)}")
@@ -505,7 +505,7 @@ def _sent(page, key: str) -> list[str]:
 
 @pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 800)])
 def test_several_units_a_plan_and_the_listed_leaders(cli, browser, data_server, width, height):
-    from mathhammer.data.catalogue import open_store
+    from mathhammer.data.store.compiled import open_store
 
     context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
@@ -560,12 +560,17 @@ def test_several_units_a_plan_and_the_listed_leaders(cli, browser, data_server, 
         assert other.input_value("#then0") == DEVASTATORS
         assert other.input_value(f"#then input[aria-label='how many Lascannon{who}']") == "4"
         other.close()
-    # a plan: two units, two targets, adaptive; the command line's best and lead, exactly
+    # a plan by clicking: two units, two targets picked by name, adaptive; the command line's
+    # best and lead, exactly
     units, targets = [DEVASTATORS, "Hexmark Destroyer"], ["MEQ", "Heavy vehicle"]
-    page.fill("#plan_units", "\n".join(units))
-    page.fill("#plan_targets", "\n".join(targets))
-    page.select_option("#plan_objective", "models")
-    page.check("#plan_adaptive")
+    page.click("#phase-pick summary")
+    for side, names in (("army", units), ("vs", targets)):
+        for name in names:
+            page.select_option("#phase-side", side)
+            page.fill("#phase-name", name)
+            page.click("#phase-add")
+    page.select_option("#phase-objective", "models")
+    page.check("#phase-adaptive")
     code, out, err = cli_out(cli, "plan", *units, *(x for t in targets for x in ("-t", t)),
                              "--objective", "models", "--adaptive", "--budget", "2000",
                              "--json", *data)
@@ -577,13 +582,18 @@ def test_several_units_a_plan_and_the_listed_leaders(cli, browser, data_server, 
         "data-exact", plan["lead"])
     expect()(page.locator("#plan-adaptive [data-exact]").first).to_have_attribute(
         "data-exact", plan["adaptive"]["value"])
-    best = [f"{t['attacker']} → {', '.join(t['target'])}" for t in plan["best"]["targets"]]
-    expect()(page.locator("#plan-answer ul.assignment").first.locator("li")).to_have_text(best)
-    expect()(page.locator("#plan-answer")).to_contain_text("planned in")
+    best = [f"{t['unit']} → {t['target']}" for t in plan["plan"]]
+    expect()(page.locator("#plan-list li")).to_have_text(best)
+    expect()(page.locator("#plan-details")).to_contain_text("searched exactly")
     rosz = ROSTERS / "necron-combat-patrol.10e.rosz"
-    if width >= 800 and rosz.is_file():  # the enemy's list uploaded: every unit of it a target
-        page.fill("#plan_targets", "")
-        page.set_input_files("#plan-vs-file", str(rosz))
+    if width >= 800 and rosz.is_file():  # the enemy's list uploaded: its units are targets
+        for name in targets:
+            page.click(f"#phase-vs-units button[aria-label='remove {name}']")
+        page.set_input_files("#phase-vs-file", str(rosz))
+        rows = [label for label, _ in
+                pytest.importorskip("mathhammer.data.army").load_army(rosz, data=DATA_10E).rows()]
+        for label in rows:
+            page.check(f"#phase-vs-units input[aria-label='target {label}']", timeout=60000)
         code, out, err = cli_out(cli, "plan", *units, "--vs-army", str(rosz), "--objective",
                                  "models", "--adaptive", "--budget", "2000", "--json", *data)
         assert code == 0, err
@@ -591,7 +601,7 @@ def test_several_units_a_plan_and_the_listed_leaders(cli, browser, data_server, 
         expect()(page.locator("#plan-best [data-exact]")).to_have_attribute(
             "data-exact", plan["best"]["value"], timeout=60000)
         expect()(page.locator("#plan-targets tr[data-target]")).to_have_count(
-            len(plan["per_target"]))
+            sum(bool(t["attackers"]) for t in plan["per_target"]))
     assert page.evaluate(UNLABELLED) == []  # the new controls have labels too
     context.close()
     assert errors == []

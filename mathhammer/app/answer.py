@@ -19,11 +19,11 @@ from typing import Any
 
 import attrs
 
-from ..data.attached import defending_rules, target_rules
+from ..data.rules.attached import defending_rules, target_rules
 from ..errors import InputError
+from ..prob.numbers import as_float, json_fraction
 from ..report import planning
 from ..report.jsonout import explain_json, kills_json, sequence_json
-from ..report.numbers import as_float, json_fraction
 from ..report.scenario import Query
 from ..report.specs import check_work, split_rules, target_of
 from ..report.tables import Column, Grid, Row, build_grid, phases, render_json, standard_targets
@@ -55,7 +55,7 @@ def kills_scenario(q: Kills, data: str | None = None) -> Query:
     """The exact question of a kills query (:class:`~mathhammer.report.scenario.Query`): its
     units resolved, each side's rules from data, the named rules sorted into attack rules and
     mortal-wound rolls, the options that change nothing said."""
-    from ..data.inline import is_inline_weapon
+    from ..data.typed.inline import is_inline_weapon
 
     s = q.setup.with_rules(data)
     if q.attacker is None and not any(is_inline_weapon(w) for w in s.weapons):
@@ -193,8 +193,8 @@ def odds_json(q: Odds, data: str | None = None) -> dict[str, Any]:
 def _target_specs(values: tuple[str, ...]) -> list[str]:
     """The targets named (names split at commas; an inline profile whole), else the standard
     targets."""
-    from ..data.inline import is_inline_target
-    from ..model.limits import check_values
+    from ..data.typed.inline import is_inline_target
+    from ..limits import check_values
 
     if not values:
         return standard_targets()
@@ -229,7 +229,8 @@ def compare_cells(q: Compare, data: str | None = None) -> tuple[list[Row], list[
         columns = [Column(*target_and_rules(t, s, data)) for t in _target_specs(q.targets)]
     listed = theirs if q.defence else mine
     asked = phases(q.ranged, q.melee)
-    variants = [("", {})] + [(v.label, dict(v.changes)) for v in q.variants]
+    variants: list[tuple[str, dict[str, Any]]] = [("", {})] + [
+        (v.label, dict(v.changes)) for v in q.variants]
     elsewhere = army_switches(listed, data) if listed else None
 
     def rows_of(label: str | None, unit: Any, melee: bool, text: str, extra: dict) -> list[Row]:
@@ -278,7 +279,7 @@ def army_read(q: ArmyRead, data: str | None = None, *, source: str | None = None
               ) -> tuple[Any, list[dict[str, Any]]]:
     """An army list read (its unresolved lines kept) and each row's rules from data
     (``source``: how a list's text is named in messages, ``<text>`` by default)."""
-    from ..data.attached import army_rules
+    from ..data.rules.attached import army_rules
 
     module = army_module()
     if q.army.path is not None:

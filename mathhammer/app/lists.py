@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..cache import cached
-from ..data.leaders import AttachSpec, attach, lone_leaders, unit_labels
-from ..data.names import name_key
+from ..data.rules.leaders import AttachSpec, attach, lone_leaders, unit_labels
+from ..data.typed.names import name_key
 from ..errors import InputError
 from .queries import ArmyList
 from .resolve import lists_ruleset, warn
@@ -176,7 +176,7 @@ def with_attachments(mine: Any, theirs: Any, given: Sequence[str]) -> tuple[Any,
     if not specs and not any(hasattr(a, "attached") for a in (mine, theirs)):
         return mine, theirs  # a list module that attaches nothing (a stand-in)
     ours, others = sides(specs, mine, theirs)
-    out = []
+    out: list[Any] = []
     for army, own, prefix in ((mine, ours, "army:"), (theirs, others, "vs:")):
         if army is None:
             out.append(None)

@@ -20,7 +20,7 @@ from typing import Any
 import attrs
 
 from ..errors import InputError, suggest
-from ..model.limits import check_values
+from ..limits import check_values
 from .setup import Setup, changes_of, json_keys
 
 # --- helpers of the JSON forms -----------------------------------------------------------------
@@ -69,6 +69,73 @@ def names_of(data: Mapping[str, Any], key: str) -> tuple[str, ...]:
         raise InputError(f"{key}: expected a list of names, got {value!r}")
     check_values(key, len(values))
     return tuple(v.strip() for v in values if v.strip())
+
+
+def _name_in(value: Any, key: str, marks: str) -> str:
+    """A name of a structured entry, refused when it holds a character of the text form it is
+    written into (``marks``) rather than read wrong."""
+    if not isinstance(value, str) or not value.strip():
+        raise InputError(f"{key}: expected a unit's name, got {value!r}")
+    for c in marks:
+        if c in value:
+            raise InputError(f"{key}: {value.strip()!r}: a name with {c!r} cannot be given as a "
+                             "field; give the entry as text")
+    return value.strip()
+
+
+def _entries(data: Mapping[str, Any], key: str) -> list[Any]:
+    value = data.get(key, ())
+    values = [value] if isinstance(value, str | Mapping) else value
+    if not isinstance(values, list | tuple):
+        raise InputError(f"{key}: expected a list, got {value!r}")
+    check_values(key, len(values))
+    return list(values)
+
+
+def attach_of(data: Mapping[str, Any], key: str = "attach") -> tuple[str, ...]:
+    """The Leaders attached: each ``"LEADER=UNIT"`` (``army:`` or ``vs:`` before it: which
+    list), or as fields ``{"leader": ..., "unit": ..., "side": "army" | "vs"}``.
+
+    >>> attach_of({"attach": [{"leader": "Captain", "unit": "Intercessor Squad", "side": "vs"}]})
+    ('vs:Captain=Intercessor Squad',)
+    """
+    out = []
+    for k, v in enumerate(_entries(data, key)):
+        if isinstance(v, str):
+            out.append(v.strip())
+            continue
+        v = object_of(v, f"{key}[{k}]")
+        check_keys(v, ("leader", "unit", "side"), f"{key}[{k}]", setup=())
+        side = v.get("side", "")
+        if side not in ("", "army", "vs"):
+            raise InputError(f"{key}[{k}].side: expected army or vs, got {side!r}")
+        leader = _name_in(v.get("leader"), f"{key}[{k}].leader", "=")
+        unit = _name_in(v.get("unit"), f"{key}[{k}].unit", "")
+        out.append(f"{side + ':' if side else ''}{leader}={unit}")
+    return tuple(x for x in out if x)
+
+
+def reach_of(data: Mapping[str, Any], key: str = "reach") -> tuple[str, ...]:
+    """Which targets each unit can shoot: each ``"UNIT=T1,T2@half"`` (mathhammer.data.typed.reach),
+    or as fields ``{"unit": ..., "targets": [...], "half": [...]}`` (``half``: the targets it
+    is within half range of, which it can shoot too; no targets: none).
+
+    >>> reach_of({"reach": [{"unit": "Razorback", "targets": ["Captain"], "half": ["Rhino"]}]})
+    ('Razorback=Captain,Rhino@half',)
+    """
+    out = []
+    for k, v in enumerate(_entries(data, key)):
+        if isinstance(v, str):
+            out.append(v.strip())
+            continue
+        v = object_of(v, f"{key}[{k}]")
+        check_keys(v, ("unit", "targets", "half"), f"{key}[{k}]", setup=())
+        unit = _name_in(v.get("unit"), f"{key}[{k}].unit", "=")
+        half = [_name_in(t, f"{key}[{k}].half", ",@") for t in _entries(v, "half")]
+        can = [_name_in(t, f"{key}[{k}].targets", ",@") for t in _entries(v, "targets")]
+        cells = [t for t in can if t not in half] + [f"{t}@half" for t in half]
+        out.append(f"{unit}={','.join(cells)}")
+    return tuple(out)
 
 
 def check_keys(data: Mapping[str, Any], own: tuple[str, ...], what: str,

@@ -17,7 +17,7 @@ import attrs
 
 from ..engine.plan import Objective
 from ..errors import InputError
-from ..model.limits import check_plan
+from ..limits import check_plan
 from ..report import planning
 from .lists import ARMY_REF, VS_REF, army_unit, query_lists
 from .queries import Plan
@@ -103,7 +103,7 @@ def plan_answers(q: Plan, data: str | None = None, *,
         return firing(out, aims, shared)
 
     def answer(shared: Setup) -> planning.PlanAnswer:
-        from ..data.reach import parse_reach, read_reach_file, resolve_reach
+        from ..data.typed.reach import parse_reach, read_reach_file, resolve_reach
 
         shooters = shooters_of(shared)
         within = None

@@ -4,6 +4,9 @@ reading. Each is built from what a player names (unit names, inline profiles, th
 pasted list), has a lossless JSON form (``to_json`` / ``from_json``; its JSON schema is
 :mod:`mathhammer.app.schema`'s), and is answered by :mod:`mathhammer.app.answer`.
 
+Why one module: the six values are read alike (their fields' readers are :mod:`.parts`'), and
+side by side a face sees every question it may ask; split, each would be a few dozen lines.
+
 >>> q = Kills(attacker="Hexmark Destroyer", target="MEQ",
 ...           setup=Setup.from_json({"half_range": True}))
 >>> q.to_json()
@@ -24,7 +27,7 @@ import attrs
 from ..engine.plan import ADAPTIVE_BUDGET, Objective
 from ..engine.search import BUDGET as SEARCH_BUDGET
 from ..errors import InputError
-from ..model.limits import check_values
+from ..limits import check_values
 from ..report.scenario import Ask, Counter
 from ..report.tables import METRICS, RowsBy
 from .parts import (
@@ -33,6 +36,7 @@ from .parts import (
     Order,
     Variant,
     army_of,
+    attach_of,
     check_keys,
     flag_of,
     fraction_of,
@@ -41,6 +45,7 @@ from .parts import (
     number_of,
     object_of,
     orders_of,
+    reach_of,
     setup_of,
     text_of,
 )
@@ -240,7 +245,7 @@ class Compare:
         return cls(attackers=names_of(data, "attackers"), targets=names_of(data, "targets"),
                    setup=setup_of(data, cls.OWN, cls.SETUP), army=army_of(data, "army"),
                    vs_army=army_of(data, "vs_army"), defence=flag_of(data, "defence"),
-                   attach=names_of(data, "attach"),
+                   attach=attach_of(data),
                    allow_unresolved=flag_of(data, "allow_unresolved"), metric=metric, by=by,
                    ranged=flag_of(data, "ranged"), melee=flag_of(data, "melee"),
                    variants=tuple(Variant.from_json(v, only=VARY_KEYS) for v in variants),
@@ -344,7 +349,7 @@ class Plan:
                    budget=number_of(data, "budget", ADAPTIVE_BUDGET, 1, 1_000_000),
                    search_budget=number_of(data, "search_budget", SEARCH_BUDGET, 1, 10**9),
                    tries=tuple(Variant.from_json(t, only=PER_UNIT) for t in tries),
-                   attach=names_of(data, "attach"), reach=names_of(data, "reach"),
+                   attach=attach_of(data), reach=reach_of(data),
                    reach_file=text_of(data, "reach_file"))
 
 
@@ -377,7 +382,7 @@ class ArmyRead:
         army = army_of(data, "army")
         if army is None:
             raise InputError("army: expected the text of an army list, or an uploaded file")
-        return cls(army, text_of(data, "rules"), names_of(data, "attach"), text_of(data, "fmt"))
+        return cls(army, text_of(data, "rules"), attach_of(data), text_of(data, "fmt"))
 
 
 #: Every query value, by its kind.

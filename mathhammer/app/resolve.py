@@ -17,8 +17,8 @@ from typing import Any
 
 import attrs
 
-from ..data.attached import target_rules
-from ..data.unit_rules import UnitRules
+from ..data.rules.attached import target_rules
+from ..data.rules.unit_rules import UnitRules
 from ..engine.plan import Shooter
 from ..errors import InputError, NotCarried
 from ..model.options import Options
@@ -46,7 +46,7 @@ def file_rules(names: Iterable[str]) -> tuple[str, ...]:
     """The named rules from files among ``names`` that change the attack (what weapon choice
     weighs); a unit's own switch or an unknown name is left to :func:`switch_on` and
     :func:`~mathhammer.report.specs.split_rules`, which say so."""
-    from ..data.named_rules import find_rule
+    from ..data.rules.named import find_rule
 
     out = []
     for name in names:
@@ -131,7 +131,7 @@ def switches_off(found: UnitRules) -> tuple[str, ...]:
 def army_switches(army: Any, data: str | None = None) -> UnitRules:
     """Every switch of an army list's units (a named rule switches one on in the rows that
     have it; the others go without it)."""
-    from ..data.unit_rules import side_rules, unit_rules
+    from ..data.rules.unit_rules import side_rules, unit_rules
 
     found = UnitRules()
     for u in army.units:
@@ -230,9 +230,9 @@ def unit_points(spec: str, s: Setup, data: str | None = None) -> int | None:
     """The points of a target named: a unit's, or with its Leader (``"UNIT + LEADER"`` or the
     setup's ``leader``) both units' (None for an inline profile, or when either's points are
     not known)."""
-    from ..data.attached import split_attached
-    from ..data.inline import is_inline_target
-    from ..data.lookup import find_unit
+    from ..data.rules.attached import split_attached
+    from ..data.typed.inline import is_inline_target
+    from ..data.typed.lookup import find_unit
 
     if is_inline_target(spec):
         return None
@@ -258,7 +258,7 @@ def army_aim(label: str, unit: Any, data: str | None = None
              ) -> tuple[str, Any, int | None, tuple[Any, ...]]:
     """A target of a plan from an army list's row: its name, profile, points and the rules
     from data that change attacks against it."""
-    from ..data.attached import defending_rules
+    from ..data.rules.attached import defending_rules
 
     return label, unit.as_target(), unit.points, defending_rules(unit, data).applied
 
@@ -320,7 +320,7 @@ def lists_ruleset(s: Setup, rules_given: bool, *lists: tuple[str, Any]) -> Setup
     """The setup of a query given army lists (:func:`one_edition`): the lists' edition unless
     ``rules`` was given (then a warning when it is another: the units are the list's
     edition's datasheets, played under the other core rules)."""
-    from ..data.datastore import EDITIONS
+    from ..data.store.data_folder import EDITIONS
 
     edition = one_edition(*lists)
     if edition is None:

@@ -51,6 +51,16 @@ _ARMY = {"anyOf": [{"type": "string", "description": "the list's text"},
                     "required": ["base64"], "additionalProperties": False}],
          "description": "An army list: its text, or an uploaded file as {\"base64\": ...}"}
 _NAMES = {"type": "array", "items": {"type": "string"}}
+_ATTACH = {"type": "array", "items": {"anyOf": [
+    {"type": "string", "description": "LEADER=UNIT (army: or vs: before it: which list)"},
+    {"type": "object", "properties": {"leader": {"type": "string"}, "unit": {"type": "string"},
+                                      "side": {"enum": ["army", "vs"]}},
+     "required": ["leader", "unit"], "additionalProperties": False}]}}
+_REACH = {"type": "array", "items": {"anyOf": [
+    {"type": "string", "description": "UNIT=T1,T2@half"},
+    {"type": "object", "properties": {"unit": {"type": "string"}, "targets": _NAMES,
+                                      "half": _NAMES},
+     "required": ["unit"], "additionalProperties": False}]}}
 
 
 def _orders_schema() -> dict[str, Any]:
@@ -104,7 +114,7 @@ def json_schema(kind: str) -> dict[str, Any]:
                    [], doc(Odds) + " Give one of kills or salvo.")
     if kind == "compare":
         return obj({"attackers": _NAMES, "targets": _NAMES, "army": _ARMY, "vs_army": _ARMY,
-                    "defence": {"type": "boolean"}, "attach": _NAMES,
+                    "defence": {"type": "boolean"}, "attach": _ATTACH,
                     "allow_unresolved": {"type": "boolean"},
                     "metric": {"enum": list(METRICS), "default": "kills"},
                     "by": {"enum": [b.value for b in RowsBy], "default": "unit"},
@@ -120,10 +130,10 @@ def json_schema(kind: str) -> dict[str, Any]:
                     "split": {"type": "boolean"}, "adaptive": {"type": "boolean"},
                     "budget": {"type": "integer", "minimum": 1, "maximum": 1_000_000},
                     "search_budget": {"type": "integer", "minimum": 1, "maximum": 10**9},
-                    "tries": _variant_schema(PER_UNIT), "attach": _NAMES, "reach": _NAMES,
+                    "tries": _variant_schema(PER_UNIT), "attach": _ATTACH, "reach": _REACH,
                     **setup_schema(Plan.SETUP)}, [], doc(Plan))
     if kind == "army":
-        return obj({"army": _ARMY, "rules": {"enum": ["10e", "11e"]}, "attach": _NAMES,
+        return obj({"army": _ARMY, "rules": {"enum": ["10e", "11e"]}, "attach": _ATTACH,
                     "fmt": {"type": "string"}}, ["army"], doc(ArmyRead))
     raise InputError(f"unknown query {kind!r}; expected one of {', '.join(QUERIES)}")
 

@@ -23,8 +23,8 @@ from typing import Any
 import attrs
 
 from ..errors import InputError, suggest
+from ..limits import MAX_MODELS, check_values, over
 from ..model.abilities import canonical
-from ..model.limits import MAX_MODELS, check_values, over
 from ..model.options import Options
 
 #: The Options fields a player sets (not ``rules``, ``abilities``: fields of :class:`Setup`).
@@ -164,7 +164,7 @@ class Setup:
         if self.rules is not None:
             load_ruleset(self.rules)
             return self
-        from ..data.datastore import default_edition
+        from ..data.store.data_folder import default_edition
 
         return attrs.evolve(self, rules=default_edition(data))
 
@@ -221,7 +221,7 @@ def editions() -> list[str]:
     >>> editions()
     ['10e', '11e']
     """
-    from ..data.paths import data_dir
+    from ..resources import data_dir
 
     return sorted(p.stem for p in (data_dir("rules") / "core").glob("*.toml"))
 

@@ -1,5 +1,6 @@
 """The ``army`` and ``data`` commands (thin wrappers around :mod:`mathhammer.data.army` and
-:mod:`mathhammer.data.datastore`); registered on the main group by :mod:`mathhammer.cli.main`."""
+:mod:`mathhammer.data.store.data_folder`); registered on the main group by
+:mod:`mathhammer.cli.main`."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import click
 
 from ..app.lists import points_read, unresolved_lines
 from ..data.army import FORMATS
-from ..model.limits import MAX_ARMY_FILE_BYTES, check_bytes
+from ..limits import MAX_ARMY_FILE_BYTES, check_bytes
 from .datacheck import check
 from .export import TO
 from .output import CONTEXT, Group, warn
@@ -22,7 +23,7 @@ DATA_HELP = ("BattleScribe data folder (.cat/.gst or .json files, or 10e/ and 11
 
 def _remember(ctx: click.Context, _param, value):
     if value is not None:
-        ctx.meta["mathhammer.data.paths"] = value
+        ctx.meta["mathhammer.resources"] = value
     return value
 
 
@@ -39,7 +40,7 @@ def data_option(f):
 def current_data() -> str | None:
     """The ``--data`` of the running command, if any."""
     ctx = click.get_current_context(silent=True)
-    return ctx.meta.get("mathhammer.data.paths") if ctx is not None else None
+    return ctx.meta.get("mathhammer.resources") if ctx is not None else None
 
 
 def _is_file(name: str) -> bool:
@@ -182,7 +183,7 @@ def army(file: str, as_json: bool, rules: str | None, attach: tuple[str, ...],
              "abilities) are not in the UnitCrunch file but Stealth, Feel No Pain and "
              "invulnerable saves: set them in UnitCrunch")
     else:
-        from ..data.attached import army_rules
+        from ..data.rules.attached import army_rules
         from .output import emit
 
         out_path = check_output(output, force) if output is not None else None
@@ -219,8 +220,8 @@ def data(ctx: click.Context) -> None:
 @data_option
 def status() -> None:
     """Say which editions are installed: folder, source, date, catalogues."""
-    from ..data.datastore import data_root
-    from ..data.datastore import status as get_status
+    from ..data.store.data_folder import data_root
+    from ..data.store.data_folder import status as get_status
 
     root = data_root(current_data())
     found = get_status(current_data())
@@ -243,9 +244,9 @@ def status() -> None:
 def fetch(edition: str, url: str | None) -> None:
     """Download the community BattleScribe data of an edition into the data folder
     (atomically: a failed download leaves the installed data as it was)."""
-    from ..data.datastore import check_url
-    from ..data.datastore import fetch as do_fetch
-    from ..data.unit_index import unit_index
+    from ..data.store.data_folder import check_url
+    from ..data.store.data_folder import fetch as do_fetch
+    from ..data.store.index import unit_index
 
     if url is not None:
         check_url(url)  # before the progress bar: a bad URL is one line

@@ -38,7 +38,7 @@ def atlas(edition: str | None, targets: tuple[str, ...], fmt: str, output: str |
       mathhammer atlas -o atlas-10e.html
       mathhammer atlas --rules 11e -t MEQ -t "1x T12 Sv2+ W22" --format csv -o 11e.csv
     """
-    from ..data.datastore import installed_editions
+    from ..data.store.data_folder import installed_editions
     from ..report.atlas import atlas as make_atlas
     from ..report.atlas import render_atlas
     from ..report.specs import target_of
@@ -48,13 +48,13 @@ def atlas(edition: str | None, targets: tuple[str, ...], fmt: str, output: str |
     have = installed_editions(data)
     if edition is None:
         if not have:
-            from ..data.datastore import edition_dir
+            from ..data.store.data_folder import edition_dir
 
             edition_dir("10e", data)  # the error says how to get the data
         edition = "10e" if "10e" in have else have[0]
     rules = "11e" if edition == "11e" else "10e"
     named = [target_of(t, rules=rules, data=data) for t in (targets or standard_targets())]
-    from ..data.inline import describe_target
+    from ..model.squad import describe_target
 
     with click.progressbar(length=1, label=f"atlas of the {edition} data", file=sys.stderr) as bar:
         def progress(done: int, total: int) -> None:

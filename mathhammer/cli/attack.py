@@ -20,10 +20,9 @@ import click
 
 from ..app.answer import kills_scenario, odds_answer_json, odds_of, salvo_of, scenario_json
 from ..app.queries import Kills, Odds, Salvo
-from ..engine.sequence import mortal_roll
+from ..data.rules.named import mortal_roll
 from ..errors import InputError
-from ..report.jsonout import mortal_json
-from ..report.numbers import (
+from ..prob.numbers import (
     as_float,
     is_long,
     json_fraction,
@@ -32,6 +31,7 @@ from ..report.numbers import (
     short_fraction,
     to_json,
 )
+from ..report.jsonout import mortal_json
 from ..report.planning import parse_probability
 from ..report.scenario import Ask, Counter, MortalQuery
 from ..report.targets import target_of
@@ -160,7 +160,7 @@ def kills(units: tuple[str, ...], as_json: bool, plot: str | None, output: str |
 def kills_value(args: tuple[str, ...], p: dict[str, Any], explain: bool = False) -> Kills:
     """The kills query of ``kills`` and ``odds``: ATTACKER TARGET (or TARGET alone, with
     inline ``--weapon`` rows) and the options."""
-    from ..data.inline import is_inline_weapon
+    from ..data.typed.inline import is_inline_weapon
 
     if len(args) == 2:
         attacker_spec, target_spec = args

@@ -37,7 +37,7 @@ def check(edition: str | None, data: str | None, catalogues: tuple[str, ...], jo
       mathhammer data check --edition 11e --json
       mathhammer data check --catalogue Necrons --data ~/bsdata
     """
-    from ..data.datastore import default_edition
+    from ..data.store.data_folder import default_edition
     from ..report.datacheck import check_data, report_text
 
     edition = edition or default_edition(data)
@@ -48,7 +48,7 @@ def check(edition: str | None, data: str | None, catalogues: tuple[str, ...], jo
             bar.update(1, name)
 
         report = check_data(edition, data, jobs=jobs, catalogues=catalogues, progress=progress)
-    from ..data.unit_rules import data_coverage
+    from ..data.rules.unit_rules import data_coverage
     from ..report.datacheck import coverage_text
 
     cov = data_coverage(edition, data)  # the rules from data: every ability of the edition

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import base64
 import functools
+import json
 from typing import Any
 
 import click
@@ -117,7 +118,7 @@ def _rule_name(name: str) -> str:
     >>> _rule_name("Conquering Tyrant")
     'Protocol of the Conquering Tyrant'
     """
-    from ..data.named_rules import find_rule
+    from ..data.rules.named import find_rule
 
     try:
         return find_rule(name).name
@@ -128,7 +129,7 @@ def _rule_name(name: str) -> str:
 def _army_text(path: str, key: str) -> tuple[str, str]:
     """An army list file as the page holds it: its text (``key``), or a file that is not
     text (a ``.rosz``) as base64 (``key`` + ``_file``)."""
-    from ..model.limits import MAX_ARMY_FILE_BYTES, read_limited
+    from ..limits import MAX_ARMY_FILE_BYTES, read_limited
 
     data = read_limited(path, MAX_ARMY_FILE_BYTES, "MAX_ARMY_FILE_BYTES", "army list")
     try:
@@ -280,23 +281,34 @@ def _plan_state(ctx: click.Context, units: list[str], rules: list[str],
         if len(given) > most:
             raise InputError(f"--link: {len(given)} {what}; a plan on the page takes at most "
                              f"{most}")
+    # the planner's choices (web/static/plan.js): the units named are picked by name, a list's
+    # rows named are ticked, and with a list and none of its rows named, every row of it
     out = []
-    if p.get("army_file"):
-        out.append(_army_text(p["army_file"], "army"))
-    out += [("plan_units", u.strip()) for u in units]
-    out += [("rule", r) for r in rules]
-    out += [("plan_targets", t) for t in p["targets"]]
-    if p.get("vs_army"):
-        key, text = _army_text(p["vs_army"], "plan_vs")
-        out.append((key, text))
+    choice: dict[str, Any] = {"picks": {"army": [], "vs": []}, "on": {}, "every": {}}
+    for side, names, prefix, lst in (("army", units, "army:", p.get("army_file")),
+                                     ("vs", p["targets"], "vs:", p.get("vs_army"))):
+        names = [n.strip() for n in names]
+        if lst:
+            out.append(_army_text(lst, f"plan_{side}"))
+            choice["every"][side] = not any(n.startswith(prefix) for n in names)
+        for n in names:
+            if lst and n.startswith(prefix):
+                choice["on"][f"{side}:row:{n[len(prefix):].strip()}"] = True
+            else:
+                picks = choice["picks"][side]
+                choice["on"][f"{side}:unit:{len(picks)}:{n}"] = True
+                picks.append(n)
+    if rules:
+        choice["rules_all"] = list(rules)
     if p.get("objective"):
-        out.append(("plan_objective", p["objective"]))
+        choice["objective"] = p["objective"]
     if p.get("adaptive"):
-        out.append(("plan_adaptive", "true"))
+        choice["adaptive"] = True
         if ADAPTIVE_BUDGET != BUDGET:
             warnings.append(f"--link: the page adapts within {BUDGET:,} joint target states, "
                             f"the command line within {p.get('budget', ADAPTIVE_BUDGET):,}: a "
                             "plan with more states adapts less far on the page")
+    out.append(("plan", json.dumps(choice, separators=(",", ":"))))
     return out
 
 

@@ -28,18 +28,18 @@ from .output import Group as _Group
 COMMANDS = {
     "army": "mathhammer.cli.army:army",
     "atlas": "mathhammer.cli.atlas:atlas",
-    "catalogue": "mathhammer.cli.catalog:catalogue",
+    "catalogue": "mathhammer.cli.browse:catalogue",
     "data": "mathhammer.cli.army:data",
-    "import": "mathhammer.cli.catalog:import_",
+    "import": "mathhammer.cli.browse:import_",
     "kills": "mathhammer.cli.link:kills",
     "mcp": "mathhammer.cli.mcp:mcp",
     "mortal": "mathhammer.cli.attack:mortal",
     "odds": "mathhammer.cli.link:odds",
     "plan": "mathhammer.cli.link:plan",
-    "rules": "mathhammer.cli.catalog:rules",
+    "rules": "mathhammer.cli.browse:rules",
     "serve": "mathhammer.cli.serve:serve",
     "table": "mathhammer.cli.link:table",
-    "units": "mathhammer.cli.catalog:units",
+    "units": "mathhammer.cli.browse:units",
 }
 
 

@@ -69,7 +69,7 @@ def refuse_repeats(command: click.Command, args: list[str],
         opts, _rest, order = command.make_parser(ctx).parse_args(list(args))
     except click.UsageError:
         return  # the command's own parse says what is wrong
-    from ..model.limits import check_values
+    from ..limits import check_values
 
     for p in command.params:  # options given many times, arguments of many values: bounded
         got = opts.get(p.name)
@@ -130,7 +130,7 @@ def closed_pipe() -> None:
 
 def _full_fractions(ctx: click.Context, _param: Any, value: bool) -> bool:
     if value:
-        from ..report.numbers import full_fractions
+        from ..prob.numbers import full_fractions
 
         ctx.with_resource(full_fractions())  # until the command ends
     return value
@@ -156,7 +156,7 @@ def data_for_workers(data: str | None) -> None:
     """Point the worker processes a server starts at ``--data`` (they read it from the
     environment)."""
     if data is not None:
-        from ..data.datastore import ENV, data_root
+        from ..data.store.data_folder import ENV, data_root
 
         os.environ[ENV] = str(data_root(data).resolve())
 

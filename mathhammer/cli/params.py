@@ -38,7 +38,7 @@ class Count(click.ParamType):
     name = "N"
 
     def convert(self, value: Any, param: Any, ctx: Any) -> int:
-        from ..model.limits import MAX_MODELS, over
+        from ..limits import MAX_MODELS, over
 
         if isinstance(value, int):
             n = value
@@ -57,9 +57,9 @@ def _ruleset_name(ctx: Any, param: Any, value: str | None) -> str:
     from ..model.ruleset import load_ruleset
 
     if value is None:  # the only edition of the data, else 10e (--data is read first)
-        from ..data.datastore import default_edition
+        from ..data.store.data_folder import default_edition
 
-        value = default_edition(ctx.meta.get("mathhammer.data.paths") if ctx else None)
+        value = default_edition(ctx.meta.get("mathhammer.resources") if ctx else None)
     try:
         load_ruleset(value)
     except ValueError as e:

@@ -19,7 +19,7 @@ from ..app.queries import ArmyList, Plan
 from ..engine.plan import ADAPTIVE_BUDGET, Objective
 from ..engine.search import BUDGET as SEARCH_BUDGET
 from ..errors import InputError
-from ..report.numbers import decimal, readable_fraction, to_json
+from ..prob.numbers import decimal, readable_fraction, to_json
 from ..report.plan_report import plan_md, plan_text
 from ..report.planning import PlanAnswer, Salvo, parse_probability
 from .army import current_data

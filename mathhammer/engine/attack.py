@@ -55,8 +55,6 @@ from typing import Any
 import attrs
 
 from ..cache import cached
-from ..data.inline import describe_target
-from ..data.named_rules import find_rule
 from ..errors import InputError
 from ..mechanics.allocation import (
     lose,
@@ -85,6 +83,7 @@ from ..model.ruleset import RuleSet, load_ruleset
 from ..model.squad import (
     Squad,
     character_destroyed,
+    describe_target,
     initial_state,
     models_alive,
     public_states,
@@ -239,7 +238,7 @@ Profile = Weapon | tuple[Weapon, int]
 
 
 def _entries(profiles: Any, melee: bool | None, target: Target | Squad, options: Options,
-             apply: Iterable[str]) -> list[tuple[Weapon, int]]:
+             apply: Iterable[NamedRule]) -> list[tuple[Weapon, int]]:
     if hasattr(profiles, "as_profiles"):  # a unit: its weapons chosen against this target
         return list(profiles.as_profiles(melee=bool(melee), target=target, options=options,
                                          named_rules=tuple(apply)))
@@ -265,14 +264,24 @@ def _entries(profiles: Any, melee: bool | None, target: Target | Squad, options:
     return out
 
 
+def _named_rule(rule: Any) -> NamedRule:
+    if not isinstance(rule, NamedRule):
+        raise TypeError(f"apply: expected NamedRule values (a rule by name: "
+                        f"mathhammer.find_rule), got {rule!r}")
+    return rule
+
+
 def attack(profiles: Profile | Sequence[Profile] | Any, target: Target | Squad | Any, *,
-           state: PMF | None = None, melee: bool | None = None, apply: Iterable[str] = (),
-           attacker: Target | None = None, **options: Any) -> Result:
+           state: PMF | None = None, melee: bool | None = None,
+           apply: Iterable[NamedRule] = (), attacker: Target | None = None,
+           **options: Any) -> Result:
     """Resolve the attacks of ``profiles`` (in order) against ``target``, exactly.
 
     ``target`` is a :class:`Target`, a :class:`Squad` or a unit; ``state`` is the target's
-    state to start from (default: unharmed); ``apply`` names rules from ``rules/`` to switch
-    on (or gives :class:`~mathhammer.model.named.NamedRule` values: rules from data);
+    state to start from (default: unharmed); ``apply`` gives the
+    :class:`~mathhammer.model.named.NamedRule` values to switch on (rules from ``rules/``
+    found by :func:`~mathhammer.data.rules.named.find_rule`, or rules from data; the library's
+    ``mathhammer.attack`` also takes their names);
     ``attacker`` is the attacking unit's profile for Hazardous (a unit's own by default);
     every other keyword is an :class:`Options` field.
     """
@@ -287,9 +296,8 @@ def attack(profiles: Profile | Sequence[Profile] | Any, target: Target | Squad |
     if not isinstance(target, Target | Squad):
         raise TypeError(f"target: expected a Target, a Squad or a unit, got "
                         f"{type(target).__name__}")
-    apply = [apply] if isinstance(apply, str) else list(apply)
-    entries = tuple(_entries(profiles, melee, target, opts, apply))
-    named = tuple(n if isinstance(n, NamedRule) else find_rule(n) for n in apply)
+    named = tuple(map(_named_rule, [apply] if isinstance(apply, str) else apply))
+    entries = tuple(_entries(profiles, melee, target, opts, named))
     args = (entries, target, state, named, attacker, opts, rules,
             _attacker_name(profiles, entries))
     try:
@@ -348,7 +356,7 @@ def own_profile(profiles: Any) -> Target | None:
 
 
 def fired_weapons(profiles: Profile | Sequence[Profile] | Any, target: Target | Squad | Any, *,
-                  melee: bool | None = None, apply: Iterable[str] = (),
+                  melee: bool | None = None, apply: Iterable[NamedRule] = (),
                   **options: Any) -> list[tuple[Weapon, int]]:
     """The ``(weapon, models)`` pairs that :func:`attack` fires: the profiles given, or a unit's
     weapons chosen against ``target`` (:mod:`mathhammer.model.loadout`).
@@ -359,8 +367,8 @@ def fired_weapons(profiles: Profile | Sequence[Profile] | Any, target: Target | 
     """
     if hasattr(target, "as_target"):
         target = target.as_target()
-    apply = [apply] if isinstance(apply, str) else list(apply)
-    return _entries(profiles, melee, target, Options.make(**options), apply)
+    return _entries(profiles, melee, target, Options.make(**options),
+                    tuple(map(_named_rule, apply)))
 
 
 def _attacker_name(profiles: Any, entries: list[tuple[Weapon, int]]) -> str:

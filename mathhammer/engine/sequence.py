@@ -1,5 +1,5 @@
 """Several steps against one target, carrying its exact state: attacks by one or more units,
-Reanimation Protocols, mortal wounds (dice, or a named rule's roll: :func:`mortal_roll`), and
+Reanimation Protocols, mortal wounds (dice, a PMF or a named rule's roll), and
 whole turns; Deadly Demise over a sequence (:func:`sequence_demise`).
 
 >>> import mathhammer as mh
@@ -21,10 +21,10 @@ from typing import Any
 
 import attrs
 
-from ..data.named_rules import find_rule
 from ..errors import InputError
 from ..mechanics.effects import deadly_demise_wounds, mortal_wounds, reanimate
 from ..model.loadout import is_one_shot
+from ..model.named import NamedRule
 from ..model.profiles import Target, Weapon
 from ..model.squad import Squad, initial_state, models_alive, unit_weights
 from ..prob.dice import dice
@@ -39,11 +39,11 @@ class Attack:
 
     profiles: Any = attrs.field(eq=False)
     options: tuple[tuple[str, Any], ...] = ()
-    apply: tuple[str, ...] = ()
+    apply: tuple[NamedRule, ...] = ()
     label: str = "attack"
 
     @classmethod
-    def make(cls, profiles: Any, *, apply: Sequence[str] = (), label: str = "attack",
+    def make(cls, profiles: Any, *, apply: Sequence[NamedRule] = (), label: str = "attack",
              **options: Any) -> Attack:
         return cls(profiles, tuple(sorted(options.items())), tuple(apply), label)
 
@@ -100,14 +100,25 @@ class Reanimate:
 
 @attrs.frozen
 class MortalWounds:
-    """A step: ``amount`` mortal wounds (a dice expression, a PMF or a named rule's roll)."""
+    """A step: ``amount`` mortal wounds (a dice expression, a PMF or a named rule that is a
+    mortal-wound roll, e.g. ``find_rule("Disintegration Beams")``)."""
 
     amount: Any
     excess_lost: bool = False
     label: str = "mortal wounds"
 
     def __call__(self, target: Target | Squad, state: PMF) -> PMF:
-        amount = mortal_roll(self.amount).pmf if isinstance(self.amount, str) else self.amount
+        amount = self.amount
+        if isinstance(amount, str):
+            try:
+                amount = dice(amount)
+            except ValueError as e:
+                raise InputError(f"ROLL {amount!r}: {e}") from None
+        elif isinstance(amount, NamedRule):
+            if amount.mortal_wounds is None:
+                raise InputError(f"ROLL {amount.name!r}: {amount.name} is not a mortal-wound "
+                                 f"roll ({amount.describe()})")
+            amount = amount.mortal_wounds.pmf()
         return mortal_wounds(target, state, amount, self.excess_lost)
 
 
@@ -158,7 +169,7 @@ def sequence(target: Target | Squad | Any, steps: Sequence[Any],
 
 
 def turns(profiles: Any, target: Target | Squad | Any, n: int, *, reanimation: bool | None = None,
-          apply: Sequence[str] = (), **options: Any) -> Timeline:
+          apply: Sequence[NamedRule] = (), **options: Any) -> Timeline:
     """``n`` turns of the same attack; a target with Reanimation Protocols reanimates between
     them (``reanimation`` forces it on or off). A One Shot weapon fires in the first turn
     only (:func:`later_turn`).
@@ -235,31 +246,3 @@ class Roll:
     label: str
     what: str
     pmf: PMF
-
-
-def mortal_roll(text: str) -> Roll:
-    """A mortal-wound roll given as text: a dice expression, or the name of a named rule that is
-    a mortal-wound roll (a roll table; docs/rules.md, section 10).
-
-    >>> mortal_roll("d3").label, mortal_roll("d3").pmf.mean()
-    ('D3', Fraction(2, 1))
-    >>> beams = mortal_roll("disintegration beams")  # D6: 2-4 -> 1, 5+ -> 2
-    >>> beams.label, beams.what, beams.pmf.mean()  # 3/6 * 1 + 2/6 * 2
-    ('Disintegration Beams', 'D6: 2-4 -> 1, 5+ -> 2', Fraction(7, 6))
-    """
-    try:
-        pmf = dice(text)
-    except ValueError as e:
-        if "over the limit" in str(e):
-            raise InputError(f"ROLL {text!r}: {e}") from None
-    else:
-        return Roll(text.strip().upper(), text.strip(), pmf)
-    try:
-        rule = find_rule(text)
-    except ValueError as e:
-        raise InputError(f"ROLL {text!r}: neither a dice expression (like D3 or 2) nor a "
-                         f"named rule; {e}") from None
-    if rule.mortal_wounds is None:
-        raise InputError(f"ROLL {text!r}: {rule.name} is not a mortal-wound roll ("
-                         f"{rule.describe()}); use it with --rule on kills or odds")
-    return Roll(rule.name, rule.mortal_wounds.describe(), rule.mortal_wounds.pmf())

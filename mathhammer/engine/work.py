@@ -1,4 +1,4 @@
-"""The work a query implies, checked against :mod:`mathhammer.model.limits` before it starts.
+"""The work a query implies, checked against :mod:`mathhammer.limits` before it starts.
 
 >>> from mathhammer.model.profiles import Weapon
 >>> attack_dice([(Weapon("g", attacks="D3", skill=3, strength=4, ap=0, damage=1), 5)], 5)
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..limits import MAX_ATTACK_DICE, over
 from ..mechanics.rolls import attacks_roll
-from ..model.limits import MAX_ATTACK_DICE, over
 from ..model.options import Options
 from ..model.profiles import Weapon
 from ..model.ruleset import RuleSet, load_ruleset

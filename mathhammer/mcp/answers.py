@@ -65,8 +65,8 @@ def search_answer(query: str, rules: str | None = None, faction: str | None = No
     >>> search_answer("marine")["bundled"][:1]
     ['MEQ']
     """
-    from ..data.names import name_key
-    from ..data.units import list_units
+    from ..data.typed.names import name_key
+    from ..data.units.bundled import list_units
     from ..web.army import Unavailable, search_json
 
     key = name_key(query)

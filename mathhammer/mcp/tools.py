@@ -27,7 +27,7 @@ import attrs
 
 from ..cache import cached
 from ..errors import InputError
-from ..model.limits import MAX_LINE
+from ..limits import MAX_LINE
 
 #: Bytes of one call's arguments as JSON (as the page's request bodies,
 #: ``mathhammer.web.app.MAX_BODY_BYTES``).

@@ -4,7 +4,7 @@ way (modifiers add up, the lowest critical threshold and the broadest re-roll wi
 turn on), so the order of the rules does not matter.
 
 The rules are values (:mod:`mathhammer.model.named`); finding them by name is
-:func:`mathhammer.data.named_rules.find_rule`, and ``mathhammer.apply_rules`` takes names too.
+:func:`mathhammer.data.rules.named.find_rule`, and ``mathhammer.apply_rules`` takes names too.
 
 >>> from mathhammer.model.named import Conditions
 >>> artifice = NamedRule("Enslaved Artifice", "Necrons", "stratagem", "attacker", "...",
@@ -123,7 +123,7 @@ def apply_rules(
     weapon (its other fields stay as printed). Conditions are judged on the weapon and options
     as given. A rule that is a mortal-wound roll or changes no numbers is a ValueError.
 
-    >>> from mathhammer.model.named import Conditions, MortalWounds
+    >>> from mathhammer.model.named import Conditions, MortalWoundsRoll
     >>> bolt = Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
     >>> t = Target(models=5, toughness=4, save=3, wounds=2)
     >>> tyrant = NamedRule("Conquering Tyrant", "Necrons", "stratagem", "attacker", "...",
@@ -133,7 +133,7 @@ def apply_rules(
     >>> o.reroll_hits.value
     'ones'
     >>> art = NamedRule("Poisoner's Art", "Drukhari", "stratagem", "attacker", "...",
-    ...                 mortal_wounds=MortalWounds("D6", ((4, 6, "D3"),)))
+    ...                 mortal_wounds=MortalWoundsRoll("D6", ((4, 6, "D3"),)))
     >>> apply_rules([art], bolt, t, Options(), below_half=False)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...

@@ -13,8 +13,8 @@ import attrs
 
 from ..cache import cached
 from ..errors import InputError
+from ..limits import MAX_ABILITY_VALUE, over, shorten
 from ..prob.dice import format_dice, parse_dice
-from .limits import MAX_ABILITY_VALUE, over, shorten
 
 #: Abilities that change the numbers, with their fixed spelling (no parameter).
 FLAGS = {

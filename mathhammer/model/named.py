@@ -3,8 +3,8 @@ enhancement or ability as frozen values, and the tables saying how each effect f
 
 A rule has conditions (:class:`Conditions`) and one or more effect clauses (:class:`Effect`)
 made of :class:`~mathhammer.model.options.Options` fields and target changes, or a one-off
-mortal-wound roll (:class:`MortalWounds`). Reading rules from files is
-:mod:`mathhammer.data.named_rules`; applying them to an attack is
+mortal-wound roll (:class:`MortalWoundsRoll`). Reading rules from files is
+:mod:`mathhammer.data.rules.named`; applying them to an attack is
 :mod:`mathhammer.mechanics.named`.
 
 >>> rule = NamedRule("Enslaved Artifice", faction="Necrons", kind="stratagem",
@@ -191,10 +191,10 @@ def names_weapon(phrase: str, name: str) -> bool:
 
 
 @attrs.frozen
-class MortalWounds:
+class MortalWoundsRoll:
     """A one-off roll mapped to mortal wounds, e.g. D6: 2-4 -> 1, 5+ -> 2.
 
-    >>> mw = MortalWounds(roll="D6", table=((2, 4, "1"), (5, 6, "2")))
+    >>> mw = MortalWoundsRoll(roll="D6", table=((2, 4, "1"), (5, 6, "2")))
     >>> mw.pmf().mean(), mw.describe()
     (Fraction(7, 6), 'D6: 2-4 -> 1, 5+ -> 2')
     """
@@ -259,7 +259,7 @@ class NamedRule:
     note: str = ""
     requires: Conditions = Conditions()
     effects: tuple[Effect, ...] = ()
-    mortal_wounds: MortalWounds | None = None
+    mortal_wounds: MortalWoundsRoll | None = None
     #: why the rule changes no numbers of an attack (then it cannot be applied)
     no_effect: str = ""
     #: why a rule that changes an attack is not modelled (then it cannot be applied)
@@ -301,7 +301,7 @@ class NamedRule:
 
 
 __all__ = [
-    "ADDITIVE", "Conditions", "EFFECT_FIELDS", "Effect", "KINDS", "LOWEST", "MortalWounds",
+    "ADDITIVE", "Conditions", "EFFECT_FIELDS", "Effect", "KINDS", "LOWEST", "MortalWoundsRoll",
     "NamedRule", "REROLL_FIELDS", "SIDES", "SWITCHES", "TARGET_FIELDS", "TARGET_XPLUS",
     "names_weapon",
 ]

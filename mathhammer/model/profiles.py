@@ -15,15 +15,15 @@ from collections.abc import Iterable
 import attrs
 
 from ..errors import InputError
+from ..limits import MAX_MODELS, MAX_RANGE, MAX_STRENGTH, MAX_TOUGHNESS, MAX_WOUNDS, over, shorten
 from ..prob.dice import format_dice
 from .abilities import Abilities, canonical, parse_abilities
-from .limits import MAX_MODELS, MAX_RANGE, MAX_STRENGTH, MAX_TOUGHNESS, MAX_WOUNDS, over, shorten
 
 
 def _int_in(name: str, lo: int, hi: int | None = None, *, optional: bool = False,
             limit: str = ""):
     """A validator: an int from ``lo`` to ``hi``; ``limit`` names the constant of
-    :mod:`mathhammer.model.limits` that ``hi`` is."""
+    :mod:`mathhammer.limits` that ``hi`` is."""
     def check(_inst, _attr, value):
         if value is None and optional:
             return

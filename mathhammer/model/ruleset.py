@@ -18,9 +18,9 @@ from typing import Any
 
 import attrs
 
-from ..data.paths import data_dir
 from ..errors import InputError
-from .limits import MAX_FLAT, MAX_MODELS, MAX_RULES_FILE_BYTES, read_toml, shorten
+from ..limits import MAX_FLAT, MAX_MODELS, MAX_RULES_FILE_BYTES, read_toml, shorten
+from ..resources import data_dir
 
 
 class CoverEffect(StrEnum):

@@ -16,6 +16,7 @@ Fraction(5, 6)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from fractions import Fraction
 
@@ -193,3 +194,25 @@ def character_destroyed(target: Targetish, states: PMF) -> Fraction:
     chars = target.characters
     return sum((p for s, p in states.items()
                 if all(g.models == 0 for g, c in zip(s, chars, strict=True) if c)), Fraction(0))
+
+
+def _title(ability: str) -> str:
+    return " ".join(w if re.search(r"\d", w) else w.capitalize() for w in ability.split())
+
+
+def describe_target(target: Target | Squad) -> str:
+    """A target as inline tokens (model groups of a squad joined by ``+``).
+
+    >>> describe_target(Target(5, 4, 3, 2, invuln=4, keywords=("INFANTRY",)))
+    '5x T4 Sv3+ W2 4++ INFANTRY'
+    """
+    if isinstance(target, Squad):
+        return " + ".join(describe_target(g) for g in target.groups)
+    parts = [f"{target.models}x", f"T{target.toughness}", f"Sv{target.save}+",
+             f"W{target.wounds}"]
+    if target.invuln:
+        parts.append(f"{target.invuln}++")
+    if target.fnp:
+        parts.append(f"FNP{target.fnp}+")
+    parts += [_title(a) for a in target.abilities] + list(target.keywords)
+    return " ".join(parts)

@@ -1,3 +1,4 @@
 """Exact distributions, with no Warhammer in them: :mod:`.pmf` (the PMF, integer weights over
 one denominator), :mod:`.dice` (dice expressions), :mod:`.bigint` (numbers packed into big
-integers, GMP when installed) and :mod:`.markov` (the one chain runner)."""
+integers, GMP when installed), :mod:`.markov` (the one chain runner) and :mod:`.numbers`
+(exact values as text)."""

@@ -16,7 +16,7 @@ import re
 
 from ..cache import cached
 from ..errors import InputError
-from ..model.limits import MAX_DICE, MAX_FLAT, over, shorten
+from ..limits import MAX_DICE, MAX_FLAT, over, shorten
 from .pmf import PMF
 
 ACCEPTED = "an integer >= 0 or NdS+K with S 3 or 6 (e.g. 3, D3, D6, 2D6, D6+3, 2D3+1)"

@@ -115,7 +115,7 @@ def absorbed_after(start: Weights, move: Move, total: int, limit: int,
     """
     frontier = set(start)
     for steps in range(limit):
-        nxt = set()
+        nxt: set[Any] = set()
         for s in frontier:
             moves = memo.get(s)
             if moves is None:

@@ -19,7 +19,7 @@ PMF is a read-only mapping of outcomes to exact probabilities (:class:`fractions
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Hashable, ItemsView, Iterable, Iterator, Mapping, ValuesView
+from collections.abc import Callable, ItemsView, Iterable, Iterator, Mapping, ValuesView
 from fractions import Fraction
 from math import comb, isfinite, lcm, sqrt
 from math import gcd as _gcd
@@ -28,7 +28,7 @@ from typing import Any
 from ..errors import InputError
 from .bigint import big, digit_width, pack, unpack
 
-Outcome = Hashable
+Outcome = Any  # an int, a TargetState or a tuple of them: mixed in one module, so not checked
 
 
 def _check(name: str, ok: bool, expected: str, value: Any) -> None:
@@ -331,17 +331,17 @@ class PMF(Mapping[Outcome, Fraction]):
         body = ", ".join(f"{o!r}: {w}" for o, w in self._weights.items())
         return f"PMF({{{body}}})  # /{self._total}"
 
-    # --- displays (mathhammer.report.display, imported only when asked) ----------------------
+    # --- displays (mathhammer.prob.display, imported only when asked) ------------------------
     def _repr_html_(self) -> str:
         """A table for Jupyter: outcome, exact probability, %, P(>= k) and a bar."""
-        from ..report.display import pmf_html
+        from .display import pmf_html
 
         return pmf_html(self)
 
     def to_dataframe(self) -> Any:
         """A pandas DataFrame (``pip install "mathhammer[notebook]"``): one row per outcome,
         ``p`` and ``at_least`` exact (Fractions, an object column) beside float columns."""
-        from ..report.display import pmf_frame
+        from .display import pmf_frame
 
         return pmf_frame(self)
 

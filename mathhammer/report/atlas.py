@@ -8,7 +8,7 @@ weapons it fires without picking optional ones), every weapon of the phase at on
 divides by that size, per 100 points by its cost at that size (none without a cost).
 
 >>> import mathhammer as mh
->>> from mathhammer.data.units import load_unit
+>>> from mathhammer.data.units.bundled import load_unit
 >>> meq = load_unit("MEQ").as_target()
 >>> row = atlas_row(load_unit("Hexmark Destroyer"), ("Necrons",), [meq], "10e")[0]
 >>> (row.phase, row.models, row.points > 0, row.values[0][0] > 0)
@@ -31,7 +31,7 @@ from typing import Any
 import attrs
 
 from ..errors import InputError
-from .numbers import decimal, exact_and_float, fraction, short_fraction, to_json
+from ..prob.numbers import decimal, exact_and_float, fraction, short_fraction, to_json
 
 FORMATS = ("html", "csv", "json", "md")
 #: The four numbers of a cell: (label, kills or damage, per model or per 100 points).
@@ -92,7 +92,7 @@ def atlas_row(unit: Any, factions: tuple[str, ...], targets: Sequence[Any],
 def _chunk(store_path: str, folder: str, edition: str, ids: list[tuple[int, tuple[str, ...]]],
            targets: Sequence[Any], rules: str) -> list[AtlasRow]:
     """The rows of some datasheets (run in a worker process)."""
-    from ..data.catalogue import Store
+    from ..data.store.compiled import Store
 
     store = Store(Path(store_path), Path(folder), edition)  # type: ignore[arg-type]
     out: list[AtlasRow] = []
@@ -114,7 +114,7 @@ def atlas(edition: str, targets: Sequence[tuple[str, Any]], data: str | os.PathL
     """Every datasheet of ``edition``'s installed data against ``targets`` (``(label,
     target)`` pairs), in a pool of ``workers`` processes (default: every core); rows sorted
     by faction, then name, ranged before melee."""
-    from ..data.catalogue import open_store
+    from ..data.store.compiled import open_store
 
     store = open_store(edition, data)  # type: ignore[arg-type]
     sheets = [(d.id, d.factions) for d in store.datasheets() if d.error is None]

@@ -5,7 +5,7 @@ a file missing from the data (``mathhammer data check``).
 A *datasheet* is a unit or single-model entry a roster can select from a catalogue, counted
 once however many catalogues reach it (a Space Marines unit is reached from every chapter):
 it is checked through the catalogue a player's lookup uses (a faction catalogue before a
-``Library``). Each one is read from the compiled store (:mod:`mathhammer.data.catalogue`: its
+``Library``). Each one is read from the compiled store (:mod:`mathhammer.data.store.compiled`: its
 import, made once when the store is built, with the import's error, notes and warnings), loaded
 as a unit and asked: its result is one of
 
@@ -129,7 +129,7 @@ def missing_files(messages: Iterable[str]) -> tuple[str, ...]:
 
 
 def _target(edition: str):
-    from ..data.units import load_unit
+    from ..data.units.bundled import load_unit
 
     return load_unit("MEQ").as_target()
 
@@ -181,7 +181,7 @@ def check_catalogue(path: str | os.PathLike, edition: str,
     """Check every datasheet a catalogue offers, as the compiled store of its folder has it
     (see the module's doc); ``checked`` names the files checked in the same run: a datasheet
     another of them defines (not a library) is left to that file's check."""
-    from ..data.catalogue import open_store
+    from ..data.store.compiled import open_store
 
     path = Path(path)
     store = open_store(edition, path.parent)  # type: ignore[arg-type]
@@ -295,11 +295,11 @@ def check_data(edition: str, data: str | os.PathLike | None = None, *, jobs: int
     ``catalogues`` keeps the files whose names contain one of the words; ``jobs`` processes
     check catalogues in parallel (each reads the compiled store, built first if need be);
     ``progress(file name, number of files)`` is called as each catalogue is done."""
-    from ..data.catalogue import open_store
-    from ..data.datastore import is_game_system
+    from ..data.store.compiled import open_store
+    from ..data.store.data_folder import is_game_system
 
     start = time.perf_counter()
-    store = open_store(edition, data)  # type: ignore[arg-type]  (compiled first if need be)
+    store = open_store(edition, data)  # type: ignore[arg-type]  # compiled first if need be
     folder = store.folder
     files = [Path(row[0]) for row in store.catalogues() if not is_game_system(Path(row[0]))]
     if catalogues:
@@ -357,7 +357,7 @@ def report_text(r: Report, causes: int = 12) -> str:
 
 
 def coverage_text(cov: dict[str, Any], top: int = 8) -> str:
-    """The rules-from-data coverage (:func:`mathhammer.data.unit_rules.data_coverage`) for the
+    """The rules-from-data coverage (:func:`mathhammer.data.rules.unit_rules.data_coverage`) for the
     terminal: how many abilities change an attack, how many are applied (automatically or as a
     switch, each for the beneficiary it names), by beneficiary, and the largest groups not
     modelled.

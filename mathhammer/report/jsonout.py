@@ -1,7 +1,7 @@
 """The ``kills``, ``odds`` and ``mortal`` reports as JSON-ready data: every PMF as
 ``{"k": "num/den"}``, every mean exact and as a float, and what was asked (an exact value
-longer than :data:`~mathhammer.report.numbers.JSON_FRACTION_WIDTH` characters by its size,
-``"[9044/9542 digits]"``, unless :func:`~mathhammer.report.numbers.full_fractions`). The same
+longer than :data:`~mathhammer.prob.numbers.JSON_FRACTION_WIDTH` characters by its size,
+``"[9044/9542 digits]"``, unless :func:`~mathhammer.prob.numbers.full_fractions`). The same
 answers as text are :mod:`mathhammer.report.text`.
 
 >>> import mathhammer as mh
@@ -18,14 +18,14 @@ from typing import Any
 
 import attrs
 
-from ..data.inline import describe_target, describe_weapon
+from ..data.typed.inline import describe_weapon
 from ..engine.attack import Result, character_destroyed, models_alive
 from ..engine.sequence import Timeline, sequence_demise
 from ..model.loadout import is_one_shot
 from ..model.profiles import Target
-from ..model.squad import Squad
+from ..model.squad import Squad, describe_target
+from ..prob.numbers import as_float, json_fraction, pmf_json
 from ..prob.pmf import PMF
-from .numbers import as_float, json_fraction, pmf_json
 from .scenario import Counter, MortalQuery, Query, group_kills, wounds_lost
 
 
@@ -167,7 +167,7 @@ def sequence_json(query: Query, timeline: Timeline, first: Result | None = None
     ``mean`` of ``kills`` (from Starting Strength), ``models_left`` and ``wounds_lost``,
     ``destroyed`` and ``state``. With one attack, ``attack`` holds its own counters; ``hazard``
     is each attack's from full strength."""
-    from ..data.named_rules import find_rule
+    from ..data.rules.named import find_rule
 
     rules = [find_rule(r) for r in query.mortal_rules]
     out = {

@@ -25,11 +25,10 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from ..data.inline import describe_target
 from ..engine.plan import Assignment, Objective, Planner
 from ..model.ruleset import load_ruleset
-from ..model.squad import models_alive
-from .numbers import as_float, decimal, fraction, percent, readable_fraction
+from ..model.squad import describe_target, models_alive
+from ..prob.numbers import as_float, decimal, fraction, percent, readable_fraction
 from .planning import (
     PlanAnswer,
     adaptive_lines,

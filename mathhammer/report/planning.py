@@ -25,7 +25,8 @@ from typing import Any
 
 import attrs
 
-from ..data.inline import describe_target, describe_weapon
+from ..data.rules.named import mortal_roll, resolve_rules
+from ..data.typed.inline import describe_weapon
 from ..engine.plan import (
     ADAPTIVE_BUDGET,
     NO_OPTIONS,
@@ -42,13 +43,13 @@ from ..engine.plan import (
     until,
 )
 from ..engine.search import BUDGET as SEARCH_BUDGET
-from ..engine.sequence import Timeline, mortal_roll
+from ..engine.sequence import Timeline
 from ..errors import InputError
 from ..model.options import Options
-from ..model.squad import models_alive
+from ..model.squad import describe_target, models_alive
+from ..prob.numbers import as_float, decimal, fraction, percent, pmf_json, readable_fraction
 from ..prob.pmf import PMF
 from .jsonout import mean_json, target_json, timeline_json
-from .numbers import as_float, decimal, fraction, percent, pmf_json, readable_fraction
 from .scenario import Ask, Counter
 from .specs import Attacker
 from .text import distribution_table, final_lines
@@ -58,7 +59,7 @@ def shooter_of(attacker: Attacker, options: Options = NO_OPTIONS, named: Sequenc
                mortal: Sequence[str] = ()) -> Shooter:
     """An attacking unit of a plan from a resolved attacker, its options and named rules
     (``mortal``: the names of mortal-wound rolls after its attack)."""
-    return Shooter.of(attacker.label, attacker.profiles, options, named,
+    return Shooter.of(attacker.label, attacker.profiles, options, resolve_rules(named),
                       [(r, mortal_roll(r).pmf) for r in mortal], attacker.points)
 
 
@@ -229,7 +230,7 @@ def in_reach(shooters: Sequence[Shooter], aims: Sequence[Aim], objective: Object
              split: bool = False, reach: Any = None
              ) -> tuple[Planner, tuple[tuple[str, str], ...]]:
     """The planner of the units and targets within reach of one another (``reach``: a
-    :class:`~mathhammer.data.reach.Reach` of ``shooters`` and ``aims``; None: every unit can
+    :class:`~mathhammer.data.typed.reach.Reach` of ``shooters`` and ``aims``; None: every unit can
     shoot every target), and those left out with why."""
     if reach is None:
         return Planner(shooters, aims, objective, split=split), ()

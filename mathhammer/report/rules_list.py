@@ -14,7 +14,7 @@ def unit_rules_lines(spec: str, *, rules: str = "10e", data: Any = None,
     """``mathhammer rules --for UNIT``: a unit's rules from data, attacking and defending:
     applied, switches (off until named with ``--rule``), not modelled; then the stratagems it
     can use (:func:`stratagem_lines`)."""
-    from ..data.attached import target_rules
+    from ..data.rules.attached import target_rules
     from ..errors import InputError
     from .specs import attacker_of
 
@@ -76,10 +76,10 @@ def unit_rules_lines(spec: str, *, rules: str = "10e", data: Any = None,
 def stratagem_lines(spec: str, *, rules: str = "10e", data: Any = None, full: bool = False,
                     detachment: str | None = None) -> list[str]:
     """The stratagems a unit (or both units of ``UNIT + LEADER``) can use
-    (:func:`mathhammer.data.stratagems.stratagem_lines`)."""
-    from ..data import stratagems
-    from ..data.attached import split_attached
-    from ..data.lookup import find_unit
+    (:func:`mathhammer.data.rules.stratagems.stratagem_lines`)."""
+    from ..data.rules import stratagems
+    from ..data.rules.attached import split_attached
+    from ..data.typed.lookup import find_unit
 
     if not stratagems.available():
         return stratagems.stratagem_lines((), rules=rules)

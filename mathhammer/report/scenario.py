@@ -21,12 +21,12 @@ from typing import Any
 
 import attrs
 
+from ..data.rules.named import mortal_roll, resolve_rules
 from ..engine.attack import Result, attack
 from ..engine.sequence import (
     MortalWounds,
     Reanimate,
     Timeline,
-    mortal_roll,
     sequence,
     turn_step,
 )
@@ -105,9 +105,9 @@ class Query:
     switches_off: tuple[str, ...] = ()
 
     @property
-    def applied(self) -> tuple[str | NamedRule, ...]:
+    def applied(self) -> tuple[NamedRule, ...]:
         """Every rule the attack applies: the named rules, then the rules from data."""
-        return self.named_rules + self.unit_rules
+        return resolve_rules(self.named_rules) + self.unit_rules
 
     def run(self) -> Result:
         """Resolve the attack exactly (one attack from full strength, without the steps)."""
@@ -267,7 +267,7 @@ class MortalQuery:
     target_name: str
     target: Target | Squad
     #: dice expressions or names of mortal-wound rules (see
-    #: :func:`~mathhammer.engine.sequence.mortal_roll`)
+    #: :func:`~mathhammer.data.rules.named.mortal_roll`)
     rolls: tuple[str, ...] = ()
     crushing_impact: int | None = None
 

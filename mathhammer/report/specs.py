@@ -17,15 +17,15 @@ from typing import Any
 
 import attrs
 
-from ..data.attached import (
+from ..data.rules.attached import (
     attached_rules,
     leader_notes,
     rules_folder,
     split_attached,
 )
-from ..data.inline import is_inline_weapon, parse_weapons
-from ..data.names import name_key
-from ..data.unit_rules import UnitRules, named_rules_of, offered_to, side_rules, unit_rules
+from ..data.rules.unit_rules import UnitRules, named_rules_of, offered_to, side_rules, unit_rules
+from ..data.typed.inline import is_inline_weapon, parse_weapons
+from ..data.typed.names import name_key
 from ..errors import InputError, NotCarried
 from ..model.loadout import LeftOut, Loadout, choose_rows, fires_both
 from ..model.options import Options
@@ -65,9 +65,9 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
                 options: Options | None = None, named_rules: tuple[str, ...] = (),
                 pistols: bool = False, keywords: Iterable[str] = (),
                 detachment: str | None = None, enhancements: Iterable[str] = ()) -> Attacker:
-    """The attacker a player names: a unit (see :func:`mathhammer.data.lookup.find_unit`),
-    inline weapon rows, or a unit value (a :class:`~mathhammer.data.units.Unit`, a unit of an
-    army list); ``weapons`` adds inline rows and picks the unit's weapons by name, ``models``
+    """The attacker a player names: a unit (see :func:`mathhammer.data.typed.lookup.find_unit`),
+    inline weapon rows, or a unit value (a :class:`~mathhammer.data.units.unit.Unit`, a unit of
+    an army list); ``weapons`` adds inline rows and picks the unit's weapons by name, ``models``
     sizes the unit, ``every_weapon`` takes its optional wargear too; ``detachment`` and
     ``enhancements`` name rules whose text the unit's catalogue has (BattleScribe data).
 
@@ -137,7 +137,7 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
             spec, detachment, enhancements, rules, data, attached=found),
             retarget=lambda t: led(t).profiles)
     if isinstance(spec, str):
-        from ..data.lookup import find_unit
+        from ..data.typed.lookup import find_unit
 
         unit = find_unit(spec, rules=rules, data=data)
     else:
@@ -211,7 +211,7 @@ def check_size(unit: Any, models: int | None) -> None:
     """``models`` the unit cannot have is an error before any weapon is chosen (so that no
     weapon of it is passed over as not carried).
 
-    >>> from mathhammer.data.units import load_unit
+    >>> from mathhammer.data.units.bundled import load_unit
     >>> check_size(load_unit("Cronos"), 3)
     Traceback (most recent call last):
     ...
@@ -224,7 +224,7 @@ def check_size(unit: Any, models: int | None) -> None:
 def _extra_rules(spec: str, detachment: str | None, enhancements: tuple[str, ...], rules: str,
                  data: str | os.PathLike | None, attached: Attacker) -> UnitRules:
     """A detachment rule (for the whole attached unit) and enhancements (on its Leader)."""
-    from ..data.lookup import find_unit
+    from ..data.typed.lookup import find_unit
 
     if not detachment and not enhancements:
         return UnitRules()
@@ -285,7 +285,7 @@ def _attached_attacker(spec: str, names: list[str], inline: list, *, melee: bool
                        data: str | os.PathLike | None, choice: dict[str, Any]) -> Attacker:
     """An attacking unit with its Leader attached: the weapons of both fire; the Leader's
     "while leading" rules apply to every weapon, each unit's own rules to its own weapons."""
-    from ..data.lookup import find_unit
+    from ..data.typed.lookup import find_unit
 
     body_spec, lead_spec = split_attached(spec)
     body = find_unit(body_spec, rules=rules, data=data)
@@ -334,7 +334,7 @@ def _inline_loadout(profiles: list[tuple[Weapon, int]], *, melee: bool,
     ...                                named_rules=(), pistols=True, keywords=()).fired]
     [5]
     """
-    from ..data.unit import value_against
+    from ..data.units.unit import value_against
 
     return choose_rows(profiles, value_against(target, options, tuple(named_rules)),
                        melee=melee, both=fires_both(tuple(keywords)), pistols=pistols)
@@ -355,7 +355,7 @@ def split_rules(names: Iterable[str]) -> tuple[tuple[str, ...], tuple[str, ...]]
     >>> split_rules(["enslaved", "disintegration"])
     (('Enslaved Artifice',), ('Disintegration Beams',))
     """
-    from ..data.named_rules import find_rule
+    from ..data.rules.named import find_rule
 
     rules = [find_rule(n) for n in names]
     return (tuple(r.name for r in rules if r.mortal_wounds is None),
@@ -372,7 +372,7 @@ def option_warnings(options: Options, named_rules: Iterable[str], attacker: Atta
     >>> option_warnings(Options(), ["Dark Harvest"], a)  # doctest: +ELLIPSIS
     ["--rule 'Dark Harvest' is a Drukhari rule, but Necron Warriors is Necrons"]
     """
-    from ..data.named_rules import find_rule
+    from ..data.rules.named import find_rule
 
     out = []
     if lethal_asked and not load_ruleset(options.rules).lethal_optional:

@@ -23,13 +23,13 @@ from typing import Any
 
 import attrs
 
-from ..data.inline import describe_target
+from ..data.rules.named import resolve_rules
 from ..engine.attack import Result, attack
 from ..errors import InputError
 from ..model.options import Options
 from ..model.profiles import Target, Weapon
-from ..model.squad import Squad
-from .numbers import decimal, exact_and_float, percent, short_fraction, to_json
+from ..model.squad import Squad, describe_target
+from ..prob.numbers import decimal, exact_and_float, percent, short_fraction, to_json
 
 
 class Format(StrEnum):
@@ -150,7 +150,7 @@ def build_grid(rows: Sequence[Row], columns: Sequence[Column], metric: str, *, t
         raise InputError(f"metric: expected one of {', '.join(METRICS)}, got {metric!r}")
     values = []
     for row in rows:
-        line = []
+        line: list[Any] = []
         opts = attrs.asdict(row.options, recurse=False)
         for col in columns:
             if not row.profiles:  # an attacker without weapons for the phase: an empty row
@@ -159,7 +159,7 @@ def build_grid(rows: Sequence[Row], columns: Sequence[Column], metric: str, *, t
                     progress(1)
                 continue
             r = attack(list(row.profiles_against(col.target)), col.target,
-                       apply=tuple(row.named_rules) + col.rules, **opts)
+                       apply=resolve_rules(tuple(row.named_rules) + col.rules), **opts)
             line.append(metric_value(r, metric, row.points))
             if progress is not None:
                 progress(1)
@@ -389,7 +389,7 @@ def standard_targets() -> list[str]:
     >>> standard_targets()[:3]
     ['GEQ', 'Necron Warriors', 'MEQ']
     """
-    from ..data.units import list_units
+    from ..data.units.bundled import list_units
 
     std = list_units(archetype=True)
     std.sort(key=lambda u: (u.groups[0].toughness, -u.groups[0].save, u.name))

@@ -11,8 +11,8 @@ import os
 
 import attrs
 
-from ..data.attached import leader_notes, split_attached
-from ..data.inline import is_inline_target, parse_squad
+from ..data.rules.attached import leader_notes, split_attached
+from ..data.typed.inline import is_inline_target, parse_squad
 from ..errors import InputError
 from ..model.profiles import Target
 from ..model.squad import Squad
@@ -24,7 +24,7 @@ def target_of(spec: str, models: int | None = None, leader: str | None = None, *
     """The target a player names, with its name: a unit (name or file) or an inline profile
     ``"5x T4 Sv3+ W2 INFANTRY"`` (model groups joined by `` + ``); ``models`` is a unit's size
     (every model group of its datasheet, as its make-up of that size shares them out:
-    :meth:`mathhammer.data.unit.Unit.as_target`) or an inline profile's first group;
+    :meth:`mathhammer.data.units.unit.Unit.as_target`) or an inline profile's first group;
     ``leader`` attaches a Leader (:meth:`mathhammer.model.squad.Squad.attach`).
 
     >>> name, unit = target_of("MEQ", leader="5x T4 Sv2+ W5 CHARACTER")
@@ -41,7 +41,7 @@ def target_of(spec: str, models: int | None = None, leader: str | None = None, *
         if models is not None:
             target = _resize(target, models)
     else:
-        from ..data.lookup import find_unit
+        from ..data.typed.lookup import find_unit
 
         pair = split_attached(spec)
         if pair is not None:
@@ -89,10 +89,10 @@ def _check_leads(body: object, leader: str, rules: str,
                  data: str | os.PathLike | None) -> None:
     """A Leader whose Leader ability does not list ``body`` (or who has none) is attached
     with a warning, whichever way it is named (``"UNIT + LEADER"`` or ``leader=``), as for
-    an attacking unit (:func:`mathhammer.data.attached.leader_notes`: one place)."""
+    an attacking unit (:func:`mathhammer.data.rules.attached.leader_notes`: one place)."""
     import warnings
 
-    from ..data.lookup import find_unit
+    from ..data.typed.lookup import find_unit
 
     for note in leader_notes(body, find_unit(leader, rules=rules, data=data)):
         warnings.warn(note, UserWarning, stacklevel=3)

@@ -15,13 +15,13 @@ import textwrap
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from ..data.inline import describe_target, describe_weapon
+from ..data.typed.inline import describe_weapon
 from ..engine.attack import Result, character_destroyed, models_alive
 from ..engine.sequence import Timeline, sequence_demise
 from ..model.ruleset import load_ruleset
-from ..model.squad import Squad
+from ..model.squad import Squad, describe_target
+from ..prob.numbers import FRACTION_WIDTH, decimal, json_fraction, percent, readable_fraction
 from ..prob.pmf import PMF
-from .numbers import FRACTION_WIDTH, decimal, json_fraction, percent, readable_fraction
 from .scenario import Counter, MortalQuery, Query, group_kills, groups, wounds_lost
 
 
@@ -114,9 +114,10 @@ def _reanimation_text(query: Query) -> str:
 
 
 def _mortal_text(name: str) -> str:
-    from ..data.named_rules import find_rule
+    from ..data.rules.named import find_rule
 
     rule = find_rule(name)
+    assert rule.mortal_wounds is not None, rule.name  # the caller's: a mortal-wound rule
     return f"{rule.name}, mortal wounds {rule.mortal_wounds.describe()}"
 
 

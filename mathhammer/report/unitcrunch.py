@@ -53,8 +53,8 @@ from typing import Any
 import attrs
 
 from ..errors import InputError
+from ..limits import MAX_ARMY_FILE_BYTES
 from ..model.abilities import canonical
-from ..model.limits import MAX_ARMY_FILE_BYTES
 from ..model.profiles import Weapon
 
 #: the UnitCrunch version whose export layout this writes (its ``appVersion``)
@@ -136,8 +136,8 @@ def _fired(unit: Any) -> set[str]:
 
 
 def army_unit(unit: Any, fired: set[str] | None = None, leader: bool = False) -> Unit:
-    """An army unit (:class:`~mathhammer.data.army.model.ArmyUnit`) or a datasheet
-    (:class:`~mathhammer.data.unit.Unit`, at its smallest size) as a UnitCrunch unit: each
+    """An army unit (:class:`~mathhammer.data.army.values.ArmyUnit`) or a datasheet
+    (:class:`~mathhammer.data.units.unit.Unit`, at its smallest size) as a UnitCrunch unit: each
     model group a model type with the weapons it carries (``fired``: the selected ones)."""
     fired = _fired(unit) if fired is None else fired
     inner = getattr(unit, "unit", unit)
@@ -153,7 +153,7 @@ def army_unit(unit: Any, fired: set[str] | None = None, leader: bool = False) ->
 
 
 def army_profiles(army: Any) -> list[Profile]:
-    """One profile per row of an army (:meth:`~mathhammer.data.army.model.Army.rows`): a unit,
+    """One profile per row of an army (:meth:`~mathhammer.data.army.values.Army.rows`): a unit,
     or a Leader and its Bodyguard as two units (the Leader's marked ``leader``)."""
     out = []
     for label, row in army.rows():
@@ -502,14 +502,14 @@ def _read_weapon(w: dict, where: str) -> UnitWeapon:
 def loads(data: bytes, source: str = "<unitcrunch>") -> tuple[Profile, ...]:
     """The profiles of a UnitCrunch import file (this layout: :data:`APP_VERSION`), each
     weapon ``selected`` as the profile selects it; its size bounded by
-    :data:`~mathhammer.model.limits.MAX_ARMY_FILE_BYTES`."""
+    :data:`~mathhammer.limits.MAX_ARMY_FILE_BYTES`."""
     try:
         import msgpack
     except ImportError:
         raise InputError(MISSING) from None
     if len(data) > MAX_ARMY_FILE_BYTES:
         raise InputError(f"{source}: over the limit of {MAX_ARMY_FILE_BYTES} bytes "
-                         "(mathhammer.model.limits.MAX_ARMY_FILE_BYTES)")
+                         "(mathhammer.limits.MAX_ARMY_FILE_BYTES)")
     try:
         top = msgpack.unpackb(data, raw=False, strict_map_key=False)
     except (ValueError, TypeError, msgpack.exceptions.ExtraData,

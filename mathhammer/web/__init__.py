@@ -1,7 +1,7 @@
 """A local web page for mathhammer (``mathhammer serve``; needs ``pip install ".[web]"``).
 
 :mod:`mathhammer.web.queries` answers the page's JSON queries (the values of
-:mod:`mathhammer.app.queries`, checked against what the page may ask), :mod:`mathhammer.web.catalog`
+:mod:`mathhammer.app.queries`, checked against what the page may ask), :mod:`mathhammer.web.choices`
 lists what the page offers, :mod:`mathhammer.web.army` searches the BattleScribe data and
 :mod:`mathhammer.web.api` is the one job a worker process runs for a request (all
 framework-free, so testable without the extra); :mod:`mathhammer.web.app` is the Starlette

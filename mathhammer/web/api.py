@@ -1,8 +1,9 @@
 """The JSON API's work for the worker processes of the web page, free of any web framework.
 
 Every request the server does not answer from memory is one :func:`job` in a worker process:
-a JSON query (:mod:`mathhammer.web.queries`: kills, salvo, odds, compare, plan, army), a unit
-(:mod:`mathhammer.web.catalog`), a BattleScribe search (:mod:`mathhammer.web.army`), or a
+a JSON query (:mod:`mathhammer.web.queries`: kills, salvo, odds, compare, plan, army, and
+the planner's offer of two lists, plan_lists), a unit
+(:mod:`mathhammer.web.choices`), a BattleScribe search (:mod:`mathhammer.web.army`), or a
 worker's warm-up (:func:`warm`). A job answers an HTTP status with the body or a one-line
 error.
 
@@ -18,7 +19,7 @@ from typing import Any
 from ..app.lists import Unavailable
 from ..errors import InputError, one_line
 from .army import factions_json, search_json
-from .catalog import unit_info
+from .choices import unit_info
 from .queries import answer
 
 
@@ -28,7 +29,7 @@ def job(kind: str, *args: Any) -> tuple[int, str]:
     >>> job("unit", "MEQ")[0], json.loads(job("unit", "MEQ")[1])["statline"]
     (200, 'T4 Sv3+ W2')
     """
-    from ..data.catalogue import StoreCompiling, compiled_elsewhere
+    from ..data.store.compiled import StoreCompiling, compiled_elsewhere
 
     try:
         with compiled_elsewhere():  # a store is built by the server, never in a query's time
@@ -75,16 +76,16 @@ def warm() -> float:
     import time
     import warnings
 
-    from ..data.catalogue import StoreCompiling, compiled_elsewhere
+    from ..data.store.compiled import StoreCompiling, compiled_elsewhere
 
     start = time.perf_counter()
     with contextlib.suppress(Exception, StoreCompiling), compiled_elsewhere(), \
             warnings.catch_warnings(), contextlib.redirect_stderr(io.StringIO()), \
             contextlib.redirect_stdout(io.StringIO()):
         warnings.simplefilter("ignore")
-        from ..data.catalogue import store_ready
-        from ..data.datastore import installed_editions
-        from ..data.unit_index import unit_index
+        from ..data.store.compiled import store_ready
+        from ..data.store.data_folder import installed_editions
+        from ..data.store.index import unit_index
 
         for edition in installed_editions():
             if not store_ready(edition):  # the server builds it (mathhammer.web.compiling)

@@ -43,7 +43,7 @@ from ..app.setup import editions
 from ..errors import InputError, one_line
 from ..report.tables import METRICS
 from .api import job, warm
-from .catalog import options_schema, rules_json, units_json
+from .choices import options_schema, rules_json, units_json
 from .compiling import Compiler
 from .edges import RETRY_AFTER, STOPPING
 from .lanes import POLL, Lane, LaneFull, Stopped
@@ -124,14 +124,14 @@ def _warm() -> None:
     by each worker as it starts, :func:`mathhammer.web.api.warm`)."""
     import importlib
 
-    from ..data.named_rules import list_rules
+    from ..data.rules.named import list_rules
     from ..model.ruleset import load_ruleset
 
     units_json()
     list_rules()
     for name in editions():
         load_ruleset(name)
-    for module in ("mathhammer.data.unit_index", "mathhammer.data.unit_rules",
+    for module in ("mathhammer.data.store.index", "mathhammer.data.rules.unit_rules",
                    "mathhammer.data.army", "mathhammer.app.answer"):
         with contextlib.suppress(ImportError):
             importlib.import_module(module)
@@ -291,6 +291,7 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
         Route("/api/factions", factions),
         Route("/api/schema", schema),
         *(Route(f"/api/{kind}", query(kind), methods=["POST"]) for kind in QUERIES),
+        Route("/api/plan/lists", query("plan_lists"), methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     async def too_large(_request: Request, _exc: Exception) -> Response:

@@ -27,9 +27,9 @@ def search_json(query: str, edition: str | None = None, faction: str | None = No
                 ) -> list[str]:
     """Units of the installed BattleScribe data whose name matches (``Faction:Unit``), of one
     faction if given (then an empty query lists all its units). Without a faction it is the
-    compiled catalogue's ranked search (:func:`mathhammer.data.unit_index.search_names`: the
+    compiled catalogue's ranked search (:func:`mathhammer.data.store.index.search_names`: the
     exact name first, one row per datasheet)."""
-    from ..data.unit_index import search_names
+    from ..data.store.index import search_names
 
     edition = _edition(edition)
     army = _army_module()
@@ -40,9 +40,9 @@ def search_json(query: str, edition: str | None = None, faction: str | None = No
         return search_names(q, edition=edition)[:SEARCH_LIMIT]
     # a faction's units: read from the unit index by their "Faction:" (every installed edition
     # unless one is given), not through the whole search
-    from ..data.datastore import installed_editions
-    from ..data.names import name_key
-    from ..data.unit_index import unit_index
+    from ..data.store.data_folder import installed_editions
+    from ..data.store.index import unit_index
+    from ..data.typed.names import name_key
 
     del army  # the module's presence is checked; the names are the index's
     key = name_key(q)
@@ -55,14 +55,17 @@ def search_json(query: str, edition: str | None = None, faction: str | None = No
 
 
 def factions_json(edition: str | None = None) -> list[str]:
-    """The factions of the installed BattleScribe data (of ``edition``, default 10e)."""
-    from ..data.datastore import installed_editions
-    from ..data.unit_index import unit_index
+    """The factions of the installed BattleScribe data (of ``edition``, default 10e) a player
+    picks from: the catalogues with units, not the libraries they share ("Aeldari Library":
+    its units are in the factions that use them, and found by name)."""
+    from ..data.store.data_folder import installed_editions
+    from ..data.store.index import unit_index
 
     edition = _edition(edition) or "10e"
     if edition not in installed_editions():
         return []
-    return sorted({n.split(":", 1)[0] for n in unit_index(edition).names()})
+    return sorted({c.label for c in unit_index(edition).catalogues
+                   if c.units and not c.library})
 
 
 __all__ = ["SEARCH_LIMIT", "Unavailable", "factions_json", "search_json"]

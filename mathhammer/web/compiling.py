@@ -1,8 +1,8 @@
-"""The web server's builds of the compiled stores (:mod:`mathhammer.data.catalogue`), outside
+"""The web server's builds of the compiled stores (:mod:`mathhammer.data.store.compiled`), outside
 any query's time limit.
 
 At start the server compiles, in a child process, the store of each installed edition that is
-not built. A worker never builds one (:func:`~mathhammer.data.catalogue.compiled_elsewhere`): a
+not built. A worker never builds one (:func:`~mathhammer.data.store.compiled.compiled_elsewhere`): a
 query that needs a store that is not ready answers 503, and the server says so as JSON with
 ``Retry-After`` ("compiling the game's data (10e), ready in about a minute"), starting a build
 again if none is running (a data file changed, or a damaged store was removed). The page shows
@@ -23,7 +23,7 @@ import time
 RETRY_AFTER = 5
 #: Seconds after a failed build before a query starts another.
 RETRY_FAILED = 30.0
-_CODE = ("import sys; from mathhammer.data.catalogue import compile_main; "
+_CODE = ("import sys; from mathhammer.data.store.compiled import compile_main; "
          "sys.exit(compile_main())")
 
 
@@ -39,7 +39,7 @@ class Compiler:
     def start(self) -> bool:
         """Compile the installed editions' stores that are not built (the child checks; one
         that is built costs it a moment), unless a build is running. True when one started."""
-        from ..data.datastore import installed_editions
+        from ..data.store.data_folder import installed_editions
 
         with self.lock:
             if self.running():

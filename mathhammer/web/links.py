@@ -6,9 +6,10 @@ The page keeps its whole state in the address after ``#``, as a query string
 options by their names, ``weapon`` and ``rule`` for the first unit's picks, each unit after the
 first as a ``then`` of its JSON), the comparison (``row`` and ``vs``, one per line of its boxes,
 ``metric``, ``by``, the army list's text as ``army`` or an uploaded file as ``army_file``) and
-the plan (``plan_units``, ``plan_targets``, ``plan_objective``, ``plan_adaptive``, the enemy's
-list as ``plan_vs``). Opening an address runs each part it holds. :func:`page_calls` is what
-the page then asks of the API (as ``killsQuery``, ``compareQuery`` and ``runPlan`` make it), so
+the plan (``plan``: the planner's choices as JSON, ``plan.js``; the two lists as ``plan_army``
+and ``plan_vs``, or uploaded as ``plan_army_file`` and ``plan_vs_file``). Opening an address
+runs each part it holds. :func:`page_calls` is what the page then asks of the API (as
+``killsQuery``, ``compareQuery`` and ``phaseBody`` make it), so
 a test can check that a link answers as the command line does.
 
 >>> url = address("http://127.0.0.1:8000/", [("attacker", "Hexmark Destroyer"),
@@ -51,8 +52,8 @@ def _all(state: State, key: str) -> list[str]:
 
 
 def form_options() -> list[dict[str, Any]]:
-    """The page's options form (:func:`mathhammer.web.catalog.options_schema`)."""
-    from .catalog import options_schema
+    """The page's options form (:func:`mathhammer.web.choices.options_schema`)."""
+    from .choices import options_schema
 
     return options_schema()
 
@@ -195,22 +196,99 @@ def page_calls(url: str) -> dict[str, tuple[str, str, dict[str, Any]]]:
             if _get(state, "by"):
                 c["by"] = _get(state, "by")
         calls["compare"] = ("query", "compare", c)
-    units, targets = _all(state, "plan_units"), _all(state, "plan_targets")
-    vs = _army(state, "plan_vs", "plan_vs_file")
-    if (units or army is not None) and (targets or vs is not None):
-        body: dict[str, Any] = {"units": units, "targets": targets, **_setup(state, own=False)}
-        if _all(state, "rule"):
-            body["named_rules"] = _all(state, "rule")
-        if army is not None and (not units or any(u.startswith("army:") for u in units)):
-            body["army"] = army
-        if vs is not None:
-            body["vs_army"] = vs
-        if _get(state, "plan_objective"):
-            body["objective"] = _get(state, "plan_objective")
-        if _get(state, "plan_adaptive"):
-            body["adaptive"] = True
-        calls["plan"] = ("query", "plan", body)
+    plan = _plan_body(state)
+    if plan is not None:
+        calls["plan"] = ("query", "plan", plan)
     return calls
+
+
+def _label(key: str, side: str) -> str:
+    """A unit's label in a plan from its key in the planner's choices (``plan.js``)."""
+    kind, _, rest = key[len(side) + 1:].partition(":")
+    if kind == "row":
+        return rest
+    name = rest.partition(":")[2]
+    head, colon, tail = name.partition(":")
+    return tail if colon and tail[:1].strip() and len(head) <= 80 else name
+
+
+def _plan_body(state: State) -> dict[str, Any] | None:
+    """The plan the planner asks (``phaseBody`` of ``plan.js``) of its choices (``plan``, JSON)
+    and lists (``plan_army``, ``plan_vs``, or uploaded ``*_file``); a list with ``every`` is
+    sent whole (a plan takes every row of it), as ``mathhammer plan --link`` writes it."""
+    try:
+        choice = json.loads(_get(state, "plan") or "{}")
+    except ValueError:
+        return None
+    if not isinstance(choice, dict):
+        return None
+    on, every = choice.get("on") or {}, choice.get("every") or {}
+    picks = choice.get("picks") or {}
+    rules, rules_all = choice.get("rules") or {}, choice.get("rules_all") or []
+    lists = {"army": _army(state, "plan_army", "plan_army_file"),
+             "vs": _army(state, "plan_vs", "plan_vs_file")}
+    chosen: dict[str, list[str]] = {}
+    for side in ("army", "vs"):
+        keys = [k for k, v in on.items() if v and k.startswith(f"{side}:row:")] \
+            if lists[side] is not None else []
+        keys += [f"{side}:unit:{k}:{n}" for k, n in enumerate(picks.get(side) or [])
+                 if on.get(f"{side}:unit:{k}:{n}")]
+        chosen[side] = keys
+    whole = {side: bool(every.get(side)) and lists[side] is not None for side in lists}
+    if not (chosen["army"] or whole["army"]) or not (chosen["vs"] or whole["vs"]):
+        return None
+
+    def named(key: str, side: str) -> str:
+        kind, _, rest = key[len(side) + 1:].partition(":")
+        return f"{side}:{rest}" if kind == "row" else rest.partition(":")[2]
+
+    units: list[Any] = []
+    for key in chosen["army"]:
+        own = rules.get(key, rules_all)
+        units.append({"unit": named(key, "army"), "named_rules": own} if own
+                     else named(key, "army"))
+    body: dict[str, Any] = {"units": units,
+                            "targets": [named(k, "vs") for k in chosen["vs"]]}
+    for side, key in (("army", "army"), ("vs", "vs_army")):
+        if lists[side] is not None and (whole[side] or any(
+                k.startswith(f"{side}:row:") for k in chosen[side])):
+            body[key] = lists[side]
+    if "army" in body or "vs_army" in body:
+        body["allow_unresolved"] = True
+    attach = [{"leader": lead, "unit": unit, "side": side}
+              for side, key in (("army", "army"), ("vs", "vs_army")) if key in body
+              for lead, unit in (choice.get("attach") or {}).get(side) or []]
+    if attach:
+        body["attach"] = attach
+    reach = []
+    labels = {side: _numbered([_label(k, side) for k in chosen[side]]) for side in chosen}
+    for i, key in enumerate(chosen["army"]):
+        cells = [(choice.get("reach") or {}).get(key, {}).get(t, "x") for t in chosen["vs"]]
+        if not whole["vs"] and any(c != "x" for c in cells):
+            pairs = list(zip(labels["vs"], cells, strict=True))
+            reach.append({"unit": labels["army"][i],
+                          "targets": [t for t, c in pairs if c == "x"],
+                          "half": [t for t, c in pairs if c == "half"]})
+    if reach:
+        body["reach"] = reach
+    shared = _setup(state, own=False)
+    shared.pop("leader", None)
+    shared.pop("target_models", None)
+    body.update(shared)
+    if choice.get("objective"):
+        body["objective"] = choice["objective"]
+    if choice.get("adaptive"):
+        body["adaptive"] = True
+    return body
+
+
+def _numbered(names: list[str]) -> list[str]:
+    seen: dict[str, int] = {}
+    out = []
+    for n in names:
+        seen[n] = seen.get(n, 0) + 1
+        out.append(n if seen[n] == 1 else f"{n} #{seen[n]}")
+    return out
 
 
 def shown_odds(url: str) -> tuple[str, int]:

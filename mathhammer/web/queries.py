@@ -5,8 +5,9 @@ The page reads no files on a request's behalf (a unit's name, an inline profile 
 pasted list, never a path; the bundled rule sets only; a list's text, never its path) and asks
 within bounds (at most :data:`MAX_UNITS` units into one target; a plan of at most
 :data:`PLAN_UNITS` units and :data:`PLAN_TARGETS` targets, adapting within :data:`BUDGET`
-states). The warnings said while answering (a guess said out loud) are the answer's
-``warnings``.
+states); ``plan_lists`` is what the page's planner offers for two lists
+(:mod:`mathhammer.app.planner`). The warnings said while answering (a guess said out loud) are
+the answer's ``warnings``.
 
 >>> import json
 >>> status, body = answer("odds", {"kills": {"attacker": "Hexmark Destroyer", "target": "MEQ",
@@ -30,6 +31,7 @@ import attrs
 
 from ..app import answer as app
 from ..app.lists import ARMY_REF, VS_REF
+from ..app.planner import PlanLists, plan_lists_json
 from ..app.queries import (
     ArmyList,
     ArmyRead,
@@ -41,7 +43,7 @@ from ..app.queries import (
     query_from_json,
 )
 from ..app.setup import Setup, editions
-from ..data.inline import is_inline_target, is_inline_weapon
+from ..data.typed.inline import is_inline_target, is_inline_weapon
 from ..errors import InputError
 
 #: How many attacking units the page sends into one target at most.
@@ -156,6 +158,9 @@ def check_query(q: Any) -> None:
         _check_setup(q.setup)
         _check_list(q.army, "army")
         _check_list(q.vs_army, "vs_army")
+    elif isinstance(q, PlanLists):
+        _check_list(q.army, "army")
+        _check_list(q.vs_army, "vs_army")
     elif isinstance(q, ArmyRead):
         _check_list(q.army, "army")
         if q.rules is not None and q.rules not in editions():
@@ -164,7 +169,7 @@ def check_query(q: Any) -> None:
 
 def _plan_bound(units: list[str], targets: list[str]) -> None:
     """The page's bound of a plan; over it with a list's units, the rows to name are said."""
-    from ..model.limits import check_plan
+    from ..limits import check_plan
 
     for key, refs, most, prefix, what in (
             ("units", units, PLAN_UNITS, ARMY_REF, "the army list"),
@@ -200,6 +205,7 @@ ANSWERS = {
     "compare": app.compare_json,
     "plan": _plan,
     "army": app.army_json,
+    "plan_lists": plan_lists_json,
 }
 
 
@@ -212,7 +218,7 @@ def answer(kind: str, body: Any) -> tuple[int, str]:
                 if isinstance(body, dict) else ():
             if isinstance(part, dict) and "data" in part:
                 raise InputError(f"data: {NO_FILES}")
-        q = query_from_json(kind, body)
+        q = PlanLists.from_json(body) if kind == "plan_lists" else query_from_json(kind, body)
         check_query(q)
     except (ValueError, TypeError) as e:
         from ..errors import one_line

@@ -19,26 +19,26 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ...errors import InputError
-from ...model.limits import MAX_ARMY_FILE_BYTES, read_limited
+from ...limits import MAX_ARMY_FILE_BYTES, read_limited
 from .words import EDITION_SIGNS
 
 if TYPE_CHECKING:
-    from .model import Army, ArmyUnit, AttachedUnit, ParsedList, Unresolved, Weapon
+    from .values import Army, ArmyUnit, AttachedUnit, ParsedList, Unresolved, WeaponCount
 
 __all__ = ["EDITION_SIGNS", "FORMATS", "Army", "ArmyUnit", "AttachedUnit", "ParsedList",
-           "Unresolved", "Weapon", "load_army", "parse_army", "parse_list", "read_list",
+           "Unresolved", "WeaponCount", "load_army", "parse_army", "parse_list", "read_list",
            "search_units"]
 
-_MODEL = ("Army", "ArmyUnit", "AttachedUnit", "ParsedList", "Unresolved", "Weapon")
+_MODEL = ("Army", "ArmyUnit", "AttachedUnit", "ParsedList", "Unresolved", "WeaponCount")
 
 
 def __getattr__(name: str):
-    """The list value types (:mod:`.model`), imported on first use: a command that reads no
+    """The list value types (:mod:`.values`), imported on first use: a command that reads no
     list (``kills`` of a data unit) does not pay for them at start-up."""
     if name in _MODEL:
-        from . import model
+        from . import values
 
-        return getattr(model, name)
+        return getattr(values, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -134,9 +134,9 @@ def search_units(query: str, data=None, edition: str | None = None, limit: int =
                  ) -> list[str]:
     """``Faction:Unit`` names containing ``query`` (case-insensitive), for a search box;
     every installed edition unless ``edition`` is given."""
-    from ..datastore import installed_editions
-    from ..names import name_key
-    from ..unit_index import unit_index
+    from ..store.data_folder import installed_editions
+    from ..store.index import unit_index
+    from ..typed.names import name_key
 
     q = name_key(query)
     out: list[str] = []

@@ -2,7 +2,7 @@
 holding most of its units), each read once per list from the compiled store
 (:class:`ArmyData`), and how a list's name is compared with the data's (:func:`match_key`,
 :func:`singular`, :func:`close_key`). Lookups across every catalogue go through the public unit
-index (:mod:`mathhammer.data.unit_index`).
+index (:mod:`mathhammer.data.store.index`).
 
 Why one module over 400 lines: finding a list's datasheet (by its BattleScribe id, by its
 name, by a faction's name before it, in another catalogue) is one search over the same
@@ -23,10 +23,10 @@ import attrs
 
 from ...cache import cached
 from ...errors import InputError
-from ..catalogue import StoredCatalogue, StoredEntry
-from ..names import name_key
-from ..unit_index import UnitIndex
-from .model import DataFile, ParsedList
+from ..store.compiled import StoredCatalogue, StoredEntry
+from ..store.index import UnitIndex
+from ..typed.names import name_key
+from .values import DataFile, ParsedList
 
 __all__ = ["ArmyData", "catalogue_weapon", "close_key", "cost_for", "data_file",
            "datasheet_by_id", "find_datasheet", "homes_of", "known_name", "lacking_datasheet",
@@ -43,7 +43,7 @@ def singular(text: str) -> str:
 @attrs.define
 class ArmyData:
     """The catalogues of one army as the compiled store has them (each read once): no data
-    file is opened (:mod:`mathhammer.data.catalogue`)."""
+    file is opened (:mod:`mathhammer.data.store.compiled`)."""
 
     index: UnitIndex
     lookups: int = 0  # names looked up beyond the list's catalogues

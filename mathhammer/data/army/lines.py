@@ -23,7 +23,7 @@ import attrs
 from ...errors import InputError
 
 # the bounds of a list (a bigger list is an error, not a long wait)
-from ...model.limits import (
+from ...limits import (
     MAX_ARMY_LINES,
     MAX_ARMY_TEXT_BYTES,
     MAX_ARMY_UNITS,  # noqa: F401  (lines.MAX_ARMY_UNITS for the readers)
@@ -63,12 +63,12 @@ def check_text(text: str, source: str) -> None:
     """
     if len(text) > MAX_ARMY_TEXT_BYTES:
         raise InputError(f"{source}: an army list of {len(text):,} characters is over the limit "
-                         f"of {MAX_ARMY_TEXT_BYTES:,} (mathhammer.model.limits."
+                         f"of {MAX_ARMY_TEXT_BYTES:,} (mathhammer.limits."
                          "MAX_ARMY_TEXT_BYTES)")
     lines = text.count("\n") + 1
     if lines > MAX_ARMY_LINES:
         raise InputError(f"{source}: {lines} lines is over the limit of {MAX_ARMY_LINES} "
-                         "(mathhammer.model.limits.MAX_ARMY_LINES)")
+                         "(mathhammer.limits.MAX_ARMY_LINES)")
 
 
 def check_lines(lines: list[str], source: str) -> None:
@@ -77,7 +77,7 @@ def check_lines(lines: list[str], source: str) -> None:
     for n, ln in enumerate(lines, 1):
         if len(ln) > MAX_LINE:
             raise InputError(f"{source}:{n}: a line of {len(ln)} characters (the limit is "
-                             f"{MAX_LINE}, mathhammer.model.limits.MAX_LINE)")
+                             f"{MAX_LINE}, mathhammer.limits.MAX_LINE)")
         m = _LONG_NUMBER.search(ln)
         if m:
             end = m.end()

@@ -29,12 +29,12 @@ import re
 import attrs
 
 from ...errors import InputError
-from ..datastore import EDITIONS, installed_editions
-from ..detachments import with_detachments
-from ..leaders import AttachSpec
-from ..leaders import attach as attach_units
-from ..unit_file import build_unit, make_up
-from ..unit_index import unit_index
+from ..rules.detachments import with_detachments
+from ..rules.leaders import AttachSpec
+from ..rules.leaders import attach as attach_units
+from ..store.data_folder import EDITIONS, installed_editions
+from ..store.index import unit_index
+from ..units.file import build_unit, make_up
 from .datasheets import (
     NEAR,
     ArmyData,
@@ -53,14 +53,14 @@ from .datasheets import (
     weapon_tables,
 )
 from .lines import count_name, lead_count
-from .model import (
+from .values import (
     Army,
     ArmyUnit,
     Item,
     ParsedList,
     ParsedUnit,
     Unresolved,
-    Weapon,
+    WeaponCount,
     lacking_notes,
 )
 from .words import EDITION_SIGNS
@@ -113,7 +113,7 @@ def _said(army: Army, warning: str) -> Army:
 
 
 def installed_root(data) -> str:
-    from ..datastore import data_root
+    from ..store.data_folder import data_root
 
     return str(data_root(data))
 
@@ -616,7 +616,7 @@ def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
     unit = build_unit(unit_raw, f"{source}: {pu.name}")
     return ArmyUnit(
         name=raw["name"], unit=unit, points=points, models=total,
-        weapons=tuple(Weapon(n, c) for n, c in weapons.items()),
+        weapons=tuple(WeaponCount(n, c) for n, c in weapons.items()),
         keywords=keywords, wargear=tuple(wargear),
         enhancements=tuple(enh), enhancement_points=tuple(enh_pts), line=pu.line,
         catalogue=cat.label,

@@ -10,7 +10,7 @@ resolved by before its name (:func:`entry_ids`).
 
 The tree is read through :class:`~mathhammer.data.bsdata.formats.Node` (an XML element or a
 JSON object alike); selections nested deeper than
-:data:`~mathhammer.model.limits.MAX_ROSTER_DEPTH` are refused.
+:data:`~mathhammer.limits.MAX_ROSTER_DEPTH` are refused.
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ import zlib
 from fractions import Fraction
 
 from ...errors import InputError
-from ...model.limits import MAX_ARMY_FILE_BYTES, MAX_ARMY_UNITS, MAX_LINE, MAX_ROSTER_DEPTH
+from ...limits import MAX_ARMY_FILE_BYTES, MAX_ARMY_UNITS, MAX_LINE, MAX_ROSTER_DEPTH
 from ..bsdata.formats import Node, XmlNode, local_name
 from .lines import is_note
-from .model import Item, ParsedList, ParsedModel, ParsedUnit
+from .values import Item, ParsedList, ParsedModel, ParsedUnit
 
 
 def _kids(el: Node, plural: str) -> list[Node]:
@@ -41,7 +41,7 @@ def _deeper(depth: int, el: Node) -> int:
     if depth >= MAX_ROSTER_DEPTH:
         raise InputError(f"roster: selection {el.get('name') or '?'!r}: selections nest deeper "
                          f"than {MAX_ROSTER_DEPTH} levels "
-                         "(mathhammer.model.limits.MAX_ROSTER_DEPTH)")
+                         "(mathhammer.limits.MAX_ROSTER_DEPTH)")
     return depth + 1
 
 
@@ -117,12 +117,12 @@ def _number(sel) -> int:
 
 def _label(sel: Node) -> str:
     """A selection's name as the roster writes it (one over
-    :data:`~mathhammer.model.limits.MAX_LINE` characters is an error, as a text list's
+    :data:`~mathhammer.limits.MAX_LINE` characters is an error, as a text list's
     line is)."""
     name = sel.get("name") or ""
     if len(name) > MAX_LINE:
         raise InputError(f"roster: a selection name of {len(name)} characters (the limit is "
-                         f"{MAX_LINE}, mathhammer.model.limits.MAX_LINE)")
+                         f"{MAX_LINE}, mathhammer.limits.MAX_LINE)")
     return name
 
 
@@ -135,7 +135,7 @@ def _name(sel) -> str:
 
 def _tables(sel) -> tuple[dict, ...]:
     """The weapon tables of a selection's own profiles."""
-    from ..bsdata.model import Characteristic, Profile
+    from ..bsdata.entries import Characteristic, Profile
     from ..bsdata.weapons import weapon_table
 
     out = []
@@ -165,7 +165,7 @@ def read_roster_bytes(data: bytes, source: str) -> bytes:
                 if info.file_size > MAX_ARMY_FILE_BYTES:
                     raise InputError(f"{source}: the roster inside is over the limit of "
                                      f"{MAX_ARMY_FILE_BYTES} bytes "
-                                     "(mathhammer.model.limits.MAX_ARMY_FILE_BYTES)")
+                                     "(mathhammer.limits.MAX_ARMY_FILE_BYTES)")
                 if info.flag_bits & 0x1:
                     raise InputError(f"{source}: the roster inside the zip is encrypted")
                 with z.open(info) as f:
@@ -240,7 +240,7 @@ def read_tree(root: Node, source: str, fmt: str, system: str = "", name: str = "
             units.append(_unit(sel, name, profiles))
             if len(units) > MAX_ARMY_UNITS:
                 raise InputError(f"more than {MAX_ARMY_UNITS} units in one roster "
-                                 "(mathhammer.model.limits.MAX_ARMY_UNITS)")
+                                 "(mathhammer.limits.MAX_ARMY_UNITS)")
         for sub in _kids(f, "forces"):
             force(sub, depth)
 

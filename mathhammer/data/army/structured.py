@@ -15,7 +15,7 @@
 The roster trees are walked by the same code as a ``.ros`` roster
 (:func:`mathhammer.data.army.roster.read_tree`); a unit's ``entryId`` (and a saved army's
 ``datasheet_id``) is its datasheet's BattleScribe id, which the list is resolved by before the
-name. Limits (:mod:`mathhammer.model.limits`): the file's size (``MAX_ARMY_FILE_BYTES``, also
+name. Limits (:mod:`mathhammer.limits`): the file's size (``MAX_ARMY_FILE_BYTES``, also
 for the JSON a share link unpacks to), the depth of the JSON (``MAX_JSON_DEPTH``) and of the
 roster's selections (``MAX_ROSTER_DEPTH``), a name's length (``MAX_LINE``) and the units
 (``MAX_ARMY_UNITS``).
@@ -37,10 +37,10 @@ import zlib
 from typing import Any
 
 from ...errors import InputError
-from ...model.limits import MAX_ARMY_FILE_BYTES, MAX_ARMY_UNITS, MAX_JSON_DEPTH, MAX_LINE
+from ...limits import MAX_ARMY_FILE_BYTES, MAX_ARMY_UNITS, MAX_JSON_DEPTH, MAX_LINE
 from ..bsdata.formats import JsonNode
-from .model import Item, ParsedList, ParsedModel, ParsedUnit
 from .roster import read_tree
+from .values import Item, ParsedList, ParsedModel, ParsedUnit
 
 FORMATS = ("newrecruit-json", "listforge-json", "listforge-link", "mathhammer-json")
 
@@ -93,18 +93,18 @@ def parse_structured(text: str, source: str, fmt: str | None = None) -> ParsedLi
 
 def loads(text: str | bytes, source: str) -> Any:
     """JSON, as one line of error when it is not (or nests deeper than
-    :data:`~mathhammer.model.limits.MAX_JSON_DEPTH`)."""
+    :data:`~mathhammer.limits.MAX_JSON_DEPTH`)."""
     try:
         data = json.loads(text)
     except RecursionError:
         raise InputError(f"{source}: the JSON nests deeper than {MAX_JSON_DEPTH} levels "
-                         "(mathhammer.model.limits.MAX_JSON_DEPTH)") from None
+                         "(mathhammer.limits.MAX_JSON_DEPTH)") from None
     except (ValueError, UnicodeDecodeError) as e:
         raise InputError(f"{source}: not well-formed JSON ({e})") from None
     depth = _depth(data)
     if depth > MAX_JSON_DEPTH:
         raise InputError(f"{source}: the JSON nests {depth} levels deep (the limit is "
-                         f"{MAX_JSON_DEPTH}, mathhammer.model.limits.MAX_JSON_DEPTH)")
+                         f"{MAX_JSON_DEPTH}, mathhammer.limits.MAX_JSON_DEPTH)")
     return data
 
 
@@ -124,7 +124,7 @@ def _depth(data: Any) -> int:
 def decode_link(text: str, source: str) -> bytes:
     """The JSON of a ListForge share link (``.../#/listforge/PAYLOAD``) or its bare payload:
     base64 (standard or URL-safe, padding optional, percent-encoded or not) of gzipped JSON,
-    unpacked up to :data:`~mathhammer.model.limits.MAX_ARMY_FILE_BYTES`.
+    unpacked up to :data:`~mathhammer.limits.MAX_ARMY_FILE_BYTES`.
 
     >>> import gzip, base64
     >>> decode_link(base64.b64encode(gzip.compress(b'{"a": 1}')).decode(), "x")
@@ -153,7 +153,7 @@ def decode_link(text: str, source: str) -> bytes:
     if len(out) > MAX_ARMY_FILE_BYTES or z.unconsumed_tail:
         raise InputError(f"{source}: the share link unpacks to over the limit of "
                          f"{MAX_ARMY_FILE_BYTES} bytes "
-                         "(mathhammer.model.limits.MAX_ARMY_FILE_BYTES)")
+                         "(mathhammer.limits.MAX_ARMY_FILE_BYTES)")
     if not z.eof:
         raise InputError(f"{source}: a truncated ListForge share link (its gzip data ends "
                          "early)")
@@ -231,7 +231,7 @@ _ABSENT = object()
 
 def _field(obj: dict, key: str, kind: type | tuple, where: str, default: Any = _ABSENT) -> Any:
     """``obj[key]`` when it is of ``kind`` (``default`` when absent; a string no longer than
-    :data:`~mathhammer.model.limits.MAX_LINE`), else a one-line error naming it."""
+    :data:`~mathhammer.limits.MAX_LINE`), else a one-line error naming it."""
     if key not in obj:
         if default is not _ABSENT:
             return default
@@ -245,7 +245,7 @@ def _field(obj: dict, key: str, kind: type | tuple, where: str, default: Any = _
         raise InputError(f"{where}: {key!r} is {json.dumps(v)[:40]}, expected {want}")
     if isinstance(v, str) and len(v) > MAX_LINE:
         raise InputError(f"{where}: {key!r} is {len(v)} characters long (the limit is "
-                         f"{MAX_LINE}, mathhammer.model.limits.MAX_LINE)")
+                         f"{MAX_LINE}, mathhammer.limits.MAX_LINE)")
     return v
 
 
@@ -267,7 +267,7 @@ def saved_army(data: dict, source: str) -> ParsedList:
     units_raw = data["units"]
     if len(units_raw) > MAX_ARMY_UNITS:
         raise InputError(f"{source}: more than {MAX_ARMY_UNITS} units in one list "
-                         "(mathhammer.model.limits.MAX_ARMY_UNITS)")
+                         "(mathhammer.limits.MAX_ARMY_UNITS)")
     units = [_saved_unit(u, f"{source}: units[{k}]") for k, u in enumerate(units_raw)]
     attached = []
     for k, pair in enumerate(_field(data, "attached", list, source, []) or []):
@@ -295,7 +295,7 @@ def saved_army(data: dict, source: str) -> ParsedList:
                             f"(unresolved[{k}]): it is not in this list either")
     if len(units) > MAX_ARMY_UNITS:
         raise InputError(f"{source}: more than {MAX_ARMY_UNITS} units in one list "
-                         "(mathhammer.model.limits.MAX_ARMY_UNITS)")
+                         "(mathhammer.limits.MAX_ARMY_UNITS)")
     if not units:
         raise InputError(f"{source}: the saved army has no units")
     faction = _field(data, "faction", (str, type(None)), source) or ""

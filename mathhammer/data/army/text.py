@@ -41,7 +41,7 @@ import attrs
 from ...errors import InputError
 from . import lines as L
 from . import words as W
-from .model import Item, ParsedList, ParsedUnit
+from .values import Item, ParsedList, ParsedUnit
 
 FORMATS = ("gwapp", "newrecruit-gw", "newrecruit-wtc", "newrecruit-nr", "newrecruit-short",
            "listforge", "warorgan")
@@ -353,7 +353,7 @@ def parse_text(text: str, source: str, fmt: str | None = None) -> ParsedList:
             continue
         if len(st.units) > L.MAX_ARMY_UNITS:
             raise InputError(f"{source}:{n}: more than {L.MAX_ARMY_UNITS} units in one list "
-                             "(mathhammer.model.limits.MAX_ARMY_UNITS)")
+                             "(mathhammer.limits.MAX_ARMY_UNITS)")
         app = _APP.search(s) if fmt == "gwapp" else None
         if app is not None and app.group(1) in _APP_EDITION and any(
                 w in s.lower() for w in _VERSION_WORDS):

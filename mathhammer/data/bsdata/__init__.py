@@ -1,7 +1,7 @@
 """Import datasheets from BattleScribe data: 10th-edition XML (``.cat``/``.gst``) and
 11th-edition JSON (``.json``), the files list builders read.
 
-Both formats (:mod:`.formats`) are parsed (:mod:`.parse`) into the same values (:mod:`.model`);
+Both formats (:mod:`.formats`) are parsed (:mod:`.parse`) into the same values (:mod:`.entries`);
 links are followed into the linked catalogues and the game system file found beside the
 catalogue (:mod:`.files`), and through a unit's selection tree (:mod:`.walk`). A datasheet is
 found by name (:mod:`.find`) and one builder turns it into a unit file in the ``units/`` schema
@@ -30,11 +30,11 @@ from typing import Any
 import tomli_w
 
 from ...errors import InputError
-from ..names import name_key
+from ..typed.names import name_key
 from .build import build_raw
+from .entries import Catalogue, Entry, Profile
 from .files import BattleScribeWarning, Library, load_file, open_library
 from .find import catalogue_units, find_unit
-from .model import Catalogue, Entry, Profile
 from .weapons import map_keyword, split_keywords
 
 PathLike = str | os.PathLike
@@ -67,7 +67,7 @@ def list_catalogue_units(
     catalogues: tuple[PathLike, ...] = (),
 ) -> list[str]:
     """The names of the datasheets in a catalogue, sorted; ``search`` keeps the names that
-    contain it (compared by :func:`~mathhammer.data.names.name_key`)."""
+    contain it (compared by :func:`~mathhammer.data.typed.names.name_key`)."""
     lib = _library(path, gamesystem, catalogues)
     names = [name for name, _entry in catalogue_units(lib)]
     if search:
@@ -124,7 +124,7 @@ def write_catalogue_unit(
     ``out`` may be a folder (the file is then named after the unit). An existing file is only
     overwritten with ``force``; on any error nothing is written.
     """
-    from ..importer import save_unit_file
+    from ..units.importer import save_unit_file
 
     text, warnings = import_catalogue(path, name, gamesystem=gamesystem, catalogues=catalogues)
     raw_name = re.search(r'^name = "(.*)"$', text, re.M)
@@ -141,13 +141,13 @@ def _loadable(raw: dict[str, Any]) -> dict[str, Any]:
 
 
 def _check(raw: dict[str, Any]):
-    from ..unit_file import build_unit
+    from ..units.file import build_unit
 
     return build_unit(_loadable(raw), f"{raw.get('name', 'unit')} (imported)")
 
 
 def unit_of_entry(lib: Library, entry: Entry):
-    """A :class:`mathhammer.data.unit.Unit` from a datasheet's root entry already found, and
+    """A :class:`mathhammer.data.units.unit.Unit` from a datasheet's root entry already found, and
     every warning of its import; a unit whose every weapon is left out is a ValueError."""
     from .build import build_entry
 
@@ -159,7 +159,8 @@ def unit_of_entry(lib: Library, entry: Entry):
 def load_catalogue_unit(
     spec: str, *, gamesystem: PathLike | None = None, catalogues: tuple[PathLike, ...] = ()
 ):
-    """A :class:`mathhammer.data.unit.Unit` straight from a catalogue: ``"Necrons.cat:Immortals"``.
+    """A :class:`mathhammer.data.units.unit.Unit` straight from a catalogue:
+    ``"Necrons.cat:Immortals"``.
 
     What the import leaves out (a weapon it cannot read, a link into a file not given) is a
     :class:`BattleScribeWarning` naming the file, the unit and the weapon, each time a unit is
@@ -180,11 +181,11 @@ def load_catalogue_unit(
 
 
 def unit_of_raw(raw: dict[str, Any], notes: list[str], where: str) -> tuple[Any, list[str]]:
-    """The :class:`mathhammer.data.unit.Unit` of an imported unit file (``raw``, with the
+    """The :class:`mathhammer.data.units.unit.Unit` of an imported unit file (``raw``, with the
     import's ``notes``) and the warnings a load gives (what the import left out, each naming
     ``where``, and each guess it made: a default the data does not give, taken); a unit whose
     every weapon is left out is a ValueError."""
-    from ..unit_file import build_unit
+    from ..units.file import build_unit
 
     dropped = [n for n in notes if "left out" in n or n.startswith("skipped")]
     guessed = [n for n in notes if n not in dropped and (

@@ -3,7 +3,7 @@ profiles): core abilities mathhammer knows, faction and datasheet abilities, and
 Leader can lead.
 
 >>> from .files import Library
->>> from .model import Catalogue, Link
+>>> from .entries import Catalogue, Link
 >>> unit = Entry("entry", "u1", "Immortals", category_links=(
 ...     Link("l1", "Faction: Necrons", "c1", "category"), Link("l2", "Infantry", "c2", "category")))
 >>> keywords_of(Library(Catalogue("n", "Necrons", "catalogue", "Necrons.cat")), [(unit, Context())])
@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from .entries import Entry
 from .files import Library
-from .model import Entry
 from .walk import Context, Walker
 
 _ATTACH = re.compile(r"can be attached to", re.I)
@@ -108,7 +108,7 @@ def abilities_of(
 ) -> dict[str, list[str]]:
     """Core, faction and datasheet abilities and the units a Leader leads, from the entries'
     rules and ability profiles."""
-    from ..unit import canonical_core
+    from ..units.unit import canonical_core
 
     core: list[str] = []
     faction: list[str] = []

@@ -1,6 +1,6 @@
 """Build a unit file (the units/ schema, see ``units/README.md``) from a catalogue's datasheet.
 
-The same builder serves both formats: it only sees :mod:`mathhammer.data.bsdata.model` values.
+The same builder serves both formats: it only sees :mod:`mathhammer.data.bsdata.entries` values.
 It finds the unit (:mod:`.find`), reads its model entries' statlines (:mod:`.profiles`) and
 weapons (:mod:`.weapons`), its keywords and abilities (:mod:`.abilities`), and its model counts
 and points (:mod:`.sizes`).
@@ -18,7 +18,7 @@ Decisions where the data leaves room:
 - An invulnerable save that holds only against ranged or melee attacks is not put in the
   statline (a warning says so).
 
->>> from .model import Catalogue, Characteristic, Cost
+>>> from .entries import Catalogue, Characteristic, Cost
 >>> line = Profile("p1", "Necron Warrior", "t1", "Unit", tuple(Characteristic(n, n, v) for n, v in
 ...     (("M", '5"'), ("T", "4"), ("SV", "4+"), ("W", "1"), ("LD", "7+"), ("OC", "2"))))
 >>> warrior = Entry("entry", "e1", "Necron Warrior", type="model", profiles=(line,),
@@ -39,12 +39,12 @@ from typing import Any
 import attrs
 
 from ...errors import InputError
-from ..names import name_key
+from ..typed.names import name_key
 from .abilities import abilities_of, keywords_of
+from .entries import Entry, Profile
 from .files import Library
 from .find import find_unit
 from .makeup import Composition, compositions, split_at
-from .model import Entry, Profile
 from .options import Carry, loadout_by_size
 from .profiles import (
     clean_name,

@@ -23,9 +23,9 @@ import attrs
 
 from ...cache import cached
 from ...errors import BattleScribeWarning, InputError
-from ...model.limits import MAX_CATALOGUE_BYTES, read_limited
+from ...limits import MAX_CATALOGUE_BYTES, read_limited
+from .entries import Catalogue
 from .formats import JSON_SUFFIXES, XML_SUFFIXES
-from .model import Catalogue
 from .parse import read_catalogue_text
 
 

@@ -1,7 +1,7 @@
 """Finding datasheets in a catalogue: the units a roster can select, one unit by name, and the
 names of what can be selected inside it.
 
->>> from .model import Catalogue, Characteristic, Profile
+>>> from .entries import Catalogue, Characteristic, Profile
 >>> line = (Profile("p", "Necron", "t", "Unit", tuple(Characteristic(c, c, "4") for c in "MTW")
 ...                 + (Characteristic("SV", "SV", "3+"),)),)
 >>> lib = Library(Catalogue("n", "Necrons", "catalogue", "Necrons.cat", root_entries=(
@@ -20,9 +20,9 @@ import re
 import attrs
 
 from ...errors import InputError
-from ..names import name_key
+from ..typed.names import name_key
+from .entries import Entry
 from .files import Library
-from .model import Entry
 from .profiles import clean_name, is_statline, is_weapon
 from .walk import Context, Walker, ancestry_of, hidden, root_context, unit_context
 

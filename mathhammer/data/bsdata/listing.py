@@ -2,11 +2,11 @@
 files: the detachments its army can take (:func:`catalogue_detachments`), the catalogues it
 links to (:func:`linked_paths`), every ability text of one file (:func:`file_ability_texts`)
 and every weapon profile of each catalogue (:func:`catalogue_weapon_profiles`). The compiled
-store (:mod:`mathhammer.data.catalogue`) keeps these per file, so that a list opens no data
-file; :mod:`mathhammer.data.detachments`, :mod:`mathhammer.data.unit_rules` and
+store (:mod:`mathhammer.data.store.compiled`) keeps these per file, so that a list opens no data
+file; :mod:`mathhammer.data.rules.detachments`, :mod:`mathhammer.data.rules.unit_rules` and
 :func:`mathhammer.data.army.datasheets.catalogue_weapon` read them from there.
 
->>> from .model import Catalogue
+>>> from .entries import Catalogue
 >>> file_ability_texts(Catalogue(id="c", name="Empty", path="empty.cat", kind="catalogue"))
 []
 """
@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..names import name_key
+from ..typed.names import name_key
 
 
 def catalogue_detachments(lib: Any, path: str | Path
@@ -24,7 +24,7 @@ def catalogue_detachments(lib: Any, path: str | Path
     """The detachments the army of an open catalogue (``lib``: its library) can take, its own
     and its linked catalogues': ``(name key, name, file name, [(rule name, text)])`` each once
     (the first met), and the file names of the linked catalogues that are missing."""
-    from .model import Entry, Rule
+    from .entries import Entry, Rule
 
     cats = [lib.main]
     missing: list[str] = []
@@ -52,9 +52,9 @@ def catalogue_detachments(lib: Any, path: str | Path
             if r.description.strip():
                 out[(r.name.strip(), r.description.strip())] = None
         for link in e.info_links:
-            r = find(link.target_id) if link.type == "rule" else None
-            if isinstance(r, Rule) and r.description.strip():
-                out[(r.name.strip(), r.description.strip())] = None
+            found = find(link.target_id) if link.type == "rule" else None
+            if isinstance(found, Rule) and found.description.strip():
+                out[(found.name.strip(), found.description.strip())] = None
         for prof in e.profiles:
             text = prof.get("Description").strip()
             if text and prof.type_name.lower() == "abilities":

@@ -21,7 +21,7 @@ from typing import Any
 
 import attrs
 
-from .model import Constraint, Entry, Modifier
+from .entries import Constraint, Entry, Modifier
 from .sizes import Member, has_default, split_group, takes_first
 from .walk import Context, apply_number, decide
 
@@ -156,7 +156,7 @@ def compositions(members: list[Member], group_of: list[int], unit: Entry,
     the datasheet's unit at its smallest size, the first of each size its unit of that size.
     Empty when the data gives none (a minimum no entry can meet) or too many to count.
 
-    >>> from .model import Constraint
+    >>> from .entries import Constraint
     >>> def entry(name, lo, hi, kind="entry", default="", entries=()):
     ...     cs = tuple(Constraint(t, "selections", "parent", Fraction(v))
     ...                for t, v in (("min", lo), ("max", hi)) if v is not None)

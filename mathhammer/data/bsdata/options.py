@@ -12,7 +12,7 @@ the maximum is one the data never allows. The data has no ``percentValue`` const
 in either edition), so none is read.
 
 >>> from fractions import Fraction
->>> from .model import Constraint, Modifier
+>>> from .entries import Constraint, Modifier
 >>> lascannon = Entry("entry", "e1", "Lascannon", constraints=(
 ...     Constraint("min", "selections", "parent", Fraction(2)),
 ...     Constraint("max", "selections", "parent", Fraction(2))))
@@ -34,8 +34,8 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
+from .entries import Constraint, Entry
 from .makeup import unconditional
-from .model import Constraint, Entry
 from .sizes import Member
 from .walk import Context, apply_number, decide
 

@@ -1,4 +1,4 @@
-"""Parse one BattleScribe file's text into :mod:`.model` values, from either format.
+"""Parse one BattleScribe file's text into :mod:`.entries` values, from either format.
 
 The 10th-edition data is XML (``.cat`` catalogues, ``.gst`` game system); the 11th-edition
 data is the same data model as JSON. Each format is read through a tiny adapter with the same
@@ -21,8 +21,7 @@ from typing import Any
 import attrs
 
 from ...errors import InputError
-from .formats import JSON_SUFFIXES, JsonNode, Node, XmlNode, local_name, parse_xml
-from .model import (
+from .entries import (
     Catalogue,
     CatalogueLink,
     Category,
@@ -39,6 +38,7 @@ from .model import (
     Repeat,
     Rule,
 )
+from .formats import JSON_SUFFIXES, JsonNode, Node, XmlNode, local_name, parse_xml
 
 # --------------------------------------------------------------------------- builder
 

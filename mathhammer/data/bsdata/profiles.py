@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from .model import Entry, Profile
+from .entries import Entry, Profile
 
 _WEAPON_CHARS = {"range", "a", "s", "ap", "d"}
 _UNIT_CHARS = {"m", "t", "w"}

@@ -5,7 +5,7 @@ Points: the unit's cost with the modifiers that depend on its model count, for e
 the smallest to the largest; the file lists the largest size of each price band
 (``5 -> 70, 10 -> 150``), as datasheets print them.
 
->>> from .model import Constraint
+>>> from .entries import Constraint
 >>> limits(Entry("entry", "e1", "Necron Warrior", type="model", constraints=(
 ...     Constraint("min", "selections", "parent", Fraction(10)),
 ...     Constraint("max", "selections", "parent", Fraction(20)))))
@@ -19,7 +19,7 @@ from fractions import Fraction
 
 import attrs
 
-from .model import Entry, Profile
+from .entries import Entry, Profile
 from .walk import Context, apply_number
 
 

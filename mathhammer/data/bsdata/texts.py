@@ -1,9 +1,9 @@
 """The text of a datasheet's abilities (its rules and ability profiles), for the rule
-translator (:mod:`mathhammer.data.translate`): the same entries the importer reads names from
+translator (:mod:`mathhammer.data.rules.translate`): the same entries the importer reads names from
 (:func:`mathhammer.data.bsdata.abilities.abilities_of`), with their descriptions.
 
 >>> from .files import Library
->>> from .model import Catalogue, Characteristic, Profile, Rule
+>>> from .entries import Catalogue, Characteristic, Profile, Rule
 >>> ability = Profile("p1", "Fury", "t1", "Abilities",
 ...                   (Characteristic("Description", "d", "Add 1 to the Hit roll."),))
 >>> stats = Profile("p2", "Berserker", "t2", "Unit", tuple(Characteristic(c, c, v) for c, v in
@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import contextlib
 
-from ..names import name_key
+from ..typed.names import name_key
+from .entries import Conditions, Entry, Link, Rule
 from .files import Library
 from .find import catalogue_units, find_unit
-from .model import Conditions, Entry, Link, Rule
 from .walk import Context, Walker, ancestry_of, hidden
 
 
@@ -74,7 +74,7 @@ def _gate(rule: Rule, link: Link | None) -> str:
         return {x.child_id for x in c.conditions if x.scope == "primary-catalogue"} | {
             i for g in c.groups for i in ids(g)}
 
-    named = {i for m in mods for i in ids(m.when)} - {""}
+    named = {i for m in mods if m.when is not None for i in ids(m.when)} - {""}
     if not named:
         return ""
     known = frozenset(named | {"?"})
@@ -128,7 +128,7 @@ def entry_texts(lib: Library, entry: Entry) -> dict[str, str]:
     """Ability name -> its text, for a datasheet's root entry and the entries below it (its
     models and wargear); core abilities also under their printed spelling
     (``Feel No Pain 6+``)."""
-    from ..unit import canonical_core
+    from ..units.unit import canonical_core
 
     w = Walker(lib)
     unit = w.resolve(entry)

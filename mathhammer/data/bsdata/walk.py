@@ -20,9 +20,9 @@ from fractions import Fraction
 import attrs
 
 from ...errors import InputError
-from ...model.limits import MAX_LINK_EXPANSIONS
+from ...limits import MAX_LINK_EXPANSIONS
+from .entries import Condition, Conditions, Entry, InfoGroup, Link, Modifier, Profile, Rule
 from .files import Library, MissingFileError
-from .model import Condition, Conditions, Entry, InfoGroup, Link, Modifier, Profile, Rule
 
 _ROSTER_SCOPES = ("roster", "force", "primary-catalogue")
 
@@ -186,7 +186,7 @@ class Walker:
         if self.expansions > MAX_LINK_EXPANSIONS:
             raise LinkLimitError(
                 f"{self.lib.main.path}: links expand more than {MAX_LINK_EXPANSIONS} times for "
-                "one datasheet (mathhammer.model.limits.MAX_LINK_EXPANSIONS): links that fan out?"
+                "one datasheet (mathhammer.limits.MAX_LINK_EXPANSIONS): links that fan out?"
             )
 
     def children(self, e: Entry, ctx: Context) -> Iterator[tuple[Entry, Context]]:
@@ -316,7 +316,7 @@ def apply_number(value: Fraction, m: Modifier, ctx: Context) -> Fraction:
 def modified_profile(p: Profile, ctx: Context) -> Profile:
     """The profile after its own characteristic modifiers whose conditions hold.
 
-    >>> from .model import Characteristic
+    >>> from .entries import Characteristic
     >>> bs = Characteristic("BS", "bs", "4+")
     >>> m = Modifier("set", "bs", "3+", Conditions("and", (Condition("instanceOf", "selections",
     ...     "ancestor", Fraction(1), "character"),)))

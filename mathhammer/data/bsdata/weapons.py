@@ -1,7 +1,7 @@
 """A weapon profile as a weapon table of the units/ schema, its keywords mapped to mathhammer
 abilities (the ones mathhammer cannot map are kept in ``unmapped``).
 
->>> from .model import Characteristic
+>>> from .entries import Characteristic
 >>> chars = [("Range", '24"'), ("A", "2"), ("BS", "4+"), ("S", "4"), ("AP", "-1"), ("D", "1"),
 ...          ("Keywords", "Lethal Hits, Sonic Devastation")]
 >>> p = Profile("p1", "➤ Gauss flayer", "t1", "Ranged Weapons",
@@ -19,7 +19,7 @@ from typing import Any
 
 from ...model.abilities import canonical
 from ...prob.dice import format_dice
-from .model import Profile
+from .entries import Profile
 from .profiles import clean_name, int_of, xplus_of
 
 #: keywords printed otherwise than mathhammer spells them; 11e's [CLOSE-QUARTERS] is the

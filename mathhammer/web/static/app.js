@@ -1,9 +1,8 @@
 // The mathhammer page: a form whose state lives in the address (#...), the answers of /api/*
 // drawn as tables and plain SVG charts. Exact fractions are BigInt pairs, never floats.
 "use strict";
-// The plan's own keys of the address (its units, targets and choices).
-const PLAN_KEYS = ["plan_units", "plan_targets", "plan_objective", "plan_adaptive", "plan_vs",
-  "plan_vs_file"];
+// The plan's own keys of the address (its lists and choices: plan.js).
+const PLAN_KEYS = ["plan", "plan_army", "plan_army_file", "plan_vs", "plan_vs_file"];
 
 const $ = (id) => document.getElementById(id);
 // The modifiers a player reaches for first, by phase; the other options fold under "more".
@@ -307,7 +306,10 @@ function compareQuery() {
     const v = optionValue(o);
     if (v !== null) q[o.key] = v;
   }
-  if (state.getAll("rule").length) q.named_rules = state.getAll("rule");
+  // the attacker's own datasheet rules (Oath of Moment) are its own, not the comparison's
+  const own = new Set(RULES.filter((r) => r.faction.endsWith("(datasheet, when it applies)")).map((r) => r.name));
+  const rules = state.getAll("rule").filter((r) => !own.has(r));
+  if (rules.length) q.named_rules = rules;
   if (state.get("ranged") === "false") q.melee = true;
   if (state.get("metric")) q.metric = state.get("metric");
   const targets = state.getAll("vs");
@@ -1011,131 +1013,7 @@ function renderGrid(data) {
 
 // --- the plan of a phase ------------------------------------------------------------------------
 
-function readPlan(s) {
-  lines($("plan_units").value).forEach((u) => s.append("plan_units", u));
-  lines($("plan_targets").value).forEach((t) => s.append("plan_targets", t));
-  if ($("plan_vs").value.trim()) s.set("plan_vs", $("plan_vs").value);
-  else if (state.get("plan_vs_file")) s.set("plan_vs_file", state.get("plan_vs_file"));
-  if ($("plan_objective").value) s.set("plan_objective", $("plan_objective").value);
-  if ($("plan_adaptive").checked) s.set("plan_adaptive", "true");
-}
-function writePlan(s) {
-  $("plan_units").value = s.getAll("plan_units").join("\n");
-  $("plan_targets").value = s.getAll("plan_targets").join("\n");
-  $("plan_vs").value = s.get("plan_vs") || "";
-  $("plan_objective").value = s.get("plan_objective") || "";
-  $("plan_adaptive").checked = s.get("plan_adaptive") === "true";
-}
-
-let planController = null;
-
-async function runPlan() {
-  const army = state.get("army") || (state.get("army_file") ? { base64: state.get("army_file") } : null);
-  const units = state.getAll("plan_units");
-  const targets = state.getAll("plan_targets");
-  const vs = state.get("plan_vs") || (state.get("plan_vs_file") ? { base64: state.get("plan_vs_file") } : null);
-  if (planController) planController.abort();
-  if (!(units.length || army) || !(targets.length || vs)) {
-    $("plan-answer").replaceChildren();
-    showError($("plan-error"), "");
-    $("plan-busy").hidden = true;
-    return;
-  }
-  planController = new AbortController();
-  const minePlan = planController;
-  const body = { units, targets, ...setupObject(false) };  // the options above, every unit's
-  if (state.getAll("rule").length) body.named_rules = state.getAll("rule");
-  if (army && (!units.length || units.some((u) => u.startsWith("army:")))) body.army = army;
-  if (vs) body.vs_army = vs;
-  if (state.get("plan_objective")) body.objective = state.get("plan_objective");
-  if (state.get("plan_adaptive")) body.adaptive = true;
-  $("plan-busy").hidden = false;
-  try {
-    const [ok, data] = await ask("plan", body, planController.signal);
-    if (minePlan.signal.aborted) return;  // stale: a newer plan was asked
-    if (!ok) {
-      showError($("plan-error"), data.message || data.error);
-      $("plan-answer").replaceChildren();
-    } else {
-      showError($("plan-error"), "");
-      renderPlan(data);
-    }
-    $("plan-busy").hidden = true;
-  } catch (e) {
-    if (e.name !== "AbortError") {
-      showError($("plan-error"), `mathhammer: error: ${e.message}`);
-      $("plan-busy").hidden = true;
-    }
-  }
-}
-
-function assignmentList(a) {
-  return el("ul", { class: "assignment" }, ...a.targets.map((t) => el("li", {
-    "data-unit": t.attacker, text: `${t.attacker} → ${t.target.join(", ")}` })));
-}
-
-const OBJECTIVES = { points: "expected points destroyed (a unit's points when it is destroyed)",
-  "model-points": "expected points destroyed (per model destroyed)", models: "expected models destroyed" };
-
-function renderPlan(data) {
-  const value = (v) => el("span", { class: "exact-hover", title: v, "data-exact": v,
-    text: `${num(frac(v)).toFixed(3)} (${short(frac(v))})` });
-  const out = [el("p", { class: "note", text: `${data.attackers.length} attacking units → `
-    + `${data.targets.length} targets; objective: ${OBJECTIVES[data.objective]}; planned in `
-    + `${data.seconds} s on the server` })];
-  const warned = data.warnings || [];
-  if (warned.length) out.push(el("ul", { class: "warnings" }, ...warned.map((w) => el("li", { text: w.replace(/^warning: /, "") }))));
-  out.push(el("p", { class: "big", id: "plan-best" }, `best of ${data.assignments.toLocaleString("en")} `
-    + `assignments (${data.proved ? "proved optimal by the exact search" : "the best found, not proved"}): `,
-    value(data.best.value)), assignmentList(data.best));
-  if (!data.proved) {
-    out.push(el("p", { class: "note", id: "plan-gap" }, "gap: no plan is worth more than ",
-      value(data.bound), " (the search stopped at its budget of "
-      + `${data.search.budget.toLocaleString("en")} steps)`));
-  }
-  if (data.next_best) {
-    out.push(el("p", { id: "plan-lead" }, "ahead of the next best by ", value(data.lead),
-      "; next best:"), assignmentList(data.next_best));
-  }
-  const head = el("tr", {}, ...["target", "shot by", "value", "P(destroyed)", "kills", "exact value"]
-    .map((h) => el("th", { text: h })));
-  const rows = data.per_target.map((t) => {
-    const d = frac(t.destroyed);
-    return el("tr", { "data-target": t.target.name }, el("td", { text: t.target.name
-      + (t.points !== null ? ` (${t.points} pts)` : "") }),
-    el("td", { text: t.attackers.join(", ") || "-" }),
-    el("td", { text: num(frac(t.value)).toFixed(3) }),
-    el("td", { text: percent(d), title: exact(d) }),
-    el("td", { text: num(frac(t.kills.mean)).toFixed(3), title: t.kills.mean }), exactCell(t.value));
-  });
-  out.push(el("table", { class: "numbers", id: "plan-targets" }, head, ...rows));
-  const ad = data.adaptive;
-  if (ad) {
-    const kind = ad.exact ? "exact: the best policy" : `a heuristic: it adapts for the first `
-      + `${ad.depth} units, then ${ad.rest === "replanned" ? "the best fixed plan for the rest given what they did"
-        : "the rest as in the best fixed plan"} (the full state space is over the page's budget)`;
-    out.push(el("h3", { text: `Adaptive (${kind})` }),
-      el("p", { id: "plan-adaptive" }, "value ", value(ad.value), "; gain over the fixed plan ",
-        value(ad.gain)));
-    if (ad.first.length) {
-      out.push(el("p", { text: `first: ${data.attackers[0].attacker} → ${ad.first[0].target.join(", ")}` }));
-    }
-    if (ad.second.length && data.attackers.length > 1) {
-      const t = el("table", { class: "numbers" }, el("tr", {}, ...["P", "what the first did",
-        `${data.attackers[1].attacker} then shoots`].map((h) => el("th", { text: h }))),
-      ...ad.second.slice(0, 12).map((r) => el("tr", {}, el("td", { text: percent(frac(r.p)), title: r.p }),
-        el("td", { text: r.state.join("; ") }), el("td", { text: r.target.join(", ") }))));
-      out.push(t);
-    }
-  }
-  $("plan-answer").replaceChildren(...out);
-}
-
-const runPlanSoon = debounce(runPlan, 500);
-function onPlanChange() {
-  saveState();
-  runPlanSoon();
-}
+// The planner of a phase is plan.js (readPlan, writePlan, runPlan, runPlanSoon).
 
 // --- wiring -----------------------------------------------------------------------------------
 
@@ -1150,7 +1028,6 @@ const refreshSoon = debounce(async () => { await refreshUnits(); }, 250);
 
 function onChange(ev) {
   const id = ev.target.id || ev.target.name;
-  if (ev.target.closest("#plan")) { onPlanChange(ev); return; }
   const then = ev.target.closest("#then fieldset.unit");
   if (then) {  // a unit after the first
     const i = Number(then.dataset.i);
@@ -1177,7 +1054,6 @@ function onChange(ev) {
     .some((v) => v && v.startsWith("army:"))) runAll();
   if (["row", "vs", "army", "metric", "by"].includes(id)) {
     runCompareSoon();
-    if (id === "army") runPlanSoon();
     return;
   }
   if (["attacker", "target", "leader", "attacker_leader"].includes(id)) {
@@ -1237,7 +1113,6 @@ async function start() {
   const [[, opts], [, units], [, health]] = await Promise.all([getJSON("/api/options"),
     getJSON("/api/units"), getJSON("/api/health")]);
   SCHEMA = opts.options;
-  $("plan-limits").textContent = `Bounds: ${opts.plan_limits}.`;
   UNITS = units.units;
   $("version").textContent = health.mathhammer;
   buildOptions();
@@ -1261,21 +1136,7 @@ async function start() {
     ev.stopPropagation();
     if (ev.target.files.length) uploadArmy(ev.target.files[0]);
   });
-  $("plan").addEventListener("input", onChange);
-  $("plan").addEventListener("change", onChange);
-  $("plan-vs-file").addEventListener("change", async (ev) => {  // the enemy's list, uploaded
-    ev.stopPropagation();
-    if (!ev.target.files.length) return;
-    $("plan_vs").value = "";
-    state.delete("plan_vs");
-    state.set("plan_vs_file", await base64Of(ev.target.files[0]));
-    history.replaceState(null, "", `#${state.toString()}`);
-    runPlan();
-  });
-  $("plan-army").addEventListener("click", () => {  // the pasted list's units, one per line
-    $("plan_units").value = armyNames.slice(0, 6).join("\n");
-    onPlanChange();
-  });
+  await startPlan(opts.plan_limits);
   $("form").addEventListener("input", onChange);
   $("form").addEventListener("change", onChange);
   $("result").addEventListener("input", onChange);
@@ -1293,4 +1154,4 @@ async function start() {
   document.body.dataset.ready = "true";
 }
 
-start();
+document.addEventListener("DOMContentLoaded", start);  // after plan.js too

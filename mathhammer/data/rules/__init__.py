@@ -1,0 +1,3 @@
+"""Rules from data and rule files: :mod:`.translate` (ability text and effect trees into named-rule
+effects; coverage), :mod:`.named` and :mod:`.named_schema` (named-rule files), :mod:`.unit_rules`,
+:mod:`.detachments`, :mod:`.stratagems`, :mod:`.leaders`, :mod:`.attached`."""

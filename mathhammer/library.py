@@ -1,0 +1,48 @@
+"""The library's face over the engine: :func:`attack` and :func:`turns` as ``mathhammer.attack``
+and ``mathhammer.turns``, which also take named rules by their names (the engine takes
+:class:`~mathhammer.model.named.NamedRule` values only; finding a rule by name reads the rule
+files, a layer above it).
+
+>>> import mathhammer as mh
+>>> bolt = mh.Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
+>>> meq = mh.Target(models=5, toughness=4, save=3, wounds=2)
+>>> attack((bolt, 5), meq, apply=["enslaved artifice"]).named_rules
+('Enslaved Artifice',)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from .data.rules.named import resolve_rules
+from .engine.attack import Result
+from .engine.attack import attack as engine_attack
+from .engine.sequence import Timeline
+from .engine.sequence import turns as engine_turns
+from .model.named import NamedRule
+
+
+def attack(profiles: Any, target: Any, *, apply: Iterable[str | NamedRule] | str = (),
+           **options: Any) -> Result:
+    """:func:`mathhammer.engine.attack.attack`, with ``apply`` naming rules from ``rules/``
+    (found by :func:`~mathhammer.data.rules.named.find_rule`) or giving their values."""
+    return engine_attack(profiles, target, apply=resolve_rules(
+        [apply] if isinstance(apply, str) else apply), **options)
+
+
+def turns(profiles: Any, target: Any, n: int, *,
+          apply: Iterable[str | NamedRule] | str = (), **options: Any) -> Timeline:
+    """:func:`mathhammer.engine.sequence.turns`, with ``apply`` naming rules from ``rules/`` or
+    giving their values.
+
+    >>> import mathhammer as mh
+    >>> bolt = mh.Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
+    >>> meq = mh.Target(models=5, toughness=4, save=3, wounds=2)
+    >>> by_name = turns((bolt, 5), meq, 2, apply=["enslaved artifice"])
+    >>> by_name.kills == engine_turns((bolt, 5), meq, 2, apply=resolve_rules(
+    ...     ["Enslaved Artifice"])).kills
+    True
+    """
+    return engine_turns(profiles, target, n, apply=resolve_rules(
+        [apply] if isinstance(apply, str) else apply), **options)
