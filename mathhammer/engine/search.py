@@ -544,12 +544,23 @@ class _Search:
         n_units = len(ch.units)
         out: list[tuple[Any, Prefix, int]] = []
         run_prev = self.run_prev if runs else [-1] * len(self.run_prev)
-        costs = [[sum(lam[p] for p in _bits(o.mask)) for o in opts] for opts in ch.options]
+        mine = getattr(self, "tables", None)
+        own = exact and mine is not None and tables is mine[t] and lam is self.lam_int and \
+            ftable is self.ftables[t]
+        # the proof's own tables: the multipliers' costs, the float filter's margin and its
+        # dot products are the same at every state of the search (kept until :meth:`prepare`)
+        kept = self.kept.get(t) if own else None
+        if kept is None:
+            kept = ([[sum(lam[p] for p in _bits(o.mask)) for o in opts] for opts in ch.options],
+                    _margin(ftable, lam, LAMBDA_DENOMINATOR) if exact and ftable is not None
+                    else None, {})
+            if own:
+                self.kept[t] = kept
+        costs, margin, fdots = kept
         low_mask = (2 << above) - 1 if above >= 0 else 0
         scale = LAMBDA_DENOMINATOR
         # the floor as integers (exact: lam are multiples of 1 / scale): fnum / fden; in floats
         floor: list[Any] = [theta, 0, 1, 0.0]
-        margin = _margin(ftable, lam, scale) if exact and ftable is not None else None
 
         def set_floor(x: Any) -> None:
             floor[0] = x
@@ -565,7 +576,6 @@ class _Search:
                 set_floor(red)
                 out.append((red, hint[0], hint[1]))
 
-        mine = getattr(self, "tables", None)
         dots = ch.dots if exact and mine is not None and tables is mine[t] else {}
 
         def reaches(prefix: Prefix, k: int, cost: Any) -> bool:
@@ -574,8 +584,14 @@ class _Search:
             if exact:  # num / den >= fnum / (fden * scale) + cost / scale
                 if margin is not None:  # the float filter: exact only when it is too close
                     assert ftable is not None
-                    gap = sum(a * b for a, b in zip(ch.fdist(prefix), ftable[k], strict=True)
-                              if a) - floor[3] - cost / scale
+                    dot = fdots.get((prefix, k))
+                    if dot is None:
+                        dot = sum(a * b for a, b in zip(ch.fdist(prefix), ftable[k],
+                                                        strict=True) if a)
+                        if len(fdots) >= MAX_CACHED:
+                            fdots.clear()
+                        fdots[(prefix, k)] = dot
+                    gap = dot - floor[3] - cost / scale
                     near = margin * (1.0 + abs(floor[3]))
                     if gap < -near:
                         return False
@@ -879,6 +895,7 @@ class _Search:
         self.lam_int = [x.numerator * (LAMBDA_DENOMINATOR // x.denominator) for x in self.lam]
         for ch in self.chains:
             ch.dots.clear()
+        self.kept: dict[int, tuple[list[list[Any]], float | None, dict[Any, float]]] = {}
         self.ftables, rough = self.priced([float(x) for x in self.lam], False)  # where to start
         self.tables, bests = self.priced(self.lam, True,
                                          hints=[(p, m) if m else None for _r, p, m in rough],
