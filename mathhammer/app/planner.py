@@ -141,7 +141,7 @@ def plan_lists_json(q: PlanLists, data: str | None = None) -> dict[str, Any]:
     mine, theirs, s = query_lists(q, data)
     out: dict[str, Any] = {}
     for side, lst, army in (("army", q.army, mine), ("vs", q.vs_army, theirs)):
-        out[side] = None if army is None else _side(
+        out[side] = None if army is None or lst is None else _side(
             army, read_list(lst, data).attached, s, side == "army", data)
     return out
 

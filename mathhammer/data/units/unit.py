@@ -426,6 +426,7 @@ class Unit:
             weapons = [weapons] if isinstance(weapons, str) else list(weapons)
         choices = self.makeups(models) if weapons is not None else (self._counts(models),)
         if score is None:
+            assert wiring.weapon_score is not None, "set by the package root (mathhammer)"
             score = wiring.weapon_score(target, options, tuple(named_rules))
         first: InputError | None = None
         for counts in choices:
