@@ -441,6 +441,9 @@ _ATTACK_KIND = [
      "ranged"),
     (re.compile(r"\bmelee (?:attack|weapon)|fight phase|selected to fight|\bfights?\b"), "melee"),
 ]
+#: both kinds named together ("ranged and melee weapons"): no ranged or melee condition
+_BOTH_KINDS = re.compile(r"\b(?:ranged|melee) (?:and|or|and/or) (?:ranged|melee) (?=weapons?\b|"
+                         r"attacks?\b)")
 #: the bearer's attacks are made before the effect ("after this unit has shot", "each time the
 #: bearer's unit has shot")
 _AFTER_SHOT = re.compile(r"\b(?:after|each time) (?:this|the bearer's|this model's) (?:unit|model) "
@@ -623,6 +626,7 @@ def _weapon_scope(low: str, cased: str | None = None) -> tuple[dict[str, Any], b
             if _NOT_A_WEAPON.search(re.sub(r"(?<!\s)\s+weapons?$", "", phrase)):
                 continue
             phrase = {"pistols": "pistol", "pistol": "pistol"}.get(phrase, phrase)
+            phrase = _BOTH_KINDS.sub("", phrase)  # "ranged and melee weapons": any weapon
             kind = re.match(r"(ranged|melee)\s+(?!weapons?$)", phrase)
             if kind:
                 cond.setdefault("attack", kind.group(1))
@@ -756,7 +760,7 @@ def _conditions(low: str, cased: str, whole: str) -> tuple[dict[str, Any], str]:
         words = re.split(r", or |, | or ", m.group(1).strip())
         cond["target_keywords"] = tuple(w.strip() for w in words if w.strip())
         rest = rest.replace(m.group(0).lower(), " ")
-    kinds = [kind for pattern, kind in _ATTACK_KIND if pattern.search(whole)]
+    kinds = [kind for pattern, kind in _ATTACK_KIND if pattern.search(_BOTH_KINDS.sub(" ", whole))]
     if len(kinds) == 1:
         cond["attack"] = kinds[0]
     rest = _SCAFFOLD.sub(" ", rest)
@@ -870,7 +874,7 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
                 and not sentence[a:b].lower().startswith("select")]
         if whom.scope is Scope.LED:
             cut += [m.span() for m in _LEAD_INTRO.finditer(sentence)]
-        if whom.model == "CHARACTER":  # "that CHARACTER model": the Leader, said by the model
+        if is_keyword_model(whom.model):  # "that CHARACTER model": the Leader, said by the model
             cut += ([span] if span else []) + [m.span() for m in _LEADER_INTRO.finditer(sentence)]
         if others and "all other" in low:  # "all other ranged weapons": said by the scope
             at = low.index("all other")
@@ -895,7 +899,7 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         # is a debuffed enemy's strength the target's
         popped = ("led", "charged", "stationary") + (
             ("below_half", "below_starting") if whom.scope is Scope.ENEMY else ())
-        if whom.model == "CHARACTER":  # the Leader's own: there when it is attached
+        if is_keyword_model(whom.model):  # the Leader's own: there when it is attached
             cond.pop("led", None)
         unknown = side == "defender" and any(cond.pop(k, None) is not None for k in popped)
         scoped, named = _weapon_scope(plain_low, plain)
@@ -966,7 +970,19 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     if not out:
         out.append(part(NamedRule(name, side=side, not_modelled="wording not recognised",
                                   **base), whom))
+    holder = _SELECTED_HOLDER.search(clean)
+    if holder:  # "... select one of the following abilities ... this model's melee weapons
+        # have the selected ability": the choice is that model's, not its unit's
+        out = [attrs.evolve(p, scope=Scope.MODEL) if p.scope is Scope.UNIT and not p.model
+               and p.rule.usable and all(k == "abilities" for e in p.rule.effects
+                                         for k, _v in e.changes) else p for p in out]
     return tuple(out)
+
+
+#: who has the ability a choice selected, when it is one model ("Until the end of the phase,
+#: this model's melee weapons have the selected ability")
+_SELECTED_HOLDER = re.compile(r"\b(?:this model's|the bearer's) (?:(?:ranged|melee) )?weapons? "
+                              r"ha(?:ve|s) the (?:selected|chosen) (?:weapon )?abilit", re.I)
 
 
 #: a sentence that only says what a word means or when a rule is used (no effect of its own)
@@ -1172,8 +1188,25 @@ _FRAME = re.compile(r"(?:^|[,.:;]\s*|\b(?:all|each)\s+)(?=(?:[A-Za-z'\-]+\s+){1,
                     r"(?:have|has|gains?) the following (?:the )?abilit)", re.I)
 _LEADER_INTRO = re.compile(r"\b(?i:while|if) (?i:an?) (?:[A-Z][A-Z'\-]+ ){0,4}(?:CHARACTER|[A-Z]"
                            r"[A-Z'\-]+)(?: model)? is leading (?:this|this model's) unit\b")
+#: other models of the bearer's unit brought in by keyword: "While one or more OFFICER models are
+#: in the same unit as this model, those OFFICER models have ..."
+_SAME_UNIT_INTRO = re.compile(r"\b(?i:while) (?i:one or more|an?) ((?:[A-Z][A-Z'\-]+ ){0,3}"
+                              r"[A-Z][A-Z'\-]+) (?i:models? (?:is|are) in (?:the same unit as "
+                              r"this model|this model's unit))\b")
 _SELF_INTRO = re.compile(r"\beach time (this|the bearer's) (unit|model) is selected to "
                          r"(?:shoot|fight)", re.I)
+
+
+def is_keyword_model(model: str) -> bool:
+    """Whether a rule's ``model`` names the unit's models by a keyword ("CHARACTER": its
+    Leader; "OFFICER") rather than a model by name ("Warlock") or the data's own model entry
+    ("@Wulfen with Death Totem").
+
+    >>> is_keyword_model("OFFICER"), is_keyword_model("Warlock"), is_keyword_model("")
+    (True, False, False)
+    """
+    return bool(model) and not model.startswith("@") and model == model.upper() and \
+        any(c.isalpha() for c in model)
 
 
 def _keyword_phrases(words: str) -> tuple[str, ...]:
@@ -1231,6 +1264,10 @@ def _intros(sentence: str) -> list[tuple[int, int, Whom]]:
     for m in _LEADER_INTRO.finditer(sentence):  # "that CHARACTER model" is the Leader
         out.append((m.start(), m.end(), Whom(Scope.UNIT, ("CHARACTER",), model="CHARACTER",
                                              words="the CHARACTER leading this unit")))
+    for m in _SAME_UNIT_INTRO.finditer(sentence):  # "those OFFICER models": theirs only
+        kw = " ".join(m.group(1).split())
+        out.append((m.start(), m.end(), Whom(Scope.UNIT, (kw,), model=kw,
+                                             words=f"the {kw} models of this model's unit")))
     for m in _SELF_INTRO.finditer(sentence):
         own = Scope.MODEL if m.group(1).lower() == "the bearer's" and m.group(2) == "model" \
             else Scope.UNIT

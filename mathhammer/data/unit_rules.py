@@ -35,7 +35,7 @@ from ..model.named import TARGET_XPLUS, NamedRule
 from .detachments import for_unit, has_keywords, linked_files, unit_keywords
 from .names import name_key
 from .stratagems import stratagem_rules
-from .translate import DataRule, Scope, coverage, translate
+from .translate import DataRule, Scope, coverage, is_keyword_model, translate
 
 # -- a unit's rules ----------------------------------------------------------------------------
 
@@ -313,8 +313,8 @@ def resolve(parts: Iterable[DataRule], unit: Any) -> tuple[DataRule, ...]:
             out.append(attrs.evolve(part, scope=Scope.UNIT))
         if part.scope in (Scope.FRIENDLY, Scope.ENEMY):
             part = attrs.evolve(part, resolved=True)  # for the others from now on
-        if part.scope.own and part.model == "CHARACTER":  # the unit's CHARACTER models
-            if "CHARACTER" in keywords:
+        if part.scope.own and is_keyword_model(part.model):  # its CHARACTER (OFFICER) models
+            if has_keywords(part.model, keywords):
                 out.append(attrs.evolve(part, model=""))
             else:
                 out.append(part)  # its Leader's, when one is attached (attached_rules)
@@ -516,8 +516,9 @@ def side_rules(parts: Iterable[DataRule], side: str, *, own: tuple[str, ...] | N
             continue
         if part.scope is Scope.LED and not leading:
             continue
-        if part.model == "CHARACTER":
-            continue  # a rule of the CHARACTER leading the unit: none is attached
+        if is_keyword_model(part.model):
+            continue  # a rule of the CHARACTER leading the unit (the OFFICER models of an
+            # attached unit): none is attached (attached_rules places it)
         if part.model and not (rule.requires.groups or rule.requires.weapons):
             continue  # one named model's, not read for a unit (resolve places it)
         # a Bodyguard's "this unit" rules reach its own weapons only, but every attack
