@@ -1089,6 +1089,12 @@ def _keyword_left(sentence: str, cond: dict[str, Any]) -> bool:
 # model is leading a unit").
 
 
+#: the ``model`` of a rule for one model its bearer selects ("select one friendly VEHICLE model
+#: within 3\" of this model. ... that model has ..."): a unit of one model, not every model of
+#: a larger unit (:func:`mathhammer.data.unit_rules.resolve`)
+ONE_MODEL = "#one selected model"
+
+
 @attrs.frozen
 class Whom:
     """A sentence's beneficiary (see :class:`Scope`), with the keywords a friendly unit needs,
@@ -1288,6 +1294,9 @@ def _intros(sentence: str) -> list[tuple[int, int, Whom]]:
         whom = _np_whom(m, select, sentence)
         if whom is None:
             continue
+        if select and whom.scope is not Scope.ENEMY and m.noun.lower() == "model" and re.match(
+                r"(?i)select one\b", sentence[head_start:]):
+            whom = attrs.evolve(whom, model=ONE_MODEL)  # "select one friendly X model"
         end = m.end
         clause = re.match(r"[^,.;:]*?\bis (?:wholly )?within \d+\"(?: of (?:this|the bearer)"
                           r"[a-z' ]*?)?(?=[,.;:]|$|\s+and\b)", sentence[end:], re.I)
