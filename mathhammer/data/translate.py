@@ -365,11 +365,11 @@ _EFFECTS: list[tuple[re.Pattern, Any]] = _MECHANICS + [
     (re.compile(r"halve the damage characteristic"), lambda m: [("halve_damage", True)]),
     (re.compile(r"feel no pain (\d)\+|(\d)\+ feel no pain"),
      lambda m: [("fnp", int(m.group(1) or m.group(2)))]),
-    (re.compile(r"(\d)\+ invulnerable save(?: against (ranged|melee) attacks)?"),
+    (re.compile(r"(\d)\+ invulnerable save(?: against (ranged|melee|psychic) attacks)?"),
      lambda m: [("invuln", (int(m.group(1)), m.group(2)))]),
-    (re.compile(r"\b(\d)\+ insv\b(?: against (ranged|melee) attacks)?"),
+    (re.compile(r"\b(\d)\+ insv\b(?: against (ranged|melee|psychic) attacks)?"),
      lambda m: [("invuln", (int(m.group(1)), m.group(2)))]),
-    (re.compile(r"invulnerable save of (\d)\+(?: against (ranged|melee) attacks)?"),
+    (re.compile(r"invulnerable save of (\d)\+(?: against (ranged|melee|psychic) attacks)?"),
      lambda m: [("invuln", (int(m.group(1)), m.group(2)))]),
     (re.compile(r"(?<!not )ha(?:ve|s) (?:the )?stealth\b(?! and)(?: abilit\w*)?(?=[,.;]|$| and\b)"),
      lambda m: [("target_abilities", ("stealth",))]),
@@ -412,6 +412,10 @@ _NOT_MODELLED = [
                 r"(?:ballistic skill|weapon skill|armour penetration|strength|damage|attacks) "
                 r"characteristic of [-\d]"),
      "sets a characteristic"),
+    # "a 4+ invulnerable save against Psychic Attacks and attacks made by DAEMON models": the
+    # attacker's keywords are not read
+    (re.compile(r"\b(?:against|and) attacks made by (?:an? )?[a-z' \-]+ models?\b"),
+     "a save against some attackers only"),
     (re.compile(r"critical (?:hit|wound)"), "a Critical Hit or Wound rule"),
     (re.compile(r"hit roll|wound roll"), "a Hit or Wound roll rule"),
     (re.compile(r"toughness|save characteristic|wounds characteristic"),
@@ -428,7 +432,8 @@ _ON_CRITICAL = re.compile(r"(?:scores? a|on a) critical (?:wound|hit),? (?:that 
 _BESIDE = {"doubles or halves a characteristic", "changes the Attacks characteristic",
            "Feel No Pain against some attacks only", "mortal wounds outside the attack's rolls",
            "sets the Damage characteristic", "re-rolls a Damage roll", "re-rolls a saving throw",
-           "sets a characteristic", "changes the unit's own characteristics"}
+           "sets a characteristic", "changes the unit's own characteristics",
+           "a save against some attackers only"}
 
 
 def _sign(m: re.Match) -> int:
@@ -488,7 +493,13 @@ _CHECKED = [
                 r"(?: model)? is leading (?:this|that) unit|while this unit is (?:being )?led"),
      "led", True),
 ]
-_PSYCHIC = re.compile(r"\bpsychic (?:attacks?|weapons?)\b")
+#: the attack's own weapon is Psychic ("makes a Psychic Attack"), not an earlier one's ("a unit
+#: that was hit by one or more Psychic attacks made by a THOUSAND SONS PSYKER unit")
+_PSYCHIC = re.compile(r"(?<!hit by )(?<!hit by one or more )(?<!hit by a )"
+                      r"\bpsychic (?:attacks?|weapons?)\b(?! made by)")
+#: an invulnerable save against some attacks only: that condition is the save's alone
+_INVULN_AGAINST = re.compile(r"(?:\d\+ invulnerable save|invulnerable save of \d\+|\d\+ insv|"
+                             r"improved to \d\+) against (?:ranged|melee|psychic) attacks")
 #: "targets a unit (excluding MONSTERS and VEHICLES)": keywords the target must not have
 _TARGET_EXCLUDED = re.compile(
     r"(?:targets?|against) (?:an? )?(?:visible )?(?:enemy )?units? \(excluding ((?:[A-Z][A-Z\-']+"
@@ -561,6 +572,11 @@ _SOME_WEAPONS = re.compile(
     r"bearer's|your|the) (?:unit|model|bearer|target)\b|those weapons|that weapon\b|\d))")
 
 
+#: the conditions an "instead" alternative keeps of the effect it replaces
+_KEPT_INSTEAD = ("half_range", "charged", "stationary", "below_half", "below_starting", "led",
+                 "target_keywords", "target_not_keywords", "weapon_ability")
+
+
 #: a sentence about the attack the sentence before made ("If that attack targets a unit
 #: within 9\", ... as well"): it keeps that sentence's ranged or melee condition
 _SAME_ATTACK = re.compile(r"^(?!each time)[^.]*\b(?:that attack|those attacks|instead|such an? "
@@ -597,6 +613,10 @@ _WEAPON_PHRASES = [
                r"(?P<w>(?:[a-z'\-]+ ){0,4}?[a-z'\-]+?)(?: weapons?)?(?= that\b|,|\.|$| against\b|"
                r" targets?\b| is\b)"),
 ]
+#: weapons named by their abilities in brackets ("all [HEAVY] weapons", "a [MELTA] or [TORRENT]
+#: weapon")
+_BRACKETED_WEAPONS = re.compile(r"((?:\[[a-z][a-z \-0-9+]*\](?:,? (?:or|and) |, )?)+) "
+                                r"(?:(ranged|melee) )?weapons?\b")
 #: words that are never (part of) a weapon's name
 _NOT_A_WEAPON = re.compile(r"\b(?:abilit\w*|select\w*|characteristics?|improved|stratagems?|"
                            r"instead|wounds?|strength|toughness|save|damage|remaining|phase|"
@@ -613,6 +633,14 @@ def _weapon_scope(low: str, cased: str | None = None) -> tuple[dict[str, Any], b
     """The weapons a sentence changes, as conditions (named weapons or profiles, weapons with
     an ability, or without it: "all other ranged weapons"), and whether it names any."""
     cond: dict[str, Any] = {}
+    # "all [HEAVY] weapons equipped by models in this unit", "a [MELTA] or [TORRENT] weapon":
+    # the weapons with those abilities
+    for m in _BRACKETED_WEAPONS.finditer(low):
+        abilities = _ability_names(", ".join(re.findall(r"\[([^\]]+)\]", m.group(1))))
+        if abilities:
+            cond.setdefault("weapon_abilities", abilities)
+            if m.group(2):
+                cond.setdefault("attack", m.group(2))
     for pattern in _WEAPON_PHRASES:
         for m in pattern.finditer(low):
             if cased is not None and re.search(r"\b[A-Z]{3,}\b", cased[m.start("w"):m.end("w")]):
@@ -756,6 +784,9 @@ def _conditions(low: str, cased: str, whole: str) -> tuple[dict[str, Any], str]:
         words = re.split(r", or |, | or ", m.group(1).strip())
         cond["target_keywords"] = tuple(w.strip() for w in words if w.strip())
         rest = rest.replace(m.group(0).lower(), " ")
+    # "a 4+ invulnerable save against ranged attacks, and the Feel No Pain 6+ ability": the
+    # invulnerable save's own "against ranged attacks" is its clause's, not the sentence's
+    whole = _INVULN_AGAINST.sub(" ", whole)
     kinds = [kind for pattern, kind in _ATTACK_KIND if pattern.search(whole)]
     if len(kinds) == 1:
         cond["attack"] = kinds[0]
@@ -809,6 +840,7 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     before: Whom | None = None  # whom the last one changes
     frame: Whom | None = None  # "X units from your army have the following ability:"
     others: tuple[str, ...] = ()  # the weapon abilities the last sentence names
+    prior: dict[str, Any] = {}  # the conditions of the last sentence with an effect
     for sentence in _sentences(clean):
         low = sentence.lower()
         intros = _intros(sentence)
@@ -890,7 +922,14 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
                 cond["attack"] = kinds.pop()
         if "attack" not in cond and last and _SAME_ATTACK.search(low):
             cond["attack"] = last  # "If that attack ...": the one the last sentence made
+        if re.search(r"\binstead\b", low):
+            # "if that unit made a Charge move, add 1 ... If your unit is Battle-shocked, add 2
+            # ... instead": the alternative replaces that effect, under that effect's conditions
+            for key in _KEPT_INSTEAD:
+                if key in prior and key not in cond:
+                    cond[key] = prior[key]
         last = cond.get("attack")
+        prior = {k: v for k, v in cond.items() if k in _KEPT_INSTEAD}
         # the defender's own Leader, charge or stationary state is not an attack option; nor
         # is a debuffed enemy's strength the target's
         popped = ("led", "charged", "stationary") + (
