@@ -138,6 +138,7 @@ _TYPOS = [(re.compile(p, re.I), r) for p, r in (
     (r"\b(add \d) the (strength|attacks|damage)\b", r"\1 to the \2"),
     (r"\bfriending\b", "friendly"), (r"\bmodel's in\b", "models in"),
     (r"\bhit ro ll\b", "Hit roll"), (r"\bwound ro ll\b", "Wound roll"),
+    (r"\b(hit|wound) roll or 1\b", r"\1 roll of 1"),
     (r"\b(improve|worsen) that (armour penetration|strength|damage|attacks)\b", r"\1 the \2"),
     (r"\[([A-Z][A-Z \-]+?) abilit(?:y|ies)\]", r"[\1] abilities"), (r"\babilty\b", "ability"),
     # a weapon ability named without its brackets: "have the Devastating Wounds ability"
@@ -339,7 +340,8 @@ _EFFECTS: list[tuple[re.Pattern, Any]] = _MECHANICS + [
      lambda m: [("crit_hit", int(m.group(1)))]),
     (re.compile(r"wound roll of (\d)\+ scores a critical wound"),
      lambda m: [("crit_wound", int(m.group(1)))]),
-    (re.compile(r"(improve|worsen) the ((?:attacks|strength|armour penetration|damage|weapon "
+    (re.compile(r"(improve|worsen) (?:the|its|their) ((?:attacks|strength|armour penetration|damage|"
+                r"weapon "
                 r"skill|ballistic skill)(?:(?:, | and |, and )(?:attacks|strength|armour "
                 r"penetration|damage|weapon skill|ballistic skill))*) "
                 r"(?:characteristics? )?of [^.]*?by (\d)"),
@@ -572,6 +574,11 @@ _SOME_WEAPONS = re.compile(
     r"bearer's|your|the) (?:unit|model|bearer|target)\b|those weapons|that weapon\b|\d))")
 
 
+#: a second change with its verb left out ("add 1 to the Hit roll if ..., and 1 to the Wound
+#: roll as well if ..."): the verb put back, so that it is read (and split) as a clause
+_ELIDED = re.compile(r",? and (\d) (to|from) the(?= (?:hit|wound) roll)", re.I)
+
+
 #: the conditions an "instead" alternative keeps of the effect it replaces
 _KEPT_INSTEAD = ("half_range", "charged", "stationary", "below_half", "below_starting", "led",
                  "target_keywords", "target_not_keywords", "weapon_ability")
@@ -725,6 +732,12 @@ def _grants(sentence: str) -> list[list[tuple[str, Any]]]:
     return out
 
 
+#: a change of an attack's roll or characteristic still in a sentence once its effects are read
+_LEFT_OVER = re.compile(r"\b(?:add|subtract|improve|worsen|re-roll)\b[^.;]*?\b(?:hit rolls?|wound "
+                        r"rolls?|damage rolls?|(?:attacks|strength|damage|armour penetration|"
+                        r"ballistic skill|weapon skill)(?:(?:,|,? and) [a-z ]+)? characteristics?)")
+
+
 def _effects(low: str) -> tuple[list[list[tuple[str, Any]]], str]:
     """The changes one sentence makes (alternatives for an either/or grant), and the reason it
     is not modelled ("" when it is, or changes nothing)."""
@@ -753,6 +766,8 @@ def _effects(low: str) -> tuple[list[list[tuple[str, Any]]], str]:
         return [], ""
     extra = next((reason for pattern, reason in _NOT_MODELLED
                   if reason in _BESIDE and pattern.search(rest)), "")
+    if not extra and _LEFT_OVER.search(rest):  # a second change of an attack, not read
+        extra = "a clause not read"
     if not alternatives:
         return [changes], extra
     return [changes + alt for alt in alternatives], extra
@@ -826,6 +841,8 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     clean = normalize(text)
     if not _RELEVANT.search(clean.lower()) or _is_weapon_ability(name):
         return ()
+    clean = _ELIDED.sub(lambda m: f", and {'add' if m.group(2) == 'to' else 'subtract'} "
+                        f"{m.group(1)} {m.group(2)} the", clean)
     leading = bool(_LEADING.search(clean.lower()))
     auto: dict[tuple[str, Whom], list[Effect]] = {}
     # side, whom, assumes, effects, its label's suffix ("" numbers it)
