@@ -579,6 +579,14 @@ _SOME_WEAPONS = re.compile(
 _ELIDED = re.compile(r",? and (\d) (to|from) the(?= (?:hit|wound) roll)", re.I)
 
 
+#: one weapon of the bearer chosen ("Select one melee weapon equipped by the bearer"), and a
+#: later sentence about it ("That weapon gains the [DEVASTATING WOUNDS] ability"): the bearer's
+#: weapons of that kind, never its unit's (docs/rules.md, section 12)
+_CHOSEN_WEAPON = re.compile(r"\bselect one ([a-z\-]+ )?weapon equipped by (?:the bearer|this "
+                            r"model)\b(?!'s)")
+_THAT_WEAPON = re.compile(r"\b(?:that|the selected|this) weapon\b")
+
+
 #: the conditions an "instead" alternative keeps of the effect it replaces
 _KEPT_INSTEAD = ("half_range", "charged", "stationary", "below_half", "below_starting", "led",
                  "target_keywords", "target_not_keywords", "weapon_ability")
@@ -858,9 +866,11 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     frame: Whom | None = None  # "X units from your army have the following ability:"
     others: tuple[str, ...] = ()  # the weapon abilities the last sentence names
     prior: dict[str, Any] = {}  # the conditions of the last sentence with an effect
+    chosen: re.Match | None = None  # "select one melee weapon equipped by the bearer"
     for sentence in _sentences(clean):
         low = sentence.lower()
         intros = _intros(sentence)
+        chosen = _CHOSEN_WEAPON.search(low) or chosen
         alternatives, reason = _effects(low)
         if not alternatives and not reason and _RELEVANT.search(low) and not _ONLY.match(low) \
                 and not _DEFINES.search(low):
@@ -897,6 +907,10 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
                 Whom(_scope(low, leading)), "defender"
         if whom is None:
             whom = Whom(_scope(low, leading))
+        picked = chosen is not None and side == "attacker" and whom.scope in (
+            Scope.UNIT, Scope.MODEL) and bool(_THAT_WEAPON.search(low))
+        if picked:  # "... That weapon gains [DEVASTATING WOUNDS]": the bearer's weapon only
+            whom = Whom(Scope.MODEL)
         if whom.scope is Scope.FRIENDLY and side == "attacker" and not lasts and \
                 _AFTER_SHOT.search(clean) and not _PAST_THE_PHASE.search(low):
             # "after this unit has shot, select one enemy unit hit ... Until the end of the
@@ -966,6 +980,13 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         scoped.pop("attack", None)
         others = scoped.get("weapon_abilities", ())
         cond.update(scoped)
+        if picked and chosen is not None and chosen.group(1):  # "one Torrent weapon"
+            kind = chosen.group(1).strip()
+            abilities = () if kind in ("ranged", "melee") else _ability_names(kind)
+            if kind in ("ranged", "melee"):
+                cond.setdefault("attack", kind)
+            elif abilities:
+                cond.setdefault("weapon_abilities", abilities)
         unchecked = (unknown or _UNCHECKED.search(rest) or _keyword_left(plain, cond) or (
             not named and (_SOME_WEAPONS.search(plain_low) or _NAMED_WEAPONS.search(plain_low))))
         steps = _scaling(low)
