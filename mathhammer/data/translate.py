@@ -497,6 +497,10 @@ _CHECKED = [
 ]
 #: the attack's own weapon is Psychic ("makes a Psychic Attack"), not an earlier one's ("a unit
 #: that was hit by one or more Psychic attacks made by a THOUSAND SONS PSYKER unit")
+#: the attack's Damage characteristic: "if that attack has a Damage characteristic of 1", "an
+#: attack with an unmodified Damage characteristic of 1"
+_DAMAGE_IS = re.compile(r"\b(?:with|has) an? (unmodified )?damage characteristic of (\d)\b"
+                        r"(?! (?:to|instead|or)\b)")
 _PSYCHIC = re.compile(r"(?<!hit by )(?<!hit by one or more )(?<!hit by a )"
                       r"\bpsychic (?:attacks?|weapons?)\b(?! made by)")
 #: an invulnerable save against some attacks only: that condition is the save's alone
@@ -589,7 +593,8 @@ _THAT_WEAPON = re.compile(r"\b(?:that|the selected|this) weapon\b")
 
 #: the conditions an "instead" alternative keeps of the effect it replaces
 _KEPT_INSTEAD = ("half_range", "charged", "stationary", "below_half", "below_starting", "led",
-                 "target_keywords", "target_not_keywords", "weapon_ability")
+                 "target_keywords", "target_not_keywords", "weapon_ability", "damage",
+                 "unmodified_damage")
 
 
 #: a sentence about the attack the sentence before made ("If that attack targets a unit
@@ -791,6 +796,12 @@ def _conditions(low: str, cased: str, whole: str) -> tuple[dict[str, Any], str]:
         if pattern.search(rest):
             cond[key] = value
             rest = pattern.sub(" ", rest)
+    damage = _DAMAGE_IS.search(rest)
+    if damage:  # "an attack with a Damage characteristic of 1 is allocated to ..."
+        cond["damage"] = int(damage.group(2))
+        if damage.group(1):
+            cond["unmodified_damage"] = True
+        rest = _DAMAGE_IS.sub(" ", rest)
     if _PSYCHIC.search(rest):
         cond["weapon_ability"] = "psychic"
         rest = _PSYCHIC.sub(lambda m: m.group(0).split(" ", 1)[1], rest)
