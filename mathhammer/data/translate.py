@@ -588,6 +588,10 @@ _ELIDED = re.compile(r",? and (\d) (to|from) the(?= (?:hit|wound) roll)", re.I)
 #: weapons of that kind, never its unit's (docs/rules.md, section 12)
 _CHOSEN_WEAPON = re.compile(r"\bselect one ([a-z\-]+ )?weapon equipped by (?:the bearer|this "
                             r"model)\b(?!'s)")
+#: some weapons counted besides one named: "equipped with 2 melee weapons in addition to its
+#: close combat weapon" (then "those 2 weapons")
+_BESIDES = re.compile(r"\bequipped with (?:\d|two|three) (melee|ranged) weapons in addition to "
+                      r"(?:its|their|the bearer's|this model's) ([a-z' \-]+?)(?=[,.;]|$)")
 _THAT_WEAPON = re.compile(r"\b(?:that|the selected|this) weapon\b")
 
 
@@ -991,6 +995,12 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         scoped.pop("attack", None)
         others = scoped.get("weapon_abilities", ())
         cond.update(scoped)
+        besides = _BESIDES.search(low)
+        if besides and re.search(r"\bthose (?:\d|two|three) weapons\b", low):
+            # "equipped with 2 melee weapons in addition to its close combat weapon, add 2 to
+            # the Attacks characteristics of those 2 weapons": its melee weapons but that one
+            cond.setdefault("attack", besides.group(1))
+            cond["without_names"] = (besides.group(2).strip(),)
         if picked and chosen is not None and chosen.group(1):  # "one Torrent weapon"
             kind = chosen.group(1).strip()
             abilities = () if kind in ("ranged", "melee") else _ability_names(kind)
