@@ -588,6 +588,12 @@ _ELIDED = re.compile(r",? and (\d) (to|from) the(?= (?:hit|wound) roll)", re.I)
 #: weapons of that kind, never its unit's (docs/rules.md, section 12)
 _CHOSEN_WEAPON = re.compile(r"\bselect one ([a-z\-]+ )?weapon equipped by (?:the bearer|this "
                             r"model)\b(?!'s)")
+#: a sentence about the weapons the one before changed
+_THOSE_WEAPONS = re.compile(r"^(?!.*\bequipped with\b).*\b(?:those|these) weapons\b")
+_WEAPON_KEYS = ("attack", "weapon_ability", "weapon_names", "weapon_abilities",
+                "without_abilities", "without_names")
+
+
 #: some weapons counted besides one named: "equipped with 2 melee weapons in addition to its
 #: close combat weapon" (then "those 2 weapons")
 _BESIDES = re.compile(r"\bequipped with (?:\d|two|three) (melee|ranged) weapons in addition to "
@@ -881,6 +887,7 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     frame: Whom | None = None  # "X units from your army have the following ability:"
     others: tuple[str, ...] = ()  # the weapon abilities the last sentence names
     prior: dict[str, Any] = {}  # the conditions of the last sentence with an effect
+    weapons_before: dict[str, Any] = {}  # the weapons it changes
     chosen: re.Match | None = None  # "select one melee weapon equipped by the bearer"
     for sentence in _sentences(clean):
         low = sentence.lower()
@@ -995,6 +1002,12 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         scoped.pop("attack", None)
         others = scoped.get("weapon_abilities", ())
         cond.update(scoped)
+        if not named and _THOSE_WEAPONS.search(low) and not picked:
+            # "... of that weapon by 1 for every 5 models. While this unit contains 10 or more
+            # models, those weapons have [HAZARDOUS]": the weapons the sentence before changed
+            for key, value in weapons_before.items():
+                cond.setdefault(key, value)
+        weapons_before = {k: v for k, v in cond.items() if k in _WEAPON_KEYS}
         besides = _BESIDES.search(low)
         if besides and re.search(r"\bthose (?:\d|two|three) weapons\b", low):
             # "equipped with 2 melee weapons in addition to its close combat weapon, add 2 to
@@ -1018,6 +1031,8 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
                 step = max((abs(v) for f, v in alt if f in _SCALES and isinstance(v, int)),
                            default=1)
                 top = max(1, most // step) if "maximum of" in low else most
+                if "maximum of" not in low and _OWN_COUNT.search(what):
+                    top = 6  # the unit's own models: up to 30 (a Leader and 20 Boyz: x4)
                 for k in range(1, top + 1):
                     counted = f"{k * per}" if per == 1 else f"{k * per}-{(k + 1) * per - 1}"
                     scaled = [(f, v * k if f in _SCALES and isinstance(v, int) else v)
@@ -1083,6 +1098,10 @@ _SCALES = ("attacks_mod", "strength_mod", "damage_mod", "ap_mod", "hit_mod", "wo
            "skill_mod")
 _PER = re.compile(r"\bfor (?:every|each) (?:(\d+) )?([^,.;()]+?)(?:\s*\((?:rounding down|to a "
                   r"maximum of \+?(\d+)[^)]*)\))?(?=[,.;]|$| but\b| and\b| \()")
+
+
+#: a count of the unit's own models ("for every 5 models in this unit")
+_OWN_COUNT = re.compile(r"^(?:other )?models? in (?:this|the bearer's|that) unit$")
 
 
 def _scaling(low: str) -> tuple[int, int, str] | None:
