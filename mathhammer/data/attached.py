@@ -14,6 +14,7 @@ from typing import Any
 from ..errors import InputError
 from .inline import is_inline_target, is_inline_weapon
 from .unit_rules import UnitRules, offered_to, side_rules, unit_rules
+from .detachments import unit_keywords
 
 
 def rules_folder(spec: str, data: str | os.PathLike | None) -> str | os.PathLike | None:
@@ -82,7 +83,8 @@ def attached_rules(body: Any, lead: Any, side: str, body_own: tuple[str, ...],
     return (side_rules(both, side, bearer=body.name)
             + side_rules([p for p in body_parts if p not in both], side, own=body_own,
                          bearer=body.name)
-            + side_rules(theirs, side, own=lead_own, leading=True, bearer=lead_name)
+            + side_rules(theirs, side, own=lead_own, leading=True, bearer=lead_name,
+                         led=unit_keywords(body))
             + offered_to(body, side, data)
             + sum((offered_to(u, side, lead_folder) for u in leads[1:]),
                   offered_to(leads[0], side, lead_folder)))

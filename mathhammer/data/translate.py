@@ -1344,7 +1344,13 @@ def _intros(sentence: str) -> list[tuple[int, int, Whom]]:
     """The units a sentence brings in (start, end of the clause, beneficiary), in order."""
     out: list[tuple[int, int, Whom]] = []
     for m in _LEAD_INTRO.finditer(sentence):
-        out.append((m.start(), m.end(), Whom(Scope.LED, words="the unit this model leads")))
+        # "while this model is leading a BLOOD CLAWS unit": only a unit with those keywords
+        kw = re.search(r"\b(?i:leading|leads) (?i:an?) ((?:[A-Z][A-Z'\-]+ )+)(?i:unit)\b",
+                       m.group(0))
+        out.append((m.start(), m.end(), Whom(
+            Scope.LED, _keyword_phrases(kw.group(1)) if kw else (),
+            words=f"a {kw.group(1).strip()} unit this model leads" if kw
+            else "the unit this model leads")))
     for m in _LEADER_INTRO.finditer(sentence):  # "that CHARACTER model" is the Leader
         out.append((m.start(), m.end(), Whom(Scope.UNIT, ("CHARACTER",), model="CHARACTER",
                                              words="the CHARACTER leading this unit")))
