@@ -588,6 +588,13 @@ _ELIDED = re.compile(r",? and (\d) (to|from) the(?= (?:hit|wound) roll)", re.I)
 #: weapons of that kind, never its unit's (docs/rules.md, section 12)
 _CHOSEN_WEAPON = re.compile(r"\bselect one ([a-z\-]+ )?weapon equipped by (?:the bearer|this "
                             r"model)\b(?!'s)")
+#: a Bondsman ability's effect, on the friendly ARMIGER model it affects, never the Knight's
+#: own ("While a model is affected by this ability, ...", "ARMIGER models under the effects of
+#: the bearer's Bondsman ability")
+_BONDSMAN = re.compile(r"\bwhile a model is affected by this ability\b|\bunder the effects? of "
+                       r"(?:the bearer's|this model's|its) bondsman abilit")
+
+
 #: a sentence about the weapons the one before changed
 _THOSE_WEAPONS = re.compile(r"^(?!.*\bequipped with\b).*\b(?:those|these) weapons\b")
 _WEAPON_KEYS = ("attack", "weapon_ability", "weapon_names", "weapon_abilities",
@@ -889,10 +896,12 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     prior: dict[str, Any] = {}  # the conditions of the last sentence with an effect
     weapons_before: dict[str, Any] = {}  # the weapons it changes
     chosen: re.Match | None = None  # "select one melee weapon equipped by the bearer"
+    bondsman = False  # "While a model is affected by this ability" said
     for sentence in _sentences(clean):
         low = sentence.lower()
         intros = _intros(sentence)
         chosen = _CHOSEN_WEAPON.search(low) or chosen
+        bondsman = bondsman or bool(_BONDSMAN.search(low))
         alternatives, reason = _effects(low)
         if not alternatives and not reason and _RELEVANT.search(low) and not _ONLY.match(low) \
                 and not _DEFINES.search(low):
@@ -929,6 +938,10 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
                 Whom(_scope(low, leading)), "defender"
         if whom is None:
             whom = Whom(_scope(low, leading))
+        bondsman = bondsman or bool(_BONDSMAN.search(low))
+        if bondsman:  # the ARMIGER a Knight's Bondsman ability affects, from then on
+            whom = Whom(Scope.OTHERS, ("ARMIGER",),
+                        words="the ARMIGER model under this model's Bondsman ability")
         picked = chosen is not None and side == "attacker" and whom.scope in (
             Scope.UNIT, Scope.MODEL) and bool(_THAT_WEAPON.search(low))
         if picked:  # "... That weapon gains [DEVASTATING WOUNDS]": the bearer's weapon only
