@@ -595,6 +595,12 @@ _BONDSMAN = re.compile(r"\bwhile a model is affected by this ability\b|\bunder t
                        r"(?:the bearer's|this model's|its) bondsman abilit")
 
 
+#: an enemy unit's state whose effects follow, on "this unit" ("while an enemy unit is
+#: Afflicted, ... and that unit has the effect of your chosen Plague")
+_ENEMY_STATE = re.compile(r"\bwhile an enemy unit is ([A-Z][a-z]+),[^.]*\bthat unit has the "
+                          r"effects? of your chosen\b", re.I)
+
+
 #: a sentence about the weapons the one before changed
 _THOSE_WEAPONS = re.compile(r"^(?!.*\bequipped with\b).*\b(?:those|these) weapons\b")
 _WEAPON_KEYS = ("attack", "weapon_ability", "weapon_names", "weapon_abilities",
@@ -897,11 +903,14 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     weapons_before: dict[str, Any] = {}  # the weapons it changes
     chosen: re.Match | None = None  # "select one melee weapon equipped by the bearer"
     bondsman = False  # "While a model is affected by this ability" said
+    afflicted = ""  # "while an enemy unit is Afflicted, ... that unit has the effect of ..."
     for sentence in _sentences(clean):
         low = sentence.lower()
         intros = _intros(sentence)
         chosen = _CHOSEN_WEAPON.search(low) or chosen
         bondsman = bondsman or bool(_BONDSMAN.search(low))
+        state = _ENEMY_STATE.search(sentence)
+        afflicted = f"an enemy unit that is {state.group(1)}" if state else afflicted
         alternatives, reason = _effects(low)
         if not alternatives and not reason and _RELEVANT.search(low) and not _ONLY.match(low) \
                 and not _DEFINES.search(low):
@@ -938,6 +947,11 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
                 Whom(_scope(low, leading)), "defender"
         if whom is None:
             whom = Whom(_scope(low, leading))
+        if afflicted and whom.scope in (Scope.UNIT, Scope.MODEL):
+            # a Plague of an Afflicted enemy unit: "this unit" is that enemy, its attacks a
+            # debuff (the attacks it makes at the bearer's army)
+            whom = Whom(Scope.ENEMY, words=afflicted)
+            side = "defender" if side == "attacker" else "attacker"
         bondsman = bondsman or bool(_BONDSMAN.search(low))
         if bondsman:  # the ARMIGER a Knight's Bondsman ability affects, from then on
             whom = Whom(Scope.OTHERS, ("ARMIGER",),
