@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
+from .detachments import unit_keywords
 from .inline import is_inline_target, is_inline_weapon
 from .unit_rules import UnitRules, offered_to, side_rules, unit_rules
-from .detachments import unit_keywords
 
 
 def rules_folder(spec: str, data: str | os.PathLike | None) -> str | os.PathLike | None:

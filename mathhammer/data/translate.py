@@ -340,10 +340,9 @@ _EFFECTS: list[tuple[re.Pattern, Any]] = _MECHANICS + [
      lambda m: [("crit_hit", int(m.group(1)))]),
     (re.compile(r"wound roll of (\d)\+ scores a critical wound"),
      lambda m: [("crit_wound", int(m.group(1)))]),
-    (re.compile(r"(improve|worsen) (?:the|its|their) ((?:attacks|strength|armour penetration|damage|"
-                r"weapon "
-                r"skill|ballistic skill)(?:(?:, | and |, and )(?:attacks|strength|armour "
-                r"penetration|damage|weapon skill|ballistic skill))*) "
+    (re.compile(r"(improve|worsen) (?:the|its|their) ((?:attacks|strength|armour penetration|"
+                r"damage|weapon skill|ballistic skill)(?:(?:, | and |, and )(?:attacks|strength|"
+                r"armour penetration|damage|weapon skill|ballistic skill))*) "
                 r"(?:characteristics? )?of [^.]*?by (\d)"),
      lambda m: list(dict.fromkeys(
          (_CHAR[c], int(m.group(3)) * (1 if m.group(1) == "improve" else -1))
