@@ -310,7 +310,7 @@ HEAVY = {"attacker": "60x 3 | 3+ | 5 | -1 | D3", "target": "20x T4 Sv4+ W6 + 10x
 def test_ordinary_requests_are_answered_during_a_flood_of_heavy_ones():
     """One worker per lane, 3 s per query: six heavy queries at once fill both lanes; an
     ordinary query and a unit asked after them are answered while they still run, and heavy
-    ones beyond what the long lane holds are refused at once."""
+    ones beyond what the lanes hold are refused at once."""
     import threading
 
     with serving("--workers", "1", "--timeout", "3", env=_env()) as url:
@@ -349,4 +349,7 @@ def test_ordinary_requests_are_answered_during_a_flood_of_heavy_ones():
     assert "mathhammer: error: the query took longer than 3 s and was stopped; ask for fewer " \
            "turns, models or targets (or start `mathhammer serve --timeout` with more seconds)" \
            in lines
-    assert any(x.startswith("mathhammer: error: the server is busy with ") for x in lines)
+    # the rest refused at once: by the quick lane (1 running + QUICK_WAITING waiting) or by the
+    # long lane (1 running + LONG_WAITING waiting) -- which one depends on how fast a stopped
+    # worker is replaced on this machine; the lanes' own limits are tests/test_web_edges.py's
+    assert any(x.startswith("mathhammer: error: the server is busy") for x in lines)

@@ -63,7 +63,9 @@ def data_client():
         for edition in ("10e", "11e"):  # compiled here, not in a worker's 10 s lane
             if (bsdata / edition).is_dir():
                 open_store(edition, bsdata, progress=lambda *_: None)
-    with TestClient(create_app(allowed_hosts=["testserver"], workers=1)) as c:
+    # a long time limit: these tests check answers, not the limit (tests/test_hostile_web.py),
+    # and a loaded machine must not turn a plan of two real lists into a 503
+    with TestClient(create_app(allowed_hosts=["testserver"], workers=1, timeout=600)) as c:
         yield c
     mp.undo()
 

@@ -205,7 +205,8 @@ def army(file: str, as_json: bool, rules: str | None, attach: tuple[str, ...],
             sys.exit(2)
 
 
-@click.group(cls=Group, context_settings=CONTEXT, invoke_without_command=True)
+@click.group(cls=Group, context_settings=CONTEXT, invoke_without_command=True,
+             subcommand_metavar="[COMMAND] [ARGS]...")
 @click.pass_context
 def data(ctx: click.Context) -> None:
     """The BattleScribe data: what is installed (`data status`), get it (`data fetch`), check
