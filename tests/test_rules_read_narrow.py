@@ -44,6 +44,14 @@ def described(text: str) -> list[str]:
      ["abilities=[hazardous]", "not modelled: a clause not read (\"That weapon is now a Crusade "
       "Relic; improve its Strength, Armour Penetration and Damage characteristics by 1, and "
       "that weapon has the [HAZARDOUS] ability\")"]),
+    # two grants, each on its own weapons (not two options both on melee weapons)
+    ("Weapons equipped by models in this unit have the [LETHAL HITS] ability, and melee weapons "
+     "equipped by models in this unit have the [LANCE] ability.",
+     ["abilities=[lethal hits]", "if melee attacks: abilities=[lance]"]),
+    # a characteristic "is improved by 1" (passive) is read, not dropped
+    ("Ranged weapons equipped by models in this unit have the [SUSTAINED HITS 1] ability and the "
+     "Armour Penetration characteristic of those weapons is improved by 1.",
+     ["if ranged attacks: ap_mod=+1, abilities=[sustained hits 1]"]),
 ])
 def test_a_clause_reads_no_wider_than_its_text(text, want):
     assert described(text) == want
@@ -157,6 +165,17 @@ def test_a_count_of_the_units_own_models_reaches_21_models():
     assert names[:6] == [f"Channel (x{k})" for k in range(1, 7)]
     # the Hazardous switch keeps the Psychic weapons of the sentence before
     assert parts[-1].rule.describe() == "if weapons with psychic: abilities=[hazardous]"
+
+
+def test_a_condition_after_but_is_its_own_clause():
+    parts = translate("Energy", "While this model is leading a unit, add 2 to the Attacks "
+                      "characteristic of this model's Eyez of Mork weapon for every 5 models in "
+                      "that unit (rounding down), but while that unit contains 10 or more models, "
+                      "that weapon has the [HAZARDOUS] ability.")
+    # x1 (5-9 models) is +2 Attacks without Hazardous; Hazardous is a switch of its own, on
+    # that weapon
+    assert parts[0].rule.describe() == "if with eyez of mork: attacks_mod=+2"
+    assert parts[-1].rule.describe() == "if with eyez of mork: abilities=[hazardous]"
 
 
 def test_a_bondsman_ability_is_for_the_armiger():

@@ -218,6 +218,10 @@ _SECOND = re.compile(
     r"(?:that attack|it|those attacks|those weapons) ha(?:s|ve))\b)|"
     r",\s+or\s+(?=(?:on\s+)?unmodified hit rolls of \d\+ instead\b)|"
     r",\s+and\s+(?=while\b|all other\b)|"
+    # "weapons equipped by that model have [LETHAL HITS], and melee weapons equipped by that
+    # model have [LANCE]": two grants, each with its own weapons; "..., but while that unit
+    # contains 10 or more models, that weapon has [HAZARDOUS]": a condition of its own
+    r",\s+and\s+(?=(?:ranged |melee )weapons equipped by\b)|,\s+but\s+(?=while\b)|"
     r",\s+and\s+(?=(?:you can re-roll|re-roll|add|subtract|improve|worsen)\b[^.;]*\b(?:as "
     r"well|if|while)\b)|"
     r",?(?<!\s)\s+and\s+(?=each time\b)|;\s+(?=\S)|"
@@ -347,6 +351,13 @@ _EFFECTS: list[tuple[re.Pattern, Any]] = _MECHANICS + [
      lambda m: list(dict.fromkeys(
          (_CHAR[c], int(m.group(3)) * (1 if m.group(1) == "improve" else -1))
          for c in re.split(r",? and |, ", m.group(2))))),
+    # "the Armour Penetration characteristic of its ranged weapons is improved by 1"
+    (re.compile(r"\bthe ((?:attacks|strength|armour penetration|damage)(?:(?:, | and |, and )"
+                r"(?:attacks|strength|armour penetration|damage))*) characteristics? of [^.]*? "
+                r"(?:is|are) (improved|worsened) by (\d)"),
+     lambda m: list(dict.fromkeys(
+         (_CHAR[c], int(m.group(3)) * (1 if m.group(2) == "improved" else -1))
+         for c in re.split(r",? and |, ", m.group(1))))),
     # "This invulnerable save is improved to 4+ against Psychic Attacks"
     (re.compile(r"(?:this|the|its|that) invulnerable save is improved to (\d)\+(?: against "
                 r"(ranged|melee|psychic) attacks)?"),
@@ -601,7 +612,8 @@ _ENEMY_STATE = re.compile(r"\bwhile an enemy unit is ([A-Z][a-z]+),[^.]*\bthat u
 
 
 #: a sentence about the weapons the one before changed
-_THOSE_WEAPONS = re.compile(r"^(?!.*\bequipped with\b).*\b(?:those|these) weapons\b")
+_THOSE_WEAPONS = re.compile(r"^(?!.*\bequipped with\b).*\b(?:(?:those|these) weapons|that "
+                            r"weapon)\b")
 _WEAPON_KEYS = ("attack", "weapon_ability", "weapon_names", "weapon_abilities",
                 "without_abilities", "without_names")
 
@@ -1047,8 +1059,9 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
                 cond.setdefault("attack", kind)
             elif abilities:
                 cond.setdefault("weapon_abilities", abilities)
-        unchecked = (unknown or _UNCHECKED.search(rest) or _keyword_left(plain, cond) or (
-            not named and (_SOME_WEAPONS.search(plain_low) or _NAMED_WEAPONS.search(plain_low))))
+        unchecked = (unknown or bondsman or _UNCHECKED.search(rest) or _keyword_left(
+            plain, cond) or (not named and (_SOME_WEAPONS.search(plain_low)
+                                            or _NAMED_WEAPONS.search(plain_low))))
         steps = _scaling(low)
         if steps is not None:  # "+1 Attack for every 5 enemy models within 6\"": one switch a count
             per, most, what = steps
