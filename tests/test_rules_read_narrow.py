@@ -194,3 +194,15 @@ def test_the_plague_of_an_afflicted_enemy_is_a_debuff_on_it():
     usable = [p for p in parts if p.rule.usable]
     assert [(p.scope, p.rule.side, p.rule.describe()) for p in usable] == \
         [(Scope.ENEMY, "defender", "hit_mod=-1")]
+
+
+def test_models_of_that_unit_are_the_unit_brought_in_before():
+    parts = translate("Protocols", "In your Command phase, if this model is leading a KASTELAN "
+                      "ROBOTS unit, you can select one protocol for that unit to enter. Protector "
+                      "Protocol: Add 2 to the Attacks characteristic of ranged weapons equipped by "
+                      "KASTELAN ROBOT models in that unit.")
+    assert [(p.scope, p.keywords) for p in parts] == [(Scope.LED, ("KASTELAN ROBOTS",))]
+    # the Datasmith alone (not leading them) gets nothing; leading Kastelan Robots, the switch
+    assert side_rules(parts, "attacker").switches == ()
+    assert [r.name for r in side_rules(parts, "attacker", leading=True, led=frozenset(
+        {"KASTELAN ROBOTS", "VEHICLE"})).switches] == ["Protocols"]

@@ -1504,6 +1504,8 @@ def _classify(cased: str, ref: Whom | None, leading: bool, sentence: str) -> Who
     if re.match(r"^(?:such an? (?:attack|unit)|that attack|those attacks|such (?:attacks|units))"
                 r"\b", low):
         return None  # the attack the sentence before made: its whom
+    if ref is not None and re.match(r"^(?:[a-z' \-]+ )?models? in that unit$", low):
+        return ref  # "KASTELAN ROBOT models in that unit": the unit brought in before
     if _REF.match(low):
         if ref is not None:
             return ref
