@@ -690,7 +690,7 @@ def _weapon_scope(low: str, cased: str | None = None) -> tuple[dict[str, Any], b
     # "all [HEAVY] weapons equipped by models in this unit", "a [MELTA] or [TORRENT] weapon":
     # the weapons with those abilities
     for m in _BRACKETED_WEAPONS.finditer(low):
-        abilities = _ability_names(", ".join(re.findall(r"\[([^\]]+)\]", m.group(1))))
+        abilities = _ability_names(", ".join(re.findall(r"\[([^\[\]]+)\]", m.group(1))))
         if abilities:
             cond.setdefault("weapon_abilities", abilities)
             if m.group(2):
