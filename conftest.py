@@ -21,6 +21,11 @@ _cache: list[str] = []
 
 
 def pytest_configure(config) -> None:
+    # `pytest -n auto` (pytest-xdist, the README's test command) sends each test file to one
+    # worker, so a module's server, browser or compiled data is set up once
+    explicit = any(a.startswith("--dist") for a in config.invocation_params.args)
+    if getattr(config.option, "dist", None) == "load" and not explicit:
+        config.option.dist = "loadfile"
     for name in USER_ENV:
         _saved[name] = os.environ.pop(name, None)
     _cache.append(tempfile.mkdtemp(prefix="mathhammer-test-cache-"))

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
+from .detachments import unit_keywords
 from .inline import is_inline_target, is_inline_weapon
 from .translate import is_keyword_model
 from .unit_rules import UnitRules, offered_to, side_rules, unit_rules
@@ -88,7 +89,8 @@ def attached_rules(body: Any, lead: Any, side: str, body_own: tuple[str, ...],
     return (side_rules(both, side, bearer=body.name)
             + side_rules([p for p in body_parts if p not in both], side, own=body_own,
                          bearer=body.name)
-            + side_rules(theirs, side, own=lead_own, leading=True, bearer=lead_name)
+            + side_rules(theirs, side, own=lead_own, leading=True, bearer=lead_name,
+                         led=unit_keywords(body))
             + offered_to(body, side, data)
             + sum((offered_to(u, side, lead_folder) for u in leads[1:]),
                   offered_to(leads[0], side, lead_folder)))

@@ -525,7 +525,8 @@ class UnitRules:
 
 
 def side_rules(parts: Iterable[DataRule], side: str, *, own: tuple[str, ...] | None = None,
-               leading: bool = False, whole: bool = True, bearer: str = "") -> UnitRules:
+               leading: bool = False, whole: bool = True, bearer: str = "",
+               led: frozenset[str] | None = None) -> UnitRules:
     """Sort one unit's translated rules for one side (``"attacker"`` or ``"defender"``).
 
     ``leading``: the unit is a Leader attached to another (its "while leading" rules apply,
@@ -533,7 +534,9 @@ def side_rules(parts: Iterable[DataRule], side: str, *, own: tuple[str, ...] | N
     model group (defender) when it is part of an attached unit: its "this model" rules then
     apply to those only, and so do a Bodyguard's "this unit" rules when attacking (an attack
     against the attached unit targets the whole unit). ``whole``: "this unit" rules of a
-    Leader reach its Bodyguard too (the Leader's unit is the attached unit).
+    Leader reach its Bodyguard too (the Leader's unit is the attached unit). ``led``: the
+    keywords of the unit it leads ("while this model is leading a BLOOD CLAWS unit" applies
+    only when they are known and match).
     """
     applied, switches, missing, stratagems = [], [], [], []
     elsewhere: list[tuple[str, DataRule]] = []
@@ -563,6 +566,9 @@ def side_rules(parts: Iterable[DataRule], side: str, *, own: tuple[str, ...] | N
             continue
         if part.scope is Scope.LED and not leading:
             continue
+        if part.scope is Scope.LED and part.keywords and (led is None or not qualifies(part,
+                                                                                    led)):
+            continue  # for a led unit of other keywords (or of keywords not known)
         if is_keyword_model(part.model):
             continue  # a rule of the CHARACTER leading the unit (the OFFICER models of an
             # attached unit): none is attached (attached_rules places it)
