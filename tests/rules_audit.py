@@ -388,7 +388,10 @@ def query_rules(entry: dict[str, Any]) -> list[Any]:
 
         from mathhammer.data.rules.unit_rules import resolve
 
-        parts = resolve(parts, SimpleNamespace(keywords=tuple(q["keywords"]), groups=()))
+        # attacked, the bearer is the query's target: its models are known
+        bearer = query_target(q) if q.get("role") == "defender" else None
+        groups = getattr(bearer, "groups", (bearer,)) if bearer is not None else ()
+        parts = resolve(parts, SimpleNamespace(keywords=tuple(q["keywords"]), groups=groups))
     ur = side_rules(parts, q.get("role", "attacker"), own=own,
                     leading=bool(q.get("leading", False)))
     rules = list(ur.applied)
@@ -405,20 +408,30 @@ def run_query(entry: dict[str, Any]) -> Fraction:
     applied as :func:`query_rules` says and the query's options (the entry's edition's core
     rules unless they name others)."""
     import mathhammer as mh
-    from mathhammer.data.typed.inline import parse_squad, parse_weapon
+    from mathhammer.data.typed.inline import parse_weapon
 
     q = entry["query"]
     weapons = [parse_weapon(w) for w in q["weapons"]]  # a melee weapon: range "melee"
+    target = query_target(q)
+    options = {"rules": entry["edition"]} | dict(q.get("options", {}))
+    result = mh.attack(weapons, target, apply=query_rules(entry), **options)
+    measure = q.get("measure", "unsaved")
+    return result.destroyed if measure == "destroyed" else getattr(result, measure).mean()
+
+
+def query_target(q: dict[str, Any]) -> Any:
+    """A query's target: a standard target's name or an inline profile (groups joined by
+    `` + ``, named by ``group_names`` when given)."""
+    import mathhammer as mh
+    from mathhammer.data.typed.inline import parse_squad
+
     target = parse_squad(q["target"]) if re.search(r"\bT\d", q["target"]) else \
         mh.load_unit(q["target"]).as_target()
     if q.get("group_names"):
         target = attrs.evolve(target, groups=tuple(
             attrs.evolve(g, name=n) for g, n in zip(target.groups, q["group_names"],
                                                      strict=True)))
-    options = {"rules": entry["edition"]} | dict(q.get("options", {}))
-    result = mh.attack(weapons, target, apply=query_rules(entry), **options)
-    measure = q.get("measure", "unsaved")
-    return result.destroyed if measure == "destroyed" else getattr(result, measure).mean()
+    return target
 
 
 # -- the report -----------------------------------------------------------------------------

@@ -19,7 +19,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "mathhammer"
 
 #: the rank of each top-level part of the package: a module may import its own rank or lower
 RANKS = {
-    "errors": 0, "cache": 0, "resources": 0, "limits": 0, "version": 0,
+    "errors": 0, "cache": 0, "resources": 0, "limits": 0, "version": 0, "wiring": 0,
     "prob": 1, "model": 2, "mechanics": 3, "engine": 4, "data": 5, "report": 6,
     "app": 7, "library": 7,
     "cli": 8, "web": 8, "mcp": 8, "__main__": 9,

@@ -89,6 +89,14 @@ class Conditions:
     weapon_abilities: tuple[str, ...] | None = None
     #: only weapons without these abilities printed ("all other ranged weapons")
     without_abilities: tuple[str, ...] | None = None
+    #: only weapons not named so ("2 melee weapons in addition to its close combat weapon":
+    #: every melee weapon but the close combat weapon), matched as ``weapon_names``
+    without_names: tuple[str, ...] | None = None
+    #: only an attack whose Damage characteristic is this number ("an attack with a Damage
+    #: characteristic of 1"): the printed Damage, fixed (a dice Damage never is), with the
+    #: options' ``damage_mod`` (``unmodified``: as printed)
+    damage: int | None = None
+    unmodified_damage: bool = False
 
     def holds(
         self, weapon: Weapon, options: Options, *, below_half: bool, below_starting: bool,
@@ -111,6 +119,16 @@ class Conditions:
         if self.without_abilities is not None and any(
                 _has_ability(weapon, a) for a in self.without_abilities):
             return False
+        if self.without_names is not None and any(names_weapon(n, weapon.name)
+                                                  for n in self.without_names):
+            return False
+        if self.damage is not None:
+            printed = weapon.damage.strip()
+            if not printed.isdigit():
+                return False  # a dice Damage is no fixed characteristic
+            modified = int(printed) + (0 if self.unmodified_damage else options.damage_mod)
+            if max(1, modified) != self.damage:
+                return False
         if self.groups is not None and (target is None or target.name not in self.groups):
             return False
         if self.target_keywords is not None and (
@@ -155,6 +173,11 @@ class Conditions:
             parts.append(f"weapons with {' or '.join(self.weapon_abilities)}")
         if self.without_abilities:
             parts.append(f"weapons without {' or '.join(self.without_abilities)}")
+        if self.without_names:
+            parts.append(f"not with {' or '.join(self.without_names)}")
+        if self.damage is not None:
+            parts.append(f"{'unmodified ' if self.unmodified_damage else ''}Damage "
+                         f"{self.damage} attacks")
         if self.groups:
             parts.append(f"against {', '.join(self.groups)}")
         return ", ".join(parts)

@@ -13,6 +13,8 @@ from typing import Any
 
 from ...errors import InputError
 from ..typed.inline import is_inline_target, is_inline_weapon
+from .detachments import unit_keywords
+from .translate import is_keyword_model
 from .unit_rules import UnitRules, offered_to, side_rules, unit_rules
 
 
@@ -75,6 +77,11 @@ def attached_rules(body: Any, lead: Any, side: str, body_own: tuple[str, ...],
     for one in leads:
         known = {key(p) for p in theirs}
         theirs += [p for p in unit_rules(one, lead_folder) if key(p) not in known]
+    # "those OFFICER models": on the parts of the attached unit that have the keyword
+    body_parts = [_on_keyword(p, side, body, leads, body_own, lead_own)
+                  if is_keyword_model(p.model) else p for p in body_parts]
+    theirs = [_on_keyword(p, side, body, leads, body_own, lead_own)
+              if is_keyword_model(p.model) else p for p in theirs]
     shared = {key(p) for p in body_parts} & {key(p) for p in theirs}
     both = [p for p in body_parts if key(p) in shared]
     theirs = [p for p in theirs if key(p) not in shared]
@@ -82,7 +89,8 @@ def attached_rules(body: Any, lead: Any, side: str, body_own: tuple[str, ...],
     return (side_rules(both, side, bearer=body.name)
             + side_rules([p for p in body_parts if p not in both], side, own=body_own,
                          bearer=body.name)
-            + side_rules(theirs, side, own=lead_own, leading=True, bearer=lead_name)
+            + side_rules(theirs, side, own=lead_own, leading=True, bearer=lead_name,
+                         led=unit_keywords(body))
             + offered_to(body, side, data)
             + sum((offered_to(u, side, lead_folder) for u in leads[1:]),
                   offered_to(leads[0], side, lead_folder)))
@@ -99,6 +107,35 @@ def _on_leader(part: Any, side: str, lead_own: tuple[str, ...]) -> Any:
     rule = part.rule
     return attrs.evolve(part, model="", scope=Scope.MODEL, rule=attrs.evolve(
         rule, requires=attrs.evolve(rule.requires, **{key: lead_own})))
+
+
+def _on_keyword(part: Any, side: str, body: Any, leads: tuple[Any, ...],
+                body_own: tuple[str, ...], lead_own: tuple[str, ...]) -> Any:
+    """A rule for the models of an attached unit with a keyword ("those OFFICER models") on
+    the units of it that have the keyword: their weapons (attacking) or model groups
+    (attacked); not modelled, said, when the weapons of one Leader of several cannot be told
+    apart or none has the keyword."""
+    import attrs
+
+    from .detachments import has_keywords, unit_keywords
+    from .translate import Scope
+
+    key = "weapons" if side == "attacker" else "groups"
+    names: list[str] = []
+    if has_keywords(part.model, unit_keywords(body)):
+        names += body_own
+    having = [u for u in leads if has_keywords(part.model, unit_keywords(u))]
+    mixed = 0 < len(having) < len(leads)  # some Leaders have it: their groups, by name
+    if having:
+        names += [u.name for u in having] if mixed and side == "defender" else lead_own
+    rule = part.rule
+    if not names or not rule.usable or (mixed and side == "attacker"):
+        return attrs.evolve(part, model="", rule=attrs.evolve(
+            rule, effects=(), assumes="", not_modelled=rule.not_modelled or
+            f"for the {part.model} models of the attached unit only, which mathhammer cannot "
+            "tell apart here"))
+    return attrs.evolve(part, model="", scope=Scope.MODEL, rule=attrs.evolve(
+        rule, requires=attrs.evolve(rule.requires, **{key: tuple(dict.fromkeys(names))})))
 
 
 def defending_rules(unit: Any, data: str | os.PathLike | None = None) -> UnitRules:

@@ -164,13 +164,14 @@ def for_unit(read: Any, name: str, text: str, keywords: frozenset[str], where: s
     >>> for_unit(translate, "Rage", text, frozenset({"NECRONS"}), "")
     ()
     """
-    from .translate import normalize
+    from .translate import Scope, normalize
 
     clean = normalize(text)
     hits = list(_ARMY_KW.finditer(clean))
     if not hits:
         return read(name, text, where, **kw)
     mine = False
+    nouns: set[str] = set()
 
     def settle(m: re.Match) -> str:
         nonlocal mine
@@ -178,12 +179,18 @@ def for_unit(read: Any, name: str, text: str, keywords: frozenset[str], where: s
         if not any(has_keywords(p.strip(), keywords) for p in re.split(r" ?/ ?| or |, ", phrase)):
             return m.group(0)
         mine = True
+        nouns.add(noun.rstrip("s"))
         return f"a {noun.rstrip('s')}" if m.group(0).split()[0].lower() in ("a", "an", "each") \
             else noun
     settled = _ARMY_KW.sub(settle, clean)
     if not mine:
         return ()
-    return tuple(attrs.evolve(r, rule=attrs.evolve(r.rule, text=text.strip()))
+    # "friendly X models": the unit's models that are X, so in an attached unit the
+    # component that is X (its own weapons or group), not its Leader's or Bodyguard's too
+    models = nouns == {"model"}
+    return tuple(attrs.evolve(r, rule=attrs.evolve(r.rule, text=text.strip()),
+                              scope=Scope.MODEL if models and r.scope is Scope.UNIT
+                              and not r.model else r.scope)
                  for r in read(name, settled, where, **kw))
 
 

@@ -138,6 +138,7 @@ _TYPOS = [(re.compile(p, re.I), r) for p, r in (
     (r"\b(add \d) the (strength|attacks|damage)\b", r"\1 to the \2"),
     (r"\bfriending\b", "friendly"), (r"\bmodel's in\b", "models in"),
     (r"\bhit ro ll\b", "Hit roll"), (r"\bwound ro ll\b", "Wound roll"),
+    (r"\b(hit|wound) roll or 1\b", r"\1 roll of 1"),
     (r"\b(improve|worsen) that (armour penetration|strength|damage|attacks)\b", r"\1 the \2"),
     (r"\[([A-Z][A-Z \-]+?) abilit(?:y|ies)\]", r"[\1] abilities"), (r"\babilty\b", "ability"),
     # a weapon ability named without its brackets: "have the Devastating Wounds ability"
@@ -217,6 +218,10 @@ _SECOND = re.compile(
     r"(?:that attack|it|those attacks|those weapons) ha(?:s|ve))\b)|"
     r",\s+or\s+(?=(?:on\s+)?unmodified hit rolls of \d\+ instead\b)|"
     r",\s+and\s+(?=while\b|all other\b)|"
+    # "weapons equipped by that model have [LETHAL HITS], and melee weapons equipped by that
+    # model have [LANCE]": two grants, each with its own weapons; "..., but while that unit
+    # contains 10 or more models, that weapon has [HAZARDOUS]": a condition of its own
+    r",\s+and\s+(?=(?:ranged |melee )weapons equipped by\b)|,\s+but\s+(?=while\b)|"
     r",\s+and\s+(?=(?:you can re-roll|re-roll|add|subtract|improve|worsen)\b[^.;]*\b(?:as "
     r"well|if|while)\b)|"
     r",?(?<!\s)\s+and\s+(?=each time\b)|;\s+(?=\S)|"
@@ -339,13 +344,20 @@ _EFFECTS: list[tuple[re.Pattern, Any]] = _MECHANICS + [
      lambda m: [("crit_hit", int(m.group(1)))]),
     (re.compile(r"wound roll of (\d)\+ scores a critical wound"),
      lambda m: [("crit_wound", int(m.group(1)))]),
-    (re.compile(r"(improve|worsen) the ((?:attacks|strength|armour penetration|damage|weapon "
-                r"skill|ballistic skill)(?:(?:, | and |, and )(?:attacks|strength|armour "
-                r"penetration|damage|weapon skill|ballistic skill))*) "
+    (re.compile(r"(improve|worsen) (?:the|its|their) ((?:attacks|strength|armour penetration|"
+                r"damage|weapon skill|ballistic skill)(?:(?:, | and |, and )(?:attacks|strength|"
+                r"armour penetration|damage|weapon skill|ballistic skill))*) "
                 r"(?:characteristics? )?of [^.]*?by (\d)"),
      lambda m: list(dict.fromkeys(
          (_CHAR[c], int(m.group(3)) * (1 if m.group(1) == "improve" else -1))
          for c in re.split(r",? and |, ", m.group(2))))),
+    # "the Armour Penetration characteristic of its ranged weapons is improved by 1"
+    (re.compile(r"\bthe ((?:attacks|strength|armour penetration|damage)(?:(?:, | and |, and )"
+                r"(?:attacks|strength|armour penetration|damage))*) characteristics? of [^.]*? "
+                r"(?:is|are) (improved|worsened) by (\d)"),
+     lambda m: list(dict.fromkeys(
+         (_CHAR[c], int(m.group(3)) * (1 if m.group(2) == "improved" else -1))
+         for c in re.split(r",? and |, ", m.group(1))))),
     # "This invulnerable save is improved to 4+ against Psychic Attacks"
     (re.compile(r"(?:this|the|its|that) invulnerable save is improved to (\d)\+(?: against "
                 r"(ranged|melee|psychic) attacks)?"),
@@ -365,11 +377,11 @@ _EFFECTS: list[tuple[re.Pattern, Any]] = _MECHANICS + [
     (re.compile(r"halve the damage characteristic"), lambda m: [("halve_damage", True)]),
     (re.compile(r"feel no pain (\d)\+|(\d)\+ feel no pain"),
      lambda m: [("fnp", int(m.group(1) or m.group(2)))]),
-    (re.compile(r"(\d)\+ invulnerable save(?: against (ranged|melee) attacks)?"),
+    (re.compile(r"(\d)\+ invulnerable save(?: against (ranged|melee|psychic) attacks)?"),
      lambda m: [("invuln", (int(m.group(1)), m.group(2)))]),
-    (re.compile(r"\b(\d)\+ insv\b(?: against (ranged|melee) attacks)?"),
+    (re.compile(r"\b(\d)\+ insv\b(?: against (ranged|melee|psychic) attacks)?"),
      lambda m: [("invuln", (int(m.group(1)), m.group(2)))]),
-    (re.compile(r"invulnerable save of (\d)\+(?: against (ranged|melee) attacks)?"),
+    (re.compile(r"invulnerable save of (\d)\+(?: against (ranged|melee|psychic) attacks)?"),
      lambda m: [("invuln", (int(m.group(1)), m.group(2)))]),
     (re.compile(r"(?<!not )ha(?:ve|s) (?:the )?stealth\b(?! and)(?: abilit\w*)?(?=[,.;]|$| and\b)"),
      lambda m: [("target_abilities", ("stealth",))]),
@@ -412,6 +424,10 @@ _NOT_MODELLED = [
                 r"(?:ballistic skill|weapon skill|armour penetration|strength|damage|attacks) "
                 r"characteristic of [-\d]"),
      "sets a characteristic"),
+    # "a 4+ invulnerable save against Psychic Attacks and attacks made by DAEMON models": the
+    # attacker's keywords are not read
+    (re.compile(r"\b(?:against|and) attacks made by (?:an? )?[a-z' \-]+ models?\b"),
+     "a save against some attackers only"),
     (re.compile(r"critical (?:hit|wound)"), "a Critical Hit or Wound rule"),
     (re.compile(r"hit roll|wound roll"), "a Hit or Wound roll rule"),
     (re.compile(r"toughness|save characteristic|wounds characteristic"),
@@ -428,7 +444,8 @@ _ON_CRITICAL = re.compile(r"(?:scores? a|on a) critical (?:wound|hit),? (?:that 
 _BESIDE = {"doubles or halves a characteristic", "changes the Attacks characteristic",
            "Feel No Pain against some attacks only", "mortal wounds outside the attack's rolls",
            "sets the Damage characteristic", "re-rolls a Damage roll", "re-rolls a saving throw",
-           "sets a characteristic", "changes the unit's own characteristics"}
+           "sets a characteristic", "changes the unit's own characteristics",
+           "a save against some attackers only"}
 
 
 def _sign(m: re.Match) -> int:
@@ -441,6 +458,9 @@ _ATTACK_KIND = [
      "ranged"),
     (re.compile(r"\bmelee (?:attack|weapon)|fight phase|selected to fight|\bfights?\b"), "melee"),
 ]
+#: both kinds named together ("ranged and melee weapons"): no ranged or melee condition
+_BOTH_KINDS = re.compile(r"\b(?:ranged|melee) (?:and|or|and/or) (?:ranged|melee) (?=weapons?\b|"
+                         r"attacks?\b)")
 #: the bearer's attacks are made before the effect ("after this unit has shot", "each time the
 #: bearer's unit has shot")
 _AFTER_SHOT = re.compile(r"\b(?:after|each time) (?:this|the bearer's|this model's) (?:unit|model) "
@@ -488,7 +508,17 @@ _CHECKED = [
                 r"(?: model)? is leading (?:this|that) unit|while this unit is (?:being )?led"),
      "led", True),
 ]
-_PSYCHIC = re.compile(r"\bpsychic (?:attacks?|weapons?)\b")
+#: the attack's own weapon is Psychic ("makes a Psychic Attack"), not an earlier one's ("a unit
+#: that was hit by one or more Psychic attacks made by a THOUSAND SONS PSYKER unit")
+#: the attack's Damage characteristic: "if that attack has a Damage characteristic of 1", "an
+#: attack with an unmodified Damage characteristic of 1"
+_DAMAGE_IS = re.compile(r"\b(?:with|has) an? (unmodified )?damage characteristic of (\d)\b"
+                        r"(?! (?:to|instead|or)\b)")
+_PSYCHIC = re.compile(r"(?<!hit by )(?<!hit by one or more )(?<!hit by a )"
+                      r"\bpsychic (?:attacks?|weapons?)\b(?! made by)")
+#: an invulnerable save against some attacks only: that condition is the save's alone
+_INVULN_AGAINST = re.compile(r"(?:\d\+ invulnerable save|invulnerable save of \d\+|\d\+ insv|"
+                             r"improved to \d\+) against (?:ranged|melee|psychic) attacks")
 #: "targets a unit (excluding MONSTERS and VEHICLES)": keywords the target must not have
 _TARGET_EXCLUDED = re.compile(
     r"(?:targets?|against) (?:an? )?(?:visible )?(?:enemy )?units? \(excluding ((?:[A-Z][A-Z\-']+"
@@ -561,6 +591,49 @@ _SOME_WEAPONS = re.compile(
     r"bearer's|your|the) (?:unit|model|bearer|target)\b|those weapons|that weapon\b|\d))")
 
 
+#: a second change with its verb left out ("add 1 to the Hit roll if ..., and 1 to the Wound
+#: roll as well if ..."): the verb put back, so that it is read (and split) as a clause
+_ELIDED = re.compile(r",? and (\d) (to|from) the(?= (?:hit|wound) roll)", re.I)
+
+
+#: one weapon of the bearer chosen ("Select one melee weapon equipped by the bearer"), and a
+#: later sentence about it ("That weapon gains the [DEVASTATING WOUNDS] ability"): the bearer's
+#: weapons of that kind, never its unit's (docs/rules.md, section 12)
+_CHOSEN_WEAPON = re.compile(r"\bselect one ([a-z\-]+ )?weapon equipped by (?:the bearer|this "
+                            r"model)\b(?!'s)")
+#: a Bondsman ability's effect, on the friendly ARMIGER model it affects, never the Knight's
+#: own ("While a model is affected by this ability, ...", "ARMIGER models under the effects of
+#: the bearer's Bondsman ability")
+_BONDSMAN = re.compile(r"\bwhile a model is affected by this ability\b|\bunder the effects? of "
+                       r"(?:the bearer's|this model's|its) bondsman abilit")
+
+
+#: an enemy unit's state whose effects follow, on "this unit" ("while an enemy unit is
+#: Afflicted, ... and that unit has the effect of your chosen Plague")
+_ENEMY_STATE = re.compile(r"\bwhile an enemy unit is ([A-Z][a-z]+),[^.]*\bthat unit has the "
+                          r"effects? of your chosen\b", re.I)
+
+
+#: a sentence about the weapons the one before changed
+_THOSE_WEAPONS = re.compile(r"^(?!.*\bequipped with\b).*\b(?:(?:those|these) weapons|that "
+                            r"weapon)\b")
+_WEAPON_KEYS = ("attack", "weapon_ability", "weapon_names", "weapon_abilities",
+                "without_abilities", "without_names")
+
+
+#: some weapons counted besides one named: "equipped with 2 melee weapons in addition to its
+#: close combat weapon" (then "those 2 weapons")
+_BESIDES = re.compile(r"\bequipped with (?:\d|two|three) (melee|ranged) weapons in addition to "
+                      r"(?:its|their|the bearer's|this model's) ([a-z' \-]+?)(?=[,.;]|$)")
+_THAT_WEAPON = re.compile(r"\b(?:that|the selected|this) weapon\b")
+
+
+#: the conditions an "instead" alternative keeps of the effect it replaces
+_KEPT_INSTEAD = ("half_range", "charged", "stationary", "below_half", "below_starting", "led",
+                 "target_keywords", "target_not_keywords", "weapon_ability", "damage",
+                 "unmodified_damage")
+
+
 #: a sentence about the attack the sentence before made ("If that attack targets a unit
 #: within 9\", ... as well"): it keeps that sentence's ranged or melee condition
 _SAME_ATTACK = re.compile(r"^(?!each time)[^.]*\b(?:that attack|those attacks|instead|such an? "
@@ -597,6 +670,10 @@ _WEAPON_PHRASES = [
                r"(?P<w>(?:[a-z'\-]+ ){0,4}?[a-z'\-]+?)(?: weapons?)?(?= that\b|,|\.|$| against\b|"
                r" targets?\b| is\b)"),
 ]
+#: weapons named by their abilities in brackets ("all [HEAVY] weapons", "a [MELTA] or [TORRENT]
+#: weapon")
+_BRACKETED_WEAPONS = re.compile(r"((?:\[[a-z][a-z \-0-9+]*\](?:,? (?:or|and) |, )?)+) "
+                                r"(?:(ranged|melee) )?weapons?\b")
 #: words that are never (part of) a weapon's name
 _NOT_A_WEAPON = re.compile(r"\b(?:abilit\w*|select\w*|characteristics?|improved|stratagems?|"
                            r"instead|wounds?|strength|toughness|save|damage|remaining|phase|"
@@ -613,6 +690,14 @@ def _weapon_scope(low: str, cased: str | None = None) -> tuple[dict[str, Any], b
     """The weapons a sentence changes, as conditions (named weapons or profiles, weapons with
     an ability, or without it: "all other ranged weapons"), and whether it names any."""
     cond: dict[str, Any] = {}
+    # "all [HEAVY] weapons equipped by models in this unit", "a [MELTA] or [TORRENT] weapon":
+    # the weapons with those abilities
+    for m in _BRACKETED_WEAPONS.finditer(low):
+        abilities = _ability_names(", ".join(re.findall(r"\[([^\[\]]+)\]", m.group(1))))
+        if abilities:
+            cond.setdefault("weapon_abilities", abilities)
+            if m.group(2):
+                cond.setdefault("attack", m.group(2))
     for pattern in _WEAPON_PHRASES:
         for m in pattern.finditer(low):
             if cased is not None and re.search(r"\b[A-Z]{3,}\b", cased[m.start("w"):m.end("w")]):
@@ -623,6 +708,7 @@ def _weapon_scope(low: str, cased: str | None = None) -> tuple[dict[str, Any], b
             if _NOT_A_WEAPON.search(re.sub(r"(?<!\s)\s+weapons?$", "", phrase)):
                 continue
             phrase = {"pistols": "pistol", "pistol": "pistol"}.get(phrase, phrase)
+            phrase = _BOTH_KINDS.sub("", phrase)  # "ranged and melee weapons": any weapon
             kind = re.match(r"(ranged|melee)\s+(?!weapons?$)", phrase)
             if kind:
                 cond.setdefault("attack", kind.group(1))
@@ -697,6 +783,12 @@ def _grants(sentence: str) -> list[list[tuple[str, Any]]]:
     return out
 
 
+#: a change of an attack's roll or characteristic still in a sentence once its effects are read
+_LEFT_OVER = re.compile(r"\b(?:add|subtract|improve|worsen|re-roll)\b[^.;]*?\b(?:hit rolls?|wound "
+                        r"rolls?|damage rolls?|(?:attacks|strength|damage|armour penetration|"
+                        r"ballistic skill|weapon skill)(?:(?:,|,? and) [a-z ]+)? characteristics?)")
+
+
 def _effects(low: str) -> tuple[list[list[tuple[str, Any]]], str]:
     """The changes one sentence makes (alternatives for an either/or grant), and the reason it
     is not modelled ("" when it is, or changes nothing)."""
@@ -725,6 +817,8 @@ def _effects(low: str) -> tuple[list[list[tuple[str, Any]]], str]:
         return [], ""
     extra = next((reason for pattern, reason in _NOT_MODELLED
                   if reason in _BESIDE and pattern.search(rest)), "")
+    if not extra and _LEFT_OVER.search(rest):  # a second change of an attack, not read
+        extra = "a clause not read"
     if not alternatives:
         return [changes], extra
     return [changes + alt for alt in alternatives], extra
@@ -740,6 +834,12 @@ def _conditions(low: str, cased: str, whole: str) -> tuple[dict[str, Any], str]:
         if pattern.search(rest):
             cond[key] = value
             rest = pattern.sub(" ", rest)
+    damage = _DAMAGE_IS.search(rest)
+    if damage:  # "an attack with a Damage characteristic of 1 is allocated to ..."
+        cond["damage"] = int(damage.group(2))
+        if damage.group(1):
+            cond["unmodified_damage"] = True
+        rest = _DAMAGE_IS.sub(" ", rest)
     if _PSYCHIC.search(rest):
         cond["weapon_ability"] = "psychic"
         rest = _PSYCHIC.sub(lambda m: m.group(0).split(" ", 1)[1], rest)
@@ -756,6 +856,10 @@ def _conditions(low: str, cased: str, whole: str) -> tuple[dict[str, Any], str]:
         words = re.split(r", or |, | or ", m.group(1).strip())
         cond["target_keywords"] = tuple(w.strip() for w in words if w.strip())
         rest = rest.replace(m.group(0).lower(), " ")
+    # "a 4+ invulnerable save against ranged attacks, and the Feel No Pain 6+ ability": the
+    # invulnerable save's own "against ranged attacks" is its clause's, not the sentence's;
+    # "ranged and melee weapons" names both kinds
+    whole = _BOTH_KINDS.sub(" ", _INVULN_AGAINST.sub(" ", whole))
     kinds = [kind for pattern, kind in _ATTACK_KIND if pattern.search(whole)]
     if len(kinds) == 1:
         cond["attack"] = kinds[0]
@@ -795,6 +899,8 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     clean = normalize(text)
     if not _RELEVANT.search(clean.lower()) or _is_weapon_ability(name):
         return ()
+    clean = _ELIDED.sub(lambda m: f", and {'add' if m.group(2) == 'to' else 'subtract'} "
+                        f"{m.group(1)} {m.group(2)} the", clean)
     leading = bool(_LEADING.search(clean.lower()))
     auto: dict[tuple[str, Whom], list[Effect]] = {}
     # side, whom, assumes, effects, its label's suffix ("" numbers it)
@@ -809,9 +915,18 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     before: Whom | None = None  # whom the last one changes
     frame: Whom | None = None  # "X units from your army have the following ability:"
     others: tuple[str, ...] = ()  # the weapon abilities the last sentence names
+    prior: dict[str, Any] = {}  # the conditions of the last sentence with an effect
+    weapons_before: dict[str, Any] = {}  # the weapons it changes
+    chosen: re.Match | None = None  # "select one melee weapon equipped by the bearer"
+    bondsman = False  # "While a model is affected by this ability" said
+    afflicted = ""  # "while an enemy unit is Afflicted, ... that unit has the effect of ..."
     for sentence in _sentences(clean):
         low = sentence.lower()
         intros = _intros(sentence)
+        chosen = _CHOSEN_WEAPON.search(low) or chosen
+        bondsman = bondsman or bool(_BONDSMAN.search(low))
+        state = _ENEMY_STATE.search(sentence)
+        afflicted = f"an enemy unit that is {state.group(1)}" if state else afflicted
         alternatives, reason = _effects(low)
         if not alternatives and not reason and _RELEVANT.search(low) and not _ONLY.match(low) \
                 and not _DEFINES.search(low):
@@ -848,6 +963,19 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
                 Whom(_scope(low, leading)), "defender"
         if whom is None:
             whom = Whom(_scope(low, leading))
+        if afflicted and whom.scope in (Scope.UNIT, Scope.MODEL):
+            # a Plague of an Afflicted enemy unit: "this unit" is that enemy, its attacks a
+            # debuff (the attacks it makes at the bearer's army)
+            whom = Whom(Scope.ENEMY, words=afflicted)
+            side = "defender" if side == "attacker" else "attacker"
+        bondsman = bondsman or bool(_BONDSMAN.search(low))
+        if bondsman:  # the ARMIGER a Knight's Bondsman ability affects, from then on
+            whom = Whom(Scope.OTHERS, ("ARMIGER",),
+                        words="the ARMIGER model under this model's Bondsman ability")
+        picked = chosen is not None and side == "attacker" and whom.scope in (
+            Scope.UNIT, Scope.MODEL) and bool(_THAT_WEAPON.search(low))
+        if picked:  # "... That weapon gains [DEVASTATING WOUNDS]": the bearer's weapon only
+            whom = Whom(Scope.MODEL)
         if whom.scope is Scope.FRIENDLY and side == "attacker" and not lasts and \
                 _AFTER_SHOT.search(clean) and not _PAST_THE_PHASE.search(low):
             # "after this unit has shot, select one enemy unit hit ... Until the end of the
@@ -870,7 +998,7 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
                 and not sentence[a:b].lower().startswith("select")]
         if whom.scope is Scope.LED:
             cut += [m.span() for m in _LEAD_INTRO.finditer(sentence)]
-        if whom.model == "CHARACTER":  # "that CHARACTER model": the Leader, said by the model
+        if is_keyword_model(whom.model):  # "that CHARACTER model": the Leader, said by the model
             cut += ([span] if span else []) + [m.span() for m in _LEADER_INTRO.finditer(sentence)]
         if others and "all other" in low:  # "all other ranged weapons": said by the scope
             at = low.index("all other")
@@ -890,12 +1018,19 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
                 cond["attack"] = kinds.pop()
         if "attack" not in cond and last and _SAME_ATTACK.search(low):
             cond["attack"] = last  # "If that attack ...": the one the last sentence made
+        if re.search(r"\binstead\b", low):
+            # "if that unit made a Charge move, add 1 ... If your unit is Battle-shocked, add 2
+            # ... instead": the alternative replaces that effect, under that effect's conditions
+            for key in _KEPT_INSTEAD:
+                if key in prior and key not in cond:
+                    cond[key] = prior[key]
         last = cond.get("attack")
+        prior = {k: v for k, v in cond.items() if k in _KEPT_INSTEAD}
         # the defender's own Leader, charge or stationary state is not an attack option; nor
         # is a debuffed enemy's strength the target's
         popped = ("led", "charged", "stationary") + (
             ("below_half", "below_starting") if whom.scope is Scope.ENEMY else ())
-        if whom.model == "CHARACTER":  # the Leader's own: there when it is attached
+        if is_keyword_model(whom.model):  # the Leader's own: there when it is attached
             cond.pop("led", None)
         unknown = side == "defender" and any(cond.pop(k, None) is not None for k in popped)
         scoped, named = _weapon_scope(plain_low, plain)
@@ -910,8 +1045,28 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         scoped.pop("attack", None)
         others = scoped.get("weapon_abilities", ())
         cond.update(scoped)
-        unchecked = (unknown or _UNCHECKED.search(rest) or _keyword_left(plain, cond) or (
-            not named and (_SOME_WEAPONS.search(plain_low) or _NAMED_WEAPONS.search(plain_low))))
+        if not named and _THOSE_WEAPONS.search(low) and not picked:
+            # "... of that weapon by 1 for every 5 models. While this unit contains 10 or more
+            # models, those weapons have [HAZARDOUS]": the weapons the sentence before changed
+            for key, value in weapons_before.items():
+                cond.setdefault(key, value)
+        weapons_before = {k: v for k, v in cond.items() if k in _WEAPON_KEYS}
+        besides = _BESIDES.search(low)
+        if besides and re.search(r"\bthose (?:\d|two|three) weapons\b", low):
+            # "equipped with 2 melee weapons in addition to its close combat weapon, add 2 to
+            # the Attacks characteristics of those 2 weapons": its melee weapons but that one
+            cond.setdefault("attack", besides.group(1))
+            cond["without_names"] = (besides.group(2).strip(),)
+        if picked and chosen is not None and chosen.group(1):  # "one Torrent weapon"
+            kind = chosen.group(1).strip()
+            abilities = () if kind in ("ranged", "melee") else _ability_names(kind)
+            if kind in ("ranged", "melee"):
+                cond.setdefault("attack", kind)
+            elif abilities:
+                cond.setdefault("weapon_abilities", abilities)
+        unchecked = (unknown or bondsman or _UNCHECKED.search(rest) or _keyword_left(
+            plain, cond) or (not named and (_SOME_WEAPONS.search(plain_low)
+                                            or _NAMED_WEAPONS.search(plain_low))))
         steps = _scaling(low)
         if steps is not None:  # "+1 Attack for every 5 enemy models within 6\"": one switch a count
             per, most, what = steps
@@ -920,6 +1075,8 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
                 step = max((abs(v) for f, v in alt if f in _SCALES and isinstance(v, int)),
                            default=1)
                 top = max(1, most // step) if "maximum of" in low else most
+                if "maximum of" not in low and _OWN_COUNT.search(what):
+                    top = 6  # the unit's own models: up to 30 (a Leader and 20 Boyz: x4)
                 for k in range(1, top + 1):
                     counted = f"{k * per}" if per == 1 else f"{k * per}-{(k + 1) * per - 1}"
                     scaled = [(f, v * k if f in _SCALES and isinstance(v, int) else v)
@@ -966,7 +1123,19 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     if not out:
         out.append(part(NamedRule(name, side=side, not_modelled="wording not recognised",
                                   **base), whom))
+    holder = _SELECTED_HOLDER.search(clean)
+    if holder:  # "... select one of the following abilities ... this model's melee weapons
+        # have the selected ability": the choice is that model's, not its unit's
+        out = [attrs.evolve(p, scope=Scope.MODEL) if p.scope is Scope.UNIT and not p.model
+               and p.rule.usable and all(k == "abilities" for e in p.rule.effects
+                                         for k, _v in e.changes) else p for p in out]
     return tuple(out)
+
+
+#: who has the ability a choice selected, when it is one model ("Until the end of the phase,
+#: this model's melee weapons have the selected ability")
+_SELECTED_HOLDER = re.compile(r"\b(?:this model's|the bearer's) (?:(?:ranged|melee) )?weapons? "
+                              r"ha(?:ve|s) the (?:selected|chosen) (?:weapon )?abilit", re.I)
 
 
 #: a sentence that only says what a word means or when a rule is used (no effect of its own)
@@ -985,6 +1154,10 @@ _SCALES = ("attacks_mod", "strength_mod", "damage_mod", "ap_mod", "hit_mod", "wo
            "skill_mod")
 _PER = re.compile(r"\bfor (?:every|each) (?:(\d+) )?([^,.;()]+?)(?:\s*\((?:rounding down|to a "
                   r"maximum of \+?(\d+)[^)]*)\))?(?=[,.;]|$| but\b| and\b| \()")
+
+
+#: a count of the unit's own models ("for every 5 models in this unit")
+_OWN_COUNT = re.compile(r"^(?:other )?models? in (?:this|the bearer's|that) unit$")
 
 
 def _scaling(low: str) -> tuple[int, int, str] | None:
@@ -1071,6 +1244,12 @@ def _keyword_left(sentence: str, cond: dict[str, Any]) -> bool:
 # units in cover of this terrain. "That unit" means the unit the text brought in last ("select
 # one enemy unit", "while a friendly INFANTRY unit is within 6\" of this model", "while this
 # model is leading a unit").
+
+
+#: the ``model`` of a rule for one model its bearer selects ("select one friendly VEHICLE model
+#: within 3\" of this model. ... that model has ..."): a unit of one model, not every model of
+#: a larger unit (:func:`mathhammer.data.rules.unit_rules.resolve`)
+ONE_MODEL = "#one selected model"
 
 
 @attrs.frozen
@@ -1172,8 +1351,25 @@ _FRAME = re.compile(r"(?:^|[,.:;]\s*|\b(?:all|each)\s+)(?=(?:[A-Za-z'\-]+\s+){1,
                     r"(?:have|has|gains?) the following (?:the )?abilit)", re.I)
 _LEADER_INTRO = re.compile(r"\b(?i:while|if) (?i:an?) (?:[A-Z][A-Z'\-]+ ){0,4}(?:CHARACTER|[A-Z]"
                            r"[A-Z'\-]+)(?: model)? is leading (?:this|this model's) unit\b")
+#: other models of the bearer's unit brought in by keyword: "While one or more OFFICER models are
+#: in the same unit as this model, those OFFICER models have ..."
+_SAME_UNIT_INTRO = re.compile(r"\b(?i:while) (?i:one or more|an?) ((?:[A-Z][A-Z'\-]+ ){0,3}"
+                              r"[A-Z][A-Z'\-]+) (?i:models? (?:is|are) in (?:the same unit as "
+                              r"this model|this model's unit))\b")
 _SELF_INTRO = re.compile(r"\beach time (this|the bearer's) (unit|model) is selected to "
                          r"(?:shoot|fight)", re.I)
+
+
+def is_keyword_model(model: str) -> bool:
+    """Whether a rule's ``model`` names the unit's models by a keyword ("CHARACTER": its
+    Leader; "OFFICER") rather than a model by name ("Warlock") or the data's own model entry
+    ("@Wulfen with Death Totem").
+
+    >>> is_keyword_model("OFFICER"), is_keyword_model("Warlock"), is_keyword_model("")
+    (True, False, False)
+    """
+    return bool(model) and not model.startswith("@") and model == model.upper() and \
+        any(c.isalpha() for c in model)
 
 
 def _keyword_phrases(words: str) -> tuple[str, ...]:
@@ -1227,10 +1423,20 @@ def _intros(sentence: str) -> list[tuple[int, int, Whom]]:
     """The units a sentence brings in (start, end of the clause, beneficiary), in order."""
     out: list[tuple[int, int, Whom]] = []
     for m in _LEAD_INTRO.finditer(sentence):
-        out.append((m.start(), m.end(), Whom(Scope.LED, words="the unit this model leads")))
+        # "while this model is leading a BLOOD CLAWS unit": only a unit with those keywords
+        kw = re.search(r"\b(?i:leading|leads) (?i:an?) ((?:[A-Z][A-Z'\-]+ )+)(?i:unit)\b",
+                       m.group(0))
+        out.append((m.start(), m.end(), Whom(
+            Scope.LED, _keyword_phrases(kw.group(1)) if kw else (),
+            words=f"a {kw.group(1).strip()} unit this model leads" if kw
+            else "the unit this model leads")))
     for m in _LEADER_INTRO.finditer(sentence):  # "that CHARACTER model" is the Leader
         out.append((m.start(), m.end(), Whom(Scope.UNIT, ("CHARACTER",), model="CHARACTER",
                                              words="the CHARACTER leading this unit")))
+    for m in _SAME_UNIT_INTRO.finditer(sentence):  # "those OFFICER models": theirs only
+        kw = " ".join(m.group(1).split())
+        out.append((m.start(), m.end(), Whom(Scope.UNIT, (kw,), model=kw,
+                                             words=f"the {kw} models of this model's unit")))
     for m in _SELF_INTRO.finditer(sentence):
         own = Scope.MODEL if m.group(1).lower() == "the bearer's" and m.group(2) == "model" \
             else Scope.UNIT
@@ -1251,6 +1457,9 @@ def _intros(sentence: str) -> list[tuple[int, int, Whom]]:
         whom = _np_whom(m, select, sentence)
         if whom is None:
             continue
+        if select and whom.scope is not Scope.ENEMY and m.noun.lower() == "model" and re.match(
+                r"(?i)select one\b", sentence[head_start:]):
+            whom = attrs.evolve(whom, model=ONE_MODEL)  # "select one friendly X model"
         end = m.end
         clause = re.match(r"[^,.;:]*?\bis (?:wholly )?within \d+\"(?: of (?:this|the bearer)"
                           r"[a-z' ]*?)?(?=[,.;:]|$|\s+and\b)", sentence[end:], re.I)
@@ -1342,6 +1551,8 @@ def _classify(cased: str, ref: Whom | None, leading: bool, sentence: str) -> Who
     if re.match(r"^(?:such an? (?:attack|unit)|that attack|those attacks|such (?:attacks|units))"
                 r"\b", low):
         return None  # the attack the sentence before made: its whom
+    if ref is not None and re.match(r"^(?:[a-z' \-]+ )?models? in that unit$", low):
+        return ref  # "KASTELAN ROBOT models in that unit": the unit brought in before
     if _REF.match(low):
         if ref is not None:
             return ref

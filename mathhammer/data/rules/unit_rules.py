@@ -35,7 +35,7 @@ from ...model.named import TARGET_XPLUS, NamedRule
 from ..typed.names import name_key
 from .detachments import for_unit, has_keywords, linked_files, unit_keywords
 from .stratagems import stratagem_rules
-from .translate import DataRule, Scope, coverage, translate
+from .translate import ONE_MODEL, DataRule, Scope, coverage, is_keyword_model, translate
 
 if TYPE_CHECKING:
     from ..units.unit import Origin
@@ -183,7 +183,8 @@ def offered_to(unit: Any, side: str, data: str | os.PathLike | None = None) -> U
         return UnitRules()
     edition = origin_of(getattr(unit, "unit", unit)).edition
     return UnitRules(offers=(Offer(side, unit_keywords(unit), getattr(unit, "name", ""),
-                                   lambda: _catalogue_rules(edition, str(path), data)),))
+                                   lambda: _catalogue_rules(edition, str(path), data),
+                                   model_count(unit)),))
 
 
 def army_offers(units: Iterable[Any], unit: Any, side: str,
@@ -193,7 +194,7 @@ def army_offers(units: Iterable[Any], unit: Any, side: str,
     pairs = tuple((u.name, part) for u in units for part in unit_rules(u, data)
                   if not part.scope.own and part.rule.usable)
     return UnitRules(offers=(Offer(side, unit_keywords(unit), getattr(unit, "name", ""),
-                                   lambda: pairs),))
+                                   lambda: pairs, model_count(unit)),))
 
 
 def _catalogue_rules(edition: str, path: str, data: str | os.PathLike | None
@@ -316,12 +317,14 @@ def resolve(parts: Iterable[DataRule], unit: Any) -> tuple[DataRule, ...]:
     out: list[DataRule] = []
     for part in parts:
         mine = part.scope is Scope.FRIENDLY and qualifies(part, keywords)
-        if mine or part.scope is Scope.ENEMY and part.rule.usable:
+        if mine and part.model == ONE_MODEL:  # one model it selects: a unit of one model
+            out.append(_one_selected(part, model_count(unit)))
+        elif mine or part.scope is Scope.ENEMY and part.rule.usable:
             out.append(attrs.evolve(part, scope=Scope.UNIT))
         if part.scope in (Scope.FRIENDLY, Scope.ENEMY):
             part = attrs.evolve(part, resolved=True)  # for the others from now on
-        if part.scope.own and part.model == "CHARACTER":  # the unit's CHARACTER models
-            if "CHARACTER" in keywords:
+        if part.scope.own and is_keyword_model(part.model):  # its CHARACTER (OFFICER) models
+            if has_keywords(part.model, keywords):
                 out.append(attrs.evolve(part, model=""))
             else:
                 out.append(part)  # its Leader's, when one is attached (attached_rules)
@@ -331,6 +334,38 @@ def resolve(parts: Iterable[DataRule], unit: Any) -> tuple[DataRule, ...]:
             continue
         out.append(part)
     return tuple(out)
+
+
+def model_count(unit: Any) -> int | None:
+    """How many models a unit has: an army list's its size, a datasheet's its largest, a
+    target's its groups'; None when not known.
+
+    >>> from types import SimpleNamespace
+    >>> model_count(SimpleNamespace(size=(1, 1))), model_count(SimpleNamespace(groups=()))
+    (1, None)
+    """
+    if isinstance(getattr(unit, "models", None), int):
+        return unit.models
+    base = getattr(unit, "unit", unit)
+    size = getattr(base, "size", None)
+    if isinstance(size, tuple):
+        return size[1]
+    groups = tuple(getattr(base, "groups", ()) or ())
+    if groups and all(isinstance(getattr(g, "models", None), int) for g in groups):
+        return sum(g.models for g in groups)
+    return None
+
+
+def _one_selected(part: DataRule, models: int | None) -> DataRule:
+    """A rule for one model its bearer selects, read for a unit: its own when the unit is that
+    one model; for a unit of several (or of a size not known), not modelled, said."""
+    if models == 1:
+        return attrs.evolve(part, scope=Scope.UNIT, model="")
+    size = f"a unit of {models} models" if models else "a unit whose size is not known"
+    said = part.rule.assumes or part.rule.text
+    return attrs.evolve(part, scope=Scope.UNIT, model="", rule=attrs.evolve(
+        part.rule, effects=(), assumes="", not_modelled=part.rule.not_modelled or
+        f"for the one model selected, not every model of {size} (\"{said}\")"))
 
 
 def _on_model(part: DataRule, groups: tuple[Any, ...], unit: str) -> DataRule:
@@ -371,6 +406,12 @@ class Offer:
     keywords: frozenset[str]
     asker: str
     source: Any = attrs.field(eq=False, repr=False)
+    #: the asking unit's models (None: not known): a rule for one model its bearer selects
+    #: is offered to a unit of one model only
+    models: int | None = None
+
+    def _takes(self, part: DataRule) -> bool:
+        return part.model != ONE_MODEL or self.models == 1
 
     def names(self) -> tuple[str, ...]:
         """The names (``NAME (BEARER's)``) of every rule other units give this one, each once."""
@@ -380,6 +421,8 @@ class Offer:
                 continue
             if part.scope in (Scope.FRIENDLY, Scope.OTHERS) and not qualifies(part,
                                                                              self.keywords):
+                continue
+            if not self._takes(part):
                 continue
             out.append(f"{part.rule.name} ({bearer}'s)")
         return tuple(dict.fromkeys(out))
@@ -395,6 +438,8 @@ class Offer:
                 continue
             if part.scope in (Scope.FRIENDLY, Scope.OTHERS) and not qualifies(part,
                                                                              self.keywords):
+                continue
+            if not self._takes(part):
                 continue
             label = f"{rule.name} ({bearer}'s)"
             names = (" ".join(rule.name.lower().split()), label.lower())
@@ -487,7 +532,8 @@ class UnitRules:
 
 
 def side_rules(parts: Iterable[DataRule], side: str, *, own: tuple[str, ...] | None = None,
-               leading: bool = False, whole: bool = True, bearer: str = "") -> UnitRules:
+               leading: bool = False, whole: bool = True, bearer: str = "",
+               led: frozenset[str] | None = None) -> UnitRules:
     """Sort one unit's translated rules for one side (``"attacker"`` or ``"defender"``).
 
     ``leading``: the unit is a Leader attached to another (its "while leading" rules apply,
@@ -495,7 +541,9 @@ def side_rules(parts: Iterable[DataRule], side: str, *, own: tuple[str, ...] | N
     model group (defender) when it is part of an attached unit: its "this model" rules then
     apply to those only, and so do a Bodyguard's "this unit" rules when attacking (an attack
     against the attached unit targets the whole unit). ``whole``: "this unit" rules of a
-    Leader reach its Bodyguard too (the Leader's unit is the attached unit).
+    Leader reach its Bodyguard too (the Leader's unit is the attached unit). ``led``: the
+    keywords of the unit it leads ("while this model is leading a BLOOD CLAWS unit" applies
+    only when they are known and match).
     """
     applied, switches, missing, stratagems = [], [], [], []
     elsewhere: list[tuple[str, DataRule]] = []
@@ -512,7 +560,9 @@ def side_rules(parts: Iterable[DataRule], side: str, *, own: tuple[str, ...] | N
             if part.resolved or not (part.scope is Scope.ENEMY or (
                     part.scope is Scope.FRIENDLY and not part.keywords)):
                 continue
-            part = attrs.evolve(part, scope=Scope.UNIT)
+            part = _one_selected(part, None) if part.model == ONE_MODEL else \
+                attrs.evolve(part, scope=Scope.UNIT)
+            rule = part.rule
         if rule.side != side and not rule.not_modelled:
             continue
         if rule.side != side and not rule.not_modelled:
@@ -523,8 +573,12 @@ def side_rules(parts: Iterable[DataRule], side: str, *, own: tuple[str, ...] | N
             continue
         if part.scope is Scope.LED and not leading:
             continue
-        if part.model == "CHARACTER":
-            continue  # a rule of the CHARACTER leading the unit: none is attached
+        if part.scope is Scope.LED and part.keywords and (led is None or not qualifies(part,
+                                                                                    led)):
+            continue  # for a led unit of other keywords (or of keywords not known)
+        if is_keyword_model(part.model):
+            continue  # a rule of the CHARACTER leading the unit (the OFFICER models of an
+            # attached unit): none is attached (attached_rules places it)
         if part.model and not (rule.requires.groups or rule.requires.weapons):
             continue  # one named model's, not read for a unit (resolve places it)
         # a Bodyguard's "this unit" rules reach its own weapons only, but every attack
