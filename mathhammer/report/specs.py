@@ -88,7 +88,7 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
                         f"{type(spec).__name__}")
     if isinstance(weapons, str) or not isinstance(weapons, Iterable):
         raise TypeError("weapons: expected weapon names or inline rows (a list of strings)")
-    weapons = tuple(weapons)
+    weapons, named = tuple(weapons), resolve_rules(named_rules)
     if not all(isinstance(w, str) for w in weapons):
         raise TypeError("weapons: expected weapon names or inline rows (a list of strings)")
     names = [w for w in weapons if not is_inline_weapon(w)]
@@ -112,7 +112,7 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
 
         def rows(t: Target | Squad | None) -> Loadout:
             return _inline_loadout(own + inline, melee=melee, pistols=pistols, keywords=keywords,
-                                   score=value_against(t, options, resolve_rules(named_rules)))
+                                   score=value_against(t, options, named))
 
         chosen = rows(target)
         profiles = list(chosen.fired)
@@ -122,8 +122,7 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
             label = f"{n}x {w.name}"
         return Attacker(label, tuple(profiles), left_out=chosen.left_out,
                         retarget=lambda t: rows(t).fired)
-    choice = {"score": value_against(target, options, resolve_rules(named_rules)),
-              "pistols": pistols}
+    choice = {"score": value_against(target, options, named), "pistols": pistols}
     if isinstance(spec, str) and split_attached(spec) is not None:
         if tuple(keywords):
             raise InputError("--attacker-keyword: only for inline weapon rows; the units have "
@@ -133,7 +132,7 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
             return _attached_attacker(spec, names, inline, melee=melee, models=models,
                                       every_weapon=every_weapon, rules=rules, data=data,
                                       choice=choice | {"score": value_against(
-                                          t, options, resolve_rules(named_rules))})
+                                          t, options, named)})
 
         found = led(target)
         return attrs.evolve(found, rules=found.rules + _extra_rules(
@@ -156,8 +155,7 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
             raise NotCarried(f"{unit.name} has no {'melee' if melee else 'ranged'} weapons")
 
     def fire(t: Target | Squad | None) -> Loadout:
-        choice = {"score": value_against(t, options, resolve_rules(named_rules)),
-                  "pistols": pistols}
+        choice = {"score": value_against(t, options, named), "pistols": pistols}
         if not names and inline:
             return Loadout(())
         if not hasattr(unit, "loadout"):  # a unit value of another kind: its own choice
