@@ -95,7 +95,8 @@ def _datasheets(search: str | None, faction: str | None, edition: str | None
             shown = ", ".join(d.factions[:3]) + (f" +{len(d.factions) - 3}"
                                                 if len(d.factions) > 3 else "")
             if d.error is not None:
-                lines.append(f"{d.name}  [{ed}] {shown}  (does not import: {d.error})")
+                lines.append(f"{d.name}  [{ed}] {shown}  (does not import: "
+                             f"{short_cause(d.error)})")
                 continue
             groups, points = info[d.id]
             stat = "; ".join((f"{lo}-{hi}" if lo != hi else f"{lo}") + f" x {line}"
@@ -237,3 +238,23 @@ def catalogue(file: str, search: str | None) -> None:
         raise InputError(f"{file}: no datasheets" + (f" match {search!r}" if search else ""))
     for name in names:
         click.echo(name)
+
+
+def short_cause(error: str) -> str:
+    """Why a datasheet does not import, in a few words for a listing line (the whole error is
+    what asking for the unit says): the missing data file it needs, else the error's first
+    clause, cut at 80 characters.
+
+    >>> short_cause("X.json: entry link 'Y' links to id 1, which is in a file not given; not "
+    ...             "found beside it in /d: linked catalogue 'L' (id 2; missing file 'L.json'))")
+    "needs the missing file 'L.json'"
+    >>> short_cause("a.cat: profile 'Bolt rifle' has no characteristics")
+    "a.cat: profile 'Bolt rifle' has no characteristics"
+    """
+    import re
+
+    missing = re.search(r"missing file ('[^']{1,200}')", error)
+    if missing:
+        return f"needs the missing file {missing.group(1)}"
+    first = error.split(";")[0]
+    return first if len(first) <= 80 else first[:79] + "…"
