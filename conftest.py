@@ -10,8 +10,10 @@ import tempfile
 from pathlib import Path
 
 #: What the user's environment may say that changes an answer or where files are written: the
-#: data folder, their own named rules, the store folder (set again below) and the cache folder.
-USER_ENV = ("MATHHAMMER_DATA", "MATHHAMMER_RULES", "MATHHAMMER_STORE", "XDG_CACHE_HOME")
+#: data folder, their own named rules, the store folder (set again below), the cache folder and
+#: the terminal's width (a table wraps its columns to it).
+USER_ENV = ("MATHHAMMER_DATA", "MATHHAMMER_RULES", "MATHHAMMER_STORE", "XDG_CACHE_HOME",
+            "COLUMNS")
 #: The compiled stores of the shared data, kept between runs in the checkout (a store is named
 #: by the content of its data and of the code that shapes it: a change builds another).
 STORES = Path(__file__).resolve().parent / ".pytest_cache" / "mathhammer-store"

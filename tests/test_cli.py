@@ -583,6 +583,25 @@ def test_table_metrics(cli, metric, exact):
         assert cell["exact"] == "0/1"
 
 
+def test_a_table_wider_than_the_terminal_wraps_its_columns(cli):
+    args = ("table", *SEEDS, "-t", "GEQ", "-t", "MEQ", "-t", "TEQ", "-t", "T4 Sv3+ W2",
+            "-t", "T10 Sv3+ W12")
+    whole = cli.ok(*args).stdout  # not a terminal: one block
+    wrapped = cli.ok(*args, env={"COLUMNS": "60"}).stdout
+    table = [line for line in wrapped.split("\n\n")[1:-1] if line.startswith("attacker")]
+    assert len(table) >= 2  # at least two blocks of columns
+    for block in table:
+        assert all(len(line) <= 60 for line in block.splitlines())
+        assert [line.split()[0] for line in block.splitlines()[2:]] == \
+            [s.split()[0] for s in SEEDS]  # every attacker in every block
+    cells = sorted(v for line in whole.splitlines()[4:4 + len(SEEDS)] for v in line.split()
+                   if v[0].isdigit())
+    got = sorted(v for block in table for line in block.splitlines()[2:]
+                 for v in line.split() if v[0].isdigit())
+    assert got == cells and cells  # the same numbers, each once
+    assert max(map(len, whole.splitlines()[2:3])) > 60
+
+
 def test_table_destroyed_metric_and_inline_rows(cli):
     # P(destroyed) of one W1 T4 model without save: 1 - (1 - 5/6 * 2/3)**6 = 1 - (4/9)**6
     data = table_json(cli, "Hexmark Destroyer", "1 | 2+ | 4 | 0 | 1", "--targets", "T4 Sv7+ W1",

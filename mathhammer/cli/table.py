@@ -124,7 +124,18 @@ def table(attackers: tuple[str, ...], targets: tuple[str, ...], metric: str, fmt
             grid = build_grid(rows, columns, metric, title=title or "", progress=bar.update)
     else:
         grid = build_grid(rows, columns, metric, title=title or "")
-    emit(render(grid, fmt), out_path)
+    emit(render(grid, fmt, width=None if out_path else terminal_width()), out_path)
+
+
+def terminal_width() -> int | None:
+    """The terminal's width when the table is shown on one ($COLUMNS, or standard output a
+    terminal), else None: a table written to a pipe or a file keeps one block."""
+    import os
+    import shutil
+
+    if os.environ.get("COLUMNS") or sys.stdout.isatty():
+        return shutil.get_terminal_size().columns
+    return None
 
 
 def stderr_is_tty() -> bool:

@@ -180,13 +180,14 @@ def format_value(value: Fraction | None, metric: str) -> str:
     return decimal(value, 2)
 
 
-def render(grid: Grid, fmt: str) -> str:
-    """The grid as ``text``, ``md``, ``csv``, ``html`` or ``json``."""
+def render(grid: Grid, fmt: str, width: int | None = None) -> str:
+    """The grid as ``text``, ``md``, ``csv``, ``html`` or ``json``; ``width``: the text's
+    columns are wrapped into blocks that fit it (a terminal's width)."""
     renderers = {"text": render_text, "md": render_markdown, "csv": render_csv,
                  "html": render_html, "json": render_json}
     if fmt not in renderers:
         raise InputError(f"format: expected one of {', '.join(FORMATS)}, got {fmt!r}")
-    return renderers[fmt](grid)
+    return render_text(grid, width) if fmt == "text" else renderers[fmt](grid)
 
 
 def _target_text(c: Column) -> str:
@@ -199,19 +200,29 @@ def _legend(grid: Grid) -> list[str]:
     return [f"{c.label}: {_target_text(c)}" for c in grid.columns]
 
 
-def render_text(grid: Grid) -> str:
-    """A plain table, numbers right-aligned."""
+def render_text(grid: Grid, width: int | None = None) -> str:
+    """A plain table, numbers right-aligned; wider than ``width``, its columns are wrapped into
+    blocks that fit, each with the attackers again (at least one column a block)."""
     cells = [[format_value(v, grid.metric) for v in line] for line in grid.values]
     lw = max(len("attacker"), *(len(r.label) for r in grid.rows))
     widths = [max(len(c.label), *(len(line[j]) for line in cells))
               for j, c in enumerate(grid.columns)]
-    out = [grid.caption, "",
-           f"{'attacker':<{lw}}  " + "  ".join(f"{c.label:>{w}}" for c, w in
-                                               zip(grid.columns, widths, strict=True))]
-    out.append("-" * len(out[-1]))
-    for row, line in zip(grid.rows, cells, strict=True):
-        out.append(f"{row.label:<{lw}}  " + "  ".join(
-            f"{v:>{w}}" for v, w in zip(line, widths, strict=True)))
+    blocks: list[list[int]] = [[]]
+    used = lw
+    for j, w in enumerate(widths):
+        if blocks[-1] and width is not None and used + 2 + w > width:
+            blocks.append([])
+            used = lw
+        blocks[-1].append(j)
+        used += 2 + w
+    out = [grid.caption]
+    for block in blocks:
+        out += ["", f"{'attacker':<{lw}}  " + "  ".join(
+            f"{grid.columns[j].label:>{widths[j]}}" for j in block)]
+        out.append("-" * len(out[-1]))
+        for row, line in zip(grid.rows, cells, strict=True):
+            out.append(f"{row.label:<{lw}}  " + "  ".join(f"{line[j]:>{widths[j]}}"
+                                                        for j in block))
     out += ["", *_legend(grid)]
     return "\n".join(s.rstrip() for s in out) + "\n"
 
