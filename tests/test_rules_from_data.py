@@ -99,6 +99,13 @@ def one(name, text):
     ("Each time a ranged attack targets this unit, if the Strength characteristic of that "
      "attack is greater than this unit's Toughness characteristic, subtract 1 from that "
      "attack's Wound roll.", "if ranged attacks: wound_mod_if_stronger=-1"),
+    # a characteristic improved after "have their" (Markerlight Precision), and 11e's "+1 AP"
+    # alone or as an item of a list (Howling Plate, Eye of the Hunter)
+    ("Ranged weapons equipped by models in this unit have their Ballistic Skill characteristic "
+     "improved by 1.", "if ranged attacks: skill_mod=+1"),
+    ("This unit's ranged attacks have +1 AP.", "if ranged attacks: ap_mod=+1"),
+    ("This unit's melee attacks have:\n- [LANCE].\n- +1 AP.",
+     "if melee attacks: abilities=[lance]; if melee attacks: ap_mod=+1"),
 ])
 def test_common_wordings_are_applied(text, described):
     rule = one("Ability", text)

@@ -108,7 +108,7 @@ _RELEVANT = re.compile(
     r"hit roll|wound roll|saving throw|invulnerable save|feel no pain|armour penetration|"
     r"(?:attacks|strength|damage|ballistic skill|weapon skill)(?: and \w+)* characteristic|"
     r"critical (?:hit|wound)|\[[a-z][a-z \-0-9+]*\]|benefit of cover|stealth abilit|"
-    r"re-roll (?:the |a )?damage|\bdamage roll"
+    r"re-roll (?:the |a )?damage|\bdamage roll|(?:^|\s)[+-]\d ap\b"
 )
 
 
@@ -358,6 +358,16 @@ _EFFECTS: list[tuple[re.Pattern, Any]] = _MECHANICS + [
      lambda m: list(dict.fromkeys(
          (_CHAR[c], int(m.group(3)) * (1 if m.group(2) == "improved" else -1))
          for c in re.split(r",? and |, ", m.group(1))))),
+    # "ranged weapons ... have their Ballistic Skill characteristic improved by 1"
+    (re.compile(r"\bha(?:ve|s) (?:their|its|the) ((?:attacks|strength|armour penetration|damage|"
+                r"ballistic skill|weapon skill)(?:(?:, | and |, and )(?:attacks|strength|armour "
+                r"penetration|damage|ballistic skill|weapon skill))*) characteristics? "
+                r"(improved|worsened) by (\d)"),
+     lambda m: list(dict.fromkeys(
+         (_CHAR[c], int(m.group(3)) * (1 if m.group(2) == "improved" else -1))
+         for c in re.split(r",? and |, ", m.group(1))))),
+    # "this unit's ranged attacks have +1 AP", and that as an item of a list ("have: . +1 AP")
+    (re.compile(r"(?:^|\bha(?:ve|s):? )\+(\d) ap\b"), lambda m: [("ap_mod", int(m.group(1)))]),
     # "This invulnerable save is improved to 4+ against Psychic Attacks"
     (re.compile(r"(?:this|the|its|that) invulnerable save is improved to (\d)\+(?: against "
                 r"(ranged|melee|psychic) attacks)?"),
