@@ -179,6 +179,31 @@ def test_a_second_sentence_instead_keeps_the_first_ones_attack():
         ("Shock Assault (1)", "if melee attacks: reroll_wounds=failed", True)]
 
 
+def test_a_case_in_brackets_that_applies_instead_is_read_as_the_next_sentence():
+    # Sunderer of Fortresses: +1 at a VEHICLE; the FORTIFICATION's +2 "instead" read as the
+    # sentence after (a switch that replaces it), not with the +1 (which made every VEHICLE +2)
+    parts = translate("Sunderer", "Each time this model makes an attack that targets a "
+                      "VEHICLE, improve the Strength and Damage characteristic of that attack by "
+                      "1 (if that attack targets a FORTIFICATION unit, improve the Strength and "
+                      "Damage characteristics of that attack by 2 instead).")
+    assert [(p.rule.describe(), p.switch) for p in parts] == [
+        ("if target VEHICLE: strength_mod=+1, damage_mod=+1", False),
+        ("if target FORTIFICATION: strength_mod=+2, damage_mod=+2", True)]
+    # one that changes no attack makes no rule
+    parts = translate("Hunter", "Each time this model makes an attack, re-roll a Hit roll of 1 "
+                      "(if that CHARACTER unit was a PSYKER, this model regains up to 3 lost "
+                      "wounds instead).")
+    assert [p.rule.describe() for p in parts] == ["reroll_hits=ones"]
+    # one inside a sentence is said not modelled, never read with the sentence's effect
+    parts = translate("Mid", "Each time this model makes an attack, re-roll a Hit roll of 1 "
+                      "(if that attack targets a PSYKER, re-roll the Hit roll instead) and add 1 "
+                      "to the Wound roll.")
+    assert [p.rule.not_modelled or p.rule.describe() for p in parts] == [
+        "wound_mod=+1, reroll_hits=ones",
+        'a case in brackets that applies instead ("if that attack targets a PSYKER, re-roll '
+        'the Hit roll instead")']
+
+
 def test_either_or_grants_are_switches_one_each():
     parts = translate("Choice", "Weapons equipped by models in this unit have the "
                       "[LETHAL HITS] or [SUSTAINED HITS 1] ability.")

@@ -911,6 +911,9 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         return ()
     clean = _ELIDED.sub(lambda m: f", and {'add' if m.group(2) == 'to' else 'subtract'} "
                         f"{m.group(1)} {m.group(2)} the", clean)
+    # "..., by 1 (if that attack targets a FORTIFICATION unit, ... by 2 instead).": the case
+    # is read as the sentence after ("If ... instead."), which replaces the effect before it
+    clean = _INSTEAD_CASE_LAST.sub(lambda m: f". {m.group(1)[0].upper()}{m.group(1)[1:]}", clean)
     leading = bool(_LEADING.search(clean.lower()))
     auto: dict[tuple[str, Whom], list[Effect]] = {}
     # side, whom, assumes, effects, its label's suffix ("" numbers it)
@@ -931,6 +934,12 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     bondsman = False  # "While a model is affected by this ability" said
     afflicted = ""  # "while an enemy unit is Afflicted, ... that unit has the effect of ..."
     for sentence in _sentences(clean):
+        # "(if ..., ... instead), and ...": a narrower case in the middle of a sentence that
+        # replaces its effect; read with it, it would widen the effect
+        for case in _INSTEAD_CASE.findall(sentence):
+            if _RELEVANT.search(case.lower()):
+                reasons.append(f"a case in brackets that applies instead ({_quote(case)})")
+        sentence = _INSTEAD_CASE.sub("", sentence)
         low = sentence.lower()
         intros = _intros(sentence)
         chosen = _CHOSEN_WEAPON.search(low) or chosen
@@ -1189,6 +1198,12 @@ def _blank(text: str, spans: Iterable[tuple[int, int]]) -> str:
     for a, b in spans:
         chars[a:b] = " " * (b - a)
     return "".join(chars)
+
+
+#: a case in brackets that replaces the sentence's effect: "(if ..., ... instead)"
+_INSTEAD_CASE = re.compile(r"\s*\((if [^()]*\binstead)\)", re.I)
+#: one that ends its sentence, read as the sentence after
+_INSTEAD_CASE_LAST = re.compile(r"\s*\((if [^()]*\binstead)\)(?=\.|$)", re.I)
 
 
 def _quote(sentence: str, most: int = 300) -> str:
