@@ -218,6 +218,10 @@ def test_either_or_grants_are_switches_one_each():
      "Feel No Pain against some attacks only"),
     ("Once per turn, you can re-roll one Damage roll made for this model.",
      "re-rolls a Damage roll"),
+    # Templar Vows: the engine checks S > T only; the +1 is never given without its condition
+    ("Each time a model in this unit makes a melee attack, if the Strength characteristic of "
+     "that attack is less than or equal to the Toughness characteristic of the target, add 1 "
+     "to the wound roll.", "a Wound roll rule for a Strength at most (or below) the Toughness"),
     ("At the end of the Fight phase, roll one D6 for each enemy unit within 6\": on a 4+, "
      "that unit suffers D3 mortal wounds and each time it makes an attack subtract 1 from "
      "the Hit roll.", ""),

@@ -820,6 +820,10 @@ def _effects(low: str) -> tuple[list[list[tuple[str, Any]]], str]:
     if re.search(r"strength(?: characteristic)? of (?:that|the|an) attack is greater than or "
                  r"equal to", low):
         return [], "a Wound roll rule for a Strength at least the Toughness"
+    # "if the Strength characteristic of that attack is less than or equal to the Toughness
+    # characteristic of the target, add 1 to the wound roll": the engine checks S > T only
+    if re.search(r"strength(?: characteristic)? of (?:that|the|an) attack is less than\b", low):
+        return [], "a Wound roll rule for a Strength at most (or below) the Toughness"
     if not changes and not alternatives:
         for pattern, reason in _NOT_MODELLED:
             if pattern.search(rest):
