@@ -204,6 +204,19 @@ def test_a_case_in_brackets_that_applies_instead_is_read_as_the_next_sentence():
         'the Hit roll instead")']
 
 
+def test_a_chosen_weapon_with_a_word_in_its_name_is_that_weapon_only():
+    # Penitent's Roar: one bolt Pistol of the bearer; a plasma pistol gets nothing
+    parts = translate("Roar", "Select one Pistol weapon equipped by the bearer that has the word "
+                      "'bolt' in its name, e.g. bolt pistol. That weapon is now a Crusade Relic; "
+                      "it has the [PRECISION] and [IGNORES COVER] abilities and improve its "
+                      "Damage and Armour Penetration characteristics by 1.")
+    assert [(p.rule.describe(), p.switch) for p in parts] == [
+        ("if with bolt, weapons with pistol: damage_mod=+1, ap_mod=+1, "
+         "abilities=[precision, ignores cover]", True)]
+    when = parts[0].rule.effects[0].requires
+    assert when.weapon_names == ("bolt",) and when.weapon_abilities == ("pistol",)
+
+
 def test_either_or_grants_are_switches_one_each():
     parts = translate("Choice", "Weapons equipped by models in this unit have the "
                       "[LETHAL HITS] or [SUSTAINED HITS 1] ability.")

@@ -351,6 +351,13 @@ _EFFECTS: list[tuple[re.Pattern, Any]] = _MECHANICS + [
      lambda m: list(dict.fromkeys(
          (_CHAR[c], int(m.group(3)) * (1 if m.group(1) == "improve" else -1))
          for c in re.split(r",? and |, ", m.group(2))))),
+    # "That weapon ...; ... improve its Damage and Armour Penetration characteristics by 1"
+    (re.compile(r"\b(improve|worsen) its ((?:attacks|strength|armour penetration|damage)"
+                r"(?:(?:, | and |, and )(?:attacks|strength|armour penetration|damage))*) "
+                r"characteristics? by (\d)"),
+     lambda m: list(dict.fromkeys(
+         (_CHAR[c], int(m.group(3)) * (1 if m.group(1) == "improve" else -1))
+         for c in re.split(r",? and |, ", m.group(2))))),
     # "the Armour Penetration characteristic of its ranged weapons is improved by 1"
     (re.compile(r"\bthe ((?:attacks|strength|armour penetration|damage)(?:(?:, | and |, and )"
                 r"(?:attacks|strength|armour penetration|damage))*) characteristics? of [^.]*? "
@@ -611,6 +618,8 @@ _ELIDED = re.compile(r",? and (\d) (to|from) the(?= (?:hit|wound) roll)", re.I)
 #: weapons of that kind, never its unit's (docs/rules.md, section 12)
 _CHOSEN_WEAPON = re.compile(r"\bselect one ([a-z\-]+ )?weapon equipped by (?:the bearer|this "
                             r"model)\b(?!'s)")
+#: the chosen weapon's name holds a word ("that has the word 'bolt' in its name")
+_WORD_IN_NAME = re.compile(r"\bthat has the word '([a-z\- ]+)' in its name\b")
 #: a Bondsman ability's effect, on the friendly ARMIGER model it affects, never the Knight's
 #: own ("While a model is affected by this ability, ...", "ARMIGER models under the effects of
 #: the bearer's Bondsman ability")
@@ -1087,6 +1096,9 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
                 cond.setdefault("attack", kind)
             elif abilities:
                 cond.setdefault("weapon_abilities", abilities)
+        word = _WORD_IN_NAME.search(chosen.string) if picked and chosen is not None else None
+        if word:  # "select one Pistol weapon ... that has the word 'bolt' in its name"
+            cond.setdefault("weapon_names", (word.group(1).strip(),))
         unchecked = (unknown or bondsman or _UNCHECKED.search(rest) or _keyword_left(
             plain, cond) or (not named and (_SOME_WEAPONS.search(plain_low)
                                             or _NAMED_WEAPONS.search(plain_low))))
