@@ -217,6 +217,15 @@ def test_a_chosen_weapon_with_a_word_in_its_name_is_that_weapon_only():
     assert when.weapon_names == ("bolt",) and when.weapon_abilities == ("pistol",)
 
 
+def test_the_leader_of_a_unit_said_by_what_it_holds_is_that_model_only():
+    # Court of the Archon: FNP 4+ for the CHARACTER leading the Court, not the Court's models
+    parts = translate("Court", "While a CHARACTER model is leading a unit that contains one or "
+                      "more Lhamaean, Medusae, Sslyth and/or Ur-ghul models, that CHARACTER model "
+                      "has the Feel No Pain 4+ ability.")
+    assert [(p.rule.describe(), p.automatic, p.model) for p in parts] == [
+        ("fnp=4", True, "CHARACTER")]
+
+
 def test_either_or_grants_are_switches_one_each():
     parts = translate("Choice", "Weapons equipped by models in this unit have the "
                       "[LETHAL HITS] or [SUSTAINED HITS 1] ability.")

@@ -1391,7 +1391,10 @@ _FRAME = re.compile(r"(?:^|[,.:;]\s*|\b(?:all|each)\s+)(?=(?:[A-Za-z'\-]+\s+){1,
                     r"(?:\s+\([^)]*\))?\s+(?:from|in) your (?:crusade )?army(?:\s+\([^)]*\))?\s+"
                     r"(?:have|has|gains?) the following (?:the )?abilit)", re.I)
 _LEADER_INTRO = re.compile(r"\b(?i:while|if) (?i:an?) (?:[A-Z][A-Z'\-]+ ){0,4}(?:CHARACTER|[A-Z]"
-                           r"[A-Z'\-]+)(?: model)? is leading (?:this|this model's) unit\b")
+                           r"[A-Z'\-]+)(?: model)? is leading (?:this|this model's) unit\b"
+                           # the bearer's unit said by what it holds (Court of the Archon)
+                           r"|\b(?i:while) (?i:an?) CHARACTER(?: model)? (?i:is leading a unit "
+                           r"that contains one or more) [^.;]*? (?i:models)\b")
 #: other models of the bearer's unit brought in by keyword: "While one or more OFFICER models are
 #: in the same unit as this model, those OFFICER models have ..."
 _SAME_UNIT_INTRO = re.compile(r"\b(?i:while) (?i:one or more|an?) ((?:[A-Z][A-Z'\-]+ ){0,3}"
