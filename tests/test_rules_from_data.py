@@ -99,6 +99,13 @@ def one(name, text):
     ("Each time a ranged attack targets this unit, if the Strength characteristic of that "
      "attack is greater than this unit's Toughness characteristic, subtract 1 from that "
      "attack's Wound roll.", "if ranged attacks: wound_mod_if_stronger=-1"),
+    # a characteristic improved after "have their" (Markerlight Precision), and 11e's "+1 AP"
+    # alone or as an item of a list (Howling Plate, Eye of the Hunter)
+    ("Ranged weapons equipped by models in this unit have their Ballistic Skill characteristic "
+     "improved by 1.", "if ranged attacks: skill_mod=+1"),
+    ("This unit's ranged attacks have +1 AP.", "if ranged attacks: ap_mod=+1"),
+    ("This unit's melee attacks have:\n- [LANCE].\n- +1 AP.",
+     "if melee attacks: abilities=[lance]; if melee attacks: ap_mod=+1"),
 ])
 def test_common_wordings_are_applied(text, described):
     rule = one("Ability", text)
@@ -172,6 +179,53 @@ def test_a_second_sentence_instead_keeps_the_first_ones_attack():
         ("Shock Assault (1)", "if melee attacks: reroll_wounds=failed", True)]
 
 
+def test_a_case_in_brackets_that_applies_instead_is_read_as_the_next_sentence():
+    # Sunderer of Fortresses: +1 at a VEHICLE; the FORTIFICATION's +2 "instead" read as the
+    # sentence after (a switch that replaces it), not with the +1 (which made every VEHICLE +2)
+    parts = translate("Sunderer", "Each time this model makes an attack that targets a "
+                      "VEHICLE, improve the Strength and Damage characteristic of that attack by "
+                      "1 (if that attack targets a FORTIFICATION unit, improve the Strength and "
+                      "Damage characteristics of that attack by 2 instead).")
+    assert [(p.rule.describe(), p.switch) for p in parts] == [
+        ("if target VEHICLE: strength_mod=+1, damage_mod=+1", False),
+        ("if target FORTIFICATION: strength_mod=+2, damage_mod=+2", True)]
+    # one that changes no attack makes no rule
+    parts = translate("Hunter", "Each time this model makes an attack, re-roll a Hit roll of 1 "
+                      "(if that CHARACTER unit was a PSYKER, this model regains up to 3 lost "
+                      "wounds instead).")
+    assert [p.rule.describe() for p in parts] == ["reroll_hits=ones"]
+    # one inside a sentence is said not modelled, never read with the sentence's effect
+    parts = translate("Mid", "Each time this model makes an attack, re-roll a Hit roll of 1 "
+                      "(if that attack targets a PSYKER, re-roll the Hit roll instead) and add 1 "
+                      "to the Wound roll.")
+    assert [p.rule.not_modelled or p.rule.describe() for p in parts] == [
+        "wound_mod=+1, reroll_hits=ones",
+        'a case in brackets that applies instead ("if that attack targets a PSYKER, re-roll '
+        'the Hit roll instead")']
+
+
+def test_a_chosen_weapon_with_a_word_in_its_name_is_that_weapon_only():
+    # Penitent's Roar: one bolt Pistol of the bearer; a plasma pistol gets nothing
+    parts = translate("Roar", "Select one Pistol weapon equipped by the bearer that has the word "
+                      "'bolt' in its name, e.g. bolt pistol. That weapon is now a Crusade Relic; "
+                      "it has the [PRECISION] and [IGNORES COVER] abilities and improve its "
+                      "Damage and Armour Penetration characteristics by 1.")
+    assert [(p.rule.describe(), p.switch) for p in parts] == [
+        ("if with bolt, weapons with pistol: damage_mod=+1, ap_mod=+1, "
+         "abilities=[precision, ignores cover]", True)]
+    when = parts[0].rule.effects[0].requires
+    assert when.weapon_names == ("bolt",) and when.weapon_abilities == ("pistol",)
+
+
+def test_the_leader_of_a_unit_said_by_what_it_holds_is_that_model_only():
+    # Court of the Archon: FNP 4+ for the CHARACTER leading the Court, not the Court's models
+    parts = translate("Court", "While a CHARACTER model is leading a unit that contains one or "
+                      "more Lhamaean, Medusae, Sslyth and/or Ur-ghul models, that CHARACTER model "
+                      "has the Feel No Pain 4+ ability.")
+    assert [(p.rule.describe(), p.automatic, p.model) for p in parts] == [
+        ("fnp=4", True, "CHARACTER")]
+
+
 def test_either_or_grants_are_switches_one_each():
     parts = translate("Choice", "Weapons equipped by models in this unit have the "
                       "[LETHAL HITS] or [SUSTAINED HITS 1] ability.")
@@ -186,6 +240,10 @@ def test_either_or_grants_are_switches_one_each():
      "Feel No Pain against some attacks only"),
     ("Once per turn, you can re-roll one Damage roll made for this model.",
      "re-rolls a Damage roll"),
+    # Templar Vows: the engine checks S > T only; the +1 is never given without its condition
+    ("Each time a model in this unit makes a melee attack, if the Strength characteristic of "
+     "that attack is less than or equal to the Toughness characteristic of the target, add 1 "
+     "to the wound roll.", "a Wound roll rule for a Strength at most (or below) the Toughness"),
     ("At the end of the Fight phase, roll one D6 for each enemy unit within 6\": on a 4+, "
      "that unit suffers D3 mortal wounds and each time it makes an attack subtract 1 from "
      "the Hit roll.", ""),

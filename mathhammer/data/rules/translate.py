@@ -108,7 +108,7 @@ _RELEVANT = re.compile(
     r"hit roll|wound roll|saving throw|invulnerable save|feel no pain|armour penetration|"
     r"(?:attacks|strength|damage|ballistic skill|weapon skill)(?: and \w+)* characteristic|"
     r"critical (?:hit|wound)|\[[a-z][a-z \-0-9+]*\]|benefit of cover|stealth abilit|"
-    r"re-roll (?:the |a )?damage|\bdamage roll"
+    r"re-roll (?:the |a )?damage|\bdamage roll|(?:^|\s)[+-]\d ap\b"
 )
 
 
@@ -351,6 +351,13 @@ _EFFECTS: list[tuple[re.Pattern, Any]] = _MECHANICS + [
      lambda m: list(dict.fromkeys(
          (_CHAR[c], int(m.group(3)) * (1 if m.group(1) == "improve" else -1))
          for c in re.split(r",? and |, ", m.group(2))))),
+    # "That weapon ...; ... improve its Damage and Armour Penetration characteristics by 1"
+    (re.compile(r"\b(improve|worsen) its ((?:attacks|strength|armour penetration|damage)"
+                r"(?:(?:, | and |, and )(?:attacks|strength|armour penetration|damage))*) "
+                r"characteristics? by (\d)"),
+     lambda m: list(dict.fromkeys(
+         (_CHAR[c], int(m.group(3)) * (1 if m.group(1) == "improve" else -1))
+         for c in re.split(r",? and |, ", m.group(2))))),
     # "the Armour Penetration characteristic of its ranged weapons is improved by 1"
     (re.compile(r"\bthe ((?:attacks|strength|armour penetration|damage)(?:(?:, | and |, and )"
                 r"(?:attacks|strength|armour penetration|damage))*) characteristics? of [^.]*? "
@@ -358,6 +365,16 @@ _EFFECTS: list[tuple[re.Pattern, Any]] = _MECHANICS + [
      lambda m: list(dict.fromkeys(
          (_CHAR[c], int(m.group(3)) * (1 if m.group(2) == "improved" else -1))
          for c in re.split(r",? and |, ", m.group(1))))),
+    # "ranged weapons ... have their Ballistic Skill characteristic improved by 1"
+    (re.compile(r"\bha(?:ve|s) (?:their|its|the) ((?:attacks|strength|armour penetration|damage|"
+                r"ballistic skill|weapon skill)(?:(?:, | and |, and )(?:attacks|strength|armour "
+                r"penetration|damage|ballistic skill|weapon skill))*) characteristics? "
+                r"(improved|worsened) by (\d)"),
+     lambda m: list(dict.fromkeys(
+         (_CHAR[c], int(m.group(3)) * (1 if m.group(2) == "improved" else -1))
+         for c in re.split(r",? and |, ", m.group(1))))),
+    # "this unit's ranged attacks have +1 AP", and that as an item of a list ("have: . +1 AP")
+    (re.compile(r"(?:^|\bha(?:ve|s):? )\+(\d) ap\b"), lambda m: [("ap_mod", int(m.group(1)))]),
     # "This invulnerable save is improved to 4+ against Psychic Attacks"
     (re.compile(r"(?:this|the|its|that) invulnerable save is improved to (\d)\+(?: against "
                 r"(ranged|melee|psychic) attacks)?"),
@@ -601,6 +618,8 @@ _ELIDED = re.compile(r",? and (\d) (to|from) the(?= (?:hit|wound) roll)", re.I)
 #: weapons of that kind, never its unit's (docs/rules.md, section 12)
 _CHOSEN_WEAPON = re.compile(r"\bselect one ([a-z\-]+ )?weapon equipped by (?:the bearer|this "
                             r"model)\b(?!'s)")
+#: the chosen weapon's name holds a word ("that has the word 'bolt' in its name")
+_WORD_IN_NAME = re.compile(r"\bthat has the word '([a-z\- ]+)' in its name\b")
 #: a Bondsman ability's effect, on the friendly ARMIGER model it affects, never the Knight's
 #: own ("While a model is affected by this ability, ...", "ARMIGER models under the effects of
 #: the bearer's Bondsman ability")
@@ -810,6 +829,10 @@ def _effects(low: str) -> tuple[list[list[tuple[str, Any]]], str]:
     if re.search(r"strength(?: characteristic)? of (?:that|the|an) attack is greater than or "
                  r"equal to", low):
         return [], "a Wound roll rule for a Strength at least the Toughness"
+    # "if the Strength characteristic of that attack is less than or equal to the Toughness
+    # characteristic of the target, add 1 to the wound roll": the engine checks S > T only
+    if re.search(r"strength(?: characteristic)? of (?:that|the|an) attack is less than\b", low):
+        return [], "a Wound roll rule for a Strength at most (or below) the Toughness"
     if not changes and not alternatives:
         for pattern, reason in _NOT_MODELLED:
             if pattern.search(rest):
@@ -901,6 +924,9 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         return ()
     clean = _ELIDED.sub(lambda m: f", and {'add' if m.group(2) == 'to' else 'subtract'} "
                         f"{m.group(1)} {m.group(2)} the", clean)
+    # "..., by 1 (if that attack targets a FORTIFICATION unit, ... by 2 instead).": the case
+    # is read as the sentence after ("If ... instead."), which replaces the effect before it
+    clean = _INSTEAD_CASE_LAST.sub(lambda m: f". {m.group(1)[0].upper()}{m.group(1)[1:]}", clean)
     leading = bool(_LEADING.search(clean.lower()))
     auto: dict[tuple[str, Whom], list[Effect]] = {}
     # side, whom, assumes, effects, its label's suffix ("" numbers it)
@@ -921,6 +947,12 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     bondsman = False  # "While a model is affected by this ability" said
     afflicted = ""  # "while an enemy unit is Afflicted, ... that unit has the effect of ..."
     for sentence in _sentences(clean):
+        # "(if ..., ... instead), and ...": a narrower case in the middle of a sentence that
+        # replaces its effect; read with it, it would widen the effect
+        for case in _INSTEAD_CASE.findall(sentence):
+            if _RELEVANT.search(case.lower()):
+                reasons.append(f"a case in brackets that applies instead ({_quote(case)})")
+        sentence = _INSTEAD_CASE.sub("", sentence)
         low = sentence.lower()
         intros = _intros(sentence)
         chosen = _CHOSEN_WEAPON.search(low) or chosen
@@ -1064,6 +1096,9 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
                 cond.setdefault("attack", kind)
             elif abilities:
                 cond.setdefault("weapon_abilities", abilities)
+        word = _WORD_IN_NAME.search(chosen.string) if picked and chosen is not None else None
+        if word:  # "select one Pistol weapon ... that has the word 'bolt' in its name"
+            cond.setdefault("weapon_names", (word.group(1).strip(),))
         unchecked = (unknown or bondsman or _UNCHECKED.search(rest) or _keyword_left(
             plain, cond) or (not named and (_SOME_WEAPONS.search(plain_low)
                                             or _NAMED_WEAPONS.search(plain_low))))
@@ -1179,6 +1214,12 @@ def _blank(text: str, spans: Iterable[tuple[int, int]]) -> str:
     for a, b in spans:
         chars[a:b] = " " * (b - a)
     return "".join(chars)
+
+
+#: a case in brackets that replaces the sentence's effect: "(if ..., ... instead)"
+_INSTEAD_CASE = re.compile(r"\s*\((if [^()]*\binstead)\)", re.I)
+#: one that ends its sentence, read as the sentence after
+_INSTEAD_CASE_LAST = re.compile(r"\s*\((if [^()]*\binstead)\)(?=\.|$)", re.I)
 
 
 def _quote(sentence: str, most: int = 300) -> str:
@@ -1350,7 +1391,10 @@ _FRAME = re.compile(r"(?:^|[,.:;]\s*|\b(?:all|each)\s+)(?=(?:[A-Za-z'\-]+\s+){1,
                     r"(?:\s+\([^)]*\))?\s+(?:from|in) your (?:crusade )?army(?:\s+\([^)]*\))?\s+"
                     r"(?:have|has|gains?) the following (?:the )?abilit)", re.I)
 _LEADER_INTRO = re.compile(r"\b(?i:while|if) (?i:an?) (?:[A-Z][A-Z'\-]+ ){0,4}(?:CHARACTER|[A-Z]"
-                           r"[A-Z'\-]+)(?: model)? is leading (?:this|this model's) unit\b")
+                           r"[A-Z'\-]+)(?: model)? is leading (?:this|this model's) unit\b"
+                           # the bearer's unit said by what it holds (Court of the Archon)
+                           r"|\b(?i:while) (?i:an?) CHARACTER(?: model)? (?i:is leading a unit "
+                           r"that contains one or more) [^.;]*? (?i:models)\b")
 #: other models of the bearer's unit brought in by keyword: "While one or more OFFICER models are
 #: in the same unit as this model, those OFFICER models have ..."
 _SAME_UNIT_INTRO = re.compile(r"\b(?i:while) (?i:one or more|an?) ((?:[A-Z][A-Z'\-]+ ){0,3}"
