@@ -9,6 +9,9 @@ as text, Markdown, CSV, HTML or JSON.
 Fraction(5, 9)
 >>> print(render(grid, "md").splitlines()[2])
 | Rifles | 0.56 |
+
+Why one module: a grid and its five renderings change together (a new column field, a new
+metric's format), and each rendering is a screenful.
 """
 
 from __future__ import annotations
