@@ -194,7 +194,7 @@ def test_the_shared_lists_planned_by_clicking_are_the_command_lines_plan(cli, br
     assert code == 0, err
     plan = json.loads(out)
     expect()(page.locator("#plan-best [data-exact]")).to_have_attribute(
-        "data-exact", plan["best"]["value"], timeout=300000)
+        "data-exact", plan["best"]["value"], timeout=120000)
     expect()(page.locator("#plan-list li")).to_have_text(
         [f"{x['unit']} → {x['target']}" + (" (within half range)" if x["half_range"] else "")
          for x in plan["plan"]])
