@@ -158,8 +158,8 @@ def test_the_broadest_damage_reroll_wins():
      "if ranged attacks: ignore_hit_modifiers, ignore_skill_modifiers"),
     ("Each time a model in the bearer's unit makes an attack, a Critical Hit is scored on an "
      "unmodified Hit roll of 5+, instead of only a 6.", "crit_hit=5"),
-    ("This unit's melee attacks have: \n- +1 AP. \n- [CLEAVE 1].",
-     "if melee attacks: abilities=[cleave 1]"),
+    ("This unit's melee attacks have: \n- +1 AP. \n- [CLEAVE 1].",  # both items (rules5)
+     "if melee attacks: ap_mod=+1; if melee attacks: abilities=[cleave 1]"),
 ])
 def test_the_wordings_of_the_mechanics_are_read(text, reading):
     assert [p.rule.describe() for p in translate("Ability", text)] == [reading]

@@ -1217,9 +1217,9 @@ def _blank(text: str, spans: Iterable[tuple[int, int]]) -> str:
 
 
 #: a case in brackets that replaces the sentence's effect: "(if ..., ... instead)"
-_INSTEAD_CASE = re.compile(r"\s*\((if [^()]*\binstead)\)", re.I)
+_INSTEAD_CASE = re.compile(r"(?<!\s)\s*\((if [^()]*\binstead)\)", re.I)
 #: one that ends its sentence, read as the sentence after
-_INSTEAD_CASE_LAST = re.compile(r"\s*\((if [^()]*\binstead)\)(?=\.|$)", re.I)
+_INSTEAD_CASE_LAST = re.compile(r"(?<!\s)\s*\((if [^()]*\binstead)\)(?=\.|$)", re.I)
 
 
 def _quote(sentence: str, most: int = 300) -> str:
