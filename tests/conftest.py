@@ -66,3 +66,24 @@ class Cli:
 def cli() -> Cli:
     """The command line (:class:`Cli`); session-wide, so property tests can take it too."""
     return Cli()
+
+
+@pytest.fixture()
+def small_data(tmp_path, monkeypatch):
+    """A small BattleScribe data folder (tests/test_catalogue.py) as the data, its stores
+    compiled in the test's own cache; the caches cleared before and after, so nothing read of
+    another data folder is kept (the server's workers fork this process)."""
+    from test_catalogue import make_data
+
+    from mathhammer.cache import clear_caches
+    from mathhammer.data.store.compiled import open_store
+
+    pytest.importorskip("mathhammer.data.army")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("MATHHAMMER_STORE", raising=False)
+    monkeypatch.setenv("MATHHAMMER_DATA", str(make_data(tmp_path / "bsdata")))
+    for edition in ("10e", "11e"):
+        open_store(edition, progress=lambda *_: None)
+    clear_caches()
+    yield tmp_path
+    clear_caches()

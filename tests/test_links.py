@@ -173,25 +173,6 @@ Blade Champion (95 points)
 """
 
 
-@pytest.fixture()
-def small_data(tmp_path, monkeypatch):
-    """A small BattleScribe data folder (tests/test_catalogue.py), its stores compiled."""
-    from test_catalogue import make_data
-
-    from mathhammer.cache import clear_caches
-    from mathhammer.data.store.compiled import open_store
-
-    pytest.importorskip("mathhammer.data.army")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.delenv("MATHHAMMER_STORE", raising=False)
-    monkeypatch.setenv("MATHHAMMER_DATA", str(make_data(tmp_path / "bsdata")))
-    for edition in ("10e", "11e"):
-        open_store(edition, progress=lambda *_: None)
-    clear_caches()
-    yield tmp_path
-    clear_caches()  # the lists read of this data are not kept for others
-
-
 def test_an_army_list_link_holds_the_list(cli, small_data):
     tmp_path = small_data
     mine, theirs = tmp_path / "mine.txt", tmp_path / "theirs.txt"

@@ -152,25 +152,6 @@ def test_a_table_a_plan_and_a_unit_are_the_command_lines(cli):
     assert ok(search)["bundled"] == ["Hexmark Destroyer"]
 
 
-@pytest.fixture()
-def small_data(tmp_path, monkeypatch):
-    """A small BattleScribe data folder (tests/test_catalogue.py), its stores compiled."""
-    from test_catalogue import make_data
-
-    from mathhammer.cache import clear_caches
-    from mathhammer.data.store.compiled import open_store
-
-    pytest.importorskip("mathhammer.data.army")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.delenv("MATHHAMMER_STORE", raising=False)
-    monkeypatch.setenv("MATHHAMMER_DATA", str(make_data(tmp_path / "bsdata")))
-    for edition in ("10e", "11e"):
-        open_store(edition, progress=lambda *_: None)
-    clear_caches()  # nothing read of another data folder (the workers fork this process)
-    yield tmp_path
-    clear_caches()
-
-
 LIST = """My list (95 points)
 
 Space Marines
