@@ -23,7 +23,7 @@ from __future__ import annotations
 import difflib
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -413,34 +413,30 @@ class Offer:
     def _takes(self, part: DataRule) -> bool:
         return part.model != ONE_MODEL or self.models == 1
 
-    def names(self) -> tuple[str, ...]:
-        """The names (``NAME (BEARER's)``) of every rule other units give this one, each once."""
-        out = []
+    def _given(self) -> Iterator[tuple[str, DataRule]]:
+        """(bearer, part) of each rule another unit gives this one: usable, for this side, for
+        a unit of these keywords (and of one model where the rule says so)."""
         for bearer, part in self.source():
             if bearer == self.asker or not part.rule.usable or not _for_side(part, self.side):
                 continue
             if part.scope in (Scope.FRIENDLY, Scope.OTHERS) and not qualifies(part,
                                                                              self.keywords):
                 continue
-            if not self._takes(part):
-                continue
-            out.append(f"{part.rule.name} ({bearer}'s)")
-        return tuple(dict.fromkeys(out))
+            if self._takes(part):
+                yield bearer, part
+
+    def names(self) -> tuple[str, ...]:
+        """The names (``NAME (BEARER's)``) of every rule other units give this one, each once."""
+        return tuple(dict.fromkeys(f"{part.rule.name} ({bearer}'s)"
+                                   for bearer, part in self._given()))
 
     def find(self, name: str) -> NamedRule | None:
         """The rule called ``name`` (or ``NAME (BEARER's)``) another unit gives this one, as
         this unit's switch named after its bearer; None if none."""
         key = " ".join(name.lower().split())
         found = []
-        for bearer, part in self.source():
+        for bearer, part in self._given():
             rule = part.rule
-            if bearer == self.asker or not rule.usable or not _for_side(part, self.side):
-                continue
-            if part.scope in (Scope.FRIENDLY, Scope.OTHERS) and not qualifies(part,
-                                                                             self.keywords):
-                continue
-            if not self._takes(part):
-                continue
             label = f"{rule.name} ({bearer}'s)"
             names = (" ".join(rule.name.lower().split()), label.lower())
             if key in names or any(n.startswith(key) for n in names):
