@@ -637,7 +637,8 @@ def test_a_weapons_profiles_are_one_choice_answered_as_the_command_line(cli, bro
     for label, profile in (("Supercharge", "Plasma Incinerator - Supercharge"),
                            ("Standard", "Plasma Incinerator - Standard")):
         choice.select_option(label=label)
-        page.wait_for_function(f"() => decodeURIComponent(location.href).includes({profile!r})")
+        page.wait_for_function("(p) => decodeURIComponent(location.href.replace(/[+]/g, ' '))"
+                               ".includes(p)", arg=profile)
         parts = urllib.parse.urlsplit(page.url)
         sent = urllib.parse.parse_qs(parts.query or parts.fragment)["weapon"]
         assert profile in sent and "Plasma Incinerator" not in sent  # the profile, by name
