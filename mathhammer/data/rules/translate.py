@@ -246,13 +246,18 @@ def _clauses(sentence: str) -> list[str]:
 target is Below Half-strength
     """
     out: list[str] = []
-    rest = sentence
+    rest, at = sentence, 0
     while True:
-        m = _SECOND.search(rest)
-        if m is None or not _EFFECT_VERB.search(rest[:m.start()]):
+        m = _SECOND.search(rest, at)
+        if m is None:
             out.append(rest)
             return out
-        first, rest = rest[:m.start()], rest[m.end():]
+        if not _EFFECT_VERB.search(rest[:m.start()]):
+            # "you can roll one D6; on a 1, ...; on a 2-5, ...": no effect yet, the first cut
+            # after one (the D6's first result keeps the roll before it)
+            at = m.end()
+            continue
+        first, rest, at = rest[:m.start()], rest[m.end():], 0
         out.append(first)
         if not re.match(r"(?:each time|on an? \d)\b", rest, re.I):
             verb = _EFFECT_VERB.search(first)
@@ -635,7 +640,15 @@ _ENEMY_STATE = re.compile(r"\bwhile an enemy unit is ([A-Z][a-z]+),[^.]*\bthat u
 
 #: a sentence about the weapons the one before changed
 _THOSE_WEAPONS = re.compile(r"^(?!.*\bequipped with\b).*\b(?:(?:those|these) weapons|that "
-                            r"weapon)\b")
+                            r"weapon|such (?:an? )?weapons?)\b")
+#: weapons left out by their names ("weapons equipped by models in this unit (excluding blast
+#: pistols, blasters and dark lances)"); not models or units of a keyword
+_EXCLUDED_NAMES = re.compile(r"\bweapons\b[^.()]*(\(excluding (?!a |an |the )([a-z][a-z ,\-]*?)"
+                             r"(?<!models)(?<!units)(?<! weapons)\))")
+#: a sentence about the attack the sentence before made, so with the same weapons ("Each time
+#: this model makes an attack with its D-Cannon, ... If that attack targets ..., ... instead")
+_SAME_WEAPONS = re.compile(r"^(?!each time)[^.]*\b(?:that attack|those attacks|instead|as "
+                           r"well)\b")
 _WEAPON_KEYS = ("attack", "weapon_ability", "weapon_names", "weapon_abilities",
                 "without_abilities", "without_names")
 
@@ -1039,6 +1052,11 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         without = _ability_names(excluded.group(1)) if excluded else ()
         if without:  # "melee weapons (excluding Extra Attacks weapons)"
             cut.append(excluded.span())
+        # "weapons equipped by models in this unit (excluding blast pistols, blasters and dark
+        # lances)": weapons left out by name (a keyword in capitals is a model, not a weapon)
+        left_out = None if excluded else _EXCLUDED_NAMES.search(sentence)
+        if left_out:
+            cut.append(left_out.span(1))
         plain_low, plain = _blank(low, cut), _blank(sentence, cut)
         cond, rest = _conditions(_effect_text(plain_low), plain, low)
         # "... when this unit is selected to fight. If it does, until the end of the phase, ...":
@@ -1072,12 +1090,15 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         if without:
             scoped["without_abilities"] = without
             named = True
+        if left_out:
+            scoped["without_names"] = (left_out.group(2).strip(),)
         if scoped.get("attack") and "attack" not in cond:
             cond["attack"] = scoped["attack"]
         scoped.pop("attack", None)
         others = scoped.get("weapon_abilities", ())
         cond.update(scoped)
-        if not named and _THOSE_WEAPONS.search(low) and not picked:
+        if not named and (_THOSE_WEAPONS.search(low) or _SAME_WEAPONS.search(low)) and \
+                not picked:
             # "... of that weapon by 1 for every 5 models. While this unit contains 10 or more
             # models, those weapons have [HAZARDOUS]": the weapons the sentence before changed
             for key, value in weapons_before.items():
