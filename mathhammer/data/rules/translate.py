@@ -628,7 +628,8 @@ _WORD_IN_NAME = re.compile(r"\bthat has the word '([a-z\- ]+)' in its name\b")
 #: a Bondsman ability's effect, on the friendly ARMIGER model it affects, never the Knight's
 #: own ("While a model is affected by this ability, ...", "ARMIGER models under the effects of
 #: the bearer's Bondsman ability")
-_BONDSMAN = re.compile(r"\bwhile a model is affected by this ability\b|\bunder the effects? of "
+_BONDSMAN = re.compile(r"\bwhile a model is affected by this ability\b|\beach time a model "
+                       r"affected by this ability\b|\bunder the effects? of "
                        r"(?:the bearer's|this model's|its) bondsman abilit")
 
 
@@ -1545,9 +1546,9 @@ _SUBJECT_ATTACK = [
                r"(?:[a-z]+ )?attacks?", re.I),
     re.compile(r"\battacks? made by (?P<s>[^,.;:]{1,80}?)(?= that| with| against| have| has|"
                r" targeting|,|\.|$)", re.I),
-    re.compile(r"\b(?:weapons|attacks)(?: equipped by| of) (?P<s>(?:the |a |an |this |that |"
+    re.compile(r"\b(?:weapons?|attacks)(?: equipped by| of) (?P<s>(?:the |a |an |this |that |"
                r"those |models? |units? |friendly |[a-z' ,\-]+ (?:models?|units?) )[^.;:]{0,80}?)"
-               r"(?= ha(?:ve|s)\b| gains?\b|"
+               r"(?= ha(?:ve|s)\b| gains?\b| to have\b|"
                r" by \d| while\b| is\b| are\b| against\b| in (?:the|your)\b|,|\.|$)",
                re.I),
     re.compile(r"\bweapons (?:in|of) (?P<s>(?:this|that|the bearer's|this model's) "
