@@ -642,6 +642,10 @@ _ENEMY_STATE = re.compile(r"\bwhile an enemy unit is ([A-Z][a-z]+),[^.]*\bthat u
 #: a sentence about the weapons the one before changed
 _THOSE_WEAPONS = re.compile(r"^(?!.*\bequipped with\b).*\b(?:(?:those|these) weapons|that "
                             r"weapon|such (?:an? )?weapons?)\b")
+#: "If that CHARACTER model is a MAGUS, ..., that model has the Feel No Pain 3+ ability": the
+#: model named before (the Leader), not the unit
+_THAT_KEYWORD_MODEL = re.compile(r"^[Ii]f that ([A-Z][A-Z'\-]*(?: [A-Z][A-Z'\-]*)*) model is\b"
+                                 r"[^.;]*?, that model ha(?:s|ve)\b")
 #: weapons left out by their names ("weapons equipped by models in this unit (excluding blast
 #: pistols, blasters and dark lances)"); not models or units of a keyword
 _EXCLUDED_NAMES = re.compile(r"\bweapons\b[^.()]*(\(excluding (?!a |an |the )([a-z][a-z ,\-]*?)"
@@ -1009,6 +1013,11 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
                 Whom(_scope(low, leading)), "defender"
         if whom is None:
             whom = Whom(_scope(low, leading))
+        said_before = _THAT_KEYWORD_MODEL.search(sentence)
+        if said_before and "leading" in low:  # "If that CHARACTER model is a MAGUS, ..., that
+            # model has ... while leading that unit": the Leader's own, as "that CHARACTER model"
+            kw = said_before.group(1)
+            whom = Whom(Scope.UNIT, (kw,), model=kw)
         if afflicted and whom.scope in (Scope.UNIT, Scope.MODEL):
             # a Plague of an Afflicted enemy unit: "this unit" is that enemy, its attacks a
             # debuff (the attacks it makes at the bearer's army)
@@ -1579,7 +1588,7 @@ _SELF_UNIT = re.compile(
     r"\b(?:in|within) (?:this|the bearer's) unit\b|^this units?\b|^models in (?:this|it)\b")
 _SELF_MODEL = re.compile(
     r"\b(?:this|the bearer|the bearer's|this model's) (?:model|fortification|vehicle|transport|"
-    r"titan|walker|monster|character|psyker)\b|\bthe bearer\b|^(?:it|its)$|^this model$")
+    r"titan|walker|monster|character|psyker)\b|\bthe bearer\b|^(?:it|its)$|^(?:this|the) model$")
 _REF = re.compile(
     r"^(?:(?:and |then )?(?:each )?(?:a |the |all )?(?:models? |\w+ models? )?(?:in |within |of )?"
     r")?(?:that|those|the selected|such a|such|one of those|the targeted|it\b|its\b|them\b)",
