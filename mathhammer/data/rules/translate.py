@@ -1120,6 +1120,11 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
             # the Attacks characteristics of those 2 weapons": its melee weapons but that one
             cond.setdefault("attack", besides.group(1))
             cond["without_names"] = (besides.group(2).strip(),)
+        those_named = re.search(r"\bthose ((?!(?:\d|two|three|ranged|melee)\b)[a-z][a-z' \-]"
+                                r"{0,40}?) weapons\b", low) if "equipped with" in low else None
+        if those_named:  # "equipped with 2 Telemon caestus weapons in addition to its armoured
+            # feet weapon, add 2 to the Attacks characteristic of those Telemon caestus weapons"
+            cond["weapon_names"] = (those_named.group(1).strip(),)
         if picked and chosen is not None and chosen.group(1):  # "one Torrent weapon"
             kind = chosen.group(1).strip()
             abilities = () if kind in ("ranged", "melee") else _ability_names(kind)
