@@ -609,8 +609,8 @@ def test_the_weapons_a_rule_names_are_kept_by_its_later_clauses():
     # "If the target of that attack ... instead": the burna's re-roll, not every weapon's
     two = translate("Pyromaniaks", "Each time a model in this unit makes a ranged attack with a "
                     "burna that targets an enemy unit within 6\", re-roll a Wound roll of 1. If "
-                    "the target of that attack is also within range of an objective marker, you can "
-                    "re-roll the Wound roll instead.")
+                    "the target of that attack is also within range of an objective marker, you "
+                    "can re-roll the Wound roll instead.")
     assert [p.rule.describe() for p in two] == ["if ranged attacks, with burna: reroll_wounds=ones",
                                                 "if ranged attacks, with burna: "
                                                 "reroll_wounds=failed"]
