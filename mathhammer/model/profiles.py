@@ -19,6 +19,8 @@ from ..limits import MAX_MODELS, MAX_RANGE, MAX_STRENGTH, MAX_TOUGHNESS, MAX_WOU
 from ..prob.dice import format_dice
 from .abilities import Abilities, canonical, parse_abilities
 
+_NO_ABILITIES = Abilities()  # a weapon without abilities (most): made once
+
 
 def _int_in(name: str, lo: int, hi: int | None = None, *, optional: bool = False,
             limit: str = ""):
@@ -122,7 +124,7 @@ class Weapon:
     @property
     def parsed(self) -> Abilities:
         """The abilities parsed for the engine."""
-        return parse_abilities(self.abilities)
+        return parse_abilities(self.abilities) if self.abilities else _NO_ABILITIES
 
     def with_abilities(self, *extra: str) -> Weapon:
         """A copy with more abilities (duplicates dropped)."""
