@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..limits import MAX_ATTACK_DICE, over
-from ..mechanics.rolls import attacks_roll
 from ..model.options import Options
 from ..model.profiles import Weapon
 from ..model.ruleset import RuleSet, load_ruleset
@@ -26,7 +25,7 @@ def attack_dice(profiles: Iterable[tuple[Weapon, int]], target_models: int,
                 rules: RuleSet | None = None) -> int:
     """The most attack dice ``profiles`` (``(Weapon, models)`` pairs) can roll at a target of
     ``target_models`` models: each model's attacks
-    (:func:`~mathhammer.mechanics.rolls.attacks_roll`) at their highest, at half range.
+    (``mechanics.rolls.attacks_roll``) at their highest, at half range.
 
     >>> gun = Weapon("g", attacks="D6", skill=3, strength=4, ap=0, damage=1,
     ...              abilities=["blast", "rapid fire 1"])
@@ -43,6 +42,7 @@ def _most_attacks(weapon: Weapon, rules: RuleSet, target_models: int) -> int:
     (``_ANYWHERE``), from the dice expressions' highest values: no distribution is built
     (a test checks it against ``attacks_roll``).
 
+    >>> from mathhammer.mechanics.rolls import attacks_roll
     >>> gun = Weapon("g", attacks="2D6", skill=3, strength=4, ap=0, damage=1,
     ...              abilities=["blast", "rapid fire D3"])
     >>> _most_attacks(gun, load_ruleset(), 10) == max(attacks_roll(

@@ -26,7 +26,11 @@ def _int_in(name: str, lo: int, hi: int | None = None, *, optional: bool = False
             limit: str = ""):
     """A validator: an int from ``lo`` to ``hi``; ``limit`` names the constant of
     :mod:`mathhammer.limits` that ``hi`` is."""
+    top = hi if hi is not None else float("inf")
+
     def check(_inst, _attr, value):
+        if type(value) is int and lo <= value <= top:  # the common case, at once
+            return
         if value is None and optional:
             return
         if isinstance(value, bool) or not isinstance(value, int):
