@@ -87,3 +87,43 @@ def test_a_weapon_without_abilities_parses_as_no_abilities():
     assert gun.parsed == parse_abilities(())
     assert Weapon("g", attacks=1, skill=3, strength=4, ap=0, damage=1,
                   abilities=["lethal hits"]).parsed.lethal_hits
+
+
+def _attack_wounds_by_mixture(weapon, target, options, rules):
+    """attack_wounds of an attack without Sustained Hits the long way (as before its
+    shortcut): the wound roll's law per hit, mixed over the hit roll."""
+    from mathhammer.mechanics import criticals as c
+    from mathhammer.mechanics import rolls
+
+    crit_wound = c.DEVASTATING if weapon.parsed.devastating_wounds else c.CRITICAL
+    w = rolls.wound_roll(weapon, target, options, rules).weights()
+    rolled = PMF({(): w.get(rolls.FAIL, 0), (c.NORMAL,): w.get(rolls.SUCCESS, 0),
+                  (crit_wound,): w.get(rolls.CRITICAL, 0)})
+    one_hit = rolled.map(lambda ws: (1, ws))
+    own = (PMF.point((1, (c.NORMAL,))) if rolls.lethal_hits(weapon, options, rules)
+           else one_hit)
+    h = rolls.hit_roll(weapon, target, options, rules).weights()
+    return PMF.mix([(h.get(rolls.FAIL, 0), PMF.point((0, ()))),
+                    (h.get(rolls.SUCCESS, 0), one_hit), (h.get(rolls.CRITICAL, 0), own)])
+
+
+@pytest.mark.parametrize("edition", ["10e", "11e"])
+def test_one_wound_attack_law_is_the_mixture(edition):
+    from mathhammer.mechanics.criticals import attack_wounds
+
+    rules = load_ruleset(edition)
+    target = Target(models=5, toughness=4, save=3, wounds=2, keywords=["INFANTRY"])
+    abilities = [[], ["lethal hits"], ["devastating wounds"],
+                 ["lethal hits", "devastating wounds"], ["twin-linked"], ["torrent"],
+                 ["anti-infantry 4+", "lethal hits"]]
+    options = [Options(), Options(crit_hit=5, reroll_hits="ones"),
+               Options(reroll_wounds="noncrit", crit_wound=5), Options(lethal_hits="decline"),
+               Options(overwatch=True)]
+    for skill, strength, extra, opts in itertools.product([2, 4, 6], [3, 4, 8], abilities,
+                                                          options):
+        gun = Weapon("g", attacks=2, skill=None if "torrent" in extra else skill,
+                     strength=strength, ap=-1, damage=1, abilities=extra)
+        expected = _attack_wounds_by_mixture(gun, target, opts, rules)
+        got = attack_wounds.__wrapped__(gun, target, opts, rules)
+        assert got == expected, (extra, opts)
+        assert list(got.weights()) == list(expected.weights())  # the same order, too
