@@ -36,8 +36,9 @@ of the highest value among the candidate (piece, target) pairs it is given, and 
    target takes the first of them still free. Either way every plan keeps one of its
    equivalents, of the same value, in the search.
 5. **Anytime.** A local search (single moves and swaps) gives the first best plan; the search
-   stops after ``budget`` steps, and then the best plan found is returned with its exact value
-   and an exact upper bound on every plan (``bound``; ``gap = bound - value``, 0 when proved).
+   stops after ``budget`` steps (every phase within its share), and then the best plan found
+   is returned with its exact value and an exact upper bound on every plan (``bound``;
+   ``gap = bound - value``, 0 when proved).
 
 The next best *different* plan (``key``: what a plan does, alike units and targets aside) is
 found the same way, among plans whose key differs from the best's.
