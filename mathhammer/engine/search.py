@@ -95,7 +95,7 @@ BEAM_SHARES = (0.25, 1.0)
 #: first plans from them (PRICE_SHARE; a target not priced within it takes its adaptive
 #: bound); of the rest, what a proof that stops leaves to tighten its bound (:func:`_tighten`,
 #: at most TIGHTEN_ROUNDS searches). No phase goes past its share.
-FIRST_SHARE, PRICE_SHARE, TIGHTEN_SHARE, TIGHTEN_ROUNDS = 0.25, 0.1, 0.25, 12
+FIRST_SHARE, PRICE_SHARE, TIGHTEN_SHARE, TIGHTEN_ROUNDS = 0.25, 0.35, 0.25, 12
 #: prefix distributions a chain keeps (it forgets them all past this, and recomputes)
 MAX_CACHED = 200_000
 
@@ -996,7 +996,7 @@ class _Search:
                                         ftable=self.ftables[t])
             except _Stop:
                 raise _Stop(apriori) from None
-            children.sort(key=lambda c: (-c[0], c[2]))
+            children.sort(key=lambda c: (-float(c[0]), -c[0], c[2]))  # floats: exact on ties
         ub: Any = NEG if need0 is None else need0  # the subsets not listed are below it
         for n, (red, prefix, mask) in enumerate(children):
             need = self.need(value)
