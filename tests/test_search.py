@@ -206,3 +206,65 @@ def test_best_equals_the_enumeration_of_every_assignment(objective, split):
     assert found.runner_up is not None and runner is not None
     assert found.runner_up.value == runner.value and found.runner_proved
     assert planner.plan_key(found.runner_up) != planner.plan_key(found.best)
+
+
+@pytest.mark.parametrize("budget", [1, 50, 500, 5000])
+def test_no_phase_goes_past_the_budget(budget):
+    # every phase (the multipliers, the prices and first plans, the proof, its bisection)
+    # stops at its share: the search takes at most the budget, and one step more per phase
+    # and per search of the bisection (each stops at the step past its end)
+    from mathhammer.engine.search import TIGHTEN_ROUNDS
+
+    p = synthetic(11, 7, 5)
+    found = search(p, budget)
+    assert found.steps <= budget + 4 + TIGHTEN_ROUNDS
+    plans = enumerate_plans(p)
+    assert found.value == value_of(p, found.targets) <= max(v for v, _a, _k in plans) <= \
+        found.bound
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_price_from_floats_bounds_the_exact_price(seed):
+    # the proof's price of each target is its float price and twice the float margin; the
+    # exact price (branch and bound in exact arithmetic, as before) is never above it, for
+    # random multipliers (multiples of 1/2**16), and the adaptive bound is above both
+    from mathhammer.engine.search import LAMBDA_DENOMINATOR, _margin, _price_above
+
+    p = synthetic(300 + seed, 5, 3)
+    s = _Search(p, 10**9)
+    rng = random.Random(seed)
+    lam = [F(rng.randrange(0, 8 * LAMBDA_DENOMINATOR), LAMBDA_DENOMINATOR)
+           for _ in p.pieces]
+    floats = [float(x) for x in lam]
+    ftables, rough = s.priced(floats, False)
+    tables, exact = s.priced(lam, True)
+    ints = [x.numerator * (LAMBDA_DENOMINATOR // x.denominator) for x in lam]
+    for t in range(p.targets):
+        above = _price_above(rough[t][0], _margin(ftables[t], ints, LAMBDA_DENOMINATOR))
+        nums, den = tables[t][0]
+        assert exact[t][0] <= above <= exact[t][0] + F(1, 10**6) and \
+            exact[t][0] <= F(nums[0], den)
+        # and the enumeration's price: the most any subset of its candidates yields
+        ch = s.chains[t]
+        subsets = itertools.product(*[[None] + list(range(len(o))) for o in ch.options])
+        best = max(ch.value(pre) - sum((lam[i] for k, o in pre
+                                        for i in range(len(p.pieces))
+                                        if ch.options[k][o].mask >> i & 1), F(0))
+                   for pre in (tuple((k, o) for k, o in enumerate(c) if o is not None)
+                               for c in subsets))
+        assert best == exact[t][0]
+
+
+def test_alike_targets_and_units_share_their_steps():
+    # two targets of one profile (points differ: not alike in the plan) and two units that
+    # attack alike: each one-unit step is resolved once, and the plan is the enumeration's
+    gun = mh.Weapon("Gun", attacks=2, skill=3, strength=5, ap=-1, damage=1)
+    body = mh.Target(models=3, toughness=4, save=4, wounds=1)
+    shooters = [Shooter.of("A", [(gun, 2)]), Shooter.of("B", [(gun, 2)])]
+    aims = [Aim("X", body, 30), Aim("Y", body, 40)]
+    pl = Planner(shooters, aims, Objective.POINTS)
+    best = pl.best()
+    one = Planner(shooters, aims[:1], Objective.POINTS)
+    one.best()
+    assert len(pl._moves) == len(one._moves)  # as many steps as into one of the targets
+    assert best.proved and best.best.value == pl.fixed()[0].value

@@ -326,7 +326,9 @@ class Planner:
         self.aim_kinds = kinds(targets, lambda s, t: same_aim(self.aims[s], self.aims[t]) and all(
             (s in self._reach[u]) == (t in self._reach[u]) and ((u, s) in self.half) == (
                 (u, t) in self.half) for u in units))
-        self._moves: dict[tuple[int, tuple[int, ...], int, Any], PMF] = {}
+        self._moves: dict[tuple[tuple[int, int], tuple[int, ...], Any], PMF] = {}
+        self._kind: dict[tuple[int, int], tuple[int, int]] = {}
+        self._kind_of: dict[tuple[Any, Any, Any], tuple[int, int]] = {}
         self._after: dict[tuple[int, Any, tuple[Part, ...]], PMF] = {}
         self._leaf: dict[Any, Any] = {}  # expected values, subset values, leaf values
 
@@ -347,13 +349,29 @@ class Planner:
         return initial_state(self.aims[aim].target)
 
     def move(self, unit: int, weapons: tuple[int, ...], aim: int, state: Any) -> PMF:
-        """The target's states after ``unit`` (its ``weapons``) shoots it from ``state``."""
-        key = (unit, weapons, aim, state)
-        if key not in self._moves:
+        """The target's states after ``unit`` (its ``weapons``) shoots it from ``state``: once
+        for every unit that attacks alike (the same profiles and rules, as near) and every
+        target of the same profile and rules (:meth:`move_kind`), whatever their points or
+        names."""
+        key = (self.move_kind(unit, aim), weapons, state)
+        got = self._moves.get(key)
+        if got is None:
             a = self.aims[aim]
-            self._moves[key] = sequence(a.target, self.shooter(unit, aim).steps(weapons, a.rules),
-                                        PMF.point(state)).final
-        return self._moves[key]
+            got = sequence(a.target, self.shooter(unit, aim).steps(weapons, a.rules),
+                           PMF.point(state)).final
+            self._moves[key] = got
+        return got
+
+    def move_kind(self, unit: int, aim: int) -> tuple[int, int]:
+        """The first (unit, target) pair whose one-unit step is this pair's: the unit as it
+        shoots the target (:meth:`shooter`: within half range or not) and the target's profile
+        and rules (its points, name and reach aside) the same."""
+        key = self._kind.get((unit, aim))
+        if key is None:
+            sh, a = self.shooter(unit, aim), self.aims[aim]
+            key = self._kind_of.setdefault((sh, a.target, a.rules), (unit, aim))
+            self._kind[(unit, aim)] = key
+        return key
 
     def shooter(self, unit: int, aim: int) -> Shooter:
         """The unit as it shoots target ``aim``: within half range of it, with ``half_range``."""

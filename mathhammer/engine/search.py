@@ -36,8 +36,9 @@ of the highest value among the candidate (piece, target) pairs it is given, and 
    target takes the first of them still free. Either way every plan keeps one of its
    equivalents, of the same value, in the search.
 5. **Anytime.** A local search (single moves and swaps) gives the first best plan; the search
-   stops after ``budget`` steps, and then the best plan found is returned with its exact value
-   and an exact upper bound on every plan (``bound``; ``gap = bound - value``, 0 when proved).
+   stops after ``budget`` steps (every phase within its share), and then the best plan found
+   is returned with its exact value and an exact upper bound on every plan (``bound``;
+   ``gap = bound - value``, 0 when proved).
 
 The next best *different* plan (``key``: what a plan does, alike units and targets aside) is
 found the same way, among plans whose key differs from the best's.
@@ -90,9 +91,11 @@ RESTARTS = 8
 #: the beam searches for the first plan: subsets within these shares of the Lagrange bound's
 #: lead over the best plan so far (of their targets' prices)
 BEAM_SHARES = (0.25, 1.0)
-#: shares of the budget: the first plans and the multipliers; of the rest, what a proof
-#: that stops leaves to tighten its bound (:func:`_tighten`, at most TIGHTEN_ROUNDS searches)
-FIRST_SHARE, TIGHTEN_SHARE, TIGHTEN_ROUNDS = 0.25, 0.25, 12
+#: shares of the budget: the multipliers (FIRST_SHARE), the prices at the last of them and the
+#: first plans from them (PRICE_SHARE; a target not priced within it takes its adaptive
+#: bound); of the rest, what a proof that stops leaves to tighten its bound (:func:`_tighten`,
+#: at most TIGHTEN_ROUNDS searches). No phase goes past its share.
+FIRST_SHARE, PRICE_SHARE, TIGHTEN_SHARE, TIGHTEN_ROUNDS = 0.25, 0.35, 0.25, 12
 #: prefix distributions a chain keeps (it forgets them all past this, and recomputes)
 MAX_CACHED = 200_000
 
@@ -273,8 +276,7 @@ class _Chain:
         got = self.values.get(prefix)
         if got is None:
             weights, den = self.dist(prefix)
-            got = Fraction(sum(w * x for w, x in zip(weights, self.wnum, strict=True) if w),
-                           den * self.wden)
+            got = Fraction(sum(map(operator.mul, weights, self.wnum)), den * self.wden)
             if len(self.values) >= MAX_CACHED:
                 self.values.clear()
             self.values[prefix] = got
@@ -286,7 +288,7 @@ class _Chain:
                      for k, um in enumerate(self.unit_mask) if mask & um)
 
     def fvalue(self, prefix: tuple[tuple[int, int], ...]) -> float:
-        return sum(w * x for w, x in zip(self.fdist(prefix), self.fworth, strict=True) if w)
+        return sum(map(operator.mul, self.fdist(prefix), self.fworth))
 
     def tables(self, lam: Sequence[Any], exact: bool) -> list[Any]:
         """``W(k, s)`` for k = 0..len(units) (see :func:`adaptive_bound`): exact, each
@@ -455,6 +457,8 @@ class _Search:
                 if self.uk[a] == self.uk[b] and allowed[i - 1] == allowed[i]:
                     self.run_prev[i] = i - 1
         self.full = (1 << n_pieces) - 1
+        #: the last float pricing without hints (:meth:`priced`): its multipliers, its answer
+        self.priced_memo: dict[tuple[float, ...], tuple[list[Any], list[Any]]] = {}
 
     def tick(self) -> None:
         self.steps += 1
@@ -586,8 +590,7 @@ class _Search:
                     assert ftable is not None
                     dot = fdots.get((prefix, k))
                     if dot is None:
-                        dot = sum(a * b for a, b in zip(ch.fdist(prefix), ftable[k],
-                                                        strict=True) if a)
+                        dot = sum(map(operator.mul, ch.fdist(prefix), ftable[k]))
                         if len(fdots) >= MAX_CACHED:
                             fdots.clear()
                         fdots[(prefix, k)] = dot
@@ -601,15 +604,14 @@ class _Search:
                 if got is None:
                     weights, den = ch.dist(prefix)
                     w, wden = tables[k]
-                    got = (sum(a * b for a, b in zip(weights, w, strict=True) if a), den * wden)
+                    got = (sum(map(operator.mul, weights, w)), den * wden)
                     if len(dots) >= MAX_CACHED:
                         dots.clear()
                     dots[(prefix, k)] = got
                 num, den = got
                 fnum, fden = floor[1], floor[2]
                 return num * scale * fden >= (fnum + cost * fden) * den
-            return sum(a * b for a, b in zip(ch.fdist(prefix), tables[k], strict=True)
-                       if a) >= floor[0] + cost
+            return sum(map(operator.mul, ch.fdist(prefix), tables[k])) >= floor[0] + cost
 
         def rec(k: int, prefix: Prefix, mask: int, cost: Any) -> None:
             self.tick()
@@ -643,12 +645,19 @@ class _Search:
 
     def priced(self, lam: Sequence[Any], exact: bool, tables_only: bool = False,
                hints: list[tuple[Prefix, int] | None] | None = None,
-               ftables: list[Any] | None = None
+               ftables: list[Any] | None = None, until: int | None = None
                ) -> tuple[list[Any], list[tuple[Any, Prefix, int]]]:
         """Each target's tables and its price with its best subset ``(reduced value,
         prefix, mask)`` for ``lam`` (exact: ``lam`` as Fractions), once for alike targets
         (their chains are built alike); ``hints``: a subset to start from for each,
-        ``ftables``: the float tables of ``lam`` (exact: the filter)."""
+        ``ftables``: the float tables of ``lam`` (exact: the filter). Floats only: past
+        ``until`` steps, a target's price is its adaptive bound from its start (no subset:
+        a looser bound, as valid)."""
+        memo_key = tuple(lam) if not exact and not tables_only and hints is None and \
+            ftables is None else None
+        if memo_key is not None and memo_key in self.priced_memo:
+            return self.priced_memo[memo_key]
+        assert until is None or not exact
         tables: list[Any] = []
         best: list[tuple[Any, Prefix, int]] = []
         lam_ints = [x.numerator * (LAMBDA_DENOMINATOR // x.denominator) for x in lam] \
@@ -664,10 +673,21 @@ class _Search:
             if tables_only:
                 best.append((zero, (), 0))
                 continue
-            got = self.subsets(t, tables[t], lam_ints, exact, self.full, zero, maximise=True,
-                               runs=False, hint=None if hints is None else hints[t],
-                               ftable=None if ftables is None else ftables[t])
+            if until is not None:
+                self.active, self.stop_at = True, until
+            try:
+                got = self.subsets(t, tables[t], lam_ints, exact, self.full, zero,
+                                   maximise=True, runs=False,
+                                   hint=None if hints is None else hints[t],
+                                   ftable=None if ftables is None else ftables[t])
+            except _Stop:
+                got = [(tables[t][0][0], (), 0)]
+            finally:
+                if until is not None:
+                    self.active = False
             best.append(got[0] if got else (zero, (), 0))
+        if memo_key is not None:  # the same float multipliers priced again: the first plans'
+            self.priced_memo = {memo_key: (tables, best)}  # and the proof's (the last kept)
         return tables, best
 
     def multipliers(self, target: float, until: int) -> list[float]:
@@ -689,7 +709,7 @@ class _Search:
                 lam, scale, idle, best = best[1], 0.5, 0, (math.inf, best[1])
             total = sum(lam)
             grad = [1.0] * n
-            all_tables, bests = self.priced(lam, False, not priced, hints)
+            all_tables, bests = self.priced(lam, False, not priced, hints, until=until)
             usage: dict[int, dict[int, float]] = {}
             for t, ch in enumerate(self.chains):
                 tables = all_tables[t]
@@ -739,10 +759,12 @@ class _Search:
             masks[best[1]] |= 1 << i
         return [tuple(a), tuple(ts[0] for ts in self.allowed)]
 
-    def lagrange_start(self, lam: Sequence[float]) -> tuple[int, ...]:
-        """A plan from the prices of ``lam``: the targets by price, each taking the pieces of
-        its best subset still free; the rest greedily."""
-        _tables, bests = self.priced(lam, False)
+    def lagrange_start(self, lam: Sequence[float], until: int | None = None
+                       ) -> tuple[int, ...]:
+        """A plan from the prices of ``lam`` (priced until the search has taken ``until``
+        steps): the targets by price, each taking the pieces of its best subset still free;
+        the rest greedily."""
+        _tables, bests = self.priced(lam, False, until=until)
         picks = [(-red, t, mask) for t, (red, _p, mask) in enumerate(bests) if mask]
         a: list[int | None] = [None] * len(self.p.pieces)
         for _r, t, mask in sorted(picks):
@@ -896,11 +918,10 @@ class _Search:
         for ch in self.chains:
             ch.dots.clear()
         self.kept: dict[int, tuple[list[list[Any]], float | None, dict[Any, float]]] = {}
-        self.ftables, rough = self.priced([float(x) for x in self.lam], False)  # where to start
-        self.tables, bests = self.priced(self.lam, True,
-                                         hints=[(p, m) if m else None for _r, p, m in rough],
-                                         ftables=self.ftables)
-        prices = [red for red, _p, _m in bests]
+        self.ftables, rough = self.priced([float(x) for x in self.lam], False)
+        self.tables, _zero = self.priced(self.lam, True, tables_only=True)
+        prices = [_price_above(red, _margin(self.ftables[t], self.lam_int, LAMBDA_DENOMINATOR))
+                  for t, (red, _p, _m) in enumerate(rough)]
         self.prices = prices
         self.order = sorted(range(self.p.targets),
                             key=lambda t: (-prices[t], self.target_class[t], t))
@@ -975,7 +996,7 @@ class _Search:
                                         ftable=self.ftables[t])
             except _Stop:
                 raise _Stop(apriori) from None
-            children.sort(key=lambda c: (-c[0], c[2]))
+            children.sort(key=lambda c: (-float(c[0]), -c[0], c[2]))  # floats: exact on ties
         ub: Any = NEG if need0 is None else need0  # the subsets not listed are below it
         for n, (red, prefix, mask) in enumerate(children):
             need = self.need(value)
@@ -1055,6 +1076,20 @@ def _margin(ftable: list[list[float]], lam: Sequence[int], scale: int) -> float:
     return FLOAT_MARGIN * (top + sum(abs(x) for x in lam) / scale + 1.0)
 
 
+def _price_above(red: float, margin: float) -> Fraction:
+    """An exact upper bound on a target's price from its price found in floating point
+    (``red``: the best subset's reduced value, 0 for the empty one), :func:`_margin` of its
+    tables ``margin``. The float search prunes a subset only where its float bound is below
+    the float value of one found, and each of the two is within ``margin * (1 + |red|)`` of
+    its exact value (:func:`_margin`): so no subset's exact reduced value is above ``red`` by
+    more than twice that (a subset valued is at most ``red`` in floats, so likewise).
+
+    >>> _price_above(2.0, 1e-9) > Fraction(2) + Fraction(59, 10**10)  # 2 + 2 * 1e-9 * (1 + 2)
+    True
+    """
+    return Fraction(max(red, 0.0)) + Fraction(2.0 * margin * (1.0 + abs(red)))
+
+
 def _usage(ch: _Chain, tables: list[list[float]], lam: Sequence[float]) -> dict[int, float]:
     """How likely the adaptive policy of ``tables`` is to send each piece to the chain's
     target (floats: for the multipliers' steps)."""
@@ -1095,17 +1130,26 @@ def search(problem: Problem, budget: int = BUDGET) -> Found:
     seen: dict[Hashable, tuple[float, tuple[int, ...]]] = {}
     found = s.local(s.starts(), seen)
     floats = s.multipliers(found[0][0], first_end)
-    found = s.local([s.lagrange_start(floats), *s.shuffled(RESTARTS)], seen)
+    # rounded as the proof takes them (exact rationals): its float prices are the first plans'
+    lam = [Fraction(round(x * LAMBDA_DENOMINATOR), LAMBDA_DENOMINATOR) for x in floats]
+    floats = [float(x) for x in lam]
+    price_end = first_end + int(budget * PRICE_SHARE)
+    found = s.local([s.lagrange_start(floats, price_end), *s.shuffled(RESTARTS)], seen)
     for share in BEAM_SHARES:  # narrow first, then as wide as the better plan allows
-        if s.steps > first_end:
+        if s.steps > price_end:
             break
-        beamed = s.beam(floats, found[0][0], share)
+        s.active, s.stop_at = True, price_end
+        try:
+            beamed = s.beam(floats, found[0][0], share)
+        except _Stop:
+            beamed = None
+        finally:
+            s.active = False
         if beamed is not None and beamed[0] > found[0][0]:
             found = s.local([beamed[1]], seen)
-    lam = [Fraction(round(x * LAMBDA_DENOMINATOR), LAMBDA_DENOMINATOR) for x in floats]
-    s.prepare(lam)
+    s.prepare(lam)  # its prices: the first plans' (priced above)
     first = found[0][1]
-    left = max(budget - s.steps, budget - first_end)
+    left = max(budget - s.steps, 1)
     value, plan, bound, complete = s.run((s.exact_value(first), first), None,
                                          int(left * (1 - TIGHTEN_SHARE)))
     assert value is not None and plan is not None
