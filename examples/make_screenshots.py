@@ -1,6 +1,7 @@
 """The page on a phone, as pictures: ``python examples/make_screenshots.py`` serves the page,
 drives Chromium at 390x844 through four states (a query, a second unit, a comparison, a plan
-by clicking: its choices, ``page-390-planner.png``, and its answer) and saves each as
+by clicking: its choices, ``page-390-planner.png``, and its answer; with the shared data, a
+weapon's choice of profile, ``page-390-profiles.png``) and saves each as
 ``examples/page-390-*.png``, printing the page's width
 (``document.documentElement.scrollWidth``) in each.
 
@@ -103,6 +104,13 @@ def main() -> int:
         page.wait_for_selector("#plan-targets", timeout=300000)
         made.append(_shot(page, "planner", "#phase-attach" if lists else "#phase-reach"))
         made.append(_shot(page, "plan", "#plan-answer"))
+        if lists:  # a weapon of two profiles: one box, one choice of profile
+            page.fill("#attacker", "Space Marines:Hellblaster Squad")
+            choice = "#weapons select[aria-label='profile of Plasma Incinerator']"
+            page.wait_for_selector(choice, timeout=120000)
+            page.select_option(choice, label="Supercharge")
+            page.wait_for_timeout(1500)
+            made.append(_shot(page, "profiles", "#weapons"))
         browser.close()
     for path, width in made:
         print(f"{path}: scrollWidth {width} px at 390 px")

@@ -20,7 +20,8 @@ BROWSER_MADE = {"make_web_png.py", "web.png", "web-390.png", "web-1280.png", "we
                 "web-then-1280.png", "web-plan.png", "make_notebook.py",
                 "notebook.ipynb", "notebook.png", "make_atlas_png.py", "atlas.png",
                 "make_screenshots.py", "page-390-query.png", "page-390-second-unit.png",
-                "page-390-comparison.png", "page-390-planner.png", "page-390-plan.png"}
+                "page-390-comparison.png", "page-390-planner.png", "page-390-plan.png",
+                "page-390-profiles.png"}
 
 
 @pytest.fixture(scope="module")

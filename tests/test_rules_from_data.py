@@ -589,6 +589,38 @@ def test_data_check_reports_the_coverage_of_rules_from_data(cli, catalogue):
     assert sum(got["not_modelled"].values()) == 1
 
 
+def test_a_lists_stated_attachment_is_undone_with_alone(cli, catalogue, tmp_path):
+    """``--attach "LEADER=alone"`` undoes the attachment a list states (the page's "not
+    attached" choice): the rows are the list's without it, each unit's own value."""
+    folder = str(catalogue.parent)
+    t = "1x T4 Sv7+ W20"
+    stated, apart = _army(tmp_path), _army(tmp_path, attached=False)
+    undone = _cell(cli, "--army", stated, "--attach", "Leader=alone", "-t", t, "--metric",
+                   "damage", "--data", folder)
+    assert [label for label, _ in undone] == ["Leader", "Squad"]
+    assert undone == _cell(cli, "--army", apart, "-t", t, "--metric", "damage", "--data", folder)
+    # the squad alone: 10 rifles, hit 2/3, wound 2/3 (Drilled; no Lethal Hits of its
+    # Leader's Tactical Precision): 10 * 2/3 * 2/3 = 40/9
+    assert dict(undone)["Squad"] == "40/9"
+    # undone, then attached again: the pair as the list states it
+    assert _cell(cli, "--army", stated, "--attach", "Leader=alone", "--attach", "Leader=Squad",
+                 "-t", t, "--metric", "damage", "--data", folder) == [("Leader + Squad",
+                                                                      "395/72")]
+    # a Leader the list leaves alone has no attachment to undo: one line
+    r = cli("table", "--army", apart, "--attach", "Leader=alone", "-t", t, "--data", folder)
+    assert r.exit_code == 2 and "Leader leads no unit" in r.stderr
+    # the page's query: the planner's offer of the list with the attachment undone
+    from mathhammer.app.planner import PlanLists, plan_lists_json
+
+    got = plan_lists_json(PlanLists.from_json({"army": {"path": stated}}), data=folder)
+    assert got["army"]["stated"] == [["Leader", "Squad"]]
+    assert [r["label"] for r in got["army"]["rows"]] == ["Leader + Squad"]
+    off = plan_lists_json(PlanLists.from_json({"army": {"path": stated}, "attach": [
+        {"leader": "Leader", "unit": "alone", "side": "army"}]}), data=folder)
+    assert off["army"]["stated"] == [["Leader", "Squad"]] and off["army"]["attached"] == []
+    assert [r["label"] for r in off["army"]["rows"]] == ["Leader", "Squad"]
+
+
 def test_a_d6_tables_results_are_options_each_with_its_own_effect():
     # "roll one D6; on a 1, ...; on a 2-5, ...; on a 6, ...": three options, never merged (before,
     # the first cut came before any effect, so the whole table was one clause: +1 BS twice)

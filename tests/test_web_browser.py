@@ -605,3 +605,53 @@ def test_several_units_a_plan_and_the_listed_leaders(cli, browser, data_server, 
     assert page.evaluate(UNLABELLED) == []  # the new controls have labels too
     context.close()
     assert errors == []
+
+
+HELLBLASTERS = "Space Marines:Hellblaster Squad"
+
+
+def test_a_weapons_profiles_are_one_choice_answered_as_the_command_line(cli, browser,
+                                                                         data_server):
+    """A plasma incinerator's standard and supercharge profiles are one box with one choice
+    of profile; each choice is sent as the command line's -w of the weapon (the better
+    profile for each model) or of the profile, and answers the command line's numbers."""
+    import urllib.parse
+
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.base = data_server
+    open_page(page, f"attacker={urllib.parse.quote(HELLBLASTERS)}&target=MEQ")
+    choice = page.locator("#weapons select[aria-label='profile of Plasma Incinerator']")
+    expect()(choice).to_have_count(1, timeout=60000)
+    # one box for the weapon, none per profile
+    assert page.locator("#weapons input[value*='Standard']").count() == 0
+    expect()(choice.locator("option")).to_have_text(
+        ["the better for the target", "Standard", "Supercharge"])
+    data = ["--data", str(DATA_10E), "--at-least", "1"]
+    _, better = odds_line(cli, HELLBLASTERS, "MEQ", *data)  # the datasheet's loadout
+    expect()(page.locator("#odds-exact")).to_have_text(f"P(kills >= 1) = {better}",
+                                                        timeout=60000)
+    seen = {}
+    for label, profile in (("Supercharge", "Plasma Incinerator - Supercharge"),
+                           ("Standard", "Plasma Incinerator - Standard")):
+        choice.select_option(label=label)
+        page.wait_for_function("(p) => decodeURIComponent(location.href.replace(/[+]/g, ' '))"
+                               ".includes(p)", arg=profile)
+        parts = urllib.parse.urlsplit(page.url)
+        sent = urllib.parse.parse_qs(parts.query or parts.fragment)["weapon"]
+        assert profile in sent and "Plasma Incinerator" not in sent  # the profile, by name
+        _, seen[label] = odds_line(cli, HELLBLASTERS, "MEQ",
+                                   *[x for w in sent for x in ("-w", w)], *data)
+        expect()(page.locator("#odds-exact")).to_have_text(f"P(kills >= 1) = {seen[label]}",
+                                                            timeout=60000)
+    # against MEQ (W2) supercharge (D2) kills a model per unsaved wound, standard (D1) does
+    # not: the two differ, and the better profile is supercharge's
+    assert seen["Supercharge"] != seen["Standard"]
+    assert better == seen["Supercharge"]
+    choice.select_option(label="the better for the target")
+    expect()(page.locator("#odds-exact")).to_have_text(f"P(kills >= 1) = {better}",
+                                                        timeout=60000)
+    context.close()
+    assert errors == []

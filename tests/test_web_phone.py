@@ -145,12 +145,14 @@ def reach_args(rows: list[str]) -> list[str]:
     return out
 
 
-# A known fault, not fixed yet: with another test process busy beside it (CI's `-n auto`), the
-# page's plan of these lists once stayed at "planning..." with the server idle for 5 minutes
-# (the plans the clicks abandon stop long-lane workers; one answer never came). Alone, and in
-# the branch's own runs, it passes in under two minutes. Not strict: it must be fixed, and a
-# pass says so.
-@pytest.mark.xfail(strict=False, reason="the page's plan can wait forever after abandoned plans")
+# A known fault in CI's parallel run: "planning..." for 5 minutes with the server idle. One
+# cause is fixed (a query the clicks abandoned gave its lane's turn back while its worker was
+# busy, so the next waited unseen in the pool's queue with no bound; the lanes now hold a turn
+# until the worker is free, and a job no worker answers is answered at a deadline:
+# tests/test_web_lanes.py). Not yet shown reliable under load (on a machine at load 20 the
+# plan was still computing at the 120 s wait), so not strict: a pass says so.
+@pytest.mark.xfail(strict=False, reason="the page's plan of two full lists may outlast the "
+                   "wait on a loaded machine")
 def test_the_shared_lists_planned_by_clicking_are_the_command_lines_plan(cli, browser, server):
     if not (ULTRAMARINES.is_file() and BLOOD_ANGELS.is_file() and (BSDATA / "10e").is_dir()):
         pytest.skip(f"no shared army lists and data in {ROSTERS.parent}")

@@ -141,7 +141,7 @@ def sides(specs: Sequence[AttachSpec], mine: Any, theirs: Any
             out[0 if s.side == "army" else 1].append(s)
             continue
         here = [k for k, a in enumerate((mine, theirs)) if _has(a, s.leader) and
-                _has(a, s.unit)]
+                (s.alone or _has(a, s.unit))]
         if len(here) == 2:
             raise InputError(f"--attach {s.text!r}: both lists have {s.leader} and {s.unit}; "
                              f'say which: "army:{s.text}" or "vs:{s.text}"')

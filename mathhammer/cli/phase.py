@@ -15,7 +15,8 @@ import click
 ATTACH_HELP = ('Attach a Leader to a unit of the --army or --vs-army list that does not say '
                'it, e.g. "Captain=Intercessor Squad" (repeatable; "vs:..." or "army:..." says '
                "which list when both have the units). Checked against the data's Leader "
-               "lists; a list's own attachments stay.")
+               "lists; a list's own attachments stay, unless undone with "
+               '"Captain=alone".')
 
 
 def attach_option(f: Any) -> Any:

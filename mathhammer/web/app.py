@@ -46,7 +46,7 @@ from .api import job, warm
 from .choices import options_schema, rules_json, units_json
 from .compiling import Compiler
 from .edges import RETRY_AFTER, STOPPING
-from .lanes import POLL, Lane, LaneFull, Stopped
+from .lanes import Lane, LaneFull, NoAnswer, Stopped, outcome
 from .queries import PLAN_LIMITS, page_words
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -62,6 +62,9 @@ LONG_WAITING = 2
 #: Queries waiting for the quick lane, per worker, before more are refused (HTTP 503): a
 #: query waits for at most this many seconds of others' quick work.
 QUICK_WAITING = 4
+#: Seconds a job may wait for a worker to take it (a worker stopped for an abandoned query is
+#: replaced and reads the data first) before the request is answered 503 instead.
+START_GRACE = 30.0
 #: Bytes of a request body (a JSON object; an army list's text is at most 5 MB too).
 MAX_BODY_BYTES = 5_000_000
 
@@ -172,26 +175,15 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
 
     async def compute(request: Request, pool: str, seconds: float, kind: str,
                       args: tuple) -> tuple[int, str] | None:
-        """The job in a worker of ``pool``; None if the client went away."""
+        """The job in a worker of ``pool``; None if the client went away. The lane's turn
+        lasts until the worker is free (lanes.outcome): in the long lane an abandoned job is
+        stopped, in the quick lane left to end (within QUICK seconds; its worker stays warm)."""
         if await request.is_disconnected():  # while it waited for its turn
             return None
         future = state[pool].schedule(job, args=(kind, *args), timeout=seconds)
-        waiting = asyncio.wrap_future(future)
-        try:
-            while not (await asyncio.wait({waiting}, timeout=POLL))[0]:
-                if stopping.is_set():
-                    future.cancel()
-                    raise Stopped
-                if await request.is_disconnected():  # the page asked something else since
-                    if pool == "long":
-                        future.cancel()  # stops the worker (pebble replaces it)
-                    # in the quick lane the job ends within QUICK seconds anyway: finishing it
-                    # keeps the worker and what it has read (a catalogue of the data) warm
-                    return None
-            return waiting.result()
-        except asyncio.CancelledError:  # the server is stopping
-            future.cancel()
-            raise
+        return await outcome(future, request.is_disconnected, stop_on_gone=pool == "long",
+                             deadline=time.monotonic() + seconds + START_GRACE,
+                             stopping=stopping)
 
     async def run(request: Request, kind: str, *args: Any) -> Response:
         start = time.perf_counter()
@@ -221,6 +213,9 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
             return _error(503, f"mathhammer: error: the query took longer than {timeout:g} s and "
                                "was stopped; ask for fewer turns, models or targets (or start "
                                "`mathhammer serve --timeout` with more seconds)")
+        except NoAnswer:
+            return _error(503, "mathhammer: error: no worker answered the query in time (the "
+                               "server is overloaded or a worker is stuck); try again")
         except ProcessExpired as e:
             return _error(500, f"mathhammer: error: the worker computing the query stopped "
                                f"({e}); try a smaller query")

@@ -15,6 +15,7 @@ from ..app.setup import ENGINE, editions, setup_fields
 from ..data.typed.inline import describe_weapon, is_inline_target, is_inline_weapon
 from ..data.typed.lookup import find_unit
 from ..errors import InputError
+from ..model.loadout import profile_families
 from ..model.squad import describe_target
 from ..report.specs import target_of
 from .queries import check_spec
@@ -46,7 +47,9 @@ def options_schema() -> list[dict[str, Any]]:
 
 
 def _weapon_json(w: Any, group: Any) -> dict[str, Any]:
-    """A weapon as the page offers it: ``count`` is how many models carry it (None: every
+    """A weapon as the page offers it: ``weapon`` is the weapon it is a profile of (its own
+    name for a weapon of one profile: the command line's ``-w`` picks every profile of a
+    weapon by that name, one by its own), ``count`` is how many models carry it (None: every
     model, or none for optional wargear), ``max`` the most of it the group may take at its
     largest size (the datasheet's options; else how many models it may have), ``slot`` and
     ``slot_max`` the shared choice it is one of (the most of that choice, all weapons in it
@@ -54,8 +57,10 @@ def _weapon_json(w: Any, group: Any) -> dict[str, Any]:
     size, least = group.max_models, group.min_models
     own = w.max_at(size, least) if hasattr(w, "max_at") else None
     slot = getattr(w, "slot", None)
+    families = profile_families([x.name for x in group.weapons])
     return {"name": w.name, "profile": describe_weapon(w.weapon), "melee": w.melee,
             "optional": w.optional, "profile_of": w.profile_of,
+            "weapon": w.profile_of or families.get(w.name, w.name),
             "pistol": "pistol" in describe_weapon(w.weapon).rsplit("|", 1)[-1],
             "count": w.count, "max": size if own is None else own,
             "group": group.name, "slot": slot,

@@ -19,9 +19,14 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import concurrent.futures
 import contextlib
 import threading
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import TypeVar
+
+T = TypeVar("T")
 
 #: Seconds between checks that the client of a running query is still there (and that the
 #: server is not stopping).
@@ -34,6 +39,80 @@ class LaneFull(Exception):
 
 class Stopped(Exception):
     """The server is stopping."""
+
+
+class NoAnswer(Exception):
+    """A job that did not end within its deadline from the moment it was scheduled (it never
+    got a worker, or its worker never answered): it is cancelled and the request answered."""
+
+
+async def outcome(future: concurrent.futures.Future[T], gone: Callable[[], Awaitable[bool]],
+                  *, deadline: float, stop_on_gone: bool,
+                  stopping: threading.Event | None = None) -> T | None:
+    """The result of a worker's ``future``; None if the client has gone (``gone()``).
+
+    The caller's turn of its lane lasts until the worker is free again, so a lane's count
+    of free turns is its workers' truth and no job waits unseen behind an abandoned one in
+    the pool's own queue: when the client goes, the job is cancelled (``stop_on_gone``: the
+    pool stops its worker) or left to end, and either way this returns only once the future
+    is done. Past ``deadline`` (``time.monotonic()``) the job is cancelled and
+    :class:`NoAnswer` raised: a request never waits forever. ``stopping`` set raises
+    :class:`Stopped`.
+
+    >>> import asyncio
+    >>> async def never_answered():
+    ...     async def here():
+    ...         return False
+    ...     try:
+    ...         await outcome(concurrent.futures.Future(), here, deadline=0, stop_on_gone=True)
+    ...     except NoAnswer:
+    ...         return "no answer"
+    >>> asyncio.run(never_answered())
+    'no answer'
+    """
+    waiting = asyncio.wrap_future(future)
+    waiting.add_done_callback(lambda f: f.cancelled() or f.exception())  # read, here or not
+    left = False
+    try:
+        while not freed(future):
+            if future.done():  # cancelled: the pool has not stopped its worker yet
+                await asyncio.sleep(POLL)
+            else:
+                await asyncio.wait({waiting}, timeout=POLL)
+            if freed(future):
+                break
+            if stopping is not None and stopping.is_set():
+                future.cancel()
+                raise Stopped
+            if time.monotonic() > deadline:
+                future.cancel()
+                if left:
+                    return None
+                raise NoAnswer
+            if not left and await gone():  # the page asked something else since
+                left = True
+                if stop_on_gone:
+                    future.cancel()  # the pool stops its worker and starts another
+        if left or future.cancelled():
+            return None
+        return await waiting
+    except asyncio.CancelledError:  # the server is stopping
+        future.cancel()
+        raise
+
+
+def freed(future: concurrent.futures.Future) -> bool:
+    """Whether the worker of ``future`` is free: it has answered, or it was cancelled and the
+    pool has since let it go (a pool marks a cancelled job *notified*,
+    ``set_running_or_notify_cancel``, once its worker is stopped or the job dropped).
+
+    >>> f = concurrent.futures.Future()
+    >>> f.cancel(), freed(f), f.set_running_or_notify_cancel(), freed(f)
+    (True, False, False, True)
+    """
+    if not future.done():
+        return False
+    return not future.cancelled() or getattr(future, "_state", None) == "CANCELLED_AND_NOTIFIED"
 
 
 class Lane:
@@ -89,4 +168,4 @@ class Lane:
         self.free += 1
 
 
-__all__ = ["POLL", "Lane", "LaneFull", "Stopped"]
+__all__ = ["POLL", "Lane", "LaneFull", "NoAnswer", "Stopped", "outcome"]

@@ -89,7 +89,8 @@ def may_join(lead: Any, other: Any) -> bool:
 
 @attrs.frozen
 class AttachSpec:
-    """``--attach "LEADER=UNIT"`` as given (``army:`` or ``vs:`` before it says which list)."""
+    """``--attach "LEADER=UNIT"`` as given (``army:`` or ``vs:`` before it says which list);
+    ``"LEADER=alone"`` undoes the attachment a list states for that Leader."""
 
     leader: str
     unit: str
@@ -119,6 +120,18 @@ class AttachSpec:
                              '"Captain=Intercessor Squad"')
         return cls(lead.strip(), unit.strip(), side, text)
 
+    @property
+    def alone(self) -> bool:
+        """``"Captain=alone"``: the Leader leads no unit (a list's stated attachment undone).
+
+        >>> AttachSpec.parse("vs:Captain=alone").alone
+        True
+        """
+        return self.unit.casefold() == ALONE
+
+
+#: The UNIT of ``--attach "LEADER=alone"``: the Leader leads no unit.
+ALONE = "alone"
 
 _NUMBER = re.compile(r"^(.{1,300}?)\s{0,3}#(\d{1,4})$")
 
@@ -173,6 +186,14 @@ def attach(army: Any, specs: Sequence[AttachSpec]) -> Any:
     for spec in specs:
         shown = spec.text or f"{spec.leader}={spec.unit}"
         leading = {i: j for i, j in pairs}
+        if spec.alone:  # a stated attachment undone
+            li = _find(units, spec.leader, [i for i in range(len(units)) if i not in leading],
+                       shown, "Leader")
+            if li not in leading:
+                raise InputError(f"--attach {shown!r}: {units[li].name} leads no unit (the "
+                                 "list states no attachment for it to undo)")
+            pairs = [(i, j) for i, j in pairs if i != li]
+            continue
         li = _find(units, spec.leader, leading, shown, "Leader")
         bi = _find(units, spec.unit, {*leading, *leading.values()}, shown, "unit")
         lead, body = units[li], units[bi]

@@ -84,18 +84,23 @@ function debounce(f, ms) {
 }
 function lines(text) { return text.split("\n").map((s) => s.trim()).filter(Boolean); }
 function isRows(text) { return text.includes("|"); }
-// A 503 with Retry-After (the server compiling the game's data): its line is shown in #notice
-// and the request is asked again after that many seconds, until it answers or is aborted.
+// A 503 with Retry-After (the server compiling the game's data, or busy): its line is shown in
+// #notice and the request is asked again after that many seconds, until it answers, is
+// aborted, or RETRY_FOR_MS have passed (then the 503's line is the answer: never a wait forever).
 const retrying = new Set();
+const RETRY_FOR_MS = 180000;
 async function getJSON(url, options = {}) {
   const key = {};
+  const started = Date.now();
   try {
     for (;;) {
       const res = await fetch(url, options);
       let data;
       try { data = await res.json(); } catch { data = { error: `HTTP ${res.status}` }; }
       const wait = Number(res.headers.get("Retry-After"));
-      if (res.status !== 503 || !(wait > 0)) return [res.ok, data, res.status];
+      if (res.status !== 503 || !(wait > 0) || Date.now() - started > RETRY_FOR_MS) {
+        return [res.ok, data, res.status];
+      }
       retrying.add(key);
       showError($("notice"), data.message || data.error);
       await new Promise((resolve) => { setTimeout(resolve, wait * 1000); });
@@ -338,41 +343,77 @@ async function unitInfo(name) {
 }
 
 // A unit's weapons of this phase as checkboxes with counts: ``picks`` as the address has them
-// ("4x Lascannon"; none: the datasheet's defaults, or none at all with ``none``).
+// ("4x Lascannon"; none: the datasheet's defaults, or none at all with ``none``). A weapon of
+// several profiles (a plasma gun's standard and supercharge, frag/krak) is one box with one
+// choice of profile: "the better" (the weapon's name, as `-w "Plasma gun"`: each model fires
+// the profile of the higher expected damage against the target) or one profile (its own name,
+// `-w "Plasma gun - supercharge"`).
 function weaponLabels(a, melee, picks, none, who = "") {
-  // the picks of this phase (those of the other phase do not apply to it)
-  const named = (w, [n]) => n.toLowerCase() === w.name.toLowerCase();
-  const picked = picks.map(parsePick)
-    .filter((p) => a.weapons.some((w) => w.melee === melee && named(w, p)));
-  const seen = new Set();
-  const items = [];
+  const family = (w) => w.weapon || w.name;
+  const weapons = new Map();  // each weapon's profiles, in the datasheet's order
   for (const w of a.weapons) {
-    if (w.melee !== melee || seen.has(w.name)) continue;
-    seen.add(w.name);
-    const pick = picked.find((p) => named(w, p));
+    if (w.melee !== melee) continue;
+    const key = family(w).toLowerCase();
+    if (!weapons.has(key)) weapons.set(key, []);
+    const profiles = weapons.get(key);
+    if (!profiles.some((x) => x.name === w.name)) profiles.push(w);
+  }
+  const names = (profiles) => [family(profiles[0]), ...profiles.map((w) => w.name)]
+    .map((n) => n.toLowerCase());
+  // the picks of this phase (those of the other phase do not apply to it)
+  const picked = picks.map(parsePick)
+    .filter(([n]) => [...weapons.values()].some((ps) => names(ps).includes(n.toLowerCase())));
+  const items = [];
+  for (const profiles of weapons.values()) {
+    const w = profiles[0], name = family(w), several = profiles.length > 1;
+    const pick = picked.find(([n]) => names(profiles).includes(n.toLowerCase()));
     const on = picked.length ? Boolean(pick) : !w.optional && !none;
-    const box1 = el("input", { type: "checkbox", value: w.name, checked: on,
-      "data-default": String(!w.optional), "aria-label": `${w.name}${who}` });
+    const box1 = el("input", { type: "checkbox", value: name, checked: on,
+      "data-default": String(!w.optional), "data-weapon": name, "aria-label": `${name}${who}` });
     const n = el("input", { type: "number", class: "num", min: 1, max: w.max,
-      "aria-label": `how many ${w.name}${who}`, placeholder: w.optional ? "1" : "all",
+      "aria-label": `how many ${name}${who}`, placeholder: w.optional ? "1" : "all",
       value: pick && pick[1] ? pick[1] : null });
     const slot = w.slot ? ` (one of ${w.slot}: at most ${w.slot_max} together)` : "";
-    items.push(el("label", { title: w.profile + slot }, box1,
-      el("span", { class: "wname", text: ` ${w.name}${w.optional ? " (optional)" : ""}` }),
-      el("span", { class: "note", text: w.profile.split(" | ").slice(1).join(" | ") }), n));
+    const parts = [box1, el("span", { class: "wname",
+      text: ` ${name}${w.optional ? " (optional)" : ""}` })];
+    if (several) {
+      const profile = (x) => x.name.replace(/^➤\s*/, "").slice(name.length).replace(/^\s*[-–:]\s*/, "")
+        || x.name;
+      const choice = el("select", { class: "profile", "aria-label": `profile of ${name}${who}` },
+        el("option", { value: name, text: "the better for the target" }),
+        ...profiles.map((x) => el("option", { value: x.name, text: profile(x) })));
+      const chosen = pick && profiles.find((x) => x.name.toLowerCase() === pick[0].toLowerCase());
+      if (chosen) choice.value = chosen.name;
+      box1.value = choice.value;
+      const note = el("span", { class: "note" });
+      const show = () => {
+        box1.value = choice.value;
+        const x = profiles.find((p) => p.name === choice.value);
+        note.textContent = x ? x.profile.split(" | ").slice(1).join(" | ")
+          : "each model fires the profile of the higher expected damage against the target";
+      };
+      choice.addEventListener("change", show);
+      show();
+      parts.push(choice, note);
+    } else {
+      parts.push(el("span", { class: "note", text: w.profile.split(" | ").slice(1).join(" | ") }));
+    }
+    const title = profiles.map((x) => x.profile).join("\n") + slot;
+    items.push(el("label", { title }, ...parts, n));
   }
   if (!items.length) items.push(el("span", { class: "note", text: `no ${melee ? "melee" : "ranged"} weapons` }));
   return items;
 }
 
 // The weapons ticked in a box: [picks as the address keeps them, none ticked]; no picks
-// when they are the datasheet's defaults.
+// when they are the datasheet's defaults (each weapon ticked by default, the better profile).
 function readPicks(container) {
   const boxes = [...container.querySelectorAll("input[type=checkbox]")];
   const count = (b) => b.closest("label").querySelector("input.num").value;
   const picked = boxes.filter((b) => b.checked)
     .map((b) => (count(b) ? `${count(b)}x ${b.value}` : b.value));
-  const dflt = boxes.filter((b) => b.dataset.default === "true").map((b) => b.value);
+  const dflt = boxes.filter((b) => b.dataset.default === "true")
+    .map((b) => b.dataset.weapon || b.value);
   const same = picked.join("\n") === dflt.join("\n");
   return [boxes.length && !same ? picked : [], boxes.length > 0 && !picked.length];
 }

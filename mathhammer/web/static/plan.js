@@ -206,8 +206,21 @@ function attachChoices(side) {
   const stated = Object.fromEntries(list.stated.map(([l, u]) => [l, u]));
   const added = Object.fromEntries((PHASE.choice.attach[side] || []).map(([l, u]) => [l, u]));
   const items = leaders.map((u) => {
-    if (stated[u.label]) {  // the list says it: kept
-      return el("p", { class: "attach", text: `${u.label} leads ${stated[u.label]} (as the list says)` });
+    if (stated[u.label]) {  // the list says it: kept, unless undone ("alone") or moved
+      const mine = (PHASE.choice.attach[side] || []).filter(([l]) => l === u.label).map(([, b]) => b);
+      const select = el("select", { "aria-label": `${u.label} leads (${SIDE_NAMES[side]})`, "data-leader": u.label },
+        el("option", { value: "", text: `${stated[u.label]} (as the list says)` }),
+        el("option", { value: "alone", text: "not attached (alone)" }),
+        ...u.leads.filter((b) => b !== stated[u.label]).map((b) => el("option", { value: b, text: b })));
+      select.value = mine.find((b) => b !== "alone") || (mine.includes("alone") ? "alone" : "");
+      select.addEventListener("change", () => {
+        const pairs = (PHASE.choice.attach[side] || []).filter(([l]) => l !== u.label);
+        if (select.value) pairs.push([u.label, "alone"]);  // the list's attachment undone
+        if (select.value && select.value !== "alone") pairs.push([u.label, select.value]);
+        PHASE.choice.attach[side] = pairs;
+        changed(true, true);
+      });
+      return el("label", { class: "attach" }, `${u.label} leads `, select);
     }
     const select = el("select", { "aria-label": `${u.label} leads (${SIDE_NAMES[side]})`, "data-leader": u.label },
       el("option", { value: "", text: "no unit (alone)" }),
@@ -325,9 +338,12 @@ function phaseBody() {
 }
 
 let phaseController = null;
+let plansAsked = 0;
 async function runPlan() {
+  const asked = ++plansAsked;
   // lists of another address (the page's history): read them first
   if (PHASE.loadedFor !== undefined && PHASE.loadedFor !== listsKey()) await loadLists();
+  if (asked !== plansAsked) return;  // a newer plan was asked meanwhile: it answers
   const us = chosen("army"), ts = chosen("vs");
   if (phaseController) phaseController.abort();
   if (!us.length || !ts.length) {
