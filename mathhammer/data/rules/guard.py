@@ -83,10 +83,11 @@ _NAMED_WEAPON = re.compile(
     r"\battacks? (?:made )?with (?:its|this model's|the bearer's) ((?:[\w\-]+ ){0,2}?[\w\-]+)"
     r"(?=[,.;]| that\b| and\b)", re.I)
 #: words that name a kind of weapon, not one weapon (the translator reads those)
-_GENERIC = frozenset(
-    "ranged melee other all equipped two three 2 3 psychic torrent pistol heavy assault blast "
-    "melta hazardous precision lethal hits sustained devastating wounds twin-linked rapid fire "
-    "ignores cover lance anti extra attacks indirect one-shot".split())
+_GENERIC = frozenset({
+    "ranged", "melee", "other", "all", "equipped", "two", "three", "2", "3", "psychic",
+    "torrent", "pistol", "heavy", "assault", "blast", "melta", "hazardous", "precision",
+    "lethal", "hits", "sustained", "devastating", "wounds", "twin-linked", "rapid", "fire",
+    "ignores", "cover", "lance", "anti", "extra", "attacks", "indirect", "one-shot"})
 
 
 def named_weapon(text: str, part: DataRule, parts: tuple[DataRule, ...] = ()) -> str:
@@ -133,6 +134,10 @@ def exception(text: str, part: DataRule, parts: tuple[DataRule, ...] = ()) -> st
     word = (m.group(1) or m.group(2) or "").split(",")[0].split()[-1].lower().rstrip("s")
     if word and word in _said(part).replace(part.rule.assumes.lower(), ""):
         return ""
+    if m.group(2) and part.excluding and all(
+            w.strip().upper() in part.excluding for w in re.split(r",| and | or ", m.group(2))
+            if w.strip() and w.strip().upper() != "MODELS"):
+        return ""  # "(excluding MONSTER models)": the keywords its beneficiary keeps out
     return f'an exception not read ("{_quote(m)}")'
 
 
@@ -231,7 +236,7 @@ def beneficiary(text: str, part: DataRule, parts: tuple[DataRule, ...] = ()) -> 
     if m and scope in (Scope.UNIT, Scope.LED) and not part.model:
         return f'another beneficiary ("{_quote(m)}")'
     m = _THAT_MODEL_HAS.search(text)
-    if m and scope in (Scope.UNIT, Scope.LED) and not part.model:
+    if m and "leading" in text.lower() and scope in (Scope.UNIT, Scope.LED) and not part.model:
         return f'another beneficiary ("{_quote(m)}")'
     m = _AFFECTED.search(text) or _THAT_MODELS_WEAPON.search(text)
     if m and scope.own:
