@@ -152,3 +152,12 @@ def test_a_table_of_results_each_its_own_part_is_left() -> None:
             "weapons equipped by the bearer have the [SUSTAINED HITS 1] ability.")
     assert _applied(text)
     assert not _flags(text)
+
+
+def test_that_weapon_of_any_weapon_is_left() -> None:
+    """"That weapon" pointing back to "an attack with a ranged weapon" names no one weapon."""
+    text = ("Each time a model in this unit makes an attack with a ranged weapon, you can "
+            "ignore any or all modifiers to the Hit roll and any or all modifiers to the "
+            "Ballistic Skill characteristic of that weapon.")
+    assert _applied(text)
+    assert not _flags(text)

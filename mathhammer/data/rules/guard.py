@@ -58,6 +58,11 @@ _ONE_WEAPON = re.compile(r"\bselect one (?:[a-z][\w\-']* ){0,3}?weapon\b|\b(?:th
                          r"weapon\b", re.I)
 
 
+#: a weapon that "that weapon" may point back to without naming one ("an attack with a ranged
+#: weapon", "such a weapon")
+_ANY_WEAPON = re.compile(r"\b(?:with|by) an? (?:ranged |melee )?weapon\b|\bsuch a weapon\b", re.I)
+
+
 def one_weapon(text: str, part: DataRule, parts: tuple[DataRule, ...] = ()) -> str:
     """A text that changes one weapon ("select one melee weapon ... that weapon") read for
     weapons the part does not name.
@@ -72,6 +77,8 @@ def one_weapon(text: str, part: DataRule, parts: tuple[DataRule, ...] = ()) -> s
     m = _ONE_WEAPON.search(text)
     if m is None or part.scope is Scope.ENEMY or _has(part, _NAMED_KEYS):
         return ""
+    if not m.group(0).lower().startswith("select") and _ANY_WEAPON.search(text, 0, m.start()):
+        return ""  # "an attack with a ranged weapon ... of that weapon": any weapon's own
     return f'one weapon of several ("{_quote(m).lower()}")'
 
 
