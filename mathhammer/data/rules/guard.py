@@ -148,6 +148,18 @@ def exception(text: str, part: DataRule, parts: tuple[DataRule, ...] = ()) -> st
     return f'an exception not read ("{_quote(m)}")'
 
 
+def _of_sentence(text: str, m: re.Match[str], part: DataRule) -> bool:
+    """Whether the part may be the sentence's where ``m`` is: the weapon abilities it gives
+    are named there (a part of other changes may be any sentence's)."""
+    start = text.rfind(". ", 0, m.start()) + 1
+    end = text.find(". ", m.end())
+    sentence = text[start:end if end >= 0 else len(text)].lower()
+    names = [a for e in part.rule.effects for k, v in e.changes if k == "abilities"
+             for a in v]
+    other = [k for e in part.rule.effects for k, _v in e.changes if k != "abilities"]
+    return bool(other) or not names or any(a.lower() in sentence for a in names)
+
+
 # -- such a weapon ------------------------------------------------------------------------
 
 _SUCH = re.compile(r"\b(?:made (?:with |by )?)?such (?:a )?weapons?\b", re.I)
@@ -166,6 +178,9 @@ def such_weapon(text: str, part: DataRule, parts: tuple[DataRule, ...] = ()) -> 
     m = _SUCH.search(text)
     if m is None or _has(part, _NAMED_KEYS + ("attack", "without_abilities", "without_names")):
         return ""
+    if part.rule.assumes and not _SUCH.search(part.rule.assumes) or not _of_sentence(
+            text, m, part):
+        return ""  # a part of another sentence ("weapons ... have [SUSTAINED HITS 1]. If such")
     return f'the weapons of a clause before ("{_quote(m)}")'
 
 
