@@ -5,10 +5,19 @@ rules_audit), each beside a wording that must stay applied."""
 
 from __future__ import annotations
 
+import attrs
 import pytest
 
-from mathhammer.data.rules.guard import CHECKS, STATES, _Part, state_keyword
-from mathhammer.data.rules.translate import normalize, translate
+from mathhammer.data.rules.guard import CHECKS, STATES, state_keyword
+from mathhammer.data.rules.translate import DataRule, Scope, normalize, translate
+from mathhammer.model.named import Conditions, Effect, NamedRule
+
+
+def _Part(**requires: object) -> DataRule:  # noqa: N802
+    """A part read the wide way: +1 to Hit for the bearer's whole unit, every weapon."""
+    effect = Effect((("hit_mod", 1),), Conditions(**requires))
+    return DataRule(NamedRule("Rule", faction="", kind="datasheet ability", side="attacker",
+                              text="", effects=(effect,)))
 
 
 def _flags(text: str) -> list[str]:
@@ -119,18 +128,23 @@ CASES = [
 def test_a_check_says_its_sign_and_leaves_the_near_miss(check: str, trips: str, quoted: str,
                                                         near: str) -> None:
     assert check in CHECKS
-    flags = _flags(trips)
-    assert flags, trips  # the part is said not modelled
-    assert any(quoted.lower() in f.lower() for f in flags), flags  # the sign quoted
+    wide = _Part()  # the text read for the whole unit and every weapon: the check says why not
+    if "the bearer and" in trips:  # kept to the bearer: the narrow misreading
+        wide = attrs.evolve(wide, scope=Scope.MODEL)
+    said = CHECKS[check](normalize(trips), wide, (wide,))
+    assert quoted.lower() in said.lower(), said  # the sign quoted
+
     assert not _flags(near), near
     assert _applied(near)
 
 
 def test_a_flagged_part_quotes_its_own_text() -> None:
     """Every quote a reason gives is words of the rule's text (so a reader finds it)."""
-    for _check, trips, _quoted, _near in CASES:
+    for check, trips, _quoted, _near in CASES:
         clean = " ".join(normalize(trips).split()).lower()
-        for reason in _flags(trips):
+        for reason in [*_flags(trips), CHECKS[check](normalize(trips), _Part(), (_Part(),))]:
+            if not reason:
+                continue
             for said in reason.split("; "):
                 quote = said.split('("', 1)[1].rsplit('")', 1)[0].lower().removesuffix(": ...")
                 assert quote in clean, (quote, trips)

@@ -28,6 +28,8 @@ import attrs
 if TYPE_CHECKING:
     from .translate import DataRule
 
+#: the beneficiaries (translate.Scope's values: this module sits below the translator)
+_UNIT, _MODEL, _LED, _ENEMY = "unit", "model", "led unit", "enemy attacks"
 #: what a part's conditions say about its weapons (any one: it is scoped)
 _NAMED_KEYS = ("weapon_names", "weapons", "weapon_abilities", "weapon_ability")
 
@@ -66,16 +68,9 @@ _ANY_WEAPON = re.compile(r"\b(?:with|by) an? (?:ranged |melee )?weapon\b|\bsuch 
 def one_weapon(text: str, part: DataRule, parts: tuple[DataRule, ...] = ()) -> str:
     """A text that changes one weapon ("select one melee weapon ... that weapon") read for
     weapons the part does not name.
-
-    >>> one_weapon("Each time an attack is made with this weapon, add 1 to the Hit roll.", _Part())
-    'one weapon of several ("this weapon")'
-    >>> one_weapon("Add 1 to the Hit roll of melee weapons equipped by this model.", _Part())
-    ''
     """
-    from .translate import Scope
-
     m = _ONE_WEAPON.search(text)
-    if m is None or part.scope is Scope.ENEMY or _has(part, _NAMED_KEYS):
+    if m is None or part.scope.value == _ENEMY or _has(part, _NAMED_KEYS):
         return ""
     if not m.group(0).lower().startswith("select") and _ANY_WEAPON.search(text, 0, m.start()):
         return ""  # "an attack with a ranged weapon ... of that weapon": any weapon's own
@@ -99,12 +94,6 @@ _GENERIC = frozenset({
 
 def named_weapon(text: str, part: DataRule, parts: tuple[DataRule, ...] = ()) -> str:
     """A weapon named by its name ("this model's butcha boyz weapon") the part does not name.
-
-    >>> named_weapon("Add 1 to the Attacks characteristic of this model's butcha boyz "
-    ...              "weapon.", _Part())
-    'a named weapon ("this model\\'s butcha boyz weapon")'
-    >>> named_weapon("Add 1 to the Attacks characteristic of this model's melee weapons.", _Part())
-    ''
     """
     for m in _NAMED_WEAPON.finditer(text):
         name = (m.group(1) or m.group(2)).lower()
@@ -128,12 +117,6 @@ _EXCEPT = re.compile(r"\bunless (?:it|that attack|the attack) is made (?:with|by
 def exception(text: str, part: DataRule, parts: tuple[DataRule, ...] = ()) -> str:
     """An exception on the attacks or weapons ("unless it is made with a Pistol") that the
     part's conditions do not hold.
-
-    >>> exception("Each time such an attack is made, unless it is made with a Pistol, subtract "
-    ...           "1 from the Hit roll.", _Part())
-    'an exception not read ("unless it is made with a Pistol")'
-    >>> exception("Each time such an attack is made, subtract 1 from the Hit roll.", _Part())
-    ''
     """
     m = _EXCEPT.search(text)
     if m is None or _has(part, ("without_abilities", "without_names")):
@@ -168,12 +151,6 @@ _SUCH = re.compile(r"\b(?:made (?:with |by )?)?such (?:a )?weapons?\b", re.I)
 def such_weapon(text: str, part: DataRule, parts: tuple[DataRule, ...] = ()) -> str:
     """"An attack made with such a weapon" (the weapons a clause before named) read for every
     weapon: the part has neither an attack kind nor a weapon scope.
-
-    >>> such_weapon("Ranged weapons have [ASSAULT], and each time an attack made with such a "
-    ...             "weapon targets a unit within 12\\", add 1 to the Strength.", _Part())
-    'the weapons of a clause before ("made with such a weapon")'
-    >>> such_weapon("Ranged weapons have [ASSAULT].", _Part())
-    ''
     """
     m = _SUCH.search(text)
     if m is None or _has(part, _NAMED_KEYS + ("attack", "without_abilities", "without_names")):
@@ -198,13 +175,6 @@ _RELEVANT = re.compile(r"hit roll|wound roll|ballistic skill|weapon skill|streng
 def table(text: str, part: DataRule, parts: tuple[DataRule, ...] = ()) -> str:
     """A D6 table with several results that change attacks, or a table of cumulative tiers:
     one reading of it merges them.
-
-    >>> table("Roll one D6: on a 1, add 1 to the Hit roll; on a 2-5, add 1 to the Wound "
-    ...       "roll; on a 6, both.", _Part())
-    'a table of results ("on a 1")'
-    >>> table("Roll one D6: on a 1, this model suffers D3 mortal wounds; on a 2+, add 1 to the "
-    ...       "Hit roll.", _Part())
-    ''
     """
     tiers = list(_TIER.finditer(text))
     if len(tiers) >= 2:
@@ -242,26 +212,19 @@ def beneficiary(text: str, part: DataRule, parts: tuple[DataRule, ...] = ()) -> 
     models in the bearer's unit" kept to the bearer, "attacks made by the model" given to its
     unit, "a model affected by this ability" or "select one weapon equipped by that model" (a
     selected friendly model) given to the bearer's own unit.
-
-    >>> beneficiary("Melee attacks made by the model have the [LETHAL HITS] ability.", _Part())
-    'another beneficiary ("attacks made by the model")'
-    >>> beneficiary("Melee attacks made by models in this unit have [LETHAL HITS].", _Part())
-    ''
     """
-    from .translate import Scope
-
-    scope = part.scope
+    scope = part.scope.value
     m = _BEARER_AND.search(text)
-    if m and scope is Scope.MODEL:
+    if m and scope == _MODEL:
         return f'another beneficiary ("{_quote(m)}")'
     m = _MADE_BY_MODEL.search(text)
-    if m and scope in (Scope.UNIT, Scope.LED) and not part.model:
+    if m and scope in (_UNIT, _LED) and not part.model:
         return f'another beneficiary ("{_quote(m)}")'
     m = _THAT_MODEL_HAS.search(text)
-    if m and "leading" in text.lower() and scope in (Scope.UNIT, Scope.LED) and not part.model:
+    if m and "leading" in text.lower() and scope in (_UNIT, _LED) and not part.model:
         return f'another beneficiary ("{_quote(m)}")'
     m = _AFFECTED.search(text) or _THAT_MODELS_WEAPON.search(text)
-    if m and scope.own:
+    if m and scope in (_UNIT, _MODEL, _LED):
         return f'another beneficiary ("{_quote(m)}")'
     return ""
 
@@ -276,13 +239,6 @@ STATES = frozenset({"SPOTTED", "GUIDED", "OBSERVER", "AFFLICTED", "BLINDED", "SU
 
 def state_keyword(text: str, part: DataRule, parts: tuple[DataRule, ...] = ()) -> str:
     """A condition on a target keyword that is a game state (a Spotted unit), no datasheet's.
-
-    >>> state_keyword("Against SPOTTED targets, add 1 to the Hit roll.", _Part(
-    ...     target_keywords=("SPOTTED",)))
-    'a game state read as a keyword ("SPOTTED")'
-    >>> state_keyword("Against VEHICLE targets, add 1 to the Hit roll.", _Part(
-    ...     target_keywords=("VEHICLE",)))
-    ''
     """
     for c in _requirements(part):
         for k in (c.target_keywords or ()) + (c.target_not_keywords or ()):
@@ -309,10 +265,9 @@ def reasons(text: str, part: DataRule, parts: tuple[DataRule, ...] = (),
 
 def guarded(parts: tuple[DataRule, ...], text: str,
             checks: Iterable[str] = tuple(CHECKS)) -> tuple[DataRule, ...]:
-    """The parts, each that a check flags made not modelled with the reason said."""
-    from .translate import normalize
-
-    clean = normalize(text)
+    """The parts, each that a check flags made not modelled with the reason said (``text``
+    normalized: :func:`mathhammer.data.rules.translate.normalize`)."""
+    clean = text
     out = []
     for part in parts:
         found = reasons(clean, part, parts, checks)
@@ -322,16 +277,6 @@ def guarded(parts: tuple[DataRule, ...], text: str,
             part = attrs.evolve(part, rule=rule)
         out.append(part)
     return tuple(out)
-
-
-def _Part(**requires: Any) -> DataRule:  # noqa: N802 - the doctests' part
-    """A plain applied part for the bearer's unit, with these conditions (for the doctests)."""
-    from ...model.named import Conditions, Effect, NamedRule
-    from .translate import DataRule
-
-    effect = Effect((("hit_mod", 1),), Conditions(**requires))
-    return DataRule(NamedRule("Rule", faction="", kind="datasheet ability", side="attacker",
-                              text="", effects=(effect,)))
 
 
 __all__ = ["CHECKS", "STATES", "guarded", "reasons"]

@@ -1202,7 +1202,7 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
                                          for k, _v in e.changes) else p for p in out]
     from .guard import guarded  # a second reading of each part against the text (guard.py)
 
-    return guarded(tuple(out), text)
+    return guarded(tuple(out), normalize(text))
 
 
 #: who has the ability a choice selected, when it is one model ("Until the end of the phase,
@@ -2161,7 +2161,7 @@ def translate_effect(name: str, effect: dict[str, Any], text: str, where: str = 
                                       not_modelled="; ".join(dict.fromkeys(reasons)), **base)))
     from .guard import guarded  # the effect tree's own reading: only its keywords are checked
 
-    return guarded(tuple(out), text, ("state keyword",))
+    return guarded(tuple(out), normalize(text), ("state keyword",))
 
 
 # -- coverage ----------------------------------------------------------------------------------
