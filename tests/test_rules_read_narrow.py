@@ -41,12 +41,15 @@ def described(text: str) -> list[str]:
     # a second change of an attack that is not read is said, never dropped
     ("That weapon is now a Crusade Relic; it has the [HAZARDOUS] ability, and you can improve "
      "either its Strength or its Damage characteristic by 1.",
-     ["abilities=[hazardous]", "not modelled: wording not recognised (\"you can improve either "
-      "its Strength or its Damage characteristic by 1\")"]),
+     ["not modelled: one weapon of several (\"that weapon\")",  # the guard: one weapon
+      "not modelled: wording not recognised (\"you can improve either its Strength or its "
+      "Damage characteristic by 1\")"]),
     # "improve its X and Y characteristics by 1" (the chosen weapon's) is read
     ("That weapon is now a Crusade Relic; improve its Strength, Armour Penetration and Damage "
      "characteristics by 1, and that weapon has the [HAZARDOUS] ability.",
-     ["strength_mod=+1, ap_mod=+1, damage_mod=+1, abilities=[hazardous]"]),
+     # read (strength_mod=+1, ap_mod=+1, damage_mod=+1, abilities=[hazardous]), but one weapon
+     # of several: the guard says it not modelled (mathhammer/data/rules/guard.py)
+     ["not modelled: one weapon of several (\"that weapon\")"]),
     # two grants, each on its own weapons (not two options both on melee weapons)
     ("Weapons equipped by models in this unit have the [LETHAL HITS] ability, and melee weapons "
      "equipped by models in this unit have the [LANCE] ability.",

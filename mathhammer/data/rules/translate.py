@@ -1204,7 +1204,9 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         out = [attrs.evolve(p, scope=Scope.MODEL) if p.scope is Scope.UNIT and not p.model
                and p.rule.usable and all(k == "abilities" for e in p.rule.effects
                                          for k, _v in e.changes) else p for p in out]
-    return tuple(out)
+    from .guard import guarded  # a second reading of each part against the text (guard.py)
+
+    return guarded(tuple(out), normalize(text))
 
 
 #: who has the ability a choice selected, when it is one model ("Until the end of the phase,
@@ -2161,7 +2163,9 @@ def translate_effect(name: str, effect: dict[str, Any], text: str, where: str = 
         out.append(DataRule(NamedRule(f"{name} (rest)" if out else name,
                                       side=out[0].rule.side if out else "attacker",
                                       not_modelled="; ".join(dict.fromkeys(reasons)), **base)))
-    return tuple(out)
+    from .guard import guarded  # the effect tree's own reading: only its keywords are checked
+
+    return guarded(tuple(out), normalize(text), ("state keyword",))
 
 
 # -- coverage ----------------------------------------------------------------------------------
