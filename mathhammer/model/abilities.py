@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from enum import StrEnum
+from typing import Any
 
 import attrs
 
@@ -189,7 +190,7 @@ def canonical(text: str) -> str:
 @cached(maxsize=1024)
 def parse_abilities(abilities: tuple[str, ...]) -> Abilities:
     """Parse canonical or printed ability strings into :class:`Abilities`."""
-    fields: dict[str, object] = {}
+    fields: dict[str, Any] = {}
     anti: dict[str, int] = {}
     for text in abilities:
         t = canonical(text)

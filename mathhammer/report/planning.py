@@ -18,6 +18,7 @@ header lines, their JSON and the probability a player types; neither is used els
 
 from __future__ import annotations
 
+import functools
 import textwrap
 from collections.abc import Sequence
 from fractions import Fraction
@@ -334,7 +335,7 @@ def total_points(pl: Planner, a: Assignment) -> PMF:
     """The distribution of the objective's total over every target (independent targets)."""
     out = PMF.point(Fraction(0))
     for t in range(len(pl.aims)):
-        out = out.convolve(pl.after(t, a.parts(t)).map(lambda s, t=t: pl.worth(t, s)))
+        out = out.convolve(pl.after(t, a.parts(t)).map(functools.partial(pl.worth, t)))
     return out.map(lambda v: int(v) if v.denominator == 1 else v)
 
 

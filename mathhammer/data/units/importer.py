@@ -468,7 +468,7 @@ def _import(text: str, statline: str | None) -> tuple[dict[str, Any], str, list[
                     "from the datasheet;")
         head.append("# the file does not load until then.")
     else:
-        head.append(f"# Statline given: {statline.strip()}")
+        head.append(f"# Statline given: {(statline or '').strip()}")  # given: stats is not None
     head += [f"# Check: {w}" for w in warnings]
     return raw, "\n".join(head) + "\n" + tomli_w.dumps(raw), warnings
 
