@@ -87,7 +87,8 @@ def _checked(name: str, value: Any, lo: int | None, hi: int | None) -> None:
     if lo is None:
         if value is not True and value is not False:
             raise InputError(f"{name}: expected true or false, got {value!r}")
-    elif isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+    elif isinstance(value, bool) or not isinstance(value, int) or hi is None or \
+            not lo <= value <= hi:  # a number has both bounds
         raise InputError(f"{name}: expected an integer from {lo} to {hi}, got {value!r}")
 
 
@@ -255,7 +256,7 @@ class Options:
 
 #: (field, lowest, highest) of every number and (field, None, None) of every flag of
 #: :class:`Options`, in field order: what ``__attrs_post_init__`` checks
-_CHECKS: tuple[tuple[str, int | None, int | None], ...] = tuple(
+_CHECKS: tuple[tuple[str, Any, Any], ...] = tuple(
     (f.name, *f.metadata["range"]) if "range" in f.metadata else (f.name, None, None)
     for f in attrs.fields(Options) if "range" in f.metadata or isinstance(f.default, bool))
 
