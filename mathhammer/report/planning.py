@@ -46,6 +46,7 @@ from ..engine.plan import (
 from ..engine.search import BUDGET as SEARCH_BUDGET
 from ..engine.sequence import Timeline
 from ..errors import InputError
+from ..model.named import NamedRule
 from ..model.options import Options
 from ..model.squad import describe_target, models_alive
 from ..prob.numbers import as_float, decimal, fraction, percent, pmf_json, readable_fraction
@@ -56,7 +57,8 @@ from .specs import Attacker
 from .text import distribution_table, final_lines
 
 
-def shooter_of(attacker: Attacker, options: Options = NO_OPTIONS, named: Sequence[str] = (),
+def shooter_of(attacker: Attacker, options: Options = NO_OPTIONS,
+               named: Sequence[str | NamedRule] = (),
                mortal: Sequence[str] = ()) -> Shooter:
     """An attacking unit of a plan from a resolved attacker, its options and named rules
     (``mortal``: the names of mortal-wound rolls after its attack)."""
