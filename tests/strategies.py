@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
 from hypothesis import strategies as st
 
 import mathhammer as mh
@@ -83,9 +84,10 @@ def targets(draw, models=None, wounds=None) -> mh.Target:
     )
 
 
-#: How the fuzzers draw each option of ``mh.Options`` (small values, so that the oracles stay
-#: fast); every option is drawn or ``NOT_DRAWN_OPTIONS`` says why not (``tests/test_oracles.py``).
-OPTION_DRAWS = {
+#: How the fuzzers draw the options of ``mh.Options`` (small values, so that the oracles stay
+#: fast); an option not listed here nor in ``NOT_DRAWN_OPTIONS`` is drawn from its metadata
+#: (:func:`_from_metadata`), so a new option is fuzzed (``tests/test_oracles.py``).
+_CHOSEN_DRAWS = {
     "half_range": st.booleans(),
     "charged": st.booleans(),
     "stationary": st.booleans(),
@@ -123,6 +125,30 @@ NOT_DRAWN_OPTIONS = {
     "led": "only a named rule's conditions read it (tests/test_named_rules.py)",
     "lethal_hits": "an 11e choice; the fuzzers play 10e",
     "precision": "it needs a CHARACTER in the target (tests/test_montecarlo_squads.py)",
+}
+
+
+
+
+def _from_metadata(field: attrs.Attribute) -> st.SearchStrategy:
+    """A switch either way; a number its default or one step from it, within its range; a
+    choice any of them; abilities one of the drawn ones."""
+    meta = field.metadata
+    if isinstance(field.default, bool):
+        return st.booleans()
+    if "range" in meta:
+        lo, hi = meta["range"]
+        return st.sampled_from(sorted({max(lo, min(hi, field.default + d)) for d in (-1, 0, 1)}))
+    if "choices" in meta:
+        return st.sampled_from([*([None] if field.default is None else []), *meta["choices"]])
+    return st.lists(st.sampled_from(WEAPON_ABILITIES), max_size=1)
+
+
+#: How the fuzzers draw each option they draw: every option but ``NOT_DRAWN_OPTIONS``.
+OPTION_DRAWS = {
+    **{f.name: _from_metadata(f) for f in attrs.fields(mh.Options)
+       if f.name not in _CHOSEN_DRAWS and f.name not in NOT_DRAWN_OPTIONS},
+    **_CHOSEN_DRAWS,
 }
 
 
