@@ -7,6 +7,7 @@ import os
 from fractions import Fraction as F
 from pathlib import Path
 
+import attrs
 import pytest
 from bsjson import STATS, ability, unit, weapon, write_folder
 
@@ -586,3 +587,61 @@ def test_data_check_reports_the_coverage_of_rules_from_data(cli, catalogue):
     got = json.loads(r.stdout)["abilities"]
     assert (got["attack_relevant"], got["applied"]) == (9, 8)
     assert sum(got["not_modelled"].values()) == 1
+
+
+def test_a_d6_tables_results_are_options_each_with_its_own_effect():
+    # "roll one D6; on a 1, ...; on a 2-5, ...; on a 6, ...": three options, never merged (before,
+    # the first cut came before any effect, so the whole table was one clause: +1 BS twice)
+    parts = translate("Spirit of Gork", "At the start of the Fight phase, you can select one "
+                      "friendly ORKS unit within 12\" of this model and roll one D6: on a 1, this "
+                      "model suffers D3 mortal wounds; on a 2-5, until the end of the phase, add 1 "
+                      "to the Strength characteristic of melee weapons equipped by models in that "
+                      "unit; on a 6, until the end of the phase, add 1 to the Strength "
+                      "characteristic of melee weapons equipped by models in that unit and those "
+                      "weapons have the [LETHAL HITS] ability.")
+    assert [p.rule.describe() for p in parts if p.rule.usable] == [
+        "if melee attacks: strength_mod=+1",
+        "if melee attacks: strength_mod=+1, abilities=[lethal hits]"]
+    assert parts[-1].rule.not_modelled.startswith("mortal wounds outside the attack's rolls")
+
+
+def test_the_weapons_a_rule_names_are_kept_by_its_later_clauses():
+    # "If the target of that attack ... instead": the burna's re-roll, not every weapon's
+    two = translate("Pyromaniaks", "Each time a model in this unit makes a ranged attack with a "
+                    "burna that targets an enemy unit within 6\", re-roll a Wound roll of 1. If "
+                    "the target of that attack is also within range of an objective marker, you "
+                    "can re-roll the Wound roll instead.")
+    assert [p.rule.describe() for p in two] == ["if ranged attacks, with burna: reroll_wounds=ones",
+                                                "if ranged attacks, with burna: "
+                                                "reroll_wounds=failed"]
+    # "(excluding support turrets)": left out by name; "those Telemon caestus weapons"
+    out, = translate("Merciless Marksmen", "Ranged weapons equipped by models in this unit "
+                     "(excluding support turrets) have the [LETHAL HITS] ability.")
+    assert out.rule.describe() == ("if ranged attacks, not with support turrets: "
+                                   "abilities=[lethal hits]")
+    rule, = translate("Devoted to Destruction", "If this model is equipped with 2 Telemon caestus "
+                      "weapons in addition to its armoured feet weapon, add 2 to the Attacks "
+                      "characteristic of those Telemon caestus weapons.")
+    feet = mh.Weapon(name="Armoured feet", attacks=6, skill=3, strength=4, ap=0, damage=1)
+    caestus = attrs.evolve(feet, name="Telemon caestus")
+    # MEQ: hit 2/3, wound 1/2, fail 1/3 = 1/9 an attack: the feet 6 x 1/9 = 2/3 (no +2), the
+    # caestus (6 + 2) x 1/9 = 8/9
+    meq = mh.load_unit("MEQ").as_target()
+    assert mh.attack([feet], meq, apply=[rule.rule]).unsaved.mean() == F(2, 3)
+    assert mh.attack([caestus], meq, apply=[rule.rule]).unsaved.mean() == F(8, 9)
+
+
+def test_a_rule_for_another_model_is_not_the_bearers():
+    # a Bondsman's "model affected by this ability"; "that model" after "that CHARACTER model"
+    mentor, = translate("Mentor (Bondsman)", "Each time a model affected by this ability makes "
+                        "an attack that targets this model's quarry, you can re-roll the "
+                        "Wound roll.")
+    assert mentor.scope is Scope.OTHERS and mentor.keywords == ("ARMIGER",)
+    fnp, = translate("U", "If that CHARACTER model is a MAGUS, PRIMUS, or ACOLYTE ICONWARD, that "
+                     "model has the Feel No Pain 3+ ability while leading that unit.")
+    assert (fnp.model, fnp.rule.describe()) == ("CHARACTER", "fnp=3")
+    gyre, = translate("Mortis Gyre", "Once per battle, when the bearer is selected to fight, it "
+                      "can activate the Mortis Gyre. If it does, until that fight is resolved, "
+                      "melee attacks made by the model that target an INFANTRY unit have the "
+                      "[DEVASTATING WOUNDS] ability.")
+    assert gyre.scope is Scope.MODEL

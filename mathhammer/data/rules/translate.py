@@ -246,13 +246,18 @@ def _clauses(sentence: str) -> list[str]:
 target is Below Half-strength
     """
     out: list[str] = []
-    rest = sentence
+    rest, at = sentence, 0
     while True:
-        m = _SECOND.search(rest)
-        if m is None or not _EFFECT_VERB.search(rest[:m.start()]):
+        m = _SECOND.search(rest, at)
+        if m is None:
             out.append(rest)
             return out
-        first, rest = rest[:m.start()], rest[m.end():]
+        if not _EFFECT_VERB.search(rest[:m.start()]):
+            # "you can roll one D6; on a 1, ...; on a 2-5, ...": no effect yet, the first cut
+            # after one (the D6's first result keeps the roll before it)
+            at = m.end()
+            continue
+        first, rest, at = rest[:m.start()], rest[m.end():], 0
         out.append(first)
         if not re.match(r"(?:each time|on an? \d)\b", rest, re.I):
             verb = _EFFECT_VERB.search(first)
@@ -623,7 +628,8 @@ _WORD_IN_NAME = re.compile(r"\bthat has the word '([a-z\- ]+)' in its name\b")
 #: a Bondsman ability's effect, on the friendly ARMIGER model it affects, never the Knight's
 #: own ("While a model is affected by this ability, ...", "ARMIGER models under the effects of
 #: the bearer's Bondsman ability")
-_BONDSMAN = re.compile(r"\bwhile a model is affected by this ability\b|\bunder the effects? of "
+_BONDSMAN = re.compile(r"\bwhile a model is affected by this ability\b|\beach time a model "
+                       r"affected by this ability\b|\bunder the effects? of "
                        r"(?:the bearer's|this model's|its) bondsman abilit")
 
 
@@ -635,7 +641,19 @@ _ENEMY_STATE = re.compile(r"\bwhile an enemy unit is ([A-Z][a-z]+),[^.]*\bthat u
 
 #: a sentence about the weapons the one before changed
 _THOSE_WEAPONS = re.compile(r"^(?!.*\bequipped with\b).*\b(?:(?:those|these) weapons|that "
-                            r"weapon)\b")
+                            r"weapon|such (?:an? )?weapons?)\b")
+#: "If that CHARACTER model is a MAGUS, ..., that model has the Feel No Pain 3+ ability": the
+#: model named before (the Leader), not the unit
+_THAT_KEYWORD_MODEL = re.compile(r"^[Ii]f that ([A-Z][A-Z'\-]*(?: [A-Z][A-Z'\-]*)*) model is\b"
+                                 r"[^.;]*?, that model ha(?:s|ve)\b")
+#: weapons left out by their names ("weapons equipped by models in this unit (excluding blast
+#: pistols, blasters and dark lances)"); not models or units of a keyword
+_EXCLUDED_NAMES = re.compile(r"\bweapons\b[^.()]*(\(excluding (?!a |an |the )([a-z][a-z ,\-]*?)"
+                             r"(?<!models)(?<!units)(?<! weapons)\))")
+#: a sentence about the attack the sentence before made, so with the same weapons ("Each time
+#: this model makes an attack with its D-Cannon, ... If that attack targets ..., ... instead")
+_SAME_WEAPONS = re.compile(r"^(?!each time)[^.]*\b(?:that attack|those attacks|instead|as "
+                           r"well)\b")
 _WEAPON_KEYS = ("attack", "weapon_ability", "weapon_names", "weapon_abilities",
                 "without_abilities", "without_names")
 
@@ -995,6 +1013,11 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
                 Whom(_scope(low, leading)), "defender"
         if whom is None:
             whom = Whom(_scope(low, leading))
+        said_before = _THAT_KEYWORD_MODEL.search(sentence)
+        if said_before and "leading" in low:  # "If that CHARACTER model is a MAGUS, ..., that
+            # model has ... while leading that unit": the Leader's own, as "that CHARACTER model"
+            kw = said_before.group(1)
+            whom = Whom(Scope.UNIT, (kw,), model=kw)
         if afflicted and whom.scope in (Scope.UNIT, Scope.MODEL):
             # a Plague of an Afflicted enemy unit: "this unit" is that enemy, its attacks a
             # debuff (the attacks it makes at the bearer's army)
@@ -1039,6 +1062,11 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         without = _ability_names(excluded.group(1)) if excluded else ()
         if without:  # "melee weapons (excluding Extra Attacks weapons)"
             cut.append(excluded.span())
+        # "weapons equipped by models in this unit (excluding blast pistols, blasters and dark
+        # lances)": weapons left out by name (a keyword in capitals is a model, not a weapon)
+        left_out = None if excluded else _EXCLUDED_NAMES.search(sentence)
+        if left_out:
+            cut.append(left_out.span(1))
         plain_low, plain = _blank(low, cut), _blank(sentence, cut)
         cond, rest = _conditions(_effect_text(plain_low), plain, low)
         # "... when this unit is selected to fight. If it does, until the end of the phase, ...":
@@ -1072,12 +1100,15 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         if without:
             scoped["without_abilities"] = without
             named = True
+        if left_out:
+            scoped["without_names"] = (left_out.group(2).strip(),)
         if scoped.get("attack") and "attack" not in cond:
             cond["attack"] = scoped["attack"]
         scoped.pop("attack", None)
         others = scoped.get("weapon_abilities", ())
         cond.update(scoped)
-        if not named and _THOSE_WEAPONS.search(low) and not picked:
+        if not named and (_THOSE_WEAPONS.search(low) or _SAME_WEAPONS.search(low)) and \
+                not picked:
             # "... of that weapon by 1 for every 5 models. While this unit contains 10 or more
             # models, those weapons have [HAZARDOUS]": the weapons the sentence before changed
             for key, value in weapons_before.items():
@@ -1089,6 +1120,11 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
             # the Attacks characteristics of those 2 weapons": its melee weapons but that one
             cond.setdefault("attack", besides.group(1))
             cond["without_names"] = (besides.group(2).strip(),)
+        those_named = re.search(r"\bthose ((?!(?:\d|two|three|ranged|melee)\b)[a-z][a-z' \-]"
+                                r"{0,40}?) weapons\b", low) if "equipped with" in low else None
+        if those_named:  # "equipped with 2 Telemon caestus weapons in addition to its armoured
+            # feet weapon, add 2 to the Attacks characteristic of those Telemon caestus weapons"
+            cond["weapon_names"] = (those_named.group(1).strip(),)
         if picked and chosen is not None and chosen.group(1):  # "one Torrent weapon"
             kind = chosen.group(1).strip()
             abilities = () if kind in ("ranged", "melee") else _ability_names(kind)
@@ -1524,9 +1560,9 @@ _SUBJECT_ATTACK = [
                r"(?:[a-z]+ )?attacks?", re.I),
     re.compile(r"\battacks? made by (?P<s>[^,.;:]{1,80}?)(?= that| with| against| have| has|"
                r" targeting|,|\.|$)", re.I),
-    re.compile(r"\b(?:weapons|attacks)(?: equipped by| of) (?P<s>(?:the |a |an |this |that |"
+    re.compile(r"\b(?:weapons?|attacks)(?: equipped by| of) (?P<s>(?:the |a |an |this |that |"
                r"those |models? |units? |friendly |[a-z' ,\-]+ (?:models?|units?) )[^.;:]{0,80}?)"
-               r"(?= ha(?:ve|s)\b| gains?\b|"
+               r"(?= ha(?:ve|s)\b| gains?\b| to have\b|"
                r" by \d| while\b| is\b| are\b| against\b| in (?:the|your)\b|,|\.|$)",
                re.I),
     re.compile(r"\bweapons (?:in|of) (?P<s>(?:this|that|the bearer's|this model's) "
@@ -1557,7 +1593,7 @@ _SELF_UNIT = re.compile(
     r"\b(?:in|within) (?:this|the bearer's) unit\b|^this units?\b|^models in (?:this|it)\b")
 _SELF_MODEL = re.compile(
     r"\b(?:this|the bearer|the bearer's|this model's) (?:model|fortification|vehicle|transport|"
-    r"titan|walker|monster|character|psyker)\b|\bthe bearer\b|^(?:it|its)$|^this model$")
+    r"titan|walker|monster|character|psyker)\b|\bthe bearer\b|^(?:it|its)$|^(?:this|the) model$")
 _REF = re.compile(
     r"^(?:(?:and |then )?(?:each )?(?:a |the |all )?(?:models? |\w+ models? )?(?:in |within |of )?"
     r")?(?:that|those|the selected|such a|such|one of those|the targeted|it\b|its\b|them\b)",
