@@ -1,0 +1,465 @@
+"""The text translator: an ability's text, sentence by sentence, to named-rule effects
+(:func:`translate`)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import TYPE_CHECKING
+
+import attrs
+
+from ....cache import cached
+from ....errors import InputError
+from ....model.abilities import canonical
+from ....model.named import ADDITIVE, Conditions, Effect, NamedRule
+from .sentences import _RELEVANT, _second_clauses, _sentences, normalize
+from .subjects import (
+    _FRAME,
+    _LEAD_INTRO,
+    _LEADER_INTRO,
+    _SUBJECT_DEFEND,
+    Whom,
+    _first_subject,
+    _intros,
+    _np_whom,
+    _nps,
+    _subject,
+    is_keyword_model,
+)
+from .values import DataRule, Scope
+from .wordings import (
+    _AFTER_SHOT,
+    _ATTACK_KIND,
+    _BESIDES,
+    _BONDSMAN,
+    _CHOSEN_WEAPON,
+    _DEFENDER,
+    _DEFENSIVE,
+    _ELIDED,
+    _ENEMY_STATE,
+    _EXCLUDED_NAMES,
+    _KEPT_INSTEAD,
+    _LEADING,
+    _MODEL,
+    _NAMED_WEAPONS,
+    _ONLY,
+    _PAST_THE_PHASE,
+    _SAME_ATTACK,
+    _SAME_WEAPONS,
+    _SCAFFOLD,
+    _SOME_WEAPONS,
+    _TARGET_EXCLUDED,
+    _TARGET_KW,
+    _THAT_KEYWORD_MODEL,
+    _THAT_WEAPON,
+    _THOSE_WEAPONS,
+    _UNCHECKED,
+    _WEAPON_KEYS,
+    _WORD_IN_NAME,
+    _ability_names,
+    _conditions,
+    _effect_text,
+    _effects,
+    _weapon_scope,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
+
+
+@cached(maxsize=8192)  # a list repeats datasheets, and each unit is asked for both sides
+def translate(name: str, text: str, where: str = "", *, faction: str = "",
+              kind: str = "datasheet ability") -> tuple[DataRule, ...]:
+    """The named rules one ability's text makes: its automatic part, its parts that are
+    switches, and a not-modelled part; ``()`` when it changes no attack. ``where`` says where
+    the text came from (kept as the rule's ``source``).
+
+    >>> [r.rule.describe() for r in translate("Feel No Pain", "Models in this unit have the "
+    ...                                       "Feel No Pain 5+ ability.")]
+    ['fnp=5']
+    >>> [r.rule.describe() for r in translate("Rage", "Add 1 to the Attacks characteristic "
+    ...                                       "of melee weapons equipped by this model.")]
+    ['if melee attacks: attacks_mod=+1']
+    >>> [r.rule.describe() for r in translate("Fury", "Each time this model makes an attack, "
+    ...                                       "you can re-roll the Damage roll.")]
+    ['reroll_damage=any']
+    >>> [r.rule.not_modelled for r in translate("Fury", "Once per turn, you can re-roll one "
+    ...                                         "Damage roll.")]
+    ['re-rolls a Damage roll ("Once per turn, you can re-roll one Damage roll")']
+    """
+    clean = normalize(text)
+    if not _RELEVANT.search(clean.lower()) or _is_weapon_ability(name):
+        return ()
+    clean = _ELIDED.sub(lambda m: f", and {'add' if m.group(2) == 'to' else 'subtract'} "
+                        f"{m.group(1)} {m.group(2)} the", clean)
+    # "..., by 1 (if that attack targets a FORTIFICATION unit, ... by 2 instead).": the case
+    # is read as the sentence after ("If ... instead."), which replaces the effect before it
+    clean = _INSTEAD_CASE_LAST.sub(lambda m: f". {m.group(1)[0].upper()}{m.group(1)[1:]}", clean)
+    leading = bool(_LEADING.search(clean.lower()))
+    auto: dict[tuple[str, Whom], list[Effect]] = {}
+    # side, whom, assumes, effects, its label's suffix ("" numbers it)
+    switches: list[tuple[str, Whom, str, list[Effect], str]] = []
+    reasons: list[str] = []
+    setup = ""  # a sentence without an effect that sets a condition (select one unit...)
+    lasts = False  # a sentence since the setup makes it last past its phase
+    last = None  # the attack kind (ranged, melee) of the last sentence with an effect
+    ref: Whom | None = None  # the unit "that unit" means
+    history: list[Whom] = []  # every unit brought in so far
+    first: Whom | None = None  # whom the first sentence with an effect changes
+    before: Whom | None = None  # whom the last one changes
+    frame: Whom | None = None  # "X units from your army have the following ability:"
+    others: tuple[str, ...] = ()  # the weapon abilities the last sentence names
+    prior: dict[str, Any] = {}  # the conditions of the last sentence with an effect
+    weapons_before: dict[str, Any] = {}  # the weapons it changes
+    chosen: re.Match | None = None  # "select one melee weapon equipped by the bearer"
+    bondsman = False  # "While a model is affected by this ability" said
+    afflicted = ""  # "while an enemy unit is Afflicted, ... that unit has the effect of ..."
+    for sentence in _sentences(clean):
+        # "(if ..., ... instead), and ...": a narrower case in the middle of a sentence that
+        # replaces its effect; read with it, it would widen the effect
+        for case in _INSTEAD_CASE.findall(sentence):
+            if _RELEVANT.search(case.lower()):
+                reasons.append(f"a case in brackets that applies instead ({_quote(case)})")
+        sentence = _INSTEAD_CASE.sub("", sentence)
+        low = sentence.lower()
+        intros = _intros(sentence)
+        chosen = _CHOSEN_WEAPON.search(low) or chosen
+        bondsman = bondsman or bool(_BONDSMAN.search(low))
+        state = _ENEMY_STATE.search(sentence)
+        afflicted = f"an enemy unit that is {state.group(1)}" if state else afflicted
+        alternatives, reason = _effects(low)
+        if not alternatives and not reason and _RELEVANT.search(low) and not _ONLY.match(low) \
+                and not _DEFINES.search(low):
+            reason = "wording not recognised"  # every sentence is read or said
+        if reason:
+            reasons.append(f"{reason} ({_quote(sentence)})")
+        if not alternatives:
+            grant = _FRAME.search(sentence)
+            if grant:
+                found = _nps(sentence, grant.start())
+                frame = _np_whom(found[0], False, sentence) if found else frame
+            if intros:
+                ref = intros[-1][2]
+                history += [w for _a, _b, w in intros]
+            if not reason and not setup and not _ONLY.match(low) and \
+                    _UNCHECKED.search(_SCAFFOLD.sub(" ", low)):
+                setup = sentence
+            lasts = lasts or bool(setup and _PAST_THE_PHASE.search(low))
+            continue
+        defending = bool(_DEFENDER.search(low)) or all(
+            k in _DEFENSIVE for alt in alternatives for k, _ in alt)
+        whom, side, span = _subject(low, sentence, defending, intros, ref, leading,
+                                    tuple(history), before)
+        denied = any(k == "no_cover" for alt in alternatives for k, _ in alt)
+        if denied:  # "cannot have the Benefit of Cover": the attacks on it ignore cover
+            alternatives = [[("abilities", ("ignores cover",)) if k == "no_cover" else (k, v)
+                             for k, v in alt] for alt in alternatives]
+        if side == "attacker" and not denied and all(
+                k in _DEFENSIVE for alt in alternatives for k, _ in alt):
+            # a save, Feel No Pain or cover is the defender's, whatever the sentence attacks
+            held, span = _first_subject([_SUBJECT_DEFEND[2]], sentence, intros, ref, leading,
+                                        tuple(history))
+            whom, side = held if held is not None and held.scope is not Scope.ENEMY else \
+                Whom(_scope(low, leading)), "defender"
+        if whom is None:
+            whom = Whom(_scope(low, leading))
+        said_before = _THAT_KEYWORD_MODEL.search(sentence)
+        if said_before and "leading" in low:  # "If that CHARACTER model is a MAGUS, ..., that
+            # model has ... while leading that unit": the Leader's own, as "that CHARACTER model"
+            kw = said_before.group(1)
+            whom = Whom(Scope.UNIT, (kw,), model=kw)
+        if afflicted and whom.scope in (Scope.UNIT, Scope.MODEL):
+            # a Plague of an Afflicted enemy unit: "this unit" is that enemy, its attacks a
+            # debuff (the attacks it makes at the bearer's army)
+            whom = Whom(Scope.ENEMY, words=afflicted)
+            side = "defender" if side == "attacker" else "attacker"
+        bondsman = bondsman or bool(_BONDSMAN.search(low))
+        if bondsman:  # the ARMIGER a Knight's Bondsman ability affects, from then on
+            whom = Whom(Scope.OTHERS, ("ARMIGER",),
+                        words="the ARMIGER model under this model's Bondsman ability")
+        picked = chosen is not None and side == "attacker" and whom.scope in (
+            Scope.UNIT, Scope.MODEL) and bool(_THAT_WEAPON.search(low))
+        if picked:  # "... That weapon gains [DEVASTATING WOUNDS]": the bearer's weapon only
+            whom = Whom(Scope.MODEL)
+        if whom.scope is Scope.FRIENDLY and side == "attacker" and not lasts and \
+                _AFTER_SHOT.search(clean) and not _PAST_THE_PHASE.search(low):
+            # "after this unit has shot, select one enemy unit hit ... Until the end of the
+            # phase, ...": its own attacks this phase are made; the later shooters' (others')
+            whom = attrs.evolve(whom, scope=Scope.OTHERS)
+        if frame is not None and whom.scope in (Scope.UNIT, Scope.MODEL):
+            whom = frame  # "X units from your army have the following ability: ... this unit"
+        grant = _FRAME.search(sentence)
+        if grant:
+            found = _nps(sentence, grant.start())
+            frame = _np_whom(found[0], False, sentence) if found else frame
+        if intros:
+            ref = intros[-1][2]
+        history += [w for _a, _b, w in intros]
+        first, before = first or whom, whom
+        # what names the beneficiary is not a condition: the subject, and "while a friendly
+        # X unit is within 6\" of this model" (always true of the bearer's own unit)
+        cut = [span] if span and not whom.scope.own else []
+        cut += [(a, b) for a, b, w in intros if w == whom and w.scope is not Scope.ENEMY
+                and not sentence[a:b].lower().startswith("select")]
+        if whom.scope is Scope.LED:
+            cut += [m.span() for m in _LEAD_INTRO.finditer(sentence)]
+        if is_keyword_model(whom.model):  # "that CHARACTER model": the Leader, said by the model
+            cut += ([span] if span else []) + [m.span() for m in _LEADER_INTRO.finditer(sentence)]
+        if others and "all other" in low:  # "all other ranged weapons": said by the scope
+            at = low.index("all other")
+            cut.append((at, at + len("all other")))
+        excluded = re.search(r"\(excluding ([a-z\- ]+?) weapons\)", low)
+        without = _ability_names(excluded.group(1)) if excluded else ()
+        if without:  # "melee weapons (excluding Extra Attacks weapons)"
+            cut.append(excluded.span())
+        # "weapons equipped by models in this unit (excluding blast pistols, blasters and dark
+        # lances)": weapons left out by name (a keyword in capitals is a model, not a weapon)
+        left_out = None if excluded else _EXCLUDED_NAMES.search(sentence)
+        if left_out:
+            cut.append(left_out.span(1))
+        plain_low, plain = _blank(low, cut), _blank(sentence, cut)
+        cond, rest = _conditions(_effect_text(plain_low), plain, low)
+        # "... when this unit is selected to fight. If it does, until the end of the phase, ...":
+        # the setup's phase, unless the effect lasts past it
+        if "attack" not in cond and setup and not lasts and not _PAST_THE_PHASE.search(low):
+            kinds = {k for pattern, k in _ATTACK_KIND
+                     if pattern.search(setup.lower())}
+            if len(kinds) == 1:
+                cond["attack"] = kinds.pop()
+        if "attack" not in cond and last and _SAME_ATTACK.search(low):
+            cond["attack"] = last  # "If that attack ...": the one the last sentence made
+        if re.search(r"\binstead\b", low):
+            # "if that unit made a Charge move, add 1 ... If your unit is Battle-shocked, add 2
+            # ... instead": the alternative replaces that effect, under that effect's conditions
+            for key in _KEPT_INSTEAD:
+                if key in prior and key not in cond:
+                    cond[key] = prior[key]
+        last = cond.get("attack")
+        prior = {k: v for k, v in cond.items() if k in _KEPT_INSTEAD}
+        # the defender's own Leader, charge or stationary state is not an attack option; nor
+        # is a debuffed enemy's strength the target's
+        popped = ("led", "charged", "stationary") + (
+            ("below_half", "below_starting") if whom.scope is Scope.ENEMY else ())
+        if is_keyword_model(whom.model):  # the Leader's own: there when it is attached
+            cond.pop("led", None)
+        unknown = side == "defender" and any(cond.pop(k, None) is not None for k in popped)
+        scoped, named = _weapon_scope(plain_low, plain)
+        if "all other" in low and others:  # "..., and all other ranged weapons ... have"
+            scoped = {"without_abilities": others}
+            named = True
+        if without:
+            scoped["without_abilities"] = without
+            named = True
+        if left_out:
+            scoped["without_names"] = (left_out.group(2).strip(),)
+        if scoped.get("attack") and "attack" not in cond:
+            cond["attack"] = scoped["attack"]
+        scoped.pop("attack", None)
+        others = scoped.get("weapon_abilities", ())
+        cond.update(scoped)
+        if not named and (_THOSE_WEAPONS.search(low) or _SAME_WEAPONS.search(low)) and \
+                not picked:
+            # "... of that weapon by 1 for every 5 models. While this unit contains 10 or more
+            # models, those weapons have [HAZARDOUS]": the weapons the sentence before changed
+            for key, value in weapons_before.items():
+                cond.setdefault(key, value)
+        weapons_before = {k: v for k, v in cond.items() if k in _WEAPON_KEYS}
+        besides = _BESIDES.search(low)
+        if besides and re.search(r"\bthose (?:\d|two|three) weapons\b", low):
+            # "equipped with 2 melee weapons in addition to its close combat weapon, add 2 to
+            # the Attacks characteristics of those 2 weapons": its melee weapons but that one
+            cond.setdefault("attack", besides.group(1))
+            cond["without_names"] = (besides.group(2).strip(),)
+        those_named = re.search(r"\bthose ((?!(?:\d|two|three|ranged|melee)\b)[a-z][a-z' \-]"
+                                r"{0,40}?) weapons\b", low) if "equipped with" in low else None
+        if those_named:  # "equipped with 2 Telemon caestus weapons in addition to its armoured
+            # feet weapon, add 2 to the Attacks characteristic of those Telemon caestus weapons"
+            cond["weapon_names"] = (those_named.group(1).strip(),)
+        if picked and chosen is not None and chosen.group(1):  # "one Torrent weapon"
+            kind = chosen.group(1).strip()
+            abilities = () if kind in ("ranged", "melee") else _ability_names(kind)
+            if kind in ("ranged", "melee"):
+                cond.setdefault("attack", kind)
+            elif abilities:
+                cond.setdefault("weapon_abilities", abilities)
+        word = _WORD_IN_NAME.search(chosen.string) if picked and chosen is not None else None
+        if word:  # "select one Pistol weapon ... that has the word 'bolt' in its name"
+            cond.setdefault("weapon_names", (word.group(1).strip(),))
+        unchecked = (unknown or bondsman or _UNCHECKED.search(rest) or _keyword_left(
+            plain, cond) or (not named and (_SOME_WEAPONS.search(plain_low)
+                                            or _NAMED_WEAPONS.search(plain_low))))
+        steps = _scaling(low)
+        if steps is not None:  # "+1 Attack for every 5 enemy models within 6\"": one switch a count
+            per, most, what = steps
+            said = f"{setup}. {sentence}" if setup else sentence
+            for alt in alternatives:
+                step = max((abs(v) for f, v in alt if f in _SCALES and isinstance(v, int)),
+                           default=1)
+                top = max(1, most // step) if "maximum of" in low else most
+                if "maximum of" not in low and _OWN_COUNT.search(what):
+                    top = 6  # the unit's own models: up to 30 (a Leader and 20 Boyz: x4)
+                for k in range(1, top + 1):
+                    counted = f"{k * per}" if per == 1 else f"{k * per}-{(k + 1) * per - 1}"
+                    scaled = [(f, v * k if f in _SCALES and isinstance(v, int) else v)
+                              for f, v in alt]
+                    switches.append((side, whom, f"{said} [{k} time{'s' * (k > 1)}: "
+                                     f"{counted} {what}]", _effect(scaled, cond), f"x{k}"))
+            continue
+        clauses = [_effect(alt, cond) for alt in alternatives]
+        if re.search(r"\binstead\b", low):  # "+3 Strength instead": not on top of the +1
+            clauses = [[attrs.evolve(e, not_cumulative=tuple(
+                k for k, _v in e.changes if k in ADDITIVE)) for e in c] for c in clauses]
+        if unchecked or setup or len(clauses) > 1:
+            said = f"{setup}. {sentence}" if setup else sentence
+            switches += [(side, whom, said, c, "") for c in clauses]
+        else:
+            auto.setdefault((side, whom), []).extend(clauses[0])
+    out: list[DataRule] = []
+    base = {"faction": faction, "kind": kind, "text": text.strip(), "source": where}
+
+    def part(rule: NamedRule, whom: Whom) -> DataRule:
+        return DataRule(rule, whom.scope, whom.keywords, whom.excluding, whom.words, whom.model)
+
+    for i, ((side, whom), effects) in enumerate(auto.items()):
+        label = name if i == 0 else f"{name} ({'when attacked' if side == 'defender' else side}"\
+            f"{', ' + whom.scope.value if whom.scope is not Scope.UNIT else ''})"
+        out.append(part(NamedRule(label, side=side, effects=tuple(effects), **base), whom))
+    # the switches of several sentences are parts of one rule, switched on together by its
+    # name (Oath of Moment's re-roll and +1 to wound); those of one sentence's either/or, of
+    # one count, or of a choice among bullets are options: one is named
+    sentences = Counter(said for _s, _w, said, _e, step in switches if not step)
+    second = _second_clauses(clean)
+    for i, (side, whom, said, effects, step) in enumerate(switches):
+        label = name if not out and len(switches) == 1 else f"{name} ({step or i + 1})"
+        joint = label != name and not step and sentences[said] == 1 and not _OPTIONS.search(
+            said) and not any(said.endswith(c) for c in second)
+        out.append(part(NamedRule(label, side=side, effects=tuple(effects), assumes=said,
+                                  aliases=(name,) if joint else (), **base), whom))
+    side, whom = (out[0].rule.side, first) if out and first else (
+        "attacker", Whom(_scope(clean.lower(), leading)))
+    if reasons:
+        label = name if not out else f"{name} (rest)"
+        out.append(part(NamedRule(label, side=side,
+                                  not_modelled="; ".join(dict.fromkeys(reasons)), **base), whom))
+    if not out:
+        out.append(part(NamedRule(name, side=side, not_modelled="wording not recognised",
+                                  **base), whom))
+    holder = _SELECTED_HOLDER.search(clean)
+    if holder:  # "... select one of the following abilities ... this model's melee weapons
+        # have the selected ability": the choice is that model's, not its unit's
+        out = [attrs.evolve(p, scope=Scope.MODEL) if p.scope is Scope.UNIT and not p.model
+               and p.rule.usable and all(k == "abilities" for e in p.rule.effects
+                                         for k, _v in e.changes) else p for p in out]
+    return tuple(out)
+
+
+#: who has the ability a choice selected, when it is one model ("Until the end of the phase,
+#: this model's melee weapons have the selected ability")
+_SELECTED_HOLDER = re.compile(r"\b(?:this model's|the bearer's) (?:(?:ranged|melee) )?weapons? "
+                              r"ha(?:ve|s) the (?:selected|chosen) (?:weapon )?abilit", re.I)
+
+
+#: a sentence that only says what a word means or when a rule is used (no effect of its own)
+_DEFINES = re.compile(r"\bare known as\b|\bis known as\b|\bcannot be used\b|\bselect one of "
+                      r"the following (?:abilities|weapon abilities)\b[^.]*$|\bbefore making a "
+                      r"saving throw\b")
+#: a choice among bullets or abilities: each is an option, not a part
+_OPTIONS = re.compile(r"\bone of the following\b|\bselect one of\b|\bchoose one\b|\bone of "
+                      r"(?:these|the) (?:abilities|stances|vows|doctrines|options|bullet points)\b|"
+                      r"\b(?:selected|chosen) (?:ability|stance|vow|doctrine|option)\b|"
+                      r"\bon an? \d(?:-\d)?\+?,", re.I)
+
+
+#: changes that a count scales ("+1 Attack for every 5 models")
+_SCALES = ("attacks_mod", "strength_mod", "damage_mod", "ap_mod", "hit_mod", "wound_mod",
+           "skill_mod")
+_PER = re.compile(r"\bfor (?:every|each) (?:(\d+) )?([^,.;()]+?)(?:\s*\((?:rounding down|to a "
+                  r"maximum of \+?(\d+)[^)]*)\))?(?=[,.;]|$| but\b| and\b| \()")
+
+
+#: a count of the unit's own models ("for every 5 models in this unit")
+_OWN_COUNT = re.compile(r"^(?:other )?models? in (?:this|the bearer's|that) unit$")
+
+
+def _scaling(low: str) -> tuple[int, int, str] | None:
+    """A change scaled by a count ("for every 5 enemy models within 6\"", "for each enemy unit
+    within 6\" (to a maximum of +3)"): (models per step, the most steps offered, what is
+    counted); None when the sentence scales nothing. The count is the player's: each step is a
+    switch of its own (``NAME (x2)``: two steps); a maximum gives the steps, else three."""
+    m = _PER.search(low)
+    if m is None or re.match(r"(?:wound|attack|hit|time)s?\b", m.group(2)):
+        return None
+    per = int(m.group(1) or 1)
+    most = int(m.group(3)) if m.group(3) else 3
+    return per, max(1, min(most, 6)), m.group(2).strip()  # a maximum is of the change's value
+
+
+def _blank(text: str, spans: Iterable[tuple[int, int]]) -> str:
+    """``text`` with the spans replaced by spaces (the same length: positions still match)."""
+    chars = list(text)
+    for a, b in spans:
+        chars[a:b] = " " * (b - a)
+    return "".join(chars)
+
+
+#: a case in brackets that replaces the sentence's effect: "(if ..., ... instead)"
+_INSTEAD_CASE = re.compile(r"(?<!\s)\s*\((if [^()]*\binstead)\)", re.I)
+#: one that ends its sentence, read as the sentence after
+_INSTEAD_CASE_LAST = re.compile(r"(?<!\s)\s*\((if [^()]*\binstead)\)(?=\.|$)", re.I)
+
+
+def _quote(sentence: str, most: int = 300) -> str:
+    """A sentence quoted in a not-modelled reason (cut short when long)."""
+    short = sentence if len(sentence) <= most else sentence[:most - 3].rstrip() + "..."
+    return f'"{short}"'
+
+
+def _is_weapon_ability(name: str) -> bool:
+    """Whether an ability is a weapon ability's definition ("Twin-linked: weapons with
+    [TWIN-LINKED] are..."): the engine's own rule, not one to translate."""
+    base = re.sub(r"(?<!\s)\s+X\+?$", "", name.strip())
+    for candidate in (base, f"{base} 1", f"{base} 4+"):
+        try:
+            canonical(candidate)
+        except (InputError, ValueError):
+            continue
+        return True
+    return False
+
+
+def _scope(low: str, leading: bool) -> Scope:
+    """Whose attacks a sentence changes: "while this model is leading a unit" (or "that unit"
+    after it), "this model"/"the bearer", else the unit."""
+    if _LEADING.search(low) or (leading and re.search(r"\bthat unit\b", low)):
+        return Scope.LED
+    if _MODEL.search(low) and not re.search(
+            r"models? in (?:this|the bearer's|this model's) unit|this model's unit", low):
+        return Scope.MODEL
+    return Scope.UNIT
+
+
+def _effect(changes: list[tuple[str, Any]], cond: dict[str, Any]) -> list[Effect]:
+    """The clauses of one sentence's changes: an invulnerable save against ranged or melee
+    attacks only is a clause of its own, with that condition."""
+    out = [Effect(tuple((k, v) for k, v in changes if k != "invuln"), Conditions(**cond))]
+    out = [e for e in out if e.changes]
+    for key, (value, kind) in ((k, v) for k, v in changes if k == "invuln"):
+        own = cond | ({"weapon_ability": "psychic"} if kind == "psychic" else
+                      {"attack": kind} if kind else {})
+        out.append(Effect(((key, value),), Conditions(**own)))
+    return out
+
+
+def _keyword_left(sentence: str, cond: dict[str, Any]) -> bool:
+    """Whether the sentence names a keyword the engine does not check (the attacker's, a
+    CHARACTER model of the unit...): a word in capitals outside the weapon abilities and the
+    target's keywords."""
+    text = _TARGET_KW.sub(" ", re.sub(r"\[[^\[\]]*\]", " ", sentence), count=1) \
+        if cond.get("target_keywords") else re.sub(r"\[[^\[\]]*\]", " ", sentence)
+    if cond.get("target_not_keywords"):
+        text = _TARGET_EXCLUDED.sub(" ", text)
+    if cond.get("led"):  # "a NECRONS CHARACTER model is leading": a Leader of the unit's own
+        text = re.sub(r"\b(?:[A-Z][A-Z'\-]{1,40} ){0,8}CHARACTER(?: model)? is leading", " ", text)
+    return bool(set(re.findall(r"\b[A-Z][A-Z'\-]{2,}\b", text)) - {"CP", "OC"})
