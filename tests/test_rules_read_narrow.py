@@ -41,9 +41,8 @@ def described(text: str) -> list[str]:
     # a second change of an attack that is not read is said, never dropped
     ("That weapon is now a Crusade Relic; it has the [HAZARDOUS] ability, and you can improve "
      "either its Strength or its Damage characteristic by 1.",
-     ["abilities=[hazardous]", "not modelled: a clause not read (\"That weapon is now a Crusade "
-      "Relic; it has the [HAZARDOUS] ability, and you can improve either its Strength or its "
-      "Damage characteristic by 1\")"]),
+     ["abilities=[hazardous]", "not modelled: wording not recognised (\"you can improve either "
+      "its Strength or its Damage characteristic by 1\")"]),
     # "improve its X and Y characteristics by 1" (the chosen weapon's) is read
     ("That weapon is now a Crusade Relic; improve its Strength, Armour Penetration and Damage "
      "characteristics by 1, and that weapon has the [HAZARDOUS] ability.",

@@ -59,6 +59,9 @@ def attack_wounds(weapon: Weapon, target: Target, options: Options, rules: RuleS
     a = weapon.parsed
     crit_wound = DEVASTATING if a.devastating_wounds else CRITICAL
     w = wound_roll(weapon, target, options, rules).weights()
+    if not a.sustained:  # at most one wound: the mixture below on integer weights at once
+        return _one_wound(w, hit_roll(weapon, target, options, rules).weights(), crit_wound,
+                          lethal_hits(weapon, options, rules))
     rolled = PMF({(): w.get(ROLL_FAIL, 0), (NORMAL,): w.get(ROLL_SUCCESS, 0),
                   (crit_wound,): w.get(ROLL_CRITICAL, 0)})
     one_hit = rolled.map(lambda ws: (1, ws))
@@ -71,6 +74,26 @@ def attack_wounds(weapon: Weapon, target: Target, options: Options, rules: RuleS
     out = PMF.mix([(h.get(ROLL_FAIL, 0), PMF.point((0, ()))), (h.get(ROLL_SUCCESS, 0), one_hit),
                    (h.get(ROLL_CRITICAL, 0), critical)])
     return out if ordered else out.map(lambda o: (o[0], tuple(sorted(o[1]))))
+
+
+def _one_wound(w: dict[int, int], h: dict[int, int], crit_wound: Wound, lethal: bool) -> PMF:
+    """:func:`attack_wounds` of an attack without Sustained Hits, from the weights of its
+    wound roll ``w`` and hit roll ``h``: a miss, a hit that fails to wound, a wound, a
+    critical one; a Critical Hit with Lethal Hits is a wound (over the wound roll's total).
+
+    >>> law = _one_wound({0: 1, 1: 1}, {0: 1, 2: 1}, CRITICAL, True)  # 4+ to wound; 6s hit
+    >>> law.prob((1, (NORMAL,))), law.prob((0, ()))
+    (Fraction(1, 2), Fraction(1, 2))
+    """
+    total = sum(w.values())
+    hit, crit = h.get(ROLL_SUCCESS, 0), h.get(ROLL_CRITICAL, 0)
+    out = {(0, ()): h.get(ROLL_FAIL, 0) * total}
+    for roll, wounds in ((ROLL_FAIL, ()), (ROLL_SUCCESS, (NORMAL,)), (ROLL_CRITICAL,
+                                                                     (crit_wound,))):
+        out[1, wounds] = (hit + (0 if lethal else crit)) * w.get(roll, 0)
+    if lethal:
+        out[1, (NORMAL,)] += crit * total
+    return PMF._trusted({k: x for k, x in out.items() if x})
 
 
 def save_fails(weapon: Weapon, group: Target, options: Options, rules: RuleSet) -> dict[str, int]:

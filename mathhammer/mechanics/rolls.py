@@ -116,7 +116,7 @@ def d6_roll(need: int, mod: int, crit: int, reroll: str | None = None,
                 weights[classify(second)] += 1
         else:
             weights[outcome] += 6
-    return PMF(weights)
+    return PMF._trusted({k: w for k, w in weights.items() if w})
 
 
 def lethal_hits(weapon: Weapon, options: Options, rules: RuleSet) -> bool:

@@ -238,6 +238,11 @@ class Options:
         ...
         mathhammer.errors.InputError: unknown option 'half_rnage'; did you mean half_range, halv...
         """
+        if cls is Options:  # an option at its default (same value, same type) is no option
+            kwargs = {k: v for k, v in kwargs.items() if not (
+                k in _DEFAULTS and type(v) is type(_DEFAULTS[k]) and v == _DEFAULTS[k])}
+            if not kwargs:
+                return _DEFAULT
         try:  # each value's type in the key: 1 is not True (an option's value is checked)
             return _made(cls, tuple(sorted((k, type(v), v) for k, v in kwargs.items())))
         except TypeError:  # a value that cannot be a key (a list): made afresh
@@ -271,6 +276,9 @@ def _make(cls: type[Options], kwargs: dict[str, Any]) -> Options:
 
 
 _NAMES = dict.fromkeys(a.name for a in attrs.fields(Options))  # in order
+#: every option's default, and the Options of them all (made once: most queries change few)
+_DEFAULTS: dict[str, Any] = {a.name: a.default for a in attrs.fields(Options)}
+_DEFAULT = Options()
 
 
 @cached(maxsize=256)

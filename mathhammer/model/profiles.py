@@ -19,12 +19,18 @@ from ..limits import MAX_MODELS, MAX_RANGE, MAX_STRENGTH, MAX_TOUGHNESS, MAX_WOU
 from ..prob.dice import format_dice
 from .abilities import Abilities, canonical, parse_abilities
 
+_NO_ABILITIES = Abilities()  # a weapon without abilities (most): made once
+
 
 def _int_in(name: str, lo: int, hi: int | None = None, *, optional: bool = False,
             limit: str = ""):
     """A validator: an int from ``lo`` to ``hi``; ``limit`` names the constant of
     :mod:`mathhammer.limits` that ``hi`` is."""
+    top = hi if hi is not None else float("inf")
+
     def check(_inst, _attr, value):
+        if type(value) is int and lo <= value <= top:  # the common case, at once
+            return
         if value is None and optional:
             return
         if isinstance(value, bool) or not isinstance(value, int):
@@ -122,7 +128,7 @@ class Weapon:
     @property
     def parsed(self) -> Abilities:
         """The abilities parsed for the engine."""
-        return parse_abilities(self.abilities)
+        return parse_abilities(self.abilities) if self.abilities else _NO_ABILITIES
 
     def with_abilities(self, *extra: str) -> Weapon:
         """A copy with more abilities (duplicates dropped)."""

@@ -12,6 +12,7 @@ True
 
 from __future__ import annotations
 
+import os
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -286,7 +287,34 @@ def load_ruleset(name_or_path: str = "10e") -> RuleSet:
     if not isinstance(name_or_path, str):
         raise TypeError(f"rules: expected a rule set name or path, got "
                         f"{shorten(repr(name_or_path))}")
-    return _kept(_BUILT, _chain(name_or_path), _build)
+    last = _LAST.get(name_or_path)
+    if last is not None and _unchanged(last[0]):
+        return last[1]
+    chain = _chain(name_or_path)
+    built = _kept(_BUILT, chain, _build)
+    if name_or_path.isalnum():  # a bundled name (a relative path depends on the folder)
+        if len(_LAST) >= _KEPT:
+            del _LAST[next(iter(_LAST))]
+        _LAST[name_or_path] = (tuple((str(p), m, z) for p, m, z in chain), built)
+    return built
+
+
+#: A bundled rule set's name: its chain of files (path, modification time, size) when last
+#: loaded and the rule set built from them, given again while no file of the chain changed
+#: (each file's modification time and size are still read at every load).
+_LAST: dict[str, tuple[tuple[tuple[str, int, int], ...], RuleSet]] = {}
+
+
+def _unchanged(chain: tuple[tuple[str, int, int], ...]) -> bool:
+    """Whether every file of ``chain`` has the modification time and size it had."""
+    for path, mtime_ns, size in chain:
+        try:
+            st = os.stat(path)
+        except OSError:
+            return False
+        if st.st_mtime_ns != mtime_ns or st.st_size != size:
+            return False
+    return True
 
 
 def _build(chain: tuple[tuple[Path, int, int], ...]) -> RuleSet:

@@ -123,6 +123,13 @@ class Squad:
     def rolls_target(self, rules: RuleSet | None = None, state: UnitState | None = None) -> Target:
         """One profile for the rolls that do not depend on the model hit (hit and wound rolls):
         the unit's Toughness, the keywords of its groups, Stealth only if every group has it."""
+        if len(self.groups) == 1:  # one group, unharmed: its own profile (as below, at once)
+            first = self.groups[0]
+            if ((state is None or state[0] == (first.models, 0))
+                    and first.abilities == (("stealth",) if first.stealth else ())
+                    and len(set(first.keywords)) == len(first.keywords)
+                    and (not self.name or self.name == first.name)):
+                return first
         state = self.start() if state is None else state
         standing = [self.groups[i] for i in self.standing(state)]
         first = standing[0]

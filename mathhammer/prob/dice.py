@@ -48,6 +48,16 @@ def _number(digits: str, text: str, part: str, limit: int, name: str) -> int:
     return int(digits)
 
 
+#: The everyday spellings (``"3"``, ``"D6"``, ``"2D3+1"``: up to 4 dice, up to +6, flat up to
+#: 20) parsed once at import: a constant table, as the module's code is (a query after
+#: :func:`mathhammer.clear_caches` still finds them).
+_EVERYDAY: dict[str, tuple[int, int, int]] = {
+    **{str(k): (0, 0, k) for k in range(21)},
+    **{f"{n if n > 1 else ''}D{sides}{f'+{plus}' if plus else ''}": (n, sides, plus)
+       for n in range(1, 5) for sides in (3, 6) for plus in range(7)},
+}
+
+
 def parse_dice(value: int | str) -> tuple[int, int, int]:
     """``(count, sides, plus)`` for a dice expression; a flat number has count 0.
 
@@ -63,15 +73,26 @@ def parse_dice(value: int | str) -> tuple[int, int, int]:
             shown = str(value) if value < 10**12 else "a very large number"
             raise over("dice expression", shown, MAX_FLAT, "MAX_FLAT")
         return 0, 0, value
-    return _parse(value)
+    found = _EVERYDAY.get(value)
+    return found if found is not None else _parse(value)
 
 
-@cached(maxsize=256)
-def _dice_pmf(count: int, sides: int, plus: int) -> PMF:
+def _made_pmf(count: int, sides: int, plus: int) -> PMF:
     if not count:
         return PMF.point(plus)
     law = PMF.uniform(range(1, sides + 1)).repeat(count)
     return law + plus if plus else law
+
+
+#: The laws of the everyday expressions (up to 3 dice, up to +6, flat up to 20), made once
+#: at import: tiny constants, kept like the module's code.
+_EVERYDAY_PMF: dict[tuple[int, int, int], PMF] = {
+    key: _made_pmf(*key) for key in _EVERYDAY.values() if key[0] <= 3}
+
+
+@cached(maxsize=256)
+def _dice_pmf(count: int, sides: int, plus: int) -> PMF:
+    return _made_pmf(count, sides, plus)
 
 
 def dice(value: int | str) -> PMF:
@@ -84,7 +105,9 @@ def dice(value: int | str) -> PMF:
     ...
     mathhammer.errors.InputError: bad dice expression 'D7': expected an integer >= 0 or NdS+K wi...
     """
-    return _dice_pmf(*parse_dice(value))
+    key = parse_dice(value)
+    found = _EVERYDAY_PMF.get(key)
+    return found if found is not None else _dice_pmf(*key)
 
 
 def format_dice(value: int | str) -> str:

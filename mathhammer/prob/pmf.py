@@ -173,16 +173,18 @@ class PMF(Mapping[Outcome, Fraction]):
         """
         _check("parts", isinstance(parts, Iterable), "(weight, PMF) pairs", parts)
         parts = list(parts)
-        for part in parts:
-            _check("parts", isinstance(part, tuple) and len(part) == 2 and isinstance(
-                part[1], PMF) and isinstance(part[0], int | Fraction), "(weight, PMF) pairs",
-                part)
-        for w, _p in parts:
-            if w < 0:
-                raise InputError(f"a mixture's weights must be >= 0, got {w}")
-        if all(type(w) is int for w, _p in parts):  # integer weights: no Fractions needed
-            parts = [(w, p) for w, p in parts if w]
+        if all(type(part) is tuple and len(part) == 2 and type(part[0]) is int
+               and part[0] >= 0 and isinstance(part[1], PMF) for part in parts):
+            parts = [(w, p) for w, p in parts if w]  # integer weights: checked at once
         else:
+            for part in parts:
+                _check("parts", isinstance(part, tuple) and len(part) == 2 and isinstance(
+                    part[1], PMF) and isinstance(part[0], int | Fraction),
+                    "(weight, PMF) pairs", part)
+            for w, _p in parts:
+                if w < 0:
+                    raise InputError(f"a mixture's weights must be >= 0, got {w}")
+        if any(type(w) is not int for w, _p in parts):
             fr = [(Fraction(w), p) for w, p in parts if w]
             wden = lcm(*(w.denominator for w, _ in fr))
             parts = [(int(w * wden), p) for w, p in fr]

@@ -257,11 +257,15 @@ target is Below Half-strength
             # after one (the D6's first result keeps the roll before it)
             at = m.end()
             continue
-        first, rest, at = rest[:m.start()], rest[m.end():], 0
+        first, rest, skipped, at = rest[:m.start()], rest[m.end():], at, 0
         out.append(first)
         if not re.match(r"(?:each time|on an? \d)\b", rest, re.I):
-            verb = _EFFECT_VERB.search(first)
-            prefix = first[:verb.start()] if verb else ""
+            # the subject of the clause's verb, from after a cut skipped above ("That weapon
+            # is now a Crusade Relic; it has ..., and you can improve ...": not "it you can")
+            verb = _EFFECT_VERB.search(first, skipped)
+            prefix = first[skipped:verb.start()] if verb else ""
+            if re.match(r"you\b", rest, re.I) and not re.match(r"\s*each time\b", prefix, re.I):
+                prefix = ""
             if re.match(r"if\b", rest, re.I) or not re.match(r"(?:while|if|when)\b", prefix,
                                                             re.I):
                 rest = prefix + rest

@@ -1,0 +1,129 @@
+"""The shortcuts a cold query takes (issue 33 item 2) give what the long way gives."""
+
+from __future__ import annotations
+
+import itertools
+
+import attrs
+import pytest
+
+from mathhammer import Options, Target, Weapon, load_ruleset
+from mathhammer.engine.work import _ANYWHERE, _most_attacks, attack_dice
+from mathhammer.errors import InputError
+from mathhammer.mechanics.rolls import attacks_roll
+from mathhammer.model.abilities import parse_abilities
+from mathhammer.model.squad import Squad
+from mathhammer.model.state import TargetState
+from mathhammer.prob import dice as dice_module
+from mathhammer.prob.pmf import PMF
+
+
+@pytest.mark.parametrize("edition", ["10e", "11e"])
+def test_most_attacks_is_the_highest_attacks_roll(edition):
+    # the arithmetic of the attack-dice check against the distribution it replaces
+    rules = load_ruleset(edition)
+    abilities = [[], ["blast"], ["rapid fire 1"], ["rapid fire D3", "blast"], ["blast 2"],
+                 ["cleave 1"], ["rapid fire D6+3", "blast", "cleave 2"]]
+    for attacks, extra, models in itertools.product(
+            [1, 2, "D3", "D6", "2D6", "D6+3", "3D3+1"], abilities, [1, 4, 5, 11, 20]):
+        gun = Weapon("g", attacks=attacks, skill=3, strength=4, ap=0, damage=1,
+                     abilities=extra)
+        expected = max(attacks_roll(gun, _ANYWHERE, rules, models).outcomes())
+        assert _most_attacks(gun, rules, models) == expected, (attacks, extra, models)
+    gun = Weapon("g", attacks="2D6", skill=3, strength=4, ap=0, damage=1,
+                 abilities=["blast", "rapid fire D3"])
+    assert attack_dice([(gun, 10)], 10, rules) == 10 * (12 + 3 + 2)
+
+
+def test_everyday_dice_table_parses_as_the_expression_does():
+    # every entry of the import-time table against the regular expression's reading
+    for text, parsed in dice_module._EVERYDAY.items():
+        assert dice_module._parse.__wrapped__(text) == parsed, text
+    assert len(dice_module._EVERYDAY) == 21 + 4 * 2 * 7
+    for key, law in dice_module._EVERYDAY_PMF.items():
+        count, sides, plus = key
+        # brute force: every roll of `count` dice of `sides` faces, equally likely
+        rolls = itertools.product(range(1, sides + 1), repeat=count)
+        assert law == PMF.uniform(sum(r) + plus for r in rolls), key
+    assert dice_module.dice("2D6").prob(7) == PMF.uniform(range(1, 7)).repeat(2).prob(7)
+    assert dice_module.dice("4D6+1") == PMF.uniform(range(1, 7)).repeat(4) + 1  # not tabled
+
+
+def test_default_options_are_one_value_and_still_checked():
+    assert Options.make() is Options.make(half_range=False, rules="10e", hit_mod=0)
+    assert Options.make(half_range=False) == Options()
+    assert Options.make(hit_mod=1).hit_mod == 1
+    with pytest.raises(InputError, match="half_range: expected true or false, got 0"):
+        Options.make(half_range=0)  # 0 is not False: checked, not taken for the default
+    with pytest.raises(InputError, match="unknown option 'half_rnage'"):
+        Options.make(half_rnage=False)
+
+
+@pytest.mark.parametrize("target", [
+    Target(models=5, toughness=4, save=3, wounds=2),
+    Target(models=5, toughness=4, save=3, wounds=2, abilities=["stealth"], name="Scouts"),
+    Target(models=1, toughness=9, save=3, wounds=10, abilities=["deadly demise D3"]),
+    Target(models=3, toughness=5, save=3, wounds=3, keywords=["INFANTRY", "infantry"]),
+    Target(models=3, toughness=5, save=3, wounds=3, abilities=["stealth",
+                                                                "reanimation protocols"]),
+])
+def test_one_group_rolls_profile_is_the_long_way_round(target):
+    # what Squad.rolls_target built before its shortcut: the group's profile with the unit's
+    # models, its keywords once each, Stealth alone of its abilities, the unit's name
+    unit = Squad.of(target)
+    states = [None, unit.start(), (TargetState(target.models, 1),)]
+    if target.models > 1:
+        states.append((TargetState(target.models - 1, 0),))
+    for state in states:
+        start = unit.start() if state is None else state
+        expected = attrs.evolve(
+            target, models=start[0].models, keywords=tuple(dict.fromkeys(target.keywords)),
+            abilities=("stealth",) if target.stealth else (), name=target.name)
+        assert unit.rolls_target(load_ruleset(), state) == expected, state
+
+
+def test_a_weapon_without_abilities_parses_as_no_abilities():
+    gun = Weapon("g", attacks=1, skill=3, strength=4, ap=0, damage=1)
+    assert gun.parsed == parse_abilities(())
+    assert Weapon("g", attacks=1, skill=3, strength=4, ap=0, damage=1,
+                  abilities=["lethal hits"]).parsed.lethal_hits
+
+
+def _attack_wounds_by_mixture(weapon, target, options, rules):
+    """attack_wounds of an attack without Sustained Hits the long way (as before its
+    shortcut): the wound roll's law per hit, mixed over the hit roll."""
+    from mathhammer.mechanics import criticals as c
+    from mathhammer.mechanics import rolls
+
+    crit_wound = c.DEVASTATING if weapon.parsed.devastating_wounds else c.CRITICAL
+    w = rolls.wound_roll(weapon, target, options, rules).weights()
+    rolled = PMF({(): w.get(rolls.FAIL, 0), (c.NORMAL,): w.get(rolls.SUCCESS, 0),
+                  (crit_wound,): w.get(rolls.CRITICAL, 0)})
+    one_hit = rolled.map(lambda ws: (1, ws))
+    own = (PMF.point((1, (c.NORMAL,))) if rolls.lethal_hits(weapon, options, rules)
+           else one_hit)
+    h = rolls.hit_roll(weapon, target, options, rules).weights()
+    return PMF.mix([(h.get(rolls.FAIL, 0), PMF.point((0, ()))),
+                    (h.get(rolls.SUCCESS, 0), one_hit), (h.get(rolls.CRITICAL, 0), own)])
+
+
+@pytest.mark.parametrize("edition", ["10e", "11e"])
+def test_one_wound_attack_law_is_the_mixture(edition):
+    from mathhammer.mechanics.criticals import attack_wounds
+
+    rules = load_ruleset(edition)
+    target = Target(models=5, toughness=4, save=3, wounds=2, keywords=["INFANTRY"])
+    abilities = [[], ["lethal hits"], ["devastating wounds"],
+                 ["lethal hits", "devastating wounds"], ["twin-linked"], ["torrent"],
+                 ["anti-infantry 4+", "lethal hits"]]
+    options = [Options(), Options(crit_hit=5, reroll_hits="ones"),
+               Options(reroll_wounds="noncrit", crit_wound=5), Options(lethal_hits="decline"),
+               Options(overwatch=True)]
+    for skill, strength, extra, opts in itertools.product([2, 4, 6], [3, 4, 8], abilities,
+                                                          options):
+        gun = Weapon("g", attacks=2, skill=None if "torrent" in extra else skill,
+                     strength=strength, ap=-1, damage=1, abilities=extra)
+        expected = _attack_wounds_by_mixture(gun, target, opts, rules)
+        got = attack_wounds.__wrapped__(gun, target, opts, rules)
+        assert got == expected, (extra, opts)
+        assert list(got.weights()) == list(expected.weights())  # the same order, too
