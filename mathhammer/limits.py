@@ -17,7 +17,9 @@ Every TOML file (unit files, rule sets, named rules) is read by :func:`read_toml
 
 from __future__ import annotations
 
+import os
 import tomllib
+from typing import TypeVar
 
 from .errors import InputError, one_line
 
@@ -146,7 +148,7 @@ def check_values(what: str, count: int) -> None:
     check_count(what, count, MAX_OPTION_VALUES, "MAX_OPTION_VALUES", "values")
 
 
-def read_limited(path: object, limit: int, name: str, what: str = "file",
+def read_limited(path: str | os.PathLike, limit: int, name: str, what: str = "file",
                  shown: str | None = None) -> bytes:
     """The bytes of a file (``-`` is not special), refusing more than ``limit`` of them without
     reading further (so ``/dev/zero`` stops at once). Errors are one-line ValueErrors.
@@ -165,7 +167,10 @@ def read_limited(path: object, limit: int, name: str, what: str = "file",
     return check_bytes(data, limit, name, f"{shown}: {what}")
 
 
-def check_bytes(data: bytes | str, limit: int, name: str, what: str) -> bytes | str:
+_Text = TypeVar("_Text", bytes, str)
+
+
+def check_bytes(data: _Text, limit: int, name: str, what: str) -> _Text:
     """``data`` if it has at most ``limit`` bytes (characters for text)."""
     if len(data) > limit:
         raise InputError(f"{what} is over the limit of {limit} bytes "
@@ -197,7 +202,7 @@ def loads_toml(text: str, source: str, what: str) -> dict:
         raise InputError(f"{source}: {what}: nested too deeply") from None
 
 
-def read_toml(path: object, limit: int, name: str, what: str, shown: str | None = None,
+def read_toml(path: str | os.PathLike, limit: int, name: str, what: str, shown: str | None = None,
               invalid: str | None = None) -> dict:
     """The TOML tables of a file of at most ``limit`` bytes (``name`` is the constant in this
     module), read as UTF-8. Every error is one line naming the file (``shown``, else the path)

@@ -59,6 +59,23 @@ NOT_PLAYED = {
     "precision": "the oracle's target is one group of models: there is no CHARACTER to pick",
     "hazardous": "mortal wounds to the attacker, not the target (tests/test_effects.py)",
 }
+#: The options of an attack (``mh.Options``, a named rule's effect fields among them) this oracle
+#: plays, each read below as ``opt.FIELD``, and those it does not, with why
+#: (``tests/test_oracles.py`` checks that the two name every option).
+PLAYED_OPTIONS = frozenset({
+    "half_range", "charged", "stationary", "cover", "overwatch", "double_attacks",
+    "halve_attacks", "attacks_mod", "hit_mod", "wound_mod", "wound_mod_if_stronger", "save_mod",
+    "damage_mod", "ap_mod", "skill_mod", "strength_mod", "crit_hit", "crit_wound",
+    "unmodified_hits_on", "overwatch_hits_on", "crit_wound_ap", "ignore_hit_modifiers",
+    "ignore_skill_modifiers", "ignore_wound_modifiers", "reroll_hits", "reroll_wounds",
+    "reroll_damage", "halve_damage", "abilities",
+})
+NOT_PLAYED_OPTIONS = {
+    "rules": "the oracle plays the 10e rules only (RULES.md sections 1-6)",
+    "led": "only a named rule's conditions read it, never an attack's dice",
+    "lethal_hits": "an 11e choice; Lethal Hits always auto-wound in 10e",
+    "precision": "the oracle's target is one group of models: there is no CHARACTER to pick",
+}
 
 
 class World(NamedTuple):

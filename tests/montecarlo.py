@@ -38,6 +38,20 @@ PLAYED_ABILITIES = frozenset({
 NOT_PLAYED = {
     "hazardous": "mortal wounds to the attacker, not the target (tests/test_effects.py)",
 }
+#: The options of an attack (``mh.Options``, a named rule's effect fields among them) this oracle
+#: simulates, each read below as ``o.FIELD``, and those it does not, with why
+#: (``tests/test_oracles.py``: together every option).
+PLAYED_OPTIONS = frozenset({
+    "rules", "half_range", "charged", "stationary", "cover", "overwatch", "double_attacks",
+    "halve_attacks", "attacks_mod", "hit_mod", "wound_mod", "wound_mod_if_stronger", "save_mod",
+    "damage_mod", "ap_mod", "skill_mod", "strength_mod", "crit_hit", "crit_wound",
+    "unmodified_hits_on", "overwatch_hits_on", "crit_wound_ap", "ignore_hit_modifiers",
+    "ignore_skill_modifiers", "ignore_wound_modifiers", "reroll_hits", "reroll_wounds",
+    "reroll_damage", "halve_damage", "lethal_hits", "precision", "abilities",
+})
+NOT_PLAYED_OPTIONS = {
+    "led": "only a named rule's conditions read it, never an attack's dice",
+}
 #: trials simulated together; bounds the memory of the (trials x dice) arrays
 CHUNK = 10_000
 _REROLL_ORDER = {None: 0, "ones": 1, "failed": 2, "noncrit": 3}

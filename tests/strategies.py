@@ -8,23 +8,17 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
 from hypothesis import strategies as st
 
 import mathhammer as mh
-from mathhammer.model.abilities import FLAGS
+from mathhammer.model.abilities import KEYWORDS as ABILITY_KEYWORDS
+from mathhammer.model.abilities import Form
 
-#: Spellings drawn for the abilities with a parameter, by the field of
-#: ``mathhammer.model.abilities.Abilities`` they set; the fixed spellings come from the model's
-#: own ``FLAGS``, so every field is drawn unless ``NOT_DRAWN`` says why not
-#: (``tests/test_oracles.py`` checks it).
-PARAMETERS = {
-    "sustained": ("sustained hits 1", "sustained hits 2", "sustained hits D3"),
-    "rapid_fire": ("rapid fire 1",),
-    "melta": ("melta 2", "melta D3"),
-    "anti": ("anti-infantry 4+", "anti-infantry 2+", "anti-vehicle 5+"),
-    "cleave": ("cleave 1",),
-}
-#: Fields no fuzzer draws: they need something a tiny scenario lacks.
+#: Fields of ``mathhammer.model.abilities.Abilities`` no fuzzer draws: they need something a tiny
+#: scenario lacks. Every other field is drawn from the model's own keywords
+#: (``mathhammer.model.abilities.KEYWORDS``: a flag's name, a keyword with a value's examples),
+#: so a keyword added there is fuzzed (``tests/test_oracles.py`` checks it).
 NOT_DRAWN = {
     "hazardous": "it hurts the attacker: checked by hand in tests/test_effects.py",
     "precision": "it needs a CHARACTER in the target (tests/test_montecarlo_squads.py)",
@@ -33,10 +27,12 @@ NOT_DRAWN = {
 WITHOUT_EFFECT = ("assault", "psychic")
 #: Abilities that change the numbers of one attack against one target.
 WEAPON_ABILITIES = (
-    *(spelling for spelling, field in FLAGS.items() if field not in NOT_DRAWN),
-    *(spelling for field, spellings in PARAMETERS.items() for spelling in spellings),
+    *(spelling for kw in ABILITY_KEYWORDS if kw.form is not Form.NO_EFFECT
+      and kw.field not in NOT_DRAWN for spelling in kw.spellings),
     *WITHOUT_EFFECT,
 )
+#: keywords spelled with a dice value: at most one of each on a weapon (a second replaces it)
+_ONE_OF = tuple(kw.name for kw in ABILITY_KEYWORDS if kw.form is Form.DICE)
 KEYWORDS = ("INFANTRY", "VEHICLE", "MONSTER")
 REROLLS = (None, "ones", "failed", "noncrit")
 
@@ -47,10 +43,10 @@ def dice_values(flat: tuple[int, ...] = (1, 2, 3), rolled: tuple[str, ...] = ("D
 
 
 def abilities(pool: tuple[str, ...] = WEAPON_ABILITIES, max_size: int = 3):
-    """A few distinct weapon abilities (at most one Sustained Hits and one Melta)."""
+    """A few distinct weapon abilities (at most one Sustained Hits, one Melta...)."""
 
     def one_of_each(values: list[str]) -> bool:
-        return all(sum(v.startswith(k) for v in values) <= 1 for k in ("sustained", "melta"))
+        return all(sum(v.startswith(k) for v in values) <= 1 for k in _ONE_OF)
 
     return st.lists(st.sampled_from(pool), max_size=max_size, unique=True).filter(one_of_each)
 
@@ -88,41 +84,78 @@ def targets(draw, models=None, wounds=None) -> mh.Target:
     )
 
 
+#: How the fuzzers draw the options of ``mh.Options`` (small values, so that the oracles stay
+#: fast); an option not listed here nor in ``NOT_DRAWN_OPTIONS`` is drawn from its metadata
+#: (:func:`_from_metadata`), so a new option is fuzzed (``tests/test_oracles.py``).
+_CHOSEN_DRAWS = {
+    "half_range": st.booleans(),
+    "charged": st.booleans(),
+    "stationary": st.booleans(),
+    "cover": st.booleans(),
+    "overwatch": st.booleans(),
+    "attacks_mod": st.integers(-1, 1),
+    "hit_mod": st.integers(-2, 2),
+    "wound_mod": st.integers(-2, 2),
+    "wound_mod_if_stronger": st.integers(-1, 1),
+    "save_mod": st.integers(-1, 2),
+    "damage_mod": st.integers(-1, 1),
+    "ap_mod": st.integers(-1, 2),
+    "skill_mod": st.integers(-1, 1),
+    "strength_mod": st.integers(-1, 1),
+    "crit_hit": st.integers(5, 6),
+    "crit_wound": st.integers(5, 6),
+    "crit_wound_ap": st.integers(0, 2),
+    "reroll_hits": st.sampled_from(REROLLS),
+    "reroll_wounds": st.sampled_from(REROLLS),
+    "halve_damage": st.booleans(),
+    "reroll_damage": st.sampled_from([None, "ones", "any"]),
+    "double_attacks": st.booleans(),
+    "halve_attacks": st.booleans(),
+    "unmodified_hits_on": st.sampled_from([2, 4, 7]),
+    "overwatch_hits_on": st.integers(5, 6),
+    "ignore_hit_modifiers": st.booleans(),
+    "ignore_skill_modifiers": st.booleans(),
+    "ignore_wound_modifiers": st.booleans(),
+    "abilities": st.lists(st.sampled_from(["lethal hits", "sustained hits 1",
+                                           "devastating wounds", "ignores cover"]),
+                          max_size=1),
+}
+NOT_DRAWN_OPTIONS = {
+    "rules": "the fuzzers play 10e; the 11e rule set has its own tests (tests/test_11e*.py)",
+    "led": "only a named rule's conditions read it (tests/test_named_rules.py)",
+    "lethal_hits": "an 11e choice; the fuzzers play 10e",
+    "precision": "it needs a CHARACTER in the target (tests/test_montecarlo_squads.py)",
+}
+
+
+
+
+def _from_metadata(field: attrs.Attribute) -> st.SearchStrategy:
+    """A switch either way; a number its default or one step from it, within its range; a
+    choice any of them; abilities one of the drawn ones."""
+    meta = field.metadata
+    if isinstance(field.default, bool):
+        return st.booleans()
+    if "range" in meta:
+        lo, hi = meta["range"]
+        return st.sampled_from(sorted({max(lo, min(hi, field.default + d)) for d in (-1, 0, 1)}))
+    if "choices" in meta:
+        return st.sampled_from([*([None] if field.default is None else []), *meta["choices"]])
+    return st.lists(st.sampled_from(WEAPON_ABILITIES), max_size=1)
+
+
+#: How the fuzzers draw each option they draw: every option but ``NOT_DRAWN_OPTIONS``.
+OPTION_DRAWS = {
+    **{f.name: _from_metadata(f) for f in attrs.fields(mh.Options)
+       if f.name not in _CHOSEN_DRAWS and f.name not in NOT_DRAWN_OPTIONS},
+    **_CHOSEN_DRAWS,
+}
+
+
 @st.composite
 def option_kwargs(draw, max_changes: int = 6) -> dict[str, Any]:
     """Keyword arguments for ``mh.attack`` / ``mh.Options`` (10e), a few at a time."""
-    choices = {
-        "half_range": st.booleans(),
-        "charged": st.booleans(),
-        "stationary": st.booleans(),
-        "cover": st.booleans(),
-        "overwatch": st.booleans(),
-        "attacks_mod": st.integers(-1, 1),
-        "hit_mod": st.integers(-2, 2),
-        "wound_mod": st.integers(-2, 2),
-        "wound_mod_if_stronger": st.integers(-1, 1),
-        "save_mod": st.integers(-1, 2),
-        "damage_mod": st.integers(-1, 1),
-        "ap_mod": st.integers(-1, 2),
-        "skill_mod": st.integers(-1, 1),
-        "strength_mod": st.integers(-1, 1),
-        "crit_hit": st.integers(5, 6),
-        "crit_wound": st.integers(5, 6),
-        "crit_wound_ap": st.integers(0, 2),
-        "reroll_hits": st.sampled_from(REROLLS),
-        "reroll_wounds": st.sampled_from(REROLLS),
-        "halve_damage": st.booleans(),
-        "reroll_damage": st.sampled_from([None, "ones", "any"]),
-        "double_attacks": st.booleans(),
-        "halve_attacks": st.booleans(),
-        "unmodified_hits_on": st.sampled_from([2, 4, 7]),
-        "ignore_hit_modifiers": st.booleans(),
-        "ignore_skill_modifiers": st.booleans(),
-        "ignore_wound_modifiers": st.booleans(),
-        "abilities": st.lists(st.sampled_from(["lethal hits", "sustained hits 1",
-                                               "devastating wounds", "ignores cover"]),
-                              max_size=1),
-    }
+    choices = OPTION_DRAWS
     names = draw(st.lists(st.sampled_from(sorted(choices)), max_size=max_changes, unique=True))
     return {name: draw(choices[name]) for name in names}
 

@@ -32,6 +32,8 @@ BUILT = {
     "mathhammer/data/units/importer.py": "the page's fixed patterns, matched per line",
     "mathhammer/data/typed/inline.py": "escaped words joined by \\s+ between lookarounds",
     "mathhammer/data/rules/translate.py": "fixed phrases joined",
+    "mathhammer/model/abilities.py":
+        "a keyword's escaped name, then \\s+ and its value, anchored at both ends",
 }
 
 

@@ -386,7 +386,7 @@ class ArmyRead:
 
 
 #: Every query value, by its kind.
-QUERIES: dict[str, type] = {q.KIND: q for q in (Kills, Salvo, Odds, Compare, Plan, ArmyRead)}
+QUERIES: dict[str, Any] = {q.KIND: q for q in (Kills, Salvo, Odds, Compare, Plan, ArmyRead)}
 
 
 def query_from_json(kind: str, data: Any) -> Any:

@@ -21,6 +21,7 @@ from ..data.rules.attached import target_rules
 from ..data.rules.unit_rules import UnitRules
 from ..engine.plan import Shooter
 from ..errors import InputError, NotCarried
+from ..model.named import NamedRule
 from ..model.options import Options
 from ..model.profiles import Target
 from ..model.squad import Squad
@@ -168,8 +169,8 @@ def attacker_rows(label: str | None, unit: Any, s: Setup, *, melee: bool, by_wea
     else:
         attacking = listed_attacker(label, unit, s, melee=melee, data=data)
     found, rest = switch_on(attacking.rules, s.named_rules, elsewhere)
-    named, mortal = split_rules(rest)
-    named += found.applied
+    names, mortal = split_rules(rest)
+    named: tuple[str | NamedRule, ...] = (*names, *found.applied)
     options = s.options()
     if attacking.led:
         options = attrs.evolve(options, led=True)
@@ -202,14 +203,15 @@ def shooter(spec: str | Any, s: Setup, label: str | None = None, elsewhere: Any 
     if a.led:
         options = attrs.evolve(options, led=True)
     warn_options(s, options, a, rest)
-    return shooter_of(a, options, named + found.applied, mortal)
+    return shooter_of(a, options, (*named, *found.applied), mortal)
 
 
 def firing(shooters: list[Shooter], aims: list[Any], s: Setup) -> list[Shooter]:
     """The units of a plan that have weapons for the phase (the others are left out, with a
     warning), each checked against every target (the work it asks is bounded); a repeated
     label is numbered (``#2``), as an army list's are."""
-    out, seen = [], {}
+    out: list[Shooter] = []
+    seen: dict[str, int] = {}
     for sh in shooters:
         if sh.profiles:
             seen[sh.label] = seen.get(sh.label, 0) + 1

@@ -278,7 +278,7 @@ def setup_fields() -> list[dict[str, Any]]:
         f = _ENGINE_FIELDS[name]
         meta = f.metadata
         entry = {"name": name, "flag": "--" + name.replace("_", "-"), "help": meta["help"],
-                 "default": f.default.value if hasattr(f.default, "value") else f.default}
+                 "default": getattr(f.default, "value", f.default)}
         if "choices" in meta:
             entry |= {"kind": "choice", "choices": [c.value for c in meta["choices"]]}
         elif "range" in meta:

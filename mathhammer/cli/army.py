@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -16,6 +17,9 @@ from ..limits import MAX_ARMY_FILE_BYTES, check_bytes
 from .datacheck import check
 from .export import TO
 from .output import CONTEXT, Group, warn
+
+if TYPE_CHECKING:
+    from ..data.store.data_folder import Edition
 
 DATA_HELP = ("BattleScribe data folder (.cat/.gst or .json files, or 10e/ and 11e/ folders); "
              "default $MATHHAMMER_DATA, else the cache (`mathhammer data fetch`).")
@@ -28,8 +32,9 @@ def _remember(ctx: click.Context, _param, value):
 
 
 #: ``--data DIR``, kept in the click context for every unit lookup of the command.
-DATA_PARAM = (("--data", "data"), {"metavar": "DIR", "callback": _remember,
-                                   "expose_value": False, "is_eager": True, "help": DATA_HELP})
+DATA_PARAM: tuple[tuple[str, ...], dict[str, Any]] = (
+    ("--data", "data"), {"metavar": "DIR", "callback": _remember, "expose_value": False,
+                         "is_eager": True, "help": DATA_HELP})
 
 
 def data_option(f):
@@ -163,7 +168,8 @@ def army(file: str, as_json: bool, rules: str | None, attach: tuple[str, ...],
     from .export import check_to, write_unitcrunch
     from .output import check_output
 
-    to_path = check_output(output, force) if check_to(to, output, {"--json": as_json}) \
+    # check_to is true only with an --output
+    to_path = check_output(output or "", force) if check_to(to, output, {"--json": as_json}) \
         else None
     if file == "-":
         text = check_bytes(sys.stdin.buffer.read(MAX_ARMY_FILE_BYTES + 1), MAX_ARMY_FILE_BYTES,
@@ -241,7 +247,7 @@ def status() -> None:
 @click.option("--url", help="Download from this URL (a zip of the data) instead of the "
                             "BSData repository.")
 @data_option
-def fetch(edition: str, url: str | None) -> None:
+def fetch(edition: Edition, url: str | None) -> None:
     """Download the community BattleScribe data of an edition into the data folder
     (atomically: a failed download leaves the installed data as it was)."""
     from ..data.store.data_folder import check_url

@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from ..errors import InputError
 from .army import data_option
 from .output import CONTEXT
+
+if TYPE_CHECKING:
+    from ..data.store.data_folder import Edition
 
 #: A grid with at least this many cells shows a progress bar (when stderr is a terminal).
 
@@ -30,7 +34,8 @@ from .output import CONTEXT
               help="The edition of the BattleScribe data to list (default: every installed "
                    "edition).")
 @data_option
-def units(faction: str | None, search: str | None, weapons: bool, edition: str | None) -> None:
+def units(faction: str | None, search: str | None, weapons: bool, edition: Edition | None
+          ) -> None:
     """List the bundled units and standard targets, and every datasheet of the installed
     BattleScribe data (one row per datasheet, with the factions that have it).
 
@@ -71,7 +76,7 @@ def _bundled(found, weapons: bool, describe_weapon) -> None:
                 click.echo(f"    {describe_weapon(w.weapon)}{opt}")
 
 
-def _datasheets(search: str | None, faction: str | None, edition: str | None
+def _datasheets(search: str | None, faction: str | None, edition: Edition | None
                 ) -> tuple[list[str], str]:
     """The lines of the installed data's datasheets the search finds, and a hint naming the
     other edition when it finds none there."""

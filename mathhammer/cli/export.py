@@ -16,10 +16,11 @@ from ..errors import InputError
 from .output import warn
 
 #: ``--to FORMAT``: write another program's file instead of the report
-TO = (("--to", "to"), {"type": click.Choice(["unitcrunch"]), "metavar": "unitcrunch",
-                       "help": "Write UnitCrunch's import file (MessagePack; needs "
-                               "`pip install 'mathhammer[unitcrunch]'`) to --output FILE "
-                               "instead of the report."})
+TO: tuple[tuple[str, ...], dict[str, Any]] = (
+    ("--to", "to"), {"type": click.Choice(["unitcrunch"]), "metavar": "unitcrunch",
+                     "help": "Write UnitCrunch's import file (MessagePack; needs "
+                             "`pip install 'mathhammer[unitcrunch]'`) to --output FILE "
+                             "instead of the report."})
 
 
 def check_to(to: str | None, output: str | None, others: dict[str, Any]) -> bool:

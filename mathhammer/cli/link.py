@@ -340,6 +340,7 @@ def linked(name: str, command: click.Command) -> click.Command:
     address of its query instead of answering it."""
     command.params.extend(click.Option(list(decls), **kwargs) for decls, kwargs in LINK_PARAMS)
     answer = command.callback
+    assert answer is not None  # every command of mathhammer has a callback
 
     @functools.wraps(answer)
     def callback(*args: Any, **kwargs: Any) -> Any:

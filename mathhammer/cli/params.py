@@ -173,7 +173,7 @@ def with_params(params: list[Param]) -> Callable:
     return decorate
 
 
-def as_options(params: list[Param]) -> list[click.Option]:
+def as_options(params: list[Param]) -> list[click.Parameter]:
     """The options as click objects (for a command built without decorators)."""
     return [click.Option(list(decls), **kwargs) for decls, kwargs in params]
 

@@ -50,7 +50,7 @@ Examples:
 
 
 #: ``--allow-unresolved`` of ``table`` and ``plan``, as ``army`` has it
-ALLOW_UNRESOLVED = (("--allow-unresolved",), {
+ALLOW_UNRESOLVED: tuple[tuple[str, ...], dict[str, Any]] = (("--allow-unresolved",), {
     "is_flag": True, "help": "Use an --army / --vs-army list whose lines do not all resolve: "
                              "its units without them (each line left out is said)."})
 

@@ -154,7 +154,8 @@ def apply_rules(
         if rule.not_modelled:
             raise InputError(f"{rule.name} is not modelled: {rule.not_modelled}")
     starting = below_half if below_starting is None else below_starting
-    state = {"below_half": below_half, "below_starting": starting, "target": target}
+    state: dict[str, Any] = {"below_half": below_half, "below_starting": starting,
+                             "target": target}
     given, given_options = weapon, options
     active = [
         (rule, effect)

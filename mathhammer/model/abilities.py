@@ -8,6 +8,8 @@
 from __future__ import annotations
 
 import re
+from enum import StrEnum
+from typing import Any
 
 import attrs
 
@@ -16,35 +18,99 @@ from ..errors import InputError
 from ..limits import MAX_ABILITY_VALUE, over, shorten
 from ..prob.dice import format_dice, parse_dice
 
-#: Abilities that change the numbers, with their fixed spelling (no parameter).
-FLAGS = {
-    "lethal hits": "lethal_hits",
-    "devastating wounds": "devastating_wounds",
-    "twin-linked": "twin_linked",
-    "torrent": "torrent",
-    "blast": "blast",
-    "lance": "lance",
-    "heavy": "heavy",
-    "ignores cover": "ignores_cover",
-    "precision": "precision",
-    "hazardous": "hazardous",
-}
+
+class Form(StrEnum):
+    """How a weapon keyword is spelled: its name alone, or with a value."""
+
+    FLAG = "flag"  # its name alone: "lethal hits"
+    DICE = "dice"  # "NAME X", X a number or dice expression: "sustained hits D3"
+    NUMBER = "number"  # "NAME X", X from 1 to 9: "blast 2"
+    ANTI = "anti"  # "anti-KEYWORD X+", X from 2 to 6: "anti-infantry 4+"
+    NO_EFFECT = "no effect"  # its name alone, changing no number of an attack: "assault"
+
+
+@attrs.frozen
+class Keyword:
+    """One spelling of a weapon keyword: its name, its form and the field of
+    :class:`Abilities` it sets. The parser (:func:`canonical`, :func:`parse_abilities`), the
+    lists shown in errors and the fuzzers' spellings (``tests/strategies.py``) are made from
+    :data:`KEYWORDS`; ``tests/test_oracles.py`` fails until both oracles play its field.
+
+    >>> kw = Keyword("melta", Form.DICE, "melta", examples=("melta 2",))
+    >>> kw.shown, kw.spellings
+    ('melta X', ('melta 2',))
+    """
+
+    name: str
+    form: Form
+    #: the field of :class:`Abilities` it sets (None: it sets none)
+    field: str | None = None
+    #: the value a :attr:`Form.FLAG` spelling gives its field
+    value: object = True
+    #: spellings drawn by the fuzzers (a flag's is its name)
+    examples: tuple[str, ...] = ()
+
+    @property
+    def shown(self) -> str:
+        """Its spelling in a list of the known abilities: ``"sustained hits X"``."""
+        if self.form is Form.ANTI:
+            return "anti-KEYWORD X+"
+        return f"{self.name} X" if self.form in (Form.DICE, Form.NUMBER) else self.name
+
+    @property
+    def spellings(self) -> tuple[str, ...]:
+        """Canonical spellings of it for tests: the name of a flag, else the examples."""
+        return (self.name,) if self.form in (Form.FLAG, Form.NO_EFFECT) else self.examples
+
+    @property
+    def pattern(self) -> re.Pattern[str] | None:
+        """The canonical text of a keyword with a value (group 1 the name or KEYWORD, group 2
+        the value); None for a fixed spelling."""
+        if self.form is Form.ANTI:
+            return re.compile(r"^anti-(.+?)\s+([2-6])\+$")
+        if self.form is Form.DICE:
+            return re.compile(rf"^({re.escape(self.name)})\s+(.+)$")
+        if self.form is Form.NUMBER:
+            return re.compile(rf"^({re.escape(self.name)})\s+([1-9])$")
+        return None
+
+
+#: Every weapon keyword mathhammer reads, in the order the errors list them: the one place a
+#: new keyword is declared (the rule step that plays it is in :mod:`mathhammer.mechanics`).
+KEYWORDS = (
+    Keyword("lethal hits", Form.FLAG, "lethal_hits"),
+    Keyword("devastating wounds", Form.FLAG, "devastating_wounds"),
+    Keyword("twin-linked", Form.FLAG, "twin_linked"),
+    Keyword("torrent", Form.FLAG, "torrent"),
+    Keyword("blast", Form.FLAG, "blast", value=1),  # plain Blast is [BLAST 1]
+    Keyword("lance", Form.FLAG, "lance"),
+    Keyword("heavy", Form.FLAG, "heavy"),
+    Keyword("ignores cover", Form.FLAG, "ignores_cover"),
+    Keyword("precision", Form.FLAG, "precision"),
+    Keyword("hazardous", Form.FLAG, "hazardous"),
+    Keyword("sustained hits", Form.DICE, "sustained",
+            examples=("sustained hits 1", "sustained hits 2", "sustained hits D3")),
+    Keyword("rapid fire", Form.DICE, "rapid_fire", examples=("rapid fire 1",)),
+    Keyword("melta", Form.DICE, "melta", examples=("melta 2", "melta D3")),
+    Keyword("anti", Form.ANTI, "anti",
+            examples=("anti-infantry 4+", "anti-infantry 2+", "anti-vehicle 5+")),
+    Keyword("blast", Form.NUMBER, "blast"),
+    Keyword("cleave", Form.NUMBER, "cleave", examples=("cleave 1",)),  # 11e: always [CLEAVE X]
+    *(Keyword(name, Form.NO_EFFECT) for name in (
+        "assault", "pistol", "one shot", "psychic", "extra attacks", "indirect fire",
+        "conversion", "linked fire")),
+)
+#: Abilities that change the numbers, with their fixed spelling (no parameter), by field.
+FLAGS = {k.name: k.field for k in KEYWORDS if k.form is Form.FLAG}
 #: Abilities with a parameter: ``sustained hits X``, ``rapid fire X``, ``melta X`` (X dice) and
 #: ``anti-KEYWORD X+``.
-PARAMETRISED = ("sustained hits X", "rapid fire X", "melta X", "anti-KEYWORD X+", "blast X",
-                "cleave X")
+PARAMETRISED = tuple(k.shown for k in KEYWORDS if k.pattern is not None)
 #: Abilities that do not change the numbers of an attack.
-NO_EFFECT = (
-    "assault", "pistol", "one shot", "psychic", "extra attacks", "indirect fire",
-    "conversion", "linked fire",
-)
+NO_EFFECT = tuple(k.name for k in KEYWORDS if k.form is Form.NO_EFFECT)
 KNOWN = tuple(FLAGS) + PARAMETRISED + NO_EFFECT
 
-_WITH_VALUE = re.compile(r"^(sustained hits|rapid fire|melta)\s+(.+)$")
-_FIELD_OF = {"sustained hits": "sustained", "rapid fire": "rapid_fire", "melta": "melta"}
-_BLAST = re.compile(r"^blast\s+([1-9])$")
-_CLEAVE = re.compile(r"^cleave\s+([1-9])$")  # 11e: always [CLEAVE X]
-_ANTI = re.compile(r"^anti-(.+?)\s+([2-6])\+$")
+_FIXED = {k.name: k for k in KEYWORDS if k.pattern is None}
+_VALUED = tuple((k, p) for k in KEYWORDS if (p := k.pattern) is not None)
 
 
 @attrs.frozen
@@ -94,10 +160,14 @@ def canonical(text: str) -> str:
     """
     t = normalize(text)
     text = shorten(text)
-    if t in FLAGS or t in NO_EFFECT:
+    if t in _FIXED:
         return t
-    m = _WITH_VALUE.match(t)
-    if m:
+    for kw, pattern in _VALUED:
+        m = pattern.match(t)
+        if m is None:
+            continue
+        if kw.form is not Form.DICE:
+            return t
         try:
             value = format_dice(m.group(2))
         except ValueError as e:
@@ -112,8 +182,6 @@ def canonical(text: str) -> str:
             raise over(f"bad ability {text!r}: {m.group(1)} X", value, MAX_ABILITY_VALUE,
                        "MAX_ABILITY_VALUE")
         return f"{m.group(1)} {value}"
-    if _ANTI.match(t) or _BLAST.match(t) or _CLEAVE.match(t):
-        return t
     if t.startswith("anti-"):
         raise InputError(f"bad ability {text!r}: expected anti-KEYWORD X+ with X from 2 to 6")
     raise InputError(f"unknown ability {text!r}; known: {', '.join(KNOWN)}")
@@ -122,21 +190,23 @@ def canonical(text: str) -> str:
 @cached(maxsize=1024)
 def parse_abilities(abilities: tuple[str, ...]) -> Abilities:
     """Parse canonical or printed ability strings into :class:`Abilities`."""
-    fields: dict[str, object] = {}
+    fields: dict[str, Any] = {}
     anti: dict[str, int] = {}
     for text in abilities:
         t = canonical(text)
-        if t == "blast" or (m := _BLAST.match(t)) is not None:
-            fields["blast"] = 1 if t == "blast" else int(m.group(1))
-        elif (m := _CLEAVE.match(t)) is not None:
-            fields["cleave"] = int(m.group(1))
-        elif t in FLAGS:
-            fields[FLAGS[t]] = True
-        elif (m := _WITH_VALUE.match(t)) is not None:
-            key = _FIELD_OF[m.group(1)]
-            parse_dice(m.group(2))
-            fields[key] = m.group(2)
-        elif (m := _ANTI.match(t)) is not None:
-            kw = m.group(1).upper()
-            anti[kw] = min(anti.get(kw, 7), int(m.group(2)))
+        if (fixed := _FIXED.get(t)) is not None:
+            if fixed.field is not None:
+                fields[fixed.field] = fixed.value
+            continue
+        for kw, pattern in _VALUED:
+            if (m := pattern.match(t)) is None:
+                continue
+            if kw.form is Form.ANTI:
+                keyword = m.group(1).upper()
+                anti[keyword] = min(anti.get(keyword, 7), int(m.group(2)))
+            elif kw.form is Form.NUMBER:
+                fields[str(kw.field)] = int(m.group(2))
+            else:
+                fields[str(kw.field)] = m.group(2)
+            break
     return Abilities(**fields, anti=tuple(sorted(anti.items())))

@@ -25,33 +25,82 @@ import attrs
 
 from ..prob.dice import dice
 from ..prob.pmf import PMF
-from .options import Options
+from .options import Combine, Options, show
 from .profiles import Target, Weapon
 
 KINDS = ("stratagem", "detachment rule", "enhancement", "datasheet ability", "army rule")
 SIDES = ("attacker", "defender")
+@attrs.frozen
+class EffectField:
+    """One field of a named rule's effect: its name, how rules combine it, and its help.
+
+    The fields are declared once: an option of an attack is an effect field when its
+    :class:`~mathhammer.model.options.Options` field's metadata says how rules set it
+    (``effect``); the changes to the target are :data:`TARGET_EFFECTS`. The tables below, the
+    rule files' validation (:mod:`mathhammer.data.rules.named_schema`), the describer and the
+    rule step that applies them (:func:`mathhammer.mechanics.named.apply_rules`) are made from
+    :data:`EFFECTS`; ``tests/test_oracles.py`` fails until both oracles play a new option.
+
+    >>> FIELD_OF["hit_mod"].combine, FIELD_OF["hit_mod"].show(1)
+    (<Combine.ADD: 'add'>, 'hit_mod=+1')
+    """
+
+    name: str
+    combine: Combine
+    help: str = ""
+    #: shown with its sign (a modifier: ``hit_mod=+1``)
+    signed: bool = False
+    #: a change to the target unit, not to the attack's options
+    on_target: bool = False
+
+    def show(self, value: Any) -> str:
+        """The field set to ``value``, as text."""
+        return show(self.name, value, signed=self.signed)
+
+
+#: The changes to the target a rule can make: the better save / Feel No Pain wins, abilities
+#: are added.
+TARGET_EFFECTS = (
+    EffectField("invuln", Combine.BETTER, "An invulnerable save of X+.", on_target=True),
+    EffectField("fnp", Combine.BETTER, "Feel No Pain X+.", on_target=True),
+    EffectField("fnp_mortal", Combine.BETTER, "Feel No Pain X+ against mortal wounds.",
+                on_target=True),
+    EffectField("fnp_psychic", Combine.BETTER, "Feel No Pain X+ against Psychic attacks.",
+                on_target=True),
+    EffectField("target_abilities", Combine.TARGET_ABILITIES, "Abilities the target gains.",
+                on_target=True),
+)
+#: Every effect field, in the order the tables below list them: the options a rule can set
+#: (from :class:`Options`' metadata), the target's changes, and the one-off mortal wounds.
+EFFECTS: tuple[EffectField, ...] = (
+    *(EffectField(f.name, f.metadata["effect"], f.metadata.get("help", ""),
+                  f.metadata.get("signed", False))
+      for f in attrs.fields(Options) if f.metadata.get("effect") is not None),
+    *TARGET_EFFECTS,
+    EffectField("mortal_wounds", Combine.ROLL, "A one-off roll mapped to mortal wounds."),
+)
+FIELD_OF = {f.name: f for f in EFFECTS}
+
+
+def _of(*combine: Combine) -> tuple[str, ...]:
+    return tuple(f.name for f in EFFECTS if f.combine in combine)
+
+
 #: Options fields whose values add up when several rules change them.
-ADDITIVE = (
-    "attacks_mod", "hit_mod", "wound_mod", "wound_mod_if_stronger", "save_mod", "damage_mod",
-    "ap_mod", "skill_mod", "strength_mod", "crit_wound_ap",
-)
+ADDITIVE = _of(Combine.ADD)
 #: Options fields where the lowest value wins (critical thresholds).
-LOWEST = ("crit_hit", "crit_wound", "overwatch_hits_on", "unmodified_hits_on")
+LOWEST = _of(Combine.LOWEST)
 #: Options fields that hold a re-roll policy; the broadest wins.
-REROLL_FIELDS = ("reroll_hits", "reroll_wounds", "reroll_damage")
+REROLL_FIELDS = _of(Combine.BROADEST)
 #: Options fields that are switches; a rule can only switch them on.
-SWITCHES = (
-    "half_range", "charged", "stationary", "cover", "overwatch", "led", "halve_damage",
-    "double_attacks", "halve_attacks", "ignore_hit_modifiers", "ignore_skill_modifiers",
-    "ignore_wound_modifiers",
-)
+SWITCHES = _of(Combine.SWITCH)
 #: Changes to the target: the better save / Feel No Pain wins, abilities are added.
-TARGET_FIELDS = ("invuln", "fnp", "fnp_mortal", "fnp_psychic", "target_abilities")
+TARGET_FIELDS = tuple(f.name for f in TARGET_EFFECTS)
 #: the target's X+ values a rule can give: the better (lower) one wins
-TARGET_XPLUS = ("invuln", "fnp", "fnp_mortal", "fnp_psychic")
+TARGET_XPLUS = _of(Combine.BETTER)
 EFFECT_FIELDS = (
-    ADDITIVE + LOWEST + REROLL_FIELDS + SWITCHES + ("abilities",) + TARGET_FIELDS
-    + ("mortal_wounds",)
+    ADDITIVE + LOWEST + REROLL_FIELDS + SWITCHES + _of(Combine.ABILITIES) + TARGET_FIELDS
+    + _of(Combine.ROLL)
 )
 
 
@@ -252,17 +301,7 @@ class Effect:
     not_cumulative: tuple[str, ...] = ()
 
     def describe(self) -> str:
-        parts = []
-        for key, value in self.changes:
-            if isinstance(value, tuple):
-                parts.append(f"{key}=[{', '.join(value)}]")
-            elif value is True:
-                parts.append(key)
-            elif key in ADDITIVE and key != "crit_wound_ap":
-                parts.append(f"{key}={value:+d}")
-            else:
-                parts.append(f"{key}={value}")
-        return ", ".join(parts)
+        return ", ".join(FIELD_OF[key].show(value) for key, value in self.changes)
 
 
 @attrs.frozen
@@ -324,7 +363,7 @@ class NamedRule:
 
 
 __all__ = [
-    "ADDITIVE", "Conditions", "EFFECT_FIELDS", "Effect", "KINDS", "LOWEST", "MortalWoundsRoll",
-    "NamedRule", "REROLL_FIELDS", "SIDES", "SWITCHES", "TARGET_FIELDS", "TARGET_XPLUS",
-    "names_weapon",
+    "ADDITIVE", "Conditions", "EFFECTS", "EFFECT_FIELDS", "Effect", "EffectField", "FIELD_OF",
+    "KINDS", "LOWEST", "MortalWoundsRoll", "NamedRule", "REROLL_FIELDS", "SIDES", "SWITCHES",
+    "TARGET_EFFECTS", "TARGET_FIELDS", "TARGET_XPLUS", "names_weapon",
 ]

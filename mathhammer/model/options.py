@@ -54,6 +54,21 @@ class LethalHits(StrEnum):
     BEST = "best"
 
 
+class Combine(StrEnum):
+    """How a named rule sets an effect field, and how two rules' values of it combine
+    (docs/rules.md, section 12): an option's field metadata ``effect``, and the target changes
+    of :data:`mathhammer.model.named.TARGET_EFFECTS`."""
+
+    ADD = "add"  # a non-zero integer; the values add up
+    LOWEST = "lowest"  # an X+ threshold; the lowest wins (critical thresholds)
+    BROADEST = "broadest"  # a re-roll policy; the broadest wins
+    SWITCH = "switch"  # a rule can only switch it on
+    ABILITIES = "abilities"  # weapon abilities, added
+    BETTER = "better"  # the target's X+ (save, Feel No Pain); the better (lower) wins
+    TARGET_ABILITIES = "target abilities"  # the target's abilities, added
+    ROLL = "roll"  # a one-off mortal-wound roll, the rule's only effect
+
+
 #: Re-roll policies from the narrowest to the broadest (None: no re-roll).
 REROLLS = (None, *Reroll)
 #: Damage re-roll policies from the narrowest to the broadest.
@@ -72,7 +87,8 @@ def _checked(name: str, value: Any, lo: int | None, hi: int | None) -> None:
     if lo is None:
         if value is not True and value is not False:
             raise InputError(f"{name}: expected true or false, got {value!r}")
-    elif isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+    elif isinstance(value, bool) or not isinstance(value, int) or hi is None or \
+            not lo <= value <= hi:  # a number has both bounds
         raise InputError(f"{name}: expected an integer from {lo} to {hi}, got {value!r}")
 
 
@@ -96,20 +112,45 @@ def _text(_inst, attr, value):
         raise TypeError(f"{attr.name}: expected a rule set name or path, got {value!r}")
 
 
-def _flag(help: str, default: bool = False) -> Any:
-    """A switch (checked with the numbers, after init: :data:`_CHECKS`)."""
-    return attrs.field(default=default, metadata={"help": help})
+def _flag(help: str, default: bool = False, *, effect: Combine | None = Combine.SWITCH) -> Any:
+    """A switch (checked with the numbers, after init: :data:`_CHECKS`); a named rule can
+    switch it on unless ``effect`` is None."""
+    return attrs.field(default=default, metadata={"help": help, "effect": effect})
 
 
-def _number(default: int, lo: int, hi: int, help: str, *, threshold: bool = False) -> Any:
-    """An integer option from ``lo`` to ``hi``; a ``threshold`` is an X+ roll."""
-    return attrs.field(default=default,
-                       metadata={"help": help, "range": (lo, hi), "threshold": threshold})
+def _number(default: int, lo: int, hi: int, help: str, *, threshold: bool = False,
+            effect: Combine | None = None) -> Any:
+    """An integer option from ``lo`` to ``hi``; a ``threshold`` is an X+ roll; ``effect``: how
+    a named rule sets it (a modifier, :attr:`Combine.ADD`, is shown with its sign)."""
+    return attrs.field(default=default, metadata={
+        "help": help, "range": (lo, hi), "threshold": threshold, "effect": effect,
+        "signed": effect is Combine.ADD and not threshold and default == 0 and lo < 0})
 
 
-def _pick(name: str, kind: type[StrEnum], default: Any, help: str) -> Any:
+def _modifier(lo: int, hi: int, help: str) -> Any:
+    """A modifier from ``lo`` to ``hi`` (0: none), which named rules add up."""
+    return _number(0, lo, hi, help, effect=Combine.ADD)
+
+
+def _pick(name: str, kind: type[StrEnum], default: Any, help: str, *,
+          effect: Combine | None = None) -> Any:
     return attrs.field(default=default, converter=_choice(name, kind, default is None),
-                       metadata={"help": help, "choices": kind})
+                       metadata={"help": help, "choices": kind, "effect": effect})
+
+
+def show(name: str, value: Any, *, signed: bool) -> str:
+    """One option or effect field as text: ``hit_mod=+1``, ``half_range``, ``abilities=[...]``.
+
+    >>> show("hit_mod", 1, signed=True), show("cover", True, signed=False)
+    ('hit_mod=+1', 'cover')
+    """
+    if value is True:
+        return name
+    if isinstance(value, tuple):
+        return f"{name}=[{', '.join(value)}]"
+    if signed and isinstance(value, int):
+        return f"{name}={value:+d}"
+    return f"{name}={value}"
 
 
 @attrs.frozen(kw_only=True, cache_hash=True)  # a key of every cached step
@@ -130,26 +171,27 @@ class Options:
     double_attacks: bool = _flag("Double each model's Attacks (before any +N Attacks).")
     halve_attacks: bool = _flag("Halve each model's Attacks, rounding up (before doubling and "
                                 "any +N Attacks).")
-    attacks_mod: int = _number(0, -6, 6, "Add to each model's Attacks (never below 1).")
-    hit_mod: int = _number(0, -6, 6, "Add to Hit rolls.")
-    wound_mod: int = _number(0, -6, 6, "Add to Wound rolls.")
-    wound_mod_if_stronger: int = _number(0, -6, 6, "Add to Wound rolls when S > T.")
-    save_mod: int = _number(0, -6, 6, "Add to saving throws.")
-    damage_mod: int = _number(0, -6, 6, "Add to each attack's Damage (never below 1).")
-    ap_mod: int = _number(0, -6, 6, "Improve AP by this much (1 turns -1 into -2).")
-    skill_mod: int = _number(0, -5, 5, "Improve BS/WS by this much (1 turns 3+ into 2+).")
-    strength_mod: int = _number(0, -20, 20, "Add to the weapons' Strength.")
+    attacks_mod: int = _modifier(-6, 6, "Add to each model's Attacks (never below 1).")
+    hit_mod: int = _modifier(-6, 6, "Add to Hit rolls.")
+    wound_mod: int = _modifier(-6, 6, "Add to Wound rolls.")
+    wound_mod_if_stronger: int = _modifier(-6, 6, "Add to Wound rolls when S > T.")
+    save_mod: int = _modifier(-6, 6, "Add to saving throws.")
+    damage_mod: int = _modifier(-6, 6, "Add to each attack's Damage (never below 1).")
+    ap_mod: int = _modifier(-6, 6, "Improve AP by this much (1 turns -1 into -2).")
+    skill_mod: int = _modifier(-5, 5, "Improve BS/WS by this much (1 turns 3+ into 2+).")
+    strength_mod: int = _modifier(-20, 20, "Add to the weapons' Strength.")
     crit_hit: int = _number(6, 2, 6, "Critical Hit on this unmodified roll (default 6+).",
-                            threshold=True)
+                            threshold=True, effect=Combine.LOWEST)
     crit_wound: int = _number(6, 2, 6, "Critical Wound on this unmodified roll (default 6+).",
-                              threshold=True)
+                              threshold=True, effect=Combine.LOWEST)
     unmodified_hits_on: int = _number(
         7, 2, 7, "An unmodified Hit roll of X+ always hits, whatever the BS and the modifiers "
-        "(default off).", threshold=True)
+        "(default off).", threshold=True, effect=Combine.LOWEST)
     overwatch_hits_on: int = _number(
         6, 2, 6, "Fire Overwatch hits on this unmodified roll (default 6+; never higher than "
-        "the rule set's).", threshold=True)
-    crit_wound_ap: int = _number(0, 0, 6, "A Critical Wound improves AP by this much.")
+        "the rule set's).", threshold=True, effect=Combine.LOWEST)
+    crit_wound_ap: int = _number(0, 0, 6, "A Critical Wound improves AP by this much.",
+                                 effect=Combine.ADD)
     ignore_hit_modifiers: bool = _flag(
         "Ignore the modifiers that worsen the Hit roll (hit_mod below 0, 10e Stealth).")
     ignore_skill_modifiers: bool = _flag(
@@ -157,12 +199,14 @@ class Options:
     ignore_wound_modifiers: bool = _flag(
         "Ignore the modifiers that worsen the Wound roll (wound_mod below 0, and "
         "wound_mod_if_stronger).")
-    reroll_hits: Reroll | None = _pick("reroll_hits", Reroll, None, "Re-roll Hit rolls.")
-    reroll_wounds: Reroll | None = _pick("reroll_wounds", Reroll, None, "Re-roll Wound rolls.")
+    reroll_hits: Reroll | None = _pick("reroll_hits", Reroll, None, "Re-roll Hit rolls.",
+                                       effect=Combine.BROADEST)
+    reroll_wounds: Reroll | None = _pick("reroll_wounds", Reroll, None, "Re-roll Wound rolls.",
+                                         effect=Combine.BROADEST)
     reroll_damage: DamageReroll | None = _pick(
         "reroll_damage", DamageReroll, None,
         "Re-roll Damage rolls: 'ones' a roll of 1; 'any' whenever a fresh roll is expected to "
-        "take more wounds from the model.")
+        "take more wounds from the model.", effect=Combine.BROADEST)
     halve_damage: bool = _flag("Halve each attack's Damage (rounding up).")
     lethal_hits: LethalHits = _pick(
         "lethal_hits", LethalHits, LethalHits.ALWAYS,
@@ -173,7 +217,8 @@ class Options:
         "off_flag": "--no-precision",
         "off_help": "Do not allocate Precision attacks to a CHARACTER (a Leader)."})
     #: abilities every weapon of the attack gains (e.g. from a stratagem)
-    abilities: tuple[str, ...] = attrs.field(default=(), converter=lambda v: _canonical_all(v))
+    abilities: tuple[str, ...] = attrs.field(default=(), converter=lambda v: _canonical_all(v),
+                                             metadata={"effect": Combine.ABILITIES})
 
     def __attrs_post_init__(self) -> None:
         # every flag and number in one pass (one validator call each costs more, and an
@@ -210,20 +255,13 @@ class Options:
             v = getattr(self, a.name)
             if v == a.default or a.name == "rules":
                 continue
-            if v is True:
-                parts.append(a.name)
-            elif isinstance(v, int) and not isinstance(v, bool):
-                parts.append(f"{a.name}={v:+d}" if a.name.endswith("_mod") else f"{a.name}={v}")
-            elif isinstance(v, tuple):
-                parts.append(f"{a.name}=[{', '.join(v)}]")
-            else:
-                parts.append(f"{a.name}={v}")
+            parts.append(show(a.name, v, signed=a.metadata.get("signed", False)))
         return ", ".join(parts) or "none"
 
 
 #: (field, lowest, highest) of every number and (field, None, None) of every flag of
 #: :class:`Options`, in field order: what ``__attrs_post_init__`` checks
-_CHECKS: tuple[tuple[str, int | None, int | None], ...] = tuple(
+_CHECKS: tuple[tuple[str, Any, Any], ...] = tuple(
     (f.name, *f.metadata["range"]) if "range" in f.metadata else (f.name, None, None)
     for f in attrs.fields(Options) if "range" in f.metadata or isinstance(f.default, bool))
 

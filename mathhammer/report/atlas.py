@@ -204,9 +204,9 @@ def _json(rows: Sequence[AtlasRow], labels: Sequence[str], title: str,
         "rows": [{
             "datasheet": r.name, "factions": list(r.factions), "phase": r.phase,
             "models": r.models, "points": r.points, "note": r.note,
-            "values": [None if r.values[j] is None else {
-                "kills": exact_and_float(r.values[j][0]),
-                "damage": exact_and_float(r.values[j][1]),
+            "values": [None if (v := r.values[j]) is None else {
+                "kills": exact_and_float(v[0]),
+                "damage": exact_and_float(v[1]),
                 **{m[0].replace(" ", "_"): None if x is None else exact_and_float(x)
                    for m, x in zip(METRICS, _cells(r, j), strict=True)}}
                 for j in range(len(labels))]}

@@ -187,7 +187,7 @@ def check_catalogue(path: str | os.PathLike, edition: str,
     store = open_store(edition, path.parent)  # type: ignore[arg-type]
     cat = store.catalogue(path)
     if cat is None or cat.error:
-        msg = cat.error if cat is not None else f"{path}: not in the data of {path.parent}"
+        msg = (cat.error or "") if cat is not None else f"{path}: not in the data of {path.parent}"
         return [Sheet(path.name, path.name, f"file:{path.name}", True, False, Status.FAILED,
                       (cause_of(msg),), messages=(one_line(msg),))]
     target = _target(edition)

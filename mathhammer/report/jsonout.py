@@ -172,8 +172,8 @@ def sequence_json(query: Query, timeline: Timeline, first: Result | None = None
     rules = [find_rule(r) for r in query.mortal_rules]
     out = {
         **_query_json(query),
-        "mortal_wound_rules": [{"name": r.name, "roll": r.mortal_wounds.describe(),
-                                **_mean_json(r.mortal_wounds.pmf())} for r in rules],
+        "mortal_wound_rules": [{"name": r.name, "roll": mw.describe(), **_mean_json(mw.pmf())}
+                               for r in rules if (mw := r.mortal_wounds) is not None],
         "turns": query.turns,
         "reanimation": query.reanimates if query.turns is not None else None,
         "first_turn_only": list(dict.fromkeys(w.name for w, _ in query.profiles

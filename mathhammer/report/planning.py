@@ -18,6 +18,7 @@ header lines, their JSON and the probability a player types; neither is used els
 
 from __future__ import annotations
 
+import functools
 import textwrap
 from collections.abc import Sequence
 from fractions import Fraction
@@ -45,6 +46,7 @@ from ..engine.plan import (
 from ..engine.search import BUDGET as SEARCH_BUDGET
 from ..engine.sequence import Timeline
 from ..errors import InputError
+from ..model.named import NamedRule
 from ..model.options import Options
 from ..model.squad import describe_target, models_alive
 from ..prob.numbers import as_float, decimal, fraction, percent, pmf_json, readable_fraction
@@ -55,7 +57,8 @@ from .specs import Attacker
 from .text import distribution_table, final_lines
 
 
-def shooter_of(attacker: Attacker, options: Options = NO_OPTIONS, named: Sequence[str] = (),
+def shooter_of(attacker: Attacker, options: Options = NO_OPTIONS,
+               named: Sequence[str | NamedRule] = (),
                mortal: Sequence[str] = ()) -> Shooter:
     """An attacking unit of a plan from a resolved attacker, its options and named rules
     (``mortal``: the names of mortal-wound rolls after its attack)."""
@@ -334,7 +337,7 @@ def total_points(pl: Planner, a: Assignment) -> PMF:
     """The distribution of the objective's total over every target (independent targets)."""
     out = PMF.point(Fraction(0))
     for t in range(len(pl.aims)):
-        out = out.convolve(pl.after(t, a.parts(t)).map(lambda s, t=t: pl.worth(t, s)))
+        out = out.convolve(pl.after(t, a.parts(t)).map(functools.partial(pl.worth, t)))
     return out.map(lambda v: int(v) if v.denominator == 1 else v)
 
 

@@ -15,6 +15,7 @@ Fraction(3204309152, 3486784401)
 
 from __future__ import annotations
 
+import functools
 from enum import StrEnum
 from fractions import Fraction
 from typing import Any
@@ -316,5 +317,7 @@ def wounds_lost(target: Target | Squad, state: Any) -> int:
 
 def group_kills(target: Squad, final: PMF) -> list[PMF]:
     """Models destroyed in each group of ``target``, from the PMF of its final states."""
-    return [final.map(lambda s, i=i, g=g: g.models - s[i].models)
-            for i, g in enumerate(target.groups)]
+    def lost(i: int, models: int, s: Any) -> int:
+        return models - s[i].models
+
+    return [final.map(functools.partial(lost, i, g.models)) for i, g in enumerate(target.groups)]

@@ -8,19 +8,24 @@ the factions. They need :mod:`mathhammer.data.army`; an install without it answe
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 from ..app.lists import Unavailable
 from ..app.lists import army_module as _army_module
 from ..app.setup import editions
 from ..errors import InputError
 
+if TYPE_CHECKING:
+    from ..data.store.data_folder import Edition
+
 #: Names a search answers at most.
 SEARCH_LIMIT = 50
 
 
-def _edition(edition: str | None) -> str | None:
+def _edition(edition: str | None) -> Edition | None:
     if edition is not None and edition not in editions():
         raise InputError(f"rules: expected one of {', '.join(editions())}, got {edition!r}")
-    return edition
+    return cast("Edition | None", edition)  # checked: one of the editions
 
 
 def search_json(query: str, edition: str | None = None, faction: str | None = None

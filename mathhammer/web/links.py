@@ -60,11 +60,11 @@ def form_options() -> list[dict[str, Any]]:
 
 def _value(o: dict[str, Any], state: State) -> Any:
     """An option of the form as its JSON value (``optionValue``); None when not given."""
-    if _get(state, o["key"]) is None:
+    v = _get(state, o["key"])
+    if v is None:
         return None
     if o["kind"] == "list":
         return _all(state, o["key"])
-    v = _get(state, o["key"])
     if o["kind"] == "bool":
         return v == "true"
     if o["kind"] in ("int", "threshold"):
@@ -85,11 +85,11 @@ def _setup(state: State, own: bool = True) -> dict[str, Any]:
         out["pistols"] = True
     if _get(state, "leader"):
         out["leader"] = _get(state, "leader")
-    if _get(state, "target_models"):
-        out["target_models"] = int(_get(state, "target_models"))
+    if n := _get(state, "target_models"):
+        out["target_models"] = int(n)
     if own:
-        if _get(state, "models"):
-            out["models"] = int(_get(state, "models"))
+        if n := _get(state, "models"):
+            out["models"] = int(n)
         if _all(state, "weapon"):
             out["weapons"] = _all(state, "weapon")
         if _all(state, "rule"):
@@ -165,8 +165,8 @@ def page_calls(url: str) -> dict[str, tuple[str, str, dict[str, Any]]]:
             leader = _get(state, "attacker_leader")
             q["attacker"] = attacker + (f" + {leader}" if leader else "")
         q.update(_setup(state))
-        if _get(state, "turns"):
-            q["turns"] = int(_get(state, "turns"))
+        if n := _get(state, "turns"):
+            q["turns"] = int(n)
         if _get(state, "reanimation"):
             q["reanimation"] = _get(state, "reanimation") == "true"
         if army is not None and any(v.startswith("army:") for v in (attacker, target) if v):

@@ -24,7 +24,7 @@ import json
 import re
 import time
 import warnings
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import attrs
@@ -198,7 +198,7 @@ def _plan(q: Plan) -> dict[str, Any]:
 
 
 #: Each query the page asks, answered as the command line's ``--json`` prints it.
-ANSWERS = {
+ANSWERS: dict[str, Callable[[Any], Any]] = {
     "kills": app.kills_answer_json,
     "salvo": app.salvo_answer_json,
     "odds": app.odds_json,

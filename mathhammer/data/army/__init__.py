@@ -23,6 +23,7 @@ from ...errors import InputError
 from ...limits import MAX_ARMY_FILE_BYTES, read_limited
 
 if TYPE_CHECKING:
+    from ..store.data_folder import Edition
     from .values import Army, ArmyUnit, AttachedUnit, ParsedList, Unresolved, WeaponCount
 
 __all__ = ["EDITION_SIGNS", "FORMATS", "Army", "ArmyUnit", "AttachedUnit", "ParsedList",
@@ -66,17 +67,17 @@ def parse_list(text: str | bytes, source: str = "<text>", fmt: str | None = None
         raise InputError(f"{source}: an army list is text or bytes, not {type(text).__name__}")
     forced = None if fmt is None else formats.get(fmt)
     if isinstance(text, (bytes, bytearray)):
-        text = bytes(text)
+        raw = bytes(text)
         as_is = forced if forced is not None and forced.recognise_bytes is not None \
-            else formats.detect_bytes(text) if forced is None else None
+            else formats.detect_bytes(raw) if forced is None else None
         if as_is is not None:
-            return as_is.read(text, source)
+            return as_is.read(raw, source)
         try:
-            text = text.decode("utf-8-sig")
+            text = raw.decode("utf-8-sig")
         except UnicodeDecodeError:
             try:
-                text = text.decode("utf-16") if text[:2] in (b"\xff\xfe", b"\xfe\xff") \
-                    else text.decode("cp1252")
+                text = raw.decode("utf-16") if raw[:2] in (b"\xff\xfe", b"\xfe\xff") \
+                    else raw.decode("cp1252")
             except UnicodeDecodeError:
                 raise InputError(f"{source}: not a text army list, a .ros or a .rosz") from None
     if not text.strip():
@@ -124,7 +125,7 @@ def load_army(path: str | os.PathLike, data=None, rules: str | None = None,
     return resolve(read_list(path, fmt), data, rules, tuple(attach))
 
 
-def search_units(query: str, data=None, edition: str | None = None, limit: int = 50
+def search_units(query: str, data=None, edition: Edition | None = None, limit: int = 50
                  ) -> list[str]:
     """``Faction:Unit`` names containing ``query`` (case-insensitive), for a search box;
     every installed edition unless ``edition`` is given."""

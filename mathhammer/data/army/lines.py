@@ -254,7 +254,9 @@ def per_model(text: str) -> tuple[int, str] | None:
 
 def split_names(text: str) -> list[str]:
     """A wargear line's names: split at commas (not inside brackets)."""
-    out, depth, cur = [], 0, []
+    out: list[str] = []
+    cur: list[str] = []
+    depth = 0
     for ch in text:
         if ch in "([":
             depth += 1

@@ -25,6 +25,7 @@ from __future__ import annotations
 import copy
 import difflib
 import re
+from typing import cast
 
 import attrs
 
@@ -32,7 +33,7 @@ from ...errors import InputError
 from ..rules.detachments import with_detachments
 from ..rules.leaders import AttachSpec
 from ..rules.leaders import attach as attach_units
-from ..store.data_folder import EDITIONS, installed_editions
+from ..store.data_folder import EDITIONS, Edition, installed_editions
 from ..store.index import unit_index
 from ..units.file import build_unit, make_up
 from .datasheets import (
@@ -74,7 +75,8 @@ def resolve(parsed: ParsedList, data=None, rules: str | None = None,
     """The :class:`Army` a parsed list means, resolved against the data of its edition."""
     if rules is not None and rules not in EDITIONS:
         raise InputError(f"--rules {rules!r}: expected one of {', '.join(EDITIONS)}")
-    edition = rules or parsed.edition
+    # rules is checked above; a list says 10e or 11e
+    edition = cast("Edition | None", rules or parsed.edition)
     if edition is not None:
         army = _resolve(parsed, edition, data, attach)
         if rules is not None and parsed.edition not in (None, rules):
@@ -123,7 +125,7 @@ def _mismatches(army: Army) -> int:
                and u.data_points != u.points)
 
 
-def _resolve(parsed: ParsedList, edition: str, data, attach: tuple[str, ...]) -> Army:
+def _resolve(parsed: ParsedList, edition: Edition, data, attach: tuple[str, ...]) -> Army:
     index = unit_index(edition, data)
     d = ArmyData(index)
     homes, warnings = homes_of(index, parsed)
@@ -259,8 +261,8 @@ def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
     raw, members, options = d.built(d.lib(cat.path), entry)
     # the datasheet's abilities the app lists as wargear ("Advanced Guardian Drone")
     abilities = raw.get("abilities") or {}
-    named = abilities.get("datasheet", []) if isinstance(abilities, dict) else []
-    option_keys = {match_key(o): o for o in [*options, *(a for a in named
+    listed = abilities.get("datasheet", []) if isinstance(abilities, dict) else []
+    option_keys = {match_key(o): o for o in [*options, *(a for a in listed
                                                           if isinstance(a, str))]}
     bad: list[Unresolved] = []
     groups = raw["models"]
@@ -358,8 +360,8 @@ def _unit(d: ArmyData, homes: list, pu: ParsedUnit, source: str
             loose.append(it)
         else:
             items_by_group[current].append(it)
-    if sum(counts) == 0 and make_up(raw, pu.size) is not None:  # the datasheet's make-up
-        counts = make_up(raw, pu.size)
+    if sum(counts) == 0 and (made := make_up(raw, pu.size)) is not None:  # the datasheet's
+        counts = made  # make-up
     elif sum(counts) == 0:
         counts = make_up(raw) or [g["count"] if isinstance(g["count"], int) else g["count"][0]
                                   for g in groups]

@@ -128,6 +128,10 @@ def _signs_listforge_sections(head: str) -> bool:
 _STYLES: dict[str, TextStyle] = {}
 
 
+def _on_plain_head(test: Callable[[str], bool], text: str) -> bool:
+    return test(_plain_head(text))
+
+
 def text_format(name: str, style: TextStyle, signs: tuple[tuple[int, Callable[[str], bool]],
                                                          ...], *, listed: int, edition: str,
                 fallback: bool = False) -> ListFormat:
@@ -137,7 +141,7 @@ def text_format(name: str, style: TextStyle, signs: tuple[tuple[int, Callable[[s
     _STYLES[name] = style
     return register(ListFormat(
         name, lambda text, source: parse_text(str(text), source, name),
-        signs=tuple(Sign(order, lambda text, t=t: t(_plain_head(text))) for order, t in signs),
+        signs=tuple(Sign(order, functools.partial(_on_plain_head, t)) for order, t in signs),
         listed=listed, edition=edition, fallback=fallback))
 
 
@@ -529,12 +533,12 @@ def _finish(st: _State) -> ParsedList:
     def nth(name: str, k: int) -> int | None:
         hits = [i for i, u in enumerate(units) if u.name.lower() == name.lower()]
         return hits[k - 1] if 0 < k <= len(hits) else None
-    for k, u in enumerate(st.units):
-        for kind, name, idx in u.refs:
-            other = nth(name, idx)
+    for k, read in enumerate(st.units):
+        for kind, name, number in read.refs:
+            other = nth(name, number)
             if other is None:
-                st.warnings.append(f"{st.source}:{u.line}: {u.header.name}: "
-                                   f"{kind} {name}[{idx}]: no such unit in the list")
+                st.warnings.append(f"{st.source}:{read.line}: {read.header.name}: "
+                                   f"{kind} {name}[{number}]: no such unit in the list")
                 continue
             pair = (k, other) if kind == "leading" else (other, k)
             if pair not in attached:

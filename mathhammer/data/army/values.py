@@ -17,6 +17,7 @@ import attrs
 
 from ...errors import NotCarried
 from ...model.loadout import Loadout
+from ...model.profiles import Target
 from ...model.squad import Squad
 from ..units.unit import Unit
 
@@ -261,7 +262,7 @@ class AttachedUnit:
             raise NotCarried(f"{self.name} has no {'melee' if melee else 'ranged'} weapons")
         return Loadout(fired, left)
 
-    def as_target(self, models: int | None = None) -> Squad:
+    def as_target(self, models: int | None = None) -> Target | Squad:
         unit = attrs.evolve(self.bodyguard.unit.as_target(models=models),
                             name=self.bodyguard.name)
         for lead in self.leaders:

@@ -64,7 +64,7 @@ class Context:
         return None
 
 
-def _test(c: Condition, n: int) -> bool:
+def _test(c: Condition, n: int) -> bool | None:
     v = c.value
     return {
         "lessThan": n < v,

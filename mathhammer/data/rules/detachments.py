@@ -75,6 +75,7 @@ def detachment_names(text: str, known: Iterable[str]) -> list[str]:
         if cut is None:  # no known name: "A, B and C" (the app), "A, B" (New Recruit)
             cut = re.search(r",\s*(?:and\s+)?", text) or ([None] + list(
                 re.finditer(r"(?<!\s)\s+and\s+|$", text)))[-2] or re.search("$", text)
+            assert cut is not None  # "$" always matches
         out.append(text[:cut.start()].strip())
         text = text[cut.end():].strip()
     return [n for n in out if n]

@@ -114,7 +114,7 @@ def _version() -> str | None:
         st = os.stat(spec.origin) if spec is not None and spec.origin else None
     except (ImportError, ValueError, OSError):
         return None
-    if st is None:
+    if st is None or spec is None:
         return None
     stamp = [st.st_size, st.st_mtime_ns]
     path = cache_dir() / "40kdc-version.json"  # {__init__.py's path: [size, mtime, version]}
@@ -293,7 +293,8 @@ def _factions_of(faction: str, faction_keywords: tuple[str, ...]) -> frozenset[s
 def _is_11e(unit: Any) -> bool:
     """Whether a unit is of the 11th edition's BattleScribe data (its origin says)."""
     origin = getattr(unit, "origin", None)
-    return getattr(origin, "of_data", False) and origin.edition == "11e"
+    return bool(getattr(origin, "of_data", False)) and origin is not None \
+        and origin.edition == "11e"
 
 
 def unit_stratagems(unit: Any, detachment: str | None = None) -> tuple[Stratagem, ...]:

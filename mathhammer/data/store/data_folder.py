@@ -26,7 +26,7 @@ import time
 import zipfile
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal, cast
 
 import attrs
 
@@ -37,7 +37,7 @@ from ..bsdata.formats import EDITION_SUFFIXES, edition_of_file
 Edition = Literal["10e", "11e"]
 EDITIONS: tuple[Edition, ...] = ("10e", "11e")
 #: the file suffixes of each edition's data
-SUFFIXES: dict[str, tuple[str, ...]] = EDITION_SUFFIXES
+SUFFIXES: dict[Edition, tuple[str, ...]] = EDITION_SUFFIXES
 REPOSITORY = "https://github.com/BSData/wh40k-{edition}/archive/refs/heads/main.zip"
 ENV = "MATHHAMMER_DATA"
 
@@ -87,7 +87,7 @@ def edition_files(folder: Path, edition: Edition, fresh: bool = False) -> list[P
     except OSError:
         return []
     if fresh or time.time_ns() - changed < 2_000_000_000:
-        return list(_edition_files.__wrapped__(folder, edition, changed))
+        return list(cast(Any, _edition_files).__wrapped__(folder, edition, changed))
     return list(_edition_files(folder, edition, changed))
 
 

@@ -194,7 +194,9 @@ def parse_weapon(text: str, *, melee: bool = False) -> tuple[Weapon, int]:
     elif rng.lower() == "melee":
         rng_value = "melee"
     else:
-        rng_value = _int(re.match(r"\d+", rng).group(0), MAX_RANGE)
+        digits = re.match(r"\d+", rng)
+        assert digits is not None  # _RANGE matched it above: "melee" or inches
+        rng_value = _int(digits.group(0), MAX_RANGE)
         if not 1 <= rng_value <= MAX_RANGE:
             raise _fail(text, f'range "{shorten(rng)}": expected "melee" or inches from 1 to '
                               f"{MAX_RANGE}")
@@ -326,7 +328,9 @@ def parse_target(text: str) -> Target:
 
 
 def _digits(field: str) -> str:
-    return re.search(r"\d", _SHAPES[field]).group(0)
+    digit = re.search(r"\d", _SHAPES[field])
+    assert digit is not None  # every shape shows a digit
+    return digit.group(0)
 
 
 def _ability_pattern(ability: str) -> re.Pattern:

@@ -11,9 +11,12 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...errors import InputError
+
+if TYPE_CHECKING:
+    from ..store.data_folder import Edition
 
 _CATALOGUE = re.compile(r"^.+?\.(?:cat|json)\s*:\s*\S", re.I)
 
@@ -41,7 +44,7 @@ def find_unit(spec: str, *, rules: str = "10e", data: str | os.PathLike | None =
         from ..store.data_folder import installed_editions
         from ..store.index import load_data_unit, other_edition_hint
 
-        edition = "11e" if rules == "11e" else "10e"
+        edition: Edition = "11e" if rules == "11e" else "10e"
         if edition not in installed_editions(data):
             hint = other_edition_hint(spec, edition, data)
             if hint:

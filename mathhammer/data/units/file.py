@@ -33,7 +33,7 @@ import difflib
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import attrs
 
@@ -97,7 +97,8 @@ class Reader:
                 limit: str = "") -> int:
         """An int from ``lo`` to ``hi``; ``limit`` names the constant of mathhammer.limits
         that ``hi`` is."""
-        if limit and isinstance(value, int) and not isinstance(value, bool) and value > hi:
+        if limit and hi is not None and isinstance(value, int) and not isinstance(value, bool) \
+                and value > hi:
             raise self.fail(path, str(over("", value, hi, limit))[2:])
         if isinstance(value, bool) or not isinstance(value, int) or value < lo or (
                 hi is not None and value > hi):
@@ -275,7 +276,7 @@ def _group(r: Reader, path: str, raw: Any, unit_name: str, core_fnp: int | None,
         min_models=lo, max_models=hi,
         toughness=r.integer(f"{path}.toughness", raw["toughness"], 1, MAX_TOUGHNESS,
                             "MAX_TOUGHNESS"),
-        save=r.xplus(f"{path}.save", raw["save"], 2, 7),
+        save=cast(int, r.xplus(f"{path}.save", raw["save"], 2, 7)),  # na=False: never None
         wounds=r.integer(f"{path}.wounds", raw["wounds"], 1, MAX_WOUNDS, "MAX_WOUNDS"),
         move=opt("move", r.inches),
         leadership=opt("leadership", lambda p, v: r.xplus(p, v, 2, 12)),

@@ -27,6 +27,7 @@ Ld6+ OC1"``) or the file gets ``"?"`` placeholders that must be filled in before
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -468,7 +469,7 @@ def _import(text: str, statline: str | None) -> tuple[dict[str, Any], str, list[
                     "from the datasheet;")
         head.append("# the file does not load until then.")
     else:
-        head.append(f"# Statline given: {statline.strip()}")
+        head.append(f"# Statline given: {(statline or '').strip()}")  # given: stats is not None
     head += [f"# Check: {w}" for w in warnings]
     return raw, "\n".join(head) + "\n" + tomli_w.dumps(raw), warnings
 
@@ -477,7 +478,8 @@ def _slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "unit"
 
 
-def save_unit_file(toml_text: str, path: str | Path, unit_name: str, force: bool) -> Path:
+def save_unit_file(toml_text: str, path: str | os.PathLike, unit_name: str, force: bool
+                   ) -> Path:
     """Write a unit file to ``path`` (a folder: named after the unit); an existing file is only
     overwritten with ``force``; on any error nothing is written."""
     target = Path(path)
