@@ -357,31 +357,23 @@ _EFFECTS: list[tuple[re.Pattern, Any]] = _MECHANICS + [
                 r"damage|weapon skill|ballistic skill)(?:(?:, | and |, and )(?:attacks|strength|"
                 r"armour penetration|damage|weapon skill|ballistic skill))*) "
                 r"(?:characteristics? )?of [^.]*?by (\d)"),
-     lambda m: list(dict.fromkeys(
-         (_CHAR[c], int(m.group(3)) * (1 if m.group(1) == "improve" else -1))
-         for c in re.split(r",? and |, ", m.group(2))))),
+     lambda m: _char_changes(m.group(2), m.group(3), m.group(1))),
     # "That weapon ...; ... improve its Damage and Armour Penetration characteristics by 1"
     (re.compile(r"\b(improve|worsen) its ((?:attacks|strength|armour penetration|damage)"
                 r"(?:(?:, | and |, and )(?:attacks|strength|armour penetration|damage))*) "
                 r"characteristics? by (\d)"),
-     lambda m: list(dict.fromkeys(
-         (_CHAR[c], int(m.group(3)) * (1 if m.group(1) == "improve" else -1))
-         for c in re.split(r",? and |, ", m.group(2))))),
+     lambda m: _char_changes(m.group(2), m.group(3), m.group(1))),
     # "the Armour Penetration characteristic of its ranged weapons is improved by 1"
     (re.compile(r"\bthe ((?:attacks|strength|armour penetration|damage)(?:(?:, | and |, and )"
                 r"(?:attacks|strength|armour penetration|damage))*) characteristics? of [^.]*? "
                 r"(?:is|are) (improved|worsened) by (\d)"),
-     lambda m: list(dict.fromkeys(
-         (_CHAR[c], int(m.group(3)) * (1 if m.group(2) == "improved" else -1))
-         for c in re.split(r",? and |, ", m.group(1))))),
+     lambda m: _char_changes(m.group(1), m.group(3), m.group(2))),
     # "ranged weapons ... have their Ballistic Skill characteristic improved by 1"
     (re.compile(r"\bha(?:ve|s) (?:their|its|the) ((?:attacks|strength|armour penetration|damage|"
                 r"ballistic skill|weapon skill)(?:(?:, | and |, and )(?:attacks|strength|armour "
                 r"penetration|damage|ballistic skill|weapon skill))*) characteristics? "
                 r"(improved|worsened) by (\d)"),
-     lambda m: list(dict.fromkeys(
-         (_CHAR[c], int(m.group(3)) * (1 if m.group(2) == "improved" else -1))
-         for c in re.split(r",? and |, ", m.group(1))))),
+     lambda m: _char_changes(m.group(1), m.group(3), m.group(2))),
     # "this unit's ranged attacks have +1 AP", and that as an item of a list ("have: . +1 AP")
     (re.compile(r"(?:^|\bha(?:ve|s):? )\+(\d) ap\b"), lambda m: [("ap_mod", int(m.group(1)))]),
     # "This invulnerable save is improved to 4+ against Psychic Attacks"
@@ -419,6 +411,17 @@ _EFFECTS: list[tuple[re.Pattern, Any]] = _MECHANICS + [
     (re.compile(r"(?:cannot|can't|does not|do not) (?:have|gain|receive) the benefit of cover"),
      lambda m: [("no_cover", True)]),
 ]
+def _char_changes(names: str, by: str, verb: str) -> list[tuple[str, int]]:
+    """The changes of "improve the Strength and Damage characteristics ... by 1" (``names``,
+    ``by``, ``verb``: improve(d) or worsen(ed)), each characteristic once.
+
+    >>> _char_changes("strength, armour penetration and damage", "1", "improved")
+    [('strength_mod', 1), ('ap_mod', 1), ('damage_mod', 1)]
+    """
+    sign = 1 if verb.startswith("improve") else -1
+    return list(dict.fromkeys((_CHAR[c], int(by) * sign) for c in re.split(r",? and |, ", names)))
+
+
 _CHAR = {"attacks": "attacks_mod", "strength": "strength_mod", "damage": "damage_mod",
          "armour penetration": "ap_mod", "weapon skill": "skill_mod",
          "ballistic skill": "skill_mod"}
