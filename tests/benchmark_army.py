@@ -8,11 +8,18 @@ every list of ``rosters/`` (the median of three runs, wall-clock and CPU seconds
 ``corpus/`` (one run each: the median and the slowest), and "every list" all
 of them read in one process (what the army corpus test does). A list reads the store only: no
 data file is opened.
+
+``python tests/benchmark_army.py --plan [SHARED]`` times instead ``mathhammer plan --army A
+--vs-army B`` (whole process, wall-clock and CPU seconds, proved or the gap) on a fixed sample:
+``PLAN_PAIRS`` ordered pairs of each edition's lists of ``corpus/`` drawn with
+``random.Random(PLAN_SEED)`` (an 11e list whose faction is in a file missing from the data
+says so instead of a plan).
 """
 
 from __future__ import annotations
 
 import os
+import random
 import resource
 import statistics
 import subprocess
@@ -21,9 +28,25 @@ import tempfile
 import time
 from pathlib import Path
 
+PLAN_SEED, PLAN_PAIRS = 33, 9  # pairs per edition
+
+
+def plan_sample(corpus: Path) -> list[tuple[Path, Path]]:
+    """The fixed sample of ordered list pairs for ``--plan`` (same lists, same pairs, every run):
+    ``PLAN_PAIRS`` of each edition, both lists of one edition."""
+    out = []
+    for edition in ("10e", "11e"):
+        lists = sorted(f for f in corpus.iterdir() if f.name.split(".")[1:2] == [edition])
+        pairs = [(a, b) for a in lists for b in lists if a != b]
+        out += random.Random(PLAN_SEED).sample(pairs, PLAN_PAIRS)
+    return out
+
 
 def main() -> int:
-    shared = Path(sys.argv[1]) if len(sys.argv) > 1 else (
+    args = sys.argv[1:]
+    plan = "--plan" in args
+    args = [a for a in args if a != "--plan"]
+    shared = Path(args[0]) if args else (
         Path(__file__).resolve().parents[2] / "shared")
     data, rosters = shared / "bsdata", shared / "rosters"
     root = Path(__file__).resolve().parents[1]
@@ -35,12 +58,24 @@ def main() -> int:
         def once(cmd: list[str], **kw) -> tuple[float, float, str]:
             t = time.perf_counter()
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            out = subprocess.run([sys.executable, *cmd], env=env, capture_output=True,
-                                 text=True, **kw).stdout
+            run = subprocess.run([sys.executable, *cmd], env=env, capture_output=True,
+                                 text=True, **kw)
+            out = run.stdout or run.stderr  # a list that cannot be read says why (stderr)
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
             return time.perf_counter() - t, cpu, out
 
+        if plan:
+            print("| attacker | defender | seconds | CPU seconds | answer |\n"
+                  "| --- | --- | --- | --- | --- |")
+            for a, b in plan_sample(rosters / "corpus"):
+                wall, cpu, out = once(["-m", "mathhammer", "plan", "--army", str(a),
+                                       "--vs-army", str(b), "--data", str(data)])
+                head = next((ln for ln in out.splitlines() if "proved" in ln or "gap" in ln),
+                            out.splitlines()[0] if out else "(no output)")
+                print(f"| {a.name} | {b.name} | {wall:.2f} | {cpu:.2f} | {head.strip()[:80]} |",
+                      flush=True)
+            return 0
         print("| what | seconds | CPU seconds |\n| --- | --- | --- |")
         for edition in ("10e", "11e"):
             wall, cpu, _ = once(["-c", "from mathhammer.data.store.compiled import open_store; "
