@@ -203,6 +203,9 @@ _AFFECTED = re.compile(r"\b(?:a model|models?) (?:affected by|under the effects?
                        r"ability\b", re.I)
 #: "If that CHARACTER model is a MAGUS, ..., that model has the Feel No Pain 3+ ability"
 _THAT_MODEL_HAS = re.compile(r"\bthat (?:[A-Z][\w\-]* )?model has the feel no pain\b", re.I)
+#: the model named by "that X model has" is one of several in the unit: a leader, or a model
+#: "in the same unit as" this one (Bound Creation: the CRYPTEK, not the Cryptothralls)
+_WITH_OTHERS = re.compile(r"\bleading\b|\bin the same unit as\b", re.I)
 _THAT_MODELS_WEAPON = re.compile(r"\bselect one (?:[\w\-]+ ){0,2}?weapon equipped by that "
                                  r"model\b", re.I)
 
@@ -221,7 +224,7 @@ def beneficiary(text: str, part: DataRule, parts: tuple[DataRule, ...] = ()) -> 
     if m and scope in (_UNIT, _LED) and not part.model:
         return f'another beneficiary ("{_quote(m)}")'
     m = _THAT_MODEL_HAS.search(text)
-    if m and "leading" in text.lower() and scope in (_UNIT, _LED) and not part.model:
+    if m and _WITH_OTHERS.search(text) and scope in (_UNIT, _LED) and not part.model:
         return f'another beneficiary ("{_quote(m)}")'
     m = _AFFECTED.search(text) or _THAT_MODELS_WEAPON.search(text)
     if m and scope in (_UNIT, _MODEL, _LED):
