@@ -120,6 +120,11 @@ CASES = [
      # a model of this unit it is allocated to: that model is the unit's
      "Each time a melee attack with a Damage characteristic of 1 is allocated to a model in "
      "this unit, that model has the Feel No Pain 5+ ability against that attack."),
+    ("beneficiary",  # Bound Creation: the CRYPTEK's own, not the Cryptothralls' (rules7)
+     "While this unit is in the same unit as a CRYPTEK model, that CRYPTEK model has the Feel "
+     "No Pain 4+ ability.", "that CRYPTEK model has the Feel No Pain",
+     "While this unit is in the same unit as a CRYPTEK model, models in this unit have the "
+     "Feel No Pain 4+ ability."),
 ]
 
 
