@@ -20,7 +20,7 @@ from .parts import PER_UNIT
 from .queries import QUERIES, VARY_KEYS, ArmyRead, Compare, Kills, Odds, Plan, Salvo
 from .setup import json_keys, setup_fields
 
-_TYPES = {"bool": {"type": "boolean"}, "int": {"type": "integer"},
+_TYPES: dict[str, dict[str, Any]] = {"bool": {"type": "boolean"}, "int": {"type": "integer"},
           "threshold": {"type": "integer"}, "text": {"type": "string"},
           "list": {"type": "array", "items": {"type": "string"}}}
 

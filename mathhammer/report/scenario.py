@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 import attrs
 
@@ -245,8 +245,10 @@ class Query:
                              "(from Starting Strength) are counted")
         answer = self.answer() if answer is None else answer
         if self.is_sequence:
+            answer = cast(Timeline, answer)  # a sequence's answer (run_sequence)
             pmf, destroyed, end = answer.kills, answer.destroyed[-1], " by the end"
         else:
+            answer = cast(Result, answer)
             pmf, destroyed, end = getattr(answer, counter), answer.destroyed, ""
         if ask == Ask.DESTROYED:
             return "destroyed" + end, destroyed

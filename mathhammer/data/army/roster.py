@@ -30,7 +30,7 @@ from .values import Item, ParsedList, ParsedModel, ParsedUnit
 
 
 def _kids(el: Node, plural: str) -> list[Node]:
-    return el.children(plural)
+    return list(el.children(plural))
 
 
 def _text(el: Node) -> str:

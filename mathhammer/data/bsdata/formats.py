@@ -17,6 +17,7 @@ XML is parsed safely (:func:`parse_xml`).
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from typing import Literal, Protocol
 
 from ...errors import InputError
@@ -42,7 +43,7 @@ class Node(Protocol):
     """What :mod:`.parse` asks of an XML element or a JSON object."""
 
     def get(self, key: str) -> str | None: ...
-    def children(self, plural: str) -> list[Node]: ...
+    def children(self, plural: str) -> Sequence[Node]: ...  # a list: XmlNode, _Node
     def lists(self) -> list[str]: ...
     def child_text(self, tag: str) -> str: ...
     def own_text(self) -> str: ...
