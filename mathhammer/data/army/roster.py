@@ -19,6 +19,7 @@ import io
 import re
 import zipfile
 import zlib
+from collections.abc import Sequence
 from fractions import Fraction
 
 from ...errors import InputError
@@ -29,8 +30,8 @@ from .lines import is_note
 from .values import Item, ParsedList, ParsedModel, ParsedUnit
 
 
-def _kids(el: Node, plural: str) -> list[Node]:
-    return list(el.children(plural))
+def _kids(el: Node, plural: str) -> Sequence[Node]:
+    return el.children(plural)
 
 
 def _text(el: Node) -> str:
