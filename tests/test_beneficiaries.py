@@ -557,3 +557,58 @@ def test_after_this_unit_has_shot_the_effect_is_for_the_later_shooters():
     r = mh.attack([parse_weapon("6 | 3+ | 4 | -1 | 1")], mh.load_unit("MEQ").as_target(),
                   apply=list(own.applied) + list(own.switches), rules="10e", cover=True)
     assert r.unsaved.mean() == F(2, 3)
+
+
+# -- a Fortification's rule for the models on it (rules8b) -----------------------------------
+
+SKYSHIELD = ("Friendly Infantry models and friendly units that can Fly can be set up or end any "
+             "type of move on top of the platform section of this Fortification. While such a "
+             "model is on the platform section of this Fortification, that model has a 5+ "
+             "invulnerable save against ranged attacks")
+
+
+@pytest.mark.parametrize(("text", "side", "keywords", "described"), [
+    # Skyshield (audit 5151, 10e-002): "such a model" is each friendly unit named before
+    (SKYSHIELD, "defender", ("INFANTRY", "FLY"), "if ranged attacks: invuln=5"),
+    # Defence Line (audit 5151, 11e-010): the INFANTRY in its cover
+    ("When this FORTIFICATION is set up, all parts of it must be set up within 1\" of another "
+     "part. While an INFANTRY model has the Benefit of Cover as a result of this FORTIFICATION "
+     "(see below), that model has a 4+ invulnerable save.", "defender", ("INFANTRY",),
+     "cover; invuln=4"),
+    ("While an **^^Astra Militarum Infantry^^** model has the Benefit of Cover as a result of "
+     "this terrain feature, that model has a 4+ invulnerable save", "defender",
+     ("ASTRA MILITARUM INFANTRY",), "cover; invuln=4"),
+    # Vantage Point: any model on its roof
+    ("While a model is on top of the tower roof of this FORTIFICATION, improve the Armour "
+     "Penetration characteristic of ranged weapons equipped by that model by 1.", "attacker",
+     (), "if ranged attacks: ap_mod=+1"),
+    ("One friendly **^^Monolith, Obelisk, Tesseract Vault**^^ or **^^Sentry Pylon**^^ model can "
+     "start the battle on top of this Fortification's ziggurat platform. While such a model is "
+     "on this platform, that model's ranged weapons have the [HEAVY] ability.", "attacker",
+     ("MONOLITH", "OBELISK", "TESSERACT VAULT", "SENTRY PYLON"),
+     "if ranged attacks: abilities=[heavy]"),
+])
+def test_a_fortifications_rule_for_the_models_on_it_is_for_other_units(text, side, keywords,
+                                                                      described):
+    """A Fortification's benefit for the models on it (or in its cover) is for other friendly
+    units of the keywords the text names, a switch (where they stand is the player's); the
+    Fortification itself never has it."""
+    [p] = parts(text)
+    assert (p.scope, p.rule.side, p.switch, p.keywords, p.rule.describe()) == (
+        Scope.OTHERS, side, True, keywords, described)
+
+
+def test_skyshield_is_offered_to_infantry_on_the_platform_not_kept_by_the_fortification():
+    from mathhammer.data.rules.unit_rules import side_rules
+    from mathhammer.data.typed.inline import parse_weapon
+
+    [p] = parts(SKYSHIELD, "Skyshield")
+    assert qualifies(p, frozenset({"AELDARI", "INFANTRY"})) and qualifies(p, frozenset({"FLY"}))
+    assert not qualifies(p, frozenset({"FORTIFICATION", "VEHICLE"}))
+    own = side_rules([p], "defender")
+    assert not own.applied and not own.switches  # refused on its bearer
+    # on an INFANTRY unit on the platform: 6 shots hit 2/3, wound 1/2, AP-3 v Sv3+ is 6+, the
+    # 5+ invulnerable fails 2/3: 6 x 2/3 x 1/2 x 2/3 = 4/3 (without it 5/6 fail: 5/3)
+    gun = [parse_weapon("Gun | 24 | 6 | 3+ | 4 | -3 | 1")]
+    assert mh.attack(gun, MEQ, apply=[p.rule], rules="10e").unsaved.mean() == F(4, 3)
+    assert mh.attack(gun, MEQ, rules="10e").unsaved.mean() == F(5, 3)

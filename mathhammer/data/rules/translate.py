@@ -1020,6 +1020,10 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
                 Whom(_scope(low, leading)), "defender"
         if whom is None:
             whom = Whom(_scope(low, leading))
+        held = _on_fortification(sentence, tuple(history)) if whom.scope is not Scope.ENEMY \
+            else None
+        if held is not None:  # "while such a model is on the platform of this Fortification"
+            whom = held
         said_before = _THAT_KEYWORD_MODEL.search(sentence)
         if said_before and "leading" in low:  # "If that CHARACTER model is a MAGUS, ..., that
             # model has ... while leading that unit": the Leader's own, as "that CHARACTER model"
@@ -1486,6 +1490,8 @@ def _np_whom(m: Any, select: bool, sentence: str) -> Whom | None:
         kw = ""
     end = m.end if isinstance(m, _NP) else m.end()
     after = sentence[end:end + 80].lower()
+    if not kw and re.match(r"\s*that can fly\b", after):  # "friendly units that can Fly"
+        kw = "FLY"
     excluding = _keyword_phrases(m.group("excl")) if m.group("excl") else ()
     words = m.group(0).strip()
     if not adj and not tail and re.match(r"\s*(?:\([^)]*\)\s*)?(?:is|was|were) hit by", after):
@@ -1609,6 +1615,36 @@ _REF = re.compile(
     re.I)
 _TERRAIN = re.compile(r"\b(?:this|that) (?:terrain feature|fortification|ruins?|crater|"
                       r"barricade|obstacle|woods)\b|\bbecause of this\b", re.I)
+
+
+#: a model on a Fortification (or in its cover): "while such a model is on the platform section
+#: of this Fortification", "while an INFANTRY model has the Benefit of Cover as a result of this
+#: FORTIFICATION": the units it holds, never the Fortification itself
+_ON_FORTIFICATION = re.compile(
+    r"\b(?:is|are) (?:on|on top of|within|in|behind) (?:[\w'\- ]{0,40}? (?:of|on) )?(?:this|that) "
+    r"(?:fortification|terrain feature)\b|\b(?:is|are) on (?:this|that) platform\b|"
+    r"\bas a result of (?:this|that) (?:fortification|terrain feature)\b", re.I)
+
+
+def _on_fortification(sentence: str, history: tuple[Whom, ...]) -> Whom | None:
+    """The friendly units a Fortification's rule is for, when it is for the models on it (or in
+    its cover): other friendly units of the keywords the text names ("an INFANTRY model";
+    "such a model": the friendly units named before), None when the sentence says no such
+    thing."""
+    m = _ON_FORTIFICATION.search(sentence)
+    before = [n for n in _nps(sentence) if n.end <= m.start()] if m else []
+    if m is None or not before:
+        return None
+    np = before[-1]
+    start = np.start
+    such = re.search(r"\bsuch\s+$", sentence[:start], re.I)
+    keywords: tuple[str, ...] = _keyword_phrases(np.kw) if np.kw.strip() else ()
+    if such and not keywords:  # "such a model": each friendly unit named before
+        named = [w for w in history if w.scope in (Scope.FRIENDLY, Scope.OTHERS)]
+        keywords = () if any(not w.keywords for w in named) else tuple(
+            dict.fromkeys(k for w in named for k in w.keywords))
+        start = such.start()
+    return Whom(Scope.OTHERS, keywords, words=sentence[start:m.end()].strip())
 
 
 def _named_model(cased: str) -> str:
