@@ -612,3 +612,24 @@ def test_skyshield_is_offered_to_infantry_on_the_platform_not_kept_by_the_fortif
     gun = [parse_weapon("Gun | 24 | 6 | 3+ | 4 | -3 | 1")]
     assert mh.attack(gun, MEQ, apply=[p.rule], rules="10e").unsaved.mean() == F(4, 3)
     assert mh.attack(gun, MEQ, rules="10e").unsaved.mean() == F(5, 3)
+
+
+def test_other_units_than_one_selected_before_include_the_bearer():
+    """Deadly Crossfire (audits 2468 11e-040, 5151 11e-038): "select a CROSSFIRE unit to shoot,
+    ... select up to two other CROSSFIRE units ... each time one of those selected CROSSFIRE
+    units makes a ranged attack": other than the first one selected, so every CROSSFIRE unit
+    (the bearer's own when it is one), not other than the bearer."""
+    text = ("In your Shooting phase, each time you select a **^^Crossfire^^** unit to shoot, you "
+            "can select up to two other **^^Crossfire^^** units from your Crusade army that are "
+            "eligible to shoot to perform a Deadly Crossfire, Then, you can select one enemy unit "
+            "that would be an eligible target. Each time one of those selected **^^Crossfire^^** "
+            "units makes a ranged attack, add 1 to the Hit roll.")
+    [p] = parts(text)
+    assert (p.scope, p.keywords, p.switch, p.rule.describe()) == (
+        Scope.FRIENDLY, ("CROSSFIRE",), True, "if ranged attacks: hit_mod=+1")
+    assert qualifies(p, frozenset({"GENESTEALER CULTS", "CROSSFIRE"}))
+    # "select one other friendly X unit" with no X selected before is still other than the bearer
+    [q] = parts("In your Command phase, select one other friendly CROSSFIRE unit within 6\" of "
+                "this model. Until the start of your next Command phase, each time a model in "
+                "that unit makes an attack, add 1 to the Hit roll.")
+    assert (q.scope, q.keywords) == (Scope.OTHERS, ("CROSSFIRE",))

@@ -1560,6 +1560,12 @@ def _intros(sentence: str) -> list[tuple[int, int, Whom]]:
                           r"[a-z' ]*?)?(?=[,.;:]|$|\s+and\b)", sentence[end:], re.I)
         if clause and not select:
             end += clause.end()
+        if whom.scope is Scope.OTHERS and any(
+                w.scope is Scope.FRIENDLY and w.keywords == whom.keywords and a < head_start
+                for a, _b, w in out):
+            # "select a CROSSFIRE unit to shoot, ... select up to two other CROSSFIRE units":
+            # other than the unit selected first, not than the bearer (which may be any of them)
+            whom = attrs.evolve(whom, scope=Scope.FRIENDLY)
         out.append((head_start, end, attrs.evolve(whom, words=sentence[m.start:end].strip())))
     return sorted(out, key=lambda x: x[0])
 
