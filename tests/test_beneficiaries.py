@@ -633,3 +633,51 @@ def test_other_units_than_one_selected_before_include_the_bearer():
                 "this model. Until the start of your next Command phase, each time a model in "
                 "that unit makes an attack, add 1 to the Hit roll.")
     assert (q.scope, q.keywords) == (Scope.OTHERS, ("CROSSFIRE",))
+
+
+# -- a model's rule stays the model's (rules8b) ------------------------------------------------
+
+@pytest.mark.parametrize(("text", "side", "described"), [
+    # Divine Deliverance (audit 2468, 11e-004): "melee weapons equipped by the model and those
+    # weapons have ...": the model's, not the unit it leads
+    ("Once per battle, at the start of the Fight phase, this model can use this ability. If it "
+     "does, until the end of the phase, add 3 to the Attacks characteristic of melee weapons "
+     "equipped by the model and those weapons have the [DEVASTATING WOUNDS] ability",
+     "attacker", "if melee attacks: attacks_mod=+3, abilities=[devastating wounds]"),
+    # "it" / "its" in a later sentence: the model named before
+    ("Each time this model is selected to shoot, it can use this ability. If it does, until the "
+     "end of the phase, its ranged weapons have the [DEVASTATING WOUNDS] and [HAZARDOUS] "
+     "abilities.", "attacker", "if ranged attacks: abilities=[devastating wounds, hazardous]"),
+    ("Once per turn when an attack is allocated to the bearer, it can use this Crusade Relic. If "
+     "it does, it has the Feel No Pain 4+ ability against that attack.", "defender", "fnp=4"),
+    # the chosen ability is the model's weapon's: "this model's Black Sword has that ability"
+    ("Each time this model's unit is selected to fight, select the [LETHAL HITS] or [SUSTAINED "
+     "HITS 1] ability. Until the end of the phase, this model's Black Sword has that ability.",
+     "attacker", "with black sword: if melee attacks: abilities=[lethal hits]"),
+    ("At the start of the Fight phase, select one of the following abilities: - [LETHAL HITS] - "
+     "[PRECISION] Until the end of the phase, this model's melee weapons have that ability.",
+     "attacker", "if melee attacks: abilities=[lethal hits]"),
+])
+def test_a_models_own_rule_is_the_models(text, side, described):
+    p = parts(text)[0]
+    assert (p.scope, p.rule.side, p.switch, p.rule.describe()) == (
+        Scope.MODEL, side, True, described)
+    assert all(q.scope is Scope.MODEL for q in parts(text))
+
+
+def test_divine_deliverance_reaches_the_canoness_blade_only_when_she_leads():
+    from mathhammer.data.rules.unit_rules import side_rules
+    from mathhammer.data.typed.inline import parse_squad, parse_weapon
+
+    [p] = parts("Once per battle, at the start of the Fight phase, this model can use this "
+                "ability. If it does, until the end of the phase, add 3 to the Attacks "
+                "characteristic of melee weapons equipped by the model and those weapons have "
+                "the [DEVASTATING WOUNDS] ability")
+    own = side_rules([p], "attacker", own=("Canoness blade",), leading=True)
+    blades = [parse_weapon("Canoness blade | melee | 6 | 3+ | 4 | 0 | 1"),
+              parse_weapon("Seraphim blade | melee | 6 | 3+ | 4 | 0 | 1")]
+    # the W60 target takes all the damage: the Canoness's 9 attacks, each hit 2/3 x (a 6 to
+    # wound: 1 mortal, 1/6; 4-5: 1/3 x Sv3+ failed 1/3) = 2/3 x 5/18 = 5/27, x 9 = 5/3; the
+    # Seraphim's 6: 6 x 2/3 x 1/2 x 1/3 = 2/3; together 7/3 (both blades changed: 10/3)
+    r = mh.attack(blades, parse_squad("1x T4 Sv3+ W60"), apply=list(own.switches), rules="11e")
+    assert r.damage.mean() == F(7, 3)

@@ -961,6 +961,7 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     lasts = False  # a sentence since the setup makes it last past its phase
     last = None  # the attack kind (ranged, melee) of the last sentence with an effect
     ref: Whom | None = None  # the unit "that unit" means
+    self_said = ""  # the bearer as the sentences before last named it ("this model", "this unit")
     history: list[Whom] = []  # every unit brought in so far
     first: Whom | None = None  # whom the first sentence with an effect changes
     before: Whom | None = None  # whom the last one changes
@@ -972,6 +973,10 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     bondsman = False  # "While a model is affected by this ability" said
     afflicted = ""  # "while an enemy unit is Afflicted, ... that unit has the effect of ..."
     for sentence in _sentences(clean):
+        pronoun = _PRONOUN.search(sentence)
+        named = _SELF_SAID.findall(sentence, 0, pronoun.start() if pronoun else len(sentence))
+        antecedent = named[-1] if named else self_said  # what "it" means here
+        self_said = (_SELF_SAID.findall(sentence) or [self_said])[-1]
         # "(if ..., ... instead), and ...": a narrower case in the middle of a sentence that
         # replaces its effect; read with it, it would widen the effect
         for case in _INSTEAD_CASE.findall(sentence):
@@ -1018,6 +1023,10 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
                                         tuple(history))
             whom, side = held if held is not None and held.scope is not Scope.ENEMY else \
                 Whom(_scope(low, leading)), "defender"
+        if whom is None and pronoun and antecedent and not leading:
+            # "Each time this model is selected to shoot, it can use this ability. If it does,
+            # ... its ranged weapons have ...": the model (or unit) named before
+            whom = Whom(Scope.UNIT if antecedent.lower().endswith("unit") else Scope.MODEL)
         if whom is None:
             whom = Whom(_scope(low, leading))
         held = _on_fortification(sentence, tuple(history)) if whom.scope is not Scope.ENEMY \
@@ -1207,8 +1216,10 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
                                   **base), whom))
     holder = _SELECTED_HOLDER.search(clean)
     if holder:  # "... select one of the following abilities ... this model's melee weapons
-        # have the selected ability": the choice is that model's, not its unit's
-        out = [attrs.evolve(p, scope=Scope.MODEL) if p.scope is Scope.UNIT and not p.model
+        # have the selected ability": the choice is that model's, not its unit's; "this
+        # model's Bolt of Change has that ability": that weapon's
+        held = re.sub(r"^(?:(?:ranged|melee) )?weapons?$", "", holder.group("w").lower())
+        out = [_held_by_model(p, held) if p.scope in (Scope.UNIT, Scope.MODEL) and not p.model
                and p.rule.usable and all(k == "abilities" for e in p.rule.effects
                                          for k, _v in e.changes) else p for p in out]
     from .guard import guarded  # a second reading of each part against the text (guard.py)
@@ -1216,10 +1227,28 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     return guarded(tuple(out), normalize(text))
 
 
+#: "it" or "its" as a subject, and the bearer it may mean ("this model", "the bearer", "this
+#: unit"; "this model's unit" is the unit)
+_PRONOUN = re.compile(r"\b(?:it|its)\b(?! (?:is|was) (?:destroyed|selected)\b)", re.I)
+_SELF_SAID = re.compile(r"\b(?:this model's unit|the bearer's unit|this unit|this model|the "
+                        r"bearer|this (?:character|vehicle|monster|psyker|titan|walker))\b(?!'s "
+                        r"unit)", re.I)
+
+
 #: who has the ability a choice selected, when it is one model ("Until the end of the phase,
 #: this model's melee weapons have the selected ability")
-_SELECTED_HOLDER = re.compile(r"\b(?:this model's|the bearer's) (?:(?:ranged|melee) )?weapons? "
-                              r"ha(?:ve|s) the (?:selected|chosen) (?:weapon )?abilit", re.I)
+_SELECTED_HOLDER = re.compile(r"\b(?:this model's|the bearer's) (?P<w>(?:[\w\-]+ ){0,3}?[\w\-]+) "
+                              r"ha(?:ve|s) (?:the (?:selected|chosen)|that) (?:weapon )?abilit",
+                              re.I)
+
+
+def _held_by_model(part: DataRule, weapon: str) -> DataRule:
+    """A choice's part for the model that has the chosen ability (and the weapon named, when
+    the text names one: "this model's Black Sword has that ability")."""
+    if weapon and not part.rule.requires.weapon_names:
+        part = attrs.evolve(part, rule=attrs.evolve(part.rule, requires=attrs.evolve(
+            part.rule.requires, weapon_names=(weapon,))))
+    return attrs.evolve(part, scope=Scope.MODEL)
 
 
 #: a sentence that only says what a word means or when a rule is used (no effect of its own)
@@ -1729,7 +1758,9 @@ def _first_subject(patterns: list[re.Pattern], cased: str, intros: list[tuple[in
             phrase, (a, _b) = m.group("s"), m.span("s")
             # the subject ends where its verb or a condition begins
             head = re.split(r" (?:targets?|is allocated|is selected|makes?|made|ha(?:s|ve)|ends?|"
-                            r"declares?|is|are|for every|for each|while|if|until)\b", phrase,
+                            r"declares?|is|are|for every|for each|while|if|until|and (?:those|"
+                            r"these|that|its?) (?:weapons?|attacks?)|and (?:add|subtract|"
+                            r"improve|worsen))\b", phrase,
                             maxsplit=1)[0]
             here = ref
             for start, _end, whom in intros:
