@@ -681,3 +681,55 @@ def test_divine_deliverance_reaches_the_canoness_blade_only_when_she_leads():
     # Seraphim's 6: 6 x 2/3 x 1/2 x 1/3 = 2/3; together 7/3 (both blades changed: 10/3)
     r = mh.attack(blades, parse_squad("1x T4 Sv3+ W60"), apply=list(own.switches), rules="11e")
     assert r.damage.mean() == F(7, 3)
+
+
+# -- a defence stays the defender's, a debuff the enemy's (rules8b) --------------------------
+
+@pytest.mark.parametrize(("text", "scope", "side", "described"), [
+    # Bastion Shield (audit 2468, 10e-031): "that attack" of the sentence before, against the
+    # bearer's unit: the 1YP version hinders the enemy too, never the bearer's own attacks
+    ("Each time a ranged attack targets the bearer's unit, if the attacking model is within 12\" "
+     "of the bearer's unit, worsen the Armour Penetration characteristic of that attack by 1. If "
+     "you spend 1YP, until the end of the phase, if the attacking model is within 18\" of the "
+     "bearer's unit, worsen the Armour Penetration characteristic of that attack by 1 instead.",
+     Scope.UNIT, "defender", "if ranged attacks: ap_mod=-1"),
+    ("Each time a ranged attack targets this model, subtract 1 from the Hit roll. If that attack "
+     "was made by a model that can Fly, subtract 1 from the Wound roll as well.", Scope.MODEL,
+     "defender", "if ranged attacks: wound_mod=-1"),
+    # "When an enemy model ... makes an attack": the enemy's attacks, a debuff
+    ("When an enemy model within 12\" of this model makes an attack with a Psychic weapon, "
+     "subtract 1 from the Wound roll.", Scope.ENEMY, "defender",
+     "if weapons with psychic: wound_mod=-1"),
+    # the data's "allocated the bearer"
+    ("Each time an attack is allocated the bearer, subtract 1 from the Damage characteristic of "
+     "that attack.", Scope.MODEL, "defender", "damage_mod=-1"),
+    # "it" is the enemy unit selected before
+    ("In your Shooting phase, when this unit has resolved its attacks, select one enemy unit hit "
+     "by one or more of those attacks. That enemy unit is **suppressed** until the start of your "
+     "next Command phase. (While a unit is **suppressed**, it has -1 to **hit rolls**.)",
+     Scope.ENEMY, "defender", "hit_mod=-1"),
+])
+def test_a_defence_or_a_debuff_is_not_the_bearers_own_penalty(text, scope, side, described):
+    p = [q for q in parts(text) if q.rule.usable][-1]
+    assert (p.scope, p.rule.side, p.rule.describe()) == (scope, side, described)
+
+
+def test_purge_sweep_protocols_is_the_tempestus_units_own_attack():
+    """Purge-sweep Protocols (audit 8484, 10e-026): "select one enemy unit ... ranged weapons
+    equipped by models in that unit have [LETHAL HITS] while targeting that enemy unit":
+    "that unit" is the MILITARUM TEMPESTUS unit selected to shoot, not the enemy."""
+    from mathhammer.data.rules.detachments import for_unit
+
+    text = ("Each time a **^^Militarum Tempestus^^** unit from your army is selected to shoot, if "
+            "one or more models in that unit are within 1\" of an open Hatchway and every model "
+            "in that unit is on the same side of that Hatchway, select one enemy unit on the "
+            "opposite side of that Hatchway from that unit. Until the end of the phase, ranged "
+            "weapons equipped by models in that unit have the **[LETHAL HITS]** ability while "
+            "targeting that enemy unit.")
+    [p] = for_unit(translate, "Purge-sweep Protocols", text,
+                   frozenset({"MILITARUM TEMPESTUS", "INFANTRY"}), "")
+    assert (p.scope, p.rule.side, p.switch, p.rule.describe()) == (
+        Scope.UNIT, "attacker", True, "if ranged attacks: abilities=[lethal hits]")
+    [q] = parts(text)
+    assert (q.scope, q.keywords, q.rule.side) == (Scope.FRIENDLY, ("MILITARUM TEMPESTUS",),
+                                                  "attacker")

@@ -138,6 +138,7 @@ _TYPOS = [(re.compile(p, re.I), r) for p, r in (
     (r"\b(add \d) the (strength|attacks|damage)\b", r"\1 to the \2"),
     (r"\bfriending\b", "friendly"), (r"\bmodel's in\b", "models in"),
     (r"\bhit ro ll\b", "Hit roll"), (r"\bwound ro ll\b", "Wound roll"),
+    (r"\bis allocated (the bearer|this model)\b", r"is allocated to \1"),
     (r"\b(hit|wound) roll or 1\b", r"\1 roll of 1"),
     (r"\b(improve|worsen) that (armour penetration|strength|damage|attacks)\b", r"\1 the \2"),
     (r"\[([A-Z][A-Z \-]+?) abilit(?:y|ies)\]", r"[\1] abilities"), (r"\babilty\b", "ability"),
@@ -965,6 +966,7 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     history: list[Whom] = []  # every unit brought in so far
     first: Whom | None = None  # whom the first sentence with an effect changes
     before: Whom | None = None  # whom the last one changes
+    before_side = ""  # and on which side
     frame: Whom | None = None  # "X units from your army have the following ability:"
     others: tuple[str, ...] = ()  # the weapon abilities the last sentence names
     prior: dict[str, Any] = {}  # the conditions of the last sentence with an effect
@@ -1010,8 +1012,16 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
             continue
         defending = bool(_DEFENDER.search(low)) or all(
             k in _DEFENSIVE for alt in alternatives for k, _ in alt)
-        whom, side, span = _subject(low, sentence, defending, intros, ref, leading,
-                                    tuple(history), before)
+        here = ref
+        if ref is not None and ref.scope is Scope.ENEMY and re.search(
+                r"\bthat enemy (?:unit|model)\b", low) and re.search(r"(?<!enemy )\bthat unit\b",
+                                                                    low):
+            # "select one enemy unit ... models in that unit have [LETHAL HITS] while targeting
+            # that enemy unit": "that unit" is the one before the enemy, not the enemy
+            here = next((w for w in reversed(history) if w.scope is not Scope.ENEMY),
+                        Whom(Scope.UNIT))  # "each time a unit is selected to shoot": its own
+        whom, side, span = _subject(low, sentence, defending, intros, here, leading,
+                                    tuple(history), before, before_side)
         denied = any(k == "no_cover" for alt in alternatives for k, _ in alt)
         if denied:  # "cannot have the Benefit of Cover": the attacks on it ignore cover
             alternatives = [[("abilities", ("ignores cover",)) if k == "no_cover" else (k, v)
@@ -1023,7 +1033,14 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
                                         tuple(history))
             whom, side = held if held is not None and held.scope is not Scope.ENEMY else \
                 Whom(_scope(low, leading)), "defender"
-        if whom is None and pronoun and antecedent and not leading:
+        one_enemy = ref is not None and ref.scope is Scope.ENEMY and bool(
+            re.match(r"(?:one|an?)\b", ref.words, re.I))
+        if whom is None and pronoun and one_enemy and ref is not None:
+            # "select one enemy unit ... That enemy unit is suppressed ... (While a unit is
+            # suppressed, it has -1 to hit rolls.)": that enemy's, a debuff
+            whom, side = ref, "defender" if side == "attacker" else "attacker"
+        if whom is None and pronoun and antecedent and not leading and (
+                ref is None or ref.scope.own or ref.scope is Scope.ENEMY):
             # "Each time this model is selected to shoot, it can use this ability. If it does,
             # ... its ranged weapons have ...": the model (or unit) named before
             whom = Whom(Scope.UNIT if antecedent.lower().endswith("unit") else Scope.MODEL)
@@ -1065,7 +1082,7 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         if intros:
             ref = intros[-1][2]
         history += [w for _a, _b, w in intros]
-        first, before = first or whom, whom
+        first, before, before_side = first or whom, whom, side
         # what names the beneficiary is not a condition: the subject, and "while a friendly
         # X unit is within 6\" of this model" (always true of the bearer's own unit)
         cut = [span] if span and not whom.scope.own else []
@@ -1606,8 +1623,8 @@ _ATTACKER_KEYWORDS = re.compile(
     r"(?:makes? an? (?:[a-z]+ )?attack|is allocated|targets)\b")
 #: a sentence's subject: who makes the attacks it changes
 _SUBJECT_ATTACK = [
-    re.compile(r"\beach time (?P<s>(?:(?!each time)[^.;:]){1,120}?) (?:makes?|made) an? "
-               r"(?:[a-z]+ )?attacks?", re.I),
+    re.compile(r"\b(?:each time|when|whenever) (?P<s>(?:(?!each time)[^.;:]){1,120}?) "
+               r"(?:makes?|made) an? (?:[a-z]+ )?attacks?", re.I),
     re.compile(r"\battacks? made by (?P<s>[^,.;:]{1,80}?)(?= that| with| against| have| has|"
                r" targeting|,|\.|$)", re.I),
     re.compile(r"\b(?:weapons?|attacks)(?: equipped by| of) (?P<s>(?:the |a |an |this |that |"
@@ -1812,7 +1829,7 @@ def _matching_intro(head: str, intros: list[tuple[int, int, Whom]], before: int,
 
 def _subject(low: str, cased: str, defending: bool, intros: list[tuple[int, int, Whom]],
              ref: Whom | None, leading: bool, history: tuple[Whom, ...] = (),
-             prior: Whom | None = None
+             prior: Whom | None = None, prior_side: str = ""
              ) -> tuple[Whom | None, str, tuple[int, int] | None]:
     """Whom one sentence changes, on which side, and where its subject is (left out when
     looking for conditions). An attack that targets an enemy unit is the friendly side's
@@ -1862,7 +1879,10 @@ def _subject(low: str, cased: str, defending: bool, intros: list[tuple[int, int,
     if attacking is None and defended is None and prior is not None and (
             _SAME_ATTACK.search(low) or re.match(r"(?:this|that|its) (?:invulnerable save|"
                                                   r"ability)\b", low)):
-        return prior, side, None  # "If that attack targets a unit within 9\", ... as well"
+        # "If that attack targets a unit within 9\", ... as well"; after "each time an attack
+        # targets this model, ...", "If that attack was made by ..., subtract 1 from the Wound
+        # roll as well" is that attack's, against the bearer
+        return prior, "defender" if prior_side == "defender" else side, None
     if defending:
         return defended or attacking, side, d_span if defended else a_span
     return attacking or defended, side, a_span if attacking else d_span
