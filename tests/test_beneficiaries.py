@@ -733,3 +733,66 @@ def test_purge_sweep_protocols_is_the_tempestus_units_own_attack():
     [q] = parts(text)
     assert (q.scope, q.keywords, q.rule.side) == (Scope.FRIENDLY, ("MILITARUM TEMPESTUS",),
                                                   "attacker")
+
+
+# -- every clause applied or said (rules8b) ----------------------------------------------------
+
+def test_a_condition_of_two_alternatives_is_two_parts():
+    """Legendary Slayers (audit 8484, 10e-027): "if that attack targets a CHARACTER, MONSTER or
+    VEHICLE unit or if your Saga is completed, that attack has [LETHAL HITS]": the target's
+    keywords are checked; the Saga is a switch of its own (not dropped)."""
+    from mathhammer.data.rules.detachments import for_unit
+    from mathhammer.data.typed.inline import parse_weapon
+
+    text = ("Each time an ^^**Adeptus Astartes**^^ model from your army makes an attack, if that "
+            "attack targets a **^^Character, Monster**^^ or **^^Vehicle**^^ unit or if your Saga "
+            "is completed(see below), that attack has the [LETHAL HITS] ability.")
+    one, two = for_unit(translate, "Legendary Slayers", text, frozenset({"ADEPTUS ASTARTES"}), "")
+    # (the first a switch too: "if that attack targets ..." is left to the player as the
+    # translator reads any "if" of that wording)
+    assert one.rule.describe() == ("if target CHARACTER or MONSTER or VEHICLE: "
+                                   "abilities=[lethal hits]")
+    assert (two.switch, two.rule.describe()) == (True, "abilities=[lethal hits]")
+    assert "Saga is completed" in two.rule.assumes
+    # the Saga completed, at MEQ: per attack a 6 wounds (1/6) + hit 3-5 (1/2) x wound 1/2 =
+    # 5/12, Sv3+ fails 1/3: 6 x 5/12 x 1/3 = 5/6 (the keywords' part alone: 2/3)
+    gun = [parse_weapon("6 | 3+ | 4 | 0 | 1")]
+    meq = mh.load_unit("MEQ").as_target()
+    assert mh.attack(gun, meq, apply=[one.rule, two.rule], rules="10e").unsaved.mean() == F(5, 6)
+    assert mh.attack(gun, meq, apply=[one.rule], rules="10e").unsaved.mean() == F(2, 3)
+
+
+def test_alternatives_of_one_condition_do_not_add_up():
+    # "if A or if B, add 1 to the Hit roll": both switched on, still +1 (not +2)
+    one, two = parts("Each time a model in this unit makes an attack, if this unit is within "
+                     "range of an objective marker, or if you spend 1CP, add 1 to the Hit roll.")
+    assert one.rule.describe() == two.rule.describe() == "hit_mod=+1"
+    assert one.switch and two.switch and not one.rule.aliases and not two.rule.aliases
+    from mathhammer.data.typed.inline import parse_weapon
+
+    # BS 4+ with +1: 3+ hits 2/3; 6 x 2/3 x 1/2 x 1/3 = 2/3 (with +2 it would be 5/6 hits: 5/6)
+    r = mh.attack([parse_weapon("6 | 4+ | 4 | 0 | 1")], mh.load_unit("MEQ").as_target(),
+                  apply=[one.rule, two.rule], rules="10e")
+    assert r.unsaved.mean() == F(2, 3)
+
+
+def test_a_rule_given_by_name_is_said_not_dropped():
+    """Blood Tithe (audit 6161, 10e-027): "BLOOD LEGIONS units from your army gain the
+    Blessings of Khorne ability" (whose Warp Blades give [LETHAL HITS]) is another rule, not
+    read here: said not modelled with its clause, beside the options that are read; a core
+    ability (Deadly Demise, Stealth) or a weapon ability given so is no such gap."""
+    from mathhammer.data.rules.detachments import for_unit
+
+    text = ("At the start of the Command phase, you can spend 1 or more of your BTP to activate "
+            "one of the following abilities until the end of the battle.\n\n**Boon of Blood "
+            "[4BTP]**\n^^**Blood Legions^^** units from your army have a 4+ invulnerable save.\n\n"
+            "**Might of Khorne [5BTP]**\n^^**Blood Legions^^** units from your army gain the "
+            "Blessings of Khorne ability.")
+    got = for_unit(translate, "Blood Tithe", text, frozenset({"BLOOD LEGIONS"}), "")
+    assert [p.rule.describe() for p in got if p.rule.usable] == ["invuln=4"]
+    [said] = [p.rule.not_modelled for p in got if not p.rule.usable]
+    assert said.startswith("gains another ability by name (Blessings of Khorne), not read here")
+    assert "gain the Blessings of Khorne ability" in said
+    assert all(p.rule.usable for p in parts(
+        "The bearer has the Deadly Demise D3 ability. Add 1 to the Attacks characteristic of "
+        "the bearer's melee weapons."))

@@ -164,10 +164,11 @@ def is_attack_relevant(text: str) -> bool:
     return bool(_RELEVANT.search(normalize(text).lower()))
 
 
-def _sentences(text: str) -> list[str]:
+def _sentences(text: str, branches: set[str] | None = None) -> list[str]:
     """Sentences, each cut into its clauses (:func:`_clauses`); a sentence ending in ':' is the
     head of the bullets that follow (each bullet is read with it), and a short one (a name:
-    "Panegyric Procession:") their label under the head.
+    "Panegyric Procession:") their label under the head. A condition of two alternatives makes
+    a sentence each (:func:`_or_branches`; ``branches`` collects them).
 
     >>> for s in _sentences("Select one of the following: Fury: Add 1 to the Hit roll. Rage: "
     ...                     "Add 1 to the Wound roll."):
@@ -190,8 +191,37 @@ def _sentences(text: str) -> list[str]:
             else:
                 head, label = body + (" " if re.search(r"\b(?:have|has)$", body) else ", "), ""
             continue
-        out += [head + label + c for c in _clauses(p)]
+        alternatives = _or_branches(p)
+        made = [head + label + c for branch in alternatives for c in _clauses(branch)]
+        if len(alternatives) > 1 and branches is not None:
+            branches.update(made)
+        out += made
     return out
+
+
+#: a condition of two alternatives: "if that attack targets a CHARACTER unit or if your Saga
+#: is completed, that attack has ...": each alternative a clause of its own (one may be checked
+#: by the engine, the other a switch)
+_OR_IF = re.compile(r"\b(?P<kw>if|while) (?P<a>(?:(?!\b(?:if|while|each time)\b)[^.;])+?),? or if "
+                    r"(?P<b>[^.;]+?),\s*(?:then\s+)?(?=(?:each time|that attack|those attacks|it|"
+                    r"you can|add|subtract|improve|worsen|re-roll|until|models?|ranged|melee|"
+                    r"weapons?)\b)", re.I)
+
+
+def _or_branches(sentence: str) -> list[str]:
+    """A sentence whose condition has two alternatives ("if A or if B, ..."), one sentence per
+    alternative; else the sentence.
+
+    >>> _or_branches("Each time a model makes an attack, if it targets a VEHICLE unit or if you "
+    ...              "spend 1CP, add 1 to the Hit roll")  # doctest: +NORMALIZE_WHITESPACE
+    ['Each time a model makes an attack, if it targets a VEHICLE unit, add 1 to the Hit roll',
+     'Each time a model makes an attack, if you spend 1CP, add 1 to the Hit roll']
+    """
+    m = _OR_IF.search(sentence)
+    if m is None:
+        return [sentence]
+    head, rest = sentence[:m.start()], sentence[m.end():]
+    return [f"{head}{m.group('kw')} {m.group(k).strip()}, {rest}" for k in ("a", "b")]
 
 
 def _second_clauses(text: str) -> set[str]:
@@ -974,7 +1004,8 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     chosen: re.Match | None = None  # "select one melee weapon equipped by the bearer"
     bondsman = False  # "While a model is affected by this ability" said
     afflicted = ""  # "while an enemy unit is Afflicted, ... that unit has the effect of ..."
-    for sentence in _sentences(clean):
+    branches: set[str] = set()  # the alternatives of an "if A or if B" condition
+    for sentence in _sentences(clean, branches):
         pronoun = _PRONOUN.search(sentence)
         named = _SELF_SAID.findall(sentence, 0, pronoun.start() if pronoun else len(sentence))
         antecedent = named[-1] if named else self_said  # what "it" means here
@@ -995,6 +1026,12 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         if not alternatives and not reason and _RELEVANT.search(low) and not _ONLY.match(low) \
                 and not _DEFINES.search(low):
             reason = "wording not recognised"  # every sentence is read or said
+        gains = _GAINS_ABILITY.search(sentence) if not alternatives and not reason else None
+        if gains and not gains.group(1).lower().startswith(_CORE_ABILITIES) and not \
+                _ability_names(gains.group(1).lower()):
+            # "BLOOD LEGIONS units from your army gain the Blessings of Khorne ability": a rule
+            # of its own, which may change attacks: said, not dropped
+            reason = f"gains another ability by name ({gains.group(1)}), not read here"
         if reason:
             reasons.append(f"{reason} ({_quote(sentence)})")
         if not alternatives:
@@ -1193,7 +1230,8 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
                                      f"{counted} {what}]", _effect(scaled, cond), f"x{k}"))
             continue
         clauses = [_effect(alt, cond) for alt in alternatives]
-        if re.search(r"\binstead\b", low):  # "+3 Strength instead": not on top of the +1
+        if re.search(r"\binstead\b", low) or sentence in branches:
+            # "+3 Strength instead": not on top of the +1; nor one alternative on the other
             clauses = [[attrs.evolve(e, not_cumulative=tuple(
                 k for k, _v in e.changes if k in ADDITIVE)) for e in c] for c in clauses]
         if unchecked or setup or len(clauses) > 1:
@@ -1215,7 +1253,7 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     # name (Oath of Moment's re-roll and +1 to wound); those of one sentence's either/or, of
     # one count, or of a choice among bullets are options: one is named
     sentences = Counter(said for _s, _w, said, _e, step in switches if not step)
-    second = _second_clauses(clean)
+    second = _second_clauses(clean) | branches  # options, not parts switched on together
     for i, (side, whom, said, effects, step) in enumerate(switches):
         label = name if not out and len(switches) == 1 else f"{name} ({step or i + 1})"
         joint = label != name and not step and sentences[said] == 1 and not _OPTIONS.search(
@@ -1242,6 +1280,16 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     from .guard import guarded  # a second reading of each part against the text (guard.py)
 
     return guarded(tuple(out), normalize(text))
+
+
+#: a rule given by name ("gain the Blessings of Khorne ability"; not "units that have the X
+#: ability", a condition)
+_GAINS_ABILITY = re.compile(r"(?<!that )\b(?:gains?|has|have) the ((?:[A-Z][\w'\-]*)(?: (?:of|the|"
+                            r"[A-Z][\w'\-]*))*) abilit(?:y|ies)\b")
+#: the abilities a rule can give by name that are read (or change no attack)
+_CORE_ABILITIES = ("stealth", "deep strike", "scouts", "infiltrators", "lone operative",
+                   "fights first", "leader", "deadly demise", "firing deck", "battle focus",
+                   "feel no pain", "benefit of cover")
 
 
 #: "it" or "its" as a subject, and the bearer it may mean ("this model", "the bearer", "this
