@@ -796,3 +796,24 @@ def test_a_rule_given_by_name_is_said_not_dropped():
     assert all(p.rule.usable for p in parts(
         "The bearer has the Deadly Demise D3 ability. Add 1 to the Attacks characteristic of "
         "the bearer's melee weapons."))
+
+
+def test_a_unit_made_guided_by_another_rule_is_said():
+    """The Tidecrystal (audit 8484, 10e-052): its first option makes T'AU EMPIRE units Guided at
+    a Spotted unit (For the Greater Good's +1 BS, another rule): said not modelled beside the
+    second option's -1 to Wound, not silently dropped."""
+    text = ("Once per battle, at the start of your Command phase, if the bearer is on the "
+            "battlefield, you can do one of the following:\n■ Select one objective marker you do "
+            "not control. Until the start of your next Command phase, each time a T’au Empire unit "
+            "from your Crusade army makes a ranged attack that targets a unit within range of that "
+            "objective marker, that T’au Empire unit is considered to be a Guided unit and that "
+            "target unit is considered to be that T’au Empire unit’s Spotted unit.\n■ Select one "
+            "objective marker you control. Until the start of your next Command phase, each time "
+            "an enemy unit makes an attack that targets a T’au Empire unit from your Crusade army "
+            "that is within range of that objective marker, subtract 1 from the Wound roll.")
+    got = parts(text)
+    assert [(p.rule.side, p.rule.describe()) for p in got if p.rule.usable] == [
+        ("defender", "wound_mod=-1")]
+    [said] = [p.rule.not_modelled for p in got if not p.rule.usable]
+    assert said.startswith("makes a unit Guided or Spotted (For the Greater Good)")
+    assert "each time a T'au Empire unit from your Crusade army makes a ranged attack" in said

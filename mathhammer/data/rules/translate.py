@@ -1032,6 +1032,10 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
             # "BLOOD LEGIONS units from your army gain the Blessings of Khorne ability": a rule
             # of its own, which may change attacks: said, not dropped
             reason = f"gains another ability by name ({gains.group(1)}), not read here"
+        if not alternatives and not reason and _MADE_GUIDED.search(sentence):
+            # "that T'AU EMPIRE unit is considered to be a Guided unit and that target unit ...
+            # its Spotted unit": For the Greater Good's benefit, another rule's: said
+            reason = "makes a unit Guided or Spotted (For the Greater Good), not read here"
         if reason:
             reasons.append(f"{reason} ({_quote(sentence)})")
         if not alternatives:
@@ -1264,6 +1268,8 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         "attacker", Whom(_scope(clean.lower(), leading)))
     if reasons:
         label = name if not out else f"{name} (rest)"
+        if any(r.startswith(_OTHER_RULE) for r in reasons):
+            side = "attacker"  # another rule's benefit (Guided, a named ability): said attacking
         out.append(part(NamedRule(label, side=side,
                                   not_modelled="; ".join(dict.fromkeys(reasons)), **base), whom))
     if not out:
@@ -1286,6 +1292,11 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
 #: ability", a condition)
 _GAINS_ABILITY = re.compile(r"(?<!that )\b(?:gains?|has|have) the ((?:[A-Z][\w'\-]*)(?: (?:of|the|"
                             r"[A-Z][\w'\-]*))*) abilit(?:y|ies)\b")
+#: a unit made Guided, Observer or Spotted (For the Greater Good's states) by another rule
+_MADE_GUIDED = re.compile(r"\b(?:is considered to be|becomes?|counts as) (?:an?|that "
+                          r"[\w' ]{1,40}?'s) (?:Guided|Spotted|Observer) unit\b", re.I)
+#: the reasons that name another rule the text gives (said where attacks are made)
+_OTHER_RULE = ("gains another ability by name", "makes a unit Guided or Spotted")
 #: the abilities a rule can give by name that are read (or change no attack)
 _CORE_ABILITIES = ("stealth", "deep strike", "scouts", "infiltrators", "lone operative",
                    "fights first", "leader", "deadly demise", "firing deck", "battle focus",
