@@ -1732,9 +1732,9 @@ _TERRAIN = re.compile(r"\b(?:this|that) (?:terrain feature|fortification|ruins?|
 #: of this Fortification", "while an INFANTRY model has the Benefit of Cover as a result of this
 #: FORTIFICATION": the units it holds, never the Fortification itself
 _ON_FORTIFICATION = re.compile(
-    r"\b(?:is|are) (?:on|on top of|within|in|behind) (?:[\w'\- ]{0,40}? (?:of|on) )?(?:this|that) "
-    r"(?:fortification|terrain feature)\b|\b(?:is|are) on (?:this|that) platform\b|"
-    r"\bas a result of (?:this|that) (?:fortification|terrain feature)\b", re.I)
+    r"\b(?:is|are) (?:on|on top of|within|in|behind) (?:[\w'\- ]{0,40}? (?:of|on) )?this "
+    r"(?:fortification|terrain feature)\b|\b(?:is|are) on this platform\b|"
+    r"\bas a result of this (?:fortification|terrain feature)\b", re.I)
 
 
 def _on_fortification(sentence: str, history: tuple[Whom, ...]) -> Whom | None:
