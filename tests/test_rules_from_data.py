@@ -677,3 +677,28 @@ def test_a_rule_for_another_model_is_not_the_bearers():
                       "melee attacks made by the model that target an INFANTRY unit have the "
                       "[DEVASTATING WOUNDS] ability.")
     assert gyre.scope is Scope.MODEL
+
+
+def test_this_invulnerable_save_improved_keeps_the_saves_attacks_and_unit():
+    # "... a 5+ invulnerable save against ranged attacks. (a setup) ... this invulnerable save
+    # is improved to 4+": the same save, of the unit this model leads, against ranged attacks
+    field = translate("Kustom Force Field", "While this model is leading a unit, models in that "
+                      "unit have a 5+ invulnerable save against ranged attacks. Once per battle, "
+                      "at the start of any phase, this model can overcharge its kustom force "
+                      "field. If it does, until the end of the phase, this invulnerable save is "
+                      "improved to 4+.")
+    assert [(p.scope, p.switch, p.rule.describe()) for p in field] == [
+        (Scope.LED, False, "if ranged attacks: invuln=5"),
+        (Scope.LED, True, "if ranged attacks: invuln=4")]
+    # a save of its own kind is kept ("... improved to 4+ against melee attacks")
+    own, = translate("U", "This unit has a 5+ Invulnerable Save. This invulnerable save is "
+                     "improved to 4+ against melee attacks.")
+    assert own.rule.describe() == "invuln=5; if melee attacks: invuln=4"
+    # 6 attacks at AP-3 into Sv3+ (6+): hit 2/3, wound 1/2; melee: fails 5/6 (no invulnerable):
+    # 6 x 2/3 x 1/2 x 5/6 = 5/3; ranged: the 4+ invulnerable fails 1/2: 6 x 2/3 x 1/2 x 1/2 = 1
+    meq = mh.load_unit("MEQ").as_target()
+    klaw = mh.Weapon(name="Klaw", attacks=6, skill=3, strength=4, ap=-3, damage=1, range="melee")
+    gun = attrs.evolve(klaw, name="Gun", range=24)
+    rules = [p.rule for p in field]
+    assert mh.attack([klaw], meq, apply=rules).unsaved.mean() == F(5, 3)
+    assert mh.attack([gun], meq, apply=rules).unsaved.mean() == F(1)

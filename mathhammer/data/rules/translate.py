@@ -646,6 +646,11 @@ _ENEMY_STATE = re.compile(r"\bwhile an enemy unit is ([A-Z][a-z]+),[^.]*\bthat u
                           r"effects? of your chosen\b", re.I)
 
 
+#: the invulnerable save a sentence before gave, improved ("this invulnerable save is improved to
+#: 4+"): against the attacks that one was (unless it says its own), for the same unit
+_THIS_SAVE = re.compile(r"\b(?:this|that|its) invulnerable save is improved to \d\+")
+
+
 #: a sentence about the weapons the one before changed
 _THOSE_WEAPONS = re.compile(r"^(?!.*\bequipped with\b).*\b(?:(?:those|these) weapons|that "
                             r"weapon|such (?:an? )?weapons?)\b")
@@ -971,6 +976,7 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     chosen: re.Match | None = None  # "select one melee weapon equipped by the bearer"
     bondsman = False  # "While a model is affected by this ability" said
     afflicted = ""  # "while an enemy unit is Afflicted, ... that unit has the effect of ..."
+    save: tuple[str | None, Whom] | None = None  # the last invulnerable save's attacks, whose
     for sentence in _sentences(clean):
         # "(if ..., ... instead), and ...": a narrower case in the middle of a sentence that
         # replaces its effect; read with it, it would widen the effect
@@ -1052,6 +1058,13 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         if intros:
             ref = intros[-1][2]
         history += [w for _a, _b, w in intros]
+        if save is not None and _THIS_SAVE.search(low):
+            # "... a 5+ invulnerable save against ranged attacks. ... If it does, this
+            # invulnerable save is improved to 4+": that save, of that unit, against those attacks
+            kind, whom = save
+            alternatives = [[(k, (v[0], v[1] or kind)) if k == "invuln" else (k, v)
+                             for k, v in alt] for alt in alternatives]
+        save = next(((v[1], whom) for alt in alternatives for k, v in alt if k == "invuln"), save)
         first, before = first or whom, whom
         # what names the beneficiary is not a condition: the subject, and "while a friendly
         # X unit is within 6\" of this model" (always true of the bearer's own unit)
