@@ -702,3 +702,29 @@ def test_this_invulnerable_save_improved_keeps_the_saves_attacks_and_unit():
     rules = [p.rule for p in field]
     assert mh.attack([klaw], meq, apply=rules).unsaved.mean() == F(5, 3)
     assert mh.attack([gun], meq, apply=rules).unsaved.mean() == F(1)
+
+
+def test_a_weapon_named_by_an_attack_made_with_it_or_by_its_ability_in_words():
+    # "If that attack is made with a battle cannon ...": that weapon's, not every ranged one's
+    bullets = translate("Automated Defences", "Each time this model makes a ranged attack that "
+                        "targets the closest enemy unit:\n- If that attack is made with a "
+                        "Punisher gatling cannon and the target is not a MONSTER or VEHICLE, add "
+                        "1 to the Hit roll.\n- If that attack is made with a battle cannon and "
+                        "the target is a MONSTER or VEHICLE, add 1 to the Hit roll.")
+    assert [p.rule.describe() for p in bullets] == [
+        "if ranged attacks, with punisher gatling cannon: hit_mod=+1",
+        "if ranged attacks, with battle cannon: hit_mod=+1"]
+    # "a ranged weapon that has the Anti ability": any [ANTI-KEYWORD X+] weapon
+    racks, = translate("Splinter Racks", "While Empowered, each time this model makes an attack "
+                       "with a ranged weapon that has the ^^**Anti**^^ ability, you can re-roll "
+                       "the Hit roll.")
+    assert racks.rule.describe() == "if ranged attacks, weapons with anti: reroll_hits=failed"
+    # 6 shots into MEQ: hit 2/3, wound 1/2, fail 1/3 = 2/3; re-rolled hits 8/9: 6 x 8/9 x 1/2 x
+    # 1/3 = 8/9 (its Anti-VEHICLE 4+ does not meet INFANTRY)
+    meq = mh.load_unit("MEQ").as_target()
+    lance = mh.Weapon(name="Dark lance", attacks=6, skill=3, strength=4, ap=0, damage=1, range=36)
+    anti = attrs.evolve(lance, name="Splinter cannon", abilities=["anti-vehicle 4+"])
+    assert mh.attack([lance], meq, apply=[racks.rule]).unsaved.mean() == F(2, 3)
+    assert mh.attack([anti], meq, apply=[racks.rule]).unsaved.mean() == F(8, 9)
+    cannon = attrs.evolve(lance, name="Battle cannon")  # +1 to hit (2+): 6 x 5/6 x 1/2 x 1/3
+    assert mh.attack([cannon], meq, apply=[p.rule for p in bullets]).unsaved.mean() == F(5, 6)

@@ -718,7 +718,14 @@ _WEAPON_PHRASES = [
     re.compile(r"\battacks? (?:made )?with (?:its |this model's |the bearer's |their |an? )"
                r"(?P<w>(?:[a-z'\-]+ ){0,4}?[a-z'\-]+?)(?: weapons?)?(?= that\b|,|\.|$| against\b|"
                r" targets?\b| is\b)"),
+    # "If that attack is made with a Punisher gatling cannon and the target is ...": that weapon
+    re.compile(r"\battacks? (?:is|are) made with (?:its |this model's |the bearer's |their |an? )"
+               r"(?P<w>(?:[a-z'\-]+ ){0,4}?[a-z'\-]+?)(?: weapons?)?(?= that\b|,|\.|$| against\b|"
+               r" and\b| by\b)"),
 ]
+#: weapons named by an ability in words: "a ranged weapon that has the Anti ability"
+_ABILITY_WEAPONS = re.compile(r"\b(?:(ranged|melee) )?weapons? (?:that|which) ha(?:s|ve) the "
+                              r"([a-z][a-z \-0-9+]*?) abilit(?:y|ies)\b")
 #: weapons named by their abilities in brackets ("all [HEAVY] weapons", "a [MELTA] or [TORRENT]
 #: weapon")
 _BRACKETED_WEAPONS = re.compile(r"((?:\[[a-z][a-z \-0-9+]*\](?:,? (?:or|and) |, )?)+) "
@@ -747,6 +754,12 @@ def _weapon_scope(low: str, cased: str | None = None) -> tuple[dict[str, Any], b
             cond.setdefault("weapon_abilities", abilities)
             if m.group(2):
                 cond.setdefault("attack", m.group(2))
+    for m in _ABILITY_WEAPONS.finditer(low):
+        abilities = _ability_names(m.group(2))
+        if abilities:
+            cond.setdefault("weapon_abilities", abilities)
+            if m.group(1):
+                cond.setdefault("attack", m.group(1))
     for pattern in _WEAPON_PHRASES:
         for m in pattern.finditer(low):
             if cased is not None and re.search(r"\b[A-Z]{3,}\b", cased[m.start("w"):m.end("w")]):
@@ -785,6 +798,9 @@ def _ability_names(phrase: str) -> tuple[str, ...]:
     out = []
     for part in re.split(r"(?<!\s)\s*(?:,|\bor\b|\band\b)\s*", phrase):
         if not part:
+            continue
+        if part in ("anti", "anti-x", "anti-keyword"):  # any Anti-KEYWORD X+ ability
+            out.append("anti")
             continue
         for candidate in (part, f"{part} 1", f"{part} 4+", f"{part} 1\""):
             try:
