@@ -728,3 +728,21 @@ def test_a_weapon_named_by_an_attack_made_with_it_or_by_its_ability_in_words():
     assert mh.attack([anti], meq, apply=[racks.rule]).unsaved.mean() == F(8, 9)
     cannon = attrs.evolve(lance, name="Battle cannon")  # +1 to hit (2+): 6 x 5/6 x 1/2 x 1/3
     assert mh.attack([cannon], meq, apply=[p.rule for p in bullets]).unsaved.mean() == F(5, 6)
+
+
+def test_the_phase_of_the_last_setup_that_names_one():
+    # a first setup with no phase (the YP gained), then "In your Shooting phase, ... selected to
+    # shoot, you can spend 1YP. If you do, ...": the re-roll is for ranged attacks only
+    rule, = translate("Optimal Application", "At the end of your Command phase, you gain 1YP for "
+                      "each objective marker you control. In your Shooting phase, each time a "
+                      "unit from your army is selected to shoot, you can spend 1YP. If you do, "
+                      "until the end of the phase, each time a model in that unit makes an "
+                      "attack, re-roll a Hit roll of 1.")
+    assert rule.switch and rule.rule.describe() == "if ranged attacks: reroll_hits=ones"
+    # 6 attacks into MEQ, fail 1/3 and wound 1/2: melee hits 2/3: 6 x 2/3 x 1/6 = 2/3; ranged
+    # hits 2/3 + 1/6 x 2/3 = 7/9: 6 x 7/9 x 1/6 = 7/9
+    meq = mh.load_unit("MEQ").as_target()
+    blade = mh.Weapon(name="Blade", attacks=6, skill=3, strength=4, ap=0, damage=1, range="melee")
+    gun = attrs.evolve(blade, name="Gun", range=24)
+    assert mh.attack([blade], meq, apply=[rule.rule]).unsaved.mean() == F(2, 3)
+    assert mh.attack([gun], meq, apply=[rule.rule]).unsaved.mean() == F(7, 9)

@@ -979,6 +979,7 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     switches: list[tuple[str, Whom, str, list[Effect], str]] = []
     reasons: list[str] = []
     setup = ""  # a sentence without an effect that sets a condition (select one unit...)
+    phase: str | None = None  # the attacks (ranged, melee) of the setup's phase
     lasts = False  # a sentence since the setup makes it last past its phase
     last = None  # the attack kind (ranged, melee) of the last sentence with an effect
     ref: Whom | None = None  # the unit "that unit" means
@@ -1020,9 +1021,13 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
             if intros:
                 ref = intros[-1][2]
                 history += [w for _a, _b, w in intros]
-            if not reason and not setup and not _ONLY.match(low) and \
-                    _UNCHECKED.search(_SCAFFOLD.sub(" ", low)):
-                setup = sentence
+            if not reason and not _ONLY.match(low) and _UNCHECKED.search(_SCAFFOLD.sub(" ", low)):
+                setup = setup or sentence
+                # the phase of the last such sentence that names one ("At the end of your
+                # Command phase, you gain 1YP ... In your Shooting phase, each time a unit is
+                # selected to shoot, you can spend 1YP. If you do, ...": the Shooting phase)
+                kinds = {k for pattern, k in _ATTACK_KIND if pattern.search(low)}
+                phase = kinds.pop() if len(kinds) == 1 else None if kinds else phase
             lasts = lasts or bool(setup and _PAST_THE_PHASE.search(low))
             continue
         defending = bool(_DEFENDER.search(low)) or all(
@@ -1107,11 +1112,8 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         cond, rest = _conditions(_effect_text(plain_low), plain, low)
         # "... when this unit is selected to fight. If it does, until the end of the phase, ...":
         # the setup's phase, unless the effect lasts past it
-        if "attack" not in cond and setup and not lasts and not _PAST_THE_PHASE.search(low):
-            kinds = {k for pattern, k in _ATTACK_KIND
-                     if pattern.search(setup.lower())}
-            if len(kinds) == 1:
-                cond["attack"] = kinds.pop()
+        if "attack" not in cond and phase and not lasts and not _PAST_THE_PHASE.search(low):
+            cond["attack"] = phase
         if "attack" not in cond and last and _SAME_ATTACK.search(low):
             cond["attack"] = last  # "If that attack ...": the one the last sentence made
         if re.search(r"\binstead\b", low):
