@@ -746,3 +746,19 @@ def test_the_phase_of_the_last_setup_that_names_one():
     gun = attrs.evolve(blade, name="Gun", range=24)
     assert mh.attack([blade], meq, apply=[rule.rule]).unsaved.mean() == F(2, 3)
     assert mh.attack([gun], meq, apply=[rule.rule]).unsaved.mean() == F(7, 9)
+
+
+@pytest.mark.parametrize("text", [
+    "While this model is leading a unit, each time a model in that unit makes an attack, if a "
+    "Critical Hit is scored, that attack has the [PRECISION] ability.",
+    "Each time a model in this unit makes a ranged attack that targets a CHARACTER unit, on a "
+    "Critical Hit, that attach has the [PRECISION] ability.",  # the data's typo
+    "Each time an attack made by such a weapon scores a Critical Wound, that attack has the "
+    "[PRECISION] ability.",
+])
+def test_an_ability_on_a_critical_roll_only_is_said_not_modelled(text):
+    # the engine gives an ability to every attack of a weapon, never to its critical rolls alone:
+    # [PRECISION] on every attack would send all of them at the CHARACTER
+    rule = one("Hive Predators", text)
+    assert not rule.rule.usable
+    assert rule.rule.not_modelled.startswith("an ability on a Critical Hit or Wound only (")

@@ -465,7 +465,8 @@ _NOT_MODELLED = [
 
 
 #: an ability an attack has only when its roll is a Critical Hit or Wound
-_ON_CRITICAL = re.compile(r"(?:scores? a|on a) critical (?:wound|hit),? (?:that attack|it|the "
+_ON_CRITICAL = re.compile(r"(?:scores? a|on a|if a|each time a) critical (?:wound|hit)(?: is "
+                          r"scored(?: for [^.;,]{1,60}?)?)?,? (?:that attack|that attach|it|the "
                           r"attack) ha(?:s|ve) the \[")
 
 
