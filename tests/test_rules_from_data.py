@@ -762,3 +762,13 @@ def test_an_ability_on_a_critical_roll_only_is_said_not_modelled(text):
     rule = one("Hive Predators", text)
     assert not rule.rule.usable
     assert rule.rule.not_modelled.startswith("an ability on a Critical Hit or Wound only (")
+
+
+def test_an_order_is_the_players_a_switch():
+    # "while ... under the effects of the Fix Bayonets! Order": an Order is issued by the player
+    # (an Officer's choice), so the rule is a switch asserting it, never automatic
+    rule, = translate("Veteran Guerrillas", "While a ^^Regiment^^ unit in your Crusade army is "
+                      "under the effects of the Fix Bayonets! Order, melee weapons equipped by "
+                      "models in that unit have the [PRECISION] ability.")
+    assert rule.switch and rule.rule.describe() == "if melee attacks: abilities=[precision]"
+    assert "Fix Bayonets! Order" in rule.rule.assumes

@@ -608,6 +608,10 @@ _UNCHECKED = re.compile(
     # "an attack made by this model is allocated to a Monster or Vehicle model": the model's
     # keywords, not read (mechanics' wordings: re-rolled Damage)
     r"\ballocated to an? (?!model\b)|"
+    # "while a REGIMENT unit is under the effects of the Fix Bayonets! Order": an Order issued
+    # (the player's), "under the effects of one or more Combat Elixirs"
+    r"\bunder the effects? of\b|\b(?:being )?affected by (?:an?|the|that|those|one or more)\b|"
+    r"!\s*orders?\b|\ban order\b|"
     # "roll one D6: on a 4+, you can re-roll the Damage roll": a roll the engine does not make
     r"\broll (?:one|a|\d) d6\b"
 )
