@@ -377,8 +377,8 @@ def query_rules(entry: dict[str, Any]) -> list[Any]:
     side_rules`): those applied, and its switches the query switches on (``all``, or by
     name). ``keywords``: the bearer's, when given its rules are read for it first
     (:func:`~mathhammer.data.rules.unit_rules.resolve`: an aura for friendly X units is its own when
-    it is X); a rule of one model named by name ("An Autarch has ...") is read for the bearer's
-    groups either way (attacked: the target's, a group named so or the only one)."""
+    it is X); attacked, with ``group_names``, a rule of one model named by name ("An Autarch
+    has ...") reaches the target's group of that name only."""
     from mathhammer.data.rules.unit_rules import side_rules
 
     q = entry["query"]
@@ -394,10 +394,20 @@ def query_rules(entry: dict[str, Any]) -> list[Any]:
     groups = getattr(bearer, "groups", (bearer,)) if bearer is not None else ()
     if q.get("keywords"):  # the bearer's keywords: its rules read for it, as a unit's are
         parts = resolve(parts, SimpleNamespace(keywords=tuple(q["keywords"]), groups=groups))
-    else:  # a rule of one model named by name ("An Autarch has ..."): on that model's group
+    elif bearer is not None and q.get("group_names"):
+        # a rule of one model named by name ("An Autarch has ..."): on the group named so only
+        # (a lone group named otherwise is not that model, as the reader says)
         unit = SimpleNamespace(keywords=(), groups=groups)
-        parts = tuple(resolve([p], unit)[0] if p.scope.own and p.model and
-                      not is_keyword_model(p.model) else p for p in parts)
+        placed = []
+        for p in parts:
+            if p.scope.own and p.model and not is_keyword_model(p.model):
+                one = resolve([p], unit)[0]
+                if one.rule.usable and not one.rule.requires.groups:
+                    one = attrs.evolve(one, rule=attrs.evolve(one.rule, requires=attrs.evolve(
+                        one.rule.requires, groups=(p.model,))))
+                p = one
+            placed.append(p)
+        parts = tuple(placed)
     ur = side_rules(parts, q.get("role", "attacker"), own=own,
                     leading=bool(q.get("leading", False)))
     rules = list(ur.applied)

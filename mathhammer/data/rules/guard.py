@@ -208,8 +208,8 @@ _THAT_MODEL_HAS = re.compile(r"\bthat (?:[A-Z][\w\-]* )?model has the feel no pa
 _WITH_OTHERS = re.compile(r"\bleading\b|\bin the same unit as\b", re.I)
 #: some models of the unit by their keywords: "weapons equipped by non-PSYKER models in that
 #: unit" (the engine gives a unit's rule to all its models' weapons)
-_SOME_MODELS = re.compile(r"\b(?:equipped by|made by|attacks? of) non-[a-z][\w'\-]*(?: [a-z][\w'\-]*)"
-                          r"{0,3}? models?\b", re.I)
+_SOME_MODELS = re.compile(r"\b(?:equipped by|made by|attacks? of) non-[a-z][\w'\-]*"
+                          r"(?: [a-z][\w'\-]*){0,3}? models?\b", re.I)
 _THAT_MODELS_WEAPON = re.compile(r"\bselect one (?:[\w\-]+ ){0,2}?weapon equipped by that "
                                  r"model\b", re.I)
 
