@@ -772,3 +772,20 @@ def test_an_order_is_the_players_a_switch():
                       "models in that unit have the [PRECISION] ability.")
     assert rule.switch and rule.rule.describe() == "if melee attacks: abilities=[precision]"
     assert "Fix Bayonets! Order" in rule.rule.assumes
+
+
+def test_ap_improved_on_a_critical_wound_only():
+    # "on a Critical Wound, improve the Armour Penetration characteristic of that attack by 1":
+    # the Critical Wound's AP (crit_wound_ap), not every attack's (ap_mod)
+    rule = one("Piercing Talons", "Each time a model in the bearer's unit makes an attack, on a "
+               "Critical Wound, improve the Armour Penetration characteristic of that attack by 1.")
+    assert rule.automatic and rule.rule.describe() == "crit_wound_ap=1"
+    checked = one("The Armoury's Artifice", "Each time a model in this unit makes an attack, if "
+                  "a Critical Wound is scored, improve the Armour Penetration characteristic of "
+                  "that attack by 1.")
+    assert checked.automatic and checked.rule.describe() == "crit_wound_ap=1"
+    # 6 attacks into MEQ, hit 2/3: a 6 to wound (1/6) at AP-1 fails 4+ 1/2, a 4-5 (1/3) fails
+    # 3+ 1/3: 6 x 2/3 x (1/12 + 1/9) = 7/9 (every attack at AP-1 would give 1; none, 2/3)
+    meq = mh.load_unit("MEQ").as_target()
+    gun = mh.Weapon(name="Gun", attacks=6, skill=3, strength=4, ap=0, damage=1, range=24)
+    assert mh.attack([gun], meq, apply=[rule.rule]).unsaved.mean() == F(7, 9)

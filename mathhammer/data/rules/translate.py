@@ -307,6 +307,11 @@ def _ignored(m: re.Match) -> list[tuple[str, Any]]:
 
 _MECHANICS: list[tuple[re.Pattern, Any]] = [
     (_IGNORE, _ignored),
+    # "on a Critical Wound, improve the Armour Penetration characteristic of that attack by 1":
+    # that attack's AP when its Wound roll is a Critical Wound only
+    (re.compile(r"(?:on a critical wound|if a critical wound is scored),? (?:the )?improve the "
+                r"armour penetration characteristic of (?:that|the) attack by (\d)"),
+     lambda m: [("crit_wound_ap", int(m.group(1)))]),
     (re.compile(r"(?:you can |can )?re-roll (?:a |the )?damage rolls? of 1\b"),
      lambda m: [("reroll_damage", "ones")]),
     (re.compile(r"(?:you can |can )?re-roll (?:the |that attack's |its )?damage rolls?\b"),
