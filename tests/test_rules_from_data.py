@@ -789,3 +789,30 @@ def test_ap_improved_on_a_critical_wound_only():
     meq = mh.load_unit("MEQ").as_target()
     gun = mh.Weapon(name="Gun", attacks=6, skill=3, strength=4, ap=0, damage=1, range=24)
     assert mh.attack([gun], meq, apply=[rule.rule]).unsaved.mean() == F(7, 9)
+
+
+def test_psychic_melee_weapons_and_a_duration_past_the_next_phase():
+    # "Psychic melee weapons": melee weapons with [PSYCHIC] (the engine checks both: automatic)
+    lance = one("Fires of Purgation", "Psychic melee weapons equipped by models in this unit "
+                "have the [LANCE] ability.")
+    assert lance.automatic
+    assert lance.rule.describe() == "if melee attacks, weapons with psychic: abilities=[lance]"
+    # "until the start of your next Shooting phase" says how long, not which attacks: the
+    # suppressed enemy's melee attacks are hit worse too
+    shells = translate("Starfall Shells", "In your Shooting phase, after the bearer has shot, "
+                       "select one enemy unit hit by one or more of those attacks. Until the start "
+                       "of your next Shooting phase, each time a model in that enemy unit makes "
+                       "an attack, subtract 1 from the Hit roll.")
+    assert [(p.scope, p.rule.describe()) for p in shells] == [(Scope.ENEMY, "hit_mod=-1")]
+    ambush = one("A Perfect Ambush", "Each time a unit from your army is set up on the "
+                 "battlefield as Reinforcements, until the end of your next Fight phase, weapons "
+                 "equipped by models in that unit have the [IGNORES COVER] ability.")
+    assert ambush.rule.describe() == "abilities=[ignores cover]"
+    # [LANCE] after a charge: +1 to wound, S4 v T4 3+ (2/3) not 4+ (1/2); hit 2/3, MEQ fails
+    # 1/3: a [PSYCHIC] sword 6 x 2/3 x 2/3 x 1/3 = 8/9, a plain one 6 x 2/3 x 1/2 x 1/3 = 2/3
+    meq = mh.load_unit("MEQ").as_target()
+    sword = mh.Weapon(name="Sword", attacks=6, skill=3, strength=4, ap=0, damage=1,
+                      range="melee", abilities=["psychic"])
+    plain = attrs.evolve(sword, abilities=[])
+    assert mh.attack([sword], meq, apply=[lance.rule], charged=True).unsaved.mean() == F(8, 9)
+    assert mh.attack([plain], meq, apply=[lance.rule], charged=True).unsaved.mean() == F(2, 3)

@@ -550,7 +550,11 @@ _CHECKED = [
 _DAMAGE_IS = re.compile(r"\b(?:with|has) an? (unmodified )?damage characteristic of (\d)\b"
                         r"(?! (?:to|instead|or)\b)")
 _PSYCHIC = re.compile(r"(?<!hit by )(?<!hit by one or more )(?<!hit by a )"
-                      r"\bpsychic (?:attacks?|weapons?)\b(?! made by)")
+                      r"\bpsychic (?:(?:melee|ranged) )?(?:attacks?|weapons?)\b(?! made by)")
+#: how long an effect lasts, past a later phase ("until the start of your next Shooting phase"):
+#: no condition on the attacks' kind
+_UNTIL_NEXT = re.compile(r"\buntil the (?:start|end) of (?:your|the|your opponent's|the "
+                         r"opponent's) next (?:shooting|fight) phase\b")
 #: an invulnerable save against some attacks only: that condition is the save's alone
 _INVULN_AGAINST = re.compile(r"(?:\d\+ invulnerable save|invulnerable save of \d\+|\d\+ insv|"
                              r"improved to \d\+) against (?:ranged|melee|psychic) attacks")
@@ -938,7 +942,7 @@ def _conditions(low: str, cased: str, whole: str) -> tuple[dict[str, Any], str]:
     # "a 4+ invulnerable save against ranged attacks, and the Feel No Pain 6+ ability": the
     # invulnerable save's own "against ranged attacks" is its clause's, not the sentence's;
     # "ranged and melee weapons" names both kinds
-    whole = _BOTH_KINDS.sub(" ", _INVULN_AGAINST.sub(" ", whole))
+    whole = _UNTIL_NEXT.sub(" ", _BOTH_KINDS.sub(" ", _INVULN_AGAINST.sub(" ", whole)))
     kinds = [kind for pattern, kind in _ATTACK_KIND if pattern.search(whole)]
     if len(kinds) == 1:
         cond["attack"] = kinds[0]
