@@ -123,8 +123,7 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
         return Attacker(label, tuple(profiles), left_out=chosen.left_out,
                         retarget=lambda t: rows(t).fired)
     choice = {"score": value_against(target, options, named), "pistols": pistols}
-    pair = split_attached(spec) if isinstance(spec, str) else None
-    if pair is not None:
+    if isinstance(spec, str) and (pair := split_attached(spec)) is not None:
         if tuple(keywords):
             raise InputError("--attacker-keyword: only for inline weapon rows; the units have "
                              "their own keywords")
@@ -189,18 +188,17 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
                                                       every_weapon=False, choice=choice)[0])
 
         leads = getattr(unit, "leaders", (unit.leader,))
-        pair_rules = attached_rules(unit.bodyguard, leads, "attacker",
-                                    fired_names(unit.bodyguard),
-                                    tuple(n for u in leads for n in fired_names(u)), data)
-        pair_rules += side_rules(named_rules_of(unit.leader, [detachment] if detachment else [],
-                                           "detachment rule", data), "attacker",
-                            bearer=unit.leader.name)
+        applied = attached_rules(unit.bodyguard, leads, "attacker", fired_names(unit.bodyguard),
+                                 tuple(n for u in leads for n in fired_names(u)), data)
+        applied += side_rules(named_rules_of(unit.leader, [detachment] if detachment else [],
+                                             "detachment rule", data), "attacker",
+                              bearer=unit.leader.name)
         if enhancements:
             raise InputError(f"--enhancement: {unit.name} is a unit of an army list, which "
                              "gives its enhancements")
         return Attacker(unit.name, tuple(own + inline), unit.cost(models), profile, factions,
                         chosen.left_out, retarget=lambda t: (*fire(t).fired, *inline),
-                        rules=pair_rules, led=True)
+                        rules=applied, led=True)
     here = rules_folder(spec, data) if isinstance(spec, str) else data
     extra = named_rules_of(unit, [detachment] if detachment else [], "detachment rule", here) \
         + named_rules_of(unit, enhancements, "enhancement", here)
@@ -226,8 +224,7 @@ def check_size(unit: Any, models: int | None) -> None:
 
 def _extra_rules(pair: tuple[str, str], detachment: str | None, enhancements: tuple[str, ...],
                  rules: str, data: str | os.PathLike | None, attached: Attacker) -> UnitRules:
-    """A detachment rule (for the whole attached unit) and enhancements (on its Leader);
-    ``pair`` is the spec's (unit, leader)."""
+    """A detachment rule (for the whole attached unit) and enhancements (on its Leader)."""
     from ..data.typed.lookup import find_unit
 
     if not detachment and not enhancements:
@@ -287,9 +284,8 @@ def _profiles(unit: Any, names: list[str], *, melee: bool, models: int | None,
 def _attached_attacker(pair: tuple[str, str], names: list[str], inline: list, *, melee: bool,
                        models: int | None, every_weapon: bool, rules: str,
                        data: str | os.PathLike | None, choice: dict[str, Any]) -> Attacker:
-    """An attacking unit with its Leader attached (``pair``: the spec's unit and leader): the
-    weapons of both fire; the Leader's "while leading" rules apply to every weapon, each unit's
-    own rules to its own weapons."""
+    """An attacking unit with its Leader attached: the weapons of both fire; the Leader's
+    "while leading" rules apply to every weapon, each unit's own rules to its own weapons."""
     from ..data.typed.lookup import find_unit
 
     body_spec, lead_spec = pair
