@@ -38,6 +38,11 @@ def test_the_tables_are_made_from_the_one_declaration():
     tables = (named.ADDITIVE, named.LOWEST, named.REROLL_FIELDS, named.SWITCHES,
               named.TARGET_FIELDS, ("abilities", "mortal_wounds"))
     assert sorted(sum(tables, ())) == sorted(declared)
+    # a re-roll policy's values come from its option's choices, narrowest first
+    assert {f.name: f.choices for f in named.EFFECTS if f.choices} == {
+        "reroll_hits": ("ones", "failed", "noncrit"),
+        "reroll_wounds": ("ones", "failed", "noncrit"), "reroll_damage": ("ones", "any")}
+    assert all(f.choices for f in named.EFFECTS if f.combine is Combine.BROADEST)
 
 
 @pytest.mark.parametrize("field", named.EFFECTS, ids=lambda f: f.name)

@@ -128,7 +128,7 @@ def _merge(field: EffectField) -> tuple[str, str]:
     value, merge = _MERGE[field.combine]
     meta = next((f.metadata for f in attrs.fields(Options) if f.name == field.name), {})
     lo, hi = meta.get("range", (None, None))
-    order = [c.value for c in meta.get("choices", ())]
+    order = field.choices
     fill = {"lo": lo, "hi": hi, "choices": ", ".join(f'`"{c}"`' for c in order),
             "order": " < ".join(order)}
     return value.format(**fill), merge.format(**fill)
