@@ -244,8 +244,10 @@ class Conditions:
 
 
 def _has_ability(weapon: Weapon, ability: str) -> bool:
-    """Whether a weapon has an ability printed, of this kind ("rapid fire" is "rapid fire 1")."""
-    return any(a == ability or a.startswith(ability + " ") for a in weapon.abilities)
+    """Whether a weapon has an ability printed, of this kind ("rapid fire" is "rapid fire 1",
+    "anti" any "anti-vehicle 4+")."""
+    return any(a == ability or a.startswith(ability + " ") or ability == "anti" and
+               a.startswith("anti-") for a in weapon.abilities)
 
 
 def _squash(text: str) -> str:
