@@ -218,6 +218,25 @@ def test_a_chosen_weapon_with_a_word_in_its_name_is_that_weapon_only():
     assert when.weapon_names == ("bolt",) and when.weapon_abilities == ("pistol",)
 
 
+def test_an_options_title_in_bold_is_not_read_as_a_weapons_name():
+    # Kindred Sorcery (Grand Coven): "**Wrath of the Immaterium**" on its own line, then
+    # "Psychic weapons equipped by ...": the Psychic weapons, not a weapon "immaterium psychic"
+    text = ("In your Command phase, you can select one of the abilities listed below.\n\n"
+            "**Psychic Maelstrom**\nEach time a model from your army makes an attack with a "
+            "Psychic weapon, add 1 to the Wound roll.\n\n**Wrath of the Immaterium**\n"
+            "Psychic weapons equipped by models in your army have the [Devastating Wounds] "
+            "ability.")
+    parts = translate("Sorcery", text)
+    assert [p.rule.describe() for p in parts] == [
+        "if weapons with psychic: wound_mod=+1",
+        "if weapons with psychic: abilities=[devastating wounds]"]
+    assert all(not e.requires.weapon_names for p in parts for e in p.rule.effects)
+    # a Psychic bolt: Critical Wounds 6 x 2/3 x 1/6 = 2/3 mortal wounds (before: none)
+    bolt = mh.Weapon("Bolt", attacks=6, skill=3, strength=4, ap=0, damage=1,
+                     abilities=("psychic",))
+    assert mh.attack(bolt, MEQ, apply=[parts[1].rule]).mortal.mean() == F(2, 3)
+
+
 def test_the_leader_of_a_unit_said_by_what_it_holds_is_that_model_only():
     # Court of the Archon: FNP 4+ for the CHARACTER leading the Court, not the Court's models
     parts = translate("Court", "While a CHARACTER model is leading a unit that contains one or "

@@ -763,6 +763,10 @@ def _weapon_scope(low: str, cased: str | None = None) -> tuple[dict[str, Any], b
                 phrase = phrase[:tail.start()]
             if phrase in _ANY_WEAPON or phrase.endswith(("characteristic", "characteristics")):
                 continue
+            if not _ability_names(phrase):
+                phrase = _untitled(phrase, m, cased)
+                if phrase in _ANY_WEAPON:  # "... Immaterium Psychic weapons": Psychic weapons
+                    continue
             abilities = _ability_names(phrase)
             if abilities:
                 cond.setdefault("weapon_abilities", abilities)
@@ -772,6 +776,19 @@ def _weapon_scope(low: str, cased: str | None = None) -> tuple[dict[str, Any], b
             name = phrase + (f" / {m.group('p')}" if m.groupdict().get("p") else "")
             cond["weapon_names"] = tuple(dict.fromkeys((*cond.get("weapon_names", ()), name)))
     return cond, bool(cond)
+
+
+def _untitled(phrase: str, m: re.Match[str], cased: str | None) -> str:
+    """A weapon phrase without the option's title it runs on from, every word in title case
+    ("Wrath of the Immaterium Psychic weapons equipped by": Psychic weapons, not a weapon
+    named "immaterium psychic"): its last word when that is a weapon ability, else itself."""
+    words = phrase.split()
+    at = m.group("w").rfind(phrase)
+    if cased is None or len(words) < 2 or m.re is not _WEAPON_PHRASES[2] or at < 0 or \
+            not _ability_names(words[-1]):
+        return phrase
+    span = cased[m.start("w") + at:m.start("w") + at + len(phrase)].split()
+    return words[-1] if all(w[:1].isupper() for w in span) else phrase
 
 
 def _ability_names(phrase: str) -> tuple[str, ...]:
