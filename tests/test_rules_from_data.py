@@ -237,6 +237,28 @@ def test_an_options_title_in_bold_is_not_read_as_a_weapons_name():
     assert mh.attack(bolt, MEQ, apply=[parts[1].rule]).mortal.mean() == F(2, 3)
 
 
+def test_an_excluded_keyword_in_the_plural_is_a_core_keywords_only():
+    # "(excluding MONSTERS and VEHICLES)" are the core keywords MONSTER and VEHICLE; GROTS is a
+    # keyword of its own (Belligerent Boarders, Ramship Raiders): not read as GROT
+    parts = translate("Boarders", "Each time an attack targets a unit (excluding GROTS units), "
+                      "if the Strength characteristic of that attack is greater than the "
+                      "Toughness characteristic of that unit, subtract 1 from the Wound roll.")
+    assert [p.rule.describe() for p in parts] == [
+        "if target not GROTS: wound_mod_if_stronger=-1"]
+    assert one("Edge", "Each time a model in this unit makes a melee attack that targets a unit "
+               "(excluding MONSTERS and VEHICLES), improve the Armour Penetration characteristic "
+               "of that attack by 1.").rule.describe() == \
+        "if melee attacks, target not MONSTER or VEHICLE: ap_mod=+1"
+    gun = mh.Weapon("Gun", attacks=6, skill=3, strength=6, ap=0, damage=1)
+    grots = mh.Target(models=10, toughness=2, save=6, wounds=1, keywords=["ORKS", "GROTS"])
+    boyz = mh.Target(models=10, toughness=5, save=5, wounds=1, keywords=["ORKS", "INFANTRY"])
+    rule = parts[0].rule
+    # GROTS excluded: S6 v T2 2+ 5/6; hit 2/3; Sv6+ fails 5/6: 6 x 2/3 x 5/6 x 5/6 = 25/9
+    assert mh.attack(gun, grots, apply=[rule]).unsaved.mean() == F(25, 9)
+    # Boyz: S6 > T5, 3+ -1 -> 4+ 1/2; Sv5+ fails 2/3: 6 x 2/3 x 1/2 x 2/3 = 4/3
+    assert mh.attack(gun, boyz, apply=[rule]).unsaved.mean() == F(4, 3)
+
+
 def test_the_leader_of_a_unit_said_by_what_it_holds_is_that_model_only():
     # Court of the Archon: FNP 4+ for the CHARACTER leading the Court, not the Court's models
     parts = translate("Court", "While a CHARACTER model is leading a unit that contains one or "

@@ -554,6 +554,10 @@ _TARGET_EXCLUDED = re.compile(
     r"(?: [A-Z][A-Z\-']+)*(?:,? (?:and|or) |, )?)+)(?: units)?\)|\(excluding attacks that target "
     r"((?:[A-Z][A-Z\-']+(?:,? (?:and|or) |, )?)+)\)|targets? (?:an? )?(?:enemy )?units? (?:\("
     r"excluding units? that can ((?i:fly))\)|that cannot ((?i:fly)))")
+#: the core keywords a text writes in the plural ("excluding MONSTERS and VEHICLES"); any other
+#: keyword is as written (GROTS, POXWALKERS and GENESTEALERS are keywords of their own)
+_CORE_PLURALS = frozenset({"MONSTERS", "VEHICLES", "CHARACTERS", "BEASTS", "SWARMS", "PSYKERS",
+                           "WALKERS"})
 _TARGET_KW = re.compile(r"(?i:(?:targets?|against) an?(?: visible)?(?: enemy)?|(?:while|when) "
                         r"targeting|"
                         r"if (?:that|the) target(?: of (?:that|the) attack)? is(?: an?)?) "
@@ -911,7 +915,7 @@ def _conditions(low: str, cased: str, whole: str) -> tuple[dict[str, Any], str]:
     x = _TARGET_EXCLUDED.search(cased)
     if x:
         cond["target_not_keywords"] = tuple(
-            k.rstrip("S") if k.endswith("S") and not k.endswith("SS") else k
+            k[:-1] if k.split()[-1] in _CORE_PLURALS else k
             for k in _keyword_phrases(re.sub(r"\b(?:units?|models?|attacks that target)\b", "",
                                             x.group(1) or x.group(2) or x.group(3)
                                             or x.group(4), flags=re.I)))
