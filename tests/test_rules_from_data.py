@@ -259,6 +259,24 @@ def test_an_excluded_keyword_in_the_plural_is_a_core_keywords_only():
     assert mh.attack(gun, boyz, apply=[rule]).unsaved.mean() == F(4, 3)
 
 
+def test_a_leader_as_one_branch_of_an_or_is_no_condition_of_its_own():
+    # Blistering Fusillade: "Starting Strength of 5 or more, or ... a CHARACTER is leading": a
+    # full unit of 5 not led has it, so the switch asserts either branch and 'led' is not checked
+    parts = translate("Fusillade", "If this unit has a Starting Strength of 5 or more, or if a "
+                      "CHARACTER is leading this unit, then each time a model in this unit makes "
+                      "a ranged attack that targets an Afflicted unit, improve the Strength and "
+                      "Armour Penetration characteristics of that attack by 1.")
+    assert [(p.rule.describe(), p.switch) for p in parts] == [
+        ("if ranged attacks: strength_mod=+1, ap_mod=+1", True)]
+    # not led: S5 v T4 3+ 2/3; AP-2 v Sv3+ -> 5+ fails 2/3; hit 2/3: 6 x 2/3 x 2/3 x 2/3 = 16/9
+    gun = mh.Weapon("Gun", attacks=6, skill=3, strength=4, ap=-1, damage=1)
+    assert mh.attack(gun, MEQ, apply=[parts[0].rule]).unsaved.mean() == F(16, 9)
+    # the Leader alone still is a condition: "while a CHARACTER is leading this unit"
+    assert one("Led", "While a CHARACTER is leading this unit, each time a model in this unit "
+               "makes an attack, add 1 to the Hit roll.").rule.describe() == \
+        "if led by a CHARACTER: hit_mod=+1"
+
+
 def test_the_leader_of_a_unit_said_by_what_it_holds_is_that_model_only():
     # Court of the Archon: FNP 4+ for the CHARACTER leading the Court, not the Court's models
     parts = translate("Court", "While a CHARACTER model is leading a unit that contains one or "

@@ -533,9 +533,11 @@ _CHECKED = [
                 r"(?:targets|"
                 r"against) (?:an? )?(?:enemy )?unit that is below half-strength"), "below_half",
      True),
-    (re.compile(r",? ?(?:while|if) (?:an?|this unit is led by an?) (?:[a-z'-]+ )?character"
-                r"(?: model)? is leading (?:this|that) unit|while this unit is (?:being )?led"),
-     "led", True),
+    # one branch of an "or" ("if this unit has a Starting Strength of 5 or more, or if a
+    # CHARACTER is leading this unit") is no condition of its own: the switch asserts either
+    (re.compile(r",? ?(?<!\bor )(?:while|if) (?:an?|this unit is led by an?) (?:[a-z'-]+ )?"
+                r"character(?: model)? is leading (?:this|that) unit(?!,? or\b)|"
+                r"(?<!\bor )while this unit is (?:being )?led(?!,? or\b)"), "led", True),
 ]
 #: the attack's own weapon is Psychic ("makes a Psychic Attack"), not an earlier one's ("a unit
 #: that was hit by one or more Psychic attacks made by a THOUSAND SONS PSYKER unit")
