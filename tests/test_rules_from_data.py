@@ -277,6 +277,37 @@ def test_a_leader_as_one_branch_of_an_or_is_no_condition_of_its_own():
         "if led by a CHARACTER: hit_mod=+1"
 
 
+@pytest.mark.parametrize(("text", "described"), [
+    ("This unit’s attacks have +1 **S**.", "strength_mod=+1"),  # Bane-forged weapons
+    ("This model’s melee attacks have +1 S.", "if melee attacks: strength_mod=+1"),
+    ("This unit’s melee attacks have +1 **WS**.", "if melee attacks: skill_mod=+1"),
+    ("This unit’s ranged attacks have +2 **S**.", "if ranged attacks: strength_mod=+2"),
+    ("This model’s attacks have +1 **D**.", "damage_mod=+1"),
+    ("Friendly units’ attacks have +1 **BS** and **WS**.", "skill_mod=+1"),  # Holy Quest
+    ("While a friendly ADEPTUS MECHANICUS unit is within 6\" of this model, that unit’s melee "
+     "attacks have +1 **WS** and **AP**.", "if melee attacks: skill_mod=+1, ap_mod=+1"),
+    ("While the Waaagh! is active for this unit, this model's melee weapons have +4 A.",
+     "if melee attacks: attacks_mod=+4"),
+])
+def test_the_11e_short_characteristics_of_an_attack_are_read(text, described):
+    # the 11e wording "+1 S", "+1 WS and AP", "+4 A": as "add 1 to the Strength ..."
+    assert is_attack_relevant(text)
+    assert [p.rule.describe() for p in translate("Short", text) if p.rule.usable] == [described]
+
+
+def test_the_11e_short_toughness_and_save_are_said_not_modelled():
+    # Mark of the Star Children: "+1 T" and "4+ Sv" change the unit's own characteristics
+    parts = translate("Mark", "This unit has:\n- +1 **T**.\n- 4+ **Sv**.\n- This unit’s melee "
+                      "attacks have +1 **S**.")
+    assert [p.rule.not_modelled or p.rule.describe() for p in parts] == [
+        "if melee attacks: strength_mod=+1",
+        'changes the unit\'s own characteristics ("This unit has:. +1 T"); changes the unit\'s '
+        'own characteristics ("4+ Sv")']
+    # S4 +1 = 5 v T4: 3+ = 2/3; hit 2/3; fail 1/3: 6 x 2/3 x 2/3 x 1/3 = 8/9 (without 2/3)
+    blade = mh.Weapon("Blade", attacks=6, skill=3, strength=4, ap=0, damage=1, range="melee")
+    assert mh.attack(blade, MEQ, apply=[parts[0].rule]).unsaved.mean() == F(8, 9)
+
+
 def test_the_leader_of_a_unit_said_by_what_it_holds_is_that_model_only():
     # Court of the Archon: FNP 4+ for the CHARACTER leading the Court, not the Court's models
     parts = translate("Court", "While a CHARACTER model is leading a unit that contains one or "

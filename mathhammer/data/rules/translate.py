@@ -108,7 +108,9 @@ _RELEVANT = re.compile(
     r"hit roll|wound roll|saving throw|invulnerable save|feel no pain|armour penetration|"
     r"(?:attacks|strength|damage|ballistic skill|weapon skill)(?: and \w+)* characteristic|"
     r"critical (?:hit|wound)|\[[a-z][a-z \-0-9+]*\]|benefit of cover|stealth abilit|"
-    r"re-roll (?:the |a )?damage|\bdamage roll|(?:^|\s)[+-]\d ap\b"
+    r"re-roll (?:the |a )?damage|\bdamage roll|(?:^|\s)[+-]\d ap\b|"
+    # the 11e short forms: "melee attacks have +1 S", "+1 WS and AP", "+4 A"
+    r"\bha(?:ve|s):? \.? ?\+\d (?:ws|bs|s|a|d)\b(?! (?:roll|move|characteristic))"
 )
 
 
@@ -374,8 +376,12 @@ _EFFECTS: list[tuple[re.Pattern, Any]] = _MECHANICS + [
                 r"penetration|damage|ballistic skill|weapon skill))*) characteristics? "
                 r"(improved|worsened) by (\d)"),
      lambda m: _char_changes(m.group(1), m.group(3), m.group(2))),
-    # "this unit's ranged attacks have +1 AP", and that as an item of a list ("have: . +1 AP")
-    (re.compile(r"(?:^|\bha(?:ve|s):? )\+(\d) ap\b"), lambda m: [("ap_mod", int(m.group(1)))]),
+    # "this unit's ranged attacks have +1 AP", and that as an item of a list ("have: . +1 AP");
+    # the 11e short forms of the others: "+1 S", "+4 A", "+1 D", "+1 WS and AP", "+1 BS and WS"
+    (re.compile(r"(?:^|\bha(?:ve|s):? )\+(\d) ((?:ap|ws|bs|s|a|d)(?:(?:, | and |, and )(?:ap|ws|"
+                r"bs|s|a|d))*)\b(?! (?:roll|move|characteristic))"),
+     lambda m: list(dict.fromkeys((_SHORT[c], int(m.group(1)))
+                                  for c in re.split(r",? and |, ", m.group(2))))),
     # "This invulnerable save is improved to 4+ against Psychic Attacks"
     (re.compile(r"(?:this|the|its|that) invulnerable save is improved to (\d)\+(?: against "
                 r"(ranged|melee|psychic) attacks)?"),
@@ -425,6 +431,9 @@ def _char_changes(names: str, by: str, verb: str) -> list[tuple[str, int]]:
 _CHAR = {"attacks": "attacks_mod", "strength": "strength_mod", "damage": "damage_mod",
          "armour penetration": "ap_mod", "weapon skill": "skill_mod",
          "ballistic skill": "skill_mod"}
+#: the 11e short names of the characteristics an attack has more of ("+1 WS")
+_SHORT = {"a": "attacks_mod", "s": "strength_mod", "d": "damage_mod", "ap": "ap_mod",
+          "ws": "skill_mod", "bs": "skill_mod"}
 _DEFENSIVE = ("fnp", "invuln", "target_abilities", "cover", "wound_mod_if_stronger",
               "no_cover", "fnp_mortal", "fnp_psychic")
 #: granted weapon abilities: "have the [LETHAL HITS] and [PRECISION] abilities"
@@ -437,7 +446,8 @@ _NOT_MODELLED = [
                 r"penetration)(?: and \w+)? characteristic"), "doubles or halves a characteristic"),
     (re.compile(r"attacks characteristic"), "changes the Attacks characteristic"),
     (re.compile(r"ha(?:ve|s) a save characteristic of \d|(?:add|subtract) \d (?:to|from) the "
-                r"(?:toughness|save|wounds) characteristic|improve the save characteristic"),
+                r"(?:toughness|save|wounds) characteristic|improve the save characteristic|"
+                r"(?:^|\s)\+\d (?:t|w)\b(?! roll)|(?:^|\s)\d\+ sv\b"),  # 11e "+1 T", "4+ Sv"
      "changes the unit's own characteristics"),
     (re.compile(r"feel no pain \d\+ [^.]*against (?:mortal|psychic|[^.]*?damage)"),
      "Feel No Pain against some attacks only"),
