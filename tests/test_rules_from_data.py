@@ -308,6 +308,18 @@ def test_the_11e_short_toughness_and_save_are_said_not_modelled():
     assert mh.attack(blade, MEQ, apply=[parts[0].rule]).unsaved.mean() == F(8, 9)
 
 
+def test_a_hit_of_1_is_a_hit_roll_of_1():
+    # Enemy Spotted (both editions): "re-roll a Hit of 1" is the data's "re-roll a Hit roll of 1"
+    parts = translate("Spotted", "Each time a model from your army makes a ranged attack that "
+                      "targets an enemy unit that is within 9\" of and visible to any "
+                      "Searchlights from your army, re-roll a Hit of 1 and, if the model making "
+                      "that attack is a Sentry Gun, add 1 to the Hit roll as well.")
+    assert [p.rule.describe() for p in parts] == [
+        "if ranged attacks: reroll_hits=ones", "if ranged attacks: hit_mod=+1"]
+    assert one("Ones", "Each time a model in this unit makes an attack, re-roll a Wound of 1."
+               ).rule.describe() == "reroll_wounds=ones"
+
+
 def test_the_leader_of_a_unit_said_by_what_it_holds_is_that_model_only():
     # Court of the Archon: FNP 4+ for the CHARACTER leading the Court, not the Court's models
     parts = translate("Court", "While a CHARACTER model is leading a unit that contains one or "

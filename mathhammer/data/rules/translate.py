@@ -141,6 +141,7 @@ _TYPOS = [(re.compile(p, re.I), r) for p, r in (
     (r"\bfriending\b", "friendly"), (r"\bmodel's in\b", "models in"),
     (r"\bhit ro ll\b", "Hit roll"), (r"\bwound ro ll\b", "Wound roll"),
     (r"\b(hit|wound) roll or 1\b", r"\1 roll of 1"),
+    (r"\b(re-roll a (?:hit|wound)) of 1\b", r"\1 roll of 1"),
     (r"\b(improve|worsen) that (armour penetration|strength|damage|attacks)\b", r"\1 the \2"),
     (r"\[([A-Z][A-Z \-]+?) abilit(?:y|ies)\]", r"[\1] abilities"), (r"\babilty\b", "ability"),
     # a weapon ability named without its brackets: "have the Devastating Wounds ability"
