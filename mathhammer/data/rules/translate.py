@@ -108,7 +108,9 @@ _RELEVANT = re.compile(
     r"hit roll|wound roll|saving throw|invulnerable save|feel no pain|armour penetration|"
     r"(?:attacks|strength|damage|ballistic skill|weapon skill)(?: and \w+)* characteristic|"
     r"critical (?:hit|wound)|\[[a-z][a-z \-0-9+]*\]|benefit of cover|stealth abilit|"
-    r"re-roll (?:the |a )?damage|\bdamage roll|(?:^|\s)[+-]\d ap\b"
+    r"re-roll (?:the |a )?damage|\bdamage roll|(?:^|\s)[+-]\d ap\b|"
+    # the 11e short forms: "melee attacks have +1 S", "+1 WS and AP", "+4 A"
+    r"\bha(?:ve|s):? \.? ?\+\d (?:ws|bs|s|a|d)\b(?! (?:roll|move|characteristic))"
 )
 
 
@@ -140,6 +142,7 @@ _TYPOS = [(re.compile(p, re.I), r) for p, r in (
     (r"\bhit ro ll\b", "Hit roll"), (r"\bwound ro ll\b", "Wound roll"),
     (r"\bis allocated (the bearer|this model)\b", r"is allocated to \1"),
     (r"\b(hit|wound) roll or 1\b", r"\1 roll of 1"),
+    (r"\b(re-roll a (?:hit|wound)) of 1\b", r"\1 roll of 1"),
     (r"\b(improve|worsen) that (armour penetration|strength|damage|attacks)\b", r"\1 the \2"),
     (r"\[([A-Z][A-Z \-]+?) abilit(?:y|ies)\]", r"[\1] abilities"), (r"\babilty\b", "ability"),
     # a weapon ability named without its brackets: "have the Devastating Wounds ability"
@@ -410,8 +413,12 @@ _EFFECTS: list[tuple[re.Pattern, Any]] = _MECHANICS + [
                 r"penetration|damage|ballistic skill|weapon skill))*) characteristics? "
                 r"(improved|worsened) by (\d)"),
      lambda m: _char_changes(m.group(1), m.group(3), m.group(2))),
-    # "this unit's ranged attacks have +1 AP", and that as an item of a list ("have: . +1 AP")
-    (re.compile(r"(?:^|\bha(?:ve|s):? )\+(\d) ap\b"), lambda m: [("ap_mod", int(m.group(1)))]),
+    # "this unit's ranged attacks have +1 AP", and that as an item of a list ("have: . +1 AP");
+    # the 11e short forms of the others: "+1 S", "+4 A", "+1 D", "+1 WS and AP", "+1 BS and WS"
+    (re.compile(r"(?:^|\bha(?:ve|s):? )\+(\d) ((?:ap|ws|bs|s|a|d)(?:(?:, | and |, and )(?:ap|ws|"
+                r"bs|s|a|d))*)\b(?! (?:roll|move|characteristic))"),
+     lambda m: list(dict.fromkeys((_SHORT[c], int(m.group(1)))
+                                  for c in re.split(r",? and |, ", m.group(2))))),
     # "This invulnerable save is improved to 4+ against Psychic Attacks"
     (re.compile(r"(?:this|the|its|that) invulnerable save is improved to (\d)\+(?: against "
                 r"(ranged|melee|psychic) attacks)?"),
@@ -461,6 +468,9 @@ def _char_changes(names: str, by: str, verb: str) -> list[tuple[str, int]]:
 _CHAR = {"attacks": "attacks_mod", "strength": "strength_mod", "damage": "damage_mod",
          "armour penetration": "ap_mod", "weapon skill": "skill_mod",
          "ballistic skill": "skill_mod"}
+#: the 11e short names of the characteristics an attack has more of ("+1 WS")
+_SHORT = {"a": "attacks_mod", "s": "strength_mod", "d": "damage_mod", "ap": "ap_mod",
+          "ws": "skill_mod", "bs": "skill_mod"}
 _DEFENSIVE = ("fnp", "invuln", "target_abilities", "cover", "wound_mod_if_stronger",
               "no_cover", "fnp_mortal", "fnp_psychic")
 #: granted weapon abilities: "have the [LETHAL HITS] and [PRECISION] abilities"
@@ -473,7 +483,8 @@ _NOT_MODELLED = [
                 r"penetration)(?: and \w+)? characteristic"), "doubles or halves a characteristic"),
     (re.compile(r"attacks characteristic"), "changes the Attacks characteristic"),
     (re.compile(r"ha(?:ve|s) a save characteristic of \d|(?:add|subtract) \d (?:to|from) the "
-                r"(?:toughness|save|wounds) characteristic|improve the save characteristic"),
+                r"(?:toughness|save|wounds) characteristic|improve the save characteristic|"
+                r"(?:^|\s)\+\d (?:t|w)\b(?! roll)|(?:^|\s)\d\+ sv\b"),  # 11e "+1 T", "4+ Sv"
      "changes the unit's own characteristics"),
     (re.compile(r"feel no pain \d\+ [^.]*against (?:mortal|psychic|[^.]*?damage)"),
      "Feel No Pain against some attacks only"),
@@ -570,9 +581,11 @@ _CHECKED = [
                 r"(?:targets|"
                 r"against) (?:an? )?(?:enemy )?unit that is below half-strength"), "below_half",
      True),
-    (re.compile(r",? ?(?:while|if) (?:an?|this unit is led by an?) (?:[a-z'-]+ )?character"
-                r"(?: model)? is leading (?:this|that) unit|while this unit is (?:being )?led"),
-     "led", True),
+    # one branch of an "or" ("if this unit has a Starting Strength of 5 or more, or if a
+    # CHARACTER is leading this unit") is no condition of its own: the switch asserts either
+    (re.compile(r",? ?(?<!\bor )(?:while|if) (?:an?|this unit is led by an?) (?:[a-z'-]+ )?"
+                r"character(?: model)? is leading (?:this|that) unit(?!,? or\b)|"
+                r"(?<!\bor )while this unit is (?:being )?led(?!,? or\b)"), "led", True),
 ]
 #: the attack's own weapon is Psychic ("makes a Psychic Attack"), not an earlier one's ("a unit
 #: that was hit by one or more Psychic attacks made by a THOUSAND SONS PSYKER unit")
@@ -595,6 +608,10 @@ _TARGET_EXCLUDED = re.compile(
     r"(?: [A-Z][A-Z\-']+)*(?:,? (?:and|or) |, )?)+)(?: units)?\)|\(excluding attacks that target "
     r"((?:[A-Z][A-Z\-']+(?:,? (?:and|or) |, )?)+)\)|targets? (?:an? )?(?:enemy )?units? (?:\("
     r"excluding units? that can ((?i:fly))\)|that cannot ((?i:fly)))")
+#: the core keywords a text writes in the plural ("excluding MONSTERS and VEHICLES"); any other
+#: keyword is as written (GROTS, POXWALKERS and GENESTEALERS are keywords of their own)
+_CORE_PLURALS = frozenset({"MONSTERS", "VEHICLES", "CHARACTERS", "BEASTS", "SWARMS", "PSYKERS",
+                           "WALKERS"})
 _TARGET_KW = re.compile(r"(?i:(?:targets?|against) an?(?: visible)?(?: enemy)?|(?:while|when) "
                         r"targeting|"
                         r"if (?:that|the) target(?: of (?:that|the) attack)? is(?: an?)?) "
@@ -826,6 +843,10 @@ def _weapon_scope(low: str, cased: str | None = None) -> tuple[dict[str, Any], b
                 phrase = phrase[:tail.start()]
             if phrase in _ANY_WEAPON or phrase.endswith(("characteristic", "characteristics")):
                 continue
+            if not _ability_names(phrase):
+                phrase = _untitled(phrase, m, cased)
+                if phrase in _ANY_WEAPON:  # "... Immaterium Psychic weapons": Psychic weapons
+                    continue
             abilities = _ability_names(phrase)
             if abilities:
                 cond.setdefault("weapon_abilities", abilities)
@@ -835,6 +856,19 @@ def _weapon_scope(low: str, cased: str | None = None) -> tuple[dict[str, Any], b
             name = phrase + (f" / {m.group('p')}" if m.groupdict().get("p") else "")
             cond["weapon_names"] = tuple(dict.fromkeys((*cond.get("weapon_names", ()), name)))
     return cond, bool(cond)
+
+
+def _untitled(phrase: str, m: re.Match[str], cased: str | None) -> str:
+    """A weapon phrase without the option's title it runs on from, every word in title case
+    ("Wrath of the Immaterium Psychic weapons equipped by": Psychic weapons, not a weapon
+    named "immaterium psychic"): its last word when that is a weapon ability, else itself."""
+    words = phrase.split()
+    at = m.group("w").rfind(phrase)
+    if cased is None or len(words) < 2 or m.re is not _WEAPON_PHRASES[2] or at < 0 or \
+            not _ability_names(words[-1]):
+        return phrase
+    span = cased[m.start("w") + at:m.start("w") + at + len(phrase)].split()
+    return words[-1] if all(w[:1].isupper() for w in span) else phrase
 
 
 def _ability_names(phrase: str) -> tuple[str, ...]:
@@ -960,7 +994,7 @@ def _conditions(low: str, cased: str, whole: str) -> tuple[dict[str, Any], str]:
     x = _TARGET_EXCLUDED.search(cased)
     if x:
         cond["target_not_keywords"] = tuple(
-            k.rstrip("S") if k.endswith("S") and not k.endswith("SS") else k
+            k[:-1] if k.split()[-1] in _CORE_PLURALS else k
             for k in _keyword_phrases(re.sub(r"\b(?:units?|models?|attacks that target)\b", "",
                                             x.group(1) or x.group(2) or x.group(3)
                                             or x.group(4), flags=re.I)))
