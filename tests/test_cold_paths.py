@@ -127,3 +127,61 @@ def test_one_wound_attack_law_is_the_mixture(edition):
         got = attack_wounds.__wrapped__(gun, target, opts, rules)
         assert got == expected, (extra, opts)
         assert list(got.weights()) == list(expected.weights())  # the same order, too
+
+
+def _d6_roll_face_by_face(need, mod, crit, reroll, fail_below, always_from):
+    """d6_roll the long way (as before its shortcut): every face, and every face of its
+    re-roll, judged one by one."""
+    from mathhammer.mechanics.rolls import CRITICAL, FAIL, SUCCESS
+
+    def judge(face):
+        if face < fail_below:
+            return FAIL
+        if face >= crit:
+            return CRITICAL
+        return SUCCESS if face >= always_from or face + mod >= need else FAIL
+
+    weights = {FAIL: 0, SUCCESS: 0, CRITICAL: 0}
+    for face in range(1, 7):
+        o = judge(face)
+        if ((reroll == "ones" and face == 1) or (reroll == "failed" and o == FAIL)
+                or (reroll == "noncrit" and o != CRITICAL)):
+            for second in range(1, 7):
+                weights[judge(second)] += 1
+        else:
+            weights[o] += 6
+    return PMF({k: w for k, w in weights.items() if w})
+
+
+def test_d6_roll_is_face_by_face():
+    from mathhammer.mechanics.rolls import d6_roll
+
+    for need, mod, crit, reroll, fail_below, always_from in itertools.product(
+            range(2, 8), (-2, -1, 0, 1), range(2, 8), (None, "ones", "failed", "noncrit"),
+            (1, 2, 3), (2, 5, 7)):
+        args = (need, mod, crit, reroll, fail_below, always_from)
+        got = d6_roll.__wrapped__(*args)
+        assert got == _d6_roll_face_by_face(*args), args
+        assert list(got.weights()) == sorted(got.weights())
+
+
+def test_plain_damage_is_the_dice_plus_melta():
+    # the shortcut of damage_roll (no re-roll, halving or modifier) against every pair of
+    # rolls, the Damage dice's and Melta's, each weighted by its probability
+    from mathhammer.mechanics.damage import damage_roll
+    from mathhammer.prob.dice import dice
+
+    for damage, extra, half in itertools.product([1, 3, "D3", "D6", "D6+1", "2D6", "D3+3"],
+                                                 [[], ["melta 2"], ["melta D3"]],
+                                                 [False, True]):
+        gun = Weapon("g", attacks=1, skill=3, strength=4, ap=0, damage=damage,
+                     abilities=extra)
+        got = damage_roll.__wrapped__(gun, Options(half_range=half))
+        melta = gun.parsed.melta if half else None
+        rolls = [(d, m) for d in dice(gun.damage).outcomes()
+                 for m in (dice(melta).outcomes() if melta else [0])]
+        weights = {}
+        for d, m in rolls:
+            w = dice(gun.damage).weights()[d] * (dice(melta).weights()[m] if melta else 1)
+            weights[max(1, d + m)] = weights.get(max(1, d + m), 0) + w
+        assert got == PMF(weights), (damage, extra, half)

@@ -65,6 +65,9 @@ def damage_roll(weapon: Weapon, options: Options) -> PMF:
     Fraction(7, 3)
     """
     melta = weapon.parsed.melta if options.half_range else None
+    if not (options.reroll_damage or options.halve_damage or options.damage_mod):
+        # the roll as it is (never below 1), plus Melta: the common case, at once
+        return dice(weapon.damage) + dice(melta) if melta else dice(weapon.damage)
     bonus = dice(melta) if melta else PMF.point(0)
 
     def modify(rolled: int) -> int:

@@ -108,15 +108,16 @@ def d6_roll(need: int, mod: int, crit: int, reroll: str | None = None,
             or (reroll == "noncrit" and outcome != CRITICAL)
         )
 
-    weights = {FAIL: 0, SUCCESS: 0, CRITICAL: 0}
-    for face in range(1, 7):
-        outcome = classify(face)
+    # a face re-rolled gives one roll of the six faces again: its sixth of each outcome
+    faces = [classify(face) for face in range(1, 7)]
+    once = [faces.count(FAIL), faces.count(SUCCESS), faces.count(CRITICAL)]
+    weights = [0, 0, 0]
+    for face, outcome in enumerate(faces, 1):
         if again(face, outcome):
-            for second in range(1, 7):
-                weights[classify(second)] += 1
+            weights = [w + x for w, x in zip(weights, once, strict=True)]
         else:
             weights[outcome] += 6
-    return PMF._trusted({k: w for k, w in weights.items() if w})
+    return PMF._trusted({k: w for k, w in enumerate(weights) if w})
 
 
 def lethal_hits(weapon: Weapon, options: Options, rules: RuleSet) -> bool:
