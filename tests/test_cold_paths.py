@@ -185,3 +185,30 @@ def test_plain_damage_is_the_dice_plus_melta():
             w = dice(gun.damage).weights()[d] * (dice(melta).weights()[m] if melta else 1)
             weights[max(1, d + m)] = weights.get(max(1, d + m), 0) + w
         assert got == PMF(weights), (damage, extra, half)
+
+
+@pytest.mark.parametrize("edition", ["10e", "11e"])
+def test_sustained_attack_law_as_a_multiset_is_the_ordered_one_sorted(edition):
+    # the multiset law of an attack with Sustained Hits, counted at once, against the ordered
+    # law (mixtures and sums of wound sequences) with each sequence sorted, as it was made
+    from mathhammer.mechanics.criticals import attack_wounds
+
+    rules = load_ruleset(edition)
+    target = Target(models=5, toughness=4, save=3, wounds=2, keywords=["INFANTRY"])
+    abilities = [["sustained hits 1"], ["sustained hits 2", "lethal hits"],
+                 ["sustained hits d3", "devastating wounds"],
+                 ["sustained hits 1", "lethal hits", "devastating wounds"],
+                 ["sustained hits d6+1", "twin-linked"], ["sustained hits 1", "torrent"],
+                 ["sustained hits 2", "anti-infantry 4+"]]
+    options = [Options(), Options(crit_hit=5, reroll_hits="ones", hit_mod=1),
+               Options(reroll_wounds="noncrit", crit_wound=5), Options(lethal_hits="decline"),
+               Options(overwatch=True), Options(crit_hit=2)]
+    for skill, strength, extra, opts in itertools.product([2, 4, 6], [2, 4, 8], abilities,
+                                                          options):
+        gun = Weapon("g", attacks=2, skill=None if "torrent" in extra else skill,
+                     strength=strength, ap=-1, damage=1, abilities=extra)
+        ordered = attack_wounds.__wrapped__(gun, target, opts, rules, ordered=True)
+        expected = ordered.map(lambda o: (o[0], tuple(sorted(o[1]))))
+        got = attack_wounds.__wrapped__(gun, target, opts, rules, ordered=False)
+        assert got == expected, (skill, strength, extra, opts)
+        assert list(got.weights()) == list(expected.weights())  # the same order, too

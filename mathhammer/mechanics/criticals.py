@@ -62,18 +62,18 @@ def attack_wounds(weapon: Weapon, target: Target, options: Options, rules: RuleS
     if not a.sustained:  # at most one wound: the mixture below on integer weights at once
         return _one_wound(w, hit_roll(weapon, target, options, rules).weights(), crit_wound,
                           lethal_hits(weapon, options, rules))
+    if not ordered:  # the wounds as a multiset: counted at once, on integer weights
+        return _sustained(w, hit_roll(weapon, target, options, rules).weights(), crit_wound,
+                          lethal_hits(weapon, options, rules), dice(a.sustained))
     rolled = PMF({(): w.get(ROLL_FAIL, 0), (NORMAL,): w.get(ROLL_SUCCESS, 0),
                   (crit_wound,): w.get(ROLL_CRITICAL, 0)})
     one_hit = rolled.map(lambda ws: (1, ws))
     own = PMF.point((1, (NORMAL,))) if lethal_hits(weapon, options, rules) else one_hit
-    critical = own
-    if a.sustained:
-        extra = one_hit.random_sum(dice(a.sustained), op=_cat, zero=(0, ()))
-        critical = own.convolve(extra, _cat)
+    extra = one_hit.random_sum(dice(a.sustained), op=_cat, zero=(0, ()))
+    critical = own.convolve(extra, _cat)
     h = hit_roll(weapon, target, options, rules).weights()
-    out = PMF.mix([(h.get(ROLL_FAIL, 0), PMF.point((0, ()))), (h.get(ROLL_SUCCESS, 0), one_hit),
-                   (h.get(ROLL_CRITICAL, 0), critical)])
-    return out if ordered else out.map(lambda o: (o[0], tuple(sorted(o[1]))))
+    return PMF.mix([(h.get(ROLL_FAIL, 0), PMF.point((0, ()))),
+                    (h.get(ROLL_SUCCESS, 0), one_hit), (h.get(ROLL_CRITICAL, 0), critical)])
 
 
 def _one_wound(w: dict[int, int], h: dict[int, int], crit_wound: Wound, lethal: bool) -> PMF:
@@ -94,6 +94,55 @@ def _one_wound(w: dict[int, int], h: dict[int, int], crit_wound: Wound, lethal: 
     if lethal:
         out[1, (NORMAL,)] += crit * total
     return PMF._trusted({k: x for k, x in out.items() if x})
+
+
+def _sustained(w: dict[int, int], h: dict[int, int], crit_wound: Wound, lethal: bool,
+               extra: PMF) -> PMF:
+    """:func:`attack_wounds` (``ordered=False``) of an attack with Sustained Hits, from the
+    weights of its wound roll ``w`` and hit roll ``h`` and the law of its extra hits
+    ``extra``: a Critical Hit makes ``x`` more hits, ``a`` of whose wound rolls succeed and
+    ``b`` are critical with the multinomial weight ``x! / (a! b! c!) wn^a wc^b wf^c``, besides
+    its own wound (a wound roll, or Lethal Hits' automatic wound). Every weight is over
+    ``h.total * extra.total * w.total ** (max x + 1)``.
+
+    >>> law = _sustained({0: 1, 1: 1}, {0: 1, 2: 1}, CRITICAL, True, PMF.point(1))
+    >>> law.prob((2, (NORMAL, NORMAL))), law.prob((0, ()))  # a 6, then its extra hit wounds
+    (Fraction(1, 4), Fraction(1, 2))
+    """
+    wf, wn, wc = w.get(ROLL_FAIL, 0), w.get(ROLL_SUCCESS, 0), w.get(ROLL_CRITICAL, 0)
+    t = wf + wn + wc
+    counts = extra.weights()
+    top = max(counts)
+    scale = extra.total * t ** top
+    kinds: dict[tuple[int, int], tuple] = {}
+
+    def wounds(normal: int, crit: int) -> tuple:  # as the sorted tuple of their kinds
+        key = (normal, crit)
+        if key not in kinds:
+            kinds[key] = tuple(sorted((NORMAL,) * normal + (crit_wound,) * crit))
+        return kinds[key]
+
+    rolls = [(n, c, x) for n, c, x in ((0, 0, wf), (1, 0, wn), (0, 1, wc)) if x]
+    out: dict[tuple[int, tuple], int] = {}
+    if h.get(ROLL_FAIL, 0):
+        out[0, ()] = h[ROLL_FAIL] * scale * t
+    if h.get(ROLL_SUCCESS, 0):
+        for n, c, x in rolls:
+            out[1, wounds(n, c)] = h[ROLL_SUCCESS] * x * scale
+    hc = h.get(ROLL_CRITICAL, 0)
+    own = [(1, 0, t)] if lethal else rolls
+    for hits, px in counts.items() if hc else ():
+        base = hc * px * t ** (top - hits)
+        for a in range(hits + 1):
+            for b in range(hits - a + 1):
+                c = hits - a - b
+                m = (comb(hits, a) * comb(hits - a, b) * wn ** a * wc ** b * wf ** c)
+                if not m:
+                    continue
+                for n0, c0, x0 in own:
+                    key = (1 + hits, wounds(a + n0, b + c0))
+                    out[key] = out.get(key, 0) + base * m * x0
+    return PMF._trusted(out)
 
 
 def save_fails(weapon: Weapon, group: Target, options: Options, rules: RuleSet) -> dict[str, int]:
