@@ -155,8 +155,14 @@ def save_fails(weapon: Weapon, group: Target, options: Options, rules: RuleSet) 
 def _save_fails(weapon: Weapon, group: Target, options: Options,
                 rules: RuleSet) -> tuple[tuple[str, int], ...]:
     normal = 6 - saved_faces(weapon, group, options, rules)
-    crit = 6 - saved_faces(weapon, group, options, rules, critical=True)
+    crit = 6 - saved_faces(weapon, group, options, rules, critical=True) \
+        if options.crit_wound_ap else normal  # no critical-wound AP: the same save
     return (NORMAL, normal), (CRITICAL, crit), (DEVASTATING, 6)
+
+
+#: ``(Devastating, normal, critical)`` wounds of the wound tuples of at most one wound
+_ONE_WOUND = {(): (0, 0, 0), (NORMAL,): (0, 1, 0), (CRITICAL,): (0, 0, 1),
+              (DEVASTATING,): (1, 0, 0)}
 
 
 def packets_per_attack(per: PMF, fails: dict[str, int] | None, base: int | None) -> PMF:
@@ -180,13 +186,18 @@ def packets_per_attack(per: PMF, fails: dict[str, int] | None, base: int | None)
 
     kinds: dict[tuple[int, int, int], int] = {}  # (dev, normal, critical) -> weight
     for (_hits, wounds), w in per.weights().items():
-        key = (wounds.count(DEVASTATING), wounds.count(NORMAL), wounds.count(CRITICAL))
+        key = _ONE_WOUND.get(wounds) or (wounds.count(DEVASTATING), wounds.count(NORMAL),
+                                         wounds.count(CRITICAL))
         kinds[key] = kinds.get(key, 0) + w
     saved = 0 if fails is None else max(n + c for _d, n, c in kinds)
     out: dict[int, int] = {}
     for (dev, normal, critical), w in kinds.items():
-        if fails is None:
+        if fails is None or not normal + critical:
             law = {normal + critical: w * 6 ** saved}
+        elif normal + critical == 1:  # one wound: saved or not
+            f = fails[NORMAL] if normal else fails[CRITICAL]
+            scale = w * 6 ** (saved - 1)
+            law = {u: x * scale for u, x in ((0, 6 - f), (1, f)) if x}
         else:
             a, b = row(normal, fails[NORMAL]), row(critical, fails[CRITICAL])
             scale = w * 6 ** (saved - normal - critical)
@@ -198,4 +209,4 @@ def packets_per_attack(per: PMF, fails: dict[str, int] | None, base: int | None)
         for u, x in law.items():
             key = u if base is None else u + dev if base == 0 else u * base + dev
             out[key] = out.get(key, 0) + x
-    return PMF(out)
+    return PMF._trusted(out)

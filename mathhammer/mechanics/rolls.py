@@ -92,32 +92,22 @@ def d6_roll(need: int, mod: int, crit: int, reroll: str | None = None,
     Fraction(1, 6)
     """
 
-    def classify(face: int) -> int:
-        if face < fail_below:
-            return FAIL
-        if face >= crit:
-            return CRITICAL
-        if face >= always_from:
-            return SUCCESS
-        return SUCCESS if face + mod >= need else FAIL
-
-    def again(face: int, outcome: int) -> bool:
-        return (
-            (reroll == "ones" and face == 1)
-            or (reroll == "failed" and outcome == FAIL)
-            or (reroll == "noncrit" and outcome != CRITICAL)
-        )
-
-    # a face re-rolled gives one roll of the six faces again: its sixth of each outcome
-    faces = [classify(face) for face in range(1, 7)]
+    # each face judged once (the outcomes are 0, 1, 2: FAIL, SUCCESS, CRITICAL); a face
+    # re-rolled gives a sixth of one roll of the six faces again
+    faces = [FAIL if f < fail_below else CRITICAL if f >= crit
+             else SUCCESS if f >= always_from or f + mod >= need else FAIL for f in range(1, 7)]
     once = [faces.count(FAIL), faces.count(SUCCESS), faces.count(CRITICAL)]
-    weights = [0, 0, 0]
-    for face, outcome in enumerate(faces, 1):
-        if again(face, outcome):
-            weights = [w + x for w, x in zip(weights, once, strict=True)]
-        else:
-            weights[outcome] += 6
-    return PMF._trusted({k: w for k, w in enumerate(weights) if w})
+    kept = list(once)  # the faces kept, by outcome
+    if reroll == "ones":
+        kept[faces[0]] -= 1
+    elif reroll == "failed":
+        kept[FAIL] = 0
+    elif reroll == "noncrit":
+        kept[FAIL] = kept[SUCCESS] = 0
+    again = 6 - sum(kept)
+    return PMF._trusted({o: 6 * k + again * n for o, (k, n) in enumerate(zip(kept, once,
+                                                                             strict=True))
+                         if 6 * k + again * n})
 
 
 def lethal_hits(weapon: Weapon, options: Options, rules: RuleSet) -> bool:
