@@ -212,3 +212,38 @@ def test_sustained_attack_law_as_a_multiset_is_the_ordered_one_sorted(edition):
         got = attack_wounds.__wrapped__(gun, target, opts, rules, ordered=False)
         assert got == expected, (skill, strength, extra, opts)
         assert list(got.weights()) == list(expected.weights())  # the same order, too
+
+
+def test_packets_per_attack_is_every_save_rolled():
+    # each wound's save rolled face by face (6^k rolls for k wounds), the Devastating Wounds
+    # left out, counted or coded, against the one-pass count with its one-wound table
+    from mathhammer.mechanics.criticals import (
+        CRITICAL,
+        DEVASTATING,
+        NORMAL,
+        attack_wounds,
+        packets_per_attack,
+    )
+
+    rules = load_ruleset()
+    target = Target(models=5, toughness=4, save=3, wounds=2)
+    for extra in ([], ["lethal hits", "devastating wounds"], ["sustained hits 2"],
+                  ["sustained hits d3", "devastating wounds"]):
+        gun = Weapon("g", attacks=1, skill=3, strength=4, ap=-1, damage=1, abilities=extra)
+        per = attack_wounds(gun, target, Options(), rules, ordered=False)
+        for fails, base in itertools.product(
+                [{NORMAL: 3, CRITICAL: 3, DEVASTATING: 6}, {NORMAL: 2, CRITICAL: 5,
+                                                           DEVASTATING: 6},
+                 {NORMAL: 0, CRITICAL: 6, DEVASTATING: 6}, None], [None, 0, 7]):
+            weights = {}
+            most = max(len(wounds) for _hits, wounds in per.outcomes())
+            for (_hits, wounds), w in per.weights().items():
+                dev = wounds.count(DEVASTATING)
+                saved = [k for k in wounds if k != DEVASTATING]
+                for faces in itertools.product(range(6), repeat=len(saved)):
+                    u = len(saved) if fails is None else sum(
+                        f < fails[k] for f, k in zip(faces, saved, strict=True))
+                    key = u if base is None else u + dev if base == 0 else u * base + dev
+                    # every outcome over 6^3 rolls: at most three wounds to save here
+                    weights[key] = weights.get(key, 0) + w * 6 ** (most - len(saved))
+            assert packets_per_attack(per, fails, base) == PMF(weights), (extra, fails, base)
