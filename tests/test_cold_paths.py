@@ -247,3 +247,31 @@ def test_packets_per_attack_is_every_save_rolled():
                     # every outcome over 6^3 rolls: at most three wounds to save here
                     weights[key] = weights.get(key, 0) + w * 6 ** (most - len(saved))
             assert packets_per_attack(per, fails, base) == PMF(weights), (extra, fails, base)
+
+
+def test_one_model_chain_is_the_chain():
+    # a model losing the capped sum of the packets' losses against the chain over its states
+    from mathhammer.mechanics.allocation import one_model_chain, packet_move, wound_move
+    from mathhammer.model.state import Group
+    from mathhammer.prob.markov import chain
+
+    losses = [PMF.point(1), PMF.uniform(range(1, 7)), PMF({0: 1, 1: 2}),
+              PMF({0: 4, 1: 5, 3: 1, 7: 2})]
+    counts = [PMF.point(0), PMF.point(3), PMF.uniform(range(0, 5)), PMF({1: 1, 6: 3})]
+    for wounds, loss, count in itertools.product([1, 3, 10], losses, counts):
+        for move in (packet_move([Group(wounds)], [loss]),
+                     wound_move([Group(wounds)], [4], [loss])):
+            keys = {((TargetState(1, lost),), ("tally",)): 1 + lost
+                    for lost in range(wounds)}
+            keys[(TargetState(0, 0),), ("tally",)] = 5
+
+            def moved(key, move=move):
+                return [((s2, key[1]), w) for s2, w in move(key[0])]
+
+            got = one_model_chain(keys, count, move)
+            assert PMF(got) == PMF(chain(keys, count, moved, move.total)), (wounds, loss)
+    two = packet_move([Group(2)], [PMF.point(1)])
+    assert one_model_chain({((TargetState(2, 0),),): 1}, PMF.point(1), two) is None
+    squad = packet_move([Group(2), Group(1)], [PMF.point(1), PMF.point(1)])
+    assert one_model_chain({((TargetState(1, 0), TargetState(1, 0)),): 1}, PMF.point(1),
+                           squad) is None

@@ -62,6 +62,7 @@ from ..mechanics.allocation import (
     loss_total,
     mortal_move,
     next_group,
+    one_model_chain,
     packet_move,
     wound_move,
 )
@@ -736,8 +737,10 @@ def _by_count(keys: Weights, v: _Volley, n: PMF, per: PMF, faces: tuple | None, 
         return [((s2, key[1]), w) for s2, w in move(key[0])]
 
     if slot is None or merge:
-        return chain(keys, _packet_law(v, n, per, faces, 0), moved,
-                     move.total)  # type: ignore[attr-defined]
+        law = _packet_law(v, n, per, faces, 0)
+        one_model = one_model_chain(keys, law, move)  # a single model: a sum, capped
+        return one_model if one_model is not None else chain(
+            keys, law, moved, move.total)  # type: ignore[attr-defined]
     # The joint law of (packets, Devastating Wounds) as one integer u * base + dev, so sums of
     # attacks stay sums of integers; then the chain over packets in Horner form, with the
     # Devastating Wounds to come packed into each weight's digits.

@@ -133,6 +133,9 @@ def _allocated(groups: Sequence[Group], items: list[Items], total: int,
     """The move that takes ``e`` wounds from the model :func:`next_group` picks with weight
     ``w`` for each ``(e, w)`` of ``items[g]`` (with ``by_left``, of ``items[g][r - 1]`` when
     the model has ``r`` wounds left); equal next states merged."""
+    if len(groups) == 1 and not by_left:  # one group: its model, at once (as below)
+        return _one_group(groups[0].wounds, items[0], total)  # type: ignore[arg-type]
+
     def move(state: UnitState) -> list[tuple[UnitState, int]]:
         g = next_group(state, groups, precision)
         if g is None:
@@ -149,6 +152,64 @@ def _allocated(groups: Sequence[Group], items: list[Items], total: int,
 
     move.total = total  # type: ignore[attr-defined]
     return move
+
+
+def _one_group(wounds: int, pairs: list[tuple[int, int]], total: int) -> Move:
+    """:func:`_allocated` for a unit of one group (one law): the next wound always goes to
+    its damaged model, or to the next; the unit's state is a 1-tuple.
+
+    >>> move = _one_group(2, [(1, 1), (2, 1)], 2)
+    >>> move((TargetState(2, 1),))  # either loss destroys the wounded model
+    [((TargetState(models=1, wounds_lost=0),), 2)]
+    """
+    def move(state: UnitState) -> list[tuple[UnitState, int]]:
+        models, lost = state[0]
+        if not models:
+            return [(state, total)]
+        out: dict[UnitState, int] = {}
+        for e, w in pairs:
+            s2 = state if not e else (TargetState(models - 1, 0),) if lost + e >= wounds \
+                else (TargetState(models, lost + e),)
+            out[s2] = out.get(s2, 0) + w
+        return list(out.items())
+
+    move.total = total  # type: ignore[attr-defined]
+    move.one_group = (wounds, pairs)  # type: ignore[attr-defined]
+    return move
+
+
+def one_model_chain(keys: dict[tuple, int], count: PMF, move: Move) -> dict[tuple, int] | None:
+    """:func:`~mathhammer.prob.markov.chain` of ``move`` (made by :func:`packet_move` or
+    :func:`wound_move` for a unit of one group) for ``count`` steps from ``keys``, weights of
+    ``(unit state, *tallies)`` keys, when every unit state is of one model at most: that
+    model loses the sum of the steps' losses, up to its wounds, so the states after are
+    read off one random sum (of packed polynomials) instead of a chain over the states.
+    None for any other move or state. The weights are over ``sum(keys) * S.total``, ``S``
+    the law of that sum.
+
+    >>> move = packet_move([Group(wounds=3)], [PMF.uniform([1, 2])])
+    >>> after = one_model_chain({((TargetState(1, 0),),): 1}, PMF.point(2), move)
+    >>> PMF(after).prob(((TargetState(0, 0),),))  # 1 + 2, 2 + 1 or 2 + 2 of 3 wounds
+    Fraction(3, 4)
+    """
+    spec = getattr(move, "one_group", None)
+    if spec is None or any(key[0][0].models > 1 for key in keys):
+        return None
+    wounds, pairs = spec
+    loss: dict[int, int] = {}
+    for e, w in pairs:
+        loss[e] = loss.get(e, 0) + w
+    lost_in_all = PMF._trusted(loss).random_sum(count).weights()
+    out: dict[tuple, int] = {}
+    for key, w in keys.items():
+        state = key[0]
+        models, lost = state[0]
+        for x, p in lost_in_all.items():
+            s2 = state if not models or not x else (TargetState(0, 0),) \
+                if lost + x >= wounds else (TargetState(1, lost + x),)
+            k2 = (s2, *key[1:])
+            out[k2] = out.get(k2, 0) + w * p
+    return out
 
 
 def spill_move(groups: Sequence[Group], single: Sequence[PMF], amount: PMF,
