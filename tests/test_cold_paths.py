@@ -275,3 +275,26 @@ def test_one_model_chain_is_the_chain():
     squad = packet_move([Group(2), Group(1)], [PMF.point(1), PMF.point(1)])
     assert one_model_chain({((TargetState(1, 0), TargetState(1, 0)),): 1}, PMF.point(1),
                            squad) is None
+
+
+def test_feel_no_pain_is_each_wound_rolled():
+    # the integer weights at once against the mixture of binomials it replaces
+    from fractions import Fraction
+
+    from mathhammer.mechanics.damage import feel_no_pain
+
+    for damage in (PMF.point(1), PMF.point(0), PMF.uniform(range(1, 7)), PMF({2: 1, 5: 3}),
+                   PMF.uniform(range(1, 7)).repeat(2) + 1, PMF.point(12)):
+        for fnp in range(2, 7):
+            lose = Fraction(fnp - 1, 6)
+            expected = damage.bind(lambda d, lose=lose: PMF.binomial(d, lose))
+            assert feel_no_pain.__wrapped__(damage, fnp) == expected, (damage, fnp)
+        assert feel_no_pain.__wrapped__(damage, None) is damage
+
+
+def test_saves_count_is_face_by_face():
+    from mathhammer.mechanics.rolls import _saves
+
+    for need, mod, fail in itertools.product(range(2, 8), range(-6, 7), range(0, 6)):
+        expected = sum(1 for face in range(fail + 1, 7) if face + mod >= need)
+        assert _saves(need, mod, fail) == expected, (need, mod, fail)

@@ -237,6 +237,11 @@ def saved_faces(weapon: Weapon, target: Target, options: Options, rules: RuleSet
 
 
 def _saves(need: int, mod: int, unmodified_fail: int) -> int:
-    """How many faces of a D6 pass a save of ``need``+ with modifier ``mod``."""
-    return sum(1 for face in range(unmodified_fail + 1, 7) if face + mod >= need)
+    """How many faces of a D6 pass a save of ``need``+ with modifier ``mod``: those from the
+    lowest that passes to 6, none at or below ``unmodified_fail``.
+
+    >>> _saves(3, -1, 1), _saves(2, 1, 1), _saves(7, 0, 1)  # 4+; 2+ (a 1 fails); none
+    (3, 5, 0)
+    """
+    return max(0, 7 - max(unmodified_fail + 1, need - mod))
 
