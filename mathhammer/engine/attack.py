@@ -240,6 +240,9 @@ Profile = Weapon | tuple[Weapon, int]
 
 def _entries(profiles: Any, melee: bool | None, target: Target | Squad, options: Options,
              apply: Iterable[NamedRule]) -> list[tuple[Weapon, int]]:
+    if (type(profiles) is tuple and len(profiles) == 2 and type(profiles[0]) is Weapon
+            and type(profiles[1]) is int and profiles[1] >= 1):  # (Weapon, models), at once
+        return [profiles]
     if hasattr(profiles, "as_profiles"):  # a unit: its weapons chosen against this target
         return list(profiles.as_profiles(melee=bool(melee),
                                          score=value_against(target, options, tuple(apply))))
@@ -315,11 +318,12 @@ def _answer(entries: tuple[tuple[Weapon, int], ...], target: Target | Squad, sta
     """:func:`attack` once its arguments are read, remembered: the answer depends on nothing
     else (the rule set and the named rules are the values read from their files). The work is
     checked first (an answer remembered was checked when it was made)."""
-    check_attack_dice(entries, sum(g.models for g in _unit(target).groups), rules)
+    unit = _unit(target)
+    check_attack_dice(entries, unit.models, rules)
     asked = {"profiles": entries, "named_rules": tuple(r.name for r in named),
              "attacker_name": attacker_name,
              "target_name": target.name or describe_target(target)}
-    starts = {_unit(target).start(): 1} if state is None else unit_weights(target, state)
+    starts = {unit.start(): 1} if state is None else unit_weights(target, state)
     runs = [(w, _attack_from(list(entries), target, opts, rules, s, list(named), attacker,
                              asked if len(starts) == 1 else {}))
             for s, w in starts.items()]
@@ -410,7 +414,7 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts
                  asked: dict[str, Any]) -> Result:
     unit = _unit(target)
     rolls = _rolls_target(unit, rules, start)
-    below_half, below_starting = _strength(unit, start)
+    below_half, below_starting = _strength(unit, start) if named else (False, False)
     volleys: list[_Volley] = []
     for weapon, count in entries:
         w = weapon.with_abilities(*opts.abilities) if opts.abilities else weapon
