@@ -249,52 +249,32 @@ def test_packets_per_attack_is_every_save_rolled():
             assert packets_per_attack(per, fails, base) == PMF(weights), (extra, fails, base)
 
 
-def test_one_model_chain_is_the_chain():
-    # a model losing the capped sum of the packets' losses against the chain over its states
-    from mathhammer.mechanics.allocation import one_model_chain, packet_move, wound_move
+def test_one_group_chain_is_the_chain():
+    # a model losing the capped sum of the packets' losses, or W1 models losing one per
+    # packet that takes a wound, against the chain over the unit's states
+    from mathhammer.mechanics.allocation import one_group_chain, packet_move, wound_move
     from mathhammer.model.state import Group
     from mathhammer.prob.markov import chain
 
     losses = [PMF.point(1), PMF.uniform(range(1, 7)), PMF({0: 1, 1: 2}),
-              PMF({0: 4, 1: 5, 3: 1, 7: 2})]
+              PMF({0: 4, 1: 5, 3: 1, 7: 2}), PMF.point(0)]
     counts = [PMF.point(0), PMF.point(3), PMF.uniform(range(0, 5)), PMF({1: 1, 6: 3})]
     for wounds, loss, count in itertools.product([1, 3, 10], losses, counts):
         for move in (packet_move([Group(wounds)], [loss]),
                      wound_move([Group(wounds)], [4], [loss])):
-            keys = {((TargetState(1, lost),), ("tally",)): 1 + lost
-                    for lost in range(wounds)}
+            models = [1, 2, 5] if wounds == 1 else [1]
+            keys = {((TargetState(m, lost),), ("tally",)): 1 + lost + m
+                    for lost in range(wounds) for m in models}
             keys[(TargetState(0, 0),), ("tally",)] = 5
 
             def moved(key, move=move):
                 return [((s2, key[1]), w) for s2, w in move(key[0])]
 
-            got = one_model_chain(keys, count, move)
-            assert PMF(got) == PMF(chain(keys, count, moved, move.total)), (wounds, loss)
+            got = one_group_chain(keys, count, move)
+            expected = chain(keys, count, moved, move.total)
+            assert PMF(got) == PMF(expected), (wounds, loss, count)
     two = packet_move([Group(2)], [PMF.point(1)])
-    assert one_model_chain({((TargetState(2, 0),),): 1}, PMF.point(1), two) is None
+    assert one_group_chain({((TargetState(2, 0),),): 1}, PMF.point(1), two) is None
     squad = packet_move([Group(2), Group(1)], [PMF.point(1), PMF.point(1)])
-    assert one_model_chain({((TargetState(1, 0), TargetState(1, 0)),): 1}, PMF.point(1),
+    assert one_group_chain({((TargetState(1, 0), TargetState(1, 0)),): 1}, PMF.point(1),
                            squad) is None
-
-
-def test_feel_no_pain_is_each_wound_rolled():
-    # the integer weights at once against the mixture of binomials it replaces
-    from fractions import Fraction
-
-    from mathhammer.mechanics.damage import feel_no_pain
-
-    for damage in (PMF.point(1), PMF.point(0), PMF.uniform(range(1, 7)), PMF({2: 1, 5: 3}),
-                   PMF.uniform(range(1, 7)).repeat(2) + 1, PMF.point(12)):
-        for fnp in range(2, 7):
-            lose = Fraction(fnp - 1, 6)
-            expected = damage.bind(lambda d, lose=lose: PMF.binomial(d, lose))
-            assert feel_no_pain.__wrapped__(damage, fnp) == expected, (damage, fnp)
-        assert feel_no_pain.__wrapped__(damage, None) is damage
-
-
-def test_saves_count_is_face_by_face():
-    from mathhammer.mechanics.rolls import _saves
-
-    for need, mod, fail in itertools.product(range(2, 8), range(-6, 7), range(0, 6)):
-        expected = sum(1 for face in range(fail + 1, 7) if face + mod >= need)
-        assert _saves(need, mod, fail) == expected, (need, mod, fail)

@@ -62,7 +62,7 @@ from ..mechanics.allocation import (
     loss_total,
     mortal_move,
     next_group,
-    one_model_chain,
+    one_group_chain,
     packet_move,
     wound_move,
 )
@@ -742,8 +742,8 @@ def _by_count(keys: Weights, v: _Volley, n: PMF, per: PMF, faces: tuple | None, 
 
     if slot is None or merge:
         law = _packet_law(v, n, per, faces, 0)
-        one_model = one_model_chain(keys, law, move)  # a single model: a sum, capped
-        return one_model if one_model is not None else chain(
+        counted = one_group_chain(keys, law, move)  # W1 models or a single one: a sum
+        return counted if counted is not None else chain(
             keys, law, moved, move.total)  # type: ignore[attr-defined]
     # The joint law of (packets, Devastating Wounds) as one integer u * base + dev, so sums of
     # attacks stay sums of integers; then the chain over packets in Horner form, with the

@@ -178,35 +178,44 @@ def _one_group(wounds: int, pairs: list[tuple[int, int]], total: int) -> Move:
     return move
 
 
-def one_model_chain(keys: dict[tuple, int], count: PMF, move: Move) -> dict[tuple, int] | None:
+def one_group_chain(keys: dict[tuple, int], count: PMF, move: Move) -> dict[tuple, int] | None:
     """:func:`~mathhammer.prob.markov.chain` of ``move`` (made by :func:`packet_move` or
     :func:`wound_move` for a unit of one group) for ``count`` steps from ``keys``, weights of
-    ``(unit state, *tallies)`` keys, when every unit state is of one model at most: that
-    model loses the sum of the steps' losses, up to its wounds, so the states after are
-    read off one random sum (of packed polynomials) instead of a chain over the states.
-    None for any other move or state. The weights are over ``sum(keys) * S.total``, ``S``
-    the law of that sum.
+    ``(unit state, *tallies)`` keys, read off one random sum (of packed polynomials) instead
+    of a chain over the states, when the group's models have one wound each (each step that
+    takes any wound destroys a model: the count of those steps, capped) or every state is of
+    one model at most (it loses the sum of the steps' losses, up to its wounds). None for
+    any other move or state. The weights are over ``sum(keys) * S.total``, ``S`` the law of
+    that count or sum.
 
     >>> move = packet_move([Group(wounds=3)], [PMF.uniform([1, 2])])
-    >>> after = one_model_chain({((TargetState(1, 0),),): 1}, PMF.point(2), move)
+    >>> after = one_group_chain({((TargetState(1, 0),),): 1}, PMF.point(2), move)
     >>> PMF(after).prob(((TargetState(0, 0),),))  # 1 + 2, 2 + 1 or 2 + 2 of 3 wounds
     Fraction(3, 4)
     """
     spec = getattr(move, "one_group", None)
-    if spec is None or any(key[0][0].models > 1 for key in keys):
+    if spec is None:
         return None
     wounds, pairs = spec
+    if wounds > 1 and any(key[0][0].models > 1 for key in keys):
+        return None
     loss: dict[int, int] = {}
     for e, w in pairs:
+        e = min(e, 1) if wounds == 1 else e  # W1: whether the step destroys a model
         loss[e] = loss.get(e, 0) + w
-    lost_in_all = PMF._trusted(loss).random_sum(count).weights()
+    steps = count.weights() if len(loss) == 1 and 1 in loss else PMF._trusted(
+        loss).random_sum(count).weights()
     out: dict[tuple, int] = {}
     for key, w in keys.items():
         state = key[0]
         models, lost = state[0]
-        for x, p in lost_in_all.items():
-            s2 = state if not models or not x else (TargetState(0, 0),) \
-                if lost + x >= wounds else (TargetState(1, lost + x),)
+        for x, p in steps.items():
+            if not models or not x:
+                s2 = state
+            elif wounds == 1:
+                s2 = (TargetState(max(0, models - x), 0),)
+            else:
+                s2 = (TargetState(0, 0),) if lost + x >= wounds else (TargetState(1, lost + x),)
             k2 = (s2, *key[1:])
             out[k2] = out.get(k2, 0) + w * p
     return out
