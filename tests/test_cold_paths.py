@@ -39,6 +39,9 @@ def test_everyday_dice_table_parses_as_the_expression_does():
     # every entry of the import-time table against the regular expression's reading
     for text, parsed in dice_module._EVERYDAY.items():
         assert dice_module._parse.__wrapped__(text) == parsed, text
+        n, sides, plus = parsed  # and each is spelled canonically (format_dice returns it)
+        assert text == (f"{n if n > 1 else ''}D{sides}{f'+{plus}' if plus else ''}" if n
+                        else str(plus))
     assert len(dice_module._EVERYDAY) == 21 + 4 * 2 * 7
     for key, law in dice_module._EVERYDAY_PMF.items():
         count, sides, plus = key
@@ -278,3 +281,15 @@ def test_one_group_chain_is_the_chain():
     squad = packet_move([Group(2), Group(1)], [PMF.point(1), PMF.point(1)])
     assert one_group_chain({((TargetState(1, 0), TargetState(1, 0)),): 1}, PMF.point(1),
                            squad) is None
+
+
+def test_canonical_ability_table_is_the_long_way(monkeypatch):
+    # every spelling of the import-time table is canonical when read the long way round
+    from mathhammer.model import abilities
+
+    table = abilities._CANONICAL
+    assert "lethal hits" in table and "sustained hits D3" in table and "blast 2" in table
+    assert "sustained hits D6+6" not in table  # over MAX_ABILITY_VALUE: read (and refused)
+    monkeypatch.setattr(abilities, "_CANONICAL", frozenset())
+    for text in table:
+        assert abilities.canonical(text) == text, text

@@ -209,13 +209,15 @@ def one_group_chain(keys: dict[tuple, int], count: PMF, move: Move) -> dict[tupl
     for key, w in keys.items():
         state = key[0]
         models, lost = state[0]
+        after: dict[int, int] = {}  # by the models left (W1), or the wounds lost (-1: none)
         for x, p in steps.items():
-            if not models or not x:
-                s2 = state
-            elif wounds == 1:
-                s2 = (TargetState(max(0, models - x), 0),)
-            else:
-                s2 = (TargetState(0, 0),) if lost + x >= wounds else (TargetState(1, lost + x),)
+            left = x if not models else max(0, models - x) if wounds == 1 \
+                else -1 if lost + x >= wounds else lost + x
+            after[left] = after.get(left, 0) + p
+        for left, p in after.items():
+            s2 = state if not models or (left == (models if wounds == 1 else lost)) else (
+                TargetState(left, 0) if wounds == 1 else TargetState(0, 0) if left < 0
+                else TargetState(1, left),)
             k2 = (s2, *key[1:])
             out[k2] = out.get(k2, 0) + w * p
     return out

@@ -116,6 +116,8 @@ def format_dice(value: int | str) -> str:
     >>> format_dice(" 2d3 + 1 "), format_dice(2)
     ('2D3+1', '2')
     """
+    if type(value) is str and value in _EVERYDAY:  # the table's spellings are canonical
+        return value
     n, sides, plus = parse_dice(value)
     if not n:
         return str(plus)
