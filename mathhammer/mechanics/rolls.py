@@ -92,22 +92,27 @@ def d6_roll(need: int, mod: int, crit: int, reroll: str | None = None,
     Fraction(1, 6)
     """
 
-    # each face judged once (the outcomes are 0, 1, 2: FAIL, SUCCESS, CRITICAL); a face
-    # re-rolled gives a sixth of one roll of the six faces again
-    faces = [FAIL if f < fail_below else CRITICAL if f >= crit
-             else SUCCESS if f >= always_from or f + mod >= need else FAIL for f in range(1, 7)]
-    once = [faces.count(FAIL), faces.count(SUCCESS), faces.count(CRITICAL)]
+    # the faces of each outcome (0, 1, 2: FAIL, SUCCESS, CRITICAL) by arithmetic: below
+    # fail_below fail, from max(crit, fail_below) critical, from the lowest that succeeds to
+    # below crit successes, the rest fail; a face re-rolled gives a sixth of one roll again
+    succeeds_from = max(fail_below, min(always_from, need - mod), 1)
+    critical = max(0, 7 - max(crit, fail_below, 1))
+    success = max(0, min(crit, 7) - succeeds_from)
+    once = [6 - critical - success, success, critical]
     kept = list(once)  # the faces kept, by outcome
-    if reroll == "ones":
-        kept[faces[0]] -= 1
+    if reroll == "ones":  # the outcome of a 1
+        kept[FAIL if fail_below > 1 else CRITICAL if crit <= 1 else SUCCESS
+             if succeeds_from <= 1 else FAIL] -= 1
     elif reroll == "failed":
         kept[FAIL] = 0
     elif reroll == "noncrit":
         kept[FAIL] = kept[SUCCESS] = 0
-    again = 6 - sum(kept)
-    return PMF._trusted({o: 6 * k + again * n for o, (k, n) in enumerate(zip(kept, once,
-                                                                             strict=True))
-                         if 6 * k + again * n})
+    again = 6 - kept[0] - kept[1] - kept[2]
+    weights = {}
+    for o in (FAIL, SUCCESS, CRITICAL):
+        if 6 * kept[o] + again * once[o]:
+            weights[o] = 6 * kept[o] + again * once[o]
+    return PMF._trusted(weights)
 
 
 def lethal_hits(weapon: Weapon, options: Options, rules: RuleSet) -> bool:
