@@ -378,6 +378,8 @@ def fired_weapons(profiles: Profile | Sequence[Profile] | Any, target: Target | 
 
 def _attacker_name(profiles: Any, entries: list[tuple[Weapon, int]]) -> str:
     """A unit's name, else its weapons (``4x Bolt rifle + 1x Multi-melta``)."""
+    if len(entries) == 1 and entries[0] is profiles:  # (Weapon, models)
+        return f"{profiles[1]}x {profiles[0].name}"
     name = getattr(profiles, "name", None) if hasattr(profiles, "as_profiles") else None
     return name if isinstance(name, str) and name else " + ".join(
         f"{n}x {w.name}" for w, n in entries)
@@ -393,7 +395,7 @@ def _strength(unit: Squad, start: UnitState) -> tuple[bool, bool]:
     return alive * 2 < models, alive < models
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # a key of the cached counters and packet laws
 class _Volley:
     """One weapon's attacks against the unit, with any named rules applied."""
 

@@ -16,8 +16,7 @@ import attrs
 from ..cache import cached
 from ..errors import InputError
 from ..limits import MAX_ABILITY_VALUE, over, shorten
-from ..prob.dice import _EVERYDAY as _EVERYDAY_DICE
-from ..prob.dice import format_dice, parse_dice
+from ..prob.dice import EVERYDAY, format_dice, parse_dice
 
 
 class Form(StrEnum):
@@ -121,7 +120,7 @@ _VALUED = tuple((k, p) for k in KEYWORDS if (p := k.pattern) is not None)
 _CANONICAL = frozenset(
     [k.name for k in KEYWORDS if k.pattern is None]
     + [f"{k.name} {x}" for k in KEYWORDS if k.form is Form.DICE for x, (n, sides, plus)
-       in _EVERYDAY_DICE.items() if n * sides + plus <= MAX_ABILITY_VALUE]
+       in EVERYDAY.items() if n * sides + plus <= MAX_ABILITY_VALUE]
     + [f"{k.name} {x}" for k in KEYWORDS if k.form is Form.NUMBER for x in range(1, 10)])
 
 
