@@ -130,18 +130,19 @@ def _sustained(w: dict[int, int], h: dict[int, int], crit_wound: Wound, lethal: 
         for n, c, x in rolls:
             out[1, wounds(n, c)] = h[ROLL_SUCCESS] * x * scale
     hc = h.get(ROLL_CRITICAL, 0)
-    own = [(1, 0, t)] if lethal else rolls
+    # a Critical Hit's wound rolls: its extra hits', and its own unless Lethal Hits makes it
+    # a wound (weight t over t)
+    most = top + (not lethal)
+    pn, pc, pf = ([x ** i for i in range(most + 1)] for x in (wn, wc, wf))
     for hits, px in counts.items() if hc else ():
-        base = hc * px * t ** (top - hits)
-        for a in range(hits + 1):
-            for b in range(hits - a + 1):
-                c = hits - a - b
-                m = (comb(hits, a) * comb(hits - a, b) * wn ** a * wc ** b * wf ** c)
-                if not m:
-                    continue
-                for n0, c0, x0 in own:
-                    key = (1 + hits, wounds(a + n0, b + c0))
-                    out[key] = out.get(key, 0) + base * m * x0
+        base = hc * px * t ** (top - hits) * (t if lethal else 1)
+        rolled = hits + (not lethal)
+        for a in range(rolled + 1):
+            for b in range(rolled - a + 1):
+                m = comb(rolled, a) * comb(rolled - a, b) * pn[a] * pc[b] * pf[rolled - a - b]
+                if m:
+                    key = (1 + hits, wounds(a + lethal, b))
+                    out[key] = out.get(key, 0) + base * m
     return PMF._trusted(out)
 
 
