@@ -140,7 +140,8 @@ class Result:
     profiles: tuple[tuple[Weapon, int], ...] = ()
     named_rules: tuple[str, ...] = ()
     attacker_name: str = ""
-    target_name: str = ""
+    #: the target's name as given (its profile is described when it has none)
+    _target_name: str = attrs.field(default="", alias="target_name")
     #: works out a law by its name (one of :data:`LAWS`)
     _laws: Any = attrs.field(default=None, alias="laws", repr=False)
     _known: dict[str, Any] = attrs.field(factory=dict, init=False, repr=False)
@@ -156,6 +157,11 @@ class Result:
     group_kills = _Law("group_kills")
     deadly_demise = _Law("deadly_demise")
     hazard = _Law("hazard")
+
+    @property
+    def target_name(self) -> str:
+        """The target's name, else its profile (``5x T4 Sv3+ W2``), for the displays."""
+        return self._target_name or describe_target(self.target)
 
     def _key(self) -> tuple:
         return (self.target, self.options, self.profiles, self.named_rules, self.attacker_name,
@@ -322,7 +328,7 @@ def _answer(entries: tuple[tuple[Weapon, int], ...], target: Target | Squad, sta
     check_attack_dice(entries, unit.models, rules)
     asked = {"profiles": entries, "named_rules": tuple(r.name for r in named),
              "attacker_name": attacker_name,
-             "target_name": target.name or describe_target(target)}
+             "target_name": target.name}  # else described when shown
     starts = {unit.start(): 1} if state is None else unit_weights(target, state)
     runs = [(w, _attack_from(list(entries), target, opts, rules, s, list(named), attacker,
                              asked if len(starts) == 1 else {}))
@@ -742,8 +748,8 @@ def _by_count(keys: Weights, v: _Volley, n: PMF, per: PMF, faces: tuple | None, 
     def moved(key: tuple) -> list[tuple[Any, int]]:  # the Devastating tally rides along
         return [((s2, key[1]), w) for s2, w in move(key[0])]
 
-    if slot is None or merge:
-        law = _packet_law(v, n, per, faces, 0)
+    if slot is None or merge:  # (without Devastating Wounds, the counter's law)
+        law = _packet_law(v, n, per, faces, 0 if v.devastating else None)
         counted = one_group_chain(keys, law, move)  # W1 models or a single one: a sum
         return counted if counted is not None else chain(
             keys, law, moved, move.total)  # type: ignore[attr-defined]
