@@ -37,7 +37,7 @@ def _groups(values: Iterable[Target]) -> tuple[Target, ...]:
     return groups
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # a key of cached steps
 class Squad:
     """A target unit of one or more model groups, listed in allocation order."""
 
