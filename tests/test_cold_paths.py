@@ -160,8 +160,8 @@ def test_d6_roll_is_face_by_face():
     from mathhammer.mechanics.rolls import d6_roll
 
     for need, mod, crit, reroll, fail_below, always_from in itertools.product(
-            range(2, 8), (-2, -1, 0, 1), range(2, 8), (None, "ones", "failed", "noncrit"),
-            (1, 2, 3), (2, 5, 7)):
+            range(2, 8), range(-6, 7), range(1, 8), (None, "ones", "failed", "noncrit"),
+            (1, 2, 3, 6), (2, 5, 7)):
         args = (need, mod, crit, reroll, fail_below, always_from)
         got = d6_roll.__wrapped__(*args)
         assert got == _d6_roll_face_by_face(*args), args
