@@ -125,6 +125,12 @@ CASES = [
      "No Pain 4+ ability.", "that CRYPTEK model has the Feel No Pain",
      "While this unit is in the same unit as a CRYPTEK model, models in this unit have the "
      "Feel No Pain 4+ ability."),
+    ("beneficiary",  # Prism of Echoes: the Aspiring Sorcerer's weapons are left out (rules8a)
+     "While a friendly RUBRICAE unit is within 6\" of the bearer, add 1 to the Attacks "
+     "characteristic of weapons equipped by non-PSYKER models in that unit.",
+     "equipped by non-PSYKER models",
+     "While a friendly RUBRICAE unit is within 6\" of the bearer, add 1 to the Attacks "
+     "characteristic of weapons equipped by models in that unit."),
 ]
 
 

@@ -206,6 +206,10 @@ _THAT_MODEL_HAS = re.compile(r"\bthat (?:[A-Z][\w\-]* )?model has the feel no pa
 #: the model named by "that X model has" is one of several in the unit: a leader, or a model
 #: "in the same unit as" this one (Bound Creation: the CRYPTEK, not the Cryptothralls)
 _WITH_OTHERS = re.compile(r"\bleading\b|\bin the same unit as\b", re.I)
+#: some models of the unit by their keywords: "weapons equipped by non-PSYKER models in that
+#: unit" (the engine gives a unit's rule to all its models' weapons)
+_SOME_MODELS = re.compile(r"\b(?:equipped by|made by|attacks? of) non-[a-z][\w'\-]*"
+                          r"(?: [a-z][\w'\-]*){0,3}? models?\b", re.I)
 _THAT_MODELS_WEAPON = re.compile(r"\bselect one (?:[\w\-]+ ){0,2}?weapon equipped by that "
                                  r"model\b", re.I)
 
@@ -213,7 +217,8 @@ _THAT_MODELS_WEAPON = re.compile(r"\bselect one (?:[\w\-]+ ){0,2}?weapon equippe
 def beneficiary(text: str, part: DataRule, parts: tuple[DataRule, ...] = ()) -> str:
     """Words for whom the effect is that differ from the part's beneficiary: "the bearer and X
     models in the bearer's unit" kept to the bearer, "attacks made by the model" given to its
-    unit, "a model affected by this ability" or "select one weapon equipped by that model" (a
+    unit, "weapons equipped by non-PSYKER models" given to every model, "a model affected by
+    this ability" or "select one weapon equipped by that model" (a
     selected friendly model) given to the bearer's own unit.
     """
     scope = part.scope.value
@@ -225,6 +230,9 @@ def beneficiary(text: str, part: DataRule, parts: tuple[DataRule, ...] = ()) -> 
         return f'another beneficiary ("{_quote(m)}")'
     m = _THAT_MODEL_HAS.search(text)
     if m and _WITH_OTHERS.search(text) and scope in (_UNIT, _LED) and not part.model:
+        return f'another beneficiary ("{_quote(m)}")'
+    m = _SOME_MODELS.search(text)
+    if m and scope != _ENEMY and not part.model:
         return f'another beneficiary ("{_quote(m)}")'
     m = _AFFECTED.search(text) or _THAT_MODELS_WEAPON.search(text)
     if m and scope in (_UNIT, _MODEL, _LED):

@@ -307,6 +307,11 @@ def _ignored(m: re.Match) -> list[tuple[str, Any]]:
 
 _MECHANICS: list[tuple[re.Pattern, Any]] = [
     (_IGNORE, _ignored),
+    # "on a Critical Wound, improve the Armour Penetration characteristic of that attack by 1":
+    # that attack's AP when its Wound roll is a Critical Wound only
+    (re.compile(r"(?:on a critical wound|if a critical wound is scored),? (?:the )?improve the "
+                r"armour penetration characteristic of (?:that|the) attack by (\d)"),
+     lambda m: [("crit_wound_ap", int(m.group(1)))]),
     (re.compile(r"(?:you can |can )?re-roll (?:a |the )?damage rolls? of 1\b"),
      lambda m: [("reroll_damage", "ones")]),
     (re.compile(r"(?:you can |can )?re-roll (?:the |that attack's |its )?damage rolls?\b"),
@@ -465,7 +470,8 @@ _NOT_MODELLED = [
 
 
 #: an ability an attack has only when its roll is a Critical Hit or Wound
-_ON_CRITICAL = re.compile(r"(?:scores? a|on a) critical (?:wound|hit),? (?:that attack|it|the "
+_ON_CRITICAL = re.compile(r"(?:scores? a|on a|if a|each time a) critical (?:wound|hit)(?: is "
+                          r"scored(?: for [^.;,]{1,60}?)?)?,? (?:that attack|that attach|it|the "
                           r"attack) ha(?:s|ve) the \[")
 
 
@@ -544,7 +550,11 @@ _CHECKED = [
 _DAMAGE_IS = re.compile(r"\b(?:with|has) an? (unmodified )?damage characteristic of (\d)\b"
                         r"(?! (?:to|instead|or)\b)")
 _PSYCHIC = re.compile(r"(?<!hit by )(?<!hit by one or more )(?<!hit by a )"
-                      r"\bpsychic (?:attacks?|weapons?)\b(?! made by)")
+                      r"\bpsychic (?:(?:melee|ranged) )?(?:attacks?|weapons?)\b(?! made by)")
+#: how long an effect lasts, past a later phase ("until the start of your next Shooting phase"):
+#: no condition on the attacks' kind
+_UNTIL_NEXT = re.compile(r"\buntil the (?:start|end) of (?:your|the|your opponent's|the "
+                         r"opponent's) next (?:shooting|fight) phase\b")
 #: an invulnerable save against some attacks only: that condition is the save's alone
 _INVULN_AGAINST = re.compile(r"(?:\d\+ invulnerable save|invulnerable save of \d\+|\d\+ insv|"
                              r"improved to \d\+) against (?:ranged|melee|psychic) attacks")
@@ -607,6 +617,10 @@ _UNCHECKED = re.compile(
     # "an attack made by this model is allocated to a Monster or Vehicle model": the model's
     # keywords, not read (mechanics' wordings: re-rolled Damage)
     r"\ballocated to an? (?!model\b)|"
+    # "while a REGIMENT unit is under the effects of the Fix Bayonets! Order": an Order issued
+    # (the player's), "under the effects of one or more Combat Elixirs"
+    r"\bunder the effects? of\b|\b(?:being )?affected by (?:an?|the|that|those|one or more)\b|"
+    r"!\s*orders?\b|\ban order\b|"
     # "roll one D6: on a 4+, you can re-roll the Damage roll": a roll the engine does not make
     r"\broll (?:one|a|\d) d6\b"
 )
@@ -644,6 +658,11 @@ _BONDSMAN = re.compile(r"\bwhile a model is affected by this ability\b|\beach ti
 #: Afflicted, ... and that unit has the effect of your chosen Plague")
 _ENEMY_STATE = re.compile(r"\bwhile an enemy unit is ([A-Z][a-z]+),[^.]*\bthat unit has the "
                           r"effects? of your chosen\b", re.I)
+
+
+#: the invulnerable save a sentence before gave, improved ("this invulnerable save is improved to
+#: 4+"): against the attacks that one was (unless it says its own), for the same unit
+_THIS_SAVE = re.compile(r"\b(?:this|that|its) invulnerable save is improved to \d\+")
 
 
 #: a sentence about the weapons the one before changed
@@ -713,7 +732,14 @@ _WEAPON_PHRASES = [
     re.compile(r"\battacks? (?:made )?with (?:its |this model's |the bearer's |their |an? )"
                r"(?P<w>(?:[a-z'\-]+ ){0,4}?[a-z'\-]+?)(?: weapons?)?(?= that\b|,|\.|$| against\b|"
                r" targets?\b| is\b)"),
+    # "If that attack is made with a Punisher gatling cannon and the target is ...": that weapon
+    re.compile(r"\battacks? (?:is|are) made with (?:its |this model's |the bearer's |their |an? )"
+               r"(?P<w>(?:[a-z'\-]+ ){0,4}?[a-z'\-]+?)(?: weapons?)?(?= that\b|,|\.|$| against\b|"
+               r" and\b| by\b)"),
 ]
+#: weapons named by an ability in words: "a ranged weapon that has the Anti ability"
+_ABILITY_WEAPONS = re.compile(r"\b(?:(ranged|melee) )?weapons? (?:that|which) ha(?:s|ve) the "
+                              r"([a-z][a-z \-0-9+]*?) abilit(?:y|ies)\b")
 #: weapons named by their abilities in brackets ("all [HEAVY] weapons", "a [MELTA] or [TORRENT]
 #: weapon")
 _BRACKETED_WEAPONS = re.compile(r"((?:\[[a-z][a-z \-0-9+]*\](?:,? (?:or|and) |, )?)+) "
@@ -742,6 +768,12 @@ def _weapon_scope(low: str, cased: str | None = None) -> tuple[dict[str, Any], b
             cond.setdefault("weapon_abilities", abilities)
             if m.group(2):
                 cond.setdefault("attack", m.group(2))
+    for m in _ABILITY_WEAPONS.finditer(low):
+        abilities = _ability_names(m.group(2))
+        if abilities:
+            cond.setdefault("weapon_abilities", abilities)
+            if m.group(1):
+                cond.setdefault("attack", m.group(1))
     for pattern in _WEAPON_PHRASES:
         for m in pattern.finditer(low):
             if cased is not None and re.search(r"\b[A-Z]{3,}\b", cased[m.start("w"):m.end("w")]):
@@ -780,6 +812,9 @@ def _ability_names(phrase: str) -> tuple[str, ...]:
     out = []
     for part in re.split(r"(?<!\s)\s*(?:,|\bor\b|\band\b)\s*", phrase):
         if not part:
+            continue
+        if part in ("anti", "anti-x", "anti-keyword"):  # any Anti-KEYWORD X+ ability
+            out.append("anti")
             continue
         for candidate in (part, f"{part} 1", f"{part} 4+", f"{part} 1\""):
             try:
@@ -907,7 +942,7 @@ def _conditions(low: str, cased: str, whole: str) -> tuple[dict[str, Any], str]:
     # "a 4+ invulnerable save against ranged attacks, and the Feel No Pain 6+ ability": the
     # invulnerable save's own "against ranged attacks" is its clause's, not the sentence's;
     # "ranged and melee weapons" names both kinds
-    whole = _BOTH_KINDS.sub(" ", _INVULN_AGAINST.sub(" ", whole))
+    whole = _UNTIL_NEXT.sub(" ", _BOTH_KINDS.sub(" ", _INVULN_AGAINST.sub(" ", whole)))
     kinds = [kind for pattern, kind in _ATTACK_KIND if pattern.search(whole)]
     if len(kinds) == 1:
         cond["attack"] = kinds[0]
@@ -958,6 +993,7 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     switches: list[tuple[str, Whom, str, list[Effect], str]] = []
     reasons: list[str] = []
     setup = ""  # a sentence without an effect that sets a condition (select one unit...)
+    phase: str | None = None  # the attacks (ranged, melee) of the setup's phase
     lasts = False  # a sentence since the setup makes it last past its phase
     last = None  # the attack kind (ranged, melee) of the last sentence with an effect
     ref: Whom | None = None  # the unit "that unit" means
@@ -971,6 +1007,7 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     chosen: re.Match | None = None  # "select one melee weapon equipped by the bearer"
     bondsman = False  # "While a model is affected by this ability" said
     afflicted = ""  # "while an enemy unit is Afflicted, ... that unit has the effect of ..."
+    save: tuple[str | None, Whom] | None = None  # the last invulnerable save's attacks, whose
     for sentence in _sentences(clean):
         # "(if ..., ... instead), and ...": a narrower case in the middle of a sentence that
         # replaces its effect; read with it, it would widen the effect
@@ -998,9 +1035,13 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
             if intros:
                 ref = intros[-1][2]
                 history += [w for _a, _b, w in intros]
-            if not reason and not setup and not _ONLY.match(low) and \
-                    _UNCHECKED.search(_SCAFFOLD.sub(" ", low)):
-                setup = sentence
+            if not reason and not _ONLY.match(low) and _UNCHECKED.search(_SCAFFOLD.sub(" ", low)):
+                setup = setup or sentence
+                # the phase of the last such sentence that names one ("At the end of your
+                # Command phase, you gain 1YP ... In your Shooting phase, each time a unit is
+                # selected to shoot, you can spend 1YP. If you do, ...": the Shooting phase)
+                kinds = {k for pattern, k in _ATTACK_KIND if pattern.search(low)}
+                phase = kinds.pop() if len(kinds) == 1 else None if kinds else phase
             lasts = lasts or bool(setup and _PAST_THE_PHASE.search(low))
             continue
         defending = bool(_DEFENDER.search(low)) or all(
@@ -1052,6 +1093,13 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         if intros:
             ref = intros[-1][2]
         history += [w for _a, _b, w in intros]
+        if save is not None and _THIS_SAVE.search(low):
+            # "... a 5+ invulnerable save against ranged attacks. ... If it does, this
+            # invulnerable save is improved to 4+": that save, of that unit, against those attacks
+            kind, whom = save
+            alternatives = [[(k, (v[0], v[1] or kind)) if k == "invuln" else (k, v)
+                             for k, v in alt] for alt in alternatives]
+        save = next(((v[1], whom) for alt in alternatives for k, v in alt if k == "invuln"), save)
         first, before = first or whom, whom
         # what names the beneficiary is not a condition: the subject, and "while a friendly
         # X unit is within 6\" of this model" (always true of the bearer's own unit)
@@ -1078,11 +1126,8 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         cond, rest = _conditions(_effect_text(plain_low), plain, low)
         # "... when this unit is selected to fight. If it does, until the end of the phase, ...":
         # the setup's phase, unless the effect lasts past it
-        if "attack" not in cond and setup and not lasts and not _PAST_THE_PHASE.search(low):
-            kinds = {k for pattern, k in _ATTACK_KIND
-                     if pattern.search(setup.lower())}
-            if len(kinds) == 1:
-                cond["attack"] = kinds.pop()
+        if "attack" not in cond and phase and not lasts and not _PAST_THE_PHASE.search(low):
+            cond["attack"] = phase
         if "attack" not in cond and last and _SAME_ATTACK.search(low):
             cond["attack"] = last  # "If that attack ...": the one the last sentence made
         if re.search(r"\binstead\b", low):
