@@ -100,9 +100,9 @@ def _sustained(w: dict[int, int], h: dict[int, int], crit_wound: Wound, lethal: 
                extra: PMF) -> PMF:
     """:func:`attack_wounds` (``ordered=False``) of an attack with Sustained Hits, from the
     weights of its wound roll ``w`` and hit roll ``h`` and the law of its extra hits
-    ``extra``: a Critical Hit makes ``x`` more hits, ``a`` of whose wound rolls succeed and
-    ``b`` are critical with the multinomial weight ``x! / (a! b! c!) wn^a wc^b wf^c``, besides
-    its own wound (a wound roll, or Lethal Hits' automatic wound). Every weight is over
+    ``extra``: a Critical Hit makes ``x`` more hits and rolls ``r`` wounds (theirs, and its
+    own unless Lethal Hits makes that a wound), ``a`` of which succeed and ``b`` are critical
+    with the multinomial weight ``r! / (a! b! c!) wn^a wc^b wf^c``. Every weight is over
     ``h.total * extra.total * w.total ** (max x + 1)``.
 
     >>> law = _sustained({0: 1, 1: 1}, {0: 1, 2: 1}, CRITICAL, True, PMF.point(1))
