@@ -105,6 +105,11 @@ def _json_kind(text: str) -> str:
         return "newrecruit-json"
 
 
+def _is_json_of(fmt: str, text: str) -> bool:
+    """Whether ``text`` is JSON of the structured format ``fmt`` (a sign of ``fmt``)."""
+    return kind_of(text) == "json" and _json_kind(text) == fmt
+
+
 #: the formats that are a BattleScribe roster tree in JSON
 _ROSTER_TREES = ("newrecruit-json", "listforge-json")
 _READERS = {"newrecruit-json": _read_json("newrecruit-json"),
@@ -117,7 +122,7 @@ for _k, (_name, _edition) in enumerate((  # a link first, then the JSON by its o
         ("mathhammer-json", "a saved army says it by its 'edition'"))):
     register(ListFormat(_name, _READERS[_name], listed=30 + _k, edition=_edition, signs=(
         Sign(1, lambda text: kind_of(text) == "link") if _name == "listforge-link" else
-        Sign(2, lambda text, n=_name: kind_of(text) == "json" and _json_kind(text) == n),)))
+        Sign(2, functools.partial(_is_json_of, _name)),)))
 #: the structured formats (this module's)
 FORMATS = tuple(_READERS)
 
@@ -209,7 +214,8 @@ def format_of(data: Any) -> str | None:
 
 def _roster_of(data: dict) -> dict | None:
     """The roster of an export: ``data["roster"]``, or the value itself when it is one."""
-    roster = data.get("roster") if isinstance(data.get("roster"), dict) else data
+    inner = data.get("roster")
+    roster = inner if isinstance(inner, dict) else data
     return roster if isinstance(roster.get("forces"), list) else None
 
 
@@ -219,7 +225,7 @@ class _Node(JsonNode):
 
     __slots__ = ()
 
-    def children(self, plural: str) -> list[_Node]:
+    def children(self, plural: str) -> list[JsonNode]:  # each a _Node
         v = self.d.get(plural)
         if isinstance(v, dict):  # {"selections": {"selection": [...] or {...}}}
             v = v.get(plural[:-1])
