@@ -208,9 +208,9 @@ def compile_catalogue(path: str) -> dict[str, Any]:
     except ValueError as e:
         return {"id": "", "name": p.stem, "library": False, "links": [], "units": [],
                 "error": str(e)}
-    head: dict[str, Any] = {"id": cat.id, "name": cat.name, "library": bool(cat.library),
-            "revision": cat.revision,
-            "links": [[c.target_id, c.name] for c in cat.catalogue_links], "units": []}
+    head: dict[str, Any] = {
+        "id": cat.id, "name": cat.name, "library": bool(cat.library), "revision": cat.revision,
+        "links": [[c.target_id, c.name] for c in cat.catalogue_links], "units": []}
     if cat.kind != "catalogue" or is_game_system(p):
         return head
     head["abilities"] = _listing(lambda: listing.file_ability_texts(cat))
