@@ -105,11 +105,6 @@ def _json_kind(text: str) -> str:
         return "newrecruit-json"
 
 
-def _is_json_of(fmt: str, text: str) -> bool:
-    """Whether ``text`` is JSON of the structured format ``fmt`` (a sign of ``fmt``)."""
-    return kind_of(text) == "json" and _json_kind(text) == fmt
-
-
 #: the formats that are a BattleScribe roster tree in JSON
 _ROSTER_TREES = ("newrecruit-json", "listforge-json")
 _READERS = {"newrecruit-json": _read_json("newrecruit-json"),
@@ -122,7 +117,8 @@ for _k, (_name, _edition) in enumerate((  # a link first, then the JSON by its o
         ("mathhammer-json", "a saved army says it by its 'edition'"))):
     register(ListFormat(_name, _READERS[_name], listed=30 + _k, edition=_edition, signs=(
         Sign(1, lambda text: kind_of(text) == "link") if _name == "listforge-link" else
-        Sign(2, functools.partial(_is_json_of, _name)),)))
+        Sign(2, functools.partial(lambda n, text: kind_of(text) == "json"
+                                  and _json_kind(text) == n, _name)),)))
 #: the structured formats (this module's)
 FORMATS = tuple(_READERS)
 

@@ -89,9 +89,8 @@ class _Builder:
 
     def members(self) -> list[Member]:
         u = self.unit
-        found: list[tuple[Entry, Context, tuple[Entry, ...]]]
         if u.type == "model":
-            found = [(u, self.ctx, (u,))]
+            found: list[tuple[Entry, Context, tuple[Entry, ...]]] = [(u, self.ctx, (u,))]
         else:
             found = [
                 (x, c, path)
