@@ -266,8 +266,10 @@ def test_a_leader_as_one_branch_of_an_or_is_no_condition_of_its_own():
                       "CHARACTER is leading this unit, then each time a model in this unit makes "
                       "a ranged attack that targets an Afflicted unit, improve the Strength and "
                       "Armour Penetration characteristics of that attack by 1.")
+    # (rules8b: "if A, or if B" is a switch per alternative; the Leader's one checks 'led')
     assert [(p.rule.describe(), p.switch) for p in parts] == [
-        ("if ranged attacks: strength_mod=+1, ap_mod=+1", True)]
+        ("if ranged attacks: strength_mod=+1, ap_mod=+1", True),
+        ("if ranged attacks, led by a CHARACTER: strength_mod=+1, ap_mod=+1", True)]
     # not led: S5 v T4 3+ 2/3; AP-2 v Sv3+ -> 5+ fails 2/3; hit 2/3: 6 x 2/3 x 2/3 x 2/3 = 16/9
     gun = mh.Weapon("Gun", attacks=6, skill=3, strength=4, ap=-1, damage=1)
     assert mh.attack(gun, MEQ, apply=[parts[0].rule]).unsaved.mean() == F(16, 9)
