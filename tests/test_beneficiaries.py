@@ -873,3 +873,15 @@ def test_bullets_continuing_a_head_s_have_keep_their_own_ability():
     r = mh.attack([parse_weapon("6 | 3+ | 4 | 0 | 1")], mh.load_unit("MEQ").as_target(),
                   apply=[auto.rule, sh.rule], rules="10e")
     assert r.unsaved.mean() == F(5, 6)
+
+
+def test_an_exclusion_names_keywords_not_the_noun():
+    """Phasal Subjugator (10e, 11e), and 9 texts more ("(excluding MONSTER and TITANIC units)",
+    "(excluding TITANIC models)"): the noun after the keywords is not one of them, so a
+    CHARACTER unit is kept out (read as "CHARACTER UNITS" it never was)."""
+    [p] = translate("Phasal Subjugator (Aura)", "NECRONS model only. While a friendly NECRONS "
+                    "unit (excluding CHARACTER units) is within 6\" of the bearer, each time a "
+                    "model in that unit makes an attack, add 1 to the hit roll.")
+    assert (p.scope, p.keywords, p.excluding) == (Scope.FRIENDLY, ("NECRONS",), ("CHARACTER",))
+    assert not qualifies(p, frozenset({"NECRONS", "CHARACTER", "INFANTRY"}))
+    assert qualifies(p, frozenset({"NECRONS", "INFANTRY"}))
