@@ -1696,7 +1696,10 @@ def _np_whom(m: Any, select: bool, sentence: str) -> Whom | None:
         whole = re.search(re.escape(words.split(" (")[0]) + _EXCL_AFTER, sentence)
         excl = whole.group(1) if whole else ""
     # "(excluding KROOT and TITANIC models)": the keywords, not the noun
-    excluding = _keyword_phrases(re.sub(r"\s+(?:units?|models?)$", "", excl)) if excl else ()
+    noun = excl.split()[-1:] if excl else []
+    if noun and noun[0].lower() in ("unit", "units", "model", "models"):
+        excl = excl.rstrip()[:-len(noun[0])]
+    excluding = _keyword_phrases(excl) if excl.strip() else ()
     if not adj and not tail and re.match(r"\s*(?:\([^)]*\)\s*)?(?:is|was|were) hit by", after):
         return Whom(Scope.ENEMY, words=words)  # "each time a unit is hit by this weapon"
     if "enemy" in adj or (select and not adj and not tail and re.match(
