@@ -138,6 +138,7 @@ _TYPOS = [(re.compile(p, re.I), r) for p, r in (
     (r"\b(add \d) the (strength|attacks|damage)\b", r"\1 to the \2"),
     (r"\bfriending\b", "friendly"), (r"\bmodel's in\b", "models in"),
     (r"\bhit ro ll\b", "Hit roll"), (r"\bwound ro ll\b", "Wound roll"),
+    (r"\b(an attack is allocated) (the bearer|this model)\b", r"\1 to \2"),
     (r"\b(hit|wound) roll or 1\b", r"\1 roll of 1"),
     (r"\b(improve|worsen) that (armour penetration|strength|damage|attacks)\b", r"\1 the \2"),
     (r"\[([A-Z][A-Z \-]+?) abilit(?:y|ies)\]", r"[\1] abilities"), (r"\babilty\b", "ability"),
@@ -1000,6 +1001,7 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     history: list[Whom] = []  # every unit brought in so far
     first: Whom | None = None  # whom the first sentence with an effect changes
     before: Whom | None = None  # whom the last one changes
+    before_side = ""  # and on which side (attacker, defender)
     frame: Whom | None = None  # "X units from your army have the following ability:"
     others: tuple[str, ...] = ()  # the weapon abilities the last sentence names
     prior: dict[str, Any] = {}  # the conditions of the last sentence with an effect
@@ -1047,7 +1049,7 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         defending = bool(_DEFENDER.search(low)) or all(
             k in _DEFENSIVE for alt in alternatives for k, _ in alt)
         whom, side, span = _subject(low, sentence, defending, intros, ref, leading,
-                                    tuple(history), before)
+                                    tuple(history), before, before_side)
         denied = any(k == "no_cover" for alt in alternatives for k, _ in alt)
         if denied:  # "cannot have the Benefit of Cover": the attacks on it ignore cover
             alternatives = [[("abilities", ("ignores cover",)) if k == "no_cover" else (k, v)
@@ -1100,7 +1102,7 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
             alternatives = [[(k, (v[0], v[1] or kind)) if k == "invuln" else (k, v)
                              for k, v in alt] for alt in alternatives]
         save = next(((v[1], whom) for alt in alternatives for k, v in alt if k == "invuln"), save)
-        first, before = first or whom, whom
+        first, before, before_side = first or whom, whom, side
         # what names the beneficiary is not a condition: the subject, and "while a friendly
         # X unit is within 6\" of this model" (always true of the bearer's own unit)
         cut = [span] if span and not whom.scope.own else []
@@ -1610,8 +1612,8 @@ _ATTACKER_KEYWORDS = re.compile(
     r"(?:makes? an? (?:[a-z]+ )?attack|is allocated|targets)\b")
 #: a sentence's subject: who makes the attacks it changes
 _SUBJECT_ATTACK = [
-    re.compile(r"\beach time (?P<s>(?:(?!each time)[^.;:]){1,120}?) (?:makes?|made) an? "
-               r"(?:[a-z]+ )?attacks?", re.I),
+    re.compile(r"\b(?:each time|when(?:ever)?) (?P<s>(?:(?!each time)[^.;:]){1,120}?) "
+               r"(?:makes?|made) an? (?:[a-z]+ )?attacks?", re.I),
     re.compile(r"\battacks? made by (?P<s>[^,.;:]{1,80}?)(?= that| with| against| have| has|"
                r" targeting|,|\.|$)", re.I),
     re.compile(r"\b(?:weapons?|attacks)(?: equipped by| of) (?P<s>(?:the |a |an |this |that |"
@@ -1625,6 +1627,9 @@ _SUBJECT_ATTACK = [
                r"(?:[a-z\-]+ ){0,3}?(?:weapons|attacks|profiles?)\b", re.I),
     re.compile(r"\beach time (?P<s>[^,.;:]{1,80}?) (?:shoots|fights|is selected to (?:shoot|"
                r"fight)|targets)\b", re.I),
+    # "(While a unit is suppressed, it has -1 to hit rolls.)": "it" is the unit brought in
+    re.compile(r"(?:^|[,(]\s*)(?P<s>[^,.;:()]{1,80}?) (?:has|have|gets?) [+-]\d to (?:the |their )?"
+               r"(?:hit|wound) rolls?\b", re.I),
 ]
 #: who is attacked
 _SUBJECT_DEFEND = [
@@ -1784,7 +1789,7 @@ def _matching_intro(head: str, intros: list[tuple[int, int, Whom]], before: int,
 
 def _subject(low: str, cased: str, defending: bool, intros: list[tuple[int, int, Whom]],
              ref: Whom | None, leading: bool, history: tuple[Whom, ...] = (),
-             prior: Whom | None = None
+             prior: Whom | None = None, prior_side: str = ""
              ) -> tuple[Whom | None, str, tuple[int, int] | None]:
     """Whom one sentence changes, on which side, and where its subject is (left out when
     looking for conditions). An attack that targets an enemy unit is the friendly side's
@@ -1834,7 +1839,9 @@ def _subject(low: str, cased: str, defending: bool, intros: list[tuple[int, int,
     if attacking is None and defended is None and prior is not None and (
             _SAME_ATTACK.search(low) or re.match(r"(?:this|that|its) (?:invulnerable save|"
                                                   r"ability)\b", low)):
-        return prior, side, None  # "If that attack targets a unit within 9\", ... as well"
+        # "If that attack targets a unit within 9\", ... as well": the same attack, on its side
+        # ("Each time a ranged attack targets this model, ... If that attack was made by ...")
+        return prior, prior_side or side, None
     if defending:
         return defended or attacking, side, d_span if defended else a_span
     return attacking or defended, side, a_span if attacking else d_span

@@ -1,0 +1,99 @@
+"""Two beneficiary classes of the rules from data (issue 30, rules8d): a -1 to Hit or Wound
+for an enemy's attacks read as the bearer's own penalty, and a rule for the bearer's unit
+given to the bearer alone (or the other way round). Every number is worked out by hand in a
+comment."""
+
+from fractions import Fraction as F
+
+import mathhammer as mh
+from mathhammer.data.rules.translate import Scope, translate
+from mathhammer.data.typed.inline import parse_squad, parse_weapon
+
+
+def parts(text, name="Ability"):
+    return translate(name, text, "test")
+
+
+def reading(text, name="Ability"):
+    """(scope, side, switch, describe) of each usable part."""
+    return [(p.scope, p.rule.side, p.switch, p.rule.describe()) for p in parts(text, name)
+            if p.rule.usable]
+
+
+# -- a debuff on an enemy's attacks ------------------------------------------------------------
+
+INDISCRIMINATE = ("In your Shooting phase, when this unit has resolved its attacks, select one "
+                  "enemy unit hit by one or more of those attacks. That enemy unit is "
+                  "**suppressed** until the start of your next Command phase. (While a unit is "
+                  "**suppressed**, it has \u20111 to **hit rolls**.)")
+
+
+def test_a_suppressed_unit_that_has_minus_one_to_hit_is_the_enemy():
+    """Indiscriminate Detonations (11e Orks): "(While a unit is suppressed, it has -1 to hit
+    rolls.)": "it" is the enemy unit selected, its attacks on the bearer's side are hindered,
+    never the bearer's own."""
+    assert reading(INDISCRIMINATE, "Indiscriminate Detonations") == [
+        (Scope.ENEMY, "defender", True, "hit_mod=-1")]
+    [p] = [p for p in parts(INDISCRIMINATE) if p.rule.usable]
+    gun = [parse_weapon("Gun | 24 | 6 | 3+ | 4 | 0 | 1")]
+    # the bearer's own shooting is not hindered (the switch is the defender's): 6 x hit 2/3 x
+    # wound S4 v T4 1/2 x Sv4+ fails 1/2 = 1
+    r = mh.attack(gun, parse_squad("5x T4 Sv4+ W1"), apply=[], rules="11e")
+    assert r.unsaved.mean() == F(1)
+    # the suppressed enemy's attack on the bearer's unit: hit 3+ -1 -> 4+ = 1/2:
+    # 6 x 1/2 x 1/2 x 1/2 = 3/4
+    r = mh.attack(gun, parse_squad("5x T4 Sv4+ W1"), apply=[p.rule], rules="11e")
+    assert r.unsaved.mean() == F(3, 4)
+
+
+def test_an_enemy_model_near_this_model_that_makes_an_attack_is_the_enemy():
+    """Anathematic Diadem (Aura): "When an enemy model within 12\" of this model makes an attack
+    with a Psychic weapon, subtract 1 from the Wound roll": "when", as "each time", names who
+    makes the attack; the bearer's own psychic attacks keep their Wound roll."""
+    assert reading("When an enemy model within 12\" of this model makes an attack with a "
+                   "Psychic weapon, subtract 1 from the Wound roll.") == [
+        (Scope.ENEMY, "defender", True, "if weapons with psychic: wound_mod=-1")]
+
+
+def test_that_attack_of_a_sentence_before_keeps_its_side():
+    """Lightning-fast Manoeuvres: "Each time a ranged attack targets this model, subtract 1 from
+    the Hit roll. If that attack was made by a model that can Fly, subtract 1 from the Wound
+    roll as well": that attack is the one made against this model; the -1 to Wound is the
+    defender's too (a switch: the attacker's FLY), not this model's own penalty."""
+    assert reading("Each time a ranged attack targets this model, subtract 1 from the Hit "
+                   "roll. If that attack was made by a model that can Fly, subtract 1 from the "
+                   "Wound roll as well.") == [
+        (Scope.MODEL, "defender", False, "if ranged attacks: hit_mod=-1"),
+        (Scope.MODEL, "defender", True, "if ranged attacks: wound_mod=-1")]
+    # Bastion Shield (audit 2468-a, 10e-031): the 1YP version, "... of that attack by 1
+    # instead", worsens the AP of the attacks on the bearer's unit as the first does
+    assert [r[:2] for r in reading(
+        "Each time a ranged attack targets the bearer's unit, if the attacking model is within "
+        "12\" of the bearer's unit, worsen the Armour Penetration characteristic of that attack "
+        "by 1. If you spend 1YP, until the end of the phase, if the attacking model is within "
+        "18\" of the bearer's unit, worsen the Armour Penetration characteristic of that attack "
+        "by 1 instead.")] == [(Scope.UNIT, "defender"), (Scope.UNIT, "defender")]
+
+
+def test_an_attack_allocated_the_bearer_is_an_attack_on_it():
+    """Adamantine Mantle (10e): the data's "Each time an attack is allocated the bearer" (no
+    "to") is an attack on the bearer: -1 Damage to the attacks it takes, not to its own."""
+    [p] = [p for p in parts("Each time an attack is allocated the bearer, subtract 1 from the "
+                            "Damage characteristic of that attack.") if p.rule.usable]
+    assert (p.scope, p.rule.side, p.automatic, p.rule.describe()) == (
+        Scope.MODEL, "defender", True, "damage_mod=-1")
+    # a D2 attack on a W2 model: 6 attacks, hit 3+ 2/3, wound 1/2, Sv4+ fails 1/2 = 1 unsaved,
+    # each 2 - 1 = 1 damage: mean damage 1 (without the rule: 2)
+    r = mh.attack([parse_weapon("Gun | 24 | 6 | 3+ | 4 | 0 | 2")], parse_squad("1x T4 Sv4+ W9"),
+                  apply=[p.rule], rules="10e")
+    assert r.damage.mean() == F(1)
+
+
+def test_friendly_keyword_units_attacks_that_have_plus_one_to_hit_are_theirs():
+    """Eye of the Hunt, Annihilate the Unworthy (audit 2468-c, 11e): "Friendly HERNKYN units'
+    ranged attacks that target a unit within 12\" have +1 to hit rolls": for friendly HERNKYN
+    units (the bearer's own when it is one), not any unit that has the rule."""
+    [p] = [p for p in parts("Friendly HERNKYN units' ranged attacks that target a unit within "
+                            "12\" have +1 to hit rolls.") if p.rule.usable]
+    assert (p.scope, p.keywords, p.rule.side, p.rule.describe()) == (
+        Scope.FRIENDLY, ("HERNKYN",), "attacker", "if ranged attacks: hit_mod=+1")
