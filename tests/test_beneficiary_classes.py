@@ -97,3 +97,83 @@ def test_friendly_keyword_units_attacks_that_have_plus_one_to_hit_are_theirs():
                             "12\" have +1 to hit rolls.") if p.rule.usable]
     assert (p.scope, p.keywords, p.rule.side, p.rule.describe()) == (
         Scope.FRIENDLY, ("HERNKYN",), "attacker", "if ranged attacks: hit_mod=+1")
+
+
+# -- the bearer or the bearer's unit -----------------------------------------------------------
+
+def test_weapons_equipped_in_the_bearers_unit_are_the_units():
+    """A Chink in Their Armour (GSC enhancement): "Each time the bearer is set up ... ranged
+    weapons equipped in the bearer's unit have the [LETHAL HITS] ability": every model of the
+    unit, not the bearer alone (a switch: set up as Reinforcements)."""
+    text = ("**^^Genestealer Cults^^** model only. Each time the bearer is set up on the "
+            "battlefield as Reinforcements, until the end of your next Fight phase, ranged "
+            "weapons equipped in the bearer's unit have the **[LETHAL HITS]** ability.")
+    assert reading(text, "A Chink in Their Armour") == [
+        (Scope.UNIT, "attacker", True, "if ranged attacks: abilities=[lethal hits]")]
+
+
+def test_the_bearers_unit_targeted_with_fire_overwatch_shoots_as_a_unit():
+    """Protector of the Paths: "you can target the bearer's unit with the Fire Overwatch
+    Stratagem ..., hits are scored on unmodified Hit rolls of 5+": the unit's Overwatch."""
+    text = ("Asuryani model only. While the bearer is leading a Dire Avengers or Guardians unit, "
+            "once per battle round, you can target the bearer's unit with the Fire Overwatch "
+            "Stratagem for 0CP, and while resolving that Stratagem, hits are scored on "
+            "unmodified Hit rolls of 5+, or unmodified Hit rolls of 4+ instead if the bearer's "
+            "unit is within range of an objective marker you control.")
+    assert {(r[0], r[3]) for r in reading(text)} == {
+        (Scope.UNIT, "overwatch_hits_on=5"), (Scope.UNIT, "overwatch_hits_on=4")}
+
+
+def test_when_the_unit_is_selected_to_fight_the_bearers_weapons_are_the_bearers():
+    """Eye of Spite, Pious Fervour: "Each time the bearer's unit is selected to fight, ...
+    improve ... of the bearer's melee weapons by 2 instead": the unit's selection is when, the
+    weapons are the bearer's own (the model), as the first sentence's +1."""
+    eye = ("SUCCUBUS model only. Improve the Attacks and Armour Penetration characteristics of "
+           "the bearer's melee weapons by 1. Each time the bearer's unit is selected to fight, "
+           "you can spend 1 Pain token; if you do, until the end of the phase, improve the "
+           "Attacks and Armour Penetration characteristics of the bearer's melee weapons by 2 "
+           "instead.")
+    assert [(r[0], r[2], r[3]) for r in reading(eye)] == [
+        (Scope.MODEL, False, "if melee attacks: attacks_mod=+1, ap_mod=+1"),
+        (Scope.MODEL, True, "if melee attacks: attacks_mod=+2, ap_mod=+2")]
+    pious = ("Each time this model's unit is selected to fight, until the end of the phase, add "
+             "1 to the Attacks characteristic of this model's Master-Crafted Power Weapon for "
+             "each enemy unit within 6\" of this model (to a maximum of +3)")
+    assert {r[0] for r in reading(pious)} == {Scope.MODEL}
+    # the unit's own weapons after "each time this unit is selected to fight" stay the unit's
+    assert [(r[0], r[3]) for r in reading(
+        "Each time this unit is selected to fight, until the end of the phase, melee weapons "
+        "equipped by models in this unit have the [LETHAL HITS] ability.")] == [
+        (Scope.UNIT, "if melee attacks: abilities=[lethal hits]")]
+
+
+def test_models_in_the_bearers_unit_given_an_ability_of_this_model_are_the_unit():
+    """Bionik Workshop: "models in the bearer's unit have that bioniks ability. ... 2. Bionik
+    Arms: Add 1 to the Strength characteristic of melee weapons equipped by this model": "this
+    model" is each model of the unit (one option each: a switch)."""
+    text = ("BIG MEK or PAINBOY model only. At the start of the battle, roll one D3 and compare "
+            "the result to the list below. Until the end of the battle, models in the bearer's "
+            "unit have that bioniks ability. 1. Bionik Legs: Add 2\" to the Move characteristic "
+            "of this model. 2. Bionik Arms: Add 1 to the Strength characteristic of melee "
+            "weapons equipped by this model. 3. Bionik Bonce: Improve the Weapon Skill "
+            "characteristic of melee weapons equipped by this model by 1.")
+    assert [(r[0], r[3]) for r in reading(text)] == [
+        (Scope.UNIT, "if melee attacks: strength_mod=+1"),
+        (Scope.UNIT, "if melee attacks: skill_mod=+1")]
+
+
+def test_all_other_models_in_the_bearers_unit_are_said_not_modelled():
+    """The Imperium's Sword, Champion of the Feast, Spiritus Ferrum (10e): "add 1 to the Attacks
+    characteristic of melee weapons equipped by all other models in the bearer's unit": the
+    unit but the bearer (who has its own +1 already); not other friendly units, and not the
+    whole unit (the bearer +2): said not modelled, the bearer's own +1 still applied."""
+    text = ("ADEPTUS ASTARTES model only. Add 1 to the Attacks characteristic of the bearer's "
+            "melee weapons. Once per battle, at the start of any phase, the bearer can use this "
+            "Enhancement. If it does, until the end of the phase, add 1 to the Attacks "
+            "characteristic of melee weapons equipped by all other models in the bearer's unit.")
+    ps = parts(text, "The Imperium's Sword")
+    assert [(p.scope, p.automatic, p.rule.describe()) for p in ps if p.rule.usable] == [
+        (Scope.MODEL, True, "if melee attacks: attacks_mod=+1")]
+    [rest] = [p for p in ps if not p.rule.usable]
+    assert rest.rule.not_modelled.startswith("for the other models of the bearer's unit (")
+    assert "all other models in the bearer's unit" in rest.rule.not_modelled
