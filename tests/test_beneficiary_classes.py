@@ -97,6 +97,11 @@ def test_friendly_keyword_units_attacks_that_have_plus_one_to_hit_are_theirs():
                             "12\" have +1 to hit rolls.") if p.rule.usable]
     assert (p.scope, p.keywords, p.rule.side, p.rule.describe()) == (
         Scope.FRIENDLY, ("HERNKYN",), "attacker", "if ranged attacks: hit_mod=+1")
+    # a longer subject: "Friendly IMPERIAL KNIGHTS DOMINUS units' attacks that target a unit in a
+    # terrain area have +1 to hit rolls" (Rain of Devastation, 11e)
+    [q] = [p for p in parts("Friendly IMPERIAL KNIGHTS DOMINUS units' attacks that target a unit "
+                            "in a terrain area have +1 to hit rolls.") if p.rule.usable]
+    assert (q.scope, q.keywords) == (Scope.FRIENDLY, ("IMPERIAL KNIGHTS DOMINUS",))
 
 
 # -- the bearer or the bearer's unit -----------------------------------------------------------

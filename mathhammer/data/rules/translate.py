@@ -1650,8 +1650,8 @@ _SUBJECT_ATTACK = [
     re.compile(r"\btarget (?P<s>(?:this|the bearer's|this model's) (?:unit|model)) with the "
                r"(?:fire )?overwatch stratagem\b", re.I),
     # "(While a unit is suppressed, it has -1 to hit rolls.)": "it" is the unit brought in
-    re.compile(r"(?:^|[,(]\s*)(?P<s>[^,.;:()]{1,80}?) (?:has|have|gets?) [+-]\d to (?:the |their )?"
-               r"(?:hit|wound) rolls?\b", re.I),
+    re.compile(r"(?:^|[,(]\s*)(?P<s>[^,.;:()]{1,120}?) (?:has|have|gets?) [+-]\d to "
+               r"(?:the |their )?(?:hit|wound) rolls?\b", re.I),
 ]
 #: who is attacked
 _SUBJECT_DEFEND = [
