@@ -152,6 +152,18 @@ def test_when_the_unit_is_selected_to_fight_the_bearers_weapons_are_the_bearers(
         (Scope.UNIT, "if melee attacks: abilities=[lethal hits]")]
 
 
+def test_weapons_equipped_by_the_model_and_those_weapons_are_the_models():
+    """Divine Deliverance (audit 2468-b, 11e-004): "add 3 to the Attacks characteristic of melee
+    weapons equipped by the model and those weapons have the [DEVASTATING WOUNDS] ability": the
+    subject ends where the next clause ("and those weapons") begins: the model's own."""
+    assert reading("Once per battle, at the start of the Fight phase, this model can use this "
+                   "ability. If it does, until the end of the phase, add 3 to the Attacks "
+                   "characteristic of melee weapons equipped by the model and those weapons have "
+                   "the [DEVASTATING WOUNDS] ability") == [
+        (Scope.MODEL, "attacker", True,
+         "if melee attacks: attacks_mod=+3, abilities=[devastating wounds]")]
+
+
 def test_models_in_the_bearers_unit_given_an_ability_of_this_model_are_the_unit():
     """Bionik Workshop: "models in the bearer's unit have that bioniks ability. ... 2. Bionik
     Arms: Add 1 to the Strength characteristic of melee weapons equipped by this model": "this

@@ -1639,7 +1639,9 @@ _SUBJECT_ATTACK = [
     re.compile(r"\b(?:weapons?|attacks)(?: equipped by| of) (?P<s>(?:the |a |an |this |that |"
                r"those |models? |units? |friendly |[a-z' ,\-]+ (?:models?|units?) )[^.;:]{0,80}?)"
                r"(?= ha(?:ve|s)\b| gains?\b| to have\b|"
-               r" by \d| while\b| is\b| are\b| against\b| in (?:the|your)\b|,|\.|$)",
+               r" by \d| while\b| is\b| are\b| against\b| in (?:the|your)\b|,|\.|$|"
+               # "... equipped by the model and those weapons have ...": a clause of its own
+               r" and (?:those|these|that|its|it)\b)",
                re.I),
     re.compile(r"\bweapons (?:equipped )?(?:in|of) (?P<s>(?:this|that|the bearer's|this model's) "
                r"(?:[a-z' \-]{1,30} )?units?)\b", re.I),
