@@ -194,3 +194,14 @@ def test_all_other_models_in_the_bearers_unit_are_said_not_modelled():
     [rest] = [p for p in ps if not p.rule.usable]
     assert rest.rule.not_modelled.startswith("for the other models of the bearer's unit (")
     assert "all other models in the bearer's unit" in rest.rule.not_modelled
+
+
+def test_those_attacks_of_the_unit_the_sentence_brings_in_are_that_units():
+    """Dauntless Champions (11e): "When a friendly PALADIN SQUAD unit is selected to fight, if
+    the S of those attacks is lower than the T of the target, those attacks have +1 to wound
+    rolls": the attacks of the PALADIN SQUAD unit, not any unit with the rule."""
+    [p] = [p for p in parts("When a friendly PALADIN SQUAD unit is selected to fight, if the S "
+                            "of those attacks is lower than the T of the target, those attacks "
+                            "have +1 to wound rolls.") if p.rule.usable]
+    assert (p.scope, p.keywords, p.rule.side, p.rule.describe()) == (
+        Scope.FRIENDLY, ("PALADIN SQUAD",), "attacker", "if melee attacks: wound_mod=+1")

@@ -1866,6 +1866,12 @@ def _subject(low: str, cased: str, defending: bool, intros: list[tuple[int, int,
         # "If that attack targets a unit within 9\", ... as well": the same attack, on its side
         # ("Each time a ranged attack targets this model, ... If that attack was made by ...")
         return prior, prior_side or side, None
+    if attacking is None and defended is None and prior is None and intros and \
+            intros[-1][2].scope is not Scope.ENEMY and re.search(r"\b(?:those|that) attacks?\b",
+                                                                  low):
+        # "When a friendly PALADIN SQUAD unit is selected to fight, if the S of those attacks
+        # is lower ..., those attacks have +1 to wound rolls": the attacks of the unit brought in
+        return intros[-1][2], side, None
     if defending:
         return defended or attacking, side, d_span if defended else a_span
     return attacking or defended, side, a_span if attacking else d_span
