@@ -205,3 +205,17 @@ def test_those_attacks_of_the_unit_the_sentence_brings_in_are_that_units():
                             "have +1 to wound rolls.") if p.rule.usable]
     assert (p.scope, p.keywords, p.rule.side, p.rule.describe()) == (
         Scope.FRIENDLY, ("PALADIN SQUAD",), "attacker", "if melee attacks: wound_mod=+1")
+
+
+def test_attacks_made_by_this_model_in_a_condition_are_not_the_subject():
+    """Inspirational Fighter (10e): "if one or more CHARACTER models were destroyed as a result
+    of attacks made by this model this phase, ..., while a friendly ADEPTUS ASTARTES unit is
+    within 6\" of this model, add 1 to the Attacks characteristic of melee weapons equipped by
+    models in that unit": for the friendly ADEPTUS ASTARTES units, not this model."""
+    [p] = [p for p in parts(
+        "Each time this model's unit has fought, if one or more CHARACTER models were destroyed "
+        "as a result of attacks made by this model this phase, until the end of the phase, while "
+        "a friendly ADEPTUS ASTARTES unit is within 6\" of this model, add 1 to the Attacks "
+        "characteristic of melee weapons equipped by models in that unit.") if p.rule.usable]
+    assert (p.scope, p.keywords, p.switch, p.rule.describe()) == (
+        Scope.FRIENDLY, ("ADEPTUS ASTARTES",), True, "if melee attacks: attacks_mod=+1")

@@ -1634,8 +1634,10 @@ _TRIGGER = re.compile(r"\beach time (?P<s>[^,.;:]{1,80}?) (?:shoots|fights|is se
 _SUBJECT_ATTACK = [
     re.compile(r"\b(?:each time|when(?:ever)?) (?P<s>(?:(?!each time)[^.;:]){1,120}?) "
                r"(?:makes?|made) an? (?:[a-z]+ )?attacks?", re.I),
-    re.compile(r"\battacks? made by (?P<s>[^,.;:]{1,80}?)(?= that| with| against| have| has|"
-               r" targeting|,|\.|$)", re.I),
+    # (not "CHARACTER models were destroyed as a result of attacks made by this model": a
+    # condition on what the model did, the effect's weapons are named after it)
+    re.compile(r"(?<!a result of )\battacks? made by (?P<s>[^,.;:]{1,80}?)(?= that| with| "
+               r"against| have| has| targeting|,|\.|$)", re.I),
     re.compile(r"\b(?:weapons?|attacks)(?: equipped by| of) (?P<s>(?:the |a |an |this |that |"
                r"those |models? |units? |friendly |[a-z' ,\-]+ (?:models?|units?) )[^.;:]{0,80}?)"
                r"(?= ha(?:ve|s)\b| gains?\b| to have\b|"
