@@ -218,6 +218,110 @@ def test_a_chosen_weapon_with_a_word_in_its_name_is_that_weapon_only():
     assert when.weapon_names == ("bolt",) and when.weapon_abilities == ("pistol",)
 
 
+def test_an_options_title_in_bold_is_not_read_as_a_weapons_name():
+    # Kindred Sorcery (Grand Coven): "**Wrath of the Immaterium**" on its own line, then
+    # "Psychic weapons equipped by ...": the Psychic weapons, not a weapon "immaterium psychic"
+    text = ("In your Command phase, you can select one of the abilities listed below.\n\n"
+            "**Psychic Maelstrom**\nEach time a model from your army makes an attack with a "
+            "Psychic weapon, add 1 to the Wound roll.\n\n**Wrath of the Immaterium**\n"
+            "Psychic weapons equipped by models in your army have the [Devastating Wounds] "
+            "ability.")
+    parts = translate("Sorcery", text)
+    assert [p.rule.describe() for p in parts] == [
+        "if weapons with psychic: wound_mod=+1",
+        "if weapons with psychic: abilities=[devastating wounds]"]
+    assert all(not e.requires.weapon_names for p in parts for e in p.rule.effects)
+    # a Psychic bolt: Critical Wounds 6 x 2/3 x 1/6 = 2/3 mortal wounds (before: none)
+    bolt = mh.Weapon("Bolt", attacks=6, skill=3, strength=4, ap=0, damage=1,
+                     abilities=("psychic",))
+    assert mh.attack(bolt, MEQ, apply=[parts[1].rule]).mortal.mean() == F(2, 3)
+
+
+def test_an_excluded_keyword_in_the_plural_is_a_core_keywords_only():
+    # "(excluding MONSTERS and VEHICLES)" are the core keywords MONSTER and VEHICLE; GROTS is a
+    # keyword of its own (Belligerent Boarders, Ramship Raiders): not read as GROT
+    parts = translate("Boarders", "Each time an attack targets a unit (excluding GROTS units), "
+                      "if the Strength characteristic of that attack is greater than the "
+                      "Toughness characteristic of that unit, subtract 1 from the Wound roll.")
+    assert [p.rule.describe() for p in parts] == [
+        "if target not GROTS: wound_mod_if_stronger=-1"]
+    assert one("Edge", "Each time a model in this unit makes a melee attack that targets a unit "
+               "(excluding MONSTERS and VEHICLES), improve the Armour Penetration characteristic "
+               "of that attack by 1.").rule.describe() == \
+        "if melee attacks, target not MONSTER or VEHICLE: ap_mod=+1"
+    gun = mh.Weapon("Gun", attacks=6, skill=3, strength=6, ap=0, damage=1)
+    grots = mh.Target(models=10, toughness=2, save=6, wounds=1, keywords=["ORKS", "GROTS"])
+    boyz = mh.Target(models=10, toughness=5, save=5, wounds=1, keywords=["ORKS", "INFANTRY"])
+    rule = parts[0].rule
+    # GROTS excluded: S6 v T2 2+ 5/6; hit 2/3; Sv6+ fails 5/6: 6 x 2/3 x 5/6 x 5/6 = 25/9
+    assert mh.attack(gun, grots, apply=[rule]).unsaved.mean() == F(25, 9)
+    # Boyz: S6 > T5, 3+ -1 -> 4+ 1/2; Sv5+ fails 2/3: 6 x 2/3 x 1/2 x 2/3 = 4/3
+    assert mh.attack(gun, boyz, apply=[rule]).unsaved.mean() == F(4, 3)
+
+
+def test_a_leader_as_one_branch_of_an_or_is_no_condition_of_its_own():
+    # Blistering Fusillade: "Starting Strength of 5 or more, or ... a CHARACTER is leading": a
+    # full unit of 5 not led has it, so the switch asserts either branch and 'led' is not checked
+    parts = translate("Fusillade", "If this unit has a Starting Strength of 5 or more, or if a "
+                      "CHARACTER is leading this unit, then each time a model in this unit makes "
+                      "a ranged attack that targets an Afflicted unit, improve the Strength and "
+                      "Armour Penetration characteristics of that attack by 1.")
+    # (rules8b: "if A, or if B" is a switch per alternative; the Leader's one checks 'led')
+    assert [(p.rule.describe(), p.switch) for p in parts] == [
+        ("if ranged attacks: strength_mod=+1, ap_mod=+1", True),
+        ("if ranged attacks, led by a CHARACTER: strength_mod=+1, ap_mod=+1", True)]
+    # not led: S5 v T4 3+ 2/3; AP-2 v Sv3+ -> 5+ fails 2/3; hit 2/3: 6 x 2/3 x 2/3 x 2/3 = 16/9
+    gun = mh.Weapon("Gun", attacks=6, skill=3, strength=4, ap=-1, damage=1)
+    assert mh.attack(gun, MEQ, apply=[parts[0].rule]).unsaved.mean() == F(16, 9)
+    # the Leader alone still is a condition: "while a CHARACTER is leading this unit"
+    assert one("Led", "While a CHARACTER is leading this unit, each time a model in this unit "
+               "makes an attack, add 1 to the Hit roll.").rule.describe() == \
+        "if led by a CHARACTER: hit_mod=+1"
+
+
+@pytest.mark.parametrize(("text", "described"), [
+    ("This unit’s attacks have +1 **S**.", "strength_mod=+1"),  # Bane-forged weapons
+    ("This model’s melee attacks have +1 S.", "if melee attacks: strength_mod=+1"),
+    ("This unit’s melee attacks have +1 **WS**.", "if melee attacks: skill_mod=+1"),
+    ("This unit’s ranged attacks have +2 **S**.", "if ranged attacks: strength_mod=+2"),
+    ("This model’s attacks have +1 **D**.", "damage_mod=+1"),
+    ("Friendly units’ attacks have +1 **BS** and **WS**.", "skill_mod=+1"),  # Holy Quest
+    ("While a friendly ADEPTUS MECHANICUS unit is within 6\" of this model, that unit’s melee "
+     "attacks have +1 **WS** and **AP**.", "if melee attacks: skill_mod=+1, ap_mod=+1"),
+    ("While the Waaagh! is active for this unit, this model's melee weapons have +4 A.",
+     "if melee attacks: attacks_mod=+4"),
+])
+def test_the_11e_short_characteristics_of_an_attack_are_read(text, described):
+    # the 11e wording "+1 S", "+1 WS and AP", "+4 A": as "add 1 to the Strength ..."
+    assert is_attack_relevant(text)
+    assert [p.rule.describe() for p in translate("Short", text) if p.rule.usable] == [described]
+
+
+def test_the_11e_short_toughness_and_save_are_said_not_modelled():
+    # Mark of the Star Children: "+1 T" and "4+ Sv" change the unit's own characteristics
+    parts = translate("Mark", "This unit has:\n- +1 **T**.\n- 4+ **Sv**.\n- This unit’s melee "
+                      "attacks have +1 **S**.")
+    assert [p.rule.not_modelled or p.rule.describe() for p in parts] == [
+        "if melee attacks: strength_mod=+1",
+        'changes the unit\'s own characteristics ("This unit has:. +1 T"); changes the unit\'s '
+        'own characteristics ("4+ Sv")']
+    # S4 +1 = 5 v T4: 3+ = 2/3; hit 2/3; fail 1/3: 6 x 2/3 x 2/3 x 1/3 = 8/9 (without 2/3)
+    blade = mh.Weapon("Blade", attacks=6, skill=3, strength=4, ap=0, damage=1, range="melee")
+    assert mh.attack(blade, MEQ, apply=[parts[0].rule]).unsaved.mean() == F(8, 9)
+
+
+def test_a_hit_of_1_is_a_hit_roll_of_1():
+    # Enemy Spotted (both editions): "re-roll a Hit of 1" is the data's "re-roll a Hit roll of 1"
+    parts = translate("Spotted", "Each time a model from your army makes a ranged attack that "
+                      "targets an enemy unit that is within 9\" of and visible to any "
+                      "Searchlights from your army, re-roll a Hit of 1 and, if the model making "
+                      "that attack is a Sentry Gun, add 1 to the Hit roll as well.")
+    assert [p.rule.describe() for p in parts] == [
+        "if ranged attacks: reroll_hits=ones", "if ranged attacks: hit_mod=+1"]
+    assert one("Ones", "Each time a model in this unit makes an attack, re-roll a Wound of 1."
+               ).rule.describe() == "reroll_wounds=ones"
+
+
 def test_the_leader_of_a_unit_said_by_what_it_holds_is_that_model_only():
     # Court of the Archon: FNP 4+ for the CHARACTER leading the Court, not the Court's models
     parts = translate("Court", "While a CHARACTER model is leading a unit that contains one or "
