@@ -113,8 +113,11 @@ def test_devastating_into_groups_that_save_differently_matches_the_chain(
         answers[path] = _settled(mh.attack((gun, count), SAVES_DIFFER, rules=rules))
         applies = taken[0][1]
     # the single-wound path (conditioned on the Devastating count, the wounds applied in
-    # Horner form) and both count paths apply; each gives every counter and distribution
-    assert applies == [engine.Path.ATTACKS, engine.Path.WOUNDS, engine.Path.SINGLE]
+    # Horner form) and both count paths apply, and where the excess is lost (a Devastating
+    # Wound then costs what an unsaved wound does) the first group's path; each gives every
+    # counter and distribution
+    first = [engine.Path.FIRST] if rules != str(tmp_path / "spill.toml") else []
+    assert applies == [engine.Path.ATTACKS, engine.Path.WOUNDS, engine.Path.SINGLE, *first]
     assert all(answers[p] == answers[engine.Path.ATTACKS] == chosen for p in applies)
     assert 0 < chosen.character_destroyed < 1 and chosen.mortal.mean() > 0
 
@@ -150,6 +153,9 @@ SHAPES = {
     "Feel No Pain on the Bodyguard only, saves differ, random attacks": (
         [(Weapon("g", "D6", 3, 5, -2, "D3", ["devastating wounds"]), 2)],
         _led(Target(4, 5, 3, 2, fnp=5), Target(1, 5, 2, 5, invuln=4))),
+    "2D6 Devastating into a Bodyguard and a Leader that save differently, FNP on both": (
+        [(Weapon("g", "2D6", 3, 8, -3, "D3+1", ["devastating wounds"]), 1)],
+        _led(Target(3, 5, 3, 4, invuln=4, fnp=6), Target(1, 5, 2, 6, fnp=5))),
     "random attacks, Devastating then another weapon": (
         [(Weapon("g", "D6", 3, 5, -2, "D3", ["devastating wounds"]), 2),
          (Weapon("h", 2, 4, 4, 0, 1, ["sustained hits 1"]), 2)],
@@ -171,6 +177,50 @@ def test_every_path_gives_the_general_chains_fractions_on_the_benchmark_shapes(
     general = answers[engine.Path.ATTACKS]
     assert all(r == general for r in answers.values()) and chosen == general
     assert general.kills.mean() > 0 and sum(general.state.values()) == 1
+
+
+def test_the_first_groups_path_is_taken_past_a_bodyguard_and_corrects_exactly(monkeypatch):
+    # H5 of tests/benchmark.py, smaller: AP-3 makes the Bodyguard's 4++ a 4+ and the Leader's
+    # Sv2+ a 5+; the Devastating Wounds cost what an unsaved wound does (excess lost, the same
+    # Feel No Pain), so every wound is a packet until the Bodyguard falls: the cost model takes
+    # that path, corrected on the Leader's 7 states alone, and it gives the chain's fractions
+    gun = Weapon("g", "2D6", 3, 8, -3, "D6+1", ["devastating wounds"])
+    unit = _led(Target(6, 5, 3, 4, invuln=4, fnp=6), Target(1, 5, 2, 6, fnp=5))
+    choose = engine.choose_path
+    taken = _force(monkeypatch, engine.Path.FIRST)
+    first = _settled(mh.attack((gun, 4), unit))
+    assert taken[0] == (engine.Path.FIRST, [engine.Path.ATTACKS, engine.Path.WOUNDS,
+                                            engine.Path.SINGLE, engine.Path.FIRST])
+    _force(monkeypatch, engine.Path.ATTACKS)
+    assert first == _settled(mh.attack((gun, 4), unit))
+    chosen = []
+    monkeypatch.setattr(engine, "choose_path", lambda *a: chosen.append(choose(*a)) or chosen[-1])
+    mh.clear_caches()
+    mh.attack((gun, 4), unit).state  # noqa: B018 - the law asked for runs the chain
+    assert chosen == [engine.Path.FIRST] and 0 < first.character_destroyed < 1
+
+
+def test_the_first_groups_path_steps_aside_where_a_later_group_leads_back(monkeypatch):
+    # a start with a wounded model in the second group: its wounds go there first, then to
+    # the first group (no model wounded), then back to the second: no correction on the states
+    # past the second group alone would do, and the single-wound path answers instead
+    gun = Weapon("g", "D6", 3, 8, -3, "D3+1", ["devastating wounds"])
+    unit = _led(Target(2, 5, 3, 2, invuln=4, fnp=6), Target(2, 5, 3, 3, fnp=6),
+                Target(1, 5, 2, 4, fnp=5))
+    start = PMF.point((TS(2, 0), TS(2, 1), TS(1, 0)))
+    seen = []
+    real = engine._first_group
+    monkeypatch.setattr(engine, "_first_group", lambda *a: seen.append(real(*a)) or seen[-1])
+    taken = _force(monkeypatch, engine.Path.FIRST)
+    first = _settled(mh.attack((gun, 3), unit, state=start))
+    assert taken[0][0] is engine.Path.FIRST and seen == [None]
+    _force(monkeypatch, engine.Path.ATTACKS)
+    assert first == _settled(mh.attack((gun, 3), unit, state=start))
+    seen.clear()
+    _force(monkeypatch, engine.Path.FIRST)
+    # unharmed, the same unit takes it (its wounds reach the groups in order)
+    assert _settled(mh.attack((gun, 3), unit)) == _settled(mh.attack((gun, 3), unit)) and seen
+    assert seen[0] is not None
 
 
 def test_three_groups_that_save_differently_take_the_general_chain(monkeypatch):

@@ -25,6 +25,9 @@ work (:meth:`_Shape.cost`) is least among those that apply:
 - ``SINGLE`` (a Devastating weapon whose attacks make at most one wound each, of one kind):
   :func:`_single_wounds`, conditioned on the number of Devastating Wounds, which applies them
   itself when the weapon is the attack's last and only Devastating one;
+- ``FIRST`` (``SINGLE``, the attack's last and only Devastating weapon, whose Devastating
+  Wounds cost what an unsaved wound does): :func:`_first_group`, as if every group saved like
+  the one the wounds reach first (``PACKETS``), corrected on the states past that group;
 - ``ATTACKS`` (always): :func:`_by_attack`, attack by attack, the general chain.
 
 A count path with Devastating Wounds still to come needs the joint law of (packets,
@@ -49,7 +52,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence, Set
 from enum import StrEnum
 from fractions import Fraction
-from math import comb, lcm
+from math import comb, gcd, lcm
 from typing import Any
 
 import attrs
@@ -486,11 +489,18 @@ def _final(volleys: list[_Volley], rolled: list[PMF], unit: Squad, start: UnitSt
         kinds, single = _wound_kinds(per)
         alike = saves_alike(fails)
         faces = one_kind(fails, kinds)
-        merge = alike and slot is not None and len(devs) == 1 and i == len(volleys) - 1 and (
-            rules.devastating_excess_lost) and _mortal_fnp_alike(v)
         last = slot is not None and len(devs) == 1 and i == len(volleys) - 1
-        shape = _Shape.of(keys, v, n, per, losses, allocation, slot, merge, last)
+        packets = last and rules.devastating_excess_lost and _mortal_fnp_alike(v)
+        merge = alike and packets
+        shape = _Shape.of(keys, v, n, per, losses, allocation, slot, merge, last, packets)
         path = choose_path(shape, alike, faces is not None, single)
+        if path is Path.FIRST:
+            out = _first_group(keys, v, n, per, fails, faces, losses, allocation,  # type: ignore
+                               slot, _devastating_move(v, allocation, rules))
+            if out is not None:
+                keys = out
+                continue
+            path = Path.SINGLE
         if path is Path.SINGLE:
             move = wound_move(allocation, faces, losses, v.precision)
             keys = _single_wounds(keys, v, n, per, move, slot,
@@ -518,6 +528,7 @@ class Path(StrEnum):
     PACKETS = "packets"  # by the count of unsaved packets: every model group saves alike
     WOUNDS = "wounds"  # by the count of wounds, each saved against the model it reaches
     SINGLE = "single"  # single-wound Devastating weapons, conditioned on the Devastating count
+    FIRST = "first"  # SINGLE, as if every group saved like the first, corrected past it
     ATTACKS = "attacks"  # attack by attack: the general chain
 
 
@@ -536,11 +547,19 @@ class _Shape:
     states: int  # the unit's states: every model's wounds, group by group
     outcomes: int  # the most outcomes of one packet's loss
     bits: int  # of one attack's weights and of one packet's, together
+    #: its Devastating Wounds cost what an unsaved wound does (excess lost, the same Feel No
+    #: Pain), and it is the attack's last and only Devastating weapon
+    packets: bool = False
+    rest: int = 0  # the unit's states past the group its first wound goes to
 
     @classmethod
     def of(cls, keys: Weights, v: _Volley, n: PMF, per: PMF, losses: list[PMF],
-           allocation: tuple[Group, ...], slot: int | None, merge: bool, last: bool) -> _Shape:
+           allocation: tuple[Group, ...], slot: int | None, merge: bool, last: bool,
+           packets: bool = False) -> _Shape:
         start = next(iter(keys))[0]
+        states = 1 + sum(s.models * g.wounds for s, g in zip(start, allocation, strict=True))
+        g0 = next_group(start, allocation, v.precision)
+        rest = states - (0 if g0 is None else start[g0].models * allocation[g0].wounds)
         outcomes = per.outcomes()
         # a group's loss: one law, or (re-rolled Damage) one law per wounds its model has left
         laws = [law for loss in losses for law in (loss if isinstance(loss, tuple) else (loss,))]
@@ -549,10 +568,10 @@ class _Shape:
             counts=(max(n.outcomes()) - min(n.outcomes())) * v.count + 1,
             wounds=max(len(w) for _h, w in outcomes),
             devastating=max(w.count(DEVASTATING) for _h, w in outcomes),
-            tallied=slot is not None, merged=merge, last=last,
-            states=1 + sum(s.models * g.wounds for s, g in zip(start, allocation, strict=True)),
+            tallied=slot is not None, merged=merge, last=last, states=states,
             outcomes=max(len(law) for law in laws),
-            bits=per.total.bit_length() + lcm(*(law.total for law in laws)).bit_length() + 3)
+            bits=per.total.bit_length() + lcm(*(law.total for law in laws)).bit_length() + 3,
+            packets=packets, rest=rest)
 
     @property
     def pending(self) -> bool:
@@ -583,11 +602,20 @@ class _Shape:
             memo = 4 * s * sum((losses + 1) ** j for j in range(k + 1))
             size = width * digits / 4 if self.tallied else width / 2
             return n * s * outcomes * move(size) + memo
-        if path is Path.SINGLE:  # one chain of plain weights, then the Devastating counts
+        if path in (Path.SINGLE, Path.FIRST):  # chains of plain weights, the Devastating counts
             chain = n * s * (losses + 2) * move(width / 2)
+            wide = width + 2 * n * max(n.bit_length() - 1, 1) / 64  # with factorials
+            if path is Path.FIRST:  # one chain (two past the first group), the counts on
+                # the states past it, and the packets of every wound as if each group saved
+                # like it (the chains' steps cheaper than the estimate above for random
+                # counts, measured; a fixed count's single-wound path needs no correlation)
+                counting = wide / 2 + self.counts * wide / 250 if self.counts > 1 else 1
+                cheaper = 0.4 if self.counts > 1 else 1
+                return (cheaper * n * (s + self.rest) * (losses + 2) * move(width / 2)
+                        + 2 * self.rest * n * counting
+                        + cheaper * n * s * losses * move(width / 2))
             if self.counts == 1:
                 return chain
-            wide = width + 2 * n * max(n.bit_length() - 1, 1) / 64  # with factorials
             return chain + s * n * (wide / 2 + self.counts * wide / 250)
         # PACKETS (unsaved packets), WOUNDS (each saved later): a chain over their count
         steps, moves = n * k, losses + (path is Path.WOUNDS)
@@ -616,6 +644,8 @@ def paths_for(shape: _Shape, alike: bool, one_kind: bool, single: bool) -> list[
         paths.append(Path.PACKETS)
     if shape.tallied and one_kind and single:
         paths.append(Path.SINGLE)
+        if shape.packets and not alike:
+            paths.append(Path.FIRST)
     return paths
 
 
@@ -789,27 +819,12 @@ def _single_wounds(keys: Weights, v: _Volley, n: PMF, per: PMF, move: Move, slot
     only Devastating one; its wounds are then applied here, in Horner form alongside the
     chain (those with ``v`` to come are complete once the chain reaches ``T^(max N - v)``),
     instead of tallied for :func:`_devastating`."""
-    a = b = c = 0  # per attack: a wound, a Devastating Wound, nothing
-    for (_hits, wounds), w in per.weights().items():
-        if not wounds:
-            c += w
-        elif wounds[0] == DEVASTATING:
-            b += w
-        else:
-            a += w
+    a, b, c = _split_single(per)
     count = n.repeat(v.count)
     counts = count.weights()
     top = max(counts)
     total = move.total  # type: ignore[attr-defined]
-    stay = c * total
-
-    def step(key: tuple) -> list[tuple[Any, int]]:
-        s, pending = key
-        out: dict[Any, int] = {key: stay} if stay else {}
-        for s2, w in move(s):
-            k2 = (s2, pending)
-            out[k2] = out.get(k2, 0) + a * w
-        return list(out.items())
+    step = _single_step(move, a, c)
 
     def devastate(key: tuple) -> list[tuple[Any, int]]:
         return [((s2, key[1]), w) for s2, w in then(key[0])]  # type: ignore[misc]
@@ -862,6 +877,38 @@ def _single_wounds(keys: Weights, v: _Volley, n: PMF, per: PMF, move: Move, slot
     return out
 
 
+@cached(maxsize=256)
+def _split_single(per: PMF) -> tuple[int, int, int]:
+    """One attack's weights (over ``per.total``) of a wound that is not Devastating, of a
+    Devastating Wound and of nothing, for a weapon whose attacks make at most one wound."""
+    a = b = c = 0
+    for (_hits, wounds), w in per.weights().items():
+        if not wounds:
+            c += w
+        elif wounds[0] == DEVASTATING:
+            b += w
+        else:
+            a += w
+    return a, b, c
+
+
+def _single_step(move: Move, a: int, c: int) -> Move:
+    """One attack that is not Devastating: a wound (``move``, its save included) with weight
+    ``a``, else nothing (``c``); the Devastating tally rides along. Weights sum to ``(a + c)
+    move.total``."""
+    stay = c * move.total  # type: ignore[attr-defined]
+
+    def step(key: tuple) -> list[tuple[Any, int]]:
+        s, pending = key
+        out: dict[Any, int] = {key: stay} if stay else {}
+        for s2, w in move(s):
+            k2 = (s2, pending)
+            out[k2] = out.get(k2, 0) + a * w
+        return list(out.items())
+
+    return step
+
+
 def _single_wounds_random(keys: Weights, counts: dict[int, int], count_total: int,
                           devastating: tuple[int, int], step: Move, total: int, slot: int,
                           devastate: Move | None, then_total: int) -> Weights:
@@ -875,12 +922,37 @@ def _single_wounds_random(keys: Weights, counts: dict[int, int], count_total: in
     read off one product of their packed polynomials per state (one big multiplication
     instead of one per pair ``(k, m)``), then divided exactly by ``top! d!``. ``devastate``:
     the Devastating Wounds applied here (in Horner form, over ``then_total^top`` more)."""
-    b, per_total = devastating
     top = max(counts)
     xs = [dict(keys)]
     memo: dict[Any, list[tuple[Any, int]]] = {}
     for _ in range(top):
         xs.append(markov_step(xs[-1], step, memo))
+    by_count = _by_devastating(xs, sum(keys.values()), counts, count_total, devastating, total)
+    if devastate is not None:
+        return horner(by_count, devastate, then_total)
+    out: Weights = {}
+    for d, part in by_count.items():
+        for (s, pending), w in part.items():
+            k = (s, _bump(pending, slot, d))
+            out[k] = out.get(k, 0) + w
+    return out
+
+
+def _by_devastating(xs: list[Weights], mass: int, counts: dict[int, int], count_total: int,
+                    devastating: tuple[int, int], total: int) -> dict[int, Weights]:
+    """The correlation of :func:`_single_wounds_random`: from the chain's states after each
+    number of steps ``xs`` (whose weights sum to at most ``mass`` times ``total`` per step), the
+    states with each number of Devastating Wounds to come."""
+    b, per_total = devastating
+    top = max(counts)
+    if len(counts) == 1:  # exactly top attacks: one term for each d, C(top, d) b^d X_(top - d)
+        (w,) = counts.values()
+        by_count: dict[int, Weights] = {}
+        scale = w
+        for d in range(top + 1 if b else 1):
+            by_count[d] = {key: x * scale * comb(top, d) for key, x in xs[top - d].items()}
+            scale *= b * total
+        return by_count
     fact = [1]
     for i in range(1, top + 1):
         fact.append(fact[-1] * i)
@@ -890,12 +962,12 @@ def _single_wounds_random(keys: Weights, counts: dict[int, int], count_total: in
     # the digits read (top - d, d = 0..top) must not carry: each is at most top! d! times the
     # weight of d Devastating Wounds to come over b^d, at most the total weight when b > 0, and
     # C(m, d) <= 2^top times it whatever b; higher digits may carry into each other, unread
-    width = digit_width(sum(keys.values()) * count_total * (2 * per_total) ** top
+    width = digit_width(mass * count_total * (2 * per_total) ** top
                        * total ** top * fact[top] ** 2)
     size = (top + 1) * width
     g = pack(q, width, bits=16 * size)
     zero = bytes(width)
-    by_count: dict[int, Weights] = {}
+    by_count = {}
     for key in {key for x in xs for key in x}:
         a = b"".join((x[key] * f).to_bytes(width, "little") if key in x else zero
                      for x, f in zip(xs, lift, strict=True))
@@ -909,14 +981,88 @@ def _single_wounds_random(keys: Weights, counts: dict[int, int], count_total: in
             if not b:
                 break
             bd *= b
-    if devastate is not None:
-        return horner(by_count, devastate, then_total)
-    out: Weights = {}
-    for d, part in by_count.items():
-        for (s, pending), w in part.items():
-            k = (s, _bump(pending, slot, d))
-            out[k] = out.get(k, 0) + w
-    return out
+    return by_count
+
+
+def _first_group(keys: Weights, v: _Volley, n: PMF, per: PMF, fails: list[dict[str, int]],
+                 faces: list[int], losses: list[PMF], allocation: tuple[Group, ...], slot: int,
+                 then: Move) -> Weights | None:
+    """A single-wound Devastating weapon (:func:`_single_wounds`), the attack's last and only
+    one, whose Devastating Wounds cost what an unsaved wound does (excess lost, the same Feel
+    No Pain), into groups that save differently: as if every group saved like the group the
+    wounds reach first (``g0``), then corrected on the states past that group.
+
+    Where every group saves like ``g0`` the wounds and the Devastating Wounds all move the unit
+    by packets, whatever their order, and :func:`_by_count` counts them (``A``). The true chain
+    and that one agree on every state whose next wound goes to ``g0`` (a state past ``g0``
+    never leads back to one), so the answer is ``A`` plus, on the states past ``g0`` alone, the
+    difference of :func:`_single_wounds_random`'s two chains, with the Devastating Wounds
+    applied to it: a few states instead of every one. None when some state past ``g0`` leads
+    back to one whose wounds go to ``g0`` (a start of several wounded models)."""
+    start = max(keys, key=keys.__getitem__)[0]
+    g0 = next_group(start, allocation, v.precision)
+    if g0 is None:
+        return None
+    first: dict[UnitState, bool] = {}
+
+    def inside(s: UnitState) -> bool:
+        if s not in first:
+            first[s] = next_group(s, allocation, v.precision) == g0
+        return first[s]
+
+    a, b, c = _split_single(per)
+    count = n.repeat(v.count)
+    counts = count.weights()
+    top = max(counts)
+    # the true saves, and g0's for every group: the two chains differ past g0 alone, where
+    # each runs on its own; the states whose wounds go to g0 move alike, once for both
+    moves = [wound_move(allocation, seen, losses, v.precision)
+             for seen in (faces, [faces[g0]] * len(faces))]
+    total = moves[0].total  # type: ignore[attr-defined]  # the same for both
+    steps = [_single_step(move, a, c) for move in moves]
+    memos: list[dict[Any, list[tuple[Any, int]]]] = [{}, {}]
+    inner = {k: w for k, w in keys.items() if inside(k[0])}
+    pasts = [[{k: w for k, w in keys.items() if not inside(k[0])}] for _ in moves]
+    for _ in range(top):
+        moved = markov_step(inner, steps[0], memos[0])
+        inner = {}
+        into: Weights = {}
+        for k, w in moved.items():
+            (inner if inside(k[0]) else into)[k] = w
+        for past, step, memo in zip(pasts, steps, memos, strict=True):
+            nxt = markov_step(past[-1], step, memo)
+            for k, w in into.items():
+                nxt[k] = nxt.get(k, 0) + w
+            past.append(nxt)
+    if any(not inside(s) and any(inside(s2) for (s2, _p), _w in out)
+           for memo in memos for (s, _p), out in memo.items()):
+        return None
+    true, alike = (_by_devastating(past, sum(keys.values()), counts, count.total,
+                                   (b, per.total), total) if any(past) else {}
+                   for past in pasts)
+    diff: dict[int, Weights] = {}
+    for d in true.keys() | alike.keys():
+        t, f = true.get(d, {}), alike.get(d, {})
+        part = {k: w for k in t.keys() | f.keys() if (w := t.get(k, 0) - f.get(k, 0))}
+        if part:
+            diff[d] = part
+
+    def devastate(key: tuple) -> list[tuple[Any, int]]:
+        return [((s2, key[1]), w) for s2, w in then(key[0])]
+
+    then_total = then.total  # type: ignore[attr-defined]
+    correction = horner(diff, devastate, then_total) if diff else {}
+    # A (over its own total) and the correction (over the single-wound path's) on one scale
+    packets = _by_count(keys, v, n, per, tuple(fails[g0].items()),
+                        packet_move(allocation, losses, v.precision), slot, True)
+    over = (sum(keys.values()) * count.total * per.total ** top * total ** top
+            * then_total ** max(diff, default=0))
+    mass = sum(packets.values())
+    common = gcd(over, mass)
+    out = {k: w * (over // common) for k, w in packets.items()}
+    for k, w in correction.items():
+        out[k] = out.get(k, 0) + w * (mass // common)
+    return {k: w for k, w in out.items() if w}
 
 
 def _single_wounds_fixed(keys: Weights, top: int, b_total: int, step: Move, devastate: Move,
