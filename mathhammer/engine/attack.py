@@ -28,6 +28,10 @@ work (:meth:`_Shape.cost`) is least among those that apply:
 - ``FIRST`` (``SINGLE``, the attack's last and only Devastating weapon, whose Devastating
   Wounds cost what an unsaved wound does): :func:`_first_group`, as if every group saved like
   the one the wounds reach first (``PACKETS``), corrected on the states past that group;
+- ``PHASES`` (the last and only Devastating weapon, its Devastating Wounds costing what an
+  unsaved wound does, into groups past the first that save alike, from one state):
+  :func:`_phases`, a chain over the packets of the first group counted until it falls, then
+  the packets after it;
 - ``ATTACKS`` (always): :func:`_by_attack`, attack by attack, the general chain.
 
 A count path with Devastating Wounds still to come needs the joint law of (packets,
@@ -492,7 +496,8 @@ def _final(volleys: list[_Volley], rolled: list[PMF], unit: Squad, start: UnitSt
         last = slot is not None and len(devs) == 1 and i == len(volleys) - 1
         packets = last and rules.devastating_excess_lost and _mortal_fnp_alike(v)
         merge = alike and packets
-        shape = _Shape.of(keys, v, n, per, losses, allocation, slot, merge, last, packets)
+        shape = _Shape.of(keys, v, n, per, losses, allocation, slot, merge, last, packets,
+                          faces)
         path = choose_path(shape, alike, faces is not None, single)
         if path is Path.FIRST:
             out = _first_group(keys, v, n, per, fails, faces, losses, allocation,  # type: ignore
@@ -501,6 +506,12 @@ def _final(volleys: list[_Volley], rolled: list[PMF], unit: Squad, start: UnitSt
                 keys = out
                 continue
             path = Path.SINGLE
+        if path is Path.PHASES:
+            out = _phases(keys, v, n, per, faces, losses, allocation)  # type: ignore[arg-type]
+            if out is not None:
+                keys = out
+                continue
+            path = Path.ATTACKS
         if path is Path.SINGLE:
             move = wound_move(allocation, faces, losses, v.precision)
             keys = _single_wounds(keys, v, n, per, move, slot,
@@ -529,6 +540,7 @@ class Path(StrEnum):
     WOUNDS = "wounds"  # by the count of wounds, each saved against the model it reaches
     SINGLE = "single"  # single-wound Devastating weapons, conditioned on the Devastating count
     FIRST = "first"  # SINGLE, as if every group saved like the first, corrected past it
+    PHASES = "phases"  # packets counted until the first group falls, then after it
     ATTACKS = "attacks"  # attack by attack: the general chain
 
 
@@ -551,16 +563,29 @@ class _Shape:
     #: Pain), and it is the attack's last and only Devastating weapon
     packets: bool = False
     rest: int = 0  # the unit's states past the group its first wound goes to
+    #: the states of :func:`_phases`' chain (the packets that group may take, standing, and
+    #: the packets at which it may fall), 0 when it does not apply
+    phases: int = 0
 
     @classmethod
     def of(cls, keys: Weights, v: _Volley, n: PMF, per: PMF, losses: list[PMF],
            allocation: tuple[Group, ...], slot: int | None, merge: bool, last: bool,
-           packets: bool = False) -> _Shape:
+           packets: bool = False, faces: list[int] | None = None) -> _Shape:
         start = next(iter(keys))[0]
         states = 1 + sum(s.models * g.wounds for s, g in zip(start, allocation, strict=True))
         g0 = next_group(start, allocation, v.precision)
         rest = states - (0 if g0 is None else start[g0].models * allocation[g0].wounds)
         outcomes = per.outcomes()
+        most = max(n.outcomes()) * v.count * max(len(w) for _h, w in outcomes) + 1
+        phases = 2 * most if _phased(keys, g0, faces) and packets else 0
+        if phases and g0 is not None:
+            lost: Any = losses[g0]
+            taken = [e for law in (lost if isinstance(lost, tuple) else (lost,))
+                     for e in law.outcomes()]
+            if min(taken):  # every packet takes a wound: the group falls within so many
+                wounds, models = allocation[g0].wounds, start[g0].models
+                longest = min(models * -(-wounds // min(taken)), most)
+                phases = longest + longest - min(models * -(-wounds // max(taken)), most) + 1
         # a group's loss: one law, or (re-rolled Damage) one law per wounds its model has left
         laws = [law for loss in losses for law in (loss if isinstance(loss, tuple) else (loss,))]
         return cls(
@@ -571,7 +596,7 @@ class _Shape:
             tallied=slot is not None, merged=merge, last=last, states=states,
             outcomes=max(len(law) for law in laws),
             bits=per.total.bit_length() + lcm(*(law.total for law in laws)).bit_length() + 3,
-            packets=packets, rest=rest)
+            packets=packets, rest=rest, phases=phases)
 
     @property
     def pending(self) -> bool:
@@ -597,6 +622,11 @@ class _Shape:
         def move(limbs: float) -> float:  # one Python step and its big-integer work
             return 1 + limbs / 250
 
+        if path is Path.PHASES:  # a chain over the packets of the first group, tallied,
+            # then the packets after it over the unit's states
+            digits = n * kd + n * k + 1
+            return (n * self.phases * (k + 1) * (kd + 1) * move(width * digits / 4)
+                    + digits * s * losses * move(width / 2))
         if path is Path.ATTACKS:  # each attack's outcomes from every state
             outcomes = 1 + k * losses + kd
             memo = 4 * s * sum((losses + 1) ** j for j in range(k + 1))
@@ -646,6 +676,8 @@ def paths_for(shape: _Shape, alike: bool, one_kind: bool, single: bool) -> list[
         paths.append(Path.SINGLE)
         if shape.packets and not alike:
             paths.append(Path.FIRST)
+    if shape.phases and one_kind and not alike:
+        paths.append(Path.PHASES)
     return paths
 
 
@@ -1063,6 +1095,119 @@ def _first_group(keys: Weights, v: _Volley, n: PMF, per: PMF, fails: list[dict[s
     for k, w in correction.items():
         out[k] = out.get(k, 0) + w * (mass // common)
     return {k: w for k, w in out.items() if w}
+
+
+def _phased(keys: Weights, g0: int | None, faces: list[int] | None) -> bool:
+    """Whether :func:`_phases` may apply: one starting state, and the groups past ``g0`` (the
+    one its wounds reach first) that have models fail their saves on the same faces."""
+    if len(keys) != 1 or g0 is None or faces is None:
+        return False
+    start = next(iter(keys))[0]
+    return len({faces[g] for g, s in enumerate(start) if g != g0 and s.models}) <= 1
+
+
+def _phases(keys: Weights, v: _Volley, n: PMF, per: PMF, faces: list[int],
+            losses: list[PMF], allocation: tuple[Group, ...]) -> Weights | None:
+    """The attack's last and only Devastating weapon, whose Devastating Wounds cost what an
+    unsaved wound does, into a unit whose first group (``g0``, the one the wounds reach
+    first) saves on other faces than the rest, which save alike: every wound is a packet or
+    nothing, and the packets move the unit by one chain ``P`` whatever made them, so only when
+    ``g0`` falls matters, not the states on the way (its save then gives way to the rest's).
+
+    With ``pi_k`` the unit after ``k`` packets while ``g0`` stands (the packet chain kept to
+    those states) and ``h_t`` the weight of ``g0`` falling at packet ``t`` (into one state
+    ``B``), a small chain over the attacks counts, for every ``k`` below the most ``t``, the
+    packets of ``g0``'s saves (``k``, its saves failing) and the Devastating Wounds (tallied),
+    and branches at each packet that may be the ``t``-th into a phase of its own that tallies
+    every packet after it, the rest's saves failing: the answer is ``P^v pi_k`` for each
+    ``(k, v)`` left in the first phase and ``h_t P^r B`` for each ``(t, r)`` in a second, in
+    one Horner chain over ``v`` and ``r``. None when the shape is not that one (several
+    starting states, a fall into more than one state, groups past ``g0`` that save
+    differently)."""
+    ((start, pending), mass), = keys.items()
+    g0 = next_group(start, allocation, v.precision)
+    if g0 is None or not _phased(keys, g0, faces):
+        return None
+    others = {faces[g] for g, s in enumerate(start) if g != g0 and s.models}
+    f0 = faces[g0]
+    f1 = others.pop() if others else f0
+    packet = packet_move(allocation, losses, v.precision)
+    p_total = packet.total  # type: ignore[attr-defined]
+    per_attack: dict[tuple[int, int], int] = {}  # (wounds that are not Devastating, Devastating)
+    for (_hits, wounds), w in per.weights().items():
+        e = wounds.count(DEVASTATING)
+        per_attack[len(wounds) - e, e] = per_attack.get((len(wounds) - e, e), 0) + w
+    longest = max(j for j, _e in per_attack)
+    count = n.repeat(v.count)
+    most = max(count.outcomes()) * longest  # the most wounds that are not Devastating
+    # the packet chain while g0 stands: pi_k, and the weight h_t of its fall at packet t
+    pis: list[Weights] = [{start: 1}]
+    falls: dict[int, int] = {}
+    fallen: UnitState | None = None
+    memo: dict[Any, list[tuple[Any, int]]] = {}
+    while pis[-1] and len(pis) <= most:
+        nxt: Weights = {}
+        for s, w in pis[-1].items():
+            if s not in memo:
+                memo[s] = packet(s)
+            for s2, w2 in memo[s]:
+                if next_group(s2, allocation, v.precision) == g0:
+                    nxt[s2] = nxt.get(s2, 0) + w * w2
+                    continue
+                if fallen is None:
+                    fallen = s2
+                if s2 != fallen or s2[g0].models:
+                    return None
+                falls[len(pis)] = falls.get(len(pis), 0) + w * w2
+        pis.append(nxt)
+    if not pis[-1]:
+        pis.pop()
+    first = len(pis)  # phase-one states: k packets of g0's saves, k < first
+
+    def attack(key: tuple) -> list[tuple[Any, int, int]]:
+        out: dict[tuple[Any, int], int] = {}
+        for (j, e), w in per_attack.items():
+            ways = [(key, e, w * 6 ** (longest - j))]
+            for _ in range(j):
+                after = []
+                for (phase, k), d, x in ways:
+                    if phase:  # after the fall: the rest's save
+                        if f1 < 6:
+                            after.append(((phase, k), d, x * (6 - f1)))
+                        if f1:
+                            after.append(((phase, k), d + 1, x * f1))
+                        continue
+                    if f0 < 6:
+                        after.append(((0, k), d, x * (6 - f0)))
+                    if f0:
+                        if k + 1 in falls:  # this packet may be the t-th: g0 falls
+                            after.append(((1, k + 1), d, x * f0))
+                        if k + 1 < first:
+                            after.append(((0, k + 1), d, x * f0))
+                ways = after
+            for s, d, x in ways:
+                out[s, d] = out.get((s, d), 0) + x
+        return [(s, d, x) for (s, d), x in out.items() if x]
+
+    counted = tallied_chain({(0, 0): mass}, count, attack,
+                            per.total * 6 ** longest)
+    top = max(falls, default=0)
+    top = max(top, first - 1)
+    lift = _powers(p_total, top)
+    by_count: dict[int, Weights] = {}
+    for ((phase, k), d), w in counted.items():
+        part = by_count.setdefault(d, {})
+        if phase:
+            x = w * falls[k] * lift[top - k]
+            part[fallen, pending] = part.get((fallen, pending), 0) + x  # type: ignore
+        else:
+            for s, y in pis[k].items():
+                part[s, pending] = part.get((s, pending), 0) + w * y * lift[top - k]
+
+    def moved(key: tuple) -> list[tuple[Any, int]]:
+        return [((s2, key[1]), w) for s2, w in packet(key[0])]
+
+    return {k: int(w) for k, w in horner(by_count, moved, p_total).items() if w}
 
 
 def _single_wounds_fixed(keys: Weights, top: int, b_total: int, step: Move, devastate: Move,
