@@ -623,9 +623,10 @@ class _Shape:
             return 1 + limbs / 250
 
         if path is Path.PHASES:  # a chain over the packets of the first group, tallied,
-            # then the packets after it over the unit's states
+            # then the packets after it over the unit's states (its weights smaller than
+            # the general chain's, no loss in them: half the estimate, measured)
             digits = n * kd + n * k + 1
-            return (n * self.phases * (k + 1) * (kd + 1) * move(width * digits / 4)
+            return (n * self.phases * (k + 1) * (kd + 1) * move(width * digits / 4) / 2
                     + digits * s * losses * move(width / 2))
         if path is Path.ATTACKS:  # each attack's outcomes from every state
             outcomes = 1 + k * losses + kd
