@@ -377,21 +377,37 @@ def query_rules(entry: dict[str, Any]) -> list[Any]:
     side_rules`): those applied, and its switches the query switches on (``all``, or by
     name). ``keywords``: the bearer's, when given its rules are read for it first
     (:func:`~mathhammer.data.rules.unit_rules.resolve`: an aura for friendly X units is its own when
-    it is X)."""
+    it is X); attacked, with ``group_names``, a rule of one model named by name ("An Autarch
+    has ...") reaches the target's group of that name only."""
     from mathhammer.data.rules.unit_rules import side_rules
 
     q = entry["query"]
     own = tuple(q["own"]) if q.get("own") else None
     parts = parts_of(entry)
+    from types import SimpleNamespace
+
+    from mathhammer.data.rules.translate import is_keyword_model
+    from mathhammer.data.rules.unit_rules import resolve
+
+    # attacked, the bearer is the query's target: its models are known
+    bearer = query_target(q) if q.get("role") == "defender" else None
+    groups = getattr(bearer, "groups", (bearer,)) if bearer is not None else ()
     if q.get("keywords"):  # the bearer's keywords: its rules read for it, as a unit's are
-        from types import SimpleNamespace
-
-        from mathhammer.data.rules.unit_rules import resolve
-
-        # attacked, the bearer is the query's target: its models are known
-        bearer = query_target(q) if q.get("role") == "defender" else None
-        groups = getattr(bearer, "groups", (bearer,)) if bearer is not None else ()
         parts = resolve(parts, SimpleNamespace(keywords=tuple(q["keywords"]), groups=groups))
+    elif bearer is not None and q.get("group_names"):
+        # a rule of one model named by name ("An Autarch has ..."): on the group named so only
+        # (a lone group named otherwise is not that model, as the reader says)
+        unit = SimpleNamespace(keywords=(), groups=groups)
+        placed = []
+        for p in parts:
+            if p.scope.own and p.model and not is_keyword_model(p.model):
+                one = resolve([p], unit)[0]
+                if one.rule.usable and not one.rule.requires.groups:
+                    one = attrs.evolve(one, rule=attrs.evolve(one.rule, requires=attrs.evolve(
+                        one.rule.requires, groups=(p.model,))))
+                p = one
+            placed.append(p)
+        parts = tuple(placed)
     ur = side_rules(parts, q.get("role", "attacker"), own=own,
                     leading=bool(q.get("leading", False)))
     rules = list(ur.applied)
@@ -421,13 +437,16 @@ def run_query(entry: dict[str, Any]) -> Fraction:
 
 def query_target(q: dict[str, Any]) -> Any:
     """A query's target: a standard target's name or an inline profile (groups joined by
-    `` + ``, named by ``group_names`` when given)."""
+    `` + ``, named by ``group_names`` when given: one name for a target of one group)."""
     import mathhammer as mh
     from mathhammer.data.typed.inline import parse_squad
 
     target = parse_squad(q["target"]) if re.search(r"\bT\d", q["target"]) else \
         mh.load_unit(q["target"]).as_target()
-    if q.get("group_names"):
+    if q.get("group_names") and not hasattr(target, "groups"):  # one group: the target's name
+        (name,) = q["group_names"]
+        target = attrs.evolve(target, name=name)
+    elif q.get("group_names"):
         target = attrs.evolve(target, groups=tuple(
             attrs.evolve(g, name=n) for g, n in zip(target.groups, q["group_names"],
                                                      strict=True)))

@@ -557,3 +557,263 @@ def test_after_this_unit_has_shot_the_effect_is_for_the_later_shooters():
     r = mh.attack([parse_weapon("6 | 3+ | 4 | -1 | 1")], mh.load_unit("MEQ").as_target(),
                   apply=list(own.applied) + list(own.switches), rules="10e", cover=True)
     assert r.unsaved.mean() == F(2, 3)
+
+
+# -- a Fortification's rule for the models on it (rules8b) -----------------------------------
+
+SKYSHIELD = ("Friendly Infantry models and friendly units that can Fly can be set up or end any "
+             "type of move on top of the platform section of this Fortification. While such a "
+             "model is on the platform section of this Fortification, that model has a 5+ "
+             "invulnerable save against ranged attacks")
+
+
+@pytest.mark.parametrize(("text", "side", "keywords", "described"), [
+    # Skyshield (audit 5151, 10e-002): "such a model" is each friendly unit named before
+    (SKYSHIELD, "defender", ("INFANTRY", "FLY"), "if ranged attacks: invuln=5"),
+    # Defence Line (audit 5151, 11e-010): the INFANTRY in its cover
+    ("When this FORTIFICATION is set up, all parts of it must be set up within 1\" of another "
+     "part. While an INFANTRY model has the Benefit of Cover as a result of this FORTIFICATION "
+     "(see below), that model has a 4+ invulnerable save.", "defender", ("INFANTRY",),
+     "cover; invuln=4"),
+    ("While an **^^Astra Militarum Infantry^^** model has the Benefit of Cover as a result of "
+     "this terrain feature, that model has a 4+ invulnerable save", "defender",
+     ("ASTRA MILITARUM INFANTRY",), "cover; invuln=4"),
+    # Vantage Point: any model on its roof
+    ("While a model is on top of the tower roof of this FORTIFICATION, improve the Armour "
+     "Penetration characteristic of ranged weapons equipped by that model by 1.", "attacker",
+     (), "if ranged attacks: ap_mod=+1"),
+    ("One friendly **^^Monolith, Obelisk, Tesseract Vault**^^ or **^^Sentry Pylon**^^ model can "
+     "start the battle on top of this Fortification's ziggurat platform. While such a model is "
+     "on this platform, that model's ranged weapons have the [HEAVY] ability.", "attacker",
+     ("MONOLITH", "OBELISK", "TESSERACT VAULT", "SENTRY PYLON"),
+     "if ranged attacks: abilities=[heavy]"),
+])
+def test_a_fortifications_rule_for_the_models_on_it_is_for_other_units(text, side, keywords,
+                                                                      described):
+    """A Fortification's benefit for the models on it (or in its cover) is for other friendly
+    units of the keywords the text names, a switch (where they stand is the player's); the
+    Fortification itself never has it."""
+    [p] = parts(text)
+    assert (p.scope, p.rule.side, p.switch, p.keywords, p.rule.describe()) == (
+        Scope.OTHERS, side, True, keywords, described)
+
+
+def test_skyshield_is_offered_to_infantry_on_the_platform_not_kept_by_the_fortification():
+    from mathhammer.data.rules.unit_rules import side_rules
+    from mathhammer.data.typed.inline import parse_weapon
+
+    [p] = parts(SKYSHIELD, "Skyshield")
+    assert qualifies(p, frozenset({"AELDARI", "INFANTRY"})) and qualifies(p, frozenset({"FLY"}))
+    assert not qualifies(p, frozenset({"FORTIFICATION", "VEHICLE"}))
+    own = side_rules([p], "defender")
+    assert not own.applied and not own.switches  # refused on its bearer
+    # on an INFANTRY unit on the platform: 6 shots hit 2/3, wound 1/2, AP-3 v Sv3+ is 6+, the
+    # 5+ invulnerable fails 2/3: 6 x 2/3 x 1/2 x 2/3 = 4/3 (without it 5/6 fail: 5/3)
+    gun = [parse_weapon("Gun | 24 | 6 | 3+ | 4 | -3 | 1")]
+    assert mh.attack(gun, MEQ, apply=[p.rule], rules="10e").unsaved.mean() == F(4, 3)
+    assert mh.attack(gun, MEQ, rules="10e").unsaved.mean() == F(5, 3)
+
+
+def test_other_units_than_one_selected_before_include_the_bearer():
+    """Deadly Crossfire (audits 2468 11e-040, 5151 11e-038): "select a CROSSFIRE unit to shoot,
+    ... select up to two other CROSSFIRE units ... each time one of those selected CROSSFIRE
+    units makes a ranged attack": other than the first one selected, so every CROSSFIRE unit
+    (the bearer's own when it is one), not other than the bearer."""
+    text = ("In your Shooting phase, each time you select a **^^Crossfire^^** unit to shoot, you "
+            "can select up to two other **^^Crossfire^^** units from your Crusade army that are "
+            "eligible to shoot to perform a Deadly Crossfire, Then, you can select one enemy unit "
+            "that would be an eligible target. Each time one of those selected **^^Crossfire^^** "
+            "units makes a ranged attack, add 1 to the Hit roll.")
+    [p] = parts(text)
+    assert (p.scope, p.keywords, p.switch, p.rule.describe()) == (
+        Scope.FRIENDLY, ("CROSSFIRE",), True, "if ranged attacks: hit_mod=+1")
+    assert qualifies(p, frozenset({"GENESTEALER CULTS", "CROSSFIRE"}))
+    # "select one other friendly X unit" with no X selected before is still other than the bearer
+    [q] = parts("In your Command phase, select one other friendly CROSSFIRE unit within 6\" of "
+                "this model. Until the start of your next Command phase, each time a model in "
+                "that unit makes an attack, add 1 to the Hit roll.")
+    assert (q.scope, q.keywords) == (Scope.OTHERS, ("CROSSFIRE",))
+
+
+# -- a model's rule stays the model's (rules8b) ------------------------------------------------
+
+@pytest.mark.parametrize(("text", "side", "described"), [
+    # Divine Deliverance (audit 2468, 11e-004): "melee weapons equipped by the model and those
+    # weapons have ...": the model's, not the unit it leads
+    ("Once per battle, at the start of the Fight phase, this model can use this ability. If it "
+     "does, until the end of the phase, add 3 to the Attacks characteristic of melee weapons "
+     "equipped by the model and those weapons have the [DEVASTATING WOUNDS] ability",
+     "attacker", "if melee attacks: attacks_mod=+3, abilities=[devastating wounds]"),
+    # "it" / "its" in a later sentence: the model named before
+    ("Each time this model is selected to shoot, it can use this ability. If it does, until the "
+     "end of the phase, its ranged weapons have the [DEVASTATING WOUNDS] and [HAZARDOUS] "
+     "abilities.", "attacker", "if ranged attacks: abilities=[devastating wounds, hazardous]"),
+    ("Once per turn when an attack is allocated to the bearer, it can use this Crusade Relic. If "
+     "it does, it has the Feel No Pain 4+ ability against that attack.", "defender", "fnp=4"),
+    # the chosen ability is the model's weapon's: "this model's Black Sword has that ability"
+    ("Each time this model's unit is selected to fight, select the [LETHAL HITS] or [SUSTAINED "
+     "HITS 1] ability. Until the end of the phase, this model's Black Sword has that ability.",
+     "attacker", "with black sword: if melee attacks: abilities=[lethal hits]"),
+    ("At the start of the Fight phase, select one of the following abilities: - [LETHAL HITS] - "
+     "[PRECISION] Until the end of the phase, this model's melee weapons have that ability.",
+     "attacker", "if melee attacks: abilities=[lethal hits]"),
+])
+def test_a_models_own_rule_is_the_models(text, side, described):
+    p = parts(text)[0]
+    assert (p.scope, p.rule.side, p.switch, p.rule.describe()) == (
+        Scope.MODEL, side, True, described)
+    assert all(q.scope is Scope.MODEL for q in parts(text))
+
+
+def test_divine_deliverance_reaches_the_canoness_blade_only_when_she_leads():
+    from mathhammer.data.rules.unit_rules import side_rules
+    from mathhammer.data.typed.inline import parse_squad, parse_weapon
+
+    [p] = parts("Once per battle, at the start of the Fight phase, this model can use this "
+                "ability. If it does, until the end of the phase, add 3 to the Attacks "
+                "characteristic of melee weapons equipped by the model and those weapons have "
+                "the [DEVASTATING WOUNDS] ability")
+    own = side_rules([p], "attacker", own=("Canoness blade",), leading=True)
+    blades = [parse_weapon("Canoness blade | melee | 6 | 3+ | 4 | 0 | 1"),
+              parse_weapon("Seraphim blade | melee | 6 | 3+ | 4 | 0 | 1")]
+    # the W60 target takes all the damage: the Canoness's 9 attacks, each hit 2/3 x (a 6 to
+    # wound: 1 mortal, 1/6; 4-5: 1/3 x Sv3+ failed 1/3) = 2/3 x 5/18 = 5/27, x 9 = 5/3; the
+    # Seraphim's 6: 6 x 2/3 x 1/2 x 1/3 = 2/3; together 7/3 (both blades changed: 10/3)
+    r = mh.attack(blades, parse_squad("1x T4 Sv3+ W60"), apply=list(own.switches), rules="11e")
+    assert r.damage.mean() == F(7, 3)
+
+
+# -- a defence stays the defender's, a debuff the enemy's (rules8b) --------------------------
+
+@pytest.mark.parametrize(("text", "scope", "side", "described"), [
+    # Bastion Shield (audit 2468, 10e-031): "that attack" of the sentence before, against the
+    # bearer's unit: the 1YP version hinders the enemy too, never the bearer's own attacks
+    ("Each time a ranged attack targets the bearer's unit, if the attacking model is within 12\" "
+     "of the bearer's unit, worsen the Armour Penetration characteristic of that attack by 1. If "
+     "you spend 1YP, until the end of the phase, if the attacking model is within 18\" of the "
+     "bearer's unit, worsen the Armour Penetration characteristic of that attack by 1 instead.",
+     Scope.UNIT, "defender", "if ranged attacks: ap_mod=-1"),
+    ("Each time a ranged attack targets this model, subtract 1 from the Hit roll. If that attack "
+     "was made by a model that can Fly, subtract 1 from the Wound roll as well.", Scope.MODEL,
+     "defender", "if ranged attacks: wound_mod=-1"),
+    # "When an enemy model ... makes an attack": the enemy's attacks, a debuff
+    ("When an enemy model within 12\" of this model makes an attack with a Psychic weapon, "
+     "subtract 1 from the Wound roll.", Scope.ENEMY, "defender",
+     "if weapons with psychic: wound_mod=-1"),
+    # the data's "allocated the bearer"
+    ("Each time an attack is allocated the bearer, subtract 1 from the Damage characteristic of "
+     "that attack.", Scope.MODEL, "defender", "damage_mod=-1"),
+    # "it" is the enemy unit selected before
+    ("In your Shooting phase, when this unit has resolved its attacks, select one enemy unit hit "
+     "by one or more of those attacks. That enemy unit is **suppressed** until the start of your "
+     "next Command phase. (While a unit is **suppressed**, it has -1 to **hit rolls**.)",
+     Scope.ENEMY, "defender", "hit_mod=-1"),
+])
+def test_a_defence_or_a_debuff_is_not_the_bearers_own_penalty(text, scope, side, described):
+    p = [q for q in parts(text) if q.rule.usable][-1]
+    assert (p.scope, p.rule.side, p.rule.describe()) == (scope, side, described)
+
+
+def test_purge_sweep_protocols_is_the_tempestus_units_own_attack():
+    """Purge-sweep Protocols (audit 8484, 10e-026): "select one enemy unit ... ranged weapons
+    equipped by models in that unit have [LETHAL HITS] while targeting that enemy unit":
+    "that unit" is the MILITARUM TEMPESTUS unit selected to shoot, not the enemy."""
+    from mathhammer.data.rules.detachments import for_unit
+
+    text = ("Each time a **^^Militarum Tempestus^^** unit from your army is selected to shoot, if "
+            "one or more models in that unit are within 1\" of an open Hatchway and every model "
+            "in that unit is on the same side of that Hatchway, select one enemy unit on the "
+            "opposite side of that Hatchway from that unit. Until the end of the phase, ranged "
+            "weapons equipped by models in that unit have the **[LETHAL HITS]** ability while "
+            "targeting that enemy unit.")
+    [p] = for_unit(translate, "Purge-sweep Protocols", text,
+                   frozenset({"MILITARUM TEMPESTUS", "INFANTRY"}), "")
+    assert (p.scope, p.rule.side, p.switch, p.rule.describe()) == (
+        Scope.UNIT, "attacker", True, "if ranged attacks: abilities=[lethal hits]")
+    [q] = parts(text)
+    assert (q.scope, q.keywords, q.rule.side) == (Scope.FRIENDLY, ("MILITARUM TEMPESTUS",),
+                                                  "attacker")
+
+
+# -- every clause applied or said (rules8b) ----------------------------------------------------
+
+def test_a_condition_of_two_alternatives_is_two_parts():
+    """Legendary Slayers (audit 8484, 10e-027): "if that attack targets a CHARACTER, MONSTER or
+    VEHICLE unit or if your Saga is completed, that attack has [LETHAL HITS]": the target's
+    keywords are checked; the Saga is a switch of its own (not dropped)."""
+    from mathhammer.data.rules.detachments import for_unit
+    from mathhammer.data.typed.inline import parse_weapon
+
+    text = ("Each time an ^^**Adeptus Astartes**^^ model from your army makes an attack, if that "
+            "attack targets a **^^Character, Monster**^^ or **^^Vehicle**^^ unit or if your Saga "
+            "is completed(see below), that attack has the [LETHAL HITS] ability.")
+    one, two = for_unit(translate, "Legendary Slayers", text, frozenset({"ADEPTUS ASTARTES"}), "")
+    # (the first a switch too: "if that attack targets ..." is left to the player as the
+    # translator reads any "if" of that wording)
+    assert one.rule.describe() == ("if target CHARACTER or MONSTER or VEHICLE: "
+                                   "abilities=[lethal hits]")
+    assert (two.switch, two.rule.describe()) == (True, "abilities=[lethal hits]")
+    assert "Saga is completed" in two.rule.assumes
+    # the Saga completed, at MEQ: per attack a 6 wounds (1/6) + hit 3-5 (1/2) x wound 1/2 =
+    # 5/12, Sv3+ fails 1/3: 6 x 5/12 x 1/3 = 5/6 (the keywords' part alone: 2/3)
+    gun = [parse_weapon("6 | 3+ | 4 | 0 | 1")]
+    meq = mh.load_unit("MEQ").as_target()
+    assert mh.attack(gun, meq, apply=[one.rule, two.rule], rules="10e").unsaved.mean() == F(5, 6)
+    assert mh.attack(gun, meq, apply=[one.rule], rules="10e").unsaved.mean() == F(2, 3)
+
+
+def test_alternatives_of_one_condition_do_not_add_up():
+    # "if A or if B, add 1 to the Hit roll": both switched on, still +1 (not +2)
+    one, two = parts("Each time a model in this unit makes an attack, if this unit is within "
+                     "range of an objective marker, or if you spend 1CP, add 1 to the Hit roll.")
+    assert one.rule.describe() == two.rule.describe() == "hit_mod=+1"
+    assert one.switch and two.switch and not one.rule.aliases and not two.rule.aliases
+    from mathhammer.data.typed.inline import parse_weapon
+
+    # BS 4+ with +1: 3+ hits 2/3; 6 x 2/3 x 1/2 x 1/3 = 2/3 (with +2 it would be 5/6 hits: 5/6)
+    r = mh.attack([parse_weapon("6 | 4+ | 4 | 0 | 1")], mh.load_unit("MEQ").as_target(),
+                  apply=[one.rule, two.rule], rules="10e")
+    assert r.unsaved.mean() == F(2, 3)
+
+
+def test_a_rule_given_by_name_is_said_not_dropped():
+    """Blood Tithe (audit 6161, 10e-027): "BLOOD LEGIONS units from your army gain the
+    Blessings of Khorne ability" (whose Warp Blades give [LETHAL HITS]) is another rule, not
+    read here: said not modelled with its clause, beside the options that are read; a core
+    ability (Deadly Demise, Stealth) or a weapon ability given so is no such gap."""
+    from mathhammer.data.rules.detachments import for_unit
+
+    text = ("At the start of the Command phase, you can spend 1 or more of your BTP to activate "
+            "one of the following abilities until the end of the battle.\n\n**Boon of Blood "
+            "[4BTP]**\n^^**Blood Legions^^** units from your army have a 4+ invulnerable save.\n\n"
+            "**Might of Khorne [5BTP]**\n^^**Blood Legions^^** units from your army gain the "
+            "Blessings of Khorne ability.")
+    got = for_unit(translate, "Blood Tithe", text, frozenset({"BLOOD LEGIONS"}), "")
+    assert [p.rule.describe() for p in got if p.rule.usable] == ["invuln=4"]
+    [said] = [p.rule.not_modelled for p in got if not p.rule.usable]
+    assert said.startswith("gains another ability by name (Blessings of Khorne), not read here")
+    assert "gain the Blessings of Khorne ability" in said
+    assert all(p.rule.usable for p in parts(
+        "The bearer has the Deadly Demise D3 ability. Add 1 to the Attacks characteristic of "
+        "the bearer's melee weapons."))
+
+
+def test_a_unit_made_guided_by_another_rule_is_said():
+    """The Tidecrystal (audit 8484, 10e-052): its first option makes T'AU EMPIRE units Guided at
+    a Spotted unit (For the Greater Good's +1 BS, another rule): said not modelled beside the
+    second option's -1 to Wound, not silently dropped."""
+    text = ("Once per battle, at the start of your Command phase, if the bearer is on the "
+            "battlefield, you can do one of the following:\n■ Select one objective marker you do "
+            "not control. Until the start of your next Command phase, each time a T’au Empire unit "
+            "from your Crusade army makes a ranged attack that targets a unit within range of that "
+            "objective marker, that T’au Empire unit is considered to be a Guided unit and that "
+            "target unit is considered to be that T’au Empire unit’s Spotted unit.\n■ Select one "
+            "objective marker you control. Until the start of your next Command phase, each time "
+            "an enemy unit makes an attack that targets a T’au Empire unit from your Crusade army "
+            "that is within range of that objective marker, subtract 1 from the Wound roll.")
+    got = parts(text)
+    assert [(p.rule.side, p.rule.describe()) for p in got if p.rule.usable] == [
+        ("defender", "wound_mod=-1")]
+    [said] = [p.rule.not_modelled for p in got if not p.rule.usable]
+    assert said.startswith("makes a unit Guided or Spotted (For the Greater Good)")
+    assert "each time a T'au Empire unit from your Crusade army makes a ranged attack" in said

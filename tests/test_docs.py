@@ -120,3 +120,22 @@ def test_the_command_line_reference_is_current():
     for command in ("kills", "odds", "table", "mortal", "plan", "army", "data check", "serve"):
         assert f"\n## mathhammer {command}\n" in text, command
     assert "--half-range" in text and "--until" in text
+
+
+def test_the_tables_made_from_a_declaration_are_current():
+    # docs/lists.md's formats (their registry) and rules/README.md's effect fields (their
+    # declaration): `python -m mathhammer.cli.reference` writes them, so a new list format or
+    # effect field is in the manual without a hand edit
+    from mathhammer.cli import reference
+
+    stale = [str(path.relative_to(ROOT)) for path, text in reference.documents().items()
+             if path.read_text(encoding="utf-8") != text]
+    assert stale == [], "run python -m mathhammer.cli.reference"
+    lists = (ROOT / "docs" / "lists.md").read_text(encoding="utf-8")
+    assert "\n| `newrecruit-wtc` | New Recruit's WTC and WTC-compact text " in lists
+    assert "\n| `newrecruit-gw`, `newrecruit-wtc` | New Recruit says 11e by " in lists
+    fields = (ROOT / "rules" / "README.md").read_text(encoding="utf-8")
+    assert '\n| `reroll_damage` | `"ones"`, `"any"` | the broadest wins (None < ones < any) |' \
+        in fields
+    with pytest.raises(ValueError, match="no block 'effect fields'"):
+        reference.refreshed("no markers here", "effect fields", "| x |")

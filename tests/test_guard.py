@@ -125,6 +125,12 @@ CASES = [
      "No Pain 4+ ability.", "that CRYPTEK model has the Feel No Pain",
      "While this unit is in the same unit as a CRYPTEK model, models in this unit have the "
      "Feel No Pain 4+ ability."),
+    ("beneficiary",  # Prism of Echoes: the Aspiring Sorcerer's weapons are left out (rules8a)
+     "While a friendly RUBRICAE unit is within 6\" of the bearer, add 1 to the Attacks "
+     "characteristic of weapons equipped by non-PSYKER models in that unit.",
+     "equipped by non-PSYKER models",
+     "While a friendly RUBRICAE unit is within 6\" of the bearer, add 1 to the Attacks "
+     "characteristic of weapons equipped by models in that unit."),
 ]
 
 
@@ -193,3 +199,15 @@ def test_such_a_weapon_of_another_sentence_is_left() -> None:
     kept = [p.rule.describe() for p in parts if p.rule.usable]
     assert kept == ["abilities=[sustained hits 1]"], kept
     assert any("such a weapon" in p.rule.not_modelled for p in parts)
+
+
+def test_all_keyword_models_of_the_unit_include_the_bearer() -> None:
+    """Huskarl to the Jarl (rules8b): "while this model is attached to a unit that contains
+    another CHARACTER model, all CHARACTER models in that unit have the Feel No Pain 4+
+    ability": this model too, not only the other CHARACTER (the translator's reading, for other
+    units): said not modelled; a rule for other CHARACTER models alone stays applied."""
+    trips = ("While this model is attached to a unit that\u00a0contains another CHARACTER model, "
+             "all CHARACTER models in\u00a0that unit have the Feel No Pain 4+ ability.")
+    assert _flags(trips) == ['another beneficiary ("all CHARACTER models in that unit")']
+    assert _applied("While this model is leading a unit, other CHARACTER models attached to "
+                    "that unit have the Feel No Pain 4+ ability.")

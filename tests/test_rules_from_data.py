@@ -218,6 +218,110 @@ def test_a_chosen_weapon_with_a_word_in_its_name_is_that_weapon_only():
     assert when.weapon_names == ("bolt",) and when.weapon_abilities == ("pistol",)
 
 
+def test_an_options_title_in_bold_is_not_read_as_a_weapons_name():
+    # Kindred Sorcery (Grand Coven): "**Wrath of the Immaterium**" on its own line, then
+    # "Psychic weapons equipped by ...": the Psychic weapons, not a weapon "immaterium psychic"
+    text = ("In your Command phase, you can select one of the abilities listed below.\n\n"
+            "**Psychic Maelstrom**\nEach time a model from your army makes an attack with a "
+            "Psychic weapon, add 1 to the Wound roll.\n\n**Wrath of the Immaterium**\n"
+            "Psychic weapons equipped by models in your army have the [Devastating Wounds] "
+            "ability.")
+    parts = translate("Sorcery", text)
+    assert [p.rule.describe() for p in parts] == [
+        "if weapons with psychic: wound_mod=+1",
+        "if weapons with psychic: abilities=[devastating wounds]"]
+    assert all(not e.requires.weapon_names for p in parts for e in p.rule.effects)
+    # a Psychic bolt: Critical Wounds 6 x 2/3 x 1/6 = 2/3 mortal wounds (before: none)
+    bolt = mh.Weapon("Bolt", attacks=6, skill=3, strength=4, ap=0, damage=1,
+                     abilities=("psychic",))
+    assert mh.attack(bolt, MEQ, apply=[parts[1].rule]).mortal.mean() == F(2, 3)
+
+
+def test_an_excluded_keyword_in_the_plural_is_a_core_keywords_only():
+    # "(excluding MONSTERS and VEHICLES)" are the core keywords MONSTER and VEHICLE; GROTS is a
+    # keyword of its own (Belligerent Boarders, Ramship Raiders): not read as GROT
+    parts = translate("Boarders", "Each time an attack targets a unit (excluding GROTS units), "
+                      "if the Strength characteristic of that attack is greater than the "
+                      "Toughness characteristic of that unit, subtract 1 from the Wound roll.")
+    assert [p.rule.describe() for p in parts] == [
+        "if target not GROTS: wound_mod_if_stronger=-1"]
+    assert one("Edge", "Each time a model in this unit makes a melee attack that targets a unit "
+               "(excluding MONSTERS and VEHICLES), improve the Armour Penetration characteristic "
+               "of that attack by 1.").rule.describe() == \
+        "if melee attacks, target not MONSTER or VEHICLE: ap_mod=+1"
+    gun = mh.Weapon("Gun", attacks=6, skill=3, strength=6, ap=0, damage=1)
+    grots = mh.Target(models=10, toughness=2, save=6, wounds=1, keywords=["ORKS", "GROTS"])
+    boyz = mh.Target(models=10, toughness=5, save=5, wounds=1, keywords=["ORKS", "INFANTRY"])
+    rule = parts[0].rule
+    # GROTS excluded: S6 v T2 2+ 5/6; hit 2/3; Sv6+ fails 5/6: 6 x 2/3 x 5/6 x 5/6 = 25/9
+    assert mh.attack(gun, grots, apply=[rule]).unsaved.mean() == F(25, 9)
+    # Boyz: S6 > T5, 3+ -1 -> 4+ 1/2; Sv5+ fails 2/3: 6 x 2/3 x 1/2 x 2/3 = 4/3
+    assert mh.attack(gun, boyz, apply=[rule]).unsaved.mean() == F(4, 3)
+
+
+def test_a_leader_as_one_branch_of_an_or_is_no_condition_of_its_own():
+    # Blistering Fusillade: "Starting Strength of 5 or more, or ... a CHARACTER is leading": a
+    # full unit of 5 not led has it, so the switch asserts either branch and 'led' is not checked
+    parts = translate("Fusillade", "If this unit has a Starting Strength of 5 or more, or if a "
+                      "CHARACTER is leading this unit, then each time a model in this unit makes "
+                      "a ranged attack that targets an Afflicted unit, improve the Strength and "
+                      "Armour Penetration characteristics of that attack by 1.")
+    # (rules8b: "if A, or if B" is a switch per alternative; the Leader's one checks 'led')
+    assert [(p.rule.describe(), p.switch) for p in parts] == [
+        ("if ranged attacks: strength_mod=+1, ap_mod=+1", True),
+        ("if ranged attacks, led by a CHARACTER: strength_mod=+1, ap_mod=+1", True)]
+    # not led: S5 v T4 3+ 2/3; AP-2 v Sv3+ -> 5+ fails 2/3; hit 2/3: 6 x 2/3 x 2/3 x 2/3 = 16/9
+    gun = mh.Weapon("Gun", attacks=6, skill=3, strength=4, ap=-1, damage=1)
+    assert mh.attack(gun, MEQ, apply=[parts[0].rule]).unsaved.mean() == F(16, 9)
+    # the Leader alone still is a condition: "while a CHARACTER is leading this unit"
+    assert one("Led", "While a CHARACTER is leading this unit, each time a model in this unit "
+               "makes an attack, add 1 to the Hit roll.").rule.describe() == \
+        "if led by a CHARACTER: hit_mod=+1"
+
+
+@pytest.mark.parametrize(("text", "described"), [
+    ("This unit’s attacks have +1 **S**.", "strength_mod=+1"),  # Bane-forged weapons
+    ("This model’s melee attacks have +1 S.", "if melee attacks: strength_mod=+1"),
+    ("This unit’s melee attacks have +1 **WS**.", "if melee attacks: skill_mod=+1"),
+    ("This unit’s ranged attacks have +2 **S**.", "if ranged attacks: strength_mod=+2"),
+    ("This model’s attacks have +1 **D**.", "damage_mod=+1"),
+    ("Friendly units’ attacks have +1 **BS** and **WS**.", "skill_mod=+1"),  # Holy Quest
+    ("While a friendly ADEPTUS MECHANICUS unit is within 6\" of this model, that unit’s melee "
+     "attacks have +1 **WS** and **AP**.", "if melee attacks: skill_mod=+1, ap_mod=+1"),
+    ("While the Waaagh! is active for this unit, this model's melee weapons have +4 A.",
+     "if melee attacks: attacks_mod=+4"),
+])
+def test_the_11e_short_characteristics_of_an_attack_are_read(text, described):
+    # the 11e wording "+1 S", "+1 WS and AP", "+4 A": as "add 1 to the Strength ..."
+    assert is_attack_relevant(text)
+    assert [p.rule.describe() for p in translate("Short", text) if p.rule.usable] == [described]
+
+
+def test_the_11e_short_toughness_and_save_are_said_not_modelled():
+    # Mark of the Star Children: "+1 T" and "4+ Sv" change the unit's own characteristics
+    parts = translate("Mark", "This unit has:\n- +1 **T**.\n- 4+ **Sv**.\n- This unit’s melee "
+                      "attacks have +1 **S**.")
+    assert [p.rule.not_modelled or p.rule.describe() for p in parts] == [
+        "if melee attacks: strength_mod=+1",
+        'changes the unit\'s own characteristics ("This unit has:. +1 T"); changes the unit\'s '
+        'own characteristics ("4+ Sv")']
+    # S4 +1 = 5 v T4: 3+ = 2/3; hit 2/3; fail 1/3: 6 x 2/3 x 2/3 x 1/3 = 8/9 (without 2/3)
+    blade = mh.Weapon("Blade", attacks=6, skill=3, strength=4, ap=0, damage=1, range="melee")
+    assert mh.attack(blade, MEQ, apply=[parts[0].rule]).unsaved.mean() == F(8, 9)
+
+
+def test_a_hit_of_1_is_a_hit_roll_of_1():
+    # Enemy Spotted (both editions): "re-roll a Hit of 1" is the data's "re-roll a Hit roll of 1"
+    parts = translate("Spotted", "Each time a model from your army makes a ranged attack that "
+                      "targets an enemy unit that is within 9\" of and visible to any "
+                      "Searchlights from your army, re-roll a Hit of 1 and, if the model making "
+                      "that attack is a Sentry Gun, add 1 to the Hit roll as well.")
+    assert [p.rule.describe() for p in parts] == [
+        "if ranged attacks: reroll_hits=ones", "if ranged attacks: hit_mod=+1"]
+    assert one("Ones", "Each time a model in this unit makes an attack, re-roll a Wound of 1."
+               ).rule.describe() == "reroll_wounds=ones"
+
+
 def test_the_leader_of_a_unit_said_by_what_it_holds_is_that_model_only():
     # Court of the Archon: FNP 4+ for the CHARACTER leading the Court, not the Court's models
     parts = translate("Court", "While a CHARACTER model is leading a unit that contains one or "
@@ -677,3 +781,142 @@ def test_a_rule_for_another_model_is_not_the_bearers():
                       "melee attacks made by the model that target an INFANTRY unit have the "
                       "[DEVASTATING WOUNDS] ability.")
     assert gyre.scope is Scope.MODEL
+
+
+def test_this_invulnerable_save_improved_keeps_the_saves_attacks_and_unit():
+    # "... a 5+ invulnerable save against ranged attacks. (a setup) ... this invulnerable save
+    # is improved to 4+": the same save, of the unit this model leads, against ranged attacks
+    field = translate("Kustom Force Field", "While this model is leading a unit, models in that "
+                      "unit have a 5+ invulnerable save against ranged attacks. Once per battle, "
+                      "at the start of any phase, this model can overcharge its kustom force "
+                      "field. If it does, until the end of the phase, this invulnerable save is "
+                      "improved to 4+.")
+    assert [(p.scope, p.switch, p.rule.describe()) for p in field] == [
+        (Scope.LED, False, "if ranged attacks: invuln=5"),
+        (Scope.LED, True, "if ranged attacks: invuln=4")]
+    # a save of its own kind is kept ("... improved to 4+ against melee attacks")
+    own, = translate("U", "This unit has a 5+ Invulnerable Save. This invulnerable save is "
+                     "improved to 4+ against melee attacks.")
+    assert own.rule.describe() == "invuln=5; if melee attacks: invuln=4"
+    # 6 attacks at AP-3 into Sv3+ (6+): hit 2/3, wound 1/2; melee: fails 5/6 (no invulnerable):
+    # 6 x 2/3 x 1/2 x 5/6 = 5/3; ranged: the 4+ invulnerable fails 1/2: 6 x 2/3 x 1/2 x 1/2 = 1
+    meq = mh.load_unit("MEQ").as_target()
+    klaw = mh.Weapon(name="Klaw", attacks=6, skill=3, strength=4, ap=-3, damage=1, range="melee")
+    gun = attrs.evolve(klaw, name="Gun", range=24)
+    rules = [p.rule for p in field]
+    assert mh.attack([klaw], meq, apply=rules).unsaved.mean() == F(5, 3)
+    assert mh.attack([gun], meq, apply=rules).unsaved.mean() == F(1)
+
+
+def test_a_weapon_named_by_an_attack_made_with_it_or_by_its_ability_in_words():
+    # "If that attack is made with a battle cannon ...": that weapon's, not every ranged one's
+    bullets = translate("Automated Defences", "Each time this model makes a ranged attack that "
+                        "targets the closest enemy unit:\n- If that attack is made with a "
+                        "Punisher gatling cannon and the target is not a MONSTER or VEHICLE, add "
+                        "1 to the Hit roll.\n- If that attack is made with a battle cannon and "
+                        "the target is a MONSTER or VEHICLE, add 1 to the Hit roll.")
+    assert [p.rule.describe() for p in bullets] == [
+        "if ranged attacks, with punisher gatling cannon: hit_mod=+1",
+        "if ranged attacks, with battle cannon: hit_mod=+1"]
+    # "a ranged weapon that has the Anti ability": any [ANTI-KEYWORD X+] weapon
+    racks, = translate("Splinter Racks", "While Empowered, each time this model makes an attack "
+                       "with a ranged weapon that has the ^^**Anti**^^ ability, you can re-roll "
+                       "the Hit roll.")
+    assert racks.rule.describe() == "if ranged attacks, weapons with anti: reroll_hits=failed"
+    # 6 shots into MEQ: hit 2/3, wound 1/2, fail 1/3 = 2/3; re-rolled hits 8/9: 6 x 8/9 x 1/2 x
+    # 1/3 = 8/9 (its Anti-VEHICLE 4+ does not meet INFANTRY)
+    meq = mh.load_unit("MEQ").as_target()
+    lance = mh.Weapon(name="Dark lance", attacks=6, skill=3, strength=4, ap=0, damage=1, range=36)
+    anti = attrs.evolve(lance, name="Splinter cannon", abilities=["anti-vehicle 4+"])
+    assert mh.attack([lance], meq, apply=[racks.rule]).unsaved.mean() == F(2, 3)
+    assert mh.attack([anti], meq, apply=[racks.rule]).unsaved.mean() == F(8, 9)
+    cannon = attrs.evolve(lance, name="Battle cannon")  # +1 to hit (2+): 6 x 5/6 x 1/2 x 1/3
+    assert mh.attack([cannon], meq, apply=[p.rule for p in bullets]).unsaved.mean() == F(5, 6)
+
+
+def test_the_phase_of_the_last_setup_that_names_one():
+    # a first setup with no phase (the YP gained), then "In your Shooting phase, ... selected to
+    # shoot, you can spend 1YP. If you do, ...": the re-roll is for ranged attacks only
+    rule, = translate("Optimal Application", "At the end of your Command phase, you gain 1YP for "
+                      "each objective marker you control. In your Shooting phase, each time a "
+                      "unit from your army is selected to shoot, you can spend 1YP. If you do, "
+                      "until the end of the phase, each time a model in that unit makes an "
+                      "attack, re-roll a Hit roll of 1.")
+    assert rule.switch and rule.rule.describe() == "if ranged attacks: reroll_hits=ones"
+    # 6 attacks into MEQ, fail 1/3 and wound 1/2: melee hits 2/3: 6 x 2/3 x 1/6 = 2/3; ranged
+    # hits 2/3 + 1/6 x 2/3 = 7/9: 6 x 7/9 x 1/6 = 7/9
+    meq = mh.load_unit("MEQ").as_target()
+    blade = mh.Weapon(name="Blade", attacks=6, skill=3, strength=4, ap=0, damage=1, range="melee")
+    gun = attrs.evolve(blade, name="Gun", range=24)
+    assert mh.attack([blade], meq, apply=[rule.rule]).unsaved.mean() == F(2, 3)
+    assert mh.attack([gun], meq, apply=[rule.rule]).unsaved.mean() == F(7, 9)
+
+
+@pytest.mark.parametrize("text", [
+    "While this model is leading a unit, each time a model in that unit makes an attack, if a "
+    "Critical Hit is scored, that attack has the [PRECISION] ability.",
+    "Each time a model in this unit makes a ranged attack that targets a CHARACTER unit, on a "
+    "Critical Hit, that attach has the [PRECISION] ability.",  # the data's typo
+    "Each time an attack made by such a weapon scores a Critical Wound, that attack has the "
+    "[PRECISION] ability.",
+])
+def test_an_ability_on_a_critical_roll_only_is_said_not_modelled(text):
+    # the engine gives an ability to every attack of a weapon, never to its critical rolls alone:
+    # [PRECISION] on every attack would send all of them at the CHARACTER
+    rule = one("Hive Predators", text)
+    assert not rule.rule.usable
+    assert rule.rule.not_modelled.startswith("an ability on a Critical Hit or Wound only (")
+
+
+def test_an_order_is_the_players_a_switch():
+    # "while ... under the effects of the Fix Bayonets! Order": an Order is issued by the player
+    # (an Officer's choice), so the rule is a switch asserting it, never automatic
+    rule, = translate("Veteran Guerrillas", "While a ^^Regiment^^ unit in your Crusade army is "
+                      "under the effects of the Fix Bayonets! Order, melee weapons equipped by "
+                      "models in that unit have the [PRECISION] ability.")
+    assert rule.switch and rule.rule.describe() == "if melee attacks: abilities=[precision]"
+    assert "Fix Bayonets! Order" in rule.rule.assumes
+
+
+def test_ap_improved_on_a_critical_wound_only():
+    # "on a Critical Wound, improve the Armour Penetration characteristic of that attack by 1":
+    # the Critical Wound's AP (crit_wound_ap), not every attack's (ap_mod)
+    rule = one("Piercing Talons", "Each time a model in the bearer's unit makes an attack, on a "
+               "Critical Wound, improve the Armour Penetration characteristic of that attack by 1.")
+    assert rule.automatic and rule.rule.describe() == "crit_wound_ap=1"
+    checked = one("The Armoury's Artifice", "Each time a model in this unit makes an attack, if "
+                  "a Critical Wound is scored, improve the Armour Penetration characteristic of "
+                  "that attack by 1.")
+    assert checked.automatic and checked.rule.describe() == "crit_wound_ap=1"
+    # 6 attacks into MEQ, hit 2/3: a 6 to wound (1/6) at AP-1 fails 4+ 1/2, a 4-5 (1/3) fails
+    # 3+ 1/3: 6 x 2/3 x (1/12 + 1/9) = 7/9 (every attack at AP-1 would give 1; none, 2/3)
+    meq = mh.load_unit("MEQ").as_target()
+    gun = mh.Weapon(name="Gun", attacks=6, skill=3, strength=4, ap=0, damage=1, range=24)
+    assert mh.attack([gun], meq, apply=[rule.rule]).unsaved.mean() == F(7, 9)
+
+
+def test_psychic_melee_weapons_and_a_duration_past_the_next_phase():
+    # "Psychic melee weapons": melee weapons with [PSYCHIC] (the engine checks both: automatic)
+    lance = one("Fires of Purgation", "Psychic melee weapons equipped by models in this unit "
+                "have the [LANCE] ability.")
+    assert lance.automatic
+    assert lance.rule.describe() == "if melee attacks, weapons with psychic: abilities=[lance]"
+    # "until the start of your next Shooting phase" says how long, not which attacks: the
+    # suppressed enemy's melee attacks are hit worse too
+    shells = translate("Starfall Shells", "In your Shooting phase, after the bearer has shot, "
+                       "select one enemy unit hit by one or more of those attacks. Until the start "
+                       "of your next Shooting phase, each time a model in that enemy unit makes "
+                       "an attack, subtract 1 from the Hit roll.")
+    assert [(p.scope, p.rule.describe()) for p in shells] == [(Scope.ENEMY, "hit_mod=-1")]
+    ambush = one("A Perfect Ambush", "Each time a unit from your army is set up on the "
+                 "battlefield as Reinforcements, until the end of your next Fight phase, weapons "
+                 "equipped by models in that unit have the [IGNORES COVER] ability.")
+    assert ambush.rule.describe() == "abilities=[ignores cover]"
+    # [LANCE] after a charge: +1 to wound, S4 v T4 3+ (2/3) not 4+ (1/2); hit 2/3, MEQ fails
+    # 1/3: a [PSYCHIC] sword 6 x 2/3 x 2/3 x 1/3 = 8/9, a plain one 6 x 2/3 x 1/2 x 1/3 = 2/3
+    meq = mh.load_unit("MEQ").as_target()
+    sword = mh.Weapon(name="Sword", attacks=6, skill=3, strength=4, ap=0, damage=1,
+                      range="melee", abilities=["psychic"])
+    plain = attrs.evolve(sword, abilities=[])
+    assert mh.attack([sword], meq, apply=[lance.rule], charged=True).unsaved.mean() == F(8, 9)
+    assert mh.attack([plain], meq, apply=[lance.rule], charged=True).unsaved.mean() == F(2, 3)

@@ -1,13 +1,15 @@
 """The effect fields of named rules are declared once (``mathhammer.model.named.EFFECTS``,
 made from the ``effect`` metadata of ``mathhammer.Options`` and the target's changes): the
 tables, the validation of rule files, the describer and the rule step are made from it, and a
-field the rule files' schema (``rules/README.md``) does not name fails here.
+field the rule files' schema (``rules/README.md``, its table made from it) or the rules
+reference (``docs/rules.md``) does not name fails here.
 
 The weapon keywords' twin is ``tests/test_oracles.py``.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import attrs
@@ -36,6 +38,11 @@ def test_the_tables_are_made_from_the_one_declaration():
     tables = (named.ADDITIVE, named.LOWEST, named.REROLL_FIELDS, named.SWITCHES,
               named.TARGET_FIELDS, ("abilities", "mortal_wounds"))
     assert sorted(sum(tables, ())) == sorted(declared)
+    # a re-roll policy's values come from its option's choices, narrowest first
+    assert {f.name: f.choices for f in named.EFFECTS if f.choices} == {
+        "reroll_hits": ("ones", "failed", "noncrit"),
+        "reroll_wounds": ("ones", "failed", "noncrit"), "reroll_damage": ("ones", "any")}
+    assert all(f.choices for f in named.EFFECTS if f.combine is Combine.BROADEST)
 
 
 @pytest.mark.parametrize("field", named.EFFECTS, ids=lambda f: f.name)
@@ -55,6 +62,20 @@ def test_every_field_is_read_from_a_rule_file_and_described(field):
     assert rule.describe() == shown[field.combine]
     if not field.on_target:  # the option's own describer agrees with the rule's
         assert mh.Options(**{key: value}).describe() == rule.describe()
+
+
+#: the options the rules reference need not name, and why
+NOT_IN_THE_REFERENCE = {"rules": "the rule set itself: the reference is both editions' rules"}
+
+
+def test_every_effect_field_and_option_is_named_in_the_rules_reference():
+    # docs/rules.md says what each does to the dice: a new field fails here until it does
+    text = (HERE.parent / "docs" / "rules.md").read_text(encoding="utf-8")
+    names = {f.name for f in named.EFFECTS} | {f.name for f in attrs.fields(Options)}
+    unnamed = sorted(n for n in names - set(NOT_IN_THE_REFERENCE)
+                     if not re.search(rf"`{n}(`| ?=)", text))
+    assert unnamed == []
+    assert set(NOT_IN_THE_REFERENCE) <= names
 
 
 def test_every_field_is_in_the_rule_files_schema():

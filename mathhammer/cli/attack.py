@@ -31,9 +31,10 @@ from ..prob.numbers import (
     short_fraction,
     to_json,
 )
+from ..prob.pmf import PMF
 from ..report.jsonout import mortal_json
 from ..report.planning import parse_probability
-from ..report.scenario import Ask, Counter, MortalQuery
+from ..report.scenario import Ask, Counter, MortalQuery, Query
 from ..report.targets import target_of
 from ..report.text import explain_lines, kills_text, mortal_text, sequence_text
 from .army import current_data, data_option
@@ -109,6 +110,7 @@ def kills(units: tuple[str, ...], as_json: bool, plot: str | None, output: str |
             raise click.UsageError("--to unitcrunch: one attacking unit (not with -t TARGET)")
         check_to(to, output, {"--json": as_json, "--plot": plot, "--explain": explain,
                               "--until": until_p})
+        assert output is not None  # check_to refused --to without --output
         to_path = check_output(output, force)
         from ..report.unitcrunch import query_profiles
 
@@ -207,7 +209,7 @@ def _several(q: Salvo, as_json: bool, output: str | None, force: bool) -> None:
 class _Kills:
     """What the plot draws: a kill distribution."""
 
-    kills: Any
+    kills: PMF
 
 
 _ODDS_HELP = """One exact probability: of at least K kills (or exactly K, at most K, or the
@@ -279,12 +281,12 @@ def odds(units: tuple[str, ...], at_least: int | None, exactly: int | None,
                        f"{readable_fraction(a.p)[1:-1]}; --exact or --json prints it)")
         else:
             click.echo(f"P({a.what}) = {short_fraction(a.p)} = {percent(a.p)}")
-        if isinstance(query, Salvo):
+        sc = a.scenario
+        if not isinstance(sc, Query):  # several units into one target: a salvo
             from .plan import odds_line
 
-            click.echo(odds_line(a.scenario))
+            click.echo(odds_line(sc))
             return None
-        sc = a.scenario
         steps = f"; {sc.describe_steps()}" if sc.is_sequence else ""
         click.echo(f"  {sc.attacker} -> {sc.target_name}; rules {sc.options.rules}; "
                    f"options: {sc.options.describe()}; named rules: "

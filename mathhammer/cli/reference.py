@@ -1,11 +1,15 @@
-"""The command-line reference, ``docs/reference.md``, written from each command's own help.
+"""The command-line reference, ``docs/reference.md``, written from each command's own help, and
+the other tables of the documents made from a declaration (:data:`BLOCKS`).
 
-    python -m mathhammer.cli.reference              # rewrites docs/reference.md
-    python -m mathhammer.cli.reference --check      # exit status 1 if it is out of date
+    python -m mathhammer.cli.reference              # rewrites docs/reference.md and the tables
+    python -m mathhammer.cli.reference --check      # exit status 1 if one is out of date
 
 Every command and subcommand of ``mathhammer`` (its ``--help``, at a fixed width, so the file is
-the same on every machine) under a heading of its own. ``tests/test_docs.py`` checks that the
-committed file is what this writes, so the reference cannot drift from the commands.
+the same on every machine) under a heading of its own. The tables: the army-list formats in
+``docs/lists.md`` (from their registry, :mod:`mathhammer.data.army.formats`) and the effect
+fields in ``rules/README.md`` (from :data:`mathhammer.model.named.EFFECTS`), each between
+``<!-- generated: NAME -->`` and ``<!-- /generated: NAME -->``. ``tests/test_docs.py`` checks that
+the committed files are what this writes, so neither can drift from the code.
 
 >>> text = reference()
 >>> text.startswith("# Command-line reference") and "## mathhammer kills" in text
@@ -20,13 +24,18 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import attrs
 import click
 
+from ..data.army import formats
+from ..model.named import EFFECTS, EffectField
+from ..model.options import Combine, Options
 from .main import cli
 
 #: the help's width: fixed, so the file does not depend on the terminal that wrote it
 WIDTH = 100
-DOCUMENT = Path(__file__).resolve().parents[2] / "docs" / "reference.md"
+ROOT = Path(__file__).resolve().parents[2]
+DOCUMENT = ROOT / "docs" / "reference.md"
 
 
 def commands(group: click.Group = cli, path: tuple[str, ...] = ("mathhammer",),
@@ -69,18 +78,121 @@ def reference() -> str:
     return "\n".join(lines)
 
 
+def list_formats() -> str:
+    """The table of the army-list formats: each one's ``--format`` and what it reads.
+
+    >>> list_formats().splitlines()[2].startswith("| `gwapp` | the Warhammer 40,000 app's")
+    True
+    """
+    rows = ["| `--format` | what it reads |", "| --- | --- |"]
+    for f in formats.formats():
+        if not f.reads:
+            raise ValueError(f"army list format {f.name!r}: no 'reads' for the manual")
+        rows.append(f"| `{f.name}` | {f.reads} |")
+    return "\n".join(rows)
+
+
+def list_editions() -> str:
+    """The table of how each format says its edition (formats that say it alike in one row)."""
+    said: dict[str, list[str]] = {}
+    for f in formats.formats():
+        said.setdefault(f.edition or "never", []).append(f"`{f.name}`")
+    return "\n".join(["| format | how it says its edition |", "| --- | --- |"] + [
+        f"| {', '.join(names)} | {how} |" for how, names in said.items()])
+
+
+#: what a rule file gives a field of each kind, and how rules' values of it merge (``{lo}``,
+#: ``{hi}``: the field's range; ``{choices}``, ``{order}``: its choices, narrowest first)
+_MERGE = {
+    Combine.ADD: ("non-zero integer", "added (the engine caps roll modifiers)"),
+    Combine.LOWEST: ("{lo}-{hi}", "the lowest threshold wins"),
+    Combine.BROADEST: ("{choices}", "the broadest wins (None < {order})"),
+    Combine.SWITCH: ("`true`", "or"),
+    Combine.ABILITIES: ("list of weapon abilities", "added to the weapon; a weapon has each "
+                        "ability once (of two Sustained Hits / Melta / Rapid Fire the higher "
+                        "mean stays)"),
+    Combine.BETTER: ("2-6 (X+)", "given to the target; the better one (lower X) wins"),
+    Combine.TARGET_ABILITIES: ('list (`"stealth"`)', "added to the target"),
+    Combine.ROLL: ('`{{ roll = "D6", table = {{ "2-4" = "1", "5+" = "2" }} }}`',
+                   'a one-off roll mapped to mortal wounds (results `"6"`, `"2-4"`, `"5+"`; '
+                   "values are dice expressions; a missing result is 0). Data only: not yet "
+                   "usable in `attack` (a ValueError says so). Must be the rule's only effect."),
+}
+_NOT_CUMULATIVE = (
+    "| `not_cumulative` | list of additive fields of the clause | that improvement does not "
+    "stack with other improvements: if the field is already positive the larger value stays, "
+    "else it is added. Applied after every other clause. |")
+
+
+def _merge(field: EffectField) -> tuple[str, str]:
+    value, merge = _MERGE[field.combine]
+    meta = next((f.metadata for f in attrs.fields(Options) if f.name == field.name), {})
+    lo, hi = meta.get("range", (None, None))
+    order = field.choices
+    fill = {"lo": lo, "hi": hi, "choices": ", ".join(f'`"{c}"`' for c in order),
+            "order": " < ".join(order)}
+    return value.format(**fill), merge.format(**fill)
+
+
+def effect_fields() -> str:
+    """The table of the effect fields of named rules, by how rules' values of them merge
+    (fields of one kind and one value in one row, in the order of :data:`EFFECTS`).
+
+    >>> effect_fields().splitlines()[2].startswith("| `attacks_mod`, `hit_mod`, ")
+    True
+    """
+    rows: dict[tuple[Combine, str, str], list[str]] = {}
+    for f in sorted(EFFECTS, key=lambda f: list(Combine).index(f.combine)):
+        rows.setdefault((f.combine, *_merge(f)), []).append(f"`{f.name}`")
+    lines = ["| fields | value | merge |", "| --- | --- | --- |"]
+    for (combine, value, merge), names in rows.items():
+        if combine is Combine.ROLL:
+            lines.append(_NOT_CUMULATIVE)
+        lines.append(f"| {', '.join(names)} | {value} | {merge} |")
+    return "\n".join(lines)
+
+
+#: the tables of other documents made from a declaration: (file, name, what writes it)
+BLOCKS = ((ROOT / "docs" / "lists.md", "list formats", list_formats),
+          (ROOT / "docs" / "lists.md", "list editions", list_editions),
+          (ROOT / "rules" / "README.md", "effect fields", effect_fields))
+
+
+def refreshed(text: str, name: str, body: str) -> str:
+    """``text`` with its block ``name`` (between its two markers) made ``body``; a document
+    without the block's markers is an error."""
+    start, end = f"<!-- generated: {name} -->\n", f"\n<!-- /generated: {name} -->"
+    head, found, rest = text.partition(start)
+    _old, found_end, tail = rest.partition(end)
+    if not (found and found_end):
+        raise ValueError(f"no block {name!r} ({start.strip()} ... {end.strip()})")
+    return f"{head}{start}{body}{end}{tail}"
+
+
+def documents() -> dict[Path, str]:
+    """Every document this writes, as it should read: the reference, and each file holding
+    generated tables with them refreshed."""
+    out = {DOCUMENT: reference()}
+    for path, name, make in BLOCKS:
+        text = out.get(path) or path.read_text(encoding="utf-8")
+        out[path] = refreshed(text, name, make())
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Write the reference, or with ``--check`` say whether the committed one is current."""
+    """Write the documents, or with ``--check`` say whether the committed ones are current."""
     argv = sys.argv[1:] if argv is None else argv
-    text = reference()
+    stale = [p for p, text in documents().items()
+             if not p.is_file() or p.read_text(encoding="utf-8") != text]
     if "--check" in argv:
-        current = DOCUMENT.is_file() and DOCUMENT.read_text(encoding="utf-8") == text
-        if not current:
-            print(f"{DOCUMENT} is out of date: run python -m mathhammer.cli.reference",
+        for path in stale:
+            print(f"{path} is out of date: run python -m mathhammer.cli.reference",
                   file=sys.stderr)
-        return 0 if current else 1
-    DOCUMENT.write_text(text, encoding="utf-8")
-    print(f"wrote {DOCUMENT}")
+        return 1 if stale else 0
+    for path, text in documents().items():
+        if path in stale:
+            path.write_text(text, encoding="utf-8")
+            print(f"wrote {path}")
     return 0
 
 

@@ -41,7 +41,9 @@ def next_group(state: UnitState, groups: Sequence[Group], precision: bool = Fals
     def pick(wanted: bool) -> int | None:
         alive = [i for i, s in enumerate(state) if s.models and groups[i].character == wanted]
         wounded = [i for i in alive if state[i].wounds_lost]
-        return (wounded or alive or [None])[0]
+        if wounded:
+            return wounded[0]
+        return alive[0] if alive else None
 
     if precision:
         first = pick(True)
@@ -91,16 +93,17 @@ def packet_move(groups: Sequence[Group], losses: Sequence[Loss], precision: bool
     the Damage re-roll depends on them). Weights sum to the lcm of the losses' totals; a
     destroyed unit stays as it is. Losses that destroy the model lead to one state, listed
     once."""
-    if not any(type(loss) is tuple for loss in losses):  # one law per group: the usual case
-        total = lcm(*(loss.total for loss in losses))
-        items: list[Items] = [[(e, w * (total // loss.total)) for e, w in loss.weights().items()]
-                              for loss in losses]
+    laws = [loss for loss in losses if isinstance(loss, PMF)]
+    if len(laws) == len(losses):  # one law per group: the usual case
+        total = lcm(*(law.total for law in laws))
+        items: list[Items] = [[(e, w * (total // law.total)) for e, w in law.weights().items()]
+                              for law in laws]
         return _allocated(groups, items, total, precision)
     total = loss_total(losses)
     items = [_scaled(loss, lambda law: [(e, w * (total // law.total))
                                         for e, w in law.weights().items()])
              for loss in losses]
-    return _allocated(groups, items, total, precision, by_left=True)
+    return _allocated(groups, items, total, precision)
 
 
 def wound_move(groups: Sequence[Group], fails: Sequence[int], losses: Sequence[Loss],
@@ -114,14 +117,18 @@ def wound_move(groups: Sequence[Group], fails: Sequence[int], losses: Sequence[L
     >>> move((TargetState(3, 0),))  # saved on 4 faces of 6, a model lost on 2
     [((TargetState(models=3, wounds_lost=0),), 4), ((TargetState(models=2, wounds_lost=0),), 2)]
     """
-    by_left = any(type(loss) is tuple for loss in losses)
-    scale = loss_total(losses) if by_left else lcm(*(loss.total for loss in losses))
+    scale = loss_total(losses)
     items: list[Items] = []
     for f, loss in zip(fails, losses, strict=True):
         saved = [(0, (6 - f) * scale)] if f < 6 else []
-        items.append(_scaled(loss, lambda law, f=f, saved=saved: saved + [
-            (e, f * w * (scale // law.total)) for e, w in law.weights().items() if f]))
-    return _allocated(groups, items, 6 * scale, precision, by_left)
+
+        def failed(law: PMF, f: int = f, saved: list[tuple[int, int]] = saved
+                   ) -> list[tuple[int, int]]:
+            return saved + [(e, f * w * (scale // law.total)) for e, w in law.weights().items()
+                            if f]
+
+        items.append(_scaled(loss, failed))
+    return _allocated(groups, items, 6 * scale, precision)
 
 
 #: one group's ``(wounds lost, weight)`` pairs, or one list per wounds its model has left
@@ -129,10 +136,11 @@ Items = list[tuple[int, int]] | tuple[list[tuple[int, int]], ...]
 
 
 def _allocated(groups: Sequence[Group], items: list[Items], total: int,
-               precision: bool, by_left: bool = False) -> Move:
+               precision: bool) -> Move:
     """The move that takes ``e`` wounds from the model :func:`next_group` picks with weight
-    ``w`` for each ``(e, w)`` of ``items[g]`` (with ``by_left``, of ``items[g][r - 1]`` when
-    the model has ``r`` wounds left); equal next states merged."""
+    ``w`` for each ``(e, w)`` of ``items[g]`` (of ``items[g][r - 1]`` when that is a tuple of
+    lists, one per wounds left, and the model has ``r`` wounds left); equal next states
+    merged."""
     def move(state: UnitState) -> list[tuple[UnitState, int]]:
         g = next_group(state, groups, precision)
         if g is None:
@@ -140,7 +148,7 @@ def _allocated(groups: Sequence[Group], items: list[Items], total: int,
         out: dict[UnitState, int] = {}
         wounds = groups[g].wounds
         pairs = items[g]
-        if by_left and type(pairs) is tuple:
+        if isinstance(pairs, tuple):  # one list per wounds the model has left
             pairs = pairs[wounds - state[g].wounds_lost - 1]
         for e, w in pairs:
             s2 = lose(state, g, e, wounds)

@@ -87,7 +87,7 @@ def _one_wound(w: dict[int, int], h: dict[int, int], crit_wound: Wound, lethal: 
     """
     total = sum(w.values())
     hit, crit = h.get(ROLL_SUCCESS, 0), h.get(ROLL_CRITICAL, 0)
-    out = {(0, ()): h.get(ROLL_FAIL, 0) * total}
+    out: dict[tuple[int, tuple[Wound, ...]], int] = {(0, ()): h.get(ROLL_FAIL, 0) * total}
     for roll, wounds in ((ROLL_FAIL, ()), (ROLL_SUCCESS, (NORMAL,)), (ROLL_CRITICAL,
                                                                      (crit_wound,))):
         out[1, wounds] = (hit + (0 if lethal else crit)) * w.get(roll, 0)
@@ -147,6 +147,6 @@ def packets_per_attack(per: PMF, fails: dict[str, int] | None, base: int | None)
                     if x and y:
                         law[i + j] = law.get(i + j, 0) + x * y * scale
         for u, x in law.items():
-            key = u if base is None else u + dev if base == 0 else u * base + dev
-            out[key] = out.get(key, 0) + x
+            packet = u if base is None else u + dev if base == 0 else u * base + dev
+            out[packet] = out.get(packet, 0) + x
     return PMF(out)

@@ -111,8 +111,11 @@ def _by_wounds_left(weapon: Weapon, options: Options, fnp: int | None,
     out = []
     for left in range(1, wounds + 1):
         again = worth(fresh, left)
-        out.append(rolled.bind(lambda r, left=left, again=again:
-                               fresh if worth(kept[r], left) < again else kept[r]))
+
+        def better(r: int, left: int = left, again: Fraction = again) -> PMF:
+            return fresh if worth(kept[r], left) < again else kept[r]
+
+        out.append(rolled.bind(better))
     return tuple(out)
 
 

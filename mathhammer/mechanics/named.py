@@ -30,6 +30,7 @@ import attrs
 from ..errors import InputError
 from ..model.named import (
     ADDITIVE,
+    FIELD_OF,
     LOWEST,
     REROLL_FIELDS,
     SWITCHES,
@@ -37,10 +38,9 @@ from ..model.named import (
     Effect,
     NamedRule,
 )
-from ..model.options import DAMAGE_REROLLS, Options
+from ..model.options import Options
 from ..model.profiles import Target, Weapon
 from ..prob.dice import dice
-from .rolls import broadest
 
 _PARAM = re.compile(r"^(sustained hits|rapid fire|melta) (.+)$")
 
@@ -85,10 +85,8 @@ def _apply_effect(
                 opts[key] = old + value
         elif key in LOWEST:
             opts[key] = min(getattr(options, key), value)
-        elif key == "reroll_damage":  # none < ones < any
-            opts[key] = max(getattr(options, key), value, key=DAMAGE_REROLLS.index)
-        elif key in REROLL_FIELDS:
-            opts[key] = broadest(getattr(options, key), value)
+        elif key in REROLL_FIELDS:  # none < ones < failed < noncrit (none < ones < any)
+            opts[key] = FIELD_OF[key].broadest(getattr(options, key), value)
         elif key in SWITCHES:
             opts[key] = True
         elif key == "abilities":

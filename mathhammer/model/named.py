@@ -43,6 +43,8 @@ class EffectField:
 
     >>> FIELD_OF["hit_mod"].combine, FIELD_OF["hit_mod"].show(1)
     (<Combine.ADD: 'add'>, 'hit_mod=+1')
+    >>> FIELD_OF["reroll_damage"].choices, FIELD_OF["reroll_damage"].broadest(None, "ones")
+    (('ones', 'any'), 'ones')
     """
 
     name: str
@@ -52,10 +54,18 @@ class EffectField:
     signed: bool = False
     #: a change to the target unit, not to the attack's options
     on_target: bool = False
+    #: the values a rule may give it, from the narrowest to the broadest (a re-roll policy:
+    #: its choices' values; the broadest wins)
+    choices: tuple[str, ...] = ()
 
     def show(self, value: Any) -> str:
         """The field set to ``value``, as text."""
         return show(self.name, value, signed=self.signed)
+
+    def broadest(self, *values: str | None) -> str | None:
+        """The broadest of values of a field with ``choices`` (None, no value, is narrowest)."""
+        order = (None, *self.choices)
+        return max(values, key=order.index)
 
 
 #: The changes to the target a rule can make: the better save / Feel No Pain wins, abilities
@@ -74,7 +84,8 @@ TARGET_EFFECTS = (
 #: (from :class:`Options`' metadata), the target's changes, and the one-off mortal wounds.
 EFFECTS: tuple[EffectField, ...] = (
     *(EffectField(f.name, f.metadata["effect"], f.metadata.get("help", ""),
-                  f.metadata.get("signed", False))
+                  f.metadata.get("signed", False),
+                  choices=tuple(c.value for c in f.metadata.get("choices", ())))
       for f in attrs.fields(Options) if f.metadata.get("effect") is not None),
     *TARGET_EFFECTS,
     EffectField("mortal_wounds", Combine.ROLL, "A one-off roll mapped to mortal wounds."),
@@ -233,8 +244,10 @@ class Conditions:
 
 
 def _has_ability(weapon: Weapon, ability: str) -> bool:
-    """Whether a weapon has an ability printed, of this kind ("rapid fire" is "rapid fire 1")."""
-    return any(a == ability or a.startswith(ability + " ") for a in weapon.abilities)
+    """Whether a weapon has an ability printed, of this kind ("rapid fire" is "rapid fire 1",
+    "anti" any "anti-vehicle 4+")."""
+    return any(a == ability or a.startswith(ability + " ") or ability == "anti" and
+               a.startswith("anti-") for a in weapon.abilities)
 
 
 def _squash(text: str) -> str:

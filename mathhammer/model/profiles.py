@@ -35,7 +35,7 @@ def _int_in(name: str, lo: int, hi: int | None = None, *, optional: bool = False
             return
         if isinstance(value, bool) or not isinstance(value, int):
             raise TypeError(f"{name}: expected an integer, got {shorten(repr(value))}")
-        if limit and value > hi:
+        if limit and hi is not None and value > hi:
             raise over(name, value if value < 10**12 else "a very large number", hi, limit)
         if value < lo or (hi is not None and value > hi):
             rng = f"from {lo} to {hi}" if hi is not None and not limit else f">= {lo}"
@@ -67,17 +67,23 @@ def _strings(name: str, values: object) -> list[str]:
     return out
 
 
-def _dice_text(name: str, minimum: int):
-    def convert(value):
-        try:
-            text = format_dice(value)
-        except ValueError as e:
-            raise InputError(f"{name}: {e}") from None
-        if text.isdigit() and int(text) < minimum:
-            raise InputError(f"{name}: expected at least {minimum}, got {value!r}")
-        return text
+def _dice_text(name: str, minimum: int, value: int | str) -> str:
+    """``value`` spelled canonically (:func:`format_dice`), at least ``minimum``."""
+    try:
+        text = format_dice(value)
+    except ValueError as e:
+        raise InputError(f"{name}: {e}") from None
+    if text.isdigit() and int(text) < minimum:
+        raise InputError(f"{name}: expected at least {minimum}, got {value!r}")
+    return text
 
-    return convert
+
+def _attacks(value: int | str) -> str:  # attrs converters: named functions, for mypy
+    return _dice_text("attacks", 1, value)
+
+
+def _damage(value: int | str) -> str:
+    return _dice_text("damage", 1, value)
 
 
 def _abilities(values: Iterable[str] | str) -> tuple[str, ...]:
@@ -112,12 +118,12 @@ class Weapon:
     """
 
     name: str = attrs.field(validator=_text("name"))
-    attacks: str = attrs.field(converter=_dice_text("attacks", 1))
+    attacks: str = attrs.field(converter=_attacks)
     skill: int | None = attrs.field(validator=_int_in("skill", 2, 6, optional=True))
     strength: int = attrs.field(validator=_int_in("strength", 1, MAX_STRENGTH,
                                                            limit="MAX_STRENGTH"))
     ap: int = attrs.field(validator=_int_in("ap", -6, 0))
-    damage: str = attrs.field(converter=_dice_text("damage", 1))
+    damage: str = attrs.field(converter=_damage)
     abilities: tuple[str, ...] = attrs.field(default=(), converter=_abilities)
     range: int | str = attrs.field(default=24, converter=_range)
 

@@ -187,13 +187,15 @@ class PMF(Mapping[Outcome, Fraction]):
         if any(type(w) is not int for w, _p in parts):
             fr = [(Fraction(w), p) for w, p in parts if w]
             wden = lcm(*(w.denominator for w, _ in fr))
-            parts = [(int(w * wden), p) for w, p in fr]
-        if not parts:
+            ints = [(int(w * wden), p) for w, p in fr]
+        else:
+            ints = [(w, p) for w, p in parts if isinstance(w, int)]  # every weight an int here
+        if not ints:
             raise InputError("a mixture needs at least one part with positive weight")
-        common = lcm(*(p._total for _, p in parts))
+        common = lcm(*(p._total for _, p in ints))
         out: dict[Outcome, int] = {}
         get = out.get
-        for w, p in parts:
+        for w, p in ints:
             scale = w * (common // p._total)
             for k, v in p._weights.items():
                 out[k] = get(k, 0) + v * scale
@@ -431,6 +433,7 @@ class PMF(Mapping[Outcome, Fraction]):
             n >>= 1
             if n:
                 base = base.convolve(base, op)
+        assert result is not None  # n >= 1: its top bit set it
         return result
 
     def random_sum(self, n: PMF, op: Callable[[Any, Any], Any] = operator.add,
@@ -471,10 +474,11 @@ class PMF(Mapping[Outcome, Fraction]):
         return sympy.Add(*(sympy.Rational(w, self._total) * z**o for o, w in self._weights.items()))
 
 
-class _Items(ItemsView):
+class _Items(ItemsView[Outcome, Fraction]):
     """``pmf.items()``: the pairs straight from the weights (no lookup per outcome)."""
 
     __slots__ = ()
+    _mapping: PMF  # MappingView's, which typeshed does not declare
 
     def __iter__(self) -> Iterator[tuple[Outcome, Fraction]]:
         return self._mapping._pairs()
@@ -484,10 +488,11 @@ class _Items(ItemsView):
                 and self._mapping[item[0]] == item[1])
 
 
-class _Values(ValuesView):
+class _Values(ValuesView[Fraction]):
     """``pmf.values()``: the probabilities straight from the weights."""
 
     __slots__ = ()
+    _mapping: PMF  # MappingView's, which typeshed does not declare
 
     def __iter__(self) -> Iterator[Fraction]:
         return (p for _, p in self._mapping._pairs())

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from ..engine.plan import Assignment, Objective, Planner
+from ..engine.plan import Assignment, Fewest, Objective, Planner
 from ..model.ruleset import load_ruleset
 from ..model.squad import describe_target, models_alive
 from ..prob.numbers import as_float, decimal, fraction, percent, readable_fraction
@@ -151,12 +151,12 @@ def target_rows(pl: Planner, a: Assignment) -> list[dict[str, Any]]:
     out = []
     for t, aim in enumerate(pl.aims):
         parts = a.parts(t)
-        after = pl.after(t, parts)
+        alive = pl.after(t, parts).map(models_alive)
         out.append({"target": aim.name, "points": aim.points, "models": aim.models,
                     "units": [pl.shooters[i].label for i, _ in parts],
                     "value": pl.expected(t, parts),
-                    "destroyed": after.map(models_alive).prob(0),
-                    "kills": after.map(lambda s, m=aim.models: m - models_alive(s)).mean()})
+                    "destroyed": alive.prob(0),
+                    "kills": aim.models - alive.mean()})
     return out
 
 
@@ -221,10 +221,11 @@ def verdict_lines(ans: PlanAnswer, width: int = 80) -> list[str]:
     return textwrap.wrap(text, width, subsequent_indent="  ", break_on_hyphens=False)
 
 
-def _fewest_lines(ans: PlanAnswer, width: int) -> list[str]:
+def _fewest_lines(ans: PlanAnswer, f: Fewest, destroy: tuple[int, Fraction],
+                  width: int) -> list[str]:
+    """The fewest units ``f`` that destroy target ``destroy[0]`` with P >= ``destroy[1]``."""
     pl = ans.planner
-    t, p = ans.destroy
-    f = ans.fewest
+    t, p = destroy
     name = pl.aims[t].name
     if f.units is None and not f.complete:
         text = (f"destroy {name} with P >= {percent(p)}: not found within the first {f.tried} "
@@ -285,7 +286,7 @@ def plan_text(ans: PlanAnswer, details: bool = False, width: int = 80) -> str:
     out += [w for line in search_lines(ans.found, pl.count())
             for w in textwrap.wrap(line, width, subsequent_indent="  ")]
     if ans.fewest is not None and ans.destroy is not None:
-        out += ["", *_fewest_lines(ans, width)]
+        out += ["", *_fewest_lines(ans, ans.fewest, ans.destroy, width)]
     if ans.adaptive is not None:
         out += ["", *adaptive_lines(pl, ans.adaptive, best.value)]
     if details:

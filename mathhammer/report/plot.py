@@ -6,13 +6,21 @@ matplotlib is imported inside the functions, so the rest of mathhammer works wit
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from ..engine.attack import Result
 from ..errors import InputError
+from ..prob.pmf import PMF
 
 MISSING = "plotting needs matplotlib: pip install 'mathhammer[plot]' (or pip install matplotlib)"
 FORMATS = (".png", ".svg", ".pdf")
+
+
+class KillLaw(Protocol):
+    """What :func:`plot_kills` draws: a kill distribution (an attack's Result, a sequence's
+    kills)."""
+
+    @property
+    def kills(self) -> PMF: ...
 
 
 def check_matplotlib() -> None:
@@ -35,7 +43,7 @@ def check_suffix(path: str | Path) -> None:
         raise InputError(f"{path}: expected a file name ending in {', '.join(FORMATS)}")
 
 
-def plot_kills(query: Any, result: Result, path: str | Path) -> Path:
+def plot_kills(query: Any, result: KillLaw, path: str | Path) -> Path:
     """Draw P(kills = k) as bars with P(kills >= k) as a line, to ``.png``, ``.svg`` or ``.pdf``.
 
     SVG output is reproducible (no date, fixed element ids) for a given matplotlib version.

@@ -123,20 +123,20 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
         return Attacker(label, tuple(profiles), left_out=chosen.left_out,
                         retarget=lambda t: rows(t).fired)
     choice = {"score": value_against(target, options, named), "pistols": pistols}
-    if isinstance(spec, str) and split_attached(spec) is not None:
+    if isinstance(spec, str) and (pair := split_attached(spec)) is not None:
         if tuple(keywords):
             raise InputError("--attacker-keyword: only for inline weapon rows; the units have "
                              "their own keywords")
 
         def led(t: Target | Squad | None) -> Attacker:
-            return _attached_attacker(spec, names, inline, melee=melee, models=models,
+            return _attached_attacker(pair, names, inline, melee=melee, models=models,
                                       every_weapon=every_weapon, rules=rules, data=data,
                                       choice=choice | {"score": value_against(
                                           t, options, named)})
 
         found = led(target)
         return attrs.evolve(found, rules=found.rules + _extra_rules(
-            spec, detachment, enhancements, rules, data, attached=found),
+            pair, detachment, enhancements, rules, data, attached=found),
             retarget=lambda t: led(t).profiles)
     if isinstance(spec, str):
         from ..data.typed.lookup import find_unit
@@ -188,17 +188,17 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
                                                       every_weapon=False, choice=choice)[0])
 
         leads = getattr(unit, "leaders", (unit.leader,))
-        found = attached_rules(unit.bodyguard, leads, "attacker", fired_names(unit.bodyguard),
-                               tuple(n for u in leads for n in fired_names(u)), data)
-        found += side_rules(named_rules_of(unit.leader, [detachment] if detachment else [],
-                                           "detachment rule", data), "attacker",
-                            bearer=unit.leader.name)
+        applied = attached_rules(unit.bodyguard, leads, "attacker", fired_names(unit.bodyguard),
+                                 tuple(n for u in leads for n in fired_names(u)), data)
+        applied += side_rules(named_rules_of(unit.leader, [detachment] if detachment else [],
+                                             "detachment rule", data), "attacker",
+                              bearer=unit.leader.name)
         if enhancements:
             raise InputError(f"--enhancement: {unit.name} is a unit of an army list, which "
                              "gives its enhancements")
         return Attacker(unit.name, tuple(own + inline), unit.cost(models), profile, factions,
                         chosen.left_out, retarget=lambda t: (*fire(t).fired, *inline),
-                        rules=found, led=True)
+                        rules=applied, led=True)
     here = rules_folder(spec, data) if isinstance(spec, str) else data
     extra = named_rules_of(unit, [detachment] if detachment else [], "detachment rule", here) \
         + named_rules_of(unit, enhancements, "enhancement", here)
@@ -222,14 +222,14 @@ def check_size(unit: Any, models: int | None) -> None:
         unit.as_target(models=models)
 
 
-def _extra_rules(spec: str, detachment: str | None, enhancements: tuple[str, ...], rules: str,
-                 data: str | os.PathLike | None, attached: Attacker) -> UnitRules:
+def _extra_rules(pair: tuple[str, str], detachment: str | None, enhancements: tuple[str, ...],
+                 rules: str, data: str | os.PathLike | None, attached: Attacker) -> UnitRules:
     """A detachment rule (for the whole attached unit) and enhancements (on its Leader)."""
     from ..data.typed.lookup import find_unit
 
     if not detachment and not enhancements:
         return UnitRules()
-    body_spec, lead_spec = split_attached(spec)
+    lead_spec = pair[1]
     lead = find_unit(lead_spec, rules=rules, data=data)
     here = rules_folder(lead_spec, data)
     lead_weapons = tuple(w.name for w, _ in attached.profiles
@@ -281,14 +281,14 @@ def _profiles(unit: Any, names: list[str], *, melee: bool, models: int | None,
     return profiles, found, tuple(left)
 
 
-def _attached_attacker(spec: str, names: list[str], inline: list, *, melee: bool,
+def _attached_attacker(pair: tuple[str, str], names: list[str], inline: list, *, melee: bool,
                        models: int | None, every_weapon: bool, rules: str,
                        data: str | os.PathLike | None, choice: dict[str, Any]) -> Attacker:
     """An attacking unit with its Leader attached: the weapons of both fire; the Leader's
     "while leading" rules apply to every weapon, each unit's own rules to its own weapons."""
     from ..data.typed.lookup import find_unit
 
-    body_spec, lead_spec = split_attached(spec)
+    body_spec, lead_spec = pair
     body = find_unit(body_spec, rules=rules, data=data)
     lead = find_unit(lead_spec, rules=rules, data=data)
     check_size(body, models)  # --models sizes the Bodyguard

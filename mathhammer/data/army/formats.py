@@ -2,7 +2,8 @@
 (:func:`register`): a name (``--format``), how a list of it is recognised, how one is read,
 and how it says its edition. :func:`mathhammer.data.army.parse_list` asks the registry, so
 adding a format is one reader module here (its ``register`` calls run when the registry first
-imports the package's modules) and a fixture; nothing else names the formats.
+imports the package's modules) and a fixture; nothing else names the formats (the manual's
+tables of them are made from the registry).
 
 Recognition: the list's bytes first by the formats that read bytes as they are (a zipped
 roster), then its text by every format's signs (:class:`Sign`), all formats' signs in one
@@ -11,12 +12,10 @@ claims is read by the ``fallback`` format.
 
 >>> get("gwapp").fallback, detect("Commander Farsight (95pts): Dawn Blade").name
 (True, 'newrecruit-short')
->>> get("excel")
+>>> get("excel")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-mathhammer.errors.InputError: --format 'excel': expected one of gwapp, newrecruit-gw, \
-newrecruit-wtc, newrecruit-nr, newrecruit-short, listforge, warorgan, battlescribe, \
-newrecruit-json, listforge-json, listforge-link, mathhammer-json
+mathhammer.errors.InputError: --format 'excel': expected one of gwapp, newrecruit-gw, ...
 """
 
 from __future__ import annotations
@@ -51,13 +50,15 @@ class ListFormat:
     the list came as bytes); ``signs`` recognise its text (none: read only when asked for by
     name, or as the ``fallback``); ``listed`` is its place in the lists of formats
     (``--format``); ``edition`` says how a list of it gives its edition (said when it does
-    not)."""
+    not); ``reads`` says what it reads, for the manual (``docs/lists.md``'s tables of the
+    formats are made from it and ``edition``: ``python -m mathhammer.cli.reference``)."""
 
     name: str
     read: Callable[[str | bytes, str], ParsedList] = attrs.field(eq=False)
     signs: tuple[Sign, ...] = ()
     listed: int = 50
     edition: str = ""
+    reads: str = ""
     #: the list's bytes it reads as they are (a zip), before any decoding
     recognise_bytes: Callable[[bytes], bool] | None = attrs.field(default=None, eq=False)
     #: read a text list no format recognises (one format only)

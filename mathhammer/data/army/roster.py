@@ -302,4 +302,5 @@ register(ListFormat(
     "battlescribe", _read, signs=(Sign(0, lambda text: text.lstrip().startswith("<")),),
     listed=20, recognise_bytes=lambda data: data[:2] == b"PK" or data.lstrip()[:200]
     .startswith(b"<"),
-    edition='a roster says it by its game system ("... 10th Edition", "... 11th Edition")'))
+    edition='a roster says it by its game system ("... 10th Edition", "... 11th Edition")',
+    reads="BattleScribe rosters (`.ros`, `.rosz`)"))

@@ -1,16 +1,6 @@
-"""Army lists as structured data, recognised by their content beside the text exports:
-
-- ``newrecruit-json``: New Recruit's JSON export, a BattleScribe roster tree in JSON
-  (``{"roster": {"forces": [{"catalogueName", "selections": [...]}], "costs": [...]}}``; New
-  Recruit's own mark: ``generatedBy`` ``https://newrecruit.eu`` or the roster schema's
-  ``xmlns``);
-- ``listforge-json``: ListForge's share JSON, the same roster tree without New Recruit's mark
-  (``generatedBy`` ``List Forge``);
-- ``listforge-link``: a ListForge share link or its payload, pasted as is: the JSON gzipped
-  and base64-encoded after ``#/listforge/`` (``https://HOST/#/listforge/H4sI...``), or the bare
-  ``H4sI...`` payload;
-- ``mathhammer-json``: what ``mathhammer army --json`` writes, read back (a list fixed by hand
-  and saved).
+"""Army lists as structured data, recognised by their content beside the text exports: the
+formats registered below (``newrecruit-json``, ``listforge-json``, ``listforge-link``,
+``mathhammer-json``), each with what it reads.
 
 The roster trees are walked by the same code as a ``.ros`` roster
 (:func:`mathhammer.data.army.roster.read_tree`); a unit's ``entryId`` (and a saved army's
@@ -110,12 +100,24 @@ _ROSTER_TREES = ("newrecruit-json", "listforge-json")
 _READERS = {"newrecruit-json": _read_json("newrecruit-json"),
             "listforge-json": _read_json("listforge-json"),
             "listforge-link": _read_link, "mathhammer-json": _read_json("mathhammer-json")}
-for _k, (_name, _edition) in enumerate((  # a link first, then the JSON by its own format
-        ("newrecruit-json", "New Recruit's JSON says it by the roster's game system"),
-        ("listforge-json", "ListForge's JSON says it by its game system"),
-        ("listforge-link", "a ListForge share link says it by its game system"),
-        ("mathhammer-json", "a saved army says it by its 'edition'"))):
-    register(ListFormat(_name, _READERS[_name], listed=30 + _k, edition=_edition, signs=(
+for _k, (_name, _edition, _reads) in enumerate((  # a link first, then JSON by its own format
+        ("newrecruit-json", "New Recruit's JSON says it by the roster's game system",
+         "New Recruit's JSON export, the roster tree (`roster.forces[].selections`, `costs`, "
+         "categories, `catalogueName`; `generatedBy: https://newrecruit.eu` or its `xmlns`)"),
+        ("listforge-json", "ListForge's JSON says it by its game system",
+         "ListForge's share JSON: the same tree without New Recruit's marks; a selection "
+         "without profiles is a weapon by its `Ranged Weapon`/`Melee Weapon` category, else "
+         "the data says what it is"),
+        ("listforge-link", "a ListForge share link says it by its game system",
+         "a ListForge share link (`https://.../#/listforge/H4sI...`) or its payload alone, "
+         "pasted as is (base64, standard or URL-safe, percent-encoded or not, of the gzipped "
+         "share JSON); `mathhammer army LINK` takes the link itself as FILE"),
+        ("mathhammer-json", "a saved army says it by its 'edition'",
+         "what `mathhammer army --json` writes, read back: each unit by its datasheet's id "
+         "(`datasheet_id`, else its name), its model groups, weapons and counts, wargear, "
+         "enhancements, points, attached pairs; a list fixed by hand is saved and reloaded so"))):
+    register(ListFormat(_name, _READERS[_name], listed=30 + _k, edition=_edition, reads=_reads,
+                        signs=(
         Sign(1, lambda text: kind_of(text) == "link") if _name == "listforge-link" else
         Sign(2, lambda text, n=_name: kind_of(text) == "json" and _json_kind(text) == n),)))
 #: the structured formats (this module's)

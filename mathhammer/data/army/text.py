@@ -134,15 +134,15 @@ def _on_plain_head(test: Callable[[str], bool], text: str) -> bool:
 
 def text_format(name: str, style: TextStyle, signs: tuple[tuple[int, Callable[[str], bool]],
                                                          ...], *, listed: int, edition: str,
-                fallback: bool = False) -> ListFormat:
+                reads: str, fallback: bool = False) -> ListFormat:
     """Register a text format: read by :func:`parse_text` in its ``style``; each sign
     ``(order, test)`` is tried on the list's plain head (:func:`~.lines.plain`) in the
-    registry's order."""
+    registry's order; ``reads``: what it reads, for the manual."""
     _STYLES[name] = style
     return register(ListFormat(
         name, lambda text, source: parse_text(str(text), source, name),
         signs=tuple(Sign(order, functools.partial(_on_plain_head, t)) for order, t in signs),
-        listed=listed, edition=edition, fallback=fallback))
+        listed=listed, edition=edition, reads=reads, fallback=fallback))
 
 
 # recognised in the order of the signs (the first that matches): a text no sign claims is the
@@ -152,25 +152,42 @@ _NR_11E = 'New Recruit says 11e by "+ FORCE DISPOSITION:" or several detachments
 text_format("gwapp", TextStyle(app=True), ((50, _signs_gwapp),), listed=10, fallback=True,
             edition='the app says it by its version in the footer, "App Version: v1.x" (10e) '
                     'or "v2.x" (11e) in any language, or by lines only 11e has: "(N '
-                    'Detachment Points)", "Force Dispositions:", several detachments')
+                    'Detachment Points)", "Force Dispositions:", several detachments',
+            reads="the Warhammer 40,000 app's text (10th-edition app v1.x, 11th-edition app "
+                  'v2.x with its "Attached Units"), its structural lines in any language it '
+                  "exports (`Unité 2 Attachée`, `Attachée en tant que : Gardes du Corps`, "
+                  "`Optimisation : X`, `(3 Points de Détachement)`, `Dispositions des Forces "
+                  ":`; German, Spanish, Italian, Portuguese alike; the unit names stay "
+                  "English), also pasted with its blank lines, indentation and brackets lost "
+                  "(`Brotherhood Librarian125 Points`)")
 text_format("newrecruit-gw", TextStyle(plus_head=True), ((30, _nr_head),), listed=11,
-            edition=_NR_11E)
+            edition=_NR_11E, reads="New Recruit's GW-style text (`+ FACTION KEYWORD:` head, "
+                                   "`X (+15 pts)` enhancements)")
 text_format("newrecruit-wtc", TextStyle(wtc_lines=True, plus_head=True),
-            ((20, _signs_wtc),), listed=12, edition=_NR_11E)
+            ((20, _signs_wtc),), listed=12, edition=_NR_11E,
+            reads="New Recruit's WTC and WTC-compact text (`Char1: 1x Unit (80 pts): ...`, "
+                  "`5 with ...`, `Leading X[1]` / `Attached to Y[2]`)")
 text_format("newrecruit-nr", TextStyle(plus_head=True), (
     (10, lambda h: "++ army roster ++" in h.lower()),), listed=13,
-    edition="New Recruit says 11e by several detachments; nothing says 10e")
+    edition="New Recruit says 11e by several detachments; nothing says 10e",
+    reads="New Recruit's default text (`# ++ Army Roster ++`, `Unit [95 pts]: wargear`)")
 text_format("newrecruit-short", TextStyle(), ((80, _signs_short),), listed=14,
-            edition="New Recruit's short text never says it")
+            edition="New Recruit's short text never says it",
+            reads="New Recruit's short text (`Unit (95pts): wargear`, no head)")
 text_format("listforge", TextStyle(title_detachment=True), (
     (60, lambda h: re.search(r"^\s{0,8}•?\s{0,3}E: ", h, re.M) is not None
      or "listforge" in h.lower()),
-    (90, _signs_listforge_sections)), listed=15, edition="ListForge's text never says it")
+    (90, _signs_listforge_sections)), listed=15, edition="ListForge's text never says it",
+    reads="ListForge (`Name - Faction - Detachment (N Points)` title, `Epic Hero:` sections, "
+          "`E: X` enhancements, `World Eaters Rhino`: the faction before a datasheet's name)")
 text_format("warorgan", TextStyle(with_models=True), (
     (40, lambda h: "created with warorgan" in h.lower() or "warorgan.com" in h.lower()),
     (70, _signs_warorgan_layout)), listed=16,
     edition='WarOrgan says 11e by "Force Disposition:", "(N Detachment Points)" or several '
-            "detachments; nothing says 10e")
+            "detachments; nothing says 10e",
+    reads="WarOrgan's two styles (a bullet tree; flat `• 1 Sister Superior with Bolt pistol "
+          "and Chainsword`, `• Palatine blade, Plasma pistol and Sanctified amulet [+25 "
+          "points]`)")
 
 #: the text formats (this module's)
 FORMATS = tuple(_STYLES)

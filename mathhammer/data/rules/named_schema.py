@@ -24,6 +24,7 @@ from ...model.abilities import canonical
 from ...model.named import (
     ADDITIVE,
     EFFECT_FIELDS,
+    FIELD_OF,
     KINDS,
     LOWEST,
     REROLL_FIELDS,
@@ -35,7 +36,7 @@ from ...model.named import (
     MortalWoundsRoll,
     NamedRule,
 )
-from ...model.options import DAMAGE_REROLLS, REROLLS, Options
+from ...model.options import Options
 from ...model.profiles import TARGET_ABILITIES
 from ...prob.dice import dice, parse_dice
 
@@ -147,13 +148,10 @@ def _change(field: str, key: str, value: Any) -> Any:
         if key in ADDITIVE and value == 0:
             raise _Bad(where, f"expected a non-zero integer, got {value!r}")
         return value
-    if key == "reroll_damage":
-        if value not in DAMAGE_REROLLS[1:]:
-            raise _Bad(where, f"expected one of 'ones', 'any', got {value!r}")
-        return value
     if key in REROLL_FIELDS:
-        if value not in REROLLS[1:]:
-            raise _Bad(where, f"expected one of 'ones', 'failed', 'noncrit', got {value!r}")
+        choices = FIELD_OF[key].choices
+        if value not in choices:
+            raise _Bad(where, f"expected one of {', '.join(map(repr, choices))}, got {value!r}")
         return value
     if key in SWITCHES:
         if value is not True:

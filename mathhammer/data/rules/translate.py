@@ -108,7 +108,9 @@ _RELEVANT = re.compile(
     r"hit roll|wound roll|saving throw|invulnerable save|feel no pain|armour penetration|"
     r"(?:attacks|strength|damage|ballistic skill|weapon skill)(?: and \w+)* characteristic|"
     r"critical (?:hit|wound)|\[[a-z][a-z \-0-9+]*\]|benefit of cover|stealth abilit|"
-    r"re-roll (?:the |a )?damage|\bdamage roll|(?:^|\s)[+-]\d ap\b"
+    r"re-roll (?:the |a )?damage|\bdamage roll|(?:^|\s)[+-]\d ap\b|"
+    # the 11e short forms: "melee attacks have +1 S", "+1 WS and AP", "+4 A"
+    r"\bha(?:ve|s):? \.? ?\+\d (?:ws|bs|s|a|d)\b(?! (?:roll|move|characteristic))"
 )
 
 
@@ -138,7 +140,9 @@ _TYPOS = [(re.compile(p, re.I), r) for p, r in (
     (r"\b(add \d) the (strength|attacks|damage)\b", r"\1 to the \2"),
     (r"\bfriending\b", "friendly"), (r"\bmodel's in\b", "models in"),
     (r"\bhit ro ll\b", "Hit roll"), (r"\bwound ro ll\b", "Wound roll"),
+    (r"\bis allocated (the bearer|this model)\b", r"is allocated to \1"),
     (r"\b(hit|wound) roll or 1\b", r"\1 roll of 1"),
+    (r"\b(re-roll a (?:hit|wound)) of 1\b", r"\1 roll of 1"),
     (r"\b(improve|worsen) that (armour penetration|strength|damage|attacks)\b", r"\1 the \2"),
     (r"\[([A-Z][A-Z \-]+?) abilit(?:y|ies)\]", r"[\1] abilities"), (r"\babilty\b", "ability"),
     # a weapon ability named without its brackets: "have the Devastating Wounds ability"
@@ -163,10 +167,11 @@ def is_attack_relevant(text: str) -> bool:
     return bool(_RELEVANT.search(normalize(text).lower()))
 
 
-def _sentences(text: str) -> list[str]:
+def _sentences(text: str, branches: set[str] | None = None) -> list[str]:
     """Sentences, each cut into its clauses (:func:`_clauses`); a sentence ending in ':' is the
     head of the bullets that follow (each bullet is read with it), and a short one (a name:
-    "Panegyric Procession:") their label under the head.
+    "Panegyric Procession:") their label under the head. A condition of two alternatives makes
+    a sentence each (:func:`_or_branches`; ``branches`` collects them).
 
     >>> for s in _sentences("Select one of the following: Fury: Add 1 to the Hit roll. Rage: "
     ...                     "Add 1 to the Wound roll."):
@@ -189,8 +194,37 @@ def _sentences(text: str) -> list[str]:
             else:
                 head, label = body + (" " if re.search(r"\b(?:have|has)$", body) else ", "), ""
             continue
-        out += [head + label + c for c in _clauses(p)]
+        alternatives = _or_branches(p)
+        made = [head + label + c for branch in alternatives for c in _clauses(branch)]
+        if len(alternatives) > 1 and branches is not None:
+            branches.update(made)
+        out += made
     return out
+
+
+#: a condition of two alternatives: "if that attack targets a CHARACTER unit or if your Saga
+#: is completed, that attack has ...": each alternative a clause of its own (one may be checked
+#: by the engine, the other a switch)
+_OR_IF = re.compile(r"\b(?P<kw>if|while) (?P<a>(?:(?!\b(?:if|while|each time)\b)[^.;])+?),? or if "
+                    r"(?P<b>[^.;]+?),\s*(?:then\s+)?(?=(?:each time|that attack|those attacks|it|"
+                    r"you can|add|subtract|improve|worsen|re-roll|until|models?|ranged|melee|"
+                    r"weapons?)\b)", re.I)
+
+
+def _or_branches(sentence: str) -> list[str]:
+    """A sentence whose condition has two alternatives ("if A or if B, ..."), one sentence per
+    alternative; else the sentence.
+
+    >>> _or_branches("Each time a model makes an attack, if it targets a VEHICLE unit or if you "
+    ...              "spend 1CP, add 1 to the Hit roll")  # doctest: +NORMALIZE_WHITESPACE
+    ['Each time a model makes an attack, if it targets a VEHICLE unit, add 1 to the Hit roll',
+     'Each time a model makes an attack, if you spend 1CP, add 1 to the Hit roll']
+    """
+    m = _OR_IF.search(sentence)
+    if m is None:
+        return [sentence]
+    head, rest = sentence[:m.start()], sentence[m.end():]
+    return [f"{head}{m.group('kw')} {m.group(k).strip()}, {rest}" for k in ("a", "b")]
 
 
 def _second_clauses(text: str) -> set[str]:
@@ -307,6 +341,11 @@ def _ignored(m: re.Match) -> list[tuple[str, Any]]:
 
 _MECHANICS: list[tuple[re.Pattern, Any]] = [
     (_IGNORE, _ignored),
+    # "on a Critical Wound, improve the Armour Penetration characteristic of that attack by 1":
+    # that attack's AP when its Wound roll is a Critical Wound only
+    (re.compile(r"(?:on a critical wound|if a critical wound is scored),? (?:the )?improve the "
+                r"armour penetration characteristic of (?:that|the) attack by (\d)"),
+     lambda m: [("crit_wound_ap", int(m.group(1)))]),
     (re.compile(r"(?:you can |can )?re-roll (?:a |the )?damage rolls? of 1\b"),
      lambda m: [("reroll_damage", "ones")]),
     (re.compile(r"(?:you can |can )?re-roll (?:the |that attack's |its )?damage rolls?\b"),
@@ -374,8 +413,12 @@ _EFFECTS: list[tuple[re.Pattern, Any]] = _MECHANICS + [
                 r"penetration|damage|ballistic skill|weapon skill))*) characteristics? "
                 r"(improved|worsened) by (\d)"),
      lambda m: _char_changes(m.group(1), m.group(3), m.group(2))),
-    # "this unit's ranged attacks have +1 AP", and that as an item of a list ("have: . +1 AP")
-    (re.compile(r"(?:^|\bha(?:ve|s):? )\+(\d) ap\b"), lambda m: [("ap_mod", int(m.group(1)))]),
+    # "this unit's ranged attacks have +1 AP", and that as an item of a list ("have: . +1 AP");
+    # the 11e short forms of the others: "+1 S", "+4 A", "+1 D", "+1 WS and AP", "+1 BS and WS"
+    (re.compile(r"(?:^|\bha(?:ve|s):? )\+(\d) ((?:ap|ws|bs|s|a|d)(?:(?:, | and |, and )(?:ap|ws|"
+                r"bs|s|a|d))*)\b(?! (?:roll|move|characteristic))"),
+     lambda m: list(dict.fromkeys((_SHORT[c], int(m.group(1)))
+                                  for c in re.split(r",? and |, ", m.group(2))))),
     # "This invulnerable save is improved to 4+ against Psychic Attacks"
     (re.compile(r"(?:this|the|its|that) invulnerable save is improved to (\d)\+(?: against "
                 r"(ranged|melee|psychic) attacks)?"),
@@ -425,6 +468,9 @@ def _char_changes(names: str, by: str, verb: str) -> list[tuple[str, int]]:
 _CHAR = {"attacks": "attacks_mod", "strength": "strength_mod", "damage": "damage_mod",
          "armour penetration": "ap_mod", "weapon skill": "skill_mod",
          "ballistic skill": "skill_mod"}
+#: the 11e short names of the characteristics an attack has more of ("+1 WS")
+_SHORT = {"a": "attacks_mod", "s": "strength_mod", "d": "damage_mod", "ap": "ap_mod",
+          "ws": "skill_mod", "bs": "skill_mod"}
 _DEFENSIVE = ("fnp", "invuln", "target_abilities", "cover", "wound_mod_if_stronger",
               "no_cover", "fnp_mortal", "fnp_psychic")
 #: granted weapon abilities: "have the [LETHAL HITS] and [PRECISION] abilities"
@@ -437,7 +483,8 @@ _NOT_MODELLED = [
                 r"penetration)(?: and \w+)? characteristic"), "doubles or halves a characteristic"),
     (re.compile(r"attacks characteristic"), "changes the Attacks characteristic"),
     (re.compile(r"ha(?:ve|s) a save characteristic of \d|(?:add|subtract) \d (?:to|from) the "
-                r"(?:toughness|save|wounds) characteristic|improve the save characteristic"),
+                r"(?:toughness|save|wounds) characteristic|improve the save characteristic|"
+                r"(?:^|\s)\+\d (?:t|w)\b(?! roll)|(?:^|\s)\d\+ sv\b"),  # 11e "+1 T", "4+ Sv"
      "changes the unit's own characteristics"),
     (re.compile(r"feel no pain \d\+ [^.]*against (?:mortal|psychic|[^.]*?damage)"),
      "Feel No Pain against some attacks only"),
@@ -465,7 +512,8 @@ _NOT_MODELLED = [
 
 
 #: an ability an attack has only when its roll is a Critical Hit or Wound
-_ON_CRITICAL = re.compile(r"(?:scores? a|on a) critical (?:wound|hit),? (?:that attack|it|the "
+_ON_CRITICAL = re.compile(r"(?:scores? a|on a|if a|each time a) critical (?:wound|hit)(?: is "
+                          r"scored(?: for [^.;,]{1,60}?)?)?,? (?:that attack|that attach|it|the "
                           r"attack) ha(?:s|ve) the \[")
 
 
@@ -533,9 +581,11 @@ _CHECKED = [
                 r"(?:targets|"
                 r"against) (?:an? )?(?:enemy )?unit that is below half-strength"), "below_half",
      True),
-    (re.compile(r",? ?(?:while|if) (?:an?|this unit is led by an?) (?:[a-z'-]+ )?character"
-                r"(?: model)? is leading (?:this|that) unit|while this unit is (?:being )?led"),
-     "led", True),
+    # one branch of an "or" ("if this unit has a Starting Strength of 5 or more, or if a
+    # CHARACTER is leading this unit") is no condition of its own: the switch asserts either
+    (re.compile(r",? ?(?<!\bor )(?:while|if) (?:an?|this unit is led by an?) (?:[a-z'-]+ )?"
+                r"character(?: model)? is leading (?:this|that) unit(?!,? or\b)|"
+                r"(?<!\bor )while this unit is (?:being )?led(?!,? or\b)"), "led", True),
 ]
 #: the attack's own weapon is Psychic ("makes a Psychic Attack"), not an earlier one's ("a unit
 #: that was hit by one or more Psychic attacks made by a THOUSAND SONS PSYKER unit")
@@ -544,7 +594,11 @@ _CHECKED = [
 _DAMAGE_IS = re.compile(r"\b(?:with|has) an? (unmodified )?damage characteristic of (\d)\b"
                         r"(?! (?:to|instead|or)\b)")
 _PSYCHIC = re.compile(r"(?<!hit by )(?<!hit by one or more )(?<!hit by a )"
-                      r"\bpsychic (?:attacks?|weapons?)\b(?! made by)")
+                      r"\bpsychic (?:(?:melee|ranged) )?(?:attacks?|weapons?)\b(?! made by)")
+#: how long an effect lasts, past a later phase ("until the start of your next Shooting phase"):
+#: no condition on the attacks' kind
+_UNTIL_NEXT = re.compile(r"\buntil the (?:start|end) of (?:your|the|your opponent's|the "
+                         r"opponent's) next (?:shooting|fight) phase\b")
 #: an invulnerable save against some attacks only: that condition is the save's alone
 _INVULN_AGAINST = re.compile(r"(?:\d\+ invulnerable save|invulnerable save of \d\+|\d\+ insv|"
                              r"improved to \d\+) against (?:ranged|melee|psychic) attacks")
@@ -554,6 +608,10 @@ _TARGET_EXCLUDED = re.compile(
     r"(?: [A-Z][A-Z\-']+)*(?:,? (?:and|or) |, )?)+)(?: units)?\)|\(excluding attacks that target "
     r"((?:[A-Z][A-Z\-']+(?:,? (?:and|or) |, )?)+)\)|targets? (?:an? )?(?:enemy )?units? (?:\("
     r"excluding units? that can ((?i:fly))\)|that cannot ((?i:fly)))")
+#: the core keywords a text writes in the plural ("excluding MONSTERS and VEHICLES"); any other
+#: keyword is as written (GROTS, POXWALKERS and GENESTEALERS are keywords of their own)
+_CORE_PLURALS = frozenset({"MONSTERS", "VEHICLES", "CHARACTERS", "BEASTS", "SWARMS", "PSYKERS",
+                           "WALKERS"})
 _TARGET_KW = re.compile(r"(?i:(?:targets?|against) an?(?: visible)?(?: enemy)?|(?:while|when) "
                         r"targeting|"
                         r"if (?:that|the) target(?: of (?:that|the) attack)? is(?: an?)?) "
@@ -607,6 +665,10 @@ _UNCHECKED = re.compile(
     # "an attack made by this model is allocated to a Monster or Vehicle model": the model's
     # keywords, not read (mechanics' wordings: re-rolled Damage)
     r"\ballocated to an? (?!model\b)|"
+    # "while a REGIMENT unit is under the effects of the Fix Bayonets! Order": an Order issued
+    # (the player's), "under the effects of one or more Combat Elixirs"
+    r"\bunder the effects? of\b|\b(?:being )?affected by (?:an?|the|that|those|one or more)\b|"
+    r"!\s*orders?\b|\ban order\b|"
     # "roll one D6: on a 4+, you can re-roll the Damage roll": a roll the engine does not make
     r"\broll (?:one|a|\d) d6\b"
 )
@@ -644,6 +706,11 @@ _BONDSMAN = re.compile(r"\bwhile a model is affected by this ability\b|\beach ti
 #: Afflicted, ... and that unit has the effect of your chosen Plague")
 _ENEMY_STATE = re.compile(r"\bwhile an enemy unit is ([A-Z][a-z]+),[^.]*\bthat unit has the "
                           r"effects? of your chosen\b", re.I)
+
+
+#: the invulnerable save a sentence before gave, improved ("this invulnerable save is improved to
+#: 4+"): against the attacks that one was (unless it says its own), for the same unit
+_THIS_SAVE = re.compile(r"\b(?:this|that|its) invulnerable save is improved to \d\+")
 
 
 #: a sentence about the weapons the one before changed
@@ -713,7 +780,14 @@ _WEAPON_PHRASES = [
     re.compile(r"\battacks? (?:made )?with (?:its |this model's |the bearer's |their |an? )"
                r"(?P<w>(?:[a-z'\-]+ ){0,4}?[a-z'\-]+?)(?: weapons?)?(?= that\b|,|\.|$| against\b|"
                r" targets?\b| is\b)"),
+    # "If that attack is made with a Punisher gatling cannon and the target is ...": that weapon
+    re.compile(r"\battacks? (?:is|are) made with (?:its |this model's |the bearer's |their |an? )"
+               r"(?P<w>(?:[a-z'\-]+ ){0,4}?[a-z'\-]+?)(?: weapons?)?(?= that\b|,|\.|$| against\b|"
+               r" and\b| by\b)"),
 ]
+#: weapons named by an ability in words: "a ranged weapon that has the Anti ability"
+_ABILITY_WEAPONS = re.compile(r"\b(?:(ranged|melee) )?weapons? (?:that|which) ha(?:s|ve) the "
+                              r"([a-z][a-z \-0-9+]*?) abilit(?:y|ies)\b")
 #: weapons named by their abilities in brackets ("all [HEAVY] weapons", "a [MELTA] or [TORRENT]
 #: weapon")
 _BRACKETED_WEAPONS = re.compile(r"((?:\[[a-z][a-z \-0-9+]*\](?:,? (?:or|and) |, )?)+) "
@@ -742,6 +816,12 @@ def _weapon_scope(low: str, cased: str | None = None) -> tuple[dict[str, Any], b
             cond.setdefault("weapon_abilities", abilities)
             if m.group(2):
                 cond.setdefault("attack", m.group(2))
+    for m in _ABILITY_WEAPONS.finditer(low):
+        abilities = _ability_names(m.group(2))
+        if abilities:
+            cond.setdefault("weapon_abilities", abilities)
+            if m.group(1):
+                cond.setdefault("attack", m.group(1))
     for pattern in _WEAPON_PHRASES:
         for m in pattern.finditer(low):
             if cased is not None and re.search(r"\b[A-Z]{3,}\b", cased[m.start("w"):m.end("w")]):
@@ -763,6 +843,10 @@ def _weapon_scope(low: str, cased: str | None = None) -> tuple[dict[str, Any], b
                 phrase = phrase[:tail.start()]
             if phrase in _ANY_WEAPON or phrase.endswith(("characteristic", "characteristics")):
                 continue
+            if not _ability_names(phrase):
+                phrase = _untitled(phrase, m, cased)
+                if phrase in _ANY_WEAPON:  # "... Immaterium Psychic weapons": Psychic weapons
+                    continue
             abilities = _ability_names(phrase)
             if abilities:
                 cond.setdefault("weapon_abilities", abilities)
@@ -774,12 +858,28 @@ def _weapon_scope(low: str, cased: str | None = None) -> tuple[dict[str, Any], b
     return cond, bool(cond)
 
 
+def _untitled(phrase: str, m: re.Match[str], cased: str | None) -> str:
+    """A weapon phrase without the option's title it runs on from, every word in title case
+    ("Wrath of the Immaterium Psychic weapons equipped by": Psychic weapons, not a weapon
+    named "immaterium psychic"): its last word when that is a weapon ability, else itself."""
+    words = phrase.split()
+    at = m.group("w").rfind(phrase)
+    if cased is None or len(words) < 2 or m.re is not _WEAPON_PHRASES[2] or at < 0 or \
+            not _ability_names(words[-1]):
+        return phrase
+    span = cased[m.start("w") + at:m.start("w") + at + len(phrase)].split()
+    return words[-1] if all(w[:1].isupper() for w in span) else phrase
+
+
 def _ability_names(phrase: str) -> tuple[str, ...]:
     """The weapon abilities a phrase is made of ("torrent or melta", "lethal hits", "rapid
     fire"); () when it is not only abilities."""
     out = []
     for part in re.split(r"(?<!\s)\s*(?:,|\bor\b|\band\b)\s*", phrase):
         if not part:
+            continue
+        if part in ("anti", "anti-x", "anti-keyword"):  # any Anti-KEYWORD X+ ability
+            out.append("anti")
             continue
         for candidate in (part, f"{part} 1", f"{part} 4+", f"{part} 1\""):
             try:
@@ -894,7 +994,7 @@ def _conditions(low: str, cased: str, whole: str) -> tuple[dict[str, Any], str]:
     x = _TARGET_EXCLUDED.search(cased)
     if x:
         cond["target_not_keywords"] = tuple(
-            k.rstrip("S") if k.endswith("S") and not k.endswith("SS") else k
+            k[:-1] if k.split()[-1] in _CORE_PLURALS else k
             for k in _keyword_phrases(re.sub(r"\b(?:units?|models?|attacks that target)\b", "",
                                             x.group(1) or x.group(2) or x.group(3)
                                             or x.group(4), flags=re.I)))
@@ -907,7 +1007,7 @@ def _conditions(low: str, cased: str, whole: str) -> tuple[dict[str, Any], str]:
     # "a 4+ invulnerable save against ranged attacks, and the Feel No Pain 6+ ability": the
     # invulnerable save's own "against ranged attacks" is its clause's, not the sentence's;
     # "ranged and melee weapons" names both kinds
-    whole = _BOTH_KINDS.sub(" ", _INVULN_AGAINST.sub(" ", whole))
+    whole = _UNTIL_NEXT.sub(" ", _BOTH_KINDS.sub(" ", _INVULN_AGAINST.sub(" ", whole)))
     kinds = [kind for pattern, kind in _ATTACK_KIND if pattern.search(whole)]
     if len(kinds) == 1:
         cond["attack"] = kinds[0]
@@ -958,12 +1058,15 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     switches: list[tuple[str, Whom, str, list[Effect], str]] = []
     reasons: list[str] = []
     setup = ""  # a sentence without an effect that sets a condition (select one unit...)
+    phase: str | None = None  # the attacks (ranged, melee) of the setup's phase
     lasts = False  # a sentence since the setup makes it last past its phase
     last = None  # the attack kind (ranged, melee) of the last sentence with an effect
     ref: Whom | None = None  # the unit "that unit" means
+    self_said = ""  # the bearer as the sentences before last named it ("this model", "this unit")
     history: list[Whom] = []  # every unit brought in so far
     first: Whom | None = None  # whom the first sentence with an effect changes
     before: Whom | None = None  # whom the last one changes
+    before_side = ""  # and on which side
     frame: Whom | None = None  # "X units from your army have the following ability:"
     others: tuple[str, ...] = ()  # the weapon abilities the last sentence names
     prior: dict[str, Any] = {}  # the conditions of the last sentence with an effect
@@ -971,7 +1074,13 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     chosen: re.Match | None = None  # "select one melee weapon equipped by the bearer"
     bondsman = False  # "While a model is affected by this ability" said
     afflicted = ""  # "while an enemy unit is Afflicted, ... that unit has the effect of ..."
-    for sentence in _sentences(clean):
+    save: tuple[str | None, Whom] | None = None  # the last invulnerable save's attacks, whose
+    branches: set[str] = set()  # the alternatives of an "if A or if B" condition
+    for sentence in _sentences(clean, branches):
+        pronoun = _PRONOUN.search(sentence)
+        named = _SELF_SAID.findall(sentence, 0, pronoun.start() if pronoun else len(sentence))
+        antecedent = named[-1] if named else self_said  # what "it" means here
+        self_said = (_SELF_SAID.findall(sentence) or [self_said])[-1]
         # "(if ..., ... instead), and ...": a narrower case in the middle of a sentence that
         # replaces its effect; read with it, it would widen the effect
         for case in _INSTEAD_CASE.findall(sentence):
@@ -988,6 +1097,16 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         if not alternatives and not reason and _RELEVANT.search(low) and not _ONLY.match(low) \
                 and not _DEFINES.search(low):
             reason = "wording not recognised"  # every sentence is read or said
+        gains = _GAINS_ABILITY.search(sentence) if not alternatives and not reason else None
+        if gains and not gains.group(1).lower().startswith(_CORE_ABILITIES) and not \
+                _ability_names(gains.group(1).lower()):
+            # "BLOOD LEGIONS units from your army gain the Blessings of Khorne ability": a rule
+            # of its own, which may change attacks: said, not dropped
+            reason = f"gains another ability by name ({gains.group(1)}), not read here"
+        if not alternatives and not reason and _MADE_GUIDED.search(sentence):
+            # "that T'AU EMPIRE unit is considered to be a Guided unit and that target unit ...
+            # its Spotted unit": For the Greater Good's benefit, another rule's: said
+            reason = "makes a unit Guided or Spotted (For the Greater Good), not read here"
         if reason:
             reasons.append(f"{reason} ({_quote(sentence)})")
         if not alternatives:
@@ -998,15 +1117,27 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
             if intros:
                 ref = intros[-1][2]
                 history += [w for _a, _b, w in intros]
-            if not reason and not setup and not _ONLY.match(low) and \
-                    _UNCHECKED.search(_SCAFFOLD.sub(" ", low)):
-                setup = sentence
+            if not reason and not _ONLY.match(low) and _UNCHECKED.search(_SCAFFOLD.sub(" ", low)):
+                setup = setup or sentence
+                # the phase of the last such sentence that names one ("At the end of your
+                # Command phase, you gain 1YP ... In your Shooting phase, each time a unit is
+                # selected to shoot, you can spend 1YP. If you do, ...": the Shooting phase)
+                kinds = {k for pattern, k in _ATTACK_KIND if pattern.search(low)}
+                phase = kinds.pop() if len(kinds) == 1 else None if kinds else phase
             lasts = lasts or bool(setup and _PAST_THE_PHASE.search(low))
             continue
         defending = bool(_DEFENDER.search(low)) or all(
             k in _DEFENSIVE for alt in alternatives for k, _ in alt)
-        whom, side, span = _subject(low, sentence, defending, intros, ref, leading,
-                                    tuple(history), before)
+        here = ref
+        if ref is not None and ref.scope is Scope.ENEMY and re.search(
+                r"\bthat enemy (?:unit|model)\b", low) and re.search(r"(?<!enemy )\bthat unit\b",
+                                                                    low):
+            # "select one enemy unit ... models in that unit have [LETHAL HITS] while targeting
+            # that enemy unit": "that unit" is the one before the enemy, not the enemy
+            here = next((w for w in reversed(history) if w.scope is not Scope.ENEMY),
+                        Whom(Scope.UNIT))  # "each time a unit is selected to shoot": its own
+        whom, side, span = _subject(low, sentence, defending, intros, here, leading,
+                                    tuple(history), before, before_side)
         denied = any(k == "no_cover" for alt in alternatives for k, _ in alt)
         if denied:  # "cannot have the Benefit of Cover": the attacks on it ignore cover
             alternatives = [[("abilities", ("ignores cover",)) if k == "no_cover" else (k, v)
@@ -1018,8 +1149,23 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
                                         tuple(history))
             whom, side = held if held is not None and held.scope is not Scope.ENEMY else \
                 Whom(_scope(low, leading)), "defender"
+        one_enemy = ref is not None and ref.scope is Scope.ENEMY and bool(
+            re.match(r"(?:one|an?)\b", ref.words, re.I))
+        if whom is None and pronoun and one_enemy and ref is not None:
+            # "select one enemy unit ... That enemy unit is suppressed ... (While a unit is
+            # suppressed, it has -1 to hit rolls.)": that enemy's, a debuff
+            whom, side = ref, "defender" if side == "attacker" else "attacker"
+        if whom is None and pronoun and antecedent and not leading and (
+                ref is None or ref.scope.own or ref.scope is Scope.ENEMY):
+            # "Each time this model is selected to shoot, it can use this ability. If it does,
+            # ... its ranged weapons have ...": the model (or unit) named before
+            whom = Whom(Scope.UNIT if antecedent.lower().endswith("unit") else Scope.MODEL)
         if whom is None:
             whom = Whom(_scope(low, leading))
+        held = _on_fortification(sentence, tuple(history)) if whom.scope is not Scope.ENEMY \
+            else None
+        if held is not None:  # "while such a model is on the platform of this Fortification"
+            whom = held
         said_before = _THAT_KEYWORD_MODEL.search(sentence)
         if said_before and "leading" in low:  # "If that CHARACTER model is a MAGUS, ..., that
             # model has ... while leading that unit": the Leader's own, as "that CHARACTER model"
@@ -1052,7 +1198,14 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         if intros:
             ref = intros[-1][2]
         history += [w for _a, _b, w in intros]
-        first, before = first or whom, whom
+        if save is not None and _THIS_SAVE.search(low):
+            # "... a 5+ invulnerable save against ranged attacks. ... If it does, this
+            # invulnerable save is improved to 4+": that save, of that unit, against those attacks
+            kind, whom = save
+            alternatives = [[(k, (v[0], v[1] or kind)) if k == "invuln" else (k, v)
+                             for k, v in alt] for alt in alternatives]
+        save = next(((v[1], whom) for alt in alternatives for k, v in alt if k == "invuln"), save)
+        first, before, before_side = first or whom, whom, side
         # what names the beneficiary is not a condition: the subject, and "while a friendly
         # X unit is within 6\" of this model" (always true of the bearer's own unit)
         cut = [span] if span and not whom.scope.own else []
@@ -1078,11 +1231,8 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         cond, rest = _conditions(_effect_text(plain_low), plain, low)
         # "... when this unit is selected to fight. If it does, until the end of the phase, ...":
         # the setup's phase, unless the effect lasts past it
-        if "attack" not in cond and setup and not lasts and not _PAST_THE_PHASE.search(low):
-            kinds = {k for pattern, k in _ATTACK_KIND
-                     if pattern.search(setup.lower())}
-            if len(kinds) == 1:
-                cond["attack"] = kinds.pop()
+        if "attack" not in cond and phase and not lasts and not _PAST_THE_PHASE.search(low):
+            cond["attack"] = phase
         if "attack" not in cond and last and _SAME_ATTACK.search(low):
             cond["attack"] = last  # "If that attack ...": the one the last sentence made
         if re.search(r"\binstead\b", low):
@@ -1163,7 +1313,8 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
                                      f"{counted} {what}]", _effect(scaled, cond), f"x{k}"))
             continue
         clauses = [_effect(alt, cond) for alt in alternatives]
-        if re.search(r"\binstead\b", low):  # "+3 Strength instead": not on top of the +1
+        if re.search(r"\binstead\b", low) or sentence in branches:
+            # "+3 Strength instead": not on top of the +1; nor one alternative on the other
             clauses = [[attrs.evolve(e, not_cumulative=tuple(
                 k for k, _v in e.changes if k in ADDITIVE)) for e in c] for c in clauses]
         if unchecked or setup or len(clauses) > 1:
@@ -1185,7 +1336,7 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     # name (Oath of Moment's re-roll and +1 to wound); those of one sentence's either/or, of
     # one count, or of a choice among bullets are options: one is named
     sentences = Counter(said for _s, _w, said, _e, step in switches if not step)
-    second = _second_clauses(clean)
+    second = _second_clauses(clean) | branches  # options, not parts switched on together
     for i, (side, whom, said, effects, step) in enumerate(switches):
         label = name if not out and len(switches) == 1 else f"{name} ({step or i + 1})"
         joint = label != name and not step and sentences[said] == 1 and not _OPTIONS.search(
@@ -1196,6 +1347,8 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         "attacker", Whom(_scope(clean.lower(), leading)))
     if reasons:
         label = name if not out else f"{name} (rest)"
+        if any(r.startswith(_OTHER_RULE) for r in reasons):
+            side = "attacker"  # another rule's benefit (Guided, a named ability): said attacking
         out.append(part(NamedRule(label, side=side,
                                   not_modelled="; ".join(dict.fromkeys(reasons)), **base), whom))
     if not out:
@@ -1203,8 +1356,10 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
                                   **base), whom))
     holder = _SELECTED_HOLDER.search(clean)
     if holder:  # "... select one of the following abilities ... this model's melee weapons
-        # have the selected ability": the choice is that model's, not its unit's
-        out = [attrs.evolve(p, scope=Scope.MODEL) if p.scope is Scope.UNIT and not p.model
+        # have the selected ability": the choice is that model's, not its unit's; "this
+        # model's Bolt of Change has that ability": that weapon's
+        held = re.sub(r"^(?:(?:ranged|melee) )?weapons?$", "", holder.group("w").lower())
+        out = [_held_by_model(p, held) if p.scope in (Scope.UNIT, Scope.MODEL) and not p.model
                and p.rule.usable and all(k == "abilities" for e in p.rule.effects
                                          for k, _v in e.changes) else p for p in out]
     from .guard import guarded  # a second reading of each part against the text (guard.py)
@@ -1212,10 +1367,43 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     return guarded(tuple(out), normalize(text))
 
 
+#: a rule given by name ("gain the Blessings of Khorne ability"; not "units that have the X
+#: ability", a condition)
+_GAINS_ABILITY = re.compile(r"(?<!that )\b(?:gains?|has|have) the ((?:[A-Z][\w'\-]*)(?: (?:of|the|"
+                            r"[A-Z][\w'\-]*))*) abilit(?:y|ies)\b")
+#: a unit made Guided, Observer or Spotted (For the Greater Good's states) by another rule
+_MADE_GUIDED = re.compile(r"\b(?:is considered to be|becomes?|counts as) (?:an?|that "
+                          r"[\w' ]{1,40}?'s) (?:Guided|Spotted|Observer) unit\b", re.I)
+#: the reasons that name another rule the text gives (said where attacks are made)
+_OTHER_RULE = ("gains another ability by name", "makes a unit Guided or Spotted")
+#: the abilities a rule can give by name that are read (or change no attack)
+_CORE_ABILITIES = ("stealth", "deep strike", "scouts", "infiltrators", "lone operative",
+                   "fights first", "leader", "deadly demise", "firing deck", "battle focus",
+                   "feel no pain", "benefit of cover")
+
+
+#: "it" or "its" as a subject, and the bearer it may mean ("this model", "the bearer", "this
+#: unit"; "this model's unit" is the unit)
+_PRONOUN = re.compile(r"\b(?:it|its)\b(?! (?:is|was) (?:destroyed|selected)\b)", re.I)
+_SELF_SAID = re.compile(r"\b(?:this model's unit|the bearer's unit|this unit|this model|the "
+                        r"bearer|this (?:character|vehicle|monster|psyker|titan|walker))\b(?!'s "
+                        r"unit)", re.I)
+
+
 #: who has the ability a choice selected, when it is one model ("Until the end of the phase,
 #: this model's melee weapons have the selected ability")
-_SELECTED_HOLDER = re.compile(r"\b(?:this model's|the bearer's) (?:(?:ranged|melee) )?weapons? "
-                              r"ha(?:ve|s) the (?:selected|chosen) (?:weapon )?abilit", re.I)
+_SELECTED_HOLDER = re.compile(r"\b(?:this model's|the bearer's) (?P<w>(?:[\w\-]+ ){0,3}?[\w\-]+) "
+                              r"ha(?:ve|s) (?:the (?:selected|chosen)|that) (?:weapon )?abilit",
+                              re.I)
+
+
+def _held_by_model(part: DataRule, weapon: str) -> DataRule:
+    """A choice's part for the model that has the chosen ability (and the weapon named, when
+    the text names one: "this model's Black Sword has that ability")."""
+    if weapon and not part.rule.requires.weapon_names:
+        part = attrs.evolve(part, rule=attrs.evolve(part.rule, requires=attrs.evolve(
+            part.rule.requires, weapon_names=(weapon,))))
+    return attrs.evolve(part, scope=Scope.MODEL)
 
 
 #: a sentence that only says what a word means or when a rule is used (no effect of its own)
@@ -1486,6 +1674,8 @@ def _np_whom(m: Any, select: bool, sentence: str) -> Whom | None:
         kw = ""
     end = m.end if isinstance(m, _NP) else m.end()
     after = sentence[end:end + 80].lower()
+    if not kw and re.match(r"\s*that can fly\b", after):  # "friendly units that can Fly"
+        kw = "FLY"
     excluding = _keyword_phrases(m.group("excl")) if m.group("excl") else ()
     words = m.group(0).strip()
     if not adj and not tail and re.match(r"\s*(?:\([^)]*\)\s*)?(?:is|was|were) hit by", after):
@@ -1554,6 +1744,12 @@ def _intros(sentence: str) -> list[tuple[int, int, Whom]]:
                           r"[a-z' ]*?)?(?=[,.;:]|$|\s+and\b)", sentence[end:], re.I)
         if clause and not select:
             end += clause.end()
+        if whom.scope is Scope.OTHERS and any(
+                w.scope is Scope.FRIENDLY and w.keywords == whom.keywords and a < head_start
+                for a, _b, w in out):
+            # "select a CROSSFIRE unit to shoot, ... select up to two other CROSSFIRE units":
+            # other than the unit selected first, not than the bearer (which may be any of them)
+            whom = attrs.evolve(whom, scope=Scope.FRIENDLY)
         out.append((head_start, end, attrs.evolve(whom, words=sentence[m.start:end].strip())))
     return sorted(out, key=lambda x: x[0])
 
@@ -1565,8 +1761,8 @@ _ATTACKER_KEYWORDS = re.compile(
     r"(?:makes? an? (?:[a-z]+ )?attack|is allocated|targets)\b")
 #: a sentence's subject: who makes the attacks it changes
 _SUBJECT_ATTACK = [
-    re.compile(r"\beach time (?P<s>(?:(?!each time)[^.;:]){1,120}?) (?:makes?|made) an? "
-               r"(?:[a-z]+ )?attacks?", re.I),
+    re.compile(r"\b(?:each time|when|whenever) (?P<s>(?:(?!each time)[^.;:]){1,120}?) "
+               r"(?:makes?|made) an? (?:[a-z]+ )?attacks?", re.I),
     re.compile(r"\battacks? made by (?P<s>[^,.;:]{1,80}?)(?= that| with| against| have| has|"
                r" targeting|,|\.|$)", re.I),
     re.compile(r"\b(?:weapons?|attacks)(?: equipped by| of) (?P<s>(?:the |a |an |this |that |"
@@ -1609,6 +1805,36 @@ _REF = re.compile(
     re.I)
 _TERRAIN = re.compile(r"\b(?:this|that) (?:terrain feature|fortification|ruins?|crater|"
                       r"barricade|obstacle|woods)\b|\bbecause of this\b", re.I)
+
+
+#: a model on a Fortification (or in its cover): "while such a model is on the platform section
+#: of this Fortification", "while an INFANTRY model has the Benefit of Cover as a result of this
+#: FORTIFICATION": the units it holds, never the Fortification itself
+_ON_FORTIFICATION = re.compile(
+    r"\b(?:is|are) (?:on|on top of|within|in|behind) (?:[\w'\- ]{0,40}? (?:of|on) )?this "
+    r"(?:fortification|terrain feature)\b|\b(?:is|are) on this platform\b|"
+    r"\bas a result of this (?:fortification|terrain feature)\b", re.I)
+
+
+def _on_fortification(sentence: str, history: tuple[Whom, ...]) -> Whom | None:
+    """The friendly units a Fortification's rule is for, when it is for the models on it (or in
+    its cover): other friendly units of the keywords the text names ("an INFANTRY model";
+    "such a model": the friendly units named before), None when the sentence says no such
+    thing."""
+    m = _ON_FORTIFICATION.search(sentence)
+    before = [n for n in _nps(sentence) if n.end <= m.start()] if m else []
+    if m is None or not before:
+        return None
+    np = before[-1]
+    start = np.start
+    such = re.search(r"\bsuch\s+$", sentence[:start], re.I)
+    keywords: tuple[str, ...] = _keyword_phrases(np.kw) if np.kw.strip() else ()
+    if such and not keywords:  # "such a model": each friendly unit named before
+        named = [w for w in history if w.scope in (Scope.FRIENDLY, Scope.OTHERS)]
+        keywords = () if any(not w.keywords for w in named) else tuple(
+            dict.fromkeys(k for w in named for k in w.keywords))
+        start = such.start()
+    return Whom(Scope.OTHERS, keywords, words=sentence[start:m.end()].strip())
 
 
 def _named_model(cased: str) -> str:
@@ -1687,7 +1913,9 @@ def _first_subject(patterns: list[re.Pattern], cased: str, intros: list[tuple[in
             phrase, (a, _b) = m.group("s"), m.span("s")
             # the subject ends where its verb or a condition begins
             head = re.split(r" (?:targets?|is allocated|is selected|makes?|made|ha(?:s|ve)|ends?|"
-                            r"declares?|is|are|for every|for each|while|if|until)\b", phrase,
+                            r"declares?|is|are|for every|for each|while|if|until|and (?:those|"
+                            r"these|that|its?) (?:weapons?|attacks?)|and (?:add|subtract|"
+                            r"improve|worsen))\b", phrase,
                             maxsplit=1)[0]
             here = ref
             for start, _end, whom in intros:
@@ -1739,7 +1967,7 @@ def _matching_intro(head: str, intros: list[tuple[int, int, Whom]], before: int,
 
 def _subject(low: str, cased: str, defending: bool, intros: list[tuple[int, int, Whom]],
              ref: Whom | None, leading: bool, history: tuple[Whom, ...] = (),
-             prior: Whom | None = None
+             prior: Whom | None = None, prior_side: str = ""
              ) -> tuple[Whom | None, str, tuple[int, int] | None]:
     """Whom one sentence changes, on which side, and where its subject is (left out when
     looking for conditions). An attack that targets an enemy unit is the friendly side's
@@ -1789,7 +2017,10 @@ def _subject(low: str, cased: str, defending: bool, intros: list[tuple[int, int,
     if attacking is None and defended is None and prior is not None and (
             _SAME_ATTACK.search(low) or re.match(r"(?:this|that|its) (?:invulnerable save|"
                                                   r"ability)\b", low)):
-        return prior, side, None  # "If that attack targets a unit within 9\", ... as well"
+        # "If that attack targets a unit within 9\", ... as well"; after "each time an attack
+        # targets this model, ...", "If that attack was made by ..., subtract 1 from the Wound
+        # roll as well" is that attack's, against the bearer
+        return prior, "defender" if prior_side == "defender" else side, None
     if defending:
         return defended or attacking, side, d_span if defended else a_span
     return attacking or defended, side, a_span if attacking else d_span
