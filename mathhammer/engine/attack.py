@@ -573,16 +573,17 @@ class _Shape:
            packets: bool = False, faces: list[int] | None = None) -> _Shape:
         start = next(iter(keys))[0]
         states = 1 + sum(s.models * g.wounds for s, g in zip(start, allocation, strict=True))
-        g0 = next_group(start, allocation, v.precision)
-        rest = states - (0 if g0 is None else start[g0].models * allocation[g0].wounds)
         outcomes = per.outcomes()
-        most = max(n.outcomes()) * v.count * max(len(w) for _h, w in outcomes) + 1
-        phases = 2 * most if _phased(keys, g0, faces) and packets else 0
-        if phases and g0 is not None:
+        rest = phases = 0  # only where the first group's paths may apply
+        g0 = next_group(start, allocation, v.precision) if packets else None
+        if g0 is not None:
+            rest = states - start[g0].models * allocation[g0].wounds
+            most = max(n.outcomes()) * v.count * max(len(w) for _h, w in outcomes) + 1
             lost: Any = losses[g0]
             taken = [e for law in (lost if isinstance(lost, tuple) else (lost,))
                      for e in law.outcomes()]
-            if min(taken):  # every packet takes a wound: the group falls within so many
+            phases = 2 * most if _phased(keys, g0, faces) else 0
+            if phases and min(taken):  # every packet takes a wound: it falls within so many
                 wounds, models = allocation[g0].wounds, start[g0].models
                 longest = min(models * -(-wounds // min(taken)), most)
                 phases = longest + longest - min(models * -(-wounds // max(taken)), most) + 1
