@@ -27,8 +27,8 @@ def attack(profiles: Any, target: Any, *, apply: Iterable[str | NamedRule] | str
            **options: Any) -> Result:
     """:func:`mathhammer.engine.attack.attack`, with ``apply`` naming rules from ``rules/``
     (found by :func:`~mathhammer.data.rules.named.find_rule`) or giving their values."""
-    return engine_attack(profiles, target, apply=resolve_rules(
-        [apply] if isinstance(apply, str) else apply), **options)
+    named = () if apply == () else resolve_rules([apply] if isinstance(apply, str) else apply)
+    return engine_attack(profiles, target, apply=named, **options)
 
 
 def turns(profiles: Any, target: Any, n: int, *,

@@ -69,6 +69,7 @@ from ..mechanics.allocation import (
     loss_total,
     mortal_move,
     next_group,
+    one_group_chain,
     packet_move,
     wound_move,
 )
@@ -146,7 +147,8 @@ class Result:
     profiles: tuple[tuple[Weapon, int], ...] = ()
     named_rules: tuple[str, ...] = ()
     attacker_name: str = ""
-    target_name: str = ""
+    #: the target's name as given (its profile is described when it has none)
+    _target_name: str = attrs.field(default="", alias="target_name")
     #: works out a law by its name (one of :data:`LAWS`)
     _laws: Any = attrs.field(default=None, alias="laws", repr=False)
     _known: dict[str, Any] = attrs.field(factory=dict, init=False, repr=False)
@@ -162,6 +164,11 @@ class Result:
     group_kills = _Law("group_kills")
     deadly_demise = _Law("deadly_demise")
     hazard = _Law("hazard")
+
+    @property
+    def target_name(self) -> str:
+        """The target's name, else its profile (``5x T4 Sv3+ W2``), for the displays."""
+        return self._target_name or describe_target(self.target)
 
     def _key(self) -> tuple:
         return (self.target, self.options, self.profiles, self.named_rules, self.attacker_name,
@@ -246,6 +253,9 @@ Profile = Weapon | tuple[Weapon, int]
 
 def _entries(profiles: Any, melee: bool | None, target: Target | Squad, options: Options,
              apply: Iterable[NamedRule]) -> list[tuple[Weapon, int]]:
+    if (type(profiles) is tuple and len(profiles) == 2 and type(profiles[0]) is Weapon
+            and type(profiles[1]) is int and profiles[1] >= 1):  # (Weapon, models), at once
+        return [profiles]
     if hasattr(profiles, "as_profiles"):  # a unit: its weapons chosen against this target
         return list(profiles.as_profiles(melee=bool(melee),
                                          score=value_against(target, options, tuple(apply))))
@@ -321,11 +331,12 @@ def _answer(entries: tuple[tuple[Weapon, int], ...], target: Target | Squad, sta
     """:func:`attack` once its arguments are read, remembered: the answer depends on nothing
     else (the rule set and the named rules are the values read from their files). The work is
     checked first (an answer remembered was checked when it was made)."""
-    check_attack_dice(entries, sum(g.models for g in _unit(target).groups), rules)
+    unit = _unit(target)
+    check_attack_dice(entries, unit.models, rules)
     asked = {"profiles": entries, "named_rules": tuple(r.name for r in named),
              "attacker_name": attacker_name,
-             "target_name": target.name or describe_target(target)}
-    starts = {_unit(target).start(): 1} if state is None else unit_weights(target, state)
+             "target_name": target.name}  # else described when shown
+    starts = {unit.start(): 1} if state is None else unit_weights(target, state)
     runs = [(w, _attack_from(list(entries), target, opts, rules, s, list(named), attacker,
                              asked if len(starts) == 1 else {}))
             for s, w in starts.items()]
@@ -380,6 +391,8 @@ def fired_weapons(profiles: Profile | Sequence[Profile] | Any, target: Target | 
 
 def _attacker_name(profiles: Any, entries: list[tuple[Weapon, int]]) -> str:
     """A unit's name, else its weapons (``4x Bolt rifle + 1x Multi-melta``)."""
+    if len(entries) == 1 and entries[0] is profiles:  # (Weapon, models)
+        return f"{profiles[1]}x {profiles[0].name}"
     name = getattr(profiles, "name", None) if hasattr(profiles, "as_profiles") else None
     return name if isinstance(name, str) and name else " + ".join(
         f"{n}x {w.name}" for w, n in entries)
@@ -395,7 +408,7 @@ def _strength(unit: Squad, start: UnitState) -> tuple[bool, bool]:
     return alive * 2 < models, alive < models
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # a key of the cached counters and packet laws
 class _Volley:
     """One weapon's attacks against the unit, with any named rules applied."""
 
@@ -416,7 +429,7 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts
                  asked: dict[str, Any]) -> Result:
     unit = _unit(target)
     rolls = _rolls_target(unit, rules, start)
-    below_half, below_starting = _strength(unit, start)
+    below_half, below_starting = _strength(unit, start) if named else (False, False)
     volleys: list[_Volley] = []
     for weapon, count in entries:
         w = weapon.with_abilities(*opts.abilities) if opts.abilities else weapon
@@ -799,9 +812,11 @@ def _by_count(keys: Weights, v: _Volley, n: PMF, per: PMF, faces: tuple | None, 
     def moved(key: tuple) -> list[tuple[Any, int]]:  # the Devastating tally rides along
         return [((s2, key[1]), w) for s2, w in move(key[0])]
 
-    if slot is None or merge:
-        return chain(keys, _packet_law(v, n, per, faces, 0), moved,
-                     move.total)  # type: ignore[attr-defined]
+    if slot is None or merge:  # (without Devastating Wounds, the counter's law)
+        law = _packet_law(v, n, per, faces, 0 if v.devastating else None)
+        counted = one_group_chain(keys, law, move)  # W1 models or a single one: a sum
+        return counted if counted is not None else chain(
+            keys, law, moved, move.total)  # type: ignore[attr-defined]
     # The joint law of (packets, Devastating Wounds) as one integer u * base + dev, so sums of
     # attacks stay sums of integers; then the chain over packets in Horner form, with the
     # Devastating Wounds to come packed into each weight's digits.

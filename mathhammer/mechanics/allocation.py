@@ -141,6 +141,9 @@ def _allocated(groups: Sequence[Group], items: list[Items], total: int,
     ``w`` for each ``(e, w)`` of ``items[g]`` (of ``items[g][r - 1]`` when that is a tuple of
     lists, one per wounds left, and the model has ``r`` wounds left); equal next states
     merged."""
+    if len(groups) == 1 and not isinstance(items[0], tuple):  # one group, one law: at once
+        return _one_group(groups[0].wounds, items[0], total)
+
     def move(state: UnitState) -> list[tuple[UnitState, int]]:
         g = next_group(state, groups, precision)
         if g is None:
@@ -157,6 +160,75 @@ def _allocated(groups: Sequence[Group], items: list[Items], total: int,
 
     move.total = total  # type: ignore[attr-defined]
     return move
+
+
+def _one_group(wounds: int, pairs: list[tuple[int, int]], total: int) -> Move:
+    """:func:`_allocated` for a unit of one group (one law): the next wound always goes to
+    its damaged model, or to the next; the unit's state is a 1-tuple.
+
+    >>> move = _one_group(2, [(1, 1), (2, 1)], 2)
+    >>> move((TargetState(2, 1),))  # either loss destroys the wounded model
+    [((TargetState(models=1, wounds_lost=0),), 2)]
+    """
+    def move(state: UnitState) -> list[tuple[UnitState, int]]:
+        models, lost = state[0]
+        if not models:
+            return [(state, total)]
+        out: dict[UnitState, int] = {}
+        for e, w in pairs:
+            s2 = state if not e else (TargetState(models - 1, 0),) if lost + e >= wounds \
+                else (TargetState(models, lost + e),)
+            out[s2] = out.get(s2, 0) + w
+        return list(out.items())
+
+    move.total = total  # type: ignore[attr-defined]
+    move.one_group = (wounds, pairs)  # type: ignore[attr-defined]
+    return move
+
+
+def one_group_chain(keys: dict[tuple, int], count: PMF, move: Move) -> dict[tuple, int] | None:
+    """:func:`~mathhammer.prob.markov.chain` of ``move`` (made by :func:`packet_move` or
+    :func:`wound_move` for a unit of one group) for ``count`` steps from ``keys``, weights of
+    ``(unit state, *tallies)`` keys, read off one random sum (of packed polynomials) instead
+    of a chain over the states, when the group's models have one wound each (each step that
+    takes any wound destroys a model: the count of those steps, capped) or every state is of
+    one model at most (it loses the sum of the steps' losses, up to its wounds). None for
+    any other move or state. The weights are over ``sum(keys) * S.total``, ``S`` the law of
+    that count or sum.
+
+    >>> move = packet_move([Group(wounds=3)], [PMF.uniform([1, 2])])
+    >>> after = one_group_chain({((TargetState(1, 0),),): 1}, PMF.point(2), move)
+    >>> PMF(after).prob(((TargetState(0, 0),),))  # 1 + 2, 2 + 1 or 2 + 2 of 3 wounds
+    Fraction(3, 4)
+    """
+    spec = getattr(move, "one_group", None)
+    if spec is None:
+        return None
+    wounds, pairs = spec
+    if wounds > 1 and any(key[0][0].models > 1 for key in keys):
+        return None
+    loss: dict[int, int] = {}
+    for e, w in pairs:
+        e = min(e, 1) if wounds == 1 else e  # W1: whether the step destroys a model
+        loss[e] = loss.get(e, 0) + w
+    steps = count.weights() if len(loss) == 1 and 1 in loss else PMF._trusted(
+        loss).random_sum(count).weights()
+    out: dict[tuple, int] = {}
+    for key, w in keys.items():
+        state = key[0]
+        models, lost = state[0]
+        after: dict[int, int] = {}  # by the models left (W1), or the wounds lost (-1: none)
+        for x, p in steps.items():
+            left = x if not models else max(0, models - x) if wounds == 1 \
+                else -1 if lost + x >= wounds else lost + x
+            after[left] = after.get(left, 0) + p
+        for left, p in after.items():
+            s2 = state if not models or (left == (models if wounds == 1 else lost)) else (
+                TargetState(left, 0) if wounds == 1 else TargetState(0, 0) if left < 0
+                else TargetState(1, left),)
+            k2 = (s2, *key[1:])
+            out[k2] = out.get(k2, 0) + w * p
+    return out
 
 
 def spill_move(groups: Sequence[Group], single: Sequence[PMF], amount: PMF,

@@ -62,18 +62,18 @@ def attack_wounds(weapon: Weapon, target: Target, options: Options, rules: RuleS
     if not a.sustained:  # at most one wound: the mixture below on integer weights at once
         return _one_wound(w, hit_roll(weapon, target, options, rules).weights(), crit_wound,
                           lethal_hits(weapon, options, rules))
+    if not ordered:  # the wounds as a multiset: counted at once, on integer weights
+        return _sustained(w, hit_roll(weapon, target, options, rules).weights(), crit_wound,
+                          lethal_hits(weapon, options, rules), dice(a.sustained))
     rolled = PMF({(): w.get(ROLL_FAIL, 0), (NORMAL,): w.get(ROLL_SUCCESS, 0),
                   (crit_wound,): w.get(ROLL_CRITICAL, 0)})
     one_hit = rolled.map(lambda ws: (1, ws))
     own = PMF.point((1, (NORMAL,))) if lethal_hits(weapon, options, rules) else one_hit
-    critical = own
-    if a.sustained:
-        extra = one_hit.random_sum(dice(a.sustained), op=_cat, zero=(0, ()))
-        critical = own.convolve(extra, _cat)
+    extra = one_hit.random_sum(dice(a.sustained), op=_cat, zero=(0, ()))
+    critical = own.convolve(extra, _cat)
     h = hit_roll(weapon, target, options, rules).weights()
-    out = PMF.mix([(h.get(ROLL_FAIL, 0), PMF.point((0, ()))), (h.get(ROLL_SUCCESS, 0), one_hit),
-                   (h.get(ROLL_CRITICAL, 0), critical)])
-    return out if ordered else out.map(lambda o: (o[0], tuple(sorted(o[1]))))
+    return PMF.mix([(h.get(ROLL_FAIL, 0), PMF.point((0, ()))),
+                    (h.get(ROLL_SUCCESS, 0), one_hit), (h.get(ROLL_CRITICAL, 0), critical)])
 
 
 def _one_wound(w: dict[int, int], h: dict[int, int], crit_wound: Wound, lethal: bool) -> PMF:
@@ -96,6 +96,56 @@ def _one_wound(w: dict[int, int], h: dict[int, int], crit_wound: Wound, lethal: 
     return PMF._trusted({k: x for k, x in out.items() if x})
 
 
+def _sustained(w: dict[int, int], h: dict[int, int], crit_wound: Wound, lethal: bool,
+               extra: PMF) -> PMF:
+    """:func:`attack_wounds` (``ordered=False``) of an attack with Sustained Hits, from the
+    weights of its wound roll ``w`` and hit roll ``h`` and the law of its extra hits
+    ``extra``: a Critical Hit makes ``x`` more hits and rolls ``r`` wounds (theirs, and its
+    own unless Lethal Hits makes that a wound), ``a`` of which succeed and ``b`` are critical
+    with the multinomial weight ``r! / (a! b! c!) wn^a wc^b wf^c``. Every weight is over
+    ``h.total * extra.total * w.total ** (max x + 1)``.
+
+    >>> law = _sustained({0: 1, 1: 1}, {0: 1, 2: 1}, CRITICAL, True, PMF.point(1))
+    >>> law.prob((2, (NORMAL, NORMAL))), law.prob((0, ()))  # a 6, then its extra hit wounds
+    (Fraction(1, 4), Fraction(1, 2))
+    """
+    wf, wn, wc = w.get(ROLL_FAIL, 0), w.get(ROLL_SUCCESS, 0), w.get(ROLL_CRITICAL, 0)
+    t = wf + wn + wc
+    counts = extra.weights()
+    top = max(counts)
+    scale = extra.total * t ** top
+    kinds: dict[tuple[int, int], tuple] = {}
+
+    def wounds(normal: int, crit: int) -> tuple:  # as the sorted tuple of their kinds
+        key = (normal, crit)
+        if key not in kinds:
+            kinds[key] = tuple(sorted((NORMAL,) * normal + (crit_wound,) * crit))
+        return kinds[key]
+
+    rolls = [(n, c, x) for n, c, x in ((0, 0, wf), (1, 0, wn), (0, 1, wc)) if x]
+    out: dict[tuple[int, tuple], int] = {}
+    if h.get(ROLL_FAIL, 0):
+        out[0, ()] = h[ROLL_FAIL] * scale * t
+    if h.get(ROLL_SUCCESS, 0):
+        for n, c, x in rolls:
+            out[1, wounds(n, c)] = h[ROLL_SUCCESS] * x * scale
+    hc = h.get(ROLL_CRITICAL, 0)
+    # a Critical Hit's wound rolls: its extra hits', and its own unless Lethal Hits makes it
+    # a wound (weight t over t)
+    most = top + (not lethal)
+    pn, pc, pf = ([x ** i for i in range(most + 1)] for x in (wn, wc, wf))
+    for hits, px in counts.items() if hc else ():
+        base = hc * px * t ** (top - hits) * (t if lethal else 1)
+        rolled = hits + (not lethal)
+        for a in range(rolled + 1):
+            for b in range(rolled - a + 1):
+                m = comb(rolled, a) * comb(rolled - a, b) * pn[a] * pc[b] * pf[rolled - a - b]
+                if m:
+                    key = (1 + hits, wounds(a + lethal, b))
+                    out[key] = out.get(key, 0) + base * m
+    return PMF._trusted(out)
+
+
 def save_fails(weapon: Weapon, group: Target, options: Options, rules: RuleSet) -> dict[str, int]:
     """Faces of 6 on which the save against each kind of wound fails (a devastating wound has
     no save)."""
@@ -106,8 +156,14 @@ def save_fails(weapon: Weapon, group: Target, options: Options, rules: RuleSet) 
 def _save_fails(weapon: Weapon, group: Target, options: Options,
                 rules: RuleSet) -> tuple[tuple[str, int], ...]:
     normal = 6 - saved_faces(weapon, group, options, rules)
-    crit = 6 - saved_faces(weapon, group, options, rules, critical=True)
+    crit = 6 - saved_faces(weapon, group, options, rules, critical=True) \
+        if options.crit_wound_ap else normal  # no critical-wound AP: the same save
     return (NORMAL, normal), (CRITICAL, crit), (DEVASTATING, 6)
+
+
+#: ``(Devastating, normal, critical)`` wounds of the wound tuples of at most one wound
+_ONE_WOUND = {(): (0, 0, 0), (NORMAL,): (0, 1, 0), (CRITICAL,): (0, 0, 1),
+              (DEVASTATING,): (1, 0, 0)}
 
 
 def packets_per_attack(per: PMF, fails: dict[str, int] | None, base: int | None) -> PMF:
@@ -131,13 +187,18 @@ def packets_per_attack(per: PMF, fails: dict[str, int] | None, base: int | None)
 
     kinds: dict[tuple[int, int, int], int] = {}  # (dev, normal, critical) -> weight
     for (_hits, wounds), w in per.weights().items():
-        key = (wounds.count(DEVASTATING), wounds.count(NORMAL), wounds.count(CRITICAL))
+        key = _ONE_WOUND.get(wounds) or (wounds.count(DEVASTATING), wounds.count(NORMAL),
+                                         wounds.count(CRITICAL))
         kinds[key] = kinds.get(key, 0) + w
     saved = 0 if fails is None else max(n + c for _d, n, c in kinds)
     out: dict[int, int] = {}
     for (dev, normal, critical), w in kinds.items():
-        if fails is None:
+        if fails is None or not normal + critical:
             law = {normal + critical: w * 6 ** saved}
+        elif normal + critical == 1:  # one wound: saved or not
+            f = fails[NORMAL] if normal else fails[CRITICAL]
+            scale = w * 6 ** (saved - 1)
+            law = {u: x * scale for u, x in ((0, 6 - f), (1, f)) if x}
         else:
             a, b = row(normal, fails[NORMAL]), row(critical, fails[CRITICAL])
             scale = w * 6 ** (saved - normal - critical)
@@ -149,4 +210,4 @@ def packets_per_attack(per: PMF, fails: dict[str, int] | None, base: int | None)
         for u, x in law.items():
             packet = u if base is None else u + dev if base == 0 else u * base + dev
             out[packet] = out.get(packet, 0) + x
-    return PMF(out)
+    return PMF._trusted(out)

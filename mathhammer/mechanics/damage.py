@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
+from math import comb
 
 from ..cache import cached
 from ..model.options import Options
@@ -65,6 +66,9 @@ def damage_roll(weapon: Weapon, options: Options) -> PMF:
     Fraction(7, 3)
     """
     melta = weapon.parsed.melta if options.half_range else None
+    if not (options.reroll_damage or options.halve_damage or options.damage_mod):
+        # the roll as it is (never below 1), plus Melta: the common case, at once
+        return dice(weapon.damage) + dice(melta) if melta else dice(weapon.damage)
     bonus = dice(melta) if melta else PMF.point(0)
 
     def modify(rolled: int) -> int:
@@ -144,5 +148,13 @@ def feel_no_pain(damage: PMF, fnp: int | None) -> PMF:
     """Wounds actually lost from ``damage``: each one is ignored on a D6 roll of ``fnp``+."""
     if fnp is None:
         return damage
-    lose = Fraction(fnp - 1, 6)
-    return damage.bind(lambda d: PMF.binomial(d, lose))
+    # d wounds of which j are lost: C(d, j) (fnp - 1)^j (7 - fnp)^(d - j) over 6^d, all over
+    # 6^(most d) (integer weights at once)
+    weights = damage.weights()
+    top = max(weights)
+    out: dict[int, int] = {}
+    for d, w in weights.items():
+        scale = w * 6 ** (top - d)
+        for j in range(d + 1):
+            out[j] = out.get(j, 0) + scale * comb(d, j) * (fnp - 1) ** j * (7 - fnp) ** (d - j)
+    return PMF._trusted(out)

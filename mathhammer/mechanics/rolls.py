@@ -92,31 +92,27 @@ def d6_roll(need: int, mod: int, crit: int, reroll: str | None = None,
     Fraction(1, 6)
     """
 
-    def classify(face: int) -> int:
-        if face < fail_below:
-            return FAIL
-        if face >= crit:
-            return CRITICAL
-        if face >= always_from:
-            return SUCCESS
-        return SUCCESS if face + mod >= need else FAIL
-
-    def again(face: int, outcome: int) -> bool:
-        return (
-            (reroll == "ones" and face == 1)
-            or (reroll == "failed" and outcome == FAIL)
-            or (reroll == "noncrit" and outcome != CRITICAL)
-        )
-
-    weights = {FAIL: 0, SUCCESS: 0, CRITICAL: 0}
-    for face in range(1, 7):
-        outcome = classify(face)
-        if again(face, outcome):
-            for second in range(1, 7):
-                weights[classify(second)] += 1
-        else:
-            weights[outcome] += 6
-    return PMF._trusted({k: w for k, w in weights.items() if w})
+    # the faces of each outcome (0, 1, 2: FAIL, SUCCESS, CRITICAL) by arithmetic: below
+    # fail_below fail, from max(crit, fail_below) critical, from the lowest that succeeds to
+    # below crit successes, the rest fail; a face re-rolled gives a sixth of one roll again
+    succeeds_from = max(fail_below, min(always_from, need - mod), 1)
+    critical = max(0, 7 - max(crit, fail_below, 1))
+    success = max(0, min(crit, 7) - succeeds_from)
+    once = [6 - critical - success, success, critical]
+    kept = list(once)  # the faces kept, by outcome
+    if reroll == "ones":  # the outcome of a 1
+        kept[FAIL if fail_below > 1 else CRITICAL if crit <= 1 else SUCCESS
+             if succeeds_from <= 1 else FAIL] -= 1
+    elif reroll == "failed":
+        kept[FAIL] = 0
+    elif reroll == "noncrit":
+        kept[FAIL] = kept[SUCCESS] = 0
+    again = 6 - kept[0] - kept[1] - kept[2]
+    weights = {}
+    for o in (FAIL, SUCCESS, CRITICAL):
+        if 6 * kept[o] + again * once[o]:
+            weights[o] = 6 * kept[o] + again * once[o]
+    return PMF._trusted(weights)
 
 
 def lethal_hits(weapon: Weapon, options: Options, rules: RuleSet) -> bool:
@@ -246,6 +242,11 @@ def saved_faces(weapon: Weapon, target: Target, options: Options, rules: RuleSet
 
 
 def _saves(need: int, mod: int, unmodified_fail: int) -> int:
-    """How many faces of a D6 pass a save of ``need``+ with modifier ``mod``."""
-    return sum(1 for face in range(unmodified_fail + 1, 7) if face + mod >= need)
+    """How many faces of a D6 pass a save of ``need``+ with modifier ``mod``: those from the
+    lowest that passes to 6, none at or below ``unmodified_fail``.
+
+    >>> _saves(3, -1, 1), _saves(2, 1, 1), _saves(7, 0, 1)  # 4+; 2+ (a 1 fails); none
+    (3, 5, 0)
+    """
+    return max(0, 7 - max(unmodified_fail + 1, need - mod))
 

@@ -16,7 +16,7 @@ import attrs
 from ..cache import cached
 from ..errors import InputError
 from ..limits import MAX_ABILITY_VALUE, over, shorten
-from ..prob.dice import format_dice, parse_dice
+from ..prob.dice import EVERYDAY, format_dice, parse_dice
 
 
 class Form(StrEnum):
@@ -113,6 +113,17 @@ _FIXED = {k.name: k for k in KEYWORDS if k.pattern is None}
 _VALUED = tuple((k, p) for k in KEYWORDS if (p := k.pattern) is not None)
 
 
+#: The canonical spellings of the flags and of the keywords with a value whose value is one
+#: of the everyday dice expressions (:mod:`mathhammer.prob.dice`) within the limit: a
+#: constant table made at import (a few hundred strings), which :func:`canonical` returns as
+#: they are.
+_CANONICAL = frozenset(
+    [k.name for k in KEYWORDS if k.pattern is None]
+    + [f"{k.name} {x}" for k in KEYWORDS if k.form is Form.DICE for x, (n, sides, plus)
+       in EVERYDAY.items() if n * sides + plus <= MAX_ABILITY_VALUE]
+    + [f"{k.name} {x}" for k in KEYWORDS if k.form is Form.NUMBER for x in range(1, 10)])
+
+
 @attrs.frozen
 class Abilities:
     """The parsed abilities of one weapon."""
@@ -158,6 +169,8 @@ def canonical(text: str) -> str:
     ...
     mathhammer.errors.InputError: unknown ability 'fast'; known: lethal hits, devastating wounds...
     """
+    if text in _CANONICAL:  # already canonical (a Weapon's own abilities): at once
+        return text
     t = normalize(text)
     text = shorten(text)
     if t in _FIXED:

@@ -15,7 +15,16 @@ from collections.abc import Iterable
 import attrs
 
 from ..errors import InputError
-from ..limits import MAX_MODELS, MAX_RANGE, MAX_STRENGTH, MAX_TOUGHNESS, MAX_WOUNDS, over, shorten
+from ..limits import (
+    MAX_FLAT,
+    MAX_MODELS,
+    MAX_RANGE,
+    MAX_STRENGTH,
+    MAX_TOUGHNESS,
+    MAX_WOUNDS,
+    over,
+    shorten,
+)
 from ..prob.dice import format_dice
 from .abilities import Abilities, canonical, parse_abilities
 
@@ -69,6 +78,8 @@ def _strings(name: str, values: object) -> list[str]:
 
 def _dice_text(name: str, minimum: int, value: int | str) -> str:
     """``value`` spelled canonically (:func:`format_dice`), at least ``minimum``."""
+    if type(value) is int and minimum <= value <= MAX_FLAT:  # the common case, at once
+        return str(value)
     try:
         text = format_dice(value)
     except ValueError as e:
@@ -86,15 +97,26 @@ def _damage(value: int | str) -> str:
     return _dice_text("damage", 1, value)
 
 
+def _none(values: object) -> bool:
+    """An empty list or tuple: no values (checked at once)."""
+    return type(values) in (tuple, list) and not values
+
+
 def _abilities(values: Iterable[str] | str) -> tuple[str, ...]:
+    if _none(values):
+        return ()
     return tuple(canonical(v) for v in _strings("abilities", values) if v.strip())
 
 
 def _keywords(values: Iterable[str] | str) -> tuple[str, ...]:
+    if _none(values):
+        return ()
     return tuple(v.strip().upper() for v in _strings("keywords", values) if v.strip())
 
 
 def _range(value: int | str) -> int | str:
+    if type(value) is int and 1 <= value <= MAX_RANGE:  # the common case, at once
+        return value
     if isinstance(value, str):
         t = value.strip().strip('"').strip("”").strip().lower()
         if t == "melee":
@@ -201,6 +223,8 @@ TARGET_ABILITIES = ("stealth", "reanimation protocols", "deadly demise X")
 
 
 def _target_abilities(values: Iterable[str] | str) -> tuple[str, ...]:
+    if _none(values):
+        return ()
     out = []
     for v in _strings("abilities", values):
         t = " ".join(str(v).lower().split())

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from fractions import Fraction
+from functools import cached_property
 
 import attrs
 
@@ -36,7 +37,7 @@ def _groups(values: Iterable[Target]) -> tuple[Target, ...]:
     return groups
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # a key of cached steps
 class Squad:
     """A target unit of one or more model groups, listed in allocation order."""
 
@@ -68,14 +69,15 @@ class Squad:
         name = name or f"{bodyguard.name} + {leader.name}"
         return cls((*own, *lead), name=name)
 
-    @property
+    @cached_property
     def characters(self) -> tuple[bool, ...]:
         """Which groups are CHARACTER models."""
         return tuple("CHARACTER" in g.keywords for g in self.groups)
 
-    @property
+    @cached_property
     def allocation(self) -> tuple[Group, ...]:
-        """What allocation needs of each group (wounds, CHARACTER or not)."""
+        """What allocation needs of each group (wounds, CHARACTER or not); worked out once per
+        unit (the engine asks at every step)."""
         return tuple(Group(g.wounds, c) for g, c in zip(self.groups, self.characters, strict=True))
 
     @property

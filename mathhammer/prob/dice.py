@@ -13,6 +13,8 @@ mathhammer.errors.InputError: dice expression 'D6+99999999': added number: 99999
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from types import MappingProxyType
 
 from ..cache import cached
 from ..errors import InputError
@@ -56,6 +58,11 @@ _EVERYDAY: dict[str, tuple[int, int, int]] = {
     **{f"{n if n > 1 else ''}D{sides}{f'+{plus}' if plus else ''}": (n, sides, plus)
        for n in range(1, 5) for sides in (3, 6) for plus in range(7)},
 }
+
+
+#: :data:`_EVERYDAY` for other modules, read-only (the canonical ability spellings are made
+#: from it, :mod:`mathhammer.model.abilities`)
+EVERYDAY: Mapping[str, tuple[int, int, int]] = MappingProxyType(_EVERYDAY)
 
 
 def parse_dice(value: int | str) -> tuple[int, int, int]:
@@ -116,6 +123,8 @@ def format_dice(value: int | str) -> str:
     >>> format_dice(" 2d3 + 1 "), format_dice(2)
     ('2D3+1', '2')
     """
+    if type(value) is str and value in _EVERYDAY:  # the table's spellings are canonical
+        return value
     n, sides, plus = parse_dice(value)
     if not n:
         return str(plus)

@@ -420,6 +420,8 @@ class PMF(Mapping[Outcome, Fraction]):
             raise InputError(f"repeat needs a count >= 0, got {n!r}")
         _check("op", callable(op), "a function of two outcomes", op)
         if op is operator.add and zero == 0 and n > 1 and _ints(self._weights):
+            if n == 2:  # one product: cheaper than packing a power
+                return PMF._trusted(_int_product(self._weights, self._weights))
             lo, span = min(self._weights), max(self._weights) - min(self._weights)
             if _packed_power_pays(len(self._weights), span, n):
                 width = digit_width(self._total ** n)  # no coefficient is larger
