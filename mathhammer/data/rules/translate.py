@@ -167,6 +167,11 @@ def is_attack_relevant(text: str) -> bool:
     return bool(_RELEVANT.search(normalize(text).lower()))
 
 
+#: a head that grants abilities and more in its bullets: "Ranged weapons ... have the
+#: [ANTI-MONSTER 5+] and [ANTI-VEHICLE 5+] abilities, and:" (the "have" and what follows it)
+_MORE_ABILITIES = re.compile(r"(.*\b(?:have|has) )(the \[[^.]*\babilit(?:y|ies)),? and$")
+
+
 def _sentences(text: str, branches: set[str] | None = None) -> list[str]:
     """Sentences, each cut into its clauses (:func:`_clauses`); a sentence ending in ':' is the
     head of the bullets that follow (each bullet is read with it), and a short one (a name:
@@ -189,8 +194,13 @@ def _sentences(text: str, branches: set[str] | None = None) -> list[str]:
             continue
         if p.endswith(":"):  # "...attacks have:" takes its bullets as objects
             body = p[:-1]
+            more = _MORE_ABILITIES.match(body)
             if head and len(body.split()) <= 6 and not _CLAUSE_VERB.search(body):
                 label = body + ", "  # a bullet's name under the head
+            elif more:  # "X have the [A] ability, and: - The [B] ability if ...": a sentence,
+                # and its bullets more objects of its "have"
+                out += _clauses(more.group(1) + more.group(2))
+                head, label = more.group(1), ""
             else:
                 head, label = body + (" " if re.search(r"\b(?:have|has)$", body) else ", "), ""
             continue
@@ -1678,6 +1688,10 @@ def _keyword_phrases(words: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(" ".join(p.upper().split()) for p in parts if p.strip()))
 
 
+#: the keywords kept out right after a unit phrase: " (excluding KROOT, VESPID models)"
+_EXCL_AFTER = r"\s*\((?:excluding|other than) ([^)]*)\)"
+
+
 def _np_whom(m: Any, select: bool, sentence: str) -> Whom | None:
     """The beneficiary a unit phrase names (None: a plain "a model", not a unit brought in)."""
     adj = m.group("adj").lower()
@@ -1693,8 +1707,16 @@ def _np_whom(m: Any, select: bool, sentence: str) -> Whom | None:
     after = sentence[end:end + 80].lower()
     if not kw and re.match(r"\s*that can fly\b", after):  # "friendly units that can Fly"
         kw = "FLY"
-    excluding = _keyword_phrases(m.group("excl")) if m.group("excl") else ()
     words = m.group(0).strip()
+    excl = m.group("excl")
+    if not excl:  # read in a clause cut at a comma of its brackets: the whole sentence's
+        whole = re.search(re.escape(words.split(" (")[0]) + _EXCL_AFTER, sentence)
+        excl = whole.group(1) if whole else ""
+    # "(excluding KROOT and TITANIC models)": the keywords, not the noun
+    noun = excl.split()[-1:] if excl else []
+    if noun and noun[0].lower() in ("unit", "units", "model", "models"):
+        excl = excl.rstrip()[:-len(noun[0])]
+    excluding = _keyword_phrases(excl) if excl.strip() else ()
     if not adj and not tail and re.match(r"\s*(?:\([^)]*\)\s*)?(?:is|was|were) hit by", after):
         return Whom(Scope.ENEMY, words=words)  # "each time a unit is hit by this weapon"
     if "enemy" in adj or (select and not adj and not tail and re.match(
