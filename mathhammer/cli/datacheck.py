@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
 from .output import CONTEXT
+
+if TYPE_CHECKING:
+    from ..data.store.data_folder import Edition
 
 
 @click.command(context_settings=CONTEXT)
@@ -25,7 +29,7 @@ from .output import CONTEXT
 @click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
 @click.option("--causes", type=click.IntRange(0, 1000), default=12, show_default=True,
               help="How many causes to list for each kind of result.")
-def check(edition: str | None, data: str | None, catalogues: tuple[str, ...], jobs: int,
+def check(edition: Edition | None, data: str | None, catalogues: tuple[str, ...], jobs: int,
           as_json: bool, causes: int) -> None:
     """Import every datasheet of the data and ask each phase (ranged, melee) against MEQ;
     report how many are clean, warned about (by cause), failed (by cause), without weapons,

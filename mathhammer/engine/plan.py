@@ -400,6 +400,7 @@ class Planner:
         killed = a.models - models_alive(state)
         if self.objective == Objective.MODELS:
             return Fraction(killed)
+        assert a.points is not None  # __init__ refused unknown points for these objectives
         if self.objective == Objective.MODEL_POINTS:
             return Fraction(a.points * killed, a.models)
         return Fraction(a.points if killed == a.models else 0)
@@ -555,7 +556,7 @@ class Planner:
         units that can reach it)."""
         reach = [i for i in range(len(self.shooters)) if aim in self._reach[i]]
         n, tried = len(reach), 0
-        every = tuple(range(len(w.weapons)) for w in self.shooters)
+        every = tuple(tuple(range(len(w.weapons))) for w in self.shooters)
 
         def destroyed(units: tuple[int, ...]) -> Fraction:
             return self.after(aim, tuple((i, every[i]) for i in units)).map(
@@ -601,12 +602,13 @@ class Planner:
             return self._leaf[key]
         rest = tuple(range(first, len(self.shooters)))
         if self.split:  # each unit's weapons: enumerate
-            best = None
+            best: Fraction | None = None
             for combo in itertools.product(*(self.choices(i) for i in rest)):
                 a = Assignment(((),) * first + tuple(combo), Fraction(0))
-                v = sum((self.expected(t, a.parts(t), joint[t])
-                         for t in range(len(self.aims))), Fraction(0))
-                best = v if best is None or v > best else best
+                value = sum((self.expected(t, a.parts(t), joint[t])
+                             for t in range(len(self.aims))), Fraction(0))
+                best = value if best is None or value > best else best
+            assert best is not None  # every unit has a choice (a target it can reach)
             self._leaf[key] = best
             return best
         n_aims, full = len(self.aims), (1 << len(rest)) - 1
@@ -688,15 +690,16 @@ class Planner:
         depth = len(levels) - 1
 
         replan = depth < n and self._replans(depth)
-        if depth < n and not replan and follow is None:
-            follow = self.best().best
+        tail: tuple[tuple[int, ...], ...] = ()  # the fixed plan's targets after ``depth``
+        if depth < n and not replan:
+            tail = (self.best().best if follow is None else follow).targets[depth:]
 
         def leaf(joint: tuple[Any, ...]) -> Fraction:
             if depth == n:
                 return sum((self.worth(t, s) for t, s in enumerate(joint)), Fraction(0))
             if replan:
                 return self._best_rest(depth, joint)
-            rest = Assignment(((),) * depth + follow.targets[depth:], Fraction(0))
+            rest = Assignment(((),) * depth + tail, Fraction(0))
             return sum((self.expected(t, rest.parts(t), joint[t])
                         for t in range(len(self.aims))), Fraction(0))
 
@@ -707,7 +710,7 @@ class Planner:
             here: dict[tuple[Any, ...], Fraction] = {}
             chosen: dict[tuple[Any, ...], tuple[int, ...]] = {}
             for joint in levels[unit]:
-                best = None
+                best: tuple[Fraction, tuple[int, ...]] | None = None
                 for c in self.choices(unit):
                     v = sum((p * values[j] for j, p in self._outcomes(unit, c, joint)),
                             Fraction(0))
@@ -715,6 +718,7 @@ class Planner:
                         first.append((c, v))
                     if best is None or v > best[0]:
                         best = (v, c)
+                assert best is not None  # every unit has a choice
                 here[joint], chosen[joint] = best
             values = here
             policy.insert(0, chosen)

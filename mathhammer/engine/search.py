@@ -298,15 +298,15 @@ class _Chain:
             w = list(self.fworth)
             out: list[Any] = [w]
             for k in range(len(self.units) - 1, -1, -1):
-                cur = list(w)
+                fcur = list(w)
                 for opt in self.options[k]:
                     cost = sum(lam[p] for p in _bits(opt.mask))
                     for j, row in enumerate(opt.frows):
-                        v = sum(r * w[j2] for j2, r in row) - cost
-                        if v > cur[j]:
-                            cur[j] = v
-                out.append(cur)
-                w = cur
+                        fv = sum(r * w[j2] for j2, r in row) - cost
+                        if fv > fcur[j]:
+                            fcur[j] = fv
+                out.append(fcur)
+                w = fcur
             return out[::-1]
         scale = LAMBDA_DENOMINATOR
         nums, den = list(self.wnum), self.wden  # W(k + 1) = nums / den
@@ -422,6 +422,9 @@ class _Search:
         self.steps = 0
         self.stop_at = budget  # the step at which the current phase stops
         self.active = False  # a search (:meth:`run`) stops there; the other phases check it
+        #: the best plan the current search (:meth:`run`) has found: its value and its path
+        self.incumbent_value: Fraction | None = None
+        self.incumbent_path: list[tuple[int, int]] | None = None
         n_pieces = len(problem.pieces)
         units = sorted({pc.unit for pc in problem.pieces})
         self.unit_pieces = {u: [i for i, pc in enumerate(problem.pieces) if pc.unit == u]
@@ -514,7 +517,7 @@ class _Search:
                             a[p] = t
         return tuple(a)
 
-    def part_key(self, t: int, mask: int) -> Hashable:
+    def part_key(self, t: int, mask: int) -> tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]:
         """What target ``t`` receiving the pieces ``mask`` is, alike units and targets aside:
         its kind and each unit's kind with the weapons it fires there."""
         per: dict[int, list[int]] = {}
@@ -997,7 +1000,7 @@ class _Search:
             except _Stop:
                 raise _Stop(apriori) from None
             children.sort(key=lambda c: (-float(c[0]), -c[0], c[2]))  # floats: exact on ties
-        ub: Any = NEG if need0 is None else need0  # the subsets not listed are below it
+        ub = NEG if need0 is None else need0  # the subsets not listed are below it
         for n, (red, prefix, mask) in enumerate(children):
             need = self.need(value)
             if need is not None and red + base <= need:
@@ -1014,7 +1017,7 @@ class _Search:
             ub = max(ub, f + sub)
         if rest is None:
             solved = None
-            if self.incumbent_path is not None and self.incumbent_value - value == ub and \
+            if self.incumbent_path is not None and self.need(value) == ub and \
                     self.incumbent_path[:i] == path:
                 solved = self.incumbent_path[i:]
             self.memo[key] = (ub, solved)
@@ -1030,7 +1033,7 @@ class _Search:
         none)."""
         self.stop_at = self.steps + steps
         self.incumbent_value = None if incumbent is None else incumbent[0]
-        self.incumbent_path: list[tuple[int, int]] | None = None
+        self.incumbent_path = None
         rest: dict[Hashable, int] | None = None
         if exclude is not None:
             rest = {}

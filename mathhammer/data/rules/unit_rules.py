@@ -38,6 +38,7 @@ from .stratagems import stratagem_rules
 from .translate import ONE_MODEL, DataRule, Scope, coverage, is_keyword_model, translate
 
 if TYPE_CHECKING:
+    from ..store.data_folder import Edition
     from ..units.unit import Origin
 
 # -- a unit's rules ----------------------------------------------------------------------------
@@ -388,8 +389,8 @@ def _on_model(part: DataRule, groups: tuple[Any, ...], unit: str) -> DataRule:
             "(its weapons fire with the others')"))
     rule = part.rule
     if rule.side == "attacker":
-        names = tuple(dict.fromkeys(w.name for g in found for w in g.weapons))
-        rule = attrs.evolve(rule, requires=attrs.evolve(rule.requires, weapons=names))
+        weapons = tuple(dict.fromkeys(w.name for g in found for w in g.weapons))
+        rule = attrs.evolve(rule, requires=attrs.evolve(rule.requires, weapons=weapons))
     else:
         rule = attrs.evolve(rule, requires=attrs.evolve(
             rule.requires, groups=tuple(g.name for g in found)))
@@ -541,7 +542,10 @@ def side_rules(parts: Iterable[DataRule], side: str, *, own: tuple[str, ...] | N
     keywords of the unit it leads ("while this model is leading a BLOOD CLAWS unit" applies
     only when they are known and match).
     """
-    applied, switches, missing, stratagems = [], [], [], []
+    applied: list[NamedRule] = []
+    switches: list[NamedRule] = []
+    missing: list[NamedRule] = []
+    stratagems: list[NamedRule] = []
     elsewhere: list[tuple[str, DataRule]] = []
     for part in parts:
         rule = part.rule
@@ -559,8 +563,6 @@ def side_rules(parts: Iterable[DataRule], side: str, *, own: tuple[str, ...] | N
             part = _one_selected(part, None) if part.model == ONE_MODEL else \
                 attrs.evolve(part, scope=Scope.UNIT)
             rule = part.rule
-        if rule.side != side and not rule.not_modelled:
-            continue
         if rule.side != side and not rule.not_modelled:
             continue
         if rule.kind == "stratagem":  # used on the whole (attached) unit; listed apart
@@ -587,15 +589,15 @@ def side_rules(parts: Iterable[DataRule], side: str, *, own: tuple[str, ...] | N
             continue
         if limited and getattr(rule.requires, "weapons" if side == "attacker" else "groups"):
             limited = False  # already one named model's (its own weapons or group)
-        if limited:
-            key = "weapons" if side == "attacker" else "groups"
-            if key == "groups" and any(k not in TARGET_XPLUS
-                                       for e in rule.effects for k, _ in e.changes):
+        if limited and side == "attacker":
+            rule = attrs.evolve(rule, requires=attrs.evolve(rule.requires, weapons=own))
+        elif limited:
+            if any(k not in TARGET_XPLUS for e in rule.effects for k, _ in e.changes):
                 missing.append(attrs.evolve(
                     rule, effects=(), not_modelled="applies to one model group of an "
                     "attached unit"))
                 continue
-            rule = attrs.evolve(rule, requires=attrs.evolve(rule.requires, **{key: own}))
+            rule = attrs.evolve(rule, requires=attrs.evolve(rule.requires, groups=own))
         (switches if part.switch else applied).append(rule)
     return UnitRules(tuple(applied), tuple(switches), tuple(missing), tuple(stratagems),
                      tuple(elsewhere))
@@ -615,7 +617,7 @@ def _file_abilities(path: str, _mtime: int) -> tuple[tuple[str, str], ...]:
     return tuple((name, text) for name, text in listing_of(path, "abilities"))
 
 
-def edition_abilities(edition: str, data: str | os.PathLike | None = None
+def edition_abilities(edition: Edition, data: str | os.PathLike | None = None
                       ) -> list[tuple[str, str]]:
     """Every distinct (name, text) ability of the installed data of ``edition``: the rules
     and ability profiles of every catalogue (Leader lists and the game system's core rules
@@ -629,7 +631,7 @@ def edition_abilities(edition: str, data: str | os.PathLike | None = None
     return list(found)
 
 
-def data_coverage(edition: str, data: str | os.PathLike | None = None) -> dict[str, Any]:
+def data_coverage(edition: Edition, data: str | os.PathLike | None = None) -> dict[str, Any]:
     """:func:`coverage` of every ability in the installed data of ``edition`` (what
     ``data check`` reports)."""
     return coverage(edition_abilities(edition, data))
