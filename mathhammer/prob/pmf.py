@@ -89,9 +89,12 @@ class PMF(Mapping[Outcome, Fraction]):
             clean = {k: w // g for k, w in clean.items()}
         if len(clean) > 1:
             try:
-                clean = dict(sorted(clean.items()))
+                order = sorted(clean)  # the outcomes compared alone, not (outcome, weight)
             except TypeError:  # unorderable outcomes keep insertion order
                 clean = dict(clean)
+            else:
+                if order != list(clean):  # most laws are made in order: kept as they are
+                    clean = {k: clean[k] for k in order}
         self._weights = clean
         self._total = sum(clean.values())
         self._hash: int | None = None
