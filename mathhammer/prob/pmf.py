@@ -518,9 +518,11 @@ def _packed_power_pays(size: int, span: int, n: int) -> bool:
     >>> _packed_power_pays(6, 5, 20), _packed_power_pays(6, 244, 60), _packed_power_pays(2, 1000, 9)
     (True, True, False)
     """
+    if span <= 4 * size + 16:  # dense: it packs (the count of multisets not needed)
+        return True
     slots = span * n + 1
     support = min(slots, comb(size + n - 1, n))
-    return span <= 4 * size + 16 or 12 * slots < support * support
+    return 12 * slots < support * support
 
 
 def _int_product(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:
