@@ -110,6 +110,21 @@ def caps_keywords(text: str) -> frozenset[str]:
     return frozenset(runs) | frozenset(w for r in runs for w in r.split())
 
 
+def named_keywords(text: str) -> frozenset[str]:
+    """The keywords of a unit a text names (:func:`caps_keywords`) less those it only keeps
+    out ("ORKS unit (excluding GROTS units)": an ORKS unit that is not GROTS).
+
+    >>> sorted(named_keywords("an ORKS unit from your army (excluding GROTS units)"))
+    ['ORKS']
+    """
+    from mathhammer.data.rules.translate import normalize
+
+    out = r"\((?:excluding|other than) ([^)]*)\)"
+    clean = normalize(text)
+    kept_out = caps_keywords(" ".join(re.findall(out, clean)))
+    return caps_keywords(clean) - (kept_out - caps_keywords(re.sub(out, "", clean)))
+
+
 def parts_of(entry: dict[str, Any]) -> tuple[Any, ...]:
     """The translator's parts (:class:`~mathhammer.data.rules.translate.DataRule`) of a fixture
     entry, read again from its text (or a stratagem's effect tree) by the public functions."""
@@ -206,7 +221,7 @@ def catalogue_rules(edition: str, data: Path) -> list[Item]:
         for det in dets.values():
             for name, text in det.rules:
                 add("detachment rule", name, text, f"{det.file}, detachment {det.name}",
-                    read="for_unit", keywords=tuple(sorted(caps_keywords(text))))
+                    read="for_unit", keywords=tuple(sorted(named_keywords(text))))
     for path in files:
         cat = store.catalogue(path)
         if cat is None or cat.error:

@@ -817,3 +817,71 @@ def test_a_unit_made_guided_by_another_rule_is_said():
     [said] = [p.rule.not_modelled for p in got if not p.rule.usable]
     assert said.startswith("makes a unit Guided or Spotted (For the Greater Good)")
     assert "each time a T'au Empire unit from your Crusade army makes a ranged attack" in said
+
+
+def test_a_rule_for_friendly_units_excluding_the_bearer_s_keywords_is_not_its_own():
+    """Integrated Command Structure (10e, practice reader of seed 1717): KROOT and VESPID
+    units have an aura for "a friendly T'AU EMPIRE model (excluding KROOT, VESPID STINGWINGS
+    and TITANIC models)": read for a KROOT unit it is for the other units only (the
+    exclusion kept, though a comma of its brackets cuts the clause), for a BATTLESUIT its own."""
+    from types import SimpleNamespace
+
+    from mathhammer.data.rules.detachments import for_unit
+    from mathhammer.data.rules.unit_rules import resolve
+
+    text = ("KROOT and VESPID STINGWINGS units from your army have the following ability:\n\n"
+            "**Targeting Triangulation (Aura):** While an enemy unit is within 9\" of and visible "
+            "to this unit, each time a ranged attack made by a friendly T'AU EMPIRE model "
+            "(excluding KROOT, VESPID STINGWINGS and TITANIC models) targets that enemy unit, "
+            "improve the Armour Penetration characteristic of that attack by 1.\n\n"
+            "**^^T’au Empire^^** units (excluding **^^Kroot^^** and **^^Vespid Stingwings^^** "
+            "units) from your army have the following ability:\n\n**Localised Stealth "
+            "Projectors (Aura):** While a friendly **^^Kroot^^** or **^^Vespid Stingwings^^** "
+            "unit is wholly within 6\" of and visible to this unit, that **^^Kroot^^** or "
+            "**^^Vespid Stingwings^^** unit can only be selected as the target of a ranged "
+            "attack if the attacking model is within 18\".")
+    kroot = frozenset({"KROOT", "T'AU EMPIRE"})
+    [p] = for_unit(translate, "Integrated Command Structure", text, kroot, "",
+                   kind="detachment rule")
+    assert (p.scope, p.keywords, p.excluding) == (
+        Scope.FRIENDLY, ("T'AU EMPIRE",), ("KROOT", "VESPID STINGWINGS", "TITANIC"))
+    assert not qualifies(p, kroot) and qualifies(p, frozenset({"T'AU EMPIRE", "BATTLESUIT"}))
+    [r] = resolve([p], SimpleNamespace(keywords=tuple(kroot), groups=()))
+    assert r.resolved and not r.scope.own  # offered to the others, not the Kroot's own
+    [b] = for_unit(translate, "Integrated Command Structure", text,
+                   frozenset({"T'AU EMPIRE", "BATTLESUIT"}), "", kind="detachment rule")
+    assert (b.scope.own, b.rule.describe()) == (True, "if ranged attacks: ap_mod=+1")
+
+
+def test_bullets_continuing_a_head_s_have_keep_their_own_ability():
+    """Fusillade (audit 2929, 10e-011): "... have the [ANTI-MONSTER 5+] and [ANTI-VEHICLE 5+]
+    abilities, and: ■ The [SUSTAINED HITS 1] ability if the Pyromancy Discipline is active":
+    the head's abilities always, the bullet's its own (a switch for its condition)."""
+    auto, sh = translate("Fusillade", "Ranged weapons equipped by models in the bearer's unit "
+                         "have the [ANTI-MONSTER 5+] and [ANTI-VEHICLE 5+] abilities, and: "
+                         "■ The [SUSTAINED HITS 1] ability if the Pyromancy Discipline is "
+                         "active for your army. ■ Add 6\" to the Range characteristic of those "
+                         "weapons if the Telekinesis Discipline is active for your army",
+                         kind="enhancement")
+    assert (auto.automatic, auto.rule.describe()) == (
+        True, "if ranged attacks: abilities=[anti-monster 5+, anti-vehicle 5+]")
+    assert (sh.switch, sh.rule.describe()) == (
+        True, "if ranged attacks: abilities=[sustained hits 1]")
+    # switched on, against MEQ: hits 6 x (2/3 + 1/6) = 5, x 1/2 x 1/3 = 5/6 (without it 2/3)
+    from mathhammer.data.typed.inline import parse_weapon
+
+    r = mh.attack([parse_weapon("6 | 3+ | 4 | 0 | 1")], mh.load_unit("MEQ").as_target(),
+                  apply=[auto.rule, sh.rule], rules="10e")
+    assert r.unsaved.mean() == F(5, 6)
+
+
+def test_an_exclusion_names_keywords_not_the_noun():
+    """Phasal Subjugator (10e, 11e), and 9 texts more ("(excluding MONSTER and TITANIC units)",
+    "(excluding TITANIC models)"): the noun after the keywords is not one of them, so a
+    CHARACTER unit is kept out (read as "CHARACTER UNITS" it never was)."""
+    [p] = translate("Phasal Subjugator (Aura)", "NECRONS model only. While a friendly NECRONS "
+                    "unit (excluding CHARACTER units) is within 6\" of the bearer, each time a "
+                    "model in that unit makes an attack, add 1 to the hit roll.")
+    assert (p.scope, p.keywords, p.excluding) == (Scope.FRIENDLY, ("NECRONS",), ("CHARACTER",))
+    assert not qualifies(p, frozenset({"NECRONS", "CHARACTER", "INFANTRY"}))
+    assert qualifies(p, frozenset({"NECRONS", "INFANTRY"}))

@@ -25,6 +25,13 @@ work (:meth:`_Shape.cost`) is least among those that apply:
 - ``SINGLE`` (a Devastating weapon whose attacks make at most one wound each, of one kind):
   :func:`_single_wounds`, conditioned on the number of Devastating Wounds, which applies them
   itself when the weapon is the attack's last and only Devastating one;
+- ``FIRST`` (``SINGLE``, the attack's last and only Devastating weapon, whose Devastating
+  Wounds cost what an unsaved wound does): :func:`_first_group`, as if every group saved like
+  the one the wounds reach first (``PACKETS``), corrected on the states past that group;
+- ``PHASES`` (the last and only Devastating weapon, its Devastating Wounds costing what an
+  unsaved wound does, into groups past the first that save alike, from one state):
+  :func:`_phases`, a chain over the packets of the first group counted until it falls, then
+  the packets after it;
 - ``ATTACKS`` (always): :func:`_by_attack`, attack by attack, the general chain.
 
 A count path with Devastating Wounds still to come needs the joint law of (packets,
@@ -49,7 +56,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence, Set
 from enum import StrEnum
 from fractions import Fraction
-from math import comb, lcm
+from math import comb, gcd, lcm
 from typing import Any
 
 import attrs
@@ -499,11 +506,25 @@ def _final(volleys: list[_Volley], rolled: list[PMF], unit: Squad, start: UnitSt
         kinds, single = _wound_kinds(per)
         alike = saves_alike(fails)
         faces = one_kind(fails, kinds)
-        merge = alike and slot is not None and len(devs) == 1 and i == len(volleys) - 1 and (
-            rules.devastating_excess_lost) and _mortal_fnp_alike(v)
         last = slot is not None and len(devs) == 1 and i == len(volleys) - 1
-        shape = _Shape.of(keys, v, n, per, losses, allocation, slot, merge, last)
+        packets = last and rules.devastating_excess_lost and _mortal_fnp_alike(v)
+        merge = alike and packets
+        shape = _Shape.of(keys, v, n, per, losses, allocation, slot, merge, last, packets,
+                          faces)
         path = choose_path(shape, alike, faces is not None, single)
+        if path is Path.FIRST:
+            out = _first_group(keys, v, n, per, fails, faces, losses, allocation,  # type: ignore
+                               slot, _devastating_move(v, allocation, rules))
+            if out is not None:
+                keys = out
+                continue
+            path = Path.SINGLE
+        if path is Path.PHASES:
+            out = _phases(keys, v, n, per, faces, losses, allocation)  # type: ignore[arg-type]
+            if out is not None:
+                keys = out
+                continue
+            path = Path.ATTACKS
         if path is Path.SINGLE:
             move = wound_move(allocation, faces, losses, v.precision)
             keys = _single_wounds(keys, v, n, per, move, slot,
@@ -531,6 +552,8 @@ class Path(StrEnum):
     PACKETS = "packets"  # by the count of unsaved packets: every model group saves alike
     WOUNDS = "wounds"  # by the count of wounds, each saved against the model it reaches
     SINGLE = "single"  # single-wound Devastating weapons, conditioned on the Devastating count
+    FIRST = "first"  # SINGLE, as if every group saved like the first, corrected past it
+    PHASES = "phases"  # packets counted until the first group falls, then after it
     ATTACKS = "attacks"  # attack by attack: the general chain
 
 
@@ -549,12 +572,34 @@ class _Shape:
     states: int  # the unit's states: every model's wounds, group by group
     outcomes: int  # the most outcomes of one packet's loss
     bits: int  # of one attack's weights and of one packet's, together
+    #: its Devastating Wounds cost what an unsaved wound does (excess lost, the same Feel No
+    #: Pain), and it is the attack's last and only Devastating weapon
+    packets: bool = False
+    rest: int = 0  # the unit's states past the group its first wound goes to
+    #: the states of :func:`_phases`' chain (the packets that group may take, standing, and
+    #: the packets at which it may fall), 0 when it does not apply
+    phases: int = 0
 
     @classmethod
     def of(cls, keys: Weights, v: _Volley, n: PMF, per: PMF, losses: list[PMF],
-           allocation: tuple[Group, ...], slot: int | None, merge: bool, last: bool) -> _Shape:
+           allocation: tuple[Group, ...], slot: int | None, merge: bool, last: bool,
+           packets: bool = False, faces: list[int] | None = None) -> _Shape:
         start = next(iter(keys))[0]
+        states = 1 + sum(s.models * g.wounds for s, g in zip(start, allocation, strict=True))
         outcomes = per.outcomes()
+        rest = phases = 0  # only where the first group's paths may apply
+        g0 = next_group(start, allocation, v.precision) if packets else None
+        if g0 is not None:
+            rest = states - start[g0].models * allocation[g0].wounds
+            most = max(n.outcomes()) * v.count * max(len(w) for _h, w in outcomes) + 1
+            lost: Any = losses[g0]
+            taken = [e for law in (lost if isinstance(lost, tuple) else (lost,))
+                     for e in law.outcomes()]
+            phases = 2 * most if _phased(keys, g0, faces) else 0
+            if phases and min(taken):  # every packet takes a wound: it falls within so many
+                wounds, models = allocation[g0].wounds, start[g0].models
+                longest = min(models * -(-wounds // min(taken)), most)
+                phases = longest + longest - min(models * -(-wounds // max(taken)), most) + 1
         # a group's loss: one law, or (re-rolled Damage) one law per wounds its model has left
         laws = [law for loss in losses for law in (loss if isinstance(loss, tuple) else (loss,))]
         return cls(
@@ -562,10 +607,10 @@ class _Shape:
             counts=(max(n.outcomes()) - min(n.outcomes())) * v.count + 1,
             wounds=max(len(w) for _h, w in outcomes),
             devastating=max(w.count(DEVASTATING) for _h, w in outcomes),
-            tallied=slot is not None, merged=merge, last=last,
-            states=1 + sum(s.models * g.wounds for s, g in zip(start, allocation, strict=True)),
+            tallied=slot is not None, merged=merge, last=last, states=states,
             outcomes=max(len(law) for law in laws),
-            bits=per.total.bit_length() + lcm(*(law.total for law in laws)).bit_length() + 3)
+            bits=per.total.bit_length() + lcm(*(law.total for law in laws)).bit_length() + 3,
+            packets=packets, rest=rest, phases=phases)
 
     @property
     def pending(self) -> bool:
@@ -591,16 +636,31 @@ class _Shape:
         def move(limbs: float) -> float:  # one Python step and its big-integer work
             return 1 + limbs / 250
 
+        if path is Path.PHASES:  # a chain over the packets of the first group, tallied,
+            # then the packets after it over the unit's states (its weights smaller than
+            # the general chain's, no loss in them: half the estimate, measured)
+            digits = n * kd + n * k + 1
+            return (n * self.phases * (k + 1) * (kd + 1) * move(width * digits / 4) / 2
+                    + digits * s * losses * move(width / 2))
         if path is Path.ATTACKS:  # each attack's outcomes from every state
             outcomes = 1 + k * losses + kd
             memo = 4 * s * sum((losses + 1) ** j for j in range(k + 1))
             size = width * digits / 4 if self.tallied else width / 2
             return n * s * outcomes * move(size) + memo
-        if path is Path.SINGLE:  # one chain of plain weights, then the Devastating counts
+        if path in (Path.SINGLE, Path.FIRST):  # chains of plain weights, the Devastating counts
             chain = n * s * (losses + 2) * move(width / 2)
+            wide = width + 2 * n * max(n.bit_length() - 1, 1) / 64  # with factorials
+            if path is Path.FIRST:  # one chain (two past the first group), the counts on
+                # the states past it, and the packets of every wound as if each group saved
+                # like it (the chains' steps cheaper than the estimate above for random
+                # counts, measured; a fixed count's single-wound path needs no correlation)
+                counting = wide / 2 + self.counts * wide / 250 if self.counts > 1 else 1
+                cheaper = 0.4 if self.counts > 1 else 1
+                return (cheaper * n * (s + self.rest) * (losses + 2) * move(width / 2)
+                        + 2 * self.rest * n * counting
+                        + cheaper * n * s * losses * move(width / 2))
             if self.counts == 1:
                 return chain
-            wide = width + 2 * n * max(n.bit_length() - 1, 1) / 64  # with factorials
             return chain + s * n * (wide / 2 + self.counts * wide / 250)
         # PACKETS (unsaved packets), WOUNDS (each saved later): a chain over their count
         steps, moves = n * k, losses + (path is Path.WOUNDS)
@@ -629,6 +689,10 @@ def paths_for(shape: _Shape, alike: bool, one_kind: bool, single: bool) -> list[
         paths.append(Path.PACKETS)
     if shape.tallied and one_kind and single:
         paths.append(Path.SINGLE)
+        if shape.packets and not alike:
+            paths.append(Path.FIRST)
+    if shape.phases and one_kind and not alike:
+        paths.append(Path.PHASES)
     return paths
 
 
@@ -804,27 +868,12 @@ def _single_wounds(keys: Weights, v: _Volley, n: PMF, per: PMF, move: Move, slot
     only Devastating one; its wounds are then applied here, in Horner form alongside the
     chain (those with ``v`` to come are complete once the chain reaches ``T^(max N - v)``),
     instead of tallied for :func:`_devastating`."""
-    a = b = c = 0  # per attack: a wound, a Devastating Wound, nothing
-    for (_hits, wounds), w in per.weights().items():
-        if not wounds:
-            c += w
-        elif wounds[0] == DEVASTATING:
-            b += w
-        else:
-            a += w
+    a, b, c = _split_single(per)
     count = n.repeat(v.count)
     counts = count.weights()
     top = max(counts)
     total = move.total  # type: ignore[attr-defined]
-    stay = c * total
-
-    def step(key: tuple) -> list[tuple[Any, int]]:
-        s, pending = key
-        out: dict[Any, int] = {key: stay} if stay else {}
-        for s2, w in move(s):
-            k2 = (s2, pending)
-            out[k2] = out.get(k2, 0) + a * w
-        return list(out.items())
+    step = _single_step(move, a, c)
 
     def devastate(key: tuple) -> list[tuple[Any, int]]:
         return [((s2, key[1]), w) for s2, w in then(key[0])]  # type: ignore[misc]
@@ -877,6 +926,38 @@ def _single_wounds(keys: Weights, v: _Volley, n: PMF, per: PMF, move: Move, slot
     return out
 
 
+@cached(maxsize=256)
+def _split_single(per: PMF) -> tuple[int, int, int]:
+    """One attack's weights (over ``per.total``) of a wound that is not Devastating, of a
+    Devastating Wound and of nothing, for a weapon whose attacks make at most one wound."""
+    a = b = c = 0
+    for (_hits, wounds), w in per.weights().items():
+        if not wounds:
+            c += w
+        elif wounds[0] == DEVASTATING:
+            b += w
+        else:
+            a += w
+    return a, b, c
+
+
+def _single_step(move: Move, a: int, c: int) -> Move:
+    """One attack that is not Devastating: a wound (``move``, its save included) with weight
+    ``a``, else nothing (``c``); the Devastating tally rides along. Weights sum to ``(a + c)
+    move.total``."""
+    stay = c * move.total  # type: ignore[attr-defined]
+
+    def step(key: tuple) -> list[tuple[Any, int]]:
+        s, pending = key
+        out: dict[Any, int] = {key: stay} if stay else {}
+        for s2, w in move(s):
+            k2 = (s2, pending)
+            out[k2] = out.get(k2, 0) + a * w
+        return list(out.items())
+
+    return step
+
+
 def _single_wounds_random(keys: Weights, counts: dict[int, int], count_total: int,
                           devastating: tuple[int, int], step: Move, total: int, slot: int,
                           devastate: Move | None, then_total: int) -> Weights:
@@ -890,12 +971,37 @@ def _single_wounds_random(keys: Weights, counts: dict[int, int], count_total: in
     read off one product of their packed polynomials per state (one big multiplication
     instead of one per pair ``(k, m)``), then divided exactly by ``top! d!``. ``devastate``:
     the Devastating Wounds applied here (in Horner form, over ``then_total^top`` more)."""
-    b, per_total = devastating
     top = max(counts)
     xs = [dict(keys)]
     memo: dict[Any, list[tuple[Any, int]]] = {}
     for _ in range(top):
         xs.append(markov_step(xs[-1], step, memo))
+    by_count = _by_devastating(xs, sum(keys.values()), counts, count_total, devastating, total)
+    if devastate is not None:
+        return horner(by_count, devastate, then_total)
+    out: Weights = {}
+    for d, part in by_count.items():
+        for (s, pending), w in part.items():
+            k = (s, _bump(pending, slot, d))
+            out[k] = out.get(k, 0) + w
+    return out
+
+
+def _by_devastating(xs: list[Weights], mass: int, counts: dict[int, int], count_total: int,
+                    devastating: tuple[int, int], total: int) -> dict[int, Weights]:
+    """The correlation of :func:`_single_wounds_random`: from the chain's states after each
+    number of steps ``xs`` (whose weights sum to at most ``mass`` times ``total`` per step), the
+    states with each number of Devastating Wounds to come."""
+    b, per_total = devastating
+    top = max(counts)
+    if len(counts) == 1:  # exactly top attacks: one term for each d, C(top, d) b^d X_(top - d)
+        (w,) = counts.values()
+        by_count: dict[int, Weights] = {}
+        scale = w
+        for d in range(top + 1 if b else 1):
+            by_count[d] = {key: x * scale * comb(top, d) for key, x in xs[top - d].items()}
+            scale *= b * total
+        return by_count
     fact = [1]
     for i in range(1, top + 1):
         fact.append(fact[-1] * i)
@@ -905,12 +1011,12 @@ def _single_wounds_random(keys: Weights, counts: dict[int, int], count_total: in
     # the digits read (top - d, d = 0..top) must not carry: each is at most top! d! times the
     # weight of d Devastating Wounds to come over b^d, at most the total weight when b > 0, and
     # C(m, d) <= 2^top times it whatever b; higher digits may carry into each other, unread
-    width = digit_width(sum(keys.values()) * count_total * (2 * per_total) ** top
+    width = digit_width(mass * count_total * (2 * per_total) ** top
                        * total ** top * fact[top] ** 2)
     size = (top + 1) * width
     g = pack(q, width, bits=16 * size)
     zero = bytes(width)
-    by_count: dict[int, Weights] = {}
+    by_count = {}
     for key in {key for x in xs for key in x}:
         a = b"".join((x[key] * f).to_bytes(width, "little") if key in x else zero
                      for x, f in zip(xs, lift, strict=True))
@@ -924,14 +1030,201 @@ def _single_wounds_random(keys: Weights, counts: dict[int, int], count_total: in
             if not b:
                 break
             bd *= b
-    if devastate is not None:
-        return horner(by_count, devastate, then_total)
-    out: Weights = {}
-    for d, part in by_count.items():
-        for (s, pending), w in part.items():
-            k = (s, _bump(pending, slot, d))
-            out[k] = out.get(k, 0) + w
-    return out
+    return by_count
+
+
+def _first_group(keys: Weights, v: _Volley, n: PMF, per: PMF, fails: list[dict[str, int]],
+                 faces: list[int], losses: list[PMF], allocation: tuple[Group, ...], slot: int,
+                 then: Move) -> Weights | None:
+    """A single-wound Devastating weapon (:func:`_single_wounds`), the attack's last and only
+    one, whose Devastating Wounds cost what an unsaved wound does (excess lost, the same Feel
+    No Pain), into groups that save differently: as if every group saved like the group the
+    wounds reach first (``g0``), then corrected on the states past that group.
+
+    Where every group saves like ``g0`` the wounds and the Devastating Wounds all move the unit
+    by packets, whatever their order, and :func:`_by_count` counts them (``A``). The true chain
+    and that one agree on every state whose next wound goes to ``g0`` (a state past ``g0``
+    never leads back to one), so the answer is ``A`` plus, on the states past ``g0`` alone, the
+    difference of :func:`_single_wounds_random`'s two chains, with the Devastating Wounds
+    applied to it: a few states instead of every one. None when some state past ``g0`` leads
+    back to one whose wounds go to ``g0`` (a start of several wounded models)."""
+    start = max(keys, key=keys.__getitem__)[0]
+    g0 = next_group(start, allocation, v.precision)
+    if g0 is None:
+        return None
+    first: dict[UnitState, bool] = {}
+
+    def inside(s: UnitState) -> bool:
+        if s not in first:
+            first[s] = next_group(s, allocation, v.precision) == g0
+        return first[s]
+
+    a, b, c = _split_single(per)
+    count = n.repeat(v.count)
+    counts = count.weights()
+    top = max(counts)
+    # the true saves, and g0's for every group: the two chains differ past g0 alone, where
+    # each runs on its own; the states whose wounds go to g0 move alike, once for both
+    moves = [wound_move(allocation, seen, losses, v.precision)
+             for seen in (faces, [faces[g0]] * len(faces))]
+    total = moves[0].total  # type: ignore[attr-defined]  # the same for both
+    steps = [_single_step(move, a, c) for move in moves]
+    memos: list[dict[Any, list[tuple[Any, int]]]] = [{}, {}]
+    inner = {k: w for k, w in keys.items() if inside(k[0])}
+    pasts = [[{k: w for k, w in keys.items() if not inside(k[0])}] for _ in moves]
+    for _ in range(top):
+        moved = markov_step(inner, steps[0], memos[0])
+        inner = {}
+        into: Weights = {}
+        for k, w in moved.items():
+            (inner if inside(k[0]) else into)[k] = w
+        for past, step, memo in zip(pasts, steps, memos, strict=True):
+            nxt = markov_step(past[-1], step, memo)
+            for k, w in into.items():
+                nxt[k] = nxt.get(k, 0) + w
+            past.append(nxt)
+    if any(not inside(s) and any(inside(s2) for (s2, _p), _w in out)
+           for memo in memos for (s, _p), out in memo.items()):
+        return None
+    true, alike = (_by_devastating(past, sum(keys.values()), counts, count.total,
+                                   (b, per.total), total) if any(past) else {}
+                   for past in pasts)
+    diff: dict[int, Weights] = {}
+    for d in true.keys() | alike.keys():
+        t, f = true.get(d, {}), alike.get(d, {})
+        part = {k: w for k in t.keys() | f.keys() if (w := t.get(k, 0) - f.get(k, 0))}
+        if part:
+            diff[d] = part
+
+    def devastate(key: tuple) -> list[tuple[Any, int]]:
+        return [((s2, key[1]), w) for s2, w in then(key[0])]
+
+    then_total = then.total  # type: ignore[attr-defined]
+    correction = horner(diff, devastate, then_total) if diff else {}
+    # A (over its own total) and the correction (over the single-wound path's) on one scale
+    packets = _by_count(keys, v, n, per, tuple(fails[g0].items()),
+                        packet_move(allocation, losses, v.precision), slot, True)
+    over = (sum(keys.values()) * count.total * per.total ** top * total ** top
+            * then_total ** max(diff, default=0))
+    mass = sum(packets.values())
+    common = gcd(over, mass)
+    out = {k: w * (over // common) for k, w in packets.items()}
+    for k, w in correction.items():
+        out[k] = out.get(k, 0) + w * (mass // common)
+    return {k: w for k, w in out.items() if w}
+
+
+def _phased(keys: Weights, g0: int | None, faces: list[int] | None) -> bool:
+    """Whether :func:`_phases` may apply: one starting state, and the groups past ``g0`` (the
+    one its wounds reach first) that have models fail their saves on the same faces."""
+    if len(keys) != 1 or g0 is None or faces is None:
+        return False
+    start = next(iter(keys))[0]
+    return len({faces[g] for g, s in enumerate(start) if g != g0 and s.models}) <= 1
+
+
+def _phases(keys: Weights, v: _Volley, n: PMF, per: PMF, faces: list[int],
+            losses: list[PMF], allocation: tuple[Group, ...]) -> Weights | None:
+    """The attack's last and only Devastating weapon, whose Devastating Wounds cost what an
+    unsaved wound does, into a unit whose first group (``g0``, the one the wounds reach
+    first) saves on other faces than the rest, which save alike: every wound is a packet or
+    nothing, and the packets move the unit by one chain ``P`` whatever made them, so only when
+    ``g0`` falls matters, not the states on the way (its save then gives way to the rest's).
+
+    With ``pi_k`` the unit after ``k`` packets while ``g0`` stands (the packet chain kept to
+    those states) and ``h_t`` the weight of ``g0`` falling at packet ``t`` (into one state
+    ``B``), a small chain over the attacks counts, for every ``k`` below the most ``t``, the
+    packets of ``g0``'s saves (``k``, its saves failing) and the Devastating Wounds (tallied),
+    and branches at each packet that may be the ``t``-th into a phase of its own that tallies
+    every packet after it, the rest's saves failing: the answer is ``P^v pi_k`` for each
+    ``(k, v)`` left in the first phase and ``h_t P^r B`` for each ``(t, r)`` in a second, in
+    one Horner chain over ``v`` and ``r``. None when the shape is not that one (several
+    starting states, a fall into more than one state, groups past ``g0`` that save
+    differently)."""
+    ((start, pending), mass), = keys.items()
+    g0 = next_group(start, allocation, v.precision)
+    if g0 is None or not _phased(keys, g0, faces):
+        return None
+    others = {faces[g] for g, s in enumerate(start) if g != g0 and s.models}
+    f0 = faces[g0]
+    f1 = others.pop() if others else f0
+    packet = packet_move(allocation, losses, v.precision)
+    p_total = packet.total  # type: ignore[attr-defined]
+    per_attack: dict[tuple[int, int], int] = {}  # (wounds that are not Devastating, Devastating)
+    for (_hits, wounds), w in per.weights().items():
+        e = wounds.count(DEVASTATING)
+        per_attack[len(wounds) - e, e] = per_attack.get((len(wounds) - e, e), 0) + w
+    longest = max(j for j, _e in per_attack)
+    count = n.repeat(v.count)
+    most = max(count.outcomes()) * longest  # the most wounds that are not Devastating
+    # the packet chain while g0 stands: pi_k, and the weight h_t of its fall at packet t
+    pis: list[Weights] = [{start: 1}]
+    falls: dict[int, int] = {}
+    fallen: UnitState | None = None
+    memo: dict[Any, list[tuple[Any, int]]] = {}
+    while pis[-1] and len(pis) <= most:
+        nxt: Weights = {}
+        for s, w in pis[-1].items():
+            if s not in memo:
+                memo[s] = packet(s)
+            for s2, w2 in memo[s]:
+                if next_group(s2, allocation, v.precision) == g0:
+                    nxt[s2] = nxt.get(s2, 0) + w * w2
+                    continue
+                if fallen is None:
+                    fallen = s2
+                if s2 != fallen or s2[g0].models:
+                    return None
+                falls[len(pis)] = falls.get(len(pis), 0) + w * w2
+        pis.append(nxt)
+    if not pis[-1]:
+        pis.pop()
+    first = len(pis)  # phase-one states: k packets of g0's saves, k < first
+
+    def attack(key: tuple) -> list[tuple[Any, int, int]]:
+        out: dict[tuple[Any, int], int] = {}
+        for (j, e), w in per_attack.items():
+            ways = [(key, e, w * 6 ** (longest - j))]
+            for _ in range(j):
+                after = []
+                for (phase, k), d, x in ways:
+                    if phase:  # after the fall: the rest's save
+                        if f1 < 6:
+                            after.append(((phase, k), d, x * (6 - f1)))
+                        if f1:
+                            after.append(((phase, k), d + 1, x * f1))
+                        continue
+                    if f0 < 6:
+                        after.append(((0, k), d, x * (6 - f0)))
+                    if f0:
+                        if k + 1 in falls:  # this packet may be the t-th: g0 falls
+                            after.append(((1, k + 1), d, x * f0))
+                        if k + 1 < first:
+                            after.append(((0, k + 1), d, x * f0))
+                ways = after
+            for s, d, x in ways:
+                out[s, d] = out.get((s, d), 0) + x
+        return [(s, d, x) for (s, d), x in out.items() if x]
+
+    counted = tallied_chain({(0, 0): mass}, count, attack,
+                            per.total * 6 ** longest)
+    top = max(falls, default=0)
+    top = max(top, first - 1)
+    lift = _powers(p_total, top)
+    by_count: dict[int, Weights] = {}
+    for ((phase, k), d), w in counted.items():
+        part = by_count.setdefault(d, {})
+        if phase:
+            x = w * falls[k] * lift[top - k]
+            part[fallen, pending] = part.get((fallen, pending), 0) + x  # type: ignore
+        else:
+            for s, y in pis[k].items():
+                part[s, pending] = part.get((s, pending), 0) + w * y * lift[top - k]
+
+    def moved(key: tuple) -> list[tuple[Any, int]]:
+        return [((s2, key[1]), w) for s2, w in packet(key[0])]
+
+    return {k: int(w) for k, w in horner(by_count, moved, p_total).items() if w}
 
 
 def _single_wounds_fixed(keys: Weights, top: int, b_total: int, step: Move, devastate: Move,

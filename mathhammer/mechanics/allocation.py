@@ -212,7 +212,8 @@ def one_group_chain(keys: dict[tuple, int], count: PMF, move: Move) -> dict[tupl
         e = min(e, 1) if wounds == 1 else e  # W1: whether the step destroys a model
         loss[e] = loss.get(e, 0) + w
     steps = count.weights() if len(loss) == 1 and 1 in loss else PMF._trusted(
-        loss).random_sum(count).weights()
+        loss).random_sum(count).weights() if wounds == 1 else _capped_sum(
+        loss, count.weights(), wounds)
     out: dict[tuple, int] = {}
     for key, w in keys.items():
         state = key[0]
@@ -228,6 +229,29 @@ def one_group_chain(keys: dict[tuple, int], count: PMF, move: Move) -> dict[tupl
                 else TargetState(1, left),)
             k2 = (s2, *key[1:])
             out[k2] = out.get(k2, 0) + w * p
+    return out
+
+
+def _capped_sum(x: dict[int, int], counts: dict[int, int], cap: int) -> dict[int, int]:
+    """Weights of min(cap, the sum of N copies of X), N ~ ``counts`` (X's weights ``x``, its
+    outcomes >= 0), over ``sum(counts) * sum(x) ** max(N)``: Horner's form of
+    :meth:`PMF.random_sum` on dicts that never hold an outcome past ``cap`` (a single model
+    of ``cap`` wounds needs no more; the sum of 40 D6+1 losses would reach 280).
+
+    >>> _capped_sum({1: 1, 2: 1}, {2: 1}, 3)  # 1+1, 1+2, 2+1, 2+2 capped at 3
+    {2: 1, 3: 3}
+    """
+    total, top = sum(x.values()), max(counts)
+    out: dict[int, int] = {}
+    for k in range(top, -1, -1):  # ((c_top X + c_{top-1} T) X + c_{top-2} T^2) ...
+        step: dict[int, int] = {}
+        for s, a in out.items():
+            for e, b in x.items():
+                t = min(s + e, cap)
+                step[t] = step.get(t, 0) + a * b
+        if c := counts.get(k, 0) * total ** (top - k):
+            step[0] = step.get(0, 0) + c
+        out = step
     return out
 
 

@@ -48,7 +48,7 @@ from __future__ import annotations
 import re
 import time
 import uuid
-from typing import Any
+from typing import Any, Literal, overload
 
 import attrs
 
@@ -159,6 +159,7 @@ def army_profiles(army: Any) -> list[Profile]:
     or a Leader and its Bodyguard as two units (the Leader's marked ``leader``)."""
     out = []
     for label, row in army.rows():
+        units: tuple[Unit, ...]
         if hasattr(row, "leader") and hasattr(row, "bodyguard"):  # an AttachedUnit
             fired = _fired(row)
             units = (army_unit(row.bodyguard, fired), army_unit(row.leader, fired, True))
@@ -387,12 +388,14 @@ def _weapon(p: Profile, w: UnitWeapon, unique: str, where: tuple[str, ...]) -> d
 
 def profile_data(p: Profile, stamp: str) -> dict[str, Any]:
     """One profile as UnitCrunch's export writes it (``stamp``: its created/updated time)."""
-    shared = {}  # a weapon name in several model types: "nameUnique" says whose
+    # a weapon name in several model types: "nameUnique" says whose
+    shared: dict[str, set[tuple[str, str]]] = {}
     for u in p.units:
         for m in u.model_types:
             for w in m.weapons:
                 shared.setdefault(w.name, set()).add((u.name, m.name))
-    units, selected = [], {"Ranged": [], "Melee": []}
+    units: list[dict[str, Any]] = []
+    selected: dict[str, list[str]] = {"Ranged": [], "Melee": []}
     for u in p.units:
         uid = _id(p.name, "unit", u.name, u.leader)
         abilities = [_stealth(_id(p.name, "stealth", u.name))] if u.stealth else []
@@ -456,6 +459,10 @@ def dumps(profiles: list[Profile], exported: int | None = None) -> bytes:
 # ---------------------------------------------------------------- reading one back
 
 
+@overload
+def _int(v: Any, where: str, lowest: int, highest: int, none: Literal[False] = False) -> int: ...
+@overload
+def _int(v: Any, where: str, lowest: int, highest: int, none: Literal[True]) -> int | None: ...
 def _int(v: Any, where: str, lowest: int, highest: int, none: bool = False) -> int | None:
     if v is None and none:
         return None
@@ -493,7 +500,9 @@ def _read_weapon(w: dict, where: str) -> UnitWeapon:
     try:
         weapon = Weapon(_str(w.get("name"), where).strip(), attacks=str(w.get("attacks")),
                         skill=None if skill in ("", None) else skill,
-                        strength=w.get("strength"), ap=w.get("ap"),
+                        # the file's values as read (None where absent), for Weapon's
+                        # validators to check: mypy sees only their post-check types
+                        strength=w.get("strength"), ap=w.get("ap"),  # type: ignore[arg-type]
                         damage=str(w.get("damage")), abilities=tuple(abilities),
                         range="melee" if melee else 24)
     except (TypeError, ValueError) as e:

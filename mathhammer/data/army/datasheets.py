@@ -25,7 +25,8 @@ from ...cache import cached
 from ...errors import InputError
 from ..bsdata.formats import EDITION_SUFFIXES
 from ..store.compiled import StoredCatalogue, StoredEntry
-from ..store.index import UnitIndex
+from ..store.data_folder import Edition
+from ..store.index import CatalogueInfo, UnitIndex
 from ..typed.names import name_key
 from .values import DataFile, ParsedList
 
@@ -111,8 +112,8 @@ class ArmyData:
         return self.units[key]
 
 
-def edition_of(index: UnitIndex) -> str:
-    return str(index.edition)
+def edition_of(index: UnitIndex) -> Edition:
+    return index.edition
 
 
 def _without_brackets(name: str) -> str:
@@ -218,9 +219,9 @@ def find_datasheet(d: ArmyData, homes: list, name: str, notes: tuple[str, ...] =
     is. Unresolved: (None, closest names, "")."""
     q = match_key(name)
     for cat in homes:
-        e = d.keyed(cat.path).get(q)
-        if e is not None:
-            return cat, e[1], ""
+        kv = d.keyed(cat.path).get(q)
+        if kv is not None:
+            return cat, kv[1], ""
     for cat in homes:  # "World Eaters Rhino": the faction, then a datasheet's name
         got = _after_faction(d, cat, name, q)
         if got is not None:
@@ -242,15 +243,15 @@ def find_datasheet(d: ArmyData, homes: list, name: str, notes: tuple[str, ...] =
         near = [kv for k, kv in entries.items() if len(k) > 3 and q.endswith(" " + k)]
         if len(near) == 1:
             return cat, near[0][1], f"'{name}' read as '{near[0][1].name}' (the data's name)"
-        c = close_key(q, entries)
-        if c is not None:
-            return cat, entries[c][1], f"'{name}' read as '{entries[c][1].name}' (closest " \
-                "spelling in the data)"
+        spelt = close_key(q, entries)
+        if spelt is not None:
+            return cat, entries[spelt][1], f"'{name}' read as '{entries[spelt][1].name}' " \
+                "(closest spelling in the data)"
     d.lookups += 1
     if d.lookups > _MAX_LOOKUPS:  # a list of hundreds of unknown names: no closest names
         return None, [], ""
     hits = [(c, u) for c, u in d.index.find(name) if match_key(u) == q]
-    by_cat = {}
+    by_cat: dict[str, tuple[CatalogueInfo, str]] = {}
     for c, u in hits:
         by_cat.setdefault(str(c.path), (c, u))
     if len(by_cat) == 1 or (hits and len({match_key(u) for _c, u in hits}) == 1
@@ -369,12 +370,12 @@ def weapon_tables(groups: list[dict], gi: int, name: str, near: bool = True) -> 
             return standard_first(prof)
     # a name the list writes longer or shorter ("Perdition Pistol" for "Perdition"): one weapon
     for i in order if near else ():
-        near = [w for w in groups[i].get("weapons", [])
+        ends = [w for w in groups[i].get("weapons", [])
                 if q.startswith(match_key(w["name"]) + " ")
                 or q.endswith(" " + match_key(w["name"]))
                 or match_key(w["name"]).startswith(q + " ")]
-        if len({w["name"] for w in near}) == 1:
-            return near[:1]
+        if len({w["name"] for w in ends}) == 1:
+            return ends[:1]
     return []
 
 
@@ -422,9 +423,9 @@ def catalogue_weapon(d: ArmyData, path: Path, name: str) -> list[dict]:
                 if t not in same:
                     same.append(t)
             per_cat.append(found)
-        d.units[key] = per_cat  # type: ignore[assignment]
+        d.units[key] = per_cat
     q = match_key(name)
-    for found in d.units[key]:  # type: ignore[union-attr]
+    for found in d.units[key]:
         if q in found:
             return found[q][:1] if len(found[q]) == 1 else []
         family = {k: ts for k, ts in found.items() if k.startswith(q + " - ")}

@@ -5,10 +5,8 @@ formats registered below (``newrecruit-json``, ``listforge-json``, ``listforge-l
 The roster trees are walked by the same code as a ``.ros`` roster
 (:func:`mathhammer.data.army.roster.read_tree`); a unit's ``entryId`` (and a saved army's
 ``datasheet_id``) is its datasheet's BattleScribe id, which the list is resolved by before the
-name. Limits (:mod:`mathhammer.limits`): the file's size (``MAX_ARMY_FILE_BYTES``, also
-for the JSON a share link unpacks to), the depth of the JSON (``MAX_JSON_DEPTH``) and of the
-roster's selections (``MAX_ROSTER_DEPTH``), a name's length (``MAX_LINE``) and the units
-(``MAX_ARMY_UNITS``).
+name. Limits (:mod:`mathhammer.limits`): ``MAX_ARMY_FILE_BYTES`` (a share link's JSON too),
+``MAX_JSON_DEPTH``, ``MAX_ROSTER_DEPTH``, ``MAX_LINE``, ``MAX_ARMY_UNITS``.
 
 >>> kind_of('{"roster": {"forces": []}, "generatedBy": "https://newrecruit.eu"}')
 'json'
@@ -119,7 +117,8 @@ for _k, (_name, _edition, _reads) in enumerate((  # a link first, then JSON by i
     register(ListFormat(_name, _READERS[_name], listed=30 + _k, edition=_edition, reads=_reads,
                         signs=(
         Sign(1, lambda text: kind_of(text) == "link") if _name == "listforge-link" else
-        Sign(2, lambda text, n=_name: kind_of(text) == "json" and _json_kind(text) == n),)))
+        Sign(2, functools.partial(lambda n, text: kind_of(text) == "json"
+                                  and _json_kind(text) == n, _name)),)))
 #: the structured formats (this module's)
 FORMATS = tuple(_READERS)
 
@@ -211,7 +210,8 @@ def format_of(data: Any) -> str | None:
 
 def _roster_of(data: dict) -> dict | None:
     """The roster of an export: ``data["roster"]``, or the value itself when it is one."""
-    roster = data.get("roster") if isinstance(data.get("roster"), dict) else data
+    inner = data.get("roster")
+    roster = inner if isinstance(inner, dict) else data
     return roster if isinstance(roster.get("forces"), list) else None
 
 
@@ -221,7 +221,7 @@ class _Node(JsonNode):
 
     __slots__ = ()
 
-    def children(self, plural: str) -> list[_Node]:
+    def children(self, plural: str) -> list[JsonNode]:  # each a _Node
         v = self.d.get(plural)
         if isinstance(v, dict):  # {"selections": {"selection": [...] or {...}}}
             v = v.get(plural[:-1])

@@ -90,7 +90,7 @@ class _Builder:
     def members(self) -> list[Member]:
         u = self.unit
         if u.type == "model":
-            found = [(u, self.ctx, (u,))]
+            found: list[tuple[Entry, Context, tuple[Entry, ...]]] = [(u, self.ctx, (u,))]
         else:
             found = [
                 (x, c, path)
@@ -119,8 +119,8 @@ class _Builder:
         for e, ctx, path in found:
             parent = path[-1]
             lines = [p for p in self.w.profiles(e, ctx) if is_statline(p)] if e is not u else []
-            for above in reversed(path[1:]):  # a statline on a group (or entry) around it
-                lines = lines or [p for p in self.w.profiles(above, ctx) if is_statline(p)]
+            for outer in reversed(path[1:]):  # a statline on a group (or entry) around it
+                lines = lines or [p for p in self.w.profiles(outer, ctx) if is_statline(p)]
             lines = lines or unit_lines
             if not lines and any_lines:
                 if len({p.name for p in any_lines}) > 1:  # the unit's one statline: no guess
@@ -355,9 +355,10 @@ class _Builder:
                         self.unit.name, cat.name, str(cat.revision))
         raw["origin"] = origin.to_table()
         raw["source"] = origin.text()
-        by_size = {}  # the unit of each size: its make-up nearest the data's defaults
-        for c in made:
-            by_size.setdefault(c.size, [(m, c.members[j]) for j, m in enumerate(members)])
+        # the unit of each size: its make-up nearest the data's defaults
+        by_size: dict[int, list[tuple[Member, int]]] = {}
+        for comp in made:
+            by_size.setdefault(comp.size, [(m, comp.members[j]) for j, m in enumerate(members)])
         pts = points_by_size(self.unit, self.ctx, [groups[i] for i in order],
                              [counts[i] for i in order], self.warn,
                              dict(sorted(by_size.items())) if made else None)

@@ -225,8 +225,8 @@ class _Tree:
         for ch, m in zip(self.chains, members, strict=True):
             self.bounds[id(m.entry)] = (1, 1, [], 1) if m.entry is unit else \
                 _bounds(m.entry, ctx, _scopes(ch[:-1]))
-        for key, up in around.items():
-            self.bounds[key] = _bounds(self.nodes[key], ctx, _scopes(up))
+        for key, outer in around.items():
+            self.bounds[key] = _bounds(self.nodes[key], ctx, _scopes(outer))
         # the entries whose limits wait for the unit's other choices, and what they count
         self.pending = [k for k, b in self.bounds.items() if b[2]]
         self.watched: list[str] = []

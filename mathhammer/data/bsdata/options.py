@@ -187,22 +187,22 @@ def loadout_by_size(unit: Entry, g: list[Member], count: tuple[int, int],
     out = []
     for key, table in tables.items():
         t = dict(table)
-        top = [max(0, m) for m in most[key]]
-        have = [min(c, m) for c, m in zip(carried[key], top, strict=True)]
+        tops = [max(0, m) for m in most[key]]
+        have = [min(c, m) for c, m in zip(carried[key], tops, strict=True)]
         if not any(have):
             t["optional"] = True
         elif have != sizes:
             scaled = [min(max(1, have[0] * n // lo), m) if lo else -1
-                      for n, m in zip(sizes, top, strict=True)]
+                      for n, m in zip(sizes, tops, strict=True)]
             t["count"] = have[0] if have == scaled and have[0] else have
-        if top != sizes:
-            t["max"] = top[0] if len(set(top)) == 1 else top
+        if tops != sizes:
+            t["max"] = tops[0] if len(set(tops)) == 1 else tops
         out.append(t)
-    for name, cap, keys in slots.shared(tables, most):
+    for name, slot_cap, keys in slots.shared(tables, most):
         for key, t in zip(tables, out, strict=True):
             if key in keys and "slot" not in t:  # in two slots: the outer one
                 t["slot"] = name
-                t["slot_max"] = cap[0] if len(set(cap)) == 1 else cap
+                t["slot_max"] = slot_cap[0] if len(set(slot_cap)) == 1 else slot_cap
     return out
 
 
@@ -251,7 +251,8 @@ class _Slots:
                     whole = unit_cap(e, ctx, unit_n)
                     caps = self.unit_cap.setdefault(e.id, [None] * self.sizes)
                     if whole is not None:
-                        caps[i] = whole if caps[i] is None else min(caps[i], whole)
+                        now = caps[i]
+                        caps[i] = whole if now is None else min(now, whole)
             above *= most if most is not None else 1
         self.member[key] = self.member.get(key, found) & found
 

@@ -107,8 +107,9 @@ class _Builder:
         )
 
     def modifiers(self, n: Node, outer: Conditions | None = None) -> tuple[Modifier, ...]:
-        out = []
+        out: list[Modifier] = []
         for m in n.children("modifiers"):
+            join = m.get("join")
             out.append(
                 Modifier(
                     type=m.get("type") or "",
@@ -116,14 +117,14 @@ class _Builder:
                     value=m.get("value") or "",
                     when=_and(outer, self.conditions(m)),
                     repeats=self.repeats(m),
-                    join=m.get("join") if m.get("join") is not None else " ",
+                    join=join if join is not None else " ",
                     affects=m.get("affects") or "",
                 )
             )
         for g in n.children("modifierGroups"):
             cond = _and(outer, self.conditions(g))
-            for m in self.modifiers(g, cond):
-                out.append(attrs.evolve(m, repeats=m.repeats or self.repeats(g)))
+            for mod in self.modifiers(g, cond):
+                out.append(attrs.evolve(mod, repeats=mod.repeats or self.repeats(g)))
         return tuple(out)
 
     def profile(self, n: Node) -> Profile:
@@ -251,8 +252,8 @@ class _Builder:
                 b.entry(x, "group") for x in root.children("sharedSelectionEntryGroups")
             ),
             shared_profiles=b.shared(b.profile(x) for x in root.children("sharedProfiles")),
-            shared_rules=b.shared(b.rule(x) for x in root.children("sharedRules")
-                                  + root.children("rules")),
+            shared_rules=b.shared(b.rule(x) for x in (*root.children("sharedRules"),
+                                                      *root.children("rules"))),
             shared_info_groups=b.shared(
                 b.info_group(x) for x in root.children("sharedInfoGroups")
             ),

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from fractions import Fraction
+from typing import Protocol
 
 import attrs
 
@@ -25,6 +26,13 @@ from .entries import Condition, Conditions, Entry, InfoGroup, Link, Modifier, Pr
 from .files import Library, MissingFileError
 
 _ROSTER_SCOPES = ("roster", "force", "primary-catalogue")
+
+
+class Counts(Protocol):
+    """What a condition is decided with: a :class:`Context`, or a make-up's counts
+    (:mod:`mathhammer.data.bsdata.makeup`); None where the count is unknown."""
+
+    def count(self, c: Condition) -> int | None: ...
 
 
 class LinkLimitError(InputError):
@@ -78,7 +86,7 @@ def _test(c: Condition, n: int) -> bool | None:
     }.get(c.type)
 
 
-def decide(c: Conditions | None, ctx: Context) -> bool | None:
+def decide(c: Conditions | None, ctx: Counts) -> bool | None:
     """True, False, or None when the context cannot tell."""
     if c is None:
         return True
@@ -287,7 +295,7 @@ def point_modifiers(e: Entry, cost_type: str) -> list[Modifier]:
     return [m for m in e.modifiers if m.field == cost_type]
 
 
-def apply_number(value: Fraction, m: Modifier, ctx: Context) -> Fraction:
+def apply_number(value: Fraction, m: Modifier, ctx: Counts) -> Fraction:
     """Apply one numeric modifier (set/increment/decrement, with repeats) if it applies."""
     if decide(m.when, ctx) is not True:
         return value

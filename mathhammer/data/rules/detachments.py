@@ -127,6 +127,11 @@ _ARMY_KW = re.compile(
     rf"({_KW}(?:(?: ?/ ?| or |, ){_KW})*) (units?|models?)")
 
 
+#: the keywords a beneficiary phrase keeps out, right after it: " (excluding KROOT and VESPID
+#: STINGWINGS models)", " (other than MONSTERS)"
+_EXCLUDED = re.compile(r" ?\((?:excluding|other than) ([^)]*?)(?: units?| models?)?\)")
+
+
 def unit_keywords(unit: Any) -> frozenset[str]:
     """A unit's keywords and faction keywords, upper case."""
     words = (*getattr(unit, "keywords", ()), *getattr(unit, "faction_keywords", ()))
@@ -178,6 +183,12 @@ def for_unit(read: Any, name: str, text: str, keywords: frozenset[str], where: s
         nonlocal mine
         phrase, noun = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
         if not any(has_keywords(p.strip(), keywords) for p in re.split(r" ?/ ?| or |, ", phrase)):
+            return m.group(0)
+        # "a friendly T'AU EMPIRE model (excluding KROOT ... models)": not the unit if it is one
+        # of those kept out (read as for other units, with the exclusion)
+        out = _EXCLUDED.match(m.string, m.end())
+        if out and any(has_keywords(p.strip(), keywords) for p in
+                       re.split(r",? and |,? or |, ", out.group(1))):
             return m.group(0)
         mine = True
         nouns.add(noun.rstrip("s"))

@@ -167,6 +167,11 @@ def is_attack_relevant(text: str) -> bool:
     return bool(_RELEVANT.search(normalize(text).lower()))
 
 
+#: a head that grants abilities and more in its bullets: "Ranged weapons ... have the
+#: [ANTI-MONSTER 5+] and [ANTI-VEHICLE 5+] abilities, and:" (the "have" and what follows it)
+_MORE_ABILITIES = re.compile(r"(.*\b(?:have|has) )(the \[[^.]*\babilit(?:y|ies)),? and$")
+
+
 def _sentences(text: str, branches: set[str] | None = None) -> list[str]:
     """Sentences, each cut into its clauses (:func:`_clauses`); a sentence ending in ':' is the
     head of the bullets that follow (each bullet is read with it), and a short one (a name:
@@ -189,8 +194,13 @@ def _sentences(text: str, branches: set[str] | None = None) -> list[str]:
             continue
         if p.endswith(":"):  # "...attacks have:" takes its bullets as objects
             body = p[:-1]
+            more = _MORE_ABILITIES.match(body)
             if head and len(body.split()) <= 6 and not _CLAUSE_VERB.search(body):
                 label = body + ", "  # a bullet's name under the head
+            elif more:  # "X have the [A] ability, and: - The [B] ability if ...": a sentence,
+                # and its bullets more objects of its "have"
+                out += _clauses(more.group(1) + more.group(2))
+                head, label = more.group(1), ""
             else:
                 head, label = body + (" " if re.search(r"\b(?:have|has)$", body) else ", "), ""
             continue
@@ -1114,6 +1124,8 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
             if grant:
                 found = _nps(sentence, grant.start())
                 frame = _np_whom(found[0], False, sentence) if found else frame
+            elif _UNIT_FRAME.search(sentence):  # "models in the bearer's unit have that
+                frame = Whom(Scope.UNIT)  # bioniks ability. ... this model": each of them
             if intros:
                 ref = intros[-1][2]
                 history += [w for _a, _b, w in intros]
@@ -1191,6 +1203,11 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
             whom = attrs.evolve(whom, scope=Scope.OTHERS)
         if frame is not None and whom.scope in (Scope.UNIT, Scope.MODEL):
             whom = frame  # "X units from your army have the following ability: ... this unit"
+        if whom.scope is Scope.OTHERS and _OTHER_MODELS.search(whom.words):
+            # "... melee weapons equipped by all other models in the bearer's unit": the unit
+            # but the bearer, a beneficiary the engine has no rule for
+            reasons.append(f"for the other models of the bearer's unit ({_quote(sentence)})")
+            continue
         grant = _FRAME.search(sentence)
         if grant:
             found = _nps(sentence, grant.start())
@@ -1365,6 +1382,16 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     from .guard import guarded  # a second reading of each part against the text (guard.py)
 
     return guarded(tuple(out), normalize(text))
+
+
+#: the models of the bearer's unit given an ability the text then defines ("Until the end of the
+#: battle, models in the bearer's unit have that bioniks ability. ... 2. Bionik Arms: Add 1 to the
+#: Strength characteristic of melee weapons equipped by this model"): "this model" is each one
+_UNIT_FRAME = re.compile(r"\bmodels in (?:this|the bearer's|this model's) unit have (?:that|the "
+                         r"following) [a-z' \-]*abilit", re.I)
+#: the bearer's unit without the bearer: "all other models in the bearer's unit"
+_OTHER_MODELS = re.compile(r"\bother models in (?:this|the bearer's|this model's|its) unit\b",
+                           re.I)
 
 
 #: a rule given by name ("gain the Blessings of Khorne ability"; not "units that have the X
@@ -1661,6 +1688,10 @@ def _keyword_phrases(words: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(" ".join(p.upper().split()) for p in parts if p.strip()))
 
 
+#: the keywords kept out right after a unit phrase: " (excluding KROOT, VESPID models)"
+_EXCL_AFTER = r"\s*\((?:excluding|other than) ([^)]*)\)"
+
+
 def _np_whom(m: Any, select: bool, sentence: str) -> Whom | None:
     """The beneficiary a unit phrase names (None: a plain "a model", not a unit brought in)."""
     adj = m.group("adj").lower()
@@ -1676,8 +1707,16 @@ def _np_whom(m: Any, select: bool, sentence: str) -> Whom | None:
     after = sentence[end:end + 80].lower()
     if not kw and re.match(r"\s*that can fly\b", after):  # "friendly units that can Fly"
         kw = "FLY"
-    excluding = _keyword_phrases(m.group("excl")) if m.group("excl") else ()
     words = m.group(0).strip()
+    excl = m.group("excl")
+    if not excl:  # read in a clause cut at a comma of its brackets: the whole sentence's
+        whole = re.search(re.escape(words.split(" (")[0]) + _EXCL_AFTER, sentence)
+        excl = whole.group(1) if whole else ""
+    # "(excluding KROOT and TITANIC models)": the keywords, not the noun
+    noun = excl.split()[-1:] if excl else []
+    if noun and noun[0].lower() in ("unit", "units", "model", "models"):
+        excl = excl.rstrip()[:-len(noun[0])]
+    excluding = _keyword_phrases(excl) if excl.strip() else ()
     if not adj and not tail and re.match(r"\s*(?:\([^)]*\)\s*)?(?:is|was|were) hit by", after):
         return Whom(Scope.ENEMY, words=words)  # "each time a unit is hit by this weapon"
     if "enemy" in adj or (select and not adj and not tail and re.match(
@@ -1759,23 +1798,37 @@ def _intros(sentence: str) -> list[tuple[int, int, Whom]]:
 _ATTACKER_KEYWORDS = re.compile(
     r"\b(?:attacks? made by|each time) an? (?P<kw>(?:[A-Z][A-Z'\-]+ ){1,4}?)models? "
     r"(?:makes? an? (?:[a-z]+ )?attack|is allocated|targets)\b")
+#: when the attacks are made ("each time this model's unit is selected to fight"): a subject
+#: only when the effect names none ("..., add 1 to the Attacks characteristic of this model's
+#: Master-Crafted Power Weapon": the model's, not its unit's)
+_TRIGGER = re.compile(r"\beach time (?P<s>[^,.;:]{1,80}?) (?:shoots|fights|is selected to "
+                      r"(?:shoot|fight)|targets)\b", re.I)
 #: a sentence's subject: who makes the attacks it changes
 _SUBJECT_ATTACK = [
     re.compile(r"\b(?:each time|when|whenever) (?P<s>(?:(?!each time)[^.;:]){1,120}?) "
                r"(?:makes?|made) an? (?:[a-z]+ )?attacks?", re.I),
-    re.compile(r"\battacks? made by (?P<s>[^,.;:]{1,80}?)(?= that| with| against| have| has|"
-               r" targeting|,|\.|$)", re.I),
+    # (not "CHARACTER models were destroyed as a result of attacks made by this model": a
+    # condition on what the model did, the effect's weapons are named after it)
+    re.compile(r"(?<!a result of )\battacks? made by (?P<s>[^,.;:]{1,80}?)(?= that| with| "
+               r"against| have| has| targeting|,|\.|$)", re.I),
     re.compile(r"\b(?:weapons?|attacks)(?: equipped by| of) (?P<s>(?:the |a |an |this |that |"
                r"those |models? |units? |friendly |[a-z' ,\-]+ (?:models?|units?) )[^.;:]{0,80}?)"
                r"(?= ha(?:ve|s)\b| gains?\b| to have\b|"
-               r" by \d| while\b| is\b| are\b| against\b| in (?:the|your)\b|,|\.|$)",
+               r" by \d| while\b| is\b| are\b| against\b| in (?:the|your)\b|,|\.|$|"
+               # "... equipped by the model and those weapons have ...": a clause of its own
+               r" and (?:those|these|that|its|it)\b)",
                re.I),
-    re.compile(r"\bweapons (?:in|of) (?P<s>(?:this|that|the bearer's|this model's) "
+    re.compile(r"\bweapons (?:equipped )?(?:in|of) (?P<s>(?:this|that|the bearer's|this model's) "
                r"(?:[a-z' \-]{1,30} )?units?)\b", re.I),
     re.compile(r"\b(?P<s>(?:this|that|the bearer|its|their|those)(?: [a-z\-]+){0,3}?)'s? "
-               r"(?:[a-z\-]+ ){0,3}?(?:weapons|attacks|profiles?)\b", re.I),
-    re.compile(r"\beach time (?P<s>[^,.;:]{1,80}?) (?:shoots|fights|is selected to (?:shoot|"
-               r"fight)|targets)\b", re.I),
+               r"(?:[a-z\-]+ ){0,3}?(?:weapons?|attacks|profiles?)\b", re.I),
+    _TRIGGER,
+    # "you can target the bearer's unit with the Fire Overwatch Stratagem": who shoots
+    re.compile(r"\btarget (?P<s>(?:this|the bearer's|this model's) (?:unit|model)) with the "
+               r"(?:fire )?overwatch stratagem\b", re.I),
+    # "(While a unit is suppressed, it has -1 to hit rolls.)": "it" is the unit brought in
+    re.compile(r"(?:^|[,(]\s*)(?P<s>[^,.;:()]{1,120}?) (?:has|have|gets?) [+-]\d to "
+               r"(?:the |their )?(?:hit|wound) rolls?\b", re.I),
 ]
 #: who is attacked
 _SUBJECT_DEFEND = [
@@ -1936,7 +1989,7 @@ def _first_subject(patterns: list[re.Pattern], cased: str, intros: list[tuple[in
             elif later is None:
                 later = (found, (a, a + len(head)))
         if before is not None:
-            return before
+            return later if pattern is _TRIGGER and later is not None else before
     return later if later is not None else (None, None)
 
 
@@ -2021,6 +2074,12 @@ def _subject(low: str, cased: str, defending: bool, intros: list[tuple[int, int,
         # targets this model, ...", "If that attack was made by ..., subtract 1 from the Wound
         # roll as well" is that attack's, against the bearer
         return prior, "defender" if prior_side == "defender" else side, None
+    if attacking is None and defended is None and prior is None and intros and \
+            intros[-1][2].scope is not Scope.ENEMY and re.search(r"\b(?:those|that) attacks?\b",
+                                                                  low):
+        # "When a friendly PALADIN SQUAD unit is selected to fight, if the S of those attacks
+        # is lower ..., those attacks have +1 to wound rolls": the attacks of the unit brought in
+        return intros[-1][2], side, None
     if defending:
         return defended or attacking, side, d_span if defended else a_span
     return attacking or defended, side, a_span if attacking else d_span

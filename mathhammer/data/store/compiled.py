@@ -208,9 +208,9 @@ def compile_catalogue(path: str) -> dict[str, Any]:
     except ValueError as e:
         return {"id": "", "name": p.stem, "library": False, "links": [], "units": [],
                 "error": str(e)}
-    head = {"id": cat.id, "name": cat.name, "library": bool(cat.library),
-            "revision": cat.revision,
-            "links": [[c.target_id, c.name] for c in cat.catalogue_links], "units": []}
+    head: dict[str, Any] = {
+        "id": cat.id, "name": cat.name, "library": bool(cat.library), "revision": cat.revision,
+        "links": [[c.target_id, c.name] for c in cat.catalogue_links], "units": []}
     if cat.kind != "catalogue" or is_game_system(p):
         return head
     head["abilities"] = _listing(lambda: listing.file_ability_texts(cat))
@@ -231,10 +231,10 @@ def compile_catalogue(path: str) -> dict[str, Any]:
         return {"name": name, "key": key, "own": cat.find(key) is not None,
                 **compile_datasheet(lib, e)}
 
-    at = {}
-    for i, (name, e) in enumerate(found):
-        at[id(e)] = i
-        head["units"].append(compiled(name, e))
+    at: dict[int, int] = {}
+    for i, (name, entry) in enumerate(found):
+        at[id(entry)] = i
+        head["units"].append(compiled(name, entry))
     # what a roster selects in it (a library's own datasheets may differ from its shared ones)
     try:
         selectable = catalogue_units(lib) if cat.library else found
@@ -878,9 +878,9 @@ class Store:
         seen = {d.id for _r, _l, d in ranked}
         for ds in self._fts(text):
             if ds not in seen:
-                d = next((d for d in rows if d.id == ds), None)
-                if d is not None:
-                    ranked.append((4, len(ranked), d))
+                hit = next((d for d in rows if d.id == ds), None)
+                if hit is not None:
+                    ranked.append((4, len(ranked), hit))
                     seen.add(ds)
         ranked.sort(key=lambda r: (r[0], r[1] if r[0] < 4 else 0))
         return [d for _r, _l, d in ranked]
@@ -958,7 +958,7 @@ def compiled_elsewhere() -> Iterator[None]:
 
 def _default_progress(edition: str, folder: Path) -> Progress:
     """Progress on stderr: a bar on a terminal, else one line when the build starts."""
-    said = []
+    said: list[bool] = []
 
     def progress(done: int, total: int, name: str) -> None:
         if not said:
@@ -1028,7 +1028,7 @@ def _ready(path: Path, folder: Path, edition: Edition, progress: Progress | None
         remove_store(path)
     if not _BUILD_HERE[0]:
         raise StoreCompiling(edition, folder)
-    said = []
+    said: list[bool] = []
 
     def waiting(pid: int) -> None:
         if not said:
@@ -1082,7 +1082,7 @@ def listing_of(path: str | os.PathLike, what: str) -> Any:
     if stored is None:
         from ..bsdata.listing import read_listing
 
-        stored = read_listing(path, what)
+        stored = read_listing(Path(path), what)
     return stored
 
 
