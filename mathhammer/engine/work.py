@@ -33,8 +33,10 @@ def attack_dice(profiles: Iterable[tuple[Weapon, int]], target_models: int,
     110
     """
     rules = rules or load_ruleset()
-    return sum(models * _most_attacks(weapon, rules, target_models)
-               for weapon, models in profiles)
+    total = 0
+    for weapon, models in profiles:
+        total += models * _most_attacks(weapon, rules, target_models)
+    return total
 
 
 def _most_attacks(weapon: Weapon, rules: RuleSet, target_models: int) -> int:
@@ -49,8 +51,10 @@ def _most_attacks(weapon: Weapon, rules: RuleSet, target_models: int) -> int:
     ...     gun, _ANYWHERE, load_ruleset(), 10).outcomes())  # 12 + 3 + 2
     True
     """
-    a = weapon.parsed
     most = _highest(weapon.attacks)
+    if not weapon.abilities:  # nothing adds attacks
+        return most
+    a = weapon.parsed
     if a.rapid_fire:
         most += _highest(a.rapid_fire)
     if a.blast or a.cleave:

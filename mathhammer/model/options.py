@@ -239,6 +239,11 @@ class Options:
         mathhammer.errors.InputError: unknown option 'half_rnage'; did you mean half_range, halv...
         """
         if cls is Options:  # an option at its default (same value, same type) is no option
+            for k, v in kwargs.items():  # every one at its default (the most common): at once
+                if k not in _DEFAULTS or type(v) is not type(_DEFAULTS[k]) or v != _DEFAULTS[k]:
+                    break
+            else:
+                return _DEFAULT
             kwargs = {k: v for k, v in kwargs.items() if not (
                 k in _DEFAULTS and type(v) is type(_DEFAULTS[k]) and v == _DEFAULTS[k])}
             if not kwargs:

@@ -132,6 +132,19 @@ def _range(value: int | str) -> int | str:
     return value
 
 
+#: The checks of a Weapon's plain fields, in field order (run when the quick test fails).
+_WEAPON_CHECKS = (_text("name"), _int_in("skill", 2, 6, optional=True),
+                  _int_in("strength", 1, MAX_STRENGTH, limit="MAX_STRENGTH"),
+                  _int_in("ap", -6, 0))
+
+#: The checks of a Target's plain fields, in field order.
+_TARGET_CHECKS = (_int_in("models", 1, MAX_MODELS, limit="MAX_MODELS"),
+                  _int_in("toughness", 1, MAX_TOUGHNESS, limit="MAX_TOUGHNESS"),
+                  _int_in("save", 2, 7), _int_in("wounds", 1, MAX_WOUNDS, limit="MAX_WOUNDS"),
+                  _int_in("invuln", 2, 6, optional=True), _int_in("fnp", 2, 6, optional=True),
+                  _text("name"), _int_in("fnp_mortal", 2, 6, optional=True),
+                  _int_in("fnp_psychic", 2, 6, optional=True))
+
 @attrs.frozen(cache_hash=True)  # a key of every cached step
 class Weapon:
     """One weapon profile. ``skill`` is BS/WS (3 means 3+), ``None`` for automatic hits.
@@ -139,15 +152,25 @@ class Weapon:
     ``attacks`` and ``damage`` take an int or a dice expression; ``range`` is inches or ``"melee"``.
     """
 
-    name: str = attrs.field(validator=_text("name"))
+    name: str
     attacks: str = attrs.field(converter=_attacks)
-    skill: int | None = attrs.field(validator=_int_in("skill", 2, 6, optional=True))
-    strength: int = attrs.field(validator=_int_in("strength", 1, MAX_STRENGTH,
-                                                           limit="MAX_STRENGTH"))
-    ap: int = attrs.field(validator=_int_in("ap", -6, 0))
+    skill: int | None
+    strength: int
+    ap: int
     damage: str = attrs.field(converter=_damage)
     abilities: tuple[str, ...] = attrs.field(default=(), converter=_abilities)
     range: int | str = attrs.field(default=24, converter=_range)
+
+    def __attrs_post_init__(self) -> None:
+        # every field in one pass (one validator call each costs more, and a query makes a
+        # Weapon); a value out of range is refused by its own check, as before
+        skill, strength, ap = self.skill, self.strength, self.ap
+        if not (type(self.name) is str and (skill is None or type(skill) is int and 2 <= skill <= 6)
+                and type(strength) is int and 1 <= strength <= MAX_STRENGTH
+                and type(ap) is int and -6 <= ap <= 0):
+            for check, value in zip(_WEAPON_CHECKS, (self.name, skill, strength, ap),
+                                    strict=True):
+                check(self, None, value)
 
     @property
     def melee(self) -> bool:
@@ -170,20 +193,34 @@ class Target:
     values: ``fnp`` against every wound, ``fnp_mortal`` against mortal wounds only (Devastating
     Wounds included), ``fnp_psychic`` against Psychic Attacks only (:meth:`fnp_against`)."""
 
-    models: int = attrs.field(validator=_int_in("models", 1, MAX_MODELS, limit="MAX_MODELS"))
-    toughness: int = attrs.field(validator=_int_in("toughness", 1, MAX_TOUGHNESS,
-                                                               limit="MAX_TOUGHNESS"))
-    save: int = attrs.field(validator=_int_in("save", 2, 7))
-    wounds: int = attrs.field(validator=_int_in("wounds", 1, MAX_WOUNDS, limit="MAX_WOUNDS"))
-    invuln: int | None = attrs.field(default=None, validator=_int_in("invuln", 2, 6, optional=True))
-    fnp: int | None = attrs.field(default=None, validator=_int_in("fnp", 2, 6, optional=True))
+    models: int
+    toughness: int
+    save: int
+    wounds: int
+    invuln: int | None = None
+    fnp: int | None = None
     keywords: tuple[str, ...] = attrs.field(default=(), converter=_keywords)
     abilities: tuple[str, ...] = attrs.field(default=(), converter=lambda v: _target_abilities(v))
-    name: str = attrs.field(default="", validator=_text("name"))
-    fnp_mortal: int | None = attrs.field(default=None,
-                                         validator=_int_in("fnp_mortal", 2, 6, optional=True))
-    fnp_psychic: int | None = attrs.field(default=None,
-                                          validator=_int_in("fnp_psychic", 2, 6, optional=True))
+    name: str = ""
+    fnp_mortal: int | None = None
+    fnp_psychic: int | None = None
+
+    def __attrs_post_init__(self) -> None:
+        # every field in one pass, as Weapon's
+        models, toughness, save, wounds = self.models, self.toughness, self.save, self.wounds
+        invuln, fnp = self.invuln, self.fnp
+        if not (type(models) is int and 1 <= models <= MAX_MODELS
+                and type(toughness) is int and 1 <= toughness <= MAX_TOUGHNESS
+                and type(save) is int and 2 <= save <= 7
+                and type(wounds) is int and 1 <= wounds <= MAX_WOUNDS
+                and type(self.name) is str
+                and (invuln is None or type(invuln) is int and 2 <= invuln <= 6)
+                and (fnp is None or type(fnp) is int and 2 <= fnp <= 6)
+                and self.fnp_mortal is None and self.fnp_psychic is None):  # else: below
+            for check, value in zip(_TARGET_CHECKS, (
+                    models, toughness, save, wounds, self.invuln, self.fnp, self.name,
+                    self.fnp_mortal, self.fnp_psychic), strict=True):
+                check(self, None, value)
 
     def fnp_against(self, *, mortal: bool, psychic: bool) -> int | None:
         """The Feel No Pain roll a wound of this kind gets: the best of those that apply (a

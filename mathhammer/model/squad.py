@@ -19,7 +19,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from fractions import Fraction
-from functools import cached_property
 
 import attrs
 
@@ -31,6 +30,8 @@ from .state import Group, TargetState, UnitState
 
 
 def _groups(values: Iterable[Target]) -> tuple[Target, ...]:
+    if type(values) is tuple and len(values) == 1 and type(values[0]) is Target:
+        return values  # one group (every plain Target's unit), at once
     groups = tuple(values)
     if not groups or not all(isinstance(g, Target) for g in groups):
         raise InputError(f"groups: expected one or more Target model groups, got {values!r}")
@@ -43,6 +44,19 @@ class Squad:
 
     groups: tuple[Target, ...] = attrs.field(converter=_groups)
     name: str = ""
+    #: which groups are CHARACTER models
+    characters: tuple[bool, ...] = attrs.field(init=False, eq=False, repr=False)
+    #: what allocation needs of each group (wounds, CHARACTER or not): the engine asks at
+    #: every step
+    allocation: tuple[Group, ...] = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        # worked out once per unit, as it is made (a cached property of a slotted class costs
+        # an AttributeError when first asked)
+        chars = tuple(["CHARACTER" in g.keywords for g in self.groups])
+        object.__setattr__(self, "characters", chars)
+        object.__setattr__(self, "allocation", tuple(
+            [Group(g.wounds, c) for g, c in zip(self.groups, chars, strict=True)]))
 
     @classmethod
     def of(cls, target: Target | Squad) -> Squad:
@@ -68,17 +82,6 @@ class Squad:
         own = cls.of(bodyguard).groups
         name = name or f"{bodyguard.name} + {leader.name}"
         return cls((*own, *lead), name=name)
-
-    @cached_property
-    def characters(self) -> tuple[bool, ...]:
-        """Which groups are CHARACTER models."""
-        return tuple("CHARACTER" in g.keywords for g in self.groups)
-
-    @cached_property
-    def allocation(self) -> tuple[Group, ...]:
-        """What allocation needs of each group (wounds, CHARACTER or not); worked out once per
-        unit (the engine asks at every step)."""
-        return tuple(Group(g.wounds, c) for g, c in zip(self.groups, self.characters, strict=True))
 
     @property
     def attached(self) -> bool:

@@ -71,6 +71,8 @@ def parse_dice(value: int | str) -> tuple[int, int, int]:
     >>> parse_dice("2D3+1"), parse_dice(4)
     ((2, 3, 1), (0, 0, 4))
     """
+    if type(value) is str and (found := _EVERYDAY.get(value)) is not None:
+        return found  # an everyday spelling (every Weapon's own, mostly): at once
     if isinstance(value, bool) or not isinstance(value, int | str):
         raise InputError(f"bad dice expression {value!r}: expected {ACCEPTED}")
     if isinstance(value, int):

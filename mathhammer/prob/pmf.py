@@ -89,9 +89,12 @@ class PMF(Mapping[Outcome, Fraction]):
             clean = {k: w // g for k, w in clean.items()}
         if len(clean) > 1:
             try:
-                clean = dict(sorted(clean.items()))
+                order = sorted(clean)  # the outcomes compared alone, not (outcome, weight)
             except TypeError:  # unorderable outcomes keep insertion order
                 clean = dict(clean)
+            else:
+                if order != list(clean):  # most laws are made in order: kept as they are
+                    clean = {k: clean[k] for k in order}
         self._weights = clean
         self._total = sum(clean.values())
         self._hash: int | None = None
@@ -515,9 +518,11 @@ def _packed_power_pays(size: int, span: int, n: int) -> bool:
     >>> _packed_power_pays(6, 5, 20), _packed_power_pays(6, 244, 60), _packed_power_pays(2, 1000, 9)
     (True, True, False)
     """
+    if span <= 4 * size + 16:  # dense: it packs (the count of multisets not needed)
+        return True
     slots = span * n + 1
     support = min(slots, comb(size + n - 1, n))
-    return span <= 4 * size + 16 or 12 * slots < support * support
+    return 12 * slots < support * support
 
 
 def _int_product(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:
