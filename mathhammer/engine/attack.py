@@ -85,7 +85,7 @@ from ..mechanics.effects import deadly_demise_wounds, hazardous
 from ..mechanics.named import apply_rules
 from ..mechanics.rolls import attacks_roll
 from ..model.named import NamedRule
-from ..model.options import Options
+from ..model.options import LethalHits, Options
 from ..model.profiles import Target, Weapon
 from ..model.ruleset import RuleSet, load_ruleset
 from ..model.squad import (
@@ -320,7 +320,8 @@ def attack(profiles: Profile | Sequence[Profile] | Any, target: Target | Squad |
     try:
         hash(args)
     except TypeError:  # a value that cannot be a key (a rule from data holding a list...)
-        return _answer.__wrapped__(*args)
+        # cached() types the memo as the function; it is an lru_cache, which has __wrapped__
+        return _answer.__wrapped__(*args)  # type: ignore[attr-defined]
     return _answer(*args)
 
 
@@ -333,7 +334,7 @@ def _answer(entries: tuple[tuple[Weapon, int], ...], target: Target | Squad, sta
     checked first (an answer remembered was checked when it was made)."""
     unit = _unit(target)
     check_attack_dice(entries, unit.models, rules)
-    asked = {"profiles": entries, "named_rules": tuple(r.name for r in named),
+    asked: dict[str, Any] = {"profiles": entries, "named_rules": tuple(r.name for r in named),
              "attacker_name": attacker_name,
              "target_name": target.name}  # else described when shown
     starts = {unit.start(): 1} if state is None else unit_weights(target, state)
@@ -389,7 +390,7 @@ def fired_weapons(profiles: Profile | Sequence[Profile] | Any, target: Target | 
                     tuple(map(_named_rule, apply)))
 
 
-def _attacker_name(profiles: Any, entries: list[tuple[Weapon, int]]) -> str:
+def _attacker_name(profiles: Any, entries: Sequence[tuple[Weapon, int]]) -> str:
     """A unit's name, else its weapons (``4x Bolt rifle + 1x Multi-melta``)."""
     if len(entries) == 1 and entries[0] is profiles:  # (Weapon, models)
         return f"{profiles[1]}x {profiles[0].name}"
@@ -466,7 +467,8 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts
         if name in _COUNTERS:
             out = None
             for v, n in zip(volleys, rolled, strict=True):
-                faces = ()  # the failing faces of the first group's save: for unsaved only
+                # the failing faces of the first group's save: for unsaved only
+                faces: tuple[tuple[str, int], ...] = ()
                 if name == "unsaved":
                     first = next_group(start, allocation, v.precision)
                     faces = tuple(save_fails(v.weapon, v.groups[first if first is not None
@@ -513,7 +515,8 @@ def _final(volleys: list[_Volley], rolled: list[PMF], unit: Squad, start: UnitSt
                           faces)
         path = choose_path(shape, alike, faces is not None, single)
         if path is Path.FIRST:
-            out = _first_group(keys, v, n, per, fails, faces, losses, allocation,  # type: ignore
+            assert slot is not None and faces is not None  # FIRST: one Devastating weapon
+            out = _first_group(keys, v, n, per, fails, faces, losses, allocation,
                                slot, _devastating_move(v, allocation, rules))
             if out is not None:
                 keys = out
@@ -526,6 +529,7 @@ def _final(volleys: list[_Volley], rolled: list[PMF], unit: Squad, start: UnitSt
                 continue
             path = Path.ATTACKS
         if path is Path.SINGLE:
+            assert slot is not None and faces is not None  # single wounds: one kind, faces known
             move = wound_move(allocation, faces, losses, v.precision)
             keys = _single_wounds(keys, v, n, per, move, slot,
                                   _devastating_move(v, allocation, rules) if last else None)
@@ -533,16 +537,17 @@ def _final(volleys: list[_Volley], rolled: list[PMF], unit: Squad, start: UnitSt
             keys = _by_count(keys, v, n, per, tuple(fails[0].items()),
                              packet_move(allocation, losses, v.precision), slot, merge)
         elif path is Path.WOUNDS:
+            assert faces is not None  # the count over wounds: one set of failing faces
             keys = _by_count(keys, v, n, per, None,
                              wound_move(allocation, faces, losses, v.precision), slot, False)
         else:
             keys = _by_attack(keys, v, n, fails, losses, allocation, slot, rules)
     for slot, i in enumerate(devs):
         keys = _devastating(keys, slot, volleys[i], allocation, rules)
-    out: Weights = {}
+    states: Weights = {}
     for (s, _), w in keys.items():
-        out[s] = out.get(s, 0) + w
-    return out
+        states[s] = states.get(s, 0) + w
+    return states
 
 
 class Path(StrEnum):
@@ -1216,7 +1221,7 @@ def _phases(keys: Weights, v: _Volley, n: PMF, per: PMF, faces: list[int],
         part = by_count.setdefault(d, {})
         if phase:
             x = w * falls[k] * lift[top - k]
-            part[fallen, pending] = part.get((fallen, pending), 0) + x  # type: ignore
+            part[fallen, pending] = part.get((fallen, pending), 0) + x
         else:
             for s, y in pis[k].items():
                 part[s, pending] = part.get((s, pending), 0) + w * y * lift[top - k]
@@ -1382,13 +1387,14 @@ def _devastating(keys: Weights, slot: int, v: _Volley, allocation: tuple[Group, 
 
 @cached(maxsize=256)
 def _best_lethal_mode(weapon: Weapon, count: int, target: Squad, options: Options,
-                      start: UnitState) -> str:
-    def damage(mode: str) -> Fraction:
+                      start: UnitState) -> LethalHits:
+    def damage(mode: LethalHits) -> Fraction:
         opts = attrs.asdict(attrs.evolve(options, lethal_hits=mode))
         state = PMF.point(start)
         return attack((weapon, count), target, state=state, **opts).damage.mean()
 
-    return "always" if damage("always") >= damage("never") else "never"
+    return LethalHits.ALWAYS if damage(LethalHits.ALWAYS) >= damage(
+        LethalHits.NEVER) else LethalHits.NEVER
 
 
 def _best_lethal(weapon: Weapon, count: int, target: Squad, options: Options,
