@@ -1003,3 +1003,23 @@ def test_a_second_effect_clause_not_read_is_said():
                     abilities=["indirect fire"])
     assert mh.attack([gun], meq, apply=[parts[0].rule], cover=True,
                      hit_mod=-1).unsaved.mean() == F(3, 4)
+
+
+def test_an_effect_while_resolving_fire_overwatch_is_said():
+    # Visions of Heresy (seed-6262-c 11e-005): "While resolving that Strategem [Fire Overwatch],
+    # ... you can re-roll the Hit roll" was a switch re-rolling every ranged attack's Hit roll
+    # (at full BS too, 6 x 8/9 x 1/2 x 1/3 = 8/9 for 2/3), and the 11e Overwatch rule discards
+    # it anyway; the engine's effects cannot be limited to Overwatch: said, the sentence quoted
+    rule = one("Visions of Heresy", "Once per turn, you can target this unit with the Fire "
+               "Overwatch Stratagem or the Heroic Intervention Stratagem for 0CP. While resolving "
+               "that Strategem, each time a model in this unit makes a ranged attack you can "
+               "re-roll the Hit roll, or you can re-roll the Charge roll made for this unit "
+               "[whichever applies]")
+    assert not rule.rule.usable
+    assert rule.rule.not_modelled.startswith('an effect while resolving Fire Overwatch only '
+                                             '("While resolving that Strategem, each time')
+    # a better Overwatch roll is Overwatch's own field: still read
+    cover = one("Covering Fire", "Each time you target this unit with the Fire Overwatch "
+                "Stratagem, while resolving that Stratagem, hits are scored on unmodified Hit "
+                "rolls of 5+.")
+    assert cover.automatic and cover.rule.describe() == "overwatch_hits_on=5"

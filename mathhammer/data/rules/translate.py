@@ -166,6 +166,9 @@ _COMMENTARY = re.compile(r"[*_\s]*\b(?:data\s+)?(?:designer[’']?s[’']?|autho
 _NO_REROLL = re.compile(r"\b(?:you )?(?:cannot|can't|can ?not|may not|must not) re-roll\b[^,.;]*|"
                         r"[^,.;]*\b(?:cannot|can't|can ?not|may not|must not) be re-rolled\b"
                         r"[^,.;]*", re.I)
+#: an effect on the attacks of a Stratagem being resolved ("while resolving that Stratagem"):
+#: of Fire Overwatch, when the text names it
+_DURING_OVERWATCH = re.compile(r"\b(?:while|when) resolving that strat[ae]gem\b", re.I)
 #: a clause's joining word ("..., and that Hit roll cannot be re-rolled"), not quoted
 _CONJUNCTION = re.compile(r"^(?:and|but|or)\s+", re.I)
 #: the rolls of an attack the engine re-rolls: forbidding a re-roll of another (a saving throw,
@@ -1178,6 +1181,13 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
                 kinds = {k for pattern, k in _ATTACK_KIND if pattern.search(low)}
                 phase = kinds.pop() if len(kinds) == 1 else None if kinds else phase
             lasts = lasts or bool(setup and _PAST_THE_PHASE.search(low))
+            continue
+        if _DURING_OVERWATCH.search(low) and "overwatch" in clean.lower() and any(
+                k != "overwatch_hits_on" for alt in alternatives for k, _ in alt):
+            # "... the Fire Overwatch Stratagem ... While resolving that Stratagem, ... you can
+            # re-roll the Hit roll": an effect on Overwatch attacks only (an exception to its
+            # "no re-rolls"), which the engine's effects cannot be limited to: said
+            reasons.append(f"an effect while resolving Fire Overwatch only ({_quote(sentence)})")
             continue
         defending = bool(_DEFENDER.search(low)) or all(
             k in _DEFENSIVE for alt in alternatives for k, _ in alt)
