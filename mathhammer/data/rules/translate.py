@@ -159,13 +159,11 @@ _TYPOS = [(re.compile(p, re.I), r) for p, r in (
 
 #: commentary, not rules: a Designer's Note or a Data Author Note (in the data always the
 #: text's last paragraph: "**Designer's Note:** *If an ARCHON has this Crusade Relic, ...*")
-_COMMENTARY = re.compile(r"[*_\s]*\b(?:data\s+)?(?:designer[’']?s[’']?|author)\s+notes?\b[^\n]*",
-                         re.I)
+_COMMENTARY = re.compile(r"\b(?:data\s+)?(?:designer[’']?s[’']?|author)\s+notes?\b[^\n]*", re.I)
 #: a prohibition on re-rolls ("you cannot re-roll the Hit roll", "Hit rolls cannot be
-#: re-rolled"): it gives no re-roll, whatever its verb
-_NO_REROLL = re.compile(r"\b(?:you )?(?:cannot|can't|can ?not|may not|must not) re-roll\b[^,.;]*|"
-                        r"[^,.;]*\b(?:cannot|can't|can ?not|may not|must not) be re-rolled\b"
-                        r"[^,.;]*", re.I)
+#: re-rolled": its clause begins after the last comma or stop before it): it gives no re-roll
+_NO_REROLL = re.compile(r"\b(?:you )?(?:cannot|can't|can ?not|may not|must not) (?:re-roll\b|"
+                        r"(be re-rolled\b))[^,.;]*", re.I)
 #: an effect on the attacks of a Stratagem being resolved ("while resolving that Stratagem"):
 #: of Fire Overwatch, when the text names it
 _DURING_OVERWATCH = re.compile(r"\b(?:while|when) resolving that strat[ae]gem\b", re.I)
@@ -176,6 +174,18 @@ _CONJUNCTION = re.compile(r"^(?:and|but|or)\s+", re.I)
 _REROLLED = re.compile(r"\b(?:hit|wound|damage) rolls?\b", re.I)
 
 
+def _prohibitions(text: str) -> list[tuple[int, int]]:
+    """The spans of the clauses of ``text`` that forbid a re-roll (the passive one from the
+    start of its clause)."""
+    spans = []
+    for m in _NO_REROLL.finditer(text):
+        start = m.start()
+        if m.group(1):  # "that Hit roll cannot be re-rolled": its subject too
+            start = max(text.rfind(c, 0, start) for c in ",.;") + 1
+        spans.append((start, m.end()))
+    return spans
+
+
 def rules_text(text: str) -> str:
     """An ability's text normalized (:func:`normalize`), without its commentary (a Designer's
     Note) and the prohibitions on re-rolls of rolls the engine never re-rolls.
@@ -184,8 +194,10 @@ def rules_text(text: str) -> str:
     ...            "saving throws made for this model.\\n\\n**Designer's Note:** *Place a token.*")
     'This model has a 2+ invulnerable save. .'
     """
-    clean = normalize(_COMMENTARY.sub("", text))
-    return _NO_REROLL.sub(lambda m: m.group(0) if _REROLLED.search(m.group(0)) else "", clean)
+    clean = normalize(_COMMENTARY.sub("", text)).rstrip(" *_")
+    spans = [(a, b) for a, b in _prohibitions(clean) if not _REROLLED.search(clean, a, b)]
+    return "".join(c for i, c in enumerate(clean) if not any(a <= i < b for a, b in spans)) \
+        if spans else clean
 
 
 def is_attack_relevant(text: str) -> bool:
@@ -1132,13 +1144,14 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
             if _RELEVANT.search(case.lower()):
                 reasons.append(f"a case in brackets that applies instead ({_quote(case)})")
         sentence = _INSTEAD_CASE.sub("", sentence)
-        banned = _NO_REROLL.search(sentence)
+        banned = _prohibitions(sentence)
         if banned:  # "you cannot re-roll the Hit roll": no re-roll; nor one given elsewhere
             # taken away (the engine's re-rolls are the broadest given): said, never a grant
-            forbidden = _CONJUNCTION.sub("", banned.group(0).strip())
-            reasons.append("forbids a re-roll, which a re-roll given by another rule or option "
-                           f"still makes ({_quote(forbidden)})")
-            sentence = _blank(sentence, [banned.span()])
+            for a, b in banned:
+                forbidden = _CONJUNCTION.sub("", sentence[a:b].strip())
+                reasons.append("forbids a re-roll, which a re-roll given by another rule or "
+                               f"option still makes ({_quote(forbidden)})")
+            sentence = _blank(sentence, banned)
         low = sentence.lower()
         intros = _intros(sentence)
         chosen = _CHOSEN_WEAPON.search(low) or chosen
