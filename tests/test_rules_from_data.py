@@ -920,3 +920,106 @@ def test_psychic_melee_weapons_and_a_duration_past_the_next_phase():
     plain = attrs.evolve(sword, abilities=[])
     assert mh.attack([sword], meq, apply=[lance.rule], charged=True).unsaved.mean() == F(8, 9)
     assert mh.attack([plain], meq, apply=[lance.rule], charged=True).unsaved.mean() == F(2, 3)
+
+
+def test_a_prohibition_on_re_rolls_gives_none():
+    # "you cannot re-roll the Hit roll" (Drawback, seed-6262-b 10e-046) was read as granting a
+    # re-roll; a prohibition gives none, and the engine's re-rolls are the broadest any rule or
+    # option gives, so one given elsewhere is not taken away: said not modelled, quoted
+    drawback = one("Drawback", "Each time this model makes an attack with a Lethal Hits weapon, "
+                   "you cannot re-roll the Hit roll.")
+    assert not drawback.rule.usable and not drawback.rule.effects
+    assert drawback.rule.not_modelled == (
+        "forbids a re-roll, which a re-roll given by another rule or option still makes "
+        '("you cannot re-roll the Hit roll")')
+    # the passive wording, beside an effect of its own sentence: the +1 kept, the clause said
+    both = translate("U", "Each time a model in this unit makes an attack, add 1 to the Hit "
+                     "roll, and that Hit roll cannot be re-rolled.")
+    assert [p.rule.describe() for p in both if p.rule.usable] == ["hit_mod=+1"]
+    assert both[-1].rule.not_modelled.endswith('("that Hit roll cannot be re-rolled")')
+    # a save the engine never re-rolls: forbidding it changes nothing (Makari's 2+ is all)
+    makari = one("Invulnerable Save (2+*)", "This model has a 2+ invulnerable save. You cannot "
+                 "re-roll invulnerable saving throws made for this model.")
+    assert makari.automatic and makari.rule.describe() == "invuln=2"
+    assert not is_attack_relevant("You cannot re-roll invulnerable saving throws made for this "
+                                  "model.")
+    # 6 attacks AP-4 at Sv3+ (7+): hit 2/3, wound 1/2, the 2+ invulnerable fails 1/6:
+    # 6 x 2/3 x 1/2 x 1/6 = 1/3
+    meq = mh.load_unit("MEQ").as_target()
+    gun = mh.Weapon(name="Gun", attacks=6, skill=3, strength=4, ap=-4, damage=1, range=24)
+    assert mh.attack([gun], meq, apply=[makari.rule]).unsaved.mean() == F(1, 3)
+
+
+def test_a_designers_note_is_not_a_rule():
+    # Delirium Cowl (seed-6262-b 10e-038): the Note's "it will have a 4+ invulnerable save",
+    # joined to the once-per-battle redeploy, was a switch giving the bearer's unit a 4+; the
+    # Note is commentary: the bearer's 4+ and its led unit's 5+ are all
+    cowl = translate("Delirium Cowl", "- The bearer has a 4+ invulnerable save. While the bearer "
+                     "is leading a unit, models in that unit have a 5+ invulnerable save.\n- Once "
+                     "per battle, in your opponent's Shooting phase or the Fight phase, just after "
+                     "an enemy unit has shot or fought, if the bearer's unit was the target of one "
+                     "or more of those attacks, the bearer can use this Crusade Relic. If it does, "
+                     "remove the bearer's unit from the battlefield and set it back up anywhere "
+                     "on the battlefield that is more than 6\" horizontally away from all enemy "
+                     "units.\n\n**Designer's Note:** *If an **^^Archon^^** has this Crusade "
+                     "Relic, it will have a 4+ invulnerable save after the first time you fail "
+                     "an invulnerable saving throw for it.*")
+    assert [(p.scope, p.automatic, p.rule.describe()) for p in cowl] == [
+        (Scope.MODEL, True, "invuln=4"), (Scope.LED, True, "invuln=5")]
+    # a Note alone that restates another rule's re-roll changes no attack by itself
+    tome = ("Once per battle, after you have selected your Oath of Moment target, the bearer can "
+            "use this Enhancement. If it does, select a second enemy unit to be an Oath of Moment "
+            "target.\n\n**Designer's Note:** *This means that each time a model with the Oath of "
+            "Moment ability makes an attack that targets either of your Oath of Moment targets, "
+            "you can re-roll the Hit roll.*")
+    assert not is_attack_relevant(tome) and translate("The Tome of Ectoclades", tome) == ()
+    # a Data Author Note too; the rule before it is read as before
+    shard, = translate("Tôrek's Shard", "Once per battle, at the start of the Fight phase, the "
+                       "bearer can unveil this Relic. If it does, until the end of the phase, add "
+                       "1 to the Attacks characteristic of melee weapons equipped by models in the "
+                       "bearer's unit.\n***Data Author Note: Judgement tokens were removed with "
+                       "the release of the codex.***")
+    assert shard.switch and shard.rule.describe() == "if melee attacks: attacks_mod=+1"
+    assert "Note" not in shard.rule.assumes
+
+
+def test_a_second_effect_clause_not_read_is_said():
+    # Specialised Weapon System (seed-6262-a 10e-010): "... has the [IGNORES COVER] ability and
+    # can ignore the penalty to their Hit rolls ...": the second clause was dropped silently;
+    # the engine leaves the Indirect Fire penalty to the user's hit_mod, so it is said
+    parts = translate("Specialised Weapon System", "Each time this model makes an attack that "
+                      "targets the enemy unit you selected for the Oath of Moment ability, that "
+                      "attack has the [IGNORES COVER] ability and can ignore the penalty to their "
+                      "Hit rolls when making attacks with Indirect Fire weapons against targets "
+                      "that are not visible to them.")
+    assert [(p.switch, p.rule.describe()) for p in parts if p.rule.usable] == [
+        (True, "abilities=[ignores cover]")]
+    assert parts[-1].rule.not_modelled.startswith("a clause not read (")
+    assert "can ignore the penalty to their Hit rolls" in parts[-1].rule.not_modelled
+    # the switch on, an unseen Indirect Fire target in cover (hit -1): hit 3+ -1 = 1/2, wound
+    # 1/2, Sv3+ AP-1 4+ (cover ignored) fails 1/2: 6 x 1/2 x 1/2 x 1/2 = 3/4
+    meq = mh.load_unit("MEQ").as_target()
+    gun = mh.Weapon(name="Missiles", attacks=6, skill=3, strength=4, ap=-1, damage=1, range=48,
+                    abilities=["indirect fire"])
+    assert mh.attack([gun], meq, apply=[parts[0].rule], cover=True,
+                     hit_mod=-1).unsaved.mean() == F(3, 4)
+
+
+def test_an_effect_while_resolving_fire_overwatch_is_said():
+    # Visions of Heresy (seed-6262-c 11e-005): "While resolving that Strategem [Fire Overwatch],
+    # ... you can re-roll the Hit roll" was a switch re-rolling every ranged attack's Hit roll
+    # (at full BS too, 6 x 8/9 x 1/2 x 1/3 = 8/9 for 2/3), and the 11e Overwatch rule discards
+    # it anyway; the engine's effects cannot be limited to Overwatch: said, the sentence quoted
+    rule = one("Visions of Heresy", "Once per turn, you can target this unit with the Fire "
+               "Overwatch Stratagem or the Heroic Intervention Stratagem for 0CP. While resolving "
+               "that Strategem, each time a model in this unit makes a ranged attack you can "
+               "re-roll the Hit roll, or you can re-roll the Charge roll made for this unit "
+               "[whichever applies]")
+    assert not rule.rule.usable
+    assert rule.rule.not_modelled.startswith('an effect while resolving Fire Overwatch only '
+                                             '("While resolving that Strategem, each time')
+    # a better Overwatch roll is Overwatch's own field: still read
+    cover = one("Covering Fire", "Each time you target this unit with the Fire Overwatch "
+                "Stratagem, while resolving that Stratagem, hits are scored on unmodified Hit "
+                "rolls of 5+.")
+    assert cover.automatic and cover.rule.describe() == "overwatch_hits_on=5"

@@ -157,14 +157,59 @@ _TYPOS = [(re.compile(p, re.I), r) for p, r in (
                 r"(?:,| or| and) [A-Z])"), lambda m: m.group(1).upper() + m.group(2))]
 
 
+#: commentary, not rules: a Designer's Note or a Data Author Note (in the data always the
+#: text's last paragraph: "**Designer's Note:** *If an ARCHON has this Crusade Relic, ...*")
+_COMMENTARY = re.compile(r"\b(?:data\s+)?(?:designer[’']?s[’']?|author)\s+notes?\b[^\n]*", re.I)
+#: a prohibition on re-rolls ("you cannot re-roll the Hit roll", "Hit rolls cannot be
+#: re-rolled": its clause begins after the last comma or stop before it): it gives no re-roll
+_NO_REROLL = re.compile(r"\b(?:you )?(?:cannot|can't|can ?not|may not|must not) (?:re-roll\b|"
+                        r"(be re-rolled\b))[^,.;]*", re.I)
+#: an effect on the attacks of a Stratagem being resolved ("while resolving that Stratagem"):
+#: of Fire Overwatch, when the text names it
+_DURING_OVERWATCH = re.compile(r"\b(?:while|when) resolving that strat[ae]gem\b", re.I)
+#: a clause's joining word ("..., and that Hit roll cannot be re-rolled"), not quoted
+_CONJUNCTION = re.compile(r"^(?:and|but|or)\s+", re.I)
+#: the rolls of an attack the engine re-rolls: forbidding a re-roll of another (a saving throw,
+#: an Advance roll) changes no attack the engine resolves
+_REROLLED = re.compile(r"\b(?:hit|wound|damage) rolls?\b", re.I)
+
+
+def _prohibitions(text: str) -> list[tuple[int, int]]:
+    """The spans of the clauses of ``text`` that forbid a re-roll (the passive one from the
+    start of its clause)."""
+    spans = []
+    for m in _NO_REROLL.finditer(text):
+        start = m.start()
+        if m.group(1):  # "that Hit roll cannot be re-rolled": its subject too
+            start = max(text.rfind(c, 0, start) for c in ",.;") + 1
+        spans.append((start, m.end()))
+    return spans
+
+
+def rules_text(text: str) -> str:
+    """An ability's text normalized (:func:`normalize`), without its commentary (a Designer's
+    Note) and the prohibitions on re-rolls of rolls the engine never re-rolls.
+
+    >>> rules_text("This model has a 2+ invulnerable save. You cannot re-roll invulnerable "
+    ...            "saving throws made for this model.\\n\\n**Designer's Note:** *Place a token.*")
+    'This model has a 2+ invulnerable save. .'
+    """
+    clean = normalize(_COMMENTARY.sub("", text)).rstrip(" *_")
+    spans = [(a, b) for a, b in _prohibitions(clean) if not _REROLLED.search(clean, a, b)]
+    return "".join(c for i, c in enumerate(clean) if not any(a <= i < b for a, b in spans)) \
+        if spans else clean
+
+
 def is_attack_relevant(text: str) -> bool:
     """Whether an ability's text changes a roll or characteristic of an attack (the ones the
     coverage counts).
 
     >>> is_attack_relevant("Add 1 to the Hit roll."), is_attack_relevant("Gain 1CP.")
     (True, False)
+    >>> is_attack_relevant("You cannot re-roll invulnerable saving throws made for this model.")
+    False
     """
-    return bool(_RELEVANT.search(normalize(text).lower()))
+    return bool(_RELEVANT.search(rules_text(text).lower()))
 
 
 #: a head that grants abilities and more in its bullets: "Ranged weapons ... have the
@@ -938,9 +983,11 @@ def _grants(sentence: str) -> list[list[tuple[str, Any]]]:
 
 
 #: a change of an attack's roll or characteristic still in a sentence once its effects are read
-_LEFT_OVER = re.compile(r"\b(?:add|subtract|improve|worsen|re-roll)\b[^.;]*?\b(?:hit rolls?|wound "
-                        r"rolls?|damage rolls?|(?:attacks|strength|damage|armour penetration|"
-                        r"ballistic skill|weapon skill)(?:(?:,|,? and) [a-z ]+)? characteristics?)")
+#: ("that attack has [IGNORES COVER] and can ignore the penalty to their Hit rolls ...")
+_LEFT_OVER = re.compile(r"\b(?:add|subtract|improve|worsen|re-roll|ignore)\b[^.;]*?\b(?:hit "
+                        r"rolls?|wound rolls?|damage rolls?|(?:attacks|strength|damage|armour "
+                        r"penetration|ballistic skill|weapon skill)(?:(?:,|,? and) [a-z ]+)? "
+                        r"characteristics?)")
 
 
 def _effects(low: str) -> tuple[list[list[tuple[str, Any]]], str]:
@@ -1054,7 +1101,7 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     ...                                         "Damage roll.")]
     ['re-rolls a Damage roll ("Once per turn, you can re-roll one Damage roll")']
     """
-    clean = normalize(text)
+    clean = rules_text(text)
     if not _RELEVANT.search(clean.lower()) or _is_weapon_ability(name):
         return ()
     clean = _ELIDED.sub(lambda m: f", and {'add' if m.group(2) == 'to' else 'subtract'} "
@@ -1097,6 +1144,14 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
             if _RELEVANT.search(case.lower()):
                 reasons.append(f"a case in brackets that applies instead ({_quote(case)})")
         sentence = _INSTEAD_CASE.sub("", sentence)
+        banned = _prohibitions(sentence)
+        if banned:  # "you cannot re-roll the Hit roll": no re-roll; nor one given elsewhere
+            # taken away (the engine's re-rolls are the broadest given): said, never a grant
+            for a, b in banned:
+                forbidden = _CONJUNCTION.sub("", sentence[a:b].strip())
+                reasons.append("forbids a re-roll, which a re-roll given by another rule or "
+                               f"option still makes ({_quote(forbidden)})")
+            sentence = _blank(sentence, banned)
         low = sentence.lower()
         intros = _intros(sentence)
         chosen = _CHOSEN_WEAPON.search(low) or chosen
@@ -1104,6 +1159,8 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         state = _ENEMY_STATE.search(sentence)
         afflicted = f"an enemy unit that is {state.group(1)}" if state else afflicted
         alternatives, reason = _effects(low)
+        if banned and not alternatives and not reason:
+            continue  # nothing else in it ("Each time ... with a Lethal Hits weapon, ")
         if not alternatives and not reason and _RELEVANT.search(low) and not _ONLY.match(low) \
                 and not _DEFINES.search(low):
             reason = "wording not recognised"  # every sentence is read or said
@@ -1137,6 +1194,13 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
                 kinds = {k for pattern, k in _ATTACK_KIND if pattern.search(low)}
                 phase = kinds.pop() if len(kinds) == 1 else None if kinds else phase
             lasts = lasts or bool(setup and _PAST_THE_PHASE.search(low))
+            continue
+        if _DURING_OVERWATCH.search(low) and "overwatch" in clean.lower() and any(
+                k != "overwatch_hits_on" for alt in alternatives for k, _ in alt):
+            # "... the Fire Overwatch Stratagem ... While resolving that Stratagem, ... you can
+            # re-roll the Hit roll": an effect on Overwatch attacks only (an exception to its
+            # "no re-rolls"), which the engine's effects cannot be limited to: said
+            reasons.append(f"an effect while resolving Fire Overwatch only ({_quote(sentence)})")
             continue
         defending = bool(_DEFENDER.search(low)) or all(
             k in _DEFENSIVE for alt in alternatives for k, _ in alt)
@@ -1381,7 +1445,7 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
                                          for k, _v in e.changes) else p for p in out]
     from .guard import guarded  # a second reading of each part against the text (guard.py)
 
-    return guarded(tuple(out), normalize(text))
+    return guarded(tuple(out), rules_text(text))
 
 
 #: the models of the bearer's unit given an ability the text then defines ("Until the end of the
@@ -2509,5 +2573,5 @@ def not_modelled_reasons(abilities: Iterable[tuple[str, str]]) -> dict[str, int]
 
 __all__ = [
     "DataRule", "Scope", "coverage", "is_attack_relevant", "normalize", "not_modelled_reasons",
-    "translate", "translate_effect",
+    "rules_text", "translate", "translate_effect",
 ]
