@@ -63,6 +63,29 @@ def test_add_to_armour_penetration_and_ballistic_skill_follow_the_numbers():
     assert unsaved(ap.rule) == F(5, 9)
 
 
+
+def test_a_stratagem_for_its_own_attacks_improves_their_ap_whatever_the_datas_sign():
+    # 40kdc's Clownin' Dakka (Orks) and Counterpredation (Tyranids) "add 1" to their own
+    # attacks' AP where Target Weak Point and 18 others "add -1": no player pays CP for a
+    # worse AP, so both improve it (docs/rules.md); Armour of Contempt's incoming "add 1"
+    # still worsens the attacks against the unit
+    [plus] = translate_effect("Clownin' Dakka", stat("AP", 1, attack_type="ranged"), "t")
+    [minus] = translate_effect("Target Weak Point", stat("AP", -1, attack_type="ranged"), "t")
+    [contempt] = translate_effect("Armour of Contempt", stat("AP", 1, incoming=True), "t")
+    assert plus.rule.describe() == minus.rule.describe() == "if ranged attacks: ap_mod=+1"
+    assert contempt.rule.side == "defender" and contempt.rule.describe() == "ap_mod=-1"
+    # the spear AP-1 -> AP-2: save 5+ fails 2/3: 5/3 hits * 1/2 wounds * 2/3 = 5/9 (5/12 without)
+    assert unsaved(plus.rule) == F(5, 9)
+    # an ability's "add 1" (not a stratagem) keeps the data's sign: AP-1 -> AP0
+    [ability] = translate_effect("X", stat("AP", 1), "t", kind="datasheet ability")
+    assert ability.rule.describe() == "ap_mod=-1"
+
+
+def test_a_named_weapons_ap_is_said_not_modelled():
+    # Cosmic Storm: "add 1 to the AP of Tesla Sphere weapons" (weapon_name), not every gun
+    [part] = translate_effect("Cosmic Storm", stat("AP", 1, weapon_name="Tesla Sphere"), "t")
+    assert part.rule.not_modelled == "changes one named weapon only"
+
 def test_a_defensive_stratagem_changes_the_attacks_against_the_unit():
     # Armour of Contempt (40kdc): incoming attacks' AP +1 (AP-1 -> AP0)
     [aoc] = translate_effect("Armour of Contempt", stat("AP", 1, incoming=True), "t")

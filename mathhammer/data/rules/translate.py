@@ -2205,7 +2205,8 @@ def _dsl_leaf(node: dict[str, Any], reasons: list[str], penalties_defend: bool =
     """One effect of the tree: (side, changes, conditions), None when it changes no attack
     (or is not modelled: then ``reasons`` says why). ``penalties_defend``: a -1 to the unit's
     own Hit or Wound rolls is read as one to the attacks against it (a stratagem's: the data
-    does not always mark it as incoming, and no player pays CP to hit worse)."""
+    does not always mark it as incoming, and no player pays CP to hit worse), and a change of
+    its own attacks' AP, "add 1" or "add -1", improves it (no player pays CP for a worse AP)."""
     kind, target = node.get("type"), node.get("target")
     mod = node.get("modifier") if isinstance(node.get("modifier"), dict) else {}
     incoming = bool(mod.get("incoming"))
@@ -2278,12 +2279,14 @@ def _dsl_leaf(node: dict[str, Any], reasons: list[str], penalties_defend: bool =
             reasons.append("sets a characteristic" if op == "set" else
                            "changes a characteristic by a dice roll")
             return None
-        if mod.get("weapon") or mod.get("scope") == "weapon" and mod.get("weapon"):
+        if mod.get("weapon") or mod.get("weapon_name"):  # (Cosmic Storm's Tesla Sphere)
             reasons.append("changes one named weapon only")
             return None
         better = value if op in ("add", "improve") else -value
         if stat in _DSL_LOWER_BETTER and op in ("add", "subtract"):
             better = -better  # add 1 to AP -2 (or to BS 3+) makes it worse
+            if stat == "AP" and penalties_defend and side == "attacker":
+                better = abs(better)  # a stratagem for its own attacks: the data's sign slips
         return side, [(_DSL_STAT[stat], better)], cond
     if kind == "keyword-grant":
         if enemy or mod.get("weapon"):
