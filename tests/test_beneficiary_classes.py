@@ -219,3 +219,30 @@ def test_attacks_made_by_this_model_in_a_condition_are_not_the_subject():
         "characteristic of melee weapons equipped by models in that unit.") if p.rule.usable]
     assert (p.scope, p.keywords, p.switch, p.rule.describe()) == (
         Scope.FRIENDLY, ("ADEPTUS ASTARTES",), True, "if melee attacks: attacks_mod=+1")
+
+
+# -- a rule for the unit's models of one keyword ------------------------------------------------
+
+def test_character_models_in_this_unit_are_the_groups_that_have_the_keyword():
+    """Dour Survivalist (11e): "CHARACTER models in this unit have the Feel No Pain 5+
+    ability": read for a unit whose groups are known, only the CHARACTER group has it."""
+    from types import SimpleNamespace
+
+    from mathhammer.data.rules.unit_rules import resolve, side_rules
+
+    text = ("**^^Character^^** models in this unit have the Feel No Pain 5+ ability and you can "
+            "re-roll Out of Action tests taken for this unit.")
+    unit = parse_squad("1x T4 Sv3+ W30 + 1x T4 Sv3+ W30 CHARACTER")
+    read = resolve(parts(text, "Dour Survivalist"), SimpleNamespace(
+        keywords=("CHARACTER",), groups=unit.groups))
+    rules = list(side_rules(read, "defender").applied)
+    gun = [parse_weapon("Gun | 24 | 6 | 3+ | 4 | 0 | 1")]
+    # the attacks go to the W30 model without CHARACTER first, which has no Feel No Pain:
+    # 6 x hit 2/3 x wound 1/2 x Sv3+ fails 1/3 = 2/3 damage (with FNP 5+ on it: 2/3 x 2/3 = 4/9)
+    assert mh.attack(gun, unit, apply=rules).damage.mean() == F(2, 3)
+    # a unit of CHARACTER models alone has it on every model: 4/9
+    alone = parse_squad("2x T4 Sv3+ W30 CHARACTER")
+    read = resolve(parts(text, "Dour Survivalist"), SimpleNamespace(
+        keywords=("CHARACTER",), groups=alone.groups if hasattr(alone, "groups") else (alone,)))
+    rules = list(side_rules(read, "defender").applied)
+    assert mh.attack(gun, alone, apply=rules).damage.mean() == F(4, 9)

@@ -325,7 +325,11 @@ def resolve(parts: Iterable[DataRule], unit: Any) -> tuple[DataRule, ...]:
         if part.scope in (Scope.FRIENDLY, Scope.ENEMY):
             part = attrs.evolve(part, resolved=True)  # for the others from now on
         if part.scope.own and is_keyword_model(part.model):  # its CHARACTER (OFFICER) models
-            if has_keywords(part.model, keywords):
+            holders = [g for g in groups if has_keywords(
+                part.model, frozenset(getattr(g, "keywords", ()) or ()))]
+            if has_keywords(part.model, keywords) and 0 < len(holders) < len(groups):
+                out.append(_on_groups(part, holders))  # the groups that have it, alone
+            elif has_keywords(part.model, keywords):
                 out.append(attrs.evolve(part, model=""))
             else:
                 out.append(part)  # its Leader's, when one is attached (attached_rules)
@@ -387,6 +391,12 @@ def _on_model(part: DataRule, groups: tuple[Any, ...], unit: str) -> DataRule:
             part.rule, effects=(), assumes="", not_modelled=part.rule.not_modelled or
             f"for the {' or '.join(names)} only, a model {unit or 'the unit'} has no group of "
             "(its weapons fire with the others')"))
+    return _on_groups(part, found)
+
+
+def _on_groups(part: DataRule, found: list[Any]) -> DataRule:
+    """``part`` on the unit's groups ``found`` alone: their weapons (attacking), the attacks
+    allocated to them (attacked)."""
     rule = part.rule
     if rule.side == "attacker":
         weapons = tuple(dict.fromkeys(w.name for g in found for w in g.weapons))
