@@ -193,8 +193,8 @@ def one_group_chain(keys: dict[tuple, int], count: PMF, move: Move) -> dict[tupl
     of a chain over the states, when the group's models have one wound each (each step that
     takes any wound destroys a model: the count of those steps, capped) or every state is of
     one model at most (it loses the sum of the steps' losses, up to its wounds). None for
-    any other move or state. The weights are over ``sum(keys) * S.total``, ``S`` the law of
-    that count or sum.
+    any other move or state. The weights are over ``sum(keys)`` times the total of that
+    count's or sum's weights (as a chain's: read by their sum).
 
     >>> move = packet_move([Group(wounds=3)], [PMF.uniform([1, 2])])
     >>> after = one_group_chain({((TargetState(1, 0),),): 1}, PMF.point(2), move)
@@ -211,9 +211,12 @@ def one_group_chain(keys: dict[tuple, int], count: PMF, move: Move) -> dict[tupl
     for e, w in pairs:
         e = min(e, 1) if wounds == 1 else e  # W1: whether the step destroys a model
         loss[e] = loss.get(e, 0) + w
-    steps = count.weights() if len(loss) == 1 and 1 in loss else PMF._trusted(
-        loss).random_sum(count).weights() if wounds == 1 else _capped_sum(
-        loss, count.weights(), wounds)
+    if wounds > 1:  # one model: the sum of its losses, capped at its wounds
+        steps = _capped_sum(loss, count.weights(), wounds)
+    elif len(loss) == 1 and 1 in loss:  # every step destroys a model: the count itself
+        steps = count.weights()
+    else:  # W1: how many steps take a wound
+        steps = PMF._trusted(loss).random_sum(count).weights()
     out: dict[tuple, int] = {}
     for key, w in keys.items():
         state = key[0]

@@ -195,9 +195,12 @@ def rules_text(text: str) -> str:
     'This model has a 2+ invulnerable save. .'
     """
     clean = normalize(_COMMENTARY.sub("", text)).rstrip(" *_")
-    spans = [(a, b) for a, b in _prohibitions(clean) if not _REROLLED.search(clean, a, b)]
-    return "".join(c for i, c in enumerate(clean) if not any(a <= i < b for a, b in spans)) \
-        if spans else clean
+    kept, at = [], 0
+    for a, b in _prohibitions(clean):
+        if not _REROLLED.search(clean, a, b):
+            kept.append(clean[at:max(at, a)])
+            at = max(at, b)
+    return "".join(kept) + clean[at:]
 
 
 def is_attack_relevant(text: str) -> bool:
