@@ -208,6 +208,19 @@ def test_every_package_indexes_its_modules():
     assert missing == {}
 
 
+def test_one_name_per_concept():
+    """No two classes of the package share a name (module-private ``_Names`` aside): a reader
+    never has to ask which ``Salvo``, ``Unit`` or ``Row`` a line means."""
+    where: dict[str, list[str]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if "__pycache__" in path.parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                where.setdefault(node.name, []).append(module_name(path, PACKAGE))
+    assert {name: mods for name, mods in where.items() if len(mods) > 1} == {}
+
+
 def test_no_import_cycle():
     assert largest_cycle(all_imports()) == []
 
