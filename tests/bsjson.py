@@ -97,10 +97,12 @@ def limits(lo=None, hi=None):
             for t, v in (("min", lo), ("max", hi)) if v is not None]
 
 
-def model(mid, name, stats, guns=(), lo=None, hi=None):
-    """A model entry with its statline and weapons (each one per model)."""
+def model(mid, name, stats, guns=(), lo=None, hi=None, abilities=(), profile=None):
+    """A model entry with its statline (named ``profile``, default ``name``), its own ability
+    profiles and its weapons (each one per model)."""
     return {"id": mid, "name": name, "type": "model", "constraints": limits(lo, hi),
-            "profiles": [statline(f"{mid}s", name, stats)],
+            "profiles": [statline(f"{mid}s", profile or name, stats)]
+            + [ability(f"{mid}a{i}", n, t) for i, (n, t) in enumerate(abilities)],
             "selectionEntries": [{"id": f"{mid}w{i}", "name": g["name"], "type": "upgrade",
                                   "constraints": limits(1, 1), "profiles": [g]}
                                  for i, g in enumerate(guns)]}

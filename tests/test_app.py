@@ -234,10 +234,11 @@ def _imports(path: Path) -> list[str]:
 
 
 def test_the_web_imports_no_command_line_module():
+    # nor does the tool server: the faces are adapters over mathhammer.app, not over each other
     found = {str(p.relative_to(PACKAGE)): [m for m in _imports(p)
                                            if m == "mathhammer.cli" or
                                            m.startswith("mathhammer.cli.")]
-             for p in (PACKAGE / "web").rglob("*.py")}
+             for face in ("web", "mcp") for p in (PACKAGE / face).rglob("*.py")}
     assert {k: v for k, v in found.items() if v} == {}
     assert not (PACKAGE / "web" / "command.py").exists()
     # the checker sees an upward import where there is one
@@ -252,8 +253,11 @@ def test_the_app_imports_neither_face():
 
 
 def test_the_page_sends_no_command_line_syntax():
-    # the page's script writes JSON queries: no "--option" inside a string it sends
-    script = (PACKAGE / "web" / "static" / "app.js").read_text(encoding="utf-8")
-    for flag in ("--weapon", "--rule", "--models", "--half-range", "--melee", "--json"):
-        assert flag not in script.replace("--json --full-fractions", ""), flag
-    assert "JSON.stringify(query)" in script
+    # the page's scripts write JSON queries: no "--option" inside a string they send
+    scripts = sorted((PACKAGE / "web" / "static").glob("*.js"))
+    assert [s.name for s in scripts] == ["app.js", "plan.js"]
+    for path in scripts:
+        script = path.read_text(encoding="utf-8")
+        for flag in ("--weapon", "--rule", "--models", "--half-range", "--melee", "--json"):
+            assert flag not in script.replace("--json --full-fractions", ""), (path.name, flag)
+    assert "JSON.stringify(query)" in scripts[0].read_text(encoding="utf-8")

@@ -8,7 +8,7 @@ from fractions import Fraction as F
 from pathlib import Path
 
 import pytest
-from bsjson import STATS, ability, unit, weapon, write_folder
+from bsjson import STATS, ability, datasheet, model, unit, weapon, write_folder
 
 import mathhammer as mh
 from mathhammer.data.rules.attached import target_rules
@@ -422,32 +422,11 @@ def _pack(uid):
     """Five Wulfen-like models, one of them with a Death Totem (its own model entry), each
     with a claw (A3 WS3+ S5 AP-1 D1)."""
     claw = weapon(f"{uid}c", "Claws", "3", "3+", "5", "-1", "1", melee=True)
-
-    def model(mid, name, lo, hi, abilities):
-        return {"id": mid, "name": name, "type": "model",
-                "constraints": [{"type": "min", "value": lo, "field": "selections",
-                                 "scope": "parent"},
-                                {"type": "max", "value": hi, "field": "selections",
-                                 "scope": "parent"}],
-                "profiles": [{"id": f"{mid}s", "name": "Wulfen", "typeId": "t",
-                              "typeName": "Unit", "characteristics": [
-                                  {"name": n, "$text": v} for n, v in STATS]}]
-                + [ability(f"{mid}a{i}", n, t) for i, (n, t) in enumerate(abilities)],
-                "selectionEntries": [{"id": f"{mid}w", "name": "Claws", "type": "upgrade",
-                                      "constraints": [{"type": "min", "value": 1,
-                                                       "field": "selections",
-                                                       "scope": "parent"}],
-                                      "profiles": [claw]}]}
-
-    return {"id": uid, "name": "Pack", "type": "unit",
-            "costs": [{"name": "pts", "typeId": "pts", "value": 100}],
-            "categoryLinks": [{"id": f"{uid}f", "name": "Faction: Testers", "targetId": "f1"},
-                              {"id": f"{uid}i", "name": "Infantry", "targetId": "kInfantry"}],
-            "selectionEntries": [
-                model(f"{uid}m1", "Wolf", 4, 4, []),
-                model(f"{uid}m2", "Wolf w/Death Totem", 1, 1, [
-                    ("Death Totem", "Each time the bearer makes a melee attack, re-roll a Hit "
-                     "roll of 1.")])]}
+    return datasheet(uid, "Pack", entries=[
+        model(f"{uid}m1", "Wolf", STATS, [claw], lo=4, hi=4, profile="Wulfen"),
+        model(f"{uid}m2", "Wolf w/Death Totem", STATS, [claw], lo=1, hi=1, profile="Wulfen",
+              abilities=[("Death Totem", "Each time the bearer makes a melee attack, re-roll a "
+                          "Hit roll of 1.")])])
 
 
 @pytest.fixture(scope="module")

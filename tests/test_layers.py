@@ -1,6 +1,7 @@
-"""The package's layers (docs/architecture.md): every import of a mathhammer module, at module
-level or inside a function (and every ``importlib.import_module`` of a literal name), points to
-the same layer or a lower one, and the modules' imports form no cycle.
+"""The package's layers (docs/development.md, "Package layout"): every import of a mathhammer
+module, at module level or inside a function (and every ``importlib.import_module`` of a literal
+name), points to the same layer or a lower one, and the modules' imports form no cycle; each
+package's docstring indexes its modules.
 
 Run as a script to count the upward imports and the largest cycle of another checkout:
 ``python tests/test_layers.py /path/to/mathhammer``.
@@ -9,6 +10,7 @@ Run as a script to count the upward imports and the largest cycle of another che
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,7 +21,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "mathhammer"
 
 #: the rank of each top-level part of the package: a module may import its own rank or lower
 RANKS = {
-    "errors": 0, "cache": 0, "resources": 0, "limits": 0, "version": 0, "wiring": 0,
+    "errors": 0, "cache": 0, "resources": 0, "limits": 0, "wiring": 0,
     "prob": 1, "model": 2, "mechanics": 3, "engine": 4, "data": 5, "report": 6,
     "app": 7, "library": 7,
     "cli": 8, "web": 8, "mcp": 8, "__main__": 9,
@@ -185,6 +187,44 @@ def test_the_exemptions_are_few_and_still_needed():
     assert len(EXEMPT) <= 2
     found = {(i.importer, i.imported) for i in all_imports()}
     assert set(EXEMPT) <= found, set(EXEMPT) - found
+
+
+def test_every_package_indexes_its_modules():
+    """Each package's docstring is its index: it names every module and subpackage in it
+    (a Sphinx reference, ``:mod:`.name``` or ``:mod:`mathhammer.pkg.name```). An army-list
+    reader (a module that registers a format) need not be named: the registry finds it and the
+    manual's tables of formats are made from it, so a new format stays one module and a
+    fixture (docs/development.md)."""
+    registry = re.compile(r"^(?:text_format|register)\(", re.M)
+    missing = {}
+    for init in sorted(PACKAGE.rglob("__init__.py")):
+        pkg = init.parent
+        if pkg == PACKAGE or "__pycache__" in pkg.parts:
+            continue
+        doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))) or ""
+        dotted = module_name(init, PACKAGE.parent)
+        parts = [p.stem for p in pkg.glob("*.py") if p.stem != "__init__"] + [
+            p.name for p in pkg.iterdir() if (p / "__init__.py").is_file()]
+        unnamed = sorted(m for m in parts
+                         if not re.search(rf":\w+:`~?(?:{re.escape(dotted)})?\.{m}\b", doc)
+                         and not (dotted == "mathhammer.data.army" and registry.search(
+                             (pkg / f"{m}.py").read_text(encoding="utf-8"))))
+        if unnamed:
+            missing[dotted] = unnamed
+    assert missing == {}
+
+
+def test_one_name_per_concept():
+    """No two classes of the package share a name (module-private ``_Names`` aside): a reader
+    never has to ask which ``Salvo``, ``Unit`` or ``Row`` a line means."""
+    where: dict[str, list[str]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if "__pycache__" in path.parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                where.setdefault(node.name, []).append(module_name(path, PACKAGE))
+    assert {name: mods for name, mods in where.items() if len(mods) > 1} == {}
 
 
 def test_no_import_cycle():

@@ -255,3 +255,24 @@ def test_mcp_without_the_extra_is_one_line(cli, monkeypatch):
     monkeypatch.setitem(sys.modules, "mcp", None)  # as if not installed
     assert cli.fails("mcp") == ('mathhammer: error: mcp needs the mcp extra (mcp is missing): '
                                 'pip install ".[mcp]"')
+
+
+
+def test_a_worker_says_a_library_warning_in_one_line(monkeypatch):
+    # a job's library warning (a guess said out loud) is the answer's "warnings", one line as
+    # the command line says it (no click in a worker: mathhammer.mcp imports no cli module),
+    # once however often it is said
+    import warnings
+
+    import mathhammer.web.api
+    from mathhammer.mcp.answers import run_job
+
+    def job(kind, *args):
+        for _ in range(2):
+            warnings.warn("a guess\n  said out loud", UserWarning, stacklevel=1)
+        return 200, json.dumps({"kind": kind, "args": list(args)})
+
+    monkeypatch.setattr(mathhammer.web.api, "job", job)
+    status, body = run_job("unit", "MEQ")
+    assert (status, json.loads(body)) == (200, {"kind": "unit", "args": ["MEQ"],
+                                                "warnings": ["warning: a guess said out loud"]})

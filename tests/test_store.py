@@ -207,7 +207,7 @@ def test_a_store_with_random_bytes_in_its_middle_is_rebuilt(cli, data, keep_time
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout) == want
     why = "database disk image is malformed" if keep_time else "its content is not what was built"
-    assert f"catalogue store {store}: damaged ({why}); compiling it again" in r.stderr, r.stderr
+    assert f"compiled store {store}: damaged ({why}); compiling it again" in r.stderr, r.stderr
     assert _files(store.parent, "*.sqlite") == [store.name]
     check = sqlite3.connect(store)
     assert check.execute("PRAGMA quick_check").fetchall() == [("ok",)]
@@ -219,7 +219,7 @@ def test_a_truncated_or_missing_seal_is_a_store_to_build_again(data):
     store = _open(data / "10e").path
     with store.open("r+b") as f:
         f.truncate(store.stat().st_size // 3)
-    with pytest.warns(UserWarning, match=r"catalogue store .*: damaged \(its content is not"):
+    with pytest.warns(UserWarning, match=r"compiled store .*: damaged \(its content is not"):
         assert _open(data / "10e").built
     store_files.seal_path(store).unlink()
     assert _open(data / "10e").built

@@ -20,10 +20,10 @@ from mathhammer.limits import MAX_ARMY_FILE_BYTES
 from mathhammer.model.profiles import Weapon
 from mathhammer.report.unitcrunch import (
     APP_VERSION,
-    ModelType,
-    Profile,
-    Unit,
-    UnitWeapon,
+    CrunchModelType,
+    CrunchProfile,
+    CrunchUnit,
+    CrunchWeapon,
     dumps,
     left_out,
     loads,
@@ -40,13 +40,14 @@ BOLTER = Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1,
                 abilities=("rapid fire 1", "assault", "heavy"))
 FIST = Weapon("Power fist", attacks=3, skill=3, strength=8, ap=-2, damage=2,
               abilities=("lethal hits", "anti-vehicle 4+", "precision"), range="melee")
-SQUAD = Profile("Intercessors", (
-    Unit("Intercessors", 90, (
-        ModelType("Intercessor Sergeant", 1, 4, 3, 2, weapons=(UnitWeapon(FIST, 1, True),)),
-        ModelType("Intercessor", 4, 4, 3, 2, None, 6, ("INFANTRY", "IMPERIUM"),
-                  (UnitWeapon(BOLTER, 4, True),))), stealth=True),
-    Unit("Lieutenant", 65, (ModelType("Lieutenant", 1, 4, 3, 5, 4, weapons=(
-        UnitWeapon(BOLTER, 1, False),)),), leader=True)))
+SQUAD = CrunchProfile("Intercessors", (
+    CrunchUnit("Intercessors", 90, (
+        CrunchModelType("Intercessor Sergeant", 1, 4, 3, 2,
+                        weapons=(CrunchWeapon(FIST, 1, True),)),
+        CrunchModelType("Intercessor", 4, 4, 3, 2, None, 6, ("INFANTRY", "IMPERIUM"),
+                        (CrunchWeapon(BOLTER, 4, True),))), stealth=True),
+    CrunchUnit("Lieutenant", 65, (CrunchModelType("Lieutenant", 1, 4, 3, 5, 4, weapons=(
+        CrunchWeapon(BOLTER, 1, False),)),), leader=True)))
 
 
 def test_a_profile_reads_back_as_it_was_written():

@@ -129,7 +129,7 @@ def kills_answer_json(q: Kills, data: str | None = None) -> dict[str, Any]:
 # --- several units into one target ---------------------------------------------------------------
 
 
-def salvo_of(q: Salvo, data: str | None = None) -> planning.Salvo:
+def salvo_of(q: Salvo, data: str | None = None) -> planning.SalvoScenario:
     """The units of a salvo resolved in order against its target (each with its own options
     added to the query's)."""
     s = q.setup.with_rules(data)
@@ -137,7 +137,7 @@ def salvo_of(q: Salvo, data: str | None = None) -> planning.Salvo:
     shooters = tuple(shooter(o.unit, o.setup(s), data=data) for o in q.units)
     for sh in shooters:
         check_work(sh.profiles, defending, s.ruleset)
-    return planning.Salvo(name, defending, shooters, rules)
+    return planning.SalvoScenario(name, defending, shooters, rules)
 
 
 def salvo_answer_json(q: Salvo, data: str | None = None) -> dict[str, Any]:
@@ -155,7 +155,7 @@ class OddsAnswer:
 
     what: str
     p: Fraction
-    scenario: Query | planning.Salvo
+    scenario: Query | planning.SalvoScenario
     answer: Any
 
 
@@ -175,7 +175,7 @@ def odds_of(q: Odds, data: str | None = None) -> OddsAnswer:
 def odds_answer_json(a: OddsAnswer) -> dict[str, Any]:
     """``mathhammer odds --json`` of an answer."""
     data = {"query": f"P({a.what})", "p": json_fraction(a.p), "p_float": as_float(a.p)}
-    if isinstance(a.scenario, planning.Salvo):
+    if isinstance(a.scenario, planning.SalvoScenario):
         return data | planning.salvo_json(a.scenario, a.answer)
     if a.scenario.is_sequence:
         return data | sequence_json(a.scenario, a.answer, a.scenario.run())

@@ -16,7 +16,7 @@ from ..data.army import FORMATS
 from ..limits import MAX_ARMY_FILE_BYTES, check_bytes
 from .datacheck import check
 from .export import TO
-from .output import CONTEXT, Group, warn
+from .output import CONTEXT, StrictGroup, warn
 
 if TYPE_CHECKING:
     from ..data.store.data_folder import Edition
@@ -212,7 +212,7 @@ def army(file: str, as_json: bool, rules: str | None, attach: tuple[str, ...],
             sys.exit(2)
 
 
-@click.group(cls=Group, context_settings=CONTEXT, invoke_without_command=True,
+@click.group(cls=StrictGroup, context_settings=CONTEXT, invoke_without_command=True,
              subcommand_metavar="[COMMAND] [ARGS]...")
 @click.pass_context
 def data(ctx: click.Context) -> None:

@@ -21,8 +21,7 @@ import click
 
 from .. import __version__
 from ..errors import InputError, one_line
-from .output import CONTEXT, closed_pipe, fail, show_warning
-from .output import Group as _Group
+from .output import CONTEXT, StrictGroup, closed_pipe, fail, show_warning
 
 #: command name -> "module:attribute" of the click command
 COMMANDS = {
@@ -43,7 +42,7 @@ COMMANDS = {
 }
 
 
-class Group(_Group):
+class MainGroup(StrictGroup):
     """The main group: commands imported on first use; errors as one line; a repeated
     option refused (:func:`~mathhammer.cli.output.refuse_repeats`)."""
 
@@ -99,7 +98,7 @@ class Group(_Group):
         return rv
 
 
-@click.group("mathhammer", cls=Group, context_settings=CONTEXT)
+@click.group("mathhammer", cls=MainGroup, context_settings=CONTEXT)
 @click.version_option(__version__, "--version", "-V", prog_name="mathhammer",
                       message="%(prog)s %(version)s")
 @click.option("--debug", is_flag=True, help="Show the traceback of an internal error (a bug).")

@@ -86,7 +86,7 @@ def refuse_repeats(command: click.Command, args: list[str],
             raise click.UsageError(f"{flags(p)}: given {seen[p.name]} times; {once}", ctx)
 
 
-class Group(click.Group):
+class StrictGroup(click.Group):
     """A group whose commands refuse a repeated option (:func:`refuse_repeats`)."""
 
     def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:

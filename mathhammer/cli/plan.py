@@ -21,7 +21,7 @@ from ..engine.search import BUDGET as SEARCH_BUDGET
 from ..errors import InputError
 from ..prob.numbers import decimal, readable_fraction, to_json
 from ..report.plan_report import plan_md, plan_text
-from ..report.planning import PlanAnswer, Salvo, parse_probability
+from ..report.planning import PlanAnswer, SalvoScenario, parse_probability
 from .army import current_data
 from .output import CONTEXT, given, only_with
 from .params import attack_params, setup_of, with_params
@@ -204,7 +204,7 @@ def _points(items: tuple[str, ...]) -> dict[str, int]:
     return out
 
 
-def odds_line(s: Salvo) -> str:
+def odds_line(s: SalvoScenario) -> str:
     """The odds answer's second line for several units: who, in order, with which options."""
     return (f"  {s.describe()}; rules {s.shooters[0].options.rules}; "
             + "; ".join(f"{sh.label}: options: {sh.options.describe()}; named rules: "

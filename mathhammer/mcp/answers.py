@@ -84,6 +84,14 @@ def search_answer(query: str, rules: str | None = None, faction: str | None = No
     return out
 
 
+def _show_warning(message: Any, *_args: Any, **_kwargs: Any) -> None:
+    """``warnings.showwarning`` in a worker: a library warning is one line on stderr, as the
+    command line says it."""
+    from ..errors import one_line
+
+    print(f"warning: {one_line(str(message))}", file=sys.stderr)
+
+
 def run_job(kind: str, *args: Any) -> tuple[int, str]:
     """A call's job in this process (a worker's): :func:`mathhammer.web.api.job`, with the
     warnings it printed (a guess said out loud, a rule not modelled) as ``warnings`` of the
@@ -93,14 +101,13 @@ def run_job(kind: str, *args: Any) -> tuple[int, str]:
     >>> status, json.loads(body)["statline"]
     (200, 'T4 Sv3+ W2')
     """
-    from ..cli.output import show_warning
     from ..web.api import job
 
     err = io.StringIO()
     with contextlib.redirect_stdout(sys.stderr), contextlib.redirect_stderr(err), \
             warnings.catch_warnings():
         warnings.simplefilter("always", UserWarning)
-        warnings.showwarning = show_warning
+        warnings.showwarning = _show_warning
         if kind == "mcp_search":
             try:
                 status, body = 200, json.dumps(search_answer(*args))

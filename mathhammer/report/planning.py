@@ -1,5 +1,5 @@
-"""Several attacking units: into one target in order (:class:`Salvo`, ``kills A B -t T``),
-and the plan of a phase (:class:`PlanAnswer`, ``mathhammer plan``), with their JSON; the
+"""Several attacking units: into one target in order (:class:`SalvoScenario`, ``kills A B -t
+T``), and the plan of a phase (:class:`PlanAnswer`, ``mathhammer plan``), with their JSON; the
 plan's text and Markdown answers are :mod:`mathhammer.report.plan_report`. The exact work is
 :mod:`mathhammer.engine.plan`.
 
@@ -9,7 +9,7 @@ header lines, their JSON and the probability a player types; neither is used els
 >>> from mathhammer.report.specs import attacker_of, target_of
 >>> a = attacker_of("1x 1 | 2+ | 8 | -3 | 1")
 >>> name, one = target_of("1x T4 Sv7+ W1")
->>> s = Salvo(name, one, (shooter_of(a), shooter_of(a)))
+>>> s = SalvoScenario(name, one, (shooter_of(a), shooter_of(a)))
 >>> s.run().destroyed  # 25/36 each (5/6 * 5/6): 1 - (11/36)**2 after the second
 [Fraction(25, 36), Fraction(1175, 1296)]
 >>> s.until(Fraction(9, 10)), s.until(Fraction(19, 20))
@@ -94,8 +94,10 @@ def _unit_lines(i: int, sh: Shooter) -> list[str]:
 
 
 @attrs.frozen
-class Salvo:
-    """Several units into one target, in the given order, its state carried exactly."""
+class SalvoScenario:
+    """Several units into one target, in the given order, its state carried exactly: a
+    :class:`mathhammer.app.queries.Salvo` resolved (the values the engine takes), as
+    :class:`mathhammer.report.scenario.Query` is a ``Kills`` query resolved."""
 
     target_name: str
     target: Any = attrs.field(eq=False)
@@ -133,7 +135,7 @@ class Salvo:
         return f"{' then '.join(s.label for s in self.shooters)} -> {self.target_name}"
 
 
-def salvo_text(s: Salvo, timeline: Timeline, until_p: Fraction | None = None,
+def salvo_text(s: SalvoScenario, timeline: Timeline, until_p: Fraction | None = None,
                width: int = 80) -> str:
     """``mathhammer kills A B C -t T``: the units in order, P(destroyed) and the models left
     after each, the end, the kill distribution; with ``until_p`` the fewest units that
@@ -169,7 +171,7 @@ def _shooter_json(sh: Shooter) -> dict[str, Any]:
             "named_rules": list(sh.rule_names), "mortal_wound_rules": [lb for lb, _ in sh.mortal]}
 
 
-def salvo_json(s: Salvo, timeline: Timeline, until_p: Fraction | None = None
+def salvo_json(s: SalvoScenario, timeline: Timeline, until_p: Fraction | None = None
                ) -> dict[str, Any]:
     """The several-unit report as JSON-ready data: ``attackers`` in order, ``after_units``
     (P(destroyed) and models left after each), the steps and the end as for ``--turns``, and

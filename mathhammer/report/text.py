@@ -25,7 +25,7 @@ from ..prob.pmf import PMF
 from .scenario import Counter, MortalQuery, Query, group_kills, groups, wounds_lost
 
 
-class Row(NamedTuple):
+class ValueRow(NamedTuple):
     """One value of a report: a label, an exact value, shown as a decimal or a percentage."""
 
     label: str
@@ -38,7 +38,7 @@ class Section(NamedTuple):
     """A titled block of rows; ``columns``: the title line also names the value columns."""
 
     title: str
-    rows: list[Row]
+    rows: list[ValueRow]
     columns: bool = False
 
 
@@ -121,12 +121,12 @@ def _mortal_text(name: str) -> str:
     return f"{rule.name}, mortal wounds {rule.mortal_wounds.describe()}"
 
 
-def shown(row: Row) -> str:
+def shown(row: ValueRow) -> str:
     """A row's value as a report shows it: a percentage or a decimal."""
     return percent(row.value) if row.prob else decimal(row.value)
 
 
-def _row_line(row: Row) -> str:
+def _row_line(row: ValueRow) -> str:
     return (f"{' ' * row.indent}{row.label:<{18 - row.indent}}{shown(row):>10}  "
             f"{readable_fraction(row.value)}")
 
@@ -137,22 +137,22 @@ def _section_lines(section: Section) -> list[str]:
 
 
 def _value_line(label: str, value: Fraction, indent: int = 2) -> str:
-    return _row_line(Row(label, value, False, indent))
+    return _row_line(ValueRow(label, value, False, indent))
 
 
 def _prob_line(label: str, p: Fraction, indent: int = 0) -> str:
-    return _row_line(Row(label, p, True, indent))
+    return _row_line(ValueRow(label, p, True, indent))
 
 
 def _expected_section(query: Query, result: Result, title: str = "expected") -> Section:
     means = result.summary()
-    rows = [Row(c.text, means[c]) for c in Counter]
+    rows = [ValueRow(c.text, means[c]) for c in Counter]
     if isinstance(query.target, Squad):
-        rows += [Row(f"group {i}", pmf.mean(), indent=4)  # groups in the target line's order
+        rows += [ValueRow(f"group {i}", pmf.mean(), indent=4)  # groups in the target line's order
                  for i, pmf in enumerate(result.group_kills, 1)]
-    rows.append(Row("P(destroyed)", result.destroyed, True, 0))
+    rows.append(ValueRow("P(destroyed)", result.destroyed, True, 0))
     if isinstance(query.target, Squad) and any(query.target.characters):
-        rows.append(Row("P(CHARACTER dead)", result.character_destroyed, True, 0))
+        rows.append(ValueRow("P(CHARACTER dead)", result.character_destroyed, True, 0))
     return Section(title, rows, columns=True)
 
 
@@ -245,8 +245,8 @@ def _demise_sections(demise: PMF | None) -> list[Section]:
     if demise is None:
         return []
     return [Section("deadly demise (mortal wounds to each unit within 6\"):",
-                    [Row("expected", demise.mean()),
-                     Row("P(at least 1)", demise.at_least(1), True, 2)])]
+                    [ValueRow("expected", demise.mean()),
+                     ValueRow("P(at least 1)", demise.at_least(1), True, 2)])]
 
 
 def _hazard_sections(hazard: Any, each: bool = False) -> list[Section]:
@@ -254,9 +254,9 @@ def _hazard_sections(hazard: Any, each: bool = False) -> list[Section]:
         return []
     p = hazard.failed.at_least(1)
     tests = f"{hazard.tests} test{'s' * (hazard.tests != 1)}" + (" each attack" if each else "")
-    rows = [Row("P(any failed)", p, True, 2), Row("mortal wounds", hazard.mortal.mean())]
+    rows = [ValueRow("P(any failed)", p, True, 2), ValueRow("mortal wounds", hazard.mortal.mean())]
     if hazard.kills is not None:
-        rows.append(Row("models lost", hazard.kills.mean()))
+        rows.append(ValueRow("models lost", hazard.kills.mean()))
     return [Section(f"hazardous ({tests}, to the attacking unit):", rows)]
 
 

@@ -36,8 +36,8 @@ abilities) but Stealth, a Feel No Pain (``ignore``) and an invulnerable save; we
 
 >>> w = Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1,
 ...            abilities=("heavy", "assault"))
->>> p = Profile("Intercessors", (Unit("Intercessors", 80, (ModelType(
-...     "Intercessor", 5, 4, 3, 2, weapons=(UnitWeapon(w, 5, selected=True),)),)),))
+>>> p = CrunchProfile("Intercessors", (CrunchUnit("Intercessors", 80, (CrunchModelType(
+...     "Intercessor", 5, 4, 3, 2, weapons=(CrunchWeapon(w, 5, selected=True),)),)),))
 >>> [p2] = loads(dumps([p], exported=0))
 >>> [(x.name, x.count, x.weapon.abilities) for x in p2.units[0].model_types[0].weapons]
 [('Bolt rifle', 5, ('heavy',))]
@@ -65,10 +65,11 @@ _IDS = uuid.UUID("5b7f0e0a-36a8-4c44-9d7e-6a1c2f3e4d51")
 
 
 # ---------------------------------------------------------------- value types
+# (named Crunch*: UnitCrunch's layout, not mathhammer's Unit and UnitWeapon)
 
 
 @attrs.frozen
-class UnitWeapon:
+class CrunchWeapon:
     """A weapon of a model type: how many of it the models carry and whether it is selected
     (fires when UnitCrunch runs the profile)."""
 
@@ -82,7 +83,7 @@ class UnitWeapon:
 
 
 @attrs.frozen
-class ModelType:
+class CrunchModelType:
     """Models of one profile in a unit (X+ values as ints, None: none)."""
 
     name: str
@@ -93,34 +94,34 @@ class ModelType:
     invuln: int | None = None
     fnp: int | None = None
     keywords: tuple[str, ...] = ()
-    weapons: tuple[UnitWeapon, ...] = ()
+    weapons: tuple[CrunchWeapon, ...] = ()
 
 
 @attrs.frozen
-class Unit:
+class CrunchUnit:
     """A unit of a profile; ``leader``: a Leader attached to the profile's other unit."""
 
     name: str
     points: int | None
-    model_types: tuple[ModelType, ...]
+    model_types: tuple[CrunchModelType, ...]
     leader: bool = False
     stealth: bool = False
 
 
 @attrs.frozen
-class Profile:
+class CrunchProfile:
     """One UnitCrunch profile: a unit, or a Leader and its Bodyguard."""
 
     name: str
-    units: tuple[Unit, ...]
+    units: tuple[CrunchUnit, ...]
 
 
 # ---------------------------------------------------------------- from mathhammer's values
 
 
 def _statline(name: str, models: int, g: Any, keywords: tuple[str, ...],
-              weapons: tuple[UnitWeapon, ...]) -> ModelType:
-    return ModelType(name, models, g.toughness, g.save, g.wounds, g.invuln, g.fnp,
+              weapons: tuple[CrunchWeapon, ...]) -> CrunchModelType:
+    return CrunchModelType(name, models, g.toughness, g.save, g.wounds, g.invuln, g.fnp,
                      tuple(k.upper() for k in keywords), weapons)
 
 
@@ -137,7 +138,7 @@ def _fired(unit: Any) -> set[str]:
     return out
 
 
-def army_unit(unit: Any, fired: set[str] | None = None, leader: bool = False) -> Unit:
+def army_unit(unit: Any, fired: set[str] | None = None, leader: bool = False) -> CrunchUnit:
     """An army unit (:class:`~mathhammer.data.army.values.ArmyUnit`) or a datasheet
     (:class:`~mathhammer.data.units.unit.Unit`, at its smallest size) as a UnitCrunch unit: each
     model group a model type with the weapons it carries (``fired``: the selected ones)."""
@@ -145,31 +146,31 @@ def army_unit(unit: Any, fired: set[str] | None = None, leader: bool = False) ->
     inner = getattr(unit, "unit", unit)
     types = []
     for g in inner.groups:
-        weapons = tuple(UnitWeapon(w.weapon, w.default_at(g.min_models, g.min_models),
+        weapons = tuple(CrunchWeapon(w.weapon, w.default_at(g.min_models, g.min_models),
                                    w.name in fired)
                         for w in g.weapons if not w.optional)
         types.append(_statline(g.name, g.min_models, g, inner.keywords,
                                tuple(w for w in weapons if w.count > 0)))
     points = unit.points if isinstance(getattr(unit, "points", None), int) else inner.cost()
-    return Unit(unit.name, points, tuple(types), leader, inner.stealth)
+    return CrunchUnit(unit.name, points, tuple(types), leader, inner.stealth)
 
 
-def army_profiles(army: Any) -> list[Profile]:
+def army_profiles(army: Any) -> list[CrunchProfile]:
     """One profile per row of an army (:meth:`~mathhammer.data.army.values.Army.rows`): a unit,
     or a Leader and its Bodyguard as two units (the Leader's marked ``leader``)."""
     out = []
     for label, row in army.rows():
-        units: tuple[Unit, ...]
+        units: tuple[CrunchUnit, ...]
         if hasattr(row, "leader") and hasattr(row, "bodyguard"):  # an AttachedUnit
             fired = _fired(row)
             units = (army_unit(row.bodyguard, fired), army_unit(row.leader, fired, True))
         else:
             units = (army_unit(row),)
-        out.append(Profile(label, units))
+        out.append(CrunchProfile(label, units))
     return out
 
 
-def query_profiles(query: Any) -> list[Profile]:
+def query_profiles(query: Any) -> list[CrunchProfile]:
     """A query's attacker (the weapons that fire, each carried by as many models as fire it,
     on one model type of the attacker's own profile) and its target (one model type per model
     group, a Leader's groups as a ``leader`` unit)."""
@@ -177,8 +178,8 @@ def query_profiles(query: Any) -> list[Profile]:
     if me is None:
         raise InputError("--to unitcrunch: the attacker is weapons without a unit (UnitCrunch "
                          "needs its models' toughness, save and wounds): name a unit")
-    weapons = tuple(UnitWeapon(w, n, True) for w, n in query.profiles)
-    attacker = Profile(query.attacker, (Unit(query.attacker, None, (_statline(
+    weapons = tuple(CrunchWeapon(w, n, True) for w, n in query.profiles)
+    attacker = CrunchProfile(query.attacker, (CrunchUnit(query.attacker, None, (_statline(
         me.name or query.attacker, me.models, me, me.keywords, weapons),),
         stealth=me.stealth),))
     groups = getattr(query.target, "groups", (query.target,))
@@ -189,9 +190,9 @@ def query_profiles(query: Any) -> list[Profile]:
         if gs:
             types = tuple(_statline(g.name or query.target_name, g.models, g, g.keywords, ())
                           for g in gs)
-            units.append(Unit(gs[0].name or query.target_name, None, types, leader,
+            units.append(CrunchUnit(gs[0].name or query.target_name, None, types, leader,
                               any(g.stealth for g in gs)))
-    return [attacker, Profile(query.target_name, tuple(units))]
+    return [attacker, CrunchProfile(query.target_name, tuple(units))]
 
 
 # ---------------------------------------------------------------- weapon abilities
@@ -327,7 +328,7 @@ def weapon_ability(text: str) -> tuple[str, list, str, dict] | None:
     return None
 
 
-def left_out(profiles: list[Profile]) -> dict[str, int]:
+def left_out(profiles: list[CrunchProfile]) -> dict[str, int]:
     """Each weapon ability UnitCrunch has no ability for, with how many weapons have it."""
     out: dict[str, int] = {}
     for p in profiles:
@@ -365,7 +366,8 @@ def _value(text: str) -> int | str:
     return int(text) if text.isdigit() else text
 
 
-def _weapon(p: Profile, w: UnitWeapon, unique: str, where: tuple[str, ...]) -> dict[str, Any]:
+def _weapon(p: CrunchProfile, w: CrunchWeapon, unique: str, where: tuple[str, ...]
+            ) -> dict[str, Any]:
     """One weapon (``where``: its unit's and model type's names, which its ids are of)."""
     v = w.weapon
     skill: int | str | None = "" if v.skill is None else v.skill
@@ -386,7 +388,7 @@ def _weapon(p: Profile, w: UnitWeapon, unique: str, where: tuple[str, ...]) -> d
             "abilities": abilities, "id": _id(p.name, "weapon", *where, v.name)}
 
 
-def profile_data(p: Profile, stamp: str) -> dict[str, Any]:
+def profile_data(p: CrunchProfile, stamp: str) -> dict[str, Any]:
     """One profile as UnitCrunch's export writes it (``stamp``: its created/updated time)."""
     # a weapon name in several model types: "nameUnique" says whose
     shared: dict[str, set[tuple[str, str]]] = {}
@@ -442,7 +444,7 @@ def profile_data(p: Profile, stamp: str) -> dict[str, Any]:
     }
 
 
-def dumps(profiles: list[Profile], exported: int | None = None) -> bytes:
+def dumps(profiles: list[CrunchProfile], exported: int | None = None) -> bytes:
     """The import file of ``profiles`` (``exported``: its time, ms since 1970; default now)."""
     try:
         import msgpack
@@ -484,7 +486,7 @@ def _list(d: dict, key: str, where: str) -> list:
     return v
 
 
-def _read_weapon(w: dict, where: str) -> UnitWeapon:
+def _read_weapon(w: dict, where: str) -> CrunchWeapon:
     melee = w.get("type") == "Melee"
     if w.get("type") not in ("Melee", "Ranged"):
         raise InputError(f"{where}: type {w.get('type')!r} is not Melee or Ranged")
@@ -507,10 +509,10 @@ def _read_weapon(w: dict, where: str) -> UnitWeapon:
                         range="melee" if melee else 24)
     except (TypeError, ValueError) as e:
         raise InputError(f"{where}: {str(e).splitlines()[0]}") from None
-    return UnitWeapon(weapon, _int(w.get("countPerUnit"), where, 0, 100_000), False)
+    return CrunchWeapon(weapon, _int(w.get("countPerUnit"), where, 0, 100_000), False)
 
 
-def loads(data: bytes, source: str = "<unitcrunch>") -> tuple[Profile, ...]:
+def loads(data: bytes, source: str = "<unitcrunch>") -> tuple[CrunchProfile, ...]:
     """The profiles of a UnitCrunch import file (this layout: :data:`APP_VERSION`), each
     weapon ``selected`` as the profile selects it; its size bounded by
     :data:`~mathhammer.limits.MAX_ARMY_FILE_BYTES`."""
@@ -541,7 +543,7 @@ def loads(data: bytes, source: str = "<unitcrunch>") -> tuple[Profile, ...]:
                 weapons = tuple(attrs.evolve(_read_weapon(w, f"{where}: weapons[{n}]"),
                                              selected=w.get("id") in selected)
                                 for n, w in enumerate(_list(m, "weapons", where)))
-                types.append(ModelType(
+                types.append(CrunchModelType(
                     _str(m.get("name"), where), _int(m.get("modelCount"), where, 1, 100_000),
                     _int(m.get("toughness"), where, 1, 100), _int(m.get("save"), where, 2, 7),
                     _int(m.get("wounds"), where, 1, 100_000),
@@ -551,8 +553,8 @@ def loads(data: bytes, source: str = "<unitcrunch>") -> tuple[Profile, ...]:
             stealth = any(isinstance(a, dict) and any(
                 isinstance(x, dict) and x.get("name") == "Stealth" for x in a.get("aliases")
                 or ()) for a in u.get("abilities") or ())
-            units.append(Unit(_str(u.get("name"), f"{at}: units[{j}]"),
+            units.append(CrunchUnit(_str(u.get("name"), f"{at}: units[{j}]"),
                               _int(u.get("points"), f"{at}: units[{j}]", 0, 10_000_000, True),
                               tuple(types), u.get("leader") is True, stealth))
-        out.append(Profile(_str(p.get("name"), at), tuple(units)))
+        out.append(CrunchProfile(_str(p.get("name"), at), tuple(units)))
     return tuple(out)

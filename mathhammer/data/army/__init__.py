@@ -7,6 +7,12 @@ with ``fmt``): the Warhammer
 rosters (``.ros``, ``.rosz``), and the structured forms (:mod:`.structured`): New Recruit's
 JSON export, ListForge's share JSON and share link, and what ``mathhammer army --json`` writes.
 
+Modules: :mod:`.text` (every text format, one reader and its styles), :mod:`.lines` and
+:mod:`.words` (what the text readers share: lines, numbers, the app's words in each language),
+:mod:`.roster` (BattleScribe rosters), :mod:`.structured`, :mod:`.values` (``ParsedList``,
+``Army``), :mod:`.resolve` (a parsed list against the data) and :mod:`.datasheets` (where its
+names are looked up).
+
 >>> parse_army("")
 Traceback (most recent call last):
 ...

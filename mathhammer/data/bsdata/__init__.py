@@ -6,7 +6,9 @@ links are followed into the linked catalogues and the game system file found bes
 catalogue (:mod:`.files`), and through a unit's selection tree (:mod:`.walk`). A datasheet is
 found by name (:mod:`.find`) and one builder turns it into a unit file in the ``units/`` schema
 (:mod:`.build`), reading statlines (:mod:`.profiles`), weapons (:mod:`.weapons`), keywords and
-abilities (:mod:`.abilities`), model counts and points (:mod:`.sizes`).
+abilities (:mod:`.abilities`), model counts and points (:mod:`.sizes`), make-ups
+(:mod:`.makeup`) and wargear options (:mod:`.options`); :mod:`.texts` gives the translator a
+datasheet's ability texts and :mod:`.listing` what an army list reads of a whole catalogue.
 
 >>> split_unit_spec("data/Necrons.cat:Immortals")
 ('data/Necrons.cat', 'Immortals')

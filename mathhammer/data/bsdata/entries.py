@@ -35,12 +35,13 @@ class Condition:
 
 
 @attrs.frozen
-class Conditions:
-    """An ``and``/``or`` group of conditions and nested groups."""
+class ConditionGroup:
+    """An ``and``/``or`` group of conditions and nested groups (BattleScribe's ``conditionGroup``;
+    a named rule's conditions are :class:`mathhammer.model.named.Conditions`)."""
 
     type: str = "and"
     conditions: tuple[Condition, ...] = ()
-    groups: tuple[Conditions, ...] = ()
+    groups: tuple[ConditionGroup, ...] = ()
 
 
 @attrs.frozen
@@ -62,7 +63,7 @@ class Modifier:
     type: str
     field: str
     value: str
-    when: Conditions | None = None
+    when: ConditionGroup | None = None
     repeats: tuple[Repeat, ...] = ()
     join: str = " "
     affects: str = ""

@@ -27,7 +27,7 @@ from .entries import (
     Category,
     Characteristic,
     Condition,
-    Conditions,
+    ConditionGroup,
     Constraint,
     Cost,
     Entry,
@@ -70,7 +70,7 @@ class _Builder:
             self.nested.setdefault(x.id, x)
         return x
 
-    def conditions(self, n: Node, kind: str = "and") -> Conditions | None:
+    def conditions(self, n: Node, kind: str = "and") -> ConditionGroup | None:
         conds = tuple(
             Condition(
                 type=c.get("type") or "",
@@ -91,7 +91,7 @@ class _Builder:
         )
         if not conds and not groups:
             return None
-        return Conditions(kind, conds, groups)
+        return ConditionGroup(kind, conds, groups)
 
     def repeats(self, n: Node) -> tuple[Repeat, ...]:
         return tuple(
@@ -106,7 +106,7 @@ class _Builder:
             for r in n.children("repeats")
         )
 
-    def modifiers(self, n: Node, outer: Conditions | None = None) -> tuple[Modifier, ...]:
+    def modifiers(self, n: Node, outer: ConditionGroup | None = None) -> tuple[Modifier, ...]:
         out: list[Modifier] = []
         for m in n.children("modifiers"):
             join = m.get("join")
@@ -278,12 +278,12 @@ def _order(names: list[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out + ["entries", "groups", "links"]))
 
 
-def _and(a: Conditions | None, b: Conditions | None) -> Conditions | None:
+def _and(a: ConditionGroup | None, b: ConditionGroup | None) -> ConditionGroup | None:
     if a is None:
         return b
     if b is None:
         return a
-    return Conditions("and", (), (a, b))
+    return ConditionGroup("and", (), (a, b))
 
 
 # --------------------------------------------------------------------------- reading text

@@ -26,7 +26,7 @@ from __future__ import annotations
 import contextlib
 
 from ..typed.names import name_key
-from .entries import Conditions, Entry, Link, Rule
+from .entries import ConditionGroup, Entry, Link, Rule
 from .files import Library
 from .find import catalogue_units, find_unit
 from .walk import Context, Walker, ancestry_of, hidden
@@ -70,7 +70,7 @@ def _gate(rule: Rule, link: Link | None) -> str:
     mods = [m for thing in (rule, link) if thing is not None for m in thing.modifiers
             if m.field == "hidden" and m.when is not None]
 
-    def ids(c: Conditions) -> set[str]:
+    def ids(c: ConditionGroup) -> set[str]:
         return {x.child_id for x in c.conditions if x.scope == "primary-catalogue"} | {
             i for g in c.groups for i in ids(g)}
 

@@ -6,7 +6,7 @@ roster and its forces (empty apart from this unit, no Crusade force, the catalog
 primary catalogue) they are decided, about choices inside the unit they are unknown, and an
 unknown condition never hides anything.
 
->>> c = Conditions("or", (Condition("lessThan", "forces", "roster", Fraction(1), "crusade"),))
+>>> c = ConditionGroup("or", (Condition("lessThan", "forces", "roster", Fraction(1), "crusade"),))
 >>> decide(c, Context())
 True
 """
@@ -22,7 +22,7 @@ import attrs
 
 from ...errors import InputError
 from ...limits import MAX_LINK_EXPANSIONS
-from .entries import Condition, Conditions, Entry, InfoGroup, Link, Modifier, Profile, Rule
+from .entries import Condition, ConditionGroup, Entry, InfoGroup, Link, Modifier, Profile, Rule
 from .files import Library, MissingFileError
 
 _ROSTER_SCOPES = ("roster", "force", "primary-catalogue")
@@ -86,7 +86,7 @@ def _test(c: Condition, n: int) -> bool | None:
     }.get(c.type)
 
 
-def decide(c: Conditions | None, ctx: Counts) -> bool | None:
+def decide(c: ConditionGroup | None, ctx: Counts) -> bool | None:
     """True, False, or None when the context cannot tell."""
     if c is None:
         return True
@@ -326,7 +326,7 @@ def modified_profile(p: Profile, ctx: Context) -> Profile:
 
     >>> from .entries import Characteristic
     >>> bs = Characteristic("BS", "bs", "4+")
-    >>> m = Modifier("set", "bs", "3+", Conditions("and", (Condition("instanceOf", "selections",
+    >>> m = Modifier("set", "bs", "3+", ConditionGroup("and", (Condition("instanceOf", "selections",
     ...     "ancestor", Fraction(1), "character"),)))
     >>> p = Profile("p", "Pistol", "w", "Ranged Weapons", (bs,), modifiers=(m,))
     >>> modified_profile(p, Context(ancestry=frozenset({"character"}))).get("BS")

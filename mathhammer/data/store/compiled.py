@@ -657,7 +657,7 @@ class Store:
         row = self.db.execute("SELECT name, raw, notes, warnings, members, options, error "
                               "FROM datasheets WHERE id = ?", (ds,)).fetchone()
         if row is None:
-            raise InputError(f"catalogue store {self.path}: no datasheet {ds}")
+            raise InputError(f"compiled store {self.path}: no datasheet {ds}")
         name, raw, notes, warns, members, options, error = row
         if error is not None:
             return {"name": name, "error": error}
@@ -749,7 +749,7 @@ class Store:
         row = self.db.execute("SELECT name, raw, members, options, error FROM datasheets "
                               "WHERE id = ?", (entry.datasheet,)).fetchone()
         if row is None:
-            raise InputError(f"catalogue store {self.path}: no datasheet {entry.datasheet}")
+            raise InputError(f"compiled store {self.path}: no datasheet {entry.datasheet}")
         name, raw, members, options, error = row
         if raw is None:
             raise InputError(error or f"{name}: cannot be built")
@@ -766,7 +766,7 @@ class Store:
         row = self.db.execute("SELECT name, unit, warnings, error FROM datasheets WHERE id = ?",
                               (ds,)).fetchone()
         if row is None:
-            raise InputError(f"catalogue store {self.path}: no datasheet {ds}")
+            raise InputError(f"compiled store {self.path}: no datasheet {ds}")
         name, unit, warns, error = row
         if error is not None:
             raise InputError(f"{label or name}: cannot be imported from the {self.edition} data: "
@@ -1023,7 +1023,7 @@ def _ready(path: Path, folder: Path, edition: Edition, progress: Progress | None
     if state == "ok":
         return False
     if state == "changed":
-        warnings.warn(f"catalogue store {path}: damaged (its content is not what was built); "
+        warnings.warn(f"compiled store {path}: damaged (its content is not what was built); "
                       "compiling it again", stacklevel=3)
         remove_store(path)
     if not _BUILD_HERE[0]:
@@ -1053,7 +1053,7 @@ def _ready(path: Path, folder: Path, edition: Edition, progress: Progress | None
 def _rebuild_damaged(store: Store, error: Exception) -> None:
     """A query found ``store`` damaged: remove it and build it again (the same file, when the
     data files are as they were), or say that the data changed meanwhile."""
-    warnings.warn(f"catalogue store {store.path}: damaged ({one_line(error)}); compiling it "
+    warnings.warn(f"compiled store {store.path}: damaged ({one_line(error)}); compiling it "
                   "again", stacklevel=4)
     remove_store(store.path)
     files, stamps = _stamped(store.folder, store.edition)

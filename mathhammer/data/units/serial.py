@@ -59,7 +59,7 @@ def to_json(value: Any) -> Any:
 def _class(ref: str) -> type:
     module, _, name = ref.partition(":")
     if not module.startswith("mathhammer."):
-        raise InputError(f"catalogue store: class {ref!r} is not one of mathhammer's")
+        raise InputError(f"compiled store: class {ref!r} is not one of mathhammer's")
     obj: Any = importlib.import_module(module)
     for part in name.split("."):
         obj = getattr(obj, part)
@@ -87,4 +87,4 @@ def from_json(data: Any) -> Any:
         return Path(data["@p"])
     if "@d" in data:
         return {k: from_json(v) for k, v in data["@d"].items()}
-    raise InputError(f"catalogue store: unreadable value {str(data)[:60]}")
+    raise InputError(f"compiled store: unreadable value {str(data)[:60]}")
