@@ -137,7 +137,7 @@ def _target(edition: str):
 def _ask(unit, edition: str, target, notes: list[str]) -> bool:
     """Ask each phase against the target; True if the unit has any weapon."""
     from ..engine.attack import attack, value_against
-    from ..report.specs import check_work
+    from .specs import check_work
 
     armed = False
     for melee in (False, True):
