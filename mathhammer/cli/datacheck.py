@@ -41,8 +41,9 @@ def check(edition: Edition | None, data: str | None, catalogues: tuple[str, ...]
       mathhammer data check --edition 11e --json
       mathhammer data check --catalogue Necrons --data ~/bsdata
     """
-    from ..app.datacheck import check_data, report_text
+    from ..app.datacheck import check_data
     from ..data.store.data_folder import default_edition
+    from ..report.check_text import report_text
 
     edition = edition or default_edition(data)
     with click.progressbar(length=0, label=f"checking the {edition} data", file=sys.stderr,
@@ -52,8 +53,8 @@ def check(edition: Edition | None, data: str | None, catalogues: tuple[str, ...]
             bar.update(1, name)
 
         report = check_data(edition, data, jobs=jobs, catalogues=catalogues, progress=progress)
-    from ..app.datacheck import coverage_text
     from ..data.rules.unit_rules import data_coverage
+    from ..report.check_text import coverage_text
 
     cov = data_coverage(edition, data)  # the rules from data: every ability of the edition
     if as_json:

@@ -206,6 +206,6 @@ def mortal_json(query: MortalQuery, timeline: Timeline) -> dict[str, Any]:
     }
 
 
-#: the parts the several-unit and plan reports (:mod:`mathhammer.app.planning`) reuse
+#: the parts the several-unit and plan reports (:mod:`mathhammer.report.plan_report`) reuse
 timeline_json, query_json, target_json, mean_json = (_timeline_json, _query_json, _target_json,
                                                      _mean_json)

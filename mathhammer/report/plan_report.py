@@ -374,7 +374,7 @@ def plan_md(ans: PlanAnswer, details: bool = False) -> str:
 
 
 def plan_answer_json(ans: PlanAnswer) -> dict[str, Any]:
-    """:func:`~mathhammer.app.planning.plan_json` and what a player reads first: ``plan``
+    """:func:`plan_json` and what a player reads first: ``plan``
     (each unit's target, in the order they shoot; ``per_target`` has each target's value,
     P(destroyed) and kills), ``ties`` (the different plans worth the best's value),
     ``alternatives`` (the next best different plans), ``objective_text``, ``left_out`` and

@@ -334,5 +334,5 @@ def mortal_text(query: MortalQuery, timeline: Timeline, width: int = 80) -> str:
     return "\n".join(out) + "\n"
 
 
-#: the end of a sequence, reused by :mod:`mathhammer.app.planning`
+#: the end of a sequence, reused by :mod:`mathhammer.report.plan_report`
 final_lines = _final_lines
