@@ -13,7 +13,10 @@ from bsjson import STATS, ability, unit, weapon, write_folder
 
 import mathhammer as mh
 from mathhammer.data.rules.attached import split_attached, target_rules
-from mathhammer.data.rules.translate import Scope, coverage, is_attack_relevant, translate
+from mathhammer.data.rules.coverage import coverage
+from mathhammer.data.rules.parts import Scope
+from mathhammer.data.rules.sentences import is_attack_relevant
+from mathhammer.data.rules.translate import translate
 from mathhammer.errors import InputError
 from mathhammer.model.named import Conditions, Effect, NamedRule
 from mathhammer.report.scenario import Query
@@ -638,7 +641,7 @@ def test_intercessors_with_a_lieutenant_have_lethal_hits(cli):
 @pytest.mark.slow
 @pytest.mark.skipif(not (SHARED / "11e").is_dir(), reason="shared BattleScribe data not found")
 def test_coverage_of_the_11e_data():
-    from mathhammer.data.rules.unit_rules import data_coverage
+    from mathhammer.data.rules.coverage import data_coverage
 
     c = data_coverage("11e", SHARED)
     assert c["attack_relevant"] > 1000
