@@ -14,7 +14,7 @@ conditions read on the way; the walk and the readers of its node kinds are one r
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, TypedDict
 
 from ...errors import InputError
 from ...model.abilities import canonical
@@ -73,7 +73,8 @@ def _dsl_leaf(node: dict[str, Any], reasons: list[str], penalties_defend: bool =
     does not always mark it as incoming, and no player pays CP to hit worse), and a change of
     its own attacks' AP, "add 1" or "add -1", improves it (no player pays CP for a worse AP)."""
     kind, target = node.get("type"), node.get("target")
-    mod = node.get("modifier") if isinstance(node.get("modifier"), dict) else {}
+    given = node.get("modifier")
+    mod: dict[str, Any] = given if isinstance(given, dict) else {}
     incoming = bool(mod.get("incoming"))
     enemy = target in _DSL_ENEMY
     side = "defender" if incoming or enemy else "attacker"
@@ -185,7 +186,7 @@ def _dsl_leaf(node: dict[str, Any], reasons: list[str], penalties_defend: bool =
         return ("attacker", own, cond) if own else None
     if kind == "feel-no-pain" and _dsl_value(mod.get("threshold")) and (
             mod.get("scope") in _DSL_FNP_SCOPE or mod.get("against_attack_type") == "psychic"):
-        keys = _DSL_FNP_SCOPE.get(mod.get("scope"), ("fnp_psychic",))  # mechanics' Feel No Pain
+        keys = _DSL_FNP_SCOPE.get(mod.get("scope", ""), ("fnp_psychic",))  # mechanics' Feel No Pain
         return "defender", [(k, mod["threshold"]) for k in keys], cond
     if kind == "feel-no-pain":
         threshold = _dsl_value(mod.get("threshold"))
@@ -311,14 +312,26 @@ def _dsl_walk(node: Any, reasons: list[str], cond: dict[str, Any], said: str,
     if leaf is None:
         return [[]]
     side, changes, own = leaf
-    both = cond | own
-    if both.pop("stronger", None):  # "if the attack's Strength is greater than the Toughness"
+    met = cond | own
+    if met.pop("stronger", None):  # "if the attack's Strength is greater than the Toughness"
         if side == "defender" and changes == [("wound_mod", -1)]:
             changes = [("wound_mod_if_stronger", -1)]
         else:
             said = "; ".join(w for w in (said, "the attack's Strength is greater than the "
                                          "target's Toughness") if w)
-    return [[(side, tuple(changes), tuple(both.items()), said)]]
+    return [[(side, tuple(changes), tuple(met.items()), said)]]
+
+
+class _Base(TypedDict):
+    """What every part of one rule has the same: its faction, kind, text, source, detachment and
+    CP cost."""
+
+    faction: str
+    kind: str
+    text: str
+    source: str
+    detachment: str | None
+    cp: int | None
 
 
 def translate_effect(name: str, effect: dict[str, Any], text: str, where: str = "", *,
@@ -351,8 +364,8 @@ def translate_effect(name: str, effect: dict[str, Any], text: str, where: str = 
     reasons: list[str] = []
     alternatives = [alt for alt in _dsl_walk(effect, reasons, {}, "",
                                              kind == "stratagem") if alt]
-    base = {"faction": faction, "kind": kind, "text": text.strip(), "source": where,
-            "detachment": detachment, "cp": cp}
+    base = _Base(faction=faction, kind=kind, text=text.strip(), source=where,
+                 detachment=detachment, cp=cp)
     requires = Conditions(attack=attack)
     rules: list[tuple[str, str, str, tuple[Effect, ...]]] = []  # side, suffix, said, effects
     for alt in alternatives:
@@ -366,11 +379,11 @@ def translate_effect(name: str, effect: dict[str, Any], text: str, where: str = 
         for suffix, said, parts in variants:
             for side in dict.fromkeys(p[0] for p in parts):
                 # the phase's attack kind is the rule's condition, not each clause's again
-                effects = tuple(_effect(list(changes), {k: v for k, v in cond
-                                                        if (k, v) != ("attack", attack)})
-                                for s, changes, cond, _ in parts if s == side)
+                groups = [_effect(list(changes), {k: v for k, v in cond
+                                                  if (k, v) != ("attack", attack)})
+                          for s, changes, cond, _ in parts if s == side]
                 rules.append((side, suffix, said,
-                              tuple(e for group in effects for e in group)))
+                              tuple(e for group in groups for e in group)))
     out: list[DataRule] = []
     several = len(alternatives) > 1
     for i, (side, suffix, said, effects) in enumerate(rules, 1):

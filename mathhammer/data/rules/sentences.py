@@ -11,6 +11,7 @@ False"""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ...errors import InputError
 from ...model.abilities import canonical
@@ -46,7 +47,9 @@ def normalize(text: str) -> str:
 
 
 #: the data's typos, put right before reading ("subtract 1 form the Hit roll")
-_TYPOS = [(re.compile(p, re.I), r) for p, r in (
+#: (a typo's pattern, its replacement: a template or a function of the match)
+_Fix = tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]
+_TYPOS: list[_Fix] = [(re.compile(p, re.I), r) for p, r in (
     (r"\b(subtract \d) form\b", r"\1 from"), (r"\bfeel not pain\b", "Feel No Pain"),
     (r"\b(add \d) the (strength|attacks|damage)\b", r"\1 to the \2"),
     (r"\bfriending\b", "friendly"), (r"\bmodel's in\b", "models in"),

@@ -38,7 +38,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypedDict
 
 import attrs
 
@@ -162,8 +162,8 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     branches: set[str] = set()  # the alternatives of an "if A or if B" condition
     for sentence in _sentences(clean, branches):
         pronoun = _PRONOUN.search(sentence)
-        named = _SELF_SAID.findall(sentence, 0, pronoun.start() if pronoun else len(sentence))
-        antecedent = named[-1] if named else self_said  # what "it" means here
+        selves = _SELF_SAID.findall(sentence, 0, pronoun.start() if pronoun else len(sentence))
+        antecedent = selves[-1] if selves else self_said  # what "it" means here
         self_said = (_SELF_SAID.findall(sentence) or [self_said])[-1]
         # "(if ..., ... instead), and ...": a narrower case in the middle of a sentence that
         # replaces its effect; read with it, it would widen the effect
@@ -309,8 +309,8 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         if save is not None and _THIS_SAVE.search(low):
             # "... a 5+ invulnerable save against ranged attacks. ... If it does, this
             # invulnerable save is improved to 4+": that save, of that unit, against those attacks
-            kind, whom = save
-            alternatives = [[(k, (v[0], v[1] or kind)) if k == "invuln" else (k, v)
+            save_kind, whom = save
+            alternatives = [[(k, (v[0], v[1] or save_kind)) if k == "invuln" else (k, v)
                              for k, v in alt] for alt in alternatives]
         save = next(((v[1], whom) for alt in alternatives for k, v in alt if k == "invuln"), save)
         first, before, before_side = first or whom, whom, side
@@ -328,7 +328,7 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
             cut.append((at, at + len("all other")))
         excluded = re.search(r"\(excluding ([a-z\- ]+?) weapons\)", low)
         without = _ability_names(excluded.group(1)) if excluded else ()
-        if without:  # "melee weapons (excluding Extra Attacks weapons)"
+        if excluded and without:  # "melee weapons (excluding Extra Attacks weapons)"
             cut.append(excluded.span())
         # "weapons equipped by models in this unit (excluding blast pistols, blasters and dark
         # lances)": weapons left out by name (a keyword in capitals is a model, not a weapon)
@@ -391,10 +391,10 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
             # feet weapon, add 2 to the Attacks characteristic of those Telemon caestus weapons"
             cond["weapon_names"] = (those_named.group(1).strip(),)
         if picked and chosen is not None and chosen.group(1):  # "one Torrent weapon"
-            kind = chosen.group(1).strip()
-            abilities = () if kind in ("ranged", "melee") else _ability_names(kind)
-            if kind in ("ranged", "melee"):
-                cond.setdefault("attack", kind)
+            chosen_kind = chosen.group(1).strip()
+            abilities = () if chosen_kind in ("ranged", "melee") else _ability_names(chosen_kind)
+            if chosen_kind in ("ranged", "melee"):
+                cond.setdefault("attack", chosen_kind)
             elif abilities:
                 cond.setdefault("weapon_abilities", abilities)
         word = _WORD_IN_NAME.search(chosen.string) if picked and chosen is not None else None
@@ -408,9 +408,9 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
             per, most, what = steps
             said = f"{setup}. {sentence}" if setup else sentence
             for alt in alternatives:
-                step = max((abs(v) for f, v in alt if f in _SCALES and isinstance(v, int)),
+                each = max((abs(v) for f, v in alt if f in _SCALES and isinstance(v, int)),
                            default=1)
-                top = max(1, most // step) if "maximum of" in low else most
+                top = max(1, most // each) if "maximum of" in low else most
                 if "maximum of" not in low and _OWN_COUNT.search(what):
                     top = 6  # the unit's own models: up to 30 (a Leader and 20 Boyz: x4)
                 for k in range(1, top + 1):
@@ -431,7 +431,7 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         else:
             auto.setdefault((side, whom), []).extend(clauses[0])
     out: list[DataRule] = []
-    base = {"faction": faction, "kind": kind, "text": text.strip(), "source": where}
+    base = _Base(faction=faction, kind=kind, text=text.strip(), source=where)
 
     def part(rule: NamedRule, whom: Whom) -> DataRule:
         return DataRule(rule, whom.scope, whom.keywords, whom.excluding, whom.words, whom.model)
@@ -466,8 +466,8 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     if holder:  # "... select one of the following abilities ... this model's melee weapons
         # have the selected ability": the choice is that model's, not its unit's; "this
         # model's Bolt of Change has that ability": that weapon's
-        held = re.sub(r"^(?:(?:ranged|melee) )?weapons?$", "", holder.group("w").lower())
-        out = [_held_by_model(p, held) if p.scope in (Scope.UNIT, Scope.MODEL) and not p.model
+        weapon = re.sub(r"^(?:(?:ranged|melee) )?weapons?$", "", holder.group("w").lower())
+        out = [_held_by_model(p, weapon) if p.scope in (Scope.UNIT, Scope.MODEL) and not p.model
                and p.rule.usable and all(k == "abilities" for e in p.rule.effects
                                          for k, _v in e.changes) else p for p in out]
     from .guard import guarded  # a second reading of each part against the text (guard.py)
@@ -513,6 +513,15 @@ _SELF_SAID = re.compile(r"\b(?:this model's unit|the bearer's unit|this unit|thi
 _SELECTED_HOLDER = re.compile(r"\b(?:this model's|the bearer's) (?P<w>(?:[\w\-]+ ){0,3}?[\w\-]+) "
                               r"ha(?:ve|s) (?:the (?:selected|chosen)|that) (?:weapon )?abilit",
                               re.I)
+
+
+class _Base(TypedDict):
+    """What every part of one rule's text has the same: its faction, kind, text and source."""
+
+    faction: str
+    kind: str
+    text: str
+    source: str
 
 
 def _held_by_model(part: DataRule, weapon: str) -> DataRule:

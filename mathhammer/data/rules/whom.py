@@ -11,7 +11,6 @@ sentence's subject; each step reads the phrases the one before found."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import attrs
 
@@ -74,7 +73,7 @@ class _NP:
     tail: bool
     excl: str
 
-    def group(self, name: str) -> str:  # what _np_whom reads
+    def group(self, name: str | int) -> str:  # what _np_whom reads (0: the whole phrase)
         return {"adj": self.adj, "kw": self.kw, "noun": self.noun, "excl": self.excl,
                 "tail": "y" if self.tail else "", 0: self.text}.get(name, "")
 
@@ -152,7 +151,7 @@ def is_keyword_model(model: str) -> bool:
 _EXCL_AFTER = r"\s*\((?:excluding|other than) ([^)]*)\)"
 
 
-def _np_whom(m: Any, select: bool, sentence: str) -> Whom | None:
+def _np_whom(m: _NP, select: bool, sentence: str) -> Whom | None:
     """The beneficiary a unit phrase names (None: a plain "a model", not a unit brought in)."""
     adj = m.group("adj").lower()
     kw = m.group("kw").strip()
@@ -163,8 +162,7 @@ def _np_whom(m: Any, select: bool, sentence: str) -> Whom | None:
     low_kw = kw.lower()
     if low_kw in _GENERIC or low_kw.split()[-1:] in (["ranged"], ["melee"]):
         kw = ""
-    end = m.end if isinstance(m, _NP) else m.end()
-    after = sentence[end:end + 80].lower()
+    after = sentence[m.end:m.end + 80].lower()
     if not kw and re.match(r"\s*that can fly\b", after):  # "friendly units that can Fly"
         kw = "FLY"
     words = m.group(0).strip()
@@ -173,9 +171,9 @@ def _np_whom(m: Any, select: bool, sentence: str) -> Whom | None:
         whole = re.search(re.escape(words.split(" (")[0]) + _EXCL_AFTER, sentence)
         excl = whole.group(1) if whole else ""
     # "(excluding KROOT and TITANIC models)": the keywords, not the noun
-    noun = excl.split()[-1:] if excl else []
-    if noun and noun[0].lower() in ("unit", "units", "model", "models"):
-        excl = excl.rstrip()[:-len(noun[0])]
+    last = excl.split()[-1:] if excl else []
+    if last and last[0].lower() in ("unit", "units", "model", "models"):
+        excl = excl.rstrip()[:-len(last[0])]
     excluding = _keyword_phrases(excl) if excl.strip() else ()
     if not adj and not tail and re.match(r"\s*(?:\([^)]*\)\s*)?(?:is|was|were) hit by", after):
         return Whom(Scope.ENEMY, words=words)  # "each time a unit is hit by this weapon"
@@ -202,11 +200,11 @@ def _intros(sentence: str) -> list[tuple[int, int, Whom]]:
     out: list[tuple[int, int, Whom]] = []
     for m in _LEAD_INTRO.finditer(sentence):
         # "while this model is leading a BLOOD CLAWS unit": only a unit with those keywords
-        kw = re.search(r"\b(?i:leading|leads) (?i:an?) ((?:[A-Z][A-Z'\-]+ )+)(?i:unit)\b",
-                       m.group(0))
+        led = re.search(r"\b(?i:leading|leads) (?i:an?) ((?:[A-Z][A-Z'\-]+ )+)(?i:unit)\b",
+                        m.group(0))
         out.append((m.start(), m.end(), Whom(
-            Scope.LED, _keyword_phrases(kw.group(1)) if kw else (),
-            words=f"a {kw.group(1).strip()} unit this model leads" if kw
+            Scope.LED, _keyword_phrases(led.group(1)) if led else (),
+            words=f"a {led.group(1).strip()} unit this model leads" if led
             else "the unit this model leads")))
     for m in _LEADER_INTRO.finditer(sentence):  # "that CHARACTER model" is the Leader
         out.append((m.start(), m.end(), Whom(Scope.UNIT, ("CHARACTER",), model="CHARACTER",
@@ -230,15 +228,15 @@ def _intros(sentence: str) -> list[tuple[int, int, Whom]]:
         found = _nps(sentence, at)
         if not found or found[0].start in seen:
             continue
-        m = found[0]
-        seen.add(m.start)
-        whom = _np_whom(m, select, sentence)
+        np = found[0]
+        seen.add(np.start)
+        whom = _np_whom(np, select, sentence)
         if whom is None:
             continue
-        if select and whom.scope is not Scope.ENEMY and m.noun.lower() == "model" and re.match(
+        if select and whom.scope is not Scope.ENEMY and np.noun.lower() == "model" and re.match(
                 r"(?i)select one\b", sentence[head_start:]):
             whom = attrs.evolve(whom, model=ONE_MODEL)  # "select one friendly X model"
-        end = m.end
+        end = np.end
         clause = re.match(r"[^,.;:]*?\bis (?:wholly )?within \d+\"(?: of (?:this|the bearer)"
                           r"[a-z' ]*?)?(?=[,.;:]|$|\s+and\b)", sentence[end:], re.I)
         if clause and not select:
@@ -249,7 +247,7 @@ def _intros(sentence: str) -> list[tuple[int, int, Whom]]:
             # "select a CROSSFIRE unit to shoot, ... select up to two other CROSSFIRE units":
             # other than the unit selected first, not than the bearer (which may be any of them)
             whom = attrs.evolve(whom, scope=Scope.FRIENDLY)
-        out.append((head_start, end, attrs.evolve(whom, words=sentence[m.start:end].strip())))
+        out.append((head_start, end, attrs.evolve(whom, words=sentence[np.start:end].strip())))
     return sorted(out, key=lambda x: x[0])
 
 

@@ -180,12 +180,12 @@ def _char_changes(names: str, by: str, verb: str) -> list[tuple[str, int]]:
     return list(dict.fromkeys((_CHAR[c], int(by) * sign) for c in re.split(r",? and |, ", names)))
 
 
-_CHAR = {"attacks": "attacks_mod", "strength": "strength_mod", "damage": "damage_mod",
-         "armour penetration": "ap_mod", "weapon skill": "skill_mod",
-         "ballistic skill": "skill_mod"}
+_CHAR: dict[str, str] = {
+    "attacks": "attacks_mod", "strength": "strength_mod", "damage": "damage_mod",
+    "armour penetration": "ap_mod", "weapon skill": "skill_mod", "ballistic skill": "skill_mod"}
 #: the 11e short names of the characteristics an attack has more of ("+1 WS")
-_SHORT = {"a": "attacks_mod", "s": "strength_mod", "d": "damage_mod", "ap": "ap_mod",
-          "ws": "skill_mod", "bs": "skill_mod"}
+_SHORT: dict[str, str] = {"a": "attacks_mod", "s": "strength_mod", "d": "damage_mod",
+                          "ap": "ap_mod", "ws": "skill_mod", "bs": "skill_mod"}
 _DEFENSIVE = ("fnp", "invuln", "target_abilities", "cover", "wound_mod_if_stronger",
               "no_cover", "fnp_mortal", "fnp_psychic")
 #: granted weapon abilities: "have the [LETHAL HITS] and [PRECISION] abilities"
