@@ -11,4 +11,8 @@
 - :mod:`.named`, :mod:`.named_schema`: named-rule files (find_rule, mortal_roll)
 - :mod:`.unit_rules`: a unit's rules from data, per side; :mod:`.attached`: an attached unit's
 - :mod:`.detachments`, :mod:`.stratagems`, :mod:`.leaders`: detachment rules, stratagems, Leaders
+
+The text translator's modules (translate, sentences, wordings, whom) share their tables and
+readers by name (no private names across modules); what callers use is each module's
+``__all__``.
 """

@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from .sentences import _is_weapon_ability, is_attack_relevant
+from .sentences import is_attack_relevant, is_weapon_ability
 from .translate import translate
 from .unit_rules import edition_abilities
 
@@ -33,7 +33,7 @@ def coverage(abilities: Iterable[tuple[str, str]]) -> dict[str, Any]:
     missing: Counter[str] = Counter()
     whom: Counter[str] = Counter()
     for name, text in abilities:
-        if not is_attack_relevant(text) or _is_weapon_ability(name):
+        if not is_attack_relevant(text) or is_weapon_ability(name):
             continue  # changes no attack, or defines a weapon ability (the engine's own)
         relevant += 1
         parts = translate(name, text)

@@ -21,7 +21,7 @@ from ...model.abilities import canonical
 from ...model.named import Conditions, Effect, NamedRule
 from .parts import DataRule
 from .sentences import normalize
-from .wordings import _effect
+from .wordings import effect_clauses
 
 #: the unit the rule is used on, and the enemy unit it is used against (whose attacks on the
 #: unit it then changes)
@@ -379,8 +379,8 @@ def translate_effect(name: str, effect: dict[str, Any], text: str, where: str = 
         for suffix, said, parts in variants:
             for side in dict.fromkeys(p[0] for p in parts):
                 # the phase's attack kind is the rule's condition, not each clause's again
-                groups = [_effect(list(changes), {k: v for k, v in cond
-                                                  if (k, v) != ("attack", attack)})
+                groups = [effect_clauses(list(changes), {k: v for k, v in cond
+                                                         if (k, v) != ("attack", attack)})
                           for s, changes, cond, _ in parts if s == side]
                 rules.append((side, suffix, said,
                               tuple(e for group in groups for e in group)))

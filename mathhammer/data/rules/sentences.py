@@ -16,7 +16,7 @@ from collections.abc import Callable
 from ...errors import InputError
 from ...model.abilities import canonical
 
-_RELEVANT = re.compile(
+RELEVANT = re.compile(
     r"hit roll|wound roll|saving throw|invulnerable save|feel no pain|armour penetration|"
     r"(?:attacks|strength|damage|ballistic skill|weapon skill)(?: and \w+)* characteristic|"
     r"critical (?:hit|wound)|\[[a-z][a-z \-0-9+]*\]|benefit of cover|stealth abilit|"
@@ -80,15 +80,15 @@ _NO_REROLL = re.compile(r"\b(?:you )?(?:cannot|can't|can ?not|may not|must not) 
                         r"(be re-rolled\b))[^,.;]*", re.I)
 #: an effect on the attacks of a Stratagem being resolved ("while resolving that Stratagem"):
 #: of Fire Overwatch, when the text names it
-_DURING_OVERWATCH = re.compile(r"\b(?:while|when) resolving that strat[ae]gem\b", re.I)
+DURING_OVERWATCH = re.compile(r"\b(?:while|when) resolving that strat[ae]gem\b", re.I)
 #: a clause's joining word ("..., and that Hit roll cannot be re-rolled"), not quoted
-_CONJUNCTION = re.compile(r"^(?:and|but|or)\s+", re.I)
+CONJUNCTION = re.compile(r"^(?:and|but|or)\s+", re.I)
 #: the rolls of an attack the engine re-rolls: forbidding a re-roll of another (a saving throw,
 #: an Advance roll) changes no attack the engine resolves
 _REROLLED = re.compile(r"\b(?:hit|wound|damage) rolls?\b", re.I)
 
 
-def _prohibitions(text: str) -> list[tuple[int, int]]:
+def prohibitions(text: str) -> list[tuple[int, int]]:
     """The spans of the clauses of ``text`` that forbid a re-roll (the passive one from the
     start of its clause)."""
     spans = []
@@ -110,7 +110,7 @@ def rules_text(text: str) -> str:
     """
     clean = normalize(_COMMENTARY.sub("", text)).rstrip(" *_")
     kept, at = [], 0
-    for a, b in _prohibitions(clean):
+    for a, b in prohibitions(clean):
         if not _REROLLED.search(clean, a, b):
             kept.append(clean[at:max(at, a)])
             at = max(at, b)
@@ -126,7 +126,7 @@ def is_attack_relevant(text: str) -> bool:
     >>> is_attack_relevant("You cannot re-roll invulnerable saving throws made for this model.")
     False
     """
-    return bool(_RELEVANT.search(rules_text(text).lower()))
+    return bool(RELEVANT.search(rules_text(text).lower()))
 
 
 #: a head that grants abilities and more in its bullets: "Ranged weapons ... have the
@@ -134,13 +134,13 @@ def is_attack_relevant(text: str) -> bool:
 _MORE_ABILITIES = re.compile(r"(.*\b(?:have|has) )(the \[[^.]*\babilit(?:y|ies)),? and$")
 
 
-def _sentences(text: str, branches: set[str] | None = None) -> list[str]:
+def split_sentences(text: str, branches: set[str] | None = None) -> list[str]:
     """Sentences, each cut into its clauses (:func:`_clauses`); a sentence ending in ':' is the
     head of the bullets that follow (each bullet is read with it), and a short one (a name:
     "Panegyric Procession:") their label under the head. A condition of two alternatives makes
     a sentence each (:func:`_or_branches`; ``branches`` collects them).
 
-    >>> for s in _sentences("Select one of the following: Fury: Add 1 to the Hit roll. Rage: "
+    >>> for s in split_sentences("Select one of the following: Fury: Add 1 to the Hit roll. Rage: "
     ...                     "Add 1 to the Wound roll."):
     ...     print(s)
     Select one of the following, Fury, Add 1 to the Hit roll
@@ -199,11 +199,11 @@ def _or_branches(sentence: str) -> list[str]:
     return [f"{head}{m.group('kw')} {m.group(k).strip()}, {rest}" for k in ("a", "b")]
 
 
-def _second_clauses(text: str) -> set[str]:
+def second_clauses(text: str) -> set[str]:
     """The clauses of a text that a sentence's split made (a second effect with a condition
     of its own): each is an option, not a part of the rule before it."""
     out: set[str] = set()
-    for s in _sentences(text):
+    for s in split_sentences(text):
         cut = _clauses(s)
         out.update(cut[1:] if len(cut) > 1 else ())
     return out
@@ -277,7 +277,7 @@ target is Below Half-strength
                 rest = prefix + rest
 
 
-def _is_weapon_ability(name: str) -> bool:
+def is_weapon_ability(name: str) -> bool:
     """Whether an ability is a weapon ability's definition ("Twin-linked: weapons with
     [TWIN-LINKED] are..."): the engine's own rule, not one to translate."""
     base = re.sub(r"(?<!\s)\s+X\+?$", "", name.strip())
@@ -290,11 +290,11 @@ def _is_weapon_ability(name: str) -> bool:
     return False
 
 
-def _keyword_phrases(words: str) -> tuple[str, ...]:
+def keyword_phrases(words: str) -> tuple[str, ...]:
     """The keyword phrases of a unit's description ("Adeptus Astartes Mounted or Adeptus
     Astartes Fly Vehicle"), upper case, one per alternative.
 
-    >>> _keyword_phrases("HARLEQUINS MOUNTED and HARLEQUINS VEHICLE")
+    >>> keyword_phrases("HARLEQUINS MOUNTED and HARLEQUINS VEHICLE")
     ('HARLEQUINS MOUNTED', 'HARLEQUINS VEHICLE')
     """
     words = re.sub(r"\s+", " ", words.replace(",", ", ")).strip(" ,")

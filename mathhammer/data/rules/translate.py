@@ -46,65 +46,65 @@ from ...cache import cached
 from ...model.named import ADDITIVE, Effect, NamedRule
 from .parts import DataRule, Scope
 from .sentences import (
-    _CONJUNCTION,
-    _DURING_OVERWATCH,
-    _RELEVANT,
-    _is_weapon_ability,
-    _prohibitions,
-    _second_clauses,
-    _sentences,
+    CONJUNCTION,
+    DURING_OVERWATCH,
+    RELEVANT,
+    is_weapon_ability,
+    prohibitions,
     rules_text,
+    second_clauses,
+    split_sentences,
 )
 from .whom import (
-    _FRAME,
-    _LEAD_INTRO,
-    _LEADER_INTRO,
-    _SUBJECT_DEFEND,
+    FRAME,
+    LEAD_INTRO,
+    LEADER_INTRO,
+    SUBJECT_DEFEND,
     Whom,
-    _first_subject,
-    _intros,
-    _np_whom,
-    _nps,
-    _on_fortification,
-    _subject,
+    first_subject,
     is_keyword_model,
+    np_whom,
+    nps,
+    on_fortification,
+    subject,
+    unit_intros,
 )
 from .wordings import (
-    _AFTER_SHOT,
-    _ATTACK_KIND,
-    _BESIDES,
-    _BONDSMAN,
-    _CHOSEN_WEAPON,
-    _DEFENDER,
-    _DEFENSIVE,
-    _ELIDED,
-    _ENEMY_STATE,
-    _EXCLUDED_NAMES,
-    _KEPT_INSTEAD,
-    _LEADING,
-    _MODEL,
-    _NAMED_WEAPONS,
-    _ONLY,
-    _PAST_THE_PHASE,
-    _SAME_ATTACK,
-    _SAME_WEAPONS,
-    _SCAFFOLD,
-    _SOME_WEAPONS,
-    _TARGET_EXCLUDED,
-    _TARGET_KW,
-    _THAT_KEYWORD_MODEL,
-    _THAT_WEAPON,
-    _THIS_SAVE,
-    _THOSE_WEAPONS,
-    _UNCHECKED,
-    _WEAPON_KEYS,
-    _WORD_IN_NAME,
-    _ability_names,
-    _conditions,
-    _effect,
-    _effect_text,
-    _effects,
-    _weapon_scope,
+    AFTER_SHOT,
+    ATTACK_KIND,
+    BESIDES,
+    BONDSMAN,
+    CHOSEN_WEAPON,
+    DEFENDER,
+    DEFENSIVE,
+    ELIDED,
+    ENEMY_STATE,
+    EXCLUDED_NAMES,
+    KEPT_INSTEAD,
+    LEADING,
+    NAMED_WEAPONS,
+    ONLY,
+    PAST_THE_PHASE,
+    SAME_ATTACK,
+    SAME_WEAPONS,
+    SCAFFOLD,
+    SOME_WEAPONS,
+    TARGET_EXCLUDED,
+    TARGET_KW,
+    THAT_KEYWORD_MODEL,
+    THAT_WEAPON,
+    THIS_MODEL,
+    THIS_SAVE,
+    THOSE_WEAPONS,
+    UNCHECKED,
+    WEAPON_KEYS,
+    WORD_IN_NAME,
+    ability_names,
+    effect_clauses,
+    effect_text,
+    sentence_conditions,
+    sentence_effects,
+    weapon_scope,
 )
 
 
@@ -129,14 +129,14 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     ['re-rolls a Damage roll ("Once per turn, you can re-roll one Damage roll")']
     """
     clean = rules_text(text)
-    if not _RELEVANT.search(clean.lower()) or _is_weapon_ability(name):
+    if not RELEVANT.search(clean.lower()) or is_weapon_ability(name):
         return ()
-    clean = _ELIDED.sub(lambda m: f", and {'add' if m.group(2) == 'to' else 'subtract'} "
-                        f"{m.group(1)} {m.group(2)} the", clean)
+    clean = ELIDED.sub(lambda m: f", and {'add' if m.group(2) == 'to' else 'subtract'} "
+                       f"{m.group(1)} {m.group(2)} the", clean)
     # "..., by 1 (if that attack targets a FORTIFICATION unit, ... by 2 instead).": the case
     # is read as the sentence after ("If ... instead."), which replaces the effect before it
     clean = _INSTEAD_CASE_LAST.sub(lambda m: f". {m.group(1)[0].upper()}{m.group(1)[1:]}", clean)
-    leading = bool(_LEADING.search(clean.lower()))
+    leading = bool(LEADING.search(clean.lower()))
     auto: dict[tuple[str, Whom], list[Effect]] = {}
     # side, whom, assumes, effects, its label's suffix ("" numbers it)
     switches: list[tuple[str, Whom, str, list[Effect], str]] = []
@@ -160,7 +160,7 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     afflicted = ""  # "while an enemy unit is Afflicted, ... that unit has the effect of ..."
     save: tuple[str | None, Whom] | None = None  # the last invulnerable save's attacks, whose
     branches: set[str] = set()  # the alternatives of an "if A or if B" condition
-    for sentence in _sentences(clean, branches):
+    for sentence in split_sentences(clean, branches):
         pronoun = _PRONOUN.search(sentence)
         selves = _SELF_SAID.findall(sentence, 0, pronoun.start() if pronoun else len(sentence))
         antecedent = selves[-1] if selves else self_said  # what "it" means here
@@ -168,32 +168,32 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         # "(if ..., ... instead), and ...": a narrower case in the middle of a sentence that
         # replaces its effect; read with it, it would widen the effect
         for case in _INSTEAD_CASE.findall(sentence):
-            if _RELEVANT.search(case.lower()):
+            if RELEVANT.search(case.lower()):
                 reasons.append(f"a case in brackets that applies instead ({_quote(case)})")
         sentence = _INSTEAD_CASE.sub("", sentence)
-        banned = _prohibitions(sentence)
+        banned = prohibitions(sentence)
         if banned:  # "you cannot re-roll the Hit roll": no re-roll; nor one given elsewhere
             # taken away (the engine's re-rolls are the broadest given): said, never a grant
             for a, b in banned:
-                forbidden = _CONJUNCTION.sub("", sentence[a:b].strip())
+                forbidden = CONJUNCTION.sub("", sentence[a:b].strip())
                 reasons.append("forbids a re-roll, which a re-roll given by another rule or "
                                f"option still makes ({_quote(forbidden)})")
             sentence = _blank(sentence, banned)
         low = sentence.lower()
-        intros = _intros(sentence)
-        chosen = _CHOSEN_WEAPON.search(low) or chosen
-        bondsman = bondsman or bool(_BONDSMAN.search(low))
-        state = _ENEMY_STATE.search(sentence)
+        intros = unit_intros(sentence)
+        chosen = CHOSEN_WEAPON.search(low) or chosen
+        bondsman = bondsman or bool(BONDSMAN.search(low))
+        state = ENEMY_STATE.search(sentence)
         afflicted = f"an enemy unit that is {state.group(1)}" if state else afflicted
-        alternatives, reason = _effects(low)
+        alternatives, reason = sentence_effects(low)
         if banned and not alternatives and not reason:
             continue  # nothing else in it ("Each time ... with a Lethal Hits weapon, ")
-        if not alternatives and not reason and _RELEVANT.search(low) and not _ONLY.match(low) \
+        if not alternatives and not reason and RELEVANT.search(low) and not ONLY.match(low) \
                 and not _DEFINES.search(low):
             reason = "wording not recognised"  # every sentence is read or said
         gains = _GAINS_ABILITY.search(sentence) if not alternatives and not reason else None
         if gains and not gains.group(1).lower().startswith(_CORE_ABILITIES) and not \
-                _ability_names(gains.group(1).lower()):
+                ability_names(gains.group(1).lower()):
             # "BLOOD LEGIONS units from your army gain the Blessings of Khorne ability": a rule
             # of its own, which may change attacks: said, not dropped
             reason = f"gains another ability by name ({gains.group(1)}), not read here"
@@ -204,33 +204,33 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         if reason:
             reasons.append(f"{reason} ({_quote(sentence)})")
         if not alternatives:
-            grant = _FRAME.search(sentence)
+            grant = FRAME.search(sentence)
             if grant:
-                found = _nps(sentence, grant.start())
-                frame = _np_whom(found[0], False, sentence) if found else frame
+                found = nps(sentence, grant.start())
+                frame = np_whom(found[0], False, sentence) if found else frame
             elif _UNIT_FRAME.search(sentence):  # "models in the bearer's unit have that
                 frame = Whom(Scope.UNIT)  # bioniks ability. ... this model": each of them
             if intros:
                 ref = intros[-1][2]
                 history += [w for _a, _b, w in intros]
-            if not reason and not _ONLY.match(low) and _UNCHECKED.search(_SCAFFOLD.sub(" ", low)):
+            if not reason and not ONLY.match(low) and UNCHECKED.search(SCAFFOLD.sub(" ", low)):
                 setup = setup or sentence
                 # the phase of the last such sentence that names one ("At the end of your
                 # Command phase, you gain 1YP ... In your Shooting phase, each time a unit is
                 # selected to shoot, you can spend 1YP. If you do, ...": the Shooting phase)
-                kinds = {k for pattern, k in _ATTACK_KIND if pattern.search(low)}
+                kinds = {k for pattern, k in ATTACK_KIND if pattern.search(low)}
                 phase = kinds.pop() if len(kinds) == 1 else None if kinds else phase
-            lasts = lasts or bool(setup and _PAST_THE_PHASE.search(low))
+            lasts = lasts or bool(setup and PAST_THE_PHASE.search(low))
             continue
-        if _DURING_OVERWATCH.search(low) and "overwatch" in clean.lower() and any(
+        if DURING_OVERWATCH.search(low) and "overwatch" in clean.lower() and any(
                 k != "overwatch_hits_on" for alt in alternatives for k, _ in alt):
             # "... the Fire Overwatch Stratagem ... While resolving that Stratagem, ... you can
             # re-roll the Hit roll": an effect on Overwatch attacks only (an exception to its
             # "no re-rolls"), which the engine's effects cannot be limited to: said
             reasons.append(f"an effect while resolving Fire Overwatch only ({_quote(sentence)})")
             continue
-        defending = bool(_DEFENDER.search(low)) or all(
-            k in _DEFENSIVE for alt in alternatives for k, _ in alt)
+        defending = bool(DEFENDER.search(low)) or all(
+            k in DEFENSIVE for alt in alternatives for k, _ in alt)
         here = ref
         if ref is not None and ref.scope is Scope.ENEMY and re.search(
                 r"\bthat enemy (?:unit|model)\b", low) and re.search(r"(?<!enemy )\bthat unit\b",
@@ -239,17 +239,17 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
             # that enemy unit": "that unit" is the one before the enemy, not the enemy
             here = next((w for w in reversed(history) if w.scope is not Scope.ENEMY),
                         Whom(Scope.UNIT))  # "each time a unit is selected to shoot": its own
-        whom, side, span = _subject(low, sentence, defending, intros, here, leading,
-                                    tuple(history), before, before_side)
+        whom, side, span = subject(low, sentence, defending, intros, here, leading,
+                                   tuple(history), before, before_side)
         denied = any(k == "no_cover" for alt in alternatives for k, _ in alt)
         if denied:  # "cannot have the Benefit of Cover": the attacks on it ignore cover
             alternatives = [[("abilities", ("ignores cover",)) if k == "no_cover" else (k, v)
                              for k, v in alt] for alt in alternatives]
         if side == "attacker" and not denied and all(
-                k in _DEFENSIVE for alt in alternatives for k, _ in alt):
+                k in DEFENSIVE for alt in alternatives for k, _ in alt):
             # a save, Feel No Pain or cover is the defender's, whatever the sentence attacks
-            held, span = _first_subject([_SUBJECT_DEFEND[2]], sentence, intros, ref, leading,
-                                        tuple(history))
+            held, span = first_subject([SUBJECT_DEFEND[2]], sentence, intros, ref, leading,
+                                      tuple(history))
             whom, side = held if held is not None and held.scope is not Scope.ENEMY else \
                 Whom(_scope(low, leading)), "defender"
         one_enemy = ref is not None and ref.scope is Scope.ENEMY and bool(
@@ -265,11 +265,11 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
             whom = Whom(Scope.UNIT if antecedent.lower().endswith("unit") else Scope.MODEL)
         if whom is None:
             whom = Whom(_scope(low, leading))
-        held = _on_fortification(sentence, tuple(history)) if whom.scope is not Scope.ENEMY \
+        held = on_fortification(sentence, tuple(history)) if whom.scope is not Scope.ENEMY \
             else None
         if held is not None:  # "while such a model is on the platform of this Fortification"
             whom = held
-        said_before = _THAT_KEYWORD_MODEL.search(sentence)
+        said_before = THAT_KEYWORD_MODEL.search(sentence)
         if said_before and "leading" in low:  # "If that CHARACTER model is a MAGUS, ..., that
             # model has ... while leading that unit": the Leader's own, as "that CHARACTER model"
             kw = said_before.group(1)
@@ -279,16 +279,16 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
             # debuff (the attacks it makes at the bearer's army)
             whom = Whom(Scope.ENEMY, words=afflicted)
             side = "defender" if side == "attacker" else "attacker"
-        bondsman = bondsman or bool(_BONDSMAN.search(low))
+        bondsman = bondsman or bool(BONDSMAN.search(low))
         if bondsman:  # the ARMIGER a Knight's Bondsman ability affects, from then on
             whom = Whom(Scope.OTHERS, ("ARMIGER",),
                         words="the ARMIGER model under this model's Bondsman ability")
         picked = chosen is not None and side == "attacker" and whom.scope in (
-            Scope.UNIT, Scope.MODEL) and bool(_THAT_WEAPON.search(low))
+            Scope.UNIT, Scope.MODEL) and bool(THAT_WEAPON.search(low))
         if picked:  # "... That weapon gains [DEVASTATING WOUNDS]": the bearer's weapon only
             whom = Whom(Scope.MODEL)
         if whom.scope is Scope.FRIENDLY and side == "attacker" and not lasts and \
-                _AFTER_SHOT.search(clean) and not _PAST_THE_PHASE.search(low):
+                AFTER_SHOT.search(clean) and not PAST_THE_PHASE.search(low):
             # "after this unit has shot, select one enemy unit hit ... Until the end of the
             # phase, ...": its own attacks this phase are made; the later shooters' (others')
             whom = attrs.evolve(whom, scope=Scope.OTHERS)
@@ -299,14 +299,14 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
             # but the bearer, a beneficiary the engine has no rule for
             reasons.append(f"for the other models of the bearer's unit ({_quote(sentence)})")
             continue
-        grant = _FRAME.search(sentence)
+        grant = FRAME.search(sentence)
         if grant:
-            found = _nps(sentence, grant.start())
-            frame = _np_whom(found[0], False, sentence) if found else frame
+            found = nps(sentence, grant.start())
+            frame = np_whom(found[0], False, sentence) if found else frame
         if intros:
             ref = intros[-1][2]
         history += [w for _a, _b, w in intros]
-        if save is not None and _THIS_SAVE.search(low):
+        if save is not None and THIS_SAVE.search(low):
             # "... a 5+ invulnerable save against ranged attacks. ... If it does, this
             # invulnerable save is improved to 4+": that save, of that unit, against those attacks
             save_kind, whom = save
@@ -320,37 +320,37 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         cut += [(a, b) for a, b, w in intros if w == whom and w.scope is not Scope.ENEMY
                 and not sentence[a:b].lower().startswith("select")]
         if whom.scope is Scope.LED:
-            cut += [m.span() for m in _LEAD_INTRO.finditer(sentence)]
+            cut += [m.span() for m in LEAD_INTRO.finditer(sentence)]
         if is_keyword_model(whom.model):  # "that CHARACTER model": the Leader, said by the model
-            cut += ([span] if span else []) + [m.span() for m in _LEADER_INTRO.finditer(sentence)]
+            cut += ([span] if span else []) + [m.span() for m in LEADER_INTRO.finditer(sentence)]
         if others and "all other" in low:  # "all other ranged weapons": said by the scope
             at = low.index("all other")
             cut.append((at, at + len("all other")))
         excluded = re.search(r"\(excluding ([a-z\- ]+?) weapons\)", low)
-        without = _ability_names(excluded.group(1)) if excluded else ()
+        without = ability_names(excluded.group(1)) if excluded else ()
         if excluded and without:  # "melee weapons (excluding Extra Attacks weapons)"
             cut.append(excluded.span())
         # "weapons equipped by models in this unit (excluding blast pistols, blasters and dark
         # lances)": weapons left out by name (a keyword in capitals is a model, not a weapon)
-        left_out = None if excluded else _EXCLUDED_NAMES.search(sentence)
+        left_out = None if excluded else EXCLUDED_NAMES.search(sentence)
         if left_out:
             cut.append(left_out.span(1))
         plain_low, plain = _blank(low, cut), _blank(sentence, cut)
-        cond, rest = _conditions(_effect_text(plain_low), plain, low)
+        cond, rest = sentence_conditions(effect_text(plain_low), plain, low)
         # "... when this unit is selected to fight. If it does, until the end of the phase, ...":
         # the setup's phase, unless the effect lasts past it
-        if "attack" not in cond and phase and not lasts and not _PAST_THE_PHASE.search(low):
+        if "attack" not in cond and phase and not lasts and not PAST_THE_PHASE.search(low):
             cond["attack"] = phase
-        if "attack" not in cond and last and _SAME_ATTACK.search(low):
+        if "attack" not in cond and last and SAME_ATTACK.search(low):
             cond["attack"] = last  # "If that attack ...": the one the last sentence made
         if re.search(r"\binstead\b", low):
             # "if that unit made a Charge move, add 1 ... If your unit is Battle-shocked, add 2
             # ... instead": the alternative replaces that effect, under that effect's conditions
-            for key in _KEPT_INSTEAD:
+            for key in KEPT_INSTEAD:
                 if key in prior and key not in cond:
                     cond[key] = prior[key]
         last = cond.get("attack")
-        prior = {k: v for k, v in cond.items() if k in _KEPT_INSTEAD}
+        prior = {k: v for k, v in cond.items() if k in KEPT_INSTEAD}
         # the defender's own Leader, charge or stationary state is not an attack option; nor
         # is a debuffed enemy's strength the target's
         popped = ("led", "charged", "stationary") + (
@@ -358,7 +358,7 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         if is_keyword_model(whom.model):  # the Leader's own: there when it is attached
             cond.pop("led", None)
         unknown = side == "defender" and any(cond.pop(k, None) is not None for k in popped)
-        scoped, named = _weapon_scope(plain_low, plain)
+        scoped, named = weapon_scope(plain_low, plain)
         if "all other" in low and others:  # "..., and all other ranged weapons ... have"
             scoped = {"without_abilities": others}
             named = True
@@ -372,14 +372,14 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         scoped.pop("attack", None)
         others = scoped.get("weapon_abilities", ())
         cond.update(scoped)
-        if not named and (_THOSE_WEAPONS.search(low) or _SAME_WEAPONS.search(low)) and \
+        if not named and (THOSE_WEAPONS.search(low) or SAME_WEAPONS.search(low)) and \
                 not picked:
             # "... of that weapon by 1 for every 5 models. While this unit contains 10 or more
             # models, those weapons have [HAZARDOUS]": the weapons the sentence before changed
             for key, value in weapons_before.items():
                 cond.setdefault(key, value)
-        weapons_before = {k: v for k, v in cond.items() if k in _WEAPON_KEYS}
-        besides = _BESIDES.search(low)
+        weapons_before = {k: v for k, v in cond.items() if k in WEAPON_KEYS}
+        besides = BESIDES.search(low)
         if besides and re.search(r"\bthose (?:\d|two|three) weapons\b", low):
             # "equipped with 2 melee weapons in addition to its close combat weapon, add 2 to
             # the Attacks characteristics of those 2 weapons": its melee weapons but that one
@@ -392,17 +392,17 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
             cond["weapon_names"] = (those_named.group(1).strip(),)
         if picked and chosen is not None and chosen.group(1):  # "one Torrent weapon"
             chosen_kind = chosen.group(1).strip()
-            abilities = () if chosen_kind in ("ranged", "melee") else _ability_names(chosen_kind)
+            abilities = () if chosen_kind in ("ranged", "melee") else ability_names(chosen_kind)
             if chosen_kind in ("ranged", "melee"):
                 cond.setdefault("attack", chosen_kind)
             elif abilities:
                 cond.setdefault("weapon_abilities", abilities)
-        word = _WORD_IN_NAME.search(chosen.string) if picked and chosen is not None else None
+        word = WORD_IN_NAME.search(chosen.string) if picked and chosen is not None else None
         if word:  # "select one Pistol weapon ... that has the word 'bolt' in its name"
             cond.setdefault("weapon_names", (word.group(1).strip(),))
-        unchecked = (unknown or bondsman or _UNCHECKED.search(rest) or _keyword_left(
-            plain, cond) or (not named and (_SOME_WEAPONS.search(plain_low)
-                                            or _NAMED_WEAPONS.search(plain_low))))
+        unchecked = (unknown or bondsman or UNCHECKED.search(rest) or _keyword_left(
+            plain, cond) or (not named and (SOME_WEAPONS.search(plain_low)
+                                            or NAMED_WEAPONS.search(plain_low))))
         steps = _scaling(low)
         if steps is not None:  # "+1 Attack for every 5 enemy models within 6\"": one switch a count
             per, most, what = steps
@@ -418,9 +418,9 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
                     scaled = [(f, v * k if f in _SCALES and isinstance(v, int) else v)
                               for f, v in alt]
                     switches.append((side, whom, f"{said} [{k} time{'s' * (k > 1)}: "
-                                     f"{counted} {what}]", _effect(scaled, cond), f"x{k}"))
+                                     f"{counted} {what}]", effect_clauses(scaled, cond), f"x{k}"))
             continue
-        clauses = [_effect(alt, cond) for alt in alternatives]
+        clauses = [effect_clauses(alt, cond) for alt in alternatives]
         if re.search(r"\binstead\b", low) or sentence in branches:
             # "+3 Strength instead": not on top of the +1; nor one alternative on the other
             clauses = [[attrs.evolve(e, not_cumulative=tuple(
@@ -444,7 +444,7 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     # name (Oath of Moment's re-roll and +1 to wound); those of one sentence's either/or, of
     # one count, or of a choice among bullets are options: one is named
     sentences = Counter(said for _s, _w, said, _e, step in switches if not step)
-    second = _second_clauses(clean) | branches  # options, not parts switched on together
+    second = second_clauses(clean) | branches  # options, not parts switched on together
     for i, (side, whom, said, effects, step) in enumerate(switches):
         label = name if not out and len(switches) == 1 else f"{name} ({step or i + 1})"
         joint = label != name and not step and sentences[said] == 1 and not _OPTIONS.search(
@@ -591,9 +591,9 @@ def _quote(sentence: str, most: int = 300) -> str:
 def _scope(low: str, leading: bool) -> Scope:
     """Whose attacks a sentence changes: "while this model is leading a unit" (or "that unit"
     after it), "this model"/"the bearer", else the unit."""
-    if _LEADING.search(low) or (leading and re.search(r"\bthat unit\b", low)):
+    if LEADING.search(low) or (leading and re.search(r"\bthat unit\b", low)):
         return Scope.LED
-    if _MODEL.search(low) and not re.search(
+    if THIS_MODEL.search(low) and not re.search(
             r"models? in (?:this|the bearer's|this model's) unit|this model's unit", low):
         return Scope.MODEL
     return Scope.UNIT
@@ -603,10 +603,10 @@ def _keyword_left(sentence: str, cond: dict[str, Any]) -> bool:
     """Whether the sentence names a keyword the engine does not check (the attacker's, a
     CHARACTER model of the unit...): a word in capitals outside the weapon abilities and the
     target's keywords."""
-    text = _TARGET_KW.sub(" ", re.sub(r"\[[^\[\]]*\]", " ", sentence), count=1) \
+    text = TARGET_KW.sub(" ", re.sub(r"\[[^\[\]]*\]", " ", sentence), count=1) \
         if cond.get("target_keywords") else re.sub(r"\[[^\[\]]*\]", " ", sentence)
     if cond.get("target_not_keywords"):
-        text = _TARGET_EXCLUDED.sub(" ", text)
+        text = TARGET_EXCLUDED.sub(" ", text)
     if cond.get("led"):  # "a NECRONS CHARACTER model is leading": a Leader of the unit's own
         text = re.sub(r"\b(?:[A-Z][A-Z'\-]{1,40} ){0,8}CHARACTER(?: model)? is leading", " ", text)
     return bool(set(re.findall(r"\b[A-Z][A-Z'\-]{2,}\b", text)) - {"CP", "OC"})

@@ -15,8 +15,8 @@ import re
 import attrs
 
 from .parts import Scope
-from .sentences import _keyword_phrases
-from .wordings import _EFFECTS, _GRANT, _SAME_ATTACK
+from .sentences import keyword_phrases
+from .wordings import EFFECTS, GRANT, SAME_ATTACK
 
 #: the ``model`` of a rule for one model its bearer selects ("select one friendly VEHICLE model
 #: within 3\" of this model. ... that model has ..."): a unit of one model, not every model of
@@ -73,7 +73,7 @@ class _NP:
     tail: bool
     excl: str
 
-    def group(self, name: str | int) -> str:  # what _np_whom reads (0: the whole phrase)
+    def group(self, name: str | int) -> str:  # what np_whom reads (0: the whole phrase)
         return {"adj": self.adj, "kw": self.kw, "noun": self.noun, "excl": self.excl,
                 "tail": "y" if self.tail else "", 0: self.text}.get(name, "")
 
@@ -83,7 +83,7 @@ class _NP:
         return self.end
 
 
-def _nps(text: str, at: int | None = None) -> list[_NP]:
+def nps(text: str, at: int | None = None) -> list[_NP]:
     """The unit phrases of a text (or the one starting at ``at``), in order; a phrase with a
     determiner wins over a bare one that overlaps it."""
     found: list[_NP] = []
@@ -111,21 +111,21 @@ _GENERIC = {"", "ranged", "melee", "such", "selected", "single", "target", "atta
 _INTRO_HEAD = re.compile(
     r"\bselect(?:s|ed)?\s+(?=(?:an?|one|two|three|up to \w+|any number of)\b)|"
     r"\b(?:while|when|whilst|if|each time|until)\s+(?=(?:an?|one|each)\s)", re.I)
-_LEAD_INTRO = re.compile(
+LEAD_INTRO = re.compile(
     r"\b(?:while|when|if)\s+(?:this|the bearer|your [a-z' \-]+?|this [a-z' \-]+?|the bearer's "
     r"unit)\s+(?:model\s+)?(?:is\s+leading|leads)\s+an?\s+(?:[a-z' \-]+?\s+)?unit\b[^,.]*,?",
     re.I)
 #: other units given an ability of their own: "ADEPTUS MECHANICUS units from your army have the
 #: following ability" (its "this unit" is each of them)
-_FRAME = re.compile(r"(?:^|[,.:;]\s*|\b(?:all|each)\s+)(?=(?:[A-Za-z'\-]+\s+){1,8}?"
-                    r"(?:units?|models?)"
-                    r"(?:\s+\([^)]*\))?\s+(?:from|in) your (?:crusade )?army(?:\s+\([^)]*\))?\s+"
-                    r"(?:have|has|gains?) the following (?:the )?abilit)", re.I)
-_LEADER_INTRO = re.compile(r"\b(?i:while|if) (?i:an?) (?:[A-Z][A-Z'\-]+ ){0,4}(?:CHARACTER|[A-Z]"
-                           r"[A-Z'\-]+)(?: model)? is leading (?:this|this model's) unit\b"
-                           # the bearer's unit said by what it holds (Court of the Archon)
-                           r"|\b(?i:while) (?i:an?) CHARACTER(?: model)? (?i:is leading a unit "
-                           r"that contains one or more) [^.;]*? (?i:models)\b")
+FRAME = re.compile(r"(?:^|[,.:;]\s*|\b(?:all|each)\s+)(?=(?:[A-Za-z'\-]+\s+){1,8}?"
+                   r"(?:units?|models?)"
+                   r"(?:\s+\([^)]*\))?\s+(?:from|in) your (?:crusade )?army(?:\s+\([^)]*\))?\s+"
+                   r"(?:have|has|gains?) the following (?:the )?abilit)", re.I)
+LEADER_INTRO = re.compile(r"\b(?i:while|if) (?i:an?) (?:[A-Z][A-Z'\-]+ ){0,4}(?:CHARACTER|[A-Z]"
+                          r"[A-Z'\-]+)(?: model)? is leading (?:this|this model's) unit\b"
+                          # the bearer's unit said by what it holds (Court of the Archon)
+                          r"|\b(?i:while) (?i:an?) CHARACTER(?: model)? (?i:is leading a unit "
+                          r"that contains one or more) [^.;]*? (?i:models)\b")
 #: other models of the bearer's unit brought in by keyword: "While one or more OFFICER models are
 #: in the same unit as this model, those OFFICER models have ..."
 _SAME_UNIT_INTRO = re.compile(r"\b(?i:while) (?i:one or more|an?) ((?:[A-Z][A-Z'\-]+ ){0,3}"
@@ -151,7 +151,7 @@ def is_keyword_model(model: str) -> bool:
 _EXCL_AFTER = r"\s*\((?:excluding|other than) ([^)]*)\)"
 
 
-def _np_whom(m: _NP, select: bool, sentence: str) -> Whom | None:
+def np_whom(m: _NP, select: bool, sentence: str) -> Whom | None:
     """The beneficiary a unit phrase names (None: a plain "a model", not a unit brought in)."""
     adj = m.group("adj").lower()
     kw = m.group("kw").strip()
@@ -174,7 +174,7 @@ def _np_whom(m: _NP, select: bool, sentence: str) -> Whom | None:
     last = excl.split()[-1:] if excl else []
     if last and last[0].lower() in ("unit", "units", "model", "models"):
         excl = excl.rstrip()[:-len(last[0])]
-    excluding = _keyword_phrases(excl) if excl.strip() else ()
+    excluding = keyword_phrases(excl) if excl.strip() else ()
     if not adj and not tail and re.match(r"\s*(?:\([^)]*\)\s*)?(?:is|was|were) hit by", after):
         return Whom(Scope.ENEMY, words=words)  # "each time a unit is hit by this weapon"
     if "enemy" in adj or (select and not adj and not tail and re.match(
@@ -184,29 +184,29 @@ def _np_whom(m: _NP, select: bool, sentence: str) -> Whom | None:
     if re.match(r"\s*that disembarked from this\b", after):
         return Whom(Scope.OTHERS, words=f"{words} {after.split(',')[0].split('.')[0].strip()}")
     if "other" in adj:
-        return Whom(Scope.OTHERS, _keyword_phrases(kw) if kw else (), excluding, words)
+        return Whom(Scope.OTHERS, keyword_phrases(kw) if kw else (), excluding, words)
     near = re.match(r"\s*(?:\([^)]*\)\s*)?is (?:wholly )?within \d+\"? of (?:this|the bearer)",
                     after)
     if "friendly" in adj or "friending" in adj or tail or (select and (kw or adj)) or (
             near and kw):
-        return Whom(Scope.FRIENDLY, _keyword_phrases(kw) if kw else (), excluding, words)
+        return Whom(Scope.FRIENDLY, keyword_phrases(kw) if kw else (), excluding, words)
     if kw and select:
-        return Whom(Scope.FRIENDLY, _keyword_phrases(kw), excluding, words)
+        return Whom(Scope.FRIENDLY, keyword_phrases(kw), excluding, words)
     return None
 
 
-def _intros(sentence: str) -> list[tuple[int, int, Whom]]:
+def unit_intros(sentence: str) -> list[tuple[int, int, Whom]]:
     """The units a sentence brings in (start, end of the clause, beneficiary), in order."""
     out: list[tuple[int, int, Whom]] = []
-    for m in _LEAD_INTRO.finditer(sentence):
+    for m in LEAD_INTRO.finditer(sentence):
         # "while this model is leading a BLOOD CLAWS unit": only a unit with those keywords
         led = re.search(r"\b(?i:leading|leads) (?i:an?) ((?:[A-Z][A-Z'\-]+ )+)(?i:unit)\b",
                         m.group(0))
         out.append((m.start(), m.end(), Whom(
-            Scope.LED, _keyword_phrases(led.group(1)) if led else (),
+            Scope.LED, keyword_phrases(led.group(1)) if led else (),
             words=f"a {led.group(1).strip()} unit this model leads" if led
             else "the unit this model leads")))
-    for m in _LEADER_INTRO.finditer(sentence):  # "that CHARACTER model" is the Leader
+    for m in LEADER_INTRO.finditer(sentence):  # "that CHARACTER model" is the Leader
         out.append((m.start(), m.end(), Whom(Scope.UNIT, ("CHARACTER",), model="CHARACTER",
                                              words="the CHARACTER leading this unit")))
     for m in _SAME_UNIT_INTRO.finditer(sentence):  # "those OFFICER models": theirs only
@@ -219,18 +219,18 @@ def _intros(sentence: str) -> list[tuple[int, int, Whom]]:
         out.append((m.start(), m.end(), Whom(own)))
     heads = [(h.end(), h.start(), h.group(0).lower().startswith("select"))
              for h in _INTRO_HEAD.finditer(sentence)]
-    heads += [(n.start, n.start, False) for n in _nps(sentence)
+    heads += [(n.start, n.start, False) for n in nps(sentence)
               if n.tail or re.search(r"friendl|enemy|other", n.adj, re.I) or re.match(
                   r"\s*(?:\([^)]*\)\s*)?is (?:wholly )?within \d+\"? of (?:this|the bearer)",
                   sentence[n.end:], re.I)]
     seen: set[int] = set()
     for at, head_start, select in sorted(heads):
-        found = _nps(sentence, at)
+        found = nps(sentence, at)
         if not found or found[0].start in seen:
             continue
         np = found[0]
         seen.add(np.start)
-        whom = _np_whom(np, select, sentence)
+        whom = np_whom(np, select, sentence)
         if whom is None:
             continue
         if select and whom.scope is not Scope.ENEMY and np.noun.lower() == "model" and re.match(
@@ -289,7 +289,7 @@ _SUBJECT_ATTACK = [
                r"(?:the |their )?(?:hit|wound) rolls?\b", re.I),
 ]
 #: who is attacked
-_SUBJECT_DEFEND = [
+SUBJECT_DEFEND = [
     re.compile(r"\b(?P<s>[^,.;:]{1,80}?) (?:cannot|can't|does not|do not) (?:have|gain|receive) "
                r"the benefit of cover", re.I),
     re.compile(r"\battacks? (?:that )?(?:targets?|is allocated to|is made against|are allocated "
@@ -327,19 +327,19 @@ _ON_FORTIFICATION = re.compile(
     r"\bas a result of this (?:fortification|terrain feature)\b", re.I)
 
 
-def _on_fortification(sentence: str, history: tuple[Whom, ...]) -> Whom | None:
+def on_fortification(sentence: str, history: tuple[Whom, ...]) -> Whom | None:
     """The friendly units a Fortification's rule is for, when it is for the models on it (or in
     its cover): other friendly units of the keywords the text names ("an INFANTRY model";
     "such a model": the friendly units named before), None when the sentence says no such
     thing."""
     m = _ON_FORTIFICATION.search(sentence)
-    before = [n for n in _nps(sentence) if n.end <= m.start()] if m else []
+    before = [n for n in nps(sentence) if n.end <= m.start()] if m else []
     if m is None or not before:
         return None
     np = before[-1]
     start = np.start
     such = re.search(r"\bsuch\s+$", sentence[:start], re.I)
-    keywords: tuple[str, ...] = _keyword_phrases(np.kw) if np.kw.strip() else ()
+    keywords: tuple[str, ...] = keyword_phrases(np.kw) if np.kw.strip() else ()
     if such and not keywords:  # "such a model": each friendly unit named before
         named = [w for w in history if w.scope in (Scope.FRIENDLY, Scope.OTHERS)]
         keywords = () if any(not w.keywords for w in named) else tuple(
@@ -369,9 +369,9 @@ def _classify(cased: str, ref: Whom | None, leading: bool, sentence: str) -> Who
         return Whom(Scope.ENEMY, words=cased.strip())
     if "disembarked from this" in low:
         return Whom(Scope.OTHERS, words=cased.strip())
-    for m in _nps(cased):
+    for m in nps(cased):
         if re.search(r"\b(?:friendly|friending|other)\b", m.adj, re.I) or m.tail:
-            found = _np_whom(m, False, sentence)
+            found = np_whom(m, False, sentence)
             if found is not None:
                 return attrs.evolve(found, words=cased.strip())
     if re.match(r"^(?:such an? (?:attack|unit)|that attack|those attacks|such (?:attacks|units))"
@@ -386,7 +386,7 @@ def _classify(cased: str, ref: Whom | None, leading: bool, sentence: str) -> Who
             return Whom(Scope.LED)
         chosen = re.match(r"^(?:the|that) selected ((?:[A-Z][A-Z'\-]+ ?)+)", cased.strip())
         if chosen:  # "the selected VEHICLE": one its other ability selects
-            return Whom(Scope.FRIENDLY, _keyword_phrases(chosen.group(1)),
+            return Whom(Scope.FRIENDLY, keyword_phrases(chosen.group(1)),
                         words=cased.strip())
         return None
     if _SELF_UNIT.search(low):
@@ -411,10 +411,10 @@ def _classify(cased: str, ref: Whom | None, leading: bool, sentence: str) -> Who
     return Whom(Scope.MODEL, model=model) if model else None
 
 
-def _first_subject(patterns: list[re.Pattern], cased: str, intros: list[tuple[int, int, Whom]],
-                   ref: Whom | None, leading: bool, history: tuple[Whom, ...] = (),
-                   effect_at: int | None = None
-                   ) -> tuple[Whom | None, tuple[int, int] | None]:
+def first_subject(patterns: list[re.Pattern], cased: str, intros: list[tuple[int, int, Whom]],
+                  ref: Whom | None, leading: bool, history: tuple[Whom, ...] = (),
+                  effect_at: int | None = None
+                  ) -> tuple[Whom | None, tuple[int, int] | None]:
     """The subject phrase of these kinds that names a beneficiary, and where it is: of the
     first kind that has one, the last before the effect (``effect_at``), else the first."""
     later: tuple[Whom, tuple[int, int]] | None = None
@@ -453,8 +453,8 @@ def _first_subject(patterns: list[re.Pattern], cased: str, intros: list[tuple[in
 
 def _effect_at(low: str) -> int:
     """Where the first effect wording of a sentence begins."""
-    found = [m.start() for pattern, _make in _EFFECTS for m in [pattern.search(low)] if m]
-    found += [m.start() for m in [_GRANT.search(low)] if m]
+    found = [m.start() for pattern, _make in EFFECTS for m in [pattern.search(low)] if m]
+    found += [m.start() for m in [GRANT.search(low)] if m]
     return min(found, default=len(low))
 
 
@@ -476,48 +476,48 @@ def _matching_intro(head: str, intros: list[tuple[int, int, Whom]], before: int,
     return None
 
 
-def _subject(low: str, cased: str, defending: bool, intros: list[tuple[int, int, Whom]],
-             ref: Whom | None, leading: bool, history: tuple[Whom, ...] = (),
-             prior: Whom | None = None, prior_side: str = ""
-             ) -> tuple[Whom | None, str, tuple[int, int] | None]:
+def subject(low: str, cased: str, defending: bool, intros: list[tuple[int, int, Whom]],
+            ref: Whom | None, leading: bool, history: tuple[Whom, ...] = (),
+            prior: Whom | None = None, prior_side: str = ""
+            ) -> tuple[Whom | None, str, tuple[int, int] | None]:
     """Whom one sentence changes, on which side, and where its subject is (left out when
     looking for conditions). An attack that targets an enemy unit is the friendly side's
     (Death Hex: "each time an attack targets that enemy unit"); an enemy's attack is a debuff,
     the defender's (the bearer's side's), unless it names the friendly unit it targets."""
     side = "defender" if defending else "attacker"
     effect_at = _effect_at(low)
-    attacking, a_span = _first_subject(_SUBJECT_ATTACK, cased, intros, ref, leading, history,
-                                       effect_at)
-    defended, d_span = _first_subject(_SUBJECT_DEFEND, cased, intros, ref, leading, history,
+    attacking, a_span = first_subject(_SUBJECT_ATTACK, cased, intros, ref, leading, history,
                                       effect_at)
+    defended, d_span = first_subject(SUBJECT_DEFEND, cased, intros, ref, leading, history,
+                                    effect_at)
     if attacking is not None and defended is not None and defended == attacking and \
             not attacking.scope.own and d_span and a_span and d_span[0] > a_span[0]:
         # "each time an X unit from your army makes an attack against that unit": that unit is
         # the one brought in before, not the attacker
         others = [(a, b, w) for a, b, w in intros if w != attacking]
         earlier = tuple(w for w in history if w != attacking)
-        defended, d_span = _first_subject(_SUBJECT_DEFEND, cased, others,
-                                          earlier[-1] if earlier else None, leading, earlier,
-                                          effect_at)
+        defended, d_span = first_subject(SUBJECT_DEFEND, cased, others,
+                                        earlier[-1] if earlier else None, leading, earlier,
+                                        effect_at)
     if attacking is not None and attacking.scope is Scope.ENEMY and defended is not None and \
             defended.scope is Scope.ENEMY:  # "one of those units" is not the enemy attacking
         friendly = [(a, b, w) for a, b, w in intros if w.scope is not Scope.ENEMY]
         before = tuple(w for w in history if w.scope is not Scope.ENEMY)
-        defended, d_span = _first_subject(_SUBJECT_DEFEND, cased, friendly,
-                                          before[-1] if before else None, leading, before,
-                                          effect_at)
+        defended, d_span = first_subject(SUBJECT_DEFEND, cased, friendly,
+                                        before[-1] if before else None, leading, before,
+                                        effect_at)
         if defended is not None and defended.scope is Scope.ENEMY:
             defended = None
     if defended is not None and defended.scope is Scope.ENEMY:
         # the enemy is the target: the attacks are the friendly side's
         if attacking is not None and attacking.scope is not Scope.ENEMY:
             return attacking, "attacker", a_span
-        if _SAME_ATTACK.search(low) and prior is not None and prior.scope is not Scope.ENEMY:
+        if SAME_ATTACK.search(low) and prior is not None and prior.scope is not Scope.ENEMY:
             return prior, "attacker", None  # "if such an attack targets an enemy unit..."
         # "each time an attack made by a PLAGUE LEGIONS model is allocated to a model in that
         # unit": friendly units of those keywords
         kws = _ATTACKER_KEYWORDS.search(cased)
-        return Whom(Scope.FRIENDLY, _keyword_phrases(kws.group("kw")) if kws else (),
+        return Whom(Scope.FRIENDLY, keyword_phrases(kws.group("kw")) if kws else (),
                     words="friendly units attacking " + defended.words), "attacker", None
     if attacking is not None and attacking.scope is Scope.ENEMY:
         if defended is not None:  # "each time an enemy unit ... targets this model"
@@ -526,8 +526,8 @@ def _subject(low: str, cased: str, defending: bool, intros: list[tuple[int, int,
     if defending and defended is None and attacking is not None:
         return attacking, "attacker", a_span  # "... makes an attack against that unit"
     if attacking is None and defended is None and prior is not None and (
-            _SAME_ATTACK.search(low) or re.match(r"(?:this|that|its) (?:invulnerable save|"
-                                                  r"ability)\b", low)):
+            SAME_ATTACK.search(low) or re.match(r"(?:this|that|its) (?:invulnerable save|"
+                                                 r"ability)\b", low)):
         # "If that attack targets a unit within 9\", ... as well"; after "each time an attack
         # targets this model, ...", "If that attack was made by ..., subtract 1 from the Wound
         # roll as well" is that attack's, against the bearer

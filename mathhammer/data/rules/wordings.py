@@ -18,7 +18,7 @@ from typing import Any
 from ...errors import InputError
 from ...model.abilities import canonical
 from ...model.named import Conditions, Effect
-from .sentences import _keyword_phrases
+from .sentences import keyword_phrases
 
 _ADD = r"(add|subtract) (\d) (?:to|from) "
 _ROLL = r"(?:the |that attack's |an? |its )?"
@@ -81,7 +81,7 @@ _MECHANICS: list[tuple[re.Pattern, Any]] = [
                 r"|an? )?unmodified hit rolls? of (\d)\+(?:, instead of only (?:on )?(?:a )?6)?"),
      lambda m: [("crit_hit", int(m.group(1)))]),
 ]
-_EFFECTS: list[tuple[re.Pattern, Any]] = _MECHANICS + [
+EFFECTS: list[tuple[re.Pattern, Any]] = _MECHANICS + [
     # before the plain Wound roll modifier, which would read its end
     (re.compile(r"(?:if|and) the strength(?: characteristic)? of (?:that|the|an) attack is greater "
                 r"than (?!or equal)[^.,;]*?toughness(?: characteristic)?(?: of (?:this|that|the|"
@@ -186,12 +186,12 @@ _CHAR: dict[str, str] = {
 #: the 11e short names of the characteristics an attack has more of ("+1 WS")
 _SHORT: dict[str, str] = {"a": "attacks_mod", "s": "strength_mod", "d": "damage_mod",
                           "ap": "ap_mod", "ws": "skill_mod", "bs": "skill_mod"}
-_DEFENSIVE = ("fnp", "invuln", "target_abilities", "cover", "wound_mod_if_stronger",
-              "no_cover", "fnp_mortal", "fnp_psychic")
+DEFENSIVE = ("fnp", "invuln", "target_abilities", "cover", "wound_mod_if_stronger",
+             "no_cover", "fnp_mortal", "fnp_psychic")
 #: granted weapon abilities: "have the [LETHAL HITS] and [PRECISION] abilities"
-_GRANT = re.compile(r"(?<!not )(?:ha(?:ve|s)|gains?|select(?: either)?)(?: the| that)?"
-                    r"(?: following)?(?: abilit(?:y|ies),?)? "
-                    r"((?:\[[^\]]+\](?:,? (?:and|or) |, )?)+)(?:\s*abilit\w*)?")
+GRANT = re.compile(r"(?<!not )(?:ha(?:ve|s)|gains?|select(?: either)?)(?: the| that)?"
+                   r"(?: following)?(?: abilit(?:y|ies),?)? "
+                   r"((?:\[[^\]]+\](?:,? (?:and|or) |, )?)+)(?:\s*abilit\w*)?")
 #: wordings that change an attack and are not modelled, with the reason said
 _NOT_MODELLED = [
     (re.compile(r"\b(?:double|halve|triple)s? the (?:strength|attacks|damage|toughness|armour "
@@ -245,7 +245,7 @@ def _sign(m: re.Match) -> int:
 
 
 # conditions the engine checks: (pattern, condition key, value)
-_ATTACK_KIND = [
+ATTACK_KIND = [
     (re.compile(r"\branged (?:attack|weapon)|shooting phase|selected to shoot|\bshoots?\b"),
      "ranged"),
     (re.compile(r"\bmelee (?:attack|weapon)|fight phase|selected to fight|\bfights?\b"), "melee"),
@@ -255,11 +255,11 @@ _BOTH_KINDS = re.compile(r"\b(?:ranged|melee) (?:and|or|and/or) (?:ranged|melee)
                          r"attacks?\b)")
 #: the bearer's attacks are made before the effect ("after this unit has shot", "each time the
 #: bearer's unit has shot")
-_AFTER_SHOT = re.compile(r"\b(?:after|each time) (?:this|the bearer's|this model's) (?:unit|model) "
-                         r"has (?:shot|been selected to shoot and resolved)", re.I)
+AFTER_SHOT = re.compile(r"\b(?:after|each time) (?:this|the bearer's|this model's) (?:unit|model) "
+                        r"has (?:shot|been selected to shoot and resolved)", re.I)
 #: an effect that lasts past the phase its setup names ("In your Shooting phase, ... Until the
 #: start of your next turn, ..."): the attacks it changes are not that phase's kind only
-_PAST_THE_PHASE = re.compile(
+PAST_THE_PHASE = re.compile(
     r"\buntil the (?:start|end) of (?:your|the|your opponent's|the opponent's) next\b|"
     r"\buntil the end of the (?:turn|battle round|battle)\b|\buntil the start of your next turn\b")
 _CHECKED = [
@@ -318,7 +318,7 @@ _UNTIL_NEXT = re.compile(r"\buntil the (?:start|end) of (?:your|the|your opponen
 _INVULN_AGAINST = re.compile(r"(?:\d\+ invulnerable save|invulnerable save of \d\+|\d\+ insv|"
                              r"improved to \d\+) against (?:ranged|melee|psychic) attacks")
 #: "targets a unit (excluding MONSTERS and VEHICLES)": keywords the target must not have
-_TARGET_EXCLUDED = re.compile(
+TARGET_EXCLUDED = re.compile(
     r"(?:targets?|against) (?:an? )?(?:visible )?(?:enemy )?units? \(excluding ((?:[A-Z][A-Z\-']+"
     r"(?: [A-Z][A-Z\-']+)*(?:,? (?:and|or) |, )?)+)(?: units)?\)|\(excluding attacks that target "
     r"((?:[A-Z][A-Z\-']+(?:,? (?:and|or) |, )?)+)\)|targets? (?:an? )?(?:enemy )?units? (?:\("
@@ -327,28 +327,28 @@ _TARGET_EXCLUDED = re.compile(
 #: keyword is as written (GROTS, POXWALKERS and GENESTEALERS are keywords of their own)
 _CORE_PLURALS = frozenset({"MONSTERS", "VEHICLES", "CHARACTERS", "BEASTS", "SWARMS", "PSYKERS",
                            "WALKERS"})
-_TARGET_KW = re.compile(r"(?i:(?:targets?|against) an?(?: visible)?(?: enemy)?|(?:while|when) "
-                        r"targeting|"
-                        r"if (?:that|the) target(?: of (?:that|the) attack)? is(?: an?)?) "
-                        r"((?:[A-Z][A-Z\-']+)(?: [A-Z][A-Z\-']+)*(?:(?:, | or |, or )"
-                        r"[A-Z][A-Z\-']+(?: [A-Z][A-Z\-']+)*)*)"
-                        r"(?: ?(?:unit|model)s?)?\b")
-_LEADING = re.compile(r"(?:while|when) (?:this model|the bearer) (?:is leading|leads) "
-                      r"a unit,?")
-_DEFENDER = re.compile(r"(?:each time|when|if) (?:an?|a ranged|a melee) "
-                       r"(?:ranged |melee |psychic )?"
-                       r"attacks? (?:is made against|targets|is allocated to) (?:this|that|the"
-                       r" bearer's|a model in (?:this|that)|the bearer|a)|"
-                       r"attacks? (?:that|which) targets? (?:this|the bearer's) unit|"
-                       r"makes? an attack against (?:this|that) unit|"
-                       r"allocated to (?:this|that|the bearer|a model)")
-_MODEL = re.compile(r"\b(?:this model (?:makes|has|is)|targets? this model|the bearer(?!'s unit)|"
-                    r"this model's "
-                    r"(?!unit)|weapons equipped by this model|allocated to (?:this|the) "
-                    r"(?:model|bearer))")
+TARGET_KW = re.compile(r"(?i:(?:targets?|against) an?(?: visible)?(?: enemy)?|(?:while|when) "
+                       r"targeting|"
+                       r"if (?:that|the) target(?: of (?:that|the) attack)? is(?: an?)?) "
+                       r"((?:[A-Z][A-Z\-']+)(?: [A-Z][A-Z\-']+)*(?:(?:, | or |, or )"
+                       r"[A-Z][A-Z\-']+(?: [A-Z][A-Z\-']+)*)*)"
+                       r"(?: ?(?:unit|model)s?)?\b")
+LEADING = re.compile(r"(?:while|when) (?:this model|the bearer) (?:is leading|leads) "
+                     r"a unit,?")
+DEFENDER = re.compile(r"(?:each time|when|if) (?:an?|a ranged|a melee) "
+                      r"(?:ranged |melee |psychic )?"
+                      r"attacks? (?:is made against|targets|is allocated to) (?:this|that|the"
+                      r" bearer's|a model in (?:this|that)|the bearer|a)|"
+                      r"attacks? (?:that|which) targets? (?:this|the bearer's) unit|"
+                      r"makes? an attack against (?:this|that) unit|"
+                      r"allocated to (?:this|that|the bearer|a model)")
+THIS_MODEL = re.compile(r"\b(?:this model (?:makes|has|is)|targets? this model|"
+                        r"the bearer(?!'s unit)|this model's "
+                        r"(?!unit)|weapons equipped by this model|allocated to (?:this|the) "
+                        r"(?:model|bearer))")
 #: the scaffolding of a sentence: who attacks, which weapons (left out when looking for
 #: conditions the engine cannot check)
-_SCAFFOLD = re.compile(
+SCAFFOLD = re.compile(
     r"each time you (?:target|select) this unit (?:with|for) the fire overwatch stratagem,?|"
     r"(?:while|when) resolving that stratagem,?|each time (?:a|an) (?:model|unit) makes an? "
     r"(?:ranged |melee )?attack (?:that targets|against) (?:this|that) (?:unit|model),?|"
@@ -368,7 +368,7 @@ _SCAFFOLD = re.compile(
     r"each time (?:this model|this unit|the bearer|the bearer's unit) fights,?|while resolving "
     r"(?:those|its|these|that unit's) attacks,?|until that fight is resolved,?"
 )
-_UNCHECKED = re.compile(
+UNCHECKED = re.compile(
     r"\bif\b|\bwhile\b|\bwithin\b|select|once per|\buntil\b|objective|battle-shock|"
     r"engagement range|closest|visible|aura|this turn|this phase|stratagem|choose|"
     r"one of the following|\bcan use\b|use this|counter|token|wholly|destroyed|start of|"
@@ -390,7 +390,7 @@ _UNCHECKED = re.compile(
 
 
 #: a characteristic change of some weapons only ("of its Nemesis force weapon")
-_SOME_WEAPONS = re.compile(
+SOME_WEAPONS = re.compile(
     r"characteristics? of (?!(?:that attack|those attacks|attacks|(?:ranged |melee |psychic )?"
     r"weapons|"
     r"(?:the bearer's|this model's|its|their) (?:ranged |melee )?weapons|models|(?:this|that|the "
@@ -399,76 +399,76 @@ _SOME_WEAPONS = re.compile(
 
 #: a second change with its verb left out ("add 1 to the Hit roll if ..., and 1 to the Wound
 #: roll as well if ..."): the verb put back, so that it is read (and split) as a clause
-_ELIDED = re.compile(r",? and (\d) (to|from) the(?= (?:hit|wound) roll)", re.I)
+ELIDED = re.compile(r",? and (\d) (to|from) the(?= (?:hit|wound) roll)", re.I)
 
 
 #: one weapon of the bearer chosen ("Select one melee weapon equipped by the bearer"), and a
 #: later sentence about it ("That weapon gains the [DEVASTATING WOUNDS] ability"): the bearer's
 #: weapons of that kind, never its unit's (docs/rules.md, section 12)
-_CHOSEN_WEAPON = re.compile(r"\bselect one ([a-z\-]+ )?weapon equipped by (?:the bearer|this "
-                            r"model)\b(?!'s)")
+CHOSEN_WEAPON = re.compile(r"\bselect one ([a-z\-]+ )?weapon equipped by (?:the bearer|this "
+                           r"model)\b(?!'s)")
 #: the chosen weapon's name holds a word ("that has the word 'bolt' in its name")
-_WORD_IN_NAME = re.compile(r"\bthat has the word '([a-z\- ]+)' in its name\b")
+WORD_IN_NAME = re.compile(r"\bthat has the word '([a-z\- ]+)' in its name\b")
 #: a Bondsman ability's effect, on the friendly ARMIGER model it affects, never the Knight's
 #: own ("While a model is affected by this ability, ...", "ARMIGER models under the effects of
 #: the bearer's Bondsman ability")
-_BONDSMAN = re.compile(r"\bwhile a model is affected by this ability\b|\beach time a model "
-                       r"affected by this ability\b|\bunder the effects? of "
-                       r"(?:the bearer's|this model's|its) bondsman abilit")
+BONDSMAN = re.compile(r"\bwhile a model is affected by this ability\b|\beach time a model "
+                      r"affected by this ability\b|\bunder the effects? of "
+                      r"(?:the bearer's|this model's|its) bondsman abilit")
 
 
 #: an enemy unit's state whose effects follow, on "this unit" ("while an enemy unit is
 #: Afflicted, ... and that unit has the effect of your chosen Plague")
-_ENEMY_STATE = re.compile(r"\bwhile an enemy unit is ([A-Z][a-z]+),[^.]*\bthat unit has the "
-                          r"effects? of your chosen\b", re.I)
+ENEMY_STATE = re.compile(r"\bwhile an enemy unit is ([A-Z][a-z]+),[^.]*\bthat unit has the "
+                         r"effects? of your chosen\b", re.I)
 
 
 #: the invulnerable save a sentence before gave, improved ("this invulnerable save is improved to
 #: 4+"): against the attacks that one was (unless it says its own), for the same unit
-_THIS_SAVE = re.compile(r"\b(?:this|that|its) invulnerable save is improved to \d\+")
+THIS_SAVE = re.compile(r"\b(?:this|that|its) invulnerable save is improved to \d\+")
 
 
 #: a sentence about the weapons the one before changed
-_THOSE_WEAPONS = re.compile(r"^(?!.*\bequipped with\b).*\b(?:(?:those|these) weapons|that "
-                            r"weapon|such (?:an? )?weapons?)\b")
+THOSE_WEAPONS = re.compile(r"^(?!.*\bequipped with\b).*\b(?:(?:those|these) weapons|that "
+                           r"weapon|such (?:an? )?weapons?)\b")
 #: "If that CHARACTER model is a MAGUS, ..., that model has the Feel No Pain 3+ ability": the
 #: model named before (the Leader), not the unit
-_THAT_KEYWORD_MODEL = re.compile(r"^[Ii]f that ([A-Z][A-Z'\-]*(?: [A-Z][A-Z'\-]*)*) model is\b"
-                                 r"[^.;]*?, that model ha(?:s|ve)\b")
+THAT_KEYWORD_MODEL = re.compile(r"^[Ii]f that ([A-Z][A-Z'\-]*(?: [A-Z][A-Z'\-]*)*) model is\b"
+                                r"[^.;]*?, that model ha(?:s|ve)\b")
 #: weapons left out by their names ("weapons equipped by models in this unit (excluding blast
 #: pistols, blasters and dark lances)"); not models or units of a keyword
-_EXCLUDED_NAMES = re.compile(r"\bweapons\b[^.()]*(\(excluding (?!a |an |the )([a-z][a-z ,\-]*?)"
-                             r"(?<!models)(?<!units)(?<! weapons)\))")
+EXCLUDED_NAMES = re.compile(r"\bweapons\b[^.()]*(\(excluding (?!a |an |the )([a-z][a-z ,\-]*?)"
+                            r"(?<!models)(?<!units)(?<! weapons)\))")
 #: a sentence about the attack the sentence before made, so with the same weapons ("Each time
 #: this model makes an attack with its D-Cannon, ... If that attack targets ..., ... instead")
-_SAME_WEAPONS = re.compile(r"^(?!each time)[^.]*\b(?:that attack|those attacks|instead|as "
-                           r"well)\b")
-_WEAPON_KEYS = ("attack", "weapon_ability", "weapon_names", "weapon_abilities",
-                "without_abilities", "without_names")
+SAME_WEAPONS = re.compile(r"^(?!each time)[^.]*\b(?:that attack|those attacks|instead|as "
+                          r"well)\b")
+WEAPON_KEYS = ("attack", "weapon_ability", "weapon_names", "weapon_abilities",
+               "without_abilities", "without_names")
 
 
 #: some weapons counted besides one named: "equipped with 2 melee weapons in addition to its
 #: close combat weapon" (then "those 2 weapons")
-_BESIDES = re.compile(r"\bequipped with (?:\d|two|three) (melee|ranged) weapons in addition to "
-                      r"(?:its|their|the bearer's|this model's) ([a-z' \-]+?)(?=[,.;]|$)")
-_THAT_WEAPON = re.compile(r"\b(?:that|the selected|this) weapon\b")
+BESIDES = re.compile(r"\bequipped with (?:\d|two|three) (melee|ranged) weapons in addition to "
+                     r"(?:its|their|the bearer's|this model's) ([a-z' \-]+?)(?=[,.;]|$)")
+THAT_WEAPON = re.compile(r"\b(?:that|the selected|this) weapon\b")
 
 
 #: the conditions an "instead" alternative keeps of the effect it replaces
-_KEPT_INSTEAD = ("half_range", "charged", "stationary", "below_half", "below_starting", "led",
-                 "target_keywords", "target_not_keywords", "weapon_ability", "damage",
-                 "unmodified_damage")
+KEPT_INSTEAD = ("half_range", "charged", "stationary", "below_half", "below_starting", "led",
+                "target_keywords", "target_not_keywords", "weapon_ability", "damage",
+                "unmodified_damage")
 
 
 #: a sentence about the attack the sentence before made ("If that attack targets a unit
 #: within 9\", ... as well"): it keeps that sentence's ranged or melee condition
-_SAME_ATTACK = re.compile(r"^(?!each time)[^.]*\b(?:that attack|those attacks|instead|such an? "
-                          r"(?:attack|weapon|unit)|as well)\b")
+SAME_ATTACK = re.compile(r"^(?!each time)[^.]*\b(?:that attack|those attacks|instead|such an? "
+                         r"(?:attack|weapon|unit)|as well)\b")
 
 
 #: a change to some weapons only, named ("crushing teeth and claws equipped by", "its
 #: hellforged weapons have"): the engine cannot tell them from the unit's others
-_NAMED_WEAPONS = re.compile(
+NAMED_WEAPONS = re.compile(
     r"\b(?!(?:weapons?|models?|wargear)\b)[a-z'\-]{1,40} equipped by|\b(?:its|their|the bearer's|"
     r"this model's) (?!(?:ranged|melee|psychic)\b)[a-z\-]+ weapons? ha(?:ve|s)|"
     # "its doomsday cannon has the [DEVASTATING WOUNDS] ability": one weapon, by name
@@ -519,20 +519,20 @@ _ANY_WEAPON = {"", "ranged", "melee", "weapon", "weapons", "ranged and melee", "
                "that weapon", "those", "such", "a", "the"}
 
 
-def _weapon_scope(low: str, cased: str | None = None) -> tuple[dict[str, Any], bool]:
+def weapon_scope(low: str, cased: str | None = None) -> tuple[dict[str, Any], bool]:
     """The weapons a sentence changes, as conditions (named weapons or profiles, weapons with
     an ability, or without it: "all other ranged weapons"), and whether it names any."""
     cond: dict[str, Any] = {}
     # "all [HEAVY] weapons equipped by models in this unit", "a [MELTA] or [TORRENT] weapon":
     # the weapons with those abilities
     for m in _BRACKETED_WEAPONS.finditer(low):
-        abilities = _ability_names(", ".join(re.findall(r"\[([^\[\]]+)\]", m.group(1))))
+        abilities = ability_names(", ".join(re.findall(r"\[([^\[\]]+)\]", m.group(1))))
         if abilities:
             cond.setdefault("weapon_abilities", abilities)
             if m.group(2):
                 cond.setdefault("attack", m.group(2))
     for m in _ABILITY_WEAPONS.finditer(low):
-        abilities = _ability_names(m.group(2))
+        abilities = ability_names(m.group(2))
         if abilities:
             cond.setdefault("weapon_abilities", abilities)
             if m.group(1):
@@ -558,11 +558,11 @@ def _weapon_scope(low: str, cased: str | None = None) -> tuple[dict[str, Any], b
                 phrase = phrase[:tail.start()]
             if phrase in _ANY_WEAPON or phrase.endswith(("characteristic", "characteristics")):
                 continue
-            if not _ability_names(phrase):
+            if not ability_names(phrase):
                 phrase = _untitled(phrase, m, cased)
                 if phrase in _ANY_WEAPON:  # "... Immaterium Psychic weapons": Psychic weapons
                     continue
-            abilities = _ability_names(phrase)
+            abilities = ability_names(phrase)
             if abilities:
                 cond.setdefault("weapon_abilities", abilities)
                 continue
@@ -580,13 +580,13 @@ def _untitled(phrase: str, m: re.Match[str], cased: str | None) -> str:
     words = phrase.split()
     at = m.group("w").rfind(phrase)
     if cased is None or len(words) < 2 or m.re is not _WEAPON_PHRASES[2] or at < 0 or \
-            not _ability_names(words[-1]):
+            not ability_names(words[-1]):
         return phrase
     span = cased[m.start("w") + at:m.start("w") + at + len(phrase)].split()
     return words[-1] if all(w[:1].isupper() for w in span) else phrase
 
 
-def _ability_names(phrase: str) -> tuple[str, ...]:
+def ability_names(phrase: str) -> tuple[str, ...]:
     """The weapon abilities a phrase is made of ("torrent or melta", "lethal hits", "rapid
     fire"); () when it is not only abilities."""
     out = []
@@ -608,7 +608,7 @@ def _ability_names(phrase: str) -> tuple[str, ...]:
 
 
 #: who may take an enhancement ("ADEPTUS CUSTODES model only"): not a condition of the attack
-_ONLY = re.compile(r"^[a-z' ,\-/]+ (?:(?:models?|units?)(?: equipped with [a-z' ,\-]+)? )?only$")
+ONLY = re.compile(r"^[a-z' ,\-/]+ (?:(?:models?|units?)(?: equipped with [a-z' ,\-]+)? )?only$")
 
 
 #: a choice among weapon abilities listed after it ("select one of the following abilities:
@@ -627,7 +627,7 @@ def _grants(sentence: str) -> list[list[tuple[str, Any]]]:
         except (InputError, ValueError):
             return [[("unknown_ability", choice.group(1))]]
     out: list[list[tuple[str, Any]]] = []
-    for m in _GRANT.finditer(sentence):
+    for m in GRANT.finditer(sentence):
         items = re.findall(r"\[([^\[\]]+)\]", m.group(1))
         names = []
         for item in items:
@@ -650,12 +650,12 @@ _LEFT_OVER = re.compile(r"\b(?:add|subtract|improve|worsen|re-roll|ignore)\b[^.;
                         r"characteristics?)")
 
 
-def _effects(low: str) -> tuple[list[list[tuple[str, Any]]], str]:
+def sentence_effects(low: str) -> tuple[list[list[tuple[str, Any]]], str]:
     """The changes one sentence makes (alternatives for an either/or grant), and the reason it
     is not modelled ("" when it is, or changes nothing)."""
     changes: list[tuple[str, Any]] = []
     rest = low
-    for pattern, make in _EFFECTS:
+    for pattern, make in EFFECTS:
         for m in pattern.finditer(rest):
             changes += make(m)
         rest = pattern.sub(" ", rest)
@@ -689,7 +689,7 @@ def _effects(low: str) -> tuple[list[list[tuple[str, Any]]], str]:
     return [changes + alt for alt in alternatives], extra
 
 
-def _conditions(low: str, cased: str, whole: str) -> tuple[dict[str, Any], str]:
+def sentence_conditions(low: str, cased: str, whole: str) -> tuple[dict[str, Any], str]:
     """The conditions the engine checks in a sentence (``low``: without its effect wording;
     ``whole``: with it, where ranged or melee weapons are named), and the text left over
     (what the engine cannot check)."""
@@ -708,15 +708,15 @@ def _conditions(low: str, cased: str, whole: str) -> tuple[dict[str, Any], str]:
     if _PSYCHIC.search(rest):
         cond["weapon_ability"] = "psychic"
         rest = _PSYCHIC.sub(lambda m: m.group(0).split(" ", 1)[1], rest)
-    x = _TARGET_EXCLUDED.search(cased)
+    x = TARGET_EXCLUDED.search(cased)
     if x:
         cond["target_not_keywords"] = tuple(
             k[:-1] if k.split()[-1] in _CORE_PLURALS else k
-            for k in _keyword_phrases(re.sub(r"\b(?:units?|models?|attacks that target)\b", "",
-                                            x.group(1) or x.group(2) or x.group(3)
-                                            or x.group(4), flags=re.I)))
+            for k in keyword_phrases(re.sub(r"\b(?:units?|models?|attacks that target)\b", "",
+                                           x.group(1) or x.group(2) or x.group(3)
+                                           or x.group(4), flags=re.I)))
         rest = rest.replace(x.group(0).lower(), " ")
-    m = _TARGET_KW.search(cased)
+    m = TARGET_KW.search(cased)
     if m:
         words = re.split(r", or |, | or ", m.group(1).strip())
         cond["target_keywords"] = tuple(w.strip() for w in words if w.strip())
@@ -725,23 +725,23 @@ def _conditions(low: str, cased: str, whole: str) -> tuple[dict[str, Any], str]:
     # invulnerable save's own "against ranged attacks" is its clause's, not the sentence's;
     # "ranged and melee weapons" names both kinds
     whole = _UNTIL_NEXT.sub(" ", _BOTH_KINDS.sub(" ", _INVULN_AGAINST.sub(" ", whole)))
-    kinds = [kind for pattern, kind in _ATTACK_KIND if pattern.search(whole)]
+    kinds = [kind for pattern, kind in ATTACK_KIND if pattern.search(whole)]
     if len(kinds) == 1:
         cond["attack"] = kinds[0]
-    rest = _SCAFFOLD.sub(" ", rest)
-    for pattern, _kind in _ATTACK_KIND:
+    rest = SCAFFOLD.sub(" ", rest)
+    for pattern, _kind in ATTACK_KIND:
         rest = pattern.sub(" ", rest)
     return cond, rest
 
 
-def _effect_text(low: str) -> str:
+def effect_text(low: str) -> str:
     """The sentence without its effect wording (what is left is the condition)."""
-    for pattern, _make in _EFFECTS:
+    for pattern, _make in EFFECTS:
         low = pattern.sub(" ", low)
-    return _GRANT.sub(" ", low)
+    return GRANT.sub(" ", low)
 
 
-def _effect(changes: list[tuple[str, Any]], cond: dict[str, Any]) -> list[Effect]:
+def effect_clauses(changes: list[tuple[str, Any]], cond: dict[str, Any]) -> list[Effect]:
     """The clauses of one sentence's changes: an invulnerable save against ranged or melee
     attacks only is a clause of its own, with that condition."""
     out = [Effect(tuple((k, v) for k, v in changes if k != "invuln"), Conditions(**cond))]
