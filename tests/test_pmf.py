@@ -137,3 +137,42 @@ def test_tuple_outcomes_with_custom_op():
     pair = PMF.uniform([(1, 0), (0, 1)])
     two = pair.repeat(2, op=lambda a, b: (a[0] + b[0], a[1] + b[1]))
     assert two.prob((1, 1)) == F(1, 2)
+
+
+def _plain_sum(a: PMF, b: PMF) -> PMF:
+    """The sum of two independent laws, pair by pair, reduced by the constructor."""
+    weights: dict = {}
+    for x, wx in a.weights().items():
+        for y, wy in b.weights().items():
+            weights[x + y] = weights.get(x + y, 0) + wx * wy
+    return PMF(weights)
+
+
+_LAWS = st.dictionaries(st.integers(-6, 30), st.integers(1, 60), min_size=1, max_size=7)
+
+
+@given(_LAWS, st.integers(0, 25))
+def test_repeat_fast_paths_equal_the_plain_sum(weights, n):
+    # the binomial row, the one product and the packed power (each made without a gcd or a
+    # sort) against n plain pairwise sums; reduced and in order as the constructor keeps them
+    law, plain = PMF(weights), PMF.point(0)
+    for _ in range(n):
+        plain = _plain_sum(plain, law)
+    got = law.repeat(n)
+    assert got == plain and got.total == plain.total
+    assert list(got.weights()) == sorted(plain.weights()) and hash(got) == hash(plain)
+
+
+@given(_LAWS, _LAWS)
+def test_convolve_without_a_gcd_equals_the_plain_sum(a, b):
+    got, plain = PMF(a).convolve(PMF(b)), _plain_sum(PMF(a), PMF(b))
+    assert got == plain and got.total == plain.total
+    assert list(got.weights()) == sorted(plain.weights())
+
+
+def test_binomial_row_by_hand():
+    from mathhammer.prob.pmf import _binomial_row
+
+    # (2 + 3 z^2)^3 = 8 + 36 z^2 + 54 z^4 + 27 z^6, shifted by 3 * 1
+    assert _binomial_row({1: 2, 3: 3}, 3) == {3: 8, 5: 36, 7: 54, 9: 27}
+    assert PMF({1: 2, 3: 3}).repeat(3).total == 125
