@@ -6,6 +6,8 @@ import itertools
 
 import attrs
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mathhammer import Options, Target, Weapon, load_ruleset
 from mathhammer.engine.work import _ANYWHERE, _most_attacks, attack_dice
@@ -293,3 +295,31 @@ def test_canonical_ability_table_is_the_long_way(monkeypatch):
     monkeypatch.setattr(abilities, "_CANONICAL", frozenset())
     for text in table:
         assert abilities.canonical(text) == text, text
+
+
+def _capped_sum_by_dicts(x, counts, cap):
+    """min(cap, the sum of N copies of X) in Horner's form on dicts, capping every sum."""
+    total, top = sum(x.values()), max(counts)
+    out: dict[int, int] = {}
+    for k in range(top, -1, -1):
+        step: dict[int, int] = {}
+        for s, a in out.items():
+            for e, b in x.items():
+                step[min(s + e, cap)] = step.get(min(s + e, cap), 0) + a * b
+        if c := counts.get(k, 0) * total ** (top - k):
+            step[0] = step.get(0, 0) + c
+        out = step
+    return out
+
+
+@given(st.dictionaries(st.integers(0, 14), st.integers(1, 40), min_size=1, max_size=6),
+       st.dictionaries(st.integers(0, 25), st.integers(1, 40), min_size=1, max_size=6),
+       st.integers(1, 16))
+def test_capped_sum_packed_is_the_capped_horner_on_dicts(x, counts, cap):
+    # the packed polynomials cut at the cap (the weight at the cap the rest of the total)
+    # against every sum capped as it is made
+    from mathhammer.mechanics.allocation import _capped_sum
+
+    got = _capped_sum(x, counts, cap)
+    assert got == {k: w for k, w in _capped_sum_by_dicts(x, counts, cap).items() if w}
+    assert sum(got.values()) == sum(counts.values()) * sum(x.values()) ** max(counts)

@@ -185,10 +185,17 @@ def packets_per_attack(per: PMF, fails: dict[str, int] | None, base: int | None)
             rows[k, f] = [comb(k, j) * f ** j * (6 - f) ** (k - j) for j in range(k + 1)]
         return rows[k, f]
 
-    kinds: dict[tuple[int, int, int], int] = {}  # (dev, normal, critical) -> weight
+    # (dev, normal, critical) -> weight; where normal and critical wounds fail alike (no
+    # critical-wound AP, or no save rolled here) only their number matters: counted as normal
+    same = fails is None or fails[NORMAL] == fails[CRITICAL]
+    kinds: dict[tuple[int, int, int], int] = {}
     for (_hits, wounds), w in per.weights().items():
-        key = _ONE_WOUND.get(wounds) or (wounds.count(DEVASTATING), wounds.count(NORMAL),
-                                         wounds.count(CRITICAL))
+        if same:
+            dev = wounds.count(DEVASTATING) if wounds else 0
+            key = (dev, len(wounds) - dev, 0)
+        else:
+            key = _ONE_WOUND.get(wounds) or (wounds.count(DEVASTATING), wounds.count(NORMAL),
+                                             wounds.count(CRITICAL))
         kinds[key] = kinds.get(key, 0) + w
     saved = 0 if fails is None else max(n + c for _d, n, c in kinds)
     out: dict[int, int] = {}
@@ -199,6 +206,9 @@ def packets_per_attack(per: PMF, fails: dict[str, int] | None, base: int | None)
             f = fails[NORMAL] if normal else fails[CRITICAL]
             scale = w * 6 ** (saved - 1)
             law = {u: x * scale for u, x in ((0, 6 - f), (1, f)) if x}
+        elif not critical:  # one binomial row
+            scale = w * 6 ** (saved - normal)
+            law = {i: x * scale for i, x in enumerate(row(normal, fails[NORMAL])) if x}
         else:
             a, b = row(normal, fails[NORMAL]), row(critical, fails[CRITICAL])
             scale = w * 6 ** (saved - normal - critical)
