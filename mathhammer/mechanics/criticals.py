@@ -138,11 +138,13 @@ def _sustained(w: dict[int, int], h: dict[int, int], crit_wound: Wound, lethal: 
         base = hc * px * t ** (top - hits) * (t if lethal else 1)
         rolled = hits + (not lethal)
         for a in range(rolled + 1):
-            for b in range(rolled - a + 1):
-                m = comb(rolled, a) * comb(rolled - a, b) * pn[a] * pc[b] * pf[rolled - a - b]
-                if m:
+            if not (part := comb(rolled, a) * pn[a] * base):
+                continue
+            rest = rolled - a
+            for b in range(rest + 1):
+                if m := part * comb(rest, b) * pc[b] * pf[rest - b]:
                     key = (1 + hits, wounds(a + lethal, b))
-                    out[key] = out.get(key, 0) + base * m
+                    out[key] = out.get(key, 0) + m
     return PMF._trusted(out)
 
 

@@ -439,6 +439,8 @@ class PMF(Mapping[Outcome, Fraction]):
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
             raise InputError(f"repeat needs a count >= 0, got {n!r}")
         _check("op", callable(op), "a function of two outcomes", op)
+        if n == 1:
+            return self
         if op is operator.add and zero == 0 and n > 1 and _ints(self._weights):
             # integer outcomes: the n-th power of a reduced polynomial is reduced (its
             # weights' gcd is 1) and in order, so the result is made without a gcd or a sort
