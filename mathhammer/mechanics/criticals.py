@@ -20,7 +20,7 @@ mortal wounds after all normal damage).
 from __future__ import annotations
 
 from enum import StrEnum
-from math import comb
+from math import comb, gcd
 
 from ..cache import cached
 from ..model.options import Options
@@ -87,13 +87,16 @@ def _one_wound(w: dict[int, int], h: dict[int, int], crit_wound: Wound, lethal: 
     """
     total = sum(w.values())
     hit, crit = h.get(ROLL_SUCCESS, 0), h.get(ROLL_CRITICAL, 0)
-    out: dict[tuple[int, tuple[Wound, ...]], int] = {(0, ()): h.get(ROLL_FAIL, 0) * total}
-    for roll, wounds in ((ROLL_FAIL, ()), (ROLL_SUCCESS, (NORMAL,)), (ROLL_CRITICAL,
-                                                                     (crit_wound,))):
-        out[1, wounds] = (hit + (0 if lethal else crit)) * w.get(roll, 0)
-    if lethal:
-        out[1, (NORMAL,)] += crit * total
-    return PMF._trusted({k: x for k, x in out.items() if x})
+    scored = hit + (0 if lethal else crit)  # the hits that roll to wound
+    normal = scored * w.get(ROLL_SUCCESS, 0) + (crit * total if lethal else 0)
+    # in the outcomes' order: a miss, a hit without a wound, then the wounds ("critical" <
+    # "devastating" < "normal"); reduced by their gcd, made without a sort
+    ws = (h.get(ROLL_FAIL, 0) * total, scored * w.get(ROLL_FAIL, 0),
+          scored * w.get(ROLL_CRITICAL, 0), normal)
+    keys = ((0, ()), (1, ()), (1, (crit_wound,)), (1, (NORMAL,)))
+    g = gcd(*ws)
+    return PMF._reduced({k: x // g for k, x in zip(keys, ws, strict=True) if x},
+                        sum(ws) // g)
 
 
 def _sustained(w: dict[int, int], h: dict[int, int], crit_wound: Wound, lethal: bool,
