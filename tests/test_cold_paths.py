@@ -323,3 +323,23 @@ def test_capped_sum_packed_is_the_capped_horner_on_dicts(x, counts, cap):
     got = _capped_sum(x, counts, cap)
     assert got == {k: w for k, w in _capped_sum_by_dicts(x, counts, cap).items() if w}
     assert sum(got.values()) == sum(counts.values()) * sum(x.values()) ** max(counts)
+
+
+@given(st.integers(1, 8), st.lists(st.tuples(st.integers(0, 10), st.integers(1, 30)),
+                                   min_size=1, max_size=8),
+       st.integers(0, 6), st.integers(0, 7))
+def test_one_group_move_is_each_loss_taken(wounds, pairs, models, lost):
+    # the move of one group (losses merged and split at what destroys the model) against
+    # each (loss, weight) pair taken from the state as lose() takes it, equal states merged
+    from mathhammer.mechanics.allocation import _one_group, lose
+    from mathhammer.model.state import TargetState
+
+    lost = min(lost, wounds - 1) if models else 0
+    state = (TargetState(models, lost),)
+    total = sum(w for _e, w in pairs)
+    expected: dict = {}
+    for e, w in pairs:
+        s2 = lose(state, 0, e, wounds) if models else state
+        expected[s2] = expected.get(s2, 0) + w
+    got = _one_group(wounds, pairs, total)(state)
+    assert dict(got) == expected and len(got) == len(expected)

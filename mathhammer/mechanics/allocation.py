@@ -16,6 +16,7 @@ Fraction(4, 9)
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from math import lcm
 
@@ -171,16 +172,24 @@ def _one_group(wounds: int, pairs: list[tuple[int, int]], total: int) -> Move:
     >>> move((TargetState(2, 1),))  # either loss destroys the wounded model
     [((TargetState(models=1, wounds_lost=0),), 2)]
     """
+    merged: dict[int, int] = {}  # equal losses merged, in order of the wounds lost
+    for e, w in pairs:
+        merged[e] = merged.get(e, 0) + w
+    losses = sorted(merged)
+    weights = [merged[e] for e in losses]
+    # the weight of every loss from the i-th on: those that destroy a model lead to one state
+    destroying = [sum(weights[i:]) for i in range(len(weights) + 1)]
+
     def move(state: UnitState) -> list[tuple[UnitState, int]]:
         models, lost = state[0]
         if not models:
             return [(state, total)]
-        out: dict[UnitState, int] = {}
-        for e, w in pairs:
-            s2 = state if not e else (TargetState(models - 1, 0),) if lost + e >= wounds \
-                else (TargetState(models, lost + e),)
-            out[s2] = out.get(s2, 0) + w
-        return list(out.items())
+        left = bisect_left(losses, wounds - lost)  # the losses the model survives
+        out = [(state if not e else (TargetState(models, lost + e),), w)
+               for e, w in zip(losses[:left], weights, strict=False)]
+        if destroying[left]:
+            out.append(((TargetState(models - 1, 0),), destroying[left]))
+        return out
 
     move.total = total  # type: ignore[attr-defined]
     move.one_group = (wounds, pairs)  # type: ignore[attr-defined]
