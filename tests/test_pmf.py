@@ -176,3 +176,24 @@ def test_binomial_row_by_hand():
     # (2 + 3 z^2)^3 = 8 + 36 z^2 + 54 z^4 + 27 z^6, shifted by 3 * 1
     assert _binomial_row({1: 2, 3: 3}, 3) == {3: 8, 5: 36, 7: 54, 9: 27}
     assert PMF({1: 2, 3: 3}).repeat(3).total == 125
+
+
+@given(st.dictionaries(st.integers(0, 12), st.integers(1, 60), min_size=1, max_size=6),
+       st.dictionaries(st.integers(0, 8), st.integers(1, 60), min_size=1, max_size=5))
+def test_random_sum_in_order_equals_the_mixture_of_repeats(x, counts):
+    # the packed Horner sum (made in order, reduced, not sorted) against the mixture of the
+    # plain sums of k copies, weighted by P(N = k)
+    law, n = PMF(x), PMF(counts)
+    expected = PMF.mix([(w, law.repeat(k)) for k, w in n.weights().items()])
+    got = law.random_sum(n)
+    assert got == expected and list(got.weights()) == sorted(got.weights())
+
+
+def test_feel_no_pain_in_order():
+    from mathhammer.mechanics.damage import feel_no_pain
+
+    # D3 damage, FNP 5+: a wound is lost on 1-4 (4/6). P(0 lost) = 1/3 (2/6 + (2/6)^2 +
+    # (2/6)^3) = 13/81; P(3 lost) = 1/3 (4/6)^3 = 8/81
+    law = feel_no_pain(dice("D3"), 5)
+    assert law[0] == F(13, 81) and law[3] == F(8, 81) and sum(law.values()) == 1
+    assert list(law.weights()) == [0, 1, 2, 3]

@@ -108,6 +108,18 @@ class PMF(Mapping[Outcome, Fraction]):
         return pmf
 
     @classmethod
+    def _in_order(cls, clean: dict[Outcome, int]) -> PMF:
+        """:meth:`_trusted` of weights already in the outcomes' order: reduced, not sorted."""
+        g = _gcd(*clean.values())
+        if g > 1:
+            clean = {k: w // g for k, w in clean.items()}
+        pmf = object.__new__(cls)
+        pmf._weights = clean
+        pmf._total = sum(clean.values())
+        pmf._hash = None
+        return pmf
+
+    @classmethod
     def _reduced(cls, clean: dict[Outcome, int], total: int, ordered: bool = True) -> PMF:
         """A PMF of weights known reduced (positive ints whose gcd is 1, summing to ``total``),
         in order unless ``ordered`` is false (then sorted): a sum of independent integer laws,
@@ -131,7 +143,7 @@ class PMF(Mapping[Outcome, Fraction]):
         >>> PMF.point(3).prob(3)
         Fraction(1, 1)
         """
-        return cls._trusted({outcome: 1})
+        return cls._reduced({outcome: 1}, 1)
 
     @classmethod
     def uniform(cls, outcomes: Iterable[Outcome]) -> PMF:
@@ -481,7 +493,7 @@ class PMF(Mapping[Outcome, Fraction]):
             raise InputError("random_sum needs a count distribution over non-negative ints")
         top = max(counts)
         if op is operator.add and zero == 0 and _ints(self._weights) and min(self._weights) >= 0:
-            return PMF._trusted(_int_random_sum(self._weights, self._total, counts, n._total))
+            return PMF._in_order(_int_random_sum(self._weights, self._total, counts, n._total))
         parts = [(Fraction(counts[0], n._total), PMF.point(zero))] if 0 in counts else []
         acc_pmf = self
         for k in range(1, top + 1):
