@@ -261,13 +261,17 @@ def test_one_group_chain_is_the_chain():
     from mathhammer.model.state import Group
     from mathhammer.prob.markov import chain
 
+    # (and several models of more wounds, each packet taking a fixed loss, excess lost)
     losses = [PMF.point(1), PMF.uniform(range(1, 7)), PMF({0: 1, 1: 2}),
-              PMF({0: 4, 1: 5, 3: 1, 7: 2}), PMF.point(0)]
-    counts = [PMF.point(0), PMF.point(3), PMF.uniform(range(0, 5)), PMF({1: 1, 6: 3})]
+              PMF({0: 4, 1: 5, 3: 1, 7: 2}), PMF.point(0), PMF.point(2), PMF.point(4)]
+    counts = [PMF.point(0), PMF.point(3), PMF.uniform(range(0, 5)), PMF({1: 1, 6: 3}),
+              PMF.uniform(range(0, 31))]
     for wounds, loss, count in itertools.product([1, 3, 10], losses, counts):
         for move in (packet_move([Group(wounds)], [loss]),
                      wound_move([Group(wounds)], [4], [loss])):
-            models = [1, 2, 5] if wounds == 1 else [1]
+            fixed = len(loss) == 1 and min(loss) > 0 and move.one_group[1] == [
+                (min(loss), move.total)]  # a packet's fixed loss, no save rolled
+            models = [1, 2, 5] if wounds == 1 or fixed else [1]
             keys = {((TargetState(m, lost),), ("tally",)): 1 + lost + m
                     for lost in range(wounds) for m in models}
             keys[(TargetState(0, 0),), ("tally",)] = 5
@@ -278,8 +282,11 @@ def test_one_group_chain_is_the_chain():
             got = one_group_chain(keys, count, move)
             expected = chain(keys, count, moved, move.total)
             assert PMF(got) == PMF(expected), (wounds, loss, count)
-    two = packet_move([Group(2)], [PMF.point(1)])
-    assert one_group_chain({((TargetState(2, 0),),): 1}, PMF.point(1), two) is None
+    two = packet_move([Group(2)], [PMF.point(1)])  # W2, D1: 3 steps take 1.5 models
+    assert one_group_chain({((TargetState(3, 0),),): 1}, PMF.point(3), two) == {
+        ((TargetState(2, 1),),): 1}
+    d3 = packet_move([Group(2)], [PMF.uniform([1, 2, 3])])  # a random loss: the chain's
+    assert one_group_chain({((TargetState(2, 0),),): 1}, PMF.point(1), d3) is None
     squad = packet_move([Group(2), Group(1)], [PMF.point(1), PMF.point(1)])
     assert one_group_chain({((TargetState(1, 0), TargetState(1, 0)),): 1}, PMF.point(1),
                            squad) is None

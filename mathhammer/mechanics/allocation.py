@@ -216,7 +216,9 @@ def one_group_chain(keys: dict[tuple, int], count: PMF, move: Move) -> dict[tupl
         return None
     wounds, pairs = spec
     if wounds > 1 and any(key[0][0].models > 1 for key in keys):
-        return None
+        fixed = {e for e, _w in pairs}
+        return _fixed_loss_chain(keys, count, wounds, fixed.pop()) if len(fixed) == 1 and min(
+            fixed | {1}) > 0 else None
     loss: dict[int, int] = {}
     for e, w in pairs:
         e = min(e, 1) if wounds == 1 else e  # W1: whether the step destroys a model
@@ -240,6 +242,37 @@ def one_group_chain(keys: dict[tuple, int], count: PMF, move: Move) -> dict[tupl
             s2 = state if not models or (left == (models if wounds == 1 else lost)) else (
                 TargetState(left, 0) if wounds == 1 else TargetState(0, 0) if left < 0
                 else TargetState(1, left),)
+            k2 = (s2, *key[1:])
+            out[k2] = out.get(k2, 0) + w * p
+    return out
+
+
+def _fixed_loss_chain(keys: dict[tuple, int], count: PMF, wounds: int,
+                      e: int) -> dict[tuple, int]:
+    """:func:`one_group_chain` of models of ``wounds`` W each of whose steps takes ``e``
+    wounds (excess lost): the state after ``x`` steps is known at once. The damaged model
+    falls after ``ceil((wounds - lost) / e)`` steps, each next one after ``ceil(wounds /
+    e)``. The weights are over ``sum(keys) * count.total``.
+
+    >>> keys = {((TargetState(3, 1),),): 1}  # W3 models, one wounded: D2 falls it at once
+    >>> _fixed_loss_chain(keys, PMF.point(3), 3, 2)  # then 2 steps for the next
+    {((TargetState(models=1, wounds_lost=0),),): 1}
+    """
+    per_model = -(-wounds // e)
+    out: dict[tuple, int] = {}
+    for key, w in keys.items():
+        state = key[0]
+        models, lost = state[0]
+        first = -(-(wounds - lost) // e)  # the steps that destroy the damaged model
+        for x, p in count.weights().items():
+            if not models or not x:
+                s2 = state
+            elif x < first:
+                s2 = (TargetState(models, lost + x * e),)
+            else:
+                destroyed, into = divmod(x - first, per_model)
+                s2 = (TargetState(0, 0),) if destroyed + 1 >= models else (
+                    TargetState(models - destroyed - 1, into * e),)
             k2 = (s2, *key[1:])
             out[k2] = out.get(k2, 0) + w * p
     return out
