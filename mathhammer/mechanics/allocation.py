@@ -16,7 +16,6 @@ Fraction(4, 9)
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from math import lcm
 
@@ -172,24 +171,16 @@ def _one_group(wounds: int, pairs: list[tuple[int, int]], total: int) -> Move:
     >>> move((TargetState(2, 1),))  # either loss destroys the wounded model
     [((TargetState(models=1, wounds_lost=0),), 2)]
     """
-    merged: dict[int, int] = {}  # equal losses merged, in order of the wounds lost
-    for e, w in pairs:
-        merged[e] = merged.get(e, 0) + w
-    losses = sorted(merged)
-    weights = [merged[e] for e in losses]
-    # the weight of every loss from the i-th on: those that destroy a model lead to one state
-    destroying = [sum(weights[i:]) for i in range(len(weights) + 1)]
-
     def move(state: UnitState) -> list[tuple[UnitState, int]]:
         models, lost = state[0]
         if not models:
             return [(state, total)]
-        left = bisect_left(losses, wounds - lost)  # the losses the model survives
-        out = [(state if not e else (TargetState(models, lost + e),), w)
-               for e, w in zip(losses[:left], weights, strict=False)]
-        if destroying[left]:
-            out.append(((TargetState(models - 1, 0),), destroying[left]))
-        return out
+        out: dict[UnitState, int] = {}
+        for e, w in pairs:
+            s2 = state if not e else (TargetState(models - 1, 0),) if lost + e >= wounds \
+                else (TargetState(models, lost + e),)
+            out[s2] = out.get(s2, 0) + w
+        return list(out.items())
 
     move.total = total  # type: ignore[attr-defined]
     move.one_group = (wounds, pairs)  # type: ignore[attr-defined]
@@ -216,9 +207,10 @@ def one_group_chain(keys: dict[tuple, int], count: PMF, move: Move) -> dict[tupl
         return None
     wounds, pairs = spec
     if wounds > 1 and any(key[0][0].models > 1 for key in keys):
-        fixed = {e for e, _w in pairs}
-        return _fixed_loss_chain(keys, count, wounds, fixed.pop()) if len(fixed) == 1 and min(
-            fixed | {1}) > 0 else None
+        taken = {e for e, _w in pairs}  # several models: only a fixed loss is read at once
+        if len(taken) != 1 or 0 in taken:
+            return None
+        return _fixed_loss_chain(keys, count, wounds, taken.pop())
     loss: dict[int, int] = {}
     for e, w in pairs:
         e = min(e, 1) if wounds == 1 else e  # W1: whether the step destroys a model
