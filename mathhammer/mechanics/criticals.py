@@ -117,13 +117,8 @@ def _sustained(w: dict[int, int], h: dict[int, int], crit_wound: Wound, lethal: 
     counts = extra.weights()
     top = max(counts)
     scale = extra.total * t ** top
-    kinds: dict[tuple[int, int], tuple] = {}
-
-    def wounds(normal: int, crit: int) -> tuple:  # as the sorted tuple of their kinds
-        key = (normal, crit)
-        if key not in kinds:
-            kinds[key] = tuple(sorted((NORMAL,) * normal + (crit_wound,) * crit))
-        return kinds[key]
+    def wounds(normal: int, crit: int) -> tuple:  # as the sorted tuple of their kinds:
+        return (crit_wound,) * crit + (NORMAL,) * normal  # "critical", "devastating" < "normal"
 
     rolls = [(n, c, x) for n, c, x in ((0, 0, wf), (1, 0, wn), (0, 1, wc)) if x]
     out: dict[tuple[int, tuple], int] = {}
