@@ -16,7 +16,8 @@ if __package__ in (None, ""):
 
 from mathhammer.data.army import load_army, read_list  # noqa: E402
 from mathhammer.data.rules.detachments import for_unit, unit_keywords  # noqa: E402
-from mathhammer.data.rules.translate import is_attack_relevant, translate  # noqa: E402
+from mathhammer.data.rules.sentences import is_attack_relevant  # noqa: E402
+from mathhammer.data.rules.translate import translate  # noqa: E402
 
 
 def measure(shared: Path, every: bool = False) -> dict[str, int]:

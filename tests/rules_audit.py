@@ -104,7 +104,7 @@ class Item:
 def caps_keywords(text: str) -> frozenset[str]:
     """The keywords a text names (runs of words in capitals, and each word): a unit that has
     them all is one a "X units from your army" rule reaches."""
-    from mathhammer.data.rules.translate import normalize
+    from mathhammer.data.rules.sentences import normalize
 
     runs = re.findall(r"[A-Z][A-Z0-9'\-]+(?: [A-Z][A-Z0-9'\-]+)*", normalize(text))
     return frozenset(runs) | frozenset(w for r in runs for w in r.split())
@@ -117,7 +117,7 @@ def named_keywords(text: str) -> frozenset[str]:
     >>> sorted(named_keywords("an ORKS unit from your army (excluding GROTS units)"))
     ['ORKS']
     """
-    from mathhammer.data.rules.translate import normalize
+    from mathhammer.data.rules.sentences import normalize
 
     out = r"\((?:excluding|other than) ([^)]*)\)"
     clean = normalize(text)
@@ -126,10 +126,11 @@ def named_keywords(text: str) -> frozenset[str]:
 
 
 def parts_of(entry: dict[str, Any]) -> tuple[Any, ...]:
-    """The translator's parts (:class:`~mathhammer.data.rules.translate.DataRule`) of a fixture
+    """The translator's parts (:class:`~mathhammer.data.rules.parts.DataRule`) of a fixture
     entry, read again from its text (or a stratagem's effect tree) by the public functions."""
     from mathhammer.data.rules.detachments import for_unit
-    from mathhammer.data.rules.translate import translate, translate_effect
+    from mathhammer.data.rules.effect_tree import translate_effect
+    from mathhammer.data.rules.translate import translate
 
     kind = "datasheet ability" if entry["category"] in ("wargear ability", "other ability") \
         else entry["category"]
@@ -401,8 +402,8 @@ def query_rules(entry: dict[str, Any]) -> list[Any]:
     parts = parts_of(entry)
     from types import SimpleNamespace
 
-    from mathhammer.data.rules.translate import is_keyword_model
     from mathhammer.data.rules.unit_rules import resolve
+    from mathhammer.data.rules.whom import is_keyword_model
 
     # attacked, the bearer is the query's target: its models are known
     bearer = query_target(q) if q.get("role") == "defender" else None

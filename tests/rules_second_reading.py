@@ -3,10 +3,10 @@ structured abilities (the ``wh40kdc`` package, the ``stratagems`` extra) against
 translator reads, measured on the same hand-read sample (``tests/fixtures/rules_audit``).
 
 For each 11e entry of the audit that is a datasheet ability (or a wargear, army or other
-ability), the 40kdc ability of the same name is read by the one translator
-(:func:`mathhammer.data.rules.translate.translate_effect`) and the reader's query is run with it, as
-:func:`rules_audit.run_query` runs it with the text's reading; an entry counts as right for a
-reading when the query gives the reader's hand value. Then, over every 11e ability the shared
+ability), the 40kdc ability of the same name is read by the effect-tree translator
+(:func:`mathhammer.data.rules.effect_tree.translate_effect`) and the reader's query is run with
+it, as :func:`rules_audit.run_query` runs it with the text's reading; an entry counts as right
+for a reading when the query gives the reader's hand value. Then, over every 11e ability the shared
 data and the 40kdc data both have, how often the two readings agree (the same side and effect
 clauses), and the kinds of disagreement::
 
@@ -47,7 +47,7 @@ def kdc_abilities() -> dict[str, list[dict[str, Any]]]:
 def kdc_parts(name: str, tree: dict[str, Any], text: str) -> tuple[Any, ...]:
     """The 40kdc tree's parts, read as a datasheet ability is (automatic where the tree sets
     no condition the engine cannot check)."""
-    from mathhammer.data.rules.translate import translate_effect
+    from mathhammer.data.rules.effect_tree import translate_effect
 
     parts = translate_effect(name, tree, text, kind="datasheet ability")
     # a datasheet ability's tree is no stratagem: a part under no unchecked condition is on
@@ -104,7 +104,8 @@ def sample(shared: Path) -> list[str]:
 
 def agreement(shared: Path) -> list[str]:
     """How often the two readings agree over every 11e ability both data have."""
-    from mathhammer.data.rules.translate import is_attack_relevant, translate
+    from mathhammer.data.rules.sentences import is_attack_relevant
+    from mathhammer.data.rules.translate import translate
     from mathhammer.data.rules.unit_rules import edition_abilities
     from mathhammer.data.typed.names import name_key
 

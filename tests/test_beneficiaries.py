@@ -12,7 +12,8 @@ from bsjson import STATS, ability, datasheet, model, unit, weapon, write_folder
 
 import mathhammer as mh
 from mathhammer.data.rules.attached import target_rules
-from mathhammer.data.rules.translate import Scope, translate
+from mathhammer.data.rules.parts import Scope
+from mathhammer.data.rules.translate import translate
 from mathhammer.data.rules.unit_rules import qualifies
 from mathhammer.model.named import names_weapon
 

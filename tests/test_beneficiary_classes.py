@@ -6,7 +6,8 @@ comment."""
 from fractions import Fraction as F
 
 import mathhammer as mh
-from mathhammer.data.rules.translate import Scope, translate
+from mathhammer.data.rules.parts import Scope
+from mathhammer.data.rules.translate import translate
 from mathhammer.data.typed.inline import parse_squad, parse_weapon
 
 

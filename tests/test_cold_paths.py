@@ -6,6 +6,8 @@ import itertools
 
 import attrs
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mathhammer import Options, Target, Weapon, load_ruleset
 from mathhammer.engine.work import _ANYWHERE, _most_attacks, attack_dice
@@ -259,13 +261,17 @@ def test_one_group_chain_is_the_chain():
     from mathhammer.model.state import Group
     from mathhammer.prob.markov import chain
 
+    # (and several models of more wounds, each packet taking a fixed loss, excess lost)
     losses = [PMF.point(1), PMF.uniform(range(1, 7)), PMF({0: 1, 1: 2}),
-              PMF({0: 4, 1: 5, 3: 1, 7: 2}), PMF.point(0)]
-    counts = [PMF.point(0), PMF.point(3), PMF.uniform(range(0, 5)), PMF({1: 1, 6: 3})]
+              PMF({0: 4, 1: 5, 3: 1, 7: 2}), PMF.point(0), PMF.point(2), PMF.point(4)]
+    counts = [PMF.point(0), PMF.point(3), PMF.uniform(range(0, 5)), PMF({1: 1, 6: 3}),
+              PMF.uniform(range(0, 31))]
     for wounds, loss, count in itertools.product([1, 3, 10], losses, counts):
         for move in (packet_move([Group(wounds)], [loss]),
                      wound_move([Group(wounds)], [4], [loss])):
-            models = [1, 2, 5] if wounds == 1 else [1]
+            fixed = len(loss) == 1 and min(loss) > 0 and move.one_group[1] == [
+                (min(loss), move.total)]  # a packet's fixed loss, no save rolled
+            models = [1, 2, 5] if wounds == 1 or fixed else [1]
             keys = {((TargetState(m, lost),), ("tally",)): 1 + lost + m
                     for lost in range(wounds) for m in models}
             keys[(TargetState(0, 0),), ("tally",)] = 5
@@ -276,8 +282,11 @@ def test_one_group_chain_is_the_chain():
             got = one_group_chain(keys, count, move)
             expected = chain(keys, count, moved, move.total)
             assert PMF(got) == PMF(expected), (wounds, loss, count)
-    two = packet_move([Group(2)], [PMF.point(1)])
-    assert one_group_chain({((TargetState(2, 0),),): 1}, PMF.point(1), two) is None
+    two = packet_move([Group(2)], [PMF.point(1)])  # W2, D1: 3 steps take 1.5 models
+    assert one_group_chain({((TargetState(3, 0),),): 1}, PMF.point(3), two) == {
+        ((TargetState(2, 1),),): 1}
+    d3 = packet_move([Group(2)], [PMF.uniform([1, 2, 3])])  # a random loss: the chain's
+    assert one_group_chain({((TargetState(2, 0),),): 1}, PMF.point(1), d3) is None
     squad = packet_move([Group(2), Group(1)], [PMF.point(1), PMF.point(1)])
     assert one_group_chain({((TargetState(1, 0), TargetState(1, 0)),): 1}, PMF.point(1),
                            squad) is None
@@ -293,3 +302,51 @@ def test_canonical_ability_table_is_the_long_way(monkeypatch):
     monkeypatch.setattr(abilities, "_CANONICAL", frozenset())
     for text in table:
         assert abilities.canonical(text) == text, text
+
+
+def _capped_sum_by_dicts(x, counts, cap):
+    """min(cap, the sum of N copies of X) in Horner's form on dicts, capping every sum."""
+    total, top = sum(x.values()), max(counts)
+    out: dict[int, int] = {}
+    for k in range(top, -1, -1):
+        step: dict[int, int] = {}
+        for s, a in out.items():
+            for e, b in x.items():
+                step[min(s + e, cap)] = step.get(min(s + e, cap), 0) + a * b
+        if c := counts.get(k, 0) * total ** (top - k):
+            step[0] = step.get(0, 0) + c
+        out = step
+    return out
+
+
+@given(st.dictionaries(st.integers(0, 14), st.integers(1, 40), min_size=1, max_size=6),
+       st.dictionaries(st.integers(0, 25), st.integers(1, 40), min_size=1, max_size=6),
+       st.integers(1, 16))
+def test_capped_sum_packed_is_the_capped_horner_on_dicts(x, counts, cap):
+    # the packed polynomials cut at the cap (the weight at the cap the rest of the total)
+    # against every sum capped as it is made
+    from mathhammer.mechanics.allocation import _capped_sum
+
+    got = _capped_sum(x, counts, cap)
+    assert got == {k: w for k, w in _capped_sum_by_dicts(x, counts, cap).items() if w}
+    assert sum(got.values()) == sum(counts.values()) * sum(x.values()) ** max(counts)
+
+
+@given(st.integers(1, 8), st.lists(st.tuples(st.integers(0, 10), st.integers(1, 30)),
+                                   min_size=1, max_size=8),
+       st.integers(0, 6), st.integers(0, 7))
+def test_one_group_move_is_each_loss_taken(wounds, pairs, models, lost):
+    # the move of one group (losses merged and split at what destroys the model) against
+    # each (loss, weight) pair taken from the state as lose() takes it, equal states merged
+    from mathhammer.mechanics.allocation import _one_group, lose
+    from mathhammer.model.state import TargetState
+
+    lost = min(lost, wounds - 1) if models else 0
+    state = (TargetState(models, lost),)
+    total = sum(w for _e, w in pairs)
+    expected: dict = {}
+    for e, w in pairs:
+        s2 = lose(state, 0, e, wounds) if models else state
+        expected[s2] = expected.get(s2, 0) + w
+    got = _one_group(wounds, pairs, total)(state)
+    assert dict(got) == expected and len(got) == len(expected)

@@ -9,7 +9,9 @@ import attrs
 import pytest
 
 from mathhammer.data.rules.guard import CHECKS, STATES, state_keyword
-from mathhammer.data.rules.translate import DataRule, Scope, normalize, translate
+from mathhammer.data.rules.parts import DataRule, Scope
+from mathhammer.data.rules.sentences import normalize
+from mathhammer.data.rules.translate import translate
 from mathhammer.model.named import Conditions, Effect, NamedRule
 
 

@@ -31,7 +31,9 @@ BUILT = {
         "keyword alternatives joined by separators of fixed text",
     "mathhammer/data/units/importer.py": "the page's fixed patterns, matched per line",
     "mathhammer/data/typed/inline.py": "escaped words joined by \\s+ between lookarounds",
-    "mathhammer/data/rules/translate.py": "fixed phrases joined",
+    "mathhammer/data/rules/sentences.py": "the typos' fixed patterns, compiled from a list",
+    "mathhammer/data/rules/wordings.py": "fixed phrases joined",
+    "mathhammer/data/rules/whom.py": "fixed phrases joined; an escaped keyword phrase",
     "mathhammer/model/abilities.py":
         "a keyword's escaped name, then \\s+ and its value, anchored at both ends",
 }

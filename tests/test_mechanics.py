@@ -15,8 +15,9 @@ import pytest
 
 import mathhammer as mh
 from mathhammer.data.bsdata.weapons import map_keyword
+from mathhammer.data.rules.effect_tree import translate_effect
 from mathhammer.data.rules.named import read_named_rule_file
-from mathhammer.data.rules.translate import translate, translate_effect
+from mathhammer.data.rules.translate import translate
 from mathhammer.errors import InputError
 from mathhammer.mechanics.effects import hazardous, mortal_wounds
 from mathhammer.model.abilities import canonical

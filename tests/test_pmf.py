@@ -137,3 +137,63 @@ def test_tuple_outcomes_with_custom_op():
     pair = PMF.uniform([(1, 0), (0, 1)])
     two = pair.repeat(2, op=lambda a, b: (a[0] + b[0], a[1] + b[1]))
     assert two.prob((1, 1)) == F(1, 2)
+
+
+def _plain_sum(a: PMF, b: PMF) -> PMF:
+    """The sum of two independent laws, pair by pair, reduced by the constructor."""
+    weights: dict = {}
+    for x, wx in a.weights().items():
+        for y, wy in b.weights().items():
+            weights[x + y] = weights.get(x + y, 0) + wx * wy
+    return PMF(weights)
+
+
+_LAWS = st.dictionaries(st.integers(-6, 30), st.integers(1, 60), min_size=1, max_size=7)
+
+
+@given(_LAWS, st.integers(0, 25))
+def test_repeat_fast_paths_equal_the_plain_sum(weights, n):
+    # the binomial row, the one product and the packed power (each made without a gcd or a
+    # sort) against n plain pairwise sums; reduced and in order as the constructor keeps them
+    law, plain = PMF(weights), PMF.point(0)
+    for _ in range(n):
+        plain = _plain_sum(plain, law)
+    got = law.repeat(n)
+    assert got == plain and got.total == plain.total
+    assert list(got.weights()) == sorted(plain.weights()) and hash(got) == hash(plain)
+
+
+@given(_LAWS, _LAWS)
+def test_convolve_without_a_gcd_equals_the_plain_sum(a, b):
+    got, plain = PMF(a).convolve(PMF(b)), _plain_sum(PMF(a), PMF(b))
+    assert got == plain and got.total == plain.total
+    assert list(got.weights()) == sorted(plain.weights())
+
+
+def test_binomial_row_by_hand():
+    from mathhammer.prob.pmf import _binomial_row
+
+    # (2 + 3 z^2)^3 = 8 + 36 z^2 + 54 z^4 + 27 z^6, shifted by 3 * 1
+    assert _binomial_row({1: 2, 3: 3}, 3) == {3: 8, 5: 36, 7: 54, 9: 27}
+    assert PMF({1: 2, 3: 3}).repeat(3).total == 125
+
+
+@given(st.dictionaries(st.integers(0, 12), st.integers(1, 60), min_size=1, max_size=6),
+       st.dictionaries(st.integers(0, 8), st.integers(1, 60), min_size=1, max_size=5))
+def test_random_sum_in_order_equals_the_mixture_of_repeats(x, counts):
+    # the packed Horner sum (made in order, reduced, not sorted) against the mixture of the
+    # plain sums of k copies, weighted by P(N = k)
+    law, n = PMF(x), PMF(counts)
+    expected = PMF.mix([(w, law.repeat(k)) for k, w in n.weights().items()])
+    got = law.random_sum(n)
+    assert got == expected and list(got.weights()) == sorted(got.weights())
+
+
+def test_feel_no_pain_in_order():
+    from mathhammer.mechanics.damage import feel_no_pain
+
+    # D3 damage, FNP 5+: a wound is lost on 1-4 (4/6). P(0 lost) = 1/3 (2/6 + (2/6)^2 +
+    # (2/6)^3) = 13/81; P(3 lost) = 1/3 (4/6)^3 = 8/81
+    law = feel_no_pain(dice("D3"), 5)
+    assert law[0] == F(13, 81) and law[3] == F(8, 81) and sum(law.values()) == 1
+    assert list(law.weights()) == [0, 1, 2, 3]

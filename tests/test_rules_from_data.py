@@ -15,7 +15,10 @@ import mathhammer as mh
 from mathhammer.app.scenario import Query
 from mathhammer.app.specs import attacker_of, target_of
 from mathhammer.data.rules.attached import split_attached, target_rules
-from mathhammer.data.rules.translate import Scope, coverage, is_attack_relevant, translate
+from mathhammer.data.rules.coverage import coverage
+from mathhammer.data.rules.parts import Scope
+from mathhammer.data.rules.sentences import is_attack_relevant
+from mathhammer.data.rules.translate import translate
 from mathhammer.errors import InputError
 from mathhammer.model.named import Conditions, Effect, NamedRule
 
@@ -638,7 +641,7 @@ def test_intercessors_with_a_lieutenant_have_lethal_hits(cli):
 @pytest.mark.slow
 @pytest.mark.skipif(not (SHARED / "11e").is_dir(), reason="shared BattleScribe data not found")
 def test_coverage_of_the_11e_data():
-    from mathhammer.data.rules.unit_rules import data_coverage
+    from mathhammer.data.rules.coverage import data_coverage
 
     c = data_coverage("11e", SHARED)
     assert c["attack_relevant"] > 1000
@@ -1023,3 +1026,21 @@ def test_an_effect_while_resolving_fire_overwatch_is_said():
                 "Stratagem, while resolving that Stratagem, hits are scored on unmodified Hit "
                 "rolls of 5+.")
     assert cover.automatic and cover.rule.describe() == "overwatch_hits_on=5"
+
+
+def test_a_rule_keeps_the_kind_it_is_read_as():
+    # the sentence walk once reused the name ``kind`` for an improved save's attacks and for a
+    # chosen weapon's kind: these rules came out as kind "ranged" (or None), not as the caller
+    # said (23 parts of the shared data's ability texts; found by mypy, issue 34)
+    force_field = ("While this model is leading a unit, models in that unit have a 5+ "
+                   "invulnerable save against ranged attacks. Once per battle, at the start of "
+                   "any phase, this model can overcharge its kustom force field. If it does, "
+                   "until the end of the phase, this invulnerable save is improved to 4+.")
+    parts = translate("Kustom Force Field", force_field, kind="enhancement")
+    assert [(p.rule.kind, p.rule.describe(), p.scope, p.automatic) for p in parts] == [
+        ("enhancement", "if ranged attacks: invuln=5", Scope.LED, True),
+        ("enhancement", "if ranged attacks: invuln=4", Scope.LED, False)]
+    save = ("This unit has a 5+ Invulnerable Save. This invulnerable save is improved to 4+ "
+            "against melee attacks.")
+    assert [(p.rule.kind, p.rule.describe()) for p in translate("Invulnerable Save", save)] == [
+        ("datasheet ability", "invuln=5; if melee attacks: invuln=4")]

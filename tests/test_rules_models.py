@@ -11,8 +11,10 @@ import attrs
 import mathhammer as mh
 from mathhammer.data.rules.attached import _on_keyword
 from mathhammer.data.rules.detachments import for_unit
-from mathhammer.data.rules.translate import ONE_MODEL, Scope, translate
+from mathhammer.data.rules.parts import Scope
+from mathhammer.data.rules.translate import translate
 from mathhammer.data.rules.unit_rules import Offer, model_count, resolve, side_rules
+from mathhammer.data.rules.whom import ONE_MODEL
 from mathhammer.data.typed.inline import parse_weapon
 
 MEQ = mh.Target(models=5, toughness=4, save=3, wounds=2, keywords=["INFANTRY"])

@@ -11,7 +11,8 @@ from bruteforce import brute_force
 from montecarlo import simulate
 
 import mathhammer as mh
-from mathhammer.data.rules.translate import Scope, translate
+from mathhammer.data.rules.parts import Scope
+from mathhammer.data.rules.translate import translate
 from mathhammer.data.rules.unit_rules import side_rules
 from mathhammer.model.named import Conditions, Effect, NamedRule
 

@@ -13,7 +13,7 @@ import pytest
 
 import mathhammer as mh
 from mathhammer.data.rules import stratagems
-from mathhammer.data.rules.translate import translate_effect
+from mathhammer.data.rules.effect_tree import translate_effect
 from mathhammer.data.rules.unit_rules import side_rules
 from mathhammer.data.units.unit import Origin
 

@@ -53,7 +53,7 @@ def check(edition: Edition | None, data: str | None, catalogues: tuple[str, ...]
             bar.update(1, name)
 
         report = check_data(edition, data, jobs=jobs, catalogues=catalogues, progress=progress)
-    from ..data.rules.unit_rules import data_coverage
+    from ..data.rules.coverage import data_coverage
     from ..report.check_text import coverage_text
 
     cov = data_coverage(edition, data)  # the rules from data: every ability of the edition

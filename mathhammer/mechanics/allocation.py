@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from math import lcm
 
 from ..model.state import Group, TargetState, UnitState
+from ..prob.bigint import digit_width, pack, unpack
 from ..prob.markov import Move, chain
 from ..prob.pmf import PMF
 from .damage import Loss, feel_no_pain
@@ -206,7 +207,10 @@ def one_group_chain(keys: dict[tuple, int], count: PMF, move: Move) -> dict[tupl
         return None
     wounds, pairs = spec
     if wounds > 1 and any(key[0][0].models > 1 for key in keys):
-        return None
+        taken = {e for e, _w in pairs}  # several models: only a fixed loss is read at once
+        if len(taken) != 1 or 0 in taken:
+            return None
+        return _fixed_loss_chain(keys, count, wounds, taken.pop())
     loss: dict[int, int] = {}
     for e, w in pairs:
         e = min(e, 1) if wounds == 1 else e  # W1: whether the step destroys a model
@@ -235,27 +239,65 @@ def one_group_chain(keys: dict[tuple, int], count: PMF, move: Move) -> dict[tupl
     return out
 
 
+def _fixed_loss_chain(keys: dict[tuple, int], count: PMF, wounds: int,
+                      e: int) -> dict[tuple, int]:
+    """:func:`one_group_chain` of models of ``wounds`` W each of whose steps takes ``e``
+    wounds (excess lost): the state after ``x`` steps is known at once. The damaged model
+    falls after ``ceil((wounds - lost) / e)`` steps, each next one after ``ceil(wounds /
+    e)``. The weights are over ``sum(keys) * count.total``.
+
+    >>> keys = {((TargetState(3, 1),),): 1}  # W3 models, one wounded: D2 falls it at once
+    >>> _fixed_loss_chain(keys, PMF.point(3), 3, 2)  # then 2 steps for the next
+    {((TargetState(models=1, wounds_lost=0),),): 1}
+    """
+    per_model = -(-wounds // e)
+    out: dict[tuple, int] = {}
+    for key, w in keys.items():
+        state = key[0]
+        models, lost = state[0]
+        first = -(-(wounds - lost) // e)  # the steps that destroy the damaged model
+        for x, p in count.weights().items():
+            if not models or not x:
+                s2 = state
+            elif x < first:
+                s2 = (TargetState(models, lost + x * e),)
+            else:
+                destroyed, into = divmod(x - first, per_model)
+                s2 = (TargetState(0, 0),) if destroyed + 1 >= models else (
+                    TargetState(models - destroyed - 1, into * e),)
+            k2 = (s2, *key[1:])
+            out[k2] = out.get(k2, 0) + w * p
+    return out
+
+
 def _capped_sum(x: dict[int, int], counts: dict[int, int], cap: int) -> dict[int, int]:
     """Weights of min(cap, the sum of N copies of X), N ~ ``counts`` (X's weights ``x``, its
     outcomes >= 0), over ``sum(counts) * sum(x) ** max(N)``: Horner's form of
-    :meth:`PMF.random_sum` on dicts that never hold an outcome past ``cap`` (a single model
-    of ``cap`` wounds needs no more; the sum of 40 D6+1 losses would reach 280).
+    :meth:`PMF.random_sum` on polynomials packed into one integer each (a digit per sum
+    below ``cap``) and cut at ``cap`` after every product (a single model of ``cap`` wounds
+    needs no more; the sum of 40 D6+1 losses would reach 280). The sums below ``cap`` are
+    the uncut law's; the weight at ``cap`` is the rest of the total.
 
     >>> _capped_sum({1: 1, 2: 1}, {2: 1}, 3)  # 1+1, 1+2, 2+1, 2+2 capped at 3
     {2: 1, 3: 3}
+    >>> _capped_sum({0: 1, 5: 1}, {0: 1, 1: 1}, 3)  # no copy, or one: 0 or 5, capped
+    {0: 3, 3: 1}
     """
     total, top = sum(x.values()), max(counts)
-    out: dict[int, int] = {}
+    whole = sum(counts.values()) * total ** top  # every weight below, and their sum
+    width = digit_width(whole)  # no coefficient is larger
+    low = {e: w for e, w in x.items() if e < cap}  # a copy of cap or more: at cap at once
+    px = pack(low, width, bits=8 * width * (cap + max(low) + 1)) if low else 0
+    cut = (1 << (8 * width * cap)) - 1  # the digits of the sums below cap
+    out = 0
     for k in range(top, -1, -1):  # ((c_top X + c_{top-1} T) X + c_{top-2} T^2) ...
-        step: dict[int, int] = {}
-        for s, a in out.items():
-            for e, b in x.items():
-                t = min(s + e, cap)
-                step[t] = step.get(t, 0) + a * b
-        if c := counts.get(k, 0) * total ** (top - k):
-            step[0] = step.get(0, 0) + c
-        out = step
-    return out
+        out = (out * px) & cut if out else 0
+        out += counts.get(k, 0) * total ** (top - k)
+    below = unpack(out, width) if out else {}
+    rest = whole - sum(below.values())
+    if rest:
+        below[cap] = rest
+    return below
 
 
 def spill_move(groups: Sequence[Group], single: Sequence[PMF], amount: PMF,

@@ -20,7 +20,7 @@ mortal wounds after all normal damage).
 from __future__ import annotations
 
 from enum import StrEnum
-from math import comb
+from math import comb, gcd
 
 from ..cache import cached
 from ..model.options import Options
@@ -87,13 +87,16 @@ def _one_wound(w: dict[int, int], h: dict[int, int], crit_wound: Wound, lethal: 
     """
     total = sum(w.values())
     hit, crit = h.get(ROLL_SUCCESS, 0), h.get(ROLL_CRITICAL, 0)
-    out: dict[tuple[int, tuple[Wound, ...]], int] = {(0, ()): h.get(ROLL_FAIL, 0) * total}
-    for roll, wounds in ((ROLL_FAIL, ()), (ROLL_SUCCESS, (NORMAL,)), (ROLL_CRITICAL,
-                                                                     (crit_wound,))):
-        out[1, wounds] = (hit + (0 if lethal else crit)) * w.get(roll, 0)
-    if lethal:
-        out[1, (NORMAL,)] += crit * total
-    return PMF._trusted({k: x for k, x in out.items() if x})
+    scored = hit + (0 if lethal else crit)  # the hits that roll to wound
+    normal = scored * w.get(ROLL_SUCCESS, 0) + (crit * total if lethal else 0)
+    # in the outcomes' order: a miss, a hit without a wound, then the wounds ("critical" <
+    # "devastating" < "normal"); reduced by their gcd, made without a sort
+    ws = (h.get(ROLL_FAIL, 0) * total, scored * w.get(ROLL_FAIL, 0),
+          scored * w.get(ROLL_CRITICAL, 0), normal)
+    keys = ((0, ()), (1, ()), (1, (crit_wound,)), (1, (NORMAL,)))
+    g = gcd(*ws)
+    return PMF._reduced({k: x // g for k, x in zip(keys, ws, strict=True) if x},
+                        sum(ws) // g)
 
 
 def _sustained(w: dict[int, int], h: dict[int, int], crit_wound: Wound, lethal: bool,
@@ -114,13 +117,8 @@ def _sustained(w: dict[int, int], h: dict[int, int], crit_wound: Wound, lethal: 
     counts = extra.weights()
     top = max(counts)
     scale = extra.total * t ** top
-    kinds: dict[tuple[int, int], tuple] = {}
-
-    def wounds(normal: int, crit: int) -> tuple:  # as the sorted tuple of their kinds
-        key = (normal, crit)
-        if key not in kinds:
-            kinds[key] = tuple(sorted((NORMAL,) * normal + (crit_wound,) * crit))
-        return kinds[key]
+    def wounds(normal: int, crit: int) -> tuple:  # as the sorted tuple of their kinds:
+        return (crit_wound,) * crit + (NORMAL,) * normal  # "critical", "devastating" < "normal"
 
     rolls = [(n, c, x) for n, c, x in ((0, 0, wf), (1, 0, wn), (0, 1, wc)) if x]
     out: dict[tuple[int, tuple], int] = {}
@@ -138,11 +136,13 @@ def _sustained(w: dict[int, int], h: dict[int, int], crit_wound: Wound, lethal: 
         base = hc * px * t ** (top - hits) * (t if lethal else 1)
         rolled = hits + (not lethal)
         for a in range(rolled + 1):
-            for b in range(rolled - a + 1):
-                m = comb(rolled, a) * comb(rolled - a, b) * pn[a] * pc[b] * pf[rolled - a - b]
-                if m:
+            if not (part := comb(rolled, a) * pn[a] * base):
+                continue
+            rest = rolled - a
+            for b in range(rest + 1):
+                if m := part * comb(rest, b) * pc[b] * pf[rest - b]:
                     key = (1 + hits, wounds(a + lethal, b))
-                    out[key] = out.get(key, 0) + base * m
+                    out[key] = out.get(key, 0) + m
     return PMF._trusted(out)
 
 
@@ -185,10 +185,17 @@ def packets_per_attack(per: PMF, fails: dict[str, int] | None, base: int | None)
             rows[k, f] = [comb(k, j) * f ** j * (6 - f) ** (k - j) for j in range(k + 1)]
         return rows[k, f]
 
-    kinds: dict[tuple[int, int, int], int] = {}  # (dev, normal, critical) -> weight
+    # (dev, normal, critical) -> weight; where normal and critical wounds fail alike (no
+    # critical-wound AP, or no save rolled here) only their number matters: counted as normal
+    same = fails is None or fails[NORMAL] == fails[CRITICAL]
+    kinds: dict[tuple[int, int, int], int] = {}
     for (_hits, wounds), w in per.weights().items():
-        key = _ONE_WOUND.get(wounds) or (wounds.count(DEVASTATING), wounds.count(NORMAL),
-                                         wounds.count(CRITICAL))
+        if same:
+            dev = wounds.count(DEVASTATING) if wounds else 0
+            key = (dev, len(wounds) - dev, 0)
+        else:
+            key = _ONE_WOUND.get(wounds) or (wounds.count(DEVASTATING), wounds.count(NORMAL),
+                                             wounds.count(CRITICAL))
         kinds[key] = kinds.get(key, 0) + w
     saved = 0 if fails is None else max(n + c for _d, n, c in kinds)
     out: dict[int, int] = {}
@@ -199,6 +206,9 @@ def packets_per_attack(per: PMF, fails: dict[str, int] | None, base: int | None)
             f = fails[NORMAL] if normal else fails[CRITICAL]
             scale = w * 6 ** (saved - 1)
             law = {u: x * scale for u, x in ((0, 6 - f), (1, f)) if x}
+        elif not critical:  # one binomial row
+            scale = w * 6 ** (saved - normal)
+            law = {i: x * scale for i, x in enumerate(row(normal, fails[NORMAL])) if x}
         else:
             a, b = row(normal, fails[NORMAL]), row(critical, fails[CRITICAL])
             scale = w * 6 ** (saved - normal - critical)

@@ -157,4 +157,4 @@ def feel_no_pain(damage: PMF, fnp: int | None) -> PMF:
         scale = w * 6 ** (top - d)
         for j in range(d + 1):
             out[j] = out.get(j, 0) + scale * comb(d, j) * (fnp - 1) ** j * (7 - fnp) ** (d - j)
-    return PMF._trusted(out)
+    return PMF._in_order(out)  # j = 0, 1, ... met in order (d ascending)

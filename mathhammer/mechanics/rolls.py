@@ -13,6 +13,8 @@ Each roll is a PMF over ``FAIL``, ``SUCCESS`` and ``CRITICAL`` (a Critical Hit o
 
 from __future__ import annotations
 
+from math import gcd
+
 from ..cache import cached
 from ..model.options import REROLLS, Options
 from ..model.profiles import Target, Weapon
@@ -108,11 +110,29 @@ def d6_roll(need: int, mod: int, crit: int, reroll: str | None = None,
     elif reroll == "noncrit":
         kept[FAIL] = kept[SUCCESS] = 0
     again = 6 - kept[0] - kept[1] - kept[2]
-    weights = {}
-    for o in (FAIL, SUCCESS, CRITICAL):
-        if 6 * kept[o] + again * once[o]:
-            weights[o] = 6 * kept[o] + again * once[o]
-    return PMF._trusted(weights)
+    if not again:  # nothing re-rolled: the faces themselves, over 6
+        ws = once
+    else:
+        ws = [6 * kept[0] + again * once[0], 6 * kept[1] + again * once[1],
+              6 * kept[2] + again * once[2]]
+    g = gcd(*ws)  # reduced and in order (FAIL, SUCCESS, CRITICAL) here: made at once
+    return PMF._reduced({o: w // g for o, w in enumerate(ws) if w}, (6 if not again else 36) // g)
+
+
+#: The hit and wound rolls of every everyday roll (``(need, mod, crit, reroll, fail_below)``:
+#: a need of 2+ to 7+, a modifier of -1 to +1, criticals on 5+ or 6+, any re-roll, an
+#: unmodified 1 failing), made once at import: a constant table, as :mod:`mathhammer.prob.dice`
+#: keeps the everyday dice (a query after :func:`mathhammer.clear_caches` still finds them).
+_EVERYDAY_ROLLS: dict[tuple[int, int, int, str | None, int], PMF] = {
+    (need, mod, crit, reroll, 2): d6_roll.__wrapped__(need, mod, crit, reroll, 2)  # type: ignore[attr-defined]
+    for need in range(2, 8) for mod in (-1, 0, 1) for crit in (5, 6)
+    for reroll in (None, "ones", "failed", "noncrit")}
+
+
+def _roll(need: int, mod: int, crit: int, reroll: str | None, fail_below: int) -> PMF:
+    """:func:`d6_roll` (its ``always_from`` 7), from :data:`_EVERYDAY_ROLLS` when it is one."""
+    found = _EVERYDAY_ROLLS.get((need, mod, crit, reroll, fail_below))
+    return found if found is not None else d6_roll(need, mod, crit, reroll, fail_below)
 
 
 def lethal_hits(weapon: Weapon, options: Options, rules: RuleSet) -> bool:
@@ -165,7 +185,7 @@ def hit_roll(weapon: Weapon, target: Target, options: Options, rules: RuleSet) -
             rules.unmodified_fail + 1)
     if options.unmodified_hits_on < 7:  # else the same cached roll as a Wound roll's
         return d6_roll(*roll, options.unmodified_hits_on)
-    return d6_roll(*roll)
+    return _roll(*roll)
 
 
 def wound_roll(weapon: Weapon, target: Target, options: Options, rules: RuleSet) -> PMF:
@@ -196,8 +216,8 @@ def wound_roll(weapon: Weapon, target: Target, options: Options, rules: RuleSet)
         if keyword in target.keywords:
             crit = min(crit, x)
     reroll = broadest(options.reroll_wounds, "failed" if a.twin_linked else None)
-    return d6_roll(need, _clamp(mod, rules.wound_modifier_cap), crit, reroll,
-                   rules.unmodified_fail + 1)
+    return _roll(need, _clamp(mod, rules.wound_modifier_cap), crit, reroll,
+                 rules.unmodified_fail + 1)
 
 
 def saving_throw(weapon: Weapon, target: Target, options: Options, rules: RuleSet,

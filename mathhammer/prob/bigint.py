@@ -85,11 +85,12 @@ def pack(digits: dict[int, int], width: int, *, bits: int | None = None):
     return big(int.from_bytes(raw, "little"), bits=bits)
 
 
-def unpack(number, width: int) -> dict[int, int]:
-    """The non-zero ``width``-byte digits of ``number``: position -> value.
+def unpack(number, width: int, offset: int = 0) -> dict[int, int]:
+    """The non-zero ``width``-byte digits of ``number``: position (plus ``offset``) -> value,
+    in order of position.
 
-    >>> unpack(pack({0: 1, 2: 3}, 2), 2)
-    {0: 1, 2: 3}
+    >>> unpack(pack({0: 1, 2: 3}, 2), 2), unpack(pack({0: 1, 2: 3}, 8), 8, 5)
+    ({0: 1, 2: 3}, {5: 1, 7: 3})
     """
     number = int(number)
     slots = -(-((number.bit_length() + 7) // 8) // width)
@@ -98,8 +99,8 @@ def unpack(number, width: int) -> dict[int, int]:
         words = array("Q", raw)
         if sys.byteorder != "little":
             words.byteswap()
-        return {i: w for i, w in enumerate(words) if w}
-    return {i: w for i in range(slots)
+        return {i: w for i, w in enumerate(words, offset) if w}
+    return {i + offset: w for i in range(slots)
             if (w := int.from_bytes(raw[i * width:(i + 1) * width], "little"))}
 
 

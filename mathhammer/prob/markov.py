@@ -116,15 +116,23 @@ def absorbed_after(start: Weights, move: Move, total: int, limit: int,
     frontier = set(start)
     for steps in range(limit):
         nxt: set[Any] = set()
+        absorbed = True  # every state of the frontier moves to itself alone
         for s in frontier:
             moves = memo.get(s)
             if moves is None:
                 moves = memo[s] = move(s)
-            if any(s2 == s for s2, _w in moves) and len(moves) > 1:
-                return None
-            nxt.update(s2 for s2, _w in moves)
-        if all(len(memo[s]) == 1 and memo[s][0][0] == s for s in frontier):
-            return steps  # every state moves to itself alone
+            if len(moves) > 1:
+                absorbed = False
+                for s2, _w in moves:
+                    if s2 == s:  # it may stay where it is, or move on
+                        return None
+                    nxt.add(s2)
+            else:
+                s2 = moves[0][0]
+                absorbed = absorbed and s2 == s
+                nxt.add(s2)
+        if absorbed:
+            return steps
         frontier = nxt
     return None
 

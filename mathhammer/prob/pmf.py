@@ -107,6 +107,34 @@ class PMF(Mapping[Outcome, Fraction]):
         pmf._settle(clean)
         return pmf
 
+    @classmethod
+    def _in_order(cls, clean: dict[Outcome, int]) -> PMF:
+        """:meth:`_trusted` of weights already in the outcomes' order: reduced, not sorted."""
+        g = _gcd(*clean.values())
+        if g > 1:
+            clean = {k: w // g for k, w in clean.items()}
+        pmf = object.__new__(cls)
+        pmf._weights = clean
+        pmf._total = sum(clean.values())
+        pmf._hash = None
+        return pmf
+
+    @classmethod
+    def _reduced(cls, clean: dict[Outcome, int], total: int, ordered: bool = True) -> PMF:
+        """A PMF of weights known reduced (positive ints whose gcd is 1, summing to ``total``),
+        in order unless ``ordered`` is false (then sorted): a sum of independent integer laws,
+        whose weights are a product of reduced polynomials (Gauss's lemma: their content is
+        1), needs no gcd."""
+        pmf = object.__new__(cls)
+        if not ordered and len(clean) > 1:
+            order = sorted(clean)
+            if order != list(clean):
+                clean = {k: clean[k] for k in order}
+        pmf._weights = clean
+        pmf._total = total
+        pmf._hash = None
+        return pmf
+
     # --- construction -------------------------------------------------------------------
     @classmethod
     def point(cls, outcome: Outcome) -> PMF:
@@ -115,7 +143,7 @@ class PMF(Mapping[Outcome, Fraction]):
         >>> PMF.point(3).prob(3)
         Fraction(1, 1)
         """
-        return cls._trusted({outcome: 1})
+        return cls._reduced({outcome: 1}, 1)
 
     @classmethod
     def uniform(cls, outcomes: Iterable[Outcome]) -> PMF:
@@ -389,7 +417,8 @@ class PMF(Mapping[Outcome, Fraction]):
         _check("other", isinstance(other, PMF), "a PMF", other)
         _check("op", callable(op), "a function of two outcomes", op)
         if op is operator.add and _ints(self._weights) and _ints(other._weights):
-            return PMF._trusted(_int_product(self._weights, other._weights))
+            return PMF._reduced(_int_product(self._weights, other._weights),
+                                self._total * other._total, ordered=False)
         out: dict[Outcome, int] = {}
         get = out.get
         items = list(other._weights.items())
@@ -422,15 +451,22 @@ class PMF(Mapping[Outcome, Fraction]):
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
             raise InputError(f"repeat needs a count >= 0, got {n!r}")
         _check("op", callable(op), "a function of two outcomes", op)
+        if n == 1:
+            return self
         if op is operator.add and zero == 0 and n > 1 and _ints(self._weights):
+            # integer outcomes: the n-th power of a reduced polynomial is reduced (its
+            # weights' gcd is 1) and in order, so the result is made without a gcd or a sort
+            weights, total = self._weights, self._total ** n
+            if len(weights) == 2:  # a Bernoulli-like law: its binomial row at once
+                return PMF._reduced(_binomial_row(weights, n), total)
             if n == 2:  # one product: cheaper than packing a power
-                return PMF._trusted(_int_product(self._weights, self._weights))
-            lo, span = min(self._weights), max(self._weights) - min(self._weights)
-            if _packed_power_pays(len(self._weights), span, n):
-                width = digit_width(self._total ** n)  # no coefficient is larger
-                power = pack({k - lo: w for k, w in self._weights.items()}, width,
+                return PMF._reduced(_int_product(weights, weights), total, ordered=False)
+            lo, span = min(weights), max(weights) - min(weights)
+            if _packed_power_pays(len(weights), span, n):
+                width = digit_width(total)  # no coefficient is larger
+                power = pack({k - lo: w for k, w in weights.items()} if lo else weights, width,
                              bits=8 * width * (span * n + 1)) ** n
-                return PMF._trusted({lo * n + i: w for i, w in unpack(power, width).items()})
+                return PMF._reduced(unpack(power, width, lo * n), total)
         result, base = PMF.point(zero) if n == 0 else None, self
         while n:  # exponentiation by squaring: O(log n) convolutions
             if n & 1:
@@ -457,7 +493,7 @@ class PMF(Mapping[Outcome, Fraction]):
             raise InputError("random_sum needs a count distribution over non-negative ints")
         top = max(counts)
         if op is operator.add and zero == 0 and _ints(self._weights) and min(self._weights) >= 0:
-            return PMF._trusted(_int_random_sum(self._weights, self._total, counts, n._total))
+            return PMF._in_order(_int_random_sum(self._weights, self._total, counts, n._total))
         parts = [(Fraction(counts[0], n._total), PMF.point(zero))] if 0 in counts else []
         acc_pmf = self
         for k in range(1, top + 1):
@@ -505,6 +541,23 @@ class _Values(ValuesView[Fraction]):
 
 def _ints(weights: dict) -> bool:
     return all(type(k) is int for k in weights)
+
+
+def _binomial_row(weights: dict[int, int], n: int) -> dict[int, int]:
+    """The weights of the sum of ``n`` copies of a law of two integer outcomes ``lo < hi``
+    of weights ``a, b``: ``C(n, k) a^(n - k) b^k`` at ``lo n + k (hi - lo)``, each from the
+    one before (the division is exact: it is ``C(n, k + 1) (k + 1) a^(n - k) b^(k + 1)``).
+
+    >>> _binomial_row({0: 1, 1: 2}, 3)
+    {0: 1, 1: 6, 2: 12, 3: 8}
+    """
+    (lo, a), (hi, b) = weights.items()
+    gap, w = hi - lo, a ** n
+    out = {lo * n: w}
+    for k in range(n):
+        w = w * (n - k) * b // ((k + 1) * a)
+        out[lo * n + (k + 1) * gap] = w
+    return out
 
 
 def _packed_power_pays(size: int, span: int, n: int) -> bool:

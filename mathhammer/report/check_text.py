@@ -38,7 +38,7 @@ def report_text(r: Report, causes: int = 12) -> str:
 
 
 def coverage_text(cov: dict[str, Any], top: int = 8) -> str:
-    """The rules-from-data coverage (:func:`mathhammer.data.rules.unit_rules.data_coverage`) for the
+    """The rules-from-data coverage (:func:`mathhammer.data.rules.coverage.data_coverage`) for the
     terminal: how many abilities change an attack, how many are applied (automatically or as a
     switch, each for the beneficiary it names), by beneficiary, and the largest groups not
     modelled.

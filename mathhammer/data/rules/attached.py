@@ -14,8 +14,8 @@ from typing import Any
 from ...errors import InputError
 from ..typed.inline import is_inline_target, is_inline_weapon
 from .detachments import unit_keywords
-from .translate import is_keyword_model
 from .unit_rules import UnitRules, offered_to, side_rules, unit_rules
+from .whom import is_keyword_model
 
 
 def rules_folder(spec: str, data: str | os.PathLike | None) -> str | os.PathLike | None:
@@ -101,7 +101,7 @@ def _on_leader(part: Any, side: str, lead_own: tuple[str, ...]) -> Any:
     Leader's weapons (attacking) or model group (attacked)."""
     import attrs
 
-    from .translate import Scope
+    from .parts import Scope
 
     key = "weapons" if side == "attacker" else "groups"
     rule = part.rule
@@ -118,7 +118,7 @@ def _on_keyword(part: Any, side: str, body: Any, leads: tuple[Any, ...],
     import attrs
 
     from .detachments import has_keywords, unit_keywords
-    from .translate import Scope
+    from .parts import Scope
 
     key = "weapons" if side == "attacker" else "groups"
     names: list[str] = []

@@ -20,7 +20,7 @@ import attrs
 
 from ...cache import cached
 from ..typed.names import name_key
-from .translate import DataRule
+from .parts import DataRule
 
 
 @attrs.frozen
@@ -170,7 +170,8 @@ def for_unit(read: Any, name: str, text: str, keywords: frozenset[str], where: s
     >>> for_unit(translate, "Rage", text, frozenset({"NECRONS"}), "")
     ()
     """
-    from .translate import Scope, normalize
+    from .parts import Scope
+    from .sentences import normalize
 
     clean = normalize(text)
     hits = list(_ARMY_KW.finditer(clean))

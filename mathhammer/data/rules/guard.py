@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 if TYPE_CHECKING:
-    from .translate import DataRule
+    from .parts import DataRule
 
 #: the beneficiaries (translate.Scope's values: this module sits below the translator)
 _UNIT, _MODEL, _LED, _ENEMY = "unit", "model", "led unit", "enemy attacks"
@@ -285,7 +285,7 @@ def reasons(text: str, part: DataRule, parts: tuple[DataRule, ...] = (),
 def guarded(parts: tuple[DataRule, ...], text: str,
             checks: Iterable[str] = tuple(CHECKS)) -> tuple[DataRule, ...]:
     """The parts, each that a check flags made not modelled with the reason said (``text``
-    normalized: :func:`mathhammer.data.rules.translate.normalize`)."""
+    normalized: :func:`mathhammer.data.rules.sentences.normalize`)."""
     clean = text
     out = []
     for part in parts:

@@ -35,7 +35,8 @@ import attrs
 
 from ...cache import cached
 from ..typed.names import name_key
-from .translate import DataRule, translate_effect
+from .effect_tree import translate_effect
+from .parts import DataRule
 
 #: the optional extra that brings the 40kdc data
 EXTRA = "mathhammer[stratagems]"

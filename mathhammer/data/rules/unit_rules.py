@@ -5,8 +5,8 @@ rules reaching the unit it leads (docs/rules.md, section 12). Each rule reaches 
 beneficiary only (:func:`resolve`): a rule for friendly units is the unit's own when it is one
 of them, a debuff its own switch when attacked, a rule of one named model that model's group;
 the rules for other units are refused on their bearer and offered to the units they name
-(:class:`Offer`). Also the coverage of the whole installed data (:func:`data_coverage`, for
-``data check``).
+(:class:`Offer`). Also every ability of a catalogue or of the installed data
+(:func:`edition_abilities`, which :func:`~mathhammer.data.rules.coverage.data_coverage` counts).
 
 Why one module: a unit's rules are read, resolved for the unit, sorted for a side and offered
 to other units in one place, so whom each rule reaches is decided once.
@@ -34,8 +34,10 @@ from ...errors import InputError
 from ...model.named import TARGET_XPLUS, NamedRule
 from ..typed.names import name_key
 from .detachments import for_unit, has_keywords, linked_files, unit_keywords
+from .parts import DataRule, Scope
 from .stratagems import stratagem_rules
-from .translate import ONE_MODEL, DataRule, Scope, coverage, is_keyword_model, translate
+from .translate import translate
+from .whom import ONE_MODEL, is_keyword_model
 
 if TYPE_CHECKING:
     from ..store.data_folder import Edition
@@ -641,14 +643,8 @@ def edition_abilities(edition: Edition, data: str | os.PathLike | None = None
     return list(found)
 
 
-def data_coverage(edition: Edition, data: str | os.PathLike | None = None) -> dict[str, Any]:
-    """:func:`coverage` of every ability in the installed data of ``edition`` (what
-    ``data check`` reports)."""
-    return coverage(edition_abilities(edition, data))
-
-
 __all__ = [
-    "Offer", "UnitRules", "army_offers", "data_coverage", "edition_abilities", "file_abilities",
+    "Offer", "UnitRules", "army_offers", "edition_abilities", "file_abilities",
     "named_rules_of", "offered_to", "qualifies", "resolve", "side_rules", "unit_abilities",
     "unit_rules",
 ]
