@@ -55,7 +55,7 @@ _WHERE = {
     "Army": "data.army", "ArmyUnit": "data.army", "load_army": "data.army",
     "parse_army": "data.army",
     "find_unit": "data.typed.lookup",
-    "Query": "report.scenario", "attacker_of": "report.specs", "target_of": "report.specs",
+    "Query": "app.scenario", "attacker_of": "app.specs", "target_of": "app.specs",
 }
 
 __all__ = [
@@ -83,6 +83,8 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # for type checkers and editors: the same names, imported eagerly
+    from .app.scenario import Query
+    from .app.specs import attacker_of, target_of
     from .cache import clear_caches
     from .data.army import Army, ArmyUnit, load_army, parse_army
     from .data.bsdata import (
@@ -115,5 +117,3 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, imported eag
     from .model.state import TargetState
     from .prob.dice import dice
     from .prob.pmf import PMF
-    from .report.scenario import Query
-    from .report.specs import attacker_of, target_of

@@ -9,11 +9,11 @@ import bsjson
 import pytest
 
 import mathhammer as mh
+from mathhammer.app.specs import attacker_of
 from mathhammer.data.army import load_army, parse_list
 from mathhammer.data.rules.detachments import detachment_names
 from mathhammer.data.rules.unit_rules import unit_rules
 from mathhammer.data.typed.inline import parse_target
-from mathhammer.report.specs import attacker_of
 from tests.army_corpus import SHARED
 
 # -- a small catalogue with two detachments ---------------------------------------------------

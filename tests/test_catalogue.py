@@ -597,9 +597,10 @@ def test_the_atlas_of_the_shared_data(edition, tmp_path):
     import warnings
     from fractions import Fraction
 
+    from mathhammer.app.atlas import atlas
+    from mathhammer.app.specs import target_of
     from mathhammer.engine.attack import attack
-    from mathhammer.report.atlas import atlas, render_atlas
-    from mathhammer.report.specs import target_of
+    from mathhammer.report.atlas import render_atlas
 
     # the atlas is worked out once and rendered both ways (the command's own path, formats and
     # output file are tested on the small data: test_the_atlas_of_a_small_data_folder)

@@ -975,7 +975,7 @@ def test_a_bug_is_reported_as_one_and_not_as_bad_input(monkeypatch, capsys):
 
 def test_odds_resolves_the_query_once(cli, monkeypatch):
     # the probability and the JSON come from one exact answer, not two runs of the engine
-    from mathhammer.report.scenario import Query
+    from mathhammer.app.scenario import Query
 
     calls = []
     run = Query.run

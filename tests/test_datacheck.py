@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from mathhammer.app.datacheck import Status, cause_of, check_data, kind_of
 from mathhammer.data.bsdata import (
     BattleScribeWarning,
     catalogue_unit_dict,
@@ -24,7 +25,6 @@ from mathhammer.data.bsdata.files import open_library
 from mathhammer.data.bsdata.find import find_unit
 from mathhammer.data.bsdata.walk import root_context
 from mathhammer.engine.attack import attack
-from mathhammer.report.datacheck import Status, cause_of, check_data, kind_of
 
 FIXTURES = Path(__file__).parent / "fixtures" / "bsdata"
 FACTION = FIXTURES / "Fixture Faction.cat"

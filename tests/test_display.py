@@ -10,10 +10,10 @@ from html.parser import HTMLParser
 import pytest
 
 import mathhammer as mh
+from mathhammer.app.scenario import Query
 from mathhammer.errors import InputError
 from mathhammer.prob.display import MAX_ROWS
 from mathhammer.prob.numbers import percent, readable_fraction
-from mathhammer.report.scenario import Query
 from mathhammer.report.text import kills_text
 
 

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 import mathhammer as mh
 from mathhammer import limits
+from mathhammer.app.grids import Column, Grid, Row
 from mathhammer.data.bsdata import BattleScribeWarning, list_catalogue_units, load_catalogue_unit
 from mathhammer.data.typed.inline import parse_target, parse_weapon
 from mathhammer.data.units.file import loads_unit
@@ -29,7 +30,7 @@ from mathhammer.model.ruleset import load_ruleset
 from mathhammer.prob.dice import parse_dice
 from mathhammer.prob.numbers import as_float, decimal, fraction, percent, readable_fraction
 from mathhammer.prob.pmf import PMF
-from mathhammer.report.tables import Column, Grid, Row, render
+from mathhammer.report.tables import render
 
 ROW = "10x 2 | 3+ | 4 | 0 | 1"
 

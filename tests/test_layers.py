@@ -22,8 +22,9 @@ PACKAGE = Path(__file__).resolve().parents[1] / "mathhammer"
 #: the rank of each top-level part of the package: a module may import its own rank or lower
 RANKS = {
     "errors": 0, "cache": 0, "resources": 0, "limits": 0, "wiring": 0,
-    "prob": 1, "model": 2, "mechanics": 3, "engine": 4, "data": 5, "report": 6,
-    "app": 7, "library": 7,
+    "prob": 1, "model": 2, "mechanics": 3, "engine": 4, "data": 5,
+    # the questions as values, resolved and answered (app), then rendered (report)
+    "app": 6, "library": 6, "report": 7,
     "cli": 8, "web": 8, "mcp": 8, "__main__": 9,
 }
 

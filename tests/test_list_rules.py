@@ -135,8 +135,8 @@ def _ability(file, name):
 
 def _mean(rules, row, target, melee, **options):
     import mathhammer as mh
+    from mathhammer.app.specs import attacker_of
     from mathhammer.data.typed.inline import parse_target
-    from mathhammer.report.specs import attacker_of
 
     return mh.attack(attacker_of(row, melee=melee).profiles, parse_target(target),
                      apply=list(rules), rules="11e", **options).unsaved.mean()

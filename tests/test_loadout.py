@@ -11,11 +11,11 @@ import attrs
 import pytest
 
 import mathhammer as mh
+from mathhammer.app.specs import attacker_of
 from mathhammer.data.units.file import loads_unit
 from mathhammer.data.units.unit import ModelGroup, Unit, UnitWeapon
 from mathhammer.errors import InputError
 from mathhammer.model.loadout import Carried, choose, profile_families
-from mathhammer.report.specs import attacker_of
 
 MEQ = mh.Target(models=5, toughness=4, save=3, wounds=2, keywords=["INFANTRY"])
 GEQ = mh.Target(models=10, toughness=3, save=5, wounds=1, keywords=["INFANTRY"])
@@ -362,7 +362,7 @@ def test_real_intercessor_squad_fires_its_rifles(cli):
 def test_an_attached_attacker_chooses_its_picks_together():
     # -w picks of a unit with its Leader are weighed together: 4 Devastators fire their
     # lascannons, so only the model without one (the sergeant) fires its bolt pistol
-    from mathhammer.report.specs import attacker_of
+    from mathhammer.app.specs import attacker_of
 
     a = attacker_of("Devastator Squad + Lieutenant", ["4x Lascannon", "Bolt pistol"],
                     data=_bsdata())

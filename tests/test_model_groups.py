@@ -17,9 +17,9 @@ from bsjson import datasheet, group, model, weapon, write_folder
 from test_army_formats import BSDATA, needs_data
 
 import mathhammer as mh
+from mathhammer.app.specs import attacker_of, target_of
 from mathhammer.data.typed.lookup import find_unit
 from mathhammer.errors import InputError
-from mathhammer.report.specs import attacker_of, target_of
 
 CUSTODIAN = (("M", '6"'), ("T", "6"), ("SV", "2+"), ("W", "3"), ("LD", "6+"), ("OC", "2"))
 SHIELD = (("M", '6"'), ("T", "6"), ("SV", "2+"), ("W", "4"), ("LD", "6+"), ("OC", "2"))

@@ -449,7 +449,7 @@ def test_plan_one_shared_roster_against_another(cli):
 
 
 def test_destroy_with_the_fewest_then_the_rest_of_the_army():
-    from mathhammer.report.planning import solve
+    from mathhammer.app.planning import solve
 
     ans = solve(Planner(SHOOTERS, AIMS, Objective.POINTS), destroy=(0, F(1, 81)))
     assert ans.fewest.units == (1,)  # B alone: 1/9 (see test_fewest_units_for_a_target)

@@ -10,20 +10,12 @@ from html.parser import HTMLParser
 import pytest
 
 import mathhammer as mh
+from mathhammer.app.grids import Column, Grid, Row, build_grid, metric_value, rows_for
+from mathhammer.app.scenario import Query
 from mathhammer.data.typed.inline import parse_target, parse_weapon
 from mathhammer.prob.numbers import fraction, percent, pmf_json
 from mathhammer.report.jsonout import kills_json
-from mathhammer.report.scenario import Query
-from mathhammer.report.tables import (
-    Column,
-    Grid,
-    Row,
-    build_grid,
-    format_value,
-    metric_value,
-    render,
-    rows_for,
-)
+from mathhammer.report.tables import format_value, render
 from mathhammer.report.text import distribution_table, kills_text
 
 # Enmitic disintegrator pistols: 6 attacks, BS2+, S6, AP-2, D1.

@@ -12,6 +12,8 @@ import pytest
 from bsjson import STATS, ability, unit, weapon, write_folder
 
 import mathhammer as mh
+from mathhammer.app.scenario import Query
+from mathhammer.app.specs import attacker_of, target_of
 from mathhammer.data.rules.attached import split_attached, target_rules
 from mathhammer.data.rules.coverage import coverage
 from mathhammer.data.rules.parts import Scope
@@ -19,8 +21,6 @@ from mathhammer.data.rules.sentences import is_attack_relevant
 from mathhammer.data.rules.translate import translate
 from mathhammer.errors import InputError
 from mathhammer.model.named import Conditions, Effect, NamedRule
-from mathhammer.report.scenario import Query
-from mathhammer.report.specs import attacker_of, target_of
 
 SHARED = Path(os.environ.get("MATHHAMMER_BSDATA", Path(__file__).resolve().parents[2]
                              / "shared" / "bsdata"))

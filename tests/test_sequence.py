@@ -128,7 +128,7 @@ def test_one_shot_of_a_unit_over_turns():
 
 
 def test_one_shot_in_a_query_and_its_reports():
-    from mathhammer.report.scenario import Query
+    from mathhammer.app.scenario import Query
 
     q = Query("Lord", ((ARROW, 1), (GUN, 1)), "Horde", HORDE, turns=3)
     assert q.run_sequence().kills.mean() == F(73, 36)

@@ -1,18 +1,17 @@
 """Every query answered: a query value (:mod:`mathhammer.app.queries`) resolved against the
-data (``data``: a BattleScribe folder, None for the default) and answered by the engine; each
-``*_json`` function gives the JSON the command line's ``--json`` prints and the page reads.
-Rendering as text is :mod:`mathhammer.report`'s.
+data (``data``: a BattleScribe folder, None for the default) and answered by the engine, as
+values; rendering them (text, and the JSON of ``--json`` and the page,
+:mod:`mathhammer.report.answer_json`) is :mod:`mathhammer.report`'s.
 
 >>> from mathhammer.app.queries import Kills, Odds
 >>> q = Odds(Kills(attacker="1x 1 | 3+ | 4 | 0 | 1", target="1x T4 Sv7+ W1"), "destroyed")
->>> odds_json(q)["p"]  # 2/3 to hit, 1/2 to wound, no save
-'1/3'
+>>> odds_of(q).p  # 2/3 to hit, 1/2 to wound, no save
+Fraction(1, 3)
 """
 
 from __future__ import annotations
 
 import base64
-import json
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
@@ -21,12 +20,8 @@ import attrs
 
 from ..data.rules.attached import defending_rules, target_rules
 from ..errors import InputError
-from ..prob.numbers import as_float, json_fraction
-from ..report import planning
-from ..report.jsonout import explain_json, kills_json, sequence_json
-from ..report.scenario import Query
-from ..report.specs import check_work, split_rules, target_of
-from ..report.tables import Column, Grid, Row, build_grid, phases, render_json, standard_targets
+from . import planning
+from .grids import Column, Grid, Row, build_grid, phases, standard_targets
 from .lists import (
     ARMY_REF,
     army_module,
@@ -34,7 +29,7 @@ from .lists import (
     query_lists,
     read_list,
 )
-from .plans import PlanAnswers, plan_answers, plan_answers_json, plan_json
+from .plans import PlanAnswers, plan_answers
 from .queries import ArmyRead, Compare, Kills, Odds, Salvo
 from .resolve import (
     army_switches,
@@ -47,12 +42,14 @@ from .resolve import (
     warn,
     warn_options,
 )
+from .scenario import Query
+from .specs import check_work, split_rules, target_of
 
 # --- kills ---------------------------------------------------------------------------------------
 
 
 def kills_scenario(q: Kills, data: str | None = None) -> Query:
-    """The exact question of a kills query (:class:`~mathhammer.report.scenario.Query`): its
+    """The exact question of a kills query (:class:`~mathhammer.app.scenario.Query`): its
     units resolved, each side's rules from data, the named rules sorted into attack rules and
     mortal-wound rolls, the options that change nothing said."""
     from ..data.typed.inline import is_inline_weapon
@@ -109,23 +106,6 @@ def kills_scenario(q: Kills, data: str | None = None) -> Query:
                  not_modelled=found.not_modelled, switches_off=switches_off(found))
 
 
-def scenario_json(query: Query, explain: bool = False) -> dict[str, Any]:
-    """``kills --json`` of a resolved question: the attack, or the steps of a sequence."""
-    result = query.run()
-    if query.is_sequence:
-        data = sequence_json(query, query.run_sequence(), result)
-    else:
-        data = kills_json(query, result)
-    if explain:
-        data["explain"] = explain_json(query)
-    return data
-
-
-def kills_answer_json(q: Kills, data: str | None = None) -> dict[str, Any]:
-    """``mathhammer kills --json``."""
-    return scenario_json(kills_scenario(q, data), q.explain)
-
-
 # --- several units into one target ---------------------------------------------------------------
 
 
@@ -138,12 +118,6 @@ def salvo_of(q: Salvo, data: str | None = None) -> planning.SalvoScenario:
     for sh in shooters:
         check_work(sh.profiles, defending, s.ruleset)
     return planning.SalvoScenario(name, defending, shooters, rules)
-
-
-def salvo_answer_json(q: Salvo, data: str | None = None) -> dict[str, Any]:
-    """``mathhammer kills A B -t T --json``."""
-    s = salvo_of(q, data)
-    return planning.salvo_json(s, s.run(), q.until)
 
 
 # --- odds ----------------------------------------------------------------------------------------
@@ -170,21 +144,6 @@ def odds_of(q: Odds, data: str | None = None) -> OddsAnswer:
     answer = query.answer()  # resolved once, for the probability and the JSON
     what, p = query.odds(q.ask, q.k, q.counter, answer)
     return OddsAnswer(what, p, query, answer)
-
-
-def odds_answer_json(a: OddsAnswer) -> dict[str, Any]:
-    """``mathhammer odds --json`` of an answer."""
-    data = {"query": f"P({a.what})", "p": json_fraction(a.p), "p_float": as_float(a.p)}
-    if isinstance(a.scenario, planning.SalvoScenario):
-        return data | planning.salvo_json(a.scenario, a.answer)
-    if a.scenario.is_sequence:
-        return data | sequence_json(a.scenario, a.answer, a.scenario.run())
-    return data | kills_json(a.scenario, a.answer)
-
-
-def odds_json(q: Odds, data: str | None = None) -> dict[str, Any]:
-    """``mathhammer odds --json``."""
-    return odds_answer_json(odds_of(q, data))
 
 
 # --- a comparison --------------------------------------------------------------------------------
@@ -263,15 +222,6 @@ def compare_grid(q: Compare, data: str | None = None,
     return build_grid(rows, columns, q.metric, title=q.title, progress=progress)
 
 
-def compare_json(q: Compare, data: str | None = None) -> dict[str, Any]:
-    """``mathhammer table --format json``, with ``army`` (the list read) for a list's rows."""
-    rows, columns, mine = compare_cells(q, data)
-    out = json.loads(render_json(build_grid(rows, columns, q.metric, title=q.title)))
-    if mine is not None:
-        out["army"] = mine.to_json()
-    return out
-
-
 # --- an army list read -----------------------------------------------------------------------
 
 
@@ -291,13 +241,5 @@ def army_read(q: ArmyRead, data: str | None = None, *, source: str | None = None
     return a, army_rules(a, data)
 
 
-def army_json(q: ArmyRead, data: str | None = None) -> dict[str, Any]:
-    """``mathhammer army --json``."""
-    a, found = army_read(q, data)
-    return a.to_json() | {"rules": found}
-
-
-__all__ = ["OddsAnswer", "PlanAnswers", "army_json", "army_read", "compare_cells",
-           "compare_grid", "compare_json", "kills_answer_json", "kills_scenario", "odds_json",
-           "odds_of", "plan_answers", "plan_answers_json", "plan_json", "salvo_answer_json",
-           "salvo_of", "scenario_json"]
+__all__ = ["OddsAnswer", "PlanAnswers", "army_read", "compare_cells", "compare_grid",
+           "kills_scenario", "odds_of", "plan_answers", "salvo_of"]

@@ -154,7 +154,7 @@ def setup_of(data: Mapping[str, Any], own: tuple[str, ...],
 
 
 def fraction_of(value: Any, key: str) -> Fraction:
-    from ..report.planning import parse_probability
+    from .planning import parse_probability
 
     if isinstance(value, Fraction):
         return value

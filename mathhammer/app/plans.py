@@ -1,5 +1,5 @@
 """A plan answered: which of a :class:`~mathhammer.app.queries.Plan`'s units shoots which
-target, every assignment evaluated exactly (:func:`mathhammer.report.planning.solve`), its
+target, every assignment evaluated exactly (:func:`mathhammer.app.planning.solve`), its
 units and targets resolved from what a player names and from army lists' rows.
 
 >>> from mathhammer.app.queries import Order, Plan
@@ -18,7 +18,7 @@ import attrs
 from ..engine.plan import Objective
 from ..errors import InputError
 from ..limits import check_plan
-from ..report import planning
+from . import planning
 from .lists import ARMY_REF, VS_REF, army_unit, query_lists
 from .queries import Plan
 from .resolve import (
@@ -131,19 +131,4 @@ def plan_answers(q: Plan, data: str | None = None, *,
     return PlanAnswers(base, tries, tuple(aims))
 
 
-def plan_answers_json(a: PlanAnswers) -> dict[str, Any]:
-    """``mathhammer plan --json`` of an answer."""
-    from ..report.plan_report import plan_answer_json
-
-    data = plan_answer_json(a.best)
-    if a.tries:
-        data["tries"] = [{"options": t, **plan_answer_json(x)} for t, x in a.tries]
-    return data
-
-
-def plan_json(q: Plan, data: str | None = None) -> dict[str, Any]:
-    """``mathhammer plan --json``."""
-    return plan_answers_json(plan_answers(q, data))
-
-
-__all__ = ["PlanAnswers", "plan_answers", "plan_answers_json", "plan_json"]
+__all__ = ["PlanAnswers", "plan_answers"]

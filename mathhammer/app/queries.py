@@ -28,8 +28,7 @@ from ..engine.plan import ADAPTIVE_BUDGET, Objective
 from ..engine.search import BUDGET as SEARCH_BUDGET
 from ..errors import InputError
 from ..limits import check_values
-from ..report.scenario import Ask, Counter
-from ..report.tables import METRICS, RowsBy
+from .grids import METRICS, RowsBy
 from .parts import (
     PER_UNIT,
     ArmyList,
@@ -49,6 +48,7 @@ from .parts import (
     setup_of,
     text_of,
 )
+from .scenario import Ask, Counter
 from .setup import Setup, json_keys
 
 # --- the queries -------------------------------------------------------------------------------

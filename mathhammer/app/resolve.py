@@ -25,8 +25,10 @@ from ..model.named import NamedRule
 from ..model.options import Options
 from ..model.profiles import Target
 from ..model.squad import Squad
-from ..report.planning import shooter_of
-from ..report.specs import (
+from .grids import Row, phase_suffix, rows_for
+from .planning import shooter_of
+from .setup import Setup
+from .specs import (
     Attacker,
     attacker_of,
     check_work,
@@ -34,8 +36,6 @@ from ..report.specs import (
     split_rules,
     target_of,
 )
-from ..report.tables import Row, phase_suffix, rows_for
-from .setup import Setup
 
 
 def warn(text: str) -> None:
@@ -46,7 +46,7 @@ def warn(text: str) -> None:
 def file_rules(names: Iterable[str]) -> tuple[str, ...]:
     """The named rules from files among ``names`` that change the attack (what weapon choice
     weighs); a unit's own switch or an unknown name is left to :func:`switch_on` and
-    :func:`~mathhammer.report.specs.split_rules`, which say so."""
+    :func:`~mathhammer.app.specs.split_rules`, which say so."""
     from ..data.rules.named import find_rule
 
     out = []

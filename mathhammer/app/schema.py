@@ -14,10 +14,10 @@ from typing import Any
 
 from ..engine.plan import Objective
 from ..errors import InputError
-from ..report.scenario import Ask, Counter
-from ..report.tables import METRICS, RowsBy
+from .grids import METRICS, RowsBy
 from .parts import PER_UNIT
 from .queries import QUERIES, VARY_KEYS, ArmyRead, Compare, Kills, Odds, Plan, Salvo
+from .scenario import Ask, Counter
 from .setup import json_keys, setup_fields
 
 _TYPES: dict[str, dict[str, Any]] = {"bool": {"type": "boolean"}, "int": {"type": "integer"},

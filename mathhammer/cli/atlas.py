@@ -1,5 +1,5 @@
 """The ``atlas`` command: every datasheet of the installed data against the standard targets
-(a thin wrapper around :mod:`mathhammer.report.atlas`)."""
+(a thin wrapper around :mod:`mathhammer.app.atlas` and :mod:`mathhammer.report.atlas`)."""
 
 from __future__ import annotations
 
@@ -38,11 +38,11 @@ def atlas(edition: str | None, targets: tuple[str, ...], fmt: str, output: str |
       mathhammer atlas -o atlas-10e.html
       mathhammer atlas --rules 11e -t MEQ -t "1x T12 Sv2+ W22" --format csv -o 11e.csv
     """
+    from ..app.atlas import atlas as make_atlas
+    from ..app.grids import standard_targets
+    from ..app.specs import target_of
     from ..data.store.data_folder import installed_editions
-    from ..report.atlas import atlas as make_atlas
     from ..report.atlas import render_atlas
-    from ..report.specs import target_of
-    from ..report.tables import standard_targets
 
     data = current_data()
     have = installed_editions(data)

@@ -1,6 +1,6 @@
 """The commands that answer one query: ``kills`` (the whole report), ``odds`` (one exact
 probability) and ``mortal`` (mortal wounds on a target). They parse options
-(:mod:`mathhammer.cli.params`), ask :mod:`mathhammer.report.scenario` and print
+(:mod:`mathhammer.cli.params`), ask :mod:`mathhammer.app.scenario` and print
 :mod:`mathhammer.report.text` or :mod:`mathhammer.report.jsonout`.
 
 >>> from click.testing import CliRunner
@@ -18,8 +18,11 @@ from typing import Any
 import attrs
 import click
 
-from ..app.answer import kills_scenario, odds_answer_json, odds_of, salvo_of, scenario_json
+from ..app.answer import kills_scenario, odds_of, salvo_of
+from ..app.planning import parse_probability
 from ..app.queries import Kills, Odds, Salvo
+from ..app.scenario import Ask, Counter, MortalQuery, Query
+from ..app.targets import target_of
 from ..data.rules.named import mortal_roll
 from ..errors import InputError
 from ..prob.numbers import (
@@ -32,10 +35,8 @@ from ..prob.numbers import (
     to_json,
 )
 from ..prob.pmf import PMF
+from ..report.answer_json import odds_answer_json, scenario_json
 from ..report.jsonout import mortal_json
-from ..report.planning import parse_probability
-from ..report.scenario import Ask, Counter, MortalQuery, Query
-from ..report.targets import target_of
 from ..report.text import explain_lines, kills_text, mortal_text, sequence_text
 from .army import current_data, data_option
 from .export import TO, check_to, write_unitcrunch
@@ -195,7 +196,7 @@ def salvo_value(attackers: tuple[str, ...], target_spec: str, p: dict[str, Any],
 
 def _several(q: Salvo, as_json: bool, output: str | None, force: bool) -> None:
     """``kills A B C -t TARGET``."""
-    from ..report.planning import salvo_json, salvo_text
+    from ..report.plan_report import salvo_json, salvo_text
 
     out_path = check_output(output, force) if output is not None else None
     check_suffix(out_path, "json" if as_json else "text")

@@ -1,5 +1,5 @@
 """``mathhammer data check``: import every datasheet of the installed BattleScribe data and ask
-each phase against MEQ (:mod:`mathhammer.report.datacheck`); registered on the ``data`` group
+each phase against MEQ (:mod:`mathhammer.app.datacheck`); registered on the ``data`` group
 by :mod:`mathhammer.cli.army`."""
 
 from __future__ import annotations
@@ -41,8 +41,9 @@ def check(edition: Edition | None, data: str | None, catalogues: tuple[str, ...]
       mathhammer data check --edition 11e --json
       mathhammer data check --catalogue Necrons --data ~/bsdata
     """
+    from ..app.datacheck import check_data
     from ..data.store.data_folder import default_edition
-    from ..report.datacheck import check_data, report_text
+    from ..report.check_text import report_text
 
     edition = edition or default_edition(data)
     with click.progressbar(length=0, label=f"checking the {edition} data", file=sys.stderr,
@@ -53,7 +54,7 @@ def check(edition: Edition | None, data: str | None, catalogues: tuple[str, ...]
 
         report = check_data(edition, data, jobs=jobs, catalogues=catalogues, progress=progress)
     from ..data.rules.coverage import data_coverage
-    from ..report.datacheck import coverage_text
+    from ..report.check_text import coverage_text
 
     cov = data_coverage(edition, data)  # the rules from data: every ability of the edition
     if as_json:

@@ -14,14 +14,15 @@ from typing import Any
 import attrs
 import click
 
-from ..app.answer import plan_answers, plan_answers_json
+from ..app.answer import plan_answers
+from ..app.planning import PlanAnswer, SalvoScenario, parse_probability
 from ..app.queries import ArmyList, Plan
 from ..engine.plan import ADAPTIVE_BUDGET, Objective
 from ..engine.search import BUDGET as SEARCH_BUDGET
 from ..errors import InputError
 from ..prob.numbers import decimal, readable_fraction, to_json
+from ..report.answer_json import plan_answers_json
 from ..report.plan_report import plan_md, plan_text
-from ..report.planning import PlanAnswer, SalvoScenario, parse_probability
 from .army import current_data
 from .output import CONTEXT, given, only_with
 from .params import attack_params, setup_of, with_params

@@ -19,9 +19,10 @@ import click
 from click.core import ParameterSource
 
 from ..app.answer import compare_cells
+from ..app.grids import METRIC_TEXT, METRICS, RowsBy, build_grid
 from ..app.queries import ArmyList, Compare, Order, Variant
 from ..errors import InputError
-from ..report.tables import FORMATS, METRIC_TEXT, METRICS, RowsBy, build_grid, render
+from ..report.tables import FORMATS, render
 from .army import current_data
 from .output import CONTEXT, full_fractions_option, given, only_with, refuse_repeats
 from .params import as_options, attack_params, changes_of, setup_of, with_params

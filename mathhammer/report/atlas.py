@@ -1,18 +1,14 @@
-"""The whole game in one table: every datasheet of an edition's installed data, ranged and
-melee, against the standard targets, as exact expected kills and damage per model and per 100
-points (:func:`atlas`), rendered as HTML (a section per faction, sortable, a metric switch,
-the exact value on hover), CSV, JSON or Markdown (:func:`render_atlas`).
+"""The whole game in one table, rendered: the rows of :func:`mathhammer.app.atlas.atlas` (every
+datasheet against the standard targets, exact expected kills and damage) per model and per 100
+points, as HTML (a section per faction, sortable, a metric switch, the exact value on hover),
+CSV, JSON or Markdown (:func:`render_atlas`).
 
-Decisions: each datasheet attacks at its smallest size with its standard wargear (the
-weapons it fires without picking optional ones), every weapon of the phase at once; per model
-divides by that size, per 100 points by its cost at that size (none without a cost).
-
->>> import mathhammer as mh
->>> from mathhammer.data.units.bundled import load_unit
->>> meq = load_unit("MEQ").as_target()
->>> row = atlas_row(load_unit("Hexmark Destroyer"), ("Necrons",), [meq], "10e")[0]
->>> (row.phase, row.models, row.points > 0, row.values[0][0] > 0)
-('ranged', 1, True, True)
+>>> from fractions import Fraction
+>>> from mathhammer.app.atlas import AtlasRow
+>>> row = AtlasRow("Gun", ("Necrons",), "ranged", 2, 50, ((Fraction(3), Fraction(4)),))
+>>> # kills, damage 3 and 4; per model 3/2 and 4/2; per 100 pts 3*100/50 = 6 and 4*100/50 = 8
+>>> print(render_atlas([row], ["MEQ"], "csv").splitlines()[1])
+Necrons,Necrons,Gun,ranged,2,50,MEQ,3.000000,4.000000,1.500000,6.000000,2.000000,8.000000
 """
 
 from __future__ import annotations
@@ -20,16 +16,10 @@ from __future__ import annotations
 import csv
 import html
 import io
-import os
-import sys
-import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
-from pathlib import Path
-from typing import Any
 
-import attrs
-
+from ..app.atlas import AtlasRow
 from ..errors import InputError
 from ..prob.numbers import decimal, exact_and_float, fraction, short_fraction, to_json
 
@@ -37,117 +27,6 @@ FORMATS = ("html", "csv", "json", "md")
 #: The four numbers of a cell: (label, kills or damage, per model or per 100 points).
 METRICS = (("kills per model", 0, "model"), ("kills per 100 pts", 0, "100pts"),
            ("damage per model", 1, "model"), ("damage per 100 pts", 1, "100pts"))
-
-
-@attrs.frozen
-class AtlasRow:
-    """One datasheet in one phase: ``values[target] = (expected kills, expected damage)``
-    (None: that target could not be attacked, with the reason in ``note``)."""
-
-    name: str
-    factions: tuple[str, ...]
-    phase: str
-    models: int
-    points: int | None
-    values: tuple[tuple[Fraction, Fraction] | None, ...]
-    note: str = ""
-
-    def per(self, value: Fraction, per: str) -> Fraction | None:
-        """A value per model or per 100 points (None without points)."""
-        if per == "model":
-            return value / self.models
-        return value * 100 / self.points if self.points else None
-
-
-def atlas_row(unit: Any, factions: tuple[str, ...], targets: Sequence[Any],
-              rules: str) -> list[AtlasRow]:
-    """The rows (ranged, melee) of one unit against the targets."""
-    from ..engine.attack import attack, value_against
-
-    out = []
-    models = sum(unit.composition())  # the datasheet's unit (its smallest, as fired)
-    points = unit.cost()
-    for melee in (False, True):
-        try:
-            profiles = unit.as_profiles(melee, score=value_against(None))
-        except ValueError:
-            continue  # no weapons in this phase
-        if not profiles:
-            continue  # only optional wargear: nothing fires without a pick
-        values: list[tuple[Fraction, Fraction] | None] = []
-        notes: list[str] = []
-        for t in targets:
-            try:
-                r = attack(profiles, t, rules=rules)
-                values.append((r.kills.mean(), r.damage.mean()))
-            except ValueError as e:
-                values.append(None)
-                if str(e) not in notes:
-                    notes.append(str(e))
-        out.append(AtlasRow(unit.name, factions, "melee" if melee else "ranged", models,
-                            points, tuple(values), "; ".join(notes)))
-    return out
-
-
-def _chunk(store_path: str, folder: str, edition: str, ids: list[tuple[int, tuple[str, ...]]],
-           targets: Sequence[Any], rules: str) -> list[AtlasRow]:
-    """The rows of some datasheets (run in a worker process)."""
-    from ..data.store.compiled import Store
-
-    store = Store(Path(store_path), Path(folder), edition)  # type: ignore[arg-type]
-    out: list[AtlasRow] = []
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for ds, factions in ids:
-            try:
-                unit = store.unit(ds, warn=False)  # its import's warnings: not here
-            except ValueError:
-                continue
-            out += atlas_row(unit, factions, targets, rules)
-    store.close()
-    return out
-
-
-def atlas(edition: str, targets: Sequence[tuple[str, Any]], data: str | os.PathLike | None = None,
-          *, workers: int | None = None, progress: Callable[[int, int], None] | None = None
-          ) -> list[AtlasRow]:
-    """Every datasheet of ``edition``'s installed data against ``targets`` (``(label,
-    target)`` pairs), in a pool of ``workers`` processes (default: every core); rows sorted
-    by faction, then name, ranged before melee."""
-    from ..data.store.compiled import open_store
-
-    store = open_store(edition, data)  # type: ignore[arg-type]
-    sheets = [(d.id, d.factions) for d in store.datasheets() if d.error is None]
-    tlist = [t for _label, t in targets]
-    rules = "11e" if edition == "11e" else "10e"
-    size = 24
-    chunks = [sheets[i:i + size] for i in range(0, len(sheets), size)]
-    rows: list[AtlasRow] = []
-    workers = workers or os.cpu_count() or 1
-    args = (str(store.path), str(store.folder), edition)
-    if workers <= 1 or len(chunks) <= 1:
-        for n, chunk in enumerate(chunks):
-            rows += _chunk(*args, chunk, tlist, rules)
-            if progress is not None:
-                progress(n + 1, len(chunks))
-    else:
-        import concurrent.futures as cf
-        import multiprocessing
-
-        ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
-        with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-            futures = [pool.submit(_chunk, *args, chunk, tlist, rules) for chunk in chunks]
-            for n, fut in enumerate(cf.as_completed(futures)):
-                rows += fut.result()
-                if progress is not None:
-                    progress(n + 1, len(chunks))
-    order = {"ranged": 0, "melee": 1}
-    rows.sort(key=lambda r: (r.factions[0].lower() if r.factions else "", r.name.lower(),
-                             order[r.phase]))
-    return rows
-
-
-# ---------------------------------------------------------------- rendering
 
 
 def render_atlas(rows: Sequence[AtlasRow], labels: Sequence[str], fmt: str, *,

@@ -12,10 +12,10 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from ..app.scenario import Counter, Query
 from ..engine.attack import Result
 from ..prob.display import CELL, LEFT, exact_cell, frame_rows, pandas_module, pmf_html
 from .jsonout import kills_json
-from .scenario import Counter, Query
 from .text import Section, header_rows, kills_sections, shown
 
 

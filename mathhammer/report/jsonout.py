@@ -18,6 +18,7 @@ from typing import Any
 
 import attrs
 
+from ..app.scenario import Counter, MortalQuery, Query, group_kills, wounds_lost
 from ..data.typed.inline import describe_weapon
 from ..engine.attack import Result, character_destroyed, models_alive
 from ..engine.sequence import Timeline, sequence_demise
@@ -26,7 +27,6 @@ from ..model.profiles import Target
 from ..model.squad import Squad, describe_target
 from ..prob.numbers import as_float, json_fraction, pmf_json
 from ..prob.pmf import PMF
-from .scenario import Counter, MortalQuery, Query, group_kills, wounds_lost
 
 
 def _state_json(state: Any, p: Fraction) -> dict[str, Any]:
@@ -206,6 +206,6 @@ def mortal_json(query: MortalQuery, timeline: Timeline) -> dict[str, Any]:
     }
 
 
-#: the parts the several-unit and plan reports (:mod:`mathhammer.report.planning`) reuse
+#: the parts the several-unit and plan reports (:mod:`mathhammer.report.plan_report`) reuse
 timeline_json, query_json, target_json, mean_json = (_timeline_json, _query_json, _target_json,
                                                      _mean_json)

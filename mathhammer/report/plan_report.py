@@ -1,12 +1,16 @@
-"""The answer of ``mathhammer plan`` as a player reads it: the plan first (each unit -> its
-target, then each target's expected value and P(destroyed)), ties said as ties, the objective
-in one line; the targets' profiles, the next best plans and the distribution of the total on
-request (``details``). As text, Markdown or JSON (every exact value).
+"""Several attacking units as a player reads them: into one target in order
+(:func:`salvo_text`, :func:`salvo_json`, of a :class:`~mathhammer.app.planning.SalvoScenario`),
+and the answer of ``mathhammer plan`` (of a :class:`~mathhammer.app.planning.PlanAnswer`): the
+plan first (each unit -> its target, then each target's expected value and P(destroyed)), ties
+said as ties, the objective in one line; the targets' profiles, the next best plans and the
+distribution of the total on request (``details``). As text, Markdown or JSON (every exact value).
 
-Why one module: the three answers show the same things in the same order (the plan, the
-targets, the verdict, the details), from the same helpers.
+Why one module: the plan's three answers show the same things in the same order (the plan, the
+targets, the verdict, the details), from the same helpers, and the several-unit report shares
+the attacking units' header lines and their JSON.
 
 >>> import mathhammer as mh
+>>> from mathhammer.app.planning import solve
 >>> from mathhammer.engine.plan import Aim, Objective, Planner, Shooter
 >>> gun = mh.Weapon("Gun", attacks=1, skill=2, strength=8, ap=-3, damage=1)
 >>> one = mh.Target(models=1, toughness=4, save=7, wounds=1)
@@ -20,27 +24,24 @@ best plan: 20.833 expected points destroyed (exact 125/6)
 
 from __future__ import annotations
 
+import functools
 import textwrap
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from ..engine.plan import Assignment, Fewest, Objective, Planner
+import attrs
+
+from ..app.planning import PlanAnswer, SalvoScenario
+from ..data.typed.inline import describe_weapon
+from ..engine.plan import Adaptive, Assignment, Best, Fewest, Objective, Planner, Shooter
+from ..engine.sequence import Timeline
 from ..model.ruleset import load_ruleset
 from ..model.squad import describe_target, models_alive
-from ..prob.numbers import as_float, decimal, fraction, percent, readable_fraction
-from .planning import (
-    PlanAnswer,
-    adaptive_lines,
-    alike_groups,
-    choice_text,
-    plan_json,
-    search_lines,
-    solve,
-    total_points,
-    unit_word,
-)
-from .text import distribution_table
+from ..prob.numbers import as_float, decimal, fraction, percent, pmf_json, readable_fraction
+from ..prob.pmf import PMF
+from .jsonout import mean_json, target_json, timeline_json
+from .text import distribution_table, final_lines
 
 #: the different plans the details list after the best, and the ties the answer names
 ALTERNATIVES, TIES_SHOWN = 5, 3
@@ -373,7 +374,7 @@ def plan_md(ans: PlanAnswer, details: bool = False) -> str:
 
 
 def plan_answer_json(ans: PlanAnswer) -> dict[str, Any]:
-    """:func:`~mathhammer.report.planning.plan_json` and what a player reads first: ``plan``
+    """:func:`plan_json` and what a player reads first: ``plan``
     (each unit's target, in the order they shoot; ``per_target`` has each target's value,
     P(destroyed) and kills), ``ties`` (the different plans worth the best's value),
     ``alternatives`` (the next best different plans), ``objective_text``, ``left_out`` and
@@ -408,5 +409,235 @@ def plan_answer_json(ans: PlanAnswer) -> dict[str, Any]:
     return out
 
 
-__all__ = ["OBJECTIVE_LINES", "detail_lines", "distinct_plans", "plan_answer_json", "plan_md",
-           "plan_text", "small", "solve", "target_rows", "ties", "verdict_lines"]
+
+
+def _unit_lines(i: int, sh: Shooter) -> list[str]:
+    lines = [f"{i}. {sh.label}" + (f" ({sh.points} pts)" if sh.points else ""),
+             f"   options: {sh.options.describe()}; named rules: "
+             f"{', '.join(sh.rule_names) or 'none'}"
+             + (f"; then: {', '.join(label for label, _ in sh.mortal)}" if sh.mortal else "")]
+    lines += [f"   {n}x {describe_weapon(w)}" for w, n in sh.profiles]
+    return [w for line in lines for w in textwrap.wrap(line, 80, subsequent_indent=" " * 6,
+                                                         break_on_hyphens=False)]
+
+
+def salvo_text(s: SalvoScenario, timeline: Timeline, until_p: Fraction | None = None,
+               width: int = 80) -> str:
+    """``mathhammer kills A B C -t T``: the units in order, P(destroyed) and the models left
+    after each, the end, the kill distribution; with ``until_p`` the fewest units that
+    destroy the target with that probability."""
+    out = [s.describe(), f"target:      {describe_target(s.target)}"]
+    if s.rules:
+        out.append(f"target rules: {', '.join(getattr(r, 'name', str(r)) for r in s.rules)}")
+    out += [f"rule set:    {s.shooters[0].options.rules}", "in order:"]
+    for i, sh in enumerate(s.shooters, 1):
+        out += _unit_lines(i, sh)
+    out += ["", f"{'after unit':<24}  {'P(destroyed)':>12}  {'models left':>11}  "
+                f"exact P(destroyed)"]
+    for i, (sh, st) in enumerate(zip(s.shooters, s.after_units(timeline), strict=True), 1):
+        d = st.map(models_alive).prob(0)
+        label = f"{i}. {sh.label}"[:24]
+        out.append(f"{label:<24}  {percent(d):>12}  {decimal(st.map(models_alive).mean()):>11}"
+                   f"  {readable_fraction(d)}")
+    out += ["", *final_lines(timeline)]
+    if until_p is not None:
+        k = s.until(until_p, timeline)
+        out += ["", f"P(destroyed) >= {percent(until_p)}: " + (
+            f"the first {k} unit{'s' * (k != 1)} ({', '.join(x.label for x in s.shooters[:k])})"
+            if k is not None else f"not reached even with all {len(s.shooters)} units")]
+    out += ["", *distribution_table(timeline.kills, "kills", width)]
+    return "\n".join(out) + "\n"
+
+
+def _shooter_json(sh: Shooter) -> dict[str, Any]:
+    return {"attacker": sh.label, "points": sh.points,
+            "weapons": [{"models": n, "profile": describe_weapon(w), **attrs.asdict(w)}
+                        for w, n in sh.profiles],
+            "rules": sh.options.rules, "options": attrs.asdict(sh.options),
+            "named_rules": list(sh.rule_names), "mortal_wound_rules": [lb for lb, _ in sh.mortal]}
+
+
+def salvo_json(s: SalvoScenario, timeline: Timeline, until_p: Fraction | None = None
+               ) -> dict[str, Any]:
+    """The several-unit report as JSON-ready data: ``attackers`` in order, ``after_units``
+    (P(destroyed) and models left after each), the steps and the end as for ``--turns``, and
+    ``until`` (with ``until_p``)."""
+    after = []
+    for sh, st in zip(s.shooters, s.after_units(timeline), strict=True):
+        left = st.map(models_alive)
+        d = left.prob(0)
+        after.append({"attacker": sh.label, "destroyed": fraction(d),
+                      "destroyed_float": as_float(d), "models_left": pmf_json(left),
+                      "models_left_mean": fraction(left.mean()),
+                      "models_left_mean_float": as_float(left.mean())})
+    out = {"attackers": [_shooter_json(sh) for sh in s.shooters],
+           "target": target_json(s.target_name, s.target),
+           "target_rules": [getattr(r, "name", str(r)) for r in s.rules], "after_units": after,
+           **timeline_json(timeline)}
+    if until_p is not None:
+        out["until"] = {"p": fraction(until_p), "units": s.until(until_p, timeline)}
+    return out
+
+
+def search_lines(found: Best, assignments: int) -> list[str]:
+    """What the search proved: the best plan optimal, or its gap to the optimum.
+
+    >>> from mathhammer.engine.plan import Assignment, Best
+    >>> best = Assignment(((0,),), Fraction(3))
+    >>> search_lines(Best(best, Fraction(3), None, None, 10, True, 100), 4)
+    ['4 assignments: the best proved optimal by the exact search (10 steps)']
+    >>> search_lines(Best(best, Fraction(4), None, None, 100, False, 100), 4)[1]
+    'gap: no plan is worth more than 4.000 (exact 4), 1.000 more (25.00% of the bound)'
+    """
+    if found.proved:
+        return [f"{assignments:,} assignments: the best proved optimal by the exact search "
+                f"({found.steps:,} steps)"]
+    gap = found.gap
+    share = f" ({percent(gap / found.bound)} of the bound)" if found.bound else ""
+    return [f"{assignments:,} assignments: the best found, not proved optimal (the search "
+            f"stopped at its budget of {found.budget:,} steps; --search-budget)",
+            f"gap: no plan is worth more than {decimal(found.bound)}"
+            f"{_exact(found.bound)}, {decimal(gap)} more{share}"]
+
+
+def _exact(value: Fraction) -> str:
+    text = readable_fraction(value)
+    return "" if text.startswith("[") else f" (exact {text})"
+
+
+def alike_groups(planner: Planner) -> tuple[tuple[str, ...], ...]:
+    """The names of interchangeable units, then targets, in groups of two or more (plans that
+    swap them are one plan)."""
+    out = []
+    for kinds, names in ((planner.unit_kinds, [s.label for s in planner.shooters]),
+                         (planner.aim_kinds, [a.name for a in planner.aims])):
+        groups: dict[int, list[str]] = {}
+        for k, name in zip(kinds, names, strict=True):
+            groups.setdefault(k, []).append(name)
+        out += [tuple(g) for g in groups.values() if len(g) > 1]
+    return tuple(out)
+
+
+def choice_text(planner: Planner, unit: int, choice: tuple[int, ...]) -> str:
+    names = [a.name for a in planner.aims]
+    if not planner.split or len(set(choice)) == 1:
+        return names[choice[0]]
+    weapons = planner.shooters[unit].weapons
+    return ", ".join(f"{w} -> {names[t]}" for w, t in zip(weapons, choice, strict=True))
+
+
+def unit_word(objective: Objective) -> str:
+    return "models" if objective == Objective.MODELS else "points"
+
+
+def total_points(pl: Planner, a: Assignment) -> PMF:
+    """The distribution of the objective's total over every target (independent targets)."""
+    out = PMF.point(Fraction(0))
+    for t in range(len(pl.aims)):
+        out = out.convolve(pl.after(t, a.parts(t)).map(functools.partial(pl.worth, t)))
+    return out.map(lambda v: int(v) if v.denominator == 1 else v)
+
+
+def adaptive_lines(pl: Planner, ad: Adaptive, fixed: Fraction) -> list[str]:
+    then = ("the best fixed plan for the rest given what they did" if ad.rest == "replanned"
+            else "the rest as in the best fixed plan")
+    kind = ("exact: the best policy" if ad.exact else
+            f"heuristic: adapts for the first {ad.depth} of {ad.units} units, then {then}; "
+            "the full state space is over the budget")
+    out = [*textwrap.wrap(f"adaptive ({kind})", 80, subsequent_indent="  "),
+           f"  joint target states per level: {', '.join(map(str, ad.states))}",
+           f"  value {decimal(ad.value)} (exact {readable_fraction(ad.value)}); gain over the "
+           f"fixed plan {decimal(ad.value - fixed)} (exact {readable_fraction(ad.value - fixed)})"]
+    if ad.first:
+        c, v = ad.first[0]
+        out.append(f"  first: {pl.shooters[0].label} -> {choice_text(pl, 0, c)}"
+                   f" (value {decimal(v)}" + (f"; next choice {decimal(ad.first[1][1])})"
+                                              if len(ad.first) > 1 else ")"))
+    if ad.second:
+        out.append(f"  then {pl.shooters[1].label}, by what the first did:")
+        for state, p, c in ad.second[:12]:
+            left = ", ".join(_state_text(s) for s in state)
+            out.append(f"    {percent(p):>8}  {left:<28} -> {choice_text(pl, 1, c)}")
+        if len(ad.second) > 12:
+            out.append(f"    ... {len(ad.second) - 12} more outcomes (--json has them all)")
+    return out
+
+
+def _state_text(state: Any) -> str:
+    """A target's state in a few words: ``3 left, 1 wound lost``."""
+    parts = state if isinstance(state, tuple) and state and isinstance(state[0], tuple) \
+        else (state,)
+    lost = sum(s.wounds_lost for s in parts)
+    return f"{models_alive(state)} left" + (f", {lost} wound{'s' * (lost != 1)} lost"
+                                             if lost else "")
+
+
+def plan_json(ans: PlanAnswer) -> dict[str, Any]:
+    """The plan as JSON-ready data (``proved``, ``gap``, ``bound``: what the search proved)."""
+    pl, found = ans.planner, ans.found
+
+    def assignment(a: Assignment, pl: Planner = pl) -> dict[str, Any]:
+        return {"value": fraction(a.value), "value_float": as_float(a.value),
+                "targets": [{"attacker": sh.label,
+                             "target": [pl.aims[t].name for t in
+                                        (a.targets[i] if pl.split else a.targets[i][:1])]}
+                            for i, sh in enumerate(pl.shooters)]}
+
+    per_target = []
+    for t, a in enumerate(pl.aims):
+        parts = ans.best.parts(t)
+        tl = pl.timeline(t, parts)
+        per_target.append({"target": target_json(a.name, a.target), "points": a.points,
+                           "rules": [r.name for r in a.rules],  # its rules from data
+                           "attackers": [pl.shooters[i].label for i, _ in parts],
+                           "value": fraction(pl.expected(t, parts)),
+                           "kills": mean_json(tl.kills),
+                           "destroyed": fraction(tl.destroyed[-1]) if tl.steps else "0/1"})
+    out: dict[str, Any] = {
+        "rules": pl.shooters[0].options.rules,
+        "objective": pl.objective.value, "split": pl.split,
+        "attackers": [_shooter_json(sh) for sh in pl.shooters],
+        "assignments": pl.count(),
+        "alike": [list(g) for g in alike_groups(pl)],
+        "best": assignment(ans.best),
+        "proved": found.proved, "gap": fraction(found.gap), "bound": fraction(found.bound),
+        "search": {"steps": found.steps, "budget": found.budget, "complete": found.complete,
+                   "lagrange_bound": None if found.root_bound is None else
+                   fraction(found.root_bound)},
+        "next_best": assignment(ans.runner_up) if ans.runner_up is not None else None,
+        "next_best_proved": found.runner_proved,
+        "next_best_bound": None if found.runner_bound is None else
+        fraction(found.runner_bound),
+        "lead": fraction(ans.lead) if ans.lead is not None else None,
+        "per_target": per_target,
+        "total": mean_json(total_points(pl, ans.best)),
+    }
+    if ans.fewest is not None and ans.destroy is not None:
+        f = ans.fewest
+        out["destroy"] = {"target": pl.aims[ans.destroy[0]].name, "p": fraction(ans.destroy[1]),
+                          "units": None if f.units is None else
+                          [pl.shooters[i].label for i in f.units],
+                          "destroyed": fraction(f.destroyed), "tried": f.tried,
+                          "complete": f.complete,
+                          "rest": None if ans.rest is None else
+                          {**assignment(ans.rest[1].best, ans.rest[0]),
+                           "proved": ans.rest[1].proved, "gap": fraction(ans.rest[1].gap)}}
+    if ans.adaptive is not None:
+        ad = ans.adaptive
+        out["adaptive"] = {
+            "exact": ad.exact, "depth": ad.depth, "states": list(ad.states), "rest": ad.rest,
+            "value": fraction(ad.value), "value_float": as_float(ad.value),
+            "gain": fraction(ad.value - ans.best.value),
+            "first": [{"target": [pl.aims[t].name for t in (c if pl.split else c[:1])],
+                       "value": fraction(v)} for c, v in ad.first],
+            "second": [{"models_left": [models_alive(s) for s in st],
+                        "state": [_state_text(s) for s in st], "p": fraction(p),
+                        "target": [pl.aims[t].name for t in (c if pl.split else c[:1])]}
+                       for st, p, c in ad.second]}
+    return out
+
+
+__all__ = ["OBJECTIVE_LINES", "adaptive_lines", "alike_groups", "choice_text", "detail_lines",
+           "distinct_plans", "plan_answer_json", "plan_json", "plan_md", "plan_text",
+           "salvo_json", "salvo_text", "search_lines", "small", "target_rows", "ties",
+           "total_points", "unit_word", "verdict_lines"]

@@ -14,9 +14,9 @@ def unit_rules_lines(spec: str, *, rules: str = "10e", data: Any = None,
     """``mathhammer rules --for UNIT``: a unit's rules from data, attacking and defending:
     applied, switches (off until named with ``--rule``), not modelled; then the stratagems it
     can use (:func:`stratagem_lines`)."""
+    from ..app.specs import attacker_of
     from ..data.rules.attached import target_rules
     from ..errors import InputError
-    from .specs import attacker_of
 
     try:
         attacking = attacker_of(spec, rules=rules, data=data, every_weapon=True)

@@ -15,6 +15,7 @@ import textwrap
 from fractions import Fraction
 from typing import Any, NamedTuple
 
+from ..app.scenario import Counter, MortalQuery, Query, group_kills, groups, wounds_lost
 from ..data.typed.inline import describe_weapon
 from ..engine.attack import Result, character_destroyed, models_alive
 from ..engine.sequence import Timeline, sequence_demise
@@ -22,7 +23,6 @@ from ..model.ruleset import load_ruleset
 from ..model.squad import Squad, describe_target
 from ..prob.numbers import FRACTION_WIDTH, decimal, json_fraction, percent, readable_fraction
 from ..prob.pmf import PMF
-from .scenario import Counter, MortalQuery, Query, group_kills, groups, wounds_lost
 
 
 class ValueRow(NamedTuple):
@@ -334,5 +334,5 @@ def mortal_text(query: MortalQuery, timeline: Timeline, width: int = 80) -> str:
     return "\n".join(out) + "\n"
 
 
-#: the end of a sequence, reused by :mod:`mathhammer.report.planning`
+#: the end of a sequence, reused by :mod:`mathhammer.report.plan_report`
 final_lines = _final_lines

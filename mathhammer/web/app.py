@@ -37,11 +37,11 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .. import __version__
+from ..app.grids import METRICS
 from ..app.queries import QUERIES
 from ..app.schema import json_schema
 from ..app.setup import editions
 from ..errors import InputError, one_line
-from ..report.tables import METRICS
 from .api import job, warm
 from .choices import options_schema, rules_json, units_json
 from .compiling import Compiler
@@ -135,7 +135,7 @@ def _warm() -> None:
     for name in editions():
         load_ruleset(name)
     for module in ("mathhammer.data.store.index", "mathhammer.data.rules.unit_rules",
-                   "mathhammer.data.army", "mathhammer.app.answer"):
+                   "mathhammer.data.army", "mathhammer.report.answer_json"):
         with contextlib.suppress(ImportError):
             importlib.import_module(module)
 

@@ -12,12 +12,12 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..app.setup import ENGINE, editions, setup_fields
+from ..app.specs import target_of
 from ..data.typed.inline import describe_weapon, is_inline_target, is_inline_weapon
 from ..data.typed.lookup import find_unit
 from ..errors import InputError
 from ..model.loadout import profile_families
 from ..model.squad import describe_target
-from ..report.specs import target_of
 from .queries import check_spec
 
 

@@ -1,5 +1,6 @@
 """The page's questions: a JSON query object (:mod:`mathhammer.app.queries`) checked against
-what the page may ask, answered by :mod:`mathhammer.app.answer`, free of any web framework.
+what the page may ask, answered by :mod:`mathhammer.app.answer` and rendered as JSON by
+:mod:`mathhammer.report.answer_json`, free of any web framework.
 
 The page reads no files on a request's behalf (a unit's name, an inline profile or a row of a
 pasted list, never a path; the bundled rule sets only; a list's text, never its path) and asks
@@ -45,6 +46,7 @@ from ..app.queries import (
 from ..app.setup import Setup, editions
 from ..data.typed.inline import is_inline_target, is_inline_weapon
 from ..errors import InputError
+from ..report import answer_json
 
 #: How many attacking units the page sends into one target at most.
 MAX_UNITS = 12
@@ -190,7 +192,7 @@ def _plan(q: Plan) -> dict[str, Any]:
     q = attrs.evolve(q, budget=min(q.budget, BUDGET),
                      search_budget=min(q.search_budget, SEARCH_BUDGET))
     a = app.plan_answers(q, bound=_plan_bound)
-    data = app.plan_answers_json(a)
+    data = answer_json.plan_answers_json(a)
     data["targets"] = [{"name": x.name, "points": x.points} for x in a.aims]
     data["seconds"] = round(time.perf_counter() - start, 3)
     data["limits"] = PLAN_LIMITS
@@ -199,12 +201,12 @@ def _plan(q: Plan) -> dict[str, Any]:
 
 #: Each query the page asks, answered as the command line's ``--json`` prints it.
 ANSWERS: dict[str, Callable[[Any], Any]] = {
-    "kills": app.kills_answer_json,
-    "salvo": app.salvo_answer_json,
-    "odds": app.odds_json,
-    "compare": app.compare_json,
+    "kills": answer_json.kills_answer_json,
+    "salvo": answer_json.salvo_answer_json,
+    "odds": answer_json.odds_json,
+    "compare": answer_json.compare_json,
     "plan": _plan,
-    "army": app.army_json,
+    "army": answer_json.army_json,
     "plan_lists": plan_lists_json,
 }
 

@@ -2,10 +2,10 @@
 unit) under some options, once, over turns, or as mortal wounds; resolved exactly.
 
 The command line, the web page and the army tables build their questions here, from the words
-a player types (:mod:`mathhammer.report.specs`); the reports of an answer are
+a player types (:mod:`mathhammer.app.specs`); the reports of an answer are
 :mod:`mathhammer.report.text` and :mod:`mathhammer.report.jsonout`.
 
->>> from mathhammer.report.specs import attacker_of, target_of
+>>> from mathhammer.app.specs import attacker_of, target_of
 >>> a = attacker_of("10x 1 | 3+ | 4 | 0 | 1")
 >>> name, t = target_of("5x T4 Sv5+ W1")
 >>> q = Query(a.label, a.profiles, name, t)
