@@ -20,9 +20,13 @@ of the highest value among the candidate (piece, target) pairs it is given, and 
    target is itself found by branch and bound over subsets of its units, in order, with the
    bound :meth:`_Chain.tables`: ``W(k, s)``, the best a policy could get from state ``s`` with
    the units from the ``k``-th on if it could choose each unit after seeing the state
-   (:func:`adaptive_bound`; a fixed subset is one such policy, so ``W`` bounds it). ``lam`` is
-   chosen by subgradient steps in floating point (any value gives a valid bound); the bound
-   itself is computed exactly, with ``lam`` rounded to a rational.
+   (:func:`adaptive_bound`; a fixed subset is one such policy, so ``W`` bounds it), best first
+   (:meth:`_Search.best_first`: stopped by the budget, the price is the highest bound of a
+   branch still open, a bound as valid). ``lam`` is chosen by subgradient steps in floating
+   point (any value gives a valid bound): on the adaptive bound, then on each target's subset
+   found by coordinate ascent (:meth:`_Search.ascent`: cheap, whatever the number of units),
+   then on the prices; the bound itself is computed exactly, with ``lam`` rounded to a
+   rational.
 3. **Dynamic programming over the targets.** The targets in order of their price; the state
    is which pieces are still free. At a target, the subsets of the free pieces whose reduced
    value ``f_t(S) - lam(S)`` could still lead to a plan better than the best so far are tried,
@@ -36,7 +40,9 @@ of the highest value among the candidate (piece, target) pairs it is given, and 
    target takes the first of them still free. Either way every plan keeps one of its
    equivalents, of the same value, in the search.
 5. **Anytime.** A local search (single moves and swaps) gives the first best plan; the search
-   stops after ``budget`` steps (every phase within its share), and then the best plan found
+   stops after ``budget`` steps (every phase within its share; a step is a subset or a state,
+   and one more per :data:`WORK_UNIT` of the chains' work, so that a step takes about as long
+   whatever the targets' states and the units' number), and then the best plan found
    is returned with its exact value and an exact upper bound on every plan (``bound``;
    ``gap = bound - value``, 0 when proved).
 
@@ -79,7 +85,8 @@ import attrs
 from ..prob.pmf import PMF
 
 #: steps the search may take by default (each a subset valued or a state of the targets
-#: visited): about 10 s of one core for a 20 x 20 plan
+#: visited, and the chains' work, :data:`WORK_UNIT`): at most about 8 s of one core for any
+#: plan of up to 20 x 20 of tests/benchmark.py's growth (--search)
 BUDGET = 1_500_000
 #: subgradient steps for the multipliers: on the adaptive bound (cheap), then on the prices;
 #: the step halves after PATIENCE steps without a better bound; it aims at TARGET_SHARE of the
