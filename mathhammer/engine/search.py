@@ -87,7 +87,7 @@ from ..prob.pmf import PMF
 #: steps the search may take by default (each a subset valued or a state of the targets
 #: visited, and the chains' work, :data:`WORK_UNIT`): at most about 8 s of one core for any
 #: plan of up to 20 x 20 of tests/benchmark.py's growth (--search)
-BUDGET = 1_500_000
+BUDGET = 2_000_000
 #: subgradient steps for the multipliers: on the adaptive bound (cheap), then on the prices;
 #: the step halves after PATIENCE steps without a better bound; it aims at TARGET_SHARE of the
 #: best plan's value
@@ -95,6 +95,9 @@ ADAPTIVE_STEPS, PRICE_STEPS, PATIENCE, TARGET_SHARE = 60, 40, 3, 0.95
 #: steps on the coordinate ascent's subsets (:meth:`_Search.ascent`) between the two, and its
 #: sweeps at most
 ASCENT_STEPS, ASCENT_SWEEPS = 120, 4
+#: units that may shoot one target from which the multipliers take the ascent's steps and the
+#: prices are found best first (:attr:`_Search.bulky`)
+BULKY_UNITS = 18
 #: the multipliers are rounded to multiples of 1 / LAMBDA_DENOMINATOR (exact rationals)
 LAMBDA_DENOMINATOR = 1 << 16
 #: local searches from random starts (seeded) for the first plan
@@ -110,7 +113,13 @@ FIRST_SHARE, PRICE_SHARE, TIGHTEN_SHARE, TIGHTEN_ROUNDS = 0.25, 0.35, 0.25, 12
 #: a step of the budget for this much of the chains' work (:attr:`_Chain.meter`: a state of a
 #: distribution computed, times the prefix's length for the exact ones), on top of one per
 #: subset or state: so that a step costs about as much time whatever the chains
-WORK_UNIT = 32
+WORK_UNIT = 64
+#: the same for a plan with a target that many units may shoot (:attr:`_Search.bulky`): its
+#: exact distributions after a long prefix cost more
+BULKY_WORK_UNIT = 48
+#: and its exact distributions' work for each state and unit of their prefix (their integers
+#: grow with it; 1 for the others, as a float distribution's state)
+BULKY_EXACT_WORK = 3
 #: prefix distributions a chain keeps (it forgets them all past this, and recomputes)
 MAX_CACHED = 200_000
 
@@ -240,6 +249,8 @@ class _Chain:
         #: the work of the distributions computed (states times the prefix's length for the
         #: exact ones, whose integers grow with it), shared with the search (:meth:`_Search.tick`)
         self.meter = [0]
+        #: an exact distribution's work for each state and unit of its prefix (:attr:`meter`)
+        self.exact_work = 1
         self._fdist: dict[tuple[tuple[int, int], ...], tuple[float, ...]] = {}
         self.values: dict[tuple[tuple[int, int], ...], Fraction] = {}
         #: the adaptive bound after a prefix from a unit on, for the search's exact tables:
@@ -264,7 +275,7 @@ class _Chain:
                 den *= opt.den
                 g = math.gcd(den, *out)
                 got = (tuple(x // g for x in out), den // g)
-                self.meter[0] += len(out) * len(prefix)  # its integers grow with the prefix
+                self.meter[0] += self.exact_work * len(out) * len(prefix)  # its integers grow
             if len(self._dist) >= MAX_CACHED:
                 self._dist.clear()
             self._dist[prefix] = got
@@ -483,14 +494,20 @@ class _Search:
                 if self.uk[a] == self.uk[b] and allowed[i - 1] == allowed[i]:
                     self.run_prev[i] = i - 1
         self.full = (1 << n_pieces) - 1
+        #: a target that as many units may shoot as :data:`BULKY_UNITS`: its price is too many
+        #: subsets for branch and bound in depth; the multipliers take the ascent's steps, and
+        #: the prices are found best first (a bound when stopped)
+        self.bulky = max((len(ch.units) for ch in self.chains), default=0) >= BULKY_UNITS
+        for ch in self.chains:
+            ch.exact_work = BULKY_EXACT_WORK if self.bulky else 1
         #: the last float pricing without hints (:meth:`priced`): its multipliers, its answer
         self.priced_memo: dict[tuple[float, ...], tuple[list[Any], list[Any]]] = {}
 
     def tick(self) -> None:
         """One step, and one more for each :data:`WORK_UNIT` of the chains' work since."""
-        work = self.meter[0]
-        self.steps += 1 + work // WORK_UNIT
-        self.meter[0] = work % WORK_UNIT
+        work, unit = self.meter[0], BULKY_WORK_UNIT if self.bulky else WORK_UNIT
+        self.steps += 1 + work // unit
+        self.meter[0] = work % unit
         if self.active and self.steps > self.stop_at:
             raise _Stop
 
@@ -706,15 +723,25 @@ class _Search:
             if tables_only:
                 best.append((zero, (), 0))
                 continue
-            if until is not None:  # best first, within its share of the steps left
+            if until is not None and self.bulky:  # best first, in its share of the steps left
                 best.append(self.best_first(t, tables[t], lam, None if hints is None else
                                             hints[t], self.steps + max(
                                                 0, until - self.steps) // left))
                 left -= 1
                 continue
-            got = self.subsets(t, tables[t], lam_ints, exact, self.full, zero, maximise=True,
-                               runs=False, hint=None if hints is None else hints[t],
-                               ftable=None if ftables is None else ftables[t])
+            if until is not None:
+                self.active, self.stop_at = True, until
+            kept: list[tuple[Any, Prefix, int]] = []
+            try:
+                got = self.subsets(t, tables[t], lam_ints, exact, self.full, zero,
+                                   maximise=True, runs=False,
+                                   hint=None if hints is None else hints[t],
+                                   ftable=None if ftables is None else ftables[t], out=kept)
+            except _Stop:  # the price: the adaptive bound; the subset: the best one found
+                got = [(tables[t][0][0], *(kept[0][1:] if kept else ((), 0)))]
+            finally:
+                if until is not None:
+                    self.active = False
             best.append(got[0] if got else (zero, (), 0))
         if memo_key is not None:  # the same float multipliers priced again: the first plans'
             self.priced_memo = {memo_key: (tables, best)}  # and the proof's (the last kept)
@@ -779,15 +806,16 @@ class _Search:
         scale, idle = 1.0, 0
         choices: dict[int, list[int]] = {}
         hints: list[tuple[Prefix, int] | None] = [None] * self.p.targets
-        for step in range(ADAPTIVE_STEPS + ASCENT_STEPS + PRICE_STEPS):
+        ascent = ASCENT_STEPS if self.bulky else 0
+        for step in range(ADAPTIVE_STEPS + ascent + PRICE_STEPS):
             if self.steps > until:
                 break
             priced = step >= ADAPTIVE_STEPS
-            if step in (ADAPTIVE_STEPS, ADAPTIVE_STEPS + ASCENT_STEPS):
+            if step in (ADAPTIVE_STEPS, ADAPTIVE_STEPS + ascent):
                 lam, scale, idle, best = best[1], 0.5, 0, (math.inf, best[1])
             total = sum(lam)
             grad = [1.0] * n
-            if step >= ADAPTIVE_STEPS + ASCENT_STEPS:  # the prices (from the ascent's subsets)
+            if step >= ADAPTIVE_STEPS + ascent:  # the prices (from the ascent's subsets)
                 _tables, bests = self.priced(lam, False, False, hints, until=until)
             elif priced:
                 if self.steps + self.ascent_cost() > until:
@@ -832,7 +860,7 @@ class _Search:
         two sweeps each): one is not begun without them."""
         work = sum(3 * 2 * len(ch.states) * sum(len(opts) + 1 for opts in ch.options)
                    for t, ch in enumerate(self.chains) if self.target_class[t] == t)
-        return work // WORK_UNIT
+        return work // (BULKY_WORK_UNIT if self.bulky else WORK_UNIT)
 
     def ascent(self, t: int, lam: Sequence[float], choices: dict[int, list[int]]
                ) -> tuple[float, Prefix, int]:
