@@ -268,3 +268,76 @@ def test_alike_targets_and_units_share_their_steps():
     one.best()
     assert len(pl._moves) == len(one._moves)  # as many steps as into one of the targets
     assert best.proved and best.best.value == pl.fixed()[0].value
+
+
+def _enumerated_price(s, p, t, lam):
+    """The most any subset of target ``t``'s candidates yields at ``lam`` (exact), by
+    enumeration of every option (or none) of each of its units."""
+    ch = s.chains[t]
+    subsets = itertools.product(*[[None] + list(range(len(o))) for o in ch.options])
+    return max(ch.value(pre) - sum((lam[i] for k, o in pre for i in range(len(p.pieces))
+                                    if ch.options[k][o].mask >> i & 1), F(0))
+               for pre in (tuple((k, o) for k, o in enumerate(c) if o is not None)
+                           for c in subsets))
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_a_best_first_price_stopped_or_not_bounds_the_enumerations(seed):
+    # best-first pricing stopped after 0, 1, 3, 10 steps and unstopped: its price (with the
+    # float margin, as the proof takes it) is never below the enumeration's price, its subset
+    # is worth what it says and no more than the price; unstopped it is the price itself
+    from mathhammer.engine.search import LAMBDA_DENOMINATOR, _margin, _price_above
+
+    p = synthetic(700 + seed, 5, 3, split=seed % 3 == 2)
+    rng = random.Random(seed)
+    lam = [F(rng.randrange(0, 6 * LAMBDA_DENOMINATOR), LAMBDA_DENOMINATOR) for _ in p.pieces]
+    floats = [float(x) for x in lam]
+    ints = [x.numerator * (LAMBDA_DENOMINATOR // x.denominator) for x in lam]
+    s = _Search(p, 10**9)
+    ftables, _rough = s.priced(floats, False, True)
+    for t in range(p.targets):
+        price = _enumerated_price(s, p, t, lam)
+        margin = _margin(ftables[t], ints, LAMBDA_DENOMINATOR)
+        for steps in (0, 1, 3, 10, 10**9):
+            red, prefix, mask = s.best_first(t, ftables[t], floats, None, s.steps + steps)
+            assert _price_above(red, margin) >= price
+            got = s.chains[t].value(prefix) - sum((lam[i] for i in range(len(p.pieces))
+                                                   if mask >> i & 1), F(0))
+            assert got <= price
+            if steps == 10**9:
+                assert abs(red - float(price)) < 1e-9 * (1 + abs(float(price)))
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_the_ascent_is_a_subset_below_the_price(seed):
+    # the multipliers' coordinate ascent: a real subset, worth (in floats) what it says, never
+    # above the enumeration's price; no unit alone changes it for the better
+    p = synthetic(800 + seed, 5, 3, split=seed % 3 == 2)
+    rng = random.Random(seed)
+    lam = [F(rng.randrange(0, 6 * 1024), 1024) for _ in p.pieces]
+    floats = [float(x) for x in lam]
+    s = _Search(p, 10**9)
+    for t in range(p.targets):
+        red, prefix, mask = s.ascent(t, floats, {})
+        ch = s.chains[s.target_class[t]]
+        exact = ch.value(prefix) - sum((lam[i] for i in range(len(p.pieces)) if mask >> i & 1),
+                                       F(0))
+        assert abs(float(exact) - red) < 1e-9 * (1 + abs(red)) or (red == 0.0 and exact <= 0)
+        assert exact <= _enumerated_price(s, p, t, lam)
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_a_stopped_search_states_a_gap_at_least_the_real_one(seed):
+    # random plans, stopped at every budget from 1 step to the proof: the plan is worth what
+    # it says, the bound is at least the enumeration's optimum (the stated gap at least the
+    # real one), and a search that finishes is proved
+    rng = random.Random(900 + seed)
+    p = synthetic(900 + seed, rng.randint(4, 6), rng.randint(2, 4))
+    plans = enumerate_plans(p)
+    best = max(v for v, _a, _k in plans)
+    for budget in (1, 10, 100, 1000, 10**6):
+        found = search(p, budget)
+        assert found.value == value_of(p, found.targets) <= best <= found.bound
+        assert found.gap >= best - found.value >= 0
+        if found.complete:
+            assert found.proved and found.value == best

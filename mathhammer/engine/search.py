@@ -20,9 +20,13 @@ of the highest value among the candidate (piece, target) pairs it is given, and 
    target is itself found by branch and bound over subsets of its units, in order, with the
    bound :meth:`_Chain.tables`: ``W(k, s)``, the best a policy could get from state ``s`` with
    the units from the ``k``-th on if it could choose each unit after seeing the state
-   (:func:`adaptive_bound`; a fixed subset is one such policy, so ``W`` bounds it). ``lam`` is
-   chosen by subgradient steps in floating point (any value gives a valid bound); the bound
-   itself is computed exactly, with ``lam`` rounded to a rational.
+   (:func:`adaptive_bound`; a fixed subset is one such policy, so ``W`` bounds it), best first
+   (:meth:`_Search.best_first`: stopped by the budget, the price is the highest bound of a
+   branch still open, a bound as valid). ``lam`` is chosen by subgradient steps in floating
+   point (any value gives a valid bound): on the adaptive bound, then on each target's subset
+   found by coordinate ascent (:meth:`_Search.ascent`: cheap, whatever the number of units),
+   then on the prices; the bound itself is computed exactly, with ``lam`` rounded to a
+   rational.
 3. **Dynamic programming over the targets.** The targets in order of their price; the state
    is which pieces are still free. At a target, the subsets of the free pieces whose reduced
    value ``f_t(S) - lam(S)`` could still lead to a plan better than the best so far are tried,
@@ -36,7 +40,9 @@ of the highest value among the candidate (piece, target) pairs it is given, and 
    target takes the first of them still free. Either way every plan keeps one of its
    equivalents, of the same value, in the search.
 5. **Anytime.** A local search (single moves and swaps) gives the first best plan; the search
-   stops after ``budget`` steps (every phase within its share), and then the best plan found
+   stops after ``budget`` steps (every phase within its share; a step is a subset or a state,
+   and one more per :data:`WORK_UNIT` of the chains' work, so that a step takes about as long
+   whatever the targets' states and the units' number), and then the best plan found
    is returned with its exact value and an exact upper bound on every plan (``bound``;
    ``gap = bound - value``, 0 when proved).
 
@@ -66,6 +72,7 @@ and its step budget); split apart, each would pass all of it to the others.
 from __future__ import annotations
 
 import functools
+import heapq
 import math
 import operator
 import random
@@ -78,12 +85,19 @@ import attrs
 from ..prob.pmf import PMF
 
 #: steps the search may take by default (each a subset valued or a state of the targets
-#: visited): about 10 s of one core for a 20 x 20 plan
+#: visited, and the chains' work, :data:`WORK_UNIT`): at most about 8 s of one core for any
+#: plan of up to 20 x 20 of tests/benchmark.py's growth (--search)
 BUDGET = 2_000_000
 #: subgradient steps for the multipliers: on the adaptive bound (cheap), then on the prices;
 #: the step halves after PATIENCE steps without a better bound; it aims at TARGET_SHARE of the
 #: best plan's value
 ADAPTIVE_STEPS, PRICE_STEPS, PATIENCE, TARGET_SHARE = 60, 40, 3, 0.95
+#: steps on the coordinate ascent's subsets (:meth:`_Search.ascent`) between the two, and its
+#: sweeps at most
+ASCENT_STEPS, ASCENT_SWEEPS = 120, 4
+#: units that may shoot one target from which the multipliers take the ascent's steps and the
+#: prices are found best first (:attr:`_Search.bulky`)
+BULKY_UNITS = 18
 #: the multipliers are rounded to multiples of 1 / LAMBDA_DENOMINATOR (exact rationals)
 LAMBDA_DENOMINATOR = 1 << 16
 #: local searches from random starts (seeded) for the first plan
@@ -96,6 +110,16 @@ BEAM_SHARES = (0.25, 1.0)
 #: bound); of the rest, what a proof that stops leaves to tighten its bound (:func:`_tighten`,
 #: at most TIGHTEN_ROUNDS searches). No phase goes past its share.
 FIRST_SHARE, PRICE_SHARE, TIGHTEN_SHARE, TIGHTEN_ROUNDS = 0.25, 0.35, 0.25, 12
+#: a step of the budget for this much of the chains' work (:attr:`_Chain.meter`: a state of a
+#: distribution computed, times the prefix's length for the exact ones), on top of one per
+#: subset or state: so that a step costs about as much time whatever the chains
+WORK_UNIT = 64
+#: the same for a plan with a target that many units may shoot (:attr:`_Search.bulky`): its
+#: exact distributions after a long prefix cost more
+BULKY_WORK_UNIT = 48
+#: and its exact distributions' work for each state and unit of their prefix (their integers
+#: grow with it; 1 for the others, as a float distribution's state)
+BULKY_EXACT_WORK = 3
 #: prefix distributions a chain keeps (it forgets them all past this, and recomputes)
 MAX_CACHED = 200_000
 
@@ -222,6 +246,11 @@ class _Chain:
                           for opts in self.options]
         self.option_of = [{o.mask: i for i, o in enumerate(opts)} for opts in self.options]
         self._dist: dict[tuple[tuple[int, int], ...], tuple[tuple[int, ...], int]] = {}
+        #: the work of the distributions computed (states times the prefix's length for the
+        #: exact ones, whose integers grow with it), shared with the search (:meth:`_Search.tick`)
+        self.meter = [0]
+        #: an exact distribution's work for each state and unit of its prefix (:attr:`meter`)
+        self.exact_work = 1
         self._fdist: dict[tuple[tuple[int, int], ...], tuple[float, ...]] = {}
         self.values: dict[tuple[tuple[int, int], ...], Fraction] = {}
         #: the adaptive bound after a prefix from a unit on, for the search's exact tables:
@@ -246,6 +275,7 @@ class _Chain:
                 den *= opt.den
                 g = math.gcd(den, *out)
                 got = (tuple(x // g for x in out), den // g)
+                self.meter[0] += self.exact_work * len(out) * len(prefix)  # its integers grow
             if len(self._dist) >= MAX_CACHED:
                 self._dist.clear()
             self._dist[prefix] = got
@@ -266,6 +296,7 @@ class _Chain:
                         for j2, r in rows[j]:
                             out[j2] += w * r
                 got = tuple(out)
+                self.meter[0] += len(out)
             if len(self._fdist) >= MAX_CACHED:
                 self._fdist.clear()
             self._fdist[prefix] = got
@@ -445,6 +476,9 @@ class _Search:
                 masks.append([sum(1 << mine[b] for b in range(len(mine)) if sub >> b & 1)
                               for sub in range(1, 1 << len(mine))])  # every non-empty subset
             self.chains.append(_Chain(problem, t, us, masks))
+        self.meter = [0]
+        for ch in self.chains:
+            ch.meter = self.meter
         self.uk = problem.unit_kinds or tuple(range(max(units) + 1))
         self.tk = problem.target_kinds or tuple(range(problem.targets))
         # alike targets: the same kind and the same candidate pieces
@@ -460,11 +494,20 @@ class _Search:
                 if self.uk[a] == self.uk[b] and allowed[i - 1] == allowed[i]:
                     self.run_prev[i] = i - 1
         self.full = (1 << n_pieces) - 1
+        #: a target that as many units may shoot as :data:`BULKY_UNITS`: its price is too many
+        #: subsets for branch and bound in depth; the multipliers take the ascent's steps, and
+        #: the prices are found best first (a bound when stopped)
+        self.bulky = max((len(ch.units) for ch in self.chains), default=0) >= BULKY_UNITS
+        for ch in self.chains:
+            ch.exact_work = BULKY_EXACT_WORK if self.bulky else 1
         #: the last float pricing without hints (:meth:`priced`): its multipliers, its answer
         self.priced_memo: dict[tuple[float, ...], tuple[list[Any], list[Any]]] = {}
 
     def tick(self) -> None:
-        self.steps += 1
+        """One step, and one more for each :data:`WORK_UNIT` of the chains' work since."""
+        work, unit = self.meter[0], BULKY_WORK_UNIT if self.bulky else WORK_UNIT
+        self.steps += 1 + work // unit
+        self.meter[0] = work % unit
         if self.active and self.steps > self.stop_at:
             raise _Stop
 
@@ -536,7 +579,9 @@ class _Search:
     def subsets(self, t: int, tables: Any, lam: Sequence[Any], exact: bool, free: int,
                 theta: Any, forced: int = 0, above: int = -1, maximise: bool = False,
                 runs: bool = True, hint: tuple[Prefix, int] | None = None,
-                ftable: list[list[float]] | None = None) -> list[tuple[Any, Prefix, int]]:
+                ftable: list[list[float]] | None = None,
+                out: list[tuple[Any, Prefix, int]] | None = None
+                ) -> list[tuple[Any, Prefix, int]]:
         """The subsets of the ``free`` pieces that target ``t`` may take whose reduced value
         ``f_t(S) - lam(S)`` is at least ``theta`` (None: every one; ``exact``: ``lam`` in
         multiples of ``1 / LAMBDA_DENOMINATOR``, else floats), as ``(reduced value,
@@ -546,10 +591,11 @@ class _Search:
         order, with the adaptive bound ``tables`` (:meth:`_Chain.tables`). A price (an upper
         bound) takes no ``runs``: the dominance rules hold for a plan's subsets together, not
         for one target's alone. ``hint``: a subset to start from when maximising. ``ftable``:
-        the same tables in floats, a filter before the exact bound (:func:`_margin`)."""
+        the same tables in floats, a filter before the exact bound (:func:`_margin`). ``out``:
+        where the subsets go (the best so far, when the budget stops a maximisation)."""
         ch = self.chains[t]
         n_units = len(ch.units)
-        out: list[tuple[Any, Prefix, int]] = []
+        out = [] if out is None else out
         run_prev = self.run_prev if runs else [-1] * len(self.run_prev)
         mine = getattr(self, "tables", None)
         own = exact and mine is not None and tables is mine[t] and lam is self.lam_int and \
@@ -653,9 +699,9 @@ class _Search:
         """Each target's tables and its price with its best subset ``(reduced value,
         prefix, mask)`` for ``lam`` (exact: ``lam`` as Fractions), once for alike targets
         (their chains are built alike); ``hints``: a subset to start from for each,
-        ``ftables``: the float tables of ``lam`` (exact: the filter). Floats only: past
-        ``until`` steps, a target's price is its adaptive bound from its start (no subset:
-        a looser bound, as valid)."""
+        ``ftables``: the float tables of ``lam`` (exact: the filter). Floats only, with
+        ``until``: each target priced by :meth:`best_first` within its share of the steps
+        left until then (its price then a bound, its subset the best found)."""
         memo_key = tuple(lam) if not exact and not tables_only and hints is None and \
             ftables is None else None
         if memo_key is not None and memo_key in self.priced_memo:
@@ -666,6 +712,7 @@ class _Search:
         lam_ints = [x.numerator * (LAMBDA_DENOMINATOR // x.denominator) for x in lam] \
             if exact else lam
         zero: Any = Fraction(0) if exact else 0.0
+        left = sum(1 for t, c in enumerate(self.target_class) if c == t)
         for t, ch in enumerate(self.chains):
             c = self.target_class[t]
             if c != t:
@@ -676,15 +723,22 @@ class _Search:
             if tables_only:
                 best.append((zero, (), 0))
                 continue
+            if until is not None and self.bulky:  # best first, in its share of the steps left
+                best.append(self.best_first(t, tables[t], lam, None if hints is None else
+                                            hints[t], self.steps + max(
+                                                0, until - self.steps) // left))
+                left -= 1
+                continue
             if until is not None:
                 self.active, self.stop_at = True, until
+            kept: list[tuple[Any, Prefix, int]] = []
             try:
                 got = self.subsets(t, tables[t], lam_ints, exact, self.full, zero,
                                    maximise=True, runs=False,
                                    hint=None if hints is None else hints[t],
-                                   ftable=None if ftables is None else ftables[t])
-            except _Stop:
-                got = [(tables[t][0][0], (), 0)]
+                                   ftable=None if ftables is None else ftables[t], out=kept)
+            except _Stop:  # the price: the adaptive bound; the subset: the best one found
+                got = [(tables[t][0][0], *(kept[0][1:] if kept else ((), 0)))]
             finally:
                 if until is not None:
                     self.active = False
@@ -692,6 +746,53 @@ class _Search:
         if memo_key is not None:  # the same float multipliers priced again: the first plans'
             self.priced_memo = {memo_key: (tables, best)}  # and the proof's (the last kept)
         return tables, best
+
+    def best_first(self, t: int, table: list[list[float]], lam: Sequence[float],
+                   hint: tuple[Prefix, int] | None, until: int) -> tuple[float, Prefix, int]:
+        """Target ``t``'s price at ``lam`` (floats) by best-first branch and bound over its
+        units in order (the adaptive bound ``table``): ``(price, prefix, mask)`` with its
+        best subset; stopped after ``until`` steps, the price is the highest bound of a
+        branch still open (no subset in it is worth more) or the best subset's value, and the
+        subset the best found. Every branch's prefix, with no more units, is itself a
+        subset (an incumbent at once); ``hint`` another."""
+        ch = self.chains[t]
+        n_units = len(ch.units)
+        costs = [[sum(lam[p] for p in _bits(o.mask)) for o in opts] for opts in ch.options]
+        inc: tuple[float, Prefix, int] = (0.0, (), 0)
+        if hint is not None:
+            cost = sum(costs[k][o] for k, o in hint[0])
+            red = ch.fvalue(hint[0]) - cost
+            if red > inc[0]:
+                inc = (red, hint[0], hint[1])
+        heap: list[tuple[float, int, int, Prefix, int, float]] = [
+            (-table[0][0], 0, 0, (), 0, 0.0)]
+        count = 1
+        while heap:
+            neg, _c, k, prefix, mask, cost = heap[0]
+            if -neg <= inc[0]:
+                return inc  # no branch open can beat the best subset: proved
+            if self.steps >= until:
+                return (-neg, inc[1], inc[2])
+            heapq.heappop(heap)
+            self.tick()
+            here = ch.fdist(prefix)
+            red = sum(map(operator.mul, here, ch.fworth)) - cost
+            if red > inc[0]:
+                inc = (red, prefix, mask)
+            if k == n_units:
+                continue
+            nxt = table[k + 1]
+            kids = [(sum(map(operator.mul, here, nxt)) - cost, prefix, mask, cost)]
+            for o, opt in enumerate(ch.options[k]):
+                p2, c2 = prefix + ((k, o),), cost + costs[k][o]
+                kids.append((sum(map(operator.mul, ch.fdist(p2), nxt)) - c2, p2,
+                             mask | opt.mask, c2))
+            self.meter[0] += len(here) * (len(kids) + 1)  # the dot products
+            for bound, p2, m2, c2 in kids:
+                if bound > inc[0]:
+                    heapq.heappush(heap, (-bound, count, k + 1, p2, m2, c2))
+                    count += 1
+        return inc
 
     def multipliers(self, target: float, until: int) -> list[float]:
         """Multipliers (one per piece) that make the Lagrange bound small: subgradient steps
@@ -703,26 +804,37 @@ class _Search:
         lam = [0.0] * n
         best = (math.inf, lam)
         scale, idle = 1.0, 0
+        choices: dict[int, list[int]] = {}
         hints: list[tuple[Prefix, int] | None] = [None] * self.p.targets
-        for step in range(ADAPTIVE_STEPS + PRICE_STEPS):
+        ascent = ASCENT_STEPS if self.bulky else 0
+        for step in range(ADAPTIVE_STEPS + ascent + PRICE_STEPS):
             if self.steps > until:
                 break
             priced = step >= ADAPTIVE_STEPS
-            if step == ADAPTIVE_STEPS:
+            if step in (ADAPTIVE_STEPS, ADAPTIVE_STEPS + ascent):
                 lam, scale, idle, best = best[1], 0.5, 0, (math.inf, best[1])
             total = sum(lam)
             grad = [1.0] * n
-            all_tables, bests = self.priced(lam, False, not priced, hints, until=until)
+            if step >= ADAPTIVE_STEPS + ascent:  # the prices (from the ascent's subsets)
+                _tables, bests = self.priced(lam, False, False, hints, until=until)
+            elif priced:
+                if self.steps + self.ascent_cost() > until:
+                    break  # no time for another: nor for the prices
+                bests = [self.ascent(t, lam, choices) for t in range(self.p.targets)]
+                self.tick()
+            else:
+                all_tables, bests = self.priced(lam, False, True)
+            if priced:
+                hints = [(prefix, mask) if mask else None for _r, prefix, mask in bests]
             usage: dict[int, dict[int, float]] = {}
             for t, ch in enumerate(self.chains):
-                tables = all_tables[t]
                 if priced:
                     red, prefix, mask = bests[t]
-                    hints[t] = (prefix, mask) if mask else None
                     total += red
                     for p in _bits(mask):
                         grad[p] -= 1.0
                 else:
+                    tables = all_tables[t]
                     total += tables[0][0]
                     c = self.target_class[t]
                     if c not in usage:
@@ -742,6 +854,82 @@ class _Search:
                 / norm
             lam = [x - size * g for x, g in zip(lam, grad, strict=True)]
         return best[1]
+
+    def ascent_cost(self) -> int:
+        """About the steps of one round of :meth:`ascent` (each class of targets, its starts,
+        two sweeps each): one is not begun without them."""
+        work = sum(3 * 2 * len(ch.states) * sum(len(opts) + 1 for opts in ch.options)
+                   for t, ch in enumerate(self.chains) if self.target_class[t] == t)
+        return work // (BULKY_WORK_UNIT if self.bulky else WORK_UNIT)
+
+    def ascent(self, t: int, lam: Sequence[float], choices: dict[int, list[int]]
+               ) -> tuple[float, Prefix, int]:
+        """A good subset for target ``t``'s price at ``lam`` (floats; a lower estimate of the
+        price, for the multipliers' steps): coordinate ascent over its units, each in turn
+        taking its best option (or none) with the others fixed, from the last one found
+        (``choices``, kept per class of alike targets) until no unit changes. Each unit's
+        choice is valued with the distribution before it and the worth after it of the
+        units after it: one product each."""
+        c = self.target_class[t]
+        ch = self.chains[c]
+        n_units = len(ch.units)
+        costs = [[sum(lam[p] for p in _bits(o.mask)) for o in opts] for opts in ch.options]
+        starts = [[len(opts) - 1 for opts in ch.options], [-1] * n_units]
+        if c in choices:
+            starts.insert(0, choices[c])
+        best: tuple[float, list[int]] | None = None
+        for start in starts:
+            got = self._ascend(ch, list(start), costs)
+            if best is None or got[0] > best[0] + 1e-12 * (1.0 + abs(best[0])):
+                best = got
+        assert best is not None
+        red, pick = best
+        choices[c] = pick
+        prefix = tuple((k, o) for k, o in enumerate(pick) if o >= 0)
+        mask = functools.reduce(operator.or_, (ch.options[k][o].mask for k, o in prefix), 0)
+        return (red, prefix, mask) if red > 0.0 else (0.0, (), 0)
+
+    def _ascend(self, ch: _Chain, pick: list[int], costs: list[list[float]]
+                ) -> tuple[float, list[int]]:
+        """:meth:`ascent` from one start ``pick`` (each unit's option, -1: none): its reduced
+        value and the choice it ends with."""
+        n_units = len(ch.units)
+        width = len(ch.states)
+        red = 0.0
+        for _sweep in range(ASCENT_SWEEPS):
+            after = [ch.fworth]  # after[i]: the worth before unit n - i, of the units after
+            for k in range(n_units - 1, -1, -1):
+                o = pick[k]
+                self.meter[0] += width
+                after.append(after[-1] if o < 0 else
+                             [sum(r * after[-1][j2] for j2, r in row)
+                              for row in ch.options[k][o].frows])
+            after.reverse()
+            dist = [0.0] * width
+            dist[0] = 1.0
+            changed, paid = False, 0.0
+            for k in range(n_units):
+                nxt = after[k + 1]
+                best_v, best_o, best_d = sum(map(operator.mul, dist, nxt)), -1, dist
+                for o, opt in enumerate(ch.options[k]):
+                    self.meter[0] += width
+                    out = [0.0] * width
+                    for j, w in enumerate(dist):
+                        if w:
+                            for j2, r in opt.frows[j]:
+                                out[j2] += w * r
+                    v = sum(map(operator.mul, out, nxt)) - costs[k][o]
+                    if v > best_v + 1e-12 * (1.0 + abs(best_v)):
+                        best_v, best_o, best_d = v, o, out
+                if best_o != pick[k]:
+                    pick[k], changed = best_o, True
+                dist = best_d
+                if best_o >= 0:
+                    paid += costs[k][best_o]
+            red = sum(map(operator.mul, dist, ch.fworth)) - paid
+            if not changed:
+                break
+        return red, pick
 
     # -- first plans (floating point) ------------------------------------------------------
 
@@ -838,6 +1026,7 @@ class _Search:
             assert best is not None
             out[i] = best[1]
             masks[best[1]] |= 1 << i
+        self.meter[0] = 0
         return tuple(t for t in out if t is not None)
 
     def local(self, starts: Sequence[Sequence[int]],
@@ -903,6 +1092,7 @@ class _Search:
                     if t2 != t1:
                         v = total - vals[t1] - vals[t2] + v1 + value_of(t2, masks[t2] | 1 << i)
                         note(v, tuple(a[:i]) + (t2,) + tuple(a[i + 1:]))
+        self.meter[0] = 0  # the first plans' work is not the budget's (no phase stops it)
         return sorted(seen.values(), key=lambda va: (-va[0], va[1]))
 
     def shuffled(self, count: int) -> list[tuple[int, ...]]:
