@@ -505,12 +505,16 @@ def _final(volleys: list[_Volley], rolled: list[PMF], unit: Squad, start: UnitSt
         losses = _losses(v, False)
         slot = devs.index(i) if i in devs else None
         per = attack_wounds(v.weapon, v.rolls, v.options, rules, ordered=False)
-        kinds, single = _wound_kinds(per)
         alike = saves_alike(fails)
-        faces = one_kind(fails, kinds)
         last = slot is not None and len(devs) == 1 and i == len(volleys) - 1
         packets = last and rules.devastating_excess_lost and _mortal_fnp_alike(v)
         merge = alike and packets
+        if packets_first(alike, slot is not None):  # the shape not needed
+            keys = _by_count(keys, v, n, per, tuple(fails[0].items()),
+                             packet_move(allocation, losses, v.precision), slot, merge)
+            continue
+        kinds, single = _wound_kinds(per)
+        faces = one_kind(fails, kinds)
         shape = _Shape.of(keys, v, n, per, losses, allocation, slot, merge, last, packets,
                           faces)
         path = choose_path(shape, alike, faces is not None, single)
@@ -683,6 +687,19 @@ def choose_path(shape: _Shape, alike: bool, one_kind: bool, single: bool) -> Pat
     Devastating weapon whose attacks make at most one wound each (and one kind),
     :attr:`Path.ATTACKS` always."""
     return min(reversed(paths_for(shape, alike, one_kind, single)), key=shape.cost)
+
+
+def packets_first(alike: bool, tallied: bool) -> bool:
+    """Whether :func:`choose_path` would take :attr:`Path.PACKETS` whatever the shape: every
+    group saves alike and the weapon is not Devastating (:attr:`_Shape.tallied`), so
+    :func:`_final` takes it without working out the shape. Its cost (:meth:`_Shape.cost`),
+    ``k`` packet steps per attack over the states with ``losses`` moves each (``k`` steps for
+    a fixed loss), is then at most each other path's that may apply: WOUNDS moves once more
+    per step, ATTACKS has ``1 + k * losses`` outcomes per attack on weights as wide; SINGLE
+    needs a Devastating weapon, FIRST and PHASES groups that save differently (a test holds
+    :func:`choose_path` to it). A Devastating weapon's merged packets are not: the general
+    chain's estimate may be lower."""
+    return alike and not tallied
 
 
 def paths_for(shape: _Shape, alike: bool, one_kind: bool, single: bool) -> list[Path]:
