@@ -317,12 +317,15 @@ def attack(profiles: Profile | Sequence[Profile] | Any, target: Target | Squad |
     entries = tuple(_entries(profiles, melee, target, opts, named))
     args = (entries, target, state, named, attacker, opts, rules,
             _attacker_name(profiles, entries))
-    try:
-        hash(args)
-    except TypeError:  # a value that cannot be a key (a rule from data holding a list...)
-        # cached() types the memo as the function; it is an lru_cache, which has __wrapped__
-        return _answer.__wrapped__(*args)  # type: ignore[attr-defined]
-    return _answer(*args)
+    try:  # hashed once, by the memo (a Weapon's or a Target's hash is a Python call)
+        return _answer(*args)
+    except TypeError:
+        try:
+            hash(args)
+        except TypeError:  # a value that cannot be a key (a rule from data holding a list...)
+            # cached() types the memo as the function; an lru_cache, which has __wrapped__
+            return _answer.__wrapped__(*args)  # type: ignore[attr-defined]
+        raise  # raised by the work itself
 
 
 @cached(maxsize=128)
@@ -338,8 +341,8 @@ def _answer(entries: tuple[tuple[Weapon, int], ...], target: Target | Squad, sta
              "attacker_name": attacker_name,
              "target_name": target.name}  # else described when shown
     starts = {unit.start(): 1} if state is None else unit_weights(target, state)
-    runs = [(w, _attack_from(list(entries), target, opts, rules, s, list(named), attacker,
-                             asked if len(starts) == 1 else {}))
+    runs = [(w, _attack_from(list(entries), target, unit, opts, rules, s, list(named),
+                             attacker, asked if len(starts) == 1 else {}))
             for s, w in starts.items()]
     if len(runs) == 1:
         return runs[0][1]
@@ -425,11 +428,10 @@ class _Volley:
         return self.weapon.parsed.devastating_wounds
 
 
-def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts: Options,
-                 rules: RuleSet, start: UnitState, named: list, attacker: Target | None,
-                 asked: dict[str, Any]) -> Result:
-    unit = _unit(target)
-    rolls = _rolls_target(unit, rules, start)
+def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, unit: Squad,
+                 opts: Options, rules: RuleSet, start: UnitState, named: list,
+                 attacker: Target | None, asked: dict[str, Any]) -> Result:
+    rolls = _rolls_of(unit, rules, start)
     below_half, below_starting = _strength(unit, start) if named else (False, False)
     volleys: list[_Volley] = []
     for weapon, count in entries:
@@ -474,7 +476,9 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts
                     faces = tuple(save_fails(v.weapon, v.groups[first if first is not None
                                                                  else 0], v.options,
                                              rules).items())
-                law = _counter(v, n, faces, rules, name)
+                # the attacks need no key: the dice's sum over the models, at once
+                law = n.repeat(v.count) if name == "attacks" else _counter(v, n, faces, rules,
+                                                                           name)
                 out = law if out is None else out + law
             return out
         if name == "hazard":
@@ -732,6 +736,14 @@ def _unit(target: Target | Squad) -> Squad:
     return Squad.of(target)
 
 
+def _rolls_of(unit: Squad, rules: RuleSet, start: UnitState) -> Target:
+    """The profile the hit and wound rolls use: one unharmed group's is (most often) its own,
+    found at once (:meth:`Squad.rolls_target`) without hashing a key; else remembered."""
+    if len(unit.groups) == 1 and start[0] == (unit.groups[0].models, 0):
+        return unit.rolls_target(rules, start)
+    return _rolls_target(unit, rules, start)
+
+
 @cached(maxsize=256)
 def _rolls_target(unit: Squad, rules: RuleSet, start: UnitState) -> Target:
     """The profile the hit and wound rolls use (cached: building it checks a new Target)."""
@@ -769,11 +781,10 @@ def _losses_of(unit: Squad, start: UnitState, states: PMF) -> tuple[PMF, PMF, tu
 @cached(maxsize=1024)
 def _counter(v: _Volley, n: PMF, faces: tuple[tuple[str, int], ...], rules: RuleSet,
              name: str) -> PMF:
-    """One counter of one weapon (one of :data:`_COUNTERS`), from the dice alone: every
-    attack counts as if rolled, saves against the model group the first wound goes to (whose
-    failing faces are ``faces``). Cached: every starting state of a sequence asks the same."""
-    if name == "attacks":
-        return n.repeat(v.count)
+    """One counter of one weapon (one of :data:`_COUNTERS` but the attacks, which the law
+    sums at once), from the dice alone: every attack counts as if rolled, saves against the
+    model group the first wound goes to (whose failing faces are ``faces``). Cached: every
+    starting state of a sequence asks the same."""
     per = attack_wounds(v.weapon, v.rolls, v.options, rules, ordered=False)
     if name == "hits":
         return _unit_total(per.map(lambda o: o[0]), n, v.count)
