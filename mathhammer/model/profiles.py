@@ -167,6 +167,8 @@ class Weapon:
             for check, value in zip(_WEAPON_CHECKS, (self.name, skill, strength, ap),
                                     strict=True):
                 check(self, None, value)
+        if not self.abilities:  # most weapons: parsed now (a slot asked first costs more)
+            object.__setattr__(self, "parsed", _NO_ABILITIES)
 
     @property
     def melee(self) -> bool:
@@ -175,7 +177,7 @@ class Weapon:
     @cached_property
     def parsed(self) -> Abilities:
         """The abilities parsed for the engine (kept: a slot of the weapon once asked, as the
-        engine asks at every step)."""
+        engine asks at every step; set as it is made when it has none)."""
         return parse_abilities(self.abilities) if self.abilities else _NO_ABILITIES
 
     def with_abilities(self, *extra: str) -> Weapon:
