@@ -306,10 +306,10 @@ def attack(profiles: Profile | Sequence[Profile] | Any, target: Target | Squad |
     rules = load_ruleset(opts.rules)
     if attacker is not None and not isinstance(attacker, Target):
         raise TypeError(f"attacker: expected a Target, got {type(attacker).__name__}")
-    if attacker is None:
+    if attacker is None and type(profiles) is not tuple:  # a (Weapon, models) has no profile
         attacker = own_profile(profiles)
-    if hasattr(target, "as_target"):
-        target = target.as_target()
+    if type(target) is not Target and hasattr(target, "as_target"):  # (a failed hasattr
+        target = target.as_target()  # costs an exception: a plain Target is known at once)
     if not isinstance(target, Target | Squad):
         raise TypeError(f"target: expected a Target, a Squad or a unit, got "
                         f"{type(target).__name__}")
