@@ -28,9 +28,6 @@ from .profiles import Target
 from .ruleset import RuleSet, ToughnessMixed
 from .state import Group, TargetState, UnitState
 
-#: a NamedTuple made from its fields' tuple without its Python ``__new__`` (as it does)
-_tuple_new = tuple.__new__
-
 
 def _groups(values: Iterable[Target]) -> tuple[Target, ...]:
     if type(values) is tuple and len(values) == 1 and type(values[0]) is Target:
@@ -56,16 +53,10 @@ class Squad:
     def __attrs_post_init__(self) -> None:
         # worked out once per unit, as it is made (a cached property of a slotted class costs
         # an AttributeError when first asked)
-        groups = self.groups
-        if len(groups) == 1:  # one group (every plain Target's unit): at once
-            c = "CHARACTER" in groups[0].keywords
-            object.__setattr__(self, "characters", (c,))
-            object.__setattr__(self, "allocation", (_tuple_new(Group, (groups[0].wounds, c)),))
-            return
-        chars = tuple(["CHARACTER" in g.keywords for g in groups])
+        chars = tuple(["CHARACTER" in g.keywords for g in self.groups])
         object.__setattr__(self, "characters", chars)
         object.__setattr__(self, "allocation", tuple(
-            [Group(g.wounds, c) for g, c in zip(groups, chars, strict=True)]))
+            [Group(g.wounds, c) for g, c in zip(self.groups, chars, strict=True)]))
 
     @classmethod
     def of(cls, target: Target | Squad) -> Squad:
@@ -103,10 +94,7 @@ class Squad:
 
     def start(self) -> UnitState:
         """The state of the unharmed unit."""
-        groups = self.groups
-        if len(groups) == 1:  # one group: at once
-            return (_tuple_new(TargetState, (groups[0].models, 0)),)
-        return tuple([TargetState(g.models, 0) for g in groups])
+        return tuple(TargetState(g.models, 0) for g in self.groups)
 
     def parts(self) -> tuple[tuple[int, ...], ...]:
         """The units this one is made of: Bodyguard and Leader groups of an attached unit (each a
