@@ -90,7 +90,45 @@ def _force(monkeypatch, path: engine.Path) -> list[tuple[engine.Path, list[engin
         return taken[-1][0]
 
     monkeypatch.setattr(engine, "choose_path", forced)
+    monkeypatch.setattr(engine, "packets_first", lambda alike, tallied: False)  # every shape
     return taken
+
+
+def test_packets_first_is_what_the_cost_model_chooses():
+    # 3000 random shapes (seeded) of a weapon without Devastating Wounds whose groups save
+    # alike: whatever else applies, the cost model takes the packets, as _final does at once
+    # without the shape (merged Devastating packets are not: the chain's estimate is lower)
+    import random
+
+    rng = random.Random(33)
+    for _ in range(3000):
+        shape = engine._Shape(
+            attacks=rng.randint(0, 200), counts=rng.randint(1, 60), wounds=rng.randint(0, 4),
+            devastating=rng.randint(0, 3), tallied=False, merged=False, last=False,
+            states=rng.randint(1, 400), outcomes=rng.randint(1, 12), bits=rng.randint(1, 300),
+            packets=False, rest=rng.randint(0, 50), phases=rng.randint(0, 100))
+        assert engine.packets_first(True, shape.tallied)
+        for one_kind in (False, True):
+            for single in (False, True):
+                if single and shape.wounds > 1:
+                    continue  # single: every attack makes at most one wound
+                assert engine.choose_path(shape, True, one_kind, single) is engine.Path.PACKETS
+    assert not engine.packets_first(False, False) and not engine.packets_first(True, True)
+    merged = engine._Shape(170, 56, 1, 0, True, True, True, 278, 11, 228, True, 46, 40)
+    assert engine.choose_path(merged, True, False, False) is engine.Path.ATTACKS
+
+
+def test_a_plain_unit_takes_the_packets_without_the_cost_model(monkeypatch):
+    # one group (every group saves alike), no Devastating Wounds: the packets at once, the
+    # same state as the attack-by-attack chain's
+    asked = []
+    monkeypatch.setattr(engine, "choose_path", lambda *a: asked.append(a) or engine.Path.ATTACKS)
+    mh.clear_caches()
+    gun = Weapon("g", "D6", 3, 5, -1, "D3", ["sustained hits 1"])
+    fast = _settled(mh.attack((gun, 3), BODYGUARD))
+    assert asked == []
+    _forced_chain(monkeypatch)
+    assert fast == _settled(mh.attack((gun, 3), BODYGUARD)) and fast.kills.mean() > 0
 
 
 @pytest.mark.parametrize(("attacks", "count"), [(1, 12), ("D6", 2), ("2D3", 3)])

@@ -306,10 +306,10 @@ def attack(profiles: Profile | Sequence[Profile] | Any, target: Target | Squad |
     rules = load_ruleset(opts.rules)
     if attacker is not None and not isinstance(attacker, Target):
         raise TypeError(f"attacker: expected a Target, got {type(attacker).__name__}")
-    if attacker is None:
+    if attacker is None and type(profiles) is not tuple:  # a (Weapon, models) has no profile
         attacker = own_profile(profiles)
-    if hasattr(target, "as_target"):
-        target = target.as_target()
+    if type(target) is not Target and hasattr(target, "as_target"):  # (a failed hasattr
+        target = target.as_target()  # costs an exception: a plain Target is known at once)
     if not isinstance(target, Target | Squad):
         raise TypeError(f"target: expected a Target, a Squad or a unit, got "
                         f"{type(target).__name__}")
@@ -317,12 +317,15 @@ def attack(profiles: Profile | Sequence[Profile] | Any, target: Target | Squad |
     entries = tuple(_entries(profiles, melee, target, opts, named))
     args = (entries, target, state, named, attacker, opts, rules,
             _attacker_name(profiles, entries))
-    try:
-        hash(args)
-    except TypeError:  # a value that cannot be a key (a rule from data holding a list...)
-        # cached() types the memo as the function; it is an lru_cache, which has __wrapped__
-        return _answer.__wrapped__(*args)  # type: ignore[attr-defined]
-    return _answer(*args)
+    try:  # hashed once, by the memo (a Weapon's or a Target's hash is a Python call)
+        return _answer(*args)
+    except TypeError:
+        try:
+            hash(args)
+        except TypeError:  # a value that cannot be a key (a rule from data holding a list...)
+            # cached() types the memo as the function; an lru_cache, which has __wrapped__
+            return _answer.__wrapped__(*args)  # type: ignore[attr-defined]
+        raise  # raised by the work itself
 
 
 @cached(maxsize=128)
@@ -338,8 +341,8 @@ def _answer(entries: tuple[tuple[Weapon, int], ...], target: Target | Squad, sta
              "attacker_name": attacker_name,
              "target_name": target.name}  # else described when shown
     starts = {unit.start(): 1} if state is None else unit_weights(target, state)
-    runs = [(w, _attack_from(list(entries), target, opts, rules, s, list(named), attacker,
-                             asked if len(starts) == 1 else {}))
+    runs = [(w, _attack_from(list(entries), target, unit, opts, rules, s, list(named),
+                             attacker, asked if len(starts) == 1 else {}))
             for s, w in starts.items()]
     if len(runs) == 1:
         return runs[0][1]
@@ -425,11 +428,10 @@ class _Volley:
         return self.weapon.parsed.devastating_wounds
 
 
-def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts: Options,
-                 rules: RuleSet, start: UnitState, named: list, attacker: Target | None,
-                 asked: dict[str, Any]) -> Result:
-    unit = _unit(target)
-    rolls = _rolls_target(unit, rules, start)
+def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, unit: Squad,
+                 opts: Options, rules: RuleSet, start: UnitState, named: list,
+                 attacker: Target | None, asked: dict[str, Any]) -> Result:
+    rolls = _rolls_of(unit, rules, start)
     below_half, below_starting = _strength(unit, start) if named else (False, False)
     volleys: list[_Volley] = []
     for weapon, count in entries:
@@ -474,7 +476,9 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, opts
                     faces = tuple(save_fails(v.weapon, v.groups[first if first is not None
                                                                  else 0], v.options,
                                              rules).items())
-                law = _counter(v, n, faces, rules, name)
+                # the attacks need no key: the dice's sum over the models, at once
+                law = n.repeat(v.count) if name == "attacks" else _counter(v, n, faces, rules,
+                                                                           name)
                 out = law if out is None else out + law
             return out
         if name == "hazard":
@@ -505,12 +509,16 @@ def _final(volleys: list[_Volley], rolled: list[PMF], unit: Squad, start: UnitSt
         losses = _losses(v, False)
         slot = devs.index(i) if i in devs else None
         per = attack_wounds(v.weapon, v.rolls, v.options, rules, ordered=False)
-        kinds, single = _wound_kinds(per)
         alike = saves_alike(fails)
-        faces = one_kind(fails, kinds)
         last = slot is not None and len(devs) == 1 and i == len(volleys) - 1
         packets = last and rules.devastating_excess_lost and _mortal_fnp_alike(v)
         merge = alike and packets
+        if packets_first(alike, slot is not None):  # the shape not needed
+            keys = _by_count(keys, v, n, per, tuple(fails[0].items()),
+                             packet_move(allocation, losses, v.precision), slot, merge)
+            continue
+        kinds, single = _wound_kinds(per)
+        faces = one_kind(fails, kinds)
         shape = _Shape.of(keys, v, n, per, losses, allocation, slot, merge, last, packets,
                           faces)
         path = choose_path(shape, alike, faces is not None, single)
@@ -685,6 +693,19 @@ def choose_path(shape: _Shape, alike: bool, one_kind: bool, single: bool) -> Pat
     return min(reversed(paths_for(shape, alike, one_kind, single)), key=shape.cost)
 
 
+def packets_first(alike: bool, tallied: bool) -> bool:
+    """Whether :func:`choose_path` would take :attr:`Path.PACKETS` whatever the shape: every
+    group saves alike and the weapon is not Devastating (:attr:`_Shape.tallied`), so
+    :func:`_final` takes it without working out the shape. Its cost (:meth:`_Shape.cost`),
+    ``k`` packet steps per attack over the states with ``losses`` moves each (``k`` steps for
+    a fixed loss), is then at most each other path's that may apply: WOUNDS moves once more
+    per step, ATTACKS has ``1 + k * losses`` outcomes per attack on weights as wide; SINGLE
+    needs a Devastating weapon, FIRST and PHASES groups that save differently (a test holds
+    :func:`choose_path` to it). A Devastating weapon's merged packets are not: the general
+    chain's estimate may be lower."""
+    return alike and not tallied
+
+
 def paths_for(shape: _Shape, alike: bool, one_kind: bool, single: bool) -> list[Path]:
     """The paths that apply (see :func:`choose_path`), the general chain first."""
     paths = [Path.ATTACKS]
@@ -713,6 +734,14 @@ def _wound_kinds(per: PMF) -> tuple[frozenset[str], bool]:
 def _unit(target: Target | Squad) -> Squad:
     """:meth:`Squad.of`, remembered (a new Squad is checked and hashed again)."""
     return Squad.of(target)
+
+
+def _rolls_of(unit: Squad, rules: RuleSet, start: UnitState) -> Target:
+    """The profile the hit and wound rolls use: one unharmed group's is (most often) its own,
+    found at once (:meth:`Squad.rolls_target`) without hashing a key; else remembered."""
+    if len(unit.groups) == 1 and start[0] == (unit.groups[0].models, 0):
+        return unit.rolls_target(rules, start)
+    return _rolls_target(unit, rules, start)
 
 
 @cached(maxsize=256)
@@ -752,11 +781,10 @@ def _losses_of(unit: Squad, start: UnitState, states: PMF) -> tuple[PMF, PMF, tu
 @cached(maxsize=1024)
 def _counter(v: _Volley, n: PMF, faces: tuple[tuple[str, int], ...], rules: RuleSet,
              name: str) -> PMF:
-    """One counter of one weapon (one of :data:`_COUNTERS`), from the dice alone: every
-    attack counts as if rolled, saves against the model group the first wound goes to (whose
-    failing faces are ``faces``). Cached: every starting state of a sequence asks the same."""
-    if name == "attacks":
-        return n.repeat(v.count)
+    """One counter of one weapon (one of :data:`_COUNTERS` but the attacks, which the law
+    sums at once), from the dice alone: every attack counts as if rolled, saves against the
+    model group the first wound goes to (whose failing faces are ``faces``). Cached: every
+    starting state of a sequence asks the same."""
     per = attack_wounds(v.weapon, v.rolls, v.options, rules, ordered=False)
     if name == "hits":
         return _unit_total(per.map(lambda o: o[0]), n, v.count)

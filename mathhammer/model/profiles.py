@@ -11,6 +11,7 @@ Weapon(name='Bolt rifle', attacks='2', skill=3, strength=4, ap=-1, damage='1',
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cached_property
 
 import attrs
 
@@ -97,19 +98,14 @@ def _damage(value: int | str) -> str:
     return _dice_text("damage", 1, value)
 
 
-def _none(values: object) -> bool:
-    """An empty list or tuple: no values (checked at once)."""
-    return type(values) in (tuple, list) and not values
-
-
 def _abilities(values: Iterable[str] | str) -> tuple[str, ...]:
-    if _none(values):
+    if type(values) in (tuple, list) and not values:  # none (most): at once
         return ()
     return tuple(canonical(v) for v in _strings("abilities", values) if v.strip())
 
 
 def _keywords(values: Iterable[str] | str) -> tuple[str, ...]:
-    if _none(values):
+    if type(values) in (tuple, list) and not values:  # none (most): at once
         return ()
     return tuple(v.strip().upper() for v in _strings("keywords", values) if v.strip())
 
@@ -171,14 +167,17 @@ class Weapon:
             for check, value in zip(_WEAPON_CHECKS, (self.name, skill, strength, ap),
                                     strict=True):
                 check(self, None, value)
+        if not self.abilities:  # most weapons: parsed now (a slot asked first costs more)
+            object.__setattr__(self, "parsed", _NO_ABILITIES)
 
     @property
     def melee(self) -> bool:
         return self.range == "melee"
 
-    @property
+    @cached_property
     def parsed(self) -> Abilities:
-        """The abilities parsed for the engine."""
+        """The abilities parsed for the engine (kept: a slot of the weapon once asked, as the
+        engine asks at every step; set as it is made when it has none)."""
         return parse_abilities(self.abilities) if self.abilities else _NO_ABILITIES
 
     def with_abilities(self, *extra: str) -> Weapon:
@@ -260,7 +259,7 @@ TARGET_ABILITIES = ("stealth", "reanimation protocols", "deadly demise X")
 
 
 def _target_abilities(values: Iterable[str] | str) -> tuple[str, ...]:
-    if _none(values):
+    if type(values) in (tuple, list) and not values:  # none (most): at once
         return ()
     out = []
     for v in _strings("abilities", values):
