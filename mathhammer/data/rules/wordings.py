@@ -302,12 +302,12 @@ _CHECKED = [
                 r"character(?: model)? is leading (?:this|that) unit(?!,? or\b)|"
                 r"(?<!\bor )while this unit is (?:being )?led(?!,? or\b)"), "led", True),
 ]
-#: the attack's own weapon is Psychic ("makes a Psychic Attack"), not an earlier one's ("a unit
-#: that was hit by one or more Psychic attacks made by a THOUSAND SONS PSYKER unit")
 #: the attack's Damage characteristic: "if that attack has a Damage characteristic of 1", "an
 #: attack with an unmodified Damage characteristic of 1"
 _DAMAGE_IS = re.compile(r"\b(?:with|has) an? (unmodified )?damage characteristic of (\d)\b"
                         r"(?! (?:to|instead|or)\b)")
+#: the attack's own weapon is Psychic ("makes a Psychic Attack"), not an earlier one's ("a unit
+#: that was hit by one or more Psychic attacks made by a THOUSAND SONS PSYKER unit")
 _PSYCHIC = re.compile(r"(?<!hit by )(?<!hit by one or more )(?<!hit by a )"
                       r"\bpsychic (?:(?:melee|ranged) )?(?:attacks?|weapons?)\b(?! made by)")
 #: how long an effect lasts, past a later phase ("until the start of your next Shooting phase"):
