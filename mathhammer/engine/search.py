@@ -321,6 +321,10 @@ class _Chain:
     def fvalue(self, prefix: tuple[tuple[int, int], ...]) -> float:
         return sum(map(operator.mul, self.fdist(prefix), self.fworth))
 
+    def option_costs(self, lam: Sequence[Any]) -> list[list[Any]]:
+        """Each unit's options' costs at the multipliers ``lam``: the sum of its pieces'."""
+        return [[sum(lam[p] for p in _bits(o.mask)) for o in opts] for opts in self.options]
+
     def tables(self, lam: Sequence[Any], exact: bool) -> list[Any]:
         """``W(k, s)`` for k = 0..len(units) (see :func:`adaptive_bound`): exact, each
         ``W(k)`` as integer numerators over one denominator (``lam``: Fractions whose
@@ -498,6 +502,8 @@ class _Search:
         #: subsets for branch and bound in depth; the multipliers take the ascent's steps, and
         #: the prices are found best first (a bound when stopped)
         self.bulky = max((len(ch.units) for ch in self.chains), default=0) >= BULKY_UNITS
+        #: the chains' work a step stands for (:meth:`tick`)
+        self.work_unit = BULKY_WORK_UNIT if self.bulky else WORK_UNIT
         for ch in self.chains:
             ch.exact_work = BULKY_EXACT_WORK if self.bulky else 1
         #: the last float pricing without hints (:meth:`priced`): its multipliers, its answer
@@ -505,7 +511,7 @@ class _Search:
 
     def tick(self) -> None:
         """One step, and one more for each :data:`WORK_UNIT` of the chains' work since."""
-        work, unit = self.meter[0], BULKY_WORK_UNIT if self.bulky else WORK_UNIT
+        work, unit = self.meter[0], self.work_unit
         self.steps += 1 + work // unit
         self.meter[0] = work % unit
         if self.active and self.steps > self.stop_at:
@@ -604,7 +610,7 @@ class _Search:
         # dot products are the same at every state of the search (kept until :meth:`prepare`)
         kept = self.kept.get(t) if own else None
         if kept is None:
-            kept = ([[sum(lam[p] for p in _bits(o.mask)) for o in opts] for opts in ch.options],
+            kept = (ch.option_costs(lam),
                     _margin(ftable, lam, LAMBDA_DENOMINATOR) if exact and ftable is not None
                     else None, {})
             if own:
@@ -757,7 +763,7 @@ class _Search:
         subset (an incumbent at once); ``hint`` another."""
         ch = self.chains[t]
         n_units = len(ch.units)
-        costs = [[sum(lam[p] for p in _bits(o.mask)) for o in opts] for opts in ch.options]
+        costs = ch.option_costs(lam)
         inc: tuple[float, Prefix, int] = (0.0, (), 0)
         if hint is not None:
             cost = sum(costs[k][o] for k, o in hint[0])
@@ -860,7 +866,7 @@ class _Search:
         two sweeps each): one is not begun without them."""
         work = sum(3 * 2 * len(ch.states) * sum(len(opts) + 1 for opts in ch.options)
                    for t, ch in enumerate(self.chains) if self.target_class[t] == t)
-        return work // (BULKY_WORK_UNIT if self.bulky else WORK_UNIT)
+        return work // self.work_unit
 
     def ascent(self, t: int, lam: Sequence[float], choices: dict[int, list[int]]
                ) -> tuple[float, Prefix, int]:
@@ -873,7 +879,7 @@ class _Search:
         c = self.target_class[t]
         ch = self.chains[c]
         n_units = len(ch.units)
-        costs = [[sum(lam[p] for p in _bits(o.mask)) for o in opts] for opts in ch.options]
+        costs = ch.option_costs(lam)
         starts = [[len(opts) - 1 for opts in ch.options], [-1] * n_units]
         if c in choices:
             starts.insert(0, choices[c])

@@ -98,14 +98,19 @@ def _damage(value: int | str) -> str:
     return _dice_text("damage", 1, value)
 
 
+def _none(values: object) -> bool:
+    """An empty list or tuple: no values (checked at once)."""
+    return type(values) in (tuple, list) and not values
+
+
 def _abilities(values: Iterable[str] | str) -> tuple[str, ...]:
-    if type(values) in (tuple, list) and not values:  # none (most): at once
+    if _none(values):
         return ()
     return tuple(canonical(v) for v in _strings("abilities", values) if v.strip())
 
 
 def _keywords(values: Iterable[str] | str) -> tuple[str, ...]:
-    if type(values) in (tuple, list) and not values:  # none (most): at once
+    if _none(values):
         return ()
     return tuple(v.strip().upper() for v in _strings("keywords", values) if v.strip())
 
@@ -259,7 +264,7 @@ TARGET_ABILITIES = ("stealth", "reanimation protocols", "deadly demise X")
 
 
 def _target_abilities(values: Iterable[str] | str) -> tuple[str, ...]:
-    if type(values) in (tuple, list) and not values:  # none (most): at once
+    if _none(values):
         return ()
     out = []
     for v in _strings("abilities", values):
