@@ -371,6 +371,25 @@ def test_an_attached_attacker_chooses_its_picks_together():
     assert [(x.weapon, x.models) for x in a.left_out] == [("Bolt pistol", 4)]
 
 
+@pytest.mark.slow
+@pytest.mark.skipif(_bsdata() is None, reason="../shared/bsdata/10e not found")
+def test_a_weapon_offered_in_two_option_groups_adds_up(cli):
+    # a Leman Russ's hull heavy bolter (its hull group: lascannon, heavy bolter or heavy
+    # flamer) and its sponsons' "2 Heavy Bolters": 3 (the limit was the larger group's 2)
+    data = json.loads(cli.ok("kills", "Leman Russ Battle Tank", "MEQ", "--data",
+                             str(_bsdata()), "-w", "3x Heavy bolter", "--json").stdout)
+    assert Fraction(data["mean"]["attacks"]) == 9  # 3 heavy bolters x 3 attacks
+    r = cli("kills", "Leman Russ Battle Tank", "MEQ", "--data", str(_bsdata()),
+            "-w", "4x Heavy bolter")
+    assert r.exit_code == 2 and "may take at most 3 Heavy bolter" in r.stderr
+    # the Vendetta's two wing twin lascannons (a choice of the data's group) and its hull one
+    # (its own entry, 1): 3 fire by default, not 2
+    vendetta = json.loads(cli.ok("kills", "Vendetta Gunship", "MEQ", "--data",
+                                 str(_bsdata()), "--json").stdout)
+    assert [(w["name"], w["models"]) for w in vendetta["weapons"]] == [
+        ("Vendetta twin lascannon", 3)]
+
+
 def test_cli_pistols_errors_and_warnings(cli):
     r = cli("kills", "Cronos", "MEQ", "--melee", "--pistols")
     assert r.exit_code == 0 and "--pistols has no effect with --melee" in r.stderr

@@ -109,6 +109,60 @@ def unit_cap(e: Entry, ctx: Context, models: int) -> int | None:
     return min(caps) if caps else None
 
 
+def most_of(each: dict[int, int], entries: Sequence[int], models: int) -> int:
+    """The most of one weapon ``models`` models may carry, ``each[k]`` being the most one
+    model of entry ``k`` carries and ``entries[k]`` the most models that entry may have: the
+    models go to the entries whose models carry the most (an upper bound: the entries' least
+    numbers are not reserved).
+
+    >>> most_of({0: 2, 1: 1}, [1, 9, 1], 10)  # a Superior's 2, then nine others' 1
+    11
+    """
+    total, free = 0, models
+    for k in sorted(each, key=lambda k: -each[k]):
+        take = min(entries[k], free)
+        total += take * each[k]
+        free -= take
+    return total
+
+
+def combined_most(paths: Sequence[tuple[Sequence[Entry], Context, int]], depth: int = 0) -> int:
+    """The most of one weapon one model carries when the options offer it by several paths
+    (each: the entries from below the model down to the weapon, its context and the most it
+    gives, :func:`per_model`): where two paths part under a group with a maximum they are
+    choices of that group (the larger counts), elsewhere each adds its own (a Leman Russ's hull
+    heavy bolter and its sponsons' two: 3).
+
+    >>> from fractions import Fraction
+    >>> from .entries import Constraint
+    >>> one = (Constraint("max", "selections", "parent", Fraction(1)),)
+    >>> opts = Entry("group", "o", "Wargear Options")
+    >>> hull = Entry("group", "h", "Hull", constraints=one)
+    >>> sponsons = Entry("group", "s", "Sponsons", constraints=one)
+    >>> pair, bolter = Entry("entry", "p", "2 Heavy Bolters"), Entry("entry", "b", "Heavy bolter")
+    >>> combined_most([((opts, hull, bolter), Context(), 1),
+    ...                ((opts, sponsons, pair, bolter), Context(), 2)])
+    3
+    >>> combined_most([((hull, bolter), Context(), 1), ((hull, pair, bolter), Context(), 2)])
+    2
+    """
+    if len(paths) == 1:
+        return paths[0][2]
+    ends = [p for p in paths if len(p[0]) <= depth]
+    if ends:  # a path that ends here: no finer parting to read
+        return max(p[2] for p in paths)
+    parts: dict[str, list] = {}
+    for p in paths:
+        parts.setdefault(p[0][depth].id, []).append(p)
+    if len(parts) == 1:
+        return combined_most(paths, depth + 1)
+    here = [combined_most(ps, depth + 1) for ps in parts.values()]
+    node = paths[0][0][depth - 1] if depth else None
+    choice = node is not None and node.kind == "group" \
+        and limits_at(node, paths[0][1])[1] is not None
+    return max(here) if choice else sum(here)
+
+
 @attrs.frozen
 class Carry:
     """A weapon profile found on an entry: its table (the units/ schema), whether it is
@@ -151,13 +205,17 @@ def loadout_by_size(unit: Entry, g: list[Member], count: tuple[int, int],
         caps: dict[tuple, int] = {}
         per_hi: dict[tuple, int] = {}
         given = {id(m): k for m, k in split}
-        for m, items in found:
+        entries: list[int] = []  # each model entry's most models
+        each: dict[tuple, dict[int, int]] = {}  # a weapon: its most on one model of an entry
+        for k, (m, items) in enumerate(found):
             if m.entry is unit:
                 m_hi = 1
             else:
                 mctx = attrs.evolve(m.ctx, models=models)
                 m_caps = [limits_at(m.entry, mctx)[1], unit_cap(m.entry, mctx, unit_n)]
                 m_hi = min([n] + [c for c in m_caps if c is not None])
+            entries.append(m_hi)
+            tops: dict[tuple, list[tuple[tuple[Entry, ...], Context, int]]] = {}
             for item in items:
                 key = _keep(tables, item.table)
                 ctx = attrs.evolve(item.ctx, models=models)
@@ -165,10 +223,18 @@ def loadout_by_size(unit: Entry, g: list[Member], count: tuple[int, int],
                 row(carried, key)[n - lo] += given[id(m)] * one if item.standard else 0
                 row(most, key)[n - lo] += m_hi * top
                 per_hi[key] = max(per_hi.get(key, 0), top)
+                tops.setdefault(key, []).append((item.path, ctx, top))
                 slots.add(key, m.entry, m_hi, item.path, ctx, unit_n, n - lo)
                 cap = unit_cap(item.entry, ctx, unit_n)
                 if cap is not None:
                     caps[key] = min(caps.get(key, cap), cap)
+            for key, paths in tops.items():  # one model's most: its paths combined
+                each.setdefault(key, {})[k] = combined_most(paths)
+        # a model offered one weapon in two option groups (a Leman Russ's hull heavy bolter
+        # and its sponsons' two) carries both: at most as many as the models, given to the
+        # entries whose models carry the most, may take (never less than one model's most
+        # per model)
+        spread = {key: most_of(on, entries, n) for key, on in each.items()}
         for item in unit_level:  # the unit's own wargear: every model's unless limited
             key = _keep(tables, item.table)
             ctx = attrs.evolve(item.ctx, models=models)
@@ -181,7 +247,7 @@ def loadout_by_size(unit: Entry, g: list[Member], count: tuple[int, int],
             per_hi[key] = max(per_hi.get(key, 0), top if limited else 1)
             slots.add(key, unit, 1, item.path, ctx, unit_n, n - lo)
         for key, values in most.items():
-            values[n - lo] = min(values[n - lo], n * per_hi.get(key, 1),
+            values[n - lo] = min(values[n - lo], max(n * per_hi.get(key, 1), spread.get(key, 0)),
                                  caps.get(key, values[n - lo]))
     sizes = list(range(lo, hi + 1))
     out = []
