@@ -388,6 +388,10 @@ def test_a_weapon_offered_in_two_option_groups_adds_up(cli):
                                  str(_bsdata()), "--json").stdout)
     assert [(w["name"], w["models"]) for w in vendetta["weapons"]] == [
         ("Vendetta twin lascannon", 3)]
+    # a Hive Tyrant's heavy venom cannon is offered for either arm, but its entry allows one
+    # per model (scope model): two is an error
+    r = cli("kills", "Hive Tyrant", "MEQ", "--data", str(_bsdata()), "-w", "2x Heavy venom")
+    assert r.exit_code == 2 and "carries 1 Heavy venom cannon" in r.stderr
 
 
 def test_cli_pistols_errors_and_warnings(cli):

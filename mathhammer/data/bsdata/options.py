@@ -109,6 +109,22 @@ def unit_cap(e: Entry, ctx: Context, models: int) -> int | None:
     return min(caps) if caps else None
 
 
+def model_cap(e: Entry, ctx: Context, model_id: str) -> int | None:
+    """The most of ``e`` one model may take however many of its option groups offer it: its
+    maxima in scope ``model`` (or the model entry's own id); None when it sets none.
+
+    >>> from fractions import Fraction
+    >>> from .entries import Constraint
+    >>> model_cap(Entry("entry", "v", "Heavy venom cannon", constraints=(
+    ...     Constraint("max", "selections", "model", Fraction(1)),)), Context(), "t")
+    1
+    """
+    caps = [constraint_value(c, e, ctx) for c in e.constraints
+            if c.type == "max" and c.field == "selections" and c.scope in ("model", model_id)]
+    caps = [c for c in caps if c >= 0]
+    return min(caps) if caps else None
+
+
 def most_of(each: dict[int, int], entries: Sequence[int], models: int) -> int:
     """The most of one weapon ``models`` models may carry, ``each[k]`` being the most one
     model of entry ``k`` carries and ``entries[k]`` the most models that entry may have: the
@@ -228,8 +244,14 @@ def loadout_by_size(unit: Entry, g: list[Member], count: tuple[int, int],
                 cap = unit_cap(item.entry, ctx, unit_n)
                 if cap is not None:
                     caps[key] = min(caps.get(key, cap), cap)
-            for key, paths in tops.items():  # one model's most: its paths combined
-                each.setdefault(key, {})[k] = combined_most(paths)
+            for key, paths in tops.items():  # one model's most: its paths combined, no
+                # more than a maximum the weapon's entry sets on the whole model (a Hive
+                # Tyrant's heavy venom cannon, offered for either arm: 1)
+                whole = [model_cap(pp[-1], c, m.entry.id) for pp, c, _t in paths]
+                most_here = combined_most(paths)
+                if len(paths) > 1 and any(w is not None for w in whole):
+                    most_here = min([most_here] + [w for w in whole if w is not None])
+                each.setdefault(key, {})[k] = most_here
         # a model offered one weapon in two option groups (a Leman Russ's hull heavy bolter
         # and its sponsons' two) carries both: at most as many as the models, given to the
         # entries whose models carry the most, may take (never less than one model's most
