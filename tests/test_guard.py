@@ -192,11 +192,12 @@ def test_that_weapon_of_any_weapon_is_left() -> None:
 
 def test_such_a_weapon_of_another_sentence_is_left() -> None:
     """The sentence before "such a weapon" is read as it says: only the one that points back is
-    said not modelled."""
+    said not modelled. (Daemonic Empowerment's "If such a weapon already has that ability" is
+    read by the translator since rules14: a filter on the weapons with it printed.)"""
     text = ("While a unit from your army is Empowered, weapons equipped by models in that unit "
-            "have the [SUSTAINED HITS 1] ability. If such a weapon already has that ability, "
-            "each time an attack is made with that weapon, an unmodified Hit roll of 5+ scores "
-            "a Critical Hit.")
+            "have the [SUSTAINED HITS 1] ability. Each time an attack is made with such a weapon "
+            "against a unit that is Battle-shocked, an unmodified Hit roll of 5+ scores a "
+            "Critical Hit.")
     parts = translate("Rule", text)
     kept = [p.rule.describe() for p in parts if p.rule.usable]
     assert kept == ["abilities=[sustained hits 1]"], kept

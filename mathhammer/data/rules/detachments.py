@@ -122,9 +122,9 @@ def list_detachments(path: str | os.PathLike, lines: Iterable[str], quiet: str =
 #: from your army", "friendly PATHFINDER TEAM/STEALTH BATTLESUITS units"
 _KW = r"[A-Z][A-Z0-9'\-]*(?: [A-Z][A-Z0-9'\-]*)*"
 _ARMY_KW = re.compile(
-    rf"\b(?:(?:an?|each) )?({_KW}(?:(?: ?/ ?| or |, ){_KW})*) (units?|models?)"
+    rf"\b(?:(?:an?|each) )?({_KW}(?:(?: ?/ ?|,? or |, ){_KW})*) (units?|models?)"
     r"(?: from| in) your army|\b[Ff]riendly "
-    rf"({_KW}(?:(?: ?/ ?| or |, ){_KW})*) (units?|models?)")
+    rf"({_KW}(?:(?: ?/ ?|,? or |, ){_KW})*) (units?|models?)")
 
 
 #: the keywords a beneficiary phrase keeps out, right after it: " (excluding KROOT and VESPID
@@ -183,7 +183,8 @@ def for_unit(read: Any, name: str, text: str, keywords: frozenset[str], where: s
     def settle(m: re.Match) -> str:
         nonlocal mine
         phrase, noun = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
-        if not any(has_keywords(p.strip(), keywords) for p in re.split(r" ?/ ?| or |, ", phrase)):
+        if not any(has_keywords(p.strip(), keywords) for p in re.split(r" ?/ ?|,? or |, ",
+                                                                     phrase)):
             return m.group(0)
         # "a friendly T'AU EMPIRE model (excluding KROOT ... models)": not the unit if it is one
         # of those kept out (read as for other units, with the exclusion)

@@ -65,10 +65,12 @@ _TYPOS: list[_Fix] = [(re.compile(p, re.I), r) for p, r in (
     # "MONSTERor VEHICLEunit": a keyword run into the next word (case matters here)
     (re.compile(r"\b([A-Z]{3,})(or|and)\s"), r"\1 \2 "),
     (re.compile(r"\b([A-Z]{3,})(units?|models?)\b"), r"\1 \2"),
-    # the core keywords written in title case ("targets a Monster or Vehicle model")
+    # the core keywords written in title case ("targets a Monster or Vehicle model", "a
+    # Monster, Vehicle, or Fortification unit", a list broken over lines)
     (re.compile(r"\b(Monster|Vehicle|Infantry|Character|Titanic|Mounted|Beast|Swarm|Psyker|"
-                r"Towering|Walker|Battleline|Aircraft|Fly)(s?)\b(?= (?:or|and|units?|models?)\b|"
-                r"(?:,| or| and) [A-Z])"), lambda m: m.group(1).upper() + m.group(2))]
+                r"Towering|Walker|Battleline|Aircraft|Fly|Fortification)(s?)\b(?=\s+(?:or|and|"
+                r"units?|models?)\b|,\s+(?:(?:or|and)\s+)?[A-Z])"),
+     lambda m: m.group(1).upper() + m.group(2))]
 
 
 #: commentary, not rules: a Designer's Note or a Data Author Note (in the data always the

@@ -71,6 +71,7 @@ from .whom import (
 )
 from .wordings import (
     AFTER_SHOT,
+    ALREADY_HAS,
     ATTACK_KIND,
     BESIDES,
     BONDSMAN,
@@ -153,6 +154,7 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     before_side = ""  # and on which side
     frame: Whom | None = None  # "X units from your army have the following ability:"
     others: tuple[str, ...] = ()  # the weapon abilities the last sentence names
+    granted: tuple[str, ...] = ()  # the weapon abilities the last sentence with an effect gives
     prior: dict[str, Any] = {}  # the conditions of the last sentence with an effect
     weapons_before: dict[str, Any] = {}  # the weapons it changes
     chosen: re.Match | None = None  # "select one melee weapon equipped by the bearer"
@@ -185,7 +187,9 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         bondsman = bondsman or bool(BONDSMAN.search(low))
         state = ENEMY_STATE.search(sentence)
         afflicted = f"an enemy unit that is {state.group(1)}" if state else afflicted
-        alternatives, reason = sentence_effects(low)
+        # "if such a weapon already has the [LANCE] ability": a condition, not a grant
+        already = ALREADY_HAS.search(low)
+        alternatives, reason = sentence_effects(_blank(low, [already.span()]) if already else low)
         if banned and not alternatives and not reason:
             continue  # nothing else in it ("Each time ... with a Lethal Hits weapon, ")
         if not alternatives and not reason and RELEVANT.search(low) and not ONLY.match(low) \
@@ -323,6 +327,8 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
             cut += [m.span() for m in LEAD_INTRO.finditer(sentence)]
         if is_keyword_model(whom.model):  # "that CHARACTER model": the Leader, said by the model
             cut += ([span] if span else []) + [m.span() for m in LEADER_INTRO.finditer(sentence)]
+        if already:  # "if such a weapon already has this ability": a weapon filter, below
+            cut.append(already.span())
         if others and "all other" in low:  # "all other ranged weapons": said by the scope
             at = low.index("all other")
             cut.append((at, at + len("all other")))
@@ -372,6 +378,18 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         scoped.pop("attack", None)
         others = scoped.get("weapon_abilities", ())
         cond.update(scoped)
+        had = (ability_names(already.group(1)) if already.group(1) else granted) if already \
+            else ()
+        # "... have the [HEAVY] ability. If such a weapon already has this ability, ...": the
+        # weapons with it printed (the engine judges conditions on the weapon as printed)
+        granted = tuple(dict.fromkeys(a for k, v in alternatives[0] if k == "abilities"
+                                      for a in v)) if len(alternatives) == 1 else ()
+        if already and len(had) != 1:
+            reasons.append(f"for the weapons that already have an ability not read "
+                           f"({_quote(sentence)})")
+            continue
+        if already:
+            cond["weapon_abilities"] = had
         if not named and (THOSE_WEAPONS.search(low) or SAME_WEAPONS.search(low)) and \
                 not picked:
             # "... of that weapon by 1 for every 5 models. While this unit contains 10 or more

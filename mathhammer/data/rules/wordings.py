@@ -333,6 +333,10 @@ TARGET_KW = re.compile(r"(?i:(?:targets?|against) an?(?: visible)?(?: enemy)?|(?
                        r"((?:[A-Z][A-Z\-']+)(?: [A-Z][A-Z\-']+)*(?:(?:, | or |, or )"
                        r"[A-Z][A-Z\-']+(?: [A-Z][A-Z\-']+)*)*)"
                        r"(?: ?(?:unit|model)s?)?\b")
+#: a target's list that goes on past the keywords :data:`TARGET_KW` read, in other words
+#: ("targets a VEHICLE or Battle-shocked unit", "a MONSTER unit or a unit within 6\"")
+TARGET_GOES_ON = re.compile(r"(?:,? or|, (?=[A-Z][\w'\-]*(?:,| or)))\s(?!if\b)(?:an? )?"
+                            r"(?:[\w'\-]+\s){0,3}?(?:units?|models?)\b")
 LEADING = re.compile(r"(?:while|when) (?:this model|the bearer) (?:is leading|leads) "
                      r"a unit,?")
 DEFENDER = re.compile(r"(?:each time|when|if) (?:an?|a ranged|a melee) "
@@ -451,6 +455,12 @@ WEAPON_KEYS = ("attack", "weapon_ability", "weapon_names", "weapon_abilities",
 #: close combat weapon" (then "those 2 weapons")
 BESIDES = re.compile(r"\bequipped with (?:\d|two|three) (melee|ranged) weapons in addition to "
                      r"(?:its|their|the bearer's|this model's) ([a-z' \-]+?)(?=[,.;]|$)")
+#: a weapon that had an ability before a rule gave it ("If such a weapon already has this
+#: ability", "if that attack already has [RAPID FIRE]"): the ability named, or the one given
+ALREADY_HAS = re.compile(r"\b(?:if (?:such an?|that|those|such|one or more of those|it|they) "
+                         r"(?:(?:weapons?|attacks?) )?)?already ha(?:s|ve) (?:(?:this|that) "
+                         r"abilit(?:y|ies)\b|(?:the )?\[([a-z][a-z \-0-9+]*)\](?: abilit(?:y|ies)"
+                         r"\b)?)")
 THAT_WEAPON = re.compile(r"\b(?:that|the selected|this) weapon\b")
 
 
@@ -717,6 +727,10 @@ def sentence_conditions(low: str, cased: str, whole: str) -> tuple[dict[str, Any
                                            or x.group(4), flags=re.I)))
         rest = rest.replace(x.group(0).lower(), " ")
     m = TARGET_KW.search(cased)
+    if m and TARGET_GOES_ON.match(cased, m.end()):
+        # "targets a VEHICLE or Battle-shocked unit": an alternative past the keywords read;
+        # half of it would be kept, so none is (the keywords left make the sentence a switch)
+        m = None
     if m:
         words = re.split(r", or |, | or ", m.group(1).strip())
         cond["target_keywords"] = tuple(w.strip() for w in words if w.strip())
