@@ -799,6 +799,122 @@ def test_a_unit_made_guided_by_another_rule_is_said():
     assert "each time a T'au Empire unit from your Crusade army makes a ranged attack" in said
 
 
+FORWARD_OBSERVERS = ("Each time this unit is an Observer unit, until the end of the phase, "
+                     "each time a model in its Guided unit makes an attack that targets their "
+                     "Spotted unit, you can re-roll the Hit roll.")
+UNITY = ("**^^T’au Empire^^** model only (excluding **^^Kroot Shaper^^** models). While this "
+         "model is leading a unit, each time that unit is an Observer unit, until the end of the "
+         "phase, ranged weapons equipped by models in a Guided unit have the **[LETHAL HITS]** "
+         "ability while targeting their Spotted unit.")
+
+
+def test_a_guided_unit_s_benefit_is_not_its_observer_s():
+    """Through Unity, Devastation (audits 8181 and 9191, 10e-016 and 10e-014), Forward Observers:
+    the bearer (or the unit it leads) is the Observer unit, and "models in a Guided unit" are
+    another unit's (Observer units are never Guided): a switch for other friendly units, offered
+    to the Guided unit by name, never the Observer's own."""
+    from mathhammer.data.rules.unit_rules import Offer, side_rules
+
+    gun = mh.Weapon("Gun", attacks=6, skill=4, strength=4, ap=0, damage=1)
+    [fo] = parts(FORWARD_OBSERVERS, "Forward Observers")
+    assert (fo.scope, fo.switch, fo.rule.describe()) == (Scope.OTHERS, True, "reroll_hits=failed")
+    assert "Guided unit" in fo.whom
+    ur = side_rules([fo], "attacker")
+    assert ur.applied == () and ur.switches == () and len(ur.elsewhere) == 1
+    # offered to the Guided unit and switched on there: BS4+ hits 1/2, a failed Hit re-rolled
+    # 1/2 + 1/2 x 1/2 = 3/4: 6 x 3/4 = 9/2 hits (3 without)
+    offer = Offer("attacker", frozenset({"T'AU EMPIRE", "BATTLESUIT"}), "Crisis Suits",
+                  lambda: [("Pathfinder Team", fo)])
+    assert offer.names() == ("Forward Observers (Pathfinder Team's)",)
+    rule = offer.find("Forward Observers")
+    assert rule is not None and "Guided unit" in rule.assumes
+    assert mh.attack(gun, MEQ, apply=[rule]).hits.mean() == F(9, 2)
+    assert mh.attack(gun, MEQ).hits.mean() == 3
+    # the enhancement: the led unit is the Observer; leading, its own attacks change nothing
+    [unity] = translate("Through Unity, Devastation", UNITY, kind="enhancement")
+    assert (unity.scope, unity.rule.describe()) == (
+        Scope.OTHERS, "if ranged attacks: abilities=[lethal hits]")
+    led = side_rules([unity], "attacker", leading=True)
+    assert led.applied == () and led.switches == ()
+    # the Guided unit's lethal hits, against MEQ with a BS3+ gun: 6 x (1/6 + 1/2 x 1/2) x 1/3
+    # = 5/6 unsaved (6 x 2/3 x 1/2 x 1/3 = 2/3 without)
+    bs3 = mh.Weapon("Gun", attacks=6, skill=3, strength=4, ap=0, damage=1)
+    assert mh.attack(bs3, MEQ, apply=[unity.rule]).unsaved.mean() == F(5, 6)
+    assert mh.attack(bs3, MEQ).unsaved.mean() == F(2, 3)
+    # the Guided unit's own rule, and For the Greater Good's (any unit that may be Guided),
+    # are still the bearer's: no Observer is named
+    [own] = parts("While this model is a Guided unit, each time it makes an attack that "
+                  "targets its Spotted unit, re-roll a Hit roll of 1.")
+    assert own.scope is Scope.MODEL
+    [good] = parts("Until the end of the phase, each time a model from your army in a Guided "
+                   "unit makes an attack that targets a Spotted unit, improve the Ballistic "
+                   "Skill characteristic of that attack by 1.")
+    assert (good.scope, good.keywords) == (Scope.FRIENDLY, ())
+
+
+INFERNAL_PACTS = ("^^**Scintillating Legions^^** units from your army have the following "
+                  "ability:\n\n**Daemonic Illusions (Aura)**: While a friendly ^^**Thousand Sons "
+                  "Psyker^^** unit is within 6\" of and visible to this unit, models in that unit "
+                  "have a 4+ invulnerable save against ranged attacks.")
+
+
+def test_a_detachment_s_aura_reaches_the_bearer_only_when_it_has_the_keywords():
+    """Infernal Pacts (audit 8181, 10e-011): SCINTILLATING LEGIONS units have an aura for a
+    friendly THOUSAND SONS PSYKER unit: read for a unit (``for_unit``) the aura stays a rule
+    for friendly THOUSAND SONS PSYKER units, whatever keywords the unit reading it has; its
+    own only when it has them (``resolve``), never a SCINTILLATING LEGIONS daemon's."""
+    from types import SimpleNamespace
+
+    from mathhammer.data.rules.detachments import for_unit
+    from mathhammer.data.rules.unit_rules import resolve, side_rules
+
+    gun = mh.Weapon("Gun", attacks=6, skill=3, strength=4, ap=-3, damage=1)
+
+    def defending(keywords):
+        kws = frozenset(keywords)
+        got = for_unit(translate, "Infernal Pacts", INFERNAL_PACTS, kws, "",
+                       kind="detachment rule")
+        unit = SimpleNamespace(keywords=tuple(kws), groups=())
+        return got, side_rules(resolve(got, unit), "defender").switches
+
+    daemon = {"SCINTILLATING LEGIONS", "DAEMON", "INFANTRY"}
+    [p], switches = defending(daemon)
+    assert (p.scope, p.keywords) == (Scope.FRIENDLY, ("THOUSAND SONS PSYKER",))
+    assert switches == ()
+    # read for a unit of both keywords the part is the same (it was the bearer's own, scope
+    # unit, before: any unit reading it so had the 4+)
+    [both], mine = defending(daemon | {"THOUSAND SONS", "PSYKER", "THOUSAND SONS PSYKER"})
+    assert (both.scope, both.keywords) == (Scope.FRIENDLY, ("THOUSAND SONS PSYKER",))
+    # its own then: Sv3+ at AP-3 is 6+ (fails 5/6), the 4+ invulnerable fails 1/2:
+    # 6 x 2/3 x 1/2 x 1/2 = 1 unsaved (6 x 2/3 x 1/2 x 5/6 = 5/3 without)
+    [rule] = mine
+    assert mh.attack(gun, MEQ, apply=[rule]).unsaved.mean() == 1
+    assert mh.attack(gun, MEQ).unsaved.mean() == F(5, 3)
+    # the bearer's own TRANSPORT is not the LEAGUES OF VOTANN INFANTRY its aura is for
+    relays = ("^^**Leagues of Votann Transport^^** units from your army have the following "
+              "ability:\n\n**Firebase Control (Aura):** While a friendly ^^**Leagues of Votann "
+              "Infantry^^** unit is wholly within 6\" of this ^^**Transport^^**, ranged weapons "
+              "equipped by models in that ^^**Infantry^^** unit have the [^^**sustained hits "
+              "1^^**] ability.")
+    transport = frozenset({"LEAGUES OF VOTANN", "TRANSPORT", "VEHICLE", "LEAGUES OF VOTANN "
+                           "TRANSPORT"})
+    [fc] = for_unit(translate, "Mobile Sensor Relays", relays, transport, "",
+                    kind="detachment rule")
+    assert (fc.scope, fc.keywords) == (Scope.FRIENDLY, ("LEAGUES OF VOTANN INFANTRY",))
+    # a unit named as within range of others ("within 6\" of one or more friendly X units")
+    # is the one the rule is for: still its own
+    empowered = ("- While an ^^**Emperor's Children^^** unit from your army is within 6\" of "
+                 "one or more friendly ^^**Legions of Excess**^^ units, it is Empowered.\n\n"
+                 "While a unit from your army is Empowered, weapons equipped by models in that "
+                 "unit have the [^^Sustained Hits 1^^] ability.")
+    [ec] = for_unit(translate, "Daemonic Empowerment", empowered,
+                    frozenset({"EMPEROR'S CHILDREN"}), "", kind="detachment rule")
+    # (any Empowered unit from your army: its own too, whatever its keywords)
+    assert (ec.scope, ec.keywords, ec.switch, ec.rule.describe()) == (
+        Scope.FRIENDLY, (), True, "abilities=[sustained hits 1]")
+    assert "While a unit is within 6\" of one or more friendly LEGIONS" in ec.rule.assumes
+
+
 def test_a_rule_for_friendly_units_excluding_the_bearer_s_keywords_is_not_its_own():
     """Integrated Command Structure (10e, practice reader of seed 1717): KROOT and VESPID
     units have an aura for "a friendly T'AU EMPIRE model (excluding KROOT, VESPID STINGWINGS

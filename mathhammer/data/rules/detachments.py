@@ -127,6 +127,12 @@ _ARMY_KW = re.compile(
     rf"({_KW}(?:(?: ?/ ?|,? or |, ){_KW})*) (units?|models?)")
 
 
+#: what follows the friendly units an aura of the bearer reaches: " (from your army) is within
+#: 6\" of (and visible to) this unit" (not "within 6\" of one or more X units": the unit named)
+_AURA_OF = re.compile(r"(?: ?\([^)]*\))?(?: from your army)? (?:is|are) (?:wholly )?within "
+                      r"\d+(?:\"|”| inches)? of (?:and visible to )?(?:this|the bearer)\b")
+
+
 #: the keywords a beneficiary phrase keeps out, right after it: " (excluding KROOT and VESPID
 #: STINGWINGS models)", " (other than MONSTERS)"
 _EXCLUDED = re.compile(r" ?\((?:excluding|other than) ([^)]*?)(?: units?| models?)?\)")
@@ -193,6 +199,11 @@ def for_unit(read: Any, name: str, text: str, keywords: frozenset[str], where: s
                        re.split(r",? and |,? or |, ", out.group(1))):
             return m.group(0)
         mine = True
+        if _AURA_OF.match(m.string, m.end()):
+            # "While a friendly THOUSAND SONS PSYKER unit is within 6\" of this unit": an aura's,
+            # read as friendly units of those keywords (the bearer's own only when it has them,
+            # :func:`~mathhammer.data.rules.unit_rules.resolve`), not as the reading unit
+            return m.group(0)
         nouns.add(noun.rstrip("s"))
         return f"a {noun.rstrip('s')}" if m.group(0).split()[0].lower() in ("a", "an", "each") \
             else noun

@@ -269,6 +269,14 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
             whom = Whom(Scope.UNIT if antecedent.lower().endswith("unit") else Scope.MODEL)
         if whom is None:
             whom = Whom(_scope(low, leading))
+        guided = _GUIDED.search(sentence) if side == "attacker" else None
+        if guided and whom.scope.own and _OBSERVER.search(clean):
+            # "Each time this unit is an Observer unit, ... each time a model in its Guided unit
+            # makes an attack": the unit it observes for, never the Observer (For the Greater
+            # Good: Observer units are not Guided); another unit's switch
+            observer = "the unit this model leads" if whom.scope is Scope.LED else "this unit"
+            whom = Whom(Scope.OTHERS, words=f"{guided.group(0)} (for which {observer} is the "
+                        "Observer unit)")
         held = on_fortification(sentence, tuple(history)) if whom.scope is not Scope.ENEMY \
             else None
         if held is not None:  # "while such a model is on the platform of this Fortification"
@@ -510,6 +518,10 @@ _GAINS_ABILITY = re.compile(r"(?<!that )\b(?:gains?|has|have) the ((?:[A-Z][\w'\
 #: a unit made Guided, Observer or Spotted (For the Greater Good's states) by another rule
 _MADE_GUIDED = re.compile(r"\b(?:is considered to be|becomes?|counts as) (?:an?|that "
                           r"[\w' ]{1,40}?'s) (?:Guided|Spotted|Observer) unit\b", re.I)
+#: the bearer (or the unit it leads) is an Observer unit, and the unit it observes for (a Guided
+#: unit, For the Greater Good's) the one whose attacks the sentence changes
+_OBSERVER = re.compile(r"\b(?:this|that|the bearer's) unit is an Observer unit\b", re.I)
+_GUIDED = re.compile(r"\bmodels? in (?:an?|its|their|that|the) Guided unit\b", re.I)
 #: the reasons that name another rule the text gives (said where attacks are made)
 _OTHER_RULE = ("gains another ability by name", "makes a unit Guided or Spotted")
 #: the abilities a rule can give by name that are read (or change no attack)
