@@ -21,7 +21,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "mathhammer"
 
 #: the rank of each top-level part of the package: a module may import its own rank or lower
 RANKS = {
-    "errors": 0, "cache": 0, "resources": 0, "limits": 0, "wiring": 0,
+    "errors": 0, "cache": 0, "resources": 0, "limits": 0,
     "prob": 1, "model": 2, "mechanics": 3, "engine": 4, "data": 5,
     # the questions as values, resolved and answered (app), then rendered (report)
     "app": 6, "library": 6, "report": 7,

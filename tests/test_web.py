@@ -35,6 +35,12 @@ from mathhammer.web.queries import (
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fake_army  # noqa: E402
 
+from mathhammer.engine.attack import value_against
+
+#: weapon choice against MEQ (what mathhammer.loadout chooses without a target)
+VS_MEQ = value_against(None)
+
+
 HEAVY = {"attacker": "60x 3 | 3+ | 5 | -1 | D3", "target": "20x T4 Sv4+ W6 + 10x T5 Sv3+ W4",
          "turns": 20}  # minutes of work: thousands of squad states over 20 turns
 QUICK = {"kills": {"attacker": "Cronos", "target": "MEQ"}, "ask": "destroyed"}
@@ -358,7 +364,8 @@ def test_a_unit_of_a_real_army_list_attacks_in_the_main_view(data_client):
     res = data_client.post("/api/kills", json={"attacker": f"army:{label}", "target": "MEQ",
                                                "ranged": False, "army": text})
     assert res.status_code == 200, res.text
-    want = mh.attack(list(unit.as_profiles(melee=True)), mh.load_unit("MEQ").as_target())
+    want = mh.attack(list(unit.as_profiles(melee=True, score=VS_MEQ)),
+                     mh.load_unit("MEQ").as_target())
     assert Fraction(res.json()["mean"]["kills"]) == want.kills.mean()
 
 
