@@ -359,7 +359,7 @@ def test_with_only_the_other_edition_installed_the_hint_is_given(cli, data):
 
 
 def test_the_web_search_reads_the_store(data, monkeypatch):
-    from mathhammer.web.army import search_json
+    from mathhammer.jobs.search import search_json
 
     monkeypatch.setenv("MATHHAMMER_DATA", str(data))
     # a part of a word: the shortest names first

@@ -25,12 +25,9 @@ from starlette.testclient import TestClient  # noqa: E402
 
 import mathhammer as mh  # noqa: E402
 from mathhammer.errors import InputError  # noqa: E402
+from mathhammer.jobs.queries import SEARCH_BUDGET, page_words  # noqa: E402
 from mathhammer.model.options import Options  # noqa: E402
 from mathhammer.web.app import create_app  # noqa: E402
-from mathhammer.web.queries import (
-    SEARCH_BUDGET,  # noqa: E402
-    page_words,  # noqa: E402
-)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fake_army  # noqa: E402
@@ -659,7 +656,7 @@ def test_the_leaders_a_data_unit_lists(data_client):
 
 
 def test_a_worker_warms_without_building_or_printing(capsys, monkeypatch, tmp_path):
-    from mathhammer.web.api import job
+    from mathhammer.jobs.run import job
 
     monkeypatch.setenv("MATHHAMMER_DATA", str(tmp_path))  # no data: nothing to read
     status, body = job("warm")
@@ -674,7 +671,7 @@ def test_a_factions_units_are_its_units_of_the_search(monkeypatch, tmp_path):
 
     army = pytest.importorskip("mathhammer.data.army")
     from mathhammer.data.store.index import unit_index
-    from mathhammer.web.army import search_json
+    from mathhammer.jobs.search import search_json
 
     monkeypatch.setenv("MATHHAMMER_DATA", str(make_data(tmp_path / "bsdata")))
     factions = {n.split(":", 1)[0] for n in unit_index("10e").names()}
@@ -698,7 +695,7 @@ def test_a_weapons_max_and_slot_as_the_page_offers_them():
     # a 5-10 model group whose heavy weapons share one slot of 4 (a Devastator Squad's): the
     # page's "how many" box stops at each weapon's own max, and names the shared slot
     from mathhammer.data.units.unit import ModelGroup, UnitWeapon
-    from mathhammer.web.choices import _weapon_json
+    from mathhammer.jobs.choices import _weapon_json
 
     las = UnitWeapon(mh.Weapon("Lascannon", attacks=1, skill=3, strength=12, ap=-3,
                                damage="D6+1"), optional=True, max=(4,), slot="Heavy",
