@@ -17,21 +17,6 @@ from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-
-def _weapon_score(target: Any, options: Any = None, named_rules: tuple[Any, ...] = ()) -> Any:
-    """The engine's score of weapon choice, for a unit's loadout asked without one (see
-    :mod:`mathhammer.wiring`); rules given by name are found here, as the engine takes
-    NamedRule values."""
-    from .data.rules.named import resolve_rules
-    from .engine.attack import value_against
-
-    return value_against(target, options, resolve_rules(named_rules))
-
-
-from . import wiring as _wiring  # noqa: E402  (after the function it is given)
-
-_wiring.weapon_score = _weapon_score
-
 #: public name -> the module that defines it
 _WHERE = {
     "PMF": "prob.pmf", "dice": "prob.dice",
@@ -43,7 +28,7 @@ _WHERE = {
     "crushing_impact": "mechanics.effects", "deadly_demise": "mechanics.effects",
     "hazardous": "mechanics.effects", "mortal_wounds": "mechanics.effects",
     "reanimate": "mechanics.effects",
-    "Result": "engine.attack", "attack": "library",
+    "Result": "engine.attack", "attack": "library", "loadout": "library",
     "Timeline": "engine.sequence", "sequence": "engine.sequence", "turns": "library",
     "NamedRule": "model.named", "apply_rules": "data.rules.named",
     "find_rule": "data.rules.named", "list_rules": "data.rules.named",
@@ -63,6 +48,7 @@ __all__ = [
     "Target", "TargetState", "Timeline", "Unit", "Weapon", "apply_rules", "attack", "clear_caches",
     "crushing_impact", "deadly_demise", "dice", "find_rule", "hazardous", "import_catalogue",
     "import_datasheet", "list_catalogue_units", "list_rules", "list_units", "load_army",
+    "loadout",
     "load_catalogue_unit", "load_ruleset", "load_unit", "mortal_wounds", "parse_abilities",
     "parse_army", "reanimate", "sequence", "turns", "write_catalogue_unit",
     "find_unit", "Query", "attacker_of", "target_of",
@@ -100,7 +86,7 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, imported eag
     from .data.units.unit import Unit
     from .engine.attack import Result
     from .engine.sequence import Timeline, sequence
-    from .library import attack, turns
+    from .library import attack, loadout, turns
     from .mechanics.effects import (
         crushing_impact,
         deadly_demise,

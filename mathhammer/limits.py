@@ -73,7 +73,7 @@ MAX_ROSTER_DEPTH = 32
 #: Levels a JSON army list may nest (a New Recruit export nests about 20).
 MAX_JSON_DEPTH = 100
 #: Attacking units and targets of one plan (``mathhammer plan``; the page takes fewer,
-#: :data:`mathhammer.web.queries.MAX_UNITS`), and their pairs (each pair is an exact attack
+#: :data:`mathhammer.jobs.queries.MAX_UNITS`), and their pairs (each pair is an exact attack
 #: before any assignment is weighed): two armies of 50 units are allowed.
 MAX_PLAN_UNITS, MAX_PLAN_TARGETS, MAX_PLAN_PAIRS = 100, 100, 2_500
 #: Values of one repeatable option (``--rule``, ``-t``, ``--weapon``...) or items of one array

@@ -121,7 +121,7 @@ COLD_QUERIES: list[tuple] = [("the unit's card", "/api/unit", {"name": DEV}),
 def cold(data: Path) -> None:
     """A fresh server's first looks at the data, each query twice (the two quick workers),
     :data:`COLD_WAIT` seconds after it started: each worker reads the data as it starts, in the
-    background (``mathhammer.web.api.warm``), so these are as quick as the next ones."""
+    background (``mathhammer.jobs.run.warm``), so these are as quick as the next ones."""
     print(f"\nA fresh server, {COLD_WAIT:g} s after it started (server ms of the first calls):\n")
     print("| query | 1st call | 2nd call |\n| --- | ---: | ---: |")
     with serving("--data", str(data), "--timeout", "300") as base:

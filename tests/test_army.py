@@ -24,7 +24,12 @@ from army_corpus import (
 
 import mathhammer as mh
 from mathhammer.data.army import load_army, parse_army, parse_list, search_units
+from mathhammer.engine.attack import value_against
 from mathhammer.model.squad import Squad
+
+#: weapon choice against MEQ (what mathhammer.loadout chooses without a target)
+VS_MEQ = value_against(None)
+
 
 SHARED = find_shared()
 ROSTERS = SHARED / "rosters"
@@ -234,7 +239,7 @@ def test_every_listed_weapon_fires_once_with_its_count(name):
                                                                         0), w.count or 0)
             fired = 0
             with contextlib.suppress(ValueError):
-                out = u.loadout(melee=melee)
+                out = u.loadout(melee=melee, score=VS_MEQ)
                 fired = sum(n for _w, n in out.fired) + sum(
                     x.models for x in out.left_out if not x.reason.startswith("one profile"))
             assert fired == sum(families.values()), (u.name, melee)
@@ -253,7 +258,7 @@ def test_an_army_unit_attacks_and_defends_with_exact_numbers():
     a = army("necron-combat-patrol.10e.rosz")
     warriors = next(u for u in a.units if u.name == "Necron Warriors")
     assert warriors.models == 10
-    (flayer, n), = warriors.as_profiles()
+    (flayer, n), = warriors.as_profiles(score=VS_MEQ)
     assert (flayer.name, n, flayer.attacks, flayer.skill, flayer.strength, flayer.ap) == (
         "Gauss flayer", 10, "1", 4, 4, 0)
     # vs 10 GEQ (T3 Sv5+ W1): hit 4+ with Lethal Hits: a 6 (1/6) wounds; 4-5 (2/6) wound on
@@ -281,9 +286,9 @@ def test_attached_units_are_one_row_and_one_target():
     assert isinstance(target, Squad) and target.attached
     assert [g.models for g in target.groups] == [10, 1]
     assert "CHARACTER" in target.groups[1].keywords
-    own = sum(n for _, n in a.units[a.attached[1][0]].as_profiles())
-    body = sum(n for _, n in a.units[a.attached[1][1]].as_profiles())
-    assert sum(n for _, n in pair.as_profiles()) == own + body
+    own = sum(n for _, n in a.units[a.attached[1][0]].as_profiles(score=VS_MEQ))
+    body = sum(n for _, n in a.units[a.attached[1][1]].as_profiles(score=VS_MEQ))
+    assert sum(n for _, n in pair.as_profiles(score=VS_MEQ)) == own + body
     j = a.to_json()
     assert j["attached"][1] == {"leader": "Khârn the Betrayer", "bodyguard": "Khorne Berzerkers",
                                 "leader_index": a.attached[1][0],

@@ -14,7 +14,12 @@ from mathhammer.data.army import load_army, parse_list
 from mathhammer.data.rules.detachments import detachment_names
 from mathhammer.data.rules.unit_rules import unit_rules
 from mathhammer.data.typed.inline import parse_target
+from mathhammer.engine.attack import value_against
 from tests.army_corpus import SHARED
+
+#: weapon choice against MEQ (what mathhammer.loadout chooses without a target)
+VS_MEQ = value_against(None)
+
 
 # -- a small catalogue with two detachments ---------------------------------------------------
 
@@ -197,7 +202,7 @@ needs_shared = pytest.mark.skipif(not (ROSTERS.is_dir() and (DATA / "11e").is_di
 
 
 def _unsaved(unit, target, rules=(), melee=False, weapons=None):
-    return mh.attack(unit.as_profiles(melee=melee, weapons=weapons), target,
+    return mh.attack(unit.as_profiles(melee=melee, weapons=weapons, score=VS_MEQ), target,
                      apply=list(rules), rules="11e").unsaved.mean()
 
 
@@ -231,7 +236,7 @@ def test_world_eaters_11e_berzerker_warband():
     # after a charge (Relentless Rage): +1 Attack (17/2) and S7 v T4 wounds on 3+ still:
     #   2 * 17/2 * 1/2 * 2/3 * 1/2 = 17/6
     assert _unsaved(spawn, meq, [rage], melee=True) == F(5, 2)  # no charge: no change
-    assert mh.attack(spawn.as_profiles(melee=True), meq, apply=[rage], rules="11e",
+    assert mh.attack(spawn.as_profiles(melee=True, score=VS_MEQ), meq, apply=[rage], rules="11e",
                      charged=True).unsaved.mean() == F(17, 6)
     # Khârn's Legendary Killer reaches the Berzerkers he leads (a Leader's ability)
     rows = {label: u for label, u in army.rows()}

@@ -27,6 +27,11 @@ from mathhammer.data.bsdata import (
 from mathhammer.data.bsdata.profiles import is_weapon
 from mathhammer.data.units.bundled import load_unit
 from mathhammer.data.units.file import loads_unit
+from mathhammer.engine.attack import value_against
+
+#: weapon choice against MEQ (what mathhammer.loadout chooses without a target)
+VS_MEQ = value_against(None)
+
 
 ROOT = Path(os.environ.get("MATHHAMMER_BSDATA", Path(__file__).resolve().parents[2] / "shared"
                            / "bsdata"))
@@ -94,7 +99,7 @@ def test_skitarii_marshal_matches_the_bundled_file():
     got = imported(ADMECH, "Skitarii Marshal")
     assert differences(got, load_unit("Skitarii Marshal")) == {}
     # The pistol prints BS 4+ with a modifier "set 3+ if an ancestor is a CHARACTER".
-    pistol = got.as_profiles(weapons=["Mechanicus pistol"])[0][0]
+    pistol = got.as_profiles(weapons=["Mechanicus pistol"], score=VS_MEQ)[0][0]
     assert (pistol.skill, pistol.parsed.devastating_wounds) == (3, True)
     assert got.groups[0].invuln == 5 and got.leads == ("Skitarii Rangers", "Skitarii Vanguard")
 
@@ -112,7 +117,7 @@ def test_cronos_matches_the_bundled_file_where_the_data_agrees_with_the_seed():
     }
     assert (got.deadly_demise, got.groups[0].fnp) == ("1", 5)
     # Spirit vortex has only a max 1 constraint: optional wargear, as in the bundled file.
-    assert [w.name for w, _ in got.as_profiles()] == ["Spirit Syphon"]
+    assert [w.name for w, _ in got.as_profiles(score=VS_MEQ)] == ["Spirit Syphon"]
 
 
 def test_necron_warriors_standard_target_matches_the_10e_data():
@@ -143,7 +148,7 @@ def test_11e_skitarii_marshal_support_is_the_leader_ability():
     assert got.groups[0].invuln == 5
     assert got.leader and got.leads == ("Skitarii Rangers", "Skitarii Vanguard")
     assert "Support" not in got.datasheet_abilities
-    assert got.as_profiles(weapons=["mech"])[0][0].skill == 3
+    assert got.as_profiles(weapons=["mech"], score=VS_MEQ)[0][0].skill == 3
 
 
 def test_11e_points_differ_from_10e():

@@ -19,6 +19,11 @@ from mathhammer.data.store import compiled as catalogue
 from mathhammer.data.store import index as unit_index
 from mathhammer.data.typed.lookup import find_unit
 from mathhammer.data.units import serial
+from mathhammer.engine.attack import value_against
+
+#: weapon choice against MEQ (what mathhammer.loadout chooses without a target)
+VS_MEQ = value_against(None)
+
 
 SHARED = Path(os.environ.get("MATHHAMMER_SHARED",
                              Path(__file__).resolve().parents[2] / "shared")) / "bsdata"
@@ -354,7 +359,7 @@ def test_with_only_the_other_edition_installed_the_hint_is_given(cli, data):
 
 
 def test_the_web_search_reads_the_store(data, monkeypatch):
-    from mathhammer.web.army import search_json
+    from mathhammer.jobs.search import search_json
 
     monkeypatch.setenv("MATHHAMMER_DATA", str(data))
     # a part of a word: the shortest names first
@@ -619,7 +624,7 @@ def test_the_atlas_of_the_shared_data(edition, tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         unit = find_unit(f"{row['factions'][0]}:{name}", rules=edition, data=SHARED)
-    want = attack(unit.as_profiles(False), target_of("MEQ")[1], rules=edition)
+    want = attack(unit.as_profiles(False, score=VS_MEQ), target_of("MEQ")[1], rules=edition)
     assert Fraction(row["values"][0]["kills"]["exact"]) == want.kills.mean()
     assert Fraction(row["values"][0]["kills_per_100_pts"]["exact"]) == \
         want.kills.mean() * 100 / unit.cost()

@@ -18,10 +18,14 @@ from mathhammer.cli import main as cli_main
 from mathhammer.cli.params import ENGINE
 from mathhammer.data.typed.inline import parse_target, parse_weapon
 from mathhammer.data.units.bundled import load_unit
-from mathhammer.engine.attack import models_alive
+from mathhammer.engine.attack import models_alive, value_against
 from mathhammer.engine.sequence import Attack, MortalWounds, Reanimate, sequence_demise
 from mathhammer.mechanics.effects import deadly_demise_wounds
 from mathhammer.prob.numbers import readable_fraction
+
+#: weapon choice against MEQ (what mathhammer.loadout chooses without a target)
+VS_MEQ = value_against(None)
+
 
 ROOT = Path(__file__).resolve().parent.parent
 # ../shared from a clone, ../../shared from a worktree
@@ -409,7 +413,7 @@ def test_kills_mortal_wound_rule_with_other_rules_and_turns(cli):
     hexmark, warriors = load_unit("Hexmark Destroyer"), load_unit("Necron Warriors")
     cruelty = mh.find_rule("Blood-fuelled Cruelty").mortal_wounds.pmf()
     assert cruelty.mean() == Fraction(11, 6)  # 4/6 * 2 + 1/6 * 3
-    profiles = hexmark.as_profiles()
+    profiles = hexmark.as_profiles(score=VS_MEQ)
     attack = {"apply": [mh.find_rule("Protocol of the Conquering Tyrant")], "half_range": True}
     t = mh.sequence(warriors, [
         Attack.make(profiles, label="attack 1", **attack),
@@ -659,7 +663,7 @@ def test_table_vary_phase_and_models(cli):
     cronos, geq = load_unit("Cronos"), load_unit("GEQ")
     assert values == [mh.attack(cronos, geq).kills.mean(),
                       mh.attack(cronos, geq, melee=True).kills.mean(),
-                      mh.attack(cronos.as_profiles(models=2), geq).kills.mean()]
+                      mh.attack(cronos.as_profiles(models=2, score=VS_MEQ), geq).kills.mean()]
     # tentacles: 6 attacks, hit 2/3, Anti-INFANTRY 2+ wounds on 2+, Sv5+ at AP-1 saves on 6:
     # 6 * 2/3 * 5/6 * 5/6 = 25/9 against one-wound models
     assert values[1] == Fraction(25, 9)

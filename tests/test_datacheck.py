@@ -24,7 +24,11 @@ from mathhammer.data.bsdata import (
 from mathhammer.data.bsdata.files import open_library
 from mathhammer.data.bsdata.find import find_unit
 from mathhammer.data.bsdata.walk import root_context
-from mathhammer.engine.attack import attack
+from mathhammer.engine.attack import attack, value_against
+
+#: weapon choice against MEQ (what mathhammer.loadout chooses without a target)
+VS_MEQ = value_against(None)
+
 
 FIXTURES = Path(__file__).parent / "fixtures" / "bsdata"
 FACTION = FIXTURES / "Fixture Faction.cat"
@@ -74,7 +78,8 @@ def test_default_loadout_never_has_more_of_a_weapon_than_its_slots():
         ("Rifle", False, [1, 2, 3, 4, 5, 6], None),
     ]
     unit = load_catalogue_unit(f"{FACTION}:Gun Squad")
-    assert [(w.name, n) for w, n in unit.as_profiles()] == [("Heavy gun", 4), ("Rifle", 1)]
+    assert [(w.name, n) for w, n in unit.as_profiles(score=VS_MEQ)] == [
+        ("Heavy gun", 4), ("Rifle", 1)]
 
 
 def test_a_unit_whose_guns_are_all_options_takes_the_first_and_says_so():
@@ -112,12 +117,12 @@ def test_titanic_characteristics_fit_the_limits():
         unit = load_catalogue_unit(f"{FACTION}:Titan")  # T16 W100 OC30, a gun of S32
     g = unit.groups[0]
     assert (g.toughness, g.wounds, g.oc) == (16, 100, 30)
-    cannon = unit.as_profiles()[0][0]
+    cannon = unit.as_profiles(score=VS_MEQ)[0][0]
     assert (cannon.strength, cannon.range) == (32, 120)
     # S32 against T16 wounds on 2+ (S >= 2T); 2+ to hit; AP-5 against Sv2+ is a 7+: no save;
     # D6 attacks (Blast: +0 against one model) of D12: the mean damage before allocation is
     # 3.5 attacks x 5/6 x 5/6 x 12 = 29 1/6, and no model of W100 dies
-    r = attack(unit.as_profiles(), unit.as_target())
+    r = attack(unit.as_profiles(score=VS_MEQ), unit.as_target())
     assert r.unsaved.mean() == Fraction(7, 2) * Fraction(5, 6) * Fraction(5, 6)
     assert r.kills.mean() == 0
 

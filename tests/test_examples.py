@@ -11,7 +11,12 @@ import pytest
 
 import mathhammer as mh
 from mathhammer.data.units.bundled import load_unit
+from mathhammer.engine.attack import value_against
 from mathhammer.prob.numbers import readable_fraction
+
+#: weapon choice against MEQ (what mathhammer.loadout chooses without a target)
+VS_MEQ = value_against(None)
+
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 #: drawn by examples/make_web_png.py and make_atlas_png.py in a browser, and the notebook run by
@@ -75,7 +80,8 @@ def test_example_numbers_are_the_library_s():
     # the JSON example is exactly the library's answer
     data = json.loads((EXAMPLES / "cronos-geq.json").read_text(encoding="utf-8"))
     cronos = load_unit("Cronos")
-    r = mh.attack(cronos.as_profiles(weapons=["spirit vortex", "spirit syphon"], models=2),
+    r = mh.attack(cronos.as_profiles(weapons=["spirit vortex", "spirit syphon"], models=2,
+                                     score=VS_MEQ),
                   load_unit("GEQ"), half_range=True)
     assert {int(k): Fraction(v) for k, v in data["pmf"]["kills"].items()} == dict(r.kills)
     assert Fraction(data["destroyed"]) == r.destroyed
@@ -94,7 +100,7 @@ def test_sequence_example_numbers_are_the_library_s():
     beams = mh.find_rule("Disintegration Beams").mortal_wounds.pmf()
     steps = []
     for i in (1, 2, 3):
-        steps += [Reanimate()] * (i > 1) + [Attack.make(hexmark.as_profiles()),
+        steps += [Reanimate()] * (i > 1) + [Attack.make(hexmark.as_profiles(score=VS_MEQ)),
                                              MortalWounds(beams)]
     t = mh.sequence(warriors, steps)
     text = (EXAMPLES / "hexmark-warriors-turns.txt").read_text(encoding="utf-8")

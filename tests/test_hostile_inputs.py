@@ -96,7 +96,7 @@ def test_the_text_report_says_how_to_get_every_digit(cli):
 
 
 def test_full_fractions_is_not_a_web_parameter():
-    from mathhammer.web.queries import answer
+    from mathhammer.jobs.queries import answer
 
     assert answer("kills", {"attacker": "Cronos", "target": "MEQ", "full_fractions": True})[1]\
         .startswith("mathhammer: error: unknown parameter 'full_fractions' for kills")

@@ -11,6 +11,11 @@ import pytest
 from mathhammer.data.units.bundled import load_unit
 from mathhammer.data.units.file import loads_unit
 from mathhammer.data.units.importer import import_datasheet, parse_statline, split_name, write_unit
+from mathhammer.engine.attack import value_against
+
+#: weapon choice against MEQ (what mathhammer.loadout chooses without a target)
+VS_MEQ = value_against(None)
+
 
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 needs_seeds = pytest.mark.skipif(not SEEDS.is_dir(), reason="shared/seeds not beside the repo")
@@ -76,8 +81,9 @@ def test_seed_page_imports_to_the_bundled_unit(page):
     for field in ("name", "faction", "keywords", "core", "faction_abilities",
                   "datasheet_abilities", "points", "archetype"):
         assert getattr(imported, field) == getattr(bundled, field), field
-    assert imported.as_profiles() == bundled.as_profiles()
-    assert imported.as_profiles(melee=True) == bundled.as_profiles(melee=True)
+    assert imported.as_profiles(score=VS_MEQ) == bundled.as_profiles(score=VS_MEQ)
+    assert imported.as_profiles(melee=True, score=VS_MEQ) == bundled.as_profiles(
+        melee=True, score=VS_MEQ)
     assert imported.as_target() == bundled.as_target()
 
 

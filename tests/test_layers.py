@@ -21,17 +21,22 @@ PACKAGE = Path(__file__).resolve().parents[1] / "mathhammer"
 
 #: the rank of each top-level part of the package: a module may import its own rank or lower
 RANKS = {
-    "errors": 0, "cache": 0, "resources": 0, "limits": 0, "wiring": 0,
+    "errors": 0, "cache": 0, "resources": 0, "limits": 0,
     "prob": 1, "model": 2, "mechanics": 3, "engine": 4, "data": 5,
     # the questions as values, resolved and answered (app), then rendered (report)
     "app": 6, "library": 6, "report": 7,
-    "cli": 8, "web": 8, "mcp": 8, "__main__": 9,
+    # the JSON API's jobs (framework-free), which the page and the tool server both run
+    "jobs": 8,
+    # the faces, siblings that import nothing of each other (test_siblings_...)
+    "web": 9, "mcp": 9,
+    # the command line, which also launches the other faces (serve, mcp) and makes the page's
+    # share links (mathhammer link)
+    "cli": 10, "__main__": 11,
 }
 
 #: (importing module, imported module): the upward imports allowed, each with its reason
 EXEMPT: dict[tuple[str, str], str] = {
-    # a Result shows itself in a notebook (_repr_html_, to_dict, to_dataframe) only through its
-    # own methods, and what it shows is the kills report: they import it on call, never at load
+    # a notebook shows a Result by its own methods, which render the kills report on call only
     ("engine.attack", "report.display"): "a Result's display methods, imported on call",
 }
 
@@ -115,7 +120,7 @@ def all_imports(package: Path = PACKAGE) -> list[Import]:
 
 def rank(module: str) -> int | None:
     """The layer of a module; the package root (it re-exports the curated API) has none."""
-    return RANKS[module.split(".")[0]] if module else None
+    return RANKS.get(module.split(".")[0]) if module else None
 
 
 def upward(found: list[Import]) -> list[Import]:
@@ -124,6 +129,15 @@ def upward(found: list[Import]) -> list[Import]:
             if rank(i.importer) is not None and rank(i.imported) is not None
             and rank(i.imported) > rank(i.importer)  # type: ignore[operator]
             and (i.importer, i.imported) not in EXEMPT]
+
+
+def sideways(found: list[Import]) -> list[Import]:
+    """The imports between two packages of one rank (the faces web and mcp; app and library),
+    which are siblings: what both need sits below them. The root's modules of rank 0 (errors,
+    cache, resources, limits) are one foundation and may use each other."""
+    return [i for i in found
+            if rank(i.importer) and rank(i.importer) == rank(i.imported)
+            and i.importer.split(".")[0] != i.imported.split(".")[0]]
 
 
 def largest_cycle(found: list[Import]) -> list[str]:
@@ -184,6 +198,13 @@ def test_no_import_points_up_a_layer():
         for i in up)
 
 
+def test_siblings_import_nothing_of_each_other():
+    side = sideways(all_imports())
+    assert not side, "\n".join(
+        f"{i.importer} (line {i.line}) imports {i.imported}: siblings of rank "
+        f"{rank(i.importer)}" for i in side)
+
+
 def test_the_exemptions_are_few_and_still_needed():
     assert len(EXEMPT) <= 2
     found = {(i.importer, i.imported) for i in all_imports()}
@@ -233,7 +254,8 @@ def test_no_import_cycle():
 
 
 def test_the_check_sees_an_upward_import_in_a_function(tmp_path):
-    """The checks fail on a planted upward import (inside a function) and a planted cycle."""
+    """The checks fail on a planted upward import (inside a function), a planted cycle and a
+    planted import between siblings."""
     pkg = tmp_path / "mathhammer"
     for name, text in {
         "__init__.py": "",
@@ -248,6 +270,14 @@ def test_the_check_sees_an_upward_import_in_a_function(tmp_path):
     assert [(i.importer, i.imported, i.top) for i in upward(found)] == [
         ("prob.pmf", "report.display", False)]
     assert largest_cycle(found) == ["prob.pmf", "report.display"]
+    (pkg / "mcp" / "answers.py").parent.mkdir()
+    (pkg / "mcp" / "__init__.py").write_text("")
+    (pkg / "mcp" / "answers.py").write_text("def run():\n    from ..web.api import job\n")
+    (pkg / "web").mkdir()
+    (pkg / "web" / "__init__.py").write_text("")
+    (pkg / "web" / "api.py").write_text("")
+    assert [(i.importer, i.imported) for i in sideways(all_imports(pkg))] == [
+        ("mcp.answers", "web.api")]
 
 
 if __name__ == "__main__":
@@ -258,5 +288,9 @@ if __name__ == "__main__":
           f"{sum(not i.top for i in up)} in functions)")
     for i in up:
         print(f"  {i.importer}:{i.line} -> {i.imported}{'' if i.top else ' (in a function)'}")
+    side = sideways(found)
+    print(f"imports between siblings: {len(side)}")
+    for i in side:
+        print(f"  {i.importer}:{i.line} -> {i.imported}")
     cycle = largest_cycle(found)
     print(f"largest cycle: {len(cycle)} modules")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from mathhammer.cli import cli as mathhammer
-from mathhammer.web.api import job
+from mathhammer.jobs.run import job
 from mathhammer.web.links import page_calls, shown_odds, state_of
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -14,6 +14,7 @@ import mathhammer as mh
 from mathhammer.app.specs import attacker_of
 from mathhammer.data.units.file import loads_unit
 from mathhammer.data.units.unit import ModelGroup, Unit, UnitWeapon
+from mathhammer.engine.attack import value_against
 from mathhammer.errors import InputError
 from mathhammer.model.loadout import Carried, choose, profile_families
 
@@ -35,7 +36,8 @@ INTERCESSORS = unit(RIFLE, PISTOL)
 
 
 def unsaved(attacker, target=MEQ, **kw):
-    return mh.attack(attacker.as_profiles(target=target, **kw), target).unsaved.mean()
+    return mh.attack(list(mh.loadout(attacker, target=target, **kw).fired),
+                     target).unsaved.mean()
 
 
 # ---------------------------------------------------------------------------------- Pistols
@@ -44,7 +46,7 @@ def unsaved(attacker, target=MEQ, **kw):
 def test_intercessors_fire_their_rifles_not_their_pistols():
     # rifles: 10 attacks x 2/3 hit x 1/2 wound (S4 v T4) x 1/2 fail (3+ with AP-1: 4+) = 5/3
     # (rifles and pistols together would be 5/3 + 5/9 = 20/9, what the issue saw)
-    out = INTERCESSORS.loadout(target=MEQ)
+    out = mh.loadout(INTERCESSORS, target=MEQ)
     assert out.fired == ((RIFLE, 5),)
     assert [x.text for x in out.left_out] == [
         "5x Bolt pistol not fired: the models fire their other ranged weapons"]
@@ -52,13 +54,13 @@ def test_intercessors_fire_their_rifles_not_their_pistols():
     # the engine takes the unit itself and chooses against its target; 11e alike
     assert mh.attack(INTERCESSORS, MEQ).unsaved.mean() == Fraction(5, 3)
     assert mh.attack(INTERCESSORS, MEQ, rules="11e").unsaved.mean() == Fraction(5, 3)
-    assert INTERCESSORS.loadout(target=MEQ, options=mh.Options(rules="11e")).fired == (
+    assert mh.loadout(INTERCESSORS, target=MEQ, rules="11e").fired == (
         (RIFLE, 5),)
 
 
 def test_pistols_forced_in_engagement_range():
     # pistols: 5 attacks x 2/3 x 1/2 x 1/3 fail (3+ with AP0) = 5/9
-    out = INTERCESSORS.loadout(target=MEQ, pistols=True)
+    out = mh.loadout(INTERCESSORS, target=MEQ, pistols=True)
     assert out.fired == ((PISTOL, 5),)
     assert "--pistols" in out.left_out[0].reason
     assert unsaved(INTERCESSORS, pistols=True) == Fraction(5, 9)
@@ -70,7 +72,7 @@ def test_pistols_fire_when_they_are_better():
     plasma = mh.Weapon("Plasma pistol", attacks=1, skill=3, strength=8, ap=-3, damage=2,
                        abilities=["pistol"], range=12)
     gun = mh.Weapon("Stubber", attacks=1, skill=3, strength=3, ap=0, damage=1)
-    out = unit(gun, plasma).loadout(target=MEQ)
+    out = mh.loadout(unit(gun, plasma), target=MEQ)
     assert out.fired == ((plasma, 5),)
     assert out.left_out[0].reason == "the models fire their Pistols, better against this target"
 
@@ -79,7 +81,7 @@ def test_a_vehicle_fires_pistols_and_guns_together():
     # attacks 5 x 2 + 5 x 1 = 15; unsaved 5/3 + 5/9 = 20/9 (MONSTER and VEHICLE fire both)
     for keyword in ("VEHICLE", "MONSTER"):
         walker = unit(RIFLE, PISTOL, keywords=(keyword, "WALKER"))
-        out = walker.loadout(target=MEQ)
+        out = mh.loadout(walker, target=MEQ)
         assert out.fired == ((RIFLE, 5), (PISTOL, 5)) and out.left_out == ()
         assert unsaved(walker) == Fraction(20, 9)
         r = mh.attack(out.fired, MEQ)
@@ -88,7 +90,7 @@ def test_a_vehicle_fires_pistols_and_guns_together():
 
 def test_a_unit_of_pistols_only_fires_them():
     hexmark = mh.load_unit("Hexmark Destroyer")
-    assert [w.name for w, _ in hexmark.as_profiles(target=MEQ)] == [
+    assert [w.name for w, _ in mh.loadout(hexmark, target=MEQ).fired] == [
         "Enmitic disintegrator pistols"]
 
 
@@ -104,7 +106,7 @@ EXTRA = mh.Weapon("Extra scything talons", attacks=1, skill=4, strength=7, ap=-2
 
 def test_carnifex_fights_with_one_melee_weapon_and_its_extra_attacks():
     carnifex = unit(CLAWS, TALONS, EXTRA, models=1, keywords=("MONSTER",))
-    out = carnifex.loadout(melee=True, target=MEQ)
+    out = mh.loadout(carnifex, melee=True, target=MEQ)
     # talons per attack: 1/2 hit x 2/3 wound (S7 > T4) x 2/3 fail (3+ with AP-2: 5+) = 2/9,
     # claws: 1/2 x 2/3 x 1/2 (4+) = 1/6; 5 x 2/9 > 4 x 1/6, so the talons, plus the extra ones
     assert out.fired == ((TALONS, 1), (EXTRA, 1))
@@ -125,13 +127,13 @@ def test_melee_weapon_uses_are_at_most_the_models_best_first():
                     range="melee")
     squad = Unit("Berzerkers", "Test", (ModelGroup("Berzerker", 10, 10, 5, 3, 2, weapons=(
         UnitWeapon(ccw), UnitWeapon(blade, count=8), UnitWeapon(evisc, count=2))),))
-    out = squad.loadout(melee=True, target=MEQ)
+    out = mh.loadout(squad, melee=True, target=MEQ)
     assert out.fired == ((blade, 8), (evisc, 2))
     assert [(x.weapon, x.models) for x in out.left_out] == [("Close combat weapon", 10)]
     # with one chainblade less, the tenth model falls back on its close combat weapon
     nine = Unit("Berzerkers", "Test", (ModelGroup("Berzerker", 10, 10, 5, 3, 2, weapons=(
         UnitWeapon(ccw), UnitWeapon(blade, count=7), UnitWeapon(evisc, count=2))),))
-    out = nine.loadout(melee=True, target=MEQ)
+    out = mh.loadout(nine, melee=True, target=MEQ)
     assert out.fired == ((ccw, 1), (blade, 7), (evisc, 2))
     assert [(x.weapon, x.models) for x in out.left_out] == [("Close combat weapon", 9)]
 
@@ -148,7 +150,7 @@ HELLBLASTERS = unit(STANDARD, SUPER, PISTOL)
 def test_a_weapon_of_several_profiles_fires_its_best_one():
     # vs MEQ per attack: standard 2/3 x 2/3 (S7 > T4) x 2/3 (5+) = 8/27, one damage;
     # supercharge 2/3 x 5/6 (S8 = 2T) x 5/6 (6+) = 25/54, two damage: supercharge is better
-    out = HELLBLASTERS.loadout(target=MEQ)
+    out = mh.loadout(HELLBLASTERS, target=MEQ)
     assert out.fired == ((SUPER, 5),)
     reasons = {x.weapon: x.reason for x in out.left_out}
     assert reasons["Plasma incinerator - standard"].startswith(
@@ -156,16 +158,16 @@ def test_a_weapon_of_several_profiles_fires_its_best_one():
     assert unsaved(HELLBLASTERS) == 10 * Fraction(25, 54)  # 125/27, never both profiles
     # vs GEQ both profiles do 10/9 damage per model (2 x 2/3 x 5/6, no save, 1 W): a tie goes
     # to the first in the datasheet's order
-    assert HELLBLASTERS.loadout(target=GEQ).fired == ((STANDARD, 5),)
+    assert mh.loadout(HELLBLASTERS, target=GEQ).fired == ((STANDARD, 5),)
 
 
 def test_one_profile_picked_by_name():
     # -w "Plasma incinerator - standard": 10 x 8/27 = 80/27
-    picked = HELLBLASTERS.loadout(weapons=["Plasma incinerator - standard"], target=MEQ)
+    picked = mh.loadout(HELLBLASTERS, weapons=["Plasma incinerator - standard"], target=MEQ)
     assert picked.fired == ((STANDARD, 5),)
     assert unsaved(HELLBLASTERS, weapons=["plasma incinerator - standard"]) == Fraction(80, 27)
     # the weapon's own name picks it, and its best profile fires
-    assert HELLBLASTERS.loadout(weapons=["Plasma incinerator"], target=MEQ).fired == (
+    assert mh.loadout(HELLBLASTERS, weapons=["Plasma incinerator"], target=MEQ).fired == (
         (SUPER, 5),)
 
 
@@ -178,8 +180,8 @@ def test_profile_of_groups_profiles_whatever_their_names():
     # AP-2: no save) = 60/27 < sweep 8 x 2/3 x 2/3 (S5 > T3) x 5/6 (6+) = 80/27: the sweep;
     # vs MEQ: strike 4 x 2/3 x 5/6 x 2/3 (5+) x 2 dmg = 80/27 > sweep 8 x 2/3 x 2/3 x 1/2 (4+)
     # = 48/27: the strike
-    assert lancer.loadout(melee=True, target=GEQ).fired == ((sweep, 1),)
-    assert lancer.loadout(melee=True, target=MEQ).fired == ((strike, 1),)
+    assert mh.loadout(lancer, melee=True, target=GEQ).fired == ((sweep, 1),)
+    assert mh.loadout(lancer, melee=True, target=MEQ).fired == ((strike, 1),)
 
 
 def test_profile_families_from_names():
@@ -190,20 +192,21 @@ def test_profile_families_from_names():
 
 LASCANNON = mh.Weapon("Lascannon", attacks=1, skill=3, strength=12, ap=-3, damage="D6+1",
                       range=48)
+VS = value_against(MEQ)  # a lone tank's counts: no choice the score decides
 
 
 def test_counts_on_the_command_line():
     tank = unit(UnitWeapon(LASCANNON, optional=True, count=2), models=1, keywords=("VEHICLE",))
-    assert tank.as_profiles(weapons=["Lascannon"]) == [(LASCANNON, 2)]
-    assert tank.as_profiles(weapons=["1x Lascannon"]) == [(LASCANNON, 1)]
-    assert tank.as_profiles(weapons=["Lascannon", "lascannon"]) == [(LASCANNON, 2)]
-    assert tank.as_profiles(weapons=["2x Lascannon"]) == [(LASCANNON, 2)]
+    assert tank.as_profiles(weapons=["Lascannon"], score=VS) == [(LASCANNON, 2)]
+    assert tank.as_profiles(weapons=["1x Lascannon"], score=VS) == [(LASCANNON, 1)]
+    assert tank.as_profiles(weapons=["Lascannon", "lascannon"], score=VS) == [(LASCANNON, 2)]
+    assert tank.as_profiles(weapons=["2x Lascannon"], score=VS) == [(LASCANNON, 2)]
     with pytest.raises(InputError, match=r"^weapons: 3x Lascannon: Squad carries 2 "
                                             r"Lascannon at its size, so at most 2 can fire$"):
-        tank.as_profiles(weapons=["3x Lascannon"])
+        tank.as_profiles(weapons=["3x Lascannon"], score=VS)
     # a weapon of several profiles counts once
-    assert HELLBLASTERS.as_profiles(weapons=["2x Plasma incinerator"], target=MEQ) == [
-        (SUPER, 2)]
+    assert mh.loadout(HELLBLASTERS, weapons=["2x Plasma incinerator"], target=MEQ).fired == (
+        (SUPER, 2),)
 
 
 # ------------------------------------------------------------------------------ inline rows
@@ -264,9 +267,9 @@ abilities = ["hazardous"]
 def test_unit_files_write_profile_of():
     squad = loads_unit(FILE, "plasma.toml")
     assert [w.profile_of for w in squad.weapons()] == ["Plasma incinerator"] * 2
-    assert [w.name for w, _ in squad.as_profiles(target=MEQ)] == ["Supercharge"]
-    assert [w.name for w, _ in squad.as_profiles(weapons=["plasma incinerator"],
-                                                 target=GEQ)] == ["Standard"]
+    assert [w.name for w, _ in mh.loadout(squad, target=MEQ).fired] == ["Supercharge"]
+    assert [w.name for w, _ in mh.loadout(squad, weapons=["plasma incinerator"],
+                                          target=GEQ).fired] == ["Standard"]
 
 
 @pytest.mark.parametrize("change, message", [
@@ -414,7 +417,7 @@ def test_the_reference_target_is_the_bundled_meq():
 
     assert attrs.evolve(mh.load_unit("MEQ").as_target(), name="MEQ") == REFERENCE
     # without a target the choice is made against it: the rifles (1/3 > 1/9 per model)
-    assert INTERCESSORS.as_profiles() == [(RIFLE, 5)]
+    assert mh.loadout(INTERCESSORS).fired == ((RIFLE, 5),)
 
 
 def _imported(path: Path) -> set[str]:
@@ -452,24 +455,47 @@ def test_the_units_and_the_model_import_no_engine_to_score_weapons():
 
 
 @pytest.mark.parametrize("name", [u.name for u in mh.list_units()])
-def test_a_loadout_without_a_score_is_the_engines_choice(name):
-    # the package root wires the engine's scoring in for a loadout asked without a score: the
-    # same weapons as with the engine's score passed in, against any target, and mh.attack of
-    # the unit is the attack of those weapons
-    from mathhammer.engine.attack import value_against
-
+def test_the_librarys_loadout_is_the_engines_choice(name):
+    # mh.loadout passes the engine's scoring in against its target (MEQ without one): the
+    # same weapons as the unit's loadout given the engine's score, against any target, and
+    # mh.attack of the unit is the attack of those weapons
     unit = mh.load_unit(name)
     geq = mh.load_unit("GEQ").as_target()
     for melee in (False, True):
         if not unit.weapons(melee=melee):
             continue
         for target in (None, geq, mh.load_unit("Heavy Vehicle").as_target()):
-            wired = unit.loadout(melee, target=target)
-            assert wired == unit.loadout(melee, score=value_against(target)), (name, melee)
-            if wired.fired:
+            chosen = mh.loadout(unit, melee, target=target)
+            assert chosen == unit.loadout(melee, score=value_against(target)), (name, melee)
+            if chosen.fired:
                 assert mh.attack(unit, target or geq, melee=melee).damage == mh.attack(
                     list(unit.loadout(melee, score=value_against(target or geq)).fired),
                     target or geq, melee=melee).damage
+
+
+def test_a_units_loadout_without_a_score_says_so():
+    # the data scores nothing itself (no engine below it, no hook set from above): a loadout
+    # asked without a score is a one-line TypeError naming the unit and the two ways to ask
+    with pytest.raises(TypeError, match=r"^Squad: weapon choice needs a score \(score="
+                                        r"value_against\(target\), .*mathhammer\.loadout"):
+        INTERCESSORS.loadout()
+    with pytest.raises(TypeError, match="^Squad: weapon choice needs a score"):
+        INTERCESSORS.as_profiles(melee=False)
+
+
+def test_the_units_import_no_engine():
+    # importing the data's units (and reading a unit) loads no module of the engine, nor the
+    # package root's curated API: nothing below the engine needs it
+    import subprocess
+    import sys
+
+    code = ("import sys; from mathhammer.data.units.bundled import load_unit; "
+            "load_unit('Cronos').weapons(); "
+            "print(sorted(m for m in sys.modules if m.startswith(('mathhammer.engine', "
+            "'mathhammer.mechanics', 'mathhammer.library', 'mathhammer.app'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, env={**os.environ, "PYTHONPATH": str(PACKAGE.parent)})
+    assert out.stdout.strip() == "[]", out.stdout + out.stderr
 
 
 def test_models_without_another_gun_fire_their_pistols():
@@ -484,7 +510,7 @@ def test_models_without_another_gun_fire_their_pistols():
     squad = Unit("Warriors", "Test", (ModelGroup("Warrior", 10, 10, 4, 4, 1, weapons=(
         UnitWeapon(PISTOL, count=9), UnitWeapon(blaster, count=7), UnitWeapon(plasma, count=1),
         UnitWeapon(launcher, count=1), UnitWeapon(rail, count=1))),))
-    out = squad.loadout(target=MEQ)
+    out = mh.loadout(squad, target=MEQ)
     assert out.fired == ((blaster, 7), (plasma, 1), (launcher, 1), (rail, 1))
     assert [x.text for x in out.left_out] == [
         "9x Bolt pistol not fired: the models fire their other ranged weapons"]
@@ -492,7 +518,7 @@ def test_models_without_another_gun_fire_their_pistols():
     fewer = attrs.evolve(squad, groups=(attrs.evolve(squad.groups[0], weapons=tuple(
         attrs.evolve(w, count=6) if w.weapon is blaster else w
         for w in squad.groups[0].weapons)),))
-    out = fewer.loadout(target=MEQ)
+    out = mh.loadout(fewer, target=MEQ)
     assert out.fired == ((PISTOL, 1), (blaster, 6), (plasma, 1), (launcher, 1), (rail, 1))
     assert [x.text for x in out.left_out] == [
         "8x Bolt pistol not fired: the models fire their other ranged weapons"]

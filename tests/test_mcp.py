@@ -65,7 +65,7 @@ def ok(result) -> dict:
 def test_the_tools_and_their_schemas_are_the_options_of_the_command_line_and_the_page():
     import jsonschema
 
-    from mathhammer.web.choices import options_schema
+    from mathhammer.jobs.choices import options_schema
 
     listed = ask()[0].tools
     assert [t.name for t in listed] == ["kills", "odds", "table", "salvo", "plan", "army",
@@ -264,7 +264,7 @@ def test_a_worker_says_a_library_warning_in_one_line(monkeypatch):
     # once however often it is said
     import warnings
 
-    import mathhammer.web.api
+    import mathhammer.jobs.run
     from mathhammer.mcp.answers import run_job
 
     def job(kind, *args):
@@ -272,7 +272,7 @@ def test_a_worker_says_a_library_warning_in_one_line(monkeypatch):
             warnings.warn("a guess\n  said out loud", UserWarning, stacklevel=1)
         return 200, json.dumps({"kind": kind, "args": list(args)})
 
-    monkeypatch.setattr(mathhammer.web.api, "job", job)
+    monkeypatch.setattr(mathhammer.jobs.run, "job", job)
     status, body = run_job("unit", "MEQ")
     assert (status, json.loads(body)) == (200, {"kind": "unit", "args": ["MEQ"],
                                                 "warnings": ["warning: a guess said out loud"]})

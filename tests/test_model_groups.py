@@ -19,7 +19,12 @@ from test_army_formats import BSDATA, needs_data
 import mathhammer as mh
 from mathhammer.app.specs import attacker_of, target_of
 from mathhammer.data.typed.lookup import find_unit
+from mathhammer.engine.attack import value_against
 from mathhammer.errors import InputError
+
+#: weapon choice against MEQ (what mathhammer.loadout chooses without a target)
+VS_MEQ = value_against(None)
+
 
 CUSTODIAN = (("M", '6"'), ("T", "6"), ("SV", "2+"), ("W", "3"), ("LD", "6+"), ("OC", "2"))
 SHIELD = (("M", '6"'), ("T", "6"), ("SV", "2+"), ("W", "4"), ("LD", "6+"), ("OC", "2"))
@@ -93,27 +98,28 @@ def test_custodian_guard_is_4_or_5_custodians_of_one_pool(data):
 
 def test_custodian_guard_fires_as_its_size(data):
     cg = unit(data, "Custodian Guard")
-    assert [(w.name, n) for w, n in cg.as_profiles(melee=True)] == [("Guardian spear", 4)]
-    assert [(w.name, n) for w, n in cg.as_profiles(melee=True, models=5)] == [
+    assert [(w.name, n) for w, n in cg.as_profiles(melee=True, score=VS_MEQ)] == [
+        ("Guardian spear", 4)]
+    assert [(w.name, n) for w, n in cg.as_profiles(melee=True, models=5, score=VS_MEQ)] == [
         ("Guardian spear", 5)]
-    assert [(w.name, n) for w, n in cg.as_profiles(True, ["4x Guardian spear"])] == [
+    assert [(w.name, n) for w, n in cg.as_profiles(True, ["4x Guardian spear"], score=VS_MEQ)] == [
         ("Guardian spear", 4)]
     with pytest.raises(InputError, match="carries 4 Guardian spear"):
-        cg.as_profiles(True, ["5x Guardian spear"])
+        cg.as_profiles(True, ["5x Guardian spear"], score=VS_MEQ)
     # two blades: two Custodians with a blade and a shield for two with a spear, said
     with pytest.warns(UserWarning, match="need another make-up of its 4 models: 2 Custodian "
                                          r"Guard \(Guardian Spear\) and 2 Custodian Guard "
                                          r"\(Sentinel Blade"):
-        fired = cg.as_profiles(True, ["2x Guardian spear", "2x Sentinel blade"])
+        fired = cg.as_profiles(True, ["2x Guardian spear", "2x Sentinel blade"], score=VS_MEQ)
     assert [(w.name, n) for w, n in fired] == [("Guardian spear", 2), ("Sentinel blade", 2)]
     with pytest.warns(UserWarning, match="1 Custodian Guard \\(Vexilla"):
-        fired = cg.as_profiles(True, ["Misericordia"], models=5)
+        fired = cg.as_profiles(True, ["Misericordia"], models=5, score=VS_MEQ)
     assert [(w.name, n) for w, n in fired] == [("Misericordia", 1)]
     # too many for any make-up of the size: the error names the most one carries
     with pytest.raises(InputError, match="carries 1 Misericordia at its size"):
-        cg.as_profiles(True, ["2x Misericordia"])  # one vexilla bearer at most
+        cg.as_profiles(True, ["2x Misericordia"], score=VS_MEQ)  # one vexilla bearer at most
     with pytest.raises(InputError, match="carries 4 Sentinel blade at its size"):
-        cg.as_profiles(True, ["5x Sentinel blade"])
+        cg.as_profiles(True, ["5x Sentinel blade"], score=VS_MEQ)
 
 
 def test_boyz_are_ten_with_the_nob(data):
@@ -127,10 +133,10 @@ def test_boyz_are_ten_with_the_nob(data):
                                          "1 Boss Nob"):
         assert [g.models for g in boyz.as_target(15).groups] == [14, 1]
     # --models is the unit's size: 10 is 9 choppas and the Nob's big choppa (not 11 models)
-    assert [(w.name, n) for w, n in boyz.as_profiles(True, models=10)] == [
+    assert [(w.name, n) for w, n in boyz.as_profiles(True, models=10, score=VS_MEQ)] == [
         ("Choppa", 9), ("Big choppa", 1)]
     with pytest.raises(InputError, match="expected an integer from 10 to 20 for Boyz"):
-        boyz.as_profiles(True, models=21)
+        boyz.as_profiles(True, models=21, score=VS_MEQ)
 
 
 def test_gretchin_is_a_choice_of_two_sizes(data):
@@ -211,10 +217,10 @@ def test_shared_custodian_guard_and_boyz(edition):
     assert cg.sizes == (4, 5) and cg.composition()[0] == 4 and sum(cg.composition(5)) == 5
     t = cg.as_target()
     assert (t.models, t.toughness, t.save, t.wounds, t.invuln) == (4, 6, 2, 3, 4)
-    assert [(w.name, n) for w, n in cg.as_profiles(True)] == [("Guardian Spear", 4)]
-    assert [(w.name, n) for w, n in cg.as_profiles(True, ["4x Guardian Spear"])] == [
+    assert [(w.name, n) for w, n in cg.as_profiles(True, score=VS_MEQ)] == [("Guardian Spear", 4)]
+    assert [(w.name, n) for w, n in cg.as_profiles(True, ["4x Guardian Spear"], score=VS_MEQ)] == [
         ("Guardian Spear", 4)]
-    assert sum(n for _w, n in cg.as_profiles(True, models=5)) == 5
+    assert sum(n for _w, n in cg.as_profiles(True, models=5, score=VS_MEQ)) == 5
     assert [(g.models, g.wounds) for g in boyz.as_target().groups] == [(9, 1), (1, 2)]
     assert boyz.sizes == tuple(range(10, 21))
 
@@ -334,7 +340,7 @@ def test_a_lists_unit_has_the_groups_its_lines_give(data):
     cg, bz = a.units
     t = cg.as_target()  # the spears (W3) first, then the shields (W4)
     assert [(g.models, g.wounds) for g in t.groups] == [(3, 3), (2, 4)] and cg.models == 5
-    assert [(w.name, n) for w, n in cg.as_profiles(melee=True)] == [
+    assert [(w.name, n) for w, n in cg.as_profiles(melee=True, score=VS_MEQ)] == [
         ("Guardian spear", 3), ("Sentinel blade", 2)]
     assert bz.models == 10 and [(g.models, g.wounds) for g in bz.as_target().groups] == [
         (9, 1), (1, 2)]

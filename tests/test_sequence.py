@@ -171,8 +171,8 @@ def test_an_army_rows_attached_pair_attacks():
     label, unit = fake_army.Army((pair,)).rows()[0]
     meq = mh.find_unit("MEQ").as_target()
     r = mh.attack(unit, meq, melee=True)  # was: TypeError "attacker: expected a Target"
-    both = (pair.bodyguard.as_profiles(melee=True, target=meq)
-            + pair.leader.as_profiles(melee=True, target=meq))
+    both = [*mh.loadout(pair.bodyguard, melee=True, target=meq).fired,
+            *mh.loadout(pair.leader, melee=True, target=meq).fired]
     assert r.kills == mh.attack(both, meq).kills
     assert r.attacker_name == label == "Hexmark Destroyer + Necron Warriors"
     # 10 Warriors (A1 WS4+ S4 AP0): 10 x 1/2 x 1/2 x 1/3 (Sv3+) = 5/6 unsaved; the Destroyer

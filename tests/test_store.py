@@ -404,7 +404,7 @@ def test_old_stores_are_removed_once_unused(tmp_path, data):
 
 
 def test_a_worker_never_builds_a_store(data, monkeypatch):
-    from mathhammer.web.api import job
+    from mathhammer.jobs.run import job
 
     monkeypatch.setenv("MATHHAMMER_DATA", str(data))
     status, line = job("unit", "Captain", "10e")
@@ -474,7 +474,7 @@ def test_a_fresh_server_compiles_the_data_at_start_and_says_so_until_it_is_ready
 
 
 def test_a_build_that_cannot_be_written_is_the_pages_one_line(data, tmp_path, monkeypatch):
-    from mathhammer.web.compiling import Compiler
+    from mathhammer.jobs.compiling import Compiler
 
     (tmp_path / "file").write_text("")
     monkeypatch.setenv("MATHHAMMER_STORE", str(tmp_path / "file" / "stores"))

@@ -14,7 +14,12 @@ import mathhammer as mh
 from mathhammer.data.units.bundled import list_units, load_unit, unit_files
 from mathhammer.data.units.file import loads_unit
 from mathhammer.data.units.unit import ModelGroup, Unit
+from mathhammer.engine.attack import value_against
 from mathhammer.resources import data_dir
+
+#: weapon choice against MEQ (what mathhammer.loadout chooses without a target)
+VS_MEQ = value_against(None)
+
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "units"
@@ -83,7 +88,7 @@ def test_every_shipped_file_loads_and_is_usable():
         assert t.models == unit.groups[0].min_models and t.toughness == unit.groups[0].toughness
         for melee in (False, True):
             if unit.weapons(melee):
-                pairs = unit.as_profiles(melee=melee)
+                pairs = unit.as_profiles(melee=melee, score=VS_MEQ)
                 assert pairs and all(w.melee == melee and n >= 1 for w, n in pairs)
         # round trip: loading by name finds the same unit
         assert load_unit(unit.name) == unit
@@ -179,8 +184,10 @@ def test_standard_targets(name):
 def test_necron_warriors_reanimate_and_have_a_datasheet():
     warriors = load_unit("necron warriors")
     assert warriors.reanimation and warriors.points == ((10, 90), (20, 200))
-    assert [w.name for w, _ in warriors.as_profiles()] == ["Gauss flayer"]  # reaper is optional
-    assert warriors.as_profiles(weapons=["gauss r"]) == [(warriors.weapons()[1].weapon, 10)]
+    # the reaper is optional
+    assert [w.name for w, _ in warriors.as_profiles(score=VS_MEQ)] == ["Gauss flayer"]
+    assert warriors.as_profiles(weapons=["gauss r"], score=VS_MEQ) == [
+        (warriors.weapons()[1].weapon, 10)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -240,36 +247,38 @@ def test_list_units_filters():
 def test_as_profiles_default_selection_and_order():
     cronos = load_unit("Cronos")
     syphon, vortex, tentacles = (w.weapon for w in cronos.weapons())
-    assert cronos.as_profiles() == [(syphon, 1)]  # the optional vortex is left out
-    assert cronos.as_profiles(melee=True, models=2) == [(tentacles, 2)]
-    assert cronos.as_profiles(weapons=["SPIRIT V", "spirit syphon"]) == [(vortex, 1), (syphon, 1)]
+    assert cronos.as_profiles(score=VS_MEQ) == [(syphon, 1)]  # the optional vortex is left out
+    assert cronos.as_profiles(melee=True, models=2, score=VS_MEQ) == [(tentacles, 2)]
+    assert cronos.as_profiles(weapons=["SPIRIT V", "spirit syphon"], score=VS_MEQ) == [
+        (vortex, 1), (syphon, 1)]
     # a name given twice asks for two: one Cronos carries one vortex, two carry two
-    assert cronos.as_profiles(weapons=["spirit vortex", "Spirit vortex"], models=2) == [
+    assert cronos.as_profiles(weapons=["spirit vortex", "Spirit vortex"], models=2,
+                              score=VS_MEQ) == [
         (vortex, 2)]
-    assert cronos.as_profiles(weapons=["1x spirit vortex"], models=2) == [(vortex, 1)]
-    assert cronos.as_profiles(weapons="spirit s") == [(syphon, 1)]
+    assert cronos.as_profiles(weapons=["1x spirit vortex"], models=2, score=VS_MEQ) == [(vortex, 1)]
+    assert cronos.as_profiles(weapons="spirit s", score=VS_MEQ) == [(syphon, 1)]
 
 
 def test_as_profiles_errors():
     cronos = load_unit("Cronos")
     with pytest.raises(ValueError, match=r'^weapons: "spirit" is ambiguous for Cronos: '
                                          r"matches Spirit syphon, Spirit vortex$"):
-        cronos.as_profiles(weapons=["spirit"])
+        cronos.as_profiles(weapons=["spirit"], score=VS_MEQ)
     with pytest.raises(ValueError, match=r'^weapons: Cronos has no ranged weapon "Spirit-leech"; '
                                          r"ranged weapons: Spirit syphon, Spirit vortex "
                                          r"\(Spirit-leech tentacles is a melee weapon\)$"):
-        cronos.as_profiles(weapons=["Spirit-leech"])
+        cronos.as_profiles(weapons=["Spirit-leech"], score=VS_MEQ)
     with pytest.raises(ValueError, match=r'^weapons: Cronos has no melee weapon "claws"; '
                                          r"melee weapons: Spirit-leech tentacles$"):
-        cronos.as_profiles(melee=True, weapons=["claws"])
+        cronos.as_profiles(melee=True, weapons=["claws"], score=VS_MEQ)
     with pytest.raises(ValueError, match=r"^models: expected an integer from 1 to 2 for Cronos, "
                                          r"got 3$"):
-        cronos.as_profiles(models=3)
+        cronos.as_profiles(models=3, score=VS_MEQ)
     with pytest.raises(ValueError, match=r"^weapons: 2x Spirit vortex: Cronos carries 1 Spirit "
                                          r"vortex at its size, so at most 1 can fire$"):
-        cronos.as_profiles(weapons=["Spirit vortex", "Spirit vortex"])
+        cronos.as_profiles(weapons=["Spirit vortex", "Spirit vortex"], score=VS_MEQ)
     with pytest.raises(ValueError, match=r"^GEQ has no melee weapons$"):
-        load_unit("GEQ").as_profiles(melee=True)
+        load_unit("GEQ").as_profiles(melee=True, score=VS_MEQ)
 
 
 def test_as_target_models_and_keywords():
@@ -379,8 +388,8 @@ def test_every_fixture_has_a_case():
 
 def test_valid_fixture_loads():
     unit = load_unit(FIXTURES / "valid.toml")
-    assert unit.as_profiles() == [(mh.Weapon("Gun", attacks=2, skill=3, strength=4, ap=-1,
-                                             damage=1, abilities=["heavy"]), 5)]
+    assert unit.as_profiles(score=VS_MEQ) == [(mh.Weapon(
+        "Gun", attacks=2, skill=3, strength=4, ap=-1, damage=1, abilities=["heavy"]), 5)]
 
 
 @pytest.mark.parametrize("name", sorted(MALFORMED))

@@ -20,9 +20,13 @@ import pytest
 from mathhammer.data.bsdata import catalogue_unit_dict, load_catalogue_unit
 from mathhammer.data.units.file import loads_unit
 from mathhammer.data.units.serial import from_json, to_json
-from mathhammer.engine.attack import attack
+from mathhammer.engine.attack import attack, value_against
 from mathhammer.errors import InputError
 from mathhammer.model.profiles import Target
+
+#: weapon choice against MEQ (what mathhammer.loadout chooses without a target)
+VS_MEQ = value_against(None)
+
 
 FIXTURES = Path(__file__).parent / "fixtures" / "bsdata"
 FACTION = FIXTURES / "Fixture Faction.cat"
@@ -34,7 +38,7 @@ MEQ = Target(models=5, toughness=4, save=3, wounds=2, keywords=["INFANTRY"])
 
 
 def fired(unit, **kw) -> list[tuple[str, int]]:
-    return [(w.name, n) for w, n in unit.as_profiles(**kw)]
+    return [(w.name, n) for w, n in unit.as_profiles(**kw, score=VS_MEQ)]
 
 
 def table(raw: dict) -> dict[str, tuple]:
@@ -63,7 +67,7 @@ def test_slots_stay_and_the_rest_of_the_squad_grows():
 
 def test_ten_of_the_squad_against_meq_by_hand():
     unit = load_catalogue_unit(f"{FACTION}:Gun Squad")
-    r = attack(unit.as_profiles(models=10), MEQ)
+    r = attack(unit.as_profiles(models=10, score=VS_MEQ), MEQ)
     # 4 heavy guns x 3 attacks x 1/6 + 6 rifles x 2 attacks x 1/6 = 2 + 2
     assert r.unsaved.mean() == 4
     assert r.attacks.mean() == 24
@@ -90,9 +94,9 @@ def test_one_per_five_models_at_five_and_ten():
     with pytest.raises(InputError, match=r"^weapons: 2x Launcher: Launcher Squad may take at "
                                          r"most 1 Launcher in 5 models \(the datasheet's "
                                          r"wargear options\)$"):
-        unit.as_profiles(weapons=["2x Launcher"])
+        unit.as_profiles(weapons=["2x Launcher"], score=VS_MEQ)
     with pytest.raises(InputError, match="may take at most 2 Flamer in 10 models"):
-        unit.as_profiles(weapons=["Flamer", "Flamer", "Flamer"], models=10)
+        unit.as_profiles(weapons=["Flamer", "Flamer", "Flamer"], models=10, score=VS_MEQ)
 
 
 def test_over_the_max_on_the_command_line_is_one_line(cli):
@@ -124,12 +128,12 @@ def test_a_shared_slot_caps_the_sum_of_its_weapons():
     with pytest.raises(InputError, match=r"^weapons: Slot Squad has 1 'Special weapon' slot in 5 "
                                          r"models \(the datasheet's wargear options\), but "
                                          r"Melta gun 1 \+ Grav gun 1 = 2 were picked$"):
-        unit.as_profiles(weapons=["Melta gun", "Grav gun"])
+        unit.as_profiles(weapons=["Melta gun", "Grav gun"], score=VS_MEQ)
     with pytest.raises(InputError, match=r"2 'Special weapon' slots in 10 models.*Melta gun 2 "
                                          r"\+ Grav gun 1 = 3 were picked$"):
-        unit.as_profiles(weapons=["2x Melta gun", "1x Grav gun"], models=10)
+        unit.as_profiles(weapons=["2x Melta gun", "1x Grav gun"], models=10, score=VS_MEQ)
     assert fired(unit, weapons=["2x Melta gun"], models=10) == [("Melta gun", 2)]
-    both = unit.as_profiles(weapons=["1x Melta gun", "1x Grav gun"], models=10)
+    both = unit.as_profiles(weapons=["1x Melta gun", "1x Grav gun"], models=10, score=VS_MEQ)
     assert [(w.name, n) for w, n in both] == [("Melta gun", 1), ("Grav gun", 1)]
     # Melta gun (A1 BS3+ S9 AP-4): 2/3 hit x 5/6 wound (S9 >= 2 x T4: 2+) x 1 (no save left)
     # = 5/9; Grav gun (A2 BS3+ S5 AP-3): 2 x 2/3 x 2/3 (3+) x 5/6 (6+ save) = 20/27
@@ -203,7 +207,7 @@ count = [1, 2, 3, 4, 5, 6]
 def test_ten_devastators_fire_four_heavy_bolters():
     marines = ROOT / "10e" / "Imperium - Space Marines.cat"
     unit = load_catalogue_unit(f"{marines}:Devastator Squad")
-    shots = unit.as_profiles(models=10)
+    shots = unit.as_profiles(models=10, score=VS_MEQ)
     assert [(w.name, n) for w, n in shots] == [("Heavy Bolter", 4), ("Boltgun", 6)]
     r = attack(shots, MEQ)
     # Heavy bolter (A3 BS4+ S5 AP-1 D2, Sustained Hits 1): hits 1/2 + 1/6 (a 6 adds one) =
@@ -213,14 +217,14 @@ def test_ten_devastators_fire_four_heavy_bolters():
     assert r.unsaved.mean() == 4
     with pytest.raises(InputError, match="5x Lascannon: Devastator Squad may take at most 4 "
                                          "Lascannon in 5 models"):
-        unit.as_profiles(weapons=["5x Lascannon"])
-    assert [(w.name, n) for w, n in unit.as_profiles(weapons=["Lascannon"], models=10)] == [
-        ("Lascannon", 4)]
+        unit.as_profiles(weapons=["5x Lascannon"], score=VS_MEQ)
+    assert [(w.name, n) for w, n in unit.as_profiles(weapons=["Lascannon"], models=10,
+                                                     score=VS_MEQ)] == [("Lascannon", 4)]
     # the heavy weapons share 4 slots ("Weapon Option", one per heavy gunner, 4 at most)
     with pytest.raises(InputError, match=r"^weapons: Devastator Squad has 4 'Weapon Option' "
                                          r"slots in 5 models .* Lascannon 4 \+ Heavy Bolter 4 = 8"):
-        unit.as_profiles(weapons=["4x Lascannon", "4x Heavy Bolter"])
-    two = unit.as_profiles(weapons=["2x Lascannon", "2x Heavy Bolter"])
+        unit.as_profiles(weapons=["4x Lascannon", "4x Heavy Bolter"], score=VS_MEQ)
+    two = unit.as_profiles(weapons=["2x Lascannon", "2x Heavy Bolter"], score=VS_MEQ)
     assert [(w.name, n) for w, n in two] == [("Lascannon", 2), ("Heavy Bolter", 2)]
     # Lascannon (A1 BS4+ S12 AP-3 D6+1): 1/2 x 5/6 (S12 >= 8: 2+) x 5/6 (6+ save) = 25/72;
     # two = 25/36; two heavy bolters (above: 2/9 per attack, 3 attacks) = 4/3; in all 73/36
@@ -229,9 +233,9 @@ def test_ten_devastators_fire_four_heavy_bolters():
     predator = load_catalogue_unit(f"{marines}:Predator Annihilator")
     with pytest.raises(InputError, match=r"2 'Sponson Weapons' slots in 1 model .* Lascannon 2 "
                                          r"\+ Heavy Bolter 2 = 4 were picked$"):
-        predator.as_profiles(weapons=["2x Lascannon", "2x Heavy Bolter"])
-    assert [(w.name, n) for w, n in predator.as_profiles(weapons=["2x Lascannon"])] == [
-        ("Lascannon", 2)]
+        predator.as_profiles(weapons=["2x Lascannon", "2x Heavy Bolter"], score=VS_MEQ)
+    assert [(w.name, n) for w, n in predator.as_profiles(weapons=["2x Lascannon"],
+                                                         score=VS_MEQ)] == [("Lascannon", 2)]
     intercessors = load_catalogue_unit(f"{marines}:Intercessor Squad")
     launcher = [w for w in intercessors.groups[0].weapons if w.name.startswith("Astartes gre")]
     assert [(w.max_at(5, 5), w.max_at(10, 5)) for w in launcher] == [(1, 2), (1, 2)]

@@ -25,15 +25,18 @@ from starlette.testclient import TestClient  # noqa: E402
 
 import mathhammer as mh  # noqa: E402
 from mathhammer.errors import InputError  # noqa: E402
+from mathhammer.jobs.queries import SEARCH_BUDGET, page_words  # noqa: E402
 from mathhammer.model.options import Options  # noqa: E402
 from mathhammer.web.app import create_app  # noqa: E402
-from mathhammer.web.queries import (
-    SEARCH_BUDGET,  # noqa: E402
-    page_words,  # noqa: E402
-)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fake_army  # noqa: E402
+
+from mathhammer.engine.attack import value_against
+
+#: weapon choice against MEQ (what mathhammer.loadout chooses without a target)
+VS_MEQ = value_against(None)
+
 
 HEAVY = {"attacker": "60x 3 | 3+ | 5 | -1 | D3", "target": "20x T4 Sv4+ W6 + 10x T5 Sv3+ W4",
          "turns": 20}  # minutes of work: thousands of squad states over 20 turns
@@ -358,7 +361,8 @@ def test_a_unit_of_a_real_army_list_attacks_in_the_main_view(data_client):
     res = data_client.post("/api/kills", json={"attacker": f"army:{label}", "target": "MEQ",
                                                "ranged": False, "army": text})
     assert res.status_code == 200, res.text
-    want = mh.attack(list(unit.as_profiles(melee=True)), mh.load_unit("MEQ").as_target())
+    want = mh.attack(list(unit.as_profiles(melee=True, score=VS_MEQ)),
+                     mh.load_unit("MEQ").as_target())
     assert Fraction(res.json()["mean"]["kills"]) == want.kills.mean()
 
 
@@ -652,7 +656,7 @@ def test_the_leaders_a_data_unit_lists(data_client):
 
 
 def test_a_worker_warms_without_building_or_printing(capsys, monkeypatch, tmp_path):
-    from mathhammer.web.api import job
+    from mathhammer.jobs.run import job
 
     monkeypatch.setenv("MATHHAMMER_DATA", str(tmp_path))  # no data: nothing to read
     status, body = job("warm")
@@ -667,7 +671,7 @@ def test_a_factions_units_are_its_units_of_the_search(monkeypatch, tmp_path):
 
     army = pytest.importorskip("mathhammer.data.army")
     from mathhammer.data.store.index import unit_index
-    from mathhammer.web.army import search_json
+    from mathhammer.jobs.search import search_json
 
     monkeypatch.setenv("MATHHAMMER_DATA", str(make_data(tmp_path / "bsdata")))
     factions = {n.split(":", 1)[0] for n in unit_index("10e").names()}
@@ -691,7 +695,7 @@ def test_a_weapons_max_and_slot_as_the_page_offers_them():
     # a 5-10 model group whose heavy weapons share one slot of 4 (a Devastator Squad's): the
     # page's "how many" box stops at each weapon's own max, and names the shared slot
     from mathhammer.data.units.unit import ModelGroup, UnitWeapon
-    from mathhammer.web.choices import _weapon_json
+    from mathhammer.jobs.choices import _weapon_json
 
     las = UnitWeapon(mh.Weapon("Lascannon", attacks=1, skill=3, strength=12, ap=-3,
                                damage="D6+1"), optional=True, max=(4,), slot="Heavy",

@@ -174,7 +174,7 @@ def test_a_bad_inline_profile_shows_its_error(cli, page):
     page.fill("#target", "5x T4 Sv3+ Q2")
     code, _, err = cli_out(cli, "kills", "Hexmark Destroyer", "5x T4 Sv3+ Q2", "--json")
     assert code == 2
-    from mathhammer.web.queries import page_words
+    from mathhammer.jobs.queries import page_words
 
     expect()(page.locator("#error")).to_have_text(page_words(err.strip()))  # the page's words
     expect()(page.locator("#answer")).to_be_hidden()

@@ -15,7 +15,7 @@ import pytest
 
 from mathhammer.app.planner import PlanLists, plan_lists_json
 from mathhammer.errors import InputError
-from mathhammer.web.api import job
+from mathhammer.jobs.run import job
 
 SHARED = Path(os.environ.get("MATHHAMMER_SHARED", Path(__file__).resolve().parents[2] / "shared"))
 ULTRAMARINES = SHARED / "rosters" / "ultramarines.10e.rosz"
@@ -141,7 +141,7 @@ def test_the_lists_offer_their_leaders_and_rows_after_the_attachments(shared_lis
 
 
 def test_the_factions_offered_are_not_libraries(shared_lists):
-    from mathhammer.web.army import factions_json, search_json
+    from mathhammer.jobs.search import factions_json, search_json
 
     factions = factions_json("10e")
     assert "Space Marines" in factions and "Craftworlds" in factions

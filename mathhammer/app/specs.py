@@ -298,7 +298,7 @@ def _attached_attacker(pair: tuple[str, str], names: list[str], inline: list, *,
                                       every_weapon=every_weapon, choice=choice)
     for n in names:
         if n not in found | found2:
-            body.as_profiles(melee=melee, weapons=[n])  # says which weapons there are
+            body.as_profiles(melee=melee, weapons=[n], **choice)  # says which weapons there are
     taken = {w.name for w, _ in mine}
     theirs = [(attrs.evolve(w, name=f"{w.name} ({lead.name})") if w.name in taken else w, k)
               for w, k in theirs]

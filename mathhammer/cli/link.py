@@ -316,7 +316,7 @@ def _check(url: str) -> None:
     """The page's queries of the address, read and checked as the page checks them (a file
     named as a unit, a rule set that is not bundled, the page's bounds): an InputError."""
     from ..app.queries import query_from_json
-    from ..web.queries import check_query
+    from ..jobs.queries import check_query
 
     for _job, kind, body in page_calls(url).values():
         check_query(query_from_json(kind, body))

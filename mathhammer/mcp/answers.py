@@ -1,5 +1,5 @@
-"""What a call of ``mathhammer mcp`` answers: the job run in a worker (the web API's,
-:func:`mathhammer.web.api.job`) with the warnings it printed, its JSON with a float beside each
+"""What a call of ``mathhammer mcp`` answers: the job run in a worker (the JSON API's,
+:func:`mathhammer.jobs.run.job`) with the warnings it printed, its JSON with a float beside each
 exact value, and its error in the arguments' words.
 
 >>> with_floats({"p": "1/4"})
@@ -67,7 +67,7 @@ def search_answer(query: str, rules: str | None = None, faction: str | None = No
     """
     from ..data.typed.names import name_key
     from ..data.units.bundled import list_units
-    from ..web.army import Unavailable, search_json
+    from ..jobs.search import Unavailable, search_json
 
     key = name_key(query)
     bundled = [u.name for u in list_units()
@@ -93,7 +93,7 @@ def _show_warning(message: Any, *_args: Any, **_kwargs: Any) -> None:
 
 
 def run_job(kind: str, *args: Any) -> tuple[int, str]:
-    """A call's job in this process (a worker's): :func:`mathhammer.web.api.job`, with the
+    """A call's job in this process (a worker's): :func:`mathhammer.jobs.run.job`, with the
     warnings it printed (a guess said out loud, a rule not modelled) as ``warnings`` of the
     answer, and nothing printed on standard output (the protocol's stream under stdio).
 
@@ -101,7 +101,7 @@ def run_job(kind: str, *args: Any) -> tuple[int, str]:
     >>> status, json.loads(body)["statline"]
     (200, 'T4 Sv3+ W2')
     """
-    from ..web.api import job
+    from ..jobs.run import job
 
     err = io.StringIO()
     with contextlib.redirect_stdout(sys.stderr), contextlib.redirect_stderr(err), \
@@ -148,7 +148,7 @@ def error_text(line: str) -> str:
     >>> error_text("mathhammer: error: models: expected a whole number from 1 to 1000, got 0")
     'models: expected a whole number from 1 to 1000, got 0'
     """
-    from ..web.queries import page_words
+    from ..jobs.queries import page_words
 
     return page_words(line)
 

@@ -41,14 +41,14 @@ def stopped_line(timeout: float) -> str:
 class Workers:
     """The worker processes computing calls (pebble), each call stopped past ``timeout``
     seconds (its worker is replaced), and the build of the game's data outside any call
-    (:class:`mathhammer.web.compiling.Compiler`)."""
+    (:class:`mathhammer.jobs.compiling.Compiler`)."""
 
     def __init__(self, timeout: float = TIMEOUT, workers: int = 1, compile_data: bool = True
                  ) -> None:
         from pebble import ProcessPool
 
-        from ..web.api import warm
-        from ..web.compiling import Compiler
+        from ..jobs.compiling import Compiler
+        from ..jobs.run import warm
 
         self.timeout = timeout
         self.compiler = Compiler() if compile_data else None

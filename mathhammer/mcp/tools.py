@@ -5,7 +5,7 @@ The query tools are the application layer's queries (docs/app.md): each tool's i
 the query's :func:`~mathhammer.app.schema.json_schema` (read from the values' fields and the
 options' metadata, :func:`~mathhammer.app.setup.setup_fields`, the same the command line's
 options and the page's form are made from) and a call is the page's job of that query
-(:func:`mathhammer.web.queries.answer`: the same checks, bounds, numbers and one-line errors as
+(:func:`mathhammer.jobs.queries.answer`: the same checks, bounds, numbers and one-line errors as
 the page). ``search_units`` and ``unit_rules`` are the page's search and unit card.
 
 >>> [t.name for t in TOOLS]
@@ -39,7 +39,7 @@ TIMEOUT = 10.0
 @attrs.frozen
 class Tool:
     """One tool: its name, what it answers, its arguments' JSON Schema, and the job a call's
-    arguments are (the kind and arguments of :func:`mathhammer.web.api.job`)."""
+    arguments are (the kind and arguments of :func:`mathhammer.jobs.run.job`)."""
 
     name: str
     description: str
@@ -97,7 +97,7 @@ def tools() -> tuple[Tool, ...]:
     """The tools, the queries' schemas read from the application layer."""
     from ..app.schema import json_schema
     from ..app.setup import editions
-    from ..web.army import SEARCH_LIMIT
+    from ..jobs.search import SEARCH_LIMIT
 
     out = []
     for name, kind, what in QUERY_TOOLS:

@@ -42,12 +42,12 @@ from ..app.queries import QUERIES
 from ..app.schema import json_schema
 from ..app.setup import editions
 from ..errors import InputError, one_line
-from .api import job, warm
-from .choices import options_schema, rules_json, units_json
-from .compiling import Compiler
+from ..jobs.choices import options_schema, rules_json, units_json
+from ..jobs.compiling import Compiler
+from ..jobs.queries import PLAN_LIMITS, page_words
+from ..jobs.run import job, warm
 from .edges import RETRY_AFTER, STOPPING
 from .lanes import Lane, LaneFull, NoAnswer, Stopped, outcome
-from .queries import PLAN_LIMITS, page_words
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: Seconds a request may compute before it is stopped.
@@ -124,7 +124,7 @@ async def _query(request: Request) -> Any:
 def _warm() -> None:
     """Load what every query reads, so forked workers start with it: the bundled units, named
     rules and rule sets, and the modules a look at the data imports (the data itself is read
-    by each worker as it starts, :func:`mathhammer.web.api.warm`)."""
+    by each worker as it starts, :func:`mathhammer.jobs.run.warm`)."""
     import importlib
 
     from ..data.rules.named import list_rules
@@ -224,7 +224,7 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
         status, body = answer
         ms = (time.perf_counter() - start) * 1000
         headers = {"Server-Timing": f"compute;dur={ms:.1f}"}
-        if status == 503:  # a store it needs is being compiled (mathhammer.web.compiling)
+        if status == 503:  # a store it needs is being compiled (mathhammer.jobs.compiling)
             status, body, headers = state["compiler"].answer(body, headers)
         if status != 200:
             return _error(status, body, headers)

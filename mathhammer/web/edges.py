@@ -49,7 +49,7 @@ STOPPING = "mathhammer: error: the server is stopping; try again when it has sta
 
 def error_body(line: str) -> bytes:
     """The JSON of an error line as the page reads it (``error`` and ``message``)."""
-    from .queries import page_words
+    from ..jobs.queries import page_words
 
     return json.dumps({"error": line, "message": page_words(line)}).encode()
 

@@ -26,7 +26,7 @@ import json
 import urllib.parse
 from typing import Any
 
-from .queries import BUDGET, PLAN_TARGETS, PLAN_UNITS, check_spec
+from ..jobs.queries import BUDGET, PLAN_TARGETS, PLAN_UNITS, check_spec
 
 State = list[tuple[str, str]]
 
@@ -52,8 +52,8 @@ def _all(state: State, key: str) -> list[str]:
 
 
 def form_options() -> list[dict[str, Any]]:
-    """The page's options form (:func:`mathhammer.web.choices.options_schema`)."""
-    from .choices import options_schema
+    """The page's options form (:func:`mathhammer.jobs.choices.options_schema`)."""
+    from ..jobs.choices import options_schema
 
     return options_schema()
 
@@ -141,7 +141,7 @@ def _order(u: dict[str, Any]) -> dict[str, Any]:
 
 def page_calls(url: str) -> dict[str, tuple[str, str, dict[str, Any]]]:
     """The JSON queries the page asks as it opens ``url``: ``("query", kind, its JSON)`` of
-    :func:`mathhammer.web.api.job`, for the attack (``kills``: a kills or a salvo query, when
+    :func:`mathhammer.jobs.run.job`, for the attack (``kills``: a kills or a salvo query, when
     it names a target and an attacker), the comparison (``compare``, of rows or an army list)
     and the plan (``plan``, when it has units and targets, or lists)."""
     state = state_of(url)

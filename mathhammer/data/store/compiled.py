@@ -1103,7 +1103,7 @@ def stored_listing(path: str | os.PathLike, what: str) -> Any:
 def compile_main(editions: list[str] | None = None) -> int:
     """Build the stores of ``editions`` (default: the command line's arguments) of the data
     folder (``$MATHHAMMER_DATA``, else the cache) that are not built: the web server's
-    background build (:mod:`mathhammer.web.compiling`). A failure is one line on stderr and
+    background build (:mod:`mathhammer.jobs.compiling`). A failure is one line on stderr and
     status 2; SIGTERM stops it (its temporary file removed).
 
     >>> compile_main([])

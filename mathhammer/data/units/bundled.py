@@ -3,8 +3,8 @@
 :func:`load_unit` also reads a unit file by path; files are read once until they change.
 
 >>> cronos = load_unit("cronos")
->>> [(w.name, n) for w, n in cronos.as_profiles(weapons=["spirit v", "spirit s"], models=2)]
-[('Spirit vortex', 2), ('Spirit syphon', 2)]
+>>> [(w.name, w.optional) for w in cronos.weapons(melee=False)]
+[('Spirit syphon', False), ('Spirit vortex', True)]
 >>> t = load_unit("TEQ").as_target()
 >>> (t.models, t.toughness, t.save, t.invuln, t.wounds)
 (5, 5, 2, 4, 3)

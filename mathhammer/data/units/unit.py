@@ -9,8 +9,11 @@ and found by name by :mod:`mathhammer.data.units.bundled`.
 >>> bolt = UnitWeapon(Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1))
 >>> meq = Unit("MEQ", "Archetypes", (ModelGroup("MEQ", 5, 10, toughness=4, save=3, wounds=2,
 ...                                             weapons=(bolt,)),))
->>> [(w.name, n) for w, n in meq.as_profiles(models=10)], meq.as_target().models
-([('Bolt rifle', 10)], 5)
+>>> from mathhammer.engine.attack import value_against  # the engine scores weapon choice
+>>> [(w.name, n) for w, n in meq.as_profiles(models=10, score=value_against(None))]
+[('Bolt rifle', 10)]
+>>> meq.as_target().models
+5
 >>> meq.describe()
 'MEQ (Archetypes): 5-10 x T4 Sv3+ W2'
 
@@ -31,11 +34,8 @@ from typing import Any
 
 import attrs
 
-from ... import wiring
 from ...errors import InputError, NotCarried
 from ...model.loadout import Carried, Loadout, Score, choose, fires_both, profile_families
-from ...model.named import NamedRule
-from ...model.options import Options
 from ...model.profiles import Target, Weapon
 from ...model.squad import Squad
 from ...prob.dice import format_dice
@@ -388,25 +388,27 @@ class Unit:
     def as_profiles(self, melee: bool = False, weapons: Iterable[str] | None = None,
                     models: int | None = None, **choice: Any) -> list[tuple[Weapon, int]]:
         """The ``(weapon, models firing it)`` pairs that fire in the shooting (or fight) phase:
-        :meth:`loadout`'s ``fired`` (``choice`` is its keyword arguments).
+        :meth:`loadout`'s ``fired`` (``choice`` is its keyword arguments: ``score`` and
+        ``pistols``).
 
         >>> from mathhammer.data.units.bundled import load_unit
-        >>> [(w.name, n) for w, n in load_unit("Hexmark Destroyer").as_profiles(melee=True)]
+        >>> from mathhammer.engine.attack import value_against
+        >>> hexmark = load_unit("Hexmark Destroyer")
+        >>> [(w.name, n) for w, n in hexmark.as_profiles(melee=True, score=value_against(None))]
         [('Close combat weapon', 1)]
         """
         return list(self.loadout(melee, weapons, models, **choice).fired)
 
     def loadout(self, melee: bool = False, weapons: Iterable[str] | None = None,
                 models: int | None = None, *, score: Score | None = None,
-                target: Target | Any | None = None, options: Options | None = None,
-                named_rules: tuple[str | NamedRule, ...] = (), pistols: bool = False) -> Loadout:
+                pistols: bool = False) -> Loadout:
         """What fires in the shooting (or fight) phase and what is left out, by the rules of
         :mod:`mathhammer.model.loadout` (one choice of Pistols or other guns per model, one
         melee weapon plus Extra Attacks, one profile per weapon), each choice the one of the
-        highest ``score`` (one model's E[damage] against the target, which the engine passes
-        in: :func:`mathhammer.engine.attack.value_against`). Without a score, the engine's
-        against ``target`` under ``options`` and ``named_rules`` (MEQ when no target is given),
-        as the package root wires it in (:mod:`mathhammer.wiring`).
+        highest ``score``: one model's E[damage] against the target, which the caller that
+        runs the engine passes in (:func:`mathhammer.engine.attack.value_against`; the
+        library's :func:`mathhammer.loadout` against a target, MEQ by default). The data
+        scores nothing itself: without a score this is a TypeError.
 
         Without ``weapons`` every non-optional weapon of the phase is carried; ``weapons``
         picks by name (case-insensitive, a unique prefix is enough; optional wargear too), in
@@ -418,16 +420,19 @@ class Unit:
         (only Pistols shoot, for models that are not MONSTER or VEHICLE).
 
         >>> from mathhammer.data.units.bundled import load_unit
-        >>> out = load_unit("Cronos").loadout(weapons=["spirit v", "spirit s"], models=2)
+        >>> from mathhammer.engine.attack import value_against
+        >>> out = load_unit("Cronos").loadout(weapons=["spirit v", "spirit s"], models=2,
+        ...                                   score=value_against(None))
         >>> [(w.name, n) for w, n in out.fired], out.left_out
         ([('Spirit vortex', 2), ('Spirit syphon', 2)], ())
         """
+        if score is None:
+            raise TypeError(f"{self.name}: weapon choice needs a score (score=value_against("
+                            "target), from mathhammer.engine.attack; or mathhammer.loadout("
+                            "unit, target=...))")
         if weapons is not None:
             weapons = [weapons] if isinstance(weapons, str) else list(weapons)
         choices = self.makeups(models) if weapons is not None else (self._counts(models),)
-        if score is None:
-            assert wiring.weapon_score is not None, "set by the package root (mathhammer)"
-            score = wiring.weapon_score(target, options, tuple(named_rules))
         first: InputError | None = None
         for counts in choices:
             try:

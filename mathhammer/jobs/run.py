@@ -1,9 +1,9 @@
 """The JSON API's work for the worker processes of the web page, free of any web framework.
 
 Every request the server does not answer from memory is one :func:`job` in a worker process:
-a JSON query (:mod:`mathhammer.web.queries`: kills, salvo, odds, compare, plan, army, and
+a JSON query (:mod:`mathhammer.jobs.queries`: kills, salvo, odds, compare, plan, army, and
 the planner's offer of two lists, plan_lists), a unit
-(:mod:`mathhammer.web.choices`), a BattleScribe search (:mod:`mathhammer.web.army`), or a
+(:mod:`mathhammer.jobs.choices`), a BattleScribe search (:mod:`mathhammer.jobs.search`), or a
 worker's warm-up (:func:`warm`). A job answers an HTTP status with the body or a one-line
 error.
 
@@ -18,9 +18,9 @@ from typing import Any
 
 from ..app.lists import Unavailable
 from ..errors import InputError, one_line
-from .army import factions_json, search_json
 from .choices import unit_info
 from .queries import answer
+from .search import factions_json, search_json
 
 
 def job(kind: str, *args: Any) -> tuple[int, str]:
@@ -88,7 +88,7 @@ def warm() -> float:
         from ..data.store.index import unit_index
 
         for edition in installed_editions():
-            if not store_ready(edition):  # the server builds it (mathhammer.web.compiling)
+            if not store_ready(edition):  # the server builds it (mathhammer.jobs.compiling)
                 continue
             index = unit_index(edition)
             name = next((f"{c.label}:{u}" for c in index.catalogues if not c.library

@@ -113,7 +113,7 @@ def _unit(key: str, name: str, prefix: str | None = None) -> None:
 
 def check_query(q: Any) -> None:
     """What a query of the page may not ask: a file read, a rule-set file, more than the page's
-    bounds (:mod:`mathhammer.web.queries`)."""
+    bounds (:mod:`mathhammer.jobs.queries`)."""
     if isinstance(q, Odds):
         return check_query(q.query)
     if isinstance(q, Kills):
@@ -214,7 +214,7 @@ ANSWERS: dict[str, Callable[[Any], Any]] = {
 def answer(kind: str, body: Any) -> tuple[int, str]:
     """A query of the page from its JSON: ``(200, the answer's JSON)`` with the warnings said
     (``warnings``, one line each), or ``(400, one line)`` for a query it may not ask.
-    Errors of another kind are the caller's (:func:`mathhammer.web.api.job`)."""
+    Errors of another kind are the caller's (:func:`mathhammer.jobs.run.job`)."""
     try:
         for part in (body, *(body.get(k) for k in ("kills", "salvo"))) \
                 if isinstance(body, dict) else ():
