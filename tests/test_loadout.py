@@ -4,6 +4,7 @@ command line and its JSON. Every value is derived by hand in the comments."""
 
 import json
 import os
+import warnings
 from fractions import Fraction
 from pathlib import Path
 
@@ -395,6 +396,22 @@ def test_a_weapon_offered_in_two_option_groups_adds_up(cli):
     # per model (scope model): two is an error
     r = cli("kills", "Hive Tyrant", "MEQ", "--data", str(_bsdata()), "-w", "2x Heavy venom")
     assert r.exit_code == 2 and "carries 1 Heavy venom cannon" in r.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(_bsdata() is None, reason="../shared/bsdata/10e not found")
+def test_a_datasheet_many_catalogues_reach_is_cited_from_its_own_faction():
+    # a Leman Russ is reached from Genestealer Cults (Brood Brothers) and Astra Militarum, a
+    # Knight Paladin from Adepta Sororitas and Imperial Knights: the lookup names the faction
+    # the datasheet says it is (file order put Genestealer Cults and Adepta Sororitas first)
+    from mathhammer.data.typed.lookup import find_unit
+
+    for name, home in (("Leman Russ Battle Tank", "Imperium - Astra Militarum.cat"),
+                       ("Knight Paladin", "Imperium - Imperial Knights.cat"),
+                       ("Intercessor Squad", "Imperium - Space Marines.cat")):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            assert find_unit(name, data=_bsdata().parent).origin.file == home
 
 
 def test_cli_pistols_errors_and_warnings(cli):
