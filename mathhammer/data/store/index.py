@@ -188,18 +188,14 @@ class UnitIndex:
         return self._all
 
     def _same(self, hits: list) -> list[tuple[CatalogueInfo, str]]:
-        """One hit per compiled datasheet (the same Rhino in every chapter is one unit): a
-        catalogue that is not a library first, then the one defining it, then the one named
-        as its faction, then the one whose library defines it (a Leman Russ is Astra
-        Militarum's, not Genestealer Cults', whose Brood Brothers take it), then file order
-        (as :meth:`Store.datasheets` orders a datasheet's factions)."""
+        """One hit per compiled datasheet (the same Rhino in every chapter is one unit): not a
+        library first, then the one defining it, its faction's (a Leman Russ is Astra
+        Militarum's, not Brood Brothers'), its library's, then file order."""
         best: dict[Any, tuple] = {}
         homes: dict[Any, tuple[str, list[str]]] = {}
         for c, u, key, own in hits:
             ds = self.datasheets.get((str(c.path), u), key)
-            if ds not in homes:
-                homes[ds] = self._home(ds)
-            home, defined = homes[ds]
+            home, defined = homes.setdefault(ds, self._home(ds))
             label = name_key(c.label)
             rank = (c.library, not own, label != home,
                     not any(h.startswith(label) for h in defined))
@@ -211,8 +207,7 @@ class UnitIndex:
         """A datasheet's own faction (name key) and the labels of the libraries defining it."""
         if not isinstance(ds, int):
             return "", []
-        row = self.store.db.execute("SELECT faction FROM datasheets WHERE id = ?",
-                                    (ds,)).fetchone()
+        row = self.store.db.execute("SELECT faction FROM datasheets WHERE id = ?", (ds,)).fetchone()
         defined = [name_key(r[0]) for r in self.store.db.execute(
             "SELECT c.label FROM entries e JOIN catalogues c ON c.id = e.catalogue "
             "WHERE e.datasheet = ? AND c.library AND e.own", (ds,)).fetchall()]
