@@ -852,8 +852,10 @@ def _counter(v: _Volley, n: PMF, faces: tuple[tuple[str, int], ...], rules: Rule
 
 def _unit_total(x: PMF, n: PMF, models: int) -> PMF:
     """The sum of ``x`` over every attack of ``models`` models of ``n`` attacks each."""
-    if len(n) == 1:  # a fixed number of attacks per model
-        return x.repeat(n.outcomes()[0] * models)
+    weights = n.weights()
+    if len(weights) == 1:  # a fixed number of attacks per model
+        (count,) = weights
+        return x.repeat(count * models)
     return x.random_sum(n).repeat(models)
 
 

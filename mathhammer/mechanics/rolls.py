@@ -170,8 +170,8 @@ def hit_roll(weapon: Weapon, target: Target, options: Options, rules: RuleSet) -
         mod -= 1
     worse = options.ignore_skill_modifiers
     skill = weapon.skill - (max(0, options.skill_mod) if worse else options.skill_mod)
-    if rules.cover_effect == CoverEffect.SKILL and has_cover(weapon, target, options, rules) \
-            and not worse:
+    if (options.cover or target.abilities) and rules.cover_effect == CoverEffect.SKILL \
+            and has_cover(weapon, target, options, rules) and not worse:
         skill += 1
     skill = max(2, min(7, skill))
     reroll = options.reroll_hits
@@ -251,16 +251,18 @@ def saved_faces(weapon: Weapon, target: Target, options: Options, rules: RuleSet
     ap = min(0, weapon.ap - options.ap_mod) - (options.crit_wound_ap if critical else 0)
     armour = ap + options.save_mod
     if (
-        rules.cover_effect == CoverEffect.SAVE
+        (options.cover or target.abilities)  # else no cover (has_cover), known at once
+        and rules.cover_effect == CoverEffect.SAVE
         and has_cover(weapon, target, options, rules)
         and not (target.save <= rules.cover_exempt_save and ap == 0)
     ):
         armour += 1
     armour = min(armour, rules.save_improve_cap)
-    saved = _saves(target.save, armour, rules.unmodified_fail)
+    fails = rules.unmodified_fail + 1  # _saves, written out: a query asks this at least once
+    saved = max(0, 7 - max(fails, target.save - armour))
     if target.invuln is not None:
-        saved = max(saved, _saves(target.invuln, min(options.save_mod, rules.save_improve_cap),
-                                  rules.unmodified_fail))
+        saved = max(saved, 7 - max(fails, target.invuln - min(options.save_mod,
+                                                              rules.save_improve_cap)))
     return saved
 
 
