@@ -78,6 +78,7 @@ from ..mechanics.criticals import (
     NORMAL,
     attack_wounds,
     packets_per_attack,
+    save_fail_pairs,
     save_fails,
 )
 from ..mechanics.damage import damage_roll, packet_losses, wound_fnp
@@ -99,6 +100,7 @@ from ..model.squad import (
 )
 from ..model.state import Group, UnitState
 from ..prob.bigint import big, digit_width, pack, unpack
+from ..prob.dice import dice_sum
 from ..prob.markov import Move, Weights, chain, horner, tallied_chain
 from ..prob.markov import step as markov_step
 from ..prob.pmf import PMF
@@ -241,6 +243,29 @@ mortal 0, damage 1.481, kills 1.481; P(destroyed) 0.2284%>
         return {n: getattr(self, n).mean() for n in names} | {"destroyed": self.destroyed}
 
 
+_new = object.__new__
+_put_target, _put_options, _put_profiles, _put_named, _put_attacker, _put_name, _put_laws, \
+    _put_known = (Result.__dict__[name].__set__ for name in (
+        "target", "options", "profiles", "named_rules", "attacker_name", "_target_name", "_laws",
+        "_known"))
+
+
+def _result(target: Target | Squad, options: Options, laws: Any, profiles: tuple,
+            named_rules: tuple, attacker_name: str, target_name: str) -> Result:
+    """``Result(...)`` of these fields, each set in its slot as ``__init__`` sets it (one
+    Python call fewer per field: a query makes a Result)."""
+    out = _new(Result)
+    _put_target(out, target)
+    _put_options(out, options)
+    _put_profiles(out, profiles)
+    _put_named(out, named_rules)
+    _put_attacker(out, attacker_name)
+    _put_name(out, target_name)
+    _put_laws(out, laws)
+    _put_known(out, {})
+    return out
+
+
 def _settled(target: Target | Squad, options: Options, profiles: tuple, named_rules: tuple,
              attacker_name: str, target_name: str, known: dict[str, Any]) -> Result:
     """A :class:`Result` of laws already worked out (unpickled)."""
@@ -337,10 +362,14 @@ def _answer(entries: tuple[tuple[Weapon, int], ...], target: Target | Squad, sta
     checked first (an answer remembered was checked when it was made)."""
     unit = _unit(target)
     check_attack_dice(entries, unit.models, rules)
-    asked: dict[str, Any] = {"profiles": entries, "named_rules": tuple(r.name for r in named),
+    asked: dict[str, Any] = {"profiles": entries,
+             "named_rules": tuple(r.name for r in named) if named else (),
              "attacker_name": attacker_name,
              "target_name": target.name}  # else described when shown
-    starts = {unit.start(): 1} if state is None else unit_weights(target, state)
+    if state is None:  # from the unharmed unit (most): one run
+        return _attack_from(list(entries), target, unit, opts, rules, unit.start(),
+                            list(named), attacker, asked)
+    starts = unit_weights(target, state)
     runs = [(w, _attack_from(list(entries), target, unit, opts, rules, s, list(named),
                              attacker, asked if len(starts) == 1 else {}))
             for s, w in starts.items()]
@@ -428,9 +457,9 @@ class _Volley:
         return self.weapon.parsed.devastating_wounds
 
 
-def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, unit: Squad,
-                 opts: Options, rules: RuleSet, start: UnitState, named: list,
-                 attacker: Target | None, asked: dict[str, Any]) -> Result:
+def _volleys_of(entries: list[tuple[Weapon, int]], unit: Squad, opts: Options, rules: RuleSet,
+                start: UnitState, named: list) -> list[_Volley]:
+    """Each weapon's attacks against the unit, with the named rules applied."""
     rolls = _rolls_of(unit, rules, start)
     below_half, below_starting = _strength(unit, start) if named else (False, False)
     volleys: list[_Volley] = []
@@ -447,17 +476,36 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, unit
         if o.lethal_hits == "best" and rules.lethal_optional and w.parsed.lethal_hits:
             o = _best_lethal(w, count, attrs.evolve(unit, groups=groups), o, start)
         volleys.append(_Volley(w, count, t, groups, o, bool(w.parsed.precision and o.precision)))
+    return volleys
 
-    target_models = models_alive(start)
+
+def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, unit: Squad,
+                 opts: Options, rules: RuleSet, start: UnitState, named: list,
+                 attacker: Target | None, asked: dict[str, Any]) -> Result:
     allocation = unit.allocation
-    rolled = [attacks_roll(v.weapon, v.options, rules,
-                           target_models if v.weapon.parsed.per_target_models else 0)
-              for v in volleys]
     known: dict[str, Any] = {}
+    if not named and not opts.abilities and opts.lethal_hits != "best":
+        # each weapon as given: the attacks need no volley (the law asked most cheaply)
+        target_models = models_alive(start)
+        rolled = [attacks_roll(w, opts, rules,
+                               target_models if w.parsed.per_target_models else 0)
+                  for w, _count in entries]
+        volleys: list[_Volley] = []
+    else:
+        volleys = _volleys_of(entries, unit, opts, rules, start, named)
+        target_models = models_alive(start)
+        rolled = [attacks_roll(v.weapon, v.options, rules,
+                               target_models if v.weapon.parsed.per_target_models else 0)
+                  for v in volleys]
+
+    def made() -> list[_Volley]:  # the volleys, made when a law past the attacks needs them
+        if not volleys:
+            volleys.extend(_volleys_of(entries, unit, opts, rules, start, named))
+        return volleys
 
     def final() -> PMF:  # the target's states after every volley, Devastating Wounds last
         if "final" not in known:
-            known["final"] = PMF(_final(volleys, rolled, unit, start, rules))
+            known["final"] = PMF(_final(made(), rolled, unit, start, rules))
         return known["final"]
 
     def losses() -> tuple[PMF, PMF, tuple[PMF, ...]]:
@@ -466,23 +514,26 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, unit
         return known["losses"]
 
     def laws(name: str) -> Any:
+        if name == "attacks":  # the dice's sum over the models, at once
+            out = None
+            for (_w, count), n in zip(entries, rolled, strict=True):
+                law = dice_sum(n, count)
+                out = law if out is None else out + law
+            return out
         if name in _COUNTERS:
             out = None
-            for v, n in zip(volleys, rolled, strict=True):
+            for v, n in zip(made(), rolled, strict=True):
                 # the failing faces of the first group's save: for unsaved only
                 faces: tuple[tuple[str, int], ...] = ()
                 if name == "unsaved":
                     first = next_group(start, allocation, v.precision)
-                    faces = tuple(save_fails(v.weapon, v.groups[first if first is not None
-                                                                 else 0], v.options,
-                                             rules).items())
-                # the attacks need no key: the dice's sum over the models, at once
-                law = n.repeat(v.count) if name == "attacks" else _counter(v, n, faces, rules,
-                                                                           name)
+                    faces = save_fail_pairs(v.weapon, v.groups[first if first is not None
+                                                               else 0], v.options, rules)
+                law = _counter(v, n, faces, rules, name)
                 out = law if out is None else out + law
             return out
         if name == "hazard":
-            tests = sum(v.count for v in volleys if v.weapon.parsed.hazardous)
+            tests = sum(v.count for v in made() if v.weapon.parsed.hazardous)
             return hazardous(tests, attacker, opts.rules) if tests else None
         if name == "state":
             return public_states(target, final().weights())
@@ -490,7 +541,8 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, unit
             return deadly_demise_wounds(unit, start, final())
         return losses()[("damage", "kills", "group_kills").index(name)]
 
-    return Result(target=target, options=opts, laws=laws, **asked)
+    return _result(target, opts, laws, asked.get("profiles", ()), asked.get("named_rules", ()),
+                   asked.get("attacker_name", ""), asked.get("target_name", ""))
 
 
 #: The counters of an attack: from the dice alone, never from the target's states.
@@ -800,8 +852,10 @@ def _counter(v: _Volley, n: PMF, faces: tuple[tuple[str, int], ...], rules: Rule
 
 def _unit_total(x: PMF, n: PMF, models: int) -> PMF:
     """The sum of ``x`` over every attack of ``models`` models of ``n`` attacks each."""
-    if len(n) == 1:  # a fixed number of attacks per model
-        return x.repeat(n.outcomes()[0] * models)
+    weights = n.weights()
+    if len(weights) == 1:  # a fixed number of attacks per model
+        (count,) = weights
+        return x.repeat(count * models)
     return x.random_sum(n).repeat(models)
 
 

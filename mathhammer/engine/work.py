@@ -13,7 +13,7 @@ from ..limits import MAX_ATTACK_DICE, over
 from ..model.options import Options
 from ..model.profiles import Weapon
 from ..model.ruleset import RuleSet, load_ruleset
-from ..prob.dice import parse_dice
+from ..prob.dice import EVERYDAY, parse_dice
 
 _ANYWHERE = Options(half_range=True)  # the options under which a weapon makes the most attacks
 
@@ -77,6 +77,12 @@ def check_attack_dice(profiles: Iterable[tuple[Weapon, int]], target_models: int
     ...
     mathhammer.errors.InputError: attack dice: up to 1810000 is over the limit of 20000 (...MAX_...
     """
+    if type(profiles) is tuple and len(profiles) == 1:  # one weapon without abilities: at once
+        weapon, models = profiles[0]
+        found = EVERYDAY.get(weapon.attacks)
+        if (found is not None and not weapon.abilities
+                and models * (found[0] * found[1] + found[2]) <= MAX_ATTACK_DICE):
+            return
     n = attack_dice(profiles, target_models, rules)
     if n > MAX_ATTACK_DICE:
         raise over("attack dice", f"up to {n}", MAX_ATTACK_DICE, "MAX_ATTACK_DICE")

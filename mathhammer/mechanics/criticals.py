@@ -161,6 +161,37 @@ def _save_fails(weapon: Weapon, group: Target, options: Options,
     return (NORMAL, normal), (CRITICAL, crit), (DEVASTATING, 6)
 
 
+def _single_unsaved(per: PMF, fails: dict[str, int]) -> PMF | None:
+    """:func:`packets_per_attack` of the unsaved counter (Devastating Wounds left out) when
+    every attack makes at most one wound (else None): each wound is unsaved on its kind's
+    ``fails`` faces of 6, every weight over the same 6.
+
+    >>> law = PMF({(1, (NORMAL,)): 1, (0, ()): 1, (1, (DEVASTATING,)): 1})
+    >>> _single_unsaved(law, {NORMAL: 2, CRITICAL: 2, DEVASTATING: 6}).prob(1)  # 1/3 * 2/6
+    Fraction(1, 9)
+    """
+    kept = lost = 0  # the weights of no unsaved wound, and of one
+    for (_hits, wounds), w in per.weights().items():
+        if not wounds:
+            kept += 6 * w
+            continue
+        if len(wounds) > 1:
+            return None
+        kind = wounds[0]
+        if kind == DEVASTATING:
+            kept += 6 * w
+        else:
+            f = fails[kind]
+            kept += (6 - f) * w
+            lost += f * w
+    return PMF._trusted({0: kept, 1: lost} if lost and kept else {1: lost} if lost
+                        else {0: kept})
+
+
+#: :func:`save_fails` as the ``(kind, faces)`` pairs it is made of (remembered; no dict made)
+save_fail_pairs = _save_fails
+
+
 #: ``(Devastating, normal, critical)`` wounds of the wound tuples of at most one wound
 _ONE_WOUND = {(): (0, 0, 0), (NORMAL,): (0, 1, 0), (CRITICAL,): (0, 0, 1),
               (DEVASTATING,): (1, 0, 0)}
@@ -178,6 +209,10 @@ def packets_per_attack(per: PMF, fails: dict[str, int] | None, base: int | None)
     >>> packets_per_attack(law, {NORMAL: 2, CRITICAL: 2, DEVASTATING: 6}, None).prob(1)
     Fraction(1, 6)
     """
+    if fails is not None and base is None:  # the unsaved counter
+        single = _single_unsaved(per, fails)
+        if single is not None:
+            return single
     rows: dict[tuple[int, int], list[int]] = {}
 
     def row(k: int, f: int) -> list[int]:  # Binomial(k, f/6) over 6^k

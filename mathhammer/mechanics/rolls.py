@@ -165,12 +165,13 @@ def hit_roll(weapon: Weapon, target: Target, options: Options, rules: RuleSet) -
     mod = max(0, options.hit_mod) if ignore else options.hit_mod
     if weapon.parsed.heavy and options.stationary and ranged:
         mod += 1
-    if target.stealth and ranged and rules.stealth_effect == StealthEffect.HIT and not ignore:
+    if (target.abilities and target.stealth and ranged
+            and rules.stealth_effect == StealthEffect.HIT and not ignore):
         mod -= 1
     worse = options.ignore_skill_modifiers
     skill = weapon.skill - (max(0, options.skill_mod) if worse else options.skill_mod)
-    if rules.cover_effect == CoverEffect.SKILL and has_cover(weapon, target, options, rules) \
-            and not worse:
+    if (options.cover or target.abilities) and rules.cover_effect == CoverEffect.SKILL \
+            and has_cover(weapon, target, options, rules) and not worse:
         skill += 1
     skill = max(2, min(7, skill))
     reroll = options.reroll_hits
@@ -181,7 +182,8 @@ def hit_roll(weapon: Weapon, target: Target, options: Options, rules: RuleSet) -
                       options.unmodified_hits_on)
         crit = max(options.crit_hit, hits_on)  # a lower threshold cannot make a miss critical
         return d6_roll(hits_on, 0, crit, reroll, rules.unmodified_fail + 1)
-    roll = (skill, _clamp(mod, rules.hit_modifier_cap), options.crit_hit, reroll,
+    cap = rules.hit_modifier_cap
+    roll = (skill, max(-cap, min(cap, mod)), options.crit_hit, reroll,
             rules.unmodified_fail + 1)
     if options.unmodified_hits_on < 7:  # else the same cached roll as a Wound roll's
         return d6_roll(*roll, options.unmodified_hits_on)
@@ -202,22 +204,23 @@ def wound_roll(weapon: Weapon, target: Target, options: Options, rules: RuleSet)
     need = rules.required_wound_roll(strength, target.toughness)
     a = weapon.parsed
     ignore = options.ignore_wound_modifiers  # the penalties only
-
-    def kept(m: int) -> int:
-        return max(0, m) if ignore else m
-
-    mod = kept(options.wound_mod)
+    mod = options.wound_mod
+    if ignore and mod < 0:
+        mod = 0
     if a.lance and options.charged:
         mod += 1
     if strength > target.toughness:
-        mod += kept(options.wound_mod_if_stronger)
+        stronger = options.wound_mod_if_stronger
+        mod += max(0, stronger) if ignore else stronger
     crit = options.crit_wound
     for keyword, x in a.anti:
         if keyword in target.keywords:
             crit = min(crit, x)
-    reroll = broadest(options.reroll_wounds, "failed" if a.twin_linked else None)
-    return _roll(need, _clamp(mod, rules.wound_modifier_cap), crit, reroll,
-                 rules.unmodified_fail + 1)
+    reroll: str | None = options.reroll_wounds
+    if a.twin_linked:
+        reroll = broadest(reroll, "failed")
+    cap = rules.wound_modifier_cap
+    return _roll(need, max(-cap, min(cap, mod)), crit, reroll, rules.unmodified_fail + 1)
 
 
 def saving_throw(weapon: Weapon, target: Target, options: Options, rules: RuleSet,
@@ -248,16 +251,18 @@ def saved_faces(weapon: Weapon, target: Target, options: Options, rules: RuleSet
     ap = min(0, weapon.ap - options.ap_mod) - (options.crit_wound_ap if critical else 0)
     armour = ap + options.save_mod
     if (
-        rules.cover_effect == CoverEffect.SAVE
+        (options.cover or target.abilities)  # else no cover (has_cover), known at once
+        and rules.cover_effect == CoverEffect.SAVE
         and has_cover(weapon, target, options, rules)
         and not (target.save <= rules.cover_exempt_save and ap == 0)
     ):
         armour += 1
     armour = min(armour, rules.save_improve_cap)
-    saved = _saves(target.save, armour, rules.unmodified_fail)
+    fails = rules.unmodified_fail + 1  # _saves, written out: a query asks this at least once
+    saved = max(0, 7 - max(fails, target.save - armour))
     if target.invuln is not None:
-        saved = max(saved, _saves(target.invuln, min(options.save_mod, rules.save_improve_cap),
-                                  rules.unmodified_fail))
+        saved = max(saved, 7 - max(fails, target.invuln - min(options.save_mod,
+                                                              rules.save_improve_cap)))
     return saved
 
 

@@ -122,6 +122,8 @@ _CANONICAL = frozenset(
     + [f"{k.name} {x}" for k in KEYWORDS if k.form is Form.DICE for x, (n, sides, plus)
        in EVERYDAY.items() if n * sides + plus <= MAX_ABILITY_VALUE]
     + [f"{k.name} {x}" for k in KEYWORDS if k.form is Form.NUMBER for x in range(1, 10)])
+#: :data:`_CANONICAL` for other modules (a Weapon's quick constructor)
+CANONICAL = _CANONICAL
 
 
 @attrs.frozen

@@ -277,13 +277,51 @@ def _make(cls: type[Options], kwargs: dict[str, Any]) -> Options:
         for key in kwargs:
             if key not in _NAMES:
                 raise InputError(f"unknown option {key!r}; {suggest(key, names)}")
+    if cls is Options and _PLAIN.keys() >= kwargs.keys():
+        return _from_default(kwargs)
     return cls(**kwargs)
+
+
+def _from_default(kwargs: dict[str, Any]) -> Options:
+    """``Options(**kwargs)`` of flags, numbers and choices: the default Options' values in
+    every slot, then each one given, converted and checked as ``__init__`` does (its ~45
+    fields' Python steps are what a query with one option spent); a value refused there is
+    refused by ``Options(**kwargs)`` itself, with its own error."""
+    out = _new(Options)
+    for put, value in _DEFAULT_SLOTS:
+        put(out, value)
+    for key, value in kwargs.items():
+        convert, lo, hi = _PLAIN[key]
+        if convert is not None:
+            try:
+                value = convert(value)
+            except InputError:
+                return Options(**kwargs)
+        elif ((value is not True and value is not False) if lo is None else (
+                type(value) is not int or not lo <= value <= hi)):
+            return Options(**kwargs)
+        _PUT[key](out, value)
+    return out
 
 
 _NAMES = dict.fromkeys(a.name for a in attrs.fields(Options))  # in order
 #: every option's default, and the Options of them all (made once: most queries change few)
 _DEFAULTS: dict[str, Any] = {a.name: a.default for a in attrs.fields(Options)}
 _DEFAULT = Options()
+
+_new = object.__new__
+#: each field's slot setter, by name, and the default Options' value of every slot (with its
+#: cached hash, None: it is the hash of the fields set)
+_PUT = {a.name: Options.__dict__[a.name].__set__ for a in attrs.fields(Options)}
+_DEFAULT_SLOTS = tuple((_PUT[a.name], getattr(_DEFAULT, a.name)) for a in attrs.fields(Options)
+                       ) + ((Options.__dict__["_attrs_cached_hash"].__set__, None),)
+#: the fields :func:`_from_default` sets: a flag or number (checked as ``_CHECKS`` says), or a
+#: choice (its converter); not the rule set's name nor the abilities
+_RANGES = {name: (lo, hi) for name, lo, hi in _CHECKS}
+_PLAIN: dict[str, tuple[Any, Any, Any]] = {
+    a.name: (a.converter, None, None) if a.name not in _RANGES else (None, *_RANGES[a.name])
+    for a in attrs.fields(Options) if a.validator is None and a.name != "abilities"
+    and (a.name in _RANGES or a.converter is not None)}
 
 
 @cached(maxsize=256)

@@ -26,8 +26,8 @@ from ..limits import (
     over,
     shorten,
 )
-from ..prob.dice import format_dice
-from .abilities import Abilities, canonical, parse_abilities
+from ..prob.dice import EVERYDAY, format_dice
+from .abilities import CANONICAL, Abilities, canonical, parse_abilities
 
 _NO_ABILITIES = Abilities()  # a weapon without abilities (most): made once
 
@@ -281,3 +281,79 @@ def _target_abilities(values: Iterable[str] | str) -> tuple[str, ...]:
             raise InputError(f"unknown target ability {v!r}; known: {', '.join(TARGET_ABILITIES)}")
         out.append(t)
     return tuple(out)
+
+
+# ------------------------------------------------------------------ fast constructors
+# A query makes a Weapon and a Target; the attrs __init__ calls a converter per field (a Python
+# call each). These do the common case (every value plain and in range) in one call, exactly
+# as the converters and checks would; anything else goes through attrs' own __init__.
+
+#: the dice spellings that are canonical and at least 1 (every everyday one but "0")
+_DICE_OK = frozenset(k for k in EVERYDAY if k != "0")
+_weapon_init = Weapon.__init__
+_target_init = Target.__init__
+_set = object.__setattr__
+
+
+def _fast_weapon_init(self: Weapon, name: str, attacks: int | str, skill: int | None,
+                      strength: int, ap: int, damage: int | str,
+                      abilities: Iterable[str] | str = (), range: int | str = 24) -> None:
+    ta, td = type(attacks), type(damage)
+    if not (type(name) is str
+            and (ta is int and 1 <= attacks <= MAX_FLAT or ta is str and attacks in _DICE_OK)  # type: ignore[operator]
+            and (td is int and 1 <= damage <= MAX_FLAT or td is str and damage in _DICE_OK)  # type: ignore[operator]
+            and (skill is None or type(skill) is int and 2 <= skill <= 6)
+            and type(strength) is int and 1 <= strength <= MAX_STRENGTH
+            and type(ap) is int and -6 <= ap <= 0
+            and type(range) is int and 1 <= range <= MAX_RANGE
+            and type(abilities) in (tuple, list)
+            and all(type(a) is str and a in CANONICAL for a in abilities)):
+        _weapon_init(self, name, attacks, skill, strength, ap, damage, abilities, range)
+        return
+    _set(self, "name", name)
+    _set(self, "attacks", str(attacks) if ta is int else attacks)
+    _set(self, "skill", skill)
+    _set(self, "strength", strength)
+    _set(self, "ap", ap)
+    _set(self, "damage", str(damage) if td is int else damage)
+    _set(self, "abilities", tuple(abilities))
+    _set(self, "range", range)
+    if not abilities:
+        _set(self, "parsed", _NO_ABILITIES)
+    _set(self, "_attrs_cached_hash", None)
+
+
+def _fast_target_init(self: Target, models: int, toughness: int, save: int, wounds: int,
+                      invuln: int | None = None, fnp: int | None = None,
+                      keywords: Iterable[str] | str = (), abilities: Iterable[str] | str = (),
+                      name: str = "", fnp_mortal: int | None = None,
+                      fnp_psychic: int | None = None) -> None:
+    if not (type(models) is int and 1 <= models <= MAX_MODELS
+            and type(toughness) is int and 1 <= toughness <= MAX_TOUGHNESS
+            and type(save) is int and 2 <= save <= 7
+            and type(wounds) is int and 1 <= wounds <= MAX_WOUNDS
+            and type(name) is str
+            and (invuln is None or type(invuln) is int and 2 <= invuln <= 6)
+            and (fnp is None or type(fnp) is int and 2 <= fnp <= 6)
+            and fnp_mortal is None and fnp_psychic is None
+            and type(keywords) in (tuple, list) and not keywords
+            and type(abilities) in (tuple, list) and not abilities):
+        _target_init(self, models, toughness, save, wounds, invuln, fnp, keywords, abilities,
+                     name, fnp_mortal, fnp_psychic)
+        return
+    _set(self, "models", models)
+    _set(self, "toughness", toughness)
+    _set(self, "save", save)
+    _set(self, "wounds", wounds)
+    _set(self, "invuln", invuln)
+    _set(self, "fnp", fnp)
+    _set(self, "keywords", ())
+    _set(self, "abilities", ())
+    _set(self, "name", name)
+    _set(self, "fnp_mortal", None)
+    _set(self, "fnp_psychic", None)
+    _set(self, "_attrs_cached_hash", None)
+
+
+Weapon.__init__ = _fast_weapon_init  # type: ignore[method-assign]
+Target.__init__ = _fast_target_init  # type: ignore[method-assign]

@@ -61,6 +61,8 @@ class Squad:
     @classmethod
     def of(cls, target: Target | Squad) -> Squad:
         """The unit a target stands for: a Squad as it is, a Target as a one-group unit."""
+        if type(target) is Target and cls is Squad:  # a plain Target (most): made at once
+            return _one_group(target)
         return target if isinstance(target, Squad) else cls((target,), target.name)
 
     @classmethod
@@ -90,11 +92,15 @@ class Squad:
 
     @property
     def models(self) -> int:
-        return sum(g.models for g in self.groups)
+        groups = self.groups
+        return groups[0].models if len(groups) == 1 else sum(g.models for g in groups)
 
     def start(self) -> UnitState:
         """The state of the unharmed unit."""
-        return tuple(TargetState(g.models, 0) for g in self.groups)
+        groups = self.groups
+        if len(groups) == 1:  # one group (most): its state at once
+            return (_state(TargetState, (groups[0].models, 0)),)
+        return tuple(TargetState(g.models, 0) for g in groups)
 
     def parts(self) -> tuple[tuple[int, ...], ...]:
         """The units this one is made of: Bodyguard and Leader groups of an attached unit (each a
@@ -130,6 +136,9 @@ class Squad:
         the unit's Toughness, the keywords of its groups, Stealth only if every group has it."""
         if len(self.groups) == 1:  # one group, unharmed: its own profile (as below, at once)
             first = self.groups[0]
+            if (not first.abilities and not first.keywords and self.name == first.name
+                    and (state is None or state[0] == (first.models, 0))):
+                return first  # no keyword, no ability: the checks below all pass
             if ((state is None or state[0] == (first.models, 0))
                     and first.abilities == (("stealth",) if first.stealth else ())
                     and len(set(first.keywords)) == len(first.keywords)
@@ -149,6 +158,23 @@ class Squad:
                             abilities=abilities, name=name)
 
 
+_new, _set = object.__new__, object.__setattr__
+_state = tuple.__new__  # a TargetState made without its Python __new__ (NamedTuple)
+
+
+def _one_group(target: Target) -> Squad:
+    """``Squad((target,), target.name)``, its fields set as ``__init__`` and
+    ``__attrs_post_init__`` set them, without the Python calls of its converter and checks."""
+    unit = _new(Squad)
+    character = "CHARACTER" in target.keywords
+    _set(unit, "groups", (target,))
+    _set(unit, "name", target.name)
+    _set(unit, "characters", (character,))
+    _set(unit, "allocation", (Group(target.wounds, character),))
+    _set(unit, "_attrs_cached_hash", None)
+    return unit
+
+
 # ------------------------------------------------------------------ states at the boundary
 # Inside the engine every state is a UnitState (a tuple of group states); a plain Target's
 # states are handed in and out as its single TargetState, as they always were.
@@ -163,6 +189,8 @@ def initial_state(target: Targetish) -> TargetState | UnitState:
 
 def models_alive(state: TargetState | UnitState) -> int:
     """Models left in a target state (a TargetState, or a tuple of them for a Squad)."""
+    if type(state) is tuple and len(state) == 1:  # a unit of one group (most): at once
+        return state[0].models
     return state.models if isinstance(state, TargetState) else sum(s.models for s in state)
 
 

@@ -99,6 +99,29 @@ _EVERYDAY_PMF: dict[tuple[int, int, int], PMF] = {
     key: _made_pmf(*key) for key in _EVERYDAY.values() if key[0] <= 3}
 
 
+#: which everyday expression each of those laws is (the laws are constants, kept for the
+#: process: their ids stay theirs)
+_EVERYDAY_KEY: dict[int, tuple[int, int, int]] = {id(law): key for key, law in
+                                                  _EVERYDAY_PMF.items()}
+
+
+def dice_sum(law: PMF, n: int) -> PMF:
+    """The sum of ``n`` independent rolls of ``law`` (``law.repeat(n)``): the law of an
+    everyday expression summed into another everyday one (three D6 of ``D6``) is found in the
+    table at once.
+
+    >>> dice_sum(dice("D6"), 3) is dice("3D6"), dice_sum(dice("D3+1"), 2) == dice("2D3+2")
+    (True, True)
+    """
+    key = _EVERYDAY_KEY.get(id(law))
+    if key is not None and n >= 1:
+        count, sides, plus = key
+        found = _EVERYDAY_PMF.get((count * n, sides, plus * n))
+        if found is not None and _EVERYDAY_PMF[key] is law:
+            return found
+    return law.repeat(n)
+
+
 @cached(maxsize=256)
 def _dice_pmf(count: int, sides: int, plus: int) -> PMF:
     return _made_pmf(count, sides, plus)

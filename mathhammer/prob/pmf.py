@@ -448,9 +448,11 @@ class PMF(Mapping[Outcome, Fraction]):
         >>> PMF.uniform([0, 1]).repeat(3).prob(3)
         Fraction(1, 8)
         """
-        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        if (type(n) is not int or n < 0) and (isinstance(n, bool) or not isinstance(n, int)
+                                             or n < 0):
             raise InputError(f"repeat needs a count >= 0, got {n!r}")
-        _check("op", callable(op), "a function of two outcomes", op)
+        if op is not operator.add:
+            _check("op", callable(op), "a function of two outcomes", op)
         if n == 1:
             return self
         if op is operator.add and zero == 0 and n > 1 and _ints(self._weights):
