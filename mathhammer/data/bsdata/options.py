@@ -231,7 +231,7 @@ def loadout_by_size(unit: Entry, g: list[Member], count: tuple[int, int],
                 m_caps = [limits_at(m.entry, mctx)[1], unit_cap(m.entry, mctx, unit_n)]
                 m_hi = min([n] + [c for c in m_caps if c is not None])
             entries.append(m_hi)
-            tops: dict[tuple, list[tuple[tuple[Entry, ...], Context, int]]] = {}
+            offers: dict[tuple, list[tuple[tuple[Entry, ...], Context, int]]] = {}
             for item in items:
                 key = _keep(tables, item.table)
                 ctx = attrs.evolve(item.ctx, models=models)
@@ -239,12 +239,12 @@ def loadout_by_size(unit: Entry, g: list[Member], count: tuple[int, int],
                 row(carried, key)[n - lo] += given[id(m)] * one if item.standard else 0
                 row(most, key)[n - lo] += m_hi * top
                 per_hi[key] = max(per_hi.get(key, 0), top)
-                tops.setdefault(key, []).append((item.path, ctx, top))
+                offers.setdefault(key, []).append((item.path, ctx, top))
                 slots.add(key, m.entry, m_hi, item.path, ctx, unit_n, n - lo)
                 cap = unit_cap(item.entry, ctx, unit_n)
                 if cap is not None:
                     caps[key] = min(caps.get(key, cap), cap)
-            for key, paths in tops.items():  # one model's most: its paths combined, no
+            for key, paths in offers.items():  # one model's most: its paths combined, no
                 # more than a maximum the weapon's entry sets on the whole model (a Hive
                 # Tyrant's heavy venom cannon, offered for either arm: 1)
                 whole = [model_cap(pp[-1], c, m.entry.id) for pp, c, _t in paths]
