@@ -145,3 +145,21 @@ def test_a_weapon_given_the_ability_by_the_same_rule_has_it_not_already():
     assert mh.attack(blade, MEQ, apply=[part.rule]).unsaved.mean() == F(2, 9)
     # Lance printed: wound 4+ +1 -> 3+ 2/3: 2 x 2/3 x 2/3 x 1/3 = 8/27
     assert mh.attack(lance, MEQ, apply=[part.rule]).unsaved.mean() == F(8, 27)
+
+
+def test_an_ability_of_a_rules_mortal_wounds_is_not_the_attacks():
+    # Digital Weapons (seed 1414, 11e-011): "[PRECISION]" is how the Enhancement's own mortal
+    # wounds are allocated, said not modelled with them; the unit's attacks gain nothing
+    from mathhammer.data.rules.translate import translate
+
+    text = ("Each time the bearer is selected to fight, roll three D6; for each 4+, one enemy "
+            "unit within Engagement Range of the bearer suffers 1 mortal wound. Mortal wounds "
+            "inflicted by this Enhancement are allocated as if they have the [PRECISION] "
+            "ability.")
+    parts = translate("Digital Weapons", text, kind="enhancement")
+    assert not any(p.rule.usable for p in parts)
+    assert "allocated as if they have the [PRECISION]" in parts[0].rule.not_modelled
+    # an attack's own [PRECISION] is still granted
+    [part] = translate("Blade", "Each time the bearer makes an attack, that attack has the "
+                       "[PRECISION] ability.", kind="enhancement")
+    assert part.rule.usable and "precision" in part.rule.describe()

@@ -627,6 +627,11 @@ _ABILITY_CHOICE = re.compile(r"\b(?:select|choose) one of the following (?:weapo
                              r"[^\[]*((?:\[[^\]]+\][;,.]?\s*(?:or\s+)?)+)")
 
 
+#: "Mortal wounds inflicted by this Enhancement are allocated as if they have the [PRECISION]
+#: ability": an ability of the mortal wounds a rule inflicts, not of the unit's attacks
+_MORTALS_AS_IF = re.compile(r"\bmortal wounds\b[^.;]*\bas if they\s*$")
+
+
 def _grants(sentence: str) -> list[list[tuple[str, Any]]]:
     """The weapon abilities a sentence grants: one list of changes per alternative."""
     choice = _ABILITY_CHOICE.search(sentence)
@@ -638,6 +643,8 @@ def _grants(sentence: str) -> list[list[tuple[str, Any]]]:
             return [[("unknown_ability", choice.group(1))]]
     out: list[list[tuple[str, Any]]] = []
     for m in GRANT.finditer(sentence):
+        if _MORTALS_AS_IF.search(sentence[:m.start()]):
+            continue  # the mortal wounds' own ability (said beside), not the attacks'
         items = re.findall(r"\[([^\[\]]+)\]", m.group(1))
         names = []
         for item in items:
