@@ -195,7 +195,7 @@ class UnitIndex:
         homes: dict[Any, tuple[str, list[str]]] = {}
         for c, u, key, own in hits:
             ds = self.datasheets.get((str(c.path), u), key)
-            home, defined = homes.setdefault(ds, self._home(ds))
+            home, defined = homes[ds] if ds in homes else homes.setdefault(ds, self._home(ds))
             label = name_key(c.label)
             rank = (c.library, not own, label != home,
                     not any(h.startswith(label) for h in defined))
