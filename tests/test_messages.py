@@ -49,7 +49,7 @@ def test_every_field_app_names_is_an_option_of_the_command_line():
 
 
 def _flag_strings(path: Path) -> list[str]:
-    """The string constants of a module that name a flag (``--name``), its docstrings, and
+    """The string constants of a module that name a flag (``--name``, ``-t``), its docstrings, and
     ``Setup``'s option metadata (the page's tooltips: test_setup_flags...) left out."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     skip = set()
@@ -62,7 +62,7 @@ def _flag_strings(path: Path) -> list[str]:
             skip.add(id(node.args[2]))
     return [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)
             and isinstance(n.value, str) and id(n) not in skip
-            and re.search(r"(?<![\w-])--[a-z]", n.value)]
+            and re.search(r"(?<![\w-])(--[a-z]|-[a-z](?![\w-]))", n.value)]
 
 
 def test_no_message_of_app_names_a_flag():

@@ -20,7 +20,7 @@ import attrs
 from ..data.rules.attached import target_rules
 from ..data.rules.unit_rules import UnitRules
 from ..engine.plan import Shooter
-from ..errors import InputError, InputWarning, NotCarried, field
+from ..errors import InputError, InputWarning, NotCarried, field, marked
 from ..model.named import NamedRule
 from ..model.options import Options
 from ..model.profiles import Target
@@ -164,8 +164,9 @@ def attacker_rows(label: str | None, unit: Any, s: Setup, *, melee: bool, by_wea
         try:
             attacking = attacker(unit, s, melee=melee, every_weapon=by_weapon, data=data)
         except NotCarried as e:
-            raise InputError(f"{e}; if {unit!r} is meant as a target, give each target with "
-                             f"-t (-t {unit} -t ..., or -t {unit},...)") from None
+            t = field("targets")
+            raise InputError(f"{marked(e)}; if {unit!r} is meant as a target, give each target "
+                             f"with {t} ({t} {unit} {t} ..., or {t} {unit},...)") from None
     else:
         attacking = listed_attacker(label, unit, s, melee=melee, data=data)
     found, rest = switch_on(attacking.rules, s.named_rules, elsewhere)
