@@ -39,8 +39,13 @@ def warn(message: str) -> None:
 def show_warning(message: Any, category: Any, *_args: Any, **_kwargs: Any) -> None:
     """``warnings.showwarning`` for the command line: a library warning is one line, the
     fields it names said as flags (:func:`said`)."""
+    warn(said_here(message))
+
+
+def said_here(e: BaseException | str) -> str:
+    """:func:`said` as the running command declares its options."""
     ctx = click.get_current_context(silent=True)
-    warn(said(message, ctx.find_root().command if ctx else None, ctx.command if ctx else None))
+    return said(e, ctx.find_root().command if ctx else None, ctx.command if ctx else None)
 
 
 #: click names of the options a query names otherwise (its field: the query's attribute and
