@@ -338,8 +338,6 @@ def _inline_loadout(profiles: list[tuple[Weapon, int]], *, melee: bool, score: S
                        pistols=pistols)
 
 
-
-
 def _check_phase(profiles: list[tuple[Weapon, int]], melee: bool) -> None:
     """An inline weapon with a range cannot fight in melee."""
     for w, _n in profiles:
