@@ -8,19 +8,90 @@ status 2. Any other exception is a bug.
 Traceback (most recent call last):
 ...
 mathhammer.errors.InputError: units/meq.toml: wounds: expected an integer >= 1, got 0
+
+A message about a query names its fields with :func:`field`, and each face says a field in its
+words (:func:`words`): the command line its flag, the page, the tool server and the library
+the field itself (the query's attribute, its JSON key):
+
+>>> e = InputError(f"{field('pistols')} has no effect with {field('ranged', False)}")
+>>> str(e)
+'pistols has no effect with ranged=false'
+>>> words(marked(e), lambda name, value: "--" + name if value is None else "--melee")
+'--pistols has no effect with --melee'
 """
 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
-__all__ = ["BattleScribeWarning", "InputError", "NotCarried", "one_line", "suggest"]
+__all__ = ["BattleScribeWarning", "InputError", "InputWarning", "NotCarried", "field",
+           "marked", "one_line", "suggest", "words"]
+
+#: What marks a field in a message (a control character no message or value writes).
+MARK = "\x1f"
+
+#: How a face says a field: ``(name, value)`` -> its words (``value``: a switch's side, or None).
+Say = Callable[[str, "bool | None"], str]
 
 
-class InputError(ValueError):
+def field(name: str, value: bool | None = None) -> str:
+    """A query's field ``name`` in a message, marked for each face to say in its words
+    (``value``: which side of a switch, e.g. ``ranged`` false: the command line's ``--melee``).
+
+    >>> words(f"{field('turns')}: expected 1 to 20")
+    'turns: expected 1 to 20'
+    """
+    side = "" if value is None else "=true" if value else "=false"
+    return f"{MARK}{name}{side}{MARK}"
+
+
+def field_words(name: str, value: bool | None) -> str:
+    """A field as the query names it: ``name``, or ``name=true`` / ``name=false``."""
+    return name if value is None else f"{name}={'true' if value else 'false'}"
+
+
+def words(text: str, say: Say = field_words) -> str:
+    """``text`` with its marked fields (:func:`field`) said by ``say`` (default: the field's
+    name, as the page, the tool server and the library say it).
+
+    >>> words("no fields"), words(f"{field('reanimation', True)}: only with {field('turns')}")
+    ('no fields', 'reanimation=true: only with turns')
+    """
+    parts = text.split(MARK)
+    if len(parts) % 2 == 0:  # a stray mark: the text as it is
+        return text
+    out = parts[::2]
+    for i, ref in enumerate(parts[1::2]):
+        name, _, side = ref.partition("=")
+        out[i] += say(name, None if not side else side == "true")
+    return "".join(out)
+
+
+def marked(e: BaseException | str) -> str:
+    """An error's or a warning's message with its fields still marked, for a face to say in
+    its words (:func:`words`); any other exception's message as it is."""
+    return e if isinstance(e, str) else getattr(e, "marked", None) or str(e)
+
+
+class _Marked(Exception):
+    """A message whose fields are marked: said in the fields' own words (``str``), and kept
+    marked (``marked``) for a face that says them otherwise."""
+
+    def __init__(self, *args: Any) -> None:
+        if args and isinstance(args[0], str) and MARK in args[0]:
+            self.marked = args[0]
+            args = (words(args[0]), *args[1:])
+        super().__init__(*args)
+
+
+class InputError(_Marked, ValueError):
     """Bad input, said in one line."""
+
+
+class InputWarning(_Marked, UserWarning):
+    """A guess said out loud about a query, in one line (its fields marked: :func:`field`)."""
 
 
 class NotCarried(InputError):

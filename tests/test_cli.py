@@ -893,7 +893,7 @@ ERRORS = [
      "--rule 'Disintegration Beams' is a mortal-wound roll: `mathhammer kills` and"),
     ("table Hexmark -t MEQ --vary '--turns 2'", "--vary '--turns 2': No such option '--turns'"),
     ("table Hexmark --targets", "Option '--targets' requires an argument"),
-    ("table Hexmark -t ' , '", "--target: expected at least one target"),
+    ("table Hexmark -t ' , '", "--targets: expected at least one target"),
     ("table Hexmark -t MEQ --metric wins", "Invalid value for '--metric': 'wins' is not one of"),
     ("table Hexmark -t MEQ --format pdf", "Invalid value for '--format': 'pdf'"),
     ("table Hexmark -t MEQ --vary '--rule Nope'", "unknown named rule 'Nope'"),

@@ -638,7 +638,7 @@ def test_plan_leader_with_several_targets_is_refused(cli):
     r = cli("plan", A, "-t", "Necron Warriors", "-t", "MEQ", "--leader", "Skitarii Marshal")
     assert r.exit_code == 2
     assert ("--leader 'Skitarii Marshal': a plan with 2 targets; give the target it leads "
-            'its Leader in its name instead: -t "UNIT + Skitarii Marshal"') in r.output
+            'its Leader in its name instead: --target "UNIT + Skitarii Marshal"') in r.output
 
 
 def test_a_leader_that_cannot_lead_the_target_is_said_either_way(cli):

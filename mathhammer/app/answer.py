@@ -19,7 +19,7 @@ from typing import Any
 import attrs
 
 from ..data.rules.attached import defending_rules, target_rules
-from ..errors import InputError
+from ..errors import InputError, field
 from . import planning
 from .grids import Column, Grid, Row, build_grid, phases, standard_targets
 from .lists import (
@@ -59,8 +59,7 @@ def kills_scenario(q: Kills, data: str | None = None) -> Query:
         raise InputError("attacker: expected a unit's name or inline weapon rows (or inline "
                          "rows in weapons)")
     if s.reanimation is not None and s.turns is None:
-        flag = "--reanimation" if s.reanimation else "--no-reanimation"
-        raise InputError(f"{flag}: only with --turns N")
+        raise InputError(f"{field('reanimation', s.reanimation)}: only with {field('turns')} N")
     army = None
     refs = [x for x in (q.attacker, q.target) if x is not None and x.startswith(ARMY_REF)]
     if q.army is not None:
@@ -76,7 +75,8 @@ def kills_scenario(q: Kills, data: str | None = None) -> Query:
         label, spec = army_unit(army, "attacker", spec)
     if army is not None and q.target.startswith(ARMY_REF):
         if s.leader:
-            raise InputError("--leader: a unit of an army list has the Leader the list gives it")
+            raise InputError(f"{field('leader')}: a unit of an army list has the Leader the list "
+                             "gives it")
         name, unit = army_unit(army, "target", q.target)
         defending = unit.as_target(models=s.target_models)
         against = defending_rules(unit, data)
@@ -94,7 +94,8 @@ def kills_scenario(q: Kills, data: str | None = None) -> Query:
     if attacking.led:
         options = attrs.evolve(options, led=True)
     if s.pistols and not s.ranged:
-        warn("--pistols has no effect with --melee: Pistols are ranged weapons")
+        warn(f"{field('pistols')} has no effect with {field('ranged', False)}: Pistols are ranged "
+             "weapons")
     if not attacking.profiles and attacking.left_out:
         raise InputError(f"{attacking.label}: no weapon fires: "
                          + "; ".join(x.text for x in attacking.left_out))
@@ -164,8 +165,8 @@ def _target_specs(values: tuple[str, ...]) -> list[str]:
         else:
             out += [x.strip() for x in v.split(",") if x.strip()]
     if not out:
-        raise InputError("--target: expected at least one target")
-    check_values("--target", len(out))
+        raise InputError(f"{field('targets')}: expected at least one target")
+    check_values(field("targets"), len(out))
     return out
 
 

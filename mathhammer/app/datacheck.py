@@ -39,7 +39,7 @@ from typing import Any
 
 import attrs
 
-from ..errors import InputError, one_line
+from ..errors import InputError, field, one_line
 
 
 class Status(enum.StrEnum):
@@ -306,7 +306,7 @@ def check_data(edition: str, data: str | os.PathLike | None = None, *, jobs: int
         words = [w.lower() for w in catalogues]
         files = [p for p in files if any(w in p.name.lower() for w in words)]
         if not files:
-            raise InputError(f"--catalogue {', '.join(catalogues)}: no such catalogue in "
+            raise InputError(f"{field('catalogues')} {', '.join(catalogues)}: no such catalogue in "
                              f"{folder}")
     files.sort(key=lambda p: -p.stat().st_size)  # the largest first: the pool ends together
     names = frozenset(p.name for p in files)

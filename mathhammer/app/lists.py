@@ -15,7 +15,7 @@ from typing import Any
 from ..cache import cached
 from ..data.rules.leaders import AttachSpec, attach, lone_leaders, unit_labels
 from ..data.typed.names import name_key
-from ..errors import InputError
+from ..errors import InputError, field
 from .queries import ArmyList
 from .resolve import lists_ruleset, warn
 
@@ -70,14 +70,14 @@ def checked_list(lst: ArmyList, data: str | None = None, *, allow_unresolved: bo
         more = f" and {len(unresolved) - 20} more" if len(unresolved) > 20 else ""
         total = army.declared_points if army.declared_points is not None else "?"
         raise InputError(f"{lst.where}: {army.points} / {total} points read; unresolved lines "
-                         f"{lines}{more}; see `mathhammer army {lst.where}` (--allow-unresolved "
-                         "to use the units read)")
+                         f"{lines}{more}; see `mathhammer army {lst.where}` "
+                         f"({field('allow_unresolved')} to use the units read)")
     if unresolved:
         for ln in unresolved_lines(army):
             warn(f"{ln} (left out)")
         n = len(unresolved)
         warn(f"{army.source}: {points_read(army)}; {n} line{'s' * (n != 1)} left out "
-             "(--allow-unresolved)")
+             f"({field('allow_unresolved')})")
     return army
 
 
@@ -136,25 +136,25 @@ def sides(specs: Sequence[AttachSpec], mine: Any, theirs: Any
     for s in specs:
         if s.side:
             if (mine if s.side == "army" else theirs) is None:
-                flag = "--army" if s.side == "army" else "--vs-army"
-                raise InputError(f"--attach {s.text!r}: no {flag} list given")
+                side = field("army" if s.side == "army" else "vs_army")
+                raise InputError(f"{field('attach')} {s.text!r}: no {side} list given")
             out[0 if s.side == "army" else 1].append(s)
             continue
         here = [k for k, a in enumerate((mine, theirs)) if _has(a, s.leader) and
                 (s.alone or _has(a, s.unit))]
         if len(here) == 2:
-            raise InputError(f"--attach {s.text!r}: both lists have {s.leader} and {s.unit}; "
-                             f'say which: "army:{s.text}" or "vs:{s.text}"')
+            raise InputError(f"{field('attach')} {s.text!r}: both lists have {s.leader} and "
+                             f'{s.unit}; say which: "army:{s.text}" or "vs:{s.text}"')
         if not here:
             lists = [a for a in (mine, theirs) if a is not None]
             where = next((a for a in lists if _has(a, s.leader)), None)
             if where is None:
                 labels = [x for a in lists for x in unit_labels(a.units)]
-                raise InputError(f"--attach {s.text!r}: no unit {s.leader!r} in "
+                raise InputError(f"{field('attach')} {s.text!r}: no unit {s.leader!r} in "
                                  f"{'either list' if len(lists) > 1 else 'the list'}"
                                  + _closest(s.leader, labels))
-            raise InputError(f"--attach {s.text!r}: no unit {s.unit!r} in the list that has "
-                             f"{s.leader}" + _closest(s.unit, unit_labels(where.units)))
+            raise InputError(f"{field('attach')} {s.text!r}: no unit {s.unit!r} in the list "
+                             f"that has {s.leader}" + _closest(s.unit, unit_labels(where.units)))
         out[here[0]].append(s)
     return out
 
@@ -172,7 +172,8 @@ def with_attachments(mine: Any, theirs: Any, given: Sequence[str]) -> tuple[Any,
     said."""
     specs = [AttachSpec.parse(a) for a in given]
     if specs and mine is None and theirs is None:
-        raise InputError("--attach: give the army list with --army FILE (or --vs-army FILE)")
+        raise InputError(f"{field('attach')}: give the army list with {field('army')} FILE (or "
+                         f"{field('vs_army')} FILE)")
     if not specs and not any(hasattr(a, "attached") for a in (mine, theirs)):
         return mine, theirs  # a list module that attaches nothing (a stand-in)
     ours, others = sides(specs, mine, theirs)
@@ -181,11 +182,10 @@ def with_attachments(mine: Any, theirs: Any, given: Sequence[str]) -> tuple[Any,
         if army is None:
             out.append(None)
             continue
-        stated = bool(army.attached)
+        stated, said = bool(army.attached), len(army.warnings)  # (said by checked_list)
         army = attach(army, own)
-        for w in army.warnings:
-            if w.startswith("--attach "):
-                warn(w)
+        for w in army.warnings[said:]:  # what the attachments add
+            warn(w)
         if not stated:
             for lone in lone_leaders(army):
                 s = AttachSpec.parse(lone.spec)
@@ -203,8 +203,9 @@ def query_lists(q: Any, data: str | None = None) -> tuple[Any, Any, Any]:
         if q.vs_army else None
     mine, theirs = with_attachments(mine, theirs, q.attach)
     s = lists_ruleset(q.setup, q.setup.rules is not None,
-                      (f"--army {q.army.where}" if q.army else "army", mine),
-                      (f"--vs-army {q.vs_army.where}" if q.vs_army else "vs_army", theirs))
+                      (f"{field('army')} {q.army.where}" if q.army else "army", mine),
+                      (f"{field('vs_army')} {q.vs_army.where}" if q.vs_army else "vs_army",
+                       theirs))
     return mine, theirs, s.with_rules(data)
 
 

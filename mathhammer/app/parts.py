@@ -19,7 +19,7 @@ from typing import Any
 
 import attrs
 
-from ..errors import InputError, suggest
+from ..errors import InputError, marked, suggest
 from ..limits import check_values
 from .setup import Setup, changes_of, json_keys
 
@@ -163,7 +163,7 @@ def fraction_of(value: Any, key: str) -> Fraction:
     try:
         return parse_probability(str(value))
     except ValueError as e:
-        raise InputError(f"{key}: {e}") from None
+        raise InputError(f"{key}: {marked(e)}") from None
 
 
 def no_turns(s: Setup, what: str) -> None:

@@ -42,7 +42,7 @@ from ..engine.plan import (
 )
 from ..engine.search import BUDGET as SEARCH_BUDGET
 from ..engine.sequence import Timeline
-from ..errors import InputError
+from ..errors import InputError, field
 from ..model.named import NamedRule
 from ..model.options import Options
 from ..prob.pmf import PMF
@@ -103,8 +103,8 @@ class SalvoScenario:
              timeline: Timeline | None = None) -> tuple[str, Fraction]:
         """One probability of the end (kills counted from Starting Strength)."""
         if Counter(counter) != Counter.KILLS:
-            raise InputError(f"--of {counter}: with several attacking units only kills are "
-                             "counted")
+            raise InputError(f"{field('counter')} {counter}: with several attacking units only "
+                             "kills are counted")
         tl = timeline or self.run()
         ask = Ask(ask)
         if ask == Ask.DESTROYED:
@@ -225,7 +225,7 @@ def find_aim(aims: Sequence[Aim], name: str) -> int:
     """The index of the target called ``name`` (exactly, else a unique prefix, any case)."""
     key = name.strip().lower()
     if not key:
-        raise InputError(f"--destroy {name!r}: expected a target's name (one of "
+        raise InputError(f"{field('destroy')} {name!r}: expected a target's name (one of "
                          f"{', '.join(a.name for a in aims)})")
     exact = [i for i, a in enumerate(aims) if a.name.lower() == key]
     if exact:
@@ -233,5 +233,5 @@ def find_aim(aims: Sequence[Aim], name: str) -> int:
     pre = [i for i, a in enumerate(aims) if a.name.lower().startswith(key)]
     if len(pre) == 1:
         return pre[0]
-    raise InputError(f"--destroy {name!r}: not one of the targets ("
+    raise InputError(f"{field('destroy')} {name!r}: not one of the targets ("
                      f"{', '.join(a.name for a in aims)})")

@@ -16,7 +16,7 @@ from typing import Any
 import attrs
 
 from ..engine.plan import Objective
-from ..errors import InputError
+from ..errors import InputError, field
 from ..limits import check_plan
 from . import planning
 from .lists import ARMY_REF, VS_REF, army_unit, query_lists
@@ -81,7 +81,7 @@ def plan_answers(q: Plan, data: str | None = None, *,
     aims = planning.aims_of([(n, prof, given.pop(n.lower(), pts), rules)
                              for n, prof, pts, rules in specs])
     if given:
-        raise InputError(f"--points {next(iter(given))!r}: not one of the targets ("
+        raise InputError(f"{field('points')} {next(iter(given))!r}: not one of the targets ("
                          f"{', '.join(a.name for a in aims)})")
     objective = q.objective or (Objective.POINTS if all(a.points is not None for a in aims)
                                 else Objective.MODELS)
@@ -120,8 +120,8 @@ def plan_answers(q: Plan, data: str | None = None, *,
         if destroy_at is not None:
             name = aims[destroy_at[0]].name
             if name not in [a.name for a in planner.aims]:
-                raise InputError(f"--destroy {q.destroy!r}: no unit can shoot {name} (the reach "
-                                 "given)")
+                raise InputError(f"{field('destroy')} {q.destroy!r}: no unit can shoot {name} "
+                                 "(the reach given)")
             at = ([a.name for a in planner.aims].index(name), destroy_at[1])
         return planning.solve(planner, adaptive=q.adaptive, budget=q.budget, destroy=at,
                               left_out=left, search_budget=q.search_budget)

@@ -20,7 +20,7 @@ import attrs
 from ..data.rules.attached import target_rules
 from ..data.rules.unit_rules import UnitRules
 from ..engine.plan import Shooter
-from ..errors import InputError, NotCarried
+from ..errors import InputError, InputWarning, NotCarried, field, marked
 from ..model.named import NamedRule
 from ..model.options import Options
 from ..model.profiles import Target
@@ -40,7 +40,7 @@ from .specs import (
 
 def warn(text: str) -> None:
     """Say a guess out loud (a ``UserWarning``; each face shows it as one line)."""
-    warnings.warn(text, UserWarning, stacklevel=2)
+    warnings.warn(InputWarning(text), stacklevel=2)
 
 
 def file_rules(names: Iterable[str]) -> tuple[str, ...]:
@@ -164,8 +164,9 @@ def attacker_rows(label: str | None, unit: Any, s: Setup, *, melee: bool, by_wea
         try:
             attacking = attacker(unit, s, melee=melee, every_weapon=by_weapon, data=data)
         except NotCarried as e:
-            raise InputError(f"{e}; if {unit!r} is meant as a target, give each target with "
-                             f"-t (-t {unit} -t ..., or -t {unit},...)") from None
+            t = field("targets")
+            raise InputError(f"{marked(e)}; if {unit!r} is meant as a target, give each target "
+                             f"with {t} ({t} {unit} {t} ..., or {t} {unit},...)") from None
     else:
         attacking = listed_attacker(label, unit, s, melee=melee, data=data)
     found, rest = switch_on(attacking.rules, s.named_rules, elsewhere)
@@ -176,8 +177,9 @@ def attacker_rows(label: str | None, unit: Any, s: Setup, *, melee: bool, by_wea
         options = attrs.evolve(options, led=True)
     warn_options(s, options, attacking, tuple(rest))
     if mortal:
-        raise InputError(f"--rule {mortal[0]!r} is a mortal-wound roll: `mathhammer kills` and "
-                         "`mathhammer odds` roll it after the attack; `table` compares attacks")
+        raise InputError(f"{field('named_rules')} {mortal[0]!r} is a mortal-wound roll: "
+                         "`mathhammer kills` and `mathhammer odds` roll it after the attack; "
+                         "`table` compares attacks")
     suffix = phase_suffix(melee, both and not by_weapon)
     if vary_text:
         suffix += f" [{vary_text}]"
@@ -280,12 +282,13 @@ def check_leader(named: int, listed: int, s: Setup) -> None:
     if not leader:
         return
     if listed:
-        raise InputError(f"--leader {leader!r}: a unit of an army list has the Leader the list "
-                         "gives it; for a target of your own, give it its Leader in its name: "
-                         f'-t "UNIT + {leader}"')
+        raise InputError(f"{field('leader')} {leader!r}: a unit of an army list has the Leader "
+                         "the list gives it; for a target of your own, give it its Leader in its "
+                         f'name: {field("targets")} "UNIT + {leader}"')
     if named != 1:
-        raise InputError(f"--leader {leader!r}: a plan with {named} targets; give the target "
-                         f'it leads its Leader in its name instead: -t "UNIT + {leader}"')
+        raise InputError(f"{field('leader')} {leader!r}: a plan with {named} targets; give the "
+                         "target it leads its Leader in its name instead: "
+                         f'{field("targets")} "UNIT + {leader}"')
 
 
 def one_edition(*lists: tuple[str, Any]) -> str | None:
@@ -294,14 +297,14 @@ def one_edition(*lists: tuple[str, Any]) -> str | None:
     edition's rules.
 
     >>> from types import SimpleNamespace as List
-    >>> one_edition(("--army a.txt", List(edition="10e")), ("--vs-army b.txt", None))
+    >>> one_edition(("army a.txt", List(edition="10e")), ("vs_army b.txt", None))
     '10e'
-    >>> one_edition(("--army a.txt", List(edition="10e")), ("--vs-army b.txt",
-    ...                                                     List(edition="11e")))
+    >>> one_edition(("army a.txt", List(edition="10e")), ("vs_army b.txt",
+    ...                                                   List(edition="11e")))
     ... # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    mathhammer.errors.InputError: --army a.txt is a 10e list and --vs-army b.txt an 11e list: a ...
+    mathhammer.errors.InputError: army a.txt is a 10e list and vs_army b.txt an 11e list: a ...
     """
     listed = [(how, a) for how, a in lists if getattr(a, "edition", None) is not None]
     if not listed:
@@ -331,7 +334,7 @@ def lists_ruleset(s: Setup, rules_given: bool, *lists: tuple[str, Any]) -> Setup
         return attrs.evolve(s, rules=edition)
     if s.rules in EDITIONS and s.rules != edition:  # (a rule-set file: as given)
         how = next(h for h, a in lists if getattr(a, "edition", None) == edition)
-        warn(f"--rules {s.rules}: {how} is a list of {edition}; its units are {edition} "
+        warn(f"{field('rules')} {s.rules}: {how} is a list of {edition}; its units are {edition} "
              f"datasheets, played under the {s.rules} core rules")
     return s
 

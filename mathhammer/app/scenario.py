@@ -31,7 +31,7 @@ from ..engine.sequence import (
     sequence,
     turn_step,
 )
-from ..errors import InputError
+from ..errors import InputError, field
 from ..mechanics.effects import crushing_impact
 from ..model.loadout import LeftOut, is_one_shot
 from ..model.named import NamedRule
@@ -241,7 +241,8 @@ class Query:
         """
         counter, ask = Counter(counter), Ask(ask)
         if self.is_sequence and counter != Counter.KILLS:
-            raise InputError(f"--of {counter}: with --turns or a mortal-wound rule only kills "
+            raise InputError(f"{field('counter')} {counter}: with {field('turns')} or a "
+                             "mortal-wound rule only kills "
                              "(from Starting Strength) are counted")
         answer = self.answer() if answer is None else answer
         if self.is_sequence:

@@ -26,7 +26,7 @@ from ..data.rules.attached import (
 from ..data.rules.unit_rules import UnitRules, named_rules_of, offered_to, side_rules, unit_rules
 from ..data.typed.inline import is_inline_weapon, parse_weapons
 from ..data.typed.names import name_key
-from ..errors import InputError, NotCarried
+from ..errors import InputError, NotCarried, field
 from ..model.loadout import LeftOut, Loadout, Score, choose_rows, fires_both
 from ..model.options import Options
 from ..model.profiles import Target, Weapon
@@ -98,15 +98,15 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
     enhancements = tuple(enhancements)
     if (detachment or enhancements) and (spec is None or isinstance(spec, str)
                                          and is_inline_weapon(spec)):
-        raise InputError("--detachment and --enhancement need a unit from the BattleScribe "
-                         "data as ATTACKER")
+        raise InputError(f"{field('detachment')} and {field('enhancements')} need a unit from "
+                         "the BattleScribe data as ATTACKER")
     if spec is None or isinstance(spec, str) and is_inline_weapon(spec):
         if names:
-            raise InputError(f"--weapon {names[0]!r}: picking weapons by name needs a unit as "
-                             "ATTACKER")
+            raise InputError(f"{field('weapons')} {names[0]!r}: picking weapons by name needs a "
+                             "unit as ATTACKER")
         if models is not None:
-            raise InputError("--models: give inline weapons their models in the row, e.g. "
-                             '"10x 2 | 3+ | 4 | -1 | 1"')
+            raise InputError(f"{field('models')}: give inline weapons their models in the row, "
+                             'e.g. "10x 2 | 3+ | 4 | -1 | 1"')
         own = parse_weapons(spec, melee=melee) if spec else []
         _check_phase(own, melee)
 
@@ -125,8 +125,8 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
     choice = {"score": value_against(target, options, named), "pistols": pistols}
     if isinstance(spec, str) and (pair := split_attached(spec)) is not None:
         if tuple(keywords):
-            raise InputError("--attacker-keyword: only for inline weapon rows; the units have "
-                             "their own keywords")
+            raise InputError(f"{field('attacker_keywords')}: only for inline weapon rows; the "
+                             "units have their own keywords")
 
         def led(t: Target | Squad | None) -> Attacker:
             return _attached_attacker(pair, names, inline, melee=melee, models=models,
@@ -146,8 +146,8 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
         unit = spec
     check_size(unit, models)
     if tuple(keywords):
-        raise InputError(f"--attacker-keyword: only for inline weapon rows; {unit.name} has "
-                         "its own keywords")
+        raise InputError(f"{field('attacker_keywords')}: only for inline weapon rows; "
+                         f"{unit.name} has its own keywords")
     every = every_weapon and not names and not inline
     if every:
         names = list(dict.fromkeys(w.name for w in unit.weapons(melee=melee)))
@@ -194,8 +194,8 @@ def attacker_of(spec: str | Any | None, weapons: Iterable[str] = (), *, melee: b
                                              "detachment rule", data), "attacker",
                               bearer=unit.leader.name)
         if enhancements:
-            raise InputError(f"--enhancement: {unit.name} is a unit of an army list, which "
-                             "gives its enhancements")
+            raise InputError(f"{field('enhancements')}: {unit.name} is a unit of an army list, "
+                             "which gives its enhancements")
         return Attacker(unit.name, tuple(own + inline), unit.cost(models), profile, factions,
                         chosen.left_out, retarget=lambda t: (*fire(t).fired, *inline),
                         rules=applied, led=True)
@@ -291,7 +291,7 @@ def _attached_attacker(pair: tuple[str, str], names: list[str], inline: list, *,
     body_spec, lead_spec = pair
     body = find_unit(body_spec, rules=rules, data=data)
     lead = find_unit(lead_spec, rules=rules, data=data)
-    check_size(body, models)  # --models sizes the Bodyguard
+    check_size(body, models)  # models sizes the Bodyguard
     mine, found, left = _profiles(body, names, melee=melee, models=models,
                                   every_weapon=every_weapon, choice=choice)
     theirs, found2, left2 = _profiles(lead, names, melee=melee, models=None,
@@ -338,14 +338,13 @@ def _inline_loadout(profiles: list[tuple[Weapon, int]], *, melee: bool, score: S
                        pistols=pistols)
 
 
-
-
 def _check_phase(profiles: list[tuple[Weapon, int]], melee: bool) -> None:
     """An inline weapon with a range cannot fight in melee."""
     for w, _n in profiles:
         if melee and not w.melee:
-            raise InputError(f'weapon "{w.name}" has a range of {w.range}" but --melee asks for '
-                             'melee weapons: write Melee as its range, or drop --melee')
+            raise InputError(f'weapon "{w.name}" has a range of {w.range}" but '
+                             f"{field('ranged', False)} asks for melee weapons: write Melee as "
+                             f"its range, or drop {field('ranged', False)}")
 
 
 def split_rules(names: Iterable[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -369,24 +368,25 @@ def option_warnings(options: Options, named_rules: Iterable[str], attacker: Atta
     attacking unit's.
 
     >>> a = attacker_of("Necron Warriors")
-    >>> option_warnings(Options(), ["Dark Harvest"], a)  # doctest: +ELLIPSIS
-    ["--rule 'Dark Harvest' is a Drukhari rule, but Necron Warriors is Necrons"]
+    >>> from mathhammer.errors import words
+    >>> [words(w) for w in option_warnings(Options(), ["Dark Harvest"], a)]
+    ["named_rules 'Dark Harvest' is a Drukhari rule, but Necron Warriors is Necrons"]
     """
     from ..data.rules.named import find_rule
 
     out = []
     if lethal_asked and not load_ruleset(options.rules).lethal_optional:
-        out.append(f"--lethal-hits {options.lethal_hits} has no effect with --rules "
-                   f"{options.rules}: Lethal Hits always wound automatically there (11e lets "
-                   "the attacker decline)")
+        out.append(f"{field('lethal_hits')} {options.lethal_hits} has no effect with "
+                   f"{field('rules')} {options.rules}: Lethal Hits always wound automatically "
+                   "there (11e lets the attacker decline)")
     mine = {name_key(f) for f in attacker.factions}
     if not mine or mine & {"archetypes", ""}:
         return out
     for name in named_rules:
         rule = find_rule(name)
         if name_key(rule.faction) not in mine:
-            out.append(f"--rule {rule.name!r} is a {rule.faction} rule, but {attacker.label} is "
-                       f"{attacker.factions[0]}")
+            out.append(f"{field('named_rules')} {rule.name!r} is a {rule.faction} rule, but "
+                       f"{attacker.label} is {attacker.factions[0]}")
     return out
 
 

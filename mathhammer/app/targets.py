@@ -13,7 +13,7 @@ import attrs
 
 from ..data.rules.attached import leader_notes, split_attached
 from ..data.typed.inline import is_inline_target, parse_squad
-from ..errors import InputError
+from ..errors import InputError, InputWarning, field
 from ..model.profiles import Target
 from ..model.squad import Squad
 
@@ -46,7 +46,8 @@ def target_of(spec: str, models: int | None = None, leader: str | None = None, *
         pair = split_attached(spec)
         if pair is not None:
             if leader is not None:
-                raise InputError(f"{spec!r} names a Leader already; drop --leader {leader!r}")
+                raise InputError(f"{spec!r} names a Leader already; drop {field('leader')} "
+                                 f"{leader!r}")
             spec, leader = pair
         body = find_unit(spec, rules=rules, data=data)
         name, target = body.name, body.as_target(models=models)
@@ -69,7 +70,7 @@ def _check_leader(spec: str, name: str, lead: Target | Squad) -> None:
     >>> target_of("Necron Warriors", leader="MEQ")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    mathhammer.errors.InputError: --leader 'MEQ': MEQ is not a CHARACTER, so it cannot lead a ...
+    mathhammer.errors.InputError: leader 'MEQ': MEQ is not a CHARACTER, so it cannot lead a ...
     """
     import warnings
 
@@ -77,12 +78,12 @@ def _check_leader(spec: str, name: str, lead: Target | Squad) -> None:
     if all("CHARACTER" in g.keywords for g in groups):
         return
     if not is_inline_target(spec):
-        raise InputError(f"--leader {spec!r}: {name} is not a CHARACTER, so it cannot lead a "
-                         "unit; give a CHARACTER unit, or an inline profile such as "
+        raise InputError(f"{field('leader')} {spec!r}: {name} is not a CHARACTER, so it cannot "
+                         "lead a unit; give a CHARACTER unit, or an inline profile such as "
                          '"1x T4 Sv3+ W4 CHARACTER"')
-    warnings.warn(f"--leader {spec!r}: the profile has no CHARACTER keyword; attached as a "
-                  "Leader, its models are CHARACTERs (allocated last)", UserWarning,
-                  stacklevel=3)
+    warnings.warn(InputWarning(f"{field('leader')} {spec!r}: the profile has no CHARACTER "
+                               "keyword; attached as a Leader, its models are CHARACTERs "
+                               "(allocated last)"), stacklevel=3)
 
 
 def _check_leads(body: object, leader: str, rules: str,

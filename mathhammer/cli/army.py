@@ -16,7 +16,7 @@ from ..data.army import FORMATS
 from ..limits import MAX_ARMY_FILE_BYTES, check_bytes
 from .datacheck import check
 from .export import TO
-from .output import CONTEXT, StrictGroup, warn
+from .output import CONTEXT, StrictGroup, said_here, warn
 
 if TYPE_CHECKING:
     from ..data.store.data_folder import Edition
@@ -200,7 +200,7 @@ def army(file: str, as_json: bool, rules: str | None, attach: tuple[str, ...],
         else:
             emit(army_text(a, found), out_path)
     for w in a.warnings:
-        click.echo(f"warning: {w}", err=True)
+        click.echo(f"warning: {said_here(w)}", err=True)
     if a.unresolved:
         if as_json:  # the text above lists them already
             for ln in unresolved_lines(a):

@@ -24,7 +24,7 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
-from ..errors import InputError
+from ..errors import InputError, marked
 from ..web.links import BUDGET, PLAN_TARGETS, PLAN_UNITS, address, page_calls, then_spec
 from .params import ENGINE, Param
 
@@ -329,7 +329,7 @@ def print_link(command: str, ctx: click.Context) -> None:
     try:
         _check(url)
     except ValueError as e:
-        raise InputError(f"--link: {e}") from None
+        raise InputError(f"--link: {marked(e)}") from None
     for w in warnings:
         click.echo(f"warning: {w}", err=True)
     click.echo(url)

@@ -21,7 +21,7 @@ import click
 
 from .. import __version__
 from ..errors import InputError, one_line
-from .output import CONTEXT, StrictGroup, closed_pipe, fail, show_warning
+from .output import CONTEXT, StrictGroup, closed_pipe, fail, said, show_warning
 
 #: command name -> "module:attribute" of the click command
 COMMANDS = {
@@ -95,6 +95,12 @@ class MainGroup(StrictGroup):
             sys.stdout.flush()
         except BrokenPipeError:
             closed_pipe()
+        except InputError as e:  # the fields it names said as the command's flags
+            name = ctx.invoked_subcommand
+            text = said(e, self, self.get_command(ctx, name) if name else None)
+            if text == str(e):
+                raise
+            raise InputError(text) from None
         return rv
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from ..errors import InputError, one_line
+from ..errors import MARK, InputError, field_words, marked, one_line, words
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -37,8 +37,79 @@ def warn(message: str) -> None:
 
 
 def show_warning(message: Any, category: Any, *_args: Any, **_kwargs: Any) -> None:
-    """``warnings.showwarning`` for the command line: a library warning is one line."""
-    warn(str(message))
+    """``warnings.showwarning`` for the command line: a library warning is one line, the
+    fields it names said as flags (:func:`said`)."""
+    warn(said_here(message))
+
+
+def said_here(e: BaseException | str) -> str:
+    """:func:`said` as the running command declares its options."""
+    ctx = click.get_current_context(silent=True)
+    return said(e, ctx.find_root().command if ctx else None, ctx.command if ctx else None)
+
+
+#: click names of the options a query names otherwise (its field: the query's attribute and
+#: JSON key); every other option is named as its field
+QUERY_NAMES = {"ruleset": "rules", "edition": "rules", "army_file": "army",
+               "target_unit": "target", "until_p": "until"}
+
+
+def _options(command: click.Command) -> Any:
+    """The options of ``command`` and of its subcommands."""
+    yield from (p for p in command.params if isinstance(p, click.Option))
+    if isinstance(command, click.Group):
+        for name in command.list_commands(click.Context(command)):
+            sub = command.get_command(click.Context(command), name)
+            if sub is not None:
+                yield from _options(sub)
+
+
+def flag_table(*commands: click.Command | None) -> dict[tuple[str, bool | None], str]:
+    """The one table of a query's field -> its flag, from the commands' click options (the
+    first command that declares a field names it): ``(field, None)`` its flag,
+    ``(field, True/False)`` the flag that sets it so (``("ranged", False)``: ``--melee``).
+
+    >>> t = flag_table(click.Command("x", params=[
+    ...     click.Option(["--ranged/--melee", "ranged"]), click.Option(["--rules", "ruleset"]),
+    ...     click.Option(["--no-precision", "precision"], is_flag=True, flag_value=False)]))
+    >>> t["ranged", None], t["ranged", False], t["rules", None], t["precision", False]
+    ('--ranged/--melee', '--melee', '--rules', '--no-precision')
+    """
+    out: dict[tuple[str, bool | None], str] = {}
+    for command in commands:
+        for p in _options(command) if command is not None else ():
+            name = QUERY_NAMES.get(p.name or "", p.name or "")
+            long = [o for o in p.opts if o.startswith("--")] or list(p.opts)
+            out.setdefault((name, None), flags(p))
+            if p.secondary_opts:
+                out.setdefault((name, True), long[0])
+                out.setdefault((name, False), p.secondary_opts[0])
+            elif p.is_flag and isinstance(p.flag_value, bool):
+                out.setdefault((name, p.flag_value), long[0])
+    return out
+
+
+def said(e: BaseException | str, root: click.Command | None,
+         command: click.Command | None = None) -> str:
+    """A message of the application in the command line's words: each field it names
+    (:func:`~mathhammer.errors.field`) said as its flag, as ``command`` declares it, else as
+    another command of ``root`` does, else as the field.
+
+    >>> from mathhammer.errors import field
+    >>> cmd = click.Command("x", params=[click.Option(["--weapon", "-w", "weapons"])])
+    >>> said(InputError(f"{field('weapons')} 'X': no such weapon; {field('models')}"), cmd)
+    "--weapon 'X': no such weapon; models"
+    """
+    text = marked(e)
+    if MARK not in text:
+        return text
+    table = flag_table(command, root)
+
+    def say(name: str, value: bool | None) -> str:
+        # a field no command declares: its own name
+        return table.get((name, value)) or table.get((name, None)) or field_words(name, value)
+
+    return words(text, say)
 
 
 def flags(param: click.Parameter) -> str:

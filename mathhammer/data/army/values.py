@@ -15,7 +15,7 @@ from typing import Any
 
 import attrs
 
-from ...errors import NotCarried
+from ...errors import NotCarried, words
 from ...model.loadout import Loadout
 from ...model.profiles import Target
 from ...model.squad import Squad
@@ -375,7 +375,7 @@ class Army:
                           "leader_index": i, "bodyguard_index": j} for i, j in self.attached],
             "unresolved": [u.to_json() for u in self.unresolved],
             "points_read": self.points, "format": self.format,
-            "warnings": list(self.warnings),
+            "warnings": [words(w) for w in self.warnings],  # each field as the query names it
             # per data file that lacks names of the list: which lines, and the sentence saying so
             "lacking": [f.to_json() | {"lines": [u.line for u in self.unresolved
                                                   if u.lacks == f], "note": note}

@@ -20,7 +20,7 @@ from typing import Any
 
 import attrs
 
-from ...errors import InputError
+from ...errors import InputError, field
 from ..typed.names import name_key
 
 #: the most Leaders one unit may have (two when a Leader's ability lets it join another)
@@ -107,7 +107,7 @@ class AttachSpec:
         >>> AttachSpec.parse("Captain")  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        mathhammer.errors.InputError: --attach 'Captain': expected "LEADER=UNIT", e.g. ...
+        mathhammer.errors.InputError: attach 'Captain': expected "LEADER=UNIT", e.g. ...
         """
         body = text.strip()
         side = ""
@@ -116,7 +116,7 @@ class AttachSpec:
                 side, body = prefix[:-1], body[len(prefix):]
         lead, eq, unit = body.partition("=")
         if not eq or not lead.strip() or not unit.strip():
-            raise InputError(f'--attach {text!r}: expected "LEADER=UNIT", e.g. '
+            raise InputError(f'{field("attach")} {text!r}: expected "LEADER=UNIT", e.g. '
                              '"Captain=Intercessor Squad"')
         return cls(lead.strip(), unit.strip(), side, text)
 
@@ -169,7 +169,7 @@ def _find(units: Sequence[Any], name: str, taken: Iterable[int], spec: str, what
         return same[0]
     labels = unit_labels(units)
     close = difflib.get_close_matches(name, labels, 3, 0.5)
-    raise InputError(f"--attach {spec!r}: no {what} {name!r} in the list"
+    raise InputError(f"{field('attach')} {spec!r}: no {what} {name!r} in the list"
                      + (f" (closest: {', '.join(close)})" if close else ""))
 
 
@@ -190,50 +190,51 @@ def attach(army: Any, specs: Sequence[AttachSpec]) -> Any:
             li = _find(units, spec.leader, [i for i in range(len(units)) if i not in leading],
                        shown, "Leader")
             if li not in leading:
-                raise InputError(f"--attach {shown!r}: {units[li].name} leads no unit (the "
-                                 "list states no attachment for it to undo)")
+                raise InputError(f"{field('attach')} {shown!r}: {units[li].name} leads no unit "
+                                 "(the list states no attachment for it to undo)")
             pairs = [(i, j) for i, j in pairs if i != li]
             continue
         li = _find(units, spec.leader, leading, shown, "Leader")
         bi = _find(units, spec.unit, {*leading, *leading.values()}, shown, "unit")
         lead, body = units[li], units[bi]
         if li == bi:
-            raise InputError(f"--attach {shown!r}: a unit cannot lead itself")
+            raise InputError(f"{field('attach')} {shown!r}: a unit cannot lead itself")
         if li in leading:
-            raise InputError(f"--attach {shown!r}: {lead.name} leads "
+            raise InputError(f"{field('attach')} {shown!r}: {lead.name} leads "
                              f"{units[leading[li]].name} already (each Leader leads one unit)")
         if bi in leading:
-            raise InputError(f"--attach {shown!r}: {body.name} leads {units[leading[bi]].name}; "
-                             "a Leader cannot be a Bodyguard unit")
+            raise InputError(f"{field('attach')} {shown!r}: {body.name} leads "
+                             f"{units[leading[bi]].name}; a Leader cannot be a Bodyguard unit")
         led = [i for i, j in pairs if j == bi]
         if li in led:
-            raise InputError(f"--attach {shown!r}: {lead.name} leads {body.name} already")
+            raise InputError(f"{field('attach')} {shown!r}: {lead.name} leads {body.name} already")
         if li in {j for _i, j in pairs}:
-            raise InputError(f"--attach {shown!r}: {lead.name} is led by "
+            raise InputError(f"{field('attach')} {shown!r}: {lead.name} is led by "
                              f"{', '.join(units[i].name for i, j in pairs if j == li)}; a "
                              "Bodyguard unit cannot lead another")
         if "CHARACTER" not in {k.upper() for k in getattr(lead, "keywords", ())}:
-            raise InputError(f"--attach {shown!r}: {lead.name} is not a CHARACTER, so it "
+            raise InputError(f"{field('attach')} {shown!r}: {lead.name} is not a CHARACTER, so it "
                              "cannot lead a unit")
         ok = can_lead(lead, body)
         if ok is False:
             listed = ", ".join(getattr(lead, "leads", ()) or ())
-            raise InputError(f"--attach {shown!r}: {lead.name} cannot lead {body.name} ("
+            raise InputError(f"{field('attach')} {shown!r}: {lead.name} cannot lead {body.name} ("
                              + (f"its Leader ability lists {listed})" if listed else
                                 "it has no Leader ability)"))
         if ok is None:
-            warnings.append(f"--attach {shown!r}: {lead.name}'s Leader ability names no unit "
-                            f"mathhammer reads; attached to {body.name} as you say")
+            warnings.append(f"{field('attach')} {shown!r}: {lead.name}'s Leader ability names "
+                            f"no unit mathhammer reads; attached to {body.name} as you say")
         if led:
             others = [units[i] for i in led]
             if len(led) >= MOST_LEADERS:
-                raise InputError(f"--attach {shown!r}: {body.name} is led by "
+                raise InputError(f"{field('attach')} {shown!r}: {body.name} is led by "
                                  f"{' and '.join(u.name for u in others)} already (at most "
                                  f"{MOST_LEADERS} Leaders)")
             if not all(may_join(lead, o) for o in others):
                 raise InputError(
-                    f"--attach {shown!r}: {body.name} is led by {others[0].name} already; a "
-                    "unit has one Leader unless a Leader's ability lets it join another (no "
+                    f"{field('attach')} {shown!r}: {body.name} is led by {others[0].name} "
+                    "already; a unit has one Leader unless a Leader's ability lets it join "
+                    "another (no "
                     f"\"even if ... has already been attached\" of {lead.name} or "
                     f"{others[0].name} names the other)")
         pairs.append((li, bi))
@@ -254,7 +255,7 @@ class Lone:
         names = self.bodies
         return (f"{self.leader} stands alone; it can lead {' or '.join(names[:3])}"
                 + (f" (and {len(names) - 3} more)" if len(names) > 3 else "")
-                + f': --attach "{prefix}{self.spec}"')
+                + f': {field("attach")} "{prefix}{self.spec}"')
 
 
 def lone_leaders(army: Any) -> list[Lone]:
