@@ -321,6 +321,15 @@ def test_search_ranks_the_exact_name_first(data):
         "Space Marines:Captain", "Space Marines:Captain in Terminator Armour"]
 
 
+def test_a_search_that_names_a_faction_finds_its_units_named_with_it(data):
+    # the Rhino is Blood Angels' and Space Marines': typed with either, it is named with it;
+    # the datasheet's first faction otherwise
+    assert unit_index.search_names("Space Marines:rhi", "10e", data) == ["Space Marines:Rhino"]
+    assert unit_index.search_names("blood angels:Rhino", "10e", data) == ["Blood Angels:Rhino"]
+    assert unit_index.search_names("rhino", "10e", data) == ["Blood Angels:Rhino"]
+    assert unit_index.search_names("Necrons:Rhino", "10e", data) == []  # not one of its factions
+
+
 def test_units_lists_datasheets_once_with_their_factions(cli, data):
     res = cli("units", "--rules", "10e", "--search", "rhino",
                                    "--data", str(data))

@@ -828,7 +828,8 @@ class Store:
     def datasheets(self, faction: str | None = None) -> list[Datasheet]:
         """Every datasheet (one row however many catalogues hold it), with its factions:
         those of the catalogues that are not libraries when there are any; first the one
-        named as its faction, else the one whose library defines it, else in file order."""
+        named as its faction, else the one that defines it (Space Marines' Devastator Squad,
+        which every chapter lists) or whose library does, else in file order."""
         rows = self.db.execute(
             "SELECT d.id, d.name, d.error, d.faction, c.label, c.library, e.own "
             "FROM datasheets d JOIN entries e ON e.datasheet = d.id "
@@ -837,7 +838,7 @@ class Store:
         for ds, name, error, own_faction, label, library, own in rows:
             item = by.setdefault(ds, [name, error, [], [], name_key(own_faction or "")])
             (item[3] if library else item[2]).append(label)
-            if library and own:
+            if own:
                 item.append(name_key(label))
         out = []
         fq = name_key(faction) if faction else None

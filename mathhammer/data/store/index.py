@@ -389,10 +389,20 @@ def search_datasheets(text: str = "", edition: Edition | None = None,
 def search_names(text: str, edition: Edition | None = None,
                  data: str | os.PathLike | None = None, limit: int = 50) -> list[str]:
     """``Faction:Unit`` names for a search box, best first: one per datasheet (its first
-    faction), as :func:`search_datasheets` ranks them."""
+    faction), as :func:`search_datasheets` ranks them. A text that starts with one of a
+    datasheet's factions (``Space Marines:Devastator``) finds the rest among that faction's
+    datasheets, named with it."""
     out: list[str] = []
-    for d in search_datasheets(text, edition, data):
-        name = f"{d.factions[0]}:{d.name}" if d.factions else d.name
+    typed, colon, rest = text.partition(":")
+    hits = search_datasheets(rest, edition, data, faction=typed) if colon and rest.strip() \
+        and typed.strip() else []
+    mine = [f for d in hits for f in d.factions if name_key(f) == name_key(typed)]
+    if not mine:  # not a faction's name: the text is searched whole
+        hits = search_datasheets(text, edition, data)
+    for d in hits:
+        own = [f for f in d.factions if name_key(f) == name_key(typed)] if mine else []
+        first = own[0] if own else d.factions[0] if d.factions else ""
+        name = f"{first}:{d.name}" if first else d.name
         if name not in out:
             out.append(name)
         if len(out) >= limit:

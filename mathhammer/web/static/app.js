@@ -82,6 +82,18 @@ function debounce(f, ms) {
   let t = null;
   return (...args) => { clearTimeout(t); t = setTimeout(() => f(...args), ms); };
 }
+// The newest call of an asynchronous drawing wins: ``draw(superseded, ...args)`` asks
+// ``superseded()`` after each wait, which gives the promise of a newer call (then it draws
+// nothing and returns that: an older unit's card, wargear or rules would otherwise be put back
+// over the newer ones by an answer that came late) or null.
+function newestWins(draw) {
+  let current = null;
+  return (...args) => {
+    const p = draw(() => (current !== p ? current : null), ...args);
+    current = p;
+    return p;
+  };
+}
 function lines(text) { return text.split("\n").map((s) => s.trim()).filter(Boolean); }
 function isRows(text) { return text.includes("|"); }
 // A 503 with Retry-After (the server compiling the game's data, or busy): its line is shown in
@@ -441,13 +453,17 @@ function renderWeapons() {
 const rulesCache = new Map();
 // The named rules a unit may use: its faction's, and its datasheet's switches; those of
 // ``chosen`` not among them are offered too (ticked).
-async function ruleItems(unit, chosen, who = "") {
+async function factionRules(unit) {
   // the attacker's faction only (the target's rules are the defender's)
   const faction = unit && unit.faction ? unit.faction : "";
   if (faction && !rulesCache.has(faction)) {
     const [ok, data] = await getJSON(`/api/rules?faction=${encodeURIComponent(faction)}`);
     rulesCache.set(faction, ok ? data.rules : []);
   }
+  return faction;
+}
+async function ruleItems(unit, chosen, who = "") {
+  const faction = await factionRules(unit);
   const rules = [...(faction ? rulesCache.get(faction) : [])];
   const on = new Set(chosen);
   const items = [];
@@ -474,11 +490,14 @@ async function ruleItems(unit, chosen, who = "") {
   return [rules, items];
 }
 
-async function renderRules() {
-  const [rules, items] = await ruleItems(info.attacker, state.getAll("rule"));
+const renderRules = newestWins(async (superseded) => {
+  await factionRules(info.attacker);
+  if (superseded()) return superseded();
+  const [rules, items] = await ruleItems(info.attacker, state.getAll("rule"));  // ticked: now
   RULES = rules;
   $("rules").replaceChildren(...items);
-}
+  return undefined;
+});
 
 // --- several units into one target -----------------------------------------------------------
 // Each unit after the first is one "then" of the address: its JSON
@@ -516,9 +535,11 @@ function readThen() {
   });
 }
 
-async function renderThen() {
+const renderThen = newestWins(async (superseded) => {
   const specs = state.getAll("then").map(parseSpec);
   const infos = await Promise.all(specs.map((u) => unitInfo(u.unit)));
+  await Promise.all(infos.map(factionRules));  // then ruleItems below does not wait
+  if (superseded()) return superseded();
   const melee = state.get("ranged") === "false";
   const blocks = [];
   for (const [i, u] of specs.entries()) {
@@ -562,7 +583,8 @@ async function renderThen() {
     refreshList(`then${i}`);
     refreshList(`then${i}_leader`);
   });
-}
+  return undefined;
+});
 
 // A side's rules from the datasheet: applied always, or not modelled (the switches are
 // offered with the named rules).
@@ -576,8 +598,9 @@ function describeRules(rules) {
   return out.length ? `; rules from the datasheet ${out.join("; ")}` : "";
 }
 
-async function refreshUnits() {
+const refreshUnits = newestWins(async (superseded) => {
   const [a, t] = await Promise.all([unitInfo(state.get("attacker")), unitInfo(state.get("target"))]);
+  if (superseded()) return superseded();
   info.attacker = a;
   info.target = t;
   $("target-info").textContent = !t ? "" : t.inline === "army" ? "a unit of the army list below"
@@ -591,8 +614,8 @@ async function refreshUnits() {
     + describeRules(a.rules && a.rules.attacker);
   renderWeapons();
   LEADERS.forEach(refreshList);
-  await renderRules();
-}
+  return renderRules();
+});
 
 // The names offered as you type: the units of a pasted army list ("army:<row>"), the bundled
 // units, and what the BattleScribe search found for the text typed.
@@ -1089,6 +1112,7 @@ function onChange(ev) {
     runKillsSoon();
     return;
   }
+  const before = state;
   saveState();
   if (id === "k" || id === "dist") { renderDistribution(); return; }
   if (id === "army" && [state.get("attacker"), state.get("target")]
@@ -1098,6 +1122,9 @@ function onChange(ev) {
     return;
   }
   if (["attacker", "target", "leader", "attacker_leader"].includes(id)) {
+    // the change event as the box loses focus, after the input events of the same name: the
+    // unit is the one already drawn (its wargear and size picked since are kept)
+    if (ev.type === "change" && ev.target.value.trim() === (before.get(id) || "")) return;
     if (id === "attacker") {  // the old unit's weapons and size do not apply to the new one
       info.attacker = null;
       $("weapons").replaceChildren();
