@@ -20,6 +20,7 @@ from mathhammer.data.store import index as unit_index
 from mathhammer.data.typed.lookup import find_unit
 from mathhammer.data.units import serial
 from mathhammer.engine.attack import value_against
+from mathhammer.jobs.search import search_names
 
 #: weapon choice against MEQ (what mathhammer.loadout chooses without a target)
 VS_MEQ = value_against(None)
@@ -317,17 +318,17 @@ def test_search_ranks_the_exact_name_first(data):
         ["Blade Champion"]
     # a keyword is found by the full-text search, after the names
     assert [d.name for d in catalogue.open_store("10e", data).search("vehicle")] == ["Rhino"]
-    assert unit_index.search_names("captain", "10e", data)[:2] == [
+    assert search_names("captain", "10e", data)[:2] == [
         "Space Marines:Captain", "Space Marines:Captain in Terminator Armour"]
 
 
 def test_a_search_that_names_a_faction_finds_its_units_named_with_it(data):
     # the Rhino is Blood Angels' and Space Marines': typed with either, it is named with it;
     # the datasheet's first faction otherwise
-    assert unit_index.search_names("Space Marines:rhi", "10e", data) == ["Space Marines:Rhino"]
-    assert unit_index.search_names("blood angels:Rhino", "10e", data) == ["Blood Angels:Rhino"]
-    assert unit_index.search_names("rhino", "10e", data) == ["Blood Angels:Rhino"]
-    assert unit_index.search_names("Necrons:Rhino", "10e", data) == []  # not one of its factions
+    assert search_names("Space Marines:rhi", "10e", data) == ["Space Marines:Rhino"]
+    assert search_names("blood angels:Rhino", "10e", data) == ["Blood Angels:Rhino"]
+    assert search_names("rhino", "10e", data) == ["Blood Angels:Rhino"]
+    assert search_names("Necrons:Rhino", "10e", data) == []  # not one of its factions
 
 
 def test_units_lists_datasheets_once_with_their_factions(cli, data):

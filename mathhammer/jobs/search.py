@@ -8,7 +8,8 @@ the factions. They need :mod:`mathhammer.data.army`; an install without it answe
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+import os
+from typing import TYPE_CHECKING, Any, cast
 
 from ..app.lists import Unavailable
 from ..app.lists import army_module as _army_module
@@ -28,14 +29,51 @@ def _edition(edition: str | None) -> Edition | None:
     return cast("Edition | None", edition)  # checked: one of the editions
 
 
+def search_datasheets(text: str = "", edition: Edition | None = None,
+                      data: str | os.PathLike | None = None, faction: str | None = None
+                      ) -> list[Any]:
+    """The datasheets of the installed data that ``text`` finds, best first (see
+    :meth:`mathhammer.data.store.compiled.Store.search`; every datasheet for an empty text), from
+    ``edition`` or every installed edition; each is one
+    :class:`~mathhammer.data.store.compiled.Datasheet` with its factions."""
+    from ..data.store.compiled import open_store
+    from ..data.store.data_folder import installed_editions
+
+    out: list[Any] = []
+    for ed in [edition] if edition else installed_editions(data):
+        out += open_store(ed, data).search(text, faction)
+    return out
+
+
+def search_names(text: str, edition: Edition | None = None,
+                 data: str | os.PathLike | None = None, limit: int = 50) -> list[str]:
+    """``Faction:Unit`` names for a search box, best first (:func:`search_datasheets`), each
+    named with its first faction, or with the one typed (``Space Marines:Devastator``)."""
+    from ..data.store.index import split_faction_unit
+    from ..data.typed.names import name_key
+
+    typed, rest = split_faction_unit(text) or ("", "")
+    hits = search_datasheets(rest, edition, data, faction=typed) if rest else []
+    own = {d.id: [f for f in d.factions if name_key(f) == name_key(typed)] for d in hits}
+    if not any(own.values()):  # not a faction's name: the text is searched whole
+        hits, own = search_datasheets(text, edition, data), {}
+    out: list[str] = []
+    for d in hits:
+        first = (own.get(d.id) or d.factions or ("",))[0]
+        name = f"{first}:{d.name}" if first else d.name
+        if name not in out:
+            out.append(name)
+        if len(out) >= limit:
+            break
+    return out
+
+
 def search_json(query: str, edition: str | None = None, faction: str | None = None
                 ) -> list[str]:
     """Units of the installed BattleScribe data whose name matches (``Faction:Unit``), of one
     faction if given (then an empty query lists all its units). Without a faction it is the
-    compiled catalogue's ranked search (:func:`mathhammer.data.store.index.search_names`: the
+    compiled catalogue's ranked search (:func:`search_names`: the
     exact name first, one row per datasheet)."""
-    from ..data.store.index import search_names
-
     edition = _edition(edition)
     army = _army_module()
     q = query.strip()
@@ -73,4 +111,5 @@ def factions_json(edition: str | None = None) -> list[str]:
                    if c.units and not c.library})
 
 
-__all__ = ["SEARCH_LIMIT", "Unavailable", "factions_json", "search_json"]
+__all__ = ["SEARCH_LIMIT", "Unavailable", "factions_json", "search_datasheets", "search_json",
+           "search_names"]

@@ -156,15 +156,12 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
         state["compiler"] = Compiler()  # the game's data compiled in the background, not in a query
         state["compiler"].start()
         _warm()
-        # every worker reads the data once as it starts (jobs.run.warm), in both lanes: a quick
-        # worker stopped for a query past QUICK is replaced by a warm one, never a cold one (a
-        # cold worker's first query would pass QUICK in turn, and so on, under load). The page
-        # itself is answered from memory meanwhile
-        state["quick"] = ProcessPool(max_workers=workers, initializer=warm)
+        # every worker reads the data once as it starts (api.warm); the quick lane's workers
+        # start at once, in the background: the page itself is answered from memory meanwhile
+        state["quick"] = ProcessPool(max_workers=workers)
         state["long"] = ProcessPool(max_workers=workers, initializer=warm)
-        for pool in ("quick", "long"):  # a pool starts its workers at its first job: now
-            for _ in range(workers):
-                state[pool].schedule(job, args=("warm",), timeout=60)
+        for _ in range(workers):
+            state["quick"].schedule(job, args=("warm",), timeout=60)
         if open_url:
             asyncio.get_running_loop().call_later(0.3, webbrowser.open, open_url)
         try:
