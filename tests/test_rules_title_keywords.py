@@ -123,3 +123,29 @@ def test_a_friendly_aura_in_title_case_needs_the_whole_phrase():
     assert part.keywords == ("ADEPTUS ASTARTES INFANTRY",)
     assert qualifies(part, frozenset(INTERCESSORS))
     assert not qualifies(part, frozenset(BOYZ))
+
+
+def test_a_rules_lower_ability_value_never_lowers_the_printed_one():
+    # a weapon with [RAPID FIRE 2] given [RAPID FIRE 1] (Dead Shiny Shootas, 11e): the higher
+    # value, as the player would choose (before: the rule's, last read: 1)
+    gun = mh.Weapon("Shoota", range=18, attacks=2, skill=5, strength=4, ap=0, damage=1,
+                    abilities=["rapid fire 2"])
+    # half range: 2 + 2 = 4 attacks, with or without the rule (before: 2 + 1 = 3 with it)
+    assert mh.attack(gun, MEQ, half_range=True).attacks.mean() == 4
+    assert mh.attack(gun.with_abilities("rapid fire 1"), MEQ, half_range=True
+                     ).attacks.mean() == 4
+    sus = mh.Weapon("Gun", range=24, attacks=1, skill=4, strength=4, ap=0, damage=1,
+                    abilities=["sustained hits D3"])
+    assert sus.with_abilities("sustained hits 1").parsed.sustained == "D3"
+
+
+def test_plus_one_to_an_abilitys_value_is_said_not_modelled():
+    text = ("**ORKS INFANTRY** unit only. This unit’s ranged attacks have:\n- **[RAPID FIRE 1]**."
+            "\n- <ins>Or:</ins> If that attack already has **[RAPID FIRE]**, +1 to the value of "
+            "that **[RAPID FIRE]** (e.g. **[RAPID FIRE 1]** becomes **[RAPID FIRE 2]**).")
+    parts = translate("Dead Shiny Shootas", text, kind="enhancement")
+    assert [p.rule.describe() for p in parts if p.automatic][0].startswith(
+        "if ranged attacks: abilities=[rapid fire 1]")
+    [said] = [p.rule.not_modelled for p in parts if not p.rule.usable]
+    assert said.startswith("raises the value of a weapon's ability (") and "+1 to the value" \
+        in said
