@@ -202,6 +202,14 @@ def canonical(text: str) -> str:
     raise InputError(f"unknown ability {text!r}; known: {', '.join(KNOWN)}")
 
 
+def _mean(value: str | None) -> float:
+    """A dice expression's mean ("D3": 2), -1 for none."""
+    if value is None:
+        return -1.0
+    n, sides, plus = parse_dice(value)
+    return n * (sides + 1) / 2 + plus if sides else n + plus
+
+
 @cached(maxsize=1024)
 def parse_abilities(abilities: tuple[str, ...]) -> Abilities:
     """Parse canonical or printed ability strings into :class:`Abilities`."""
@@ -220,8 +228,10 @@ def parse_abilities(abilities: tuple[str, ...]) -> Abilities:
                 keyword = m.group(1).upper()
                 anti[keyword] = min(anti.get(keyword, 7), int(m.group(2)))
             elif kw.form is Form.NUMBER:
-                fields[str(kw.field)] = int(m.group(2))
-            else:
+                fields[str(kw.field)] = max(int(m.group(2)), fields.get(str(kw.field), 0))
+            elif _mean(m.group(2)) > _mean(fields.get(str(kw.field))):
+                # the same ability twice (printed, and given by a rule): the higher value, as
+                # the player would choose; a rule's [RAPID FIRE 1] never lowers RAPID FIRE 2
                 fields[str(kw.field)] = m.group(2)
             break
     return Abilities(**fields, anti=tuple(sorted(anti.items())))

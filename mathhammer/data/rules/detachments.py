@@ -121,10 +121,12 @@ def list_detachments(path: str | os.PathLike, lines: Iterable[str], quiet: str =
 #: a keyword condition on the attacker that an army list's unit settles: "a WORLD EATERS unit
 #: from your army", "friendly PATHFINDER TEAM/STEALTH BATTLESUITS units"
 _KW = r"[A-Z][A-Z0-9'\-]*(?: [A-Z][A-Z0-9'\-]*)*"
+#: between the alternatives ("ORKS INFANTRY and ORKS WALKER models from your army": either)
+_KW_OR = r"(?: ?/ ?|,? and/or |,? or |,? and |, )"
 _ARMY_KW = re.compile(
-    rf"\b(?:(?:an?|each) )?({_KW}(?:(?: ?/ ?|,? or |, ){_KW})*) (units?|models?)"
+    rf"\b(?:(?:an?|each) )?({_KW}(?:{_KW_OR}{_KW})*) (units?|models?)"
     r"(?: from| in) your army|\b[Ff]riendly "
-    rf"({_KW}(?:(?: ?/ ?|,? or |, ){_KW})*) (units?|models?)")
+    rf"({_KW}(?:{_KW_OR}{_KW})*) (units?|models?)")
 
 
 #: what follows the friendly units an aura of the bearer reaches: " (from your army) is within
@@ -146,17 +148,21 @@ def unit_keywords(unit: Any) -> frozenset[str]:
 
 def has_keywords(phrase: str, keywords: frozenset[str]) -> bool:
     """Whether one alternative of an army keyword phrase ("T'AU EMPIRE BATTLESUIT") is made of
-    the unit's keywords.
+    the unit's keywords, the longest first; a keyword named in the singular or the plural is
+    the same ("WAR WALKER" is WAR WALKERS, "RIPPER SWARMS" is RIPPER SWARM).
 
     >>> has_keywords("T'AU EMPIRE BATTLESUIT", frozenset({"T'AU EMPIRE", "BATTLESUIT"}))
     True
+    >>> has_keywords("WAR WALKER", frozenset({"WAR WALKERS"})), has_keywords(
+    ...     "WAR WALKER", frozenset({"WALKER"}))
+    (True, False)
     """
     words = phrase.split()
     if not words:
         return False
     for k in range(len(words), 0, -1):
         head = " ".join(words[:k])
-        if head in keywords or head.rstrip("S") in keywords:
+        if head in keywords or head.rstrip("S") in keywords or f"{head}S" in keywords:
             return k == len(words) or has_keywords(" ".join(words[k:]), keywords)
     return False
 
@@ -189,8 +195,7 @@ def for_unit(read: Any, name: str, text: str, keywords: frozenset[str], where: s
     def settle(m: re.Match) -> str:
         nonlocal mine
         phrase, noun = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
-        if not any(has_keywords(p.strip(), keywords) for p in re.split(r" ?/ ?|,? or |, ",
-                                                                     phrase)):
+        if not any(has_keywords(p.strip(), keywords) for p in re.split(_KW_OR, phrase)):
             return m.group(0)
         # "a friendly T'AU EMPIRE model (excluding KROOT ... models)": not the unit if it is one
         # of those kept out (read as for other units, with the exclusion)

@@ -108,6 +108,11 @@ from .wordings import (
     weapon_scope,
 )
 
+#: an increase to the X of a weapon's ability ("+1 to the value of that [RAPID FIRE] (e.g.
+#: [RAPID FIRE 1] becomes [RAPID FIRE 2])"): not an effect the engine has
+_ABILITY_VALUE_UP = re.compile(r"(?:\+\d|add \d|increase)[^.;]{0,20}? (?:to )?the value of "
+                               r"(?:that|the|its|this) \[")
+
 
 @cached(maxsize=8192)  # a list repeats datasheets, and each unit is asked for both sides
 def translate(name: str, text: str, where: str = "", *, faction: str = "",
@@ -192,6 +197,9 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
         alternatives, reason = sentence_effects(_blank(low, [already.span()]) if already else low)
         if banned and not alternatives and not reason:
             continue  # nothing else in it ("Each time ... with a Lethal Hits weapon, ")
+        if not alternatives and not reason and _ABILITY_VALUE_UP.search(low):
+            # "+1 to the value of that [RAPID FIRE]": no effect raises a printed ability's X
+            reason = "raises the value of a weapon's ability"
         if not alternatives and not reason and RELEVANT.search(low) and not ONLY.match(low) \
                 and not _DEFINES.search(low):
             reason = "wording not recognised"  # every sentence is read or said
