@@ -96,8 +96,14 @@ def browser():
         _missing("Chromium is not installed (apt-get install chromium)")
     with sync_playwright() as pw:
         b = pw.chromium.launch(executable_path=path)
+        expect().set_options(timeout=PAGE_MS)
         yield b
         b.close()
+
+
+#: Milliseconds a test waits for the page to show an answer of the bundled units: a bound on
+#: liveness, not speed (CI runs the page beside the rest of the suite on two cores).
+PAGE_MS = 30000
 
 
 @pytest.fixture
@@ -426,7 +432,7 @@ def data_server():
         try:
             yield url
         finally:
-            expect().set_options(timeout=5000)  # playwright's default, for the other tests
+            expect().set_options(timeout=PAGE_MS)  # the other tests' bound
 
 
 @pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 800)])

@@ -599,8 +599,11 @@ function describeRules(rules) {
 }
 
 const refreshUnits = newestWins(async (superseded) => {
-  const [a, t] = await Promise.all([unitInfo(state.get("attacker")), unitInfo(state.get("target"))]);
+  const asked = [state.get("attacker"), state.get("target")];
+  const [a, t] = await Promise.all(asked.map(unitInfo));
   if (superseded()) return superseded();
+  // another unit named since (its own drawing is on its way, 250 ms after the typing): not this
+  if (state.get("attacker") !== asked[0] || state.get("target") !== asked[1]) return undefined;
   info.attacker = a;
   info.target = t;
   $("target-info").textContent = !t ? "" : t.inline === "army" ? "a unit of the army list below"
