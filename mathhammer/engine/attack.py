@@ -360,7 +360,7 @@ def _answer(entries: tuple[tuple[Weapon, int], ...], target: Target | Squad, sta
     """:func:`attack` once its arguments are read, remembered: the answer depends on nothing
     else (the rule set and the named rules are the values read from their files). The work is
     checked first (an answer remembered was checked when it was made)."""
-    unit = _unit(target)
+    unit = Squad.of(target) if type(target) is Target else _unit(target)  # (made at once)
     check_attack_dice(entries, unit.models, rules)
     asked: dict[str, Any] = {"profiles": entries,
              "named_rules": tuple(r.name for r in named) if named else (),
