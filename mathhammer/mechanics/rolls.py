@@ -169,7 +169,7 @@ def hit_roll(weapon: Weapon, target: Target, options: Options, rules: RuleSet) -
     critical threshold and re-rolls."""
     if weapon.skill is None or weapon.parsed.torrent:
         return PMF.point(SUCCESS)
-    ranged = not weapon.melee
+    ranged = weapon.range != "melee"  # (Weapon.melee, without a property's call)
     ignore = options.ignore_hit_modifiers  # "ignore any or all modifiers": the penalties
     mod = max(0, options.hit_mod) if ignore else options.hit_mod
     if weapon.parsed.heavy and options.stationary and ranged:
