@@ -316,7 +316,8 @@ def _fast_weapon_init(self: Weapon, name: str, attacks: int | str, skill: int | 
             and type(ap) is int and -6 <= ap <= 0
             and type(range) is int and 1 <= range <= MAX_RANGE
             and type(abilities) in (tuple, list)
-            and all(type(a) is str and a in CANONICAL for a in abilities)):
+            and (not abilities  # (no generator made for none)
+                 or all(type(a) is str and a in CANONICAL for a in abilities))):
         _weapon_init(self, name, attacks, skill, strength, ap, damage, abilities, range)
         return
     _w_name(self, name)
