@@ -225,20 +225,31 @@ def one_group_chain(keys: dict[tuple, int], count: PMF, move: Move) -> dict[tupl
     else:  # W1: how many steps take a wound
         steps = PMF._trusted(loss).random_sum(count).weights()
     out: dict[tuple, int] = {}
+    whole = sum(steps.values())
+    gone = (_ts(TargetState, (0, 0)),)
     for key, w in keys.items():
         state = key[0]
         models, lost = state[0]
-        after: dict[int, int] = {}  # by the models left (W1), or the wounds lost (-1: none)
+        if not models:  # destroyed: it stays as it is
+            out[key] = out.get(key, 0) + w * whole
+            continue
+        # the steps below ``room`` leave the unit standing (each a state of its own); every
+        # other destroys it. ``steps`` is in order of its outcomes (a PMF's weights, or the
+        # capped sum's), so the walk stops at the first that does
+        room = models if wounds == 1 else wounds - lost
+        standing = 0
+        tail = key[1:]
         for x, p in steps.items():
-            left = x if not models else max(0, models - x) if wounds == 1 \
-                else -1 if lost + x >= wounds else lost + x
-            after[left] = after.get(left, 0) + p
-        for left, p in after.items():
-            s2 = state if not models or (left == (models if wounds == 1 else lost)) else (
-                _ts(TargetState, (left, 0)) if wounds == 1 else _ts(TargetState, (0, 0)) if left < 0
-                else _ts(TargetState, (1, left)),)
-            k2 = (s2, *key[1:])
+            if x >= room:
+                break
+            s2 = state if not x else (_ts(TargetState, (models - x, 0)),) if wounds == 1 \
+                else (_ts(TargetState, (1, lost + x)),)
+            k2 = (s2, *tail)
             out[k2] = out.get(k2, 0) + w * p
+            standing += p
+        if standing < whole:
+            k2 = (gone, *tail)
+            out[k2] = out.get(k2, 0) + w * (whole - standing)
     return out
 
 
