@@ -202,8 +202,9 @@ def test_feel_no_pain_in_order():
 @given(st.dictionaries(st.integers(0, 60), st.integers(0, 2 ** 300), min_size=1),
        st.sampled_from([8, 9, 16, 40, 80]), st.integers(0, 5), st.booleans())
 def test_packed_digits_read_back_by_either_path(digits, width, offset, as_int):
-    """pack/unpack: GMP cuts wide digits (16 or more, or a number of 1024 bits or more) and
-    Python's bytes the rest; both give the digits back exactly, from an mpz or an int."""
+    """pack/unpack: GMP packs 16 or more wide digits and cuts those of a number of 2048 bits
+    or more, and Python's bytes the rest; both give the digits back exactly, from an mpz or an
+    int."""
     from mathhammer.prob import bigint
 
     digits = {i: d % (1 << (8 * width)) for i, d in digits.items()}

@@ -360,7 +360,7 @@ def _answer(entries: tuple[tuple[Weapon, int], ...], target: Target | Squad, sta
     """:func:`attack` once its arguments are read, remembered: the answer depends on nothing
     else (the rule set and the named rules are the values read from their files). The work is
     checked first (an answer remembered was checked when it was made)."""
-    unit = Squad.of(target) if type(target) is Target else _unit(target)  # (made at once)
+    unit = _unit(target)
     groups = unit.groups  # (its models: a property)
     check_attack_dice(entries, groups[0].models if len(groups) == 1 else unit.models, rules)
     asked: dict[str, Any] = {"profiles": entries,

@@ -17,7 +17,8 @@ from math import gcd as _int_gcd
 
 _WORDS = array("Q").itemsize == 8  # digits of 8 bytes packed and unpacked by array
 _SMALL_BITS = 4096  # below this, Python's own integers are about as fast as GMP's
-_GMP_DIGITS = 16  # from so many digits wider than a word, GMP packs and unpacks them (faster)
+_GMP_DIGITS = 16  # from so many digits wider than a word, GMP packs them (faster)
+_GMP_BITS = 2048  # and unpacks those of a number so large (measured: below, about as fast)
 _gmp = None  # gmpy2, imported on first use: its import alone takes ~40 ms of a command's start
 
 
@@ -97,7 +98,7 @@ def unpack(number, width: int, offset: int = 0) -> dict[int, int]:
     >>> unpack(pack({0: 1, 2: 3}, 2), 2), unpack(pack({0: 1, 2: 3}, 8), 8, 5)
     ({0: 1, 2: 3}, {5: 1, 7: 3})
     """
-    if width != 8 and number.bit_length() >= _GMP_DIGITS * 64 and (gmp := _gmpy2()):
+    if width != 8 and number.bit_length() >= _GMP_BITS and (gmp := _gmpy2()):
         # wide digits: GMP cuts them at once (Python's bytes conversions cost ~20
         # instructions a byte each way)
         return {i: int(w) for i, w in enumerate(gmp.unpack(number, 8 * width), offset) if w}
