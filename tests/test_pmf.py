@@ -197,3 +197,34 @@ def test_feel_no_pain_in_order():
     law = feel_no_pain(dice("D3"), 5)
     assert law[0] == F(13, 81) and law[3] == F(8, 81) and sum(law.values()) == 1
     assert list(law.weights()) == [0, 1, 2, 3]
+
+
+@given(st.dictionaries(st.integers(0, 60), st.integers(0, 2 ** 300), min_size=1),
+       st.sampled_from([8, 9, 16, 40, 80]), st.integers(0, 5), st.booleans())
+def test_packed_digits_read_back_by_either_path(digits, width, offset, as_int):
+    """pack/unpack: GMP packs 16 or more wide digits and cuts those of a number of 2048 bits
+    or more, and Python's bytes the rest; both give the digits back exactly, from an mpz or an
+    int."""
+    from mathhammer.prob import bigint
+
+    digits = {i: d % (1 << (8 * width)) for i, d in digits.items()}
+    number = bigint.pack(digits, width)
+    assert int(number) == sum(d << (8 * width * i) for i, d in digits.items())
+    if as_int:
+        number = int(number)
+    assert bigint.unpack(number, width, offset) == {i + offset: d for i, d in
+                                                    sorted(digits.items()) if d}
+    assert type(bigint.pack(digits, width, bits=64)) is int  # small: Python's own integers
+
+
+def test_wide_digits_by_hand():
+    """Twenty digits of 9 bytes (GMP's path): 256**9 is the base, so digit i is i + 1 at
+    position i, and the digit 2**71 - 1 fills one slot exactly."""
+    from mathhammer.prob import bigint
+
+    digits = {i: i + 1 for i in range(20)} | {20: 2 ** 72 - 1}
+    number = bigint.pack(digits, 9)
+    assert int(number) == sum((i + 1) * 256 ** (9 * i) for i in range(20)) + (
+        2 ** 72 - 1) * 256 ** 180
+    assert bigint.unpack(number, 9) == digits
+    assert bigint.unpack(number, 9, 3)[23] == 2 ** 72 - 1

@@ -361,7 +361,8 @@ def _answer(entries: tuple[tuple[Weapon, int], ...], target: Target | Squad, sta
     else (the rule set and the named rules are the values read from their files). The work is
     checked first (an answer remembered was checked when it was made)."""
     unit = _unit(target)
-    check_attack_dice(entries, unit.models, rules)
+    groups = unit.groups  # (its models: a property)
+    check_attack_dice(entries, groups[0].models if len(groups) == 1 else unit.models, rules)
     asked: dict[str, Any] = {"profiles": entries,
              "named_rules": tuple(r.name for r in named) if named else (),
              "attacker_name": attacker_name,
@@ -487,8 +488,8 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, unit
     if not named and not opts.abilities and opts.lethal_hits != "best":
         # each weapon as given: the attacks need no volley (the law asked most cheaply)
         target_models = models_alive(start)
-        rolled = [attacks_roll(w, opts, rules,
-                               target_models if w.parsed.per_target_models else 0)
+        rolled = [attacks_roll(w, opts, rules, target_models if w.parsed.blast
+                               or w.parsed.cleave else 0)  # (per_target_models: a property)
                   for w, _count in entries]
         volleys: list[_Volley] = []
     else:
@@ -505,7 +506,9 @@ def _attack_from(entries: list[tuple[Weapon, int]], target: Target | Squad, unit
 
     def final() -> PMF:  # the target's states after every volley, Devastating Wounds last
         if "final" not in known:
-            known["final"] = PMF(_final(made(), rolled, unit, start, rules))
+            states = _final(made(), rolled, unit, start, rules)  # int weights (checked by
+            # PMF() where one may be 0; else made at once, without its __init__'s checks)
+            known["final"] = PMF(states) if 0 in states.values() else PMF._trusted(states)
         return known["final"]
 
     def losses() -> tuple[PMF, PMF, tuple[PMF, ...]]:

@@ -25,6 +25,9 @@ from ..prob.markov import Move, chain
 from ..prob.pmf import PMF
 from .damage import Loss, feel_no_pain
 
+_ts = tuple.__new__  # a TargetState made without its Python __new__ (NamedTuple): the chains'
+# steps make one per state they move to
+
 
 def next_group(state: UnitState, groups: Sequence[Group], precision: bool = False) -> int | None:
     """Which group takes the next wound: Precision picks a CHARACTER while one stands; otherwise
@@ -63,8 +66,8 @@ def lose(state: UnitState, g: int, e: int, wounds: int) -> UnitState:
     if e == 0:
         return state
     s = state[g]
-    new = (TargetState(s.models - 1, 0) if s.wounds_lost + e >= wounds
-           else TargetState(s.models, s.wounds_lost + e))
+    new = (_ts(TargetState, (s.models - 1, 0)) if s.wounds_lost + e >= wounds
+           else _ts(TargetState, (s.models, s.wounds_lost + e)))
     return state[:g] + (new,) + state[g + 1:]
 
 
@@ -177,8 +180,8 @@ def _one_group(wounds: int, pairs: list[tuple[int, int]], total: int) -> Move:
             return [(state, total)]
         out: dict[UnitState, int] = {}
         for e, w in pairs:
-            s2 = state if not e else (TargetState(models - 1, 0),) if lost + e >= wounds \
-                else (TargetState(models, lost + e),)
+            s2 = state if not e else (_ts(TargetState, (models - 1, 0)),) if lost + e >= wounds \
+                else (_ts(TargetState, (models, lost + e)),)
             out[s2] = out.get(s2, 0) + w
         return list(out.items())
 
@@ -222,20 +225,31 @@ def one_group_chain(keys: dict[tuple, int], count: PMF, move: Move) -> dict[tupl
     else:  # W1: how many steps take a wound
         steps = PMF._trusted(loss).random_sum(count).weights()
     out: dict[tuple, int] = {}
+    whole = sum(steps.values())
+    gone = (_ts(TargetState, (0, 0)),)
     for key, w in keys.items():
         state = key[0]
         models, lost = state[0]
-        after: dict[int, int] = {}  # by the models left (W1), or the wounds lost (-1: none)
+        if not models:  # destroyed: it stays as it is
+            out[key] = out.get(key, 0) + w * whole
+            continue
+        # the steps below ``room`` leave the unit standing (each a state of its own); every
+        # other destroys it. ``steps`` is in order of its outcomes (a PMF's weights, or the
+        # capped sum's), so the walk stops at the first that does
+        room = models if wounds == 1 else wounds - lost
+        standing = 0
+        tail = key[1:]
         for x, p in steps.items():
-            left = x if not models else max(0, models - x) if wounds == 1 \
-                else -1 if lost + x >= wounds else lost + x
-            after[left] = after.get(left, 0) + p
-        for left, p in after.items():
-            s2 = state if not models or (left == (models if wounds == 1 else lost)) else (
-                TargetState(left, 0) if wounds == 1 else TargetState(0, 0) if left < 0
-                else TargetState(1, left),)
-            k2 = (s2, *key[1:])
+            if x >= room:
+                break
+            s2 = state if not x else (_ts(TargetState, (models - x, 0)),) if wounds == 1 \
+                else (_ts(TargetState, (1, lost + x)),)
+            k2 = (s2, *tail)
             out[k2] = out.get(k2, 0) + w * p
+            standing += p
+        if standing < whole:
+            k2 = (gone, *tail)
+            out[k2] = out.get(k2, 0) + w * (whole - standing)
     return out
 
 
@@ -260,11 +274,11 @@ def _fixed_loss_chain(keys: dict[tuple, int], count: PMF, wounds: int,
             if not models or not x:
                 s2 = state
             elif x < first:
-                s2 = (TargetState(models, lost + x * e),)
+                s2 = (_ts(TargetState, (models, lost + x * e)),)
             else:
                 destroyed, into = divmod(x - first, per_model)
-                s2 = (TargetState(0, 0),) if destroyed + 1 >= models else (
-                    TargetState(models - destroyed - 1, into * e),)
+                s2 = (_ts(TargetState, (0, 0)),) if destroyed + 1 >= models else (
+                    _ts(TargetState, (models - destroyed - 1, into * e)),)
             k2 = (s2, *key[1:])
             out[k2] = out.get(k2, 0) + w * p
     return out

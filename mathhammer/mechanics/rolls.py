@@ -25,7 +25,6 @@ from ..prob.pmf import PMF
 FAIL, SUCCESS, CRITICAL = 0, 1, 2
 
 
-@cached(maxsize=1024)
 def attacks_roll(weapon: Weapon, options: Options, rules: RuleSet, target_models: int) -> PMF:
     """The number of attacks of one model: A, halved (rounding up) and doubled as rules say,
     then changed by ``attacks_mod`` (never below 1), plus Rapid Fire at half range, Blast and
@@ -40,6 +39,16 @@ def attacks_roll(weapon: Weapon, options: Options, rules: RuleSet, target_models
     >>> attacks_roll(axe, Options(double_attacks=True, attacks_mod=1), load_ruleset(), 0)
     PMF({7: 1})  # /1
     """
+    a = weapon.parsed
+    if not (a.rapid_fire or a.blast or a.cleave or options.halve_attacks
+            or options.double_attacks or options.attacks_mod):  # the dice alone (most):
+        return dice(weapon.attacks)  # a table's law, found at once (no key to hash)
+    return _attacks_roll(weapon, options, rules, target_models)
+
+
+@cached(maxsize=1024)
+def _attacks_roll(weapon: Weapon, options: Options, rules: RuleSet, target_models: int) -> PMF:
+    """:func:`attacks_roll` of a weapon whose number of attacks something changes."""
     a = weapon.parsed
     per_model = dice(weapon.attacks)
     if options.halve_attacks or options.double_attacks:
@@ -160,7 +169,7 @@ def hit_roll(weapon: Weapon, target: Target, options: Options, rules: RuleSet) -
     critical threshold and re-rolls."""
     if weapon.skill is None or weapon.parsed.torrent:
         return PMF.point(SUCCESS)
-    ranged = not weapon.melee
+    ranged = weapon.range != "melee"  # (Weapon.melee, without a property's call)
     ignore = options.ignore_hit_modifiers  # "ignore any or all modifiers": the penalties
     mod = max(0, options.hit_mod) if ignore else options.hit_mod
     if weapon.parsed.heavy and options.stationary and ranged:

@@ -292,7 +292,16 @@ def _target_abilities(values: Iterable[str] | str) -> tuple[str, ...]:
 _DICE_OK = frozenset(k for k in EVERYDAY if k != "0")
 _weapon_init = Weapon.__init__
 _target_init = Target.__init__
-_set = object.__setattr__
+# each slot's own setter (``object.__setattr__`` finds the slot by its name first: about half
+# again the cost of a field, and a query makes a Weapon and a Target)
+_w_name, _w_attacks, _w_skill, _w_strength, _w_ap, _w_damage, _w_abilities, _w_range, \
+    _w_parsed, _w_hash = (Weapon.__dict__[name].__set__ for name in (
+        "name", "attacks", "skill", "strength", "ap", "damage", "abilities", "range", "parsed",
+        "_attrs_cached_hash"))
+_t_models, _t_toughness, _t_save, _t_wounds, _t_invuln, _t_fnp, _t_keywords, _t_abilities, \
+    _t_name, _t_fnp_mortal, _t_fnp_psychic, _t_hash = (Target.__dict__[name].__set__ for name in (
+        "models", "toughness", "save", "wounds", "invuln", "fnp", "keywords", "abilities",
+        "name", "fnp_mortal", "fnp_psychic", "_attrs_cached_hash"))
 
 
 def _fast_weapon_init(self: Weapon, name: str, attacks: int | str, skill: int | None,
@@ -307,20 +316,21 @@ def _fast_weapon_init(self: Weapon, name: str, attacks: int | str, skill: int | 
             and type(ap) is int and -6 <= ap <= 0
             and type(range) is int and 1 <= range <= MAX_RANGE
             and type(abilities) in (tuple, list)
-            and all(type(a) is str and a in CANONICAL for a in abilities)):
+            and (not abilities  # (no generator made for none)
+                 or all(type(a) is str and a in CANONICAL for a in abilities))):
         _weapon_init(self, name, attacks, skill, strength, ap, damage, abilities, range)
         return
-    _set(self, "name", name)
-    _set(self, "attacks", str(attacks) if ta is int else attacks)
-    _set(self, "skill", skill)
-    _set(self, "strength", strength)
-    _set(self, "ap", ap)
-    _set(self, "damage", str(damage) if td is int else damage)
-    _set(self, "abilities", tuple(abilities))
-    _set(self, "range", range)
+    _w_name(self, name)
+    _w_attacks(self, str(attacks) if ta is int else attacks)
+    _w_skill(self, skill)
+    _w_strength(self, strength)
+    _w_ap(self, ap)
+    _w_damage(self, str(damage) if td is int else damage)
+    _w_abilities(self, tuple(abilities))
+    _w_range(self, range)
     if not abilities:
-        _set(self, "parsed", _NO_ABILITIES)
-    _set(self, "_attrs_cached_hash", None)
+        _w_parsed(self, _NO_ABILITIES)
+    _w_hash(self, None)
 
 
 def _fast_target_init(self: Target, models: int, toughness: int, save: int, wounds: int,
@@ -341,18 +351,18 @@ def _fast_target_init(self: Target, models: int, toughness: int, save: int, woun
         _target_init(self, models, toughness, save, wounds, invuln, fnp, keywords, abilities,
                      name, fnp_mortal, fnp_psychic)
         return
-    _set(self, "models", models)
-    _set(self, "toughness", toughness)
-    _set(self, "save", save)
-    _set(self, "wounds", wounds)
-    _set(self, "invuln", invuln)
-    _set(self, "fnp", fnp)
-    _set(self, "keywords", ())
-    _set(self, "abilities", ())
-    _set(self, "name", name)
-    _set(self, "fnp_mortal", None)
-    _set(self, "fnp_psychic", None)
-    _set(self, "_attrs_cached_hash", None)
+    _t_models(self, models)
+    _t_toughness(self, toughness)
+    _t_save(self, save)
+    _t_wounds(self, wounds)
+    _t_invuln(self, invuln)
+    _t_fnp(self, fnp)
+    _t_keywords(self, ())
+    _t_abilities(self, ())
+    _t_name(self, name)
+    _t_fnp_mortal(self, None)
+    _t_fnp_psychic(self, None)
+    _t_hash(self, None)
 
 
 Weapon.__init__ = _fast_weapon_init  # type: ignore[method-assign]

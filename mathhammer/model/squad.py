@@ -158,8 +158,8 @@ class Squad:
                             abilities=abilities, name=name)
 
 
-_new, _set = object.__new__, object.__setattr__
-_state = tuple.__new__  # a TargetState made without its Python __new__ (NamedTuple)
+_new = object.__new__
+_state = tuple.__new__  # a TargetState (or Group) made without its Python __new__ (NamedTuple)
 
 
 def _one_group(target: Target) -> Squad:
@@ -167,12 +167,18 @@ def _one_group(target: Target) -> Squad:
     ``__attrs_post_init__`` set them, without the Python calls of its converter and checks."""
     unit = _new(Squad)
     character = "CHARACTER" in target.keywords
-    _set(unit, "groups", (target,))
-    _set(unit, "name", target.name)
-    _set(unit, "characters", (character,))
-    _set(unit, "allocation", (Group(target.wounds, character),))
-    _set(unit, "_attrs_cached_hash", None)
+    _s_groups(unit, (target,))
+    _s_name(unit, target.name)
+    _s_characters(unit, (character,))
+    _s_allocation(unit, (_state(Group, (target.wounds, character)),))
+    _s_hash(unit, None)
     return unit
+
+
+#: each slot's own setter (faster than ``object.__setattr__``, which finds it by name)
+_s_groups, _s_name, _s_characters, _s_allocation, _s_hash = (
+    Squad.__dict__[name].__set__ for name in ("groups", "name", "characters", "allocation",
+                                              "_attrs_cached_hash"))
 
 
 # ------------------------------------------------------------------ states at the boundary

@@ -17,6 +17,8 @@ from math import gcd as _int_gcd
 
 _WORDS = array("Q").itemsize == 8  # digits of 8 bytes packed and unpacked by array
 _SMALL_BITS = 4096  # below this, Python's own integers are about as fast as GMP's
+_GMP_DIGITS = 16  # from so many digits wider than a word, GMP packs them (faster)
+_GMP_BITS = 2048  # and unpacks those of a number so large (measured: below, about as fast)
 _gmp = None  # gmpy2, imported on first use: its import alone takes ~40 ms of a command's start
 
 
@@ -78,6 +80,10 @@ def pack(digits: dict[int, int], width: int, *, bits: int | None = None):
         for i, d in digits.items():
             words[i] = d
         raw = words.tobytes() if sys.byteorder == "little" else _swapped(words)
+    elif top >= _GMP_DIGITS and (gmp := _gmpy2()):  # wide digits: GMP packs them at once
+        get = digits.get
+        number = gmp.pack([get(i, 0) for i in range(top)], 8 * width)
+        return number if bits is None or bits >= _SMALL_BITS else int(number)
     else:
         zero = bytes(width)
         raw = b"".join(digits[i].to_bytes(width, "little") if i in digits else zero
@@ -92,6 +98,10 @@ def unpack(number, width: int, offset: int = 0) -> dict[int, int]:
     >>> unpack(pack({0: 1, 2: 3}, 2), 2), unpack(pack({0: 1, 2: 3}, 8), 8, 5)
     ({0: 1, 2: 3}, {5: 1, 7: 3})
     """
+    if width != 8 and number.bit_length() >= _GMP_BITS and (gmp := _gmpy2()):
+        # wide digits: GMP cuts them at once (Python's bytes conversions cost ~20
+        # instructions a byte each way)
+        return {i: int(w) for i, w in enumerate(gmp.unpack(number, 8 * width), offset) if w}
     number = int(number)
     slots = -(-((number.bit_length() + 7) // 8) // width)
     raw = number.to_bytes(slots * width, "little")

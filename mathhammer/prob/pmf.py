@@ -542,7 +542,11 @@ class _Values(ValuesView[Fraction]):
 
 
 def _ints(weights: dict) -> bool:
-    return all(type(k) is int for k in weights)
+    """Whether every outcome is an int (a bool is not): their types' set, made in C."""
+    return {*map(type, weights)} == _INT
+
+
+_INT = {int}
 
 
 def _binomial_row(weights: dict[int, int], n: int) -> dict[int, int]:
