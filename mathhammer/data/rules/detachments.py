@@ -129,6 +129,10 @@ _ARMY_KW = re.compile(
     rf"({_KW}(?:{_KW_OR}{_KW})*) (units?|models?)")
 
 
+#: the end of the text before a sentence's first word (or a bullet's)
+_OPENS = re.compile(r"(?:^|[.:;!?]\s+|[\ue000\ue001])$")
+
+
 #: what follows the friendly units an aura of the bearer reaches: " (from your army) is within
 #: 6\" of (and visible to) this unit" (not "within 6\" of one or more X units": the unit named)
 _AURA_OF = re.compile(r"(?: ?\([^)]*\))?(?: from your army)? (?:is|are) (?:wholly )?within "
@@ -210,8 +214,12 @@ def for_unit(read: Any, name: str, text: str, keywords: frozenset[str], where: s
             # :func:`~mathhammer.data.rules.unit_rules.resolve`), not as the reading unit
             return m.group(0)
         nouns.add(noun.rstrip("s"))
-        return f"a {noun.rstrip('s')}" if m.group(0).split()[0].lower() in ("a", "an", "each") \
+        said = f"a {noun.rstrip('s')}" if m.group(0).split()[0].lower() in ("a", "an", "each") \
             else noun
+        # a sentence it opens still opens with a capital ("ASURYANI PSYKER models from your
+        # army have the following ability:" is "Models have ...", not "models", which ran it
+        # into the sentence before: a head, its effect repeated under each bullet)
+        return said[0].upper() + said[1:] if _OPENS.search(m.string, 0, m.start()) else said
     settled = _ARMY_KW.sub(settle, clean)
     if not mine:
         return ()

@@ -168,6 +168,8 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     save: tuple[str | None, Whom] | None = None  # the last invulnerable save's attacks, whose
     branches: set[str] = set()  # the alternatives of an "if A or if B" condition
     for sentence in split_sentences(clean, branches):
+        if _OWN_FRAME.match(sentence):  # "X units from your army have the following ability:"
+            frame = None  # read for an X unit (detachments.for_unit): its own, not a frame before
         pronoun = _PRONOUN.search(sentence)
         selves = _SELF_SAID.findall(sentence, 0, pronoun.start() if pronoun else len(sentence))
         antecedent = selves[-1] if selves else self_said  # what "it" means here
@@ -438,6 +440,11 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
             plain, cond) or (not named and (SOME_WEAPONS.search(plain_low)
                                             or NAMED_WEAPONS.search(plain_low))))
         steps = _scaling(low)
+        if steps is not None and not any(f in _SCALES and isinstance(v, int)
+                                         for alt in alternatives for f, v in alt):
+            # "Roll one D6 for each enemy unit ...: ... it cannot have the Benefit of Cover":
+            # a count of nothing the effect scales is one switch, not the same one per count
+            steps, unchecked = None, True
         if steps is not None:  # "+1 Attack for every 5 enemy models within 6\"": one switch a count
             per, most, what = steps
             said = f"{setup}. {sentence}" if setup else sentence
@@ -514,6 +521,8 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
 #: Strength characteristic of melee weapons equipped by this model"): "this model" is each one
 _UNIT_FRAME = re.compile(r"\bmodels in (?:this|the bearer's|this model's) unit have (?:that|the "
                          r"following) [a-z' \-]*abilit", re.I)
+#: the same, read for one of those units (:func:`~mathhammer.data.rules.detachments.for_unit`)
+_OWN_FRAME = re.compile(r"(?:Units|Models) (?:have|has|gains?) the following (?:the )?abilit")
 #: the bearer's unit without the bearer: "all other models in the bearer's unit"
 _OTHER_MODELS = re.compile(r"\bother models in (?:this|the bearer's|this model's|its) unit\b",
                            re.I)
