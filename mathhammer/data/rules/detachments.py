@@ -189,7 +189,7 @@ def for_unit(read: Any, name: str, text: str, keywords: frozenset[str], where: s
     from .parts import Scope
     from .sentences import normalize
 
-    clean = normalize(text)
+    clean = normalize(text, marks=True)  # its bullets kept for the translator
     hits = list(_ARMY_KW.finditer(clean))
     if not hits:
         return read(name, text, where, **kw)
