@@ -7,6 +7,7 @@
 - :mod:`.whom`: whom a sentence changes (its beneficiary)
 - :mod:`.parts`: what both translators make (:class:`~.parts.DataRule`, :class:`~.parts.Scope`)
 - :mod:`.effect_tree`: the effect-tree translator (the 40kdc data's stratagems)
+- :mod:`.renderings`: what the 40kdc data's rendering of a tree leaves out, said in its text
 - :mod:`.guard`: a second reading of each translated part against its text
 - :mod:`.coverage`: how much of the data's ability text is modelled, and why not the rest
 - :mod:`.named`, :mod:`.named_schema`: named-rule files (find_rule, mortal_roll)
