@@ -171,6 +171,38 @@ def has_keywords(phrase: str, keywords: frozenset[str]) -> bool:
     return False
 
 
+#: a keyword a rule gives units from your army, with no condition after it ("ADEPTUS ASTARTES
+#: VEHICLE units from your army (excluding FORTIFICATIONS, ...) have the Tank Ace keyword.")
+_GRANT = re.compile(rf"\b({_KW}(?:{_KW_OR}{_KW})*) (?:units?|models?) (?:from|in) your army"
+                    r"(?: \((?:excluding|other than) ([^)]*)\))? (?:have|has|gains?) the "
+                    r"([A-Za-z][\w' \-]*?) keyword(?=\.|$)")
+
+
+def granted(text: str, keywords: frozenset[str]) -> frozenset[str]:
+    """A unit's keywords and those a rule's ``text`` (normalized) gives it: Target Sighted's
+    "Tank Ace units from your army" are its ADEPTUS ASTARTES VEHICLE units but those it keeps
+    out; a keyword given "while ..." is not given.
+
+    >>> sorted(granted("ADEPTUS ASTARTES VEHICLE units from your army (excluding WALKERS and "
+    ...                "units that can Fly) have the Tank Ace keyword.",
+    ...                frozenset({"ADEPTUS ASTARTES", "VEHICLE"})))
+    ['ADEPTUS ASTARTES', 'TANK ACE', 'VEHICLE']
+    >>> sorted(granted("ADEPTUS ASTARTES VEHICLE units from your army (excluding WALKERS) have "
+    ...                "the Tank Ace keyword.", frozenset({"ADEPTUS ASTARTES", "VEHICLE",
+    ...                                                   "WALKER"})))
+    ['ADEPTUS ASTARTES', 'VEHICLE', 'WALKER']
+    """
+    more = set()
+    for m in _GRANT.finditer(text):
+        if not any(has_keywords(p.strip(), keywords) for p in re.split(_KW_OR, m.group(1))):
+            continue
+        out = [re.sub(r"^units that can fly$", "FLY", p.strip(), flags=re.I).upper()
+               for p in re.split(r",? and |,? or |, ", m.group(2) or "") if p.strip()]
+        if not any(has_keywords(k, keywords) for k in out):
+            more.add(" ".join(m.group(3).upper().split()))
+    return keywords | more
+
+
 def for_unit(read: Any, name: str, text: str, keywords: frozenset[str], where: str,
              **kw: Any) -> tuple[DataRule, ...]:
     """A detachment rule's translation for one army unit (``read``: the translator): a rule
@@ -190,6 +222,7 @@ def for_unit(read: Any, name: str, text: str, keywords: frozenset[str], where: s
     from .sentences import normalize
 
     clean = normalize(text, marks=True)  # its bullets kept for the translator
+    keywords = granted(clean, keywords)
     hits = list(_ARMY_KW.finditer(clean))
     if not hits:
         return read(name, text, where, **kw)
@@ -257,6 +290,6 @@ def with_detachments(units: list, home: Any, parsed: Any, faction: str
             [f"{parsed.source}: {n}" for n in notes])
 
 
-__all__ = ["Detachment", "detachment_names", "detachments", "for_unit", "has_keywords",
+__all__ = ["Detachment", "detachment_names", "detachments", "for_unit", "granted", "has_keywords",
            "linked_files",
            "list_detachments", "unit_keywords", "with_detachments"]

@@ -73,7 +73,7 @@ _TYPOS: list[_Fix] = [(re.compile(p, re.I), r) for p, r in (
     (r"\b(subtract \d) form\b", r"\1 from"), (r"\bfeel not pain\b", "Feel No Pain"),
     (r"\b(add \d) the (strength|attacks|damage)\b", r"\1 to the \2"),
     (r"\bfriending\b", "friendly"), (r"\bmodel's in\b", "models in"),
-    (r"\bhit ro ll\b", "Hit roll"), (r"\bwound ro ll\b", "Wound roll"),
+    (r"\bhit ro ll\b", "Hit roll"), (r"\bwound ro ll\b", "Wound roll"), (r"\badpetus\b", "Adeptus"),
     (r"\bis allocated (the bearer|this model)\b", r"is allocated to \1"),
     (r"\b(hit|wound) roll or 1\b", r"\1 roll of 1"),
     (r"\b(re-roll a (?:hit|wound)) of 1\b", r"\1 roll of 1"),
