@@ -635,9 +635,9 @@ def _said(setups: dict[int, list[str]], bullet: int, sentence: str) -> str:
     that say what a state the sentence names is ("While an EMPEROR'S CHILDREN unit ... is
     within 6\" of ... LEGIONS OF EXCESS units, it is Empowered")."""
     said = [s[0] for s in (setups.get(0), setups.get(bullet) if bullet else None) if s]
-    low = sentence.lower()
+    words = set(re.findall(r"[a-z][a-z\-]*", sentence.lower()))
     said += [s for b, found in setups.items() if b not in (0, bullet) for s in found
-             if (m := _STATE_SAID.search(s.lower())) and re.search(rf"\b{m.group(1)}\b", low)]
+             if (m := _STATE_SAID.search(s.lower())) and m.group(1) in words]
     return ". ".join(said + [sentence])
 
 
