@@ -106,11 +106,40 @@ def test_the_alarm_waits_for_a_context_to_be_entered_and_left():
     assert state["flag"] == "as it was"
 
 
+def test_an_interruption_lost_in_a_callback_of_the_garbage_collector_comes_again():
+    import weakref
+
+    called = []
+
+    class Thing:
+        pass
+
+    def gone(_ref: object) -> None:  # a weakref's callback: what it raises is only reported
+        called.append("gone")
+        time.sleep(0.2)
+
+    def compute() -> str:
+        thing = Thing()
+        ref = weakref.ref(thing, gone)
+        del thing  # the callback runs here, and the alarm rings in it
+        time.sleep(30)
+        return f"slept with {ref}"
+
+    unraisable = []
+    before, sys.unraisablehook = sys.unraisablehook, unraisable.append
+    try:
+        assert within(0.05, compute) == (False, None)
+    finally:
+        sys.unraisablehook = before
+    assert called == ["gone"] and unraisable == []  # reported by no one: it rang again
+
+
 def test_the_alarm_is_put_back_and_rings_no_more():
-    before = signal.getsignal(signal.SIGALRM)
+    before, hook = signal.getsignal(signal.SIGALRM), sys.unraisablehook
     assert within(0.05, time.sleep, 60) == (False, None)
     assert within(10.0, sum, (1, 2)) == (True, 3)
     assert signal.getsignal(signal.SIGALRM) == before
+    assert sys.unraisablehook is hook
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
     assert soft._ARMED == [False]
 

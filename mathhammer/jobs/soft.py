@@ -8,12 +8,14 @@ that starts cold).
 errors (``except Exception``) takes. Where the computation is when it rings matters: an
 exception raised in the middle of a module's import (its ``<module>`` code or importlib's
 own) leaves behind what that module had registered elsewhere, and one raised in a context
-manager's ``__enter__`` or ``__exit__`` (or a finaliser, ``__del__``, where it would be
-swallowed) leaves the state it guards half set or half restored (the warnings' filters, the
-store's "build elsewhere" flag). There the handler does not raise but rings again
-:data:`AGAIN` seconds later, until the computation is out of them. The rest of the code builds
-a cache or a table whole and then assigns it, so an interrupted one is simply not kept
-(:func:`mathhammer.cache.cached` keeps only returned values).
+manager's ``__enter__`` or ``__exit__`` (or a finaliser, ``__del__``) leaves the state it guards
+half set or half restored (the warnings' filters, the store's "build elsewhere" flag); a second
+one raised while the first is on its way out would cut short the ``finally`` blocks it passes.
+There the handler does not raise. It rings every :data:`AGAIN` seconds until the computation
+has stopped, so one lost on the way (raised in a callback of the garbage collector, which only
+reports it, or in a ``__hash__`` a C function calls and then clears) is raised again. The rest
+of the code builds a cache or a table whole and then assigns it, so an interrupted one is
+simply not kept (:func:`mathhammer.cache.cached` keeps only returned values).
 
 A worker's jobs run in its main thread (pebble's ``process_tasks``); anywhere else (another
 thread, a platform without ``setitimer``) :func:`within` runs the computation without a limit.
@@ -28,6 +30,7 @@ thread, a platform without ``setitimer``) :func:`within` runs the computation wi
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 from collections.abc import Callable
 from types import FrameType
@@ -60,14 +63,38 @@ def _guarded(frame: FrameType | None) -> bool:
     return False
 
 
+def _unwinding() -> bool:
+    """Whether a :class:`SoftLimit` raised before is on its way out (a ``finally`` block or an
+    ``except`` clause runs as it passes: ``sys.exc_info`` is it, or one raised in its wake)."""
+    exc = sys.exc_info()[1]
+    while exc is not None:
+        if isinstance(exc, SoftLimit):
+            return True
+        exc = exc.__context__
+    return False
+
+
 def _ring(_signum: int, frame: FrameType | None) -> None:
     if not _ARMED[0]:  # rang as the computation ended: nothing to interrupt
         return
-    if _guarded(frame):
-        signal.setitimer(signal.ITIMER_REAL, AGAIN)
+    # it rings again until the computation has stopped: an exception raised in a weakref
+    # callback or a finaliser that the garbage collector ran, or in a __hash__ or __eq__ a C
+    # function calls and clears after, never reaches the computation
+    signal.setitimer(signal.ITIMER_REAL, AGAIN)
+    if _guarded(frame) or _unwinding():
         return
-    _ARMED[0] = False
     raise SoftLimit
+
+
+def _swallowed(hook: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``sys.unraisablehook`` that says nothing of a :class:`SoftLimit` lost in a callback of
+    the garbage collector (the alarm rings again), and passes any other to ``hook``."""
+    def unraisable(info: Any) -> Any:
+        if not isinstance(info.exc_value, SoftLimit):
+            return hook(info)
+        return None
+
+    return unraisable
 
 
 def _limited(seconds: float, fn: Callable[..., T], args: tuple) -> T:
@@ -86,7 +113,8 @@ def within(seconds: float, fn: Callable[..., T], *args: Any) -> tuple[bool, T | 
     if (_ARMED[0] or not hasattr(signal, "setitimer")
             or threading.current_thread() is not threading.main_thread()):
         return True, fn(*args)
-    before = signal.signal(signal.SIGALRM, _ring)
+    before, hook = signal.signal(signal.SIGALRM, _ring), sys.unraisablehook
+    sys.unraisablehook = _swallowed(hook)
     try:
         return True, _limited(seconds, fn, args)
     except SoftLimit:
@@ -94,6 +122,7 @@ def within(seconds: float, fn: Callable[..., T], *args: Any) -> tuple[bool, T | 
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, before)
+        sys.unraisablehook = hook
 
 
 __all__ = ["AGAIN", "SoftLimit", "within"]
