@@ -104,6 +104,7 @@ from ..prob.dice import dice_sum
 from ..prob.markov import Move, Weights, chain, horner, tallied_chain
 from ..prob.markov import step as markov_step
 from ..prob.pmf import PMF
+from .tallies import packed_final, worth_packing
 from .work import check_attack_dice
 
 __all__ = ["Result", "attack", "character_destroyed", "initial_state", "models_alive"]
@@ -555,62 +556,85 @@ _COUNTERS = ("attacks", "hits", "wounds", "unsaved", "mortal")
 def _final(volleys: list[_Volley], rolled: list[PMF], unit: Squad, start: UnitState,
            rules: RuleSet) -> Weights:
     """The weights of the unit's states after every volley (each by the path
-    :func:`choose_path` takes), the Devastating Wounds applied after all normal damage."""
+    :func:`choose_path` takes), the Devastating Wounds applied after all normal damage. With
+    several Devastating weapons whose tallies make many keys, each volley's path runs once per
+    state of the unit, the tallies packed (:func:`~mathhammer.engine.tallies.packed_final`)."""
     allocation = unit.allocation
     devs = [i for i, v in enumerate(volleys) if v.devastating]
-    keys: Weights = {(start, tuple(0 for _ in devs)): 1}
+    steps = []
     for i, (v, n) in enumerate(zip(volleys, rolled, strict=True)):
-        fails = [save_fails(v.weapon, g, v.options, rules) for g in v.groups]
-        losses = _losses(v, False)
         slot = devs.index(i) if i in devs else None
-        per = attack_wounds(v.weapon, v.rolls, v.options, rules, ordered=False)
-        alike = saves_alike(fails)
         last = slot is not None and len(devs) == 1 and i == len(volleys) - 1
-        packets = last and rules.devastating_excess_lost and _mortal_fnp_alike(v)
-        merge = alike and packets
-        if packets_first(alike, slot is not None):  # the shape not needed
-            keys = _by_count(keys, v, n, per, tuple(fails[0].items()),
-                             packet_move(allocation, losses, v.precision), slot, merge)
-            continue
-        kinds, single = _wound_kinds(per)
-        faces = one_kind(fails, kinds)
-        shape = _Shape.of(keys, v, n, per, losses, allocation, slot, merge, last, packets,
-                          faces)
-        path = choose_path(shape, alike, faces is not None, single)
-        if path is Path.FIRST:
-            assert slot is not None and faces is not None  # FIRST: one Devastating weapon
-            out = _first_group(keys, v, n, per, fails, faces, losses, allocation,
-                               slot, _devastating_move(v, allocation, rules))
-            if out is not None:
-                keys = out
-                continue
-            path = Path.SINGLE
-        if path is Path.PHASES:
-            out = _phases(keys, v, n, per, faces, losses, allocation)  # type: ignore[arg-type]
-            if out is not None:
-                keys = out
-                continue
-            path = Path.ATTACKS
-        if path is Path.SINGLE:
-            assert slot is not None and faces is not None  # single wounds: one kind, faces known
-            move = wound_move(allocation, faces, losses, v.precision)
-            keys = _single_wounds(keys, v, n, per, move, slot,
-                                  _devastating_move(v, allocation, rules) if last else None)
-        elif path is Path.PACKETS:
-            keys = _by_count(keys, v, n, per, tuple(fails[0].items()),
-                             packet_move(allocation, losses, v.precision), slot, merge)
-        elif path is Path.WOUNDS:
-            assert faces is not None  # the count over wounds: one set of failing faces
-            keys = _by_count(keys, v, n, per, None,
-                             wound_move(allocation, faces, losses, v.precision), slot, False)
-        else:
-            keys = _by_attack(keys, v, n, fails, losses, allocation, slot, rules)
+
+        def run(keys: Weights, v: _Volley = v, n: PMF = n, slot: int | None = slot,
+                last: bool = last) -> Weights:
+            return _volley_keys(keys, v, n, allocation, slot, last, rules)
+
+        steps.append((slot, run))
+    if len(devs) > 1 and worth_packing([_most_devastating(volleys[i], rolled[i], rules)
+                                        for i in devs]):
+        return packed_final(start, steps, [_devastating_move(volleys[i], allocation, rules)
+                                           for i in devs], len(devs))
+    keys: Weights = {(start, tuple(0 for _ in devs)): 1}
+    for _slot, run in steps:
+        keys = run(keys)
     for slot, i in enumerate(devs):
         keys = _devastating(keys, slot, volleys[i], allocation, rules)
     states: Weights = {}
     for (s, _), w in keys.items():
         states[s] = states.get(s, 0) + w
     return states
+
+
+def _most_devastating(v: _Volley, n: PMF, rules: RuleSet) -> int:
+    """The most Devastating Wounds the volley may make."""
+    per = attack_wounds(v.weapon, v.rolls, v.options, rules, ordered=False)
+    return max(n.outcomes()) * v.count * max(w.count(DEVASTATING) for _h, w in per.outcomes())
+
+
+def _volley_keys(keys: Weights, v: _Volley, n: PMF, allocation: tuple[Group, ...],
+                 slot: int | None, last: bool, rules: RuleSet) -> Weights:
+    """One volley's normal damage on the keys ``(state, pending)`` by the path
+    :func:`choose_path` takes, its Devastating Wounds tallied in ``slot`` (or applied, when it
+    is the ``last`` and only Devastating weapon and its path applies them)."""
+    fails = [save_fails(v.weapon, g, v.options, rules) for g in v.groups]
+    losses = _losses(v, False)
+    per = attack_wounds(v.weapon, v.rolls, v.options, rules, ordered=False)
+    alike = saves_alike(fails)
+    packets = last and rules.devastating_excess_lost and _mortal_fnp_alike(v)
+    merge = alike and packets
+    if packets_first(alike, slot is not None):  # the shape not needed
+        return _by_count(keys, v, n, per, tuple(fails[0].items()),
+                         packet_move(allocation, losses, v.precision), slot, merge)
+    kinds, single = _wound_kinds(per)
+    faces = one_kind(fails, kinds)
+    shape = _Shape.of(keys, v, n, per, losses, allocation, slot, merge, last, packets, faces)
+    path = choose_path(shape, alike, faces is not None, single)
+    if path is Path.FIRST:
+        assert slot is not None and faces is not None  # FIRST: one Devastating weapon
+        out = _first_group(keys, v, n, per, fails, faces, losses, allocation,
+                           slot, _devastating_move(v, allocation, rules))
+        if out is not None:
+            return out
+        path = Path.SINGLE
+    if path is Path.PHASES:
+        out = _phases(keys, v, n, per, faces, losses, allocation)  # type: ignore[arg-type]
+        if out is not None:
+            return out
+        path = Path.ATTACKS
+    if path is Path.SINGLE:
+        assert slot is not None and faces is not None  # single wounds: one kind, faces known
+        move = wound_move(allocation, faces, losses, v.precision)
+        return _single_wounds(keys, v, n, per, move, slot,
+                              _devastating_move(v, allocation, rules) if last else None)
+    if path is Path.PACKETS:
+        return _by_count(keys, v, n, per, tuple(fails[0].items()),
+                         packet_move(allocation, losses, v.precision), slot, merge)
+    if path is Path.WOUNDS:
+        assert faces is not None  # the count over wounds: one set of failing faces
+        return _by_count(keys, v, n, per, None,
+                         wound_move(allocation, faces, losses, v.precision), slot, False)
+    return _by_attack(keys, v, n, fails, losses, allocation, slot, rules)
 
 
 class Path(StrEnum):
