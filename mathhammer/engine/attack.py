@@ -561,9 +561,11 @@ def _final(volleys: list[_Volley], rolled: list[PMF], unit: Squad, start: UnitSt
     state of the unit, the tallies packed (:func:`~mathhammer.engine.tallies.packed_final`)."""
     allocation = unit.allocation
     devs = [i for i, v in enumerate(volleys) if v.devastating]
+    slots = _slots(volleys, devs, rules)
+    count = len(set(slots.values()))
     steps = []
     for i, (v, n) in enumerate(zip(volleys, rolled, strict=True)):
-        slot = devs.index(i) if i in devs else None
+        slot = slots.get(i)
         last = slot is not None and len(devs) == 1 and i == len(volleys) - 1
 
         def run(keys: Weights, v: _Volley = v, n: PMF = n, slot: int | None = slot,
@@ -571,19 +573,47 @@ def _final(volleys: list[_Volley], rolled: list[PMF], unit: Squad, start: UnitSt
             return _volley_keys(keys, v, n, allocation, slot, last, rules)
 
         steps.append((slot, run))
-    if len(devs) > 1 and worth_packing([_most_devastating(volleys[i], rolled[i], rules)
-                                        for i in devs]):
-        return packed_final(start, steps, [_devastating_move(volleys[i], allocation, rules)
-                                           for i in devs], len(devs))
-    keys: Weights = {(start, tuple(0 for _ in devs)): 1}
+    firsts = {slot: i for i, slot in reversed(slots.items())}  # each slot's first weapon
+    if count > 1:
+        most = [0] * count
+        for i in devs:
+            most[slots[i]] += _most_devastating(volleys[i], rolled[i], rules)
+        if worth_packing(most):
+            return packed_final(start, steps, [_devastating_move(volleys[firsts[k]], allocation,
+                                                                 rules) for k in range(count)],
+                                count)
+    keys: Weights = {(start, (0,) * count): 1}
     for _slot, run in steps:
         keys = run(keys)
-    for slot, i in enumerate(devs):
-        keys = _devastating(keys, slot, volleys[i], allocation, rules)
+    for slot in range(count):
+        keys = _devastating(keys, slot, volleys[firsts[slot]], allocation, rules)
     states: Weights = {}
     for (s, _), w in keys.items():
         states[s] = states.get(s, 0) + w
     return states
+
+
+def _slots(volleys: list[_Volley], devs: list[int], rules: RuleSet) -> dict[int, int]:
+    """The tally (slot) of each Devastating weapon's wounds still to come, by its index: one
+    each, but a weapon whose Devastating Wounds move the unit as the one before it does (the
+    same losses, Feel No Pain and Precision; a heavy flamer's and a heavy stubber's D1)
+    shares its slot, since ``D^a D^b = D^(a + b)``: their wounds are applied in the same
+    order, in one Horner chain, and the keys do not multiply."""
+    out: dict[int, int] = {}
+    before = None
+    for i in devs:
+        v = volleys[i]
+        if rules.devastating_excess_lost:  # a loss past a model's wounds is all of them
+            key: Any = (True, tuple(
+                tuple(law.map(lambda e, w=g.wounds: min(e, w))
+                      for law in (loss if isinstance(loss, tuple) else (loss,)))
+                for loss, g in zip(_losses(v, True), v.groups, strict=True)), v.precision)
+        else:
+            key = (False, tuple(wound_fnp(g, v.weapon, True) for g in v.groups),
+                   damage_roll(v.weapon, v.options), v.precision)
+        out[i] = len(set(out.values())) - (key == before)
+        before = key
+    return out
 
 
 def _most_devastating(v: _Volley, n: PMF, rules: RuleSet) -> int:

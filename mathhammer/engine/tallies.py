@@ -80,8 +80,8 @@ def packed_final(start: Hashable, steps: Sequence[Step], devastate: Sequence[Mov
         common = gcd(*weights)  # (the paths' weights share large factors: their scales)
         entries = [(p[tag], s2, p[slot] if slot is not None else 0, w // common)
                    for ((s2, p), _w), w in zip(out.items(), weights, strict=True)]
-        if slot is not None:
-            most[slot] = max(d for _t, _s, d, _w in entries)
+        if slot is not None:  # (a slot may take the wounds of several weapons in a row)
+            most[slot] += max(d for _t, _s, d, _w in entries)
         transfers.append((slot, reach, entries))
         mass *= total // common
         reach = list(dict.fromkeys(s2 for _t, s2, _d, _w in entries))
@@ -90,7 +90,10 @@ def packed_final(start: Hashable, steps: Sequence[Step], devastate: Sequence[Mov
         transfers = [(slot, states, entries if slot is None or caps[slot] == most[slot] else
                       [(t, s2, min(d, caps[slot]), w) for t, s2, d, w in entries])
                      for slot, states, entries in transfers]
-        most = caps
+        most = [0] * length
+        for slot, _states, entries in transfers:
+            if slot is not None:
+                most[slot] += max(d for _t, _s, d, _w in entries)
     for k, move in enumerate(devastate):
         mass *= move.total ** most[k]  # type: ignore[attr-defined]
     width = digit_width(mass)  # no digit exceeds the whole
