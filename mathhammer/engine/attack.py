@@ -561,30 +561,24 @@ def _final(volleys: list[_Volley], rolled: list[PMF], unit: Squad, start: UnitSt
     state of the unit, the tallies packed (:func:`~mathhammer.engine.tallies.packed_final`)."""
     allocation = unit.allocation
     devs = [i for i, v in enumerate(volleys) if v.devastating]
-    slots = _slots(volleys, devs, rules)
-    count = len(set(slots.values()))
-    steps = []
+    if len(devs) > 1:
+        slots = _slots(volleys, devs, rules)
+        count = slots[devs[-1]] + 1
+        firsts = {slot: i for i, slot in reversed(slots.items())}  # each slot's first weapon
+        if count > 1:
+            most = [0] * count
+            for i in devs:
+                most[slots[i]] += _most_devastating(volleys[i], rolled[i], rules)
+            if worth_packing(most):
+                return _packed(volleys, rolled, allocation, slots, firsts, start, rules)
+    else:
+        slots, count = dict.fromkeys(devs, 0), len(devs)
+        firsts = {0: devs[0]} if devs else {}
+    keys: Weights = {(start, (0,) * count): 1}
+    last = len(devs) == 1 and devs[0] == len(volleys) - 1  # the last and only Devastating one
     for i, (v, n) in enumerate(zip(volleys, rolled, strict=True)):
         slot = slots.get(i)
-        last = slot is not None and len(devs) == 1 and i == len(volleys) - 1
-
-        def run(keys: Weights, v: _Volley = v, n: PMF = n, slot: int | None = slot,
-                last: bool = last) -> Weights:
-            return _volley_keys(keys, v, n, allocation, slot, last, rules)
-
-        steps.append((slot, run))
-    firsts = {slot: i for i, slot in reversed(slots.items())}  # each slot's first weapon
-    if count > 1:
-        most = [0] * count
-        for i in devs:
-            most[slots[i]] += _most_devastating(volleys[i], rolled[i], rules)
-        if worth_packing(most):
-            return packed_final(start, steps, [_devastating_move(volleys[firsts[k]], allocation,
-                                                                 rules) for k in range(count)],
-                                count)
-    keys: Weights = {(start, (0,) * count): 1}
-    for _slot, run in steps:
-        keys = run(keys)
+        keys = _volley_keys(keys, v, n, allocation, slot, last and slot is not None, rules)
     for slot in range(count):
         keys = _devastating(keys, slot, volleys[firsts[slot]], allocation, rules)
     states: Weights = {}
@@ -593,11 +587,28 @@ def _final(volleys: list[_Volley], rolled: list[PMF], unit: Squad, start: UnitSt
     return states
 
 
+def _packed(volleys: list[_Volley], rolled: list[PMF], allocation: tuple[Group, ...],
+            slots: dict[int, int], firsts: dict[int, int], start: UnitState,
+            rules: RuleSet) -> Weights:
+    """:func:`_final` by :func:`~mathhammer.engine.tallies.packed_final`: each volley's path
+    run once per state of the unit."""
+    steps = []
+    for i, (v, n) in enumerate(zip(volleys, rolled, strict=True)):
+        def run(keys: Weights, v: _Volley = v, n: PMF = n, slot: int | None = slots.get(i)
+                ) -> Weights:
+            return _volley_keys(keys, v, n, allocation, slot, False, rules)
+
+        steps.append((slots.get(i), run))
+    count = len(firsts)
+    return packed_final(start, steps, [_devastating_move(volleys[firsts[k]], allocation, rules)
+                                       for k in range(count)], count)
+
+
 def _slots(volleys: list[_Volley], devs: list[int], rules: RuleSet) -> dict[int, int]:
-    """The tally (slot) of each Devastating weapon's wounds still to come, by its index: one
-    each, but a weapon whose Devastating Wounds move the unit as the one before it does (the
-    same losses, Feel No Pain and Precision; a heavy flamer's and a heavy stubber's D1)
-    shares its slot, since ``D^a D^b = D^(a + b)``: their wounds are applied in the same
+    """The tally (slot) of each of several Devastating weapons' wounds still to come, by its
+    index: one each, but a weapon whose Devastating Wounds move the unit as the one before it
+    does (the same losses, Feel No Pain and Precision; a heavy flamer's and a heavy stubber's
+    D1) shares its slot, since ``D^a D^b = D^(a + b)``: their wounds are applied in the same
     order, in one Horner chain, and the keys do not multiply."""
     out: dict[int, int] = {}
     before = None
