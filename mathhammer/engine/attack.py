@@ -561,35 +561,41 @@ def _final(volleys: list[_Volley], rolled: list[PMF], unit: Squad, start: UnitSt
     state of the unit, the tallies packed (:func:`~mathhammer.engine.tallies.packed_final`)."""
     allocation = unit.allocation
     devs = [i for i, v in enumerate(volleys) if v.devastating]
-    if len(devs) > 1:
+    count = len(devs)
+    if count > 1:
         slots = _slots(volleys, devs, rules)
         count = slots[devs[-1]] + 1
-        firsts = {slot: i for i, slot in reversed(slots.items())}  # each slot's first weapon
         if count > 1:
             most = [0] * count
             for i in devs:
                 most[slots[i]] += _most_devastating(volleys[i], rolled[i], rules)
             if worth_packing(most):
-                return _packed(volleys, rolled, allocation, slots, firsts, start, rules)
+                return _packed(volleys, rolled, allocation, slots, start, rules)
     else:
-        slots, count = dict.fromkeys(devs, 0), len(devs)
-        firsts = {0: devs[0]} if devs else {}
+        slots = dict.fromkeys(devs, 0)
     keys: Weights = {(start, (0,) * count): 1}
-    last = len(devs) == 1 and devs[0] == len(volleys) - 1  # the last and only Devastating one
+    last = count == 1 and len(devs) == 1 and devs[0] == len(volleys) - 1  # the only one
     for i, (v, n) in enumerate(zip(volleys, rolled, strict=True)):
-        slot = slots.get(i)
-        keys = _volley_keys(keys, v, n, allocation, slot, last and slot is not None, rules)
-    for slot in range(count):
-        keys = _devastating(keys, slot, volleys[firsts[slot]], allocation, rules)
+        keys = _volley_keys(keys, v, n, allocation, slots.get(i), last and i == devs[0], rules)
+    if count:
+        for slot, i in _firsts(slots).items():
+            keys = _devastating(keys, slot, volleys[i], allocation, rules)
     states: Weights = {}
     for (s, _), w in keys.items():
         states[s] = states.get(s, 0) + w
     return states
 
 
+def _firsts(slots: dict[int, int]) -> dict[int, int]:
+    """Each slot's first weapon (by index), in slot order."""
+    out: dict[int, int] = {}
+    for i, slot in slots.items():
+        out.setdefault(slot, i)
+    return out
+
+
 def _packed(volleys: list[_Volley], rolled: list[PMF], allocation: tuple[Group, ...],
-            slots: dict[int, int], firsts: dict[int, int], start: UnitState,
-            rules: RuleSet) -> Weights:
+            slots: dict[int, int], start: UnitState, rules: RuleSet) -> Weights:
     """:func:`_final` by :func:`~mathhammer.engine.tallies.packed_final`: each volley's path
     run once per state of the unit."""
     steps = []
@@ -599,9 +605,9 @@ def _packed(volleys: list[_Volley], rolled: list[PMF], allocation: tuple[Group, 
             return _volley_keys(keys, v, n, allocation, slot, False, rules)
 
         steps.append((slots.get(i), run))
-    count = len(firsts)
-    return packed_final(start, steps, [_devastating_move(volleys[firsts[k]], allocation, rules)
-                                       for k in range(count)], count)
+    firsts = _firsts(slots)
+    return packed_final(start, steps, [_devastating_move(volleys[i], allocation, rules)
+                                       for i in firsts.values()], len(firsts))
 
 
 def _slots(volleys: list[_Volley], devs: list[int], rules: RuleSet) -> dict[int, int]:
