@@ -182,6 +182,21 @@ def shapes() -> list[tuple[str, object, tuple[int, ...], int]]:
                            keywords=["CHARACTER"])))
         return [(gun, n)], unit, {}
 
+    def knight_warden(n: int):  # the slowest one-unit step of a whole-army plan (issue 33)
+        dev = "devastating wounds"
+        guns = [(w("avenger gatling cannon", attacks=18, skill=3, strength=6, ap=-2, damage=2,
+                   abilities=[dev]), n),
+                (w("heavy flamer", attacks="D6", skill=None, strength=5, ap=-1, damage=1,
+                   abilities=["torrent", dev]), n),
+                (w("heavy stubber", attacks=3, skill=3, strength=4, ap=-1, damage=1,
+                   abilities=[dev]), n),
+                (w("rocket pod", attacks=3, skill=3, strength=8, ap=-2, damage="D6",
+                   abilities=[dev]), n)]
+        unit = mh.Squad((t(models=10, toughness=4, save=3, wounds=2),
+                         t(models=1, toughness=4, save=3, invuln=4, wounds=5,
+                           keywords=["CHARACTER"])))
+        return guns, unit, {}
+
     return [
         ("I1. Nx2 Sustained 1 + dev wounds D2 vs 10x W2 Sv3+, 5x W3 Sv2+ 4++, 1x W5 Sv2+ 4++ "
          "FNP5+ (three groups save differently)", three_groups, (15, 30, 60, 120), 30),
@@ -196,6 +211,9 @@ def shapes() -> list[tuple[str, object, tuple[int, ...], int]]:
          fnp_leader, (5, 10, 20, 40), 10),
         ("I7. Nx2 dev wounds D3 AP-2 vs 10x Sv3+ W2 FNP5+ + Sv2+ 4++ W5 Leader (FNP on the "
          "Bodyguard only, saves differ)", fnp_bodyguard, (5, 10, 20, 40), 10),
+        ("I8. Nx Knight Warden: four dev wounds weapons (18 D2, D6 torrent D1, 3 D1, 3 D6) vs "
+         "10x W2 Sv3+ + a W5 4++ Leader (several Devastating weapons)", knight_warden,
+         (1, 2, 3), 1),
     ]
 
 

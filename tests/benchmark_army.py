@@ -13,7 +13,8 @@ data file is opened.
 --vs-army B`` (whole process, wall-clock and CPU seconds, proved or the gap) on a fixed sample:
 ``PLAN_PAIRS`` ordered pairs of each edition's lists of ``corpus/`` drawn with
 ``random.Random(PLAN_SEED)`` (an 11e list whose faction is in a file missing from the data
-says so instead of a plan).
+says so instead of a plan); with ``--every`` instead, every ordered pair of the lists of
+``rosters/`` itself (both of one edition).
 """
 
 from __future__ import annotations
@@ -32,14 +33,15 @@ from pathlib import Path
 PLAN_SEED, PLAN_PAIRS = 33, 9  # pairs per edition
 
 
-def plan_sample(corpus: Path) -> list[tuple[Path, Path]]:
+def plan_sample(corpus: Path, every: bool = False) -> list[tuple[Path, Path]]:
     """The fixed sample of ordered list pairs for ``--plan`` (same lists, same pairs, every run):
-    ``PLAN_PAIRS`` of each edition, both lists of one edition."""
+    ``PLAN_PAIRS`` of each edition, both lists of one edition (``every``: all of them)."""
     out = []
     for edition in ("10e", "11e"):
-        lists = sorted(f for f in corpus.iterdir() if f.name.split(".")[1:2] == [edition])
+        lists = sorted(f for f in corpus.iterdir() if f.name.split(".")[1:2] == [edition]
+                       and f.suffix in (".txt", ".rosz", ".ros", ".json"))
         pairs = [(a, b) for a in lists for b in lists if a != b]
-        out += random.Random(PLAN_SEED).sample(pairs, PLAN_PAIRS)
+        out += pairs if every else random.Random(PLAN_SEED).sample(pairs, PLAN_PAIRS)
     return out
 
 
@@ -50,6 +52,8 @@ def main() -> int:
                         help="the folder with bsdata/ and rosters/ (default ../shared)")
     parser.add_argument("--plan", action="store_true",
                         help="time 'plan --army A --vs-army B' on the fixed sample of list pairs")
+    parser.add_argument("--every", action="store_true",
+                        help="with --plan: every ordered pair of the lists of rosters/ instead")
     args = parser.parse_args()
     shared, plan = args.shared, args.plan
     data, rosters = shared / "bsdata", shared / "rosters"
@@ -76,7 +80,9 @@ def main() -> int:
         if plan:
             print("| attacker | defender | seconds | CPU seconds | answer |\n"
                   "| --- | --- | --- | --- | --- |")
-            for a, b in plan_sample(rosters / "corpus"):
+            pairs = plan_sample(rosters, every=True) if args.every else \
+                plan_sample(rosters / "corpus")
+            for a, b in pairs:
                 wall, cpu, out = once(["-m", "mathhammer", "plan", "--army", str(a),
                                        "--vs-army", str(b), "--data", str(data)])
                 head = next((ln for ln in out.splitlines() if "proved" in ln or "gap" in ln),

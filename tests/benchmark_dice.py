@@ -17,7 +17,9 @@ queries, the dice, rolls and laws included, and any other ``cache_clear`` in the
 modules). What stays is what an import makes and keeps: the code, the constant tables built
 at import (the everyday dice expressions and their laws, :mod:`mathhammer.prob.dice`; the
 default Options; a weapon's empty abilities) and the parsed rule-set files (parsed once per
-process; each load still reads their modification time and size). The timed call builds
+process; each load still reads their modification time and size). The caches are found
+once (``benchmark.clear_caches``), so that finding them does not evict the processor's
+caches before each timed call (docs/speed.md). The timed call builds
 its own Weapon and Target (``mh_query``), as a player's query does.
 
 - icepool: each query builds its dice afresh (icepool caches sums per Die object, so a fresh

@@ -138,14 +138,15 @@ def _env(tree: Path) -> dict[str, str]:
 
 
 @contextlib.contextmanager
-def serve(tree: Path, workers: int, timeout: float) -> Iterator[str]:
+def serve(tree: Path, workers: int, timeout: float, *options: str) -> Iterator[str]:
     """A real server of the checkout ``tree``, started in that folder (``python -c`` imports
-    from its working folder first; the cache folder is the caller's)."""
+    from its working folder first; the cache folder is the caller's), with more ``options``
+    of ``mathhammer serve`` if given."""
     sys.path.insert(0, str(ROOT))
     from mathhammer.web.background import serving
 
     with contextlib.chdir(tree), serving("--workers", str(workers), "--timeout", str(timeout),
-                                         env=_env(tree), wait=60) as url:
+                                         *options, env=_env(tree), wait=60) as url:
         yield url
 
 

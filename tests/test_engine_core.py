@@ -199,6 +199,12 @@ SHAPES = {
         [(Weapon("g", "D6", 3, 5, -2, "D3", ["devastating wounds"]), 2),
          (Weapon("h", 2, 4, 4, 0, 1, ["sustained hits 1"]), 2)],
         _led(Target(4, 5, 3, 2, fnp=5), Target(1, 5, 2, 5, invuln=4))),
+    "four Devastating weapons, a Knight Warden's (their tallies packed)": (
+        [(Weapon("a", 6, 3, 6, -2, 2, ["devastating wounds"]), 1),
+         (Weapon("f", "D3", None, 5, -1, 1, ["torrent", "devastating wounds"]), 1),
+         (Weapon("s", 2, 3, 4, -1, 1, ["devastating wounds"]), 1),
+         (Weapon("r", 2, 3, 8, -2, "D6", ["devastating wounds"]), 1)],
+        _led(Target(4, 4, 3, 2), Target(1, 4, 3, 5, invuln=4))),
 }
 
 

@@ -104,6 +104,7 @@ from ..prob.dice import dice_sum
 from ..prob.markov import Move, Weights, chain, horner, tallied_chain
 from ..prob.markov import step as markov_step
 from ..prob.pmf import PMF
+from .tallies import packed_final, worth_packing
 from .work import check_attack_dice
 
 __all__ = ["Result", "attack", "character_destroyed", "initial_state", "models_alive"]
@@ -555,62 +556,132 @@ _COUNTERS = ("attacks", "hits", "wounds", "unsaved", "mortal")
 def _final(volleys: list[_Volley], rolled: list[PMF], unit: Squad, start: UnitState,
            rules: RuleSet) -> Weights:
     """The weights of the unit's states after every volley (each by the path
-    :func:`choose_path` takes), the Devastating Wounds applied after all normal damage."""
+    :func:`choose_path` takes), the Devastating Wounds applied after all normal damage. With
+    several Devastating weapons whose tallies make many keys, each volley's path runs once per
+    state of the unit, the tallies packed (:func:`~mathhammer.engine.tallies.packed_final`)."""
     allocation = unit.allocation
     devs = [i for i, v in enumerate(volleys) if v.devastating]
-    keys: Weights = {(start, tuple(0 for _ in devs)): 1}
+    count = len(devs)
+    if count > 1:
+        slots = _slots(volleys, devs, rules)
+        count = slots[devs[-1]] + 1
+        if count > 1:
+            most = [0] * count
+            for i in devs:
+                most[slots[i]] += _most_devastating(volleys[i], rolled[i], rules)
+            if worth_packing(most):
+                return _packed(volleys, rolled, allocation, slots, start, rules)
+    else:
+        slots = dict.fromkeys(devs, 0)
+    keys: Weights = {(start, (0,) * count): 1}
+    last = count == 1 and len(devs) == 1 and devs[0] == len(volleys) - 1  # the only one
     for i, (v, n) in enumerate(zip(volleys, rolled, strict=True)):
-        fails = [save_fails(v.weapon, g, v.options, rules) for g in v.groups]
-        losses = _losses(v, False)
-        slot = devs.index(i) if i in devs else None
-        per = attack_wounds(v.weapon, v.rolls, v.options, rules, ordered=False)
-        alike = saves_alike(fails)
-        last = slot is not None and len(devs) == 1 and i == len(volleys) - 1
-        packets = last and rules.devastating_excess_lost and _mortal_fnp_alike(v)
-        merge = alike and packets
-        if packets_first(alike, slot is not None):  # the shape not needed
-            keys = _by_count(keys, v, n, per, tuple(fails[0].items()),
-                             packet_move(allocation, losses, v.precision), slot, merge)
-            continue
-        kinds, single = _wound_kinds(per)
-        faces = one_kind(fails, kinds)
-        shape = _Shape.of(keys, v, n, per, losses, allocation, slot, merge, last, packets,
-                          faces)
-        path = choose_path(shape, alike, faces is not None, single)
-        if path is Path.FIRST:
-            assert slot is not None and faces is not None  # FIRST: one Devastating weapon
-            out = _first_group(keys, v, n, per, fails, faces, losses, allocation,
-                               slot, _devastating_move(v, allocation, rules))
-            if out is not None:
-                keys = out
-                continue
-            path = Path.SINGLE
-        if path is Path.PHASES:
-            out = _phases(keys, v, n, per, faces, losses, allocation)  # type: ignore[arg-type]
-            if out is not None:
-                keys = out
-                continue
-            path = Path.ATTACKS
-        if path is Path.SINGLE:
-            assert slot is not None and faces is not None  # single wounds: one kind, faces known
-            move = wound_move(allocation, faces, losses, v.precision)
-            keys = _single_wounds(keys, v, n, per, move, slot,
-                                  _devastating_move(v, allocation, rules) if last else None)
-        elif path is Path.PACKETS:
-            keys = _by_count(keys, v, n, per, tuple(fails[0].items()),
-                             packet_move(allocation, losses, v.precision), slot, merge)
-        elif path is Path.WOUNDS:
-            assert faces is not None  # the count over wounds: one set of failing faces
-            keys = _by_count(keys, v, n, per, None,
-                             wound_move(allocation, faces, losses, v.precision), slot, False)
-        else:
-            keys = _by_attack(keys, v, n, fails, losses, allocation, slot, rules)
-    for slot, i in enumerate(devs):
-        keys = _devastating(keys, slot, volleys[i], allocation, rules)
+        keys = _volley_keys(keys, v, n, allocation, slots.get(i), last and i == devs[0], rules)
+    if count:
+        for slot, i in _firsts(slots).items():
+            keys = _devastating(keys, slot, volleys[i], allocation, rules)
     states: Weights = {}
     for (s, _), w in keys.items():
         states[s] = states.get(s, 0) + w
     return states
+
+
+def _firsts(slots: dict[int, int]) -> dict[int, int]:
+    """Each slot's first weapon (by index), in slot order."""
+    out: dict[int, int] = {}
+    for i, slot in slots.items():
+        out.setdefault(slot, i)
+    return out
+
+
+def _packed(volleys: list[_Volley], rolled: list[PMF], allocation: tuple[Group, ...],
+            slots: dict[int, int], start: UnitState, rules: RuleSet) -> Weights:
+    """:func:`_final` by :func:`~mathhammer.engine.tallies.packed_final`: each volley's path
+    run once per state of the unit."""
+    steps = []
+    for i, (v, n) in enumerate(zip(volleys, rolled, strict=True)):
+        def run(keys: Weights, v: _Volley = v, n: PMF = n, slot: int | None = slots.get(i)
+                ) -> Weights:
+            return _volley_keys(keys, v, n, allocation, slot, False, rules)
+
+        steps.append((slots.get(i), run))
+    firsts = _firsts(slots)
+    return packed_final(start, steps, [_devastating_move(volleys[i], allocation, rules)
+                                       for i in firsts.values()], len(firsts))
+
+
+def _slots(volleys: list[_Volley], devs: list[int], rules: RuleSet) -> dict[int, int]:
+    """The tally (slot) of each of several Devastating weapons' wounds still to come, by its
+    index: one each, but a weapon whose Devastating Wounds move the unit as the one before it
+    does (the same losses, Feel No Pain and Precision; a heavy flamer's and a heavy stubber's
+    D1) shares its slot, since ``D^a D^b = D^(a + b)``: their wounds are applied in the same
+    order, in one Horner chain, and the keys do not multiply."""
+    out: dict[int, int] = {}
+    before = None
+    for i in devs:
+        v = volleys[i]
+        if rules.devastating_excess_lost:  # a loss past a model's wounds is all of them
+            key: Any = (True, tuple(
+                tuple(law.map(lambda e, w=g.wounds: min(e, w))
+                      for law in (loss if isinstance(loss, tuple) else (loss,)))
+                for loss, g in zip(_losses(v, True), v.groups, strict=True)), v.precision)
+        else:
+            key = (False, tuple(wound_fnp(g, v.weapon, True) for g in v.groups),
+                   damage_roll(v.weapon, v.options), v.precision)
+        out[i] = len(set(out.values())) - (key == before)
+        before = key
+    return out
+
+
+def _most_devastating(v: _Volley, n: PMF, rules: RuleSet) -> int:
+    """The most Devastating Wounds the volley may make."""
+    per = attack_wounds(v.weapon, v.rolls, v.options, rules, ordered=False)
+    return max(n.outcomes()) * v.count * max(w.count(DEVASTATING) for _h, w in per.outcomes())
+
+
+def _volley_keys(keys: Weights, v: _Volley, n: PMF, allocation: tuple[Group, ...],
+                 slot: int | None, last: bool, rules: RuleSet) -> Weights:
+    """One volley's normal damage on the keys ``(state, pending)`` by the path
+    :func:`choose_path` takes, its Devastating Wounds tallied in ``slot`` (or applied, when it
+    is the ``last`` and only Devastating weapon and its path applies them)."""
+    fails = [save_fails(v.weapon, g, v.options, rules) for g in v.groups]
+    losses = _losses(v, False)
+    per = attack_wounds(v.weapon, v.rolls, v.options, rules, ordered=False)
+    alike = saves_alike(fails)
+    packets = last and rules.devastating_excess_lost and _mortal_fnp_alike(v)
+    merge = alike and packets
+    if packets_first(alike, slot is not None):  # the shape not needed
+        return _by_count(keys, v, n, per, tuple(fails[0].items()),
+                         packet_move(allocation, losses, v.precision), slot, merge)
+    kinds, single = _wound_kinds(per)
+    faces = one_kind(fails, kinds)
+    shape = _Shape.of(keys, v, n, per, losses, allocation, slot, merge, last, packets, faces)
+    path = choose_path(shape, alike, faces is not None, single)
+    if path is Path.FIRST:
+        assert slot is not None and faces is not None  # FIRST: one Devastating weapon
+        out = _first_group(keys, v, n, per, fails, faces, losses, allocation,
+                           slot, _devastating_move(v, allocation, rules))
+        if out is not None:
+            return out
+        path = Path.SINGLE
+    if path is Path.PHASES:
+        out = _phases(keys, v, n, per, faces, losses, allocation)  # type: ignore[arg-type]
+        if out is not None:
+            return out
+        path = Path.ATTACKS
+    if path is Path.SINGLE:
+        assert slot is not None and faces is not None  # single wounds: one kind, faces known
+        move = wound_move(allocation, faces, losses, v.precision)
+        return _single_wounds(keys, v, n, per, move, slot,
+                              _devastating_move(v, allocation, rules) if last else None)
+    if path is Path.PACKETS:
+        return _by_count(keys, v, n, per, tuple(fails[0].items()),
+                         packet_move(allocation, losses, v.precision), slot, merge)
+    if path is Path.WOUNDS:
+        assert faces is not None  # the count over wounds: one set of failing faces
+        return _by_count(keys, v, n, per, None,
+                         wound_move(allocation, faces, losses, v.precision), slot, False)
+    return _by_attack(keys, v, n, fails, losses, allocation, slot, rules)
 
 
 class Path(StrEnum):

@@ -5,7 +5,7 @@ a JSON query (:mod:`mathhammer.jobs.queries`: kills, salvo, odds, compare, plan,
 the planner's offer of two lists, plan_lists), a unit
 (:mod:`mathhammer.jobs.choices`), a BattleScribe search (:mod:`mathhammer.jobs.search`), or a
 worker's warm-up (:func:`warm`). A job answers an HTTP status with the body or a one-line
-error.
+error, or :data:`MOVED` past its soft time limit (the page's quick lane).
 
 >>> job("query", "kills", {"attacker": "Cronos"})
 (400, "mathhammer: error: target: expected a unit's name or an inline profile")
@@ -21,10 +21,18 @@ from ..errors import InputError, one_line
 from .choices import unit_info
 from .queries import answer
 from .search import factions_json, search_json
+from .soft import within
+
+#: What :func:`job` answers for a job that ran past its ``soft`` limit (interrupted, its worker
+#: warm): the server asks the long lane instead. Status 0: no answer to send as it is.
+MOVED = (0, "moved: past the soft time limit")
 
 
-def job(kind: str, *args: Any) -> tuple[int, str]:
-    """One unit of work for a worker process: ``(HTTP status, body or one-line error)``.
+def job(kind: str, *args: Any, soft: float | None = None) -> tuple[int, str]:
+    """One unit of work for a worker process: ``(HTTP status, body or one-line error)``; with
+    ``soft`` seconds, :data:`MOVED` once it has computed that long, counted from when the
+    worker starts it (:func:`mathhammer.jobs.soft.within`: interrupted, the process lives
+    on with what it had read).
 
     >>> job("unit", "MEQ")[0], json.loads(job("unit", "MEQ")[1])["statline"]
     (200, 'T4 Sv3+ W2')
@@ -33,7 +41,10 @@ def job(kind: str, *args: Any) -> tuple[int, str]:
 
     try:
         with compiled_elsewhere():  # a store is built by the server, never in a query's time
-            return _job(kind, *args)
+            if soft is None:
+                return _job(kind, *args)
+            done, answer = within(soft, _job, kind, *args)
+            return answer if done and answer is not None else MOVED
     except StoreCompiling as e:  # the page asks again after Retry-After
         return 503, f"mathhammer: error: {e}"
 
@@ -99,4 +110,4 @@ def warm() -> float:
     return time.perf_counter() - start
 
 
-__all__ = ["job", "warm"]
+__all__ = ["MOVED", "job", "warm"]

@@ -114,10 +114,30 @@ def unpack(number, width: int, offset: int = 0) -> dict[int, int]:
             if (w := int.from_bytes(raw[i * width:(i + 1) * width], "little"))}
 
 
+def split(number, width: int, radix: int) -> list:
+    """The ``width``-byte digits of ``number`` dealt into ``radix`` numbers: the ``d``-th
+    holds the digits at positions ``d``, ``d + radix``, ``d + 2 radix``, ... as its own
+    digits, in order (the lowest of mixed-radix digits cut out, one number per value).
+
+    >>> [unpack(x, 8) for x in split(pack({0: 1, 1: 2, 2: 3, 3: 4, 4: 5}, 8), 8, 2)]
+    [{0: 1, 1: 3, 2: 5}, {0: 2, 1: 4}]
+    """
+    if radix == 1:
+        return [number]
+    if (gmp := _gmpy2()):
+        digits = gmp.unpack(gmp.mpz(number), 8 * width)
+        return [gmp.pack(digits[d::radix], 8 * width) if d < len(digits) else gmp.mpz(0)
+                for d in range(radix)]
+    parts: list[dict[int, int]] = [{} for _ in range(radix)]  # pragma: no cover - no gmpy2
+    for i, w in unpack(number, width).items():
+        parts[i % radix][i // radix] = w
+    return [pack(p, width) if p else 0 for p in parts]
+
+
 def _swapped(words: array) -> bytes:
     out = array("Q", words)
     out.byteswap()
     return out.tobytes()
 
 
-__all__ = ["big", "digit_width", "gcd", "pack", "unpack"]
+__all__ = ["big", "digit_width", "gcd", "pack", "split", "unpack"]

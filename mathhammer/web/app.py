@@ -5,12 +5,23 @@ Every computation runs in worker processes (pebble) in two lanes. A request firs
 per worker waiting (more get a JSON 503 with ``Retry-After`` at once); one that needs longer
 moves to the long lane (its own workers, a time limit, at most :data:`LONG_WAITING` per worker
 waiting, more get 503 at once). So a burst of heavy queries delays a cheap one by at most
-``QUICK_WAITING`` seconds, or it is told to come back. A query that runs too long is stopped
-(its worker is replaced) and answered with one line; a query whose client has gone (the page
-aborts a query it no longer needs) is stopped too in the long lane, and left to end in the quick
-lane (within :data:`QUICK` seconds; its worker stays warm). Listings that are already in memory
-(bundled units, named rules, the options) are answered in the server process. Request bodies are
-limited to :data:`MAX_BODY_BYTES`; what a connection may send, and how the server stops, is
+``QUICK_WAITING`` seconds, or it is told to come back.
+
+The quick lane's limit is soft, kept inside the worker (:func:`mathhammer.jobs.soft.within`,
+counted from when the worker starts the job): the computation is interrupted and the worker
+answers :data:`~mathhammer.jobs.run.MOVED`, and lives on, warm, with what it had read (a
+replaced worker would start cold, and its first query, slower, could pass the limit in turn).
+The pool's own time limit stays behind it, :data:`QUICK_BACKSTOP` seconds later (a call that
+does not return): that stops the worker and replaces it, and the query moves too. An answer
+that moved says so in its ``Server-Timing`` header (``moved;dur=``: its milliseconds in the
+quick lane).
+
+A query that runs past the long lane's limit is stopped (its worker is replaced) and answered
+with one line; a query whose client has gone (the page aborts a query it no longer needs) is
+stopped too in the long lane, and left to end in the quick lane (within :data:`QUICK` seconds;
+its worker stays warm). Listings that are already in memory (bundled units, named rules, the
+options) are answered in the server process. Request bodies are limited to
+:data:`MAX_BODY_BYTES`; what a connection may send, and how the server stops, is
 :mod:`mathhammer.web.edges`.
 """
 
@@ -45,7 +56,7 @@ from ..errors import InputError, one_line
 from ..jobs.choices import options_schema, rules_json, units_json
 from ..jobs.compiling import Compiler
 from ..jobs.queries import PLAN_LIMITS, page_words
-from ..jobs.run import job, warm
+from ..jobs.run import MOVED, job, warm
 from .edges import RETRY_AFTER, STOPPING
 from .lanes import Lane, LaneFull, NoAnswer, Stopped, outcome
 
@@ -55,8 +66,12 @@ TIMEOUT = 10.0
 #: Host names a request may be addressed to by default (the Host header; guards against DNS
 #: rebinding): this machine's loopback names.
 LOOPBACK = ["127.0.0.1", "localhost", "[::1]"]
-#: Seconds a query computes in the quick lane before it moves to the long lane.
+#: Seconds a query computes in the quick lane before it moves to the long lane (a soft limit:
+#: the worker interrupts it and stays warm).
 QUICK = 1.0
+#: Seconds past :data:`QUICK` after which the quick lane's pool stops a job that has not
+#: stopped itself (a call that does not return, a stuck worker), replacing its worker.
+QUICK_BACKSTOP = 5.0
 #: Queries waiting for the long lane, per worker, before more are refused (HTTP 503).
 LONG_WAITING = 2
 #: Queries waiting for the quick lane, per worker, before more are refused (HTTP 503): a
@@ -174,31 +189,39 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
                 pool.join(timeout=5)
 
     async def compute(request: Request, pool: str, seconds: float, kind: str,
-                      args: tuple) -> tuple[int, str] | None:
-        """The job in a worker of ``pool``; None if the client went away. The lane's turn
-        lasts until the worker is free (lanes.outcome): in the long lane an abandoned job is
-        stopped, in the quick lane left to end (within QUICK seconds; its worker stays warm)."""
+                      args: tuple, soft: float | None = None) -> tuple[int, str] | None:
+        """The job in a worker of ``pool`` (stopped by the pool past ``seconds``; MOVED past
+        ``soft``); None if the client went away. The lane's turn lasts until the worker is
+        free (lanes.outcome): in the long lane an abandoned job is stopped, in the quick lane
+        left to end (within QUICK seconds; its worker stays warm)."""
         if await request.is_disconnected():  # while it waited for its turn
             return None
-        future = state[pool].schedule(job, args=(kind, *args), timeout=seconds)
+        future = state[pool].schedule(job, args=(kind, *args), timeout=seconds,
+                                      kwargs={} if soft is None else {"soft": soft})
         return await outcome(future, request.is_disconnected, stop_on_gone=pool == "long",
                              deadline=time.monotonic() + seconds + START_GRACE,
                              stopping=stopping)
 
     async def run(request: Request, kind: str, *args: Any) -> Response:
         start = time.perf_counter()
-        first = min(QUICK, timeout)
+        # a time limit of QUICK or less: the quick lane is the only one, its limit the pool's
+        soft = QUICK if timeout > QUICK else None
+        moved = None  # milliseconds in the quick lane of a query that moved
         try:
             try:
                 async with quick.turn():
-                    answer = await compute(request, "quick", first, kind, args)
+                    answer = await compute(request, "quick", timeout if soft is None else
+                                           soft + QUICK_BACKSTOP, kind, args, soft)
             except LaneFull:
                 return _error(503, f"mathhammer: error: the server is busy: {quick.waiting} "
                                    "queries are waiting; try again in a moment (or start "
                                    "`mathhammer serve` with more --workers)", RETRY)
-            except TimeoutError:
-                if first >= timeout:
+            except TimeoutError:  # the backstop stopped it (its worker replaced)
+                if soft is None:
                     raise
+                answer = MOVED
+            if answer == MOVED:
+                moved = (time.perf_counter() - start) * 1000
                 try:
                     async with long.turn():
                         answer = await compute(request, "long", timeout, kind, args)
@@ -223,7 +246,8 @@ def create_app(*, timeout: float = TIMEOUT, workers: int = 2,
             return Response(status_code=499)
         status, body = answer
         ms = (time.perf_counter() - start) * 1000
-        headers = {"Server-Timing": f"compute;dur={ms:.1f}"}
+        headers = {"Server-Timing": f"compute;dur={ms:.1f}"
+                                    + ("" if moved is None else f", moved;dur={moved:.1f}")}
         if status == 503:  # a store it needs is being compiled (mathhammer.jobs.compiling)
             status, body, headers = state["compiler"].answer(body, headers)
         if status != 200:
@@ -358,5 +382,6 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool = Fal
     edges.StoppingServer(edges.config(app, host, port), stopping).run()
 
 
-__all__ = ["LOOPBACK", "LONG_WAITING", "MAX_BODY_BYTES", "QUICK", "QUICK_WAITING", "STATIC",
-           "TIMEOUT", "Lane", "LaneFull", "Stopped", "create_app", "is_loopback", "serve"]
+__all__ = ["LOOPBACK", "LONG_WAITING", "MAX_BODY_BYTES", "QUICK", "QUICK_BACKSTOP",
+           "QUICK_WAITING", "STATIC", "TIMEOUT", "Lane", "LaneFull", "Stopped", "create_app",
+           "is_loopback", "serve"]

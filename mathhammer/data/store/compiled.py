@@ -916,9 +916,9 @@ class Store:
         return out
 
     def close(self) -> None:
-        if self._db is not None:
-            self._db.close()
-            self._db = None
+        db, self._db = self._db, None  # forgotten first: never a closed connection kept
+        if db is not None:
+            db.close()
 
 
 #: the whole-catalogue values a store keeps per file (:meth:`Store.listing`)
@@ -1010,10 +1010,10 @@ def open_store(edition: Edition, data: str | os.PathLike | None = None, *,
         memo[1].checked = time.monotonic()
         _OPEN[key] = (stamp, memo[1])
         return memo[1]
-    if memo is not None:
-        memo[1].close()
     store = Store(path, folder, edition, built, checked=time.monotonic())
-    _OPEN[key] = (stamp, store)
+    _OPEN[key] = (stamp, store)  # then the old one closed: an interrupted query (the page's
+    if memo is not None:  # soft limit, mathhammer.jobs.soft) leaves no closed store kept
+        memo[1].close()
     return store
 
 

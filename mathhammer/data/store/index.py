@@ -234,11 +234,13 @@ class UnitIndex:
 
         The pool only narrows what difflib compares; a name sharing no word is still found
         when nothing else is close."""
-        if self._names is None:
-            self._names = {name_key(u): u for c in self.catalogues for u, _k, _o in c.units}
-            for k in self._names:
+        if self._names is None:  # both made whole, then kept (an interrupted query keeps none)
+            made = {name_key(u): u for c in self.catalogues for u, _k, _o in c.units}
+            words: dict[str, list[str]] = {}
+            for k in made:
                 for w in set(k.split()):
-                    self._words.setdefault(w, []).append(k)
+                    words.setdefault(w, []).append(k)
+            self._words, self._names = words, made
         names, q = self._names, name_key(name)
         pool = list(dict.fromkeys(k for w in q.split() for k in self._words.get(w, ())))
         found = difflib.get_close_matches(q, pool, n, 0.5) if pool else []
