@@ -428,7 +428,12 @@ def query_rules(entry: dict[str, Any]) -> list[Any]:
                     leading=bool(q.get("leading", False)))
     rules = list(ur.applied)
     wanted = q.get("switches", ["all"])
-    for r in ur.switches + ur.stratagems:
+    offered = ur.switches + ur.stratagems
+    names = {r.name for r in offered}
+    # a switch named by its number when it was one of several identical ones, now offered
+    # once under the rule's name (rules16: Adaptive Defence (1), (2), (3) are Adaptive Defence)
+    wanted = [w if w in names else re.sub(r" \(\d+\)$", "", w) for w in wanted]
+    for r in offered:
         if "all" in wanted or r.name in wanted:
             rules.append(r)
     return rules

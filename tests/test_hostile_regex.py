@@ -32,6 +32,7 @@ BUILT = {
     "mathhammer/data/units/importer.py": "the page's fixed patterns, matched per line",
     "mathhammer/data/typed/inline.py": "escaped words joined by \\s+ between lookarounds",
     "mathhammer/data/rules/sentences.py": "the typos' fixed patterns, compiled from a list",
+    "mathhammer/data/rules/titles.py": "title-case words joined by separators of fixed text",
     "mathhammer/data/rules/wordings.py": "fixed phrases joined",
     "mathhammer/data/rules/whom.py": "fixed phrases joined; an escaped keyword phrase",
     "mathhammer/model/abilities.py":

@@ -306,8 +306,9 @@ def test_the_11e_short_toughness_and_save_are_said_not_modelled():
                       "attacks have +1 **S**.")
     assert [p.rule.not_modelled or p.rule.describe() for p in parts] == [
         "if melee attacks: strength_mod=+1",
-        'changes the unit\'s own characteristics ("This unit has:. +1 T"); changes the unit\'s '
-        'own characteristics ("4+ Sv")']
+        # each bullet read under its head (rules16: "This unit has:. +1 T", then "4+ Sv" alone)
+        'changes the unit\'s own characteristics ("This unit has +1 T"); changes the unit\'s '
+        'own characteristics ("This unit has 4+ Sv")']
     # S4 +1 = 5 v T4: 3+ = 2/3; hit 2/3; fail 1/3: 6 x 2/3 x 2/3 x 1/3 = 8/9 (without 2/3)
     blade = mh.Weapon("Blade", attacks=6, skill=3, strength=4, ap=0, damage=1, range="melee")
     assert mh.attack(blade, MEQ, apply=[parts[0].rule]).unsaved.mean() == F(8, 9)

@@ -129,6 +129,10 @@ _ARMY_KW = re.compile(
     rf"({_KW}(?:{_KW_OR}{_KW})*) (units?|models?)")
 
 
+#: the end of the text before a sentence's first word (or a bullet's)
+_OPENS = re.compile(r"(?:^|[.:;!?]\s+|[\ue000\ue001])$")
+
+
 #: what follows the friendly units an aura of the bearer reaches: " (from your army) is within
 #: 6\" of (and visible to) this unit" (not "within 6\" of one or more X units": the unit named)
 _AURA_OF = re.compile(r"(?: ?\([^)]*\))?(?: from your army)? (?:is|are) (?:wholly )?within "
@@ -167,6 +171,38 @@ def has_keywords(phrase: str, keywords: frozenset[str]) -> bool:
     return False
 
 
+#: a keyword a rule gives units from your army, with no condition after it ("ADEPTUS ASTARTES
+#: VEHICLE units from your army (excluding FORTIFICATIONS, ...) have the Tank Ace keyword.")
+_GRANT = re.compile(rf"\b({_KW}(?:{_KW_OR}{_KW})*) (?:units?|models?) (?:from|in) your army"
+                    r"(?: \((?:excluding|other than) ([^)]*)\))? (?:have|has|gains?) the "
+                    r"([A-Za-z][\w' \-]*?) keyword(?=\.|$)")
+
+
+def granted(text: str, keywords: frozenset[str]) -> frozenset[str]:
+    """A unit's keywords and those a rule's ``text`` (normalized) gives it: Target Sighted's
+    "Tank Ace units from your army" are its ADEPTUS ASTARTES VEHICLE units but those it keeps
+    out; a keyword given "while ..." is not given.
+
+    >>> sorted(granted("ADEPTUS ASTARTES VEHICLE units from your army (excluding WALKERS and "
+    ...                "units that can Fly) have the Tank Ace keyword.",
+    ...                frozenset({"ADEPTUS ASTARTES", "VEHICLE"})))
+    ['ADEPTUS ASTARTES', 'TANK ACE', 'VEHICLE']
+    >>> sorted(granted("ADEPTUS ASTARTES VEHICLE units from your army (excluding WALKERS) have "
+    ...                "the Tank Ace keyword.", frozenset({"ADEPTUS ASTARTES", "VEHICLE",
+    ...                                                   "WALKER"})))
+    ['ADEPTUS ASTARTES', 'VEHICLE', 'WALKER']
+    """
+    more = set()
+    for m in _GRANT.finditer(text):
+        if not any(has_keywords(p.strip(), keywords) for p in re.split(_KW_OR, m.group(1))):
+            continue
+        out = [re.sub(r"^units that can fly$", "FLY", p.strip(), flags=re.I).upper()
+               for p in re.split(r",? and |,? or |, ", m.group(2) or "") if p.strip()]
+        if not any(has_keywords(k, keywords) for k in out):
+            more.add(" ".join(m.group(3).upper().split()))
+    return keywords | more
+
+
 def for_unit(read: Any, name: str, text: str, keywords: frozenset[str], where: str,
              **kw: Any) -> tuple[DataRule, ...]:
     """A detachment rule's translation for one army unit (``read``: the translator): a rule
@@ -185,7 +221,8 @@ def for_unit(read: Any, name: str, text: str, keywords: frozenset[str], where: s
     from .parts import Scope
     from .sentences import normalize
 
-    clean = normalize(text)
+    clean = normalize(text, marks=True)  # its bullets kept for the translator
+    keywords = granted(clean, keywords)
     hits = list(_ARMY_KW.finditer(clean))
     if not hits:
         return read(name, text, where, **kw)
@@ -210,8 +247,12 @@ def for_unit(read: Any, name: str, text: str, keywords: frozenset[str], where: s
             # :func:`~mathhammer.data.rules.unit_rules.resolve`), not as the reading unit
             return m.group(0)
         nouns.add(noun.rstrip("s"))
-        return f"a {noun.rstrip('s')}" if m.group(0).split()[0].lower() in ("a", "an", "each") \
+        said = f"a {noun.rstrip('s')}" if m.group(0).split()[0].lower() in ("a", "an", "each") \
             else noun
+        # a sentence it opens still opens with a capital ("ASURYANI PSYKER models from your
+        # army have the following ability:" is "Models have ...", not "models", which ran it
+        # into the sentence before: a head, its effect repeated under each bullet)
+        return said[0].upper() + said[1:] if _OPENS.search(m.string, 0, m.start()) else said
     settled = _ARMY_KW.sub(settle, clean)
     if not mine:
         return ()
@@ -249,6 +290,6 @@ def with_detachments(units: list, home: Any, parsed: Any, faction: str
             [f"{parsed.source}: {n}" for n in notes])
 
 
-__all__ = ["Detachment", "detachment_names", "detachments", "for_unit", "has_keywords",
+__all__ = ["Detachment", "detachment_names", "detachments", "for_unit", "granted", "has_keywords",
            "linked_files",
            "list_detachments", "unit_keywords", "with_detachments"]

@@ -75,7 +75,7 @@ def _dsl_leaf(node: dict[str, Any], reasons: list[str], penalties_defend: bool =
     kind, target = node.get("type"), node.get("target")
     given = node.get("modifier")
     mod: dict[str, Any] = given if isinstance(given, dict) else {}
-    incoming = bool(mod.get("incoming"))
+    incoming = bool(mod.get("incoming")) or mod.get("applies_to") == "incoming-attacks"
     enemy = target in _DSL_ENEMY
     side = "defender" if incoming or enemy else "attacker"
     if kind == "dice-gated":  # a roll, then an effect: mortal wounds, in the data
@@ -151,8 +151,8 @@ def _dsl_leaf(node: dict[str, Any], reasons: list[str], penalties_defend: bool =
         better = value if op in ("add", "improve") else -value
         if stat in _DSL_LOWER_BETTER and op in ("add", "subtract"):
             better = -better  # add 1 to AP -2 (or to BS 3+) makes it worse
-            if stat == "AP" and penalties_defend and side == "attacker":
-                better = abs(better)  # a stratagem for its own attacks: the data's sign slips
+            if stat == "AP" and penalties_defend:  # the data's sign slips: its own AP better,
+                better = abs(better) if side == "attacker" else -abs(better)  # worse on it
         return side, [(_DSL_STAT[stat], better)], cond
     if kind == "keyword-grant":
         if enemy or mod.get("weapon"):

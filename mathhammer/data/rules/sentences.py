@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from ...errors import InputError
 from ...model.abilities import canonical
+from .titles import title_keywords
 
 RELEVANT = re.compile(
     r"hit roll|wound roll|saving throw|invulnerable save|feel no pain|armour penetration|"
@@ -26,24 +27,43 @@ RELEVANT = re.compile(
 )
 
 
-def normalize(text: str) -> str:
-    """Ability text without its markup, keywords (``^^Monster^^``) in capitals.
+#: where a bullet and a paragraph began, kept (``marks=True``) in the text the translator reads:
+#: characters of no word and no space, glued to the first word; :func:`split_sentences` reads
+#: them (a bullet's head and setup are that bullet's), and drops them
+BULLET, PARAGRAPH = "\ue000", "\ue001"
+_MARK = re.compile("[\ue000\ue001]")
+
+
+def unmarked(text: str) -> str:
+    """A text normalized with its marks, without them (as :func:`normalize` makes it)."""
+    return _MARK.sub("", text)
+
+
+def normalize(text: str, marks: bool = False) -> str:
+    """Ability text without its markup, keywords (``^^Monster^^``) in capitals; with
+    ``marks``, where each bullet and paragraph began (:data:`BULLET`, :data:`PARAGRAPH`).
 
     >>> normalize("**^^Monster^^** units ’have’ ■ re‑roll")
     "MONSTER units 'have' . re-roll"
     >>> normalize("an **^Anathema Psykana^^** unit")
     'an ANATHEMA PSYKANA unit'
+    >>> normalize("Gain 1CP.\\n\\nSelect one:\\n- Fury.", marks=True).replace(BULLET, "|")
+    'Gain 1CP. \ue001Select one:. |Fury.'
     """
     # a keyword opened with one caret is the data's typo ("^Anathema Psykana^^")
-    t = re.sub(r"\^\^?\**([^^\n]+?)\**\^\^", lambda m: m.group(1).upper(), text)
+    t = re.sub(r"\^\^?\**([^^\n]+?)\**\^\^", lambda m: m.group(1).upper(),
+               text if marks else unmarked(text))
     t = t.replace("**", "").replace("^^", "").replace("’", "'").replace("‘", "'")
     t = re.sub(r"[‐‑‒–—]", "-", t)
-    t = re.sub(r"[■•●▪]|(?:^|\n)\s*[-–]\s+", ". ", t)
+    t = re.sub(r"[■•●▪]|(?:^|\n)\s*[-–]\s+", ". " + BULLET * marks, t)
+    if marks:  # a blank line, or a line after a sentence's end ("- ... Power Matrix.\nEach ...")
+        t = re.sub(r"\n[ \t]*\n|(?<=[.!?])[ \t]*\n(?=[ \t]*[A-Z\[])", "\n" + PARAGRAPH, t)
     t = re.sub(r"\]\]+", "]", re.sub(r"\[\[+", "[", t))
     t = re.sub(r"\bre[- ]?roll", "re-roll", t, flags=re.I)
     for typo, right in _TYPOS:
         t = typo.sub(right, t)
-    return _TITLE_LIST.sub(_title_keywords, " ".join(t.split()))
+    t = " ".join(t.split())
+    return title_keywords(re.sub(r"([\ue000\ue001]) ", r"\1", t) if marks else t)
 
 
 #: the data's typos, put right before reading ("subtract 1 form the Hit roll")
@@ -53,7 +73,7 @@ _TYPOS: list[_Fix] = [(re.compile(p, re.I), r) for p, r in (
     (r"\b(subtract \d) form\b", r"\1 from"), (r"\bfeel not pain\b", "Feel No Pain"),
     (r"\b(add \d) the (strength|attacks|damage)\b", r"\1 to the \2"),
     (r"\bfriending\b", "friendly"), (r"\bmodel's in\b", "models in"),
-    (r"\bhit ro ll\b", "Hit roll"), (r"\bwound ro ll\b", "Wound roll"),
+    (r"\bhit ro ll\b", "Hit roll"), (r"\bwound ro ll\b", "Wound roll"), (r"\badpetus\b", "Adeptus"),
     (r"\bis allocated (the bearer|this model)\b", r"is allocated to \1"),
     (r"\b(hit|wound) roll or 1\b", r"\1 roll of 1"),
     (r"\b(re-roll a (?:hit|wound)) of 1\b", r"\1 roll of 1"),
@@ -71,63 +91,6 @@ _TYPOS: list[_Fix] = [(re.compile(p, re.I), r) for p, r in (
                 r"Towering|Walker|Battleline|Aircraft|Fly|Fortification)(s?)\b(?=\s+(?:or|and|"
                 r"units?|models?)\b|,\s+(?:(?:or|and)\s+)?[A-Z])"),
      lambda m: m.group(1).upper() + m.group(2))]
-
-#: a keyword phrase written in title case, read whole ("Deathwing Infantry", "War Walker",
-#: "Leagues of Votann Vehicle"): capitalised words (each part of a hyphenated one too: not
-#: "Battle-shocked"), "of (the)" between two of them
-_TITLE_WORD = r"[A-Z][\w']*(?:-[A-Z][\w']*)*(?![\w'\-])"
-_TITLE_RUN = rf"{_TITLE_WORD}(?: (?:of (?:the )?)?{_TITLE_WORD})*"
-#: a list of such phrases right before "unit(s)"/"model(s)" ("a Dire Avenger, Guardian,
-#: Support Weapon or War WALKER model from your army")
-_TITLE_LIST = re.compile(rf"(?<![\w'\-])(?P<list>{_TITLE_RUN}(?:(?:,? (?:and/or|or|and) |, | ?/ ?)"
-                         rf"{_TITLE_RUN})*)(?= (?:units?|models?)\b)")
-#: the words that open a phrase without being keywords ("That VEHICLE model", "For Each
-#: ACOLYTE HYBRIDS unit", "Friendly INFANTRY models", "add D3 Ripper SWARM models")
-_NOT_KEYWORD = {"a", "an", "the", "that", "this", "those", "these", "each", "every", "one", "two",
-                "three", "any", "all", "other", "another", "friendly", "enemy", "for", "if",
-                "when", "while", "whilst", "until", "against", "select", "only", "in", "at",
-                "your", "its", "their", "up", "such", "both", "either", "no", "some", "and",
-                "or", "of", "with", "without", "within", "after", "before", "then", "once",
-                "it", "add", "improve", "worsen", "subtract", "you", "from", "to", "by", "on"}
-_CORE_CAPS = re.compile(r"\b(?:MONSTER|VEHICLE|INFANTRY|CHARACTER|TITANIC|MOUNTED|BEAST|SWARM|"
-                        r"PSYKER|TOWERING|WALKER|BATTLELINE|AIRCRAFT|FLY|FORTIFICATION)S?\b")
-
-
-def _title_keywords(m: re.Match[str]) -> str:
-    """A list of keyword phrases before "unit(s)"/"model(s)" in capitals, each whole, when it is
-    one: friendly units, units from your army, or a list with a core keyword or a phrase in
-    capitals in it ("Deathwing INFANTRY" is DEATHWING INFANTRY, not INFANTRY); else as written.
-
-    >>> normalize("Each time a Deathwing Infantry unit from your army makes an attack")
-    'Each time a DEATHWING INFANTRY unit from your army makes an attack'
-    >>> normalize("That Vehicle model regains up to D3 wounds; Lone Operative units")
-    'That VEHICLE model regains up to D3 wounds; Lone Operative units'
-    """
-    text, at = m.string, m.end()
-    runs = re.split(r"(,? (?:and/or|or|and) |, | ?/ ?)", m.group("list"))
-    if re.search(r"'s$", runs[-1]):
-        return m.group(0)  # "this PSYKER's unit": whose unit, not a keyword phrase
-    kept = [_keyword_words(r) for r in runs[::2]]
-    keyed = bool(re.match(r" (?:units?|models?)(?: \([^)]*\))? (?:from|in) your (?:crusade )?"
-                          r"(?:army|force)\b", text[at:])) or bool(
-        re.search(r"\bfriendly $", text[:m.start()], re.I)) or any(
-        _CORE_CAPS.search(k) or (k.isupper() and any(c.isalpha() for c in k)) for _s, k in kept)
-    if not keyed or not any(k for _s, k in kept):
-        return m.group(0)
-    runs[::2] = [f"{s} {k.upper()}" if s and k else s or k.upper() for s, k in kept]
-    return "".join(runs)
-
-
-def _keyword_words(run: str) -> tuple[str, str]:
-    """A phrase cut before its first word that may be a keyword ("For Each", "ACOLYTE
-    HYBRIDS")."""
-    words = run.split(" ")
-    n = 0
-    while n < len(words) and (words[n].lower() in _NOT_KEYWORD or re.fullmatch(r"D\d+",
-                                                                              words[n])):
-        n += 1
-    return " ".join(words[:n]), " ".join(words[n:])
-
 
 #: commentary, not rules: a Designer's Note or a Data Author Note (in the data always the
 #: text's last paragraph: "**Designer's Note:** *If an ARCHON has this Crusade Relic, ...*")
@@ -158,15 +121,16 @@ def prohibitions(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def rules_text(text: str) -> str:
-    """An ability's text normalized (:func:`normalize`), without its commentary (a Designer's
-    Note) and the prohibitions on re-rolls of rolls the engine never re-rolls.
+def rules_text(text: str, marks: bool = False) -> str:
+    """An ability's text normalized (:func:`normalize`, with its ``marks``), without its
+    commentary (a Designer's Note) and the prohibitions on re-rolls of rolls the engine never
+    re-rolls.
 
     >>> rules_text("This model has a 2+ invulnerable save. You cannot re-roll invulnerable "
     ...            "saving throws made for this model.\\n\\n**Designer's Note:** *Place a token.*")
     'This model has a 2+ invulnerable save. .'
     """
-    clean = normalize(_COMMENTARY.sub("", text)).rstrip(" *_")
+    clean = normalize(_COMMENTARY.sub("", text), marks).rstrip(" *_" + BULLET + PARAGRAPH)
     kept, at = [], 0
     for a, b in prohibitions(clean):
         if not _REROLLED.search(clean, a, b):
@@ -192,11 +156,15 @@ def is_attack_relevant(text: str) -> bool:
 _MORE_ABILITIES = re.compile(r"(.*\b(?:have|has) )(the \[[^.]*\babilit(?:y|ies)),? and$")
 
 
-def split_sentences(text: str, branches: set[str] | None = None) -> list[str]:
+def split_sentences(text: str, branches: set[str] | None = None,
+                    bullets: list[int] | None = None) -> list[str]:
     """Sentences, each cut into its clauses (:func:`_clauses`); a sentence ending in ':' is the
     head of the bullets that follow (each bullet is read with it), and a short one (a name:
     "Panegyric Procession:") their label under the head. A condition of two alternatives makes
-    a sentence each (:func:`_or_branches`; ``branches`` collects them).
+    a sentence each (:func:`_or_branches`; ``branches`` collects them). In a text with its
+    marks (:func:`normalize`), a head said in a bullet is that bullet's, and one before bullets
+    ends with the paragraph after them; ``bullets`` gets each sentence's bullet (1, 2, ...;
+    0 outside the bullets).
 
     >>> for s in split_sentences("Select one of the following: Fury: Add 1 to the Hit roll. Rage: "
     ...                     "Add 1 to the Wound roll."):
@@ -204,31 +172,78 @@ def split_sentences(text: str, branches: set[str] | None = None) -> list[str]:
     Select one of the following, Fury, Add 1 to the Hit roll
     Select one of the following, Rage, Add 1 to the Wound roll
     """
-    parts = [p.strip() for p in re.split(r"(?<=[.:;])\s+(?=[A-Z.(\[])|(?<!\s)\s*\.\s*\.\s*|"
-                                         r"(?<!\s)\s+(?=\d\s+-\s+[A-Z][a-z]+\s+"
-                                         r"(?:\([A-Z][a-z]+\)\s+)?[A-Z])", text)]
-    out, head, label = [], "", ""
-    for p in parts:
-        p = p.strip(" .")
-        if not p:
-            continue
+    out: list[str] = []
+    where: list[int] = []  # each sentence's bullet
+    head, label = "", ""
+    bullet = count = 0  # the bullet a piece is in (0: none), and how many began
+    head_in = 0  # the bullet the head was said in
+    listed = False  # bullets came under the head
+    for p, kinds in _pieces(text):
+        if BULLET in kinds:
+            count, bullet, label = count + 1, count + 1, ""
+            if head and head_in:
+                head = ""  # "- Creeping Barrage: Roll one D6 ...: ..." ends at the next bullet
+            listed = bool(head)
+        elif PARAGRAPH in kinds:
+            if head and (head_in or listed):
+                head, label = "", ""  # the paragraph after a head's bullets is not one of them
+            bullet = 0
         if p.endswith(":"):  # "...attacks have:" takes its bullets as objects
             body = p[:-1]
             more = _MORE_ABILITIES.match(body)
             if head and len(body.split()) <= 6 and not _CLAUSE_VERB.search(body):
                 label = body + ", "  # a bullet's name under the head
-            elif more:  # "X have the [A] ability, and: - The [B] ability if ...": a sentence,
+                continue
+            if more:  # "X have the [A] ability, and: - The [B] ability if ...": a sentence,
                 # and its bullets more objects of its "have"
-                out += _clauses(more.group(1) + more.group(2))
+                made = _clauses(more.group(1) + more.group(2))
+                out, where = out + made, where + [bullet] * len(made)
                 head, label = more.group(1), ""
             else:
                 head, label = body + (" " if re.search(r"\b(?:have|has)$", body) else ", "), ""
+            head_in, listed = bullet, False
             continue
         alternatives = _or_branches(p)
         made = [head + label + c for branch in alternatives for c in _clauses(branch)]
         if len(alternatives) > 1 and branches is not None:
             branches.update(made)
-        out += made
+        out, where = out + made, where + [bullet] * len(made)
+    if bullets is not None:
+        bullets += where
+    return out
+
+
+_SPLIT = re.compile(r"(?<=[.:;])\s+(?=[A-Z.(\[])|(?<!\s)\s*\.\s*\.\s*|"
+                    r"(?<!\s)\s+(?=\d\s+-\s+[A-Z][a-z]+\s+(?:\([A-Z][a-z]+\)\s+)?[A-Z])")
+
+
+def _pieces(text: str) -> list[tuple[str, set[str]]]:
+    """The text cut where sentences end and where bullets begin ("■ 1-2: [SUSTAINED HITS 1]"
+    too), each piece (not empty) with the marks that came before its first word
+    (:data:`BULLET`, :data:`PARAGRAPH`)."""
+    plain: list[str] = []
+    marks: dict[int, set[str]] = {}
+    for piece in re.split("([\ue000\ue001])", text):
+        if _MARK.fullmatch(piece):
+            marks.setdefault(sum(map(len, plain)), set()).add(piece)
+        else:
+            plain.append(piece)
+    flat = "".join(plain)
+    cuts = sorted({0, len(flat)} | {at for at, ks in marks.items() if BULLET in ks})
+    out: list[tuple[str, set[str]]] = []
+    seen = -1
+    pending: set[str] = set()
+    for lo, hi in zip(cuts, cuts[1:], strict=False):
+        start = lo
+        for a, b in [m.span() for m in _SPLIT.finditer(flat, lo, hi)] + [(hi, hi)]:
+            raw = flat[start:a]
+            first = start + len(raw) - len(raw.lstrip(" ."))
+            pending |= {k for at, ks in marks.items() if seen < at <= first for k in ks}
+            seen, start = first, b
+            p = raw.strip().strip(" .")
+            if p:
+                out.append((p, pending))
+                pending = set()
     return out
 
 

@@ -37,6 +37,7 @@ from ...cache import cached
 from ..typed.names import name_key
 from .effect_tree import translate_effect
 from .parts import DataRule
+from .renderings import tree_note
 
 #: the optional extra that brings the 40kdc data
 EXTRA = "mathhammer[stratagems]"
@@ -257,8 +258,8 @@ def _load(version: str, factions: frozenset[str] | None = None) -> tuple[Stratag
         out.append(Stratagem(name, faction, detachment, r["cp"], phases,
                              _TURNS.get(r["turn"], "either turn"),
                              tuple(str(k).upper() for k in r["keywords"]),
-                             tuple(str(k).upper() for k in r["any_keywords"]), r["text"],
-                             (), where, pending))
+                             tuple(str(k).upper() for k in r["any_keywords"]),
+                             r["text"] + tree_note(r["effect"]), (), where, pending))
     return tuple(out)
 
 

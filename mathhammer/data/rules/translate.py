@@ -54,6 +54,7 @@ from .sentences import (
     rules_text,
     second_clauses,
     split_sentences,
+    unmarked,
 )
 from .whom import (
     FRAME,
@@ -134,14 +135,16 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     ...                                         "Damage roll.")]
     ['re-rolls a Damage roll ("Once per turn, you can re-roll one Damage roll")']
     """
-    clean = rules_text(text)
-    if not RELEVANT.search(clean.lower()) or is_weapon_ability(name):
+    marked = rules_text(text, marks=True)  # where each bullet began: split_sentences reads it
+    if not RELEVANT.search(rules_text(text).lower()) or is_weapon_ability(name):
         return ()
-    clean = ELIDED.sub(lambda m: f", and {'add' if m.group(2) == 'to' else 'subtract'} "
-                       f"{m.group(1)} {m.group(2)} the", clean)
+    marked = ELIDED.sub(lambda m: f", and {'add' if m.group(2) == 'to' else 'subtract'} "
+                        f"{m.group(1)} {m.group(2)} the", marked)
     # "..., by 1 (if that attack targets a FORTIFICATION unit, ... by 2 instead).": the case
     # is read as the sentence after ("If ... instead."), which replaces the effect before it
-    clean = _INSTEAD_CASE_LAST.sub(lambda m: f". {m.group(1)[0].upper()}{m.group(1)[1:]}", clean)
+    marked = _INSTEAD_CASE_LAST.sub(lambda m: f". {m.group(1)[0].upper()}{m.group(1)[1:]}",
+                                    marked)
+    clean = unmarked(marked)  # the text read whole: the marks split no wording
     leading = bool(LEADING.search(clean.lower()))
     auto: dict[tuple[str, Whom], list[Effect]] = {}
     # side, whom, assumes, effects, its label's suffix ("" numbers it)
@@ -167,7 +170,11 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     afflicted = ""  # "while an enemy unit is Afflicted, ... that unit has the effect of ..."
     save: tuple[str | None, Whom] | None = None  # the last invulnerable save's attacks, whose
     branches: set[str] = set()  # the alternatives of an "if A or if B" condition
-    for sentence in split_sentences(clean, branches):
+    setups: dict[int, list[str]] = {}  # the setups outside the bullets (0), and in each bullet
+    bullets: list[int] = []  # the bullet each sentence is in (0: none)
+    for sentence, bullet in zip(split_sentences(marked, branches, bullets), bullets, strict=True):
+        if _OWN_FRAME.match(sentence):  # "X units from your army have the following ability:"
+            frame = None  # read for an X unit (detachments.for_unit): its own, not a frame before
         pronoun = _PRONOUN.search(sentence)
         selves = _SELF_SAID.findall(sentence, 0, pronoun.start() if pronoun else len(sentence))
         antecedent = selves[-1] if selves else self_said  # what "it" means here
@@ -227,6 +234,10 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
                 history += [w for _a, _b, w in intros]
             if not reason and not ONLY.match(low) and UNCHECKED.search(SCAFFOLD.sub(" ", low)):
                 setup = setup or sentence
+                # a bullet that is a condition only ("Trigger: When an eligible VEHICLE unit
+                # ... is selected to make an Advance move.") is the condition of the bullets after
+                setups.setdefault(0 if _BARE_CONDITION.search(low) else bullet, []).append(
+                    sentence)
                 # the phase of the last such sentence that names one ("At the end of your
                 # Command phase, you gain 1YP ... In your Shooting phase, each time a unit is
                 # selected to shoot, you can spend 1YP. If you do, ...": the Shooting phase)
@@ -438,9 +449,14 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
             plain, cond) or (not named and (SOME_WEAPONS.search(plain_low)
                                             or NAMED_WEAPONS.search(plain_low))))
         steps = _scaling(low)
+        if steps is not None and not any(f in _SCALES and isinstance(v, int)
+                                         for alt in alternatives for f, v in alt):
+            # "Roll one D6 for each enemy unit ...: ... it cannot have the Benefit of Cover":
+            # a count of nothing the effect scales is one switch, not the same one per count
+            steps, unchecked = None, True
         if steps is not None:  # "+1 Attack for every 5 enemy models within 6\"": one switch a count
             per, most, what = steps
-            said = f"{setup}. {sentence}" if setup else sentence
+            said = _said(setups, bullet, sentence)
             for alt in alternatives:
                 each = max((abs(v) for f, v in alt if f in _SCALES and isinstance(v, int)),
                            default=1)
@@ -460,7 +476,7 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
             clauses = [[attrs.evolve(e, not_cumulative=tuple(
                 k for k, _v in e.changes if k in ADDITIVE)) for e in c] for c in clauses]
         if unchecked or setup or len(clauses) > 1:
-            said = f"{setup}. {sentence}" if setup else sentence
+            said = _said(setups, bullet, sentence)
             switches += [(side, whom, said, c, "") for c in clauses]
         else:
             auto.setdefault((side, whom), []).extend(clauses[0])
@@ -478,7 +494,7 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
     # name (Oath of Moment's re-roll and +1 to wound); those of one sentence's either/or, of
     # one count, or of a choice among bullets are options: one is named
     sentences = Counter(said for _s, _w, said, _e, step in switches if not step)
-    second = second_clauses(clean) | branches  # options, not parts switched on together
+    second = second_clauses(marked) | branches  # options, not parts switched on together
     for i, (side, whom, said, effects, step) in enumerate(switches):
         label = name if not out and len(switches) == 1 else f"{name} ({step or i + 1})"
         joint = label != name and not step and sentences[said] == 1 and not _OPTIONS.search(
@@ -514,6 +530,8 @@ def translate(name: str, text: str, where: str = "", *, faction: str = "",
 #: Strength characteristic of melee weapons equipped by this model"): "this model" is each one
 _UNIT_FRAME = re.compile(r"\bmodels in (?:this|the bearer's|this model's) unit have (?:that|the "
                          r"following) [a-z' \-]*abilit", re.I)
+#: the same, read for one of those units (:func:`~mathhammer.data.rules.detachments.for_unit`)
+_OWN_FRAME = re.compile(r"(?:Units|Models) (?:have|has|gains?) the following (?:the )?abilit")
 #: the bearer's unit without the bearer: "all other models in the bearer's unit"
 _OTHER_MODELS = re.compile(r"\bother models in (?:this|the bearer's|this model's|its) unit\b",
                            re.I)
@@ -604,6 +622,27 @@ def _scaling(low: str) -> tuple[int, int, str] | None:
     per = int(m.group(1) or 1)
     most = int(m.group(3)) if m.group(3) else 3
     return per, max(1, min(most, 6)), m.group(2).strip()  # a maximum is of the change's value
+
+
+#: a sentence that ends in a condition with no clause after it ("Trigger, When ... is selected")
+_BARE_CONDITION = re.compile(r"(?:^|, )(?:when|whenever|each time|if|while)\b[^,;]*$")
+
+
+def _said(setups: dict[int, list[str]], bullet: int, sentence: str) -> str:
+    """What a switch asserts: the setups it is read under, then its sentence: the first outside
+    the bullets and its own bullet's first, never another bullet's (The Tidecrystal's second
+    option is the objective marker you control, not the first's you do not), but for those
+    that say what a state the sentence names is ("While an EMPEROR'S CHILDREN unit ... is
+    within 6\" of ... LEGIONS OF EXCESS units, it is Empowered")."""
+    said = [s[0] for s in (setups.get(0), setups.get(bullet) if bullet else None) if s]
+    words = set(re.findall(r"[a-z][a-z\-]*", sentence.lower()))
+    said += [s for b, found in setups.items() if b not in (0, bullet) for s in found
+             if (m := _STATE_SAID.search(s.lower())) and m.group(1) in words]
+    return ". ".join(said + [sentence])
+
+
+#: a setup that says what a state is ("..., it is Empowered")
+_STATE_SAID = re.compile(r"\b(?:it|they|that unit|this unit) (?:is|are) ([a-z][a-z\-]{3,})$")
 
 
 def _blank(text: str, spans: Iterable[tuple[int, int]]) -> str:

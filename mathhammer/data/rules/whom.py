@@ -356,8 +356,10 @@ def _named_model(cased: str) -> str:
     if not m or re.sub(r"\b(?:and|or|of|the)\b", "", m.group(1)).isupper():
         return ""  # keywords of some models, not a model's name
     name = m.group(1)
-    return "" if name.lower().split()[0] in ("each", "this", "that", "while", "models",
-                                               "when", "if", "until") else name
+    # "Units have ...", "Units' attacks ...": a sentence's first word, no model's name
+    return "" if name.lower().split()[0].rstrip("'’") in (
+        "each", "this", "that", "while", "models", "model", "units", "unit", "when", "if",
+        "until") else name
 
 
 def _classify(cased: str, ref: Whom | None, leading: bool, sentence: str) -> Whom | None:
