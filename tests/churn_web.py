@@ -107,24 +107,25 @@ def rounds(n: int, heavy: int = 40) -> Iterator[tuple[str, str, dict | None]]:
                 n=heavy + i // HEAVY_EVERY)}
 
 
-def _children(pid: int) -> set[int]:
-    """The processes whose parent is ``pid`` and whose command line is its own (forked
-    workers; a store's build, a process of its own, is not one)."""
-    def cmdline(p: int | str) -> bytes:
-        with open(f"/proc/{p}/cmdline", "rb") as f:
-            return f.read()
-
-    mine = cmdline(pid)
-    out = set()
+def _kin(pid: int) -> Iterator[tuple[int, bytes]]:
+    """``(pid, command line)`` of each process whose parent is ``pid``."""
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         with contextlib.suppress(OSError, IndexError, ValueError):
             with open(f"/proc/{entry}/stat", "rb") as f:
                 ppid = int(f.read().rsplit(b")", 1)[1].split()[1])
-            if ppid == pid and cmdline(entry) == mine:
-                out.add(int(entry))
-    return out
+            if ppid == pid:
+                with open(f"/proc/{entry}/cmdline", "rb") as f:
+                    yield int(entry), f.read()
+
+
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` and whose command line is its own (forked
+    workers; a store's build, a process of its own, is not one)."""
+    with open(f"/proc/{pid}/cmdline", "rb") as f:
+        mine = f.read()
+    return {child for child, line in _kin(pid) if line == mine}
 
 
 class Workers:
@@ -160,17 +161,10 @@ class Workers:
 
 def _server_pid(port: int) -> int:
     """The pid of the ``mathhammer serve --port PORT`` this process started."""
-    me = os.getpid()
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        with contextlib.suppress(OSError, IndexError, ValueError):
-            with open(f"/proc/{entry}/stat", "rb") as f:
-                ppid = int(f.read().rsplit(b")", 1)[1].split()[1])
-            with open(f"/proc/{entry}/cmdline", "rb") as f:
-                args = f.read().split(b"\0")
-            if ppid == me and b"serve" in args and str(port).encode() in args:
-                return int(entry)
+    for child, line in _kin(os.getpid()):
+        args = line.split(b"\0")
+        if b"serve" in args and str(port).encode() in args:
+            return child
     raise RuntimeError(f"no server of port {port} among this process's children")
 
 
