@@ -66,7 +66,6 @@ def packed_final(start: Hashable, steps: Sequence[Step], devastate: Sequence[Mov
     (``length`` at least 2: a step's state is tagged in a slot other than its own)."""
     reach: list[Hashable] = [start]
     transfers: list[tuple[int | None, list[Hashable], list[tuple[int, Hashable, int, int]]]] = []
-    most = [0] * length
     mass = 1  # what the weights sum to after every step (each run brought to one total)
     for slot, run in steps:
         tag = 1 if slot == 0 else 0
@@ -80,20 +79,16 @@ def packed_final(start: Hashable, steps: Sequence[Step], devastate: Sequence[Mov
         common = gcd(*weights)  # (the paths' weights share large factors: their scales)
         entries = [(p[tag], s2, p[slot] if slot is not None else 0, w // common)
                    for ((s2, p), _w), w in zip(out.items(), weights, strict=True)]
-        if slot is not None:  # (a slot may take the wounds of several weapons in a row)
-            most[slot] += max(d for _t, _s, d, _w in entries)
         transfers.append((slot, reach, entries))
         mass *= total // common
         reach = list(dict.fromkeys(s2 for _t, s2, _d, _w in entries))
+    most = _most(transfers, length)
     caps = _caps(reach, devastate, most)
     if caps != most:  # more Devastating Wounds than destroy the unit count as so many
         transfers = [(slot, states, entries if slot is None or caps[slot] == most[slot] else
                       [(t, s2, min(d, caps[slot]), w) for t, s2, d, w in entries])
                      for slot, states, entries in transfers]
-        most = [0] * length
-        for slot, _states, entries in transfers:
-            if slot is not None:
-                most[slot] += max(d for _t, _s, d, _w in entries)
+        most = _most(transfers, length)
     for k, move in enumerate(devastate):
         mass *= move.total ** most[k]  # type: ignore[attr-defined]
     width = digit_width(mass)  # no digit exceeds the whole
@@ -126,6 +121,16 @@ def packed_final(start: Hashable, steps: Sequence[Step], devastate: Sequence[Mov
                     by_count.setdefault(d, {})[s] = part
         numbers = horner(by_count, move, move.total)  # type: ignore[attr-defined]
     return {s: int(w) for s, w in numbers.items() if w}
+
+
+def _most(transfers: list, length: int) -> list[int]:
+    """The most Devastating Wounds each slot's tally may count after every transfer (a slot
+    may take the wounds of several weapons in a row)."""
+    most = [0] * length
+    for slot, _states, entries in transfers:
+        if slot is not None:
+            most[slot] += max(d for _t, _s, d, _w in entries)
+    return most
 
 
 def _caps(reach: list[Hashable], devastate: Sequence[Move], most: list[int]) -> list[int]:
